@@ -1,0 +1,55 @@
+import tseslint from 'typescript-eslint';
+
+/** The core is pure: it may not reach into any composition root or platform code. */
+const CORE_FORBIDDEN = [
+  { group: ['**/app/**', '**/worker/**', '**/cli/**', '**/sqlite/**', '**/bench/**', '**/eval-cli/**'], message: 'src/core is pure: it may not import app, worker, CLI or SQLite code. Inject what it needs.' },
+  { group: ['react', 'react-dom', 'zustand', 'comlink', '@sqlite.org/sqlite-wasm', 'idb-keyval', 'node:*'], message: 'src/core is pure: no UI, worker, storage, SQLite build or Node built-ins.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: CORE_FORBIDDEN }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'window', message: 'The core has no DOM.' },
+        { name: 'document', message: 'The core has no DOM.' },
+        { name: 'self', message: 'The core has no worker scope.' },
+        { name: 'performance', message: 'The core does not measure itself.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'The core is deterministic.' },
+        { object: 'Date', property: 'now', message: 'The core takes time as input; it does not read the clock.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The core takes time as input; it does not read the clock.' },
+      ],
+    },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/sqlite/**', '@sqlite.org/sqlite-wasm', '**/cli/**'], message: 'The UI thread never runs SQLite or the CLI; talk to the worker.' }] }],
+    },
+  },
+  {
+    files: ['**/*.config.{ts,js}', 'eslint.config.js'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+);

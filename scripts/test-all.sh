@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Every check, in the order a failure is cheapest to find. CI runs exactly this (via .ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-chromium.sh
+npm run typecheck
+npm run lint
+npm run test:unit
+npm run build
+npm run test:e2e

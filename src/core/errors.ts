@@ -1,0 +1,47 @@
+import type { ReasonCode } from './reasons';
+
+export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
+
+export interface SourceLocation {
+  readonly file: string;
+  /** 1-based line, for JSONL files and JSON syntax errors. */
+  readonly line?: number;
+}
+
+/** One problem in one input: where (file, line, JSON path) and what was expected. */
+export interface InputIssue {
+  readonly file: string;
+  readonly line?: number;
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A compilation that stopped. Plain data, returned rather than thrown, so every caller must look at it. */
+export interface CompileError {
+  readonly pass: PassName;
+  readonly code: ReasonCode;
+  readonly message: string;
+  readonly recordId?: string;
+  readonly fact?: string;
+  readonly issues?: readonly InputIssue[];
+}
+
+export type Result<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+
+export const ok = <T>(value: T): { readonly ok: true; readonly value: T } => ({ ok: true, value });
+export const err = <E>(error: E): { readonly ok: false; readonly error: E } => ({ ok: false, error });
+
+/** Formats a JSON path the way users read it: `records[3].access.roles`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+export function formatIssue(issue: InputIssue): string {
+  const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}`;
+  return `${where}: ${issue.path}: ${issue.message}`;
+}

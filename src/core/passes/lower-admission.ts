@@ -1,0 +1,92 @@
+import { err, ok, type CompileError, type Result } from '../errors';
+import type { SqlValue } from '../search/driver';
+import type { ResolvedContract } from './resolve';
+
+/** The admission predicate as SQL over `records r`, plus the rows of the two per-compilation temp tables. */
+export interface LoweredAdmission {
+  readonly where: string;
+  readonly params: readonly SqlValue[];
+  readonly identityNames: readonly (readonly [string, string])[];
+  readonly acceptedEvidence: readonly (readonly [string, string])[];
+}
+
+function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(',');
+}
+
+/**
+ * Lowers every legality gate into one parameterised WHERE (values are always bound, never spliced).
+ * It is written from the contract alone, independently of the TypeScript evaluator that re-checks
+ * each row. If a gate cannot be expressed exactly, it refuses; it never emits a weaker filter.
+ */
+export function lowerAdmission(resolved: ResolvedContract, maxParameters: number): Result<LoweredAdmission, CompileError> {
+  const { contract, asOf, subject } = resolved;
+  const clauses: string[] = [];
+  const params: SqlValue[] = [];
+  const add = (clause: string, ...values: SqlValue[]) => {
+    clauses.push(clause);
+    params.push(...values);
+  };
+  const inList = (column: string, values: readonly string[]) => add(`${column} IN (${placeholders(values.length)})`, ...values);
+
+  add('r.project = ?', contract.project);
+  inList('r.scope', contract.scopes);
+  if (subject === null) {
+    add('(r.subject IS NULL OR (SELECT COUNT(DISTINCT n.identity) FROM identity_names n WHERE n.name = r.subject) <= 1)');
+  } else {
+    add(
+      `(r.subject IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM identity_names n WHERE n.name = r.subject)
+        THEN (SELECT COUNT(DISTINCT n.identity) FROM identity_names n WHERE n.name = r.subject) = 1
+             AND EXISTS (SELECT 1 FROM identity_names n WHERE n.name = r.subject AND n.identity = ?)
+        ELSE r.subject = ? END)`,
+      subject,
+      subject,
+    );
+  }
+  add('r.known_at <= ? AND r.valid_from <= ? AND (r.valid_to IS NULL OR r.valid_to >= ?)', asOf, asOf, asOf);
+  add(
+    `NOT EXISTS (SELECT 1 FROM supersessions s JOIN records y ON y.id = s.successor
+       WHERE s.target = r.id AND y.lifecycle = 'active' AND y.known_at <= ? AND y.valid_from <= ?)`,
+    asOf,
+    asOf,
+  );
+  if (contract.forbiddenLifecycle.length > 0) add(`r.lifecycle NOT IN (${placeholders(contract.forbiddenLifecycle.length)})`, ...contract.forbiddenLifecycle);
+  inList('r.source_class', contract.allowedSourceClasses);
+  inList('r.authority_class', contract.allowedAuthorityClasses);
+  inList('r.review_state', contract.acceptedReviewStates);
+  add('r.provenance_ok = 1');
+  if (contract.forbiddenSensitivity.length > 0) add(`r.sensitivity NOT IN (${placeholders(contract.forbiddenSensitivity.length)})`, ...contract.forbiddenSensitivity);
+  for (const principal of contract.principals) {
+    add(
+      `EXISTS (SELECT 1 FROM record_roles x WHERE x.record_rowid = r.rowid AND x.role IN (${placeholders(principal.roles.length)}))`,
+      ...principal.roles,
+    );
+  }
+  add('EXISTS (SELECT 1 FROM record_purposes x WHERE x.record_rowid = r.rowid AND x.purpose = ?)', contract.purpose);
+  if (contract.denyLabels.length > 0) {
+    add(`NOT EXISTS (SELECT 1 FROM record_labels x WHERE x.record_rowid = r.rowid AND x.label IN (${placeholders(contract.denyLabels.length)}))`, ...contract.denyLabels);
+  }
+  if (contract.typedEvidenceOnly) {
+    add(
+      `r.id IN (${placeholders(contract.requiredRecords.length)}) OR EXISTS (SELECT 1 FROM record_claims c JOIN accepted_evidence a ON a.proposition = c.proposition
+         WHERE c.record_rowid = r.rowid AND a.class = r.evidence_class)`,
+      ...contract.requiredRecords,
+    );
+  }
+
+  // The ranking query binds the FTS match and a limit besides the predicate.
+  if (params.length + 2 > maxParameters) {
+    return err({
+      pass: 'admit',
+      code: 'LOWERING_UNSUPPORTED',
+      message: `The contract needs ${params.length} bound values; this SQLite build allows ${maxParameters}. Refusing rather than dropping a gate.`,
+    });
+  }
+
+  const identityNames: [string, string][] = [];
+  for (const [name, identities] of resolved.identityNames) for (const identity of identities) identityNames.push([name, identity]);
+  const acceptedEvidence: [string, string][] = [];
+  for (const proposition of contract.requiredPropositions) for (const cls of proposition.acceptedClasses) acceptedEvidence.push([proposition.id, cls]);
+
+  return ok({ where: clauses.map((clause) => `(${clause})`).join('\n  AND '), params, identityNames, acceptedEvidence });
+}

@@ -1,0 +1,39 @@
+import { err, ok, type CompileError, type Result } from '../errors';
+import type { Resolution } from './resolve';
+
+/** Pass 3: the contract must make sense against these records before anything is admitted. */
+export function typeCheck(resolution: Resolution): Result<Resolution, CompileError> {
+  const { contract } = resolution.contract;
+  for (const id of contract.requiredRecords) {
+    if (!resolution.byId.has(id)) {
+      return err({
+        pass: 'type-check',
+        code: 'REQUIRED_NOT_FOUND',
+        recordId: id,
+        fact: `required record ${id} is not among the ${resolution.records.length} supplied records`,
+        message: `Required record ${id} is absent: no packet is emitted.`,
+      });
+    }
+  }
+  const seen = new Set<string>();
+  for (const [index, proposition] of contract.requiredPropositions.entries()) {
+    if (seen.has(proposition.id)) {
+      return err({
+        pass: 'type-check',
+        code: 'INVALID_INPUT',
+        message: `contract.requiredPropositions[${index}].id: proposition "${proposition.id}" is declared twice`,
+        issues: [{ file: 'contract', path: `requiredPropositions[${index}].id`, message: `proposition "${proposition.id}" is declared twice` }],
+      });
+    }
+    seen.add(proposition.id);
+  }
+  if (contract.typedEvidenceOnly && contract.requiredPropositions.length === 0) {
+    return err({
+      pass: 'type-check',
+      code: 'INVALID_INPUT',
+      message: 'contract.typedEvidenceOnly: admitting only typed evidence needs at least one required proposition',
+      issues: [{ file: 'contract', path: 'typedEvidenceOnly', message: 'needs at least one entry in requiredPropositions' }],
+    });
+  }
+  return ok(resolution);
+}
