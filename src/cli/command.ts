@@ -1,0 +1,30 @@
+/** Where a command writes; injected so tests can capture output without spawning a process. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** The folder relative paths are read from. */
+  readonly cwd: string;
+}
+
+/** Exit codes are the CLI's public contract. */
+export const EXIT = {
+  /** A packet was emitted (or the command succeeded). */
+  ok: 0,
+  /** Invalid input or usage; the error is on stderr. */
+  invalid: 1,
+  /** The compiler failed closed: no packet (or, for the drill, the receipt is blocked). */
+  failClosed: 2,
+  /** Fire drill only: the receipt is stale and must be recompiled before work continues. */
+  recompileRequired: 3,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface CliCommand {
+  readonly name: string;
+  /** One line for `--help`. */
+  readonly summary: string;
+  /** The usage block printed by `<command> --help` and after a usage error. */
+  readonly usage: string;
+  run(args: readonly string[], io: CliIo): Promise<ExitCode>;
+}

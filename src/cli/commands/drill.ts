@@ -1,0 +1,135 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ParseArgsConfig } from 'node:util';
+import { createCompiler } from '../../core/compile';
+import { drill } from '../../core/drill';
+import { formatPath, type CompileError } from '../../core/errors';
+import { receiptSchema } from '../../core/format/receipt';
+import type { DrillVerdict, Receipt } from '../../core/result';
+import { prepareScenario } from '../../scenarios/prepare';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { EXIT, type CliCommand, type ExitCode } from '../command';
+import { loadScenarioArgument } from '../load-inputs';
+import { parseCommandArgs } from '../options';
+import { renderError, renderVerdict } from '../render';
+
+const options = {
+  scenario: { type: 'string' },
+  control: { type: 'string', multiple: true, default: [] },
+  change: { type: 'string', multiple: true, default: [] },
+  receipt: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+function readReceipt(path: string): { ok: true; value: Receipt } | { ok: false; error: CompileError } {
+  const invalid = (message: string, at = '(root)'): { ok: false; error: CompileError } => ({
+    ok: false,
+    error: { pass: 'validate', code: 'INVALID_INPUT', message: `${path}: not a receipt`, issues: [{ file: path, path: at, message }] },
+  });
+  if (!existsSync(path)) return invalid('no such file');
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return invalid(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = receiptSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return invalid(issue?.message ?? 'invalid', formatPath(issue?.path ?? []));
+  }
+  return { ok: true, value: parsed.data };
+}
+
+function exitFor(verdict: DrillVerdict): ExitCode {
+  if (verdict.action === 'continue') return EXIT.ok;
+  return verdict.action === 'recompile_required' ? EXIT.recompileRequired : EXIT.failClosed;
+}
+
+export const drillCommand: CliCommand = {
+  name: 'drill',
+  summary: 'fire drill: may work continue on a receipt after a declared late change?',
+  usage: `usage: context-compiler drill [--scenario ID|PATH] [--control ID]... [--change ID]...
+       context-compiler drill --receipt FILE [--scenario ID|PATH] [--control ID]... [--change ID]...
+Without --receipt, rehearses the whole drill: compile and freeze a receipt, declare the late change
+(default: the scenario's first), attempt to continue (must be refused), recompile, continue.
+With --receipt, judges that saved receipt against the current inputs with the declared changes applied.
+exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input or usage`,
+  async run(args, io) {
+    const parsed = parseCommandArgs(args, options);
+    if (!parsed.ok || parsed.value.positionals.length > 0) {
+      io.stderr(`${parsed.ok ? `unexpected argument ${parsed.value.positionals[0]}` : parsed.message}\n${this.usage}\n`);
+      return EXIT.invalid;
+    }
+    const { values } = parsed.value;
+    if (values.help) {
+      io.stdout(`${this.usage}\n`);
+      return EXIT.ok;
+    }
+    const loaded = loadScenarioArgument(values.scenario, io.cwd);
+    if (!loaded.ok) {
+      io.stderr(renderError(loaded.error));
+      return EXIT.invalid;
+    }
+    const scenario = loaded.value.scenario;
+    const firstChange = scenario.lateChanges[0];
+    const declared = values.change.length > 0 ? values.change : values.receipt === undefined && firstChange ? [firstChange.id] : [];
+    const current = prepareScenario(loaded.value, { controls: values.control, lateChanges: declared });
+    if (!current.ok) {
+      io.stderr(renderError(current.error));
+      return EXIT.invalid;
+    }
+    const compiler = createCompiler(await openInMemoryDatabase());
+
+    if (values.receipt !== undefined) {
+      const receipt = readReceipt(resolve(io.cwd, values.receipt));
+      if (!receipt.ok) {
+        io.stderr(renderError(receipt.error));
+        return EXIT.invalid;
+      }
+      const verdict = drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared });
+      io.stdout(values.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
+      return exitFor(verdict);
+    }
+
+    if (declared.length === 0) {
+      io.stderr(`scenario ${scenario.id} declares no late change to rehearse\n`);
+      return EXIT.invalid;
+    }
+    const before = prepareScenario(loaded.value, { controls: values.control, lateChanges: [] });
+    if (!before.ok) {
+      io.stderr(renderError(before.error));
+      return EXIT.invalid;
+    }
+    const frozen = compiler.compile(before.value);
+    if (!frozen.ok) {
+      io.stderr(renderError(frozen.error));
+      return EXIT.invalid;
+    }
+    const prior = frozen.value.receipt;
+    const stale = drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared });
+    const recompiled = compiler.compile(current.value);
+    if (!recompiled.ok) {
+      io.stderr(renderError(recompiled.error));
+      return EXIT.invalid;
+    }
+    const resumed = drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: stale, recompiledReceipt: recompiled.value.receipt.receiptId, resume: resumed }, null, 2)}\n`);
+    } else {
+      io.stdout(
+        [
+          `1. froze receipt ${prior.receiptId} (${prior.outcome})`,
+          `2. declared late change: ${declared.join(', ')}`,
+          `3. attempt to continue on the frozen receipt:`,
+          renderVerdict(stale).trimEnd(),
+          `4. recompiled: receipt ${recompiled.value.receipt.receiptId} (${recompiled.value.status}; selected ${recompiled.value.receipt.selected.join(', ') || 'nothing'})`,
+          `5. attempt to continue on the new receipt:`,
+          renderVerdict(resumed),
+        ].join('\n'),
+      );
+    }
+    return exitFor(resumed);
+  },
+};

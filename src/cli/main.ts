@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
+import { checkCommand } from './commands/check';
+import { compileCommand } from './commands/compile';
+import { drillCommand } from './commands/drill';
+
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, checkCommand];
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    'usage: context-compiler <command> [options]   (context-compiler <command> --help for details)',
+    '',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+  ].join('\n');
+}
+
+export async function main(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  // The same jitless zod as the app: nothing in this project evaluates generated code.
+  z.config({ jitless: true });
+  const [name, ...rest] = args;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(overview());
+    return name === undefined ? EXIT.invalid : EXIT.ok;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    io.stderr(`unknown command "${name}"\n${overview()}`);
+    return EXIT.invalid;
+  }
+  return command.run(rest, io);
+}
