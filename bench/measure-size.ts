@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createCompiler } from '../src/core/compile';
+import { applyChanges } from '../src/core/controls';
+import { contractSchema } from '../src/core/format/contract';
+import { admit } from '../src/core/passes/admit';
+import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
+import { plan } from '../src/core/passes/plan';
+import { resolve } from '../src/core/passes/resolve';
+import { typeCheck } from '../src/core/passes/type-check';
+import { createJsonlRecordReader } from '../src/core/passes/validate';
+import type { CompileOutcome } from '../src/core/result';
+import { rankRecords } from '../src/core/search/rank';
+import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
+import { benchContract, benchControl, generateRecords, toJsonl } from './generate-records';
+import { percentile } from './stats';
+
+export interface Latency {
+  readonly p50: number;
+  readonly p95: number;
+  readonly min: number;
+  readonly runs: number;
+}
+
+export interface SizeResult {
+  readonly size: number;
+  readonly seed: number;
+  readonly jsonlBytes: number;
+  readonly parse: { readonly ms: number; readonly recordsPerSecond: number; readonly megabytesPerSecond: number };
+  readonly sqliteLoadMs: number;
+  readonly indexMs: number;
+  readonly firstCompileMs: number;
+  readonly compile: Latency;
+  /** Where compile time goes, timed by calling the exported passes in compile's order. */
+  readonly phases: Readonly<Record<string, number>>;
+  readonly naive: Latency;
+  readonly postFilter: Latency;
+  readonly recompileAfterToggle: Latency;
+  /** What one toggle re-indexed: must be one updated record, nothing inserted or deleted. */
+  readonly toggleSync: { readonly inserted: number; readonly updated: number; readonly deleted: number };
+  readonly memory: { readonly peakRssMb: number; readonly peakHeapUsedMb: number; readonly peakExternalMb: number };
+  readonly receipt: { readonly bytes: number; readonly receiptId: string; readonly sha256: string };
+  readonly counts: CompileOutcome['counts'];
+  readonly status: CompileOutcome['status'];
+}
+
+const MB = 1024 * 1024;
+const CHUNK_CHARS = 1 << 16;
+
+function summarise(samples: readonly number[]): Latency {
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), min: Math.min(...samples), runs: samples.length };
+}
+
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const start = performance.now();
+  const value = work();
+  return { value, ms: performance.now() - start };
+}
+
+function orThrow<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
+/** Measures one corpus size end to end in this process (the runner gives each size a fresh process). */
+export async function measureSize(size: number, runs: number, seed: number): Promise<SizeResult> {
+  const peak = { heapUsed: 0, external: 0 };
+  const sampleMemory = () => {
+    const usage = process.memoryUsage();
+    peak.heapUsed = Math.max(peak.heapUsed, usage.heapUsed);
+    peak.external = Math.max(peak.external, usage.external);
+  };
+
+  const corpus = generateRecords(size, seed);
+  const jsonl = toJsonl(corpus.records);
+  const jsonlBytes = Buffer.byteLength(jsonl, 'utf8');
+  sampleMemory();
+
+  const parsed = timed(() => {
+    const reader = createJsonlRecordReader('bench.jsonl');
+    for (let offset = 0; offset < jsonl.length; offset += CHUNK_CHARS) reader.push(jsonl.slice(offset, offset + CHUNK_CHARS));
+    return orThrow(reader.finish());
+  });
+  const recordSet = parsed.value;
+  sampleMemory();
+
+  const loaded = await (async () => {
+    const start = performance.now();
+    const driver = await openInMemoryDatabase();
+    return { driver, ms: performance.now() - start };
+  })();
+  const { driver } = loaded;
+  const compiler = createCompiler(driver);
+  const indexed = timed(() => compiler.index(recordSet));
+  if (indexed.value.inserted !== size) throw new Error(`indexed ${indexed.value.inserted} of ${size} records`);
+  sampleMemory();
+
+  const contract = contractSchema.parse(benchContract(corpus.requiredIds));
+  const compileOnce = () => orThrow(compiler.compile({ contract, recordSet }));
+  const first = timed(compileOnce);
+  const outcome = first.value;
+  sampleMemory();
+
+  const compileSamples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    compileSamples.push(timed(compileOnce).ms);
+    sampleMemory();
+  }
+  const serialised = serialiseReceipt(outcome.receipt);
+  for (let run = 0; run < 2; run += 1) {
+    if (orThrow(compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId) throw new Error('compile is not deterministic');
+  }
+
+  const phaseSamples = new Map<string, number[]>();
+  const phase = <T>(name: string, work: () => T): T => {
+    const { value, ms } = timed(work);
+    phaseSamples.set(name, [...(phaseSamples.get(name) ?? []), ms]);
+    return value;
+  };
+  let admitted: ReadonlySet<string> = new Set();
+  for (let run = 0; run < runs; run += 1) {
+    phase('sync', () => compiler.index(recordSet));
+    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet)));
+    phase('type-check', () => typeCheck(resolution));
+    const admission = phase('admit', () => orThrow(admit(resolution, driver)));
+    admitted = admission.admitted;
+    const planned = phase('plan', () => plan(resolution, admission, driver, null));
+    const packet = phase('render', () => renderPacket(contract, planned));
+    phase('attest', () => attest({ contract, records: recordSet.records, plan: planned, packet, controls: [], lateChanges: [] }));
+  }
+  const phases = Object.fromEntries([...phaseSamples].map(([name, samples]) => [name, percentile(samples, 50)]));
+
+  const naiveSamples: number[] = [];
+  const postFilterSamples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    naiveSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK)).ms);
+    postFilterSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK).filter((row) => admitted.has(row.id))).ms);
+  }
+
+  const requiredIds = new Set(corpus.requiredIds);
+  const target = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
+  if (target === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
+  const control = benchControl(target);
+  const toggleSamples: number[] = [];
+  let toggleSync = { inserted: 0, updated: 0, deleted: 0 };
+  for (let run = 0; run < runs; run += 1) {
+    // Alternate on and off: each step changes exactly one record object against the index.
+    const on = run % 2 === 0;
+    const step = timed(() => {
+      const changed = on ? orThrow(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
+      const sync = compiler.index(changed.recordSet);
+      const result = orThrow(compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
+      return { sync, result };
+    });
+    toggleSamples.push(step.ms);
+    toggleSync = step.value.sync;
+    if (toggleSync.updated !== 1 || toggleSync.inserted !== 0 || toggleSync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(toggleSync)}`);
+    if (on && step.value.result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
+    sampleMemory();
+  }
+
+  return {
+    size,
+    seed,
+    jsonlBytes,
+    parse: { ms: parsed.ms, recordsPerSecond: size / (parsed.ms / 1000), megabytesPerSecond: jsonlBytes / MB / (parsed.ms / 1000) },
+    sqliteLoadMs: loaded.ms,
+    indexMs: indexed.ms,
+    firstCompileMs: first.ms,
+    compile: summarise(compileSamples),
+    phases,
+    naive: summarise(naiveSamples),
+    postFilter: summarise(postFilterSamples),
+    recompileAfterToggle: summarise(toggleSamples),
+    toggleSync,
+    memory: { peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB, peakHeapUsedMb: peak.heapUsed / MB, peakExternalMb: peak.external / MB },
+    receipt: { bytes: Buffer.byteLength(serialised, 'utf8'), receiptId: outcome.receipt.receiptId, sha256: createHash('sha256').update(serialised).digest('hex') },
+    counts: outcome.counts,
+    status: outcome.status,
+  };
+}
