@@ -1,0 +1,38 @@
+import { createCompiler } from '../core/compile';
+import { err, ok, type CompileError, type Result } from '../core/errors';
+import type { LoadedScenario } from '../core/passes/validate';
+import type { SqlDriver } from '../core/search/driver';
+import { prepareScenario } from '../scenarios/prepare';
+import { compareStrategies, type Comparison } from './compare';
+
+export interface ScenarioComparisonOptions {
+  readonly controls?: readonly string[];
+  readonly lateChanges?: readonly string[];
+  /** Overrides the contract's naiveTopK for the baselines. */
+  readonly k?: number;
+  readonly overFetch?: number;
+}
+
+export interface ScenarioComparison extends Comparison {
+  readonly scenarioId: string;
+  readonly title: string;
+}
+
+/**
+ * Compares plain top-k, post-filter top-k and the compiled packet on one scenario (the shipped
+ * seed 000 corpus, or the user's own). `driver` must be a database no other compiler indexes into.
+ */
+export function runScenarioComparison(
+  driver: SqlDriver,
+  loaded: LoadedScenario,
+  options: ScenarioComparisonOptions = {},
+  onProgress?: (done: number, total: number) => void,
+): Result<ScenarioComparison, CompileError> {
+  const request = prepareScenario(loaded, { controls: options.controls ?? [], lateChanges: options.lateChanges ?? [] });
+  if (!request.ok) return err(request.error);
+  const compiler = createCompiler(driver);
+  compiler.index(request.value.recordSet, onProgress);
+  const comparison = compareStrategies(compiler, driver, request.value, { k: options.k, overFetch: options.overFetch });
+  if (!comparison.ok) return comparison;
+  return ok({ scenarioId: loaded.scenario.id, title: loaded.scenario.title, ...comparison.value });
+}
