@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from './command';
+import { main } from './main';
+
+async function run(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const cwd = mkdtempSync(join(tmpdir(), 'cc-cli-'));
+  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
+  return { code, stdout, stderr, cwd };
+}
+
+describe('context-compiler CLI', () => {
+  it('prints the commands and exits 1 without a command', async () => {
+    const result = await run();
+    expect(result.code).toBe(EXIT.invalid);
+    expect(result.stdout).toContain('compile');
+    expect(result.stdout).toContain('drill');
+    expect(result.stdout).toContain('check');
+  });
+
+  it('compiles the default scenario: ADR-0234 protected, naive top-k misses it', async () => {
+    const result = await run('compile');
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toMatch(/PACKET EMITTED/);
+    expect(result.stdout).toMatch(/ADR-0234\s+selected\s+SELECTED_REQUIRED/);
+    expect(result.stdout).toMatch(/naive top-k\s+5\s+90 \/ 96\s+5\s+ADR-0234/);
+  });
+
+  it('fails closed with exit 2 and no packet when required provenance is removed', async () => {
+    const result = await run('compile', '--control', 'remove-provenance', '--packet');
+    expect(result.code).toBe(EXIT.failClosed);
+    expect(result.stdout).toContain('REQUIRED_MISSING_PROVENANCE');
+    expect(result.stdout).not.toContain('=== CONTEXT PACKET ===');
+  });
+
+  it('fails closed with exit 2 when the required record cannot fit the budget', async () => {
+    const result = await run('compile', '--control', 'tight-budget');
+    expect(result.code).toBe(EXIT.failClosed);
+    expect(result.stdout).toContain('REQUIRED_OVER_BUDGET');
+  });
+
+  it('emits JSON with the receipt and writes the receipt and packet files', async () => {
+    const result = await run('compile', '--json', '--receipt-out', 'receipt.json', '--packet-out', 'packet.txt');
+    const parsed = JSON.parse(result.stdout) as { status: string; receipt: { receiptId: string } };
+    expect(parsed.status).toBe('packet');
+    const saved = JSON.parse(readFileSync(join(result.cwd, 'receipt.json'), 'utf8')) as { receiptId: string };
+    expect(saved.receiptId).toBe(parsed.receipt.receiptId);
+    expect(readFileSync(join(result.cwd, 'packet.txt'), 'utf8')).toContain(`receipt: ${parsed.receipt.receiptId}`);
+  });
+
+  it('never names a record excluded for authorisation or deny reasons in the user view', async () => {
+    const diagnostic = await run('compile', '--scenario', 'retry-policy');
+    const user = await run('compile', '--scenario', 'retry-policy', '--view', 'user');
+    expect(diagnostic.stdout).toContain('LGL-0007');
+    expect(user.stdout).not.toContain('LGL-0007');
+    expect(user.stdout).not.toContain('SEC-0042');
+    expect(user.stdout).toMatch(/2 records are outside the authorised scope/);
+  });
+
+  it('rejects unknown flags, unknown controls and bad --view values as usage errors', async () => {
+    expect((await run('compile', '--colour')).code).toBe(EXIT.invalid);
+    expect((await run('compile', '--view', 'admin')).code).toBe(EXIT.invalid);
+    const unknown = await run('compile', '--control', 'no-such-control');
+    expect(unknown.code).toBe(EXIT.invalid);
+    expect(unknown.stderr).toContain('UNKNOWN_CONTROL');
+  });
+
+  it('names the file, line and field of an invalid records file', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cc-bad-'));
+    writeFileSync(join(cwd, 'records.jsonl'), '{"id":"A","title":"t","text":"x","tokens":-1}\n');
+    writeFileSync(join(cwd, 'contract.json'), '{}');
+    let stderr = '';
+    const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json'], { stdout: () => {}, stderr: (text) => (stderr += text), cwd });
+    expect(code).toBe(EXIT.invalid);
+    expect(stderr).toMatch(/records\.jsonl:1: tokens: /);
+  });
+
+  it('rehearses the fire drill: stale after the late change, current after recompiling', async () => {
+    const result = await run('drill');
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toMatch(/STALE — RECOMPILE REQUIRED \(STALE_CONTRACT_FINGERPRINT\)/);
+    expect(result.stdout).toMatch(/CURRENT — MAY CONTINUE \(RECEIPT_CURRENT\)/);
+    expect(result.stdout).toMatch(/selected ADR-0234, RUN-0880/);
+  });
+
+  it('judges a saved receipt against a declared change with exit 3', async () => {
+    const saved = await run('compile', '--receipt-out', 'receipt.json');
+    let stdout = '';
+    const code = await main(['drill', '--receipt', 'receipt.json', '--change', 'promote-run-0880'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    expect(code).toBe(EXIT.recompileRequired);
+    expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
+    const unchanged = await main(['drill', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
+    expect(unchanged).toBe(EXIT.ok);
+  });
+
+  it('runs every built-in scenario through the self-checks', async () => {
+    const result = await run('check');
+    expect(result.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(result.code).toBe(EXIT.ok);
+  });
+});
