@@ -1,0 +1,33 @@
+import { expose } from 'comlink';
+import { z } from 'zod';
+import { createCompiler } from '../core/compile';
+import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import { readBuiltinScenarios } from './builtin-sources';
+import type { CompilerApi } from './protocol';
+import { createSession } from './session';
+import { createIndexedDbStorage } from './workspace-storage';
+
+// A worker does not inherit the page's CSP and Pages cannot send one: nothing here may compile strings.
+z.config({ jitless: true });
+
+const ready = openInMemoryDatabase().then((driver) => createSession({ compiler: createCompiler(driver), storage: createIndexedDbStorage(), builtins: readBuiltinScenarios() }));
+
+const api: CompilerApi = {
+  start: async () => (await ready).start(),
+  select: async (selection) => (await ready).select(selection),
+  compile: async (audience) => (await ready).compile(audience),
+  disclose: async (audience) => (await ready).disclose(audience),
+  queryTrace: async (query) => (await ready).queryTrace(query),
+  receiptJson: async () => (await ready).receiptJson(),
+  updateContract: async (input) => (await ready).updateContract(input),
+  revertContract: async () => (await ready).revertContract(),
+  loadFiles: async (files, onProgress) => (await ready).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
+  cancelLoad: async () => (await ready).cancelLoad(),
+  freezeReceipt: async () => (await ready).freezeReceipt(),
+  declareLateChange: async (id) => (await ready).declareLateChange(id),
+  attemptContinue: async () => (await ready).attemptContinue(),
+  resetDrill: async () => (await ready).resetDrill(),
+  resetWorkspace: async () => (await ready).resetWorkspace(),
+};
+
+expose(api);

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import type { Audience } from '../core/disclosure';
+import type { CompileError, InputIssue } from '../core/errors';
+import type { Contract } from '../core/format/contract';
+import type { FileKind } from '../core/passes/validate';
+import type { ReasonCode } from '../core/reasons';
+import type { Decision, DrillVerdict, EvidenceSlot } from '../core/result';
+
+/** A control or late change as the UI shows it: the patches stay in the worker. */
+export interface ChangeSummary {
+  readonly id: string;
+  readonly label: string;
+  readonly explanation: string;
+}
+
+export type ScenarioOrigin = 'builtin' | 'loaded';
+
+export interface ScenarioSummary {
+  /** Stable key: the built-in id, or `loaded:<id>` for a scenario that came from the user's files. */
+  readonly key: string;
+  readonly title: string;
+  readonly description: string;
+  readonly origin: ScenarioOrigin;
+  readonly recordCount: number;
+  readonly controls: readonly ChangeSummary[];
+  readonly lateChanges: readonly ChangeSummary[];
+  /** The contract in force: the scenario's own, or the user's saved edit of it. */
+  readonly contract: Contract;
+  readonly contractEdited: boolean;
+}
+
+export type StorageState =
+  | { readonly status: 'persistent' }
+  | { readonly status: 'unavailable'; readonly message: string };
+
+export interface Selection {
+  readonly scenarioKey: string;
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+}
+
+export interface WorkspaceSnapshot {
+  readonly scenarios: readonly ScenarioSummary[];
+  readonly selection: Selection;
+  readonly storage: StorageState;
+  /** Problems met while restoring saved files; the built-ins are always available. */
+  readonly restoreIssues: readonly InputIssue[];
+}
+
+export interface ColumnEntry {
+  readonly id: string;
+  readonly title: string;
+  readonly tokens: number;
+  readonly required: boolean;
+  /** The legality gates would have refused it. */
+  readonly illegal: boolean;
+}
+
+export type ColumnKind = 'naive' | 'post-filter' | 'compiled';
+
+export interface PacketColumn {
+  readonly kind: ColumnKind;
+  /** False when the compiler failed closed: the column lists nothing and nothing may be copied. */
+  readonly emitted: boolean;
+  readonly entries: readonly ColumnEntry[];
+  readonly tokensUsed: number;
+  readonly tokenBudget: number;
+  readonly illegalCount: number;
+  readonly requiredMissed: readonly string[];
+  /** Entries the user view may not name; counted instead. */
+  readonly withheldCount: number;
+}
+
+export interface FailureView {
+  readonly code: ReasonCode;
+  readonly summary: string;
+  readonly message: string;
+  readonly recordId: string | null;
+  readonly fact: string | null;
+}
+
+export interface CompileView {
+  readonly scenarioKey: string;
+  readonly audience: Audience;
+  readonly status: 'packet' | 'fail_closed';
+  readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
+  readonly receiptId: string;
+  readonly contractFingerprint: string;
+  readonly recordSetDigest: string;
+  readonly packetFingerprint: string | null;
+  readonly tokensUsed: number;
+  readonly tokenBudget: number;
+  readonly columns: { readonly naive: PacketColumn; readonly postFilter: PacketColumn; readonly compiled: PacketColumn };
+  readonly failure: FailureView | null;
+  readonly evidence: readonly EvidenceSlot[];
+  readonly decisionBlockedBy: readonly string[];
+  /** The copyable packet with its manifest header; null when no packet was emitted. */
+  readonly packetText: string | null;
+  readonly withheldCount: number;
+  readonly withheldNotice: string | null;
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+  /** Reason codes present in the visible trace, for the filter. */
+  readonly traceCodes: readonly { readonly code: ReasonCode; readonly count: number }[];
+}
+
+export type CompileResponse = { readonly ok: true; readonly view: CompileView } | { readonly ok: false; readonly error: CompileError };
+
+export interface TraceRowView {
+  readonly id: string;
+  readonly decision: Decision;
+  readonly code: ReasonCode;
+  readonly fact: string;
+  readonly tokens: number;
+  readonly required: boolean;
+  readonly score: number | null;
+  readonly rank: number | null;
+}
+
+export const TRACE_SORT_KEYS = ['order', 'id', 'decision', 'code', 'tokens', 'required', 'score'] as const;
+export type TraceSortKey = (typeof TRACE_SORT_KEYS)[number];
+
+export interface TraceQuery {
+  readonly audience: Audience;
+  readonly sortKey: TraceSortKey;
+  readonly descending: boolean;
+  readonly decision: Decision | 'all';
+  readonly code: ReasonCode | 'all';
+  /** Case-insensitive substring of id or fact. */
+  readonly text: string;
+}
+
+export interface TracePage {
+  readonly rows: readonly TraceRowView[];
+  /** Rows visible to this audience before filtering. */
+  readonly total: number;
+}
+
+export interface LoadProgress {
+  readonly file: string;
+  readonly phase: 'reading' | 'indexing';
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface ReceiptCheck {
+  readonly file: string;
+  readonly verdict: DrillVerdict;
+}
+
+export type LoadResult =
+  | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'cancelled' };
+
+export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+export interface DrillState {
+  readonly frozenReceiptId: string | null;
+  readonly declared: readonly string[];
+}
+
+/** The worker's API. Every method is async across the worker boundary; the worker owns all data. */
+export interface CompilerApi {
+  start(): Promise<WorkspaceSnapshot>;
+  select(selection: Selection): Promise<WorkspaceSnapshot>;
+  compile(audience: Audience): Promise<CompileResponse>;
+  disclose(audience: Audience): Promise<CompileResponse>;
+  queryTrace(query: TraceQuery): Promise<TracePage>;
+  receiptJson(): Promise<string | null>;
+  /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
+  updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
+  revertContract(): Promise<WorkspaceSnapshot>;
+  loadFiles(files: readonly File[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult>;
+  cancelLoad(): Promise<void>;
+  freezeReceipt(): Promise<DrillState>;
+  declareLateChange(id: string): Promise<DrillState>;
+  /** Null when nothing has been compiled yet, so there is no receipt to freeze. */
+  attemptContinue(): Promise<DrillVerdict | null>;
+  resetDrill(): Promise<DrillState>;
+  resetWorkspace(): Promise<WorkspaceSnapshot>;
+}
+
+/** What is kept in IndexedDB. Read back through this schema: storage is a boundary like any file. */
+export const savedLoadSchema = z.strictObject({
+  /** The scenario selected when the files were loaded: a lone records or contract file completes it. */
+  baseKey: z.string(),
+  files: z.array(z.strictObject({ name: z.string(), blob: z.instanceof(Blob) })).min(1),
+});
+
+export const savedWorkspaceSchema = z.strictObject({
+  version: z.literal(1),
+  loads: z.array(savedLoadSchema),
+  contractEdits: z.record(z.string(), z.unknown()),
+  selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
+});
+
+export type SavedLoad = z.output<typeof savedLoadSchema>;
+export type SavedWorkspace = z.output<typeof savedWorkspaceSchema>;

@@ -1,0 +1,144 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { buildContract, buildRecord } from '../core/test-support/builders';
+import { readBuiltinScenarios } from './builtin-sources';
+import type { SavedWorkspace } from './protocol';
+import { createSession, filterAndSortTrace } from './session';
+import type { WorkspaceStorage } from './workspace-storage';
+
+function createMemoryStorage(initial?: unknown): WorkspaceStorage & { saved: () => unknown } {
+  let value: unknown = initial;
+  return {
+    read: async () => value,
+    write: async (workspace: SavedWorkspace) => {
+      value = workspace;
+    },
+    clear: async () => {
+      value = undefined;
+    },
+    saved: () => value,
+  };
+}
+
+// One compiler per database, as in the worker: the record index owns the database's tables.
+let compiler: Compiler;
+
+async function newSession(storage: WorkspaceStorage = createMemoryStorage()) {
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  return { session, snapshot: await session.start() };
+}
+
+const file = (name: string, text: string) => ({ name, blob: new Blob([text]) });
+const noProgress = () => undefined;
+
+describe('session', () => {
+  beforeAll(async () => {
+    compiler = createCompiler(await sharedDriver());
+  });
+
+  it('starts on the default built-in scenario and compiles it to a packet', async () => {
+    const { session, snapshot } = await newSession();
+    expect(snapshot.selection.scenarioKey).toBe('retry-policy');
+    expect(snapshot.scenarios.map((scenario) => scenario.key).slice(0, 3)).toEqual(['retry-policy', 'atlas-credit-review', 'refund-desk']);
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    expect(compiled.view.status).toBe('packet');
+    expect(compiled.view.columns.compiled.entries.map((entry) => entry.id)).toContain('ADR-0234');
+    expect(compiled.view.columns.naive.requiredMissed).toContain('ADR-0234');
+    expect(compiled.view.packetText).toContain(compiled.view.receiptId);
+  });
+
+  it('fails closed with no packet when the control removes required provenance', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    expect(compiled.view.status).toBe('fail_closed');
+    expect(compiled.view.failure?.code).toBe('REQUIRED_MISSING_PROVENANCE');
+    expect(compiled.view.packetText).toBeNull();
+    expect(compiled.view.columns.compiled.emitted).toBe(false);
+  });
+
+  it('runs the fire drill: stale after the late change, current after recompiling', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const frozen = session.declareLateChange('promote-run-0880');
+    expect(frozen.frozenReceiptId).not.toBeNull();
+    expect(session.attemptContinue()?.action).toBe('recompile_required');
+
+    await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: ['promote-run-0880'] });
+    const recompiled = session.compile('diagnostic');
+    if (!recompiled.ok) throw new Error(recompiled.error.message);
+    expect(recompiled.view.columns.compiled.entries.find((entry) => entry.id === 'RUN-0880')?.required).toBe(true);
+    session.freezeReceipt();
+    expect(session.attemptContinue()).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT' });
+  });
+
+  it('rejects an invalid file with its line and path and keeps what was loaded', async () => {
+    const { session } = await newSession();
+    const result = await session.loadFiles([file('bad.jsonl', '{"id":"A","text":"x"}\n')], noProgress);
+    expect(result.status).toBe('rejected');
+    if (result.status !== 'rejected') return;
+    expect(result.issues[0]).toMatchObject({ file: 'bad.jsonl', line: 1 });
+    const compiled = session.compile('diagnostic');
+    expect(compiled.ok && compiled.view.scenarioKey).toBe('retry-policy');
+  });
+
+  it('loads a scenario with inline records, selects it, and restores it after a reload', async () => {
+    const storage = createMemoryStorage();
+    const { session } = await newSession(storage);
+    const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
+    const result = await session.loadFiles([file('renamed.txt', JSON.stringify(scenario))], noProgress);
+    expect(result.status).toBe('loaded');
+    if (result.status !== 'loaded') return;
+    expect(result.kinds).toEqual([{ file: 'renamed.txt', kind: 'scenario' }]);
+    expect(result.snapshot.selection.scenarioKey).toBe('loaded:mine');
+
+    const reloaded = await newSession(storage);
+    expect(reloaded.snapshot.selection.scenarioKey).toBe('loaded:mine');
+    expect(reloaded.snapshot.scenarios.find((entry) => entry.key === 'loaded:mine')?.recordCount).toBe(1);
+
+    const reset = await reloaded.session.resetWorkspace();
+    expect(reset.scenarios.some((entry) => entry.origin === 'loaded')).toBe(false);
+    expect(storage.saved()).toBeUndefined();
+  });
+
+  it('runs a lone records file under the current contract', async () => {
+    const { session } = await newSession();
+    const records = [buildRecord({ id: 'X-1' }), buildRecord({ id: 'X-2' })].map((record) => JSON.stringify(record)).join('\n');
+    const result = await session.loadFiles([file('export.jsonl', records)], noProgress);
+    expect(result.status === 'loaded' && result.snapshot.scenarios.find((entry) => entry.key === 'loaded:export.jsonl')?.recordCount).toBe(2);
+  });
+
+  it('checks a saved receipt against the current inputs', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const receipt = session.receiptJson() ?? '';
+    await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
+    const result = await session.loadFiles([file('receipt.json', receipt)], noProgress);
+    if (result.status !== 'loaded') throw new Error(result.status);
+    expect(result.receiptChecks[0]?.verdict.action).not.toBe('continue');
+  });
+
+  it('shows contract errors at their path and keeps the last valid contract', async () => {
+    const { session, snapshot } = await newSession();
+    const contract = snapshot.scenarios[0]?.contract;
+    const update = await session.updateContract({ value: { ...contract, tokenBudget: 'lots' } });
+    expect(update.ok).toBe(false);
+    if (!update.ok) expect(update.issues[0]?.path).toBe('tokenBudget');
+    const raw = await session.updateContract({ text: '{"task": ' });
+    expect(raw.ok).toBe(false);
+    const edited = await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
+    expect(edited.ok && edited.snapshot.scenarios[0]?.contractEdited).toBe(true);
+  });
+
+  it('sorts and filters trace rows without losing trace order among ties', () => {
+    const row = (id: string, tokens: number, decision: 'selected' | 'excluded') => ({ id, decision, code: 'SELECTED_RANKED' as const, fact: `fact ${id}`, gate: null, failedGates: [], tokens, required: false, score: null, rank: null });
+    const rows = [row('b', 5, 'selected'), row('a', 5, 'excluded'), row('c', 1, 'selected')];
+    const query = { audience: 'diagnostic' as const, sortKey: 'tokens' as const, descending: false, decision: 'all' as const, code: 'all' as const, text: '' };
+    expect(filterAndSortTrace(rows, query).map((r) => r.id)).toEqual(['c', 'b', 'a']);
+    expect(filterAndSortTrace(rows, { ...query, decision: 'selected', sortKey: 'id' }).map((r) => r.id)).toEqual(['b', 'c']);
+    expect(filterAndSortTrace(rows, { ...query, text: 'FACT A' }).map((r) => r.id)).toEqual(['a']);
+  });
+});

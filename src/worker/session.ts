@@ -1,0 +1,442 @@
+import type { Compiler, CompileRequest } from '../core/compile';
+import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
+import { drill } from '../core/drill';
+import type { CompileError, InputIssue, Result } from '../core/errors';
+import type { Contract } from '../core/format/contract';
+import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
+import { isBoundedDisclosure, REASONS, type ReasonCode } from '../core/reasons';
+import type { CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
+import { prepareScenario } from '../scenarios/prepare';
+import type { BuiltinScenario } from './builtin-sources';
+import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
+import {
+  savedWorkspaceSchema,
+  type ColumnEntry,
+  type CompileResponse,
+  type CompileView,
+  type ContractUpdate,
+  type DrillState,
+  type LoadProgress,
+  type LoadResult,
+  type PacketColumn,
+  type SavedLoad,
+  type ScenarioSummary,
+  type Selection,
+  type StorageState,
+  type TracePage,
+  type TraceQuery,
+  type TraceRowView,
+  type WorkspaceSnapshot,
+} from './protocol';
+import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
+
+interface Entry {
+  readonly key: string;
+  readonly origin: 'builtin' | 'loaded';
+  readonly loaded: LoadedScenario;
+}
+
+interface LastCompile {
+  readonly scenarioKey: string;
+  readonly request: CompileRequest;
+  readonly outcome: CompileOutcome;
+  readonly views: Map<Audience, DisclosedView>;
+}
+
+export interface SessionDeps {
+  readonly compiler: Compiler;
+  readonly storage: WorkspaceStorage;
+  readonly builtins: readonly BuiltinScenario[];
+}
+
+export type Session = ReturnType<typeof createSession>;
+
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+/**
+ * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
+ * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
+ */
+export function createSession({ compiler, storage, builtins }: SessionDeps) {
+  const builtinEntries: Entry[] = [];
+  const builtinIssues: InputIssue[] = [];
+  for (const builtin of builtins) {
+    if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
+    else builtinIssues.push(...(builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]));
+  }
+
+  let loaded = new Map<string, Entry>();
+  let loads: SavedLoad[] = [];
+  let contractEdits = new Map<string, Contract>();
+  let selection: Selection = { scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] };
+  let storageState: StorageState = { status: 'persistent' };
+  let restoreIssues: InputIssue[] = [...builtinIssues];
+  let last: LastCompile | null = null;
+  let frozen: Receipt | null = null;
+  let declared: string[] = [];
+  let loading: AbortController | null = null;
+
+  const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
+  const entryOf = (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? loaded.get(key);
+
+  const effective = (entry: Entry): LoadedScenario => {
+    const edit = contractEdits.get(entry.key);
+    return edit ? { scenario: { ...entry.loaded.scenario, contract: edit }, recordSet: entry.loaded.recordSet } : entry.loaded;
+  };
+
+  const currentEntry = (): Entry => {
+    const entry = entryOf(selection.scenarioKey) ?? builtinEntries[0];
+    if (!entry) throw new Error('no scenario is available: the built-in scenarios failed to load');
+    return entry;
+  };
+
+  const summary = (entry: Entry): ScenarioSummary => {
+    const { scenario, recordSet } = effective(entry);
+    const change = ({ id, label, explanation }: { id: string; label: string; explanation: string }) => ({ id, label, explanation });
+    return {
+      key: entry.key,
+      title: scenario.title,
+      description: scenario.description,
+      origin: entry.origin,
+      recordCount: recordSet.records.length,
+      controls: scenario.controls.map(change),
+      lateChanges: scenario.lateChanges.map(change),
+      contract: scenario.contract,
+      contractEdited: contractEdits.has(entry.key),
+    };
+  };
+
+  const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, restoreIssues });
+
+  const persist = async () => {
+    try {
+      await storage.write({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } });
+      storageState = { status: 'persistent' };
+    } catch (error) {
+      storageState = { status: 'unavailable', message: storageFailureMessage(error) };
+    }
+  };
+
+  /** Keeps only ids the scenario declares, so a stale saved selection can never be refused mid-session. */
+  const normaliseSelection = (wanted: Selection): Selection => {
+    const entry = entryOf(wanted.scenarioKey) ?? currentEntry();
+    const { scenario } = entry.loaded;
+    const controlIds = new Set(scenario.controls.map((control) => control.id));
+    const lateIds = new Set(scenario.lateChanges.map((change) => change.id));
+    return { scenarioKey: entry.key, controls: wanted.controls.filter((id) => controlIds.has(id)), lateChanges: wanted.lateChanges.filter((id) => lateIds.has(id)) };
+  };
+
+  const resetDrillState = (): DrillState => {
+    frozen = null;
+    declared = [];
+    return { frozenReceiptId: null, declared: [] };
+  };
+
+  const applyIntake = async (files: readonly NamedBlob[], baseKey: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => {
+    const base = entryOf(baseKey) ?? currentEntry();
+    const intake = await intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal);
+    if (!intake.ok) return intake;
+    for (const entry of intake.value.entries) {
+      compiler.index(entry.loaded.recordSet, (done, total) => onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total }));
+      loaded.set(entry.key, { key: entry.key, origin: 'loaded', loaded: entry.loaded });
+      contractEdits.delete(entry.key);
+    }
+    return intake;
+  };
+
+  const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
+    prepareScenario(effective(currentEntry()), { controls: selection.controls, lateChanges });
+
+  const disclosed = (compiled: LastCompile, audience: Audience): DisclosedView => {
+    let view = compiled.views.get(audience);
+    if (!view) {
+      view = discloseOutcome(compiled.outcome, audience);
+      compiled.views.set(audience, view);
+    }
+    return view;
+  };
+
+  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): DrillVerdict => {
+    const request = prepare(union(selection.lateChanges, declaredChanges));
+    if (!request.ok) {
+      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null };
+    }
+    return drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges });
+  };
+
+  return {
+    async start(): Promise<WorkspaceSnapshot> {
+      let saved: unknown;
+      try {
+        saved = await storage.read();
+      } catch (error) {
+        storageState = { status: 'unavailable', message: storageFailureMessage(error) };
+        return snapshot();
+      }
+      if (saved === undefined) return snapshot();
+      const parsed = savedWorkspaceSchema.safeParse(saved);
+      if (!parsed.success) {
+        restoreIssues = [...restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
+        return snapshot();
+      }
+      const never = new AbortController().signal;
+      for (const load of parsed.data.loads) {
+        const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
+        if (restored.ok) loads.push(load);
+        else restoreIssues = [...restoreIssues, ...restored.error];
+      }
+      for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
+        const contract = validateContract(`saved edit of ${key}`, value);
+        if (contract.ok && entryOf(key)) contractEdits.set(key, contract.value);
+        else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
+      }
+      selection = normaliseSelection(parsed.data.selection);
+      return snapshot();
+    },
+
+    async select(wanted: Selection): Promise<WorkspaceSnapshot> {
+      const next = normaliseSelection(wanted);
+      if (next.scenarioKey !== selection.scenarioKey) resetDrillState();
+      selection = next;
+      await persist();
+      return snapshot();
+    },
+
+    compile(audience: Audience): CompileResponse {
+      const request = prepare(selection.lateChanges);
+      if (!request.ok) return { ok: false, error: request.error };
+      const outcome = compiler.compile(request.value);
+      if (!outcome.ok) return { ok: false, error: outcome.error };
+      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map() };
+      return { ok: true, view: compileView(last, disclosed(last, audience)) };
+    },
+
+    disclose(audience: Audience): CompileResponse {
+      if (!last) return this.compile(audience);
+      return { ok: true, view: compileView(last, disclosed(last, audience)) };
+    },
+
+    queryTrace(query: TraceQuery): TracePage {
+      if (!last) return { rows: [], total: 0 };
+      const view = disclosed(last, query.audience);
+      return { rows: filterAndSortTrace(view.rows, query), total: view.rows.length };
+    },
+
+    receiptJson(): string | null {
+      return last ? serialiseReceipt(last.outcome.receipt) : null;
+    },
+
+    async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
+      const parsed = 'text' in input ? parseContractJson('contract.json', input.text) : validateContract('contract', input.value);
+      if (!parsed.ok) return { ok: false, issues: parsed.error.issues ?? [{ file: 'contract', path: '(root)', message: parsed.error.message }] };
+      contractEdits.set(currentEntry().key, parsed.value);
+      await persist();
+      return { ok: true, snapshot: snapshot() };
+    },
+
+    async revertContract(): Promise<WorkspaceSnapshot> {
+      contractEdits.delete(currentEntry().key);
+      await persist();
+      return snapshot();
+    },
+
+    async loadFiles(files: readonly NamedBlob[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult> {
+      loading?.abort();
+      const controller = new AbortController();
+      loading = controller;
+      const baseKey = currentEntry().key;
+      // Work on copies so a rejected or cancelled drop leaves the workspace exactly as it was.
+      const before = { loaded: new Map(loaded), contractEdits: new Map(contractEdits) };
+      try {
+        const intake = await applyIntake(files, baseKey, onProgress, controller.signal);
+        if (!intake.ok) {
+          loaded = before.loaded;
+          contractEdits = before.contractEdits;
+          return { status: 'rejected', issues: intake.error };
+        }
+        const first = intake.value.entries[0];
+        if (first) {
+          loads = [...loads, { baseKey, files: files.map(({ name, blob }) => ({ name, blob })) }];
+          selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
+          resetDrillState();
+          await persist();
+        }
+        const receiptChecks = intake.value.receipts.map(({ file, receipt }) => ({ file, verdict: checkAgainstCurrent(receipt, []) }));
+        return { status: 'loaded', snapshot: snapshot(), kinds: intake.value.kinds, receiptChecks };
+      } catch (error) {
+        loaded = before.loaded;
+        contractEdits = before.contractEdits;
+        if (error instanceof LoadCancelled) return { status: 'cancelled' };
+        throw error;
+      } finally {
+        if (loading === controller) loading = null;
+      }
+    },
+
+    cancelLoad(): void {
+      loading?.abort();
+    },
+
+    freezeReceipt(): DrillState {
+      frozen = last ? last.outcome.receipt : null;
+      declared = [];
+      return { frozenReceiptId: frozen?.receiptId ?? null, declared };
+    },
+
+    declareLateChange(id: string): DrillState {
+      if (!frozen && last) frozen = last.outcome.receipt;
+      declared = union(declared, [id]);
+      return { frozenReceiptId: frozen?.receiptId ?? null, declared };
+    },
+
+    attemptContinue(): DrillVerdict | null {
+      if (!frozen && last) frozen = last.outcome.receipt;
+      return frozen ? checkAgainstCurrent(frozen, declared) : null;
+    },
+
+    resetDrill: resetDrillState,
+
+    async resetWorkspace(): Promise<WorkspaceSnapshot> {
+      loaded = new Map();
+      loads = [];
+      contractEdits = new Map();
+      restoreIssues = [...builtinIssues];
+      selection = { scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] };
+      last = null;
+      resetDrillState();
+      try {
+        await storage.clear();
+        storageState = { status: 'persistent' };
+      } catch (error) {
+        storageState = { status: 'unavailable', message: storageFailureMessage(error) };
+      }
+      return snapshot();
+    },
+  };
+}
+
+function titleOf(recordSet: RecordSet, id: string): string {
+  return recordSet.byId.get(id)?.title ?? id;
+}
+
+function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
+  const { outcome, request } = compiled;
+  const required = new Set(request.contract.requiredRecords);
+  const tokensOf = (id: string) => request.recordSet.byId.get(id)?.tokens ?? 0;
+  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: DisclosedView['naive']): PacketColumn => {
+    const illegal = new Set(baseline.illegal);
+    const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id) }));
+    return {
+      kind,
+      emitted: true,
+      entries,
+      tokensUsed: baseline.tokensUsed,
+      tokenBudget: baseline.tokenBudget,
+      // Withheld entries were taken against authorisation or a deny, so each is illegal; only their names are hidden.
+      illegalCount: baseline.illegal.length + baseline.withheldCount,
+      requiredMissed: baseline.requiredMissed,
+      withheldCount: baseline.withheldCount,
+    };
+  };
+
+  const receipt = outcome.receipt;
+  const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && isBoundedDisclosure(outcome.failure.code);
+  const compiledColumn: PacketColumn =
+    outcome.status === 'packet'
+      ? {
+          kind: 'compiled',
+          emitted: true,
+          entries: outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false })),
+          tokensUsed: outcome.packet.tokensUsed,
+          tokenBudget: outcome.packet.tokenBudget,
+          illegalCount: 0,
+          requiredMissed: [],
+          withheldCount: 0,
+        }
+      : {
+          kind: 'compiled',
+          emitted: false,
+          entries: [],
+          tokensUsed: 0,
+          tokenBudget: receipt.tokenBudget,
+          illegalCount: 0,
+          requiredMissed: outcome.failure.recordId && !hideFailedRecord ? [outcome.failure.recordId] : [],
+          withheldCount: 0,
+        };
+
+  const codeCounts = new Map<ReasonCode, number>();
+  for (const row of view.rows) codeCounts.set(row.code, (codeCounts.get(row.code) ?? 0) + 1);
+
+  return {
+    scenarioKey: compiled.scenarioKey,
+    audience: view.audience,
+    status: outcome.status,
+    counts: outcome.counts,
+    receiptId: receipt.receiptId,
+    contractFingerprint: receipt.contractFingerprint,
+    recordSetDigest: receipt.recordSetDigest,
+    packetFingerprint: receipt.packetFingerprint,
+    tokensUsed: receipt.tokensUsed,
+    tokenBudget: receipt.tokenBudget,
+    columns: { naive: baselineColumn('naive', view.naive), postFilter: baselineColumn('post-filter', view.postFilter), compiled: compiledColumn },
+    failure:
+      outcome.status === 'fail_closed'
+        ? {
+            code: outcome.failure.code,
+            summary: REASONS[outcome.failure.code].summary,
+            message: view.failureMessage ?? outcome.failure.message,
+            recordId: hideFailedRecord ? null : (outcome.failure.recordId ?? null),
+            fact: hideFailedRecord ? null : (outcome.failure.fact ?? null),
+          }
+        : null,
+    evidence: outcome.status === 'packet' ? outcome.evidence : [],
+    decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
+    packetText: outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
+    withheldCount: view.withheldCount,
+    withheldNotice: view.withheldNotice,
+    controls: request.controls ?? [],
+    lateChanges: request.lateChanges ?? [],
+    traceCodes: [...codeCounts].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
+  };
+}
+
+function compareBy(key: TraceQuery['sortKey']): ((a: TraceRow, b: TraceRow) => number) | null {
+  switch (key) {
+    case 'order':
+      return null;
+    case 'id':
+      return (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    case 'decision':
+      return (a, b) => a.decision.localeCompare(b.decision);
+    case 'code':
+      return (a, b) => a.code.localeCompare(b.code);
+    case 'tokens':
+      return (a, b) => a.tokens - b.tokens;
+    case 'required':
+      return (a, b) => Number(a.required) - Number(b.required);
+    case 'score':
+      // Unranked rows sort after every score, whichever the direction.
+      return (a, b) => (a.score ?? Number.NEGATIVE_INFINITY) - (b.score ?? Number.NEGATIVE_INFINITY);
+  }
+}
+
+/** Filters and sorts in the worker; the UI receives only compact rows to render. Ties keep trace order. */
+export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceQuery): TraceRowView[] {
+  const needle = query.text.trim().toLowerCase();
+  const kept = rows.filter(
+    (row) =>
+      (query.decision === 'all' || row.decision === query.decision) &&
+      (query.code === 'all' || row.code === query.code) &&
+      (needle === '' || row.id.toLowerCase().includes(needle) || row.fact.toLowerCase().includes(needle)),
+  );
+  const compare = compareBy(query.sortKey);
+  if (compare) {
+    const direction = query.descending ? -1 : 1;
+    const order = new Map(kept.map((row, index) => [row, index]));
+    kept.sort((a, b) => direction * compare(a, b) || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  } else if (query.descending) {
+    kept.reverse();
+  }
+  return kept.map(({ id, decision, code, fact, tokens, required, score, rank }) => ({ id, decision, code, fact, tokens, required, score, rank }));
+}
