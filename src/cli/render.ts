@@ -26,7 +26,7 @@ export function renderOutcome(outcome: CompileOutcome, audience: Audience): stri
   const view = discloseOutcome(outcome, audience);
   const receipt = outcome.receipt;
   const compiledSelected = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
-  const withheld = (count: number) => (count > 0 ? ` (+${count} withheld)` : '');
+  const withheld = (count: number) => (count > 0 ? ` (${count} withheld)` : '');
   const out: string[] = [];
   out.push(
     outcome.status === 'packet'
@@ -44,7 +44,7 @@ export function renderOutcome(outcome: CompileOutcome, audience: Audience): stri
     '',
     table(
       ['id', 'decision', 'reason', 'boundary fact', 'tokens', 'req', 'score'],
-      view.rows.map((row) => [row.id, row.decision, row.code, row.fact, String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toFixed(4)]),
+      view.rows.map((row) => [row.id, row.decision, row.code, row.fact, String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toPrecision(4)]),
     ),
   );
   if (view.withheldNotice) out.push(view.withheldNotice);
