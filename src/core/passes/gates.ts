@@ -13,7 +13,8 @@ export type Admission =
   | { readonly admitted: true }
   | { readonly admitted: false; readonly first: GateFailure; readonly failedGates: readonly GateName[] };
 
-const list = (values: Iterable<string>) => `[${[...values].join(', ')}]`;
+/** Sorted, so that reordering a set-like list in the contract or a record changes no byte of a fact. */
+const list = (values: Iterable<string>) => `[${[...values].sort().join(', ')}]`;
 
 /**
  * The contract's lists as sets, built once per compilation; `evaluateGates` runs once per record.
@@ -104,7 +105,7 @@ function checkEvidence(context: GateContext, item: ResolvedRecord): GateFailure 
   return {
     gate: 'evidence',
     code: 'EXCLUDE_EVIDENCE_CLASS',
-    fact: `class ${evidence.class} is not accepted for ${proposition} (accepts ${[...accepted].join(', ')})`,
+    fact: `class ${evidence.class} is not accepted for ${proposition} (accepts ${[...accepted].sort().join(', ')})`,
   };
 }
 

@@ -31,7 +31,8 @@ function acceptedEvidenceFor(contract: Contract, record: SourceRecord): string[]
   const evidence = record.evidence;
   if (evidence === null) return [];
   const claims = new Set([...evidence.supports, ...evidence.contradicts]);
-  return contract.requiredPropositions.filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class)).map((p) => p.id);
+  // Sorted: the ids appear in trace facts, which must not depend on the order propositions were declared in.
+  return contract.requiredPropositions.filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class)).map((p) => p.id).sort(compareStrings);
 }
 
 function requiredFailure(id: string, verdict: Admission): CompileError | null {

@@ -4,7 +4,8 @@ import type { Resolution } from './resolve';
 /** Pass 3: the contract must make sense against these records before anything is admitted. */
 export function typeCheck(resolution: Resolution): Result<Resolution, CompileError> {
   const { contract } = resolution.contract;
-  for (const id of contract.requiredRecords) {
+  // Sorted, so the absent record named in the receipt does not depend on the order the contract lists them.
+  for (const id of [...contract.requiredRecords].sort()) {
     if (!resolution.byId.has(id)) {
       return err({
         pass: 'type-check',

@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from './compile';
+import type { Contract } from './format/contract';
+import type { SourceRecord } from './format/record';
+import { admit } from './passes/admit';
+import { serialiseReceipt } from './passes/attest';
+import { createGateContext, evaluateGates } from './passes/gates';
+import { lowerAdmission } from './passes/lower-admission';
+import { resolve, type Resolution } from './passes/resolve';
+import { createRecordSet } from './passes/validate';
+import { GATE_ORDER, type GateName } from './result';
+import type { SqlDriver } from './search/driver';
+import { createPrng, type Prng } from '../shared/prng';
+import { caseArbitrary, propertyParameters, VOCABULARY } from './test-support/arbitraries';
+import { freshDriver, sharedDriver } from './test-support/node-driver';
+
+const DIFFERENTIAL_RUNS = 10_000;
+
+let driver: SqlDriver;
+/** The one index on the shared database: two indexes on one database would fight over row ids. */
+let compiler: Compiler;
+
+beforeAll(async () => {
+  driver = await sharedDriver();
+  compiler = createCompiler(driver);
+});
+
+const syncIndex = (records: readonly SourceRecord[]) => compiler.index(createRecordSet(records));
+
+function resolveCase(contract: Contract, records: readonly SourceRecord[]): Resolution {
+  const resolution = resolve(contract, createRecordSet(records));
+  // The generators rule out cycles, dangling links and an ambiguous contract subject by construction.
+  if (!resolution.ok) throw new Error(`generated case does not resolve: ${resolution.error.message}`);
+  return resolution.value;
+}
+
+function evaluatorAdmits(resolution: Resolution): string[] {
+  const context = createGateContext(resolution.contract);
+  return resolution.records.filter((item) => evaluateGates(context, item).admitted).map((item) => item.record.id).sort();
+}
+
+/** Admitted ids through `admit`, after checking it reported no divergence. */
+function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<string> {
+  syncIndex(records);
+  const admission = admit(resolveCase(contract, records), driver);
+  if (!admission.ok) throw new Error(`admit failed: ${admission.error.code} ${admission.error.message}`);
+  return new Set(admission.value.admitted);
+}
+
+describe('differential: SQL lowering and TypeScript evaluator', () => {
+  it(`agree on the admitted set over ${DIFFERENTIAL_RUNS} generated cases`, () => {
+    fc.assert(
+      fc.property(caseArbitrary, ({ records, contract }) => {
+        syncIndex(records);
+        const resolution = resolveCase(contract, records);
+        const lowered = lowerAdmission(resolution.contract, driver.maxParameters);
+        if (!lowered.ok) throw new Error(lowered.error.message);
+        const admission = admit(resolution, driver);
+        expect(admission.ok ? 'agreed' : admission.error.code).toBe('agreed');
+        // admit has loaded the temp tables for this contract; query the lowering on its own.
+        const sql = driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
+        expect(sql).toEqual(evaluatorAdmits(resolution));
+      }),
+      propertyParameters(DIFFERENTIAL_RUNS),
+    );
+  });
+
+  it('uses vocabularies in which every gate both passes and fails', () => {
+    const failures = new Map<GateName, number>(GATE_ORDER.map((gate) => [gate, 0]));
+    let admittedRecords = 0;
+    let totalRecords = 0;
+    for (const { records, contract } of fc.sample(caseArbitrary, { numRuns: 2_000, seed: 7 })) {
+      const resolution = resolveCase(contract, records);
+      const context = createGateContext(resolution.contract);
+      for (const item of resolution.records) {
+        totalRecords += 1;
+        const verdict = evaluateGates(context, item);
+        if (verdict.admitted) admittedRecords += 1;
+        else for (const gate of verdict.failedGates) failures.set(gate, (failures.get(gate) ?? 0) + 1);
+      }
+    }
+    for (const [gate, count] of failures) {
+      expect.soft(count, `${gate} fails`).toBeGreaterThan(totalRecords / 100);
+      expect.soft(count, `${gate} passes`).toBeLessThan(totalRecords * 0.99);
+    }
+    expect(admittedRecords, 'records admitted').toBeGreaterThan(totalRecords / 200);
+  });
+});
+
+type Widening = 'principal-role' | 'record-roles' | 'record-purpose' | 'allowed-classes' | 'review-states';
+
+function widen(contract: Contract, records: readonly SourceRecord[], widening: Widening): { contract: Contract; records: SourceRecord[] } {
+  switch (widening) {
+    case 'principal-role':
+      return { contract: { ...contract, principals: contract.principals.map((p) => ({ ...p, roles: [...VOCABULARY.roles] })) }, records: [...records] };
+    case 'record-roles':
+      return { contract, records: records.map((r) => ({ ...r, access: { ...r.access, roles: [...VOCABULARY.roles] } })) };
+    case 'record-purpose':
+      return { contract, records: records.map((r) => ({ ...r, access: { ...r.access, purposes: [...new Set([...r.access.purposes, contract.purpose])] } })) };
+    case 'allowed-classes':
+      return { contract: { ...contract, allowedSourceClasses: [...VOCABULARY.sourceClasses], allowedAuthorityClasses: [...VOCABULARY.authorityClasses] }, records: [...records] };
+    case 'review-states':
+      return { contract: { ...contract, acceptedReviewStates: ['unreviewed', 'in_review', 'reviewed', 'approved', 'rejected'] }, records: [...records] };
+  }
+}
+
+describe('deny dominance', () => {
+  const widenings: Widening[] = ['principal-role', 'record-roles', 'record-purpose', 'allowed-classes', 'review-states'];
+
+  it('no permit admits a record carrying a denied label', () => {
+    fc.assert(
+      fc.property(caseArbitrary, fc.constantFrom(...widenings), ({ records, contract }, widening) => {
+        const widened = widen(contract, records, widening);
+        const denied = new Set(contract.denyLabels);
+        const byId = new Map(widened.records.map((record) => [record.id, record]));
+        for (const id of admittedIds(widened.contract, widened.records)) {
+          expect(byId.get(id)?.access.labels.filter((label) => denied.has(label)) ?? [], `${id} after ${widening}`).toEqual([]);
+        }
+      }),
+      propertyParameters(1_000),
+    );
+  });
+
+  it('adding a deny label never widens the admitted set', () => {
+    fc.assert(
+      fc.property(caseArbitrary, fc.constantFrom(...VOCABULARY.labels), ({ records, contract }, label) => {
+        const before = admittedIds(contract, records);
+        const after = admittedIds({ ...contract, denyLabels: [...contract.denyLabels, label] }, records);
+        expect([...after].filter((id) => !before.has(id))).toEqual([]);
+      }),
+      propertyParameters(1_000),
+    );
+  });
+});
+
+function shuffled<T>(prng: Prng, values: readonly T[]): T[] {
+  const copy = [...values];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = prng.int(0, i);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+function shuffleContract(prng: Prng, contract: Contract): Contract {
+  return {
+    ...contract,
+    principals: contract.principals.map((principal) => ({ ...principal, roles: shuffled(prng, principal.roles) })),
+    scopes: shuffled(prng, contract.scopes),
+    identities: shuffled(prng, contract.identities).map((identity) => ({ ...identity, aliases: shuffled(prng, identity.aliases) })),
+    allowedSourceClasses: shuffled(prng, contract.allowedSourceClasses),
+    allowedAuthorityClasses: shuffled(prng, contract.allowedAuthorityClasses),
+    acceptedReviewStates: shuffled(prng, contract.acceptedReviewStates),
+    forbiddenLifecycle: shuffled(prng, contract.forbiddenLifecycle),
+    forbiddenSensitivity: shuffled(prng, contract.forbiddenSensitivity),
+    denyLabels: shuffled(prng, contract.denyLabels),
+    requiredRecords: shuffled(prng, contract.requiredRecords),
+    requiredPropositions: shuffled(prng, contract.requiredPropositions).map((p) => ({ ...p, acceptedClasses: shuffled(prng, p.acceptedClasses) })),
+  };
+}
+
+function shuffleRecord(prng: Prng, record: SourceRecord): SourceRecord {
+  return {
+    ...record,
+    supersedes: shuffled(prng, record.supersedes),
+    access: { roles: shuffled(prng, record.access.roles), purposes: shuffled(prng, record.access.purposes), labels: shuffled(prng, record.access.labels) },
+    evidence: record.evidence && { ...record.evidence, supports: shuffled(prng, record.evidence.supports), contradicts: shuffled(prng, record.evidence.contradicts) },
+  };
+}
+
+function receiptBytes(using: Compiler, contract: Contract, records: readonly SourceRecord[]): string {
+  const outcome = using.compile({ contract, recordSet: createRecordSet(records) });
+  if (!outcome.ok) return `error ${outcome.error.code}: ${outcome.error.message}`;
+  return serialiseReceipt(outcome.value.receipt);
+}
+
+describe('order independence', () => {
+  it('shuffling records and every set-like list changes no byte of the receipt', () => {
+    fc.assert(
+      fc.property(caseArbitrary, fc.integer(), ({ records, contract }, seed) => {
+        const prng = createPrng(seed);
+        const original = receiptBytes(compiler, contract, records);
+        const reordered = receiptBytes(compiler, shuffleContract(prng, contract), shuffled(prng, records).map((record) => shuffleRecord(prng, record)));
+        expect(reordered).toBe(original);
+      }),
+      propertyParameters(300),
+    );
+  });
+});
+
+describe('receipt determinism', () => {
+  it('compiling the same inputs twice gives byte-identical receipts', () => {
+    fc.assert(
+      fc.property(caseArbitrary, ({ records, contract }) => {
+        expect(receiptBytes(compiler, contract, records)).toBe(receiptBytes(compiler, contract, records));
+      }),
+      propertyParameters(300),
+    );
+  });
+
+  it('a fresh database gives the same receipt as a long-used one', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
+        const fresh = createCompiler(await freshDriver());
+        expect(receiptBytes(fresh, contract, records)).toBe(receiptBytes(compiler, contract, records));
+      }),
+      propertyParameters(25),
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import { contractSchema, type Contract, type ContractInput } from '../format/contract';
+import { recordSchema, type RecordInput, type SourceRecord } from '../format/record';
+import { contentHashOf } from '../hash';
+import { resolve, type Resolution } from '../passes/resolve';
+import { createRecordSet, type RecordSet } from '../passes/validate';
+
+export const AS_OF = '2026-08-30T12:00:00Z';
+
+export type RecordOverrides = Partial<Omit<RecordInput, 'access'>> & { readonly access?: Partial<RecordInput['access']> };
+
+/**
+ * A valid record that passes every gate of `buildContract()`; the content hash is computed from the
+ * final text unless the overrides set provenance themselves.
+ */
+export function buildRecord(overrides: RecordOverrides = {}): SourceRecord {
+  const id = overrides.id ?? 'rec-1';
+  const text = overrides.text ?? `Body of ${id} about refund policy.`;
+  const input: RecordInput = {
+    id,
+    title: `Title of ${id}`,
+    text,
+    tokens: 10,
+    project: 'atlas',
+    scope: 'support',
+    knownAt: '2026-08-01',
+    validFrom: '2026-08-01',
+    lifecycle: 'active',
+    sourceClass: 'ticket',
+    authorityClass: 'policy',
+    reviewState: 'approved',
+    provenance: { origin: `crm/${id}`, contentHash: contentHashOf(text) },
+    sensitivity: 'internal',
+    ...overrides,
+    access: { roles: ['agent'], purposes: ['support'], labels: [], ...overrides.access },
+  };
+  return recordSchema.parse(input);
+}
+
+export type ContractOverrides = Partial<ContractInput>;
+
+export function buildContract(overrides: ContractOverrides = {}): Contract {
+  const input: ContractInput = {
+    task: 'Answer the refund question',
+    query: 'refund policy',
+    asOf: AS_OF,
+    principals: [{ id: 'dana', kind: 'human', roles: ['agent'] }],
+    purpose: 'support',
+    project: 'atlas',
+    scopes: ['support'],
+    allowedSourceClasses: ['ticket'],
+    allowedAuthorityClasses: ['policy'],
+    acceptedReviewStates: ['approved'],
+    tokenBudget: 1_000,
+    naiveTopK: 10,
+    ...overrides,
+  };
+  return contractSchema.parse(input);
+}
+
+export function buildRecordSet(records: readonly SourceRecord[]): RecordSet {
+  return createRecordSet(records);
+}
+
+/** Resolves and unwraps; a test that needs the resolve error calls `resolve` itself. */
+export function resolveOrThrow(contract: Contract, records: readonly SourceRecord[]): Resolution {
+  const resolution = resolve(contract, buildRecordSet(records));
+  if (!resolution.ok) throw new Error(`resolve failed: ${resolution.error.message}`);
+  return resolution.value;
+}
