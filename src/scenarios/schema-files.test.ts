@@ -1,0 +1,23 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderSchemaFiles, SCHEMA_FOLDER } from '../../scripts/generate-schema';
+
+describe('public/schema', () => {
+  const rendered = renderSchemaFiles();
+
+  it.each([...rendered.keys()])('%s equals what `npm run schema` generates from the zod schemas', (file) => {
+    expect(readFileSync(`${SCHEMA_FOLDER}${file}`, 'utf8'), `public/schema/${file} is out of date: run npm run schema`).toBe(rendered.get(file));
+  });
+
+  it('holds no schema file the generator does not write', () => {
+    expect(readdirSync(SCHEMA_FOLDER).sort()).toEqual([...rendered.keys()].sort());
+  });
+
+  it('lets a record omit fields that have defaults, and still forbids unknown fields', () => {
+    const record = JSON.parse(rendered.get('record.schema.json') ?? '{}') as { required: string[]; additionalProperties: boolean };
+    expect(record.required).not.toContain('subject');
+    expect(record.required).not.toContain('provenance');
+    expect(record.required).toContain('knownAt');
+    expect(record.additionalProperties).toBe(false);
+  });
+});
