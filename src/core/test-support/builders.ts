@@ -1,5 +1,6 @@
 import { contractSchema, type Contract, type ContractInput } from '../format/contract';
 import { recordSchema, type RecordInput, type SourceRecord } from '../format/record';
+import type { CompileError, Result } from '../errors';
 import { contentHashOf } from '../hash';
 import { resolve, type Resolution } from '../passes/resolve';
 import { createRecordSet, type RecordSet } from '../passes/validate';
@@ -63,7 +64,16 @@ export function buildRecordSet(records: readonly SourceRecord[]): RecordSet {
 
 /** Resolves and unwraps; a test that needs the resolve error calls `resolve` itself. */
 export function resolveOrThrow(contract: Contract, records: readonly SourceRecord[]): Resolution {
-  const resolution = resolve(contract, buildRecordSet(records));
-  if (!resolution.ok) throw new Error(`resolve failed: ${resolution.error.message}`);
-  return resolution.value;
+  return valueOf(resolve(contract, buildRecordSet(records)));
+}
+
+/** The error of a result that a test expects to fail; throws with the value otherwise. */
+export function errorOf<T>(result: Result<T, CompileError>): CompileError {
+  if (result.ok) throw new Error('expected an error, got a value');
+  return result.error;
+}
+
+export function valueOf<T>(result: Result<T, CompileError>): T {
+  if (!result.ok) throw new Error(`expected a value, got ${result.error.code}: ${result.error.message}`);
+  return result.value;
 }

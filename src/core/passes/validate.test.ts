@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { contentHashOf } from '../hash';
+import { AS_OF, buildContract, buildRecord, errorOf } from '../test-support/builders';
+import { createJsonlRecordReader, createRecordSet, detectFileKind, hasVerifiedProvenance, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
+
+const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
+
+describe('records JSONL', () => {
+  it('reads valid lines and skips blank ones', () => {
+    const result = parseRecordsJsonl('records.jsonl', `${line({ id: 'a' })}\n\n${line({ id: 'b' })}\n`);
+    expect(result.ok && result.value.records.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(result.ok && result.value.locations.get('b')).toEqual({ file: 'records.jsonl', line: 3 });
+  });
+
+  it('refuses unknown fields, naming file, line, path and the field', () => {
+    const bad = { ...buildRecord({ id: 'a' }), colour: 'red' };
+    const error = errorOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.issues).toEqual([{ file: 'records.jsonl', line: 2, path: '(root)', message: 'unknown field "colour": not part of the format' }]);
+  });
+
+  it('names the nested JSON path and what was expected', () => {
+    const bad = { ...buildRecord({ id: 'a' }), access: { roles: 'agent', purposes: ['support'] } };
+    const [issue] = errorOf(parseRecordsJsonl('r.jsonl', JSON.stringify(bad))).issues ?? [];
+    expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'access.roles' });
+    expect(issue?.message).toMatch(/array/);
+    const badDate = JSON.stringify({ ...buildRecord({ id: 'a' }), knownAt: '2026-02-30' });
+    expect(errorOf(parseRecordsJsonl('r.jsonl', badDate)).issues?.[0]).toMatchObject({ path: 'knownAt', message: expect.stringMatching(/real ISO 8601 date/) });
+  });
+
+  it('gives the line of a JSON syntax error', () => {
+    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
+    expect(error.issues?.[0]).toMatchObject({ file: 'r.jsonl', line: 2, path: '(root)', message: expect.stringMatching(/^not valid JSON/) });
+  });
+
+  it('names both lines of a duplicate id', () => {
+    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`));
+    expect(error.code).toBe('DUPLICATE_ID');
+    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 3, path: 'id', message: 'duplicate id "a": first defined at line 1' }]);
+  });
+
+  it('reads lines split across chunks and CRLF endings', () => {
+    const text = `${line({ id: 'a' })}\r\n${line({ id: 'b' })}\r\n`;
+    const reader = createJsonlRecordReader('r.jsonl');
+    for (let i = 0; i < text.length; i += 7) reader.push(text.slice(i, i + 7));
+    const result = reader.finish();
+    expect(result.ok && result.value.records.map((r) => r.id)).toEqual(['a', 'b']);
+  });
+
+  it('reads a last line without a newline', () => {
+    const reader = createJsonlRecordReader('r.jsonl');
+    reader.push(line({ id: 'a' }));
+    expect(reader.count).toBe(0);
+    const result = reader.finish();
+    expect(result.ok && result.value.records).toHaveLength(1);
+  });
+
+  it(`lists at most ${MAX_REPORTED_ISSUES} issues with the total`, () => {
+    const error = errorOf(parseRecordsJsonl('r.jsonl', Array.from({ length: 120 }, () => '{"id": 1}').join('\n')));
+    expect(error.issues).toHaveLength(MAX_REPORTED_ISSUES);
+    expect(error.message).toMatch(/^r\.jsonl: \d+ problems \(first 50 shown\)$/);
+    expect(Number(/: (\d+) problems/.exec(error.message)?.[1])).toBeGreaterThan(120);
+  });
+});
+
+describe('provenance', () => {
+  it('is verified only when the content hash matches the text', () => {
+    const good = buildRecord({ id: 'a', text: 'hello' });
+    const wrong = buildRecord({ id: 'b', text: 'hello', provenance: { origin: 'x', contentHash: contentHashOf('hello!') } });
+    const none = buildRecord({ id: 'c', provenance: null });
+    expect([good, wrong, none].map(hasVerifiedProvenance)).toEqual([true, false, false]);
+    expect([...createRecordSet([good, wrong, none]).verifiedProvenance]).toEqual(['a']);
+  });
+});
+
+describe('contract JSON', () => {
+  it('refuses unknown fields and names the path', () => {
+    const error = errorOf(parseContractJson('contract.json', JSON.stringify({ ...buildContract(), extra: 1 })));
+    expect(error.issues?.[0]).toMatchObject({ file: 'contract.json', path: '(root)', message: expect.stringMatching(/unknown field "extra"/) });
+    const nested = errorOf(parseContractJson('contract.json', JSON.stringify({ ...buildContract(), principals: [{ id: 'x', kind: 'robot', roles: ['a'] }] })));
+    expect(nested.issues?.[0]?.path).toBe('principals[0].kind');
+  });
+
+  it('gives a line for a syntax error', () => {
+    const error = errorOf(parseContractJson('contract.json', '{\n  "task": "x",\n  oops\n}'));
+    expect(error.issues?.[0]).toMatchObject({ file: 'contract.json', line: 3 });
+  });
+});
+
+describe('scenario JSON', () => {
+  const scenario = (records: unknown) => JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records });
+
+  it('reads inline records and a sibling JSONL file', () => {
+    const inline = parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' })]), () => null);
+    expect(inline.ok && inline.value.recordSet.records.map((r) => r.id)).toEqual(['a']);
+    const sibling = parseScenarioJson('s.json', scenario('recs.jsonl'), (name) => (name === 'recs.jsonl' ? line({ id: 'b' }) : null));
+    expect(sibling.ok && sibling.value.recordSet.records.map((r) => r.id)).toEqual(['b']);
+  });
+
+  it('says when the named records file was not supplied', () => {
+    const error = errorOf(parseScenarioJson('s.json', scenario('recs.jsonl'), () => null));
+    expect(error.issues?.[0]).toMatchObject({ path: 'records', message: expect.stringMatching(/recs\.jsonl/) });
+  });
+
+  it('names both positions of a duplicate inline id', () => {
+    const error = errorOf(parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' }), buildRecord({ id: 'a' })]), () => null));
+    expect(error.issues?.[0]).toMatchObject({ path: 'records[1].id', message: 'duplicate id "a": first defined at records[0]' });
+  });
+});
+
+describe('detectFileKind', () => {
+  it('tells records, contract, scenario and receipt apart by content', () => {
+    expect(detectFileKind(`${line({ id: 'a' })}\n${line({ id: 'b' })}`)).toBe('records');
+    expect(detectFileKind(JSON.stringify(buildRecord(), null, 2))).toBe('records');
+    expect(detectFileKind(JSON.stringify(buildContract(), null, 2))).toBe('contract');
+    expect(detectFileKind(JSON.stringify({ id: 's', contract: buildContract(), records: [] }))).toBe('scenario');
+    expect(detectFileKind(JSON.stringify({ receiptId: 'x', asOf: AS_OF }))).toBe('receipt');
+  });
+
+  it.each(['', 'hello', '[1,2]', '{"a": 1}', '{ not json', 'null'])('returns null for %j', (text) => {
+    expect(detectFileKind(text)).toBeNull();
+  });
+});
