@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../cli/read-scenario';
 import { createCompiler, type Compiler } from '../core/compile';
+import { drill } from '../core/drill';
 import type { LoadedScenario } from '../core/passes/validate';
 import type { BaselinePacket, CompileOutcome } from '../core/result';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
@@ -96,6 +97,26 @@ describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
     }
     const expectedNames = readdirSync(expectedFolder).map((name) => name.replace(/\.json$/, '')).sort();
     expect(expectedNames).toEqual(variants.map((variant) => variant.name).sort());
+  });
+});
+
+describe.each(BUILTIN_SCENARIOS)('fire drill of $id', ({ id }) => {
+  let builtin: LoadedBuiltin;
+  beforeAll(async () => {
+    builtin = await loadBuiltin(id);
+  });
+
+  it('each late change makes the default receipt stale, and the recompiled receipt may continue', () => {
+    for (const change of builtin.loaded.scenario.lateChanges) {
+      const prior = compileVariant(builtin, { controls: [], lateChanges: [] }).receipt;
+      const current = prepareScenario(builtin.loaded, { controls: [], lateChanges: [change.id] });
+      if (!current.ok) throw new Error(current.error.message);
+      const stale = drill(builtin.compiler, { ...current.value, priorReceipt: prior, declaredChanges: [change.id] });
+      expect(stale.action, `${change.id}: ${stale.message}`).toBe('recompile_required');
+      const recompiled = compileVariant(builtin, { controls: [], lateChanges: [change.id] }).receipt;
+      const resumed = drill(builtin.compiler, { ...current.value, priorReceipt: recompiled, declaredChanges: [change.id] });
+      expect(resumed.action, `${change.id}: ${resumed.message}`).toBe('continue');
+    }
   });
 });
 
