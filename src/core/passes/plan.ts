@@ -153,10 +153,24 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
   const optionalRanked = ranked.filter((row) => !requiredSet.has(row.id) && admission.admitted.has(row.id));
   const rankOf = new Map(optionalRanked.map((row, index) => [row.id, { rank: index + 1, score: row.score }]));
 
-  const evidenceIds = resolution.records
+  const rankedEvidence = resolution.records
     .filter((item) => admission.admitted.has(item.record.id) && !requiredSet.has(item.record.id) && acceptedEvidenceFor(contract, item.record).length > 0)
-    .map((item) => item.record.id)
-    .sort((a, b) => (rankOf.get(a)?.rank ?? Infinity) - (rankOf.get(b)?.rank ?? Infinity) || compareStrings(a, b));
+    .map((item) => item.record)
+    .sort((a, b) => (rankOf.get(a.id)?.rank ?? Infinity) - (rankOf.get(b.id)?.rank ?? Infinity) || compareStrings(a.id, b.id));
+  // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend itself on one proposition.
+  const covered = new Set(required.flatMap((id) => {
+    const record = resolution.byId.get(id)?.record;
+    return record ? acceptedEvidenceFor(contract, record) : [];
+  }));
+  const covering: string[] = [];
+  for (const record of rankedEvidence) {
+    const propositions = acceptedEvidenceFor(contract, record);
+    if (propositions.every((id) => covered.has(id))) continue;
+    covering.push(record.id);
+    for (const id of propositions) covered.add(id);
+  }
+  const coveringSet = new Set(covering);
+  const evidenceIds = [...covering, ...rankedEvidence.map((record) => record.id).filter((id) => !coveringSet.has(id))];
   const evidenceSet = new Set(evidenceIds);
   const plannedOrder = [...evidenceIds, ...optionalRanked.map((row) => row.id).filter((id) => !evidenceSet.has(id))];
 
