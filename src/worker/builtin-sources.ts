@@ -1,11 +1,10 @@
 import type { CompileError, Result } from '../core/errors';
 import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
+import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 
-/** The default scenario first, then the other shipped ones in a fixed order, then any others by id. */
-export const BUILTIN_ORDER = ['retry-policy', 'atlas-credit-review', 'refund-desk'] as const;
-
-const scenarioTexts = import.meta.glob<string>('../../fixtures/*/scenario.json', { query: '?raw', import: 'default', eager: true });
-const recordTexts = import.meta.glob<string>('../../fixtures/*/*.jsonl', { query: '?raw', import: 'default', eager: true });
+// Glob patterns must be literals; the test checks they name exactly BUILTIN_SCENARIOS.
+const scenarioTexts = import.meta.glob<string>('../../fixtures/{retry-policy,atlas-credit-review,refund-desk}/scenario.json', { query: '?raw', import: 'default', eager: true });
+const recordTexts = import.meta.glob<string>('../../fixtures/{retry-policy,atlas-credit-review,refund-desk}/*.jsonl', { query: '?raw', import: 'default', eager: true });
 
 export interface BuiltinScenario {
   readonly folder: string;
@@ -18,11 +17,10 @@ function folderOf(path: string): string {
 }
 
 function rankOf(folder: string): number {
-  const index = (BUILTIN_ORDER as readonly string[]).indexOf(folder);
-  return index === -1 ? BUILTIN_ORDER.length : index;
+  return BUILTIN_SCENARIOS.findIndex((scenario) => scenario.id === folder);
 }
 
-/** Parses the scenarios bundled with the app, each with the JSONL file beside it. */
+/** Parses the scenarios bundled with the app, each with the JSONL file beside it, in display order. */
 export function readBuiltinScenarios(): BuiltinScenario[] {
   return Object.entries(scenarioTexts)
     .map(([path, text]) => {
@@ -30,5 +28,5 @@ export function readBuiltinScenarios(): BuiltinScenario[] {
       const prefix = path.slice(0, path.length - 'scenario.json'.length);
       return { folder, result: parseScenarioJson(`fixtures/${folder}/scenario.json`, text, (name) => recordTexts[`${prefix}${name}`] ?? null) };
     })
-    .sort((a, b) => rankOf(a.folder) - rankOf(b.folder) || a.folder.localeCompare(b.folder));
+    .sort((a, b) => rankOf(a.folder) - rankOf(b.folder));
 }

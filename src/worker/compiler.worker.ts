@@ -19,6 +19,7 @@ const api: CompilerApi = {
   disclose: async (audience) => (await ready).disclose(audience),
   queryTrace: async (query) => (await ready).queryTrace(query),
   receiptJson: async () => (await ready).receiptJson(),
+  packetJson: async () => (await ready).packetJson(),
   updateContract: async (input) => (await ready).updateContract(input),
   revertContract: async () => (await ready).revertContract(),
   loadFiles: async (files, onProgress) => (await ready).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),

@@ -168,6 +168,8 @@ export interface CompilerApi {
   disclose(audience: Audience): Promise<CompileResponse>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
   receiptJson(): Promise<string | null>;
+  /** Null when the last compilation failed closed: there is no packet to export. */
+  packetJson(): Promise<string | null>;
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
+import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace } from './protocol';
 import { createSession, filterAndSortTrace } from './session';
@@ -40,7 +41,8 @@ describe('session', () => {
   it('starts on the default built-in scenario and compiles it to a packet', async () => {
     const { session, snapshot } = await newSession();
     expect(snapshot.selection.scenarioKey).toBe('retry-policy');
-    expect(snapshot.scenarios.map((scenario) => scenario.key).slice(0, 3)).toEqual(['retry-policy', 'atlas-credit-review', 'refund-desk']);
+    expect(snapshot.scenarios.map((scenario) => scenario.key)).toEqual(BUILTIN_SCENARIOS.map((scenario) => scenario.id));
+    expect(snapshot.restoreIssues).toEqual([]);
     const compiled = session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     expect(compiled.view.status).toBe('packet');
@@ -57,6 +59,8 @@ describe('session', () => {
     expect(compiled.view.status).toBe('fail_closed');
     expect(compiled.view.failure?.code).toBe('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.packetText).toBeNull();
+    expect(session.packetJson()).toBeNull();
+    expect(session.receiptJson()).toContain('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.columns.compiled.emitted).toBe(false);
   });
 

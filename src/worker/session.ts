@@ -1,3 +1,4 @@
+import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
 import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
 import { drill } from '../core/drill';
@@ -225,6 +226,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
     receiptJson(): string | null {
       return last ? serialiseReceipt(last.outcome.receipt) : null;
+    },
+
+    /** The packet as JSON: its entries, the fingerprinted body and the copyable text, tied to its receipt. */
+    packetJson(): string | null {
+      if (!last || last.outcome.status !== 'packet') return null;
+      const { packet, receipt } = last.outcome;
+      return canonicalJson({ receiptId: receipt.receiptId, packetFingerprint: receipt.packetFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body, text: packetWithManifest(packet, receipt) });
     },
 
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {

@@ -1,0 +1,121 @@
+import { REASONS } from '../../core/reasons';
+import type { PacketColumn } from '../../worker/protocol';
+import { useResultStore } from '../state/result-store';
+import { plural } from './format';
+
+const COLUMN_TITLES: Record<PacketColumn['kind'], { title: string; caption: string }> = {
+  naive: { title: 'Naive top-k', caption: 'Relevance only: the top k matches that fit the budget.' },
+  'post-filter': { title: 'Post-filter top-k', caption: 'Top k by relevance, then illegal records dropped.' },
+  compiled: { title: 'Compiled packet', caption: 'Legality first, required records protected, ranked inside the admitted set.' },
+};
+
+function TokenMeter({ column, label }: { column: PacketColumn; label: string }) {
+  const over = column.tokensUsed > column.tokenBudget;
+  return (
+    <div className="meter-row">
+      <meter aria-label={`${label} tokens used`} min={0} max={Math.max(column.tokenBudget, 1)} value={Math.min(column.tokensUsed, column.tokenBudget)} />
+      <span data-testid={`tokens-${column.kind}`}>
+        {column.tokensUsed} / {column.tokenBudget} tokens{over ? ' (over budget)' : ''}
+      </span>
+    </div>
+  );
+}
+
+function Column({ column }: { column: PacketColumn }) {
+  const { title, caption } = COLUMN_TITLES[column.kind];
+  return (
+    <section className={`packet-column packet-column-${column.kind}`} aria-label={title} data-testid={`column-${column.kind}`}>
+      <h3>{title}</h3>
+      <p className="caption">{caption}</p>
+      <TokenMeter column={column} label={title} />
+      <p className={column.illegalCount > 0 ? 'stat bad' : 'stat'} data-testid={`illegal-count-${column.kind}`}>
+        {column.illegalCount > 0 ? '✗ ' : '✓ '}
+        {plural(column.illegalCount, 'illegal record')} let in
+      </p>
+      <p className={column.requiredMissed.length > 0 ? 'stat bad' : 'stat'} data-testid={`required-missed-${column.kind}`}>
+        {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
+      </p>
+      {column.emitted ? (
+        <ol className="entries" aria-label={`${title} records`}>
+          {column.entries.map((entry) => (
+            <li key={entry.id} className={entry.illegal ? 'entry illegal' : 'entry'} data-testid={`entry-${column.kind}-${entry.id}`}>
+              <span className="entry-id">{entry.id}</span>
+              <span className="entry-title">{entry.title}</span>
+              <span className="entry-tags">
+                {entry.tokens} t{entry.required ? ' · required' : ''}
+                {entry.illegal ? ' · illegal' : ''}
+              </span>
+            </li>
+          ))}
+          {column.withheldCount > 0 ? <li className="entry withheld">{plural(column.withheldCount, 'record')} outside the authorised scope (not named in the user view)</li> : null}
+        </ol>
+      ) : (
+        <p className="no-packet" data-testid="no-packet">
+          No packet emitted.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Fail-closed is a state, not an error: the compiler read the inputs and refused. Red, worded, coded. */
+export function FailClosedBanner() {
+  const response = useResultStore((state) => state.response);
+  if (!response) return null;
+  if (!response.ok) {
+    return (
+      <div className="fail-closed" role="alert" data-testid="compile-error">
+        <strong>NOT COMPILED — {response.error.code}</strong>
+        <p>{response.error.message}</p>
+        {response.error.issues && response.error.issues.length > 0 ? (
+          <ul>
+            {response.error.issues.map((issue, index) => (
+              <li key={index}>
+                {issue.file}
+                {issue.line === undefined ? '' : `:${issue.line}`} {issue.path}: {issue.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    );
+  }
+  const { failure } = response.view;
+  if (!failure) return null;
+  return (
+    <div className="fail-closed" role="alert" data-testid="fail-closed">
+      <strong>
+        FAIL-CLOSED — <span data-testid="fail-closed-code">{failure.code}</span>
+      </strong>
+      <p>{failure.message}</p>
+      {failure.fact ? <p className="fact">Boundary fact: {failure.fact}</p> : null}
+      <p>{REASONS[failure.code].summary} Nothing can be copied until the obligation is met.</p>
+    </div>
+  );
+}
+
+export function ComparePanel() {
+  const response = useResultStore((state) => state.response);
+  const view = response?.ok ? response.view : null;
+  return (
+    <section className="panel" aria-labelledby="compare-heading">
+      <h2 id="compare-heading">Compare</h2>
+      <FailClosedBanner />
+      {view ? (
+        <>
+          <p className="caption">Three packets under the same budget of {view.tokenBudget} tokens.</p>
+          <div className="columns">
+            <Column column={view.columns.naive} />
+            <Column column={view.columns.postFilter} />
+            <Column column={view.columns.compiled} />
+          </div>
+          {view.decisionBlockedBy.length > 0 ? (
+            <p className="warning" data-testid="decision-blocked">
+              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

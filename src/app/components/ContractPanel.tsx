@@ -1,0 +1,223 @@
+import { useState, type FormEvent } from 'react';
+import type { InputIssue } from '../../core/errors';
+import type { Contract } from '../../core/format/contract';
+import type { ScenarioSummary } from '../../worker/protocol';
+import { compileNow, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
+import { useResultStore } from '../state/result-store';
+import { selectedScenario, useScenarioStore } from '../state/scenario-store';
+
+type TextField = 'task' | 'query' | 'asOf' | 'purpose' | 'project' | 'subject';
+type NumberField = 'tokenBudget' | 'naiveTopK';
+type ListField = 'scopes' | 'requiredRecords' | 'allowedSourceClasses' | 'allowedAuthorityClasses' | 'acceptedReviewStates' | 'forbiddenSensitivity' | 'denyLabels';
+
+const TEXT_FIELDS: readonly { field: TextField; label: string }[] = [
+  { field: 'task', label: 'Task' },
+  { field: 'query', label: 'Query' },
+  { field: 'asOf', label: 'As of' },
+  { field: 'purpose', label: 'Purpose' },
+  { field: 'project', label: 'Project' },
+  { field: 'subject', label: 'Subject' },
+];
+const NUMBER_FIELDS: readonly { field: NumberField; label: string }[] = [
+  { field: 'tokenBudget', label: 'Token budget' },
+  { field: 'naiveTopK', label: 'Naive top-k' },
+];
+const LIST_FIELDS: readonly { field: ListField; label: string }[] = [
+  { field: 'scopes', label: 'Scopes' },
+  { field: 'requiredRecords', label: 'Required records' },
+  { field: 'allowedSourceClasses', label: 'Allowed source classes' },
+  { field: 'allowedAuthorityClasses', label: 'Allowed authority classes' },
+  { field: 'acceptedReviewStates', label: 'Accepted review states' },
+  { field: 'forbiddenSensitivity', label: 'Forbidden sensitivity' },
+  { field: 'denyLabels', label: 'Deny labels' },
+];
+
+type Draft = Record<TextField | NumberField | ListField, string> & { typedEvidenceOnly: boolean; ranking: Contract['ranking'] };
+
+function draftOf(contract: Contract): Draft {
+  const draft = { typedEvidenceOnly: contract.typedEvidenceOnly, ranking: contract.ranking } as Draft;
+  for (const { field } of TEXT_FIELDS) draft[field] = contract[field] ?? '';
+  for (const { field } of NUMBER_FIELDS) draft[field] = String(contract[field]);
+  for (const { field } of LIST_FIELDS) draft[field] = contract[field].join(', ');
+  return draft;
+}
+
+/** A number the user typed, or the text itself so the schema reports the field rather than the form guessing. */
+function numberOrText(text: string): number | string {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;
+}
+
+function contractFromDraft(contract: Contract, draft: Draft): unknown {
+  const value: Record<string, unknown> = { ...contract, typedEvidenceOnly: draft.typedEvidenceOnly, ranking: draft.ranking };
+  for (const { field } of TEXT_FIELDS) value[field] = draft[field];
+  value.subject = draft.subject.trim() === '' ? null : draft.subject;
+  for (const { field } of NUMBER_FIELDS) value[field] = numberOrText(draft[field]);
+  for (const { field } of LIST_FIELDS) value[field] = draft[field].split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value;
+}
+
+const issuesAt = (issues: readonly InputIssue[], field: string) => issues.filter((issue) => issue.path === field || issue.path.startsWith(`${field}[`) || issue.path.startsWith(`${field}.`));
+
+function FieldError({ issues, id }: { issues: readonly InputIssue[]; id: string }) {
+  if (issues.length === 0) return null;
+  return (
+    <span className="field-error" id={id} role="alert">
+      {issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}
+    </span>
+  );
+}
+
+function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues: readonly InputIssue[] }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(scenario.contract));
+  const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void updateContract({ value: contractFromDraft(scenario.contract, draft) });
+  };
+  const field = (name: TextField | NumberField | ListField, label: string, hint?: string) => {
+    const fieldIssues = issuesAt(issues, name);
+    const errorId = `contract-error-${name}`;
+    return (
+      <label key={name} className="field">
+        <span>
+          {label}
+          {hint ? <span className="hint"> ({hint})</span> : null}
+        </span>
+        <input
+          name={name}
+          value={draft[name]}
+          onChange={(event) => set({ [name]: event.target.value })}
+          aria-invalid={fieldIssues.length > 0}
+          aria-describedby={fieldIssues.length > 0 ? errorId : undefined}
+          inputMode={NUMBER_FIELDS.some((item) => item.field === name) ? 'numeric' : undefined}
+        />
+        <FieldError issues={fieldIssues} id={errorId} />
+      </label>
+    );
+  };
+  return (
+    <form className="contract-form" aria-label="Contract form" onSubmit={submit}>
+      {TEXT_FIELDS.map(({ field: name, label }) => field(name, label))}
+      {NUMBER_FIELDS.map(({ field: name, label }) => field(name, label))}
+      {LIST_FIELDS.map(({ field: name, label }) => field(name, label, 'comma-separated'))}
+      <label className="field">
+        <span>Ranking</span>
+        <select value={draft.ranking} onChange={(event) => set({ ranking: event.target.value === 'declared' ? 'declared' : 'bm25' })}>
+          <option value="bm25">bm25 (FTS5)</option>
+          <option value="declared">declared scores</option>
+        </select>
+      </label>
+      <label className="field checkbox">
+        <input type="checkbox" checked={draft.typedEvidenceOnly} onChange={(event) => set({ typedEvidenceOnly: event.target.checked })} />
+        <span>Typed evidence only</span>
+      </label>
+      <p className="caption">Principals, identities, propositions and forbidden lifecycle states are edited in raw JSON.</p>
+      <button type="submit">Apply contract</button>
+    </form>
+  );
+}
+
+function RawContract({ scenario, issues }: { scenario: ScenarioSummary; issues: readonly InputIssue[] }) {
+  const [text, setText] = useState(() => JSON.stringify(scenario.contract, null, 2));
+  return (
+    <div className="raw-contract">
+      <label className="field">
+        <span>Contract JSON</span>
+        <textarea value={text} onChange={(event) => setText(event.target.value)} rows={18} spellCheck={false} aria-invalid={issues.length > 0} aria-describedby={issues.length > 0 ? 'contract-issues' : undefined} />
+      </label>
+      <button type="button" onClick={() => void updateContract({ text })}>
+        Apply JSON
+      </button>
+    </div>
+  );
+}
+
+function ContractEditor({ scenario }: { scenario: ScenarioSummary }) {
+  const [mode, setMode] = useState<'form' | 'json'>('form');
+  const issues = useScenarioStore((state) => state.contractIssues);
+  // Remount the editors whenever the contract in force changes, so a draft never outlives its contract.
+  const revision = `${scenario.key}:${JSON.stringify(scenario.contract)}`;
+  return (
+    <section className="contract-editor" aria-labelledby="contract-editor-heading">
+      <h3 id="contract-editor-heading">Contract{scenario.contractEdited ? ' (edited)' : ''}</h3>
+      <div className="button-row" role="group" aria-label="Contract editor mode">
+        <button type="button" aria-pressed={mode === 'form'} onClick={() => setMode('form')}>
+          Form
+        </button>
+        <button type="button" aria-pressed={mode === 'json'} onClick={() => setMode('json')}>
+          Raw JSON
+        </button>
+        {scenario.contractEdited ? (
+          <button type="button" className="secondary" onClick={() => void revertContract()}>
+            Revert contract edits
+          </button>
+        ) : null}
+      </div>
+      {issues.length > 0 ? (
+        <ul className="issues" id="contract-issues" data-testid="contract-issues" role="alert" aria-label="Contract problems">
+          {issues.map((issue, index) => (
+            <li key={index}>
+              <code>{issue.path}</code>
+              {issue.line === undefined ? '' : ` (line ${issue.line})`}: {issue.message}
+            </li>
+          ))}
+          <li>The last valid contract stays in force until this is fixed.</li>
+        </ul>
+      ) : null}
+      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} /> : <RawContract key={revision} scenario={scenario} issues={issues} />}
+    </section>
+  );
+}
+
+function ControlToggles({ scenario }: { scenario: ScenarioSummary }) {
+  const active = useScenarioStore((state) => state.workspace?.selection.controls ?? []);
+  if (scenario.controls.length === 0) return <p>This scenario declares no controls.</p>;
+  return (
+    <fieldset className="controls">
+      <legend>Poison controls</legend>
+      {scenario.controls.map((control) => (
+        <div key={control.id} className="control">
+          <label>
+            <input type="checkbox" role="switch" checked={active.includes(control.id)} onChange={(event) => void setControl(control.id, event.target.checked)} aria-describedby={`control-help-${control.id}`} data-testid={`control-${control.id}`} />
+            {control.label}
+          </label>
+          <p className="caption" id={`control-help-${control.id}`}>
+            {control.explanation}
+          </p>
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+export function ContractPanel() {
+  const workspace = useScenarioStore((state) => state.workspace);
+  const scenario = useScenarioStore(selectedScenario);
+  const compiling = useResultStore((state) => state.compiling);
+  if (!workspace || !scenario) return <section className="panel">Loading scenarios…</section>;
+  return (
+    <section className="panel" aria-labelledby="contract-heading">
+      <h2 id="contract-heading">Contract</h2>
+      <label className="field">
+        <span>Scenario</span>
+        <select value={scenario.key} onChange={(event) => void selectScenario(event.target.value)} data-testid="scenario-picker">
+          {workspace.scenarios.map((item) => (
+            <option key={item.key} value={item.key}>
+              {item.title}
+              {item.origin === 'loaded' ? ' (loaded)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {scenario.description ? <p className="caption">{scenario.description}</p> : null}
+      <p className="caption" data-testid="scenario-records">
+        {scenario.recordCount} records
+      </p>
+      <ControlToggles scenario={scenario} />
+      <button type="button" onClick={() => void compileNow()} disabled={compiling}>
+        Compile context
+      </button>
+      <ContractEditor scenario={scenario} />
+    </section>
+  );
+}

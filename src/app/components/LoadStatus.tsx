@@ -1,0 +1,67 @@
+import { formatIssue } from '../../core/errors';
+import { cancelLoad, dismissLoadStatus } from '../state/actions';
+import { useScenarioStore } from '../state/scenario-store';
+import { VERDICT_HEADLINES } from './DrillPanel';
+
+/** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
+export function LoadStatus() {
+  const load = useScenarioStore((state) => state.load);
+  if (load.status === 'idle') return null;
+  if (load.status === 'loading') {
+    const progress = load.progress;
+    const percent = progress && progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : null;
+    return (
+      <div className="load-status" data-testid="load-progress">
+        <label>
+          {progress ? `${progress.phase === 'reading' ? 'Reading' : 'Indexing'} ${progress.file}` : 'Reading files'}
+          <progress aria-label="Loading files" max={100} value={percent ?? undefined} />
+        </label>
+        {percent !== null ? <span>{percent}%</span> : null}
+        <button type="button" onClick={() => void cancelLoad()}>
+          Cancel loading
+        </button>
+      </div>
+    );
+  }
+  const dismiss = (
+    <button type="button" className="secondary" onClick={dismissLoadStatus}>
+      Dismiss
+    </button>
+  );
+  if (load.status === 'cancelled') {
+    return (
+      <div className="load-status" role="status" data-testid="load-cancelled">
+        Loading cancelled: nothing was changed. {dismiss}
+      </div>
+    );
+  }
+  if (load.status === 'rejected') {
+    return (
+      <div className="load-status load-errors" role="alert" data-testid="load-errors">
+        <strong>The files were not loaded: nothing that was loaded before has changed.</strong>
+        <ul>
+          {load.issues.map((issue, index) => (
+            <li key={index} data-testid="load-issue">
+              {formatIssue(issue)}
+            </li>
+          ))}
+        </ul>
+        {dismiss}
+      </div>
+    );
+  }
+  return (
+    <div className="load-status" role="status" data-testid="load-result">
+      <p>{load.message}</p>
+      {load.receiptChecks.map((check) => (
+        <p key={check.file} data-testid="receipt-check">
+          <strong>
+            {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
+          </strong>{' '}
+          <code>{check.verdict.code}</code> {check.verdict.message}
+        </p>
+      ))}
+      {dismiss}
+    </div>
+  );
+}

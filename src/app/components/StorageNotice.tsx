@@ -1,0 +1,25 @@
+import { formatIssue } from '../../core/errors';
+import { useScenarioStore } from '../state/scenario-store';
+
+/** Says plainly when loaded work will not survive a reload, and what could not be restored. */
+export function StorageNotice() {
+  const workspace = useScenarioStore((state) => state.workspace);
+  if (!workspace) return null;
+  const { storage, restoreIssues } = workspace;
+  if (storage.status === 'persistent' && restoreIssues.length === 0) return null;
+  return (
+    <div className="notice" role="status" data-testid="storage-notice">
+      {storage.status === 'unavailable' ? <p>{storage.message}</p> : null}
+      {restoreIssues.length > 0 ? (
+        <>
+          <p>Some saved files could not be restored:</p>
+          <ul>
+            {restoreIssues.map((issue, index) => (
+              <li key={index}>{formatIssue(issue)}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import { REASONS, isReasonCode } from '../../core/reasons';
+import type { TraceRowView, TraceSortKey } from '../../worker/protocol';
+import { refreshTrace, setAudience } from '../state/actions';
+import { useResultStore } from '../state/result-store';
+import { useUiStore } from '../state/ui-store';
+import { formatScore } from './format';
+
+const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
+  { key: 'id', label: 'Id' },
+  { key: 'decision', label: 'Decision' },
+  { key: 'code', label: 'Reason' },
+  { key: 'order', label: 'Boundary fact' },
+  { key: 'tokens', label: 'Tokens' },
+  { key: 'required', label: 'Required' },
+  { key: 'score', label: 'Score' },
+];
+
+const ROW_ESTIMATE = 52;
+
+function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
+  const { sortKey, descending } = useResultStore((state) => state.traceQuery);
+  const active = sortKey === column.key;
+  // The fact column restores trace order: sorting prose would not help anyone.
+  const label = column.key === 'order' ? 'Sort in trace order' : `Sort by ${column.label.toLowerCase()}`;
+  return (
+    <div role="columnheader" aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'} className="trace-cell">
+      <button type="button" className="sort" aria-label={label} onClick={() => void refreshTrace({ sortKey: column.key, descending: active ? !descending : false })}>
+        {column.label}
+        {active ? (descending ? ' ▼' : ' ▲') : ''}
+      </button>
+    </div>
+  );
+}
+
+function Row({ row }: { row: TraceRowView }) {
+  return (
+    <>
+      <div role="cell" className="trace-cell trace-id">
+        {row.id}
+      </div>
+      <div role="cell" className={`trace-cell decision-${row.decision}`}>
+        {row.decision === 'selected' ? '✓ selected' : '✗ excluded'}
+      </div>
+      <div role="cell" className="trace-cell trace-code" title={REASONS[row.code].summary}>
+        {row.code}
+      </div>
+      <div role="cell" className="trace-cell trace-fact">
+        {row.fact}
+      </div>
+      <div role="cell" className="trace-cell num">
+        {row.tokens}
+      </div>
+      <div role="cell" className="trace-cell">
+        {row.required ? 'required' : '—'}
+      </div>
+      <div role="cell" className="trace-cell num">
+        {formatScore(row.score)}
+        {row.rank === null ? '' : ` (#${row.rank})`}
+      </div>
+    </>
+  );
+}
+
+function TraceFilters() {
+  const query = useResultStore((state) => state.traceQuery);
+  const response = useResultStore((state) => state.response);
+  const codes = response?.ok ? response.view.traceCodes : [];
+  return (
+    <div className="trace-filters">
+      <label>
+        Decision{' '}
+        <select aria-label="Filter by decision" value={query.decision} onChange={(event) => void refreshTrace({ decision: event.target.value === 'selected' || event.target.value === 'excluded' ? event.target.value : 'all' })}>
+          <option value="all">all</option>
+          <option value="selected">selected</option>
+          <option value="excluded">excluded</option>
+        </select>
+      </label>
+      <label>
+        Reason{' '}
+        <select aria-label="Filter by reason" value={query.code} onChange={(event) => void refreshTrace({ code: isReasonCode(event.target.value) ? event.target.value : 'all' })}>
+          <option value="all">all</option>
+          {codes.map(({ code, count }) => (
+            <option key={code} value={code}>
+              {code} ({count})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Search{' '}
+        <input type="search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
+      </label>
+    </div>
+  );
+}
+
+function AudienceSwitch() {
+  const audience = useUiStore((state) => state.audience);
+  return (
+    <div role="radiogroup" aria-label="Disclosure view" className="audience">
+      <label>
+        <input type="radio" name="audience" checked={audience === 'user'} onChange={() => void setAudience('user')} /> User view
+      </label>
+      <label>
+        <input type="radio" name="audience" checked={audience === 'diagnostic'} onChange={() => void setAudience('diagnostic')} /> Diagnostic view
+      </label>
+    </div>
+  );
+}
+
+/** One row per candidate; only the rows on screen exist in the DOM, so 100,000 candidates scroll freely. */
+export function TracePanel() {
+  const trace = useResultStore((state) => state.trace);
+  const response = useResultStore((state) => state.response);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: trace.rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 8,
+    // Lets the first rows render before layout is known (and in DOM-less tests).
+    initialRect: { width: 800, height: 600 },
+  });
+  const notice = response?.ok ? response.view.withheldNotice : null;
+  return (
+    <section className="panel trace-panel" aria-labelledby="trace-heading">
+      <h2 id="trace-heading">Trace</h2>
+      <AudienceSwitch />
+      <TraceFilters />
+      <p data-testid="trace-count" aria-live="polite">
+        Showing {trace.rows.length} of {trace.total} candidates
+      </p>
+      {notice ? (
+        <p className="withheld" data-testid="withheld-notice">
+          {notice}
+        </p>
+      ) : null}
+      <div role="table" aria-label="Trace" aria-rowcount={trace.rows.length + 1} className="trace-table">
+        <div role="rowgroup">
+          <div role="row" aria-rowindex={1} className="trace-row trace-head">
+            {COLUMNS.map((column) => (
+              <SortHeader key={column.key} column={column} />
+            ))}
+          </div>
+        </div>
+        <div ref={scrollRef} className="trace-scroll" role="rowgroup" tabIndex={0} aria-label="Trace rows">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = trace.rows[item.index];
+              if (!row) return null;
+              return (
+                <div
+                  key={row.id}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  className={`trace-row ${row.decision}`}
+                  data-testid={`trace-row-${row.id}`}
+                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+                >
+                  <Row row={row} />
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { z } from 'zod';
+import { App } from './components/App';
+import { PwaUpdate } from './components/PwaUpdate';
+import { boot } from './state/actions';
+import { setCompilerApi } from './state/api';
+import { useUiStore } from './state/ui-store';
+import { createWorkerApi } from './worker-client';
+import './styles.css';
+
+// The CSP forbids evaluating strings; zod must not try to compile validators.
+z.config({ jitless: true });
+
+useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
+setCompilerApi(createWorkerApi());
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App updatePrompt={<PwaUpdate />} />
+  </StrictMode>,
+);
+void boot();

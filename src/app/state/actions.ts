@@ -1,0 +1,193 @@
+import type { Audience } from '../../core/disclosure';
+import type { Selection, TraceQuery } from '../../worker/protocol';
+import { compilerApi } from './api';
+import { INITIAL_DRILL, useDrillStore } from './drill-store';
+import { DEFAULT_TRACE_QUERY, useResultStore } from './result-store';
+import { useScenarioStore } from './scenario-store';
+import { useUiStore } from './ui-store';
+
+// Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
+let compileTicket = 0;
+let traceTicket = 0;
+
+export async function boot(): Promise<void> {
+  const workspace = await compilerApi().start();
+  useScenarioStore.setState({ workspace });
+  await compileNow();
+}
+
+export async function compileNow(): Promise<void> {
+  const ticket = ++compileTicket;
+  useResultStore.setState({ compiling: true });
+  const response = await compilerApi().compile(useUiStore.getState().audience);
+  if (ticket !== compileTicket) return;
+  useResultStore.setState({ response, compiling: false });
+  await refreshTrace();
+}
+
+export async function setAudience(audience: Audience): Promise<void> {
+  useUiStore.setState({ audience });
+  const ticket = ++compileTicket;
+  const response = await compilerApi().disclose(audience);
+  if (ticket !== compileTicket) return;
+  useResultStore.setState({ response });
+  await refreshTrace({ code: 'all' });
+}
+
+export async function refreshTrace(change: Partial<Omit<TraceQuery, 'audience'>> = {}): Promise<void> {
+  const ticket = ++traceTicket;
+  const traceQuery = { ...useResultStore.getState().traceQuery, ...change };
+  useResultStore.setState({ traceQuery });
+  const trace = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience });
+  if (ticket !== traceTicket) return;
+  useResultStore.setState({ trace });
+}
+
+async function applySelection(change: Partial<Selection>): Promise<void> {
+  const current = useScenarioStore.getState().workspace?.selection;
+  if (!current) return;
+  const workspace = await compilerApi().select({ ...current, ...change });
+  if (workspace.selection.scenarioKey !== current.scenarioKey) {
+    useDrillStore.setState(INITIAL_DRILL);
+    useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
+  }
+  useScenarioStore.setState({ workspace, contractIssues: [] });
+  await compileNow();
+}
+
+export function selectScenario(scenarioKey: string): Promise<void> {
+  return applySelection({ scenarioKey, controls: [], lateChanges: [] });
+}
+
+export function setControl(id: string, on: boolean): Promise<void> {
+  const controls = useScenarioStore.getState().workspace?.selection.controls ?? [];
+  return applySelection({ controls: on ? [...controls, id] : controls.filter((control) => control !== id) });
+}
+
+export async function updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<boolean> {
+  const update = await compilerApi().updateContract(input);
+  if (!update.ok) {
+    useScenarioStore.setState({ contractIssues: update.issues });
+    return false;
+  }
+  useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
+  await compileNow();
+  return true;
+}
+
+export async function revertContract(): Promise<void> {
+  const workspace = await compilerApi().revertContract();
+  useScenarioStore.setState({ workspace, contractIssues: [] });
+  await compileNow();
+}
+
+export async function loadFiles(files: readonly File[]): Promise<void> {
+  if (files.length === 0) return;
+  useScenarioStore.setState({ load: { status: 'loading', progress: null } });
+  const result = await compilerApi().loadFiles(files, (progress) => useScenarioStore.setState({ load: { status: 'loading', progress } }));
+  if (result.status === 'rejected') {
+    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues } });
+    return;
+  }
+  if (result.status === 'cancelled') {
+    useScenarioStore.setState({ load: { status: 'cancelled' } });
+    return;
+  }
+  const message = result.kinds.map(({ file, kind }) => `${file} (${kind})`).join(', ');
+  const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
+  useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks } });
+  if (result.snapshot.selection.scenarioKey !== previousKey) {
+    useDrillStore.setState(INITIAL_DRILL);
+    useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
+    await compileNow();
+  }
+}
+
+export function cancelLoad(): Promise<void> {
+  return compilerApi().cancelLoad();
+}
+
+export function dismissLoadStatus(): void {
+  useScenarioStore.setState({ load: { status: 'idle' } });
+}
+
+export async function freezeReceipt(): Promise<void> {
+  const state = await compilerApi().freezeReceipt();
+  useDrillStore.setState({ ...state, verdict: null });
+}
+
+export async function injectLateChange(id: string): Promise<void> {
+  const state = await compilerApi().declareLateChange(id);
+  useDrillStore.setState({ ...state, verdict: null });
+}
+
+export async function attemptContinue(): Promise<void> {
+  useDrillStore.setState({ busy: true });
+  const verdict = await compilerApi().attemptContinue();
+  useDrillStore.setState({ verdict, busy: false });
+}
+
+/** Applies every declared late change, compiles, and checks the new receipt: it is the one now current. */
+export async function recompileAfterDrill(): Promise<void> {
+  const declared = useDrillStore.getState().declared;
+  const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
+  useDrillStore.setState({ busy: true });
+  await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] });
+  const state = await compilerApi().freezeReceipt();
+  const verdict = await compilerApi().attemptContinue();
+  useDrillStore.setState({ ...state, verdict, busy: false });
+}
+
+export async function resetDrill(): Promise<void> {
+  await compilerApi().resetDrill();
+  useDrillStore.setState(INITIAL_DRILL);
+  const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
+  if (lateChanges.length > 0) await applySelection({ lateChanges: [] });
+}
+
+export async function resetWorkspace(): Promise<void> {
+  const workspace = await compilerApi().resetWorkspace();
+  useDrillStore.setState(INITIAL_DRILL);
+  useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
+  useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
+  await compileNow();
+}
+
+function saveText(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+const shortId = (receiptId: string) => receiptId.slice(0, 12);
+
+export async function copyPacket(): Promise<void> {
+  const response = useResultStore.getState().response;
+  const text = response?.ok ? response.view.packetText : null;
+  if (text === null || text === undefined) return;
+  try {
+    await navigator.clipboard.writeText(text);
+    useUiStore.setState({ notice: `Packet copied (receipt ${shortId(response?.ok ? response.view.receiptId : '')}).` });
+  } catch {
+    useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
+  }
+}
+
+export async function downloadPacket(): Promise<void> {
+  const json = await compilerApi().packetJson();
+  const response = useResultStore.getState().response;
+  if (json === null || !response?.ok) return;
+  saveText(`packet-${shortId(response.view.receiptId)}.json`, json);
+  useUiStore.setState({ notice: 'Packet downloaded.' });
+}
+
+export async function downloadReceipt(): Promise<void> {
+  const json = await compilerApi().receiptJson();
+  const response = useResultStore.getState().response;
+  if (json === null || !response?.ok) return;
+  saveText(`receipt-${shortId(response.view.receiptId)}.json`, json);
+  useUiStore.setState({ notice: 'Receipt downloaded.' });
+}

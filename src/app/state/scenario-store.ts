@@ -1,0 +1,25 @@
+import { create } from 'zustand';
+import type { InputIssue } from '../../core/errors';
+import type { LoadProgress, ReceiptCheck, ScenarioSummary, WorkspaceSnapshot } from '../../worker/protocol';
+
+export type LoadState =
+  | { readonly status: 'idle' }
+  | { readonly status: 'loading'; readonly progress: LoadProgress | null }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'loaded'; readonly message: string; readonly receiptChecks: readonly ReceiptCheck[] }
+  | { readonly status: 'cancelled' };
+
+interface ScenarioState {
+  readonly workspace: WorkspaceSnapshot | null;
+  /** Problems in the contract the user is editing; the last valid contract stays in force. */
+  readonly contractIssues: readonly InputIssue[];
+  readonly load: LoadState;
+}
+
+export const useScenarioStore = create<ScenarioState>(() => ({ workspace: null, contractIssues: [], load: { status: 'idle' } }));
+
+export function selectedScenario(state: ScenarioState): ScenarioSummary | null {
+  const workspace = state.workspace;
+  if (!workspace) return null;
+  return workspace.scenarios.find((scenario) => scenario.key === workspace.selection.scenarioKey) ?? null;
+}

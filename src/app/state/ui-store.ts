@@ -1,0 +1,22 @@
+import { create } from 'zustand';
+import type { Audience } from '../../core/disclosure';
+
+/** The views of the debugger: rails side by side on a wide screen, tabs on a narrow one. */
+export const VIEWS = [
+  { id: 'contract', label: 'Contract' },
+  { id: 'compare', label: 'Compare' },
+  { id: 'trace', label: 'Trace' },
+] as const;
+
+export type ViewId = (typeof VIEWS)[number]['id'];
+export type Theme = 'light' | 'dark';
+
+interface UiState {
+  readonly audience: Audience;
+  readonly activeView: ViewId;
+  readonly theme: Theme;
+  /** A short confirmation or failure of the last export action, announced politely. */
+  readonly notice: string | null;
+}
+
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null }));

@@ -1,0 +1,26 @@
+import { proxy, wrap } from 'comlink';
+import type { CompilerApi } from '../worker/protocol';
+
+/** Starts the compiler worker; progress callbacks cross the boundary as comlink proxies. */
+export function createWorkerApi(): CompilerApi {
+  const worker = new Worker(new URL('../worker/compiler.worker.ts', import.meta.url), { type: 'module', name: 'compiler' });
+  const remote = wrap<CompilerApi>(worker);
+  return {
+    start: () => remote.start(),
+    select: (selection) => remote.select(selection),
+    compile: (audience) => remote.compile(audience),
+    disclose: (audience) => remote.disclose(audience),
+    queryTrace: (query) => remote.queryTrace(query),
+    receiptJson: () => remote.receiptJson(),
+    packetJson: () => remote.packetJson(),
+    updateContract: (input) => remote.updateContract(input),
+    revertContract: () => remote.revertContract(),
+    loadFiles: (files, onProgress) => remote.loadFiles(files, proxy(onProgress)),
+    cancelLoad: () => remote.cancelLoad(),
+    freezeReceipt: () => remote.freezeReceipt(),
+    declareLateChange: (id) => remote.declareLateChange(id),
+    attemptContinue: () => remote.attemptContinue(),
+    resetDrill: () => remote.resetDrill(),
+    resetWorkspace: () => remote.resetWorkspace(),
+  };
+}

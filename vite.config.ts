@@ -1,0 +1,72 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** The policy GitHub Pages cannot send as a header; 'wasm-unsafe-eval' lets SQLite compile its wasm and nothing else. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/**
+ * Puts the CSP meta first in <head> of the built page. The dev server injects inline scripts and
+ * styles for hot reload, so the policy is applied to builds only, which is what users are served.
+ */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'context-compiler-csp',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => html.replace(/<head>/, `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+    },
+  };
+}
+
+export default defineConfig({
+  // Relative, so one dist/ works at / and under a GitHub Pages sub-path.
+  base: './',
+  plugins: [
+    react(),
+    contentSecurityPolicy(),
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'icons/*.png'],
+      manifest: {
+        name: 'Context Debugger — Context Compiler',
+        short_name: 'Context Debugger',
+        description: 'Offline context compiler: decides which records an AI assistant may see for one task and proves every inclusion and exclusion.',
+        start_url: './',
+        scope: './',
+        display: 'standalone',
+        background_color: '#f7f7f4',
+        theme_color: '#1f3a5f',
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,mjs,css,html,wasm,svg,png,webmanifest}'],
+        // sqlite3.wasm is about 0.9 MB; Workbox skips anything over its 2 MiB default, so leave room.
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  worker: { format: 'es' },
+  optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
+  build: { target: 'es2022', sourcemap: false },
+});
