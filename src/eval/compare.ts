@@ -150,23 +150,29 @@ export function measureStrategy(context: MetricContext, run: StrategyRun): Strat
   };
 }
 
+export interface MeasuredComparison {
+  readonly comparison: Comparison;
+  /** Kept out of the report (it can hold thousands of ids) but available to callers that check ground truth. */
+  readonly context: MetricContext;
+}
+
 /**
  * Compiles one request and measures the compiled packet against the relevance-only baselines.
  * The compiler must own `driver` (created with it), so the ranking queries see the same index.
  */
-export function compareStrategies(
+export function measureComparison(
   compiler: Compiler,
   driver: SqlDriver,
   request: CompileRequest,
   overrides: Partial<ComparisonSettings> = {},
-): Result<Comparison, CompileError> {
+): Result<MeasuredComparison, CompileError> {
   const compiled = compiler.compile(request);
   if (!compiled.ok) return err(compiled.error);
   const outcome = compiled.value;
   const settings: ComparisonSettings = { k: overrides.k ?? request.contract.naiveTopK, overFetch: overrides.overFetch ?? 5 };
   const context = createMetricContext(request, outcome, settings.k);
   const rows = runStrategies(driver, request, outcome, settings, context.admitted).map((run) => measureStrategy(context, run));
-  return ok({
+  const comparison: Comparison = {
     status: outcome.status,
     receiptId: outcome.receipt.receiptId,
     ranking: request.contract.ranking,
@@ -178,5 +184,6 @@ export function compareStrategies(
     legalRelevant: context.legalRelevant.size,
     requiredPropositions: request.contract.requiredPropositions.length,
     rows,
-  });
+  };
+  return ok({ comparison, context });
 }

@@ -3,7 +3,7 @@ import { err, ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/passes/validate';
 import type { SqlDriver } from '../core/search/driver';
 import { prepareScenario } from '../scenarios/prepare';
-import { compareStrategies, type Comparison } from './compare';
+import { measureComparison, type Comparison } from './compare';
 
 export interface ScenarioComparisonOptions {
   readonly controls?: readonly string[];
@@ -32,7 +32,7 @@ export function runScenarioComparison(
   if (!request.ok) return err(request.error);
   const compiler = createCompiler(driver);
   compiler.index(request.value.recordSet, onProgress);
-  const comparison = compareStrategies(compiler, driver, request.value, { k: options.k, overFetch: options.overFetch });
-  if (!comparison.ok) return comparison;
-  return ok({ scenarioId: loaded.scenario.id, title: loaded.scenario.title, ...comparison.value });
+  const measured = measureComparison(compiler, driver, request.value, { k: options.k, overFetch: options.overFetch });
+  if (!measured.ok) return measured;
+  return ok({ scenarioId: loaded.scenario.id, title: loaded.scenario.title, ...measured.value.comparison });
 }
