@@ -1,0 +1,65 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SourceRecord } from '../format/record';
+import type { SqlDriver } from '../search/driver';
+import { createRecordIndex, type RecordIndex } from '../search/record-index';
+import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
+import { sharedDriver } from '../test-support/node-driver';
+import { admit } from './admit';
+import { lowerAdmission } from './lower-admission';
+
+const INJECTION = "atlas' OR 1=1 --";
+
+let driver: SqlDriver;
+let index: RecordIndex;
+
+beforeAll(async () => {
+  driver = await sharedDriver();
+  index = createRecordIndex(driver);
+});
+
+function admittedBySql(overrides: ContractOverrides, records: readonly SourceRecord[]): string[] {
+  index.sync(records);
+  const admission = valueOf(admit(resolveOrThrow(buildContract(overrides), records), driver));
+  return [...admission.admitted].sort();
+}
+
+describe('lowerAdmission', () => {
+  it('binds every contract value as a parameter and never splices it into the SQL', () => {
+    const contract = buildContract({ project: INJECTION, scopes: [INJECTION], purpose: INJECTION, denyLabels: [INJECTION], subject: INJECTION });
+    const lowered = valueOf(lowerAdmission(resolveOrThrow(contract, [buildRecord()]).contract, 999));
+    expect(lowered.where).not.toContain('OR 1=1');
+    expect(lowered.params).toContain(INJECTION);
+  });
+
+  it('keeps an injection attempt harmless when run against SQLite', () => {
+    const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', project: INJECTION, scope: INJECTION, access: { purposes: [INJECTION] } })];
+    expect(admittedBySql({ project: INJECTION }, records)).toEqual([]);
+    expect(admittedBySql({ project: INJECTION, scopes: [INJECTION], purpose: INJECTION }, records)).toEqual(['b']);
+    expect(admittedBySql({ denyLabels: ["x') OR 1=1 --"] }, records)).toEqual(['a']);
+  });
+
+  it('refuses with LOWERING_UNSUPPORTED rather than dropping a gate when the parameters exceed the limit', () => {
+    const scopes = Array.from({ length: 40 }, (_, i) => `scope-${i}`);
+    const resolved = resolveOrThrow(buildContract({ scopes }), [buildRecord()]).contract;
+    const needed = valueOf(lowerAdmission(resolved, 10_000)).params.length;
+    expect(errorOf(lowerAdmission(resolved, needed + 1))).toMatchObject({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' });
+    expect(valueOf(lowerAdmission(resolved, needed + 2)).params).toHaveLength(needed);
+  });
+
+  it('refuses through admit when the driver allows too few parameters', () => {
+    const records = [buildRecord()];
+    index.sync(records);
+    const tight: SqlDriver = { ...driver, maxParameters: 5 };
+    expect(errorOf(admit(resolveOrThrow(buildContract(), records), tight)).code).toBe('LOWERING_UNSUPPORTED');
+  });
+
+  it('emits the identity directory and the accepted evidence pairs for the temp tables', () => {
+    const contract = buildContract({
+      identities: [{ id: 'cust-1', aliases: ['Jo'] }, { id: 'cust-2', aliases: ['Jo'] }],
+      requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver', 'email'] }],
+    });
+    const lowered = valueOf(lowerAdmission(resolveOrThrow(contract, [buildRecord()]).contract, 999));
+    expect([...lowered.identityNames].sort()).toEqual([['Jo', 'cust-1'], ['Jo', 'cust-2'], ['cust-1', 'cust-1'], ['cust-2', 'cust-2']]);
+    expect(lowered.acceptedEvidence).toEqual([['p1', 'waiver'], ['p1', 'email']]);
+  });
+});
