@@ -21,7 +21,7 @@ const ROW_ESTIMATE = 52;
 
 function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
-  const active = sortKey === column.key;
+  const active = sortKey === column.key && column.key !== 'order';
   // The fact column restores trace order: sorting prose would not help anyone.
   const label = column.key === 'order' ? 'Sort in trace order' : `Sort by ${column.label.toLowerCase()}`;
   return (

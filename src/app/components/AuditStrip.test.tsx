@@ -1,0 +1,25 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetStores, sampleView } from '../test-support';
+import { AuditStrip, GOVERNING_PRINCIPLE } from './AuditStrip';
+
+describe('AuditStrip', () => {
+  afterEach(cleanup);
+
+  it('shows counts, exact budget accounting, the receipt and the principle', () => {
+    resetStores(sampleView({ counts: { candidates: 13, admitted: 6, selected: 4, excluded: 9 }, tokensUsed: 74, tokenBudget: 96 }));
+    render(<AuditStrip />);
+    expect(screen.getByTestId('audit-selected')).toHaveTextContent('4');
+    expect(screen.getByTestId('audit-excluded')).toHaveTextContent('9');
+    expect(screen.getByTestId('audit-budget')).toHaveTextContent('74 / 96 tokens');
+    expect(screen.getByTestId('audit-receipt')).toHaveTextContent('aaaaaaaaaaaa');
+    expect(screen.getByTestId('audit-principle')).toHaveTextContent(GOVERNING_PRINCIPLE);
+  });
+
+  it('names the outcome in words when the compiler fails closed', () => {
+    resetStores(sampleView({ status: 'fail_closed' }));
+    render(<AuditStrip />);
+    expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Fail-closed: no packet');
+  });
+});

@@ -1,0 +1,52 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetStores, sampleView } from '../test-support';
+import { ComparePanel } from './ComparePanel';
+import { ExportPanel } from './ExportPanel';
+
+describe('ComparePanel', () => {
+  beforeEach(() => resetStores());
+  afterEach(cleanup);
+
+  it('shows the three packets with illegal counts, missed required records and token meters', () => {
+    render(<ComparePanel />);
+    const naive = screen.getByRole('region', { name: 'Naive top-k' });
+    expect(within(naive).getByTestId('illegal-count-naive')).toHaveTextContent('1 illegal record let in');
+    expect(within(naive).getByTestId('required-missed-naive')).toHaveTextContent('Required missed: ADR-0234');
+    expect(within(naive).getByRole('meter', { name: 'Naive top-k tokens used' })).toBeInTheDocument();
+    const compiled = screen.getByRole('region', { name: 'Compiled packet' });
+    expect(within(compiled).getByTestId('entry-compiled-ADR-0234')).toHaveTextContent('required');
+    expect(within(compiled).getByTestId('tokens-compiled')).toHaveTextContent('30 / 96 tokens');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a fail-closed state with its code, no packet, and no copy action', () => {
+    const failed = sampleView({
+      status: 'fail_closed',
+      packetText: null,
+      packetFingerprint: null,
+      failure: { code: 'REQUIRED_MISSING_PROVENANCE', summary: '', message: 'Required record ADR-0234 has no verifiable provenance.', recordId: 'ADR-0234', fact: 'no provenance recorded' },
+      columns: { ...sampleView().columns, compiled: { ...sampleView().columns.compiled, emitted: false, entries: [], requiredMissed: ['ADR-0234'] } },
+    });
+    resetStores(failed);
+    render(
+      <>
+        <ComparePanel />
+        <ExportPanel />
+      </>,
+    );
+    expect(screen.getByTestId('fail-closed')).toHaveTextContent('FAIL-CLOSED — REQUIRED_MISSING_PROVENANCE');
+    expect(screen.getByTestId('no-packet')).toHaveTextContent('No packet emitted.');
+    expect(screen.queryByRole('button', { name: 'Copy packet' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download receipt' })).toBeInTheDocument();
+  });
+
+  it('says how many records the user view withholds instead of naming them', () => {
+    const view = sampleView();
+    resetStores({ ...view, columns: { ...view.columns, naive: { ...view.columns.naive, withheldCount: 2, illegalCount: 3 } } });
+    render(<ComparePanel />);
+    expect(screen.getByText(/2 records outside the authorised scope/)).toBeInTheDocument();
+    expect(screen.getByTestId('illegal-count-naive')).toHaveTextContent('3 illegal records let in');
+  });
+});

@@ -1,0 +1,49 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EvidenceSlot } from '../../core/result';
+import { resetStores, sampleView } from '../test-support';
+import { EvidencePanel, evidenceSentence } from './EvidencePanel';
+
+const slot = (change: Partial<EvidenceSlot>): EvidenceSlot => ({
+  proposition: 'waiver_valid',
+  description: 'A valid waiver exists.',
+  acceptedClasses: ['approved_waiver'],
+  blocking: true,
+  state: 'unknown',
+  supporting: [],
+  contradicting: [],
+  notAccepted: [],
+  displaced: [],
+  ...change,
+});
+
+describe('EvidencePanel', () => {
+  afterEach(cleanup);
+
+  it('words an unknown proposition as a reviewer would, never as absence of evidence', () => {
+    const sentence = evidenceSentence(slot({}));
+    expect(sentence).toBe('No admissible evidence was found in the admitted records of an accepted class (approved_waiver).');
+    expect(sentence).not.toMatch(/no evidence exists/i);
+  });
+
+  it('lists each proposition with its state, not by colour alone, and the records behind it', () => {
+    resetStores(
+      sampleView({
+        evidence: [slot({ proposition: 'facility_active', state: 'supported', supporting: ['FAC-1'] }), slot({ notAccepted: ['NOTE-7'] })],
+        decisionBlockedBy: ['waiver_valid'],
+      }),
+    );
+    render(<EvidencePanel />);
+    expect(screen.getByTestId('evidence-state-facility_active')).toHaveTextContent('✓ Supported');
+    expect(screen.getByTestId('evidence-facility_active')).toHaveTextContent('FAC-1');
+    expect(screen.getByTestId('evidence-state-waiver_valid')).toHaveTextContent('? Unknown');
+    expect(screen.getByTestId('evidence-waiver_valid')).toHaveTextContent('not an accepted class for it: NOTE-7');
+  });
+
+  it('says nothing is established when no packet was emitted', () => {
+    resetStores(sampleView({ status: 'fail_closed', packetText: null }));
+    render(<EvidencePanel />);
+    expect(screen.getByText(/No packet was emitted/)).toBeInTheDocument();
+  });
+});

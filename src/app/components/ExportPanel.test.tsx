@@ -1,0 +1,36 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFakeApi, resetStores } from '../test-support';
+import { ExportPanel } from './ExportPanel';
+
+describe('ExportPanel', () => {
+  beforeEach(() => {
+    resetStores();
+    installFakeApi();
+  });
+  afterEach(cleanup);
+
+  it('copies the packet text with its manifest and confirms it', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    render(<ExportPanel />);
+    await user.click(screen.getByRole('button', { name: 'Copy packet' }));
+    expect(writeText).toHaveBeenCalledWith('=== CONTEXT PACKET ===\nreceipt: aaaa');
+    expect(await screen.findByText(/Packet copied/)).toBeInTheDocument();
+  });
+
+  it('downloads the receipt the worker serialises', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi({ receiptJson: vi.fn(async () => '{"receiptId":"a"}') });
+    const createObjectURL = vi.fn(() => 'blob:receipt');
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = vi.fn();
+    render(<ExportPanel />);
+    await user.click(screen.getByRole('button', { name: 'Download receipt' }));
+    expect(api.receiptJson).toHaveBeenCalled();
+    expect(createObjectURL).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('Receipt downloaded.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,128 @@
+import { vi } from 'vitest';
+import type { CompilerApi, CompileView, PacketColumn, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
+import { setCompilerApi } from './state/api';
+import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
+import { DEFAULT_TRACE_QUERY, useResultStore } from './state/result-store';
+import { useScenarioStore } from './state/scenario-store';
+import { useUiStore } from './state/ui-store';
+
+const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}): PacketColumn => ({
+  kind,
+  emitted: true,
+  entries: [],
+  tokensUsed: 0,
+  tokenBudget: 96,
+  illegalCount: 0,
+  requiredMissed: [],
+  withheldCount: 0,
+  ...change,
+});
+
+/** A compiled view shaped like the default scenario's, for rendering panels without a worker. */
+export function sampleView(change: Partial<CompileView> = {}): CompileView {
+  return {
+    scenarioKey: 'retry-policy',
+    audience: 'diagnostic',
+    status: 'packet',
+    counts: { candidates: 3, admitted: 2, selected: 1, excluded: 2 },
+    receiptId: 'a'.repeat(64),
+    contractFingerprint: 'b'.repeat(64),
+    recordSetDigest: 'c'.repeat(64),
+    packetFingerprint: 'd'.repeat(64),
+    tokensUsed: 30,
+    tokenBudget: 96,
+    columns: {
+      naive: column('naive', { entries: [{ id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true }], tokensUsed: 18, illegalCount: 1, requiredMissed: ['ADR-0234'] }),
+      postFilter: column('post-filter', { requiredMissed: ['ADR-0234'] }),
+      compiled: column('compiled', { entries: [{ id: 'ADR-0234', title: 'Bounded retries', tokens: 30, required: true, illegal: false }], tokensUsed: 30 }),
+    },
+    failure: null,
+    evidence: [],
+    decisionBlockedBy: [],
+    packetText: '=== CONTEXT PACKET ===\nreceipt: aaaa',
+    withheldCount: 0,
+    withheldNotice: null,
+    controls: [],
+    lateChanges: [],
+    traceCodes: [
+      { code: 'SELECTED_REQUIRED', count: 1 },
+      { code: 'EXCLUDE_IDENTITY', count: 1 },
+    ],
+    ...change,
+  };
+}
+
+export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioSummary {
+  return {
+    key: 'retry-policy',
+    title: 'Retry policy',
+    description: 'Default scenario.',
+    origin: 'builtin',
+    recordCount: 13,
+    controls: [{ id: 'remove-provenance', label: 'Remove required provenance', explanation: 'Drops the provenance of ADR-0234.' }],
+    lateChanges: [{ id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', explanation: 'The user adds RUN-0880.' }],
+    contract: {
+      task: 'Retry policy',
+      query: 'retry backoff',
+      asOf: '2026-03-01',
+      principals: [{ id: 'dana', kind: 'human', roles: ['engineer'] }],
+      purpose: 'engineering',
+      project: 'payments-platform',
+      scopes: ['gateway'],
+      subject: null,
+      identities: [],
+      allowedSourceClasses: ['adr'],
+      allowedAuthorityClasses: ['decision'],
+      acceptedReviewStates: ['approved'],
+      forbiddenLifecycle: [],
+      forbiddenSensitivity: [],
+      denyLabels: [],
+      requiredRecords: ['ADR-0234'],
+      requiredPropositions: [],
+      typedEvidenceOnly: false,
+      tokenBudget: 96,
+      naiveTopK: 5,
+      ranking: 'bm25',
+    },
+    contractEdited: false,
+    ...change,
+  };
+}
+
+export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): WorkspaceSnapshot {
+  return { scenarios: [sampleScenario()], selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, storage: { status: 'persistent' }, restoreIssues: [], ...change };
+}
+
+/** A worker stand-in whose every method is a spy; tests override the answers they care about. */
+export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
+  const view = sampleView();
+  const api: CompilerApi = {
+    start: vi.fn(async () => sampleWorkspace()),
+    select: vi.fn(async (selection) => sampleWorkspace({ selection })),
+    compile: vi.fn(async () => ({ ok: true as const, view })),
+    disclose: vi.fn(async (audience) => ({ ok: true as const, view: { ...view, audience } })),
+    queryTrace: vi.fn(async () => ({ rows: [], total: 0 })),
+    receiptJson: vi.fn(async () => '{}'),
+    packetJson: vi.fn(async () => '{}'),
+    updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
+    revertContract: vi.fn(async () => sampleWorkspace()),
+    loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),
+    cancelLoad: vi.fn(async () => undefined),
+    freezeReceipt: vi.fn(async () => ({ frozenReceiptId: view.receiptId, declared: [] })),
+    declareLateChange: vi.fn(async (id) => ({ frozenReceiptId: view.receiptId, declared: [id] })),
+    attemptContinue: vi.fn(async () => null),
+    resetDrill: vi.fn(async () => ({ frozenReceiptId: null, declared: [] })),
+    resetWorkspace: vi.fn(async () => sampleWorkspace()),
+    ...change,
+  };
+  setCompilerApi(api);
+  return api;
+}
+
+/** Puts every store back to its first state, with the sample workspace and view loaded. */
+export function resetStores(view: CompileView = sampleView()): void {
+  useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
+  useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: { rows: [], total: 0 } });
+  useDrillStore.setState(INITIAL_DRILL);
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null });
+}
