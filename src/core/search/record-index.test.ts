@@ -27,7 +27,7 @@ describe('record index sync', () => {
     expect(index.sync([a, b, c], (done, total) => progress.push([done, total]))).toEqual({ inserted: 3, updated: 0, deleted: 0 });
     expect(index.size).toBe(3);
     expect(rolesOf('a')).toEqual(['agent', 'lead']);
-    expect(column('SELECT target || '>' || successor FROM supersessions')).toEqual(['a>b']);
+    expect(column("SELECT target || '>' || successor FROM supersessions")).toEqual(['a>b']);
     expect(matching('banana')).toEqual(['b']);
     expect(progress.at(-1)).toEqual([3, 3]);
   });
