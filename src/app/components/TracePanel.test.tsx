@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TraceRowView } from '../../worker/protocol';
+import { useResultStore } from '../state/result-store';
+import { installFakeApi, resetStores, sampleView } from '../test-support';
+import { TracePanel } from './TracePanel';
+
+const row = (index: number): TraceRowView => ({
+  id: `REC-${String(index).padStart(6, '0')}`,
+  decision: index % 2 === 0 ? 'selected' : 'excluded',
+  code: index % 2 === 0 ? 'SELECTED_RANKED' : 'EXCLUDE_SCOPE',
+  fact: `fact for ${index}`,
+  tokens: 10,
+  required: false,
+  score: index % 2 === 0 ? 1.5 : null,
+  rank: index % 2 === 0 ? index / 2 + 1 : null,
+});
+
+describe('TracePanel', () => {
+  beforeEach(() => {
+    resetStores();
+    // happy-dom lays nothing out; give the scroll viewport the size a browser would.
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it('renders only a window of 100,000 rows, with id, decision, reason and fact as text', () => {
+    const rows = Array.from({ length: 100_000 }, (_, index) => row(index));
+    useResultStore.setState({ trace: { rows, total: rows.length } });
+    render(<TracePanel />);
+    expect(screen.getByTestId('trace-count')).toHaveTextContent('Showing 100000 of 100000 candidates');
+    const rendered = screen.getAllByRole('row').length;
+    expect(rendered).toBeGreaterThan(2);
+    expect(rendered).toBeLessThan(100);
+    expect(screen.getByTestId('trace-row-REC-000001')).toHaveTextContent('✗ excluded');
+    expect(screen.getByTestId('trace-row-REC-000001')).toHaveTextContent('EXCLUDE_SCOPE');
+    expect(screen.getByTestId('trace-row-REC-000001')).toHaveTextContent('fact for 1');
+  });
+
+  it('asks the worker to sort and filter, and switches the disclosure view', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    render(<TracePanel />);
+    await user.click(screen.getByRole('button', { name: 'Sort by tokens' }));
+    expect(api.queryTrace).toHaveBeenLastCalledWith(expect.objectContaining({ sortKey: 'tokens', descending: false }));
+    await user.click(screen.getByRole('button', { name: 'Sort by tokens' }));
+    expect(api.queryTrace).toHaveBeenLastCalledWith(expect.objectContaining({ sortKey: 'tokens', descending: true }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by decision' }), 'excluded');
+    expect(api.queryTrace).toHaveBeenLastCalledWith(expect.objectContaining({ decision: 'excluded' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by reason' }), 'EXCLUDE_IDENTITY');
+    expect(api.queryTrace).toHaveBeenLastCalledWith(expect.objectContaining({ code: 'EXCLUDE_IDENTITY' }));
+    await user.click(screen.getByRole('radio', { name: 'User view' }));
+    expect(api.disclose).toHaveBeenCalledWith('user');
+    expect(api.queryTrace).toHaveBeenLastCalledWith(expect.objectContaining({ audience: 'user' }));
+  });
+
+  it('stands in for withheld rows with the count sentence', () => {
+    resetStores(sampleView({ withheldCount: 2, withheldNotice: '2 records are outside the authorised scope.' }));
+    render(<TracePanel />);
+    expect(screen.getByTestId('withheld-notice')).toHaveTextContent('2 records are outside the authorised scope.');
+  });
+
+  it('renders record text from a record as text, never as markup', () => {
+    useResultStore.setState({ trace: { rows: [{ ...row(0), fact: '<img src=x onerror=alert(1)>' }], total: 1 } });
+    const alert = vi.fn();
+    window.alert = alert;
+    render(<TracePanel />);
+    expect(screen.getByTestId('trace-row-REC-000000')).toHaveTextContent('<img src=x onerror=alert(1)>');
+    expect(document.querySelector('.trace-scroll img')).toBeNull();
+  });
+});
