@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { applyChanges, mergePatch, pickChanges } from './controls';
+import type { Control, Patch } from './format/scenario';
+import { buildContract, buildRecord, buildRecordSet, errorOf, valueOf } from './test-support/builders';
+
+const change = (id: string, ...patches: Patch[]): Control => ({ id, label: `Label ${id}`, explanation: 'why', patches });
+
+describe('mergePatch (RFC 7396)', () => {
+  it('merges objects key by key, removes on null and replaces arrays and scalars', () => {
+    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1, 2] }, { b: { c: null, f: 4 }, e: [3], g: 'x' })).toEqual({ a: 1, b: { d: 3, f: 4 }, e: [3], g: 'x' });
+    expect(mergePatch({ a: 1 }, [1])).toEqual([1]);
+    expect(mergePatch('text', { a: { b: null } })).toEqual({ a: {} });
+  });
+
+  it('leaves the target untouched', () => {
+    const target = { a: { b: 1 } };
+    mergePatch(target, { a: { b: 2 } });
+    expect(target).toEqual({ a: { b: 1 } });
+  });
+});
+
+describe('applyChanges', () => {
+  const a = buildRecord({ id: 'a' });
+  const b = buildRecord({ id: 'b' });
+  const recordSet = buildRecordSet([a, b]);
+  const contract = buildContract();
+
+  it('patches records and the contract in order, keeping untouched record objects', () => {
+    const result = valueOf(
+      applyChanges(contract, recordSet, [
+        change('first', { op: 'mergeRecord', id: 'a', patch: { scope: 'legal' } }, { op: 'mergeContract', patch: { scopes: ['legal'] } }),
+        change('second', { op: 'mergeRecord', id: 'a', patch: { scope: 'billing' } }),
+      ]),
+    );
+    expect(result.contract.scopes).toEqual(['legal']);
+    expect(result.recordSet.byId.get('a')?.scope).toBe('billing');
+    expect(result.recordSet.byId.get('b')).toBe(b);
+  });
+
+  it('adds and removes records', () => {
+    const added = buildRecord({ id: 'c' });
+    const result = valueOf(applyChanges(contract, recordSet, [change('swap', { op: 'removeRecord', id: 'a' }, { op: 'addRecord', record: added })]));
+    expect(result.recordSet.records.map((r) => r.id)).toEqual(['b', 'c']);
+  });
+
+  it('re-validates a patched record and names the control, its label and the path', () => {
+    const error = errorOf(applyChanges(contract, recordSet, [change('bad-date', { op: 'mergeRecord', id: 'a', patch: { validTo: '2026-02-30' } })]));
+    expect(error).toMatchObject({ pass: 'controls', code: 'INVALID_INPUT' });
+    expect(error.message).toMatch(/^bad-date \("Label bad-date"\): the patched record a is invalid at validTo: /);
+  });
+
+  it('re-validates a patched contract, refusing unknown fields', () => {
+    const error = errorOf(applyChanges(contract, recordSet, [change('extra', { op: 'mergeContract', patch: { colour: 'red' } })]));
+    expect(error.message).toMatch(/^extra \("Label extra"\): the patched contract is invalid at \(root\)/);
+  });
+
+  it('refuses patches that name absent records, duplicate an id or rename a record', () => {
+    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'ghost', patch: {} })])).code).toBe('DANGLING_REFERENCE');
+    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'removeRecord', id: 'a' }, { op: 'removeRecord', id: 'a' })])).code).toBe('DANGLING_REFERENCE');
+    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'addRecord', record: buildRecord({ id: 'b' }) })])).code).toBe('DUPLICATE_ID');
+    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'a', patch: { id: 'z' } })])).message).toMatch(/may not rename record a/);
+  });
+});
+
+describe('pickChanges', () => {
+  const available = [change('one', { op: 'removeRecord', id: 'a' }), change('two', { op: 'removeRecord', id: 'b' }), change('three', { op: 'removeRecord', id: 'c' })];
+
+  it('returns the chosen changes in scenario order, whatever order they were toggled in', () => {
+    expect(valueOf(pickChanges(available, ['three', 'one'], 'control')).map((c) => c.id)).toEqual(['one', 'three']);
+  });
+
+  it('refuses an unknown id and lists the available ones', () => {
+    expect(errorOf(pickChanges(available, ['one', 'four'], 'control'))).toMatchObject({ code: 'UNKNOWN_CONTROL', message: 'no control "four"; available: one, two, three' });
+  });
+});
