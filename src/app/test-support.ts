@@ -124,5 +124,5 @@ export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
   useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: { rows: [], total: 0 } });
   useDrillStore.setState(INITIAL_DRILL);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null });
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null });
 }

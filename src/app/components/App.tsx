@@ -33,12 +33,18 @@ const RAILS: Record<ViewId, () => ReactNode> = {
 export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   const activeView = useUiStore((state) => state.activeView);
   const theme = useUiStore((state) => state.theme);
+  const fatal = useUiStore((state) => state.fatal);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
   return (
     <DropZone>
       <Header />
+      {fatal ? (
+        <div className="fail-closed" role="alert" data-testid="fatal-error">
+          {fatal}
+        </div>
+      ) : null}
       <StorageNotice />
       <LoadStatus />
       <AuditStrip />

@@ -77,13 +77,15 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
   const field = (name: TextField | NumberField | ListField, label: string, hint?: string) => {
     const fieldIssues = issuesAt(issues, name);
     const errorId = `contract-error-${name}`;
+    const inputId = `contract-field-${name}`;
     return (
-      <label key={name} className="field">
-        <span>
+      <div key={name} className="field">
+        <label htmlFor={inputId}>
           {label}
           {hint ? <span className="hint"> ({hint})</span> : null}
-        </span>
+        </label>
         <input
+          id={inputId}
           name={name}
           value={draft[name]}
           onChange={(event) => set({ [name]: event.target.value })}
@@ -92,7 +94,7 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
           inputMode={NUMBER_FIELDS.some((item) => item.field === name) ? 'numeric' : undefined}
         />
         <FieldError issues={fieldIssues} id={errorId} />
-      </label>
+      </div>
     );
   };
   return (

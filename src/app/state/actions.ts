@@ -11,9 +11,13 @@ let compileTicket = 0;
 let traceTicket = 0;
 
 export async function boot(): Promise<void> {
-  const workspace = await compilerApi().start();
-  useScenarioStore.setState({ workspace });
-  await compileNow();
+  try {
+    const workspace = await compilerApi().start();
+    useScenarioStore.setState({ workspace });
+    await compileNow();
+  } catch (error) {
+    useUiStore.setState({ fatal: `The compiler could not start in this browser: ${error instanceof Error ? error.message : String(error)}` });
+  }
 }
 
 export async function compileNow(): Promise<void> {

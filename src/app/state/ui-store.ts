@@ -17,6 +17,8 @@ interface UiState {
   readonly theme: Theme;
   /** A short confirmation or failure of the last export action, announced politely. */
   readonly notice: string | null;
+  /** The worker could not start (no WebAssembly, blocked worker): nothing can be compiled. */
+  readonly fatal: string | null;
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null }));
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null }));

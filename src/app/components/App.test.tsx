@@ -1,0 +1,57 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { boot } from '../state/actions';
+import { installFakeApi, resetStores } from '../test-support';
+import { App } from './App';
+import { UpdatePrompt } from './UpdatePrompt';
+
+describe('App', () => {
+  beforeEach(() => {
+    resetStores();
+    installFakeApi();
+  });
+  afterEach(cleanup);
+
+  it('offers the three views as tabs and marks the chosen one', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Contract', 'Compare', 'Trace']);
+    await user.click(screen.getByRole('tab', { name: 'Trace' }));
+    expect(screen.getByRole('tab', { name: 'Trace' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'Trace' })).toHaveClass('active');
+  });
+
+  it('resets to the built-in scenarios through the worker', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    render(<App />);
+    await user.click(screen.getByRole('button', { name: 'Reset to built-in scenarios' }));
+    expect(api.resetWorkspace).toHaveBeenCalled();
+    expect(api.compile).toHaveBeenCalled();
+  });
+
+  it('says so when the compiler worker cannot start', async () => {
+    installFakeApi({ start: async () => Promise.reject(new Error('WebAssembly is disabled')) });
+    render(<App />);
+    await boot();
+    expect(await screen.findByTestId('fatal-error')).toHaveTextContent('WebAssembly is disabled');
+  });
+
+  it('switches between light and dark themes', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(screen.getByRole('button', { name: 'Dark theme' }));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+  });
+
+  it('prompts for an update instead of swapping versions silently', async () => {
+    const user = userEvent.setup();
+    let updated = false;
+    render(<UpdatePrompt visible onUpdate={() => (updated = true)} onDismiss={() => undefined} />);
+    expect(screen.getByRole('alertdialog', { name: 'Update available' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Reload to update' }));
+    expect(updated).toBe(true);
+  });
+});

@@ -1,0 +1,57 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LoadResult } from '../../worker/protocol';
+import { useScenarioStore } from '../state/scenario-store';
+import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
+import { App } from './App';
+
+describe('file loading', () => {
+  beforeEach(() => resetStores());
+  afterEach(cleanup);
+
+  it('hands picked files to the worker and lists every problem by file, line and path', async () => {
+    const user = userEvent.setup();
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'rejected', issues: [{ file: 'bad.jsonl', line: 3, path: 'tokens', message: 'expected number' }] }));
+    const api = installFakeApi({ loadFiles });
+    render(<App />);
+    const file = new File(['{}'], 'bad.jsonl');
+    await user.upload(screen.getByTestId('file-input'), file);
+    expect(loadFiles).toHaveBeenCalledWith([file], expect.any(Function));
+    expect(await screen.findByTestId('load-errors')).toHaveTextContent('nothing that was loaded before has changed');
+    expect(screen.getByTestId('load-issue')).toHaveTextContent('bad.jsonl:3: tokens: expected number');
+    expect(api.compile).not.toHaveBeenCalled();
+  });
+
+  it('accepts files dropped anywhere on the page', async () => {
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'loaded', snapshot: sampleWorkspace(), kinds: [{ file: 'scenario.json', kind: 'scenario' }], receiptChecks: [] }));
+    installFakeApi({ loadFiles });
+    render(<App />);
+    const file = new File(['{}'], 'scenario.json');
+    fireEvent.drop(screen.getByTestId('drop-zone'), { dataTransfer: { files: [file], types: ['Files'] } });
+    expect(await screen.findByTestId('load-result')).toHaveTextContent('Loaded scenario.json (scenario).');
+  });
+
+  it('shows progress with a cancel while the worker reads, and reports a saved receipt check', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    useScenarioStore.setState({ load: { status: 'loading', progress: { file: 'big.jsonl', phase: 'reading', done: 50, total: 200 } } });
+    render(<App />);
+    expect(screen.getByRole('progressbar', { name: 'Loading files' })).toHaveAttribute('value', '25');
+    await user.click(screen.getByRole('button', { name: 'Cancel loading' }));
+    expect(api.cancelLoad).toHaveBeenCalled();
+
+    useScenarioStore.setState({
+      load: { status: 'loaded', message: 'Loaded receipt.json (receipt).', receiptChecks: [{ file: 'receipt.json', verdict: { action: 'recompile_required', code: 'STALE_RECORD_SET', message: 'The records changed.', priorReceiptId: 'a', currentReceiptId: 'b' } }] },
+    });
+    expect(await screen.findByTestId('receipt-check')).toHaveTextContent('receipt.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET');
+  });
+
+  it('says plainly when storage is unavailable', () => {
+    installFakeApi();
+    useScenarioStore.setState({ workspace: sampleWorkspace({ storage: { status: 'unavailable', message: 'Browser storage is full.' } }) });
+    render(<App />);
+    expect(screen.getByTestId('storage-notice')).toHaveTextContent('Browser storage is full.');
+  });
+});
