@@ -3,8 +3,9 @@ import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
 import { checkCommand } from './commands/check';
 import { compileCommand } from './commands/compile';
 import { drillCommand } from './commands/drill';
+import { evalCommand } from './commands/eval';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, checkCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, checkCommand, evalCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { CompileError } from '../../core/errors';
+import { parseFoundationCorpus, runFoundation } from '../../eval/foundation';
+import { DEFAULT_GROWTH_SEED, DEFAULT_GROWTH_SIZES, runGrowth } from '../../eval/growth';
+import { GROWTH_BLOCK_SIZE } from '../../eval/growth-corpus';
+import { runScenarioComparison } from '../../eval/scenario-comparison';
+import { formatComparison, formatFoundation, formatGrowth } from '../../eval/tables';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
+import { EXIT, type CliCommand, type CliIo, type ExitCode } from '../command';
+import { parseCommandArgs } from '../options';
+import { readScenarioFile } from '../read-scenario';
+import { renderError } from '../render';
+
+const EXPERIMENTS = ['seed000', 'growth', 'foundation'] as const;
+const experimentSchema = z.enum([...EXPERIMENTS, 'all']);
+
+const USAGE = `usage: context-compiler eval [seed000|growth|foundation|all] [--json] [--seed N] [--sizes 100,1000,...]
+
+  seed000     seed 000's contaminated eight-item corpus: plain top-k, post-filter, compiled
+  growth      seeded contaminated corpora of growing size (default ${DEFAULT_GROWTH_SIZES.join(',')})
+  foundation  content-only vs broad vs discriminative metadata retrieval (36 records, 12 queries)
+  all         the three, in that order (the default)
+
+  --json      print the reports as JSON instead of tables
+  --seed N    generator seed for growth (default ${DEFAULT_GROWTH_SEED})
+  --sizes L   comma-separated growth sizes, each a positive multiple of ${GROWTH_BLOCK_SIZE}
+`;
+
+const optionSpec = {
+  json: { type: 'boolean', default: false },
+  seed: { type: 'string' },
+  sizes: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const seedSchema = z.coerce.number().int().min(0).max(2 ** 32 - 1);
+const sizeSchema = z.coerce.number().int().positive().max(1_000_000).refine((size) => size % GROWTH_BLOCK_SIZE === 0, `a multiple of ${GROWTH_BLOCK_SIZE}`);
+
+function inputError(io: CliIo, error: CompileError): ExitCode {
+  io.stderr(renderError(error));
+  return EXIT.invalid;
+}
+
+function usageError(io: CliIo, message: string): ExitCode {
+  io.stderr(`eval: ${message}\n\n${USAGE}`);
+  return EXIT.invalid;
+}
+
+/** Growth progress goes to stderr so that --json output stays clean. */
+function progressTo(io: CliIo, label: string): (done: number, total: number) => void {
+  let lastShown = -1;
+  return (done, total) => {
+    const tenth = Math.floor((done / total) * 10);
+    if (tenth === lastShown) return;
+    lastShown = tenth;
+    io.stderr(`${label}: ${tenth * 10} %\n`);
+  };
+}
+
+export const evalCommand: CliCommand = {
+  name: 'eval',
+  summary: 'Measure plain top-k, post-filter and compiled packets (seed 000, growth, retrieval foundation)',
+  usage: USAGE,
+  async run(args, io) {
+    const parsed = parseCommandArgs(args, optionSpec);
+    if (!parsed.ok) return usageError(io, parsed.message);
+    const { values, positionals } = parsed.value;
+    if (values.help) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (positionals.length > 1) return usageError(io, `one experiment at a time, got ${positionals.join(' ')}`);
+    const experiment = experimentSchema.safeParse(positionals[0] ?? 'all');
+    if (!experiment.success) return usageError(io, `unknown experiment "${positionals[0] ?? ''}"`);
+    const seed = seedSchema.safeParse(values.seed ?? DEFAULT_GROWTH_SEED);
+    if (!seed.success) return usageError(io, `--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
+    const sizes: number[] = [];
+    for (const raw of (values.sizes ?? DEFAULT_GROWTH_SIZES.join(',')).split(',')) {
+      const size = sizeSchema.safeParse(raw.trim());
+      if (!size.success) return usageError(io, `--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
+      sizes.push(size.data);
+    }
+
+    const wanted = experiment.data === 'all' ? EXPERIMENTS : [experiment.data];
+    const reports: Record<string, unknown> = {};
+    const text: string[] = [];
+    for (const name of wanted) {
+      if (name === 'seed000') {
+        const loaded = readScenarioFile(builtinScenarioPath('seed000-contaminated'));
+        if (!loaded.ok) return inputError(io, loaded.error);
+        const result = runScenarioComparison(await openInMemoryDatabase(), loaded.value);
+        if (!result.ok) return inputError(io, result.error);
+        reports.seed000 = result.value;
+        text.push(formatComparison(`Seed 000 synthetic comparison (${result.value.title})`, result.value));
+      } else if (name === 'growth') {
+        const started = performance.now();
+        const result = runGrowth(await openInMemoryDatabase(), { seed: seed.data, sizes, clock: () => performance.now() }, progressTo(io, 'growth'));
+        if (!result.ok) return inputError(io, result.error);
+        reports.growth = result.value;
+        text.push(`${formatGrowth(result.value)}whole growth run: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      } else {
+        const folder = `${FIXTURES_DIR}retrieval-foundation/`;
+        const corpus = parseFoundationCorpus('records.jsonl', readFileSync(`${folder}records.jsonl`, 'utf8'), 'queries.jsonl', readFileSync(`${folder}queries.jsonl`, 'utf8'));
+        if (!corpus.ok) return inputError(io, corpus.error);
+        const report = runFoundation(await openInMemoryDatabase(), corpus.value);
+        reports.foundation = report;
+        text.push(formatFoundation(report));
+      }
+    }
+    io.stdout(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text.join('\n'));
+    return EXIT.ok;
+  },
+};
