@@ -41,8 +41,11 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     ...packet,
     selected: packet.selected.filter((id) => !withheld.has(id)),
     illegal: packet.illegal.filter((id) => !withheld.has(id)),
+    requiredMissed: packet.requiredMissed.filter((id) => !withheld.has(id)),
     withheldCount: packet.selected.filter((id) => withheld.has(id)).length,
   });
+  // A visible row's fact can name another record (its superseding successor); never a withheld one.
+  const redact = (row: TraceRow): TraceRow => (row.fact.split(/\s+/).some((word) => withheld.has(word)) ? { ...row, fact: REASONS[row.code].summary } : row);
   let failureMessage: string | null = null;
   if (outcome.status === 'fail_closed') {
     failureMessage =
@@ -52,7 +55,7 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
   }
   return {
     audience,
-    rows: outcome.trace.filter((row) => !withheld.has(row.id)),
+    rows: outcome.trace.filter((row) => !withheld.has(row.id)).map(redact),
     withheldCount: withheld.size,
     withheldNotice: withheldNotice(withheld.size),
     naive: baseline(outcome.baselines.naive),

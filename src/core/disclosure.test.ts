@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from './compile';
+import { discloseOutcome, isWithheldFromUser } from './disclosure';
+import type { SourceRecord } from './format/record';
+import type { CompileOutcome } from './result';
+import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from './test-support/builders';
+import { sharedDriver } from './test-support/node-driver';
+
+let compiler: Compiler;
+
+beforeAll(async () => {
+  compiler = createCompiler(await sharedDriver());
+});
+
+const secret = (id: string, overrides: RecordOverrides = {}) =>
+  buildRecord({ id, title: `Title ${id}-hidden`, text: `refund refund policy ${id}-body`, ...overrides });
+
+const withheldRecords = [
+  secret('denied-x', { access: { labels: ['investigation'] } }),
+  secret('unauthorised-x', { access: { roles: ['auditor'] } }),
+  secret('purpose-x', { access: { purposes: ['audit'] } }),
+  // Fails the project gate first; the deny behind it must still hide it.
+  secret('double-x', { project: 'borealis', access: { labels: ['investigation'] } }),
+];
+const visibleRecords = [buildRecord({ id: 'visible', text: 'refund policy' }), buildRecord({ id: 'out-of-scope', scope: 'legal', text: 'weather' })];
+const contractOverrides: ContractOverrides = { denyLabels: ['investigation'], naiveTopK: 10 };
+
+function compile(records: readonly SourceRecord[], overrides: ContractOverrides = contractOverrides): CompileOutcome {
+  return valueOf(compiler.compile({ contract: buildContract(overrides), recordSet: buildRecordSet(records) }));
+}
+
+function expectNothingOf(records: readonly SourceRecord[], text: string) {
+  for (const record of records) {
+    expect(text).not.toContain(record.id);
+    expect(text).not.toContain(record.title);
+    expect(text).not.toContain(record.text);
+  }
+}
+
+describe('discloseOutcome', () => {
+  it('never names a record excluded by authorisation or deny in the user view, also when it fails an earlier gate', () => {
+    const outcome = compile([...visibleRecords, ...withheldRecords]);
+    const view = discloseOutcome(outcome, 'user');
+    expectNothingOf(withheldRecords, JSON.stringify(view));
+    expect(view.rows.map((row) => row.id)).toEqual(['out-of-scope', 'visible']);
+    expect(view.withheldCount).toBe(4);
+    expect(view.withheldNotice).toBe('4 records are outside the authorised scope.');
+  });
+
+  it('filters and counts the baselines', () => {
+    const outcome = compile([...visibleRecords, ...withheldRecords]);
+    expect(outcome.baselines.naive.selected).toContain('denied-x');
+    const view = discloseOutcome(outcome, 'user');
+    expect(view.naive.selected).toEqual(['visible']);
+    expect(view.naive.withheldCount).toBe(outcome.baselines.naive.selected.length - 1);
+    expect(view.naive.illegal).toEqual([]);
+    expect(view.postFilter.withheldCount).toBe(0);
+  });
+
+  it('shows everything in the diagnostic view', () => {
+    const view = discloseOutcome(compile([...visibleRecords, ...withheldRecords]), 'diagnostic');
+    expect(view.rows).toHaveLength(6);
+    expect(view.withheldCount).toBe(0);
+    expect(view.withheldNotice).toBeNull();
+    expect(view.naive.selected).toContain('denied-x');
+  });
+
+  it('does not name a withheld record through a failure, a required list or another record’s fact', () => {
+    const successor = secret('successor-x', { access: { labels: ['investigation'] } });
+    const superseded = buildRecord({ id: 'old-visible', text: 'refund' });
+    const records = [...visibleRecords, ...withheldRecords, { ...successor, supersedes: ['old-visible'] }, superseded];
+    const failed = compile(records, { ...contractOverrides, requiredRecords: ['denied-x'] });
+    expect(failed.status).toBe('fail_closed');
+    const view = discloseOutcome(failed, 'user');
+    expectNothingOf([...withheldRecords, successor], JSON.stringify(view));
+    expect(view.failureMessage).toMatch(/cannot be processed in this workflow/);
+    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: expect.stringMatching(/^Replaced by a record in force/) });
+    expect(view.postFilter.requiredMissed).toEqual([]);
+  });
+
+  it('withholds by code or by any failed authorisation or deny gate', () => {
+    expect(isWithheldFromUser({ code: 'EXCLUDE_PROJECT', failedGates: ['project', 'deny'] })).toBe(true);
+    expect(isWithheldFromUser({ code: 'REQUIRED_NOT_AUTHORISED', failedGates: [] })).toBe(true);
+    expect(isWithheldFromUser({ code: 'EXCLUDE_SCOPE', failedGates: ['scope', 'time'] })).toBe(false);
+  });
+});
