@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from './compile';
+import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { admit } from './passes/admit';
@@ -206,6 +207,39 @@ describe('receipt determinism', () => {
         expect(receiptBytes(fresh, contract, records)).toBe(receiptBytes(compiler, contract, records));
       }),
       propertyParameters(25),
+    );
+  });
+});
+
+describe('compiled packets', () => {
+  it('carry only admitted records, required ones first, within the budget', () => {
+    fc.assert(
+      fc.property(caseArbitrary, ({ records, contract }) => {
+        const outcome = compiler.compile({ contract, recordSet: createRecordSet(records) });
+        if (!outcome.ok || outcome.value.status !== 'packet') return;
+        const admitted = admittedIds(contract, records);
+        const ids = outcome.value.packet.entries.map((entry) => entry.id);
+        expect(ids.filter((id) => !admitted.has(id))).toEqual([]);
+        expect(outcome.value.packet.tokensUsed).toBeLessThanOrEqual(contract.tokenBudget);
+        const required = [...new Set(contract.requiredRecords)].sort();
+        expect(ids.slice(0, required.length)).toEqual(required);
+      }),
+      propertyParameters(300),
+    );
+  });
+});
+
+describe('disclosure', () => {
+  it('the user view never names a record withheld for authorisation or deny', () => {
+    fc.assert(
+      fc.property(caseArbitrary, ({ records, contract }) => {
+        const outcome = compiler.compile({ contract, recordSet: createRecordSet(records) });
+        if (!outcome.ok) return;
+        const withheld = new Set(outcome.value.trace.filter(isWithheldFromUser).map((row) => row.id));
+        const named = new Set(JSON.stringify(discloseOutcome(outcome.value, 'user')).split(/[^\w-]+/));
+        expect([...withheld].filter((id) => named.has(id))).toEqual([]);
+      }),
+      propertyParameters(500),
     );
   });
 });
