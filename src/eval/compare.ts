@@ -32,6 +32,8 @@ export interface StrategyMetrics {
   readonly recallAtK: number | null;
   /** Required propositions whose legal evidence the strategy had in hand but lost to the budget, with no other accepted evidence passed. */
   readonly displacedCitations: number;
+  /** The contract's required records this strategy did not pass, in the contract's order. */
+  readonly requiredMissed: readonly string[];
   readonly tokensUsed: number;
 }
 
@@ -146,6 +148,7 @@ export function measureStrategy(context: MetricContext, run: StrategyRun): Strat
     coverageSupported: share(supported),
     recallAtK: legalRelevant.size === 0 ? null : firstK.filter((id) => legalRelevant.has(id)).length / Math.min(k, legalRelevant.size),
     displacedCitations: [...inHand].filter((id) => !supported.has(id)).length,
+    requiredMissed: contract.requiredRecords.filter((id) => !run.passed.includes(id)),
     tokensUsed: run.passed.reduce((sum, id) => sum + (byId.get(id)?.tokens ?? 0), 0),
   };
 }
