@@ -113,6 +113,11 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     attemptContinue: vi.fn(async () => null),
     resetDrill: vi.fn(async () => ({ frozenReceiptId: null, declared: [] })),
     resetWorkspace: vi.fn(async () => sampleWorkspace()),
+    runSeed000: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
+    runScenarioComparison: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
+    runGrowth: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
+    runFoundation: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
+    cancelEvaluation: vi.fn(async () => undefined),
     ...change,
   };
   setCompilerApi(api);

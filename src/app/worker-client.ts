@@ -22,5 +22,10 @@ export function createWorkerApi(): CompilerApi {
     attemptContinue: () => remote.attemptContinue(),
     resetDrill: () => remote.resetDrill(),
     resetWorkspace: () => remote.resetWorkspace(),
+    runSeed000: (onProgress) => remote.runSeed000(proxy(onProgress)),
+    runScenarioComparison: (onProgress) => remote.runScenarioComparison(proxy(onProgress)),
+    runGrowth: (sizes, onProgress) => remote.runGrowth(sizes, proxy(onProgress)),
+    runFoundation: (onProgress) => remote.runFoundation(proxy(onProgress)),
+    cancelEvaluation: () => remote.cancelEvaluation(),
   };
 }

@@ -17,6 +17,7 @@ describe('ContractPanel', () => {
     const toggle = screen.getByRole('switch', { name: 'Remove required provenance' });
     expect(toggle).toHaveAccessibleDescription('Drops the provenance of ADR-0234.');
     await user.click(toggle);
+    expect(toggle).toBeChecked();
     expect(api.select).toHaveBeenCalledWith({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
     expect(api.compile).toHaveBeenCalled();
   });

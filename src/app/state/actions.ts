@@ -48,8 +48,11 @@ export async function refreshTrace(change: Partial<Omit<TraceQuery, 'audience'>>
 }
 
 async function applySelection(change: Partial<Selection>): Promise<void> {
-  const current = useScenarioStore.getState().workspace?.selection;
-  if (!current) return;
+  const before = useScenarioStore.getState().workspace;
+  const current = before?.selection;
+  if (!before || !current) return;
+  // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
+  useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
   const workspace = await compilerApi().select({ ...current, ...change });
   if (workspace.selection.scenarioKey !== current.scenarioKey) {
     useDrillStore.setState(INITIAL_DRILL);
