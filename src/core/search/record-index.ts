@@ -50,20 +50,42 @@ export interface RecordIndex {
 }
 
 const PROGRESS_EVERY = 2_000;
+/** Records per batched INSERT: big enough that statement overhead vanishes, small enough to keep copies short. */
+const BATCH_SIZE = 500;
+
+/**
+ * Inserts go in batches: each table gets one JSON array per batch and one statement execution, so a
+ * record costs a JSON.stringify instead of a dozen bind/step/reset round trips into WASM. SQLite's
+ * JSON reader returns the very integers, strings and doubles that binding them one by one would.
+ */
+const BATCH_INSERTS = {
+  records: `INSERT INTO records SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8,
+    value->>9, value->>10, value->>11, value->>12, value->>13, value->>14, value->>15, value->>16 FROM json_each(?)`,
+  text: 'INSERT INTO record_text (rowid, title, text) SELECT value->>0, value->>1, value->>2 FROM json_each(?)',
+  role: 'INSERT OR IGNORE INTO record_roles SELECT value->>0, value->>1 FROM json_each(?)',
+  purpose: 'INSERT OR IGNORE INTO record_purposes SELECT value->>0, value->>1 FROM json_each(?)',
+  label: 'INSERT OR IGNORE INTO record_labels SELECT value->>0, value->>1 FROM json_each(?)',
+  claim: 'INSERT OR IGNORE INTO record_claims SELECT value->>0, value->>1 FROM json_each(?)',
+  supersession: 'INSERT OR IGNORE INTO supersessions SELECT value->>0, value->>1 FROM json_each(?)',
+} as const;
+
+type BatchTable = keyof typeof BATCH_INSERTS;
+
+interface IndexedEntry {
+  readonly record: SourceRecord;
+  readonly rowid: number;
+  /** The sync that last saw this id among the wanted records; older entries are deleted. */
+  seenIn: number;
+}
 
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
   driver.exec(SCHEMA);
-  const indexed = new Map<string, { record: SourceRecord; rowid: number }>();
+  const indexed = new Map<string, IndexedEntry>();
   let nextRowid = 1;
+  let generation = 0;
 
+  const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
   const statements = {
-    record: driver.prepare('INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)'),
-    text: driver.prepare('INSERT INTO record_text (rowid, title, text) VALUES (?,?,?)'),
-    role: driver.prepare('INSERT OR IGNORE INTO record_roles VALUES (?,?)'),
-    purpose: driver.prepare('INSERT OR IGNORE INTO record_purposes VALUES (?,?)'),
-    label: driver.prepare('INSERT OR IGNORE INTO record_labels VALUES (?,?)'),
-    claim: driver.prepare('INSERT OR IGNORE INTO record_claims VALUES (?,?)'),
-    supersession: driver.prepare('INSERT OR IGNORE INTO supersessions VALUES (?,?)'),
     deletes: [
       'DELETE FROM records WHERE rowid = ?',
       'DELETE FROM record_text WHERE rowid = ?',
@@ -75,13 +97,17 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     deleteSupersessions: driver.prepare('DELETE FROM supersessions WHERE successor = ?'),
   };
 
-  const insertRows = (statement: SqlStatement, rowid: number, values: readonly string[]) => {
-    for (const value of values) statement.run([rowid, value]);
+  const emptyBatch = (): Record<BatchTable, SqlValue[][]> => ({ records: [], text: [], role: [], purpose: [], label: [], claim: [], supersession: [] });
+  let batch = emptyBatch();
+  const queuedRowids = new Set<number>();
+
+  const pairs = (rows: SqlValue[][], rowid: number, values: readonly string[]) => {
+    for (const value of values) rows.push([rowid, value]);
   };
 
-  const insert = (record: SourceRecord, rowid: number) => {
+  const queueInsert = (record: SourceRecord, rowid: number) => {
     const times = recordTimes(record);
-    const row: SqlValue[] = [
+    batch.records.push([
       rowid,
       record.id,
       record.project,
@@ -99,17 +125,28 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       record.evidence?.class ?? null,
       record.tokens,
       record.relevance,
-    ];
-    statements.record.run(row);
-    statements.text.run([rowid, record.title, record.text]);
-    insertRows(statements.role, rowid, record.access.roles);
-    insertRows(statements.purpose, rowid, record.access.purposes);
-    insertRows(statements.label, rowid, record.access.labels);
-    if (record.evidence) insertRows(statements.claim, rowid, [...record.evidence.supports, ...record.evidence.contradicts]);
-    for (const target of record.supersedes) statements.supersession.run([target, record.id]);
+    ]);
+    batch.text.push([rowid, record.title, record.text]);
+    pairs(batch.role, rowid, record.access.roles);
+    pairs(batch.purpose, rowid, record.access.purposes);
+    pairs(batch.label, rowid, record.access.labels);
+    if (record.evidence) pairs(batch.claim, rowid, [...record.evidence.supports, ...record.evidence.contradicts]);
+    for (const target of record.supersedes) batch.supersession.push([target, record.id]);
+    queuedRowids.add(rowid);
+  };
+
+  const flush = () => {
+    if (queuedRowids.size === 0) return;
+    for (const table of Object.keys(inserts) as BatchTable[]) {
+      if (batch[table].length > 0) inserts[table].run([JSON.stringify(batch[table])]);
+    }
+    batch = emptyBatch();
+    queuedRowids.clear();
   };
 
   const remove = (id: string, rowid: number) => {
+    // A record listed twice is queued and then replaced: its queued rows must land before they are deleted.
+    if (queuedRowids.has(rowid)) flush();
     for (const statement of statements.deletes) statement.run([rowid]);
     statements.deleteSupersessions.run([id]);
   };
@@ -119,27 +156,31 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       let inserted = 0;
       let updated = 0;
       let deleted = 0;
-      const wanted = new Set<string>();
+      generation += 1;
       driver.transaction(() => {
         for (const [position, record] of records.entries()) {
-          wanted.add(record.id);
           const current = indexed.get(record.id);
-          if (current?.record === record) continue;
+          if (current?.record === record) {
+            current.seenIn = generation;
+            continue;
+          }
           if (current) {
             remove(record.id, current.rowid);
-            insert(record, current.rowid);
-            indexed.set(record.id, { record, rowid: current.rowid });
+            queueInsert(record, current.rowid);
+            indexed.set(record.id, { record, rowid: current.rowid, seenIn: generation });
             updated += 1;
           } else {
             const rowid = nextRowid++;
-            insert(record, rowid);
-            indexed.set(record.id, { record, rowid });
+            queueInsert(record, rowid);
+            indexed.set(record.id, { record, rowid, seenIn: generation });
             inserted += 1;
           }
+          if (queuedRowids.size === BATCH_SIZE) flush();
           if (onProgress && (inserted + updated) % PROGRESS_EVERY === 0) onProgress(position + 1, records.length);
         }
+        flush();
         for (const [id, entry] of indexed) {
-          if (wanted.has(id)) continue;
+          if (entry.seenIn === generation) continue;
           remove(id, entry.rowid);
           indexed.delete(id);
           deleted += 1;
