@@ -1,0 +1,215 @@
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+/** The origin `playwright.config.ts` serves the built app from; nothing else may be contacted. */
+export const APP_ORIGIN = 'http://127.0.0.1:4317';
+
+export type ColumnKind = 'naive' | 'post-filter' | 'compiled';
+
+/** A file as the page would receive it from a drop or a file picker. */
+export interface FilePayload {
+  readonly name: string;
+  readonly mimeType: string;
+  readonly text: string;
+}
+
+export interface TraceRowText {
+  readonly id: string;
+  readonly decision: string;
+  readonly code: string;
+  readonly fact: string;
+}
+
+/** The Context Debugger as the acceptance specs see it: accessible names and test ids from docs/TESTING.md. */
+export class ContextDebugger {
+  constructor(readonly page: Page) {}
+
+  async goto(): Promise<void> {
+    await this.page.goto('./');
+    await this.waitForCompiled();
+  }
+
+  /** Every load compiles; a result is on screen once the audit strip names an outcome. */
+  async waitForCompiled(): Promise<void> {
+    await expect(this.page.getByTestId('audit-outcome').or(this.page.getByTestId('compile-error'))).toBeVisible();
+    await expect(this.page.getByTestId('fatal-error')).toHaveCount(0);
+  }
+
+  get auditSelected(): Locator {
+    return this.page.getByTestId('audit-selected');
+  }
+
+  get auditBudget(): Locator {
+    return this.page.getByTestId('audit-budget');
+  }
+
+  get auditOutcome(): Locator {
+    return this.page.getByTestId('audit-outcome');
+  }
+
+  get auditReceipt(): Locator {
+    return this.page.getByTestId('audit-receipt');
+  }
+
+  get scenarioPicker(): Locator {
+    return this.page.getByTestId('scenario-picker');
+  }
+
+  get compileButton(): Locator {
+    return this.page.getByRole('button', { name: 'Compile context' });
+  }
+
+  get copyPacketButton(): Locator {
+    return this.page.getByRole('button', { name: 'Copy packet' });
+  }
+
+  get failClosed(): Locator {
+    return this.page.getByTestId('fail-closed');
+  }
+
+  get loadErrors(): Locator {
+    return this.page.getByTestId('load-errors');
+  }
+
+  get loadResult(): Locator {
+    return this.page.getByTestId('load-result');
+  }
+
+  get drill(): Locator {
+    return this.page.getByRole('region', { name: 'Fire drill' });
+  }
+
+  get traceCount(): Locator {
+    return this.page.getByTestId('trace-count');
+  }
+
+  column(kind: ColumnKind): Locator {
+    return this.page.getByTestId(`column-${kind}`);
+  }
+
+  tokens(kind: ColumnKind): Locator {
+    return this.page.getByTestId(`tokens-${kind}`);
+  }
+
+  entry(kind: ColumnKind, id: string): Locator {
+    return this.page.getByTestId(`entry-${kind}-${id}`);
+  }
+
+  entries(kind: ColumnKind): Locator {
+    return this.column(kind).locator(`[data-testid^="entry-${kind}-"]`);
+  }
+
+  control(label: string): Locator {
+    return this.page.getByRole('switch', { name: label });
+  }
+
+  traceRow(id: string): Locator {
+    return this.page.getByTestId(`trace-row-${id}`);
+  }
+
+  /** The receipt id in full: the strip shows 12 hex digits and keeps the whole id as its title. */
+  async receiptId(): Promise<string> {
+    const id = await this.auditReceipt.getAttribute('title');
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    return id ?? '';
+  }
+
+  /**
+   * Reads every trace row. The table is virtualised, so rows are gathered while the row group is
+   * scrolled a screen at a time until as many rows as the count announces have been seen.
+   */
+  async readTrace(): Promise<TraceRowText[]> {
+    const shown = Number((/Showing (\d+) of/.exec((await this.traceCount.textContent()) ?? '') ?? [])[1]);
+    expect(shown).toBeGreaterThan(0);
+    const scroller = this.page.getByRole('rowgroup', { name: 'Trace rows' });
+    const rows = new Map<string, TraceRowText>();
+    await scroller.evaluate((element) => element.scrollTo({ top: 0 }));
+    await expect(scroller.getByRole('row').first()).toBeVisible();
+    for (let screen = 0; rows.size < shown && screen <= shown; screen += 1) {
+      const visible = await scroller.getByRole('row').evaluateAll((elements) =>
+        elements.map((row) => {
+          const cells = [...row.querySelectorAll('[role="cell"]')].map((cell) => cell.textContent ?? '');
+          return { id: cells[0] ?? '', decision: cells[1] ?? '', code: cells[2] ?? '', fact: cells[3] ?? '' };
+        }),
+      );
+      for (const row of visible) rows.set(row.id, row);
+      if (rows.size >= shown) break;
+      const lastIndex = await scroller.getByRole('row').last().getAttribute('aria-rowindex');
+      await scroller.evaluate((element) => element.scrollBy({ top: element.clientHeight }));
+      // Wait for the virtualiser to render the rows beyond the last one already read.
+      await expect(scroller.locator(`[aria-rowindex="${Number(lastIndex) + 1}"]`)).toBeAttached();
+    }
+    return [...rows.values()];
+  }
+
+  /** Drops files on the page the way a browser does: a real `drop` event carrying a DataTransfer built in the page. */
+  async dropFiles(files: readonly FilePayload[]): Promise<void> {
+    const dataTransfer = await this.page.evaluateHandle((payloads) => {
+      const transfer = new DataTransfer();
+      for (const file of payloads) transfer.items.add(new File([file.text], file.name, { type: file.mimeType }));
+      return transfer;
+    }, files);
+    const zone = this.page.getByTestId('drop-zone');
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await dataTransfer.dispose();
+  }
+
+  /** Picks files through the "Open files…" button's input. */
+  async openFiles(files: readonly FilePayload[]): Promise<void> {
+    await expect(this.page.getByRole('button', { name: 'Open files…' })).toBeEnabled();
+    await this.page.getByTestId('file-input').setInputFiles(files.map((file) => ({ name: file.name, mimeType: file.mimeType, buffer: Buffer.from(file.text, 'utf8') })));
+  }
+}
+
+interface GuardOptions {
+  /** Origins a test may contact; a spec that serves the app elsewhere overrides it. */
+  allowedOrigins: readonly string[];
+}
+
+interface Fixtures {
+  offOriginGuard: void;
+  app: ContextDebugger;
+}
+
+const CSP_CONSOLE = /content security policy/i;
+
+/**
+ * Every test fails if the page contacts another origin, reports a CSP violation (DOM event or
+ * console message) or throws an uncaught error: an offline, CSP-locked app must do none of these.
+ */
+export const test = base.extend<Fixtures & GuardOptions>({
+  allowedOrigins: [[APP_ORIGIN], { option: true }],
+  offOriginGuard: [
+    async ({ context, allowedOrigins }, use) => {
+      const problems: string[] = [];
+      context.on('request', (request) => {
+        const url = request.url();
+        // data: URLs never touch the network; blob: URLs carry the origin that made them.
+        if (url.startsWith('data:')) return;
+        if (!allowedOrigins.includes(new URL(url).origin)) problems.push(`request left the origin: ${request.method()} ${url}`);
+      });
+      context.on('console', (message) => {
+        if (CSP_CONSOLE.test(message.text())) problems.push(`console: ${message.text()}`);
+      });
+      context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`));
+      await context.exposeBinding('__reportCspViolation', (_source, text: string) => {
+        problems.push(`securitypolicyviolation: ${text}`);
+      });
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          const report = (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation;
+          report(`${event.effectiveDirective} blocked ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`);
+        });
+      });
+      await use();
+      expect(problems, 'off-origin requests, CSP violations and page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+  app: async ({ page }, use) => {
+    await use(new ContextDebugger(page));
+  },
+});
+
+export { expect };
