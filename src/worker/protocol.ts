@@ -5,6 +5,9 @@ import type { Contract } from '../core/format/contract';
 import type { FileKind } from '../core/passes/validate';
 import type { ReasonCode } from '../core/reasons';
 import type { Decision, DrillVerdict, EvidenceSlot } from '../core/result';
+import type { FoundationReport } from '../eval/foundation';
+import type { GrowthReport } from '../eval/growth';
+import type { ScenarioComparison } from '../eval/scenario-comparison';
 
 /** A control or late change as the UI shows it: the patches stay in the worker. */
 export interface ChangeSummary {
@@ -160,8 +163,39 @@ export interface DrillState {
   readonly declared: readonly string[];
 }
 
+export type EvaluationExperiment = 'seed000' | 'scenario' | 'growth' | 'foundation';
+
+/** The corpus sizes the app offers for the growth experiment; the worker refuses any other. */
+export const EVALUATION_GROWTH_SIZES = [100, 1_000, 10_000, 50_000] as const;
+export type EvaluationGrowthSize = (typeof EVALUATION_GROWTH_SIZES)[number];
+
+export interface EvaluationProgress {
+  readonly experiment: EvaluationExperiment;
+  /** What the worker is doing now, e.g. "10,000 records: indexing". */
+  readonly step: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+/** A cancelled growth run keeps the sizes it finished before the cancel was seen. */
+export type EvaluationOutcome<T> =
+  | { readonly status: 'done'; readonly report: T; readonly elapsedMs: number }
+  | { readonly status: 'failed'; readonly error: CompileError }
+  | { readonly status: 'cancelled'; readonly partial: T | null };
+
+/** Each experiment runs in its own fresh in-memory database; a new run cancels the one in progress. */
+export interface EvaluationApi {
+  runSeed000(onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<ScenarioComparison>>;
+  /** The strategy comparison on the selected scenario, with its contract edit, controls and late changes. */
+  runScenarioComparison(onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<ScenarioComparison>>;
+  runGrowth(sizes: readonly EvaluationGrowthSize[], onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<GrowthReport>>;
+  runFoundation(onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<FoundationReport>>;
+  /** Takes effect at the next step boundary (between corpus sizes): a step runs synchronously. */
+  cancelEvaluation(): Promise<void>;
+}
+
 /** The worker's API. Every method is async across the worker boundary; the worker owns all data. */
-export interface CompilerApi {
+export interface CompilerApi extends EvaluationApi {
   start(): Promise<WorkspaceSnapshot>;
   select(selection: Selection): Promise<WorkspaceSnapshot>;
   compile(audience: Audience): Promise<CompileResponse>;
