@@ -305,6 +305,11 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
     resetDrill: resetDrillState,
 
+    /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
+    current(): { readonly loaded: LoadedScenario; readonly selection: Selection } {
+      return { loaded: effective(currentEntry()), selection };
+    },
+
     async resetWorkspace(): Promise<WorkspaceSnapshot> {
       loaded = new Map();
       loads = [];
