@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { createCompiler } from '../core/compile';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readBuiltinScenarios } from './builtin-sources';
+import { createEvaluation } from './evaluation';
+import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
 import { createSession } from './session';
 import { createIndexedDbStorage } from './workspace-storage';
@@ -11,6 +13,14 @@ import { createIndexedDbStorage } from './workspace-storage';
 z.config({ jitless: true });
 
 const ready = openInMemoryDatabase().then((driver) => createSession({ compiler: createCompiler(driver), storage: createIndexedDbStorage(), builtins: readBuiltinScenarios() }));
+
+const evaluation = createEvaluation({
+  openDatabase: openInMemoryDatabase,
+  seed000: readSeed000,
+  foundationTexts: readFoundationTexts,
+  currentScenario: async () => (await ready).current(),
+  clock: () => performance.now(),
+});
 
 const api: CompilerApi = {
   start: async () => (await ready).start(),
@@ -29,6 +39,11 @@ const api: CompilerApi = {
   attemptContinue: async () => (await ready).attemptContinue(),
   resetDrill: async () => (await ready).resetDrill(),
   resetWorkspace: async () => (await ready).resetWorkspace(),
+  runSeed000: (onProgress) => evaluation.runSeed000(onProgress),
+  runScenarioComparison: (onProgress) => evaluation.runScenarioComparison(onProgress),
+  runGrowth: (sizes, onProgress) => evaluation.runGrowth(sizes, onProgress),
+  runFoundation: (onProgress) => evaluation.runFoundation(onProgress),
+  cancelEvaluation: () => evaluation.cancelEvaluation(),
 };
 
 expose(api);
