@@ -19,7 +19,14 @@ export interface Latency {
   readonly p50: number;
   readonly p95: number;
   readonly min: number;
+  /** Median CPU time of this process over the same runs: less disturbed than wall time on a shared machine. */
+  readonly cpuP50: number;
   readonly runs: number;
+}
+
+interface Sample {
+  readonly ms: number;
+  readonly cpuMs: number;
 }
 
 export interface SizeResult {
@@ -29,9 +36,10 @@ export interface SizeResult {
   readonly parse: { readonly ms: number; readonly recordsPerSecond: number; readonly megabytesPerSecond: number };
   readonly sqliteLoadMs: number;
   readonly indexMs: number;
+  readonly indexCpuMs: number;
   readonly firstCompileMs: number;
   readonly compile: Latency;
-  /** Where compile time goes, timed by calling the exported passes in compile's order. */
+  /** Where compile time goes: median CPU ms of each exported pass, called in compile's order. */
   readonly phases: Readonly<Record<string, number>>;
   readonly naive: Latency;
   readonly postFilter: Latency;
@@ -47,14 +55,27 @@ export interface SizeResult {
 const MB = 1024 * 1024;
 const CHUNK_CHARS = 1 << 16;
 
-function summarise(samples: readonly number[]): Latency {
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95), min: Math.min(...samples), runs: samples.length };
+function summarise(samples: readonly Sample[]): Latency {
+  const wall = samples.map((sample) => sample.ms);
+  return {
+    p50: percentile(wall, 50),
+    p95: percentile(wall, 95),
+    min: Math.min(...wall),
+    cpuP50: percentile(
+      samples.map((sample) => sample.cpuMs),
+      50,
+    ),
+    runs: samples.length,
+  };
 }
 
-function timed<T>(work: () => T): { value: T; ms: number } {
+function timed<T>(work: () => T): { value: T } & Sample {
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const value = work();
-  return { value, ms: performance.now() - start };
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  return { value, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 function orThrow<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
@@ -101,9 +122,9 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
   const outcome = first.value;
   sampleMemory();
 
-  const compileSamples: number[] = [];
+  const compileSamples: Sample[] = [];
   for (let run = 0; run < runs; run += 1) {
-    compileSamples.push(timed(compileOnce).ms);
+    compileSamples.push(timed(compileOnce));
     sampleMemory();
   }
   const serialised = serialiseReceipt(outcome.receipt);
@@ -113,8 +134,8 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
 
   const phaseSamples = new Map<string, number[]>();
   const phase = <T>(name: string, work: () => T): T => {
-    const { value, ms } = timed(work);
-    phaseSamples.set(name, [...(phaseSamples.get(name) ?? []), ms]);
+    const { value, cpuMs } = timed(work);
+    phaseSamples.set(name, [...(phaseSamples.get(name) ?? []), cpuMs]);
     return value;
   };
   let admitted: ReadonlySet<string> = new Set();
@@ -130,18 +151,18 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
   }
   const phases = Object.fromEntries([...phaseSamples].map(([name, samples]) => [name, percentile(samples, 50)]));
 
-  const naiveSamples: number[] = [];
-  const postFilterSamples: number[] = [];
+  const naiveSamples: Sample[] = [];
+  const postFilterSamples: Sample[] = [];
   for (let run = 0; run < runs; run += 1) {
-    naiveSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK)).ms);
-    postFilterSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK).filter((row) => admitted.has(row.id))).ms);
+    naiveSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK)));
+    postFilterSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK).filter((row) => admitted.has(row.id))));
   }
 
   const requiredIds = new Set(corpus.requiredIds);
   const target = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
   if (target === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
   const control = benchControl(target);
-  const toggleSamples: number[] = [];
+  const toggleSamples: Sample[] = [];
   let toggleSync = { inserted: 0, updated: 0, deleted: 0 };
   for (let run = 0; run < runs; run += 1) {
     // Alternate on and off: each step changes exactly one record object against the index.
@@ -152,7 +173,7 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
       const result = orThrow(compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
       return { sync, result };
     });
-    toggleSamples.push(step.ms);
+    toggleSamples.push(step);
     toggleSync = step.value.sync;
     if (toggleSync.updated !== 1 || toggleSync.inserted !== 0 || toggleSync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(toggleSync)}`);
     if (on && step.value.result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
@@ -166,6 +187,7 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
     parse: { ms: parsed.ms, recordsPerSecond: size / (parsed.ms / 1000), megabytesPerSecond: jsonlBytes / MB / (parsed.ms / 1000) },
     sqliteLoadMs: loaded.ms,
     indexMs: indexed.ms,
+    indexCpuMs: indexed.cpuMs,
     firstCompileMs: first.ms,
     compile: summarise(compileSamples),
     phases,

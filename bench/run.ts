@@ -60,20 +60,23 @@ function table(results: readonly SizeResult[]): string {
     row('parse+validate records/s', (r) => r.parse.recordsPerSecond, 0, false),
     row('parse+validate MB/s', (r) => r.parse.megabytesPerSecond, 1, false),
     row('FTS5 index build ms', (r) => r.indexMs),
+    row('FTS5 index build CPU ms', (r) => r.indexCpuMs),
     row('first compile ms (cold caches)', (r) => r.firstCompileMs),
     row('compile p50 ms', (r) => r.compile.p50),
     row('compile p95 ms', (r) => r.compile.p95),
+    row('compile CPU p50 ms', (r) => r.compile.cpuP50),
     row('naive top-k p50 ms', (r) => r.naive.p50),
     row('post-filter p50 ms', (r) => r.postFilter.p50),
     row('recompile after toggle p50 ms', (r) => r.recompileAfterToggle.p50),
     row('recompile after toggle p95 ms', (r) => r.recompileAfterToggle.p95),
+    row('recompile after toggle CPU p50 ms', (r) => r.recompileAfterToggle.cpuP50),
     row('peak RSS MB', (r) => r.memory.peakRssMb, 0),
     row('peak JS heap MB', (r) => r.memory.peakHeapUsedMb, 0),
     row('receipt kB', (r) => r.receipt.bytes / 1024, 0),
     row('JSONL MB', (r) => r.jsonlBytes / 1024 / 1024, 1, false),
   ];
   const phaseNames = Object.keys(results[0]?.phases ?? {});
-  for (const name of phaseNames) rows.push(row(`  phase ${name} p50 ms`, (r) => r.phases[name] ?? Number.NaN, 1));
+  for (const name of phaseNames) rows.push(row(`  phase ${name} CPU p50 ms`, (r) => r.phases[name] ?? Number.NaN, 1));
   return formatTable([...header, ...growthHeader], rows);
 }
 
