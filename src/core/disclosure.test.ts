@@ -78,6 +78,16 @@ describe('discloseOutcome', () => {
     expect(view.postFilter.requiredMissed).toEqual([]);
   });
 
+  it('does not name a withheld successor through the failure of the required record it supersedes', () => {
+    const successor = secret('successor-x', { access: { roles: ['auditor'] }, supersedes: ['required-old'] });
+    const outcome = compile([buildRecord({ id: 'required-old' }), successor], { requiredRecords: ['required-old'] });
+    expect(outcome.status === 'fail_closed' && outcome.failure.message).toMatch(/superseded by successor-x/);
+    const view = discloseOutcome(outcome, 'user');
+    expectNothingOf([successor], JSON.stringify(view));
+    expect(view.failureMessage).toBe('A required record fails a legality gate: no packet is emitted. The requested scope cannot be processed in this workflow.');
+    expect(discloseOutcome(outcome, 'diagnostic').failureMessage).toMatch(/superseded by successor-x/);
+  });
+
   it('withholds by code or by any failed authorisation or deny gate', () => {
     expect(isWithheldFromUser({ code: 'EXCLUDE_PROJECT', failedGates: ['project', 'deny'] })).toBe(true);
     expect(isWithheldFromUser({ code: 'REQUIRED_NOT_AUTHORISED', failedGates: [] })).toBe(true);

@@ -31,6 +31,11 @@ export function withheldNotice(count: number): string | null {
   return `${count} record${count === 1 ? ' is' : 's are'} outside the authorised scope.`;
 }
 
+/** Whitespace-separated words, each also without the brackets and punctuation that facts put around ids. */
+function wordsOf(text: string): string[] {
+  return text.split(/\s+/).flatMap((word) => [word, word.replace(/^[([]+|[)\],.:;]+$/g, '')]);
+}
+
 /**
  * One compilation, two renderings. The diagnostic view shows everything. The user view shows records
  * excluded for authorisation or deny reasons only as a count: never their id, title or text.
@@ -44,12 +49,13 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     requiredMissed: packet.requiredMissed.filter((id) => !withheld.has(id)),
     withheldCount: packet.selected.filter((id) => withheld.has(id)).length,
   });
-  // A visible row's fact can name another record (its superseding successor); never a withheld one.
-  const redact = (row: TraceRow): TraceRow => (row.fact.split(/\s+/).some((word) => withheld.has(word)) ? { ...row, fact: REASONS[row.code].summary } : row);
+  // A visible row's fact or a failure can name another record (a superseding successor); never a withheld one.
+  const namesWithheld = (text: string) => withheld.size > 0 && wordsOf(text).some((word) => withheld.has(word));
+  const redact = (row: TraceRow): TraceRow => (namesWithheld(row.fact) ? { ...row, fact: REASONS[row.code].summary } : row);
   let failureMessage: string | null = null;
   if (outcome.status === 'fail_closed') {
     failureMessage =
-      audience === 'user' && isBoundedDisclosure(outcome.failure.code)
+      audience === 'user' && (isBoundedDisclosure(outcome.failure.code) || namesWithheld(outcome.failure.message))
         ? `${REASONS[outcome.failure.code].summary} The requested scope cannot be processed in this workflow.`
         : outcome.failure.message;
   }

@@ -17,6 +17,8 @@ import { caseArbitrary, propertyParameters, VOCABULARY } from './test-support/ar
 import { freshDriver, sharedDriver } from './test-support/node-driver';
 
 const DIFFERENTIAL_RUNS = 10_000;
+/** About 25 s on an idle 2-core machine; the margin is for a machine shared with other test runs. */
+const DIFFERENTIAL_TIMEOUT_MS = 240_000;
 
 let driver: SqlDriver;
 /** The one index on the shared database: two indexes on one database would fight over row ids. */
@@ -65,7 +67,7 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
       }),
       propertyParameters(DIFFERENTIAL_RUNS),
     );
-  });
+  }, DIFFERENTIAL_TIMEOUT_MS);
 
   it('uses vocabularies in which every gate both passes and fails', () => {
     const failures = new Map<GateName, number>(GATE_ORDER.map((gate) => [gate, 0]));
