@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 /** The origin `playwright.config.ts` serves the built app from; nothing else may be contacted. */
@@ -10,6 +11,12 @@ export interface FilePayload {
   readonly name: string;
   readonly mimeType: string;
   readonly text: string;
+}
+
+/** A file from `e2e/fixtures-data/`, typed by its extension as a browser would. */
+export function fixtureFile(name: string): FilePayload {
+  const text = readFileSync(new URL(`./fixtures-data/${name}`, import.meta.url), 'utf8');
+  return { name, mimeType: name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json', text };
 }
 
 export interface TraceRowText {
