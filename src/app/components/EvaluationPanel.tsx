@@ -1,0 +1,406 @@
+import type { ReactNode } from 'react';
+import type { StrategyId, StrategyMetrics } from '../../eval/compare';
+import type { FoundationReport } from '../../eval/foundation';
+import type { GrowthReport } from '../../eval/growth';
+import type { ScenarioComparison } from '../../eval/scenario-comparison';
+import { EVALUATION_GROWTH_SIZES, type EvaluationExperiment } from '../../worker/protocol';
+import {
+  cancelExperiment,
+  runCurrentScenario,
+  runFoundationExperiment,
+  runGrowthExperiment,
+  runSeed000,
+  setGrowthSize,
+  useEvaluationStore,
+  type ExperimentResult,
+} from '../state/evaluation-store';
+import { selectedScenario, useScenarioStore } from '../state/scenario-store';
+import { BarChart, LineChart, type Bar } from './EvaluationCharts';
+import { shortHash } from './format';
+import './evaluation.css';
+
+const EXPERIMENT_TITLES: Record<EvaluationExperiment, string> = {
+  seed000: 'Seed 000 comparison',
+  scenario: 'Current scenario comparison',
+  growth: 'Growth experiment',
+  foundation: 'Retrieval foundation',
+};
+
+/** Chart labels must fit beside a bar; the tables carry the full names. */
+const SHORT_LABELS: Record<StrategyId, string> = {
+  naive: 'plain top-k',
+  'post-filter': 'post-filter',
+  'post-filter-overfetch': 'post-filter, over-fetch',
+  compiled: 'compiled',
+};
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
+const count = (value: number) => value.toLocaleString('en-GB');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+
+function strategyName(row: StrategyMetrics, overFetch: number): string {
+  return row.strategy === 'post-filter-overfetch' ? `${row.label} ×${overFetch}` : row.label;
+}
+
+function Progress({ experiment }: { experiment: EvaluationExperiment }) {
+  const running = useEvaluationStore((state) => state.running);
+  if (running?.experiment !== experiment) return null;
+  const progress = running.progress;
+  const value = progress && progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
+  const step = running.cancelling ? 'Cancelling after the current step…' : (progress?.step ?? 'Starting…');
+  return (
+    <div className="evaluation-progress" data-testid={`progress-${experiment}`}>
+      <div role="progressbar" aria-label={`${EXPERIMENT_TITLES[experiment]} progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={`${value} %: ${step}`} className="progress-track">
+        <div className="progress-fill" style={{ width: `${value}%` }} />
+      </div>
+      <span className="caption" aria-live="polite">
+        {value} % · {step}
+      </span>
+      <button type="button" className="secondary" onClick={() => void cancelExperiment()} disabled={running.cancelling}>
+        Cancel experiment
+      </button>
+    </div>
+  );
+}
+
+function RunButton({ experiment, label, onRun, disabled = false }: { experiment: EvaluationExperiment; label: string; onRun: () => Promise<void>; disabled?: boolean }) {
+  const busy = useEvaluationStore((state) => state.running !== null);
+  return (
+    <button type="button" onClick={() => void onRun()} disabled={busy || disabled} data-testid={`run-${experiment}`}>
+      {label}
+    </button>
+  );
+}
+
+/** The result area shared by every experiment: nothing yet, the failure, a cancel, or the report. */
+function Outcome<T>({ experiment, result, render }: { experiment: EvaluationExperiment; result: ExperimentResult<T>; render: (report: T, elapsedMs: number | null) => ReactNode }) {
+  switch (result.status) {
+    case 'none':
+      return null;
+    case 'failed':
+      return (
+        <p className="fail-closed evaluation-error" role="alert" data-testid={`error-${experiment}`}>
+          {result.message}
+        </p>
+      );
+    case 'cancelled':
+      return (
+        <>
+          <p role="status" className="caption" data-testid={`cancelled-${experiment}`}>
+            {result.partial ? 'Cancelled: the sizes measured before the cancel are shown.' : 'Cancelled before any result.'}
+          </p>
+          {result.partial ? render(result.partial, null) : null}
+        </>
+      );
+    case 'done':
+      return <>{render(result.report, result.elapsedMs)}</>;
+  }
+}
+
+function ComparisonTable({ label, testId, comparison, requiredMissed }: { label: string; testId: string; comparison: ScenarioComparison; requiredMissed: boolean }) {
+  return (
+    <div className="table-scroll">
+      <table aria-label={label} data-testid={testId} className="evaluation-table">
+        <thead>
+          <tr>
+            <th scope="col">strategy</th>
+            <th scope="col">passed</th>
+            <th scope="col">unsafe</th>
+            <th scope="col">coverage (mentioned)</th>
+            <th scope="col">coverage (accepted evidence)</th>
+            <th scope="col">recall@{comparison.k}</th>
+            {requiredMissed ? <th scope="col">required missed</th> : <th scope="col">displaced citations</th>}
+            <th scope="col">tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {comparison.rows.map((row) => (
+            <tr key={row.strategy} data-testid={`${testId}-${row.strategy}`}>
+              <th scope="row">{strategyName(row, comparison.overFetch)}</th>
+              <td data-column="passed">{row.itemsPassed}</td>
+              <td data-column="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
+                {row.unsafePassed}
+              </td>
+              <td data-column="coverage">{percent(row.coverageMentioned)}</td>
+              <td data-column="coverage-accepted">{percent(row.coverageSupported)}</td>
+              <td data-column="recall">{decimal(row.recallAtK)}</td>
+              {requiredMissed ? (
+                <td data-column="required-missed" className={row.requiredMissed.length > 0 ? 'bad' : undefined}>
+                  {row.requiredMissed.length > 0 ? row.requiredMissed.join(', ') : 'none'}
+                </td>
+              ) : (
+                <td data-column="displaced">{row.displacedCitations}</td>
+              )}
+              <td data-column="tokens">
+                {row.tokensUsed} / {comparison.tokenBudget}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function comparisonFacts(comparison: ScenarioComparison): string {
+  const outcome = comparison.status === 'packet' ? 'packet emitted' : 'fail-closed: no packet, so the compiled row passes nothing';
+  return `k = ${comparison.k}, ranking ${comparison.ranking}, ${count(comparison.candidates)} candidates, ${count(comparison.admitted)} admitted, ${count(comparison.legalRelevant)} legal relevant; compiled: ${outcome}; receipt ${shortHash(comparison.receiptId)}.`;
+}
+
+function bars(comparison: ScenarioComparison, value: (row: StrategyMetrics) => number, display: (row: StrategyMetrics) => string): Bar[] {
+  return comparison.rows.map((row) => ({ key: row.strategy, label: SHORT_LABELS[row.strategy], value: value(row), display: display(row) }));
+}
+
+function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparison; elapsedMs: number | null }) {
+  const maxItems = Math.max(comparison.k, ...comparison.rows.map((row) => row.itemsPassed));
+  return (
+    <>
+      <p className="caption" data-testid="seed000-facts">
+        {comparisonFacts(comparison)}
+        {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
+      </p>
+      <div className="chart-row">
+        <BarChart title="Items passed" max={maxItems} bars={bars(comparison, (row) => row.itemsPassed, (row) => String(row.itemsPassed))} />
+        <BarChart title="Unsafe items passed" max={maxItems} bars={bars(comparison, (row) => row.unsafePassed, (row) => String(row.unsafePassed))} />
+        <BarChart title="Coverage (mentioned)" max={1} bars={bars(comparison, (row) => row.coverageMentioned, (row) => percent(row.coverageMentioned))} />
+      </div>
+      <ComparisonTable label="Seed 000 comparison" testId="seed000-table" comparison={comparison} requiredMissed={false} />
+    </>
+  );
+}
+
+function Seed000Section() {
+  const result = useEvaluationStore((state) => state.seed000);
+  return (
+    <section className="panel evaluation-section" aria-labelledby="seed000-heading">
+      <h3 id="seed000-heading">Seed 000: the contaminated eight-item corpus</h3>
+      <p className="caption">
+        Four high-scoring records are unusable (another borrower’s, superseded, an email claiming a waiver, a waiver released only to investigators); four lower-scoring ones are the evidence
+        the task needs. Ranked by declared relevance, k = 5.
+      </p>
+      <RunButton experiment="seed000" label="Run seed 000 comparison" onRun={runSeed000} />
+      <Progress experiment="seed000" />
+      <Outcome experiment="seed000" result={result} render={(comparison, elapsedMs) => <Seed000Result comparison={comparison} elapsedMs={elapsedMs} />} />
+    </section>
+  );
+}
+
+function ScenarioSection() {
+  const result = useEvaluationStore((state) => state.scenario);
+  const context = useEvaluationStore((state) => state.scenarioContext);
+  const scenario = useScenarioStore(selectedScenario);
+  const selection = useScenarioStore((state) => state.workspace?.selection);
+  const toggled = scenario && selection ? scenario.controls.filter((control) => selection.controls.includes(control.id)).map((control) => control.label) : [];
+  return (
+    <section className="panel evaluation-section" aria-labelledby="scenario-heading">
+      <h3 id="scenario-heading">Run on the current scenario</h3>
+      <p className="caption" data-testid="scenario-selection">
+        {scenario ? `${scenario.title}${scenario.contractEdited ? ' (edited contract)' : ''}; controls: ${toggled.length > 0 ? toggled.join(', ') : 'none'}.` : 'No scenario is loaded yet.'}
+      </p>
+      <RunButton experiment="scenario" label="Run on the current scenario" onRun={runCurrentScenario} disabled={!scenario} />
+      <Progress experiment="scenario" />
+      <Outcome
+        experiment="scenario"
+        result={result}
+        render={(comparison, elapsedMs) => (
+          <>
+            <p className="caption" data-testid="scenario-facts">
+              {context ? `${context.title}; controls: ${context.controls.length > 0 ? context.controls.join(', ') : 'none'}${context.lateChanges.length > 0 ? `; late changes: ${context.lateChanges.join(', ')}` : ''}. ` : ''}
+              {comparisonFacts(comparison)}
+              {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
+            </p>
+            <ComparisonTable label="Current scenario comparison" testId="scenario-table" comparison={comparison} requiredMissed />
+          </>
+        )}
+      />
+    </section>
+  );
+}
+
+function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: number | null }) {
+  const sizes = report.points.map((point) => point.size);
+  const strategies = report.points[0]?.rows ?? [];
+  const k = report.points[0]?.k ?? 0;
+  const seriesOf = (value: (row: StrategyMetrics) => number | null) =>
+    strategies.map((first) => ({ key: first.strategy, label: SHORT_LABELS[first.strategy], values: report.points.map((point) => {
+      const row = point.rows.find((candidate) => candidate.strategy === first.strategy);
+      return row ? value(row) : null;
+    }) }));
+  const maxUnsafe = Math.max(k, ...report.points.flatMap((point) => point.rows.map((row) => row.unsafePassed)));
+  return (
+    <>
+      <p className="caption" data-testid="growth-facts">
+        Seed {report.seed}; every {report.blockSize} records: {Object.entries(report.blockMix).map(([category, n]) => `${n} ${category}`).join(', ')}. k = {k}, budget {report.points[0]?.tokenBudget ?? 0} tokens.
+        {elapsedMs === null ? '' : ` Whole run ${seconds(elapsedMs)}.`}
+      </p>
+      <div className="chart-row">
+        <LineChart title={`Unsafe items passed (of k = ${k})`} xValues={sizes} xFormat={count} series={seriesOf((row) => row.unsafePassed)} yMax={maxUnsafe} yFormat={(y) => String(Math.round(y * 10) / 10)} />
+        <LineChart title={`Recall@${k}`} xValues={sizes} xFormat={count} series={seriesOf((row) => row.recallAtK)} yMax={1} yFormat={(y) => y.toFixed(1)} />
+      </div>
+      <div className="table-scroll">
+        <table aria-label="Growth results" data-testid="growth-table" className="evaluation-table">
+          <thead>
+            <tr>
+              <th scope="col">records</th>
+              <th scope="col">strategy</th>
+              <th scope="col">passed</th>
+              <th scope="col">unsafe</th>
+              <th scope="col">coverage (mentioned)</th>
+              <th scope="col">coverage (accepted evidence)</th>
+              <th scope="col">recall@{k}</th>
+              <th scope="col">displaced citations</th>
+              <th scope="col">tokens</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.points.flatMap((point) =>
+              point.rows.map((row) => (
+                <tr key={`${point.size}-${row.strategy}`} data-testid={`growth-${point.size}-${row.strategy}`}>
+                  <th scope="row">{count(point.size)}</th>
+                  <th scope="row">{strategyName(row, point.overFetch)}</th>
+                  <td data-column="passed">{row.itemsPassed}</td>
+                  <td data-column="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
+                    {row.unsafePassed}
+                  </td>
+                  <td data-column="coverage">{percent(row.coverageMentioned)}</td>
+                  <td data-column="coverage-accepted">{percent(row.coverageSupported)}</td>
+                  <td data-column="recall">{decimal(row.recallAtK)}</td>
+                  <td data-column="displaced">{row.displacedCitations}</td>
+                  <td data-column="tokens">
+                    {row.tokensUsed} / {point.tokenBudget}
+                  </td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="table-scroll">
+        <table aria-label="Growth timings" data-testid="growth-timings" className="evaluation-table">
+          <thead>
+            <tr>
+              <th scope="col">records</th>
+              <th scope="col">index (fresh database)</th>
+              <th scope="col">compile + baselines</th>
+              <th scope="col">admitted</th>
+              <th scope="col">admitted set</th>
+              <th scope="col">corpus digest</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.points.map((point) => (
+              <tr key={point.size}>
+                <th scope="row">{count(point.size)}</th>
+                <td>{point.indexMs === null ? '–' : `${Math.round(point.indexMs)} ms`}</td>
+                <td>{point.compareMs === null ? '–' : `${Math.round(point.compareMs)} ms`}</td>
+                <td>{count(point.admitted)}</td>
+                <td className={point.admittedAsGenerated ? undefined : 'bad'}>{point.admittedAsGenerated ? 'exactly the generated legal records' : 'differs from the generated legal records'}</td>
+                <td>
+                  <code>{shortHash(point.corpusDigest)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function GrowthSection() {
+  const result = useEvaluationStore((state) => state.growth);
+  const chosen = useEvaluationStore((state) => state.growthSizes);
+  const busy = useEvaluationStore((state) => state.running !== null);
+  return (
+    <section className="panel evaluation-section" aria-labelledby="growth-heading">
+      <h3 id="growth-heading">Growth: contaminated corpora of growing size</h3>
+      <p className="caption">
+        Every 20 records hold 1 legal relevant record among 11 similar illegal ones and 8 legal records the task does not need. Each size runs in its own fresh database, so a cancel
+        stops between sizes and keeps the sizes already measured.
+      </p>
+      <fieldset className="size-choices" disabled={busy}>
+        <legend>Corpus sizes</legend>
+        {EVALUATION_GROWTH_SIZES.map((size) => (
+          <label key={size}>
+            <input type="checkbox" checked={chosen.includes(size)} onChange={(event) => setGrowthSize(size, event.target.checked)} />
+            {count(size)}
+            {size === 50_000 ? ' (slow: tens of seconds)' : ''}
+          </label>
+        ))}
+      </fieldset>
+      <RunButton experiment="growth" label="Run growth experiment" onRun={runGrowthExperiment} disabled={chosen.length === 0} />
+      <Progress experiment="growth" />
+      <Outcome experiment="growth" result={result} render={(report, elapsedMs) => <GrowthResult report={report} elapsedMs={elapsedMs} />} />
+    </section>
+  );
+}
+
+function FoundationResult({ report, elapsedMs }: { report: FoundationReport; elapsedMs: number | null }) {
+  return (
+    <>
+      <p className="caption" data-testid="foundation-facts">
+        {report.records} records, {report.queries} queries, the same FTS5 bm25 ranking in every mode.{elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
+      </p>
+      <div className="table-scroll">
+        <table aria-label="Retrieval foundation" data-testid="foundation-table" className="evaluation-table">
+          <thead>
+            <tr>
+              <th scope="col">mode</th>
+              <th scope="col">hit@1</th>
+              <th scope="col">recall@3</th>
+              <th scope="col">MRR</th>
+              <th scope="col">avg candidates</th>
+              <th scope="col">filter false negatives</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.modes.map((mode) => (
+              <tr key={mode.mode} data-testid={`foundation-table-${mode.mode}`}>
+                <th scope="row">{mode.label}</th>
+                <td>{decimal(mode.hitAt1, 3)}</td>
+                <td>{decimal(mode.recallAt3, 3)}</td>
+                <td>{decimal(mode.mrr, 3)}</td>
+                <td>{decimal(mode.averageCandidates)}</td>
+                <td className={mode.filterFalseNegatives > 0 ? 'bad' : undefined}>{mode.filterFalseNegatives}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function FoundationSection() {
+  const result = useEvaluationStore((state) => state.foundation);
+  return (
+    <section className="panel evaluation-section" aria-labelledby="foundation-heading">
+      <h3 id="foundation-heading">Retrieval foundation</h3>
+      <p className="caption">
+        36 records from three software projects with overlapping wording, 12 queries: content only, broad metadata, discriminative metadata, and discriminative metadata that treats a
+        missing field as unknown.
+      </p>
+      <RunButton experiment="foundation" label="Run retrieval foundation" onRun={runFoundationExperiment} />
+      <Progress experiment="foundation" />
+      <Outcome experiment="foundation" result={result} render={(report, elapsedMs) => <FoundationResult report={report} elapsedMs={elapsedMs} />} />
+    </section>
+  );
+}
+
+/** The evaluation lab (region "Evaluation"): every experiment runs in the worker, in its own database, on demand. */
+export function EvaluationPanel() {
+  return (
+    <section className="evaluation" aria-labelledby="evaluation-heading">
+      <h2 id="evaluation-heading">Evaluation</h2>
+      <p className="caption">
+        What deciding the admitted set before ranking changes, measured against plain top-k and post-filter top-k under the same ranking and budget. Unsafe: passed records outside the
+        admitted set. Coverage (mentioned): required propositions some passed record speaks to, legal or not; accepted evidence counts only admitted records of an accepted class.
+      </p>
+      <Seed000Section />
+      <ScenarioSection />
+      <GrowthSection />
+      <FoundationSection />
+    </section>
+  );
+}
