@@ -1,16 +1,19 @@
 import { useEffect, type ReactNode } from 'react';
+import { useEvaluationStore } from '../state/evaluation-store';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
 import { AuditStrip } from './AuditStrip';
 import { ComparePanel } from './ComparePanel';
 import { ContractPanel } from './ContractPanel';
 import { DrillPanel } from './DrillPanel';
 import { DropZone } from './DropZone';
+import { EvaluationPanel } from './EvaluationPanel';
 import { EvidencePanel } from './EvidencePanel';
 import { ExportPanel } from './ExportPanel';
 import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
+import { WorkspaceSwitch } from './WorkspaceSwitch';
 
 const RAILS: Record<ViewId, () => ReactNode> = {
   contract: () => (
@@ -34,6 +37,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   const activeView = useUiStore((state) => state.activeView);
   const theme = useUiStore((state) => state.theme);
   const fatal = useUiStore((state) => state.fatal);
+  const evaluationOpen = useEvaluationStore((state) => state.open);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -48,20 +52,29 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       <StorageNotice />
       <LoadStatus />
       <AuditStrip />
-      <nav className="view-tabs" role="tablist" aria-label="Views">
-        {VIEWS.map((view) => (
-          <button key={view.id} type="button" role="tab" id={`tab-${view.id}`} aria-controls={`rail-${view.id}`} aria-selected={activeView === view.id} onClick={() => useUiStore.setState({ activeView: view.id })}>
-            {view.label}
-          </button>
-        ))}
-      </nav>
-      <main className="rails">
-        {VIEWS.map((view) => (
-          <div key={view.id} id={`rail-${view.id}`} role="tabpanel" aria-labelledby={`tab-${view.id}`} className={`rail rail-${view.id}${activeView === view.id ? ' active' : ''}`}>
-            {RAILS[view.id]()}
-          </div>
-        ))}
-      </main>
+      <WorkspaceSwitch />
+      {/* Hidden rather than unmounted, so unsaved form edits in the rails survive a visit to the Evaluation view. */}
+      <div hidden={evaluationOpen}>
+        <nav className="view-tabs" role="tablist" aria-label="Views">
+          {VIEWS.map((view) => (
+            <button key={view.id} type="button" role="tab" id={`tab-${view.id}`} aria-controls={`rail-${view.id}`} aria-selected={activeView === view.id} onClick={() => useUiStore.setState({ activeView: view.id })}>
+              {view.label}
+            </button>
+          ))}
+        </nav>
+        <main className="rails">
+          {VIEWS.map((view) => (
+            <div key={view.id} id={`rail-${view.id}`} role="tabpanel" aria-labelledby={`tab-${view.id}`} className={`rail rail-${view.id}${activeView === view.id ? ' active' : ''}`}>
+              {RAILS[view.id]()}
+            </div>
+          ))}
+        </main>
+      </div>
+      {evaluationOpen ? (
+        <main>
+          <EvaluationPanel />
+        </main>
+      ) : null}
       {updatePrompt}
     </DropZone>
   );
