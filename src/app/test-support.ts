@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import type { CompilerApi, CompileView, PacketColumn, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
 import { setCompilerApi } from './state/api';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
-import { DEFAULT_TRACE_QUERY, useResultStore } from './state/result-store';
+import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
 import { useUiStore } from './state/ui-store';
 
@@ -101,7 +101,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     select: vi.fn(async (selection) => sampleWorkspace({ selection })),
     compile: vi.fn(async () => ({ ok: true as const, view })),
     disclose: vi.fn(async (audience) => ({ ok: true as const, view: { ...view, audience } })),
-    queryTrace: vi.fn(async () => ({ rows: [], total: 0 })),
+    queryTrace: vi.fn(async () => ({ offset: 0, rows: [], matched: 0, total: 0 })),
     receiptJson: vi.fn(async () => '{}'),
     packetJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
@@ -127,7 +127,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
-  useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: { rows: [], total: 0 } });
+  useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null });
 }

@@ -123,7 +123,8 @@ export interface TraceRowView {
 export const TRACE_SORT_KEYS = ['order', 'id', 'decision', 'code', 'tokens', 'required', 'score'] as const;
 export type TraceSortKey = (typeof TRACE_SORT_KEYS)[number];
 
-export interface TraceQuery {
+/** What selects and orders the trace rows; the window (offset, limit) is asked for separately. */
+export interface TraceFilter {
   readonly audience: Audience;
   readonly sortKey: TraceSortKey;
   readonly descending: boolean;
@@ -133,8 +134,20 @@ export interface TraceQuery {
   readonly text: string;
 }
 
+/** The largest window one call returns: a screenful and its overscan, never the whole trace. */
+export const MAX_TRACE_WINDOW = 1_000;
+
+export interface TraceQuery extends TraceFilter {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** One window of the filtered, sorted trace; only what is on screen crosses the worker boundary. */
 export interface TracePage {
+  readonly offset: number;
   readonly rows: readonly TraceRowView[];
+  /** Rows that pass the filter, in all. */
+  readonly matched: number;
   /** Rows visible to this audience before filtering. */
   readonly total: number;
 }

@@ -51,6 +51,22 @@ describe('session', () => {
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
   });
 
+  it('answers trace queries one bounded window at a time, sorted and filtered over the whole trace', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const filter = { audience: 'diagnostic', sortKey: 'id', descending: false, decision: 'excluded', code: 'all', text: '' } as const;
+    const first = session.queryTrace({ ...filter, offset: 0, limit: 4 });
+    const second = session.queryTrace({ ...filter, offset: 4, limit: 4 });
+    expect(first.total).toBe(13);
+    expect(first.matched).toBe(9);
+    expect(first.rows).toHaveLength(4);
+    expect(second.offset).toBe(4);
+    const ids = [...first.rows, ...second.rows].map((row) => row.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(session.queryTrace({ ...filter, offset: 8, limit: 4 }).rows).toHaveLength(1);
+    expect(session.queryTrace({ ...filter, offset: 0, limit: 1_000_000 }).rows).toHaveLength(9);
+  });
+
   it('fails closed with no packet when the control removes required provenance', async () => {
     const { session } = await newSession();
     await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });

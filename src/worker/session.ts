@@ -25,6 +25,8 @@ import {
   type ScenarioSummary,
   type Selection,
   type StorageState,
+  MAX_TRACE_WINDOW,
+  type TraceFilter,
   type TracePage,
   type TraceQuery,
   type TraceRowView,
@@ -74,6 +76,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let storageState: StorageState = { status: 'persistent' };
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
+  let traceCache: { readonly source: LastCompile; readonly key: string; readonly rows: readonly TraceRowView[]; readonly total: number } | null = null;
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
@@ -219,9 +222,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     },
 
     queryTrace(query: TraceQuery): TracePage {
-      if (!last) return { rows: [], total: 0 };
-      const view = disclosed(last, query.audience);
-      return { rows: filterAndSortTrace(view.rows, query), total: view.rows.length };
+      if (!last) return { offset: 0, rows: [], matched: 0, total: 0 };
+      const { offset, limit, ...filter } = query;
+      const key = JSON.stringify(filter);
+      // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
+      if (traceCache?.source !== last || traceCache.key !== key) {
+        const view = disclosed(last, filter.audience);
+        traceCache = { source: last, key, rows: filterAndSortTrace(view.rows, filter), total: view.rows.length };
+      }
+      const start = Math.max(0, Math.floor(offset));
+      const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
+      return { offset: start, rows: traceCache.rows.slice(start, end), matched: traceCache.rows.length, total: traceCache.total };
     },
 
     receiptJson(): string | null {
@@ -414,7 +425,7 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
   };
 }
 
-function compareBy(key: TraceQuery['sortKey']): ((a: TraceRow, b: TraceRow) => number) | null {
+function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => number) | null {
   switch (key) {
     case 'order':
       return null;
@@ -435,7 +446,7 @@ function compareBy(key: TraceQuery['sortKey']): ((a: TraceRow, b: TraceRow) => n
 }
 
 /** Filters and sorts in the worker; the UI receives only compact rows to render. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceQuery): TraceRowView[] {
+export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter): TraceRowView[] {
   const needle = query.text.trim().toLowerCase();
   const kept = rows.filter(
     (row) =>

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TraceRowView } from '../../worker/protocol';
-import { useResultStore } from '../state/result-store';
+import type { TraceQuery, TraceRowView } from '../../worker/protocol';
+import { TRACE_PAGE_SIZE, useResultStore } from '../state/result-store';
 import { installFakeApi, resetStores, sampleView } from '../test-support';
 import { TracePanel } from './TracePanel';
 
@@ -31,8 +31,8 @@ describe('TracePanel', () => {
   });
 
   it('renders only a window of 100,000 rows, with id, decision, reason and fact as text', () => {
-    const rows = Array.from({ length: 100_000 }, (_, index) => row(index));
-    useResultStore.setState({ trace: { rows, total: rows.length } });
+    const firstPage = Array.from({ length: TRACE_PAGE_SIZE }, (_, index) => row(index));
+    useResultStore.setState({ trace: { matched: 100_000, total: 100_000, pages: new Map([[0, firstPage]]) } });
     render(<TracePanel />);
     expect(screen.getByTestId('trace-count')).toHaveTextContent('Showing 100000 of 100000 candidates');
     const rendered = screen.getAllByRole('row').length;
@@ -41,6 +41,20 @@ describe('TracePanel', () => {
     expect(screen.getByTestId('trace-row-REC-000001')).toHaveTextContent('✗ excluded');
     expect(screen.getByTestId('trace-row-REC-000001')).toHaveTextContent('EXCLUDE_SCOPE');
     expect(screen.getByTestId('trace-row-REC-000001')).toHaveTextContent('fact for 1');
+  });
+
+  it('fetches only the pages that scroll into view, never the whole trace', async () => {
+    const api = installFakeApi({
+      queryTrace: vi.fn(async (query: TraceQuery) => ({ offset: query.offset, rows: Array.from({ length: query.limit }, (_, index) => row(query.offset + index)), matched: 100_000, total: 100_000 })),
+    });
+    useResultStore.setState({ trace: { matched: 100_000, total: 100_000, pages: new Map([[0, [row(0)]]]) } });
+    render(<TracePanel />);
+    const scroller = screen.getByRole('rowgroup', { name: 'Trace rows' });
+    vi.spyOn(scroller, 'scrollTop', 'get').mockReturnValue(66 * 50_000);
+    fireEvent.scroll(scroller);
+    await waitFor(() => expect(api.queryTrace).toHaveBeenCalledWith(expect.objectContaining({ offset: 250 * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE })));
+    for (const [query] of vi.mocked(api.queryTrace).mock.calls) expect(query.limit).toBeLessThanOrEqual(TRACE_PAGE_SIZE);
+    await waitFor(() => expect(screen.getByTestId('trace-row-REC-050001')).toHaveTextContent('EXCLUDE_SCOPE'));
   });
 
   it('asks the worker to sort and filter, and switches the disclosure view', async () => {
@@ -67,7 +81,7 @@ describe('TracePanel', () => {
   });
 
   it('renders record text from a record as text, never as markup', () => {
-    useResultStore.setState({ trace: { rows: [{ ...row(0), fact: '<img src=x onerror=alert(1)>' }], total: 1 } });
+    useResultStore.setState({ trace: { matched: 1, total: 1, pages: new Map([[0, [{ ...row(0), fact: '<img src=x onerror=alert(1)>' }]]]) } });
     const alert = vi.fn();
     window.alert = alert;
     render(<TracePanel />);

@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { REASONS, isReasonCode } from '../../core/reasons';
 import type { TraceRowView, TraceSortKey } from '../../worker/protocol';
-import { refreshTrace, setAudience } from '../state/actions';
-import { useResultStore } from '../state/result-store';
+import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
+import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
 
@@ -111,19 +111,28 @@ function AudienceSwitch() {
   );
 }
 
-/** One row per candidate; only the rows on screen exist in the DOM, so 100,000 candidates scroll freely. */
+/**
+ * One row per candidate. Only the rows on screen exist in the DOM, and only their pages are fetched
+ * from the worker, so 100,000 candidates scroll without the main thread ever holding them all at once.
+ */
 export function TracePanel() {
   const trace = useResultStore((state) => state.trace);
   const response = useResultStore((state) => state.response);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: trace.rows.length,
+    count: trace.matched,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     // Lets the first rows render before layout is known (and in DOM-less tests).
     initialRect: { width: 800, height: 600 },
   });
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    void loadTracePages(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, trace]);
   const notice = response?.ok ? response.view.withheldNotice : null;
   return (
     <section className="panel trace-panel" aria-labelledby="trace-heading">
@@ -131,14 +140,14 @@ export function TracePanel() {
       <AudienceSwitch />
       <TraceFilters />
       <p data-testid="trace-count" aria-live="polite">
-        Showing {trace.rows.length} of {trace.total} candidates
+        Showing {trace.matched} of {trace.total} candidates
       </p>
       {notice ? (
         <p className="withheld" data-testid="withheld-notice">
           {notice}
         </p>
       ) : null}
-      <div role="table" aria-label="Trace" aria-rowcount={trace.rows.length + 1} className="trace-table">
+      <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className="trace-table">
         <div role="rowgroup">
           <div role="row" aria-rowindex={1} className="trace-row trace-head">
             {COLUMNS.map((column) => (
@@ -148,9 +157,18 @@ export function TracePanel() {
         </div>
         <div ref={scrollRef} className="trace-scroll" role="rowgroup" tabIndex={0} aria-label="Trace rows">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = trace.rows[item.index];
-              if (!row) return null;
+            {items.map((item) => {
+              const row = traceRowAt(trace, item.index);
+              const position = { position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` } as const;
+              if (!row) {
+                return (
+                  <div key={`loading-${item.index}`} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
+                    <div role="cell" className="trace-cell">
+                      Loading…
+                    </div>
+                  </div>
+                );
+              }
               return (
                 <div
                   key={row.id}
@@ -158,7 +176,7 @@ export function TracePanel() {
                   aria-rowindex={item.index + 2}
                   className={`trace-row ${row.decision}`}
                   data-testid={`trace-row-${row.id}`}
-                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                  style={position}
                 >
                   <Row row={row} />
                 </div>

@@ -1,8 +1,8 @@
 import type { Audience } from '../../core/disclosure';
-import type { Selection, TraceQuery } from '../../worker/protocol';
+import type { Selection, TraceFilter } from '../../worker/protocol';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
-import { DEFAULT_TRACE_QUERY, useResultStore } from './result-store';
+import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE, useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
@@ -38,13 +38,36 @@ export async function setAudience(audience: Audience): Promise<void> {
   await refreshTrace({ code: 'all' });
 }
 
-export async function refreshTrace(change: Partial<Omit<TraceQuery, 'audience'>> = {}): Promise<void> {
+export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>> = {}): Promise<void> {
   const ticket = ++traceTicket;
+  requestedPages.clear();
   const traceQuery = { ...useResultStore.getState().traceQuery, ...change };
   useResultStore.setState({ traceQuery });
-  const trace = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience });
+  const page = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: 0, limit: TRACE_PAGE_SIZE });
   if (ticket !== traceTicket) return;
-  useResultStore.setState({ trace });
+  useResultStore.setState({ trace: { matched: page.matched, total: page.total, pages: new Map([[0, page.rows]]) } });
+}
+
+// Pages already asked for under the current trace ticket, so a scroll does not ask twice.
+const requestedPages = new Set<number>();
+
+/** Fetches the pages that hold rows `first` to `last` (inclusive) that are not loaded or on their way. */
+export async function loadTracePages(first: number, last: number): Promise<void> {
+  const ticket = traceTicket;
+  const { traceQuery, trace } = useResultStore.getState();
+  const wanted: number[] = [];
+  for (let page = Math.floor(first / TRACE_PAGE_SIZE); page <= Math.floor(last / TRACE_PAGE_SIZE); page += 1) {
+    if (trace.pages.has(page) || requestedPages.has(page) || page * TRACE_PAGE_SIZE >= trace.matched) continue;
+    requestedPages.add(page);
+    wanted.push(page);
+  }
+  await Promise.all(
+    wanted.map(async (page) => {
+      const window = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: page * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE });
+      if (ticket !== traceTicket) return;
+      useResultStore.setState((state) => ({ trace: { ...state.trace, pages: new Map(state.trace.pages).set(page, window.rows) } }));
+    }),
+  );
 }
 
 async function applySelection(change: Partial<Selection>): Promise<void> {

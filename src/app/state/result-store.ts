@@ -1,13 +1,29 @@
 import { create } from 'zustand';
-import type { CompileResponse, TracePage, TraceQuery } from '../../worker/protocol';
+import type { CompileResponse, TraceFilter, TraceRowView } from '../../worker/protocol';
+
+/** Rows are fetched from the worker a page at a time, as they scroll into view. */
+export const TRACE_PAGE_SIZE = 200;
+
+export interface TraceWindows {
+  readonly matched: number;
+  readonly total: number;
+  /** Loaded pages by page index; a row's page is `Math.floor(index / TRACE_PAGE_SIZE)`. */
+  readonly pages: ReadonlyMap<number, readonly TraceRowView[]>;
+}
 
 interface ResultState {
   readonly response: CompileResponse | null;
   readonly compiling: boolean;
-  readonly traceQuery: Omit<TraceQuery, 'audience'>;
-  readonly trace: TracePage;
+  readonly traceQuery: Omit<TraceFilter, 'audience'>;
+  readonly trace: TraceWindows;
 }
 
-export const DEFAULT_TRACE_QUERY: Omit<TraceQuery, 'audience'> = { sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '' };
+export const DEFAULT_TRACE_QUERY: Omit<TraceFilter, 'audience'> = { sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '' };
 
-export const useResultStore = create<ResultState>(() => ({ response: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: { rows: [], total: 0 } }));
+export const EMPTY_TRACE: TraceWindows = { matched: 0, total: 0, pages: new Map() };
+
+export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | undefined {
+  return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
+}
+
+export const useResultStore = create<ResultState>(() => ({ response: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
