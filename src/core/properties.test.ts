@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from './compile';
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { Contract } from './format/contract';
-import type { SourceRecord } from './format/record';
+import { REVIEW_STATES, type SourceRecord } from './format/record';
 import { admit } from './passes/admit';
 import { serialiseReceipt } from './passes/attest';
 import { createGateContext, evaluateGates } from './passes/gates';
@@ -104,7 +104,7 @@ function widen(contract: Contract, records: readonly SourceRecord[], widening: W
     case 'allowed-classes':
       return { contract: { ...contract, allowedSourceClasses: [...VOCABULARY.sourceClasses], allowedAuthorityClasses: [...VOCABULARY.authorityClasses] }, records: [...records] };
     case 'review-states':
-      return { contract: { ...contract, acceptedReviewStates: ['unreviewed', 'in_review', 'reviewed', 'approved', 'rejected'] }, records: [...records] };
+      return { contract: { ...contract, acceptedReviewStates: [...REVIEW_STATES] }, records: [...records] };
   }
 }
 
