@@ -8,6 +8,7 @@ import type { Decision, DrillVerdict, EvidenceSlot } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
+import type { EvaluationGrowthSize } from './evaluation-sizes';
 
 /** A control or late change as the UI shows it: the patches stay in the worker. */
 export interface ChangeSummary {
@@ -178,9 +179,6 @@ export interface DrillState {
 
 export type EvaluationExperiment = 'seed000' | 'scenario' | 'growth' | 'foundation';
 
-/** The corpus sizes the app offers for the growth experiment; the worker refuses any other. */
-export const EVALUATION_GROWTH_SIZES = [100, 1_000, 10_000, 50_000] as const;
-export type EvaluationGrowthSize = (typeof EVALUATION_GROWTH_SIZES)[number];
 
 export interface EvaluationProgress {
   readonly experiment: EvaluationExperiment;
