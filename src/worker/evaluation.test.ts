@@ -5,7 +5,8 @@ import { runGrowth } from '../eval/growth';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
-import type { EvaluationGrowthSize, EvaluationProgress, Selection } from './protocol';
+import type { EvaluationGrowthSize } from './evaluation-sizes';
+import type { EvaluationProgress, Selection } from './protocol';
 import { createSession } from './session';
 
 async function currentScenarioWith(selection: Omit<Selection, 'scenarioKey'>): Promise<EvaluationDeps['currentScenario']> {

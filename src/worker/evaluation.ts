@@ -6,7 +6,8 @@ import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../
 import { DEFAULT_GROWTH_SEED, runGrowth, type GrowthPoint, type GrowthReport } from '../eval/growth';
 import { GROWTH_BLOCK_MIX, GROWTH_BLOCK_SIZE } from '../eval/growth-corpus';
 import { runScenarioComparison, type ScenarioComparison } from '../eval/scenario-comparison';
-import { EVALUATION_GROWTH_SIZES, type EvaluationApi, type EvaluationExperiment, type EvaluationOutcome, type EvaluationProgress, type Selection } from './protocol';
+import { EVALUATION_GROWTH_SIZES } from './evaluation-sizes';
+import type { EvaluationApi, EvaluationExperiment, EvaluationOutcome, EvaluationProgress, Selection } from './protocol';
 
 export interface EvaluationDeps {
   /** A fresh database per experiment: two compilers indexing into one database would collide. */

@@ -10,7 +10,7 @@ export interface Bar {
 
 const BAR_HEIGHT = 22;
 const BAR_GAP = 8;
-const LABEL_WIDTH = 120;
+const LABEL_WIDTH = 110;
 const VALUE_WIDTH = 52;
 const BAR_CHART_WIDTH = 380;
 
@@ -58,6 +58,8 @@ export interface Series {
 const LINE_WIDTH = 440;
 const LINE_HEIGHT = 220;
 const MARGIN = { left: 44, right: 16, top: 12, bottom: 40 };
+// Keeps the first and last points (and their size labels) clear of the y labels and the edge.
+const INSET = 22;
 const MARKERS = ['circle', 'square', 'triangle', 'diamond'] as const;
 type Marker = (typeof MARKERS)[number];
 
@@ -84,11 +86,12 @@ export function LineChart({ title, xValues, xFormat, series, yMax, yFormat }: { 
   const titleId = useId();
   const descId = useId();
   const plotWidth = LINE_WIDTH - MARGIN.left - MARGIN.right;
+  const pointsWidth = plotWidth - 2 * INSET;
   const plotHeight = LINE_HEIGHT - MARGIN.top - MARGIN.bottom;
   const logs = xValues.map((x) => Math.log10(x));
   const minLog = Math.min(...logs);
   const maxLog = Math.max(...logs);
-  const xAt = (index: number) => MARGIN.left + (maxLog === minLog ? plotWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * plotWidth);
+  const xAt = (index: number) => MARGIN.left + INSET + (maxLog === minLog ? pointsWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * pointsWidth);
   const yAt = (value: number) => MARGIN.top + plotHeight - (yMax > 0 ? (Math.min(value, yMax) / yMax) * plotHeight : 0);
   const yTicks = [0, yMax / 2, yMax];
   const description = series.map((line) => `${line.label}: ${line.values.map((value, index) => `${xFormat(xValues[index] ?? 0)} → ${value === null ? 'none' : yFormat(value)}`).join(', ')}`).join('; ');

@@ -3,7 +3,8 @@ import type { StrategyId, StrategyMetrics } from '../../eval/compare';
 import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
-import { EVALUATION_GROWTH_SIZES, type EvaluationExperiment } from '../../worker/protocol';
+import { EVALUATION_GROWTH_SIZES } from '../../worker/evaluation-sizes';
+import type { EvaluationExperiment } from '../../worker/protocol';
 import {
   cancelExperiment,
   runCurrentScenario,
@@ -27,12 +28,18 @@ const EXPERIMENT_TITLES: Record<EvaluationExperiment, string> = {
 };
 
 /** Chart labels must fit beside a bar; the tables carry the full names. */
-const SHORT_LABELS: Record<StrategyId, string> = {
-  naive: 'plain top-k',
-  'post-filter': 'post-filter',
-  'post-filter-overfetch': 'post-filter, over-fetch',
-  compiled: 'compiled',
-};
+function shortLabel(strategy: StrategyId, overFetch: number): string {
+  switch (strategy) {
+    case 'naive':
+      return 'plain top-k';
+    case 'post-filter':
+      return 'post-filter';
+    case 'post-filter-overfetch':
+      return `post-filter ×${overFetch}`;
+    case 'compiled':
+      return 'compiled';
+  }
+}
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
@@ -149,7 +156,7 @@ function comparisonFacts(comparison: ScenarioComparison): string {
 }
 
 function bars(comparison: ScenarioComparison, value: (row: StrategyMetrics) => number, display: (row: StrategyMetrics) => string): Bar[] {
-  return comparison.rows.map((row) => ({ key: row.strategy, label: SHORT_LABELS[row.strategy], value: value(row), display: display(row) }));
+  return comparison.rows.map((row) => ({ key: row.strategy, label: shortLabel(row.strategy, comparison.overFetch), value: value(row), display: display(row) }));
 }
 
 function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparison; elapsedMs: number | null }) {
@@ -223,7 +230,7 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
   const strategies = report.points[0]?.rows ?? [];
   const k = report.points[0]?.k ?? 0;
   const seriesOf = (value: (row: StrategyMetrics) => number | null) =>
-    strategies.map((first) => ({ key: first.strategy, label: SHORT_LABELS[first.strategy], values: report.points.map((point) => {
+    strategies.map((first) => ({ key: first.strategy, label: shortLabel(first.strategy, report.points[0]?.overFetch ?? 0), values: report.points.map((point) => {
       const row = point.rows.find((candidate) => candidate.strategy === first.strategy);
       return row ? value(row) : null;
     }) }));

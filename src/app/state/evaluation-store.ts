@@ -3,7 +3,8 @@ import { formatIssue, type CompileError } from '../../core/errors';
 import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
-import type { EvaluationExperiment, EvaluationGrowthSize, EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
+import type { EvaluationGrowthSize } from '../../worker/evaluation-sizes';
+import type { EvaluationExperiment, EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { compilerApi } from './api';
 import { selectedScenario, useScenarioStore } from './scenario-store';
 
