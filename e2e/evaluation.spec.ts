@@ -67,15 +67,16 @@ test.describe('Evaluation view', () => {
     await expect(cells(table, 'scenario-table-naive').nth(5)).toHaveText('ADR-0234');
     await expect(cells(table, 'scenario-table-compiled').nth(0)).toHaveText('0');
 
-    // 100 then 10,000: the cancel lands while the first size runs or just after it, and the 10,000 step never starts.
+    // 100, 10,000, 50,000: the cancel lands during one of the first two sizes (seconds each), so the 50,000 step never starts.
     await view.getByRole('checkbox', { name: '1,000' }).uncheck();
+    await view.getByRole('checkbox', { name: /50,000/ }).check();
     await view.getByRole('button', { name: 'Run growth experiment' }).click();
     const progress = view.getByRole('progressbar', { name: 'Growth experiment progress' });
     await expect(progress).toHaveAttribute('aria-valuenow', /\d+/);
     await view.getByRole('button', { name: 'Cancel experiment' }).click();
-    await expect(view.getByTestId('cancelled-growth')).toBeVisible();
+    await expect(view.getByTestId('cancelled-growth')).toBeVisible({ timeout: 60_000 });
     await expect(progress).toHaveCount(0);
-    await expect(view.getByTestId('growth-10000-naive')).toHaveCount(0);
+    await expect(view.getByTestId('growth-50000-naive')).toHaveCount(0);
     await expect(view.getByRole('button', { name: 'Run growth experiment' })).toBeEnabled();
   });
 });

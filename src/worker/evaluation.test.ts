@@ -79,6 +79,14 @@ describe('evaluation in the worker', () => {
     expect(outcome.partial?.points.map((point) => point.size)).toEqual([100]);
   });
 
+  it('finishes a run whose cancel arrives during its last size', async () => {
+    const lab = evaluation();
+    const outcome = await lab.runGrowth([100], (step) => {
+      if (step.step === '100 records: indexing') void lab.cancelEvaluation();
+    });
+    expect(outcome.status).toBe('done');
+  });
+
   it('lets a new run cancel the one in progress', async () => {
     const lab = evaluation();
     const first = lab.runGrowth([100], () => undefined);

@@ -35,8 +35,8 @@ const sizeLabel = (size: number) => size.toLocaleString('en-GB');
 
 /**
  * The evaluation lab behind the app's Evaluation view. Each experiment runs synchronously inside one
- * step, so a cancel is seen between steps: between corpus sizes for growth, before and after the
- * others. Growth runs each size in its own database; the corpora are nested, so the numbers are the
+ * step, so a cancel is seen between steps: before each corpus size for growth, before the work
+ * starts for the others. Growth runs each size in its own database; the corpora are nested, so the numbers are the
  * ones an incremental run gives, and a cancel keeps every size already measured.
  */
 export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
@@ -121,8 +121,8 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
           if (!step.ok) return { status: 'failed', error: step.error };
           points.push(...step.value.points);
           offset += 2 * size;
+          // No checkpoint here: a cancel seen after the last size would discard a finished run.
           report(`${sizeLabel(size)} records: measured`, offset, total);
-          await checkpoint();
         }
         return { status: 'done', report: reportOf(), elapsedMs: deps.clock() - started };
       });

@@ -88,7 +88,7 @@ describe('EvaluationPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel experiment' }));
     expect(api.cancelEvaluation).toHaveBeenCalled();
     finish({ status: 'cancelled', partial: growthReport([100]) });
-    expect(await screen.findByTestId('cancelled-growth')).toHaveTextContent('sizes measured before the cancel');
+    expect(await screen.findByTestId('cancelled-growth')).toHaveTextContent('only the sizes finished before the run stopped');
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Growth results' })).getAllByRole('row')).toHaveLength(5);
   });

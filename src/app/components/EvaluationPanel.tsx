@@ -95,7 +95,7 @@ function Outcome<T>({ experiment, result, render }: { experiment: EvaluationExpe
       return (
         <>
           <p role="status" className="caption" data-testid={`cancelled-${experiment}`}>
-            {result.partial ? 'Cancelled: the sizes measured before the cancel are shown.' : 'Cancelled before any result.'}
+            {result.partial ? 'Cancelled: only the sizes finished before the run stopped are shown.' : 'Cancelled before any result.'}
           </p>
           {result.partial ? render(result.partial, null) : null}
         </>
