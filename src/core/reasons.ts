@@ -47,6 +47,7 @@ export const REASONS = reasons({
   EXCLUDE_NOT_NEEDED: { category: 'planning', summary: 'Legal, but supports no required proposition of a typed-evidence contract.' },
   EXCLUDE_NOT_RELEVANT: { category: 'planning', summary: 'Legal, but does not match the query and is not needed as evidence.' },
   EXCLUDE_BUDGET: { category: 'planning', summary: 'Legal and ranked, but pruned because it does not fit the remaining token budget.' },
+  EXCLUDE_FAIL_CLOSED: { category: 'planning', summary: 'Legal, but no packet was emitted because a required obligation failed.' },
 
   REQUIRED_NOT_FOUND: { category: 'required', summary: 'A required record is absent: no packet is emitted.' },
   REQUIRED_ILLEGAL: { category: 'required', summary: 'A required record fails a legality gate: no packet is emitted.' },

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../compile';
+import { discloseOutcome } from '../disclosure';
 import type { SourceRecord } from '../format/record';
 import type { CompiledPacket, CompileOutcome, FailedClosed, TraceRow } from '../result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
@@ -44,7 +45,7 @@ describe('required records', () => {
     const outcome = failureOf(compile({ requiredRecords: ['ghost'] }, [buildRecord({ id: 'a' })]));
     expect(outcome.failure).toMatchObject({ code: 'REQUIRED_NOT_FOUND', recordId: 'ghost' });
     expect(outcome.receipt).toMatchObject({ outcome: 'fail_closed', packetFingerprint: null, selected: [], tokensUsed: 0 });
-    expect(rowOf(outcome, 'a')).toMatchObject({ decision: 'excluded', code: 'REQUIRED_NOT_FOUND' });
+    expect(rowOf(outcome, 'a')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED' });
   });
 
   it.each<[string, RecordOverrides, string]>([
@@ -56,8 +57,16 @@ describe('required records', () => {
     const outcome = failureOf(compile({ requiredRecords: ['req'], denyLabels: ['hr'] }, [buildRecord({ id: 'req', ...overrides }), buildRecord({ id: 'ok' })]));
     expect(outcome.failure).toMatchObject({ pass: 'plan', code, recordId: 'req', fact });
     expect(rowOf(outcome, 'req')).toMatchObject({ decision: 'excluded', code });
-    expect(rowOf(outcome, 'ok')).toMatchObject({ decision: 'excluded', code, fact: `no packet: ${code}` });
+    expect(rowOf(outcome, 'ok')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED', fact: `no packet is emitted: a required obligation failed (${code})` });
     expect(outcome.receipt.selected).toEqual([]);
+  });
+
+  it('keeps a legal record visible to the user when a withheld required record stops compilation', () => {
+    const outcome = failureOf(compile({ requiredRecords: ['req'] }, [buildRecord({ id: 'req', access: { roles: ['auditor'] } }), buildRecord({ id: 'ok' })]));
+    const view = discloseOutcome(outcome, 'user');
+    expect(view.rows.map((row) => row.id)).toEqual(['ok']);
+    expect(view.withheldCount).toBe(1);
+    expect(JSON.stringify(view.rows)).not.toContain('"req"');
   });
 
   it('fail closed with REQUIRED_OVER_BUDGET when the required records do not fit', () => {

@@ -203,7 +203,8 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
     }
   }
 
-  const failureNote = failure ? `no packet: ${failure.code}` : '';
+  // Names the failure's code, never its record: that record may be one the user view withholds.
+  const failureNote = failure ? `no packet is emitted: a required obligation failed (${failure.code})` : '';
   const trace: TraceRow[] = resolution.records.map((item) => {
     const { record } = item;
     const verdict = admission.verdicts.get(record.id) ?? { admitted: true as const };
@@ -223,8 +224,8 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
     }
     const noGates: readonly GateName[] = [];
     if (failure) {
-      const own = failure.recordId === record.id;
-      return { ...base, decision: 'excluded', code: failure.code, fact: own ? (failure.fact ?? failure.message) : failureNote, gate: null, failedGates: noGates };
+      if (failure.recordId === record.id) return { ...base, decision: 'excluded', code: failure.code, fact: failure.fact ?? failure.message, gate: null, failedGates: noGates };
+      return { ...base, decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED', fact: failureNote, gate: null, failedGates: noGates };
     }
     const selection = selections.get(record.id);
     if (selection) return { ...base, decision: 'selected', ...selection, gate: null, failedGates: noGates };
