@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /** The suite runs against the built app under a sub-path, as GitHub Pages serves it. */
 export const BASE_PATH = '/some-repo/';
-const PORT = 4317;
+/** Overridable so a second checkout can run the suite beside this one without a port clash. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);
 
 /** Debian's Chromium: Playwright cannot download its own browser here. Flags keep it off the network. */
 export const CHROMIUM_LAUNCH = {
@@ -20,14 +21,14 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: `http://127.0.0.1:${PORT}${BASE_PATH}`,
+    baseURL: `http://127.0.0.1:${E2E_PORT}${BASE_PATH}`,
     launchOptions: CHROMIUM_LAUNCH,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: `npx vite preview --base ${BASE_PATH} --port ${PORT} --strictPort --host 127.0.0.1`,
-    url: `http://127.0.0.1:${PORT}${BASE_PATH}`,
+    command: `npx vite preview --base ${BASE_PATH} --port ${E2E_PORT} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${E2E_PORT}${BASE_PATH}`,
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { E2E_PORT } from '../playwright.config';
 
 /** The origin `playwright.config.ts` serves the built app from; nothing else may be contacted. */
-export const APP_ORIGIN = 'http://127.0.0.1:4317';
+export const APP_ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
 
 export type ColumnKind = 'naive' | 'post-filter' | 'compiled';
 
