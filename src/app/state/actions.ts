@@ -114,7 +114,12 @@ export async function revertContract(): Promise<void> {
 export async function loadFiles(files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   useScenarioStore.setState({ load: { status: 'loading', progress: null } });
-  const result = await compilerApi().loadFiles(files, (progress) => useScenarioStore.setState({ load: { status: 'loading', progress } }));
+  let finished = false;
+  // Progress comes over its own message channel and can land after the result: it must not reopen a finished load.
+  const result = await compilerApi().loadFiles(files, (progress) => {
+    if (!finished) useScenarioStore.setState({ load: { status: 'loading', progress } });
+  });
+  finished = true;
   if (result.status === 'rejected') {
     useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues } });
     return;
