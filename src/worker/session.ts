@@ -32,6 +32,7 @@ import {
   type TraceRowView,
   type WorkspaceSnapshot,
 } from './protocol';
+import { measured, measuredAsync } from './user-timing';
 import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
 
 interface Entry {
@@ -115,7 +116,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
   const persist = async () => {
     try {
-      await storage.write({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } });
+      await measuredAsync('cc:persist', () => storage.write({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } }));
       storageState = { status: 'persistent' };
     } catch (error) {
       storageState = { status: 'unavailable', message: storageFailureMessage(error) };
@@ -139,10 +140,10 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
   const applyIntake = async (files: readonly NamedBlob[], baseKey: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => {
     const base = entryOf(baseKey) ?? currentEntry();
-    const intake = await intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal);
+    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal));
     if (!intake.ok) return intake;
     for (const entry of intake.value.entries) {
-      compiler.index(entry.loaded.recordSet, (done, total) => onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total }));
+      measured('cc:index', () => compiler.index(entry.loaded.recordSet, (done, total) => onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total })));
       loaded.set(entry.key, { key: entry.key, origin: 'loaded', loaded: entry.loaded });
       contractEdits.delete(entry.key);
     }
@@ -210,7 +211,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     compile(audience: Audience): CompileResponse {
       const request = prepare(selection.lateChanges);
       if (!request.ok) return { ok: false, error: request.error };
-      const outcome = compiler.compile(request.value);
+      const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
       last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map() };
       return { ok: true, view: compileView(last, disclosed(last, audience)) };
