@@ -4,6 +4,7 @@ import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import type { CompileOutcome } from '../core/result';
 import type { SqlDriver } from '../core/search/driver';
+import { walkBudget } from '../core/passes/plan';
 import { rankRecords } from '../core/search/rank';
 
 export const STRATEGIES = ['naive', 'post-filter', 'post-filter-overfetch', 'compiled'] as const;
@@ -65,18 +66,6 @@ export const STRATEGY_LABELS: Readonly<Record<StrategyId, string>> = {
   compiled: 'compiled (admit first)',
 };
 
-/** The baselines' budget rule, the same as the core's: a record that does not fit is skipped, later ones may still fit. */
-function fitBudget(ids: readonly string[], tokensOf: (id: string) => number, budget: number): string[] {
-  const passed: string[] = [];
-  let used = 0;
-  for (const id of ids) {
-    const tokens = tokensOf(id);
-    if (used + tokens > budget) continue;
-    passed.push(id);
-    used += tokens;
-  }
-  return passed;
-}
 
 /** Required propositions this record is accepted evidence for, under the contract's classes. */
 function acceptedPropositions(contract: Contract, record: SourceRecord | undefined): string[] {
@@ -98,7 +87,7 @@ function mentionedPropositions(record: SourceRecord | undefined): string[] {
 export function runStrategies(driver: SqlDriver, request: CompileRequest, outcome: CompileOutcome, settings: ComparisonSettings, admitted: ReadonlySet<string>): StrategyRun[] {
   const { contract, recordSet } = request;
   const tokensOf = (id: string) => recordSet.byId.get(id)?.tokens ?? 0;
-  const budgeted = (strategy: StrategyId, considered: string[]): StrategyRun => ({ strategy, considered, passed: fitBudget(considered, tokensOf, contract.tokenBudget) });
+  const budgeted = (strategy: StrategyId, considered: string[]): StrategyRun => ({ strategy, considered, passed: walkBudget(considered, tokensOf, contract.tokenBudget).selected });
 
   const topK = rankRecords(driver, contract.query, contract.ranking, null, settings.k).map((row) => row.id);
   const overFetched = rankRecords(driver, contract.query, contract.ranking, null, settings.k * settings.overFetch).map((row) => row.id);

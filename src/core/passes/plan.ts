@@ -47,7 +47,8 @@ function requiredFailure(id: string, verdict: Admission): CompileError | null {
   return { pass: 'plan', code: 'REQUIRED_ILLEGAL', recordId: id, fact: `${first.code}: ${first.fact}`, message: `Required record ${id} fails the ${first.gate} gate (${first.fact}): no packet is emitted.` };
 }
 
-function walkBudget(ids: readonly string[], tokensOf: (id: string) => number, budget: number): { selected: string[]; used: number } {
+/** The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may still fit. */
+export function walkBudget(ids: readonly string[], tokensOf: (id: string) => number, budget: number): { selected: string[]; used: number } {
   const selected: string[] = [];
   let used = 0;
   for (const id of ids) {
