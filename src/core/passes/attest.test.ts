@@ -3,10 +3,11 @@ import { canonicalJson } from '../canonical';
 import { createCompiler, type Compiler } from '../compile';
 import { receiptSchema } from '../format/receipt';
 import { sha256Hex } from '../hash';
-import type { CompileOutcome } from '../result';
+import type { CompileOutcome, Receipt } from '../result';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
-import { contractFingerprint, packetWithManifest, receiptIdOf, recordFingerprint, recordSetDigest, serialiseReceipt } from './attest';
+import { createPrng } from '../../shared/prng';
+import { canonicalTraceRow, contractFingerprint, packetWithManifest, receiptIdOf, recordFingerprint, recordSetDigest, serialiseReceipt } from './attest';
 
 let compiler: Compiler;
 
@@ -58,6 +59,35 @@ describe('receipt', () => {
     const before = compileDefault().receipt.receiptId;
     const after = valueOf(compiler.compile({ contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records), controls: ['z', 'a'] })).receipt.receiptId;
     expect(after).not.toBe(before);
+  });
+});
+
+describe('receipt hashing without the joined trace', () => {
+  const random = createPrng(5);
+  const awkward = ['', 'plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0000', 'ünïcödé ≠ 日本 😀', '\ud800 lone surrogate', '"trace":[]', '</script>'];
+  const row = (index: number): Receipt['trace'][number] => ({
+    id: `${random.pick(awkward)}-${index}`,
+    decision: random.chance(0.5) ? 'selected' : 'excluded',
+    code: random.chance(0.5) ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET',
+    fact: random.pick(awkward),
+    tokens: random.int(0, 5000),
+    required: random.chance(0.1),
+    score: random.pick([null, 0, -0, 1, -1.5, 12.345678912, -7.000000001, 1e-9, 1e21, Number.MAX_VALUE, random.next() * 100 - 50]),
+  });
+
+  it('writes every trace row byte for byte as canonicalJson does', () => {
+    for (let index = 0; index < 2_000; index += 1) {
+      const traceRow = row(index);
+      expect(canonicalTraceRow(traceRow)).toBe(canonicalJson(traceRow));
+    }
+  });
+
+  it('hashes exactly the canonical JSON of the body, across chunk boundaries and for rows of another shape', () => {
+    const { receiptId: _id, ...body } = compileDefault().receipt;
+    const trace = [...Array.from({ length: 3_000 }, (_, index) => row(index)), { ...row(-1), extra: 'kept' } as Receipt['trace'][number], { ...row(-2), score: undefined } as unknown as Receipt['trace'][number]];
+    for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, task: 'a task naming "trace":[] itself', trace }]) {
+      expect(receiptIdOf(candidate)).toBe(sha256Hex(canonicalJson(candidate)));
+    }
   });
 });
 
