@@ -82,7 +82,7 @@ describe('receipt hashing without the joined trace', () => {
     }
   });
 
-  it('hashes exactly the canonical JSON of the body, across chunk boundaries and for rows of another shape', () => {
+  it('hashes exactly the canonical JSON of the body, for long traces and for rows of another shape', () => {
     const { receiptId: _id, ...body } = compileDefault().receipt;
     const trace = [...Array.from({ length: 3_000 }, (_, index) => row(index)), { ...row(-1), extra: 'kept' } as Receipt['trace'][number], { ...row(-2), score: undefined } as unknown as Receipt['trace'][number]];
     for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, task: 'a task naming "trace":[] itself', trace }]) {
