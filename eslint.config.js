@@ -7,7 +7,7 @@ const CORE_FORBIDDEN = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'bench/browser/.dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

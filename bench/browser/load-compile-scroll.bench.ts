@@ -1,0 +1,278 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page, type Worker } from '@playwright/test';
+import { BENCH_DIST } from '../../playwright.bench.config';
+import { benchContract, benchControl, generateRecords, toJsonl } from '../generate-records';
+import { measureInitialJs } from './initial-js';
+
+const SIZE = Number(process.env.BENCH_SIZE ?? 100_000);
+const SEED = Number(process.env.BENCH_SEED ?? 42);
+/** Plain recompiles through the Compile button after the load's own compile. */
+const COMPILE_RUNS = Number(process.env.BENCH_COMPILE_RUNS ?? 2);
+const ROW_HEIGHT = 66;
+const TRACE_PAGE_ROWS = 200;
+/** Quiet time after each step, so a task that trails a step is counted in that step's window. */
+const SETTLE_MS = 1_500;
+const WAIT_MS = 10 * 60_000;
+const CONTROL_LABEL = 'Put one record under investigation';
+const TARGETS = { indexWithParseMs: 5_000, longestTaskMs: 50, initialJsGzipBytes: 150 * 1024 };
+
+interface LongTask {
+  readonly start: number;
+  readonly duration: number;
+}
+
+interface Probe {
+  readonly longTasks: LongTask[];
+  fileChange: number | null;
+  lastClick: number | null;
+}
+
+interface WorkerMeasure {
+  readonly name: string;
+  readonly duration: number;
+}
+
+/** Runs in the page before the app: records every long task and when the file input and buttons fired. */
+function installProbes(): void {
+  if (typeof document === 'undefined') return;
+  const probe: Probe = { longTasks: [], fileChange: null, lastClick: null };
+  (window as unknown as { __bench: Probe }).__bench = probe;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ entryTypes: ['longtask'] });
+  document.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type === 'file') probe.fileChange = performance.now();
+  }, true);
+  document.addEventListener('click', () => {
+    probe.lastClick = performance.now();
+  }, true);
+}
+
+const probe = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Probe }).__bench);
+const pageNow = (page: Page) => page.evaluate(() => performance.now());
+const settle = (page: Page) => page.waitForTimeout(SETTLE_MS);
+
+/** The page's clock when the trace count announces every row; polled each frame so the time is the page's own. */
+async function traceShowsAll(page: Page, count: number): Promise<number> {
+  const handle = await page.waitForFunction(
+    (text) => (document.querySelector('[data-testid="trace-count"]')?.textContent === text ? performance.now() : false),
+    `Showing ${count} of ${count} candidates`,
+    { polling: 'raf', timeout: WAIT_MS },
+  );
+  return Number(await handle.jsonValue());
+}
+
+async function receiptChanged(page: Page, before: string | null): Promise<number> {
+  const handle = await page.waitForFunction(
+    (previous) => {
+      const id = document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') ?? null;
+      return id !== null && id !== previous ? performance.now() : false;
+    },
+    before,
+    { polling: 'raf', timeout: WAIT_MS },
+  );
+  return Number(await handle.jsonValue());
+}
+
+async function compilerWorker(page: Page): Promise<Worker> {
+  await expect.poll(() => page.workers().some((worker) => worker.url().includes('compiler')), { timeout: 60_000 }).toBe(true);
+  const worker = page.workers().find((candidate) => candidate.url().includes('compiler'));
+  if (!worker) throw new Error('the compiler worker is not running');
+  return worker;
+}
+
+const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> =>
+  worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
+
+const durationsOf = (measures: readonly WorkerMeasure[], name: string, from = 0) =>
+  measures.slice(from).filter((measure) => measure.name === name).map((measure) => Math.round(measure.duration));
+
+function tasksIn(tasks: readonly LongTask[], start: number, end: number) {
+  const inside = tasks.filter((task) => task.start >= start && task.start < end);
+  return {
+    count: inside.length,
+    longestMs: Math.round(Math.max(0, ...inside.map((task) => task.duration))),
+    totalMs: Math.round(inside.reduce((sum, task) => sum + task.duration, 0)),
+    tasks: inside.map((task) => ({ atMs: Math.round(task.start - start), durationMs: Math.round(task.duration) })),
+  };
+}
+
+const percentileOf = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+test('100,000 records: load, compile, toggle a control and scroll the whole trace in the built app', async ({ page, browser }) => {
+  const loadAverageBefore = loadavg();
+  const generatedAt = performance.now();
+  const corpus = generateRecords(SIZE, SEED);
+  const jsonl = toJsonl(corpus.records);
+  // An id the generator did not make requirable: denying a required record would fail closed instead of recompiling.
+  const target = corpus.records.find((record, index) => index > 0 && !corpus.requiredIds.includes(record.id))?.id ?? '';
+  const folder = mkdtempSync(join(tmpdir(), 'cc-bench-browser-'));
+  const recordsName = `bench-${SIZE}.jsonl`;
+  const scenario = {
+    id: `bench-${SIZE}`,
+    title: `Benchmark: ${SIZE} generated records`,
+    description: `generateRecords(${SIZE}, ${SEED}) under the benchmark contract`,
+    contract: benchContract(corpus.requiredIds),
+    records: recordsName,
+    controls: [benchControl(target)],
+    lateChanges: [],
+  };
+  writeFileSync(join(folder, recordsName), jsonl);
+  writeFileSync(join(folder, `bench-${SIZE}.scenario.json`), JSON.stringify(scenario));
+  const generateMs = performance.now() - generatedAt;
+  const jsonlBytes = Buffer.byteLength(jsonl, 'utf8');
+
+  try {
+    await page.addInitScript(installProbes);
+    await page.goto('./');
+    await expect(page.getByTestId('audit-outcome')).toBeVisible();
+    const worker = await compilerWorker(page);
+    await settle(page);
+
+    // Load: parse, validate, index, save and compile in the worker, then the first trace page on screen.
+    const indexingSeen = page
+      .waitForFunction(
+        () => {
+          if (document.querySelector('[data-testid="load-progress"]')?.textContent?.includes('Indexing')) return performance.now();
+          return document.querySelector('[data-testid="load-result"]') ? -1 : false;
+        },
+        null,
+        { polling: 'raf', timeout: WAIT_MS },
+      )
+      .then(async (handle) => Number(await handle.jsonValue()));
+    const loadResultSeen = page
+      .waitForFunction(() => (document.querySelector('[data-testid="load-result"]') ? performance.now() : false), null, { polling: 'raf', timeout: WAIT_MS })
+      .then(async (handle) => Number(await handle.jsonValue()));
+    const measuresBeforeLoad = (await workerMeasures(worker)).length;
+    await page.getByTestId('file-input').setInputFiles([join(folder, `bench-${SIZE}.scenario.json`), join(folder, recordsName)]);
+    const loadDone = await traceShowsAll(page, SIZE);
+    const indexingAt = await indexingSeen;
+    const loadResultAt = await loadResultSeen;
+    await expect(page.getByTestId(`trace-row-${corpus.records[0]?.id ?? ''}`)).toBeVisible();
+    await settle(page);
+    const afterLoad = await probe(page);
+    const loadStart = afterLoad.fileChange ?? 0;
+    const loadEnd = await pageNow(page);
+    const loadMeasures = await workerMeasures(worker);
+    const outcome = await page.getByTestId('audit-outcome').textContent();
+    const inPacket = await page.getByTestId(`entry-compiled-${target}`).count();
+
+    // Compile: the Compile button (same inputs), then the control on and off again (one record re-indexed each time).
+    const compileStart = await pageNow(page);
+    const buttonCompileMs: number[] = [];
+    for (let run = 0; run < COMPILE_RUNS; run += 1) {
+      const count = durationsOf(await workerMeasures(worker), 'cc:compile').length;
+      await page.getByRole('button', { name: 'Compile context' }).click();
+      const clickedAt = (await probe(page)).lastClick ?? 0;
+      await expect.poll(async () => durationsOf(await workerMeasures(worker), 'cc:compile').length, { timeout: WAIT_MS, intervals: [50] }).toBeGreaterThan(count);
+      await traceShowsAll(page, SIZE);
+      buttonCompileMs.push(Math.round((await pageNow(page)) - clickedAt));
+      await settle(page);
+    }
+    const toggles: { on: boolean; clickToReceiptMs: number; workerCompileMs: number; workerPersistMs: number }[] = [];
+    for (const on of [true, false]) {
+      const measuresBefore = (await workerMeasures(worker)).length;
+      const before = await page.getByTestId('audit-receipt').getAttribute('title');
+      await page.getByRole('switch', { name: CONTROL_LABEL }).click();
+      const clickedAt = (await probe(page)).lastClick ?? 0;
+      const changedAt = await receiptChanged(page, before);
+      await traceShowsAll(page, SIZE);
+      await expect(page.getByRole('switch', { name: CONTROL_LABEL })).toBeChecked({ checked: on });
+      const measures = await workerMeasures(worker);
+      toggles.push({ on, clickToReceiptMs: Math.round(changedAt - clickedAt), workerCompileMs: durationsOf(measures, 'cc:compile', measuresBefore)[0] ?? -1, workerPersistMs: durationsOf(measures, 'cc:persist', measuresBefore)[0] ?? -1 });
+      await settle(page);
+    }
+    const compileEnd = await pageNow(page);
+    const compileMeasures = await workerMeasures(worker);
+
+    // Scroll: the trace from top to bottom, one 200-row page per step, each step waiting until its rows are on screen.
+    const scroll = await page.getByRole('rowgroup', { name: 'Trace rows' }).evaluate(
+      async (scroller, { step, rowHeight, timeout }) => {
+        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+        const firstRowShown = () => scroller.querySelector(`[aria-rowindex="${Math.floor(scroller.scrollTop / rowHeight) + 2}"]:not([aria-busy])`) !== null;
+        scroller.scrollTop = 0;
+        await frame();
+        const start = performance.now();
+        const stepMs: number[] = [];
+        for (;;) {
+          const stepStart = performance.now();
+          scroller.scrollTop = Math.min(scroller.scrollTop + step, scroller.scrollHeight - scroller.clientHeight);
+          await frame();
+          while (!firstRowShown()) {
+            if (performance.now() - stepStart > timeout) throw new Error(`rows at ${scroller.scrollTop}px did not arrive within ${timeout} ms`);
+            await frame();
+          }
+          stepMs.push(performance.now() - stepStart);
+          if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
+        }
+        const indexes = [...scroller.querySelectorAll('[role="row"]')].map((row) => Number(row.getAttribute('aria-rowindex')));
+        return { start, end: performance.now(), stepMs, lastRowIndex: Math.max(...indexes), rowsInDom: indexes.length };
+      },
+      { step: TRACE_PAGE_ROWS * ROW_HEIGHT, rowHeight: ROW_HEIGHT, timeout: 60_000 },
+    );
+    await settle(page);
+    const final = await probe(page);
+    expect(scroll.lastRowIndex).toBe(SIZE + 1);
+
+    const parseMs = durationsOf(loadMeasures, 'cc:parse', measuresBeforeLoad)[0] ?? -1;
+    const indexMs = durationsOf(loadMeasures, 'cc:index', measuresBeforeLoad)[0] ?? -1;
+    const stepsSorted = [...scroll.stepMs].sort((a, b) => a - b);
+    const initialJs = measureInitialJs(BENCH_DIST);
+    const longTasks = {
+      load: tasksIn(final.longTasks, loadStart, loadEnd),
+      compile: tasksIn(final.longTasks, compileStart, compileEnd),
+      scroll: tasksIn(final.longTasks, scroll.start, scroll.end + SETTLE_MS),
+    };
+    const longestTaskMs = Math.max(longTasks.load.longestMs, longTasks.compile.longestMs, longTasks.scroll.longestMs);
+    const result = {
+      kind: 'browser',
+      date: new Date().toISOString(),
+      size: SIZE,
+      seed: SEED,
+      jsonlBytes,
+      generateMs: Math.round(generateMs),
+      machine: { nproc: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', chromium: browser.version(), node: process.version, loadAverageBefore, loadAverageAfter: loadavg() },
+      outcome,
+      control: { id: 'deny-one-record', target, targetInPacketBeforeToggle: inPacket > 0 },
+      load: {
+        toIndexingMs: indexingAt > 0 ? Math.round(indexingAt - loadStart) : null,
+        toLoadResultMs: Math.round(loadResultAt - loadStart),
+        toTraceShownMs: Math.round(loadDone - loadStart),
+        worker: { parseMs, indexMs, persistMs: durationsOf(loadMeasures, 'cc:persist', measuresBeforeLoad), compileMs: durationsOf(loadMeasures, 'cc:compile', measuresBeforeLoad) },
+      },
+      compile: { workerCompileMs: durationsOf(compileMeasures, 'cc:compile', loadMeasures.length), buttonClickToTraceMs: buttonCompileMs, toggles },
+      scroll: { steps: scroll.stepMs.length, stepRows: TRACE_PAGE_ROWS, totalMs: Math.round(scroll.end - scroll.start), stepP50Ms: Math.round(percentileOf(stepsSorted, 50)), stepP95Ms: Math.round(percentileOf(stepsSorted, 95)), stepMaxMs: Math.round(stepsSorted.at(-1) ?? 0), rowsInDomAtEnd: scroll.rowsInDom },
+      longTasks,
+      initialJs,
+      targets: {
+        indexWithParse: { targetMs: TARGETS.indexWithParseMs, measuredMs: parseMs + indexMs, met: parseMs + indexMs <= TARGETS.indexWithParseMs },
+        longestMainThreadTask: { targetMs: TARGETS.longestTaskMs, measuredMs: longestTaskMs, met: longestTaskMs <= TARGETS.longestTaskMs },
+        initialJsGzip: { targetBytes: TARGETS.initialJsGzipBytes, measuredBytes: initialJs.gzipBytes, met: initialJs.gzipBytes <= TARGETS.initialJsGzipBytes },
+      },
+    };
+
+    mkdirSync('bench/results', { recursive: true });
+    const file = `bench/results/browser-${result.date.replace(/[:.]/g, '-')}.json`;
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    const rows: [string, string, string][] = [
+      ['records / JSONL', `${SIZE} / ${(jsonlBytes / 1024 / 1024).toFixed(1)} MB`, ''],
+      ['file picked → trace shows all rows', `${result.load.toTraceShownMs} ms`, ''],
+      ['file picked → load result (parse, index, save)', `${result.load.toLoadResultMs} ms`, ''],
+      ['worker parse+validate / index build', `${parseMs} / ${indexMs} ms`, ''],
+      ['index build incl. parse (worker)', `${parseMs + indexMs} ms`, `≤ ${TARGETS.indexWithParseMs} ms: ${met(result.targets.indexWithParse.met)}`],
+      ['worker save to IndexedDB', `${result.load.worker.persistMs.join(', ')} ms`, ''],
+      ['worker compile (load, then button)', `${[...result.load.worker.compileMs, ...result.compile.workerCompileMs].join(', ')} ms`, ''],
+      ['button click → trace refreshed', `${buttonCompileMs.join(', ')} ms`, ''],
+      ...toggles.map((toggle): [string, string, string] => [`toggle ${toggle.on ? 'on' : 'off'}: click → new receipt (worker compile, save)`, `${toggle.clickToReceiptMs} ms (${toggle.workerCompileMs}, ${toggle.workerPersistMs})`, '']),
+      ['scroll whole trace', `${result.scroll.steps} steps of 200 rows, ${result.scroll.totalMs} ms; step p50 ${result.scroll.stepP50Ms}, p95 ${result.scroll.stepP95Ms}, max ${result.scroll.stepMaxMs} ms`, ''],
+      ...(['load', 'compile', 'scroll'] as const).map((phase): [string, string, string] => [`longest main-thread task: ${phase}`, `${longTasks[phase].longestMs} ms (${longTasks[phase].count} long tasks, ${longTasks[phase].totalMs} ms)`, `≤ ${TARGETS.longestTaskMs} ms: ${met(longTasks[phase].longestMs <= TARGETS.longestTaskMs)}`]),
+      ['initial JS gzip', `${(initialJs.gzipBytes / 1024).toFixed(1)} kB (${initialJs.files.map((entry) => entry.file).join(', ')})`, `≤ 150 kB: ${met(result.targets.initialJsGzip.met)}`],
+    ];
+    console.log(`\n${rows.map(([metric, value, target]) => `${metric.padEnd(58)} ${value}${target ? `   [${target}]` : ''}`).join('\n')}\n\nmachine: ${JSON.stringify(result.machine)}\nwritten: ${file}\n`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
