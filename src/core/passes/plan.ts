@@ -22,6 +22,23 @@ export interface Plan {
   readonly failure: CompileError | null;
 }
 
+const ADMITTED: Admission = { admitted: true };
+
+/** One literal per row, always in one shape: at 100,000 rows, spreading a base object cost more than the row. */
+function traceRow(
+  id: string,
+  tokens: number,
+  required: boolean,
+  position: { readonly rank: number; readonly score: number } | undefined,
+  decision: TraceRow['decision'],
+  code: ReasonCode,
+  fact: string,
+  gate: GateName | null,
+  failedGates: readonly GateName[],
+): TraceRow {
+  return { id, tokens, required, score: position?.score ?? null, rank: position?.rank ?? null, decision, code, fact, gate, failedGates };
+}
+
 interface Selection {
   readonly code: ReasonCode;
   readonly fact: string;
@@ -154,18 +171,31 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
   const optionalRanked = ranked.filter((row) => !requiredSet.has(row.id) && admission.admitted.has(row.id));
   const rankOf = new Map(optionalRanked.map((row, index) => [row.id, { rank: index + 1, score: row.score }]));
 
-  const rankedEvidence = resolution.records
-    .filter((item) => admission.admitted.has(item.record.id) && !requiredSet.has(item.record.id) && acceptedEvidenceFor(contract, item.record).length > 0)
-    .map((item) => item.record)
-    .sort((a, b) => (rankOf.get(a.id)?.rank ?? Infinity) - (rankOf.get(b.id)?.rank ?? Infinity) || compareStrings(a.id, b.id));
+  // Computed once per record with evidence: the filter, the covering walk and the selection facts all ask.
+  const acceptedOf = new Map<SourceRecord, string[]>();
+  const accepted = (record: SourceRecord): string[] => {
+    if (record.evidence === null) return [];
+    let propositions = acceptedOf.get(record);
+    if (propositions === undefined) {
+      propositions = acceptedEvidenceFor(contract, record);
+      acceptedOf.set(record, propositions);
+    }
+    return propositions;
+  };
+  const rankedEvidence: SourceRecord[] = [];
+  for (const id of admission.admitted) {
+    const record = resolution.byId.get(id)?.record;
+    if (record && !requiredSet.has(id) && accepted(record).length > 0) rankedEvidence.push(record);
+  }
+  rankedEvidence.sort((a, b) => (rankOf.get(a.id)?.rank ?? Infinity) - (rankOf.get(b.id)?.rank ?? Infinity) || compareStrings(a.id, b.id));
   // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend itself on one proposition.
   const covered = new Set(required.flatMap((id) => {
     const record = resolution.byId.get(id)?.record;
-    return record ? acceptedEvidenceFor(contract, record) : [];
+    return record ? accepted(record) : [];
   }));
   const covering: string[] = [];
   for (const record of rankedEvidence) {
-    const propositions = acceptedEvidenceFor(contract, record);
+    const propositions = accepted(record);
     if (propositions.every((id) => covered.has(id))) continue;
     covering.push(record.id);
     for (const id of propositions) covered.add(id);
@@ -194,7 +224,7 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
       used += record.tokens;
       const position = rankOf.get(id);
       if (evidenceSet.has(id)) {
-        selections.set(id, { code: 'SELECTED_EVIDENCE', fact: `accepted ${record.evidence?.class ?? ''} evidence for ${acceptedEvidenceFor(contract, record).join(', ')}; ${used} of ${budget} tokens used` });
+        selections.set(id, { code: 'SELECTED_EVIDENCE', fact: `accepted ${record.evidence?.class ?? ''} evidence for ${accepted(record).join(', ')}; ${used} of ${budget} tokens used` });
       } else {
         selections.set(id, {
           code: 'SELECTED_RANKED',
@@ -206,34 +236,26 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
 
   // Names the failure's code, never its record: that record may be one the user view withholds.
   const failureNote = failure ? `no packet is emitted: a required obligation failed (${failure.code})` : '';
-  const trace: TraceRow[] = resolution.records.map((item) => {
-    const { record } = item;
-    const verdict = admission.verdicts.get(record.id) ?? { admitted: true as const };
-    const position = rankOf.get(record.id);
-    const base = {
-      id: record.id,
-      tokens: record.tokens,
-      required: requiredSet.has(record.id),
-      score: position?.score ?? null,
-      rank: position?.rank ?? null,
-    };
+  const notRelevant = contract.ranking === 'bm25' ? 'no query term matches its title or text' : 'no declared relevance score';
+  const noGates: readonly GateName[] = [];
+  const trace: TraceRow[] = resolution.records.map(({ record }) => {
+    const { id, tokens } = record;
+    const verdict = admission.verdicts.get(id) ?? ADMITTED;
+    const position = rankOf.get(id);
+    const required = requiredSet.has(id);
     if (!verdict.admitted) {
-      if (failure?.recordId === record.id) {
-        return { ...base, decision: 'excluded', code: failure.code, fact: failure.fact ?? failure.message, gate: verdict.first.gate, failedGates: verdict.failedGates };
-      }
-      return { ...base, decision: 'excluded', code: verdict.first.code, fact: verdict.first.fact, gate: verdict.first.gate, failedGates: verdict.failedGates };
+      if (failure?.recordId === id) return traceRow(id, tokens, required, position, 'excluded', failure.code, failure.fact ?? failure.message, verdict.first.gate, verdict.failedGates);
+      return traceRow(id, tokens, required, position, 'excluded', verdict.first.code, verdict.first.fact, verdict.first.gate, verdict.failedGates);
     }
-    const noGates: readonly GateName[] = [];
     if (failure) {
-      if (failure.recordId === record.id) return { ...base, decision: 'excluded', code: failure.code, fact: failure.fact ?? failure.message, gate: null, failedGates: noGates };
-      return { ...base, decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED', fact: failureNote, gate: null, failedGates: noGates };
+      if (failure.recordId === id) return traceRow(id, tokens, required, position, 'excluded', failure.code, failure.fact ?? failure.message, null, noGates);
+      return traceRow(id, tokens, required, position, 'excluded', 'EXCLUDE_FAIL_CLOSED', failureNote, null, noGates);
     }
-    const selection = selections.get(record.id);
-    if (selection) return { ...base, decision: 'selected', ...selection, gate: null, failedGates: noGates };
-    const cut = budgetCuts.get(record.id);
-    if (cut) return { ...base, decision: 'excluded', code: 'EXCLUDE_BUDGET', fact: cut, gate: null, failedGates: noGates };
-    const fact = contract.ranking === 'bm25' ? 'no query term matches its title or text' : 'no declared relevance score';
-    return { ...base, decision: 'excluded', code: 'EXCLUDE_NOT_RELEVANT', fact, gate: null, failedGates: noGates };
+    const selection = selections.get(id);
+    if (selection) return traceRow(id, tokens, required, position, 'selected', selection.code, selection.fact, null, noGates);
+    const cut = budgetCuts.get(id);
+    if (cut) return traceRow(id, tokens, required, position, 'excluded', 'EXCLUDE_BUDGET', cut, null, noGates);
+    return traceRow(id, tokens, required, position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, null, noGates);
   });
   trace.sort((a, b) => compareStrings(a.id, b.id));
 
