@@ -31,21 +31,34 @@ export interface GateContext {
   readonly denyLabels: ReadonlySet<string>;
   readonly acceptedClassesByProposition: ReadonlyMap<string, ReadonlySet<string>>;
   readonly required: ReadonlySet<string>;
+  /** Texts that every failing record's fact repeats, formatted once per compilation. */
+  readonly text: { readonly asOf: string; readonly scopes: string; readonly sourceClasses: string; readonly authorityClasses: string; readonly reviewStates: string };
 }
 
 export function createGateContext(resolved: ResolvedContract): GateContext {
   const { contract } = resolved;
+  const scopes = new Set(contract.scopes);
+  const sourceClasses = new Set(contract.allowedSourceClasses);
+  const authorityClasses = new Set(contract.allowedAuthorityClasses);
+  const reviewStates = new Set(contract.acceptedReviewStates);
   return {
     resolved,
-    scopes: new Set(contract.scopes),
-    sourceClasses: new Set(contract.allowedSourceClasses),
-    authorityClasses: new Set(contract.allowedAuthorityClasses),
-    reviewStates: new Set(contract.acceptedReviewStates),
+    scopes,
+    sourceClasses,
+    authorityClasses,
+    reviewStates,
     forbiddenLifecycle: new Set(contract.forbiddenLifecycle),
     forbiddenSensitivity: new Set(contract.forbiddenSensitivity),
     denyLabels: new Set(contract.denyLabels),
     acceptedClassesByProposition: new Map(contract.requiredPropositions.map((p) => [p.id, new Set(p.acceptedClasses)])),
     required: new Set(contract.requiredRecords),
+    text: {
+      asOf: formatInstantShort(resolved.asOf),
+      scopes: list(scopes),
+      sourceClasses: list(sourceClasses),
+      authorityClasses: list(authorityClasses),
+      reviewStates: list(reviewStates),
+    },
   };
 }
 
@@ -65,7 +78,7 @@ function checkIdentity(context: GateContext, item: ResolvedRecord): GateFailure 
 
 function checkTime(context: GateContext, item: ResolvedRecord): GateFailure | null {
   const asOf = context.resolved.asOf;
-  const asOfText = formatInstantShort(asOf);
+  const asOfText = context.text.asOf;
   const { knownAt, validFrom, validTo } = item.times;
   if (knownAt > asOf) return { gate: 'time', code: 'EXCLUDE_FUTURE', fact: `known_at ${formatInstantShort(knownAt)} > as_of ${asOfText}` };
   if (validFrom > asOf) return { gate: 'time', code: 'EXCLUDE_FUTURE', fact: `valid_from ${formatInstantShort(validFrom)} > as_of ${asOfText}` };
@@ -115,14 +128,14 @@ export function evaluateGates(context: GateContext, item: ResolvedRecord): Admis
   const { record } = item;
   const failures: (GateFailure | null)[] = [
     record.project === contract.project ? null : { gate: 'project', code: 'EXCLUDE_PROJECT', fact: `project ${record.project} ≠ contract project ${contract.project}` },
-    context.scopes.has(record.scope) ? null : { gate: 'scope', code: 'EXCLUDE_SCOPE', fact: `scope ${record.scope} not in allowed scopes ${list(context.scopes)}` },
+    context.scopes.has(record.scope) ? null : { gate: 'scope', code: 'EXCLUDE_SCOPE', fact: `scope ${record.scope} not in allowed scopes ${context.text.scopes}` },
     checkIdentity(context, item),
     checkTime(context, item),
     item.supersededBy === null ? null : { gate: 'supersession', code: 'EXCLUDE_SUPERSEDED', fact: describeSupersession(item.supersededBy) },
     context.forbiddenLifecycle.has(record.lifecycle) ? { gate: 'lifecycle', code: 'EXCLUDE_LIFECYCLE', fact: `lifecycle ${record.lifecycle} is forbidden by the contract` } : null,
-    context.sourceClasses.has(record.sourceClass) ? null : { gate: 'source', code: 'EXCLUDE_SOURCE', fact: `source class ${record.sourceClass} not in allowed ${list(context.sourceClasses)}` },
-    context.authorityClasses.has(record.authorityClass) ? null : { gate: 'authority', code: 'EXCLUDE_AUTHORITY', fact: `authority class ${record.authorityClass} not in allowed ${list(context.authorityClasses)}` },
-    context.reviewStates.has(record.reviewState) ? null : { gate: 'review', code: 'EXCLUDE_REVIEW', fact: `review state ${record.reviewState} not in accepted ${list(context.reviewStates)}` },
+    context.sourceClasses.has(record.sourceClass) ? null : { gate: 'source', code: 'EXCLUDE_SOURCE', fact: `source class ${record.sourceClass} not in allowed ${context.text.sourceClasses}` },
+    context.authorityClasses.has(record.authorityClass) ? null : { gate: 'authority', code: 'EXCLUDE_AUTHORITY', fact: `authority class ${record.authorityClass} not in allowed ${context.text.authorityClasses}` },
+    context.reviewStates.has(record.reviewState) ? null : { gate: 'review', code: 'EXCLUDE_REVIEW', fact: `review state ${record.reviewState} not in accepted ${context.text.reviewStates}` },
     item.provenanceVerified
       ? null
       : { gate: 'provenance', code: 'EXCLUDE_PROVENANCE', fact: record.provenance === null ? 'no provenance recorded' : `content hash ${record.provenance.contentHash.slice(0, 19)}… does not match the text` },
