@@ -51,22 +51,30 @@ export function recordFingerprint(record: SourceRecord): string {
   );
 }
 
-const fingerprintCache = new WeakMap<SourceRecord, string>();
+const digestInputCache = new WeakMap<SourceRecord, string>();
+const recordSetDigestCache = new WeakMap<readonly SourceRecord[], string>();
 
-/** Digest of the whole record set, independent of record order; each record is hashed once per object. */
+/**
+ * Digest of the whole record set, independent of record order; each record is hashed once per object,
+ * and a record set (whose array is never changed once built) once per array, so recompiling it is free.
+ */
 export function recordSetDigest(records: readonly SourceRecord[]): string {
+  const cached = recordSetDigestCache.get(records);
+  if (cached !== undefined) return cached;
   const pairs = records.map((record) => {
-    let fingerprint = fingerprintCache.get(record);
-    if (fingerprint === undefined) {
-      fingerprint = recordFingerprint(record);
-      fingerprintCache.set(record, fingerprint);
+    let pair = digestInputCache.get(record);
+    if (pair === undefined) {
+      pair = `${record.id}\u0000${recordFingerprint(record)}\n`;
+      digestInputCache.set(record, pair);
     }
-    return `${record.id}\u0000${fingerprint}\n`;
+    return pair;
   });
   pairs.sort(compareStrings);
   const digest = createDigest();
   for (const pair of pairs) digest.update(pair);
-  return digest.hex();
+  const hex = digest.hex();
+  recordSetDigestCache.set(records, hex);
+  return hex;
 }
 
 function provenanceLabel(record: SourceRecord): string {
