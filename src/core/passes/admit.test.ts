@@ -13,9 +13,9 @@ beforeAll(async () => {
   index = createRecordIndex(driver);
 });
 
-const ADMISSION_QUERY = 'SELECT r.id FROM records r WHERE';
+const ADMISSION_QUERY = 'SELECT r.id FROM admitted_rows a JOIN records r';
 
-/** A driver whose admission query answers differently from the real index. */
+/** A driver whose read of the SQL-admitted rows answers differently from the real index. */
 function disagreeingDriver(rewrite: (ids: string[]) => string[]): SqlDriver {
   return {
     ...driver,

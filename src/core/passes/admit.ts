@@ -1,5 +1,6 @@
 import { err, ok, type CompileError, type Result } from '../errors';
 import type { SqlDriver } from '../search/driver';
+import type { SqlRestriction } from '../search/rank';
 import { createGateContext, evaluateGates, type Admission } from './gates';
 import { lowerAdmission, type LoweredAdmission } from './lower-admission';
 import type { Resolution } from './resolve';
@@ -8,10 +9,14 @@ export interface AdmissionResult {
   readonly verdicts: ReadonlyMap<string, Admission>;
   readonly admitted: ReadonlySet<string>;
   readonly lowered: LoweredAdmission;
+  /** The rows the lowering admitted, held in a temp table until the next admission on this driver: ranking joins them. */
+  readonly candidates: SqlRestriction;
 }
 
+const ADMITTED_ROWS: SqlRestriction = { where: 'r.rowid IN (SELECT rowid FROM admitted_rows)', params: [] };
+
 function loadTempTables(driver: SqlDriver, lowered: LoweredAdmission): void {
-  driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence;');
+  driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM admitted_rows;');
   const names = driver.prepare('INSERT INTO identity_names VALUES (?, ?)');
   const evidence = driver.prepare('INSERT INTO accepted_evidence VALUES (?, ?)');
   try {
@@ -50,7 +55,9 @@ export function admit(resolution: Resolution, driver: SqlDriver): Result<Admissi
   const lowered = lowerAdmission(resolution.contract, driver.maxParameters);
   if (!lowered.ok) return lowered;
   loadTempTables(driver, lowered.value);
-  const sqlAdmitted = new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)));
+  // Evaluated once here; ranking then looks rows up instead of re-evaluating every gate for each match.
+  driver.all(`INSERT INTO admitted_rows SELECT r.rowid FROM records r WHERE ${lowered.value.where}`, lowered.value.params);
+  const sqlAdmitted = new Set(driver.all('SELECT r.id FROM admitted_rows a JOIN records r ON r.rowid = a.rowid').map(([id]) => String(id)));
 
   for (const id of sqlAdmitted) {
     const verdict = verdicts.get(id);
@@ -60,5 +67,5 @@ export function admit(resolution: Resolution, driver: SqlDriver): Result<Admissi
   for (const id of admitted) {
     if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
   }
-  return ok({ verdicts, admitted, lowered: lowered.value });
+  return ok({ verdicts, admitted, lowered: lowered.value, candidates: ADMITTED_ROWS });
 }

@@ -164,7 +164,7 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
     };
   }
 
-  const ranked: RankedRow[] = rankRecords(driver, contract.query, contract.ranking, admission.lowered, null);
+  const ranked: RankedRow[] = rankRecords(driver, contract.query, contract.ranking, admission.candidates, null);
   for (const row of ranked) {
     if (!failure && !admission.admitted.has(row.id)) failure = divergence(row.id, 'the ranking query returned a record the evaluator refuses');
   }

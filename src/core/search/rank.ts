@@ -1,5 +1,4 @@
 import type { RankingMode } from '../format/contract';
-import type { LoweredAdmission } from '../passes/lower-admission';
 import type { SqlDriver, SqlValue } from './driver';
 import { toSafeFtsQuery } from './fts-query';
 
@@ -20,17 +19,23 @@ function toRows(rows: SqlValue[][]): RankedRow[] {
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** A predicate over `records r` that limits which rows may be ranked at all. */
+export interface SqlRestriction {
+  readonly where: string;
+  readonly params: readonly SqlValue[];
+}
+
 const BM25 = '-bm25(record_text, 2.0, 1.0)';
 
 /**
- * Ranks records against the query. With `admission`, only rows the lowered predicate admits can be
- * ranked at all, so a forbidden record never competes for the budget. Ties break by id.
+ * Ranks records against the query. With `admission` (the admitted rows, or the lowered predicate itself),
+ * only admitted rows can be ranked at all, so a forbidden record never competes for the budget. Ties break by id.
  */
 export function rankRecords(
   driver: SqlDriver,
   query: string,
   ranking: RankingMode,
-  admission: LoweredAdmission | null,
+  admission: SqlRestriction | null,
   limit: number | null,
 ): RankedRow[] {
   const where = admission ? `AND (${admission.where})` : '';

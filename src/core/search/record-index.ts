@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS supersessions (target TEXT NOT NULL, successor TEXT N
 CREATE VIRTUAL TABLE IF NOT EXISTS record_text USING fts5(title, text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TEMP TABLE IF NOT EXISTS identity_names (name TEXT NOT NULL, identity TEXT NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS accepted_evidence (proposition TEXT NOT NULL, class TEXT NOT NULL);
+CREATE TEMP TABLE IF NOT EXISTS admitted_rows (rowid INTEGER PRIMARY KEY);
 `;
 
 export interface SyncReport {
