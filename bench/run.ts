@@ -92,27 +92,30 @@ async function main(): Promise<void> {
   }
   const sizes = values.sizes.split(',').map((size) => Number(size.trim()));
   if (sizes.some((size) => !Number.isInteger(size) || size < 10) || !Number.isInteger(runs) || runs < 1) throw new Error('--sizes needs integers ≥ 10 and --runs a positive integer');
-  const results: SizeResult[] = [];
-  for (const size of sizes) {
-    if (!values.json) process.stderr.write(`measuring ${size} records (${runs} runs, seed ${seed})…\n`);
-    results.push(await measureInChild(size));
-  }
-  const report = {
-    date: new Date().toISOString(),
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` },
-    runs,
-    seed,
-    results,
-  };
+  const date = new Date().toISOString();
+  const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` };
   const resultsDir = join(here, 'results');
   mkdirSync(resultsDir, { recursive: true });
-  const file = join(resultsDir, `node-${report.date.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    return;
+  const file = join(resultsDir, `node-${date.replace(/[:.]/g, '-')}.json`);
+  const results: SizeResult[] = [];
+  const report = () => ({ date, machine, runs, seed, results });
+  // Written after every size, so a long run that fails or is stopped keeps the sizes it finished.
+  const save = () => writeFileSync(file, `${JSON.stringify(report(), null, 2)}\n`);
+  let failure: unknown = null;
+  for (const size of sizes) {
+    if (!values.json) process.stderr.write(`measuring ${size} records (${runs} runs, seed ${seed})…\n`);
+    try {
+      results.push(await measureInChild(size));
+    } catch (error) {
+      failure = error;
+      break;
+    }
+    save();
+    if (!values.json) process.stderr.write(`${size} records done; written to ${file}\n`);
   }
-  process.stdout.write(`${table(results)}\n\n${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}; written to ${file}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(report(), null, 2)}\n`);
+  else if (results.length > 0) process.stdout.write(`${table(results)}\n\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; written to ${file}\n`);
+  if (failure !== null) throw failure;
 }
 
 await main();
