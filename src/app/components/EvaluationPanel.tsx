@@ -105,6 +105,31 @@ function Outcome<T>({ experiment, result, render }: { experiment: EvaluationExpe
   }
 }
 
+/** One strategy's metric cells, shared by every table so a column means the same thing everywhere. */
+function StrategyMetricCells({ row, tokenBudget, requiredMissed }: { row: StrategyMetrics; tokenBudget: number; requiredMissed: boolean }) {
+  return (
+    <>
+      <td data-column="passed">{row.itemsPassed}</td>
+      <td data-column="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
+        {row.unsafePassed}
+      </td>
+      <td data-column="coverage">{percent(row.coverageMentioned)}</td>
+      <td data-column="coverage-accepted">{percent(row.coverageSupported)}</td>
+      <td data-column="recall">{decimal(row.recallAtK)}</td>
+      {requiredMissed ? (
+        <td data-column="required-missed" className={row.requiredMissed.length > 0 ? 'bad' : undefined}>
+          {row.requiredMissed.length > 0 ? row.requiredMissed.join(', ') : 'none'}
+        </td>
+      ) : (
+        <td data-column="displaced">{row.displacedCitations}</td>
+      )}
+      <td data-column="tokens">
+        {row.tokensUsed} / {tokenBudget}
+      </td>
+    </>
+  );
+}
+
 function ComparisonTable({ label, testId, comparison, requiredMissed }: { label: string; testId: string; comparison: ScenarioComparison; requiredMissed: boolean }) {
   return (
     <div className="table-scroll">
@@ -125,23 +150,7 @@ function ComparisonTable({ label, testId, comparison, requiredMissed }: { label:
           {comparison.rows.map((row) => (
             <tr key={row.strategy} data-testid={`${testId}-${row.strategy}`}>
               <th scope="row">{strategyName(row, comparison.overFetch)}</th>
-              <td data-column="passed">{row.itemsPassed}</td>
-              <td data-column="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
-                {row.unsafePassed}
-              </td>
-              <td data-column="coverage">{percent(row.coverageMentioned)}</td>
-              <td data-column="coverage-accepted">{percent(row.coverageSupported)}</td>
-              <td data-column="recall">{decimal(row.recallAtK)}</td>
-              {requiredMissed ? (
-                <td data-column="required-missed" className={row.requiredMissed.length > 0 ? 'bad' : undefined}>
-                  {row.requiredMissed.length > 0 ? row.requiredMissed.join(', ') : 'none'}
-                </td>
-              ) : (
-                <td data-column="displaced">{row.displacedCitations}</td>
-              )}
-              <td data-column="tokens">
-                {row.tokensUsed} / {comparison.tokenBudget}
-              </td>
+              <StrategyMetricCells row={row} tokenBudget={comparison.tokenBudget} requiredMissed={requiredMissed} />
             </tr>
           ))}
         </tbody>
@@ -266,17 +275,7 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
                 <tr key={`${point.size}-${row.strategy}`} data-testid={`growth-${point.size}-${row.strategy}`}>
                   <th scope="row">{count(point.size)}</th>
                   <th scope="row">{strategyName(row, point.overFetch)}</th>
-                  <td data-column="passed">{row.itemsPassed}</td>
-                  <td data-column="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
-                    {row.unsafePassed}
-                  </td>
-                  <td data-column="coverage">{percent(row.coverageMentioned)}</td>
-                  <td data-column="coverage-accepted">{percent(row.coverageSupported)}</td>
-                  <td data-column="recall">{decimal(row.recallAtK)}</td>
-                  <td data-column="displaced">{row.displacedCitations}</td>
-                  <td data-column="tokens">
-                    {row.tokensUsed} / {point.tokenBudget}
-                  </td>
+                  <StrategyMetricCells row={row} tokenBudget={point.tokenBudget} requiredMissed={false} />
                 </tr>
               )),
             )}
