@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../shared/prng';
-import { createDigest, sha256Hex } from './hash';
+import { contentHashOf, createDigest, sha256Hex } from './hash';
 
 const random = createPrng(11);
 const pieces = ['a', 'Z', '"', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '≠', '日本', '\uffff', '😀', '\ud83d', '\ude00', '\udbff\udfff', '\ud800\ud800'];
@@ -12,6 +12,44 @@ function randomText(length: number): string {
   while (text.length < length) text += random.pick(pieces);
   return text;
 }
+
+const reference = (text: string) => bytesToHex(sha256(utf8ToBytes(text)));
+
+describe('sha256Hex', () => {
+  it('matches the FIPS 180-4 example vectors', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
+    expect(sha256Hex('a'.repeat(1_000_000))).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+  });
+
+  it('equals @noble/hashes on the UTF-8 bytes at every padding boundary', () => {
+    for (let length = 0; length <= 200; length += 1) {
+      const text = 'x'.repeat(length);
+      expect(sha256Hex(text)).toBe(reference(text));
+    }
+  });
+
+  it('equals @noble/hashes for any text, lone surrogates and texts longer than its buffer included', () => {
+    for (const length of [0, 1, 5, 60, 1_000, 21_845, 21_846, 65_536, 70_000, 300_000]) {
+      for (let round = 0; round < 3; round += 1) {
+        const text = randomText(random.int(Math.max(0, length - 3), length));
+        expect(sha256Hex(text)).toBe(reference(text));
+      }
+    }
+    // Multi-byte code points straddling the 64 KiB buffer, and a pair whose halves fall on either side.
+    for (const filler of [65_533, 65_534, 65_535, 21_844]) {
+      for (const tail of ['é', '≠', '😀', '\ud83d', '\ude00x']) {
+        const text = `${'a'.repeat(filler)}${tail}${'日'.repeat(30_000)}`;
+        expect(sha256Hex(text)).toBe(reference(text));
+      }
+    }
+  });
+
+  it('prefixes the content hash', () => {
+    expect(contentHashOf('abc')).toBe('sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
 
 describe('createDigest', () => {
   it('hashes the UTF-8 bytes TextEncoder writes, lone surrogates included, across buffer boundaries', () => {
@@ -36,5 +74,13 @@ describe('createDigest', () => {
     const digest = createDigest();
     for (let offset = 0; offset < text.length; offset += 9_973) digest.update(text.slice(offset, offset + 9_973));
     expect(digest.hex()).toBe(sha256Hex(text));
+  });
+
+  it('can be read once', () => {
+    const digest = createDigest();
+    digest.update('a');
+    expect(digest.hex()).toBe(sha256Hex('a'));
+    expect(() => digest.update('b')).toThrow();
+    expect(() => digest.hex()).toThrow();
   });
 });

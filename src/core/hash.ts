@@ -1,35 +1,182 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+/**
+ * SHA-256 (FIPS 180-4) in plain JavaScript: synchronous, and byte-identical in Node and in a browser worker.
+ *
+ * Written out here rather than taken from @noble/hashes because it is the hottest step of reading a large
+ * record file (every record's text is hashed to check its provenance): one reused buffer that text is
+ * UTF-8 encoded straight into, no per-call hasher object or byte array, and a compression loop that reads
+ * bytes instead of going through a DataView. The tests check it against @noble/hashes and the FIPS vectors.
+ */
 
-/** SHA-256 in pure JavaScript: synchronous and byte-identical in Node and in a browser worker. */
+// prettier-ignore
+const K = Int32Array.from([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+// prettier-ignore
+const INITIAL_STATE = Int32Array.from([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+/** The message schedule, shared: compression never re-enters itself. */
+const W = new Int32Array(64);
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** Bytes buffered before they are hashed (a multiple of the 64-byte block). */
+const BUFFER_BYTES = 1 << 16;
+
+/** Compresses the whole 64-byte blocks of `bytes[0, end)` into `state`; `end` is a multiple of 64. */
+function compress(state: Int32Array, bytes: Uint8Array, end: number): void {
+  let h0 = state[0]!;
+  let h1 = state[1]!;
+  let h2 = state[2]!;
+  let h3 = state[3]!;
+  let h4 = state[4]!;
+  let h5 = state[5]!;
+  let h6 = state[6]!;
+  let h7 = state[7]!;
+  for (let offset = 0; offset < end; offset += 64) {
+    for (let index = 0, at = offset; index < 16; index += 1, at += 4) {
+      W[index] = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+    }
+    for (let index = 16; index < 64; index += 1) {
+      const w15 = W[index - 15]!;
+      const w2 = W[index - 2]!;
+      const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
+      const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
+      W[index] = (s1 + W[index - 7]! + s0 + W[index - 16]!) | 0;
+    }
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
+    for (let index = 0; index < 64; index += 1) {
+      const sigma1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + sigma1 + ((e & f) ^ (~e & g)) + K[index]! + W[index]!) | 0;
+      const sigma0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (sigma0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
+  }
+  state[0] = h0;
+  state[1] = h1;
+  state[2] = h2;
+  state[3] = h3;
+  state[4] = h4;
+  state[5] = h5;
+  state[6] = h6;
+  state[7] = h7;
+}
+
+/**
+ * Pads the last `used` (< 64) bytes at the start of `buffer` (which has room for a block) for a message of
+ * `total` bytes, compresses them and returns the digest as lowercase hex.
+ */
+function finish(state: Int32Array, buffer: Uint8Array, used: number, total: number): string {
+  buffer[used++] = 0x80;
+  if (used > 56) {
+    buffer.fill(0, used, 64);
+    compress(state, buffer, 64);
+    used = 0;
+  }
+  buffer.fill(0, used, 56);
+  // The length in bits, big-endian over 8 bytes; `total * 8` stays exact in a double.
+  const high = Math.floor(total / 0x20000000);
+  const low = (total * 8) % 0x100000000;
+  buffer[56] = high >>> 24;
+  buffer[57] = high >>> 16;
+  buffer[58] = high >>> 8;
+  buffer[59] = high;
+  buffer[60] = low >>> 24;
+  buffer[61] = low >>> 16;
+  buffer[62] = low >>> 8;
+  buffer[63] = low;
+  compress(state, buffer, 64);
+  let hex = '';
+  for (let index = 0; index < 8; index += 1) {
+    const word = state[index]!;
+    hex += HEX[(word >>> 24) & 0xff]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!;
+  }
+  return hex;
+}
+
+const encoder = new TextEncoder();
+/** One buffer and state for every one-shot hash: hashing is synchronous and never re-entered. */
+const shared = { state: new Int32Array(8), buffer: new Uint8Array(BUFFER_BYTES) };
+
+/** SHA-256 of the UTF-8 bytes TextEncoder writes for `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  const { state, buffer } = shared;
+  state.set(INITIAL_STATE);
+  let used = 0;
+  let total = 0;
+  let rest = text;
+  for (;;) {
+    // encodeInto writes whole code points only, so a pair is never split between two rounds.
+    const { read, written } = encoder.encodeInto(rest, used === 0 ? buffer : buffer.subarray(used));
+    used += written;
+    total += written;
+    const whole = used & ~63;
+    compress(state, buffer, whole);
+    buffer.copyWithin(0, whole, used);
+    used -= whole;
+    if (read >= rest.length) break;
+    rest = rest.slice(read);
+  }
+  return finish(state, buffer, used, total);
 }
 
 export function contentHashOf(text: string): string {
   return `sha256:${sha256Hex(text)}`;
 }
 
-/** Bytes buffered before they are hashed; one code unit never needs more than 3 of them. */
-const BUFFER_BYTES = 1 << 16;
-
 /**
  * An incremental digest for long sequences (the record-set digest, the receipt trace) without building
- * one giant string. Text is UTF-8 encoded into one reused buffer, the way TextEncoder encodes it (a lone
- * surrogate becomes U+FFFD), instead of allocating a byte array per update.
+ * one giant string. Each update is UTF-8 encoded on its own into one reused buffer, the way TextEncoder
+ * encodes it (a lone surrogate becomes U+FFFD), instead of allocating a byte array per update.
  */
 export function createDigest(): { update(text: string): void; hex(): string } {
-  const hasher = sha256.create();
+  const state = Int32Array.from(INITIAL_STATE);
   const buffer = new Uint8Array(BUFFER_BYTES);
   let used = 0;
+  /** Bytes already compressed. */
+  let hashed = 0;
+  let done = false;
+  /** Hashes the whole blocks buffered so far and keeps the partial one at the start. */
+  const drain = () => {
+    const whole = used & ~63;
+    compress(state, buffer, whole);
+    buffer.copyWithin(0, whole, used);
+    used -= whole;
+    hashed += whole;
+  };
   return {
     update(text: string) {
+      if (done) throw new Error('digest already finished');
       const length = text.length;
       for (let index = 0; index < length; index += 1) {
-        if (used > BUFFER_BYTES - 4) {
-          hasher.update(buffer.subarray(0, used));
-          used = 0;
-        }
+        if (used > BUFFER_BYTES - 4) drain();
         let code = text.charCodeAt(index);
         if (code < 0x80) {
           buffer[used++] = code;
@@ -59,9 +206,10 @@ export function createDigest(): { update(text: string): void; hex(): string } {
       }
     },
     hex: () => {
-      hasher.update(buffer.subarray(0, used));
-      used = 0;
-      return bytesToHex(hasher.digest());
+      if (done) throw new Error('digest already finished');
+      done = true;
+      drain();
+      return finish(state, buffer, used, hashed + used);
     },
   };
 }
