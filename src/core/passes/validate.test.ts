@@ -47,6 +47,24 @@ describe('records JSONL', () => {
     expect(result.ok && result.value.records.map((r) => r.id)).toEqual(['a', 'b']);
   });
 
+  it('gives the same records, lines and issues whatever the chunk size', () => {
+    const bad = JSON.stringify({ ...buildRecord({ id: 'c' }), colour: 'red' });
+    const text = `${line({ id: 'a' })}\r\n\n${line({ id: 'b', text: 'é😀 ≠' })}\n${bad}\n{"id":\n${line({ id: 'a' })}\n\n${line({ id: 'd' })}`;
+    const whole = parseRecordsJsonl('r.jsonl', text);
+    expect(errorOf(whole).issues?.map((issue) => issue.line)).toEqual([4, 5, 6]);
+    const valid = text.split('\n').filter((_, index) => index < 3 || index > 5).join('\n');
+    const validWhole = parseRecordsJsonl('r.jsonl', valid);
+    expect(validWhole.ok && [...validWhole.value.locations.values()].map((location) => location.line)).toEqual([1, 3, 5]);
+    for (const size of [1, 2, 3, 5, 64, 257, 1_000, text.length]) {
+      for (const [input, expected] of [[text, whole], [valid, validWhole]] as const) {
+        const reader = createJsonlRecordReader('r.jsonl');
+        reader.push('');
+        for (let offset = 0; offset < input.length; offset += size) reader.push(input.slice(offset, offset + size));
+        expect(reader.finish()).toEqual(expected);
+      }
+    }
+  });
+
   it('reads a last line without a newline', () => {
     const reader = createJsonlRecordReader('r.jsonl');
     reader.push(line({ id: 'a' }));

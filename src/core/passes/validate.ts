@@ -93,13 +93,24 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
 
   return {
     push(chunk) {
-      pending += chunk;
-      let newline = pending.indexOf('\n');
-      while (newline !== -1) {
-        readLine(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf('\n');
+      // Lines are cut from the chunk itself: the unfinished tail is the only text carried to the next push.
+      let newline = chunk.indexOf('\n');
+      if (newline === -1) {
+        pending += chunk;
+        return;
       }
+      const head = chunk.slice(0, newline);
+      const carried = pending;
+      pending = '';
+      readLine(carried === '' ? head : carried + head);
+      let start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+      while (newline !== -1) {
+        readLine(chunk.slice(start, newline));
+        start = newline + 1;
+        newline = chunk.indexOf('\n', start);
+      }
+      pending = chunk.slice(start);
     },
     get count() {
       return records.length;
