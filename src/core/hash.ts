@@ -38,16 +38,6 @@ function compress(state: Int32Array, bytes: Uint8Array, end: number): void {
   let h6 = state[6]!;
   let h7 = state[7]!;
   for (let offset = 0; offset < end; offset += 64) {
-    for (let index = 0, at = offset; index < 16; index += 1, at += 4) {
-      W[index] = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
-    }
-    for (let index = 16; index < 64; index += 1) {
-      const w15 = W[index - 15]!;
-      const w2 = W[index - 2]!;
-      const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
-      const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
-      W[index] = (s1 + W[index - 7]! + s0 + W[index - 16]!) | 0;
-    }
     let a = h0;
     let b = h1;
     let c = h2;
@@ -56,11 +46,25 @@ function compress(state: Int32Array, bytes: Uint8Array, end: number): void {
     let f = h5;
     let g = h6;
     let h = h7;
+    // The message schedule is extended inside the rounds, one word per round.
     for (let index = 0; index < 64; index += 1) {
+      let word: number;
+      if (index < 16) {
+        const at = offset + index * 4;
+        word = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+      } else {
+        const w15 = W[index - 15]!;
+        const w2 = W[index - 2]!;
+        const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
+        const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
+        word = (s1 + W[index - 7]! + s0 + W[index - 16]!) | 0;
+      }
+      W[index] = word;
       const sigma1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const t1 = (h + sigma1 + ((e & f) ^ (~e & g)) + K[index]! + W[index]!) | 0;
+      // Ch(e, f, g) and Maj(a, b, c) in their shorter equivalent forms.
+      const t1 = (h + sigma1 + (g ^ (e & (f ^ g))) + K[index]! + word) | 0;
       const sigma0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const t2 = (sigma0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      const t2 = (sigma0 + ((a & b) | (c & (a | b)))) | 0;
       h = g;
       g = f;
       f = e;
