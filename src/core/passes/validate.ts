@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { contractSchema, type Contract } from '../format/contract';
-import { recordSchema, type SourceRecord } from '../format/record';
+import type { SourceRecord } from '../format/record';
+import { compiledRecordSchema } from '../format/record-parser';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
 import { contentHashOf } from '../hash';
@@ -77,7 +78,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       report(jsonSyntaxIssue(file, line, error, lineNumber));
       return;
     }
-    const parsed = recordSchema.safeParse(value);
+    const parsed = compiledRecordSchema.safeParse(value);
     if (!parsed.success) {
       for (const issue of zodIssues(file, parsed.error, lineNumber)) report(issue);
       return;
