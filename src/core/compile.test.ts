@@ -27,10 +27,26 @@ describe('compile', () => {
     expect(errorOf(compiler.compile({ contract: buildContract({ typedEvidenceOnly: true }), recordSet: buildRecordSet(records) })).pass).toBe('type-check');
   });
 
-  it('returns a divergence found while ranking as an error, never as a packet', async () => {
+  it('ranks only admitted records: a ranking that puts a refused record first cannot bring it into the packet', async () => {
     const own = await freshDriver();
-    // The ranking query claims a record that the admission predicate and the evaluator refuse.
-    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('record_text MATCH') ? [['c', 5]] : own.all(sql, params)) });
-    expect(errorOf(lying.compile({ contract: buildContract(), recordSet: buildRecordSet(records) }))).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'c' });
+    // The ranking query claims the refused record c is the best match; admission decided c separately.
+    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('record_text MATCH') ? [[JSON.stringify([['c', 5], ['a', 1]])]] : own.all(sql, params)) });
+    const outcome = valueOf(lying.compile({ contract: buildContract(), recordSet: buildRecordSet(records) }));
+    expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);
+    expect(outcome.trace.find((row) => row.id === 'c')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_SCOPE', rank: null });
+    expect(outcome.baselines.naive.illegal).toEqual(['c']);
+  });
+
+  it('re-admits a record that a separate index call changed before the compile', async () => {
+    const own = createCompiler(await freshDriver());
+    const contract = buildContract({ denyLabels: ['investigation'] });
+    const before = buildRecordSet(records);
+    own.index(before);
+    expect(valueOf(own.compile({ contract, recordSet: before })).trace.find((row) => row.id === 'a')).toMatchObject({ decision: 'selected' });
+    // A toggle as the app does it: index first (it reports progress), then compile the same record set.
+    const relabelled = buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', access: { labels: ['investigation'] } }), records[1]!, records[2]!]);
+    own.index(relabelled);
+    const after = valueOf(own.compile({ contract, recordSet: relabelled }));
+    expect(after.trace.find((row) => row.id === 'a')).toMatchObject({ code: 'EXCLUDE_DENY_LABEL' });
   });
 });

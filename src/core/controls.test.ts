@@ -37,6 +37,23 @@ describe('applyChanges', () => {
     expect(result.recordSet.byId.get('b')).toBe(b);
   });
 
+  it('answers every lookup of the patched record set as a freshly built one would', () => {
+    const result = valueOf(
+      applyChanges(contract, recordSet, [
+        change('relabel', { op: 'mergeRecord', id: 'b', patch: { access: { labels: ['investigation'] } } }),
+        change('add', { op: 'addRecord', record: buildRecord({ id: 'c' }) }),
+        change('unprove', { op: 'mergeRecord', id: 'a', patch: { provenance: null } }),
+      ]),
+    ).recordSet;
+    const rebuilt = buildRecordSet(result.records);
+    expect([...result.byId]).toEqual([...rebuilt.byId]);
+    expect([...result.byId.keys()]).toEqual(['a', 'b', 'c']);
+    expect(result.byId.size).toBe(3);
+    expect(result.byId.has('c') && result.byId.get('b')?.access.labels).toEqual(['investigation']);
+    expect([...result.verifiedProvenance].sort()).toEqual([...rebuilt.verifiedProvenance].sort());
+    expect(result.verifiedProvenance.has('a')).toBe(false);
+  });
+
   it('adds and removes records', () => {
     const added = buildRecord({ id: 'c' });
     const result = valueOf(applyChanges(contract, recordSet, [change('swap', { op: 'removeRecord', id: 'a' }, { op: 'addRecord', record: added })]));

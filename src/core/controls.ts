@@ -2,7 +2,7 @@ import { contractSchema, type Contract } from './format/contract';
 import { recordSchema, type SourceRecord } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { err, formatPath, ok, type CompileError, type Result } from './errors';
-import { createRecordSet, type RecordSet } from './passes/validate';
+import { createRecordSet, hasVerifiedProvenance, type RecordSet } from './passes/validate';
 
 type Json = unknown;
 
@@ -34,18 +34,116 @@ export function applyChanges(contract: Contract, recordSet: RecordSet, changes: 
   if (changes.length === 0) return ok({ contract, recordSet });
   let currentContract = contract;
   const records = [...recordSet.records];
-  const positionOf = new Map(records.map((record, index) => [record.id, index]));
+  const positions = createPositions(recordSet, records);
   const removed = new Set<number>();
 
   for (const change of changes) {
     for (const patch of change.patches) {
-      const applied = applyPatch(change, patch, currentContract, records, positionOf, removed);
+      const applied = applyPatch(change, patch, currentContract, records, positions, removed);
       if (!applied.ok) return applied;
       currentContract = applied.value;
     }
   }
-  const kept: SourceRecord[] = records.filter((_, index) => !removed.has(index));
-  return ok({ contract: currentContract, recordSet: createRecordSet(kept, recordSet.locations) });
+  const kept: SourceRecord[] = removed.size === 0 ? records : records.filter((_, index) => !removed.has(index));
+  return ok({ contract: currentContract, recordSet: removed.size > 0 ? createRecordSet(kept, recordSet.locations) : deriveRecordSet(recordSet, kept, positions) });
+}
+
+interface Positions {
+  get(id: string): number | undefined;
+  set(id: string, position: number): void;
+  /** Ids patched or added, whose lookups must change. */
+  readonly touched: ReadonlySet<string>;
+}
+
+/** Positions by id, found on demand: a toggle patches one or two records of possibly 100,000. */
+function createPositions(recordSet: RecordSet, records: readonly SourceRecord[]): Positions {
+  const known = new Map<string, number>();
+  const touched = new Set<string>();
+  return {
+    get(id) {
+      let position = known.get(id);
+      if (position === undefined) {
+        const record = recordSet.byId.get(id);
+        position = record === undefined ? -1 : records.indexOf(record);
+        known.set(id, position);
+      }
+      return position < 0 ? undefined : position;
+    },
+    set(id, position) {
+      known.set(id, position);
+      touched.add(id);
+    },
+    touched,
+  };
+}
+
+/**
+ * The record set after patches without removals. The lookup is the original one with the patched ids
+ * laid over it: copying a 100,000-entry map for every toggle cost more than the compile it fed.
+ */
+function deriveRecordSet(original: RecordSet, records: readonly SourceRecord[], positions: Positions): RecordSet {
+  const patched = new Map<string, SourceRecord>();
+  for (const id of positions.touched) {
+    const record = records[positions.get(id) ?? -1];
+    if (record !== undefined) patched.set(id, record);
+  }
+  let verifiedProvenance: ReadonlySet<string> | undefined;
+  return {
+    records,
+    byId: new PatchedLookup(original.byId, patched),
+    locations: original.locations,
+    // Built only if read: the compiler asks each record instead.
+    get verifiedProvenance() {
+      verifiedProvenance ??= new Set(records.filter(hasVerifiedProvenance).map((record) => record.id));
+      return verifiedProvenance;
+    },
+  };
+}
+
+/** A lookup that answers from `patched` first; iteration follows the original's order. */
+class PatchedLookup implements ReadonlyMap<string, SourceRecord> {
+  constructor(
+    private readonly original: ReadonlyMap<string, SourceRecord>,
+    private readonly patched: ReadonlyMap<string, SourceRecord>,
+  ) {}
+
+  get(id: string): SourceRecord | undefined {
+    return this.patched.get(id) ?? this.original.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.original.has(id) || this.patched.has(id);
+  }
+
+  get size(): number {
+    let added = 0;
+    for (const id of this.patched.keys()) if (!this.original.has(id)) added += 1;
+    return this.original.size + added;
+  }
+
+  private merged(): Map<string, SourceRecord> {
+    return new Map([...this.original, ...this.patched]);
+  }
+
+  entries(): MapIterator<[string, SourceRecord]> {
+    return this.merged().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.merged().keys();
+  }
+
+  values(): MapIterator<SourceRecord> {
+    return this.merged().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, SourceRecord]> {
+    return this.entries();
+  }
+
+  forEach(callback: (record: SourceRecord, id: string, map: ReadonlyMap<string, SourceRecord>) => void): void {
+    this.merged().forEach((record, id) => callback(record, id, this));
+  }
 }
 
 function applyPatch(
@@ -53,11 +151,11 @@ function applyPatch(
   patch: Patch,
   contract: Contract,
   records: SourceRecord[],
-  positionOf: Map<string, number>,
+  positions: Positions,
   removed: Set<number>,
 ): Result<Contract, CompileError> {
   const positionOfLive = (id: string) => {
-    const position = positionOf.get(id);
+    const position = positions.get(id);
     return position === undefined || removed.has(position) ? undefined : position;
   };
   switch (patch.op) {
@@ -74,11 +172,12 @@ function applyPatch(
       if (!parsed.success) return err(patchError(change, `the patched record ${patch.id} is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`));
       if (parsed.data.id !== patch.id) return err(patchError(change, `a patch may not rename record ${patch.id}`));
       records[position] = parsed.data;
+      positions.set(patch.id, position);
       return ok(contract);
     }
     case 'addRecord': {
       if (positionOfLive(patch.record.id) !== undefined) return err(patchError(change, `adds record ${patch.record.id}, which already exists`, 'DUPLICATE_ID'));
-      positionOf.set(patch.record.id, records.length);
+      positions.set(patch.record.id, records.length);
       records.push(patch.record);
       return ok(contract);
     }

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler, type CompileRequest } from './compile';
 import { drill } from './drill';
 import type { SourceRecord } from './format/record';
-import { contentHashOf } from './hash';
+import { canonicalJson } from './canonical';
+import { contentHashOf, sha256Hex } from './hash';
 import { receiptIdOf } from './passes/attest';
 import type { Receipt } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides } from './test-support/builders';
@@ -49,6 +50,14 @@ describe('drill', () => {
 
   it('asks for a recompile when the receipt came from another engine version', () => {
     const prior = withBody(receiptOf(request()), { engineVersion: '0.0.9' });
+    expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
+  });
+
+  it('asks for a recompile, not a verdict on its id, for a receipt of the previous schema', () => {
+    const { receiptId: _id, ...current } = receiptOf(request());
+    const body = { ...current, schemaVersion: 'context-compiler/1' };
+    // Version 1 hashed the canonical body in one piece.
+    const prior = { receiptId: sha256Hex(canonicalJson(body)), ...body };
     expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
   });
 

@@ -25,12 +25,13 @@ export function drill(compiler: Compiler, request: DrillRequest): DrillVerdict {
     currentReceiptId,
   });
 
+  const stale = () => verdict('recompile_required', 'STALE_ENGINE_VERSION', `Receipt ${prior.engineVersion} (${prior.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`);
+  // Another schema computes its id another way: this engine can only say it must be recompiled.
+  if (prior.schemaVersion !== SCHEMA_VERSION) return stale();
   const { receiptId, ...body } = prior;
   if (receiptIdOf(body) !== receiptId) return verdict('block', 'RECEIPT_INVALID', 'Its content hashes to a different id.');
   if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`);
-  if (prior.schemaVersion !== SCHEMA_VERSION || prior.engineVersion !== ENGINE_VERSION) {
-    return verdict('recompile_required', 'STALE_ENGINE_VERSION', `Receipt ${prior.engineVersion} (${prior.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`);
-  }
+  if (prior.engineVersion !== ENGINE_VERSION) return stale();
   if (contractFingerprint(request.contract) !== prior.contractFingerprint) {
     return verdict('recompile_required', 'STALE_CONTRACT_FINGERPRINT', 'The contract fingerprint differs from the receipt.');
   }

@@ -89,8 +89,8 @@ export function runStrategies(driver: SqlDriver, request: CompileRequest, outcom
   const tokensOf = (id: string) => recordSet.byId.get(id)?.tokens ?? 0;
   const budgeted = (strategy: StrategyId, considered: string[]): StrategyRun => ({ strategy, considered, passed: walkBudget(considered, tokensOf, contract.tokenBudget).selected });
 
-  const topK = rankRecords(driver, contract.query, contract.ranking, null, settings.k).map((row) => row.id);
-  const overFetched = rankRecords(driver, contract.query, contract.ranking, null, settings.k * settings.overFetch).map((row) => row.id);
+  const topK = rankRecords(driver, contract.query, contract.ranking, settings.k).map((row) => row.id);
+  const overFetched = rankRecords(driver, contract.query, contract.ranking, settings.k * settings.overFetch).map((row) => row.id);
 
   const compiledPassed = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
   const compiledDisplaced = outcome.status === 'packet' ? outcome.evidence.flatMap((slot) => slot.displaced) : [];

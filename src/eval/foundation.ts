@@ -154,7 +154,7 @@ export function runFoundation(driver: SqlDriver, corpus: FoundationCorpus, onPro
   createCompiler(driver).index(createRecordSet(corpus.items.map(itemToRecord)));
   const total = corpus.queries.length;
   const rankings = corpus.queries.map((query, index) => {
-    const ranked = rankRecords(driver, query.text, 'bm25', null, null).map((row) => row.id);
+    const ranked = rankRecords(driver, query.text, 'bm25', null).map((row) => row.id);
     onProgress?.(index + 1, total);
     return ranked;
   });

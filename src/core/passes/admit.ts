@@ -1,22 +1,63 @@
+import { canonicalJson } from '../canonical';
 import { err, ok, type CompileError, type Result } from '../errors';
 import type { SqlDriver } from '../search/driver';
-import type { SqlRestriction } from '../search/rank';
-import { createGateContext, evaluateGates, type Admission } from './gates';
+import { createGateContext, evaluateGates, type Admission, type GateContext } from './gates';
 import { lowerAdmission, type LoweredAdmission } from './lower-admission';
 import type { Resolution } from './resolve';
 
 export interface AdmissionResult {
-  readonly verdicts: ReadonlyMap<string, Admission>;
+  /** One verdict per record, aligned with `resolution.records`. */
+  readonly verdicts: readonly Admission[];
+  readonly verdictOf: (id: string) => Admission | undefined;
+  /** What the evaluator admits; equal to what the SQL lowering admits, or admission stopped. */
   readonly admitted: ReadonlySet<string>;
+  /** The admitted records' positions in `resolution.records`, ascending. */
+  readonly admittedPositions: readonly number[];
   readonly lowered: LoweredAdmission;
-  /** The rows the lowering admitted, held in a temp table until the next admission on this driver: ranking joins them. */
-  readonly candidates: SqlRestriction;
+  /** Everything in the contract and resolution that a verdict depends on: equal keys allow reusing verdicts. */
+  readonly gateKey: string;
 }
 
-const ADMITTED_ROWS: SqlRestriction = { where: 'r.rowid IN (SELECT rowid FROM admitted_rows)', params: [] };
+/**
+ * The SQL side of admission for one database. It remembers the predicate it last ran and the ids it
+ * admitted, so after a sync that touched a few records it re-runs the predicate over those rows only.
+ */
+export interface SqlAdmission {
+  /** Records whose rows changed since the last admission (or whose admission depends on a row that did). */
+  touch(ids: Iterable<string>): void;
+  admittedIds(lowered: LoweredAdmission): ReadonlySet<string>;
+}
+
+export function createSqlAdmission(driver: SqlDriver): SqlAdmission {
+  let state: { key: string; admitted: Set<string> } | null = null;
+  const touched = new Set<string>();
+  return {
+    touch(ids) {
+      for (const id of ids) touched.add(id);
+    },
+    admittedIds(lowered) {
+      const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence]);
+      if (state?.key === key) {
+        if (touched.size > 0) {
+          const ids = JSON.stringify([...touched]);
+          const rows = driver.all(`SELECT r.id FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND (${lowered.where})`, [ids, ...lowered.params]);
+          for (const id of touched) state.admitted.delete(id);
+          for (const [id] of rows) state.admitted.add(String(id));
+        }
+      } else {
+        state = null;
+        loadTempTables(driver, lowered);
+        const rows = driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params);
+        state = { key, admitted: new Set(rows.map(([id]) => String(id))) };
+      }
+      touched.clear();
+      return state.admitted;
+    },
+  };
+}
 
 function loadTempTables(driver: SqlDriver, lowered: LoweredAdmission): void {
-  driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM admitted_rows;');
+  driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence;');
   const names = driver.prepare('INSERT INTO identity_names VALUES (?, ?)');
   const evidence = driver.prepare('INSERT INTO accepted_evidence VALUES (?, ?)');
   try {
@@ -38,34 +79,62 @@ export function divergence(id: string, detail: string): CompileError {
   };
 }
 
+/** Fields that no gate reads: changing them (a new query, a bigger budget) keeps every verdict. */
+const NOT_GATED = { task: null, query: null, tokenBudget: null, naiveTopK: null, ranking: null };
+
+function gateKeyOf(resolution: Resolution): string {
+  return `${resolution.key}\u0000${canonicalJson({ ...resolution.contract.contract, ...NOT_GATED })}`;
+}
+
+export interface AdmissionReuse {
+  readonly sql: SqlAdmission;
+  /** The last successful resolution and admission on this database, whose verdicts may be reused. */
+  readonly previous: { readonly resolution: Resolution; readonly admission: AdmissionResult } | null;
+}
+
 /**
  * Pass 4: the SQL candidate generator and the TypeScript evaluator each decide the admitted set;
  * any difference stops compilation. Assumes the index holds exactly the resolution's records.
+ * With `reuse`, a record whose resolved object and gate-relevant contract are unchanged keeps its
+ * verdict, and SQL re-runs the predicate only over touched rows; the two sets are still compared whole.
  */
-export function admit(resolution: Resolution, driver: SqlDriver): Result<AdmissionResult, CompileError> {
-  const context = createGateContext(resolution.contract);
-  const verdicts = new Map<string, Admission>();
+export function admit(resolution: Resolution, driver: SqlDriver, reuse?: AdmissionReuse): Result<AdmissionResult, CompileError> {
+  const gateKey = gateKeyOf(resolution);
+  const previous = reuse?.previous;
+  const aligned = previous !== null && previous !== undefined && previous.admission.gateKey === gateKey && previous.resolution.indexOf === resolution.indexOf ? previous : null;
+  let context: GateContext | null = null;
+  const verdicts = new Array<Admission>(resolution.records.length);
   const admitted = new Set<string>();
-  for (const item of resolution.records) {
-    const verdict = evaluateGates(context, item);
-    verdicts.set(item.record.id, verdict);
-    if (verdict.admitted) admitted.add(item.record.id);
-  }
+  const admittedPositions: number[] = [];
+  resolution.records.forEach((item, position) => {
+    let verdict = aligned !== null && aligned.resolution.records[position] === item ? aligned.admission.verdicts[position] : undefined;
+    if (verdict === undefined) {
+      context ??= createGateContext(resolution.contract);
+      verdict = evaluateGates(context, item);
+    }
+    verdicts[position] = verdict;
+    if (verdict.admitted) {
+      admitted.add(item.record.id);
+      admittedPositions.push(position);
+    }
+  });
+  const verdictOf = (id: string) => {
+    const position = resolution.indexOf.get(id);
+    return position === undefined ? undefined : verdicts[position];
+  };
 
   const lowered = lowerAdmission(resolution.contract, driver.maxParameters);
   if (!lowered.ok) return lowered;
-  loadTempTables(driver, lowered.value);
-  // Evaluated once here; ranking then looks rows up instead of re-evaluating every gate for each match.
-  driver.all(`INSERT INTO admitted_rows SELECT r.rowid FROM records r WHERE ${lowered.value.where}`, lowered.value.params);
-  const sqlAdmitted = new Set(driver.all('SELECT r.id FROM admitted_rows a JOIN records r ON r.rowid = a.rowid').map(([id]) => String(id)));
+  const sqlAdmitted = (reuse?.sql ?? createSqlAdmission(driver)).admittedIds(lowered.value);
 
   for (const id of sqlAdmitted) {
-    const verdict = verdicts.get(id);
+    if (admitted.has(id)) continue;
+    const verdict = verdictOf(id);
     if (verdict === undefined) return err(divergence(id, 'the SQL index returned a record that is not in the supplied set'));
     if (!verdict.admitted) return err(divergence(id, `SQL admitted it but the evaluator refuses it (${verdict.first.fact})`));
   }
   for (const id of admitted) {
     if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
   }
-  return ok({ verdicts, admitted, lowered: lowered.value, candidates: ADMITTED_ROWS });
+  return ok({ verdicts, verdictOf, admitted, admittedPositions, lowered: lowered.value, gateKey });
 }

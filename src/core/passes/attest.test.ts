@@ -3,6 +3,7 @@ import { canonicalJson } from '../canonical';
 import { createCompiler, type Compiler } from '../compile';
 import { receiptSchema } from '../format/receipt';
 import { sha256Hex } from '../hash';
+import { fnv1a } from '../tree-digest';
 import type { CompileOutcome, Receipt } from '../result';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
@@ -32,11 +33,33 @@ describe('canonicalJson', () => {
   });
 });
 
+/** A tree digest as docs/FORMAT.md defines it, written out plainly: chunks cut after ids whose FNV-1a is divisible by 1,024, then a root over their digests. */
+function referenceTree(rows: readonly Receipt['trace'][number][]): string {
+  const chunks: string[] = [];
+  let chunk = '';
+  rows.forEach((row, index) => {
+    chunk += `${canonicalJson(row)}\n`;
+    if (fnv1a(row.id) % 1024 === 0 || index === rows.length - 1) {
+      chunks.push(sha256Hex(chunk));
+      chunk = '';
+    }
+  });
+  return sha256Hex(chunks.map((digest) => `${digest}\n`).join(''));
+}
+
+const PLANNED = /^(SELECTED_|REQUIRED_)|^EXCLUDE_(BUDGET|NOT_RELEVANT|FAIL_CLOSED)$/;
+
+function referenceReceiptId(body: Omit<Receipt, 'receiptId'>): string {
+  const refused = referenceTree(body.trace.filter((row) => !PLANNED.test(row.code)));
+  const planned = referenceTree(body.trace.filter((row) => PLANNED.test(row.code)));
+  return sha256Hex(canonicalJson({ ...body, trace: sha256Hex(`${refused}\n${planned}\n`) }));
+}
+
 describe('receipt', () => {
-  it('has an id that is the SHA-256 of the canonical JSON of everything else', () => {
+  it('has an id that hashes the canonical body with the trace replaced by its tree digest', () => {
     const { receipt } = compileDefault();
     const { receiptId, ...body } = receipt;
-    expect(receiptId).toBe(sha256Hex(canonicalJson(body)));
+    expect(receiptId).toBe(referenceReceiptId(body));
     expect(receiptIdOf(body)).toBe(receiptId);
   });
 
@@ -68,7 +91,7 @@ describe('receipt hashing without the joined trace', () => {
   const row = (index: number): Receipt['trace'][number] => ({
     id: `${random.pick(awkward)}-${index}`,
     decision: random.chance(0.5) ? 'selected' : 'excluded',
-    code: random.chance(0.5) ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET',
+    code: random.pick(['SELECTED_RANKED', 'EXCLUDE_BUDGET', 'EXCLUDE_SCOPE', 'EXCLUDE_DENY_LABEL', 'REQUIRED_ILLEGAL'] as const),
     fact: random.pick(awkward),
     tokens: random.int(0, 5000),
     required: random.chance(0.1),
@@ -82,12 +105,14 @@ describe('receipt hashing without the joined trace', () => {
     }
   });
 
-  it('hashes exactly the canonical JSON of the body, for long traces and for rows of another shape', () => {
+  it('hashes every row of long traces, rows of another shape included, as the format defines', () => {
     const { receiptId: _id, ...body } = compileDefault().receipt;
     const trace = [...Array.from({ length: 3_000 }, (_, index) => row(index)), { ...row(-1), extra: 'kept' } as Receipt['trace'][number], { ...row(-2), score: undefined } as unknown as Receipt['trace'][number]];
     for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, task: 'a task naming "trace":[] itself', trace }]) {
-      expect(receiptIdOf(candidate)).toBe(sha256Hex(canonicalJson(candidate)));
+      expect(receiptIdOf(candidate)).toBe(referenceReceiptId(candidate));
     }
+    const edited = trace.map((item, index) => (index === 2_500 ? { ...item, fact: `${item.fact}.` } : item));
+    expect(receiptIdOf({ ...body, trace: edited })).not.toBe(receiptIdOf({ ...body, trace }));
   });
 });
 

@@ -2,11 +2,13 @@ import { canonicalJson, compareStrings, sortedSet } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
-import { createDigest, sha256Hex } from '../hash';
+import { sha256Hex } from '../hash';
+import { createTreeDigest, type TreeDigest } from '../tree-digest';
+import type { ReasonCode } from '../reasons';
 import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { Plan } from './plan';
 
-export const SCHEMA_VERSION = 'context-compiler/1';
+export const SCHEMA_VERSION = 'context-compiler/2';
 export const ENGINE_VERSION = '0.1.0';
 
 /**
@@ -51,30 +53,34 @@ export function recordFingerprint(record: SourceRecord): string {
   );
 }
 
-const digestInputCache = new WeakMap<SourceRecord, string>();
-const recordSetDigestCache = new WeakMap<readonly SourceRecord[], string>();
+const digestLeafCache = new WeakMap<SourceRecord, string>();
+
+/** A record's line in the record-set digest: its id and fingerprint, computed once per record object. */
+function recordDigestLeaf(record: SourceRecord): string {
+  let leaf = digestLeafCache.get(record);
+  if (leaf === undefined) {
+    leaf = `${record.id}\u0000${recordFingerprint(record)}`;
+    digestLeafCache.set(record, leaf);
+  }
+  return leaf;
+}
+
+export function createRecordSetDigest(): TreeDigest<SourceRecord> {
+  return createTreeDigest(recordDigestLeaf, (record) => record.id);
+}
+
+function isSortedById(records: readonly SourceRecord[]): boolean {
+  for (let index = 1; index < records.length; index += 1) if (compareStrings((records[index - 1] as SourceRecord).id, (records[index] as SourceRecord).id) > 0) return false;
+  return true;
+}
 
 /**
- * Digest of the whole record set, independent of record order; each record is hashed once per object,
- * and a record set (whose array is never changed once built) once per array, so recompiling it is free.
+ * Digest of the whole record set, independent of record order: the tree digest (src/core/tree-digest.ts)
+ * of each record's id and fingerprint, in id order. A compiler passes its own `tree`, so a recompilation
+ * after a toggle re-hashes only the chunk holding the changed record.
  */
-export function recordSetDigest(records: readonly SourceRecord[]): string {
-  const cached = recordSetDigestCache.get(records);
-  if (cached !== undefined) return cached;
-  const pairs = records.map((record) => {
-    let pair = digestInputCache.get(record);
-    if (pair === undefined) {
-      pair = `${record.id}\u0000${recordFingerprint(record)}\n`;
-      digestInputCache.set(record, pair);
-    }
-    return pair;
-  });
-  pairs.sort(compareStrings);
-  const digest = createDigest();
-  for (const pair of pairs) digest.update(pair);
-  const hex = digest.hex();
-  recordSetDigestCache.set(records, hex);
-  return hex;
+export function recordSetDigest(records: readonly SourceRecord[], tree: TreeDigest<SourceRecord> = createRecordSetDigest()): string {
+  return tree.digest(isSortedById(records) ? records : [...records].sort((a, b) => compareStrings(a.id, b.id)));
 }
 
 function provenanceLabel(record: SourceRecord): string {
@@ -83,14 +89,13 @@ function provenanceLabel(record: SourceRecord): string {
 
 /** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. */
 export function renderPacket(contract: Contract, plan: Plan): Packet {
-  const codeOf = new Map(plan.trace.map((row) => [row.id, row.code]));
   const entries: PacketEntry[] = plan.selected.map((record) => ({
     id: record.id,
     title: record.title,
     text: record.text,
     tokens: record.tokens,
     required: contract.requiredRecords.includes(record.id),
-    code: codeOf.get(record.id) ?? 'SELECTED_RANKED',
+    code: plan.selectedCodes.get(record.id) ?? 'SELECTED_RANKED',
     sourceClass: record.sourceClass,
     authorityClass: record.authorityClass,
     provenance: provenanceLabel(record),
@@ -157,40 +162,103 @@ export function canonicalTraceRow(row: ReceiptTraceRow): string {
   return `{"code":${JSON.stringify(row.code)},"decision":${JSON.stringify(row.decision)},"fact":${JSON.stringify(row.fact)},"id":${JSON.stringify(row.id)},"required":${row.required},"score":${JSON.stringify(row.score)},"tokens":${JSON.stringify(row.tokens)}}`;
 }
 
-const TRACE_MARKER = '"trace":[]';
+/**
+ * Codes the plan pass gives admitted records. Their facts quote the running budget, so one toggle
+ * rewrites many of them; rows refused by a gate keep theirs. Hashing the two kinds in separate trees
+ * keeps a toggle from dirtying every chunk of the refused rows.
+ */
+const PLANNED_CODES: ReadonlySet<string> = new Set<ReasonCode>([
+  'SELECTED_REQUIRED',
+  'SELECTED_EVIDENCE',
+  'SELECTED_RANKED',
+  'EXCLUDE_BUDGET',
+  'EXCLUDE_NOT_RELEVANT',
+  'EXCLUDE_FAIL_CLOSED',
+  'REQUIRED_NOT_FOUND',
+  'REQUIRED_ILLEGAL',
+  'REQUIRED_NOT_AUTHORISED',
+  'REQUIRED_MISSING_PROVENANCE',
+  'REQUIRED_OVER_BUDGET',
+]);
+
+const rowId = (row: ReceiptTraceRow) => row.id;
+
+export interface TraceDigest {
+  digest(trace: readonly ReceiptTraceRow[]): string;
+}
+
+export function createTraceDigest(): TraceDigest {
+  const refused = createTreeDigest(canonicalTraceRow, rowId);
+  const planned = createTreeDigest(canonicalTraceRow, rowId);
+  return {
+    digest(trace) {
+      const refusedRows: ReceiptTraceRow[] = [];
+      const plannedRows: ReceiptTraceRow[] = [];
+      for (const row of trace) (PLANNED_CODES.has(row.code) ? plannedRows : refusedRows).push(row);
+      return sha256Hex(`${refused.digest(refusedRows)}\n${planned.digest(plannedRows)}\n`);
+    },
+  };
+}
 
 /**
- * The SHA-256 of `canonicalJson(body)`, fed row by row: the trace (one row per record, megabytes at
- * 100,000 records) is never joined into one string. `"trace":[]` can only occur once in the canonical
- * text, as the key itself, because a quote inside a JSON string is always escaped.
+ * The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by
+ * its digest. The trace digest is the SHA-256 of two tree digests (src/core/tree-digest.ts), one line
+ * each: the rows refused by a legality gate, then the rows the plan pass decided (PLANNED_CODES), each
+ * in trace order. Every row is covered; a recompilation re-hashes only the chunks whose rows changed.
  */
-export function receiptIdOf(body: ReceiptBody): string {
-  const head = canonicalJson({ ...body, trace: [] });
-  const at = head.indexOf(TRACE_MARKER) + TRACE_MARKER.length - 1;
-  const digest = createDigest();
-  digest.update(head.slice(0, at));
-  body.trace.forEach((row, index) => {
-    if (index > 0) digest.update(',');
-    digest.update(canonicalTraceRow(row));
-  });
-  digest.update(head.slice(at));
-  return digest.hex();
+export function receiptIdOf(body: ReceiptBody, traceDigest: TraceDigest = createTraceDigest()): string {
+  return sha256Hex(canonicalJson({ ...body, trace: traceDigest.digest(body.trace) }));
+}
+
+/** What a compiler keeps between compilations so that unchanged rows and chunks are not projected or hashed again. */
+export interface AttestMemory {
+  readonly records: TreeDigest<SourceRecord>;
+  readonly trace: TraceDigest;
+  readonly project: (trace: readonly TraceRow[]) => Receipt['trace'];
+}
+
+export function createAttestMemory(): AttestMemory {
+  return { records: createRecordSetDigest(), trace: createTraceDigest(), project: createTraceProjection() };
 }
 
 export interface AttestInput {
   readonly contract: Contract;
+  /** Every record, in id order (the resolution's order). */
   readonly records: readonly SourceRecord[];
+  readonly memory?: AttestMemory;
   readonly plan: Plan;
   readonly packet: Packet | null;
   readonly controls: readonly string[];
   readonly lateChanges: readonly string[];
 }
 
-function traceForReceipt(trace: readonly TraceRow[]): Receipt['trace'] {
-  return trace.map(({ id, decision, code, fact, tokens, required, score }) => ({ id, decision, code, fact, tokens, required, score }));
+const receiptRows = new WeakMap<TraceRow, ReceiptTraceRow>();
+
+function projectRow(row: TraceRow): ReceiptTraceRow {
+  let projected = receiptRows.get(row);
+  if (projected === undefined) {
+    const { id, decision, code, fact, tokens, required, score } = row;
+    projected = { id, decision, code, fact, tokens, required, score };
+    receiptRows.set(row, projected);
+  }
+  return projected;
 }
 
-/** Pass 6: the receipt is canonical JSON; its id is the SHA-256 of everything else in it. */
+/**
+ * The receipt's rows: one projection per trace row object, so an unchanged row is the same object to
+ * the trace digest. A row in the same place as last time is found by position, without a lookup.
+ */
+function createTraceProjection(): (trace: readonly TraceRow[]) => Receipt['trace'] {
+  let last: { readonly trace: readonly TraceRow[]; readonly projected: Receipt['trace'] } | null = null;
+  return (trace) => {
+    const before = last?.trace.length === trace.length ? last : null;
+    const projected = trace.map((row, index) => (before?.trace[index] === row ? (before.projected[index] as ReceiptTraceRow) : projectRow(row)));
+    last = { trace, projected };
+    return projected;
+  };
+}
+
+/** Pass 6: the receipt is canonical JSON; its id hashes everything else in it (see `receiptIdOf`). */
 export function attest(input: AttestInput): Receipt {
   const { contract, plan, packet } = input;
   const failure = plan.failure;
@@ -202,7 +270,7 @@ export function attest(input: AttestInput): Receipt {
     asOf: formatInstant(parseInstant(contract.asOf) ?? 0),
     ranking: contract.ranking,
     contractFingerprint: contractFingerprint(contract),
-    recordSetDigest: recordSetDigest(input.records),
+    recordSetDigest: (input.memory?.records ?? createRecordSetDigest()).digest(input.records),
     packetFingerprint: packet ? sha256Hex(packet.body) : null,
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),
@@ -212,9 +280,9 @@ export function attest(input: AttestInput): Receipt {
     evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),
     decisionBlockedBy: plan.decisionBlockedBy,
     failure: failure ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact ?? failure.message } : null,
-    trace: traceForReceipt(plan.trace),
+    trace: (input.memory?.project ?? createTraceProjection())(plan.trace),
   };
-  return { receiptId: receiptIdOf(body), ...body };
+  return { receiptId: receiptIdOf(body, input.memory?.trace), ...body };
 }
 
 /** Canonical JSON of a receipt: the bytes that are downloaded, compared and verified. */

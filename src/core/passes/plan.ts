@@ -4,16 +4,17 @@ import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
 import type { ReasonCode } from '../reasons';
 import type { BaselinePacket, EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
-import type { SqlDriver } from '../search/driver';
-import { rankRecords, type RankedRow } from '../search/rank';
-import { divergence, type AdmissionResult } from './admit';
+import type { RankedRow } from '../search/rank';
+import type { AdmissionResult } from './admit';
 import type { Admission } from './gates';
-import type { Resolution } from './resolve';
+import type { Resolution, ResolvedRecord } from './resolve';
 
 export interface Plan {
   readonly trace: readonly TraceRow[];
   /** Packet order: required records by id, then planned evidence, then ranked optionals. */
   readonly selected: readonly SourceRecord[];
+  /** The reason code of each selected record. */
+  readonly selectedCodes: ReadonlyMap<string, ReasonCode>;
   readonly tokensUsed: number;
   readonly evidence: readonly EvidenceSlot[];
   readonly decisionBlockedBy: readonly string[];
@@ -22,21 +23,27 @@ export interface Plan {
   readonly failure: CompileError | null;
 }
 
-const ADMITTED: Admission = { admitted: true };
+/**
+ * A refused record's row depends only on its verdict (a verdict object is reused only for the same
+ * record under the same gates), so a recompilation hands back the same row object, and the receipt
+ * digest need not hash it again.
+ */
+const refusedRows = new WeakMap<Admission, TraceRow>();
 
 /** One literal per row, always in one shape: at 100,000 rows, spreading a base object cost more than the row. */
 function traceRow(
   id: string,
   tokens: number,
   required: boolean,
-  position: { readonly rank: number; readonly score: number } | undefined,
+  score: number | null,
+  rank: number | null,
   decision: TraceRow['decision'],
   code: ReasonCode,
   fact: string,
   gate: GateName | null,
   failedGates: readonly GateName[],
 ): TraceRow {
-  return { id, tokens, required, score: position?.score ?? null, rank: position?.rank ?? null, decision, code, fact, gate, failedGates };
+  return { id, tokens, required, score, rank, decision, code, fact, gate, failedGates };
 }
 
 interface Selection {
@@ -64,6 +71,22 @@ function requiredFailure(id: string, verdict: Admission): CompileError | null {
   return { pass: 'plan', code: 'REQUIRED_ILLEGAL', recordId: id, fact: `${first.code}: ${first.fact}`, message: `Required record ${id} fails the ${first.gate} gate (${first.fact}): no packet is emitted.` };
 }
 
+function sameRow(a: TraceRow, b: TraceRow): boolean {
+  return (
+    a.id === b.id &&
+    a.decision === b.decision &&
+    a.code === b.code &&
+    a.fact === b.fact &&
+    a.tokens === b.tokens &&
+    a.required === b.required &&
+    a.score === b.score &&
+    a.rank === b.rank &&
+    a.gate === b.gate &&
+    a.failedGates.length === b.failedGates.length &&
+    a.failedGates.every((gate, index) => gate === b.failedGates[index])
+  );
+}
+
 /** The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may still fit. */
 export function walkBudget(ids: readonly string[], tokensOf: (id: string) => number, budget: number): { selected: string[]; used: number } {
   const selected: string[] = [];
@@ -77,14 +100,10 @@ export function walkBudget(ids: readonly string[], tokensOf: (id: string) => num
   return { selected, used };
 }
 
-function baselines(
-  resolution: Resolution,
-  admission: AdmissionResult,
-  driver: SqlDriver,
-): Plan['baselines'] {
+function baselines(resolution: Resolution, admission: AdmissionResult, ranked: readonly RankedRow[]): Plan['baselines'] {
   const { contract } = resolution.contract;
   const tokensOf = (id: string) => resolution.byId.get(id)?.record.tokens ?? 0;
-  const topK = rankRecords(driver, contract.query, contract.ranking, null, contract.naiveTopK).map((row) => row.id);
+  const topK = ranked.slice(0, contract.naiveTopK).map((row) => row.id);
   const describe = (kind: BaselinePacket['kind'], ids: readonly string[]): BaselinePacket => {
     const { selected, used } = walkBudget(ids, tokensOf, contract.tokenBudget);
     const chosen = new Set(selected);
@@ -103,7 +122,12 @@ function baselines(
   };
 }
 
-function evidenceSlots(contract: Contract, selected: readonly SourceRecord[], displacedEvidence: readonly SourceRecord[]): EvidenceSlot[] {
+function evidenceSlots(
+  contract: Contract,
+  selected: readonly SourceRecord[],
+  displacedEvidence: readonly SourceRecord[],
+  acceptedPropositionsOf: (record: SourceRecord) => readonly string[],
+): EvidenceSlot[] {
   return [...contract.requiredPropositions].sort((a, b) => compareStrings(a.id, b.id)).map((proposition) => {
     const accepted = new Set(proposition.acceptedClasses);
     const supporting: string[] = [];
@@ -121,7 +145,7 @@ function evidenceSlots(contract: Contract, selected: readonly SourceRecord[], di
         if (contradicts) contradicting.push(record.id);
       }
     }
-    const displaced = displacedEvidence.filter((record) => acceptedEvidenceFor(contract, record).includes(proposition.id)).map((record) => record.id);
+    const displaced = displacedEvidence.filter((record) => acceptedPropositionsOf(record).includes(proposition.id)).map((record) => record.id);
     // Contradictions are kept and reported, never outvoted by a count of supporters.
     const state: EvidenceState = contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
     return {
@@ -138,99 +162,124 @@ function evidenceSlots(contract: Contract, selected: readonly SourceRecord[], di
   });
 }
 
+/** Where each ranked row's record sits in the resolution, computed once per ranking and resolution order. */
+const rankedPositionsCache = new WeakMap<readonly RankedRow[], { readonly indexOf: ReadonlyMap<string, number>; readonly positions: Int32Array }>();
+
+function rankedPositions(ranked: readonly RankedRow[], indexOf: ReadonlyMap<string, number>): Int32Array {
+  const cached = rankedPositionsCache.get(ranked);
+  if (cached?.indexOf === indexOf) return cached.positions;
+  const positions = Int32Array.from(ranked, (row) => indexOf.get(row.id) ?? -1);
+  rankedPositionsCache.set(ranked, { indexOf, positions });
+  return positions;
+}
+
+/** Accepted propositions per record, kept while the contract's proposition list is the same array. */
+const acceptedCache = new WeakMap<SourceRecord, { readonly propositions: Contract['requiredPropositions']; readonly accepted: string[] }>();
+
 /**
  * Pass 5: protect required records, rank only the admitted optionals, prune them to the budget last,
- * and fill the evidence slots from what the packet actually carries.
+ * and fill the evidence slots from what the packet actually carries. `ranked` is every indexed record
+ * in relevance order (`rankRecords` without a limit); only its admitted rows compete for the budget.
+ * Records are handled by their position in the resolution (id order), so the work per compilation is
+ * array reads for the 100,000 records and map lookups only for the admitted ones. Given the previous
+ * plan over the same positions, rows that did not change are handed back as the same objects.
  */
-export function plan(resolution: Resolution, admission: AdmissionResult, driver: SqlDriver, missingRequired: CompileError | null): Plan {
+export function plan(
+  resolution: Resolution,
+  admission: AdmissionResult,
+  ranked: readonly RankedRow[],
+  missingRequired: CompileError | null,
+  previous?: { readonly resolution: Resolution; readonly admission: AdmissionResult; readonly plan: Plan },
+): Plan {
   const { contract } = resolution.contract;
   const budget = contract.tokenBudget;
+  const records = resolution.records;
+  const recordAt = (position: number) => (records[position] as ResolvedRecord).record;
+  const verdictAt = (position: number) => admission.verdicts[position] as Admission;
   const required = [...new Set(contract.requiredRecords)].sort(compareStrings).filter((id) => resolution.byId.has(id));
-  const requiredSet = new Set(required);
+  const requiredPositions = required.map((id) => resolution.indexOf.get(id) ?? -1);
+  const isRequired = new Uint8Array(records.length);
+  for (const position of requiredPositions) isRequired[position] = 1;
 
   let failure: CompileError | null = missingRequired;
-  for (const id of required) {
+  for (const [index, id] of required.entries()) {
     if (failure) break;
-    failure = requiredFailure(id, admission.verdicts.get(id) ?? { admitted: true });
+    failure = requiredFailure(id, verdictAt(requiredPositions[index] as number));
   }
-  const requiredTokens = required.reduce((sum, id) => sum + (resolution.byId.get(id)?.record.tokens ?? 0), 0);
+  const requiredTokens = requiredPositions.reduce((sum, position) => sum + recordAt(position).tokens, 0);
   if (!failure && requiredTokens > budget) {
     failure = {
       pass: 'plan',
       code: 'REQUIRED_OVER_BUDGET',
-      recordId: required.find((id) => (resolution.byId.get(id)?.record.tokens ?? 0) > budget) ?? required[required.length - 1],
+      recordId: required.find((_, index) => recordAt(requiredPositions[index] as number).tokens > budget) ?? required[required.length - 1],
       fact: `required records need ${requiredTokens} tokens > budget ${budget}`,
       message: `The required records need ${requiredTokens} tokens but the budget is ${budget}: no packet is emitted.`,
     };
   }
 
-  const ranked: RankedRow[] = rankRecords(driver, contract.query, contract.ranking, admission.candidates, null);
-  for (const row of ranked) {
-    if (!failure && !admission.admitted.has(row.id)) failure = divergence(row.id, 'the ranking query returned a record the evaluator refuses');
+  // Ranks 1… among admitted optionals, by position; 0 means unranked.
+  const rankAt = new Int32Array(records.length);
+  const scoreAt = new Float64Array(records.length);
+  const optionalRanked: number[] = [];
+  const positions = rankedPositions(ranked, resolution.indexOf);
+  for (let index = 0; index < positions.length; index += 1) {
+    const position = positions[index] as number;
+    if (position < 0 || isRequired[position] === 1 || !verdictAt(position).admitted) continue;
+    optionalRanked.push(position);
+    rankAt[position] = optionalRanked.length;
+    scoreAt[position] = (ranked[index] as RankedRow).score;
   }
-  const optionalRanked = ranked.filter((row) => !requiredSet.has(row.id) && admission.admitted.has(row.id));
-  const rankOf = new Map(optionalRanked.map((row, index) => [row.id, { rank: index + 1, score: row.score }]));
 
-  // Computed once per record with evidence: the filter, the covering walk and the selection facts all ask.
-  const acceptedOf = new Map<SourceRecord, string[]>();
   const accepted = (record: SourceRecord): string[] => {
     if (record.evidence === null) return [];
-    let propositions = acceptedOf.get(record);
-    if (propositions === undefined) {
-      propositions = acceptedEvidenceFor(contract, record);
-      acceptedOf.set(record, propositions);
-    }
+    const cached = acceptedCache.get(record);
+    if (cached?.propositions === contract.requiredPropositions) return cached.accepted;
+    const propositions = acceptedEvidenceFor(contract, record);
+    acceptedCache.set(record, { propositions: contract.requiredPropositions, accepted: propositions });
     return propositions;
   };
-  const rankedEvidence: SourceRecord[] = [];
-  for (const id of admission.admitted) {
-    const record = resolution.byId.get(id)?.record;
-    if (record && !requiredSet.has(id) && accepted(record).length > 0) rankedEvidence.push(record);
-  }
-  rankedEvidence.sort((a, b) => (rankOf.get(a.id)?.rank ?? Infinity) - (rankOf.get(b.id)?.rank ?? Infinity) || compareStrings(a.id, b.id));
+  // Admitted evidence by rank (unranked last), then id: positions are in id order.
+  const rankedEvidence = admission.admittedPositions.filter((position) => isRequired[position] === 0 && accepted(recordAt(position)).length > 0);
+  const rankKey = (position: number) => rankAt[position] || Infinity;
+  rankedEvidence.sort((a, b) => rankKey(a) - rankKey(b) || a - b);
   // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend itself on one proposition.
-  const covered = new Set(required.flatMap((id) => {
-    const record = resolution.byId.get(id)?.record;
-    return record ? accepted(record) : [];
-  }));
-  const covering: string[] = [];
-  for (const record of rankedEvidence) {
-    const propositions = accepted(record);
+  const covered = new Set(requiredPositions.flatMap((position) => accepted(recordAt(position))));
+  const covering: number[] = [];
+  for (const position of rankedEvidence) {
+    const propositions = accepted(recordAt(position));
     if (propositions.every((id) => covered.has(id))) continue;
-    covering.push(record.id);
+    covering.push(position);
     for (const id of propositions) covered.add(id);
   }
+  const isEvidence = new Uint8Array(records.length);
+  for (const position of rankedEvidence) isEvidence[position] = 1;
   const coveringSet = new Set(covering);
-  const evidenceIds = [...covering, ...rankedEvidence.map((record) => record.id).filter((id) => !coveringSet.has(id))];
-  const evidenceSet = new Set(evidenceIds);
-  const plannedOrder = [...evidenceIds, ...optionalRanked.map((row) => row.id).filter((id) => !evidenceSet.has(id))];
+  const evidenceOrder = [...covering, ...rankedEvidence.filter((position) => !coveringSet.has(position))];
+  const plannedOrder = [...evidenceOrder, ...optionalRanked.filter((position) => isEvidence[position] === 0)];
 
-  const selections = new Map<string, Selection>();
-  const budgetCuts = new Map<string, string>();
+  const outcomeAt: (Selection & { readonly selected: boolean })[] = new Array(records.length);
+  const selectedOrder: number[] = [];
   let used = 0;
   if (!failure) {
-    for (const id of required) {
-      const tokens = resolution.byId.get(id)?.record.tokens ?? 0;
+    for (const position of requiredPositions) {
+      const tokens = recordAt(position).tokens;
       used += tokens;
-      selections.set(id, { code: 'SELECTED_REQUIRED', fact: `required by the contract; ${tokens} tokens protected before ranking` });
+      outcomeAt[position] = { selected: true, code: 'SELECTED_REQUIRED', fact: `required by the contract; ${tokens} tokens protected before ranking` };
+      selectedOrder.push(position);
     }
-    for (const id of plannedOrder) {
-      const record = resolution.byId.get(id)?.record;
-      if (!record) continue;
+    const rankedBy = contract.ranking === 'bm25' ? 'bm25' : 'declared relevance';
+    for (const position of plannedOrder) {
+      const record = recordAt(position);
       if (used + record.tokens > budget) {
-        budgetCuts.set(id, `needs ${record.tokens} tokens; ${budget - used} of ${budget} remain`);
+        outcomeAt[position] = { selected: false, code: 'EXCLUDE_BUDGET', fact: `needs ${record.tokens} tokens; ${budget - used} of ${budget} remain` };
         continue;
       }
       used += record.tokens;
-      const position = rankOf.get(id);
-      if (evidenceSet.has(id)) {
-        selections.set(id, { code: 'SELECTED_EVIDENCE', fact: `accepted ${record.evidence?.class ?? ''} evidence for ${accepted(record).join(', ')}; ${used} of ${budget} tokens used` });
-      } else {
-        selections.set(id, {
-          code: 'SELECTED_RANKED',
-          fact: `rank ${position?.rank ?? '?'} of ${optionalRanked.length} by ${contract.ranking === 'bm25' ? 'bm25' : 'declared relevance'}; ${used} of ${budget} tokens used`,
-        });
-      }
+      selectedOrder.push(position);
+      outcomeAt[position] =
+        isEvidence[position] === 1
+          ? { selected: true, code: 'SELECTED_EVIDENCE', fact: `accepted ${record.evidence?.class ?? ''} evidence for ${accepted(record).join(', ')}; ${used} of ${budget} tokens used` }
+          : { selected: true, code: 'SELECTED_RANKED', fact: `rank ${rankAt[position] || '?'} of ${optionalRanked.length} by ${rankedBy}; ${used} of ${budget} tokens used` };
     }
   }
 
@@ -238,38 +287,58 @@ export function plan(resolution: Resolution, admission: AdmissionResult, driver:
   const failureNote = failure ? `no packet is emitted: a required obligation failed (${failure.code})` : '';
   const notRelevant = contract.ranking === 'bm25' ? 'no query term matches its title or text' : 'no declared relevance score';
   const noGates: readonly GateName[] = [];
-  const trace: TraceRow[] = resolution.records.map(({ record }) => {
-    const { id, tokens } = record;
-    const verdict = admission.verdicts.get(id) ?? ADMITTED;
-    const position = rankOf.get(id);
-    const required = requiredSet.has(id);
+  const rowFor = (position: number): TraceRow => {
+    const { id, tokens } = recordAt(position);
+    const verdict = verdictAt(position);
+    const required = isRequired[position] === 1;
+    const rank = rankAt[position] || null;
+    const score = rank === null ? null : (scoreAt[position] as number);
     if (!verdict.admitted) {
-      if (failure?.recordId === id) return traceRow(id, tokens, required, position, 'excluded', failure.code, failure.fact ?? failure.message, verdict.first.gate, verdict.failedGates);
-      return traceRow(id, tokens, required, position, 'excluded', verdict.first.code, verdict.first.fact, verdict.first.gate, verdict.failedGates);
+      if (failure?.recordId === id) return traceRow(id, tokens, required, score, rank, 'excluded', failure.code, failure.fact ?? failure.message, verdict.first.gate, verdict.failedGates);
+      let row = refusedRows.get(verdict);
+      if (row === undefined) {
+        row = traceRow(id, tokens, required, score, rank, 'excluded', verdict.first.code, verdict.first.fact, verdict.first.gate, verdict.failedGates);
+        refusedRows.set(verdict, row);
+      }
+      return row;
     }
     if (failure) {
-      if (failure.recordId === id) return traceRow(id, tokens, required, position, 'excluded', failure.code, failure.fact ?? failure.message, null, noGates);
-      return traceRow(id, tokens, required, position, 'excluded', 'EXCLUDE_FAIL_CLOSED', failureNote, null, noGates);
+      if (failure.recordId === id) return traceRow(id, tokens, required, score, rank, 'excluded', failure.code, failure.fact ?? failure.message, null, noGates);
+      return traceRow(id, tokens, required, score, rank, 'excluded', 'EXCLUDE_FAIL_CLOSED', failureNote, null, noGates);
     }
-    const selection = selections.get(id);
-    if (selection) return traceRow(id, tokens, required, position, 'selected', selection.code, selection.fact, null, noGates);
-    const cut = budgetCuts.get(id);
-    if (cut) return traceRow(id, tokens, required, position, 'excluded', 'EXCLUDE_BUDGET', cut, null, noGates);
-    return traceRow(id, tokens, required, position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, null, noGates);
-  });
-  trace.sort((a, b) => compareStrings(a.id, b.id));
+    const outcome = outcomeAt[position];
+    if (outcome) return traceRow(id, tokens, required, score, rank, outcome.selected ? 'selected' : 'excluded', outcome.code, outcome.fact, null, noGates);
+    return traceRow(id, tokens, required, score, rank, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, null, noGates);
+  };
 
-  const selectedOrder = failure ? [] : [...required, ...plannedOrder.filter((id) => selections.has(id))];
-  const selected = selectedOrder.map((id) => resolution.byId.get(id)?.record).filter((record): record is SourceRecord => record !== undefined);
-  const displaced = failure ? [] : evidenceIds.filter((id) => budgetCuts.has(id)).map((id) => resolution.byId.get(id)?.record).filter((record): record is SourceRecord => record !== undefined);
-  const evidence = evidenceSlots(contract, selected, displaced);
+  // Rows equal to the last compilation's row for the same record are handed back as that object.
+  const aligned = previous?.resolution.indexOf === resolution.indexOf ? previous : undefined;
+  const trace = new Array<TraceRow>(records.length);
+  for (let position = 0; position < records.length; position += 1) {
+    const old = aligned?.plan.trace[position];
+    const verdict = verdictAt(position);
+    // A refused record under the same verdict object gets the same row, unless it is the one a failure names.
+    if (old !== undefined && !verdict.admitted && aligned?.admission.verdicts[position] === verdict && old.code === verdict.first.code && failure?.recordId !== old.id) {
+      trace[position] = old;
+      continue;
+    }
+    const row = rowFor(position);
+    trace[position] = old !== undefined && old !== row && sameRow(old, row) ? old : row;
+  }
+
+  const selected = failure ? [] : selectedOrder.map(recordAt);
+  const selectedCodes = new Map<string, ReasonCode>();
+  for (const position of failure ? [] : selectedOrder) selectedCodes.set(recordAt(position).id, (outcomeAt[position] as Selection).code);
+  const displaced = failure ? [] : evidenceOrder.filter((position) => outcomeAt[position]?.code === 'EXCLUDE_BUDGET').map(recordAt);
+  const evidence = evidenceSlots(contract, selected, displaced, accepted);
   return {
     trace,
     selected,
+    selectedCodes,
     tokensUsed: failure ? 0 : used,
     evidence,
     decisionBlockedBy: evidence.filter((slot) => slot.blocking && slot.state !== 'supported').map((slot) => slot.proposition),
-    baselines: baselines(resolution, admission, driver),
+    baselines: baselines(resolution, admission, ranked),
     failure,
   };
 }

@@ -1,8 +1,10 @@
+import { canonicalJson, compareStrings } from '../canonical';
+import { replacedPositions } from '../replaced-positions';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstantShort, parseInstant } from '../format/time';
 import { err, ok, type CompileError, type Result } from '../errors';
-import type { RecordSet } from './validate';
+import { hasVerifiedProvenance, type RecordSet } from './validate';
 
 export interface RecordTimes {
   readonly knownAt: number;
@@ -29,10 +31,24 @@ export interface ResolvedContract {
   readonly identityNames: ReadonlyMap<string, readonly string[]>;
 }
 
+/** Lookup by record id without building a map per compilation. */
+export interface RecordLookup<T> {
+  get(id: string): T | undefined;
+  has(id: string): boolean;
+}
+
 export interface Resolution {
   readonly contract: ResolvedContract;
+  /** One per record, in id order: the trace, the record-set digest and the receipt all use this order. */
   readonly records: readonly ResolvedRecord[];
-  readonly byId: ReadonlyMap<string, ResolvedRecord>;
+  /** Position of each id in `records`; the same object for as long as the ids stay the same. */
+  readonly indexOf: ReadonlyMap<string, number>;
+  readonly byId: RecordLookup<ResolvedRecord>;
+  /** What resolving a record depends on besides the record itself: equal keys allow reuse. */
+  readonly key: string;
+  readonly recordSet: RecordSet;
+  /** For each superseded id, the ids of the records that name it in `supersedes`. */
+  readonly successorIds: ReadonlyMap<string, readonly string[]>;
 }
 
 const timesCache = new WeakMap<SourceRecord, RecordTimes>();
@@ -109,33 +125,55 @@ function where(recordSet: RecordSet, id: string): string {
   return location.line === undefined ? ` (${location.file})` : ` (${location.file}:${location.line})`;
 }
 
-/** Pass 2: binds names to identities and versions to the one that governs at the as-of time. */
-export function resolve(contract: Contract, recordSet: RecordSet): Result<Resolution, CompileError> {
+/**
+ * Pass 2: binds names to identities and versions to the one that governs at the as-of time. Given the
+ * previous resolution, records whose object and governing version did not change keep their resolved
+ * object (the output is the same either way; only the work differs).
+ */
+export function resolve(contract: Contract, recordSet: RecordSet, previous?: Resolution): Result<Resolution, CompileError> {
+  const changed = previous === undefined ? null : replacedPositions(previous.recordSet.records, recordSet.records);
+  // Supersession links unchanged since a resolution that passed: no dangling link or cycle can have appeared.
+  const sameLinks = previous !== undefined && changed !== null && changed.every((position) => sameList(previous.recordSet.records[position]?.supersedes, recordSet.records[position]?.supersedes));
+  if (!sameLinks) {
+    const broken = checkLinks(recordSet);
+    if (broken) return err(broken);
+  }
+  return resolveVersions(contract, recordSet, previous, sameLinks ? changed : null);
+}
+
+function checkLinks(recordSet: RecordSet): CompileError | null {
   for (const record of recordSet.records) {
     for (const target of record.supersedes) {
       if (!recordSet.byId.has(target)) {
-        return err({
+        return {
           pass: 'resolve',
           code: 'DANGLING_REFERENCE',
           recordId: record.id,
           message: `record ${record.id}${where(recordSet, record.id)}: supersedes "${target}", which is not among the records`,
-        });
+        };
       }
       if (target === record.id) {
-        return err({ pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: record.id, message: `record ${record.id}${where(recordSet, record.id)} supersedes itself` });
+        return { pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: record.id, message: `record ${record.id}${where(recordSet, record.id)} supersedes itself` };
       }
     }
   }
   const cycle = findSupersessionCycle(recordSet);
   if (cycle) {
-    return err({
+    return {
       pass: 'resolve',
       code: 'SUPERSESSION_CYCLE',
       recordId: cycle[0],
       message: `supersession cycle ${cycle.join(' → ')}${where(recordSet, cycle[0] ?? '')}: no version can govern`,
-    });
+    };
   }
+  return null;
+}
 
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((value, index) => value === b[index]));
+}
+
+function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Resolution | undefined, changedWithSameLinks: readonly number[] | null): Result<Resolution, CompileError> {
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
   if (contract.subject !== null) {
@@ -151,35 +189,107 @@ export function resolve(contract: Contract, recordSet: RecordSet): Result<Resolu
   }
 
   const asOf = parseInstant(contract.asOf) ?? Number.NaN;
-  const successorsOf = new Map<string, SourceRecord[]>();
-  for (const record of recordSet.records) {
-    for (const target of record.supersedes) {
-      const list = successorsOf.get(target);
-      if (list) list.push(record);
-      else successorsOf.set(target, [record]);
-    }
-  }
+  const resolvedContract: ResolvedContract = { contract, asOf, subject, identityNames };
+  const key = `${asOf}\u0000${canonicalJson([...identityNames])}`;
+  const reusable = previous !== undefined && previous.key === key ? previous : undefined;
+  if (reusable?.recordSet === recordSet) return ok({ ...reusable, contract: resolvedContract });
 
-  const records: ResolvedRecord[] = [];
-  const byId = new Map<string, ResolvedRecord>();
-  for (const record of recordSet.records) {
+  const supersededByOf = (record: SourceRecord, successorIds: ReadonlyMap<string, readonly string[]>): ResolvedRecord['supersededBy'] => {
     let supersededBy: ResolvedRecord['supersededBy'] = null;
-    for (const successor of successorsOf.get(record.id) ?? []) {
-      if (!isInForce(successor, asOf)) continue;
+    for (const successorId of successorIds.get(record.id) ?? []) {
+      const successor = recordSet.byId.get(successorId);
+      if (successor === undefined || !isInForce(successor, asOf)) continue;
       const since = Math.max(recordTimes(successor).validFrom, recordTimes(successor).knownAt);
       if (supersededBy === null || successor.id < supersededBy.id) supersededBy = { id: successor.id, since };
     }
-    const resolved: ResolvedRecord = {
+    return supersededBy;
+  };
+  const resolveRecord = (record: SourceRecord, supersededBy: ResolvedRecord['supersededBy'], before: ResolvedRecord | undefined): ResolvedRecord => {
+    const provenanceVerified = hasVerifiedProvenance(record);
+    // Unchanged records keep their resolved object, so later passes can reuse what they derived from it.
+    if (before !== undefined && before.record === record && before.provenanceVerified === provenanceVerified && sameSupersession(before.supersededBy, supersededBy)) return before;
+    return {
       record,
       times: recordTimes(record),
       subjectIdentities: record.subject === null ? null : identitiesOf(record.subject, identityNames),
       supersededBy,
-      provenanceVerified: recordSet.verifiedProvenance.has(record.id),
+      provenanceVerified,
     };
-    records.push(resolved);
-    byId.set(record.id, resolved);
+  };
+  const lookup = (records: readonly ResolvedRecord[], indexOf: ReadonlyMap<string, number>): RecordLookup<ResolvedRecord> => ({
+    get: (id) => {
+      const position = indexOf.get(id);
+      return position === undefined ? undefined : records[position];
+    },
+    has: (id) => indexOf.has(id),
+  });
+
+  if (reusable !== undefined && changedWithSameLinks !== null) {
+    // Only the changed records and the records they supersede (whose governing version may have moved) are resolved again.
+    const records = reusable.records.slice();
+    const again = new Set<number>();
+    for (const source of changedWithSameLinks) {
+      const record = recordSet.records[source] as SourceRecord;
+      for (const id of [record.id, ...record.supersedes]) {
+        const position = reusable.indexOf.get(id);
+        if (position !== undefined) again.add(position);
+      }
+    }
+    for (const position of again) {
+      const before = records[position] as ResolvedRecord;
+      const record = recordSet.byId.get(before.record.id) ?? before.record;
+      records[position] = resolveRecord(record, supersededByOf(record, reusable.successorIds), before);
+    }
+    return ok({ contract: resolvedContract, records, indexOf: reusable.indexOf, byId: lookup(records, reusable.indexOf), key, recordSet, successorIds: reusable.successorIds });
   }
-  return ok({ contract: { contract, asOf, subject, identityNames }, records, byId });
+
+  const successorIds = new Map<string, string[]>();
+  for (const record of recordSet.records) {
+    for (const target of record.supersedes) {
+      const list = successorIds.get(target);
+      if (list) list.push(record.id);
+      else successorIds.set(target, [record.id]);
+    }
+  }
+
+  const order = idOrder(recordSet.records, previous?.recordSet.records, previous?.records);
+  const sorted = order.sorted;
+  const records: ResolvedRecord[] = new Array<ResolvedRecord>(sorted.length);
+  for (let position = 0; position < sorted.length; position += 1) {
+    const record = sorted[position] as SourceRecord;
+    records[position] = resolveRecord(record, supersededByOf(record, successorIds), order.aligned ? reusable?.records[position] : undefined);
+  }
+  const indexOf = order.aligned && previous ? previous.indexOf : new Map(sorted.map((record, position) => [record.id, position]));
+  return ok({ contract: resolvedContract, records, indexOf, byId: lookup(records, indexOf), key, recordSet, successorIds });
+}
+
+function sameSupersession(a: ResolvedRecord['supersededBy'], b: ResolvedRecord['supersededBy']): boolean {
+  return a === b || (a !== null && b !== null && a.id === b.id && a.since === b.since);
+}
+
+/**
+ * The records in id order. When the ids sit where they sat last time (a toggle replaces record
+ * objects in place), the previous order is reused instead of sorting 100,000 ids again.
+ */
+function idOrder(
+  records: readonly SourceRecord[],
+  previousRecords: readonly SourceRecord[] | undefined,
+  previousSorted: readonly ResolvedRecord[] | undefined,
+): { sorted: SourceRecord[]; aligned: boolean } {
+  if (previousRecords !== undefined && previousSorted !== undefined && previousRecords.length === records.length) {
+    let same = true;
+    for (let index = 0; index < records.length && same; index += 1) same = (records[index] as SourceRecord).id === (previousRecords[index] as SourceRecord).id;
+    if (same) {
+      const byId = new Map<string, SourceRecord>();
+      // Only replaced objects need finding; everything else is read through the previous order.
+      for (let index = 0; index < records.length; index += 1) {
+        const record = records[index] as SourceRecord;
+        if (record !== previousRecords[index]) byId.set(record.id, record);
+      }
+      return { sorted: previousSorted.map((item) => byId.get(item.record.id) ?? item.record), aligned: true };
+    }
+  }
+  return { sorted: [...records].sort((a, b) => compareStrings(a.id, b.id)), aligned: false };
 }
 
 export function describeSupersession(supersededBy: NonNullable<ResolvedRecord['supersededBy']>): string {

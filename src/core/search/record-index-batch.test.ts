@@ -37,7 +37,7 @@ describe('createRecordIndex batched inserts', () => {
         supersedes: position > 0 && position % 100 === 0 ? [`r${position - 1}`] : [],
       }),
     );
-    expect(index.sync(records)).toEqual({ inserted: 1_234, updated: 0, deleted: 0 });
+    expect(index.sync(records)).toMatchObject({ inserted: 1_234, updated: 0, deleted: 0 });
     expect(rows('SELECT count(*) FROM record_roles')).toEqual([[2_468]]);
     expect(rows('SELECT count(*) FROM record_labels')).toEqual([[124]]);
     expect(rows('SELECT count(*) FROM record_claims')).toEqual([[2_468]]);
@@ -50,7 +50,7 @@ describe('createRecordIndex batched inserts', () => {
     const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', supersedes: ['a'] }), buildRecord({ id: 'c' })];
     index.sync(records);
     const replaced = buildRecord({ id: 'b', text: 'changed words', supersedes: [] });
-    expect(index.sync([records[0]!, replaced])).toEqual({ inserted: 0, updated: 1, deleted: 1 });
+    expect(index.sync([records[0]!, replaced])).toMatchObject({ inserted: 0, updated: 1, deleted: 1 });
     expect(rows('SELECT id FROM records ORDER BY id')).toEqual([['a'], ['b']]);
     expect(rows('SELECT count(*) FROM supersessions')).toEqual([[0]]);
     expect(rows(`SELECT r.id FROM record_text JOIN records r ON r.rowid = record_text.rowid WHERE record_text MATCH '"changed"'`)).toEqual([['b']]);
@@ -60,7 +60,7 @@ describe('createRecordIndex batched inserts', () => {
   it('keeps the last of two objects listed under one id, as one row', () => {
     const first = buildRecord({ id: 'twice', text: 'first version' });
     const second = buildRecord({ id: 'twice', text: 'second version' });
-    expect(index.sync([first, second])).toEqual({ inserted: 1, updated: 1, deleted: 0 });
+    expect(index.sync([first, second])).toMatchObject({ inserted: 1, updated: 1, deleted: 0 });
     expect(rows('SELECT count(*) FROM records')).toEqual([[1]]);
     expect(rows(`SELECT count(*) FROM record_text WHERE record_text MATCH '"second"'`)).toEqual([[1]]);
     expect(rows(`SELECT count(*) FROM record_text WHERE record_text MATCH '"first"'`)).toEqual([[0]]);

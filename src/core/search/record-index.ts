@@ -1,6 +1,7 @@
 import type { SourceRecord } from '../format/record';
 import { recordTimes } from '../passes/resolve';
 import { hasVerifiedProvenance } from '../passes/validate';
+import { replacedPositions } from '../replaced-positions';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 
 /**
@@ -35,19 +36,25 @@ CREATE TABLE IF NOT EXISTS supersessions (target TEXT NOT NULL, successor TEXT N
 CREATE VIRTUAL TABLE IF NOT EXISTS record_text USING fts5(title, text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TEMP TABLE IF NOT EXISTS identity_names (name TEXT NOT NULL, identity TEXT NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS accepted_evidence (proposition TEXT NOT NULL, class TEXT NOT NULL);
-CREATE TEMP TABLE IF NOT EXISTS admitted_rows (rowid INTEGER PRIMARY KEY);
 `;
 
 export interface SyncReport {
   readonly inserted: number;
   readonly updated: number;
   readonly deleted: number;
+  /**
+   * Ids whose admission may have changed: every inserted, updated or deleted record, and every record
+   * one of them supersedes (before or after), because a successor's state decides its target's.
+   */
+  readonly touched: ReadonlySet<string>;
 }
 
 export interface RecordIndex {
   /** Brings the index to exactly these records, touching only rows whose record object changed. */
   sync(records: readonly SourceRecord[], onProgress?: (done: number, total: number) => void): SyncReport;
   readonly size: number;
+  /** Changes whenever something a ranking reads changes (title, text, declared relevance, or the set of rows). */
+  readonly rankingGeneration: number;
 }
 
 const PROGRESS_EVERY = 2_000;
@@ -84,12 +91,14 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   const indexed = new Map<string, IndexedEntry>();
   let nextRowid = 1;
   let generation = 0;
+  let rankingGeneration = 0;
+  let lastSynced: readonly SourceRecord[] | null = null;
 
   const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
   const statements = {
+    deleteText: driver.prepare('DELETE FROM record_text WHERE rowid = ?'),
     deletes: [
       'DELETE FROM records WHERE rowid = ?',
-      'DELETE FROM record_text WHERE rowid = ?',
       'DELETE FROM record_roles WHERE record_rowid = ?',
       'DELETE FROM record_purposes WHERE record_rowid = ?',
       'DELETE FROM record_labels WHERE record_rowid = ?',
@@ -106,7 +115,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     for (const value of values) rows.push([rowid, value]);
   };
 
-  const queueInsert = (record: SourceRecord, rowid: number) => {
+  const queueInsert = (record: SourceRecord, rowid: number, withText: boolean) => {
     const times = recordTimes(record);
     batch.records.push([
       rowid,
@@ -127,7 +136,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       record.tokens,
       record.relevance,
     ]);
-    batch.text.push([rowid, record.title, record.text]);
+    if (withText) batch.text.push([rowid, record.title, record.text]);
     pairs(batch.role, rowid, record.access.roles);
     pairs(batch.purpose, rowid, record.access.purposes);
     pairs(batch.label, rowid, record.access.labels);
@@ -145,20 +154,54 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     queuedRowids.clear();
   };
 
-  const remove = (id: string, rowid: number) => {
+  const remove = (id: string, rowid: number, withText: boolean) => {
     // A record listed twice is queued and then replaced: its queued rows must land before they are deleted.
     if (queuedRowids.has(rowid)) flush();
+    if (withText) statements.deleteText.run([rowid]);
     for (const statement of statements.deletes) statement.run([rowid]);
     statements.deleteSupersessions.run([id]);
   };
 
   return {
     sync(records, onProgress) {
+      // Record arrays are never changed once built, so the array synced last time needs no walk.
+      if (records === lastSynced) {
+        onProgress?.(records.length, records.length);
+        return { inserted: 0, updated: 0, deleted: 0, touched: new Set<string>() };
+      }
       let inserted = 0;
       let updated = 0;
       let deleted = 0;
+      const touched = new Set<string>();
+      const touch = (record: SourceRecord) => {
+        touched.add(record.id);
+        for (const target of record.supersedes) touched.add(target);
+      };
       generation += 1;
+      const replace = (record: SourceRecord, current: IndexedEntry) => {
+        // A control that only changes metadata leaves the full-text index, and so every bm25 score, alone.
+        const sameText = current.record.title === record.title && current.record.text === record.text;
+        if (!sameText || current.record.relevance !== record.relevance) rankingGeneration += 1;
+        touch(current.record);
+        remove(record.id, current.rowid, !sameText);
+        queueInsert(record, current.rowid, !sameText);
+        indexed.set(record.id, { record, rowid: current.rowid, seenIn: generation });
+        updated += 1;
+        touch(record);
+        if (queuedRowids.size === BATCH_SIZE) flush();
+      };
+      const replaced = lastSynced === null ? null : replacedPositions(lastSynced, records);
       driver.transaction(() => {
+        if (replaced !== null) {
+          // The same ids in the same places as last time: only the replaced objects need work, and nothing can be gone.
+          for (const position of replaced) {
+            const record = records[position] as SourceRecord;
+            const current = indexed.get(record.id);
+            if (current) replace(record, current);
+          }
+          flush();
+          return;
+        }
         for (const [position, record] of records.entries()) {
           const current = indexed.get(record.id);
           if (current?.record === record) {
@@ -166,32 +209,37 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
             continue;
           }
           if (current) {
-            remove(record.id, current.rowid);
-            queueInsert(record, current.rowid);
-            indexed.set(record.id, { record, rowid: current.rowid, seenIn: generation });
-            updated += 1;
+            replace(record, current);
           } else {
             const rowid = nextRowid++;
-            queueInsert(record, rowid);
+            queueInsert(record, rowid, true);
             indexed.set(record.id, { record, rowid, seenIn: generation });
             inserted += 1;
+            rankingGeneration += 1;
+            touch(record);
+            if (queuedRowids.size === BATCH_SIZE) flush();
           }
-          if (queuedRowids.size === BATCH_SIZE) flush();
           if (onProgress && (inserted + updated) % PROGRESS_EVERY === 0) onProgress(position + 1, records.length);
         }
         flush();
         for (const [id, entry] of indexed) {
           if (entry.seenIn === generation) continue;
-          remove(id, entry.rowid);
+          touch(entry.record);
+          remove(id, entry.rowid, true);
           indexed.delete(id);
           deleted += 1;
+          rankingGeneration += 1;
         }
       });
+      lastSynced = records;
       onProgress?.(records.length, records.length);
-      return { inserted, updated, deleted };
+      return { inserted, updated, deleted, touched };
     },
     get size() {
       return indexed.size;
+    },
+    get rankingGeneration() {
+      return rankingGeneration;
     },
   };
 }
