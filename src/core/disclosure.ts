@@ -50,7 +50,17 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     withheldCount: packet.selected.filter((id) => withheld.has(id)).length,
   });
   // A visible row's fact or a failure can name another record (a superseding successor); never a withheld one.
-  const namesWithheld = (text: string) => withheld.size > 0 && wordsOf(text).some((word) => withheld.has(word));
+  // Many rows share a fact, so each distinct text is split into words once.
+  const named = new Map<string, boolean>();
+  const namesWithheld = (text: string) => {
+    if (withheld.size === 0) return false;
+    let names = named.get(text);
+    if (names === undefined) {
+      names = wordsOf(text).some((word) => withheld.has(word));
+      named.set(text, names);
+    }
+    return names;
+  };
   const redact = (row: TraceRow): TraceRow => (namesWithheld(row.fact) ? { ...row, fact: REASONS[row.code].summary } : row);
   let failureMessage: string | null = null;
   if (outcome.status === 'fail_closed') {

@@ -77,7 +77,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let storageState: StorageState = { status: 'persistent' };
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
-  let traceCache: { readonly source: LastCompile; readonly key: string; readonly rows: readonly TraceRowView[]; readonly total: number } | null = null;
+  let traceCache: { readonly source: LastCompile; readonly key: string; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
@@ -233,7 +233,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       }
       const start = Math.max(0, Math.floor(offset));
       const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-      return { offset: start, rows: traceCache.rows.slice(start, end), matched: traceCache.rows.length, total: traceCache.total };
+      return { offset: start, rows: traceCache.rows.slice(start, end).map(toRowView), matched: traceCache.rows.length, total: traceCache.total };
     },
 
     receiptJson(): string | null {
@@ -446,8 +446,13 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
   }
 }
 
-/** Filters and sorts in the worker; the UI receives only compact rows to render. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter): TraceRowView[] {
+/** The compact row the UI renders. */
+export function toRowView({ id, decision, code, fact, tokens, required, score, rank }: TraceRow): TraceRowView {
+  return { id, decision, code, fact, tokens, required, score, rank };
+}
+
+/** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
+export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter): TraceRow[] {
   const needle = query.text.trim().toLowerCase();
   const kept = rows.filter(
     (row) =>
@@ -463,5 +468,5 @@ export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter
   } else if (query.descending) {
     kept.reverse();
   }
-  return kept.map(({ id, decision, code, fact, tokens, required, score, rank }) => ({ id, decision, code, fact, tokens, required, score, rank }));
+  return kept;
 }

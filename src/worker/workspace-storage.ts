@@ -9,13 +9,33 @@ export interface WorkspaceStorage {
 }
 
 const WORKSPACE_KEY = 'workspace';
+/** The dropped files live under their own key: a toggle saves the selection, not a 177 MB file again. */
+const LOADS_KEY = 'loads';
 
-/** IndexedDB through idb-keyval: it stores the dropped files as Blobs, so large files are not copied into strings. */
+/**
+ * IndexedDB through idb-keyval: it stores the dropped files as Blobs, so large files are not copied into
+ * strings. The files are written only when the list of loads changes. A workspace saved before the split
+ * (files inside the workspace entry) is still read.
+ */
 export function createIndexedDbStorage(store: UseStore = createStore('context-compiler', 'workspace')): WorkspaceStorage {
+  let writtenLoads: SavedWorkspace['loads'] | null = null;
   return {
-    read: () => get(WORKSPACE_KEY, store),
-    write: (workspace) => set(WORKSPACE_KEY, workspace, store),
-    clear: () => clear(store),
+    async read() {
+      const [workspace, loads] = await Promise.all([get<unknown>(WORKSPACE_KEY, store), get<unknown>(LOADS_KEY, store)]);
+      if (workspace === null || typeof workspace !== 'object' || loads === undefined) return workspace;
+      return { ...workspace, loads };
+    },
+    async write({ loads, ...rest }) {
+      if (loads !== writtenLoads) {
+        await set(LOADS_KEY, loads, store);
+        writtenLoads = loads;
+      }
+      await set(WORKSPACE_KEY, rest, store);
+    },
+    async clear() {
+      writtenLoads = null;
+      await clear(store);
+    },
   };
 }
 
