@@ -3,7 +3,7 @@ import { err, ok, type CompileError, type Result } from '../errors';
 import type { SqlDriver } from '../search/driver';
 import { createGateContext, evaluateGates, type Admission, type GateContext } from './gates';
 import { lowerAdmission, type LoweredAdmission } from './lower-admission';
-import type { Resolution } from './resolve';
+import type { Resolution, ResolvedRecord } from './resolve';
 
 export interface AdmissionResult {
   /** One verdict per record, aligned with `resolution.records`. */
@@ -103,21 +103,33 @@ export function admit(resolution: Resolution, driver: SqlDriver, reuse?: Admissi
   const previous = reuse?.previous;
   const aligned = previous !== null && previous !== undefined && previous.admission.gateKey === gateKey && previous.resolution.indexOf === resolution.indexOf ? previous : null;
   let context: GateContext | null = null;
-  const verdicts = new Array<Admission>(resolution.records.length);
-  const admitted = new Set<string>();
-  const admittedPositions: number[] = [];
+  const fresh = new Array<Admission>(resolution.records.length);
+  let unchanged = aligned !== null && aligned.admission.verdicts.length === fresh.length;
   resolution.records.forEach((item, position) => {
     let verdict = aligned !== null && aligned.resolution.records[position] === item ? aligned.admission.verdicts[position] : undefined;
     if (verdict === undefined) {
       context ??= createGateContext(resolution.contract);
       verdict = evaluateGates(context, item);
+      unchanged = false;
     }
-    verdicts[position] = verdict;
-    if (verdict.admitted) {
-      admitted.add(item.record.id);
-      admittedPositions.push(position);
-    }
+    fresh[position] = verdict;
   });
+  // Nothing re-evaluated: the last verdicts, admitted set and positions stand as they were.
+  const reused = unchanged && aligned !== null ? aligned.admission : null;
+  const verdicts = reused?.verdicts ?? fresh;
+  let admitted = reused?.admitted;
+  let admittedPositions = reused?.admittedPositions;
+  if (admitted === undefined || admittedPositions === undefined) {
+    const ids = new Set<string>();
+    const positions: number[] = [];
+    verdicts.forEach((verdict, position) => {
+      if (!verdict.admitted) return;
+      ids.add((resolution.records[position] as ResolvedRecord).record.id);
+      positions.push(position);
+    });
+    admitted = ids;
+    admittedPositions = positions;
+  }
   const verdictOf = (id: string) => {
     const position = resolution.indexOf.get(id);
     return position === undefined ? undefined : verdicts[position];

@@ -190,12 +190,15 @@ export interface TraceDigest {
 export function createTraceDigest(): TraceDigest {
   const refused = createTreeDigest(canonicalTraceRow, rowId);
   const planned = createTreeDigest(canonicalTraceRow, rowId);
+  let last: { readonly trace: readonly ReceiptTraceRow[]; readonly hex: string } | null = null;
   return {
     digest(trace) {
+      if (last?.trace === trace) return last.hex;
       const refusedRows: ReceiptTraceRow[] = [];
       const plannedRows: ReceiptTraceRow[] = [];
       for (const row of trace) (PLANNED_CODES.has(row.code) ? plannedRows : refusedRows).push(row);
-      return sha256Hex(`${refused.digest(refusedRows)}\n${planned.digest(plannedRows)}\n`);
+      last = { trace, hex: sha256Hex(`${refused.digest(refusedRows)}\n${planned.digest(plannedRows)}\n`) };
+      return last.hex;
     },
   };
 }
@@ -251,6 +254,7 @@ function projectRow(row: TraceRow): ReceiptTraceRow {
 function createTraceProjection(): (trace: readonly TraceRow[]) => Receipt['trace'] {
   let last: { readonly trace: readonly TraceRow[]; readonly projected: Receipt['trace'] } | null = null;
   return (trace) => {
+    if (last?.trace === trace) return last.projected;
     const before = last?.trace.length === trace.length ? last : null;
     const projected = trace.map((row, index) => (before?.trace[index] === row ? (before.projected[index] as ReceiptTraceRow) : projectRow(row)));
     last = { trace, projected };

@@ -313,18 +313,23 @@ export function plan(
 
   // Rows equal to the last compilation's row for the same record are handed back as that object.
   const aligned = previous?.resolution.indexOf === resolution.indexOf ? previous : undefined;
-  const trace = new Array<TraceRow>(records.length);
+  const built = new Array<TraceRow>(records.length);
+  let sameAsBefore = aligned !== undefined && aligned.plan.trace.length === records.length;
   for (let position = 0; position < records.length; position += 1) {
     const old = aligned?.plan.trace[position];
     const verdict = verdictAt(position);
     // A refused record under the same verdict object gets the same row, unless it is the one a failure names.
     if (old !== undefined && !verdict.admitted && aligned?.admission.verdicts[position] === verdict && old.code === verdict.first.code && failure?.recordId !== old.id) {
-      trace[position] = old;
+      built[position] = old;
       continue;
     }
     const row = rowFor(position);
-    trace[position] = old !== undefined && old !== row && sameRow(old, row) ? old : row;
+    const kept = old !== undefined && sameRow(old, row) ? old : row;
+    if (kept !== old) sameAsBefore = false;
+    built[position] = kept;
   }
+  // An unchanged trace is the same array, so the receipt's projection and digest can see it at once.
+  const trace = sameAsBefore && aligned ? aligned.plan.trace : built;
 
   const selected = failure ? [] : selectedOrder.map(recordAt);
   const selectedCodes = new Map<string, ReasonCode>();
