@@ -16,6 +16,8 @@ export interface AdmissionResult {
   readonly lowered: LoweredAdmission;
   /** Everything in the contract and resolution that a verdict depends on: equal keys allow reusing verdicts. */
   readonly gateKey: string;
+  /** When verdicts were reused from `since`, the positions evaluated again; null when every record was. */
+  readonly changes: { readonly since: AdmissionResult; readonly positions: readonly number[] } | null;
 }
 
 /**
@@ -104,16 +106,17 @@ export function admit(resolution: Resolution, driver: SqlDriver, reuse?: Admissi
   const aligned = previous !== null && previous !== undefined && previous.admission.gateKey === gateKey && previous.resolution.indexOf === resolution.indexOf ? previous : null;
   let context: GateContext | null = null;
   const fresh = new Array<Admission>(resolution.records.length);
-  let unchanged = aligned !== null && aligned.admission.verdicts.length === fresh.length;
+  const evaluated: number[] = [];
   resolution.records.forEach((item, position) => {
     let verdict = aligned !== null && aligned.resolution.records[position] === item ? aligned.admission.verdicts[position] : undefined;
     if (verdict === undefined) {
       context ??= createGateContext(resolution.contract);
       verdict = evaluateGates(context, item);
-      unchanged = false;
+      evaluated.push(position);
     }
     fresh[position] = verdict;
   });
+  const unchanged = aligned !== null && evaluated.length === 0 && aligned.admission.verdicts.length === fresh.length;
   // Nothing re-evaluated: the last verdicts, admitted set and positions stand as they were.
   const reused = unchanged && aligned !== null ? aligned.admission : null;
   const verdicts = reused?.verdicts ?? fresh;
@@ -148,5 +151,6 @@ export function admit(resolution: Resolution, driver: SqlDriver, reuse?: Admissi
   for (const id of admitted) {
     if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
   }
-  return ok({ verdicts, verdictOf, admitted, admittedPositions, lowered: lowered.value, gateKey });
+  const changes = aligned !== null && aligned.admission.verdicts.length === fresh.length ? { since: aligned.admission, positions: evaluated } : null;
+  return ok({ verdicts, verdictOf, admitted, admittedPositions, lowered: lowered.value, gateKey, changes });
 }

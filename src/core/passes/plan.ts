@@ -312,24 +312,38 @@ export function plan(
   };
 
   // Rows equal to the last compilation's row for the same record are handed back as that object.
-  const aligned = previous?.resolution.indexOf === resolution.indexOf ? previous : undefined;
-  const built = new Array<TraceRow>(records.length);
-  let sameAsBefore = aligned !== undefined && aligned.plan.trace.length === records.length;
-  for (let position = 0; position < records.length; position += 1) {
-    const old = aligned?.plan.trace[position];
-    const verdict = verdictAt(position);
-    // A refused record under the same verdict object gets the same row, unless it is the one a failure names.
-    if (old !== undefined && !verdict.admitted && aligned?.admission.verdicts[position] === verdict && old.code === verdict.first.code && failure?.recordId !== old.id) {
-      built[position] = old;
-      continue;
-    }
+  const aligned = previous?.resolution.indexOf === resolution.indexOf && previous.plan.trace.length === records.length ? previous : undefined;
+  const keep = (position: number, old: TraceRow | undefined): TraceRow => {
     const row = rowFor(position);
-    const kept = old !== undefined && sameRow(old, row) ? old : row;
-    if (kept !== old) sameAsBefore = false;
-    built[position] = kept;
+    return old !== undefined && sameRow(old, row) ? old : row;
+  };
+  let trace: TraceRow[];
+  let changed = aligned === undefined;
+  if (aligned !== undefined && admission.changes?.since === aligned.admission) {
+    // Only admitted records (their budget facts move), records whose verdict was evaluated again and the
+    // records a failure names (now or last time) can have a new row; every other row is the same object.
+    trace = aligned.plan.trace.slice();
+    const again = new Set([...admission.admittedPositions, ...admission.changes.positions, ...aligned.admission.admittedPositions]);
+    for (const failed of [failure, aligned.plan.failure]) {
+      const position = failed?.recordId === undefined ? undefined : resolution.indexOf.get(failed.recordId);
+      if (position !== undefined) again.add(position);
+    }
+    for (const position of again) {
+      const row = keep(position, trace[position]);
+      if (row !== trace[position]) changed = true;
+      trace[position] = row;
+    }
+  } else {
+    trace = new Array<TraceRow>(records.length);
+    for (let position = 0; position < records.length; position += 1) {
+      const old = aligned?.plan.trace[position];
+      const row = keep(position, old);
+      if (row !== old) changed = true;
+      trace[position] = row;
+    }
   }
   // An unchanged trace is the same array, so the receipt's projection and digest can see it at once.
-  const trace = sameAsBefore && aligned ? aligned.plan.trace : built;
+  if (!changed && aligned !== undefined) trace = aligned.plan.trace as TraceRow[];
 
   const selected = failure ? [] : selectedOrder.map(recordAt);
   const selectedCodes = new Map<string, ReasonCode>();
