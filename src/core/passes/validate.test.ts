@@ -89,6 +89,18 @@ describe('provenance', () => {
     expect([good, wrong, none].map(hasVerifiedProvenance)).toEqual([true, false, false]);
     expect([...createRecordSet([good, wrong, none]).verifiedProvenance]).toEqual(['a']);
   });
+
+  it('is checked for every record read from JSONL, in any chunking', () => {
+    const wrong = { ...buildRecord({ id: 'b', text: 'hello' }), provenance: { origin: 'x', contentHash: contentHashOf('hello!') } };
+    const text = [line({ id: 'a' }), JSON.stringify(wrong), line({ id: 'c', provenance: null }), line({ id: 'd', text: 'é😀' })].join('\n');
+    for (const size of [5, text.length]) {
+      const reader = createJsonlRecordReader('r.jsonl');
+      for (let offset = 0; offset < text.length; offset += size) reader.push(text.slice(offset, offset + size));
+      const result = reader.finish();
+      expect(result.ok && [...result.value.verifiedProvenance]).toEqual(['a', 'd']);
+      expect(result.ok && result.value.records.map(hasVerifiedProvenance)).toEqual([true, false, false, true]);
+    }
+  });
 });
 
 describe('contract JSON', () => {
