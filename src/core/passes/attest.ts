@@ -190,14 +190,21 @@ export interface TraceDigest {
 export function createTraceDigest(): TraceDigest {
   const refused = createTreeDigest(canonicalTraceRow, rowId);
   const planned = createTreeDigest(canonicalTraceRow, rowId);
-  let last: { readonly trace: readonly ReceiptTraceRow[]; readonly hex: string } | null = null;
+  let last: { readonly trace: readonly ReceiptTraceRow[]; readonly hex: string; readonly planned: Uint8Array } | null = null;
   return {
     digest(trace) {
       if (last?.trace === trace) return last.hex;
       const refusedRows: ReceiptTraceRow[] = [];
       const plannedRows: ReceiptTraceRow[] = [];
-      for (const row of trace) (PLANNED_CODES.has(row.code) ? plannedRows : refusedRows).push(row);
-      last = { trace, hex: sha256Hex(`${refused.digest(refusedRows)}\n${planned.digest(plannedRows)}\n`) };
+      // A row in the same place as last time keeps its side without reading its code.
+      const before = last?.trace.length === trace.length ? last : null;
+      const isPlanned = new Uint8Array(trace.length);
+      trace.forEach((row, index) => {
+        const planned = before?.trace[index] === row ? before.planned[index] === 1 : PLANNED_CODES.has(row.code);
+        if (planned) isPlanned[index] = 1;
+        (planned ? plannedRows : refusedRows).push(row);
+      });
+      last = { trace, hex: sha256Hex(`${refused.digest(refusedRows)}\n${planned.digest(plannedRows)}\n`), planned: isPlanned };
       return last.hex;
     },
   };

@@ -222,9 +222,12 @@ export function plan(
   const scoreAt = new Float64Array(records.length);
   const optionalRanked: number[] = [];
   const positions = rankedPositions(ranked, resolution.indexOf);
+  // A flag per position: reading 100,000 verdict objects scattered over the heap cost more than the rest of the loop.
+  const isAdmitted = new Uint8Array(records.length);
+  for (const position of admission.admittedPositions) isAdmitted[position] = 1;
   for (let index = 0; index < positions.length; index += 1) {
     const position = positions[index] as number;
-    if (position < 0 || isRequired[position] === 1 || !verdictAt(position).admitted) continue;
+    if (position < 0 || isRequired[position] === 1 || isAdmitted[position] === 0) continue;
     optionalRanked.push(position);
     rankAt[position] = optionalRanked.length;
     scoreAt[position] = (ranked[index] as RankedRow).score;
