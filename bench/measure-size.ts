@@ -182,7 +182,8 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
       return { sync, result };
     });
     toggleSamples.push(step);
-    toggleSync = step.value.sync;
+    const { inserted, updated, deleted } = step.value.sync;
+    toggleSync = { inserted, updated, deleted };
     if (toggleSync.updated !== 1 || toggleSync.inserted !== 0 || toggleSync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(toggleSync)}`);
     if (on && step.value.result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
     sampleMemory();
