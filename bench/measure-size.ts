@@ -1,3 +1,4 @@
+import '../src/shared/jitless-zod';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createCompiler } from '../src/core/compile';

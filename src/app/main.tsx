@@ -1,6 +1,6 @@
+import '../shared/jitless-zod';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { z } from 'zod';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
 import { boot } from './state/actions';
@@ -8,9 +8,6 @@ import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
 import { createWorkerApi } from './worker-client';
 import './styles.css';
-
-// The CSP forbids evaluating strings; zod must not try to compile validators.
-z.config({ jitless: true });
 
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
 setCompilerApi(createWorkerApi());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import '../shared/jitless-zod';
 import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
 import { checkCommand } from './commands/check';
 import { compileCommand } from './commands/compile';
@@ -18,8 +18,6 @@ function overview(): string {
 }
 
 export async function main(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  // The same jitless zod as the app: nothing in this project evaluates generated code.
-  z.config({ jitless: true });
   const [name, ...rest] = args;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(overview());

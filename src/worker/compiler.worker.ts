@@ -1,5 +1,5 @@
+import '../shared/jitless-zod';
 import { expose } from 'comlink';
-import { z } from 'zod';
 import { createCompiler } from '../core/compile';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -8,9 +8,6 @@ import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
 import { createSession } from './session';
 import { createIndexedDbStorage } from './workspace-storage';
-
-// A worker does not inherit the page's CSP and Pages cannot send one: nothing here may compile strings.
-z.config({ jitless: true });
 
 const ready = openInMemoryDatabase().then((driver) => createSession({ compiler: createCompiler(driver), storage: createIndexedDbStorage(), builtins: readBuiltinScenarios() }));
 
