@@ -1,5 +1,4 @@
 import type { Contract } from './format/contract';
-import type { SourceRecord } from './format/record';
 import { ok, type CompileError, type Result } from './errors';
 import { admit, createSqlAdmission, type AdmissionResult } from './passes/admit';
 import { attest, createAttestMemory, renderPacket } from './passes/attest';
@@ -45,7 +44,6 @@ export function createCompiler(driver: SqlDriver): Compiler {
   let lastResolution: Resolution | undefined;
   let lastAdmission: { resolution: Resolution; admission: AdmissionResult } | null = null;
   let lastRanking: { key: string; rows: readonly RankedRow[] } | null = null;
-  let lastRecords: { resolved: Resolution['records']; records: readonly SourceRecord[] } | undefined;
   let lastPlan: { resolution: Resolution; admission: AdmissionResult; plan: Plan } | undefined;
 
   const sync = (recordSet: RecordSet, onProgress?: (done: number, total: number) => void): SyncReport => {
@@ -81,8 +79,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
       lastPlan = { resolution: resolution.value, admission: admission.value, plan: planned };
       const selected = planned.selected.length;
       const counts = { candidates: planned.trace.length, admitted: admission.value.admitted.size, selected, excluded: planned.trace.length - selected };
-      if (lastRecords?.resolved !== resolution.value.records) lastRecords = { resolved: resolution.value.records, records: resolution.value.records.map((item) => item.record) };
-      const { records } = lastRecords;
+      const records = resolution.value.sourceRecords;
       const attested = (packet: Packet | null) => ({
         trace: planned.trace,
         baselines: planned.baselines,

@@ -105,9 +105,13 @@ export function admit(resolution: Resolution, driver: SqlDriver, reuse?: Admissi
   const previous = reuse?.previous;
   const aligned = previous !== null && previous !== undefined && previous.admission.gateKey === gateKey && previous.resolution.indexOf === resolution.indexOf ? previous : null;
   let context: GateContext | null = null;
-  const fresh = new Array<Admission>(resolution.records.length);
+  const changes = resolution.changes;
+  // The resolution says which positions can differ from the one the last verdicts were made for.
+  const onlyChanges = aligned !== null && changes !== null && changes.since === aligned.resolution;
+  const fresh = onlyChanges ? aligned.admission.verdicts.slice() : new Array<Admission>(resolution.records.length);
   const evaluated: number[] = [];
-  resolution.records.forEach((item, position) => {
+  const evaluate = (position: number) => {
+    const item = resolution.records[position] as ResolvedRecord;
     let verdict = aligned !== null && aligned.resolution.records[position] === item ? aligned.admission.verdicts[position] : undefined;
     if (verdict === undefined) {
       context ??= createGateContext(resolution.contract);
@@ -115,13 +119,35 @@ export function admit(resolution: Resolution, driver: SqlDriver, reuse?: Admissi
       evaluated.push(position);
     }
     fresh[position] = verdict;
-  });
+  };
+  if (onlyChanges) {
+    for (const position of changes.positions) evaluate(position);
+  } else {
+    for (let position = 0; position < fresh.length; position += 1) evaluate(position);
+  }
   const unchanged = aligned !== null && evaluated.length === 0 && aligned.admission.verdicts.length === fresh.length;
   // Nothing re-evaluated: the last verdicts, admitted set and positions stand as they were.
   const reused = unchanged && aligned !== null ? aligned.admission : null;
   const verdicts = reused?.verdicts ?? fresh;
   let admitted = reused?.admitted;
   let admittedPositions = reused?.admittedPositions;
+  if ((admitted === undefined || admittedPositions === undefined) && onlyChanges) {
+    // A few verdicts changed: adjust the last admitted set instead of reading every verdict again.
+    const ids = new Set(aligned.admission.admitted);
+    const positions = new Set(aligned.admission.admittedPositions);
+    for (const position of evaluated) {
+      const id = (resolution.records[position] as ResolvedRecord).record.id;
+      if ((fresh[position] as Admission).admitted) {
+        ids.add(id);
+        positions.add(position);
+      } else {
+        ids.delete(id);
+        positions.delete(position);
+      }
+    }
+    admitted = ids;
+    admittedPositions = [...positions].sort((a, b) => a - b);
+  }
   if (admitted === undefined || admittedPositions === undefined) {
     const ids = new Set<string>();
     const positions: number[] = [];
@@ -151,6 +177,6 @@ export function admit(resolution: Resolution, driver: SqlDriver, reuse?: Admissi
   for (const id of admitted) {
     if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
   }
-  const changes = aligned !== null && aligned.admission.verdicts.length === fresh.length ? { since: aligned.admission, positions: evaluated } : null;
-  return ok({ verdicts, verdictOf, admitted, admittedPositions, lowered: lowered.value, gateKey, changes });
+  const verdictChanges = aligned !== null && aligned.admission.verdicts.length === fresh.length ? { since: aligned.admission, positions: evaluated } : null;
+  return ok({ verdicts, verdictOf, admitted, admittedPositions, lowered: lowered.value, gateKey, changes: verdictChanges });
 }

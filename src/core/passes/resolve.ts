@@ -49,6 +49,10 @@ export interface Resolution {
   readonly recordSet: RecordSet;
   /** For each superseded id, the ids of the records that name it in `supersedes`. */
   readonly successorIds: ReadonlyMap<string, readonly string[]>;
+  /** `records[i].record`, kept as its own array so that nothing has to walk 100,000 objects to build it. */
+  readonly sourceRecords: readonly SourceRecord[];
+  /** When this resolution was derived from `since`, the only positions whose resolved object may differ; null otherwise. */
+  readonly changes: { readonly since: Resolution; readonly positions: readonly number[] } | null;
 }
 
 const timesCache = new WeakMap<SourceRecord, RecordTimes>();
@@ -192,7 +196,7 @@ function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Res
   const resolvedContract: ResolvedContract = { contract, asOf, subject, identityNames };
   const key = `${asOf}\u0000${canonicalJson([...identityNames])}`;
   const reusable = previous !== undefined && previous.key === key ? previous : undefined;
-  if (reusable?.recordSet === recordSet) return ok({ ...reusable, contract: resolvedContract });
+  if (reusable?.recordSet === recordSet) return ok({ ...reusable, contract: resolvedContract, changes: { since: reusable, positions: [] } });
 
   const supersededByOf = (record: SourceRecord, successorIds: ReadonlyMap<string, readonly string[]>): ResolvedRecord['supersededBy'] => {
     let supersededBy: ResolvedRecord['supersededBy'] = null;
@@ -227,6 +231,7 @@ function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Res
   if (reusable !== undefined && changedWithSameLinks !== null) {
     // Only the changed records and the records they supersede (whose governing version may have moved) are resolved again.
     const records = reusable.records.slice();
+    const sourceRecords = reusable.sourceRecords.slice();
     const again = new Set<number>();
     for (const source of changedWithSameLinks) {
       const record = recordSet.records[source] as SourceRecord;
@@ -239,8 +244,19 @@ function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Res
       const before = records[position] as ResolvedRecord;
       const record = recordSet.byId.get(before.record.id) ?? before.record;
       records[position] = resolveRecord(record, supersededByOf(record, reusable.successorIds), before);
+      sourceRecords[position] = record;
     }
-    return ok({ contract: resolvedContract, records, indexOf: reusable.indexOf, byId: lookup(records, reusable.indexOf), key, recordSet, successorIds: reusable.successorIds });
+    return ok({
+      contract: resolvedContract,
+      records,
+      indexOf: reusable.indexOf,
+      byId: lookup(records, reusable.indexOf),
+      key,
+      recordSet,
+      successorIds: reusable.successorIds,
+      sourceRecords,
+      changes: { since: reusable, positions: [...again] },
+    });
   }
 
   const successorIds = new Map<string, string[]>();
@@ -260,7 +276,7 @@ function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Res
     records[position] = resolveRecord(record, supersededByOf(record, successorIds), order.aligned ? reusable?.records[position] : undefined);
   }
   const indexOf = order.aligned && previous ? previous.indexOf : new Map(sorted.map((record, position) => [record.id, position]));
-  return ok({ contract: resolvedContract, records, indexOf, byId: lookup(records, indexOf), key, recordSet, successorIds });
+  return ok({ contract: resolvedContract, records, indexOf, byId: lookup(records, indexOf), key, recordSet, successorIds, sourceRecords: sorted, changes: null });
 }
 
 function sameSupersession(a: ResolvedRecord['supersededBy'], b: ResolvedRecord['supersededBy']): boolean {
