@@ -42,7 +42,6 @@ export function createCompiler(driver: SqlDriver): Compiler {
   const sql = createSqlAdmission(driver);
   const memory = createAttestMemory();
   let lastResolution: Resolution | undefined;
-  let lastAdmission: { resolution: Resolution; admission: AdmissionResult } | null = null;
   let lastRanking: { key: string; rows: readonly RankedRow[] } | null = null;
   let lastPlan: { resolution: Resolution; admission: AdmissionResult; plan: Plan } | undefined;
 
@@ -71,9 +70,8 @@ export function createCompiler(driver: SqlDriver): Compiler {
       const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
       if (!typed.ok && !missingRequired) return typed;
 
-      const admission = admit(resolution.value, driver, { sql, previous: lastAdmission });
+      const admission = admit(resolution.value, driver, { sql, previous: lastPlan ?? null });
       if (!admission.ok) return admission;
-      lastAdmission = { resolution: resolution.value, admission: admission.value };
 
       const planned = plan(resolution.value, admission.value, fullRanking(contract), missingRequired, lastPlan);
       lastPlan = { resolution: resolution.value, admission: admission.value, plan: planned };

@@ -76,11 +76,11 @@ function isSortedById(records: readonly SourceRecord[]): boolean {
 
 /**
  * Digest of the whole record set, independent of record order: the tree digest (src/core/tree-digest.ts)
- * of each record's id and fingerprint, in id order. A compiler passes its own `tree`, so a recompilation
- * after a toggle re-hashes only the chunk holding the changed record.
+ * of each record's id and fingerprint, in id order. A compiler keeps its own tree (`AttestMemory`), so a
+ * recompilation after a toggle re-hashes only the chunk holding the changed record.
  */
-export function recordSetDigest(records: readonly SourceRecord[], tree: TreeDigest<SourceRecord> = createRecordSetDigest()): string {
-  return tree.digest(isSortedById(records) ? records : [...records].sort((a, b) => compareStrings(a.id, b.id)));
+export function recordSetDigest(records: readonly SourceRecord[]): string {
+  return createRecordSetDigest().digest(isSortedById(records) ? records : [...records].sort((a, b) => compareStrings(a.id, b.id)));
 }
 
 function provenanceLabel(record: SourceRecord): string {
