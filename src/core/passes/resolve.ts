@@ -142,7 +142,7 @@ export function resolve(contract: Contract, recordSet: RecordSet, previous?: Res
     const broken = checkLinks(recordSet);
     if (broken) return err(broken);
   }
-  return resolveVersions(contract, recordSet, previous, sameLinks ? changed : null);
+  return resolveVersions(contract, recordSet, previous, changed, sameLinks);
 }
 
 function checkLinks(recordSet: RecordSet): CompileError | null {
@@ -177,7 +177,14 @@ function sameList(a: readonly string[] | undefined, b: readonly string[] | undef
   return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((value, index) => value === b[index]));
 }
 
-function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Resolution | undefined, changedWithSameLinks: readonly number[] | null): Result<Resolution, CompileError> {
+/** `replaced`: positions whose record object changed since `previous`, or null when ids moved. */
+function resolveVersions(
+  contract: Contract,
+  recordSet: RecordSet,
+  previous: Resolution | undefined,
+  replaced: readonly number[] | null,
+  sameLinks: boolean,
+): Result<Resolution, CompileError> {
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
   if (contract.subject !== null) {
@@ -228,12 +235,12 @@ function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Res
     has: (id) => indexOf.has(id),
   });
 
-  if (reusable !== undefined && changedWithSameLinks !== null) {
+  if (reusable !== undefined && replaced !== null && sameLinks) {
     // Only the changed records and the records they supersede (whose governing version may have moved) are resolved again.
     const records = reusable.records.slice();
     const sourceRecords = reusable.sourceRecords.slice();
     const again = new Set<number>();
-    for (const source of changedWithSameLinks) {
+    for (const source of replaced) {
       const record = recordSet.records[source] as SourceRecord;
       for (const id of [record.id, ...record.supersedes]) {
         const position = reusable.indexOf.get(id);
@@ -268,7 +275,7 @@ function resolveVersions(contract: Contract, recordSet: RecordSet, previous: Res
     }
   }
 
-  const order = idOrder(recordSet.records, previous?.recordSet.records, previous?.records);
+  const order = idOrder(recordSet.records, previous, replaced);
   const sorted = order.sorted;
   const records: ResolvedRecord[] = new Array<ResolvedRecord>(sorted.length);
   for (let position = 0; position < sorted.length; position += 1) {
@@ -287,25 +294,15 @@ function sameSupersession(a: ResolvedRecord['supersededBy'], b: ResolvedRecord['
  * The records in id order. When the ids sit where they sat last time (a toggle replaces record
  * objects in place), the previous order is reused instead of sorting 100,000 ids again.
  */
-function idOrder(
-  records: readonly SourceRecord[],
-  previousRecords: readonly SourceRecord[] | undefined,
-  previousSorted: readonly ResolvedRecord[] | undefined,
-): { sorted: SourceRecord[]; aligned: boolean } {
-  if (previousRecords !== undefined && previousSorted !== undefined && previousRecords.length === records.length) {
-    let same = true;
-    for (let index = 0; index < records.length && same; index += 1) same = (records[index] as SourceRecord).id === (previousRecords[index] as SourceRecord).id;
-    if (same) {
-      const byId = new Map<string, SourceRecord>();
-      // Only replaced objects need finding; everything else is read through the previous order.
-      for (let index = 0; index < records.length; index += 1) {
-        const record = records[index] as SourceRecord;
-        if (record !== previousRecords[index]) byId.set(record.id, record);
-      }
-      return { sorted: previousSorted.map((item) => byId.get(item.record.id) ?? item.record), aligned: true };
-    }
+function idOrder(records: readonly SourceRecord[], previous: Resolution | undefined, replaced: readonly number[] | null): { sorted: SourceRecord[]; aligned: boolean } {
+  if (previous === undefined || replaced === null) return { sorted: [...records].sort((a, b) => compareStrings(a.id, b.id)), aligned: false };
+  const sorted = previous.sourceRecords.slice();
+  for (const source of replaced) {
+    const record = records[source] as SourceRecord;
+    const position = previous.indexOf.get(record.id);
+    if (position !== undefined) sorted[position] = record;
   }
-  return { sorted: [...records].sort((a, b) => compareStrings(a.id, b.id)), aligned: false };
+  return { sorted, aligned: true };
 }
 
 export function describeSupersession(supersededBy: NonNullable<ResolvedRecord['supersededBy']>): string {
