@@ -242,21 +242,14 @@ export interface AttestInput {
   readonly lateChanges: readonly string[];
 }
 
-const receiptRows = new WeakMap<TraceRow, ReceiptTraceRow>();
-
-function projectRow(row: TraceRow): ReceiptTraceRow {
-  let projected = receiptRows.get(row);
-  if (projected === undefined) {
-    const { id, decision, code, fact, tokens, required, score } = row;
-    projected = { id, decision, code, fact, tokens, required, score };
-    receiptRows.set(row, projected);
-  }
-  return projected;
+function projectRow({ id, decision, code, fact, tokens, required, score }: TraceRow): ReceiptTraceRow {
+  return { id, decision, code, fact, tokens, required, score };
 }
 
 /**
- * The receipt's rows: one projection per trace row object, so an unchanged row is the same object to
- * the trace digest. A row in the same place as last time is found by position, without a lookup.
+ * The receipt's rows. The plan hands back an unchanged row as the same object in the same place, so
+ * its projection is taken from last time by position: an unchanged row is the same object to the
+ * trace digest, which then need not hash it again.
  */
 function createTraceProjection(): (trace: readonly TraceRow[]) => Receipt['trace'] {
   let last: { readonly trace: readonly TraceRow[]; readonly projected: Receipt['trace'] } | null = null;

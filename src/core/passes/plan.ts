@@ -23,13 +23,6 @@ export interface Plan {
   readonly failure: CompileError | null;
 }
 
-/**
- * A refused record's row depends only on its verdict (a verdict object is reused only for the same
- * record under the same gates), so a recompilation hands back the same row object, and the receipt
- * digest need not hash it again.
- */
-const refusedRows = new WeakMap<Admission, TraceRow>();
-
 /** One literal per row, always in one shape: at 100,000 rows, spreading a base object cost more than the row. */
 function traceRow(
   id: string,
@@ -298,12 +291,7 @@ export function plan(
     const score = rank === null ? null : (scoreAt[position] as number);
     if (!verdict.admitted) {
       if (failure?.recordId === id) return traceRow(id, tokens, required, score, rank, 'excluded', failure.code, failure.fact ?? failure.message, verdict.first.gate, verdict.failedGates);
-      let row = refusedRows.get(verdict);
-      if (row === undefined) {
-        row = traceRow(id, tokens, required, score, rank, 'excluded', verdict.first.code, verdict.first.fact, verdict.first.gate, verdict.failedGates);
-        refusedRows.set(verdict, row);
-      }
-      return row;
+      return traceRow(id, tokens, required, score, rank, 'excluded', verdict.first.code, verdict.first.fact, verdict.first.gate, verdict.failedGates);
     }
     if (failure) {
       if (failure.recordId === id) return traceRow(id, tokens, required, score, rank, 'excluded', failure.code, failure.fact ?? failure.message, null, noGates);
