@@ -15,8 +15,11 @@ export const VERDICT_HEADLINES: Record<DrillAction, string> = {
 /** Freeze a receipt, declare a late change, try to continue on the old receipt, then recompile. */
 export function DrillPanel() {
   const scenario = useScenarioStore(selectedScenario);
-  const { frozenReceiptId, declared, verdict, busy } = useDrillStore();
+  const { frozenReceiptId, declared, verdict, verdictRevision, busy } = useDrillStore();
   const response = useResultStore((state) => state.response);
+  const revision = useResultStore((state) => state.revision);
+  // A verdict is about the inputs it was given against: after any recompilation it no longer speaks for the screen.
+  const outdated = verdict !== null && verdictRevision !== revision;
   const lateChanges = scenario?.lateChanges ?? [];
   const [chosen, setChosen] = useState<string>('');
   const lateChangeId = lateChanges.some((change) => change.id === chosen) ? chosen : (lateChanges[0]?.id ?? '');
@@ -65,7 +68,12 @@ export function DrillPanel() {
               </button>
             </li>
           </ol>
-          {verdict ? (
+          {verdict && outdated ? (
+            <div className="verdict verdict-outdated" role="status" data-testid="drill-verdict-outdated">
+              <strong>INPUTS CHANGED — ATTEMPT AGAIN</strong>
+              <p>The contract, a control or the records were recompiled after the last verdict, so it no longer applies. Attempt to continue again to check the frozen receipt against the inputs now in force.</p>
+            </div>
+          ) : verdict ? (
             <div className={`verdict verdict-${verdict.action}`} role="status" data-testid="drill-verdict">
               <strong data-testid="drill-headline">{VERDICT_HEADLINES[verdict.action]}</strong>
               <p>

@@ -25,7 +25,7 @@ export async function compileNow(): Promise<void> {
   useResultStore.setState({ compiling: true });
   const response = await compilerApi().compile(useUiStore.getState().audience);
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, compiling: false });
+  useResultStore.setState((state) => ({ response, compiling: false, revision: state.revision + 1 }));
   await refreshTrace();
 }
 
@@ -159,7 +159,7 @@ export async function injectLateChange(id: string): Promise<void> {
 export async function attemptContinue(): Promise<void> {
   useDrillStore.setState({ busy: true });
   const verdict = await compilerApi().attemptContinue();
-  useDrillStore.setState({ verdict, busy: false });
+  useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
 }
 
 /** Applies every declared late change, compiles, and checks the new receipt: it is the one now current. */
@@ -170,7 +170,7 @@ export async function recompileAfterDrill(): Promise<void> {
   await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] });
   const state = await compilerApi().freezeReceipt();
   const verdict = await compilerApi().attemptContinue();
-  useDrillStore.setState({ ...state, verdict, busy: false });
+  useDrillStore.setState({ ...state, verdict, verdictRevision: useResultStore.getState().revision, busy: false });
 }
 
 export async function resetDrill(): Promise<void> {

@@ -13,6 +13,8 @@ export interface TraceWindows {
 
 interface ResultState {
   readonly response: CompileResponse | null;
+  /** Counts compilations shown, so a verdict or a notice can tell it is about inputs that have changed since. */
+  readonly revision: number;
   readonly compiling: boolean;
   readonly traceQuery: Omit<TraceFilter, 'audience'>;
   readonly trace: TraceWindows;
@@ -26,4 +28,4 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({ response: null, revision: 0, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
