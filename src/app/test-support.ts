@@ -44,6 +44,9 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     withheldNotice: null,
     controls: [],
     lateChanges: [],
+    compiledContract: sampleScenario().contract,
+    recordCount: 13,
+    appliedChanges: [],
     traceCodes: [
       { code: 'SELECTED_REQUIRED', count: 1 },
       { code: 'EXCLUDE_IDENTITY', count: 1 },

@@ -83,6 +83,17 @@ export interface FailureView {
   readonly fact: string | null;
 }
 
+/** A control or late change that this compilation applied, and what its patches touched. */
+export interface AppliedChange {
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'control' | 'late-change';
+  /** Top-level contract fields its patches set, e.g. `tokenBudget`. */
+  readonly contractFields: readonly string[];
+  /** Counts only: naming the records could name one the user view withholds. */
+  readonly records: { readonly added: number; readonly removed: number; readonly patched: number };
+}
+
 export interface CompileView {
   readonly scenarioKey: string;
   readonly audience: Audience;
@@ -104,6 +115,11 @@ export interface CompileView {
   readonly withheldNotice: string | null;
   readonly controls: readonly string[];
   readonly lateChanges: readonly string[];
+  /** The contract as compiled: the scenario's (or the user's edit) with the active controls and late changes applied. */
+  readonly compiledContract: Contract;
+  /** Records compiled, after the active controls and late changes added or removed some. */
+  readonly recordCount: number;
+  readonly appliedChanges: readonly AppliedChange[];
   /** Reason codes present in the visible trace, for the filter. */
   readonly traceCodes: readonly { readonly code: ReasonCode; readonly count: number }[];
 }

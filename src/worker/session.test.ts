@@ -51,6 +51,22 @@ describe('session', () => {
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
   });
 
+  it('reports the contract and record count actually compiled, and what each active change touched', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget', 'future-reveal'], lateChanges: ['promote-run-0880'] });
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    expect(compiled.view.compiledContract.tokenBudget).toBe(24);
+    expect(compiled.view.compiledContract.requiredRecords).toEqual(['ADR-0234', 'RUN-0880']);
+    expect(compiled.view.recordCount).toBe(14);
+    // Scenario order, controls before late changes, whatever order they were switched on in.
+    expect(compiled.view.appliedChanges.map(({ id, kind, contractFields, records }) => ({ id, kind, contractFields, records }))).toEqual([
+      { id: 'future-reveal', kind: 'control', contractFields: [], records: { added: 1, removed: 0, patched: 0 } },
+      { id: 'tight-budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } },
+      { id: 'promote-run-0880', kind: 'late-change', contractFields: ['requiredRecords'], records: { added: 0, removed: 0, patched: 0 } },
+    ]);
+  });
+
   it('answers trace queries one bounded window at a time, sorted and filtered over the whole trace', async () => {
     const { session } = await newSession();
     session.compile('diagnostic');

@@ -4,6 +4,7 @@ import { discloseOutcome, type Audience, type DisclosedView } from '../core/disc
 import { drill } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
+import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { isBoundedDisclosure, REASONS, type ReasonCode } from '../core/reasons';
@@ -13,6 +14,7 @@ import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
 import {
   savedWorkspaceSchema,
+  type AppliedChange,
   type ColumnEntry,
   type CompileResponse,
   type CompileView,
@@ -43,6 +45,7 @@ interface Entry {
 
 interface LastCompile {
   readonly scenarioKey: string;
+  readonly appliedChanges: readonly AppliedChange[];
   readonly request: CompileRequest;
   readonly outcome: CompileOutcome;
   readonly views: Map<Audience, DisclosedView>;
@@ -213,7 +216,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map() };
+      last = { scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map() };
       return { ok: true, view: compileView(last, disclosed(last, audience)) };
     },
 
@@ -341,6 +344,27 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   };
 }
 
+/** What each applied control and late change touched, from its patches, in the order they were applied. */
+export function appliedChanges(scenario: ScenarioFile, request: CompileRequest): AppliedChange[] {
+  const describe = (change: Control | LateChange, kind: AppliedChange['kind']): AppliedChange => {
+    const contractFields = new Set<string>();
+    const records = { added: 0, removed: 0, patched: 0 };
+    for (const patch of change.patches) {
+      if (patch.op === 'mergeContract') for (const field of Object.keys(patch.patch)) contractFields.add(field);
+      else if (patch.op === 'addRecord') records.added += 1;
+      else if (patch.op === 'removeRecord') records.removed += 1;
+      else records.patched += 1;
+    }
+    return { id: change.id, label: change.label, kind, contractFields: [...contractFields], records };
+  };
+  const controls = new Set(request.controls ?? []);
+  const lateChanges = new Set(request.lateChanges ?? []);
+  return [
+    ...scenario.controls.filter((change) => controls.has(change.id)).map((change) => describe(change, 'control')),
+    ...scenario.lateChanges.filter((change) => lateChanges.has(change.id)).map((change) => describe(change, 'late-change')),
+  ];
+}
+
 function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.title ?? id;
 }
@@ -422,6 +446,9 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
     withheldNotice: view.withheldNotice,
     controls: request.controls ?? [],
     lateChanges: request.lateChanges ?? [],
+    compiledContract: request.contract,
+    recordCount: request.recordSet.records.length,
+    appliedChanges: compiled.appliedChanges,
     traceCodes: [...codeCounts].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
   };
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { InputIssue } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
-import type { ScenarioSummary } from '../../worker/protocol';
+import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
 import { compileNow, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
@@ -67,8 +67,38 @@ function FieldError({ issues, id }: { issues: readonly InputIssue[]; id: string 
   );
 }
 
-function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues: readonly InputIssue[] }) {
+/** What was actually compiled for this scenario, or null when the last result is for another one or failed. */
+export interface CompiledInputs {
+  readonly contract: Contract;
+  readonly changes: readonly AppliedChange[];
+}
+
+export function compiledInputsOf(view: CompileView | null, scenario: ScenarioSummary): CompiledInputs | null {
+  return view && view.scenarioKey === scenario.key ? { contract: view.compiledContract, changes: view.appliedChanges } : null;
+}
+
+const changeKind = (change: AppliedChange) => (change.kind === 'control' ? 'control' : 'late change');
+
+function ChangeBadges({ changes, id }: { changes: readonly AppliedChange[]; id?: string }) {
+  return (
+    <span className="change-badges" id={id}>
+      {changes.map((change) => (
+        <span key={change.id} className={`badge change-badge change-${change.kind}`} data-testid={`change-badge-${change.id}`}>
+          {changeKind(change)}: {change.label}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+const FORM_FIELDS = new Set<string>(['typedEvidenceOnly', 'ranking', ...TEXT_FIELDS.map((item) => item.field), ...NUMBER_FIELDS.map((item) => item.field), ...LIST_FIELDS.map((item) => item.field)]);
+
+function ContractForm({ scenario, issues, compiled }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; compiled: CompiledInputs | null }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(scenario.contract));
+  const compiledDraft = compiled ? draftOf(compiled.contract) : null;
+  // A field an active control or late change sets shows the compiled value, read-only: the form edits the scenario's own contract.
+  const overriders = (name: string) => (compiled ? compiled.changes.filter((change) => change.contractFields.includes(name)) : []);
+  const hiddenChanges = compiled ? compiled.changes.filter((change) => change.contractFields.some((field) => !FORM_FIELDS.has(field))) : [];
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -78,8 +108,12 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
     const fieldIssues = issuesAt(issues, name);
     const errorId = `contract-error-${name}`;
     const inputId = `contract-field-${name}`;
+    const changedBy = overriders(name);
+    const overrideId = `contract-override-${name}`;
+    const overridden = changedBy.length > 0 && compiledDraft !== null;
+    const describedBy = [fieldIssues.length > 0 ? errorId : null, overridden ? overrideId : null].filter((value) => value !== null).join(' ');
     return (
-      <div key={name} className="field">
+      <div key={name} className={overridden ? 'field overridden' : 'field'}>
         <label htmlFor={inputId}>
           {label}
           {hint ? <span className="hint"> ({hint})</span> : null}
@@ -87,12 +121,19 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
         <input
           id={inputId}
           name={name}
-          value={draft[name]}
+          value={overridden ? compiledDraft[name] : draft[name]}
+          readOnly={overridden}
           onChange={(event) => set({ [name]: event.target.value })}
           aria-invalid={fieldIssues.length > 0}
-          aria-describedby={fieldIssues.length > 0 ? errorId : undefined}
+          aria-describedby={describedBy === '' ? undefined : describedBy}
           inputMode={NUMBER_FIELDS.some((item) => item.field === name) ? 'numeric' : undefined}
+          data-testid={`contract-field-${name}`}
         />
+        {overridden ? (
+          <span className="override-note" id={overrideId} data-testid={`override-${name}`}>
+            Compiled value, set by <ChangeBadges changes={changedBy} />. The scenario says “{draft[name] === '' ? 'none' : draft[name]}”; switch it off to edit this field.
+          </span>
+        ) : null}
         <FieldError issues={fieldIssues} id={errorId} />
       </div>
     );
@@ -113,6 +154,12 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
         <input type="checkbox" checked={draft.typedEvidenceOnly} onChange={(event) => set({ typedEvidenceOnly: event.target.checked })} />
         <span>Typed evidence only</span>
       </label>
+      {hiddenChanges.length > 0 ? (
+        <p className="caption" data-testid="override-other-fields">
+          Also changed for this compilation (see Raw JSON for the scenario's values):{' '}
+          {hiddenChanges.map((change) => `${change.contractFields.filter((item) => !FORM_FIELDS.has(item)).join(', ')} by ${changeKind(change)} “${change.label}”`).join('; ')}.
+        </p>
+      ) : null}
       <p className="caption">Principals, identities, propositions and forbidden lifecycle states are edited in raw JSON.</p>
       <button type="submit">Apply contract</button>
     </form>
@@ -134,7 +181,7 @@ function RawContract({ scenario, issues }: { scenario: ScenarioSummary; issues: 
   );
 }
 
-function ContractEditor({ scenario }: { scenario: ScenarioSummary }) {
+function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; compiled: CompiledInputs | null }) {
   const [mode, setMode] = useState<'form' | 'json'>('form');
   const issues = useScenarioStore((state) => state.contractIssues);
   // Remount the editors whenever the contract in force changes, so a draft never outlives its contract.
@@ -166,7 +213,7 @@ function ContractEditor({ scenario }: { scenario: ScenarioSummary }) {
           <li>The last valid contract stays in force until this is fixed.</li>
         </ul>
       ) : null}
-      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} /> : <RawContract key={revision} scenario={scenario} issues={issues} />}
+      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} /> : <RawContract key={revision} scenario={scenario} issues={issues} />}
     </section>
   );
 }
@@ -196,7 +243,10 @@ export function ContractPanel() {
   const workspace = useScenarioStore((state) => state.workspace);
   const scenario = useScenarioStore(selectedScenario);
   const compiling = useResultStore((state) => state.compiling);
+  const response = useResultStore((state) => state.response);
   if (!workspace || !scenario) return <section className="panel">Loading scenarios…</section>;
+  const compiled = compiledInputsOf(response?.ok ? response.view : null, scenario);
+  const recordCount = compiled && response?.ok ? response.view.recordCount : scenario.recordCount;
   return (
     <section className="panel" aria-labelledby="contract-heading">
       <h2 id="contract-heading">Contract</h2>
@@ -213,13 +263,19 @@ export function ContractPanel() {
       </label>
       {scenario.description ? <p className="caption">{scenario.description}</p> : null}
       <p className="caption" data-testid="scenario-records">
-        {scenario.recordCount} records
+        {recordCount} records
+        {recordCount !== scenario.recordCount ? ` (${scenario.recordCount} in the scenario)` : ''}
       </p>
+      {compiled && compiled.changes.length > 0 ? (
+        <p className="compiled-with" data-testid="compiled-with">
+          Compiled with <ChangeBadges changes={compiled.changes} />
+        </p>
+      ) : null}
       <ControlToggles scenario={scenario} />
       <button type="button" onClick={() => void compileNow()} disabled={compiling}>
         Compile context
       </button>
-      <ContractEditor scenario={scenario} />
+      <ContractEditor scenario={scenario} compiled={compiled} />
     </section>
   );
 }
