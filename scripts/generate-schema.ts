@@ -5,6 +5,7 @@ import { contractSchema, principalSchema, propositionSchema } from '../src/core/
 import { receiptSchema } from '../src/core/format/receipt';
 import { idSchema, instantSchema, recordSchema } from '../src/core/format/record';
 import { controlSchema, patchSchema, scenarioSchema } from '../src/core/format/scenario';
+import { userViewExportSchema } from '../src/core/format/user-view';
 
 /** Mirrors the two shapes `parseInstant` accepts; the calendar check itself cannot be said in JSON Schema. */
 const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
@@ -26,6 +27,7 @@ const SCHEMAS = [
   { file: 'contract.schema.json', title: 'Context Compiler contract', description: 'The task contract: who asks, for what purpose, as of when, and what may be admitted.', schema: contractSchema },
   { file: 'scenario.schema.json', title: 'Context Compiler scenario', description: 'A contract, its records (inline or a sibling .jsonl file), controls and late changes.', schema: scenarioSchema },
   { file: 'receipt.schema.json', title: 'Context Compiler receipt', description: 'A saved receipt; its receiptId is the SHA-256 of the canonical JSON of every other field.', schema: receiptSchema },
+  { file: 'user-view.schema.json', title: 'Context Compiler user-view export', description: 'What the app exports from its user view: not a receipt; withheld records are counted, never named.', schema: userViewExportSchema },
 ] as const;
 
 /**

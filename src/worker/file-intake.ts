@@ -1,5 +1,6 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { receiptSchema } from '../core/format/receipt';
+import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import { createJsonlRecordReader, detectFileKind, parseContractJson, parseScenarioJson, type FileKind, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { formatPath } from '../core/errors';
 import type { Receipt } from '../core/result';
@@ -34,6 +35,17 @@ export async function detectBlobKind(file: NamedBlob): Promise<{ kind: FileKind;
   const text = file.blob.size <= HEAD_BYTES ? head : await file.blob.text();
   const kind = detectFileKind(text);
   return kind === null ? null : { kind, text };
+}
+
+/** The app's user-view export: refused with its own message, since it looks like a receipt to a person. */
+async function isUserViewExport(file: NamedBlob): Promise<boolean> {
+  if (file.blob.size > HEAD_BYTES) return false;
+  try {
+    const value: unknown = JSON.parse(await file.blob.text());
+    return typeof value === 'object' && value !== null && 'format' in value && value.format === USER_VIEW_FORMAT;
+  } catch {
+    return false;
+  }
 }
 
 /** Streams a JSONL file through the core's line reader, reporting bytes read; never one big string. */
@@ -111,7 +123,11 @@ export async function intakeFiles(
   for (const file of files) {
     const detected = await detectBlobKind(file);
     if (detected === null) {
-      issues.push({ file: file.name, path: '(root)', message: 'not a records JSONL file, contract, scenario or receipt (detected from its content)' });
+      issues.push(
+        (await isUserViewExport(file))
+          ? { file: file.name, path: 'format', message: `a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead` }
+          : { file: file.name, path: '(root)', message: 'not a records JSONL file, contract, scenario or receipt (detected from its content)' },
+      );
       continue;
     }
     kinds.push({ file: file.name, kind: detected.kind });

@@ -228,9 +228,12 @@ export interface CompilerApi extends EvaluationApi {
   compile(audience: Audience): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
+  /** The diagnostic receipt: the app offers it only in the diagnostic view. */
   receiptJson(): Promise<string | null>;
-  /** Null when the last compilation failed closed: there is no packet to export. */
-  packetJson(): Promise<string | null>;
+  /** Null when the last compilation failed closed: there is no packet to export. Labelled with its view. */
+  packetJson(audience: Audience): Promise<string | null>;
+  /** The user-view export (not a receipt): what the user view shows, and nothing it withholds. */
+  userViewJson(): Promise<string | null>;
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;

@@ -5,6 +5,7 @@ import { buildContract, buildRecord } from '../core/test-support/builders';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace } from './protocol';
+import { userViewExportSchema } from '../core/format/user-view';
 import { createSession, filterAndSortTrace } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
@@ -91,9 +92,53 @@ describe('session', () => {
     expect(compiled.view.status).toBe('fail_closed');
     expect(compiled.view.failure?.code).toBe('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.packetText).toBeNull();
-    expect(session.packetJson()).toBeNull();
+    expect(session.packetJson('diagnostic')).toBeNull();
+    expect(session.packetJson('user')).toBeNull();
     expect(session.receiptJson()).toContain('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.columns.compiled.emitted).toBe(false);
+  });
+
+  it('exports from the user view only what the user view shows, labelled, with no digest over withheld records', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    const diagnostic = session.compile('diagnostic');
+    if (!diagnostic.ok) throw new Error(diagnostic.error.message);
+    const user = session.disclose('user');
+    if (!user.ok) throw new Error(user.error.message);
+    const visible = new Set(session.queryTrace({ audience: 'user', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.map((row) => row.id));
+    const withheld = session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.filter((row) => !visible.has(row.id));
+    expect(withheld.length).toBeGreaterThan(0);
+    // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must not.
+    const receipt = session.receiptJson() ?? '';
+    for (const row of withheld) expect(receipt).toContain(row.id);
+
+    const document = userViewExportSchema.parse(JSON.parse(session.userViewJson() ?? ''));
+    expect(document.view).toBe('user');
+    expect(document.notice).toMatch(/^User view: .* not a receipt/);
+    expect(document.withheldCount).toBe(withheld.length);
+    expect(document.trace.map((row) => row.id).sort()).toEqual([...visible].sort());
+    const exported = [session.userViewJson() ?? '', session.packetJson('user') ?? '', user.view.packetText ?? ''];
+    for (const text of exported) {
+      for (const row of withheld) {
+        expect(text).not.toContain(row.id);
+        expect(text).not.toContain(row.fact);
+      }
+      expect(text).not.toContain(diagnostic.view.receiptId);
+      expect(text).not.toContain(diagnostic.view.recordSetDigest);
+    }
+    expect(JSON.parse(session.packetJson('user') ?? '{}')).toMatchObject({ view: 'user', packetFingerprint: diagnostic.view.packetFingerprint });
+    expect(user.view.packetText).toMatch(/^=== CONTEXT PACKET ===\nview: user \(1 record is outside the authorised scope and not named; /);
+    expect(JSON.parse(session.packetJson('diagnostic') ?? '{}')).toMatchObject({ view: 'diagnostic', receiptId: diagnostic.view.receiptId });
+  });
+
+  it('refuses a dropped user-view export, saying it is not a receipt, and keeps the workspace', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const document = session.userViewJson() ?? '';
+    const result = await session.loadFiles([file('user-view.json', document)], noProgress);
+    expect(result.status).toBe('rejected');
+    if (result.status !== 'rejected') return;
+    expect(result.issues).toEqual([{ file: 'user-view.json', path: 'format', message: expect.stringContaining('a user-view export is not a receipt') }]);
   });
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {

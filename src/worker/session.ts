@@ -8,7 +8,8 @@ import type { Control, LateChange, ScenarioFile } from '../core/format/scenario'
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { isBoundedDisclosure, REASONS, type ReasonCode } from '../core/reasons';
-import type { CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
+import type { CompileOutcome, DrillVerdict, Packet, Receipt, TraceRow } from '../core/result';
+import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
@@ -243,11 +244,21 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return last ? serialiseReceipt(last.outcome.receipt) : null;
     },
 
-    /** The packet as JSON: its entries, the fingerprinted body and the copyable text, tied to its receipt. */
-    packetJson(): string | null {
+    /**
+     * The packet as JSON: its entries, the fingerprinted body and the copyable text. The diagnostic one is tied
+     * to its receipt; the user view's carries no digest that covers a withheld record, and says which view it is.
+     */
+    packetJson(audience: Audience): string | null {
       if (!last || last.outcome.status !== 'packet') return null;
       const { packet, receipt } = last.outcome;
-      return canonicalJson({ receiptId: receipt.receiptId, packetFingerprint: receipt.packetFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body, text: packetWithManifest(packet, receipt) });
+      const common = { view: audience, packetFingerprint: receipt.packetFingerprint, contractFingerprint: receipt.contractFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body };
+      if (audience === 'user') return canonicalJson({ ...common, text: userPacketText(packet, receipt, disclosed(last, 'user').withheldCount) });
+      return canonicalJson({ ...common, receiptId: receipt.receiptId, text: packetWithManifest(packet, receipt) });
+    },
+
+    /** The user view as a document (docs/FORMAT.md, "User-view export"); null before the first compilation. */
+    userViewJson(): string | null {
+      return last ? canonicalJson(userViewExport(last, disclosed(last, 'user'))) : null;
     },
 
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
@@ -365,6 +376,56 @@ export function appliedChanges(scenario: ScenarioFile, request: CompileRequest):
   ];
 }
 
+const USER_VIEW_NOTICE =
+  'User view: records outside the authorised scope are counted, never named. This is not a receipt: its rows are incomplete, so no receipt id can be recomputed from it, and it carries no digest that covers a withheld record. The diagnostic receipt is exported only from the diagnostic view.';
+
+/**
+ * The packet with a user-view manifest: the receipt id and the record-set digest are left out because both
+ * cover withheld records (a change to one would show in them); the packet and contract fingerprints do not.
+ */
+export function userPacketText(packet: Packet, receipt: Receipt, withheldCount: number): string {
+  return [
+    '=== CONTEXT PACKET ===',
+    `view: user (${withheldCount === 0 ? 'no record is withheld' : `${withheldCount} record${withheldCount === 1 ? ' is' : 's are'} outside the authorised scope and not named`}; receipt id and record-set digest are not part of the user view)`,
+    `packet fingerprint: sha256:${receipt.packetFingerprint ?? ''}`,
+    `contract fingerprint: sha256:${receipt.contractFingerprint}`,
+    `engine: ${receipt.engineVersion} (${receipt.schemaVersion})`,
+    '======================',
+    packet.body,
+  ].join('\n');
+}
+
+/** Builds the user-view export from the user rendering of one compilation, so it can hold nothing the screen does not. */
+export function userViewExport(compiled: LastCompile, view: DisclosedView): UserViewExport {
+  const { outcome } = compiled;
+  const receipt = outcome.receipt;
+  const failure = outcome.status === 'fail_closed' ? compileView(compiled, view).failure : null;
+  const baseline = (packet: DisclosedView['naive']) => ({ selected: [...packet.selected], illegal: [...packet.illegal], requiredMissed: [...packet.requiredMissed], tokensUsed: packet.tokensUsed, withheldCount: packet.withheldCount });
+  return {
+    format: USER_VIEW_FORMAT,
+    version: 1,
+    view: 'user',
+    notice: USER_VIEW_NOTICE,
+    outcome: outcome.status,
+    task: receipt.task,
+    asOf: receipt.asOf,
+    contractFingerprint: receipt.contractFingerprint,
+    packetFingerprint: receipt.packetFingerprint,
+    controls: [...receipt.controls],
+    lateChanges: [...receipt.lateChanges],
+    tokenBudget: receipt.tokenBudget,
+    tokensUsed: receipt.tokensUsed,
+    selected: [...receipt.selected],
+    evidence: receipt.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.records] })),
+    decisionBlockedBy: [...receipt.decisionBlockedBy],
+    failure: failure ? { code: failure.code, message: failure.message, recordId: failure.recordId, fact: failure.fact } : null,
+    withheldCount: view.withheldCount,
+    withheldNotice: view.withheldNotice,
+    baselines: { naive: baseline(view.naive), postFilter: baseline(view.postFilter) },
+    trace: view.rows.map(({ id, decision, code, fact, tokens, required, score, rank }) => ({ id, decision, code, fact, tokens, required, score, rank })),
+  };
+}
+
 function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.title ?? id;
 }
@@ -441,7 +502,7 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
         : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
-    packetText: outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
+    packetText: outcome.status === 'packet' ? (view.audience === 'user' ? userPacketText(outcome.packet, receipt, view.withheldCount) : packetWithManifest(outcome.packet, receipt)) : null,
     withheldCount: view.withheldCount,
     withheldNotice: view.withheldNotice,
     controls: request.controls ?? [],

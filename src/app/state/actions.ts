@@ -197,32 +197,50 @@ function saveText(name: string, text: string): void {
   URL.revokeObjectURL(url);
 }
 
-const shortId = (receiptId: string) => receiptId.slice(0, 12);
+const shortId = (hash: string) => hash.slice(0, 12);
+
+/** The result on screen, if it compiled: exports always follow what is shown, in the view it is shown in. */
+function shownView() {
+  const response = useResultStore.getState().response;
+  return response?.ok ? response.view : null;
+}
 
 export async function copyPacket(): Promise<void> {
-  const response = useResultStore.getState().response;
-  const text = response?.ok ? response.view.packetText : null;
-  if (text === null || text === undefined) return;
+  const view = shownView();
+  const text = view?.packetText ?? null;
+  if (!view || text === null) return;
   try {
     await navigator.clipboard.writeText(text);
-    useUiStore.setState({ notice: `Packet copied (receipt ${shortId(response?.ok ? response.view.receiptId : '')}).` });
+    useUiStore.setState({ notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId)}).` });
   } catch {
     useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
   }
 }
 
 export async function downloadPacket(): Promise<void> {
-  const json = await compilerApi().packetJson();
-  const response = useResultStore.getState().response;
-  if (json === null || !response?.ok) return;
-  saveText(`packet-${shortId(response.view.receiptId)}.json`, json);
-  useUiStore.setState({ notice: 'Packet downloaded.' });
+  const view = shownView();
+  if (!view) return;
+  const json = await compilerApi().packetJson(view.audience);
+  if (json === null) return;
+  saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId)}.json`, json);
+  useUiStore.setState({ notice: view.audience === 'user' ? 'Packet downloaded (user view).' : 'Packet downloaded.' });
 }
 
+/** The receipt names every record: it leaves the app only from the diagnostic view, and its file name says so. */
 export async function downloadReceipt(): Promise<void> {
+  const view = shownView();
+  if (!view || view.audience !== 'diagnostic') return;
   const json = await compilerApi().receiptJson();
-  const response = useResultStore.getState().response;
-  if (json === null || !response?.ok) return;
-  saveText(`receipt-${shortId(response.view.receiptId)}.json`, json);
-  useUiStore.setState({ notice: 'Receipt downloaded.' });
+  if (json === null) return;
+  saveText(`receipt-diagnostic-${shortId(view.receiptId)}.json`, json);
+  useUiStore.setState({ notice: 'Diagnostic receipt downloaded.' });
+}
+
+export async function downloadUserView(): Promise<void> {
+  const view = shownView();
+  if (!view || view.audience !== 'user') return;
+  const json = await compilerApi().userViewJson();
+  if (json === null) return;
+  saveText(`user-view-${shortId(view.packetFingerprint ?? view.contractFingerprint)}.json`, json);
+  useUiStore.setState({ notice: 'User view downloaded (not a receipt).' });
 }
