@@ -163,6 +163,14 @@ export class ContextDebugger {
     await dataTransfer.dispose();
   }
 
+  /** "Reset to built-in scenarios", confirmed in its dialog. */
+  async resetWorkspace(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Reset to built-in scenarios' }).click();
+    const dialog = this.page.getByRole('alertdialog', { name: 'Reset to the built-in scenarios?' });
+    await dialog.getByRole('button', { name: 'Reset workspace' }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   /** Picks files through the "Open files…" button's input. */
   async openFiles(files: readonly FilePayload[]): Promise<void> {
     await expect(this.page.getByRole('button', { name: 'Open files…' })).toBeEnabled();

@@ -110,6 +110,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     userViewJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     revertContract: vi.fn(async () => sampleWorkspace()),
+    exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
     loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),
     cancelLoad: vi.fn(async () => undefined),
     freezeReceipt: vi.fn(async () => ({ frozenReceiptId: view.receiptId, declared: [] })),
@@ -130,7 +131,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
 
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
-  useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
+  useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
   useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null });

@@ -16,6 +16,7 @@ export function createWorkerApi(): CompilerApi {
     userViewJson: () => remote.userViewJson(),
     updateContract: (input) => remote.updateContract(input),
     revertContract: () => remote.revertContract(),
+    exportScenario: () => remote.exportScenario(),
     loadFiles: (files, onProgress) => remote.loadFiles(files, proxy(onProgress)),
     cancelLoad: () => remote.cancelLoad(),
     freezeReceipt: () => remote.freezeReceipt(),

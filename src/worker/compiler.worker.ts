@@ -30,6 +30,7 @@ const api: CompilerApi = {
   userViewJson: async () => (await ready).userViewJson(),
   updateContract: async (input) => (await ready).updateContract(input),
   revertContract: async () => (await ready).revertContract(),
+  exportScenario: async () => (await ready).exportScenario(),
   loadFiles: async (files, onProgress) => (await ready).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
   cancelLoad: async () => (await ready).cancelLoad(),
   freezeReceipt: async () => (await ready).freezeReceipt(),

@@ -33,6 +33,14 @@ export interface ScenarioSummary {
   readonly contractEdited: boolean;
 }
 
+/** A scenario file ready to save; dropping it back reproduces the receipt (with the same controls on). */
+export interface ScenarioExport {
+  readonly fileName: string;
+  readonly json: string;
+  /** Whether it carries a contract edit, so the app can say what was exported. */
+  readonly edited: boolean;
+}
+
 export type StorageState =
   | { readonly status: 'persistent' }
   | { readonly status: 'unavailable'; readonly message: string };
@@ -237,6 +245,7 @@ export interface CompilerApi extends EvaluationApi {
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;
+  exportScenario(): Promise<ScenarioExport>;
   loadFiles(files: readonly File[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult>;
   cancelLoad(): Promise<void>;
   freezeReceipt(): Promise<DrillState>;

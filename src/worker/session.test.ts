@@ -141,6 +141,26 @@ describe('session', () => {
     expect(result.issues).toEqual([{ file: 'user-view.json', path: 'format', message: expect.stringContaining('a user-view export is not a receipt') }]);
   });
 
+  it('exports the scenario in force as a file that loads back to the same receipt, edits and controls included', async () => {
+    const { session } = await newSession();
+    const contract = session.current().loaded.scenario.contract;
+    await session.updateContract({ value: { ...contract, tokenBudget: 80, query: 'retry timeouts' } });
+    await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
+    const edited = session.compile('diagnostic');
+    if (!edited.ok) throw new Error(edited.error.message);
+    const exported = session.exportScenario();
+    expect(exported).toMatchObject({ fileName: 'retry-policy.scenario.json', edited: true });
+
+    await session.resetWorkspace();
+    const loaded = await session.loadFiles([file(exported.fileName, exported.json)], noProgress);
+    expect(loaded.status).toBe('loaded');
+    // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
+    await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });
+    const again = session.compile('diagnostic');
+    if (!again.ok) throw new Error(again.error.message);
+    expect(again.view.receiptId).toBe(edited.view.receiptId);
+  });
+
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {
     const { session } = await newSession();
     session.compile('diagnostic');

@@ -25,6 +25,7 @@ import {
   type LoadResult,
   type PacketColumn,
   type SavedLoad,
+  type ScenarioExport,
   type ScenarioSummary,
   type Selection,
   type StorageState,
@@ -259,6 +260,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     /** The user view as a document (docs/FORMAT.md, "User-view export"); null before the first compilation. */
     userViewJson(): string | null {
       return last ? canonicalJson(userViewExport(last, disclosed(last, 'user'))) : null;
+    },
+
+    /**
+     * The selected scenario as a scenario file that loads back to the same receipt: the contract in force
+     * (with the user's edit), the records inline, and the scenario's controls and late changes.
+     */
+    exportScenario(): ScenarioExport {
+      const entry = currentEntry();
+      const { scenario, recordSet } = effective(entry);
+      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges };
+      return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: contractEdits.has(entry.key) };
     },
 
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {

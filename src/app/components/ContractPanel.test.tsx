@@ -102,4 +102,26 @@ describe('ContractPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Apply contract' }));
     expect(api.updateContract).toHaveBeenCalledWith({ value: expect.objectContaining({ query: 'timeouts', tokenBudget: 96 }) });
   });
+
+  it('marks an edited scenario in the picker and beside it', () => {
+    installFakeApi();
+    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded', contractEdited: true })] }) });
+    render(<ContractPanel />);
+    expect(screen.getByRole('option', { name: 'Retry policy (edited)' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Mine (loaded, edited)' })).toBeInTheDocument();
+    expect(screen.getByTestId('scenario-edited')).toHaveTextContent('differs from the built-in scenario');
+    expect(screen.getByRole('heading', { name: 'Contract (edited)' })).toBeInTheDocument();
+  });
+
+  it('exports the scenario and says how to get the same receipt back', async () => {
+    const user = userEvent.setup();
+    URL.createObjectURL = vi.fn(() => 'blob:scenario');
+    URL.revokeObjectURL = vi.fn();
+    const api = installFakeApi({ exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: true })) });
+    useScenarioStore.setState({ workspace: sampleWorkspace({ selection: { scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] } }) });
+    render(<ContractPanel />);
+    await user.click(screen.getByRole('button', { name: 'Export scenario' }));
+    expect(api.exportScenario).toHaveBeenCalled();
+    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent('Exported retry-policy.scenario.json with the edited contract. Loading it selects it with every control off: switch on Remove required provenance to get this receipt again.');
+  });
 });

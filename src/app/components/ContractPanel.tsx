@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { InputIssue } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
-import { compileNow, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
+import { compileNow, exportScenario, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
@@ -239,11 +239,18 @@ function ControlToggles({ scenario }: { scenario: ScenarioSummary }) {
   );
 }
 
+/** "(loaded)", "(edited)" or both, so an edited scenario is told apart wherever it is listed. */
+export function scenarioMarks(scenario: ScenarioSummary): string {
+  const marks = [scenario.origin === 'loaded' ? 'loaded' : null, scenario.contractEdited ? 'edited' : null].filter((mark) => mark !== null);
+  return marks.length === 0 ? '' : ` (${marks.join(', ')})`;
+}
+
 export function ContractPanel() {
   const workspace = useScenarioStore((state) => state.workspace);
   const scenario = useScenarioStore(selectedScenario);
   const compiling = useResultStore((state) => state.compiling);
   const response = useResultStore((state) => state.response);
+  const exportNotice = useScenarioStore((state) => state.exportNotice);
   if (!workspace || !scenario) return <section className="panel">Loading scenarios…</section>;
   const compiled = compiledInputsOf(response?.ok ? response.view : null, scenario);
   const recordCount = compiled && response?.ok ? response.view.recordCount : scenario.recordCount;
@@ -256,11 +263,24 @@ export function ContractPanel() {
           {workspace.scenarios.map((item) => (
             <option key={item.key} value={item.key}>
               {item.title}
-              {item.origin === 'loaded' ? ' (loaded)' : ''}
+              {scenarioMarks(item)}
             </option>
           ))}
         </select>
       </label>
+      {scenario.contractEdited ? (
+        <p className="edited-mark" data-testid="scenario-edited">
+          <span className="badge">edited</span> Its contract differs from the {scenario.origin === 'loaded' ? 'loaded file' : 'built-in scenario'}; the edit is saved in this browser.
+        </p>
+      ) : null}
+      <div className="button-row">
+        <button type="button" className="secondary" onClick={() => void exportScenario()}>
+          Export scenario
+        </button>
+      </div>
+      <p className="caption" role="status" data-testid="export-scenario-status">
+        {exportNotice}
+      </p>
       {scenario.description ? <p className="caption">{scenario.description}</p> : null}
       <p className="caption" data-testid="scenario-records">
         {recordCount} records

@@ -1,12 +1,26 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
+import type { WorkspaceSnapshot } from '../../worker/protocol';
 import { loadFiles, resetWorkspace } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { plural } from './format';
+
+/** What a reset would throw away, in words, so the question is worth reading. */
+export function whatResetLoses(workspace: WorkspaceSnapshot | null): string {
+  if (!workspace) return 'Nothing is loaded yet.';
+  const loaded = workspace.scenarios.filter((scenario) => scenario.origin === 'loaded').length;
+  const edited = workspace.scenarios.filter((scenario) => scenario.contractEdited).length;
+  const parts = [loaded > 0 ? `${plural(loaded, 'loaded scenario')} and ${loaded === 1 ? 'its' : 'their'} files` : null, edited > 0 ? `${plural(edited, 'edited contract')}` : null].filter((part) => part !== null);
+  return parts.length === 0 ? 'Nothing has been loaded or edited: the built-in scenarios are selected again, with every control off.' : `This removes ${parts.join(' and ')} from this browser. Export a scenario first to keep it.`;
+}
 
 export function Header() {
   const input = useRef<HTMLInputElement>(null);
   const theme = useUiStore((state) => state.theme);
   const loading = useScenarioStore((state) => state.load.status === 'loading');
+  const workspace = useScenarioStore((state) => state.workspace);
+  const [confirming, setConfirming] = useState(false);
   return (
     <header className="app-header">
       <div className="brand">
@@ -31,9 +45,21 @@ export function Header() {
         <button type="button" onClick={() => input.current?.click()} disabled={loading}>
           Open files…
         </button>
-        <button type="button" className="secondary" onClick={() => void resetWorkspace()} disabled={loading}>
+        <button type="button" className="secondary" onClick={() => setConfirming(true)} disabled={loading}>
           Reset to built-in scenarios
         </button>
+        <ConfirmDialog
+          open={confirming}
+          title="Reset to the built-in scenarios?"
+          confirmLabel="Reset workspace"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void resetWorkspace();
+          }}
+        >
+          <p data-testid="reset-loses">{whatResetLoses(workspace)}</p>
+        </ConfirmDialog>
         <button type="button" className="secondary" aria-pressed={theme === 'dark'} onClick={() => useUiStore.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
           Dark theme
         </button>

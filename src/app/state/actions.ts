@@ -3,7 +3,7 @@ import type { Selection, TraceFilter } from '../../worker/protocol';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE, useResultStore } from './result-store';
-import { useScenarioStore } from './scenario-store';
+import { selectedScenario, useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
@@ -186,6 +186,17 @@ export async function resetWorkspace(): Promise<void> {
   useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
   await compileNow();
+}
+
+/** Saves the selected scenario as a file; the notice says what loading it back gives. */
+export async function exportScenario(): Promise<void> {
+  const exported = await compilerApi().exportScenario();
+  saveText(exported.fileName, exported.json);
+  const workspace = useScenarioStore.getState().workspace;
+  const scenario = workspace ? selectedScenario(useScenarioStore.getState()) : null;
+  const on = scenario && workspace ? [...scenario.controls, ...scenario.lateChanges].filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id)).map((change) => change.label) : [];
+  const switched = on.length > 0 ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.';
+  useScenarioStore.setState({ exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}` });
 }
 
 function saveText(name: string, text: string): void {

@@ -14,9 +14,11 @@ interface ScenarioState {
   /** Problems in the contract the user is editing; the last valid contract stays in force. */
   readonly contractIssues: readonly InputIssue[];
   readonly load: LoadState;
+  /** What the last "Export scenario" wrote and how to get its receipt back. */
+  readonly exportNotice: string | null;
 }
 
-export const useScenarioStore = create<ScenarioState>(() => ({ workspace: null, contractIssues: [], load: { status: 'idle' } }));
+export const useScenarioStore = create<ScenarioState>(() => ({ workspace: null, contractIssues: [], load: { status: 'idle' }, exportNotice: null }));
 
 export function selectedScenario(state: ScenarioState): ScenarioSummary | null {
   const workspace = state.workspace;
