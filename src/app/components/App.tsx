@@ -9,6 +9,7 @@ import { DropZone } from './DropZone';
 import { EvaluationPanel } from './EvaluationPanel';
 import { EvidencePanel } from './EvidencePanel';
 import { ExportPanel } from './ExportPanel';
+import { Glossary } from './Glossary';
 import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
 import { StorageNotice } from './StorageNotice';
@@ -75,6 +76,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
           <EvaluationPanel />
         </main>
       ) : null}
+      <Glossary />
       {updatePrompt}
     </DropZone>
   );

@@ -1,5 +1,6 @@
 import { useResultStore } from '../state/result-store';
 import { shortHash } from './format';
+import { TermLink } from './Glossary';
 
 export const GOVERNING_PRINCIPLE = 'Legality first: rank only inside the admitted set, protect required records, and emit nothing when an obligation cannot be met.';
 
@@ -20,7 +21,9 @@ export function AuditStrip() {
             <dd data-testid="audit-excluded">{view.counts.excluded}</dd>
           </div>
           <div>
-            <dt>Budget</dt>
+            <dt>
+              <TermLink term="tokens">Budget</TermLink>
+            </dt>
             <dd data-testid="audit-budget">
               {view.tokensUsed} / {view.tokenBudget} tokens
             </dd>
@@ -30,7 +33,9 @@ export function AuditStrip() {
             <dd data-testid="audit-outcome">{view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'}</dd>
           </div>
           <div>
-            <dt>Receipt</dt>
+            <dt>
+              <TermLink term="receipt">Receipt</TermLink>
+            </dt>
             <dd data-testid="audit-receipt" title={view.receiptId}>
               {shortHash(view.receiptId)}
             </dd>

@@ -5,6 +5,7 @@ import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
+import { CodeLink } from './Glossary';
 
 export const VERDICT_HEADLINES: Record<DrillAction, string> = {
   continue: 'CURRENT — MAY CONTINUE',
@@ -77,7 +78,7 @@ export function DrillPanel() {
             <div className={`verdict verdict-${verdict.action}`} role="status" data-testid="drill-verdict">
               <strong data-testid="drill-headline">{VERDICT_HEADLINES[verdict.action]}</strong>
               <p>
-                <code data-testid="drill-code">{verdict.code}</code> {verdict.message}
+                <CodeLink code={verdict.code} testId="drill-code" /> {verdict.message}
               </p>
               <p>
                 Receipt checked: {shortHash(verdict.priorReceiptId)}

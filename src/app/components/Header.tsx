@@ -4,6 +4,7 @@ import { loadFiles, resetWorkspace } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { openGlossary } from './Glossary';
 import { plural } from './format';
 
 /** What a reset would throw away, in words, so the question is worth reading. */
@@ -60,6 +61,9 @@ export function Header() {
         >
           <p data-testid="reset-loses">{whatResetLoses(workspace)}</p>
         </ConfirmDialog>
+        <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openGlossary()}>
+          Glossary
+        </button>
         <button type="button" className="secondary" aria-pressed={theme === 'dark'} onClick={() => useUiStore.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
           Dark theme
         </button>

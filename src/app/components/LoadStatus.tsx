@@ -2,6 +2,7 @@ import { formatIssue } from '../../core/errors';
 import { cancelLoad, dismissLoadStatus } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { VERDICT_HEADLINES } from './DrillPanel';
+import { CodeLink } from './Glossary';
 
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
 export function LoadStatus() {
@@ -58,7 +59,7 @@ export function LoadStatus() {
           <strong>
             {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
           </strong>{' '}
-          <code>{check.verdict.code}</code> {check.verdict.message}
+          <CodeLink code={check.verdict.code} /> {check.verdict.message}
         </p>
       ))}
       {dismiss}

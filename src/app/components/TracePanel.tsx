@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import { REASONS, isReasonCode } from '../../core/reasons';
+import { isReasonCode } from '../../core/reasons';
 import type { TraceRowView, TraceSortKey } from '../../worker/protocol';
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
 import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
+import { CodeLink, TermLink } from './Glossary';
 
 const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'id', label: 'Id' },
@@ -14,7 +15,7 @@ const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'order', label: 'Boundary fact' },
   { key: 'tokens', label: 'Tokens' },
   { key: 'required', label: 'Required' },
-  { key: 'score', label: 'Score' },
+  { key: 'score', label: 'Rank · score' },
 ];
 
 // Fixed row height: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to three lines and keep a tooltip.
@@ -24,7 +25,7 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
   const active = sortKey === column.key && column.key !== 'order';
   // The fact column restores trace order: sorting prose would not help anyone.
-  const label = column.key === 'order' ? 'Sort in trace order' : `Sort by ${column.label.toLowerCase()}`;
+  const label = column.key === 'order' ? 'Sort in trace order' : column.key === 'score' ? 'Sort by score' : `Sort by ${column.label.toLowerCase()}`;
   return (
     <div role="columnheader" aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'} className="trace-cell">
       <button type="button" className="sort" aria-label={label} onClick={() => void refreshTrace({ sortKey: column.key, descending: active ? !descending : false })}>
@@ -44,8 +45,8 @@ function Row({ row }: { row: TraceRowView }) {
       <div role="cell" className={`trace-cell decision-${row.decision}`}>
         {row.decision === 'selected' ? '✓ selected' : '✗ excluded'}
       </div>
-      <div role="cell" className="trace-cell trace-code" title={REASONS[row.code].summary}>
-        {row.code}
+      <div role="cell" className="trace-cell trace-code">
+        <CodeLink code={row.code} />
       </div>
       <div role="cell" className="trace-cell trace-fact" title={row.fact}>
         {row.fact}
@@ -56,9 +57,9 @@ function Row({ row }: { row: TraceRowView }) {
       <div role="cell" className="trace-cell">
         {row.required ? 'required' : '—'}
       </div>
-      <div role="cell" className="trace-cell num">
+      <div role="cell" className="trace-cell num trace-score">
+        {row.rank === null ? '' : <span className="rank">#{row.rank} </span>}
         {formatScore(row.score)}
-        {row.rank === null ? '' : ` (#${row.rank})`}
       </div>
     </>
   );
@@ -94,6 +95,16 @@ function TraceFilters() {
         <input type="search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
       </label>
     </div>
+  );
+}
+
+/** What the numbers mean, in place; each term opens its glossary entry. */
+function TraceLegend() {
+  return (
+    <p className="caption trace-legend" data-testid="trace-legend">
+      <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records, higher is better. A{' '}
+      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry.
+    </p>
   );
 }
 
@@ -139,6 +150,7 @@ export function TracePanel() {
       <h2 id="trace-heading">Trace</h2>
       <AudienceSwitch />
       <TraceFilters />
+      <TraceLegend />
       <p data-testid="trace-count" aria-live="polite">
         Showing {trace.matched} of {trace.total} candidates
       </p>

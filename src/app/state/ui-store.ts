@@ -19,6 +19,8 @@ interface UiState {
   readonly notice: string | null;
   /** The worker could not start (no WebAssembly, blocked worker): nothing can be compiled. */
   readonly fatal: string | null;
+  /** The glossary dialog, opened at a reason code or a term (or at its top). */
+  readonly glossary: { readonly open: boolean; readonly target: string | null };
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null }));
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null, glossary: { open: false, target: null } }));
