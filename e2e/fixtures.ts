@@ -86,6 +86,13 @@ export class ContextDebugger {
     return this.page.getByRole('region', { name: 'Fire drill' });
   }
 
+  /** The top-level views: `Debugger`, `Fire drill`, `Evaluation`. */
+  async openWorkspace(name: 'Debugger' | 'Fire drill' | 'Evaluation'): Promise<void> {
+    const button = this.page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name, exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+  }
+
   get traceCount(): Locator {
     return this.page.getByTestId('trace-count');
   }

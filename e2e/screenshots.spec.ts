@@ -37,6 +37,7 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
 
   test('fire drill: the frozen receipt is stale after the late change', async ({ app }) => {
     await app.goto();
+    await app.openWorkspace('Fire drill');
     await app.drill.getByRole('button', { name: 'Freeze receipt' }).click();
     await app.drill.getByRole('button', { name: 'Inject late change' }).click();
     await app.drill.getByRole('button', { name: 'Attempt to continue' }).click();

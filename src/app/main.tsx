@@ -6,11 +6,13 @@ import { PwaUpdate } from './components/PwaUpdate';
 import { boot } from './state/actions';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
+import { watchPwaStatus } from './pwa-status';
 import { createWorkerApi } from './worker-client';
 import './styles.css';
 
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
 setCompilerApi(createWorkerApi());
+watchPwaStatus();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

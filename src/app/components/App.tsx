@@ -1,10 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
-import { useEvaluationStore } from '../state/evaluation-store';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
 import { AuditStrip } from './AuditStrip';
 import { ComparePanel } from './ComparePanel';
 import { ContractPanel } from './ContractPanel';
-import { DrillPanel } from './DrillPanel';
+import { DrillView } from './DrillView';
 import { DropZone } from './DropZone';
 import { EvaluationPanel } from './EvaluationPanel';
 import { EvidencePanel } from './EvidencePanel';
@@ -17,12 +16,7 @@ import { TracePanel } from './TracePanel';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
 
 const RAILS: Record<ViewId, () => ReactNode> = {
-  contract: () => (
-    <>
-      <ContractPanel />
-      <DrillPanel />
-    </>
-  ),
+  contract: () => <ContractPanel />,
   compare: () => (
     <>
       <ComparePanel />
@@ -38,7 +32,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   const activeView = useUiStore((state) => state.activeView);
   const theme = useUiStore((state) => state.theme);
   const fatal = useUiStore((state) => state.fatal);
-  const evaluationOpen = useEvaluationStore((state) => state.open);
+  const workspace = useUiStore((state) => state.workspace);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -54,8 +48,8 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       <LoadStatus />
       <AuditStrip />
       <WorkspaceSwitch />
-      {/* Hidden rather than unmounted, so unsaved form edits in the rails survive a visit to the Evaluation view. */}
-      <div hidden={evaluationOpen}>
+      {/* Hidden rather than unmounted, so unsaved form edits in the rails survive a visit to another view. */}
+      <div hidden={workspace !== 'debugger'}>
         <nav className="view-tabs" role="tablist" aria-label="Views">
           {VIEWS.map((view) => (
             <button key={view.id} type="button" role="tab" id={`tab-${view.id}`} aria-controls={`rail-${view.id}`} aria-selected={activeView === view.id} onClick={() => useUiStore.setState({ activeView: view.id })}>
@@ -71,8 +65,9 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
           ))}
         </main>
       </div>
-      {evaluationOpen ? (
-        <main>
+      {workspace === 'drill' ? <DrillView /> : null}
+      {workspace === 'evaluation' ? (
+        <main id="main-evaluation" tabIndex={-1}>
           <EvaluationPanel />
         </main>
       ) : null}

@@ -48,7 +48,7 @@ const done = <T,>(report: T): EvaluationOutcome<T> => ({ status: 'done', report,
 describe('EvaluationPanel', () => {
   beforeEach(() => {
     resetStores();
-    useEvaluationStore.setState({ ...INITIAL_EVALUATION, open: true });
+    useEvaluationStore.setState(INITIAL_EVALUATION);
   });
   afterEach(cleanup);
 

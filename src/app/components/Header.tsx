@@ -5,6 +5,9 @@ import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { openGlossary } from './Glossary';
+import { promptInstall } from '../pwa-status';
+
+const OFFLINE_TEXT = { pending: 'Saving for offline use…', ready: 'Ready to work offline', unsupported: 'Offline use is not available in this browser' } as const;
 import { plural } from './format';
 
 /** What a reset would throw away, in words, so the question is worth reading. */
@@ -22,11 +25,16 @@ export function Header() {
   const loading = useScenarioStore((state) => state.load.status === 'loading');
   const workspace = useScenarioStore((state) => state.workspace);
   const [confirming, setConfirming] = useState(false);
+  const offline = useUiStore((state) => state.offline);
+  const installable = useUiStore((state) => state.installPrompt !== null);
   return (
     <header className="app-header">
       <div className="brand">
         <h1>Context Debugger</h1>
         <p className="caption">Decides which records an assistant may see, then ranks only inside that set — and proves every decision.</p>
+        <p className={`offline-status offline-${offline}`} role="status" data-testid="offline-status">
+          {OFFLINE_TEXT[offline]}
+        </p>
       </div>
       <div className="button-row">
         <input
@@ -61,6 +69,11 @@ export function Header() {
         >
           <p data-testid="reset-loses">{whatResetLoses(workspace)}</p>
         </ConfirmDialog>
+        {installable ? (
+          <button type="button" className="secondary" onClick={() => void promptInstall()}>
+            Install app
+          </button>
+        ) : null}
         <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openGlossary()}>
           Glossary
         </button>

@@ -7,6 +7,7 @@ import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
 import { CodeLink, TermLink } from './Glossary';
+import { NARROW_SCREEN, useMediaQuery } from './use-media-query';
 
 const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'id', label: 'Id' },
@@ -18,8 +19,10 @@ const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'score', label: 'Rank · score' },
 ];
 
-// Fixed row height: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to three lines and keep a tooltip.
+// Fixed row height on a wide screen: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to three lines.
 const ROW_HEIGHT = 66;
+// Below 1100 px each record is a card whose height follows its fact; only the cards on screen are measured.
+const CARD_ESTIMATE = 190;
 
 function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
@@ -36,30 +39,33 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   );
 }
 
+// Card labels come from CSS (`::before`), so a cell's text stays its value for tests and for copying.
 function Row({ row }: { row: TraceRowView }) {
   return (
     <>
-      <div role="cell" className="trace-cell trace-id">
+      <div role="cell" className="trace-cell trace-id" data-label="Id">
         {row.id}
       </div>
-      <div role="cell" className={`trace-cell decision-${row.decision}`}>
+      <div role="cell" className={`trace-cell decision-${row.decision}`} data-label="Decision">
         {row.decision === 'selected' ? '✓ selected' : '✗ excluded'}
       </div>
-      <div role="cell" className="trace-cell trace-code">
+      <div role="cell" className="trace-cell trace-code" data-label="Reason">
         <CodeLink code={row.code} />
       </div>
-      <div role="cell" className="trace-cell trace-fact" title={row.fact}>
+      <div role="cell" className="trace-cell trace-fact" title={row.fact} data-label="Boundary fact">
         {row.fact}
       </div>
-      <div role="cell" className="trace-cell num">
+      <div role="cell" className="trace-cell num" data-label="Tokens">
         {row.tokens}
       </div>
-      <div role="cell" className="trace-cell">
+      <div role="cell" className="trace-cell" data-label="Required">
         {row.required ? 'required' : '—'}
       </div>
-      <div role="cell" className="trace-cell num trace-score">
-        {row.rank === null ? '' : <span className="rank">#{row.rank} </span>}
-        {formatScore(row.score)}
+      <div role="cell" className="trace-cell num trace-score" data-label="Rank · score">
+        <span>
+          {row.rank === null ? '' : <span className="rank">#{row.rank} </span>}
+          {formatScore(row.score)}
+        </span>
       </div>
     </>
   );
@@ -130,10 +136,11 @@ export function TracePanel() {
   const trace = useResultStore((state) => state.trace);
   const response = useResultStore((state) => state.response);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const cards = useMediaQuery(NARROW_SCREEN);
   const virtualizer = useVirtualizer({
     count: trace.matched,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => (cards ? CARD_ESTIMATE : ROW_HEIGHT),
     overscan: 8,
     // Lets the first rows render before layout is known (and in DOM-less tests).
     initialRect: { width: 800, height: 600 },
@@ -144,6 +151,10 @@ export function TracePanel() {
   useEffect(() => {
     void loadTracePages(firstIndex, lastIndex);
   }, [firstIndex, lastIndex, trace]);
+  // Estimates change with the layout: forget measured sizes when switching between rows and cards.
+  useEffect(() => {
+    virtualizer.measure();
+  }, [cards, virtualizer]);
   const notice = response?.ok ? response.view.withheldNotice : null;
   return (
     <section className="panel trace-panel" aria-labelledby="trace-heading">
@@ -159,7 +170,7 @@ export function TracePanel() {
           {notice}
         </p>
       ) : null}
-      <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className="trace-table">
+      <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className={cards ? 'trace-table cards' : 'trace-table'}>
         <div role="rowgroup">
           <div role="row" aria-rowindex={1} className="trace-row trace-head">
             {COLUMNS.map((column) => (
@@ -171,10 +182,12 @@ export function TracePanel() {
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
               const row = traceRowAt(trace, item.index);
-              const position = { position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` } as const;
+              const position = cards
+                ? ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` } as const)
+                : ({ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` } as const);
               if (!row) {
                 return (
-                  <div key={`loading-${item.index}`} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
+                  <div key={`loading-${item.index}`} ref={cards ? virtualizer.measureElement : undefined} data-index={item.index} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
                     <div role="cell" className="trace-cell">
                       Loading…
                     </div>
@@ -184,6 +197,8 @@ export function TracePanel() {
               return (
                 <div
                   key={row.id}
+                  ref={cards ? virtualizer.measureElement : undefined}
+                  data-index={item.index}
                   role="row"
                   aria-rowindex={item.index + 2}
                   className={`trace-row ${row.decision}`}
