@@ -55,11 +55,30 @@ describe('App', () => {
     expect(document.documentElement.dataset.theme).toBe('dark');
   });
 
-  it('prompts for an update instead of swapping versions silently', async () => {
+  it('moves between the view tabs with the arrow keys, Home and End, one tab stop for the list', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    const tab = (name: string) => screen.getByRole('tab', { name });
+    expect(tab('Compare')).toHaveAttribute('tabindex', '0');
+    expect(tab('Trace')).toHaveAttribute('tabindex', '-1');
+    tab('Compare').focus();
+    await user.keyboard('{ArrowRight}');
+    expect(tab('Trace')).toHaveFocus();
+    expect(tab('Trace')).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowRight}');
+    expect(tab('Contract')).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(tab('Trace')).toHaveFocus();
+    await user.keyboard('{Home}{ArrowLeft}');
+    expect(tab('Trace')).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('prompts for an update instead of swapping versions silently, and takes the focus', async () => {
     const user = userEvent.setup();
     let updated = false;
     render(<UpdatePrompt visible onUpdate={() => (updated = true)} onDismiss={() => undefined} />);
     expect(screen.getByRole('alertdialog', { name: 'Update available' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reload to update' })).toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'Reload to update' }));
     expect(updated).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
 import { AuditStrip } from './AuditStrip';
 import { ComparePanel } from './ComparePanel';
@@ -11,6 +11,7 @@ import { ExportPanel } from './ExportPanel';
 import { Glossary } from './Glossary';
 import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
+import { SkipLinks } from './SkipLinks';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
@@ -27,6 +28,18 @@ const RAILS: Record<ViewId, () => ReactNode> = {
   trace: () => <TracePanel />,
 };
 
+/** Arrow keys, Home and End move between the tabs and open the one they reach (the ARIA tabs pattern). */
+function onTabKey(event: KeyboardEvent<HTMLElement>): void {
+  const current = VIEWS.findIndex((view) => view.id === useUiStore.getState().activeView);
+  const last = VIEWS.length - 1;
+  const next = { ArrowRight: current === last ? 0 : current + 1, ArrowLeft: current === 0 ? last : current - 1, Home: 0, End: last }[event.key];
+  const view = next === undefined ? undefined : VIEWS[next];
+  if (!view) return;
+  event.preventDefault();
+  useUiStore.setState({ activeView: view.id });
+  document.getElementById(`tab-${view.id}`)?.focus();
+}
+
 /** Three rails side by side on a wide screen; the same rails behind tabs on a narrow one (CSS decides). */
 export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   const activeView = useUiStore((state) => state.activeView);
@@ -38,6 +51,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   }, [theme]);
   return (
     <DropZone>
+      <SkipLinks />
       <Header />
       {fatal ? (
         <div className="fail-closed" role="alert" data-testid="fatal-error">
@@ -50,9 +64,18 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       <WorkspaceSwitch />
       {/* Hidden rather than unmounted, so unsaved form edits in the rails survive a visit to another view. */}
       <div hidden={workspace !== 'debugger'}>
-        <nav className="view-tabs" role="tablist" aria-label="Views">
+        <nav className="view-tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
           {VIEWS.map((view) => (
-            <button key={view.id} type="button" role="tab" id={`tab-${view.id}`} aria-controls={`rail-${view.id}`} aria-selected={activeView === view.id} onClick={() => useUiStore.setState({ activeView: view.id })}>
+            <button
+              key={view.id}
+              type="button"
+              role="tab"
+              id={`tab-${view.id}`}
+              aria-controls={`rail-${view.id}`}
+              aria-selected={activeView === view.id}
+              tabIndex={activeView === view.id ? 0 : -1}
+              onClick={() => useUiStore.setState({ activeView: view.id })}
+            >
               {view.label}
             </button>
           ))}

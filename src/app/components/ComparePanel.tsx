@@ -101,7 +101,9 @@ export function ComparePanel() {
   const view = response?.ok ? response.view : null;
   return (
     <section className="panel" aria-labelledby="compare-heading">
-      <h2 id="compare-heading">Compare</h2>
+      <h2 id="compare-heading" tabIndex={-1}>
+        Compare
+      </h2>
       <FailClosedBanner />
       {view ? (
         <>

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { InputIssue } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
 import { compileNow, exportScenario, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
 import { useResultStore } from '../state/result-store';
+import { SteadyButton } from './SteadyButton';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
 type TextField = 'task' | 'query' | 'asOf' | 'purpose' | 'project' | 'subject';
@@ -93,8 +94,22 @@ function ChangeBadges({ changes, id }: { changes: readonly AppliedChange[]; id?:
 
 const FORM_FIELDS = new Set<string>(['typedEvidenceOnly', 'ranking', ...TEXT_FIELDS.map((item) => item.field), ...NUMBER_FIELDS.map((item) => item.field), ...LIST_FIELDS.map((item) => item.field)]);
 
-function ContractForm({ scenario, issues, compiled }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; compiled: CompiledInputs | null }) {
+/** Which button had the focus when an applied edit remounted the editor, so the new editor can give it back. */
+type Refocus = RefObject<'apply' | 'apply-json' | 'heading' | null>;
+
+function useRefocus(refocus: Refocus, mine: 'apply' | 'apply-json') {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (refocus.current !== mine) return;
+    refocus.current = null;
+    button.current?.focus();
+  }, [refocus, mine]);
+  return button;
+}
+
+function ContractForm({ scenario, issues, compiled, refocus }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; compiled: CompiledInputs | null; refocus: Refocus }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(scenario.contract));
+  const apply = useRefocus(refocus, 'apply');
   const compiledDraft = compiled ? draftOf(compiled.contract) : null;
   // A field an active control or late change sets shows the compiled value, read-only: the form edits the scenario's own contract.
   const overriders = (name: string) => (compiled ? compiled.changes.filter((change) => change.contractFields.includes(name)) : []);
@@ -102,7 +117,10 @@ function ContractForm({ scenario, issues, compiled }: { scenario: ScenarioSummar
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void updateContract({ value: contractFromDraft(scenario.contract, draft) });
+    refocus.current = 'apply';
+    void updateContract({ value: contractFromDraft(scenario.contract, draft) }).then((applied) => {
+      if (!applied) refocus.current = null;
+    });
   };
   const field = (name: TextField | NumberField | ListField, label: string, hint?: string) => {
     const fieldIssues = issuesAt(issues, name);
@@ -161,20 +179,32 @@ function ContractForm({ scenario, issues, compiled }: { scenario: ScenarioSummar
         </p>
       ) : null}
       <p className="caption">Principals, identities, propositions and forbidden lifecycle states are edited in raw JSON.</p>
-      <button type="submit">Apply contract</button>
+      <button type="submit" ref={apply}>
+        Apply contract
+      </button>
     </form>
   );
 }
 
-function RawContract({ scenario, issues }: { scenario: ScenarioSummary; issues: readonly InputIssue[] }) {
+function RawContract({ scenario, issues, refocus }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; refocus: Refocus }) {
   const [text, setText] = useState(() => JSON.stringify(scenario.contract, null, 2));
+  const apply = useRefocus(refocus, 'apply-json');
   return (
     <div className="raw-contract">
       <label className="field">
         <span>Contract JSON</span>
         <textarea value={text} onChange={(event) => setText(event.target.value)} rows={18} spellCheck={false} aria-invalid={issues.length > 0} aria-describedby={issues.length > 0 ? 'contract-issues' : undefined} />
       </label>
-      <button type="button" onClick={() => void updateContract({ text })}>
+      <button
+        type="button"
+        ref={apply}
+        onClick={() => {
+          refocus.current = 'apply-json';
+          void updateContract({ text }).then((applied) => {
+            if (!applied) refocus.current = null;
+          });
+        }}
+      >
         Apply JSON
       </button>
     </div>
@@ -184,11 +214,21 @@ function RawContract({ scenario, issues }: { scenario: ScenarioSummary; issues: 
 function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; compiled: CompiledInputs | null }) {
   const [mode, setMode] = useState<'form' | 'json'>('form');
   const issues = useScenarioStore((state) => state.contractIssues);
+  const refocus: Refocus = useRef(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Revert removes its own button: the focus goes to the editor's heading instead of <body>.
+  useEffect(() => {
+    if (refocus.current !== 'heading' || scenario.contractEdited) return;
+    refocus.current = null;
+    heading.current?.focus();
+  }, [scenario.contractEdited]);
   // Remount the editors whenever the contract in force changes, so a draft never outlives its contract.
   const revision = `${scenario.key}:${JSON.stringify(scenario.contract)}`;
   return (
     <section className="contract-editor" aria-labelledby="contract-editor-heading">
-      <h3 id="contract-editor-heading">Contract{scenario.contractEdited ? ' (edited)' : ''}</h3>
+      <h3 id="contract-editor-heading" ref={heading} tabIndex={-1}>
+        Contract{scenario.contractEdited ? ' (edited)' : ''}
+      </h3>
       <div className="button-row" role="group" aria-label="Contract editor mode">
         <button type="button" aria-pressed={mode === 'form'} onClick={() => setMode('form')}>
           Form
@@ -197,7 +237,14 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
           Raw JSON
         </button>
         {scenario.contractEdited ? (
-          <button type="button" className="secondary" onClick={() => void revertContract()}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              refocus.current = 'heading';
+              void revertContract();
+            }}
+          >
             Revert contract edits
           </button>
         ) : null}
@@ -213,7 +260,7 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
           <li>The last valid contract stays in force until this is fixed.</li>
         </ul>
       ) : null}
-      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} /> : <RawContract key={revision} scenario={scenario} issues={issues} />}
+      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} refocus={refocus} /> : <RawContract key={revision} scenario={scenario} issues={issues} refocus={refocus} />}
     </section>
   );
 }
@@ -256,7 +303,9 @@ export function ContractPanel() {
   const recordCount = compiled && response?.ok ? response.view.recordCount : scenario.recordCount;
   return (
     <section className="panel" aria-labelledby="contract-heading">
-      <h2 id="contract-heading">Contract</h2>
+      <h2 id="contract-heading" tabIndex={-1}>
+        Contract
+      </h2>
       <label className="field">
         <span>Scenario</span>
         <select value={scenario.key} onChange={(event) => void selectScenario(event.target.value)} data-testid="scenario-picker">
@@ -292,9 +341,9 @@ export function ContractPanel() {
         </p>
       ) : null}
       <ControlToggles scenario={scenario} />
-      <button type="button" onClick={() => void compileNow()} disabled={compiling}>
+      <SteadyButton onClick={() => void compileNow()} unavailable={compiling}>
         Compile context
-      </button>
+      </SteadyButton>
       <ContractEditor scenario={scenario} compiled={compiled} />
     </section>
   );

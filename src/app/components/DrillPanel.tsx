@@ -6,6 +6,7 @@ import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
 import { CodeLink } from './Glossary';
+import { SteadyButton } from './SteadyButton';
 
 export const VERDICT_HEADLINES: Record<DrillAction, string> = {
   continue: 'CURRENT — MAY CONTINUE',
@@ -29,16 +30,18 @@ export function DrillPanel() {
 
   return (
     <section className="panel" aria-labelledby="drill-heading">
-      <h2 id="drill-heading">Fire drill</h2>
+      <h2 id="drill-heading" tabIndex={-1}>
+        Fire drill
+      </h2>
       {lateChanges.length === 0 ? (
         <p>This scenario declares no late changes.</p>
       ) : (
         <>
           <ol className="drill-steps">
             <li>
-              <button type="button" onClick={() => void freezeReceipt()} disabled={busy || currentId === null}>
+              <SteadyButton onClick={() => void freezeReceipt()} unavailable={busy || currentId === null}>
                 Freeze receipt
-              </button>{' '}
+              </SteadyButton>{' '}
               <span data-testid="drill-frozen">{frozenReceiptId ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Nothing frozen yet'}</span>
             </li>
             <li>
@@ -52,21 +55,21 @@ export function DrillPanel() {
                   ))}
                 </select>
               </label>{' '}
-              <button type="button" onClick={() => void injectLateChange(lateChangeId)} disabled={busy || currentId === null}>
+              <SteadyButton onClick={() => void injectLateChange(lateChangeId)} unavailable={busy || currentId === null}>
                 Inject late change
-              </button>
+              </SteadyButton>
               {chosenChange ? <p className="caption">{chosenChange.explanation}</p> : null}
               {declared.length > 0 ? <p data-testid="drill-declared">Declared since the receipt: {declared.join(', ')}</p> : null}
             </li>
             <li>
-              <button type="button" onClick={() => void attemptContinue()} disabled={busy || currentId === null}>
+              <SteadyButton onClick={() => void attemptContinue()} unavailable={busy || currentId === null}>
                 Attempt to continue
-              </button>
+              </SteadyButton>
             </li>
             <li>
-              <button type="button" onClick={() => void recompileAfterDrill()} disabled={busy || declared.length === 0}>
+              <SteadyButton onClick={() => void recompileAfterDrill()} unavailable={busy || declared.length === 0}>
                 Recompile current context
-              </button>
+              </SteadyButton>
             </li>
           </ol>
           {verdict && outdated ? (
@@ -86,9 +89,9 @@ export function DrillPanel() {
               </p>
             </div>
           ) : null}
-          <button type="button" className="secondary" onClick={() => void resetDrill()} disabled={busy}>
+          <SteadyButton className="secondary" onClick={() => void resetDrill()} unavailable={busy}>
             Reset drill
-          </button>
+          </SteadyButton>
         </>
       )}
     </section>

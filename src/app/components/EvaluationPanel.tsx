@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { StrategyId, StrategyMetrics } from '../../eval/compare';
 import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
@@ -14,9 +14,11 @@ import {
   setGrowthSize,
   useEvaluationStore,
   type ExperimentResult,
+  type RunningExperiment,
 } from '../state/evaluation-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { BarChart, LineChart, type Bar } from './EvaluationCharts';
+import { SteadyButton } from './SteadyButton';
 import { shortHash } from './format';
 import './evaluation.css';
 
@@ -53,20 +55,33 @@ function strategyName(row: StrategyMetrics, overFetch: number): string {
 function Progress({ experiment }: { experiment: EvaluationExperiment }) {
   const running = useEvaluationStore((state) => state.running);
   if (running?.experiment !== experiment) return null;
+  return <ProgressBar experiment={experiment} running={running} />;
+}
+
+function ProgressBar({ experiment, running }: { experiment: EvaluationExperiment; running: RunningExperiment }) {
+  const box = useRef<HTMLDivElement>(null);
+  // The Cancel button goes away with the run: if it had the focus, the experiment's run button takes it.
+  useLayoutEffect(() => {
+    const element = box.current;
+    return () => {
+      if (!element?.contains(document.activeElement)) return;
+      requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="run-${experiment}"]`)?.focus());
+    };
+  }, [experiment]);
   const progress = running.progress;
   const value = progress && progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
   const step = running.cancelling ? 'Cancelling after the current step…' : (progress?.step ?? 'Starting…');
   return (
-    <div className="evaluation-progress" data-testid={`progress-${experiment}`}>
+    <div className="evaluation-progress" data-testid={`progress-${experiment}`} ref={box}>
       <div role="progressbar" aria-label={`${EXPERIMENT_TITLES[experiment]} progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={`${value} %: ${step}`} className="progress-track">
         <div className="progress-fill" style={{ width: `${value}%` }} />
       </div>
       <span className="caption" aria-live="polite">
         {value} % · {step}
       </span>
-      <button type="button" className="secondary" onClick={() => void cancelExperiment()} disabled={running.cancelling}>
+      <SteadyButton className="secondary" onClick={() => void cancelExperiment()} unavailable={running.cancelling}>
         Cancel experiment
-      </button>
+      </SteadyButton>
     </div>
   );
 }
@@ -74,9 +89,9 @@ function Progress({ experiment }: { experiment: EvaluationExperiment }) {
 function RunButton({ experiment, label, onRun, disabled = false }: { experiment: EvaluationExperiment; label: string; onRun: () => Promise<void>; disabled?: boolean }) {
   const busy = useEvaluationStore((state) => state.running !== null);
   return (
-    <button type="button" onClick={() => void onRun()} disabled={busy || disabled} data-testid={`run-${experiment}`}>
+    <SteadyButton onClick={() => void onRun()} unavailable={busy || disabled} data-testid={`run-${experiment}`}>
       {label}
-    </button>
+    </SteadyButton>
   );
 }
 

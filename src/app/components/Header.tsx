@@ -4,6 +4,7 @@ import { loadFiles, resetWorkspace } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { SteadyButton } from './SteadyButton';
 import { openGlossary } from './Glossary';
 import { promptInstall } from '../pwa-status';
 
@@ -51,12 +52,12 @@ export function Header() {
             void loadFiles(files);
           }}
         />
-        <button type="button" onClick={() => input.current?.click()} disabled={loading}>
+        <SteadyButton onClick={() => input.current?.click()} unavailable={loading}>
           Open files…
-        </button>
-        <button type="button" className="secondary" onClick={() => setConfirming(true)} disabled={loading}>
+        </SteadyButton>
+        <SteadyButton className="secondary" onClick={() => setConfirming(true)} unavailable={loading}>
           Reset to built-in scenarios
-        </button>
+        </SteadyButton>
         <ConfirmDialog
           open={confirming}
           title="Reset to the built-in scenarios?"

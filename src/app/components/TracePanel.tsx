@@ -98,7 +98,7 @@ function TraceFilters() {
       </label>
       <label>
         Search{' '}
-        <input type="search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
+        <input type="search" id="trace-search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
       </label>
     </div>
   );
