@@ -10,7 +10,7 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const percent = (share: number) => `${Math.round(share * 100)} %`;
+const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 100)} %`);
 const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
 
 const COMPARISON_HEADER = ['strategy', 'passed', 'unsafe', 'coverage (mentioned)', 'coverage (accepted evidence)', 'recall@k', 'displaced citations', 'tokens'];

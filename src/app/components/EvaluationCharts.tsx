@@ -8,11 +8,13 @@ export interface Bar {
   readonly display: string;
 }
 
+// Charts are drawn no wider than a phone's content column (320 px) and never shown narrower (CSS min-width),
+// so their 12-unit labels are never scaled below 12 px.
 const BAR_HEIGHT = 22;
 const BAR_GAP = 8;
-const LABEL_WIDTH = 110;
-const VALUE_WIDTH = 52;
-const BAR_CHART_WIDTH = 380;
+const LABEL_WIDTH = 108;
+const VALUE_WIDTH = 48;
+const BAR_CHART_WIDTH = 320;
 
 /** Horizontal bars, one per strategy, on a scale from 0 to `max`; the same numbers are in a table beside it. */
 export function BarChart({ title, bars, max }: { title: string; bars: readonly Bar[]; max: number }) {
@@ -55,9 +57,9 @@ export interface Series {
   readonly values: readonly (number | null)[];
 }
 
-const LINE_WIDTH = 440;
+const LINE_WIDTH = 320;
 const LINE_HEIGHT = 220;
-const MARGIN = { left: 44, right: 16, top: 12, bottom: 40 };
+const MARGIN = { left: 40, right: 16, top: 12, bottom: 40 };
 // Keeps the first and last points (and their size labels) clear of the y labels and the edge.
 const INSET = 22;
 const MARKERS = ['circle', 'square', 'triangle', 'diamond'] as const;
