@@ -3,7 +3,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
-import { boot } from './state/actions';
+import { boot, compileNow } from './state/actions';
+import { openLinkFromLocation } from './state/share';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
 import { watchPwaStatus } from './pwa-status';
@@ -22,3 +23,5 @@ createRoot(root).render(
   </StrictMode>,
 );
 void boot();
+// A share link pasted into this tab's address bar changes only the fragment: no reload, so listen for it.
+window.addEventListener('hashchange', () => void openLinkFromLocation(compileNow));

@@ -41,6 +41,18 @@ export interface ScenarioExport {
   readonly edited: boolean;
 }
 
+/** A share link's fragment (after `#`), or why none was made (files over the limit, link too long). */
+export type ShareLinkResult =
+  | { readonly ok: true; readonly fragment: string; readonly fileBytes: number; readonly files: number; readonly edits: number }
+  | { readonly ok: false; readonly message: string };
+
+/** A link decoded and validated, not yet applied: what it carries, for the question before it replaces a workspace. */
+export type ShareCheck =
+  | { readonly ok: true; readonly files: number; readonly edits: number; readonly scenarioKey: string }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+export type ShareOpenResult = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
 export type StorageState =
   | { readonly status: 'persistent' }
   | { readonly status: 'unavailable'; readonly message: string };
@@ -246,6 +258,11 @@ export interface CompilerApi extends EvaluationApi {
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;
   exportScenario(): Promise<ScenarioExport>;
+  /** The workspace as a URL fragment, compressed in the worker (docs/FORMAT.md, "Share links"). */
+  createShareLink(): Promise<ShareLinkResult>;
+  checkShareLink(fragment: string): Promise<ShareCheck>;
+  /** Replaces the workspace with a share link's, or refuses it whole and changes nothing. */
+  openShareLink(fragment: string): Promise<ShareOpenResult>;
   loadFiles(files: readonly File[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult>;
   cancelLoad(): Promise<void>;
   freezeReceipt(): Promise<DrillState>;

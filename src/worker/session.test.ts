@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
@@ -7,6 +8,7 @@ import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace } from './protocol';
 import { userViewExportSchema } from '../core/format/user-view';
 import { createSession, filterAndSortTrace } from './session';
+import { encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, type SharedWorkspace } from './share-link';
 import type { WorkspaceStorage } from './workspace-storage';
 
 function createMemoryStorage(initial?: unknown): WorkspaceStorage & { saved: () => unknown } {
@@ -159,6 +161,95 @@ describe('session', () => {
     const again = session.compile('diagnostic');
     if (!again.ok) throw new Error(again.error.message);
     expect(again.view.receiptId).toBe(edited.view.receiptId);
+  });
+
+  describe('share links', () => {
+    const fixture = (name: string) => readFileSync(new URL(`../../e2e/fixtures-data/${name}`, import.meta.url), 'utf8');
+
+    it('carry edits, toggles and late changes to a fresh browser, which compiles the same receipt', async () => {
+      const { session } = await newSession();
+      const contract = session.current().loaded.scenario.contract;
+      await session.updateContract({ value: { ...contract, query: 'retry timeouts failover' } });
+      await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
+      const sent = session.compile('diagnostic');
+      if (!sent.ok) throw new Error(sent.error.message);
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      expect(link.fragment.startsWith('share=1.')).toBe(true);
+      expect(link).toMatchObject({ files: 0, edits: 1 });
+
+      const storage = createMemoryStorage();
+      const { session: other } = await newSession(storage);
+      expect(await other.checkShareLink(link.fragment)).toEqual({ ok: true, files: 0, edits: 1, scenarioKey: 'retry-policy' });
+      const opened = await other.openShareLink(link.fragment);
+      if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
+      expect(opened.snapshot.selection).toEqual({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
+      const received = other.compile('diagnostic');
+      if (!received.ok) throw new Error(received.error.message);
+      expect(received.view.receiptId).toBe(sent.view.receiptId);
+      // Saved like any workspace, so it survives a reload.
+      expect(storage.saved()).toMatchObject({ selection: { scenarioKey: 'retry-policy' } });
+    });
+
+    it('carry loaded files (a scenario and its records file) and reproduce their receipt', async () => {
+      const { session } = await newSession();
+      const loaded = await session.loadFiles([file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))], noProgress);
+      expect(loaded.status).toBe('loaded');
+      const sent = session.compile('diagnostic');
+      if (!sent.ok) throw new Error(sent.error.message);
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      expect(link).toMatchObject({ files: 2 });
+
+      const { session: other } = await newSession();
+      const opened = await other.openShareLink(link.fragment);
+      if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
+      expect(opened.snapshot.selection.scenarioKey).toBe('loaded:gateway-files');
+      const received = other.compile('diagnostic');
+      if (!received.ok) throw new Error(received.error.message);
+      expect(received.view.receiptId).toBe(sent.view.receiptId);
+    });
+
+    it('refuse to carry loaded files over the stated size, saying what to do instead', async () => {
+      const { session } = await newSession();
+      const records = Array.from({ length: 900 }, (_, index) => JSON.stringify(buildRecord({ id: `BIG-${index}`, text: 'x'.repeat(300) }))).join('\n');
+      const loaded = await session.loadFiles([file('big.jsonl', records)], noProgress);
+      expect(loaded.status).toBe('loaded');
+      const link = await session.createShareLink();
+      expect(link).toEqual({ ok: false, message: expect.stringMatching(/^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario"/) });
+    });
+
+    it('refuse a damaged, oversized, foreign or inconsistent link whole, and change nothing', async () => {
+      const { session } = await newSession();
+      const contract = session.current().loaded.scenario.contract;
+      await session.updateContract({ value: { ...contract, tokenBudget: 80 } });
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      const before = session.compile('diagnostic');
+
+      const refusals = [
+        [link.fragment.slice(0, -12), /damaged/],
+        [`share=1.${'A'.repeat(MAX_SHARE_FRAGMENT_CHARS)}`, /share links are limited to 200,000/],
+        ['share=2.AAAA', /not a share link of this version/],
+        [await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: ['no-such-control'], lateChanges: [] } }), /switches on no-such-control, which scenario "retry-policy" does not declare/],
+        [await encodeShareFragment({ version: 1, loads: [], contractEdits: { 'retry-policy': { task: '' } }, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] } }), /./],
+      ] as const;
+      for (const [fragment, message] of refusals) {
+        const opened = await session.openShareLink(fragment);
+        expect(opened.ok, fragment.slice(0, 40)).toBe(false);
+        if (opened.ok) continue;
+        expect(opened.issues[0]?.file).toMatch(/share link/);
+        expect(opened.issues.map((problem) => problem.message).join(' ')).toMatch(message);
+      }
+      // A field the format does not know is named like any file's.
+      const foreign = await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, extra: true } as SharedWorkspace);
+      expect(await session.openShareLink(foreign)).toEqual({ ok: false, issues: [{ file: 'share link', path: '(root)', message: expect.stringContaining('extra') }] });
+
+      const after = session.compile('diagnostic');
+      if (!before.ok || !after.ok) throw new Error('compile failed');
+      expect(after.view.receiptId).toBe(before.view.receiptId);
+      expect(after.view.tokenBudget).toBe(80);
+    });
   });
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {

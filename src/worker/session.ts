@@ -13,6 +13,7 @@ import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view'
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
+import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
 import {
   savedWorkspaceSchema,
   type AppliedChange,
@@ -26,6 +27,9 @@ import {
   type PacketColumn,
   type SavedLoad,
   type ScenarioExport,
+  type ShareCheck,
+  type ShareLinkResult,
+  type ShareOpenResult,
   type ScenarioSummary,
   type Selection,
   type StorageState,
@@ -322,6 +326,81 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
     cancelLoad(): void {
       loading?.abort();
+    },
+
+    /** The whole workspace (files, edits, toggles) as a link fragment, or why it cannot be one. */
+    async createShareLink(): Promise<ShareLinkResult> {
+      const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+      if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes)}` };
+      const shared: SharedWorkspace = {
+        version: 1,
+        loads: await Promise.all(loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
+        contractEdits: Object.fromEntries(contractEdits),
+        selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
+      };
+      const fragment = await encodeShareFragment(shared);
+      if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) return { ok: false, message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.` };
+      return { ok: true, fragment, fileBytes, files: loads.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
+    },
+
+    /** Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace their work. */
+    async checkShareLink(fragment: string): Promise<ShareCheck> {
+      const decoded = await decodeShareFragment(fragment);
+      if (!decoded.ok) return { ok: false, issues: decoded.error };
+      const { loads: sharedLoads, contractEdits: edits, selection: wanted } = decoded.value;
+      return { ok: true, files: sharedLoads.reduce((sum, load) => sum + load.files.length, 0), edits: Object.keys(edits).length, scenarioKey: wanted.scenarioKey };
+    },
+
+    /**
+     * Replaces the workspace with the one a share link carries, all or nothing: the fragment is validated
+     * like any file, every file goes through the normal intake, and any problem leaves the workspace as it was.
+     */
+    async openShareLink(fragment: string): Promise<ShareOpenResult> {
+      const decoded = await decodeShareFragment(fragment);
+      if (!decoded.ok) return { ok: false, issues: decoded.error };
+      const shared = decoded.value;
+      const before = { loaded, loads, contractEdits, selection };
+      loaded = new Map();
+      loads = [];
+      contractEdits = new Map();
+      const issues: InputIssue[] = [];
+      const never = new AbortController().signal;
+      for (const [index, load] of shared.loads.entries()) {
+        if (!entryOf(load.baseKey)) {
+          issues.push({ file: 'share link', path: `loads[${index}].baseKey`, message: `names scenario "${load.baseKey}", which this workspace does not have` });
+          break;
+        }
+        const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
+        const applied = await applyIntake(files, load.baseKey, () => undefined, never);
+        if (!applied.ok) {
+          issues.push(...applied.error);
+          break;
+        }
+        loads.push({ baseKey: load.baseKey, files });
+      }
+      for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
+        const contract = validateContract(`share link: contract edit of ${key}`, value);
+        if (!entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
+        else if (!contract.ok) issues.push(...(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]));
+        else contractEdits.set(key, contract.value);
+      }
+      // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
+      const wanted = shared.selection;
+      const target = entryOf(wanted.scenarioKey);
+      if (issues.length === 0 && !target) issues.push({ file: 'share link', path: 'selection.scenarioKey', message: `selects scenario "${wanted.scenarioKey}", which the link does not load` });
+      if (issues.length === 0 && target) {
+        const normalised = normaliseSelection(wanted);
+        const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
+        if (dropped.length > 0) issues.push({ file: 'share link', path: 'selection', message: `switches on ${dropped.join(', ')}, which scenario "${wanted.scenarioKey}" does not declare` });
+      }
+      if (issues.length > 0) {
+        ({ loaded, loads, contractEdits, selection } = before);
+        return { ok: false, issues };
+      }
+      selection = normaliseSelection(wanted);
+      resetDrillState();
+      await persist();
+      return { ok: true, snapshot: snapshot() };
     },
 
     freezeReceipt(): DrillState {

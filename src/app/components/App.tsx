@@ -11,6 +11,7 @@ import { ExportPanel } from './ExportPanel';
 import { Glossary } from './Glossary';
 import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
+import { ShareDialog, ShareNotice } from './Share';
 import { SkipLinks } from './SkipLinks';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
@@ -59,6 +60,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
         </div>
       ) : null}
       <StorageNotice />
+      <ShareNotice />
       <LoadStatus />
       <AuditStrip />
       <WorkspaceSwitch />
@@ -95,6 +97,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
         </main>
       ) : null}
       <Glossary />
+      <ShareDialog />
       {updatePrompt}
     </DropZone>
   );

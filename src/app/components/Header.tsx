@@ -7,6 +7,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { SteadyButton } from './SteadyButton';
 import { openGlossary } from './Glossary';
 import { promptInstall } from '../pwa-status';
+import { openShareDialog } from '../state/share';
 
 const OFFLINE_TEXT = { pending: 'Saving for offline use…', ready: 'Ready to work offline', unsupported: 'Offline use is not available in this browser' } as const;
 import { plural } from './format';
@@ -75,6 +76,9 @@ export function Header() {
             Install app
           </button>
         ) : null}
+        <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openShareDialog(true)}>
+          Share…
+        </button>
         <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openGlossary()}>
           Glossary
         </button>

@@ -4,6 +4,7 @@ import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE, useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
+import { openLinkFromLocation } from './share';
 import { useUiStore } from './ui-store';
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
@@ -14,6 +15,8 @@ export async function boot(): Promise<void> {
   try {
     const workspace = await compilerApi().start();
     useScenarioStore.setState({ workspace });
+    // A share or blank-session link in the address bar replaces the workspace (and compiles) before the first result.
+    if (await openLinkFromLocation(compileNow)) return;
     await compileNow();
   } catch (error) {
     useUiStore.setState({ fatal: `The compiler could not start in this browser: ${error instanceof Error ? error.message : String(error)}` });
