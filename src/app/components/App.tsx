@@ -13,6 +13,7 @@ import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
 import { ShareDialog, ShareNotice } from './Share';
 import { SkipLinks } from './SkipLinks';
+import { Tour } from './Tour';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
@@ -96,6 +97,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
           <EvaluationPanel />
         </main>
       ) : null}
+      <Tour />
       <Glossary />
       <ShareDialog />
       {updatePrompt}

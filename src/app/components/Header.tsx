@@ -8,6 +8,7 @@ import { SteadyButton } from './SteadyButton';
 import { openGlossary } from './Glossary';
 import { promptInstall } from '../pwa-status';
 import { openShareDialog } from '../state/share';
+import { startTour } from './Tour';
 
 const OFFLINE_TEXT = { pending: 'Saving for offline use…', ready: 'Ready to work offline', unsupported: 'Offline use is not available in this browser' } as const;
 import { plural } from './format';
@@ -76,6 +77,9 @@ export function Header() {
             Install app
           </button>
         ) : null}
+        <button type="button" className="secondary" id="tour-start" onClick={() => void startTour()}>
+          Start guided tour
+        </button>
         <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openShareDialog(true)}>
           Share…
         </button>
