@@ -76,10 +76,17 @@ test.describe('the trace below 1100 px: one card per record', () => {
     });
   }
 
-  test('at 1280 px the trace stays a table', async ({ app, page }) => {
+  test('at 1280 px the trace rail is too narrow for seven columns, so it shows cards too; at 1440 px the table shows every column whole', async ({ app, page }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await app.goto();
-    await expect(page.getByRole('table', { name: 'Trace' })).not.toHaveClass(/\bcards\b/);
+    await expect(page.getByRole('table', { name: 'Trace' })).toHaveClass(/\bcards\b/);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const table = page.getByRole('table', { name: 'Trace' });
+    await expect(table).not.toHaveClass(/\bcards\b/);
+    const tableBox = await table.boundingBox();
+    const headers = await table.getByRole('columnheader').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
+    expect(headers).toHaveLength(7);
+    for (const right of headers) expect(right).toBeLessThanOrEqual((tableBox?.x ?? 0) + (tableBox?.width ?? 0) + 0.5);
   });
 });
 

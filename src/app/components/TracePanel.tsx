@@ -7,7 +7,7 @@ import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
 import { CodeLink, TermLink } from './Glossary';
-import { NARROW_SCREEN, useMediaQuery } from './use-media-query';
+import { NARROW_SCREEN, useElementWidth, useMediaQuery } from './use-media-query';
 
 const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'id', label: 'Id' },
@@ -23,6 +23,8 @@ const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
 const ROW_HEIGHT = 66;
 // Below 1100 px each record is a card whose height follows its fact; only the cards on screen are measured.
 const CARD_ESTIMATE = 190;
+// The seven columns need this much room (styles.css, .trace-row); a narrower rail (1280 px screens) gets cards too, not a cut-off table.
+const TABLE_MIN_WIDTH = 610;
 
 function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
@@ -136,7 +138,9 @@ export function TracePanel() {
   const trace = useResultStore((state) => state.trace);
   const response = useResultStore((state) => state.response);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const cards = useMediaQuery(NARROW_SCREEN);
+  const panelRef = useRef<HTMLElement>(null);
+  const panelWidth = useElementWidth(panelRef);
+  const cards = useMediaQuery(NARROW_SCREEN) || (panelWidth !== null && panelWidth < TABLE_MIN_WIDTH);
   const virtualizer = useVirtualizer({
     count: trace.matched,
     getScrollElement: () => scrollRef.current,
@@ -157,7 +161,7 @@ export function TracePanel() {
   }, [cards, virtualizer]);
   const notice = response?.ok ? response.view.withheldNotice : null;
   return (
-    <section className="panel trace-panel" aria-labelledby="trace-heading">
+    <section className="panel trace-panel" aria-labelledby="trace-heading" ref={panelRef}>
       <h2 id="trace-heading">Trace</h2>
       <AudienceSwitch />
       <TraceFilters />
