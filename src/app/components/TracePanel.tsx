@@ -30,7 +30,8 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
   const active = sortKey === column.key && column.key !== 'order';
   // The fact column restores trace order: sorting prose would not help anyone.
-  const label = column.key === 'order' ? 'Sort in trace order' : column.key === 'score' ? 'Sort by score' : `Sort by ${column.label.toLowerCase()}`;
+  // Every name contains the header's visible text, so speech input ("click boundary fact") finds it.
+  const label = column.key === 'order' ? 'Sort by boundary fact (trace order)' : `Sort by ${column.label.toLowerCase()}`;
   return (
     <div role="columnheader" aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'} className="trace-cell">
       <button type="button" className="sort" aria-label={label} onClick={() => void refreshTrace({ sortKey: column.key, descending: active ? !descending : false })}>
