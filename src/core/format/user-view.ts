@@ -6,19 +6,11 @@ const reasonCode = z.string().refine(isReasonCode, 'a reason code from the catal
 
 export const USER_VIEW_FORMAT = 'context-compiler/user-view';
 
-const baselineSchema = z.strictObject({
-  selected: z.array(z.string()),
-  illegal: z.array(z.string()),
-  requiredMissed: z.array(z.string()),
-  tokensUsed: z.int(),
-  /** Records this baseline took that the user may not see named. */
-  withheldCount: z.int(),
-});
-
 /**
  * What the app exports from its user view. Not a receipt: rows are withheld, so no id over them can be
  * recomputed, and it carries no digest that covers a withheld record (the receipt id and the record-set
- * digest both do), so nothing the user may not see can change a byte of it.
+ * digest both do) and no relevance baseline (scored over the whole corpus), so nothing the user may not
+ * see can change a byte of it.
  */
 export const userViewExportSchema = z.strictObject({
   format: z.literal(USER_VIEW_FORMAT),
@@ -40,7 +32,6 @@ export const userViewExportSchema = z.strictObject({
   failure: z.strictObject({ code: reasonCode, message: z.string(), recordId: z.string().nullable(), fact: z.string().nullable() }).nullable(),
   withheldCount: z.int(),
   withheldNotice: z.string().nullable(),
-  baselines: z.strictObject({ naive: baselineSchema, postFilter: baselineSchema }),
   trace: z.array(
     z.strictObject({
       id: z.string(),

@@ -1,16 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { Contract } from '../format/contract';
 import { contentHashOf } from '../hash';
-import { GATE_ORDER } from '../result';
+import { factContextOf, renderFact } from '../reasons';
+import { GATE_ORDER, type GateName } from '../result';
 import { buildContract, buildRecord, resolveOrThrow, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
-import { createGateContext, evaluateGates, type Admission } from './gates';
+import { createGateContext, evaluateGates, explainGates, firstGate, gateCodeOf, gateFact, gatesIn } from './gates';
+import type { ResolvedRecord } from './resolve';
 
-function verdictFor(record: RecordOverrides, contract: ContractOverrides = {}, others: RecordOverrides[] = []): Admission {
+type Verdict = { admitted: true } | { admitted: false; first: { gate: GateName; code: string; fact: string }; failedGates: GateName[] };
+
+/** What the evaluator decides about one record among others, its first fact in words. */
+function verdictFor(record: RecordOverrides, contract: ContractOverrides = {}, others: RecordOverrides[] = []): Verdict {
   const subject = buildRecord({ id: 'subject-record', ...record });
   const resolution = resolveOrThrow(buildContract(contract), [subject, ...others.map((o) => buildRecord(o))]);
-  const item = resolution.byId.get(subject.id);
-  if (!item) throw new Error('record lost in resolution');
-  return evaluateGates(createGateContext(resolution.contract), item);
+  const resolved = resolution.records[resolution.indexOf.get(subject.id) as number] as ResolvedRecord;
+  const context = createGateContext(resolution.contract);
+  const { failed, fact } = evaluateGates(context, resolved);
+  const gate = firstGate(failed);
+  if (gate === null) return { admitted: true };
+  if (fact === null) throw new Error(`${gate} failed without a fact`);
+  expect(gateFact(context, resolved.checked, gate, resolved.supersededBy)).toEqual(fact);
+  return { admitted: false, first: { gate, code: gateCodeOf(fact), fact: renderFact(fact, factContextOf(resolution.contract.contract)) }, failedGates: gatesIn(failed) };
 }
 
 const identities = [
@@ -71,6 +81,13 @@ describe('evaluateGates', () => {
   it('reports a deny even when authorisation already refuses', () => {
     const verdict = verdictFor({ access: { roles: ['lead'], labels: ['investigation'] } }, { denyLabels: ['investigation'] });
     expect(verdict).toMatchObject({ first: { code: 'EXCLUDE_NOT_AUTHORISED' }, failedGates: ['authorisation', 'deny'] });
+  });
+
+  it('explains every gate in order, with a fact for each one the record fails', () => {
+    const resolution = resolveOrThrow(buildContract({ denyLabels: ['hr'] }), [buildRecord({ id: 'r', project: 'borealis', access: { labels: ['hr'] } })]);
+    const explained = explainGates(createGateContext(resolution.contract), resolution.records[0] as ResolvedRecord);
+    expect(explained.map((entry) => entry.gate)).toEqual([...GATE_ORDER]);
+    expect(explained.filter((entry) => entry.fact !== null).map((entry) => entry.fact?.fact)).toEqual(['PROJECT_MISMATCH', 'LABEL_DENIED']);
   });
 
   describe('typed-evidence mode', () => {
