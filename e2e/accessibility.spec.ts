@@ -20,22 +20,28 @@ async function compiled(app: ContextDebugger): Promise<void> {
 test.describe('axe: no serious or critical violation in any main state', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('light theme: the debugger, then the glossary, the share dialog, the reset question and the tour', async ({ app, page }) => {
+  test('light theme', async ({ app, page }) => {
     await page.emulateMedia({ colorScheme: 'light' });
     await compiled(app);
     await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'false');
     await expectNoSeriousViolations(page, 'light');
+  });
 
+  test('the glossary and the share dialog', async ({ app, page }) => {
+    await compiled(app);
     await app.traceRow('ADR-0231').getByRole('button', { name: 'EXCLUDE_PROJECT' }).click();
     await expect(page.getByRole('dialog', { name: 'Glossary' })).toBeVisible();
     await expectNoSeriousViolations(page, 'glossary');
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Share…' }).click();
-    await expect(page.getByRole('dialog', { name: 'Share this workspace' })).toBeVisible();
+    await page.getByRole('button', { name: 'Copy blank-session link' }).click();
+    await expect(page.getByTestId('share-link')).toBeVisible();
     await expectNoSeriousViolations(page, 'share dialog');
-    await page.keyboard.press('Escape');
+  });
 
+  test('the reset question and the guided tour', async ({ app, page }) => {
+    await compiled(app);
     await page.getByRole('button', { name: 'Reset to built-in scenarios' }).click();
     await expect(page.getByRole('alertdialog', { name: 'Reset to the built-in scenarios?' })).toBeVisible();
     await expectNoSeriousViolations(page, 'reset question');
