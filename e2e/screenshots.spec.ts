@@ -104,7 +104,7 @@ test.describe('narrow screen, 390×844: tabs', () => {
     await page.getByRole('searchbox', { name: 'Search trace' }).fill('RUN-08');
     await expect(app.traceCount).toHaveText('Showing 3 of 13 candidates');
     await page.getByRole('searchbox', { name: 'Search trace' }).blur();
-    await page.getByTestId('trace-count').scrollIntoViewIfNeeded();
+    await page.getByTestId('trace-count').evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await picture(page, 'mobile-trace-dark');
   });
 });
