@@ -56,7 +56,9 @@ function table(results: readonly SizeResult[]): string {
     }),
   ];
   const rows = [
-    row('parse+validate ms', (r) => r.parse.ms),
+    row('parse+validate p50 ms', (r) => r.parse.ms),
+    row('parse+validate CPU p50 ms', (r) => r.parse.cpuMs),
+    row('parse+validate first run ms', (r) => r.parse.firstMs),
     row('parse+validate records/s', (r) => r.parse.recordsPerSecond, 0, false),
     row('parse+validate MB/s', (r) => r.parse.megabytesPerSecond, 1, false),
     row('FTS5 index build ms', (r) => r.indexMs),
