@@ -165,9 +165,15 @@ export interface ReceiptCheck {
   readonly verdict: DrillVerdict;
 }
 
+/** What a refused file was read as, and how many problems it has: "read as a contract (recognised by principals): not a valid contract: 1 problem". */
+export interface FileSummary {
+  readonly file: string;
+  readonly message: string;
+}
+
 export type LoadResult =
   | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
-  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'cancelled' };
 
 export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };

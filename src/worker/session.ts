@@ -189,7 +189,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       for (const load of parsed.data.loads) {
         const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
         if (restored.ok) loads.push(load);
-        else restoreIssues = [...restoreIssues, ...restored.error];
+        else restoreIssues = [...restoreIssues, ...restored.error.issues];
       }
       for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
         const contract = validateContract(`saved edit of ${key}`, value);
@@ -273,7 +273,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         if (!intake.ok) {
           loaded = before.loaded;
           contractEdits = before.contractEdits;
-          return { status: 'rejected', issues: intake.error };
+          return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
         if (first) {

@@ -1,13 +1,13 @@
-import type { z } from 'zod';
 import { contractSchema, type Contract } from '../format/contract';
+import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
+import { createJsonLocator, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
-import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
+import { err, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
 import { contentHashOf } from '../hash';
 
-/** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
-export const MAX_REPORTED_ISSUES = 50;
+export { MAX_REPORTED_ISSUES };
 
 export interface RecordSet {
   readonly records: readonly SourceRecord[];
@@ -17,33 +17,7 @@ export interface RecordSet {
   readonly verifiedProvenance: ReadonlySet<string>;
 }
 
-export type FileKind = 'records' | 'contract' | 'scenario' | 'receipt';
-
-function zodIssues(file: string, error: z.ZodError, line?: number, prefix: readonly PropertyKey[] = []): InputIssue[] {
-  return error.issues.map((issue) => {
-    let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: not part of the format`;
-    return { file, line, path: formatPath([...prefix, ...issue.path]), message };
-  });
-}
-
-function jsonSyntaxIssue(file: string, text: string, error: unknown, lineOffset?: number): InputIssue {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  const line = lineOffset ?? (position ? text.slice(0, Number(position[1])).split('\n').length : undefined);
-  return { file, line, path: '(root)', message: `not valid JSON: ${message.replace(/^JSON\.parse: /, '')}` };
-}
-
-function invalidInput(file: string, issues: InputIssue[], totalIssues = issues.length): CompileError {
-  const shown = issues.slice(0, MAX_REPORTED_ISSUES);
-  const more = totalIssues > shown.length ? ` (first ${shown.length} shown)` : '';
-  return {
-    pass: 'validate',
-    code: issues.some((issue) => issue.message.startsWith('duplicate id')) && issues.length === 1 ? 'DUPLICATE_ID' : 'INVALID_INPUT',
-    message: `${file}: ${totalIssues} problem${totalIssues === 1 ? '' : 's'}${more}`,
-    issues: shown,
-  };
-}
+export { detectFileKind, type FileKind } from '../format/file-kind';
 
 export interface JsonlRecordReader {
   /** Feeds any slice of the file; lines may be split across chunks. */
@@ -73,21 +47,19 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     lineNumber += 1;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      report(jsonSyntaxIssue(file, line, error, lineNumber));
+    const json = parseJsonText(line);
+    if (!json.ok) {
+      report(jsonTextIssue(file, json.error, lineNumber));
       return;
     }
-    const parsed = compiledRecordSchema.safeParse(value);
+    const parsed = compiledRecordSchema.safeParse(json.value);
     if (!parsed.success) {
-      for (const issue of zodIssues(file, parsed.error, lineNumber)) report(issue);
+      for (const issue of zodInputIssues({ file, line: lineNumber }, parsed.error, json.value)) report(issue);
       return;
     }
     const first = locations.get(parsed.data.id);
     if (first) {
-      report({ file, line: lineNumber, path: 'id', message: `duplicate id "${parsed.data.id}": first defined at line ${first.line}` });
+      report({ file, line: lineNumber, path: 'id', message: `duplicate id ${quoteValue(parsed.data.id)}: first defined at line ${first.line}` });
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
@@ -98,7 +70,9 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
   };
 
   return {
-    push(chunk) {
+    push(input) {
+      // A byte order mark may open the file (editors on Windows write one); it is not part of the first line.
+      const chunk = lineNumber === 0 && pending === '' ? stripBom(input) : input;
       // Lines are cut from the chunk itself: the unfinished tail is the only text carried to the next push.
       let newline = chunk.indexOf('\n');
       if (newline === -1) {
@@ -126,7 +100,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
         readLine(pending);
         pending = '';
       }
-      if (issueCount > 0) return err(invalidInput(file, issues, issueCount));
+      if (issueCount > 0) return err(invalidInput(file, issues, issueCount, 'records file'));
       records.forEach((record, index) => verifiedCache.set(record, verified[index] ?? false));
       return ok(createRecordSet(records, locations));
     },
@@ -164,23 +138,20 @@ export function createRecordSet(records: readonly SourceRecord[], locations: Rea
   return { records, byId, locations, verifiedProvenance };
 }
 
-function parseJson(file: string, text: string): Result<unknown, CompileError> {
-  try {
-    return ok(JSON.parse(text));
-  } catch (error) {
-    return err(invalidInput(file, [jsonSyntaxIssue(file, text, error)]));
-  }
+function parseJson(file: string, text: string, kind: string): Result<unknown, CompileError> {
+  const json = parseJsonText(text);
+  return json.ok ? json : err(invalidInput(file, [jsonTextIssue(file, json.error)], 1, kind));
 }
 
 export function parseContractJson(file: string, text: string): Result<Contract, CompileError> {
-  const json = parseJson(file, text);
+  const json = parseJson(file, text, 'contract');
   if (!json.ok) return json;
-  return validateContract(file, json.value);
+  return validateContract(file, json.value, createJsonLocator(text));
 }
 
-export function validateContract(file: string, value: unknown): Result<Contract, CompileError> {
+export function validateContract(file: string, value: unknown, locator?: JsonLocator): Result<Contract, CompileError> {
   const parsed = contractSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, value), parsed.error.issues.length, 'contract'));
   return ok(parsed.data);
 }
 
@@ -198,15 +169,16 @@ export function parseScenarioJson(
   text: string,
   readSibling: (name: string) => string | null,
 ): Result<LoadedScenario, CompileError> {
-  const json = parseJson(file, text);
+  const json = parseJson(file, text, 'scenario');
   if (!json.ok) return json;
+  const locator = createJsonLocator(text);
   const parsed = scenarioSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'scenario'));
   const scenario = parsed.data;
   if (typeof scenario.records === 'string') {
     const siblingText = readSibling(scenario.records);
     if (siblingText === null) {
-      return err(invalidInput(file, [{ file, path: 'records', message: `names "${scenario.records}", which was not supplied alongside the scenario` }]));
+      return err(invalidInput(file, [{ file, line: locator.lineOf(['records']), path: 'records', message: `names "${scenario.records}", which was not supplied alongside the scenario` }], undefined, 'scenario'));
     }
     const recordSet = parseRecordsJsonl(scenario.records, siblingText);
     return recordSet.ok ? ok({ scenario, recordSet: recordSet.value }) : recordSet;
@@ -215,38 +187,11 @@ export function parseScenarioJson(
   const issues: InputIssue[] = [];
   scenario.records.forEach((record, index) => {
     const first = locations.get(record.id);
-    if (first) issues.push({ file, path: `records[${index}].id`, message: `duplicate id "${record.id}": first defined at records[${first.line}]` });
+    if (first) issues.push({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id`, message: `duplicate id ${quoteValue(record.id)}: first defined at records[${first.line}]` });
     else locations.set(record.id, { file, line: index });
   });
-  if (issues.length > 0) return err(invalidInput(file, issues));
+  if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
   // Inline records have no line of their own; the location keeps the file and drops the index.
   const inlineLocations = new Map([...locations.keys()].map((id) => [id, { file }]));
   return ok({ scenario, recordSet: createRecordSet(scenario.records, inlineLocations) });
-}
-
-/**
- * Tells what a dropped file is from its content, not its name: users rename files.
- * Returns null when nothing fits, so the caller can say so instead of guessing.
- */
-export function detectFileKind(text: string): FileKind | null {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{')) return null;
-  const firstLine = trimmed.slice(0, trimmed.indexOf('\n') === -1 ? undefined : trimmed.indexOf('\n'));
-  try {
-    const head = JSON.parse(firstLine) as unknown;
-    if (head !== null && typeof head === 'object' && 'id' in head && 'text' in head) return 'records';
-  } catch {
-    // Not a one-object-per-line file: fall through to whole-document detection.
-  }
-  try {
-    const whole = JSON.parse(trimmed) as unknown;
-    if (whole === null || typeof whole !== 'object') return null;
-    if ('receiptId' in whole) return 'receipt';
-    if ('contract' in whole && 'records' in whole) return 'scenario';
-    if ('task' in whole && 'principals' in whole) return 'contract';
-    if ('id' in whole && 'text' in whole) return 'records';
-  } catch {
-    return null;
-  }
-  return null;
 }
