@@ -68,7 +68,7 @@ function summarise(samples: readonly Sample[]): Latency {
   return {
     p50: percentile(wall, 50),
     p95: percentile(wall, 95),
-    min: Math.min(...wall),
+    min: wall.reduce((least, ms) => Math.min(least, ms), Number.POSITIVE_INFINITY),
     cpuP50: percentile(
       samples.map((sample) => sample.cpuMs),
       50,

@@ -1,11 +1,14 @@
 import type { Audience } from '../core/disclosure';
 import { discloseOutcome } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
+import { escapeText } from '../core/format/json-text';
 import type { CompileOutcome, DrillVerdict } from '../core/result';
 
-/** Left-aligned columns, each as wide as its widest cell. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
+/** Left-aligned columns, each as wide as its widest cell; cells are escaped (ids and facts may carry control characters). */
+export function table(header: readonly string[], unsafeRows: readonly (readonly string[])[]): string {
+  const rows = unsafeRows.map((row) => row.map(escapeText));
+  // Folded, not spread into Math.max: a spread argument list overflows the stack past about 120,000 rows.
+  const widths = header.map((cell, column) => rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), cell.length));
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))

@@ -130,7 +130,7 @@ export async function intakeFiles(
   const summaries: FileSummary[] = [];
   const refuse = (error: CompileError, file: string, recognised: RecognisedKind) => {
     summaries.push(summaryOf(error, file, recognised));
-    issues.push(...issuesOf(error, file));
+    for (const issue of issuesOf(error, file)) issues.push(issue);
   };
   const kinds: { file: string; kind: FileKind }[] = [];
   const documents: { file: NamedBlob; recognised: RecognisedKind; text: string }[] = [];

@@ -67,7 +67,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
     if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else builtinIssues.push(...(builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]));
+    else for (const issue of builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]) builtinIssues.push(issue);
   }
 
   let loaded = new Map<string, Entry>();

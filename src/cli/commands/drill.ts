@@ -1,16 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { createCompiler } from '../../core/compile';
 import { drill } from '../../core/drill';
-import { formatPath, type CompileError } from '../../core/errors';
-import { receiptSchema } from '../../core/format/receipt';
-import type { DrillVerdict, Receipt } from '../../core/result';
+import { parseReceiptJson } from '../../core/format/read-receipt';
+import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type CliCommand, type ExitCode } from '../command';
 import { loadScenarioArgument } from '../load-inputs';
 import { parseCommandArgs } from '../options';
+import { readDocument } from '../read-file';
 import { renderError, renderVerdict } from '../render';
 
 const options = {
@@ -21,26 +20,6 @@ const options = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
-
-function readReceipt(path: string): { ok: true; value: Receipt } | { ok: false; error: CompileError } {
-  const invalid = (message: string, at = '(root)'): { ok: false; error: CompileError } => ({
-    ok: false,
-    error: { pass: 'validate', code: 'INVALID_INPUT', message: `${path}: not a receipt`, issues: [{ file: path, path: at, message }] },
-  });
-  if (!existsSync(path)) return invalid('no such file');
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    return invalid(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const parsed = receiptSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return invalid(issue?.message ?? 'invalid', formatPath(issue?.path ?? []));
-  }
-  return { ok: true, value: parsed.data };
-}
 
 function exitFor(verdict: DrillVerdict): ExitCode {
   if (verdict.action === 'continue') return EXIT.ok;
@@ -67,7 +46,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       io.stdout(`${this.usage}\n`);
       return EXIT.ok;
     }
-    const loaded = loadScenarioArgument(values.scenario, io.cwd);
+    const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
       io.stderr(renderError(loaded.error));
       return EXIT.invalid;
@@ -83,7 +62,8 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const compiler = createCompiler(await openInMemoryDatabase());
 
     if (values.receipt !== undefined) {
-      const receipt = readReceipt(resolve(io.cwd, values.receipt));
+      const text = await readDocument(resolve(io.cwd, values.receipt), values.receipt);
+      const receipt = text.ok ? parseReceiptJson(values.receipt, text.value) : text;
       if (!receipt.ok) {
         io.stderr(renderError(receipt.error));
         return EXIT.invalid;

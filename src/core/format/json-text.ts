@@ -10,6 +10,11 @@ import { err, ok, type Result } from '../errors';
 /** Deeper than any format nests (a scenario's patch values are about eight levels down); past it, a file is refused. */
 export const MAX_JSON_DEPTH = 64;
 
+/** The longest records line read: far beyond any real record, and well inside what one string may hold. */
+export const MAX_LINE_CHARS = 2 ** 27;
+/** The largest contract, scenario or receipt read whole (a 100,000-record receipt is about 17 MB); records belong in JSONL, which is streamed. */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
 export type JsonPath = readonly (string | number)[];
 
 export type JsonTextProblem =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContract, buildRecord, errorOf } from '../test-support/builders';
+import { MAX_LINE_CHARS } from '../format/json-text';
 import { createJsonlRecordReader, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
 
 /** Hostile and unlucky input: byte order marks, duplicate keys, the bad value repeated, lines for JSON documents. */
@@ -83,5 +84,21 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
     const issue = errorOf(parseRecordsJsonl('r.jsonl', long)).issues?.[0];
     expect(issue).toMatchObject({ line: 2, path: '(root)' });
     expect(issue?.message.length).toBeLessThan(300);
+  });
+});
+
+describe('a records line over the length limit', () => {
+  it('is refused with the limit stated, without holding the line, and the lines after it are still read', () => {
+    const limit = MAX_LINE_CHARS;
+    const reader = createJsonlRecordReader('r.jsonl');
+    reader.push(`${line({ id: 'a' })}\n`);
+    const slab = 'x'.repeat(1 << 24);
+    for (let written = 0; written <= limit; written += slab.length) reader.push(slab);
+    reader.push(`\n${line({ id: 'b' })}\n{"id":`);
+    const error = errorOf(reader.finish());
+    expect(error.issues).toEqual([
+      { file: 'r.jsonl', line: 2, path: '(root)', message: 'line longer than 134,217,728 characters, the most a records line may have' },
+      expect.objectContaining({ line: 4, path: '(root)' }),
+    ]);
   });
 });

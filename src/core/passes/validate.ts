@@ -1,6 +1,6 @@
 import { contractSchema, type Contract } from '../format/contract';
 import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
-import { createJsonLocator, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
+import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
@@ -37,6 +37,8 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
   let issueCount = 0;
   let pending = '';
   let lineNumber = 0;
+  /** The current line is over MAX_LINE_CHARS: its text is dropped up to its newline, and it is reported once. */
+  let overlong = false;
 
   const report = (issue: InputIssue) => {
     issueCount += 1;
@@ -69,6 +71,16 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     if (issueCount === 0) verified.push(provenanceMatches(parsed.data));
   };
 
+  const take = (line: string) => {
+    if (!overlong && line.length <= MAX_LINE_CHARS) {
+      readLine(line);
+      return;
+    }
+    overlong = false;
+    lineNumber += 1;
+    report({ file, line: lineNumber, path: '(root)', message: `line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters, the most a records line may have` });
+  };
+
   return {
     push(input) {
       // A byte order mark may open the file (editors on Windows write one); it is not part of the first line.
@@ -76,17 +88,22 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       // Lines are cut from the chunk itself: the unfinished tail is the only text carried to the next push.
       let newline = chunk.indexOf('\n');
       if (newline === -1) {
-        pending += chunk;
+        if (!overlong && pending.length + chunk.length > MAX_LINE_CHARS) {
+          overlong = true;
+          pending = '';
+        }
+        if (!overlong) pending += chunk;
         return;
       }
-      const head = chunk.slice(0, newline);
       const carried = pending;
       pending = '';
-      readLine(carried === '' ? head : carried + head);
+      if (carried.length + newline > MAX_LINE_CHARS) overlong = true;
+      if (overlong) take('');
+      else take(carried === '' ? chunk.slice(0, newline) : carried + chunk.slice(0, newline));
       let start = newline + 1;
       newline = chunk.indexOf('\n', start);
       while (newline !== -1) {
-        readLine(chunk.slice(start, newline));
+        take(chunk.slice(start, newline));
         start = newline + 1;
         newline = chunk.indexOf('\n', start);
       }
@@ -96,8 +113,8 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return records.length;
     },
     finish() {
-      if (pending !== '') {
-        readLine(pending);
+      if (overlong || pending !== '') {
+        take(pending);
         pending = '';
       }
       if (issueCount > 0) return err(invalidInput(file, issues, issueCount, 'records file'));
