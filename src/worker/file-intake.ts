@@ -1,6 +1,6 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
-import { quoteValue } from '../core/format/json-text';
+import { MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
 import { parseReceiptJson } from '../core/format/read-receipt';
 import { createJsonlRecordReader, parseContractJson, parseScenarioJson, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import type { Receipt } from '../core/result';
@@ -31,6 +31,8 @@ export async function detectBlobKind(file: NamedBlob): Promise<{ recognised: Rec
   const fromHead = recogniseFileKind(head, complete);
   if (fromHead?.kind === 'records') return { recognised: fromHead, text: null };
   if (complete) return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: head };
+  // A document is read whole: past the limit it is refused before its text is held (records are streamed instead).
+  if (file.blob.size > MAX_DOCUMENT_BYTES) return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: null };
   const text = await file.blob.text();
   const recognised = fromHead ?? recogniseFileKind(text);
   return recognised === null ? { recognised: null, head } : { recognised, text };
@@ -142,6 +144,12 @@ export async function intakeFiles(
       const issue = unrecognised(file.name, detected.head);
       summaries.push({ file: file.name, message: 'not recognised as any kind of file this version reads' });
       issues.push(issue);
+      continue;
+    }
+    if (detected.recognised.kind !== 'records' && detected.text === null) {
+      const message = `is ${Math.round(file.blob.size / 2 ** 20)} MB; a contract, scenario or receipt may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB (records belong in a JSONL file, which is read line by line)`;
+      summaries.push({ file: file.name, message: `read as ${describeRecognised(detected.recognised)}: too large` });
+      issues.push({ file: file.name, path: '(root)', message });
       continue;
     }
     kinds.push({ file: file.name, kind: detected.recognised.kind });

@@ -80,6 +80,16 @@ describe('file intake in the worker session', () => {
     expect(refused.issues[0]).toMatchObject({ line: 1, path: 'outcome', message: expect.stringMatching(/^duplicate key "outcome"/) });
   });
 
+  it('refuses a contract over the document limit without reading it whole', async () => {
+    const head = new TextEncoder().encode(`{"task":"x","principals":[],"query":"${' '.repeat(1 << 20)}`);
+    const pad = new Uint8Array(1 << 20).fill(0x20);
+    const big = new Blob([head, ...Array.from({ length: 256 }, () => pad)]);
+    const result = await (await newSession()).loadFiles([{ name: 'huge.json', blob: big }], noProgress);
+    if (result.status !== 'rejected') throw new Error('expected a refusal');
+    expect(result.summaries[0]?.message).toMatch(/^read as a contract .*: too large$/);
+    expect(result.issues[0]?.message).toMatch(/^is 257 MB; a contract, scenario or receipt may be at most 256 MB/);
+  });
+
   it('says what an unrecognised file starts with, escaped', async () => {
     const result = await rejected('notes.txt', '\u001b]0;owned\u0007 hello');
     expect(result.issues[0]?.message).toContain('\\u001b]0;owned\\u0007');
