@@ -23,7 +23,8 @@ function classify(keys: ReadonlySet<string>): RecognisedKind | null {
   const contract = found(CONTRACT_FIELDS);
   if (contract.length > 0) return { kind: 'contract', by: contract };
   const record = found(RECORD_FIELDS);
-  if ((keys.has('id') && record.length > 0) || record.length >= 2) return { kind: 'records', by: keys.has('id') ? ['id', ...record.slice(0, 3)] : record.slice(0, 4) };
+  // Only records have an id and none of the fields above: even a bare {"id": 1} is a (bad) records line.
+  if (keys.has('id') || record.length >= 2) return { kind: 'records', by: keys.has('id') ? ['id', ...record.slice(0, 3)] : record.slice(0, 4) };
   return null;
 }
 

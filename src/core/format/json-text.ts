@@ -38,7 +38,12 @@ export function parseJsonText(input: string): Result<unknown, JsonTextProblem> {
     return err(syntaxProblem(text, error));
   }
   const walked = walk(value);
-  if (walked.tooDeep !== null) return err({ kind: 'too-deep', path: walked.tooDeep, line: lineOfPath(text, walked.tooDeep.slice(0, 4)) });
+  if (walked.tooDeep) {
+    // The first few steps are enough to find the place; the rest would repeat `[0]` sixty times.
+    const path = pathToDepth(value, MAX_JSON_DEPTH).slice(0, 8);
+    const offset = offsetOfDepth(text, MAX_JSON_DEPTH + 1);
+    return err({ kind: 'too-deep', path, line: offset === null ? undefined : lineAt(text, offset) });
+  }
   // Every member of every object in the text has one ':' outside strings. JSON.parse keeps one member per
   // distinct key, so fewer keys in the value than such colons means a duplicate. Only a `\u003a` escape
   // can make a colon appear in a parsed string that the text does not show: then the exact scan decides.
@@ -55,8 +60,8 @@ function countColons(text: string): number {
   return count;
 }
 
-/** Keys and colons inside strings over the whole value, and the path where it first nests too deep. Iterative: hostile nesting cannot overflow the stack. */
-function walk(root: unknown): { keys: number; colonsInStrings: number; tooDeep: JsonPath | null } {
+/** Keys and colons inside strings over the whole value, and whether it nests too deep. Iterative: hostile nesting cannot overflow the stack. */
+function walk(root: unknown): { keys: number; colonsInStrings: number; tooDeep: boolean } {
   let keys = 0;
   let colonsInStrings = 0;
   const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
@@ -65,7 +70,7 @@ function walk(root: unknown): { keys: number; colonsInStrings: number; tooDeep: 
     if (typeof value === 'string') {
       if (value.length > 0) colonsInStrings += countColons(value);
     } else if (value !== null && typeof value === 'object') {
-      if (depth >= MAX_JSON_DEPTH) return { keys, colonsInStrings, tooDeep: pathToDepth(root, MAX_JSON_DEPTH) };
+      if (depth >= MAX_JSON_DEPTH) return { keys, colonsInStrings, tooDeep: true };
       if (Array.isArray(value)) {
         for (const element of value) if (element !== null && typeof element === 'object') stack.push({ value: element, depth: depth + 1 });
         else if (typeof element === 'string') colonsInStrings += countColons(element);
@@ -80,21 +85,38 @@ function walk(root: unknown): { keys: number; colonsInStrings: number; tooDeep: 
       }
     }
   }
-  return { keys, colonsInStrings, tooDeep: null };
+  return { keys, colonsInStrings, tooDeep: false };
 }
 
-/** The path of the first container found at `depth`, for the error message. */
+/** The path to a container at `depth`, for the error message (only run once a value is known to nest that deep). */
 function pathToDepth(root: unknown, depth: number): JsonPath {
-  const path: (string | number)[] = [];
-  let value = root;
-  while (path.length < depth && value !== null && typeof value === 'object') {
-    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((element, index) => [index, element]) : Object.entries(value);
-    const next = entries.find(([, child]) => child !== null && typeof child === 'object');
-    if (next === undefined) break;
-    path.push(next[0]);
-    value = next[1];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= depth) return path;
+    if (Array.isArray(value)) value.forEach((child, index) => stack.push({ value: child, path: [...path, index] }));
+    else for (const [key, child] of Object.entries(value)) stack.push({ value: child, path: [...path, key] });
   }
-  return path;
+  return [];
+}
+
+/** Where the text first opens its `depth`-th nested bracket, counted outside strings. */
+function offsetOfDepth(text: string, depth: number): number | null {
+  let level = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c) at += 1;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      level += 1;
+      if (level >= depth) return at;
+    } else if (char === 0x7d || char === 0x5d) level -= 1;
+  }
+  return null;
 }
 
 function syntaxProblem(text: string, error: unknown): JsonTextProblem {
