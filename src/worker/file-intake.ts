@@ -172,8 +172,9 @@ export async function intakeFiles(
   for (const { file, recognised, text } of documents) {
     const kind = recognised.kind;
     if (kind === 'scenario') {
-      // The scenario's JSONL sibling was streamed above; the core only needs to know it was supplied.
-      const parsed = parseScenarioJson(file.name, text, (name) => (recordSets.has(name) ? '' : null));
+      // The scenario's JSONL sibling was streamed above; the core only needs to know it was supplied. A supplied
+      // sibling with errors has reported them already: the scenario is not loaded, and is not called orphaned.
+      const parsed = parseScenarioJson(file.name, text, (name) => (recordFiles.some((supplied) => supplied.file.name === name) ? '' : null));
       if (!parsed.ok) {
         refuse(parsed.error, file.name, recognised);
         continue;

@@ -47,7 +47,8 @@ async function check(entry: HostileCase) {
   if (result.status === 'rejected') {
     const text = [...result.summaries.map((summary) => `${summary.file}: ${summary.message}`), ...result.issues.map(formatIssue)].join('\n');
     expect({ exit: 1, text }).toMatchObject({ exit: wanted.exit });
-    expect(result.summaries.map((summary) => summary.file)).toContain(entry.file);
+    // The refused file is summarised: what it was read as, and its problems (a scenario's records file, for its errors).
+    expect(result.summaries.map((summary) => summary.file)).toContain(wanted.at?.file ?? entry.file);
     if (wanted.at) expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
     if (wanted.message) expect(text).toContain(wanted.message);
   } else if (entry.kind === 'receipt') {
