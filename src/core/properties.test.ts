@@ -7,7 +7,6 @@ import { REVIEW_STATES, type SourceRecord } from './format/record';
 import { admit } from './passes/admit';
 import { serialiseReceipt } from './passes/attest';
 import { createGateContext, evaluateGates } from './passes/gates';
-import { lowerAdmission } from './passes/lower-admission';
 import { resolve, type Resolution } from './passes/resolve';
 import { createRecordSet } from './passes/validate';
 import { GATE_ORDER, type GateName } from './result';
@@ -15,8 +14,8 @@ import type { SqlDriver } from './search/driver';
 import { createPrng, type Prng } from '../shared/prng';
 import { caseArbitrary, propertyParameters, VOCABULARY } from './test-support/arbitraries';
 import { freshDriver, sharedDriver } from './test-support/node-driver';
+import { propertyNamed } from './test-support/property-registry';
 
-const DIFFERENTIAL_RUNS = 10_000;
 /** About 25 s on an idle 2-core machine; the margin is for a machine shared with other test runs. */
 const DIFFERENTIAL_TIMEOUT_MS = 240_000;
 
@@ -38,11 +37,6 @@ function resolveCase(contract: Contract, records: readonly SourceRecord[]): Reso
   return resolution.value;
 }
 
-function evaluatorAdmits(resolution: Resolution): string[] {
-  const context = createGateContext(resolution.contract);
-  return resolution.records.filter((item) => evaluateGates(context, item).admitted).map((item) => item.record.id).sort();
-}
-
 /** Admitted ids through `admit`, after checking it reported no divergence. */
 function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<string> {
   syncIndex(records);
@@ -52,21 +46,10 @@ function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<
 }
 
 describe('differential: SQL lowering and TypeScript evaluator', () => {
-  it(`agree on the admitted set over ${DIFFERENTIAL_RUNS} generated cases`, () => {
-    fc.assert(
-      fc.property(caseArbitrary, ({ records, contract }) => {
-        syncIndex(records);
-        const resolution = resolveCase(contract, records);
-        const lowered = lowerAdmission(resolution.contract, driver.maxParameters);
-        if (!lowered.ok) throw new Error(lowered.error.message);
-        const admission = admit(resolution, driver);
-        expect(admission.ok ? 'agreed' : admission.error.code).toBe('agreed');
-        // admit has loaded the temp tables for this contract; query the lowering on its own.
-        const sql = driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
-        expect(sql).toEqual(evaluatorAdmits(resolution));
-      }),
-      propertyParameters(DIFFERENTIAL_RUNS),
-    );
+  // The property lives in the registry, so `npm run fuzz -- --property admission-differential` runs the same one for millions of cases.
+  const differential = propertyNamed('admission-differential');
+  it(`agree on the admitted set over ${differential.testRuns} generated cases`, async () => {
+    await fc.assert(differential.property({ driver, compiler, freshDriver }), propertyParameters(differential.testRuns));
   }, DIFFERENTIAL_TIMEOUT_MS);
 
   it('uses vocabularies in which every gate both passes and fails', () => {
