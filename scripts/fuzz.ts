@@ -3,7 +3,6 @@ import { randomInt } from 'node:crypto';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { createCompiler } from '../src/core/compile';
 import { PROPERTIES, propertyNamed, type RegisteredProperty } from '../src/core/test-support/property-registry';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 
@@ -60,7 +59,6 @@ function counted(raw: fc.IRawProperty<unknown, boolean>, onRun: () => void): fc.
 }
 
 async function fuzz(entry: RegisteredProperty): Promise<boolean> {
-  const driver = await openInMemoryDatabase();
   const started = Date.now();
   let cases = 0;
   let lastReport = started;
@@ -70,7 +68,7 @@ async function fuzz(entry: RegisteredProperty): Promise<boolean> {
     const eta = rate > 0 && !final ? `, about ${duration(((runs - cases) / rate) * 1000)} to go` : '';
     process.stderr.write(`[${entry.name}] ${number(cases)} / ${number(runs)} cases (${((cases / runs) * 100).toFixed(1)} %), ${number(Math.round(rate))}/s, ${duration(elapsed)}${eta}, seed ${seed}\n`);
   };
-  const property = counted(entry.property({ driver, compiler: createCompiler(driver), freshDriver: openInMemoryDatabase }), () => {
+  const property = counted(await entry.property({ openDatabase: openInMemoryDatabase }), () => {
     cases += 1;
     const now = Date.now();
     if (now - lastReport >= progressMs) {

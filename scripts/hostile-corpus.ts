@@ -191,7 +191,7 @@ function contractCases(): Generated[] {
     c('budget-string', 'A budget as a string', pretty(contractWith({ tokenBudget: '1000' })), refused(f('budget-string'), at(pretty(contractWith({ tokenBudget: '1000' })), '"tokenBudget"'), 'tokenBudget', '(got "1000")')),
     c('top-k-zero', 'naiveTopK of 0', pretty(contractWith({ naiveTopK: 0 })), refused(f('top-k-zero'), at(pretty(contractWith({ naiveTopK: 0 })), '"naiveTopK"'), 'naiveTopK', '(got 0)')),
     c('ranking-unknown', 'A ranking mode that does not exist', pretty(contractWith({ ranking: 'vibes' })), refused(f('ranking-unknown'), at(pretty(contractWith({ ranking: 'vibes' })), '"ranking"'), 'ranking', '(got "vibes")')),
-    c('scopes-100001', 'A contract whose scopes list 100,001 names', line(contractWith({ scopes: ['support', ...Array.from({ length: 100_000 }, (_, index) => `s${index}`)] })), emitted, { knownBug: 'issue 9: lowering admission spreads the scope list into a call (params.push(...values)); lower-admission.ts is being rewritten' }),
+    c('scopes-100001', 'A contract whose scopes list 100,001 names (lowering admission once overflowed the stack)', line(contractWith({ scopes: ['support', ...Array.from({ length: 100_000 }, (_, index) => `s${index}`)] })), emitted),
     c('required-missing', 'A required record that is not among the records', pretty(contractWith({ requiredRecords: ['R-1', 'NOPE'] })), { exit: 2, code: 'REQUIRED_NOT_FOUND' }),
     c('proposition-dup', 'Two required propositions with one id', pretty(contractWith({ requiredPropositions: [{ id: 'p', acceptedClasses: ['a'] }, { id: 'p', acceptedClasses: ['b'] }] })), refused('contract', undefined, 'requiredPropositions[1].id', 'declared twice')),
     c('typed-without-propositions', 'typedEvidenceOnly with no proposition', pretty(contractWith({ typedEvidenceOnly: true })), refused('contract', undefined, 'typedEvidenceOnly', 'needs at least one entry in requiredPropositions')),
@@ -279,7 +279,7 @@ async function receiptCases(): Promise<Generated[]> {
     rc('old-engine', 'A receipt from another engine version', edited({ engineVersion: '0.0.1' }), { exit: 2, code: 'RECEIPT_INVALID' }),
     rc('array', 'A JSON array', `[${text}]`, refused(f('array'), 1, '(root)'), { app: { at: { file: f('array'), path: '(root)' }, message: 'not a records JSONL file, contract, scenario or receipt' } }),
     rc('proto-key', 'A __proto__ key', text.replace('{', '{"__proto__":{"outcome":"packet"},'), refused(f('proto-key'), 1, '(root)', 'unknown field "__proto__"')),
-    rc('task-escapes', 'Terminal escapes in the task: printed escaped, and the id no longer matches', edited({ task: `x${ESC}` }), { exit: 2, code: 'RECEIPT_INVALID' }),
+    rc('task-escapes', "Terminal escapes in the contract's task: printed escaped, and the id no longer matches", edited({ contract: { ...receipt.contract, task: `x${ESC}` } }), { exit: 2, code: 'RECEIPT_INVALID' }),
   ];
 }
 

@@ -1,8 +1,7 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
 import { MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
-import { parseReceiptJson } from '../core/format/read-receipt';
-import { createJsonlRecordReader, parseContractJson, parseScenarioJson, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
 

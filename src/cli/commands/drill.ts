@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { createCompiler } from '../../core/compile';
 import { drill } from '../../core/drill';
-import { parseReceiptJson } from '../../core/format/read-receipt';
+import { parseReceiptJson } from '../../core/passes/validate';
 import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';

@@ -1,17 +1,15 @@
 import fc from 'fast-check';
 import { canonicalJson } from '../canonical';
-import { createCompiler, type Compiler } from '../compile';
-import type { CompileError, Result } from '../errors';
+import { createCompiler, type CompileRequest, type Compiler } from '../compile';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { admit } from '../passes/admit';
 import { serialiseReceipt } from '../passes/attest';
 import { createGateContext, evaluateGates } from '../passes/gates';
 import { lowerAdmission } from '../passes/lower-admission';
 import { resolve } from '../passes/resolve';
 import { createRecordSet } from '../passes/validate';
-import type { CompileOutcome } from '../result';
 import type { SqlDriver } from '../search/driver';
+import { createRecordIndex } from '../search/record-index';
 import { caseArbitrary } from './arbitraries';
 
 /**
@@ -20,12 +18,8 @@ import { caseArbitrary } from './arbitraries';
  * one entry here. A property throws an Error on a counterexample, so it runs the same under Vitest and alone.
  */
 export interface PropertyContext {
-  /** One long-used database, as the app's worker has. */
-  readonly driver: SqlDriver;
-  /** The compiler over `driver`: the one index on that database. */
-  readonly compiler: Compiler;
-  /** A fresh database, for comparisons with a compiler that remembers nothing. */
-  readonly freshDriver: () => Promise<SqlDriver>;
+  /** A fresh in-memory database (the caller's SQLite build); each property opens what it needs, one index per database. */
+  readonly openDatabase: () => Promise<SqlDriver>;
 }
 
 export interface RegisteredProperty {
@@ -33,7 +27,7 @@ export interface RegisteredProperty {
   readonly summary: string;
   /** Cases `npm test` runs. */
   readonly testRuns: number;
-  readonly property: (context: PropertyContext) => fc.IRawProperty<unknown, boolean>;
+  readonly property: (context: PropertyContext) => Promise<fc.IRawProperty<unknown, boolean>>;
 }
 
 function same(actual: unknown, expected: unknown, what: string): void {
@@ -41,27 +35,34 @@ function same(actual: unknown, expected: unknown, what: string): void {
   if (a !== b) throw new Error(`${what} differ:\n  got      ${a.slice(0, 2_000)}\n  expected ${b.slice(0, 2_000)}`);
 }
 
-/** The admitted set by the SQL lowering equals the TypeScript evaluator's, and `admit` reports no divergence. */
+/** The admitted set by the SQL lowering (through the record index, and as one full query) equals the TypeScript evaluator's. */
 const admissionDifferential: RegisteredProperty = {
   name: 'admission-differential',
   summary: 'SQL lowering and TypeScript evaluator admit the same records',
   testRuns: 10_000,
-  property: ({ driver, compiler }) =>
-    fc.property(caseArbitrary, ({ records, contract }) => {
-      compiler.index(createRecordSet(records));
-      const resolution = resolve(contract, createRecordSet(records));
+  property: async ({ openDatabase }) => {
+    const driver = await openDatabase();
+    const index = createRecordIndex(driver);
+    return fc.property(caseArbitrary, ({ records, contract }) => {
+      const recordSet = createRecordSet(records);
+      const resolution = resolve(contract, recordSet);
       // The generators rule out cycles, dangling links and an ambiguous contract subject by construction.
       if (!resolution.ok) throw new Error(`generated case does not resolve: ${resolution.error.message}`);
+      index.sync(recordSet);
       const lowered = lowerAdmission(resolution.value.contract, driver.maxParameters);
       if (!lowered.ok) throw new Error(lowered.error.message);
-      const admission = admit(resolution.value, driver);
-      if (!admission.ok) throw new Error(`admit: ${admission.error.code}: ${admission.error.message}`);
-      // admit has loaded the temp tables for this contract; query the lowering on its own.
-      const sql = driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
+      // The index re-runs the predicate only over rows it changed since the last case; the full query checks that too.
+      const sql = [...index.admit(lowered.value)].sort();
+      const full = driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
       const context = createGateContext(resolution.value.contract);
-      const evaluator = resolution.value.records.filter((item) => evaluateGates(context, item).admitted).map((item) => item.record.id).sort();
-      same(sql, evaluator, 'SQL and evaluator admitted sets');
-    }),
+      const evaluator = resolution.value.records
+        .filter((item, position) => evaluateGates(context, item).failed === 0 && resolution.value.supersededBy[position] === null)
+        .map((item) => item.record.id)
+        .sort();
+      same(sql, evaluator, 'SQL (index) and evaluator admitted sets');
+      same(full, evaluator, 'SQL (full query) and evaluator admitted sets');
+    });
+  },
 };
 
 type Step =
@@ -115,11 +116,12 @@ function patchAt(records: readonly SourceRecord[], position: number, patch: (rec
   return records.map((record, index) => (index === at ? patch(record) : record));
 }
 
-/** Everything a compilation shows: the receipt bytes, the trace rows, the baselines and the counts; or the error. */
-function observable(result: Result<CompileOutcome, CompileError>): unknown {
+/** Everything a compilation shows: the receipt bytes, the trace rows, the counts and the baselines; or the error. */
+function observable(compiler: Compiler, request: CompileRequest): unknown {
+  const result = compiler.compile(request);
   if (!result.ok) return { error: result.error };
-  const { receipt, trace, baselines, counts, status } = result.value;
-  return { status, receipt: serialiseReceipt(receipt), trace, baselines, counts };
+  const { receipt, trace, counts, status, admitted } = result.value;
+  return { status, receipt: serialiseReceipt(receipt), trace, counts, admitted: [...admitted].sort(), baselines: compiler.baselines(request, result.value) };
 }
 
 /** A compiler that reuses its previous work produces exactly what a fresh compiler on a fresh database produces, step after step. */
@@ -128,17 +130,19 @@ const incrementalEqualsFresh: RegisteredProperty = {
   summary: 'an incremental compiler equals a fresh one after every change',
   // Each run compiles every step twice (kept compiler, fresh database): the fresh one is the slow part.
   testRuns: 60,
-  property: ({ compiler, freshDriver }) =>
-    fc.asyncProperty(caseArbitrary, caseArbitrary, fc.array(stepArbitrary, { minLength: 1, maxLength: 6 }), async (first, other, steps) => {
+  property: async ({ openDatabase }) => {
+    const kept = createCompiler(await openDatabase());
+    return fc.asyncProperty(caseArbitrary, caseArbitrary, fc.array(stepArbitrary, { minLength: 1, maxLength: 6 }), async (first, other, steps) => {
       let contract = first.contract;
       let records: readonly SourceRecord[] = first.records;
       for (const step of [{ kind: 'same-again' } as const, ...steps]) {
         ({ contract, records } = applyStep(step, contract, records, other));
-        const recordSet = createRecordSet(records);
-        const fresh = createCompiler(await freshDriver());
-        same(observable(compiler.compile({ contract, recordSet })), observable(fresh.compile({ contract, recordSet })), `kept and fresh compilations after ${step.kind}`);
+        const request = { contract, recordSet: createRecordSet(records) };
+        const fresh = createCompiler(await openDatabase());
+        same(observable(kept, request), observable(fresh, request), `kept and fresh compilations after ${step.kind}`);
       }
-    }),
+    });
+  },
 };
 
 export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh];
