@@ -11,6 +11,7 @@ import { createRecordSet } from '../passes/validate';
 import type { SqlDriver } from '../search/driver';
 import { createRecordIndex } from '../search/record-index';
 import { caseArbitrary } from './arbitraries';
+import { noninterferenceArbitrary, noninterferenceDifferences } from './noninterference';
 
 /**
  * The project's properties, in one registry: `npm test` runs each for its `testRuns` cases (the test files
@@ -55,9 +56,10 @@ const admissionDifferential: RegisteredProperty = {
       const sql = [...index.admit(lowered.value)].sort();
       const full = driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
       const context = createGateContext(resolution.value.contract);
+      // Every gate in TypeScript, supersession included.
       const evaluator = resolution.value.records
-        .filter((item, position) => evaluateGates(context, item).failed === 0 && resolution.value.supersededBy[position] === null)
-        .map((item) => item.record.id)
+        .filter((item) => evaluateGates(context, item).failed === 0)
+        .map((item) => item.checked.record.id)
         .sort();
       same(sql, evaluator, 'SQL (index) and evaluator admitted sets');
       same(full, evaluator, 'SQL (full query) and evaluator admitted sets');
@@ -145,7 +147,22 @@ const incrementalEqualsFresh: RegisteredProperty = {
   },
 };
 
-export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh];
+/** Nothing the caller may not see changes what the caller gets (src/core/test-support/noninterference.ts; npm test runs it in noninterference.test.ts). */
+const noninterference: RegisteredProperty = {
+  name: 'noninterference',
+  summary: 'changing, adding or removing records that fail a gate changes nothing the caller gets',
+  testRuns: 400,
+  property: async ({ openDatabase }) => {
+    const compiler = createCompiler(await openDatabase());
+    return fc.property(noninterferenceArbitrary, (input) => {
+      const differences = noninterferenceDifferences(compiler, input);
+      fc.pre(differences !== null);
+      if (differences.length > 0) throw new Error(`what the caller gets changed: ${differences.join('; ')}`);
+    });
+  },
+};
+
+export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference];
 
 export function propertyNamed(name: string): RegisteredProperty {
   const found = PROPERTIES.find((entry) => entry.name === name);
