@@ -96,6 +96,7 @@ describe('receipt', () => {
       ],
       weights: { title: 2, text: 1 },
     });
+    expect(receipt.recordSetDigest).toBe(recordSetDigest(buildRecordSet(records).checked));
     expect(receipt.trace.map((row) => row.fingerprint)).toEqual(['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint));
   });
 
