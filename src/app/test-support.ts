@@ -113,6 +113,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     attemptContinue: vi.fn(async () => null),
     resetDrill: vi.fn(async () => ({ frozenReceiptId: null, declared: [] })),
     resetWorkspace: vi.fn(async () => sampleWorkspace()),
+    diffReceipts: vi.fn(async () => ({ ok: false as const, issues: [] })),
     runSeed000: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runScenarioComparison: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runGrowth: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),

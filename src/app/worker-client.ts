@@ -22,6 +22,7 @@ export function createWorkerApi(): CompilerApi {
     attemptContinue: () => remote.attemptContinue(),
     resetDrill: () => remote.resetDrill(),
     resetWorkspace: () => remote.resetWorkspace(),
+    diffReceipts: (before, after, audience) => remote.diffReceipts(before, after, audience),
     runSeed000: (onProgress) => remote.runSeed000(proxy(onProgress)),
     runScenarioComparison: (onProgress) => remote.runScenarioComparison(proxy(onProgress)),
     runGrowth: (sizes, onProgress) => remote.runGrowth(sizes, proxy(onProgress)),

@@ -20,6 +20,7 @@ describe('context-compiler CLI', () => {
     expect(result.stdout).toContain('compile');
     expect(result.stdout).toContain('drill');
     expect(result.stdout).toContain('check');
+    expect(result.stdout).toContain('diff');
   });
 
   it('compiles the default scenario: ADR-0234 protected, naive top-k misses it', async () => {
@@ -95,6 +96,38 @@ describe('context-compiler CLI', () => {
     expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
     const unchanged = await main(['drill', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
     expect(unchanged).toBe(EXIT.ok);
+  });
+
+  it('diffs two compilations: atlas-credit-review decided one day later', async () => {
+    const first = await run('compile', '--scenario', 'atlas-credit-review', '--receipt-out', 'a.json');
+    await main(['compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'b.json'], { stdout: () => {}, stderr: () => {}, cwd: first.cwd });
+    let stdout = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: () => {}, cwd: first.cwd };
+    expect(await main(['diff', 'a.json', 'b.json'], io)).toBe(EXIT.ok);
+    expect(stdout).toContain('asOf 2026-08-30T00:00:00.000Z → 2026-08-31T00:00:00.000Z');
+    expect(stdout).toContain('ADD-7 SELECTED_EVIDENCE → EXCLUDE_EXPIRED');
+    expect(stdout).toMatch(/in: P4-LOCAL\n\s+out: ADD-7/);
+    stdout = '';
+    expect(await main(['diff', 'a.json', 'b.json', '--json'], io)).toBe(EXIT.ok);
+    const diff = JSON.parse(stdout) as { identical: boolean; contract: { field: string }[]; packet: { tokensBefore: number; tokensAfter: number } };
+    expect(diff.identical).toBe(false);
+    expect(diff.contract.map((change) => change.field)).toEqual(['asOf']);
+    expect(diff.packet).toMatchObject({ tokensBefore: 670, tokensAfter: 730 });
+    stdout = '';
+    expect(await main(['diff', 'a.json', 'a.json'], io)).toBe(EXIT.ok);
+    expect(stdout).toContain('identical');
+  });
+
+  it('refuses diff input that is not two receipts, naming the file and field', async () => {
+    const saved = await run('compile', '--receipt-out', 'a.json');
+    writeFileSync(join(saved.cwd, 'bad.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(saved.cwd, 'a.json'), 'utf8')), tokensUsed: 'many' }));
+    let stderr = '';
+    const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+    expect(await main(['diff', 'a.json'], io)).toBe(EXIT.invalid);
+    expect(await main(['diff', 'a.json', 'missing.json'], io)).toBe(EXIT.invalid);
+    expect(stderr).toContain('missing.json: no such file');
+    expect(await main(['diff', 'a.json', 'bad.json'], io)).toBe(EXIT.invalid);
+    expect(stderr).toMatch(/bad\.json: tokensUsed: /);
   });
 
   it('runs every built-in scenario through the self-checks', async () => {

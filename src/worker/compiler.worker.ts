@@ -36,6 +36,7 @@ const api: CompilerApi = {
   attemptContinue: async () => (await ready).attemptContinue(),
   resetDrill: async () => (await ready).resetDrill(),
   resetWorkspace: async () => (await ready).resetWorkspace(),
+  diffReceipts: async (before, after, audience) => (await ready).diffReceipts(before, after, audience),
   runSeed000: (onProgress) => evaluation.runSeed000(onProgress),
   runScenarioComparison: (onProgress) => evaluation.runScenarioComparison(onProgress),
   runGrowth: (sizes, onProgress) => evaluation.runGrowth(sizes, onProgress),

@@ -4,6 +4,7 @@ import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { FileKind } from '../core/passes/validate';
 import type { ReasonCode } from '../core/reasons';
+import type { DiffSection, FirstDifference, ReceiptDiff } from '../core/receipt-diff';
 import type { Decision, DrillVerdict, EvidenceSlot } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
@@ -165,6 +166,26 @@ export interface ReceiptCheck {
   readonly verdict: DrillVerdict;
 }
 
+/** A saved receipt's text and the name to report problems under (a file name, or `baseline`). */
+export interface ReceiptText {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** A receipt diff as a panel shows it: disclosed for one audience, at most DIFF_VIEW_LINES lines a section. */
+export interface DiffView {
+  readonly before: ReceiptDiff['before'];
+  readonly after: ReceiptDiff['after'];
+  readonly identical: boolean;
+  readonly firstDifference: FirstDifference | null;
+  readonly sections: readonly DiffSection[];
+}
+
+export const DIFF_VIEW_LINES = 200;
+
+/** `diff` is the whole structure (every id), disclosed for the audience asked for; `view` is what to show. */
+export type ReceiptDiffResponse = { readonly ok: true; readonly diff: ReceiptDiff; readonly view: DiffView } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
 export type LoadResult =
   | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
   | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
@@ -226,6 +247,11 @@ export interface CompilerApi extends EvaluationApi {
   attemptContinue(): Promise<DrillVerdict | null>;
   resetDrill(): Promise<DrillState>;
   resetWorkspace(): Promise<WorkspaceSnapshot>;
+  /**
+   * What changed from one compilation to another, from two saved receipts (e.g. a pinned baseline's
+   * `receiptJson()` and the current one), disclosed for `audience`. Problems name the receipt and field.
+   */
+  diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): Promise<ReceiptDiffResponse>;
 }
 
 /** What is kept in IndexedDB. Read back through this schema: storage is a boundary like any file. */

@@ -141,6 +141,34 @@ describe('session', () => {
     expect(result.receiptChecks[0]?.verdict.action).not.toBe('continue');
   });
 
+  it('diffs two receipts for the baseline view, disclosed for the audience, and names bad input', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const baseline = session.receiptJson() ?? '';
+    await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
+    session.compile('diagnostic');
+    const current = session.receiptJson() ?? '';
+    const response = session.diffReceipts({ name: 'baseline', text: baseline }, { name: 'current', text: current }, 'diagnostic');
+    if (!response.ok) throw new Error(JSON.stringify(response.issues));
+    expect(response.diff.records.added).toEqual(['ADR-0198']);
+    expect(response.view.sections.find((section) => section.key === 'fields')?.lines).toContain('controls [] → [superseded-decision]');
+
+    // A withheld record (LGL-0007 is denied to this caller) is named in the diagnostic view only.
+    const edited = JSON.parse(current) as { trace: { id: string; fact: string }[] };
+    for (const row of edited.trace) if (row.id === 'LGL-0007') row.fact = 'edited';
+    const text = JSON.stringify(edited);
+    const diagnostic = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text }, 'diagnostic');
+    const user = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text }, 'user');
+    expect(diagnostic.ok && diagnostic.diff.rows).toEqual([{ id: 'LGL-0007', fields: ['fact'] }]);
+    if (!user.ok) throw new Error('expected a diff');
+    expect(JSON.stringify(user)).not.toContain('LGL-0007');
+    expect(user.diff.withheld).toBe(1);
+
+    const bad = session.diffReceipts({ name: 'baseline', text: '{"receiptId":"x"}' }, { name: 'current', text: current }, 'diagnostic');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.issues[0]).toMatchObject({ file: 'baseline', path: 'receiptId' });
+  });
+
   it('shows contract errors at their path and keeps the last valid contract', async () => {
     const { session, snapshot } = await newSession();
     const contract = snapshot.scenarios[0]?.contract;

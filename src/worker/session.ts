@@ -1,12 +1,14 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
-import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
+import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
 import { drill } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { isBoundedDisclosure, REASONS, type ReasonCode } from '../core/reasons';
+import { isBoundedDisclosure, isReasonCode, REASONS, type ReasonCode } from '../core/reasons';
+import { boundedRowIds, describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
+import { parseReceiptJson } from '../core/receipt-file';
 import type { CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
@@ -16,6 +18,10 @@ import {
   type ColumnEntry,
   type CompileResponse,
   type CompileView,
+  DIFF_VIEW_LINES,
+  type DiffView,
+  type ReceiptDiffResponse,
+  type ReceiptText,
   type ContractUpdate,
   type DrillState,
   type LoadProgress,
@@ -322,6 +328,21 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return { loaded: effective(currentEntry()), selection };
     },
 
+    diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
+      const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
+      const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
+      const [first, second] = parsed;
+      if (!first?.ok || !second?.ok) return { ok: false, issues };
+      const withheld = new Set<string>();
+      if (audience === 'user') {
+        for (const receipt of [first.value, second.value]) for (const id of boundedRowIds(receipt, isBoundedCode)) withheld.add(id);
+        // The receipts keep only each row's first failed gate; the last compilation knows every one.
+        for (const row of last?.outcome.trace ?? []) if (isWithheldFromUser(row)) withheld.add(row.id);
+      }
+      const diff = discloseDiff(diffReceipts(first.value, second.value), withheld);
+      return { ok: true, diff, view: diffView(diff) };
+    },
+
     async resetWorkspace(): Promise<WorkspaceSnapshot> {
       loaded = new Map();
       loads = [];
@@ -339,6 +360,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return snapshot();
     },
   };
+}
+
+const isBoundedCode = (code: string) => isReasonCode(code) && isBoundedDisclosure(code);
+
+/** What a panel shows of a diff: its sections, a bounded number of lines each. */
+export function diffView(diff: ReceiptDiff): DiffView {
+  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
 }
 
 function titleOf(recordSet: RecordSet, id: string): string {
