@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { receiptIdOf } from '../core/passes/attest';
+import type { Receipt } from '../core/result';
 import { EXIT } from './command';
 import { main } from './main';
 
@@ -96,6 +98,42 @@ describe('context-compiler CLI', () => {
     expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
     const unchanged = await main(['drill', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
     expect(unchanged).toBe(EXIT.ok);
+  });
+
+  it('refuses forged receipts from drill --receipt with exit 2, naming the first differing field', async () => {
+    const saved = await run('compile', '--scenario', 'atlas-credit-review', '--receipt-out', 'receipt.json');
+    const genuine = JSON.parse(readFileSync(join(saved.cwd, 'receipt.json'), 'utf8')) as Receipt;
+    const forge = (name: string, edit: (body: Omit<Receipt, 'receiptId'>) => Omit<Receipt, 'receiptId'>) => {
+      const { receiptId: _id, ...body } = genuine;
+      const edited = edit(body);
+      writeFileSync(join(saved.cwd, name), JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }));
+    };
+    forge('slot.json', (body) => ({ ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] }));
+    forge('row.json', (body) => ({ ...body, trace: body.trace.map((row) => (row.id === 'W-55' ? { ...row, decision: 'selected' as const } : row)) }));
+    forge('packet.json', (body) => ({ ...body, selected: [...body.selected, 'W-55'] }));
+    const expected = { 'slot.json': 'decisionBlockedBy[0]', 'row.json': 'trace[W-55].decision (record W-55)', 'packet.json': 'selected[4] (record W-55)' };
+    for (const [name, first] of Object.entries(expected)) {
+      let stdout = '';
+      const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', name], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+      expect(code, name).toBe(EXIT.failClosed);
+      expect(stdout, name).toContain('BLOCKED (RECEIPT_MISMATCH)');
+      expect(stdout, name).toContain(`first difference: ${first}`);
+    }
+    let json = '';
+    await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'row.json', '--json'], { stdout: (text) => (json += text), stderr: () => {}, cwd: saved.cwd });
+    expect(JSON.parse(json)).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { path: 'trace[W-55].decision', recordId: 'W-55' } });
+    expect(await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd })).toBe(EXIT.ok);
+  });
+
+  it('shows why a receipt from another as-of date is stale: the diff names the field', async () => {
+    const saved = await run('compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'receipt.json');
+    let stdout = '';
+    const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    expect(code).toBe(EXIT.recompileRequired);
+    expect(stdout).toContain('STALE — RECOMPILE REQUIRED (STALE_CONTRACT_FINGERPRINT)');
+    expect(stdout).toContain('asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z');
+    expect(stdout).toContain('ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE');
+    expect(stdout).not.toContain('not reperformed');
   });
 
   it('diffs two compilations: atlas-credit-review decided one day later', async () => {

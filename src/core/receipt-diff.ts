@@ -438,7 +438,8 @@ export function renderDiffText(diff: ReceiptDiff, limit = 50): string {
   const head = `${shortHash(diff.before.receiptId)} (${diff.before.schemaVersion}) → ${shortHash(diff.after.receiptId)} (${diff.after.schemaVersion})`;
   if (diff.identical) return `${head}\nidentical: the same canonical bytes\n`;
   const lines = [head];
-  if (diff.firstDifference) lines.push(`first difference: ${diff.firstDifference.path}`);
+  const first = diff.firstDifference;
+  if (first) lines.push(`first difference: ${first.path}${first.recordId !== null ? ` (record ${first.recordId})` : ''}`);
   for (const section of describeDiff(diff, limit)) {
     lines.push('', `${section.title}:`, ...section.lines.map((line) => `  ${line}`));
     if (section.more > 0) lines.push(`  … and ${section.more} more (--json lists all)`);

@@ -161,9 +161,17 @@ export interface LoadProgress {
   readonly total: number;
 }
 
+/** A drill verdict as the panels show it: the diff behind it, disclosed once for each audience. */
+export interface VerdictView extends DrillVerdict {
+  /** True: its declared inputs reproduced the receipt; false: they did not (RECEIPT_MISMATCH); null: not at hand. */
+  readonly reperformed: boolean | null;
+  /** From the receipt to what decided the verdict; null when nothing differs or nothing was compiled. */
+  readonly diff: { readonly diagnostic: DiffView; readonly user: DiffView } | null;
+}
+
 export interface ReceiptCheck {
   readonly file: string;
-  readonly verdict: DrillVerdict;
+  readonly verdict: VerdictView;
 }
 
 /** A saved receipt's text and the name to report problems under (a file name, or `baseline`). */
@@ -244,7 +252,7 @@ export interface CompilerApi extends EvaluationApi {
   freezeReceipt(): Promise<DrillState>;
   declareLateChange(id: string): Promise<DrillState>;
   /** Null when nothing has been compiled yet, so there is no receipt to freeze. */
-  attemptContinue(): Promise<DrillVerdict | null>;
+  attemptContinue(): Promise<VerdictView | null>;
   resetDrill(): Promise<DrillState>;
   resetWorkspace(): Promise<WorkspaceSnapshot>;
   /**

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
+import { receiptIdOf } from '../core/passes/attest';
+import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace } from './protocol';
@@ -167,6 +169,35 @@ describe('session', () => {
     const bad = session.diffReceipts({ name: 'baseline', text: '{"receiptId":"x"}' }, { name: 'current', text: current }, 'diagnostic');
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.issues[0]).toMatchObject({ file: 'baseline', path: 'receiptId' });
+  });
+
+  it('checks a saved receipt from another as-of date: stale, reperformed, with the contract field that changed', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: ['decide-one-day-later'], lateChanges: [] });
+    session.compile('diagnostic');
+    const receipt = session.receiptJson() ?? '';
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    const result = await session.loadFiles([file('tomorrow.json', receipt)], noProgress);
+    if (result.status !== 'loaded') throw new Error(result.status);
+    const verdict = result.receiptChecks[0]?.verdict;
+    expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
+    const contract = verdict?.diff?.diagnostic.sections.find((section) => section.key === 'contract');
+    expect(contract?.lines).toEqual(['asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z']);
+    expect(verdict?.diff?.user.sections.find((section) => section.key === 'decisions')?.lines).toContain('ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE');
+  });
+
+  it('refuses a forged receipt (an evidence slot edited, its id recomputed) in the receipt check and the drill', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    session.compile('diagnostic');
+    const { receiptId: _id, ...body } = JSON.parse(session.receiptJson() ?? '') as Receipt;
+    const edited = { ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] };
+    const result = await session.loadFiles([file('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))], noProgress);
+    if (result.status !== 'loaded') throw new Error(result.status);
+    const verdict = result.receiptChecks[0]?.verdict;
+    expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
+    expect(verdict?.diff?.diagnostic.firstDifference).toEqual({ path: 'decisionBlockedBy[0]', recordId: null });
+    expect(verdict?.diff?.diagnostic.sections.find((section) => section.key === 'evidence')?.lines).toEqual(['waiver_valid supported → unknown']);
   });
 
   it('shows contract errors at their path and keeps the last valid contract', async () => {

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
 import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
-import { drill } from '../core/drill';
+import { drill, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
@@ -9,7 +9,7 @@ import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { isBoundedDisclosure, isReasonCode, REASONS, type ReasonCode } from '../core/reasons';
 import { boundedRowIds, describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { parseReceiptJson } from '../core/receipt-file';
-import type { CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
+import type { CompileOutcome, Receipt, TraceRow } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
@@ -36,6 +36,7 @@ import {
   type TracePage,
   type TraceQuery,
   type TraceRowView,
+  type VerdictView,
   type WorkspaceSnapshot,
 } from './protocol';
 import { measured, measuredAsync } from './user-timing';
@@ -168,12 +169,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return view;
   };
 
-  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): DrillVerdict => {
+  /**
+   * The drill and the receipt check: the receipt against the current inputs with the declared changes,
+   * reperformed from its own inputs (this scenario with the controls and late changes it names).
+   */
+  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): VerdictView => {
     const request = prepare(union(selection.lateChanges, declaredChanges));
     if (!request.ok) {
-      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null };
+      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null, reperformed: null, diff: null };
     }
-    return drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges });
+    const own = prepareScenario(effective(currentEntry()), { controls: prior.controls, lateChanges: prior.lateChanges });
+    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
   return {
@@ -316,7 +322,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return { frozenReceiptId: frozen?.receiptId ?? null, declared };
     },
 
-    attemptContinue(): DrillVerdict | null {
+    attemptContinue(): VerdictView | null {
       if (!frozen && last) frozen = last.outcome.receipt;
       return frozen ? checkAgainstCurrent(frozen, declared) : null;
     },
@@ -367,6 +373,11 @@ const isBoundedCode = (code: string) => isReasonCode(code) && isBoundedDisclosur
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
 export function diffView(diff: ReceiptDiff): DiffView {
   return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
+}
+
+/** A verdict for the panels: the diffs become bounded views, one per audience. */
+function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict): VerdictView {
+  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff), user: diffView(userDiff) } : null };
 }
 
 function titleOf(recordSet: RecordSet, id: string): string {

@@ -1,11 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { err, type CompileError, type Result } from '../../core/errors';
 import { diffReceipts, renderDiffText } from '../../core/receipt-diff';
-import { parseReceiptJson } from '../../core/receipt-file';
-import type { Receipt } from '../../core/result';
 import { EXIT, type CliCommand } from '../command';
+import { readReceiptFile } from '../load-inputs';
 import { parseCommandArgs } from '../options';
 import { renderError } from '../render';
 
@@ -14,13 +10,6 @@ const options = {
   limit: { type: 'string', default: '50' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
-
-/** Reads a receipt file; relative paths are read from `cwd`, and problems name the file as given. */
-export function readReceiptFile(path: string, cwd: string): Result<Receipt, CompileError> {
-  const absolute = resolve(cwd, path);
-  if (!existsSync(absolute)) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `${path}: no such file`, issues: [{ file: path, path: '(root)', message: 'no such file' }] });
-  return parseReceiptJson(path, readFileSync(absolute, 'utf8'));
-}
 
 export const diffCommand: CliCommand = {
   name: 'diff',
