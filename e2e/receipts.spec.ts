@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Download } from '@playwright/test';
 import { receiptIdOf } from '../src/core/passes/attest';
@@ -17,7 +18,7 @@ async function read(file: Download): Promise<{ name: string; text: string }> {
 
 const asJson = (name: string, text: string): FilePayload => ({ name, mimeType: 'application/json', text });
 
-test.describe('Checking a saved receipt', () => {
+test.describe('Receipts anyone can check', () => {
   test('a receipt from another as-of date is stale, and the check shows the changed fields', async ({ app }) => {
     await app.goto();
     await app.scenarioPicker.selectOption('atlas-credit-review');
@@ -57,5 +58,21 @@ test.describe('Checking a saved receipt', () => {
     const diff = check.getByRole('group', { name: 'What the receipt claims, against what its own inputs compile to' });
     await expect(diff.getByTestId('diff-first')).toHaveText('First difference: decisionBlockedBy[0]');
     await expect(diff.getByTestId('diff-evidence')).toContainText('waiver_valid supported → unknown');
+  });
+
+  test('the export panel downloads the receipt as an in-toto statement bound to the packet text', async ({ app }) => {
+    await app.goto();
+    const receiptId = await app.receiptId();
+    const file = await download(app, 'Download statement');
+    expect(file.name).toBe(`statement-${receiptId.slice(0, 12)}.intoto.json`);
+    const statement = JSON.parse(file.text) as { _type: string; subject: { name: string; digest: Record<string, string> }[]; predicateType: string; predicate: Receipt };
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicateType).toBe(`https://context-compiler.invalid/receipt/v${statement.predicate.schemaVersion.split('/')[1]}`);
+    expect(statement.predicate.receiptId).toBe(receiptId);
+    const packetText = (await app.page.getByTestId('packet-text').textContent()) ?? '';
+    expect(statement.subject).toEqual([
+      { name: 'packet.txt', digest: { sha256: createHash('sha256').update(packetText, 'utf8').digest('hex') }, mediaType: 'text/plain; charset=utf-8' },
+      { name: 'record-set', digest: { contextCompilerRecordSet: statement.predicate.recordSetDigest } },
+    ]);
   });
 });

@@ -104,6 +104,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     queryTrace: vi.fn(async () => ({ offset: 0, rows: [], matched: 0, total: 0 })),
     receiptJson: vi.fn(async () => '{}'),
     packetJson: vi.fn(async () => '{}'),
+    statementJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     revertContract: vi.fn(async () => sampleWorkspace()),
     loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),

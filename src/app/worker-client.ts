@@ -13,6 +13,7 @@ export function createWorkerApi(): CompilerApi {
     queryTrace: (query) => remote.queryTrace(query),
     receiptJson: () => remote.receiptJson(),
     packetJson: () => remote.packetJson(),
+    statementJson: () => remote.statementJson(),
     updateContract: (input) => remote.updateContract(input),
     revertContract: () => remote.revertContract(),
     loadFiles: (files, onProgress) => remote.loadFiles(files, proxy(onProgress)),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,20 @@ describe('context-compiler CLI', () => {
     const saved = JSON.parse(readFileSync(join(result.cwd, 'receipt.json'), 'utf8')) as { receiptId: string };
     expect(saved.receiptId).toBe(parsed.receipt.receiptId);
     expect(readFileSync(join(result.cwd, 'packet.txt'), 'utf8')).toContain(`receipt: ${parsed.receipt.receiptId}`);
+  });
+
+  it('writes an in-toto statement whose subject digests match the packet file and the receipt', async () => {
+    const result = await run('compile', '--receipt-out', 'receipt.json', '--packet-out', 'packet.txt', '--statement-out', 'statement.intoto.json');
+    const statement = JSON.parse(readFileSync(join(result.cwd, 'statement.intoto.json'), 'utf8')) as { _type: string; subject: { name: string; digest: Record<string, string> }[]; predicateType: string; predicate: unknown };
+    const receipt = JSON.parse(readFileSync(join(result.cwd, 'receipt.json'), 'utf8')) as { recordSetDigest: string };
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicate).toEqual(receipt);
+    // The digest anyone can recompute with sha256sum over the packet file the CLI wrote.
+    expect(statement.subject[0]).toMatchObject({ name: 'packet.txt', digest: { sha256: createHash('sha256').update(readFileSync(join(result.cwd, 'packet.txt'))).digest('hex') } });
+    expect(statement.subject[1]).toEqual({ name: 'record-set', digest: { contextCompilerRecordSet: receipt.recordSetDigest } });
+    const failed = await run('compile', '--control', 'remove-provenance', '--statement-out', 'statement.intoto.json');
+    expect(failed.code).toBe(EXIT.failClosed);
+    expect((JSON.parse(readFileSync(join(failed.cwd, 'statement.intoto.json'), 'utf8')) as { subject: unknown[] }).subject).toHaveLength(1);
   });
 
   it('never names a record excluded for authorisation or deny reasons in the user view', async () => {

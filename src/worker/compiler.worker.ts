@@ -27,6 +27,7 @@ const api: CompilerApi = {
   queryTrace: async (query) => (await ready).queryTrace(query),
   receiptJson: async () => (await ready).receiptJson(),
   packetJson: async () => (await ready).packetJson(),
+  statementJson: async () => (await ready).statementJson(),
   updateContract: async (input) => (await ready).updateContract(input),
   revertContract: async () => (await ready).revertContract(),
   loadFiles: async (files, onProgress) => (await ready).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),

@@ -244,6 +244,8 @@ export interface CompilerApi extends EvaluationApi {
   receiptJson(): Promise<string | null>;
   /** Null when the last compilation failed closed: there is no packet to export. */
   packetJson(): Promise<string | null>;
+  /** The receipt as an in-toto Statement v1 (canonical JSON); null when nothing has been compiled. */
+  statementJson(): Promise<string | null>;
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;

@@ -3,6 +3,7 @@ import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { receiptIdOf } from '../core/passes/attest';
+import { sha256Hex } from '../core/hash';
 import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -51,6 +52,17 @@ describe('session', () => {
     expect(compiled.view.columns.compiled.entries.map((entry) => entry.id)).toContain('ADR-0234');
     expect(compiled.view.columns.naive.requiredMissed).toContain('ADR-0234');
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
+  });
+
+  it('exports the receipt as an in-toto statement whose packet subject is the copied packet text', async () => {
+    const { session } = await newSession();
+    expect(session.statementJson()).toBeNull();
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const statement = JSON.parse(session.statementJson() ?? '') as { _type: string; subject: { name: string; digest: { sha256?: string } }[]; predicate: { receiptId: string } };
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicate.receiptId).toBe(compiled.view.receiptId);
+    expect(statement.subject[0]).toMatchObject({ name: 'packet.txt', digest: { sha256: sha256Hex(compiled.view.packetText ?? '') } });
   });
 
   it('answers trace queries one bounded window at a time, sorted and filtered over the whole trace', async () => {

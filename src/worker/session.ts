@@ -9,6 +9,7 @@ import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { isBoundedDisclosure, isReasonCode, REASONS, type ReasonCode } from '../core/reasons';
 import { boundedRowIds, describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { parseReceiptJson } from '../core/receipt-file';
+import { receiptStatement, serialiseStatement } from '../core/statement';
 import type { CompileOutcome, Receipt, TraceRow } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
@@ -257,6 +258,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!last || last.outcome.status !== 'packet') return null;
       const { packet, receipt } = last.outcome;
       return canonicalJson({ receiptId: receipt.receiptId, packetFingerprint: receipt.packetFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body, text: packetWithManifest(packet, receipt) });
+    },
+
+    statementJson(): string | null {
+      if (!last) return null;
+      const { outcome } = last;
+      return serialiseStatement(receiptStatement(outcome.receipt, outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null));
     },
 
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
