@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CompileRequest } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { parseContractJson, parseRecordsJsonl, type LoadedScenario } from '../core/passes/validate';
-import { parseReceiptJson } from '../core/receipt-file';
+import { parseReceiptJson } from '../core/passes/validate';
 import type { Receipt } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';

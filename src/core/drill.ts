@@ -1,8 +1,8 @@
 import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION } from './passes/attest';
-import { isBoundedDisclosure, isReasonCode, REASONS, type ReasonCode } from './reasons';
-import { boundedRowIds, diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
+import { REASONS, type ReasonCode } from './reasons';
+import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
 import type { CompileOutcome, DrillAction, DrillVerdict, Receipt } from './result';
 
 export interface DrillRequest extends CompileRequest {
@@ -149,9 +149,9 @@ export function drill(compiler: Compiler, request: DrillRequest): ReceiptVerdict
   return verdict('recompile_required', code, `${detail}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
 }
 
-/** Records the user view may not name: bounded codes in the receipt, and rows withheld in what was compiled. */
+/** Records the user view may not name: rows it withholds in the receipt or in anything compiled to check it. */
 function withheldFromUser(prior: Receipt, compiled: readonly CompileOutcome[]): Set<string> {
-  const withheld = boundedRowIds(prior, (code) => isReasonCode(code) && isBoundedDisclosure(code));
-  for (const outcome of compiled) for (const row of outcome.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  const withheld = new Set<string>();
+  for (const trace of [prior.trace, ...compiled.map((outcome) => outcome.trace)]) for (const row of trace) if (isWithheldFromUser(row)) withheld.add(row.id);
   return withheld;
 }

@@ -2,17 +2,18 @@ import { canonicalJson, compareStrings } from './canonical';
 
 /**
  * What two receipts say differently, for a reader: the CLI's `diff`, the fire drill's STALE verdict, the
- * app's receipt check and its baseline view all show this one structure. It reads receipts of schema
- * `context-compiler/2` and `/3`: the contract is the v3 `contract` object, or v2's copied fields; records
- * are told changed by the v3 per-row `fingerprint` (v2 rows carry none, so only additions and removals
- * are known). Every list is in a fixed order and every step is linear in the rows (maps, no nested scans),
- * so two 100,000-row receipts diff in one pass each.
+ * app's receipt check and its baseline view all show this one structure. It reads the receipt's contract,
+ * tells changed records by each row's fingerprint, and walks every other field generically, so a field
+ * added to the format shows up without a change here. Every list is in a fixed order and every step is
+ * linear in the rows (maps, no nested scans), so two 100,000-row receipts diff in one pass each.
  */
 
-/** The parts of a receipt the diff reads; a v2 or v3 receipt (src/core/format/receipt.ts) is one. */
+/** The parts of a receipt the diff reads (src/core/format/receipt.ts); the rest is compared field by field. */
 export interface DiffableReceipt {
   readonly receiptId: string;
   readonly schemaVersion: string;
+  /** The normalised contract the receipt compiled. */
+  readonly contract: object;
   readonly selected: readonly string[];
   readonly tokensUsed: number;
   readonly packetFingerprint: string | null;
@@ -24,7 +25,7 @@ export interface DiffableRow {
   readonly id: string;
   readonly decision: string;
   readonly code: string;
-  /** v3: the record's SHA-256 fingerprint. */
+  /** The record's SHA-256 fingerprint. */
   readonly fingerprint?: string;
 }
 
@@ -68,14 +69,14 @@ export interface ReceiptDiff {
   /** True when every field but the id is the same: the two receipts have the same canonical bytes. */
   readonly identical: boolean;
   readonly firstDifference: FirstDifference | null;
-  /** Contract fields: v3's `contract`, or v2's `task`, `asOf`, `ranking` and `tokenBudget`. */
+  /** Fields of the receipt's `contract`, by name (`asOf`, `requiredRecords`, `principals`). */
   readonly contract: readonly FieldChange[];
   /** The receipt's other fields: versions, outcome, fingerprints, controls, late changes, failure, ranking statistics. */
   readonly fields: readonly FieldChange[];
   readonly records: {
     readonly added: readonly string[];
     readonly removed: readonly string[];
-    /** Ids in both whose fingerprints differ; null when either receipt has no per-row fingerprints (v2). */
+    /** Ids in both whose fingerprints differ; null when a row carries no fingerprint (not a current receipt). */
     readonly changed: readonly string[] | null;
   };
   readonly decisions: readonly DecisionChange[];
@@ -97,8 +98,6 @@ export interface ReceiptDiff {
   readonly withheld: number;
 }
 
-/** v2 copied these contract fields to the top level; v3 keeps the whole contract in `contract`. */
-const V2_CONTRACT_FIELDS = ['asOf', 'ranking', 'task', 'tokenBudget'] as const;
 /** Top-level fields with a section of their own (or no content to compare). */
 const SECTIONED = new Set(['receiptId', 'contract', 'trace', 'selected', 'evidence', 'tokensUsed', 'packetFingerprint']);
 
@@ -136,23 +135,43 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Differing values under `prefix`: objects are descended into, anything else (lists included) compared whole. */
+/** Fields that name the items of a list of objects (principals, propositions, ranking terms). */
+const ITEM_KEYS = ['id', 'term', 'proposition'] as const;
+
+/** The field every item of both lists has, with distinct string values, in the same relative order; else null. */
+function itemKey(before: readonly unknown[], after: readonly unknown[]): string | null {
+  for (const key of ITEM_KEYS) {
+    const names = (items: readonly unknown[]) => items.map((item) => (isObject(item) && typeof item[key] === 'string' ? item[key] : null));
+    const a = names(before);
+    const b = names(after);
+    if (a.includes(null) || b.includes(null) || new Set(a).size !== a.length || new Set(b).size !== b.length) continue;
+    // Order can matter (the principal chain): a reordered list is compared whole.
+    const shared = new Set(a.filter((name) => b.includes(name)));
+    if (a.filter((name) => shared.has(name)).join('\u0000') !== b.filter((name) => shared.has(name)).join('\u0000')) return null;
+    return key;
+  }
+  return null;
+}
+
+/**
+ * Differing values under `prefix`: objects are descended into, lists of named objects item by item
+ * (`ranking.terms[waiver].documents`), anything else (other lists included) compared whole.
+ */
 function changesIn(before: unknown, after: unknown, prefix: string, out: FieldChange[]): void {
   if (sameJson(before, after)) return;
   if (isObject(before) && isObject(after)) {
     for (const key of unionKeys(before, after)) changesIn(before[key] ?? null, after[key] ?? null, prefix === '' ? key : `${prefix}.${key}`, out);
     return;
   }
+  const key = Array.isArray(before) && Array.isArray(after) && before.length > 0 && after.length > 0 ? itemKey(before, after) : null;
+  if (key !== null && Array.isArray(before) && Array.isArray(after)) {
+    const byName = (items: readonly unknown[]) => new Map(items.map((item) => [(item as JsonObject)[key] as string, item]));
+    const left = byName(before);
+    const right = byName(after);
+    for (const name of new Set([...left.keys(), ...right.keys()])) changesIn(left.get(name) ?? null, right.get(name) ?? null, `${prefix}[${name}]`, out);
+    return;
+  }
   out.push({ field: prefix, before, after });
-}
-
-function contractView(receipt: JsonObject, keys: readonly string[] | null): JsonObject {
-  const contract = receipt.contract;
-  const source = isObject(contract) ? contract : receipt;
-  const pick = keys ?? (isObject(contract) ? keysOf(contract) : V2_CONTRACT_FIELDS);
-  const view: Record<string, unknown> = {};
-  for (const key of pick) if (source[key] !== undefined) view[key] = source[key];
-  return view;
 }
 
 function rowsById<T extends DiffableRow>(rows: readonly T[]): Map<string, T> {
@@ -238,18 +257,11 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
   const left = before as unknown as JsonObject;
   const right = after as unknown as JsonObject;
 
-  // A v2 receipt compared with a v3 one: only the contract fields both carry can be compared.
-  const shared = isObject(left.contract) === isObject(right.contract) ? null : V2_CONTRACT_FIELDS;
   const contract: FieldChange[] = [];
-  changesIn(contractView(left, shared), contractView(right, shared), '', contract);
+  changesIn(isObject(left.contract) ? left.contract : {}, isObject(right.contract) ? right.contract : {}, '', contract);
 
   const fields: FieldChange[] = [];
-  // A v2 receipt's copied contract fields are compared in the contract section (v3's `ranking` is statistics).
-  const anyV2 = !isObject(left.contract) || !isObject(right.contract);
-  for (const key of unionKeys(left, right)) {
-    if (SECTIONED.has(key) || (anyV2 && (V2_CONTRACT_FIELDS as readonly string[]).includes(key))) continue;
-    changesIn(left[key] ?? null, right[key] ?? null, key, fields);
-  }
+  for (const key of unionKeys(left, right)) if (!SECTIONED.has(key)) changesIn(left[key] ?? null, right[key] ?? null, key, fields);
 
   const beforeRows = rowsById(before.trace);
   const afterRows = rowsById(after.trace);
@@ -321,13 +333,6 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
   };
 }
 
-/** Ids whose rows in `receipt` carry a code the user view shows only as a count (src/core/disclosure.ts). */
-export function boundedRowIds(receipt: DiffableReceipt, isBounded: (code: string) => boolean): Set<string> {
-  const ids = new Set<string>();
-  for (const row of receipt.trace) if (isBounded(row.code)) ids.add(row.id);
-  return ids;
-}
-
 /**
  * The diff as the user view may show it: no record in `withheld` is named (ids the user view withholds
  * on either side, found by the caller), and the count of those left out says that some were.
@@ -341,7 +346,9 @@ export function discloseDiff(diff: ReceiptDiff, withheld: ReadonlySet<string>): 
     return false;
   };
   const ids = (list: readonly string[]) => list.filter(keep);
-  const value = (item: unknown) => (typeof item === 'string' && !keep(item) ? '(withheld)' : item);
+  const name = (item: unknown) => (typeof item === 'string' && !keep(item) ? '(withheld)' : item);
+  // A changed failure or fact argument may name a record, alone or in a list.
+  const value = (item: unknown): unknown => (Array.isArray(item) ? item.map(name) : isObject(item) ? Object.fromEntries(Object.entries(item).map(([key, child]) => [key, value(child)])) : name(item));
   const slot = (side: EvidenceChange['before']) => side && { state: side.state, records: ids(side.records) };
   const first = diff.firstDifference;
   const firstDifference =
@@ -399,7 +406,7 @@ export function describeDiff(diff: ReceiptDiff, limit = 50): DiffSection[] {
 
   const { added, removed, changed } = diff.records;
   const recordLines = [...added.map((id) => `+ ${id}`), ...removed.map((id) => `- ${id}`), ...(changed ?? []).map((id) => `~ ${id}`)];
-  const changedCount = changed === null ? 'changed unknown (no per-record fingerprints before schema 3)' : `${changed.length} changed`;
+  const changedCount = changed === null ? 'changed unknown (rows without fingerprints)' : `${changed.length} changed`;
   if (recordLines.length > 0 || changed === null) {
     add('records', `Records: ${added.length} added, ${removed.length} removed, ${changedCount}`, recordLines.length > 0 ? recordLines : ['(no record added or removed)']);
   }

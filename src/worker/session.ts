@@ -6,11 +6,11 @@ import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { isBoundedDisclosure, isReasonCode, REASONS, type ReasonCode } from '../core/reasons';
-import { boundedRowIds, describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
-import { parseReceiptJson } from '../core/receipt-file';
+import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
+import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
+import { parseReceiptJson } from '../core/passes/validate';
 import { receiptStatement, serialiseStatement } from '../core/statement';
-import type { CompileOutcome, Receipt, TraceRow } from '../core/result';
+import type { Baselines, CompileOutcome, Receipt, TraceRow } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
@@ -54,6 +54,8 @@ interface LastCompile {
   readonly request: CompileRequest;
   readonly outcome: CompileOutcome;
   readonly views: Map<Audience, DisclosedView>;
+  /** The naive and post-filter packets, worked out when a diagnostic view first asks for them. */
+  baselines: Baselines | null;
 }
 
 export interface SessionDeps {
@@ -85,7 +87,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let storageState: StorageState = { status: 'persistent' };
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
-  let traceCache: { readonly source: LastCompile; readonly key: string; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
+  let traceCache: { readonly source: LastCompile; readonly key: string; readonly context: FactContext; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
@@ -170,6 +172,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return view;
   };
 
+  /** The baselines only for the diagnostic view: their whole-corpus scores are shaped by records a user may not see. */
+  const viewOf = (compiled: LastCompile, audience: Audience): CompileView => {
+    const baselines = audience === 'diagnostic' ? (compiled.baselines ??= compiler.baselines(compiled.request, compiled.outcome)) : null;
+    return compileView(compiled, disclosed(compiled, audience), baselines);
+  };
+
   /**
    * The drill and the receipt check: the receipt against the current inputs with the declared changes,
    * reperformed from its own inputs (this scenario with the controls and late changes it names).
@@ -226,13 +234,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map() };
-      return { ok: true, view: compileView(last, disclosed(last, audience)) };
+      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      return { ok: true, view: viewOf(last, audience) };
     },
 
     disclose(audience: Audience): CompileResponse {
       if (!last) return this.compile(audience);
-      return { ok: true, view: compileView(last, disclosed(last, audience)) };
+      return { ok: true, view: viewOf(last, audience) };
     },
 
     queryTrace(query: TraceQuery): TracePage {
@@ -242,11 +250,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
       if (traceCache?.source !== last || traceCache.key !== key) {
         const view = disclosed(last, filter.audience);
-        traceCache = { source: last, key, rows: filterAndSortTrace(view.rows, filter), total: view.rows.length };
+        const context = factContextOf(last.outcome.receipt.contract);
+        traceCache = { source: last, key, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length };
       }
       const start = Math.max(0, Math.floor(offset));
       const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-      return { offset: start, rows: traceCache.rows.slice(start, end).map(toRowView), matched: traceCache.rows.length, total: traceCache.total };
+      const { context } = traceCache;
+      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context)), matched: traceCache.rows.length, total: traceCache.total };
     },
 
     receiptJson(): string | null {
@@ -346,12 +356,9 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
       const [first, second] = parsed;
       if (!first?.ok || !second?.ok) return { ok: false, issues };
+      // In the user view no record either receipt withholds is named (each row lists every gate it fails).
       const withheld = new Set<string>();
-      if (audience === 'user') {
-        for (const receipt of [first.value, second.value]) for (const id of boundedRowIds(receipt, isBoundedCode)) withheld.add(id);
-        // The receipts keep only each row's first failed gate; the last compilation knows every one.
-        for (const row of last?.outcome.trace ?? []) if (isWithheldFromUser(row)) withheld.add(row.id);
-      }
+      if (audience === 'user') for (const receipt of [first.value, second.value]) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
       const diff = discloseDiff(diffReceipts(first.value, second.value), withheld);
       return { ok: true, diff, view: diffView(diff) };
     },
@@ -375,8 +382,6 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   };
 }
 
-const isBoundedCode = (code: string) => isReasonCode(code) && isBoundedDisclosure(code);
-
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
 export function diffView(diff: ReceiptDiff): DiffView {
   return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
@@ -388,14 +393,14 @@ function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: Receip
 }
 
 function titleOf(recordSet: RecordSet, id: string): string {
-  return recordSet.byId.get(id)?.title ?? id;
+  return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
+function compileView(compiled: LastCompile, view: DisclosedView, baselines: Baselines | null): CompileView {
   const { outcome, request } = compiled;
   const required = new Set(request.contract.requiredRecords);
-  const tokensOf = (id: string) => request.recordSet.byId.get(id)?.tokens ?? 0;
-  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: DisclosedView['naive']): PacketColumn => {
+  const tokensOf = (id: string) => request.recordSet.byId.get(id)?.record.tokens ?? 0;
+  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive']): PacketColumn => {
     const illegal = new Set(baseline.illegal);
     const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id) }));
     return {
@@ -404,15 +409,14 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
       entries,
       tokensUsed: baseline.tokensUsed,
       tokenBudget: baseline.tokenBudget,
-      // Withheld entries were taken against authorisation or a deny, so each is illegal; only their names are hidden.
-      illegalCount: baseline.illegal.length + baseline.withheldCount,
+      illegalCount: baseline.illegal.length,
       requiredMissed: baseline.requiredMissed,
-      withheldCount: baseline.withheldCount,
     };
   };
 
   const receipt = outcome.receipt;
-  const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && isBoundedDisclosure(outcome.failure.code);
+  const context = factContextOf(receipt.contract);
+  const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && (isBoundedDisclosure(outcome.failure.code) || view.failureMessage !== outcome.failure.message);
   const compiledColumn: PacketColumn =
     outcome.status === 'packet'
       ? {
@@ -423,17 +427,15 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
           tokenBudget: outcome.packet.tokenBudget,
           illegalCount: 0,
           requiredMissed: [],
-          withheldCount: 0,
         }
       : {
           kind: 'compiled',
           emitted: false,
           entries: [],
           tokensUsed: 0,
-          tokenBudget: receipt.tokenBudget,
+          tokenBudget: receipt.contract.tokenBudget,
           illegalCount: 0,
           requiredMissed: outcome.failure.recordId && !hideFailedRecord ? [outcome.failure.recordId] : [],
-          withheldCount: 0,
         };
 
   const codeCounts = new Map<ReasonCode, number>();
@@ -449,8 +451,12 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
     recordSetDigest: receipt.recordSetDigest,
     packetFingerprint: receipt.packetFingerprint,
     tokensUsed: receipt.tokensUsed,
-    tokenBudget: receipt.tokenBudget,
-    columns: { naive: baselineColumn('naive', view.naive), postFilter: baselineColumn('post-filter', view.postFilter), compiled: compiledColumn },
+    tokenBudget: receipt.contract.tokenBudget,
+    columns: {
+      naive: baselines === null ? null : baselineColumn('naive', baselines.naive),
+      postFilter: baselines === null ? null : baselineColumn('post-filter', baselines.postFilter),
+      compiled: compiledColumn,
+    },
     failure:
       outcome.status === 'fail_closed'
         ? {
@@ -458,13 +464,13 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
             summary: REASONS[outcome.failure.code].summary,
             message: view.failureMessage ?? outcome.failure.message,
             recordId: hideFailedRecord ? null : (outcome.failure.recordId ?? null),
-            fact: hideFailedRecord ? null : (outcome.failure.fact ?? null),
+            fact: hideFailedRecord || outcome.failure.fact === undefined ? null : renderFact(outcome.failure.fact, context),
           }
         : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
     packetText: outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
-    withheldCount: view.withheldCount,
+    withheldCount: view.withheld.size,
     withheldNotice: view.withheldNotice,
     controls: request.controls ?? [],
     lateChanges: request.lateChanges ?? [],
@@ -492,19 +498,20 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
   }
 }
 
-/** The compact row the UI renders. */
-export function toRowView({ id, decision, code, fact, tokens, required, score, rank }: TraceRow): TraceRowView {
-  return { id, decision, code, fact, tokens, required, score, rank };
+/** The compact row the UI renders, its fact in words. */
+export function toRowView(row: TraceRow, context: FactContext): TraceRowView {
+  const { id, decision, code, tokens, required, score, rank } = row;
+  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank };
 }
 
 /** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter): TraceRow[] {
+export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter, context: FactContext): TraceRow[] {
   const needle = query.text.trim().toLowerCase();
   const kept = rows.filter(
     (row) =>
       (query.decision === 'all' || row.decision === query.decision) &&
       (query.code === 'all' || row.code === query.code) &&
-      (needle === '' || row.id.toLowerCase().includes(needle) || row.fact.toLowerCase().includes(needle)),
+      (needle === '' || row.id.toLowerCase().includes(needle) || renderFact(row, context).toLowerCase().includes(needle)),
   );
   const compare = compareBy(query.sortKey);
   if (compare) {
