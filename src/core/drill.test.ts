@@ -77,9 +77,16 @@ describe('drill', () => {
   it('asks for a recompile when the contract changed, and shows the diff that says why', () => {
     const prior = receiptOf(request());
     const verdict = drill(compiler, { ...request(baseRecords, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
-    expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: null });
+    expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
     expect(verdict.currentReceiptId).not.toBe(prior.receiptId);
     expect(verdict.diff?.contract).toEqual([{ field: 'task', before: 'Answer the refund question', after: 'Another task' }]);
+  });
+
+  it('says when a stale receipt could not be reperformed: its records are not at hand', () => {
+    const prior = receiptOf(request());
+    const edited = [baseRecords[0] as SourceRecord, buildRecord({ id: 'outside', scope: 'legal', tokens: 99 })];
+    const verdict = drill(compiler, { ...request(edited, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
+    expect(verdict).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: null });
     expect(verdict.message).toMatch(/not reperformed/);
   });
 
@@ -180,6 +187,17 @@ describe('reperformance: forged receipts', () => {
     expect(stale.message).not.toMatch(/not reperformed/);
     const forged = withBody(genuine, { decisionBlockedBy: [] });
     expect(drill(compiler, { ...after, priorReceipt: forged, declaredChanges: [], declaredInputs: before })).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
+  });
+
+  it('reperforms a receipt from the contract it carries when that contract is nowhere else any more', () => {
+    const edited = request(records, { ...contract, task: 'An edit since reverted' });
+    const genuine = receiptOf(edited);
+    // No rebuilt inputs: the current contract is another, and only the receipt still holds its own.
+    const stale = drill(compiler, { ...inputs(), priorReceipt: genuine, declaredChanges: [] });
+    expect(stale).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
+    expect(stale.diff?.contract).toEqual([{ field: 'task', before: 'An edit since reverted', after: 'Answer the refund question' }]);
+    const forged = withBody(genuine, { selected: [] });
+    expect(drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });
   });
 
   it('never finds a receipt CURRENT after any single-field mutation with a recomputed id', () => {

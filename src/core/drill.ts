@@ -13,7 +13,8 @@ export interface DrillRequest extends CompileRequest {
   /**
    * The receipt's own declared inputs as the caller could rebuild them: the same scenario with the
    * receipt's controls and late changes applied. They reperform the receipt when the current inputs
-   * are not its inputs; null or absent when they cannot be rebuilt (an unknown control, say).
+   * are not its inputs; null or absent when they cannot be rebuilt (an unknown control, say). Failing
+   * those, the contract the receipt carries is compiled over these records (or the current ones).
    */
   readonly declaredInputs?: CompileRequest | null;
 }
@@ -120,13 +121,19 @@ export function drill(compiler: Compiler, request: DrillRequest): ReceiptVerdict
 
   // The receipt is not what the current inputs compile to. Reperform its own inputs, if at hand, to tell
   // a receipt that went stale from one that claims what its inputs never produced.
+  // Candidates for its inputs, cheapest first: the current inputs, the ones the caller rebuilt, and the
+  // contract the receipt itself carries over those records (a contract edited since is found that way).
   let reperformance: Receipt | null = sameInputs(currentReceipt, prior) ? currentReceipt : null;
-  if (reperformance === null && declaredInputs) {
-    const again = compiler.compile(declaredInputs);
-    if (again.ok) {
-      compiled.push(again.value);
-      if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
-    }
+  const records = declaredInputs?.recordSet ?? current.recordSet;
+  const candidates: (() => CompileRequest)[] = [];
+  if (declaredInputs) candidates.push(() => declaredInputs);
+  candidates.push(() => ({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges }));
+  for (const candidate of candidates) {
+    if (reperformance !== null) break;
+    const again = compiler.compile(candidate());
+    if (!again.ok) continue;
+    compiled.push(again.value);
+    if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
   }
   if (reperformance !== null && !reproduces(reperformance, prior)) {
     const mismatch = firstDifference(prior, reperformance);
