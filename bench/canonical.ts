@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { canonicalJson, sortedSet } from '../src/core/canonical';
 import type { SourceRecord } from '../src/core/format/record';
+import { contentHashOf } from '../src/core/hash';
 import { parseRecordsJsonl } from '../src/core/passes/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
@@ -40,27 +41,33 @@ const parsed = parseRecordsJsonl('bench.jsonl', toJsonl(generateRecords(size, Nu
 if (!parsed.ok) throw new Error(parsed.error.message);
 const records = parsed.value.records;
 
-/** What `recordFingerprint` (src/core/passes/attest.ts) hands to canonical JSON. */
+/** What `recordFingerprint` (src/core/fingerprints.ts) hands to canonical JSON: the text stands as its content hash. */
 const fingerprintInput = (record: SourceRecord) => ({
   ...record,
+  text: contentHashOf(record.text),
   supersedes: sortedSet(record.supersedes),
   access: { roles: sortedSet(record.access.roles), purposes: sortedSet(record.access.purposes), labels: sortedSet(record.access.labels) },
   evidence: record.evidence && { class: record.evidence.class, supports: sortedSet(record.evidence.supports), contradicts: sortedSet(record.evidence.contradicts) },
 });
 const inputs = records.map(fingerprintInput);
+/** A receipt of schema 3's shape (src/core/format/receipt.ts) with one trace row per record. */
 const receipt = {
   receiptId: '0'.repeat(64),
-  schemaVersion: 'context-compiler/2',
+  schemaVersion: 'context-compiler/3',
   outcome: 'packet',
   selected: records.slice(0, 20).map((record) => record.id),
   trace: records.map((record, index) => ({
     id: record.id,
+    fingerprint: '0123456789abcdef'.repeat(4),
     decision: index % 7 === 0 ? 'selected' : 'excluded',
     code: index % 7 === 0 ? 'SELECTED_RANKED' : 'EXCLUDE_SCOPE',
-    fact: `scope ${record.scope} not in [credit, support]`,
+    fact: index % 7 === 0 ? 'RANKED_WITHIN_BUDGET' : 'SCOPE_NOT_ALLOWED',
+    args: index % 7 === 0 ? { used: index, budget: 900 } : { scope: record.scope },
+    gates: index % 7 === 0 ? [] : ['scope'],
     tokens: record.tokens,
     required: false,
     score: index % 3 === 0 ? null : -index / 997,
+    rank: index % 3 === 0 ? null : index,
   })),
 };
 

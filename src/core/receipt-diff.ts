@@ -127,12 +127,17 @@ export function sameJson(a: unknown, b: unknown): boolean {
     for (let index = 0; index < a.length; index += 1) if (!sameJson(a[index] ?? null, b[index] ?? null)) return false;
     return true;
   }
+  // Equality needs no key order: count the defined keys on both sides and compare each of one in the other.
   const left = a as JsonObject;
   const right = b as JsonObject;
-  const keys = keysOf(left);
-  if (keys.length !== keysOf(right).length) return false;
-  for (const key of keys) if (right[key] === undefined || !sameJson(left[key], right[key])) return false;
-  return true;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key) || left[key] === undefined) continue;
+    count += 1;
+    if (right[key] === undefined || !Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
+  }
+  for (const key in right) if (Object.hasOwn(right, key) && right[key] !== undefined) count -= 1;
+  return count === 0;
 }
 
 /** Fields that name the items of a list of objects (principals, propositions, ranking terms). */
