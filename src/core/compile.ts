@@ -78,13 +78,13 @@ export function createCompiler(driver: SqlDriver): Compiler {
       index.syncAdmittedText(recordSet);
       ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], () => rankAdmitted(driver, contract.query));
     } else {
-      ranking = rankDeclared(admission.value.admitted.map((position) => resolution.value.records[position]).filter((item) => item !== undefined));
+      ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }
 
     const planned = plan(resolution.value, admission.value, ranking, missingRequired, memo);
     const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
     const receipt = attest(
-      { contract, records: resolution.value.records, plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
+      { contract, records: resolution.value.records.map((item) => item.checked), plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
       memo,
     );
     const selected = planned.selected.length;

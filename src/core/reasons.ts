@@ -146,7 +146,7 @@ export const FACTS = facts({
   NO_QUERY_MATCH: { template: 'no query term matches its title or text', args: {} },
   NO_DECLARED_SCORE: { template: 'no declared relevance score', args: {} },
   PACKET_WITHHELD: { template: 'no packet is emitted: a required obligation failed ({failure})', args: { failure: 'code' } },
-  REQUIRED_ABSENT: { template: 'required record {record} is not among the {supplied} supplied records', args: { record: 'record', supplied: 'count' } },
+  REQUIRED_ABSENT: { template: 'required record {record} is not among the supplied records', args: { record: 'record' } },
   REQUIRED_TOKENS_OVER_BUDGET: { template: 'required records need {tokens} tokens > budget {contract.tokenBudget}', args: { tokens: 'count' } },
   DETAIL_WITHHELD: { template: 'its detail names a record outside the authorised scope', args: {} },
 } as const);

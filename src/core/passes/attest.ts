@@ -1,11 +1,11 @@
-import { canonicalJson, sortedSet } from '../canonical';
+import { canonicalJson, compareStrings, sortedSet } from '../canonical';
 import { contractFingerprint, normaliseContract } from '../fingerprints';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { computeAll, type Derive } from '../memo';
-import type { ReasonCode } from '../reasons';
+import { FACTS, type ReasonCode } from '../reasons';
 import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
 import { treeDigest } from '../tree-digest';
@@ -91,11 +91,29 @@ function isPlainTraceRow(row: TraceRow): boolean {
   );
 }
 
+/** Each fact's argument names in canonical (code unit) order, from the catalogue. */
+const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
+
+/** `canonicalJson(args)` for arguments shaped as the catalogue declares them; anything else takes the generic path. */
+function canonicalArgs(fact: string, args: TraceRow['args']): string {
+  const names = ARG_ORDER.get(fact);
+  let count = 0;
+  for (const name in args) if (Object.hasOwn(args, name)) count += 1;
+  if (names === undefined || names.length !== count) return canonicalJson(args);
+  let text = '{';
+  for (const name of names) {
+    const value = args[name];
+    if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return canonicalJson(args);
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return `${text}}`;
+}
+
 /** Exactly the bytes `canonicalJson(row)` writes, without sorting the keys of 100,000 rows one by one. */
 export function canonicalTraceRow(row: TraceRow): string {
   if (!isPlainTraceRow(row)) return canonicalJson(row);
   return (
-    `{"args":${canonicalJson(row.args)},"code":${JSON.stringify(row.code)},"decision":${JSON.stringify(row.decision)},"fact":${JSON.stringify(row.fact)},` +
+    `{"args":${canonicalArgs(row.fact, row.args)},"code":${JSON.stringify(row.code)},"decision":${JSON.stringify(row.decision)},"fact":${JSON.stringify(row.fact)},` +
     `"fingerprint":${JSON.stringify(row.fingerprint)},"gates":${JSON.stringify(row.gates)},"id":${JSON.stringify(row.id)},"rank":${JSON.stringify(row.rank)},` +
     `"required":${row.required},"score":${JSON.stringify(row.score)},"tokens":${JSON.stringify(row.tokens)}}`
   );

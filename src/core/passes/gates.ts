@@ -2,7 +2,7 @@ import { canonicalJson, compareStrings, sortedSet } from '../canonical';
 import { formatInstantShort } from '../format/time';
 import type { Fact, FactId, ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
-import { identitiesOf, type ResolvedContract, type Supersession } from './resolve';
+import { identitiesOf, type ResolvedContract, type ResolvedRecord, type Supersession } from './resolve';
 import type { CheckedRecord } from './validate';
 
 /** One bit per gate, in GATE_ORDER: a verdict is the set of gates a record fails. */
@@ -18,16 +18,12 @@ export function firstGate(mask: number): GateName | null {
   return GATE_ORDER[31 - Math.clz32(mask & -mask)] ?? null;
 }
 
-/**
- * What the evaluator decides about one record from the record alone: every gate but supersession,
- * which depends on other records and is added by the admit pass. `fact` states the first failure.
- */
+/** What the evaluator decides about one resolved record: every gate it fails, and the fact of the first. */
 export interface GateVerdict {
+  readonly resolved: ResolvedRecord;
   readonly failed: number;
   readonly fact: Fact | null;
 }
-
-export const PASSED: GateVerdict = Object.freeze({ failed: 0, fact: null });
 
 /**
  * The contract's lists as sets, built once per compilation; `evaluateGates` runs once per record.
@@ -171,28 +167,25 @@ export function gateFact(context: GateContext, item: CheckedRecord, gate: GateNa
   }
 }
 
-/** Gates that read only the record and the contract: all but supersession. */
-const LOCAL_GATES = GATE_ORDER.filter((gate) => gate !== 'supersession');
-
 /**
- * Every gate but supersession, in GATE_ORDER. All are evaluated so that disclosure knows every reason,
- * not just the first; the fact is kept for the first failure only.
+ * Every gate, in GATE_ORDER. All are evaluated so that disclosure knows every reason, not just the
+ * first; the fact is kept for the first failure only.
  */
-export function evaluateGates(context: GateContext, item: CheckedRecord): GateVerdict {
+export function evaluateGates(context: GateContext, resolved: ResolvedRecord): GateVerdict {
   let failed = 0;
   let fact: Fact | null = null;
-  for (const gate of LOCAL_GATES) {
-    const failure = gateFact(context, item, gate);
+  for (const gate of GATE_ORDER) {
+    const failure = gateFact(context, resolved.checked, gate, resolved.supersededBy);
     if (failure === null) continue;
     failed |= GATE_BIT[gate];
     fact ??= failure;
   }
-  return failed === 0 ? PASSED : { failed, fact };
+  return { resolved, failed, fact };
 }
 
 /** Equal verdicts, so a verdict evaluated again under a new contract can stand in for the old object. */
 export function sameVerdict(a: GateVerdict, b: GateVerdict): boolean {
-  return a.failed === b.failed && sameFact(a.fact, b.fact);
+  return a.resolved === b.resolved && a.failed === b.failed && sameFact(a.fact, b.fact);
 }
 
 export function sameFact(a: Fact | null, b: Fact | null): boolean {
@@ -202,8 +195,8 @@ export function sameFact(a: Fact | null, b: Fact | null): boolean {
 }
 
 /** Every gate with its fact, in order: the record inspector's explanation (like OPA's explain). */
-export function explainGates(context: GateContext, item: CheckedRecord, supersededBy: Supersession | null): { readonly gate: GateName; readonly fact: Fact | null }[] {
-  return GATE_ORDER.map((gate) => ({ gate, fact: gateFact(context, item, gate, supersededBy) }));
+export function explainGates(context: GateContext, resolved: ResolvedRecord): { readonly gate: GateName; readonly fact: Fact | null }[] {
+  return GATE_ORDER.map((gate) => ({ gate, fact: gateFact(context, resolved.checked, gate, resolved.supersededBy) }));
 }
 
 /** The reason code a gate's fact stands for (a gate can fail in more than one way, say expired or future). */

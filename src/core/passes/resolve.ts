@@ -20,14 +20,22 @@ export interface Supersession {
   readonly since: number;
 }
 
+/** A record with the version question answered: the successor that replaces it at the as-of time, if any. */
+export interface ResolvedRecord {
+  readonly checked: CheckedRecord;
+  readonly supersededBy: Supersession | null;
+}
+
 export interface Resolution {
   readonly contract: ResolvedContract;
   /** Every record in id order: the trace, the record-set digest and the receipt use this order. */
-  readonly records: readonly CheckedRecord[];
+  readonly records: readonly ResolvedRecord[];
   /** Position of each id in `records`. */
   readonly indexOf: ReadonlyMap<string, number>;
-  /** For each position, the successor in force at the as-of time, or null. */
-  readonly supersededBy: readonly (Supersession | null)[];
+}
+
+function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
+  return a.checked === b.checked && (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since));
 }
 
 export function buildIdentityNames(contract: Contract): Map<string, string[]> {
@@ -163,13 +171,12 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const order = derive.cell('resolve:id-order', ids, () => Int32Array.from(ids.keys()).sort((a, b) => compareStrings(ids[a] as string, ids[b] as string)));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new Map(Array.from(order, (source, position) => [ids[source] as string, position])));
-  const records = Array.from(order, (source) => recordSet.checked[source] as CheckedRecord);
-
   const inForce = supersessionsInForce(recordSet, asOf);
-  const supersededBy = new Array<Supersession | null>(records.length).fill(null);
-  for (const [target, successor] of inForce) {
-    const position = indexOf.get(target);
-    if (position !== undefined) supersededBy[position] = successor;
-  }
-  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf, supersededBy });
+  const fresh = Array.from(order, (source): ResolvedRecord => {
+    const checked = recordSet.checked[source] as CheckedRecord;
+    return { checked, supersededBy: inForce.get(checked.record.id) ?? null };
+  });
+  // An unchanged record resolved the same way is the same object as last time, so what is derived from it is reused.
+  const records = derive.stable('resolve:records', fresh, sameResolved);
+  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf });
 }
