@@ -119,18 +119,17 @@ export function drill(compiler: Compiler, request: DrillRequest): ReceiptVerdict
     return verdict('continue', 'RECEIPT_CURRENT', '', { currentReceiptId, reperformed: true });
   }
 
-  // The receipt is not what the current inputs compile to. Reperform its own inputs, if at hand, to tell
-  // a receipt that went stale from one that claims what its inputs never produced.
-  // Candidates for its inputs, cheapest first: the current inputs, the ones the caller rebuilt, and the
-  // contract the receipt itself carries over those records (a contract edited since is found that way).
+  // Not what the current inputs compile to. Reperform the receipt's own inputs, if at hand, to tell one that
+  // went stale from one that claims what its inputs never produced. Candidates, cheapest first: the current
+  // inputs, those the caller rebuilt, and the contract the receipt carries over those records (which finds
+  // a contract edited since).
   let reperformance: Receipt | null = sameInputs(currentReceipt, prior) ? currentReceipt : null;
   const records = declaredInputs?.recordSet ?? current.recordSet;
-  const candidates: (() => CompileRequest)[] = [];
-  if (declaredInputs) candidates.push(() => declaredInputs);
-  candidates.push(() => ({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges }));
+  const candidates: CompileRequest[] = declaredInputs ? [declaredInputs] : [];
+  candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges });
   for (const candidate of candidates) {
     if (reperformance !== null) break;
-    const again = compiler.compile(candidate());
+    const again = compiler.compile(candidate);
     if (!again.ok) continue;
     compiled.push(again.value);
     if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
