@@ -158,7 +158,7 @@ function recordCases(): Generated[] {
     r('null-line', 'A line that is null', lines(...valid('R-1'), 'null'), refused(f('null-line'), 2, '(root)')),
     r('control-text', 'Control characters and NUL in the text (valid; printed escaped)', lines(...valid('R-1'), line(record('R-2', { text: `bell\u0007 nul\u0000 esc${ESC} del\u007f c1\u009b` }))), emitted),
     r('invalid-utf8', 'Bytes that are not UTF-8 inside a string (read as U+FFFD)', new Uint8Array([...new TextEncoder().encode(`${valid('R-1')[0]}\n{"id":"R-2","title":"`), 0xc3, 0x28, 0xff, ...new TextEncoder().encode(`",${line(record('R-2')).slice(line(record('R-2')).indexOf('"text"'))}\n`)]), emitted),
-    r('lone-surrogate', 'A lone surrogate escape in the text', lines(...valid('R-1'), line(record('R-2')).replace(/"text":"[^"]*"/, '"text":"\\ud800 alone"')), emitted),
+    r('lone-surrogate', 'A lone surrogate escape in the text: not valid Unicode, so it has no canonical form', lines(...valid('R-1'), line(record('R-2')).replace(/"text":"[^"]*"/, '"text":"\\ud800 alone"')), refused(f('lone-surrogate'), 2, 'text', 'lone UTF-16 surrogate')),
     r('many-bad-lines', '200 bad lines: the first 50 are listed with the total', Array.from({ length: 200 }, () => '{"id":1}').join('\n'), refused(f('many-bad-lines'), 1, 'id', 'first 50 shown')),
     r('line-5001', 'A bad line after 5,000 good ones keeps its line number', lines(...many, withField('M-x', 'tokens', -5)), refused(f('line-5001'), 5001, 'tokens')),
     r('long-title', 'A 1 MB title (valid)', lines(...valid('R-1'), line(record('R-2', { title: 'T'.repeat(1 << 20) }))), emitted),

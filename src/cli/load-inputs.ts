@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { CompileRequest } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { parseContractJson, type LoadedScenario } from '../core/passes/validate';
+import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/passes/validate';
+import type { Receipt } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';
 import { readDocument, streamRecordsFile } from './read-file';
@@ -49,4 +50,10 @@ export async function loadInputs(options: InputOptions, cwd: string): Promise<Re
   const request = prepareScenario(scenario.value, { controls: options.controls, lateChanges: options.lateChanges });
   if (!request.ok) return request;
   return ok({ request: request.value, scenario: scenario.value });
+}
+
+/** Reads a saved receipt; relative paths are read from `cwd`, and problems name the file as given. */
+export async function readReceiptFile(path: string, cwd: string): Promise<Result<Receipt, CompileError>> {
+  const text = await readDocument(resolve(cwd, path), path);
+  return text.ok ? parseReceiptJson(path, text.value) : text;
 }

@@ -219,6 +219,14 @@ export async function downloadPacket(): Promise<void> {
   useUiStore.setState({ notice: 'Packet downloaded.' });
 }
 
+export async function downloadStatement(): Promise<void> {
+  const json = await compilerApi().statementJson();
+  const response = useResultStore.getState().response;
+  if (json === null || !response?.ok) return;
+  saveText(`statement-${shortId(response.view.receiptId)}.intoto.json`, json);
+  useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
+}
+
 export async function downloadReceipt(): Promise<void> {
   const json = await compilerApi().receiptJson();
   const response = useResultStore.getState().response;

@@ -5,6 +5,8 @@ import { MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } fr
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
 export const MAX_REPORTED_ISSUES = 50;
 
+export const LONE_SURROGATE_MESSAGE = 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form';
+
 /** A file refused at validation: what it was read as, how many problems, and the first of them. */
 export function invalidInput(file: string, issues: readonly InputIssue[], totalIssues = issues.length, kind?: string): CompileError {
   const shown = issues.slice(0, MAX_REPORTED_ISSUES);
@@ -75,5 +77,7 @@ export function jsonTextIssue(file: string, problem: JsonTextProblem, lineOffset
       };
     case 'too-deep':
       return { file, line: line(problem.line), path: formatPath(problem.path), message: `nested deeper than the format allows (at most ${MAX_JSON_DEPTH} levels)` };
+    case 'lone-surrogate':
+      return { file, line: line(problem.line), path: formatPath(problem.path), message: LONE_SURROGATE_MESSAGE };
   }
 }

@@ -1,5 +1,6 @@
 import { parse as parseJsonAst, type AnyNode, type ElementNode, type MemberNode, type ValueNode } from '@humanwhocodes/momoa';
 import { err, ok, type Result } from '../errors';
+import { findLoneSurrogate } from '../canonical';
 
 /**
  * JSON text as every format reads it: a UTF-8 byte order mark is dropped, a key given twice in one
@@ -20,7 +21,8 @@ export type JsonPath = readonly (string | number)[];
 export type JsonTextProblem =
   | { readonly kind: 'syntax'; readonly message: string; readonly line?: number; readonly excerpt?: string }
   | { readonly kind: 'duplicate-key'; readonly key: string; readonly path: JsonPath; readonly line: number; readonly firstLine: number }
-  | { readonly kind: 'too-deep'; readonly path: JsonPath; readonly line?: number };
+  | { readonly kind: 'too-deep'; readonly path: JsonPath; readonly line?: number }
+  | { readonly kind: 'lone-surrogate'; readonly path: JsonPath; readonly line?: number };
 
 const BOM = '\uFEFF';
 
@@ -47,9 +49,11 @@ export function parseJsonText(input: string): Result<unknown, JsonTextProblem> {
   // Every member of every object in the text has one ':' outside strings. JSON.parse keeps one member per
   // distinct key, so fewer keys in the value than such colons means a duplicate. Only a `\u003a` escape
   // can make a colon appear in a parsed string that the text does not show: then the exact scan decides.
-  if (walked.keys + walked.colonsInStrings === countColons(text) && !ESCAPED_COLON.test(text)) return ok(value);
-  const duplicate = findDuplicateKey(text);
-  return duplicate === null ? ok(value) : err(duplicate);
+  const duplicate = walked.keys + walked.colonsInStrings === countColons(text) && !ESCAPED_COLON.test(text) ? null : findDuplicateKey(text);
+  if (duplicate !== null) return err(duplicate);
+  // Canonical JSON cannot carry a lone surrogate; one can only come from a \uD8xx-style escape in the text.
+  const surrogate = findLoneSurrogate(value, text);
+  return surrogate === null ? ok(value) : err({ kind: 'lone-surrogate', path: surrogate, line: lineOfPath(text, surrogate) });
 }
 
 const ESCAPED_COLON = /\\u003a/i;

@@ -1,5 +1,6 @@
+import { findLoneSurrogate } from '../canonical';
 import { contractSchema, type Contract } from '../format/contract';
-import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
+import { invalidInput, jsonTextIssue, LONE_SURROGATE_MESSAGE, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
@@ -7,7 +8,7 @@ import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
 import type { Receipt } from '../result';
 import { SCHEMA_VERSION } from './attest';
-import { err, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
+import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
 import { contentHashOf } from '../hash';
@@ -186,6 +187,8 @@ export function parseContractJson(file: string, text: string): Result<Contract, 
 }
 
 export function validateContract(file: string, value: unknown, locator?: JsonLocator): Result<Contract, CompileError> {
+  const surrogate = findLoneSurrogate(value);
+  if (surrogate !== null) return err(invalidInput(file, [{ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate), message: LONE_SURROGATE_MESSAGE }], 1, 'contract'));
   const parsed = contractSchema.safeParse(value);
   if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, value), parsed.error.issues.length, 'contract'));
   return ok(parsed.data);
