@@ -173,6 +173,12 @@ export interface ReceiptCheck {
   readonly verdict: VerdictView;
 }
 
+/** What a refused file was read as, and how many problems it has: "read as a contract (recognised by principals): not a valid contract: 1 problem". */
+export interface FileSummary {
+  readonly file: string;
+  readonly message: string;
+}
+
 /** A saved receipt's text and the name to report problems under (a file name, or `baseline`). */
 export interface ReceiptText {
   readonly name: string;
@@ -195,7 +201,7 @@ export type ReceiptDiffResponse = { readonly ok: true; readonly diff: ReceiptDif
 
 export type LoadResult =
   | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
-  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'cancelled' };
 
 export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };

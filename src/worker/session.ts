@@ -77,7 +77,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
     if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else builtinIssues.push(...(builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]));
+    else for (const issue of builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]) builtinIssues.push(issue);
   }
 
   let loaded = new Map<string, Entry>();
@@ -210,7 +210,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       for (const load of parsed.data.loads) {
         const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
         if (restored.ok) loads.push(load);
-        else restoreIssues = [...restoreIssues, ...restored.error];
+        else restoreIssues = [...restoreIssues, ...restored.error.issues];
       }
       for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
         const contract = validateContract(`saved edit of ${key}`, value);
@@ -302,7 +302,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         if (!intake.ok) {
           loaded = before.loaded;
           contractEdits = before.contractEdits;
-          return { status: 'rejected', issues: intake.error };
+          return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
         if (first) {

@@ -40,6 +40,11 @@ export function LoadStatus() {
     return (
       <div className="load-status load-errors" role="alert" data-testid="load-errors">
         <strong>The files were not loaded: nothing that was loaded before has changed.</strong>
+        {load.summaries.map((summary, index) => (
+          <p key={index} data-testid="load-file-summary">
+            {summary.file}: {summary.message}
+          </p>
+        ))}
         <ul>
           {load.issues.map((issue, index) => (
             <li key={index} data-testid="load-issue">

@@ -121,7 +121,7 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   });
   finished = true;
   if (result.status === 'rejected') {
-    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues } });
+    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues, summaries: result.summaries } });
     return;
   }
   if (result.status === 'cancelled') {
