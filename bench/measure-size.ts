@@ -155,7 +155,7 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query));
     const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
     const packet = phase('render', () => renderPacket(contract, planned));
-    phase('attest', () => attest({ contract, records: resolution.records.map((item) => item.checked), plan: planned, packet, ranking: ranking.statistics, controls: [], lateChanges: [] }, computeAll));
+    phase('attest', () => attest({ contract, records: resolution.records, plan: planned, packet, ranking: ranking.statistics, controls: [], lateChanges: [] }, computeAll));
   }
   return Object.fromEntries([...samples].map(([name, values]) => [name, percentile(values, 50)]));
 }

@@ -43,6 +43,7 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await app.drill.getByRole('button', { name: 'Inject late change' }).click();
     await app.drill.getByRole('button', { name: 'Attempt to continue' }).click();
     await expect(app.drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
+    await expect(app.drill.getByTestId('diff-decisions')).toContainText('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
     await expect(app.drill.getByTestId('drill-verdict')).toBeInViewport({ ratio: 1 });
     await page.getByRole('button', { name: 'Attempt to continue' }).blur();
     await picture(page, 'drill-stale');

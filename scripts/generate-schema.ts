@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { contractSchema, principalSchema, propositionSchema } from '../src/core/format/contract';
 import { receiptSchema } from '../src/core/format/receipt';
 import { idSchema, instantSchema, recordSchema } from '../src/core/format/record';
-import { controlSchema, patchSchema, scenarioSchema } from '../src/core/format/scenario';
+import { controlSchema, mergePatchSchema, patchSchema, RESERVED_KEYS, scenarioSchema } from '../src/core/format/scenario';
 import { userViewExportSchema } from '../src/core/format/user-view';
 
 /** Mirrors the two shapes `parseInstant` accepts; the calendar check itself cannot be said in JSON Schema. */
@@ -43,6 +43,11 @@ export function renderSchemaFiles(): Map<string, string> {
       io: 'input',
       metadata: names,
       override: (context) => {
+        if (context.zodSchema === mergePatchSchema) {
+          // The input side of the pipe is `unknown`; say what it takes: an object whose keys are not reserved.
+          Object.assign(context.jsonSchema, { type: 'object', propertyNames: { type: 'string', not: { enum: [...RESERVED_KEYS] } }, additionalProperties: {} });
+          return;
+        }
         if (context.zodSchema !== instantSchema) return;
         context.jsonSchema.pattern = INSTANT_PATTERN;
         context.jsonSchema.description = 'A date (2026-08-30, start of that UTC day; end of day for validTo) or a date-time with an explicit offset.';

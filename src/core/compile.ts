@@ -84,7 +84,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     const planned = plan(resolution.value, admission.value, ranking, missingRequired, memo);
     const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
     const receipt = attest(
-      { contract, records: resolution.value.records.map((item) => item.checked), plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
+      { contract, records: resolution.value.records, plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
       memo,
     );
     const selected = planned.selected.length;

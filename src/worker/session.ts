@@ -1,14 +1,17 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
-import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
-import { drill } from '../core/drill';
+import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
+import { drill, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
-import type { Baselines, CompileOutcome, DrillVerdict, Packet, Receipt, TraceRow } from '../core/result';
+import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
+import { parseReceiptJson } from '../core/passes/validate';
+import { receiptStatement, serialiseStatement } from '../core/statement';
+import type { Baselines, CompileOutcome, Packet, Receipt, TraceRow } from '../core/result';
 import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
@@ -20,6 +23,10 @@ import {
   type ColumnEntry,
   type CompileResponse,
   type CompileView,
+  DIFF_VIEW_LINES,
+  type DiffView,
+  type ReceiptDiffResponse,
+  type ReceiptText,
   type ContractUpdate,
   type DrillState,
   type LoadProgress,
@@ -38,6 +45,7 @@ import {
   type TracePage,
   type TraceQuery,
   type TraceRowView,
+  type VerdictView,
   type WorkspaceSnapshot,
 } from './protocol';
 import { measured, measuredAsync } from './user-timing';
@@ -78,7 +86,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
     if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else builtinIssues.push(...(builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]));
+    else for (const issue of builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]) builtinIssues.push(issue);
   }
 
   let loaded = new Map<string, Entry>();
@@ -179,12 +187,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return compileView(compiled, disclosed(compiled, audience), baselines);
   };
 
-  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): DrillVerdict => {
+  /**
+   * The drill and the receipt check: the receipt against the current inputs with the declared changes,
+   * reperformed from its own inputs (this scenario with the controls and late changes it names).
+   */
+  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): VerdictView => {
     const request = prepare(union(selection.lateChanges, declaredChanges));
     if (!request.ok) {
-      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null };
+      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null, reperformed: null, diff: null };
     }
-    return drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges });
+    const own = prepareScenario(effective(currentEntry()), { controls: prior.controls, lateChanges: prior.lateChanges });
+    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
   return {
@@ -206,7 +219,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       for (const load of parsed.data.loads) {
         const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
         if (restored.ok) loads.push(load);
-        else restoreIssues = [...restoreIssues, ...restored.error];
+        else restoreIssues = [...restoreIssues, ...restored.error.issues];
       }
       for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
         const contract = validateContract(`saved edit of ${key}`, value);
@@ -287,6 +300,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: contractEdits.has(entry.key) };
     },
 
+    statementJson(): string | null {
+      if (!last) return null;
+      const { outcome } = last;
+      return serialiseStatement(receiptStatement(outcome.receipt, outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null));
+    },
+
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
       const parsed = 'text' in input ? parseContractJson('contract.json', input.text) : validateContract('contract', input.value);
       if (!parsed.ok) return { ok: false, issues: parsed.error.issues ?? [{ file: 'contract', path: '(root)', message: parsed.error.message }] };
@@ -313,7 +332,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         if (!intake.ok) {
           loaded = before.loaded;
           contractEdits = before.contractEdits;
-          return { status: 'rejected', issues: intake.error };
+          return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
         if (first) {
@@ -373,7 +392,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       loaded = new Map();
       loads = [];
       contractEdits = new Map();
-      const issues: InputIssue[] = [];
+      let issues: InputIssue[] = [];
       const never = new AbortController().signal;
       for (const [index, load] of shared.loads.entries()) {
         if (!entryOf(load.baseKey)) {
@@ -383,7 +402,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
         const applied = await applyIntake(files, load.baseKey, () => undefined, never);
         if (!applied.ok) {
-          issues.push(...applied.error);
+          issues = issues.concat(applied.error.issues);
           break;
         }
         loads.push({ baseKey: load.baseKey, files });
@@ -391,7 +410,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
         const contract = validateContract(`share link: contract edit of ${key}`, value);
         if (!entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
-        else if (!contract.ok) issues.push(...(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]));
+        else if (!contract.ok) issues = issues.concat(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]);
         else contractEdits.set(key, contract.value);
       }
       // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
@@ -425,7 +444,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return { frozenReceiptId: frozen?.receiptId ?? null, declared };
     },
 
-    attemptContinue(): DrillVerdict | null {
+    attemptContinue(): VerdictView | null {
       if (!frozen && last) frozen = last.outcome.receipt;
       return frozen ? checkAgainstCurrent(frozen, declared) : null;
     },
@@ -435,6 +454,18 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
     current(): { readonly loaded: LoadedScenario; readonly selection: Selection } {
       return { loaded: effective(currentEntry()), selection };
+    },
+
+    diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
+      const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
+      const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
+      const [first, second] = parsed;
+      if (!first?.ok || !second?.ok) return { ok: false, issues };
+      // In the user view no record either receipt withholds is named (each row lists every gate it fails).
+      const withheld = new Set<string>();
+      if (audience === 'user') for (const receipt of [first.value, second.value]) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+      const diff = discloseDiff(diffReceipts(first.value, second.value), withheld);
+      return { ok: true, diff, view: diffView(diff) };
     },
 
     async resetWorkspace(): Promise<WorkspaceSnapshot> {
@@ -525,6 +556,16 @@ export function userViewExport(compiled: LastCompile, view: DisclosedView): User
     withheldNotice: view.withheldNotice,
     trace: view.rows.map((row) => toRowView(row, context)),
   };
+}
+
+/** What a panel shows of a diff: its sections, a bounded number of lines each. */
+export function diffView(diff: ReceiptDiff): DiffView {
+  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
+}
+
+/** A verdict for the panels: the diffs become bounded views, one per audience. */
+function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict): VerdictView {
+  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff), user: diffView(userDiff) } : null };
 }
 
 function titleOf(recordSet: RecordSet, id: string): string {

@@ -7,6 +7,7 @@ import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
 import { CodeLink } from './Glossary';
 import { SteadyButton } from './SteadyButton';
+import { VerdictDiff } from './ReceiptDiffView';
 
 export const VERDICT_HEADLINES: Record<DrillAction, string> = {
   continue: 'CURRENT — MAY CONTINUE',
@@ -87,6 +88,7 @@ export function DrillPanel() {
                 Receipt checked: {shortHash(verdict.priorReceiptId)}
                 {verdict.currentReceiptId ? ` · current receipt: ${shortHash(verdict.currentReceiptId)}` : ''}
               </p>
+              <VerdictDiff verdict={verdict} />
             </div>
           ) : null}
           <SteadyButton className="secondary" onClick={() => void resetDrill()} unavailable={busy}>

@@ -91,8 +91,9 @@ export function LineChart({ title, xValues, xFormat, series, yMax, yFormat }: { 
   const pointsWidth = plotWidth - 2 * INSET;
   const plotHeight = LINE_HEIGHT - MARGIN.top - MARGIN.bottom;
   const logs = xValues.map((x) => Math.log10(x));
-  const minLog = Math.min(...logs);
-  const maxLog = Math.max(...logs);
+  // Folded, not spread into Math.min/max: a spread argument list overflows the stack past about 100,000 values.
+  const minLog = logs.reduce((least, value) => Math.min(least, value), Number.POSITIVE_INFINITY);
+  const maxLog = logs.reduce((most, value) => Math.max(most, value), Number.NEGATIVE_INFINITY);
   const xAt = (index: number) => MARGIN.left + INSET + (maxLog === minLog ? pointsWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * pointsWidth);
   const yAt = (value: number) => MARGIN.top + plotHeight - (yMax > 0 ? (Math.min(value, yMax) / yMax) * plotHeight : 0);
   const yTicks = [0, yMax / 2, yMax];

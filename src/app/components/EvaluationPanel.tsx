@@ -206,7 +206,7 @@ function bars(comparison: ScenarioComparison, value: (row: StrategyMetrics) => n
 }
 
 function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparison; elapsedMs: number | null }) {
-  const maxItems = Math.max(comparison.k, ...comparison.rows.map((row) => row.itemsPassed));
+  const maxItems = comparison.rows.reduce((most, row) => Math.max(most, row.itemsPassed), comparison.k);
   return (
     <>
       <p className="caption" data-testid="seed000-facts">
@@ -285,7 +285,7 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
       const row = point.rows.find((candidate) => candidate.strategy === first.strategy);
       return row ? value(row) : null;
     }) }));
-  const maxUnsafe = Math.max(k, ...report.points.flatMap((point) => point.rows.map((row) => row.unsafePassed)));
+  const maxUnsafe = report.points.reduce((most, point) => point.rows.reduce((pointMost, row) => Math.max(pointMost, row.unsafePassed), most), k);
   return (
     <>
       <p className="caption" data-testid="growth-facts">

@@ -1,4 +1,4 @@
-import { copyPacket, downloadPacket, downloadReceipt, downloadUserView } from '../state/actions';
+import { copyPacket, downloadPacket, downloadReceipt, downloadStatement, downloadUserView } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { plural } from './format';
@@ -38,9 +38,14 @@ export function ExportPanel() {
             Download user view
           </button>
         ) : (
-          <button type="button" onClick={() => void downloadReceipt()}>
-            Download diagnostic receipt
-          </button>
+          <>
+            <button type="button" onClick={() => void downloadReceipt()}>
+              Download diagnostic receipt
+            </button>
+            <button type="button" onClick={() => void downloadStatement()} title="The diagnostic receipt as an in-toto Statement v1: subjects the packet text and the record set">
+              Download statement
+            </button>
+          </>
         )}
       </div>
       {user ? null : <p className="caption">To check a saved receipt against these inputs, open or drop the receipt file.</p>}

@@ -3,6 +3,7 @@ import { cancelLoad, dismissLoadStatus } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { VERDICT_HEADLINES } from './DrillPanel';
 import { CodeLink } from './Glossary';
+import { VerdictDiff } from './ReceiptDiffView';
 
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
 export function LoadStatus() {
@@ -40,6 +41,11 @@ export function LoadStatus() {
     return (
       <div className="load-status load-errors" role="alert" data-testid="load-errors">
         <strong>The files were not loaded: nothing that was loaded before has changed.</strong>
+        {load.summaries.map((summary, index) => (
+          <p key={index} data-testid="load-file-summary">
+            {summary.file}: {summary.message}
+          </p>
+        ))}
         <ul>
           {load.issues.map((issue, index) => (
             <li key={index} data-testid="load-issue">
@@ -55,12 +61,15 @@ export function LoadStatus() {
     <div className="load-status" role="status" data-testid="load-result">
       <p>{load.message}</p>
       {load.receiptChecks.map((check) => (
-        <p key={check.file} data-testid="receipt-check">
-          <strong>
-            {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
-          </strong>{' '}
-          <CodeLink code={check.verdict.code} /> {check.verdict.message}
-        </p>
+        <div key={check.file} className={`receipt-check verdict verdict-${check.verdict.action}`} data-testid="receipt-check">
+          <p>
+            <strong>
+              {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
+            </strong>{' '}
+            <CodeLink code={check.verdict.code} /> {check.verdict.message}
+          </p>
+          <VerdictDiff verdict={check.verdict} />
+        </div>
       ))}
       {dismiss}
     </div>

@@ -124,7 +124,7 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   });
   finished = true;
   if (result.status === 'rejected') {
-    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues } });
+    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues, summaries: result.summaries } });
     return;
   }
   if (result.status === 'cancelled') {
@@ -238,6 +238,16 @@ export async function downloadPacket(): Promise<void> {
   if (json === null) return;
   saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId)}.json`, json);
   useUiStore.setState({ notice: view.audience === 'user' ? 'Packet downloaded (user view).' : 'Packet downloaded.' });
+}
+
+/** The receipt as an in-toto statement: it carries the receipt, so it too leaves only from the diagnostic view. */
+export async function downloadStatement(): Promise<void> {
+  const view = shownView();
+  if (!view || view.audience !== 'diagnostic') return;
+  const json = await compilerApi().statementJson();
+  if (json === null) return;
+  saveText(`statement-${shortId(view.receiptId)}.intoto.json`, json);
+  useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
 }
 
 /** The receipt names every record: it leaves the app only from the diagnostic view, and its file name says so. */

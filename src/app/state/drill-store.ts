@@ -1,10 +1,10 @@
 import { create } from 'zustand';
-import type { DrillVerdict } from '../../core/result';
+import type { VerdictView } from '../../worker/protocol';
 
 interface DrillStoreState {
   readonly frozenReceiptId: string | null;
   readonly declared: readonly string[];
-  readonly verdict: DrillVerdict | null;
+  readonly verdict: VerdictView | null;
   /** The compilation (result-store revision) the verdict was given against; any later one makes it stale. */
   readonly verdictRevision: number;
   readonly busy: boolean;

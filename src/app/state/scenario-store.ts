@@ -1,11 +1,11 @@
 import { create } from 'zustand';
 import type { InputIssue } from '../../core/errors';
-import type { LoadProgress, ReceiptCheck, ScenarioSummary, WorkspaceSnapshot } from '../../worker/protocol';
+import type { FileSummary, LoadProgress, ReceiptCheck, ScenarioSummary, WorkspaceSnapshot } from '../../worker/protocol';
 
 export type LoadState =
   | { readonly status: 'idle' }
   | { readonly status: 'loading'; readonly progress: LoadProgress | null }
-  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'loaded'; readonly message: string; readonly receiptChecks: readonly ReceiptCheck[] }
   | { readonly status: 'cancelled' };
 

@@ -10,6 +10,7 @@ import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
 import { treeDigest } from '../tree-digest';
 import type { Plan } from './plan';
+import type { ResolvedRecord } from './resolve';
 import type { CheckedRecord } from './validate';
 
 export const SCHEMA_VERSION = 'context-compiler/3';
@@ -152,12 +153,12 @@ export function traceDigest(trace: readonly TraceRow[], derive: Derive = compute
   return sha256Hex(`${treeDigest(refused, rowSpec('attest:refused'), derive)}\n${treeDigest(planned, rowSpec('attest:planned'), derive)}\n`);
 }
 
+const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
+
 /** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
-export function recordSetDigest(records: readonly CheckedRecord[], derive: Derive = computeAll): string {
-  const inIdOrder = records.every((item, index) => index === 0 || (records[index - 1] as CheckedRecord).record.id <= item.record.id)
-    ? records
-    : [...records].sort((a, b) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
-  return treeDigest(inIdOrder, { name: 'attest:records', key: (item) => item.record.id, leaf: (item) => `${item.record.id}\u0000${item.fingerprint}` }, derive);
+export function recordSetDigest(records: readonly CheckedRecord[]): string {
+  const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
+  return treeDigest(inIdOrder, { name: 'records', key: (item) => item.record.id, leaf: recordLeaf });
 }
 
 /** The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its digest. */
@@ -168,7 +169,7 @@ export function receiptIdOf(body: ReceiptBody, derive: Derive = computeAll): str
 export interface AttestInput {
   readonly contract: Contract;
   /** Every record, in id order (the resolution's order). */
-  readonly records: readonly CheckedRecord[];
+  readonly records: readonly ResolvedRecord[];
   readonly plan: Plan;
   readonly packet: Packet | null;
   readonly ranking: RankingStatistics;
@@ -186,7 +187,8 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     outcome: failure ? 'fail_closed' : 'packet',
     contract: normaliseContract(contract),
     contractFingerprint: contractFingerprint(contract),
-    recordSetDigest: recordSetDigest(input.records, derive),
+    // The same tree as `recordSetDigest`, over the resolution's records, which are in id order already.
+    recordSetDigest: treeDigest(input.records, { name: 'attest:records', key: (item) => item.checked.record.id, leaf: (item) => recordLeaf(item.checked) }, derive),
     packetFingerprint: packet ? sha256Hex(packet.body) : null,
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),

@@ -1,4 +1,4 @@
-import { compareStrings } from '../canonical';
+import { canonicalJson, compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import { parseInstant } from '../format/time';
 import { err, ok, type CompileError, type Result } from '../errors';
@@ -172,11 +172,9 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new Map(Array.from(order, (source, position) => [ids[source] as string, position])));
   const inForce = supersessionsInForce(recordSet, asOf);
-  const fresh = Array.from(order, (source): ResolvedRecord => {
-    const checked = recordSet.checked[source] as CheckedRecord;
-    return { checked, supersededBy: inForce.get(checked.record.id) ?? null };
-  });
-  // An unchanged record resolved the same way is the same object as last time, so what is derived from it is reused.
-  const records = derive.stable('resolve:records', fresh, sameResolved);
+  // While the successors in force stay the same, a record resolves the same way whatever else changed.
+  const supersessionKey = canonicalJson([...inForce].sort(([a], [b]) => compareStrings(a, b)));
+  const inIdOrder = Array.from(order, (source) => recordSet.checked[source] as CheckedRecord);
+  const records = derive.map('resolve:records', supersessionKey, inIdOrder, (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null }), sameResolved);
   return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf });
 }

@@ -15,8 +15,9 @@ import { caseArbitrary, VOCABULARY } from './arbitraries';
  * caller gets must be the same: the packet (ids, order, text, tokens), every other record's trace row
  * (decision, code, fact, rank, score), the evidence slots, the failure, the ranking statistics, and the
  * user view but for the withheld count. What may change, and nothing else: the changed records' own
- * rows, the rows of records they supersede, the candidate and excluded counts, the withheld count,
- * the record-set digest and the receipt id.
+ * rows, the rows of records they supersede (and a failure about such a record, whose wording in the
+ * user view may name the successor or withhold it), the candidate and excluded counts, the withheld
+ * count, the record-set digest and the receipt id.
  */
 
 export type Change =
@@ -57,11 +58,13 @@ function callerView(outcome: CompileOutcome, unseen: ReadonlySet<string>): unkno
     evidence: outcome.status === 'packet' ? outcome.evidence : null,
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : null,
     failure: outcome.status === 'fail_closed' ? outcome.failure : null,
+    // A failure about a record a changed successor supersedes may name that successor, or withhold it.
+    userFailure: outcome.status === 'fail_closed' && unseen.has(outcome.failure.recordId ?? '') ? null : user.failureMessage,
     counts: { admitted: outcome.counts.admitted, selected: outcome.counts.selected },
     admitted: [...outcome.admitted].sort(),
     receipt: body,
     rows: trace.filter((row) => !unseen.has(row.id)),
-    user: { rows: user.rows.filter((row) => !unseen.has(row.id)), failureMessage: user.failureMessage },
+    user: user.rows.filter((row) => !unseen.has(row.id)),
   };
 }
 
