@@ -16,6 +16,7 @@ const row = (index: number): TraceRowView => ({
   required: false,
   score: index % 2 === 0 ? 1.5 : null,
   rank: index % 2 === 0 ? index / 2 + 1 : null,
+  change: null,
 });
 
 /** Answers every media query as a screen `width` px wide would (only max-width queries are asked). */
