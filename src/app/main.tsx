@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
 import { boot, compileNow } from './state/actions';
+import { watchCompilations } from './state/debug-actions';
 import { openLinkFromLocation } from './state/share';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
@@ -14,6 +15,7 @@ import './styles.css';
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
 setCompilerApi(createWorkerApi());
 watchPwaStatus();
+watchCompilations();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

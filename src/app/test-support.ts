@@ -1,6 +1,8 @@
 import { vi } from 'vitest';
-import type { CompilerApi, CompileView, PacketColumn, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
+import { GATE_ORDER } from '../core/result';
+import type { CompilerApi, CompileView, PacketColumn, RecordInspection, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
 import { setCompilerApi } from './state/api';
+import { INITIAL_DEBUG, useDebugStore } from './state/debug-store';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
 import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
@@ -98,6 +100,29 @@ export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): Worksp
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */
+/** An inspection shaped like the worker's, for the inspector's tests. */
+export function sampleInspection(change: Partial<RecordInspection> = {}): RecordInspection {
+  return {
+    id: 'P2',
+    title: 'Credit policy P2',
+    text: 'The old policy.',
+    decision: 'excluded',
+    code: 'EXCLUDE_SUPERSEDED',
+    fact: 'superseded by P3 (in force from 2026-07-22)',
+    tokens: 240,
+    required: false,
+    score: null,
+    rank: null,
+    packetPosition: null,
+    metadata: [{ field: 'project', value: 'northbank-uk' }],
+    gates: GATE_ORDER.map((gate) => (gate === 'supersession' ? { gate, passed: false, code: 'EXCLUDE_SUPERSEDED' as const, fact: 'superseded by P3 (in force from 2026-07-22)' } : { gate, passed: true, code: null, fact: null })),
+    supersededBy: { id: 'P3', since: '2026-07-22' },
+    supersedes: [],
+    receiptRow: '{"id":"P2","decision":"excluded"}',
+    ...change,
+  };
+}
+
 export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
   const view = sampleView();
   const api: CompilerApi = {
@@ -147,5 +172,6 @@ export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
   useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
+  useDebugStore.setState(INITIAL_DEBUG);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
 }

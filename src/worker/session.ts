@@ -463,6 +463,8 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       }
       selection = normaliseSelection(wanted);
       resetDrillState();
+      pinned = null;
+      stepFrom = null;
       await persist();
       return { ok: true, snapshot: snapshot() };
     },

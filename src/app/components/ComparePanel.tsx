@@ -3,6 +3,7 @@ import type { PacketColumn } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
 import { plural } from './format';
 import { CodeLink } from './Glossary';
+import { RecordLink } from './RecordInspector';
 
 const COLUMN_TITLES: Record<PacketColumn['kind'], { title: string; caption: string }> = {
   naive: { title: 'Naive top-k', caption: 'Relevance only: the top k matches that fit the budget.' },
@@ -22,6 +23,37 @@ function TokenMeter({ column, label }: { column: PacketColumn; label: string }) 
   );
 }
 
+const ids = (list: readonly string[]) => list.map((id, index) => (
+  <span key={id}>
+    {index > 0 ? ', ' : ''}
+    <RecordLink id={id} />
+  </span>
+));
+
+/** Which required propositions the column's own entries answer: legally, only illegally, or only with a class the contract does not accept. */
+function Coverage({ column }: { column: PacketColumn }) {
+  if (column.coverage.length === 0) return null;
+  const open = column.coverage.filter((coverage) => coverage.accepted.length === 0).length;
+  return (
+    <div className="coverage" data-testid={`coverage-${column.kind}`}>
+      <p className={open > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
+        {open > 0 ? `✗ ${open} of ${plural(column.coverage.length, 'required proposition')} not answered` : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
+      </p>
+      <ul className="coverage-list" aria-label="Required propositions">
+        {column.coverage.map((coverage) => (
+          <li key={coverage.proposition} className={coverage.accepted.length > 0 ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
+            {coverage.accepted.length > 0 ? '✓ ' : '✗ '}
+            <strong>{coverage.proposition}</strong>
+            {coverage.accepted.length > 0 ? <>: {ids(coverage.accepted)}</> : ': not answered'}
+            {coverage.illegal.length > 0 ? <>; only illegally by {ids(coverage.illegal)}</> : null}
+            {coverage.notAccepted.length > 0 ? <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function Column({ column }: { column: PacketColumn }) {
   const { title, caption } = COLUMN_TITLES[column.kind];
   return (
@@ -36,16 +68,20 @@ function Column({ column }: { column: PacketColumn }) {
       <p className={column.requiredMissed.length > 0 ? 'stat bad' : 'stat'} data-testid={`required-missed-${column.kind}`}>
         {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
       </p>
+      <Coverage column={column} />
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
             <li key={entry.id} className={entry.illegal ? 'entry illegal' : 'entry'} data-testid={`entry-${column.kind}-${entry.id}`}>
-              <span className="entry-id">{entry.id}</span>
+              <span className="entry-id">
+                <RecordLink id={entry.id} />
+              </span>
               <span className="entry-title">{entry.title}</span>
               <span className="entry-tags">
                 {plural(entry.tokens, 'token')}
                 {entry.required ? ' · required' : ''}
-                {entry.illegal ? ' · illegal' : ''}
+                {entry.illegal ? ' · illegal: ' : ' · '}
+                <CodeLink code={entry.code} testId={`entry-code-${column.kind}-${entry.id}`} />
               </span>
             </li>
           ))}
