@@ -69,7 +69,8 @@ describe('ComparePanel', () => {
     expect(screen.getByTestId('entry-compiled-ADR-0234')).toHaveTextContent('SELECTED_REQUIRED');
     expect(screen.getAllByRole('button', { name: 'Inspect LED-0045' }).length).toBeGreaterThan(0);
     expect(screen.getByTestId('propositions-naive')).toHaveTextContent('✗ 1 of 2 required propositions not answered');
-    expect(screen.getByTestId('coverage-naive-waiver_valid')).toHaveTextContent('waiver_valid: not answered; only illegally by LED-0045; mentioned by N7, a class not accepted for it');
-    expect(screen.getByTestId('coverage-naive-facility_limit')).toHaveTextContent('✓ facility_limit: F-102');
+    expect(screen.getByTestId('coverage-naive-waiver_valid')).toHaveTextContent('✗ not answered; only illegally by LED-0045; mentioned by N7, a class not accepted for it');
+    expect(screen.getByTestId('coverage-naive-facility_limit')).toHaveTextContent('✓ F-102');
+    expect(screen.getByRole('table', { name: 'Required propositions each packet answers' })).toBeInTheDocument();
   });
 });

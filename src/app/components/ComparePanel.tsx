@@ -1,5 +1,5 @@
 import { REASONS } from '../../core/reasons';
-import type { PacketColumn } from '../../worker/protocol';
+import type { PacketColumn, PropositionCoverage } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
 import { plural } from './format';
 import { CodeLink } from './Glossary';
@@ -30,26 +30,60 @@ const ids = (list: readonly string[]) => list.map((id, index) => (
   </span>
 ));
 
-/** Which required propositions the column's own entries answer: legally, only illegally, or only with a class the contract does not accept. */
-function Coverage({ column }: { column: PacketColumn }) {
+/** How many required propositions the column's own entries answer with a legal record of an accepted class. */
+function CoverageStat({ column }: { column: PacketColumn }) {
   if (column.coverage.length === 0) return null;
   const open = column.coverage.filter((coverage) => coverage.accepted.length === 0).length;
   return (
-    <div className="coverage" data-testid={`coverage-${column.kind}`}>
-      <p className={open > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
-        {open > 0 ? `✗ ${open} of ${plural(column.coverage.length, 'required proposition')} not answered` : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
-      </p>
-      <ul className="coverage-list" aria-label="Required propositions">
-        {column.coverage.map((coverage) => (
-          <li key={coverage.proposition} className={coverage.accepted.length > 0 ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
-            {coverage.accepted.length > 0 ? '✓ ' : '✗ '}
-            <strong>{coverage.proposition}</strong>
-            {coverage.accepted.length > 0 ? <>: {ids(coverage.accepted)}</> : ': not answered'}
-            {coverage.illegal.length > 0 ? <>; only illegally by {ids(coverage.illegal)}</> : null}
-            {coverage.notAccepted.length > 0 ? <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</> : null}
-          </li>
-        ))}
-      </ul>
+    <p className={open > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
+      {open > 0 ? `✗ ${open} of ${plural(column.coverage.length, 'required proposition')} not answered` : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
+    </p>
+  );
+}
+
+function CoverageCell({ column, coverage }: { column: PacketColumn; coverage: PropositionCoverage }) {
+  return (
+    <td className={coverage.accepted.length > 0 ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
+      {coverage.accepted.length > 0 ? <>✓ {ids(coverage.accepted)}</> : '✗ not answered'}
+      {coverage.illegal.length > 0 ? <>; only illegally by {ids(coverage.illegal)}</> : null}
+      {coverage.notAccepted.length > 0 ? <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</> : null}
+    </td>
+  );
+}
+
+/**
+ * Which required propositions each packet answers, from its own entries only: a packet can let in a
+ * note that mentions a waiver without ever holding an approval of one.
+ */
+function CoverageTable({ columns }: { columns: readonly PacketColumn[] }) {
+  const propositions = columns[0]?.coverage.map((coverage) => coverage.proposition) ?? [];
+  if (propositions.length === 0) return null;
+  return (
+    <div className="coverage-table" data-testid="coverage-table">
+      <table>
+        <caption>Required propositions each packet answers</caption>
+        <thead>
+          <tr>
+            <th scope="col">Proposition</th>
+            {columns.map((column) => (
+              <th key={column.kind} scope="col">
+                {COLUMN_TITLES[column.kind].title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {propositions.map((proposition, index) => (
+            <tr key={proposition}>
+              <th scope="row">{proposition}</th>
+              {columns.map((column) => {
+                const coverage = column.coverage[index];
+                return coverage ? <CoverageCell key={column.kind} column={column} coverage={coverage} /> : <td key={column.kind}>—</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -68,7 +102,7 @@ function Column({ column }: { column: PacketColumn }) {
       <p className={column.requiredMissed.length > 0 ? 'stat bad' : 'stat'} data-testid={`required-missed-${column.kind}`}>
         {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
       </p>
-      <Coverage column={column} />
+      <CoverageStat column={column} />
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
@@ -162,6 +196,7 @@ export function ComparePanel() {
             {view.columns.postFilter ? <Column column={view.columns.postFilter} /> : <DiagnosticOnlyColumn kind="post-filter" />}
             <Column column={view.columns.compiled} />
           </div>
+          <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />
           {view.decisionBlockedBy.length > 0 ? (
             <p className="warning" data-testid="decision-blocked">
               Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
