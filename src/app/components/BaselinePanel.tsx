@@ -15,6 +15,8 @@ export function BaselinePanel() {
   const diff = useDebugStore((state) => state.baselineDiff);
   const audience = useUiStore((state) => state.audience);
   const compiled = useResultStore((state) => state.response?.ok === true);
+  // Nothing before the first result, like Evidence below it: a panel here would be pushed down when the packets arrive.
+  if (!compiled && baseline === null) return null;
   return (
     <section className="panel baseline-panel" aria-labelledby="baseline-heading" data-testid="baseline-panel">
       <h2 id="baseline-heading">Baseline</h2>
