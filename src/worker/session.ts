@@ -74,6 +74,9 @@ interface LastCompile {
   baselines: Baselines | null;
   /** What the gates read, worked out again when a record is first inspected. */
   resolution?: Resolution | null;
+  /** Per audience: the as-of stops, and the diff from the pinned receipt (each asked for after every compilation, and the diff again by the trace). */
+  stops?: Map<Audience, AsOfStops>;
+  pinnedDiff?: { readonly pinned: Receipt; readonly byAudience: Map<Audience, ReceiptDiff> };
 }
 
 export interface SessionDeps {
@@ -198,6 +201,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return audience === 'user' ? userSafeDiff(diff) : diff;
   };
 
+  /** The pinned receipt against this compilation, worked out once per audience. */
+  const pinnedDiffOf = (compiled: LastCompile, pinnedReceipt: Receipt, audience: Audience): ReceiptDiff => {
+    if (compiled.pinnedDiff?.pinned !== pinnedReceipt) compiled.pinnedDiff = { pinned: pinnedReceipt, byAudience: new Map() };
+    let diff = compiled.pinnedDiff.byAudience.get(audience);
+    if (!diff) {
+      diff = disclosedDiff(pinnedReceipt, compiled.outcome.receipt, audience);
+      compiled.pinnedDiff.byAudience.set(audience, diff);
+    }
+    return diff;
+  };
+
   const viewSource = (compiled: LastCompile, audience: Audience): ViewSource => ({
     request: compiled.request,
     outcome: compiled.outcome,
@@ -294,7 +308,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (traceCache?.source !== last || traceCache.key !== key || traceCache.pinned !== pinnedReceipt) {
         const view = disclosed(last, filter.audience);
         const context = factContextOf(last.outcome.receipt.contract);
-        const changes = pinnedReceipt ? traceChanges(disclosedDiff(pinnedReceipt, last.outcome.receipt, filter.audience)) : new Map<string, TraceChange>();
+        const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
         traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
       }
       const start = Math.max(0, Math.floor(offset));
@@ -522,12 +536,18 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     },
 
     baselineDiff(audience: Audience): DiffView | null {
-      return pinned && last ? diffView(disclosedDiff(pinned.receipt, last.outcome.receipt, audience)) : null;
+      return pinned && last ? diffView(pinnedDiffOf(last, pinned.receipt, audience)) : null;
     },
 
     asOfStops(audience: Audience): AsOfStops {
       if (!last) return { asOf: null, before: [], after: [], total: 0, lockedBy: null };
-      return asOfStops(viewSource(last, audience), last.appliedChanges);
+      last.stops ??= new Map();
+      let stops = last.stops.get(audience);
+      if (!stops) {
+        stops = asOfStops(viewSource(last, audience), last.appliedChanges);
+        last.stops.set(audience, stops);
+      }
+      return stops;
     },
 
     async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
