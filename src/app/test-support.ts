@@ -127,7 +127,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
-  useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useResultStore.setState({ response: { ok: true, view }, failure: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null });
 }

@@ -80,6 +80,33 @@ describe('session', () => {
     expect(compiled.view.columns.compiled.emitted).toBe(false);
   });
 
+  it('a compilation that throws leaves no earlier receipt, packet or trace to read, export or freeze', async () => {
+    let broken = false;
+    const flaky: Compiler = {
+      index: (recordSet, onProgress) => compiler.index(recordSet, onProgress),
+      compile: (request) => {
+        if (broken) throw new RangeError('Maximum call stack size exceeded');
+        return compiler.compile(request);
+      },
+    };
+    const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    expect(session.compile('diagnostic').ok).toBe(true);
+    expect(session.packetJson()).not.toBeNull();
+
+    broken = true;
+    expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
+    expect(session.receiptJson()).toBeNull();
+    expect(session.packetJson()).toBeNull();
+    expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 100 }).total).toBe(0);
+    expect(session.freezeReceipt().frozenReceiptId).toBeNull();
+    expect(session.attemptContinue()).toBeNull();
+
+    broken = false;
+    expect(session.compile('diagnostic').ok).toBe(true);
+    expect(session.receiptJson()).not.toBeNull();
+  });
+
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {
     const { session } = await newSession();
     session.compile('diagnostic');

@@ -209,6 +209,8 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     },
 
     compile(audience: Audience): CompileResponse {
+      // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or frozen.
+      last = null;
       const request = prepare(selection.lateChanges);
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));

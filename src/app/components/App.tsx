@@ -3,6 +3,7 @@ import { useEvaluationStore } from '../state/evaluation-store';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
 import { AuditStrip } from './AuditStrip';
 import { ComparePanel } from './ComparePanel';
+import { CompilerFailure } from './CompilerFailure';
 import { ContractPanel } from './ContractPanel';
 import { DrillPanel } from './DrillPanel';
 import { DropZone } from './DropZone';
@@ -49,6 +50,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
           {fatal}
         </div>
       ) : null}
+      <CompilerFailure />
       <StorageNotice />
       <LoadStatus />
       <AuditStrip />

@@ -6,6 +6,7 @@ export const GOVERNING_PRINCIPLE = 'Legality first: rank only inside the admitte
 /** One line of facts an auditor asks for first: counts, exact budget, receipt, principle. */
 export function AuditStrip() {
   const response = useResultStore((state) => state.response);
+  const failed = useResultStore((state) => state.failure !== null);
   const view = response?.ok ? response.view : null;
   return (
     <section className="audit-strip" aria-label="Audit strip" data-testid="audit-strip">
@@ -37,7 +38,7 @@ export function AuditStrip() {
           </div>
         </dl>
       ) : (
-        <p>{response && !response.ok ? `Not compiled: ${response.error.code}` : 'Compiling…'}</p>
+        <p>{failed ? 'Not compiled: the compiler failed' : response && !response.ok ? `Not compiled: ${response.error.code}` : 'Compiling…'}</p>
       )}
       <p className="principle" data-testid="audit-principle">
         {GOVERNING_PRINCIPLE}

@@ -1,14 +1,40 @@
 import type { Audience } from '../../core/disclosure';
-import type { Selection, TraceFilter } from '../../worker/protocol';
+import type { CompileResponse, ContractUpdate, LoadResult, Selection, TraceFilter, TracePage, WorkspaceSnapshot } from '../../worker/protocol';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
-import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE, useResultStore } from './result-store';
+import { describeFailure } from './failure';
+import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, TRACE_PAGE_SIZE, useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
 let compileTicket = 0;
 let traceTicket = 0;
+
+/**
+ * A call to the worker threw or was lost. Fail closed: nothing derived from an earlier compilation
+ * stays on screen (no packet, receipt, trace or drill verdict), replies still on their way are
+ * dropped, and the failure names what was being done and why.
+ */
+export function failClosed(during: string, error: unknown): void {
+  compileTicket += 1;
+  traceTicket += 1;
+  requestedPages.clear();
+  useResultStore.setState({ response: null, failure: { during, reason: describeFailure(error) }, compiling: false, trace: EMPTY_TRACE });
+  useDrillStore.setState(INITIAL_DRILL);
+  useUiStore.setState({ notice: null });
+}
+
+/** Runs one step against the worker; a throw or rejection fails closed. False when it failed. */
+async function guarded(during: string, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    failClosed(during, error);
+    return false;
+  }
+}
 
 export async function boot(): Promise<void> {
   try {
@@ -23,18 +49,31 @@ export async function boot(): Promise<void> {
 export async function compileNow(): Promise<void> {
   const ticket = ++compileTicket;
   useResultStore.setState({ compiling: true });
-  const response = await compilerApi().compile(useUiStore.getState().audience);
+  let response: CompileResponse;
+  try {
+    response = await compilerApi().compile(useUiStore.getState().audience);
+  } catch (error) {
+    // A failure of a compilation the user has already replaced changes nothing on screen.
+    if (ticket === compileTicket) failClosed('compiling', error);
+    return;
+  }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, compiling: false });
+  useResultStore.setState({ response, failure: null, compiling: false });
   await refreshTrace();
 }
 
 export async function setAudience(audience: Audience): Promise<void> {
   useUiStore.setState({ audience });
   const ticket = ++compileTicket;
-  const response = await compilerApi().disclose(audience);
+  let response: CompileResponse;
+  try {
+    response = await compilerApi().disclose(audience);
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('changing the disclosure view', error);
+    return;
+  }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response });
+  useResultStore.setState({ response, failure: null });
   await refreshTrace({ code: 'all' });
 }
 
@@ -43,7 +82,13 @@ export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>
   requestedPages.clear();
   const traceQuery = { ...useResultStore.getState().traceQuery, ...change };
   useResultStore.setState({ traceQuery });
-  const page = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: 0, limit: TRACE_PAGE_SIZE });
+  let page: TracePage;
+  try {
+    page = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: 0, limit: TRACE_PAGE_SIZE });
+  } catch (error) {
+    if (ticket === traceTicket) failClosed('reading the trace', error);
+    return;
+  }
   if (ticket !== traceTicket) return;
   useResultStore.setState({ trace: { matched: page.matched, total: page.total, pages: new Map([[0, page.rows]]) } });
 }
@@ -63,39 +108,66 @@ export async function loadTracePages(first: number, last: number): Promise<void>
   }
   await Promise.all(
     wanted.map(async (page) => {
-      const window = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: page * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE });
+      let window: TracePage;
+      try {
+        window = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: page * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE });
+      } catch (error) {
+        if (ticket === traceTicket) failClosed('reading the trace', error);
+        return;
+      }
       if (ticket !== traceTicket) return;
       useResultStore.setState((state) => ({ trace: { ...state.trace, pages: new Map(state.trace.pages).set(page, window.rows) } }));
     }),
   );
 }
 
-async function applySelection(change: Partial<Selection>): Promise<void> {
+/** Sends the selection to the worker, then compiles. False when the worker failed. */
+async function applySelection(change: Partial<Selection>): Promise<boolean> {
   const before = useScenarioStore.getState().workspace;
   const current = before?.selection;
-  if (!before || !current) return;
+  if (!before || !current) return false;
   // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
-  const workspace = await compilerApi().select({ ...current, ...change });
+  let workspace: WorkspaceSnapshot;
+  try {
+    workspace = await compilerApi().select({ ...current, ...change });
+  } catch (error) {
+    // The switches go back to what the worker last confirmed: the click did not take effect.
+    useScenarioStore.setState({ workspace: before });
+    failClosed('changing the selection', error);
+    return false;
+  }
   if (workspace.selection.scenarioKey !== current.scenarioKey) {
     useDrillStore.setState(INITIAL_DRILL);
     useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   }
   useScenarioStore.setState({ workspace, contractIssues: [] });
   await compileNow();
+  return useResultStore.getState().failure === null;
 }
 
-export function selectScenario(scenarioKey: string): Promise<void> {
-  return applySelection({ scenarioKey, controls: [], lateChanges: [] });
+export async function selectScenario(scenarioKey: string): Promise<void> {
+  await applySelection({ scenarioKey, controls: [], lateChanges: [] });
 }
 
-export function setControl(id: string, on: boolean): Promise<void> {
+export async function setControl(id: string, on: boolean): Promise<void> {
   const controls = useScenarioStore.getState().workspace?.selection.controls ?? [];
-  return applySelection({ controls: on ? [...controls, id] : controls.filter((control) => control !== id) });
+  await applySelection({ controls: on ? [...controls, id] : controls.filter((control) => control !== id) });
+}
+
+/** The way back from a failure: send the selection on screen again and compile it. */
+export async function retryAfterFailure(): Promise<void> {
+  await applySelection({});
 }
 
 export async function updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<boolean> {
-  const update = await compilerApi().updateContract(input);
+  let update: ContractUpdate;
+  try {
+    update = await compilerApi().updateContract(input);
+  } catch (error) {
+    failClosed('applying the contract', error);
+    return false;
+  }
   if (!update.ok) {
     useScenarioStore.setState({ contractIssues: update.issues });
     return false;
@@ -106,19 +178,30 @@ export async function updateContract(input: { readonly value: unknown } | { read
 }
 
 export async function revertContract(): Promise<void> {
-  const workspace = await compilerApi().revertContract();
-  useScenarioStore.setState({ workspace, contractIssues: [] });
-  await compileNow();
+  const reverted = await guarded('reverting the contract', async () => {
+    const workspace = await compilerApi().revertContract();
+    useScenarioStore.setState({ workspace, contractIssues: [] });
+  });
+  if (reverted) await compileNow();
 }
 
 export async function loadFiles(files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   useScenarioStore.setState({ load: { status: 'loading', progress: null } });
   let finished = false;
-  // Progress comes over its own message channel and can land after the result: it must not reopen a finished load.
-  const result = await compilerApi().loadFiles(files, (progress) => {
-    if (!finished) useScenarioStore.setState({ load: { status: 'loading', progress } });
-  });
+  let result: LoadResult;
+  try {
+    // Progress comes over its own message channel and can land after the result: it must not reopen a finished load.
+    result = await compilerApi().loadFiles(files, (progress) => {
+      if (!finished) useScenarioStore.setState({ load: { status: 'loading', progress } });
+    });
+  } catch (error) {
+    finished = true;
+    const names = files.map((file) => file.name).join(', ');
+    useScenarioStore.setState({ load: { status: 'rejected', issues: [{ file: names, path: '(root)', message: `the compiler failed while reading the files, so none was loaded. ${describeFailure(error)}` }] } });
+    failClosed('loading files', error);
+    return;
+  }
   finished = true;
   if (result.status === 'rejected') {
     useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues } });
@@ -138,8 +221,9 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   }
 }
 
-export function cancelLoad(): Promise<void> {
-  return compilerApi().cancelLoad();
+export async function cancelLoad(): Promise<void> {
+  // A lost worker ends the load by itself (the load fails closed); a cancel has nothing more to do.
+  await compilerApi().cancelLoad().catch(() => undefined);
 }
 
 export function dismissLoadStatus(): void {
@@ -147,19 +231,25 @@ export function dismissLoadStatus(): void {
 }
 
 export async function freezeReceipt(): Promise<void> {
-  const state = await compilerApi().freezeReceipt();
-  useDrillStore.setState({ ...state, verdict: null });
+  await guarded('freezing the receipt', async () => {
+    const state = await compilerApi().freezeReceipt();
+    useDrillStore.setState({ ...state, verdict: null });
+  });
 }
 
 export async function injectLateChange(id: string): Promise<void> {
-  const state = await compilerApi().declareLateChange(id);
-  useDrillStore.setState({ ...state, verdict: null });
+  await guarded('declaring the late change', async () => {
+    const state = await compilerApi().declareLateChange(id);
+    useDrillStore.setState({ ...state, verdict: null });
+  });
 }
 
 export async function attemptContinue(): Promise<void> {
   useDrillStore.setState({ busy: true });
-  const verdict = await compilerApi().attemptContinue();
-  useDrillStore.setState({ verdict, busy: false });
+  await guarded('checking the frozen receipt', async () => {
+    const verdict = await compilerApi().attemptContinue();
+    useDrillStore.setState({ verdict, busy: false });
+  });
 }
 
 /** Applies every declared late change, compiles, and checks the new receipt: it is the one now current. */
@@ -167,25 +257,31 @@ export async function recompileAfterDrill(): Promise<void> {
   const declared = useDrillStore.getState().declared;
   const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
   useDrillStore.setState({ busy: true });
-  await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] });
-  const state = await compilerApi().freezeReceipt();
-  const verdict = await compilerApi().attemptContinue();
-  useDrillStore.setState({ ...state, verdict, busy: false });
+  if (!(await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] }))) return;
+  await guarded('checking the new receipt', async () => {
+    const state = await compilerApi().freezeReceipt();
+    const verdict = await compilerApi().attemptContinue();
+    useDrillStore.setState({ ...state, verdict, busy: false });
+  });
 }
 
 export async function resetDrill(): Promise<void> {
-  await compilerApi().resetDrill();
-  useDrillStore.setState(INITIAL_DRILL);
+  const reset = await guarded('resetting the drill', async () => {
+    await compilerApi().resetDrill();
+    useDrillStore.setState(INITIAL_DRILL);
+  });
   const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
-  if (lateChanges.length > 0) await applySelection({ lateChanges: [] });
+  if (reset && lateChanges.length > 0) await applySelection({ lateChanges: [] });
 }
 
 export async function resetWorkspace(): Promise<void> {
-  const workspace = await compilerApi().resetWorkspace();
-  useDrillStore.setState(INITIAL_DRILL);
-  useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
-  useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
-  await compileNow();
+  const reset = await guarded('resetting the workspace', async () => {
+    const workspace = await compilerApi().resetWorkspace();
+    useDrillStore.setState(INITIAL_DRILL);
+    useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
+    useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
+  });
+  if (reset) await compileNow();
 }
 
 function saveText(name: string, text: string): void {
@@ -212,17 +308,21 @@ export async function copyPacket(): Promise<void> {
 }
 
 export async function downloadPacket(): Promise<void> {
-  const json = await compilerApi().packetJson();
-  const response = useResultStore.getState().response;
-  if (json === null || !response?.ok) return;
-  saveText(`packet-${shortId(response.view.receiptId)}.json`, json);
-  useUiStore.setState({ notice: 'Packet downloaded.' });
+  await guarded('exporting the packet', async () => {
+    const json = await compilerApi().packetJson();
+    const response = useResultStore.getState().response;
+    if (json === null || !response?.ok) return;
+    saveText(`packet-${shortId(response.view.receiptId)}.json`, json);
+    useUiStore.setState({ notice: 'Packet downloaded.' });
+  });
 }
 
 export async function downloadReceipt(): Promise<void> {
-  const json = await compilerApi().receiptJson();
-  const response = useResultStore.getState().response;
-  if (json === null || !response?.ok) return;
-  saveText(`receipt-${shortId(response.view.receiptId)}.json`, json);
-  useUiStore.setState({ notice: 'Receipt downloaded.' });
+  await guarded('exporting the receipt', async () => {
+    const json = await compilerApi().receiptJson();
+    const response = useResultStore.getState().response;
+    if (json === null || !response?.ok) return;
+    saveText(`receipt-${shortId(response.view.receiptId)}.json`, json);
+    useUiStore.setState({ notice: 'Receipt downloaded.' });
+  });
 }

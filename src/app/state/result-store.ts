@@ -11,8 +11,18 @@ export interface TraceWindows {
   readonly pages: ReadonlyMap<number, readonly TraceRowView[]>;
 }
 
+/** A call to the worker that threw or was lost: nothing derived from it may stay on screen. */
+export interface CompilerFailure {
+  /** What the app was doing, as a phrase: "compiling", "loading files". */
+  readonly during: string;
+  /** The reason in plain words; never a stack trace. */
+  readonly reason: string;
+}
+
 interface ResultState {
   readonly response: CompileResponse | null;
+  /** Set when the last call failed; `response` is then null, so there is no packet, receipt or trace. */
+  readonly failure: CompilerFailure | null;
   readonly compiling: boolean;
   readonly traceQuery: Omit<TraceFilter, 'audience'>;
   readonly trace: TraceWindows;
@@ -26,4 +36,4 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));

@@ -1,0 +1,76 @@
+import type { Page, Worker } from '@playwright/test';
+import { expect, test, type ContextDebugger } from './fixtures';
+
+/** The compiler worker the page is talking to now (after a restart, the newest one). */
+async function compilerWorker(page: Page): Promise<Worker> {
+  await expect.poll(() => page.workers().length).toBeGreaterThan(0);
+  const workers = page.workers();
+  const last = workers[workers.length - 1];
+  if (!last) throw new Error('no worker');
+  return last;
+}
+
+/** Everything a result would leave on screen; after a failure none of it may be there. */
+async function expectNothingCopyable(app: ContextDebugger): Promise<void> {
+  const { page } = app;
+  await expect(app.auditOutcome).toHaveCount(0);
+  await expect(app.auditReceipt).toHaveCount(0);
+  await expect(app.copyPacketButton).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download packet' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download receipt' })).toHaveCount(0);
+  await expect(app.column('compiled')).toHaveCount(0);
+  await expect(page.getByTestId('packet-text')).toHaveCount(0);
+}
+
+/** Edits the contract through the raw JSON editor. */
+async function applyContractJson(page: Page, edit: (contract: Record<string, unknown>) => void): Promise<void> {
+  await page.getByRole('button', { name: 'Raw JSON' }).click();
+  const box = page.getByRole('textbox', { name: 'Contract JSON' });
+  const contract = JSON.parse(await box.inputValue()) as Record<string, unknown>;
+  edit(contract);
+  await box.fill(JSON.stringify(contract));
+  await page.getByRole('button', { name: 'Apply JSON' }).click();
+}
+
+test.describe('Faults end in a clear, fail-closed state with a way back', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('a compilation that throws in the worker leaves no packet, receipt or copy button; undoing the edit recompiles', async ({ app, page }) => {
+    await app.goto();
+    const receipt = await app.receiptId();
+    // The fault: the worker's compile step throws, as a stack overflow in a pass would.
+    await (await compilerWorker(page)).evaluate(() => {
+      const measure = performance.measure.bind(performance);
+      performance.measure = (name: string, options?: PerformanceMeasureOptions) => {
+        if (name === 'cc:compile') throw new RangeError('Maximum call stack size exceeded');
+        return measure(name, options);
+      };
+    });
+    await applyContractJson(page, (contract) => {
+      contract.scopes = [...(contract.scopes as string[]), 'one-more-scope'];
+    });
+
+    const failure = page.getByTestId('compiler-failure');
+    await expect(failure).toContainText('NOT COMPILED — the compiler failed while compiling');
+    await expect(page.getByTestId('compiler-failure-reason')).toHaveText('It ran out of stack space (Maximum call stack size exceeded), which usually means an input list is longer than it can handle.');
+    await expect(page.getByTestId('audit-strip')).toContainText('Not compiled: the compiler failed');
+    await expectNothingCopyable(app);
+
+    await (await compilerWorker(page)).evaluate(() => Reflect.deleteProperty(performance, 'measure'));
+    await failure.getByRole('button', { name: 'Undo contract edits' }).click();
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await expect(failure).toHaveCount(0);
+    expect(await app.receiptId()).toBe(receipt);
+  });
+
+  test('a contract listing 100,001 scopes never leaves the earlier packet on screen', async ({ app, page }) => {
+    await app.goto();
+    const receipt = await app.receiptId();
+    await applyContractJson(page, (contract) => {
+      contract.scopes = Array.from({ length: 100_001 }, (_, index) => `scope-${index}`);
+    });
+    // Either the compiler copes (a new receipt for the new contract) or it fails closed; never the old result.
+    await expect(page.getByTestId('compiler-failure').or(app.auditReceipt.and(page.locator(`:not([title="${receipt}"])`)))).toBeVisible({ timeout: 60_000 });
+    if (await page.getByTestId('compiler-failure').isVisible()) await expectNothingCopyable(app);
+  });
+});
