@@ -1,5 +1,5 @@
 import type { Page, Worker } from '@playwright/test';
-import { expect, test, type ContextDebugger } from './fixtures';
+import { expect, fixtureFile, test, type ContextDebugger } from './fixtures';
 
 /** The compiler worker the page is talking to now (after a restart, the newest one). */
 async function compilerWorker(page: Page): Promise<Worker> {
@@ -72,5 +72,81 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     // Either the compiler copes (a new receipt for the new contract) or it fails closed; never the old result.
     await expect(page.getByTestId('compiler-failure').or(app.auditReceipt.and(page.locator(`:not([title="${receipt}"])`)))).toBeVisible({ timeout: 60_000 });
     if (await page.getByTestId('compiler-failure').isVisible()) await expectNothingCopyable(app);
+  });
+
+  test('a worker that ends is noticed, started again, and the loaded files, selection and contract edit come back', async ({ app, page }) => {
+    await app.goto();
+    await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await applyContractJson(page, (contract) => {
+      contract.tokenBudget = 200;
+    });
+    await expect(app.auditBudget).toHaveText('46 / 200 tokens');
+    const receipt = await app.receiptId();
+
+    const first = await compilerWorker(page);
+    await first.evaluate(() => self.close());
+    await expect(page.getByTestId('worker-restarted')).toContainText('The compiler stopped (it was ended by the browser or crashed) and was started again.');
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await expect(page.getByRole('button', { name: 'Revert contract edits' })).toBeVisible();
+    await expect(app.auditBudget).toHaveText('46 / 200 tokens');
+    expect(await app.receiptId()).toBe(receipt);
+    expect(await compilerWorker(page)).not.toBe(first);
+
+    // The new worker answers: a scenario switch compiles.
+    await app.scenarioPicker.selectOption('retry-policy');
+    await expect(app.auditBudget).toHaveText('74 / 96 tokens');
+  });
+
+  test('a toggle right after the worker ended does not do nothing: the loss is said, and switch and result agree', async ({ app, page }) => {
+    await app.goto();
+    const receipt = await app.receiptId();
+    const toggle = app.control('Remove required provenance');
+    await (await compilerWorker(page)).evaluate(() => self.close());
+    await toggle.click();
+    await expect(page.getByTestId('worker-restarted')).toBeVisible();
+    await expect(page.getByTestId('fatal-error')).toHaveCount(0);
+    // The click met the dead worker (and was undone with the restore) or the new one (and took effect): either way the screen agrees with itself.
+    if (await toggle.isChecked()) {
+      await expect(app.failClosed).toContainText('FAIL-CLOSED — REQUIRED_MISSING_PROVENANCE');
+      await toggle.click();
+    }
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    expect(await app.receiptId()).toBe(receipt);
+    await toggle.click();
+    await expect(app.failClosed).toContainText('FAIL-CLOSED — REQUIRED_MISSING_PROVENANCE');
+  });
+
+  test('a file load cut short by the worker ending stops spinning, says nothing was loaded, and can be done again', async ({ app, page }) => {
+    await app.goto();
+    // The fault: reading any file never finishes, so the load waits in the worker until the worker ends.
+    await (await compilerWorker(page)).evaluate(() => {
+      Blob.prototype.text = () => new Promise<string>(() => undefined);
+    });
+    await app.openFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(page.getByTestId('load-progress')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open files…' })).toBeDisabled();
+    await (await compilerWorker(page)).evaluate(() => self.close());
+
+    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText('gateway-lite.scenario.json: (root): the compiler failed while reading the files, so none was loaded. The compiler stopped: it was ended by the browser or crashed.');
+    await expect(page.getByTestId('load-progress')).toHaveCount(0);
+    await expect(page.getByTestId('worker-restarted')).toBeVisible();
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await app.openFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await expect(app.auditSelected).toHaveText('2');
+  });
+
+  test('an uncaught error in the worker ends it: the page says so, starts another and compiles again', async ({ app, page }) => {
+    await app.goto();
+    const receipt = await app.receiptId();
+    await (await compilerWorker(page)).evaluate(() => {
+      setTimeout(() => {
+        throw new Error('injected fault');
+      }, 0);
+    });
+    await expect(page.getByTestId('worker-restarted')).toContainText('The compiler stopped (it hit an unexpected error (Uncaught Error: injected fault)) and was started again.');
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    expect(await app.receiptId()).toBe(receipt);
   });
 });

@@ -3,14 +3,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
-import { boot } from './state/actions';
+import { boot, recoverFromWorkerLoss } from './state/actions';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
 import { createWorkerApi } from './worker-client';
 import './styles.css';
 
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
-setCompilerApi(createWorkerApi());
+const worker = createWorkerApi((reason) => void recoverFromWorkerLoss(reason));
+setCompilerApi(worker.api, worker.restart);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -94,9 +94,10 @@ export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): Worksp
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */
-export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
+export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () => void = () => undefined): CompilerApi {
   const view = sampleView();
   const api: CompilerApi = {
+    holdLifeline: vi.fn(async () => undefined),
     start: vi.fn(async () => sampleWorkspace()),
     select: vi.fn(async (selection) => sampleWorkspace({ selection })),
     compile: vi.fn(async () => ({ ok: true as const, view })),
@@ -120,7 +121,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     cancelEvaluation: vi.fn(async () => undefined),
     ...change,
   };
-  setCompilerApi(api);
+  setCompilerApi(api, restart);
   return api;
 }
 
@@ -129,5 +130,5 @@ export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
   useResultStore.setState({ response: { ok: true, view }, failure: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null });
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null, workerNotice: null });
 }

@@ -1,31 +1,75 @@
-import { proxy, wrap } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
 import type { CompilerApi } from '../worker/protocol';
+import { createWorkerSupervisor, type WorkerConnection } from './worker-supervisor';
 
-/** Starts the compiler worker; progress callbacks cross the boundary as comlink proxies. */
-export function createWorkerApi(): CompilerApi {
+/** A worker that has not taken its lifeline by then is taken for dead. */
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts one compiler worker and watches it. A worker can end without a word (terminated by the
+ * browser, out of memory, `close()`): it holds a Web Lock for its whole life, and the page asks for the
+ * same lock, which is granted only once the worker is gone. An uncaught error in the worker, or a
+ * script that cannot load, ends it too: its state can no longer be trusted.
+ */
+function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
   const worker = new Worker(new URL('../worker/compiler.worker.ts', import.meta.url), { type: 'module', name: 'compiler' });
   const remote = wrap<CompilerApi>(worker);
-  return {
-    start: () => remote.start(),
-    select: (selection) => remote.select(selection),
-    compile: (audience) => remote.compile(audience),
-    disclose: (audience) => remote.disclose(audience),
-    queryTrace: (query) => remote.queryTrace(query),
-    receiptJson: () => remote.receiptJson(),
-    packetJson: () => remote.packetJson(),
-    updateContract: (input) => remote.updateContract(input),
-    revertContract: () => remote.revertContract(),
-    loadFiles: (files, onProgress) => remote.loadFiles(files, proxy(onProgress)),
-    cancelLoad: () => remote.cancelLoad(),
-    freezeReceipt: () => remote.freezeReceipt(),
-    declareLateChange: (id) => remote.declareLateChange(id),
-    attemptContinue: () => remote.attemptContinue(),
-    resetDrill: () => remote.resetDrill(),
-    resetWorkspace: () => remote.resetWorkspace(),
-    runSeed000: (onProgress) => remote.runSeed000(proxy(onProgress)),
-    runScenarioComparison: (onProgress) => remote.runScenarioComparison(proxy(onProgress)),
-    runGrowth: (sizes, onProgress) => remote.runGrowth(sizes, proxy(onProgress)),
-    runFoundation: (onProgress) => remote.runFoundation(proxy(onProgress)),
-    cancelEvaluation: () => remote.cancelEvaluation(),
+  let settle: (reason: string) => void = () => undefined;
+  const lost = new Promise<string>((resolve) => (settle = resolve));
+  let ended = false;
+  const end = (reason: string) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(startTimer);
+    worker.terminate();
+    settle(reason);
   };
+  worker.addEventListener('error', (event) => {
+    // Handled here: the page reports it in words instead of the console reporting an uncaught error.
+    event.preventDefault();
+    end(event.message ? `it hit an unexpected error (${event.message})` : 'its script could not be loaded');
+  });
+  worker.addEventListener('messageerror', () => end('one of its messages could not be read'));
+  const startTimer = setTimeout(() => end(`it did not start within ${START_TIMEOUT_MS / 1000} seconds`), START_TIMEOUT_MS);
+  const lifeline = `context-compiler-worker-${crypto.randomUUID()}`;
+  remote.holdLifeline(lifeline).then(
+    () => {
+      clearTimeout(startTimer);
+      void navigator.locks.request(lifeline, () => end('it was ended by the browser or crashed'));
+    },
+    // Without Web Locks only errors reveal a lost worker; everything else still works.
+    () => clearTimeout(startTimer),
+  );
+  return { remote, lost, terminate: () => end('it was restarted') };
+}
+
+/** The worker API the app calls, kept across restarts; `onLost` hears when a worker ends unasked. */
+export function createWorkerApi(onLost: (reason: string) => void): { readonly api: CompilerApi; readonly restart: () => void } {
+  const supervisor = createWorkerSupervisor(connectWorker, onLost);
+  const call = supervisor.call;
+  const api: CompilerApi = {
+    holdLifeline: (name) => call((remote) => remote.holdLifeline(name)),
+    start: (restore, onChange) => call((remote) => remote.start(restore, proxy(onChange))),
+    select: (selection) => call((remote) => remote.select(selection)),
+    compile: (audience) => call((remote) => remote.compile(audience)),
+    disclose: (audience) => call((remote) => remote.disclose(audience)),
+    queryTrace: (query) => call((remote) => remote.queryTrace(query)),
+    receiptJson: () => call((remote) => remote.receiptJson()),
+    packetJson: () => call((remote) => remote.packetJson()),
+    updateContract: (input) => call((remote) => remote.updateContract(input)),
+    revertContract: () => call((remote) => remote.revertContract()),
+    loadFiles: (files, onProgress) => call((remote) => remote.loadFiles(files, proxy(onProgress))),
+    cancelLoad: () => call((remote) => remote.cancelLoad()),
+    freezeReceipt: () => call((remote) => remote.freezeReceipt()),
+    declareLateChange: (id) => call((remote) => remote.declareLateChange(id)),
+    attemptContinue: () => call((remote) => remote.attemptContinue()),
+    resetDrill: () => call((remote) => remote.resetDrill()),
+    resetWorkspace: () => call((remote) => remote.resetWorkspace()),
+    runSeed000: (onProgress) => call((remote) => remote.runSeed000(proxy(onProgress))),
+    runScenarioComparison: (onProgress) => call((remote) => remote.runScenarioComparison(proxy(onProgress))),
+    runGrowth: (sizes, onProgress) => call((remote) => remote.runGrowth(sizes, proxy(onProgress))),
+    runFoundation: (onProgress) => call((remote) => remote.runFoundation(proxy(onProgress))),
+    cancelEvaluation: () => call((remote) => remote.cancelEvaluation()),
+  };
+  return { api, restart: supervisor.restart };
 }

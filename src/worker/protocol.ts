@@ -205,9 +205,25 @@ export interface EvaluationApi {
   cancelEvaluation(): Promise<void>;
 }
 
+/** Sent by the worker after every change of the workspace, whether or not storage kept it. */
+export interface WorkspaceEvent {
+  /** The workspace in memory (files as Blobs, edits, selection): what a restarted worker is given back. */
+  readonly workspace: SavedWorkspace;
+  readonly storage: StorageState;
+}
+
 /** The worker's API. Every method is async across the worker boundary; the worker owns all data. */
 export interface CompilerApi extends EvaluationApi {
-  start(): Promise<WorkspaceSnapshot>;
+  /**
+   * Holds the Web Lock `name` for as long as the worker lives and resolves once it is held: the page
+   * asks for the same lock and is granted it only when the worker has ended, however it ended.
+   */
+  holdLifeline(name: string): Promise<void>;
+  /**
+   * Restores the workspace (`restore`, kept by the page from a worker that was lost, or else what
+   * storage holds) and reports every later change to `onChange`.
+   */
+  start(restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void): Promise<WorkspaceSnapshot>;
   select(selection: Selection): Promise<WorkspaceSnapshot>;
   compile(audience: Audience): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;

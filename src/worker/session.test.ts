@@ -4,7 +4,7 @@ import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
-import type { SavedWorkspace } from './protocol';
+import type { SavedWorkspace, WorkspaceEvent } from './protocol';
 import { createSession, filterAndSortTrace } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
@@ -149,6 +149,33 @@ describe('session', () => {
     const reset = await reloaded.session.resetWorkspace();
     expect(reset.scenarios.some((entry) => entry.origin === 'loaded')).toBe(false);
     expect(storage.saved()).toBeUndefined();
+  });
+
+  it('reports every change of the workspace, and a new session restores what was reported even when storage kept nothing', async () => {
+    const broken: WorkspaceStorage = {
+      read: async () => undefined,
+      write: async () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')),
+      clear: async () => undefined,
+    };
+    const events: WorkspaceEvent[] = [];
+    const session = createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() });
+    const started = await session.start(null, (event) => events.push(event));
+    expect(events).toHaveLength(1);
+    const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
+    await session.loadFiles([file('mine.json', JSON.stringify(scenario))], noProgress);
+    const contract = started.scenarios[0]?.contract;
+    await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
+    await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
+    await session.select({ scenarioKey: 'loaded:mine', controls: [], lateChanges: [] });
+    const last = events.at(-1);
+    expect(last?.storage.status).toBe('unavailable');
+    expect(last?.workspace.loads.map((load) => load.files.map((entry) => entry.name))).toEqual([['mine.json']]);
+
+    const restored = await createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() }).start(last?.workspace ?? null, () => undefined);
+    expect(restored.selection.scenarioKey).toBe('loaded:mine');
+    expect(restored.scenarios.find((entry) => entry.key === 'loaded:mine')?.recordCount).toBe(1);
+    expect(restored.scenarios.find((entry) => entry.key === 'retry-policy')).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
+    expect(restored.restoreIssues).toEqual([]);
   });
 
   it('runs a lone records file under the current contract', async () => {

@@ -22,6 +22,7 @@ import {
   type LoadResult,
   type PacketColumn,
   type SavedLoad,
+  type SavedWorkspace,
   type ScenarioSummary,
   type Selection,
   type StorageState,
@@ -30,6 +31,7 @@ import {
   type TracePage,
   type TraceQuery,
   type TraceRowView,
+  type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
 import { measured, measuredAsync } from './user-timing';
@@ -114,13 +116,20 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
   const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, restoreIssues });
 
+  const saved = (): SavedWorkspace => ({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } });
+
+  // Told after every change, saved or not: the page keeps the workspace to give a restarted worker.
+  let listener: ((event: WorkspaceEvent) => void) | null = null;
+  const notify = () => listener?.({ workspace: saved(), storage: storageState });
+
   const persist = async () => {
     try {
-      await measuredAsync('cc:persist', () => storage.write({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } }));
+      await measuredAsync('cc:persist', () => storage.write(saved()));
       storageState = { status: 'persistent' };
     } catch (error) {
       storageState = { status: 'unavailable', message: storageFailureMessage(error) };
     }
+    notify();
   };
 
   /** Keeps only ids the scenario declares, so a stale saved selection can never be refused mid-session. */
@@ -170,33 +179,45 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges });
   };
 
-  return {
-    async start(): Promise<WorkspaceSnapshot> {
-      let saved: unknown;
+  const restoreFrom = async (restore: SavedWorkspace | null): Promise<void> => {
+    let stored: unknown = restore;
+    if (restore === null) {
       try {
-        saved = await storage.read();
+        stored = await storage.read();
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
-        return snapshot();
+        return;
       }
-      if (saved === undefined) return snapshot();
-      const parsed = savedWorkspaceSchema.safeParse(saved);
-      if (!parsed.success) {
-        restoreIssues = [...restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
-        return snapshot();
-      }
-      const never = new AbortController().signal;
-      for (const load of parsed.data.loads) {
-        const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
-        if (restored.ok) loads.push(load);
-        else restoreIssues = [...restoreIssues, ...restored.error];
-      }
-      for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
-        const contract = validateContract(`saved edit of ${key}`, value);
-        if (contract.ok && entryOf(key)) contractEdits.set(key, contract.value);
-        else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
-      }
-      selection = normaliseSelection(parsed.data.selection);
+    }
+    if (stored === undefined) return;
+    const parsed = savedWorkspaceSchema.safeParse(stored);
+    if (!parsed.success) {
+      restoreIssues = [...restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
+      return;
+    }
+    const never = new AbortController().signal;
+    for (const load of parsed.data.loads) {
+      const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
+      if (restored.ok) loads.push(load);
+      else restoreIssues = [...restoreIssues, ...restored.error];
+    }
+    for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
+      const contract = validateContract(`saved edit of ${key}`, value);
+      if (contract.ok && entryOf(key)) contractEdits.set(key, contract.value);
+      else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
+    }
+    selection = normaliseSelection(parsed.data.selection);
+  };
+
+  return {
+    /**
+     * Restores the workspace: the one the page kept when a worker before this one was lost, or else the
+     * one saved in storage. `onChange` hears of every later change.
+     */
+    async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {
+      listener = onChange;
+      await restoreFrom(restore);
+      notify();
       return snapshot();
     },
 
@@ -338,6 +359,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
       }
+      notify();
       return snapshot();
     },
   };

@@ -14,6 +14,7 @@ import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
+import { WorkerStatus } from './WorkerStatus';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
 
 const RAILS: Record<ViewId, () => ReactNode> = {
@@ -45,12 +46,9 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   return (
     <DropZone>
       <Header />
-      {fatal ? (
-        <div className="fail-closed" role="alert" data-testid="fatal-error">
-          {fatal}
-        </div>
-      ) : null}
-      <CompilerFailure />
+      <WorkerStatus />
+      {/* Its ways back need a running worker; while none runs, the worker status offers its own. */}
+      {fatal ? null : <CompilerFailure />}
       <StorageNotice />
       <LoadStatus />
       <AuditStrip />

@@ -1,6 +1,7 @@
 import type { Audience } from '../../core/disclosure';
-import type { CompileResponse, ContractUpdate, LoadResult, Selection, TraceFilter, TracePage, WorkspaceSnapshot } from '../../worker/protocol';
-import { compilerApi } from './api';
+import type { CompileResponse, ContractUpdate, LoadResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
+import { WorkerLostError } from '../worker-supervisor';
+import { compilerApi, restartCompilerWorker } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
 import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, TRACE_PAGE_SIZE, useResultStore } from './result-store';
@@ -36,14 +37,81 @@ async function guarded(during: string, work: () => Promise<void>): Promise<boole
   }
 }
 
-export async function boot(): Promise<void> {
+// The workspace as the worker last reported it (files as Blobs, edits, selection), saved or not: a restarted worker gets it back.
+let keptWorkspace: SavedWorkspace | null = null;
+// True from a restart until the restored workspace has compiled: a worker lost then is not restarted again by itself.
+let restoring = false;
+
+function onWorkspaceEvent(event: WorkspaceEvent): void {
+  keptWorkspace = event.workspace;
+  const workspace = useScenarioStore.getState().workspace;
+  const storage = workspace?.storage;
+  const changed = storage?.status !== event.storage.status || (storage.status !== 'persistent' && event.storage.status !== 'persistent' && storage.message !== event.storage.message);
+  if (workspace && changed) useScenarioStore.setState({ workspace: { ...workspace, storage: event.storage } });
+}
+
+/** Starts the worker's session on the given workspace (or what storage holds) and compiles. False when it could not start. */
+async function startSession(restore: SavedWorkspace | null): Promise<boolean> {
   try {
-    const workspace = await compilerApi().start();
+    const workspace = await compilerApi().start(restore, onWorkspaceEvent);
     useScenarioStore.setState({ workspace });
-    await compileNow();
   } catch (error) {
-    useUiStore.setState({ fatal: `The compiler could not start in this browser: ${error instanceof Error ? error.message : String(error)}` });
+    // A loss reported while restoring has already said more than this could.
+    if (useUiStore.getState().fatal === null) useUiStore.setState({ fatal: `The compiler could not start in this browser. ${describeFailure(error)}` });
+    return false;
   }
+  useUiStore.setState({ fatal: null });
+  await compileNow();
+  // The fresh worker may have been lost while compiling what it restored.
+  return useUiStore.getState().fatal === null;
+}
+
+export async function boot(): Promise<void> {
+  await startSession(null);
+}
+
+/**
+ * A worker ended without being asked (crashed, terminated, uncaught error). Nothing it computed stays
+ * on screen; a fresh worker is started with the workspace the page kept, and the user is told. If the
+ * fresh one is lost too before the workspace compiles, it is not retried blindly: the user chooses.
+ */
+export async function recoverFromWorkerLoss(reason: string): Promise<void> {
+  failClosed('working', new WorkerLostError(reason));
+  useResultStore.setState({ failure: null });
+  if (restoring) {
+    restoring = false;
+    useUiStore.setState({ workerNotice: null, fatal: `The compiler stopped again while your workspace was being restored: ${reason}.` });
+    return;
+  }
+  useUiStore.setState({ workerNotice: { status: 'restarting', reason } });
+  await restartCompiler(keptWorkspace);
+  useUiStore.setState((state) => ({ workerNotice: state.fatal === null ? { status: 'restarted', reason } : null }));
+}
+
+/** Replaces the worker with a fresh one and restores `restore` into it (null: what storage holds). */
+async function restartCompiler(restore: SavedWorkspace | null): Promise<boolean> {
+  restoring = true;
+  restartCompilerWorker();
+  const started = await startSession(restore);
+  restoring = false;
+  return started;
+}
+
+/** "Try again" after the compiler could not start or kept stopping. */
+export async function retryCompiler(): Promise<void> {
+  useUiStore.setState({ fatal: null, workerNotice: null });
+  await restartCompiler(keptWorkspace);
+}
+
+/** The last way back: a fresh worker with nothing restored, and storage cleared, so a workspace that kills the worker is gone. */
+export async function startFromBuiltins(): Promise<void> {
+  useUiStore.setState({ fatal: null, workerNotice: null });
+  const empty: SavedWorkspace = { version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: '', controls: [], lateChanges: [] } };
+  if (await restartCompiler(empty)) await resetWorkspace();
+}
+
+export function dismissWorkerNotice(): void {
+  useUiStore.setState({ workerNotice: null });
 }
 
 export async function compileNow(): Promise<void> {

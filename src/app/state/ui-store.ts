@@ -19,6 +19,14 @@ interface UiState {
   readonly notice: string | null;
   /** The worker could not start (no WebAssembly, blocked worker): nothing can be compiled. */
   readonly fatal: string | null;
+  /** A worker ended unasked: it is being replaced, or was, with the workspace restored. */
+  readonly workerNotice: WorkerNotice | null;
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null }));
+export interface WorkerNotice {
+  readonly status: 'restarting' | 'restarted';
+  /** Why the worker ended, as a clause: "it was ended by the browser or crashed". */
+  readonly reason: string;
+}
+
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null, workerNotice: null }));
