@@ -150,3 +150,76 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     expect(await app.receiptId()).toBe(receipt);
   });
 });
+
+/** Runs `patch` in the compiler worker before any of its own code, by prefixing the worker script as served. */
+async function patchWorker(page: Page, patch: string): Promise<void> {
+  await page.route(/\/compiler\.worker-[^/]*\.js$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: `${patch}\n${await response.text()}` });
+  });
+}
+
+test.describe('Storage faults leave a working in-memory workspace and say so', () => {
+  // The service worker would answer the worker script itself, out of reach of the patch.
+  test.use({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
+
+  test('IndexedDB that never answers: the page says so within seconds and works in memory', async ({ app, page }) => {
+    await patchWorker(page, 'IDBFactory.prototype.open = function () { return {}; };');
+    await app.goto();
+    await expect(page.getByTestId('storage-notice')).toContainText('Browser storage did not answer within 5 seconds: working in memory only');
+    await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await expect(app.auditSelected).toHaveText('2');
+    await app.scenarioPicker.selectOption('retry-policy');
+    await app.control('Remove required provenance').click();
+    await expect(app.failClosed).toContainText('REQUIRED_MISSING_PROVENANCE');
+  });
+
+  test('IndexedDB refused by the browser: the page says so and works in memory', async ({ app, page }) => {
+    await patchWorker(page, "IDBFactory.prototype.open = function () { throw new DOMException('The operation is insecure.', 'SecurityError'); };");
+    await app.goto();
+    await expect(page.getByTestId('storage-notice')).toContainText('Browser storage (IndexedDB) is not allowed here');
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await expect(app.auditSelected).toHaveText('2');
+  });
+
+  test('site data cleared mid-session: the loss is said when it happens, a reload says nothing untrue, and saving again brings the files back', async ({ app, page }) => {
+    await app.goto();
+    await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await expect(page.getByTestId('storage-notice')).toHaveCount(0);
+
+    const clearSiteData = async () => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(page.url()).origin, storageTypes: 'all' });
+      await cdp.detach();
+    };
+    await clearSiteData();
+    const notice = page.getByTestId('storage-notice');
+    await expect(notice).toContainText('Browser storage was cleared while this page was open.');
+    // Still here and working in memory.
+    await app.scenarioPicker.selectOption('retry-policy');
+    await expect(app.auditBudget).toHaveText('74 / 96 tokens');
+    await app.scenarioPicker.selectOption('loaded:gateway-lite');
+    await expect(app.auditSelected).toHaveText('2');
+
+    await page.reload();
+    await app.waitForCompiled();
+    // Nothing was saved after the clear: the files are gone, as the page said, and no notice claims a bad format.
+    await expect(app.scenarioPicker).toHaveValue('retry-policy');
+    await expect(app.scenarioPicker.locator('option', { hasText: '(loaded)' })).toHaveCount(0);
+    await expect(page.getByTestId('storage-notice')).toHaveCount(0);
+
+    await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await clearSiteData();
+    await notice.getByRole('button', { name: 'Save workspace again' }).click();
+    await expect(notice).toHaveCount(0);
+    await page.reload();
+    await app.waitForCompiled();
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await expect(page.getByTestId('storage-notice')).toHaveCount(0);
+  });
+});

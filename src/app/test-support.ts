@@ -107,6 +107,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     packetJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     revertContract: vi.fn(async () => sampleWorkspace()),
+    saveWorkspace: vi.fn(async () => sampleWorkspace()),
     loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),
     cancelLoad: vi.fn(async () => undefined),
     freezeReceipt: vi.fn(async () => ({ frozenReceiptId: view.receiptId, declared: [] })),

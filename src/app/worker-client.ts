@@ -58,6 +58,7 @@ export function createWorkerApi(onLost: (reason: string) => void): { readonly ap
     packetJson: () => call((remote) => remote.packetJson()),
     updateContract: (input) => call((remote) => remote.updateContract(input)),
     revertContract: () => call((remote) => remote.revertContract()),
+    saveWorkspace: () => call((remote) => remote.saveWorkspace()),
     loadFiles: (files, onProgress) => call((remote) => remote.loadFiles(files, proxy(onProgress))),
     cancelLoad: () => call((remote) => remote.cancelLoad()),
     freezeReceipt: () => call((remote) => remote.freezeReceipt()),

@@ -44,6 +44,7 @@ const api: CompilerApi = {
   packetJson: async () => (await session()).packetJson(),
   updateContract: async (input) => (await session()).updateContract(input),
   revertContract: async () => (await session()).revertContract(),
+  saveWorkspace: async () => (await session()).saveWorkspace(),
   loadFiles: async (files, onProgress) => (await session()).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
   cancelLoad: async () => (await session()).cancelLoad(),
   freezeReceipt: async () => (await session()).freezeReceipt(),

@@ -35,7 +35,9 @@ export interface ScenarioSummary {
 
 export type StorageState =
   | { readonly status: 'persistent' }
-  | { readonly status: 'unavailable'; readonly message: string };
+  | { readonly status: 'unavailable'; readonly message: string }
+  /** Saved data vanished while the page was open: nothing is written again until the user asks (`saveWorkspace`). */
+  | { readonly status: 'cleared'; readonly message: string };
 
 export interface Selection {
   readonly scenarioKey: string;
@@ -234,6 +236,8 @@ export interface CompilerApi extends EvaluationApi {
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;
+  /** Writes the whole workspace to storage again, files included (after storage was cleared under the page). */
+  saveWorkspace(): Promise<WorkspaceSnapshot>;
   loadFiles(files: readonly File[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult>;
   cancelLoad(): Promise<void>;
   freezeReceipt(): Promise<DrillState>;

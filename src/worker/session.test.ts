@@ -6,18 +6,19 @@ import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace, WorkspaceEvent } from './protocol';
 import { createSession, filterAndSortTrace } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
+import { STORAGE_CLEARED_MESSAGE, StorageClearedError, StorageTimeoutError, type WorkspaceStorage } from './workspace-storage';
 
 function createMemoryStorage(initial?: unknown): WorkspaceStorage & { saved: () => unknown } {
   let value: unknown = initial;
   return {
-    read: async () => value,
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
     write: async (workspace: SavedWorkspace) => {
       value = workspace;
     },
     clear: async () => {
       value = undefined;
     },
+    watch: () => undefined,
     saved: () => value,
   };
 }
@@ -156,6 +157,7 @@ describe('session', () => {
       read: async () => undefined,
       write: async () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')),
       clear: async () => undefined,
+      watch: () => undefined,
     };
     const events: WorkspaceEvent[] = [];
     const session = createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() });
@@ -176,6 +178,63 @@ describe('session', () => {
     expect(restored.scenarios.find((entry) => entry.key === 'loaded:mine')?.recordCount).toBe(1);
     expect(restored.scenarios.find((entry) => entry.key === 'retry-policy')).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
     expect(restored.restoreIssues).toEqual([]);
+  });
+
+  it('storage that never answers is named, and the built-ins work in memory', async () => {
+    const silent: WorkspaceStorage = { read: () => Promise.reject(new StorageTimeoutError(5)), write: () => Promise.reject(new StorageTimeoutError(5)), clear: async () => undefined, watch: () => undefined };
+    const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios() });
+    const started = await session.start();
+    expect(started.storage).toEqual({ status: 'unavailable', message: expect.stringMatching(/^Browser storage did not answer within 5 seconds: working in memory only/) });
+    await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    expect(session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
+  });
+
+  it('a saved workspace whose files were deleted says so on reload and keeps the edits that still apply', async () => {
+    const storage = createMemoryStorage();
+    const { session, snapshot } = await newSession(storage);
+    const contract = snapshot.scenarios[0]?.contract;
+    await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
+    const { loads: _files, ...withoutFiles } = storage.saved() as SavedWorkspace;
+    const reloaded = createSession({ compiler, storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) }, builtins: readBuiltinScenarios() });
+    const restored = await reloaded.start();
+    expect(restored.restoreIssues).toEqual([
+      { file: 'saved workspace', path: 'loads', message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' },
+    ]);
+    expect(restored.scenarios[0]).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
+  });
+
+  it('storage cleared under the page is said at once, nothing is written again until asked, and "save again" writes everything', async () => {
+    const storage = createMemoryStorage();
+    let clearedUnderUs: () => void = () => undefined;
+    let failNextWrite = false;
+    const watched: WorkspaceStorage = {
+      ...storage,
+      write: async (workspace) => {
+        if (failNextWrite) throw new StorageClearedError();
+        await storage.write(workspace);
+      },
+      watch: (listener) => {
+        clearedUnderUs = listener;
+      },
+    };
+    const events: WorkspaceEvent[] = [];
+    const session = createSession({ compiler, storage: watched, builtins: readBuiltinScenarios() });
+    await session.start(null, (event) => events.push(event));
+    await storage.clear();
+    clearedUnderUs();
+    expect(events.at(-1)?.storage).toEqual({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE });
+
+    const toggled = await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    expect(toggled.storage.status).toBe('cleared');
+    expect(storage.saved()).toBeUndefined();
+
+    const saved = await session.saveWorkspace();
+    expect(saved.storage).toEqual({ status: 'persistent' });
+    expect(storage.saved()).toMatchObject({ selection: { controls: ['remove-provenance'] } });
+
+    // The write path finds the loss too (no close event in some browsers).
+    failNextWrite = true;
+    expect((await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] })).storage.status).toBe('cleared');
   });
 
   it('runs a lone records file under the current contract', async () => {

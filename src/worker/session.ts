@@ -35,7 +35,7 @@ import {
   type WorkspaceSnapshot,
 } from './protocol';
 import { measured, measuredAsync } from './user-timing';
-import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
+import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
 interface Entry {
   readonly key: string;
@@ -123,14 +123,21 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const notify = () => listener?.({ workspace: saved(), storage: storageState });
 
   const persist = async () => {
-    try {
-      await measuredAsync('cc:persist', () => storage.write(saved()));
-      storageState = { status: 'persistent' };
-    } catch (error) {
-      storageState = { status: 'unavailable', message: storageFailureMessage(error) };
+    // After the user's storage was cleared under the page, nothing is written again unless asked (saveWorkspace).
+    if (storageState.status !== 'cleared') {
+      try {
+        await measuredAsync('cc:persist', () => storage.write(saved()));
+        storageState = { status: 'persistent' };
+      } catch (error) {
+        storageState = error instanceof StorageClearedError ? { status: 'cleared', message: STORAGE_CLEARED_MESSAGE } : { status: 'unavailable', message: storageFailureMessage(error) };
+      }
     }
     notify();
   };
+  storage.watch(() => {
+    storageState = { status: 'cleared', message: STORAGE_CLEARED_MESSAGE };
+    notify();
+  });
 
   /** Keeps only ids the scenario declares, so a stale saved selection can never be refused mid-session. */
   const normaliseSelection = (wanted: Selection): Selection => {
@@ -182,14 +189,21 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const restoreFrom = async (restore: SavedWorkspace | null): Promise<void> => {
     let stored: unknown = restore;
     if (restore === null) {
+      let read: StoredWorkspace;
       try {
-        stored = await storage.read();
+        read = await storage.read();
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
         return;
       }
+      if (read === undefined) return;
+      stored = read.workspace;
+      if (read.filesMissing) {
+        // Site data cleared while a page still wrote the selection: say what is missing, keep what is left.
+        restoreIssues = [...restoreIssues, { file: 'saved workspace', path: 'loads', message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' }];
+        stored = stored !== null && typeof stored === 'object' ? { ...stored, loads: [] } : stored;
+      }
     }
-    if (stored === undefined) return;
     const parsed = savedWorkspaceSchema.safeParse(stored);
     if (!parsed.success) {
       restoreIssues = [...restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
@@ -276,6 +290,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       contractEdits.set(currentEntry().key, parsed.value);
       await persist();
       return { ok: true, snapshot: snapshot() };
+    },
+
+    /** Saves the whole workspace again, files included: the way back after storage was cleared under the page. */
+    async saveWorkspace(): Promise<WorkspaceSnapshot> {
+      storageState = { status: 'persistent' };
+      await persist();
+      return snapshot();
     },
 
     async revertContract(): Promise<WorkspaceSnapshot> {

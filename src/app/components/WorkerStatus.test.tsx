@@ -118,3 +118,25 @@ describe('a lost worker', () => {
     expect(useScenarioStore.getState().workspace?.storage.status).toBe('unavailable');
   });
 });
+
+describe('storage cleared under the page', () => {
+  beforeEach(() => resetStores());
+  afterEach(cleanup);
+
+  it('is said with a way to save the workspace again', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi({
+      start: vi.fn(async (_restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void) => {
+        setTimeout(() => onChange({ workspace: kept, storage: { status: 'cleared', message: 'Browser storage was cleared while this page was open.' } }), 0);
+        return sampleWorkspace();
+      }),
+    });
+    render(<App />);
+    await boot();
+    const notice = await screen.findByTestId('storage-notice');
+    expect(notice).toHaveTextContent('Browser storage was cleared while this page was open.');
+    await user.click(within(notice).getByRole('button', { name: 'Save workspace again' }));
+    expect(api.saveWorkspace).toHaveBeenCalled();
+    expect(screen.queryByTestId('storage-notice')).toBeNull();
+  });
+});

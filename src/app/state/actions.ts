@@ -245,6 +245,14 @@ export async function updateContract(input: { readonly value: unknown } | { read
   return true;
 }
 
+/** After storage was cleared under the page: write the workspace in memory to storage again. */
+export async function saveWorkspaceAgain(): Promise<void> {
+  await guarded('saving the workspace', async () => {
+    const workspace = await compilerApi().saveWorkspace();
+    useScenarioStore.setState({ workspace });
+  });
+}
+
 export async function revertContract(): Promise<void> {
   const reverted = await guarded('reverting the contract', async () => {
     const workspace = await compilerApi().revertContract();
