@@ -13,9 +13,9 @@ describe('public/schema', () => {
     expect(readdirSync(SCHEMA_FOLDER).sort()).toEqual([...rendered.keys()].sort());
   });
 
-  it('lets a record omit fields that have defaults, and still forbids unknown fields', () => {
+  it('lets a record omit fields that have defaults, requires subject, and still forbids unknown fields', () => {
     const record = JSON.parse(rendered.get('record.schema.json') ?? '{}') as { required: string[]; additionalProperties: boolean };
-    expect(record.required).not.toContain('subject');
+    expect(record.required).toContain('subject');
     expect(record.required).not.toContain('provenance');
     expect(record.required).toContain('knownAt');
     expect(record.additionalProperties).toBe(false);

@@ -8,23 +8,22 @@ import { recordSchema, type SourceRecord } from './record';
 const INVALID = z.INVALID;
 const c0 = z.util.codePointLength;
 const c1 = recordSchema._zod.def.shape["id"]._zod.def.checks[2]._zod.def.pattern;
-const c2 = () => recordSchema._zod.def.shape["subject"]._zod.def.defaultValue;
-const c3 = z.util.shallowClone;
-const c4 = recordSchema._zod.def.shape["knownAt"]._zod.def.checks[0]._zod.def.fn;
-const c5 = () => {
+const c2 = recordSchema._zod.def.shape["knownAt"]._zod.def.checks[0]._zod.def.fn;
+const c3 = () => {
   throw new z.core.$ZodAsyncError();
 };
-const c6 = () => recordSchema._zod.def.shape["validTo"]._zod.def.defaultValue;
-const c7 = recordSchema._zod.def.shape["lifecycle"]._zod.values;
-const c8 = () => recordSchema._zod.def.shape["supersedes"]._zod.def.defaultValue;
-const c9 = recordSchema._zod.def.shape["reviewState"]._zod.values;
-const c10 = () => recordSchema._zod.def.shape["provenance"]._zod.def.defaultValue;
-const c11 = recordSchema._zod.def.shape["provenance"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contentHash"]._zod.def.checks[0]._zod.def.pattern;
-const c12 = () => recordSchema._zod.def.shape["access"]._zod.def.shape["labels"]._zod.def.defaultValue;
-const c13 = () => recordSchema._zod.def.shape["evidence"]._zod.def.defaultValue;
-const c14 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["supports"]._zod.def.defaultValue;
-const c15 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contradicts"]._zod.def.defaultValue;
-const c16 = () => recordSchema._zod.def.shape["relevance"]._zod.def.defaultValue;
+const c4 = () => recordSchema._zod.def.shape["validTo"]._zod.def.defaultValue;
+const c5 = z.util.shallowClone;
+const c6 = recordSchema._zod.def.shape["lifecycle"]._zod.values;
+const c7 = () => recordSchema._zod.def.shape["supersedes"]._zod.def.defaultValue;
+const c8 = recordSchema._zod.def.shape["reviewState"]._zod.values;
+const c9 = () => recordSchema._zod.def.shape["provenance"]._zod.def.defaultValue;
+const c10 = recordSchema._zod.def.shape["provenance"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contentHash"]._zod.def.checks[0]._zod.def.pattern;
+const c11 = () => recordSchema._zod.def.shape["access"]._zod.def.shape["labels"]._zod.def.defaultValue;
+const c12 = () => recordSchema._zod.def.shape["evidence"]._zod.def.defaultValue;
+const c13 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["supports"]._zod.def.defaultValue;
+const c14 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contradicts"]._zod.def.defaultValue;
+const c15 = () => recordSchema._zod.def.shape["relevance"]._zod.def.defaultValue;
 
 /** recordSchema's compiled parser: the parsed record, or INVALID where zod's own parser must answer. */
 export function parseRecordInput(input: unknown): SourceRecord | typeof z.INVALID {
@@ -61,273 +60,263 @@ export function parseRecordInput(input: unknown): SourceRecord | typeof z.INVALI
   const v12 = typeof v10 === "string" && v10.length > 200 ? c0(v10) : v10.length;
   if (v12 > 200) return INVALID;
   const v13 = input["subject"];
-  let v14 = (() => {
-    let v15;
-    if (v13 === undefined) {
-      v15 = c3(c2());
-    } else {
-      let v16 = null;
-      if (v13 !== null) {
-        if (typeof v13 !== "string") return INVALID;
-        const v17 = typeof v13 === "string" && v13.length >= 1 && v13.length < 2 ? c0(v13) : v13.length;
-        if (v17 < 1) return INVALID;
-        const v18 = typeof v13 === "string" && v13.length > 200 ? c0(v13) : v13.length;
-        if (v18 > 200) return INVALID;
-        v16 = v13;
-      }
-      v15 = v16 === undefined ? c3(c2()) : v16;
-    }
-    return v15;
-  })();
-  if (v14 === INVALID) return INVALID;
-  const v19 = input["knownAt"];
+  let v14 = null;
+  if (v13 !== null) {
+    if (typeof v13 !== "string") return INVALID;
+    const v15 = typeof v13 === "string" && v13.length >= 1 && v13.length < 2 ? c0(v13) : v13.length;
+    if (v15 < 1) return INVALID;
+    const v16 = typeof v13 === "string" && v13.length > 200 ? c0(v13) : v13.length;
+    if (v16 > 200) return INVALID;
+    v14 = v13;
+  }
+  const v17 = input["knownAt"];
+  if (typeof v17 !== "string") return INVALID;
+  const v18 = c2(v17);
+  if (v18 instanceof Promise) c3();
+  if (!v18) return INVALID;
+  const v19 = input["validFrom"];
   if (typeof v19 !== "string") return INVALID;
-  const v20 = c4(v19);
-  if (v20 instanceof Promise) c5();
+  const v20 = c2(v19);
+  if (v20 instanceof Promise) c3();
   if (!v20) return INVALID;
-  const v21 = input["validFrom"];
-  if (typeof v21 !== "string") return INVALID;
-  const v22 = c4(v21);
-  if (v22 instanceof Promise) c5();
-  if (!v22) return INVALID;
-  const v23 = input["validTo"];
-  let v24 = (() => {
-    let v25;
-    if (v23 === undefined) {
-      v25 = c3(c6());
+  const v21 = input["validTo"];
+  let v22 = (() => {
+    let v23;
+    if (v21 === undefined) {
+      v23 = c5(c4());
     } else {
-      let v26 = null;
-      if (v23 !== null) {
-        if (typeof v23 !== "string") return INVALID;
-        const v27 = c4(v23);
-        if (v27 instanceof Promise) c5();
-        if (!v27) return INVALID;
-        v26 = v23;
+      let v24 = null;
+      if (v21 !== null) {
+        if (typeof v21 !== "string") return INVALID;
+        const v25 = c2(v21);
+        if (v25 instanceof Promise) c3();
+        if (!v25) return INVALID;
+        v24 = v21;
       }
-      v25 = v26 === undefined ? c3(c6()) : v26;
+      v23 = v24 === undefined ? c5(c4()) : v24;
     }
-    return v25;
+    return v23;
   })();
-  if (v24 === INVALID) return INVALID;
-  const v28 = input["lifecycle"];
-  if (!c7.has(v28)) return INVALID;
-  const v29 = input["supersedes"];
-  let v30 = (() => {
-    let v31;
-    if (v29 === undefined) {
-      v31 = c3(c8());
+  if (v22 === INVALID) return INVALID;
+  const v26 = input["lifecycle"];
+  if (!c6.has(v26)) return INVALID;
+  const v27 = input["supersedes"];
+  let v28 = (() => {
+    let v29;
+    if (v27 === undefined) {
+      v29 = c5(c7());
     } else {
-      if (!Array.isArray(v29)) return INVALID;
-      const v32 = new Array(v29.length);
-      for (let v33 = 0; v33 < v29.length; v33++) {
-        const v34 = v29[v33];
-        if (typeof v34 !== "string") return INVALID;
-        const v35 = typeof v34 === "string" && v34.length >= 1 && v34.length < 2 ? c0(v34) : v34.length;
-        if (v35 < 1) return INVALID;
-        const v36 = typeof v34 === "string" && v34.length > 200 ? c0(v34) : v34.length;
-        if (v36 > 200) return INVALID;
+      if (!Array.isArray(v27)) return INVALID;
+      const v30 = new Array(v27.length);
+      for (let v31 = 0; v31 < v27.length; v31++) {
+        const v32 = v27[v31];
+        if (typeof v32 !== "string") return INVALID;
+        const v33 = typeof v32 === "string" && v32.length >= 1 && v32.length < 2 ? c0(v32) : v32.length;
+        if (v33 < 1) return INVALID;
+        const v34 = typeof v32 === "string" && v32.length > 200 ? c0(v32) : v32.length;
+        if (v34 > 200) return INVALID;
         c1.lastIndex = 0;
-        if (!c1.test(v34)) return INVALID;
-        v32[v33] = v34;
+        if (!c1.test(v32)) return INVALID;
+        v30[v31] = v32;
       }
-      v31 = v32 === undefined ? c3(c8()) : v32;
+      v29 = v30 === undefined ? c5(c7()) : v30;
     }
-    return v31;
+    return v29;
   })();
-  if (v30 === INVALID) return INVALID;
-  const v37 = input["sourceClass"];
-  if (typeof v37 !== "string") return INVALID;
-  const v38 = typeof v37 === "string" && v37.length >= 1 && v37.length < 2 ? c0(v37) : v37.length;
-  if (v38 < 1) return INVALID;
-  const v39 = typeof v37 === "string" && v37.length > 200 ? c0(v37) : v37.length;
-  if (v39 > 200) return INVALID;
-  const v40 = input["authorityClass"];
-  if (typeof v40 !== "string") return INVALID;
-  const v41 = typeof v40 === "string" && v40.length >= 1 && v40.length < 2 ? c0(v40) : v40.length;
-  if (v41 < 1) return INVALID;
-  const v42 = typeof v40 === "string" && v40.length > 200 ? c0(v40) : v40.length;
-  if (v42 > 200) return INVALID;
-  const v43 = input["reviewState"];
-  if (!c9.has(v43)) return INVALID;
-  const v44 = input["provenance"];
-  let v45 = (() => {
-    let v46;
-    if (v44 === undefined) {
-      v46 = c3(c10());
+  if (v28 === INVALID) return INVALID;
+  const v35 = input["sourceClass"];
+  if (typeof v35 !== "string") return INVALID;
+  const v36 = typeof v35 === "string" && v35.length >= 1 && v35.length < 2 ? c0(v35) : v35.length;
+  if (v36 < 1) return INVALID;
+  const v37 = typeof v35 === "string" && v35.length > 200 ? c0(v35) : v35.length;
+  if (v37 > 200) return INVALID;
+  const v38 = input["authorityClass"];
+  if (typeof v38 !== "string") return INVALID;
+  const v39 = typeof v38 === "string" && v38.length >= 1 && v38.length < 2 ? c0(v38) : v38.length;
+  if (v39 < 1) return INVALID;
+  const v40 = typeof v38 === "string" && v38.length > 200 ? c0(v38) : v38.length;
+  if (v40 > 200) return INVALID;
+  const v41 = input["reviewState"];
+  if (!c8.has(v41)) return INVALID;
+  const v42 = input["provenance"];
+  let v43 = (() => {
+    let v44;
+    if (v42 === undefined) {
+      v44 = c5(c9());
     } else {
-      let v47 = null;
-      if (v44 !== null) {
-        if (typeof v44 !== "object" || v44 === null || Array.isArray(v44)) return INVALID;
-        const v48 = v44["origin"];
+      let v45 = null;
+      if (v42 !== null) {
+        if (typeof v42 !== "object" || v42 === null || Array.isArray(v42)) return INVALID;
+        const v46 = v42["origin"];
+        if (typeof v46 !== "string") return INVALID;
+        const v47 = typeof v46 === "string" && v46.length >= 1 && v46.length < 2 ? c0(v46) : v46.length;
+        if (v47 < 1) return INVALID;
+        const v48 = v42["contentHash"];
         if (typeof v48 !== "string") return INVALID;
-        const v49 = typeof v48 === "string" && v48.length >= 1 && v48.length < 2 ? c0(v48) : v48.length;
-        if (v49 < 1) return INVALID;
-        const v50 = v44["contentHash"];
-        if (typeof v50 !== "string") return INVALID;
-        c11.lastIndex = 0;
-        if (!c11.test(v50)) return INVALID;
-        for (const k in v44) {
+        c10.lastIndex = 0;
+        if (!c10.test(v48)) return INVALID;
+        for (const k in v42) {
           if (k !== "origin" && k !== "contentHash") return INVALID;
         }
-        const v51 = { "origin": v48, "contentHash": v50 };
-        v47 = v51;
+        const v49 = { "origin": v46, "contentHash": v48 };
+        v45 = v49;
       }
-      v46 = v47 === undefined ? c3(c10()) : v47;
+      v44 = v45 === undefined ? c5(c9()) : v45;
     }
-    return v46;
+    return v44;
   })();
-  if (v45 === INVALID) return INVALID;
-  const v52 = input["sensitivity"];
-  if (typeof v52 !== "string") return INVALID;
-  const v53 = typeof v52 === "string" && v52.length >= 1 && v52.length < 2 ? c0(v52) : v52.length;
-  if (v53 < 1) return INVALID;
-  const v54 = typeof v52 === "string" && v52.length > 200 ? c0(v52) : v52.length;
-  if (v54 > 200) return INVALID;
-  const v55 = input["access"];
-  if (typeof v55 !== "object" || v55 === null || Array.isArray(v55)) return INVALID;
-  const v56 = v55["roles"];
-  if (!Array.isArray(v56)) return INVALID;
-  const v57 = new Array(v56.length);
-  for (let v58 = 0; v58 < v56.length; v58++) {
-    const v59 = v56[v58];
-    if (typeof v59 !== "string") return INVALID;
-    const v60 = typeof v59 === "string" && v59.length >= 1 && v59.length < 2 ? c0(v59) : v59.length;
-    if (v60 < 1) return INVALID;
-    const v61 = typeof v59 === "string" && v59.length > 200 ? c0(v59) : v59.length;
-    if (v61 > 200) return INVALID;
-    v57[v58] = v59;
+  if (v43 === INVALID) return INVALID;
+  const v50 = input["sensitivity"];
+  if (typeof v50 !== "string") return INVALID;
+  const v51 = typeof v50 === "string" && v50.length >= 1 && v50.length < 2 ? c0(v50) : v50.length;
+  if (v51 < 1) return INVALID;
+  const v52 = typeof v50 === "string" && v50.length > 200 ? c0(v50) : v50.length;
+  if (v52 > 200) return INVALID;
+  const v53 = input["access"];
+  if (typeof v53 !== "object" || v53 === null || Array.isArray(v53)) return INVALID;
+  const v54 = v53["roles"];
+  if (!Array.isArray(v54)) return INVALID;
+  const v55 = new Array(v54.length);
+  for (let v56 = 0; v56 < v54.length; v56++) {
+    const v57 = v54[v56];
+    if (typeof v57 !== "string") return INVALID;
+    const v58 = typeof v57 === "string" && v57.length >= 1 && v57.length < 2 ? c0(v57) : v57.length;
+    if (v58 < 1) return INVALID;
+    const v59 = typeof v57 === "string" && v57.length > 200 ? c0(v57) : v57.length;
+    if (v59 > 200) return INVALID;
+    v55[v56] = v57;
   }
-  const v62 = typeof v57 === "string" && v57.length >= 1 && v57.length < 2 ? c0(v57) : v57.length;
-  if (v62 < 1) return INVALID;
-  const v63 = v55["purposes"];
-  if (!Array.isArray(v63)) return INVALID;
-  const v64 = new Array(v63.length);
-  for (let v65 = 0; v65 < v63.length; v65++) {
-    const v66 = v63[v65];
-    if (typeof v66 !== "string") return INVALID;
-    const v67 = typeof v66 === "string" && v66.length >= 1 && v66.length < 2 ? c0(v66) : v66.length;
-    if (v67 < 1) return INVALID;
-    const v68 = typeof v66 === "string" && v66.length > 200 ? c0(v66) : v66.length;
-    if (v68 > 200) return INVALID;
-    v64[v65] = v66;
+  const v60 = typeof v55 === "string" && v55.length >= 1 && v55.length < 2 ? c0(v55) : v55.length;
+  if (v60 < 1) return INVALID;
+  const v61 = v53["purposes"];
+  if (!Array.isArray(v61)) return INVALID;
+  const v62 = new Array(v61.length);
+  for (let v63 = 0; v63 < v61.length; v63++) {
+    const v64 = v61[v63];
+    if (typeof v64 !== "string") return INVALID;
+    const v65 = typeof v64 === "string" && v64.length >= 1 && v64.length < 2 ? c0(v64) : v64.length;
+    if (v65 < 1) return INVALID;
+    const v66 = typeof v64 === "string" && v64.length > 200 ? c0(v64) : v64.length;
+    if (v66 > 200) return INVALID;
+    v62[v63] = v64;
   }
-  const v69 = typeof v64 === "string" && v64.length >= 1 && v64.length < 2 ? c0(v64) : v64.length;
-  if (v69 < 1) return INVALID;
-  const v70 = v55["labels"];
-  let v71 = (() => {
-    let v72;
-    if (v70 === undefined) {
-      v72 = c3(c12());
+  const v67 = typeof v62 === "string" && v62.length >= 1 && v62.length < 2 ? c0(v62) : v62.length;
+  if (v67 < 1) return INVALID;
+  const v68 = v53["labels"];
+  let v69 = (() => {
+    let v70;
+    if (v68 === undefined) {
+      v70 = c5(c11());
     } else {
-      if (!Array.isArray(v70)) return INVALID;
-      const v73 = new Array(v70.length);
-      for (let v74 = 0; v74 < v70.length; v74++) {
-        const v75 = v70[v74];
-        if (typeof v75 !== "string") return INVALID;
-        const v76 = typeof v75 === "string" && v75.length >= 1 && v75.length < 2 ? c0(v75) : v75.length;
-        if (v76 < 1) return INVALID;
-        const v77 = typeof v75 === "string" && v75.length > 200 ? c0(v75) : v75.length;
-        if (v77 > 200) return INVALID;
-        v73[v74] = v75;
+      if (!Array.isArray(v68)) return INVALID;
+      const v71 = new Array(v68.length);
+      for (let v72 = 0; v72 < v68.length; v72++) {
+        const v73 = v68[v72];
+        if (typeof v73 !== "string") return INVALID;
+        const v74 = typeof v73 === "string" && v73.length >= 1 && v73.length < 2 ? c0(v73) : v73.length;
+        if (v74 < 1) return INVALID;
+        const v75 = typeof v73 === "string" && v73.length > 200 ? c0(v73) : v73.length;
+        if (v75 > 200) return INVALID;
+        v71[v72] = v73;
       }
-      v72 = v73 === undefined ? c3(c12()) : v73;
+      v70 = v71 === undefined ? c5(c11()) : v71;
     }
-    return v72;
+    return v70;
   })();
-  if (v71 === INVALID) return INVALID;
-  for (const k in v55) {
+  if (v69 === INVALID) return INVALID;
+  for (const k in v53) {
     if (k !== "roles" && k !== "purposes" && k !== "labels") return INVALID;
   }
-  const v78 = { "roles": v57, "purposes": v64, "labels": v71 };
-  const v79 = input["evidence"];
-  let v80 = (() => {
-    let v81;
-    if (v79 === undefined) {
-      v81 = c3(c13());
+  const v76 = { "roles": v55, "purposes": v62, "labels": v69 };
+  const v77 = input["evidence"];
+  let v78 = (() => {
+    let v79;
+    if (v77 === undefined) {
+      v79 = c5(c12());
     } else {
-      let v82 = null;
-      if (v79 !== null) {
-        if (typeof v79 !== "object" || v79 === null || Array.isArray(v79)) return INVALID;
-        const v83 = v79["class"];
-        if (typeof v83 !== "string") return INVALID;
-        const v84 = typeof v83 === "string" && v83.length >= 1 && v83.length < 2 ? c0(v83) : v83.length;
-        if (v84 < 1) return INVALID;
-        const v85 = typeof v83 === "string" && v83.length > 200 ? c0(v83) : v83.length;
-        if (v85 > 200) return INVALID;
-        const v86 = v79["supports"];
-        let v87 = (() => {
-          let v88;
-          if (v86 === undefined) {
-            v88 = c3(c14());
+      let v80 = null;
+      if (v77 !== null) {
+        if (typeof v77 !== "object" || v77 === null || Array.isArray(v77)) return INVALID;
+        const v81 = v77["class"];
+        if (typeof v81 !== "string") return INVALID;
+        const v82 = typeof v81 === "string" && v81.length >= 1 && v81.length < 2 ? c0(v81) : v81.length;
+        if (v82 < 1) return INVALID;
+        const v83 = typeof v81 === "string" && v81.length > 200 ? c0(v81) : v81.length;
+        if (v83 > 200) return INVALID;
+        const v84 = v77["supports"];
+        let v85 = (() => {
+          let v86;
+          if (v84 === undefined) {
+            v86 = c5(c13());
           } else {
-            if (!Array.isArray(v86)) return INVALID;
-            const v89 = new Array(v86.length);
-            for (let v90 = 0; v90 < v86.length; v90++) {
-              const v91 = v86[v90];
-              if (typeof v91 !== "string") return INVALID;
-              const v92 = typeof v91 === "string" && v91.length >= 1 && v91.length < 2 ? c0(v91) : v91.length;
-              if (v92 < 1) return INVALID;
-              const v93 = typeof v91 === "string" && v91.length > 200 ? c0(v91) : v91.length;
-              if (v93 > 200) return INVALID;
-              v89[v90] = v91;
+            if (!Array.isArray(v84)) return INVALID;
+            const v87 = new Array(v84.length);
+            for (let v88 = 0; v88 < v84.length; v88++) {
+              const v89 = v84[v88];
+              if (typeof v89 !== "string") return INVALID;
+              const v90 = typeof v89 === "string" && v89.length >= 1 && v89.length < 2 ? c0(v89) : v89.length;
+              if (v90 < 1) return INVALID;
+              const v91 = typeof v89 === "string" && v89.length > 200 ? c0(v89) : v89.length;
+              if (v91 > 200) return INVALID;
+              v87[v88] = v89;
             }
-            v88 = v89 === undefined ? c3(c14()) : v89;
+            v86 = v87 === undefined ? c5(c13()) : v87;
           }
-          return v88;
+          return v86;
         })();
-        if (v87 === INVALID) return INVALID;
-        const v94 = v79["contradicts"];
-        let v95 = (() => {
-          let v96;
-          if (v94 === undefined) {
-            v96 = c3(c15());
+        if (v85 === INVALID) return INVALID;
+        const v92 = v77["contradicts"];
+        let v93 = (() => {
+          let v94;
+          if (v92 === undefined) {
+            v94 = c5(c14());
           } else {
-            if (!Array.isArray(v94)) return INVALID;
-            const v97 = new Array(v94.length);
-            for (let v98 = 0; v98 < v94.length; v98++) {
-              const v99 = v94[v98];
-              if (typeof v99 !== "string") return INVALID;
-              const v100 = typeof v99 === "string" && v99.length >= 1 && v99.length < 2 ? c0(v99) : v99.length;
-              if (v100 < 1) return INVALID;
-              const v101 = typeof v99 === "string" && v99.length > 200 ? c0(v99) : v99.length;
-              if (v101 > 200) return INVALID;
-              v97[v98] = v99;
+            if (!Array.isArray(v92)) return INVALID;
+            const v95 = new Array(v92.length);
+            for (let v96 = 0; v96 < v92.length; v96++) {
+              const v97 = v92[v96];
+              if (typeof v97 !== "string") return INVALID;
+              const v98 = typeof v97 === "string" && v97.length >= 1 && v97.length < 2 ? c0(v97) : v97.length;
+              if (v98 < 1) return INVALID;
+              const v99 = typeof v97 === "string" && v97.length > 200 ? c0(v97) : v97.length;
+              if (v99 > 200) return INVALID;
+              v95[v96] = v97;
             }
-            v96 = v97 === undefined ? c3(c15()) : v97;
+            v94 = v95 === undefined ? c5(c14()) : v95;
           }
-          return v96;
+          return v94;
         })();
-        if (v95 === INVALID) return INVALID;
-        for (const k in v79) {
+        if (v93 === INVALID) return INVALID;
+        for (const k in v77) {
           if (k !== "class" && k !== "supports" && k !== "contradicts") return INVALID;
         }
-        const v102 = { "class": v83, "supports": v87, "contradicts": v95 };
-        v82 = v102;
+        const v100 = { "class": v81, "supports": v85, "contradicts": v93 };
+        v80 = v100;
       }
-      v81 = v82 === undefined ? c3(c13()) : v82;
+      v79 = v80 === undefined ? c5(c12()) : v80;
     }
-    return v81;
+    return v79;
   })();
-  if (v80 === INVALID) return INVALID;
-  const v103 = input["relevance"];
-  let v104 = (() => {
-    let v105;
-    if (v103 === undefined) {
-      v105 = c3(c16());
+  if (v78 === INVALID) return INVALID;
+  const v101 = input["relevance"];
+  let v102 = (() => {
+    let v103;
+    if (v101 === undefined) {
+      v103 = c5(c15());
     } else {
-      let v106 = null;
-      if (v103 !== null) {
-        if (typeof v103 !== "number" || !Number.isFinite(v103)) return INVALID;
-        v106 = v103;
+      let v104 = null;
+      if (v101 !== null) {
+        if (typeof v101 !== "number" || !Number.isFinite(v101)) return INVALID;
+        v104 = v101;
       }
-      v105 = v106 === undefined ? c3(c16()) : v106;
+      v103 = v104 === undefined ? c5(c15()) : v104;
     }
-    return v105;
+    return v103;
   })();
-  if (v104 === INVALID) return INVALID;
+  if (v102 === INVALID) return INVALID;
   for (const k in input) {
     if (k !== "id" && k !== "title" && k !== "text" && k !== "tokens" && k !== "project" && k !== "scope" && k !== "subject" && k !== "knownAt" && k !== "validFrom" && k !== "validTo" && k !== "lifecycle" && k !== "supersedes" && k !== "sourceClass" && k !== "authorityClass" && k !== "reviewState" && k !== "provenance" && k !== "sensitivity" && k !== "access" && k !== "evidence" && k !== "relevance") return INVALID;
   }
-  const v107 = { "id": v0, "title": v3, "text": v5, "tokens": v6, "project": v7, "scope": v10, "subject": v14, "knownAt": v19, "validFrom": v21, "validTo": v24, "lifecycle": v28, "supersedes": v30, "sourceClass": v37, "authorityClass": v40, "reviewState": v43, "provenance": v45, "sensitivity": v52, "access": v78, "evidence": v80, "relevance": v104 };
-  return v107;
+  const v105 = { "id": v0, "title": v3, "text": v5, "tokens": v6, "project": v7, "scope": v10, "subject": v14, "knownAt": v17, "validFrom": v19, "validTo": v22, "lifecycle": v26, "supersedes": v28, "sourceClass": v35, "authorityClass": v38, "reviewState": v41, "provenance": v43, "sensitivity": v50, "access": v76, "evidence": v78, "relevance": v102 };
+  return v105;
 }

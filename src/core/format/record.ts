@@ -45,8 +45,12 @@ export const recordSchema = z.strictObject({
   /** Project or legal entity the record belongs to. */
   project: nameSchema,
   scope: nameSchema,
-  /** The identity the record is about: a canonical id or an alias from the contract's identity directory. */
-  subject: nameSchema.nullable().default(null),
+  /**
+   * The identity the record is about: a canonical id or an alias from the contract's identity directory.
+   * Required, with no default: `null` (about no single identity) passes the identity gate for every
+   * subject, so a forgotten field must be refused rather than read as `null`.
+   */
+  subject: nameSchema.nullable(),
   /** When the record came to exist or be known; after the as-of time it is a future reveal. */
   knownAt: instantSchema,
   validFrom: instantSchema,

@@ -19,6 +19,13 @@ describe('records JSONL', () => {
     expect(error.issues).toEqual([{ file: 'records.jsonl', line: 2, path: '(root)', message: 'unknown field "colour": not part of the format' }]);
   });
 
+  it('refuses a record without a subject key: an explicit null is required to mean "no single identity"', () => {
+    const { subject: _subject, ...withoutSubject } = buildRecord({ id: 'a' });
+    const [issue] = errorOf(parseRecordsJsonl('r.jsonl', JSON.stringify(withoutSubject))).issues ?? [];
+    expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'subject' });
+    expect(parseRecordsJsonl('r.jsonl', JSON.stringify({ ...withoutSubject, subject: null })).ok).toBe(true);
+  });
+
   it('names the nested JSON path and what was expected', () => {
     const bad = { ...buildRecord({ id: 'a' }), access: { roles: 'agent', purposes: ['support'] } };
     const [issue] = errorOf(parseRecordsJsonl('r.jsonl', JSON.stringify(bad))).issues ?? [];

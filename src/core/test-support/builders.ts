@@ -23,6 +23,7 @@ export function buildRecord(overrides: RecordOverrides = {}): SourceRecord {
     tokens: 10,
     project: 'atlas',
     scope: 'support',
+    subject: null,
     knownAt: '2026-08-01',
     validFrom: '2026-08-01',
     lifecycle: 'active',
