@@ -223,3 +223,23 @@ test.describe('Storage faults leave a working in-memory workspace and say so', (
     await expect(page.getByTestId('storage-notice')).toHaveCount(0);
   });
 });
+
+test.describe('SQLite cannot be loaded', () => {
+  test.use({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
+
+  test('a failed wasm request ends in a clear state with nothing compiled, and "Try again" recovers once it loads', async ({ app, page }) => {
+    await page.route(/\/sqlite3-[^/]*\.wasm$/, (route) => route.abort('failed'));
+    await page.goto('./');
+    const fatal = page.getByTestId('fatal-error');
+    await expect(fatal).toContainText("The compiler could not start in this browser. SQLite's WebAssembly file could not be loaded (");
+    await expect(fatal).not.toContainText('-sASSERTIONS');
+    await expect(fatal).toContainText('Nothing can be compiled until it runs');
+    await expect(page.getByTestId('compiler-failure')).toHaveCount(0);
+    await expectNothingCopyable(app);
+
+    await page.unroute(/\/sqlite3-[^/]*\.wasm$/);
+    await fatal.getByRole('button', { name: 'Try again' }).click();
+    await app.waitForCompiled();
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+  });
+});

@@ -10,6 +10,8 @@ import { createSession, type Session } from './session';
 import { createIndexedDbStorage } from './workspace-storage';
 
 const ready = openInMemoryDatabase().then((driver) => createSession({ compiler: createCompiler(driver), storage: createIndexedDbStorage(), builtins: readBuiltinScenarios() }));
+// A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.
+ready.catch(() => undefined);
 // Every call after `start` waits until the workspace is restored: a click sent to a restarted worker must not act on a half-restored one.
 let started: Promise<Session> | null = null;
 const session = (): Promise<Session> => started ?? ready;
@@ -34,6 +36,7 @@ const api: CompilerApi = {
   start: (restore, onChange) => {
     const restoring = ready.then(async (opened) => ({ opened, snapshot: await opened.start(restore, onChange) }));
     started = restoring.then(({ opened }) => opened);
+    started.catch(() => undefined);
     return restoring.then(({ snapshot }) => snapshot);
   },
   select: async (selection) => (await session()).select(selection),

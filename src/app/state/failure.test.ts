@@ -13,6 +13,13 @@ describe('describeFailure', () => {
     expect(describeFailure(new Error('Array buffer allocation failed'))).toBe('It ran out of memory (Array buffer allocation failed).');
   });
 
+  it('says when SQLite could not be loaded, without the build advice meant for its developers', () => {
+    const abort = new Error("Aborted(NetworkError: Failed to execute 'send' on 'XMLHttpRequest': Failed to load 'http://localhost/assets/sqlite3-k2cTanUO.wasm'.). Build with -sASSERTIONS for more info.");
+    expect(describeFailure(abort)).toBe(
+      "SQLite's WebAssembly file could not be loaded (Aborted(NetworkError: Failed to execute 'send' on 'XMLHttpRequest': Failed to load 'http://localhost/assets/sqlite3-k2cTanUO.wasm'.)). Check the connection, or reload once the app has been visited online.",
+    );
+  });
+
   it('shortens a message that repeats a long input, and names a missing reason', () => {
     const reason = describeFailure(new Error(`bad scope ${'x'.repeat(5_000)}`));
     expect(reason.length).toBeLessThanOrEqual(302);
