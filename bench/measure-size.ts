@@ -1,19 +1,25 @@
 import '../src/shared/jitless-zod';
 import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createCompiler } from '../src/core/compile';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createCompiler, type Compiler } from '../src/core/compile';
 import { applyChanges } from '../src/core/controls';
-import { contractSchema } from '../src/core/format/contract';
+import { contractSchema, type Contract } from '../src/core/format/contract';
+import { computeAll } from '../src/core/memo';
 import { admit } from '../src/core/passes/admit';
 import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
+import { lowerAdmission } from '../src/core/passes/lower-admission';
 import { plan } from '../src/core/passes/plan';
 import { resolve } from '../src/core/passes/resolve';
 import { typeCheck } from '../src/core/passes/type-check';
-import { createJsonlRecordReader } from '../src/core/passes/validate';
+import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
 import type { CompileOutcome } from '../src/core/result';
-import { rankRecords } from '../src/core/search/rank';
+import type { SqlDriver } from '../src/core/search/driver';
+import { rankAdmitted, rankCorpus } from '../src/core/search/rank';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { benchContract, benchControl, generateRecords, toJsonl } from './generate-records';
+import { benchContract, benchControl } from './generate-records';
 import { percentile } from './stats';
 
 export interface Latency {
@@ -30,28 +36,50 @@ interface Sample {
   readonly cpuMs: number;
 }
 
+/** A corpus written by the runner: the JSONL file and the ids its contract requires. */
+export interface CorpusFile {
+  readonly path: string;
+  readonly requiredIds: readonly string[];
+}
+
 export interface SizeResult {
   readonly size: number;
   readonly seed: number;
   readonly jsonlBytes: number;
-  readonly parse: { readonly ms: number; readonly recordsPerSecond: number; readonly megabytesPerSecond: number };
+  /** The file streamed through the JSONL reader: JSON, zod, duplicate ids, content hash and fingerprint of every record. */
+  readonly parse: { readonly ms: number; readonly cpuMs: number; readonly recordsPerSecond: number; readonly megabytesPerSecond: number };
   readonly sqliteLoadMs: number;
+  /** The records' rows (what admission reads): `compiler.index`. */
   readonly indexMs: number;
   readonly indexCpuMs: number;
+  /** The first compile on a fresh database: admission over every row and the admitted-set text index built. */
   readonly firstCompileMs: number;
+  /** Parse + index + first compile: from a file to the compiled packet, with no whole-corpus text index. */
+  readonly firstPacketMs: number;
+  /** A new compiler on the indexed database (the admitted-set index in step): nothing in memory to reuse. */
+  readonly coldCompile: Latency;
   readonly compile: Latency;
-  /** Where compile time goes: median CPU ms of each exported pass, called in compile's order. */
+  /** Where cold compile time goes: median CPU ms of each pass called from scratch, in compile's order. */
   readonly phases: Readonly<Record<string, number>>;
+  /** The whole-corpus text index the baselines need, built after the first packet. */
+  readonly corpusIndexMs: number;
+  readonly corpusIndexCpuMs: number;
   readonly naive: Latency;
   readonly postFilter: Latency;
   readonly recompileAfterToggle: Latency;
-  /** A different query each run: the full ranking is recomputed; verdicts and the SQL-admitted ids are reused. */
+  /** A different query each run: the admitted-set ranking is computed again; verdicts are reused. */
   readonly recompileAfterQueryChange: Latency;
-  /** A denied label added or removed each run: every verdict and the SQL admission are recomputed. */
+  /** A denied label added or removed each run: every verdict and the SQL admission are computed again. */
   readonly recompileAfterGateChange: Latency;
   /** What one toggle re-indexed: must be one updated record, nothing inserted or deleted. */
   readonly toggleSync: { readonly inserted: number; readonly updated: number; readonly deleted: number };
-  readonly memory: { readonly peakRssMb: number; readonly peakHeapUsedMb: number; readonly peakExternalMb: number };
+  readonly memory: {
+    readonly peakRssMb: number;
+    readonly peakHeapUsedMb: number;
+    readonly peakExternalMb: number;
+    /** Heap after 200 toggles minus heap after 10, each after a full garbage collection. */
+    readonly toggleHeapGrowthMb: number;
+  };
   readonly receipt: { readonly bytes: number; readonly receiptId: string; readonly sha256: string };
   readonly counts: CompileOutcome['counts'];
   readonly status: CompileOutcome['status'];
@@ -60,14 +88,18 @@ export interface SizeResult {
 const MB = 1024 * 1024;
 /** Words appended to the benchmark query, one per run, so each run ranks a query the last run did not. */
 const QUERY_VARIANTS = ['covenant', 'ledger', 'notice', 'hardship', 'overdue', 'dispute', 'refund', 'escalation'];
-const CHUNK_CHARS = 1 << 16;
+const HEAP_TOGGLES = { warm: 10, total: 200 };
+const COLD_RUNS = 5;
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 function summarise(samples: readonly Sample[]): Latency {
   const wall = samples.map((sample) => sample.ms);
   return {
     p50: percentile(wall, 50),
     p95: percentile(wall, 95),
-    min: Math.min(...wall),
+    min: wall.reduce((min, value) => Math.min(min, value), Number.POSITIVE_INFINITY),
     cpuP50: percentile(
       samples.map((sample) => sample.cpuMs),
       50,
@@ -85,113 +117,144 @@ function timed<T>(work: () => T): { value: T } & Sample {
   return { value, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
+async function timedAsync<T>(work: () => Promise<T>): Promise<{ value: T } & Sample> {
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  const value = await work();
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  return { value, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
 function orThrow<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
   if (!result.ok) throw new Error(result.error.message);
   return result.value;
 }
 
+/** Streams the file through the core's reader, as the app streams a dropped file. */
+async function readCorpus(path: string): Promise<RecordSet> {
+  const reader = createJsonlRecordReader(path);
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 })) reader.push(chunk as string);
+  return orThrow(reader.finish());
+}
+
+/** The passes one after another with nothing to reuse (`computeAll`), timed one by one: where a cold compile goes. */
+function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordSet, runs: number): Record<string, number> {
+  const samples = new Map<string, number[]>();
+  const phase = <T>(name: string, work: () => T): T => {
+    const { value, cpuMs } = timed(work);
+    samples.set(name, [...(samples.get(name) ?? []), cpuMs]);
+    return value;
+  };
+  for (let run = 0; run < runs; run += 1) {
+    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet, computeAll)));
+    phase('type-check', () => typeCheck(resolution));
+    const lowered = orThrow(lowerAdmission(resolution.contract, driver.maxParameters));
+    const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
+    const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql, computeAll)));
+    const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query));
+    const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
+    const packet = phase('render', () => renderPacket(contract, planned));
+    phase('attest', () => attest({ contract, records: resolution.records, plan: planned, packet, ranking: ranking.statistics, controls: [], lateChanges: [] }, computeAll));
+  }
+  return Object.fromEntries([...samples].map(([name, values]) => [name, percentile(values, 50)]));
+}
+
 /** Measures one corpus size end to end in this process (the runner gives each size a fresh process). */
-export async function measureSize(size: number, runs: number, seed: number): Promise<SizeResult> {
+export async function measureSize(corpus: CorpusFile, size: number, runs: number, seed: number): Promise<SizeResult> {
   const peak = { heapUsed: 0, external: 0 };
   const sampleMemory = () => {
     const usage = process.memoryUsage();
     peak.heapUsed = Math.max(peak.heapUsed, usage.heapUsed);
     peak.external = Math.max(peak.external, usage.external);
   };
+  const jsonlBytes = statSync(corpus.path).size;
+  const contract = contractSchema.parse(benchContract(corpus.requiredIds));
 
-  const corpus = generateRecords(size, seed);
-  const jsonl = toJsonl(corpus.records);
-  const jsonlBytes = Buffer.byteLength(jsonl, 'utf8');
-  sampleMemory();
-
-  const parsed = timed(() => {
-    const reader = createJsonlRecordReader('bench.jsonl');
-    for (let offset = 0; offset < jsonl.length; offset += CHUNK_CHARS) reader.push(jsonl.slice(offset, offset + CHUNK_CHARS));
-    return orThrow(reader.finish());
-  });
+  const firstPacketStart = performance.now();
+  const parsed = await timedAsync(() => readCorpus(corpus.path));
   const recordSet = parsed.value;
+  if (recordSet.records.length !== size) throw new Error(`read ${recordSet.records.length} of ${size} records`);
   sampleMemory();
-
-  const loaded = await (async () => {
-    const start = performance.now();
-    const driver = await openInMemoryDatabase();
-    return { driver, ms: performance.now() - start };
-  })();
-  const { driver } = loaded;
-  const compiler = createCompiler(driver);
+  const loaded = await timedAsync(() => openInMemoryDatabase());
+  const driver = loaded.value;
+  let compiler: Compiler = createCompiler(driver);
   const indexed = timed(() => compiler.index(recordSet));
   if (indexed.value.inserted !== size) throw new Error(`indexed ${indexed.value.inserted} of ${size} records`);
-  sampleMemory();
-
-  const contract = contractSchema.parse(benchContract(corpus.requiredIds));
-  const compileOnce = () => orThrow(compiler.compile({ contract, recordSet }));
-  const first = timed(compileOnce);
+  const first = timed(() => orThrow(compiler.compile({ contract, recordSet })));
+  const firstPacketMs = performance.now() - firstPacketStart - loaded.ms;
   const outcome = first.value;
   sampleMemory();
 
+  const coldSamples: Sample[] = [];
+  for (let run = 0; run < COLD_RUNS; run += 1) {
+    const cold = timed(() => {
+      compiler = createCompiler(driver);
+      return orThrow(compiler.compile({ contract, recordSet }));
+    });
+    if (cold.value.receipt.receiptId !== outcome.receipt.receiptId) throw new Error('a new compiler on the same database compiled another receipt');
+    coldSamples.push(cold);
+    sampleMemory();
+  }
+
   const compileSamples: Sample[] = [];
   for (let run = 0; run < runs; run += 1) {
-    compileSamples.push(timed(compileOnce));
+    compileSamples.push(timed(() => orThrow(compiler.compile({ contract, recordSet }))));
     sampleMemory();
   }
   const serialised = serialiseReceipt(outcome.receipt);
-  for (let run = 0; run < 2; run += 1) {
-    if (orThrow(compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId) throw new Error('compile is not deterministic');
-  }
+  if (orThrow(compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId) throw new Error('compile is not deterministic');
 
-  const phaseSamples = new Map<string, number[]>();
-  const phase = <T>(name: string, work: () => T): T => {
-    const { value, cpuMs } = timed(work);
-    phaseSamples.set(name, [...(phaseSamples.get(name) ?? []), cpuMs]);
-    return value;
-  };
-  let admitted: ReadonlySet<string> = new Set();
-  for (let run = 0; run < runs; run += 1) {
-    phase('sync', () => compiler.index(recordSet));
-    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet)));
-    phase('type-check', () => typeCheck(resolution));
-    const admission = phase('admit', () => orThrow(admit(resolution, driver)));
-    admitted = admission.admitted;
-    const ranked = phase('rank', () => rankRecords(driver, contract.query, contract.ranking, null));
-    const planned = phase('plan', () => plan(resolution, admission, ranked, null));
-    const packet = phase('render', () => renderPacket(contract, planned));
-    const records = resolution.records.map((item) => item.record);
-    phase('attest', () => attest({ contract, records, plan: planned, packet, controls: [], lateChanges: [] }));
-  }
-  const phases = Object.fromEntries([...phaseSamples].map(([name, samples]) => [name, percentile(samples, 50)]));
+  const phases = measurePhases(driver, contract, recordSet, Math.min(runs, 5));
 
+  const corpusIndexed = timed(() => compiler.indexCorpus(recordSet));
   const naiveSamples: Sample[] = [];
   const postFilterSamples: Sample[] = [];
   for (let run = 0; run < runs; run += 1) {
-    naiveSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, contract.naiveTopK)));
-    postFilterSamples.push(timed(() => rankRecords(driver, contract.query, contract.ranking, contract.naiveTopK).filter((row) => admitted.has(row.id))));
+    naiveSamples.push(timed(() => rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK)));
+    postFilterSamples.push(timed(() => rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).filter((row) => outcome.admitted.has(row.id))));
   }
+  sampleMemory();
 
   const requiredIds = new Set(corpus.requiredIds);
   const target = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
   if (target === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
   const control = benchControl(target);
-  const toggleSamples: Sample[] = [];
   let toggleSync = { inserted: 0, updated: 0, deleted: 0 };
-  for (let run = 0; run < runs; run += 1) {
-    // Alternate on and off: each step changes exactly one record object against the index.
+  const toggle = (run: number) => {
+    // Alternate on and off: each step changes exactly one record against the index.
     const on = run % 2 === 0;
-    const step = timed(() => {
+    return timed(() => {
       const changed = on ? orThrow(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
       const sync = compiler.index(changed.recordSet);
       const result = orThrow(compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
-      return { sync, result };
+      if (on && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
+      toggleSync = sync;
+      if (sync.updated !== 1 || sync.inserted !== 0 || sync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(sync)}`);
     });
-    toggleSamples.push(step);
-    const { inserted, updated, deleted } = step.value.sync;
-    toggleSync = { inserted, updated, deleted };
-    if (toggleSync.updated !== 1 || toggleSync.inserted !== 0 || toggleSync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(toggleSync)}`);
-    if (on && step.value.result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
+  };
+  const toggleSamples: Sample[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    toggleSamples.push(toggle(run));
     sampleMemory();
   }
 
+  // Flat memory: the heap after many toggles is the heap after a few, once garbage is collected.
+  const heapAfter = () => {
+    collectGarbage();
+    collectGarbage();
+    return process.memoryUsage().heapUsed;
+  };
+  // Runs go on from where the timed toggles stopped, so every step flips the record.
+  for (let run = runs; run < runs + HEAP_TOGGLES.warm; run += 1) toggle(run);
+  const heapWarm = heapAfter();
+  for (let run = runs + HEAP_TOGGLES.warm; run < runs + HEAP_TOGGLES.total; run += 1) toggle(run);
+  if ((runs + HEAP_TOGGLES.total) % 2 === 1) toggle(runs + HEAP_TOGGLES.total);
+  const toggleHeapGrowthMb = (heapAfter() - heapWarm) / MB;
+  sampleMemory();
+
   // Each run compiles inputs that differ from the previous run's, so nothing is answered from the last compilation.
-  const alternating = (variant: (run: number) => typeof contract): Latency => {
+  const alternating = (variant: (run: number) => Contract): Latency => {
     const samples: Sample[] = [];
     for (let run = 0; run < runs; run += 1) {
       const changed = variant(run);
@@ -208,22 +271,30 @@ export async function measureSize(size: number, runs: number, seed: number): Pro
     size,
     seed,
     jsonlBytes,
-    parse: { ms: parsed.ms, recordsPerSecond: size / (parsed.ms / 1000), megabytesPerSecond: jsonlBytes / MB / (parsed.ms / 1000) },
+    parse: { ms: parsed.ms, cpuMs: parsed.cpuMs, recordsPerSecond: size / (parsed.ms / 1000), megabytesPerSecond: jsonlBytes / MB / (parsed.ms / 1000) },
     sqliteLoadMs: loaded.ms,
     indexMs: indexed.ms,
     indexCpuMs: indexed.cpuMs,
     firstCompileMs: first.ms,
+    firstPacketMs,
+    coldCompile: summarise(coldSamples),
     compile: summarise(compileSamples),
     phases,
+    corpusIndexMs: corpusIndexed.ms,
+    corpusIndexCpuMs: corpusIndexed.cpuMs,
     naive: summarise(naiveSamples),
     postFilter: summarise(postFilterSamples),
     recompileAfterToggle: summarise(toggleSamples),
     recompileAfterQueryChange,
     recompileAfterGateChange,
     toggleSync,
-    memory: { peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB, peakHeapUsedMb: peak.heapUsed / MB, peakExternalMb: peak.external / MB },
+    memory: { peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB, peakHeapUsedMb: peak.heapUsed / MB, peakExternalMb: peak.external / MB, toggleHeapGrowthMb },
     receipt: { bytes: Buffer.byteLength(serialised, 'utf8'), receiptId: outcome.receipt.receiptId, sha256: createHash('sha256').update(serialised).digest('hex') },
     counts: outcome.counts,
     status: outcome.status,
   };
+}
+
+export function readCorpusFile(metaPath: string): CorpusFile {
+  return JSON.parse(readFileSync(metaPath, 'utf8')) as CorpusFile;
 }

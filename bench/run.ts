@@ -1,16 +1,20 @@
-import { fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { measureSize, type SizeResult } from './measure-size';
+import { generateRecords, toJsonl } from './generate-records';
+import { measureSize, readCorpusFile, type CorpusFile, type SizeResult } from './measure-size';
 import { formatTable, growthExponent } from './stats';
 
 /**
  * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --seed 42 --json]`
- * Each size runs in its own Node process so its peak memory is its own, then one table is printed
- * (or, with --json, the JSON that is also written to bench/results/).
+ * The runner writes each corpus to a JSONL file once (bench/.cache/), then measures each size in its
+ * own Node process, which streams that file as the app streams a dropped one, so the peak memory is the
+ * compiler's and not the generator's. In the same run it times the seed 000 reference compiler
+ * (../shared/reference/seed000_scale.py) on as many resources, the figure the targets are ratios of.
+ * One table is printed (or, with --json, the JSON that is also written to bench/results/).
  */
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -21,15 +25,48 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '42' },
     json: { type: 'boolean', default: false },
     child: { type: 'string' },
+    corpus: { type: 'string' },
   },
 });
 
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 
-function measureInChild(size: number): Promise<SizeResult> {
+interface Measured extends SizeResult {
+  /** The seed 000 reference `compile_context` on the same number of resources, best of 3, same run. */
+  readonly reference: { readonly compileContextMs: number | null; readonly detail: string };
+}
+
+/** Writes the corpus once per size and seed; later runs reuse the file. */
+function corpusFile(size: number): string {
+  const folder = join(here, '.cache');
+  mkdirSync(folder, { recursive: true });
+  const meta = join(folder, `records-${size}-seed${seed}.json`);
+  if (!existsSync(meta)) {
+    const corpus = generateRecords(size, seed);
+    const path = join(folder, `records-${size}-seed${seed}.jsonl`);
+    writeFileSync(path, toJsonl(corpus.records));
+    writeFileSync(meta, JSON.stringify({ path, requiredIds: corpus.requiredIds } satisfies CorpusFile));
+  }
+  return meta;
+}
+
+/** The reference's own output line: `seed000 compile_context n=100000: 124.3 ms (best of 3)`. */
+function referenceMs(size: number): Measured['reference'] {
+  const script = join(here, '../../shared/reference/seed000_scale.py');
+  if (!existsSync(script)) return { compileContextMs: null, detail: `${script} not found` };
+  try {
+    const output = execFileSync('python3', [script, String(size)], { encoding: 'utf8', cwd: dirname(script) });
+    const ms = /: ([\d.]+) ms/.exec(output)?.[1];
+    return { compileContextMs: ms === undefined ? null : Number(ms), detail: output.trim() };
+  } catch (error) {
+    return { compileContextMs: null, detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function measureInChild(size: number, meta: string): Promise<SizeResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', String(size), '--runs', String(runs), '--seed', String(seed)], {
+    const child = fork(fileURLToPath(import.meta.url), ['--child', String(size), '--corpus', meta, '--runs', String(runs), '--seed', String(seed)], {
       execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -44,10 +81,12 @@ function measureInChild(size: number): Promise<SizeResult> {
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
-function table(results: readonly SizeResult[]): string {
+const ratio = (value: number, reference: number | null) => (reference === null || reference <= 0 ? Number.NaN : value / reference);
+
+function table(results: readonly Measured[]): string {
   const header = ['metric', ...results.map((result) => `${result.size.toLocaleString('en-US')}`)];
   const growthHeader = results.slice(1).map((result, index) => `growth ${shortSize(results[index]?.size ?? 0)}→${shortSize(result.size)}`);
-  const row = (name: string, pick: (result: SizeResult) => number, digits = 1, grows = true): string[] => [
+  const row = (name: string, pick: (result: Measured) => number, digits = 1, grows = true): string[] => [
     name,
     ...results.map((result) => fixed(pick(result), digits)),
     ...results.slice(1).map((result, index) => {
@@ -56,17 +95,18 @@ function table(results: readonly SizeResult[]): string {
     }),
   ];
   const rows = [
-    row('parse+validate ms', (r) => r.parse.ms),
-    row('parse+validate records/s', (r) => r.parse.recordsPerSecond, 0, false),
+    row('seed 000 reference compile_context ms', (r) => r.reference.compileContextMs ?? Number.NaN),
+    row('parse+validate ms (streamed file)', (r) => r.parse.ms),
+    row('parse+validate CPU ms', (r) => r.parse.cpuMs),
     row('parse+validate MB/s', (r) => r.parse.megabytesPerSecond, 1, false),
-    row('FTS5 index build ms', (r) => r.indexMs),
-    row('FTS5 index build CPU ms', (r) => r.indexCpuMs),
-    row('first compile ms (cold caches)', (r) => r.firstCompileMs),
-    row('compile p50 ms', (r) => r.compile.p50),
-    row('compile p95 ms', (r) => r.compile.p95),
-    row('compile CPU p50 ms', (r) => r.compile.cpuP50),
-    row('naive top-k p50 ms', (r) => r.naive.p50),
-    row('post-filter p50 ms', (r) => r.postFilter.p50),
+    row('index rows ms', (r) => r.indexMs),
+    row('index rows CPU ms', (r) => r.indexCpuMs),
+    row('first compile ms (admitted-set text index built)', (r) => r.firstCompileMs),
+    row('first packet ms (parse + index + first compile)', (r) => r.firstPacketMs),
+    row('cold compile p50 ms (new compiler, indexed database)', (r) => r.coldCompile.p50),
+    row('cold compile CPU p50 ms', (r) => r.coldCompile.cpuP50),
+    row('  × reference', (r) => ratio(r.coldCompile.p50, r.reference.compileContextMs), 2, false),
+    row('compile p50 ms (same inputs again)', (r) => r.compile.p50),
     row('recompile after toggle p50 ms', (r) => r.recompileAfterToggle.p50),
     row('recompile after toggle p95 ms', (r) => r.recompileAfterToggle.p95),
     row('recompile after toggle CPU p50 ms', (r) => r.recompileAfterToggle.cpuP50),
@@ -74,8 +114,14 @@ function table(results: readonly SizeResult[]): string {
     row('recompile after query change CPU p50 ms', (r) => r.recompileAfterQueryChange.cpuP50),
     row('recompile after gate change p50 ms', (r) => r.recompileAfterGateChange.p50),
     row('recompile after gate change CPU p50 ms', (r) => r.recompileAfterGateChange.cpuP50),
+    row('  × reference', (r) => ratio(r.recompileAfterGateChange.p50, r.reference.compileContextMs), 2, false),
+    row('whole-corpus text index ms (baselines)', (r) => r.corpusIndexMs),
+    row('whole-corpus text index CPU ms', (r) => r.corpusIndexCpuMs),
+    row('naive top-k p50 ms', (r) => r.naive.p50),
+    row('post-filter p50 ms', (r) => r.postFilter.p50),
     row('peak RSS MB', (r) => r.memory.peakRssMb, 0),
     row('peak JS heap MB', (r) => r.memory.peakHeapUsedMb, 0),
+    row('heap growth over 200 toggles MB', (r) => r.memory.toggleHeapGrowthMb, 2, false),
     row('receipt kB', (r) => r.receipt.bytes / 1024, 0),
     row('JSONL MB', (r) => r.jsonlBytes / 1024 / 1024, 1, false),
   ];
@@ -89,8 +135,8 @@ function shortSize(size: number): string {
 }
 
 async function main(): Promise<void> {
-  if (values.child !== undefined) {
-    const result = await measureSize(Number(values.child), runs, seed);
+  if (values.child !== undefined && values.corpus !== undefined) {
+    const result = await measureSize(readCorpusFile(values.corpus), Number(values.child), runs, seed);
     process.send?.(result);
     return;
   }
@@ -101,7 +147,7 @@ async function main(): Promise<void> {
   const resultsDir = join(here, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `node-${date.replace(/[:.]/g, '-')}.json`);
-  const results: SizeResult[] = [];
+  const results: Measured[] = [];
   const report = () => ({ date, machine, runs, seed, results });
   // Written after every size, so a long run that fails or is stopped keeps the sizes it finished.
   const save = () => writeFileSync(file, `${JSON.stringify(report(), null, 2)}\n`);
@@ -109,7 +155,9 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     if (!values.json) process.stderr.write(`measuring ${size} records (${runs} runs, seed ${seed})…\n`);
     try {
-      results.push(await measureInChild(size));
+      const meta = corpusFile(size);
+      const measured = await measureInChild(size, meta);
+      results.push({ ...measured, reference: referenceMs(size) });
     } catch (error) {
       failure = error;
       break;

@@ -14,7 +14,6 @@ const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}):
   tokenBudget: 96,
   illegalCount: 0,
   requiredMissed: [],
-  withheldCount: 0,
   ...change,
 });
 

@@ -1,7 +1,8 @@
 import type { Audience } from '../core/disclosure';
 import { discloseOutcome } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
-import type { CompileOutcome, DrillVerdict } from '../core/result';
+import { factContextOf, renderFact } from '../core/reasons';
+import type { Baselines, CompileOutcome, DrillVerdict } from '../core/result';
 
 /** Left-aligned columns, each as wide as its widest cell. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -22,29 +23,34 @@ export function renderError(error: CompileError): string {
 
 const list = (ids: readonly string[]) => (ids.length === 0 ? '-' : ids.join(', '));
 
-export function renderOutcome(outcome: CompileOutcome, audience: Audience): string {
+/** `baselines` only in the diagnostic view: their whole-corpus scores are shaped by records a user may not see. */
+export function renderOutcome(outcome: CompileOutcome, audience: Audience, baselines: Baselines | null): string {
   const view = discloseOutcome(outcome, audience);
   const receipt = outcome.receipt;
+  const context = factContextOf(receipt.contract);
   const compiledSelected = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
-  const withheld = (count: number) => (count > 0 ? ` (${count} withheld)` : '');
   const out: string[] = [];
   out.push(
     outcome.status === 'packet'
       ? `PACKET EMITTED: ${compiledSelected.length} records, ${outcome.packet.tokensUsed} / ${outcome.packet.tokenBudget} tokens`
       : `FAIL-CLOSED [${outcome.failure.pass}] ${outcome.failure.code}: no packet emitted\n  ${view.failureMessage ?? ''}`,
     '',
-    table(
-      ['packet', 'selected', 'tokens', 'illegal', 'required missed'],
-      [
-        ['naive top-k', `${view.naive.selected.length + view.naive.withheldCount}${withheld(view.naive.withheldCount)}`, `${view.naive.tokensUsed} / ${view.naive.tokenBudget}`, String(outcome.baselines.naive.illegal.length), list(view.naive.requiredMissed)],
-        ['post-filter top-k', `${view.postFilter.selected.length}`, `${view.postFilter.tokensUsed} / ${view.postFilter.tokenBudget}`, String(outcome.baselines.postFilter.illegal.length), list(view.postFilter.requiredMissed)],
-        ['compiled', `${compiledSelected.length}`, `${receipt.tokensUsed} / ${receipt.tokenBudget}`, '0', outcome.status === 'packet' ? '-' : 'no packet'],
-      ],
-    ),
+  );
+  const compiledRow = ['compiled', `${compiledSelected.length}`, `${receipt.tokensUsed} / ${receipt.contract.tokenBudget}`, '0', outcome.status === 'packet' ? '-' : 'no packet'];
+  const packetRows =
+    baselines === null
+      ? [compiledRow]
+      : [
+          ['naive top-k', `${baselines.naive.selected.length}`, `${baselines.naive.tokensUsed} / ${baselines.naive.tokenBudget}`, String(baselines.naive.illegal.length), list(baselines.naive.requiredMissed)],
+          ['post-filter top-k', `${baselines.postFilter.selected.length}`, `${baselines.postFilter.tokensUsed} / ${baselines.postFilter.tokenBudget}`, String(baselines.postFilter.illegal.length), list(baselines.postFilter.requiredMissed)],
+          compiledRow,
+        ];
+  out.push(
+    table(['packet', 'selected', 'tokens', 'illegal', 'required missed'], packetRows),
     '',
     table(
       ['id', 'decision', 'reason', 'boundary fact', 'tokens', 'req', 'score'],
-      view.rows.map((row) => [row.id, row.decision, row.code, row.fact, String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toPrecision(4)]),
+      view.rows.map((row) => [row.id, row.decision, row.code, renderFact(row, context), String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toPrecision(4)]),
     ),
   );
   if (view.withheldNotice) out.push(view.withheldNotice);
@@ -58,7 +64,9 @@ export function renderOutcome(outcome: CompileOutcome, audience: Audience): stri
     );
     if (outcome.decisionBlockedBy.length > 0) out.push(`DECISION BLOCKED: ${outcome.decisionBlockedBy.join(', ')} not established from admitted evidence.`);
   }
-  out.push('', `receipt ${receipt.receiptId}`, `selected ${outcome.counts.selected} · excluded ${outcome.counts.excluded} · ranking ${receipt.ranking}`);
+  const ranking = receipt.ranking.mode === 'bm25' ? `bm25 over the admitted set (${receipt.ranking.documents} documents)` : 'declared relevance';
+  out.push('', `receipt ${receipt.receiptId}`, `selected ${outcome.counts.selected} · excluded ${outcome.counts.excluded} · ranking ${ranking}`);
+  if (baselines === null) out.push('naive and post-filter packets: diagnostic view only (they rank with statistics of records this view withholds)');
   return `${out.join('\n')}\n`;
 }
 

@@ -30,11 +30,12 @@ describe('compile', () => {
   it('ranks only admitted records: a ranking that puts a refused record first cannot bring it into the packet', async () => {
     const own = await freshDriver();
     // The ranking query claims the refused record c is the best match; admission decided c separately.
-    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('record_text MATCH') ? [[JSON.stringify([['c', 5], ['a', 1]])]] : own.all(sql, params)) });
-    const outcome = valueOf(lying.compile({ contract: buildContract(), recordSet: buildRecordSet(records) }));
+    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('-bm25(admitted_text') ? [[JSON.stringify([['c', 5], ['a', 1]])]] : own.all(sql, params)) });
+    const request = { contract: buildContract(), recordSet: buildRecordSet(records) };
+    const outcome = valueOf(lying.compile(request));
     expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);
     expect(outcome.trace.find((row) => row.id === 'c')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_SCOPE', rank: null });
-    expect(outcome.baselines.naive.illegal).toEqual(['c']);
+    expect(lying.baselines(request, outcome).naive.illegal).toEqual(['c']);
   });
 
   it('re-admits a record that a separate index call changed before the compile', async () => {

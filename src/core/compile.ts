@@ -1,15 +1,18 @@
 import type { Contract } from './format/contract';
 import { ok, type CompileError, type Result } from './errors';
-import { admit, createSqlAdmission, type AdmissionResult } from './passes/admit';
-import { attest, createAttestMemory, renderPacket } from './passes/attest';
-import { plan, type Plan } from './passes/plan';
-import { resolve, type Resolution } from './passes/resolve';
+import { createMemo, type TableStats } from './memo';
+import { admit } from './passes/admit';
+import { attest, renderPacket } from './passes/attest';
+import { lowerAdmission } from './passes/lower-admission';
+import { plan, walkBudget } from './passes/plan';
+import { resolve } from './passes/resolve';
 import { typeCheck } from './passes/type-check';
 import type { RecordSet } from './passes/validate';
-import type { CompileOutcome, Packet } from './result';
+import type { BaselinePacket, Baselines, CompileOutcome, Packet } from './result';
 import type { SqlDriver } from './search/driver';
-import { rankRecords, type RankedRow } from './search/rank';
+import { rankAdmitted, rankCorpus, rankDeclared, type Ranking } from './search/rank';
 import { createRecordIndex, type SyncReport } from './search/record-index';
+import { compareStrings } from './canonical';
 
 export interface CompileRequest {
   readonly contract: Contract;
@@ -20,73 +23,109 @@ export interface CompileRequest {
   readonly lateChanges?: readonly string[];
 }
 
+type Progress = (done: number, total: number) => void;
+
 export interface Compiler {
   /**
-   * Compiles one contract against one record set. Validation happened when the inputs were parsed;
-   * the index is brought to the record set first, re-indexing only records whose objects changed.
+   * Compiles one contract against one record set. Validation happened when the inputs were parsed.
    * An error means the inputs are unusable; a fail-closed outcome means they were read and refused.
+   * Needs only the records' rows and the admitted set's text: never the whole-corpus text index.
    */
   compile(request: CompileRequest): Result<CompileOutcome, CompileError>;
-  /** Indexes a record set ahead of compiling (the app does this while showing progress). */
-  index(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): SyncReport;
+  /** Writes the records' rows (what admission reads) ahead of compiling, with progress; compile does it too. */
+  index(recordSet: RecordSet, onProgress?: Progress): SyncReport;
+  /** Indexes every record's text for the baselines, with progress; `baselines` does it too when needed. */
+  indexCorpus(recordSet: RecordSet, onProgress?: Progress): void;
+  /**
+   * The naive and post-filter packets for a compiled request: relevance-only top-k with whole-corpus
+   * statistics, before and after the legality filter. They are what the compiler is compared with,
+   * never an input to it.
+   */
+  baselines(request: CompileRequest, outcome: CompileOutcome): Baselines;
+  /** What the memo reused and computed in the last compilation, per table. */
+  memoStats(): ReadonlyMap<string, TableStats>;
 }
 
 /**
- * One compiler per database. Between compilations it keeps what the last one derived (resolved
- * records, verdicts, the SQL-admitted ids, the full ranking, digest chunks) and reuses each piece only
- * where its inputs are unchanged, so a toggle or a repeated compile costs what changed, not the corpus.
+ * One compiler per database. It reads top to bottom through the passes; every pass is a plain function
+ * of its inputs. The compiler owns the one memo layer (src/core/memo.ts), through which the passes'
+ * per-record work is reused when its inputs are unchanged, and the record index (the SQL side).
  * Every output is the one a fresh compiler would produce (src/core/incremental.test.ts).
  */
 export function createCompiler(driver: SqlDriver): Compiler {
-  const recordIndex = createRecordIndex(driver);
-  const sql = createSqlAdmission(driver);
-  const memory = createAttestMemory();
-  let lastResolution: Resolution | undefined;
-  let lastRanking: { key: string; rows: readonly RankedRow[] } | null = null;
-  let lastPlan: { resolution: Resolution; admission: AdmissionResult; plan: Plan } | undefined;
+  const index = createRecordIndex(driver);
+  const compileMemo = createMemo();
+  const baselineMemo = createMemo();
 
-  const sync = (recordSet: RecordSet, onProgress?: (done: number, total: number) => void): SyncReport => {
-    const report = recordIndex.sync(recordSet.records, onProgress);
-    sql.touch(report.touched);
-    return report;
-  };
-  const fullRanking = (contract: Contract): readonly RankedRow[] => {
-    const key = `${recordIndex.rankingGeneration}\u0000${contract.ranking}\u0000${contract.query}`;
-    if (lastRanking?.key !== key) lastRanking = { key, rows: rankRecords(driver, contract.query, contract.ranking, null) };
-    return lastRanking.rows;
+  const compileOnce = (request: CompileRequest): Result<CompileOutcome, CompileError> => {
+    const { contract, recordSet } = request;
+    const memo = compileMemo;
+    index.sync(recordSet);
+
+    const resolution = resolve(contract, recordSet, memo);
+    if (!resolution.ok) return resolution;
+    const typed = typeCheck(resolution.value);
+    const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
+    if (!typed.ok && !missingRequired) return typed;
+
+    const lowered = lowerAdmission(resolution.value.contract, driver.maxParameters);
+    if (!lowered.ok) return lowered;
+    const admission = admit(resolution.value, index.admit(lowered.value), memo);
+    if (!admission.ok) return admission;
+
+    let ranking: Ranking;
+    if (contract.ranking === 'bm25') {
+      index.syncAdmittedText(recordSet);
+      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], () => rankAdmitted(driver, contract.query));
+    } else {
+      ranking = rankDeclared(admission.value.admitted.map((position) => resolution.value.records[position]).filter((item) => item !== undefined));
+    }
+
+    const planned = plan(resolution.value, admission.value, ranking, missingRequired, memo);
+    const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
+    const receipt = attest(
+      { contract, records: resolution.value.records, plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
+      memo,
+    );
+    const selected = planned.selected.length;
+    const counts = { candidates: planned.trace.length, admitted: admission.value.admitted.length, selected, excluded: planned.trace.length - selected };
+    const common = { trace: planned.trace, receipt, counts, admitted: admission.value.admittedIds };
+    if (planned.failure) return ok({ status: 'fail_closed', failure: planned.failure, ...common });
+    return ok({ status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common });
   };
 
   return {
-    index: sync,
-    compile(request) {
-      const { contract, recordSet } = request;
-      sync(recordSet);
-
-      const resolution = resolve(contract, recordSet, lastResolution);
-      if (!resolution.ok) return resolution;
-      lastResolution = resolution.value;
-
-      const typed = typeCheck(resolution.value);
-      const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
-      if (!typed.ok && !missingRequired) return typed;
-
-      const admission = admit(resolution.value, driver, { sql, previous: lastPlan ?? null });
-      if (!admission.ok) return admission;
-
-      const planned = plan(resolution.value, admission.value, fullRanking(contract), missingRequired, lastPlan);
-      lastPlan = { resolution: resolution.value, admission: admission.value, plan: planned };
-      const selected = planned.selected.length;
-      const counts = { candidates: planned.trace.length, admitted: admission.value.admitted.size, selected, excluded: planned.trace.length - selected };
-      const records = resolution.value.sourceRecords;
-      const attested = (packet: Packet | null) => ({
-        trace: planned.trace,
-        baselines: planned.baselines,
-        counts,
-        receipt: attest({ contract, records, memory, plan: planned, packet, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] }),
-      });
-      if (planned.failure) return ok({ status: 'fail_closed', failure: planned.failure, ...attested(null) });
-      const packet = renderPacket(contract, planned);
-      return ok({ status: 'packet', packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...attested(packet) });
+    index: (recordSet, onProgress) => index.sync(recordSet, onProgress),
+    indexCorpus(recordSet, onProgress) {
+      index.sync(recordSet);
+      index.syncCorpusText(recordSet, onProgress);
     },
+    compile: (request) => compileMemo.revision(() => compileOnce(request)),
+    baselines(request, outcome) {
+      const { contract, recordSet } = request;
+      index.sync(recordSet);
+      index.syncCorpusText(recordSet);
+      return baselineMemo.revision(() => {
+        const top = baselineMemo.cell('rank:corpus', [contract.query, contract.ranking, contract.naiveTopK, index.corpusTextGeneration, contract.ranking === 'declared' ? recordSet : null], () =>
+          rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).map((row) => row.id),
+        );
+        const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
+        const required = [...new Set(contract.requiredRecords)].sort(compareStrings);
+        const describe = (kind: BaselinePacket['kind'], ids: readonly string[]): BaselinePacket => {
+          const { selected, used } = walkBudget(ids, tokensOf, contract.tokenBudget);
+          const chosen = new Set(selected);
+          return {
+            kind,
+            selected,
+            tokensUsed: used,
+            tokenBudget: contract.tokenBudget,
+            illegal: selected.filter((id) => !outcome.admitted.has(id)),
+            requiredMissed: required.filter((id) => !chosen.has(id)),
+          };
+        };
+        return { naive: describe('naive', top), postFilter: describe('post-filter', top.filter((id) => outcome.admitted.has(id))) };
+      });
+    },
+    memoStats: () => compileMemo.stats(),
   };
 }

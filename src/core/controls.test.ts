@@ -33,8 +33,9 @@ describe('applyChanges', () => {
       ]),
     );
     expect(result.contract.scopes).toEqual(['legal']);
-    expect(result.recordSet.byId.get('a')?.scope).toBe('billing');
-    expect(result.recordSet.byId.get('b')).toBe(b);
+    expect(result.recordSet.byId.get('a')?.record.scope).toBe('billing');
+    expect(result.recordSet.byId.get('b')?.record).toBe(b);
+    expect(result.recordSet.byId.get('b')).toBe(recordSet.byId.get('b'));
   });
 
   it('answers every lookup of the patched record set as a freshly built one would', () => {
@@ -47,11 +48,11 @@ describe('applyChanges', () => {
     ).recordSet;
     const rebuilt = buildRecordSet(result.records);
     expect([...result.byId]).toEqual([...rebuilt.byId]);
+    expect(result.checked).toEqual(rebuilt.checked);
     expect([...result.byId.keys()]).toEqual(['a', 'b', 'c']);
     expect(result.byId.size).toBe(3);
-    expect(result.byId.has('c') && result.byId.get('b')?.access.labels).toEqual(['investigation']);
-    expect([...result.verifiedProvenance].sort()).toEqual([...rebuilt.verifiedProvenance].sort());
-    expect(result.verifiedProvenance.has('a')).toBe(false);
+    expect(result.byId.has('c') && result.byId.get('b')?.record.access.labels).toEqual(['investigation']);
+    expect(result.byId.get('a')?.provenanceVerified).toBe(false);
   });
 
   it('adds and removes records', () => {

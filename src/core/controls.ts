@@ -1,8 +1,8 @@
 import { contractSchema, type Contract } from './format/contract';
-import { recordSchema, type SourceRecord } from './format/record';
+import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { err, formatPath, ok, type CompileError, type Result } from './errors';
-import { createRecordSet, hasVerifiedProvenance, type RecordSet } from './passes/validate';
+import { checkRecord, recordSetOf, type CheckedRecord, type RecordSet } from './passes/validate';
 
 type Json = unknown;
 
@@ -27,25 +27,26 @@ export interface ChangedInputs {
 }
 
 /**
- * Applies controls or late changes in order. Untouched records keep their object identity, so the
- * index re-indexes only what a toggle changed. Every patched record and contract is re-validated.
+ * Applies controls or late changes in order. Untouched records keep their object identity (and their
+ * checks), so the compiler recognises them as unchanged. Every patched record and contract is
+ * re-validated, and a patched record is checked again (hashed, fingerprinted).
  */
 export function applyChanges(contract: Contract, recordSet: RecordSet, changes: readonly (Control | LateChange)[]): Result<ChangedInputs, CompileError> {
   if (changes.length === 0) return ok({ contract, recordSet });
   let currentContract = contract;
-  const records = [...recordSet.records];
-  const positions = createPositions(recordSet, records);
+  const checked = [...recordSet.checked];
+  const positions = createPositions(recordSet, checked);
   const removed = new Set<number>();
 
   for (const change of changes) {
     for (const patch of change.patches) {
-      const applied = applyPatch(change, patch, currentContract, records, positions, removed);
+      const applied = applyPatch(change, patch, currentContract, checked, positions, removed);
       if (!applied.ok) return applied;
       currentContract = applied.value;
     }
   }
-  const kept: SourceRecord[] = removed.size === 0 ? records : records.filter((_, index) => !removed.has(index));
-  return ok({ contract: currentContract, recordSet: removed.size > 0 ? createRecordSet(kept, recordSet.locations) : deriveRecordSet(recordSet, kept, positions) });
+  if (removed.size > 0) return ok({ contract: currentContract, recordSet: recordSetOf(checked.filter((_, index) => !removed.has(index)), recordSet.locations) });
+  return ok({ contract: currentContract, recordSet: deriveRecordSet(recordSet, checked, positions) });
 }
 
 interface Positions {
@@ -56,15 +57,15 @@ interface Positions {
 }
 
 /** Positions by id, found on demand: a toggle patches one or two records of possibly 100,000. */
-function createPositions(recordSet: RecordSet, records: readonly SourceRecord[]): Positions {
+function createPositions(recordSet: RecordSet, checked: readonly CheckedRecord[]): Positions {
   const known = new Map<string, number>();
   const touched = new Set<string>();
   return {
     get(id) {
       let position = known.get(id);
       if (position === undefined) {
-        const record = recordSet.byId.get(id);
-        position = record === undefined ? -1 : records.indexOf(record);
+        const item = recordSet.byId.get(id);
+        position = item === undefined ? -1 : checked.indexOf(item);
         known.set(id, position);
       }
       return position < 0 ? undefined : position;
@@ -81,33 +82,23 @@ function createPositions(recordSet: RecordSet, records: readonly SourceRecord[])
  * The record set after patches without removals. The lookup is the original one with the patched ids
  * laid over it: copying a 100,000-entry map for every toggle cost more than the compile it fed.
  */
-function deriveRecordSet(original: RecordSet, records: readonly SourceRecord[], positions: Positions): RecordSet {
-  const patched = new Map<string, SourceRecord>();
+function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[], positions: Positions): RecordSet {
+  const patched = new Map<string, CheckedRecord>();
   for (const id of positions.touched) {
-    const record = records[positions.get(id) ?? -1];
-    if (record !== undefined) patched.set(id, record);
+    const item = checked[positions.get(id) ?? -1];
+    if (item !== undefined) patched.set(id, item);
   }
-  let verifiedProvenance: ReadonlySet<string> | undefined;
-  return {
-    records,
-    byId: new PatchedLookup(original.byId, patched),
-    locations: original.locations,
-    // Built only if read: the compiler asks each record instead.
-    get verifiedProvenance() {
-      verifiedProvenance ??= new Set(records.filter(hasVerifiedProvenance).map((record) => record.id));
-      return verifiedProvenance;
-    },
-  };
+  return { records: checked.map((item) => item.record), checked, byId: new PatchedLookup(original.byId, patched), locations: original.locations };
 }
 
 /** A lookup that answers from `patched` first; iteration follows the original's order. */
-class PatchedLookup implements ReadonlyMap<string, SourceRecord> {
+class PatchedLookup implements ReadonlyMap<string, CheckedRecord> {
   constructor(
-    private readonly original: ReadonlyMap<string, SourceRecord>,
-    private readonly patched: ReadonlyMap<string, SourceRecord>,
+    private readonly original: ReadonlyMap<string, CheckedRecord>,
+    private readonly patched: ReadonlyMap<string, CheckedRecord>,
   ) {}
 
-  get(id: string): SourceRecord | undefined {
+  get(id: string): CheckedRecord | undefined {
     return this.patched.get(id) ?? this.original.get(id);
   }
 
@@ -121,11 +112,11 @@ class PatchedLookup implements ReadonlyMap<string, SourceRecord> {
     return this.original.size + added;
   }
 
-  private merged(): Map<string, SourceRecord> {
+  private merged(): Map<string, CheckedRecord> {
     return new Map([...this.original, ...this.patched]);
   }
 
-  entries(): MapIterator<[string, SourceRecord]> {
+  entries(): MapIterator<[string, CheckedRecord]> {
     return this.merged().entries();
   }
 
@@ -133,16 +124,16 @@ class PatchedLookup implements ReadonlyMap<string, SourceRecord> {
     return this.merged().keys();
   }
 
-  values(): MapIterator<SourceRecord> {
+  values(): MapIterator<CheckedRecord> {
     return this.merged().values();
   }
 
-  [Symbol.iterator](): MapIterator<[string, SourceRecord]> {
+  [Symbol.iterator](): MapIterator<[string, CheckedRecord]> {
     return this.entries();
   }
 
-  forEach(callback: (record: SourceRecord, id: string, map: ReadonlyMap<string, SourceRecord>) => void): void {
-    this.merged().forEach((record, id) => callback(record, id, this));
+  forEach(callback: (item: CheckedRecord, id: string, map: ReadonlyMap<string, CheckedRecord>) => void): void {
+    this.merged().forEach((item, id) => callback(item, id, this));
   }
 }
 
@@ -150,7 +141,7 @@ function applyPatch(
   change: Control | LateChange,
   patch: Patch,
   contract: Contract,
-  records: SourceRecord[],
+  checked: CheckedRecord[],
   positions: Positions,
   removed: Set<number>,
 ): Result<Contract, CompileError> {
@@ -166,19 +157,19 @@ function applyPatch(
     }
     case 'mergeRecord': {
       const position = positionOfLive(patch.id);
-      const current = position === undefined ? undefined : records[position];
+      const current = position === undefined ? undefined : checked[position];
       if (position === undefined || current === undefined) return err(patchError(change, `patches record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'));
-      const parsed = recordSchema.safeParse(mergePatch(current, patch.patch));
+      const parsed = recordSchema.safeParse(mergePatch(current.record, patch.patch));
       if (!parsed.success) return err(patchError(change, `the patched record ${patch.id} is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`));
       if (parsed.data.id !== patch.id) return err(patchError(change, `a patch may not rename record ${patch.id}`));
-      records[position] = parsed.data;
+      checked[position] = checkRecord(parsed.data);
       positions.set(patch.id, position);
       return ok(contract);
     }
     case 'addRecord': {
       if (positionOfLive(patch.record.id) !== undefined) return err(patchError(change, `adds record ${patch.record.id}, which already exists`, 'DUPLICATE_ID'));
-      positions.set(patch.record.id, records.length);
-      records.push(patch.record);
+      positions.set(patch.record.id, checked.length);
+      checked.push(checkRecord(patch.record));
       return ok(contract);
     }
     case 'removeRecord': {

@@ -43,26 +43,15 @@ describe('discloseOutcome', () => {
     const view = discloseOutcome(outcome, 'user');
     expectNothingOf(withheldRecords, JSON.stringify(view));
     expect(view.rows.map((row) => row.id)).toEqual(['out-of-scope', 'visible']);
-    expect(view.withheldCount).toBe(4);
+    expect(view.withheld.size).toBe(4);
     expect(view.withheldNotice).toBe('4 records are outside the authorised scope.');
-  });
-
-  it('filters and counts the baselines', () => {
-    const outcome = compile([...visibleRecords, ...withheldRecords]);
-    expect(outcome.baselines.naive.selected).toContain('denied-x');
-    const view = discloseOutcome(outcome, 'user');
-    expect(view.naive.selected).toEqual(['visible']);
-    expect(view.naive.withheldCount).toBe(outcome.baselines.naive.selected.length - 1);
-    expect(view.naive.illegal).toEqual([]);
-    expect(view.postFilter.withheldCount).toBe(0);
   });
 
   it('shows everything in the diagnostic view', () => {
     const view = discloseOutcome(compile([...visibleRecords, ...withheldRecords]), 'diagnostic');
     expect(view.rows).toHaveLength(6);
-    expect(view.withheldCount).toBe(0);
+    expect(view.withheld.size).toBe(0);
     expect(view.withheldNotice).toBeNull();
-    expect(view.naive.selected).toContain('denied-x');
   });
 
   it('does not name a withheld record through a failure, a required list or another record’s fact', () => {
@@ -74,8 +63,8 @@ describe('discloseOutcome', () => {
     const view = discloseOutcome(failed, 'user');
     expectNothingOf([...withheldRecords, successor], JSON.stringify(view));
     expect(view.failureMessage).toMatch(/cannot be processed in this workflow/);
-    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: expect.stringMatching(/^Replaced by a record in force/) });
-    expect(view.postFilter.requiredMissed).toEqual([]);
+    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: 'DETAIL_WITHHELD', args: {} });
+    expect(discloseOutcome(failed, 'diagnostic').rows.find((row) => row.id === 'old-visible')).toMatchObject({ fact: 'SUPERSEDED_BY', args: { successor: 'successor-x' } });
   });
 
   it('does not name a withheld successor through the failure of the required record it supersedes', () => {
@@ -89,8 +78,8 @@ describe('discloseOutcome', () => {
   });
 
   it('withholds by code or by any failed authorisation or deny gate', () => {
-    expect(isWithheldFromUser({ code: 'EXCLUDE_PROJECT', failedGates: ['project', 'deny'] })).toBe(true);
-    expect(isWithheldFromUser({ code: 'REQUIRED_NOT_AUTHORISED', failedGates: [] })).toBe(true);
-    expect(isWithheldFromUser({ code: 'EXCLUDE_SCOPE', failedGates: ['scope', 'time'] })).toBe(false);
+    expect(isWithheldFromUser({ code: 'EXCLUDE_PROJECT', gates: ['project', 'deny'] })).toBe(true);
+    expect(isWithheldFromUser({ code: 'REQUIRED_NOT_AUTHORISED', gates: [] })).toBe(true);
+    expect(isWithheldFromUser({ code: 'EXCLUDE_SCOPE', gates: ['scope', 'time'] })).toBe(false);
   });
 });

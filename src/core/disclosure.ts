@@ -1,28 +1,20 @@
-import { isBoundedDisclosure, REASONS } from './reasons';
-import type { BaselinePacket, CompileOutcome, TraceRow } from './result';
+import { isBoundedDisclosure, recordsNamedBy, REASONS, type Fact } from './reasons';
+import type { CompileOutcome, TraceRow } from './result';
 
 export type Audience = 'diagnostic' | 'user';
 
 /** True when naming this row to an end user could confirm what an authorisation or deny rule protects. */
-export function isWithheldFromUser(row: Pick<TraceRow, 'code' | 'failedGates'>): boolean {
-  return isBoundedDisclosure(row.code) || row.failedGates.includes('authorisation') || row.failedGates.includes('deny');
-}
-
-export interface UserBaseline extends Omit<BaselinePacket, 'selected' | 'illegal'> {
-  readonly selected: readonly string[];
-  readonly illegal: readonly string[];
-  /** Records this baseline took that the user may not see named. */
-  readonly withheldCount: number;
+export function isWithheldFromUser(row: Pick<TraceRow, 'code' | 'gates'>): boolean {
+  return isBoundedDisclosure(row.code) || row.gates.includes('authorisation') || row.gates.includes('deny');
 }
 
 export interface DisclosedView {
   readonly audience: Audience;
   readonly rows: readonly TraceRow[];
-  readonly withheldCount: number;
+  /** Ids of the rows the view leaves out (empty in the diagnostic view). */
+  readonly withheld: ReadonlySet<string>;
   /** The one sentence that stands in for the withheld rows, or null when none are withheld. */
   readonly withheldNotice: string | null;
-  readonly naive: UserBaseline;
-  readonly postFilter: UserBaseline;
   readonly failureMessage: string | null;
 }
 
@@ -31,51 +23,30 @@ export function withheldNotice(count: number): string | null {
   return `${count} record${count === 1 ? ' is' : 's are'} outside the authorised scope.`;
 }
 
-/** Whitespace-separated words, each also without the brackets and punctuation that facts put around ids. */
-function wordsOf(text: string): string[] {
-  return text.split(/\s+/).flatMap((word) => [word, word.replace(/^[([]+|[)\],.:;]+$/g, '')]);
-}
+const REDACTED: Fact = { fact: 'DETAIL_WITHHELD', args: {} };
 
 /**
  * One compilation, two renderings. The diagnostic view shows everything. The user view shows records
- * excluded for authorisation or deny reasons only as a count: never their id, title or text.
+ * excluded for authorisation or deny reasons only as a count: never their id, title or text; a visible
+ * row whose fact names a withheld record (a successor, say) says only that its detail is withheld.
+ * Facts are withheld by their `record` arguments, never by reading their wording. The relevance-only
+ * baselines are not part of either: their scores use statistics of records the caller may not see.
  */
 export function discloseOutcome(outcome: CompileOutcome, audience: Audience): DisclosedView {
   const withheld = new Set(audience === 'user' ? outcome.trace.filter(isWithheldFromUser).map((row) => row.id) : []);
-  const baseline = (packet: BaselinePacket): UserBaseline => ({
-    ...packet,
-    selected: packet.selected.filter((id) => !withheld.has(id)),
-    illegal: packet.illegal.filter((id) => !withheld.has(id)),
-    requiredMissed: packet.requiredMissed.filter((id) => !withheld.has(id)),
-    withheldCount: packet.selected.filter((id) => withheld.has(id)).length,
-  });
-  // A visible row's fact or a failure can name another record (a superseding successor); never a withheld one.
-  // Many rows share a fact, so each distinct text is split into words once.
-  const named = new Map<string, boolean>();
-  const namesWithheld = (text: string) => {
-    if (withheld.size === 0) return false;
-    let names = named.get(text);
-    if (names === undefined) {
-      names = wordsOf(text).some((word) => withheld.has(word));
-      named.set(text, names);
-    }
-    return names;
-  };
-  const redact = (row: TraceRow): TraceRow => (namesWithheld(row.fact) ? { ...row, fact: REASONS[row.code].summary } : row);
+  const namesWithheld = (fact: Fact) => withheld.size > 0 && recordsNamedBy(fact).some((id) => withheld.has(id));
+  const redact = (row: TraceRow): TraceRow => (namesWithheld(row) ? { ...row, fact: REDACTED.fact, args: REDACTED.args } : row);
   let failureMessage: string | null = null;
   if (outcome.status === 'fail_closed') {
-    failureMessage =
-      audience === 'user' && (isBoundedDisclosure(outcome.failure.code) || namesWithheld(outcome.failure.message))
-        ? `${REASONS[outcome.failure.code].summary} The requested scope cannot be processed in this workflow.`
-        : outcome.failure.message;
+    const { failure } = outcome;
+    const hidden = audience === 'user' && (isBoundedDisclosure(failure.code) || (failure.recordId !== undefined && withheld.has(failure.recordId)) || (failure.fact !== undefined && namesWithheld(failure.fact)));
+    failureMessage = hidden ? `${REASONS[failure.code].summary} The requested scope cannot be processed in this workflow.` : failure.message;
   }
   return {
     audience,
-    rows: outcome.trace.filter((row) => !withheld.has(row.id)).map(redact),
-    withheldCount: withheld.size,
+    rows: withheld.size === 0 ? outcome.trace : outcome.trace.filter((row) => !withheld.has(row.id)).map(redact),
+    withheld,
     withheldNotice: withheldNotice(withheld.size),
-    naive: baseline(outcome.baselines.naive),
-    postFilter: baseline(outcome.baselines.postFilter),
     failureMessage,
   };
 }

@@ -1,5 +1,6 @@
 import type { Compiler, CompileRequest } from './compile';
-import { contractFingerprint, ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION } from './passes/attest';
+import { contractFingerprint } from './fingerprints';
+import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION } from './passes/attest';
 import { sha256Hex } from './hash';
 import { REASONS, type ReasonCode } from './reasons';
 import type { DrillAction, DrillVerdict, Receipt } from './result';

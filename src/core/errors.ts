@@ -1,4 +1,4 @@
-import type { ReasonCode } from './reasons';
+import type { Fact, ReasonCode } from './reasons';
 
 export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
 
@@ -22,7 +22,8 @@ export interface CompileError {
   readonly code: ReasonCode;
   readonly message: string;
   readonly recordId?: string;
-  readonly fact?: string;
+  /** The fact behind a refusal, when there is one (always for a fail-closed outcome). */
+  readonly fact?: Fact;
   readonly issues?: readonly InputIssue[];
 }
 

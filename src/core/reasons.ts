@@ -1,6 +1,11 @@
+import { sortedSet } from './canonical';
+import type { Contract } from './format/contract';
+import { formatInstantShort, parseInstant } from './format/time';
+
 /**
- * The one catalogue of reason codes. Every trace row, failure and drill verdict carries one of these;
- * the UI, the CLI and the docs read their wording from here.
+ * The one catalogue of reason codes and of the facts that back them. Every trace row, failure and drill
+ * verdict carries a reason code; every trace row and failure also carries a fact: a fact id plus typed
+ * arguments. The wording of both lives only here; the UI, the CLI and the docs read it from here.
  */
 export type ReasonCategory =
   | 'selected'
@@ -85,4 +90,116 @@ export function isBoundedDisclosure(code: ReasonCode): boolean {
 
 export function isReasonCode(value: string): value is ReasonCode {
   return Object.hasOwn(REASONS, value);
+}
+
+/**
+ * What a fact argument holds. `record` names another record: disclosure withholds a fact by it, never by
+ * reading the sentence. The rest are values of the record itself or counts.
+ */
+export type FactArgKind = 'record' | 'name' | 'names' | 'instant' | 'count' | 'code';
+
+export type FactArgValue = string | number | readonly string[];
+export type FactArgs = Readonly<Record<string, FactArgValue>>;
+
+interface FactEntry {
+  /**
+   * English wording. `{name}` is an argument; `{contract.field}` a value of the contract the fact was
+   * stated under (the receipt carries that contract), so a list the contract allows is not repeated in
+   * every row. Lists render as `a, b`; brackets, where wanted, are part of the template.
+   */
+  readonly template: string;
+  readonly args: Readonly<Record<string, FactArgKind>>;
+}
+
+function facts<const T extends Record<string, FactEntry>>(entries: T): T {
+  return entries;
+}
+
+export const FACTS = facts({
+  PROJECT_MISMATCH: { template: 'project {project} ≠ contract project {contract.project}', args: { project: 'name' } },
+  SCOPE_NOT_ALLOWED: { template: 'scope {scope} not in allowed scopes [{contract.scopes}]', args: { scope: 'name' } },
+  SUBJECT_AMBIGUOUS: { template: 'subject "{subject}" is ambiguous: matches [{identities}]', args: { subject: 'name', identities: 'names' } },
+  SUBJECT_MISMATCH: { template: 'subject {identity} ≠ contract subject {expected}', args: { identity: 'name', expected: 'name' } },
+  KNOWN_AFTER_AS_OF: { template: 'known_at {knownAt} > as_of {contract.asOf}', args: { knownAt: 'instant' } },
+  VALID_FROM_AFTER_AS_OF: { template: 'valid_from {validFrom} > as_of {contract.asOf}', args: { validFrom: 'instant' } },
+  VALID_TO_BEFORE_AS_OF: { template: 'valid_to {validTo} < as_of {contract.asOf}', args: { validTo: 'instant' } },
+  SUPERSEDED_BY: { template: 'superseded by {successor} (in force from {since})', args: { successor: 'record', since: 'instant' } },
+  LIFECYCLE_FORBIDDEN: { template: 'lifecycle {lifecycle} is forbidden by the contract', args: { lifecycle: 'name' } },
+  SOURCE_NOT_ALLOWED: { template: 'source class {sourceClass} not in allowed [{contract.allowedSourceClasses}]', args: { sourceClass: 'name' } },
+  AUTHORITY_NOT_ALLOWED: { template: 'authority class {authorityClass} not in allowed [{contract.allowedAuthorityClasses}]', args: { authorityClass: 'name' } },
+  REVIEW_NOT_ACCEPTED: { template: 'review state {reviewState} not in accepted [{contract.acceptedReviewStates}]', args: { reviewState: 'name' } },
+  PROVENANCE_MISSING: { template: 'no provenance recorded', args: {} },
+  CONTENT_HASH_MISMATCH: { template: 'content hash {contentHash}… does not match the text', args: { contentHash: 'name' } },
+  SENSITIVITY_FORBIDDEN: { template: 'sensitivity {sensitivity} is forbidden for this task', args: { sensitivity: 'name' } },
+  PRINCIPAL_LACKS_ROLE: { template: '{kind} {principal} holds none of the allowed roles [{allowedRoles}]', args: { kind: 'name', principal: 'name', allowedRoles: 'names' } },
+  PURPOSE_NOT_RELEASED: { template: 'purpose {contract.purpose} not in released purposes [{purposes}]', args: { purposes: 'names' } },
+  LABEL_DENIED: { template: 'label {labels} is denied by the contract', args: { labels: 'names' } },
+  CLAIMS_NO_REQUIRED_PROPOSITION: { template: 'supports or contradicts no required proposition', args: {} },
+  EVIDENCE_CLASS_NOT_ACCEPTED: { template: 'class {evidenceClass} is not accepted for {proposition} (accepts {accepted})', args: { evidenceClass: 'name', proposition: 'name', accepted: 'names' } },
+
+  REQUIRED_PROTECTED: { template: 'required by the contract; {tokens} tokens protected before ranking', args: { tokens: 'count' } },
+  EVIDENCE_PLANNED: { template: 'accepted {evidenceClass} evidence for {propositions}; {used} of {contract.tokenBudget} tokens used', args: { evidenceClass: 'name', propositions: 'names', used: 'count' } },
+  RANKED_SELECTED: { template: 'rank {rank} of {ranked} by {contract.ranking}; {used} of {contract.tokenBudget} tokens used', args: { rank: 'count', ranked: 'count', used: 'count' } },
+  BUDGET_EXCEEDED: { template: 'needs {tokens} tokens; {remaining} of {contract.tokenBudget} remain', args: { tokens: 'count', remaining: 'count' } },
+  NO_QUERY_MATCH: { template: 'no query term matches its title or text', args: {} },
+  NO_DECLARED_SCORE: { template: 'no declared relevance score', args: {} },
+  PACKET_WITHHELD: { template: 'no packet is emitted: a required obligation failed ({failure})', args: { failure: 'code' } },
+  REQUIRED_ABSENT: { template: 'required record {record} is not among the {supplied} supplied records', args: { record: 'record', supplied: 'count' } },
+  REQUIRED_TOKENS_OVER_BUDGET: { template: 'required records need {tokens} tokens > budget {contract.tokenBudget}', args: { tokens: 'count' } },
+  DETAIL_WITHHELD: { template: 'its detail names a record outside the authorised scope', args: {} },
+} as const);
+
+export type FactId = keyof typeof FACTS;
+
+/** A boundary fact as data: what the sentence says, without the sentence. */
+export interface Fact {
+  readonly fact: FactId;
+  readonly args: FactArgs;
+}
+
+export function isFactId(value: string): value is FactId {
+  return Object.hasOwn(FACTS, value);
+}
+
+/**
+ * The contract values a fact's wording may quote (`{contract.name}`), formatted once per compilation or
+ * receipt by `factContextOf`: sorted lists, the as-of instant as facts print instants.
+ */
+export type FactContext = Readonly<Record<string, string>>;
+
+export function factContextOf(contract: Contract): FactContext {
+  return {
+    asOf: formatInstantShort(parseInstant(contract.asOf) ?? 0),
+    project: contract.project,
+    purpose: contract.purpose,
+    scopes: sortedSet(contract.scopes).join(', '),
+    allowedSourceClasses: sortedSet(contract.allowedSourceClasses).join(', '),
+    allowedAuthorityClasses: sortedSet(contract.allowedAuthorityClasses).join(', '),
+    acceptedReviewStates: sortedSet(contract.acceptedReviewStates).join(', '),
+    tokenBudget: String(contract.tokenBudget),
+    ranking: contract.ranking === 'bm25' ? 'bm25' : 'declared relevance',
+  };
+}
+
+/** The ids of other records a fact names (its `record` arguments). */
+export function recordsNamedBy(fact: Fact): string[] {
+  const kinds: Readonly<Record<string, FactArgKind>> = FACTS[fact.fact].args;
+  const named: string[] = [];
+  for (const [name, kind] of Object.entries(kinds)) {
+    const value = fact.args[name];
+    if (kind === 'record' && typeof value === 'string') named.push(value);
+  }
+  return named;
+}
+
+const PLACEHOLDER = /\{(contract\.)?([A-Za-z]+)\}/g;
+
+/** The fact in words: its template with the arguments and the contract's values filled in. */
+export function renderFact(fact: Fact, context: FactContext): string {
+  return FACTS[fact.fact].template.replace(PLACEHOLDER, (whole, fromContract: string | undefined, name: string) => {
+    if (fromContract !== undefined) return context[name] ?? whole;
+    const value = fact.args[name];
+    if (value === undefined) return whole;
+    return typeof value === 'object' ? value.join(', ') : String(value);
+  });
 }

@@ -1,6 +1,7 @@
 import type { CompileError } from './errors';
-import type { RankingMode } from './format/contract';
-import type { ReasonCode } from './reasons';
+import type { Contract } from './format/contract';
+import type { FactArgs, FactId, ReasonCode } from './reasons';
+import type { RankingStatistics } from './search/rank';
 
 /** The legality gates, in the fixed order the admit pass applies them. The first failure names the reason. */
 export const GATE_ORDER = [
@@ -24,20 +25,24 @@ export type GateName = (typeof GATE_ORDER)[number];
 
 export type Decision = 'selected' | 'excluded';
 
-/** One row per candidate record: exactly one decision, one reason code and the fact that decided it. */
+/**
+ * One row per candidate record: exactly one decision, one reason code and the fact that decided it.
+ * The receipt carries these rows as they are.
+ */
 export interface TraceRow {
   readonly id: string;
+  /** The record's fingerprint: which version of the record this decision is about. */
+  readonly fingerprint: string;
   readonly decision: Decision;
   readonly code: ReasonCode;
-  /** The boundary fact, e.g. `valid_to 2026-08-28 < as_of 2026-08-30`. */
-  readonly fact: string;
-  /** The first gate that failed, or null for records that passed every gate. */
-  readonly gate: GateName | null;
-  /** Every gate that failed, so disclosure can hide a record that a deny also excludes. */
-  readonly failedGates: readonly GateName[];
+  /** The boundary fact as data; `renderFact` words it, e.g. `valid_to 2026-08-28 < as_of 2026-08-30`. */
+  readonly fact: FactId;
+  readonly args: FactArgs;
+  /** Every gate the record fails, in gate order (empty when it passed every gate), so disclosure can hide a record a deny also excludes. */
+  readonly gates: readonly GateName[];
   readonly tokens: number;
   readonly required: boolean;
-  /** Relevance score (higher is better; -bm25 or the declared score), null when unranked. */
+  /** Relevance score (higher is better; -bm25 over the admitted set, or the declared score), null when unranked. */
   readonly score: number | null;
   /** 1-based position among ranked admitted optionals, null when unranked. */
   readonly rank: number | null;
@@ -91,40 +96,46 @@ export interface BaselinePacket {
   readonly requiredMissed: readonly string[];
 }
 
+export interface ReceiptFailure {
+  readonly pass: string;
+  readonly code: ReasonCode;
+  readonly recordId: string | null;
+  readonly fact: FactId;
+  readonly args: FactArgs;
+}
+
 export interface Receipt {
   readonly receiptId: string;
   readonly schemaVersion: string;
   readonly engineVersion: string;
   readonly outcome: 'packet' | 'fail_closed';
-  readonly task: string;
-  readonly asOf: string;
-  readonly ranking: RankingMode;
+  /** The contract compiled, normalised (set-like lists sorted): what the facts' wording quotes. */
+  readonly contract: Contract;
   readonly contractFingerprint: string;
   readonly recordSetDigest: string;
   readonly packetFingerprint: string | null;
   readonly controls: readonly string[];
   readonly lateChanges: readonly string[];
-  readonly tokenBudget: number;
+  /** Which statistics the scores used. */
+  readonly ranking: RankingStatistics;
   readonly tokensUsed: number;
   readonly selected: readonly string[];
   readonly evidence: readonly { proposition: string; state: EvidenceState; records: readonly string[] }[];
   readonly decisionBlockedBy: readonly string[];
-  readonly failure: { pass: string; code: ReasonCode; recordId: string | null; fact: string } | null;
-  readonly trace: readonly {
-    id: string;
-    decision: Decision;
-    code: ReasonCode;
-    fact: string;
-    tokens: number;
-    required: boolean;
-    score: number | null;
-  }[];
+  readonly failure: ReceiptFailure | null;
+  readonly trace: readonly TraceRow[];
+}
+
+export interface Baselines {
+  readonly naive: BaselinePacket;
+  readonly postFilter: BaselinePacket;
 }
 
 interface CompileOutcomeBase {
   readonly trace: readonly TraceRow[];
-  readonly baselines: { readonly naive: BaselinePacket; readonly postFilter: BaselinePacket };
   readonly receipt: Receipt;
+  /** Ids of the records that passed every gate (the admitted set). */
+  readonly admitted: ReadonlySet<string>;
   readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sha256Hex } from './hash';
-import { createTreeDigest, DIGEST_CHUNK_DIVISOR, fnv1a } from './tree-digest';
+import { createMemo } from './memo';
+import { DIGEST_CHUNK_DIVISOR, fnv1a, treeDigest } from './tree-digest';
 
 interface Item {
   readonly text: string;
@@ -9,7 +10,13 @@ interface Item {
 
 const leaf = (item: Item) => item.text;
 const key = (item: Item) => item.text;
-const tree = () => createTreeDigest(leaf, key);
+const spec = { name: 'test', key, leaf };
+
+/** A digest function that keeps a memo across calls, as a compiler does across compilations. */
+function tree(leafText: (item: Item) => string = leaf): { digest(list: readonly Item[]): string } {
+  const memo = createMemo();
+  return { digest: (list) => memo.revision(() => treeDigest(list, { ...spec, leaf: leafText }, memo)) };
+}
 
 function reference(items: readonly Item[]): string {
   const chunks: string[] = [];
@@ -26,9 +33,12 @@ function reference(items: readonly Item[]): string {
 
 const items = (count: number, prefix = 'row') => Array.from({ length: count }, (_, index) => ({ text: `${prefix}-${index} ≠ ü 😀` }));
 
-describe('createTreeDigest', () => {
+describe('treeDigest', () => {
   it('hashes chunks of leaf lines and a root over the chunk digests', () => {
-    for (const count of [0, 1, 2, 1000, 5000]) expect(tree().digest(items(count))).toBe(reference(items(count)));
+    for (const count of [0, 1, 2, 1000, 5000]) {
+      expect(treeDigest(items(count), spec)).toBe(reference(items(count)));
+      expect(tree().digest(items(count))).toBe(reference(items(count)));
+    }
   });
 
   it('hashes FNV-1a as published (32-bit, offset basis 2166136261, prime 16777619)', () => {
@@ -39,13 +49,11 @@ describe('createTreeDigest', () => {
 
   it('re-hashes only the chunk an inserted item falls into', () => {
     const list = items(20_000);
-    const digest = tree();
-    digest.digest(list);
     let leaves = 0;
-    const counting = createTreeDigest((item: Item) => {
+    const counting = tree((item: Item) => {
       leaves += 1;
       return item.text;
-    }, key);
+    });
     counting.digest(list);
     leaves = 0;
     counting.digest([...list.slice(0, 9_000), { text: 'inserted' }, ...list.slice(9_000)]);
@@ -72,7 +80,7 @@ describe('createTreeDigest', () => {
             if (step.kind === 'append') current = [...current, { text: step.text.replace(/\n/g, ' ') }];
             if (step.kind === 'truncate') current = current.slice(0, at);
             if (step.kind === 'insert') current = [...current.slice(0, at), { text: step.text.replace(/\n/g, ' ') }, ...current.slice(at)];
-            expect(reused.digest(current)).toBe(tree().digest(current));
+            expect(reused.digest(current)).toBe(treeDigest(current, spec));
           }
         },
       ),

@@ -5,7 +5,7 @@ import type { SourceRecord } from '../core/format/record';
 import type { CompileOutcome } from '../core/result';
 import type { SqlDriver } from '../core/search/driver';
 import { walkBudget } from '../core/passes/plan';
-import { rankRecords } from '../core/search/rank';
+import { rankCorpus } from '../core/search/rank';
 
 export const STRATEGIES = ['naive', 'post-filter', 'post-filter-overfetch', 'compiled'] as const;
 export type StrategyId = (typeof STRATEGIES)[number];
@@ -81,16 +81,17 @@ function mentionedPropositions(record: SourceRecord | undefined): string[] {
 }
 
 /**
- * Runs the four retrieval orders over the record set that the compiler has just indexed. The
- * baselines rank the whole index (no admission); the compiled order is the compiler's own packet.
+ * Runs the four retrieval orders over the record set the compiler has just indexed, whole corpus
+ * included (`indexCorpus`). The baselines rank the whole corpus with its own statistics (no
+ * admission); the compiled order is the compiler's own packet.
  */
 export function runStrategies(driver: SqlDriver, request: CompileRequest, outcome: CompileOutcome, settings: ComparisonSettings, admitted: ReadonlySet<string>): StrategyRun[] {
   const { contract, recordSet } = request;
-  const tokensOf = (id: string) => recordSet.byId.get(id)?.tokens ?? 0;
+  const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
   const budgeted = (strategy: StrategyId, considered: string[]): StrategyRun => ({ strategy, considered, passed: walkBudget(considered, tokensOf, contract.tokenBudget).selected });
 
-  const topK = rankRecords(driver, contract.query, contract.ranking, settings.k).map((row) => row.id);
-  const overFetched = rankRecords(driver, contract.query, contract.ranking, settings.k * settings.overFetch).map((row) => row.id);
+  const topK = rankCorpus(driver, contract.query, contract.ranking, settings.k).map((row) => row.id);
+  const overFetched = rankCorpus(driver, contract.query, contract.ranking, settings.k * settings.overFetch).map((row) => row.id);
 
   const compiledPassed = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
   const compiledDisplaced = outcome.status === 'packet' ? outcome.evidence.flatMap((slot) => slot.displaced) : [];
@@ -113,9 +114,10 @@ export interface MetricContext {
 
 export function createMetricContext(request: CompileRequest, outcome: CompileOutcome, k: number): MetricContext {
   const { contract, recordSet } = request;
-  const admitted = new Set(outcome.trace.filter((row) => row.gate === null).map((row) => row.id));
-  const legalRelevant = new Set([...admitted].filter((id) => acceptedPropositions(contract, recordSet.byId.get(id)).length > 0));
-  return { contract, byId: recordSet.byId, admitted, legalRelevant, k };
+  const admitted = outcome.admitted;
+  const byId = new Map(recordSet.records.map((record) => [record.id, record]));
+  const legalRelevant = new Set([...admitted].filter((id) => acceptedPropositions(contract, byId.get(id)).length > 0));
+  return { contract, byId, admitted, legalRelevant, k };
 }
 
 export function measureStrategy(context: MetricContext, run: StrategyRun): StrategyMetrics {
@@ -161,6 +163,7 @@ export function measureComparison(
   const compiled = compiler.compile(request);
   if (!compiled.ok) return err(compiled.error);
   const outcome = compiled.value;
+  compiler.indexCorpus(request.recordSet);
   const settings: ComparisonSettings = { k: overrides.k ?? request.contract.naiveTopK, overFetch: overrides.overFetch ?? 5 };
   const context = createMetricContext(request, outcome, settings.k);
   const rows = runStrategies(driver, request, outcome, settings, context.admitted).map((run) => measureStrategy(context, run));

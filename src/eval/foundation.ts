@@ -5,7 +5,7 @@ import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/passes/validate';
 import type { SqlDriver } from '../core/search/driver';
-import { rankRecords } from '../core/search/rank';
+import { rankCorpus } from '../core/search/rank';
 
 const nameSchema = z.string().min(1).max(200);
 
@@ -151,10 +151,10 @@ const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.re
  */
 export function runFoundation(driver: SqlDriver, corpus: FoundationCorpus, onProgress?: (done: number, total: number) => void): FoundationReport {
   const byId = new Map(corpus.items.map((item) => [item.id, item]));
-  createCompiler(driver).index(createRecordSet(corpus.items.map(itemToRecord)));
+  createCompiler(driver).indexCorpus(createRecordSet(corpus.items.map(itemToRecord)));
   const total = corpus.queries.length;
   const rankings = corpus.queries.map((query, index) => {
-    const ranked = rankRecords(driver, query.text, 'bm25', null).map((row) => row.id);
+    const ranked = rankCorpus(driver, query.text, 'bm25', corpus.items.length).map((row) => row.id);
     onProgress?.(index + 1, total);
     return ranked;
   });

@@ -80,7 +80,7 @@ export function runGrowth(driver: SqlDriver, options: GrowthOptions, onProgress?
     const { admitted, legalRelevant } = measured.value.context;
     points.push({
       size,
-      corpusDigest: recordSetDigest(recordSet.records),
+      corpusDigest: recordSetDigest(recordSet.checked),
       admittedAsGenerated: admitted.size === generatedLegal.length && legalRelevant.size === generatedLegal.length && generatedLegal.every((id) => admitted.has(id)),
       indexMs,
       compareMs,

@@ -5,7 +5,8 @@ import { readScenarioFile } from '../cli/read-scenario';
 import { createCompiler, type Compiler } from '../core/compile';
 import { drill } from '../core/drill';
 import type { LoadedScenario } from '../core/passes/validate';
-import type { BaselinePacket, CompileOutcome } from '../core/result';
+import { factContextOf, renderFact } from '../core/reasons';
+import type { BaselinePacket, Baselines, CompileOutcome } from '../core/result';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { BUILTIN_SCENARIOS, builtinScenarioPath } from './builtin';
 import { prepareScenario, type ScenarioSelection } from './prepare';
@@ -38,21 +39,29 @@ function baselineSummary(baseline: BaselinePacket) {
   };
 }
 
-/** What a reviewer reads in a golden file: every decision with its reason, and the receipt id that seals them. */
-function summarise(outcome: CompileOutcome) {
+/** What a reviewer reads in a golden file: every decision with its reason and score, the baselines, and the receipt id that seals them. */
+function summarise({ outcome, baselines }: Compiled) {
   const { receipt } = outcome;
+  const context = factContextOf(receipt.contract);
   return {
     status: outcome.status,
-    failure: receipt.failure && { code: receipt.failure.code, recordId: receipt.failure.recordId, fact: receipt.failure.fact },
+    failure: receipt.failure && { code: receipt.failure.code, recordId: receipt.failure.recordId, fact: renderFact(receipt.failure, context) },
     selected: receipt.selected,
-    tokens: `${receipt.tokensUsed}/${receipt.tokenBudget}`,
-    trace: Object.fromEntries(outcome.trace.map((row) => [row.id, `${row.code}: ${row.fact}`])),
+    tokens: `${receipt.tokensUsed}/${receipt.contract.tokenBudget}`,
+    ranking: receipt.ranking,
+    trace: Object.fromEntries(outcome.trace.map((row) => [row.id, `${row.code}: ${renderFact(row, context)}`])),
+    scores: Object.fromEntries(outcome.trace.filter((row) => row.rank !== null).map((row) => [row.id, { rank: row.rank, score: row.score }])),
     evidence: Object.fromEntries(receipt.evidence.map((slot) => [slot.proposition, { state: slot.state, records: slot.records }])),
     decisionBlockedBy: receipt.decisionBlockedBy,
-    naive: baselineSummary(outcome.baselines.naive),
-    postFilter: baselineSummary(outcome.baselines.postFilter),
+    naive: baselineSummary(baselines.naive),
+    postFilter: baselineSummary(baselines.postFilter),
     receiptId: receipt.receiptId,
   };
+}
+
+interface Compiled {
+  readonly outcome: CompileOutcome;
+  readonly baselines: Baselines;
 }
 
 interface LoadedBuiltin {
@@ -66,12 +75,16 @@ async function loadBuiltin(id: (typeof BUILTIN_SCENARIOS)[number]['id']): Promis
   return { loaded: loaded.value, compiler: createCompiler(await openInMemoryDatabase()) };
 }
 
-function compileVariant({ loaded, compiler }: LoadedBuiltin, selection: ScenarioSelection): CompileOutcome {
+function compileWithBaselines({ loaded, compiler }: LoadedBuiltin, selection: ScenarioSelection): Compiled {
   const request = prepareScenario(loaded, selection);
   if (!request.ok) throw new Error(request.error.message);
   const outcome = compiler.compile(request.value);
   if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
-  return outcome.value;
+  return { outcome: outcome.value, baselines: compiler.baselines(request.value, outcome.value) };
+}
+
+function compileVariant(builtin: LoadedBuiltin, selection: ScenarioSelection): CompileOutcome {
+  return compileWithBaselines(builtin, selection).outcome;
 }
 
 describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
@@ -86,7 +99,7 @@ describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
     if (updating) mkdirSync(expectedFolder, { recursive: true });
     for (const variant of variants) {
       const file = `${expectedFolder}/${variant.name}.json`;
-      const actual = summarise(compileVariant(builtin, variant.selection));
+      const actual = summarise(compileWithBaselines(builtin, variant.selection));
       if (updating) {
         writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
         continue;
@@ -130,8 +143,8 @@ describe('headline facts of the built-in scenarios', () => {
   const none: ScenarioSelection = { controls: [], lateChanges: [] };
 
   it('retry-policy: naive top-k is all illegal and misses ADR-0234; the compiled packet protects it', () => {
-    const outcome = compileVariant(retry, none);
-    const { naive, postFilter } = outcome.baselines;
+    const { outcome, baselines } = compileWithBaselines(retry, none);
+    const { naive, postFilter } = baselines;
     expect(naive.selected).toHaveLength(5);
     expect(`${naive.tokensUsed}/${naive.tokenBudget}`).toBe('90/96');
     expect(naive.illegal).toEqual(naive.selected);
@@ -156,8 +169,8 @@ describe('headline facts of the built-in scenarios', () => {
     ['rejected-writer-plan', 'PLAN-0150', 'EXCLUDE_LIFECYCLE'],
     ['ambiguous-identity', 'NOTE-0311', 'EXCLUDE_IDENTITY'],
   ])('retry-policy control %s: naive top-k swallows %s, the compiler excludes it with %s', (control, poison, code) => {
-    const outcome = compileVariant(retry, { controls: [control], lateChanges: [] });
-    expect(outcome.baselines.naive.selected).toContain(poison);
+    const { outcome, baselines } = compileWithBaselines(retry, { controls: [control], lateChanges: [] });
+    expect(baselines.naive.selected).toContain(poison);
     expect(outcome.trace.find((row) => row.id === poison)?.code).toBe(code);
     expect(outcome.receipt.selected).not.toContain(poison);
   });

@@ -1,7 +1,5 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
-import { receiptSchema } from '../core/format/receipt';
-import { createJsonlRecordReader, detectFileKind, parseContractJson, parseScenarioJson, type FileKind, type LoadedScenario, type RecordSet } from '../core/passes/validate';
-import { formatPath } from '../core/errors';
+import { createJsonlRecordReader, detectFileKind, parseContractJson, parseReceiptJson, parseScenarioJson, type FileKind, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import type { Receipt } from '../core/result';
 import type { LoadProgress } from './protocol';
 
@@ -148,9 +146,9 @@ export async function intakeFiles(
       if (!parsed.ok) issues.push(...issuesOf(parsed.error, file.name));
       else contracts.push({ key: keyFor(file.name), loaded: { scenario: { ...base.loaded.scenario, id: file.name, title: parsed.value.task, description: `Contract ${file.name} against the records of ${base.loaded.scenario.title}.`, contract: parsed.value }, recordSet: base.loaded.recordSet } });
     } else {
-      const parsed = receiptSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) issues.push(...parsed.error.issues.slice(0, 50).map((issue) => ({ file: file.name, path: formatPath(issue.path), message: issue.message })));
-      else receipts.push({ file: file.name, receipt: parsed.data });
+      const parsed = parseReceiptJson(file.name, text);
+      if (!parsed.ok) issues.push(...issuesOf(parsed.error, file.name));
+      else receipts.push({ file: file.name, receipt: parsed.value });
     }
   }
 

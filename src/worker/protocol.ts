@@ -73,8 +73,6 @@ export interface PacketColumn {
   readonly tokenBudget: number;
   readonly illegalCount: number;
   readonly requiredMissed: readonly string[];
-  /** Entries the user view may not name; counted instead. */
-  readonly withheldCount: number;
 }
 
 export interface FailureView {
@@ -96,7 +94,8 @@ export interface CompileView {
   readonly packetFingerprint: string | null;
   readonly tokensUsed: number;
   readonly tokenBudget: number;
-  readonly columns: { readonly naive: PacketColumn; readonly postFilter: PacketColumn; readonly compiled: PacketColumn };
+  /** The baselines are null in the user view: they rank with statistics of records it withholds. */
+  readonly columns: { readonly naive: PacketColumn | null; readonly postFilter: PacketColumn | null; readonly compiled: PacketColumn };
   readonly failure: FailureView | null;
   readonly evidence: readonly EvidenceSlot[];
   readonly decisionBlockedBy: readonly string[];

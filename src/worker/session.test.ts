@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
+import { factContextOf } from '../core/reasons';
+import type { TraceRow } from '../core/result';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -48,7 +50,9 @@ describe('session', () => {
     if (!compiled.ok) throw new Error(compiled.error.message);
     expect(compiled.view.status).toBe('packet');
     expect(compiled.view.columns.compiled.entries.map((entry) => entry.id)).toContain('ADR-0234');
-    expect(compiled.view.columns.naive.requiredMissed).toContain('ADR-0234');
+    expect(compiled.view.columns.naive?.requiredMissed).toContain('ADR-0234');
+    const user = session.compile('user');
+    expect(user.ok && user.view.columns.naive).toBeNull();
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
   });
 
@@ -267,11 +271,24 @@ describe('session', () => {
   });
 
   it('sorts and filters trace rows without losing trace order among ties', () => {
-    const row = (id: string, tokens: number, decision: 'selected' | 'excluded') => ({ id, decision, code: 'SELECTED_RANKED' as const, fact: `fact ${id}`, gate: null, failedGates: [], tokens, required: false, score: null, rank: null });
+    const row = (id: string, tokens: number, decision: 'selected' | 'excluded'): TraceRow => ({
+      id,
+      fingerprint: 'f'.repeat(64),
+      decision,
+      code: 'EXCLUDE_SCOPE',
+      fact: 'SCOPE_NOT_ALLOWED',
+      args: { scope: `scope-${id}` },
+      gates: ['scope'],
+      tokens,
+      required: false,
+      score: null,
+      rank: null,
+    });
     const rows = [row('b', 5, 'selected'), row('a', 5, 'excluded'), row('c', 1, 'selected')];
     const query = { audience: 'diagnostic' as const, sortKey: 'tokens' as const, descending: false, decision: 'all' as const, code: 'all' as const, text: '' };
-    expect(filterAndSortTrace(rows, query).map((r) => r.id)).toEqual(['c', 'b', 'a']);
-    expect(filterAndSortTrace(rows, { ...query, decision: 'selected', sortKey: 'id' }).map((r) => r.id)).toEqual(['b', 'c']);
-    expect(filterAndSortTrace(rows, { ...query, text: 'FACT A' }).map((r) => r.id)).toEqual(['a']);
+    const context = factContextOf(buildContract());
+    expect(filterAndSortTrace(rows, query, context).map((r) => r.id)).toEqual(['c', 'b', 'a']);
+    expect(filterAndSortTrace(rows, { ...query, decision: 'selected', sortKey: 'id' }, context).map((r) => r.id)).toEqual(['b', 'c']);
+    expect(filterAndSortTrace(rows, { ...query, text: 'SCOPE SCOPE-A NOT' }, context).map((r) => r.id)).toEqual(['a']);
   });
 });

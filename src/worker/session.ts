@@ -6,8 +6,8 @@ import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { isBoundedDisclosure, REASONS, type ReasonCode } from '../core/reasons';
-import type { CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
+import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
+import type { Baselines, CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
@@ -48,6 +48,8 @@ interface LastCompile {
   readonly request: CompileRequest;
   readonly outcome: CompileOutcome;
   readonly views: Map<Audience, DisclosedView>;
+  /** The naive and post-filter packets, worked out when a diagnostic view first asks for them. */
+  baselines: Baselines | null;
 }
 
 export interface SessionDeps {
@@ -79,7 +81,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let storageState: StorageState = { status: 'persistent' };
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
-  let traceCache: { readonly source: LastCompile; readonly key: string; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
+  let traceCache: { readonly source: LastCompile; readonly key: string; readonly context: FactContext; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
@@ -178,6 +180,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return view;
   };
 
+  /** The baselines only for the diagnostic view: their whole-corpus scores are shaped by records a user may not see. */
+  const viewOf = (compiled: LastCompile, audience: Audience): CompileView => {
+    const baselines = audience === 'diagnostic' ? (compiled.baselines ??= compiler.baselines(compiled.request, compiled.outcome)) : null;
+    return compileView(compiled, disclosed(compiled, audience), baselines);
+  };
+
   const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): DrillVerdict => {
     const request = prepare(union(selection.lateChanges, declaredChanges));
     if (!request.ok) {
@@ -250,13 +258,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map() };
-      return { ok: true, view: compileView(last, disclosed(last, audience)) };
+      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      return { ok: true, view: viewOf(last, audience) };
     },
 
     disclose(audience: Audience): CompileResponse {
       if (!last) return this.compile(audience);
-      return { ok: true, view: compileView(last, disclosed(last, audience)) };
+      return { ok: true, view: viewOf(last, audience) };
     },
 
     queryTrace(query: TraceQuery): TracePage {
@@ -266,11 +274,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
       if (traceCache?.source !== last || traceCache.key !== key) {
         const view = disclosed(last, filter.audience);
-        traceCache = { source: last, key, rows: filterAndSortTrace(view.rows, filter), total: view.rows.length };
+        const context = factContextOf(last.outcome.receipt.contract);
+        traceCache = { source: last, key, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length };
       }
       const start = Math.max(0, Math.floor(offset));
       const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-      return { offset: start, rows: traceCache.rows.slice(start, end).map(toRowView), matched: traceCache.rows.length, total: traceCache.total };
+      const { context } = traceCache;
+      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context)), matched: traceCache.rows.length, total: traceCache.total };
     },
 
     receiptJson(): string | null {
@@ -387,14 +397,14 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 }
 
 function titleOf(recordSet: RecordSet, id: string): string {
-  return recordSet.byId.get(id)?.title ?? id;
+  return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
+function compileView(compiled: LastCompile, view: DisclosedView, baselines: Baselines | null): CompileView {
   const { outcome, request } = compiled;
   const required = new Set(request.contract.requiredRecords);
-  const tokensOf = (id: string) => request.recordSet.byId.get(id)?.tokens ?? 0;
-  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: DisclosedView['naive']): PacketColumn => {
+  const tokensOf = (id: string) => request.recordSet.byId.get(id)?.record.tokens ?? 0;
+  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive']): PacketColumn => {
     const illegal = new Set(baseline.illegal);
     const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id) }));
     return {
@@ -403,15 +413,14 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
       entries,
       tokensUsed: baseline.tokensUsed,
       tokenBudget: baseline.tokenBudget,
-      // Withheld entries were taken against authorisation or a deny, so each is illegal; only their names are hidden.
-      illegalCount: baseline.illegal.length + baseline.withheldCount,
+      illegalCount: baseline.illegal.length,
       requiredMissed: baseline.requiredMissed,
-      withheldCount: baseline.withheldCount,
     };
   };
 
   const receipt = outcome.receipt;
-  const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && isBoundedDisclosure(outcome.failure.code);
+  const context = factContextOf(receipt.contract);
+  const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && (isBoundedDisclosure(outcome.failure.code) || view.failureMessage !== outcome.failure.message);
   const compiledColumn: PacketColumn =
     outcome.status === 'packet'
       ? {
@@ -422,17 +431,15 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
           tokenBudget: outcome.packet.tokenBudget,
           illegalCount: 0,
           requiredMissed: [],
-          withheldCount: 0,
         }
       : {
           kind: 'compiled',
           emitted: false,
           entries: [],
           tokensUsed: 0,
-          tokenBudget: receipt.tokenBudget,
+          tokenBudget: receipt.contract.tokenBudget,
           illegalCount: 0,
           requiredMissed: outcome.failure.recordId && !hideFailedRecord ? [outcome.failure.recordId] : [],
-          withheldCount: 0,
         };
 
   const codeCounts = new Map<ReasonCode, number>();
@@ -448,8 +455,12 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
     recordSetDigest: receipt.recordSetDigest,
     packetFingerprint: receipt.packetFingerprint,
     tokensUsed: receipt.tokensUsed,
-    tokenBudget: receipt.tokenBudget,
-    columns: { naive: baselineColumn('naive', view.naive), postFilter: baselineColumn('post-filter', view.postFilter), compiled: compiledColumn },
+    tokenBudget: receipt.contract.tokenBudget,
+    columns: {
+      naive: baselines === null ? null : baselineColumn('naive', baselines.naive),
+      postFilter: baselines === null ? null : baselineColumn('post-filter', baselines.postFilter),
+      compiled: compiledColumn,
+    },
     failure:
       outcome.status === 'fail_closed'
         ? {
@@ -457,13 +468,13 @@ function compileView(compiled: LastCompile, view: DisclosedView): CompileView {
             summary: REASONS[outcome.failure.code].summary,
             message: view.failureMessage ?? outcome.failure.message,
             recordId: hideFailedRecord ? null : (outcome.failure.recordId ?? null),
-            fact: hideFailedRecord ? null : (outcome.failure.fact ?? null),
+            fact: hideFailedRecord || outcome.failure.fact === undefined ? null : renderFact(outcome.failure.fact, context),
           }
         : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
     packetText: outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
-    withheldCount: view.withheldCount,
+    withheldCount: view.withheld.size,
     withheldNotice: view.withheldNotice,
     controls: request.controls ?? [],
     lateChanges: request.lateChanges ?? [],
@@ -491,19 +502,20 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
   }
 }
 
-/** The compact row the UI renders. */
-export function toRowView({ id, decision, code, fact, tokens, required, score, rank }: TraceRow): TraceRowView {
-  return { id, decision, code, fact, tokens, required, score, rank };
+/** The compact row the UI renders, its fact in words. */
+export function toRowView(row: TraceRow, context: FactContext): TraceRowView {
+  const { id, decision, code, tokens, required, score, rank } = row;
+  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank };
 }
 
 /** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter): TraceRow[] {
+export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter, context: FactContext): TraceRow[] {
   const needle = query.text.trim().toLowerCase();
   const kept = rows.filter(
     (row) =>
       (query.decision === 'all' || row.decision === query.decision) &&
       (query.code === 'all' || row.code === query.code) &&
-      (needle === '' || row.id.toLowerCase().includes(needle) || row.fact.toLowerCase().includes(needle)),
+      (needle === '' || row.id.toLowerCase().includes(needle) || renderFact(row, context).toLowerCase().includes(needle)),
   );
   const compare = compareBy(query.sortKey);
   if (compare) {

@@ -42,11 +42,13 @@ describe('ComparePanel', () => {
     expect(screen.getByRole('button', { name: 'Download receipt' })).toBeInTheDocument();
   });
 
-  it('says how many records the user view withholds instead of naming them', () => {
-    const view = sampleView();
-    resetStores({ ...view, columns: { ...view.columns, naive: { ...view.columns.naive, withheldCount: 2, illegalCount: 3 } } });
+  it('leaves the relevance-only packets to the diagnostic view, saying why', () => {
+    const view = sampleView({ audience: 'user' });
+    resetStores({ ...view, columns: { ...view.columns, naive: null, postFilter: null } });
     render(<ComparePanel />);
-    expect(screen.getByText(/2 records outside the authorised scope/)).toBeInTheDocument();
-    expect(screen.getByTestId('illegal-count-naive')).toHaveTextContent('3 illegal records let in');
+    expect(screen.getByTestId('diagnostic-only-naive')).toHaveTextContent('Shown in the diagnostic view only');
+    expect(screen.getByTestId('diagnostic-only-post-filter')).toBeInTheDocument();
+    expect(screen.queryByTestId('illegal-count-naive')).toBeNull();
+    expect(screen.getByTestId('entry-compiled-ADR-0234')).toBeInTheDocument();
   });
 });

@@ -47,13 +47,26 @@ function Column({ column }: { column: PacketColumn }) {
               </span>
             </li>
           ))}
-          {column.withheldCount > 0 ? <li className="entry withheld">{plural(column.withheldCount, 'record')} outside the authorised scope (not named in the user view)</li> : null}
         </ol>
       ) : (
         <p className="no-packet" data-testid="no-packet">
           No packet emitted.
         </p>
       )}
+    </section>
+  );
+}
+
+/** The user view leaves the relevance-only packets out: their scores use statistics of records it withholds. */
+function DiagnosticOnlyColumn({ kind }: { kind: 'naive' | 'post-filter' }) {
+  const { title, caption } = COLUMN_TITLES[kind];
+  return (
+    <section className={`packet-column packet-column-${kind}`} aria-label={title} data-testid={`column-${kind}`}>
+      <h3>{title}</h3>
+      <p className="caption">{caption}</p>
+      <p className="no-packet" data-testid={`diagnostic-only-${kind}`}>
+        Shown in the diagnostic view only: relevance ranks with statistics of records this view withholds.
+      </p>
     </section>
   );
 }
@@ -105,8 +118,8 @@ export function ComparePanel() {
         <>
           <p className="caption">Three packets under the same budget of {view.tokenBudget} tokens.</p>
           <div className="columns">
-            <Column column={view.columns.naive} />
-            <Column column={view.columns.postFilter} />
+            {view.columns.naive ? <Column column={view.columns.naive} /> : <DiagnosticOnlyColumn kind="naive" />}
+            {view.columns.postFilter ? <Column column={view.columns.postFilter} /> : <DiagnosticOnlyColumn kind="post-filter" />}
             <Column column={view.columns.compiled} />
           </div>
           {view.decisionBlockedBy.length > 0 ? (

@@ -30,10 +30,10 @@ function invariantProblems(request: CompileRequest, outcome: CompileOutcome): st
   const { receipt } = outcome;
   const { receiptId, ...body } = receipt;
   if (receiptIdOf(body) !== receiptId) problems.push('receipt id does not hash its body');
-  if (receipt.tokensUsed > receipt.tokenBudget) problems.push(`tokens ${receipt.tokensUsed} exceed budget ${receipt.tokenBudget}`);
+  if (receipt.tokensUsed > receipt.contract.tokenBudget) problems.push(`tokens ${receipt.tokensUsed} exceed budget ${receipt.contract.tokenBudget}`);
   if (outcome.trace.length !== request.recordSet.records.length) problems.push(`${outcome.trace.length} trace rows for ${request.recordSet.records.length} candidates`);
   for (const row of outcome.trace) {
-    if (row.decision === 'selected' && row.gate !== null) problems.push(`${row.id} selected although gate ${row.gate} failed`);
+    if (row.decision === 'selected' && row.gates.length > 0) problems.push(`${row.id} selected although gate ${row.gates.join(', ')} failed`);
   }
   if (outcome.status === 'fail_closed' && receipt.packetFingerprint !== null) problems.push('fail-closed receipt carries a packet fingerprint');
   for (const id of request.contract.requiredRecords) {

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { discloseOutcome } from '../../core/disclosure';
+import { factContextOf, renderFact } from '../../core/reasons';
 import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createCompiler } from '../../core/compile';
@@ -60,6 +61,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
     }
     const outcome = result.value;
+    const baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
     const packetText = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
     if (values['receipt-out']) writeFileSync(resolve(io.cwd, values['receipt-out']), `${serialiseReceipt(outcome.receipt)}\n`);
     if (values['packet-out'] && packetText !== null) writeFileSync(resolve(io.cwd, values['packet-out']), packetText);
@@ -74,8 +76,8 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
             evidence: outcome.status === 'packet' ? outcome.evidence : [],
             decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
             counts: outcome.counts,
-            baselines: { naive: view.naive, postFilter: view.postFilter },
-            trace: view.rows,
+            baselines,
+            trace: view.rows.map((row) => ({ ...row, factText: renderFact(row, factContextOf(outcome.receipt.contract)) })),
             withheld: view.withheldNotice,
             receipt: audience.data === 'diagnostic' ? outcome.receipt : { receiptId: outcome.receipt.receiptId },
           },
@@ -84,7 +86,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         )}\n`,
       );
     } else {
-      io.stdout(renderOutcome(outcome, audience.data));
+      io.stdout(renderOutcome(outcome, audience.data, baselines));
       if (values.packet && packetText !== null) io.stdout(`\n${packetText}`);
     }
     return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;

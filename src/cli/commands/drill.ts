@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { createCompiler } from '../../core/compile';
 import { drill } from '../../core/drill';
-import { formatPath, type CompileError } from '../../core/errors';
-import { receiptSchema } from '../../core/format/receipt';
+import { err, type CompileError, type Result } from '../../core/errors';
+import { parseReceiptJson } from '../../core/passes/validate';
 import type { DrillVerdict, Receipt } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
@@ -22,24 +22,9 @@ const options = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-function readReceipt(path: string): { ok: true; value: Receipt } | { ok: false; error: CompileError } {
-  const invalid = (message: string, at = '(root)'): { ok: false; error: CompileError } => ({
-    ok: false,
-    error: { pass: 'validate', code: 'INVALID_INPUT', message: `${path}: not a receipt`, issues: [{ file: path, path: at, message }] },
-  });
-  if (!existsSync(path)) return invalid('no such file');
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    return invalid(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const parsed = receiptSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return invalid(issue?.message ?? 'invalid', formatPath(issue?.path ?? []));
-  }
-  return { ok: true, value: parsed.data };
+function readReceipt(path: string): Result<Receipt, CompileError> {
+  if (!existsSync(path)) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `${path}: not a receipt`, issues: [{ file: path, path: '(root)', message: 'no such file' }] });
+  return parseReceiptJson(path, readFileSync(path, 'utf8'));
 }
 
 function exitFor(verdict: DrillVerdict): ExitCode {

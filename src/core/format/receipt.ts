@@ -1,9 +1,24 @@
 import { z } from 'zod';
-import { isReasonCode } from '../reasons';
-import { RANKING_MODES } from './contract';
+import { GATE_ORDER } from '../result';
+import { isFactId, isReasonCode, type FactId, type ReasonCode } from '../reasons';
+import { contractSchema } from './contract';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
-const reasonCode = z.string().refine(isReasonCode, 'a reason code from the catalogue');
+const reasonCode = z.string().refine((value): value is ReasonCode => isReasonCode(value), 'a reason code from the catalogue');
+const factId = z.string().refine((value): value is FactId => isFactId(value), 'a fact id from the catalogue');
+const factArgs = z.record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]));
+
+const rankingSchema = z.discriminatedUnion('mode', [
+  z.strictObject({
+    mode: z.literal('bm25'),
+    statistics: z.literal('admitted'),
+    documents: z.int().min(0),
+    tokens: z.int().min(0),
+    terms: z.array(z.strictObject({ term: z.string(), documents: z.int().min(0) })),
+    weights: z.strictObject({ title: z.literal(2), text: z.literal(1) }),
+  }),
+  z.strictObject({ mode: z.literal('declared') }),
+]);
 
 /** A saved receipt, as downloaded from the app or written by the CLI. Strict, like every input. */
 export const receiptSchema = z.strictObject({
@@ -11,29 +26,31 @@ export const receiptSchema = z.strictObject({
   schemaVersion: z.string(),
   engineVersion: z.string(),
   outcome: z.enum(['packet', 'fail_closed']),
-  task: z.string(),
-  asOf: z.string(),
-  ranking: z.enum(RANKING_MODES),
+  contract: contractSchema,
   contractFingerprint: hex64,
   recordSetDigest: hex64,
   packetFingerprint: hex64.nullable(),
   controls: z.array(z.string()),
   lateChanges: z.array(z.string()),
-  tokenBudget: z.int(),
+  ranking: rankingSchema,
   tokensUsed: z.int(),
   selected: z.array(z.string()),
   evidence: z.array(z.strictObject({ proposition: z.string(), state: z.enum(['supported', 'contradicted', 'unknown']), records: z.array(z.string()) })),
   decisionBlockedBy: z.array(z.string()),
-  failure: z.strictObject({ pass: z.string(), code: reasonCode, recordId: z.string().nullable(), fact: z.string() }).nullable(),
+  failure: z.strictObject({ pass: z.string(), code: reasonCode, recordId: z.string().nullable(), fact: factId, args: factArgs }).nullable(),
   trace: z.array(
     z.strictObject({
       id: z.string(),
+      fingerprint: hex64,
       decision: z.enum(['selected', 'excluded']),
       code: reasonCode,
-      fact: z.string(),
+      fact: factId,
+      args: factArgs,
+      gates: z.array(z.enum(GATE_ORDER)),
       tokens: z.int(),
       required: z.boolean(),
       score: z.number().nullable(),
+      rank: z.int().min(1).nullable(),
     }),
   ),
 });

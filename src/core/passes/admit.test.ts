@@ -1,65 +1,37 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { SqlDriver } from '../search/driver';
-import { createRecordIndex, type RecordIndex } from '../search/record-index';
+import { describe, expect, it } from 'vitest';
 import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf } from '../test-support/builders';
-import { sharedDriver } from '../test-support/node-driver';
 import { admit } from './admit';
-
-let driver: SqlDriver;
-let index: RecordIndex;
-
-beforeAll(async () => {
-  driver = await sharedDriver();
-  index = createRecordIndex(driver);
-});
-
-const ADMISSION_QUERY = 'SELECT r.id FROM records r WHERE';
-
-/** A driver whose read of the SQL-admitted rows answers differently from the real index. */
-function disagreeingDriver(rewrite: (ids: string[]) => string[]): SqlDriver {
-  return {
-    ...driver,
-    all(sql, params) {
-      const rows = driver.all(sql, params);
-      if (!sql.startsWith(ADMISSION_QUERY)) return rows;
-      return rewrite(rows.map(([id]) => String(id))).map((id) => [id]);
-    },
-  };
-}
+import { GATE_BIT } from './gates';
 
 describe('admit', () => {
-  const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', scope: 'legal' }), buildRecord({ id: 'c' })];
+  const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', scope: 'legal' }), buildRecord({ id: 'c' }), buildRecord({ id: 'd', supersedes: ['c'] })];
+  const resolution = () => resolveOrThrow(buildContract(), records);
 
-  it('returns the admitted set and a verdict for every record when both sides agree', () => {
-    index.sync(records);
-    const admission = valueOf(admit(resolveOrThrow(buildContract(), records), driver));
-    expect([...admission.admitted].sort()).toEqual(['a', 'c']);
-    expect(admission.verdictOf('b')).toMatchObject({ admitted: false, first: { code: 'EXCLUDE_SCOPE' } });
+  it('returns the admitted set and every record\'s failed gates and first fact when both sides agree', () => {
+    const admission = valueOf(admit(resolution(), new Set(['a', 'd'])));
+    expect([...admission.admittedIds].sort()).toEqual(['a', 'd']);
+    expect(admission.admitted).toEqual([0, 3]);
+    expect(admission.failed[1]).toBe(GATE_BIT.scope);
+    expect(admission.facts[1]).toEqual({ fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } });
+    expect(admission.failed[2]).toBe(GATE_BIT.supersession);
+    expect(admission.facts[2]).toEqual({ fact: 'SUPERSEDED_BY', args: { successor: 'd', since: '2026-08-01' } });
   });
 
   it('stops with ADMISSION_DIVERGENCE when SQL drops a record the evaluator admits', () => {
-    index.sync(records);
-    const error = errorOf(admit(resolveOrThrow(buildContract(), records), disagreeingDriver((ids) => ids.filter((id) => id !== 'c'))));
-    expect(error).toMatchObject({ pass: 'admit', code: 'ADMISSION_DIVERGENCE', recordId: 'c', fact: 'the evaluator admits it but the SQL lowering did not return it' });
+    const error = errorOf(admit(resolution(), new Set(['a'])));
+    expect(error).toMatchObject({ pass: 'admit', code: 'ADMISSION_DIVERGENCE', recordId: 'd' });
+    expect(error.message).toMatch(/the evaluator admits it but the SQL lowering did not return it/);
   });
 
-  it('stops when SQL admits a record the evaluator refuses, quoting the evaluator', () => {
-    index.sync(records);
-    const error = errorOf(admit(resolveOrThrow(buildContract(), records), disagreeingDriver((ids) => [...ids, 'b'])));
+  it('stops when SQL admits a record the evaluator refuses, naming the evaluator\'s fact', () => {
+    const error = errorOf(admit(resolution(), new Set(['a', 'b', 'd'])));
     expect(error).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'b' });
-    expect(error.fact).toMatch(/SQL admitted it but the evaluator refuses it \(scope legal/);
+    expect(error.message).toMatch(/SQL admitted it but the evaluator refuses it \(SCOPE_NOT_ALLOWED\)/);
   });
 
-  it('stops when the index holds a different version of a record than the one being compiled', () => {
-    const indexed = [buildRecord({ id: 'a' })];
-    index.sync(indexed);
-    const compiled = [buildRecord({ id: 'a', project: 'borealis' })];
-    expect(errorOf(admit(resolveOrThrow(buildContract(), compiled), driver))).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'a' });
-  });
-
-  it('stops when the index holds a record that is not in the supplied set', () => {
-    index.sync([buildRecord({ id: 'a' }), buildRecord({ id: 'stray' })]);
-    const error = errorOf(admit(resolveOrThrow(buildContract(), [buildRecord({ id: 'a' })]), driver));
-    expect(error).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'stray', fact: 'the SQL index returned a record that is not in the supplied set' });
+  it('stops when SQL returns a record that is not in the supplied set', () => {
+    const error = errorOf(admit(resolution(), new Set(['a', 'd', 'stray'])));
+    expect(error).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'stray' });
+    expect(error.message).toMatch(/not in the supplied set/);
   });
 });

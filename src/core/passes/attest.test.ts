@@ -4,11 +4,15 @@ import { createCompiler, type Compiler } from '../compile';
 import { receiptSchema } from '../format/receipt';
 import { sha256Hex } from '../hash';
 import { fnv1a } from '../tree-digest';
+import type { FactArgs } from '../reasons';
 import type { CompileOutcome, Receipt } from '../result';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
 import { createPrng } from '../../shared/prng';
-import { canonicalTraceRow, contractFingerprint, packetWithManifest, receiptIdOf, recordFingerprint, recordSetDigest, serialiseReceipt } from './attest';
+import { contractFingerprint, recordFingerprint } from '../fingerprints';
+import { contentHashOf } from '../hash';
+import { canonicalTraceRow, packetWithManifest, receiptIdOf, recordSetDigest, serialiseReceipt } from './attest';
+import { checkRecord } from './validate';
 
 let compiler: Compiler;
 
@@ -78,6 +82,23 @@ describe('receipt', () => {
     expect(receiptSchema.safeParse(JSON.parse(text)).success).toBe(true);
   });
 
+  it('carries the normalised contract it compiled and the statistics its scores used', () => {
+    const { receipt } = compileDefault();
+    expect(receipt.contract).toMatchObject({ asOf: '2026-08-30T12:00:00.000Z', scopes: ['support'], query: 'refund policy' });
+    expect(receipt.ranking).toEqual({
+      mode: 'bm25',
+      statistics: 'admitted',
+      documents: 2,
+      tokens: expect.any(Number),
+      terms: [
+        { term: 'refund', documents: 2 },
+        { term: 'policy', documents: 1 },
+      ],
+      weights: { title: 2, text: 1 },
+    });
+    expect(receipt.trace.map((row) => row.fingerprint)).toEqual(['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint));
+  });
+
   it('changes its id when any traced fact changes', () => {
     const before = compileDefault().receipt.receiptId;
     const after = valueOf(compiler.compile({ contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records), controls: ['z', 'a'] })).receipt.receiptId;
@@ -90,12 +111,16 @@ describe('receipt hashing without the joined trace', () => {
   const awkward = ['', 'plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0000', 'ünïcödé ≠ 日本 😀', '\ud800 lone surrogate', '"trace":[]', '</script>'];
   const row = (index: number): Receipt['trace'][number] => ({
     id: `${random.pick(awkward)}-${index}`,
+    fingerprint: sha256Hex(String(index)),
     decision: random.chance(0.5) ? 'selected' : 'excluded',
     code: random.pick(['SELECTED_RANKED', 'EXCLUDE_BUDGET', 'EXCLUDE_SCOPE', 'EXCLUDE_DENY_LABEL', 'REQUIRED_ILLEGAL'] as const),
-    fact: random.pick(awkward),
+    fact: random.pick(['SCOPE_NOT_ALLOWED', 'BUDGET_EXCEEDED', 'SUPERSEDED_BY', 'LABEL_DENIED'] as const),
+    args: random.pick<FactArgs>([{}, { scope: random.pick(awkward) }, { tokens: random.int(0, 5000), remaining: -3 }, { labels: [random.pick(awkward), random.pick(awkward)], z: 1, a: 'x' }]),
+    gates: random.pick([[], ['scope'], ['project', 'time', 'deny']] as const),
     tokens: random.int(0, 5000),
     required: random.chance(0.1),
     score: random.pick([null, 0, -0, 1, -1.5, 12.345678912, -7.000000001, 1e-9, 1e21, Number.MAX_VALUE, random.next() * 100 - 50]),
+    rank: random.pick([null, 1, 17]),
   });
 
   it('writes every trace row byte for byte as canonicalJson does', () => {
@@ -108,10 +133,10 @@ describe('receipt hashing without the joined trace', () => {
   it('hashes every row of long traces, rows of another shape included, as the format defines', () => {
     const { receiptId: _id, ...body } = compileDefault().receipt;
     const trace = [...Array.from({ length: 3_000 }, (_, index) => row(index)), { ...row(-1), extra: 'kept' } as Receipt['trace'][number], { ...row(-2), score: undefined } as unknown as Receipt['trace'][number]];
-    for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, task: 'a task naming "trace":[] itself', trace }]) {
+    for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, contract: { ...body.contract, task: 'a task naming "trace":[] itself' }, trace }]) {
       expect(receiptIdOf(candidate)).toBe(referenceReceiptId(candidate));
     }
-    const edited = trace.map((item, index) => (index === 2_500 ? { ...item, fact: `${item.fact}.` } : item));
+    const edited = trace.map((item, index) => (index === 2_500 ? { ...item, args: { ...item.args, edited: 1 } } : item));
     expect(receiptIdOf({ ...body, trace: edited })).not.toBe(receiptIdOf({ ...body, trace }));
   });
 });
@@ -125,11 +150,16 @@ describe('fingerprints', () => {
     expect(contractFingerprint(buildContract({ principals: [...chain].reverse() }))).not.toBe(contractFingerprint(buildContract({ principals: chain })));
   });
 
-  it('cover every record field, and the record-set digest ignores record order', () => {
+  it('cover every record field, the text through its content hash, and the record-set digest ignores record order', () => {
+    const fingerprint = (record: ReturnType<typeof buildRecord>) => recordFingerprint(record, contentHashOf(record.text));
     const a = buildRecord({ id: 'a', access: { roles: ['x', 'y'] } });
-    expect(recordFingerprint(buildRecord({ id: 'a', access: { roles: ['y', 'x'] } }))).toBe(recordFingerprint(a));
-    expect(recordFingerprint(buildRecord({ id: 'a', access: { roles: ['x', 'y'] }, tokens: 11 }))).not.toBe(recordFingerprint(a));
-    expect(recordSetDigest([...records].reverse())).toBe(recordSetDigest(records));
-    expect(recordSetDigest(records.slice(1))).not.toBe(recordSetDigest(records));
+    expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['y', 'x'] } }))).toBe(fingerprint(a));
+    expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['x', 'y'] }, tokens: 11 }))).not.toBe(fingerprint(a));
+    expect(fingerprint({ ...a, text: `${a.text}.` })).not.toBe(fingerprint(a));
+    expect(checkRecord(a).fingerprint).toBe(fingerprint(a));
+    expect(fingerprint(a)).toBe(sha256Hex(canonicalJson({ ...a, text: contentHashOf(a.text), access: { ...a.access, roles: ['x', 'y'] } })));
+    const checked = records.map(checkRecord);
+    expect(recordSetDigest([...checked].reverse())).toBe(recordSetDigest(checked));
+    expect(recordSetDigest(checked.slice(1))).not.toBe(recordSetDigest(checked));
   });
 });

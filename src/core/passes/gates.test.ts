@@ -1,16 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { Contract } from '../format/contract';
 import { contentHashOf } from '../hash';
-import { GATE_ORDER } from '../result';
+import { factContextOf, renderFact } from '../reasons';
+import { GATE_ORDER, type GateName } from '../result';
 import { buildContract, buildRecord, resolveOrThrow, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
-import { createGateContext, evaluateGates, type Admission } from './gates';
+import { createGateContext, evaluateGates, explainGates, firstGate, GATE_BIT, gateCodeOf, gateFact, gatesIn } from './gates';
+import type { CheckedRecord } from './validate';
 
-function verdictFor(record: RecordOverrides, contract: ContractOverrides = {}, others: RecordOverrides[] = []): Admission {
+type Verdict = { admitted: true } | { admitted: false; first: { gate: GateName; code: string; fact: string }; failedGates: GateName[] };
+
+/** What the evaluator decides about one record among others, its first fact in words. */
+function verdictFor(record: RecordOverrides, contract: ContractOverrides = {}, others: RecordOverrides[] = []): Verdict {
   const subject = buildRecord({ id: 'subject-record', ...record });
   const resolution = resolveOrThrow(buildContract(contract), [subject, ...others.map((o) => buildRecord(o))]);
-  const item = resolution.byId.get(subject.id);
-  if (!item) throw new Error('record lost in resolution');
-  return evaluateGates(createGateContext(resolution.contract), item);
+  const position = resolution.indexOf.get(subject.id) as number;
+  const item = resolution.records[position] as CheckedRecord;
+  const successor = resolution.supersededBy[position] ?? null;
+  const context = createGateContext(resolution.contract);
+  const failed = evaluateGates(context, item).failed | (successor === null ? 0 : GATE_BIT.supersession);
+  const gate = firstGate(failed);
+  if (gate === null) return { admitted: true };
+  const fact = gateFact(context, item, gate, successor);
+  if (fact === null) throw new Error(`${gate} failed without a fact`);
+  return { admitted: false, first: { gate, code: gateCodeOf(fact), fact: renderFact(fact, factContextOf(resolution.contract.contract)) }, failedGates: gatesIn(failed) };
 }
 
 const identities = [
@@ -71,6 +83,13 @@ describe('evaluateGates', () => {
   it('reports a deny even when authorisation already refuses', () => {
     const verdict = verdictFor({ access: { roles: ['lead'], labels: ['investigation'] } }, { denyLabels: ['investigation'] });
     expect(verdict).toMatchObject({ first: { code: 'EXCLUDE_NOT_AUTHORISED' }, failedGates: ['authorisation', 'deny'] });
+  });
+
+  it('explains every gate in order, with a fact for each one the record fails', () => {
+    const resolution = resolveOrThrow(buildContract({ denyLabels: ['hr'] }), [buildRecord({ id: 'r', project: 'borealis', access: { labels: ['hr'] } })]);
+    const explained = explainGates(createGateContext(resolution.contract), resolution.records[0] as CheckedRecord, null);
+    expect(explained.map((entry) => entry.gate)).toEqual([...GATE_ORDER]);
+    expect(explained.filter((entry) => entry.fact !== null).map((entry) => entry.fact?.fact)).toEqual(['PROJECT_MISMATCH', 'LABEL_DENIED']);
   });
 
   describe('typed-evidence mode', () => {

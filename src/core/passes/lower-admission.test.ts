@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../format/record';
 import type { SqlDriver } from '../search/driver';
 import { createRecordIndex, type RecordIndex } from '../search/record-index';
-import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
+import { buildContract, buildRecord, buildRecordSet, errorOf, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
 import { admit } from './admit';
 import { lowerAdmission } from './lower-admission';
@@ -18,9 +18,11 @@ beforeAll(async () => {
 });
 
 function admittedBySql(overrides: ContractOverrides, records: readonly SourceRecord[]): string[] {
-  index.sync(records);
-  const admission = valueOf(admit(resolveOrThrow(buildContract(overrides), records), driver));
-  return [...admission.admitted].sort();
+  index.sync(buildRecordSet(records));
+  const resolution = resolveOrThrow(buildContract(overrides), records);
+  const sql = index.admit(valueOf(lowerAdmission(resolution.contract, driver.maxParameters)));
+  valueOf(admit(resolution, sql));
+  return [...sql].sort();
 }
 
 describe('lowerAdmission', () => {
@@ -38,19 +40,19 @@ describe('lowerAdmission', () => {
     expect(admittedBySql({ denyLabels: ["x') OR 1=1 --"] }, records)).toEqual(['a']);
   });
 
-  it('refuses with LOWERING_UNSUPPORTED rather than dropping a gate when the parameters exceed the limit', () => {
-    const scopes = Array.from({ length: 40 }, (_, i) => `scope-${i}`);
-    const resolved = resolveOrThrow(buildContract({ scopes }), [buildRecord()]).contract;
-    const needed = valueOf(lowerAdmission(resolved, 10_000)).params.length;
-    expect(errorOf(lowerAdmission(resolved, needed + 1))).toMatchObject({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' });
-    expect(valueOf(lowerAdmission(resolved, needed + 2)).params).toHaveLength(needed);
+  it("binds each list as one value, so a contract's lists may be as long as it likes", () => {
+    const scopes = Array.from({ length: 100_001 }, (_, i) => `scope-${i}`);
+    const short = valueOf(lowerAdmission(resolveOrThrow(buildContract(), [buildRecord()]).contract, 999)).params.length;
+    const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [buildRecord()]).contract;
+    expect(valueOf(lowerAdmission(resolved, 999)).params.length).toBe(short + 1);
+    expect(admittedBySql({ scopes: [...scopes, 'support'], principals: Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, kind: 'agent' as const, roles: ['agent'] })) }, [buildRecord({ id: 'a' })])).toEqual(['a']);
   });
 
-  it('refuses through admit when the driver allows too few parameters', () => {
-    const records = [buildRecord()];
-    index.sync(records);
-    const tight: SqlDriver = { ...driver, maxParameters: 5 };
-    expect(errorOf(admit(resolveOrThrow(buildContract(), records), tight)).code).toBe('LOWERING_UNSUPPORTED');
+  it('refuses with LOWERING_UNSUPPORTED rather than dropping a gate when the build allows too few parameters', () => {
+    const resolved = resolveOrThrow(buildContract(), [buildRecord()]).contract;
+    const needed = valueOf(lowerAdmission(resolved, 10_000)).params.length;
+    expect(errorOf(lowerAdmission(resolved, needed - 1))).toMatchObject({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' });
+    expect(valueOf(lowerAdmission(resolved, needed)).params).toHaveLength(needed);
   });
 
   it('emits the identity directory and the accepted evidence pairs for the temp tables', () => {
@@ -61,5 +63,6 @@ describe('lowerAdmission', () => {
     const lowered = valueOf(lowerAdmission(resolveOrThrow(contract, [buildRecord()]).contract, 999));
     expect([...lowered.identityNames].sort()).toEqual([['Jo', 'cust-1'], ['Jo', 'cust-2'], ['cust-1', 'cust-1'], ['cust-2', 'cust-2']]);
     expect(lowered.acceptedEvidence).toEqual([['p1', 'waiver'], ['p1', 'email']]);
+    expect(lowered.principalRoles).toEqual([[0, 'agent']]);
   });
 });

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../compile';
 import { discloseOutcome } from '../disclosure';
 import type { SourceRecord } from '../format/record';
-import type { CompiledPacket, CompileOutcome, FailedClosed, TraceRow } from '../result';
+import type { Fact } from '../reasons';
+import type { CompiledPacket, CompileOutcome, FailedClosed, GateName, TraceRow } from '../result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
 
@@ -48,16 +49,16 @@ describe('required records', () => {
     expect(rowOf(outcome, 'a')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED' });
   });
 
-  it.each<[string, RecordOverrides, string]>([
-    ['REQUIRED_ILLEGAL', { validTo: '2026-01-31' }, 'EXCLUDE_EXPIRED: valid_to 2026-01-31 < as_of 2026-08-30T12:00:00Z'],
-    ['REQUIRED_NOT_AUTHORISED', { access: { roles: ['auditor'] } }, 'human dana holds none of the allowed roles [auditor]'],
-    ['REQUIRED_NOT_AUTHORISED', { project: 'borealis', access: { labels: ['hr'] } }, 'project borealis ≠ contract project atlas'],
-    ['REQUIRED_MISSING_PROVENANCE', { provenance: null }, 'no provenance recorded'],
-  ])('fail closed with %s and no packet when a required record fails a gate', (code, overrides, fact) => {
+  it.each<[string, RecordOverrides, Fact, GateName[]]>([
+    ['REQUIRED_ILLEGAL', { validTo: '2026-01-31' }, { fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-01-31' } }, ['time']],
+    ['REQUIRED_NOT_AUTHORISED', { access: { roles: ['auditor'] } }, { fact: 'PRINCIPAL_LACKS_ROLE', args: { kind: 'human', principal: 'dana', allowedRoles: ['auditor'] } }, ['authorisation']],
+    ['REQUIRED_NOT_AUTHORISED', { project: 'borealis', access: { labels: ['hr'] } }, { fact: 'PROJECT_MISMATCH', args: { project: 'borealis' } }, ['project', 'deny']],
+    ['REQUIRED_MISSING_PROVENANCE', { provenance: null }, { fact: 'PROVENANCE_MISSING', args: {} }, ['provenance']],
+  ])('fail closed with %s and no packet when a required record fails a gate', (code, overrides, fact, gates) => {
     const outcome = failureOf(compile({ requiredRecords: ['req'], denyLabels: ['hr'] }, [buildRecord({ id: 'req', ...overrides }), buildRecord({ id: 'ok' })]));
     expect(outcome.failure).toMatchObject({ pass: 'plan', code, recordId: 'req', fact });
-    expect(rowOf(outcome, 'req')).toMatchObject({ decision: 'excluded', code });
-    expect(rowOf(outcome, 'ok')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED', fact: `no packet is emitted: a required obligation failed (${code})` });
+    expect(rowOf(outcome, 'req')).toMatchObject({ decision: 'excluded', code, fact: fact.fact, args: fact.args, gates });
+    expect(rowOf(outcome, 'ok')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED', fact: 'PACKET_WITHHELD', args: { failure: code } });
     expect(outcome.receipt.selected).toEqual([]);
   });
 
@@ -65,13 +66,13 @@ describe('required records', () => {
     const outcome = failureOf(compile({ requiredRecords: ['req'] }, [buildRecord({ id: 'req', access: { roles: ['auditor'] } }), buildRecord({ id: 'ok' })]));
     const view = discloseOutcome(outcome, 'user');
     expect(view.rows.map((row) => row.id)).toEqual(['ok']);
-    expect(view.withheldCount).toBe(1);
+    expect(view.withheld).toEqual(new Set(['req']));
     expect(JSON.stringify(view.rows)).not.toContain('"req"');
   });
 
   it('fail closed with REQUIRED_OVER_BUDGET when the required records do not fit', () => {
     const outcome = failureOf(compile({ requiredRecords: ['a', 'b'], tokenBudget: 15 }, [buildRecord({ id: 'a', tokens: 10 }), buildRecord({ id: 'b', tokens: 10 })]));
-    expect(outcome.failure).toMatchObject({ code: 'REQUIRED_OVER_BUDGET', fact: 'required records need 20 tokens > budget 15' });
+    expect(outcome.failure).toMatchObject({ code: 'REQUIRED_OVER_BUDGET', fact: { fact: 'REQUIRED_TOKENS_OVER_BUDGET', args: { tokens: 20 } } });
   });
 });
 
@@ -81,7 +82,7 @@ describe('budget', () => {
     const outcome = packetOf(compile({ ranking: 'declared', tokenBudget: 25 }, records));
     expect(outcome.packet.entries.map((entry) => entry.id)).toEqual(['first', 'small']);
     expect(outcome.packet.tokensUsed).toBe(20);
-    expect(rowOf(outcome, 'big')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_BUDGET', fact: 'needs 20 tokens; 15 of 25 remain', rank: 2 });
+    expect(rowOf(outcome, 'big')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_BUDGET', fact: 'BUDGET_EXCEEDED', args: { tokens: 20, remaining: 15 }, rank: 2 });
   });
 
   it('ranks only admitted records; ties break by id', () => {
@@ -128,17 +129,19 @@ describe('evidence slots', () => {
     const record = buildRecord({ id: 'w', evidence: { class: 'waiver', supports: ['p-b', 'p-a'] } });
     const forward = compile({ requiredPropositions: [{ id: 'p-a', acceptedClasses: ['waiver'] }, { id: 'p-b', acceptedClasses: ['waiver'] }] }, [record]);
     const backward = compile({ requiredPropositions: [{ id: 'p-b', acceptedClasses: ['waiver'] }, { id: 'p-a', acceptedClasses: ['waiver'] }] }, [record]);
-    expect(rowOf(forward, 'w')?.fact).toMatch(/^accepted waiver evidence for p-a, p-b;/);
-    expect(rowOf(backward, 'w')?.fact).toBe(rowOf(forward, 'w')?.fact);
+    expect(rowOf(forward, 'w')).toMatchObject({ fact: 'EVIDENCE_PLANNED', args: { evidenceClass: 'waiver', propositions: ['p-a', 'p-b'] } });
+    expect(rowOf(backward, 'w')?.args).toEqual(rowOf(forward, 'w')?.args);
   });
 });
 
 describe('baselines', () => {
   it('show the naive top-k taking an illegal record that the post-filter drops, under the same budget', () => {
     const records = [buildRecord({ id: 'legal', text: 'refund' }), buildRecord({ id: 'secret', text: 'refund refund policy', access: { labels: ['hr'] } })];
-    const outcome = packetOf(compile({ denyLabels: ['hr'], requiredRecords: ['legal'] }, records));
-    expect(outcome.baselines.naive).toMatchObject({ kind: 'naive', illegal: ['secret'], requiredMissed: [] });
-    expect(outcome.baselines.naive.selected).toContain('secret');
-    expect(outcome.baselines.postFilter).toMatchObject({ selected: ['legal'], illegal: [] });
+    const request = { contract: buildContract({ denyLabels: ['hr'], requiredRecords: ['legal'] }), recordSet: buildRecordSet(records) };
+    const outcome = packetOf(valueOf(compiler.compile(request)));
+    const baselines = compiler.baselines(request, outcome);
+    expect(baselines.naive).toMatchObject({ kind: 'naive', illegal: ['secret'], requiredMissed: [] });
+    expect(baselines.naive.selected).toContain('secret');
+    expect(baselines.postFilter).toMatchObject({ selected: ['legal'], illegal: [] });
   });
 });

@@ -6,12 +6,12 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
   const { contract } = resolution.contract;
   // Sorted, so the absent record named in the receipt does not depend on the order the contract lists them.
   for (const id of [...contract.requiredRecords].sort()) {
-    if (!resolution.byId.has(id)) {
+    if (!resolution.indexOf.has(id)) {
       return err({
         pass: 'type-check',
         code: 'REQUIRED_NOT_FOUND',
         recordId: id,
-        fact: `required record ${id} is not among the ${resolution.records.length} supplied records`,
+        fact: { fact: 'REQUIRED_ABSENT', args: { record: id, supplied: resolution.records.length } },
         message: `Required record ${id} is absent: no packet is emitted.`,
       });
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../hash';
 import { AS_OF, buildContract, buildRecord, errorOf } from '../test-support/builders';
-import { createJsonlRecordReader, createRecordSet, detectFileKind, hasVerifiedProvenance, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
+import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
 
 const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
 
@@ -93,8 +93,8 @@ describe('provenance', () => {
     const good = buildRecord({ id: 'a', text: 'hello' });
     const wrong = buildRecord({ id: 'b', text: 'hello', provenance: { origin: 'x', contentHash: contentHashOf('hello!') } });
     const none = buildRecord({ id: 'c', provenance: null });
-    expect([good, wrong, none].map(hasVerifiedProvenance)).toEqual([true, false, false]);
-    expect([...createRecordSet([good, wrong, none]).verifiedProvenance]).toEqual(['a']);
+    expect([good, wrong, none].map((record) => checkRecord(record).provenanceVerified)).toEqual([true, false, false]);
+    expect(createRecordSet([good, wrong, none]).checked.map((item) => item.provenanceVerified)).toEqual([true, false, false]);
   });
 
   it('is checked for every record read from JSONL, in any chunking', () => {
@@ -104,8 +104,8 @@ describe('provenance', () => {
       const reader = createJsonlRecordReader('r.jsonl');
       for (let offset = 0; offset < text.length; offset += size) reader.push(text.slice(offset, offset + size));
       const result = reader.finish();
-      expect(result.ok && [...result.value.verifiedProvenance]).toEqual(['a', 'd']);
-      expect(result.ok && result.value.records.map(hasVerifiedProvenance)).toEqual([true, false, false, true]);
+      expect(result.ok && result.value.checked.map((item) => item.provenanceVerified)).toEqual([true, false, false, true]);
+      expect(result.ok && result.value.checked.map((item) => item.fingerprint)).toEqual(result.ok ? result.value.records.map((record) => checkRecord(record).fingerprint) : []);
     }
   });
 });

@@ -2,19 +2,55 @@ import type { z } from 'zod';
 import { contractSchema, type Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
+import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
+import type { Receipt } from '../result';
+import { SCHEMA_VERSION } from './attest';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
+import { recordFingerprint } from '../fingerprints';
+import { parseInstant } from '../format/time';
 import { contentHashOf } from '../hash';
 
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
 export const MAX_REPORTED_ISSUES = 50;
 
+/**
+ * A record and what validation established about it, worked out once when the record is read (or
+ * patched by a control) and never again: compiling reads these instead of hashing 100,000 texts.
+ */
+export interface CheckedRecord {
+  readonly record: SourceRecord;
+  /** See `recordFingerprint`: the leaf of the record-set digest, and how an index recognises a record it holds. */
+  readonly fingerprint: string;
+  /** Provenance is present and its content hash matches the text. */
+  readonly provenanceVerified: boolean;
+  /** The record's instants in epoch milliseconds (a bare `validTo` date means the end of that day). */
+  readonly knownAt: number;
+  readonly validFrom: number;
+  readonly validTo: number | null;
+}
+
 export interface RecordSet {
+  /** The records in the order they were supplied. */
   readonly records: readonly SourceRecord[];
-  readonly byId: ReadonlyMap<string, SourceRecord>;
+  /** What validation established about each record, aligned with `records`. */
+  readonly checked: readonly CheckedRecord[];
+  readonly byId: ReadonlyMap<string, CheckedRecord>;
   readonly locations: ReadonlyMap<string, SourceLocation>;
-  /** Ids whose provenance exists and whose content hash matches their text. */
-  readonly verifiedProvenance: ReadonlySet<string>;
+}
+
+/** Hashes the text once: for the provenance check and, through its digest, for the fingerprint. */
+export function checkRecord(record: SourceRecord): CheckedRecord {
+  const textHash = contentHashOf(record.text);
+  return {
+    record,
+    fingerprint: recordFingerprint(record, textHash),
+    provenanceVerified: record.provenance !== null && record.provenance.contentHash === textHash,
+    // The schema refused every instant that does not parse, so these are never NaN.
+    knownAt: parseInstant(record.knownAt) ?? Number.NaN,
+    validFrom: parseInstant(record.validFrom) ?? Number.NaN,
+    validTo: record.validTo === null ? null : (parseInstant(record.validTo, 'end') ?? Number.NaN),
+  };
 }
 
 export type FileKind = 'records' | 'contract' | 'scenario' | 'receipt';
@@ -55,9 +91,7 @@ export interface JsonlRecordReader {
 
 /** Reads records one line at a time so a large export never has to be one string. */
 export function createJsonlRecordReader(file: string): JsonlRecordReader {
-  const records: SourceRecord[] = [];
-  /** Whether each record's provenance checks out, worked out as it is read (see `readLine`). */
-  const verified: boolean[] = [];
+  const checked: CheckedRecord[] = [];
   const locations = new Map<string, SourceLocation>();
   const issues: InputIssue[] = [];
   let issueCount = 0;
@@ -91,10 +125,9 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
-    records.push(parsed.data);
-    // Hashed as each record is read, not all in `finish`: over 100,000 records in a Chromium worker that
+    // Checked as each record is read, not all in `finish`: over 100,000 records in a Chromium worker that
     // measured 0.6-1.5 s less (the same in Node). Once the file has a problem it will be refused: no more hashing.
-    if (issueCount === 0) verified.push(provenanceMatches(parsed.data));
+    if (issueCount === 0) checked.push(checkRecord(parsed.data));
   };
 
   return {
@@ -119,7 +152,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       pending = chunk.slice(start);
     },
     get count() {
-      return records.length;
+      return locations.size;
     },
     finish() {
       if (pending !== '') {
@@ -127,8 +160,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
         pending = '';
       }
       if (issueCount > 0) return err(invalidInput(file, issues, issueCount));
-      records.forEach((record, index) => verifiedCache.set(record, verified[index] ?? false));
-      return ok(createRecordSet(records, locations));
+      return ok(recordSetOf(checked, locations));
     },
   };
 }
@@ -139,29 +171,16 @@ export function parseRecordsJsonl(file: string, text: string): Result<RecordSet,
   return reader.finish();
 }
 
-const verifiedCache = new WeakMap<SourceRecord, boolean>();
-
-function provenanceMatches(record: SourceRecord): boolean {
-  return record.provenance !== null && record.provenance.contentHash === contentHashOf(record.text);
+/** A record set of records already checked, in the order given (ids must be unique). */
+export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map()): RecordSet {
+  const byId = new Map<string, CheckedRecord>();
+  for (const item of checked) byId.set(item.record.id, item);
+  return { records: checked.map((item) => item.record), checked, byId, locations };
 }
 
-/** Whether a record's provenance is present and its content hash matches its text (hashed once per record object). */
-export function hasVerifiedProvenance(record: SourceRecord): boolean {
-  const cached = verifiedCache.get(record);
-  if (cached !== undefined) return cached;
-  const verified = provenanceMatches(record);
-  verifiedCache.set(record, verified);
-  return verified;
-}
-
+/** Checks each record (see `checkRecord`) and builds the set: for records that did not come through a reader. */
 export function createRecordSet(records: readonly SourceRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map()): RecordSet {
-  const byId = new Map<string, SourceRecord>();
-  const verifiedProvenance = new Set<string>();
-  for (const record of records) {
-    byId.set(record.id, record);
-    if (hasVerifiedProvenance(record)) verifiedProvenance.add(record.id);
-  }
-  return { records, byId, locations, verifiedProvenance };
+  return recordSetOf(records.map(checkRecord), locations);
 }
 
 function parseJson(file: string, text: string): Result<unknown, CompileError> {
@@ -180,6 +199,22 @@ export function parseContractJson(file: string, text: string): Result<Contract, 
 
 export function validateContract(file: string, value: unknown): Result<Contract, CompileError> {
   const parsed = contractSchema.safeParse(value);
+  if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
+  return ok(parsed.data);
+}
+
+/**
+ * Parses a saved receipt. A receipt of another format version is refused with that reason first (its
+ * fields differ, so listing them as unknown would hide the point): it has to be compiled again.
+ */
+export function parseReceiptJson(file: string, text: string): Result<Receipt, CompileError> {
+  const json = parseJson(file, text);
+  if (!json.ok) return json;
+  const version = json.value !== null && typeof json.value === 'object' && 'schemaVersion' in json.value ? json.value.schemaVersion : undefined;
+  if (typeof version === 'string' && version !== SCHEMA_VERSION) {
+    return err(invalidInput(file, [{ file, path: 'schemaVersion', message: `a ${version} receipt; this engine reads ${SCHEMA_VERSION} receipts: compile the inputs again for a current one` }]));
+  }
+  const parsed = receiptSchema.safeParse(json.value);
   if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
   return ok(parsed.data);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRecord } from '../test-support/builders';
+import { buildRecord, buildRecordSet } from '../test-support/builders';
 import { propertyParameters } from '../test-support/arbitraries';
 import { sharedDriver } from '../test-support/node-driver';
 import type { SqlDriver } from './driver';
@@ -22,14 +22,17 @@ let driver: SqlDriver;
 
 beforeAll(async () => {
   driver = await sharedDriver();
-  createRecordIndex(driver).sync(Object.entries(DOCUMENTS).map(([id, text]) => buildRecord({ id, title: 'x', text })));
+  const recordSet = buildRecordSet(Object.entries(DOCUMENTS).map(([id, text]) => buildRecord({ id, title: 'x', text })));
+  const index = createRecordIndex(driver);
+  index.sync(recordSet);
+  index.syncCorpusText(recordSet);
 });
 
 function search(text: string): string[] {
   const match = toSafeFtsQuery(text);
   if (match === null) return [];
   return driver
-    .all('SELECT r.id FROM record_text JOIN records r ON r.rowid = record_text.rowid WHERE record_text MATCH ?', [match])
+    .all('SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ?', [match])
     .map(([id]) => String(id))
     .sort();
 }

@@ -7,6 +7,12 @@ const MAX_TERMS = 64;
  * `-`, `col:`) is reduced to plain words. Returns null when the text has no searchable word.
  */
 export function toSafeFtsQuery(text: string): string | null {
+  const terms = safeFtsTerms(text);
+  return terms.length === 0 ? null : terms.join(' OR ');
+}
+
+/** The query's terms, each a quoted FTS5 string of letters and digits, first occurrence first. */
+export function safeFtsTerms(text: string): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
   for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
@@ -16,5 +22,5 @@ export function toSafeFtsQuery(text: string): string | null {
     terms.push(`"${term}"`);
     if (terms.length === MAX_TERMS) break;
   }
-  return terms.length === 0 ? null : terms.join(' OR ');
+  return terms;
 }

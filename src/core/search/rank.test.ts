@@ -1,58 +1,119 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrng } from '../../shared/prng';
-import { buildRecord } from '../test-support/builders';
-import { sharedDriver } from '../test-support/node-driver';
+import type { SourceRecord } from '../format/record';
+import { lowerAdmission } from '../passes/lower-admission';
+import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../test-support/builders';
+import { freshDriver, sharedDriver } from '../test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
-import { rankRecords } from './rank';
-import { createRecordIndex } from './record-index';
+import { rankAdmitted, rankCorpus, rankDeclared, roundScore } from './rank';
+import { createRecordIndex, type RecordIndex } from './record-index';
 
 const WORDS = ['late', 'payment', 'fee', 'waiver', 'approval', 'customer', 'account', 'ledger', 'covenant', 'the', 'for', 'notice', 'ünïcödé', '東京'];
 
-let driver: SqlDriver;
-
-beforeAll(async () => {
-  driver = await sharedDriver();
-  const random = createPrng(11);
+function corpus(seed: number, count: number): SourceRecord[] {
+  const random = createPrng(seed);
   const text = (words: number) => Array.from({ length: words }, () => random.pick(WORDS)).join(' ');
-  const records = Array.from({ length: 1_500 }, (_, index) =>
-    buildRecord({ id: `r${String(index).padStart(4, '0')}`, title: text(random.int(1, 4)), text: text(random.int(3, 60)), relevance: random.chance(0.7) ? random.int(0, 9) / 3 : null }),
+  return Array.from({ length: count }, (_, index) =>
+    buildRecord({
+      id: `r${String(index).padStart(4, '0')}`,
+      title: text(random.int(1, 4)),
+      text: text(random.int(3, 60)),
+      relevance: random.chance(0.7) ? random.int(0, 9) / 3 : null,
+      scope: random.chance(0.6) ? 'support' : 'legal',
+    }),
   );
-  createRecordIndex(driver).sync(records);
-});
-
-/** The ranking read row by row, the way it was read before it came back as one JSON array. */
-function rowByRow(query: string): { id: string; score: number }[] {
-  const match = toSafeFtsQuery(query) ?? '';
-  return driver
-    .all('SELECT r.id, -bm25(record_text, 2.0, 1.0) AS score FROM record_text JOIN records r ON r.rowid = record_text.rowid WHERE record_text MATCH ? ORDER BY round(score, 9) DESC, r.id', [match])
-    .map(([id, score]) => ({ id: String(id), score: Math.round(Number(score) * 1e9) / 1e9 }));
 }
 
-describe('rankRecords', () => {
-  it('returns every match with the exact scores and order of a row-by-row read', () => {
-    for (const query of ['late payment fee waiver approval for the customer account', 'covenant', 'ünïcödé 東京', 'ledger notice']) {
-      const ranked = rankRecords(driver, query, 'bm25', null);
-      expect(ranked.length).toBeGreaterThan(0);
-      expect(ranked).toEqual(rowByRow(query));
-    }
+/** bm25 read row by row from any full-text table, as plain SQL would. */
+function rowByRow(driver: SqlDriver, table: string, query: string): { id: string; score: number }[] {
+  const match = toSafeFtsQuery(query) ?? '';
+  return driver
+    .all(`SELECT r.id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} JOIN records r ON r.rowid = ${table}.rowid WHERE ${table} MATCH ? ORDER BY round(score, 9) DESC, r.id`, [match])
+    .map(([id, score]) => ({ id: String(id), score: roundScore(Number(score)) }));
+}
+
+/** Admits the records the contract allows (`scopes`) and fills `admitted_text` with exactly those. */
+function admitInto(index: RecordIndex, records: readonly SourceRecord[], scopes: string[]): void {
+  const recordSet = buildRecordSet(records);
+  index.sync(recordSet);
+  index.admit(valueOf(lowerAdmission(resolveOrThrow(buildContract({ scopes }), records).contract, 999)));
+  index.syncAdmittedText(recordSet);
+}
+
+const QUERIES = ['late payment fee waiver approval for the customer account', 'covenant', 'ünïcödé 東京', 'ledger notice'];
+
+describe('rankCorpus', () => {
+  let driver: SqlDriver;
+  const records = corpus(11, 1_500);
+
+  beforeAll(async () => {
+    driver = await sharedDriver();
+    const index = createRecordIndex(driver);
+    index.sync(buildRecordSet(records));
+    index.syncCorpusText(buildRecordSet(records));
   });
 
-  it('gives the naive top k as the first k rows of the full ranking', () => {
-    const query = 'approval for the customer';
-    expect(rankRecords(driver, query, 'bm25', 7)).toEqual(rankRecords(driver, query, 'bm25', null).slice(0, 7));
+  it('gives the first k of the whole corpus with the exact scores of a row-by-row read', () => {
+    for (const query of QUERIES) expect(rankCorpus(driver, query, 'bm25', 7)).toEqual(rowByRow(driver, 'corpus_text', query).slice(0, 7));
   });
 
-  it('ranks by declared relevance, ties by id, and leaves out records without one', () => {
-    const ranked = rankRecords(driver, '', 'declared', null);
-    const expected = driver
-      .all('SELECT id, relevance FROM records WHERE relevance IS NOT NULL')
-      .map(([id, score]) => ({ id: String(id), score: Math.round(Number(score) * 1e9) / 1e9 }))
+  it('ranks by declared relevance, ties by id, leaving out records without one', () => {
+    const expected = records
+      .filter((record) => record.relevance !== null)
+      .map((record) => ({ id: record.id, score: roundScore(record.relevance ?? 0) }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-    expect(ranked).toEqual(expected);
+    expect(rankCorpus(driver, '', 'declared', 50)).toEqual(expected.slice(0, 50));
   });
 
   it('returns nothing for a query without a searchable word', () => {
-    expect(rankRecords(driver, '  ** "" ', 'bm25', null)).toEqual([]);
+    expect(rankCorpus(driver, '  ** "" ', 'bm25', 5)).toEqual([]);
+  });
+});
+
+describe('rankAdmitted', () => {
+  it('ranks every admitted match with statistics of the admitted set alone', async () => {
+    const records = corpus(12, 800);
+    const driver = await freshDriver();
+    const index = createRecordIndex(driver);
+    admitInto(index, records, ['support']);
+    const admitted = records.filter((record) => record.scope === 'support');
+    // The same records alone in a database of their own: the scores must be the same.
+    const alone = await freshDriver();
+    admitInto(createRecordIndex(alone), admitted, ['support']);
+    for (const query of QUERIES) {
+      const ranking = rankAdmitted(driver, query);
+      expect(ranking.rows).toEqual(rowByRow(driver, 'admitted_text', query));
+      expect(ranking.rows).toEqual(rankAdmitted(alone, query).rows);
+      expect(ranking.rows.every((row) => admitted.some((record) => record.id === row.id))).toBe(true);
+    }
+  });
+
+  it('reports the document count, token total and per-term document counts FTS5 used, also after rows are removed', async () => {
+    const records = corpus(13, 300);
+    const driver = await freshDriver();
+    const index = createRecordIndex(driver);
+    admitInto(index, records, ['support', 'legal']);
+    admitInto(index, records, ['support']);
+    const admitted = records.filter((record) => record.scope === 'support');
+    const fresh = await freshDriver();
+    admitInto(createRecordIndex(fresh), admitted, ['support']);
+    const statistics = rankAdmitted(driver, 'covenant ledger').statistics;
+    expect(statistics).toEqual(rankAdmitted(fresh, 'covenant ledger').statistics);
+    expect(statistics).toMatchObject({ mode: 'bm25', statistics: 'admitted', documents: admitted.length, weights: { title: 2, text: 1 } });
+    const documentsWith = (word: string) => admitted.filter((record) => `${record.title} ${record.text}`.split(' ').includes(word)).length;
+    expect(statistics.mode === 'bm25' && statistics.terms).toEqual([
+      { term: 'covenant', documents: documentsWith('covenant') },
+      { term: 'ledger', documents: documentsWith('ledger') },
+    ]);
+    const words = admitted.reduce((sum, record) => sum + `${record.title} ${record.text}`.split(' ').length, 0);
+    expect(statistics.mode === 'bm25' && statistics.tokens).toBe(words);
+  });
+});
+
+describe('rankDeclared', () => {
+  it('orders by declared relevance, ties by id, and leaves out records without one', () => {
+    const checked = buildRecordSet([buildRecord({ id: 'b', relevance: 1 }), buildRecord({ id: 'a', relevance: 1 }), buildRecord({ id: 'c', relevance: 2 }), buildRecord({ id: 'd' })]).checked;
+    expect(rankDeclared(checked)).toEqual({ rows: [{ id: 'c', score: 2 }, { id: 'a', score: 1 }, { id: 'b', score: 1 }], statistics: { mode: 'declared' } });
   });
 });

@@ -1,6 +1,8 @@
+import { compareStrings } from '../canonical';
 import type { RankingMode } from '../format/contract';
+import type { CheckedRecord } from '../passes/validate';
 import type { SqlDriver, SqlValue } from './driver';
-import { toSafeFtsQuery } from './fts-query';
+import { safeFtsTerms } from './fts-query';
 
 export interface RankedRow {
   readonly id: string;
@@ -8,40 +10,124 @@ export interface RankedRow {
   readonly score: number;
 }
 
+/** Which statistics the compiled packet's scores used: the receipt says so. */
+export type RankingStatistics =
+  | {
+      readonly mode: 'bm25';
+      /** Document count, token total and term document counts of the admitted set alone. */
+      readonly statistics: 'admitted';
+      readonly documents: number;
+      /** Tokens in the admitted set's titles and texts together (bm25's average length is tokens / documents). */
+      readonly tokens: number;
+      /** For each query term, how many admitted records match it (bm25's document frequency). */
+      readonly terms: readonly { readonly term: string; readonly documents: number }[];
+      readonly weights: { readonly title: 2; readonly text: 1 };
+    }
+  | { readonly mode: 'declared' };
+
+export interface Ranking {
+  /** Best first, ties broken by id. */
+  readonly rows: readonly RankedRow[];
+  readonly statistics: RankingStatistics;
+}
+
 /** Rounded so that the last bits of a float can never reorder two records between runs. */
-function roundScore(value: SqlValue): number {
-  return Math.round(Number(value) * 1e9) / 1e9;
+export function roundScore(value: number): number {
+  return Math.round(value * 1e9) / 1e9;
 }
 
-function toRows(rows: readonly (readonly [SqlValue, SqlValue])[]): RankedRow[] {
-  return rows
-    .map(([id, score]) => ({ id: String(id), score: roundScore(score ?? 0) }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+function byScoreThenId(a: RankedRow, b: RankedRow): number {
+  return b.score - a.score || compareStrings(a.id, b.id);
 }
 
-const BM25 = '-bm25(record_text, 2.0, 1.0)';
+const BM25 = (table: string) => `-bm25(${table}, 2.0, 1.0)`;
+
+/** Rows of (id, score) read as one JSON array: stepping 100,000 rows through the WASM boundary cost more than scoring them. */
+function readScored(driver: SqlDriver, sql: string, params: readonly SqlValue[]): RankedRow[] {
+  const [row] = driver.all(`SELECT json_group_array(json_array(id, score)) FROM (${sql})`, params);
+  // SQLite writes each double with enough digits to read back exactly.
+  const pairs = JSON.parse(String(row?.[0] ?? '[]')) as [SqlValue, SqlValue][];
+  return pairs.map(([id, score]) => ({ id: String(id), score: roundScore(Number(score ?? 0)) })).sort(byScoreThenId);
+}
+
+/** SQLite's varint (big-endian, 7 bits a byte, the ninth byte whole), as FTS5 writes its records. */
+function readVarint(bytes: readonly number[], offset: number): [number, number] {
+  let value = 0;
+  for (let index = 0; index < 8; index += 1) {
+    const byte = bytes[offset + index] ?? 0;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return [value, offset + index + 1];
+  }
+  return [value * 256 + (bytes[offset + 8] ?? 0), offset + 9];
+}
+
+/** FTS5's own totals for a table (its "averages" record): the row count and the tokens of each column. */
+function tableTotals(driver: SqlDriver, table: string): { documents: number; tokens: number } {
+  const [row] = driver.all(`SELECT hex(block) FROM ${table}_data WHERE id = 1`);
+  const hex = String(row?.[0] ?? '');
+  const bytes = Array.from({ length: hex.length / 2 }, (_, index) => Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16));
+  if (bytes.length === 0) return { documents: 0, tokens: 0 };
+  let [documents, offset] = readVarint(bytes, 0);
+  let tokens = 0;
+  while (offset < bytes.length) {
+    const [columnTokens, next] = readVarint(bytes, offset);
+    tokens += columnTokens;
+    offset = next;
+  }
+  documents = Math.max(0, documents);
+  return { documents, tokens };
+}
 
 /**
- * Ranks every indexed record against the query, best first, ties broken by id. A score depends only
- * on the query and the indexed text (bm25 statistics are corpus-wide), never on which rows are
- * admitted: the compiled ranking is this order restricted to the admitted set, and the naive
- * baseline is its first k rows.
+ * Ranks the admitted records against the query with bm25 whose statistics (document count, document
+ * frequencies, average length) come from `admitted_text`, which holds exactly the admitted set: a record
+ * the caller may not see can change no score. Every admitted match is returned, best first.
  */
-export function rankRecords(driver: SqlDriver, query: string, ranking: RankingMode, limit: number | null): RankedRow[] {
-  const limitClause = limit === null ? '' : 'LIMIT ?';
-  const bound: SqlValue[] = [];
-  let sql: string;
-  if (ranking === 'declared') {
-    sql = `SELECT r.id AS id, r.relevance AS score FROM records r WHERE r.relevance IS NOT NULL ORDER BY score DESC, r.id ${limitClause}`;
-  } else {
-    const match = toSafeFtsQuery(query);
-    if (match === null) return [];
-    sql = `SELECT r.id AS id, ${BM25} AS score FROM record_text JOIN records r ON r.rowid = record_text.rowid
-      WHERE record_text MATCH ? ORDER BY round(score, 9) DESC, r.id ${limitClause}`;
-    bound.push(match);
+export function rankAdmitted(driver: SqlDriver, query: string): Ranking {
+  const terms = safeFtsTerms(query);
+  const totals = tableTotals(driver, 'admitted_text');
+  const statistics: RankingStatistics = {
+    mode: 'bm25',
+    statistics: 'admitted',
+    documents: totals.documents,
+    tokens: totals.tokens,
+    terms: terms.map((term) => ({
+      term: term.slice(1, -1),
+      documents: Number(driver.all('SELECT count(*) FROM admitted_text WHERE admitted_text MATCH ?', [term])[0]?.[0] ?? 0),
+    })),
+    weights: { title: 2, text: 1 },
+  };
+  if (terms.length === 0) return { rows: [], statistics };
+  const rows = readScored(
+    driver,
+    // The ORDER BY keeps SQLite from flattening the subquery, which would take bm25() out of its FTS5 context.
+    `SELECT r.id AS id, ${BM25('admitted_text')} AS score FROM admitted_text JOIN records r ON r.rowid = admitted_text.rowid WHERE admitted_text MATCH ? ORDER BY score DESC`,
+    [terms.join(' OR ')],
+  );
+  return { rows, statistics };
+}
+
+/** Admitted records with a declared relevance, best first: the ranking of scenarios that declare scores. */
+export function rankDeclared(records: readonly CheckedRecord[]): Ranking {
+  const rows: RankedRow[] = [];
+  for (const { record } of records) if (record.relevance !== null) rows.push({ id: record.id, score: roundScore(record.relevance) });
+  return { rows: rows.sort(byScoreThenId), statistics: { mode: 'declared' } };
+}
+
+/**
+ * The naive baseline's order: the first `limit` records of the whole corpus, with bm25 statistics of
+ * the whole corpus (`corpus_text`) or the declared scores, legal or not. What relevance-only retrieval does.
+ */
+export function rankCorpus(driver: SqlDriver, query: string, mode: RankingMode, limit: number): RankedRow[] {
+  if (mode === 'declared') {
+    return readScored(driver, 'SELECT r.id AS id, r.relevance AS score FROM records r WHERE r.relevance IS NOT NULL ORDER BY score DESC, r.id LIMIT ?', [limit]);
   }
-  // One JSON array instead of a step per row: reading 100,000 rows through the WASM boundary one by one
-  // cost more than scoring them. SQLite writes each double with enough digits to read back exactly.
-  const [row] = driver.all(`SELECT json_group_array(json_array(id, score)) FROM (${sql})`, limit === null ? bound : [...bound, limit]);
-  return toRows(JSON.parse(String(row?.[0] ?? '[]')) as [SqlValue, SqlValue][]);
+  const terms = safeFtsTerms(query);
+  if (terms.length === 0) return [];
+  return readScored(
+    driver,
+    `SELECT r.id AS id, ${BM25('corpus_text')} AS score FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid
+      WHERE corpus_text MATCH ? ORDER BY round(score, 9) DESC, r.id LIMIT ?`,
+    [terms.join(' OR '), limit],
+  );
 }

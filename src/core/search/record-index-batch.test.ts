@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildRecord } from '../test-support/builders';
+import type { SourceRecord } from '../format/record';
+import { buildRecord, buildRecordSet } from '../test-support/builders';
 import { freshDriver } from '../test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { createRecordIndex, type RecordIndex } from './record-index';
@@ -14,16 +15,32 @@ beforeEach(async () => {
 
 const rows = (sql: string) => driver.all(sql);
 
+function sync(records: readonly SourceRecord[]) {
+  const recordSet = buildRecordSet(records);
+  const report = index.sync(recordSet);
+  index.syncCorpusText(recordSet);
+  return report;
+}
+
 describe('createRecordIndex batched inserts', () => {
   it('stores every column exactly, including doubles, nulls and epoch milliseconds', () => {
     const relevances = [0.1, 0.30000000000000004, 1 / 3, 5e-324, 123456.789, -2.5, 7];
     const records = relevances.map((relevance, position) =>
       buildRecord({ id: `r${position}`, relevance, subject: position % 2 === 0 ? null : 'acme', validTo: position % 3 === 0 ? null : '2027-01-31', knownAt: '2026-08-01T09:30:15.250+02:00' }),
     );
-    index.sync(records);
-    const stored = rows('SELECT id, relevance, subject, valid_to, known_at, tokens, provenance_ok FROM records ORDER BY rowid');
+    sync(records);
+    const stored = rows('SELECT id, relevance, subject, valid_to, known_at, tokens, provenance_ok, fingerprint FROM records ORDER BY rowid');
     expect(stored).toEqual(
-      records.map((record, position) => [record.id, relevances[position], record.subject, record.validTo === null ? null : Date.UTC(2027, 0, 31) + 86_400_000 - 1, Date.UTC(2026, 7, 1, 7, 30, 15, 250), 10, 1]),
+      buildRecordSet(records).checked.map((item, position) => [
+        item.record.id,
+        relevances[position],
+        item.record.subject,
+        item.record.validTo === null ? null : Date.UTC(2027, 0, 31) + 86_400_000 - 1,
+        Date.UTC(2026, 7, 1, 7, 30, 15, 250),
+        10,
+        1,
+        item.fingerprint,
+      ]),
     );
   });
 
@@ -37,32 +54,23 @@ describe('createRecordIndex batched inserts', () => {
         supersedes: position > 0 && position % 100 === 0 ? [`r${position - 1}`] : [],
       }),
     );
-    expect(index.sync(records)).toMatchObject({ inserted: 1_234, updated: 0, deleted: 0 });
+    expect(sync(records)).toMatchObject({ inserted: 1_234, updated: 0, deleted: 0 });
     expect(rows('SELECT count(*) FROM record_roles')).toEqual([[2_468]]);
     expect(rows('SELECT count(*) FROM record_labels')).toEqual([[124]]);
     expect(rows('SELECT count(*) FROM record_claims')).toEqual([[2_468]]);
     expect(rows('SELECT count(*) FROM supersessions')).toEqual([[12]]);
-    expect(rows(`SELECT count(*) FROM record_text WHERE record_text MATCH '"refund"'`)).toEqual([[1_234]]);
-    expect(rows(`SELECT r.id FROM record_text JOIN records r ON r.rowid = record_text.rowid WHERE record_text MATCH '"1233"'`)).toEqual([['r1233']]);
+    expect(rows(`SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"refund"'`)).toEqual([[1_234]]);
+    expect(rows(`SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH '"1233"'`)).toEqual([['r1233']]);
   });
 
-  it('re-indexes only a replaced record object and deletes records that are gone', () => {
+  it('re-indexes only a replaced record and deletes records that are gone', () => {
     const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', supersedes: ['a'] }), buildRecord({ id: 'c' })];
-    index.sync(records);
+    sync(records);
     const replaced = buildRecord({ id: 'b', text: 'changed words', supersedes: [] });
-    expect(index.sync([records[0]!, replaced])).toMatchObject({ inserted: 0, updated: 1, deleted: 1 });
+    expect(sync([records[0] as SourceRecord, replaced])).toMatchObject({ inserted: 0, updated: 1, deleted: 1 });
     expect(rows('SELECT id FROM records ORDER BY id')).toEqual([['a'], ['b']]);
     expect(rows('SELECT count(*) FROM supersessions')).toEqual([[0]]);
-    expect(rows(`SELECT r.id FROM record_text JOIN records r ON r.rowid = record_text.rowid WHERE record_text MATCH '"changed"'`)).toEqual([['b']]);
+    expect(rows(`SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH '"changed"'`)).toEqual([['b']]);
     expect(index.size).toBe(2);
-  });
-
-  it('keeps the last of two objects listed under one id, as one row', () => {
-    const first = buildRecord({ id: 'twice', text: 'first version' });
-    const second = buildRecord({ id: 'twice', text: 'second version' });
-    expect(index.sync([first, second])).toMatchObject({ inserted: 1, updated: 1, deleted: 0 });
-    expect(rows('SELECT count(*) FROM records')).toEqual([[1]]);
-    expect(rows(`SELECT count(*) FROM record_text WHERE record_text MATCH '"second"'`)).toEqual([[1]]);
-    expect(rows(`SELECT count(*) FROM record_text WHERE record_text MATCH '"first"'`)).toEqual([[0]]);
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../format/record';
-import { buildRecord } from '../test-support/builders';
+import { lowerAdmission } from '../passes/lower-admission';
+import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../test-support/builders';
 import { freshDriver } from '../test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { createRecordIndex, type RecordIndex } from './record-index';
@@ -14,8 +15,15 @@ beforeAll(async () => {
 });
 
 const column = (sql: string, params: (string | number)[] = []) => driver.all(sql, params).map(([value]) => value);
-const matching = (word: string) => column('SELECT r.id FROM record_text JOIN records r ON r.rowid = record_text.rowid WHERE record_text MATCH ? ORDER BY r.id', [`"${word}"`]);
+const matching = (word: string) => column('SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ? ORDER BY r.id', [`"${word}"`]);
 const rolesOf = (id: string) => column('SELECT x.role FROM record_roles x JOIN records r ON r.rowid = x.record_rowid WHERE r.id = ? ORDER BY x.role', [id]);
+
+function sync(records: readonly SourceRecord[]) {
+  const recordSet = buildRecordSet(records);
+  const report = index.sync(recordSet);
+  index.syncCorpusText(recordSet);
+  return report;
+}
 
 describe('record index sync', () => {
   const a = buildRecord({ id: 'a', text: 'apple', access: { roles: ['agent', 'lead'] } });
@@ -24,7 +32,8 @@ describe('record index sync', () => {
 
   it('inserts new records with their side tables and text', () => {
     const progress: [number, number][] = [];
-    expect(index.sync([a, b, c], (done, total) => progress.push([done, total]))).toMatchObject({ inserted: 3, updated: 0, deleted: 0 });
+    expect(index.sync(buildRecordSet([a, b, c]), (done, total) => progress.push([done, total]))).toMatchObject({ inserted: 3, updated: 0, deleted: 0 });
+    index.syncCorpusText(buildRecordSet([a, b, c]));
     expect(index.size).toBe(3);
     expect(rolesOf('a')).toEqual(['agent', 'lead']);
     expect(column("SELECT target || '>' || successor FROM supersessions")).toEqual(['a>b']);
@@ -32,13 +41,13 @@ describe('record index sync', () => {
     expect(progress.at(-1)).toEqual([3, 3]);
   });
 
-  it('touches nothing when the same record objects come back', () => {
-    expect(index.sync([c, a, b])).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
+  it('touches nothing when the same records come back, in any order', () => {
+    expect(sync([c, a, b])).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
   });
 
-  it('re-indexes only the records whose object changed', () => {
+  it('re-indexes only the records that changed, and their text', () => {
     const changedA: SourceRecord = buildRecord({ id: 'a', text: 'apricot', access: { roles: ['auditor'] } });
-    expect(index.sync([changedA, b, c])).toMatchObject({ inserted: 0, updated: 1, deleted: 0 });
+    expect(sync([changedA, b, c])).toMatchObject({ inserted: 0, updated: 1, deleted: 0 });
     expect(matching('apple')).toEqual([]);
     expect(matching('apricot')).toEqual(['a']);
     expect(rolesOf('a')).toEqual(['auditor']);
@@ -47,11 +56,72 @@ describe('record index sync', () => {
 
   it('deletes removed ids with their side tables, text and supersession links', () => {
     const kept = buildRecord({ id: 'c', text: 'cherry' });
-    expect(index.sync([kept])).toMatchObject({ inserted: 0, updated: 1, deleted: 2 });
+    expect(sync([kept])).toMatchObject({ inserted: 0, updated: 0, deleted: 2 });
     expect(index.size).toBe(1);
     expect(column('SELECT id FROM records')).toEqual(['c']);
     expect(matching('banana')).toEqual([]);
     expect(column('SELECT COUNT(*) FROM supersessions')).toEqual([0]);
     expect(column('SELECT COUNT(*) FROM record_roles')).toEqual([1]);
+  });
+});
+
+describe('a record index opened on a database that already holds records', () => {
+  it('recognises unchanged records by fingerprint and rewrites only the ones that differ', async () => {
+    const own = await freshDriver();
+    const records = [buildRecord({ id: 'a', text: 'apple' }), buildRecord({ id: 'b', text: 'banana' }), buildRecord({ id: 'c' })];
+    createRecordIndex(own).sync(buildRecordSet(records));
+    const reopened = createRecordIndex(own);
+    expect(reopened.size).toBe(3);
+    const changed = [records[0] as SourceRecord, buildRecord({ id: 'b', text: 'blueberry' }), buildRecord({ id: 'd' })];
+    expect(reopened.sync(buildRecordSet(changed))).toEqual({ inserted: 1, updated: 1, deleted: 1 });
+    expect(own.all('SELECT id FROM records ORDER BY id').map(([id]) => id)).toEqual(['a', 'b', 'd']);
+  });
+});
+
+describe('admission in SQL', () => {
+  it('re-runs the predicate over changed rows and their supersession targets only, with the answer of a full run', async () => {
+    const own = await freshDriver();
+    const sqlIndex = createRecordIndex(own);
+    const contract = buildContract({ denyLabels: ['hr'] });
+    const admittedBy = (records: readonly SourceRecord[]) => {
+      sqlIndex.sync(buildRecordSet(records));
+      const lowered = valueOf(lowerAdmission(resolveOrThrow(contract, records).contract, 999));
+      const incremental = [...sqlIndex.admit(lowered)].sort();
+      const full = own.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)).sort();
+      expect(incremental).toEqual(full);
+      return incremental;
+    };
+    const old = buildRecord({ id: 'old' });
+    const successor = buildRecord({ id: 'new', supersedes: ['old'], lifecycle: 'draft' });
+    expect(admittedBy([old, successor, buildRecord({ id: 'x' })])).toEqual(['new', 'old', 'x']);
+    // The successor becomes active: it now governs, and its target must be looked at again although the target did not change.
+    expect(admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x' })])).toEqual(['new', 'x']);
+    expect(admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x', access: { labels: ['hr'] } })])).toEqual(['new']);
+    // The successor disappears: its former target is admitted again.
+    expect(admittedBy([old, buildRecord({ id: 'x' })])).toEqual(['old', 'x']);
+  });
+
+  it('keeps admitted_text holding exactly the admitted rows', async () => {
+    const own = await freshDriver();
+    const sqlIndex = createRecordIndex(own);
+    const step = (records: readonly SourceRecord[], scopes: string[]) => {
+      const recordSet = buildRecordSet(records);
+      sqlIndex.sync(recordSet);
+      const admitted = sqlIndex.admit(valueOf(lowerAdmission(resolveOrThrow(buildContract({ scopes }), records).contract, 999)));
+      sqlIndex.syncAdmittedText(recordSet);
+      const held = own.all('SELECT r.id FROM admitted_text_docsize d JOIN records r ON r.rowid = d.id ORDER BY r.id').map(([id]) => String(id));
+      expect(held).toEqual([...admitted].sort());
+      return held;
+    };
+    const records = [buildRecord({ id: 'a', text: 'apple' }), buildRecord({ id: 'b', scope: 'legal', text: 'banana' })];
+    expect(step(records, ['support'])).toEqual(['a']);
+    const generation = sqlIndex.admittedTextGeneration;
+    expect(step(records, ['support'])).toEqual(['a']);
+    expect(sqlIndex.admittedTextGeneration).toBe(generation);
+    expect(step(records, ['support', 'legal'])).toEqual(['a', 'b']);
+    expect(step([buildRecord({ id: 'a', text: 'avocado' }), records[1] as SourceRecord], ['legal'])).toEqual(['b']);
+    expect(step([buildRecord({ id: 'a', text: 'avocado' }), records[1] as SourceRecord], ['support'])).toEqual(['a']);
+    expect(own.all(`SELECT count(*) FROM admitted_text WHERE admitted_text MATCH '"avocado"'`)).toEqual([[1]]);
+    expect(own.all(`SELECT count(*) FROM admitted_text WHERE admitted_text MATCH '"apple"'`)).toEqual([[0]]);
   });
 });

@@ -1,17 +1,21 @@
-import type { SourceRecord } from '../format/record';
-import { recordTimes } from '../passes/resolve';
-import { hasVerifiedProvenance } from '../passes/validate';
-import { replacedPositions } from '../replaced-positions';
+import { canonicalJson } from '../canonical';
+import type { LoweredAdmission } from '../passes/lower-admission';
+import type { CheckedRecord, RecordSet } from '../passes/validate';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
+
+const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
 
 /**
  * The gated columns are plain columns and side tables so that admission lowers to one parameterised
- * WHERE; text lives only in a contentless FTS5 table (rowid = records.rowid) to keep memory down.
+ * WHERE. Text lives in two contentless FTS5 tables (rowid = records.rowid), never stored twice:
+ * `admitted_text` holds exactly the records the last admission admitted, so bm25's statistics are the
+ * admitted set's; `corpus_text` holds every record, for the naive and post-filter baselines only.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (
   rowid INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
+  fingerprint TEXT NOT NULL,
   project TEXT NOT NULL,
   scope TEXT NOT NULL,
   subject TEXT,
@@ -28,33 +32,49 @@ CREATE TABLE IF NOT EXISTS records (
   tokens INTEGER NOT NULL,
   relevance REAL
 );
+CREATE INDEX IF NOT EXISTS records_project_scope ON records (project, scope);
 CREATE TABLE IF NOT EXISTS record_roles (record_rowid INTEGER NOT NULL, role TEXT NOT NULL, PRIMARY KEY (record_rowid, role)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_purposes (record_rowid INTEGER NOT NULL, purpose TEXT NOT NULL, PRIMARY KEY (record_rowid, purpose)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_labels (record_rowid INTEGER NOT NULL, label TEXT NOT NULL, PRIMARY KEY (record_rowid, label)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_claims (record_rowid INTEGER NOT NULL, proposition TEXT NOT NULL, PRIMARY KEY (record_rowid, proposition)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS supersessions (target TEXT NOT NULL, successor TEXT NOT NULL, PRIMARY KEY (target, successor)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS record_text USING fts5(title, text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS admitted_text USING fts5(title, text, content='', contentless_delete=1, ${TOKENIZER});
+CREATE VIRTUAL TABLE IF NOT EXISTS corpus_text USING fts5(title, text, content='', contentless_delete=1, ${TOKENIZER});
+CREATE TEMP TABLE IF NOT EXISTS admitted (rowid INTEGER PRIMARY KEY);
 CREATE TEMP TABLE IF NOT EXISTS identity_names (name TEXT NOT NULL, identity TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS temp.identity_names_name ON identity_names (name);
 CREATE TEMP TABLE IF NOT EXISTS accepted_evidence (proposition TEXT NOT NULL, class TEXT NOT NULL);
+CREATE TEMP TABLE IF NOT EXISTS principal_roles (principal INTEGER NOT NULL, role TEXT NOT NULL);
 `;
 
 export interface SyncReport {
   readonly inserted: number;
   readonly updated: number;
   readonly deleted: number;
-  /**
-   * Ids whose admission may have changed: every inserted, updated or deleted record, and every record
-   * one of them supersedes (before or after), because a successor's state decides its target's.
-   */
-  readonly touched: ReadonlySet<string>;
 }
 
+/** The SQL half of the compiler: the records as rows, the admission predicate run over them, and the text indexes. */
 export interface RecordIndex {
-  /** Brings the index to exactly these records, touching only rows whose record object changed. */
-  sync(records: readonly SourceRecord[], onProgress?: (done: number, total: number) => void): SyncReport;
+  /**
+   * Brings the records table to exactly these records. Only rows whose record changed are written; the
+   * index tells changed records from unchanged ones by itself (the same object, or else the same
+   * fingerprint, which is all it has for rows it found in the database when it opened), and shares that
+   * with nothing else.
+   */
+  sync(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): SyncReport;
+  /**
+   * The ids the lowered predicate admits. A new predicate runs over every row; the same predicate again
+   * re-runs only over the rows synced since (and the rows they supersede or superseded).
+   */
+  admit(lowered: LoweredAdmission): ReadonlySet<string>;
+  /** Makes `admitted_text` hold exactly the rows the last `admit` admitted, taking texts from `recordSet`. */
+  syncAdmittedText(recordSet: RecordSet): void;
+  /** Makes `corpus_text` hold every record (the baselines' whole-corpus index). */
+  syncCorpusText(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): void;
+  /** Change whenever the rows of `admitted_text` / `corpus_text` change: what a ranking memo depends on. */
+  readonly admittedTextGeneration: number;
+  readonly corpusTextGeneration: number;
   readonly size: number;
-  /** Changes whenever something a ranking reads changes (title, text, declared relevance, or the set of rows). */
-  readonly rankingGeneration: number;
 }
 
 const PROGRESS_EVERY = 2_000;
@@ -63,183 +83,271 @@ const BATCH_SIZE = 500;
 
 /**
  * Inserts go in batches: each table gets one JSON array per batch and one statement execution, so a
- * record costs a JSON.stringify instead of a dozen bind/step/reset round trips into WASM. SQLite's
- * JSON reader returns the very integers, strings and doubles that binding them one by one would.
+ * record costs a JSON.stringify instead of a dozen bind/step/reset round trips into WASM. `jsonb_each`
+ * reads the array once as binary JSON; with `json_each` every `value->>n` parsed the row's text again.
  */
 const BATCH_INSERTS = {
-  records: `INSERT INTO records SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8,
-    value->>9, value->>10, value->>11, value->>12, value->>13, value->>14, value->>15, value->>16 FROM json_each(?)`,
-  text: 'INSERT INTO record_text (rowid, title, text) SELECT value->>0, value->>1, value->>2 FROM json_each(?)',
-  role: 'INSERT OR IGNORE INTO record_roles SELECT value->>0, value->>1 FROM json_each(?)',
-  purpose: 'INSERT OR IGNORE INTO record_purposes SELECT value->>0, value->>1 FROM json_each(?)',
-  label: 'INSERT OR IGNORE INTO record_labels SELECT value->>0, value->>1 FROM json_each(?)',
-  claim: 'INSERT OR IGNORE INTO record_claims SELECT value->>0, value->>1 FROM json_each(?)',
-  supersession: 'INSERT OR IGNORE INTO supersessions SELECT value->>0, value->>1 FROM json_each(?)',
+  records: `INSERT INTO records SELECT ${Array.from({ length: 18 }, (_, column) => `value->>${column}`).join(', ')} FROM jsonb_each(?)`,
+  role: 'INSERT OR IGNORE INTO record_roles SELECT value->>0, value->>1 FROM jsonb_each(?)',
+  purpose: 'INSERT OR IGNORE INTO record_purposes SELECT value->>0, value->>1 FROM jsonb_each(?)',
+  label: 'INSERT OR IGNORE INTO record_labels SELECT value->>0, value->>1 FROM jsonb_each(?)',
+  claim: 'INSERT OR IGNORE INTO record_claims SELECT value->>0, value->>1 FROM jsonb_each(?)',
+  supersession: 'INSERT OR IGNORE INTO supersessions SELECT value->>0, value->>1 FROM jsonb_each(?)',
 } as const;
 
 type BatchTable = keyof typeof BATCH_INSERTS;
 
-interface IndexedEntry {
-  readonly record: SourceRecord;
+interface IndexedRow {
   readonly rowid: number;
-  /** The sync that last saw this id among the wanted records; older entries are deleted. */
-  seenIn: number;
+  readonly fingerprint: string;
+  /** The record this row was last matched with in this session; null for a row found in the database. */
+  readonly checked: CheckedRecord | null;
+}
+
+/** One column of a query's rows, read as one JSON array instead of a step per row through the WASM boundary. */
+function readColumn(driver: SqlDriver, sql: string): SqlValue[] {
+  const [row] = driver.all(`SELECT json_group_array(a) FROM (${sql})`);
+  return JSON.parse(String(row?.[0] ?? '[]')) as SqlValue[];
+}
+
+/** Two columns, `a` and `b`, likewise. */
+function readPairs(driver: SqlDriver, sql: string): [SqlValue, SqlValue][] {
+  const [row] = driver.all(`SELECT json_group_array(json_array(a, b)) FROM (${sql})`);
+  return JSON.parse(String(row?.[0] ?? '[]')) as [SqlValue, SqlValue][];
 }
 
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
   driver.exec(SCHEMA);
-  const indexed = new Map<string, IndexedEntry>();
-  let nextRowid = 1;
-  let generation = 0;
-  let rankingGeneration = 0;
-  let lastSynced: readonly SourceRecord[] | null = null;
+  const rows = new Map<string, IndexedRow>();
+  for (const [id, rowid, fingerprint] of driver.all('SELECT id, rowid, fingerprint FROM records')) {
+    rows.set(String(id), { rowid: Number(rowid), fingerprint: String(fingerprint), checked: null });
+  }
+  let nextRowid = Number(driver.all('SELECT coalesce(max(rowid), 0) + 1 FROM records')[0]?.[0] ?? 1);
+  /** The array last synced, so that a toggle (one object replaced in place) is found without a lookup per record. */
+  let lastSynced: readonly CheckedRecord[] | null = null;
+  /** Rows whose admission may have changed since the last `admit`: written rows and what they supersede. */
+  const touched = new Set<number>();
+  let admissionKey: string | null = null;
+  let admittedTextGeneration = 0;
+  let corpusTextGeneration = 0;
 
   const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
   const statements = {
-    deleteText: driver.prepare('DELETE FROM record_text WHERE rowid = ?'),
     deletes: [
       'DELETE FROM records WHERE rowid = ?',
       'DELETE FROM record_roles WHERE record_rowid = ?',
       'DELETE FROM record_purposes WHERE record_rowid = ?',
       'DELETE FROM record_labels WHERE record_rowid = ?',
       'DELETE FROM record_claims WHERE record_rowid = ?',
+      'DELETE FROM admitted WHERE rowid = ?',
     ].map((sql) => driver.prepare(sql)),
     deleteSupersessions: driver.prepare('DELETE FROM supersessions WHERE successor = ?'),
+    targetsOf: driver.prepare('SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?'),
+    deleteAdmittedText: driver.prepare('DELETE FROM admitted_text WHERE rowid = ?'),
+    deleteCorpusText: driver.prepare('DELETE FROM corpus_text WHERE rowid = ?'),
+    insertAdmittedText: driver.prepare('INSERT INTO admitted_text (rowid, title, text) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)'),
+    insertCorpusText: driver.prepare('INSERT INTO corpus_text (rowid, title, text) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)'),
+    hasAdmittedText: driver.prepare('SELECT 1 FROM admitted_text_docsize WHERE id = ?'),
+    hasCorpusText: driver.prepare('SELECT 1 FROM corpus_text_docsize WHERE id = ?'),
   };
 
-  const emptyBatch = (): Record<BatchTable, SqlValue[][]> => ({ records: [], text: [], role: [], purpose: [], label: [], claim: [], supersession: [] });
+  const emptyBatch = (): Record<BatchTable, SqlValue[][]> => ({ records: [], role: [], purpose: [], label: [], claim: [], supersession: [] });
   let batch = emptyBatch();
-  const queuedRowids = new Set<number>();
+  const queued = new Set<number>();
 
-  const pairs = (rows: SqlValue[][], rowid: number, values: readonly string[]) => {
-    for (const value of values) rows.push([rowid, value]);
+  const flush = () => {
+    if (queued.size === 0) return;
+    for (const table of Object.keys(inserts) as BatchTable[]) {
+      if (batch[table].length > 0) inserts[table].run([JSON.stringify(batch[table])]);
+    }
+    batch = emptyBatch();
+    queued.clear();
   };
 
-  const queueInsert = (record: SourceRecord, rowid: number, withText: boolean) => {
-    const times = recordTimes(record);
+  const queueInsert = (item: CheckedRecord, rowid: number) => {
+    const { record } = item;
     batch.records.push([
       rowid,
       record.id,
+      item.fingerprint,
       record.project,
       record.scope,
       record.subject,
-      times.knownAt,
-      times.validFrom,
-      times.validTo,
+      item.knownAt,
+      item.validFrom,
+      item.validTo,
       record.lifecycle,
       record.sourceClass,
       record.authorityClass,
       record.reviewState,
-      hasVerifiedProvenance(record) ? 1 : 0,
+      item.provenanceVerified ? 1 : 0,
       record.sensitivity,
       record.evidence?.class ?? null,
       record.tokens,
       record.relevance,
     ]);
-    if (withText) batch.text.push([rowid, record.title, record.text]);
-    pairs(batch.role, rowid, record.access.roles);
-    pairs(batch.purpose, rowid, record.access.purposes);
-    pairs(batch.label, rowid, record.access.labels);
-    if (record.evidence) pairs(batch.claim, rowid, [...record.evidence.supports, ...record.evidence.contradicts]);
-    for (const target of record.supersedes) batch.supersession.push([target, record.id]);
-    queuedRowids.add(rowid);
+    for (const role of record.access.roles) batch.role.push([rowid, role]);
+    for (const purpose of record.access.purposes) batch.purpose.push([rowid, purpose]);
+    for (const label of record.access.labels) batch.label.push([rowid, label]);
+    for (const proposition of record.evidence === null ? [] : [...record.evidence.supports, ...record.evidence.contradicts]) batch.claim.push([rowid, proposition]);
+    for (const target of record.supersedes) {
+      batch.supersession.push([target, record.id]);
+      const targetRow = rows.get(target);
+      if (targetRow !== undefined) touched.add(targetRow.rowid);
+    }
+    queued.add(rowid);
+    touched.add(rowid);
+    if (queued.size === BATCH_SIZE) flush();
   };
 
-  const flush = () => {
-    if (queuedRowids.size === 0) return;
-    for (const table of Object.keys(inserts) as BatchTable[]) {
-      if (batch[table].length > 0) inserts[table].run([JSON.stringify(batch[table])]);
+  /** A successor's state decides its targets' admission: the targets it had are looked at again too. */
+  const touchTargetsOf = (id: string) => {
+    for (const [rowid] of statements.targetsOf.all([id])) touched.add(Number(rowid));
+  };
+
+  const dropText = (rowid: number) => {
+    if (statements.hasAdmittedText.all([rowid]).length > 0) {
+      statements.deleteAdmittedText.run([rowid]);
+      admittedTextGeneration += 1;
     }
-    batch = emptyBatch();
-    queuedRowids.clear();
+    if (statements.hasCorpusText.all([rowid]).length > 0) {
+      statements.deleteCorpusText.run([rowid]);
+      corpusTextGeneration += 1;
+    }
   };
 
   const remove = (id: string, rowid: number, withText: boolean) => {
     // A record listed twice is queued and then replaced: its queued rows must land before they are deleted.
-    if (queuedRowids.has(rowid)) flush();
-    if (withText) statements.deleteText.run([rowid]);
+    if (queued.has(rowid)) flush();
+    touchTargetsOf(id);
+    if (withText) dropText(rowid);
     for (const statement of statements.deletes) statement.run([rowid]);
     statements.deleteSupersessions.run([id]);
   };
 
+  /** Whether the row holds this record's text: same record object, or (for a row found on disk) the same fingerprint. */
+  const sameText = (row: IndexedRow, item: CheckedRecord) =>
+    row.checked === null ? row.fingerprint === item.fingerprint : row.checked.record.title === item.record.title && row.checked.record.text === item.record.text;
+
+  const write = (item: CheckedRecord, row: IndexedRow | undefined): 'inserted' | 'updated' | 'kept' => {
+    const id = item.record.id;
+    if (row !== undefined && (row.checked === item || row.fingerprint === item.fingerprint)) {
+      if (row.checked !== item) rows.set(id, { ...row, checked: item });
+      return 'kept';
+    }
+    if (row !== undefined) {
+      remove(id, row.rowid, !sameText(row, item));
+      queueInsert(item, row.rowid);
+      rows.set(id, { rowid: row.rowid, fingerprint: item.fingerprint, checked: item });
+      return 'updated';
+    }
+    const rowid = nextRowid++;
+    queueInsert(item, rowid);
+    rows.set(id, { rowid, fingerprint: item.fingerprint, checked: item });
+    return 'inserted';
+  };
+
+  const insertTexts = (statement: SqlStatement, wanted: readonly [SqlValue, SqlValue][], recordSet: RecordSet, onProgress?: (done: number, total: number) => void) => {
+    let texts: SqlValue[][] = [];
+    const flushTexts = () => {
+      if (texts.length > 0) statement.run([JSON.stringify(texts)]);
+      texts = [];
+    };
+    wanted.forEach(([rowid, id], index) => {
+      const item = recordSet.byId.get(String(id));
+      if (item === undefined) throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
+      texts.push([rowid, item.record.title, item.record.text]);
+      if (texts.length === BATCH_SIZE) flushTexts();
+      if (onProgress && (index + 1) % PROGRESS_EVERY === 0) onProgress(index + 1, wanted.length);
+    });
+    flushTexts();
+  };
+
   return {
-    sync(records, onProgress) {
-      // Record arrays are never changed once built, so the array synced last time needs no walk.
-      if (records === lastSynced) {
-        onProgress?.(records.length, records.length);
-        return { inserted: 0, updated: 0, deleted: 0, touched: new Set<string>() };
-      }
-      let inserted = 0;
-      let updated = 0;
-      let deleted = 0;
-      const touched = new Set<string>();
-      const touch = (record: SourceRecord) => {
-        touched.add(record.id);
-        for (const target of record.supersedes) touched.add(target);
+    sync(recordSet, onProgress) {
+      const checked = recordSet.checked;
+      const report = { inserted: 0, updated: 0, deleted: 0 };
+      const count = (outcome: 'inserted' | 'updated' | 'kept') => {
+        if (outcome !== 'kept') report[outcome] += 1;
       };
-      generation += 1;
-      const replace = (record: SourceRecord, current: IndexedEntry) => {
-        // A control that only changes metadata leaves the full-text index, and so every bm25 score, alone.
-        const sameText = current.record.title === record.title && current.record.text === record.text;
-        if (!sameText || current.record.relevance !== record.relevance) rankingGeneration += 1;
-        touch(current.record);
-        remove(record.id, current.rowid, !sameText);
-        queueInsert(record, current.rowid, !sameText);
-        indexed.set(record.id, { record, rowid: current.rowid, seenIn: generation });
-        updated += 1;
-        touch(record);
-        if (queuedRowids.size === BATCH_SIZE) flush();
-      };
-      const replaced = lastSynced === null ? null : replacedPositions(lastSynced, records);
       driver.transaction(() => {
-        if (replaced !== null) {
-          // The same ids in the same places as last time: only the replaced objects need work, and nothing can be gone.
-          for (const position of replaced) {
-            const record = records[position] as SourceRecord;
-            const current = indexed.get(record.id);
-            if (current) replace(record, current);
+        // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects need a look.
+        const aligned = lastSynced !== null && lastSynced.length === checked.length && lastSynced.every((item, position) => item.record.id === checked[position]?.record.id);
+        if (aligned && lastSynced !== null) {
+          for (let position = 0; position < checked.length; position += 1) {
+            const item = checked[position] as CheckedRecord;
+            if (item !== lastSynced[position]) count(write(item, rows.get(item.record.id)));
           }
+        } else {
+          const wanted = new Set<string>();
+          checked.forEach((item, position) => {
+            wanted.add(item.record.id);
+            count(write(item, rows.get(item.record.id)));
+            if (onProgress && (position + 1) % PROGRESS_EVERY === 0) onProgress(position + 1, checked.length);
+          });
           flush();
-          return;
-        }
-        for (const [position, record] of records.entries()) {
-          const current = indexed.get(record.id);
-          if (current?.record === record) {
-            current.seenIn = generation;
-            continue;
+          for (const [id, row] of rows) {
+            if (wanted.has(id)) continue;
+            remove(id, row.rowid, true);
+            touched.delete(row.rowid);
+            rows.delete(id);
+            report.deleted += 1;
           }
-          if (current) {
-            replace(record, current);
-          } else {
-            const rowid = nextRowid++;
-            queueInsert(record, rowid, true);
-            indexed.set(record.id, { record, rowid, seenIn: generation });
-            inserted += 1;
-            rankingGeneration += 1;
-            touch(record);
-            if (queuedRowids.size === BATCH_SIZE) flush();
-          }
-          if (onProgress && (inserted + updated) % PROGRESS_EVERY === 0) onProgress(position + 1, records.length);
         }
         flush();
-        for (const [id, entry] of indexed) {
-          if (entry.seenIn === generation) continue;
-          touch(entry.record);
-          remove(id, entry.rowid, true);
-          indexed.delete(id);
-          deleted += 1;
-          rankingGeneration += 1;
+      });
+      lastSynced = checked;
+      onProgress?.(checked.length, checked.length);
+      return report;
+    },
+
+    admit(lowered) {
+      const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principalRoles]);
+      driver.transaction(() => {
+        if (key !== admissionKey) {
+          driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principal_roles; DELETE FROM admitted;');
+          driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
+          driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
+          driver.all('INSERT INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.principalRoles)]);
+          driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE ${lowered.where}`, lowered.params);
+        } else if (touched.size > 0) {
+          const rowids = JSON.stringify([...touched]);
+          driver.all('DELETE FROM admitted WHERE rowid IN (SELECT value FROM json_each(?))', [rowids]);
+          driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?)) AND (${lowered.where})`, [rowids, ...lowered.params]);
         }
       });
-      lastSynced = records;
-      onProgress?.(records.length, records.length);
-      return { inserted, updated, deleted, touched };
+      admissionKey = key;
+      touched.clear();
+      return new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
+    },
+
+    syncAdmittedText(recordSet) {
+      driver.transaction(() => {
+        const gone = readColumn(driver, 'SELECT id AS a FROM admitted_text_docsize WHERE id NOT IN (SELECT rowid FROM admitted)');
+        for (const rowid of gone) statements.deleteAdmittedText.run([Number(rowid)]);
+        const wanted = readPairs(driver, 'SELECT admitted.rowid AS a, r.id AS b FROM admitted JOIN records r ON r.rowid = admitted.rowid WHERE admitted.rowid NOT IN (SELECT id FROM admitted_text_docsize)');
+        insertTexts(statements.insertAdmittedText, wanted, recordSet);
+        if (gone.length > 0 || wanted.length > 0) admittedTextGeneration += 1;
+      });
+    },
+
+    syncCorpusText(recordSet, onProgress) {
+      driver.transaction(() => {
+        const wanted = readPairs(driver, 'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)');
+        insertTexts(statements.insertCorpusText, wanted, recordSet, onProgress);
+        if (wanted.length > 0) corpusTextGeneration += 1;
+      });
+      onProgress?.(recordSet.checked.length, recordSet.checked.length);
+    },
+
+    get admittedTextGeneration() {
+      return admittedTextGeneration;
+    },
+    get corpusTextGeneration() {
+      return corpusTextGeneration;
     },
     get size() {
-      return indexed.size;
-    },
-    get rankingGeneration() {
-      return rankingGeneration;
+      return rows.size;
     },
   };
 }

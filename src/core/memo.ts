@@ -1,0 +1,184 @@
+/**
+ * What a pass may ask of whoever runs it. A pass is a plain function of its inputs; where it maps a
+ * function over many items, or derives one value from many inputs, it says so through `Derive` and
+ * names what the result depends on. Run with `computeAll`, everything is computed; run by a compiler's
+ * memo (`createMemo`), what the last revision computed from the same inputs is handed back instead.
+ * The answer is the same either way (src/core/incremental.test.ts compares the two).
+ */
+export interface Derive {
+  /**
+   * `items.map(compute)`. `compute` may read only its item and what `key` stands for (say, the parts
+   * of the contract a gate reads). With `same`, a value computed again that equals the last one for
+   * the same position is replaced by that last object, so what is derived from it is reused too.
+   */
+  map<I extends object, O>(table: string, key: string, items: readonly I[], compute: (item: I) => O, same?: (a: O, b: O) => boolean): readonly O[];
+  /** `compute()`, which may read only `deps` (compared element by element with `===`). */
+  cell<O>(name: string, deps: readonly unknown[], compute: () => O): O;
+  /**
+   * `values` as they are, except that a value equal (`same`) to the last revision's value at the same
+   * position is that last object: early cutoff for values that are cheap to build but costly to use
+   * (a trace row is cheap; hashing its chunk of the receipt is not).
+   */
+  stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[];
+}
+
+/** Computes everything, every time: the reference a memo must agree with. */
+export const computeAll: Derive = {
+  map: (_table, _key, items, compute) => items.map((item) => compute(item)),
+  cell: (_name, _deps, compute) => compute(),
+  stable: (_table, values) => values,
+};
+
+export interface TableStats {
+  readonly reused: number;
+  readonly computed: number;
+}
+
+export interface Memo extends Derive {
+  /**
+   * Runs one revision (one compilation). Whatever a table or cell held from an earlier revision and
+   * was not asked for in this one is dropped at its end, so the memo holds at most one revision's
+   * values: memory stays flat however many revisions run.
+   */
+  revision<T>(work: () => T): T;
+  /** What the last revision reused and computed, per table and cell name. */
+  stats(): ReadonlyMap<string, TableStats>;
+  /** Drops everything, as if the memo were new. */
+  clear(): void;
+}
+
+interface Table {
+  readonly key: string;
+  readonly items: readonly object[];
+  readonly outputs: readonly unknown[];
+}
+
+interface Cell {
+  readonly deps: readonly unknown[];
+  readonly value: unknown;
+}
+
+/** Positional misses beyond which matching items by identity pays for building a map (positions moved). */
+const REALIGN_AFTER_MISSES = 64;
+
+function sameDeps(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/**
+ * The compiler's one memo layer, in the manner of salsa: tables of per-item values and single cells,
+ * each valid for the inputs it was computed from, reused on identical inputs, evicted by revision.
+ * Nothing here knows what a pass computes; no pass knows it is being memoised.
+ */
+export function createMemo(): Memo {
+  let tables = new Map<string, Table>();
+  let cells = new Map<string, Cell>();
+  let usedTables = new Set<string>();
+  let usedCells = new Set<string>();
+  let stats = new Map<string, TableStats>();
+  let inRevision = false;
+
+  const count = (name: string, reused: number, computed: number) => {
+    const before = stats.get(name);
+    stats.set(name, { reused: (before?.reused ?? 0) + reused, computed: (before?.computed ?? 0) + computed });
+  };
+
+  const memo: Memo = {
+    map<I extends object, O>(table: string, key: string, items: readonly I[], compute: (item: I) => O, same?: (a: O, b: O) => boolean): readonly O[] {
+      usedTables.add(table);
+      const last = tables.get(table) as { readonly key: string; readonly items: readonly I[]; readonly outputs: readonly O[] } | undefined;
+      if (last !== undefined && last.key === key && last.items === items) {
+        count(table, items.length, 0);
+        return last.outputs;
+      }
+      const sameKey = last !== undefined && last.key === key;
+      const aligned = last !== undefined && last.items.length === items.length;
+      let byItem: Map<I, O> | null = null;
+      let misses = 0;
+      const previousFor = (item: I, index: number): O | undefined => {
+        if (last === undefined) return undefined;
+        if (aligned && last.items[index] === item) return last.outputs[index];
+        if (byItem === null && (!aligned || misses > REALIGN_AFTER_MISSES)) {
+          byItem = new Map();
+          for (let at = 0; at < last.items.length; at += 1) byItem.set(last.items[at] as I, last.outputs[at] as O);
+        }
+        return byItem?.get(item);
+      };
+      const outputs = new Array<O>(items.length);
+      let reused = 0;
+      for (let index = 0; index < items.length; index += 1) {
+        const item = items[index] as I;
+        if (sameKey) {
+          const previous = previousFor(item, index);
+          if (previous !== undefined || (aligned && last.items[index] === item)) {
+            outputs[index] = previous as O;
+            reused += 1;
+            continue;
+          }
+          misses += 1;
+        }
+        const value = compute(item);
+        const previous = same !== undefined && aligned ? last.outputs[index] : undefined;
+        outputs[index] = previous !== undefined && same !== undefined && same(previous, value) ? previous : value;
+      }
+      tables.set(table, { key, items, outputs });
+      count(table, reused, items.length - reused);
+      return outputs;
+    },
+
+    cell<O>(name: string, deps: readonly unknown[], compute: () => O): O {
+      usedCells.add(name);
+      const last = cells.get(name);
+      if (last !== undefined && sameDeps(last.deps, deps)) {
+        count(name, 1, 0);
+        return last.value as O;
+      }
+      const value = compute();
+      cells.set(name, { deps, value });
+      count(name, 0, 1);
+      return value;
+    },
+
+    stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[] {
+      usedTables.add(table);
+      const last = tables.get(table);
+      const previous = last !== undefined && last.outputs.length === values.length ? (last.outputs as readonly V[]) : null;
+      let reused = 0;
+      const kept = previous === null ? values : values.map((value, index) => {
+        const before = previous[index] as V;
+        if (before === value || !same(before, value)) return value;
+        reused += 1;
+        return before;
+      });
+      tables.set(table, { key: '', items: [], outputs: kept });
+      count(table, reused, values.length - reused);
+      return kept;
+    },
+
+    revision(work) {
+      if (inRevision) return work();
+      inRevision = true;
+      usedTables = new Set();
+      usedCells = new Set();
+      stats = new Map();
+      try {
+        return work();
+      } finally {
+        inRevision = false;
+        for (const name of tables.keys()) if (!usedTables.has(name)) tables.delete(name);
+        for (const name of cells.keys()) if (!usedCells.has(name)) cells.delete(name);
+      }
+    },
+
+    stats: () => stats,
+
+    clear() {
+      tables = new Map();
+      cells = new Map();
+      stats = new Map();
+    },
+  };
+  return memo;
+}
