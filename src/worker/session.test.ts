@@ -88,7 +88,7 @@ describe('session', () => {
   it('a compilation that throws leaves no earlier receipt, packet or trace to read, export or freeze', async () => {
     let broken = false;
     const flaky: Compiler = {
-      index: (recordSet, onProgress) => compiler.index(recordSet, onProgress),
+      ...compiler,
       compile: (request) => {
         if (broken) throw new RangeError('Maximum call stack size exceeded');
         return compiler.compile(request);
@@ -110,6 +110,20 @@ describe('session', () => {
     broken = false;
     expect(session.compile('diagnostic').ok).toBe(true);
     expect(session.receiptJson()).not.toBeNull();
+  });
+
+  it('a compilation whose baselines throw keeps nothing either', async () => {
+    const flaky: Compiler = {
+      ...compiler,
+      baselines: () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    };
+    const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
+    expect(session.receiptJson()).toBeNull();
+    expect(session.freezeReceipt().frozenReceiptId).toBeNull();
   });
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {

@@ -258,8 +258,11 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      last = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
-      return { ok: true, view: viewOf(last, audience) };
+      const compiled: LastCompile = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
+      const view = viewOf(compiled, audience);
+      last = compiled;
+      return { ok: true, view };
     },
 
     disclose(audience: Audience): CompileResponse {
