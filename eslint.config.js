@@ -43,8 +43,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tests of the pure core need a real SQLite; only this one test helper may reach for it.
-    files: ['src/core/test-support/node-driver.ts'],
+    // Tests of the pure core need a real SQLite and a heap they can measure; only these test helpers may reach for them.
+    files: ['src/core/test-support/node-driver.ts', 'src/core/test-support/node-heap.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

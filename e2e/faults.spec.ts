@@ -18,6 +18,7 @@ async function expectNothingCopyable(app: ContextDebugger): Promise<void> {
   await expect(app.copyPacketButton).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Download packet' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Download receipt' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download statement' })).toHaveCount(0);
   await expect(app.column('compiled')).toHaveCount(0);
   await expect(page.getByTestId('packet-text')).toHaveCount(0);
 }

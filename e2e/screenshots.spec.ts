@@ -41,6 +41,7 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await app.drill.getByRole('button', { name: 'Inject late change' }).click();
     await app.drill.getByRole('button', { name: 'Attempt to continue' }).click();
     await expect(app.drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
+    await expect(app.drill.getByTestId('diff-decisions')).toContainText('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
     // The drill sits at the foot of the narrow contract rail: picture the panel, not the empty space beside it.
     await picture(app.drill, 'drill-stale');
   });

@@ -3,6 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CompileRequest } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { parseContractJson, parseRecordsJsonl, type LoadedScenario } from '../core/passes/validate';
+import { parseReceiptJson } from '../core/passes/validate';
+import type { Receipt } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';
 import { readScenarioFile } from './read-scenario';
@@ -60,4 +62,11 @@ export function loadInputs(options: InputOptions, cwd: string): Result<{ request
   const request = prepareScenario(scenario.value, { controls: options.controls, lateChanges: options.lateChanges });
   if (!request.ok) return request;
   return ok({ request: request.value, scenario: scenario.value });
+}
+
+/** Reads a saved receipt; relative paths are read from `cwd`, and problems name the file as given. */
+export function readReceiptFile(path: string, cwd: string): Result<Receipt, CompileError> {
+  const absolute = resolve(cwd, path);
+  if (!existsSync(absolute)) return err(missingFile(path));
+  return parseReceiptJson(path, readFileSync(absolute, 'utf8'));
 }

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { receiptIdOf } from '../core/passes/attest';
+import type { Receipt } from '../core/result';
 import { EXIT } from './command';
 import { main } from './main';
 
@@ -20,6 +23,7 @@ describe('context-compiler CLI', () => {
     expect(result.stdout).toContain('compile');
     expect(result.stdout).toContain('drill');
     expect(result.stdout).toContain('check');
+    expect(result.stdout).toContain('diff');
   });
 
   it('compiles the default scenario: ADR-0234 protected, naive top-k misses it', async () => {
@@ -50,6 +54,20 @@ describe('context-compiler CLI', () => {
     const saved = JSON.parse(readFileSync(join(result.cwd, 'receipt.json'), 'utf8')) as { receiptId: string };
     expect(saved.receiptId).toBe(parsed.receipt.receiptId);
     expect(readFileSync(join(result.cwd, 'packet.txt'), 'utf8')).toContain(`receipt: ${parsed.receipt.receiptId}`);
+  });
+
+  it('writes an in-toto statement whose subject digests match the packet file and the receipt', async () => {
+    const result = await run('compile', '--receipt-out', 'receipt.json', '--packet-out', 'packet.txt', '--statement-out', 'statement.intoto.json');
+    const statement = JSON.parse(readFileSync(join(result.cwd, 'statement.intoto.json'), 'utf8')) as { _type: string; subject: { name: string; digest: Record<string, string> }[]; predicateType: string; predicate: unknown };
+    const receipt = JSON.parse(readFileSync(join(result.cwd, 'receipt.json'), 'utf8')) as { recordSetDigest: string };
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicate).toEqual(receipt);
+    // The digest anyone can recompute with sha256sum over the packet file the CLI wrote.
+    expect(statement.subject[0]).toMatchObject({ name: 'packet.txt', digest: { sha256: createHash('sha256').update(readFileSync(join(result.cwd, 'packet.txt'))).digest('hex') } });
+    expect(statement.subject[1]).toEqual({ name: 'record-set', digest: { contextCompilerRecordSet: receipt.recordSetDigest } });
+    const failed = await run('compile', '--control', 'remove-provenance', '--statement-out', 'statement.intoto.json');
+    expect(failed.code).toBe(EXIT.failClosed);
+    expect((JSON.parse(readFileSync(join(failed.cwd, 'statement.intoto.json'), 'utf8')) as { subject: unknown[] }).subject).toHaveLength(1);
   });
 
   it('never names a record excluded for authorisation or deny reasons in the user view', async () => {
@@ -95,6 +113,74 @@ describe('context-compiler CLI', () => {
     expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
     const unchanged = await main(['drill', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
     expect(unchanged).toBe(EXIT.ok);
+  });
+
+  it('refuses forged receipts from drill --receipt with exit 2, naming the first differing field', async () => {
+    const saved = await run('compile', '--scenario', 'atlas-credit-review', '--receipt-out', 'receipt.json');
+    const genuine = JSON.parse(readFileSync(join(saved.cwd, 'receipt.json'), 'utf8')) as Receipt;
+    const forge = (name: string, edit: (body: Omit<Receipt, 'receiptId'>) => Omit<Receipt, 'receiptId'>) => {
+      const { receiptId: _id, ...body } = genuine;
+      const edited = edit(body);
+      writeFileSync(join(saved.cwd, name), JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }));
+    };
+    forge('slot.json', (body) => ({ ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] }));
+    forge('row.json', (body) => ({ ...body, trace: body.trace.map((row) => (row.id === 'W-55' ? { ...row, decision: 'selected' as const } : row)) }));
+    forge('packet.json', (body) => ({ ...body, selected: [...body.selected, 'W-55'] }));
+    const expected = { 'slot.json': 'decisionBlockedBy[0]', 'row.json': 'trace[W-55].decision (record W-55)', 'packet.json': 'selected[4] (record W-55)' };
+    for (const [name, first] of Object.entries(expected)) {
+      let stdout = '';
+      const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', name], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+      expect(code, name).toBe(EXIT.failClosed);
+      expect(stdout, name).toContain('BLOCKED (RECEIPT_MISMATCH)');
+      expect(stdout, name).toContain(`first difference: ${first}`);
+    }
+    let json = '';
+    await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'row.json', '--json'], { stdout: (text) => (json += text), stderr: () => {}, cwd: saved.cwd });
+    expect(JSON.parse(json)).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { path: 'trace[W-55].decision', recordId: 'W-55' } });
+    expect(await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd })).toBe(EXIT.ok);
+  });
+
+  it('shows why a receipt from another as-of date is stale: the diff names the field', async () => {
+    const saved = await run('compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'receipt.json');
+    let stdout = '';
+    const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    expect(code).toBe(EXIT.recompileRequired);
+    expect(stdout).toContain('STALE — RECOMPILE REQUIRED (STALE_CONTRACT_FINGERPRINT)');
+    expect(stdout).toContain('asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z');
+    expect(stdout).toContain('ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE');
+    expect(stdout).not.toContain('not reperformed');
+  });
+
+  it('diffs two compilations: atlas-credit-review decided one day later', async () => {
+    const first = await run('compile', '--scenario', 'atlas-credit-review', '--receipt-out', 'a.json');
+    await main(['compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'b.json'], { stdout: () => {}, stderr: () => {}, cwd: first.cwd });
+    let stdout = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: () => {}, cwd: first.cwd };
+    expect(await main(['diff', 'a.json', 'b.json'], io)).toBe(EXIT.ok);
+    expect(stdout).toContain('asOf 2026-08-30T00:00:00.000Z → 2026-08-31T00:00:00.000Z');
+    expect(stdout).toContain('ADD-7 SELECTED_EVIDENCE → EXCLUDE_EXPIRED');
+    expect(stdout).toMatch(/in: P4-LOCAL\n\s+out: ADD-7/);
+    stdout = '';
+    expect(await main(['diff', 'a.json', 'b.json', '--json'], io)).toBe(EXIT.ok);
+    const diff = JSON.parse(stdout) as { identical: boolean; contract: { field: string }[]; packet: { tokensBefore: number; tokensAfter: number } };
+    expect(diff.identical).toBe(false);
+    expect(diff.contract.map((change) => change.field)).toEqual(['asOf']);
+    expect(diff.packet).toMatchObject({ tokensBefore: 670, tokensAfter: 730 });
+    stdout = '';
+    expect(await main(['diff', 'a.json', 'a.json'], io)).toBe(EXIT.ok);
+    expect(stdout).toContain('identical');
+  });
+
+  it('refuses diff input that is not two receipts, naming the file and field', async () => {
+    const saved = await run('compile', '--receipt-out', 'a.json');
+    writeFileSync(join(saved.cwd, 'bad.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(saved.cwd, 'a.json'), 'utf8')), tokensUsed: 'many' }));
+    let stderr = '';
+    const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+    expect(await main(['diff', 'a.json'], io)).toBe(EXIT.invalid);
+    expect(await main(['diff', 'a.json', 'missing.json'], io)).toBe(EXIT.invalid);
+    expect(stderr).toContain('missing.json: no such file');
+    expect(await main(['diff', 'a.json', 'bad.json'], io)).toBe(EXIT.invalid);
+    expect(stderr).toMatch(/bad\.json: tokensUsed: /);
   });
 
   it('runs every built-in scenario through the self-checks', async () => {

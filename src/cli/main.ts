@@ -2,10 +2,11 @@ import '../shared/jitless-zod';
 import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
 import { checkCommand } from './commands/check';
 import { compileCommand } from './commands/compile';
+import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, checkCommand, evalCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, evalCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -1,8 +1,10 @@
 import type { Audience } from '../core/disclosure';
 import { discloseOutcome } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
+import type { ReceiptVerdict } from '../core/drill';
 import { factContextOf, renderFact } from '../core/reasons';
-import type { Baselines, CompileOutcome, DrillVerdict } from '../core/result';
+import { renderDiffText } from '../core/receipt-diff';
+import type { Baselines, CompileOutcome } from '../core/result';
 
 /** Left-aligned columns, each as wide as its widest cell. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -70,8 +72,14 @@ export function renderOutcome(outcome: CompileOutcome, audience: Audience, basel
   return `${out.join('\n')}\n`;
 }
 
-export function renderVerdict(verdict: DrillVerdict): string {
+export function renderVerdict(verdict: ReceiptVerdict): string {
   const headline = verdict.action === 'continue' ? 'CURRENT — MAY CONTINUE' : verdict.action === 'recompile_required' ? 'STALE — RECOMPILE REQUIRED' : 'BLOCKED';
-  return `${headline} (${verdict.code})\n  ${verdict.message}\n  prior receipt ${verdict.priorReceiptId}${verdict.currentReceiptId ? `\n  current inputs compile to ${verdict.currentReceiptId}` : ''}\n`;
+  const lines = [`${headline} (${verdict.code})`, `  ${verdict.message}`, `  prior receipt ${verdict.priorReceiptId}`];
+  if (verdict.currentReceiptId) lines.push(`  current inputs compile to ${verdict.currentReceiptId}`);
+  if (verdict.diff && !verdict.diff.identical) {
+    const title = verdict.code === 'RECEIPT_MISMATCH' ? 'from what the receipt claims to what its declared inputs compile to' : 'from the receipt to what the current inputs compile to';
+    lines.push('', `  diff ${title}:`, ...renderDiffText(verdict.diff).trimEnd().split('\n').map((line) => (line === '' ? '' : `    ${line}`)));
+  }
+  return `${lines.join('\n')}\n`;
 }
 

@@ -78,7 +78,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
       index.syncAdmittedText(recordSet);
       ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], () => rankAdmitted(driver, contract.query));
     } else {
-      ranking = rankDeclared(admission.value.admitted.map((position) => resolution.value.records[position]).filter((item) => item !== undefined));
+      ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }
 
     const planned = plan(resolution.value, admission.value, ranking, missingRequired, memo);

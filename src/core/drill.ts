@@ -1,58 +1,163 @@
 import type { Compiler, CompileRequest } from './compile';
-import { contractFingerprint } from './fingerprints';
+import { isWithheldFromUser } from './disclosure';
 import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION } from './passes/attest';
-import { sha256Hex } from './hash';
 import { REASONS, type ReasonCode } from './reasons';
-import type { DrillAction, DrillVerdict, Receipt } from './result';
+import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
+import type { CompileOutcome, DrillAction, DrillVerdict, Receipt } from './result';
 
 export interface DrillRequest extends CompileRequest {
-  /** The receipt frozen before the late change. */
+  /** The receipt frozen before the late change, or handed in to be checked. */
   readonly priorReceipt: Receipt;
   /** Late changes declared since that receipt; `lateChanges` lists those the current inputs already apply. */
   readonly declaredChanges: readonly string[];
+  /**
+   * The receipt's own declared inputs as the caller could rebuild them: the same scenario with the
+   * receipt's controls and late changes applied. They reperform the receipt when the current inputs
+   * are not its inputs; null or absent when they cannot be rebuilt (an unknown control, say). Failing
+   * those, the contract the receipt carries is compiled over these records (or the current ones).
+   */
+  readonly declaredInputs?: CompileRequest | null;
+}
+
+/** A drill verdict with what it rests on: the diff a reader needs to see why, and whether the receipt was reperformed. */
+export interface ReceiptVerdict extends DrillVerdict {
+  /**
+   * From the receipt to what decided the verdict: the reperformance of its declared inputs for
+   * RECEIPT_MISMATCH, else what the current inputs compile to. Null when nothing was compiled or nothing differs.
+   */
+  readonly diff: ReceiptDiff | null;
+  /** The same diff as the user view may show it (no record the user view withholds is named). */
+  readonly userDiff: ReceiptDiff | null;
+  /** RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ. */
+  readonly mismatch: FirstDifference | null;
+  /**
+   * True when compiling the receipt's declared inputs reproduced it byte for byte, false when it did
+   * not (RECEIPT_MISMATCH), null when they were not at hand (then a stale verdict says so).
+   */
+  readonly reperformed: boolean | null;
+}
+
+/** The fields that name a receipt's inputs: equal in two receipts, the inputs are the same. */
+function sameInputs(a: Receipt, b: Receipt): boolean {
+  return (
+    a.schemaVersion === b.schemaVersion &&
+    a.engineVersion === b.engineVersion &&
+    a.contractFingerprint === b.contractFingerprint &&
+    a.recordSetDigest === b.recordSetDigest &&
+    a.controls.join('\u0000') === b.controls.join('\u0000') &&
+    a.lateChanges.join('\u0000') === b.lateChanges.join('\u0000')
+  );
+}
+
+/** Whether `candidate` is `receipt` exactly: the same id and every field equal, so the same canonical bytes. */
+function reproduces(candidate: Receipt, receipt: Receipt): boolean {
+  return candidate.receiptId === receipt.receiptId && firstDifference(receipt, candidate) === null;
 }
 
 /**
- * The fire drill, stateless: may an agent continue on `priorReceipt`, given what was declared since
- * and the current contract and records? It compares evidence it is handed; it observes nothing.
+ * Why a receipt that is not current is stale: the first of its inputs that differs from the current
+ * ones, in the order a reader would check them.
  */
-export function drill(compiler: Compiler, request: DrillRequest): DrillVerdict {
+function staleCode(prior: Receipt, current: Receipt, declaredChanges: readonly string[]): { code: ReasonCode; detail: string } {
+  if (prior.contractFingerprint !== current.contractFingerprint) return { code: 'STALE_CONTRACT_FINGERPRINT', detail: 'The contract fingerprint differs from the receipt.' };
+  if (prior.packetFingerprint !== current.packetFingerprint) return { code: 'STALE_PACKET_FINGERPRINT', detail: 'The current inputs compile to a different packet.' };
+  if (prior.recordSetDigest !== current.recordSetDigest) return { code: 'STALE_RECORD_SET', detail: 'The record-set digest differs from the receipt.' };
+  const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
+  if (unapplied.length > 0) return { code: 'LATE_USER_INPUT_NOT_APPLIED', detail: `Declared after the receipt: ${unapplied.join(', ')}.` };
+  return { code: 'STALE_CONTROLS', detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].` };
+}
+
+/**
+ * The fire drill and the receipt check, stateless: may an agent continue on `priorReceipt`, given what
+ * was declared since and the current contract and records? A receipt is CURRENT only when compiling its
+ * declared inputs (contract, records, controls, late changes), which are the current ones, reproduces
+ * that receipt exactly: same canonical bytes, same id. A receipt whose own inputs compile to something
+ * else is refused as RECEIPT_MISMATCH, naming the first differing field; one whose inputs are no longer
+ * the current ones is stale, with the diff that shows why. It compares what it is handed; it observes nothing.
+ */
+export function drill(compiler: Compiler, request: DrillRequest): ReceiptVerdict {
   const prior = request.priorReceipt;
-  const verdict = (action: DrillAction, code: ReasonCode, detail: string, currentReceiptId: string | null = null): DrillVerdict => ({
-    action,
-    code,
-    message: `${REASONS[code].summary} ${detail}`.trim(),
-    priorReceiptId: prior.receiptId,
-    currentReceiptId,
-  });
+  const { priorReceipt: _prior, declaredChanges, declaredInputs, ...current } = request;
+  const compiled: CompileOutcome[] = [];
+  const verdict = (
+    action: DrillAction,
+    code: ReasonCode,
+    detail: string,
+    extra: { currentReceiptId?: string | null; diff?: ReceiptDiff | null; mismatch?: FirstDifference | null; reperformed?: boolean | null } = {},
+  ): ReceiptVerdict => {
+    const diff = extra.diff ?? null;
+    return {
+      action,
+      code,
+      message: `${REASONS[code].summary} ${detail}`.trim(),
+      priorReceiptId: prior.receiptId,
+      currentReceiptId: extra.currentReceiptId ?? null,
+      diff,
+      userDiff: diff && discloseDiff(diff, withheldFromUser(prior, compiled)),
+      mismatch: extra.mismatch ?? null,
+      reperformed: extra.reperformed ?? null,
+    };
+  };
 
   const stale = () => verdict('recompile_required', 'STALE_ENGINE_VERSION', `Receipt ${prior.engineVersion} (${prior.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`);
   // Another schema computes its id another way: this engine can only say it must be recompiled.
   if (prior.schemaVersion !== SCHEMA_VERSION) return stale();
   const { receiptId, ...body } = prior;
   if (receiptIdOf(body) !== receiptId) return verdict('block', 'RECEIPT_INVALID', 'Its content hashes to a different id.');
-  if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`);
   if (prior.engineVersion !== ENGINE_VERSION) return stale();
-  if (contractFingerprint(request.contract) !== prior.contractFingerprint) {
-    return verdict('recompile_required', 'STALE_CONTRACT_FINGERPRINT', 'The contract fingerprint differs from the receipt.');
+
+  const now = compiler.compile(current);
+  if (!now.ok) return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.error.code}: ${now.error.message}`);
+  compiled.push(now.value);
+  const currentReceipt = now.value.receipt;
+  const currentReceiptId = currentReceipt.receiptId;
+
+  if (reproduces(currentReceipt, prior)) {
+    if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`, { currentReceiptId, reperformed: true });
+    const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
+    if (unapplied.length > 0) return verdict('recompile_required', 'LATE_USER_INPUT_NOT_APPLIED', `Declared after the receipt: ${unapplied.join(', ')}.`, { currentReceiptId, reperformed: true });
+    return verdict('continue', 'RECEIPT_CURRENT', '', { currentReceiptId, reperformed: true });
   }
 
-  const current = compiler.compile(request);
-  if (!current.ok) return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${current.error.code}: ${current.error.message}`);
-  const outcome = current.value;
-  if (outcome.status === 'fail_closed') {
-    return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${outcome.failure.code}: ${outcome.failure.message}`, outcome.receipt.receiptId);
+  // Not what the current inputs compile to. Reperform the receipt's own inputs, if at hand, to tell one that
+  // went stale from one that claims what its inputs never produced. Candidates, cheapest first: the current
+  // inputs, those the caller rebuilt, and the contract the receipt carries over those records (which finds
+  // a contract edited since).
+  let reperformance: Receipt | null = sameInputs(currentReceipt, prior) ? currentReceipt : null;
+  const records = declaredInputs?.recordSet ?? current.recordSet;
+  const candidates: CompileRequest[] = declaredInputs ? [declaredInputs] : [];
+  candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges });
+  for (const candidate of candidates) {
+    if (reperformance !== null) break;
+    const again = compiler.compile(candidate);
+    if (!again.ok) continue;
+    compiled.push(again.value);
+    if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
   }
-  const currentId = outcome.receipt.receiptId;
-  if (sha256Hex(outcome.packet.body) !== prior.packetFingerprint) {
-    return verdict('recompile_required', 'STALE_PACKET_FINGERPRINT', 'The current inputs compile to a different packet.', currentId);
+  if (reperformance !== null && !reproduces(reperformance, prior)) {
+    const mismatch = firstDifference(prior, reperformance);
+    // The message names no record (the user view may withhold it); the diff names the first difference.
+    return verdict('block', 'RECEIPT_MISMATCH', `Compiling its declared inputs gives receipt ${reperformance.receiptId}.`, {
+      currentReceiptId,
+      diff: diffReceipts(prior, reperformance),
+      mismatch,
+      reperformed: false,
+    });
   }
-  if (outcome.receipt.recordSetDigest !== prior.recordSetDigest) {
-    return verdict('recompile_required', 'STALE_RECORD_SET', 'The record-set digest differs from the receipt.', currentId);
+
+  const diff = diffReceipts(prior, currentReceipt);
+  const checked = reperformance === null ? ' Its own inputs were not at hand, so its claims were not reperformed.' : '';
+  if (now.value.status === 'fail_closed') {
+    return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
   }
-  const unapplied = request.declaredChanges.filter((id) => !prior.lateChanges.includes(id));
-  if (unapplied.length > 0) {
-    return verdict('recompile_required', 'LATE_USER_INPUT_NOT_APPLIED', `Declared after the receipt: ${unapplied.join(', ')}.`, currentId);
-  }
-  return verdict('continue', 'RECEIPT_CURRENT', '', currentId);
+  if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
+  const { code, detail } = staleCode(prior, currentReceipt, declaredChanges);
+  return verdict('recompile_required', code, `${detail}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
+}
+
+/** Records the user view may not name: rows it withholds in the receipt or in anything compiled to check it. */
+function withheldFromUser(prior: Receipt, compiled: readonly CompileOutcome[]): Set<string> {
+  const withheld = new Set<string>();
+  for (const trace of [prior.trace, ...compiled.map((outcome) => outcome.trace)]) for (const row of trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  return withheld;
 }

@@ -6,7 +6,7 @@ import type { Contract } from './format/contract';
 import { REVIEW_STATES, type SourceRecord } from './format/record';
 import { admit } from './passes/admit';
 import { serialiseReceipt } from './passes/attest';
-import { createGateContext, evaluateGates, GATE_BIT, gatesIn } from './passes/gates';
+import { createGateContext, evaluateGates, gatesIn } from './passes/gates';
 import { lowerAdmission } from './passes/lower-admission';
 import { resolve, type Resolution } from './passes/resolve';
 import { createRecordSet, type RecordSet } from './passes/validate';
@@ -42,7 +42,7 @@ function resolveCase(contract: Contract, recordSet: RecordSet): Resolution {
 /** The evaluator's side alone: every gate in TypeScript, supersession included. */
 function evaluatorAdmits(resolution: Resolution): string[] {
   const context = createGateContext(resolution.contract);
-  return resolution.records.filter((item, position) => evaluateGates(context, item).failed === 0 && resolution.supersededBy[position] === null).map((item) => item.record.id).sort();
+  return resolution.records.filter((item) => evaluateGates(context, item).failed === 0).map((item) => item.checked.record.id).sort();
 }
 
 /** The SQL side alone: the record index synced to the records, then the lowered predicate. */
@@ -88,9 +88,9 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
     for (const { records, contract } of fc.sample(caseArbitrary, { numRuns: 2_000, seed: 7 })) {
       const resolution = resolveCase(contract, createRecordSet(records));
       const context = createGateContext(resolution.contract);
-      resolution.records.forEach((item, position) => {
+      resolution.records.forEach((item) => {
         totalRecords += 1;
-        const failed = evaluateGates(context, item).failed | (resolution.supersededBy[position] === null ? 0 : GATE_BIT.supersession);
+        const { failed } = evaluateGates(context, item);
         if (failed === 0) admittedRecords += 1;
         else for (const gate of gatesIn(failed)) failures.set(gate, (failures.get(gate) ?? 0) + 1);
       });

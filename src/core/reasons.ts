@@ -63,7 +63,7 @@ export const REASONS = reasons({
   ADMISSION_DIVERGENCE: { category: 'integrity', summary: 'The SQL candidate generator and the independent evaluator disagree: nothing is emitted.' },
   LOWERING_UNSUPPORTED: { category: 'integrity', summary: 'The contract cannot be lowered to SQL without weakening it: compilation refuses.' },
 
-  RECEIPT_CURRENT: { category: 'staleness', summary: 'The receipt matches the current contract, records and packet: continue.' },
+  RECEIPT_CURRENT: { category: 'staleness', summary: 'Compiling the receipt\'s declared inputs, which are the current ones, reproduces it byte for byte: continue.' },
   STALE_CONTRACT_FINGERPRINT: { category: 'staleness', summary: 'The contract changed since the receipt: recompile before continuing.' },
   STALE_RECORD_SET: { category: 'staleness', summary: 'The records changed since the receipt: recompile before continuing.' },
   STALE_PACKET_FINGERPRINT: { category: 'staleness', summary: 'The packet the current inputs compile to differs from the receipt: recompile.' },
@@ -71,6 +71,8 @@ export const REASONS = reasons({
   LATE_USER_INPUT_NOT_APPLIED: { category: 'staleness', summary: 'A declared late change is not reflected in the receipt: recompile.' },
   RECEIPT_FAIL_CLOSED: { category: 'staleness', summary: 'The receipt records a fail-closed compilation: there is nothing to continue.' },
   RECEIPT_INVALID: { category: 'staleness', summary: 'The receipt does not hash to its own id: it was altered or is not a receipt.' },
+  RECEIPT_MISMATCH: { category: 'staleness', summary: 'Compiling the receipt\'s own declared inputs does not reproduce it: it claims what its inputs do not produce. Do not continue.' },
+  STALE_CONTROLS: { category: 'staleness', summary: 'The receipt was compiled with other controls or late changes than the current inputs: recompile.' },
   CURRENT_INPUTS_FAIL_CLOSED: { category: 'staleness', summary: 'The current inputs fail closed: block until the contract or records are fixed.' },
 
   INVALID_INPUT: { category: 'input', summary: 'A file does not match its format.' },
@@ -144,7 +146,7 @@ export const FACTS = facts({
   NO_QUERY_MATCH: { template: 'no query term matches its title or text', args: {} },
   NO_DECLARED_SCORE: { template: 'no declared relevance score', args: {} },
   PACKET_WITHHELD: { template: 'no packet is emitted: a required obligation failed ({failure})', args: { failure: 'code' } },
-  REQUIRED_ABSENT: { template: 'required record {record} is not among the {supplied} supplied records', args: { record: 'record', supplied: 'count' } },
+  REQUIRED_ABSENT: { template: 'required record {record} is not among the supplied records', args: { record: 'record' } },
   REQUIRED_TOKENS_OVER_BUDGET: { template: 'required records need {tokens} tokens > budget {contract.tokenBudget}', args: { tokens: 'count' } },
   DETAIL_WITHHELD: { template: 'its detail names a record outside the authorised scope', args: {} },
 } as const);

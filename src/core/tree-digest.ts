@@ -1,4 +1,4 @@
-import { createDigest } from './hash';
+import { createDigest, sha256Hex } from './hash';
 import { computeAll, type Derive } from './memo';
 
 /** A chunk ends after an item whose key hashes to 0 modulo this: chunks hold 1,024 items on average. */
@@ -45,11 +45,12 @@ export function treeDigest<T extends object>(items: readonly T[], spec: TreeDige
   return root.hex();
 }
 
+/** One flat string per chunk: encoding it in one go is several times faster than feeding leaf after leaf. */
 function hashChunk<T>(items: readonly T[], leaf: (item: T) => string): string {
-  const digest = createDigest();
-  for (const item of items) {
-    digest.update(leaf(item));
-    digest.update('\n');
-  }
-  return digest.hex();
+  const lines = new Array<string>(items.length + 1);
+  items.forEach((item, index) => {
+    lines[index] = leaf(item);
+  });
+  lines[items.length] = '';
+  return sha256Hex(lines.join('\n'));
 }

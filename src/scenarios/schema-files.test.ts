@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderSchemaFiles, SCHEMA_FOLDER } from '../../scripts/generate-schema';
+import { FACTS } from '../core/reasons';
 
 describe('public/schema', () => {
   const rendered = renderSchemaFiles();
@@ -19,5 +20,12 @@ describe('public/schema', () => {
     expect(record.required).not.toContain('provenance');
     expect(record.required).toContain('knownAt');
     expect(record.additionalProperties).toBe(false);
+  });
+});
+
+describe('docs/FORMAT.md', () => {
+  it('lists every fact of the catalogue with its wording, exactly as the catalogue has it', () => {
+    const format = readFileSync(new URL('../../docs/FORMAT.md', import.meta.url), 'utf8');
+    for (const [id, entry] of Object.entries(FACTS)) expect(format, id).toContain(`| \`${id}\` | ${entry.template} |`);
   });
 });

@@ -4,6 +4,7 @@ import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { FileKind } from '../core/passes/validate';
 import type { ReasonCode } from '../core/reasons';
+import type { DiffSection, FirstDifference, ReceiptDiff } from '../core/receipt-diff';
 import type { Decision, DrillVerdict, EvidenceSlot } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
@@ -161,10 +162,38 @@ export interface LoadProgress {
   readonly total: number;
 }
 
+/** A drill verdict as the panels show it: the diff behind it, disclosed once for each audience. */
+export interface VerdictView extends DrillVerdict {
+  /** True: its declared inputs reproduced the receipt; false: they did not (RECEIPT_MISMATCH); null: not at hand. */
+  readonly reperformed: boolean | null;
+  /** From the receipt to what decided the verdict; null when nothing differs or nothing was compiled. */
+  readonly diff: { readonly diagnostic: DiffView; readonly user: DiffView } | null;
+}
+
 export interface ReceiptCheck {
   readonly file: string;
-  readonly verdict: DrillVerdict;
+  readonly verdict: VerdictView;
 }
+
+/** A saved receipt's text and the name to report problems under (a file name, or `baseline`). */
+export interface ReceiptText {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** A receipt diff as a panel shows it: disclosed for one audience, at most DIFF_VIEW_LINES lines a section. */
+export interface DiffView {
+  readonly before: ReceiptDiff['before'];
+  readonly after: ReceiptDiff['after'];
+  readonly identical: boolean;
+  readonly firstDifference: FirstDifference | null;
+  readonly sections: readonly DiffSection[];
+}
+
+export const DIFF_VIEW_LINES = 200;
+
+/** `diff` is the whole structure (every id), disclosed for the audience asked for; `view` is what to show. */
+export type ReceiptDiffResponse = { readonly ok: true; readonly diff: ReceiptDiff; readonly view: DiffView } | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 export type LoadResult =
   | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
@@ -232,6 +261,8 @@ export interface CompilerApi extends EvaluationApi {
   receiptJson(): Promise<string | null>;
   /** Null when the last compilation failed closed: there is no packet to export. */
   packetJson(): Promise<string | null>;
+  /** The receipt as an in-toto Statement v1 (canonical JSON); null when nothing has been compiled. */
+  statementJson(): Promise<string | null>;
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;
@@ -242,9 +273,14 @@ export interface CompilerApi extends EvaluationApi {
   freezeReceipt(): Promise<DrillState>;
   declareLateChange(id: string): Promise<DrillState>;
   /** Null when nothing has been compiled yet, so there is no receipt to freeze. */
-  attemptContinue(): Promise<DrillVerdict | null>;
+  attemptContinue(): Promise<VerdictView | null>;
   resetDrill(): Promise<DrillState>;
   resetWorkspace(): Promise<WorkspaceSnapshot>;
+  /**
+   * What changed from one compilation to another, from two saved receipts (e.g. a pinned baseline's
+   * `receiptJson()` and the current one), disclosed for `audience`. Problems name the receipt and field.
+   */
+  diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): Promise<ReceiptDiffResponse>;
 }
 
 /** What is kept in IndexedDB. Read back through this schema: storage is a boundary like any file. */

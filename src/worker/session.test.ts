@@ -4,6 +4,9 @@ import { sharedDriver } from '../core/test-support/node-driver';
 import { factContextOf } from '../core/reasons';
 import type { TraceRow } from '../core/result';
 import { buildContract, buildRecord } from '../core/test-support/builders';
+import { receiptIdOf } from '../core/passes/attest';
+import { sha256Hex } from '../core/hash';
+import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace, WorkspaceEvent } from './protocol';
@@ -54,6 +57,17 @@ describe('session', () => {
     const user = session.compile('user');
     expect(user.ok && user.view.columns.naive).toBeNull();
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
+  });
+
+  it('exports the receipt as an in-toto statement whose packet subject is the copied packet text', async () => {
+    const { session } = await newSession();
+    expect(session.statementJson()).toBeNull();
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const statement = JSON.parse(session.statementJson() ?? '') as { _type: string; subject: { name: string; digest: { sha256?: string } }[]; predicate: { receiptId: string } };
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicate.receiptId).toBe(compiled.view.receiptId);
+    expect(statement.subject[0]).toMatchObject({ name: 'packet.txt', digest: { sha256: sha256Hex(compiled.view.packetText ?? '') } });
   });
 
   it('answers trace queries one bounded window at a time, sorted and filtered over the whole trace', async () => {
@@ -270,6 +284,63 @@ describe('session', () => {
     const result = await session.loadFiles([file('receipt.json', receipt)], noProgress);
     if (result.status !== 'loaded') throw new Error(result.status);
     expect(result.receiptChecks[0]?.verdict.action).not.toBe('continue');
+  });
+
+  it('diffs two receipts for the baseline view, disclosed for the audience, and names bad input', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const baseline = session.receiptJson() ?? '';
+    await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
+    session.compile('diagnostic');
+    const current = session.receiptJson() ?? '';
+    const response = session.diffReceipts({ name: 'baseline', text: baseline }, { name: 'current', text: current }, 'diagnostic');
+    if (!response.ok) throw new Error(JSON.stringify(response.issues));
+    expect(response.diff.records.added).toEqual(['ADR-0198']);
+    expect(response.view.sections.find((section) => section.key === 'fields')?.lines).toContain('controls [] → [superseded-decision]');
+
+    // A withheld record (LGL-0007 is denied to this caller) is named in the diagnostic view only.
+    const edited = JSON.parse(current) as { trace: { id: string; tokens: number }[] };
+    for (const row of edited.trace) if (row.id === 'LGL-0007') row.tokens += 1;
+    const text = JSON.stringify(edited);
+    const diagnostic = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text }, 'diagnostic');
+    const user = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text }, 'user');
+    expect(diagnostic.ok && diagnostic.diff.rows).toEqual([{ id: 'LGL-0007', fields: ['tokens'] }]);
+    if (!user.ok) throw new Error('expected a diff');
+    expect(JSON.stringify(user)).not.toContain('LGL-0007');
+    expect(user.diff.withheld).toBe(1);
+
+    const bad = session.diffReceipts({ name: 'baseline', text: '{"receiptId":"x"}' }, { name: 'current', text: current }, 'diagnostic');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.issues[0]).toMatchObject({ file: 'baseline', path: 'receiptId' });
+  });
+
+  it('checks a saved receipt from another as-of date: stale, reperformed, with the contract field that changed', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: ['decide-one-day-later'], lateChanges: [] });
+    session.compile('diagnostic');
+    const receipt = session.receiptJson() ?? '';
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    const result = await session.loadFiles([file('tomorrow.json', receipt)], noProgress);
+    if (result.status !== 'loaded') throw new Error(result.status);
+    const verdict = result.receiptChecks[0]?.verdict;
+    expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
+    const contract = verdict?.diff?.diagnostic.sections.find((section) => section.key === 'contract');
+    expect(contract?.lines).toEqual(['asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z']);
+    expect(verdict?.diff?.user.sections.find((section) => section.key === 'decisions')?.lines).toContain('ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE');
+  });
+
+  it('refuses a forged receipt (an evidence slot edited, its id recomputed) in the receipt check and the drill', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    session.compile('diagnostic');
+    const { receiptId: _id, ...body } = JSON.parse(session.receiptJson() ?? '') as Receipt;
+    const edited = { ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] };
+    const result = await session.loadFiles([file('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))], noProgress);
+    if (result.status !== 'loaded') throw new Error(result.status);
+    const verdict = result.receiptChecks[0]?.verdict;
+    expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
+    expect(verdict?.diff?.diagnostic.firstDifference).toEqual({ path: 'decisionBlockedBy[0]', recordId: null });
+    expect(verdict?.diff?.diagnostic.sections.find((section) => section.key === 'evidence')?.lines).toEqual(['waiver_valid supported → unknown']);
   });
 
   it('shows contract errors at their path and keeps the last valid contract', async () => {

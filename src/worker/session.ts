@@ -1,13 +1,16 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
-import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
-import { drill } from '../core/drill';
+import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
+import { drill, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
-import type { Baselines, CompileOutcome, DrillVerdict, Receipt, TraceRow } from '../core/result';
+import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
+import { parseReceiptJson } from '../core/passes/validate';
+import { receiptStatement, serialiseStatement } from '../core/statement';
+import type { Baselines, CompileOutcome, Receipt, TraceRow } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
@@ -16,6 +19,10 @@ import {
   type ColumnEntry,
   type CompileResponse,
   type CompileView,
+  DIFF_VIEW_LINES,
+  type DiffView,
+  type ReceiptDiffResponse,
+  type ReceiptText,
   type ContractUpdate,
   type DrillState,
   type LoadProgress,
@@ -31,6 +38,7 @@ import {
   type TracePage,
   type TraceQuery,
   type TraceRowView,
+  type VerdictView,
   type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
@@ -186,12 +194,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return compileView(compiled, disclosed(compiled, audience), baselines);
   };
 
-  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): DrillVerdict => {
+  /**
+   * The drill and the receipt check: the receipt against the current inputs with the declared changes,
+   * reperformed from its own inputs (this scenario with the controls and late changes it names).
+   */
+  const checkAgainstCurrent = (prior: Receipt, declaredChanges: readonly string[]): VerdictView => {
     const request = prepare(union(selection.lateChanges, declaredChanges));
     if (!request.ok) {
-      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null };
+      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null, reperformed: null, diff: null };
     }
-    return drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges });
+    const own = prepareScenario(effective(currentEntry()), { controls: prior.controls, lateChanges: prior.lateChanges });
+    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
   const restoreFrom = async (restore: SavedWorkspace | null): Promise<void> => {
@@ -297,6 +310,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return canonicalJson({ receiptId: receipt.receiptId, packetFingerprint: receipt.packetFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body, text: packetWithManifest(packet, receipt) });
     },
 
+    statementJson(): string | null {
+      if (!last) return null;
+      const { outcome } = last;
+      return serialiseStatement(receiptStatement(outcome.receipt, outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null));
+    },
+
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
       const parsed = 'text' in input ? parseContractJson('contract.json', input.text) : validateContract('contract', input.value);
       if (!parsed.ok) return { ok: false, issues: parsed.error.issues ?? [{ file: 'contract', path: '(root)', message: parsed.error.message }] };
@@ -367,7 +386,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return { frozenReceiptId: frozen?.receiptId ?? null, declared };
     },
 
-    attemptContinue(): DrillVerdict | null {
+    attemptContinue(): VerdictView | null {
       if (!frozen && last) frozen = last.outcome.receipt;
       return frozen ? checkAgainstCurrent(frozen, declared) : null;
     },
@@ -377,6 +396,18 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
     current(): { readonly loaded: LoadedScenario; readonly selection: Selection } {
       return { loaded: effective(currentEntry()), selection };
+    },
+
+    diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
+      const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
+      const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
+      const [first, second] = parsed;
+      if (!first?.ok || !second?.ok) return { ok: false, issues };
+      // In the user view no record either receipt withholds is named (each row lists every gate it fails).
+      const withheld = new Set<string>();
+      if (audience === 'user') for (const receipt of [first.value, second.value]) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+      const diff = discloseDiff(diffReceipts(first.value, second.value), withheld);
+      return { ok: true, diff, view: diffView(diff) };
     },
 
     async resetWorkspace(): Promise<WorkspaceSnapshot> {
@@ -397,6 +428,16 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return snapshot();
     },
   };
+}
+
+/** What a panel shows of a diff: its sections, a bounded number of lines each. */
+export function diffView(diff: ReceiptDiff): DiffView {
+  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
+}
+
+/** A verdict for the panels: the diffs become bounded views, one per audience. */
+function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict): VerdictView {
+  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff), user: diffView(userDiff) } : null };
 }
 
 function titleOf(recordSet: RecordSet, id: string): string {

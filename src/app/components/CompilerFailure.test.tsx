@@ -18,6 +18,7 @@ function expectNothingCopyable() {
   expect(screen.queryByRole('button', { name: 'Copy packet' })).toBeNull();
   expect(screen.queryByRole('button', { name: 'Download packet' })).toBeNull();
   expect(screen.queryByRole('button', { name: 'Download receipt' })).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Download statement' })).toBeNull();
   expect(screen.queryByTestId('packet-text')).toBeNull();
   expect(screen.queryByTestId('column-compiled')).toBeNull();
 }

@@ -1,13 +1,30 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScenarioStore } from '../state/scenario-store';
+import { useUiStore } from '../state/ui-store';
 import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
+import type { DiffView, VerdictView } from '../../worker/protocol';
 import { DrillPanel } from './DrillPanel';
 
-const stale = { action: 'recompile_required' as const, code: 'STALE_CONTRACT_FINGERPRINT' as const, message: 'The contract changed since the receipt.', priorReceiptId: 'a'.repeat(64), currentReceiptId: null };
-const current = { action: 'continue' as const, code: 'RECEIPT_CURRENT' as const, message: 'The receipt matches.', priorReceiptId: 'e'.repeat(64), currentReceiptId: 'e'.repeat(64) };
+const diffView = (lines: string[]): DiffView => ({
+  before: { receiptId: 'a'.repeat(64), schemaVersion: 'context-compiler/2' },
+  after: { receiptId: 'e'.repeat(64), schemaVersion: 'context-compiler/2' },
+  identical: false,
+  firstDifference: { path: 'requiredRecords', recordId: null },
+  sections: [{ key: 'decisions', title: `Decisions changed (${lines.length})`, lines, more: 0 }],
+});
+const stale: VerdictView = {
+  action: 'recompile_required',
+  code: 'STALE_CONTRACT_FINGERPRINT',
+  message: 'The contract changed since the receipt.',
+  priorReceiptId: 'a'.repeat(64),
+  currentReceiptId: 'e'.repeat(64),
+  reperformed: true,
+  diff: { diagnostic: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED', 'LGL-0007 EXCLUDE_DENY_LABEL → EXCLUDE_SCOPE']), user: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED']) },
+};
+const current: VerdictView = { action: 'continue', code: 'RECEIPT_CURRENT', message: 'The receipt matches.', priorReceiptId: 'e'.repeat(64), currentReceiptId: 'e'.repeat(64), reperformed: true, diff: null };
 
 describe('DrillPanel', () => {
   beforeEach(() => resetStores());
@@ -26,6 +43,13 @@ describe('DrillPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Attempt to continue' }));
     expect(await screen.findByTestId('drill-headline')).toHaveTextContent('STALE — RECOMPILE REQUIRED');
     expect(screen.getByTestId('drill-code')).toHaveTextContent('STALE_CONTRACT_FINGERPRINT');
+    // The stale verdict shows why: the diff, as the current audience may see it.
+    expect(screen.getByRole('group', { name: 'What changed from the receipt to what the current inputs compile to' })).toHaveTextContent('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
+    expect(screen.getByTestId('diff-first')).toHaveTextContent('First difference: requiredRecords');
+    expect(screen.getByTestId('diff-decisions')).toHaveTextContent('LGL-0007');
+    act(() => useUiStore.setState({ audience: 'user' }));
+    expect(screen.getByTestId('diff-decisions')).not.toHaveTextContent('LGL-0007');
+    act(() => useUiStore.setState({ audience: 'diagnostic' }));
 
     await user.click(screen.getByRole('button', { name: 'Recompile current context' }));
     expect(api.select).toHaveBeenCalledWith(expect.objectContaining({ lateChanges: ['promote-run-0880'] }));

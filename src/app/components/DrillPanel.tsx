@@ -5,6 +5,7 @@ import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
+import { VerdictDiff } from './ReceiptDiffView';
 
 export const VERDICT_HEADLINES: Record<DrillAction, string> = {
   continue: 'CURRENT — MAY CONTINUE',
@@ -75,6 +76,7 @@ export function DrillPanel() {
                 Receipt checked: {shortHash(verdict.priorReceiptId)}
                 {verdict.currentReceiptId ? ` · current receipt: ${shortHash(verdict.currentReceiptId)}` : ''}
               </p>
+              <VerdictDiff verdict={verdict} />
             </div>
           ) : null}
           <button type="button" className="secondary" onClick={() => void resetDrill()} disabled={busy}>

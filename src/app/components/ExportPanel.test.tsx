@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { installFakeApi, resetStores } from '../test-support';
+import { installFakeApi, resetStores, sampleView } from '../test-support';
 import { ExportPanel } from './ExportPanel';
 
 describe('ExportPanel', () => {
@@ -32,5 +32,23 @@ describe('ExportPanel', () => {
     expect(api.receiptJson).toHaveBeenCalled();
     expect(createObjectURL).toHaveBeenCalledTimes(1);
     expect(await screen.findByText('Receipt downloaded.')).toBeInTheDocument();
+  });
+
+  it('downloads the receipt as an in-toto statement, also when no packet was emitted', async () => {
+    const user = userEvent.setup();
+    resetStores(sampleView({ status: 'fail_closed', packetText: null }));
+    const api = installFakeApi({ statementJson: vi.fn(async () => '{"_type":"https://in-toto.io/Statement/v1"}') });
+    const blobs: Blob[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:statement';
+    });
+    URL.revokeObjectURL = vi.fn();
+    render(<ExportPanel />);
+    expect(screen.queryByRole('button', { name: 'Download packet' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Download statement' }));
+    expect(api.statementJson).toHaveBeenCalled();
+    expect(await blobs[0]?.text()).toContain('in-toto.io/Statement/v1');
+    expect(await screen.findByText('Statement downloaded (in-toto Statement v1).')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { copyPacket, downloadPacket, downloadReceipt } from '../state/actions';
+import { copyPacket, downloadPacket, downloadReceipt, downloadStatement } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 
@@ -24,6 +24,9 @@ export function ExportPanel() {
         ) : null}
         <button type="button" onClick={() => void downloadReceipt()}>
           Download receipt
+        </button>
+        <button type="button" onClick={() => void downloadStatement()} title="The receipt as an in-toto Statement v1: subjects the packet text and the record set">
+          Download statement
         </button>
       </div>
       <p className="caption">To check a saved receipt against these inputs, open or drop the receipt file.</p>

@@ -33,7 +33,14 @@ describe('file loading', () => {
     expect(await screen.findByTestId('load-result')).toHaveTextContent('Loaded scenario.json (scenario).');
   });
 
-  it('shows progress with a cancel while the worker reads, and reports a saved receipt check', async () => {
+  it('shows progress with a cancel while the worker reads, and reports a saved receipt check with its diff', async () => {
+    const recordsDiff = {
+      before: { receiptId: 'a', schemaVersion: 'context-compiler/2' },
+      after: { receiptId: 'b', schemaVersion: 'context-compiler/2' },
+      identical: false,
+      firstDifference: { path: 'controls[0]', recordId: null },
+      sections: [{ key: 'records' as const, title: 'Records: 1 added, 0 removed', lines: ['+ ADR-0198'], more: 0 }],
+    };
     const user = userEvent.setup();
     const api = installFakeApi();
     useScenarioStore.setState({ load: { status: 'loading', progress: { file: 'big.jsonl', phase: 'reading', done: 50, total: 200 } } });
@@ -43,9 +50,10 @@ describe('file loading', () => {
     expect(api.cancelLoad).toHaveBeenCalled();
 
     useScenarioStore.setState({
-      load: { status: 'loaded', message: 'Loaded receipt.json (receipt).', receiptChecks: [{ file: 'receipt.json', verdict: { action: 'recompile_required', code: 'STALE_RECORD_SET', message: 'The records changed.', priorReceiptId: 'a', currentReceiptId: 'b' } }] },
+      load: { status: 'loaded', message: 'Loaded receipt.json (receipt).', receiptChecks: [{ file: 'receipt.json', verdict: { action: 'recompile_required', code: 'STALE_RECORD_SET', message: 'The records changed.', priorReceiptId: 'a', currentReceiptId: 'b', reperformed: true, diff: { diagnostic: recordsDiff, user: recordsDiff } } }] },
     });
     expect(await screen.findByTestId('receipt-check')).toHaveTextContent('receipt.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET');
+    expect(screen.getByTestId('diff-records')).toHaveTextContent('+ ADR-0198');
   });
 
   it('says plainly when storage is unavailable', () => {

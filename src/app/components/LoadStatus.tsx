@@ -2,6 +2,7 @@ import { formatIssue } from '../../core/errors';
 import { cancelLoad, dismissLoadStatus } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { VERDICT_HEADLINES } from './DrillPanel';
+import { VerdictDiff } from './ReceiptDiffView';
 
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
 export function LoadStatus() {
@@ -54,12 +55,15 @@ export function LoadStatus() {
     <div className="load-status" role="status" data-testid="load-result">
       <p>{load.message}</p>
       {load.receiptChecks.map((check) => (
-        <p key={check.file} data-testid="receipt-check">
-          <strong>
-            {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
-          </strong>{' '}
-          <code>{check.verdict.code}</code> {check.verdict.message}
-        </p>
+        <div key={check.file} className={`receipt-check verdict verdict-${check.verdict.action}`} data-testid="receipt-check">
+          <p>
+            <strong>
+              {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
+            </strong>{' '}
+            <code>{check.verdict.code}</code> {check.verdict.message}
+          </p>
+          <VerdictDiff verdict={check.verdict} />
+        </div>
       ))}
       {dismiss}
     </div>

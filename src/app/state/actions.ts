@@ -393,6 +393,16 @@ export async function downloadPacket(): Promise<void> {
   });
 }
 
+export async function downloadStatement(): Promise<void> {
+  await guarded('exporting the statement', async () => {
+    const json = await compilerApi().statementJson();
+    const response = useResultStore.getState().response;
+    if (json === null || !response?.ok) return;
+    saveText(`statement-${shortId(response.view.receiptId)}.intoto.json`, json);
+    useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
+  });
+}
+
 export async function downloadReceipt(): Promise<void> {
   await guarded('exporting the receipt', async () => {
     const json = await compilerApi().receiptJson();

@@ -1,10 +1,10 @@
 import { create } from 'zustand';
-import type { DrillVerdict } from '../../core/result';
+import type { VerdictView } from '../../worker/protocol';
 
 interface DrillStoreState {
   readonly frozenReceiptId: string | null;
   readonly declared: readonly string[];
-  readonly verdict: DrillVerdict | null;
+  readonly verdict: VerdictView | null;
   readonly busy: boolean;
 }
 

@@ -58,6 +58,16 @@ async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection
   const same = again.ok && serialiseReceipt(again.value.receipt) === serialiseReceipt(outcome.receipt);
   results.push({ name: `${name}: byte-identical receipt on a fresh database`, passed: same, detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ' });
 
+  // The receipt check's rule: its own inputs reproduce it, and a copy edited with a recomputed id is refused.
+  const verifier = createCompiler(await openInMemoryDatabase());
+  const own = drill(verifier, { ...request.value, priorReceipt: outcome.receipt, declaredChanges: [] });
+  const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
+  const { receiptId: _id, ...body } = outcome.receipt;
+  const edited = { ...body, trace: body.trace.map((row, index) => (index === 0 ? { ...row, decision: row.decision === 'selected' ? ('excluded' as const) : ('selected' as const) } : row)) };
+  const forged = drill(verifier, { ...request.value, priorReceipt: { receiptId: receiptIdOf(edited), ...edited }, declaredChanges: [] });
+  const reperformed = own.code === expected && forged.code === 'RECEIPT_MISMATCH';
+  results.push({ name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`, passed: reperformed, detail: `own inputs → ${own.code}; edited trace row → ${forged.code}` });
+
   const reversed = { ...request.value, recordSet: createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations) };
   const shuffled = createCompiler(await openInMemoryDatabase()).compile(reversed);
   const orderFree = shuffled.ok && serialiseReceipt(shuffled.value.receipt) === serialiseReceipt(outcome.receipt);
@@ -86,7 +96,8 @@ export const checkCommand: CliCommand = {
   summary: 'run every built-in scenario, control and late change through the deterministic self-checks',
   usage: `usage: context-compiler check
 For every scenario under fixtures/ (default, each control alone, each late change): compiles, checks the
-receipt's invariants, recompiles on a fresh database and with the records reversed (byte-identical
+receipt's invariants, reperforms it (current) and a copy with one trace row edited and its id recomputed
+(RECEIPT_MISMATCH), recompiles on a fresh database and with the records reversed (byte-identical
 receipts required), and rehearses the fire drill (stale, then current after recompiling).
 exit: 0 all checks passed · 1 a check failed`,
   async run(args, io) {

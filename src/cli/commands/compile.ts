@@ -4,6 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { discloseOutcome } from '../../core/disclosure';
 import { factContextOf, renderFact } from '../../core/reasons';
 import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
+import { receiptStatement, serialiseStatement } from '../../core/statement';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createCompiler } from '../../core/compile';
 import { EXIT, type CliCommand } from '../command';
@@ -16,6 +17,7 @@ const options = {
   packet: { type: 'boolean', default: false },
   'receipt-out': { type: 'string' },
   'packet-out': { type: 'string' },
+  'statement-out': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const compileCommand: CliCommand = {
@@ -32,6 +34,7 @@ options:
   --json               print the result as JSON
   --receipt-out FILE   write the receipt (canonical JSON)
   --packet-out FILE    write the packet text with its manifest header
+  --statement-out FILE write the receipt as an in-toto Statement v1 (subjects: the packet text, the record set)
 exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run(args, io) {
     const parsed = parseCommandArgs(args, options);
@@ -65,6 +68,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     const packetText = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
     if (values['receipt-out']) writeFileSync(resolve(io.cwd, values['receipt-out']), `${serialiseReceipt(outcome.receipt)}\n`);
     if (values['packet-out'] && packetText !== null) writeFileSync(resolve(io.cwd, values['packet-out']), packetText);
+    if (values['statement-out']) writeFileSync(resolve(io.cwd, values['statement-out']), serialiseStatement(receiptStatement(outcome.receipt, packetText)));
     if (values.json) {
       const view = discloseOutcome(outcome, audience.data);
       io.stdout(

@@ -1,15 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { createCompiler } from '../../core/compile';
-import { drill } from '../../core/drill';
-import { err, type CompileError, type Result } from '../../core/errors';
-import { parseReceiptJson } from '../../core/passes/validate';
-import type { DrillVerdict, Receipt } from '../../core/result';
+import { drill, type ReceiptVerdict } from '../../core/drill';
+import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type CliCommand, type ExitCode } from '../command';
-import { loadScenarioArgument } from '../load-inputs';
+import { loadScenarioArgument, readReceiptFile } from '../load-inputs';
 import { parseCommandArgs } from '../options';
 import { renderError, renderVerdict } from '../render';
 
@@ -21,11 +17,6 @@ const options = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
-
-function readReceipt(path: string): Result<Receipt, CompileError> {
-  if (!existsSync(path)) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `${path}: not a receipt`, issues: [{ file: path, path: '(root)', message: 'no such file' }] });
-  return parseReceiptJson(path, readFileSync(path, 'utf8'));
-}
 
 function exitFor(verdict: DrillVerdict): ExitCode {
   if (verdict.action === 'continue') return EXIT.ok;
@@ -39,7 +30,10 @@ export const drillCommand: CliCommand = {
        context-compiler drill --receipt FILE [--scenario ID|PATH] [--control ID]... [--change ID]...
 Without --receipt, rehearses the whole drill: compile and freeze a receipt, declare the late change
 (default: the scenario's first), attempt to continue (must be refused), recompile, continue.
-With --receipt, judges that saved receipt against the current inputs with the declared changes applied.
+With --receipt, judges that saved receipt: it is current only when compiling its declared inputs (the
+scenario with its controls and late changes), which must be the current ones with the declared changes
+applied, reproduces it byte for byte. A receipt its own inputs do not reproduce is RECEIPT_MISMATCH
+(blocked); a stale one is shown with the diff from it to the current inputs.
 exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input or usage`,
   async run(args, io) {
     const parsed = parseCommandArgs(args, options);
@@ -68,13 +62,16 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const compiler = createCompiler(await openInMemoryDatabase());
 
     if (values.receipt !== undefined) {
-      const receipt = readReceipt(resolve(io.cwd, values.receipt));
+      const receipt = readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
         io.stderr(renderError(receipt.error));
         return EXIT.invalid;
       }
-      const verdict = drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared });
-      io.stdout(values.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
+      // The receipt's own inputs, to reperform it: this scenario with the controls and late changes it names.
+      const own = prepareScenario(loaded.value, { controls: receipt.value.controls, lateChanges: receipt.value.lateChanges });
+      const verdict = drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared, declaredInputs: own.ok ? own.value : null });
+      const { userDiff: _userDiff, ...shown } = verdict;
+      io.stdout(values.json ? `${JSON.stringify(shown, null, 2)}\n` : renderVerdict(verdict));
       return exitFor(verdict);
     }
 
@@ -93,7 +90,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       return EXIT.invalid;
     }
     const prior = frozen.value.receipt;
-    const stale = drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared });
+    const stale = drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared, declaredInputs: before.value });
     const recompiled = compiler.compile(current.value);
     if (!recompiled.ok) {
       io.stderr(renderError(recompiled.error));
@@ -101,7 +98,8 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     }
     const resumed = drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
     if (values.json) {
-      io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: stale, recompiledReceipt: recompiled.value.receipt.receiptId, resume: resumed }, null, 2)}\n`);
+      const shown = ({ userDiff: _userDiff, ...verdict }: ReceiptVerdict) => verdict;
+      io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: shown(stale), recompiledReceipt: recompiled.value.receipt.receiptId, resume: shown(resumed) }, null, 2)}\n`);
     } else {
       io.stdout(
         [

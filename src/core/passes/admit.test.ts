@@ -11,10 +11,8 @@ describe('admit', () => {
     const admission = valueOf(admit(resolution(), new Set(['a', 'd'])));
     expect([...admission.admittedIds].sort()).toEqual(['a', 'd']);
     expect(admission.admitted).toEqual([0, 3]);
-    expect(admission.failed[1]).toBe(GATE_BIT.scope);
-    expect(admission.facts[1]).toEqual({ fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } });
-    expect(admission.failed[2]).toBe(GATE_BIT.supersession);
-    expect(admission.facts[2]).toEqual({ fact: 'SUPERSEDED_BY', args: { successor: 'd', since: '2026-08-01' } });
+    expect(admission.verdicts[1]).toMatchObject({ failed: GATE_BIT.scope, fact: { fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } } });
+    expect(admission.verdicts[2]).toMatchObject({ failed: GATE_BIT.supersession, fact: { fact: 'SUPERSEDED_BY', args: { successor: 'd', since: '2026-08-01' } } });
   });
 
   it('stops with ADMISSION_DIVERGENCE when SQL drops a record the evaluator admits', () => {

@@ -1,15 +1,16 @@
-import { canonicalJson, sortedSet } from '../canonical';
+import { canonicalJson, compareStrings, sortedSet } from '../canonical';
 import { contractFingerprint, normaliseContract } from '../fingerprints';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { computeAll, type Derive } from '../memo';
-import type { ReasonCode } from '../reasons';
+import { FACTS, type ReasonCode } from '../reasons';
 import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
 import { treeDigest } from '../tree-digest';
 import type { Plan } from './plan';
+import type { ResolvedRecord } from './resolve';
 import type { CheckedRecord } from './validate';
 
 export const SCHEMA_VERSION = 'context-compiler/3';
@@ -91,11 +92,29 @@ function isPlainTraceRow(row: TraceRow): boolean {
   );
 }
 
+/** Each fact's argument names in canonical (code unit) order, from the catalogue. */
+const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
+
+/** `canonicalJson(args)` for arguments shaped as the catalogue declares them; anything else takes the generic path. */
+function canonicalArgs(fact: string, args: TraceRow['args']): string {
+  const names = ARG_ORDER.get(fact);
+  let count = 0;
+  for (const name in args) if (Object.hasOwn(args, name)) count += 1;
+  if (names === undefined || names.length !== count) return canonicalJson(args);
+  let text = '{';
+  for (const name of names) {
+    const value = args[name];
+    if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return canonicalJson(args);
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return `${text}}`;
+}
+
 /** Exactly the bytes `canonicalJson(row)` writes, without sorting the keys of 100,000 rows one by one. */
 export function canonicalTraceRow(row: TraceRow): string {
   if (!isPlainTraceRow(row)) return canonicalJson(row);
   return (
-    `{"args":${canonicalJson(row.args)},"code":${JSON.stringify(row.code)},"decision":${JSON.stringify(row.decision)},"fact":${JSON.stringify(row.fact)},` +
+    `{"args":${canonicalArgs(row.fact, row.args)},"code":${JSON.stringify(row.code)},"decision":${JSON.stringify(row.decision)},"fact":${JSON.stringify(row.fact)},` +
     `"fingerprint":${JSON.stringify(row.fingerprint)},"gates":${JSON.stringify(row.gates)},"id":${JSON.stringify(row.id)},"rank":${JSON.stringify(row.rank)},` +
     `"required":${row.required},"score":${JSON.stringify(row.score)},"tokens":${JSON.stringify(row.tokens)}}`
   );
@@ -134,12 +153,12 @@ export function traceDigest(trace: readonly TraceRow[], derive: Derive = compute
   return sha256Hex(`${treeDigest(refused, rowSpec('attest:refused'), derive)}\n${treeDigest(planned, rowSpec('attest:planned'), derive)}\n`);
 }
 
+const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
+
 /** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
-export function recordSetDigest(records: readonly CheckedRecord[], derive: Derive = computeAll): string {
-  const inIdOrder = records.every((item, index) => index === 0 || (records[index - 1] as CheckedRecord).record.id <= item.record.id)
-    ? records
-    : [...records].sort((a, b) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
-  return treeDigest(inIdOrder, { name: 'attest:records', key: (item) => item.record.id, leaf: (item) => `${item.record.id}\u0000${item.fingerprint}` }, derive);
+export function recordSetDigest(records: readonly CheckedRecord[]): string {
+  const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
+  return treeDigest(inIdOrder, { name: 'records', key: (item) => item.record.id, leaf: recordLeaf });
 }
 
 /** The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its digest. */
@@ -150,7 +169,7 @@ export function receiptIdOf(body: ReceiptBody, derive: Derive = computeAll): str
 export interface AttestInput {
   readonly contract: Contract;
   /** Every record, in id order (the resolution's order). */
-  readonly records: readonly CheckedRecord[];
+  readonly records: readonly ResolvedRecord[];
   readonly plan: Plan;
   readonly packet: Packet | null;
   readonly ranking: RankingStatistics;
@@ -168,7 +187,8 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     outcome: failure ? 'fail_closed' : 'packet',
     contract: normaliseContract(contract),
     contractFingerprint: contractFingerprint(contract),
-    recordSetDigest: recordSetDigest(input.records, derive),
+    // The same tree as `recordSetDigest`, over the resolution's records, which are in id order already.
+    recordSetDigest: treeDigest(input.records, { name: 'attest:records', key: (item) => item.checked.record.id, leaf: (item) => recordLeaf(item.checked) }, derive),
     packetFingerprint: packet ? sha256Hex(packet.body) : null,
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),

@@ -4,8 +4,8 @@ import { contentHashOf } from '../hash';
 import { factContextOf, renderFact } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
 import { buildContract, buildRecord, resolveOrThrow, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
-import { createGateContext, evaluateGates, explainGates, firstGate, GATE_BIT, gateCodeOf, gateFact, gatesIn } from './gates';
-import type { CheckedRecord } from './validate';
+import { createGateContext, evaluateGates, explainGates, firstGate, gateCodeOf, gateFact, gatesIn } from './gates';
+import type { ResolvedRecord } from './resolve';
 
 type Verdict = { admitted: true } | { admitted: false; first: { gate: GateName; code: string; fact: string }; failedGates: GateName[] };
 
@@ -13,15 +13,13 @@ type Verdict = { admitted: true } | { admitted: false; first: { gate: GateName; 
 function verdictFor(record: RecordOverrides, contract: ContractOverrides = {}, others: RecordOverrides[] = []): Verdict {
   const subject = buildRecord({ id: 'subject-record', ...record });
   const resolution = resolveOrThrow(buildContract(contract), [subject, ...others.map((o) => buildRecord(o))]);
-  const position = resolution.indexOf.get(subject.id) as number;
-  const item = resolution.records[position] as CheckedRecord;
-  const successor = resolution.supersededBy[position] ?? null;
+  const resolved = resolution.records[resolution.indexOf.get(subject.id) as number] as ResolvedRecord;
   const context = createGateContext(resolution.contract);
-  const failed = evaluateGates(context, item).failed | (successor === null ? 0 : GATE_BIT.supersession);
+  const { failed, fact } = evaluateGates(context, resolved);
   const gate = firstGate(failed);
   if (gate === null) return { admitted: true };
-  const fact = gateFact(context, item, gate, successor);
   if (fact === null) throw new Error(`${gate} failed without a fact`);
+  expect(gateFact(context, resolved.checked, gate, resolved.supersededBy)).toEqual(fact);
   return { admitted: false, first: { gate, code: gateCodeOf(fact), fact: renderFact(fact, factContextOf(resolution.contract.contract)) }, failedGates: gatesIn(failed) };
 }
 
@@ -87,7 +85,7 @@ describe('evaluateGates', () => {
 
   it('explains every gate in order, with a fact for each one the record fails', () => {
     const resolution = resolveOrThrow(buildContract({ denyLabels: ['hr'] }), [buildRecord({ id: 'r', project: 'borealis', access: { labels: ['hr'] } })]);
-    const explained = explainGates(createGateContext(resolution.contract), resolution.records[0] as CheckedRecord, null);
+    const explained = explainGates(createGateContext(resolution.contract), resolution.records[0] as ResolvedRecord);
     expect(explained.map((entry) => entry.gate)).toEqual([...GATE_ORDER]);
     expect(explained.filter((entry) => entry.fact !== null).map((entry) => entry.fact?.fact)).toEqual(['PROJECT_MISMATCH', 'LABEL_DENIED']);
   });

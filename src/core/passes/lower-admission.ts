@@ -60,7 +60,7 @@ export function lowerAdmission(resolved: ResolvedContract, maxParameters: number
   add('r.provenance_ok = 1');
   notInList('r.sensitivity', contract.forbiddenSensitivity);
   // No principal of the chain may lack every role the record allows.
-  add(`NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT principal FROM principal_roles) p WHERE NOT EXISTS (
+  add(`NOT EXISTS (SELECT 1 FROM principals p WHERE NOT EXISTS (
     SELECT 1 FROM record_roles x JOIN principal_roles pr ON pr.role = x.role WHERE x.record_rowid = r.rowid AND pr.principal = p.principal))`);
   add('EXISTS (SELECT 1 FROM record_purposes x WHERE x.record_rowid = r.rowid AND x.purpose = ?)', [contract.purpose]);
   if (contract.denyLabels.length > 0) {

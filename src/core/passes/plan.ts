@@ -7,9 +7,8 @@ import { factContextOf, renderFact, type Fact, type ReasonCode } from '../reason
 import type { EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
 import type { Ranking } from '../search/rank';
 import type { Admission } from './admit';
-import { firstGate, GATE_BIT, gateCodeOf, gatesIn } from './gates';
-import type { Resolution } from './resolve';
-import type { CheckedRecord } from './validate';
+import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from './gates';
+import type { Resolution, ResolvedRecord } from './resolve';
 
 export interface Plan {
   readonly trace: readonly TraceRow[];
@@ -91,6 +90,13 @@ function evidenceSlots(contract: Contract, selected: readonly SourceRecord[], di
   });
 }
 
+/** The row of a record a gate refused: its verdict and whether it is required decide it. */
+function refusedRow({ resolved, failed, fact }: GateVerdict, required: ReadonlySet<string>): TraceRow | null {
+  if (failed === 0 || fact === null) return null;
+  const { record, fingerprint } = resolved.checked;
+  return { id: record.id, fingerprint, decision: 'excluded', code: gateCodeOf(fact), fact: fact.fact, args: fact.args, gates: gatesIn(failed), tokens: record.tokens, required: required.has(record.id), score: null, rank: null };
+}
+
 interface Outcome {
   readonly selected: boolean;
   readonly code: ReasonCode;
@@ -141,7 +147,8 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   const { contract } = resolution.contract;
   const budget = contract.tokenBudget;
   const records = resolution.records;
-  const recordAt = (position: number) => (records[position] as CheckedRecord).record;
+  const recordAt = (position: number) => (records[position] as ResolvedRecord).checked.record;
+  const verdictAt = (position: number) => admission.verdicts[position] as GateVerdict;
   const required = [...new Set(contract.requiredRecords)].sort(compareStrings).filter((id) => resolution.indexOf.has(id));
   const requiredPositions = required.map((id) => resolution.indexOf.get(id) as number);
   const isRequired = new Uint8Array(records.length);
@@ -150,8 +157,8 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   let failure: CompileError | null = missingRequired;
   for (const position of requiredPositions) {
     if (failure) break;
-    const failed = admission.failed[position] as number;
-    if (failed !== 0) failure = requiredFailure(contract, recordAt(position).id, failed, admission.facts[position] as Fact);
+    const { failed, fact } = verdictAt(position);
+    if (failed !== 0 && fact !== null) failure = requiredFailure(contract, recordAt(position).id, failed, fact);
   }
   const requiredTokens = requiredPositions.reduce((sum, position) => sum + recordAt(position).tokens, 0);
   if (!failure && requiredTokens > budget) {
@@ -170,7 +177,7 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   const optionalRanked: number[] = [];
   for (const row of ranking.rows) {
     const position = resolution.indexOf.get(row.id);
-    if (position === undefined || isRequired[position] === 1 || admission.failed[position] !== 0) continue;
+    if (position === undefined || isRequired[position] === 1 || verdictAt(position).failed !== 0) continue;
     optionalRanked.push(position);
     rankAt[position] = optionalRanked.length;
     scoreAt[position] = row.score;
@@ -229,54 +236,30 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   const withheld: Fact | null = failure ? { fact: 'PACKET_WITHHELD', args: { failure: failure.code } } : null;
   const notRelevant: Fact = { fact: contract.ranking === 'bm25' ? 'NO_QUERY_MATCH' : 'NO_DECLARED_SCORE', args: {} };
   const noGates: readonly GateName[] = [];
-  const gateLists = new Map<number, readonly GateName[]>([[0, noGates]]);
-  const gatesOf = (failed: number) => {
-    let list = gateLists.get(failed);
-    if (list === undefined) {
-      list = gatesIn(failed);
-      gateLists.set(failed, list);
-    }
-    return list;
-  };
-  const rows = new Array<TraceRow>(records.length);
-  for (let position = 0; position < records.length; position += 1) {
-    const { record, fingerprint } = records[position] as CheckedRecord;
-    const failed = admission.failed[position] as number;
+  const row = (position: number, decision: TraceRow['decision'], code: ReasonCode, fact: Fact, gates: readonly GateName[]): TraceRow => {
+    const { record, fingerprint } = (records[position] as ResolvedRecord).checked;
     const rank = rankAt[position] || null;
-    let decision: TraceRow['decision'] = 'excluded';
-    let code: ReasonCode;
-    let fact: Fact;
-    if (failure?.recordId === record.id && failure.fact !== undefined) {
-      code = failure.code;
-      fact = failure.fact;
-    } else if (failed !== 0) {
-      fact = admission.facts[position] as Fact;
-      code = gateCodeOf(fact);
-    } else if (withheld !== null) {
-      code = 'EXCLUDE_FAIL_CLOSED';
-      fact = withheld;
-    } else {
-      const outcome = outcomeAt.get(position);
-      decision = outcome?.selected ? 'selected' : 'excluded';
-      code = outcome?.code ?? 'EXCLUDE_NOT_RELEVANT';
-      fact = outcome?.fact ?? notRelevant;
-    }
-    rows[position] = {
-      id: record.id,
-      fingerprint,
-      decision,
-      code,
-      fact: fact.fact,
-      args: fact.args,
-      gates: gatesOf(failed),
-      tokens: record.tokens,
-      required: isRequired[position] === 1,
-      score: rank === null ? null : (scoreAt[position] as number),
-      rank,
-    };
+    return { id: record.id, fingerprint, decision, code, fact: fact.fact, args: fact.args, gates, tokens: record.tokens, required: isRequired[position] === 1, score: rank === null ? null : (scoreAt[position] as number), rank };
+  };
+  // A refused record's row depends on its verdict and on whether the contract requires it: most of a
+  // large trace, and the same row objects from one compilation to the next while those stand.
+  const requiredIds = new Set(required);
+  const refusedRows = derive.map('plan:refused', required.join('\u0000'), admission.verdicts, (verdict) => refusedRow(verdict, requiredIds));
+  const planned = admission.admitted.map((position) => {
+    if (withheld !== null) return row(position, 'excluded', 'EXCLUDE_FAIL_CLOSED', withheld, noGates);
+    const outcome = outcomeAt.get(position);
+    return outcome === undefined ? row(position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, noGates) : row(position, outcome.selected ? 'selected' : 'excluded', outcome.code, outcome.fact, noGates);
+  });
+  // An admitted record's row equal to last compilation's is that object again, so its chunk of the receipt is not hashed again.
+  const plannedRows = derive.stable('plan:planned', planned, sameRow);
+  const trace = refusedRows.slice() as TraceRow[];
+  admission.admitted.forEach((position, index) => {
+    trace[position] = plannedRows[index] as TraceRow;
+  });
+  const failedPosition = failure?.recordId === undefined ? undefined : resolution.indexOf.get(failure.recordId);
+  if (failure !== null && failure.fact !== undefined && failedPosition !== undefined) {
+    trace[failedPosition] = row(failedPosition, 'excluded', failure.code, failure.fact, gatesIn(verdictAt(failedPosition).failed));
   }
-  // A row equal to last compilation's is that object again, so its chunk of the receipt is not hashed again.
-  const trace = derive.stable('plan:trace', rows, sameRow);
 
   const selected = failure ? [] : selectedOrder.map(recordAt);
   const selectedCodes = new Map<string, ReasonCode>();

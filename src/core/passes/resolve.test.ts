@@ -31,7 +31,7 @@ describe('supersession links', () => {
   it('lets an active successor in force supersede, naming the smallest such successor', () => {
     const records = [buildRecord({ id: 'old' }), buildRecord({ id: 'new-b', supersedes: ['old'] }), buildRecord({ id: 'new-a', supersedes: ['old'], validFrom: '2026-08-10' })];
     const resolution = valueOf(resolve(buildContract(), buildRecordSet(records)));
-    const supersededBy = (id: string) => resolution.supersededBy[resolution.indexOf.get(id) ?? -1];
+    const supersededBy = (id: string) => resolution.records[resolution.indexOf.get(id) ?? -1]?.supersededBy;
     expect(supersededBy('old')).toEqual({ id: 'new-a', since: Date.UTC(2026, 7, 10) });
     expect(supersededBy('new-a')).toBeNull();
   });
@@ -44,7 +44,7 @@ describe('supersession links', () => {
   ])('does not let %s supersede', (_, overrides) => {
     const records = [buildRecord({ id: 'old' }), buildRecord({ id: 'new', supersedes: ['old'], ...overrides })];
     const resolution = valueOf(resolve(buildContract(), buildRecordSet(records)));
-    expect(resolution.supersededBy[resolution.indexOf.get('old') ?? -1]).toBeNull();
+    expect(resolution.records[resolution.indexOf.get('old') ?? -1]?.supersededBy).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { compareStrings } from '../canonical';
+import { canonicalJson, compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import { parseInstant } from '../format/time';
 import { err, ok, type CompileError, type Result } from '../errors';
@@ -20,14 +20,22 @@ export interface Supersession {
   readonly since: number;
 }
 
+/** A record with the version question answered: the successor that replaces it at the as-of time, if any. */
+export interface ResolvedRecord {
+  readonly checked: CheckedRecord;
+  readonly supersededBy: Supersession | null;
+}
+
 export interface Resolution {
   readonly contract: ResolvedContract;
   /** Every record in id order: the trace, the record-set digest and the receipt use this order. */
-  readonly records: readonly CheckedRecord[];
+  readonly records: readonly ResolvedRecord[];
   /** Position of each id in `records`. */
   readonly indexOf: ReadonlyMap<string, number>;
-  /** For each position, the successor in force at the as-of time, or null. */
-  readonly supersededBy: readonly (Supersession | null)[];
+}
+
+function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
+  return a.checked === b.checked && (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since));
 }
 
 export function buildIdentityNames(contract: Contract): Map<string, string[]> {
@@ -163,13 +171,10 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const order = derive.cell('resolve:id-order', ids, () => Int32Array.from(ids.keys()).sort((a, b) => compareStrings(ids[a] as string, ids[b] as string)));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new Map(Array.from(order, (source, position) => [ids[source] as string, position])));
-  const records = Array.from(order, (source) => recordSet.checked[source] as CheckedRecord);
-
   const inForce = supersessionsInForce(recordSet, asOf);
-  const supersededBy = new Array<Supersession | null>(records.length).fill(null);
-  for (const [target, successor] of inForce) {
-    const position = indexOf.get(target);
-    if (position !== undefined) supersededBy[position] = successor;
-  }
-  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf, supersededBy });
+  // While the successors in force stay the same, a record resolves the same way whatever else changed.
+  const supersessionKey = canonicalJson([...inForce].sort(([a], [b]) => compareStrings(a, b)));
+  const inIdOrder = Array.from(order, (source) => recordSet.checked[source] as CheckedRecord);
+  const records = derive.map('resolve:records', supersessionKey, inIdOrder, (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null }), sameResolved);
+  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf });
 }

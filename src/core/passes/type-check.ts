@@ -11,7 +11,8 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
         pass: 'type-check',
         code: 'REQUIRED_NOT_FOUND',
         recordId: id,
-        fact: { fact: 'REQUIRED_ABSENT', args: { record: id, supplied: resolution.records.length } },
+        // Not how many records were supplied: that count includes records the caller may not see.
+        fact: { fact: 'REQUIRED_ABSENT', args: { record: id } },
         message: `Required record ${id} is absent: no packet is emitted.`,
       });
     }

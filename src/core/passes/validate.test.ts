@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../hash';
 import { AS_OF, buildContract, buildRecord, errorOf } from '../test-support/builders';
-import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
+import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson, validateContract } from './validate';
 
 const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
 
@@ -38,6 +38,14 @@ describe('records JSONL', () => {
   it('gives the line of a JSON syntax error', () => {
     const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
     expect(error.issues?.[0]).toMatchObject({ file: 'r.jsonl', line: 2, path: '(root)', message: expect.stringMatching(/^not valid JSON/) });
+  });
+
+  it('refuses a lone surrogate escape with its line and path, since canonical JSON cannot carry it', () => {
+    const bad = line({ id: 'b', title: 'half a pair' }).replace('half a pair', 'half \\ud83d a pair');
+    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${bad}`));
+    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'title', message: expect.stringMatching(/lone UTF-16 surrogate/) }]);
+    const paired = line({ id: 'b', title: 'whole' }).replace('whole', '\\ud83d\\ude00');
+    expect(parseRecordsJsonl('r.jsonl', paired).ok).toBe(true);
   });
 
   it('names both lines of a duplicate id', () => {
@@ -116,6 +124,12 @@ describe('contract JSON', () => {
     expect(error.issues?.[0]).toMatchObject({ file: 'contract.json', path: '(root)', message: expect.stringMatching(/unknown field "extra"/) });
     const nested = errorOf(parseContractJson('contract.json', JSON.stringify({ ...buildContract(), principals: [{ id: 'x', kind: 'robot', roles: ['a'] }] })));
     expect(nested.issues?.[0]?.path).toBe('principals[0].kind');
+  });
+
+  it('refuses a lone surrogate in the text or in an edited value', () => {
+    const text = JSON.stringify({ ...buildContract(), task: 'TASK' }).replace('TASK', '\\udc00');
+    expect(errorOf(parseContractJson('contract.json', text)).issues?.[0]).toMatchObject({ file: 'contract.json', path: 'task', message: expect.stringMatching(/lone UTF-16 surrogate/) });
+    expect(errorOf(validateContract('form', { ...buildContract(), scopes: ['ok', 'x\ud800'] })).issues?.[0]).toMatchObject({ path: 'scopes[1]' });
   });
 
   it('gives a line for a syntax error', () => {

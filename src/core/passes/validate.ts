@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { findLoneSurrogate } from '../canonical';
 import { contractSchema, type Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
@@ -70,6 +71,14 @@ function jsonSyntaxIssue(file: string, text: string, error: unknown, lineOffset?
   return { file, line, path: '(root)', message: `not valid JSON: ${message.replace(/^JSON\.parse: /, '')}` };
 }
 
+const LONE_SURROGATE_MESSAGE = 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form';
+
+/** The issue for a lone surrogate in `value` (parsed from `text`), or null: canonical JSON cannot carry one. */
+function loneSurrogateIssue(file: string, value: unknown, text?: string, line?: number): InputIssue | null {
+  const path = findLoneSurrogate(value, text);
+  return path === null ? null : { file, line, path: formatPath(path), message: LONE_SURROGATE_MESSAGE };
+}
+
 function invalidInput(file: string, issues: InputIssue[], totalIssues = issues.length): CompileError {
   const shown = issues.slice(0, MAX_REPORTED_ISSUES);
   const more = totalIssues > shown.length ? ` (first ${shown.length} shown)` : '';
@@ -112,6 +121,11 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       value = JSON.parse(line);
     } catch (error) {
       report(jsonSyntaxIssue(file, line, error, lineNumber));
+      return;
+    }
+    const surrogate = loneSurrogateIssue(file, value, line, lineNumber);
+    if (surrogate) {
+      report(surrogate);
       return;
     }
     const parsed = compiledRecordSchema.safeParse(value);
@@ -184,11 +198,14 @@ export function createRecordSet(records: readonly SourceRecord[], locations: Rea
 }
 
 function parseJson(file: string, text: string): Result<unknown, CompileError> {
+  let value: unknown;
   try {
-    return ok(JSON.parse(text));
+    value = JSON.parse(text);
   } catch (error) {
     return err(invalidInput(file, [jsonSyntaxIssue(file, text, error)]));
   }
+  const surrogate = loneSurrogateIssue(file, value, text);
+  return surrogate ? err(invalidInput(file, [surrogate])) : ok(value);
 }
 
 export function parseContractJson(file: string, text: string): Result<Contract, CompileError> {
@@ -198,6 +215,8 @@ export function parseContractJson(file: string, text: string): Result<Contract, 
 }
 
 export function validateContract(file: string, value: unknown): Result<Contract, CompileError> {
+  const surrogate = loneSurrogateIssue(file, value);
+  if (surrogate) return err(invalidInput(file, [surrogate]));
   const parsed = contractSchema.safeParse(value);
   if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
   return ok(parsed.data);

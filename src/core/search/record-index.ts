@@ -44,7 +44,8 @@ CREATE TEMP TABLE IF NOT EXISTS admitted (rowid INTEGER PRIMARY KEY);
 CREATE TEMP TABLE IF NOT EXISTS identity_names (name TEXT NOT NULL, identity TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS temp.identity_names_name ON identity_names (name);
 CREATE TEMP TABLE IF NOT EXISTS accepted_evidence (proposition TEXT NOT NULL, class TEXT NOT NULL);
-CREATE TEMP TABLE IF NOT EXISTS principal_roles (principal INTEGER NOT NULL, role TEXT NOT NULL);
+CREATE TEMP TABLE IF NOT EXISTS principals (principal INTEGER PRIMARY KEY);
+CREATE TEMP TABLE IF NOT EXISTS principal_roles (principal INTEGER NOT NULL, role TEXT NOT NULL, PRIMARY KEY (principal, role)) WITHOUT ROWID;
 `;
 
 export interface SyncReport {
@@ -119,8 +120,9 @@ function readPairs(driver: SqlDriver, sql: string): [SqlValue, SqlValue][] {
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
   driver.exec(SCHEMA);
   const rows = new Map<string, IndexedRow>();
-  for (const [id, rowid, fingerprint] of driver.all('SELECT id, rowid, fingerprint FROM records')) {
-    rows.set(String(id), { rowid: Number(rowid), fingerprint: String(fingerprint), checked: null });
+  const [stored] = driver.all('SELECT json_group_array(json_array(id, rowid, fingerprint)) FROM records');
+  for (const [id, rowid, fingerprint] of JSON.parse(String(stored?.[0] ?? '[]')) as [string, number, string][]) {
+    rows.set(id, { rowid, fingerprint, checked: null });
   }
   let nextRowid = Number(driver.all('SELECT coalesce(max(rowid), 0) + 1 FROM records')[0]?.[0] ?? 1);
   /** The array last synced, so that a toggle (one object replaced in place) is found without a lookup per record. */
@@ -305,10 +307,11 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principalRoles]);
       driver.transaction(() => {
         if (key !== admissionKey) {
-          driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principal_roles; DELETE FROM admitted;');
+          driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;');
           driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
           driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
-          driver.all('INSERT INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.principalRoles)]);
+          driver.all('INSERT OR IGNORE INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.principalRoles)]);
+          driver.exec('INSERT INTO principals SELECT DISTINCT principal FROM principal_roles;');
           driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE ${lowered.where}`, lowered.params);
         } else if (touched.size > 0) {
           const rowids = JSON.stringify([...touched]);

@@ -1,0 +1,89 @@
+import '../src/shared/jitless-zod';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createCompiler } from '../src/core/compile';
+import { drill } from '../src/core/drill';
+import { contractSchema } from '../src/core/format/contract';
+import { receiptIdOf, serialiseReceipt } from '../src/core/passes/attest';
+import { parseRecordsJsonl, parseReceiptJson } from '../src/core/passes/validate';
+import { diffReceipts, renderDiffText } from '../src/core/receipt-diff';
+import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
+import { benchContract, generateRecords, toJsonl } from './generate-records';
+import { formatTable, percentile } from './stats';
+
+/**
+ * `npx tsx bench/receipts.ts [--records 100000 --runs 5 --seed 42]`
+ * What checking receipts costs at scale, in one process: reading a saved receipt back, the diff of two
+ * compilations one day apart, the fire drill on a receipt that is current (compile and compare), on one
+ * that is stale (compile, reperform its own inputs, diff) and on a forged one (one trace row edited,
+ * id recomputed). Each figure is the median of the runs, wall and CPU.
+ */
+const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, runs: { type: 'string', default: '5' }, seed: { type: 'string', default: '42' } } });
+const size = Number(values.records);
+const runs = Number(values.runs);
+
+const corpus = generateRecords(size, Number(values.seed));
+const parsed = parseRecordsJsonl('bench.jsonl', toJsonl(corpus.records));
+if (!parsed.ok) throw new Error(parsed.error.message);
+const recordSet = parsed.value;
+const contract = contractSchema.parse(benchContract(corpus.requiredIds));
+const dayLater = { ...contract, asOf: new Date(Date.parse(contract.asOf) + 86_400_000).toISOString() };
+const compiler = createCompiler(await openInMemoryDatabase());
+compiler.index(recordSet);
+
+const compile = (request: Parameters<typeof compiler.compile>[0]) => {
+  const result = compiler.compile(request);
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value.receipt;
+};
+const today = { contract, recordSet };
+const tomorrow = { contract: dayLater, recordSet };
+const prior = compile(today);
+const later = compile(tomorrow);
+const { receiptId: _id, ...body } = prior;
+const edited = { ...body, trace: body.trace.map((row, index) => (index === Math.floor(body.trace.length / 2) ? { ...row, tokens: row.tokens + 1 } : row)) };
+const forged = { receiptId: receiptIdOf(edited), ...edited };
+const text = serialiseReceipt(prior);
+
+const timed = (work: () => unknown) => {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  work();
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+};
+
+const workloads: readonly { name: string; run: () => unknown; check?: () => string }[] = [
+  { name: 'read a saved receipt (parse + schema)', run: () => parseReceiptJson('receipt.json', text) },
+  {
+    name: 'diff: today vs one day later',
+    run: () => diffReceipts(prior, later),
+    check: () => {
+      const diff = diffReceipts(prior, later);
+      return `${diff.decisions.length} decisions, ${diff.rows.length} other rows, ${renderDiffText(diff).split('\n').length} text lines`;
+    },
+  },
+  { name: 'drill: current receipt', run: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }), check: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }).code },
+  {
+    name: 'drill: stale (one day later), reperformed',
+    // The stale check compiles the current inputs, then the receipt's own: alternate so each run starts from the other.
+    run: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }),
+    check: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }).code,
+  },
+  { name: 'drill: forged (one row edited)', run: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }), check: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }).code },
+];
+
+const rows: string[][] = [];
+for (const workload of workloads) {
+  const detail = workload.check?.() ?? '';
+  const samples = Array.from({ length: runs }, () => {
+    // Each drill run starts from the same compiler state: the last compilation is today's.
+    compile(today);
+    return timed(workload.run);
+  });
+  rows.push([workload.name, percentile(samples.map((sample) => sample.wall), 50).toFixed(0), percentile(samples.map((sample) => sample.cpu), 50).toFixed(0), detail]);
+}
+process.stdout.write(
+  `${formatTable(['workload', 'wall p50 ms', 'CPU p50 ms', 'result'], rows)}\n\n${size.toLocaleString('en-US')} records, receipt ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB, ${runs} runs, Node ${process.version}\n`,
+);

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { computeAll, createMemo } from './memo';
+
+interface Item {
+  readonly id: string;
+  readonly value: number;
+}
+
+const items = (count: number): Item[] => Array.from({ length: count }, (_, index) => ({ id: `i${index}`, value: index }));
+
+describe('createMemo', () => {
+  it('maps like computeAll, computing only items it has not seen under the same key', () => {
+    const memo = createMemo();
+    const list = items(200);
+    let calls = 0;
+    const double = (item: Item) => {
+      calls += 1;
+      return { doubled: item.value * 2 };
+    };
+    const first = memo.revision(() => memo.map('double', 'k', list, double));
+    expect(first).toEqual(computeAll.map('double', 'k', list, double));
+    calls = 0;
+    const replaced = list.map((item, index) => (index === 7 ? { ...item, value: 70 } : item));
+    const second = memo.revision(() => memo.map('double', 'k', replaced, double));
+    expect(calls).toBe(1);
+    expect(second[7]).toEqual({ doubled: 140 });
+    expect(second[8]).toBe(first[8]);
+    expect(memo.stats().get('double')).toEqual({ reused: 199, computed: 1 });
+  });
+
+  it('finds items by identity when positions move, and computes everything again under another key', () => {
+    const memo = createMemo();
+    const list = items(300);
+    const first = memo.revision(() => memo.map('id', 'k', list, (item) => ({ id: item.id })));
+    const shifted = [{ id: 'new', value: -1 }, ...list];
+    const second = memo.revision(() => memo.map('id', 'k', shifted, (item) => ({ id: item.id })));
+    expect(second[1]).toBe(first[0]);
+    expect(memo.stats().get('id')).toEqual({ reused: 300, computed: 1 });
+    memo.revision(() => memo.map('id', 'other', shifted, (item) => ({ id: item.id })));
+    expect(memo.stats().get('id')).toEqual({ reused: 0, computed: 301 });
+  });
+
+  it('cuts off: a value computed again and found equal is the old object', () => {
+    const memo = createMemo();
+    const list = items(3);
+    const parity = (key: string) => memo.revision(() => memo.map('parity', key, list, (item) => ({ even: item.value % 2 === 0 }), (a, b) => a.even === b.even));
+    const first = parity('a');
+    const second = parity('b');
+    expect(second[0]).toBe(first[0]);
+    const stable = memo.revision(() => memo.stable('rows', list.map((item) => ({ ...item })), (a, b) => a.id === b.id && a.value === b.value));
+    const again = memo.revision(() => memo.stable('rows', list.map((item) => ({ ...item })), (a, b) => a.id === b.id && a.value === b.value));
+    expect(again[2]).toBe(stable[2]);
+  });
+
+  it('reuses a cell while its dependencies are the same, element by element', () => {
+    const memo = createMemo();
+    let calls = 0;
+    const sum = (deps: readonly number[]) => memo.revision(() => memo.cell('sum', deps, () => (calls += 1, deps.reduce((a, b) => a + b, 0))));
+    expect(sum([1, 2, 3])).toBe(6);
+    expect(sum([1, 2, 3])).toBe(6);
+    expect(calls).toBe(1);
+    expect(sum([1, 2, 4])).toBe(7);
+    expect(calls).toBe(2);
+  });
+
+  it('keeps nothing from a revision that the next revision did not use', () => {
+    const memo = createMemo();
+    let calls = 0;
+    const compute = () => (calls += 1);
+    memo.revision(() => memo.cell('a', [1], compute));
+    memo.revision(() => memo.cell('b', [1], compute));
+    memo.revision(() => memo.cell('a', [1], compute));
+    expect(calls).toBe(3);
+  });
+});

@@ -1,0 +1,460 @@
+import { canonicalJson, compareStrings } from './canonical';
+
+/**
+ * What two receipts say differently, for a reader: the CLI's `diff`, the fire drill's STALE verdict, the
+ * app's receipt check and its baseline view all show this one structure. It reads the receipt's contract,
+ * tells changed records by each row's fingerprint, and walks every other field generically, so a field
+ * added to the format shows up without a change here. Every list is in a fixed order and every step is
+ * linear in the rows (maps, no nested scans), so two 100,000-row receipts diff in one pass each.
+ */
+
+/** The parts of a receipt the diff reads (src/core/format/receipt.ts); the rest is compared field by field. */
+export interface DiffableReceipt {
+  readonly receiptId: string;
+  readonly schemaVersion: string;
+  /** The normalised contract the receipt compiled. */
+  readonly contract: object;
+  readonly selected: readonly string[];
+  readonly tokensUsed: number;
+  readonly packetFingerprint: string | null;
+  readonly evidence: readonly { readonly proposition: string; readonly state: string; readonly records: readonly string[] }[];
+  readonly trace: readonly DiffableRow[];
+}
+
+export interface DiffableRow {
+  readonly id: string;
+  readonly decision: string;
+  readonly code: string;
+  /** The record's SHA-256 fingerprint. */
+  readonly fingerprint?: string;
+}
+
+/** One value that differs; `field` is a path such as `asOf`, `principals` or `ranking.documents`. */
+export interface FieldChange {
+  readonly field: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+export interface DecisionChange {
+  readonly id: string;
+  readonly before: { readonly decision: string; readonly code: string };
+  readonly after: { readonly decision: string; readonly code: string };
+}
+
+/** A trace row whose decision and code held but whose other fields (fact, score, rank, tokens…) changed. */
+export interface RowChange {
+  readonly id: string;
+  readonly fields: readonly string[];
+}
+
+export interface EvidenceChange {
+  readonly proposition: string;
+  /** Null when the slot exists on one side only. */
+  readonly before: { readonly state: string; readonly records: readonly string[] } | null;
+  readonly after: { readonly state: string; readonly records: readonly string[] } | null;
+}
+
+/** Where two receipts first differ, in canonical key order (the order their canonical bytes would). */
+export interface FirstDifference {
+  /** A path: `contract.asOf`, `trace[ADD-7].decision`, `evidence[waiver_valid].state`, `selected[2]`. */
+  readonly path: string;
+  /** The record that field belongs to, when it belongs to one. */
+  readonly recordId: string | null;
+}
+
+export interface ReceiptDiff {
+  readonly before: { readonly receiptId: string; readonly schemaVersion: string };
+  readonly after: { readonly receiptId: string; readonly schemaVersion: string };
+  /** True when every field but the id is the same: the two receipts have the same canonical bytes. */
+  readonly identical: boolean;
+  readonly firstDifference: FirstDifference | null;
+  /** Fields of the receipt's `contract`, by name (`asOf`, `requiredRecords`, `principals`). */
+  readonly contract: readonly FieldChange[];
+  /** The receipt's other fields: versions, outcome, fingerprints, controls, late changes, failure, ranking statistics. */
+  readonly fields: readonly FieldChange[];
+  readonly records: {
+    readonly added: readonly string[];
+    readonly removed: readonly string[];
+    /** Ids in both whose fingerprints differ; null when a row carries no fingerprint (not a current receipt). */
+    readonly changed: readonly string[] | null;
+  };
+  readonly decisions: readonly DecisionChange[];
+  readonly rows: readonly RowChange[];
+  readonly evidence: readonly EvidenceChange[];
+  readonly packet: {
+    /** In the new packet's order. */
+    readonly in: readonly string[];
+    /** In the old packet's order. */
+    readonly out: readonly string[];
+    /** Same ids, another order. */
+    readonly reordered: boolean;
+    readonly tokensBefore: number;
+    readonly tokensAfter: number;
+    readonly fingerprintBefore: string | null;
+    readonly fingerprintAfter: string | null;
+  };
+  /** Records left unnamed by `discloseDiff` (0 in the diagnostic view). */
+  readonly withheld: number;
+}
+
+/** Top-level fields with a section of their own (or no content to compare). */
+const SECTIONED = new Set(['receiptId', 'contract', 'trace', 'selected', 'evidence', 'tokensUsed', 'packetFingerprint']);
+
+type JsonObject = Readonly<Record<string, unknown>>;
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Own keys with a defined value, in canonical (UTF-16 code unit) order. */
+function keysOf(value: JsonObject): string[] {
+  return Object.keys(value)
+    .filter((key) => value[key] !== undefined)
+    .sort();
+}
+
+function unionKeys(a: JsonObject, b: JsonObject): string[] {
+  return [...new Set([...keysOf(a), ...keysOf(b)])].sort();
+}
+
+/** Whether two JSON values have the same canonical form, compared without writing either out. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!sameJson(a[index] ?? null, b[index] ?? null)) return false;
+    return true;
+  }
+  // Equality needs no key order: count the defined keys on both sides and compare each of one in the other.
+  const left = a as JsonObject;
+  const right = b as JsonObject;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key) || left[key] === undefined) continue;
+    count += 1;
+    if (right[key] === undefined || !Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
+  }
+  for (const key in right) if (Object.hasOwn(right, key) && right[key] !== undefined) count -= 1;
+  return count === 0;
+}
+
+/** Fields that name the items of a list of objects (principals, propositions, ranking terms). */
+const ITEM_KEYS = ['id', 'term', 'proposition'] as const;
+
+/** The field every item of both lists has, with distinct string values, in the same relative order; else null. */
+function itemKey(before: readonly unknown[], after: readonly unknown[]): string | null {
+  for (const key of ITEM_KEYS) {
+    const names = (items: readonly unknown[]) => items.map((item) => (isObject(item) && typeof item[key] === 'string' ? item[key] : null));
+    const a = names(before);
+    const b = names(after);
+    if (a.includes(null) || b.includes(null) || new Set(a).size !== a.length || new Set(b).size !== b.length) continue;
+    // Order can matter (the principal chain): a reordered list is compared whole.
+    const shared = new Set(a.filter((name) => b.includes(name)));
+    if (a.filter((name) => shared.has(name)).join('\u0000') !== b.filter((name) => shared.has(name)).join('\u0000')) return null;
+    return key;
+  }
+  return null;
+}
+
+/**
+ * Differing values under `prefix`: objects are descended into, lists of named objects item by item
+ * (`ranking.terms[waiver].documents`), anything else (other lists included) compared whole.
+ */
+function changesIn(before: unknown, after: unknown, prefix: string, out: FieldChange[]): void {
+  if (sameJson(before, after)) return;
+  if (isObject(before) && isObject(after)) {
+    for (const key of unionKeys(before, after)) changesIn(before[key] ?? null, after[key] ?? null, prefix === '' ? key : `${prefix}.${key}`, out);
+    return;
+  }
+  const key = Array.isArray(before) && Array.isArray(after) && before.length > 0 && after.length > 0 ? itemKey(before, after) : null;
+  if (key !== null && Array.isArray(before) && Array.isArray(after)) {
+    const byName = (items: readonly unknown[]) => new Map(items.map((item) => [(item as JsonObject)[key] as string, item]));
+    const left = byName(before);
+    const right = byName(after);
+    for (const name of new Set([...left.keys(), ...right.keys()])) changesIn(left.get(name) ?? null, right.get(name) ?? null, `${prefix}[${name}]`, out);
+    return;
+  }
+  out.push({ field: prefix, before, after });
+}
+
+function rowsById<T extends DiffableRow>(rows: readonly T[]): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const row of rows) map.set(row.id, row);
+  return map;
+}
+
+function evidenceByProposition(slots: DiffableReceipt['evidence']): Map<string, DiffableReceipt['evidence'][number]> {
+  const map = new Map<string, DiffableReceipt['evidence'][number]>();
+  for (const slot of slots) map.set(slot.proposition, slot);
+  return map;
+}
+
+/** `values` without those in `other`, in their own order. */
+function without(values: readonly string[], other: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const value of values) if (!other.has(value)) out.push(value);
+  return out;
+}
+
+/** The trace row keys that differ between two rows of the same id, in canonical order. */
+function rowFieldChanges(before: DiffableRow, after: DiffableRow): string[] {
+  const left = before as unknown as JsonObject;
+  const right = after as unknown as JsonObject;
+  return unionKeys(left, right).filter((key) => !sameJson(left[key] ?? null, right[key] ?? null));
+}
+
+/** Where `before` and `after` first differ, walking both in canonical key order. */
+export function firstDifference(before: DiffableReceipt, after: DiffableReceipt): FirstDifference | null {
+  const left = before as unknown as JsonObject;
+  const right = after as unknown as JsonObject;
+  for (const key of unionKeys(left, right)) {
+    if (key === 'receiptId') continue;
+    const found = key === 'trace' ? firstTraceDifference(before.trace, after.trace) : firstPathDifference(left[key] ?? null, right[key] ?? null, key, key);
+    if (found) return found;
+  }
+  return null;
+}
+
+function firstTraceDifference(before: readonly DiffableRow[], after: readonly DiffableRow[]): FirstDifference | null {
+  const length = Math.max(before.length, after.length);
+  for (let index = 0; index < length; index += 1) {
+    const a = before[index];
+    const b = after[index];
+    if (a && b && sameJson(a, b)) continue;
+    if (!a || !b || a.id !== b.id) return { path: `trace[${(a ?? b)?.id ?? index}]`, recordId: (a ?? b)?.id ?? null };
+    return { path: `trace[${a.id}].${rowFieldChanges(a, b)[0] ?? ''}`, recordId: a.id };
+  }
+  return null;
+}
+
+function firstPathDifference(before: unknown, after: unknown, path: string, top: string): FirstDifference | null {
+  if (sameJson(before, after)) return null;
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const length = Math.max(before.length, after.length);
+    for (let index = 0; index < length; index += 1) {
+      const a: unknown = before[index];
+      const b: unknown = after[index];
+      if (a !== undefined && b !== undefined && sameJson(a, b)) continue;
+      // Evidence slots are named by their proposition; selected ids name their record.
+      const item = a !== undefined ? a : b;
+      const slot = top === 'evidence' && isObject(item) && typeof item.proposition === 'string' ? item.proposition : null;
+      const at = slot === null ? `${path}[${index}]` : `${path}[${slot}]`;
+      if (a === undefined || b === undefined) return { path: at, recordId: top === 'selected' && typeof item === 'string' ? item : null };
+      return firstPathDifference(a, b, at, top) ?? { path: at, recordId: null };
+    }
+    return null;
+  }
+  if (isObject(before) && isObject(after)) {
+    for (const key of unionKeys(before, after)) {
+      const found = firstPathDifference(before[key] ?? null, after[key] ?? null, `${path}.${key}`, top);
+      if (found) return found;
+    }
+    return null;
+  }
+  const recordId = top === 'selected' && typeof before === 'string' ? before : top === 'failure' && path === 'failure.recordId' && typeof before === 'string' ? before : null;
+  return { path, recordId };
+}
+
+/** What changed from `before` to `after` (say, a saved receipt and what the current inputs compile to). */
+export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): ReceiptDiff {
+  const left = before as unknown as JsonObject;
+  const right = after as unknown as JsonObject;
+
+  const contract: FieldChange[] = [];
+  changesIn(isObject(left.contract) ? left.contract : {}, isObject(right.contract) ? right.contract : {}, '', contract);
+
+  const fields: FieldChange[] = [];
+  for (const key of unionKeys(left, right)) if (!SECTIONED.has(key)) changesIn(left[key] ?? null, right[key] ?? null, key, fields);
+
+  const beforeRows = rowsById(before.trace);
+  const afterRows = rowsById(after.trace);
+  const fingerprinted = before.trace.every((row) => typeof row.fingerprint === 'string') && after.trace.every((row) => typeof row.fingerprint === 'string');
+  const added: string[] = [];
+  const removed: string[] = [];
+  const changed: string[] = [];
+  const decisions: DecisionChange[] = [];
+  const rows: RowChange[] = [];
+  for (const [id, row] of beforeRows) {
+    const next = afterRows.get(id);
+    if (!next) {
+      removed.push(id);
+      continue;
+    }
+    if (fingerprinted && row.fingerprint !== next.fingerprint) changed.push(id);
+    if (row.decision !== next.decision || row.code !== next.code) {
+      decisions.push({ id, before: { decision: row.decision, code: row.code }, after: { decision: next.decision, code: next.code } });
+    } else if (!sameJson(row, next)) {
+      rows.push({ id, fields: rowFieldChanges(row, next).filter((field) => field !== 'fingerprint') });
+    }
+  }
+  for (const id of afterRows.keys()) if (!beforeRows.has(id)) added.push(id);
+  const byId = <T extends { readonly id: string }>(a: T, b: T) => compareStrings(a.id, b.id);
+  added.sort(compareStrings);
+  removed.sort(compareStrings);
+  changed.sort(compareStrings);
+  decisions.sort(byId);
+  // A row whose only change is its fingerprint is listed under changed records, not here.
+  const otherRows = rows.filter((row) => row.fields.length > 0).sort(byId);
+
+  const beforeSlots = evidenceByProposition(before.evidence);
+  const afterSlots = evidenceByProposition(after.evidence);
+  const evidence: EvidenceChange[] = [];
+  for (const proposition of [...new Set([...beforeSlots.keys(), ...afterSlots.keys()])].sort(compareStrings)) {
+    const a = beforeSlots.get(proposition);
+    const b = afterSlots.get(proposition);
+    if (a && b && sameJson(a, b)) continue;
+    evidence.push({ proposition, before: a ? { state: a.state, records: a.records } : null, after: b ? { state: b.state, records: b.records } : null });
+  }
+
+  const beforeSelected = new Set(before.selected);
+  const afterSelected = new Set(after.selected);
+  const packetIn = without(after.selected, beforeSelected);
+  const packetOut = without(before.selected, afterSelected);
+
+  const firstDiff = firstDifference(before, after);
+  return {
+    before: { receiptId: before.receiptId, schemaVersion: before.schemaVersion },
+    after: { receiptId: after.receiptId, schemaVersion: after.schemaVersion },
+    identical: firstDiff === null,
+    firstDifference: firstDiff,
+    contract,
+    fields,
+    records: { added, removed, changed: fingerprinted ? changed : null },
+    decisions,
+    rows: otherRows,
+    evidence,
+    packet: {
+      in: packetIn,
+      out: packetOut,
+      reordered: packetIn.length === 0 && packetOut.length === 0 && !sameJson(before.selected, after.selected),
+      tokensBefore: before.tokensUsed,
+      tokensAfter: after.tokensUsed,
+      fingerprintBefore: before.packetFingerprint,
+      fingerprintAfter: after.packetFingerprint,
+    },
+    withheld: 0,
+  };
+}
+
+/**
+ * The diff as the user view may show it: no record in `withheld` is named (ids the user view withholds
+ * on either side, found by the caller), and the count of those left out says that some were.
+ */
+export function discloseDiff(diff: ReceiptDiff, withheld: ReadonlySet<string>): ReceiptDiff {
+  if (withheld.size === 0) return diff;
+  const named = new Set<string>();
+  const keep = (id: string) => {
+    if (!withheld.has(id)) return true;
+    named.add(id);
+    return false;
+  };
+  const ids = (list: readonly string[]) => list.filter(keep);
+  const name = (item: unknown) => (typeof item === 'string' && !keep(item) ? '(withheld)' : item);
+  // A changed failure or fact argument may name a record, alone or in a list.
+  const value = (item: unknown): unknown => (Array.isArray(item) ? item.map(name) : isObject(item) ? Object.fromEntries(Object.entries(item).map(([key, child]) => [key, value(child)])) : name(item));
+  const slot = (side: EvidenceChange['before']) => side && { state: side.state, records: ids(side.records) };
+  const first = diff.firstDifference;
+  const firstDifference =
+    first && first.recordId !== null && !keep(first.recordId) ? { path: first.path.split(`[${first.recordId}]`).join('[withheld]'), recordId: null } : first;
+  const disclosed: ReceiptDiff = {
+    ...diff,
+    firstDifference,
+    contract: diff.contract,
+    fields: diff.fields.map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
+    records: { added: ids(diff.records.added), removed: ids(diff.records.removed), changed: diff.records.changed && ids(diff.records.changed) },
+    decisions: diff.decisions.filter((change) => keep(change.id)),
+    rows: diff.rows.filter((change) => keep(change.id)),
+    evidence: diff.evidence.map((change) => ({ proposition: change.proposition, before: slot(change.before), after: slot(change.after) })),
+    packet: { ...diff.packet, in: ids(diff.packet.in), out: ids(diff.packet.out) },
+  };
+  return { ...disclosed, withheld: named.size };
+}
+
+/** A value as a reader wants it: strings bare, string lists as `[a, b]`, anything else as canonical JSON. */
+export function showValue(value: unknown, maxLength = 160): string {
+  let text: string;
+  // A fingerprint reads as well by its first twelve digits; --json keeps all 64.
+  if (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)) text = `${value.slice(0, 12)}…`;
+  else if (typeof value === 'string') text = value;
+  else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) text = `[${value.join(', ')}]`;
+  else text = canonicalJson(value ?? null);
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+
+export interface DiffSection {
+  /** A stable key, one per section of `ReceiptDiff` (and `withheld` for the user view's count). */
+  readonly key: 'contract' | 'fields' | 'records' | 'decisions' | 'rows' | 'evidence' | 'packet' | 'withheld';
+  readonly title: string;
+  readonly lines: readonly string[];
+  /** Lines left out beyond the limit. */
+  readonly more: number;
+}
+
+const list = (ids: readonly string[]) => (ids.length === 0 ? '-' : ids.join(', '));
+const shortHash = (hex: string | null) => (hex === null ? 'none' : hex.slice(0, 12));
+
+/**
+ * The diff as titled sections of plain lines, at most `limit` lines each (the rest counted), so the CLI
+ * and the app word it the same. Sections with nothing to say are left out.
+ */
+export function describeDiff(diff: ReceiptDiff, limit = 50): DiffSection[] {
+  const sections: DiffSection[] = [];
+  const add = (key: DiffSection['key'], title: string, lines: readonly string[]) => {
+    if (lines.length === 0) return;
+    sections.push({ key, title, lines: lines.slice(0, limit), more: Math.max(0, lines.length - limit) });
+  };
+  const change = ({ field, before, after }: FieldChange) => `${field} ${showValue(before)} → ${showValue(after)}`;
+  add('contract', `Contract fields changed (${diff.contract.length})`, diff.contract.map(change));
+  add('fields', `Receipt fields changed (${diff.fields.length})`, diff.fields.map(change));
+
+  const { added, removed, changed } = diff.records;
+  const recordLines = [...added.map((id) => `+ ${id}`), ...removed.map((id) => `- ${id}`), ...(changed ?? []).map((id) => `~ ${id}`)];
+  const changedCount = changed === null ? 'changed unknown (rows without fingerprints)' : `${changed.length} changed`;
+  if (recordLines.length > 0 || changed === null) {
+    add('records', `Records: ${added.length} added, ${removed.length} removed, ${changedCount}`, recordLines.length > 0 ? recordLines : ['(no record added or removed)']);
+  }
+
+  add(
+    'decisions',
+    `Decisions changed (${diff.decisions.length})`,
+    diff.decisions.map(({ id, before, after }) => (before.code === after.code ? `${id} ${before.decision} → ${after.decision} (${after.code})` : `${id} ${before.code} → ${after.code}`)),
+  );
+  add('rows', `Other trace changes (${diff.rows.length})`, diff.rows.map(({ id, fields }) => `${id}: ${fields.join(', ')}`));
+  add(
+    'evidence',
+    `Evidence slots changed (${diff.evidence.length})`,
+    diff.evidence.map(({ proposition, before, after }) => {
+      if (!before) return `${proposition} added: ${after?.state ?? ''} (${list(after?.records ?? [])})`;
+      if (!after) return `${proposition} removed (was ${before.state})`;
+      const records = sameJson(before.records, after.records) ? '' : ` (records ${list(before.records)} → ${list(after.records)})`;
+      return `${proposition} ${before.state} → ${after.state}${records}`;
+    }),
+  );
+
+  const packet = diff.packet;
+  const packetLines: string[] = [];
+  if (packet.in.length > 0) packetLines.push(`in: ${packet.in.join(', ')}`);
+  if (packet.out.length > 0) packetLines.push(`out: ${packet.out.join(', ')}`);
+  if (packet.reordered) packetLines.push('same records in another order');
+  if (packet.tokensBefore !== packet.tokensAfter) packetLines.push(`tokens ${packet.tokensBefore} → ${packet.tokensAfter}`);
+  if (packet.fingerprintBefore !== packet.fingerprintAfter) packetLines.push(`fingerprint ${shortHash(packet.fingerprintBefore)} → ${shortHash(packet.fingerprintAfter)}`);
+  add('packet', 'Packet', packetLines);
+  if (diff.withheld > 0) add('withheld', 'Not named', [`${diff.withheld} record${diff.withheld === 1 ? ' is' : 's are'} outside the authorised scope.`]);
+  return sections;
+}
+
+/** The whole diff as text, for the CLI. */
+export function renderDiffText(diff: ReceiptDiff, limit = 50): string {
+  const head = `${shortHash(diff.before.receiptId)} (${diff.before.schemaVersion}) → ${shortHash(diff.after.receiptId)} (${diff.after.schemaVersion})`;
+  if (diff.identical) return `${head}\nidentical: the same canonical bytes\n`;
+  const lines = [head];
+  const first = diff.firstDifference;
+  if (first) lines.push(`first difference: ${first.path}${first.recordId !== null ? ` (record ${first.recordId})` : ''}`);
+  for (const section of describeDiff(diff, limit)) {
+    lines.push('', `${section.title}:`, ...section.lines.map((line) => `  ${line}`));
+    if (section.more > 0) lines.push(`  … and ${section.more} more (--json lists all)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
