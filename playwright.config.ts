@@ -1,13 +1,14 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumExecutable } from './e2e/chromium';
 
 /** The suite runs against the built app under a sub-path, as GitHub Pages serves it. */
 export const BASE_PATH = '/some-repo/';
 /** Overridable so a second checkout can run the suite beside this one without a port clash. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);
 
-/** Debian's Chromium: Playwright cannot download its own browser here. Flags keep it off the network. */
+/** CHROMIUM_PATH, else Playwright's own Chromium, else Debian's (e2e/chromium.ts). Flags keep it off the network. */
 export const CHROMIUM_LAUNCH = {
-  executablePath: '/usr/bin/chromium',
+  executablePath: chromiumExecutable(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
 

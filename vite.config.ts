@@ -36,12 +36,33 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * `vite preview` answers the sub-path without its slash (`/some-repo`) with a 404; GitHub Pages answers it
+ * with a 301 to `/some-repo/`. The preview server does what the host does, so the browser tests see the
+ * redirect users get (the app keeps it fresh in the HTTP cache: see src/app/pwa-status.ts).
+ */
+function redirectToSlash(): Plugin {
+  return {
+    name: 'context-compiler-slash-redirect',
+    configurePreviewServer(server) {
+      const base = server.config.base;
+      server.middlewares.use((request, response, next) => {
+        const [path = '', query] = (request.url ?? '').split('?', 2);
+        if (base === '/' || path !== base.slice(0, -1)) return next();
+        response.writeHead(301, { Location: `${base}${query === undefined ? '' : `?${query}`}`, 'Cache-Control': 'max-age=600' });
+        response.end();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   // Relative, so one dist/ works at / and under a GitHub Pages sub-path.
   base: './',
   plugins: [
     react(),
     contentSecurityPolicy(),
+    redirectToSlash(),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,

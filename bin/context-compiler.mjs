@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly (tsx), so `npx context-compiler` needs no build step.
-import { register } from 'tsx/esm/api';
+// Runs the bundled CLI (built by `npm run build:cli`, and by `npm ci` through the prepare script).
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  cwd: process.cwd(),
-});
+const bundle = new URL('../dist-cli/context-compiler.mjs', import.meta.url);
+if (!existsSync(bundle)) {
+  process.stderr.write('context-compiler is not built: run `npm run build:cli` (npm ci does it) in the package folder.\n');
+  process.exit(1);
+}
+await import(bundle.href);

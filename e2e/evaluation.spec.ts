@@ -80,3 +80,52 @@ test.describe('Evaluation view', () => {
     await expect(view.getByRole('button', { name: 'Run growth experiment' })).toBeEnabled();
   });
 });
+
+test.describe('Evaluation view, readable', () => {
+  test('a comparison with nothing to cover says n/a, not 100 %, for the empty fail-closed packet', async ({ app }) => {
+    const { page } = app;
+    await app.goto();
+    await app.control('Remove required provenance').click();
+    await expect(app.failClosed).toBeVisible();
+    await app.openWorkspace('Evaluation');
+    const view = page.getByRole('region', { name: 'Evaluation' });
+    await view.getByRole('button', { name: 'Run on the current scenario' }).click();
+    const table = view.getByRole('table', { name: 'Current scenario comparison' });
+    await expect(cells(table, 'scenario-table-compiled').nth(0)).toHaveText('0');
+    await expect(cells(table, 'scenario-table-compiled').nth(2)).toHaveText('n/a');
+    await expect(cells(table, 'scenario-table-compiled').nth(3)).toHaveText('n/a');
+    await expect(view.getByTestId('coverage-na')).toContainText('this contract requires no propositions');
+  });
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`${viewport.width} px: seed 000 is explained in plain words, chart labels are at least 12 px, and the table fits the screen`, async ({ app, page }) => {
+      await page.setViewportSize(viewport);
+      await app.goto();
+      await app.openWorkspace('Evaluation');
+      const view = page.getByRole('region', { name: 'Evaluation' });
+      await expect(view.getByTestId('seed000-explained')).toContainText('is the essay this project started from');
+      await view.getByRole('button', { name: 'Run seed 000 comparison' }).click();
+      const table = view.getByRole('table', { name: 'Seed 000 comparison' });
+      await expect(cells(table, 'seed000-table-naive').nth(2)).toHaveText('75 %');
+      const sizes = await view.locator('.chart svg text').evaluateAll((texts) =>
+        texts.map((text) => {
+          const svg = (text as SVGTextElement).ownerSVGElement;
+          const scale = svg?.getScreenCTM()?.a ?? 0;
+          return Math.round(parseFloat(getComputedStyle(text).fontSize) * scale * 100) / 100;
+        }),
+      );
+      expect(sizes.length).toBeGreaterThan(10);
+      expect(sizes.reduce((smallest, size) => Math.min(smallest, size), Infinity), `rendered chart label sizes: ${sizes.join(', ')}`).toBeGreaterThanOrEqual(12);
+      // Every value of the table is on screen without sideways scrolling, with its column's name beside it on a phone.
+      const row = table.getByTestId('seed000-table-compiled');
+      const box = await row.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= viewport.width).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      if (viewport.width < 700) await expect(row.getByRole('cell').nth(2)).toHaveCSS('display', 'flex');
+    });
+  }
+});
+

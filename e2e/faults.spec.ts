@@ -17,7 +17,8 @@ async function expectNothingCopyable(app: ContextDebugger): Promise<void> {
   await expect(app.auditReceipt).toHaveCount(0);
   await expect(app.copyPacketButton).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Download packet' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Download receipt' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download diagnostic receipt' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download user view' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Download statement' })).toHaveCount(0);
   await expect(app.column('compiled')).toHaveCount(0);
   await expect(page.getByTestId('packet-text')).toHaveCount(0);

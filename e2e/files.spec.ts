@@ -44,7 +44,7 @@ test.describe('Loading files', () => {
 
     const orphan = { ...fixtureFile('gateway-files.scenario.json'), name: 'orphan.scenario.json' };
     await app.openFiles([orphan]);
-    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([/^orphan\.scenario\.json: records: names "gateway-files\.records\.jsonl", which was not supplied/]);
+    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([/^orphan\.scenario\.json:88: records: names "gateway-files\.records\.jsonl", which was not supplied/]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-files');
     expect(await app.receiptId()).toBe(loadedReceipt);
 

@@ -86,6 +86,13 @@ export class ContextDebugger {
     return this.page.getByRole('region', { name: 'Fire drill' });
   }
 
+  /** The top-level views: `Debugger`, `Fire drill`, `Evaluation`. */
+  async openWorkspace(name: 'Debugger' | 'Fire drill' | 'Evaluation'): Promise<void> {
+    const button = this.page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name, exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+  }
+
   get traceCount(): Locator {
     return this.page.getByTestId('trace-count');
   }
@@ -161,6 +168,14 @@ export class ContextDebugger {
     await zone.dispatchEvent('dragover', { dataTransfer });
     await zone.dispatchEvent('drop', { dataTransfer });
     await dataTransfer.dispose();
+  }
+
+  /** "Reset to built-in scenarios", confirmed in its dialog. */
+  async resetWorkspace(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Reset to built-in scenarios' }).click();
+    const dialog = this.page.getByRole('alertdialog', { name: 'Reset to the built-in scenarios?' });
+    await dialog.getByRole('button', { name: 'Reset workspace' }).click();
+    await expect(dialog).toBeHidden();
   }
 
   /** Picks files through the "Open files…" button's input. */

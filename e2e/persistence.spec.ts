@@ -18,7 +18,7 @@ test('a loaded scenario survives a reload; "Reset to built-in scenarios" removes
   await expect(app.page.getByTestId('scenario-records')).toHaveText('3 records');
   expect(await app.receiptId()).toBe(loadedReceipt);
 
-  await app.page.getByRole('button', { name: 'Reset to built-in scenarios' }).click();
+  await app.resetWorkspace();
   await expect(app.scenarioPicker).toHaveValue('retry-policy');
   await expect(loadedOption).toHaveCount(0);
   await expect(app.auditReceipt).toHaveText(builtinReceipt.slice(0, 12));

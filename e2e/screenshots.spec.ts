@@ -21,6 +21,7 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await expect(app.tokens('naive')).toHaveText('90 / 96 tokens');
     await expect(app.tokens('compiled')).toHaveText('74 / 96 tokens');
     await expect(app.traceRow('ADR-0234')).toBeVisible();
+    await expect(page.getByTestId('offline-status')).toHaveText('Ready to work offline');
     await picture(page, 'compare');
   });
 
@@ -35,15 +36,40 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await picture(page, 'fail-closed');
   });
 
-  test('fire drill: the frozen receipt is stale after the late change', async ({ app }) => {
+  test('fire drill: the frozen receipt is stale after the late change, beside what is compiled now', async ({ app, page }) => {
     await app.goto();
+    await app.openWorkspace('Fire drill');
     await app.drill.getByRole('button', { name: 'Freeze receipt' }).click();
     await app.drill.getByRole('button', { name: 'Inject late change' }).click();
     await app.drill.getByRole('button', { name: 'Attempt to continue' }).click();
     await expect(app.drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
     await expect(app.drill.getByTestId('diff-decisions')).toContainText('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
-    // The drill sits at the foot of the narrow contract rail: picture the panel, not the empty space beside it.
-    await picture(app.drill, 'drill-stale');
+    await expect(app.drill.getByTestId('drill-verdict')).toBeInViewport({ ratio: 1 });
+    await page.getByRole('button', { name: 'Attempt to continue' }).blur();
+    await picture(page, 'drill-stale');
+  });
+
+  test('guided tour and glossary, dark theme', async ({ app, page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await app.goto();
+    await page.getByRole('button', { name: 'Start guided tour' }).click();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('tour-progress')).toHaveText('Guided tour · step 2 of 8');
+    await picture(page, 'tour-dark');
+    await page.keyboard.press('Escape');
+    await app.traceRow('SEC-0042').getByRole('button', { name: 'EXCLUDE_NOT_AUTHORISED' }).click();
+    await expect(page.getByRole('dialog', { name: 'Glossary' }).getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toBeFocused();
+    await picture(page, 'glossary-dark');
+  });
+});
+
+test.describe('laptop, 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 }, colorScheme: 'light' });
+
+  test('the trace rail shows one card per record when seven columns do not fit', async ({ app, page }) => {
+    await app.goto();
+    await expect(page.getByRole('table', { name: 'Trace' })).toHaveClass(/\bcards\b/);
+    await picture(page, 'laptop');
   });
 });
 
@@ -70,5 +96,16 @@ test.describe('narrow screen, 390×844: tabs', () => {
     await expect(page.getByRole('tabpanel', { name: 'Trace' })).toBeVisible();
     await expect(page.getByRole('tabpanel', { name: 'Compare' })).toBeHidden();
     await expect(app.traceCount).toHaveText('Showing 13 of 13 candidates');
+  });
+
+  test('the trace as cards, dark theme', async ({ app, page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await app.goto();
+    await page.getByRole('tab', { name: 'Trace' }).click();
+    await page.getByRole('searchbox', { name: 'Search trace' }).fill('RUN-08');
+    await expect(app.traceCount).toHaveText('Showing 3 of 13 candidates');
+    await page.getByRole('searchbox', { name: 'Search trace' }).blur();
+    await page.getByTestId('trace-count').evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await picture(page, 'mobile-trace-dark');
   });
 });

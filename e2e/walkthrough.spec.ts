@@ -58,6 +58,7 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
 
   test('fire drill: a frozen receipt goes stale after the late change; recompiling makes RUN-0880 required', async ({ app }) => {
     await app.goto();
+    await app.openWorkspace('Fire drill');
     const drill = app.drill;
     await drill.getByRole('button', { name: 'Freeze receipt' }).click();
     await expect(drill.getByTestId('drill-frozen')).toHaveText(`Frozen: ${DEFAULT.receiptId.slice(0, 12)}`);
@@ -76,7 +77,10 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await expect(app.auditReceipt).toHaveText(LATE.receiptId.slice(0, 12));
     expect(await app.receiptId()).not.toBe(DEFAULT.receiptId);
     await expect(drill.getByTestId('drill-frozen')).toHaveText(`Frozen: ${LATE.receiptId.slice(0, 12)}`);
+    // What is compiled now is beside the drill: RUN-0880 is required context.
+    await expect(app.page.getByTestId('drill-current-RUN-0880')).toContainText('required');
 
+    await app.openWorkspace('Debugger');
     await expect(app.entry('compiled', 'RUN-0880')).toContainText('required');
     await expect(app.page.getByTestId('required-missed-naive')).toContainText('ADR-0234, RUN-0880');
     await expect(app.auditBudget).toHaveText(`${LATE.tokens.replace('/', ' / ')} tokens`);

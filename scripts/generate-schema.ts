@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { contractSchema, principalSchema, propositionSchema } from '../src/core/format/contract';
 import { receiptSchema } from '../src/core/format/receipt';
 import { idSchema, instantSchema, recordSchema } from '../src/core/format/record';
-import { controlSchema, patchSchema, scenarioSchema } from '../src/core/format/scenario';
+import { controlSchema, mergePatchSchema, patchSchema, RESERVED_KEYS, scenarioSchema } from '../src/core/format/scenario';
+import { userViewExportSchema } from '../src/core/format/user-view';
 
 /** Mirrors the two shapes `parseInstant` accepts; the calendar check itself cannot be said in JSON Schema. */
 const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
@@ -26,6 +27,7 @@ const SCHEMAS = [
   { file: 'contract.schema.json', title: 'Context Compiler contract', description: 'The task contract: who asks, for what purpose, as of when, and what may be admitted.', schema: contractSchema },
   { file: 'scenario.schema.json', title: 'Context Compiler scenario', description: 'A contract, its records (inline or a sibling .jsonl file), controls and late changes.', schema: scenarioSchema },
   { file: 'receipt.schema.json', title: 'Context Compiler receipt', description: 'A saved receipt; its receiptId is the SHA-256 of the canonical JSON of every other field.', schema: receiptSchema },
+  { file: 'user-view.schema.json', title: 'Context Compiler user-view export', description: 'What the app exports from its user view: not a receipt; withheld records are counted, never named.', schema: userViewExportSchema },
 ] as const;
 
 /**
@@ -41,6 +43,11 @@ export function renderSchemaFiles(): Map<string, string> {
       io: 'input',
       metadata: names,
       override: (context) => {
+        if (context.zodSchema === mergePatchSchema) {
+          // The input side of the pipe is `unknown`; say what it takes: an object whose keys are not reserved.
+          Object.assign(context.jsonSchema, { type: 'object', propertyNames: { type: 'string', not: { enum: [...RESERVED_KEYS] } }, additionalProperties: {} });
+          return;
+        }
         if (context.zodSchema !== instantSchema) return;
         context.jsonSchema.pattern = INSTANT_PATTERN;
         context.jsonSchema.description = 'A date (2026-08-30, start of that UTC day; end of day for validTo) or a date-time with an explicit offset.';

@@ -93,7 +93,7 @@ function tasksIn(tasks: readonly LongTask[], start: number, end: number) {
   const inside = tasks.filter((task) => task.start >= start && task.start < end);
   return {
     count: inside.length,
-    longestMs: Math.round(Math.max(0, ...inside.map((task) => task.duration))),
+    longestMs: Math.round(inside.reduce((longest, task) => Math.max(longest, task.duration), 0)),
     totalMs: Math.round(inside.reduce((sum, task) => sum + task.duration, 0)),
     tasks: inside.map((task) => ({ atMs: Math.round(task.start - start), durationMs: Math.round(task.duration) })),
   };
@@ -208,7 +208,7 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
           if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
         }
         const indexes = [...scroller.querySelectorAll('[role="row"]')].map((row) => Number(row.getAttribute('aria-rowindex')));
-        return { start, end: performance.now(), stepMs, lastRowIndex: Math.max(...indexes), rowsInDom: indexes.length };
+        return { start, end: performance.now(), stepMs, lastRowIndex: indexes.reduce((last, index) => Math.max(last, index), Number.NEGATIVE_INFINITY), rowsInDom: indexes.length };
       },
       { step: TRACE_PAGE_ROWS * ROW_HEIGHT, rowHeight: ROW_HEIGHT, timeout: 60_000 },
     );

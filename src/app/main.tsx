@@ -3,15 +3,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
-import { boot, recoverFromWorkerLoss } from './state/actions';
+import { boot, openLinkInAddressBar, recoverFromWorkerLoss } from './state/actions';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
+import { watchPwaStatus } from './pwa-status';
 import { createWorkerApi } from './worker-client';
 import './styles.css';
 
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
 const worker = createWorkerApi((reason) => void recoverFromWorkerLoss(reason));
 setCompilerApi(worker.api, worker.restart);
+watchPwaStatus();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -21,3 +23,5 @@ createRoot(root).render(
   </StrictMode>,
 );
 void boot();
+// A share link pasted into this tab's address bar changes only the fragment: no reload, so listen for it.
+window.addEventListener('hashchange', () => void openLinkInAddressBar());

@@ -43,6 +43,9 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     withheldNotice: null,
     controls: [],
     lateChanges: [],
+    compiledContract: sampleScenario().contract,
+    recordCount: 13,
+    appliedChanges: [],
     traceCodes: [
       { code: 'SELECTED_REQUIRED', count: 1 },
       { code: 'EXCLUDE_IDENTITY', count: 1 },
@@ -104,10 +107,15 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     queryTrace: vi.fn(async () => ({ offset: 0, rows: [], matched: 0, total: 0 })),
     receiptJson: vi.fn(async () => '{}'),
     packetJson: vi.fn(async () => '{}'),
+    userViewJson: vi.fn(async () => '{}'),
     statementJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     revertContract: vi.fn(async () => sampleWorkspace()),
     saveWorkspace: vi.fn(async () => sampleWorkspace()),
+    exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
+    createShareLink: vi.fn(async () => ({ ok: true as const, fragment: 'share=1.AAAA', fileBytes: 0, files: 0, edits: 0 })),
+    checkShareLink: vi.fn(async () => ({ ok: true as const, files: 0, edits: 0, scenarioKey: 'retry-policy' })),
+    openShareLink: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),
     cancelLoad: vi.fn(async () => undefined),
     freezeReceipt: vi.fn(async () => ({ frozenReceiptId: view.receiptId, declared: [] })),
@@ -129,8 +137,8 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
 
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
-  useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' } });
-  useResultStore.setState({ response: { ok: true, view }, failure: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
+  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', theme: 'light', notice: null, fatal: null, workerNotice: null });
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
 }

@@ -180,7 +180,7 @@ describe('context-compiler CLI', () => {
     expect(await main(['diff', 'a.json', 'missing.json'], io)).toBe(EXIT.invalid);
     expect(stderr).toContain('missing.json: no such file');
     expect(await main(['diff', 'a.json', 'bad.json'], io)).toBe(EXIT.invalid);
-    expect(stderr).toMatch(/bad\.json: tokensUsed: /);
+    expect(stderr).toMatch(/bad\.json:1: tokensUsed: /);
   });
 
   it('runs every built-in scenario through the self-checks', async () => {

@@ -5,11 +5,12 @@ import { compileCommand } from './commands/compile';
 import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
+import { terminalSafe } from './terminal';
 
 const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, evalCommand];
 
 function overview(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);
   return [
     'usage: context-compiler <command> [options]   (context-compiler <command> --help for details)',
     '',
@@ -18,7 +19,20 @@ function overview(): string {
   ].join('\n');
 }
 
-export async function main(args: readonly string[], io: CliIo): Promise<ExitCode> {
+/** Runs one command. Nothing it prints carries a raw control character, and nothing it throws reaches the user as a stack trace. */
+export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitCode> {
+  const io = terminalSafe(rawIo);
+  try {
+    return await dispatch(args, io);
+  } catch (error) {
+    // A bug or an exhausted resource: say what happened in one line and exit as for unusable input.
+    const what = error instanceof RangeError ? 'ran out of room (an input may be too large or too deeply nested)' : 'stopped unexpectedly';
+    io.stderr(`error: context-compiler ${what}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+    return EXIT.invalid;
+  }
+}
+
+async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = args;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(overview());

@@ -1,13 +1,24 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { CompileError, Result } from '../core/errors';
+import { ok, type CompileError, type Result } from '../core/errors';
 import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
+import { readDocument, streamRecordsFile } from './read-file';
 
-/** Reads a scenario file from disk; a records file it names is read from the same folder. */
-export function readScenarioFile(path: string): Result<LoadedScenario, CompileError> {
+/** Reads a scenario file from disk; a records file it names is streamed from the same folder. */
+export async function readScenarioFile(path: string, display = path): Promise<Result<LoadedScenario, CompileError>> {
+  const text = await readDocument(path, display);
+  if (!text.ok) return text;
   const folder = dirname(path);
-  return parseScenarioJson(path, readFileSync(path, 'utf8'), (name) => {
-    const sibling = join(folder, basename(name));
-    return existsSync(sibling) ? readFileSync(sibling, 'utf8') : null;
+  let sibling: { path: string; name: string } | null = null;
+  // The core only needs to know the sibling exists; its records are streamed below, never held as one string.
+  const parsed = parseScenarioJson(display, text.value, (name) => {
+    const candidate = join(folder, basename(name));
+    if (!existsSync(candidate)) return null;
+    sibling = { path: candidate, name };
+    return '';
   });
+  if (!parsed.ok || sibling === null) return parsed;
+  const { path: siblingPath, name } = sibling;
+  const records = await streamRecordsFile(siblingPath, name);
+  return records.ok ? ok({ scenario: parsed.value.scenario, recordSet: records.value }) : records;
 }

@@ -1,14 +1,17 @@
 import type { Audience } from '../core/disclosure';
 import { discloseOutcome } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
+import { escapeText } from '../core/format/json-text';
 import type { ReceiptVerdict } from '../core/drill';
 import { factContextOf, renderFact } from '../core/reasons';
 import { renderDiffText } from '../core/receipt-diff';
 import type { Baselines, CompileOutcome } from '../core/result';
 
-/** Left-aligned columns, each as wide as its widest cell. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
+/** Left-aligned columns, each as wide as its widest cell; cells are escaped (ids and facts may carry control characters). */
+export function table(header: readonly string[], unsafeRows: readonly (readonly string[])[]): string {
+  const rows = unsafeRows.map((row) => row.map(escapeText));
+  // Folded, not spread into Math.max: a spread argument list overflows the stack past about 120,000 rows.
+  const widths = header.map((cell, column) => rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), cell.length));
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))
@@ -78,7 +81,8 @@ export function renderVerdict(verdict: ReceiptVerdict): string {
   if (verdict.currentReceiptId) lines.push(`  current inputs compile to ${verdict.currentReceiptId}`);
   if (verdict.diff && !verdict.diff.identical) {
     const title = verdict.code === 'RECEIPT_MISMATCH' ? 'from what the receipt claims to what its declared inputs compile to' : 'from the receipt to what the current inputs compile to';
-    lines.push('', `  diff ${title}:`, ...renderDiffText(verdict.diff).trimEnd().split('\n').map((line) => (line === '' ? '' : `    ${line}`)));
+    lines.push('', `  diff ${title}:`);
+    for (const line of renderDiffText(verdict.diff).trimEnd().split('\n')) lines.push(line === '' ? '' : `    ${line}`);
   }
   return `${lines.join('\n')}\n`;
 }

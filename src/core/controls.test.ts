@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChanges, mergePatch, pickChanges } from './controls';
 import type { Control, Patch } from './format/scenario';
+import { parseScenarioJson } from './passes/validate';
 import { buildContract, buildRecord, buildRecordSet, errorOf, valueOf } from './test-support/builders';
 
 const change = (id: string, ...patches: Patch[]): Control => ({ id, label: `Label ${id}`, explanation: 'why', patches });
@@ -89,5 +90,35 @@ describe('pickChanges', () => {
 
   it('refuses an unknown id and lists the available ones', () => {
     expect(errorOf(pickChanges(available, ['one', 'four'], 'control'))).toMatchObject({ code: 'UNKNOWN_CONTROL', message: 'no control "four"; available: one, two, three' });
+  });
+});
+
+describe('hostile scenarios', () => {
+  const scenarioWith = (controls: unknown[], lateChanges: unknown[] = []) =>
+    JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls, lateChanges }, null, 2);
+  const control = (id: string, patch: string) => `{"id":"${id}","label":"L","explanation":"E","patches":[${patch}]}`;
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuse %s as an unknown field of a merge patch, at the top or nested', (key) => {
+    const top = scenarioWith([]).replace('"controls": []', `"controls": [${control('c', `{"op":"mergeContract","patch":{"${key}":{"tokenBudget":1}}}`)}]`);
+    const topIssue = errorOf(parseScenarioJson('s.json', top, () => null)).issues?.[0];
+    expect(topIssue).toMatchObject({ path: 'controls[0].patches[0].patch', message: `unknown field "${key}": not part of the format` });
+    expect(topIssue?.line).toBeGreaterThan(1);
+    const nested = scenarioWith([]).replace('"controls": []', `"controls": [${control('c', `{"op":"mergeRecord","id":"a","patch":{"access":{"${key}":{"roles":[]}}}}`)}]`);
+    expect(errorOf(parseScenarioJson('s.json', nested, () => null)).issues?.[0]).toMatchObject({ path: 'controls[0].patches[0].patch.access', message: `unknown field "${key}": not part of the format` });
+  });
+
+  it('refuse two controls, or two late changes, with one id', () => {
+    const twice = scenarioWith([JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":1}}')), JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":2}}'))]);
+    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([expect.objectContaining({ path: 'controls[1].id', message: expect.stringMatching(/^duplicate id "c": first used at \[0\]/) })]);
+    const late = scenarioWith([], [JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')), JSON.parse(control('x', '{"op":"removeRecord","id":"a"}'))]);
+    expect(errorOf(parseScenarioJson('s.json', late, () => null)).issues?.[0]?.path).toBe('lateChanges[1].id');
+  });
+
+  it('mergePatch defines a "__proto__" key as a field, never as the prototype', () => {
+    const patch = JSON.parse('{"__proto__":{"polluted":true}}') as unknown;
+    const merged = mergePatch({ a: 1 }, patch) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(Object.keys(merged)).toEqual(['a', '__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

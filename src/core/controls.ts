@@ -12,7 +12,8 @@ export function mergePatch(target: Json, patch: Json): Json {
   const base: Record<string, Json> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, Json>) } : {};
   for (const [key, value] of Object.entries(patch as Record<string, Json>)) {
     if (value === null) delete base[key];
-    else base[key] = mergePatch(base[key], value);
+    // Defined, not assigned: assigning `__proto__` would set the prototype instead of a field (scenarios refuse such keys; this never relies on it).
+    else Object.defineProperty(base, key, { value: mergePatch(Object.hasOwn(base, key) ? base[key] : undefined, value), enumerable: true, writable: true, configurable: true });
   }
   return base;
 }

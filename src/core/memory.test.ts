@@ -57,6 +57,9 @@ describe('memory', () => {
     valueOf(compiler.compile(valueOf(applyChanges(contract, recordSet, [control]))));
     const stats = compiler.memoStats();
     expect(stats.get('admit:gates')).toEqual({ reused: 2_999, computed: 1 });
+    // The toggled record supersedes nothing: supersession is not worked out again.
+    expect(stats.get('resolve:links')).toEqual({ reused: 1, computed: 0 });
+    expect(stats.get('resolve:in-force')).toEqual({ reused: 1, computed: 0 });
     const chunks = [...stats].filter(([name]) => name.startsWith('attest:records:chunk:'));
     expect(chunks.filter(([, table]) => table.computed > 0)).toHaveLength(1);
     expect(chunks.length).toBeGreaterThan(1);

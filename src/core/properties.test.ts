@@ -16,8 +16,8 @@ import { createRecordIndex, type RecordIndex } from './search/record-index';
 import { createPrng, type Prng } from '../shared/prng';
 import { caseArbitrary, propertyParameters, VOCABULARY } from './test-support/arbitraries';
 import { freshDriver, sharedDriver } from './test-support/node-driver';
+import { propertyNamed } from './test-support/property-registry';
 
-const DIFFERENTIAL_RUNS = 10_000;
 /** About 25 s on an idle 2-core machine; the margin is for a machine shared with other test runs. */
 const DIFFERENTIAL_TIMEOUT_MS = 240_000;
 
@@ -39,12 +39,6 @@ function resolveCase(contract: Contract, recordSet: RecordSet): Resolution {
   return resolution.value;
 }
 
-/** The evaluator's side alone: every gate in TypeScript, supersession included. */
-function evaluatorAdmits(resolution: Resolution): string[] {
-  const context = createGateContext(resolution.contract);
-  return resolution.records.filter((item) => evaluateGates(context, item).failed === 0).map((item) => item.checked.record.id).sort();
-}
-
 /** The SQL side alone: the record index synced to the records, then the lowered predicate. */
 function sqlAdmits(resolution: Resolution, recordSet: RecordSet): ReadonlySet<string> {
   index.sync(recordSet);
@@ -63,22 +57,10 @@ function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<
 }
 
 describe('differential: SQL lowering and TypeScript evaluator', () => {
-  it(`agree on the admitted set over ${DIFFERENTIAL_RUNS} generated cases`, () => {
-    fc.assert(
-      fc.property(caseArbitrary, ({ records, contract }) => {
-        const recordSet = createRecordSet(records);
-        const resolution = resolveCase(contract, recordSet);
-        // The index re-runs the predicate only over rows it changed since the last case; the full query checks that too.
-        const sql = [...sqlAdmits(resolution, recordSet)].sort();
-        const lowered = lowerAdmission(resolution.contract, differentialDriver.maxParameters);
-        if (!lowered.ok) throw new Error(lowered.error.message);
-        const full = differentialDriver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
-        const evaluator = evaluatorAdmits(resolution);
-        expect(sql).toEqual(evaluator);
-        expect(full).toEqual(evaluator);
-      }),
-      propertyParameters(DIFFERENTIAL_RUNS),
-    );
+  // The property lives in the registry, so `npm run fuzz -- --property admission-differential` runs the same one for millions of cases.
+  const differential = propertyNamed('admission-differential');
+  it(`agree on the admitted set over ${differential.testRuns} generated cases`, async () => {
+    await fc.assert(await differential.property({ openDatabase: freshDriver }), propertyParameters(differential.testRuns));
   }, DIFFERENTIAL_TIMEOUT_MS);
 
   it('uses vocabularies in which every gate both passes and fails', () => {

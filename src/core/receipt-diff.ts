@@ -453,7 +453,8 @@ export function renderDiffText(diff: ReceiptDiff, limit = 50): string {
   const first = diff.firstDifference;
   if (first) lines.push(`first difference: ${first.path}${first.recordId !== null ? ` (record ${first.recordId})` : ''}`);
   for (const section of describeDiff(diff, limit)) {
-    lines.push('', `${section.title}:`, ...section.lines.map((line) => `  ${line}`));
+    lines.push('', `${section.title}:`);
+    for (const line of section.lines) lines.push(`  ${line}`);
     if (section.more > 0) lines.push(`  … and ${section.more} more (--json lists all)`);
   }
   return `${lines.join('\n')}\n`;

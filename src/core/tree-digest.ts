@@ -32,11 +32,12 @@ export interface TreeDigestSpec<T> {
  * whose items changed are hashed again. The digest depends only on keys, leaves and order.
  */
 export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>, derive: Derive = computeAll): string {
-  const cuts = derive.map(`${spec.name}:cut`, '', items, (item) => fnv1a(spec.key(item)) % DIGEST_CHUNK_DIVISOR === 0);
   const root = createDigest();
   let start = 0;
   for (let index = 0; index < items.length; index += 1) {
-    if (!cuts[index] && index + 1 < items.length) continue;
+    // Computed afresh: hashing a short key costs less than finding the item's last cut in a memo table
+    // once an insertion has shifted every later position.
+    if (fnv1a(spec.key(items[index] as T)) % DIGEST_CHUNK_DIVISOR !== 0 && index + 1 < items.length) continue;
     const chunk = items.slice(start, index + 1);
     const hex = derive.cell(`${spec.name}:chunk:${spec.key(chunk[0] as T)}`, chunk, () => hashChunk(chunk, spec.leaf));
     root.update(`${hex}\n`);

@@ -25,10 +25,10 @@ export interface StrategyMetrics {
   readonly itemsPassed: number;
   /** Passed records outside the compiler's admitted set (not authorised, not applicable, or not accepted evidence). */
   readonly unsafePassed: number;
-  /** Share of required propositions that some passed record mentions, whatever its class or legality (seed 000's coverage). */
-  readonly coverageMentioned: number;
-  /** Share of required propositions backed by a passed, admitted record of an accepted evidence class. */
-  readonly coverageSupported: number;
+  /** Share of required propositions that some passed record mentions, whatever its class or legality (seed 000's coverage); null when the contract requires none. */
+  readonly coverageMentioned: number | null;
+  /** Share of required propositions backed by a passed, admitted record of an accepted evidence class; null when the contract requires none. */
+  readonly coverageSupported: number | null;
   /** Legal relevant records among the first k passed, over min(k, number of legal relevant records); null when there are none. */
   readonly recallAtK: number | null;
   /** Required propositions whose legal evidence the strategy had in hand but lost to the budget, with no other accepted evidence passed. */
@@ -123,7 +123,8 @@ export function createMetricContext(request: CompileRequest, outcome: CompileOut
 export function measureStrategy(context: MetricContext, run: StrategyRun): StrategyMetrics {
   const { contract, byId, admitted, legalRelevant, k } = context;
   const required = contract.requiredPropositions.map((p) => p.id);
-  const share = (covered: ReadonlySet<string>) => (required.length === 0 ? 1 : required.filter((id) => covered.has(id)).length / required.length);
+  // With no required proposition there is nothing to cover: not 100 %, which an empty packet would also score.
+  const share = (covered: ReadonlySet<string>) => (required.length === 0 ? null : required.filter((id) => covered.has(id)).length / required.length);
   const legalEvidenceOf = (ids: readonly string[]) => new Set(ids.filter((id) => admitted.has(id)).flatMap((id) => acceptedPropositions(contract, byId.get(id))));
 
   const mentioned = new Set(run.passed.flatMap((id) => mentionedPropositions(byId.get(id))));

@@ -98,7 +98,7 @@ function date(year: number, month: number, day: number): string {
 function claimText(prng: Prng, proposition: PropositionSpec, borrower: string): string[] {
   const words: string[] = borrower.toLowerCase().split(' ');
   const repeats = prng.int(1, 3);
-  for (let i = 0; i < repeats; i += 1) words.push(...proposition.phrase.filter(() => prng.chance(0.8)));
+  for (let i = 0; i < repeats; i += 1) for (const word of proposition.phrase.filter(() => prng.chance(0.8))) words.push(word);
   return words;
 }
 

@@ -4,13 +4,14 @@ import type { GrowthReport } from './growth';
 
 /** Plain-text table: the first column left-aligned, numbers right-aligned, readable in a terminal and in Markdown code blocks. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  // Folded, not spread into Math.max: a spread argument list overflows the stack past about 100,000 rows.
+  const widths = header.map((title, column) => rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), title.length));
   const line = (cells: readonly string[]) =>
     cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const percent = (share: number) => `${Math.round(share * 100)} %`;
+const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 100)} %`);
 const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
 
 const COMPARISON_HEADER = ['strategy', 'passed', 'unsafe', 'coverage (mentioned)', 'coverage (accepted evidence)', 'recall@k', 'displaced citations', 'tokens'];

@@ -20,15 +20,15 @@ describe('built-in scenarios', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it.each(BUILTIN_SCENARIOS)('$id names a fixture with the same id and title', (entry) => {
-    const loaded = readScenarioFile(`${repoRoot}${builtinScenarioPath(entry.id)}`);
+  it.each(BUILTIN_SCENARIOS)('$id names a fixture with the same id and title', async (entry) => {
+    const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(entry.id)}`);
     if (!loaded.ok) throw new Error(loaded.error.message);
     expect(loaded.value.scenario.id).toBe(entry.id);
     expect(loaded.value.scenario.title).toBe(entry.title);
   });
 
-  it.each(BUILTIN_SCENARIOS)('$id: every content hash matches its text, except where a record breaks provenance on purpose', (entry) => {
-    const loaded = readScenarioFile(`${repoRoot}${builtinScenarioPath(entry.id)}`);
+  it.each(BUILTIN_SCENARIOS)('$id: every content hash matches its text, except where a record breaks provenance on purpose', async (entry) => {
+    const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(entry.id)}`);
     if (!loaded.ok) throw new Error(loaded.error.message);
     const { scenario, recordSet } = loaded.value;
     const added = [...scenario.controls, ...scenario.lateChanges].flatMap((change) => change.patches.flatMap((patch) => (patch.op === 'addRecord' ? [patch.record] : [])));

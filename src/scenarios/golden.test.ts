@@ -70,7 +70,7 @@ interface LoadedBuiltin {
 }
 
 async function loadBuiltin(id: (typeof BUILTIN_SCENARIOS)[number]['id']): Promise<LoadedBuiltin> {
-  const loaded = readScenarioFile(`${repoRoot}${builtinScenarioPath(id)}`);
+  const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(id)}`);
   if (!loaded.ok) throw new Error(`${id}: ${loaded.error.message}`);
   return { loaded: loaded.value, compiler: createCompiler(await openInMemoryDatabase()) };
 }

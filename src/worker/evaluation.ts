@@ -119,7 +119,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
             report(`${sizeLabel(size)} records: ${done < size ? 'indexing' : 'compiling and ranking the baselines'}`, offset + done, total),
           );
           if (!step.ok) return { status: 'failed', error: step.error };
-          points.push(...step.value.points);
+          for (const point of step.value.points) points.push(point);
           offset += 2 * size;
           // No checkpoint here: a cancel seen after the last size would discard a finished run.
           report(`${sizeLabel(size)} records: measured`, offset, total);

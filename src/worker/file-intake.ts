@@ -1,7 +1,10 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
-import { createJsonlRecordReader, detectFileKind, parseContractJson, parseReceiptJson, parseScenarioJson, type FileKind, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
+import { MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
+import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
-import type { LoadProgress } from './protocol';
+import type { FileSummary, LoadProgress } from './protocol';
 
 export interface NamedBlob {
   readonly name: string;
@@ -17,21 +20,44 @@ export class LoadCancelled extends Error {
   }
 }
 
-function firstLine(text: string): string {
-  const newline = text.indexOf('\n');
-  return newline === -1 ? text : text.slice(0, newline);
-}
-
 /**
  * Detects a file's kind from its content. A JSONL file is recognised from its first line, so it can be
- * streamed; anything else is a single JSON document and is read whole (contracts and scenarios are small).
+ * streamed; anything else is a single JSON document and is read whole. A broken file is still recognised
+ * from its field names, so that its errors can say what it was read as.
  */
-export async function detectBlobKind(file: NamedBlob): Promise<{ kind: FileKind; text: string | null } | null> {
+export async function detectBlobKind(file: NamedBlob): Promise<{ recognised: RecognisedKind; text: string | null } | { recognised: null; head: string }> {
   const head = await file.blob.slice(0, HEAD_BYTES).text();
-  if (detectFileKind(firstLine(head)) === 'records') return { kind: 'records', text: null };
-  const text = file.blob.size <= HEAD_BYTES ? head : await file.blob.text();
-  const kind = detectFileKind(text);
-  return kind === null ? null : { kind, text };
+  const complete = file.blob.size <= HEAD_BYTES;
+  const fromHead = recogniseFileKind(head, complete);
+  if (fromHead?.kind === 'records') return { recognised: fromHead, text: null };
+  if (complete) return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: head };
+  // A document is read whole: past the limit it is refused before its text is held (records are streamed instead).
+  if (file.blob.size > MAX_DOCUMENT_BYTES) return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: null };
+  const text = await file.blob.text();
+  const recognised = fromHead ?? recogniseFileKind(text);
+  return recognised === null ? { recognised: null, head } : { recognised, text };
+}
+
+/** Why a file was not recognised, with what it starts with (escaped), so a wrong file is easy to spot. */
+function unrecognised(file: string, head: string): InputIssue {
+  const start = head.replace(/^\uFEFF/, '').trimStart().slice(0, 40);
+  const shown = start === '' ? 'it is empty' : `it starts ${quoteValue(start)}`;
+  return {
+    file,
+    path: '(root)',
+    message: `not a records JSONL file, contract, scenario or receipt: ${shown}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,
+  };
+}
+
+/** The app's user-view export: refused with its own message, since it looks like a receipt to a person. */
+async function isUserViewExport(file: NamedBlob): Promise<boolean> {
+  if (file.blob.size > HEAD_BYTES) return false;
+  try {
+    const value: unknown = JSON.parse(await file.blob.text());
+    return typeof value === 'object' && value !== null && 'format' in value && value.format === USER_VIEW_FORMAT;
+  } catch {
+    return false;
+  }
 }
 
 /** Streams a JSONL file through the core's line reader, reporting bytes read; never one big string. */
@@ -82,6 +108,18 @@ export interface IntakeResult {
   readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[];
 }
 
+export interface IntakeRejection {
+  readonly issues: readonly InputIssue[];
+  /** One line per refused file: what it was recognised as, and how many problems it has. */
+  readonly summaries: readonly FileSummary[];
+}
+
+/** What the file was recognised as and what is wrong with it: "read as a contract (recognised by principals): not a valid contract: 1 problem". */
+function summaryOf(error: CompileError, file: string, recognised: RecognisedKind): FileSummary {
+  const problems = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
+  return { file, message: `read as ${describeRecognised(recognised)}: ${problems}` };
+}
+
 function issuesOf(error: CompileError, file: string): InputIssue[] {
   return error.issues && error.issues.length > 0 ? [...error.issues] : [{ file, path: '(root)', message: error.message }];
 }
@@ -100,28 +138,47 @@ export async function intakeFiles(
   base: IntakeBase,
   onProgress: (progress: LoadProgress) => void,
   signal: AbortSignal,
-): Promise<Result<IntakeResult, InputIssue[]>> {
+): Promise<Result<IntakeResult, IntakeRejection>> {
   const issues: InputIssue[] = [];
+  const summaries: FileSummary[] = [];
+  const refuse = (error: CompileError, file: string, recognised: RecognisedKind) => {
+    summaries.push(summaryOf(error, file, recognised));
+    for (const issue of issuesOf(error, file)) issues.push(issue);
+  };
   const kinds: { file: string; kind: FileKind }[] = [];
-  const documents: { file: NamedBlob; kind: Exclude<FileKind, 'records'>; text: string }[] = [];
-  const recordFiles: NamedBlob[] = [];
+  const documents: { file: NamedBlob; recognised: RecognisedKind; text: string }[] = [];
+  const recordFiles: { file: NamedBlob; recognised: RecognisedKind }[] = [];
 
   for (const file of files) {
-    const detected = await detectBlobKind(file);
-    if (detected === null) {
-      issues.push({ file: file.name, path: '(root)', message: 'not a records JSONL file, contract, scenario or receipt (detected from its content)' });
+    // Before detection: a user-view export carries a receipt's fingerprint fields, so it would pass for one.
+    if (await isUserViewExport(file)) {
+      summaries.push({ file: file.name, message: 'a user-view export, which is not a receipt' });
+      issues.push({ file: file.name, path: 'format', message: 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead' });
       continue;
     }
-    kinds.push({ file: file.name, kind: detected.kind });
-    if (detected.kind === 'records') recordFiles.push(file);
-    else documents.push({ file, kind: detected.kind, text: detected.text ?? '' });
+    const detected = await detectBlobKind(file);
+    if (detected.recognised === null) {
+      const issue = unrecognised(file.name, detected.head);
+      summaries.push({ file: file.name, message: 'not recognised as any kind of file this version reads' });
+      issues.push(issue);
+      continue;
+    }
+    if (detected.recognised.kind !== 'records' && detected.text === null) {
+      const message = `is ${Math.round(file.blob.size / 2 ** 20)} MB; a contract, scenario or receipt may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB (records belong in a JSONL file, which is read line by line)`;
+      summaries.push({ file: file.name, message: `read as ${describeRecognised(detected.recognised)}: too large` });
+      issues.push({ file: file.name, path: '(root)', message });
+      continue;
+    }
+    kinds.push({ file: file.name, kind: detected.recognised.kind });
+    if (detected.recognised.kind === 'records') recordFiles.push({ file, recognised: detected.recognised });
+    else documents.push({ file, recognised: detected.recognised, text: detected.text ?? '' });
   }
 
   const recordSets = new Map<string, RecordSet>();
-  for (const file of recordFiles) {
+  for (const { file, recognised } of recordFiles) {
     const parsed = await streamRecords(file, onProgress, signal);
     if (parsed.ok) recordSets.set(file.name, parsed.value);
-    else issues.push(...issuesOf(parsed.error, file.name));
+    else refuse(parsed.error, file.name, recognised);
   }
 
   const entries: IntakeEntry[] = [];
@@ -129,12 +186,14 @@ export async function intakeFiles(
   const claimed = new Set<string>();
   const contracts: IntakeEntry[] = [];
 
-  for (const { file, kind, text } of documents) {
+  for (const { file, recognised, text } of documents) {
+    const kind = recognised.kind;
     if (kind === 'scenario') {
-      // The scenario's JSONL sibling was streamed above; the core only needs to know it was supplied.
-      const parsed = parseScenarioJson(file.name, text, (name) => (recordSets.has(name) ? '' : null));
+      // The scenario's JSONL sibling was streamed above; the core only needs to know it was supplied. A supplied
+      // sibling with errors has reported them already: the scenario is not loaded, and is not called orphaned.
+      const parsed = parseScenarioJson(file.name, text, (name) => (recordFiles.some((supplied) => supplied.file.name === name) ? '' : null));
       if (!parsed.ok) {
-        issues.push(...issuesOf(parsed.error, file.name));
+        refuse(parsed.error, file.name, recognised);
         continue;
       }
       const sibling = typeof parsed.value.scenario.records === 'string' ? parsed.value.scenario.records : null;
@@ -143,20 +202,20 @@ export async function intakeFiles(
       if (recordSet) entries.push({ key: keyFor(parsed.value.scenario.id), loaded: { scenario: parsed.value.scenario, recordSet } });
     } else if (kind === 'contract') {
       const parsed = parseContractJson(file.name, text);
-      if (!parsed.ok) issues.push(...issuesOf(parsed.error, file.name));
+      if (!parsed.ok) refuse(parsed.error, file.name, recognised);
       else contracts.push({ key: keyFor(file.name), loaded: { scenario: { ...base.loaded.scenario, id: file.name, title: parsed.value.task, description: `Contract ${file.name} against the records of ${base.loaded.scenario.title}.`, contract: parsed.value }, recordSet: base.loaded.recordSet } });
     } else {
       const parsed = parseReceiptJson(file.name, text);
-      if (!parsed.ok) issues.push(...issuesOf(parsed.error, file.name));
+      if (!parsed.ok) refuse(parsed.error, file.name, recognised);
       else receipts.push({ file: file.name, receipt: parsed.value });
     }
   }
 
-  const loose = recordFiles.filter((file) => !claimed.has(file.name) && recordSets.has(file.name));
+  const loose = recordFiles.map(({ file }) => file).filter((file) => !claimed.has(file.name) && recordSets.has(file.name));
   if (loose.length > 1 || contracts.length > 1) {
     issues.push({ file: [...loose, ...contracts].map((item) => ('name' in item ? item.name : item.key)).join(', '), path: '(root)', message: 'drop at most one records file and one contract at a time, or a scenario that names its records file' });
   }
-  if (issues.length > 0) return err(issues);
+  if (issues.length > 0) return err({ issues, summaries });
 
   const looseFile = loose[0];
   const looseRecords = looseFile ? recordSets.get(looseFile.name) : undefined;

@@ -34,6 +34,26 @@ export interface ScenarioSummary {
   readonly contractEdited: boolean;
 }
 
+/** A scenario file ready to save; dropping it back reproduces the receipt (with the same controls on). */
+export interface ScenarioExport {
+  readonly fileName: string;
+  readonly json: string;
+  /** Whether it carries a contract edit, so the app can say what was exported. */
+  readonly edited: boolean;
+}
+
+/** A share link's fragment (after `#`), or why none was made (files over the limit, link too long). */
+export type ShareLinkResult =
+  | { readonly ok: true; readonly fragment: string; readonly fileBytes: number; readonly files: number; readonly edits: number }
+  | { readonly ok: false; readonly message: string };
+
+/** A link decoded and validated, not yet applied: what it carries, for the question before it replaces a workspace. */
+export type ShareCheck =
+  | { readonly ok: true; readonly files: number; readonly edits: number; readonly scenarioKey: string }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+export type ShareOpenResult = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
 export type StorageState =
   | { readonly status: 'persistent' }
   | { readonly status: 'unavailable'; readonly message: string }
@@ -84,6 +104,17 @@ export interface FailureView {
   readonly fact: string | null;
 }
 
+/** A control or late change that this compilation applied, and what its patches touched. */
+export interface AppliedChange {
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'control' | 'late-change';
+  /** Top-level contract fields its patches set, e.g. `tokenBudget`. */
+  readonly contractFields: readonly string[];
+  /** Counts only: naming the records could name one the user view withholds. */
+  readonly records: { readonly added: number; readonly removed: number; readonly patched: number };
+}
+
 export interface CompileView {
   readonly scenarioKey: string;
   readonly audience: Audience;
@@ -106,6 +137,11 @@ export interface CompileView {
   readonly withheldNotice: string | null;
   readonly controls: readonly string[];
   readonly lateChanges: readonly string[];
+  /** The contract as compiled: the scenario's (or the user's edit) with the active controls and late changes applied. */
+  readonly compiledContract: Contract;
+  /** Records compiled, after the active controls and late changes added or removed some. */
+  readonly recordCount: number;
+  readonly appliedChanges: readonly AppliedChange[];
   /** Reason codes present in the visible trace, for the filter. */
   readonly traceCodes: readonly { readonly code: ReasonCode; readonly count: number }[];
 }
@@ -175,6 +211,12 @@ export interface ReceiptCheck {
   readonly verdict: VerdictView;
 }
 
+/** What a refused file was read as, and how many problems it has: "read as a contract (recognised by principals): not a valid contract: 1 problem". */
+export interface FileSummary {
+  readonly file: string;
+  readonly message: string;
+}
+
 /** A saved receipt's text and the name to report problems under (a file name, or `baseline`). */
 export interface ReceiptText {
   readonly name: string;
@@ -197,7 +239,7 @@ export type ReceiptDiffResponse = { readonly ok: true; readonly diff: ReceiptDif
 
 export type LoadResult =
   | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
-  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'cancelled' };
 
 export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
@@ -258,16 +300,25 @@ export interface CompilerApi extends EvaluationApi {
   compile(audience: Audience): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
+  /** The diagnostic receipt: the app offers it only in the diagnostic view. */
   receiptJson(): Promise<string | null>;
-  /** Null when the last compilation failed closed: there is no packet to export. */
-  packetJson(): Promise<string | null>;
-  /** The receipt as an in-toto Statement v1 (canonical JSON); null when nothing has been compiled. */
+  /** Null when the last compilation failed closed: there is no packet to export. Labelled with its view. */
+  packetJson(audience: Audience): Promise<string | null>;
+  /** The user-view export (not a receipt): what the user view shows, and nothing it withholds. */
+  userViewJson(): Promise<string | null>;
+  /** The receipt as an in-toto Statement v1 (canonical JSON); null when nothing has been compiled. The app offers it only in the diagnostic view. */
   statementJson(): Promise<string | null>;
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;
   /** Writes the whole workspace to storage again, files included (after storage was cleared under the page). */
   saveWorkspace(): Promise<WorkspaceSnapshot>;
+  exportScenario(): Promise<ScenarioExport>;
+  /** The workspace as a URL fragment, compressed in the worker (docs/FORMAT.md, "Share links"). */
+  createShareLink(): Promise<ShareLinkResult>;
+  checkShareLink(fragment: string): Promise<ShareCheck>;
+  /** Replaces the workspace with a share link's, or refuses it whole and changes nothing. */
+  openShareLink(fragment: string): Promise<ShareOpenResult>;
   loadFiles(files: readonly File[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult>;
   cancelLoad(): Promise<void>;
   freezeReceipt(): Promise<DrillState>;

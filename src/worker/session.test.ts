@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { factContextOf } from '../core/reasons';
@@ -10,7 +11,9 @@ import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace, WorkspaceEvent } from './protocol';
+import { userViewExportSchema } from '../core/format/user-view';
 import { createSession, filterAndSortTrace } from './session';
+import { encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, type SharedWorkspace } from './share-link';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, StorageTimeoutError, type WorkspaceStorage } from './workspace-storage';
 
 function createMemoryStorage(initial?: unknown): WorkspaceStorage & { saved: () => unknown } {
@@ -59,6 +62,22 @@ describe('session', () => {
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
   });
 
+  it('reports the contract and record count actually compiled, and what each active change touched', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget', 'future-reveal'], lateChanges: ['promote-run-0880'] });
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    expect(compiled.view.compiledContract.tokenBudget).toBe(24);
+    expect(compiled.view.compiledContract.requiredRecords).toEqual(['ADR-0234', 'RUN-0880']);
+    expect(compiled.view.recordCount).toBe(14);
+    // Scenario order, controls before late changes, whatever order they were switched on in.
+    expect(compiled.view.appliedChanges.map(({ id, kind, contractFields, records }) => ({ id, kind, contractFields, records }))).toEqual([
+      { id: 'future-reveal', kind: 'control', contractFields: [], records: { added: 1, removed: 0, patched: 0 } },
+      { id: 'tight-budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } },
+      { id: 'promote-run-0880', kind: 'late-change', contractFields: ['requiredRecords'], records: { added: 0, removed: 0, patched: 0 } },
+    ]);
+  });
+
   it('exports the receipt as an in-toto statement whose packet subject is the copied packet text', async () => {
     const { session } = await newSession();
     expect(session.statementJson()).toBeNull();
@@ -94,7 +113,8 @@ describe('session', () => {
     expect(compiled.view.status).toBe('fail_closed');
     expect(compiled.view.failure?.code).toBe('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.packetText).toBeNull();
-    expect(session.packetJson()).toBeNull();
+    expect(session.packetJson('diagnostic')).toBeNull();
+    expect(session.packetJson('user')).toBeNull();
     expect(session.receiptJson()).toContain('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.columns.compiled.emitted).toBe(false);
   });
@@ -111,12 +131,12 @@ describe('session', () => {
     const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
     expect(session.compile('diagnostic').ok).toBe(true);
-    expect(session.packetJson()).not.toBeNull();
+    expect(session.packetJson('diagnostic')).not.toBeNull();
 
     broken = true;
     expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
-    expect(session.packetJson()).toBeNull();
+    expect(session.packetJson('diagnostic')).toBeNull();
     expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 100 }).total).toBe(0);
     expect(session.freezeReceipt().frozenReceiptId).toBeNull();
     expect(session.attemptContinue()).toBeNull();
@@ -138,6 +158,183 @@ describe('session', () => {
     expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
     expect(session.freezeReceipt().frozenReceiptId).toBeNull();
+  });
+
+  it('exports from the user view only what the user view shows, labelled, with no digest over withheld records', async () => {
+    const { session } = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    const diagnostic = session.compile('diagnostic');
+    if (!diagnostic.ok) throw new Error(diagnostic.error.message);
+    const user = session.disclose('user');
+    if (!user.ok) throw new Error(user.error.message);
+    const visible = new Set(session.queryTrace({ audience: 'user', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.map((row) => row.id));
+    const withheld = session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.filter((row) => !visible.has(row.id));
+    expect(withheld.length).toBeGreaterThan(0);
+    // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must not.
+    const receipt = session.receiptJson() ?? '';
+    for (const row of withheld) expect(receipt).toContain(row.id);
+
+    const document = userViewExportSchema.parse(JSON.parse(session.userViewJson() ?? ''));
+    expect(document.view).toBe('user');
+    expect(document.notice).toMatch(/^User view: .* not a receipt/);
+    expect(document.withheldCount).toBe(withheld.length);
+    expect(document.trace.map((row) => row.id).sort()).toEqual([...visible].sort());
+    const exported = [session.userViewJson() ?? '', session.packetJson('user') ?? '', user.view.packetText ?? ''];
+    for (const text of exported) {
+      for (const row of withheld) {
+        expect(text).not.toContain(row.id);
+        expect(text).not.toContain(row.fact);
+      }
+      expect(text).not.toContain(diagnostic.view.receiptId);
+      expect(text).not.toContain(diagnostic.view.recordSetDigest);
+    }
+    expect(JSON.parse(session.packetJson('user') ?? '{}')).toMatchObject({ view: 'user', packetFingerprint: diagnostic.view.packetFingerprint });
+    expect(user.view.packetText).toMatch(/^=== CONTEXT PACKET ===\nview: user \(1 record is outside the authorised scope and not named; /);
+    expect(JSON.parse(session.packetJson('diagnostic') ?? '{}')).toMatchObject({ view: 'diagnostic', receiptId: diagnostic.view.receiptId });
+  });
+
+  it('refuses a dropped user-view export, saying it is not a receipt, and keeps the workspace', async () => {
+    const { session } = await newSession();
+    session.compile('diagnostic');
+    const document = session.userViewJson() ?? '';
+    const result = await session.loadFiles([file('user-view.json', document)], noProgress);
+    expect(result.status).toBe('rejected');
+    if (result.status !== 'rejected') return;
+    expect(result.issues).toEqual([{ file: 'user-view.json', path: 'format', message: expect.stringContaining('a user-view export is not a receipt') }]);
+  });
+
+  it('exports the scenario in force as a file that loads back to the same receipt, edits and controls included', async () => {
+    const { session } = await newSession();
+    const contract = session.current().loaded.scenario.contract;
+    await session.updateContract({ value: { ...contract, tokenBudget: 80, query: 'retry timeouts' } });
+    await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
+    const edited = session.compile('diagnostic');
+    if (!edited.ok) throw new Error(edited.error.message);
+    const exported = session.exportScenario();
+    expect(exported).toMatchObject({ fileName: 'retry-policy.scenario.json', edited: true });
+
+    await session.resetWorkspace();
+    const loaded = await session.loadFiles([file(exported.fileName, exported.json)], noProgress);
+    expect(loaded.status).toBe('loaded');
+    // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
+    await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });
+    const again = session.compile('diagnostic');
+    if (!again.ok) throw new Error(again.error.message);
+    expect(again.view.receiptId).toBe(edited.view.receiptId);
+  });
+
+  describe('share links', () => {
+    const fixture = (name: string) => readFileSync(new URL(`../../e2e/fixtures-data/${name}`, import.meta.url), 'utf8');
+
+    it('carry edits, toggles and late changes to a fresh browser, which compiles the same receipt', async () => {
+      const { session } = await newSession();
+      const contract = session.current().loaded.scenario.contract;
+      await session.updateContract({ value: { ...contract, query: 'retry timeouts failover' } });
+      await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
+      const sent = session.compile('diagnostic');
+      if (!sent.ok) throw new Error(sent.error.message);
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      expect(link.fragment.startsWith('share=1.')).toBe(true);
+      expect(link).toMatchObject({ files: 0, edits: 1 });
+
+      const storage = createMemoryStorage();
+      const { session: other } = await newSession(storage);
+      expect(await other.checkShareLink(link.fragment)).toEqual({ ok: true, files: 0, edits: 1, scenarioKey: 'retry-policy' });
+      const opened = await other.openShareLink(link.fragment);
+      if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
+      expect(opened.snapshot.selection).toEqual({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
+      const received = other.compile('diagnostic');
+      if (!received.ok) throw new Error(received.error.message);
+      expect(received.view.receiptId).toBe(sent.view.receiptId);
+      // Saved like any workspace, so it survives a reload.
+      expect(storage.saved()).toMatchObject({ selection: { scenarioKey: 'retry-policy' } });
+    });
+
+    it('carry loaded files (a scenario and its records file) and reproduce their receipt', async () => {
+      const { session } = await newSession();
+      const loaded = await session.loadFiles([file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))], noProgress);
+      expect(loaded.status).toBe('loaded');
+      const sent = session.compile('diagnostic');
+      if (!sent.ok) throw new Error(sent.error.message);
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      expect(link).toMatchObject({ files: 2 });
+
+      const { session: other } = await newSession();
+      const opened = await other.openShareLink(link.fragment);
+      if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
+      expect(opened.snapshot.selection.scenarioKey).toBe('loaded:gateway-files');
+      const received = other.compile('diagnostic');
+      if (!received.ok) throw new Error(received.error.message);
+      expect(received.view.receiptId).toBe(sent.view.receiptId);
+    });
+
+    it('refuse to carry loaded files over the stated size, saying what to do instead', async () => {
+      const { session } = await newSession();
+      const records = Array.from({ length: 900 }, (_, index) => JSON.stringify(buildRecord({ id: `BIG-${index}`, text: 'x'.repeat(300) }))).join('\n');
+      const loaded = await session.loadFiles([file('big.jsonl', records)], noProgress);
+      expect(loaded.status).toBe('loaded');
+      const link = await session.createShareLink();
+      expect(link).toEqual({ ok: false, message: expect.stringMatching(/^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario"/) });
+    });
+
+    it('that throws while its files are read (a worker limit) leaves the workspace as it was', async () => {
+      const { session } = await newSession();
+      const loaded = await session.loadFiles([file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))], noProgress);
+      expect(loaded.status).toBe('loaded');
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      const before = session.compile('diagnostic');
+      if (!before.ok) throw new Error(before.error.message);
+
+      const { session: other } = await newSession();
+      await other.updateContract({ value: { ...other.current().loaded.scenario.contract, tokenBudget: 80 } });
+      const receiptBefore = other.compile('diagnostic');
+      const text = vi.spyOn(Blob.prototype, 'text').mockRejectedValue(new RangeError('Invalid string length'));
+      try {
+        await expect(other.openShareLink(link.fragment)).rejects.toThrow('Invalid string length');
+      } finally {
+        text.mockRestore();
+      }
+      expect(other.current().selection.scenarioKey).toBe('retry-policy');
+      const after = other.compile('diagnostic');
+      if (!receiptBefore.ok || !after.ok) throw new Error('compile failed');
+      expect(after.view.receiptId).toBe(receiptBefore.view.receiptId);
+      expect(after.view.tokenBudget).toBe(80);
+    });
+
+    it('refuse a damaged, oversized, foreign or inconsistent link whole, and change nothing', async () => {
+      const { session } = await newSession();
+      const contract = session.current().loaded.scenario.contract;
+      await session.updateContract({ value: { ...contract, tokenBudget: 80 } });
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      const before = session.compile('diagnostic');
+
+      const refusals = [
+        [link.fragment.slice(0, -12), /damaged/],
+        [`share=1.${'A'.repeat(MAX_SHARE_FRAGMENT_CHARS)}`, /share links are limited to 200,000/],
+        ['share=2.AAAA', /not a share link of this version/],
+        [await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: ['no-such-control'], lateChanges: [] } }), /switches on no-such-control, which scenario "retry-policy" does not declare/],
+        [await encodeShareFragment({ version: 1, loads: [], contractEdits: { 'retry-policy': { task: '' } }, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] } }), /./],
+      ] as const;
+      for (const [fragment, message] of refusals) {
+        const opened = await session.openShareLink(fragment);
+        expect(opened.ok, fragment.slice(0, 40)).toBe(false);
+        if (opened.ok) continue;
+        expect(opened.issues[0]?.file).toMatch(/share link/);
+        expect(opened.issues.map((problem) => problem.message).join(' ')).toMatch(message);
+      }
+      // A field the format does not know is named like any file's.
+      const foreign = await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, extra: true } as SharedWorkspace);
+      expect(await session.openShareLink(foreign)).toEqual({ ok: false, issues: [{ file: 'share link', path: '(root)', message: expect.stringContaining('extra') }] });
+
+      const after = session.compile('diagnostic');
+      if (!before.ok || !after.ok) throw new Error('compile failed');
+      expect(after.view.receiptId).toBe(before.view.receiptId);
+      expect(after.view.tokenBudget).toBe(80);
+    });
   });
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {

@@ -4,18 +4,22 @@ import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView 
 import { drill, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
+import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
 import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { parseReceiptJson } from '../core/passes/validate';
 import { receiptStatement, serialiseStatement } from '../core/statement';
-import type { Baselines, CompileOutcome, Receipt, TraceRow } from '../core/result';
+import type { Baselines, CompileOutcome, Packet, Receipt, TraceRow } from '../core/result';
+import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
+import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
 import {
   savedWorkspaceSchema,
+  type AppliedChange,
   type ColumnEntry,
   type CompileResponse,
   type CompileView,
@@ -30,6 +34,10 @@ import {
   type PacketColumn,
   type SavedLoad,
   type SavedWorkspace,
+  type ScenarioExport,
+  type ShareCheck,
+  type ShareLinkResult,
+  type ShareOpenResult,
   type ScenarioSummary,
   type Selection,
   type StorageState,
@@ -53,6 +61,7 @@ interface Entry {
 
 interface LastCompile {
   readonly scenarioKey: string;
+  readonly appliedChanges: readonly AppliedChange[];
   readonly request: CompileRequest;
   readonly outcome: CompileOutcome;
   readonly views: Map<Audience, DisclosedView>;
@@ -79,7 +88,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
     if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else builtinIssues.push(...(builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]));
+    else for (const issue of builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]) builtinIssues.push(issue);
   }
 
   let loaded = new Map<string, Entry>();
@@ -234,7 +243,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     for (const load of parsed.data.loads) {
       const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
       if (restored.ok) loads.push(load);
-      else restoreIssues = [...restoreIssues, ...restored.error];
+      else restoreIssues = [...restoreIssues, ...restored.error.issues];
     }
     for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
       const contract = validateContract(`saved edit of ${key}`, value);
@@ -271,7 +280,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      const compiled: LastCompile = { scenarioKey: selection.scenarioKey, request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      const compiled: LastCompile = { scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
       // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
       const view = viewOf(compiled, audience);
       last = compiled;
@@ -303,11 +312,32 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return last ? serialiseReceipt(last.outcome.receipt) : null;
     },
 
-    /** The packet as JSON: its entries, the fingerprinted body and the copyable text, tied to its receipt. */
-    packetJson(): string | null {
+    /**
+     * The packet as JSON: its entries, the fingerprinted body and the copyable text. The diagnostic one is tied
+     * to its receipt; the user view's carries no digest that covers a withheld record, and says which view it is.
+     */
+    packetJson(audience: Audience): string | null {
       if (!last || last.outcome.status !== 'packet') return null;
       const { packet, receipt } = last.outcome;
-      return canonicalJson({ receiptId: receipt.receiptId, packetFingerprint: receipt.packetFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body, text: packetWithManifest(packet, receipt) });
+      const common = { view: audience, packetFingerprint: receipt.packetFingerprint, contractFingerprint: receipt.contractFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body };
+      if (audience === 'user') return canonicalJson({ ...common, text: userPacketText(packet, receipt, disclosed(last, 'user').withheld.size) });
+      return canonicalJson({ ...common, receiptId: receipt.receiptId, text: packetWithManifest(packet, receipt) });
+    },
+
+    /** The user view as a document (docs/FORMAT.md, "User-view export"); null before the first compilation. */
+    userViewJson(): string | null {
+      return last ? canonicalJson(userViewExport(last, disclosed(last, 'user'))) : null;
+    },
+
+    /**
+     * The selected scenario as a scenario file that loads back to the same receipt: the contract in force
+     * (with the user's edit), the records inline, and the scenario's controls and late changes.
+     */
+    exportScenario(): ScenarioExport {
+      const entry = currentEntry();
+      const { scenario, recordSet } = effective(entry);
+      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges };
+      return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: contractEdits.has(entry.key) };
     },
 
     statementJson(): string | null {
@@ -349,7 +379,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         if (!intake.ok) {
           loaded = before.loaded;
           contractEdits = before.contractEdits;
-          return { status: 'rejected', issues: intake.error };
+          return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
         if (first) {
@@ -372,6 +402,87 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
     cancelLoad(): void {
       loading?.abort();
+    },
+
+    /** The whole workspace (files, edits, toggles) as a link fragment, or why it cannot be one. */
+    async createShareLink(): Promise<ShareLinkResult> {
+      const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+      if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes)}` };
+      const shared: SharedWorkspace = {
+        version: 1,
+        loads: await Promise.all(loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
+        contractEdits: Object.fromEntries(contractEdits),
+        selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
+      };
+      const fragment = await encodeShareFragment(shared);
+      if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) return { ok: false, message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.` };
+      return { ok: true, fragment, fileBytes, files: loads.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
+    },
+
+    /** Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace their work. */
+    async checkShareLink(fragment: string): Promise<ShareCheck> {
+      const decoded = await decodeShareFragment(fragment);
+      if (!decoded.ok) return { ok: false, issues: decoded.error };
+      const { loads: sharedLoads, contractEdits: edits, selection: wanted } = decoded.value;
+      return { ok: true, files: sharedLoads.reduce((sum, load) => sum + load.files.length, 0), edits: Object.keys(edits).length, scenarioKey: wanted.scenarioKey };
+    },
+
+    /**
+     * Replaces the workspace with the one a share link carries, all or nothing: the fragment is validated
+     * like any file, every file goes through the normal intake, and any problem leaves the workspace as it was.
+     */
+    async openShareLink(fragment: string): Promise<ShareOpenResult> {
+      const decoded = await decodeShareFragment(fragment);
+      if (!decoded.ok) return { ok: false, issues: decoded.error };
+      const shared = decoded.value;
+      const wanted = shared.selection;
+      const before = { loaded, loads, contractEdits, selection };
+      // A throw while reading a file (a worker limit) must also leave the workspace as it was.
+      try {
+        loaded = new Map();
+        loads = [];
+        contractEdits = new Map();
+        let issues: InputIssue[] = [];
+        const never = new AbortController().signal;
+        for (const [index, load] of shared.loads.entries()) {
+          if (!entryOf(load.baseKey)) {
+            issues.push({ file: 'share link', path: `loads[${index}].baseKey`, message: `names scenario "${load.baseKey}", which this workspace does not have` });
+            break;
+          }
+          const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
+          const applied = await applyIntake(files, load.baseKey, () => undefined, never);
+          if (!applied.ok) {
+            issues = issues.concat(applied.error.issues);
+            break;
+          }
+          loads.push({ baseKey: load.baseKey, files });
+        }
+        for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
+          const contract = validateContract(`share link: contract edit of ${key}`, value);
+          if (!entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
+          else if (!contract.ok) issues = issues.concat(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]);
+          else contractEdits.set(key, contract.value);
+        }
+        // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
+        const target = entryOf(wanted.scenarioKey);
+        if (issues.length === 0 && !target) issues.push({ file: 'share link', path: 'selection.scenarioKey', message: `selects scenario "${wanted.scenarioKey}", which the link does not load` });
+        if (issues.length === 0 && target) {
+          const normalised = normaliseSelection(wanted);
+          const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
+          if (dropped.length > 0) issues.push({ file: 'share link', path: 'selection', message: `switches on ${dropped.join(', ')}, which scenario "${wanted.scenarioKey}" does not declare` });
+        }
+        if (issues.length > 0) {
+          ({ loaded, loads, contractEdits, selection } = before);
+          return { ok: false, issues };
+        }
+      } catch (error) {
+        ({ loaded, loads, contractEdits, selection } = before);
+        throw error;
+      }
+      selection = normaliseSelection(wanted);
+      resetDrillState();
+      await persist();
+      return { ok: true, snapshot: snapshot() };
     },
 
     freezeReceipt(): DrillState {
@@ -427,6 +538,77 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       notify();
       return snapshot();
     },
+  };
+}
+
+/** What each applied control and late change touched, from its patches, in the order they were applied. */
+export function appliedChanges(scenario: ScenarioFile, request: CompileRequest): AppliedChange[] {
+  const describe = (change: Control | LateChange, kind: AppliedChange['kind']): AppliedChange => {
+    const contractFields = new Set<string>();
+    const records = { added: 0, removed: 0, patched: 0 };
+    for (const patch of change.patches) {
+      if (patch.op === 'mergeContract') for (const field of Object.keys(patch.patch)) contractFields.add(field);
+      else if (patch.op === 'addRecord') records.added += 1;
+      else if (patch.op === 'removeRecord') records.removed += 1;
+      else records.patched += 1;
+    }
+    return { id: change.id, label: change.label, kind, contractFields: [...contractFields], records };
+  };
+  const controls = new Set(request.controls ?? []);
+  const lateChanges = new Set(request.lateChanges ?? []);
+  return [
+    ...scenario.controls.filter((change) => controls.has(change.id)).map((change) => describe(change, 'control')),
+    ...scenario.lateChanges.filter((change) => lateChanges.has(change.id)).map((change) => describe(change, 'late-change')),
+  ];
+}
+
+const USER_VIEW_NOTICE =
+  'User view: records outside the authorised scope are counted, never named. This is not a receipt: its rows are incomplete, so no receipt id can be recomputed from it, and it carries no digest that covers a withheld record. The diagnostic receipt is exported only from the diagnostic view.';
+
+/**
+ * The packet with a user-view manifest: the receipt id and the record-set digest are left out because both
+ * cover withheld records (a change to one would show in them); the packet and contract fingerprints do not.
+ */
+export function userPacketText(packet: Packet, receipt: Receipt, withheldCount: number): string {
+  return [
+    '=== CONTEXT PACKET ===',
+    `view: user (${withheldCount === 0 ? 'no record is withheld' : `${withheldCount} record${withheldCount === 1 ? ' is' : 's are'} outside the authorised scope and not named`}; receipt id and record-set digest are not part of the user view)`,
+    `packet fingerprint: sha256:${receipt.packetFingerprint ?? ''}`,
+    `contract fingerprint: sha256:${receipt.contractFingerprint}`,
+    `engine: ${receipt.engineVersion} (${receipt.schemaVersion})`,
+    '======================',
+    packet.body,
+  ].join('\n');
+}
+
+/** Builds the user-view export from the user rendering of one compilation, so it can hold nothing the screen does not. */
+export function userViewExport(compiled: LastCompile, view: DisclosedView): UserViewExport {
+  const { outcome } = compiled;
+  const receipt = outcome.receipt;
+  // No baselines: their whole-corpus scores are shaped by records the user may not see (the user view shows none either).
+  const failure = outcome.status === 'fail_closed' ? compileView(compiled, view, null).failure : null;
+  const context = factContextOf(receipt.contract);
+  return {
+    format: USER_VIEW_FORMAT,
+    version: 1,
+    view: 'user',
+    notice: USER_VIEW_NOTICE,
+    outcome: outcome.status,
+    task: receipt.contract.task,
+    asOf: receipt.contract.asOf,
+    contractFingerprint: receipt.contractFingerprint,
+    packetFingerprint: receipt.packetFingerprint,
+    controls: [...receipt.controls],
+    lateChanges: [...receipt.lateChanges],
+    tokenBudget: receipt.contract.tokenBudget,
+    tokensUsed: receipt.tokensUsed,
+    selected: [...receipt.selected],
+    evidence: receipt.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.records] })),
+    decisionBlockedBy: [...receipt.decisionBlockedBy],
+    failure: failure ? { code: failure.code, message: failure.message, recordId: failure.recordId, fact: failure.fact } : null,
+    withheldCount: view.withheld.size,
+    withheldNotice: view.withheldNotice,
+    trace: view.rows.map((row) => toRowView(row, context)),
   };
 }
 
@@ -517,11 +699,14 @@ function compileView(compiled: LastCompile, view: DisclosedView, baselines: Base
         : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
-    packetText: outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
+    packetText: outcome.status === 'packet' ? (view.audience === 'user' ? userPacketText(outcome.packet, receipt, view.withheld.size) : packetWithManifest(outcome.packet, receipt)) : null,
     withheldCount: view.withheld.size,
     withheldNotice: view.withheldNotice,
     controls: request.controls ?? [],
     lateChanges: request.lateChanges ?? [],
+    compiledContract: request.contract,
+    recordCount: request.recordSet.records.length,
+    appliedChanges: compiled.appliedChanges,
     traceCodes: [...codeCounts].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
   };
 }

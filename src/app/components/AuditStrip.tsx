@@ -1,44 +1,53 @@
+import type { ReactNode } from 'react';
 import { useResultStore } from '../state/result-store';
 import { shortHash } from './format';
+import { TermLink } from './Glossary';
 
 export const GOVERNING_PRINCIPLE = 'Legality first: rank only inside the admitted set, protect required records, and emit nothing when an obligation cannot be met.';
 
-/** One line of facts an auditor asks for first: counts, exact budget, receipt, principle. */
+function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNode; testId?: string; title?: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd data-testid={testId} title={title}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/**
+ * One line of facts an auditor asks for first: counts, exact budget, receipt, principle. Before the first
+ * result the same grid holds placeholders, so nothing below it moves when the result arrives.
+ */
 export function AuditStrip() {
   const response = useResultStore((state) => state.response);
   const failed = useResultStore((state) => state.failure !== null);
   const view = response?.ok ? response.view : null;
+  const budget = <TermLink term="tokens">Budget</TermLink>;
+  const receipt = <TermLink term="receipt">Receipt</TermLink>;
   return (
     <section className="audit-strip" aria-label="Audit strip" data-testid="audit-strip">
       {view ? (
         <dl>
-          <div>
-            <dt>Selected</dt>
-            <dd data-testid="audit-selected">{view.counts.selected}</dd>
-          </div>
-          <div>
-            <dt>Excluded</dt>
-            <dd data-testid="audit-excluded">{view.counts.excluded}</dd>
-          </div>
-          <div>
-            <dt>Budget</dt>
-            <dd data-testid="audit-budget">
-              {view.tokensUsed} / {view.tokenBudget} tokens
-            </dd>
-          </div>
-          <div>
-            <dt>Outcome</dt>
-            <dd data-testid="audit-outcome">{view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'}</dd>
-          </div>
-          <div>
-            <dt>Receipt</dt>
-            <dd data-testid="audit-receipt" title={view.receiptId}>
-              {shortHash(view.receiptId)}
-            </dd>
-          </div>
+          <Fact term="Selected" value={view.counts.selected} testId="audit-selected" />
+          <Fact term="Excluded" value={view.counts.excluded} testId="audit-excluded" />
+          <Fact term={budget} value={`${view.tokensUsed} / ${view.tokenBudget} tokens`} testId="audit-budget" />
+          <Fact term="Outcome" value={view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
+          <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
         </dl>
+      ) : response && !response.ok ? (
+        <p className="audit-error">Not compiled: {response.error.code}</p>
+      ) : failed ? (
+        <p className="audit-error">Not compiled: the compiler failed</p>
       ) : (
-        <p>{failed ? 'Not compiled: the compiler failed' : response && !response.ok ? `Not compiled: ${response.error.code}` : 'Compiling…'}</p>
+        <dl aria-busy="true">
+          <Fact term="Selected" value="…" />
+          <Fact term="Excluded" value="…" />
+          <Fact term={budget} value="…" />
+          <Fact term="Outcome" value="Compiling…" />
+          <Fact term={receipt} value="…" />
+        </dl>
       )}
       <p className="principle" data-testid="audit-principle">
         {GOVERNING_PRINCIPLE}

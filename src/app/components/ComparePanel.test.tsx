@@ -39,7 +39,7 @@ describe('ComparePanel', () => {
     expect(screen.getByTestId('fail-closed')).toHaveTextContent('FAIL-CLOSED — REQUIRED_MISSING_PROVENANCE');
     expect(screen.getByTestId('no-packet')).toHaveTextContent('No packet emitted.');
     expect(screen.queryByRole('button', { name: 'Copy packet' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Download receipt' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download diagnostic receipt' })).toBeInTheDocument();
   });
 
   it('leaves the relevance-only packets to the diagnostic view, saying why', () => {

@@ -2,6 +2,7 @@ import { REASONS } from '../../core/reasons';
 import type { PacketColumn } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
 import { plural } from './format';
+import { CodeLink } from './Glossary';
 
 const COLUMN_TITLES: Record<PacketColumn['kind'], { title: string; caption: string }> = {
   naive: { title: 'Naive top-k', caption: 'Relevance only: the top k matches that fit the budget.' },
@@ -42,7 +43,8 @@ function Column({ column }: { column: PacketColumn }) {
               <span className="entry-id">{entry.id}</span>
               <span className="entry-title">{entry.title}</span>
               <span className="entry-tags">
-                {entry.tokens} t{entry.required ? ' · required' : ''}
+                {plural(entry.tokens, 'token')}
+                {entry.required ? ' · required' : ''}
                 {entry.illegal ? ' · illegal' : ''}
               </span>
             </li>
@@ -98,7 +100,7 @@ export function FailClosedBanner() {
   return (
     <div className="fail-closed" role="alert" data-testid="fail-closed">
       <strong>
-        FAIL-CLOSED — <span data-testid="fail-closed-code">{failure.code}</span>
+        FAIL-CLOSED — <CodeLink code={failure.code} testId="fail-closed-code" />
       </strong>
       <p>{failure.message}</p>
       {failure.fact ? <p className="fact">Boundary fact: {failure.fact}</p> : null}
@@ -112,7 +114,9 @@ export function ComparePanel() {
   const view = response?.ok ? response.view : null;
   return (
     <section className="panel" aria-labelledby="compare-heading">
-      <h2 id="compare-heading">Compare</h2>
+      <h2 id="compare-heading" tabIndex={-1}>
+        Compare
+      </h2>
       <FailClosedBanner />
       {view ? (
         <>

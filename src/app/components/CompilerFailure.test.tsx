@@ -3,9 +3,10 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompileResponse, LoadResult } from '../../worker/protocol';
-import { compileNow, setControl, updateContract } from '../state/actions';
+import { compileNow, downloadUserView, exportScenario, openLink, setControl, shareWorkspace, updateContract } from '../state/actions';
 import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
+import { useShareStore } from '../state/share';
 import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
 import { App } from './App';
 
@@ -17,7 +18,8 @@ function expectNothingCopyable() {
   expect(screen.queryByTestId('audit-receipt')).toBeNull();
   expect(screen.queryByRole('button', { name: 'Copy packet' })).toBeNull();
   expect(screen.queryByRole('button', { name: 'Download packet' })).toBeNull();
-  expect(screen.queryByRole('button', { name: 'Download receipt' })).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Download diagnostic receipt' })).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Download user view' })).toBeNull();
   expect(screen.queryByRole('button', { name: 'Download statement' })).toBeNull();
   expect(screen.queryByTestId('packet-text')).toBeNull();
   expect(screen.queryByTestId('column-compiled')).toBeNull();
@@ -42,7 +44,7 @@ describe('a failed call to the worker fails closed', () => {
     expect(screen.getByTestId('compiler-failure-reason')).toHaveTextContent('It ran out of stack space (Maximum call stack size exceeded)');
     expect(alert).not.toHaveTextContent('lower-admission.ts');
     expect(screen.getByTestId('audit-strip')).toHaveTextContent('Not compiled: the compiler failed');
-    expect(screen.getByTestId('drill-frozen')).toHaveTextContent('Nothing frozen yet');
+    expect(useDrillStore.getState().frozenReceiptId).toBeNull();
     expectNothingCopyable();
 
     // The way back: undo the edit, which recompiles; a success clears the failure.
@@ -111,8 +113,30 @@ describe('a failed call to the worker fails closed', () => {
     const user = userEvent.setup();
     installFakeApi({ receiptJson: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) });
     render(<App />);
-    await user.click(screen.getByRole('button', { name: 'Download receipt' }));
+    await user.click(screen.getByRole('button', { name: 'Download diagnostic receipt' }));
     expect(await screen.findByTestId('compiler-failure')).toHaveTextContent('while exporting the receipt');
     expectNothingCopyable();
+  });
+
+  it.each([
+    ['exporting the user view', () => downloadUserView(), { userViewJson: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
+    ['exporting the scenario', () => exportScenario(), { exportScenario: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
+    ['making a share link', () => shareWorkspace(), { createShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
+    ['opening the link', () => openLink({ kind: 'share', fragment: 'share=1.AAAA' }), { openShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
+    ['opening the link', () => openLink({ kind: 'blank' }), { resetWorkspace: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
+  ] as const)('a failed call while %s fails closed like the others', async (during, act, failing) => {
+    resetStores(sampleView({ audience: 'user' }));
+    installFakeApi(failing);
+    render(<App />);
+    await act();
+    expect(await screen.findByTestId('compiler-failure')).toHaveTextContent(`NOT COMPILED — the compiler failed while ${during}`);
+    expectNothingCopyable();
+  });
+
+  it('a share link the worker could not make says so in the dialog, with no link', async () => {
+    installFakeApi({ createShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) });
+    render(<App />);
+    await shareWorkspace();
+    expect(useShareStore.getState()).toMatchObject({ link: null, status: 'No link was made: the compiler failed. The compiler stopped.' });
   });
 });

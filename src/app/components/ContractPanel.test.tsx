@@ -3,7 +3,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScenarioStore } from '../state/scenario-store';
-import { installFakeApi, resetStores, sampleScenario, sampleWorkspace } from '../test-support';
+import { useResultStore } from '../state/result-store';
+import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
 import { ContractPanel } from './ContractPanel';
 
 describe('ContractPanel', () => {
@@ -59,5 +60,68 @@ describe('ContractPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Apply JSON' }));
     expect(updateContract).toHaveBeenCalledWith({ text: '{"task"' });
     expect(await screen.findByTestId('contract-issues')).toHaveTextContent('(root) (line 1): not valid JSON');
+  });
+
+  it('shows the values actually compiled, with a badge for each active control and late change', () => {
+    installFakeApi();
+    const base = sampleScenario().contract;
+    useResultStore.setState({
+      response: {
+        ok: true,
+        view: sampleView({
+          compiledContract: { ...base, tokenBudget: 24, requiredRecords: ['ADR-0234', 'RUN-0880'] },
+          recordCount: 14,
+          appliedChanges: [
+            { id: 'tight-budget', label: 'Required record over budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } },
+            { id: 'future-reveal', label: 'Future reveal', kind: 'control', contractFields: [], records: { added: 1, removed: 0, patched: 0 } },
+            { id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', kind: 'late-change', contractFields: ['requiredRecords'], records: { added: 0, removed: 0, patched: 0 } },
+          ],
+        }),
+      },
+    });
+    render(<ContractPanel />);
+    const budget = screen.getByRole('textbox', { name: 'Token budget' });
+    expect(budget).toHaveValue('24');
+    expect(budget).toHaveAttribute('readonly');
+    expect(budget).toHaveAccessibleDescription(/set by control: Required record over budget\s*\. The scenario says “96”/);
+    expect(screen.getByRole('textbox', { name: /Required records/ })).toHaveValue('ADR-0234, RUN-0880');
+    expect(screen.getByRole('textbox', { name: 'Query' })).not.toHaveAttribute('readonly');
+    expect(screen.getByTestId('scenario-records')).toHaveTextContent('14 records (13 in the scenario)');
+    expect(screen.getByTestId('compiled-with')).toHaveTextContent('control: Future reveal');
+    expect(screen.getByTestId('compiled-with')).toHaveTextContent('late change: Late correction: RUN-0880 is required');
+  });
+
+  it('submits the scenario value of a field a control overrides, never the compiled one', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    const base = sampleScenario().contract;
+    useResultStore.setState({ response: { ok: true, view: sampleView({ compiledContract: { ...base, tokenBudget: 24 }, appliedChanges: [{ id: 'tight-budget', label: 'Required record over budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } }] }) } });
+    render(<ContractPanel />);
+    await user.clear(screen.getByRole('textbox', { name: 'Query' }));
+    await user.type(screen.getByRole('textbox', { name: 'Query' }), 'timeouts');
+    await user.click(screen.getByRole('button', { name: 'Apply contract' }));
+    expect(api.updateContract).toHaveBeenCalledWith({ value: expect.objectContaining({ query: 'timeouts', tokenBudget: 96 }) });
+  });
+
+  it('marks an edited scenario in the picker and beside it', () => {
+    installFakeApi();
+    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded', contractEdited: true })] }) });
+    render(<ContractPanel />);
+    expect(screen.getByRole('option', { name: 'Retry policy (edited)' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Mine (loaded, edited)' })).toBeInTheDocument();
+    expect(screen.getByTestId('scenario-edited')).toHaveTextContent('differs from the built-in scenario');
+    expect(screen.getByRole('heading', { name: 'Contract (edited)' })).toBeInTheDocument();
+  });
+
+  it('exports the scenario and says how to get the same receipt back', async () => {
+    const user = userEvent.setup();
+    URL.createObjectURL = vi.fn(() => 'blob:scenario');
+    URL.revokeObjectURL = vi.fn();
+    const api = installFakeApi({ exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: true })) });
+    useScenarioStore.setState({ workspace: sampleWorkspace({ selection: { scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] } }) });
+    render(<ContractPanel />);
+    await user.click(screen.getByRole('button', { name: 'Export scenario' }));
+    expect(api.exportScenario).toHaveBeenCalled();
+    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent('Exported retry-policy.scenario.json with the edited contract. Loading it selects it with every control off: switch on Remove required provenance to get this receipt again.');
   });
 });

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { InputIssue } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
-import type { ScenarioSummary } from '../../worker/protocol';
-import { compileNow, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
+import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
+import { compileNow, exportScenario, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
 import { useResultStore } from '../state/result-store';
+import { SteadyButton } from './SteadyButton';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
 type TextField = 'task' | 'query' | 'asOf' | 'purpose' | 'project' | 'subject';
@@ -67,19 +68,70 @@ function FieldError({ issues, id }: { issues: readonly InputIssue[]; id: string 
   );
 }
 
-function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues: readonly InputIssue[] }) {
+/** What was actually compiled for this scenario, or null when the last result is for another one or failed. */
+export interface CompiledInputs {
+  readonly contract: Contract;
+  readonly changes: readonly AppliedChange[];
+}
+
+export function compiledInputsOf(view: CompileView | null, scenario: ScenarioSummary): CompiledInputs | null {
+  return view && view.scenarioKey === scenario.key ? { contract: view.compiledContract, changes: view.appliedChanges } : null;
+}
+
+const changeKind = (change: AppliedChange) => (change.kind === 'control' ? 'control' : 'late change');
+
+function ChangeBadges({ changes, id }: { changes: readonly AppliedChange[]; id?: string }) {
+  return (
+    <span className="change-badges" id={id}>
+      {changes.map((change) => (
+        <span key={change.id} className={`badge change-badge change-${change.kind}`} data-testid={`change-badge-${change.id}`}>
+          {changeKind(change)}: {change.label}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+const FORM_FIELDS = new Set<string>(['typedEvidenceOnly', 'ranking', ...TEXT_FIELDS.map((item) => item.field), ...NUMBER_FIELDS.map((item) => item.field), ...LIST_FIELDS.map((item) => item.field)]);
+
+/** Which button had the focus when an applied edit remounted the editor, so the new editor can give it back. */
+type Refocus = RefObject<'apply' | 'apply-json' | 'heading' | null>;
+
+function useRefocus(refocus: Refocus, mine: 'apply' | 'apply-json') {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (refocus.current !== mine) return;
+    refocus.current = null;
+    button.current?.focus();
+  }, [refocus, mine]);
+  return button;
+}
+
+function ContractForm({ scenario, issues, compiled, refocus }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; compiled: CompiledInputs | null; refocus: Refocus }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(scenario.contract));
+  const apply = useRefocus(refocus, 'apply');
+  const compiledDraft = compiled ? draftOf(compiled.contract) : null;
+  // A field an active control or late change sets shows the compiled value, read-only: the form edits the scenario's own contract.
+  const overriders = (name: string) => (compiled ? compiled.changes.filter((change) => change.contractFields.includes(name)) : []);
+  const hiddenChanges = compiled ? compiled.changes.filter((change) => change.contractFields.some((field) => !FORM_FIELDS.has(field))) : [];
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void updateContract({ value: contractFromDraft(scenario.contract, draft) });
+    refocus.current = 'apply';
+    void updateContract({ value: contractFromDraft(scenario.contract, draft) }).then((applied) => {
+      if (!applied) refocus.current = null;
+    });
   };
   const field = (name: TextField | NumberField | ListField, label: string, hint?: string) => {
     const fieldIssues = issuesAt(issues, name);
     const errorId = `contract-error-${name}`;
     const inputId = `contract-field-${name}`;
+    const changedBy = overriders(name);
+    const overrideId = `contract-override-${name}`;
+    const overridden = changedBy.length > 0 && compiledDraft !== null;
+    const describedBy = [fieldIssues.length > 0 ? errorId : null, overridden ? overrideId : null].filter((value) => value !== null).join(' ');
     return (
-      <div key={name} className="field">
+      <div key={name} className={overridden ? 'field overridden' : 'field'}>
         <label htmlFor={inputId}>
           {label}
           {hint ? <span className="hint"> ({hint})</span> : null}
@@ -87,12 +139,19 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
         <input
           id={inputId}
           name={name}
-          value={draft[name]}
+          value={overridden ? compiledDraft[name] : draft[name]}
+          readOnly={overridden}
           onChange={(event) => set({ [name]: event.target.value })}
           aria-invalid={fieldIssues.length > 0}
-          aria-describedby={fieldIssues.length > 0 ? errorId : undefined}
+          aria-describedby={describedBy === '' ? undefined : describedBy}
           inputMode={NUMBER_FIELDS.some((item) => item.field === name) ? 'numeric' : undefined}
+          data-testid={`contract-field-${name}`}
         />
+        {overridden ? (
+          <span className="override-note" id={overrideId} data-testid={`override-${name}`}>
+            Compiled value, set by <ChangeBadges changes={changedBy} />. The scenario says “{draft[name] === '' ? 'none' : draft[name]}”; switch it off to edit this field.
+          </span>
+        ) : null}
         <FieldError issues={fieldIssues} id={errorId} />
       </div>
     );
@@ -113,35 +172,63 @@ function ContractForm({ scenario, issues }: { scenario: ScenarioSummary; issues:
         <input type="checkbox" checked={draft.typedEvidenceOnly} onChange={(event) => set({ typedEvidenceOnly: event.target.checked })} />
         <span>Typed evidence only</span>
       </label>
+      {hiddenChanges.length > 0 ? (
+        <p className="caption" data-testid="override-other-fields">
+          Also changed for this compilation (see Raw JSON for the scenario's values):{' '}
+          {hiddenChanges.map((change) => `${change.contractFields.filter((item) => !FORM_FIELDS.has(item)).join(', ')} by ${changeKind(change)} “${change.label}”`).join('; ')}.
+        </p>
+      ) : null}
       <p className="caption">Principals, identities, propositions and forbidden lifecycle states are edited in raw JSON.</p>
-      <button type="submit">Apply contract</button>
+      <button type="submit" ref={apply}>
+        Apply contract
+      </button>
     </form>
   );
 }
 
-function RawContract({ scenario, issues }: { scenario: ScenarioSummary; issues: readonly InputIssue[] }) {
+function RawContract({ scenario, issues, refocus }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; refocus: Refocus }) {
   const [text, setText] = useState(() => JSON.stringify(scenario.contract, null, 2));
+  const apply = useRefocus(refocus, 'apply-json');
   return (
     <div className="raw-contract">
       <label className="field">
         <span>Contract JSON</span>
         <textarea value={text} onChange={(event) => setText(event.target.value)} rows={18} spellCheck={false} aria-invalid={issues.length > 0} aria-describedby={issues.length > 0 ? 'contract-issues' : undefined} />
       </label>
-      <button type="button" onClick={() => void updateContract({ text })}>
+      <button
+        type="button"
+        ref={apply}
+        onClick={() => {
+          refocus.current = 'apply-json';
+          void updateContract({ text }).then((applied) => {
+            if (!applied) refocus.current = null;
+          });
+        }}
+      >
         Apply JSON
       </button>
     </div>
   );
 }
 
-function ContractEditor({ scenario }: { scenario: ScenarioSummary }) {
+function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; compiled: CompiledInputs | null }) {
   const [mode, setMode] = useState<'form' | 'json'>('form');
   const issues = useScenarioStore((state) => state.contractIssues);
+  const refocus: Refocus = useRef(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Revert removes its own button: the focus goes to the editor's heading instead of <body>.
+  useEffect(() => {
+    if (refocus.current !== 'heading' || scenario.contractEdited) return;
+    refocus.current = null;
+    heading.current?.focus();
+  }, [scenario.contractEdited]);
   // Remount the editors whenever the contract in force changes, so a draft never outlives its contract.
   const revision = `${scenario.key}:${JSON.stringify(scenario.contract)}`;
   return (
     <section className="contract-editor" aria-labelledby="contract-editor-heading">
-      <h3 id="contract-editor-heading">Contract{scenario.contractEdited ? ' (edited)' : ''}</h3>
+      <h3 id="contract-editor-heading" ref={heading} tabIndex={-1}>
+        Contract{scenario.contractEdited ? ' (edited)' : ''}
+      </h3>
       <div className="button-row" role="group" aria-label="Contract editor mode">
         <button type="button" aria-pressed={mode === 'form'} onClick={() => setMode('form')}>
           Form
@@ -150,7 +237,14 @@ function ContractEditor({ scenario }: { scenario: ScenarioSummary }) {
           Raw JSON
         </button>
         {scenario.contractEdited ? (
-          <button type="button" className="secondary" onClick={() => void revertContract()}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              refocus.current = 'heading';
+              void revertContract();
+            }}
+          >
             Revert contract edits
           </button>
         ) : null}
@@ -166,7 +260,7 @@ function ContractEditor({ scenario }: { scenario: ScenarioSummary }) {
           <li>The last valid contract stays in force until this is fixed.</li>
         </ul>
       ) : null}
-      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} /> : <RawContract key={revision} scenario={scenario} issues={issues} />}
+      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} refocus={refocus} /> : <RawContract key={revision} scenario={scenario} issues={issues} refocus={refocus} />}
     </section>
   );
 }
@@ -192,34 +286,65 @@ function ControlToggles({ scenario }: { scenario: ScenarioSummary }) {
   );
 }
 
+/** "(loaded)", "(edited)" or both, so an edited scenario is told apart wherever it is listed. */
+export function scenarioMarks(scenario: ScenarioSummary): string {
+  const marks = [scenario.origin === 'loaded' ? 'loaded' : null, scenario.contractEdited ? 'edited' : null].filter((mark) => mark !== null);
+  return marks.length === 0 ? '' : ` (${marks.join(', ')})`;
+}
+
 export function ContractPanel() {
   const workspace = useScenarioStore((state) => state.workspace);
   const scenario = useScenarioStore(selectedScenario);
   const compiling = useResultStore((state) => state.compiling);
+  const response = useResultStore((state) => state.response);
+  const exportNotice = useScenarioStore((state) => state.exportNotice);
   if (!workspace || !scenario) return <section className="panel">Loading scenarios…</section>;
+  const compiled = compiledInputsOf(response?.ok ? response.view : null, scenario);
+  const recordCount = compiled && response?.ok ? response.view.recordCount : scenario.recordCount;
   return (
     <section className="panel" aria-labelledby="contract-heading">
-      <h2 id="contract-heading">Contract</h2>
+      <h2 id="contract-heading" tabIndex={-1}>
+        Contract
+      </h2>
       <label className="field">
         <span>Scenario</span>
         <select value={scenario.key} onChange={(event) => void selectScenario(event.target.value)} data-testid="scenario-picker">
           {workspace.scenarios.map((item) => (
             <option key={item.key} value={item.key}>
               {item.title}
-              {item.origin === 'loaded' ? ' (loaded)' : ''}
+              {scenarioMarks(item)}
             </option>
           ))}
         </select>
       </label>
+      {scenario.contractEdited ? (
+        <p className="edited-mark" data-testid="scenario-edited">
+          <span className="badge">edited</span> Its contract differs from the {scenario.origin === 'loaded' ? 'loaded file' : 'built-in scenario'}; the edit is saved in this browser.
+        </p>
+      ) : null}
+      <div className="button-row">
+        <button type="button" className="secondary" onClick={() => void exportScenario()}>
+          Export scenario
+        </button>
+      </div>
+      <p className="caption" role="status" data-testid="export-scenario-status">
+        {exportNotice}
+      </p>
       {scenario.description ? <p className="caption">{scenario.description}</p> : null}
       <p className="caption" data-testid="scenario-records">
-        {scenario.recordCount} records
+        {recordCount} records
+        {recordCount !== scenario.recordCount ? ` (${scenario.recordCount} in the scenario)` : ''}
       </p>
+      {compiled && compiled.changes.length > 0 ? (
+        <p className="compiled-with" data-testid="compiled-with">
+          Compiled with <ChangeBadges changes={compiled.changes} />
+        </p>
+      ) : null}
       <ControlToggles scenario={scenario} />
-      <button type="button" onClick={() => void compileNow()} disabled={compiling}>
+      <SteadyButton onClick={() => void compileNow()} unavailable={compiling}>
         Compile context
-      </button>
-      <ContractEditor scenario={scenario} />
+      </SteadyButton>
+      <ContractEditor scenario={scenario} compiled={compiled} />
     </section>
   );
 }

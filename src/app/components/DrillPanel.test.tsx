@@ -2,6 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compileNow } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
@@ -54,6 +55,22 @@ describe('DrillPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Recompile current context' }));
     expect(api.select).toHaveBeenCalledWith(expect.objectContaining({ lateChanges: ['promote-run-0880'] }));
     expect(await screen.findByText('CURRENT — MAY CONTINUE')).toBeInTheDocument();
+  });
+
+  it('marks a verdict "inputs changed" as soon as anything is recompiled after it', async () => {
+    const user = userEvent.setup();
+    installFakeApi({ attemptContinue: vi.fn(async () => current) });
+    render(<DrillPanel />);
+    await user.click(screen.getByRole('button', { name: 'Attempt to continue' }));
+    expect(await screen.findByTestId('drill-headline')).toHaveTextContent('CURRENT — MAY CONTINUE');
+
+    await compileNow();
+    expect(await screen.findByTestId('drill-verdict-outdated')).toHaveTextContent('INPUTS CHANGED — ATTEMPT AGAIN');
+    expect(screen.queryByTestId('drill-headline')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Attempt to continue' }));
+    expect(await screen.findByTestId('drill-headline')).toHaveTextContent('CURRENT — MAY CONTINUE');
+    expect(screen.queryByTestId('drill-verdict-outdated')).toBeNull();
   });
 
   it('says so when the scenario declares no late changes', () => {

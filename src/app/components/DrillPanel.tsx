@@ -5,6 +5,8 @@ import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
+import { CodeLink } from './Glossary';
+import { SteadyButton } from './SteadyButton';
 import { VerdictDiff } from './ReceiptDiffView';
 
 export const VERDICT_HEADLINES: Record<DrillAction, string> = {
@@ -16,8 +18,11 @@ export const VERDICT_HEADLINES: Record<DrillAction, string> = {
 /** Freeze a receipt, declare a late change, try to continue on the old receipt, then recompile. */
 export function DrillPanel() {
   const scenario = useScenarioStore(selectedScenario);
-  const { frozenReceiptId, declared, verdict, busy } = useDrillStore();
+  const { frozenReceiptId, declared, verdict, verdictRevision, busy } = useDrillStore();
   const response = useResultStore((state) => state.response);
+  const revision = useResultStore((state) => state.revision);
+  // A verdict is about the inputs it was given against: after any recompilation it no longer speaks for the screen.
+  const outdated = verdict !== null && verdictRevision !== revision;
   const lateChanges = scenario?.lateChanges ?? [];
   const [chosen, setChosen] = useState<string>('');
   const lateChangeId = lateChanges.some((change) => change.id === chosen) ? chosen : (lateChanges[0]?.id ?? '');
@@ -26,16 +31,18 @@ export function DrillPanel() {
 
   return (
     <section className="panel" aria-labelledby="drill-heading">
-      <h2 id="drill-heading">Fire drill</h2>
+      <h2 id="drill-heading" tabIndex={-1}>
+        Fire drill
+      </h2>
       {lateChanges.length === 0 ? (
         <p>This scenario declares no late changes.</p>
       ) : (
         <>
           <ol className="drill-steps">
             <li>
-              <button type="button" onClick={() => void freezeReceipt()} disabled={busy || currentId === null}>
+              <SteadyButton onClick={() => void freezeReceipt()} unavailable={busy || currentId === null}>
                 Freeze receipt
-              </button>{' '}
+              </SteadyButton>{' '}
               <span data-testid="drill-frozen">{frozenReceiptId ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Nothing frozen yet'}</span>
             </li>
             <li>
@@ -49,28 +56,33 @@ export function DrillPanel() {
                   ))}
                 </select>
               </label>{' '}
-              <button type="button" onClick={() => void injectLateChange(lateChangeId)} disabled={busy || currentId === null}>
+              <SteadyButton onClick={() => void injectLateChange(lateChangeId)} unavailable={busy || currentId === null}>
                 Inject late change
-              </button>
+              </SteadyButton>
               {chosenChange ? <p className="caption">{chosenChange.explanation}</p> : null}
               {declared.length > 0 ? <p data-testid="drill-declared">Declared since the receipt: {declared.join(', ')}</p> : null}
             </li>
             <li>
-              <button type="button" onClick={() => void attemptContinue()} disabled={busy || currentId === null}>
+              <SteadyButton onClick={() => void attemptContinue()} unavailable={busy || currentId === null}>
                 Attempt to continue
-              </button>
+              </SteadyButton>
             </li>
             <li>
-              <button type="button" onClick={() => void recompileAfterDrill()} disabled={busy || declared.length === 0}>
+              <SteadyButton onClick={() => void recompileAfterDrill()} unavailable={busy || declared.length === 0}>
                 Recompile current context
-              </button>
+              </SteadyButton>
             </li>
           </ol>
-          {verdict ? (
+          {verdict && outdated ? (
+            <div className="verdict verdict-outdated" role="status" data-testid="drill-verdict-outdated">
+              <strong>INPUTS CHANGED — ATTEMPT AGAIN</strong>
+              <p>The contract, a control or the records were recompiled after the last verdict, so it no longer applies. Attempt to continue again to check the frozen receipt against the inputs now in force.</p>
+            </div>
+          ) : verdict ? (
             <div className={`verdict verdict-${verdict.action}`} role="status" data-testid="drill-verdict">
               <strong data-testid="drill-headline">{VERDICT_HEADLINES[verdict.action]}</strong>
               <p>
-                <code data-testid="drill-code">{verdict.code}</code> {verdict.message}
+                <CodeLink code={verdict.code} testId="drill-code" /> {verdict.message}
               </p>
               <p>
                 Receipt checked: {shortHash(verdict.priorReceiptId)}
@@ -79,9 +91,9 @@ export function DrillPanel() {
               <VerdictDiff verdict={verdict} />
             </div>
           ) : null}
-          <button type="button" className="secondary" onClick={() => void resetDrill()} disabled={busy}>
+          <SteadyButton className="secondary" onClick={() => void resetDrill()} unavailable={busy}>
             Reset drill
-          </button>
+          </SteadyButton>
         </>
       )}
     </section>

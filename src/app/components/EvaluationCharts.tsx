@@ -8,11 +8,13 @@ export interface Bar {
   readonly display: string;
 }
 
+// Charts are drawn no wider than a phone's content column (320 px) and never shown narrower (CSS min-width),
+// so their 12-unit labels are never scaled below 12 px.
 const BAR_HEIGHT = 22;
 const BAR_GAP = 8;
-const LABEL_WIDTH = 110;
-const VALUE_WIDTH = 52;
-const BAR_CHART_WIDTH = 380;
+const LABEL_WIDTH = 108;
+const VALUE_WIDTH = 48;
+const BAR_CHART_WIDTH = 320;
 
 /** Horizontal bars, one per strategy, on a scale from 0 to `max`; the same numbers are in a table beside it. */
 export function BarChart({ title, bars, max }: { title: string; bars: readonly Bar[]; max: number }) {
@@ -55,9 +57,9 @@ export interface Series {
   readonly values: readonly (number | null)[];
 }
 
-const LINE_WIDTH = 440;
+const LINE_WIDTH = 320;
 const LINE_HEIGHT = 220;
-const MARGIN = { left: 44, right: 16, top: 12, bottom: 40 };
+const MARGIN = { left: 40, right: 16, top: 12, bottom: 40 };
 // Keeps the first and last points (and their size labels) clear of the y labels and the edge.
 const INSET = 22;
 const MARKERS = ['circle', 'square', 'triangle', 'diamond'] as const;
@@ -89,8 +91,9 @@ export function LineChart({ title, xValues, xFormat, series, yMax, yFormat }: { 
   const pointsWidth = plotWidth - 2 * INSET;
   const plotHeight = LINE_HEIGHT - MARGIN.top - MARGIN.bottom;
   const logs = xValues.map((x) => Math.log10(x));
-  const minLog = Math.min(...logs);
-  const maxLog = Math.max(...logs);
+  // Folded, not spread into Math.min/max: a spread argument list overflows the stack past about 100,000 values.
+  const minLog = logs.reduce((least, value) => Math.min(least, value), Number.POSITIVE_INFINITY);
+  const maxLog = logs.reduce((most, value) => Math.max(most, value), Number.NEGATIVE_INFINITY);
   const xAt = (index: number) => MARGIN.left + INSET + (maxLog === minLog ? pointsWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * pointsWidth);
   const yAt = (value: number) => MARGIN.top + plotHeight - (yMax > 0 ? (Math.min(value, yMax) / yMax) * plotHeight : 0);
   const yTicks = [0, yMax / 2, yMax];

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { StrategyId, StrategyMetrics } from '../../eval/compare';
 import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
@@ -14,9 +14,11 @@ import {
   setGrowthSize,
   useEvaluationStore,
   type ExperimentResult,
+  type RunningExperiment,
 } from '../state/evaluation-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { BarChart, LineChart, type Bar } from './EvaluationCharts';
+import { SteadyButton } from './SteadyButton';
 import { shortHash } from './format';
 import './evaluation.css';
 
@@ -41,7 +43,7 @@ function shortLabel(strategy: StrategyId, overFetch: number): string {
   }
 }
 
-const percent = (share: number) => `${Math.round(share * 100)} %`;
+const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 100)} %`);
 const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
 const count = (value: number) => value.toLocaleString('en-GB');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -53,20 +55,33 @@ function strategyName(row: StrategyMetrics, overFetch: number): string {
 function Progress({ experiment }: { experiment: EvaluationExperiment }) {
   const running = useEvaluationStore((state) => state.running);
   if (running?.experiment !== experiment) return null;
+  return <ProgressBar experiment={experiment} running={running} />;
+}
+
+function ProgressBar({ experiment, running }: { experiment: EvaluationExperiment; running: RunningExperiment }) {
+  const box = useRef<HTMLDivElement>(null);
+  // The Cancel button goes away with the run: if it had the focus, the experiment's run button takes it.
+  useLayoutEffect(() => {
+    const element = box.current;
+    return () => {
+      if (!element?.contains(document.activeElement)) return;
+      requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="run-${experiment}"]`)?.focus());
+    };
+  }, [experiment]);
   const progress = running.progress;
   const value = progress && progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
   const step = running.cancelling ? 'Cancelling after the current step…' : (progress?.step ?? 'Starting…');
   return (
-    <div className="evaluation-progress" data-testid={`progress-${experiment}`}>
+    <div className="evaluation-progress" data-testid={`progress-${experiment}`} ref={box}>
       <div role="progressbar" aria-label={`${EXPERIMENT_TITLES[experiment]} progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={`${value} %: ${step}`} className="progress-track">
         <div className="progress-fill" style={{ width: `${value}%` }} />
       </div>
       <span className="caption" aria-live="polite">
         {value} % · {step}
       </span>
-      <button type="button" className="secondary" onClick={() => void cancelExperiment()} disabled={running.cancelling}>
+      <SteadyButton className="secondary" onClick={() => void cancelExperiment()} unavailable={running.cancelling}>
         Cancel experiment
-      </button>
+      </SteadyButton>
     </div>
   );
 }
@@ -74,9 +89,9 @@ function Progress({ experiment }: { experiment: EvaluationExperiment }) {
 function RunButton({ experiment, label, onRun, disabled = false }: { experiment: EvaluationExperiment; label: string; onRun: () => Promise<void>; disabled?: boolean }) {
   const busy = useEvaluationStore((state) => state.running !== null);
   return (
-    <button type="button" onClick={() => void onRun()} disabled={busy || disabled} data-testid={`run-${experiment}`}>
+    <SteadyButton onClick={() => void onRun()} unavailable={busy || disabled} data-testid={`run-${experiment}`}>
       {label}
-    </button>
+    </SteadyButton>
   );
 }
 
@@ -106,27 +121,48 @@ function Outcome<T>({ experiment, result, render }: { experiment: EvaluationExpe
 }
 
 /** One strategy's metric cells, shared by every table so a column means the same thing everywhere. */
-function StrategyMetricCells({ row, tokenBudget, requiredMissed }: { row: StrategyMetrics; tokenBudget: number; requiredMissed: boolean }) {
+// Every cell carries its column's name (data-label): on a phone each row becomes a card that shows it.
+function StrategyMetricCells({ row, tokenBudget, requiredMissed, k }: { row: StrategyMetrics; tokenBudget: number; requiredMissed: boolean; k: number }) {
   return (
     <>
-      <td data-column="passed">{row.itemsPassed}</td>
-      <td data-column="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
+      <td data-column="passed" data-label="passed">
+        {row.itemsPassed}
+      </td>
+      <td data-column="unsafe" data-label="unsafe" className={row.unsafePassed > 0 ? 'bad' : undefined}>
         {row.unsafePassed}
       </td>
-      <td data-column="coverage">{percent(row.coverageMentioned)}</td>
-      <td data-column="coverage-accepted">{percent(row.coverageSupported)}</td>
-      <td data-column="recall">{decimal(row.recallAtK)}</td>
+      <td data-column="coverage" data-label="coverage (mentioned)">
+        {percent(row.coverageMentioned)}
+      </td>
+      <td data-column="coverage-accepted" data-label="coverage (accepted evidence)">
+        {percent(row.coverageSupported)}
+      </td>
+      <td data-column="recall" data-label={`recall@${k}`}>
+        {decimal(row.recallAtK)}
+      </td>
       {requiredMissed ? (
-        <td data-column="required-missed" className={row.requiredMissed.length > 0 ? 'bad' : undefined}>
+        <td data-column="required-missed" data-label="required missed" className={row.requiredMissed.length > 0 ? 'bad' : undefined}>
           {row.requiredMissed.length > 0 ? row.requiredMissed.join(', ') : 'none'}
         </td>
       ) : (
-        <td data-column="displaced">{row.displacedCitations}</td>
+        <td data-column="displaced" data-label="displaced citations">
+          {row.displacedCitations}
+        </td>
       )}
-      <td data-column="tokens">
+      <td data-column="tokens" data-label="tokens">
         {row.tokensUsed} / {tokenBudget}
       </td>
     </>
+  );
+}
+
+/** Said under a table whose coverage reads n/a, so nobody takes it for a failure. */
+function CoverageNote({ rows }: { rows: readonly StrategyMetrics[] }) {
+  if (!rows.some((row) => row.coverageMentioned === null)) return null;
+  return (
+    <p className="caption" data-testid="coverage-na">
+      Coverage n/a: this contract requires no propositions, so there is nothing to cover (an empty packet would otherwise score 100 %).
+    </p>
   );
 }
 
@@ -150,11 +186,12 @@ function ComparisonTable({ label, testId, comparison, requiredMissed }: { label:
           {comparison.rows.map((row) => (
             <tr key={row.strategy} data-testid={`${testId}-${row.strategy}`}>
               <th scope="row">{strategyName(row, comparison.overFetch)}</th>
-              <StrategyMetricCells row={row} tokenBudget={comparison.tokenBudget} requiredMissed={requiredMissed} />
+              <StrategyMetricCells row={row} tokenBudget={comparison.tokenBudget} requiredMissed={requiredMissed} k={comparison.k} />
             </tr>
           ))}
         </tbody>
       </table>
+      <CoverageNote rows={comparison.rows} />
     </div>
   );
 }
@@ -169,7 +206,7 @@ function bars(comparison: ScenarioComparison, value: (row: StrategyMetrics) => n
 }
 
 function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparison; elapsedMs: number | null }) {
-  const maxItems = Math.max(comparison.k, ...comparison.rows.map((row) => row.itemsPassed));
+  const maxItems = comparison.rows.reduce((most, row) => Math.max(most, row.itemsPassed), comparison.k);
   return (
     <>
       <p className="caption" data-testid="seed000-facts">
@@ -179,7 +216,7 @@ function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparis
       <div className="chart-row">
         <BarChart title="Items passed" max={maxItems} bars={bars(comparison, (row) => row.itemsPassed, (row) => String(row.itemsPassed))} />
         <BarChart title="Unsafe items passed" max={maxItems} bars={bars(comparison, (row) => row.unsafePassed, (row) => String(row.unsafePassed))} />
-        <BarChart title="Coverage (mentioned)" max={1} bars={bars(comparison, (row) => row.coverageMentioned, (row) => percent(row.coverageMentioned))} />
+        <BarChart title="Coverage (mentioned)" max={1} bars={bars(comparison, (row) => row.coverageMentioned ?? 0, (row) => percent(row.coverageMentioned))} />
       </div>
       <ComparisonTable label="Seed 000 comparison" testId="seed000-table" comparison={comparison} requiredMissed={false} />
     </>
@@ -191,6 +228,11 @@ function Seed000Section() {
   return (
     <section className="panel evaluation-section" aria-labelledby="seed000-heading">
       <h3 id="seed000-heading">Seed 000: the contaminated eight-item corpus</h3>
+      <p data-testid="seed000-explained">
+        “Seed 000” is the essay this project started from (<i>compile the evidence boundary</i>). It publishes a small, fixed benchmark: eight synthetic records for one
+        credit decision about Atlas Industries, where relevance ranking is tempted by the wrong ones. This run rebuilds its table with this compiler, so the numbers should match the
+        essay’s exactly.
+      </p>
       <p className="caption">
         Four high-scoring records are unusable (another borrower’s, superseded, an email claiming a waiver, a waiver released only to investigators); four lower-scoring ones are the evidence
         the task needs. Ranked by declared relevance, k = 5.
@@ -243,7 +285,7 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
       const row = point.rows.find((candidate) => candidate.strategy === first.strategy);
       return row ? value(row) : null;
     }) }));
-  const maxUnsafe = Math.max(k, ...report.points.flatMap((point) => point.rows.map((row) => row.unsafePassed)));
+  const maxUnsafe = report.points.reduce((most, point) => point.rows.reduce((pointMost, row) => Math.max(pointMost, row.unsafePassed), most), k);
   return (
     <>
       <p className="caption" data-testid="growth-facts">
@@ -275,7 +317,7 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
                 <tr key={`${point.size}-${row.strategy}`} data-testid={`growth-${point.size}-${row.strategy}`}>
                   <th scope="row">{count(point.size)}</th>
                   <th scope="row">{strategyName(row, point.overFetch)}</th>
-                  <StrategyMetricCells row={row} tokenBudget={point.tokenBudget} requiredMissed={false} />
+                  <StrategyMetricCells row={row} tokenBudget={point.tokenBudget} requiredMissed={false} k={point.k} />
                 </tr>
               )),
             )}
@@ -298,11 +340,13 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
             {report.points.map((point) => (
               <tr key={point.size}>
                 <th scope="row">{count(point.size)}</th>
-                <td>{point.indexMs === null ? '–' : `${Math.round(point.indexMs)} ms`}</td>
-                <td>{point.compareMs === null ? '–' : `${Math.round(point.compareMs)} ms`}</td>
-                <td>{count(point.admitted)}</td>
-                <td className={point.admittedAsGenerated ? undefined : 'bad'}>{point.admittedAsGenerated ? 'exactly the generated legal records' : 'differs from the generated legal records'}</td>
-                <td>
+                <td data-label="index (fresh database)">{point.indexMs === null ? '–' : `${Math.round(point.indexMs)} ms`}</td>
+                <td data-label="compile + baselines">{point.compareMs === null ? '–' : `${Math.round(point.compareMs)} ms`}</td>
+                <td data-label="admitted">{count(point.admitted)}</td>
+                <td data-label="admitted set" className={point.admittedAsGenerated ? undefined : 'bad'}>
+                  {point.admittedAsGenerated ? 'exactly the generated legal records' : 'differs from the generated legal records'}
+                </td>
+                <td data-label="corpus digest">
                   <code>{shortHash(point.corpusDigest)}</code>
                 </td>
               </tr>
@@ -364,11 +408,13 @@ function FoundationResult({ report, elapsedMs }: { report: FoundationReport; ela
             {report.modes.map((mode) => (
               <tr key={mode.mode} data-testid={`foundation-table-${mode.mode}`}>
                 <th scope="row">{mode.label}</th>
-                <td>{decimal(mode.hitAt1, 3)}</td>
-                <td>{decimal(mode.recallAt3, 3)}</td>
-                <td>{decimal(mode.mrr, 3)}</td>
-                <td>{decimal(mode.averageCandidates)}</td>
-                <td className={mode.filterFalseNegatives > 0 ? 'bad' : undefined}>{mode.filterFalseNegatives}</td>
+                <td data-label="hit@1">{decimal(mode.hitAt1, 3)}</td>
+                <td data-label="recall@3">{decimal(mode.recallAt3, 3)}</td>
+                <td data-label="MRR">{decimal(mode.mrr, 3)}</td>
+                <td data-label="avg candidates">{decimal(mode.averageCandidates)}</td>
+                <td data-label="filter false negatives" className={mode.filterFalseNegatives > 0 ? 'bad' : undefined}>
+                  {mode.filterFalseNegatives}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -32,10 +32,12 @@ function Slot({ slot }: { slot: EvidenceSlot }) {
 export function EvidencePanel() {
   const response = useResultStore((state) => state.response);
   const view = response?.ok ? response.view : null;
+  // Nothing until there is a result: an empty panel here would be pushed down when the packets above arrive.
+  if (!view) return null;
   return (
     <section className="panel" aria-labelledby="evidence-heading">
       <h2 id="evidence-heading">Evidence</h2>
-      {!view ? null : view.status === 'fail_closed' ? (
+      {view.status === 'fail_closed' ? (
         <p>No packet was emitted, so no proposition is established by it.</p>
       ) : view.evidence.length === 0 ? (
         <p>This contract requires no propositions.</p>

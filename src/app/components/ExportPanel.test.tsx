@@ -28,10 +28,27 @@ describe('ExportPanel', () => {
     URL.createObjectURL = createObjectURL;
     URL.revokeObjectURL = vi.fn();
     render(<ExportPanel />);
-    await user.click(screen.getByRole('button', { name: 'Download receipt' }));
+    await user.click(screen.getByRole('button', { name: 'Download diagnostic receipt' }));
     expect(api.receiptJson).toHaveBeenCalled();
     expect(createObjectURL).toHaveBeenCalledTimes(1);
-    expect(await screen.findByText('Receipt downloaded.')).toBeInTheDocument();
+    expect(await screen.findByText('Diagnostic receipt downloaded.')).toBeInTheDocument();
+  });
+
+  it('offers the user-view export, never the receipt, in the user view, and labels the packet copy', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    URL.createObjectURL = vi.fn(() => 'blob:user-view');
+    URL.revokeObjectURL = vi.fn();
+    resetStores(sampleView({ audience: 'user', withheldCount: 2, packetText: '=== CONTEXT PACKET ===\nview: user' }));
+    render(<ExportPanel />);
+    expect(screen.queryByRole('button', { name: /receipt/i })).toBeNull();
+    expect(screen.getByTestId('export-view')).toHaveTextContent('2 records outside the authorised scope are counted, never named');
+    await user.click(screen.getByRole('button', { name: 'Download user view' }));
+    expect(api.userViewJson).toHaveBeenCalled();
+    expect(api.receiptJson).not.toHaveBeenCalled();
+    expect(await screen.findByText('User view downloaded (not a receipt).')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Download packet' }));
+    expect(api.packetJson).toHaveBeenCalledWith('user');
   });
 
   it('downloads the receipt as an in-toto statement, also when no packet was emitted', async () => {

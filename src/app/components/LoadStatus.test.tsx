@@ -13,7 +13,7 @@ describe('file loading', () => {
 
   it('hands picked files to the worker and lists every problem by file, line and path', async () => {
     const user = userEvent.setup();
-    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'rejected', issues: [{ file: 'bad.jsonl', line: 3, path: 'tokens', message: 'expected number' }] }));
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'rejected', issues: [{ file: 'bad.jsonl', line: 3, path: 'tokens', message: 'expected number' }], summaries: [{ file: 'bad.jsonl', message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem' }] }));
     const api = installFakeApi({ loadFiles });
     render(<App />);
     const file = new File(['{}'], 'bad.jsonl');
@@ -21,6 +21,7 @@ describe('file loading', () => {
     expect(loadFiles).toHaveBeenCalledWith([file], expect.any(Function));
     expect(await screen.findByTestId('load-errors')).toHaveTextContent('nothing that was loaded before has changed');
     expect(screen.getByTestId('load-issue')).toHaveTextContent('bad.jsonl:3: tokens: expected number');
+    expect(screen.getByTestId('load-file-summary')).toHaveTextContent('bad.jsonl: read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem');
     expect(api.compile).not.toHaveBeenCalled();
   });
 

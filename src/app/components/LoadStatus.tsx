@@ -2,6 +2,7 @@ import { formatIssue } from '../../core/errors';
 import { cancelLoad, dismissLoadStatus } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { VERDICT_HEADLINES } from './DrillPanel';
+import { CodeLink } from './Glossary';
 import { VerdictDiff } from './ReceiptDiffView';
 
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
@@ -40,6 +41,11 @@ export function LoadStatus() {
     return (
       <div className="load-status load-errors" role="alert" data-testid="load-errors">
         <strong>The files were not loaded: nothing that was loaded before has changed.</strong>
+        {load.summaries.map((summary, index) => (
+          <p key={index} data-testid="load-file-summary">
+            {summary.file}: {summary.message}
+          </p>
+        ))}
         <ul>
           {load.issues.map((issue, index) => (
             <li key={index} data-testid="load-issue">
@@ -60,7 +66,7 @@ export function LoadStatus() {
             <strong>
               {check.file}: {VERDICT_HEADLINES[check.verdict.action]}
             </strong>{' '}
-            <code>{check.verdict.code}</code> {check.verdict.message}
+            <CodeLink code={check.verdict.code} /> {check.verdict.message}
           </p>
           <VerdictDiff verdict={check.verdict} />
         </div>

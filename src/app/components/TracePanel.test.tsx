@@ -18,9 +18,19 @@ const row = (index: number): TraceRowView => ({
   rank: index % 2 === 0 ? index / 2 + 1 : null,
 });
 
+/** Answers every media query as a screen `width` px wide would (only max-width queries are asked). */
+function stubScreenWidth(width: number): void {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
+    const limit = /max-width:\s*(\d+)px/.exec(query);
+    const matches = limit ? width <= Number(limit[1]) : false;
+    return { matches, media: query, onchange: null, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined, dispatchEvent: () => false } as MediaQueryList;
+  });
+}
+
 describe('TracePanel', () => {
   beforeEach(() => {
     resetStores();
+    stubScreenWidth(1440);
     // happy-dom lays nothing out; give the scroll viewport the size a browser would.
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
@@ -87,5 +97,15 @@ describe('TracePanel', () => {
     render(<TracePanel />);
     expect(screen.getByTestId('trace-row-REC-000000')).toHaveTextContent('<img src=x onerror=alert(1)>');
     expect(document.querySelector('.trace-scroll img')).toBeNull();
+  });
+
+  it('below 1100 px renders each record as a card with a label on every field', () => {
+    stubScreenWidth(390);
+    useResultStore.setState({ trace: { matched: 2, total: 2, pages: new Map([[0, [row(0), row(1)]]]) } });
+    render(<TracePanel />);
+    expect(screen.getByRole('table', { name: 'Trace' })).toHaveClass('cards');
+    const cells = screen.getByTestId('trace-row-REC-000000').querySelectorAll('[role="cell"]');
+    expect([...cells].map((cell) => cell.getAttribute('data-label'))).toEqual(['Id', 'Decision', 'Reason', 'Boundary fact', 'Tokens', 'Required', 'Rank · score']);
+    expect(cells[6]?.textContent).toBe('#1 1.5');
   });
 });

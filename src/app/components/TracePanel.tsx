@@ -1,11 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import { REASONS, isReasonCode } from '../../core/reasons';
+import { isReasonCode } from '../../core/reasons';
 import type { TraceRowView, TraceSortKey } from '../../worker/protocol';
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
 import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
+import { CodeLink, TermLink } from './Glossary';
+import { NARROW_SCREEN, useElementWidth, useMediaQuery } from './use-media-query';
 
 const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'id', label: 'Id' },
@@ -14,17 +16,22 @@ const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'order', label: 'Boundary fact' },
   { key: 'tokens', label: 'Tokens' },
   { key: 'required', label: 'Required' },
-  { key: 'score', label: 'Score' },
+  { key: 'score', label: 'Rank · score' },
 ];
 
-// Fixed row height: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to three lines and keep a tooltip.
+// Fixed row height on a wide screen: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to three lines.
 const ROW_HEIGHT = 66;
+// Below 1100 px each record is a card whose height follows its fact; only the cards on screen are measured.
+const CARD_ESTIMATE = 190;
+// The seven columns need this much room (styles.css, .trace-row); a narrower rail (1280 px screens) gets cards too, not a cut-off table.
+const TABLE_MIN_WIDTH = 610;
 
 function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
   const active = sortKey === column.key && column.key !== 'order';
   // The fact column restores trace order: sorting prose would not help anyone.
-  const label = column.key === 'order' ? 'Sort in trace order' : `Sort by ${column.label.toLowerCase()}`;
+  // Every name contains the header's visible text, so speech input ("click boundary fact") finds it.
+  const label = column.key === 'order' ? 'Sort by boundary fact (trace order)' : `Sort by ${column.label.toLowerCase()}`;
   return (
     <div role="columnheader" aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'} className="trace-cell">
       <button type="button" className="sort" aria-label={label} onClick={() => void refreshTrace({ sortKey: column.key, descending: active ? !descending : false })}>
@@ -35,30 +42,33 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   );
 }
 
+// Card labels come from CSS (`::before`), so a cell's text stays its value for tests and for copying.
 function Row({ row }: { row: TraceRowView }) {
   return (
     <>
-      <div role="cell" className="trace-cell trace-id">
+      <div role="cell" className="trace-cell trace-id" data-label="Id">
         {row.id}
       </div>
-      <div role="cell" className={`trace-cell decision-${row.decision}`}>
+      <div role="cell" className={`trace-cell decision-${row.decision}`} data-label="Decision">
         {row.decision === 'selected' ? '✓ selected' : '✗ excluded'}
       </div>
-      <div role="cell" className="trace-cell trace-code" title={REASONS[row.code].summary}>
-        {row.code}
+      <div role="cell" className="trace-cell trace-code" data-label="Reason">
+        <CodeLink code={row.code} />
       </div>
-      <div role="cell" className="trace-cell trace-fact" title={row.fact}>
+      <div role="cell" className="trace-cell trace-fact" title={row.fact} data-label="Boundary fact">
         {row.fact}
       </div>
-      <div role="cell" className="trace-cell num">
+      <div role="cell" className="trace-cell num" data-label="Tokens">
         {row.tokens}
       </div>
-      <div role="cell" className="trace-cell">
+      <div role="cell" className="trace-cell" data-label="Required">
         {row.required ? 'required' : '—'}
       </div>
-      <div role="cell" className="trace-cell num">
-        {formatScore(row.score)}
-        {row.rank === null ? '' : ` (#${row.rank})`}
+      <div role="cell" className="trace-cell num trace-score" data-label="Rank · score">
+        <span>
+          {row.rank === null ? '' : <span className="rank">#{row.rank} </span>}
+          {formatScore(row.score)}
+        </span>
       </div>
     </>
   );
@@ -91,9 +101,19 @@ function TraceFilters() {
       </label>
       <label>
         Search{' '}
-        <input type="search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
+        <input type="search" id="trace-search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
       </label>
     </div>
+  );
+}
+
+/** What the numbers mean, in place; each term opens its glossary entry. */
+function TraceLegend() {
+  return (
+    <p className="caption trace-legend" data-testid="trace-legend">
+      <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records, higher is better. A{' '}
+      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry.
+    </p>
   );
 }
 
@@ -119,10 +139,13 @@ export function TracePanel() {
   const trace = useResultStore((state) => state.trace);
   const response = useResultStore((state) => state.response);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  const panelWidth = useElementWidth(panelRef);
+  const cards = useMediaQuery(NARROW_SCREEN) || (panelWidth !== null && panelWidth < TABLE_MIN_WIDTH);
   const virtualizer = useVirtualizer({
     count: trace.matched,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => (cards ? CARD_ESTIMATE : ROW_HEIGHT),
     overscan: 8,
     // Lets the first rows render before layout is known (and in DOM-less tests).
     initialRect: { width: 800, height: 600 },
@@ -133,12 +156,17 @@ export function TracePanel() {
   useEffect(() => {
     void loadTracePages(firstIndex, lastIndex);
   }, [firstIndex, lastIndex, trace]);
+  // Estimates change with the layout: forget measured sizes when switching between rows and cards.
+  useEffect(() => {
+    virtualizer.measure();
+  }, [cards, virtualizer]);
   const notice = response?.ok ? response.view.withheldNotice : null;
   return (
-    <section className="panel trace-panel" aria-labelledby="trace-heading">
+    <section className="panel trace-panel" aria-labelledby="trace-heading" ref={panelRef}>
       <h2 id="trace-heading">Trace</h2>
       <AudienceSwitch />
       <TraceFilters />
+      <TraceLegend />
       <p data-testid="trace-count" aria-live="polite">
         Showing {trace.matched} of {trace.total} candidates
       </p>
@@ -147,7 +175,7 @@ export function TracePanel() {
           {notice}
         </p>
       ) : null}
-      <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className="trace-table">
+      <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className={cards ? 'trace-table cards' : 'trace-table'}>
         <div role="rowgroup">
           <div role="row" aria-rowindex={1} className="trace-row trace-head">
             {COLUMNS.map((column) => (
@@ -159,10 +187,12 @@ export function TracePanel() {
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
               const row = traceRowAt(trace, item.index);
-              const position = { position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` } as const;
+              const position = cards
+                ? ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` } as const)
+                : ({ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` } as const);
               if (!row) {
                 return (
-                  <div key={`loading-${item.index}`} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
+                  <div key={`loading-${item.index}`} ref={cards ? virtualizer.measureElement : undefined} data-index={item.index} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
                     <div role="cell" className="trace-cell">
                       Loading…
                     </div>
@@ -172,6 +202,8 @@ export function TracePanel() {
               return (
                 <div
                   key={row.id}
+                  ref={cards ? virtualizer.measureElement : undefined}
+                  data-index={item.index}
                   role="row"
                   aria-rowindex={item.index + 2}
                   className={`trace-row ${row.decision}`}

@@ -1,16 +1,19 @@
-import { openEvaluation, useEvaluationStore } from '../state/evaluation-store';
+import { useUiStore, WORKSPACES, type WorkspaceId } from '../state/ui-store';
 
-/** Switches the page between the debugger's rails and the Evaluation view; visible at every width. */
+export function openWorkspace(workspace: WorkspaceId): void {
+  useUiStore.setState({ workspace });
+}
+
+/** Switches the page between the debugger's rails, the fire drill and the Evaluation view; visible at every width. */
 export function WorkspaceSwitch() {
-  const open = useEvaluationStore((state) => state.open);
+  const current = useUiStore((state) => state.workspace);
   return (
-    <nav className="workspace-switch" aria-label="Workspace">
-      <button type="button" aria-pressed={!open} onClick={() => openEvaluation(false)}>
-        Debugger
-      </button>
-      <button type="button" aria-pressed={open} onClick={() => openEvaluation(true)}>
-        Evaluation
-      </button>
+    <nav className="workspace-switch" aria-label="Workspace" id="workspace-switch">
+      {WORKSPACES.map((workspace) => (
+        <button key={workspace.id} type="button" aria-pressed={current === workspace.id} onClick={() => openWorkspace(workspace.id)}>
+          {workspace.label}
+        </button>
+      ))}
     </nav>
   );
 }

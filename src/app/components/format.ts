@@ -3,8 +3,18 @@ export function shortHash(hash: string): string {
   return hash.slice(0, 12);
 }
 
+const SUPERSCRIPT: Record<string, string> = { '-': '⁻', '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹' };
+
+/**
+ * A relevance score to three significant digits. bm25 over a few short records gives scores like
+ * 0.0000012, which three decimals would print as 0.000: small ones are written 1.23 × 10⁻⁶.
+ */
 export function formatScore(score: number | null): string {
-  return score === null ? '—' : score.toFixed(3);
+  if (score === null) return '—';
+  if (score === 0 || !Number.isFinite(score)) return String(score);
+  if (Math.abs(score) >= 0.01 && Math.abs(score) < 1e6) return String(Number(score.toPrecision(3)));
+  const [mantissa = '', exponent = '0'] = score.toExponential(2).split('e');
+  return `${mantissa} × 10${[...String(Number(exponent))].map((char) => SUPERSCRIPT[char] ?? char).join('')}`;
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {

@@ -5,7 +5,8 @@ import { compilerApi, restartCompilerWorker } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
 import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, TRACE_PAGE_SIZE, useResultStore } from './result-store';
-import { useScenarioStore } from './scenario-store';
+import { selectedScenario, useScenarioStore } from './scenario-store';
+import { applyLink, copyShareLink, openLinkFromLocation, useShareStore, type PendingLink } from './share';
 import { useUiStore } from './ui-store';
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
@@ -50,8 +51,11 @@ function onWorkspaceEvent(event: WorkspaceEvent): void {
   if (workspace && changed) useScenarioStore.setState({ workspace: { ...workspace, storage: event.storage } });
 }
 
-/** Starts the worker's session on the given workspace (or what storage holds) and compiles. False when it could not start. */
-async function startSession(restore: SavedWorkspace | null): Promise<boolean> {
+/**
+ * Starts the worker's session on the given workspace (or what storage holds) and compiles. At boot a share
+ * or blank-session link in the address bar is opened first. False when it could not start.
+ */
+async function startSession(restore: SavedWorkspace | null, openLink = false): Promise<boolean> {
   try {
     const workspace = await compilerApi().start(restore, onWorkspaceEvent);
     useScenarioStore.setState({ workspace });
@@ -61,13 +65,20 @@ async function startSession(restore: SavedWorkspace | null): Promise<boolean> {
     return false;
   }
   useUiStore.setState({ fatal: null });
-  await compileNow();
+  // A link replaces the workspace (and compiles) before the first result; a failure to open it has failed closed.
+  let linked = false;
+  const opened =
+    !openLink ||
+    (await guarded('opening the link', async () => {
+      linked = await openLinkFromLocation(compileNow);
+    }));
+  if (opened && !linked) await compileNow();
   // The fresh worker may have been lost while compiling what it restored.
   return useUiStore.getState().fatal === null;
 }
 
 export async function boot(): Promise<void> {
-  await startSession(null);
+  await startSession(null, true);
 }
 
 /**
@@ -126,7 +137,7 @@ export async function compileNow(): Promise<void> {
     return;
   }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, failure: null, compiling: false });
+  useResultStore.setState((state) => ({ response, failure: null, compiling: false, revision: state.revision + 1 }));
   await refreshTrace();
 }
 
@@ -274,13 +285,13 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   } catch (error) {
     finished = true;
     const names = files.map((file) => file.name).join(', ');
-    useScenarioStore.setState({ load: { status: 'rejected', issues: [{ file: names, path: '(root)', message: `the compiler failed while reading the files, so none was loaded. ${describeFailure(error)}` }] } });
+    useScenarioStore.setState({ load: { status: 'rejected', issues: [{ file: names, path: '(root)', message: `the compiler failed while reading the files, so none was loaded. ${describeFailure(error)}` }], summaries: [] } });
     failClosed('loading files', error);
     return;
   }
   finished = true;
   if (result.status === 'rejected') {
-    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues } });
+    useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues, summaries: result.summaries } });
     return;
   }
   if (result.status === 'cancelled') {
@@ -324,7 +335,7 @@ export async function attemptContinue(): Promise<void> {
   useDrillStore.setState({ busy: true });
   await guarded('checking the frozen receipt', async () => {
     const verdict = await compilerApi().attemptContinue();
-    useDrillStore.setState({ verdict, busy: false });
+    useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
   });
 }
 
@@ -337,7 +348,7 @@ export async function recompileAfterDrill(): Promise<void> {
   await guarded('checking the new receipt', async () => {
     const state = await compilerApi().freezeReceipt();
     const verdict = await compilerApi().attemptContinue();
-    useDrillStore.setState({ ...state, verdict, busy: false });
+    useDrillStore.setState({ ...state, verdict, verdictRevision: useResultStore.getState().revision, busy: false });
   });
 }
 
@@ -360,6 +371,36 @@ export async function resetWorkspace(): Promise<void> {
   if (reset) await compileNow();
 }
 
+/** Saves the selected scenario as a file; the notice says what loading it back gives. */
+export async function exportScenario(): Promise<void> {
+  await guarded('exporting the scenario', async () => {
+    const exported = await compilerApi().exportScenario();
+    saveText(exported.fileName, exported.json);
+    const workspace = useScenarioStore.getState().workspace;
+    const scenario = workspace ? selectedScenario(useScenarioStore.getState()) : null;
+    const on = scenario && workspace ? [...scenario.controls, ...scenario.lateChanges].filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id)).map((change) => change.label) : [];
+    const switched = on.length > 0 ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.';
+    useScenarioStore.setState({ exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}` });
+  });
+}
+
+/** Makes a link to the workspace and copies it; when the worker fails, no link is made and the page fails closed. */
+export async function shareWorkspace(): Promise<void> {
+  if (!(await guarded('making a share link', copyShareLink))) useShareStore.setState({ link: null, status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim() });
+}
+
+/** Opens a share or blank-session link the user agreed to; a failed worker call fails closed. */
+export async function openLink(link: PendingLink): Promise<void> {
+  await guarded('opening the link', () => applyLink(link, compileNow));
+}
+
+/** A link pasted into the address bar of an open tab (only the fragment changed, so there was no reload). */
+export async function openLinkInAddressBar(): Promise<void> {
+  await guarded('opening the link', async () => {
+    await openLinkFromLocation(compileNow);
+  });
+}
+
 function saveText(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
   const link = document.createElement('a');
@@ -369,46 +410,68 @@ function saveText(name: string, text: string): void {
   URL.revokeObjectURL(url);
 }
 
-const shortId = (receiptId: string) => receiptId.slice(0, 12);
+const shortId = (hash: string) => hash.slice(0, 12);
+
+/** The result on screen, if it compiled: exports always follow what is shown, in the view it is shown in. */
+function shownView() {
+  const response = useResultStore.getState().response;
+  return response?.ok ? response.view : null;
+}
 
 export async function copyPacket(): Promise<void> {
-  const response = useResultStore.getState().response;
-  const text = response?.ok ? response.view.packetText : null;
-  if (text === null || text === undefined) return;
+  const view = shownView();
+  const text = view?.packetText ?? null;
+  if (!view || text === null) return;
   try {
     await navigator.clipboard.writeText(text);
-    useUiStore.setState({ notice: `Packet copied (receipt ${shortId(response?.ok ? response.view.receiptId : '')}).` });
+    useUiStore.setState({ notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId)}).` });
   } catch {
     useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
   }
 }
 
 export async function downloadPacket(): Promise<void> {
+  const view = shownView();
+  if (!view) return;
   await guarded('exporting the packet', async () => {
-    const json = await compilerApi().packetJson();
-    const response = useResultStore.getState().response;
-    if (json === null || !response?.ok) return;
-    saveText(`packet-${shortId(response.view.receiptId)}.json`, json);
-    useUiStore.setState({ notice: 'Packet downloaded.' });
+    const json = await compilerApi().packetJson(view.audience);
+    if (json === null || shownView() !== view) return;
+    saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId)}.json`, json);
+    useUiStore.setState({ notice: view.audience === 'user' ? 'Packet downloaded (user view).' : 'Packet downloaded.' });
   });
 }
 
+/** The receipt as an in-toto statement: it carries the receipt, so it too leaves only from the diagnostic view. */
 export async function downloadStatement(): Promise<void> {
+  const view = shownView();
+  if (!view || view.audience !== 'diagnostic') return;
   await guarded('exporting the statement', async () => {
     const json = await compilerApi().statementJson();
-    const response = useResultStore.getState().response;
-    if (json === null || !response?.ok) return;
-    saveText(`statement-${shortId(response.view.receiptId)}.intoto.json`, json);
+    if (json === null || shownView() !== view) return;
+    saveText(`statement-${shortId(view.receiptId)}.intoto.json`, json);
     useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
   });
 }
 
+/** The receipt names every record: it leaves the app only from the diagnostic view, and its file name says so. */
 export async function downloadReceipt(): Promise<void> {
+  const view = shownView();
+  if (!view || view.audience !== 'diagnostic') return;
   await guarded('exporting the receipt', async () => {
     const json = await compilerApi().receiptJson();
-    const response = useResultStore.getState().response;
-    if (json === null || !response?.ok) return;
-    saveText(`receipt-${shortId(response.view.receiptId)}.json`, json);
-    useUiStore.setState({ notice: 'Receipt downloaded.' });
+    if (json === null || shownView() !== view) return;
+    saveText(`receipt-diagnostic-${shortId(view.receiptId)}.json`, json);
+    useUiStore.setState({ notice: 'Diagnostic receipt downloaded.' });
+  });
+}
+
+export async function downloadUserView(): Promise<void> {
+  const view = shownView();
+  if (!view || view.audience !== 'user') return;
+  await guarded('exporting the user view', async () => {
+    const json = await compilerApi().userViewJson();
+    if (json === null || shownView() !== view) return;
+    saveText(`user-view-${shortId(view.packetFingerprint ?? view.contractFingerprint)}.json`, json);
+    useUiStore.setState({ notice: 'User view downloaded (not a receipt).' });
   });
 }

@@ -28,8 +28,6 @@ export interface ScenarioRunContext {
 }
 
 interface EvaluationState {
-  /** Whether the Evaluation view replaces the debugger's rails. */
-  readonly open: boolean;
   readonly growthSizes: readonly EvaluationGrowthSize[];
   readonly running: RunningExperiment | null;
   readonly seed000: ExperimentResult<ScenarioComparison>;
@@ -42,7 +40,6 @@ interface EvaluationState {
 export const DEFAULT_GROWTH_SELECTION: readonly EvaluationGrowthSize[] = [100, 1_000, 10_000];
 
 export const INITIAL_EVALUATION: EvaluationState = {
-  open: false,
   growthSizes: DEFAULT_GROWTH_SELECTION,
   running: null,
   seed000: { status: 'none' },
@@ -84,10 +81,6 @@ async function run<T>(
   }
   const running = useEvaluationStore.getState().running;
   useEvaluationStore.setState({ ...save(result), running: running?.experiment === experiment ? null : running });
-}
-
-export function openEvaluation(open: boolean): void {
-  useEvaluationStore.setState({ open });
 }
 
 export function setGrowthSize(size: EvaluationGrowthSize, on: boolean): void {

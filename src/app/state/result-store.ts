@@ -23,6 +23,8 @@ interface ResultState {
   readonly response: CompileResponse | null;
   /** Set when the last call failed; `response` is then null, so there is no packet, receipt or trace. */
   readonly failure: CompilerFailure | null;
+  /** Counts compilations shown, so a verdict or a notice can tell it is about inputs that have changed since. */
+  readonly revision: number;
   readonly compiling: boolean;
   readonly traceQuery: Omit<TraceFilter, 'audience'>;
   readonly trace: TraceWindows;
@@ -36,4 +38,4 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));

@@ -1,11 +1,11 @@
 import { create } from 'zustand';
 import type { InputIssue } from '../../core/errors';
-import type { LoadProgress, ReceiptCheck, ScenarioSummary, WorkspaceSnapshot } from '../../worker/protocol';
+import type { FileSummary, LoadProgress, ReceiptCheck, ScenarioSummary, WorkspaceSnapshot } from '../../worker/protocol';
 
 export type LoadState =
   | { readonly status: 'idle' }
   | { readonly status: 'loading'; readonly progress: LoadProgress | null }
-  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[] }
+  | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'loaded'; readonly message: string; readonly receiptChecks: readonly ReceiptCheck[] }
   | { readonly status: 'cancelled' };
 
@@ -14,9 +14,11 @@ interface ScenarioState {
   /** Problems in the contract the user is editing; the last valid contract stays in force. */
   readonly contractIssues: readonly InputIssue[];
   readonly load: LoadState;
+  /** What the last "Export scenario" wrote and how to get its receipt back. */
+  readonly exportNotice: string | null;
 }
 
-export const useScenarioStore = create<ScenarioState>(() => ({ workspace: null, contractIssues: [], load: { status: 'idle' } }));
+export const useScenarioStore = create<ScenarioState>(() => ({ workspace: null, contractIssues: [], load: { status: 'idle' }, exportNotice: null }));
 
 export function selectedScenario(state: ScenarioState): ScenarioSummary | null {
   const workspace = state.workspace;

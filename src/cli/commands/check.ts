@@ -112,17 +112,20 @@ exit: 0 all checks passed · 1 a check failed`,
     }
     const results: CheckResult[] = [];
     for (const id of builtinScenarioIds()) {
-      const loaded = readScenarioFile(builtinScenarioPath(id));
+      const loaded = await readScenarioFile(builtinScenarioPath(id));
       if (!loaded.ok) {
         io.stderr(renderError(loaded.error));
         results.push({ name: `${id}: loads`, passed: false, detail: loaded.error.message });
         continue;
       }
       const { scenario } = loaded.value;
-      results.push(...(await checkVariant(loaded.value, { controls: [], lateChanges: [] }, `${id}/default`)));
-      for (const control of scenario.controls) results.push(...(await checkVariant(loaded.value, { controls: [control.id], lateChanges: [] }, `${id}/${control.id}`)));
+      const add = (checked: readonly CheckResult[]) => {
+        for (const result of checked) results.push(result);
+      };
+      add(await checkVariant(loaded.value, { controls: [], lateChanges: [] }, `${id}/default`));
+      for (const control of scenario.controls) add(await checkVariant(loaded.value, { controls: [control.id], lateChanges: [] }, `${id}/${control.id}`));
       for (const change of scenario.lateChanges) {
-        results.push(...(await checkVariant(loaded.value, { controls: [], lateChanges: [change.id] }, `${id}/${change.id}`)));
+        add(await checkVariant(loaded.value, { controls: [], lateChanges: [change.id] }, `${id}/${change.id}`));
         results.push(await checkDrill(loaded.value, change.id));
       }
     }

@@ -52,7 +52,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       io.stderr(`${positionals.length > 0 ? `unexpected argument ${positionals[0]}` : `--view must be user or diagnostic, not ${values.view}`}\n${this.usage}\n`);
       return EXIT.invalid;
     }
-    const inputs = loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd);
+    const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd);
     if (!inputs.ok) {
       io.stderr(renderError(inputs.error));
       return EXIT.invalid;

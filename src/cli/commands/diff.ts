@@ -38,7 +38,7 @@ exit: 0 compared (identical or not; --json says which) · 1 invalid input or usa
       io.stderr(`${positionals.length !== 2 ? 'give exactly two receipt files' : `--limit must be a positive integer, not ${values.limit}`}\n${this.usage}\n`);
       return EXIT.invalid;
     }
-    const [first, second] = positionals.map((path) => readReceiptFile(path, io.cwd));
+    const [first, second] = await Promise.all(positionals.map((path) => readReceiptFile(path, io.cwd)));
     if (!first || !second) return EXIT.invalid;
     for (const read of [first, second]) {
       if (!read.ok) {

@@ -46,7 +46,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       io.stdout(`${this.usage}\n`);
       return EXIT.ok;
     }
-    const loaded = loadScenarioArgument(values.scenario, io.cwd);
+    const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
       io.stderr(renderError(loaded.error));
       return EXIT.invalid;
@@ -62,7 +62,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const compiler = createCompiler(await openInMemoryDatabase());
 
     if (values.receipt !== undefined) {
-      const receipt = readReceiptFile(values.receipt, io.cwd);
+      const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
         io.stderr(renderError(receipt.error));
         return EXIT.invalid;

@@ -88,7 +88,7 @@ export const evalCommand: CliCommand = {
     const text: string[] = [];
     for (const name of wanted) {
       if (name === 'seed000') {
-        const loaded = readScenarioFile(builtinScenarioPath('seed000-contaminated'));
+        const loaded = await readScenarioFile(builtinScenarioPath('seed000-contaminated'));
         if (!loaded.ok) return inputError(io, loaded.error);
         const result = runScenarioComparison(await openInMemoryDatabase(), loaded.value);
         if (!result.ok) return inputError(io, result.error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInstantShort, parseInstant } from './time';
+import { formatInstant, formatInstantShort, parseInstant } from './time';
 
 describe('parseInstant', () => {
   it('reads a bare date as the start of that UTC day, or its last millisecond when it closes an interval', () => {
@@ -23,6 +23,27 @@ describe('parseInstant', () => {
       expect(parseInstant(text)).toBeNull();
     },
   );
+
+  // Date.UTC maps the years 0-99 to 1900-1999; an instant's year is the year written.
+  it.each([
+    ['0001-01-01', '0001-01-01T00:00:00.000Z'],
+    ['0099-12-31', '0099-12-31T00:00:00.000Z'],
+    ['0100-01-01', '0100-01-01T00:00:00.000Z'],
+    ['0000-01-01', '0000-01-01T00:00:00.000Z'],
+    ['0042-05-01T12:30:15.250+02:00', '0042-05-01T10:30:15.250Z'],
+    ['1999-12-31T23:59:59.999Z', '1999-12-31T23:59:59.999Z'],
+    ['9999-12-31', '9999-12-31T00:00:00.000Z'],
+  ])('reads %s in its own year', (text, iso) => {
+    expect(formatInstant(parseInstant(text) ?? Number.NaN)).toBe(iso);
+  });
+
+  it('keeps the last millisecond of a day in the first century, and leap rules there', () => {
+    expect(formatInstant(parseInstant('0099-12-31', 'end') ?? Number.NaN)).toBe('0099-12-31T23:59:59.999Z');
+    expect(parseInstant('0004-02-29')).not.toBeNull();
+    expect(parseInstant('0001-02-29')).toBeNull();
+    expect(parseInstant('0099-02-29')).toBeNull();
+    expect(parseInstant('0001-01-01T00:00+01:00')).toBe((parseInstant('0001-01-01') ?? 0) - 3_600_000);
+  });
 
   it('accepts a real leap day', () => {
     expect(parseInstant('2028-02-29')).toBe(Date.UTC(2028, 1, 29));

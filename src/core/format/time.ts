@@ -9,8 +9,19 @@ const DAY_MS = 86_400_000;
 
 export type InstantBoundary = 'start' | 'end';
 
+/**
+ * Epoch milliseconds of a UTC calendar instant. Not `Date.UTC`, which reads years 0–99 as 1900–1999:
+ * `setUTCFullYear` takes the year as written, so `0042-05-01` is the year 42.
+ */
+function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
+  probe.setUTCHours(hour, minute, second, millis);
+  return probe.getTime();
+}
+
 function isRealDate(year: number, month: number, day: number): boolean {
-  const probe = new Date(Date.UTC(year, month - 1, day));
+  const probe = new Date(utcMs(year, month, day));
   return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
 
@@ -24,7 +35,7 @@ export function parseInstant(text: string, boundary: InstantBoundary = 'start'):
   if (dateOnly) {
     const [year, month, day] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
     if (!isRealDate(year, month, day)) return null;
-    const start = Date.UTC(year, month - 1, day);
+    const start = utcMs(year, month, day);
     return boundary === 'start' ? start : start + DAY_MS - 1;
   }
   const dateTime = DATE_TIME.exec(text);
@@ -42,7 +53,7 @@ export function parseInstant(text: string, boundary: InstantBoundary = 'start'):
     if (offHours > 23 || offMinutes > 59) return null;
     offsetMinutes = sign * (offHours * 60 + offMinutes);
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+  return utcMs(year, month, day, hour, minute, second, millis) - offsetMinutes * 60_000;
 }
 
 export function formatInstant(epochMs: number): string {

@@ -69,33 +69,32 @@ function where(recordSet: RecordSet, id: string): string {
   return location.line === undefined ? ` (${location.file})` : ` (${location.file}:${location.line})`;
 }
 
-function checkLinks(recordSet: RecordSet): CompileError | null {
-  const successors: CheckedRecord[] = [];
-  for (const item of recordSet.checked) {
-    if (item.record.supersedes.length === 0) continue;
-    successors.push(item);
+type LinkProblem = { readonly kind: 'dangling'; readonly id: string; readonly target: string } | { readonly kind: 'cycle'; readonly cycle: readonly string[] };
+
+/** The first broken supersession link: a target that is not among the records, or a cycle (a record superseding itself is one). */
+function findBrokenLink(recordSet: RecordSet, successors: readonly CheckedRecord[]): LinkProblem | null {
+  for (const item of successors) {
     for (const target of item.record.supersedes) {
-      if (!recordSet.byId.has(target)) {
-        return {
-          pass: 'resolve',
-          code: 'DANGLING_REFERENCE',
-          recordId: item.record.id,
-          message: `record ${item.record.id}${where(recordSet, item.record.id)}: supersedes "${target}", which is not among the records`,
-        };
-      }
-      if (target === item.record.id) {
-        return { pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: target, message: `record ${target}${where(recordSet, target)} supersedes itself` };
-      }
+      if (!recordSet.byId.has(target)) return { kind: 'dangling', id: item.record.id, target };
+      if (target === item.record.id) return { kind: 'cycle', cycle: [target] };
     }
   }
   const cycle = findSupersessionCycle(recordSet, successors);
-  if (!cycle) return null;
-  return {
-    pass: 'resolve',
-    code: 'SUPERSESSION_CYCLE',
-    recordId: cycle[0],
-    message: `supersession cycle ${cycle.join(' → ')}${where(recordSet, cycle[0] ?? '')}: no version can govern`,
-  };
+  return cycle ? { kind: 'cycle', cycle } : null;
+}
+
+function linkError(recordSet: RecordSet, problem: LinkProblem): CompileError {
+  if (problem.kind === 'dangling') {
+    return {
+      pass: 'resolve',
+      code: 'DANGLING_REFERENCE',
+      recordId: problem.id,
+      message: `record ${problem.id}${where(recordSet, problem.id)}: supersedes "${problem.target}", which is not among the records`,
+    };
+  }
+  const [first = ''] = problem.cycle;
+  if (problem.cycle.length === 1) return { pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: first, message: `record ${first}${where(recordSet, first)} supersedes itself` };
+  return { pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: first, message: `supersession cycle ${problem.cycle.join(' → ')}${where(recordSet, first)}: no version can govern` };
 }
 
 /** Depth-first over supersession links, without recursion: a chain can be as long as the record set. */
@@ -130,10 +129,10 @@ function findSupersessionCycle(recordSet: RecordSet, successors: readonly Checke
 }
 
 /** For each superseded id, the successor in force at `asOf` with the smallest id, and since when. */
-function supersessionsInForce(recordSet: RecordSet, asOf: number): Map<string, Supersession> {
+function supersessionsInForce(successors: readonly CheckedRecord[], asOf: number): Map<string, Supersession> {
   const inForce = new Map<string, Supersession>();
-  for (const successor of recordSet.checked) {
-    if (successor.record.supersedes.length === 0 || !isInForce(successor, asOf)) continue;
+  for (const successor of successors) {
+    if (!isInForce(successor, asOf)) continue;
     const since = Math.max(successor.validFrom, successor.knownAt);
     for (const target of successor.record.supersedes) {
       const current = inForce.get(target);
@@ -144,12 +143,31 @@ function supersessionsInForce(recordSet: RecordSet, asOf: number): Map<string, S
 }
 
 /**
+ * What supersession depends on: the records that supersede something and what each of their targets is
+ * (the checked record, or undefined when absent). A change anywhere else cannot change a link, a cycle or
+ * a successor in force, so these are what the link checks are memoised on.
+ */
+function supersessionInputs(recordSet: RecordSet): { successors: CheckedRecord[]; deps: unknown[] } {
+  const successors: CheckedRecord[] = [];
+  const deps: unknown[] = [];
+  for (const item of recordSet.checked) {
+    if (item.record.supersedes.length === 0) continue;
+    successors.push(item);
+    deps.push(item);
+    for (const target of item.record.supersedes) deps.push(recordSet.byId.get(target));
+  }
+  return { successors, deps };
+}
+
+/**
  * Pass 2: binds names to identities and versions to the one that governs at the as-of time, and puts
  * the records in id order. A plain function of the contract and the records.
  */
 export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive = computeAll): Result<Resolution, CompileError> {
-  const broken = checkLinks(recordSet);
-  if (broken) return err(broken);
+  const links = supersessionInputs(recordSet);
+  const broken = derive.cell('resolve:links', links.deps, () => findBrokenLink(recordSet, links.successors));
+  // The message names locations, which are not among the cell's inputs: it is written from this record set.
+  if (broken) return err(linkError(recordSet, broken));
 
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
@@ -171,9 +189,11 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const order = derive.cell('resolve:id-order', ids, () => Int32Array.from(ids.keys()).sort((a, b) => compareStrings(ids[a] as string, ids[b] as string)));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new Map(Array.from(order, (source, position) => [ids[source] as string, position])));
-  const inForce = supersessionsInForce(recordSet, asOf);
-  // While the successors in force stay the same, a record resolves the same way whatever else changed.
-  const supersessionKey = canonicalJson([...inForce].sort(([a], [b]) => compareStrings(a, b)));
+  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...links.deps], () => {
+    const found = supersessionsInForce(links.successors, asOf);
+    // While the successors in force stay the same, a record resolves the same way whatever else changed.
+    return { inForce: found, supersessionKey: canonicalJson([...found].sort(([a], [b]) => compareStrings(a, b))) };
+  });
   const inIdOrder = Array.from(order, (source) => recordSet.checked[source] as CheckedRecord);
   const records = derive.map('resolve:records', supersessionKey, inIdOrder, (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null }), sameResolved);
   return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf });

@@ -91,7 +91,7 @@ describe('records JSONL', () => {
   it(`lists at most ${MAX_REPORTED_ISSUES} issues with the total`, () => {
     const error = errorOf(parseRecordsJsonl('r.jsonl', Array.from({ length: 120 }, () => '{"id": 1}').join('\n')));
     expect(error.issues).toHaveLength(MAX_REPORTED_ISSUES);
-    expect(error.message).toMatch(/^r\.jsonl: \d+ problems \(first 50 shown\)$/);
+    expect(error.message).toMatch(/^r\.jsonl: not a valid records file: \d+ problems \(first 50 shown\)$/);
     expect(Number(/: (\d+) problems/.exec(error.message)?.[1])).toBeGreaterThan(120);
   });
 });

@@ -1,6 +1,7 @@
-import type { z } from 'zod';
 import { findLoneSurrogate } from '../canonical';
 import { contractSchema, type Contract } from '../format/contract';
+import { invalidInput, jsonTextIssue, LONE_SURROGATE_MESSAGE, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
+import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
 import { receiptSchema } from '../format/receipt';
@@ -12,8 +13,7 @@ import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
 import { contentHashOf } from '../hash';
 
-/** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
-export const MAX_REPORTED_ISSUES = 50;
+export { MAX_REPORTED_ISSUES };
 
 /**
  * A record and what validation established about it, worked out once when the record is read (or
@@ -54,41 +54,7 @@ export function checkRecord(record: SourceRecord): CheckedRecord {
   };
 }
 
-export type FileKind = 'records' | 'contract' | 'scenario' | 'receipt';
-
-function zodIssues(file: string, error: z.ZodError, line?: number, prefix: readonly PropertyKey[] = []): InputIssue[] {
-  return error.issues.map((issue) => {
-    let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}: not part of the format`;
-    return { file, line, path: formatPath([...prefix, ...issue.path]), message };
-  });
-}
-
-function jsonSyntaxIssue(file: string, text: string, error: unknown, lineOffset?: number): InputIssue {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  const line = lineOffset ?? (position ? text.slice(0, Number(position[1])).split('\n').length : undefined);
-  return { file, line, path: '(root)', message: `not valid JSON: ${message.replace(/^JSON\.parse: /, '')}` };
-}
-
-const LONE_SURROGATE_MESSAGE = 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form';
-
-/** The issue for a lone surrogate in `value` (parsed from `text`), or null: canonical JSON cannot carry one. */
-function loneSurrogateIssue(file: string, value: unknown, text?: string, line?: number): InputIssue | null {
-  const path = findLoneSurrogate(value, text);
-  return path === null ? null : { file, line, path: formatPath(path), message: LONE_SURROGATE_MESSAGE };
-}
-
-function invalidInput(file: string, issues: InputIssue[], totalIssues = issues.length): CompileError {
-  const shown = issues.slice(0, MAX_REPORTED_ISSUES);
-  const more = totalIssues > shown.length ? ` (first ${shown.length} shown)` : '';
-  return {
-    pass: 'validate',
-    code: issues.some((issue) => issue.message.startsWith('duplicate id')) && issues.length === 1 ? 'DUPLICATE_ID' : 'INVALID_INPUT',
-    message: `${file}: ${totalIssues} problem${totalIssues === 1 ? '' : 's'}${more}`,
-    issues: shown,
-  };
-}
+export { detectFileKind, type FileKind } from '../format/file-kind';
 
 export interface JsonlRecordReader {
   /** Feeds any slice of the file; lines may be split across chunks. */
@@ -106,6 +72,8 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
   let issueCount = 0;
   let pending = '';
   let lineNumber = 0;
+  /** The current line is over MAX_LINE_CHARS: its text is dropped up to its newline, and it is reported once. */
+  let overlong = false;
 
   const report = (issue: InputIssue) => {
     issueCount += 1;
@@ -116,26 +84,19 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     lineNumber += 1;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      report(jsonSyntaxIssue(file, line, error, lineNumber));
+    const json = parseJsonText(line);
+    if (!json.ok) {
+      report(jsonTextIssue(file, json.error, lineNumber));
       return;
     }
-    const surrogate = loneSurrogateIssue(file, value, line, lineNumber);
-    if (surrogate) {
-      report(surrogate);
-      return;
-    }
-    const parsed = compiledRecordSchema.safeParse(value);
+    const parsed = compiledRecordSchema.safeParse(json.value);
     if (!parsed.success) {
-      for (const issue of zodIssues(file, parsed.error, lineNumber)) report(issue);
+      for (const issue of zodInputIssues({ file, line: lineNumber }, parsed.error, json.value)) report(issue);
       return;
     }
     const first = locations.get(parsed.data.id);
     if (first) {
-      report({ file, line: lineNumber, path: 'id', message: `duplicate id "${parsed.data.id}": first defined at line ${first.line}` });
+      report({ file, line: lineNumber, path: 'id', message: `duplicate id ${quoteValue(parsed.data.id)}: first defined at line ${first.line}` });
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
@@ -144,22 +105,39 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     if (issueCount === 0) checked.push(checkRecord(parsed.data));
   };
 
+  const take = (line: string) => {
+    if (!overlong && line.length <= MAX_LINE_CHARS) {
+      readLine(line);
+      return;
+    }
+    overlong = false;
+    lineNumber += 1;
+    report({ file, line: lineNumber, path: '(root)', message: `line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters, the most a records line may have` });
+  };
+
   return {
-    push(chunk) {
+    push(input) {
+      // A byte order mark may open the file (editors on Windows write one); it is not part of the first line.
+      const chunk = lineNumber === 0 && pending === '' ? stripBom(input) : input;
       // Lines are cut from the chunk itself: the unfinished tail is the only text carried to the next push.
       let newline = chunk.indexOf('\n');
       if (newline === -1) {
-        pending += chunk;
+        if (!overlong && pending.length + chunk.length > MAX_LINE_CHARS) {
+          overlong = true;
+          pending = '';
+        }
+        if (!overlong) pending += chunk;
         return;
       }
-      const head = chunk.slice(0, newline);
       const carried = pending;
       pending = '';
-      readLine(carried === '' ? head : carried + head);
+      if (carried.length + newline > MAX_LINE_CHARS) overlong = true;
+      if (overlong) take('');
+      else take(carried === '' ? chunk.slice(0, newline) : carried + chunk.slice(0, newline));
       let start = newline + 1;
       newline = chunk.indexOf('\n', start);
       while (newline !== -1) {
-        readLine(chunk.slice(start, newline));
+        take(chunk.slice(start, newline));
         start = newline + 1;
         newline = chunk.indexOf('\n', start);
       }
@@ -169,11 +147,11 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return locations.size;
     },
     finish() {
-      if (pending !== '') {
-        readLine(pending);
+      if (overlong || pending !== '') {
+        take(pending);
         pending = '';
       }
-      if (issueCount > 0) return err(invalidInput(file, issues, issueCount));
+      if (issueCount > 0) return err(invalidInput(file, issues, issueCount, 'records file'));
       return ok(recordSetOf(checked, locations));
     },
   };
@@ -197,28 +175,22 @@ export function createRecordSet(records: readonly SourceRecord[], locations: Rea
   return recordSetOf(records.map(checkRecord), locations);
 }
 
-function parseJson(file: string, text: string): Result<unknown, CompileError> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return err(invalidInput(file, [jsonSyntaxIssue(file, text, error)]));
-  }
-  const surrogate = loneSurrogateIssue(file, value, text);
-  return surrogate ? err(invalidInput(file, [surrogate])) : ok(value);
+function parseJson(file: string, text: string, kind: string): Result<unknown, CompileError> {
+  const json = parseJsonText(text);
+  return json.ok ? json : err(invalidInput(file, [jsonTextIssue(file, json.error)], 1, kind));
 }
 
 export function parseContractJson(file: string, text: string): Result<Contract, CompileError> {
-  const json = parseJson(file, text);
+  const json = parseJson(file, text, 'contract');
   if (!json.ok) return json;
-  return validateContract(file, json.value);
+  return validateContract(file, json.value, createJsonLocator(text));
 }
 
-export function validateContract(file: string, value: unknown): Result<Contract, CompileError> {
-  const surrogate = loneSurrogateIssue(file, value);
-  if (surrogate) return err(invalidInput(file, [surrogate]));
+export function validateContract(file: string, value: unknown, locator?: JsonLocator): Result<Contract, CompileError> {
+  const surrogate = findLoneSurrogate(value);
+  if (surrogate !== null) return err(invalidInput(file, [{ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate), message: LONE_SURROGATE_MESSAGE }], 1, 'contract'));
   const parsed = contractSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, value), parsed.error.issues.length, 'contract'));
   return ok(parsed.data);
 }
 
@@ -227,14 +199,15 @@ export function validateContract(file: string, value: unknown): Result<Contract,
  * fields differ, so listing them as unknown would hide the point): it has to be compiled again.
  */
 export function parseReceiptJson(file: string, text: string): Result<Receipt, CompileError> {
-  const json = parseJson(file, text);
+  const json = parseJson(file, text, 'receipt');
   if (!json.ok) return json;
+  const locator = createJsonLocator(text);
   const version = json.value !== null && typeof json.value === 'object' && 'schemaVersion' in json.value ? json.value.schemaVersion : undefined;
   if (typeof version === 'string' && version !== SCHEMA_VERSION) {
-    return err(invalidInput(file, [{ file, path: 'schemaVersion', message: `a ${version} receipt; this engine reads ${SCHEMA_VERSION} receipts: compile the inputs again for a current one` }]));
+    return err(invalidInput(file, [{ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion', message: `a ${quoteValue(version)} receipt; this engine reads ${SCHEMA_VERSION} receipts: compile the inputs again for a current one` }], 1, 'receipt'));
   }
   const parsed = receiptSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'receipt'));
   return ok(parsed.data);
 }
 
@@ -252,15 +225,16 @@ export function parseScenarioJson(
   text: string,
   readSibling: (name: string) => string | null,
 ): Result<LoadedScenario, CompileError> {
-  const json = parseJson(file, text);
+  const json = parseJson(file, text, 'scenario');
   if (!json.ok) return json;
+  const locator = createJsonLocator(text);
   const parsed = scenarioSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodIssues(file, parsed.error)));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'scenario'));
   const scenario = parsed.data;
   if (typeof scenario.records === 'string') {
     const siblingText = readSibling(scenario.records);
     if (siblingText === null) {
-      return err(invalidInput(file, [{ file, path: 'records', message: `names "${scenario.records}", which was not supplied alongside the scenario` }]));
+      return err(invalidInput(file, [{ file, line: locator.lineOf(['records']), path: 'records', message: `names "${scenario.records}", which was not supplied alongside the scenario` }], undefined, 'scenario'));
     }
     const recordSet = parseRecordsJsonl(scenario.records, siblingText);
     return recordSet.ok ? ok({ scenario, recordSet: recordSet.value }) : recordSet;
@@ -269,38 +243,11 @@ export function parseScenarioJson(
   const issues: InputIssue[] = [];
   scenario.records.forEach((record, index) => {
     const first = locations.get(record.id);
-    if (first) issues.push({ file, path: `records[${index}].id`, message: `duplicate id "${record.id}": first defined at records[${first.line}]` });
+    if (first) issues.push({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id`, message: `duplicate id ${quoteValue(record.id)}: first defined at records[${first.line}]` });
     else locations.set(record.id, { file, line: index });
   });
-  if (issues.length > 0) return err(invalidInput(file, issues));
+  if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
   // Inline records have no line of their own; the location keeps the file and drops the index.
   const inlineLocations = new Map([...locations.keys()].map((id) => [id, { file }]));
   return ok({ scenario, recordSet: createRecordSet(scenario.records, inlineLocations) });
-}
-
-/**
- * Tells what a dropped file is from its content, not its name: users rename files.
- * Returns null when nothing fits, so the caller can say so instead of guessing.
- */
-export function detectFileKind(text: string): FileKind | null {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{')) return null;
-  const firstLine = trimmed.slice(0, trimmed.indexOf('\n') === -1 ? undefined : trimmed.indexOf('\n'));
-  try {
-    const head = JSON.parse(firstLine) as unknown;
-    if (head !== null && typeof head === 'object' && 'id' in head && 'text' in head) return 'records';
-  } catch {
-    // Not a one-object-per-line file: fall through to whole-document detection.
-  }
-  try {
-    const whole = JSON.parse(trimmed) as unknown;
-    if (whole === null || typeof whole !== 'object') return null;
-    if ('receiptId' in whole) return 'receipt';
-    if ('contract' in whole && 'records' in whole) return 'scenario';
-    if ('task' in whole && 'principals' in whole) return 'contract';
-    if ('id' in whole && 'text' in whole) return 'records';
-  } catch {
-    return null;
-  }
-  return null;
 }

@@ -1,0 +1,121 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, fixtureFile, test, type ContextDebugger } from './fixtures';
+
+/** Runs axe on the whole page as it stands; serious and critical violations fail the test, listed by rule and element. */
+async function expectNoSeriousViolations(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious, `axe: serious or critical violations in the ${state} state`).toEqual([]);
+}
+
+async function compiled(app: ContextDebugger): Promise<void> {
+  await app.goto();
+  // The trace rows are on screen too, not only the audit strip.
+  await expect(app.traceCount).toHaveText(/^Showing \d+ of \d+ candidates$/);
+}
+
+test.describe('axe: no serious or critical violation in any main state', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('light theme', async ({ app, page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await compiled(app);
+    await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'false');
+    await expectNoSeriousViolations(page, 'light');
+  });
+
+  test('the glossary and the share dialog', async ({ app, page }) => {
+    await compiled(app);
+    await app.traceRow('ADR-0231').getByRole('button', { name: 'EXCLUDE_PROJECT' }).click();
+    await expect(page.getByRole('dialog', { name: 'Glossary' })).toBeVisible();
+    await expectNoSeriousViolations(page, 'glossary');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Share…' }).click();
+    await page.getByRole('button', { name: 'Copy blank-session link' }).click();
+    await expect(page.getByTestId('share-link')).toBeVisible();
+    await expectNoSeriousViolations(page, 'share dialog');
+  });
+
+  test('the reset question and the guided tour', async ({ app, page }) => {
+    await compiled(app);
+    await page.getByRole('button', { name: 'Reset to built-in scenarios' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Reset to the built-in scenarios?' })).toBeVisible();
+    await expectNoSeriousViolations(page, 'reset question');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Start guided tour' }).click();
+    await expect(page.getByRole('region', { name: 'Guided tour' })).toBeVisible();
+    await expectNoSeriousViolations(page, 'guided tour');
+  });
+
+  test('dark theme', async ({ app, page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await compiled(app);
+    await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'true');
+    await expectNoSeriousViolations(page, 'dark');
+    await app.openWorkspace('Fire drill');
+    await expectNoSeriousViolations(page, 'dark fire drill');
+  });
+
+  test('fail-closed', async ({ app, page }) => {
+    await compiled(app);
+    await app.control('Remove required provenance').check();
+    await expect(app.failClosed).toBeVisible();
+    await expectNoSeriousViolations(page, 'fail-closed');
+  });
+
+  test('fire drill: stale, then current', async ({ app, page }) => {
+    await compiled(app);
+    await app.openWorkspace('Fire drill');
+    await app.drill.getByRole('button', { name: 'Freeze receipt' }).click();
+    await app.drill.getByRole('button', { name: 'Inject late change' }).click();
+    await app.drill.getByRole('button', { name: 'Attempt to continue' }).click();
+    await expect(app.drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
+    await expectNoSeriousViolations(page, 'drill stale');
+    await app.drill.getByRole('button', { name: 'Recompile current context' }).click();
+    await expect(app.drill.getByTestId('drill-headline')).toHaveText('CURRENT — MAY CONTINUE');
+    await expectNoSeriousViolations(page, 'drill current');
+  });
+
+  test('user view', async ({ app, page }) => {
+    await compiled(app);
+    await page.getByRole('radio', { name: 'User view' }).check();
+    await expect(page.getByTestId('withheld-notice')).toBeVisible();
+    await expectNoSeriousViolations(page, 'user view');
+  });
+
+  test('Evaluation, with results', async ({ app, page }) => {
+    await compiled(app);
+    await app.openWorkspace('Evaluation');
+    await page.getByRole('button', { name: 'Run seed 000 comparison' }).click();
+    await expect(page.getByRole('table', { name: 'Seed 000 comparison' })).toBeVisible();
+    await page.getByRole('button', { name: 'Run retrieval foundation' }).click();
+    await expect(page.getByRole('table', { name: 'Retrieval foundation' })).toBeVisible();
+    await expectNoSeriousViolations(page, 'Evaluation');
+  });
+
+  test('an invalid file', async ({ app, page }) => {
+    await compiled(app);
+    await app.dropFiles([fixtureFile('bad-records.jsonl')]);
+    await expect(app.loadErrors).toBeVisible();
+    await expectNoSeriousViolations(page, 'invalid file');
+  });
+});
+
+test.describe('axe on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('each tab, and the trace as cards', async ({ app, page }) => {
+    await compiled(app);
+    for (const tab of ['Contract', 'Compare', 'Trace']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('tabpanel', { name: tab })).toBeVisible();
+      await expectNoSeriousViolations(page, `phone ${tab}`);
+    }
+    await expect(page.getByRole('table', { name: 'Trace' })).toHaveClass(/\bcards\b/);
+  });
+});

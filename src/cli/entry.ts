@@ -1,0 +1,20 @@
+import { main } from './main';
+
+/**
+ * The process around `main`: the only place that touches process.argv, the streams and the exit code.
+ * Bundled to dist-cli/context-compiler.mjs at build time (scripts/build-cli.mjs), which the bin runs.
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  // Piped into `head` or a closed pager: stop quietly instead of throwing EPIPE with a stack trace.
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.stderr.write(`error: cannot write output (${error.code ?? error.message})\n`);
+    process.exit(1);
+  });
+}
+
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+});

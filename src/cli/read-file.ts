@@ -1,0 +1,66 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { err, ok, type CompileError, type Result } from '../core/errors';
+import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
+import { createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
+
+/** A file that could not be read, as plain data naming it: never a stack trace. */
+export function fileError(display: string, message: string): CompileError {
+  return { pass: 'validate', code: 'INVALID_INPUT', message: `${display}: ${message}`, issues: [{ file: display, path: '(root)', message }] };
+}
+
+/** What a file-system error means for the person who named the file. */
+export function describeFileSystemError(error: unknown): string {
+  const code = error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : '';
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory; give a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied: this user may not read it';
+    case 'ENOTDIR':
+      return 'a folder named in the path is a file';
+    case 'ELOOP':
+      return 'too many symbolic links in the path';
+    case 'ENAMETOOLONG':
+      return 'the path is too long';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many files are open; try again';
+    case 'EIO':
+      return 'the disk reported an input/output error';
+    default:
+      return `cannot be read (${code === '' ? (error instanceof Error ? error.message : String(error)) : code})`;
+  }
+}
+
+const MB = 1024 * 1024;
+
+/** Reads a JSON document (contract, scenario, receipt) whole, after checking it is a file of a size a document can have. */
+export async function readDocument(path: string, display: string): Promise<Result<string, CompileError>> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return err(fileError(display, describeFileSystemError({ code: 'EISDIR' })));
+    if (info.size > MAX_DOCUMENT_BYTES) {
+      return err(fileError(display, `is ${Math.round(info.size / MB)} MB; a contract, scenario or receipt may be at most ${MAX_DOCUMENT_BYTES / MB} MB (records belong in a JSONL file, which is read line by line)`));
+    }
+    return ok(await readFile(path, 'utf8'));
+  } catch (error) {
+    return err(fileError(display, describeFileSystemError(error)));
+  }
+}
+
+/** Streams a records file through the core's line reader, as the app does: never one string, whatever its size. */
+export async function streamRecordsFile(path: string, display: string): Promise<Result<RecordSet, CompileError>> {
+  const reader = createJsonlRecordReader(display);
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return err(fileError(display, describeFileSystemError({ code: 'EISDIR' })));
+    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: MB })) reader.push(String(chunk));
+  } catch (error) {
+    return err(fileError(display, describeFileSystemError(error)));
+  }
+  return reader.finish();
+}

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, sortedSet } from './canonical';
+import { canonicalRecordForm, recordFingerprint } from './fingerprints';
+import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
+import { sha256Hex } from './hash';
+import { buildRecord } from './test-support/builders';
+
+/** The fingerprint's definition, written the slow way: the generic canonical JSON of the normalised record. */
+function genericForm(record: SourceRecord, textHash: string): string {
+  return canonicalJson({
+    ...record,
+    text: textHash,
+    supersedes: sortedSet(record.supersedes),
+    access: { roles: sortedSet(record.access.roles), purposes: sortedSet(record.access.purposes), labels: sortedSet(record.access.labels) },
+    evidence: record.evidence && { class: record.evidence.class, supports: sortedSet(record.evidence.supports), contradicts: sortedSet(record.evidence.contradicts) },
+  });
+}
+
+const HASH = `sha256:${'ab'.repeat(32)}`;
+const anyText = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
+const anyId = anyText.map((value) => value.replace(/\s/g, '_'));
+const names = fc.array(anyText, { maxLength: 4 });
+
+const recordArbitrary = fc
+  .record({
+    id: anyId,
+    title: anyText,
+    text: fc.string({ unit: 'grapheme' }),
+    tokens: fc.nat({ max: 10_000_000 }),
+    subject: fc.option(anyText),
+    validTo: fc.option(fc.constantFrom('2026-01-01', '2026-08-30T09:00:00+02:00')),
+    supersedes: fc.array(anyId, { maxLength: 3 }),
+    provenance: fc.option(fc.record({ origin: anyText, contentHash: fc.constant(HASH) })),
+    roles: names.filter((list) => list.length > 0),
+    purposes: names.filter((list) => list.length > 0),
+    labels: names,
+    evidence: fc.option(fc.record({ class: anyText, supports: names, contradicts: names })),
+    relevance: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true })),
+  })
+  .map(({ roles, purposes, labels, ...body }): SourceRecord => {
+    const input: RecordInput = {
+      ...body,
+      project: 'p',
+      scope: 's',
+      knownAt: '2026-01-01',
+      validFrom: '2026-01-01T00:00:00Z',
+      lifecycle: 'active',
+      sourceClass: 'doc',
+      authorityClass: 'policy',
+      reviewState: 'approved',
+      sensitivity: 'internal',
+      access: { roles, purposes, labels },
+    };
+    return recordSchema.parse(input);
+  });
+
+describe('recordFingerprint', () => {
+  it('writes exactly the generic canonical JSON for any validated record', () => {
+    fc.assert(
+      fc.property(recordArbitrary, (record) => {
+        expect(canonicalRecordForm(record, HASH)).toBe(genericForm(record, HASH));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves a record of another shape to the generic path, with the same fingerprint', () => {
+    const record = buildRecord({ id: 'r1' });
+    const widened = { ...record, note: 'not a record field' } as unknown as SourceRecord;
+    expect(canonicalRecordForm(widened, HASH)).toBeNull();
+    expect(recordFingerprint(widened, HASH)).toBe(sha256Hex(genericForm(widened, HASH)));
+    const missing = { ...record, relevance: undefined } as unknown as SourceRecord;
+    expect(canonicalRecordForm(missing, HASH)).toBeNull();
+  });
+
+  it('does not depend on the order of set-like lists', () => {
+    const a = buildRecord({ id: 'r1', supersedes: ['b', 'a'], access: { roles: ['y', 'x'], purposes: ['q', 'p'], labels: ['l2', 'l1'] } });
+    const b = buildRecord({ id: 'r1', supersedes: ['a', 'b'], access: { roles: ['x', 'y'], purposes: ['p', 'q'], labels: ['l1', 'l2'] } });
+    expect(recordFingerprint(a, HASH)).toBe(recordFingerprint(b, HASH));
+  });
+});

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus';
+import { createCompiler } from '../core/compile';
+import { formatIssue } from '../core/errors';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { readBuiltinScenarios } from './builtin-sources';
+import { createSession, type Session } from './session';
+import type { WorkspaceStorage } from './workspace-storage';
+
+/**
+ * Every file of fixtures/hostile/ through the worker session, as the app's file input hands it over:
+ * the expected outcome, code and location, and after each file the workspace as it was (nothing
+ * previously loaded lost, the same receipt on recompiling: no stale result).
+ */
+const manifest = readManifest();
+const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
+const blob = (name: string) => ({ name, blob: new Blob([readFileSync(`${HOSTILE_DIR}${name}`)]) });
+const noProgress = () => undefined;
+const EXIT_OF_ACTION = { continue: 0, recompile_required: 3, block: 2 } as const;
+
+let session: Session;
+let baseKey: string;
+let baseReceipt: string;
+
+function compileBase(): string {
+  const compiled = session.compile('diagnostic');
+  if (!compiled.ok) throw new Error(`the base no longer compiles: ${compiled.error.message}`);
+  return compiled.view.receiptId;
+}
+
+beforeAll(async () => {
+  session = createSession({ compiler: createCompiler(await sharedDriver()), storage, builtins: readBuiltinScenarios() });
+  await session.start();
+  const loaded = await session.loadFiles([blob(manifest.base.scenario)], noProgress);
+  if (loaded.status !== 'loaded') throw new Error('the base scenario does not load');
+  baseKey = loaded.snapshot.selection.scenarioKey;
+  baseReceipt = compileBase();
+});
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+async function check(entry: HostileCase) {
+  await session.select({ scenarioKey: baseKey, controls: [], lateChanges: [] });
+  const wanted = { ...entry.expect, ...entry.app };
+  const result = await session.loadFiles([blob(entry.file), ...entry.with.map(blob)], noProgress);
+  if (result.status === 'rejected') {
+    const text = [...result.summaries.map((summary) => `${summary.file}: ${summary.message}`), ...result.issues.map(formatIssue)].join('\n');
+    expect({ exit: 1, text }).toMatchObject({ exit: wanted.exit });
+    // The refused file is summarised: what it was read as, and its problems (a scenario's records file, for its errors).
+    expect(result.summaries.map((summary) => summary.file)).toContain(wanted.at?.file ?? entry.file);
+    if (wanted.at) expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
+    if (wanted.message) expect(text).toContain(wanted.message);
+  } else if (entry.kind === 'receipt') {
+    expect(result.status).toBe('loaded');
+    const verdict = result.status === 'loaded' ? result.receiptChecks[0]?.verdict : undefined;
+    expect({ exit: verdict ? EXIT_OF_ACTION[verdict.action] : null, code: verdict?.code }).toEqual({ exit: wanted.exit, code: wanted.code });
+  } else {
+    expect(result.status).toBe('loaded');
+    const snapshot = await session.select({ ...(result.status === 'loaded' ? result.snapshot.selection : { scenarioKey: baseKey }), controls: entry.controls, lateChanges: [] });
+    expect(snapshot.selection.controls).toEqual(entry.controls);
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) {
+      expect({ exit: 1, code: compiled.error.code }).toEqual({ exit: wanted.exit, code: wanted.code });
+      if (wanted.message) expect(`${compiled.error.message} ${(compiled.error.issues ?? []).map(formatIssue).join(' ')}`).toContain(wanted.message);
+    } else if (compiled.view.status === 'fail_closed') {
+      expect({ exit: 2, code: compiled.view.failure?.code }).toEqual({ exit: wanted.exit, code: wanted.code });
+      expect(compiled.view.packetText).toBeNull();
+    } else {
+      expect({ exit: 0, code: null }).toEqual({ exit: wanted.exit, code: wanted.code });
+    }
+  }
+  // Nothing that was loaded before is lost, and the base compiles to the receipt it had.
+  const back = await session.select({ scenarioKey: baseKey, controls: [], lateChanges: [] });
+  expect(back.selection.scenarioKey).toBe(baseKey);
+  expect(compileBase()).toBe(baseReceipt);
+}
+
+describe(`hostile corpus through the worker session (${manifest.cases.length} files)`, () => {
+  for (const entry of manifest.cases) {
+    const test = entry.knownBug === undefined ? it : it.fails;
+    test(`${entry.file}: ${entry.about}`, () => check(entry), 60_000);
+  }
+});

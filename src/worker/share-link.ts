@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { err, formatPath, ok, type InputIssue, type Result } from '../core/errors';
+
+/**
+ * A share link carries the whole workspace in its fragment (after `#`, never sent to a server):
+ * `#share=1.<base64url of the deflate-raw compressed JSON below>`. Opening it replaces the workspace.
+ */
+export const SHARE_FRAGMENT_PREFIX = 'share=1.';
+export const BLANK_SESSION_FRAGMENT = 'blank';
+
+/** Loaded files a link may carry, in UTF-8 bytes before compression. */
+export const MAX_SHARED_FILE_BYTES = 256 * 1024;
+/** The longest fragment created or opened; browsers take far longer URLs, chat tools and mail often do not. */
+export const MAX_SHARE_FRAGMENT_CHARS = 200_000;
+/** What a fragment may inflate to: a small link must not expand into gigabytes in the worker. */
+const MAX_DECODED_BYTES = 2 * 1024 * 1024;
+
+const SOURCE = 'share link';
+
+export const sharedWorkspaceSchema = z.strictObject({
+  version: z.literal(1),
+  /** Each drop of files, in order, with the scenario it was dropped onto (a lone records file takes its contract). */
+  loads: z.array(z.strictObject({ baseKey: z.string(), files: z.array(z.strictObject({ name: z.string().min(1).max(255), text: z.string() })).min(1) })),
+  contractEdits: z.record(z.string(), z.unknown()),
+  selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
+});
+
+export type SharedWorkspace = z.output<typeof sharedWorkspaceSchema>;
+
+export function sharedFileBytes(workspace: SharedWorkspace): number {
+  const encoder = new TextEncoder();
+  return workspace.loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + encoder.encode(file.text).byteLength, 0), 0);
+}
+
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-GB')} KB`;
+
+export function tooManyFileBytes(bytes: number): string {
+  return `the loaded files are ${kib(bytes)}; a share link carries at most ${kib(MAX_SHARED_FILE_BYTES)} of files. Use "Export scenario" and send the file instead.`;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+async function pipe(bytes: Uint8Array, transform: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array | null> {
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(transform).getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return joined;
+}
+
+/** The fragment (without `#`) for a workspace: compressed with CompressionStream, no server involved. */
+export async function encodeShareFragment(workspace: SharedWorkspace): Promise<string> {
+  const json = new TextEncoder().encode(JSON.stringify(workspace));
+  const compressed = await pipe(json, new CompressionStream('deflate-raw'), Number.POSITIVE_INFINITY);
+  return `${SHARE_FRAGMENT_PREFIX}${toBase64Url(compressed ?? new Uint8Array())}`;
+}
+
+const issue = (path: string, message: string): InputIssue => ({ file: SOURCE, path, message });
+
+/** Reads a fragment back, refusing anything too long, not ours, corrupt or not in the schema: like any file. */
+export async function decodeShareFragment(fragment: string): Promise<Result<SharedWorkspace, InputIssue[]>> {
+  if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) {
+    return err([issue('(root)', `the link is ${fragment.length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')}. Nothing was opened.`)]);
+  }
+  if (!fragment.startsWith(SHARE_FRAGMENT_PREFIX)) return err([issue('(root)', 'not a share link of this version (it should start with “#share=1.”)')]);
+  const bytes = fromBase64Url(fragment.slice(SHARE_FRAGMENT_PREFIX.length));
+  if (bytes === null) return err([issue('(root)', 'the link is damaged: it is not base64url (was it cut or re-typed?)')]);
+  let inflated: Uint8Array | null;
+  try {
+    inflated = await pipe(bytes, new DecompressionStream('deflate-raw'), MAX_DECODED_BYTES);
+  } catch {
+    return err([issue('(root)', 'the link is damaged: its data does not decompress (was it cut short?)')]);
+  }
+  if (inflated === null) return err([issue('(root)', `the link expands to more than ${kib(MAX_DECODED_BYTES)}; nothing was opened`)]);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflated));
+  } catch {
+    return err([issue('(root)', 'the link is damaged: its data is not JSON')]);
+  }
+  const parsed = sharedWorkspaceSchema.safeParse(value);
+  if (!parsed.success) return err(parsed.error.issues.slice(0, 50).map((problem) => issue(formatPath(problem.path), problem.message)));
+  const bytesOfFiles = sharedFileBytes(parsed.data);
+  if (bytesOfFiles > MAX_SHARED_FILE_BYTES) return err([issue('loads', tooManyFileBytes(bytesOfFiles))]);
+  return ok(parsed.data);
+}
