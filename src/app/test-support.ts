@@ -123,9 +123,10 @@ export function sampleInspection(change: Partial<RecordInspection> = {}): Record
   };
 }
 
-export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
+export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () => void = () => undefined): CompilerApi {
   const view = sampleView();
   const api: CompilerApi = {
+    holdLifeline: vi.fn(async () => undefined),
     start: vi.fn(async () => sampleWorkspace()),
     select: vi.fn(async (selection) => sampleWorkspace({ selection })),
     compile: vi.fn(async () => ({ ok: true as const, view })),
@@ -137,6 +138,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     statementJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     revertContract: vi.fn(async () => sampleWorkspace()),
+    saveWorkspace: vi.fn(async () => sampleWorkspace()),
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
     createShareLink: vi.fn(async () => ({ ok: true as const, fragment: 'share=1.AAAA', fileBytes: 0, files: 0, edits: 0 })),
     checkShareLink: vi.fn(async () => ({ ok: true as const, files: 0, edits: 0, scenarioKey: 'retry-policy' })),
@@ -163,15 +165,15 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     cancelEvaluation: vi.fn(async () => undefined),
     ...change,
   };
-  setCompilerApi(api);
+  setCompilerApi(api, restart);
   return api;
 }
 
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
-  useResultStore.setState({ response: { ok: true, view }, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useDebugStore.setState(INITIAL_DEBUG);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
 }

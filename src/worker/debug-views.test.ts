@@ -11,13 +11,14 @@ import type { WorkspaceStorage } from './workspace-storage';
 const memoryStorage = (): WorkspaceStorage => {
   let value: unknown;
   return {
-    read: async () => value,
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
     write: async (workspace) => {
       value = workspace;
     },
     clear: async () => {
       value = undefined;
     },
+    watch: () => undefined,
   };
 };
 

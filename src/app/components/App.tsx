@@ -4,6 +4,7 @@ import { AsOfStepper } from './AsOfStepper';
 import { AuditStrip } from './AuditStrip';
 import { BaselinePanel } from './BaselinePanel';
 import { ComparePanel } from './ComparePanel';
+import { CompilerFailure } from './CompilerFailure';
 import { ContractPanel } from './ContractPanel';
 import { DrillView } from './DrillView';
 import { DropZone } from './DropZone';
@@ -19,6 +20,7 @@ import { SkipLinks } from './SkipLinks';
 import { Tour } from './Tour';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
+import { WorkerStatus } from './WorkerStatus';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
 
 const RAILS: Record<ViewId, () => ReactNode> = {
@@ -64,11 +66,9 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
     <DropZone>
       <SkipLinks />
       <Header />
-      {fatal ? (
-        <div className="fail-closed" role="alert" data-testid="fatal-error">
-          {fatal}
-        </div>
-      ) : null}
+      <WorkerStatus />
+      {/* Its ways back need a running worker; while none runs, the worker status offers its own. */}
+      {fatal ? null : <CompilerFailure />}
       <StorageNotice />
       <ShareNotice />
       <LoadStatus />

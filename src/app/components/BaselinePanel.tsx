@@ -40,7 +40,9 @@ export function BaselinePanel() {
               Clear baseline
             </button>
           </div>
-          {diff === null ? (
+          {!compiled ? (
+            <p data-testid="baseline-nothing">Nothing is compiled now to compare with the baseline.</p>
+          ) : diff === null ? (
             <p aria-busy="true">Comparing…</p>
           ) : diff.identical ? (
             <p data-testid="baseline-same">{audience === 'user' ? 'Nothing this view shows has changed since the baseline.' : 'No change: what is compiled now gives the same receipt as the baseline.'}</p>

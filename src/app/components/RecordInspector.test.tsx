@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GATE_ORDER } from '../../core/result';
+import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { installFakeApi, resetStores, sampleInspection } from '../test-support';
 import { RecordInspector, RecordLink } from './RecordInspector';
@@ -63,5 +64,19 @@ describe('RecordInspector', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Inspect X9' }));
     expect(await screen.findByTestId('inspector-missing')).toHaveTextContent('No record "X9" in this view.');
+  });
+
+  it('fails closed when the worker fails while inspecting: no result stays on screen', async () => {
+    installFakeApi({ inspectRecord: vi.fn(async () => Promise.reject(new Error('worker lost'))) });
+    const user = userEvent.setup();
+    render(
+      <>
+        <RecordLink id="P2" />
+        <RecordInspector />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Inspect P2' }));
+    await waitFor(() => expect(useResultStore.getState().failure?.during).toBe('inspecting the record'));
+    expect(useResultStore.getState().response).toBeNull();
   });
 });

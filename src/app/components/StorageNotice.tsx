@@ -1,7 +1,8 @@
 import { formatIssue } from '../../core/errors';
+import { saveWorkspaceAgain } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 
-/** Says plainly when loaded work will not survive a reload, and what could not be restored. */
+/** Says plainly when loaded work will not survive a reload (and, after storage was cleared, offers to save it again), and what could not be restored. */
 export function StorageNotice() {
   const workspace = useScenarioStore((state) => state.workspace);
   if (!workspace) return null;
@@ -9,7 +10,12 @@ export function StorageNotice() {
   if (storage.status === 'persistent' && restoreIssues.length === 0) return null;
   return (
     <div className="notice" role="status" data-testid="storage-notice">
-      {storage.status === 'unavailable' ? <p>{storage.message}</p> : null}
+      {storage.status !== 'persistent' ? <p>{storage.message}</p> : null}
+      {storage.status === 'cleared' ? (
+        <button type="button" onClick={() => void saveWorkspaceAgain()}>
+          Save workspace again
+        </button>
+      ) : null}
       {restoreIssues.length > 0 ? (
         <>
           <p>Some saved files could not be restored:</p>

@@ -1,5 +1,5 @@
 import type { AsOfStep } from '../../worker/protocol';
-import { compileNow, refreshTrace } from './actions';
+import { compileNow, failClosed, guarded, refreshTrace } from './actions';
 import { compilerApi } from './api';
 import { INITIAL_DEBUG, useDebugStore } from './debug-store';
 import { useResultStore } from './result-store';
@@ -34,9 +34,9 @@ export async function refreshDebugViews(): Promise<void> {
     useDebugStore.setState((state) => ({ stops, asOfDiff, baselineDiff, ...(pinLost ? { baseline: null } : {}), inspector: state.inspector && inspection && state.inspector.id === inspector?.id ? { id: state.inspector.id, response: inspection } : state.inspector }));
   } catch (error) {
     if (current !== ticket) return;
-    // The worker failed: nothing derived from it stays on screen.
-    useDebugStore.setState({ ...INITIAL_DEBUG });
-    useUiStore.setState({ notice: `The debugger views could not be updated: ${error instanceof Error ? error.message : String(error)}` });
+    // Like any failed call to the worker: nothing derived from it stays on screen (this runs again once the result is gone).
+    useDebugStore.setState({ ...INITIAL_DEBUG, baseline: useDebugStore.getState().baseline });
+    failClosed('updating the inspector, baseline and as-of views', error);
   }
 }
 
@@ -49,10 +49,12 @@ export function watchCompilations(): () => void {
 
 export async function openInspector(id: string): Promise<void> {
   useDebugStore.setState({ inspector: { id, response: null } });
-  const response = await compilerApi().inspectRecord(id, useUiStore.getState().audience);
-  // A later open (another record) or a close wins.
-  if (useDebugStore.getState().inspector?.id !== id) return;
-  useDebugStore.setState({ inspector: { id, response } });
+  await guarded('inspecting the record', async () => {
+    const response = await compilerApi().inspectRecord(id, useUiStore.getState().audience);
+    // A later open (another record) or a close wins.
+    if (useDebugStore.getState().inspector?.id !== id) return;
+    useDebugStore.setState({ inspector: { id, response } });
+  });
 }
 
 export function closeInspector(): void {
@@ -61,31 +63,36 @@ export function closeInspector(): void {
 
 /** Pins what is compiled now; later compilations are diffed against it and the trace marks the rows that changed. */
 export async function pinBaseline(): Promise<void> {
-  const baseline = await compilerApi().pinBaseline();
-  useDebugStore.setState({ baseline, baselineDiff: null });
-  useUiStore.setState({ notice: baseline ? `Pinned as the baseline: ${baseline.scenarioTitle}, as of ${baseline.asOf}.` : 'Nothing is compiled yet: nothing to pin.' });
-  await Promise.all([refreshDebugViews(), refreshTrace()]);
+  const pinned = await guarded('pinning the baseline', async () => {
+    const baseline = await compilerApi().pinBaseline();
+    useDebugStore.setState({ baseline, baselineDiff: null });
+    useUiStore.setState({ notice: baseline ? `Pinned as the baseline: ${baseline.scenarioTitle}, as of ${baseline.asOf}.` : 'Nothing is compiled yet: nothing to pin.' });
+  });
+  if (pinned) await Promise.all([refreshDebugViews(), refreshTrace()]);
 }
 
 export async function clearBaseline(): Promise<void> {
-  await compilerApi().clearBaseline();
-  useDebugStore.setState({ baseline: null, baselineDiff: null });
-  useUiStore.setState({ notice: 'Baseline cleared.' });
-  await refreshTrace();
+  const cleared = await guarded('clearing the baseline', async () => {
+    await compilerApi().clearBaseline();
+    useDebugStore.setState({ baseline: null, baselineDiff: null });
+    useUiStore.setState({ notice: 'Baseline cleared.' });
+  });
+  if (cleared) await refreshTrace();
 }
 
 /** Moves the contract's as-of (an edit, marked like any other) and compiles; the stepper then shows what changed. */
 export async function stepAsOf(step: AsOfStep): Promise<void> {
   useDebugStore.setState({ stepping: true, stepIssues: [] });
-  try {
+  let stepped = false;
+  await guarded('stepping the as-of', async () => {
     const update = await compilerApi().stepAsOf(step);
     if (!update.ok) {
       useDebugStore.setState({ stepIssues: update.issues });
       return;
     }
     useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
-    await compileNow();
-  } finally {
-    useDebugStore.setState({ stepping: false });
-  }
+    stepped = true;
+  });
+  if (stepped) await compileNow();
+  useDebugStore.setState({ stepping: false });
 }
