@@ -1,4 +1,4 @@
-import { sortedSet } from './canonical';
+import { compareStrings, sortedSet } from './canonical';
 import type { Contract } from './format/contract';
 import { formatInstantShort, parseInstant } from './format/time';
 
@@ -150,6 +150,9 @@ export const FACTS = facts({
   REQUIRED_TOKENS_OVER_BUDGET: { template: 'required records need {tokens} tokens > budget {contract.tokenBudget}', args: { tokens: 'count' } },
   DETAIL_WITHHELD: { template: 'its detail names a record outside the authorised scope', args: {} },
 } as const);
+
+/** Each fact's argument names in canonical (code unit) order, from the catalogue. */
+export const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
 
 export type FactId = keyof typeof FACTS;
 

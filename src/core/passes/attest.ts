@@ -5,7 +5,7 @@ import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { computeAll, type Derive } from '../memo';
-import { FACTS, type ReasonCode } from '../reasons';
+import { ARG_ORDER, type ReasonCode } from '../reasons';
 import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
 import { treeDigest, type TreeDigestSpec } from '../tree-digest';
@@ -91,9 +91,6 @@ function isPlainTraceRow(row: TraceRow): boolean {
     Number.isFinite(row.tokens)
   );
 }
-
-/** Each fact's argument names in canonical (code unit) order, from the catalogue. */
-const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
 
 /** `canonicalJson(args)` for arguments shaped as the catalogue declares them; anything else takes the generic path. */
 function canonicalArgs(fact: string, args: TraceRow['args']): string {
