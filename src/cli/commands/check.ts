@@ -8,7 +8,7 @@ import { prepareScenario, type ScenarioSelection } from '../../scenarios/prepare
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
 import { EXIT, type CliCommand } from '../command';
-import { parseCommandArgs } from '../options';
+import { noPositionals, readCommandLine } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { renderError } from '../render';
 
@@ -101,15 +101,8 @@ receipt's invariants, reperforms it (current) and a copy with one trace row edit
 receipts required), and rehearses the fire drill (stale, then current after recompiling).
 exit: 0 all checks passed · 1 a check failed`,
   async run(args, io) {
-    const parsed = parseCommandArgs(args, { help: { type: 'boolean', short: 'h', default: false } });
-    if (!parsed.ok || parsed.value.positionals.length > 0) {
-      io.stderr(`${parsed.ok ? `unexpected argument ${parsed.value.positionals[0]}` : parsed.message}\n${this.usage}\n`);
-      return EXIT.invalid;
-    }
-    if (parsed.value.values.help) {
-      io.stdout(`${this.usage}\n`);
-      return EXIT.ok;
-    }
+    const line = readCommandLine(args, io, { usage: this.usage, options: {}, positionals: noPositionals });
+    if (!line.ok) return line.exit;
     const results: CheckResult[] = [];
     for (const id of builtinScenarioIds()) {
       const loaded = await readScenarioFile(builtinScenarioPath(id));

@@ -9,7 +9,7 @@ import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createCompiler } from '../../core/compile';
 import { EXIT, type CliCommand } from '../command';
 import { loadInputs } from '../load-inputs';
-import { audienceSchema, inputOptionSpec, parseCommandArgs } from '../options';
+import { audienceSchema, inputOptionSpec, noPositionals, readCommandLine, usageError } from '../options';
 import { renderError, renderOutcome } from '../render';
 
 const options = {
@@ -37,21 +37,11 @@ options:
   --statement-out FILE write the receipt as an in-toto Statement v1 (subjects: the packet text, the record set)
 exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run(args, io) {
-    const parsed = parseCommandArgs(args, options);
-    if (!parsed.ok) {
-      io.stderr(`${parsed.message}\n${this.usage}\n`);
-      return EXIT.invalid;
-    }
-    const { values, positionals } = parsed.value;
-    if (values.help) {
-      io.stdout(`${this.usage}\n`);
-      return EXIT.ok;
-    }
+    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
+    if (!line.ok) return line.exit;
+    const { values } = line;
     const audience = audienceSchema.safeParse(values.view);
-    if (positionals.length > 0 || !audience.success) {
-      io.stderr(`${positionals.length > 0 ? `unexpected argument ${positionals[0]}` : `--view must be user or diagnostic, not ${values.view}`}\n${this.usage}\n`);
-      return EXIT.invalid;
-    }
+    if (!audience.success) return usageError(io, this.usage, `--view must be user or diagnostic, not ${values.view}`);
     const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd);
     if (!inputs.ok) {
       io.stderr(renderError(inputs.error));

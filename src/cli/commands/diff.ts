@@ -1,15 +1,17 @@
 import type { ParseArgsConfig } from 'node:util';
+import { err, ok } from '../../core/errors';
 import { diffReceipts, renderDiffText } from '../../core/receipt-diff';
 import { EXIT, type CliCommand } from '../command';
 import { readReceiptFile } from '../load-inputs';
-import { parseCommandArgs } from '../options';
-import { renderError } from '../render';
+import { inputError, readCommandLine, usageError, type PositionalRule } from '../options';
 
 const options = {
   json: { type: 'boolean', default: false },
   limit: { type: 'string', default: '50' },
-  help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
+
+const twoReceipts: PositionalRule<readonly [string, string]> = ([first, second, ...rest]) =>
+  first !== undefined && second !== undefined && rest.length === 0 ? ok([first, second] as const) : err('give exactly two receipt files');
 
 export const diffCommand: CliCommand = {
   name: 'diff',
@@ -23,30 +25,16 @@ options:
   --limit N   text only: at most N lines per section, the rest counted (default 50)
 exit: 0 compared (identical or not; --json says which) · 1 invalid input or usage`,
   async run(args, io) {
-    const parsed = parseCommandArgs(args, options);
-    if (!parsed.ok) {
-      io.stderr(`${parsed.message}\n${this.usage}\n`);
-      return EXIT.invalid;
-    }
-    const { values, positionals } = parsed.value;
-    if (values.help) {
-      io.stdout(`${this.usage}\n`);
-      return EXIT.ok;
-    }
+    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: twoReceipts });
+    if (!line.ok) return line.exit;
+    const { values, positionals } = line;
     const limit = Number(values.limit);
-    if (positionals.length !== 2 || !Number.isInteger(limit) || limit < 1) {
-      io.stderr(`${positionals.length !== 2 ? 'give exactly two receipt files' : `--limit must be a positive integer, not ${values.limit}`}\n${this.usage}\n`);
-      return EXIT.invalid;
-    }
-    const [first, second] = await Promise.all(positionals.map((path) => readReceiptFile(path, io.cwd)));
-    if (!first || !second) return EXIT.invalid;
-    for (const read of [first, second]) {
-      if (!read.ok) {
-        io.stderr(renderError(read.error));
-        return EXIT.invalid;
-      }
-    }
-    if (!first.ok || !second.ok) return EXIT.invalid;
+    if (!Number.isInteger(limit) || limit < 1) return usageError(io, this.usage, `--limit must be a positive integer, not ${values.limit}`);
+    const [before, after] = positionals;
+    const [first, second] = await Promise.all([readReceiptFile(before, io.cwd), readReceiptFile(after, io.cwd)]);
+    // Each read checked once, in the order given: the first file that cannot be used is the one named.
+    if (!first.ok) return inputError(io, first.error);
+    if (!second.ok) return inputError(io, second.error);
     const diff = diffReceipts(first.value, second.value);
     io.stdout(values.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff, limit));
     return EXIT.ok;

@@ -6,7 +6,7 @@ import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type CliCommand, type ExitCode } from '../command';
 import { loadScenarioArgument, readReceiptFile } from '../load-inputs';
-import { parseCommandArgs } from '../options';
+import { noPositionals, readCommandLine } from '../options';
 import { renderError, renderVerdict } from '../render';
 
 const options = {
@@ -15,7 +15,6 @@ const options = {
   change: { type: 'string', multiple: true, default: [] },
   receipt: { type: 'string' },
   json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 function exitFor(verdict: DrillVerdict): ExitCode {
@@ -36,16 +35,9 @@ applied, reproduces it byte for byte. A receipt its own inputs do not reproduce 
 (blocked); a stale one is shown with the diff from it to the current inputs.
 exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input or usage`,
   async run(args, io) {
-    const parsed = parseCommandArgs(args, options);
-    if (!parsed.ok || parsed.value.positionals.length > 0) {
-      io.stderr(`${parsed.ok ? `unexpected argument ${parsed.value.positionals[0]}` : parsed.message}\n${this.usage}\n`);
-      return EXIT.invalid;
-    }
-    const { values } = parsed.value;
-    if (values.help) {
-      io.stdout(`${this.usage}\n`);
-      return EXIT.ok;
-    }
+    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
+    if (!line.ok) return line.exit;
+    const { values } = line;
     const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
       io.stderr(renderError(loaded.error));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import type { CompileError } from '../../core/errors';
+import { err, ok } from '../../core/errors';
 import { parseFoundationCorpus, runFoundation } from '../../eval/foundation';
 import { DEFAULT_GROWTH_SEED, DEFAULT_GROWTH_SIZES, runGrowth } from '../../eval/growth';
 import { GROWTH_BLOCK_SIZE } from '../../eval/growth-corpus';
@@ -8,10 +9,9 @@ import { runScenarioComparison } from '../../eval/scenario-comparison';
 import { formatComparison, formatFoundation, formatGrowth } from '../../eval/tables';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
-import { EXIT, type CliCommand, type CliIo, type ExitCode } from '../command';
-import { parseCommandArgs } from '../options';
+import { EXIT, type CliCommand, type CliIo } from '../command';
+import { inputError, readCommandLine, usageError, type PositionalRule } from '../options';
 import { readScenarioFile } from '../read-scenario';
-import { renderError } from '../render';
 
 const EXPERIMENTS = ['seed000', 'growth', 'foundation'] as const;
 const experimentSchema = z.enum([...EXPERIMENTS, 'all']);
@@ -25,28 +25,18 @@ const USAGE = `usage: context-compiler eval [seed000|growth|foundation|all] [--j
 
   --json      print the reports as JSON instead of tables
   --seed N    generator seed for growth (default ${DEFAULT_GROWTH_SEED})
-  --sizes L   comma-separated growth sizes, each a positive multiple of ${GROWTH_BLOCK_SIZE}
-`;
+  --sizes L   comma-separated growth sizes, each a positive multiple of ${GROWTH_BLOCK_SIZE}`;
 
 const optionSpec = {
   json: { type: 'boolean', default: false },
   seed: { type: 'string' },
   sizes: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+} as const satisfies ParseArgsConfig['options'];
+
+const oneExperiment: PositionalRule<string | undefined> = (given) => (given.length > 1 ? err(`one experiment at a time, got ${given.join(' ')}`) : ok(given[0]));
 
 const seedSchema = z.coerce.number().int().min(0).max(2 ** 32 - 1);
 const sizeSchema = z.coerce.number().int().positive().max(1_000_000).refine((size) => size % GROWTH_BLOCK_SIZE === 0, `a multiple of ${GROWTH_BLOCK_SIZE}`);
-
-function inputError(io: CliIo, error: CompileError): ExitCode {
-  io.stderr(renderError(error));
-  return EXIT.invalid;
-}
-
-function usageError(io: CliIo, message: string): ExitCode {
-  io.stderr(`eval: ${message}\n\n${USAGE}`);
-  return EXIT.invalid;
-}
 
 /** Growth progress goes to stderr so that --json output stays clean. */
 function progressTo(io: CliIo, label: string): (done: number, total: number) => void {
@@ -64,22 +54,17 @@ export const evalCommand: CliCommand = {
   summary: 'Measure plain top-k, post-filter and compiled packets (seed 000, growth, retrieval foundation)',
   usage: USAGE,
   async run(args, io) {
-    const parsed = parseCommandArgs(args, optionSpec);
-    if (!parsed.ok) return usageError(io, parsed.message);
-    const { values, positionals } = parsed.value;
-    if (values.help) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
-    if (positionals.length > 1) return usageError(io, `one experiment at a time, got ${positionals.join(' ')}`);
-    const experiment = experimentSchema.safeParse(positionals[0] ?? 'all');
-    if (!experiment.success) return usageError(io, `unknown experiment "${positionals[0] ?? ''}"`);
+    const line = readCommandLine(args, io, { usage: USAGE, options: optionSpec, positionals: oneExperiment });
+    if (!line.ok) return line.exit;
+    const { values, positionals: named } = line;
+    const experiment = experimentSchema.safeParse(named ?? 'all');
+    if (!experiment.success) return usageError(io, USAGE, `unknown experiment "${named ?? ''}"`);
     const seed = seedSchema.safeParse(values.seed ?? DEFAULT_GROWTH_SEED);
-    if (!seed.success) return usageError(io, `--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
+    if (!seed.success) return usageError(io, USAGE, `--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
     const sizes: number[] = [];
     for (const raw of (values.sizes ?? DEFAULT_GROWTH_SIZES.join(',')).split(',')) {
       const size = sizeSchema.safeParse(raw.trim());
-      if (!size.success) return usageError(io, `--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
+      if (!size.success) return usageError(io, USAGE, `--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
       sizes.push(size.data);
     }
 
