@@ -1,31 +1,16 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
+import { useModalDialog } from './use-modal-dialog';
 
 /**
  * A modal question before something that cannot be undone. The native dialog traps focus and closes on
  * Escape; Cancel has the focus first, and focus goes back to whatever opened it.
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement;
-      dialog.showModal();
-      // showModal focuses the first button; the safe choice should be the one Enter presses.
-      cancel.current?.focus();
-    } else if (!open && dialog.open) {
-      dialog.close();
-    }
-    if (!open && opener.current instanceof HTMLElement) {
-      opener.current.focus();
-      opener.current = null;
-    }
-  }, [open]);
+  // showModal focuses the first button; the safe choice should be the one Enter presses.
+  const ref = useModalDialog(open, () => cancel.current?.focus());
   return (
     <dialog
       ref={ref}

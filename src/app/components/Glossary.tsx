@@ -1,6 +1,7 @@
-import { Fragment, useEffect, useRef } from 'react';
+import { Fragment, useEffect } from 'react';
 import { REASONS, type ReasonCategory, type ReasonCode } from '../../core/reasons';
 import { useUiStore } from '../state/ui-store';
+import { useModalDialog } from './use-modal-dialog';
 
 /** Words and numbers the screen uses without explaining them in place. */
 export const GLOSSARY_TERMS = [
@@ -74,26 +75,16 @@ export function TermLink({ term, children }: { term: GlossaryTerm; children: str
 /** Every reason code and term, grouped; opened at one entry, which takes the focus. */
 export function Glossary() {
   const { open, target } = useUiStore((state) => state.glossary);
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(null);
+  const ref = useModalDialog(open);
+  // The entry asked for takes the focus on opening, and again whenever another is asked for while open.
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open) {
-      if (!dialog.open) {
-        opener.current = document.activeElement;
-        dialog.showModal();
-      }
-      const entry = target ? dialog.querySelector<HTMLElement>(`#${CSS.escape(glossaryAnchor(target))}`) : null;
-      const focus = entry ?? dialog.querySelector<HTMLElement>('h2');
-      focus?.focus();
-      entry?.scrollIntoView({ block: 'center' });
-    } else if (dialog.open) {
-      dialog.close();
-      if (opener.current instanceof HTMLElement) opener.current.focus();
-      opener.current = null;
-    }
-  }, [open, target]);
+    if (!open || !dialog) return;
+    const entry = target ? dialog.querySelector<HTMLElement>(`#${CSS.escape(glossaryAnchor(target))}`) : null;
+    const focus = entry ?? dialog.querySelector<HTMLElement>('h2');
+    focus?.focus();
+    entry?.scrollIntoView({ block: 'center' });
+  }, [ref, open, target]);
   const close = () => useUiStore.setState({ glossary: { open: false, target: null } });
   const byCategory = new Map<ReasonCategory, ReasonCode[]>();
   for (const code of Object.keys(REASONS) as ReasonCode[]) byCategory.set(REASONS[code].category, [...(byCategory.get(REASONS[code].category) ?? []), code]);

@@ -1,10 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { RecordInspection } from '../../worker/protocol';
 import { closeInspector, openInspector } from '../state/debug-actions';
 import { useDebugStore } from '../state/debug-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
 import { CodeLink, TermLink } from './Glossary';
+import { useModalDialog } from './use-modal-dialog';
 
 /** A record id wherever one is listed: a button that opens the record in the inspector. */
 export function RecordLink({ id, testId }: { id: string; testId?: string }) {
@@ -130,26 +131,11 @@ function Body({ record }: { record: RecordInspection }) {
 /** Everything about one record (Enter or click on its id anywhere), in a dialog that gives the focus back on close. */
 export function RecordInspector() {
   const inspector = useDebugStore((state) => state.inspector);
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(null);
-  const open = inspector !== null;
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement;
-      dialog.showModal();
-      dialog.querySelector<HTMLElement>('h2')?.focus();
-    } else if (!open && dialog.open) {
-      dialog.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
-      opener.current = null;
-    }
-  }, [open]);
+  const ref = useModalDialog(inspector !== null, (dialog) => dialog.querySelector<HTMLElement>('h2')?.focus());
   // Following a link to another record starts it at the top.
   useEffect(() => {
     if (inspector?.id) ref.current?.querySelector<HTMLElement>('h2')?.focus();
-  }, [inspector?.id]);
+  }, [ref, inspector?.id]);
   const response = inspector?.response ?? null;
   return (
     <dialog

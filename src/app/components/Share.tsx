@@ -1,29 +1,17 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { formatIssue } from '../../core/errors';
 import { openLink, shareWorkspace } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { copyBlankLink, dismissShareNotice, openShareDialog, useShareStore } from '../state/share';
 import { ConfirmDialog } from './ConfirmDialog';
 import { whatResetLoses } from './Header';
+import { useModalDialog } from './use-modal-dialog';
 
 /** The "Share" dialog: a link that carries the whole workspace in its fragment, and a blank-session link. */
 export function ShareDialog() {
   const { dialogOpen, link, status } = useShareStore();
-  const ref = useRef<HTMLDialogElement>(null);
   const first = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (dialogOpen && !dialog.open) {
-      opener.current = document.activeElement;
-      dialog.showModal();
-      first.current?.focus();
-    } else if (!dialogOpen && dialog.open) {
-      dialog.close();
-      if (opener.current instanceof HTMLElement) opener.current.focus();
-    }
-  }, [dialogOpen]);
+  const ref = useModalDialog(dialogOpen, () => first.current?.focus());
   return (
     <dialog
       ref={ref}
