@@ -26,6 +26,8 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 
 /** Bytes buffered before they are hashed (a multiple of the 64-byte block). */
 const BUFFER_BYTES = 1 << 16;
+/** An incremental digest's own buffer: smaller, since a tree digest holds one per chunk it is hashing. */
+const DIGEST_BUFFER_BYTES = 1 << 14;
 
 /** Compresses the whole 64-byte blocks of `bytes[0, end)` into `state`; `end` is a multiple of 64. */
 function compress(state: Int32Array, bytes: Uint8Array, end: number): void {
@@ -129,15 +131,17 @@ const encoder = new TextEncoder();
 /** One buffer and state for every one-shot hash: hashing is synchronous and never re-entered. */
 const shared = { state: new Int32Array(8), buffer: new Uint8Array(BUFFER_BYTES) };
 
-/** SHA-256 of the UTF-8 bytes TextEncoder writes for `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
-export function sha256Hex(text: string): string {
-  const { state, buffer } = shared;
-  state.set(INITIAL_STATE);
-  let used = 0;
+/**
+ * UTF-8 encodes `text` after the `used` bytes already in `buffer` and compresses every whole block,
+ * keeping the partial one at the start; returns the bytes left in the buffer and the bytes taken in.
+ * TextEncoder turns a lone surrogate into U+FFFD, as it does everywhere else.
+ */
+function absorb(state: Int32Array, buffer: Uint8Array, used: number, text: string): { used: number; written: number } {
   let total = 0;
   let rest = text;
   for (;;) {
-    // encodeInto writes whole code points only, so a pair is never split between two rounds.
+    // encodeInto writes whole code points only, so a pair is never split between two rounds; at most
+    // 63 bytes stay buffered, so there is always room for the next one.
     const { read, written } = encoder.encodeInto(rest, used === 0 ? buffer : buffer.subarray(used));
     used += written;
     total += written;
@@ -145,10 +149,17 @@ export function sha256Hex(text: string): string {
     compress(state, buffer, whole);
     buffer.copyWithin(0, whole, used);
     used -= whole;
-    if (read >= rest.length) break;
+    if (read >= rest.length) return { used, written: total };
     rest = rest.slice(read);
   }
-  return finish(state, buffer, used, total);
+}
+
+/** SHA-256 of the UTF-8 bytes TextEncoder writes for `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
+export function sha256Hex(text: string): string {
+  const { state, buffer } = shared;
+  state.set(INITIAL_STATE);
+  const { used, written } = absorb(state, buffer, 0, text);
+  return finish(state, buffer, used, written);
 }
 
 export function contentHashOf(text: string): string {
@@ -157,63 +168,26 @@ export function contentHashOf(text: string): string {
 
 /**
  * An incremental digest for long sequences (the record-set digest, the receipt trace) without building
- * one giant string. Each update is UTF-8 encoded on its own into one reused buffer, the way TextEncoder
- * encodes it (a lone surrogate becomes U+FFFD), instead of allocating a byte array per update.
+ * one giant string. Each update is UTF-8 encoded on its own (a lone surrogate, or half of a pair split
+ * between two updates, becomes U+FFFD) into the digest's reused buffer.
  */
 export function createDigest(): { update(text: string): void; hex(): string } {
   const state = Int32Array.from(INITIAL_STATE);
-  const buffer = new Uint8Array(BUFFER_BYTES);
+  const buffer = new Uint8Array(DIGEST_BUFFER_BYTES);
   let used = 0;
-  /** Bytes already compressed. */
-  let hashed = 0;
+  let total = 0;
   let done = false;
-  /** Hashes the whole blocks buffered so far and keeps the partial one at the start. */
-  const drain = () => {
-    const whole = used & ~63;
-    compress(state, buffer, whole);
-    buffer.copyWithin(0, whole, used);
-    used -= whole;
-    hashed += whole;
-  };
   return {
     update(text: string) {
       if (done) throw new Error('digest already finished');
-      const length = text.length;
-      for (let index = 0; index < length; index += 1) {
-        if (used > BUFFER_BYTES - 4) drain();
-        let code = text.charCodeAt(index);
-        if (code < 0x80) {
-          buffer[used++] = code;
-          continue;
-        }
-        if (code < 0x800) {
-          buffer[used++] = 0xc0 | (code >> 6);
-          buffer[used++] = 0x80 | (code & 0x3f);
-          continue;
-        }
-        if (code >= 0xd800 && code <= 0xdfff) {
-          const next = index + 1 < length ? text.charCodeAt(index + 1) : 0;
-          if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-            index += 1;
-            code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-            buffer[used++] = 0xf0 | (code >> 18);
-            buffer[used++] = 0x80 | ((code >> 12) & 0x3f);
-            buffer[used++] = 0x80 | ((code >> 6) & 0x3f);
-            buffer[used++] = 0x80 | (code & 0x3f);
-            continue;
-          }
-          code = 0xfffd;
-        }
-        buffer[used++] = 0xe0 | (code >> 12);
-        buffer[used++] = 0x80 | ((code >> 6) & 0x3f);
-        buffer[used++] = 0x80 | (code & 0x3f);
-      }
+      const absorbed = absorb(state, buffer, used, text);
+      used = absorbed.used;
+      total += absorbed.written;
     },
     hex: () => {
       if (done) throw new Error('digest already finished');
       done = true;
-      drain();
-      return finish(state, buffer, used, hashed + used);
+      return finish(state, buffer, used, total);
     },
   };
 }

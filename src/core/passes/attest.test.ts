@@ -132,6 +132,20 @@ describe('receipt hashing without the joined trace', () => {
     }
   });
 
+  it('writes names outside the catalogue and gates that are not names as canonicalJson does', () => {
+    const odd = ['NOT "A" CODE', 'ünïcödé', 'back\\slash', ''];
+    for (let index = 0; index < 200; index += 1) {
+      const traceRow = {
+        ...row(index),
+        code: random.pick(odd),
+        decision: random.pick(odd),
+        fact: random.pick(odd),
+        gates: random.pick([['scope', random.pick(odd)], [1, 'deny'], [null], [{ b: 1, a: 2 }]]),
+      } as unknown as Receipt['trace'][number];
+      expect(canonicalTraceRow(traceRow)).toBe(canonicalJson(traceRow));
+    }
+  });
+
   it('hashes every row of long traces, rows of another shape included, as the format defines', () => {
     const { receiptId: _id, ...body } = compileDefault().receipt;
     const trace = [...Array.from({ length: 3_000 }, (_, index) => row(index)), { ...row(-1), extra: 'kept' } as Receipt['trace'][number], { ...row(-2), score: undefined } as unknown as Receipt['trace'][number]];

@@ -1,6 +1,6 @@
 import { canonicalJson, compareStrings, sortedSet } from '../canonical';
 import { formatInstantShort } from '../format/time';
-import type { Fact, FactId, ReasonCode } from '../reasons';
+import { sameFactArgs, type Fact, type FactId, type ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
 import { identitiesOf, type ResolvedContract, type ResolvedRecord, type Supersession } from './resolve';
 import type { CheckedRecord } from './validate';
@@ -212,7 +212,7 @@ export function sameVerdict(a: GateVerdict, b: GateVerdict): boolean {
 export function sameFact(a: Fact | null, b: Fact | null): boolean {
   if (a === b) return true;
   if (a === null || b === null || a.fact !== b.fact) return false;
-  return canonicalJson(a.args) === canonicalJson(b.args);
+  return sameFactArgs(a.args, b.args);
 }
 
 /** Every gate with its fact, in order: the record inspector's explanation (like OPA's explain). */

@@ -3,7 +3,7 @@ import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
 import { computeAll, type Derive } from '../memo';
-import { factContextOf, renderFact, type Fact, type ReasonCode } from '../reasons';
+import { factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
 import type { Ranking } from '../search/rank';
 import type { Admission } from './admit';
@@ -116,25 +116,12 @@ function sameRow(a: TraceRow, b: TraceRow): boolean {
     a.required === b.required &&
     a.score === b.score &&
     a.rank === b.rank &&
-    sameArgs(a.args, b.args)
+    sameFactArgs(a.args, b.args)
   );
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((value, index) => value === b[index]));
-}
-
-function sameArgs(a: TraceRow['args'], b: TraceRow['args']): boolean {
-  if (a === b) return true;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
-    const x = a[key];
-    const y = b[key];
-    if (x === y) continue;
-    if (typeof x !== 'object' || typeof y !== 'object' || !sameList(x, y)) return false;
-  }
-  return true;
 }
 
 /**

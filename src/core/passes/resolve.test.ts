@@ -61,3 +61,15 @@ describe('identities', () => {
     expect(['Jo', 'Jon', 'stranger'].map((name) => identitiesOf(name, resolution.contract.identityNames))).toEqual([['cust-1', 'cust-2'], ['cust-2'], ['stranger']]);
   });
 });
+
+describe('id order', () => {
+  it('puts records in code-unit id order and finds each position by id, in order or not', () => {
+    const ids = ['b', 'a10', 'a9', 'Z', 'é', 'a', 'a1', '0'];
+    for (const listed of [ids, [...ids].sort(), [...ids].reverse()]) {
+      const resolution = valueOf(resolve(buildContract(), buildRecordSet(listed.map((id) => buildRecord({ id })))));
+      expect(resolution.records.map((item) => item.checked.record.id)).toEqual(['0', 'Z', 'a', 'a1', 'a10', 'a9', 'b', 'é']);
+      resolution.records.forEach((item, position) => expect(resolution.indexOf.get(item.checked.record.id)).toBe(position));
+      for (const unknown of ['a2', 'c', 'A', 'éé']) expect(resolution.indexOf.has(unknown)).toBe(false);
+    }
+  });
+});

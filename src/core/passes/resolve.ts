@@ -31,7 +31,44 @@ export interface Resolution {
   /** Every record in id order: the trace, the record-set digest and the receipt use this order. */
   readonly records: readonly ResolvedRecord[];
   /** Position of each id in `records`. */
-  readonly indexOf: ReadonlyMap<string, number>;
+  readonly indexOf: IdPositions;
+}
+
+/**
+ * Positions of ids in id order, found by binary search over the ordered ids: building a Map of 100,000
+ * ids cost more than every lookup a compilation makes (a few per admitted record).
+ */
+export class IdPositions {
+  constructor(private readonly ids: readonly string[]) {}
+
+  get(id: string): number | undefined {
+    let low = 0;
+    let high = this.ids.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = this.ids[middle] as string;
+      if (at === id) return middle;
+      // The same code-unit order as compareStrings, by which the ids were sorted.
+      if (at < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+}
+
+/** Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far less than a sort. */
+function idOrder(ids: readonly string[]): Int32Array {
+  const order = new Int32Array(ids.length);
+  let sorted = true;
+  for (let index = 0; index < ids.length; index += 1) {
+    order[index] = index;
+    if (index > 0 && sorted && (ids[index - 1] as string) >= (ids[index] as string)) sorted = false;
+  }
+  return sorted ? order : order.sort((a, b) => compareStrings(ids[a] as string, ids[b] as string));
 }
 
 function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
@@ -186,9 +223,9 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
 
   // The order depends on the ids alone; 100,000 ids are compared far faster than they are sorted.
   const ids = recordSet.records.map((record) => record.id);
-  const order = derive.cell('resolve:id-order', ids, () => Int32Array.from(ids.keys()).sort((a, b) => compareStrings(ids[a] as string, ids[b] as string)));
+  const order = derive.cell('resolve:id-order', ids, () => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
-  const indexOf = derive.cell('resolve:index-of', [order], () => new Map(Array.from(order, (source, position) => [ids[source] as string, position])));
+  const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(Array.from(order, (source) => ids[source] as string)));
   const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...links.deps], () => {
     const found = supersessionsInForce(links.successors, asOf);
     // While the successors in force stay the same, a record resolves the same way whatever else changed.
