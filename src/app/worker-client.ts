@@ -10,6 +10,7 @@ export function createWorkerApi(): CompilerApi {
     select: (selection) => remote.select(selection),
     compile: (audience) => remote.compile(audience),
     disclose: (audience) => remote.disclose(audience),
+    awaitBaselines: (compilation, onProgress) => remote.awaitBaselines(compilation, proxy(onProgress)),
     queryTrace: (query) => remote.queryTrace(query),
     receiptJson: () => remote.receiptJson(),
     packetJson: (audience) => remote.packetJson(audience),

@@ -24,6 +24,7 @@ const api: CompilerApi = {
   select: async (selection) => (await ready).select(selection),
   compile: async (audience) => (await ready).compile(audience),
   disclose: async (audience) => (await ready).disclose(audience),
+  awaitBaselines: async (compilation, onProgress) => (await ready).awaitBaselines(compilation, onProgress),
   queryTrace: async (query) => (await ready).queryTrace(query),
   receiptJson: async () => (await ready).receiptJson(),
   packetJson: async (audience) => (await ready).packetJson(audience),

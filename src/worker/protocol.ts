@@ -114,8 +114,15 @@ export interface AppliedChange {
 }
 
 export interface CompileView {
+  /** Which compilation this is (they are counted), for `awaitBaselines`. */
+  readonly compilation: number;
   readonly scenarioKey: string;
   readonly audience: Audience;
+  /**
+   * Diagnostic view only: the whole-corpus index the baselines need is still being built in the background
+   * (records indexed so far); the naive and post-filter columns are null until `awaitBaselines` resolves.
+   */
+  readonly baselineIndexing: { readonly done: number; readonly total: number } | null;
   readonly status: 'packet' | 'fail_closed';
   readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
   readonly receiptId: string;
@@ -281,6 +288,11 @@ export interface CompilerApi extends EvaluationApi {
   select(selection: Selection): Promise<WorkspaceSnapshot>;
   compile(audience: Audience): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;
+  /**
+   * The diagnostic view of compilation `compilation` with its baselines, once the whole-corpus index is built
+   * (progress to `onProgress`); null when a later compilation replaced it. Other calls are answered meanwhile.
+   */
+  awaitBaselines(compilation: number, onProgress: (progress: { readonly done: number; readonly total: number }) => void): Promise<CompileResponse | null>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
   /** The diagnostic receipt: the app offers it only in the diagnostic view. */
   receiptJson(): Promise<string | null>;

@@ -58,6 +58,8 @@ interface Entry {
 }
 
 interface LastCompile {
+  /** Counts compilations, so a wait for the baselines can tell whether it is still about the one on screen. */
+  readonly serial: number;
   readonly scenarioKey: string;
   readonly appliedChanges: readonly AppliedChange[];
   readonly request: CompileRequest;
@@ -76,6 +78,17 @@ export interface SessionDeps {
 export type Session = ReturnType<typeof createSession>;
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+/**
+ * Records indexed per step of a load or of the background whole-corpus index: about 40 ms of WASM at the
+ * benchmark's text, so a toggle or a cancel sent meanwhile waits at most that long for its turn.
+ */
+export const INDEX_SLICE = 1_000;
+/** Below this many records the whole-corpus index is built at once: it takes less time than a round trip to show progress. */
+export const BACKGROUND_CORPUS_FROM = 5_000;
+
+/** Lets the worker answer calls that arrived meanwhile (comlink messages are tasks): between two slices of work. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
@@ -100,6 +113,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
+  let compilations = 0;
+  /** The scenario whose records the whole-corpus index holds in full; null while it is being built or after a load. */
+  let corpusFor: string | null = null;
+  let corpusJob: Promise<void> | null = null;
+  let corpusProgress: LoadProgress | null = null;
+  const corpusListeners = new Set<(progress: { done: number; total: number }) => void>();
+  let corpusWaiters: (() => void)[] = [];
 
   const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
   const entryOf = (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? loaded.get(key);
@@ -157,17 +177,72 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return { frozenReceiptId: null, declared: [] };
   };
 
+  /**
+   * Reads, parses and indexes a drop, then adds its scenarios, all or nothing. Indexing goes a slice at a time
+   * with a pause for other calls between slices, so a cancel is seen while indexing too (LoadCancelled).
+   */
   const applyIntake = async (files: readonly NamedBlob[], baseKey: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => {
     const base = entryOf(baseKey) ?? currentEntry();
     const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal));
     if (!intake.ok) return intake;
     for (const entry of intake.value.entries) {
-      measured('cc:index', () => compiler.index(entry.loaded.recordSet, (done, total) => onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total })));
+      if (signal.aborted) throw new LoadCancelled();
+      corpusFor = null;
+      const start = performance.now();
+      try {
+        for (const { done, total } of compiler.indexSteps(entry.loaded.recordSet, INDEX_SLICE)) {
+          onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total });
+          await nextTask();
+          if (signal.aborted) throw new LoadCancelled();
+        }
+      } finally {
+        performance.measure('cc:index', { start, end: performance.now() });
+      }
+    }
+    await nextTask();
+    if (signal.aborted) throw new LoadCancelled();
+    for (const entry of intake.value.entries) {
       loaded.set(entry.key, { key: entry.key, origin: 'loaded', loaded: entry.loaded });
       contractEdits.delete(entry.key);
     }
     return intake;
   };
+
+  /**
+   * Builds the whole-corpus index for the records last compiled, a slice per task, and wakes whoever waits for
+   * the baselines when it is complete. A load's sliced index interrupts it; the next compilation starts it again.
+   */
+  const ensureCorpusIndex = (): void => {
+    if (corpusJob !== null) return;
+    corpusJob = (async () => {
+      try {
+        // The compilation that asked answers first: the packet must not wait for even one slice.
+        await nextTask();
+        const steps = compiler.indexCorpusSteps(INDEX_SLICE);
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            if (step.value && last) {
+              corpusFor = last.scenarioKey;
+              const waiting = corpusWaiters;
+              corpusWaiters = [];
+              for (const wake of waiting) wake();
+            }
+            return;
+          }
+          corpusProgress = { file: last?.scenarioKey ?? '', phase: 'indexing', ...step.value };
+          for (const listener of corpusListeners) listener(step.value);
+          await nextTask();
+        }
+      } finally {
+        corpusJob = null;
+        corpusProgress = null;
+      }
+    })();
+  };
+
+  /** Whether the baselines can be worked out now without indexing most of the corpus on the spot. */
+  const baselinesAtHand = (compiled: LastCompile): boolean => corpusFor === compiled.scenarioKey || compiled.request.recordSet.records.length < BACKGROUND_CORPUS_FROM;
 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
     prepareScenario(effective(currentEntry()), { controls: selection.controls, lateChanges });
@@ -183,8 +258,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
   /** The baselines only for the diagnostic view: their whole-corpus scores are shaped by records a user may not see. */
   const viewOf = (compiled: LastCompile, audience: Audience): CompileView => {
-    const baselines = audience === 'diagnostic' ? (compiled.baselines ??= compiler.baselines(compiled.request, compiled.outcome)) : null;
-    return compileView(compiled, disclosed(compiled, audience), baselines);
+    if (audience === 'diagnostic' && compiled.baselines === null) {
+      if (baselinesAtHand(compiled)) compiled.baselines = compiler.baselines(compiled.request, compiled.outcome);
+      else ensureCorpusIndex();
+    }
+    const baselines = audience === 'diagnostic' ? compiled.baselines : null;
+    const indexing = audience === 'diagnostic' && baselines === null ? { done: corpusProgress?.done ?? 0, total: corpusProgress?.total ?? compiled.request.recordSet.records.length } : null;
+    return compileView(compiled, disclosed(compiled, audience), baselines, indexing);
   };
 
   /**
@@ -243,13 +323,35 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      last = { scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      compilations += 1;
+      last = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
       return { ok: true, view: viewOf(last, audience) };
     },
 
     disclose(audience: Audience): CompileResponse {
       if (!last) return this.compile(audience);
       return { ok: true, view: viewOf(last, audience) };
+    },
+
+    /**
+     * Resolves with the diagnostic view of compilation `compilation`, baselines included, once the whole-corpus
+     * index is built; null if another compilation has replaced it by then. Progress goes to `onProgress`.
+     */
+    async awaitBaselines(compilation: number, onProgress: (progress: { done: number; total: number }) => void): Promise<CompileResponse | null> {
+      if (!last || last.serial !== compilation) return null;
+      if (!baselinesAtHand(last)) {
+        corpusListeners.add(onProgress);
+        try {
+          await new Promise<void>((resolve) => {
+            corpusWaiters.push(resolve);
+            ensureCorpusIndex();
+          });
+        } finally {
+          corpusListeners.delete(onProgress);
+        }
+      }
+      if (!last || last.serial !== compilation) return null;
+      return { ok: true, view: viewOf(last, 'diagnostic') };
     },
 
     queryTrace(query: TraceQuery): TracePage {
@@ -346,8 +448,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       } catch (error) {
         loaded = before.loaded;
         contractEdits = before.contractEdits;
-        if (error instanceof LoadCancelled) return { status: 'cancelled' };
-        throw error;
+        if (!(error instanceof LoadCancelled)) throw error;
+        // A cancelled index leaves rows of the dropped files behind: the records on screen take their place again.
+        if (last) {
+          compiler.index(last.request.recordSet);
+          if (last.baselines === null) ensureCorpusIndex();
+        }
+        return { status: 'cancelled' };
       } finally {
         if (loading === controller) loading = null;
       }
@@ -572,7 +679,7 @@ function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-function compileView(compiled: LastCompile, view: DisclosedView, baselines: Baselines | null): CompileView {
+function compileView(compiled: LastCompile, view: DisclosedView, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null = null): CompileView {
   const { outcome, request } = compiled;
   const required = new Set(request.contract.requiredRecords);
   const tokensOf = (id: string) => request.recordSet.byId.get(id)?.record.tokens ?? 0;
@@ -618,8 +725,10 @@ function compileView(compiled: LastCompile, view: DisclosedView, baselines: Base
   for (const row of view.rows) codeCounts.set(row.code, (codeCounts.get(row.code) ?? 0) + 1);
 
   return {
+    compilation: compiled.serial,
     scenarioKey: compiled.scenarioKey,
     audience: view.audience,
+    baselineIndexing,
     status: outcome.status,
     counts: outcome.counts,
     receiptId: receipt.receiptId,

@@ -33,7 +33,7 @@ export function LoadStatus() {
   if (load.status === 'cancelled') {
     return (
       <div className="load-status" role="status" data-testid="load-cancelled">
-        Loading cancelled: nothing was changed. {dismiss}
+        Cancelled: nothing was loaded or saved, and the workspace is as it was. {dismiss}
       </div>
     );
   }

@@ -1,5 +1,5 @@
 import type { Audience } from '../../core/disclosure';
-import type { Selection, TraceFilter } from '../../worker/protocol';
+import type { CompileResponse, Selection, TraceFilter } from '../../worker/protocol';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE, useResultStore } from './result-store';
@@ -28,8 +28,21 @@ export async function compileNow(): Promise<void> {
   useResultStore.setState({ compiling: true });
   const response = await compilerApi().compile(useUiStore.getState().audience);
   if (ticket !== compileTicket) return;
-  useResultStore.setState((state) => ({ response, compiling: false, revision: state.revision + 1 }));
-  await refreshTrace();
+  useResultStore.setState((state) => ({ response, compiling: false, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
+  await Promise.all([refreshTrace(), fillBaselines(response, ticket)]);
+}
+
+/**
+ * The packet and trace are on screen; the naive and post-filter columns follow when the worker has built the
+ * whole-corpus index, unless another compilation or view has replaced this one meanwhile.
+ */
+async function fillBaselines(response: CompileResponse, ticket: number): Promise<void> {
+  if (!response.ok || response.view.baselineIndexing === null) return;
+  const filled = await compilerApi().awaitBaselines(response.view.compilation, (progress) => {
+    if (ticket === compileTicket) useResultStore.setState({ baselineProgress: progress });
+  });
+  if (ticket !== compileTicket || filled === null) return;
+  useResultStore.setState({ response: filled, baselineProgress: null });
 }
 
 export async function setAudience(audience: Audience): Promise<void> {
@@ -37,8 +50,8 @@ export async function setAudience(audience: Audience): Promise<void> {
   const ticket = ++compileTicket;
   const response = await compilerApi().disclose(audience);
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response });
-  await refreshTrace({ code: 'all' });
+  useResultStore.setState({ response, baselineProgress: response.ok ? response.view.baselineIndexing : null });
+  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket)]);
 }
 
 export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>> = {}): Promise<void> {
