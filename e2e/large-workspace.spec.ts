@@ -1,23 +1,8 @@
-import { benchContract, benchControl, generateRecords, toJsonl } from '../bench/generate-records';
-import { expect, test, type ContextDebugger, type FilePayload } from './fixtures';
+import { expect, test, type ContextDebugger } from './fixtures';
+import { largeWorkspace, workerMeasureCount } from './large-workspace';
 
 /** Above the size from which the worker builds the whole-corpus index in the background (BACKGROUND_CORPUS_FROM). */
 const SIZE = 20_000;
-
-function largeWorkspace(size: number, id: string): { files: FilePayload[]; control: string } {
-  const corpus = generateRecords(size, 7);
-  const target = corpus.records.find((record, index) => index > 0 && !corpus.requiredIds.includes(record.id))?.id ?? '';
-  const control = benchControl(target);
-  const recordsName = `${id}.jsonl`;
-  const scenario = { id, title: `E2E: ${size} generated records`, description: 'generated', contract: benchContract(corpus.requiredIds), records: recordsName, controls: [control], lateChanges: [] };
-  return {
-    files: [
-      { name: `${id}.scenario.json`, mimeType: 'application/json', text: JSON.stringify(scenario) },
-      { name: recordsName, mimeType: 'application/jsonl', text: toJsonl(corpus.records) },
-    ],
-    control: control.label,
-  };
-}
 
 /** Clicks "Cancel loading" from inside the page the moment the progress names `phase`, so the click lands in that phase. */
 async function cancelWhen(app: ContextDebugger, phase: 'Reading' | 'Indexing'): Promise<void> {
@@ -32,13 +17,6 @@ async function cancelWhen(app: ContextDebugger, phase: 'Reading' | 'Indexing'): 
     });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   }, phase);
-}
-
-/** Worker-side User Timing: how many times the worker indexed a drop (`cc:index`), not how long anything took. */
-async function workerMeasureCount(app: ContextDebugger, name: string): Promise<number> {
-  const worker = app.page.workers().find((candidate) => candidate.url().includes('compiler'));
-  if (!worker) throw new Error('the compiler worker is not running');
-  return worker.evaluate((measure) => performance.getEntriesByName(measure).length, name);
 }
 
 test.describe('A large workspace', () => {

@@ -94,7 +94,7 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
 }
 
 export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): WorkspaceSnapshot {
-  return { scenarios: [sampleScenario()], selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, storage: { status: 'persistent' }, restoreIssues: [], ...change };
+  return { scenarios: [sampleScenario()], selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, storage: { status: 'persistent' }, database: { kind: 'opfs' }, databaseNotice: null, restoreIssues: [], ...change };
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */

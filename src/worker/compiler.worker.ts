@@ -7,9 +7,21 @@ import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
 import { createSession } from './session';
+import { createRecordStore } from './record-store';
+import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
-const ready = openInMemoryDatabase().then((driver) => createSession({ compiler: createCompiler(driver), storage: createIndexedDbStorage(), builtins: readBuiltinScenarios() }));
+const ready = openWorkspaceDatabase().then(({ driver, state }) =>
+  createSession({
+    compiler: createCompiler(driver),
+    storage: createIndexedDbStorage(),
+    builtins: readBuiltinScenarios(),
+    database: state,
+    // Only a database that survives a reload is worth keeping the records in.
+    records: state.kind === 'opfs' ? createRecordStore(driver) : null,
+    estimateStorage: () => navigator.storage.estimate(),
+  }),
+);
 
 const evaluation = createEvaluation({
   openDatabase: openInMemoryDatabase,

@@ -58,6 +58,15 @@ export type StorageState =
   | { readonly status: 'persistent' }
   | { readonly status: 'unavailable'; readonly message: string };
 
+/**
+ * Where the workspace database lives: in OPFS (a reload opens it and compiles without parsing or indexing),
+ * or in memory, and why, with the notice the app shows. `saves`: whether this tab writes the workspace at all
+ * (a second tab does not, so it cannot overwrite what the first saves).
+ */
+export type DatabaseState =
+  | { readonly kind: 'opfs' }
+  | { readonly kind: 'memory'; readonly reason: 'other-tab' | 'unsupported' | 'failed'; readonly saves: boolean; readonly message: string };
+
 export interface Selection {
   readonly scenarioKey: string;
   readonly controls: readonly string[];
@@ -68,6 +77,9 @@ export interface WorkspaceSnapshot {
   readonly scenarios: readonly ScenarioSummary[];
   readonly selection: Selection;
   readonly storage: StorageState;
+  readonly database: DatabaseState;
+  /** Set when the records of the last drop could not be kept in the database (a full disk), with how much space they needed. */
+  readonly databaseNotice: string | null;
   /** Problems met while restoring saved files; the built-ins are always available. */
   readonly restoreIssues: readonly InputIssue[];
 }
@@ -198,7 +210,7 @@ export interface TracePage {
 
 export interface LoadProgress {
   readonly file: string;
-  readonly phase: 'reading' | 'indexing';
+  readonly phase: 'reading' | 'indexing' | 'storing';
   readonly done: number;
   readonly total: number;
 }
@@ -331,6 +343,8 @@ export const savedLoadSchema = z.strictObject({
   /** The scenario selected when the files were loaded: a lone records or contract file completes it. */
   baseKey: z.string(),
   files: z.array(z.strictObject({ name: z.string(), blob: z.instanceof(Blob) })).min(1),
+  /** The load's id in the workspace database, whose record store holds its records files as validated. */
+  stored: z.string().optional(),
 });
 
 export const savedWorkspaceSchema = z.strictObject({

@@ -4,6 +4,7 @@ import { buildRecord } from '../core/test-support/builders';
 import { freshDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
+import { createRecordStore } from './record-store';
 import { BACKGROUND_CORPUS_FROM, createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
@@ -131,5 +132,46 @@ describe('a large workspace in the session', () => {
     expect(result).toEqual({ status: 'cancelled' });
     expect(phases).not.toContain('indexing');
     expect(storage.writes()).toBe(writes);
+  });
+});
+
+describe('a workspace whose database survives a reload', () => {
+  it('restores the records from the database without reading the file or writing a row, to the same receipt bytes', async () => {
+    const driver = await freshDriver();
+    const storage = memoryStorage();
+    const first = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    await first.start();
+    const phases = new Set<string>();
+    expect((await first.loadFiles([recordsFile('kept')], ({ phase }) => phases.add(phase))).status).toBe('loaded');
+    expect([...phases]).toEqual(['reading', 'indexing', 'storing']);
+    viewOf(first.compile('diagnostic'));
+    const receipt = first.receiptJson();
+
+    // The same database opened again: a new compiler and record store over it, the saved workspace read back.
+    performance.clearMeasures();
+    performance.clearMarks();
+    const second = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    const snapshot = await second.start();
+    expect(snapshot.selection.scenarioKey).toBe('loaded:kept.jsonl');
+    expect(performance.getEntriesByName('cc:read-records')).toHaveLength(0);
+    expect(performance.getEntriesByName('cc:restore-records')).toHaveLength(1);
+    const [restoreIndex] = performance.getEntriesByName('cc:restore-index') as PerformanceMark[];
+    expect(restoreIndex?.detail).toEqual({ inserted: 0, updated: 0, deleted: 0 });
+    viewOf(second.compile('diagnostic'));
+    expect(second.receiptJson()).toBe(receipt);
+
+    // Reset clears the records kept in the database along with the saved workspace.
+    await second.resetWorkspace();
+    expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+  });
+
+  it('in a second tab, works on a copy and saves nothing', async () => {
+    const storage = memoryStorage();
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(), database: { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' } });
+    const snapshot = await session.start();
+    expect(snapshot.database).toMatchObject({ kind: 'memory', reason: 'other-tab' });
+    expect((await session.loadFiles([recordsFile('copy')], () => undefined)).status).toBe('loaded');
+    await session.resetWorkspace();
+    expect(storage.writes()).toBe(0);
   });
 });

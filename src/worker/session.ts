@@ -23,6 +23,7 @@ import {
   type ColumnEntry,
   type CompileResponse,
   type CompileView,
+  type DatabaseState,
   DIFF_VIEW_LINES,
   type DiffView,
   type ReceiptDiffResponse,
@@ -49,6 +50,8 @@ import {
   type WorkspaceSnapshot,
 } from './protocol';
 import { measured, measuredAsync } from './user-timing';
+import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
+import type { RecordStore } from './record-store';
 import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
 
 interface Entry {
@@ -73,7 +76,20 @@ export interface SessionDeps {
   readonly compiler: Compiler;
   readonly storage: WorkspaceStorage;
   readonly builtins: readonly BuiltinScenario[];
+  /** Where the compiler's database lives; in memory unless the worker opened it in OPFS. */
+  readonly database?: DatabaseState;
+  /** The record store in that database, when it survives a reload: loaded records are kept there as validated. */
+  readonly records?: RecordStore | null;
+  /** How much space the browser says is left, for a message when a write did not fit. */
+  readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
 }
+
+export const IN_MEMORY_DATABASE: DatabaseState = {
+  kind: 'memory',
+  reason: 'unsupported',
+  saves: true,
+  message: 'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+};
 
 export type Session = ReturnType<typeof createSession>;
 
@@ -94,7 +110,8 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
  * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins }: SessionDeps) {
+export function createSession({ compiler, storage, builtins, database = IN_MEMORY_DATABASE, records = null, estimateStorage }: SessionDeps) {
+  const saves = database.kind === 'opfs' || database.saves;
   const builtinEntries: Entry[] = [];
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
@@ -107,6 +124,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let contractEdits = new Map<string, Contract>();
   let selection: Selection = { scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] };
   let storageState: StorageState = { status: 'persistent' };
+  let databaseNotice: string | null = null;
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
   let traceCache: { readonly source: LastCompile; readonly key: string; readonly context: FactContext; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
@@ -151,14 +169,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     };
   };
 
-  const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, restoreIssues });
+  const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, database, databaseNotice, restoreIssues });
 
   const persist = async () => {
+    // A second tab works on a copy: writing it would overwrite what the tab holding the database saves.
+    if (!saves) return;
     try {
       await measuredAsync('cc:persist', () => storage.write({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } }));
       storageState = { status: 'persistent' };
     } catch (error) {
-      storageState = { status: 'unavailable', message: storageFailureMessage(error) };
+      const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+      storageState = { status: 'unavailable', message: isQuotaError(error) ? await workspaceFullMessage(fileBytes, estimateStorage) : storageFailureMessage(error) };
     }
   };
 
@@ -181,11 +202,18 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
    * Reads, parses and indexes a drop, then adds its scenarios, all or nothing. Indexing goes a slice at a time
    * with a pause for other calls between slices, so a cancel is seen while indexing too (LoadCancelled).
    */
-  const applyIntake = async (files: readonly NamedBlob[], baseKey: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => {
+  const applyIntake = async (
+    files: readonly NamedBlob[],
+    baseKey: string,
+    onProgress: (progress: LoadProgress) => void,
+    signal: AbortSignal,
+    { index = true, stored = new Map<string, RecordSet>() }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
+  ) => {
     const base = entryOf(baseKey) ?? currentEntry();
-    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal));
+    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal, stored));
     if (!intake.ok) return intake;
-    for (const entry of intake.value.entries) {
+    // A restored workspace is indexed by its first compilation, and only the scenario it selects.
+    for (const entry of index ? intake.value.entries : []) {
       if (signal.aborted) throw new LoadCancelled();
       corpusFor = null;
       const start = performance.now();
@@ -202,10 +230,42 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     await nextTask();
     if (signal.aborted) throw new LoadCancelled();
     for (const entry of intake.value.entries) {
+      if (!index) corpusFor = null;
       loaded.set(entry.key, { key: entry.key, origin: 'loaded', loaded: entry.loaded });
       contractEdits.delete(entry.key);
     }
     return intake;
+  };
+
+  /**
+   * Keeps the validated records of a drop's records files in the workspace database under a new load id, a
+   * slice per task (cancellable like indexing). Null when there is no database that survives a reload, or
+   * when the records did not fit: the load still goes ahead and its files are read again after a reload.
+   */
+  const storeRecords = async (recordFiles: ReadonlyMap<string, RecordSet>, onProgress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<string | null> => {
+    if (!records || recordFiles.size === 0) return null;
+    const load = crypto.randomUUID();
+    let bytes = 0;
+    let written = 0;
+    try {
+      for (const [file, recordSet] of recordFiles) {
+        const before = { bytes, written };
+        for (const step of records.writeSteps(load, file, recordSet, INDEX_SLICE)) {
+          onProgress({ file, phase: 'storing', done: step.done, total: step.total });
+          bytes = before.bytes + step.bytes;
+          written = before.written + step.done;
+          await nextTask();
+          if (signal.aborted) throw new LoadCancelled();
+        }
+      }
+      return load;
+    } catch (error) {
+      records.remove(load);
+      if (error instanceof LoadCancelled) throw error;
+      const needed = [...recordFiles.values()].reduce((sum, recordSet) => sum + recordSet.records.length, 0);
+      databaseNotice = await databaseFullMessage(error, bytes, needed, estimateStorage, written);
+      return null;
+    }
   };
 
   /**
@@ -296,8 +356,11 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         return snapshot();
       }
       const never = new AbortController().signal;
+      // Loads the saved workspace no longer names (a save that failed, a load cancelled in a crash) are dropped.
+      if (saves) records?.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
       for (const load of parsed.data.loads) {
-        const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
+        const kept = load.stored === undefined ? null : measured('cc:restore-records', () => records?.read(load.stored ?? '') ?? null);
+        const restored = await applyIntake(load.files, load.baseKey, () => undefined, never, { index: false, stored: kept ?? new Map() });
         if (restored.ok) loads.push(load);
         else restoreIssues = [...restoreIssues, ...restored.error.issues];
       }
@@ -307,6 +370,11 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
       }
       selection = normaliseSelection(parsed.data.selection);
+      // With the database on disk, the selected records' rows are already there: this finds them and writes nothing.
+      if (records !== null && currentEntry().origin === 'loaded') {
+        const report = compiler.index(effective(currentEntry()).recordSet);
+        performance.mark('cc:restore-index', { detail: report });
+      }
       return snapshot();
     },
 
@@ -438,7 +506,10 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         }
         const first = intake.value.entries[0];
         if (first) {
-          loads = [...loads, { baseKey, files: files.map(({ name, blob }) => ({ name, blob })) }];
+          databaseNotice = null;
+          const stored = await storeRecords(intake.value.recordFiles, onProgress, controller.signal);
+          const saved = { baseKey, files: files.map(({ name, blob }) => ({ name, blob })) };
+          loads = [...loads, stored === null ? saved : { ...saved, stored }];
           selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
           resetDrillState();
           await persist();
@@ -583,8 +654,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       selection = { scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] };
       last = null;
       resetDrillState();
+      databaseNotice = null;
       try {
-        await storage.clear();
+        if (saves) {
+          records?.clear();
+          await storage.clear();
+        }
         storageState = { status: 'persistent' };
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
