@@ -28,8 +28,8 @@ test.describe('Receipts anyone can check', () => {
     // The same scenario decided one day later: compile it, save its receipt, and switch back.
     await app.control('Move the decision by one day').click();
     await expect.poll(() => app.receiptId()).not.toBe(today);
-    const tomorrow = await download(app, 'Download receipt');
-    expect(tomorrow.name).toMatch(/^receipt-[0-9a-f]{12}\.json$/);
+    const tomorrow = await download(app, 'Download diagnostic receipt');
+    expect(tomorrow.name).toMatch(/^receipt-diagnostic-[0-9a-f]{12}\.json$/);
     await app.control('Move the decision by one day').click();
     await expect.poll(() => app.receiptId()).toBe(today);
 
@@ -47,7 +47,7 @@ test.describe('Receipts anyone can check', () => {
     await app.goto();
     await app.scenarioPicker.selectOption('atlas-credit-review');
     await app.waitForCompiled();
-    const saved = JSON.parse((await download(app, 'Download receipt')).text) as Receipt;
+    const saved = JSON.parse((await download(app, 'Download diagnostic receipt')).text) as Receipt;
     const { receiptId: _id, ...body } = saved;
     const edited = { ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] };
 

@@ -21,6 +21,8 @@ export interface TreeDigestSpec<T> {
   readonly key: (item: T) => string;
   /** The item's line; must not contain a newline. */
   readonly leaf: (item: T) => string;
+  /** Which items of the list the tree covers (all when absent): one list can feed two trees without being split into two copies. */
+  readonly include?: (item: T) => boolean;
 }
 
 /**
@@ -33,16 +35,21 @@ export interface TreeDigestSpec<T> {
  */
 export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>, derive: Derive = computeAll): string {
   const root = createDigest();
-  let start = 0;
-  for (let index = 0; index < items.length; index += 1) {
+  let chunk: T[] = [];
+  const close = () => {
+    const items = chunk;
+    const hex = derive.cell(`${spec.name}:chunk:${spec.key(items[0] as T)}`, items, () => hashChunk(items, spec.leaf));
+    root.update(`${hex}\n`);
+    chunk = [];
+  };
+  for (const item of items) {
+    if (spec.include !== undefined && !spec.include(item)) continue;
+    chunk.push(item);
     // Computed afresh: hashing a short key costs less than finding the item's last cut in a memo table
     // once an insertion has shifted every later position.
-    if (fnv1a(spec.key(items[index] as T)) % DIGEST_CHUNK_DIVISOR !== 0 && index + 1 < items.length) continue;
-    const chunk = items.slice(start, index + 1);
-    const hex = derive.cell(`${spec.name}:chunk:${spec.key(chunk[0] as T)}`, chunk, () => hashChunk(chunk, spec.leaf));
-    root.update(`${hex}\n`);
-    start = index + 1;
+    if (fnv1a(spec.key(item)) % DIGEST_CHUNK_DIVISOR === 0) close();
   }
+  if (chunk.length > 0) close();
   return root.hex();
 }
 

@@ -8,7 +8,7 @@ import { computeAll, type Derive } from '../memo';
 import { FACTS, type ReasonCode } from '../reasons';
 import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
-import { treeDigest } from '../tree-digest';
+import { treeDigest, type TreeDigestSpec } from '../tree-digest';
 import type { Plan } from './plan';
 import type { ResolvedRecord } from './resolve';
 import type { CheckedRecord } from './validate';
@@ -139,7 +139,9 @@ const PLANNED_CODES: ReadonlySet<string> = new Set<ReasonCode>([
   'REQUIRED_OVER_BUDGET',
 ]);
 
-const rowSpec = (name: string) => ({ name, key: (row: TraceRow) => row.id, leaf: canonicalTraceRow });
+const isPlanned = (row: TraceRow) => PLANNED_CODES.has(row.code);
+const REFUSED_ROWS: TreeDigestSpec<TraceRow> = { name: 'attest:refused', key: (row) => row.id, leaf: canonicalTraceRow, include: (row) => !isPlanned(row) };
+const PLANNED_ROWS: TreeDigestSpec<TraceRow> = { name: 'attest:planned', key: (row) => row.id, leaf: canonicalTraceRow, include: isPlanned };
 
 /**
  * The trace's digest: the SHA-256 of two tree digests (src/core/tree-digest.ts), one line each: the
@@ -147,10 +149,7 @@ const rowSpec = (name: string) => ({ name, key: (row: TraceRow) => row.id, leaf:
  * order. Every row is covered.
  */
 export function traceDigest(trace: readonly TraceRow[], derive: Derive = computeAll): string {
-  const refused: TraceRow[] = [];
-  const planned: TraceRow[] = [];
-  for (const row of trace) (PLANNED_CODES.has(row.code) ? planned : refused).push(row);
-  return sha256Hex(`${treeDigest(refused, rowSpec('attest:refused'), derive)}\n${treeDigest(planned, rowSpec('attest:planned'), derive)}\n`);
+  return sha256Hex(`${treeDigest(trace, REFUSED_ROWS, derive)}\n${treeDigest(trace, PLANNED_ROWS, derive)}\n`);
 }
 
 const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
