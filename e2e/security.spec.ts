@@ -3,7 +3,7 @@ import { expect, fixtureFile, test } from './fixtures';
 const REQUIRED_DIRECTIVES: Readonly<Record<string, string>> = {
   'default-src': "'self'",
   'script-src': "'self' 'wasm-unsafe-eval'",
-  'worker-src': "'self'",
+  'worker-src': "'self' blob:",
   'connect-src': "'self'",
   'style-src': "'self'",
   'object-src': "'none'",
@@ -48,4 +48,87 @@ test('record text that looks like HTML is shown as text and never runs', async (
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
   expect(await page.locator('script').evaluateAll((scripts) => scripts.filter((script) => script.textContent?.includes('__markupRan')).length)).toBe(0);
   expect(await page.evaluate(() => '__markupRan' in window)).toBe(false);
+});
+
+interface EvalAttempts {
+  /** How each attempt ended: the error's name, or `ran` when nothing was thrown. */
+  readonly outcomes: Readonly<Record<string, string>>;
+  /** Set by any attempt whose string ran as code. */
+  readonly ran: readonly string[];
+  readonly violations: readonly string[];
+}
+
+test('the page policy reaches the compiler worker: no string becomes code there, and SQLite still compiles its wasm', async ({ app, page }) => {
+  await app.goto();
+  // The default scenario compiled, so SQLite's wasm was compiled inside the worker under the policy.
+  await expect(app.auditOutcome).toHaveText('Packet emitted');
+  const workers = page.workers();
+  const worker = workers[workers.length - 1];
+  if (!worker) throw new Error('the compiler worker is not running');
+  expect(worker.url()).toMatch(/^blob:/);
+
+  const attempts = await worker.evaluate(
+    () =>
+      new Promise<EvalAttempts>((resolve) => {
+        const scope = self as unknown as { __ran?: string[] } & typeof globalThis;
+        scope.__ran = [];
+        const violations: string[] = [];
+        self.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+        const outcomes: Record<string, string> = {};
+        const attempt = (name: string, run: () => unknown) => {
+          try {
+            run();
+            outcomes[name] = 'ran';
+          } catch (error) {
+            outcomes[name] = error instanceof Error ? error.name : String(error);
+          }
+        };
+        // From a timer callback, so the attempts run as the worker's own code, not inside the debugger's evaluation.
+        setTimeout(() => {
+          const mark = (name: string) => `self.__ran.push(${JSON.stringify(name)})`;
+          attempt('eval', () => (0, eval)(mark('eval')));
+          attempt('Function', () => Function(mark('Function'))());
+          attempt('AsyncFunction', () => (async () => undefined).constructor(mark('AsyncFunction'))());
+          attempt('GeneratorFunction', () => (function* () {}).constructor(mark('GeneratorFunction'))().next());
+          attempt('AsyncGeneratorFunction', () => (async function* () {}).constructor(mark('AsyncGeneratorFunction'))().next());
+          attempt('setTimeout', () => setTimeout(mark('setTimeout'), 0));
+          attempt('setInterval', () => {
+            const id = setInterval(mark('setInterval'), 0);
+            setTimeout(() => clearInterval(id), 100);
+          });
+          import(`data:text/javascript,${mark('import')}`).then(
+            () => (outcomes.import = 'ran'),
+            (error: unknown) => (outcomes.import = error instanceof Error ? error.name : String(error)),
+          );
+          setTimeout(() => resolve({ outcomes, ran: scope.__ran ?? [], violations }), 500);
+        }, 0);
+      }),
+  );
+
+  expect(attempts.ran).toEqual([]);
+  expect(attempts.outcomes).toEqual({
+    eval: 'EvalError',
+    Function: 'EvalError',
+    AsyncFunction: 'EvalError',
+    GeneratorFunction: 'EvalError',
+    AsyncGeneratorFunction: 'EvalError',
+    // String timers throw nothing: the browser refuses to run them and reports a violation.
+    setTimeout: 'ran',
+    setInterval: 'ran',
+    import: 'TypeError',
+  });
+  expect(attempts.violations.every((violation) => violation.startsWith('script-src'))).toBe(true);
+  expect(attempts.violations.length).toBeGreaterThanOrEqual(8);
+
+  // The worker's own work raises no violation: a toggle recompiles and the packet comes back.
+  await worker.evaluate(() => {
+    const scope = self as unknown as { __violations: string[] } & typeof globalThis;
+    scope.__violations = [];
+    self.addEventListener('securitypolicyviolation', (event) => scope.__violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+  });
+  await app.control('Remove required provenance').click();
+  await expect(app.failClosed).toBeVisible();
+  await app.control('Remove required provenance').click();
+  await expect(app.auditOutcome).toHaveText('Packet emitted');
+  expect(await worker.evaluate(() => (self as unknown as { __violations: string[] }).__violations)).toEqual([]);
 });

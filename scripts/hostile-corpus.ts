@@ -176,6 +176,9 @@ function contractCases(): Generated[] {
   const { task: _task, ...noTask } = baseContract;
   const dupBudget = pretty(baseContract).replace('"tokenBudget": 1000', '"tokenBudget": 1000,\n  "tokenBudget": 99999999');
   const badKind = pretty(contractWith({ principals: [{ id: 'x', kind: 'robot', roles: ['agent'] }] }));
+  const propositionDup = pretty(contractWith({ requiredPropositions: [{ id: 'p', acceptedClasses: ['a'] }, { id: 'p', acceptedClasses: ['b'] }] }));
+  const secondId = propositionDup.split('\n').findIndex((row, index) => index >= prettyLine(propositionDup, '"id": "p"') && row.includes('"id": "p"')) + 1;
+  const typedOnly = pretty(contractWith({ typedEvidenceOnly: true }));
   const unknown = pretty(contractWith({ colour: 'red' }));
   return [
     c('missing-task', 'A contract without task (the app called it no kind of file)', pretty(noTask), refused(f('missing-task'), 1, 'task', 'required field missing')),
@@ -193,8 +196,9 @@ function contractCases(): Generated[] {
     c('ranking-unknown', 'A ranking mode that does not exist', pretty(contractWith({ ranking: 'vibes' })), refused(f('ranking-unknown'), at(pretty(contractWith({ ranking: 'vibes' })), '"ranking"'), 'ranking', '(got "vibes")')),
     c('scopes-100001', 'A contract whose scopes list 100,001 names (lowering admission once overflowed the stack)', line(contractWith({ scopes: ['support', ...Array.from({ length: 100_000 }, (_, index) => `s${index}`)] })), emitted),
     c('required-missing', 'A required record that is not among the records', pretty(contractWith({ requiredRecords: ['R-1', 'NOPE'] })), { exit: 2, code: 'REQUIRED_NOT_FOUND' }),
-    c('proposition-dup', 'Two required propositions with one id', pretty(contractWith({ requiredPropositions: [{ id: 'p', acceptedClasses: ['a'] }, { id: 'p', acceptedClasses: ['b'] }] })), refused('contract', undefined, 'requiredPropositions[1].id', 'declared twice')),
-    c('typed-without-propositions', 'typedEvidenceOnly with no proposition', pretty(contractWith({ typedEvidenceOnly: true })), refused('contract', undefined, 'typedEvidenceOnly', 'needs at least one entry in requiredPropositions')),
+    // Found by type-checking, after validation: the CLI knows the file and places them; the app's session does not yet.
+    c('proposition-dup', 'Two required propositions with one id', propositionDup, refused(f('proposition-dup'), secondId, 'requiredPropositions[1].id', 'declared twice'), { app: { at: { file: 'contract', path: 'requiredPropositions[1].id' } } }),
+    c('typed-without-propositions', 'typedEvidenceOnly with no proposition', typedOnly, refused(f('typed-without-propositions'), at(typedOnly, '"typedEvidenceOnly"'), 'typedEvidenceOnly', 'needs at least one entry in requiredPropositions'), { app: { at: { file: 'contract', path: 'typedEvidenceOnly' } } }),
     c('array', 'A JSON array instead of an object', '[1, 2, 3]\n', refused(f('array'), 1, '(root)'), { app: { message: 'not a records JSONL file, contract, scenario or receipt', at: { file: f('array'), path: '(root)' } } }),
     c('truncated', 'A contract cut off', pretty(baseContract).slice(0, 200), refused(f('truncated'), pretty(baseContract).slice(0, 200).split('\n').length, '(root)', 'not valid JSON')),
     c('trailing-garbage', 'Text after the object', `${pretty(baseContract)}oops\n`, refused(f('trailing-garbage'), prettyLine(`${pretty(baseContract)}oops\n`, 'oops'), '(root)', 'not valid JSON')),

@@ -3,8 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
-import { boot, compileNow } from './state/actions';
-import { openLinkFromLocation } from './state/share';
+import { boot, openLinkInAddressBar, recoverFromWorkerLoss } from './state/actions';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
 import { watchPwaStatus } from './pwa-status';
@@ -12,7 +11,8 @@ import { createWorkerApi } from './worker-client';
 import './styles.css';
 
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
-setCompilerApi(createWorkerApi());
+const worker = createWorkerApi((reason) => void recoverFromWorkerLoss(reason));
+setCompilerApi(worker.api, worker.restart);
 watchPwaStatus();
 
 const root = document.getElementById('root');
@@ -24,4 +24,4 @@ createRoot(root).render(
 );
 void boot();
 // A share link pasted into this tab's address bar changes only the fragment: no reload, so listen for it.
-window.addEventListener('hashchange', () => void openLinkFromLocation(compileNow));
+window.addEventListener('hashchange', () => void openLinkInAddressBar());

@@ -98,9 +98,10 @@ export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): Worksp
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */
-export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
+export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () => void = () => undefined): CompilerApi {
   const view = sampleView();
   const api: CompilerApi = {
+    holdLifeline: vi.fn(async () => undefined),
     start: vi.fn(async () => sampleWorkspace()),
     select: vi.fn(async (selection) => sampleWorkspace({ selection })),
     compile: vi.fn(async () => ({ ok: true as const, view })),
@@ -113,6 +114,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     statementJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     revertContract: vi.fn(async () => sampleWorkspace()),
+    saveWorkspace: vi.fn(async () => sampleWorkspace()),
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
     createShareLink: vi.fn(async () => ({ ok: true as const, fragment: 'share=1.AAAA', fileBytes: 0, files: 0, edits: 0 })),
     checkShareLink: vi.fn(async () => ({ ok: true as const, files: 0, edits: 0, scenarioKey: 'retry-policy' })),
@@ -132,14 +134,14 @@ export function installFakeApi(change: Partial<CompilerApi> = {}): CompilerApi {
     cancelEvaluation: vi.fn(async () => undefined),
     ...change,
   };
-  setCompilerApi(api);
+  setCompilerApi(api, restart);
   return api;
 }
 
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
-  useResultStore.setState({ response: { ok: true, view }, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
 }

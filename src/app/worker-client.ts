@@ -1,39 +1,102 @@
-import { proxy, wrap } from 'comlink';
+import { proxy, wrap, type Remote } from 'comlink';
+import workerScriptUrl from '../worker/compiler.worker.ts?worker&url';
 import type { CompilerApi } from '../worker/protocol';
+import { createWorkerSupervisor, type WorkerConnection } from './worker-supervisor';
 
-/** Starts the compiler worker; progress callbacks cross the boundary as comlink proxies. */
-export function createWorkerApi(): CompilerApi {
-  const worker = new Worker(new URL('../worker/compiler.worker.ts', import.meta.url), { type: 'module', name: 'compiler' });
+/**
+ * The worker as a one-line module at a blob: URL that imports the real worker script. A worker loaded
+ * straight from a URL takes its Content Security Policy from that response's headers, which GitHub
+ * Pages cannot send, so it would have none; a worker whose URL is a blob: URL inherits the policy of
+ * the page that made it (HTML, "run a worker": local-scheme workers clone the owner's policy container),
+ * meta policy included. So eval, Function and string timers are refused in the worker as on the page,
+ * while 'wasm-unsafe-eval' still lets SQLite compile its wasm. The page's `worker-src` allows `blob:`.
+ */
+function workerBootstrap(): string {
+  const script = new URL(workerScriptUrl, import.meta.url).href;
+  return URL.createObjectURL(new Blob([`import ${JSON.stringify(script)};\n`], { type: 'text/javascript' }));
+}
+
+/** A worker that has not taken its lifeline by then is taken for dead. */
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts one compiler worker and watches it. A worker can end without a word (terminated by the
+ * browser, out of memory, `close()`): it holds a Web Lock for its whole life, and the page asks for the
+ * same lock, which is granted only once the worker is gone. An uncaught error in the worker, or a
+ * script that cannot load, ends it too: its state can no longer be trusted.
+ */
+function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
+  const bootstrap = workerBootstrap();
+  const worker = new Worker(bootstrap, { type: 'module', name: 'compiler' });
   const remote = wrap<CompilerApi>(worker);
-  return {
-    start: () => remote.start(),
-    select: (selection) => remote.select(selection),
-    compile: (audience) => remote.compile(audience),
-    disclose: (audience) => remote.disclose(audience),
-    awaitBaselines: (compilation, onProgress) => remote.awaitBaselines(compilation, proxy(onProgress)),
-    queryTrace: (query) => remote.queryTrace(query),
-    receiptJson: () => remote.receiptJson(),
-    packetJson: (audience) => remote.packetJson(audience),
-    userViewJson: () => remote.userViewJson(),
-    statementJson: () => remote.statementJson(),
-    updateContract: (input) => remote.updateContract(input),
-    revertContract: () => remote.revertContract(),
-    exportScenario: () => remote.exportScenario(),
-    createShareLink: () => remote.createShareLink(),
-    checkShareLink: (fragment) => remote.checkShareLink(fragment),
-    openShareLink: (fragment) => remote.openShareLink(fragment),
-    loadFiles: (files, onProgress) => remote.loadFiles(files, proxy(onProgress)),
-    cancelLoad: () => remote.cancelLoad(),
-    freezeReceipt: () => remote.freezeReceipt(),
-    declareLateChange: (id) => remote.declareLateChange(id),
-    attemptContinue: () => remote.attemptContinue(),
-    resetDrill: () => remote.resetDrill(),
-    resetWorkspace: () => remote.resetWorkspace(),
-    diffReceipts: (before, after, audience) => remote.diffReceipts(before, after, audience),
-    runSeed000: (onProgress) => remote.runSeed000(proxy(onProgress)),
-    runScenarioComparison: (onProgress) => remote.runScenarioComparison(proxy(onProgress)),
-    runGrowth: (sizes, onProgress) => remote.runGrowth(sizes, proxy(onProgress)),
-    runFoundation: (onProgress) => remote.runFoundation(proxy(onProgress)),
-    cancelEvaluation: () => remote.cancelEvaluation(),
+  let settle: (reason: string) => void = () => undefined;
+  const lost = new Promise<string>((resolve) => (settle = resolve));
+  let ended = false;
+  const end = (reason: string) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(startTimer);
+    URL.revokeObjectURL(bootstrap);
+    worker.terminate();
+    settle(reason);
   };
+  worker.addEventListener('error', (event) => {
+    // Handled here: the page reports it in words instead of the console reporting an uncaught error.
+    event.preventDefault();
+    end(event.message ? `it hit an unexpected error (${event.message})` : 'its script could not be loaded');
+  });
+  worker.addEventListener('messageerror', () => end('one of its messages could not be read'));
+  const startTimer = setTimeout(() => end(`it did not start within ${START_TIMEOUT_MS / 1000} seconds`), START_TIMEOUT_MS);
+  const lifeline = `context-compiler-worker-${crypto.randomUUID()}`;
+  remote.holdLifeline(lifeline).then(
+    () => {
+      clearTimeout(startTimer);
+      // The worker's code has loaded and runs: the bootstrap is no longer needed.
+      URL.revokeObjectURL(bootstrap);
+      void navigator.locks.request(lifeline, () => end('it was ended by the browser or crashed'));
+    },
+    // Without Web Locks only errors reveal a lost worker; everything else still works.
+    () => clearTimeout(startTimer),
+  );
+  return { remote, lost, terminate: () => end('it was restarted') };
+}
+
+/** The worker API the app calls, kept across restarts; `onLost` hears when a worker ends unasked. */
+export function createWorkerApi(onLost: (reason: string) => void): { readonly api: CompilerApi; readonly restart: () => void } {
+  const supervisor = createWorkerSupervisor(connectWorker, onLost);
+  const call = supervisor.call;
+  const api: CompilerApi = {
+    holdLifeline: (name) => call((remote) => remote.holdLifeline(name)),
+    start: (restore, onChange) => call((remote) => remote.start(restore, proxy(onChange))),
+    select: (selection) => call((remote) => remote.select(selection)),
+    compile: (audience) => call((remote) => remote.compile(audience)),
+    disclose: (audience) => call((remote) => remote.disclose(audience)),
+    awaitBaselines: (compilation, onProgress) => call((remote) => remote.awaitBaselines(compilation, proxy(onProgress))),
+    queryTrace: (query) => call((remote) => remote.queryTrace(query)),
+    receiptJson: () => call((remote) => remote.receiptJson()),
+    packetJson: (audience) => call((remote) => remote.packetJson(audience)),
+    userViewJson: () => call((remote) => remote.userViewJson()),
+    statementJson: () => call((remote) => remote.statementJson()),
+    updateContract: (input) => call((remote) => remote.updateContract(input)),
+    revertContract: () => call((remote) => remote.revertContract()),
+    saveWorkspace: () => call((remote) => remote.saveWorkspace()),
+    exportScenario: () => call((remote) => remote.exportScenario()),
+    createShareLink: () => call((remote) => remote.createShareLink()),
+    checkShareLink: (fragment) => call((remote) => remote.checkShareLink(fragment)),
+    openShareLink: (fragment) => call((remote) => remote.openShareLink(fragment)),
+    loadFiles: (files, onProgress) => call((remote) => remote.loadFiles(files, proxy(onProgress))),
+    cancelLoad: () => call((remote) => remote.cancelLoad()),
+    freezeReceipt: () => call((remote) => remote.freezeReceipt()),
+    declareLateChange: (id) => call((remote) => remote.declareLateChange(id)),
+    attemptContinue: () => call((remote) => remote.attemptContinue()),
+    resetDrill: () => call((remote) => remote.resetDrill()),
+    resetWorkspace: () => call((remote) => remote.resetWorkspace()),
+    diffReceipts: (before, after, audience) => call((remote) => remote.diffReceipts(before, after, audience)),
+    runSeed000: (onProgress) => call((remote) => remote.runSeed000(proxy(onProgress))),
+    runScenarioComparison: (onProgress) => call((remote) => remote.runScenarioComparison(proxy(onProgress))),
+    runGrowth: (sizes, onProgress) => call((remote) => remote.runGrowth(sizes, proxy(onProgress))),
+    runFoundation: (onProgress) => call((remote) => remote.runFoundation(proxy(onProgress))),
+    cancelEvaluation: () => call((remote) => remote.cancelEvaluation()),
+  };
+  return { api, restart: supervisor.restart };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { CompileRequest } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
+import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/passes/validate';
 import type { Receipt } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
@@ -17,19 +18,27 @@ export interface InputOptions {
   readonly lateChanges: readonly string[];
 }
 
-/** A scenario argument is a built-in id (`retry-policy`) or a path to a scenario file. */
-export async function loadScenarioArgument(argument: string | undefined, cwd: string): Promise<Result<LoadedScenario, CompileError>> {
+/** Where a scenario argument is read from: a built-in id (`retry-policy`) or a path to a scenario file. */
+function scenarioFile(argument: string | undefined, cwd: string): { readonly path: string; readonly display: string } {
   const name = argument ?? DEFAULT_SCENARIO_ID;
   const builtin = builtinScenarioPath(name);
-  if (/^[\w-]+$/.test(name) && existsSync(builtin)) return readScenarioFile(builtin);
-  return readScenarioFile(isAbsolute(name) ? name : resolve(cwd, name), name);
+  if (/^[\w-]+$/.test(name) && existsSync(builtin)) return { path: builtin, display: builtin };
+  return { path: isAbsolute(name) ? name : resolve(cwd, name), display: name };
 }
+
+export async function loadScenarioArgument(argument: string | undefined, cwd: string): Promise<Result<LoadedScenario, CompileError>> {
+  const { path, display } = scenarioFile(argument, cwd);
+  return readScenarioFile(path, display);
+}
+
+/** Names the contract's file, line and path in a compile error that only says "contract" (type-checking). */
+export type PlaceIssues = (error: CompileError) => Promise<CompileError>;
 
 /**
  * Builds the compile request from either a scenario (with controls and late changes) or a
  * records file plus a contract file (which have no controls of their own).
  */
-export async function loadInputs(options: InputOptions, cwd: string): Promise<Result<{ request: CompileRequest; scenario: LoadedScenario | null }, CompileError>> {
+export async function loadInputs(options: InputOptions, cwd: string): Promise<Result<{ request: CompileRequest; scenario: LoadedScenario | null; place: PlaceIssues }, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
       return err({ pass: 'validate', code: 'INVALID_INPUT', message: 'give --records and --contract together, or --scenario alone' });
@@ -43,13 +52,23 @@ export async function loadInputs(options: InputOptions, cwd: string): Promise<Re
     if (!records.ok) return records;
     const contract = parseContractJson(options.contract, contractText.value);
     if (!contract.ok) return contract;
-    return ok({ request: { contract: contract.value, recordSet: records.value }, scenario: null });
+    const contractFile = options.contract;
+    const place: PlaceIssues = async (error) => placeContractIssues(error, contractFile, contractText.value);
+    return ok({ request: { contract: contract.value, recordSet: records.value }, scenario: null, place });
   }
-  const scenario = await loadScenarioArgument(options.scenario, cwd);
+  const file = scenarioFile(options.scenario, cwd);
+  const scenario = await readScenarioFile(file.path, file.display);
   if (!scenario.ok) return scenario;
   const request = prepareScenario(scenario.value, { controls: options.controls, lateChanges: options.lateChanges });
   if (!request.ok) return request;
-  return ok({ request: request.value, scenario: scenario.value });
+  // Read again only on an error. A control or late change may have patched the contract, and then the file's lines are not the contract compiled.
+  const patched = options.controls.length > 0 || options.lateChanges.length > 0;
+  const place: PlaceIssues = async (error) => {
+    if (patched) return error;
+    const text = await readDocument(file.path, file.display);
+    return text.ok ? placeContractIssues(error, file.display, text.value, ['contract']) : error;
+  };
+  return ok({ request: request.value, scenario: scenario.value, place });
 }
 
 /** Reads a saved receipt; relative paths are read from `cwd`, and problems name the file as given. */

@@ -6,8 +6,8 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
-import { createSession } from './session';
 import { createRecordStore } from './record-store';
+import { createSession, type Session } from './session';
 import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
@@ -22,40 +22,59 @@ const ready = openWorkspaceDatabase().then(({ driver, state }) =>
     estimateStorage: () => navigator.storage.estimate(),
   }),
 );
+// A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.
+ready.catch(() => undefined);
+// Every call after `start` waits until the workspace is restored: a click sent to a restarted worker must not act on a half-restored one.
+let started: Promise<Session> | null = null;
+const session = (): Promise<Session> => started ?? ready;
 
 const evaluation = createEvaluation({
   openDatabase: openInMemoryDatabase,
   seed000: readSeed000,
   foundationTexts: readFoundationTexts,
-  currentScenario: async () => (await ready).current(),
+  currentScenario: async () => (await session()).current(),
   clock: () => performance.now(),
 });
 
 const api: CompilerApi = {
-  start: async () => (await ready).start(),
-  select: async (selection) => (await ready).select(selection),
-  compile: async (audience) => (await ready).compile(audience),
-  disclose: async (audience) => (await ready).disclose(audience),
-  awaitBaselines: async (compilation, onProgress) => (await ready).awaitBaselines(compilation, onProgress),
-  queryTrace: async (query) => (await ready).queryTrace(query),
-  receiptJson: async () => (await ready).receiptJson(),
-  packetJson: async (audience) => (await ready).packetJson(audience),
-  userViewJson: async () => (await ready).userViewJson(),
-  statementJson: async () => (await ready).statementJson(),
-  updateContract: async (input) => (await ready).updateContract(input),
-  revertContract: async () => (await ready).revertContract(),
-  exportScenario: async () => (await ready).exportScenario(),
-  createShareLink: async () => (await ready).createShareLink(),
-  checkShareLink: async (fragment) => (await ready).checkShareLink(fragment),
-  openShareLink: async (fragment) => (await ready).openShareLink(fragment),
-  loadFiles: async (files, onProgress) => (await ready).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
-  cancelLoad: async () => (await ready).cancelLoad(),
-  freezeReceipt: async () => (await ready).freezeReceipt(),
-  declareLateChange: async (id) => (await ready).declareLateChange(id),
-  attemptContinue: async () => (await ready).attemptContinue(),
-  resetDrill: async () => (await ready).resetDrill(),
-  resetWorkspace: async () => (await ready).resetWorkspace(),
-  diffReceipts: async (before, after, audience) => (await ready).diffReceipts(before, after, audience),
+  // Answered before SQLite loads, so the page can watch this worker from its first moment.
+  holdLifeline: (name) =>
+    new Promise<void>((held, refused) => {
+      navigator.locks.request(name, () => {
+        held();
+        return new Promise<never>(() => undefined);
+      }).catch(refused);
+    }),
+  start: (restore, onChange) => {
+    const restoring = ready.then(async (opened) => ({ opened, snapshot: await opened.start(restore, onChange) }));
+    started = restoring.then(({ opened }) => opened);
+    started.catch(() => undefined);
+    return restoring.then(({ snapshot }) => snapshot);
+  },
+  select: async (selection) => (await session()).select(selection),
+  compile: async (audience) => (await session()).compile(audience),
+  disclose: async (audience) => (await session()).disclose(audience),
+  awaitBaselines: async (compilation, onProgress) => (await session()).awaitBaselines(compilation, onProgress),
+  queryTrace: async (query) => (await session()).queryTrace(query),
+  receiptJson: async () => (await session()).receiptJson(),
+  packetJson: async (audience) => (await session()).packetJson(audience),
+  userViewJson: async () => (await session()).userViewJson(),
+  statementJson: async () => (await session()).statementJson(),
+  updateContract: async (input) => (await session()).updateContract(input),
+  revertContract: async () => (await session()).revertContract(),
+  saveWorkspace: async () => (await session()).saveWorkspace(),
+  exportScenario: async () => (await session()).exportScenario(),
+  createShareLink: async () => (await session()).createShareLink(),
+  checkShareLink: async (fragment) => (await session()).checkShareLink(fragment),
+  openShareLink: async (fragment) => (await session()).openShareLink(fragment),
+  loadFiles: async (files, onProgress) => (await session()).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
+  cancelLoad: async () => (await session()).cancelLoad(),
+  freezeReceipt: async () => (await session()).freezeReceipt(),
+  declareLateChange: async (id) => (await session()).declareLateChange(id),
+  attemptContinue: async () => (await session()).attemptContinue(),
+  resetDrill: async () => (await session()).resetDrill(),
+  resetWorkspace: async () => (await session()).resetWorkspace(),
+  diffReceipts: async (before, after, audience) => (await session()).diffReceipts(before, after, audience),
   runSeed000: (onProgress) => evaluation.runSeed000(onProgress),
   runScenarioComparison: (onProgress) => evaluation.runScenarioComparison(onProgress),
   runGrowth: (sizes, onProgress) => evaluation.runGrowth(sizes, onProgress),

@@ -10,7 +10,7 @@ import type { EvaluationProgress, Selection } from './protocol';
 import { createSession } from './session';
 
 async function currentScenarioWith(selection: Omit<Selection, 'scenarioKey'>): Promise<EvaluationDeps['currentScenario']> {
-  const storage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined };
+  const storage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
   const session = createSession({ compiler: createCompiler(await freshDriver()), storage, builtins: readBuiltinScenarios() });
   await session.start();
   await session.select({ scenarioKey: 'retry-policy', ...selection });

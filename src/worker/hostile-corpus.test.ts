@@ -14,7 +14,7 @@ import type { WorkspaceStorage } from './workspace-storage';
  * previously loaded lost, the same receipt on recompiling: no stale result).
  */
 const manifest = readManifest();
-const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined };
+const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
 const blob = (name: string) => ({ name, blob: new Blob([readFileSync(`${HOSTILE_DIR}${name}`)]) });
 const noProgress = () => undefined;
 const EXIT_OF_ACTION = { continue: 0, recompile_required: 3, block: 2 } as const;

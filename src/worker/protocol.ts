@@ -56,7 +56,9 @@ export type ShareOpenResult = { readonly ok: true; readonly snapshot: WorkspaceS
 
 export type StorageState =
   | { readonly status: 'persistent' }
-  | { readonly status: 'unavailable'; readonly message: string };
+  | { readonly status: 'unavailable'; readonly message: string }
+  /** Saved data vanished while the page was open: nothing is written again until the user asks (`saveWorkspace`). */
+  | { readonly status: 'cleared'; readonly message: string };
 
 /**
  * Where the workspace database lives: in OPFS (a reload opens it and compiles without parsing or indexing),
@@ -294,9 +296,25 @@ export interface EvaluationApi {
   cancelEvaluation(): Promise<void>;
 }
 
+/** Sent by the worker after every change of the workspace, whether or not storage kept it. */
+export interface WorkspaceEvent {
+  /** The workspace in memory (files as Blobs, edits, selection): what a restarted worker is given back. */
+  readonly workspace: SavedWorkspace;
+  readonly storage: StorageState;
+}
+
 /** The worker's API. Every method is async across the worker boundary; the worker owns all data. */
 export interface CompilerApi extends EvaluationApi {
-  start(): Promise<WorkspaceSnapshot>;
+  /**
+   * Holds the Web Lock `name` for as long as the worker lives and resolves once it is held: the page
+   * asks for the same lock and is granted it only when the worker has ended, however it ended.
+   */
+  holdLifeline(name: string): Promise<void>;
+  /**
+   * Restores the workspace (`restore`, kept by the page from a worker that was lost, or else what
+   * storage holds) and reports every later change to `onChange`.
+   */
+  start(restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void): Promise<WorkspaceSnapshot>;
   select(selection: Selection): Promise<WorkspaceSnapshot>;
   compile(audience: Audience): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;
@@ -317,6 +335,8 @@ export interface CompilerApi extends EvaluationApi {
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
   revertContract(): Promise<WorkspaceSnapshot>;
+  /** Writes the whole workspace to storage again, files included (after storage was cleared under the page). */
+  saveWorkspace(): Promise<WorkspaceSnapshot>;
   exportScenario(): Promise<ScenarioExport>;
   /** The workspace as a URL fragment, compressed in the worker (docs/FORMAT.md, "Share links"). */
   createShareLink(): Promise<ShareLinkResult>;

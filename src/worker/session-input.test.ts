@@ -7,7 +7,7 @@ import { createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
 /** The app's file intake on unlucky and hostile files: what it recognised, what is wrong, where. */
-const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined };
+const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
 let compiler: Compiler;
 
 beforeAll(async () => {

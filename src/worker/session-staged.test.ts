@@ -12,7 +12,7 @@ function memoryStorage(): WorkspaceStorage & { writes: () => number; saved: () =
   let value: unknown;
   let writes = 0;
   return {
-    read: async () => value,
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
     write: async (workspace: SavedWorkspace) => {
       writes += 1;
       value = workspace;
@@ -20,6 +20,7 @@ function memoryStorage(): WorkspaceStorage & { writes: () => number; saved: () =
     clear: async () => {
       value = undefined;
     },
+    watch: () => undefined,
     writes: () => writes,
     saved: () => value,
   };

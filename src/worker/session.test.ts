@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { factContextOf } from '../core/reasons';
@@ -10,22 +10,23 @@ import { sha256Hex } from '../core/hash';
 import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './builtin-sources';
-import type { SavedWorkspace } from './protocol';
+import type { SavedWorkspace, WorkspaceEvent } from './protocol';
 import { userViewExportSchema } from '../core/format/user-view';
 import { createSession, filterAndSortTrace } from './session';
 import { encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, type SharedWorkspace } from './share-link';
-import type { WorkspaceStorage } from './workspace-storage';
+import { STORAGE_CLEARED_MESSAGE, StorageClearedError, StorageTimeoutError, type WorkspaceStorage } from './workspace-storage';
 
 function createMemoryStorage(initial?: unknown): WorkspaceStorage & { saved: () => unknown } {
   let value: unknown = initial;
   return {
-    read: async () => value,
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
     write: async (workspace: SavedWorkspace) => {
       value = workspace;
     },
     clear: async () => {
       value = undefined;
     },
+    watch: () => undefined,
     saved: () => value,
   };
 }
@@ -116,6 +117,47 @@ describe('session', () => {
     expect(session.packetJson('user')).toBeNull();
     expect(session.receiptJson()).toContain('REQUIRED_MISSING_PROVENANCE');
     expect(compiled.view.columns.compiled.emitted).toBe(false);
+  });
+
+  it('a compilation that throws leaves no earlier receipt, packet or trace to read, export or freeze', async () => {
+    let broken = false;
+    const flaky: Compiler = {
+      ...compiler,
+      compile: (request) => {
+        if (broken) throw new RangeError('Maximum call stack size exceeded');
+        return compiler.compile(request);
+      },
+    };
+    const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    expect(session.compile('diagnostic').ok).toBe(true);
+    expect(session.packetJson('diagnostic')).not.toBeNull();
+
+    broken = true;
+    expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
+    expect(session.receiptJson()).toBeNull();
+    expect(session.packetJson('diagnostic')).toBeNull();
+    expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 100 }).total).toBe(0);
+    expect(session.freezeReceipt().frozenReceiptId).toBeNull();
+    expect(session.attemptContinue()).toBeNull();
+
+    broken = false;
+    expect(session.compile('diagnostic').ok).toBe(true);
+    expect(session.receiptJson()).not.toBeNull();
+  });
+
+  it('a compilation whose baselines throw keeps nothing either', async () => {
+    const flaky: Compiler = {
+      ...compiler,
+      baselines: () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    };
+    const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
+    expect(session.receiptJson()).toBeNull();
+    expect(session.freezeReceipt().frozenReceiptId).toBeNull();
   });
 
   it('exports from the user view only what the user view shows, labelled, with no digest over withheld records', async () => {
@@ -237,6 +279,31 @@ describe('session', () => {
       expect(link).toEqual({ ok: false, message: expect.stringMatching(/^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario"/) });
     });
 
+    it('that throws while its files are read (a worker limit) leaves the workspace as it was', async () => {
+      const { session } = await newSession();
+      const loaded = await session.loadFiles([file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))], noProgress);
+      expect(loaded.status).toBe('loaded');
+      const link = await session.createShareLink();
+      if (!link.ok) throw new Error(link.message);
+      const before = session.compile('diagnostic');
+      if (!before.ok) throw new Error(before.error.message);
+
+      const { session: other } = await newSession();
+      await other.updateContract({ value: { ...other.current().loaded.scenario.contract, tokenBudget: 80 } });
+      const receiptBefore = other.compile('diagnostic');
+      const text = vi.spyOn(Blob.prototype, 'text').mockRejectedValue(new RangeError('Invalid string length'));
+      try {
+        await expect(other.openShareLink(link.fragment)).rejects.toThrow('Invalid string length');
+      } finally {
+        text.mockRestore();
+      }
+      expect(other.current().selection.scenarioKey).toBe('retry-policy');
+      const after = other.compile('diagnostic');
+      if (!receiptBefore.ok || !after.ok) throw new Error('compile failed');
+      expect(after.view.receiptId).toBe(receiptBefore.view.receiptId);
+      expect(after.view.tokenBudget).toBe(80);
+    });
+
     it('refuse a damaged, oversized, foreign or inconsistent link whole, and change nothing', async () => {
       const { session } = await newSession();
       const contract = session.current().loaded.scenario.contract;
@@ -312,6 +379,91 @@ describe('session', () => {
     const reset = await reloaded.session.resetWorkspace();
     expect(reset.scenarios.some((entry) => entry.origin === 'loaded')).toBe(false);
     expect(storage.saved()).toBeUndefined();
+  });
+
+  it('reports every change of the workspace, and a new session restores what was reported even when storage kept nothing', async () => {
+    const broken: WorkspaceStorage = {
+      read: async () => undefined,
+      write: async () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')),
+      clear: async () => undefined,
+      watch: () => undefined,
+    };
+    const events: WorkspaceEvent[] = [];
+    const session = createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() });
+    const started = await session.start(null, (event) => events.push(event));
+    expect(events).toHaveLength(1);
+    const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
+    await session.loadFiles([file('mine.json', JSON.stringify(scenario))], noProgress);
+    const contract = started.scenarios[0]?.contract;
+    await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
+    await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
+    await session.select({ scenarioKey: 'loaded:mine', controls: [], lateChanges: [] });
+    const last = events.at(-1);
+    expect(last?.storage.status).toBe('unavailable');
+    expect(last?.workspace.loads.map((load) => load.files.map((entry) => entry.name))).toEqual([['mine.json']]);
+
+    const restored = await createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() }).start(last?.workspace ?? null, () => undefined);
+    expect(restored.selection.scenarioKey).toBe('loaded:mine');
+    expect(restored.scenarios.find((entry) => entry.key === 'loaded:mine')?.recordCount).toBe(1);
+    expect(restored.scenarios.find((entry) => entry.key === 'retry-policy')).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
+    expect(restored.restoreIssues).toEqual([]);
+  });
+
+  it('storage that never answers is named, and the built-ins work in memory', async () => {
+    const silent: WorkspaceStorage = { read: () => Promise.reject(new StorageTimeoutError(5)), write: () => Promise.reject(new StorageTimeoutError(5)), clear: async () => undefined, watch: () => undefined };
+    const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios() });
+    const started = await session.start();
+    expect(started.storage).toEqual({ status: 'unavailable', message: expect.stringMatching(/^Browser storage did not answer within 5 seconds: working in memory only/) });
+    await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    expect(session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
+  });
+
+  it('a saved workspace whose files were deleted says so on reload and keeps the edits that still apply', async () => {
+    const storage = createMemoryStorage();
+    const { session, snapshot } = await newSession(storage);
+    const contract = snapshot.scenarios[0]?.contract;
+    await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
+    const { loads: _files, ...withoutFiles } = storage.saved() as SavedWorkspace;
+    const reloaded = createSession({ compiler, storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) }, builtins: readBuiltinScenarios() });
+    const restored = await reloaded.start();
+    expect(restored.restoreIssues).toEqual([
+      { file: 'saved workspace', path: 'loads', message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' },
+    ]);
+    expect(restored.scenarios[0]).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
+  });
+
+  it('storage cleared under the page is said at once, nothing is written again until asked, and "save again" writes everything', async () => {
+    const storage = createMemoryStorage();
+    let clearedUnderUs: () => void = () => undefined;
+    let failNextWrite = false;
+    const watched: WorkspaceStorage = {
+      ...storage,
+      write: async (workspace) => {
+        if (failNextWrite) throw new StorageClearedError();
+        await storage.write(workspace);
+      },
+      watch: (listener) => {
+        clearedUnderUs = listener;
+      },
+    };
+    const events: WorkspaceEvent[] = [];
+    const session = createSession({ compiler, storage: watched, builtins: readBuiltinScenarios() });
+    await session.start(null, (event) => events.push(event));
+    await storage.clear();
+    clearedUnderUs();
+    expect(events.at(-1)?.storage).toEqual({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE });
+
+    const toggled = await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    expect(toggled.storage.status).toBe('cleared');
+    expect(storage.saved()).toBeUndefined();
+
+    const saved = await session.saveWorkspace();
+    expect(saved.storage).toEqual({ status: 'persistent' });
+    expect(storage.saved()).toMatchObject({ selection: { controls: ['remove-provenance'] } });
+
+    // The write path finds the loss too (no close event in some browsers).
+    failNextWrite = true;
+    expect((await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] })).storage.status).toBe('cleared');
   });
 
   it('runs a lone records file under the current contract', async () => {

@@ -34,6 +34,7 @@ import {
   type LoadResult,
   type PacketColumn,
   type SavedLoad,
+  type SavedWorkspace,
   type ScenarioExport,
   type ShareCheck,
   type ShareLinkResult,
@@ -47,12 +48,13 @@ import {
   type TraceQuery,
   type TraceRowView,
   type VerdictView,
+  type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import type { RecordStore } from './record-store';
-import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
+import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
 interface Entry {
   readonly key: string;
@@ -171,17 +173,33 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
 
   const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, database, databaseNotice, restoreIssues });
 
+  const saved = (): SavedWorkspace => ({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } });
+
+  // Told after every change, saved or not: the page keeps the workspace to give a restarted worker.
+  let listener: ((event: WorkspaceEvent) => void) | null = null;
+  const notify = () => listener?.({ workspace: saved(), storage: storageState });
+
   const persist = async () => {
-    // A second tab works on a copy: writing it would overwrite what the tab holding the database saves.
-    if (!saves) return;
-    try {
-      await measuredAsync('cc:persist', () => storage.write({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } }));
-      storageState = { status: 'persistent' };
-    } catch (error) {
-      const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
-      storageState = { status: 'unavailable', message: isQuotaError(error) ? await workspaceFullMessage(fileBytes, estimateStorage) : storageFailureMessage(error) };
+    // After the user's storage was cleared under the page, nothing is written again unless asked (saveWorkspace);
+    // a second tab works on a copy: writing it would overwrite what the tab holding the database saves.
+    if (storageState.status !== 'cleared' && saves) {
+      try {
+        await measuredAsync('cc:persist', () => storage.write(saved()));
+        storageState = { status: 'persistent' };
+      } catch (error) {
+        const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+        storageState =
+          error instanceof StorageClearedError
+            ? { status: 'cleared', message: STORAGE_CLEARED_MESSAGE }
+            : { status: 'unavailable', message: isQuotaError(error) ? await workspaceFullMessage(fileBytes, estimateStorage) : storageFailureMessage(error) };
+      }
     }
+    notify();
   };
+  storage.watch(() => {
+    storageState = { status: 'cleared', message: STORAGE_CLEARED_MESSAGE };
+    notify();
+  });
 
   /** Keeps only ids the scenario declares, so a stale saved selection can never be refused mid-session. */
   const normaliseSelection = (wanted: Selection): Selection => {
@@ -340,41 +358,60 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
-  return {
-    async start(): Promise<WorkspaceSnapshot> {
-      let saved: unknown;
+  const restoreFrom = async (restore: SavedWorkspace | null): Promise<void> => {
+    let stored: unknown = restore;
+    if (restore === null) {
+      let read: StoredWorkspace;
       try {
-        saved = await storage.read();
+        read = await storage.read();
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
-        return snapshot();
+        return;
       }
-      if (saved === undefined) return snapshot();
-      const parsed = savedWorkspaceSchema.safeParse(saved);
-      if (!parsed.success) {
-        restoreIssues = [...restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
-        return snapshot();
+      if (read === undefined) return;
+      stored = read.workspace;
+      if (read.filesMissing) {
+        // Site data cleared while a page still wrote the selection: say what is missing, keep what is left.
+        restoreIssues = [...restoreIssues, { file: 'saved workspace', path: 'loads', message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' }];
+        stored = stored !== null && typeof stored === 'object' ? { ...stored, loads: [] } : stored;
       }
-      const never = new AbortController().signal;
-      // Loads the saved workspace no longer names (a save that failed, a load cancelled in a crash) are dropped.
-      if (saves) records?.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
-      for (const load of parsed.data.loads) {
-        const kept = load.stored === undefined ? null : measured('cc:restore-records', () => records?.read(load.stored ?? '') ?? null);
-        const restored = await applyIntake(load.files, load.baseKey, () => undefined, never, { index: false, stored: kept ?? new Map() });
-        if (restored.ok) loads.push(load);
-        else restoreIssues = [...restoreIssues, ...restored.error.issues];
-      }
-      for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
-        const contract = validateContract(`saved edit of ${key}`, value);
-        if (contract.ok && entryOf(key)) contractEdits.set(key, contract.value);
-        else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
-      }
-      selection = normaliseSelection(parsed.data.selection);
-      // With the database on disk, the selected records' rows are already there: this finds them and writes nothing.
-      if (records !== null && currentEntry().origin === 'loaded') {
-        const report = compiler.index(effective(currentEntry()).recordSet);
-        performance.mark('cc:restore-index', { detail: report });
-      }
+    }
+    const parsed = savedWorkspaceSchema.safeParse(stored);
+    if (!parsed.success) {
+      restoreIssues = [...restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
+      return;
+    }
+    const never = new AbortController().signal;
+    // Loads the saved workspace no longer names (a save that failed, a load cancelled in a crash) are dropped.
+    if (saves && restore === null) records?.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
+    for (const load of parsed.data.loads) {
+      const kept = load.stored === undefined ? null : measured('cc:restore-records', () => records?.read(load.stored ?? '') ?? null);
+      const restored = await applyIntake(load.files, load.baseKey, () => undefined, never, { index: false, stored: kept ?? new Map() });
+      if (restored.ok) loads.push(load);
+      else restoreIssues = [...restoreIssues, ...restored.error.issues];
+    }
+    for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
+      const contract = validateContract(`saved edit of ${key}`, value);
+      if (contract.ok && entryOf(key)) contractEdits.set(key, contract.value);
+      else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
+    }
+    selection = normaliseSelection(parsed.data.selection);
+    // With the database on disk, the selected records' rows are already there: this finds them and writes nothing.
+    if (records !== null && currentEntry().origin === 'loaded') {
+      const report = compiler.index(effective(currentEntry()).recordSet);
+      performance.mark('cc:restore-index', { detail: report });
+    }
+  };
+
+  return {
+    /**
+     * Restores the workspace: the one the page kept when a worker before this one was lost, or else the
+     * one saved in storage. `onChange` hears of every later change.
+     */
+    async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {
+      listener = onChange;
+      await restoreFrom(restore);
+      notify();
       return snapshot();
     },
 
@@ -387,13 +424,18 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     },
 
     compile(audience: Audience): CompileResponse {
+      // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or frozen.
+      last = null;
       const request = prepare(selection.lateChanges);
       if (!request.ok) return { ok: false, error: request.error };
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
       compilations += 1;
-      last = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
-      return { ok: true, view: viewOf(last, audience) };
+      const compiled: LastCompile = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
+      const view = viewOf(compiled, audience);
+      last = compiled;
+      return { ok: true, view };
     },
 
     disclose(audience: Audience): CompileResponse {
@@ -484,6 +526,13 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
       return { ok: true, snapshot: snapshot() };
     },
 
+    /** Saves the whole workspace again, files included: the way back after storage was cleared under the page. */
+    async saveWorkspace(): Promise<WorkspaceSnapshot> {
+      storageState = { status: 'persistent' };
+      await persist();
+      return snapshot();
+    },
+
     async revertContract(): Promise<WorkspaceSnapshot> {
       contractEdits.delete(currentEntry().key);
       await persist();
@@ -508,8 +557,8 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
         if (first) {
           databaseNotice = null;
           const stored = await storeRecords(intake.value.recordFiles, onProgress, controller.signal);
-          const saved = { baseKey, files: files.map(({ name, blob }) => ({ name, blob })) };
-          loads = [...loads, stored === null ? saved : { ...saved, stored }];
+          const dropped = { baseKey, files: files.map(({ name, blob }) => ({ name, blob })) };
+          loads = [...loads, stored === null ? dropped : { ...dropped, stored }];
           selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
           resetDrillState();
           await persist();
@@ -566,43 +615,49 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
       const decoded = await decodeShareFragment(fragment);
       if (!decoded.ok) return { ok: false, issues: decoded.error };
       const shared = decoded.value;
-      const before = { loaded, loads, contractEdits, selection };
-      loaded = new Map();
-      loads = [];
-      contractEdits = new Map();
-      let issues: InputIssue[] = [];
-      const never = new AbortController().signal;
-      for (const [index, load] of shared.loads.entries()) {
-        if (!entryOf(load.baseKey)) {
-          issues.push({ file: 'share link', path: `loads[${index}].baseKey`, message: `names scenario "${load.baseKey}", which this workspace does not have` });
-          break;
-        }
-        const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
-        const applied = await applyIntake(files, load.baseKey, () => undefined, never);
-        if (!applied.ok) {
-          issues = issues.concat(applied.error.issues);
-          break;
-        }
-        loads.push({ baseKey: load.baseKey, files });
-      }
-      for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
-        const contract = validateContract(`share link: contract edit of ${key}`, value);
-        if (!entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
-        else if (!contract.ok) issues = issues.concat(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]);
-        else contractEdits.set(key, contract.value);
-      }
-      // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
       const wanted = shared.selection;
-      const target = entryOf(wanted.scenarioKey);
-      if (issues.length === 0 && !target) issues.push({ file: 'share link', path: 'selection.scenarioKey', message: `selects scenario "${wanted.scenarioKey}", which the link does not load` });
-      if (issues.length === 0 && target) {
-        const normalised = normaliseSelection(wanted);
-        const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
-        if (dropped.length > 0) issues.push({ file: 'share link', path: 'selection', message: `switches on ${dropped.join(', ')}, which scenario "${wanted.scenarioKey}" does not declare` });
-      }
-      if (issues.length > 0) {
+      const before = { loaded, loads, contractEdits, selection };
+      // A throw while reading a file (a worker limit) must also leave the workspace as it was.
+      try {
+        loaded = new Map();
+        loads = [];
+        contractEdits = new Map();
+        let issues: InputIssue[] = [];
+        const never = new AbortController().signal;
+        for (const [index, load] of shared.loads.entries()) {
+          if (!entryOf(load.baseKey)) {
+            issues.push({ file: 'share link', path: `loads[${index}].baseKey`, message: `names scenario "${load.baseKey}", which this workspace does not have` });
+            break;
+          }
+          const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
+          const applied = await applyIntake(files, load.baseKey, () => undefined, never);
+          if (!applied.ok) {
+            issues = issues.concat(applied.error.issues);
+            break;
+          }
+          loads.push({ baseKey: load.baseKey, files });
+        }
+        for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
+          const contract = validateContract(`share link: contract edit of ${key}`, value);
+          if (!entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
+          else if (!contract.ok) issues = issues.concat(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]);
+          else contractEdits.set(key, contract.value);
+        }
+        // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
+        const target = entryOf(wanted.scenarioKey);
+        if (issues.length === 0 && !target) issues.push({ file: 'share link', path: 'selection.scenarioKey', message: `selects scenario "${wanted.scenarioKey}", which the link does not load` });
+        if (issues.length === 0 && target) {
+          const normalised = normaliseSelection(wanted);
+          const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
+          if (dropped.length > 0) issues.push({ file: 'share link', path: 'selection', message: `switches on ${dropped.join(', ')}, which scenario "${wanted.scenarioKey}" does not declare` });
+        }
+        if (issues.length > 0) {
+          ({ loaded, loads, contractEdits, selection } = before);
+          return { ok: false, issues };
+        }
+      } catch (error) {
         ({ loaded, loads, contractEdits, selection } = before);
-        return { ok: false, issues };
+        throw error;
       }
       selection = normaliseSelection(wanted);
       resetDrillState();
@@ -664,6 +719,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
       }
+      notify();
       return snapshot();
     },
   };

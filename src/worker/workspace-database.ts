@@ -13,15 +13,21 @@ export interface WorkspaceDatabase {
   readonly state: DatabaseState;
 }
 
-/** Holds `name` for as long as this worker lives; false at once when another tab holds it. */
+/**
+ * How long to wait for the lock: a worker the page restarts after losing one finds the lock still held for a
+ * moment while the browser tears the old worker down; another tab holds it for as long as it is open.
+ */
+const LOCK_WAIT_MS = 2_000;
+
+/** Holds `name` for as long as this worker lives; false when another tab still holds it after LOCK_WAIT_MS. */
 function holdLock(name: string): Promise<boolean> {
-  return new Promise<boolean>((resolve, reject) => {
+  return new Promise<boolean>((resolve) => {
     navigator.locks
-      .request(name, { ifAvailable: true }, (lock) => {
-        resolve(lock !== null);
-        return lock === null ? undefined : new Promise<never>(() => undefined);
+      .request(name, { signal: AbortSignal.timeout(LOCK_WAIT_MS) }, () => {
+        resolve(true);
+        return new Promise<never>(() => undefined);
       })
-      .catch(reject);
+      .catch(() => resolve(false));
   });
 }
 
@@ -37,13 +43,7 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
   if (typeof navigator.storage?.getDirectory !== 'function' || !('FileSystemSyncAccessHandle' in globalThis) || typeof navigator.locks?.request !== 'function') {
     return inMemory(sqlite3, { kind: 'memory', reason: 'unsupported', saves: true, message: 'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.' });
   }
-  let held: boolean;
-  try {
-    held = await holdLock(DATABASE_LOCK);
-  } catch {
-    held = false;
-  }
-  if (!held) {
+  if (!(await holdLock(DATABASE_LOCK))) {
     return inMemory(sqlite3, { kind: 'memory', reason: 'other-tab', saves: false, message: 'This workspace is open in another tab, which holds its database. This tab works on a copy in memory, slower to load, and saves nothing: close the other tab and reload to work on the saved workspace here.' });
   }
   try {

@@ -2,6 +2,7 @@ import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
 import { AuditStrip } from './AuditStrip';
 import { ComparePanel } from './ComparePanel';
+import { CompilerFailure } from './CompilerFailure';
 import { ContractPanel } from './ContractPanel';
 import { DrillView } from './DrillView';
 import { DropZone } from './DropZone';
@@ -16,6 +17,7 @@ import { SkipLinks } from './SkipLinks';
 import { Tour } from './Tour';
 import { StorageNotice } from './StorageNotice';
 import { TracePanel } from './TracePanel';
+import { WorkerStatus } from './WorkerStatus';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
 
 const RAILS: Record<ViewId, () => ReactNode> = {
@@ -55,11 +57,9 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
     <DropZone>
       <SkipLinks />
       <Header />
-      {fatal ? (
-        <div className="fail-closed" role="alert" data-testid="fatal-error">
-          {fatal}
-        </div>
-      ) : null}
+      <WorkerStatus />
+      {/* Its ways back need a running worker; while none runs, the worker status offers its own. */}
+      {fatal ? null : <CompilerFailure />}
       <StorageNotice />
       <ShareNotice />
       <LoadStatus />

@@ -22,6 +22,7 @@ function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNod
  */
 export function AuditStrip() {
   const response = useResultStore((state) => state.response);
+  const failed = useResultStore((state) => state.failure !== null);
   const view = response?.ok ? response.view : null;
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
@@ -37,6 +38,8 @@ export function AuditStrip() {
         </dl>
       ) : response && !response.ok ? (
         <p className="audit-error">Not compiled: {response.error.code}</p>
+      ) : failed ? (
+        <p className="audit-error">Not compiled: the compiler failed</p>
       ) : (
         <dl aria-busy="true">
           <Fact term="Selected" value="…" />

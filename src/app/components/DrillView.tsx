@@ -6,12 +6,13 @@ import { CodeLink } from './Glossary';
 /** What is compiled now, beside the drill, so a recompile's effect is seen without leaving the drill. */
 function CurrentCompilation() {
   const response = useResultStore((state) => state.response);
+  const failed = useResultStore((state) => state.failure !== null);
   const view = response?.ok ? response.view : null;
   return (
     <section className="panel drill-current" aria-labelledby="drill-current-heading" data-testid="drill-current">
       <h2 id="drill-current-heading">Compiled now</h2>
       {!view ? (
-        <p>{response && !response.ok ? `Not compiled: ${response.error.code}` : 'Compiling…'}</p>
+        <p>{response && !response.ok ? `Not compiled: ${response.error.code}` : failed ? 'Not compiled: the compiler failed' : 'Compiling…'}</p>
       ) : (
         <>
           <p data-testid="drill-current-outcome">

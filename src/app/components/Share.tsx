@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { formatIssue } from '../../core/errors';
-import { compileNow } from '../state/actions';
+import { openLink, shareWorkspace } from '../state/actions';
 import { useScenarioStore } from '../state/scenario-store';
-import { applyLink, copyBlankLink, copyShareLink, dismissShareNotice, openShareDialog, useShareStore } from '../state/share';
+import { copyBlankLink, dismissShareNotice, openShareDialog, useShareStore } from '../state/share';
 import { ConfirmDialog } from './ConfirmDialog';
 import { whatResetLoses } from './Header';
 
@@ -42,7 +42,7 @@ export function ShareDialog() {
             the address after “#”. That part never reaches a server: opening the link rebuilds the workspace in the browser and compiles the same receipt.
           </p>
           <div className="button-row">
-            <button type="button" ref={first} onClick={() => void copyShareLink()}>
+            <button type="button" ref={first} onClick={() => void shareWorkspace()}>
               Copy share link
             </button>
             <button type="button" className="secondary" onClick={() => void copyBlankLink()}>
@@ -81,7 +81,7 @@ export function ShareNotice() {
         confirmLabel={pending?.kind === 'blank' ? 'Start blank session' : 'Open shared workspace'}
         onCancel={() => useShareStore.setState({ pending: null })}
         onConfirm={() => {
-          if (pending) void applyLink(pending, compileNow);
+          if (pending) void openLink(pending);
         }}
       >
         <p>

@@ -1,34 +1,143 @@
 import type { Audience } from '../../core/disclosure';
-import type { CompileResponse, Selection, TraceFilter } from '../../worker/protocol';
-import { compilerApi } from './api';
+import type { CompileResponse, ContractUpdate, LoadResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
+import { WorkerLostError } from '../worker-supervisor';
+import { compilerApi, restartCompilerWorker } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
-import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE, useResultStore } from './result-store';
+import { describeFailure } from './failure';
+import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, TRACE_PAGE_SIZE, useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
-import { openLinkFromLocation } from './share';
+import { applyLink, copyShareLink, openLinkFromLocation, useShareStore, type PendingLink } from './share';
 import { useUiStore } from './ui-store';
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
 let compileTicket = 0;
 let traceTicket = 0;
 
-export async function boot(): Promise<void> {
+/**
+ * A call to the worker threw or was lost. Fail closed: nothing derived from an earlier compilation
+ * stays on screen (no packet, receipt, trace or drill verdict), replies still on their way are
+ * dropped, and the failure names what was being done and why.
+ */
+export function failClosed(during: string, error: unknown): void {
+  compileTicket += 1;
+  traceTicket += 1;
+  requestedPages.clear();
+  useResultStore.setState({ response: null, failure: { during, reason: describeFailure(error) }, compiling: false, trace: EMPTY_TRACE });
+  useDrillStore.setState(INITIAL_DRILL);
+  useUiStore.setState({ notice: null });
+}
+
+/** Runs one step against the worker; a throw or rejection fails closed. False when it failed. */
+async function guarded(during: string, work: () => Promise<void>): Promise<boolean> {
   try {
-    const workspace = await compilerApi().start();
-    useScenarioStore.setState({ workspace });
-    // A share or blank-session link in the address bar replaces the workspace (and compiles) before the first result.
-    if (await openLinkFromLocation(compileNow)) return;
-    await compileNow();
+    await work();
+    return true;
   } catch (error) {
-    useUiStore.setState({ fatal: `The compiler could not start in this browser: ${error instanceof Error ? error.message : String(error)}` });
+    failClosed(during, error);
+    return false;
   }
+}
+
+// The workspace as the worker last reported it (files as Blobs, edits, selection), saved or not: a restarted worker gets it back.
+let keptWorkspace: SavedWorkspace | null = null;
+// True from a restart until the restored workspace has compiled: a worker lost then is not restarted again by itself.
+let restoring = false;
+
+function onWorkspaceEvent(event: WorkspaceEvent): void {
+  keptWorkspace = event.workspace;
+  const workspace = useScenarioStore.getState().workspace;
+  const storage = workspace?.storage;
+  const changed = storage?.status !== event.storage.status || (storage.status !== 'persistent' && event.storage.status !== 'persistent' && storage.message !== event.storage.message);
+  if (workspace && changed) useScenarioStore.setState({ workspace: { ...workspace, storage: event.storage } });
+}
+
+/**
+ * Starts the worker's session on the given workspace (or what storage holds) and compiles. At boot a share
+ * or blank-session link in the address bar is opened first. False when it could not start.
+ */
+async function startSession(restore: SavedWorkspace | null, openLink = false): Promise<boolean> {
+  try {
+    const workspace = await compilerApi().start(restore, onWorkspaceEvent);
+    useScenarioStore.setState({ workspace });
+  } catch (error) {
+    // A loss reported while restoring has already said more than this could.
+    if (useUiStore.getState().fatal === null) useUiStore.setState({ fatal: `The compiler could not start in this browser. ${describeFailure(error)}` });
+    return false;
+  }
+  useUiStore.setState({ fatal: null });
+  // A link replaces the workspace (and compiles) before the first result; a failure to open it has failed closed.
+  let linked = false;
+  const opened =
+    !openLink ||
+    (await guarded('opening the link', async () => {
+      linked = await openLinkFromLocation(compileNow);
+    }));
+  if (opened && !linked) await compileNow();
+  // The fresh worker may have been lost while compiling what it restored.
+  return useUiStore.getState().fatal === null;
+}
+
+export async function boot(): Promise<void> {
+  await startSession(null, true);
+}
+
+/**
+ * A worker ended without being asked (crashed, terminated, uncaught error). Nothing it computed stays
+ * on screen; a fresh worker is started with the workspace the page kept, and the user is told. If the
+ * fresh one is lost too before the workspace compiles, it is not retried blindly: the user chooses.
+ */
+export async function recoverFromWorkerLoss(reason: string): Promise<void> {
+  failClosed('working', new WorkerLostError(reason));
+  useResultStore.setState({ failure: null });
+  if (restoring) {
+    restoring = false;
+    useUiStore.setState({ workerNotice: null, fatal: `The compiler stopped again while your workspace was being restored: ${reason}.` });
+    return;
+  }
+  useUiStore.setState({ workerNotice: { status: 'restarting', reason } });
+  await restartCompiler(keptWorkspace);
+  useUiStore.setState((state) => ({ workerNotice: state.fatal === null ? { status: 'restarted', reason } : null }));
+}
+
+/** Replaces the worker with a fresh one and restores `restore` into it (null: what storage holds). */
+async function restartCompiler(restore: SavedWorkspace | null): Promise<boolean> {
+  restoring = true;
+  restartCompilerWorker();
+  const started = await startSession(restore);
+  restoring = false;
+  return started;
+}
+
+/** "Try again" after the compiler could not start or kept stopping. */
+export async function retryCompiler(): Promise<void> {
+  useUiStore.setState({ fatal: null, workerNotice: null });
+  await restartCompiler(keptWorkspace);
+}
+
+/** The last way back: a fresh worker with nothing restored, and storage cleared, so a workspace that kills the worker is gone. */
+export async function startFromBuiltins(): Promise<void> {
+  useUiStore.setState({ fatal: null, workerNotice: null });
+  const empty: SavedWorkspace = { version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: '', controls: [], lateChanges: [] } };
+  if (await restartCompiler(empty)) await resetWorkspace();
+}
+
+export function dismissWorkerNotice(): void {
+  useUiStore.setState({ workerNotice: null });
 }
 
 export async function compileNow(): Promise<void> {
   const ticket = ++compileTicket;
   useResultStore.setState({ compiling: true });
-  const response = await compilerApi().compile(useUiStore.getState().audience);
+  let response: CompileResponse;
+  try {
+    response = await compilerApi().compile(useUiStore.getState().audience);
+  } catch (error) {
+    // A failure of a compilation the user has already replaced changes nothing on screen.
+    if (ticket === compileTicket) failClosed('compiling', error);
+    return;
+  }
   if (ticket !== compileTicket) return;
-  useResultStore.setState((state) => ({ response, compiling: false, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
+  useResultStore.setState((state) => ({ response, failure: null, compiling: false, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
   await Promise.all([refreshTrace(), fillBaselines(response, ticket)]);
 }
 
@@ -38,9 +147,15 @@ export async function compileNow(): Promise<void> {
  */
 async function fillBaselines(response: CompileResponse, ticket: number): Promise<void> {
   if (!response.ok || response.view.baselineIndexing === null) return;
-  const filled = await compilerApi().awaitBaselines(response.view.compilation, (progress) => {
-    if (ticket === compileTicket) useResultStore.setState({ baselineProgress: progress });
-  });
+  let filled: CompileResponse | null;
+  try {
+    filled = await compilerApi().awaitBaselines(response.view.compilation, (progress) => {
+      if (ticket === compileTicket) useResultStore.setState({ baselineProgress: progress });
+    });
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('indexing for the baselines', error);
+    return;
+  }
   if (ticket !== compileTicket || filled === null) return;
   useResultStore.setState({ response: filled, baselineProgress: null });
 }
@@ -48,9 +163,15 @@ async function fillBaselines(response: CompileResponse, ticket: number): Promise
 export async function setAudience(audience: Audience): Promise<void> {
   useUiStore.setState({ audience });
   const ticket = ++compileTicket;
-  const response = await compilerApi().disclose(audience);
+  let response: CompileResponse;
+  try {
+    response = await compilerApi().disclose(audience);
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('changing the disclosure view', error);
+    return;
+  }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, baselineProgress: response.ok ? response.view.baselineIndexing : null });
+  useResultStore.setState({ response, failure: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
   await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket)]);
 }
 
@@ -59,7 +180,13 @@ export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>
   requestedPages.clear();
   const traceQuery = { ...useResultStore.getState().traceQuery, ...change };
   useResultStore.setState({ traceQuery });
-  const page = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: 0, limit: TRACE_PAGE_SIZE });
+  let page: TracePage;
+  try {
+    page = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: 0, limit: TRACE_PAGE_SIZE });
+  } catch (error) {
+    if (ticket === traceTicket) failClosed('reading the trace', error);
+    return;
+  }
   if (ticket !== traceTicket) return;
   useResultStore.setState({ trace: { matched: page.matched, total: page.total, pages: new Map([[0, page.rows]]) } });
 }
@@ -79,39 +206,66 @@ export async function loadTracePages(first: number, last: number): Promise<void>
   }
   await Promise.all(
     wanted.map(async (page) => {
-      const window = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: page * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE });
+      let window: TracePage;
+      try {
+        window = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: page * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE });
+      } catch (error) {
+        if (ticket === traceTicket) failClosed('reading the trace', error);
+        return;
+      }
       if (ticket !== traceTicket) return;
       useResultStore.setState((state) => ({ trace: { ...state.trace, pages: new Map(state.trace.pages).set(page, window.rows) } }));
     }),
   );
 }
 
-async function applySelection(change: Partial<Selection>): Promise<void> {
+/** Sends the selection to the worker, then compiles. False when the worker failed. */
+async function applySelection(change: Partial<Selection>): Promise<boolean> {
   const before = useScenarioStore.getState().workspace;
   const current = before?.selection;
-  if (!before || !current) return;
+  if (!before || !current) return false;
   // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
-  const workspace = await compilerApi().select({ ...current, ...change });
+  let workspace: WorkspaceSnapshot;
+  try {
+    workspace = await compilerApi().select({ ...current, ...change });
+  } catch (error) {
+    // The switches go back to what the worker last confirmed: the click did not take effect.
+    useScenarioStore.setState({ workspace: before });
+    failClosed('changing the selection', error);
+    return false;
+  }
   if (workspace.selection.scenarioKey !== current.scenarioKey) {
     useDrillStore.setState(INITIAL_DRILL);
     useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   }
   useScenarioStore.setState({ workspace, contractIssues: [] });
   await compileNow();
+  return useResultStore.getState().failure === null;
 }
 
-export function selectScenario(scenarioKey: string): Promise<void> {
-  return applySelection({ scenarioKey, controls: [], lateChanges: [] });
+export async function selectScenario(scenarioKey: string): Promise<void> {
+  await applySelection({ scenarioKey, controls: [], lateChanges: [] });
 }
 
-export function setControl(id: string, on: boolean): Promise<void> {
+export async function setControl(id: string, on: boolean): Promise<void> {
   const controls = useScenarioStore.getState().workspace?.selection.controls ?? [];
-  return applySelection({ controls: on ? [...controls, id] : controls.filter((control) => control !== id) });
+  await applySelection({ controls: on ? [...controls, id] : controls.filter((control) => control !== id) });
+}
+
+/** The way back from a failure: send the selection on screen again and compile it. */
+export async function retryAfterFailure(): Promise<void> {
+  await applySelection({});
 }
 
 export async function updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<boolean> {
-  const update = await compilerApi().updateContract(input);
+  let update: ContractUpdate;
+  try {
+    update = await compilerApi().updateContract(input);
+  } catch (error) {
+    failClosed('applying the contract', error);
+    return false;
+  }
   if (!update.ok) {
     useScenarioStore.setState({ contractIssues: update.issues });
     return false;
@@ -121,20 +275,39 @@ export async function updateContract(input: { readonly value: unknown } | { read
   return true;
 }
 
+/** After storage was cleared under the page: write the workspace in memory to storage again. */
+export async function saveWorkspaceAgain(): Promise<void> {
+  await guarded('saving the workspace', async () => {
+    const workspace = await compilerApi().saveWorkspace();
+    useScenarioStore.setState({ workspace });
+  });
+}
+
 export async function revertContract(): Promise<void> {
-  const workspace = await compilerApi().revertContract();
-  useScenarioStore.setState({ workspace, contractIssues: [] });
-  await compileNow();
+  const reverted = await guarded('reverting the contract', async () => {
+    const workspace = await compilerApi().revertContract();
+    useScenarioStore.setState({ workspace, contractIssues: [] });
+  });
+  if (reverted) await compileNow();
 }
 
 export async function loadFiles(files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   useScenarioStore.setState({ load: { status: 'loading', progress: null } });
   let finished = false;
-  // Progress comes over its own message channel and can land after the result: it must not reopen a finished load.
-  const result = await compilerApi().loadFiles(files, (progress) => {
-    if (!finished) useScenarioStore.setState({ load: { status: 'loading', progress } });
-  });
+  let result: LoadResult;
+  try {
+    // Progress comes over its own message channel and can land after the result: it must not reopen a finished load.
+    result = await compilerApi().loadFiles(files, (progress) => {
+      if (!finished) useScenarioStore.setState({ load: { status: 'loading', progress } });
+    });
+  } catch (error) {
+    finished = true;
+    const names = files.map((file) => file.name).join(', ');
+    useScenarioStore.setState({ load: { status: 'rejected', issues: [{ file: names, path: '(root)', message: `the compiler failed while reading the files, so none was loaded. ${describeFailure(error)}` }], summaries: [] } });
+    failClosed('loading files', error);
+    return;
+  }
   finished = true;
   if (result.status === 'rejected') {
     useScenarioStore.setState({ load: { status: 'rejected', issues: result.issues, summaries: result.summaries } });
@@ -154,8 +327,9 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   }
 }
 
-export function cancelLoad(): Promise<void> {
-  return compilerApi().cancelLoad();
+export async function cancelLoad(): Promise<void> {
+  // A lost worker ends the load by itself (the load fails closed); a cancel has nothing more to do.
+  await compilerApi().cancelLoad().catch(() => undefined);
 }
 
 export function dismissLoadStatus(): void {
@@ -163,19 +337,25 @@ export function dismissLoadStatus(): void {
 }
 
 export async function freezeReceipt(): Promise<void> {
-  const state = await compilerApi().freezeReceipt();
-  useDrillStore.setState({ ...state, verdict: null });
+  await guarded('freezing the receipt', async () => {
+    const state = await compilerApi().freezeReceipt();
+    useDrillStore.setState({ ...state, verdict: null });
+  });
 }
 
 export async function injectLateChange(id: string): Promise<void> {
-  const state = await compilerApi().declareLateChange(id);
-  useDrillStore.setState({ ...state, verdict: null });
+  await guarded('declaring the late change', async () => {
+    const state = await compilerApi().declareLateChange(id);
+    useDrillStore.setState({ ...state, verdict: null });
+  });
 }
 
 export async function attemptContinue(): Promise<void> {
   useDrillStore.setState({ busy: true });
-  const verdict = await compilerApi().attemptContinue();
-  useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
+  await guarded('checking the frozen receipt', async () => {
+    const verdict = await compilerApi().attemptContinue();
+    useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
+  });
 }
 
 /** Applies every declared late change, compiles, and checks the new receipt: it is the one now current. */
@@ -183,36 +363,61 @@ export async function recompileAfterDrill(): Promise<void> {
   const declared = useDrillStore.getState().declared;
   const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
   useDrillStore.setState({ busy: true });
-  await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] });
-  const state = await compilerApi().freezeReceipt();
-  const verdict = await compilerApi().attemptContinue();
-  useDrillStore.setState({ ...state, verdict, verdictRevision: useResultStore.getState().revision, busy: false });
+  if (!(await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] }))) return;
+  await guarded('checking the new receipt', async () => {
+    const state = await compilerApi().freezeReceipt();
+    const verdict = await compilerApi().attemptContinue();
+    useDrillStore.setState({ ...state, verdict, verdictRevision: useResultStore.getState().revision, busy: false });
+  });
 }
 
 export async function resetDrill(): Promise<void> {
-  await compilerApi().resetDrill();
-  useDrillStore.setState(INITIAL_DRILL);
+  const reset = await guarded('resetting the drill', async () => {
+    await compilerApi().resetDrill();
+    useDrillStore.setState(INITIAL_DRILL);
+  });
   const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
-  if (lateChanges.length > 0) await applySelection({ lateChanges: [] });
+  if (reset && lateChanges.length > 0) await applySelection({ lateChanges: [] });
 }
 
 export async function resetWorkspace(): Promise<void> {
-  const workspace = await compilerApi().resetWorkspace();
-  useDrillStore.setState(INITIAL_DRILL);
-  useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
-  useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
-  await compileNow();
+  const reset = await guarded('resetting the workspace', async () => {
+    const workspace = await compilerApi().resetWorkspace();
+    useDrillStore.setState(INITIAL_DRILL);
+    useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
+    useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
+  });
+  if (reset) await compileNow();
 }
 
 /** Saves the selected scenario as a file; the notice says what loading it back gives. */
 export async function exportScenario(): Promise<void> {
-  const exported = await compilerApi().exportScenario();
-  saveText(exported.fileName, exported.json);
-  const workspace = useScenarioStore.getState().workspace;
-  const scenario = workspace ? selectedScenario(useScenarioStore.getState()) : null;
-  const on = scenario && workspace ? [...scenario.controls, ...scenario.lateChanges].filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id)).map((change) => change.label) : [];
-  const switched = on.length > 0 ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.';
-  useScenarioStore.setState({ exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}` });
+  await guarded('exporting the scenario', async () => {
+    const exported = await compilerApi().exportScenario();
+    saveText(exported.fileName, exported.json);
+    const workspace = useScenarioStore.getState().workspace;
+    const scenario = workspace ? selectedScenario(useScenarioStore.getState()) : null;
+    const on = scenario && workspace ? [...scenario.controls, ...scenario.lateChanges].filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id)).map((change) => change.label) : [];
+    const switched = on.length > 0 ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.';
+    useScenarioStore.setState({ exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}` });
+  });
+}
+
+/** Makes a link to the workspace and copies it; when the worker fails, no link is made and the page fails closed. */
+export async function shareWorkspace(): Promise<void> {
+  if (!(await guarded('making a share link', copyShareLink))) useShareStore.setState({ link: null, status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim() });
+}
+
+/** Opens a share or blank-session link the user agreed to; a failed worker call fails closed. */
+export async function openLink(link: PendingLink): Promise<void> {
+  await guarded('opening the link', () => applyLink(link, compileNow));
+}
+
+/** A link pasted into the address bar of an open tab (only the fragment changed, so there was no reload). */
+export async function openLinkInAddressBar(): Promise<void> {
+  await guarded('opening the link', async () => {
+    await openLinkFromLocation(compileNow);
+  });
 }
 
 function saveText(name: string, text: string): void {
@@ -247,37 +452,45 @@ export async function copyPacket(): Promise<void> {
 export async function downloadPacket(): Promise<void> {
   const view = shownView();
   if (!view) return;
-  const json = await compilerApi().packetJson(view.audience);
-  if (json === null) return;
-  saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId)}.json`, json);
-  useUiStore.setState({ notice: view.audience === 'user' ? 'Packet downloaded (user view).' : 'Packet downloaded.' });
+  await guarded('exporting the packet', async () => {
+    const json = await compilerApi().packetJson(view.audience);
+    if (json === null || shownView() !== view) return;
+    saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId)}.json`, json);
+    useUiStore.setState({ notice: view.audience === 'user' ? 'Packet downloaded (user view).' : 'Packet downloaded.' });
+  });
 }
 
 /** The receipt as an in-toto statement: it carries the receipt, so it too leaves only from the diagnostic view. */
 export async function downloadStatement(): Promise<void> {
   const view = shownView();
   if (!view || view.audience !== 'diagnostic') return;
-  const json = await compilerApi().statementJson();
-  if (json === null) return;
-  saveText(`statement-${shortId(view.receiptId)}.intoto.json`, json);
-  useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
+  await guarded('exporting the statement', async () => {
+    const json = await compilerApi().statementJson();
+    if (json === null || shownView() !== view) return;
+    saveText(`statement-${shortId(view.receiptId)}.intoto.json`, json);
+    useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
+  });
 }
 
 /** The receipt names every record: it leaves the app only from the diagnostic view, and its file name says so. */
 export async function downloadReceipt(): Promise<void> {
   const view = shownView();
   if (!view || view.audience !== 'diagnostic') return;
-  const json = await compilerApi().receiptJson();
-  if (json === null) return;
-  saveText(`receipt-diagnostic-${shortId(view.receiptId)}.json`, json);
-  useUiStore.setState({ notice: 'Diagnostic receipt downloaded.' });
+  await guarded('exporting the receipt', async () => {
+    const json = await compilerApi().receiptJson();
+    if (json === null || shownView() !== view) return;
+    saveText(`receipt-diagnostic-${shortId(view.receiptId)}.json`, json);
+    useUiStore.setState({ notice: 'Diagnostic receipt downloaded.' });
+  });
 }
 
 export async function downloadUserView(): Promise<void> {
   const view = shownView();
   if (!view || view.audience !== 'user') return;
-  const json = await compilerApi().userViewJson();
-  if (json === null) return;
-  saveText(`user-view-${shortId(view.packetFingerprint ?? view.contractFingerprint)}.json`, json);
-  useUiStore.setState({ notice: 'User view downloaded (not a receipt).' });
+  await guarded('exporting the user view', async () => {
+    const json = await compilerApi().userViewJson();
+    if (json === null || shownView() !== view) return;
+    saveText(`user-view-${shortId(view.packetFingerprint ?? view.contractFingerprint)}.json`, json);
+    useUiStore.setState({ notice: 'User view downloaded (not a receipt).' });
+  });
 }

@@ -11,8 +11,18 @@ export interface TraceWindows {
   readonly pages: ReadonlyMap<number, readonly TraceRowView[]>;
 }
 
+/** A call to the worker that threw or was lost: nothing derived from it may stay on screen. */
+export interface CompilerFailure {
+  /** What the app was doing, as a phrase: "compiling", "loading files". */
+  readonly during: string;
+  /** The reason in plain words; never a stack trace. */
+  readonly reason: string;
+}
+
 interface ResultState {
   readonly response: CompileResponse | null;
+  /** Set when the last call failed; `response` is then null, so there is no packet, receipt or trace. */
+  readonly failure: CompilerFailure | null;
   /** Counts compilations shown, so a verdict or a notice can tell it is about inputs that have changed since. */
   readonly revision: number;
   readonly compiling: boolean;
@@ -30,4 +40,4 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));

@@ -30,6 +30,8 @@ interface UiState {
   readonly notice: string | null;
   /** The worker could not start (no WebAssembly, blocked worker): nothing can be compiled. */
   readonly fatal: string | null;
+  /** A worker ended unasked: it is being replaced, or was, with the workspace restored. */
+  readonly workerNotice: WorkerNotice | null;
   /** The glossary dialog, opened at a reason code or a term (or at its top). */
   readonly glossary: { readonly open: boolean; readonly target: string | null };
   /** Whether everything needed offline is cached (the service worker is active), as far as this browser can tell. */
@@ -40,4 +42,10 @@ interface UiState {
   readonly tourStep: number | null;
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null }));
+export interface WorkerNotice {
+  readonly status: 'restarting' | 'restarted';
+  /** Why the worker ended, as a clause: "it was ended by the browser or crashed". */
+  readonly reason: string;
+}
+
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null }));

@@ -60,7 +60,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     const compiler = createCompiler(await openInMemoryDatabase());
     const result = compiler.compile(inputs.value.request);
     if (!result.ok) {
-      io.stderr(renderError(result.error));
+      io.stderr(renderError(await inputs.value.place(result.error)));
       return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
     }
     const outcome = result.value;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { formatPath, type CompileError, type InputIssue } from '../errors';
-import { MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
+import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
 
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
 export const MAX_REPORTED_ISSUES = 50;
@@ -80,4 +80,28 @@ export function jsonTextIssue(file: string, problem: JsonTextProblem, lineOffset
     case 'lone-surrogate':
       return { file, line: line(problem.line), path: formatPath(problem.path), message: LONE_SURROGATE_MESSAGE };
   }
+}
+
+/** Reads a path as `formatPath` writes it (`requiredPropositions[1].id`) back into its parts. */
+export function parseFormattedPath(path: string): PropertyKey[] {
+  if (path === '(root)') return [];
+  const parts: PropertyKey[] = [];
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) parts.push(match[2] === undefined ? (match[1] ?? '') : Number(match[2]));
+  return parts;
+}
+
+/**
+ * Issues a later pass reports against "contract" (type-checking sees a contract, not the file it came from),
+ * placed in the file the contract was read from: its name, the field's line, and the path inside that file
+ * (`prefix`: where the contract sits, `contract` in a scenario). Other issues are left as they are.
+ */
+export function placeContractIssues(error: CompileError, file: string, text: string, prefix: readonly PropertyKey[] = []): CompileError {
+  if (!error.issues?.some((issue) => issue.file === 'contract')) return error;
+  const locator = createJsonLocator(text);
+  const issues = error.issues.map((issue) => {
+    if (issue.file !== 'contract') return issue;
+    const path = [...prefix, ...parseFormattedPath(issue.path)];
+    return { file, line: locator.lineOf(path), path: formatPath(path), message: issue.message };
+  });
+  return { ...error, issues };
 }
