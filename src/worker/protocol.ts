@@ -212,7 +212,7 @@ export interface TracePage {
 
 export interface LoadProgress {
   readonly file: string;
-  readonly phase: 'reading' | 'indexing' | 'storing';
+  readonly phase: 'reading' | 'indexing';
   readonly done: number;
   readonly total: number;
 }
@@ -363,7 +363,10 @@ export const savedLoadSchema = z.strictObject({
   /** The scenario selected when the files were loaded: a lone records or contract file completes it. */
   baseKey: z.string(),
   files: z.array(z.strictObject({ name: z.string(), blob: z.instanceof(Blob) })).min(1),
-  /** The load's id in the workspace database, whose record store holds its records files as validated. */
+  /**
+   * The load's id in the workspace database: its record store keeps the load's records files there, as
+   * validated, once each is stored in full (in the background after the load); absent without a database on disk.
+   */
   stored: z.string().optional(),
 });
 

@@ -38,7 +38,7 @@ export interface RecordStore {
    * null when a stored document does not validate, so that the load's files are read again instead.
    */
   read(load: string): Map<string, RecordSet> | null;
-  /** Drops every load but these (a cancelled or unsaved load, or one the saved workspace no longer names). */
+  /** Drops every load but these (an unsaved load, or one the saved workspace no longer names) and any set stored in part. */
   retain(loads: readonly string[]): void;
   remove(load: string): void;
   clear(): void;
@@ -107,6 +107,8 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
       const keep = JSON.stringify(loads);
       driver.transaction(() => {
         driver.all('DELETE FROM stored_records WHERE load NOT IN (SELECT value FROM json_each(?))', [keep]);
+        // Rows of a set whose storing was stopped (the tab closed meanwhile): never read, so not kept.
+        driver.exec('DELETE FROM stored_records WHERE NOT EXISTS (SELECT 1 FROM stored_sets s WHERE s.id = stored_records.load AND s.file = stored_records.file)');
         driver.all('DELETE FROM stored_sets WHERE id NOT IN (SELECT value FROM json_each(?))', [keep]);
       });
     },

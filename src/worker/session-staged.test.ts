@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { buildRecord } from '../core/test-support/builders';
 import { freshDriver } from '../core/test-support/node-driver';
@@ -138,15 +138,18 @@ describe('a large workspace in the session', () => {
 
 describe('a workspace whose database survives a reload', () => {
   it('restores the records from the database without reading the file or writing a row, to the same receipt bytes', async () => {
+    performance.clearMeasures();
     const driver = await freshDriver();
     const storage = memoryStorage();
     const first = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
     await first.start();
     const phases = new Set<string>();
     expect((await first.loadFiles([recordsFile('kept')], ({ phase }) => phases.add(phase))).status).toBe('loaded');
-    expect([...phases]).toEqual(['reading', 'indexing', 'storing']);
+    expect([...phases]).toEqual(['reading', 'indexing']);
     viewOf(first.compile('diagnostic'));
     const receipt = first.receiptJson();
+    // The records are stored in the background after the load; a reload before that would read the file again.
+    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), { timeout: 30_000 });
 
     // The same database opened again: a new compiler and record store over it, the saved workspace read back.
     performance.clearMeasures();
@@ -164,6 +167,17 @@ describe('a workspace whose database survives a reload', () => {
     // Reset clears the records kept in the database along with the saved workspace.
     await second.resetWorkspace();
     expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+  });
+
+  it('gives up storing the records of a load that leaves the workspace meanwhile', async () => {
+    const driver = await freshDriver();
+    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    await session.start();
+    expect((await session.loadFiles([recordsFile('gone')], () => undefined)).status).toBe('loaded');
+    await session.resetWorkspace();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+    expect(driver.all('SELECT count(*) FROM stored_sets')).toEqual([[0]]);
   });
 
   it('in a second tab, works on a copy and saves nothing', async () => {

@@ -5,7 +5,7 @@ import { VERDICT_HEADLINES } from './DrillPanel';
 import { CodeLink } from './Glossary';
 import { VerdictDiff } from './ReceiptDiffView';
 
-const PHASES = { reading: 'Reading', indexing: 'Indexing', storing: 'Saving' } as const;
+const PHASES = { reading: 'Reading', indexing: 'Indexing' } as const;
 
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
 export function LoadStatus() {
