@@ -1,12 +1,11 @@
 import { ContextDebugger, expect, test } from './fixtures';
-import { largeWorkspace, workerMeasureCount } from './large-workspace';
+import { compilerWorker, largeWorkspace, workerMeasureCount } from './large-workspace';
 
 const SIZE = 10_000;
 
 /** The SyncReport the worker marked when it looked for the restored records' rows (cc:restore-index). */
 async function restoreIndexReport(app: ContextDebugger): Promise<unknown> {
-  const worker = app.page.workers().find((candidate) => candidate.url().includes('compiler'));
-  if (!worker) throw new Error('the compiler worker is not running');
+  const worker = await compilerWorker(app);
   return worker.evaluate(() => (performance.getEntriesByName('cc:restore-index')[0] as PerformanceMark | undefined)?.detail ?? null);
 }
 
