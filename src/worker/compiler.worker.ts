@@ -11,7 +11,7 @@ import { createSession, type Session } from './session';
 import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
-const ready = openWorkspaceDatabase().then(({ driver, state }) =>
+const ready = openWorkspaceDatabase().then(({ driver, state, openInMemory }) =>
   createSession({
     compiler: createCompiler(driver),
     storage: createIndexedDbStorage(),
@@ -20,6 +20,7 @@ const ready = openWorkspaceDatabase().then(({ driver, state }) =>
     // Only a database that survives a reload is worth keeping the records in.
     records: state.kind === 'opfs' ? createRecordStore(driver) : null,
     estimateStorage: () => navigator.storage.estimate(),
+    inMemory: () => createCompiler(openInMemory()),
   }),
 );
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.

@@ -180,6 +180,20 @@ describe('a workspace whose database survives a reload', () => {
     expect(driver.all('SELECT count(*) FROM stored_sets')).toEqual([[0]]);
   });
 
+  it('goes on in a database in memory when the one on disk fails under it, and says so', async () => {
+    const spare = createCompiler(await freshDriver());
+    const failing = { ...compiler, compile: () => { throw new Error('SQLITE_ERROR: sqlite3 result code 1: cannot rollback - no transaction is active'); } };
+    const session = createSession({ compiler: failing, storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, inMemory: () => spare });
+    await session.start();
+    const view = viewOf(session.compile('diagnostic'));
+    expect(view.status).toBe('packet');
+    expect((await session.select({ scenarioKey: view.scenarioKey, controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' });
+    // Without a spare, or a second time, a throw still fails closed.
+    const bare = createSession({ compiler: failing, storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' } });
+    await bare.start();
+    expect(() => bare.compile('diagnostic')).toThrow('cannot rollback');
+  });
+
   it('in a second tab, works on a copy and saves nothing', async () => {
     const storage = memoryStorage();
     const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(), database: { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' } });

@@ -84,7 +84,19 @@ export interface SessionDeps {
   readonly records?: RecordStore | null;
   /** How much space the browser says is left, for a message when a write did not fit. */
   readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
+  /**
+   * A compiler over a fresh database in memory, for when the one on disk fails under the session (site data
+   * cleared while the page is open): the compilation that failed is run once more there.
+   */
+  readonly inMemory?: () => Compiler;
 }
+
+const DATABASE_LOST: DatabaseState = {
+  kind: 'memory',
+  reason: 'failed',
+  saves: true,
+  message: 'The workspace database on disk failed while the page was open (its site data may have been cleared): working on a database in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+};
 
 export const IN_MEMORY_DATABASE: DatabaseState = {
   kind: 'memory',
@@ -112,7 +124,10 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
  * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins, database = IN_MEMORY_DATABASE, records = null, estimateStorage }: SessionDeps) {
+export function createSession({ compiler: opened, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records: store = null, estimateStorage, inMemory }: SessionDeps) {
+  let compiler = opened;
+  let database = openedIn;
+  let records = store;
   const saves = database.kind === 'opfs' || database.saves;
   const builtinEntries: Entry[] = [];
   const builtinIssues: InputIssue[] = [];
@@ -322,6 +337,8 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
           for (const listener of corpusListeners) listener(step.value);
           await nextTask();
         }
+      } catch {
+        // The database failed under the job (see `inMemory`): the next compilation replaces it and asks again.
       } finally {
         corpusJob = null;
         corpusProgress = null;
@@ -443,7 +460,18 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
       last = null;
       const request = prepare(selection.lateChanges);
       if (!request.ok) return { ok: false, error: request.error };
-      const outcome = measured('cc:compile', () => compiler.compile(request.value));
+      let outcome: ReturnType<Compiler['compile']>;
+      try {
+        outcome = measured('cc:compile', () => compiler.compile(request.value));
+      } catch (error) {
+        // Only a database on disk is replaced, once: any other throw (or a second one) fails closed as before.
+        if (database.kind !== 'opfs' || !inMemory) throw error;
+        compiler = inMemory();
+        database = DATABASE_LOST;
+        records = null;
+        corpusFor = null;
+        outcome = measured('cc:compile', () => compiler.compile(request.value));
+      }
       if (!outcome.ok) return { ok: false, error: outcome.error };
       compilations += 1;
       const compiled: LastCompile = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };

@@ -11,6 +11,8 @@ const DATABASE_FILE = '/workspace.sqlite3';
 export interface WorkspaceDatabase {
   readonly driver: SqlDriver;
   readonly state: DatabaseState;
+  /** A fresh database in memory, from the same SQLite module: the fallback when the one on disk fails later. */
+  readonly openInMemory: () => SqlDriver;
 }
 
 /**
@@ -31,7 +33,7 @@ function holdLock(name: string): Promise<boolean> {
   });
 }
 
-const inMemory = (sqlite3: Sqlite3Static, state: DatabaseState): WorkspaceDatabase => ({ driver: createWasmDriver(sqlite3), state });
+const inMemory = (sqlite3: Sqlite3Static, state: DatabaseState): WorkspaceDatabase => ({ driver: createWasmDriver(sqlite3), state, openInMemory: () => createWasmDriver(sqlite3) });
 
 /**
  * Opens the workspace database in the Origin Private File System with sqlite-wasm's `opfs-sahpool` VFS
@@ -55,7 +57,7 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
     // Large pages (set while the file is new): each page is one write through a sync access handle, and a file that
     // grows a 4 KB page at a time costs the browser far more than one that grows 64 KB at a time.
     db.exec('PRAGMA page_size = 65536; PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768;');
-    return { driver: createWasmDriver(sqlite3, db), state: { kind: 'opfs' } };
+    return { driver: createWasmDriver(sqlite3, db), state: { kind: 'opfs' }, openInMemory: () => createWasmDriver(sqlite3) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return inMemory(sqlite3, { kind: 'memory', reason: 'failed', saves: true, message: `The workspace database could not be opened on disk (${detail}): every reload reads, parses and indexes the loaded files again, which is slower.` });
