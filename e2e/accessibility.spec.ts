@@ -40,6 +40,21 @@ test.describe('axe: no serious or critical violation in any main state', () => {
     await expectNoSeriousViolations(page, 'share dialog');
   });
 
+  test('the record inspector, a baseline diff with marked rows, and the as-of stepper after a step', async ({ app, page }) => {
+    await compiled(app);
+    await app.scenarioPicker.selectOption('atlas-credit-review');
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await page.getByRole('button', { name: 'Pin as baseline' }).click();
+    await app.control('An officer approves a new waiver').check();
+    await expect(page.getByTestId('trace-change-W-61')).toBeVisible();
+    await page.getByTestId('as-of-stepper').getByRole('button', { name: /^Next boundary/ }).click();
+    await expect(page.getByTestId('as-of-stepper').getByTestId('receipt-diff')).toBeVisible();
+    await expectNoSeriousViolations(page, 'baseline diff and as-of step');
+    await app.traceRow('P2').getByRole('button', { name: 'Inspect P2' }).click();
+    await expect(page.getByRole('dialog', { name: 'Record P2' }).getByTestId('inspector-gate-supersession')).toBeVisible();
+    await expectNoSeriousViolations(page, 'record inspector');
+  });
+
   test('the reset question and the guided tour', async ({ app, page }) => {
     await compiled(app);
     await page.getByRole('button', { name: 'Reset to built-in scenarios' }).click();

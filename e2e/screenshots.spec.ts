@@ -50,6 +50,29 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await picture(page, 'drill-stale');
   });
 
+  test('the record inspector: every gate of a superseded policy, in order', async ({ app, page }) => {
+    await app.goto();
+    await app.scenarioPicker.selectOption('atlas-credit-review');
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await app.traceRow('P2').getByRole('button', { name: 'Inspect P2' }).click();
+    await expect(page.getByRole('dialog', { name: 'Record P2' }).getByTestId('inspector-gate-supersession')).toContainText('EXCLUDE_SUPERSEDED');
+    await picture(page, 'inspector');
+  });
+
+  test('a pinned baseline: what switching on a control changed, and the trace rows it marks', async ({ app, page }) => {
+    await app.goto();
+    await app.scenarioPicker.selectOption('atlas-credit-review');
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await page.getByRole('button', { name: 'Pin as baseline' }).click();
+    await app.control('An officer approves a new waiver').check();
+    const baseline = page.getByTestId('baseline-panel');
+    await expect(baseline.getByTestId('diff-packet')).toContainText('in: W-61');
+    await expect(page.getByTestId('trace-change-W-61')).toBeVisible();
+    await baseline.scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Pin current instead' }).blur();
+    await picture(page, 'baseline-diff');
+  });
+
   test('guided tour and glossary, dark theme', async ({ app, page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await app.goto();

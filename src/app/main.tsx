@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { PwaUpdate } from './components/PwaUpdate';
 import { boot, openLinkInAddressBar, recoverFromWorkerLoss } from './state/actions';
+import { watchCompilations } from './state/debug-actions';
 import { setCompilerApi } from './state/api';
 import { useUiStore } from './state/ui-store';
 import { watchPwaStatus } from './pwa-status';
@@ -14,6 +15,7 @@ useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').m
 const worker = createWorkerApi((reason) => void recoverFromWorkerLoss(reason));
 setCompilerApi(worker.api, worker.restart);
 watchPwaStatus();
+watchCompilations();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -1,6 +1,8 @@
 import { vi } from 'vitest';
-import type { CompilerApi, CompileView, PacketColumn, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
+import { GATE_ORDER } from '../core/result';
+import type { CompilerApi, CompileView, PacketColumn, RecordInspection, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
 import { setCompilerApi } from './state/api';
+import { INITIAL_DEBUG, useDebugStore } from './state/debug-store';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
 import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
@@ -14,6 +16,7 @@ const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}):
   tokenBudget: 96,
   illegalCount: 0,
   requiredMissed: [],
+  coverage: [],
   ...change,
 });
 
@@ -33,12 +36,13 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     tokensUsed: 30,
     tokenBudget: 96,
     columns: {
-      naive: column('naive', { entries: [{ id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true }], tokensUsed: 18, illegalCount: 1, requiredMissed: ['ADR-0234'] }),
+      naive: column('naive', { entries: [{ id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true, code: 'EXCLUDE_SCOPE' }], tokensUsed: 18, illegalCount: 1, requiredMissed: ['ADR-0234'] }),
       postFilter: column('post-filter', { requiredMissed: ['ADR-0234'] }),
-      compiled: column('compiled', { entries: [{ id: 'ADR-0234', title: 'Bounded retries', tokens: 30, required: true, illegal: false }], tokensUsed: 30 }),
+      compiled: column('compiled', { entries: [{ id: 'ADR-0234', title: 'Bounded retries', tokens: 30, required: true, illegal: false, code: 'SELECTED_REQUIRED' }], tokensUsed: 30 }),
     },
     failure: null,
     evidence: [],
+    evidenceAttempts: [],
     decisionBlockedBy: [],
     packetText: '=== CONTEXT PACKET ===\nreceipt: aaaa',
     withheldCount: 0,
@@ -98,6 +102,29 @@ export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): Worksp
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */
+/** An inspection shaped like the worker's, for the inspector's tests. */
+export function sampleInspection(change: Partial<RecordInspection> = {}): RecordInspection {
+  return {
+    id: 'P2',
+    title: 'Credit policy P2',
+    text: 'The old policy.',
+    decision: 'excluded',
+    code: 'EXCLUDE_SUPERSEDED',
+    fact: 'superseded by P3 (in force from 2026-07-22)',
+    tokens: 240,
+    required: false,
+    score: null,
+    rank: null,
+    packetPosition: null,
+    metadata: [{ field: 'project', value: 'northbank-uk' }],
+    gates: GATE_ORDER.map((gate) => (gate === 'supersession' ? { gate, passed: false, code: 'EXCLUDE_SUPERSEDED' as const, fact: 'superseded by P3 (in force from 2026-07-22)' } : { gate, passed: true, code: null, fact: null })),
+    supersededBy: { id: 'P3', since: '2026-07-22' },
+    supersedes: [],
+    receiptRow: '{"id":"P2","decision":"excluded"}',
+    ...change,
+  };
+}
+
 export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () => void = () => undefined): CompilerApi {
   const view = sampleView();
   const api: CompilerApi = {
@@ -127,6 +154,13 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     resetDrill: vi.fn(async () => ({ frozenReceiptId: null, declared: [] })),
     resetWorkspace: vi.fn(async () => sampleWorkspace()),
     diffReceipts: vi.fn(async () => ({ ok: false as const, issues: [] })),
+    inspectRecord: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
+    pinBaseline: vi.fn(async () => ({ scenarioTitle: 'Retry policy', asOf: '2026-03-01', outcome: 'packet' as const, selected: 1 })),
+    clearBaseline: vi.fn(async () => undefined),
+    baselineDiff: vi.fn(async () => null),
+    asOfStops: vi.fn(async () => ({ asOf: '2026-03-01', before: [], after: [], total: 0, lockedBy: null })),
+    stepAsOf: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
+    asOfDiff: vi.fn(async () => null),
     runSeed000: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runScenarioComparison: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runGrowth: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
@@ -143,5 +177,6 @@ export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
   useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
+  useDebugStore.setState(INITIAL_DEBUG);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
 }

@@ -5,7 +5,7 @@ import type { Contract } from '../core/format/contract';
 import type { FileKind } from '../core/passes/validate';
 import type { ReasonCode } from '../core/reasons';
 import type { DiffSection, FirstDifference, ReceiptDiff } from '../core/receipt-diff';
-import type { Decision, DrillVerdict, EvidenceSlot } from '../core/result';
+import type { Decision, DrillVerdict, EvidenceSlot, GateName } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
@@ -93,6 +93,19 @@ export interface ColumnEntry {
   readonly required: boolean;
   /** The legality gates would have refused it. */
   readonly illegal: boolean;
+  /** Its code in the compiled trace: the first gate it fails when illegal, else what the compiler decided (selected, budget…). */
+  readonly code: ReasonCode;
+}
+
+/** How one column answers one required proposition, from its own entries only. */
+export interface PropositionCoverage {
+  readonly proposition: string;
+  /** Legal entries of an accepted class that support or contradict it: the column covers it. */
+  readonly accepted: readonly string[];
+  /** Entries of an accepted class that the gates would refuse: they answer it illegally. */
+  readonly illegal: readonly string[];
+  /** Entries that mention it with a class the contract does not accept for it (a note is not an approval). */
+  readonly notAccepted: readonly string[];
 }
 
 export type ColumnKind = 'naive' | 'post-filter' | 'compiled';
@@ -106,6 +119,29 @@ export interface PacketColumn {
   readonly tokenBudget: number;
   readonly illegalCount: number;
   readonly requiredMissed: readonly string[];
+  /** One per required proposition, in the contract's order. */
+  readonly coverage: readonly PropositionCoverage[];
+}
+
+/** Why one record was or was not used as evidence for a proposition. */
+export type AttemptOutcome = 'used' | 'left_out' | 'class_not_accepted' | 'refused';
+
+export interface EvidenceAttempt {
+  readonly id: string;
+  /** Whether the record claims to support or to contradict the proposition. */
+  readonly claim: 'supports' | 'contradicts';
+  readonly evidenceClass: string;
+  readonly outcome: AttemptOutcome;
+  /** Its trace row's code and fact: the gate that refused it, or what the plan decided. */
+  readonly code: ReasonCode;
+  readonly fact: string;
+}
+
+/** Every record that claims a required proposition, and what became of it; records the view withholds are left out. */
+export interface EvidenceAttempts {
+  readonly proposition: string;
+  readonly acceptedClasses: readonly string[];
+  readonly attempts: readonly EvidenceAttempt[];
 }
 
 export interface FailureView {
@@ -149,6 +185,8 @@ export interface CompileView {
   readonly columns: { readonly naive: PacketColumn | null; readonly postFilter: PacketColumn | null; readonly compiled: PacketColumn };
   readonly failure: FailureView | null;
   readonly evidence: readonly EvidenceSlot[];
+  /** Which records tried each required proposition and why each was used or refused (also when failed closed). */
+  readonly evidenceAttempts: readonly EvidenceAttempts[];
   readonly decisionBlockedBy: readonly string[];
   /** The copyable packet with its manifest header; null when no packet was emitted. */
   readonly packetText: string | null;
@@ -176,7 +214,11 @@ export interface TraceRowView {
   readonly required: boolean;
   readonly score: number | null;
   readonly rank: number | null;
+  /** Against the pinned baseline: new record, decision or code changed, other fields changed; null when unchanged or nothing is pinned. */
+  readonly change: TraceChange | null;
 }
+
+export type TraceChange = 'added' | 'decision' | 'code' | 'row';
 
 export const TRACE_SORT_KEYS = ['order', 'id', 'decision', 'code', 'tokens', 'required', 'score'] as const;
 export type TraceSortKey = (typeof TRACE_SORT_KEYS)[number];
@@ -255,6 +297,79 @@ export const DIFF_VIEW_LINES = 200;
 
 /** `diff` is the whole structure (every id), disclosed for the audience asked for; `view` is what to show. */
 export type ReceiptDiffResponse = { readonly ok: true; readonly diff: ReceiptDiff; readonly view: DiffView } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+/** One gate of the inspector's explanation, in gate order. */
+export interface GateCheck {
+  readonly gate: GateName;
+  readonly passed: boolean;
+  /** The reason code of its failure; null when it passed. */
+  readonly code: ReasonCode | null;
+  /** Why it failed, in words; null when it passed. */
+  readonly fact: string | null;
+}
+
+/** Everything about one record in one compilation, disclosed for one audience. */
+export interface RecordInspection {
+  readonly id: string;
+  readonly title: string;
+  readonly text: string;
+  readonly decision: Decision;
+  readonly code: ReasonCode;
+  readonly fact: string;
+  readonly tokens: number;
+  readonly required: boolean;
+  readonly score: number | null;
+  readonly rank: number | null;
+  /** Position in the packet (1-based), null when not in it. */
+  readonly packetPosition: number | null;
+  /** Its fields but title and text, as label and value, in the record format's order. */
+  readonly metadata: readonly { readonly field: string; readonly value: string }[];
+  readonly gates: readonly GateCheck[];
+  /** The successor in force at the as-of time; `withheld` when it is a record this view does not name. */
+  readonly supersededBy: { readonly id: string; readonly since: string } | 'withheld' | null;
+  /** The records it names as replaced (those this view names). */
+  readonly supersedes: readonly string[];
+  /** The receipt's row for it, as canonical JSON (in the user view, the row as the user view has it). */
+  readonly receiptRow: string;
+}
+
+/** A record this view does not name gets the same answer as an id no record has. */
+export type InspectResponse = { readonly ok: true; readonly record: RecordInspection } | { readonly ok: false; readonly message: string };
+
+/** A pinned compilation, as the panels name it (no receipt id: in the user view it covers withheld records). */
+export interface BaselinePin {
+  readonly scenarioTitle: string;
+  readonly asOf: string;
+  readonly outcome: 'packet' | 'fail_closed';
+  readonly selected: number;
+}
+
+/** An instant at which records enter or leave the time gate: known from, valid from, or expired from (the day after valid to). */
+export interface AsOfStop {
+  readonly at: string;
+  /** At most AS_OF_STOP_RECORDS of them; `more` counts the rest. */
+  readonly records: readonly { readonly id: string; readonly kind: 'knownAt' | 'validFrom' | 'expires' }[];
+  readonly more: number;
+}
+
+export const AS_OF_STOP_RECORDS = 3;
+/** Stops sent on each side of the as-of: a corpus of 100,000 records can have as many distinct instants. */
+export const AS_OF_STOPS_EACH_SIDE = 8;
+
+export interface AsOfStops {
+  /** The as-of compiled now; null before the first compilation. */
+  readonly asOf: string | null;
+  /** The nearest stops before the as-of, earliest first, and after it; only records this view names. */
+  readonly before: readonly AsOfStop[];
+  readonly after: readonly AsOfStop[];
+  /** Distinct stops in all. */
+  readonly total: number;
+  /** The label of an active control or late change that sets the as-of, so an edit of it would not be what is compiled. */
+  readonly lockedBy: string | null;
+}
+
+/** A step of the as-of: by whole days, or to an instant (a stop). */
+export type AsOfStep = { readonly days: number } | { readonly to: string };
 
 export type LoadResult =
   | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
@@ -356,6 +471,19 @@ export interface CompilerApi extends EvaluationApi {
    * `receiptJson()` and the current one), disclosed for `audience`. Problems name the receipt and field.
    */
   diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): Promise<ReceiptDiffResponse>;
+  /** Everything about one record of the last compilation, as `audience` may see it. */
+  inspectRecord(id: string, audience: Audience): Promise<InspectResponse>;
+  /** Pins the last compilation as the baseline; null when nothing has been compiled. */
+  pinBaseline(): Promise<BaselinePin | null>;
+  clearBaseline(): Promise<void>;
+  /** The pinned baseline against the last compilation (the diff `diffReceipts` makes), as a panel shows it; null when nothing is pinned. */
+  baselineDiff(audience: Audience): Promise<DiffView | null>;
+  /** The instants at which a record the view names enters or leaves the time gate. */
+  asOfStops(audience: Audience): Promise<AsOfStops>;
+  /** Sets the as-of of the contract in force (an edit) and remembers the compilation before it for `asOfDiff`. */
+  stepAsOf(step: AsOfStep): Promise<ContractUpdate>;
+  /** From the compilation before the last as-of step to the last compilation; null when no step was taken. */
+  asOfDiff(audience: Audience): Promise<DiffView | null>;
 }
 
 /** What is kept in IndexedDB. Read back through this schema: storage is a boundary like any file. */

@@ -12,6 +12,7 @@ import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../c
 import { parseReceiptJson } from '../core/passes/validate';
 import { receiptStatement, serialiseStatement } from '../core/statement';
 import type { Baselines, CompileOutcome, Packet, Receipt, TraceRow } from '../core/result';
+import type { Resolution } from '../core/passes/resolve';
 import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
@@ -20,7 +21,12 @@ import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX
 import {
   savedWorkspaceSchema,
   type AppliedChange,
+  type AsOfStep,
+  type AsOfStops,
+  type BaselinePin,
   type ColumnEntry,
+  type InspectResponse,
+  type TraceChange,
   type CompileResponse,
   type CompileView,
   type DatabaseState,
@@ -51,6 +57,7 @@ import {
   type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
+import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, userSafeDiff, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import type { RecordStore } from './record-store';
@@ -72,6 +79,11 @@ interface LastCompile {
   readonly views: Map<Audience, DisclosedView>;
   /** The naive and post-filter packets, worked out when a diagnostic view first asks for them. */
   baselines: Baselines | null;
+  /** What the gates read, worked out again when a record is first inspected. */
+  resolution?: Resolution | null;
+  /** Per audience: the as-of stops, and the diff from the pinned receipt (each asked for after every compilation, and the diff again by the trace). */
+  stops?: Map<Audience, AsOfStops>;
+  pinnedDiff?: { readonly pinned: Receipt; readonly byAudience: Map<Audience, ReceiptDiff> };
 }
 
 export interface SessionDeps {
@@ -144,7 +156,18 @@ export function createSession({ compiler: opened, storage, builtins, database: o
   let databaseNotice: string | null = null;
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
-  let traceCache: { readonly source: LastCompile; readonly key: string; readonly context: FactContext; readonly rows: readonly TraceRow[]; readonly total: number } | null = null;
+  let traceCache: {
+    readonly source: LastCompile;
+    readonly key: string;
+    readonly pinned: Receipt | null;
+    readonly context: FactContext;
+    readonly rows: readonly TraceRow[];
+    readonly total: number;
+    readonly changes: ReadonlyMap<string, TraceChange>;
+  } | null = null;
+  // The compilation pinned as the baseline, and the one just before the last as-of step.
+  let pinned: { readonly receipt: Receipt; readonly pin: BaselinePin } | null = null;
+  let stepFrom: Receipt | null = null;
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
@@ -352,6 +375,30 @@ export function createSession({ compiler: opened, storage, builtins, database: o
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
     prepareScenario(effective(currentEntry()), { controls: selection.controls, lateChanges });
 
+  /** One diff for every view that compares two compilations: the core's, disclosed for the audience (see `userSafeDiff`). */
+  const disclosedDiff = (before: Receipt, after: Receipt, audience: Audience): ReceiptDiff => {
+    const diff = discloseDiff(diffReceipts(before, after), withheldIn([before, after], audience));
+    return audience === 'user' ? userSafeDiff(diff) : diff;
+  };
+
+  /** The pinned receipt against this compilation, worked out once per audience. */
+  const pinnedDiffOf = (compiled: LastCompile, pinnedReceipt: Receipt, audience: Audience): ReceiptDiff => {
+    if (compiled.pinnedDiff?.pinned !== pinnedReceipt) compiled.pinnedDiff = { pinned: pinnedReceipt, byAudience: new Map() };
+    let diff = compiled.pinnedDiff.byAudience.get(audience);
+    if (!diff) {
+      diff = disclosedDiff(pinnedReceipt, compiled.outcome.receipt, audience);
+      compiled.pinnedDiff.byAudience.set(audience, diff);
+    }
+    return diff;
+  };
+
+  const viewSource = (compiled: LastCompile, audience: Audience): ViewSource => ({
+    request: compiled.request,
+    outcome: compiled.outcome,
+    view: disclosed(compiled, audience),
+    context: factContextOf(compiled.outcome.receipt.contract),
+  });
+
   const disclosed = (compiled: LastCompile, audience: Audience): DisclosedView => {
     let view = compiled.views.get(audience);
     if (!view) {
@@ -369,7 +416,7 @@ export function createSession({ compiler: opened, storage, builtins, database: o
     }
     const baselines = audience === 'diagnostic' ? compiled.baselines : null;
     const indexing = audience === 'diagnostic' && baselines === null ? { done: corpusProgress?.done ?? 0, total: corpusProgress?.total ?? compiled.request.recordSet.records.length } : null;
-    return compileView(compiled, disclosed(compiled, audience), baselines, indexing);
+    return compileView(compiled, viewSource(compiled, audience), baselines, indexing);
   };
 
   /**
@@ -512,15 +559,17 @@ export function createSession({ compiler: opened, storage, builtins, database: o
       const { offset, limit, ...filter } = query;
       const key = JSON.stringify(filter);
       // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
-      if (traceCache?.source !== last || traceCache.key !== key) {
+      const pinnedReceipt = pinned?.receipt ?? null;
+      if (traceCache?.source !== last || traceCache.key !== key || traceCache.pinned !== pinnedReceipt) {
         const view = disclosed(last, filter.audience);
         const context = factContextOf(last.outcome.receipt.contract);
-        traceCache = { source: last, key, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length };
+        const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
+        traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
       }
       const start = Math.max(0, Math.floor(offset));
       const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-      const { context } = traceCache;
-      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context)), matched: traceCache.rows.length, total: traceCache.total };
+      const { context, changes } = traceCache;
+      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: traceCache.rows.length, total: traceCache.total };
     },
 
     receiptJson(): string | null {
@@ -704,6 +753,8 @@ export function createSession({ compiler: opened, storage, builtins, database: o
       }
       selection = normaliseSelection(wanted);
       resetDrillState();
+      pinned = null;
+      stepFrom = null;
       await persist();
       return { ok: true, snapshot: snapshot() };
     },
@@ -737,11 +788,56 @@ export function createSession({ compiler: opened, storage, builtins, database: o
       const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
       const [first, second] = parsed;
       if (!first?.ok || !second?.ok) return { ok: false, issues };
-      // In the user view no record either receipt withholds is named (each row lists every gate it fails).
-      const withheld = new Set<string>();
-      if (audience === 'user') for (const receipt of [first.value, second.value]) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
-      const diff = discloseDiff(diffReceipts(first.value, second.value), withheld);
+      const diff = discloseDiff(diffReceipts(first.value, second.value), withheldIn([first.value, second.value], audience));
       return { ok: true, diff, view: diffView(diff) };
+    },
+
+    inspectRecord(id: string, audience: Audience): InspectResponse {
+      if (!last) return { ok: false, message: 'Nothing has been compiled yet.' };
+      if (last.resolution === undefined) last.resolution = resolutionOf(last.request);
+      if (last.resolution === null) return { ok: false, message: `No record "${id}" in this view.` };
+      return inspectRecord(viewSource(last, audience), last.resolution, id);
+    },
+
+    pinBaseline(): BaselinePin | null {
+      if (!last) return null;
+      const { receipt } = last.outcome;
+      const pin: BaselinePin = { scenarioTitle: effective(entryOf(last.scenarioKey) ?? currentEntry()).scenario.title, asOf: last.request.contract.asOf, outcome: receipt.outcome, selected: receipt.selected.length };
+      pinned = { receipt, pin };
+      return pin;
+    },
+
+    clearBaseline(): void {
+      pinned = null;
+    },
+
+    baselineDiff(audience: Audience): DiffView | null {
+      return pinned && last ? diffView(pinnedDiffOf(last, pinned.receipt, audience)) : null;
+    },
+
+    asOfStops(audience: Audience): AsOfStops {
+      if (!last) return { asOf: null, before: [], after: [], total: 0, lockedBy: null };
+      last.stops ??= new Map();
+      let stops = last.stops.get(audience);
+      if (!stops) {
+        stops = asOfStops(viewSource(last, audience), last.appliedChanges);
+        last.stops.set(audience, stops);
+      }
+      return stops;
+    },
+
+    async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
+      const { contract } = effective(currentEntry()).scenario;
+      const asOf = steppedAsOf(contract.asOf, step);
+      if (asOf === null) return { ok: false, issues: [{ file: 'as-of step', path: 'asOf', message: `cannot step the as-of ${contract.asOf} by ${JSON.stringify(step)}` }] };
+      const before = last?.outcome.receipt ?? null;
+      const update = await this.updateContract({ value: { ...contract, asOf } });
+      if (update.ok) stepFrom = before;
+      return update;
+    },
+
+    asOfDiff(audience: Audience): DiffView | null {
+      return stepFrom && last ? diffView(disclosedDiff(stepFrom, last.outcome.receipt, audience)) : null;
     },
 
     async resetWorkspace(): Promise<WorkspaceSnapshot> {
@@ -751,6 +847,8 @@ export function createSession({ compiler: opened, storage, builtins, database: o
       restoreIssues = [...builtinIssues];
       selection = { scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] };
       last = null;
+      pinned = null;
+      stepFrom = null;
       resetDrillState();
       databaseNotice = null;
       try {
@@ -813,8 +911,8 @@ export function userViewExport(compiled: LastCompile, view: DisclosedView): User
   const { outcome } = compiled;
   const receipt = outcome.receipt;
   // No baselines: their whole-corpus scores are shaped by records the user may not see (the user view shows none either).
-  const failure = outcome.status === 'fail_closed' ? compileView(compiled, view, null).failure : null;
   const context = factContextOf(receipt.contract);
+  const failure = outcome.status === 'fail_closed' ? compileView(compiled, { request: compiled.request, outcome, view, context }, null).failure : null;
   return {
     format: USER_VIEW_FORMAT,
     version: 1,
@@ -835,7 +933,11 @@ export function userViewExport(compiled: LastCompile, view: DisclosedView): User
     failure: failure ? { code: failure.code, message: failure.message, recordId: failure.recordId, fact: failure.fact } : null,
     withheldCount: view.withheld.size,
     withheldNotice: view.withheldNotice,
-    trace: view.rows.map((row) => toRowView(row, context)),
+    // A comparison with a pinned baseline is a screen's, not part of the document.
+    trace: view.rows.map((row) => {
+      const { change: _change, ...shown } = toRowView(row, context);
+      return shown;
+    }),
   };
 }
 
@@ -853,13 +955,15 @@ function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-function compileView(compiled: LastCompile, view: DisclosedView, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null = null): CompileView {
+function compileView(compiled: LastCompile, source: ViewSource, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null = null): CompileView {
   const { outcome, request } = compiled;
+  const { view } = source;
   const required = new Set(request.contract.requiredRecords);
   const tokensOf = (id: string) => request.recordSet.byId.get(id)?.record.tokens ?? 0;
   const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive']): PacketColumn => {
     const illegal = new Set(baseline.illegal);
-    const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id) }));
+    const rows = codesOf(outcome, baseline.selected);
+    const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id), code: rows.get(id)?.code ?? 'EXCLUDE_BUDGET' }));
     return {
       kind,
       emitted: true,
@@ -868,22 +972,25 @@ function compileView(compiled: LastCompile, view: DisclosedView, baselines: Base
       tokenBudget: baseline.tokenBudget,
       illegalCount: baseline.illegal.length,
       requiredMissed: baseline.requiredMissed,
+      coverage: columnCoverage(request, entries),
     };
   };
 
   const receipt = outcome.receipt;
   const context = factContextOf(receipt.contract);
   const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && (isBoundedDisclosure(outcome.failure.code) || view.failureMessage !== outcome.failure.message);
+  const packetEntries: ColumnEntry[] = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false, code: entry.code })) : [];
   const compiledColumn: PacketColumn =
     outcome.status === 'packet'
       ? {
           kind: 'compiled',
           emitted: true,
-          entries: outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false })),
+          entries: packetEntries,
           tokensUsed: outcome.packet.tokensUsed,
           tokenBudget: outcome.packet.tokenBudget,
           illegalCount: 0,
           requiredMissed: [],
+          coverage: columnCoverage(request, packetEntries),
         }
       : {
           kind: 'compiled',
@@ -893,6 +1000,7 @@ function compileView(compiled: LastCompile, view: DisclosedView, baselines: Base
           tokenBudget: receipt.contract.tokenBudget,
           illegalCount: 0,
           requiredMissed: outcome.failure.recordId && !hideFailedRecord ? [outcome.failure.recordId] : [],
+          coverage: columnCoverage(request, []),
         };
 
   const codeCounts = new Map<ReasonCode, number>();
@@ -927,6 +1035,7 @@ function compileView(compiled: LastCompile, view: DisclosedView, baselines: Base
           }
         : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
+    evidenceAttempts: evidenceAttempts(source),
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
     packetText: outcome.status === 'packet' ? (view.audience === 'user' ? userPacketText(outcome.packet, receipt, view.withheld.size) : packetWithManifest(outcome.packet, receipt)) : null,
     withheldCount: view.withheld.size,
@@ -961,9 +1070,16 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
 }
 
 /** The compact row the UI renders, its fact in words. */
-export function toRowView(row: TraceRow, context: FactContext): TraceRowView {
+export function toRowView(row: TraceRow, context: FactContext, change: TraceChange | null = null): TraceRowView {
   const { id, decision, code, tokens, required, score, rank } = row;
-  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank };
+  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank, change };
+}
+
+/** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
+function withheldIn(receipts: readonly Receipt[], audience: Audience): Set<string> {
+  const withheld = new Set<string>();
+  if (audience === 'user') for (const receipt of receipts) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  return withheld;
 }
 
 /** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */

@@ -1,6 +1,8 @@
 import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
+import { AsOfStepper } from './AsOfStepper';
 import { AuditStrip } from './AuditStrip';
+import { BaselinePanel } from './BaselinePanel';
 import { ComparePanel } from './ComparePanel';
 import { CompilerFailure } from './CompilerFailure';
 import { ContractPanel } from './ContractPanel';
@@ -12,6 +14,7 @@ import { ExportPanel } from './ExportPanel';
 import { Glossary } from './Glossary';
 import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
+import { RecordInspector } from './RecordInspector';
 import { ShareDialog, ShareNotice } from './Share';
 import { SkipLinks } from './SkipLinks';
 import { Tour } from './Tour';
@@ -21,10 +24,16 @@ import { WorkerStatus } from './WorkerStatus';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
 
 const RAILS: Record<ViewId, () => ReactNode> = {
-  contract: () => <ContractPanel />,
+  contract: () => (
+    <>
+      <ContractPanel />
+      <AsOfStepper />
+    </>
+  ),
   compare: () => (
     <>
       <ComparePanel />
+      <BaselinePanel />
       <EvidencePanel />
       <ExportPanel />
     </>
@@ -99,6 +108,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       ) : null}
       <Tour />
       <Glossary />
+      <RecordInspector />
       <ShareDialog />
       {updatePrompt}
     </DropZone>

@@ -22,4 +22,14 @@ describe('AuditStrip', () => {
     render(<AuditStrip />);
     expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Fail-closed: no packet');
   });
+
+  it('says when the decision is reserved for a person, in the strip', () => {
+    resetStores(sampleView({ decisionBlockedBy: ['waiver_valid'] }));
+    render(<AuditStrip />);
+    expect(screen.getByTestId('audit-decision')).toHaveTextContent('Reserved for a person (waiver_valid not established)');
+    cleanup();
+    resetStores(sampleView());
+    render(<AuditStrip />);
+    expect(screen.getByTestId('audit-decision')).toHaveTextContent('May rest on the packet');
+  });
 });

@@ -35,6 +35,11 @@ export function AuditStrip() {
           <Fact term={budget} value={`${view.tokensUsed} / ${view.tokenBudget} tokens`} testId="audit-budget" />
           <Fact term="Outcome" value={view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
           <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
+          <Fact
+            term="Decision"
+            value={view.status !== 'packet' ? 'None: no packet' : view.decisionBlockedBy.length > 0 ? `Reserved for a person (${view.decisionBlockedBy.join(', ')} not established)` : 'May rest on the packet'}
+            testId="audit-decision"
+          />
         </dl>
       ) : response && !response.ok ? (
         <p className="audit-error">Not compiled: {response.error.code}</p>
@@ -47,6 +52,7 @@ export function AuditStrip() {
           <Fact term={budget} value="…" />
           <Fact term="Outcome" value="Compiling…" />
           <Fact term={receipt} value="…" />
+          <Fact term="Decision" value="…" />
         </dl>
       )}
       <p className="principle" data-testid="audit-principle">

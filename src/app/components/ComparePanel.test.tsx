@@ -62,4 +62,26 @@ describe('ComparePanel', () => {
     expect(screen.queryByTestId('illegal-count-naive')).toBeNull();
     expect(screen.getByTestId('entry-compiled-ADR-0234')).toBeInTheDocument();
   });
+
+  it('gives each entry its reason code and a way into the inspector, and each column its proposition coverage', () => {
+    const base = sampleView();
+    const naive = base.columns.naive;
+    if (!naive) throw new Error('sample has a naive column');
+    resetStores(
+      sampleView({
+        columns: {
+          ...base.columns,
+          naive: { ...naive, coverage: [{ proposition: 'waiver_valid', accepted: [], illegal: ['LED-0045'], notAccepted: ['N7'] }, { proposition: 'facility_limit', accepted: ['F-102'], illegal: [], notAccepted: [] }] },
+        },
+      }),
+    );
+    render(<ComparePanel />);
+    expect(screen.getByTestId('entry-naive-LED-0045')).toHaveTextContent('illegal: EXCLUDE_SCOPE');
+    expect(screen.getByTestId('entry-compiled-ADR-0234')).toHaveTextContent('SELECTED_REQUIRED');
+    expect(screen.getAllByRole('button', { name: 'Inspect LED-0045' }).length).toBeGreaterThan(0);
+    expect(screen.getByTestId('propositions-naive')).toHaveTextContent('✗ 1 of 2 required propositions not answered');
+    expect(screen.getByTestId('coverage-naive-waiver_valid')).toHaveTextContent('✗ not answered; only illegally by LED-0045; mentioned by N7, a class not accepted for it');
+    expect(screen.getByTestId('coverage-naive-facility_limit')).toHaveTextContent('✓ F-102');
+    expect(screen.getByRole('table', { name: 'Required propositions each packet answers' })).toBeInTheDocument();
+  });
 });

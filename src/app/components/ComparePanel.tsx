@@ -1,8 +1,9 @@
 import { REASONS } from '../../core/reasons';
-import type { PacketColumn } from '../../worker/protocol';
+import type { PacketColumn, PropositionCoverage } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
 import { plural } from './format';
 import { CodeLink } from './Glossary';
+import { RecordLink } from './RecordInspector';
 
 const COLUMN_TITLES: Record<PacketColumn['kind'], { title: string; caption: string }> = {
   naive: { title: 'Naive top-k', caption: 'Relevance only: the top k matches that fit the budget.' },
@@ -22,6 +23,71 @@ function TokenMeter({ column, label }: { column: PacketColumn; label: string }) 
   );
 }
 
+const ids = (list: readonly string[]) => list.map((id, index) => (
+  <span key={id}>
+    {index > 0 ? ', ' : ''}
+    <RecordLink id={id} />
+  </span>
+));
+
+/** How many required propositions the column's own entries answer with a legal record of an accepted class. */
+function CoverageStat({ column }: { column: PacketColumn }) {
+  if (column.coverage.length === 0) return null;
+  const open = column.coverage.filter((coverage) => coverage.accepted.length === 0).length;
+  return (
+    <p className={open > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
+      {open > 0 ? `✗ ${open} of ${plural(column.coverage.length, 'required proposition')} not answered` : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
+    </p>
+  );
+}
+
+function CoverageCell({ column, coverage }: { column: PacketColumn; coverage: PropositionCoverage }) {
+  return (
+    <td className={coverage.accepted.length > 0 ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
+      {coverage.accepted.length > 0 ? <>✓ {ids(coverage.accepted)}</> : '✗ not answered'}
+      {coverage.illegal.length > 0 ? <>; only illegally by {ids(coverage.illegal)}</> : null}
+      {coverage.notAccepted.length > 0 ? <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</> : null}
+    </td>
+  );
+}
+
+/**
+ * Which required propositions each packet answers, from its own entries only: a packet can let in a
+ * note that mentions a waiver without ever holding an approval of one.
+ */
+function CoverageTable({ columns }: { columns: readonly PacketColumn[] }) {
+  const propositions = columns[0]?.coverage.map((coverage) => coverage.proposition) ?? [];
+  if (propositions.length === 0) return null;
+  return (
+    <div className="coverage-table" data-testid="coverage-table">
+      <table>
+        <caption>Required propositions each packet answers</caption>
+        <thead>
+          <tr>
+            <th scope="col">Proposition</th>
+            {columns.map((column) => (
+              <th key={column.kind} scope="col">
+                {COLUMN_TITLES[column.kind].title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {propositions.map((proposition, index) => (
+            <tr key={proposition}>
+              <th scope="row">{proposition}</th>
+              {columns.map((column) => {
+                const coverage = column.coverage[index];
+                return coverage ? <CoverageCell key={column.kind} column={column} coverage={coverage} /> : <td key={column.kind}>—</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function Column({ column }: { column: PacketColumn }) {
   const { title, caption } = COLUMN_TITLES[column.kind];
   return (
@@ -36,16 +102,20 @@ function Column({ column }: { column: PacketColumn }) {
       <p className={column.requiredMissed.length > 0 ? 'stat bad' : 'stat'} data-testid={`required-missed-${column.kind}`}>
         {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
       </p>
+      <CoverageStat column={column} />
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
             <li key={entry.id} className={entry.illegal ? 'entry illegal' : 'entry'} data-testid={`entry-${column.kind}-${entry.id}`}>
-              <span className="entry-id">{entry.id}</span>
+              <span className="entry-id">
+                <RecordLink id={entry.id} />
+              </span>
               <span className="entry-title">{entry.title}</span>
               <span className="entry-tags">
                 {plural(entry.tokens, 'token')}
                 {entry.required ? ' · required' : ''}
-                {entry.illegal ? ' · illegal' : ''}
+                {entry.illegal ? ' · illegal: ' : ' · '}
+                <CodeLink code={entry.code} testId={`entry-code-${column.kind}-${entry.id}`} />
               </span>
             </li>
           ))}
@@ -149,6 +219,7 @@ export function ComparePanel() {
             <BaselineColumn kind="post-filter" column={view.columns.postFilter} progress={indexing} />
             <Column column={view.columns.compiled} />
           </div>
+          <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />
           {view.decisionBlockedBy.length > 0 ? (
             <p className="warning" data-testid="decision-blocked">
               Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.

@@ -46,4 +46,26 @@ describe('EvidencePanel', () => {
     render(<EvidencePanel />);
     expect(screen.getByText(/No packet was emitted/)).toBeInTheDocument();
   });
+
+  it('names every record that tried a proposition and why each was refused or used', () => {
+    resetStores(
+      sampleView({
+        evidence: [slot({})],
+        evidenceAttempts: [
+          {
+            proposition: 'waiver_valid',
+            acceptedClasses: ['approved_waiver'],
+            attempts: [
+              { id: 'N7', claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'class case_note is not accepted for waiver_valid' },
+              { id: 'W-55', claim: 'supports', evidenceClass: 'approved_waiver', outcome: 'refused', code: 'EXCLUDE_EXPIRED', fact: 'valid_to 2026-08-28 < as_of 2026-08-30' },
+            ],
+          },
+        ],
+      }),
+    );
+    render(<EvidencePanel />);
+    expect(screen.getByTestId('attempt-waiver_valid-W-55')).toHaveTextContent('W-55 (approved_waiver, supports): refused by a gate · EXCLUDE_EXPIRED valid_to 2026-08-28 < as_of 2026-08-30');
+    expect(screen.getByTestId('attempt-waiver_valid-N7')).toHaveTextContent('EXCLUDE_EVIDENCE_CLASS');
+    expect(screen.getByRole('button', { name: 'Inspect W-55' })).toBeInTheDocument();
+  });
 });

@@ -1,7 +1,17 @@
 import type { EvidenceSlot, EvidenceState } from '../../core/result';
+import type { AttemptOutcome, EvidenceAttempts } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
+import { CodeLink } from './Glossary';
+import { RecordLink } from './RecordInspector';
 
 const STATE_LABELS: Record<EvidenceState, string> = { supported: '✓ Supported', contradicted: '✗ Contradicted', unknown: '? Unknown' };
+
+const OUTCOME_LABELS: Record<AttemptOutcome, string> = {
+  used: 'used in the packet',
+  left_out: 'admitted, but not in the packet',
+  class_not_accepted: 'admitted, but its class is not accepted for this proposition',
+  refused: 'refused by a gate',
+};
 
 /** Reviewer wording: the packet can only speak for what was admitted, never for what exists. */
 export function evidenceSentence(slot: EvidenceSlot): string {
@@ -11,7 +21,25 @@ export function evidenceSentence(slot: EvidenceSlot): string {
   return `No admissible evidence was found in the admitted records of an accepted class (${classes}).`;
 }
 
-function Slot({ slot }: { slot: EvidenceSlot }) {
+/** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
+function Attempts({ attempts }: { attempts: EvidenceAttempts | undefined }) {
+  if (!attempts) return null;
+  if (attempts.attempts.length === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
+  return (
+    <details className="attempts" open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')} data-testid={`attempts-${attempts.proposition}`}>
+      <summary>Records that tried ({attempts.attempts.length})</summary>
+      <ul>
+        {attempts.attempts.map((attempt) => (
+          <li key={`${attempt.id}-${attempt.claim}`} className={`attempt attempt-${attempt.outcome}`} data-testid={`attempt-${attempts.proposition}-${attempt.id}`}>
+            <RecordLink id={attempt.id} /> ({attempt.evidenceClass}, {attempt.claim}): {OUTCOME_LABELS[attempt.outcome]} · <CodeLink code={attempt.code} /> <span className="fact">{attempt.fact}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Slot({ slot, attempts }: { slot: EvidenceSlot; attempts: EvidenceAttempts | undefined }) {
   return (
     <li className={`evidence evidence-${slot.state}`} data-testid={`evidence-${slot.proposition}`}>
       <div className="evidence-head">
@@ -25,6 +53,7 @@ function Slot({ slot }: { slot: EvidenceSlot }) {
       <p>{evidenceSentence(slot)}</p>
       {slot.notAccepted.length > 0 ? <p>Mentioned, but not an accepted class for it: {slot.notAccepted.join(', ')}.</p> : null}
       {slot.displaced.length > 0 ? <p>Admitted accepted evidence the budget left out: {slot.displaced.join(', ')}.</p> : null}
+      <Attempts attempts={attempts} />
     </li>
   );
 }
@@ -34,17 +63,30 @@ export function EvidencePanel() {
   const view = response?.ok ? response.view : null;
   // Nothing until there is a result: an empty panel here would be pushed down when the packets above arrive.
   if (!view) return null;
+  const attemptsOf = (proposition: string) => view.evidenceAttempts.find((attempts) => attempts.proposition === proposition);
   return (
     <section className="panel" aria-labelledby="evidence-heading">
       <h2 id="evidence-heading">Evidence</h2>
       {view.status === 'fail_closed' ? (
-        <p>No packet was emitted, so no proposition is established by it.</p>
+        <>
+          <p>No packet was emitted, so no proposition is established by it.</p>
+          {view.evidenceAttempts.length > 0 ? (
+            <ul className="evidence-list">
+              {view.evidenceAttempts.map((attempts) => (
+                <li key={attempts.proposition} className="evidence" data-testid={`evidence-${attempts.proposition}`}>
+                  <strong>{attempts.proposition}</strong>
+                  <Attempts attempts={attempts} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
       ) : view.evidence.length === 0 ? (
         <p>This contract requires no propositions.</p>
       ) : (
         <ul className="evidence-list">
           {view.evidence.map((slot) => (
-            <Slot key={slot.proposition} slot={slot} />
+            <Slot key={slot.proposition} slot={slot} attempts={attemptsOf(slot.proposition)} />
           ))}
         </ul>
       )}

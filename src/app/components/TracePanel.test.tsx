@@ -16,6 +16,7 @@ const row = (index: number): TraceRowView => ({
   required: false,
   score: index % 2 === 0 ? 1.5 : null,
   rank: index % 2 === 0 ? index / 2 + 1 : null,
+  change: null,
 });
 
 /** Answers every media query as a screen `width` px wide would (only max-width queries are asked). */
@@ -107,5 +108,14 @@ describe('TracePanel', () => {
     const cells = screen.getByTestId('trace-row-REC-000000').querySelectorAll('[role="cell"]');
     expect([...cells].map((cell) => cell.getAttribute('data-label'))).toEqual(['Id', 'Decision', 'Reason', 'Boundary fact', 'Tokens', 'Required', 'Rank · score']);
     expect(cells[6]?.textContent).toBe('#1 1.5');
+  });
+
+  it('marks the rows that changed since the pinned baseline, saying how', () => {
+    useResultStore.setState({ trace: { matched: 3, total: 3, pages: new Map([[0, [{ ...row(0), change: 'decision' as const }, row(1), { ...row(2), change: 'added' as const }]]]) } });
+    render(<TracePanel />);
+    expect(screen.getByTestId('trace-change-REC-000000')).toHaveTextContent('decision changed');
+    expect(screen.getByTestId('trace-change-REC-000002')).toHaveTextContent('new since the baseline');
+    expect(screen.queryByTestId('trace-change-REC-000001')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Inspect REC-000001' })).toBeInTheDocument();
   });
 });

@@ -1,12 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { isReasonCode } from '../../core/reasons';
-import type { TraceRowView, TraceSortKey } from '../../worker/protocol';
+import type { TraceChange, TraceRowView, TraceSortKey } from '../../worker/protocol';
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
 import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore } from './format';
 import { CodeLink, TermLink } from './Glossary';
+import { RecordLink } from './RecordInspector';
 import { NARROW_SCREEN, useElementWidth, useMediaQuery } from './use-media-query';
 
 const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
@@ -42,15 +43,24 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   );
 }
 
+/** How a row differs from the pinned baseline, in words. */
+export const CHANGE_LABELS: Record<TraceChange, string> = { added: 'new since the baseline', decision: 'decision changed', code: 'reason changed', row: 'fact, score or rank changed' };
+
 // Card labels come from CSS (`::before`), so a cell's text stays its value for tests and for copying.
 function Row({ row }: { row: TraceRowView }) {
   return (
     <>
       <div role="cell" className="trace-cell trace-id" data-label="Id">
-        {row.id}
+        <RecordLink id={row.id} />
       </div>
       <div role="cell" className={`trace-cell decision-${row.decision}`} data-label="Decision">
         {row.decision === 'selected' ? '✓ selected' : '✗ excluded'}
+        {row.change ? (
+          <span className={`change-badge change-${row.change}`} data-testid={`trace-change-${row.id}`}>
+            {' '}
+            ◆ {CHANGE_LABELS[row.change]}
+          </span>
+        ) : null}
       </div>
       <div role="cell" className="trace-cell trace-code" data-label="Reason">
         <CodeLink code={row.code} />
@@ -112,7 +122,7 @@ function TraceLegend() {
   return (
     <p className="caption trace-legend" data-testid="trace-legend">
       <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records, higher is better. A{' '}
-      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry.
+      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an id opens the record inspector. ◆ marks a row that changed since the pinned baseline.
     </p>
   );
 }
@@ -206,7 +216,7 @@ export function TracePanel() {
                   data-index={item.index}
                   role="row"
                   aria-rowindex={item.index + 2}
-                  className={`trace-row ${row.decision}`}
+                  className={`trace-row ${row.decision}${row.change ? ' changed' : ''}`}
                   data-testid={`trace-row-${row.id}`}
                   style={position}
                 >

@@ -28,7 +28,7 @@ export function failClosed(during: string, error: unknown): void {
 }
 
 /** Runs one step against the worker; a throw or rejection fails closed. False when it failed. */
-async function guarded(during: string, work: () => Promise<void>): Promise<boolean> {
+export async function guarded(during: string, work: () => Promise<void>): Promise<boolean> {
   try {
     await work();
     return true;

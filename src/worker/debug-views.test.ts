@@ -1,0 +1,211 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import { GATE_ORDER } from '../core/result';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { readBuiltinScenarios } from './builtin-sources';
+import type { Audience } from '../core/disclosure';
+import type { TraceQuery } from './protocol';
+import { createSession } from './session';
+import type { WorkspaceStorage } from './workspace-storage';
+
+const memoryStorage = (): WorkspaceStorage => {
+  let value: unknown;
+  return {
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
+    write: async (workspace) => {
+      value = workspace;
+    },
+    clear: async () => {
+      value = undefined;
+    },
+    watch: () => undefined,
+  };
+};
+
+let compiler: Compiler;
+
+async function newSession(scenarioKey = 'atlas-credit-review') {
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  await session.start();
+  await session.select({ scenarioKey, controls: [], lateChanges: [] });
+  return session;
+}
+
+const everyRow = (audience: Audience): TraceQuery => ({ audience, sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 });
+
+interface ScenarioJson {
+  records: { id: string; title: string; text: string; knownAt: string; validFrom: string }[];
+}
+
+/** Atlas as a loaded scenario file, with its withheld record X9 edited and another withheld record added when `vary` is set. */
+async function loadedAtlas(vary: boolean) {
+  const source = await newSession();
+  const scenario = JSON.parse(source.exportScenario().json) as ScenarioJson;
+  if (vary) {
+    const x9 = scenario.records.find((record) => record.id === 'X9');
+    if (!x9) throw new Error('atlas has no X9');
+    scenario.records.push({ ...x9, id: 'X10', knownAt: '2026-08-11', validFrom: '2026-08-11', title: 'Second investigation note' });
+    Object.assign(x9, { title: 'Renamed', text: 'waiver withdrawn, facility frozen', knownAt: '2026-08-25', validFrom: '2026-08-25' });
+  }
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  await session.start();
+  const loaded = await session.loadFiles([{ name: 'atlas.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
+  if (loaded.status !== 'loaded') throw new Error(JSON.stringify(loaded));
+  return session;
+}
+
+describe('debugger views in the worker', () => {
+  beforeAll(async () => {
+    compiler = createCompiler(await sharedDriver());
+  });
+
+  it('inspects a record: every gate in order with its fact, agreeing with the trace row, and its receipt row', async () => {
+    const session = await newSession();
+    session.compile('diagnostic');
+    const inspected = session.inspectRecord('X9', 'diagnostic');
+    if (!inspected.ok) throw new Error(inspected.message);
+    const { record } = inspected;
+    expect(record.gates.map((gate) => gate.gate)).toEqual([...GATE_ORDER]);
+    const row = session.queryTrace(everyRow('diagnostic')).rows.find((candidate) => candidate.id === 'X9');
+    expect(record.code).toBe(row?.code);
+    expect(record.gates.find((gate) => !gate.passed)?.code).toBe(row?.code);
+    expect(record.gates.find((gate) => gate.gate === 'deny')).toMatchObject({ passed: false, code: 'EXCLUDE_DENY_LABEL' });
+    expect(JSON.parse(record.receiptRow)).toMatchObject({ id: 'X9', decision: 'excluded', gates: expect.arrayContaining(['deny']) });
+    expect(record.metadata.find((field) => field.field === 'access.labels')?.value).toBe('investigation');
+
+    const superseded = session.inspectRecord('P2', 'diagnostic');
+    expect(superseded.ok && superseded.record.supersededBy).toMatchObject({ id: 'P3' });
+    const successor = session.inspectRecord('P3', 'diagnostic');
+    expect(successor.ok && successor.record.supersedes).toEqual(['P2']);
+    expect(successor.ok && successor.record.packetPosition).toBeGreaterThan(0);
+  });
+
+  it('explains every record of every built-in scenario with the same failing gates as its trace row', async () => {
+    for (const builtin of readBuiltinScenarios()) {
+      if (!builtin.result.ok) continue;
+      const session = await newSession(builtin.result.value.scenario.id);
+      session.compile('diagnostic');
+      for (const row of session.queryTrace(everyRow('diagnostic')).rows) {
+        const inspected = session.inspectRecord(row.id, 'diagnostic');
+        if (!inspected.ok) throw new Error(inspected.message);
+        const failing = inspected.record.gates.filter((gate) => !gate.passed);
+        expect(failing.length === 0 || failing[0]?.code === row.code || row.required, `${builtin.folder} ${row.id}`).toBe(true);
+        expect(inspected.record.decision).toBe(row.decision);
+      }
+    }
+  });
+
+  it('answers for a withheld record in the user view exactly as for an id no record has', async () => {
+    const session = await newSession();
+    session.compile('user');
+    expect(session.inspectRecord('X9', 'user')).toEqual({ ok: false, message: 'No record "X9" in this view.' });
+    expect(session.inspectRecord('NO-SUCH', 'user')).toEqual({ ok: false, message: 'No record "NO-SUCH" in this view.' });
+    expect(session.inspectRecord('F-102', 'user').ok).toBe(true);
+  });
+
+  it('names the records that tried each proposition and why each was refused, and the user view leaves withheld ones out', async () => {
+    const session = await newSession();
+    const diagnostic = session.compile('diagnostic');
+    if (!diagnostic.ok) throw new Error(diagnostic.error.message);
+    const waiver = diagnostic.view.evidenceAttempts.find((slot) => slot.proposition === 'waiver_valid');
+    expect(waiver?.attempts.map((attempt) => attempt.id)).toContain('X9');
+    expect(waiver?.attempts.find((attempt) => attempt.id === 'X9')).toMatchObject({ claim: 'contradicts', outcome: 'refused' });
+    for (const attempt of waiver?.attempts ?? []) expect(attempt.outcome).not.toBe('used');
+    const facility = diagnostic.view.evidenceAttempts.find((slot) => slot.proposition === 'facility_limit');
+    expect(facility?.attempts.some((attempt) => attempt.outcome === 'used')).toBe(true);
+
+    const user = session.disclose('user');
+    if (!user.ok) throw new Error(user.error.message);
+    expect(JSON.stringify(user.view.evidenceAttempts)).not.toContain('X9');
+  });
+
+  it('gives each baseline entry its code and each column its proposition coverage', async () => {
+    const session = await newSession();
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const naive = compiled.view.columns.naive;
+    if (!naive) throw new Error('no naive column');
+    for (const entry of naive.entries) expect(entry.illegal ? entry.code.startsWith('EXCLUDE_') : true).toBe(true);
+    expect(naive.coverage.map((coverage) => coverage.proposition)).toEqual(['facility_limit', 'review_open', 'waiver_valid', 'continuation_rule']);
+    const covered = (kind: 'naive' | 'compiled', proposition: string) => (kind === 'naive' ? naive : compiled.view.columns.compiled).coverage.find((coverage) => coverage.proposition === proposition);
+    // The compiled packet covers its propositions only with legal records of accepted classes.
+    for (const coverage of compiled.view.columns.compiled.coverage) expect(coverage.illegal).toEqual([]);
+    expect(covered('compiled', 'facility_limit')?.accepted.length).toBeGreaterThan(0);
+  });
+
+  it('pins a baseline and diffs later compilations against it, marking the trace rows that changed', async () => {
+    const session = await newSession();
+    session.compile('diagnostic');
+    expect(session.baselineDiff('diagnostic')).toBeNull();
+    const pin = session.pinBaseline();
+    expect(pin).toMatchObject({ asOf: '2026-08-30', outcome: 'packet' });
+    expect(session.baselineDiff('diagnostic')?.identical).toBe(true);
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit'], lateChanges: [] });
+    session.compile('diagnostic');
+    const diff = session.baselineDiff('diagnostic');
+    expect(diff?.identical).toBe(false);
+    expect(diff?.sections.map((section) => section.key)).toContain('decisions');
+    const changed = session.queryTrace(everyRow('diagnostic')).rows.filter((row) => row.change !== null);
+    expect(changed.map((row) => row.id)).toContain('X9');
+    session.clearBaseline();
+    expect(session.baselineDiff('diagnostic')).toBeNull();
+    expect(session.queryTrace(everyRow('diagnostic')).rows.every((row) => row.change === null)).toBe(true);
+  });
+
+  it('steps the as-of by a day and to the next boundary, and says what changed from the step before', async () => {
+    const session = await newSession();
+    session.compile('diagnostic');
+    const stops = session.asOfStops('diagnostic');
+    expect(stops.asOf).toBe('2026-08-30');
+    expect(stops.after.length + stops.before.length).toBeGreaterThan(0);
+    const next = stops.after[0];
+    if (!next) throw new Error('no boundary after the as-of');
+    const stepped = await session.stepAsOf({ to: next.at });
+    expect(stepped.ok).toBe(true);
+    const compiled = session.compile('diagnostic');
+    expect(compiled.ok && compiled.view.compiledContract.asOf).toBe(next.at);
+    const diff = session.asOfDiff('diagnostic');
+    expect(diff?.sections.find((section) => section.key === 'contract')?.lines[0]).toBe(`asOf 2026-08-30T00:00:00.000Z → ${next.at}T00:00:00.000Z`);
+    await session.stepAsOf({ days: -1 });
+    const back = session.compile('diagnostic');
+    expect(back.ok && back.view.compiledContract.asOf).toBe(new Date(Date.parse(next.at) - 86_400_000).toISOString().slice(0, 10));
+    expect((await session.stepAsOf({ to: 'not a date' })).ok).toBe(false);
+  });
+
+  it('says when a control sets the as-of, so a step would not be what is compiled', async () => {
+    const session = await newSession();
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: ['decide-one-day-later'], lateChanges: [] });
+    session.compile('diagnostic');
+    expect(session.asOfStops('diagnostic').lockedBy).toBe('Move the decision by one day');
+  });
+
+  it('noninterference: the inspector, attempts, coverage, as-of stops, baseline diff and trace marks of the user view ignore withheld records', async () => {
+    const views = [];
+    for (const vary of [false, true]) {
+      const session = await loadedAtlas(vary);
+      const first = session.compile('user');
+      if (!first.ok) throw new Error(first.error.message);
+      session.pinBaseline();
+      const key = session.exportScenario().fileName;
+      await session.select({ scenarioKey: `loaded:atlas-credit-review`, controls: ['officer-approves-waiver'], lateChanges: [] });
+      const second = session.compile('user');
+      if (!second.ok) throw new Error(second.error.message);
+      const rows = session.queryTrace(everyRow('user')).rows;
+      views.push({
+        key,
+        attempts: second.view.evidenceAttempts,
+        compiled: second.view.columns.compiled,
+        inspected: rows.map((row) => session.inspectRecord(row.id, 'user')),
+        withheld: ['X9', 'X10'].map((id) => session.inspectRecord(id, 'user')),
+        stops: session.asOfStops('user'),
+        diff: session.baselineDiff('user'),
+        marks: rows.map((row) => [row.id, row.change]),
+      });
+    }
+    const [plain, varied] = views;
+    expect(varied?.withheld[0]).toEqual({ ok: false, message: 'No record "X9" in this view.' });
+    expect(varied?.diff?.identical).toBe(false);
+    expect(varied).toEqual({ ...plain, withheld: varied?.withheld });
+    expect(JSON.stringify({ ...varied, withheld: null })).not.toMatch(/X9|X10|Renamed|2026-08-25|2026-08-11/);
+  });
+});

@@ -1,0 +1,262 @@
+import { canonicalJson, compareStrings } from '../core/canonical';
+import type { CompileRequest } from '../core/compile';
+import type { DisclosedView } from '../core/disclosure';
+import { formatInstantShort, parseInstant } from '../core/format/time';
+import { createGateContext, explainGates, gateCodeOf } from '../core/passes/gates';
+import { resolve, type Resolution } from '../core/passes/resolve';
+import { recordsNamedBy, renderFact, type Fact, type FactContext } from '../core/reasons';
+import type { ReceiptDiff } from '../core/receipt-diff';
+import type { CompileOutcome, TraceRow } from '../core/result';
+import {
+  AS_OF_STOP_RECORDS,
+  AS_OF_STOPS_EACH_SIDE,
+  type AppliedChange,
+  type AsOfStop,
+  type AsOfStops,
+  type AttemptOutcome,
+  type ColumnEntry,
+  type EvidenceAttempt,
+  type EvidenceAttempts,
+  type InspectResponse,
+  type PropositionCoverage,
+  type TraceChange,
+} from './protocol';
+
+/** One compilation as the debugger's views read it, disclosed for one audience. */
+export interface ViewSource {
+  readonly request: CompileRequest;
+  readonly outcome: CompileOutcome;
+  readonly view: DisclosedView;
+  readonly context: FactContext;
+}
+
+const REDACTED: Fact = { fact: 'DETAIL_WITHHELD', args: {} };
+
+/** A fact in words, or "its detail names a record outside the authorised scope" when it names one the view withholds. */
+function wordFact(source: ViewSource, fact: Fact): string {
+  const { withheld } = source.view;
+  const named = withheld.size > 0 && recordsNamedBy(fact).some((id) => withheld.has(id));
+  return renderFact(named ? REDACTED : fact, source.context);
+}
+
+const list = (values: readonly string[]) => (values.length === 0 ? '(none)' : values.join(', '));
+
+/**
+ * Everything about one record: its fields, every gate with its fact (the evaluator's own explanation),
+ * its successor, score, rank and receipt row. A record the view withholds gets the answer an unknown id
+ * gets, so the inspector cannot be used to probe for one.
+ */
+export function inspectRecord(source: ViewSource, resolution: Resolution, id: string): InspectResponse {
+  const missing: InspectResponse = { ok: false, message: `No record "${id}" in this view.` };
+  const { request, outcome, view } = source;
+  const row = view.rows.find((candidate) => candidate.id === id);
+  const checked = request.recordSet.byId.get(id);
+  const position = resolution.indexOf.get(id);
+  const resolved = position === undefined ? undefined : resolution.records[position];
+  if (!row || !checked || !resolved) return missing;
+  const { record } = checked;
+  const gates = explainGates(createGateContext(resolution.contract), resolved).map(({ gate, fact }) => ({
+    gate,
+    passed: fact === null,
+    code: fact === null ? null : gateCodeOf(fact),
+    fact: fact === null ? null : wordFact(source, fact),
+  }));
+  const successor = resolved.supersededBy;
+  const metadata = [
+    { field: 'project', value: record.project },
+    { field: 'scope', value: record.scope },
+    { field: 'subject', value: record.subject ?? '(none: about no single identity)' },
+    { field: 'knownAt', value: record.knownAt },
+    { field: 'validFrom', value: record.validFrom },
+    { field: 'validTo', value: record.validTo ?? '(open)' },
+    { field: 'lifecycle', value: record.lifecycle },
+    { field: 'sourceClass', value: record.sourceClass },
+    { field: 'authorityClass', value: record.authorityClass },
+    { field: 'reviewState', value: record.reviewState },
+    { field: 'provenance', value: record.provenance === null ? '(none)' : `${record.provenance.origin}, ${record.provenance.contentHash.slice(0, 19)}… (${checked.provenanceVerified ? 'matches the text' : 'does not match the text'})` },
+    { field: 'sensitivity', value: record.sensitivity },
+    { field: 'access.roles', value: list(record.access.roles) },
+    { field: 'access.purposes', value: list(record.access.purposes) },
+    { field: 'access.labels', value: list(record.access.labels) },
+    { field: 'evidence', value: record.evidence === null ? '(none)' : `${record.evidence.class}; supports ${list(record.evidence.supports)}; contradicts ${list(record.evidence.contradicts)}` },
+    { field: 'relevance', value: record.relevance === null ? '(not declared)' : String(record.relevance) },
+    { field: 'fingerprint', value: `${checked.fingerprint.slice(0, 12)}…` },
+  ];
+  const packetIndex = outcome.status === 'packet' ? outcome.packet.entries.findIndex((entry) => entry.id === id) : -1;
+  return {
+    ok: true,
+    record: {
+      id,
+      title: record.title,
+      text: record.text,
+      decision: row.decision,
+      code: row.code,
+      fact: renderFact(row, source.context),
+      tokens: row.tokens,
+      required: row.required,
+      score: row.score,
+      rank: row.rank,
+      packetPosition: packetIndex < 0 ? null : packetIndex + 1,
+      metadata,
+      gates,
+      supersededBy: successor === null ? null : view.withheld.has(successor.id) ? 'withheld' : { id: successor.id, since: formatInstantShort(successor.since) },
+      supersedes: record.supersedes.filter((target) => !view.withheld.has(target)),
+      receiptRow: canonicalJson(row),
+    },
+  };
+}
+
+/** The resolution the gates read (the as-of successors, the identity directory): worked out again, once per compilation, when first inspected. */
+export function resolutionOf(request: CompileRequest): Resolution | null {
+  const resolved = resolve(request.contract, request.recordSet);
+  return resolved.ok ? resolved.value : null;
+}
+
+const OUTCOME_ORDER: Record<AttemptOutcome, number> = { used: 0, left_out: 1, class_not_accepted: 2, refused: 3 };
+
+/**
+ * For each required proposition, every record that claims to support or contradict it and what became
+ * of it: used, admitted but left out, of a class the contract does not accept for it, or refused by a
+ * gate (with the gate's code and fact). Rows the view withholds are left out, not counted here.
+ */
+export function evidenceAttempts(source: ViewSource): EvidenceAttempts[] {
+  const { request, outcome, view } = source;
+  const propositions = request.contract.requiredPropositions;
+  if (propositions.length === 0) return [];
+  const wanted = new Map(propositions.map((proposition) => [proposition.id, [] as EvidenceAttempt[]]));
+  const claimants = request.recordSet.records.filter((record) => record.evidence !== null && [...record.evidence.supports, ...record.evidence.contradicts].some((id) => wanted.has(id)));
+  const rows = rowsOf(view.rows, claimants.map((record) => record.id));
+  const selected = new Set(outcome.status === 'packet' ? outcome.receipt.selected : []);
+  for (const record of claimants) {
+    const row = rows.get(record.id);
+    const evidence = record.evidence;
+    if (!row || !evidence) continue;
+    const claims = [...evidence.supports.map((id) => [id, 'supports'] as const), ...evidence.contradicts.map((id) => [id, 'contradicts'] as const)];
+    for (const [id, claim] of claims) {
+      const attempts = wanted.get(id);
+      const proposition = propositions.find((candidate) => candidate.id === id);
+      if (!attempts || !proposition) continue;
+      const outcomeOf: AttemptOutcome = row.gates.length > 0 ? 'refused' : !proposition.acceptedClasses.includes(evidence.class) ? 'class_not_accepted' : selected.has(record.id) ? 'used' : 'left_out';
+      attempts.push({ id: record.id, claim, evidenceClass: evidence.class, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) });
+    }
+  }
+  return propositions.map((proposition) => ({
+    proposition: proposition.id,
+    acceptedClasses: [...proposition.acceptedClasses],
+    attempts: (wanted.get(proposition.id) ?? []).sort((a, b) => OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] || compareStrings(a.id, b.id)),
+  }));
+}
+
+/** The rows of a few ids, found in one pass over the trace. */
+function rowsOf(rows: readonly TraceRow[], ids: readonly string[]): Map<string, TraceRow> {
+  const wanted = new Set(ids);
+  const found = new Map<string, TraceRow>();
+  if (wanted.size === 0) return found;
+  for (const row of rows) if (wanted.has(row.id)) found.set(row.id, row);
+  return found;
+}
+
+/** Each entry's code in the compiled trace: why the gates refuse it, or what the compiler decided for it. */
+export function codesOf(outcome: CompileOutcome, ids: readonly string[]): Map<string, TraceRow> {
+  return rowsOf(outcome.trace, ids);
+}
+
+/** Which required propositions a column's own entries answer, and how: legally, illegally, or with a class not accepted. */
+export function columnCoverage(request: CompileRequest, entries: readonly ColumnEntry[]): PropositionCoverage[] {
+  return request.contract.requiredPropositions.map((proposition) => {
+    const coverage = { proposition: proposition.id, accepted: [] as string[], illegal: [] as string[], notAccepted: [] as string[] };
+    for (const entry of entries) {
+      const evidence = request.recordSet.byId.get(entry.id)?.record.evidence;
+      if (!evidence || ![...evidence.supports, ...evidence.contradicts].includes(proposition.id)) continue;
+      if (!proposition.acceptedClasses.includes(evidence.class)) coverage.notAccepted.push(entry.id);
+      else if (entry.illegal) coverage.illegal.push(entry.id);
+      else coverage.accepted.push(entry.id);
+    }
+    return coverage;
+  });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The instants at which a record the view names enters or leaves the time gate, the nearest on each side
+ * of the as-of. Withheld records give no stop: their dates are theirs to keep.
+ */
+export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedChange[]): AsOfStops {
+  const { request, view } = source;
+  const asOf = parseInstant(request.contract.asOf) ?? 0;
+  const byInstant = new Map<number, { id: string; kind: AsOfStop['records'][number]['kind'] }[]>();
+  const add = (at: number, id: string, kind: AsOfStop['records'][number]['kind']) => {
+    const records = byInstant.get(at);
+    if (records) records.push({ id, kind });
+    else byInstant.set(at, [{ id, kind }]);
+  };
+  for (const checked of request.recordSet.checked) {
+    const { id } = checked.record;
+    if (view.withheld.has(id)) continue;
+    add(checked.knownAt, id, 'knownAt');
+    if (checked.validFrom !== checked.knownAt) add(checked.validFrom, id, 'validFrom');
+    // valid_to is inclusive: the record is expired from the next instant on.
+    if (checked.validTo !== null) add(checked.validTo + 1, id, 'expires');
+  }
+  const instants = [...byInstant.keys()].sort((a, b) => a - b);
+  const stop = (at: number): AsOfStop => {
+    const records = (byInstant.get(at) ?? []).sort((a, b) => compareStrings(a.id, b.id));
+    return { at: formatInstantShort(at), records: records.slice(0, AS_OF_STOP_RECORDS), more: Math.max(0, records.length - AS_OF_STOP_RECORDS) };
+  };
+  const before = instants.filter((at) => at < asOf);
+  const after = instants.filter((at) => at > asOf);
+  return {
+    asOf: request.contract.asOf,
+    before: before.slice(-AS_OF_STOPS_EACH_SIDE).map(stop),
+    after: after.slice(0, AS_OF_STOPS_EACH_SIDE).map(stop),
+    total: instants.length,
+    lockedBy: appliedChanges.find((change) => change.contractFields.includes('asOf'))?.label ?? null,
+  };
+}
+
+/** The as-of a step leads to: whole days from the current one (keeping its form), or the instant given. */
+export function steppedAsOf(current: string, step: { readonly days: number } | { readonly to: string }): string | null {
+  if ('to' in step) return parseInstant(step.to) === null ? null : step.to;
+  const at = parseInstant(current);
+  if (at === null || !Number.isInteger(step.days)) return null;
+  const next = at + step.days * DAY_MS;
+  // A bare date stays a bare date; a date-time keeps its time of day (in UTC).
+  return /^\d{4}-\d{2}-\d{2}$/.test(current) ? new Date(next).toISOString().slice(0, 10) : new Date(next).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * A disclosed diff made safe for the user view beyond naming: the record-set digest and the receipt ids
+ * cover withheld records (a change to one would show in them), and the count of withheld records the diff
+ * left unnamed would say that some changed; all three are dropped; whether anything differs is worked out
+ * again from what is left, and where it first differs is left unsaid. The view's own notice already counts what it withholds.
+ */
+export function userSafeDiff(diff: ReceiptDiff): ReceiptDiff {
+  const fields = diff.fields.filter((change) => change.field !== 'recordSetDigest');
+  const { records, packet } = diff;
+  const empty =
+    diff.contract.length === 0 &&
+    fields.length === 0 &&
+    records.added.length === 0 &&
+    records.removed.length === 0 &&
+    (records.changed?.length ?? 0) === 0 &&
+    diff.decisions.length === 0 &&
+    diff.rows.length === 0 &&
+    diff.evidence.length === 0 &&
+    packet.in.length === 0 &&
+    packet.out.length === 0 &&
+    !packet.reordered &&
+    packet.tokensBefore === packet.tokensAfter &&
+    packet.fingerprintBefore === packet.fingerprintAfter;
+  // The first difference in canonical order could be a withheld row's, ahead of every visible one: none is named.
+  return { ...diff, before: { ...diff.before, receiptId: '' }, after: { ...diff.after, receiptId: '' }, fields, identical: empty, firstDifference: null, withheld: 0 };
+}
+
+/** How each row of the current trace differs from the pinned one's, from a diff already disclosed for the view. */
+export function traceChanges(diff: ReceiptDiff): Map<string, TraceChange> {
+  const changes = new Map<string, TraceChange>();
+  for (const id of diff.records.added) changes.set(id, 'added');
+  for (const change of diff.decisions) changes.set(change.id, change.before.decision !== change.after.decision ? 'decision' : 'code');
+  for (const change of diff.rows) if (!changes.has(change.id)) changes.set(change.id, 'row');
+  return changes;
+}
