@@ -36,9 +36,10 @@ export class ContextDebugger {
     await this.waitForCompiled();
   }
 
-  /** Every load compiles; a result is on screen once the audit strip names an outcome. */
+  /** Every load compiles; a result is on screen once the audit strip names an outcome and no compilation is replacing it. */
   async waitForCompiled(): Promise<void> {
     await expect(this.page.getByTestId('audit-outcome').or(this.page.getByTestId('compile-error'))).toBeVisible();
+    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…');
     await expect(this.page.getByTestId('fatal-error')).toHaveCount(0);
   }
 

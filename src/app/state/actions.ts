@@ -225,7 +225,9 @@ async function applySelection(change: Partial<Selection>): Promise<boolean> {
   const current = before?.selection;
   if (!before || !current) return false;
   // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
+  // From the same moment the result on screen is no longer the selection's: it is marked as compiling, not exported.
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
+  useResultStore.setState({ compiling: true });
   let workspace: WorkspaceSnapshot;
   try {
     workspace = await compilerApi().select({ ...current, ...change });
@@ -431,10 +433,13 @@ function saveText(name: string, text: string): void {
 
 const shortId = (hash: string) => hash.slice(0, 12);
 
-/** The result on screen, if it compiled: exports always follow what is shown, in the view it is shown in. */
+/**
+ * The result on screen, if it compiled and is still the inputs' result: exports always follow what is shown,
+ * in the view it is shown in, and nothing is exported while a compilation is replacing it.
+ */
 function shownView() {
-  const response = useResultStore.getState().response;
-  return response?.ok ? response.view : null;
+  const { response, compiling } = useResultStore.getState();
+  return response?.ok && !compiling ? response.view : null;
 }
 
 export async function copyPacket(): Promise<void> {
