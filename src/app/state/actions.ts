@@ -321,10 +321,12 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   }
   const message = result.kinds.map(({ file, kind }) => `${file} (${kind})`).join(', ');
   const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
+  const switched = result.snapshot.selection.scenarioKey !== previousKey;
+  // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
+  if (switched) useResultStore.setState({ compiling: true, traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks } });
-  if (result.snapshot.selection.scenarioKey !== previousKey) {
+  if (switched) {
     useDrillStore.setState(INITIAL_DRILL);
-    useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
     await compileNow();
   }
 }
@@ -383,6 +385,8 @@ export async function resetDrill(): Promise<void> {
 }
 
 export async function resetWorkspace(): Promise<void> {
+  // The result on screen belongs to the workspace being cleared: outdated from the click on.
+  useResultStore.setState({ compiling: true });
   const reset = await guarded('resetting the workspace', async () => {
     const workspace = await compilerApi().resetWorkspace();
     useDrillStore.setState(INITIAL_DRILL);
