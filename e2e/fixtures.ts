@@ -36,9 +36,10 @@ export class ContextDebugger {
     await this.waitForCompiled();
   }
 
-  /** Every load compiles; a result is on screen once the audit strip names an outcome. */
+  /** Every load compiles; a result is on screen once the audit strip names an outcome and no compilation is replacing it. */
   async waitForCompiled(): Promise<void> {
     await expect(this.page.getByTestId('audit-outcome').or(this.page.getByTestId('compile-error'))).toBeVisible();
+    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…');
     await expect(this.page.getByTestId('fatal-error')).toHaveCount(0);
   }
 
@@ -122,7 +123,9 @@ export class ContextDebugger {
   }
 
   /** The receipt id in full: the strip shows 12 hex digits and keeps the whole id as its title. */
+  /** The receipt of the result on screen, once no compilation is replacing it (until then it is outdated). */
   async receiptId(): Promise<string> {
+    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…');
     const id = await this.auditReceipt.getAttribute('title');
     expect(id).toMatch(/^[0-9a-f]{64}$/);
     return id ?? '';
@@ -176,6 +179,7 @@ export class ContextDebugger {
     const dialog = this.page.getByRole('alertdialog', { name: 'Reset to the built-in scenarios?' });
     await dialog.getByRole('button', { name: 'Reset workspace' }).click();
     await expect(dialog).toBeHidden();
+    await this.waitForCompiled();
   }
 
   /** Picks files through the "Open files…" button's input. */

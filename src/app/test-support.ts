@@ -23,8 +23,10 @@ const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}):
 /** A compiled view shaped like the default scenario's, for rendering panels without a worker. */
 export function sampleView(change: Partial<CompileView> = {}): CompileView {
   return {
+    compilation: 1,
     scenarioKey: 'retry-policy',
     audience: 'diagnostic',
+    baselineIndexing: null,
     status: 'packet',
     counts: { candidates: 3, admitted: 2, selected: 1, excluded: 2 },
     receiptId: 'a'.repeat(64),
@@ -96,7 +98,7 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
 }
 
 export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): WorkspaceSnapshot {
-  return { scenarios: [sampleScenario()], selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, storage: { status: 'persistent' }, restoreIssues: [], ...change };
+  return { scenarios: [sampleScenario()], selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, storage: { status: 'persistent' }, database: { kind: 'opfs' }, databaseNotice: null, restoreIssues: [], ...change };
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */
@@ -131,6 +133,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     select: vi.fn(async (selection) => sampleWorkspace({ selection })),
     compile: vi.fn(async () => ({ ok: true as const, view })),
     disclose: vi.fn(async (audience) => ({ ok: true as const, view: { ...view, audience } })),
+    awaitBaselines: vi.fn(async () => ({ ok: true as const, view })),
     queryTrace: vi.fn(async () => ({ offset: 0, rows: [], matched: 0, total: 0 })),
     receiptJson: vi.fn(async () => '{}'),
     packetJson: vi.fn(async () => '{}'),
@@ -172,7 +175,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
-  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useDebugStore.setState(INITIAL_DEBUG);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });

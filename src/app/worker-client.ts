@@ -71,6 +71,7 @@ export function createWorkerApi(onLost: (reason: string) => void): { readonly ap
     select: (selection) => call((remote) => remote.select(selection)),
     compile: (audience) => call((remote) => remote.compile(audience)),
     disclose: (audience) => call((remote) => remote.disclose(audience)),
+    awaitBaselines: (compilation, onProgress) => call((remote) => remote.awaitBaselines(compilation, proxy(onProgress))),
     queryTrace: (query) => call((remote) => remote.queryTrace(query)),
     receiptJson: () => call((remote) => remote.receiptJson()),
     packetJson: (audience) => call((remote) => remote.packetJson(audience)),

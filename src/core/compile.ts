@@ -11,7 +11,7 @@ import type { RecordSet } from './passes/validate';
 import type { BaselinePacket, Baselines, CompileOutcome, Packet } from './result';
 import type { SqlDriver } from './search/driver';
 import { rankAdmitted, rankCorpus, rankDeclared, type Ranking } from './search/rank';
-import { createRecordIndex, type SyncReport } from './search/record-index';
+import { createRecordIndex, type SliceProgress, type SyncReport } from './search/record-index';
 import { compareStrings } from './canonical';
 
 export interface CompileRequest {
@@ -36,6 +36,13 @@ export interface Compiler {
   index(recordSet: RecordSet, onProgress?: Progress): SyncReport;
   /** Indexes every record's text for the baselines, with progress; `baselines` does it too when needed. */
   indexCorpus(recordSet: RecordSet, onProgress?: Progress): void;
+  /** `index` a slice of records per step, so the caller can yield between steps and stop (a cancelled load). */
+  indexSteps(recordSet: RecordSet, slice: number): Generator<SliceProgress, SyncReport>;
+  /**
+   * `indexCorpus` a slice per step for the records last indexed or compiled, so the whole-corpus index can
+   * be built in the background between calls; true once it is complete, false if a sliced `index` interrupted it.
+   */
+  indexCorpusSteps(slice: number): Generator<SliceProgress, boolean>;
   /**
    * The naive and post-filter packets for a compiled request: relevance-only top-k with whole-corpus
    * statistics, before and after the legality filter. They are what the compiler is compared with,
@@ -100,6 +107,8 @@ export function createCompiler(driver: SqlDriver): Compiler {
       index.sync(recordSet);
       index.syncCorpusText(recordSet, onProgress);
     },
+    indexSteps: (recordSet, slice) => index.syncSteps(recordSet, slice),
+    indexCorpusSteps: (slice) => index.corpusTextSteps(slice),
     compile: (request) => compileMemo.revision(() => compileOnce(request)),
     baselines(request, outcome) {
       const { contract, recordSet } = request;

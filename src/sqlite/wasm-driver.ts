@@ -5,11 +5,11 @@ import type { SqlDriver, SqlStatement, SqlValue } from '../core/search/driver';
 const SQLITE_LIMIT_VARIABLE_NUMBER = 9;
 
 /**
- * The one SqlDriver, over @sqlite.org/sqlite-wasm's oo1 API. The CLI and the worker both use it with
- * an in-memory database, so Node and the browser run the same SQLite and the same FTS5.
+ * The one SqlDriver, over @sqlite.org/sqlite-wasm's oo1 API. The CLI uses it with an in-memory database,
+ * the app's worker with its database in OPFS (or in memory when OPFS is unavailable): Node and the browser
+ * run the same SQLite and the same FTS5.
  */
-export function createWasmDriver(sqlite3: Sqlite3Static): SqlDriver {
-  const db: Database = new sqlite3.oo1.DB(':memory:', 'c');
+export function createWasmDriver(sqlite3: Sqlite3Static, db: Database = new sqlite3.oo1.DB(':memory:', 'c')): SqlDriver {
   const maxParameters = sqlite3.capi.sqlite3_limit(db.pointer ?? 0, SQLITE_LIMIT_VARIABLE_NUMBER, -1);
   db.exec('PRAGMA temp_store = MEMORY;');
 

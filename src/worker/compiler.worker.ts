@@ -6,10 +6,23 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
+import { createRecordStore } from './record-store';
 import { createSession, type Session } from './session';
+import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
-const ready = openInMemoryDatabase().then((driver) => createSession({ compiler: createCompiler(driver), storage: createIndexedDbStorage(), builtins: readBuiltinScenarios() }));
+const ready = openWorkspaceDatabase().then(({ driver, state, openInMemory }) =>
+  createSession({
+    compiler: createCompiler(driver),
+    storage: createIndexedDbStorage(),
+    builtins: readBuiltinScenarios(),
+    database: state,
+    // Only a database that survives a reload is worth keeping the records in.
+    records: state.kind === 'opfs' ? createRecordStore(driver) : null,
+    estimateStorage: () => navigator.storage.estimate(),
+    inMemory: () => createCompiler(openInMemory()),
+  }),
+);
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.
 ready.catch(() => undefined);
 // Every call after `start` waits until the workspace is restored: a click sent to a restarted worker must not act on a half-restored one.
@@ -42,6 +55,7 @@ const api: CompilerApi = {
   select: async (selection) => (await session()).select(selection),
   compile: async (audience) => (await session()).compile(audience),
   disclose: async (audience) => (await session()).disclose(audience),
+  awaitBaselines: async (compilation, onProgress) => (await session()).awaitBaselines(compilation, onProgress),
   queryTrace: async (query) => (await session()).queryTrace(query),
   receiptJson: async () => (await session()).receiptJson(),
   packetJson: async (audience) => (await session()).packetJson(audience),

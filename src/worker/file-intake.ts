@@ -5,6 +5,7 @@ import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScen
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
+import { measuredAsync } from './user-timing';
 
 export interface NamedBlob {
   readonly name: string;
@@ -104,6 +105,8 @@ export interface IntakeEntry {
 
 export interface IntakeResult {
   readonly entries: readonly IntakeEntry[];
+  /** Each records (JSONL) file's validated records, by file name: what the workspace database keeps. */
+  readonly recordFiles: ReadonlyMap<string, RecordSet>;
   readonly receipts: readonly { readonly file: string; readonly receipt: Receipt }[];
   readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[];
 }
@@ -138,6 +141,8 @@ export async function intakeFiles(
   base: IntakeBase,
   onProgress: (progress: LoadProgress) => void,
   signal: AbortSignal,
+  /** Records files already validated once and kept in the workspace database, by name: not read again. */
+  stored: ReadonlyMap<string, RecordSet> = new Map(),
 ): Promise<Result<IntakeResult, IntakeRejection>> {
   const issues: InputIssue[] = [];
   const summaries: FileSummary[] = [];
@@ -154,6 +159,12 @@ export async function intakeFiles(
     if (await isUserViewExport(file)) {
       summaries.push({ file: file.name, message: 'a user-view export, which is not a receipt' });
       issues.push({ file: file.name, path: 'format', message: 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead' });
+      continue;
+    }
+    const kept = stored.get(file.name);
+    if (kept) {
+      kinds.push({ file: file.name, kind: 'records' });
+      recordFiles.push({ file, recognised: { kind: 'records', by: [] } });
       continue;
     }
     const detected = await detectBlobKind(file);
@@ -176,7 +187,13 @@ export async function intakeFiles(
 
   const recordSets = new Map<string, RecordSet>();
   for (const { file, recognised } of recordFiles) {
-    const parsed = await streamRecords(file, onProgress, signal);
+    const kept = stored.get(file.name);
+    if (kept) {
+      recordSets.set(file.name, kept);
+      continue;
+    }
+    // A worker-side marker as well as a duration: the reload test asserts that no records file was read.
+    const parsed = await measuredAsync('cc:read-records', () => streamRecords(file, onProgress, signal));
     if (parsed.ok) recordSets.set(file.name, parsed.value);
     else refuse(parsed.error, file.name, recognised);
   }
@@ -233,5 +250,5 @@ export async function intakeFiles(
   } else if (contract) {
     entries.push(contract);
   }
-  return ok({ entries, receipts, kinds });
+  return ok({ entries, recordFiles: recordSets, receipts, kinds });
 }

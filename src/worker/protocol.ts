@@ -60,6 +60,15 @@ export type StorageState =
   /** Saved data vanished while the page was open: nothing is written again until the user asks (`saveWorkspace`). */
   | { readonly status: 'cleared'; readonly message: string };
 
+/**
+ * Where the workspace database lives: in OPFS (a reload opens it and compiles without parsing or indexing),
+ * or in memory, and why, with the notice the app shows. `saves`: whether this tab writes the workspace at all
+ * (a second tab does not, so it cannot overwrite what the first saves).
+ */
+export type DatabaseState =
+  | { readonly kind: 'opfs' }
+  | { readonly kind: 'memory'; readonly reason: 'other-tab' | 'unsupported' | 'failed'; readonly saves: boolean; readonly message: string };
+
 export interface Selection {
   readonly scenarioKey: string;
   readonly controls: readonly string[];
@@ -70,6 +79,9 @@ export interface WorkspaceSnapshot {
   readonly scenarios: readonly ScenarioSummary[];
   readonly selection: Selection;
   readonly storage: StorageState;
+  readonly database: DatabaseState;
+  /** Set when the records of the last drop could not be kept in the database (a full disk), with how much space they needed. */
+  readonly databaseNotice: string | null;
   /** Problems met while restoring saved files; the built-ins are always available. */
   readonly restoreIssues: readonly InputIssue[];
 }
@@ -152,8 +164,15 @@ export interface AppliedChange {
 }
 
 export interface CompileView {
+  /** Which compilation this is (they are counted), for `awaitBaselines`. */
+  readonly compilation: number;
   readonly scenarioKey: string;
   readonly audience: Audience;
+  /**
+   * Diagnostic view only: the whole-corpus index the baselines need is still being built in the background
+   * (records indexed so far); the naive and post-filter columns are null until `awaitBaselines` resolves.
+   */
+  readonly baselineIndexing: { readonly done: number; readonly total: number } | null;
   readonly status: 'packet' | 'fail_closed';
   readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
   readonly receiptId: string;
@@ -414,6 +433,11 @@ export interface CompilerApi extends EvaluationApi {
   select(selection: Selection): Promise<WorkspaceSnapshot>;
   compile(audience: Audience): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;
+  /**
+   * The diagnostic view of compilation `compilation` with its baselines, once the whole-corpus index is built
+   * (progress to `onProgress`); null when a later compilation replaced it. Other calls are answered meanwhile.
+   */
+  awaitBaselines(compilation: number, onProgress: (progress: { readonly done: number; readonly total: number }) => void): Promise<CompileResponse | null>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
   /** The diagnostic receipt: the app offers it only in the diagnostic view. */
   receiptJson(): Promise<string | null>;
@@ -467,6 +491,11 @@ export const savedLoadSchema = z.strictObject({
   /** The scenario selected when the files were loaded: a lone records or contract file completes it. */
   baseKey: z.string(),
   files: z.array(z.strictObject({ name: z.string(), blob: z.instanceof(Blob) })).min(1),
+  /**
+   * The load's id in the workspace database: its record store keeps the load's records files there, as
+   * validated, once each is stored in full (in the background after the load); absent without a database on disk.
+   */
+  stored: z.string().optional(),
 });
 
 export const savedWorkspaceSchema = z.strictObject({

@@ -29,6 +29,7 @@ import {
   type TraceChange,
   type CompileResponse,
   type CompileView,
+  type DatabaseState,
   DIFF_VIEW_LINES,
   type DiffView,
   type ReceiptDiffResponse,
@@ -58,6 +59,8 @@ import {
 } from './protocol';
 import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, userSafeDiff, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
+import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
+import type { RecordStore } from './record-store';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
 interface Entry {
@@ -67,6 +70,8 @@ interface Entry {
 }
 
 interface LastCompile {
+  /** Counts compilations, so a wait for the baselines can tell whether it is still about the one on screen. */
+  readonly serial: number;
   readonly scenarioKey: string;
   readonly appliedChanges: readonly AppliedChange[];
   readonly request: CompileRequest;
@@ -85,17 +90,57 @@ export interface SessionDeps {
   readonly compiler: Compiler;
   readonly storage: WorkspaceStorage;
   readonly builtins: readonly BuiltinScenario[];
+  /** Where the compiler's database lives; in memory unless the worker opened it in OPFS. */
+  readonly database?: DatabaseState;
+  /** The record store in that database, when it survives a reload: loaded records are kept there as validated. */
+  readonly records?: RecordStore | null;
+  /** How much space the browser says is left, for a message when a write did not fit. */
+  readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
+  /**
+   * A compiler over a fresh database in memory, for when the one on disk fails under the session (site data
+   * cleared while the page is open): the compilation that failed is run once more there.
+   */
+  readonly inMemory?: () => Compiler;
 }
+
+const DATABASE_LOST: DatabaseState = {
+  kind: 'memory',
+  reason: 'failed',
+  saves: true,
+  message: 'The workspace database on disk failed while the page was open (its site data may have been cleared): working on a database in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+};
+
+export const IN_MEMORY_DATABASE: DatabaseState = {
+  kind: 'memory',
+  reason: 'unsupported',
+  saves: true,
+  message: 'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+};
 
 export type Session = ReturnType<typeof createSession>;
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
 /**
+ * Records indexed per step of a load or of the background whole-corpus index: about 40 ms of WASM at the
+ * benchmark's text, so a toggle or a cancel sent meanwhile waits at most that long for its turn.
+ */
+export const INDEX_SLICE = 1_000;
+/** Below this many records the whole-corpus index is built at once: it takes less time than a round trip to show progress. */
+export const BACKGROUND_CORPUS_FROM = 5_000;
+
+/** Lets the worker answer calls that arrived meanwhile (comlink messages are tasks): between two slices of work. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
  * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins }: SessionDeps) {
+export function createSession({ compiler: opened, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records: store = null, estimateStorage, inMemory }: SessionDeps) {
+  let compiler = opened;
+  let database = openedIn;
+  let records = store;
+  const saves = database.kind === 'opfs' || database.saves;
   const builtinEntries: Entry[] = [];
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
@@ -108,6 +153,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let contractEdits = new Map<string, Contract>();
   let selection: Selection = { scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] };
   let storageState: StorageState = { status: 'persistent' };
+  let databaseNotice: string | null = null;
   let restoreIssues: InputIssue[] = [...builtinIssues];
   let last: LastCompile | null = null;
   let traceCache: {
@@ -125,6 +171,15 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   let frozen: Receipt | null = null;
   let declared: string[] = [];
   let loading: AbortController | null = null;
+  let compilations = 0;
+  /** The scenario whose records the whole-corpus index holds in full; null while it is being built or after a load. */
+  let corpusFor: string | null = null;
+  let corpusJob: Promise<void> | null = null;
+  let corpusProgress: LoadProgress | null = null;
+  const corpusListeners = new Set<(progress: { done: number; total: number }) => void>();
+  let corpusWaiters: (() => void)[] = [];
+  /** The background stores of loads' records, one after the other. */
+  let storing: Promise<void> = Promise.resolve();
 
   const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
   const entryOf = (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? loaded.get(key);
@@ -156,7 +211,7 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     };
   };
 
-  const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, restoreIssues });
+  const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, database, databaseNotice, restoreIssues });
 
   const saved = (): SavedWorkspace => ({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } });
 
@@ -165,13 +220,18 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
   const notify = () => listener?.({ workspace: saved(), storage: storageState });
 
   const persist = async () => {
-    // After the user's storage was cleared under the page, nothing is written again unless asked (saveWorkspace).
-    if (storageState.status !== 'cleared') {
+    // After the user's storage was cleared under the page, nothing is written again unless asked (saveWorkspace);
+    // a second tab works on a copy: writing it would overwrite what the tab holding the database saves.
+    if (storageState.status !== 'cleared' && saves) {
       try {
         await measuredAsync('cc:persist', () => storage.write(saved()));
         storageState = { status: 'persistent' };
       } catch (error) {
-        storageState = error instanceof StorageClearedError ? { status: 'cleared', message: STORAGE_CLEARED_MESSAGE } : { status: 'unavailable', message: storageFailureMessage(error) };
+        const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+        storageState =
+          error instanceof StorageClearedError
+            ? { status: 'cleared', message: STORAGE_CLEARED_MESSAGE }
+            : { status: 'unavailable', message: isQuotaError(error) ? await workspaceFullMessage(fileBytes, estimateStorage) : storageFailureMessage(error) };
       }
     }
     notify();
@@ -196,17 +256,121 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     return { frozenReceiptId: null, declared: [] };
   };
 
-  const applyIntake = async (files: readonly NamedBlob[], baseKey: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => {
+  /**
+   * Reads, parses and indexes a drop, then adds its scenarios, all or nothing. Indexing goes a slice at a time
+   * with a pause for other calls between slices, so a cancel is seen while indexing too (LoadCancelled).
+   */
+  const applyIntake = async (
+    files: readonly NamedBlob[],
+    baseKey: string,
+    onProgress: (progress: LoadProgress) => void,
+    signal: AbortSignal,
+    { index = true, stored = new Map<string, RecordSet>() }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
+  ) => {
     const base = entryOf(baseKey) ?? currentEntry();
-    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal));
+    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal, stored));
     if (!intake.ok) return intake;
+    // A restored workspace is indexed by its first compilation, and only the scenario it selects.
+    for (const entry of index ? intake.value.entries : []) {
+      if (signal.aborted) throw new LoadCancelled();
+      corpusFor = null;
+      const start = performance.now();
+      try {
+        for (const { done, total } of compiler.indexSteps(entry.loaded.recordSet, INDEX_SLICE)) {
+          onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total });
+          await nextTask();
+          if (signal.aborted) throw new LoadCancelled();
+        }
+      } finally {
+        performance.measure('cc:index', { start, end: performance.now() });
+      }
+    }
+    await nextTask();
+    if (signal.aborted) throw new LoadCancelled();
     for (const entry of intake.value.entries) {
-      measured('cc:index', () => compiler.index(entry.loaded.recordSet, (done, total) => onProgress({ file: entry.loaded.scenario.id, phase: 'indexing', done, total })));
+      if (!index) corpusFor = null;
       loaded.set(entry.key, { key: entry.key, origin: 'loaded', loaded: entry.loaded });
       contractEdits.delete(entry.key);
     }
     return intake;
   };
+
+  /**
+   * Keeps the validated records of a load's records files in the workspace database under the load's id, a
+   * slice per task in the background, after the packet is on screen: nothing waits for it, and a reload reads
+   * a file again only if its records were not stored in full. Given up when the load leaves the workspace
+   * (reset, a share link); a full disk is said with how much space the records needed.
+   */
+  const storeInBackground = (load: SavedLoad, recordFiles: ReadonlyMap<string, RecordSet>): void => {
+    const store = records;
+    const id = load.stored;
+    if (!store || id === undefined || recordFiles.size === 0) return;
+    storing = storing.then(async () => {
+      await nextTask();
+      let bytes = 0;
+      let written = 0;
+      const start = performance.now();
+      try {
+        for (const [file, recordSet] of recordFiles) {
+          const before = { bytes, written };
+          for (const step of store.writeSteps(id, file, recordSet, INDEX_SLICE)) {
+            bytes = before.bytes + step.bytes;
+            written = before.written + step.done;
+            await nextTask();
+            if (!loads.includes(load)) {
+              store.remove(id);
+              return;
+            }
+          }
+        }
+        // A worker-side marker: the reload test and the benchmark wait for it before reloading.
+        performance.measure('cc:store-records', { start, end: performance.now() });
+      } catch (error) {
+        store.remove(id);
+        const needed = [...recordFiles.values()].reduce((sum, recordSet) => sum + recordSet.records.length, 0);
+        databaseNotice = await databaseFullMessage(error, bytes, needed, estimateStorage, written);
+        notify();
+      }
+    });
+  };
+
+  /**
+   * Builds the whole-corpus index for the records last compiled, a slice per task, and wakes whoever waits for
+   * the baselines when it is complete. A load's sliced index interrupts it; the next compilation starts it again.
+   */
+  const ensureCorpusIndex = (): void => {
+    if (corpusJob !== null) return;
+    corpusJob = (async () => {
+      try {
+        // The compilation that asked answers first: the packet must not wait for even one slice.
+        await nextTask();
+        const steps = compiler.indexCorpusSteps(INDEX_SLICE);
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            if (step.value && last) {
+              corpusFor = last.scenarioKey;
+              const waiting = corpusWaiters;
+              corpusWaiters = [];
+              for (const wake of waiting) wake();
+            }
+            return;
+          }
+          corpusProgress = { file: last?.scenarioKey ?? '', phase: 'indexing', ...step.value };
+          for (const listener of corpusListeners) listener(step.value);
+          await nextTask();
+        }
+      } catch {
+        // The database failed under the job (see `inMemory`): the next compilation replaces it and asks again.
+      } finally {
+        corpusJob = null;
+        corpusProgress = null;
+      }
+    })();
+  };
+
+  /** Whether the baselines can be worked out now without indexing most of the corpus on the spot. */
+  const baselinesAtHand = (compiled: LastCompile): boolean => corpusFor === compiled.scenarioKey || compiled.request.recordSet.records.length < BACKGROUND_CORPUS_FROM;
 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
     prepareScenario(effective(currentEntry()), { controls: selection.controls, lateChanges });
@@ -246,8 +410,13 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
 
   /** The baselines only for the diagnostic view: their whole-corpus scores are shaped by records a user may not see. */
   const viewOf = (compiled: LastCompile, audience: Audience): CompileView => {
-    const baselines = audience === 'diagnostic' ? (compiled.baselines ??= compiler.baselines(compiled.request, compiled.outcome)) : null;
-    return compileView(compiled, viewSource(compiled, audience), baselines);
+    if (audience === 'diagnostic' && compiled.baselines === null) {
+      if (baselinesAtHand(compiled)) compiled.baselines = compiler.baselines(compiled.request, compiled.outcome);
+      else ensureCorpusIndex();
+    }
+    const baselines = audience === 'diagnostic' ? compiled.baselines : null;
+    const indexing = audience === 'diagnostic' && baselines === null ? { done: corpusProgress?.done ?? 0, total: corpusProgress?.total ?? compiled.request.recordSet.records.length } : null;
+    return compileView(compiled, viewSource(compiled, audience), baselines, indexing);
   };
 
   /**
@@ -287,9 +456,17 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       return;
     }
     const never = new AbortController().signal;
+    // Loads the saved workspace no longer names (a save that failed, a load cancelled in a crash) are dropped.
+    if (saves && restore === null) records?.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
     for (const load of parsed.data.loads) {
-      const restored = await applyIntake(load.files, load.baseKey, () => undefined, never);
-      if (restored.ok) loads.push(load);
+      const kept = load.stored === undefined ? null : measured('cc:restore-records', () => records?.read(load.stored ?? '') ?? null);
+      const restored = await applyIntake(load.files, load.baseKey, () => undefined, never, { index: false, stored: kept ?? new Map() });
+      if (restored.ok) {
+        loads.push(load);
+        // Files read again (their records were not all stored yet) are stored now, for the next reload.
+        const read = new Map([...restored.value.recordFiles].filter(([file]) => !kept?.has(file)));
+        if (saves) storeInBackground(load, read);
+      }
       else restoreIssues = [...restoreIssues, ...restored.error.issues];
     }
     for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
@@ -298,6 +475,11 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
     }
     selection = normaliseSelection(parsed.data.selection);
+    // With the database on disk, the selected records' rows are already there: this finds them and writes nothing.
+    if (records !== null && currentEntry().origin === 'loaded') {
+      const report = compiler.index(effective(currentEntry()).recordSet);
+      performance.mark('cc:restore-index', { detail: report });
+    }
   };
 
   return {
@@ -325,9 +507,21 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       last = null;
       const request = prepare(selection.lateChanges);
       if (!request.ok) return { ok: false, error: request.error };
-      const outcome = measured('cc:compile', () => compiler.compile(request.value));
+      let outcome: ReturnType<Compiler['compile']>;
+      try {
+        outcome = measured('cc:compile', () => compiler.compile(request.value));
+      } catch (error) {
+        // Only a database on disk is replaced, once: any other throw (or a second one) fails closed as before.
+        if (database.kind !== 'opfs' || !inMemory) throw error;
+        compiler = inMemory();
+        database = DATABASE_LOST;
+        records = null;
+        corpusFor = null;
+        outcome = measured('cc:compile', () => compiler.compile(request.value));
+      }
       if (!outcome.ok) return { ok: false, error: outcome.error };
-      const compiled: LastCompile = { scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      compilations += 1;
+      const compiled: LastCompile = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
       // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
       const view = viewOf(compiled, audience);
       last = compiled;
@@ -337,6 +531,27 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
     disclose(audience: Audience): CompileResponse {
       if (!last) return this.compile(audience);
       return { ok: true, view: viewOf(last, audience) };
+    },
+
+    /**
+     * Resolves with the diagnostic view of compilation `compilation`, baselines included, once the whole-corpus
+     * index is built; null if another compilation has replaced it by then. Progress goes to `onProgress`.
+     */
+    async awaitBaselines(compilation: number, onProgress: (progress: { done: number; total: number }) => void): Promise<CompileResponse | null> {
+      if (!last || last.serial !== compilation) return null;
+      if (!baselinesAtHand(last)) {
+        corpusListeners.add(onProgress);
+        try {
+          await new Promise<void>((resolve) => {
+            corpusWaiters.push(resolve);
+            ensureCorpusIndex();
+          });
+        } finally {
+          corpusListeners.delete(onProgress);
+        }
+      }
+      if (!last || last.serial !== compilation) return null;
+      return { ok: true, view: viewOf(last, 'diagnostic') };
     },
 
     queryTrace(query: TraceQuery): TracePage {
@@ -432,18 +647,26 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
         }
         const first = intake.value.entries[0];
         if (first) {
-          loads = [...loads, { baseKey, files: files.map(({ name, blob }) => ({ name, blob })) }];
+          databaseNotice = null;
+          const dropped: SavedLoad = { baseKey, files: files.map(({ name, blob }) => ({ name, blob })), ...(records ? { stored: crypto.randomUUID() } : {}) };
+          loads = [...loads, dropped];
           selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
           resetDrillState();
           await persist();
+          storeInBackground(dropped, intake.value.recordFiles);
         }
         const receiptChecks = intake.value.receipts.map(({ file, receipt }) => ({ file, verdict: checkAgainstCurrent(receipt, []) }));
         return { status: 'loaded', snapshot: snapshot(), kinds: intake.value.kinds, receiptChecks };
       } catch (error) {
         loaded = before.loaded;
         contractEdits = before.contractEdits;
-        if (error instanceof LoadCancelled) return { status: 'cancelled' };
-        throw error;
+        if (!(error instanceof LoadCancelled)) throw error;
+        // A cancelled index leaves rows of the dropped files behind: the records on screen take their place again.
+        if (last) {
+          compiler.index(last.request.recordSet);
+          if (last.baselines === null) ensureCorpusIndex();
+        }
+        return { status: 'cancelled' };
       } finally {
         if (loading === controller) loading = null;
       }
@@ -627,8 +850,12 @@ export function createSession({ compiler, storage, builtins }: SessionDeps) {
       pinned = null;
       stepFrom = null;
       resetDrillState();
+      databaseNotice = null;
       try {
-        await storage.clear();
+        if (saves) {
+          records?.clear();
+          await storage.clear();
+        }
         storageState = { status: 'persistent' };
       } catch (error) {
         storageState = { status: 'unavailable', message: storageFailureMessage(error) };
@@ -728,7 +955,7 @@ function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-function compileView(compiled: LastCompile, source: ViewSource, baselines: Baselines | null): CompileView {
+function compileView(compiled: LastCompile, source: ViewSource, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null = null): CompileView {
   const { outcome, request } = compiled;
   const { view } = source;
   const required = new Set(request.contract.requiredRecords);
@@ -780,8 +1007,10 @@ function compileView(compiled: LastCompile, source: ViewSource, baselines: Basel
   for (const row of view.rows) codeCounts.set(row.code, (codeCounts.get(row.code) ?? 0) + 1);
 
   return {
+    compilation: compiled.serial,
     scenarioKey: compiled.scenarioKey,
     audience: view.audience,
+    baselineIndexing,
     status: outcome.status,
     counts: outcome.counts,
     receiptId: receipt.receiptId,

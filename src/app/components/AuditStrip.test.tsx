@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { useResultStore } from '../state/result-store';
 import { resetStores, sampleView } from '../test-support';
 import { AuditStrip, GOVERNING_PRINCIPLE } from './AuditStrip';
 
@@ -31,5 +32,13 @@ describe('AuditStrip', () => {
     resetStores(sampleView());
     render(<AuditStrip />);
     expect(screen.getByTestId('audit-decision')).toHaveTextContent('May rest on the packet');
+  });
+
+  it('marks the facts on screen as outdated while the inputs compile again, and names no outcome', () => {
+    resetStores(sampleView());
+    useResultStore.setState({ compiling: true });
+    render(<AuditStrip />);
+    expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Compiling…');
+    expect(screen.getByTestId('audit-outcome').closest('dl')).toHaveAttribute('aria-busy', 'true');
   });
 });

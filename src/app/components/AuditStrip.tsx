@@ -23,17 +23,19 @@ function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNod
 export function AuditStrip() {
   const response = useResultStore((state) => state.response);
   const failed = useResultStore((state) => state.failure !== null);
+  const compiling = useResultStore((state) => state.compiling);
   const view = response?.ok ? response.view : null;
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
   return (
     <section className="audit-strip" aria-label="Audit strip" data-testid="audit-strip">
       {view ? (
-        <dl>
+        // While the inputs compile again the previous facts stay in place, dimmed, so nothing moves; the outcome says it is not yet known.
+        <dl aria-busy={compiling} className={compiling ? 'audit-outdated' : undefined}>
           <Fact term="Selected" value={view.counts.selected} testId="audit-selected" />
           <Fact term="Excluded" value={view.counts.excluded} testId="audit-excluded" />
           <Fact term={budget} value={`${view.tokensUsed} / ${view.tokenBudget} tokens`} testId="audit-budget" />
-          <Fact term="Outcome" value={view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
+          <Fact term="Outcome" value={compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
           <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
           <Fact
             term="Decision"

@@ -2,6 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetStores, sampleView } from '../test-support';
+import { useResultStore } from '../state/result-store';
 import { ComparePanel } from './ComparePanel';
 import { ExportPanel } from './ExportPanel';
 
@@ -19,6 +20,16 @@ describe('ComparePanel', () => {
     expect(within(compiled).getByTestId('entry-compiled-ADR-0234')).toHaveTextContent('required');
     expect(within(compiled).getByTestId('tokens-compiled')).toHaveTextContent('30 / 96 tokens');
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the compiled packet while the baselines wait for the whole-corpus index, with its progress', () => {
+    const sample = sampleView();
+    resetStores(sampleView({ baselineIndexing: { done: 0, total: 100_000 }, columns: { ...sample.columns, naive: null, postFilter: null } }));
+    useResultStore.setState({ baselineProgress: { done: 42_000, total: 100_000 } });
+    render(<ComparePanel />);
+    expect(screen.getByTestId('baseline-indexing-naive')).toHaveTextContent('Indexing every record for this baseline: 42,000 of 100,000 (42%).');
+    expect(screen.getByRole('progressbar', { name: 'Post-filter top-k: indexing the whole corpus' })).toHaveAttribute('value', '42000');
+    expect(within(screen.getByRole('region', { name: 'Compiled packet' })).getByTestId('entry-compiled-ADR-0234')).toBeInTheDocument();
   });
 
   it('shows a fail-closed state with its code, no packet, and no copy action', () => {

@@ -143,6 +143,27 @@ function DiagnosticOnlyColumn({ kind }: { kind: 'naive' | 'post-filter' }) {
   );
 }
 
+/** The packet is on screen already; this baseline waits for the whole-corpus index the worker builds meanwhile. */
+function IndexingColumn({ kind, progress }: { kind: 'naive' | 'post-filter'; progress: { readonly done: number; readonly total: number } }) {
+  const { title, caption } = COLUMN_TITLES[kind];
+  const percent = progress.total > 0 ? Math.floor((progress.done / progress.total) * 100) : 0;
+  return (
+    <section className={`packet-column packet-column-${kind}`} aria-label={title} aria-busy="true" data-testid={`column-${kind}`}>
+      <h3>{title}</h3>
+      <p className="caption">{caption}</p>
+      <p className="no-packet" data-testid={`baseline-indexing-${kind}`}>
+        Indexing every record for this baseline: {progress.done.toLocaleString('en-GB')} of {progress.total.toLocaleString('en-GB')} ({percent}%). The compiled packet does not need this index.
+      </p>
+      <progress aria-label={`${title}: indexing the whole corpus`} max={Math.max(progress.total, 1)} value={progress.done} />
+    </section>
+  );
+}
+
+function BaselineColumn({ kind, column, progress }: { kind: 'naive' | 'post-filter'; column: PacketColumn | null; progress: { readonly done: number; readonly total: number } | null }) {
+  if (column) return <Column column={column} />;
+  return progress ? <IndexingColumn kind={kind} progress={progress} /> : <DiagnosticOnlyColumn kind={kind} />;
+}
+
 /** Fail-closed is a state, not an error: the compiler read the inputs and refused. Red, worded, coded. */
 export function FailClosedBanner() {
   const response = useResultStore((state) => state.response);
@@ -181,7 +202,9 @@ export function FailClosedBanner() {
 
 export function ComparePanel() {
   const response = useResultStore((state) => state.response);
+  const progress = useResultStore((state) => state.baselineProgress);
   const view = response?.ok ? response.view : null;
+  const indexing = view?.baselineIndexing ? (progress ?? view.baselineIndexing) : null;
   return (
     <section className="panel" aria-labelledby="compare-heading">
       <h2 id="compare-heading" tabIndex={-1}>
@@ -192,8 +215,8 @@ export function ComparePanel() {
         <>
           <p className="caption">Three packets under the same budget of {view.tokenBudget} tokens.</p>
           <div className="columns">
-            {view.columns.naive ? <Column column={view.columns.naive} /> : <DiagnosticOnlyColumn kind="naive" />}
-            {view.columns.postFilter ? <Column column={view.columns.postFilter} /> : <DiagnosticOnlyColumn kind="post-filter" />}
+            <BaselineColumn kind="naive" column={view.columns.naive} progress={indexing} />
+            <BaselineColumn kind="post-filter" column={view.columns.postFilter} progress={indexing} />
             <Column column={view.columns.compiled} />
           </div>
           <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />

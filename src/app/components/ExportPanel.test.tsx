@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useResultStore } from '../state/result-store';
 import { installFakeApi, resetStores, sampleView } from '../test-support';
 import { ExportPanel } from './ExportPanel';
 
@@ -67,5 +68,21 @@ describe('ExportPanel', () => {
     expect(api.statementJson).toHaveBeenCalled();
     expect(await blobs[0]?.text()).toContain('in-toto.io/Statement/v1');
     expect(await screen.findByText('Statement downloaded (in-toto Statement v1).')).toBeInTheDocument();
+  });
+
+  it('exports nothing while a compilation is replacing the result on screen', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi({ receiptJson: vi.fn(async () => '{"receiptId":"a"}') });
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    writeText.mockClear();
+    useResultStore.setState({ compiling: true });
+    render(<ExportPanel />);
+    for (const name of ['Copy packet', 'Download packet', 'Download diagnostic receipt', 'Download statement']) {
+      const button = screen.getByRole('button', { name });
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+      await user.click(button);
+    }
+    expect(api.receiptJson).not.toHaveBeenCalled();
+    expect(writeText).not.toHaveBeenCalled();
   });
 });

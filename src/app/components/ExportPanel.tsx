@@ -2,14 +2,17 @@ import { copyPacket, downloadPacket, downloadReceipt, downloadStatement, downloa
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { plural } from './format';
+import { SteadyButton } from './SteadyButton';
 
 /**
  * Exports follow the view on screen. The user view exports only what it shows (labelled, with no digest
  * over withheld records); the receipt, which names every record, leaves only from the diagnostic view.
- * Copying is offered only when a packet exists: a fail-closed compilation has nothing to hand on.
+ * Copying is offered only when a packet exists: a fail-closed compilation has nothing to hand on. While
+ * the inputs compile again nothing is exported: the result on screen is no longer theirs.
  */
 export function ExportPanel() {
   const response = useResultStore((state) => state.response);
+  const compiling = useResultStore((state) => state.compiling);
   const notice = useUiStore((state) => state.notice);
   const view = response?.ok ? response.view : null;
   if (!view) return null;
@@ -25,26 +28,26 @@ export function ExportPanel() {
       <div className="button-row">
         {view.packetText !== null ? (
           <>
-            <button type="button" onClick={() => void copyPacket()}>
+            <SteadyButton onClick={() => void copyPacket()} unavailable={compiling}>
               Copy packet
-            </button>
-            <button type="button" onClick={() => void downloadPacket()}>
+            </SteadyButton>
+            <SteadyButton onClick={() => void downloadPacket()} unavailable={compiling}>
               Download packet
-            </button>
+            </SteadyButton>
           </>
         ) : null}
         {user ? (
-          <button type="button" onClick={() => void downloadUserView()}>
+          <SteadyButton onClick={() => void downloadUserView()} unavailable={compiling}>
             Download user view
-          </button>
+          </SteadyButton>
         ) : (
           <>
-            <button type="button" onClick={() => void downloadReceipt()}>
+            <SteadyButton onClick={() => void downloadReceipt()} unavailable={compiling}>
               Download diagnostic receipt
-            </button>
-            <button type="button" onClick={() => void downloadStatement()} title="The diagnostic receipt as an in-toto Statement v1: subjects the packet text and the record set">
+            </SteadyButton>
+            <SteadyButton onClick={() => void downloadStatement()} unavailable={compiling} title="The diagnostic receipt as an in-toto Statement v1: subjects the packet text and the record set">
               Download statement
-            </button>
+            </SteadyButton>
           </>
         )}
       </div>

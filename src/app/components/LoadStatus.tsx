@@ -5,6 +5,8 @@ import { VERDICT_HEADLINES } from './DrillPanel';
 import { CodeLink } from './Glossary';
 import { VerdictDiff } from './ReceiptDiffView';
 
+const PHASES = { reading: 'Reading', indexing: 'Indexing' } as const;
+
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
 export function LoadStatus() {
   const load = useScenarioStore((state) => state.load);
@@ -15,7 +17,7 @@ export function LoadStatus() {
     return (
       <div className="load-status" data-testid="load-progress">
         <label>
-          {progress ? `${progress.phase === 'reading' ? 'Reading' : 'Indexing'} ${progress.file}` : 'Reading files'}
+          {progress ? `${PHASES[progress.phase]} ${progress.file}` : 'Reading files'}
           <progress aria-label="Loading files" max={100} value={percent ?? undefined} />
         </label>
         {percent !== null ? <span>{percent}%</span> : null}
@@ -33,7 +35,7 @@ export function LoadStatus() {
   if (load.status === 'cancelled') {
     return (
       <div className="load-status" role="status" data-testid="load-cancelled">
-        Loading cancelled: nothing was changed. {dismiss}
+        Cancelled: nothing was loaded or saved, and the workspace is as it was. {dismiss}
       </div>
     );
   }

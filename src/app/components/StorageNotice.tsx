@@ -6,10 +6,12 @@ import { useScenarioStore } from '../state/scenario-store';
 export function StorageNotice() {
   const workspace = useScenarioStore((state) => state.workspace);
   if (!workspace) return null;
-  const { storage, restoreIssues } = workspace;
-  if (storage.status === 'persistent' && restoreIssues.length === 0) return null;
+  const { storage, restoreIssues, database, databaseNotice } = workspace;
+  if (storage.status === 'persistent' && restoreIssues.length === 0 && database.kind === 'opfs' && databaseNotice === null) return null;
   return (
     <div className="notice" role="status" data-testid="storage-notice">
+      {database.kind === 'memory' ? <p data-testid="database-fallback">{database.message}</p> : null}
+      {databaseNotice !== null ? <p data-testid="database-notice">{databaseNotice}</p> : null}
       {storage.status !== 'persistent' ? <p>{storage.message}</p> : null}
       {storage.status === 'cleared' ? (
         <button type="button" onClick={() => void saveWorkspaceAgain()}>

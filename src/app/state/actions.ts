@@ -137,8 +137,27 @@ export async function compileNow(): Promise<void> {
     return;
   }
   if (ticket !== compileTicket) return;
-  useResultStore.setState((state) => ({ response, failure: null, compiling: false, revision: state.revision + 1 }));
-  await refreshTrace();
+  useResultStore.setState((state) => ({ response, failure: null, compiling: false, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
+  await Promise.all([refreshTrace(), fillBaselines(response, ticket)]);
+}
+
+/**
+ * The packet and trace are on screen; the naive and post-filter columns follow when the worker has built the
+ * whole-corpus index, unless another compilation or view has replaced this one meanwhile.
+ */
+async function fillBaselines(response: CompileResponse, ticket: number): Promise<void> {
+  if (!response.ok || response.view.baselineIndexing === null) return;
+  let filled: CompileResponse | null;
+  try {
+    filled = await compilerApi().awaitBaselines(response.view.compilation, (progress) => {
+      if (ticket === compileTicket) useResultStore.setState({ baselineProgress: progress });
+    });
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('indexing for the baselines', error);
+    return;
+  }
+  if (ticket !== compileTicket || filled === null) return;
+  useResultStore.setState({ response: filled, baselineProgress: null });
 }
 
 export async function setAudience(audience: Audience): Promise<void> {
@@ -152,8 +171,8 @@ export async function setAudience(audience: Audience): Promise<void> {
     return;
   }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, failure: null });
-  await refreshTrace({ code: 'all' });
+  useResultStore.setState({ response, failure: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
+  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket)]);
 }
 
 export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>> = {}): Promise<void> {
@@ -206,7 +225,9 @@ async function applySelection(change: Partial<Selection>): Promise<boolean> {
   const current = before?.selection;
   if (!before || !current) return false;
   // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
+  // From the same moment the result on screen is no longer the selection's: it is marked as compiling, not exported.
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
+  useResultStore.setState({ compiling: true });
   let workspace: WorkspaceSnapshot;
   try {
     workspace = await compilerApi().select({ ...current, ...change });
@@ -300,10 +321,12 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   }
   const message = result.kinds.map(({ file, kind }) => `${file} (${kind})`).join(', ');
   const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
+  const switched = result.snapshot.selection.scenarioKey !== previousKey;
+  // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
+  if (switched) useResultStore.setState({ compiling: true, traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks } });
-  if (result.snapshot.selection.scenarioKey !== previousKey) {
+  if (switched) {
     useDrillStore.setState(INITIAL_DRILL);
-    useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
     await compileNow();
   }
 }
@@ -362,6 +385,8 @@ export async function resetDrill(): Promise<void> {
 }
 
 export async function resetWorkspace(): Promise<void> {
+  // The result on screen belongs to the workspace being cleared: outdated from the click on.
+  useResultStore.setState({ compiling: true });
   const reset = await guarded('resetting the workspace', async () => {
     const workspace = await compilerApi().resetWorkspace();
     useDrillStore.setState(INITIAL_DRILL);
@@ -412,10 +437,13 @@ function saveText(name: string, text: string): void {
 
 const shortId = (hash: string) => hash.slice(0, 12);
 
-/** The result on screen, if it compiled: exports always follow what is shown, in the view it is shown in. */
+/**
+ * The result on screen, if it compiled and is still the inputs' result: exports always follow what is shown,
+ * in the view it is shown in, and nothing is exported while a compilation is replacing it.
+ */
 function shownView() {
-  const response = useResultStore.getState().response;
-  return response?.ok ? response.view : null;
+  const { response, compiling } = useResultStore.getState();
+  return response?.ok && !compiling ? response.view : null;
 }
 
 export async function copyPacket(): Promise<void> {

@@ -26,6 +26,8 @@ interface ResultState {
   /** Counts compilations shown, so a verdict or a notice can tell it is about inputs that have changed since. */
   readonly revision: number;
   readonly compiling: boolean;
+  /** Records of the whole-corpus index built so far, while the baselines of the result on screen wait for it. */
+  readonly baselineProgress: { readonly done: number; readonly total: number } | null;
   readonly traceQuery: Omit<TraceFilter, 'audience'>;
   readonly trace: TraceWindows;
 }
@@ -38,4 +40,4 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));

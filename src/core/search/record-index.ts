@@ -48,6 +48,11 @@ CREATE TEMP TABLE IF NOT EXISTS principals (principal INTEGER PRIMARY KEY);
 CREATE TEMP TABLE IF NOT EXISTS principal_roles (principal INTEGER NOT NULL, role TEXT NOT NULL, PRIMARY KEY (principal, role)) WITHOUT ROWID;
 `;
 
+export interface SliceProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
 export interface SyncReport {
   readonly inserted: number;
   readonly updated: number;
@@ -72,6 +77,16 @@ export interface RecordIndex {
   syncAdmittedText(recordSet: RecordSet): void;
   /** Makes `corpus_text` hold every record (the baselines' whole-corpus index). */
   syncCorpusText(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): void;
+  /**
+   * `sync` a slice at a time, each slice in its own transaction, so a caller can yield between slices and
+   * stop. Stopped early, the index stays consistent: the next `sync` looks at every record again.
+   */
+  syncSteps(recordSet: RecordSet, slice: number): Generator<SliceProgress, SyncReport>;
+  /**
+   * Indexes the text of up to `slice` rows per step into `corpus_text`, for the record set last synced in
+   * full. Returns true once every row has its text, false when it stopped because a sync is under way.
+   */
+  corpusTextSteps(slice: number): Generator<SliceProgress, boolean>;
   /** Change whenever the rows of `admitted_text` / `corpus_text` change: what a ranking memo depends on. */
   readonly admittedTextGeneration: number;
   readonly corpusTextGeneration: number;
@@ -127,6 +142,8 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   let nextRowid = Number(driver.all('SELECT coalesce(max(rowid), 0) + 1 FROM records')[0]?.[0] ?? 1);
   /** The array last synced, so that a toggle (one object replaced in place) is found without a lookup per record. */
   let lastSynced: readonly CheckedRecord[] | null = null;
+  /** The set the rows hold, for texts looked up between steps; null while a sliced sync is under way. */
+  let syncedSet: RecordSet | null = null;
   /** Rows whose admission may have changed since the last `admit`: written rows and what they supersede. */
   const touched = new Set<number>();
   let admissionKey: string | null = null;
@@ -299,8 +316,66 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         flush();
       });
       lastSynced = checked;
+      syncedSet = recordSet;
       onProgress?.(checked.length, checked.length);
       return report;
+    },
+
+    *syncSteps(recordSet, slice) {
+      const checked = recordSet.checked;
+      const report = { inserted: 0, updated: 0, deleted: 0 };
+      const count = (outcome: 'inserted' | 'updated' | 'kept') => {
+        if (outcome !== 'kept') report[outcome] += 1;
+      };
+      // Until the last slice the rows are part old set, part new: nothing may take them for either.
+      lastSynced = null;
+      syncedSet = null;
+      const wanted = new Set<string>();
+      for (let start = 0; start < checked.length; start += slice) {
+        driver.transaction(() => {
+          for (const item of checked.slice(start, start + slice)) {
+            wanted.add(item.record.id);
+            count(write(item, rows.get(item.record.id)));
+          }
+          flush();
+        });
+        yield { done: Math.min(start + slice, checked.length), total: checked.length };
+      }
+      driver.transaction(() => {
+        for (const [id, row] of rows) {
+          if (wanted.has(id)) continue;
+          remove(id, row.rowid, true);
+          touched.delete(row.rowid);
+          rows.delete(id);
+          report.deleted += 1;
+        }
+      });
+      lastSynced = checked;
+      syncedSet = recordSet;
+      return report;
+    },
+
+    *corpusTextSteps(slice) {
+      const limit = Math.max(1, Math.floor(slice));
+      // Rows are visited in rowid order from a cursor, so a step never scans what earlier steps indexed; a pass that
+      // finds nothing starts again from the first row once, for rows written behind the cursor between steps.
+      let cursor = 0;
+      for (;;) {
+        const recordSet = syncedSet;
+        if (recordSet === null) return false;
+        const total = recordSet.checked.length;
+        const pending = readPairs(driver, `SELECT a, b FROM (SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid > ${cursor} AND NOT EXISTS (SELECT 1 FROM corpus_text_docsize d WHERE d.id = r.rowid) ORDER BY r.rowid LIMIT ${limit})`);
+        if (pending.length === 0) {
+          if (cursor === 0) return true;
+          cursor = 0;
+          continue;
+        }
+        cursor = Number(pending[pending.length - 1]?.[0] ?? cursor);
+        driver.transaction(() => insertTexts(statements.insertCorpusText, pending, recordSet));
+        corpusTextGeneration += 1;
+        const [indexed] = driver.all('SELECT count(*) FROM corpus_text_docsize');
+        yield { done: Math.min(total, Number(indexed?.[0] ?? 0)), total };
+      }
     },
 
     admit(lowered) {

@@ -1,0 +1,206 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import { buildRecord } from '../core/test-support/builders';
+import { freshDriver } from '../core/test-support/node-driver';
+import { readBuiltinScenarios } from './builtin-sources';
+import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
+import { createRecordStore } from './record-store';
+import { BACKGROUND_CORPUS_FROM, createSession } from './session';
+import type { WorkspaceStorage } from './workspace-storage';
+
+function memoryStorage(): WorkspaceStorage & { writes: () => number; saved: () => unknown } {
+  let value: unknown;
+  let writes = 0;
+  return {
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
+    write: async (workspace: SavedWorkspace) => {
+      writes += 1;
+      value = workspace;
+    },
+    clear: async () => {
+      value = undefined;
+    },
+    watch: () => undefined,
+    writes: () => writes,
+    saved: () => value,
+  };
+}
+
+const SIZE = BACKGROUND_CORPUS_FROM + 500;
+const recordsFile = (prefix: string) => ({
+  name: `${prefix}.jsonl`,
+  blob: new Blob([Array.from({ length: SIZE }, (_, position) => JSON.stringify(buildRecord({ id: `${prefix}-${position}`, text: `retry timeouts ${position % 5 === 0 ? 'failover drill' : 'note'} ${position}` }))).join('\n')]),
+});
+
+const viewOf = (response: CompileResponse | null) => {
+  if (!response?.ok) throw new Error('expected a compiled view');
+  return response.view;
+};
+
+let compiler: Compiler;
+
+describe('a large workspace in the session', () => {
+  beforeEach(async () => {
+    compiler = createCompiler(await freshDriver());
+  });
+
+  it('shows the packet before the whole-corpus index, answers other calls while it is built, then fills in the same baselines a fresh compiler gives', async () => {
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    const loaded = await session.loadFiles([recordsFile('big')], () => undefined);
+    expect(loaded.status).toBe('loaded');
+
+    const first = viewOf(session.compile('diagnostic'));
+    expect(first.columns.naive).toBeNull();
+    expect(first.baselineIndexing).toEqual({ done: 0, total: SIZE });
+
+    const progress: number[] = [];
+    const filled = session.awaitBaselines(first.compilation, ({ done }) => progress.push(done));
+    // Between two slices the worker answers the page: the user view and a trace window come back before the index is built.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(viewOf(session.disclose('user')).columns.naive).toBeNull();
+    expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 10 }).total).toBe(SIZE);
+    const done = viewOf(await filled);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toBe(SIZE);
+    expect(done.receiptId).toBe(first.receiptId);
+    expect(done.baselineIndexing).toBeNull();
+
+    const fresh = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await fresh.start();
+    await fresh.loadFiles([recordsFile('big')], () => undefined);
+    const freshView = viewOf(fresh.compile('diagnostic'));
+    const freshDone = viewOf(await fresh.awaitBaselines(freshView.compilation, () => undefined));
+    expect(done.columns).toEqual(freshDone.columns);
+    // Once the index is complete, a new compilation has its baselines at once.
+    expect(viewOf(session.compile('diagnostic')).columns.naive).toEqual(done.columns.naive);
+  });
+
+  it('answers a wait for a compilation that was replaced meanwhile with null', async () => {
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    await session.loadFiles([recordsFile('big')], () => undefined);
+    const first = viewOf(session.compile('diagnostic'));
+    const waiting = session.awaitBaselines(first.compilation, () => undefined);
+    const second = viewOf(session.compile('diagnostic'));
+    expect(await waiting).toBeNull();
+    expect(viewOf(await session.awaitBaselines(second.compilation, () => undefined)).columns.naive).not.toBeNull();
+  });
+
+  it('cancels while indexing: nothing is added or saved, and the previous workspace compiles to the same receipt', async () => {
+    const storage = memoryStorage();
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+    await session.start();
+    await session.loadFiles([recordsFile('first')], () => undefined);
+    const before = viewOf(session.compile('diagnostic'));
+    const saved = storage.saved();
+    const writes = storage.writes();
+
+    const phases: LoadProgress['phase'][] = [];
+    const result = await session.loadFiles([recordsFile('second')], (progress) => {
+      phases.push(progress.phase);
+      if (progress.phase === 'indexing') void session.cancelLoad();
+    });
+    expect(result).toEqual({ status: 'cancelled' });
+    expect(phases).toContain('reading');
+    // The cancel was seen after the first slice, not after the whole index.
+    expect(phases.filter((phase) => phase === 'indexing').length).toBeLessThan(3);
+    expect(storage.writes()).toBe(writes);
+    expect(storage.saved()).toBe(saved);
+    const snapshot = await session.select({ scenarioKey: before.scenarioKey, controls: [], lateChanges: [] });
+    expect(snapshot.scenarios.map((scenario) => scenario.key)).not.toContain('loaded:second.jsonl');
+    const after = viewOf(session.compile('diagnostic'));
+    expect(after.receiptId).toBe(before.receiptId);
+    expect(viewOf(await session.awaitBaselines(after.compilation, () => undefined)).columns).toEqual(viewOf(await (async () => {
+      const fresh = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+      await fresh.start();
+      await fresh.loadFiles([recordsFile('first')], () => undefined);
+      const view = viewOf(fresh.compile('diagnostic'));
+      return fresh.awaitBaselines(view.compilation, () => undefined);
+    })()).columns);
+  });
+
+  it('cancels while reading', async () => {
+    const storage = memoryStorage();
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+    await session.start();
+    const writes = storage.writes();
+    const phases: LoadProgress['phase'][] = [];
+    const result = await session.loadFiles([recordsFile('third')], (progress) => {
+      phases.push(progress.phase);
+      void session.cancelLoad();
+    });
+    expect(result).toEqual({ status: 'cancelled' });
+    expect(phases).not.toContain('indexing');
+    expect(storage.writes()).toBe(writes);
+  });
+});
+
+describe('a workspace whose database survives a reload', () => {
+  it('restores the records from the database without reading the file or writing a row, to the same receipt bytes', async () => {
+    performance.clearMeasures();
+    const driver = await freshDriver();
+    const storage = memoryStorage();
+    const first = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    await first.start();
+    const phases = new Set<string>();
+    expect((await first.loadFiles([recordsFile('kept')], ({ phase }) => phases.add(phase))).status).toBe('loaded');
+    expect([...phases]).toEqual(['reading', 'indexing']);
+    viewOf(first.compile('diagnostic'));
+    const receipt = first.receiptJson();
+    // The records are stored in the background after the load; a reload before that would read the file again.
+    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), { timeout: 30_000 });
+
+    // The same database opened again: a new compiler and record store over it, the saved workspace read back.
+    performance.clearMeasures();
+    performance.clearMarks();
+    const second = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    const snapshot = await second.start();
+    expect(snapshot.selection.scenarioKey).toBe('loaded:kept.jsonl');
+    expect(performance.getEntriesByName('cc:read-records')).toHaveLength(0);
+    expect(performance.getEntriesByName('cc:restore-records')).toHaveLength(1);
+    const [restoreIndex] = performance.getEntriesByName('cc:restore-index') as PerformanceMark[];
+    expect(restoreIndex?.detail).toEqual({ inserted: 0, updated: 0, deleted: 0 });
+    viewOf(second.compile('diagnostic'));
+    expect(second.receiptJson()).toBe(receipt);
+
+    // Reset clears the records kept in the database along with the saved workspace.
+    await second.resetWorkspace();
+    expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+  });
+
+  it('gives up storing the records of a load that leaves the workspace meanwhile', async () => {
+    const driver = await freshDriver();
+    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    await session.start();
+    expect((await session.loadFiles([recordsFile('gone')], () => undefined)).status).toBe('loaded');
+    await session.resetWorkspace();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+    expect(driver.all('SELECT count(*) FROM stored_sets')).toEqual([[0]]);
+  });
+
+  it('goes on in a database in memory when the one on disk fails under it, and says so', async () => {
+    const spare = createCompiler(await freshDriver());
+    const failing = { ...compiler, compile: () => { throw new Error('SQLITE_ERROR: sqlite3 result code 1: cannot rollback - no transaction is active'); } };
+    const session = createSession({ compiler: failing, storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, inMemory: () => spare });
+    await session.start();
+    const view = viewOf(session.compile('diagnostic'));
+    expect(view.status).toBe('packet');
+    expect((await session.select({ scenarioKey: view.scenarioKey, controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' });
+    // Without a spare, or a second time, a throw still fails closed.
+    const bare = createSession({ compiler: failing, storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' } });
+    await bare.start();
+    expect(() => bare.compile('diagnostic')).toThrow('cannot rollback');
+  });
+
+  it('in a second tab, works on a copy and saves nothing', async () => {
+    const storage = memoryStorage();
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(), database: { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' } });
+    const snapshot = await session.start();
+    expect(snapshot.database).toMatchObject({ kind: 'memory', reason: 'other-tab' });
+    expect((await session.loadFiles([recordsFile('copy')], () => undefined)).status).toBe('loaded');
+    await session.resetWorkspace();
+    expect(storage.writes()).toBe(0);
+  });
+});
