@@ -282,6 +282,19 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     flushTexts();
   };
 
+  /** Removes every row whose record is not in `wanted` (the end of a full sync); returns how many. */
+  const removeAllBut = (wanted: ReadonlySet<string>): number => {
+    let removed = 0;
+    for (const [id, row] of rows) {
+      if (wanted.has(id)) continue;
+      remove(id, row.rowid, true);
+      touched.delete(row.rowid);
+      rows.delete(id);
+      removed += 1;
+    }
+    return removed;
+  };
+
   return {
     sync(recordSet, onProgress) {
       const checked = recordSet.checked;
@@ -305,13 +318,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
             if (onProgress && (position + 1) % PROGRESS_EVERY === 0) onProgress(position + 1, checked.length);
           });
           flush();
-          for (const [id, row] of rows) {
-            if (wanted.has(id)) continue;
-            remove(id, row.rowid, true);
-            touched.delete(row.rowid);
-            rows.delete(id);
-            report.deleted += 1;
-          }
+          report.deleted += removeAllBut(wanted);
         }
         flush();
       });
@@ -342,13 +349,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         yield { done: Math.min(start + slice, checked.length), total: checked.length };
       }
       driver.transaction(() => {
-        for (const [id, row] of rows) {
-          if (wanted.has(id)) continue;
-          remove(id, row.rowid, true);
-          touched.delete(row.rowid);
-          rows.delete(id);
-          report.deleted += 1;
-        }
+        report.deleted += removeAllBut(wanted);
       });
       lastSynced = checked;
       syncedSet = recordSet;
