@@ -179,7 +179,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   let corpusWaiters: (() => void)[] = [];
   /** The background stores of loads' records and saves of the image, one after the other. */
   let storing: Promise<void> = Promise.resolve();
-  let imageQueued = false;
+  /** A save was asked for and no copy has started since. */
+  let imageWanted = false;
   let savingImage: Promise<void> | null = null;
   let resets = 0;
 
@@ -308,6 +309,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     while (corpusJob !== null) await corpusJob;
     const disk = image;
     if (!disk) return;
+    // This copy takes in every change so far: a save asked for meanwhile has nothing more to write.
+    imageWanted = false;
     const start = performance.now();
     const resetsBefore = resets;
     let bytes = 0;
@@ -335,12 +338,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   };
 
   const saveImageInBackground = (): void => {
-    if (!image || imageQueued) return;
-    imageQueued = true;
+    if (!image || imageWanted) return;
+    imageWanted = true;
     storing = storing.then(async () => {
-      imageQueued = false;
       await nextTask();
-      await saveImage();
+      if (imageWanted) await saveImage();
     });
   };
 
