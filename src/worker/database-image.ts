@@ -55,8 +55,8 @@ const generationOf = (name: string): number | null => {
 
 /**
  * Copies of the workspace database, which the compiler uses in memory, kept on disk so that a reload does not
- * parse and index again. A save serializes the database in one call (one consistent state, whatever commits
- * come while it is written) and writes it to a new numbered file whose name appears only when every chunk is
+ * parse and index again. A save serializes the database in one call into the wasm heap (one consistent state,
+ * whatever commits come while it is written) and writes it to a new numbered file whose name appears only when every chunk is
  * written, so a tab closed in the middle of a save leaves the previous image as it was.
  */
 export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles): DatabaseImages {
@@ -70,6 +70,18 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
         return generation === null ? [] : [{ name, generation }];
       })
       .sort((a, b) => b.generation - a.generation);
+
+  /** The database as one buffer in the wasm heap, in one call (one consistent state); the caller frees it. */
+  const serialize = (source: Database): { pointer: number; size: number } => {
+    const sizeOut = wasm.alloc(8);
+    try {
+      const pointer = Number(capi.sqlite3_serialize(source.pointer ?? 0, 'main', sizeOut, 0));
+      if (!pointer) throw new ImageNotSaved(0, new Error('the database could not be serialized: out of memory'));
+      return { pointer, size: Number(wasm.peek(sizeOut, 'i64')) };
+    } finally {
+      wasm.dealloc(sizeOut);
+    }
+  };
 
   const dropInPlace = () => {
     for (const name of files.names()) if (IN_PLACE_NAMES.has(name)) files.unlink(name);
@@ -103,22 +115,25 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
     async save(source, chunkBytes, between) {
       const existing = images();
       const name = imageName((existing[0]?.generation ?? 0) + 1);
-      const bytes = capi.sqlite3_js_db_export(source);
+      const { pointer, size } = serialize(source);
       let offset = 0;
       try {
         await files.write(name, async () => {
-          if (offset >= bytes.byteLength) return undefined;
+          if (offset >= size) return undefined;
           await between();
-          const chunk = bytes.subarray(offset, offset + chunkBytes);
+          // Copied out a chunk at a time, never whole: the heap's buffer is replaced whenever the wasm memory grows.
+          const chunk = wasm.heap8u().slice(pointer + offset, pointer + Math.min(size, offset + chunkBytes));
           offset += chunk.byteLength;
           return chunk;
         });
       } catch (error) {
-        throw new ImageNotSaved(bytes.byteLength, error);
+        throw new ImageNotSaved(size, error);
+      } finally {
+        capi.sqlite3_free(pointer);
       }
       for (const older of existing) files.unlink(older.name);
       dropInPlace();
-      return bytes.byteLength;
+      return size;
     },
 
     clear() {
