@@ -345,7 +345,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   const storeInBackground = (load: SavedLoad, recordFiles: ReadonlyMap<string, RecordSet>): void => {
     const store = records;
     const id = load.stored;
-    if (!store || id === undefined || recordFiles.size === 0) return;
+    // Without an image (it could not be saved) the stored records would never reach a reload.
+    if (!store || !image || id === undefined || recordFiles.size === 0) return;
     storing = storing.then(async () => {
       await nextTask();
       const start = performance.now();
@@ -884,6 +885,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       try {
         if (saves) {
           resets += 1;
+          imageWanted = false;
           records?.clear();
           image?.clear();
           await storage.clear();

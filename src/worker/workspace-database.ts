@@ -69,6 +69,8 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       db = new sqlite3.oo1.DB(':memory:', 'c');
       images.clear();
     }
+    // Deleted rows are overwritten, not left in free pages: an image saved after a reset or a removal holds nothing of them.
+    db.exec('PRAGMA secure_delete = ON;');
     const restored = db;
     // The database lives in the wasm heap, which CDP's heap figures count unreliably: the benchmark reads its size here.
     const markWasmMemory = () => performance.mark('cc:wasm-memory', { detail: sqlite3.wasm.heap8u().byteLength });
