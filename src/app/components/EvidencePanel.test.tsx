@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EvidenceSlot } from '../../core/result';
 import { resetStores, sampleView } from '../test-support';
-import { EvidencePanel, evidenceSentence } from './EvidencePanel';
+import { ATTEMPTS_SHOWN, EvidencePanel, evidenceSentence } from './EvidencePanel';
 
 const slot = (change: Partial<EvidenceSlot>): EvidenceSlot => ({
   proposition: 'waiver_valid',
@@ -67,5 +67,23 @@ describe('EvidencePanel', () => {
     expect(screen.getByTestId('attempt-waiver_valid-W-55')).toHaveTextContent('W-55 (approved_waiver, supports): refused by a gate · EXCLUDE_EXPIRED valid_to 2026-08-28 < as_of 2026-08-30');
     expect(screen.getByTestId('attempt-waiver_valid-N7')).toHaveTextContent('EXCLUDE_EVIDENCE_CLASS');
     expect(screen.getByRole('button', { name: 'Inspect W-55' })).toBeInTheDocument();
+  });
+
+  it('lists the first attempts of a long list and the rest on request, so thousands of claimants do not block the page', () => {
+    const total = ATTEMPTS_SHOWN * 2 + 7;
+    const attempts = Array.from({ length: total }, (_, index) => ({ id: `R-${String(index).padStart(4, '0')}`, claim: 'supports' as const, evidenceClass: 'case_note', outcome: 'refused' as const, code: 'EXCLUDE_EVIDENCE_CLASS' as const, fact: 'class case_note is not accepted for waiver_valid' }));
+    resetStores(sampleView({ evidence: [slot({})], evidenceAttempts: [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], attempts }] }));
+    render(<EvidencePanel />);
+    const listed = () => screen.getAllByTestId(/^attempt-waiver_valid-/).length;
+    expect(screen.getByTestId('attempts-waiver_valid')).toHaveTextContent(`Records that tried (${total})`);
+    expect(listed()).toBe(ATTEMPTS_SHOWN);
+    expect(screen.getByTestId('attempt-waiver_valid-R-0000')).toBeInTheDocument();
+    expect(screen.queryByTestId(`attempt-waiver_valid-R-${String(ATTEMPTS_SHOWN).padStart(4, '0')}`)).toBeNull();
+    expect(screen.getByTestId('attempts-waiver_valid')).toHaveTextContent(`Showing ${ATTEMPTS_SHOWN} of ${total}.`);
+    fireEvent.click(screen.getByRole('button', { name: `Show ${ATTEMPTS_SHOWN} more` }));
+    expect(listed()).toBe(ATTEMPTS_SHOWN * 2);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 7 more' }));
+    expect(listed()).toBe(total);
+    expect(screen.queryByTestId('attempts-more-waiver_valid')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { EvidenceSlot, EvidenceState } from '../../core/result';
 import type { AttemptOutcome, EvidenceAttempts } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
@@ -21,20 +22,34 @@ export function evidenceSentence(slot: EvidenceSlot): string {
   return `No admissible evidence was found in the admitted records of an accepted class (${classes}).`;
 }
 
+/** Attempts listed at first and per "Show more": at 100,000 records a proposition can have thousands, and rendering them all blocked the page for a second. */
+export const ATTEMPTS_SHOWN = 50;
+
 /** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
 function Attempts({ attempts }: { attempts: EvidenceAttempts | undefined }) {
+  const [shown, setShown] = useState(ATTEMPTS_SHOWN);
   if (!attempts) return null;
   if (attempts.attempts.length === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
+  const total = attempts.attempts.length;
+  const hidden = Math.max(0, total - shown);
   return (
     <details className="attempts" open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')} data-testid={`attempts-${attempts.proposition}`}>
-      <summary>Records that tried ({attempts.attempts.length})</summary>
+      <summary>Records that tried ({total})</summary>
       <ul>
-        {attempts.attempts.map((attempt) => (
+        {attempts.attempts.slice(0, shown).map((attempt) => (
           <li key={`${attempt.id}-${attempt.claim}`} className={`attempt attempt-${attempt.outcome}`} data-testid={`attempt-${attempts.proposition}-${attempt.id}`}>
             <RecordLink id={attempt.id} /> ({attempt.evidenceClass}, {attempt.claim}): {OUTCOME_LABELS[attempt.outcome]} · <CodeLink code={attempt.code} /> <span className="fact">{attempt.fact}</span>
           </li>
         ))}
       </ul>
+      {hidden > 0 ? (
+        <p className="attempts-more">
+          Showing {Math.min(shown, total)} of {total}.{' '}
+          <button type="button" data-testid={`attempts-more-${attempts.proposition}`} onClick={() => setShown((count) => count + ATTEMPTS_SHOWN)}>
+            Show {Math.min(ATTEMPTS_SHOWN, hidden)} more
+          </button>
+        </p>
+      ) : null}
     </details>
   );
 }
