@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { EvidenceSlot, EvidenceState } from '../../core/result';
-import type { AttemptOutcome, EvidenceAttempts } from '../../worker/protocol';
+import { ATTEMPTS_PAGE, type AttemptOutcome, type CompileView, type EvidenceAttempt, type EvidenceAttempts } from '../../worker/protocol';
+import { loadEvidenceAttempts } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { CodeLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
@@ -22,21 +23,26 @@ export function evidenceSentence(slot: EvidenceSlot): string {
   return `No admissible evidence was found in the admitted records of an accepted class (${classes}).`;
 }
 
-/** Attempts listed at first and per "Show more": at 100,000 records a proposition can have thousands, and rendering them all blocked the page for a second. */
-export const ATTEMPTS_SHOWN = 50;
-
 /** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
-function Attempts({ attempts }: { attempts: EvidenceAttempts | undefined }) {
-  const [shown, setShown] = useState(ATTEMPTS_SHOWN);
+function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; view: CompileView }) {
+  // Pages fetched after the view's first, kept with the list they extend: a new compilation starts from its own first page.
+  const [more, setMore] = useState<{ readonly of: EvidenceAttempts; readonly attempts: readonly EvidenceAttempt[] } | null>(null);
+  const [busy, setBusy] = useState(false);
   if (!attempts) return null;
-  if (attempts.attempts.length === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
-  const total = attempts.attempts.length;
-  const hidden = Math.max(0, total - shown);
+  if (attempts.total === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
+  const listed = more?.of === attempts ? [...attempts.attempts, ...more.attempts] : attempts.attempts;
+  const hidden = attempts.total - listed.length;
+  const showMore = async () => {
+    setBusy(true);
+    const page = await loadEvidenceAttempts(view.compilation, view.audience, attempts.proposition, listed.length);
+    setBusy(false);
+    if (page) setMore({ of: attempts, attempts: [...listed.slice(attempts.attempts.length), ...page.attempts] });
+  };
   return (
     <details className="attempts" open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')} data-testid={`attempts-${attempts.proposition}`}>
-      <summary>Records that tried ({total})</summary>
+      <summary>Records that tried ({attempts.total})</summary>
       <ul>
-        {attempts.attempts.slice(0, shown).map((attempt) => (
+        {listed.map((attempt) => (
           <li key={`${attempt.id}-${attempt.claim}`} className={`attempt attempt-${attempt.outcome}`} data-testid={`attempt-${attempts.proposition}-${attempt.id}`}>
             <RecordLink id={attempt.id} /> ({attempt.evidenceClass}, {attempt.claim}): {OUTCOME_LABELS[attempt.outcome]} · <CodeLink code={attempt.code} /> <span className="fact">{attempt.fact}</span>
           </li>
@@ -44,9 +50,9 @@ function Attempts({ attempts }: { attempts: EvidenceAttempts | undefined }) {
       </ul>
       {hidden > 0 ? (
         <p className="attempts-more">
-          Showing {Math.min(shown, total)} of {total}.{' '}
-          <button type="button" data-testid={`attempts-more-${attempts.proposition}`} onClick={() => setShown((count) => count + ATTEMPTS_SHOWN)}>
-            Show {Math.min(ATTEMPTS_SHOWN, hidden)} more
+          Showing {listed.length} of {attempts.total}.{' '}
+          <button type="button" data-testid={`attempts-more-${attempts.proposition}`} disabled={busy} onClick={() => void showMore()}>
+            Show {Math.min(ATTEMPTS_PAGE, hidden)} more
           </button>
         </p>
       ) : null}
@@ -54,7 +60,7 @@ function Attempts({ attempts }: { attempts: EvidenceAttempts | undefined }) {
   );
 }
 
-function Slot({ slot, attempts }: { slot: EvidenceSlot; attempts: EvidenceAttempts | undefined }) {
+function Slot({ slot, attempts, view }: { slot: EvidenceSlot; attempts: EvidenceAttempts | undefined; view: CompileView }) {
   return (
     <li className={`evidence evidence-${slot.state}`} data-testid={`evidence-${slot.proposition}`}>
       <div className="evidence-head">
@@ -68,7 +74,7 @@ function Slot({ slot, attempts }: { slot: EvidenceSlot; attempts: EvidenceAttemp
       <p>{evidenceSentence(slot)}</p>
       {slot.notAccepted.length > 0 ? <p>Mentioned, but not an accepted class for it: {slot.notAccepted.join(', ')}.</p> : null}
       {slot.displaced.length > 0 ? <p>Admitted accepted evidence the budget left out: {slot.displaced.join(', ')}.</p> : null}
-      <Attempts attempts={attempts} />
+      <Attempts attempts={attempts} view={view} />
     </li>
   );
 }
@@ -90,7 +96,7 @@ export function EvidencePanel() {
               {view.evidenceAttempts.map((attempts) => (
                 <li key={attempts.proposition} className="evidence" data-testid={`evidence-${attempts.proposition}`}>
                   <strong>{attempts.proposition}</strong>
-                  <Attempts attempts={attempts} />
+                  <Attempts attempts={attempts} view={view} />
                 </li>
               ))}
             </ul>
@@ -101,7 +107,7 @@ export function EvidencePanel() {
       ) : (
         <ul className="evidence-list">
           {view.evidence.map((slot) => (
-            <Slot key={slot.proposition} slot={slot} attempts={attemptsOf(slot.proposition)} />
+            <Slot key={slot.proposition} slot={slot} attempts={attemptsOf(slot.proposition)} view={view} />
           ))}
         </ul>
       )}
