@@ -11,16 +11,16 @@ import { createSession, type Session } from './session';
 import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
-const ready = openWorkspaceDatabase().then(({ driver, state, openInMemory }) =>
+const ready = openWorkspaceDatabase().then(({ driver, state, image }) =>
   createSession({
     compiler: createCompiler(driver),
     storage: createIndexedDbStorage(),
     builtins: readBuiltinScenarios(),
     database: state,
     // Only a database that survives a reload is worth keeping the records in.
-    records: state.kind === 'opfs' ? createRecordStore(driver) : null,
+    records: image ? createRecordStore(driver) : null,
+    image,
     estimateStorage: () => navigator.storage.estimate(),
-    inMemory: () => createCompiler(openInMemory()),
   }),
 );
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.

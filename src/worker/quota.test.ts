@@ -8,17 +8,22 @@ describe('a full disk', () => {
     expect(isQuotaError(new Error('SQLITE_IOERR'))).toBe(false);
   });
 
-  it('says how much space the records needed and how much the browser allows', async () => {
+  it('says how much space the database image needed and how much the browser allows', async () => {
     const error = new DOMException('over quota', 'QuotaExceededError');
-    // 3,000 of 100,000 records written at 1,000 bytes each: about 100 MB of documents, twice that with indexes.
-    const message = await databaseFullMessage(error, 3_000_000, 100_000, async () => ({ quota: 500 * 1024 * 1024, usage: 480 * 1024 * 1024 }), 3_000);
+    const message = await databaseFullMessage(error, 300 * 1024 * 1024, async () => ({ quota: 500 * 1024 * 1024, usage: 480 * 1024 * 1024 }));
     expect(message).toBe(
-      'Browser storage is full: keeping these 100,000 records on disk needs about 191 MB, and the browser allows this site 20 MB more. They are loaded, but a reload will read, parse and index their files again. Free some space (or reset the workspace) and load them again to keep them.',
+      'Browser storage is full: keeping the workspace database on disk needs about 300 MB, and the browser allows this site 20 MB more. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.',
     );
   });
 
+  it('takes an I/O error for a full disk when less space is left than the image needs', async () => {
+    const message = await databaseFullMessage(new Error('the database copy failed: SQLITE_IOERR_WRITE'), 300 * 1024 * 1024, async () => ({ quota: 100 * 1024 * 1024, usage: 99 * 1024 * 1024 }));
+    expect(message).toMatch(/^Browser storage is full: keeping the workspace database on disk needs about 300 MB, and the browser allows this site 1 MB more\./);
+  });
+
   it('names any other failure without calling it a full disk', async () => {
-    expect(await databaseFullMessage(new Error('disk I/O error'), 0, 10)).toBe('The loaded records could not be kept in the workspace database (disk I/O error): they are loaded, but a reload will read, parse and index their files again.');
+    expect(await databaseFullMessage(new Error('disk I/O error'), 10, async () => ({ quota: 1e9, usage: 0 }))).toBe('The workspace database could not be saved on disk (disk I/O error): everything is loaded, but a reload will read, parse and index the loaded files again.');
+    expect(await databaseFullMessage(new Error('disk I/O error'), 10)).toMatch(/^The workspace database could not be saved on disk/);
   });
 
   it('says how much the saved files needed when IndexedDB is full', async () => {

@@ -10,30 +10,23 @@ export function isQuotaError(error: unknown): boolean {
 }
 
 /**
- * What to tell the user when the records of a drop could not be kept in the workspace database. For a full
- * disk it says how much space was needed: the documents written before the failure, scaled to every record
- * (the database holds about as much again in indexes), and what the browser says is free.
+ * What to tell the user when the workspace database's image could not be written to disk: for a full disk
+ * (the browser's or SQLite's words, or less space left than the image needs) how much space it needed.
  */
-export async function databaseFullMessage(
-  error: unknown,
-  bytesWritten: number,
-  recordCount: number,
-  estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>,
-  recordsWritten = 0,
-): Promise<string> {
-  if (!isQuotaError(error)) {
-    return `The loaded records could not be kept in the workspace database (${error instanceof Error ? error.message : String(error)}): they are loaded, but a reload will read, parse and index their files again.`;
-  }
-  const perRecord = recordsWritten > 0 ? bytesWritten / recordsWritten : bytesWritten / Math.max(1, recordCount);
-  const needed = Math.max(bytesWritten, perRecord * recordCount) * 2;
-  let free = '';
+export async function databaseFullMessage(error: unknown, imageBytes: number, estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>): Promise<string> {
+  let free: number | null = null;
   try {
     const { quota, usage } = (await estimate?.()) ?? {};
-    if (quota !== undefined && usage !== undefined) free = `, and the browser allows this site ${megabytes(Math.max(0, quota - usage))} more`;
+    if (quota !== undefined && usage !== undefined) free = Math.max(0, quota - usage);
   } catch {
-    // Without an estimate the message still says what was needed.
+    // Without an estimate only the error can say whether the disk was full.
   }
-  return `Browser storage is full: keeping these ${recordCount.toLocaleString('en-GB')} records on disk needs about ${megabytes(needed)}${free}. They are loaded, but a reload will read, parse and index their files again. Free some space (or reset the workspace) and load them again to keep them.`;
+  // The pool's VFS reports a refused write as a plain I/O error: the estimate tells a full disk from another failure.
+  if (!isQuotaError(error) && (free === null || free >= imageBytes)) {
+    return `The workspace database could not be saved on disk (${error instanceof Error ? error.message : String(error)}): everything is loaded, but a reload will read, parse and index the loaded files again.`;
+  }
+  const allows = free === null ? '' : `, and the browser allows this site ${megabytes(free)} more`;
+  return `Browser storage is full: keeping the workspace database on disk needs about ${megabytes(imageBytes)}${allows}. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.`;
 }
 
 /** The saved workspace (its files as dropped) did not fit in IndexedDB: how much it needed, and what is free. */

@@ -1,11 +1,15 @@
+import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { buildRecord } from '../core/test-support/builders';
 import { freshDriver } from '../core/test-support/node-driver';
+import { createWasmDriver } from '../sqlite/wasm-driver';
 import { readBuiltinScenarios } from './builtin-sources';
+import { createDatabaseImages } from './database-image';
 import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
 import { createRecordStore } from './record-store';
 import { BACKGROUND_CORPUS_FROM, createSession } from './session';
+import { memoryImageFiles } from './test-support/memory-image-files';
 import type { WorkspaceStorage } from './workspace-storage';
 
 function memoryStorage(): WorkspaceStorage & { writes: () => number; saved: () => unknown } {
@@ -137,24 +141,38 @@ describe('a large workspace in the session', () => {
 });
 
 describe('a workspace whose database survives a reload', () => {
-  it('restores the records from the database without reading the file or writing a row, to the same receipt bytes', async () => {
+  it('restores the records from the image of the database without reading the file or writing a row, to the same receipt bytes; Reset deletes the image', async () => {
     performance.clearMeasures();
-    const driver = await freshDriver();
+    const sqlite3 = await sqlite3InitModule();
+    const files = memoryImageFiles(sqlite3);
+    const images = createDatabaseImages(sqlite3, files);
+    const opened = () => {
+      const db = new sqlite3.oo1.DB(':memory:', 'c');
+      const driver = createWasmDriver(sqlite3, db);
+      return { db, driver, image: { saveSteps: (pages: number) => images.saveSteps(db, pages), clear: () => images.clear() } };
+    };
     const storage = memoryStorage();
-    const first = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    const before = opened();
+    const first = createSession({ compiler: createCompiler(before.driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(before.driver), image: before.image });
     await first.start();
     const phases = new Set<string>();
     expect((await first.loadFiles([recordsFile('kept')], ({ phase }) => phases.add(phase))).status).toBe('loaded');
     expect([...phases]).toEqual(['reading', 'indexing']);
-    viewOf(first.compile('diagnostic'));
+    const compiled = viewOf(first.compile('diagnostic'));
     const receipt = first.receiptJson();
-    // The records are stored in the background after the load; a reload before that would read the file again.
+    await first.awaitBaselines(compiled.compilation, () => undefined);
+    // The records are stored and the image saved in the background after the load; a reload before that would read the file again.
     await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), { timeout: 30_000 });
+    // The whole-corpus index asked for a save too; the one copy made after it ended takes in both.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(performance.getEntriesByName('cc:save-image')).toHaveLength(1);
 
-    // The same database opened again: a new compiler and record store over it, the saved workspace read back.
+    // A reload: a new database in memory, restored from the image, and the saved workspace read back.
     performance.clearMeasures();
     performance.clearMarks();
-    const second = createSession({ compiler: createCompiler(driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    const after = opened();
+    expect(images.restoreInto(after.db)).toBe(true);
+    const second = createSession({ compiler: createCompiler(after.driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(after.driver), image: after.image });
     const snapshot = await second.start();
     expect(snapshot.selection.scenarioKey).toBe('loaded:kept.jsonl');
     expect(performance.getEntriesByName('cc:read-records')).toHaveLength(0);
@@ -164,9 +182,10 @@ describe('a workspace whose database survives a reload', () => {
     viewOf(second.compile('diagnostic'));
     expect(second.receiptJson()).toBe(receipt);
 
-    // Reset clears the records kept in the database along with the saved workspace.
+    // Reset clears the records kept in the database and deletes its image, along with the saved workspace.
     await second.resetWorkspace();
-    expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+    expect(after.driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
+    expect(files.names()).toEqual([]);
   });
 
   it('gives up storing the records of a load that leaves the workspace meanwhile', async () => {
@@ -180,18 +199,23 @@ describe('a workspace whose database survives a reload', () => {
     expect(driver.all('SELECT count(*) FROM stored_sets')).toEqual([[0]]);
   });
 
-  it('goes on in a database in memory when the one on disk fails under it, and says so', async () => {
-    const spare = createCompiler(await freshDriver());
-    const failing = { ...compiler, compile: () => { throw new Error('SQLITE_ERROR: sqlite3 result code 1: cannot rollback - no transaction is active'); } };
-    const session = createSession({ compiler: failing, storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, inMemory: () => spare });
+  it('says so when the image cannot be saved, and goes on working in memory', async () => {
+    performance.clearMeasures();
+    const driver = await freshDriver();
+    const refusing = {
+      // A disk that refuses the first write.
+      *saveSteps(): Generator<{ done: number; total: number; bytes: number }, number> {
+        throw new Error('the database copy failed: SQLITE_IOERR_WRITE');
+      },
+      clear: () => undefined,
+    };
+    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver), image: refusing, estimateStorage: async () => ({ quota: 1e12, usage: 0 }) });
     await session.start();
-    const view = viewOf(session.compile('diagnostic'));
-    expect(view.status).toBe('packet');
-    expect((await session.select({ scenarioKey: view.scenarioKey, controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' });
-    // Without a spare, or a second time, a throw still fails closed.
-    const bare = createSession({ compiler: failing, storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' } });
-    await bare.start();
-    expect(() => bare.compile('diagnostic')).toThrow('cannot rollback');
+    expect((await session.loadFiles([recordsFile('refused')], () => undefined)).status).toBe('loaded');
+    await vi.waitFor(async () => expect((await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' }), { timeout: 30_000 });
+    const snapshot = await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] });
+    expect(snapshot.databaseNotice).toBe('The workspace database could not be saved on disk (the database copy failed: SQLITE_IOERR_WRITE): everything is loaded, but a reload will read, parse and index the loaded files again.');
+    expect(session.compile('diagnostic').ok).toBe(true);
   });
 
   it('in a second tab, works on a copy and saves nothing', async () => {

@@ -61,6 +61,7 @@ import {
 import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, userSafeDiff, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
+import type { DiskImage } from './database-image';
 import type { RecordStore } from './record-store';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
@@ -91,24 +92,21 @@ export interface SessionDeps {
   readonly compiler: Compiler;
   readonly storage: WorkspaceStorage;
   readonly builtins: readonly BuiltinScenario[];
-  /** Where the compiler's database lives; in memory unless the worker opened it in OPFS. */
+  /** Whether the compiler's database (always in memory) is kept on disk as an image, and if not why. */
   readonly database?: DatabaseState;
   /** The record store in that database, when it survives a reload: loaded records are kept there as validated. */
   readonly records?: RecordStore | null;
+  /** The database's image on disk, written in the background once a load's records are stored or its corpus indexed. */
+  readonly image?: DiskImage | null;
   /** How much space the browser says is left, for a message when a write did not fit. */
   readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
-  /**
-   * A compiler over a fresh database in memory, for when the one on disk fails under the session (site data
-   * cleared while the page is open): the compilation that failed is run once more there.
-   */
-  readonly inMemory?: () => Compiler;
 }
 
-const DATABASE_LOST: DatabaseState = {
+const IMAGE_NOT_SAVED: DatabaseState = {
   kind: 'memory',
   reason: 'failed',
   saves: true,
-  message: 'The workspace database on disk failed while the page was open (its site data may have been cleared): working on a database in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+  message: 'The workspace database could not be saved on disk (its site data may have been cleared while the page was open): it is kept in memory, so a reload will read, parse and index the loaded files again, which is slower.',
 };
 
 export const IN_MEMORY_DATABASE: DatabaseState = {
@@ -127,6 +125,8 @@ const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a,
  * benchmark's text, so a toggle or a cancel sent meanwhile waits at most that long for its turn.
  */
 export const INDEX_SLICE = 1_000;
+/** Database pages written to the image per step: 8 MB at the WASM build's 8 KB pages. */
+const IMAGE_PAGES_PER_STEP = 1_024;
 /** Below this many records the whole-corpus index is built at once: it takes less time than a round trip to show progress. */
 export const BACKGROUND_CORPUS_FROM = 5_000;
 
@@ -137,10 +137,9 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
  * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
  */
-export function createSession({ compiler: opened, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records: store = null, estimateStorage, inMemory }: SessionDeps) {
-  let compiler = opened;
+export function createSession({ compiler, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records = null, image: disk = null, estimateStorage }: SessionDeps) {
   let database = openedIn;
-  let records = store;
+  let image = disk;
   const saves = database.kind === 'opfs' || database.saves;
   const builtinEntries: Entry[] = [];
   const builtinIssues: InputIssue[] = [];
@@ -179,8 +178,12 @@ export function createSession({ compiler: opened, storage, builtins, database: o
   let corpusProgress: LoadProgress | null = null;
   const corpusListeners = new Set<(progress: { done: number; total: number }) => void>();
   let corpusWaiters: (() => void)[] = [];
-  /** The background stores of loads' records, one after the other. */
+  /** The background stores of loads' records and saves of the image, one after the other. */
   let storing: Promise<void> = Promise.resolve();
+  /** A save was asked for and no copy has started since. */
+  let imageWanted = false;
+  let savingImage: Promise<void> | null = null;
+  let resets = 0;
 
   const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
   const entryOf = (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? loaded.get(key);
@@ -297,10 +300,58 @@ export function createSession({ compiler: opened, storage, builtins, database: o
   };
 
   /**
+   * Writes the database to its image on disk, a slice of pages per task. A write that fails leaves the previous
+   * image; the user is told that a reload will read the files again, and how much space a full disk lacked.
+   */
+  const saveImage = async (): Promise<void> => {
+    if (!image) return;
+    // Every commit to the database in memory starts SQLite's copy again from its first page: the whole-corpus
+    // index, which commits a slice per task, finishes first and then waits while the copy runs.
+    while (corpusJob !== null) await corpusJob;
+    const disk = image;
+    if (!disk) return;
+    // This copy takes in every change so far: a save asked for meanwhile has nothing more to write.
+    imageWanted = false;
+    const start = performance.now();
+    const resetsBefore = resets;
+    let bytes = 0;
+    let saved = () => undefined as void;
+    savingImage = new Promise<void>((resolve) => {
+      saved = resolve;
+    });
+    try {
+      for (const step of disk.saveSteps(IMAGE_PAGES_PER_STEP)) {
+        bytes = step.bytes;
+        await nextTask();
+        // A reset deletes what is on disk: a save begun before it must not write the old workspace back.
+        if (resets !== resetsBefore) return;
+      }
+      performance.measure('cc:save-image', { start, end: performance.now() });
+    } catch (error) {
+      image = null;
+      database = IMAGE_NOT_SAVED;
+      databaseNotice = await databaseFullMessage(error, bytes, estimateStorage);
+      notify();
+    } finally {
+      savingImage = null;
+      saved();
+    }
+  };
+
+  const saveImageInBackground = (): void => {
+    if (!image || imageWanted) return;
+    imageWanted = true;
+    storing = storing.then(async () => {
+      await nextTask();
+      if (imageWanted) await saveImage();
+    });
+  };
+
+  /**
    * Keeps the validated records of a load's records files in the workspace database under the load's id, a
-   * slice per task in the background, after the packet is on screen: nothing waits for it, and a reload reads
-   * a file again only if its records were not stored in full. Given up when the load leaves the workspace
-   * (reset, a share link); a full disk is said with how much space the records needed.
+   * slice per task in the background, after the packet is on screen, then saves the database's image: nothing
+   * waits for it, and a reload reads a file again only if its records were not stored in full. Given up when
+   * the load leaves the workspace (reset, a share link).
    */
   const storeInBackground = (load: SavedLoad, recordFiles: ReadonlyMap<string, RecordSet>): void => {
     const store = records;
@@ -308,15 +359,10 @@ export function createSession({ compiler: opened, storage, builtins, database: o
     if (!store || id === undefined || recordFiles.size === 0) return;
     storing = storing.then(async () => {
       await nextTask();
-      let bytes = 0;
-      let written = 0;
       const start = performance.now();
       try {
         for (const [file, recordSet] of recordFiles) {
-          const before = { bytes, written };
-          for (const step of store.writeSteps(id, file, recordSet, INDEX_SLICE)) {
-            bytes = before.bytes + step.bytes;
-            written = before.written + step.done;
+          for (const _ of store.writeSteps(id, file, recordSet, INDEX_SLICE)) {
             await nextTask();
             if (!loads.includes(load)) {
               store.remove(id);
@@ -324,14 +370,15 @@ export function createSession({ compiler: opened, storage, builtins, database: o
             }
           }
         }
-        // A worker-side marker: the reload test and the benchmark wait for it before reloading.
-        performance.measure('cc:store-records', { start, end: performance.now() });
       } catch (error) {
         store.remove(id);
-        const needed = [...recordFiles.values()].reduce((sum, recordSet) => sum + recordSet.records.length, 0);
-        databaseNotice = await databaseFullMessage(error, bytes, needed, estimateStorage, written);
+        databaseNotice = `The loaded records could not be kept in the workspace database (${error instanceof Error ? error.message : String(error)}): they are loaded, but a reload will read, parse and index their files again.`;
         notify();
+        return;
       }
+      await saveImage();
+      // A worker-side marker: the reload test and the benchmark wait for it before reloading.
+      performance.measure('cc:store-records', { start, end: performance.now() });
     });
   };
 
@@ -351,6 +398,8 @@ export function createSession({ compiler: opened, storage, builtins, database: o
           if (step.done) {
             if (step.value && last) {
               corpusFor = last.scenarioKey;
+              // The baselines' index is the slowest part to build again: a reload should find it.
+              saveImageInBackground();
               const waiting = corpusWaiters;
               corpusWaiters = [];
               for (const wake of waiting) wake();
@@ -360,9 +409,10 @@ export function createSession({ compiler: opened, storage, builtins, database: o
           corpusProgress = { file: last?.scenarioKey ?? '', phase: 'indexing', ...step.value };
           for (const listener of corpusListeners) listener(step.value);
           await nextTask();
+          while (savingImage !== null) await savingImage;
         }
       } catch {
-        // The database failed under the job (see `inMemory`): the next compilation replaces it and asks again.
+        // Only running out of memory could throw here: the baselines stay unavailable until the next compilation asks again.
       } finally {
         corpusJob = null;
         corpusProgress = null;
@@ -508,18 +558,7 @@ export function createSession({ compiler: opened, storage, builtins, database: o
       last = null;
       const request = prepare(selection.lateChanges);
       if (!request.ok) return { ok: false, error: request.error };
-      let outcome: ReturnType<Compiler['compile']>;
-      try {
-        outcome = measured('cc:compile', () => compiler.compile(request.value));
-      } catch (error) {
-        // Only a database on disk is replaced, once: any other throw (or a second one) fails closed as before.
-        if (database.kind !== 'opfs' || !inMemory) throw error;
-        compiler = inMemory();
-        database = DATABASE_LOST;
-        records = null;
-        corpusFor = null;
-        outcome = measured('cc:compile', () => compiler.compile(request.value));
-      }
+      const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
       compilations += 1;
       const compiled: LastCompile = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
@@ -859,7 +898,9 @@ export function createSession({ compiler: opened, storage, builtins, database: o
       databaseNotice = null;
       try {
         if (saves) {
+          resets += 1;
           records?.clear();
+          image?.clear();
           await storage.clear();
         }
         storageState = { status: 'persistent' };
