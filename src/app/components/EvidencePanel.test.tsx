@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EvidenceSlot } from '../../core/result';
+import { useResultStore } from '../state/result-store';
 import { installFakeApi, resetStores, sampleView } from '../test-support';
 import { ATTEMPTS_PAGE, type EvidenceAttempt } from '../../worker/protocol';
 import { EvidencePanel, evidenceSentence } from './EvidencePanel';
@@ -93,6 +94,12 @@ describe('EvidencePanel', () => {
     expect(evidenceAttempts).toHaveBeenLastCalledWith(view.compilation, 'waiver_valid', view.audience, ATTEMPTS_PAGE * 2);
     expect(screen.getByTestId(`attempt-waiver_valid-R-${String(total - 1).padStart(4, '0')}`)).toBeInTheDocument();
     expect(screen.queryByTestId('attempts-more-waiver_valid')).toBeNull();
+
+    // The same compilation again (its baselines filled in) keeps the pages; another compilation starts from its first page.
+    act(() => useResultStore.setState({ response: { ok: true, view: { ...view, evidenceAttempts: [page(0)] } } }));
+    expect(listed()).toBe(total);
+    act(() => useResultStore.setState({ response: { ok: true, view: { ...view, compilation: view.compilation + 1, evidenceAttempts: [page(0)] } } }));
+    expect(listed()).toBe(ATTEMPTS_PAGE);
   });
 
   it('a page the worker no longer has (a later compilation replaced it) adds nothing, and the button works again', async () => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Audience } from '../../core/disclosure';
 import type { EvidenceSlot, EvidenceState } from '../../core/result';
 import { ATTEMPTS_PAGE, type AttemptOutcome, type CompileView, type EvidenceAttempt, type EvidenceAttempts } from '../../worker/protocol';
 import { loadEvidenceAttempts } from '../state/actions';
@@ -25,18 +26,19 @@ export function evidenceSentence(slot: EvidenceSlot): string {
 
 /** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
 function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; view: CompileView }) {
-  // Pages fetched after the view's first, kept with the list they extend: a new compilation starts from its own first page.
-  const [more, setMore] = useState<{ readonly of: EvidenceAttempts; readonly attempts: readonly EvidenceAttempt[] } | null>(null);
+  // Pages fetched after the view's first, for the compilation and view they extend: a new one starts from its own first page
+  // (the same compilation with its baselines filled in keeps them).
+  const [more, setMore] = useState<{ readonly compilation: number; readonly audience: Audience; readonly attempts: readonly EvidenceAttempt[] } | null>(null);
   const [busy, setBusy] = useState(false);
   if (!attempts) return null;
   if (attempts.total === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
-  const listed = more?.of === attempts ? [...attempts.attempts, ...more.attempts] : attempts.attempts;
+  const listed = more?.compilation === view.compilation && more.audience === view.audience ? [...attempts.attempts, ...more.attempts] : attempts.attempts;
   const hidden = attempts.total - listed.length;
   const showMore = async () => {
     setBusy(true);
     const page = await loadEvidenceAttempts(view.compilation, view.audience, attempts.proposition, listed.length);
     setBusy(false);
-    if (page) setMore({ of: attempts, attempts: [...listed.slice(attempts.attempts.length), ...page.attempts] });
+    if (page) setMore({ compilation: view.compilation, audience: view.audience, attempts: [...listed.slice(attempts.attempts.length), ...page.attempts] });
   };
   return (
     <details className="attempts" open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')} data-testid={`attempts-${attempts.proposition}`}>
