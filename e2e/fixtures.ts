@@ -31,15 +31,16 @@ export interface TraceRowText {
 export class ContextDebugger {
   constructor(readonly page: Page) {}
 
-  async goto(): Promise<void> {
+  /** `timeout` for a page that must read and index a large workspace first. */
+  async goto(timeout?: number): Promise<void> {
     await this.page.goto('./');
-    await this.waitForCompiled();
+    await this.waitForCompiled(timeout);
   }
 
   /** Every load compiles; a result is on screen once the audit strip names an outcome and no compilation is replacing it. */
-  async waitForCompiled(): Promise<void> {
-    await expect(this.page.getByTestId('audit-outcome').or(this.page.getByTestId('compile-error'))).toBeVisible();
-    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…');
+  async waitForCompiled(timeout?: number): Promise<void> {
+    await expect(this.page.getByTestId('audit-outcome').or(this.page.getByTestId('compile-error'))).toBeVisible({ timeout });
+    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…', { timeout });
     await expect(this.page.getByTestId('fatal-error')).toHaveCount(0);
   }
 

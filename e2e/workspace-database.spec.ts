@@ -39,7 +39,8 @@ test.describe('The workspace database', () => {
     await expect(page.getByTestId('column-naive').getByRole('listitem').first()).toBeVisible();
 
     const second = new ContextDebugger(await context.newPage());
-    await second.goto();
+    // The copy reads, parses and indexes the 10,000 records from the saved files before it compiles.
+    await second.goto(120_000);
     await expect(second.page.getByTestId('database-fallback')).toContainText('This workspace is open in another tab');
     await expect(second.scenarioPicker).toHaveValue('loaded:e2e-reload');
     expect(await second.receiptId()).toBe(receipt);

@@ -1,6 +1,6 @@
 import sqlite3InitModule, { type Database, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDatabaseImages } from './database-image';
+import { createDatabaseImages, ImageNotSaved } from './database-image';
 import { memoryImageFiles } from './test-support/memory-image-files';
 
 let sqlite3: Sqlite3Static;
@@ -11,8 +11,9 @@ beforeAll(async () => {
 
 const memory = () => new sqlite3.oo1.DB(':memory:', 'c');
 const rowsOf = (db: Database) => db.selectValues('SELECT text FROM notes ORDER BY rowid');
+const nothingBetween = async () => undefined;
 
-/** A database of `count` rows of about 1 kB, so that an image spans many pages. */
+/** A database of `count` rows of about 1 kB, so that an image spans many chunks. */
 function sourceWith(count: number, label = 'note'): Database {
   const db = memory();
   db.exec('CREATE TABLE notes (text TEXT NOT NULL)');
@@ -20,96 +21,86 @@ function sourceWith(count: number, label = 'note'): Database {
   return db;
 }
 
-const saveAll = (images: ReturnType<typeof createDatabaseImages>, source: Database, pagesPerStep = 16) => {
-  const steps = images.saveSteps(source, pagesPerStep);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-};
-
 describe('the database image on disk', () => {
-  it('restores what was saved into a database in memory, byte for byte in its rows, and says its size', () => {
-    const files = memoryImageFiles(sqlite3);
+  it('restores what was saved into a database in memory, row for row, and says its size', async () => {
+    const files = memoryImageFiles();
     const images = createDatabaseImages(sqlite3, files);
     const source = sourceWith(300);
-    const bytes = saveAll(images, source);
+    const bytes = await images.save(source, 64 * 1024, nothingBetween);
     expect(bytes).toBe(Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')));
     const target = memory();
     expect(images.restoreInto(target)).toBe(true);
     expect(rowsOf(target)).toEqual(rowsOf(source));
-    // The mark of a complete image is not carried into memory, where the next save starts from.
-    expect(target.selectValue('PRAGMA user_version')).toBe(0);
-    expect(files.names()).toHaveLength(1);
+    // A database in memory like any other: it takes writes after the restore.
+    target.exec("INSERT INTO notes VALUES ('after')");
+    expect(files.names()).toEqual(['/workspace-1.sqlite3']);
   });
 
-  it('copies a slice of pages per step, and starts again when the database commits a write between steps', () => {
-    const images = createDatabaseImages(sqlite3, memoryImageFiles(sqlite3));
+  it('writes the database as it was when the save began, whatever it commits while the chunks are written', async () => {
+    const images = createDatabaseImages(sqlite3, memoryImageFiles());
     const source = sourceWith(300);
-    const steps = images.saveSteps(source, 8);
-    const first = steps.next();
-    expect(first.done).toBe(false);
-    expect(first.value).toMatchObject({ done: 8 });
-    source.exec("INSERT INTO notes VALUES ('written while saving')");
-    while (!steps.next().done) {
-      // The remaining steps.
-    }
+    let chunks = 0;
+    await images.save(source, 16 * 1024, async () => {
+      chunks += 1;
+      if (chunks === 2) source.exec("INSERT INTO notes VALUES ('written while saving')");
+    });
+    expect(chunks).toBeGreaterThan(2);
     const target = memory();
     images.restoreInto(target);
-    expect(rowsOf(target)).toEqual(rowsOf(source));
-    expect(target.selectValue('SELECT count(*) FROM notes')).toBe(301);
+    expect(target.selectValue('SELECT count(*) FROM notes')).toBe(300);
   });
 
-  it('keeps the previous image when a save is stopped halfway, and leaves no part of the new one', () => {
-    const files = memoryImageFiles(sqlite3);
+  it('keeps the previous image when a save is stopped halfway, and leaves no part of the new one', async () => {
+    const files = memoryImageFiles();
     const images = createDatabaseImages(sqlite3, files);
-    saveAll(images, sourceWith(50, 'old'));
-    const before = [...files.names()];
-    const steps = images.saveSteps(sourceWith(300, 'new'), 8);
-    steps.next();
-    expect(files.names()).toHaveLength(2);
-    steps.return(0);
-    expect(files.names()).toEqual(before);
+    await images.save(sourceWith(50, 'old'), 64 * 1024, nothingBetween);
+    let chunks = 0;
+    const stopped = images.save(sourceWith(300, 'new'), 16 * 1024, async () => {
+      chunks += 1;
+      if (chunks === 3) throw new Error('stopped');
+    });
+    await expect(stopped).rejects.toBeInstanceOf(ImageNotSaved);
+    expect(files.names()).toEqual(['/workspace-1.sqlite3']);
     const target = memory();
     images.restoreInto(target);
     expect(String(rowsOf(target)[0])).toMatch(/^old1x/);
   });
 
-  it('ignores and deletes an image a closed tab left unfinished, and restores the newest complete one', () => {
-    const files = memoryImageFiles(sqlite3);
-    const images = createDatabaseImages(sqlite3, files);
-    saveAll(images, sourceWith(20, 'complete'));
-    // What a tab closed in the middle of a copy leaves: a newer file without the mark of completion.
-    const partial = files.open('/workspace-99.sqlite3');
-    partial.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('partial')");
-    partial.close();
-    // And one stopped before its first page was written: not a database at all yet.
-    files.open('/workspace-100.sqlite3').close();
-    const target = memory();
-    expect(images.restoreInto(target)).toBe(true);
-    expect(String(rowsOf(target)[0])).toMatch(/^complete1x/);
-    expect(files.names()).toEqual(['/workspace-1.sqlite3']);
+  it('says how large the image was when the disk refused it', async () => {
+    const refusing = { ...memoryImageFiles(), write: async () => Promise.reject(new DOMException('over quota', 'QuotaExceededError')) };
+    const source = sourceWith(20);
+    const failure = await createDatabaseImages(sqlite3, refusing).save(source, 64 * 1024, nothingBetween).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ImageNotSaved);
+    expect((failure as ImageNotSaved).bytes).toBe(Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')));
+    expect((failure as ImageNotSaved).reason).toBeInstanceOf(DOMException);
   });
 
-  it('reads the database an earlier version kept in place, and replaces it with the next image', () => {
-    const files = memoryImageFiles(sqlite3);
-    const inPlace = files.open('/workspace.sqlite3');
-    inPlace.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('kept in place')");
-    inPlace.close();
+  it('restores the newest of several images and deletes the others', async () => {
+    const files = memoryImageFiles();
     const images = createDatabaseImages(sqlite3, files);
+    await images.save(sourceWith(10, 'first'), 64 * 1024, nothingBetween);
+    // What a tab closed between writing a new image and deleting the old one leaves.
+    files.put('/workspace-7.sqlite3', sqlite3.capi.sqlite3_js_db_export(sourceWith(10, 'newest')));
     const target = memory();
     expect(images.restoreInto(target)).toBe(true);
-    expect(rowsOf(target)).toEqual(['kept in place']);
-    saveAll(images, target);
-    expect(files.names()).toEqual(['/workspace-1.sqlite3']);
+    expect(String(rowsOf(target)[0])).toMatch(/^newest1x/);
+    expect(files.names()).toEqual(['/workspace-7.sqlite3']);
   });
 
-  it('restores nothing once cleared, and touches no file that is not an image', () => {
-    const files = memoryImageFiles(sqlite3);
-    const other = files.open('/something-else.sqlite3');
-    other.close();
+  it('does not read the database an earlier version kept in place: it deletes it, journal and all', async () => {
+    const files = memoryImageFiles();
+    files.put('/workspace.sqlite3', sqlite3.capi.sqlite3_js_db_export(sourceWith(10)));
+    files.put('/workspace.sqlite3-journal', new Uint8Array(512));
     const images = createDatabaseImages(sqlite3, files);
-    saveAll(images, sourceWith(10));
+    expect(images.restoreInto(memory())).toBe(false);
+    expect(files.names()).toEqual([]);
+  });
+
+  it('restores nothing once cleared, and touches no file that is not an image', async () => {
+    const files = memoryImageFiles();
+    files.put('/something-else.sqlite3', new Uint8Array(512));
+    const images = createDatabaseImages(sqlite3, files);
+    await images.save(sourceWith(10), 64 * 1024, nothingBetween);
     images.clear();
     expect(images.restoreInto(memory())).toBe(false);
     expect(files.names()).toEqual(['/something-else.sqlite3']);

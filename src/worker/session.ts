@@ -61,7 +61,7 @@ import {
 import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, userSafeDiff, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
-import type { DiskImage } from './database-image';
+import { ImageNotSaved, type DiskImage } from './database-image';
 import type { RecordStore } from './record-store';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
@@ -125,10 +125,11 @@ const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a,
  * benchmark's text, so a toggle or a cancel sent meanwhile waits at most that long for its turn.
  */
 export const INDEX_SLICE = 1_000;
-/** Database pages written to the image per step: 8 MB at the WASM build's 8 KB pages. */
-const IMAGE_PAGES_PER_STEP = 1_024;
 /** Below this many records the whole-corpus index is built at once: it takes less time than a round trip to show progress. */
 export const BACKGROUND_CORPUS_FROM = 5_000;
+
+/** A reset while the image was being saved: the save stops and leaves nothing. */
+class SaveStopped extends Error {}
 
 /** Lets the worker answer calls that arrived meanwhile (comlink messages are tasks): between two slices of work. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -182,7 +183,6 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   let storing: Promise<void> = Promise.resolve();
   /** A save was asked for and no copy has started since. */
   let imageWanted = false;
-  let savingImage: Promise<void> | null = null;
   let resets = 0;
 
   const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
@@ -300,13 +300,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   };
 
   /**
-   * Writes the database to its image on disk, a slice of pages per task. A write that fails leaves the previous
-   * image; the user is told that a reload will read the files again, and how much space a full disk lacked.
+   * Writes the database to its image on disk, a chunk per task. A write that fails leaves the previous image;
+   * the user is told that a reload will read the files again, and how much space a full disk lacked.
    */
   const saveImage = async (): Promise<void> => {
-    if (!image) return;
-    // Every commit to the database in memory starts SQLite's copy again from its first page: the whole-corpus
-    // index, which commits a slice per task, finishes first and then waits while the copy runs.
+    // The whole-corpus index, which commits a slice per task, goes first: one image then holds both.
     while (corpusJob !== null) await corpusJob;
     const disk = image;
     if (!disk) return;
@@ -314,27 +312,19 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     imageWanted = false;
     const start = performance.now();
     const resetsBefore = resets;
-    let bytes = 0;
-    let saved = () => undefined as void;
-    savingImage = new Promise<void>((resolve) => {
-      saved = resolve;
-    });
     try {
-      for (const step of disk.saveSteps(IMAGE_PAGES_PER_STEP)) {
-        bytes = step.bytes;
+      const bytes = await disk.save(async () => {
         await nextTask();
         // A reset deletes what is on disk: a save begun before it must not write the old workspace back.
-        if (resets !== resetsBefore) return;
-      }
-      performance.measure('cc:save-image', { start, end: performance.now() });
+        if (resets !== resetsBefore) throw new SaveStopped();
+      });
+      performance.measure('cc:save-image', { start, end: performance.now(), detail: { bytes } });
     } catch (error) {
+      if (error instanceof ImageNotSaved && error.reason instanceof SaveStopped) return;
       image = null;
       database = IMAGE_NOT_SAVED;
-      databaseNotice = await databaseFullMessage(error, bytes, estimateStorage);
+      databaseNotice = await databaseFullMessage(error instanceof ImageNotSaved ? error.reason : error, error instanceof ImageNotSaved ? error.bytes : 0, estimateStorage);
       notify();
-    } finally {
-      savingImage = null;
-      saved();
     }
   };
 
@@ -393,23 +383,24 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         // The compilation that asked answers first: the packet must not wait for even one slice.
         await nextTask();
         const steps = compiler.indexCorpusSteps(INDEX_SLICE);
+        let indexed = false;
         for (;;) {
           const step = steps.next();
           if (step.done) {
             if (step.value && last) {
               corpusFor = last.scenarioKey;
-              // The baselines' index is the slowest part to build again: a reload should find it.
-              saveImageInBackground();
+              // The baselines' index is the slowest part to build again: a reload should find it (one that found it complete writes nothing).
+              if (indexed) saveImageInBackground();
               const waiting = corpusWaiters;
               corpusWaiters = [];
               for (const wake of waiting) wake();
             }
             return;
           }
+          indexed = true;
           corpusProgress = { file: last?.scenarioKey ?? '', phase: 'indexing', ...step.value };
           for (const listener of corpusListeners) listener(step.value);
           await nextTask();
-          while (savingImage !== null) await savingImage;
         }
       } catch {
         // Only running out of memory could throw here: the baselines stay unavailable until the next compilation asks again.

@@ -7,6 +7,8 @@ import type { DatabaseState } from './protocol';
 /** The Web Lock held by the tab whose worker has the database; the pool's files can be open in one tab only. */
 const DATABASE_LOCK = 'context-compiler-database';
 const POOL = { name: 'context-compiler-pool', directory: '.context-compiler-pool', initialCapacity: 6 } as const;
+/** Bytes of the image written per task: a few ms of writing, so a toggle waits little for its turn. */
+const IMAGE_CHUNK_BYTES = 8 * 1024 * 1024;
 
 export interface WorkspaceDatabase {
   /** Always a database in memory: indexing through the OPFS VFS page by page was several times slower than the parse. */
@@ -50,7 +52,12 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
   }
   try {
     const pool = await sqlite3.installOpfsSAHPoolVfs({ ...POOL, preserveOnInitFailure: true });
-    const images = createDatabaseImages(sqlite3, { names: () => pool.getFileNames(), open: (name) => new pool.OpfsSAHPoolDb(name), unlink: (name) => void pool.unlink(name) });
+    const images = createDatabaseImages(sqlite3, {
+      names: () => pool.getFileNames(),
+      read: (name) => pool.exportFile(name),
+      write: async (name, nextChunk) => void (await pool.importDb(name, nextChunk)),
+      unlink: (name) => void pool.unlink(name),
+    });
     let db = new sqlite3.oo1.DB(':memory:', 'c');
     try {
       const start = performance.now();
@@ -63,7 +70,7 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       images.clear();
     }
     const restored = db;
-    return { driver: createWasmDriver(sqlite3, restored), state: { kind: 'opfs' }, image: { saveSteps: (pages) => images.saveSteps(restored, pages), clear: () => images.clear() } };
+    return { driver: createWasmDriver(sqlite3, restored), state: { kind: 'opfs' }, image: { save: (between) => images.save(restored, IMAGE_CHUNK_BYTES, between), clear: () => images.clear() } };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return inMemory({ kind: 'memory', reason: 'failed', saves: true, message: `The workspace database could not be kept on disk (${detail}): every reload reads, parses and indexes the loaded files again, which is slower.` });

@@ -1,23 +1,31 @@
-import type { Database, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { ImageFiles } from '../database-image';
 
-/**
- * Image files in SQLite's `memdb` VFS, for tests in Node where there is no OPFS: a memdb database named with
- * a leading slash is shared by every connection that opens it, and lives while one does, so each file keeps
- * one connection open until it is unlinked.
- */
-export function memoryImageFiles(sqlite3: Sqlite3Static): ImageFiles & { readonly open: (name: string) => Database } {
-  const kept = new Map<string, Database>();
-  const open = (name: string) => new sqlite3.oo1.DB(`file:${name}?vfs=memdb`, 'c');
+/** Image files in a Map, for tests in Node where there is no OPFS: like the pool, a file gets its name only once every chunk is written. */
+export function memoryImageFiles(): ImageFiles & { readonly put: (name: string, bytes: Uint8Array) => void } {
+  const files = new Map<string, Uint8Array>();
   return {
-    names: () => [...kept.keys()],
-    open(name) {
-      if (!kept.has(name)) kept.set(name, open(name));
-      return open(name);
+    names: () => [...files.keys()],
+    read(name) {
+      const bytes = files.get(name);
+      if (bytes === undefined) throw new Error(`no file ${name}`);
+      return bytes;
+    },
+    async write(name, nextChunk) {
+      const chunks: Uint8Array[] = [];
+      for (let chunk = await nextChunk(); chunk !== undefined; chunk = await nextChunk()) chunks.push(chunk.slice());
+      const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+      let offset = 0;
+      for (const chunk of chunks) {
+        whole.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      files.set(name, whole);
     },
     unlink(name) {
-      kept.get(name)?.close();
-      kept.delete(name);
+      files.delete(name);
+    },
+    put(name, bytes) {
+      files.set(name, bytes);
     },
   };
 }
