@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Audience } from '../../core/disclosure';
 import type { EvidenceSlot, EvidenceState } from '../../core/result';
-import { ATTEMPTS_PAGE, type AttemptOutcome, type CompileView, type EvidenceAttempt, type EvidenceAttempts } from '../../worker/protocol';
+import type { AttemptOutcome, CompileView, EvidenceAttempt, EvidenceAttempts } from '../../worker/protocol';
 import { loadEvidenceAttempts } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { CodeLink } from './Glossary';
@@ -34,6 +34,7 @@ function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; 
   if (attempts.total === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
   const listed = more?.compilation === view.compilation && more.audience === view.audience ? [...attempts.attempts, ...more.attempts] : attempts.attempts;
   const hidden = attempts.total - listed.length;
+  // The worker's page size is the first page's length whenever some are hidden (protocol.ts is imported for types only).
   const showMore = async () => {
     setBusy(true);
     const page = await loadEvidenceAttempts(view.compilation, view.audience, attempts.proposition, listed.length);
@@ -54,7 +55,7 @@ function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; 
         <p className="attempts-more">
           Showing {listed.length} of {attempts.total}.{' '}
           <button type="button" data-testid={`attempts-more-${attempts.proposition}`} disabled={busy} onClick={() => void showMore()}>
-            Show {Math.min(ATTEMPTS_PAGE, hidden)} more
+            Show {Math.min(attempts.attempts.length, hidden)} more
           </button>
         </p>
       ) : null}
