@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { GATE_ORDER } from '../core/result';
+import { buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { Audience } from '../core/disclosure';
-import type { TraceQuery } from './protocol';
+import { ATTEMPTS_PAGE, type TraceQuery } from './protocol';
 import { createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
@@ -117,6 +118,32 @@ describe('debugger views in the worker', () => {
     const user = session.disclose('user');
     if (!user.ok) throw new Error(user.error.message);
     expect(JSON.stringify(user.view.evidenceAttempts)).not.toContain('X9');
+  });
+
+  it('a compile view carries the first page of attempts with their total; the rest come a page at a time, and not from a replaced compilation', async () => {
+    const session = await newSession();
+    const claimants = ATTEMPTS_PAGE * 2 + 20;
+    const lines = Array.from({ length: claimants }, (_, index) => JSON.stringify({ ...buildRecord({ id: `claim-${String(index).padStart(3, '0')}` }), evidence: { class: 'case_note', supports: ['waiver_valid'], contradicts: [] } }));
+    const loaded = await session.loadFiles([{ name: 'claimants.jsonl', blob: new Blob([lines.join('\n')]) }], () => undefined);
+    expect(loaded.status).toBe('loaded');
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const first = compiled.view.evidenceAttempts.find((slot) => slot.proposition === 'waiver_valid');
+    expect(first?.total).toBe(claimants);
+    expect(first?.offset).toBe(0);
+    expect(first?.attempts).toHaveLength(ATTEMPTS_PAGE);
+    const second = session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', ATTEMPTS_PAGE);
+    const third = session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', ATTEMPTS_PAGE * 2);
+    expect(second?.offset).toBe(ATTEMPTS_PAGE);
+    expect(third?.attempts).toHaveLength(20);
+    const ids = [...(first?.attempts ?? []), ...(second?.attempts ?? []), ...(third?.attempts ?? [])].map((attempt) => attempt.id);
+    expect(ids).toEqual(Array.from({ length: claimants }, (_, index) => `claim-${String(index).padStart(3, '0')}`));
+    expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', claimants)?.attempts).toEqual([]);
+    expect(session.evidenceAttempts(compiled.view.compilation, 'no_such_proposition', 'diagnostic', 0)).toBeNull();
+    expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', -1)).toBeNull();
+
+    session.compile('diagnostic');
+    expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', ATTEMPTS_PAGE)).toBeNull();
   });
 
   it('gives each baseline entry its code and each column its proposition coverage', async () => {

@@ -10,6 +10,7 @@ import type { CompileOutcome, TraceRow } from '../core/result';
 import {
   AS_OF_STOP_RECORDS,
   AS_OF_STOPS_EACH_SIDE,
+  ATTEMPTS_PAGE,
   type AppliedChange,
   type AsOfStop,
   type AsOfStops,
@@ -114,16 +115,26 @@ export function resolutionOf(request: CompileRequest): Resolution | null {
 
 const OUTCOME_ORDER: Record<AttemptOutcome, number> = { used: 0, left_out: 1, class_not_accepted: 2, refused: 3 };
 
+/** Which attempts to list: by default the first page of every required proposition. */
+export interface AttemptsWindow {
+  readonly proposition?: string;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
 /**
  * For each required proposition, every record that claims to support or contradict it and what became
  * of it: used, admitted but left out, of a class the contract does not accept for it, or refused by a
- * gate (with the gate's code and fact). Rows the view withholds are left out, not counted here.
+ * gate (with the gate's code and fact). Rows the view withholds are left out, not counted here. Used
+ * attempts first, then by id; `total` counts them all, `attempts` lists the window asked for.
  */
-export function evidenceAttempts(source: ViewSource): EvidenceAttempts[] {
+export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}): EvidenceAttempts[] {
   const { request, outcome, view } = source;
-  const propositions = request.contract.requiredPropositions;
+  const propositions = request.contract.requiredPropositions.filter((proposition) => window.proposition === undefined || proposition.id === window.proposition);
   if (propositions.length === 0) return [];
-  const wanted = new Map(propositions.map((proposition) => [proposition.id, [] as EvidenceAttempt[]]));
+  const offset = Math.max(0, window.offset ?? 0);
+  const limit = Math.max(0, window.limit ?? ATTEMPTS_PAGE);
+  const wanted = new Map(propositions.map((proposition) => [proposition.id, [] as { readonly id: string; readonly evidenceClass: string; readonly row: TraceRow; readonly claim: EvidenceAttempt['claim']; readonly outcome: AttemptOutcome }[]]));
   const claimants = request.recordSet.records.filter((record) => record.evidence !== null && [...record.evidence.supports, ...record.evidence.contradicts].some((id) => wanted.has(id)));
   const rows = rowsOf(view.rows, claimants.map((record) => record.id));
   const selected = new Set(outcome.status === 'packet' ? outcome.receipt.selected : []);
@@ -137,14 +148,15 @@ export function evidenceAttempts(source: ViewSource): EvidenceAttempts[] {
       const proposition = propositions.find((candidate) => candidate.id === id);
       if (!attempts || !proposition) continue;
       const outcomeOf: AttemptOutcome = row.gates.length > 0 ? 'refused' : !proposition.acceptedClasses.includes(evidence.class) ? 'class_not_accepted' : selected.has(record.id) ? 'used' : 'left_out';
-      attempts.push({ id: record.id, claim, evidenceClass: evidence.class, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) });
+      attempts.push({ id: record.id, evidenceClass: evidence.class, row, claim, outcome: outcomeOf });
     }
   }
-  return propositions.map((proposition) => ({
-    proposition: proposition.id,
-    acceptedClasses: [...proposition.acceptedClasses],
-    attempts: (wanted.get(proposition.id) ?? []).sort((a, b) => OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] || compareStrings(a.id, b.id)),
-  }));
+  return propositions.map((proposition) => {
+    const all = (wanted.get(proposition.id) ?? []).sort((a, b) => OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] || compareStrings(a.id, b.id));
+    // Facts are rendered for the window only: rendering thousands that are never shown cost the worker too.
+    const attempts = all.slice(offset, offset + limit).map(({ id, evidenceClass, row, claim, outcome: outcomeOf }) => ({ id, claim, evidenceClass, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) }));
+    return { proposition: proposition.id, acceptedClasses: [...proposition.acceptedClasses], total: all.length, offset, attempts };
+  });
 }
 
 /** The rows of a few ids, found in one pass over the trace. */

@@ -137,10 +137,25 @@ export interface EvidenceAttempt {
   readonly fact: string;
 }
 
-/** Every record that claims a required proposition, and what became of it; records the view withholds are left out. */
+/**
+ * Attempts a compile view carries per proposition; `evidenceAttempts` fetches the rest a page at a time.
+ * At 100,000 records a proposition had thousands of claimants, and cloning them all into every view
+ * (and rendering them) blocked the page.
+ */
+export const ATTEMPTS_PAGE = 50;
+
+/**
+ * Every record that claims a required proposition, and what became of it; records the view withholds are
+ * left out (and not counted). Used attempts first, then by id. A compile view carries the first page
+ * (`offset` 0); `evidenceAttempts` fetches the next ones.
+ */
 export interface EvidenceAttempts {
   readonly proposition: string;
   readonly acceptedClasses: readonly string[];
+  /** Attempts in all. */
+  readonly total: number;
+  /** Where `attempts` starts among them. */
+  readonly offset: number;
   readonly attempts: readonly EvidenceAttempt[];
 }
 
@@ -439,6 +454,8 @@ export interface CompilerApi extends EvaluationApi {
    */
   awaitBaselines(compilation: number, onProgress: (progress: { readonly done: number; readonly total: number }) => void): Promise<CompileResponse | null>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
+  /** A page of one proposition's attempts in compilation `compilation`, from `offset`; null when a later compilation replaced it. */
+  evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): Promise<EvidenceAttempts | null>;
   /** The diagnostic receipt: the app offers it only in the diagnostic view. */
   receiptJson(): Promise<string | null>;
   /** Null when the last compilation failed closed: there is no packet to export. Labelled with its view. */

@@ -36,6 +36,7 @@ import {
   type ReceiptText,
   type ContractUpdate,
   type DrillState,
+  type EvidenceAttempts,
   type LoadProgress,
   type LoadResult,
   type PacketColumn,
@@ -583,6 +584,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       }
       if (!last || last.serial !== compilation) return null;
       return { ok: true, view: viewOf(last, 'diagnostic') };
+    },
+
+    evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): EvidenceAttempts | null {
+      if (!last || last.serial !== compilation || !Number.isSafeInteger(offset) || offset < 0) return null;
+      return evidenceAttempts(viewSource(last, audience), { proposition, offset })[0] ?? null;
     },
 
     queryTrace(query: TraceQuery): TracePage {

@@ -1,7 +1,7 @@
 import { REASONS } from '../../core/reasons';
 import type { PacketColumn, PropositionCoverage } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
-import { plural } from './format';
+import { formatCount, plural } from './format';
 import { CodeLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
 
@@ -152,7 +152,7 @@ function IndexingColumn({ kind, progress }: { kind: 'naive' | 'post-filter'; pro
       <h3>{title}</h3>
       <p className="caption">{caption}</p>
       <p className="no-packet" data-testid={`baseline-indexing-${kind}`}>
-        Indexing every record for this baseline: {progress.done.toLocaleString('en-GB')} of {progress.total.toLocaleString('en-GB')} ({percent}%). The compiled packet does not need this index.
+        Indexing every record for this baseline: {formatCount(progress.done)} of {formatCount(progress.total)} ({percent}%). The compiled packet does not need this index.
       </p>
       <progress aria-label={`${title}: indexing the whole corpus`} max={Math.max(progress.total, 1)} value={progress.done} />
     </section>

@@ -19,7 +19,7 @@ import {
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { BarChart, LineChart, type Bar } from './EvaluationCharts';
 import { SteadyButton } from './SteadyButton';
-import { shortHash } from './format';
+import { formatCount, shortHash } from './format';
 import './evaluation.css';
 
 const EXPERIMENT_TITLES: Record<EvaluationExperiment, string> = {
@@ -45,7 +45,7 @@ function shortLabel(strategy: StrategyId, overFetch: number): string {
 
 const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 100)} %`);
 const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
-const count = (value: number) => value.toLocaleString('en-GB');
+const count = formatCount;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
 function strategyName(row: StrategyMetrics, overFetch: number): string {

@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EvidenceSlot } from '../../core/result';
-import { resetStores, sampleView } from '../test-support';
+import { useResultStore } from '../state/result-store';
+import { installFakeApi, resetStores, sampleView } from '../test-support';
+import { ATTEMPTS_PAGE, type EvidenceAttempt } from '../../worker/protocol';
 import { EvidencePanel, evidenceSentence } from './EvidencePanel';
 
 const slot = (change: Partial<EvidenceSlot>): EvidenceSlot => ({
@@ -55,6 +57,8 @@ describe('EvidencePanel', () => {
           {
             proposition: 'waiver_valid',
             acceptedClasses: ['approved_waiver'],
+            total: 2,
+            offset: 0,
             attempts: [
               { id: 'N7', claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'class case_note is not accepted for waiver_valid' },
               { id: 'W-55', claim: 'supports', evidenceClass: 'approved_waiver', outcome: 'refused', code: 'EXCLUDE_EXPIRED', fact: 'valid_to 2026-08-28 < as_of 2026-08-30' },
@@ -67,5 +71,47 @@ describe('EvidencePanel', () => {
     expect(screen.getByTestId('attempt-waiver_valid-W-55')).toHaveTextContent('W-55 (approved_waiver, supports): refused by a gate · EXCLUDE_EXPIRED valid_to 2026-08-28 < as_of 2026-08-30');
     expect(screen.getByTestId('attempt-waiver_valid-N7')).toHaveTextContent('EXCLUDE_EVIDENCE_CLASS');
     expect(screen.getByRole('button', { name: 'Inspect W-55' })).toBeInTheDocument();
+  });
+
+  it('lists the first page of a long list and fetches the next pages on request, so thousands of claimants neither cross to the page nor render at once', async () => {
+    const total = ATTEMPTS_PAGE * 2 + 7;
+    const all: EvidenceAttempt[] = Array.from({ length: total }, (_, index) => ({ id: `R-${String(index).padStart(4, '0')}`, claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'class case_note is not accepted for waiver_valid' }));
+    const page = (offset: number) => ({ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total, offset, attempts: all.slice(offset, offset + ATTEMPTS_PAGE) });
+    const evidenceAttempts = vi.fn(async (_compilation: number, _proposition: string, _audience: string, offset: number) => page(offset));
+    installFakeApi({ evidenceAttempts });
+    const view = sampleView({ evidence: [slot({})], evidenceAttempts: [page(0)] });
+    resetStores(view);
+    render(<EvidencePanel />);
+    const listed = () => screen.getAllByTestId(/^attempt-waiver_valid-/).length;
+    expect(screen.getByTestId('attempts-waiver_valid')).toHaveTextContent(`Records that tried (${total})`);
+    expect(listed()).toBe(ATTEMPTS_PAGE);
+    expect(screen.getByTestId('attempts-waiver_valid')).toHaveTextContent(`Showing ${ATTEMPTS_PAGE} of ${total}.`);
+    fireEvent.click(screen.getByRole('button', { name: `Show ${ATTEMPTS_PAGE} more` }));
+    await waitFor(() => expect(listed()).toBe(ATTEMPTS_PAGE * 2));
+    expect(evidenceAttempts).toHaveBeenLastCalledWith(view.compilation, 'waiver_valid', view.audience, ATTEMPTS_PAGE);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 7 more' }));
+    await waitFor(() => expect(listed()).toBe(total));
+    expect(evidenceAttempts).toHaveBeenLastCalledWith(view.compilation, 'waiver_valid', view.audience, ATTEMPTS_PAGE * 2);
+    expect(screen.getByTestId(`attempt-waiver_valid-R-${String(total - 1).padStart(4, '0')}`)).toBeInTheDocument();
+    expect(screen.queryByTestId('attempts-more-waiver_valid')).toBeNull();
+
+    // The same compilation again (its baselines filled in) keeps the pages; another compilation starts from its first page.
+    act(() => useResultStore.setState({ response: { ok: true, view: { ...view, evidenceAttempts: [page(0)] } } }));
+    expect(listed()).toBe(total);
+    act(() => useResultStore.setState({ response: { ok: true, view: { ...view, compilation: view.compilation + 1, evidenceAttempts: [page(0)] } } }));
+    expect(listed()).toBe(ATTEMPTS_PAGE);
+  });
+
+  it('a page the worker no longer has (a later compilation replaced it) adds nothing, and the button works again', async () => {
+    const all: EvidenceAttempt[] = Array.from({ length: ATTEMPTS_PAGE + 1 }, (_, index) => ({ id: `R-${index}`, claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'f' }));
+    let answer: (value: null) => void = () => undefined;
+    installFakeApi({ evidenceAttempts: vi.fn(() => new Promise<null>((resolve) => (answer = resolve))) });
+    resetStores(sampleView({ evidence: [slot({})], evidenceAttempts: [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total: all.length, offset: 0, attempts: all.slice(0, ATTEMPTS_PAGE) }] }));
+    render(<EvidencePanel />);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 1 more' }));
+    expect(screen.getByRole('button', { name: 'Show 1 more' })).toBeDisabled();
+    await act(async () => answer(null));
+    expect(screen.getAllByTestId(/^attempt-waiver_valid-/)).toHaveLength(ATTEMPTS_PAGE);
+    expect(screen.getByRole('button', { name: 'Show 1 more' })).toBeEnabled();
   });
 });

@@ -1,5 +1,8 @@
+import { useState } from 'react';
+import type { Audience } from '../../core/disclosure';
 import type { EvidenceSlot, EvidenceState } from '../../core/result';
-import type { AttemptOutcome, EvidenceAttempts } from '../../worker/protocol';
+import type { AttemptOutcome, CompileView, EvidenceAttempt, EvidenceAttempts } from '../../worker/protocol';
+import { loadEvidenceAttempts } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { CodeLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
@@ -22,24 +25,45 @@ export function evidenceSentence(slot: EvidenceSlot): string {
 }
 
 /** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
-function Attempts({ attempts }: { attempts: EvidenceAttempts | undefined }) {
+function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; view: CompileView }) {
+  // Pages fetched after the view's first, for the compilation and view they extend: a new one starts from its own first page
+  // (the same compilation with its baselines filled in keeps them).
+  const [more, setMore] = useState<{ readonly compilation: number; readonly audience: Audience; readonly attempts: readonly EvidenceAttempt[] } | null>(null);
+  const [busy, setBusy] = useState(false);
   if (!attempts) return null;
-  if (attempts.attempts.length === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
+  if (attempts.total === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
+  const listed = more?.compilation === view.compilation && more.audience === view.audience ? [...attempts.attempts, ...more.attempts] : attempts.attempts;
+  const hidden = attempts.total - listed.length;
+  // The worker's page size is the first page's length whenever some are hidden (protocol.ts is imported for types only).
+  const showMore = async () => {
+    setBusy(true);
+    const page = await loadEvidenceAttempts(view.compilation, view.audience, attempts.proposition, listed.length);
+    setBusy(false);
+    if (page) setMore({ compilation: view.compilation, audience: view.audience, attempts: [...listed.slice(attempts.attempts.length), ...page.attempts] });
+  };
   return (
     <details className="attempts" open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')} data-testid={`attempts-${attempts.proposition}`}>
-      <summary>Records that tried ({attempts.attempts.length})</summary>
+      <summary>Records that tried ({attempts.total})</summary>
       <ul>
-        {attempts.attempts.map((attempt) => (
+        {listed.map((attempt) => (
           <li key={`${attempt.id}-${attempt.claim}`} className={`attempt attempt-${attempt.outcome}`} data-testid={`attempt-${attempts.proposition}-${attempt.id}`}>
             <RecordLink id={attempt.id} /> ({attempt.evidenceClass}, {attempt.claim}): {OUTCOME_LABELS[attempt.outcome]} · <CodeLink code={attempt.code} /> <span className="fact">{attempt.fact}</span>
           </li>
         ))}
       </ul>
+      {hidden > 0 ? (
+        <p className="attempts-more">
+          Showing {listed.length} of {attempts.total}.{' '}
+          <button type="button" data-testid={`attempts-more-${attempts.proposition}`} disabled={busy} onClick={() => void showMore()}>
+            Show {Math.min(attempts.attempts.length, hidden)} more
+          </button>
+        </p>
+      ) : null}
     </details>
   );
 }
 
-function Slot({ slot, attempts }: { slot: EvidenceSlot; attempts: EvidenceAttempts | undefined }) {
+function Slot({ slot, attempts, view }: { slot: EvidenceSlot; attempts: EvidenceAttempts | undefined; view: CompileView }) {
   return (
     <li className={`evidence evidence-${slot.state}`} data-testid={`evidence-${slot.proposition}`}>
       <div className="evidence-head">
@@ -53,7 +77,7 @@ function Slot({ slot, attempts }: { slot: EvidenceSlot; attempts: EvidenceAttemp
       <p>{evidenceSentence(slot)}</p>
       {slot.notAccepted.length > 0 ? <p>Mentioned, but not an accepted class for it: {slot.notAccepted.join(', ')}.</p> : null}
       {slot.displaced.length > 0 ? <p>Admitted accepted evidence the budget left out: {slot.displaced.join(', ')}.</p> : null}
-      <Attempts attempts={attempts} />
+      <Attempts attempts={attempts} view={view} />
     </li>
   );
 }
@@ -75,7 +99,7 @@ export function EvidencePanel() {
               {view.evidenceAttempts.map((attempts) => (
                 <li key={attempts.proposition} className="evidence" data-testid={`evidence-${attempts.proposition}`}>
                   <strong>{attempts.proposition}</strong>
-                  <Attempts attempts={attempts} />
+                  <Attempts attempts={attempts} view={view} />
                 </li>
               ))}
             </ul>
@@ -86,7 +110,7 @@ export function EvidencePanel() {
       ) : (
         <ul className="evidence-list">
           {view.evidence.map((slot) => (
-            <Slot key={slot.proposition} slot={slot} attempts={attemptsOf(slot.proposition)} />
+            <Slot key={slot.proposition} slot={slot} attempts={attemptsOf(slot.proposition)} view={view} />
           ))}
         </ul>
       )}

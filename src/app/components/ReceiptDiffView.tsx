@@ -1,4 +1,5 @@
 import type { DiffView, VerdictView } from '../../worker/protocol';
+import { formatCount } from './format';
 import { useUiStore } from '../state/ui-store';
 
 /** A receipt diff as titled lists: what changed from the receipt to what decided the verdict. */
@@ -22,7 +23,7 @@ export function ReceiptDiffView({ diff, label }: { readonly diff: DiffView; read
               <li key={index}>{line}</li>
             ))}
           </ul>
-          {section.more > 0 ? <p className="caption">… and {section.more.toLocaleString('en-US')} more.</p> : null}
+          {section.more > 0 ? <p className="caption">… and {formatCount(section.more)} more.</p> : null}
         </section>
       ))}
     </div>

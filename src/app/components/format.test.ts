@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatScore } from './format';
+import { formatCount, formatScore } from './format';
 
 describe('formatScore', () => {
   it('prints tiny bm25 scores legibly instead of 0.000', () => {
@@ -9,5 +9,12 @@ describe('formatScore', () => {
     expect(formatScore(0.125)).toBe('0.125');
     expect(formatScore(0)).toBe('0');
     expect(formatScore(null)).toBe('—');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups digits in threes with commas, as toLocaleString("en-GB") does', () => {
+    for (const count of [0, 7, 999, 1000, 12345, 100000, 1234567, -4500]) expect(formatCount(count)).toBe(count.toLocaleString('en-GB'));
+    expect(formatCount(100000)).toBe('100,000');
   });
 });

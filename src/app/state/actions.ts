@@ -1,5 +1,5 @@
 import type { Audience } from '../../core/disclosure';
-import type { CompileResponse, ContractUpdate, LoadResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
+import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
 import { WorkerLostError } from '../worker-supervisor';
 import { compilerApi, restartCompilerWorker } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
@@ -217,6 +217,19 @@ export async function loadTracePages(first: number, last: number): Promise<void>
       useResultStore.setState((state) => ({ trace: { ...state.trace, pages: new Map(state.trace.pages).set(page, window.rows) } }));
     }),
   );
+}
+
+/**
+ * The next page of one proposition's evidence attempts in compilation `compilation`, from `offset`. Null when
+ * a later compilation replaced it, or when the worker failed (the page has then failed closed).
+ */
+export async function loadEvidenceAttempts(compilation: number, audience: Audience, proposition: string, offset: number): Promise<EvidenceAttempts | null> {
+  try {
+    return await compilerApi().evidenceAttempts(compilation, proposition, audience, offset);
+  } catch (error) {
+    failClosed('reading the evidence attempts', error);
+    return null;
+  }
 }
 
 /** Sends the selection to the worker, then compiles. False when the worker failed. */
