@@ -1,6 +1,7 @@
 import { compareStrings, sortedSet } from './canonical';
 import type { Contract } from './format/contract';
 import { formatInstantShort, parseInstant } from './format/time';
+import { GATE_ORDER, type Decision } from './result';
 
 /**
  * The one catalogue of reason codes and of the facts that back them. Every trace row, failure and drill
@@ -155,6 +156,22 @@ export const FACTS = facts({
 export const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
 
 export type FactId = keyof typeof FACTS;
+
+const DECISIONS: readonly Decision[] = ['selected', 'excluded'];
+
+/**
+ * The JSON string of every name a trace row repeats (reason codes, fact ids, argument names, gates,
+ * decisions), written once: a receipt quotes a few dozen names once per record, and a lookup is
+ * cheaper than `JSON.stringify` (measured in docs/PERFORMANCE.md).
+ */
+const QUOTED_NAMES: ReadonlyMap<string, string> = new Map(
+  [...Object.keys(REASONS), ...Object.keys(FACTS), ...[...ARG_ORDER.values()].flat(), ...GATE_ORDER, ...DECISIONS].map((name) => [name, JSON.stringify(name)]),
+);
+
+/** `JSON.stringify(name)`, taken from the catalogue's pre-quoted names where it is one of them. */
+export function quotedName(name: string): string {
+  return QUOTED_NAMES.get(name) ?? JSON.stringify(name);
+}
 
 /** A boundary fact as data: what the sentence says, without the sentence. */
 export interface Fact {

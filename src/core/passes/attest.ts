@@ -5,8 +5,8 @@ import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { computeAll, type Derive } from '../memo';
-import { ARG_ORDER, FACTS, REASONS, type ReasonCode } from '../reasons';
-import { GATE_ORDER, type Packet, type PacketEntry, type Receipt, type TraceRow } from '../result';
+import { ARG_ORDER, quotedName, type ReasonCode } from '../reasons';
+import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
 import { treeDigest, type TreeDigestSpec } from '../tree-digest';
 import type { Plan } from './plan';
@@ -92,13 +92,6 @@ function isPlainTraceRow(row: TraceRow): boolean {
   );
 }
 
-/** The JSON string of every name the catalogue, the gates and the decisions define: a row repeats a few dozen names 100,000 times. */
-const QUOTED: ReadonlyMap<string, string> = new Map(
-  [...Object.keys(REASONS), ...Object.keys(FACTS), ...[...ARG_ORDER.values()].flat(), ...GATE_ORDER, 'selected', 'excluded'].map((name) => [name, JSON.stringify(name)]),
-);
-
-const quoted = (text: string) => QUOTED.get(text) ?? JSON.stringify(text);
-
 /** JSON of a finite number or null, as JSON.stringify writes it (a finite number's JSON is its String). */
 const numberOrNull = (value: number | null) => (value === null ? 'null' : String(value));
 
@@ -110,7 +103,7 @@ function canonicalArgs(fact: string, args: TraceRow['args']): string {
   if (names === undefined || names.length !== count) return canonicalJson(args);
   let text = '{';
   for (const [index, name] of names.entries()) {
-    const prefix = `${index > 0 ? ',' : ''}${quoted(name)}:`;
+    const prefix = `${index > 0 ? ',' : ''}${quotedName(name)}:`;
     const value = args[name];
     if (value === undefined) return canonicalJson(args);
     if (typeof value === 'number') {
@@ -127,7 +120,7 @@ function nameList(names: readonly unknown[]): string | null {
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index];
     if (typeof name !== 'string') return null;
-    text += (index > 0 ? ',' : '') + quoted(name);
+    text += (index > 0 ? ',' : '') + quotedName(name);
   }
   return `${text}]`;
 }
@@ -137,7 +130,7 @@ export function canonicalTraceRow(row: TraceRow): string {
   const gates = isPlainTraceRow(row) ? nameList(row.gates) : null;
   if (gates === null) return canonicalJson(row);
   return (
-    `{"args":${canonicalArgs(row.fact, row.args)},"code":${quoted(row.code)},"decision":${quoted(row.decision)},"fact":${quoted(row.fact)},` +
+    `{"args":${canonicalArgs(row.fact, row.args)},"code":${quotedName(row.code)},"decision":${quotedName(row.decision)},"fact":${quotedName(row.fact)},` +
     `"fingerprint":${JSON.stringify(row.fingerprint)},"gates":${gates},"id":${JSON.stringify(row.id)},"rank":${numberOrNull(row.rank)},` +
     `"required":${row.required},"score":${numberOrNull(row.score)},"tokens":${String(row.tokens)}}`
   );
