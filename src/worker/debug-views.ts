@@ -119,7 +119,6 @@ const OUTCOME_ORDER: Record<AttemptOutcome, number> = { used: 0, left_out: 1, cl
 export interface AttemptsWindow {
   readonly proposition?: string;
   readonly offset?: number;
-  readonly limit?: number;
 }
 
 /**
@@ -133,7 +132,6 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
   const propositions = request.contract.requiredPropositions.filter((proposition) => window.proposition === undefined || proposition.id === window.proposition);
   if (propositions.length === 0) return [];
   const offset = Math.max(0, window.offset ?? 0);
-  const limit = Math.max(0, window.limit ?? ATTEMPTS_PAGE);
   const wanted = new Map(propositions.map((proposition) => [proposition.id, [] as { readonly id: string; readonly evidenceClass: string; readonly row: TraceRow; readonly claim: EvidenceAttempt['claim']; readonly outcome: AttemptOutcome }[]]));
   const claimants = request.recordSet.records.filter((record) => record.evidence !== null && [...record.evidence.supports, ...record.evidence.contradicts].some((id) => wanted.has(id)));
   const rows = rowsOf(view.rows, claimants.map((record) => record.id));
@@ -154,7 +152,7 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
   return propositions.map((proposition) => {
     const all = (wanted.get(proposition.id) ?? []).sort((a, b) => OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] || compareStrings(a.id, b.id));
     // Facts are rendered for the window only: rendering thousands that are never shown cost the worker too.
-    const attempts = all.slice(offset, offset + limit).map(({ id, evidenceClass, row, claim, outcome: outcomeOf }) => ({ id, claim, evidenceClass, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) }));
+    const attempts = all.slice(offset, offset + ATTEMPTS_PAGE).map(({ id, evidenceClass, row, claim, outcome: outcomeOf }) => ({ id, claim, evidenceClass, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) }));
     return { proposition: proposition.id, acceptedClasses: [...proposition.acceptedClasses], total: all.length, offset, attempts };
   });
 }
