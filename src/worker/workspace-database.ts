@@ -1,7 +1,7 @@
-import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import sqlite3InitModule, { type Database } from '@sqlite.org/sqlite-wasm';
 import type { SqlDriver } from '../core/search/driver';
 import { createWasmDriver } from '../sqlite/wasm-driver';
-import { createDatabaseImages, type DiskImage } from './database-image';
+import { createDatabaseImages, type DatabaseImages, type DiskImage } from './database-image';
 import type { DatabaseState } from './protocol';
 
 /** The Web Lock held by the tab whose worker has the database; the pool's files can be open in one tab only. */
@@ -43,6 +43,21 @@ function holdLock(name: string): Promise<boolean> {
  */
 export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
   const sqlite3 = await sqlite3InitModule();
+  /** A database in memory holding the newest image, or empty when there is none or it cannot be read. */
+  const restoredFrom = (images: DatabaseImages): Database => {
+    const db = new sqlite3.oo1.DB(':memory:', 'c');
+    try {
+      const start = performance.now();
+      // A worker-side marker: the reload test and the benchmark read how long the image took to read.
+      if (images.restoreInto(db)) performance.measure('cc:restore-image', { start, end: performance.now() });
+      return db;
+    } catch {
+      // An image that cannot be read is only a copy: the workspace's files, saved in IndexedDB, are read again instead.
+      db.close();
+      images.clear();
+      return new sqlite3.oo1.DB(':memory:', 'c');
+    }
+  };
   const inMemory = (state: DatabaseState): WorkspaceDatabase => ({ driver: createWasmDriver(sqlite3), state, image: null });
   if (typeof navigator.storage?.getDirectory !== 'function' || !('FileSystemSyncAccessHandle' in globalThis) || typeof navigator.locks?.request !== 'function') {
     return inMemory({ kind: 'memory', reason: 'unsupported', saves: true, message: 'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.' });
@@ -58,20 +73,9 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       write: async (name, nextChunk) => void (await pool.importDb(name, nextChunk)),
       unlink: (name) => void pool.unlink(name),
     });
-    let db = new sqlite3.oo1.DB(':memory:', 'c');
-    try {
-      const start = performance.now();
-      // A worker-side marker: the reload test and the benchmark read how long the image took to read.
-      if (images.restoreInto(db)) performance.measure('cc:restore-image', { start, end: performance.now() });
-    } catch {
-      // An image that cannot be read is only a copy: the workspace's files, saved in IndexedDB, are read again instead.
-      db.close();
-      db = new sqlite3.oo1.DB(':memory:', 'c');
-      images.clear();
-    }
+    const restored = restoredFrom(images);
     // Deleted rows are overwritten, not left in free pages: an image saved after a reset or a removal holds nothing of them.
-    db.exec('PRAGMA secure_delete = ON;');
-    const restored = db;
+    restored.exec('PRAGMA secure_delete = ON;');
     // The database lives in the wasm heap, which CDP's heap figures count unreliably: the benchmark reads its size here.
     const markWasmMemory = () => performance.mark('cc:wasm-memory', { detail: sqlite3.wasm.heap8u().byteLength });
     markWasmMemory();
