@@ -320,10 +320,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       });
       performance.measure('cc:save-image', { start, end: performance.now(), detail: { bytes } });
     } catch (error) {
-      if (error instanceof ImageNotSaved && error.reason instanceof SaveStopped) return;
+      const failure = error instanceof ImageNotSaved ? error : new ImageNotSaved(0, error);
+      if (failure.reason instanceof SaveStopped) return;
       image = null;
       database = IMAGE_NOT_SAVED;
-      databaseNotice = await databaseFullMessage(error instanceof ImageNotSaved ? error.reason : error, error instanceof ImageNotSaved ? error.bytes : 0, estimateStorage);
+      databaseNotice = await databaseFullMessage(failure.reason, failure.bytes, estimateStorage);
       notify();
     }
   };
