@@ -4,6 +4,7 @@ import type { DisclosedView } from '../core/disclosure';
 import { formatInstantShort, parseInstant } from '../core/format/time';
 import { createGateContext, explainGates, gateCodeOf } from '../core/passes/gates';
 import { resolve, type Resolution } from '../core/passes/resolve';
+import type { CheckedRecord } from '../core/passes/validate';
 import { recordsNamedBy, renderFact, type Fact, type FactContext } from '../core/reasons';
 import type { ReceiptDiff } from '../core/receipt-diff';
 import type { CompileOutcome, TraceRow } from '../core/result';
@@ -211,34 +212,70 @@ const DAY_MS = 86_400_000;
 export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedChange[]): AsOfStops {
   const { request, view } = source;
   const asOf = parseInstant(request.contract.asOf) ?? 0;
-  const byInstant = new Map<number, { id: string; kind: AsOfStop['records'][number]['kind'] }[]>();
-  const add = (at: number, id: string, kind: AsOfStop['records'][number]['kind']) => {
-    const records = byInstant.get(at);
-    if (records) records.push({ id, kind });
-    else byInstant.set(at, [{ id, kind }]);
-  };
-  for (const checked of request.recordSet.checked) {
-    const { id } = checked.record;
-    if (view.withheld.has(id)) continue;
-    add(checked.knownAt, id, 'knownAt');
-    if (checked.validFrom !== checked.knownAt) add(checked.validFrom, id, 'validFrom');
+  type Kind = AsOfStop['records'][number]['kind'];
+  const visible = request.recordSet.checked.filter((checked) => !view.withheld.has(checked.record.id));
+  const eventsOf = (checked: CheckedRecord, each: (at: number, kind: Kind) => void) => {
+    each(checked.knownAt, 'knownAt');
+    if (checked.validFrom !== checked.knownAt) each(checked.validFrom, 'validFrom');
     // valid_to is inclusive: the record is expired from the next instant on.
-    if (checked.validTo !== null) add(checked.validTo + 1, id, 'expires');
-  }
-  const instants = [...byInstant.keys()].sort((a, b) => a - b);
+    if (checked.validTo !== null) each(checked.validTo + 1, 'expires');
+  };
+  // Every instant, sorted as numbers in a typed array: at 100,000 records a map of every instant's records cost 300 ms.
+  const all = new Float64Array(visible.length * 3);
+  let count = 0;
+  for (const checked of visible)
+    eventsOf(checked, (at) => {
+      all[count] = at;
+      count += 1;
+    });
+  const instants = all.subarray(0, count).sort();
+  const distinct: number[] = [];
+  let total = 0;
+  const firstAfter = upperBound(instants, asOf);
+  for (let index = 0; index < count; index += 1) if (index === 0 || instants[index] !== instants[index - 1]) total += 1;
+  for (let index = lowerBound(instants, asOf) - 1; index >= 0 && distinct.length < AS_OF_STOPS_EACH_SIDE; index -= 1) if (distinct[distinct.length - 1] !== instants[index]) distinct.push(instants[index] as number);
+  const before = distinct.reverse();
+  const after: number[] = [];
+  for (let index = firstAfter; index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1) if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
+
+  // Only the stops sent are filled in with their records.
+  const byInstant = new Map<number, { id: string; kind: Kind }[]>([...before, ...after].map((at) => [at, []]));
+  for (const checked of visible) eventsOf(checked, (at, kind) => byInstant.get(at)?.push({ id: checked.record.id, kind }));
   const stop = (at: number): AsOfStop => {
     const records = (byInstant.get(at) ?? []).sort((a, b) => compareStrings(a.id, b.id));
     return { at: formatInstantShort(at), records: records.slice(0, AS_OF_STOP_RECORDS), more: Math.max(0, records.length - AS_OF_STOP_RECORDS) };
   };
-  const before = instants.filter((at) => at < asOf);
-  const after = instants.filter((at) => at > asOf);
   return {
     asOf: request.contract.asOf,
-    before: before.slice(-AS_OF_STOPS_EACH_SIDE).map(stop),
-    after: after.slice(0, AS_OF_STOPS_EACH_SIDE).map(stop),
-    total: instants.length,
+    before: before.map(stop),
+    after: after.map(stop),
+    total,
     lockedBy: appliedChanges.find((change) => change.contractFields.includes('asOf'))?.label ?? null,
   };
+}
+
+/** The first position in sorted `values` whose value is not below `value`. */
+function lowerBound(values: Float64Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((values[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first position in sorted `values` whose value is above `value`. */
+function upperBound(values: Float64Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((values[middle] as number) <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The as-of a step leads to: whole days from the current one (keeping its form), or the instant given. */
