@@ -36,6 +36,28 @@ describe('the database image on disk', () => {
     expect(files.names()).toEqual(['/workspace-1.sqlite3']);
   });
 
+  it('a restored database grows past its image and its room to grow, and saves and restores again', async () => {
+    const images = createDatabaseImages(sqlite3, memoryImageFiles());
+    const source = sourceWith(100);
+    const saved = await images.save(source, 64 * 1024, nothingBetween);
+    const restored = memory();
+    images.restoreInto(restored);
+    // Three times the image: the buffer is reallocated at least once.
+    restored.exec({ sql: "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?1) INSERT INTO notes SELECT 'grown' || value || printf('%.1000c', 'y') FROM n", bind: [300] });
+    expect(Number(restored.selectValue('PRAGMA page_count')) * Number(restored.selectValue('PRAGMA page_size'))).toBeGreaterThan(saved * 3);
+    // SQLite caps a deserialized database at 1 GiB unless told otherwise; the limit reads back as raised.
+    const limit = sqlite3.wasm.alloc(8);
+    sqlite3.wasm.poke(limit, -1, 'i64');
+    sqlite3.capi.sqlite3_file_control(restored.pointer ?? 0, 'main', sqlite3.capi.SQLITE_FCNTL_SIZE_LIMIT, limit);
+    expect(Number(sqlite3.wasm.peek(limit, 'i64'))).toBe(2 ** 31);
+    sqlite3.wasm.dealloc(limit);
+    await images.save(restored, 64 * 1024, nothingBetween);
+    const again = memory();
+    images.restoreInto(again);
+    expect(rowsOf(again)).toEqual(rowsOf(restored));
+    expect(again.selectValue('SELECT count(*) FROM notes')).toBe(400);
+  });
+
   it('writes the database as it was when the save began, whatever it commits while the chunks are written', async () => {
     const images = createDatabaseImages(sqlite3, memoryImageFiles());
     const source = sourceWith(300);

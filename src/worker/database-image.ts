@@ -33,7 +33,7 @@ export class ImageNotSaved extends Error {
 }
 
 export interface DatabaseImages {
-  /** Copies the newest image into `target`, an empty database in memory; false when there is none. Older images are deleted. */
+  /** Opens the newest image as `target`'s main database (`target` is a new, empty one in memory); false when there is none. Older images are deleted. */
   restoreInto(target: Database): boolean;
   /** Writes `source` as it is now to a new image, `chunkBytes` at a time (see `DiskImage.save`). */
   save(source: Database, chunkBytes: number, between: () => Promise<void>): Promise<number>;
@@ -46,6 +46,14 @@ const IMAGE_NAME = /^\/workspace-(\d+)\.sqlite3$/;
  * closed mid-commit would leave it needing its journal): the saved files are read once instead.
  */
 const IN_PLACE_NAMES = new Set(['/workspace.sqlite3', '/workspace.sqlite3-journal']);
+
+/** Room to grow after a restore, as a share of the image: later writes fill it before the buffer is reallocated. */
+const GROWTH_ROOM = 0.25;
+/**
+ * A restored database may grow to the whole wasm heap (2 GiB), as one created in memory may: SQLite caps a
+ * deserialized one at 1 GiB unless told otherwise.
+ */
+const SIZE_LIMIT_BYTES = 2 ** 31;
 
 const imageName = (generation: number) => `/workspace-${generation}.sqlite3`;
 const generationOf = (name: string): number | null => {
@@ -83,6 +91,17 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
     }
   };
 
+  const raiseSizeLimit = (db: Database) => {
+    const limit = wasm.alloc(8);
+    try {
+      wasm.poke(limit, SIZE_LIMIT_BYTES, 'i64');
+      const code = capi.sqlite3_file_control(db.pointer ?? 0, 'main', capi.SQLITE_FCNTL_SIZE_LIMIT, limit);
+      if (code !== capi.SQLITE_OK) throw new Error(`the saved database could not be given room to grow: ${capi.sqlite3_js_rc_str(code)}`);
+    } finally {
+      wasm.dealloc(limit);
+    }
+  };
+
   const dropInPlace = () => {
     for (const name of files.names()) if (IN_PLACE_NAMES.has(name)) files.unlink(name);
   };
@@ -94,21 +113,15 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       for (const { name } of older) files.unlink(name);
       if (newest === undefined) return false;
       const bytes = files.read(newest.name);
-      // The image is opened in place as a read-only database in memory, then copied page by page into the target.
-      const image = new sqlite3.oo1.DB(':memory:', 'c');
-      try {
-        const pointer = wasm.allocFromTypedArray(bytes);
-        const code = capi.sqlite3_deserialize(image.pointer ?? 0, 'main', pointer, bytes.byteLength, bytes.byteLength, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_READONLY);
-        if (code !== capi.SQLITE_OK) throw new Error(`the saved database could not be opened: ${capi.sqlite3_js_rc_str(code)}`);
-        target.exec(`PRAGMA page_size = ${Number(image.selectValue('PRAGMA page_size'))}`);
-        const backup = capi.sqlite3_backup_init(target.pointer ?? 0, 'main', image.pointer ?? 0, 'main');
-        if (!backup) throw new Error(`the saved database could not be copied: ${capi.sqlite3_errmsg(target.pointer ?? 0)}`);
-        const stepped = capi.sqlite3_backup_step(backup, -1);
-        const finished = capi.sqlite3_backup_finish(backup);
-        if (stepped !== capi.SQLITE_DONE || finished !== capi.SQLITE_OK) throw new Error(`the saved database could not be copied: ${capi.sqlite3_js_rc_str(stepped === capi.SQLITE_DONE ? finished : stepped)}`);
-      } finally {
-        image.close();
-      }
+      // The image becomes the target's own storage, a resizeable database in memory: one copy into the wasm heap,
+      // where a copy page by page into a fresh database doubled the time and the memory (measured in PERFORMANCE.md).
+      const capacity = bytes.byteLength + Math.ceil(bytes.byteLength * GROWTH_ROOM);
+      const pointer = wasm.alloc(capacity);
+      wasm.heap8u().set(bytes, pointer);
+      // On failure SQLite frees the buffer itself (FREEONCLOSE).
+      const code = capi.sqlite3_deserialize(target.pointer ?? 0, 'main', pointer, bytes.byteLength, capacity, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
+      if (code !== capi.SQLITE_OK) throw new Error(`the saved database could not be opened: ${capi.sqlite3_js_rc_str(code)}`);
+      raiseSizeLimit(target);
       return true;
     },
 
