@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatInstant, formatInstantShort, parseInstant } from './time';
 
@@ -57,3 +58,40 @@ describe('formatInstantShort', () => {
     expect(formatInstantShort(Date.UTC(2026, 7, 30, 12))).toBe('2026-08-30T12:00:00Z');
   });
 });
+
+/** The instant as Date computes it (setUTCFullYear takes the year as written), or null when Date moves the day: the reference parseInstant's arithmetic must agree with. */
+function dateReference(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): number | null {
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  probe.setUTCHours(hour, minute, second, millis);
+  return probe.getTime();
+}
+
+describe('parseInstant against Date', () => {
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  it('agrees on every year 0000-9999, every month and day 1-31 (real or not), at any time of day', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 999 }),
+        (year, month, day, hour, minute, second, millis) => {
+          const date = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+          expect(parseInstant(date)).toBe(dateReference(year, month, day, 0, 0, 0, 0));
+          expect(parseInstant(`${date}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(millis, 3)}Z`)).toBe(dateReference(year, month, day, hour, minute, second, millis));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agrees on the leap days around the century rules', () => {
+    for (const year of [0, 4, 100, 1900, 2000, 2024, 2100, 2400, 9996, 9999]) expect(parseInstant(`${pad(year, 4)}-02-29`)).toBe(dateReference(year, 2, 29, 0, 0, 0, 0));
+  });
+});
+
