@@ -213,34 +213,43 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   const { request, view } = source;
   const asOf = parseInstant(request.contract.asOf) ?? 0;
   type Kind = AsOfStop['records'][number]['kind'];
+  const KINDS: readonly Kind[] = ['knownAt', 'validFrom', 'expires'];
   const visible = request.recordSet.checked.filter((checked) => !view.withheld.has(checked.record.id));
-  const eventsOf = (checked: CheckedRecord, each: (at: number, kind: Kind) => void) => {
-    each(checked.knownAt, 'knownAt');
-    if (checked.validFrom !== checked.knownAt) each(checked.validFrom, 'validFrom');
-    // valid_to is inclusive: the record is expired from the next instant on.
-    if (checked.validTo !== null) each(checked.validTo + 1, 'expires');
-  };
-  // Every instant, sorted as numbers in a typed array: at 100,000 records a map of every instant's records cost 300 ms.
-  const all = new Float64Array(visible.length * 3);
+  // Every instant a record enters or leaves the time gate, in typed arrays: at 100,000 records a map of every
+  // instant's records cost 300 ms, and a callback per instant most of what was left.
+  const eventAt = new Float64Array(visible.length * 3);
+  const eventRecord = new Int32Array(visible.length * 3);
+  const eventKind = new Uint8Array(visible.length * 3);
   let count = 0;
-  for (const checked of visible)
-    eventsOf(checked, (at) => {
-      all[count] = at;
-      count += 1;
-    });
-  const instants = all.subarray(0, count).sort();
-  const distinct: number[] = [];
+  const addEvent = (at: number, record: number, kind: number) => {
+    eventAt[count] = at;
+    eventRecord[count] = record;
+    eventKind[count] = kind;
+    count += 1;
+  };
+  visible.forEach((checked, record) => {
+    addEvent(checked.knownAt, record, 0);
+    if (checked.validFrom !== checked.knownAt) addEvent(checked.validFrom, record, 1);
+    // valid_to is inclusive: the record is expired from the next instant on.
+    if (checked.validTo !== null) addEvent(checked.validTo + 1, record, 2);
+  });
+  const instants = eventAt.slice(0, count).sort();
   let total = 0;
-  const firstAfter = upperBound(instants, asOf);
   for (let index = 0; index < count; index += 1) if (index === 0 || instants[index] !== instants[index - 1]) total += 1;
-  for (let index = lowerBound(instants, asOf) - 1; index >= 0 && distinct.length < AS_OF_STOPS_EACH_SIDE; index -= 1) if (distinct[distinct.length - 1] !== instants[index]) distinct.push(instants[index] as number);
-  const before = distinct.reverse();
+  const before: number[] = [];
+  for (let index = lowerBound(instants, asOf) - 1; index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE; index -= 1) if (before[before.length - 1] !== instants[index]) before.push(instants[index] as number);
+  before.reverse();
   const after: number[] = [];
-  for (let index = firstAfter; index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1) if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
+  for (let index = upperBound(instants, asOf); index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1) if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
 
   // Only the stops sent are filled in with their records.
   const byInstant = new Map<number, { id: string; kind: Kind }[]>([...before, ...after].map((at) => [at, []]));
-  for (const checked of visible) eventsOf(checked, (at, kind) => byInstant.get(at)?.push({ id: checked.record.id, kind }));
+  const lowest = before[0] ?? after[0] ?? Number.POSITIVE_INFINITY;
+  const highest = after[after.length - 1] ?? before[before.length - 1] ?? Number.NEGATIVE_INFINITY;
+  for (let event = 0; event < count; event += 1) {
+    const at = eventAt[event] as number;
+    if (at >= lowest && at <= highest) byInstant.get(at)?.push({ id: (visible[eventRecord[event] as number] as CheckedRecord).record.id, kind: KINDS[eventKind[event] as number] as Kind });
+  }
   const stop = (at: number): AsOfStop => {
     const records = (byInstant.get(at) ?? []).sort((a, b) => compareStrings(a.id, b.id));
     return { at: formatInstantShort(at), records: records.slice(0, AS_OF_STOP_RECORDS), more: Math.max(0, records.length - AS_OF_STOP_RECORDS) };
