@@ -33,7 +33,10 @@ export class ImageNotSaved extends Error {
 }
 
 export interface DatabaseImages {
-  /** Opens the newest image as `target`'s main database (`target` is a new, empty one in memory); false when there is none. Older images are deleted. */
+  /**
+   * Opens the newest image as `target`'s main database (`target` is a new, empty one in memory); false when there
+   * is none. Older images are deleted.
+   */
   restoreInto(target: Database): boolean;
   /** Writes `source` as it is now to a new image, `chunkBytes` at a time (see `DiskImage.save`). */
   save(source: Database, chunkBytes: number, between: () => Promise<void>): Promise<number>;
@@ -64,8 +67,9 @@ const generationOf = (name: string): number | null => {
 /**
  * Copies of the workspace database, which the compiler uses in memory, kept on disk so that a reload does not
  * parse and index again. A save serializes the database in one call into the wasm heap (one consistent state,
- * whatever commits come while it is written) and writes it to a new numbered file whose name appears only when every chunk is
- * written, so a tab closed in the middle of a save leaves the previous image as it was.
+ * whatever commits come while it is written) and writes it to a new numbered file whose name appears only when
+ * every chunk is written, so a tab closed in the middle of a save leaves the previous image as it was. A reload
+ * opens the newest image as the working database itself.
  */
 export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles): DatabaseImages {
   const { capi, wasm } = sqlite3;
