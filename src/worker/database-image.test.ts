@@ -97,6 +97,14 @@ describe('the database image on disk', () => {
     expect((failure as ImageNotSaved).reason).toBeInstanceOf(DOMException);
   });
 
+  it('refuses an image that is not a database when it restores it, so that the caller can start afresh', () => {
+    const files = memoryImageFiles();
+    files.put('/workspace-1.sqlite3', new TextEncoder().encode('not a database '.repeat(1000)));
+    const target = memory();
+    expect(() => createDatabaseImages(sqlite3, files).restoreInto(target)).toThrow(/not a database/i);
+    target.close();
+  });
+
   it('restores the newest of several images and deletes the others', async () => {
     const files = memoryImageFiles();
     const images = createDatabaseImages(sqlite3, files);

@@ -125,6 +125,8 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       // On failure SQLite frees the buffer itself (FREEONCLOSE).
       const code = capi.sqlite3_deserialize(target.pointer ?? 0, 'main', pointer, bytes.byteLength, capacity, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
       if (code !== capi.SQLITE_OK) throw new Error(`the saved database could not be opened: ${capi.sqlite3_js_rc_str(code)}`);
+      // Opening reads nothing: reading the schema now refuses a damaged image here, where the caller starts afresh.
+      target.selectValue('SELECT count(*) FROM sqlite_schema');
       raiseSizeLimit(target);
       return true;
     },
