@@ -97,6 +97,27 @@ describe('the database image on disk', () => {
     expect((failure as ImageNotSaved).reason).toBeInstanceOf(DOMException);
   });
 
+  it('restores without room to grow when the heap cannot give the room, and the database still takes writes', async () => {
+    const files = memoryImageFiles();
+    const source = sourceWith(100);
+    const size = await createDatabaseImages(sqlite3, files).save(source, 64 * 1024, nothingBetween);
+    const asked: number[] = [];
+    // A heap that has the image's size to give and no more.
+    const alloc = (bytes: number) => {
+      asked.push(bytes);
+      if (bytes > size) throw new sqlite3.WasmAllocError('out of memory');
+      return sqlite3.wasm.alloc(bytes);
+    };
+    const wasm = new Proxy(sqlite3.wasm, { get: (target, key) => (key === 'alloc' ? alloc : Reflect.get(target, key)) });
+    const tight = new Proxy(sqlite3, { get: (target, key) => (key === 'wasm' ? wasm : Reflect.get(target, key)) });
+    const target = memory();
+    expect(createDatabaseImages(tight, files).restoreInto(target)).toBe(true);
+    expect(asked.filter((bytes) => bytes >= size)).toEqual([size * 2, size]);
+    expect(rowsOf(target)).toEqual(rowsOf(source));
+    target.exec("INSERT INTO notes VALUES ('after')");
+    expect(target.selectValue('SELECT count(*) FROM notes')).toBe(101);
+  });
+
   it('refuses an image that is not a database when it restores it, so that the caller can start afresh', () => {
     const files = memoryImageFiles();
     files.put('/workspace-1.sqlite3', new TextEncoder().encode('not a database '.repeat(1000)));

@@ -100,6 +100,16 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
     }
   };
 
+  /** A buffer for an image of `size` bytes with room to grow, or without room when the heap cannot give that much. */
+  const allocateWithRoom = (size: number): { pointer: number; capacity: number } => {
+    const roomy = size + Math.ceil(size * GROWTH_ROOM);
+    try {
+      return { pointer: Number(wasm.alloc(roomy)), capacity: roomy };
+    } catch {
+      return { pointer: Number(wasm.alloc(size)), capacity: size };
+    }
+  };
+
   const raiseSizeLimit = (db: Database) => {
     const limit = wasm.alloc(8);
     try {
@@ -124,8 +134,7 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       const bytes = files.read(newest.name);
       // The image becomes the target's own storage, a resizeable database in memory: one copy into the wasm heap,
       // where a copy page by page into a fresh database doubled the time (measured in PERFORMANCE.md).
-      const capacity = bytes.byteLength + Math.ceil(bytes.byteLength * GROWTH_ROOM);
-      const pointer = wasm.alloc(capacity);
+      const { pointer, capacity } = allocateWithRoom(bytes.byteLength);
       wasm.heap8u().set(bytes, pointer);
       // On failure SQLite frees the buffer itself (FREEONCLOSE).
       const code = capi.sqlite3_deserialize(target.pointer ?? 0, 'main', pointer, bytes.byteLength, capacity, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
