@@ -34,7 +34,12 @@ const REDACTED: Fact = { fact: 'DETAIL_WITHHELD', args: {} };
  */
 export function discloseOutcome(outcome: CompileOutcome, audience: Audience): DisclosedView {
   const withheld = new Set<string>();
-  if (audience === 'user') for (const row of outcome.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  const shown: TraceRow[] = [];
+  if (audience === 'user')
+    for (const row of outcome.trace) {
+      if (isWithheldFromUser(row)) withheld.add(row.id);
+      else shown.push(row);
+    }
   const namesWithheld = (fact: Fact) => withheld.size > 0 && recordsNamedBy(fact).some((id) => withheld.has(id));
   const redact = (row: TraceRow): TraceRow => (namesWithheld(row) ? { ...row, fact: REDACTED.fact, args: REDACTED.args } : row);
   let failureMessage: string | null = null;
@@ -45,19 +50,11 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
   }
   return {
     audience,
-    rows: withheld.size === 0 ? outcome.trace : keptRows(outcome.trace, redact),
+    // Redacted only once every withheld id is known: a row may name one that comes after it.
+    rows: withheld.size === 0 ? outcome.trace : shown.map(redact),
     withheld,
     withheldNotice: withheldNotice(withheld.size),
     failureMessage,
   };
 }
 
-/**
- * The rows a user view keeps, redacted where they name a withheld record. A row is withheld when its own
- * code and gates say so (ids are unique), which is cheaper to ask again than the set of 100,000 ids.
- */
-function keptRows(trace: readonly TraceRow[], redact: (row: TraceRow) => TraceRow): TraceRow[] {
-  const kept: TraceRow[] = [];
-  for (const row of trace) if (!isWithheldFromUser(row)) kept.push(redact(row));
-  return kept;
-}

@@ -3,7 +3,7 @@ import type { CompileRequest } from '../core/compile';
 import type { DisclosedView } from '../core/disclosure';
 import { formatInstantShort, parseInstant } from '../core/format/time';
 import { createGateContext, explainGates, gateCodeOf } from '../core/passes/gates';
-import { resolve, type Resolution } from '../core/passes/resolve';
+import { findInIdOrder, resolve, type Resolution } from '../core/passes/resolve';
 import type { CheckedRecord } from '../core/passes/validate';
 import { recordsNamedBy, renderFact, type Fact, type FactContext } from '../core/reasons';
 import type { ReceiptDiff } from '../core/receipt-diff';
@@ -166,19 +166,8 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
 function rowsOf(rows: readonly TraceRow[], ids: readonly string[]): Map<string, TraceRow> {
   const found = new Map<string, TraceRow>();
   for (const id of ids) {
-    let low = 0;
-    let high = rows.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const row = rows[middle] as TraceRow;
-      if (row.id === id) {
-        found.set(id, row);
-        break;
-      }
-      // The code-unit order of compareStrings, by which the ids are sorted.
-      if (row.id < id) low = middle + 1;
-      else high = middle - 1;
-    }
+    const position = findInIdOrder(rows.length, (at) => (rows[at] as TraceRow).id, id);
+    if (position !== undefined) found.set(id, rows[position] as TraceRow);
   }
   return found;
 }
@@ -237,10 +226,10 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   let total = 0;
   for (let index = 0; index < count; index += 1) if (index === 0 || instants[index] !== instants[index - 1]) total += 1;
   const before: number[] = [];
-  for (let index = lowerBound(instants, asOf) - 1; index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE; index -= 1) if (before[before.length - 1] !== instants[index]) before.push(instants[index] as number);
+  for (let index = partitionPoint(instants, (at) => at < asOf) - 1; index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE; index -= 1) if (before[before.length - 1] !== instants[index]) before.push(instants[index] as number);
   before.reverse();
   const after: number[] = [];
-  for (let index = upperBound(instants, asOf); index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1) if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
+  for (let index = partitionPoint(instants, (at) => at <= asOf); index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1) if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
 
   // Only the stops sent are filled in with their records.
   const byInstant = new Map<number, { id: string; kind: Kind }[]>([...before, ...after].map((at) => [at, []]));
@@ -263,25 +252,13 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   };
 }
 
-/** The first position in sorted `values` whose value is not below `value`. */
-function lowerBound(values: Float64Array, value: number): number {
+/** The first position in `values` whose value is not `before`: `before` holds for a prefix of the sorted values and for nothing after it. */
+function partitionPoint(values: Float64Array, before: (value: number) => boolean): number {
   let low = 0;
   let high = values.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((values[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The first position in sorted `values` whose value is above `value`. */
-function upperBound(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((values[middle] as number) <= value) low = middle + 1;
+    if (before(values[middle] as number)) low = middle + 1;
     else high = middle;
   }
   return low;

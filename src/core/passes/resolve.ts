@@ -35,6 +35,23 @@ export interface Resolution {
 }
 
 /**
+ * Where `id` is among `length` ids in id order (code units, as compareStrings sorts), each read through
+ * `idAt`; undefined when it is not there. A trace is in the same order, so its rows are found this way too.
+ */
+export function findInIdOrder(length: number, idAt: (position: number) => string, id: string): number | undefined {
+  let low = 0;
+  let high = length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = idAt(middle);
+    if (at === id) return middle;
+    if (at < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/**
  * Positions of ids in id order, found by binary search over the ordered ids: building a Map of 100,000
  * ids cost more than every lookup a compilation makes (a few per admitted record).
  */
@@ -42,17 +59,7 @@ export class IdPositions {
   constructor(private readonly ids: readonly string[]) {}
 
   get(id: string): number | undefined {
-    let low = 0;
-    let high = this.ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const at = this.ids[middle] as string;
-      if (at === id) return middle;
-      // The same code-unit order as compareStrings, by which the ids were sorted.
-      if (at < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    return findInIdOrder(this.ids.length, (position) => this.ids[position] as string, id);
   }
 
   has(id: string): boolean {
