@@ -220,15 +220,13 @@ export function factContextOf(contract: Contract): FactContext {
   };
 }
 
-/** Each fact's `record` arguments, from the catalogue: a user view asks this of every row it keeps. */
-const RECORD_ARGS = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.entries(entry.args as Readonly<Record<string, FactArgKind>>).filter(([, kind]) => kind === 'record').map(([name]) => name)]));
-
-/** The ids of other records a fact names (its `record` arguments). */
+/** The ids of other records a fact names (its `record` arguments). A user view asks this of every row it keeps. */
 export function recordsNamedBy(fact: Fact): string[] {
+  const kinds: Readonly<Record<string, FactArgKind>> = FACTS[fact.fact].args;
   const named: string[] = [];
-  for (const name of RECORD_ARGS.get(fact.fact) ?? []) {
+  for (const name of ARG_ORDER.get(fact.fact) ?? []) {
     const value = fact.args[name];
-    if (typeof value === 'string') named.push(value);
+    if (kinds[name] === 'record' && typeof value === 'string') named.push(value);
   }
   return named;
 }
