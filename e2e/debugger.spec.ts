@@ -108,7 +108,7 @@ test.describe('What playgrounds have, and what none has: inspector, coverage, at
     await app.control('Grant the credit team a permit to X9').check();
     const diff = baseline.getByRole('group', { name: 'What changed from the baseline to what is compiled now' });
     await expect(diff.getByTestId('diff-fields').getByRole('listitem')).toHaveText(['controls [] → [grant-agent-permit]']);
-    for (const section of ['diff-first', 'diff-records', 'diff-decisions', 'diff-rows', 'diff-evidence', 'diff-packet', 'diff-withheld']) await expect(diff.getByTestId(section)).toHaveCount(0);
+    for (const section of ['diff-first', 'diff-records', 'diff-decisions', 'diff-rows', 'diff-evidence', 'diff-packet']) await expect(diff.getByTestId(section)).toHaveCount(0);
     await page.getByTestId('as-of-stepper').getByText(/Nearby boundaries/).click();
     for (const region of [page.getByRole('region', { name: 'Compare' }), page.getByRole('region', { name: 'Evidence' }), baseline, page.getByTestId('as-of-stepper'), page.getByRole('region', { name: 'Trace' })]) await expectNothingWithheld(region);
     // X9 became known on 2026-08-20: no boundary there in the user view.

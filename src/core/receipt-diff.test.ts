@@ -173,7 +173,7 @@ describe('diffReceipts on v3 receipts', () => {
 });
 
 describe('discloseDiff', () => {
-  it('names no record the user view withholds, on either side, and counts them instead', () => {
+  it('names no record the user view withholds, on either side, and does not count them', () => {
     const before = v3Receipt();
     const after = v3Receipt({
       selected: ['F-102'],
@@ -189,18 +189,22 @@ describe('discloseDiff', () => {
     expect(disclosed.rows).toEqual([]);
     expect(disclosed.packet.out).toEqual([]);
     expect(disclosed.evidence).toEqual([{ proposition: 'waiver_valid', before: { state: 'unknown', records: [] }, after: { state: 'supported', records: [] } }]);
-    expect(disclosed.firstDifference).toEqual({ path: 'evidence[waiver_valid].records[0]', recordId: null });
-    expect(disclosed.withheld).toBe(2);
+    expect(disclosed.identical).toBe(false);
+    expect(disclosed.firstDifference).toBeNull();
     const text = renderDiffText(disclosed);
-    expect(text).not.toMatch(/ADD-7|X9/);
-    expect(text).toContain('2 records are outside the authorised scope.');
+    expect(text).not.toMatch(/ADD-7|X9|outside the authorised scope/);
     expect(discloseDiff(full, new Set())).toBe(full);
   });
 
-  it('hides a withheld record in the first difference path', () => {
+  it('shows nothing, not even that something differs, when only withheld records changed', () => {
     const before = v3Receipt();
-    const after = { ...before, trace: before.trace.map((item) => (item.id === 'X9' ? { ...item, fact: 'edited' } : item)) };
-    expect(discloseDiff(diffReceipts(before, after), new Set(['X9'])).firstDifference).toEqual({ path: 'trace[withheld].fact', recordId: null });
+    const after = v3Receipt({ recordSetDigest: 'f'.repeat(64), trace: before.trace.map((item) => (item.id === 'X9' ? { ...item, fact: 'edited' } : item)) });
+    const full = diffReceipts(before, after);
+    expect(full.identical).toBe(false);
+    expect(full.fields.map((change) => change.field)).toEqual(['recordSetDigest']);
+    const disclosed = discloseDiff(full, new Set(['X9']));
+    expect(disclosed).toMatchObject({ identical: true, firstDifference: null, fields: [], rows: [], before: { receiptId: '' }, after: { receiptId: '' } });
+    expect(describeDiff(disclosed)).toEqual([]);
   });
 });
 

@@ -66,7 +66,10 @@ export interface FirstDifference {
 export interface ReceiptDiff {
   readonly before: { readonly receiptId: string; readonly schemaVersion: string };
   readonly after: { readonly receiptId: string; readonly schemaVersion: string };
-  /** True when every field but the id is the same: the two receipts have the same canonical bytes. */
+  /**
+   * True when every field but the id is the same: the two receipts have the same canonical bytes. In a
+   * diff disclosed for the user view (`discloseDiff`): nothing that view shows differs.
+   */
   readonly identical: boolean;
   readonly firstDifference: FirstDifference | null;
   /** Fields of the receipt's `contract`, by name (`asOf`, `requiredRecords`, `principals`). */
@@ -94,8 +97,6 @@ export interface ReceiptDiff {
     readonly fingerprintBefore: string | null;
     readonly fingerprintAfter: string | null;
   };
-  /** Records left unnamed by `discloseDiff` (0 in the diagnostic view). */
-  readonly withheld: number;
 }
 
 /** Top-level fields with a section of their own (or no content to compare). */
@@ -334,42 +335,57 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
       fingerprintBefore: before.packetFingerprint,
       fingerprintAfter: after.packetFingerprint,
     },
-    withheld: 0,
   };
 }
 
+/** Whether a diff has nothing left to show: every section empty and the packet the same. */
+function showsNothing(diff: Omit<ReceiptDiff, 'identical' | 'firstDifference'>): boolean {
+  const { records, packet } = diff;
+  return (
+    diff.contract.length === 0 &&
+    diff.fields.length === 0 &&
+    records.added.length === 0 &&
+    records.removed.length === 0 &&
+    (records.changed?.length ?? 0) === 0 &&
+    diff.decisions.length === 0 &&
+    diff.rows.length === 0 &&
+    diff.evidence.length === 0 &&
+    packet.in.length === 0 &&
+    packet.out.length === 0 &&
+    !packet.reordered &&
+    packet.tokensBefore === packet.tokensAfter &&
+    packet.fingerprintBefore === packet.fingerprintAfter
+  );
+}
+
 /**
- * The diff as the user view may show it: no record in `withheld` is named (ids the user view withholds
- * on either side, found by the caller), and the count of those left out says that some were.
+ * The diff as the user view may show it, the one policy for every diff that view shows (a pinned baseline,
+ * an as-of step, a drill verdict, two receipt files). `withheld` holds the ids the user view withholds on
+ * either side, found by the caller. None of them is named. Nor is anything shown that moves with them: the
+ * record-set digest and the receipt ids (each covers every record), where the receipts first differ (a
+ * withheld row can come first in canonical order) and how many withheld records changed. Whether anything
+ * differs is worked out again from what is left. With nothing withheld, the diff is the whole diff.
  */
 export function discloseDiff(diff: ReceiptDiff, withheld: ReadonlySet<string>): ReceiptDiff {
   if (withheld.size === 0) return diff;
-  const named = new Set<string>();
-  const keep = (id: string) => {
-    if (!withheld.has(id)) return true;
-    named.add(id);
-    return false;
-  };
+  const keep = (id: string) => !withheld.has(id);
   const ids = (list: readonly string[]) => list.filter(keep);
   const name = (item: unknown) => (typeof item === 'string' && !keep(item) ? '(withheld)' : item);
   // A changed failure or fact argument may name a record, alone or in a list.
   const value = (item: unknown): unknown => (Array.isArray(item) ? item.map(name) : isObject(item) ? Object.fromEntries(Object.entries(item).map(([key, child]) => [key, value(child)])) : name(item));
   const slot = (side: EvidenceChange['before']) => side && { state: side.state, records: ids(side.records) };
-  const first = diff.firstDifference;
-  const firstDifference =
-    first && first.recordId !== null && !keep(first.recordId) ? { path: first.path.split(`[${first.recordId}]`).join('[withheld]'), recordId: null } : first;
-  const disclosed: ReceiptDiff = {
-    ...diff,
-    firstDifference,
+  const shown = {
+    before: { ...diff.before, receiptId: '' },
+    after: { ...diff.after, receiptId: '' },
     contract: diff.contract,
-    fields: diff.fields.map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
+    fields: diff.fields.filter((change) => change.field !== 'recordSetDigest').map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
     records: { added: ids(diff.records.added), removed: ids(diff.records.removed), changed: diff.records.changed && ids(diff.records.changed) },
     decisions: diff.decisions.filter((change) => keep(change.id)),
     rows: diff.rows.filter((change) => keep(change.id)),
     evidence: diff.evidence.map((change) => ({ proposition: change.proposition, before: slot(change.before), after: slot(change.after) })),
     packet: { ...diff.packet, in: ids(diff.packet.in), out: ids(diff.packet.out) },
   };
-  return { ...disclosed, withheld: named.size };
+  return { ...shown, identical: showsNothing(shown), firstDifference: null };
 }
 
 /** A value as a reader wants it: strings bare, string lists as `[a, b]`, anything else as canonical JSON. */
@@ -384,8 +400,8 @@ export function showValue(value: unknown, maxLength = 160): string {
 }
 
 export interface DiffSection {
-  /** A stable key, one per section of `ReceiptDiff` (and `withheld` for the user view's count). */
-  readonly key: 'contract' | 'fields' | 'records' | 'decisions' | 'rows' | 'evidence' | 'packet' | 'withheld';
+  /** A stable key, one per section of `ReceiptDiff`. */
+  readonly key: 'contract' | 'fields' | 'records' | 'decisions' | 'rows' | 'evidence' | 'packet';
   readonly title: string;
   readonly lines: readonly string[];
   /** Lines left out beyond the limit. */
@@ -441,7 +457,6 @@ export function describeDiff(diff: ReceiptDiff, limit = 50): DiffSection[] {
   if (packet.tokensBefore !== packet.tokensAfter) packetLines.push(`tokens ${packet.tokensBefore} → ${packet.tokensAfter}`);
   if (packet.fingerprintBefore !== packet.fingerprintAfter) packetLines.push(`fingerprint ${shortHash(packet.fingerprintBefore)} → ${shortHash(packet.fingerprintAfter)}`);
   add('packet', 'Packet', packetLines);
-  if (diff.withheld > 0) add('withheld', 'Not named', [`${diff.withheld} record${diff.withheld === 1 ? ' is' : 's are'} outside the authorised scope.`]);
   return sections;
 }
 

@@ -211,12 +211,15 @@ describe('debugger views in the worker', () => {
     expect(session.asOfStops('diagnostic').lockedBy).toBe('Move the decision by one day');
   });
 
-  it('noninterference: the inspector, attempts, coverage, as-of stops, baseline diff and trace marks of the user view ignore withheld records', async () => {
+  it('noninterference: the inspector, attempts, coverage, as-of stops, baseline diff, receipt diff and trace marks of the user view ignore withheld records', async () => {
     const views = [];
+    const receipts: string[] = [];
+    let session = await loadedAtlas(false);
     for (const vary of [false, true]) {
-      const session = await loadedAtlas(vary);
+      if (vary) session = await loadedAtlas(vary);
       const first = session.compile('user');
       if (!first.ok) throw new Error(first.error.message);
+      receipts.push(session.receiptJson() ?? '');
       session.pinBaseline();
       const key = session.exportScenario().fileName;
       await session.select({ scenarioKey: `loaded:atlas-credit-review`, controls: ['officer-approves-waiver'], lateChanges: [] });
@@ -239,6 +242,25 @@ describe('debugger views in the worker', () => {
     expect(varied?.diff?.identical).toBe(false);
     expect(varied).toEqual({ ...plain, withheld: varied?.withheld });
     expect(JSON.stringify({ ...varied, withheld: null })).not.toMatch(/X9|X10|Renamed|2026-08-25|2026-08-11/);
+
+    // The two receipts differ only in withheld records: the user view's diff of them shows nothing, not even how many.
+    const [plainReceipt, variedReceipt] = receipts.map((text, index) => ({ name: `receipt-${index}.json`, text }));
+    if (!plainReceipt || !variedReceipt) throw new Error('expected two receipts');
+    const diagnostic = session.diffReceipts(plainReceipt, variedReceipt, 'diagnostic');
+    const user = session.diffReceipts(plainReceipt, variedReceipt, 'user');
+    if (!diagnostic.ok || !user.ok) throw new Error('expected two diffs');
+    expect(diagnostic.diff.identical).toBe(false);
+    expect(diagnostic.diff.records.added).toEqual(['X10']);
+    expect(user.diff.identical).toBe(true);
+    expect(user.view.sections).toEqual([]);
+    expect(user.view.firstDifference).toBeNull();
+    const shown = JSON.stringify(user);
+    expect(shown).not.toMatch(/X9|X10|Renamed/);
+    for (const { text } of [plainReceipt, variedReceipt]) {
+      const { receiptId, recordSetDigest } = JSON.parse(text) as { receiptId: string; recordSetDigest: string };
+      expect(shown).not.toContain(receiptId);
+      expect(shown).not.toContain(recordSetDigest);
+    }
   });
 
   it('as-of stops are the nearest instants on each side with their records, as a map of every instant gives them', () => {

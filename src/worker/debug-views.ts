@@ -274,33 +274,6 @@ export function steppedAsOf(current: string, step: { readonly days: number } | {
   return /^\d{4}-\d{2}-\d{2}$/.test(current) ? new Date(next).toISOString().slice(0, 10) : new Date(next).toISOString().replace('.000Z', 'Z');
 }
 
-/**
- * A disclosed diff made safe for the user view beyond naming: the record-set digest and the receipt ids
- * cover withheld records (a change to one would show in them), and the count of withheld records the diff
- * left unnamed would say that some changed; all three are dropped; whether anything differs is worked out
- * again from what is left, and where it first differs is left unsaid. The view's own notice already counts what it withholds.
- */
-export function userSafeDiff(diff: ReceiptDiff): ReceiptDiff {
-  const fields = diff.fields.filter((change) => change.field !== 'recordSetDigest');
-  const { records, packet } = diff;
-  const empty =
-    diff.contract.length === 0 &&
-    fields.length === 0 &&
-    records.added.length === 0 &&
-    records.removed.length === 0 &&
-    (records.changed?.length ?? 0) === 0 &&
-    diff.decisions.length === 0 &&
-    diff.rows.length === 0 &&
-    diff.evidence.length === 0 &&
-    packet.in.length === 0 &&
-    packet.out.length === 0 &&
-    !packet.reordered &&
-    packet.tokensBefore === packet.tokensAfter &&
-    packet.fingerprintBefore === packet.fingerprintAfter;
-  // The first difference in canonical order could be a withheld row's, ahead of every visible one: none is named.
-  return { ...diff, before: { ...diff.before, receiptId: '' }, after: { ...diff.after, receiptId: '' }, fields, identical: empty, firstDifference: null, withheld: 0 };
-}
-
 /** How each row of the current trace differs from the pinned one's, from a diff already disclosed for the view. */
 export function traceChanges(diff: ReceiptDiff): Map<string, TraceChange> {
   const changes = new Map<string, TraceChange>();

@@ -504,7 +504,8 @@ describe('session', () => {
     expect(diagnostic.ok && diagnostic.diff.rows).toEqual([{ id: 'LGL-0007', fields: ['tokens'] }]);
     if (!user.ok) throw new Error('expected a diff');
     expect(JSON.stringify(user)).not.toContain('LGL-0007');
-    expect(user.diff.withheld).toBe(1);
+    expect(user.diff.identical).toBe(true);
+    expect(user.view.sections).toEqual([]);
 
     const bad = session.diffReceipts({ name: 'baseline', text: '{"receiptId":"x"}' }, { name: 'current', text: current }, 'diagnostic');
     expect(bad.ok).toBe(false);

@@ -58,7 +58,7 @@ import {
   type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
-import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, userSafeDiff, type ViewSource } from './debug-views';
+import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
@@ -419,11 +419,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
     prepareScenario(effective(currentEntry()), { controls: selection.controls, lateChanges });
 
-  /** One diff for every view that compares two compilations: the core's, disclosed for the audience (see `userSafeDiff`). */
-  const disclosedDiff = (before: Receipt, after: Receipt, audience: Audience): ReceiptDiff => {
-    const diff = discloseDiff(diffReceipts(before, after), withheldIn([before, after], audience));
-    return audience === 'user' ? userSafeDiff(diff) : diff;
-  };
+  /** One diff for every view that compares two receipts: the core's, disclosed for the audience. */
+  const disclosedDiff = (before: Receipt, after: Receipt, audience: Audience): ReceiptDiff => discloseDiff(diffReceipts(before, after), withheldIn([before, after], audience));
 
   /** The pinned receipt against this compilation, worked out once per audience. */
   const pinnedDiffOf = (compiled: LastCompile, pinnedReceipt: Receipt, audience: Audience): ReceiptDiff => {
@@ -826,7 +823,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
       const [first, second] = parsed;
       if (!first?.ok || !second?.ok) return { ok: false, issues };
-      const diff = discloseDiff(diffReceipts(first.value, second.value), withheldIn([first.value, second.value], audience));
+      const diff = disclosedDiff(first.value, second.value, audience);
       return { ok: true, diff, view: diffView(diff) };
     },
 
