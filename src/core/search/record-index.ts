@@ -98,7 +98,7 @@ const PROGRESS_EVERY = 2_000;
 const BATCH_SIZE = 500;
 
 /**
- * Inserts go in batches: each table gets one JSON array per batch and one statement execution, so a
+ * Rows (not texts) go in batches: each table gets one JSON array per batch and one statement execution, so a
  * record costs a JSON.stringify instead of a dozen bind/step/reset round trips into WASM. `jsonb_each`
  * reads the array once as binary JSON; with `json_each` every `value->>n` parsed the row's text again.
  */
@@ -164,8 +164,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     targetsOf: driver.prepare('SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?'),
     deleteAdmittedText: driver.prepare('DELETE FROM admitted_text WHERE rowid = ?'),
     deleteCorpusText: driver.prepare('DELETE FROM corpus_text WHERE rowid = ?'),
-    insertAdmittedText: driver.prepare('INSERT INTO admitted_text (rowid, title, text) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)'),
-    insertCorpusText: driver.prepare('INSERT INTO corpus_text (rowid, title, text) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)'),
+    // A row at a time: texts are long, and a JSON batch of them cost more to write, parse and collect
+    // than the bind and step per row it saved (the rows' short columns above are the other way round).
+    insertAdmittedText: driver.prepare('INSERT INTO admitted_text (rowid, title, text) VALUES (?, ?, ?)'),
+    insertCorpusText: driver.prepare('INSERT INTO corpus_text (rowid, title, text) VALUES (?, ?, ?)'),
     hasAdmittedText: driver.prepare('SELECT 1 FROM admitted_text_docsize WHERE id = ?'),
     hasCorpusText: driver.prepare('SELECT 1 FROM corpus_text_docsize WHERE id = ?'),
   };
@@ -267,19 +269,12 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   };
 
   const insertTexts = (statement: SqlStatement, wanted: readonly [SqlValue, SqlValue][], recordSet: RecordSet, onProgress?: (done: number, total: number) => void) => {
-    let texts: SqlValue[][] = [];
-    const flushTexts = () => {
-      if (texts.length > 0) statement.run([JSON.stringify(texts)]);
-      texts = [];
-    };
     wanted.forEach(([rowid, id], index) => {
       const item = recordSet.byId.get(String(id));
       if (item === undefined) throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
-      texts.push([rowid, item.record.title, item.record.text]);
-      if (texts.length === BATCH_SIZE) flushTexts();
+      statement.run([rowid, item.record.title, item.record.text]);
       if (onProgress && (index + 1) % PROGRESS_EVERY === 0) onProgress(index + 1, wanted.length);
     });
-    flushTexts();
   };
 
   /** Removes every row whose record is not in `wanted` (the end of a full sync); returns how many. */
