@@ -8,7 +8,7 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createDatabaseImages, ImageNotSaved } from './database-image';
 import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
 import { createRecordStore } from './record-store';
-import { BACKGROUND_CORPUS_FROM, createSession } from './session';
+import { BACKGROUND_CORPUS_FROM, createSession, STORE_SLICE } from './session';
 import { memoryImageFiles } from './test-support/memory-image-files';
 import type { WorkspaceStorage } from './workspace-storage';
 
@@ -196,6 +196,21 @@ describe('a workspace whose database survives a reload', () => {
     await second.resetWorkspace();
     expect(after.driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
     expect(files.names()).toEqual([]);
+  });
+
+  it('builds the whole-corpus index before it stores the records: the baseline columns wait for nothing a reload needs', async () => {
+    performance.clearMeasures();
+    const driver = await freshDriver();
+    const image = { save: async () => 0, clear: () => undefined };
+    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver), image });
+    await session.start();
+    expect((await session.loadFiles([recordsFile('first')], () => undefined)).status).toBe('loaded');
+    const compiled = viewOf(session.compile('diagnostic'));
+    await session.awaitBaselines(compiled.compilation, () => undefined);
+    // At most the step that was under way when the index started, and the one that follows its end.
+    expect(Number(driver.all('SELECT count(*) FROM stored_records')[0]?.[0])).toBeLessThanOrEqual(2 * STORE_SLICE);
+    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), { timeout: 30_000 });
+    expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[SIZE]]);
   });
 
   it('gives up storing the records of a load that leaves the workspace meanwhile', async () => {
