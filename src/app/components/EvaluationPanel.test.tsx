@@ -8,6 +8,7 @@ import type { GrowthPoint, GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import type { EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { INITIAL_EVALUATION, useEvaluationStore } from '../state/evaluation-store';
+import { WorkerLostError } from '../worker-supervisor';
 import { installFakeApi, resetStores } from '../test-support';
 import { App } from './App';
 import { EvaluationPanel } from './EvaluationPanel';
@@ -91,6 +92,24 @@ describe('EvaluationPanel', () => {
     expect(await screen.findByTestId('cancelled-growth')).toHaveTextContent('only the sizes finished before the run stopped');
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Growth results' })).getAllByRole('row')).toHaveLength(5);
+  });
+
+  it('says the run failed when the worker is lost while cancelling, and Cancel itself throws nothing', async () => {
+    const user = userEvent.setup();
+    let lose: (error: Error) => void = () => undefined;
+    const api = installFakeApi({
+      runGrowth: vi.fn(() => new Promise<EvaluationOutcome<GrowthReport>>((_resolve, reject) => (lose = reject))),
+      // The supervisor rejects every call to a worker that has ended, the cancel among them.
+      cancelEvaluation: vi.fn(async () => Promise.reject(new WorkerLostError('it was ended by the browser or crashed'))),
+    });
+    render(<EvaluationPanel />);
+    await user.click(screen.getByRole('button', { name: 'Run growth experiment' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel experiment' }));
+    expect(api.cancelEvaluation).toHaveBeenCalled();
+    lose(new WorkerLostError('it was ended by the browser or crashed'));
+    expect(await screen.findByTestId('error-growth')).toHaveTextContent('The worker could not run the experiment: The compiler stopped: it was ended by the browser or crashed');
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run growth experiment' })).not.toHaveAttribute('aria-disabled', 'true');
   });
 
   it('runs only the chosen growth sizes and draws unsafe items and recall against size', async () => {
