@@ -10,6 +10,9 @@ const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
  * WHERE. Text lives in two contentless FTS5 tables (rowid = records.rowid), never stored twice:
  * `admitted_text` holds exactly the records the last admission admitted, so bm25's statistics are the
  * admitted set's; `corpus_text` holds every record, for the naive and post-filter baselines only.
+ * `corpus_text` is built a slice per transaction, and each commit writes a segment: FTS5 merges them 16 at
+ * a time (4 by default) and at once only from 32 (16), which made the whole build about a quarter faster and
+ * its longest slice no longer. Merging changes no score: bm25 reads counts, not how segments are laid out.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (
@@ -40,6 +43,8 @@ CREATE TABLE IF NOT EXISTS record_claims (record_rowid INTEGER NOT NULL, proposi
 CREATE TABLE IF NOT EXISTS supersessions (target TEXT NOT NULL, successor TEXT NOT NULL, PRIMARY KEY (target, successor)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS admitted_text USING fts5(title, text, content='', contentless_delete=1, ${TOKENIZER});
 CREATE VIRTUAL TABLE IF NOT EXISTS corpus_text USING fts5(title, text, content='', contentless_delete=1, ${TOKENIZER});
+INSERT INTO corpus_text (corpus_text, rank) VALUES ('automerge', 16);
+INSERT INTO corpus_text (corpus_text, rank) VALUES ('crisismerge', 32);
 CREATE TEMP TABLE IF NOT EXISTS admitted (rowid INTEGER PRIMARY KEY);
 CREATE TEMP TABLE IF NOT EXISTS identity_names (name TEXT NOT NULL, identity TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS temp.identity_names_name ON identity_names (name);
