@@ -121,8 +121,9 @@ export type Session = ReturnType<typeof createSession>;
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
 /**
- * Records indexed per step of a load or of the background whole-corpus index: about 40 ms of WASM at the
- * benchmark's text, so a toggle or a cancel sent meanwhile waits at most that long for its turn.
+ * Records indexed per step of a load or of the background whole-corpus index, so a toggle or a cancel sent
+ * meanwhile waits for one step at most. In Node at the benchmark's text a whole-corpus step takes about 35 ms,
+ * and up to about 270 ms when FTS5 merges segments in it (one step in twenty).
  */
 export const INDEX_SLICE = 1_000;
 /**
