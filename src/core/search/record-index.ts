@@ -122,7 +122,9 @@ interface IndexedRow {
   readonly rowid: number;
   readonly fingerprint: string;
   /** The record this row was last matched with in this session; null for a row found in the database. */
-  readonly checked: CheckedRecord | null;
+  checked: CheckedRecord | null;
+  /** The last full sync that found this row's record in its record set: the rest are removed at its end. */
+  seenIn: number;
 }
 
 /** One column of a query's rows, read as one JSON array instead of a step per row through the WASM boundary. */
@@ -142,11 +144,13 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   const rows = new Map<string, IndexedRow>();
   const [stored] = driver.all('SELECT json_group_array(json_array(id, rowid, fingerprint)) FROM records');
   for (const [id, rowid, fingerprint] of JSON.parse(String(stored?.[0] ?? '[]')) as [string, number, string][]) {
-    rows.set(id, { rowid, fingerprint, checked: null });
+    rows.set(id, { rowid, fingerprint, checked: null, seenIn: 0 });
   }
   let nextRowid = Number(driver.all('SELECT coalesce(max(rowid), 0) + 1 FROM records')[0]?.[0] ?? 1);
   /** The array last synced, so that a toggle (one object replaced in place) is found without a lookup per record. */
   let lastSynced: readonly CheckedRecord[] | null = null;
+  /** Counts full syncs (`seenIn`). */
+  let fullSyncs = 0;
   /** The set the rows hold, for texts looked up between steps; null while a sliced sync is under way. */
   let syncedSet: RecordSet | null = null;
   /** Rows whose admission may have changed since the last `admit`: written rows and what they supersede. */
@@ -258,18 +262,19 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   const write = (item: CheckedRecord, row: IndexedRow | undefined): 'inserted' | 'updated' | 'kept' => {
     const id = item.record.id;
     if (row !== undefined && (row.checked === item || row.fingerprint === item.fingerprint)) {
-      if (row.checked !== item) rows.set(id, { ...row, checked: item });
+      row.checked = item;
+      row.seenIn = fullSyncs;
       return 'kept';
     }
     if (row !== undefined) {
       remove(id, row.rowid, !sameText(row, item));
       queueInsert(item, row.rowid);
-      rows.set(id, { rowid: row.rowid, fingerprint: item.fingerprint, checked: item });
+      rows.set(id, { rowid: row.rowid, fingerprint: item.fingerprint, checked: item, seenIn: fullSyncs });
       return 'updated';
     }
     const rowid = nextRowid++;
     queueInsert(item, rowid);
-    rows.set(id, { rowid, fingerprint: item.fingerprint, checked: item });
+    rows.set(id, { rowid, fingerprint: item.fingerprint, checked: item, seenIn: fullSyncs });
     return 'inserted';
   };
 
@@ -282,11 +287,11 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     });
   };
 
-  /** Removes every row whose record is not in `wanted` (the end of a full sync); returns how many. */
-  const removeAllBut = (wanted: ReadonlySet<string>): number => {
+  /** Removes every row whose record the current full sync did not see (at its end); returns how many. */
+  const removeUnseen = (): number => {
     let removed = 0;
     for (const [id, row] of rows) {
-      if (wanted.has(id)) continue;
+      if (row.seenIn === fullSyncs) continue;
       remove(id, row.rowid, true);
       touched.delete(row.rowid);
       rows.delete(id);
@@ -311,14 +316,13 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
             if (item !== lastSynced[position]) count(write(item, rows.get(item.record.id)));
           }
         } else {
-          const wanted = new Set<string>();
+          fullSyncs += 1;
           checked.forEach((item, position) => {
-            wanted.add(item.record.id);
             count(write(item, rows.get(item.record.id)));
             if (onProgress && (position + 1) % PROGRESS_EVERY === 0) onProgress(position + 1, checked.length);
           });
           flush();
-          report.deleted += removeAllBut(wanted);
+          report.deleted += removeUnseen();
         }
         flush();
       });
@@ -337,19 +341,16 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       // Until the last slice the rows are part old set, part new: nothing may take them for either.
       lastSynced = null;
       syncedSet = null;
-      const wanted = new Set<string>();
+      fullSyncs += 1;
       for (let start = 0; start < checked.length; start += slice) {
         driver.transaction(() => {
-          for (const item of checked.slice(start, start + slice)) {
-            wanted.add(item.record.id);
-            count(write(item, rows.get(item.record.id)));
-          }
+          for (const item of checked.slice(start, start + slice)) count(write(item, rows.get(item.record.id)));
           flush();
         });
         yield { done: Math.min(start + slice, checked.length), total: checked.length };
       }
       driver.transaction(() => {
-        report.deleted += removeAllBut(wanted);
+        report.deleted += removeUnseen();
       });
       lastSynced = checked;
       syncedSet = recordSet;
