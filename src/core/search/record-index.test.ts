@@ -78,6 +78,40 @@ describe('a record index opened on a database that already holds records', () =>
   });
 });
 
+describe('the whole-corpus text', () => {
+  it('is looked for again only after a row was written without its text or a text was dropped', async () => {
+    const own = await freshDriver();
+    const searches: string[] = [];
+    // Counts the anti-join that finds rows missing from corpus_text.
+    const watched: SqlDriver = {
+      ...own,
+      all: (sql, params) => {
+        if (sql.includes('NOT IN (SELECT id FROM corpus_text_docsize)')) searches.push(sql);
+        return own.all(sql, params);
+      },
+    };
+    const textIndex = createRecordIndex(watched);
+    const a = buildRecord({ id: 'a', text: 'apple' });
+    const b = buildRecord({ id: 'b', text: 'banana' });
+    const step = (records: readonly SourceRecord[]) => {
+      const recordSet = buildRecordSet(records);
+      textIndex.sync(recordSet);
+      textIndex.syncCorpusText(recordSet);
+      return searches.length;
+    };
+    const words = () => own.all(`SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"apple" OR "banana" OR "cherry" OR "blueberry"'`)[0]?.[0];
+    expect(step([a, b])).toBe(1);
+    // A toggle's kind of change: labels only, the texts stay.
+    expect(step([a, { ...b, access: { ...b.access, labels: ['hr'] } }])).toBe(1);
+    expect(step([a, b, buildRecord({ id: 'c', text: 'cherry' })])).toBe(2);
+    expect(words()).toBe(3);
+    expect(step([a, buildRecord({ id: 'b', text: 'blueberry' }), buildRecord({ id: 'c', text: 'cherry' })])).toBe(3);
+    expect(own.all(`SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"blueberry"'`)).toEqual([[1]]);
+    expect(step([a])).toBe(4);
+    expect(words()).toBe(1);
+  });
+});
+
 describe('admission in SQL', () => {
   it('re-runs the predicate over changed rows and their supersession targets only, with the answer of a full run', async () => {
     const own = await freshDriver();

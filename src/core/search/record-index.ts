@@ -158,6 +158,12 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   let admissionKey: string | null = null;
   let admittedTextGeneration = 0;
   let corpusTextGeneration = 0;
+  /**
+   * Whether every row is known to have its text in `corpus_text`: set when a sync of the texts ends, cleared
+   * when a row is written without its text or a text is dropped. Spares each baselines call an anti-join
+   * over every row that finds nothing (a toggle keeps the texts).
+   */
+  let corpusTextComplete = false;
 
   const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
   const statements = {
@@ -243,6 +249,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     if (statements.hasCorpusText.all([rowid]).length > 0) {
       statements.deleteCorpusText.run([rowid]);
       corpusTextGeneration += 1;
+      corpusTextComplete = false;
     }
   };
 
@@ -273,6 +280,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       return 'updated';
     }
     const rowid = nextRowid++;
+    corpusTextComplete = false;
     queueInsert(item, rowid);
     rows.set(id, { rowid, fingerprint: item.fingerprint, checked: item, seenIn: fullSyncs });
     return 'inserted';
@@ -368,7 +376,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         const total = recordSet.checked.length;
         const pending = readPairs(driver, `SELECT a, b FROM (SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid > ${cursor} AND NOT EXISTS (SELECT 1 FROM corpus_text_docsize d WHERE d.id = r.rowid) ORDER BY r.rowid LIMIT ${limit})`);
         if (pending.length === 0) {
-          if (cursor === 0) return true;
+          if (cursor === 0) {
+            corpusTextComplete = true;
+            return true;
+          }
           cursor = 0;
           continue;
         }
@@ -412,11 +423,14 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     },
 
     syncCorpusText(recordSet, onProgress) {
-      driver.transaction(() => {
-        const wanted = readPairs(driver, 'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)');
-        insertTexts(statements.insertCorpusText, wanted, recordSet, onProgress);
-        if (wanted.length > 0) corpusTextGeneration += 1;
-      });
+      if (!corpusTextComplete) {
+        driver.transaction(() => {
+          const wanted = readPairs(driver, 'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)');
+          insertTexts(statements.insertCorpusText, wanted, recordSet, onProgress);
+          if (wanted.length > 0) corpusTextGeneration += 1;
+        });
+        corpusTextComplete = true;
+      }
       onProgress?.(recordSet.checked.length, recordSet.checked.length);
     },
 
