@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sha256Hex } from './hash';
 import { createMemo } from './memo';
-import { DIGEST_CHUNK_DIVISOR, fnv1a, treeDigest } from './tree-digest';
+import { DIGEST_CHUNK_DIVISOR, endsChunk, fnv1a, treeDigest } from './tree-digest';
 
 interface Item {
   readonly text: string;
@@ -39,6 +39,14 @@ describe('treeDigest', () => {
       expect(treeDigest(items(count), spec)).toBe(reference(items(count)));
       expect(tree().digest(items(count))).toBe(reference(items(count)));
     }
+  });
+
+  it('cuts where the caller says when it gives the cuts, which must agree with the keys', () => {
+    const list = items(5_000);
+    const agreeing = list.map((item) => endsChunk(item.text));
+    expect(agreeing.filter(Boolean).length).toBeGreaterThan(1);
+    expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index] === true })).toBe(reference(list));
+    expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index + 1] === true })).not.toBe(reference(list));
   });
 
   it('hashes FNV-1a as published (32-bit, offset basis 2166136261, prime 16777619)', () => {

@@ -3,6 +3,7 @@ import type { SourceLocation } from '../core/errors';
 import { compiledRecordSchema } from '../core/format/record-parser';
 import { recordSetOf, type CheckedRecord, type RecordSet } from '../core/passes/validate';
 import type { SqlDriver } from '../core/search/driver';
+import { endsChunk } from '../core/tree-digest';
 
 /**
  * The records of a loaded file as validation left them, kept in the workspace database so that a reload
@@ -93,7 +94,7 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
             // A document this version cannot read: the file is read again instead.
             if (!parsed.success) return null;
             const [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line, record] = parsed.data;
-            checked.push({ record, fingerprint, provenanceVerified: provenanceVerified === 1, knownAt, validFrom, validTo });
+            checked.push({ record, fingerprint, provenanceVerified: provenanceVerified === 1, knownAt, validFrom, validTo, endsDigestChunk: endsChunk(record.id) });
             if (line !== null) locations.set(record.id, { file, line });
           }
         }

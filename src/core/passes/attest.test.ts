@@ -100,6 +100,25 @@ describe('receipt', () => {
     expect(receipt.trace.map((row) => row.fingerprint)).toEqual(['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint));
   });
 
+  it('cuts the trees of a compiled receipt where the format says, over enough records to make several chunks', () => {
+    const many = Array.from({ length: 4_000 }, (_, index) => buildRecord({ id: `r-${index}`, text: index % 3 === 0 ? 'refund policy' : 'other', scope: index % 5 === 0 ? 'legal' : 'support' }));
+    const recordSet = buildRecordSet(many);
+    const { receiptId, ...body } = valueOf(compiler.compile({ contract: buildContract(), recordSet })).receipt;
+    expect(body.trace.filter((row) => fnv1a(row.id) % 1024 === 0).length).toBeGreaterThan(1);
+    expect(receiptId).toBe(referenceReceiptId(body));
+    const leaves = recordSet.checked.map((item) => ({ id: item.record.id, leaf: `${item.record.id}\u0000${item.fingerprint}` })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const chunks: string[] = [];
+    let chunk = '';
+    leaves.forEach(({ id, leaf }, index) => {
+      chunk += `${leaf}\n`;
+      if (fnv1a(id) % 1024 === 0 || index === leaves.length - 1) {
+        chunks.push(sha256Hex(chunk));
+        chunk = '';
+      }
+    });
+    expect(body.recordSetDigest).toBe(sha256Hex(chunks.map((digest) => `${digest}\n`).join('')));
+  });
+
   it('changes its id when any traced fact changes', () => {
     const before = compileDefault().receipt.receiptId;
     const after = valueOf(compiler.compile({ contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records), controls: ['z', 'a'] })).receipt.receiptId;

@@ -12,6 +12,7 @@ import { err, formatPath, ok, type CompileError, type InputIssue, type Result, t
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
 import { contentHashOf } from '../hash';
+import { endsChunk } from '../tree-digest';
 
 export { MAX_REPORTED_ISSUES };
 
@@ -29,6 +30,8 @@ export interface CheckedRecord {
   readonly knownAt: number;
   readonly validFrom: number;
   readonly validTo: number | null;
+  /** `endsChunk(id)`: where the receipt's digest trees cut their chunks at this record (src/core/tree-digest.ts). */
+  readonly endsDigestChunk: boolean;
 }
 
 export interface RecordSet {
@@ -51,6 +54,7 @@ export function checkRecord(record: SourceRecord): CheckedRecord {
     knownAt: parseInstant(record.knownAt) ?? Number.NaN,
     validFrom: parseInstant(record.validFrom) ?? Number.NaN,
     validTo: record.validTo === null ? null : (parseInstant(record.validTo, 'end') ?? Number.NaN),
+    endsDigestChunk: endsChunk(record.id),
   };
 }
 
