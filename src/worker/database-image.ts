@@ -63,6 +63,19 @@ const GROWTH_ROOM = 1;
  */
 const SIZE_LIMIT_BYTES = 2 ** 31;
 
+/** Saves begun again because a commit came between chunks, before the save serializes the database in one call. */
+const PAGED_ATTEMPTS = 3;
+
+/** A commit came between two chunks of a paged copy: the pages read so far are of an older state. */
+class ChangedWhileSaving extends Error {}
+
+/** The chunks of one save attempt and the image's size; `close` frees what the attempt holds. */
+interface ImageCopy {
+  readonly size: number;
+  next(): Uint8Array | undefined;
+  close(): void;
+}
+
 const imageName = (generation: number) => `/workspace-${generation}.sqlite3`;
 const generationOf = (name: string): number | null => {
   const match = IMAGE_NAME.exec(name);
@@ -71,10 +84,13 @@ const generationOf = (name: string): number | null => {
 
 /**
  * Copies of the workspace database, which the compiler uses in memory, kept on disk so that a reload does not
- * parse and index again. A save serializes the database in one call into the wasm heap (one consistent state,
- * whatever commits come while it is written) and writes it to a new numbered file whose name appears only when
- * every chunk is written, so a tab closed in the middle of a save leaves the previous image as it was. A reload
- * opens the newest image as the working database itself.
+ * parse and index again. A save reads the database's pages a chunk at a time (SQLite's `sqlite_dbpage`) and
+ * writes them to a new numbered file whose name appears only when every chunk is written, so a tab closed in
+ * the middle of a save leaves the previous image as it was. Toggles and the background work go on between
+ * chunks; a commit among them makes the pages read so far stale, so the save starts again, and after
+ * PAGED_ATTEMPTS such starts it takes the whole database in one `sqlite3_serialize` call instead (one
+ * consistent state whatever commits come, but a call that blocks the worker and copies the database into the
+ * wasm heap). A reload opens the newest image as the working database itself.
  */
 export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles): DatabaseImages {
   const { capi, wasm } = sqlite3;
@@ -88,16 +104,70 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       })
       .sort((a, b) => b.generation - a.generation);
 
-  /** The database as one buffer in the wasm heap, in one call (one consistent state); the caller frees it. */
-  const serialize = (source: Database): { pointer: number; size: number } => {
+  /** The database as one buffer in the wasm heap, in one call (one consistent state), copied out a chunk at a time. */
+  const serializedCopy = (source: Database, chunkBytes: number): ImageCopy => {
     const sizeOut = wasm.alloc(8);
+    let pointer: number;
+    let size: number;
     try {
-      const pointer = Number(capi.sqlite3_serialize(source.pointer ?? 0, 'main', sizeOut, 0));
+      pointer = Number(capi.sqlite3_serialize(source.pointer ?? 0, 'main', sizeOut, 0));
       if (!pointer) throw new ImageNotSaved(0, new Error('the database could not be serialized: out of memory'));
-      return { pointer, size: Number(wasm.peek(sizeOut, 'i64')) };
+      size = Number(wasm.peek(sizeOut, 'i64'));
     } finally {
       wasm.dealloc(sizeOut);
     }
+    let offset = 0;
+    return {
+      size,
+      next() {
+        if (offset >= size) return undefined;
+        // Copied out a chunk at a time, never whole: the heap's buffer is replaced whenever the wasm memory grows.
+        const chunk = wasm.heap8u().slice(pointer + offset, pointer + Math.min(size, offset + chunkBytes));
+        offset += chunk.byteLength;
+        return chunk;
+      },
+      close: () => capi.sqlite3_free(pointer),
+    };
+  };
+
+  /**
+   * The database's pages, a chunk of them per call, read while commits are counted: a chunk asked for after a
+   * commit throws ChangedWhileSaving rather than mix two states in one image (before the first chunk nothing is
+   * stale yet, so the copy simply starts from the state of that moment).
+   */
+  const pagedCopy = (source: Database, chunkBytes: number): ImageCopy => {
+    const pageSize = Number(source.selectValue('PRAGMA main.page_size'));
+    const pageCount = () => Number(source.selectValue('PRAGMA main.page_count'));
+    const pagesPerChunk = Math.max(1, Math.floor(chunkBytes / pageSize));
+    let pages = pageCount();
+    let commits = 0;
+    capi.sqlite3_commit_hook(
+      source.pointer ?? 0,
+      () => {
+        commits += 1;
+        return 0;
+      },
+      0,
+    );
+    let nextPage = 1;
+    return {
+      get size() {
+        return pages * pageSize;
+      },
+      next() {
+        if (nextPage === 1) {
+          pages = pageCount();
+          commits = 0;
+        } else if (commits > 0) throw new ChangedWhileSaving();
+        if (nextPage > pages) return undefined;
+        const last = Math.min(pages, nextPage + pagesPerChunk - 1);
+        // One blob per chunk: a row per page through the wasm boundary took three times as long.
+        const chunk = source.selectValue("SELECT CAST(group_concat(data, x'') AS BLOB) FROM (SELECT data FROM sqlite_dbpage('main') WHERE pgno BETWEEN ? AND ? ORDER BY pgno)", [nextPage, last]) as Uint8Array;
+        nextPage = last + 1;
+        return chunk;
+      },
+      close: () => void capi.sqlite3_commit_hook(source.pointer ?? 0, 0, 0),
+    };
   };
 
   /** A buffer for an image of `size` bytes with room to grow, or without room when the heap cannot give that much. */
@@ -148,21 +218,22 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
     async save(source, chunkBytes, between) {
       const existing = images();
       const name = imageName((existing[0]?.generation ?? 0) + 1);
-      const { pointer, size } = serialize(source);
-      let offset = 0;
-      try {
-        await files.write(name, async () => {
-          if (offset >= size) return undefined;
-          await between();
-          // Copied out a chunk at a time, never whole: the heap's buffer is replaced whenever the wasm memory grows.
-          const chunk = wasm.heap8u().slice(pointer + offset, pointer + Math.min(size, offset + chunkBytes));
-          offset += chunk.byteLength;
-          return chunk;
-        });
-      } catch (error) {
-        throw new ImageNotSaved(size, error);
-      } finally {
-        capi.sqlite3_free(pointer);
+      let size = 0;
+      for (let attempt = 1; ; attempt += 1) {
+        const copy = attempt <= PAGED_ATTEMPTS ? pagedCopy(source, chunkBytes) : serializedCopy(source, chunkBytes);
+        try {
+          await files.write(name, async () => {
+            await between();
+            return copy.next();
+          });
+          size = copy.size;
+          break;
+        } catch (error) {
+          if (error instanceof ChangedWhileSaving) continue;
+          throw new ImageNotSaved(copy.size, error);
+        } finally {
+          copy.close();
+        }
       }
       for (const older of existing) files.unlink(older.name);
       dropInPlace();
