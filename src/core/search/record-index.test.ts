@@ -135,6 +135,49 @@ describe('admission in SQL', () => {
     expect(admittedBy([old, buildRecord({ id: 'x' })])).toEqual(['old', 'x']);
   });
 
+  it('after a toggle reads back only the rows it looked at again, and the very array synced again runs nothing', async () => {
+    const own = await freshDriver();
+    const fullReads: string[] = [];
+    let transactions = 0;
+    const watched: SqlDriver = {
+      ...own,
+      all: (sql, params) => {
+        if (sql.includes('FROM admitted JOIN records')) fullReads.push(sql);
+        return own.all(sql, params);
+      },
+      transaction: (work) => {
+        transactions += 1;
+        return own.transaction(work);
+      },
+    };
+    const sqlIndex = createRecordIndex(watched);
+    const admittedBy = (records: readonly SourceRecord[], denyLabels: string[]) => {
+      const recordSet = buildRecordSet(records);
+      sqlIndex.sync(recordSet);
+      const lowered = valueOf(lowerAdmission(resolveOrThrow(buildContract({ denyLabels }), records).contract, 999));
+      const admitted = [...sqlIndex.admit(lowered)].sort();
+      expect(admitted).toEqual(own.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)).sort());
+      return { recordSet, admitted };
+    };
+    const records = Array.from({ length: 40 }, (_, index) => buildRecord({ id: `r${index}`, access: { labels: index % 7 === 0 ? ['hr'] : [] } }));
+    expect(admittedBy(records, ['hr']).admitted).toHaveLength(34);
+    expect(fullReads).toHaveLength(1);
+    const toggled = records.map((record, index) => (index === 3 ? { ...record, access: { ...record.access, labels: ['hr'] } } : record));
+    const { recordSet, admitted } = admittedBy(toggled, ['hr']);
+    expect(admitted).toHaveLength(33);
+    expect(admitted).not.toContain('r3');
+    // r1 (admitted) leaves, r3 gets its label back.
+    expect(admittedBy(records.slice(2), ['hr']).admitted).toHaveLength(33);
+    expect(fullReads).toHaveLength(1);
+    const before = transactions;
+    sqlIndex.sync(recordSet);
+    sqlIndex.sync(recordSet);
+    expect(transactions).toBe(before + 1);
+    // A new predicate runs over every row, and its answer is read whole.
+    expect(admittedBy(records, ['hr', 'legal_hold']).admitted).toHaveLength(34);
+    expect(fullReads).toHaveLength(2);
+  });
+
   it('keeps admitted_text holding exactly the admitted rows', async () => {
     const own = await freshDriver();
     const sqlIndex = createRecordIndex(own);

@@ -75,7 +75,8 @@ export interface RecordIndex {
   sync(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): SyncReport;
   /**
    * The ids the lowered predicate admits. A new predicate runs over every row; the same predicate again
-   * re-runs only over the rows synced since (and the rows they supersede or superseded).
+   * re-runs only over the rows synced since (and the rows they supersede or superseded), and the answer is
+   * the last one with those rows' ids added or taken out. A returned set is never changed afterwards.
    */
   admit(lowered: LoweredAdmission): ReadonlySet<string>;
   /** Makes `admitted_text` hold exactly the rows the last `admit` admitted, taking texts from `recordSet`. */
@@ -134,8 +135,8 @@ function readColumn(driver: SqlDriver, sql: string): SqlValue[] {
 }
 
 /** Two columns, `a` and `b`, likewise. */
-function readPairs(driver: SqlDriver, sql: string): [SqlValue, SqlValue][] {
-  const [row] = driver.all(`SELECT json_group_array(json_array(a, b)) FROM (${sql})`);
+function readPairs(driver: SqlDriver, sql: string, params: readonly SqlValue[] = []): [SqlValue, SqlValue][] {
+  const [row] = driver.all(`SELECT json_group_array(json_array(a, b)) FROM (${sql})`, params);
   return JSON.parse(String(row?.[0] ?? '[]')) as [SqlValue, SqlValue][];
 }
 
@@ -155,7 +156,11 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   let syncedSet: RecordSet | null = null;
   /** Rows whose admission may have changed since the last `admit`: written rows and what they supersede. */
   const touched = new Set<number>();
+  /** Ids of rows deleted since the last `admit` (their `admitted` rows went with them). */
+  const removedSinceAdmit = new Set<string>();
   let admissionKey: string | null = null;
+  /** The ids `admitted` held at the last `admit`, as returned then: a new set replaces it, it is never changed. */
+  let admittedIds: ReadonlySet<string> | null = null;
   let admittedTextGeneration = 0;
   let corpusTextGeneration = 0;
   /**
@@ -259,6 +264,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     touchTargetsOf(id);
     if (withText) dropText(rowid);
     for (const statement of statements.deletes) statement.run([rowid]);
+    removedSinceAdmit.add(id);
     statements.deleteSupersessions.run([id]);
   };
 
@@ -315,25 +321,35 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       const count = (outcome: 'inserted' | 'updated' | 'kept') => {
         if (outcome !== 'kept') report[outcome] += 1;
       };
-      driver.transaction(() => {
-        // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects need a look.
-        const aligned = lastSynced !== null && lastSynced.length === checked.length && lastSynced.every((item, position) => item.record.id === checked[position]?.record.id);
-        if (aligned && lastSynced !== null) {
-          for (let position = 0; position < checked.length; position += 1) {
-            const item = checked[position] as CheckedRecord;
-            if (item !== lastSynced[position]) count(write(item, rows.get(item.record.id)));
+      // The very array the rows were last brought to (a compile after `index`, an edit of the contract alone): nothing to look at.
+      if (checked !== lastSynced) {
+        driver.transaction(() => {
+          // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects need a look.
+          // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
+          const aligned =
+            lastSynced !== null &&
+            lastSynced.length === checked.length &&
+            lastSynced.every((item, position) => {
+              const now = checked[position];
+              return item === now || item.record.id === now?.record.id;
+            });
+          if (aligned && lastSynced !== null) {
+            for (let position = 0; position < checked.length; position += 1) {
+              const item = checked[position] as CheckedRecord;
+              if (item !== lastSynced[position]) count(write(item, rows.get(item.record.id)));
+            }
+          } else {
+            fullSyncs += 1;
+            checked.forEach((item, position) => {
+              count(write(item, rows.get(item.record.id)));
+              if (onProgress && (position + 1) % PROGRESS_EVERY === 0) onProgress(position + 1, checked.length);
+            });
+            flush();
+            report.deleted += removeUnseen();
           }
-        } else {
-          fullSyncs += 1;
-          checked.forEach((item, position) => {
-            count(write(item, rows.get(item.record.id)));
-            if (onProgress && (position + 1) % PROGRESS_EVERY === 0) onProgress(position + 1, checked.length);
-          });
           flush();
-          report.deleted += removeUnseen();
-        }
-        flush();
-      });
+        });
+      }
       lastSynced = checked;
       syncedSet = recordSet;
       onProgress?.(checked.length, checked.length);
@@ -393,8 +409,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
     admit(lowered) {
       const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principalRoles]);
+      const rowids = JSON.stringify([...touched]);
+      const full = key !== admissionKey || admittedIds === null;
       driver.transaction(() => {
-        if (key !== admissionKey) {
+        if (full) {
           driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;');
           driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
           driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
@@ -402,14 +420,27 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           driver.exec('INSERT INTO principals SELECT DISTINCT principal FROM principal_roles;');
           driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE ${lowered.where}`, lowered.params);
         } else if (touched.size > 0) {
-          const rowids = JSON.stringify([...touched]);
           driver.all('DELETE FROM admitted WHERE rowid IN (SELECT value FROM json_each(?))', [rowids]);
           driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?)) AND (${lowered.where})`, [rowids, ...lowered.params]);
         }
       });
       admissionKey = key;
+      if (full || admittedIds === null) {
+        admittedIds = new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
+      } else if (touched.size > 0 || removedSinceAdmit.size > 0) {
+        // Only the rows looked at again can have changed: reading every admitted id took longer than the admission itself.
+        const next = new Set(admittedIds);
+        for (const id of removedSinceAdmit) next.delete(id);
+        const now = readPairs(driver, 'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))', [rowids]);
+        for (const [id, admitted] of now) {
+          if (admitted === 1) next.add(String(id));
+          else next.delete(String(id));
+        }
+        admittedIds = next;
+      }
       touched.clear();
-      return new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
+      removedSinceAdmit.clear();
+      return admittedIds;
     },
 
     syncAdmittedText(recordSet) {
