@@ -148,13 +148,15 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     samples.set(name, [...(samples.get(name) ?? []), cpuMs]);
     return value;
   };
+  // What the record index keeps for the ranking: which record each row holds.
+  const idByRowid = new Map(driver.all('SELECT rowid, id FROM records').map(([rowid, id]) => [Number(rowid), String(id)]));
   for (let run = 0; run < runs; run += 1) {
     const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet, computeAll)));
     phase('type-check', () => typeCheck(resolution));
     const lowered = orThrow(lowerAdmission(resolution.contract, driver.maxParameters));
     const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
     const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql, computeAll)));
-    const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query));
+    const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
     const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
     const packet = phase('render', () => renderPacket(contract, planned));
     phase('attest', () => attest({ contract, records: resolution.records, plan: planned, packet, ranking: ranking.statistics, controls: [], lateChanges: [] }, computeAll));

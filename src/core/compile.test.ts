@@ -29,8 +29,9 @@ describe('compile', () => {
 
   it('ranks only admitted records: a ranking that puts a refused record first cannot bring it into the packet', async () => {
     const own = await freshDriver();
-    // The ranking query claims the refused record c is the best match; admission decided c separately.
-    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('-bm25(admitted_text') ? [[JSON.stringify([['c', 5], ['a', 1]])]] : own.all(sql, params)) });
+    // The ranking query claims the refused record c is the best match (rows are read by rowid); admission decided c separately.
+    const rowidOf = (id: string) => Number(own.all('SELECT rowid FROM records WHERE id = ?', [id])[0]?.[0]);
+    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('-bm25(admitted_text') ? [[JSON.stringify([[rowidOf('c'), 5], [rowidOf('a'), 1]])]] : own.all(sql, params)) });
     const request = { contract: buildContract(), recordSet: buildRecordSet(records) };
     const outcome = valueOf(lying.compile(request));
     expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);

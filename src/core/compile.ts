@@ -83,7 +83,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     let ranking: Ranking;
     if (contract.ranking === 'bm25') {
       index.syncAdmittedText(recordSet);
-      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], () => rankAdmitted(driver, contract.query));
+      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], () => rankAdmitted(driver, contract.query, index.idOfRow));
     } else {
       ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }

@@ -80,11 +80,12 @@ describe('rankAdmitted', () => {
     const admitted = records.filter((record) => record.scope === 'support');
     // The same records alone in a database of their own: the scores must be the same.
     const alone = await freshDriver();
-    admitInto(createRecordIndex(alone), admitted, ['support']);
+    const aloneIndex = createRecordIndex(alone);
+    admitInto(aloneIndex, admitted, ['support']);
     for (const query of QUERIES) {
-      const ranking = rankAdmitted(driver, query);
+      const ranking = rankAdmitted(driver, query, index.idOfRow);
       expect(ranking.rows).toEqual(rowByRow(driver, 'admitted_text', query));
-      expect(ranking.rows).toEqual(rankAdmitted(alone, query).rows);
+      expect(ranking.rows).toEqual(rankAdmitted(alone, query, aloneIndex.idOfRow).rows);
       expect(ranking.rows.every((row) => admitted.some((record) => record.id === row.id))).toBe(true);
     }
   });
@@ -97,9 +98,10 @@ describe('rankAdmitted', () => {
     admitInto(index, records, ['support']);
     const admitted = records.filter((record) => record.scope === 'support');
     const fresh = await freshDriver();
-    admitInto(createRecordIndex(fresh), admitted, ['support']);
-    const statistics = rankAdmitted(driver, 'covenant ledger').statistics;
-    expect(statistics).toEqual(rankAdmitted(fresh, 'covenant ledger').statistics);
+    const freshIndex = createRecordIndex(fresh);
+    admitInto(freshIndex, admitted, ['support']);
+    const statistics = rankAdmitted(driver, 'covenant ledger', index.idOfRow).statistics;
+    expect(statistics).toEqual(rankAdmitted(fresh, 'covenant ledger', freshIndex.idOfRow).statistics);
     expect(statistics).toMatchObject({ mode: 'bm25', statistics: 'admitted', documents: admitted.length, weights: { title: 2, text: 1 } });
     const documentsWith = (word: string) => admitted.filter((record) => `${record.title} ${record.text}`.split(' ').includes(word)).length;
     expect(statistics.mode === 'bm25' && statistics.terms).toEqual([

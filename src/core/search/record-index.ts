@@ -93,6 +93,8 @@ export interface RecordIndex {
    * full. Returns true once every row has its text, false when it stopped because a sync is under way.
    */
   corpusTextSteps(slice: number): Generator<SliceProgress, boolean>;
+  /** The id of the record a row holds: a ranking reads rowids from a text index and names them with this. */
+  idOfRow(rowid: number): string | undefined;
   /** Change whenever the rows of `admitted_text` / `corpus_text` change: what a ranking memo depends on. */
   readonly admittedTextGeneration: number;
   readonly corpusTextGeneration: number;
@@ -143,9 +145,11 @@ function readPairs(driver: SqlDriver, sql: string, params: readonly SqlValue[] =
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
   driver.exec(SCHEMA);
   const rows = new Map<string, IndexedRow>();
+  const idByRowid = new Map<number, string>();
   const [stored] = driver.all('SELECT json_group_array(json_array(id, rowid, fingerprint)) FROM records');
   for (const [id, rowid, fingerprint] of JSON.parse(String(stored?.[0] ?? '[]')) as [string, number, string][]) {
     rows.set(id, { rowid, fingerprint, checked: null, seenIn: 0 });
+    idByRowid.set(rowid, id);
   }
   let nextRowid = Number(driver.all('SELECT coalesce(max(rowid), 0) + 1 FROM records')[0]?.[0] ?? 1);
   /** The array last synced, so that a toggle (one object replaced in place) is found without a lookup per record. */
@@ -289,6 +293,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     corpusTextComplete = false;
     queueInsert(item, rowid);
     rows.set(id, { rowid, fingerprint: item.fingerprint, checked: item, seenIn: fullSyncs });
+    idByRowid.set(rowid, id);
     return 'inserted';
   };
 
@@ -309,6 +314,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       remove(id, row.rowid, true);
       touched.delete(row.rowid);
       rows.delete(id);
+      idByRowid.delete(row.rowid);
       removed += 1;
     }
     return removed;
@@ -464,6 +470,8 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       }
       onProgress?.(recordSet.checked.length, recordSet.checked.length);
     },
+
+    idOfRow: (rowid) => idByRowid.get(rowid),
 
     get admittedTextGeneration() {
       return admittedTextGeneration;
