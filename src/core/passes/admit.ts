@@ -10,6 +10,8 @@ export interface Admission {
   /** The admitted positions, ascending (id order). */
   readonly admitted: readonly number[];
   readonly admittedIds: ReadonlySet<string>;
+  /** Each admitted id's position: the ranking names records by id, and a search of 100,000 ids per name cost more than the map. */
+  readonly admittedAt: ReadonlyMap<string, number>;
 }
 
 export function divergence(id: string, detail: string): CompileError {
@@ -31,10 +33,13 @@ export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, 
   const verdicts = derive.map('admit:gates', gates.key, resolution.records, (resolved) => evaluateGates(gates, resolved), sameVerdict);
   const admitted: number[] = [];
   const admittedIds = new Set<string>();
+  const admittedAt = new Map<string, number>();
   verdicts.forEach((verdict, position) => {
     if (verdict.failed !== 0) return;
+    const id = verdict.resolved.checked.record.id;
     admitted.push(position);
-    admittedIds.add(verdict.resolved.checked.record.id);
+    admittedIds.add(id);
+    admittedAt.set(id, position);
   });
 
   for (const id of sqlAdmitted) {
@@ -46,5 +51,5 @@ export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, 
   for (const id of admittedIds) {
     if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
   }
-  return ok({ gates, verdicts, admitted, admittedIds });
+  return ok({ gates, verdicts, admitted, admittedIds, admittedAt });
 }

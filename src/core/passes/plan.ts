@@ -163,8 +163,9 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   const scoreAt = new Float64Array(records.length);
   const optionalRanked: number[] = [];
   for (const row of ranking.rows) {
-    const position = resolution.indexOf.get(row.id);
-    if (position === undefined || isRequired[position] === 1 || verdictAt(position).failed !== 0) continue;
+    // Only admitted records can be ranked: a row naming any other is passed over.
+    const position = admission.admittedAt.get(row.id);
+    if (position === undefined || isRequired[position] === 1) continue;
     optionalRanked.push(position);
     rankAt[position] = optionalRanked.length;
     scoreAt[position] = row.score;
