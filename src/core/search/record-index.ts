@@ -416,9 +416,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     admit(lowered) {
       const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principalRoles]);
       const rowids = JSON.stringify([...touched]);
-      const full = key !== admissionKey || admittedIds === null;
+      // The last answer, when it was for this predicate: only the rows looked at again can have changed since.
+      const previous = key === admissionKey ? admittedIds : null;
       driver.transaction(() => {
-        if (full) {
+        if (previous === null) {
           driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;');
           driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
           driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
@@ -431,22 +432,24 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         }
       });
       admissionKey = key;
-      if (full || admittedIds === null) {
-        admittedIds = new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
+      let answer: ReadonlySet<string>;
+      if (previous === null) {
+        answer = new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
       } else if (touched.size > 0 || removedSinceAdmit.size > 0) {
-        // Only the rows looked at again can have changed: reading every admitted id took longer than the admission itself.
-        const next = new Set(admittedIds);
+        // Reading every admitted id back took longer than the admission itself: the rows re-run are read instead.
+        const next = new Set(previous);
         for (const id of removedSinceAdmit) next.delete(id);
         const now = readPairs(driver, 'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))', [rowids]);
         for (const [id, admitted] of now) {
           if (admitted === 1) next.add(String(id));
           else next.delete(String(id));
         }
-        admittedIds = next;
-      }
+        answer = next;
+      } else answer = previous;
+      admittedIds = answer;
       touched.clear();
       removedSinceAdmit.clear();
-      return admittedIds;
+      return answer;
     },
 
     syncAdmittedText(recordSet) {
