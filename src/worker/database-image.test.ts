@@ -86,12 +86,14 @@ describe('the database image on disk', () => {
     expect(serialized).toEqual([]);
 
     const busy = sourceWith(300);
+    performance.clearMarks('cc:image-restart');
     let written = 0;
     await images.save(busy, 16 * 1024, async () => {
       written += 1;
       busy.exec({ sql: 'INSERT INTO notes VALUES (?)', bind: [`busy ${written}`] });
     });
     expect(serialized).toEqual([1]);
+    expect(performance.getEntriesByName('cc:image-restart')).toHaveLength(3);
     const target = memory();
     images.restoreInto(target);
     // The serialized state: every row committed before the one call, none of those committed while its chunks were written.
