@@ -55,8 +55,21 @@ export default tseslint.config(
   {
     files: ['src/app/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/sqlite/**', '@sqlite.org/sqlite-wasm', '**/cli/**'], message: 'The UI thread never runs SQLite or the CLI; talk to the worker.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/sqlite/**', '@sqlite.org/sqlite-wasm', '**/cli/**'], message: 'The UI thread never runs SQLite or the CLI; talk to the worker.' },
+            // A value import would bring zod into the page's first bundle, before z.config({ jitless: true }) has run.
+            { group: ['**/worker/protocol'], allowTypeImports: true, message: 'The page imports only types from the worker protocol (its zod schemas must not load on the page); share constants through src/shared.' },
+          ],
+        },
+      ],
     },
+  },
+  {
+    files: ['src/app/**/*.test.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     // Tests spread small literal lists into fast-check's constantFrom and tuple; the corpus generator writes test data.
