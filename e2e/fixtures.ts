@@ -40,7 +40,7 @@ export class ContextDebugger {
   /** Every load compiles; a result is on screen once the audit strip names an outcome and no compilation is replacing it. */
   async waitForCompiled(timeout?: number): Promise<void> {
     await expect(this.page.getByTestId('audit-outcome').or(this.page.getByTestId('compile-error'))).toBeVisible({ timeout });
-    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…', { timeout });
+    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText(/Compiling…|checking…/, { timeout });
     await expect(this.page.getByTestId('fatal-error')).toHaveCount(0);
   }
 
@@ -126,7 +126,7 @@ export class ContextDebugger {
   /** The receipt id in full: the strip shows 12 hex digits and keeps the whole id as its title. */
   /** The receipt of the result on screen, once no compilation is replacing it (until then it is outdated). */
   async receiptId(): Promise<string> {
-    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText('Compiling…');
+    await expect(this.page.getByTestId('audit-outcome')).not.toHaveText(/Compiling…|checking…/);
     const id = await this.auditReceipt.getAttribute('title');
     expect(id).toMatch(/^[0-9a-f]{64}$/);
     return id ?? '';

@@ -3,6 +3,11 @@ import { compilerWorker, largeWorkspace, workerMeasureCount } from './large-work
 
 const SIZE = 10_000;
 
+/** The receipt ids the page showed from the last session before its first compilation (cc:remembered-shown). */
+function rememberedShown(app: ContextDebugger): Promise<unknown[]> {
+  return app.page.evaluate(() => performance.getEntriesByName('cc:remembered-shown').map((mark) => (mark as PerformanceMark).detail as unknown));
+}
+
 /** The SyncReport the worker marked when it looked for the restored records' rows (cc:restore-index). */
 async function restoreIndexReport(app: ContextDebugger): Promise<unknown> {
   const worker = await compilerWorker(app);
@@ -12,7 +17,7 @@ async function restoreIndexReport(app: ContextDebugger): Promise<unknown> {
 test.describe('The workspace database', () => {
   test.setTimeout(240_000);
 
-  test('a 10,000-record workspace comes back after a reload from the database, without reading or indexing, to the same receipt; a second tab gets a working copy and a notice; Reset clears it', async ({ app, page, context }) => {
+  test('a 10,000-record workspace comes back after a reload from the database, without reading or indexing, to the same receipt, shown from the last session until it is compiled again; a second tab gets a working copy and a notice; Reset clears it', async ({ app, page, context }) => {
     const { files } = largeWorkspace(SIZE, 'e2e-reload');
     await app.goto();
     const builtin = await app.receiptId();
@@ -22,13 +27,19 @@ test.describe('The workspace database', () => {
     await expect.poll(() => app.receiptId(), { timeout: 120_000 }).not.toBe(builtin);
     await expect(page.getByTestId('column-naive').getByRole('listitem').first()).toBeVisible({ timeout: 120_000 });
     const receipt = await app.receiptId();
-    // The records are kept in the database in the background, after the packet: wait for that before reloading.
+    // The records are kept in the database in the background, after the packet, and the result shown is remembered: wait for both before reloading.
     await expect.poll(() => workerMeasureCount(app, 'cc:store-records'), { timeout: 120_000 }).toBe(1);
+    await expect.poll(() => workerMeasureCount(app, 'cc:remember')).toBeGreaterThan(0);
+    expect(await rememberedShown(app)).toEqual([]);
 
     await page.reload();
     await app.waitForCompiled();
     await expect(app.scenarioPicker).toHaveValue('loaded:e2e-reload');
     expect(await app.receiptId()).toBe(receipt);
+    // The last session's result was on screen before the compilation, which gave the same receipt (no notice).
+    expect(await rememberedShown(app)).toEqual([receipt]);
+    await expect(page.getByTestId('audit-outcome')).toHaveText('Packet emitted');
+    await expect(page.getByTestId('export-status')).not.toContainText('last session');
     await expect(page.getByTestId('scenario-records')).toHaveText('10000 records');
     // Worker-side markers, not timing: no records file was read, no drop indexed, and no row written.
     expect(await workerMeasureCount(app, 'cc:read-records')).toBe(0);
@@ -53,6 +64,7 @@ test.describe('The workspace database', () => {
     await page.reload();
     await app.waitForCompiled();
     await expect(app.scenarioPicker.locator('option[value="loaded:e2e-reload"]')).toHaveCount(0);
+    expect(await rememberedShown(app)).toEqual([]);
   });
 
   test('without OPFS in the worker the app falls back to IndexedDB, says why it is slower, and still restores the workspace', async ({ app, page }) => {

@@ -309,12 +309,22 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const saveImageMs = durationsOf(await workerMeasures(worker), 'cc:save-image');
     const imageRestarts = await worker.evaluate(() => performance.getEntriesByName('cc:image-restart').length);
     const wasmMemoryBytes = await wasmMemoryMarks(worker);
+    // The result on screen is remembered a moment after the last one came (the scroll above took longer than that).
+    await expect.poll(async () => durationsOf(await workerMeasures(worker), 'cc:remember').length, { timeout: WAIT_MS, intervals: [500] }).toBeGreaterThan(0);
     const receiptBeforeReload = await page.getByTestId('audit-receipt').getAttribute('title');
     const cpuBeforeReload = await cpuSeconds(cdp);
     const reloadStart = Date.now();
     await page.reload();
     await page.waitForFunction((expected) => document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') === expected, receiptBeforeReload, { polling: 'raf', timeout: WAIT_MS });
     const reloadMs = Date.now() - reloadStart;
+    // What was first on screen is the last session's result (a page-side mark says so); the compilation then checks it.
+    await page.waitForFunction(
+      (expected) => document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') === expected && !/Compiling…|checking…/.test(document.querySelector('[data-testid="audit-outcome"]')?.textContent ?? ''),
+      receiptBeforeReload,
+      { polling: 'raf', timeout: WAIT_MS },
+    );
+    const reloadCompiledMs = Date.now() - reloadStart;
+    const rememberedShown = await page.evaluate(() => performance.getEntriesByName('cc:remembered-shown').map((mark) => String((mark as PerformanceMark).detail)));
     const reloadCpuSeconds = (await cpuSeconds(cdp)) - cpuBeforeReload;
     const reloadedWorker = await compilerWorker(page);
     const reloadMeasures = await workerMeasures(reloadedWorker);
@@ -349,7 +359,7 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
       outcome,
       control: { id: 'deny-one-record', target, targetInPacketBeforeToggle: inPacket > 0 },
       staged: { toPacketMs: Math.round(packetAt - loadStart), toBaselinesMs: Math.round(baselinesAt - loadStart), loadCpuSeconds, loadWallSeconds },
-      reload: { workerStoreRecordsMs: storeRecordsMs, workerSaveImageMs: saveImageMs, workerImageRestarts: imageRestarts, toSameReceiptMs: reloadMs, cpuSeconds: reloadCpuSeconds, recordsFilesRead: reloadRead, workerRestoreImageMs: reloadRestoreImageMs, workerRestoreRecordsMs: reloadRestoreMs },
+      reload: { workerStoreRecordsMs: storeRecordsMs, workerSaveImageMs: saveImageMs, workerImageRestarts: imageRestarts, toSameReceiptMs: reloadMs, rememberedShown: rememberedShown.length === 1 && rememberedShown[0] === receiptBeforeReload, toCompiledReceiptMs: reloadCompiledMs, cpuSeconds: reloadCpuSeconds, recordsFilesRead: reloadRead, workerRestoreImageMs: reloadRestoreImageMs, workerRestoreRecordsMs: reloadRestoreMs },
       memory: { afterLoad: memoryAfterLoad, afterScroll: memoryAfterScroll, afterReload: memoryAfterReload, peakBytes: peakMemoryBytes, workerWasmBytesAfterEachSave: wasmMemoryBytes },
       load: {
         toIndexingMs: indexingAt > 0 ? Math.round(indexingAt - loadStart) : null,
@@ -382,7 +392,7 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
       ['file picked → compiled packet on screen', `${result.staged.toPacketMs} ms`, `≤ ${TARGETS.packetMs} ms: ${met(result.targets.packet.met)}`],
       ['file picked → naive and post-filter complete', `${result.staged.toBaselinesMs} ms`, `≤ ${TARGETS.baselinesMs} ms: ${met(result.targets.baselines.met)}`],
       ['load: CPU of all Chromium processes / wall', `${loadCpuSeconds.toFixed(1)} s / ${loadWallSeconds.toFixed(1)} s`, ''],
-      ['reload → same receipt on screen', `${reloadMs} ms (CPU ${reloadCpuSeconds.toFixed(1)} s, records files read: ${reloadRead}, image read ${reloadRestoreImageMs.join(', ')} ms, records restored ${reloadRestoreMs.join(', ')} ms)`, `≤ ${TARGETS.reloadMs} ms: ${met(result.targets.reload.met)}`],
+      ['reload → same receipt on screen', `${reloadMs} ms (${rememberedShown.length === 1 ? 'the last session\'s result' : 'compiled'}; compiled and checked at ${reloadCompiledMs} ms; CPU ${reloadCpuSeconds.toFixed(1)} s, records files read: ${reloadRead}, image read ${reloadRestoreImageMs.join(', ')} ms, records restored ${reloadRestoreMs.join(', ')} ms)`, `≤ ${TARGETS.reloadMs} ms: ${met(result.targets.reload.met)}`],
       ['worker wasm memory (start, after each image save)', wasmMemoryBytes.map((bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`).join(', '), ''],
       ['worker: records stored and image saved (background)', `${storeRecordsMs} ms (image saves so far: ${saveImageMs.join(', ')} ms, started again after a commit: ${imageRestarts})`, ''],
       ['toggle click → new receipt (slowest)', `${toggleMs} ms`, `≤ ${TARGETS.toggleMs} ms: ${met(result.targets.toggle.met)}`],

@@ -1,10 +1,11 @@
 import { vi } from 'vitest';
 import { GATE_ORDER } from '../core/result';
+import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
 import type { CompilerApi, CompileView, PacketColumn, RecordInspection, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
 import { setCompilerApi } from './state/api';
 import { INITIAL_DEBUG, useDebugStore } from './state/debug-store';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
-import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, useResultStore } from './state/result-store';
+import { EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
 import { useUiStore } from './state/ui-store';
 
@@ -129,6 +130,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
   const view = sampleView();
   const api: CompilerApi = {
     holdLifeline: vi.fn(async () => undefined),
+    rememberedResult: vi.fn(async () => null),
     start: vi.fn(async () => sampleWorkspace()),
     select: vi.fn(async (selection) => sampleWorkspace({ selection })),
     compile: vi.fn(async () => ({ ok: true as const, view })),
@@ -176,7 +178,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
-  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, rememberedReceipt: null, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useDebugStore.setState(INITIAL_DEBUG);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });

@@ -67,6 +67,7 @@ export function createWorkerApi(onLost: (reason: string) => void): { readonly ap
   const call = supervisor.call;
   const api: CompilerApi = {
     holdLifeline: (name) => call((remote) => remote.holdLifeline(name)),
+    rememberedResult: () => call((remote) => remote.rememberedResult()),
     start: (restore, onChange) => call((remote) => remote.start(restore, proxy(onChange))),
     select: (selection) => call((remote) => remote.select(selection)),
     compile: (audience) => call((remote) => remote.compile(audience)),

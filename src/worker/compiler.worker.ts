@@ -7,20 +7,28 @@ import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
 import { createRecordStore } from './record-store';
+import { readRememberedResult } from './remembered-result';
 import { createSession, type Session } from './session';
+import { measuredAsync } from './user-timing';
 import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
-const ready = openWorkspaceDatabase().then(({ driver, state, image }) =>
+const storage = createIndexedDbStorage();
+// In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by another build is not shown.
+const build = new URL(import.meta.url).pathname;
+const remembered = measuredAsync('cc:remembered', () => readRememberedResult(storage, storage, build));
+// The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind it.
+const ready = remembered.then(openWorkspaceDatabase).then(({ driver, state, image }) =>
   createSession({
     compiler: createCompiler(driver),
-    storage: createIndexedDbStorage(),
+    storage,
     builtins: readBuiltinScenarios(),
     database: state,
     // Only a database that survives a reload is worth keeping the records in.
     records: image ? createRecordStore(driver) : null,
     image,
     estimateStorage: () => navigator.storage.estimate(),
+    remember: { memory: storage, build },
   }),
 );
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.
@@ -46,6 +54,7 @@ const api: CompilerApi = {
         return new Promise<never>(() => undefined);
       }).catch(refused);
     }),
+  rememberedResult: () => remembered,
   start: (restore, onChange) => {
     const restoring = ready.then(async (opened) => ({ opened, snapshot: await opened.start(restore, onChange) }));
     started = restoring.then(({ opened }) => opened);

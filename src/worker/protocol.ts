@@ -218,6 +218,16 @@ export interface CompileView {
   readonly traceCodes: readonly { readonly code: ReasonCode; readonly count: number }[];
 }
 
+/**
+ * The result a page last showed for the saved workspace, and the first page of its trace in the default order:
+ * shown on the next boot while the worker compiles the same inputs again. `view.compilation` is 0, a number no
+ * compilation of the new worker has.
+ */
+export interface RememberedResult {
+  readonly view: CompileView;
+  readonly firstPage: TracePage;
+}
+
 export type CompileResponse = { readonly ok: true; readonly view: CompileView } | { readonly ok: false; readonly error: CompileError };
 
 export interface TraceRowView {
@@ -444,6 +454,8 @@ export interface CompilerApi extends EvaluationApi {
    * Restores the workspace (`restore`, kept by the page from a worker that was lost, or else what
    * storage holds) and reports every later change to `onChange`.
    */
+  /** What the last session showed for the workspace storage holds, read before the database opens; null when nothing matches it. */
+  rememberedResult(): Promise<RememberedResult | null>;
   start(restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void): Promise<WorkspaceSnapshot>;
   select(selection: Selection): Promise<WorkspaceSnapshot>;
   compile(audience: Audience): Promise<CompileResponse>;

@@ -63,6 +63,8 @@ import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
 import type { RecordStore } from './record-store';
+import { inputsKeyOf, type ResultMemory } from './remembered-result';
+import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../shared/trace-page';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
 interface Entry {
@@ -86,6 +88,8 @@ interface LastCompile {
   /** Per audience: the as-of stops, and the diff from the pinned receipt (each asked for after every compilation, and the diff again by the trace). */
   stops?: Map<Audience, AsOfStops>;
   pinnedDiff?: { readonly pinned: Receipt; readonly byAudience: Map<Audience, ReceiptDiff> };
+  /** The key of the saved workspace it was compiled from, when its result may be remembered for the next boot. */
+  readonly inputsKey: string | null;
 }
 
 export interface SessionDeps {
@@ -100,7 +104,15 @@ export interface SessionDeps {
   readonly image?: DiskImage | null;
   /** How much space the browser says is left, for a message when a write did not fit. */
   readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
+  /** Where the result last shown is kept for the next boot, and the build that keys it; null keeps nothing. */
+  readonly remember?: { readonly memory: ResultMemory; readonly build: string } | null;
 }
+
+/**
+ * How long after the last result shown it is remembered: a burst of toggles writes once, and the write (a view and
+ * one trace page, well under a megabyte) never comes between a click and its result.
+ */
+export const REMEMBER_AFTER_MS = 1_000;
 
 const IMAGE_NOT_SAVED: DatabaseState = {
   kind: 'memory',
@@ -145,7 +157,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
  * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records = null, image: disk = null, estimateStorage }: SessionDeps) {
+export function createSession({ compiler, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records = null, image: disk = null, estimateStorage, remember = null }: SessionDeps) {
   let database = openedIn;
   let image = disk;
   const saves = database.kind === 'opfs' || database.saves;
@@ -190,6 +202,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   let storing: Promise<void> = Promise.resolve();
   /** A save was asked for and no copy has started since. */
   let imageWanted = false;
+  let rememberTimer: ReturnType<typeof setTimeout> | null = null;
   let resets = 0;
 
   const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
@@ -483,6 +496,46 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
+  /** One window of the trace in the order and filter asked for (the page scrolls, the remembered result keeps the first). */
+  const tracePage = (query: TraceQuery): TracePage => {
+    if (!last) return { offset: 0, rows: [], matched: 0, total: 0 };
+    const { offset, limit, ...filter } = query;
+    const key = JSON.stringify(filter);
+    // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
+    const pinnedReceipt = pinned?.receipt ?? null;
+    if (traceCache?.source !== last || traceCache.key !== key || traceCache.pinned !== pinnedReceipt) {
+      const view = disclosed(last, filter.audience);
+      const context = factContextOf(last.outcome.receipt.contract);
+      const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
+      traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
+    }
+    const start = Math.max(0, Math.floor(offset));
+    const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
+    const { context, changes } = traceCache;
+    return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: traceCache.rows.length, total: traceCache.total };
+  };
+
+  /**
+   * Keeps what the page shows now for the next boot, once results have stopped coming for REMEMBER_AFTER_MS; only
+   * while the saved workspace is the one compiled (a change not yet compiled, or not saved, keeps nothing new).
+   */
+  const rememberSoon = (audience: Audience) => {
+    if (remember === null || !saves) return;
+    if (rememberTimer !== null) clearTimeout(rememberTimer);
+    rememberTimer = setTimeout(() => {
+      rememberTimer = null;
+      const compiled = last;
+      const key = inputsKeyOf(remember.build, saved());
+      if (compiled === null || key === null || key !== compiled.inputsKey || storageState.status !== 'persistent') return;
+      const view = { ...viewOf(compiled, audience), compilation: 0 };
+      const page = tracePage({ ...DEFAULT_TRACE_QUERY, audience, offset: 0, limit: TRACE_PAGE_SIZE });
+      // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against it.
+      const firstPage = { ...page, rows: page.rows.map((row) => ({ ...row, change: null })) };
+      // A result not remembered only means the next boot waits for its compilation.
+      measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(() => undefined);
+    }, REMEMBER_AFTER_MS);
+  };
+
   const restoreFrom = async (restore: SavedWorkspace | null): Promise<void> => {
     let stored: unknown = restore;
     if (restore === null) {
@@ -561,15 +614,26 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       const outcome = measured('cc:compile', () => compiler.compile(request.value));
       if (!outcome.ok) return { ok: false, error: outcome.error };
       compilations += 1;
-      const compiled: LastCompile = { serial: compilations, scenarioKey: selection.scenarioKey, appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value), request: request.value, outcome: outcome.value, views: new Map(), baselines: null };
+      const compiled: LastCompile = {
+        serial: compilations,
+        scenarioKey: selection.scenarioKey,
+        appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value),
+        request: request.value,
+        outcome: outcome.value,
+        views: new Map(),
+        baselines: null,
+        inputsKey: remember === null ? null : inputsKeyOf(remember.build, saved()),
+      };
       // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
       const view = viewOf(compiled, audience);
       last = compiled;
+      rememberSoon(audience);
       return { ok: true, view };
     },
 
     disclose(audience: Audience): CompileResponse {
       if (!last) return this.compile(audience);
+      rememberSoon(audience);
       return { ok: true, view: viewOf(last, audience) };
     },
 
@@ -591,6 +655,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         }
       }
       if (!last || last.serial !== compilation) return null;
+      rememberSoon('diagnostic');
       return { ok: true, view: viewOf(last, 'diagnostic') };
     },
 
@@ -599,23 +664,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       return evidenceAttempts(viewSource(last, audience), { proposition, offset })[0] ?? null;
     },
 
-    queryTrace(query: TraceQuery): TracePage {
-      if (!last) return { offset: 0, rows: [], matched: 0, total: 0 };
-      const { offset, limit, ...filter } = query;
-      const key = JSON.stringify(filter);
-      // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
-      const pinnedReceipt = pinned?.receipt ?? null;
-      if (traceCache?.source !== last || traceCache.key !== key || traceCache.pinned !== pinnedReceipt) {
-        const view = disclosed(last, filter.audience);
-        const context = factContextOf(last.outcome.receipt.contract);
-        const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
-        traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
-      }
-      const start = Math.max(0, Math.floor(offset));
-      const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-      const { context, changes } = traceCache;
-      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: traceCache.rows.length, total: traceCache.total };
-    },
+    queryTrace: tracePage,
 
     receiptJson(): string | null {
       return last ? serialiseReceipt(last.outcome.receipt) : null;
@@ -896,6 +945,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       stepFrom = null;
       resetDrillState();
       databaseNotice = null;
+      if (rememberTimer !== null) clearTimeout(rememberTimer);
+      rememberTimer = null;
       try {
         if (saves) {
           resets += 1;

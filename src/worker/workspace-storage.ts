@@ -1,5 +1,6 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { SavedWorkspace } from './protocol';
+import type { ResultMemory } from './remembered-result';
 
 /** What storage held at start. `filesMissing`: the workspace entry was there but its files were not. */
 export type StoredWorkspace = { readonly workspace: unknown; readonly filesMissing: boolean } | undefined;
@@ -32,6 +33,8 @@ export class StorageClearedError extends Error {
 const WORKSPACE_KEY = 'workspace';
 /** The dropped files live under their own key: a toggle saves the selection, not a 177 MB file again. */
 const LOADS_KEY = 'loads';
+/** The result last shown, for the next boot (remembered-result.ts); a reset clears it with the rest. */
+const REMEMBERED_KEY = 'remembered';
 const STORE_NAME = 'workspace';
 /** How often, and how far apart, storage is looked at again after the browser closed the connection. */
 const CLOSE_CHECKS = 10;
@@ -54,7 +57,7 @@ export interface IndexedDbStorageOptions {
  * when the workspace entry is about to be written on its own): StorageClearedError and `watch`.
  * A workspace saved before the split (files inside the workspace entry) is still read.
  */
-export function createIndexedDbStorage({ databaseName = 'context-compiler', timeoutMs = 5_000, factory = () => indexedDB }: IndexedDbStorageOptions = {}): WorkspaceStorage {
+export function createIndexedDbStorage({ databaseName = 'context-compiler', timeoutMs = 5_000, factory = () => indexedDB }: IndexedDbStorageOptions = {}): WorkspaceStorage & ResultMemory {
   let connection: Promise<IDBDatabase> | null = null;
   let unresponsive: StorageTimeoutError | null = null;
   // The loads array last written, and whether a files entry should now exist in storage.
@@ -176,6 +179,13 @@ export function createIndexedDbStorage({ databaseName = 'context-compiler', time
     },
     watch(next) {
       listener = next;
+    },
+    readRemembered: () => useStore('readonly', (store) => promisifyRequest(store.get(REMEMBERED_KEY))),
+    async writeRemembered(entry) {
+      await useStore('readwrite', (store) => {
+        store.put(entry, REMEMBERED_KEY);
+        return promisifyRequest(store.transaction);
+      });
     },
   };
 }

@@ -24,6 +24,7 @@ export function AuditStrip() {
   const response = useResultStore((state) => state.response);
   const failed = useResultStore((state) => state.failure !== null);
   const compiling = useResultStore((state) => state.compiling);
+  const remembered = useResultStore((state) => state.rememberedReceipt !== null);
   const view = response?.ok ? response.view : null;
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
@@ -35,7 +36,7 @@ export function AuditStrip() {
           <Fact term="Selected" value={view.counts.selected} testId="audit-selected" />
           <Fact term="Excluded" value={view.counts.excluded} testId="audit-excluded" />
           <Fact term={budget} value={`${view.tokensUsed} / ${view.tokenBudget} tokens`} testId="audit-budget" />
-          <Fact term="Outcome" value={compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
+          <Fact term="Outcome" value={remembered ? 'From your last session; checking…' : compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
           <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
           <Fact
             term="Decision"

@@ -2,8 +2,9 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type { TraceQuery, TraceRowView } from '../../worker/protocol';
-import { TRACE_PAGE_SIZE, useResultStore } from '../state/result-store';
+import { useResultStore } from '../state/result-store';
 import { installFakeApi, resetStores, sampleView } from '../test-support';
 import { TracePanel } from './TracePanel';
 

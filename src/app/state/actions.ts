@@ -1,12 +1,13 @@
 import type { Audience } from '../../core/disclosure';
-import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
+import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
+import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, RememberedResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
 import { WorkerLostError } from '../worker-supervisor';
 import { compilerApi, restartCompilerWorker } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
-import { DEFAULT_TRACE_QUERY, EMPTY_TRACE, TRACE_PAGE_SIZE, useResultStore } from './result-store';
+import { EMPTY_TRACE, useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
-import { applyLink, copyShareLink, openLinkFromLocation, useShareStore, type PendingLink } from './share';
+import { applyLink, copyShareLink, linkOf, openLinkFromLocation, useShareStore, type PendingLink } from './share';
 import { useUiStore } from './ui-store';
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
@@ -22,7 +23,7 @@ export function failClosed(during: string, error: unknown): void {
   compileTicket += 1;
   traceTicket += 1;
   requestedPages.clear();
-  useResultStore.setState({ response: null, failure: { during, reason: describeFailure(error) }, compiling: false, trace: EMPTY_TRACE });
+  useResultStore.setState({ response: null, failure: { during, reason: describeFailure(error) }, compiling: false, rememberedReceipt: null, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useUiStore.setState({ notice: null });
 }
@@ -72,13 +73,41 @@ async function startSession(restore: SavedWorkspace | null, openLink = false): P
     (await guarded('opening the link', async () => {
       linked = await openLinkFromLocation(compileNow);
     }));
-  if (opened && !linked) await compileNow();
+  if (opened && !linked) await compileNow({ checksRemembered: true });
   // The fresh worker may have been lost while compiling what it restored.
   return useUiStore.getState().fatal === null;
 }
 
 export async function boot(): Promise<void> {
-  await startSession(null, true);
+  await Promise.all([showRememberedResult(), startSession(null, true)]);
+}
+
+/**
+ * Shows the result the last session showed for the saved workspace while the worker restores it and compiles it
+ * again: marked as being checked (exports wait), and replaced by the compilation. Not when a link in the address
+ * bar is about to replace the workspace, nor once anything else is on screen.
+ */
+async function showRememberedResult(): Promise<void> {
+  if (linkOf(window.location.hash) !== null) return;
+  let remembered: RememberedResult | null;
+  try {
+    remembered = await compilerApi().rememberedResult();
+  } catch {
+    // Only a lost worker fails here, and starting the session reports that.
+    return;
+  }
+  const { response, failure, traceQuery } = useResultStore.getState();
+  if (remembered === null || response !== null || failure !== null || traceQuery !== DEFAULT_TRACE_QUERY || remembered.view.audience !== useUiStore.getState().audience) return;
+  const { view, firstPage } = remembered;
+  // A page-side marker: the reload test and the benchmark read which receipt was shown before the compilation.
+  performance.mark('cc:remembered-shown', { detail: view.receiptId });
+  useResultStore.setState({
+    response: { ok: true, view },
+    rememberedReceipt: view.receiptId,
+    compiling: true,
+    baselineProgress: view.baselineIndexing,
+    trace: { matched: firstPage.matched, total: firstPage.total, pages: new Map([[0, firstPage.rows]]) },
+  });
 }
 
 /**
@@ -125,7 +154,8 @@ export function dismissWorkerNotice(): void {
   useUiStore.setState({ workerNotice: null });
 }
 
-export async function compileNow(): Promise<void> {
+/** `checksRemembered`: the boot's compilation, which says so if it differs from the remembered result it replaces. */
+export async function compileNow({ checksRemembered = false } = {}): Promise<void> {
   const ticket = ++compileTicket;
   useResultStore.setState({ compiling: true });
   let response: CompileResponse;
@@ -137,7 +167,12 @@ export async function compileNow(): Promise<void> {
     return;
   }
   if (ticket !== compileTicket) return;
-  useResultStore.setState((state) => ({ response, failure: null, compiling: false, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
+  const remembered = useResultStore.getState().rememberedReceipt;
+  useResultStore.setState((state) => ({ response, failure: null, compiling: false, rememberedReceipt: null, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
+  const compiled = response.ok ? response.view.receiptId : null;
+  if (checksRemembered && remembered !== null && compiled !== remembered) {
+    useUiStore.setState({ notice: `The result shown from your last session (receipt ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (receipt ${compiled.slice(0, 12)})`}: the new compilation replaces it.` });
+  }
   await Promise.all([refreshTrace(), fillBaselines(response, ticket)]);
 }
 
@@ -171,7 +206,7 @@ export async function setAudience(audience: Audience): Promise<void> {
     return;
   }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, failure: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
+  useResultStore.setState({ response, failure: null, rememberedReceipt: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
   await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket)]);
 }
 
@@ -197,7 +232,9 @@ const requestedPages = new Set<number>();
 /** Fetches the pages that hold rows `first` to `last` (inclusive) that are not loaded or on their way. */
 export async function loadTracePages(first: number, last: number): Promise<void> {
   const ticket = traceTicket;
-  const { traceQuery, trace } = useResultStore.getState();
+  const { traceQuery, trace, rememberedReceipt } = useResultStore.getState();
+  // A remembered result brought its first page only; the rest come with the compilation that replaces it.
+  if (rememberedReceipt !== null) return;
   const wanted: number[] = [];
   for (let page = Math.floor(first / TRACE_PAGE_SIZE); page <= Math.floor(last / TRACE_PAGE_SIZE); page += 1) {
     if (trace.pages.has(page) || requestedPages.has(page) || page * TRACE_PAGE_SIZE >= trace.matched) continue;

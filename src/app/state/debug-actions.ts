@@ -43,7 +43,8 @@ export async function refreshDebugViews(): Promise<void> {
 /** Every new result (a compilation, another view) refreshes the debugger views; returns the unsubscribe. */
 export function watchCompilations(): () => void {
   return useResultStore.subscribe((state, previous) => {
-    if (state.response !== previous.response) void refreshDebugViews();
+    // A result remembered from the last session has no compilation in the worker yet to ask about.
+    if (state.response !== previous.response && state.rememberedReceipt === null) void refreshDebugViews();
   });
 }
 

@@ -1,8 +1,6 @@
 import { create } from 'zustand';
+import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type { CompileResponse, TraceFilter, TraceRowView } from '../../worker/protocol';
-
-/** Rows are fetched from the worker a page at a time, as they scroll into view. */
-export const TRACE_PAGE_SIZE = 200;
 
 export interface TraceWindows {
   readonly matched: number;
@@ -26,13 +24,16 @@ interface ResultState {
   /** Counts compilations shown, so a verdict or a notice can tell it is about inputs that have changed since. */
   readonly revision: number;
   readonly compiling: boolean;
+  /**
+   * The receipt id of the result on screen while it is the one the last session showed, read back at boot; the
+   * worker is meanwhile restoring the workspace and compiling it again, which replaces it. Null otherwise.
+   */
+  readonly rememberedReceipt: string | null;
   /** Records of the whole-corpus index built so far, while the baselines of the result on screen wait for it. */
   readonly baselineProgress: { readonly done: number; readonly total: number } | null;
   readonly traceQuery: Omit<TraceFilter, 'audience'>;
   readonly trace: TraceWindows;
 }
-
-export const DEFAULT_TRACE_QUERY: Omit<TraceFilter, 'audience'> = { sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '' };
 
 export const EMPTY_TRACE: TraceWindows = { matched: 0, total: 0, pages: new Map() };
 
@@ -40,4 +41,4 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, rememberedReceipt: null, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));

@@ -1,9 +1,10 @@
 import { create } from 'zustand';
 import type { InputIssue } from '../../core/errors';
+import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { WorkspaceSnapshot } from '../../worker/protocol';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
-import { DEFAULT_TRACE_QUERY, useResultStore } from './result-store';
+import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 
 /** The fragments the app reads from its own URL: `#share=1.…` (a workspace) and `#blank` (a blank session). */
