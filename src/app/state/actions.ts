@@ -157,7 +157,8 @@ export function dismissWorkerNotice(): void {
 /** `checksRemembered`: the boot's compilation, which says so if it differs from the remembered result it replaces. */
 export async function compileNow({ checksRemembered = false } = {}): Promise<void> {
   const ticket = ++compileTicket;
-  useResultStore.setState({ compiling: true });
+  // Any other compilation is of inputs the user changed (or asked for again): a remembered result is then outdated, not being checked.
+  useResultStore.setState(checksRemembered ? { compiling: true } : { compiling: true, rememberedReceipt: null });
   let response: CompileResponse;
   try {
     response = await compilerApi().compile(useUiStore.getState().audience);
@@ -277,7 +278,7 @@ async function applySelection(change: Partial<Selection>): Promise<boolean> {
   // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
   // From the same moment the result on screen is no longer the selection's: it is marked as compiling, not exported.
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
-  useResultStore.setState({ compiling: true });
+  useResultStore.setState({ compiling: true, rememberedReceipt: null });
   let workspace: WorkspaceSnapshot;
   try {
     workspace = await compilerApi().select({ ...current, ...change });
@@ -373,7 +374,7 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
   const switched = result.snapshot.selection.scenarioKey !== previousKey;
   // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
-  if (switched) useResultStore.setState({ compiling: true, traceQuery: DEFAULT_TRACE_QUERY });
+  if (switched) useResultStore.setState({ compiling: true, rememberedReceipt: null, traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks } });
   if (switched) {
     useDrillStore.setState(INITIAL_DRILL);
@@ -436,7 +437,7 @@ export async function resetDrill(): Promise<void> {
 
 export async function resetWorkspace(): Promise<void> {
   // The result on screen belongs to the workspace being cleared: outdated from the click on.
-  useResultStore.setState({ compiling: true });
+  useResultStore.setState({ compiling: true, rememberedReceipt: null });
   const reset = await guarded('resetting the workspace', async () => {
     const workspace = await compilerApi().resetWorkspace();
     useDrillStore.setState(INITIAL_DRILL);

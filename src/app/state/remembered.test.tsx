@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditStrip } from '../components/AuditStrip';
 import type { CompileResponse, RememberedResult, TraceRowView } from '../../worker/protocol';
 import { installFakeApi, resetStores, sampleView, sampleWorkspace } from '../test-support';
-import { boot, loadTracePages } from './actions';
+import { boot, loadTracePages, setControl } from './actions';
 import { useResultStore } from './result-store';
+import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
 const REMEMBERED = 'a'.repeat(64);
@@ -45,6 +46,30 @@ describe('the result remembered from the last session', () => {
     await booting;
     expect(useResultStore.getState()).toMatchObject({ rememberedReceipt: null, compiling: false });
     expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Packet emitted');
+    expect(useUiStore.getState().notice).toBeNull();
+  });
+
+  it('is only outdated, not being checked, once the user changes the inputs; the result of the toggle replaces it without a notice', async () => {
+    const started = deferred<ReturnType<typeof sampleWorkspace>>();
+    const toggled = 'c'.repeat(64);
+    // As in the worker, every call waits until the workspace is restored.
+    installFakeApi({
+      rememberedResult: async () => remembered,
+      start: () => started.promise,
+      select: async (selection) => sampleWorkspace({ ...(await started.promise), selection }),
+      compile: async () => ({ ok: true, view: sampleView({ receiptId: toggled }) }),
+    });
+    useUiStore.setState({ audience: 'diagnostic' });
+    render(<AuditStrip />);
+    const booting = boot();
+    await vi.waitFor(() => expect(useResultStore.getState().rememberedReceipt).toBe(REMEMBERED));
+    useScenarioStore.setState({ workspace: sampleWorkspace() });
+    const toggling = setControl('future-reveal', true);
+    expect(useResultStore.getState()).toMatchObject({ rememberedReceipt: null, compiling: true });
+    await vi.waitFor(() => expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Compiling…'));
+    started.settle(sampleWorkspace());
+    await Promise.all([booting, toggling]);
+    expect(screen.getByTestId('audit-receipt')).toHaveTextContent(toggled.slice(0, 12));
     expect(useUiStore.getState().notice).toBeNull();
   });
 

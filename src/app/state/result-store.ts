@@ -26,7 +26,8 @@ interface ResultState {
   readonly compiling: boolean;
   /**
    * The receipt id of the result on screen while it is the one the last session showed, read back at boot; the
-   * worker is meanwhile restoring the workspace and compiling it again, which replaces it. Null otherwise.
+   * worker is meanwhile restoring the workspace and compiling it again, which replaces it. Null otherwise, and
+   * from the moment the user changes the inputs (the result is then only outdated, no longer being checked).
    */
   readonly rememberedReceipt: string | null;
   /** Records of the whole-corpus index built so far, while the baselines of the result on screen wait for it. */
