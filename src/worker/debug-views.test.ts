@@ -125,6 +125,35 @@ describe('debugger views in the worker', () => {
     expect(JSON.stringify(user.view.evidenceAttempts)).not.toContain('X9');
   });
 
+  it('gives every attempt of every built-in scenario, under each control, the outcome its record gates and decision give', async () => {
+    for (const builtin of readBuiltinScenarios()) {
+      if (!builtin.result.ok) continue;
+      const { scenario } = builtin.result.value;
+      for (const controls of [[], ...scenario.controls.map((control) => [control.id])]) {
+        const session = await newSession(scenario.id);
+        await session.select({ scenarioKey: scenario.id, controls, lateChanges: [] });
+        for (const audience of ['diagnostic', 'user'] as const) {
+          const compiled = session.compile(audience);
+          if (!compiled.ok) throw new Error(compiled.error.message);
+          const decisions = new Map(session.queryTrace(everyRow(audience)).rows.map((row) => [row.id, row.decision]));
+          for (const slot of compiled.view.evidenceAttempts) {
+            const attempts = [];
+            for (let offset = 0; offset < slot.total; offset += ATTEMPTS_PAGE) attempts.push(...(session.evidenceAttempts(compiled.view.compilation, slot.proposition, audience, offset)?.attempts ?? []));
+            expect(attempts).toHaveLength(slot.total);
+            for (const attempt of attempts) {
+              const inspected = session.inspectRecord(attempt.id, audience);
+              if (!inspected.ok) throw new Error(inspected.message);
+              const refused = inspected.record.gates.some((gate) => !gate.passed);
+              const accepted = slot.acceptedClasses.includes(attempt.evidenceClass);
+              const expected = refused ? 'refused' : !accepted ? 'class_not_accepted' : decisions.get(attempt.id) === 'selected' ? 'used' : 'left_out';
+              expect(attempt.outcome, `${scenario.id} [${controls.join()}] ${audience} ${attempt.id}`).toBe(expected);
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('a compile view carries the first page of attempts with their total; the rest come a page at a time, and not from a replaced compilation', async () => {
     const session = await newSession();
     const claimants = ATTEMPTS_PAGE * 2 + 20;

@@ -4,6 +4,8 @@ import type { DisclosedView } from '../core/disclosure';
 import { formatInstantShort, parseInstant } from '../core/format/time';
 import { createGateContext, explainGates, gateCodeOf } from '../core/passes/gates';
 import { findInIdOrder, resolve, type Resolution } from '../core/passes/resolve';
+import type { Contract } from '../core/format/contract';
+import type { SourceRecord } from '../core/format/record';
 import type { CheckedRecord } from '../core/passes/validate';
 import { recordsNamedBy, renderFact, type Fact, type FactContext } from '../core/reasons';
 import type { ReceiptDiff } from '../core/receipt-diff';
@@ -114,7 +116,15 @@ export function resolutionOf(request: CompileRequest): Resolution | null {
   return resolved.ok ? resolved.value : null;
 }
 
-const OUTCOME_ORDER: Record<AttemptOutcome, number> = { used: 0, left_out: 1, class_not_accepted: 2, refused: 3 };
+/** The order attempts are listed in: used first, then left out, of a class not accepted, and refused. */
+const OUTCOME_ORDER: readonly AttemptOutcome[] = ['used', 'left_out', 'class_not_accepted', 'refused'];
+
+interface Claim {
+  readonly id: string;
+  readonly evidenceClass: string;
+  readonly claim: EvidenceAttempt['claim'];
+  readonly outcome: AttemptOutcome;
+}
 
 /** Which attempts to list: by default the first page of every required proposition. */
 export interface AttemptsWindow {
@@ -133,28 +143,35 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
   const propositions = request.contract.requiredPropositions.filter((proposition) => window.proposition === undefined || proposition.id === window.proposition);
   if (propositions.length === 0) return [];
   const offset = Math.max(0, window.offset ?? 0);
-  const wanted = new Map(propositions.map((proposition) => [proposition.id, [] as { readonly id: string; readonly evidenceClass: string; readonly row: TraceRow; readonly claim: EvidenceAttempt['claim']; readonly outcome: AttemptOutcome }[]]));
-  const isWanted = (id: string) => wanted.has(id);
-  const claimants = request.recordSet.records.filter((record) => record.evidence !== null && (record.evidence.supports.some(isWanted) || record.evidence.contradicts.some(isWanted)));
-  const rows = rowsOf(view.rows, claimants.map((record) => record.id));
+  // Every attempt is classified from the admitted and selected sets: a trace row's gates are empty exactly when its
+  // record is admitted. Only the window's rows are looked up, for their code and fact. At 100,000 records a lookup
+  // per claimant (thousands) and a comparator sort over all of them took most of a toggle's view in the browser.
+  const positionOf = new Map(propositions.map((proposition, position) => [proposition.id, position]));
+  const byOutcome = propositions.map(() => OUTCOME_ORDER.map(() => [] as Claim[]));
   const selected = new Set(outcome.status === 'packet' ? outcome.receipt.selected : []);
-  for (const record of claimants) {
-    const row = rows.get(record.id);
+  const attempt = (record: SourceRecord, evidence: NonNullable<SourceRecord['evidence']>, proposition: string, claim: EvidenceAttempt['claim']) => {
+    const position = positionOf.get(proposition);
+    if (position === undefined) return;
+    const accepted = (propositions[position] as Contract['requiredPropositions'][number]).acceptedClasses.includes(evidence.class);
+    const order = !outcome.admitted.has(record.id) ? 3 : !accepted ? 2 : selected.has(record.id) ? 0 : 1;
+    (byOutcome[position] as Claim[][])[order]?.push({ id: record.id, evidenceClass: evidence.class, claim, outcome: OUTCOME_ORDER[order] as AttemptOutcome });
+  };
+  for (const record of request.recordSet.records) {
     const evidence = record.evidence;
-    if (!row || !evidence) continue;
-    const claims = [...evidence.supports.map((id) => [id, 'supports'] as const), ...evidence.contradicts.map((id) => [id, 'contradicts'] as const)];
-    for (const [id, claim] of claims) {
-      const attempts = wanted.get(id);
-      const proposition = propositions.find((candidate) => candidate.id === id);
-      if (!attempts || !proposition) continue;
-      const outcomeOf: AttemptOutcome = row.gates.length > 0 ? 'refused' : !proposition.acceptedClasses.includes(evidence.class) ? 'class_not_accepted' : selected.has(record.id) ? 'used' : 'left_out';
-      attempts.push({ id: record.id, evidenceClass: evidence.class, row, claim, outcome: outcomeOf });
-    }
+    // Rows the view withholds are left out, not counted.
+    if (evidence === null || view.withheld.has(record.id)) continue;
+    for (const id of evidence.supports) attempt(record, evidence, id, 'supports');
+    for (const id of evidence.contradicts) attempt(record, evidence, id, 'contradicts');
   }
-  return propositions.map((proposition) => {
-    const all = (wanted.get(proposition.id) ?? []).sort((a, b) => OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] || compareStrings(a.id, b.id));
+  return propositions.map((proposition, position) => {
+    const all = (byOutcome[position] as Claim[][]).flatMap((claims) => claims.sort((a, b) => compareStrings(a.id, b.id)));
+    const shown = all.slice(offset, offset + ATTEMPTS_PAGE);
+    const rows = rowsOf(view.rows, shown.map((claim) => claim.id));
     // Facts are rendered for the window only: rendering thousands that are never shown cost the worker too.
-    const attempts = all.slice(offset, offset + ATTEMPTS_PAGE).map(({ id, evidenceClass, row, claim, outcome: outcomeOf }) => ({ id, claim, evidenceClass, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) }));
+    const attempts = shown.map(({ id, evidenceClass, claim, outcome: outcomeOf }) => {
+      const row = rows.get(id) as TraceRow;
+      return { id, claim, evidenceClass, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) };
+    });
     return { proposition: proposition.id, acceptedClasses: [...proposition.acceptedClasses], total: all.length, offset, attempts };
   });
 }
