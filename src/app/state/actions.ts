@@ -61,6 +61,8 @@ async function startSession(restore: SavedWorkspace | null, openLink = false): P
     const workspace = await compilerApi().start(restore, onWorkspaceEvent);
     useScenarioStore.setState({ workspace });
   } catch (error) {
+    // Not even the last session's result stays on screen when no compiler is there to check it.
+    if (useResultStore.getState().rememberedReceipt !== null) failClosed('starting the compiler', error);
     // A loss reported while restoring has already said more than this could.
     if (useUiStore.getState().fatal === null) useUiStore.setState({ fatal: `The compiler could not start in this browser. ${describeFailure(error)}` });
     return false;
@@ -97,7 +99,8 @@ async function showRememberedResult(): Promise<void> {
     return;
   }
   const { response, failure, traceQuery } = useResultStore.getState();
-  if (remembered === null || response !== null || failure !== null || traceQuery !== DEFAULT_TRACE_QUERY || remembered.view.audience !== useUiStore.getState().audience) return;
+  const { audience, fatal } = useUiStore.getState();
+  if (remembered === null || response !== null || failure !== null || fatal !== null || traceQuery !== DEFAULT_TRACE_QUERY || remembered.view.audience !== audience) return;
   const { view, firstPage } = remembered;
   // A page-side marker: the reload test and the benchmark read which receipt was shown before the compilation.
   performance.mark('cc:remembered-shown', { detail: view.receiptId });

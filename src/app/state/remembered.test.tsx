@@ -90,6 +90,17 @@ describe('the result remembered from the last session', () => {
     expect(useUiStore.getState().notice).toContain('(it does not compile)');
   });
 
+  it('leaves the screen when the compiler cannot start to check it', async () => {
+    const started = deferred<ReturnType<typeof sampleWorkspace>>();
+    installFakeApi({ rememberedResult: async () => remembered, start: () => started.promise });
+    const booting = boot();
+    await vi.waitFor(() => expect(useResultStore.getState().rememberedReceipt).toBe(REMEMBERED));
+    started.settle(Promise.reject(new Error('WebAssembly is disabled')) as never);
+    await booting;
+    expect(useResultStore.getState()).toMatchObject({ response: null, rememberedReceipt: null, compiling: false });
+    expect(useUiStore.getState().fatal).toContain('The compiler could not start in this browser.');
+  });
+
   it('is not asked for when a link in the address bar will replace the workspace, and not shown in another view', async () => {
     window.location.hash = '#blank';
     const api = installFakeApi({ rememberedResult: vi.fn(async () => remembered) });
