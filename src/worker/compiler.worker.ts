@@ -16,7 +16,7 @@ import { createIndexedDbStorage } from './workspace-storage';
 const storage = createIndexedDbStorage();
 // In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by another build is not shown.
 const build = new URL(import.meta.url).pathname;
-const remembered = measuredAsync('cc:remembered', () => readRememberedResult(storage, storage, build));
+const remembered = measuredAsync('cc:remembered', () => readRememberedResult(storage, build));
 // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind it.
 const ready = remembered.then(openWorkspaceDatabase).then(({ driver, state, image }) =>
   createSession({

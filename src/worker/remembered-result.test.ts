@@ -108,7 +108,7 @@ describe('a session remembering the result it showed', () => {
     // Two compilations in a burst: one write, of the last.
     expect(storage.writes).toHaveLength(1);
 
-    const remembered = await readRememberedResult(storage, storage, BUILD);
+    const remembered = await readRememberedResult(storage, BUILD);
     expect(remembered?.view).toEqual({ ...shown, compilation: 0 });
     const page = session.queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'user', offset: 0, limit: TRACE_PAGE_SIZE });
     expect(page.rows.length).toBeGreaterThan(0);
@@ -118,7 +118,7 @@ describe('a session remembering the result it showed', () => {
     const reloaded = await startSession(storage);
     expect(compiledView(reloaded, 'user').receiptId).toBe(remembered?.view.receiptId);
     // Another build shows nothing remembered.
-    expect(await readRememberedResult(storage, storage, '/assets/compiler.worker-other.js')).toBeNull();
+    expect(await readRememberedResult(storage, '/assets/compiler.worker-other.js')).toBeNull();
   });
 
   it('keeps nothing new while a saved change is not compiled yet, and a reload then shows nothing remembered', async () => {
@@ -128,14 +128,14 @@ describe('a session remembering the result it showed', () => {
     compiledView(session);
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(1);
-    expect(await readRememberedResult(storage, storage, BUILD)).not.toBeNull();
+    expect(await readRememberedResult(storage, BUILD)).not.toBeNull();
 
     compiledView(session);
     // The toggle is saved before its compilation comes: the result on hand is no longer the saved workspace's.
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(1);
-    expect(await readRememberedResult(storage, storage, BUILD)).toBeNull();
+    expect(await readRememberedResult(storage, BUILD)).toBeNull();
   });
 
   it('a tab working on a copy keeps nothing, and a reset forgets what was kept', async () => {
@@ -150,7 +150,7 @@ describe('a session remembering the result it showed', () => {
     await session.resetWorkspace();
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(0);
-    expect(await readRememberedResult(storage, storage, BUILD)).toBeNull();
+    expect(await readRememberedResult(storage, BUILD)).toBeNull();
   });
 });
 
@@ -168,7 +168,7 @@ describe('reading a remembered result back', () => {
   it('gives the entry kept for the saved workspace, and nothing for a damaged entry, a workspace without its files, or failing storage', async () => {
     const saved = workspace();
     const source = stored(saved, entryFor(saved));
-    expect(await readRememberedResult(source, source, BUILD)).toEqual(entryFor(saved).result);
+    expect(await readRememberedResult(source, BUILD)).toEqual(entryFor(saved).result);
     const cases = [
       stored(saved, { key: entryFor(saved).key }),
       stored(saved, { ...entryFor(saved), key: 42 }),
@@ -177,6 +177,6 @@ describe('reading a remembered result back', () => {
       stored(saved, undefined),
       { ...source, readRemembered: () => Promise.reject(new Error('storage refused')) },
     ];
-    for (const failing of cases) expect(await readRememberedResult(failing, failing, BUILD)).toBeNull();
+    for (const failing of cases) expect(await readRememberedResult(failing, BUILD)).toBeNull();
   });
 });

@@ -38,9 +38,9 @@ export function inputsKeyOf(build: string, workspace: SavedWorkspace): string | 
  * The remembered result for the workspace storage holds now, or null: none kept, another workspace's, a workspace
  * whose files are missing or that this version cannot read, or storage that failed (the compile then says why).
  */
-export async function readRememberedResult(storage: WorkspaceStorage, memory: ResultMemory, build: string): Promise<RememberedResult | null> {
+export async function readRememberedResult(storage: WorkspaceStorage & ResultMemory, build: string): Promise<RememberedResult | null> {
   try {
-    const [stored, remembered] = await Promise.all([storage.read(), memory.readRemembered()]);
+    const [stored, remembered] = await Promise.all([storage.read(), storage.readRemembered()]);
     if (stored === undefined || stored.filesMissing) return null;
     const workspace = savedWorkspaceSchema.safeParse(stored.workspace);
     const entry = rememberedEntrySchema.safeParse(remembered);

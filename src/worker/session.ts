@@ -496,25 +496,6 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
-  /** One window of the trace in the order and filter asked for (the page scrolls, the remembered result keeps the first). */
-  const tracePage = (query: TraceQuery): TracePage => {
-    if (!last) return { offset: 0, rows: [], matched: 0, total: 0 };
-    const { offset, limit, ...filter } = query;
-    const key = JSON.stringify(filter);
-    // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
-    const pinnedReceipt = pinned?.receipt ?? null;
-    if (traceCache?.source !== last || traceCache.key !== key || traceCache.pinned !== pinnedReceipt) {
-      const view = disclosed(last, filter.audience);
-      const context = factContextOf(last.outcome.receipt.contract);
-      const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
-      traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
-    }
-    const start = Math.max(0, Math.floor(offset));
-    const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-    const { context, changes } = traceCache;
-    return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: traceCache.rows.length, total: traceCache.total };
-  };
-
   /**
    * Keeps what the page shows now for the next boot, once results have stopped coming for REMEMBER_AFTER_MS; only
    * while the saved workspace is the one compiled (a change not yet compiled, or not saved, keeps nothing new).
@@ -528,9 +509,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       const key = inputsKeyOf(remember.build, saved());
       if (compiled === null || key === null || key !== compiled.inputsKey || storageState.status !== 'persistent') return;
       const view = { ...viewOf(compiled, audience), compilation: 0 };
-      const page = tracePage({ ...DEFAULT_TRACE_QUERY, audience, offset: 0, limit: TRACE_PAGE_SIZE });
-      // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against it.
-      const firstPage = { ...page, rows: page.rows.map((row) => ({ ...row, change: null })) };
+      const shown = disclosed(compiled, audience);
+      const context = factContextOf(compiled.outcome.receipt.contract);
+      const rows = filterAndSortTrace(shown.rows, { ...DEFAULT_TRACE_QUERY, audience }, context);
+      // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against one.
+      const firstPage = { offset: 0, rows: rows.slice(0, TRACE_PAGE_SIZE).map((row) => toRowView(row, context, null)), matched: rows.length, total: shown.rows.length };
       // A result not remembered only means the next boot waits for its compilation.
       measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(() => undefined);
     }, REMEMBER_AFTER_MS);
@@ -664,7 +647,23 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       return evidenceAttempts(viewSource(last, audience), { proposition, offset })[0] ?? null;
     },
 
-    queryTrace: tracePage,
+    queryTrace(query: TraceQuery): TracePage {
+      if (!last) return { offset: 0, rows: [], matched: 0, total: 0 };
+      const { offset, limit, ...filter } = query;
+      const key = JSON.stringify(filter);
+      // Scrolling asks for window after window of one ordering: sort once per compilation and filter.
+      const pinnedReceipt = pinned?.receipt ?? null;
+      if (traceCache?.source !== last || traceCache.key !== key || traceCache.pinned !== pinnedReceipt) {
+        const view = disclosed(last, filter.audience);
+        const context = factContextOf(last.outcome.receipt.contract);
+        const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
+        traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
+      }
+      const start = Math.max(0, Math.floor(offset));
+      const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
+      const { context, changes } = traceCache;
+      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: traceCache.rows.length, total: traceCache.total };
+    },
 
     receiptJson(): string | null {
       return last ? serialiseReceipt(last.outcome.receipt) : null;
