@@ -8,6 +8,7 @@ import { GROWTH_BLOCK_MIX, GROWTH_BLOCK_SIZE } from '../eval/growth-corpus';
 import { runScenarioComparison, type ScenarioComparison } from '../eval/scenario-comparison';
 import { EVALUATION_GROWTH_SIZES } from './evaluation-sizes';
 import type { EvaluationApi, EvaluationExperiment, EvaluationOutcome, EvaluationProgress, Selection } from './protocol';
+import { nextTask } from './next-task';
 
 export interface EvaluationDeps {
   /** A fresh database per experiment: two compilers indexing into one database would collide. */
@@ -27,9 +28,6 @@ const PROGRESS_STEPS = 200;
 const sizesSchema = z.array(z.union(EVALUATION_GROWTH_SIZES.map((size) => z.literal(size)))).min(1);
 
 class EvaluationCancelled extends Error {}
-
-/** Lets the worker's event loop deliver a cancel (or a compile request) between two synchronous steps. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const sizeLabel = (size: number) => size.toLocaleString('en-GB');
 
@@ -60,7 +58,8 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
     const controller = new AbortController();
     running = controller;
     const checkpoint = async () => {
-      await yieldToEventLoop();
+      // The worker's event loop delivers a cancel (or a compile request) between two synchronous steps.
+      await nextTask();
       if (controller.signal.aborted) throw new EvaluationCancelled();
     };
     try {

@@ -62,6 +62,7 @@ import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, re
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
+import { nextTask } from './next-task';
 import type { RecordStore } from './record-store';
 import { inputsKeyOf, type ResultMemory } from './remembered-result';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../shared/trace-page';
@@ -149,9 +150,6 @@ export const BACKGROUND_CORPUS_FROM = 5_000;
 
 /** A reset while the image was being saved: the save stops and leaves nothing. */
 class SaveStopped extends Error {}
-
-/** Lets the worker answer calls that arrived meanwhile (comlink messages are tasks): between two slices of work. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
