@@ -62,7 +62,7 @@ import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, re
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
-import { nextTask } from './next-task';
+import { backgroundTask, nextTask } from './next-task';
 import type { RecordStore } from './record-store';
 import { inputsKeyOf, type ResultMemory } from './remembered-result';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../shared/trace-page';
@@ -332,7 +332,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     const resetsBefore = resets;
     try {
       const bytes = await disk.save(async () => {
-        await nextTask();
+        await backgroundTask();
         // A reset deletes what is on disk: a save begun before it must not write the old workspace back.
         if (resets !== resetsBefore) throw new SaveStopped();
       });
@@ -351,7 +351,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     if (!image || imageWanted) return;
     imageWanted = true;
     storing = storing.then(async () => {
-      await nextTask();
+      await backgroundTask();
       if (imageWanted) await saveImage();
     });
   };
@@ -368,12 +368,12 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     // Without an image (it could not be saved) the stored records would never reach a reload.
     if (!store || !image || id === undefined || recordFiles.size === 0) return;
     storing = storing.then(async () => {
-      await nextTask();
+      await backgroundTask();
       const start = performance.now();
       try {
         for (const [file, recordSet] of recordFiles) {
           for (const _ of store.writeSteps(id, file, recordSet, STORE_SLICE)) {
-            await nextTask();
+            await backgroundTask();
             // The whole-corpus index goes first: the baseline columns are on screen waiting for it, while the
             // stored records matter only at the next reload.
             while (corpusJob !== null) await corpusJob;
