@@ -14,6 +14,9 @@ export function nextTask(): Promise<void> {
   });
 }
 
+/** What a nested `setTimeout(0)` gave these loops before `nextTask`, kept for the background ones. */
+const BACKGROUND_PAUSE_MS = 4;
+
 /**
  * For work nobody waits for (storing records, saving the image): a pause of BACKGROUND_PAUSE_MS between two
  * slices, so that what the user does meanwhile is not slowed by it. Measured in the browser benchmark while records
@@ -24,9 +27,6 @@ export function nextTask(): Promise<void> {
 export function backgroundTask(): Promise<void> {
   return new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_PAUSE_MS));
 }
-
-/** What a nested `setTimeout(0)` gave these loops before `nextTask`, kept for the background ones. */
-export const BACKGROUND_PAUSE_MS = 4;
 
 interface SelfChannel {
   readonly send: MessagePort;
