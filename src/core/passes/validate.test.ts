@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../hash';
 import { AS_OF, buildContract, buildRecord, errorOf } from '../test-support/builders';
-import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson, validateContract } from './validate';
+import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, joinRecordParts, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson, validateContract, type RecordsPart } from './validate';
 
 const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
 
@@ -93,6 +94,44 @@ describe('records JSONL', () => {
     expect(error.issues).toHaveLength(MAX_REPORTED_ISSUES);
     expect(error.message).toMatch(/^r\.jsonl: not a valid records file: \d+ problems \(first 50 shown\)$/);
     expect(Number(/: (\d+) problems/.exec(error.message)?.[1])).toBeGreaterThan(120);
+  });
+});
+
+describe('records read in parts', () => {
+  const partOf = (text: string): RecordsPart => {
+    const reader = createJsonlRecordReader('r.jsonl');
+    reader.push(text);
+    const part = reader.finishPart();
+    if (!part.ok) throw new Error(part.error.message);
+    return part.value;
+  };
+  /** The text cut after its `cut`th newline, each side read on its own, then joined. */
+  const readInTwo = (text: string, cut: number) => {
+    const at = text.split('\n').slice(0, cut).join('\n').length + 1;
+    return joinRecordParts('r.jsonl', [partOf(text.slice(0, at)), partOf(text.slice(at))]);
+  };
+
+  it('joins to what one pass reads, wherever the file is cut between lines', () => {
+    const lineArbitrary = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ text: fc.string({ unit: 'grapheme', maxLength: 12 }), crlf: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    );
+    fc.assert(
+      fc.property(fc.array(lineArbitrary, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.nat(), (lines, bom, cutSeed) => {
+        const body = lines.map((item, index) => (item === null ? '' : `${line({ id: `r${index}`, text: item.text })}${item.crlf ? '\r' : ''}`)).join('\n');
+        const text = `${bom ? '\uFEFF' : ''}${body}`;
+        const whole = parseRecordsJsonl('r.jsonl', text);
+        if (!whole.ok) throw new Error(whole.error.message);
+        const cut = 1 + (cutSeed % lines.length);
+        expect(readInTwo(text, cut)).toEqual(whole.value);
+      }),
+    );
+  });
+
+  it('leaves an id given in two parts to a reader that sees both', () => {
+    const lines = (ids: string[]) => ids.map((id) => `${line({ id })}\n`).join('');
+    expect(readInTwo(lines(['a', 'b', 'a']), 2)).toBeNull();
+    expect(readInTwo(lines(['a', 'b', 'c']), 2)?.locations.get('c')).toEqual({ file: 'r.jsonl', line: 3 });
   });
 });
 

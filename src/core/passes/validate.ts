@@ -66,6 +66,20 @@ export interface JsonlRecordReader {
   /** Records read so far (for progress). */
   readonly count: number;
   finish(): Result<RecordSet, CompileError>;
+  /** What was read, as one part of a file read in several (see `joinRecordParts`). */
+  finishPart(): Result<RecordsPart, CompileError>;
+}
+
+/**
+ * The records of one run of whole lines of a file, read on its own (in another worker, say). Lines are
+ * numbered from 1 within the part; `lineCount` is how many the part holds, so the next part's numbers
+ * can be moved past them.
+ */
+export interface RecordsPart {
+  readonly checked: readonly CheckedRecord[];
+  /** The line of each record, within the part. */
+  readonly lines: readonly number[];
+  readonly lineCount: number;
 }
 
 /** Reads records one line at a time so a large export never has to be one string. */
@@ -119,6 +133,15 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     report({ file, line: lineNumber, path: '(root)', message: `line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters, the most a records line may have` });
   };
 
+  /** Takes the line the text ended in, if it did not end in a newline; the file's problems, if it has any. */
+  const readLastLine = (): CompileError | null => {
+    if (overlong || pending !== '') {
+      take(pending);
+      pending = '';
+    }
+    return issueCount > 0 ? invalidInput(file, issues, issueCount, 'records file') : null;
+  };
+
   return {
     push(input) {
       // A byte order mark may open the file (editors on Windows write one); it is not part of the first line.
@@ -151,14 +174,33 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return locations.size;
     },
     finish() {
-      if (overlong || pending !== '') {
-        take(pending);
-        pending = '';
-      }
-      if (issueCount > 0) return err(invalidInput(file, issues, issueCount, 'records file'));
-      return ok(recordSetOf(checked, locations));
+      const problem = readLastLine();
+      return problem ? err(problem) : ok(recordSetOf(checked, locations));
+    },
+    finishPart() {
+      const problem = readLastLine();
+      return problem ? err(problem) : ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lineNumber });
     },
   };
+}
+
+/**
+ * The record set of a file read as consecutive parts, the same as reading it in one pass gives; null when an
+ * id occurs in two parts, since only a reader that saw both can say at which lines (read the file in one pass).
+ */
+export function joinRecordParts(file: string, parts: readonly RecordsPart[]): RecordSet | null {
+  const checked: CheckedRecord[] = [];
+  const locations = new Map<string, SourceLocation>();
+  let linesBefore = 0;
+  for (const part of parts) {
+    for (const [index, item] of part.checked.entries()) {
+      if (locations.has(item.record.id)) return null;
+      locations.set(item.record.id, { file, line: linesBefore + (part.lines[index] ?? 0) });
+      checked.push(item);
+    }
+    linesBefore += part.lineCount;
+  }
+  return recordSetOf(checked, locations);
 }
 
 export function parseRecordsJsonl(file: string, text: string): Result<RecordSet, CompileError> {
