@@ -1,14 +1,6 @@
-import type { Page, Worker } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { compilerWorker } from './compiler-worker';
 import { expect, fixtureFile, test, type ContextDebugger } from './fixtures';
-
-/** The compiler worker the page is talking to now (after a restart, the newest one). */
-async function compilerWorker(page: Page): Promise<Worker> {
-  await expect.poll(() => page.workers().length).toBeGreaterThan(0);
-  const workers = page.workers();
-  const last = workers[workers.length - 1];
-  if (!last) throw new Error('no worker');
-  return last;
-}
 
 /** Everything a result would leave on screen; after a failure none of it may be there. */
 async function expectNothingCopyable(app: ContextDebugger): Promise<void> {

@@ -1,5 +1,6 @@
 import { ContextDebugger, expect, test } from './fixtures';
-import { compilerWorker, largeWorkspace, workerMeasureCount } from './large-workspace';
+import { compilerWorker } from './compiler-worker';
+import { largeWorkspace, workerMeasureCount } from './large-workspace';
 
 const SIZE = 10_000;
 
@@ -10,7 +11,7 @@ function rememberedShown(app: ContextDebugger): Promise<unknown[]> {
 
 /** The SyncReport the worker marked when it looked for the restored records' rows (cc:restore-index). */
 async function restoreIndexReport(app: ContextDebugger): Promise<unknown> {
-  const worker = await compilerWorker(app);
+  const worker = await compilerWorker(app.page);
   return worker.evaluate(() => (performance.getEntriesByName('cc:restore-index')[0] as PerformanceMark | undefined)?.detail ?? null);
 }
 

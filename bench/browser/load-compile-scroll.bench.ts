@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { compilerWorker } from '../../e2e/compiler-worker';
 import { BENCH_DIST } from '../../playwright.bench.config';
 import { benchContract, benchControl, generateRecords, toJsonl } from '../generate-records';
 import { measureInitialJs } from './initial-js';
@@ -135,14 +136,6 @@ async function receiptChanged(page: Page, before: string | null): Promise<number
   return Number(await handle.jsonValue());
 }
 
-async function compilerWorker(page: Page): Promise<Worker> {
-  // The worker starts from a blob: URL that imports the compiler worker: the newest worker is the compiler.
-  await expect.poll(() => page.workers().length, { timeout: 60_000 }).toBeGreaterThan(0);
-  const worker = page.workers().at(-1);
-  if (!worker) throw new Error('the compiler worker is not running');
-  return worker;
-}
-
 const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> =>
   worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
 
@@ -192,7 +185,7 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     await page.addInitScript(installProbes);
     await page.goto('./');
     await expect(page.getByTestId('audit-outcome')).toBeVisible();
-    const worker = await compilerWorker(page);
+    const worker = await compilerWorker(page, 60_000);
     await settle(page);
 
     // Load: parse, validate, index, save and compile in the worker, then the first trace page on screen.
@@ -326,7 +319,7 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const reloadCompiledMs = Date.now() - reloadStart;
     const rememberedShown = await page.evaluate(() => performance.getEntriesByName('cc:remembered-shown').map((mark) => String((mark as PerformanceMark).detail)));
     const reloadCpuSeconds = (await cpuSeconds(cdp)) - cpuBeforeReload;
-    const reloadedWorker = await compilerWorker(page);
+    const reloadedWorker = await compilerWorker(page, 60_000);
     const reloadMeasures = await workerMeasures(reloadedWorker);
     const reloadRead = durationsOf(reloadMeasures, 'cc:read-records').length;
     const reloadRestoreMs = durationsOf(reloadMeasures, 'cc:restore-records');

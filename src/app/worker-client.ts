@@ -1,20 +1,8 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import workerScriptUrl from '../worker/compiler.worker.ts?worker&url';
 import type { CompilerApi } from '../worker/protocol';
+import { workerBootstrapUrl } from '../shared/worker-bootstrap';
 import { createWorkerSupervisor, type WorkerConnection } from './worker-supervisor';
-
-/**
- * The worker as a one-line module at a blob: URL that imports the real worker script. A worker loaded
- * straight from a URL takes its Content Security Policy from that response's headers, which GitHub
- * Pages cannot send, so it would have none; a worker whose URL is a blob: URL inherits the policy of
- * the page that made it (HTML, "run a worker": local-scheme workers clone the owner's policy container),
- * meta policy included. So eval, Function and string timers are refused in the worker as on the page,
- * while 'wasm-unsafe-eval' still lets SQLite compile its wasm. The page's `worker-src` allows `blob:`.
- */
-function workerBootstrap(): string {
-  const script = new URL(workerScriptUrl, import.meta.url).href;
-  return URL.createObjectURL(new Blob([`import ${JSON.stringify(script)};\n`], { type: 'text/javascript' }));
-}
 
 /** A worker that has not taken its lifeline by then is taken for dead. */
 const START_TIMEOUT_MS = 30_000;
@@ -26,7 +14,8 @@ const START_TIMEOUT_MS = 30_000;
  * script that cannot load, ends it too: its state can no longer be trusted.
  */
 function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
-  const bootstrap = workerBootstrap();
+  // Started through a bootstrap so that the worker runs under the page's Content Security Policy (see workerBootstrapUrl).
+  const bootstrap = workerBootstrapUrl(new URL(workerScriptUrl, import.meta.url).href);
   const worker = new Worker(bootstrap, { type: 'module', name: 'compiler' });
   const remote = wrap<CompilerApi>(worker);
   let settle: (reason: string) => void = () => undefined;

@@ -7,6 +7,8 @@ import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
 import { createRecordStore } from './record-store';
+import { readRecordsInParts } from './records-in-parts';
+import { readPartInHelper } from './records-part-helper';
 import { readRememberedResult } from './remembered-result';
 import { createSession, type Session } from './session';
 import { measuredAsync } from './user-timing';
@@ -29,6 +31,7 @@ const ready = remembered.then(openWorkspaceDatabase).then(({ driver, state, imag
     image,
     estimateStorage: () => navigator.storage.estimate(),
     remember: { memory: storage, build },
+    readRecords: readRecordsInParts(readPartInHelper),
   }),
 );
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.

@@ -61,16 +61,13 @@ async function isUserViewExport(file: NamedBlob): Promise<boolean> {
   }
 }
 
-/** Streams a JSONL file through the core's line reader, reporting bytes read; never one big string. */
-export async function streamRecords(
-  file: NamedBlob,
-  onProgress: (progress: LoadProgress) => void,
-  signal: AbortSignal,
-): Promise<Result<RecordSet, CompileError>> {
-  const reader = createJsonlRecordReader(file.name);
-  const total = file.blob.size;
+/** Reads one records (JSONL) file into its validated records, reporting bytes read. */
+export type RecordsFileReader = (file: NamedBlob, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => Promise<Result<RecordSet, CompileError>>;
+
+/** Decodes a blob as UTF-8 a chunk at a time, handing each chunk and the bytes read so far on; never one big string. */
+export async function streamText(blob: Blob, take: (chunk: string, bytesRead: number) => void, signal: AbortSignal): Promise<void> {
   let done = 0;
-  const counted = file.blob.stream().pipeThrough(
+  const counted = blob.stream().pipeThrough(
     new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
       transform(chunk, controller) {
         done += chunk.byteLength;
@@ -84,14 +81,26 @@ export async function streamRecords(
       if (signal.aborted) throw new LoadCancelled();
       const { value, done: finished } = await text.read();
       if (finished) break;
-      reader.push(value);
-      onProgress({ file: file.name, phase: 'reading', done, total });
+      take(value, done);
     }
   } finally {
     if (signal.aborted) await text.cancel();
   }
-  return reader.finish();
 }
+
+/** Streams a JSONL file through the core's line reader in one pass. */
+export const streamRecords: RecordsFileReader = async (file, onProgress, signal) => {
+  const reader = createJsonlRecordReader(file.name);
+  await streamText(
+    file.blob,
+    (chunk, done) => {
+      reader.push(chunk);
+      onProgress({ file: file.name, phase: 'reading', done, total: file.blob.size });
+    },
+    signal,
+  );
+  return reader.finish();
+};
 
 export interface IntakeBase {
   readonly key: string;
@@ -141,8 +150,14 @@ export async function intakeFiles(
   base: IntakeBase,
   onProgress: (progress: LoadProgress) => void,
   signal: AbortSignal,
-  /** Records files already validated once and kept in the workspace database, by name: not read again. */
-  stored: ReadonlyMap<string, RecordSet> = new Map(),
+  {
+    stored = new Map(),
+    readRecords = streamRecords,
+  }: {
+    /** Records files already validated once and kept in the workspace database, by name: not read again. */
+    readonly stored?: ReadonlyMap<string, RecordSet>;
+    readonly readRecords?: RecordsFileReader;
+  } = {},
 ): Promise<Result<IntakeResult, IntakeRejection>> {
   const issues: InputIssue[] = [];
   const summaries: FileSummary[] = [];
@@ -193,7 +208,7 @@ export async function intakeFiles(
       continue;
     }
     // A worker-side marker as well as a duration: the reload test asserts that no records file was read.
-    const parsed = await measuredAsync('cc:read-records', () => streamRecords(file, onProgress, signal));
+    const parsed = await measuredAsync('cc:read-records', () => readRecords(file, onProgress, signal));
     if (parsed.ok) recordSets.set(file.name, parsed.value);
     else refuse(parsed.error, file.name, recognised);
   }

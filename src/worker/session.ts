@@ -16,7 +16,7 @@ import type { Resolution } from '../core/passes/resolve';
 import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
-import { intakeFiles, LoadCancelled, type NamedBlob } from './file-intake';
+import { intakeFiles, LoadCancelled, type NamedBlob, type RecordsFileReader } from './file-intake';
 import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
 import {
   savedWorkspaceSchema,
@@ -107,6 +107,8 @@ export interface SessionDeps {
   readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
   /** Where the result last shown is kept for the next boot, and the build that keys it; null keeps nothing. */
   readonly remember?: { readonly memory: ResultMemory; readonly build: string } | null;
+  /** How a records file is read: in one pass unless given (the worker reads a large one in two parts at once). */
+  readonly readRecords?: RecordsFileReader;
 }
 
 /**
@@ -155,7 +157,7 @@ class SaveStopped extends Error {}
  * Everything the worker holds: scenarios, edits, the last compilation and the drill. The worker entry
  * only wires this to SQLite, IndexedDB and comlink, so it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records = null, image: disk = null, estimateStorage, remember = null }: SessionDeps) {
+export function createSession({ compiler, storage, builtins, database: openedIn = IN_MEMORY_DATABASE, records = null, image: disk = null, estimateStorage, remember = null, readRecords }: SessionDeps) {
   let database = openedIn;
   let image = disk;
   const saves = database.kind === 'opfs' || database.saves;
@@ -290,7 +292,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     { index = true, stored = new Map<string, RecordSet>() }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
   ) => {
     const base = entryOf(baseKey) ?? currentEntry();
-    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal, stored));
+    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal, { stored, readRecords }));
     if (!intake.ok) return intake;
     // A restored workspace is indexed by its first compilation, and only the scenario it selects.
     for (const entry of index ? intake.value.entries : []) {
