@@ -5,6 +5,7 @@ import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScen
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
+import { nextTask } from './next-task';
 import { measuredAsync } from './user-timing';
 
 export interface NamedBlob {
@@ -82,6 +83,9 @@ export async function streamText(blob: Blob, take: (chunk: string, bytesRead: nu
       const { value, done: finished } = await text.read();
       if (finished) break;
       take(value, done);
+      // A chunk already queued resolves the read in a microtask: without a task between chunks, the messages
+      // that came meanwhile (a cancel, a helper's progress, the start of the helper itself) would wait for the end.
+      await nextTask();
     }
   } finally {
     if (signal.aborted) await text.cancel();
