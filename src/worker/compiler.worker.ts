@@ -31,7 +31,8 @@ const ready = remembered.then(openWorkspaceDatabase).then(({ driver, state, imag
     image,
     estimateStorage: () => navigator.storage.estimate(),
     remember: { memory: storage, build },
-    readRecords: readRecordsInParts(readPartInHelper),
+    // With one core a helper only adds the copying of its records; with more it reads beside this worker.
+    readRecords: navigator.hardwareConcurrency > 1 ? readRecordsInParts(readPartInHelper) : undefined,
   }),
 );
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.
