@@ -1,4 +1,4 @@
-import type { CompileError, Result } from '../core/errors';
+import { ok, type CompileError, type Result } from '../core/errors';
 import { createJsonlRecordReader, joinRecordParts, type RecordsPart } from '../core/passes/validate';
 import { LoadCancelled, streamRecords, streamText, type RecordsFileReader } from './file-intake';
 
@@ -61,37 +61,42 @@ export function readRecordsInParts(readElsewhere: PartReader, fromBytes = READ_I
     const boundary = blob.size >= fromBytes ? await lineBoundaryFrom(blob, Math.floor(blob.size / 2)) : null;
     if (boundary === null) return streamRecords(file, onProgress, signal);
 
-    const bytesRead = [0, 0];
-    const reporter = (half: 0 | 1) => (done: number) => {
-      bytesRead[half] = done;
-      onProgress({ file: name, phase: 'reading', done: (bytesRead[0] ?? 0) + (bytesRead[1] ?? 0), total: blob.size });
-    };
+    let firstBytes = 0;
+    let secondBytes = 0;
+    const report = () => onProgress({ file: name, phase: 'reading', done: firstBytes + secondBytes, total: blob.size });
     const second = blob.slice(boundary);
     // Stops the helper when the load is cancelled or the first half decides the outcome.
     const helper = new AbortController();
     const stopHelper = () => helper.abort();
     signal.addEventListener('abort', stopHelper);
     try {
-      const elsewhere = readElsewhere(second, name, reporter(1), helper.signal).then(
+      const onSecondBytes = (done: number) => {
+        secondBytes = done;
+        report();
+      };
+      // Settles with null when the helper could not read the half: it is then read here.
+      const fromHelper = readElsewhere(second, name, onSecondBytes, helper.signal).then(
         (part) => ({ part }),
         () => null,
       );
-      const first = await readPart(blob.slice(0, boundary), name, reporter(0), signal);
+      const first = await readPart(
+        blob.slice(0, boundary),
+        name,
+        (done) => {
+          firstBytes = done;
+          report();
+        },
+        signal,
+      );
       if (!first.ok) {
         stopHelper();
         return streamRecords(file, onProgress, signal);
       }
-      const read = await elsewhere;
+      const helped = await fromHelper;
       if (signal.aborted) throw new LoadCancelled();
-      let secondPart: RecordsPart | null;
-      if (read === null) {
-        const here = await readPart(second, name, reporter(1), signal);
-        secondPart = here.ok ? here.value : null;
-      } else {
-        secondPart = read.part;
-      }
+      const secondPart = helped !== null ? helped.part : await readPart(second, name, onSecondBytes, signal).then((here) => (here.ok ? here.value : null));
       const joined = secondPart === null ? null : joinRecordParts(name, [first.value, secondPart]);
-      return joined === null ? streamRecords(file, onProgress, signal) : { ok: true, value: joined };
+      return joined === null ? streamRecords(file, onProgress, signal) : ok(joined);
     } finally {
       signal.removeEventListener('abort', stopHelper);
       stopHelper();
