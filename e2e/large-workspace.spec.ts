@@ -34,6 +34,9 @@ test.describe('A large workspace', () => {
     const before = await app.receiptId();
     await page.getByRole('switch', { name: control }).click();
     await expect.poll(() => app.receiptId(), { timeout: 60_000 }).not.toBe(before);
+    // The evidence attempts of a large record set follow the result: they are filled in, not left pending.
+    await expect(page.getByTestId('attempts-waiver_granted')).toContainText(/Records that tried \([\d,]+\)/);
+    await expect(page.getByTestId('attempts-pending')).toHaveCount(0);
     await expect(page.getByTestId('column-naive').getByRole('listitem').first()).toBeVisible({ timeout: 120_000 });
     await expect(page.getByTestId('baseline-indexing-naive')).toHaveCount(0);
     await expect(page.getByTestId('illegal-count-post-filter')).toHaveText('✓ 0 illegal records let in');

@@ -137,6 +137,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     disclose: vi.fn(async (audience) => ({ ok: true as const, view: { ...view, audience } })),
     awaitBaselines: vi.fn(async () => ({ ok: true as const, view })),
     queryTrace: vi.fn(async () => ({ offset: 0, rows: [], matched: 0, total: 0 })),
+    firstEvidenceAttempts: vi.fn(async () => null),
     evidenceAttempts: vi.fn(async () => null),
     receiptJson: vi.fn(async () => '{}'),
     packetJson: vi.fn(async () => '{}'),

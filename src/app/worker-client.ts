@@ -63,6 +63,7 @@ export function createWorkerApi(onLost: (reason: string) => void): { readonly ap
     disclose: (audience) => call((remote) => remote.disclose(audience)),
     awaitBaselines: (compilation, onProgress) => call((remote) => remote.awaitBaselines(compilation, proxy(onProgress))),
     queryTrace: (query) => call((remote) => remote.queryTrace(query)),
+    firstEvidenceAttempts: (compilation, audience) => call((remote) => remote.firstEvidenceAttempts(compilation, audience)),
     evidenceAttempts: (compilation, proposition, audience, offset) => call((remote) => remote.evidenceAttempts(compilation, proposition, audience, offset)),
     receiptJson: () => call((remote) => remote.receiptJson()),
     packetJson: (audience) => call((remote) => remote.packetJson(audience)),

@@ -70,6 +70,7 @@ const api: CompilerApi = {
   disclose: async (audience) => (await session()).disclose(audience),
   awaitBaselines: async (compilation, onProgress) => (await session()).awaitBaselines(compilation, onProgress),
   queryTrace: async (query) => (await session()).queryTrace(query),
+  firstEvidenceAttempts: async (compilation, audience) => (await session()).firstEvidenceAttempts(compilation, audience),
   evidenceAttempts: async (compilation, proposition, audience, offset) => (await session()).evidenceAttempts(compilation, proposition, audience, offset),
   receiptJson: async () => (await session()).receiptJson(),
   packetJson: async (audience) => (await session()).packetJson(audience),

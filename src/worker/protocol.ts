@@ -200,8 +200,12 @@ export interface CompileView {
   readonly columns: { readonly naive: PacketColumn | null; readonly postFilter: PacketColumn | null; readonly compiled: PacketColumn };
   readonly failure: FailureView | null;
   readonly evidence: readonly EvidenceSlot[];
-  /** Which records tried each required proposition and why each was used or refused (also when failed closed). */
-  readonly evidenceAttempts: readonly EvidenceAttempts[];
+  /**
+   * Which records tried each required proposition and why each was used or refused (also when failed closed).
+   * Null in the answer to a compile or a change of view over a large record set: the page asks for them with
+   * `firstEvidenceAttempts` once the result is on screen.
+   */
+  readonly evidenceAttempts: readonly EvidenceAttempts[] | null;
   readonly decisionBlockedBy: readonly string[];
   /** The copyable packet with its manifest header; null when no packet was emitted. */
   readonly packetText: string | null;
@@ -466,6 +470,8 @@ export interface CompilerApi extends EvaluationApi {
    */
   awaitBaselines(compilation: number, onProgress: (progress: { readonly done: number; readonly total: number }) => void): Promise<CompileResponse | null>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
+  /** The first page of every required proposition's attempts in compilation `compilation`; null when a later compilation replaced it. */
+  firstEvidenceAttempts(compilation: number, audience: Audience): Promise<readonly EvidenceAttempts[] | null>;
   /** A page of one proposition's attempts in compilation `compilation`, from `offset`; null when a later compilation replaced it. */
   evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): Promise<EvidenceAttempts | null>;
   /** The diagnostic receipt: the app offers it only in the diagnostic view. */

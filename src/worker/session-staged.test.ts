@@ -8,7 +8,7 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createDatabaseImages, ImageNotSaved } from './database-image';
 import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
 import { createRecordStore } from './record-store';
-import { BACKGROUND_CORPUS_FROM, createSession, STORE_SLICE } from './session';
+import { ATTEMPTS_AFTER_RESULT_FROM, BACKGROUND_CORPUS_FROM, createSession, STORE_SLICE } from './session';
 import { memoryImageFiles } from './test-support/memory-image-files';
 import type { WorkspaceStorage } from './workspace-storage';
 
@@ -46,6 +46,24 @@ let compiler: Compiler;
 describe('a large workspace in the session', () => {
   beforeEach(async () => {
     compiler = createCompiler(await freshDriver());
+  });
+
+  it('answers a compile or a change of view without the evidence attempts, then gives them for that compilation only', async () => {
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    expect((await session.loadFiles([recordsFile('big')], () => undefined)).status).toBe('loaded');
+    const answered = viewOf(session.compile('diagnostic'));
+    expect(SIZE).toBeGreaterThanOrEqual(ATTEMPTS_AFTER_RESULT_FROM);
+    expect(answered.evidenceAttempts).toBeNull();
+    const attempts = session.firstEvidenceAttempts(answered.compilation, 'diagnostic');
+    expect(attempts?.map((slot) => slot.proposition)).toEqual(answered.compiledContract.requiredPropositions.map((proposition) => proposition.id));
+    // Views nobody waits for carry them: the baselines filled in, the same compilation.
+    expect(viewOf(await session.awaitBaselines(answered.compilation, () => undefined)).evidenceAttempts).toEqual(attempts);
+    const user = viewOf(session.disclose('user'));
+    expect(user.evidenceAttempts).toBeNull();
+    expect(session.firstEvidenceAttempts(user.compilation, 'user')).not.toBeNull();
+    session.compile('diagnostic');
+    expect(session.firstEvidenceAttempts(answered.compilation, 'diagnostic')).toBeNull();
   });
 
   it('shows the packet before the whole-corpus index, answers other calls while it is built, then fills in the same baselines a fresh compiler gives', async () => {

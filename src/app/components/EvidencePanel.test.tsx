@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EvidenceSlot } from '../../core/result';
+import { compileNow, setAudience } from '../state/actions';
 import { useResultStore } from '../state/result-store';
 import { installFakeApi, resetStores, sampleView } from '../test-support';
 import { ATTEMPTS_PAGE, type EvidenceAttempt } from '../../worker/protocol';
@@ -100,6 +101,40 @@ describe('EvidencePanel', () => {
     expect(listed()).toBe(total);
     act(() => useResultStore.setState({ response: { ok: true, view: { ...view, compilation: view.compilation + 1, evidenceAttempts: [page(0)] } } }));
     expect(listed()).toBe(ATTEMPTS_PAGE);
+  });
+
+  it('shows a large result at once and its attempts when the worker sends them, never with another view', async () => {
+    const attemptsOf = (id: string) => [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total: 1, offset: 0, attempts: [{ id, claim: 'supports' as const, evidenceClass: 'case_note', outcome: 'refused' as const, code: 'EXCLUDE_EVIDENCE_CLASS' as const, fact: 'f' }] }];
+    const answered = sampleView({ compilation: 7, evidence: [slot({})], evidenceAttempts: null });
+    const sends: ((value: ReturnType<typeof attemptsOf>) => void)[] = [];
+    const firstEvidenceAttempts = vi.fn(() => new Promise<ReturnType<typeof attemptsOf>>((resolve) => sends.push(resolve)));
+    installFakeApi({
+      compile: vi.fn(async () => ({ ok: true as const, view: answered })),
+      disclose: vi.fn(async () => ({ ok: true as const, view: { ...answered, audience: 'user' as const } })),
+      firstEvidenceAttempts,
+    });
+    resetStores();
+    render(<EvidencePanel />);
+
+    const compiling = compileNow();
+    await waitFor(() => expect(screen.getByTestId('attempts-pending')).toHaveTextContent('Finding the records that tried…'));
+    expect(firstEvidenceAttempts).toHaveBeenLastCalledWith(7, 'diagnostic');
+    await act(async () => sends[0]?.(attemptsOf('R-1')));
+    await compiling;
+    expect(screen.queryByTestId('attempts-pending')).toBeNull();
+    expect(screen.getByTestId('attempt-waiver_valid-R-1')).toBeInTheDocument();
+
+    // The diagnostic view's attempts, late, are not shown with the user view that replaced it; the user view's are.
+    const compilingAgain = compileNow();
+    await waitFor(() => expect(firstEvidenceAttempts).toHaveBeenCalledTimes(2));
+    const disclosing = setAudience('user');
+    await waitFor(() => expect(firstEvidenceAttempts).toHaveBeenCalledTimes(3));
+    await act(async () => sends[1]?.(attemptsOf('R-diagnostic')));
+    expect(screen.getByTestId('attempts-pending')).toBeInTheDocument();
+    await act(async () => sends[2]?.(attemptsOf('R-user')));
+    await Promise.all([compilingAgain, disclosing]);
+    expect(screen.getByTestId('attempt-waiver_valid-R-user')).toBeInTheDocument();
+    expect(screen.queryByTestId('attempt-waiver_valid-R-diagnostic')).toBeNull();
   });
 
   it('a page the worker no longer has (a later compilation replaced it) adds nothing, and the button works again', async () => {

@@ -24,6 +24,15 @@ export function evidenceSentence(slot: EvidenceSlot): string {
   return `No admissible evidence was found in the admitted records of an accepted class (${classes}).`;
 }
 
+/** Shown while the worker works out the attempts of a large record set, which it sends after the result. */
+function AttemptsPending() {
+  return (
+    <p className="attempts-pending" data-testid="attempts-pending">
+      Finding the records that tried…
+    </p>
+  );
+}
+
 /** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
 function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; view: CompileView }) {
   // Pages fetched after the view's first, for the compilation and view they extend: a new one starts from its own first page
@@ -77,7 +86,7 @@ function Slot({ slot, attempts, view }: { slot: EvidenceSlot; attempts: Evidence
       <p>{evidenceSentence(slot)}</p>
       {slot.notAccepted.length > 0 ? <p>Mentioned, but not an accepted class for it: {slot.notAccepted.join(', ')}.</p> : null}
       {slot.displaced.length > 0 ? <p>Admitted accepted evidence the budget left out: {slot.displaced.join(', ')}.</p> : null}
-      <Attempts attempts={attempts} view={view} />
+      {view.evidenceAttempts === null ? <AttemptsPending /> : <Attempts attempts={attempts} view={view} />}
     </li>
   );
 }
@@ -87,14 +96,16 @@ export function EvidencePanel() {
   const view = response?.ok ? response.view : null;
   // Nothing until there is a result: an empty panel here would be pushed down when the packets above arrive.
   if (!view) return null;
-  const attemptsOf = (proposition: string) => view.evidenceAttempts.find((attempts) => attempts.proposition === proposition);
+  const attemptsOf = (proposition: string) => view.evidenceAttempts?.find((attempts) => attempts.proposition === proposition);
   return (
     <section className="panel" aria-labelledby="evidence-heading">
       <h2 id="evidence-heading">Evidence</h2>
       {view.status === 'fail_closed' ? (
         <>
           <p>No packet was emitted, so no proposition is established by it.</p>
-          {view.evidenceAttempts.length > 0 ? (
+          {view.evidenceAttempts === null ? (
+            <AttemptsPending />
+          ) : view.evidenceAttempts.length > 0 ? (
             <ul className="evidence-list">
               {view.evidenceAttempts.map((attempts) => (
                 <li key={attempts.proposition} className="evidence" data-testid={`evidence-${attempts.proposition}`}>

@@ -177,7 +177,30 @@ export async function compileNow({ checksRemembered = false } = {}): Promise<voi
   if (checksRemembered && remembered !== null && compiled !== remembered) {
     useUiStore.setState({ notice: `The result shown from your last session (receipt ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (receipt ${compiled.slice(0, 12)})`}: the new compilation replaces it.` });
   }
-  await Promise.all([refreshTrace(), fillBaselines(response, ticket)]);
+  await Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
+}
+
+/**
+ * A large record set's result comes without its evidence attempts, so that the receipt is on screen sooner; they
+ * follow, unless another compilation or view has replaced this one, or they came with its baselines meanwhile.
+ */
+async function fillEvidenceAttempts(response: CompileResponse, ticket: number): Promise<void> {
+  if (!response.ok || response.view.evidenceAttempts !== null) return;
+  const { compilation, audience } = response.view;
+  let attempts: readonly EvidenceAttempts[] | null;
+  try {
+    attempts = await compilerApi().firstEvidenceAttempts(compilation, audience);
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('reading the evidence attempts', error);
+    return;
+  }
+  if (ticket !== compileTicket || attempts === null) return;
+  const found = attempts;
+  useResultStore.setState((state) => {
+    const shown = state.response;
+    if (!shown?.ok || shown.view.compilation !== compilation || shown.view.audience !== audience || shown.view.evidenceAttempts !== null) return {};
+    return { response: { ok: true, view: { ...shown.view, evidenceAttempts: found } } };
+  });
 }
 
 /**
@@ -211,7 +234,7 @@ export async function setAudience(audience: Audience): Promise<void> {
   }
   if (ticket !== compileTicket) return;
   useResultStore.setState({ response, failure: null, rememberedReceipt: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
-  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket)]);
+  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
 }
 
 export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>> = {}): Promise<void> {
