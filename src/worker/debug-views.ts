@@ -220,7 +220,8 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   const asOf = parseInstant(request.contract.asOf) ?? 0;
   type Kind = AsOfStop['records'][number]['kind'];
   const KINDS: readonly Kind[] = ['knownAt', 'validFrom', 'expires'];
-  const visible = request.recordSet.checked.filter((checked) => !view.withheld.has(checked.record.id));
+  // With nothing withheld (the diagnostic view) every record is visible: the filter alone walked 100,000 records for 15-30 ms.
+  const visible = view.withheld.size === 0 ? request.recordSet.checked : request.recordSet.checked.filter((checked) => !view.withheld.has(checked.record.id));
   // Every instant a record enters or leaves the time gate, in typed arrays: at 100,000 records a map of every
   // instant's records cost 300 ms, and a callback per instant most of what was left.
   const eventAt = new Float64Array(visible.length * 3);
