@@ -13,7 +13,7 @@ import { LoadCancelled, streamRecords, streamText, type RecordsFileReader } from
  */
 
 /** Below this a helper's start (its script and parser loaded) is not worth it: the 10,000-record file is 17 MB. */
-export const READ_IN_PARTS_FROM_BYTES = 8 * 2 ** 20;
+const READ_IN_PARTS_FROM_BYTES = 8 * 2 ** 20;
 
 /**
  * Reads the records of `part` (whole lines, numbered from 1) somewhere else, reporting its bytes read.
