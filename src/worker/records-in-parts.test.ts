@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../core/test-support/builders';
 import { LoadCancelled, streamRecords } from './file-intake';
 import type { LoadProgress } from './protocol';
-import { lineBoundaryFrom, readPart, readRecordsInParts, type PartReader } from './records-in-parts';
+import { answerPartRequest, lineBoundaryFrom, readPart, readRecordsInParts, type PartReader, type PartReply } from './records-in-parts';
 
 const line = (id: string, text = `text of ${id}`) => JSON.stringify(buildRecord({ id, text }));
 const file = (text: string) => ({ name: 'r.jsonl', blob: new Blob([text]) });
@@ -99,5 +99,32 @@ describe('lineBoundaryFrom', () => {
     const boundary = await lineBoundaryFrom(blob, 1);
     expect(await blob.slice(0, boundary ?? 0).text()).toBe('é😀\n');
     expect(await blob.slice(boundary ?? 0).text()).toBe('€\n');
+  });
+});
+
+describe('answerPartRequest (the helper)', () => {
+  const answers = async (blob: Blob, reply?: (message: PartReply) => void) => {
+    const replies: PartReply[] = [];
+    await answerPartRequest({ blob, name: 'r.jsonl' }, (message) => {
+      replies.push(message);
+      reply?.(message);
+    });
+    return replies;
+  };
+
+  it('reports its progress, then the part it read, or that the part has a problem', async () => {
+    const good = await answers(new Blob([lines(['a', 'b'])]));
+    expect(good.at(-2)).toEqual({ kind: 'progress', done: new Blob([lines(['a', 'b'])]).size });
+    expect(good.at(-1)).toMatchObject({ kind: 'part', part: { lineCount: 2, lines: [1, 2] } });
+    expect((await answers(new Blob(['{"id": 1}\n']))).at(-1)).toEqual({ kind: 'refused' });
+  });
+
+  it('says why when the file cannot be read, or its records cannot be sent back, instead of never answering', async () => {
+    const unreadable = { stream: () => new ReadableStream({ pull: (controller) => controller.error(new Error('the file changed on disk')) }) } as unknown as Blob;
+    expect(await answers(unreadable)).toEqual([{ kind: 'failed', reason: 'the file changed on disk' }]);
+    const unsendable = await answers(new Blob([lines(['a'])]), (message) => {
+      if (message.kind === 'part') throw new Error('could not be cloned');
+    });
+    expect(unsendable.at(-1)).toEqual({ kind: 'failed', reason: 'could not be cloned' });
   });
 });

@@ -36,6 +36,35 @@ export async function readPart(blob: Blob, name: string, onBytes: (done: number)
   return reader.finishPart();
 }
 
+/** What the compiler worker asks a helper: the records of this part of a file. */
+export interface PartRequest {
+  readonly blob: Blob;
+  readonly name: string;
+}
+
+export type PartReply =
+  | { readonly kind: 'progress'; readonly done: number }
+  | { readonly kind: 'part'; readonly part: RecordsPart }
+  | { readonly kind: 'refused' }
+  // The part could not be read there (the file changed on disk, say): the compiler worker reads it, and reports what it finds.
+  | { readonly kind: 'failed'; readonly reason: string };
+
+/** Never cancelled from inside: the compiler worker stops a helper by terminating it. */
+const running = new AbortController().signal;
+
+/**
+ * A helper's answer to a request: progress as it reads, then the part, a refusal, or why it failed. Whatever goes
+ * wrong (reading the file, sending the records back) is said, or the compiler worker would wait for ever.
+ */
+export async function answerPartRequest({ blob, name }: PartRequest, reply: (message: PartReply) => void): Promise<void> {
+  try {
+    const part = await readPart(blob, name, (done) => reply({ kind: 'progress', done }), running);
+    reply(part.ok ? { kind: 'part', part: part.value } : { kind: 'refused' });
+  } catch (error) {
+    reply({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
+  }
+}
+
 /** Bytes looked at first for the newline that ends the first part; doubled each time none is found. */
 const FIRST_WINDOW_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;

@@ -1,6 +1,5 @@
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
-import type { PartReader } from './records-in-parts';
-import type { PartReply, PartRequest } from './records-part.worker';
+import type { PartReader, PartReply, PartRequest } from './records-in-parts';
 import partWorkerUrl from './records-part.worker.ts?worker&url';
 
 /**
@@ -31,6 +30,10 @@ export const readPartInHelper: PartReader = (part, name, onBytes, signal) =>
     worker.addEventListener('message', ({ data }: MessageEvent<PartReply>) => {
       if (data.kind === 'progress') {
         onBytes(data.done);
+        return;
+      }
+      if (data.kind === 'failed') {
+        fail(data.reason);
         return;
       }
       end();
