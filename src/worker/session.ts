@@ -525,7 +525,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       const context = factContextOf(compiled.outcome.receipt.contract);
       const rows = filterAndSortTrace(shown.rows, { ...DEFAULT_TRACE_QUERY, audience }, context);
       // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against one.
-      const firstPage = { offset: 0, rows: rows.slice(0, TRACE_PAGE_SIZE).map((row) => toRowView(row, context, null)), matched: rows.length, total: shown.rows.length };
+      const firstPage = traceWindow(rows, shown.rows.length, context, new Map(), 0, TRACE_PAGE_SIZE);
       // A result not remembered only means the next boot waits for its compilation.
       measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(() => undefined);
     }, REMEMBER_AFTER_MS);
@@ -675,10 +675,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         const changes = pinnedReceipt ? traceChanges(pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
         traceCache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
       }
-      const start = Math.max(0, Math.floor(offset));
-      const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-      const { context, changes } = traceCache;
-      return { offset: start, rows: traceCache.rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: traceCache.rows.length, total: traceCache.total };
+      const { rows, total, context, changes } = traceCache;
+      return traceWindow(rows, total, context, changes, offset, limit);
     },
 
     receiptJson(): string | null {
@@ -1181,6 +1179,13 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
       // Unranked rows sort after every score, whichever the direction.
       return (a, b) => (a.score ?? Number.NEGATIVE_INFINITY) - (b.score ?? Number.NEGATIVE_INFINITY);
   }
+}
+
+/** Rows `offset` on (at most `limit`, and never more than MAX_TRACE_WINDOW) of a filtered and sorted trace, as the page renders them. */
+function traceWindow(rows: readonly TraceRow[], total: number, context: FactContext, changes: ReadonlyMap<string, TraceChange>, offset: number, limit: number): TracePage {
+  const start = Math.max(0, Math.floor(offset));
+  const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
+  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: rows.length, total };
 }
 
 /** The compact row the UI renders, its fact in words. */

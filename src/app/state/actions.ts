@@ -5,7 +5,7 @@ import { WorkerLostError } from '../worker-supervisor';
 import { compilerApi, restartCompilerWorker } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
-import { EMPTY_TRACE, useResultStore } from './result-store';
+import { EMPTY_TRACE, traceFrom, useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
 import { applyLink, copyShareLink, linkOf, openLinkFromLocation, useShareStore, type PendingLink } from './share';
 import { useUiStore } from './ui-store';
@@ -109,7 +109,7 @@ async function showRememberedResult(): Promise<void> {
     rememberedReceipt: view.receiptId,
     compiling: true,
     baselineProgress: view.baselineIndexing,
-    trace: { matched: firstPage.matched, total: firstPage.total, pages: new Map([[0, firstPage.rows]]) },
+    trace: traceFrom(firstPage),
   });
 }
 
@@ -250,7 +250,7 @@ export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>
     return;
   }
   if (ticket !== traceTicket) return;
-  useResultStore.setState({ trace: { matched: page.matched, total: page.total, pages: new Map([[0, page.rows]]) } });
+  useResultStore.setState({ trace: traceFrom(page) });
 }
 
 // Pages already asked for under the current trace ticket, so a scroll does not ask twice.

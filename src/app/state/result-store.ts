@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
-import type { CompileResponse, TraceFilter, TraceRowView } from '../../worker/protocol';
+import type { CompileResponse, TraceFilter, TracePage, TraceRowView } from '../../worker/protocol';
 
 export interface TraceWindows {
   readonly matched: number;
@@ -37,6 +37,11 @@ interface ResultState {
 }
 
 export const EMPTY_TRACE: TraceWindows = { matched: 0, total: 0, pages: new Map() };
+
+/** The trace as a first page leaves it: the later pages are fetched as they scroll into view. */
+export function traceFrom(firstPage: TracePage): TraceWindows {
+  return { matched: firstPage.matched, total: firstPage.total, pages: new Map([[0, firstPage.rows]]) };
+}
 
 export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | undefined {
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
