@@ -40,6 +40,46 @@ describe('wasm driver', () => {
     expect(driver.all('SELECT v FROM t WHERE v >= ? ORDER BY v', [10])).toEqual([[10], [11]]);
   });
 
+  it('writes every kind of value exactly as SQLite reads it back, strings of any length included', () => {
+    driver.exec('CREATE TABLE kinds (i, t)');
+    const insert = driver.prepare('INSERT INTO kinds VALUES (?, ?)');
+    const long = 'ü€😀'.repeat(40_000); // 280,000 UTF-8 bytes: past the scratch buffer's first size
+    const values: [number | null, string | null][] = [
+      [7, ''],
+      [-2_147_483_648, 'plain'],
+      [2_147_483_648, 'Grüße, 東京 😀'],
+      [1_767_225_600_000, long],
+      [-9_007_199_254_740_991, null],
+      [0.5, 'after a long one'],
+      [null, 'x'],
+    ];
+    for (const row of values) insert.run(row);
+    insert.finalize();
+    expect(driver.all('SELECT i, t FROM kinds ORDER BY rowid')).toEqual(values);
+    expect(driver.all('SELECT typeof(i) FROM kinds ORDER BY rowid').map(([type]) => type)).toEqual(['integer', 'integer', 'integer', 'integer', 'integer', 'real', 'null']);
+    expect(driver.all('SELECT length(t) FROM kinds WHERE rowid = 4')).toEqual([[long.length - 40_000]]);
+  });
+
+  it('leaves no value bound from one run to the next', () => {
+    driver.exec('CREATE TABLE pairs (a, b)');
+    const insert = driver.prepare('INSERT INTO pairs VALUES (?, ?)');
+    insert.run(['first', 'second']);
+    insert.run(['third']);
+    insert.finalize();
+    expect(driver.all('SELECT a, b FROM pairs ORDER BY rowid')).toEqual([['first', 'second'], ['third', null]]);
+  });
+
+  it("reports SQLite's own message for a failed write and keeps the statement usable", () => {
+    driver.exec('CREATE TABLE unique_ids (id TEXT UNIQUE)');
+    const insert = driver.prepare('INSERT INTO unique_ids VALUES (?)');
+    insert.run(['a']);
+    expect(() => insert.run(['a'])).toThrow(/UNIQUE constraint failed: unique_ids\.id/);
+    expect(() => insert.run(['b', 'one too many'])).toThrow(/column index out of range/);
+    insert.run(['c']);
+    insert.finalize();
+    expect(driver.all('SELECT id FROM unique_ids ORDER BY id')).toEqual([['a'], ['c']]);
+  });
+
   it('reads the parameter limit from the build and enforces exactly that limit', () => {
     expect(driver.maxParameters).toBeGreaterThanOrEqual(999);
     // An IN list binds any number of values without deepening the expression tree.

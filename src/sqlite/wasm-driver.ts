@@ -3,23 +3,89 @@ import type { SqlDriver, SqlStatement, SqlValue } from '../core/search/driver';
 
 /** SQLITE_LIMIT_VARIABLE_NUMBER, read from the build rather than assumed. */
 const SQLITE_LIMIT_VARIABLE_NUMBER = 9;
+const SQLITE_ROW = 100;
+const SQLITE_DONE = 101;
+/** The destructor argument that tells SQLite the bound bytes stay put until the statement is reset. */
+const SQLITE_STATIC = 0;
+/** Room for the strings of one run: a record's row is far below it; a long text gets a buffer of its own. */
+const SCRATCH_BYTES = 1 << 16;
+
+/** The C functions `run` calls, as the build exports them: numbers in, result codes out, no conversions. */
+interface RawExports {
+  sqlite3_bind_null(statement: number, index: number): number;
+  sqlite3_bind_int(statement: number, index: number, value: number): number;
+  sqlite3_bind_int64(statement: number, index: number, value: bigint): number;
+  sqlite3_bind_double(statement: number, index: number, value: number): number;
+  sqlite3_bind_text(statement: number, index: number, text: number, bytes: number, destructor: number): number;
+  sqlite3_step(statement: number): number;
+  sqlite3_reset(statement: number): number;
+  sqlite3_clear_bindings(statement: number): number;
+}
 
 /**
- * The one SqlDriver, over @sqlite.org/sqlite-wasm's oo1 API. The CLI uses it with an in-memory database,
- * the app's worker with its database in OPFS (or in memory when OPFS is unavailable): Node and the browser
- * run the same SQLite and the same FTS5.
+ * Runs a prepared statement that returns no rows through the build's raw exports (`sqlite3.wasm.exports`,
+ * which the sqlite-wasm docs leave open to clients who want them). oo1's `bind` checks every argument in
+ * JavaScript and copies every string into a buffer of its own from `malloc`; writing 100,000 records' rows
+ * that way cost more than SQLite's work on them. Here strings are encoded into one scratch buffer, bound as
+ * SQLITE_STATIC, and the bindings cleared before the buffer is written again. Values bind as oo1 binds them:
+ * int32 as int, other integers as int64, other numbers as double. The pinned build is wasm32 with BigInt;
+ * another build is refused when the driver is made rather than misread on the first write.
  */
+function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number, params: readonly SqlValue[]) => void {
+  const { wasm } = sqlite3;
+  const pointerBytes = Number(wasm.sizeofIR('*'));
+  if (pointerBytes !== 4 || !sqlite3.config.bigIntEnabled) {
+    throw new Error(`this SQLite build has ${pointerBytes * 8}-bit pointers${sqlite3.config.bigIntEnabled ? '' : ' and no BigInt'}: the driver binds through the wasm32 exports with BigInt`);
+  }
+  const raw = wasm.exports as RawExports;
+  const encoder = new TextEncoder();
+  const scratch = Number(wasm.alloc(SCRATCH_BYTES));
+
+  return (pointer, params) => {
+    let stringBytes = 0;
+    for (const value of params) if (typeof value === 'string') stringBytes += value.length * 3; // at most three UTF-8 bytes per UTF-16 unit
+    // Longer strings get a buffer for this run alone, so one long text does not keep its size for the session.
+    const buffer = stringBytes <= SCRATCH_BYTES ? scratch : Number(wasm.alloc(stringBytes));
+    // Binding allocates nothing in WASM memory, so this view of it stays valid until the step.
+    const heap = wasm.heap8u();
+    let at = buffer;
+    let rc = 0;
+    try {
+      for (let index = 0; index < params.length && rc === 0; index += 1) {
+        const value = params[index] as SqlValue;
+        if (value === null) rc = raw.sqlite3_bind_null(pointer, index + 1);
+        else if (typeof value === 'string') {
+          const { written } = encoder.encodeInto(value, heap.subarray(at, buffer + stringBytes));
+          rc = raw.sqlite3_bind_text(pointer, index + 1, at, written, SQLITE_STATIC);
+          at += written;
+        } else if ((value | 0) === value) rc = raw.sqlite3_bind_int(pointer, index + 1, value);
+        else if (Number.isInteger(value)) rc = raw.sqlite3_bind_int64(pointer, index + 1, BigInt(value));
+        else rc = raw.sqlite3_bind_double(pointer, index + 1, value);
+      }
+      if (rc === 0) {
+        const stepped = raw.sqlite3_step(pointer);
+        rc = stepped === SQLITE_ROW || stepped === SQLITE_DONE ? 0 : stepped;
+      }
+      if (rc !== 0) sqlite3.oo1.DB.checkRc(db, rc);
+    } finally {
+      raw.sqlite3_reset(pointer);
+      raw.sqlite3_clear_bindings(pointer);
+      if (buffer !== scratch) wasm.dealloc(buffer);
+    }
+  };
+}
+
 export function createWasmDriver(sqlite3: Sqlite3Static, db: Database = new sqlite3.oo1.DB(':memory:', 'c')): SqlDriver {
   const maxParameters = sqlite3.capi.sqlite3_limit(db.pointer ?? 0, SQLITE_LIMIT_VARIABLE_NUMBER, -1);
   db.exec('PRAGMA temp_store = MEMORY;');
+
+  const runRaw = createRawRunner(sqlite3, db);
 
   const prepare = (sql: string): SqlStatement => {
     const statement = db.prepare(sql);
     return {
       run(params) {
-        if (params && params.length > 0) statement.bind(params as SqlValue[]);
-        statement.step();
-        statement.reset(true);
+        runRaw(statement.pointer ?? 0, params ?? []);
       },
       all(params) {
         if (params && params.length > 0) statement.bind(params as SqlValue[]);

@@ -106,12 +106,13 @@ const PROGRESS_EVERY = 2_000;
 const BATCH_SIZE = 500;
 
 /**
- * Rows (not texts) go in batches: each table gets one JSON array per batch and one statement execution, so a
- * record costs a JSON.stringify instead of a dozen bind/step/reset round trips into WASM. `jsonb_each`
- * reads the array once as binary JSON; with `json_each` every `value->>n` parsed the row's text again.
+ * The side tables' rows go in batches: each table gets one JSON array per batch and one statement execution,
+ * which for their two short columns costs no more than a row at a time and keeps the calls into WASM few.
+ * `jsonb_each` reads the array once as binary JSON; with `json_each` every `value->>n` parsed the row's text
+ * again. A record's own row is the other way round: eighteen `value->>n` extractions per row cost twice what
+ * binding its columns does (the driver binds without copying), so it is written a row at a time.
  */
 const BATCH_INSERTS = {
-  records: `INSERT INTO records SELECT ${Array.from({ length: 18 }, (_, column) => `value->>${column}`).join(', ')} FROM jsonb_each(?)`,
   role: 'INSERT OR IGNORE INTO record_roles SELECT value->>0, value->>1 FROM jsonb_each(?)',
   purpose: 'INSERT OR IGNORE INTO record_purposes SELECT value->>0, value->>1 FROM jsonb_each(?)',
   label: 'INSERT OR IGNORE INTO record_labels SELECT value->>0, value->>1 FROM jsonb_each(?)',
@@ -192,11 +193,12 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     // than the bind and step per row it saved (the rows' short columns above are the other way round).
     insertAdmittedText: driver.prepare('INSERT INTO admitted_text (rowid, title, text) VALUES (?, ?, ?)'),
     insertCorpusText: driver.prepare('INSERT INTO corpus_text (rowid, title, text) VALUES (?, ?, ?)'),
+    insertRecord: driver.prepare(`INSERT INTO records VALUES (${Array.from({ length: 18 }, () => '?').join(', ')})`),
     hasAdmittedText: driver.prepare('SELECT 1 FROM admitted_text_docsize WHERE id = ?'),
     hasCorpusText: driver.prepare('SELECT 1 FROM corpus_text_docsize WHERE id = ?'),
   };
 
-  const emptyBatch = (): Record<BatchTable, SqlValue[][]> => ({ records: [], role: [], purpose: [], label: [], claim: [], supersession: [] });
+  const emptyBatch = (): Record<BatchTable, SqlValue[][]> => ({ role: [], purpose: [], label: [], claim: [], supersession: [] });
   let batch = emptyBatch();
   const queued = new Set<number>();
 
@@ -211,7 +213,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
   const queueInsert = (item: CheckedRecord, rowid: number) => {
     const { record } = item;
-    batch.records.push([
+    statements.insertRecord.run([
       rowid,
       record.id,
       item.fingerprint,
