@@ -43,7 +43,7 @@ describe('wasm driver', () => {
   it('writes every kind of value exactly as SQLite reads it back, strings of any length included', () => {
     driver.exec('CREATE TABLE kinds (i, t)');
     const insert = driver.prepare('INSERT INTO kinds VALUES (?, ?)');
-    const long = 'ü€😀'.repeat(40_000); // 280,000 UTF-8 bytes: past the scratch buffer's first size
+    const long = 'ü€😀'.repeat(40_000); // 360,000 UTF-8 bytes: past the scratch buffer, so a buffer of its own
     const values: [number | null, string | null][] = [
       [7, ''],
       [-2_147_483_648, 'plain'],
@@ -51,13 +51,16 @@ describe('wasm driver', () => {
       [1_767_225_600_000, long],
       [-9_007_199_254_740_991, null],
       [0.5, 'after a long one'],
+      [1, `${'a'.repeat(63)}é`],
+      [2, 'b'.repeat(65)],
       [null, 'x'],
     ];
     for (const row of values) insert.run(row);
     insert.finalize();
     expect(driver.all('SELECT i, t FROM kinds ORDER BY rowid')).toEqual(values);
-    expect(driver.all('SELECT typeof(i) FROM kinds ORDER BY rowid').map(([type]) => type)).toEqual(['integer', 'integer', 'integer', 'integer', 'integer', 'real', 'null']);
+    expect(driver.all('SELECT typeof(i) FROM kinds ORDER BY rowid').map(([type]) => type)).toEqual(['integer', 'integer', 'integer', 'integer', 'integer', 'real', 'integer', 'integer', 'null']);
     expect(driver.all('SELECT length(t) FROM kinds WHERE rowid = 4')).toEqual([[long.length - 40_000]]);
+    expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM kinds WHERE rowid = 3')).toEqual([[new TextEncoder().encode('Grüße, 東京 😀').length]]);
   });
 
   it('leaves no value bound from one run to the next', () => {

@@ -9,6 +9,8 @@ const SQLITE_DONE = 101;
 const SQLITE_STATIC = 0;
 /** Room for the strings of one run: a record's row is far below it; a long text gets a buffer of its own. */
 const SCRATCH_BYTES = 1 << 16;
+/** Up to this many UTF-16 units a string is copied by hand when it is ASCII (see `writeUtf8`). */
+const SHORT_STRING = 64;
 
 /** The C functions `run` calls, as the build exports them: numbers in, result codes out, no conversions. */
 interface RawExports {
@@ -41,6 +43,23 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
   const encoder = new TextEncoder();
   const scratch = Number(wasm.alloc(SCRATCH_BYTES));
 
+  /**
+   * Writes `value` as UTF-8 at `at`, returning the byte count. Short ASCII strings (ids, classes, hashes) are
+   * copied by hand: in Chromium each `encodeInto` call cost about a microsecond, several times the copy, and
+   * a record's row binds a dozen of them. Long strings, and whatever follows a non-ASCII character, go
+   * through `encodeInto`, which is the faster of the two per byte.
+   */
+  const writeUtf8 = (value: string, heap: Uint8Array, at: number, end: number): number => {
+    const length = value.length;
+    if (length > SHORT_STRING) return encoder.encodeInto(value, heap.subarray(at, end)).written;
+    for (let index = 0; index < length; index += 1) {
+      const code = value.charCodeAt(index);
+      if (code > 0x7f) return index + encoder.encodeInto(value.slice(index), heap.subarray(at + index, end)).written;
+      heap[at + index] = code;
+    }
+    return length;
+  };
+
   return (pointer, params) => {
     let stringBytes = 0;
     for (const value of params) if (typeof value === 'string') stringBytes += value.length * 3; // at most three UTF-8 bytes per UTF-16 unit
@@ -55,7 +74,7 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
         const value = params[index] as SqlValue;
         if (value === null) rc = raw.sqlite3_bind_null(pointer, index + 1);
         else if (typeof value === 'string') {
-          const { written } = encoder.encodeInto(value, heap.subarray(at, buffer + stringBytes));
+          const written = writeUtf8(value, heap, at, buffer + stringBytes);
           rc = raw.sqlite3_bind_text(pointer, index + 1, at, written, SQLITE_STATIC);
           at += written;
         } else if ((value | 0) === value) rc = raw.sqlite3_bind_int(pointer, index + 1, value);
