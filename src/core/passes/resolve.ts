@@ -78,6 +78,13 @@ function idOrder(ids: readonly string[]): Int32Array {
   return sorted ? order : order.sort((a, b) => compareStrings(ids[a] as string, ids[b] as string));
 }
 
+/** `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long. */
+function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
+  const ordered = new Array<T>(order.length);
+  for (let position = 0; position < order.length; position += 1) ordered[position] = items[order[position] as number] as T;
+  return ordered;
+}
+
 function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
   return a.checked === b.checked && (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since));
 }
@@ -232,13 +239,13 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const ids = recordSet.records.map((record) => record.id);
   const order = derive.cell('resolve:id-order', ids, () => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
-  const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(Array.from(order, (source) => ids[source] as string)));
+  const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(inOrder(order, ids)));
   const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...links.deps], () => {
     const found = supersessionsInForce(links.successors, asOf);
     // While the successors in force stay the same, a record resolves the same way whatever else changed.
     return { inForce: found, supersessionKey: canonicalJson([...found].sort(([a], [b]) => compareStrings(a, b))) };
   });
-  const inIdOrder = Array.from(order, (source) => recordSet.checked[source] as CheckedRecord);
+  const inIdOrder = inOrder(order, recordSet.checked);
   const records = derive.map('resolve:records', supersessionKey, inIdOrder, (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null }), sameResolved);
   return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf });
 }
