@@ -1,8 +1,9 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SqlDriver } from '../core/search/driver';
 import { openInMemoryDatabase } from './load-sqlite';
-import { createWasmDriver } from './wasm-driver';
+import { createWasmDriver, utf8Length } from './wasm-driver';
 
 let driver: SqlDriver;
 
@@ -61,6 +62,22 @@ describe('wasm driver', () => {
     expect(driver.all('SELECT typeof(i) FROM kinds ORDER BY rowid').map(([type]) => type)).toEqual(['integer', 'integer', 'integer', 'integer', 'integer', 'real', 'integer', 'integer', 'null']);
     expect(driver.all('SELECT length(t) FROM kinds WHERE rowid = 4')).toEqual([[long.length - 40_000]]);
     expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM kinds WHERE rowid = 3')).toEqual([[new TextEncoder().encode('Grüße, 東京 😀').length]]);
+  });
+
+  it('sizes a long string exactly as TextEncoder writes it, lone surrogates included', () => {
+    const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+    const pieces = fc.oneof(codeUnit, fc.constantFrom('😀', 'é', '東', 'a', '\ud800', '\udc00'));
+    fc.assert(fc.property(fc.array(pieces, { maxLength: 200 }), (parts) => {
+      const value = parts.join('');
+      expect(utf8Length(value)).toBe(new TextEncoder().encode(value).length);
+    }));
+    // Past the scratch buffer, a string is written into a buffer of exactly that size: none of it may be cut.
+    driver.exec('CREATE TABLE long_texts (t)');
+    const long = `${'\ud800x😀'.repeat(10_000)}\udc00`;
+    const insert = driver.prepare('INSERT INTO long_texts VALUES (?)');
+    insert.run([long]);
+    insert.finalize();
+    expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM long_texts')).toEqual([[new TextEncoder().encode(long).length]]);
   });
 
   it('leaves no value bound from one run to the next', () => {

@@ -12,6 +12,21 @@ const SCRATCH_BYTES = 1 << 16;
 /** Up to this many UTF-16 units a string is copied by hand when it is ASCII (see `writeUtf8`). */
 const SHORT_STRING = 64;
 
+/** The bytes `TextEncoder` writes for `value`: a surrogate pair takes four, a lone surrogate three (U+FFFD). */
+export function utf8Length(value: string): number {
+  let bytes = 0;
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < value.length && (value.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 /** The C functions `run` calls, as the build exports them: numbers in, result codes out, no conversions. */
 interface RawExports {
   sqlite3_bind_null(statement: number, index: number): number;
@@ -63,7 +78,9 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
   return (pointer, params) => {
     let stringBytes = 0;
     for (const value of params) if (typeof value === 'string') stringBytes += value.length * 3; // at most three UTF-8 bytes per UTF-16 unit
-    // Longer strings get a buffer for this run alone, so one long text does not keep its size for the session.
+    // Longer strings get a buffer of their exact size for this run alone: WASM memory never shrinks, so
+    // neither three times a long text's length nor one long text's size is kept for the session.
+    if (stringBytes > SCRATCH_BYTES) stringBytes = params.reduce<number>((bytes, value) => bytes + (typeof value === 'string' ? utf8Length(value) : 0), 0);
     const buffer = stringBytes <= SCRATCH_BYTES ? scratch : Number(wasm.alloc(stringBytes));
     // Binding allocates nothing in WASM memory, so this view of it stays valid until the step.
     const heap = wasm.heap8u();
