@@ -61,10 +61,10 @@ export function lowerAdmission(resolved: ResolvedContract, maxParameters: number
   notInList('r.sensitivity', contract.forbiddenSensitivity);
   // No principal of the chain may lack every role the record allows.
   add(`NOT EXISTS (SELECT 1 FROM principals p WHERE NOT EXISTS (
-    SELECT 1 FROM record_roles x JOIN principal_roles pr ON pr.role = x.role WHERE x.record_rowid = r.rowid AND pr.principal = p.principal))`);
-  add('EXISTS (SELECT 1 FROM record_purposes x WHERE x.record_rowid = r.rowid AND x.purpose = ?)', [contract.purpose]);
+    SELECT 1 FROM role_lists x JOIN principal_roles pr ON pr.role = x.role WHERE x.list = r.roles AND pr.principal = p.principal))`);
+  add('EXISTS (SELECT 1 FROM purpose_lists x WHERE x.list = r.purposes AND x.purpose = ?)', [contract.purpose]);
   if (contract.denyLabels.length > 0) {
-    add('NOT EXISTS (SELECT 1 FROM record_labels x WHERE x.record_rowid = r.rowid AND x.label IN (SELECT value FROM json_each(?)))', [JSON.stringify(contract.denyLabels)]);
+    add('NOT EXISTS (SELECT 1 FROM label_lists x WHERE x.list = r.labels AND x.label IN (SELECT value FROM json_each(?)))', [JSON.stringify(contract.denyLabels)]);
   }
   if (contract.typedEvidenceOnly) {
     add(

@@ -55,8 +55,9 @@ describe('createRecordIndex batched inserts', () => {
       }),
     );
     expect(sync(records)).toMatchObject({ inserted: 1_234, updated: 0, deleted: 0 });
-    expect(rows('SELECT count(*) FROM record_roles')).toEqual([[2_468]]);
-    expect(rows('SELECT count(*) FROM record_labels')).toEqual([[124]]);
+    expect(rows('SELECT count(*) FROM records r JOIN role_lists x ON x.list = r.roles')).toEqual([[2_468]]);
+    expect(rows('SELECT count(*) FROM records r JOIN label_lists x ON x.list = r.labels')).toEqual([[124]]);
+    expect(rows('SELECT (SELECT count(*) FROM role_lists), (SELECT count(*) FROM label_lists)')).toEqual([[2, 1]]);
     expect(rows('SELECT count(*) FROM record_claims')).toEqual([[2_468]]);
     expect(rows('SELECT count(*) FROM supersessions')).toEqual([[12]]);
     expect(rows(`SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"refund"'`)).toEqual([[1_234]]);

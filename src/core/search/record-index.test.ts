@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 const column = (sql: string, params: (string | number)[] = []) => driver.all(sql, params).map(([value]) => value);
 const matching = (word: string) => column('SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ? ORDER BY r.id', [`"${word}"`]);
-const rolesOf = (id: string) => column('SELECT x.role FROM record_roles x JOIN records r ON r.rowid = x.record_rowid WHERE r.id = ? ORDER BY x.role', [id]);
+const rolesOf = (id: string) => column('SELECT x.role FROM role_lists x JOIN records r ON r.roles = x.list WHERE r.id = ? ORDER BY x.role', [id]);
 
 function sync(records: readonly SourceRecord[]) {
   const recordSet = buildRecordSet(records);
@@ -61,7 +61,48 @@ describe('record index sync', () => {
     expect(column('SELECT id FROM records')).toEqual(['c']);
     expect(matching('banana')).toEqual([]);
     expect(column('SELECT COUNT(*) FROM supersessions')).toEqual([0]);
-    expect(column('SELECT COUNT(*) FROM record_roles')).toEqual([1]);
+    expect(rolesOf('c')).toEqual(['agent']);
+  });
+});
+
+describe('roles, purposes and labels', () => {
+  it('store each distinct list once, whatever its order or repeats, and find them again in a reopened database', async () => {
+    const own = await freshDriver();
+    const records = [
+      buildRecord({ id: 'a', access: { roles: ['agent', 'lead'], labels: [] } }),
+      buildRecord({ id: 'b', access: { roles: ['lead', 'agent', 'lead'], labels: ['hr'] } }),
+      buildRecord({ id: 'c', access: { roles: ['auditor'], labels: [] } }),
+    ];
+    createRecordIndex(own).sync(buildRecordSet(records));
+    const [ab, ba, c] = own.all('SELECT roles FROM records ORDER BY id').map(([list]) => list);
+    expect(ab).toBe(ba);
+    expect(c).not.toBe(ab);
+    expect(own.all('SELECT list, role FROM role_lists ORDER BY list, role')).toEqual([[ab, 'agent'], [ab, 'lead'], [c, 'auditor']]);
+    // An empty list is number 0 and has no rows.
+    expect(own.all("SELECT labels FROM records WHERE id = 'a'")).toEqual([[0]]);
+
+    const reopened = createRecordIndex(own);
+    reopened.sync(buildRecordSet([...records, buildRecord({ id: 'd', access: { roles: ['lead', 'agent'], labels: [] } }), buildRecord({ id: 'e', access: { roles: ['reviewer'], labels: ['hr'] } })]));
+    const after = own.all("SELECT id, roles, labels FROM records WHERE id IN ('b', 'd', 'e') ORDER BY id") as [string, number, number][];
+    expect(after[1]?.[1]).toBe(ab);
+    expect(after[2]?.[2]).toBe(after[0]?.[2]);
+    expect(new Set([ab, c, after[2]?.[1]]).size).toBe(3);
+  });
+
+  it('a database written with another layout has its index rebuilt instead of failing the load', async () => {
+    const own = await freshDriver();
+    own.exec(`CREATE TABLE records (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL);
+      CREATE TABLE record_roles (record_rowid INTEGER NOT NULL, role TEXT NOT NULL);
+      INSERT INTO records VALUES (1, 'a', 'old');
+      CREATE TABLE stored_records (rowid INTEGER PRIMARY KEY, doc TEXT);
+      INSERT INTO stored_records VALUES (1, 'kept');`);
+    const rebuilt = createRecordIndex(own);
+    expect(rebuilt.size).toBe(0);
+    expect(rebuilt.sync(buildRecordSet([buildRecord({ id: 'a' })]))).toEqual({ inserted: 1, updated: 0, deleted: 0 });
+    expect(own.all("SELECT name FROM sqlite_schema WHERE name = 'record_roles'")).toEqual([]);
+    // Tables the index does not own are left alone.
+    expect(own.all('SELECT doc FROM stored_records')).toEqual([['kept']]);
+    expect(createRecordIndex(own).size).toBe(1);
   });
 });
 
