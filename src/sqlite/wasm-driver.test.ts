@@ -97,6 +97,7 @@ describe('wasm driver', () => {
     expect(() => insert.run(['b', 'one too many'])).toThrow(/column index out of range/);
     insert.run(['c']);
     insert.finalize();
+    expect(() => insert.run(['d'])).toThrow(/finalized/);
     expect(driver.all('SELECT id FROM unique_ids ORDER BY id')).toEqual([['a'], ['c']]);
   });
 

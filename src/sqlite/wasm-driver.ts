@@ -111,6 +111,11 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
   };
 }
 
+/**
+ * The one SqlDriver, over @sqlite.org/sqlite-wasm. The CLI uses it with an in-memory database, the app's worker
+ * with a database in memory restored from its image in OPFS: Node and the browser run the same SQLite and the
+ * same FTS5. Reads go through the build's oo1 API; writes through `createRawRunner`.
+ */
 export function createWasmDriver(sqlite3: Sqlite3Static, db: Database = new sqlite3.oo1.DB(':memory:', 'c')): SqlDriver {
   const maxParameters = sqlite3.capi.sqlite3_limit(db.pointer ?? 0, SQLITE_LIMIT_VARIABLE_NUMBER, -1);
   db.exec('PRAGMA temp_store = MEMORY;');
@@ -121,7 +126,9 @@ export function createWasmDriver(sqlite3: Sqlite3Static, db: Database = new sqli
     const statement = db.prepare(sql);
     return {
       run(params) {
-        runRaw(statement.pointer ?? 0, params ?? []);
+        // A finalized statement has no pointer; the raw exports must never see a null one.
+        if (statement.pointer === undefined) throw new Error(`the statement was finalized: ${sql}`);
+        runRaw(statement.pointer, params ?? []);
       },
       all(params) {
         if (params && params.length > 0) statement.bind(params as SqlValue[]);
