@@ -133,6 +133,12 @@ export function sortedSet(values: readonly string[]): string[] {
   return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** `JSON.stringify(sortedSet(values))`; most lists arrive sorted already, and are then written without a copy. */
+export function sortedSetJson(values: readonly string[]): string {
+  for (let index = 1; index < values.length; index += 1) if (!((values[index - 1] as string) < (values[index] as string))) return JSON.stringify(sortedSet(values));
+  return JSON.stringify(values);
+}
+
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

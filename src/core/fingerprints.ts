@@ -1,4 +1,4 @@
-import { canonicalJson, compareStrings, sortedSet } from './canonical';
+import { canonicalJson, compareStrings, sortedSet, sortedSetJson } from './canonical';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { formatInstant, parseInstant } from './format/time';
@@ -64,11 +64,6 @@ function keyCount(value: object): number {
 }
 
 const text = (value: string) => JSON.stringify(value);
-/** A list's sorted, de-duplicated JSON; most lists arrive sorted already, and are then written without a copy. */
-function list(values: readonly string[]): string {
-  for (let index = 1; index < values.length; index += 1) if (!((values[index - 1] as string) < (values[index] as string))) return JSON.stringify(sortedSet(values));
-  return JSON.stringify(values);
-}
 
 /**
  * Exactly the bytes `canonicalJson(fingerprintForm(record, textHash))` writes, with the keys written in
@@ -80,14 +75,14 @@ export function canonicalRecordForm(record: SourceRecord, textHash: string): str
   if (keyCount(record) !== RECORD_KEYS || keyCount(access) !== 3 || (evidence !== null && keyCount(evidence) !== 3) || (provenance !== null && keyCount(provenance) !== 2)) return null;
   if (!Number.isFinite(record.tokens) || (record.relevance !== null && !Number.isFinite(record.relevance))) return null;
   const written =
-    `{"access":{"labels":${list(access.labels)},"purposes":${list(access.purposes)},"roles":${list(access.roles)}},` +
+    `{"access":{"labels":${sortedSetJson(access.labels)},"purposes":${sortedSetJson(access.purposes)},"roles":${sortedSetJson(access.roles)}},` +
     `"authorityClass":${text(record.authorityClass)},` +
-    `"evidence":${evidence === null ? 'null' : `{"class":${text(evidence.class)},"contradicts":${list(evidence.contradicts)},"supports":${list(evidence.supports)}}`},` +
+    `"evidence":${evidence === null ? 'null' : `{"class":${text(evidence.class)},"contradicts":${sortedSetJson(evidence.contradicts)},"supports":${sortedSetJson(evidence.supports)}}`},` +
     `"id":${text(record.id)},"knownAt":${text(record.knownAt)},"lifecycle":${text(record.lifecycle)},"project":${text(record.project)},` +
     `"provenance":${provenance === null ? 'null' : `{"contentHash":${text(provenance.contentHash)},"origin":${text(provenance.origin)}}`},` +
     `"relevance":${JSON.stringify(record.relevance)},"reviewState":${text(record.reviewState)},"scope":${text(record.scope)},` +
     `"sensitivity":${text(record.sensitivity)},"sourceClass":${text(record.sourceClass)},"subject":${JSON.stringify(record.subject)},` +
-    `"supersedes":${list(record.supersedes)},"text":${text(textHash)},"title":${text(record.title)},"tokens":${JSON.stringify(record.tokens)},` +
+    `"supersedes":${sortedSetJson(record.supersedes)},"text":${text(textHash)},"title":${text(record.title)},"tokens":${JSON.stringify(record.tokens)},` +
     `"validFrom":${text(record.validFrom)},"validTo":${JSON.stringify(record.validTo)}}`;
   // A lone surrogate is refused by canonicalJson; JSON.stringify would escape it, so let the generic path decide.
   return written.includes('\\ud') ? null : written;

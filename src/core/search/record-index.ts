@@ -1,4 +1,4 @@
-import { canonicalJson, sortedSet } from '../canonical';
+import { canonicalJson, sortedSetJson } from '../canonical';
 import type { LoweredAdmission } from '../passes/lower-admission';
 import type { CheckedRecord, RecordSet } from '../passes/validate';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
@@ -155,12 +155,6 @@ interface ListTable {
   numberOf(values: readonly string[]): number;
 }
 
-/** The spelling two lists share when they hold the same strings: sorted and without repeats. */
-function listKey(values: readonly string[]): string {
-  for (let index = 1; index < values.length; index += 1) if (!((values[index - 1] as string) < (values[index] as string))) return JSON.stringify(sortedSet(values));
-  return JSON.stringify(values);
-}
-
 function createListTable(driver: SqlDriver, table: string, column: string): ListTable {
   const numbers = new Map<string, number>();
   const members = new Map<number, string[]>();
@@ -177,7 +171,8 @@ function createListTable(driver: SqlDriver, table: string, column: string): List
   const insert = driver.prepare(`INSERT OR IGNORE INTO ${table} (list, ${column}) VALUES (?, ?)`);
   return {
     numberOf(values) {
-      const key = listKey(values);
+      // Two lists holding the same strings share this spelling, whatever their order or repeats.
+      const key = sortedSetJson(values);
       const known = numbers.get(key);
       if (known !== undefined) return known;
       const list = next++;
@@ -250,7 +245,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     deleteAdmittedText: driver.prepare('DELETE FROM admitted_text WHERE rowid = ?'),
     deleteCorpusText: driver.prepare('DELETE FROM corpus_text WHERE rowid = ?'),
     // A row at a time: texts are long, and a JSON batch of them cost more to write, parse and collect
-    // than the bind and step per row it saved (the rows' short columns above are the other way round).
+    // than the bind and step per row it saved.
     insertAdmittedText: driver.prepare('INSERT INTO admitted_text (rowid, title, text) VALUES (?, ?, ?)'),
     insertCorpusText: driver.prepare('INSERT INTO corpus_text (rowid, title, text) VALUES (?, ?, ?)'),
     insertRecord: driver.prepare(`INSERT INTO records VALUES (${Array.from({ length: 21 }, () => '?').join(', ')})`),
