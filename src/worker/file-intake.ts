@@ -1,7 +1,7 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
 import { MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
-import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
@@ -65,8 +65,8 @@ async function isUserViewExport(file: NamedBlob): Promise<boolean> {
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
 export type RecordsFileReader = (file: NamedBlob, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => Promise<Result<RecordSet, CompileError>>;
 
-/** Decodes a blob as UTF-8 a chunk at a time, handing each chunk and the bytes read so far on; never one big string. */
-export async function streamText(blob: Blob, take: (chunk: string, bytesRead: number) => void, signal: AbortSignal): Promise<void> {
+/** Decodes a blob as UTF-8 a chunk at a time into the core's line reader, reporting the bytes read so far; never one big string. */
+export async function streamInto(reader: JsonlRecordReader, blob: Blob, onBytes: (bytesRead: number) => void, signal: AbortSignal): Promise<void> {
   let done = 0;
   const counted = blob.stream().pipeThrough(
     new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
@@ -82,7 +82,8 @@ export async function streamText(blob: Blob, take: (chunk: string, bytesRead: nu
       if (signal.aborted) throw new LoadCancelled();
       const { value, done: finished } = await text.read();
       if (finished) break;
-      take(value, done);
+      reader.push(value);
+      onBytes(done);
       // A chunk already queued resolves the read in a microtask: without a task between chunks, the messages
       // that came meanwhile (a cancel, a helper's progress, the start of the helper itself) would wait for the end.
       await nextTask();
@@ -95,14 +96,7 @@ export async function streamText(blob: Blob, take: (chunk: string, bytesRead: nu
 /** Streams a JSONL file through the core's line reader in one pass. */
 export const streamRecords: RecordsFileReader = async (file, onProgress, signal) => {
   const reader = createJsonlRecordReader(file.name);
-  await streamText(
-    file.blob,
-    (chunk, done) => {
-      reader.push(chunk);
-      onProgress({ file: file.name, phase: 'reading', done, total: file.blob.size });
-    },
-    signal,
-  );
+  await streamInto(reader, file.blob, (done) => onProgress({ file: file.name, phase: 'reading', done, total: file.blob.size }), signal);
   return reader.finish();
 };
 

@@ -1,6 +1,6 @@
 import { ok, type CompileError, type Result } from '../core/errors';
 import { createJsonlRecordReader, joinRecordParts, type RecordsPart } from '../core/passes/validate';
-import { LoadCancelled, streamRecords, streamText, type RecordsFileReader } from './file-intake';
+import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from './file-intake';
 
 /**
  * Reading a records file is parsing, validating and hashing every line on one thread: at 100,000 records
@@ -25,14 +25,7 @@ export type PartReader = (part: Blob, name: string, onBytes: (done: number) => v
 /** Reads `blob`'s records here, as one part of a file. */
 export async function readPart(blob: Blob, name: string, onBytes: (done: number) => void, signal: AbortSignal): Promise<Result<RecordsPart, CompileError>> {
   const reader = createJsonlRecordReader(name);
-  await streamText(
-    blob,
-    (chunk, done) => {
-      reader.push(chunk);
-      onBytes(done);
-    },
-    signal,
-  );
+  await streamInto(reader, blob, onBytes, signal);
   return reader.finishPart();
 }
 
