@@ -398,6 +398,8 @@ describe('session', () => {
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
     await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
     await session.select({ scenarioKey: 'loaded:mine', controls: [], lateChanges: [] });
+    // A selection's write is not waited for: its outcome arrives as an event.
+    await vi.waitFor(() => expect(events.at(-1)?.workspace.selection.scenarioKey).toBe('loaded:mine'));
     const last = events.at(-1);
     expect(last?.storage.status).toBe('unavailable');
     expect(last?.workspace.loads.map((load) => load.files.map((entry) => entry.name))).toEqual([['mine.json']]);
@@ -407,6 +409,33 @@ describe('session', () => {
     expect(restored.scenarios.find((entry) => entry.key === 'loaded:mine')?.recordCount).toBe(1);
     expect(restored.scenarios.find((entry) => entry.key === 'retry-policy')).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
     expect(restored.restoreIssues).toEqual([]);
+  });
+
+  it('a selection compiles without waiting for its write, whose outcome arrives as a workspace event', async () => {
+    const storage = createMemoryStorage();
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A write that lands only when released, as a slow IndexedDB transaction would.
+    const slow: WorkspaceStorage = {
+      ...storage,
+      write: async (workspace) => {
+        await released;
+        await storage.write(workspace);
+      },
+    };
+    const events: WorkspaceEvent[] = [];
+    const session = createSession({ compiler, storage: slow, builtins: readBuiltinScenarios() });
+    await session.start(null, (event) => events.push(event));
+    const toggled = await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    expect(toggled.selection.controls).toEqual(['remove-provenance']);
+    expect(session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
+    expect(storage.saved()).toBeUndefined();
+    const heard = events.length;
+    release();
+    await vi.waitFor(() => expect(storage.saved()).toMatchObject({ selection: { controls: ['remove-provenance'] } }));
+    expect(events.slice(heard)).toEqual([expect.objectContaining({ storage: { status: 'persistent' } })]);
   });
 
   it('storage that never answers is named, and the built-ins work in memory', async () => {
@@ -463,7 +492,9 @@ describe('session', () => {
 
     // The write path finds the loss too (no close event in some browsers).
     failNextWrite = true;
-    expect((await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] })).storage.status).toBe('cleared');
+    await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
+    await vi.waitFor(() => expect(events.at(-1)?.storage).toEqual({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE }));
+    expect(session.current().selection.controls).toEqual([]);
   });
 
   it('runs a lone records file under the current contract', async () => {

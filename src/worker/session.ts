@@ -593,11 +593,16 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       return snapshot();
     },
 
+    /**
+     * The toggles' path: the compilation the page asks for next does not wait for the selection's write, which
+     * took up to 300 ms while a background store was writing too. IndexedDB runs the writes (and a reset's clear)
+     * in the order they were asked for; a failed write reaches the page as a workspace event.
+     */
     async select(wanted: Selection): Promise<WorkspaceSnapshot> {
       const next = normaliseSelection(wanted);
       if (next.scenarioKey !== selection.scenarioKey) resetDrillState();
       selection = next;
-      await persist();
+      void persist();
       return snapshot();
     },
 

@@ -66,6 +66,14 @@ describe('createIndexedDbStorage', () => {
     expect(await storage.read()).toBeUndefined();
   });
 
+  it('applies writes and a clear asked for without waiting in the order they were asked for (a toggle does not wait for its write)', async () => {
+    const { storage } = fresh();
+    await Promise.all([storage.write(workspace(['first'])), storage.write(workspace(['second'])), storage.clear()]);
+    expect(await storage.read()).toBeUndefined();
+    await Promise.all([storage.clear(), storage.write(workspace(['a'])), storage.write(workspace(['a', 'b']))]);
+    expect((await storage.read())?.workspace).toMatchObject({ selection: { controls: ['a', 'b'] } });
+  });
+
   it('notices the database being deleted while the page is open', async () => {
     const { databaseName, storage } = fresh();
     const cleared = vi.fn();
