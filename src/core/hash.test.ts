@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../shared/prng';
-import { contentHashOf, createDigest, sha256Hex } from './hash';
+import { contentHashOf, createDigest, sha256Hex, sha256InJavaScript, sha256InNode, type Sha256 } from './hash';
 
 const random = createPrng(11);
 const pieces = ['a', 'Z', '"', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '≠', '日本', '\uffff', '😀', '\ud83d', '\ude00', '\udbff\udfff', '\ud800\ud800'];
@@ -15,7 +15,16 @@ function randomText(length: number): string {
 
 const reference = (text: string) => bytesToHex(sha256(utf8ToBytes(text)));
 
-describe('sha256Hex', () => {
+const implementations: [string, Sha256 | null][] = [
+  ['in JavaScript (the browser)', sha256InJavaScript],
+  ['through node:crypto (Node)', sha256InNode],
+];
+
+describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
+  if (implementation === null) throw new Error('node:crypto was not found, yet these tests run in Node');
+  const sha256Hex = (text: string) => implementation.hex(text);
+  const createDigest = () => implementation.digest();
+
   it('matches the FIPS 180-4 example vectors', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -46,12 +55,6 @@ describe('sha256Hex', () => {
     }
   });
 
-  it('prefixes the content hash', () => {
-    expect(contentHashOf('abc')).toBe('sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-  });
-});
-
-describe('createDigest', () => {
   it('hashes the UTF-8 bytes TextEncoder writes, lone surrogates included, across buffer boundaries', () => {
     for (const length of [0, 1, 7, 1_000, 70_000, 300_000]) {
       const parts = Array.from({ length: 1 + random.int(0, 5) }, () => randomText(random.int(0, length)));
@@ -82,5 +85,25 @@ describe('createDigest', () => {
     expect(digest.hex()).toBe(sha256Hex('a'));
     expect(() => digest.update('b')).toThrow();
     expect(() => digest.hex()).toThrow();
+  });
+});
+
+describe('the SHA-256 the core uses', () => {
+  it('is Node\'s in Node, and the two give the same digest of any text, lone surrogates included', () => {
+    expect(sha256Hex('abc')).toBe(sha256InNode?.hex('abc'));
+    for (let round = 0; round < 200; round += 1) {
+      const parts = Array.from({ length: 1 + random.int(0, 3) }, () => randomText(random.int(0, 3_000)));
+      const [javascript, node] = [sha256InJavaScript.digest(), createDigest()];
+      for (const part of parts) {
+        javascript.update(part);
+        node.update(part);
+      }
+      expect(node.hex()).toBe(javascript.hex());
+      expect(sha256Hex(parts.join(''))).toBe(sha256InJavaScript.hex(parts.join('')));
+    }
+  });
+
+  it('prefixes the content hash', () => {
+    expect(contentHashOf('abc')).toBe('sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });
