@@ -3,7 +3,8 @@
  * Node's own crypto (OpenSSL) when the core runs in Node, in plain JavaScript everywhere else (the browser
  * worker, where Web Crypto only offers an asynchronous digest). Reading a large record file hashes every
  * record's text, and a receipt hashes every trace row, so in Node this is the difference between about
- * 170 MB/s and 1 GB/s (measured on the benchmark's texts). The tests check both against @noble/hashes and the FIPS vectors, and against each other.
+ * 170 MB/s and 1 GB/s (measured on the benchmark's texts). The tests check both against @noble/hashes and
+ * the FIPS vectors, and against each other.
  *
  * The JavaScript implementation is written out here rather than taken from @noble/hashes because it is
  * the hottest step of reading a large file in the browser: one reused buffer that text is UTF-8 encoded
