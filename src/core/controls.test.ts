@@ -54,6 +54,18 @@ describe('applyChanges', () => {
     expect(result.byId.size).toBe(3);
     expect(result.byId.has('c') && result.byId.get('b')?.record.access.labels).toEqual(['investigation']);
     expect(result.byId.get('a')?.provenanceVerified).toBe(false);
+    expect(result.ids).toEqual(rebuilt.ids);
+  });
+
+  it('keeps the ids array itself when nothing is added, and puts each patched record at its place', () => {
+    const three = buildRecordSet([a, b, buildRecord({ id: 'c' })]);
+    const result = valueOf(applyChanges(contract, three, [change('relabel', { op: 'mergeRecord', id: 'b', patch: { access: { labels: ['investigation'] } } })])).recordSet;
+    expect(result.ids).toBe(three.ids);
+    expect(result.records.map((record) => record.id)).toEqual(['a', 'b', 'c']);
+    expect(result.records[0]).toBe(a);
+    expect(result.records[1]?.access.labels).toEqual(['investigation']);
+    expect(result.records[2]).toBe(three.records[2]);
+    expect(result.records.map((record, index) => record === result.checked[index]?.record)).toEqual([true, true, true]);
   });
 
   it('adds and removes records', () => {

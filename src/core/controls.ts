@@ -89,7 +89,18 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
     const item = checked[positions.get(id) ?? -1];
     if (item !== undefined) patched.set(id, item);
   }
-  return { records: checked.map((item) => item.record), checked, byId: new PatchedLookup(original.byId, patched), locations: original.locations };
+  const byId = new PatchedLookup(original.byId, patched);
+  if (checked.length !== original.checked.length) {
+    return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations: original.locations };
+  }
+  // Nothing added, and a patch may not rename: the ids are the original's, and only the patched positions hold new
+  // records. Copying the arrays reads 100,000 references; mapping `checked` again read 100,000 records.
+  const records = original.records.slice();
+  for (const [id, item] of patched) {
+    const position = positions.get(id);
+    if (position !== undefined) records[position] = item.record;
+  }
+  return { records, ids: original.ids, checked, byId, locations: original.locations };
 }
 
 /** A lookup that answers from `patched` first; iteration follows the original's order. */
