@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { capHeapGrowth } from '../src/cli/heap';
 import { generateRecords, toJsonl } from './generate-records';
 import { measureSize, readCorpusFile, type CorpusFile, type SizeResult } from './measure-size';
 import { formatTable, growthExponent } from './stats';
@@ -137,6 +138,8 @@ function shortSize(size: number): string {
 
 async function main(): Promise<void> {
   if (values.child !== undefined && values.corpus !== undefined) {
+    // The engine measured as the CLI runs it.
+    capHeapGrowth();
     const result = await measureSize(readCorpusFile(values.corpus), Number(values.child), runs, seed);
     process.send?.(result);
     return;
