@@ -188,22 +188,32 @@ export const sha256InJavaScript: Sha256 = {
     const buffer = new Uint8Array(DIGEST_BUFFER_BYTES);
     let used = 0;
     let total = 0;
-    let done = false;
-    return {
-      update(text: string) {
-        if (done) throw new Error('digest already finished');
+    return readOnce(
+      (text) => {
         const absorbed = absorb(state, buffer, used, text);
         used = absorbed.used;
         total += absorbed.written;
       },
-      hex: () => {
-        if (done) throw new Error('digest already finished');
-        done = true;
-        return finish(state, buffer, used, total);
-      },
-    };
+      () => finish(state, buffer, used, total),
+    );
   },
 };
+
+/** A digest of its two steps that refuses to be used once read. */
+function readOnce(update: (text: string) => void, hex: () => string): Digest {
+  let done = false;
+  return {
+    update(text) {
+      if (done) throw new Error('digest already finished');
+      update(text);
+    },
+    hex() {
+      if (done) throw new Error('digest already finished');
+      done = true;
+      return hex();
+    },
+  };
+}
 
 /** The two functions of node:crypto used here (Node 20.12 and later have both). */
 interface NodeCrypto {
@@ -216,18 +226,10 @@ function sha256ThroughNode(crypto: NodeCrypto): Sha256 {
     hex: (text) => crypto.hash('sha256', text, 'hex'),
     digest() {
       const hash = crypto.createHash('sha256');
-      let done = false;
-      return {
-        update(text: string) {
-          if (done) throw new Error('digest already finished');
-          hash.update(text, 'utf8');
-        },
-        hex: () => {
-          if (done) throw new Error('digest already finished');
-          done = true;
-          return hash.digest('hex');
-        },
-      };
+      return readOnce(
+        (text) => hash.update(text, 'utf8'),
+        () => hash.digest('hex'),
+      );
     },
   };
 }
