@@ -89,6 +89,16 @@ describe('roles, purposes and labels', () => {
     expect(new Set([ab, c, after[2]?.[1]]).size).toBe(3);
   });
 
+  it('find a stored list again in a reopened database whatever its characters, where SQLite and JavaScript order strings apart', async () => {
+    const own = await freshDriver();
+    // U+FFFF sorts after an astral character in UTF-8 (SQLite's order) and before it in UTF-16 (JavaScript's).
+    const roles = ['\uffff', '😀'];
+    createRecordIndex(own).sync(buildRecordSet([buildRecord({ id: 'a', access: { roles } })]));
+    createRecordIndex(own).sync(buildRecordSet([buildRecord({ id: 'a', access: { roles } }), buildRecord({ id: 'b', access: { roles: [...roles].reverse() } })]));
+    expect(own.all('SELECT DISTINCT roles FROM records')).toHaveLength(1);
+    expect(own.all('SELECT COUNT(*) FROM role_lists')).toEqual([[2]]);
+  });
+
   it('a database written with another layout has its index rebuilt instead of failing the load', async () => {
     const own = await freshDriver();
     own.exec(`CREATE TABLE records (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL);

@@ -158,14 +158,15 @@ interface ListTable {
 function createListTable(driver: SqlDriver, table: string, column: string): ListTable {
   const numbers = new Map<string, number>();
   const members = new Map<number, string[]>();
-  for (const [list, value] of readPairs(driver, `SELECT list AS a, ${column} AS b FROM ${table} ORDER BY list, ${column}`)) {
+  for (const [list, value] of readPairs(driver, `SELECT list AS a, ${column} AS b FROM ${table} ORDER BY list`)) {
     const found = members.get(Number(list));
     if (found === undefined) members.set(Number(list), [String(value)]);
     else found.push(String(value));
   }
   // An empty list has no rows; it is number 0 in every database.
   numbers.set('[]', 0);
-  for (const [list, values] of members) numbers.set(JSON.stringify(values), list);
+  // Keyed by the same spelling `numberOf` looks up: SQLite's order (UTF-8 bytes) is not JavaScript's (UTF-16 units).
+  for (const [list, values] of members) numbers.set(sortedSetJson(values), list);
   let next = 1;
   for (const list of members.keys()) next = Math.max(next, list + 1);
   const insert = driver.prepare(`INSERT OR IGNORE INTO ${table} (list, ${column}) VALUES (?, ?)`);
