@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../shared/prng';
-import { contentHashOf, createDigest, sha256Hex, sha256InJavaScript, sha256InNode, type Sha256 } from './hash';
+import { contentHashOf, createDigest, sha256Hex, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
+import { loadSha256InWasm } from './hash-wasm';
 
 const random = createPrng(11);
 const pieces = ['a', 'Z', '"', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '≠', '日本', '\uffff', '😀', '\ud83d', '\ude00', '\udbff\udfff', '\ud800\ud800'];
@@ -15,9 +16,22 @@ function randomText(length: number): string {
 
 const reference = (text: string) => bytesToHex(sha256(utf8ToBytes(text)));
 
+/** Each update encodes on its own, as utf8ToBytes per update does: a pair split across two updates is two U+FFFD. */
+function referenceOfUpdates(parts: readonly string[]): string {
+  const bytes = parts.map((part) => utf8ToBytes(part));
+  const joined = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of bytes) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return bytesToHex(sha256(joined));
+}
+
 const implementations: [string, Sha256 | null][] = [
   ['in JavaScript (the browser)', sha256InJavaScript],
   ['through node:crypto (Node)', sha256InNode],
+  ['in WebAssembly (the browser\'s workers)', await loadSha256InWasm()],
 ];
 
 describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
@@ -60,15 +74,7 @@ describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
       const parts = Array.from({ length: 1 + random.int(0, 5) }, () => randomText(random.int(0, length)));
       const digest = createDigest();
       for (const part of parts) digest.update(part);
-      const bytes = parts.map((part) => utf8ToBytes(part));
-      const joined = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0));
-      let at = 0;
-      for (const part of bytes) {
-        joined.set(part, at);
-        at += part.length;
-      }
-      // Each update encodes on its own, as utf8ToBytes per update did: a pair split across two updates is two U+FFFD.
-      expect(digest.hex()).toBe(bytesToHex(sha256(joined)));
+      expect(digest.hex()).toBe(referenceOfUpdates(parts));
     }
   });
 
@@ -77,6 +83,18 @@ describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
     const digest = createDigest();
     for (let offset = 0; offset < text.length; offset += 9_973) digest.update(text.slice(offset, offset + 9_973));
     expect(digest.hex()).toBe(sha256Hex(text));
+  });
+
+  it('keeps each of several open digests apart, with one-shot hashes between their updates', () => {
+    const texts = Array.from({ length: 4 }, () => Array.from({ length: 6 }, () => randomText(random.int(0, 40_000))));
+    const digests = texts.map(() => createDigest());
+    for (let round = 0; round < 6; round += 1) {
+      texts.forEach((parts, index) => {
+        digests[index]!.update(parts[round]!);
+        expect(sha256Hex(parts[round]!)).toBe(reference(parts[round]!));
+      });
+    }
+    texts.forEach((parts, index) => expect(digests[index]!.hex()).toBe(referenceOfUpdates(parts)));
   });
 
   it('can be read once', () => {
@@ -101,6 +119,17 @@ describe('the SHA-256 the core uses', () => {
       expect(node.hex()).toBe(javascript.hex());
       expect(sha256Hex(parts.join(''))).toBe(sha256InJavaScript.hex(parts.join('')));
     }
+  });
+
+  it('is the one installed last, for every later hash', () => {
+    const installed = sha256InNode ?? sha256InJavaScript;
+    useSha256({ hex: (text) => `fake:${text}`, digest: () => sha256InJavaScript.digest() });
+    try {
+      expect(contentHashOf('abc')).toBe('sha256:fake:abc');
+    } finally {
+      useSha256(installed);
+    }
+    expect(sha256Hex('abc')).toBe(reference('abc'));
   });
 
   it('prefixes the content hash', () => {

@@ -1,15 +1,15 @@
 /**
  * SHA-256 (FIPS 180-4) of text as UTF-8, synchronous and byte-identical wherever the core runs: through
- * Node's own crypto (OpenSSL) when the core runs in Node, in plain JavaScript everywhere else (the browser
- * worker, where Web Crypto only offers an asynchronous digest). Reading a large record file hashes every
- * record's text, and a receipt hashes every trace row, so in Node this is the difference between about
- * 170 MB/s and 1 GB/s (measured on the benchmark's texts). The tests check both against @noble/hashes and
- * the FIPS vectors, and against each other.
+ * Node's own crypto (OpenSSL) when the core runs in Node, in plain JavaScript everywhere else, unless a
+ * worker has installed the WebAssembly one (`useSha256`, `hash-wasm.ts`; Web Crypto only offers an
+ * asynchronous digest). Reading a large record file hashes every record's text, and a receipt hashes every
+ * trace row, so in Node this is the difference between about 170 MB/s and 1 GB/s (measured on the
+ * benchmark's texts). The tests check each against @noble/hashes and the FIPS vectors, and against each other.
  *
  * The JavaScript implementation is written out here rather than taken from @noble/hashes because it is
- * the hottest step of reading a large file in the browser: one reused buffer that text is UTF-8 encoded
- * straight into, no per-call hasher object or byte array, and a compression loop that reads bytes
- * instead of going through a DataView.
+ * what a worker uses until the WebAssembly one is made, and what the core uses where WebAssembly cannot
+ * start: one reused buffer that text is UTF-8 encoded straight into, no per-call hasher object or byte
+ * array, and a compression loop that reads bytes instead of going through a DataView.
  */
 
 export interface Sha256 {
@@ -200,7 +200,7 @@ export const sha256InJavaScript: Sha256 = {
 };
 
 /** A digest of its two steps that refuses to be used once read. */
-function readOnce(update: (text: string) => void, hex: () => string): Digest {
+export function readOnce(update: (text: string) => void, hex: () => string): Digest {
   let done = false;
   return {
     update(text) {
@@ -247,7 +247,16 @@ function nodeCrypto(): NodeCrypto | null {
 const found = nodeCrypto();
 /** Node's SHA-256 when the core runs in Node (null elsewhere): the tests hold it to the JavaScript one. */
 export const sha256InNode: Sha256 | null = found && sha256ThroughNode(found);
-const sha256: Sha256 = sha256InNode ?? sha256InJavaScript;
+let sha256: Sha256 = sha256InNode ?? sha256InJavaScript;
+
+/**
+ * Makes every later hash go through `implementation`: a worker installs one it had to make asynchronously
+ * (`loadSha256InWasm`). Each implementation gives the same digests (the tests hold them to each other), so
+ * what is hashed before and after is the same.
+ */
+export function useSha256(implementation: Sha256): void {
+  sha256 = implementation;
+}
 
 /** SHA-256 of the UTF-8 bytes of `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
 export function sha256Hex(text: string): string {

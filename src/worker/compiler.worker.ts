@@ -1,6 +1,7 @@
 import '../shared/jitless-zod';
 import { expose } from 'comlink';
 import { createCompiler } from '../core/compile';
+import { hashInWasm } from '../core/hash-wasm';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
@@ -15,12 +16,13 @@ import { measuredAsync } from './user-timing';
 import { openWorkspaceDatabase } from './workspace-database';
 import { createIndexedDbStorage } from './workspace-storage';
 
+const hashing = hashInWasm();
 const storage = createIndexedDbStorage();
 // In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by another build is not shown.
 const build = new URL(import.meta.url).pathname;
 const remembered = measuredAsync('cc:remembered', () => readRememberedResult(storage, build));
 // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind it.
-const ready = remembered.then(openWorkspaceDatabase).then(({ driver, state, image }) =>
+const ready = Promise.all([remembered.then(openWorkspaceDatabase), hashing]).then(([{ driver, state, image }]) =>
   createSession({
     compiler: createCompiler(driver),
     storage,
