@@ -9,7 +9,7 @@ import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { CompilerApi } from './protocol';
 import { createRecordStore } from './record-store';
 import { readRecordsInParts } from './records-in-parts';
-import { readPartInHelper } from './records-part-helper';
+import { startPartHelper } from './records-part-helper';
 import { readRememberedResult } from './remembered-result';
 import { createSession, type Session } from './session';
 import { measuredAsync } from './user-timing';
@@ -34,7 +34,7 @@ const ready = Promise.all([remembered.then(openWorkspaceDatabase), hashing]).the
     estimateStorage: () => navigator.storage.estimate(),
     remember: { memory: storage, build },
     // With one core a helper only adds the copying of its records; with more it reads beside this worker.
-    readRecords: navigator.hardwareConcurrency > 1 ? readRecordsInParts(readPartInHelper) : undefined,
+    readRecords: navigator.hardwareConcurrency > 1 ? readRecordsInParts(startPartHelper) : undefined,
   }),
 );
 // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.

@@ -1,82 +1,169 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildRecord } from '../core/test-support/builders';
 import { LoadCancelled, streamRecords } from './file-intake';
 import type { LoadProgress } from './protocol';
-import { answerPartRequest, lineBoundaryFrom, readPart, readRecordsInParts, type PartReader, type PartReply } from './records-in-parts';
+import { answerPartRequest, lineBoundaryFrom, pieceCuts, readPart, readRecordsInParts, type PartReply, type StartPartHelper } from './records-in-parts';
 
 const line = (id: string, text = `text of ${id}`) => JSON.stringify(buildRecord({ id, text }));
 const file = (text: string) => ({ name: 'r.jsonl', blob: new Blob([text]) });
 const never = new AbortController().signal;
 const lines = (ids: readonly string[]) => ids.map((id) => `${line(id, `${id} ✓ é 😀`)}\n`).join('');
 
-/** A helper that reads its part in this process, a turn later, and remembers what it was given. */
-function inProcessHelper(behaviour: 'reads' | 'fails' = 'reads') {
-  const calls: { text: Promise<string>; signal: AbortSignal }[] = [];
-  const read: PartReader = async (part, name, onBytes, signal) => {
-    calls.push({ text: part.text(), signal });
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    if (behaviour === 'fails' || signal.aborted) throw new Error('no helper');
-    const result = await readPart(part, name, onBytes, signal);
-    return result.ok ? result.value : null;
+/**
+ * A helper that reads its pieces in this process, as fast as this worker reads its own (or once `holdUntil`
+ * resolves for the piece), and remembers what it was given. `failsAfter` pieces read, every later read rejects.
+ */
+function inProcessHelper({ failsAfter = Infinity, holdUntil }: { failsAfter?: number; holdUntil?: (part: Blob) => Promise<void> } = {}) {
+  const pieces: Promise<string>[] = [];
+  let starts = 0;
+  let ended = false;
+  let endNow: (reason: Error) => void = () => undefined;
+  const endedPromise = new Promise<never>((_, reject) => (endNow = reject));
+  endedPromise.catch(() => undefined);
+  const start: StartPartHelper = (name) => {
+    starts += 1;
+    return {
+      read: async (part, onBytes) => {
+        pieces.push(part.text());
+        // Ending it rejects a read it holds, as terminating the real one does.
+        await Promise.race([holdUntil?.(part), endedPromise]);
+        if (ended || pieces.length > failsAfter) throw new Error('no helper');
+        const result = await readPart(part, name, onBytes, never);
+        return result.ok ? result.value : null;
+      },
+      end: () => {
+        ended = true;
+        endNow(new Error('ended'));
+      },
+    };
   };
-  return { read, calls };
+  return { start, pieces, starts: () => starts, ended: () => ended };
 }
 
-/** Every file is read in parts (from one byte on), so the tests see the path large files take. */
-const readInParts = (helper: PartReader) => readRecordsInParts(helper, 1);
+/** Every file is read in pieces (from one byte on), so the tests see the path large files take. */
+const readInParts = (helper: StartPartHelper) => readRecordsInParts(helper, 1);
+const onePass = (text: string) => streamRecords(file(text), () => undefined, never);
+const manyLines = (count: number) => lines(Array.from({ length: count }, (_, index) => `r${index}`));
 
-describe('reading a records file in two parts at once', () => {
-  it('gives what one pass gives, the second half read by the helper from a line boundary', async () => {
-    const text = lines(Array.from({ length: 41 }, (_, index) => `r${index}`)) + `\n${line('last')}`;
+describe('reading a records file in pieces from both ends at once', () => {
+  it('gives what one pass gives, the helper reading whole-line pieces from the back', async () => {
+    const text = manyLines(120) + `\n${line('last')}`;
     const helper = inProcessHelper();
     const progress: LoadProgress[] = [];
-    const result = await readInParts(helper.read)(file(text), (item) => progress.push(item), never);
-    expect(result).toEqual(await streamRecords(file(text), () => undefined, never));
-    expect(helper.calls).toHaveLength(1);
-    const second = await helper.calls[0]?.text;
-    expect(text.endsWith(second ?? 'missing')).toBe(true);
-    expect(text[text.length - (second?.length ?? 0) - 1]).toBe('\n');
-    expect(progress.at(-1)).toEqual({ file: 'r.jsonl', phase: 'reading', done: new Blob([text]).size, total: new Blob([text]).size });
+    const result = await readInParts(helper.start)(file(text), (item) => progress.push(item), never);
+    expect(result).toEqual(await onePass(text));
+    expect(helper.pieces.length).toBeGreaterThan(1);
+    // Its pieces, last first, are the end of the file, cut just after a newline.
+    const read = (await Promise.all(helper.pieces)).reverse().join('');
+    expect(text.endsWith(read)).toBe(true);
+    expect(text[text.length - read.length - 1]).toBe('\n');
+    const size = new Blob([text]).size;
+    expect(progress.at(-1)).toEqual({ file: 'r.jsonl', phase: 'reading', done: size, total: size });
+    expect(progress.every((item, index) => index === 0 || item.done >= (progress[index - 1]?.done ?? 0))).toBe(true);
+    expect(helper.ended()).toBe(true);
   });
 
-  it('words a problem in either half as one pass does, lines counted from the start of the file', async () => {
+  it('leaves the helper one piece when it is slow: this worker reads the rest', async () => {
+    const text = manyLines(120);
+    const size = new Blob([text]).size;
+    let done = 0;
+    const waiters: (() => void)[] = [];
+    // The helper's first piece is held until this worker has read every other byte.
+    const helper = inProcessHelper({ holdUntil: (part) => new Promise((resolve) => waiters.push(() => done >= size - part.size && resolve())) });
+    const progress = (item: LoadProgress) => {
+      done = item.done;
+      for (const waiter of waiters) waiter();
+    };
+    expect(await readInParts(helper.start)(file(text), progress, never)).toEqual(await onePass(text));
+    expect(helper.pieces).toHaveLength(1);
+  });
+
+  it('words a problem in any piece as one pass does, lines counted from the start of the file', async () => {
     const ids = Array.from({ length: 30 }, (_, index) => `r${index}`);
     for (const broken of [3, 27]) {
       const text = lines(ids).split('\n').map((item, index) => (index === broken ? '{"id": 1}' : item)).join('\n');
-      const helper = inProcessHelper();
-      const result = await readInParts(helper.read)(file(text), () => undefined, never);
-      expect(result).toEqual(await streamRecords(file(text), () => undefined, never));
+      const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
+      expect(result).toEqual(await onePass(text));
       expect(result.ok).toBe(false);
     }
   });
 
-  it('names both lines of an id given once in each half', async () => {
+  it('names both lines of an id given in two pieces', async () => {
     const text = lines(['a', 'b', 'c', 'd', 'a', 'e']);
-    const result = await readInParts(inProcessHelper().read)(file(text), () => undefined, never);
+    const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
     expect(result.ok ? null : result.error.issues).toEqual([{ file: 'r.jsonl', line: 5, path: 'id', message: 'duplicate id "a": first defined at line 1' }]);
   });
 
-  it('reads the second half itself when the helper cannot', async () => {
-    const text = lines(Array.from({ length: 20 }, (_, index) => `r${index}`));
-    const result = await readInParts(inProcessHelper('fails').read)(file(text), () => undefined, never);
-    expect(result).toEqual(await streamRecords(file(text), () => undefined, never));
+  it('reads the pieces itself when the helper cannot, the one it failed on included', async () => {
+    const text = manyLines(120);
+    for (const failsAfter of [0, 2]) {
+      const helper = inProcessHelper({ failsAfter });
+      expect(await readInParts(helper.start)(file(text), () => undefined, never)).toEqual(await onePass(text));
+      expect(helper.pieces).toHaveLength(failsAfter + 1);
+    }
   });
 
-  it('stops the helper and keeps nothing when the load is cancelled', async () => {
-    const text = lines(Array.from({ length: 20 }, (_, index) => `r${index}`));
+  it('ends the helper and keeps nothing when the load is cancelled', async () => {
     const helper = inProcessHelper();
     const cancel = new AbortController();
-    const reading = readInParts(helper.read)(file(text), () => cancel.abort(), cancel.signal);
+    const reading = readInParts(helper.start)(file(manyLines(20)), () => cancel.abort(), cancel.signal);
     await expect(reading).rejects.toBeInstanceOf(LoadCancelled);
-    expect(helper.calls[0]?.signal.aborted).toBe(true);
+    expect(helper.ended()).toBe(true);
+  });
+
+  it('ends a helper still reading when it is cancelled while this worker waits for it', async () => {
+    const text = manyLines(40);
+    const size = new Blob([text]).size;
+    let helperPiece = size;
+    const helper = inProcessHelper({
+      holdUntil: (part) => {
+        helperPiece = part.size;
+        return new Promise<void>(() => undefined);
+      },
+    });
+    const cancel = new AbortController();
+    let waiting = false;
+    const reading = readInParts(helper.start)(
+      file(text),
+      ({ done }) => {
+        // Every other piece read: this worker is about to wait for the helper's.
+        if (done >= size - helperPiece) waiting = true;
+      },
+      cancel.signal,
+    );
+    await vi.waitFor(() => expect(waiting).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    cancel.abort();
+    await expect(reading).rejects.toBeInstanceOf(LoadCancelled);
+    expect(helper.ended()).toBe(true);
   });
 
   it('reads a small file, or one without a second line, in one pass', async () => {
     const helper = inProcessHelper();
     const text = lines(['a', 'b']);
-    expect(await readRecordsInParts(helper.read)(file(text), () => undefined, never)).toEqual(await streamRecords(file(text), () => undefined, never));
-    expect(await readInParts(helper.read)(file(line('only')), () => undefined, never)).toEqual(await streamRecords(file(line('only')), () => undefined, never));
-    expect(helper.calls).toHaveLength(0);
+    expect(await readRecordsInParts(helper.start)(file(text), () => undefined, never)).toEqual(await onePass(text));
+    expect(await readInParts(helper.start)(file(line('only')), () => undefined, never)).toEqual(await onePass(line('only')));
+    expect(helper.starts()).toBe(0);
+  });
+});
+
+describe('pieceCuts', () => {
+  it('cuts just after newlines into at most the pieces asked for, from 0 to the size', async () => {
+    const text = manyLines(50);
+    const blob = new Blob([text]);
+    const cuts = await pieceCuts(blob, 8);
+    expect(cuts[0]).toBe(0);
+    expect(cuts.at(-1)).toBe(blob.size);
+    expect(cuts.length).toBe(9);
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    for (const cut of cuts.slice(1, -1)) expect(bytes[cut - 1]).toBe(0x0a);
+    expect(cuts.every((cut, index) => index === 0 || cut > (cuts[index - 1] ?? 0))).toBe(true);
+  });
+
+  it('gives fewer pieces when lines are longer than a piece, and one for a single line', async () => {
+    const long = `${'x'.repeat(1_000)}\n`;
+    expect(await pieceCuts(new Blob([long.repeat(3)]), 32)).toEqual([0, 1_001, 2_002, 3_003]);
+    expect(await pieceCuts(new Blob([long]), 32)).toEqual([0, 1_001]);
   });
 });
 

@@ -4,23 +4,37 @@ import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from
 
 /**
  * Reading a records file is parsing, validating and hashing every line on one thread: at 100,000 records
- * about 4 s of the 7 s before the packet. Lines are independent, so a large file is cut at a newline near
- * its middle and the two halves are read at once, the second by a helper worker on the other core.
+ * about 4 s of the 7 s before the packet. Lines are independent, so a large file is cut at newlines into
+ * pieces, and two readers take them from either end until they meet: this worker from the front, a helper
+ * worker on the other core from the back. Whichever is faster reads more (the helper starts later, and its
+ * records must be copied back), so neither waits long for the other.
  *
- * Only a file that reads cleanly takes this path to the end. Each half numbers its lines from 1 and sees
- * only its own ids, so a half with a problem, or an id given in both halves, sends the whole file through
+ * Only a file that reads cleanly takes this path to the end. Each piece numbers its lines from 1 and sees
+ * only its own ids, so a piece with a problem, or an id given in two pieces, sends the whole file through
  * the one-pass reader, which words every problem exactly as it always has (a refused file costs a second read).
  */
 
 /** Below this a helper's start (its script and parser loaded) is not worth it: the 10,000-record file is 17 MB. */
 const READ_IN_PARTS_FROM_BYTES = 8 * 2 ** 20;
-
 /**
- * Reads the records of `part` (whole lines, numbered from 1) somewhere else, reporting its bytes read.
- * Resolves null when the part has a problem, and rejects when it could not be read there at all (the helper
- * did not start, or it was stopped through `signal`).
+ * Pieces a file is cut into. When the two readers meet, one may still be reading its last piece while the
+ * other has none left: a thirty-second of the file is about 0.1 s at 100,000 records. Each piece costs a
+ * request to the helper and a reader, a few milliseconds.
  */
-export type PartReader = (part: Blob, name: string, onBytes: (done: number) => void, signal: AbortSignal) => Promise<RecordsPart | null>;
+const PIECES = 32;
+
+/** Reads parts of one file somewhere else, one at a time, until it is ended. */
+export interface PartHelper {
+  /**
+   * The records of `part` (whole lines, numbered from 1), reporting its bytes read. Resolves null when the
+   * part has a problem, and rejects when it could not be read there at all (the helper did not start, failed,
+   * or was ended).
+   */
+  read(part: Blob, onBytes: (done: number) => void): Promise<RecordsPart | null>;
+  end(): void;
+}
+
+export type StartPartHelper = (name: string) => PartHelper;
 
 /** Reads `blob`'s records here, as one part of a file. */
 export async function readPart(blob: Blob, name: string, onBytes: (done: number) => void, signal: AbortSignal): Promise<Result<RecordsPart, CompileError>> {
@@ -76,52 +90,89 @@ export async function lineBoundaryFrom(blob: Blob, from: number): Promise<number
   return null;
 }
 
-/** A records file reader that reads a large file in two halves at once, the second through `readElsewhere`. */
-export function readRecordsInParts(readElsewhere: PartReader, fromBytes = READ_IN_PARTS_FROM_BYTES): RecordsFileReader {
+/** The offsets that cut `blob` into about `count` pieces of whole lines: 0, then each cut, then its size. */
+export async function pieceCuts(blob: Blob, count: number): Promise<number[]> {
+  const cuts = [0];
+  for (let piece = 1; piece < count; piece += 1) {
+    const from = Math.max(Math.floor((blob.size * piece) / count), cuts.at(-1) as number);
+    const cut = await lineBoundaryFrom(blob, from);
+    if (cut === null) break;
+    cuts.push(cut);
+  }
+  cuts.push(blob.size);
+  return cuts;
+}
+
+/** A records file reader that reads a large file's pieces from both ends at once, the back ones through a helper. */
+export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = READ_IN_PARTS_FROM_BYTES): RecordsFileReader {
   return async (file, onProgress, signal) => {
     const { blob, name } = file;
-    const boundary = blob.size >= fromBytes ? await lineBoundaryFrom(blob, Math.floor(blob.size / 2)) : null;
-    if (boundary === null) return streamRecords(file, onProgress, signal);
+    const cuts = blob.size >= fromBytes ? await pieceCuts(blob, PIECES) : [];
+    if (cuts.length < 3) return streamRecords(file, onProgress, signal);
 
-    let firstBytes = 0;
-    let secondBytes = 0;
-    const report = () => onProgress({ file: name, phase: 'reading', done: firstBytes + secondBytes, total: blob.size });
-    const second = blob.slice(boundary);
-    // Stops the helper when the load is cancelled or the first half decides the outcome.
-    const helper = new AbortController();
-    const stopHelper = () => helper.abort();
+    const pieces = cuts.slice(1).map((end, index) => blob.slice(cuts[index], end));
+    const parts: (RecordsPart | undefined)[] = pieces.map(() => undefined);
+    // The next piece each end takes: this worker counts up from the front, the helper down from the back.
+    let front = 0;
+    let back = pieces.length - 1;
+    // Set when a piece has a problem: the file is then read in one pass, which words it.
+    let refused = false;
+    let piecesDone = 0;
+    let frontBytes = 0;
+    let helperBytes = 0;
+    const report = () => onProgress({ file: name, phase: 'reading', done: piecesDone + frontBytes + helperBytes, total: blob.size });
+
+    const helper = startHelper(name);
+    const stopHelper = () => helper.end();
     signal.addEventListener('abort', stopHelper);
-    try {
-      const onSecondBytes = (done: number) => {
-        secondBytes = done;
-        report();
-      };
-      // Settles with null when the helper could not read the half: it is then read here.
-      const fromHelper = readElsewhere(second, name, onSecondBytes, helper.signal).then(
-        (part) => ({ part }),
-        () => null,
-      );
-      const first = await readPart(
-        blob.slice(0, boundary),
-        name,
-        (done) => {
-          firstBytes = done;
-          report();
-        },
-        signal,
-      );
-      if (!first.ok) {
-        stopHelper();
-        return streamRecords(file, onProgress, signal);
+    const helping = (async () => {
+      while (front <= back && !refused) {
+        const index = back;
+        back -= 1;
+        const piece = pieces[index] as Blob;
+        try {
+          const part = await helper.read(piece, (done) => {
+            helperBytes = done;
+            report();
+          });
+          if (part === null) refused = true;
+          else parts[index] = part;
+          piecesDone += piece.size;
+        } catch {
+          // Not read there: the piece goes back to this worker, and the helper takes no more.
+          back += 1;
+          return;
+        } finally {
+          helperBytes = 0;
+        }
       }
-      const helped = await fromHelper;
-      if (signal.aborted) throw new LoadCancelled();
-      const secondPart = helped !== null ? helped.part : await readPart(second, name, onSecondBytes, signal).then((here) => (here.ok ? here.value : null));
-      const joined = secondPart === null ? null : joinRecordParts(name, [first.value, secondPart]);
-      return joined === null ? streamRecords(file, onProgress, signal) : ok(joined);
+    })();
+    try {
+      for (;;) {
+        while (front <= back && !refused) {
+          const index = front;
+          front += 1;
+          const piece = pieces[index] as Blob;
+          const part = await readPart(piece, name, (done) => {
+            frontBytes = done;
+            report();
+          }, signal);
+          frontBytes = 0;
+          piecesDone += piece.size;
+          if (part.ok) parts[index] = part.value;
+          else refused = true;
+        }
+        if (refused) stopHelper();
+        // The helper's last piece, or a piece it gave back, which this worker then reads.
+        await helping;
+        if (signal.aborted) throw new LoadCancelled();
+        if (refused || front > back) break;
+      }
     } finally {
       signal.removeEventListener('abort', stopHelper);
       stopHelper();
     }
+    const joined = refused ? null : joinRecordParts(name, parts as RecordsPart[]);
+    return joined === null ? streamRecords(file, onProgress, signal) : ok(joined);
   };
 }

@@ -1,51 +1,58 @@
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
-import type { PartReader, PartReply, PartRequest } from './records-in-parts';
+import type { PartHelper, PartReply, PartRequest, StartPartHelper } from './records-in-parts';
 import partWorkerUrl from './records-part.worker.ts?worker&url';
 
 /**
- * Reads one part of a records file in a helper worker of its own, started for this part and ended with it (so
- * the helper's heap, which held the part's text, is freed at once). Rejects when the helper cannot start, fails
- * or is stopped; the caller then reads the part itself.
+ * A helper worker of its own for one records file, started at once (its script loads while this worker
+ * reads) and ended with the file, so its heap, which held the text of its pieces, is freed at once. It reads
+ * one piece at a time. Once it fails or is ended, every read rejects; the caller then reads the pieces itself.
  */
-export const readPartInHelper: PartReader = (part, name, onBytes, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Error('stopped'));
-      return;
+export const startPartHelper: StartPartHelper = (name) => {
+  const start = performance.now();
+  const bootstrap = workerBootstrapUrl(new URL(partWorkerUrl, import.meta.url).href);
+  const worker = new Worker(bootstrap, { type: 'module', name: 'records-part' });
+  let stopped: string | null = null;
+  let piecesRead = 0;
+  let waiting: { resolve: (part: PartReply & { kind: 'part' | 'refused' }) => void; reject: (reason: Error) => void; onBytes: (done: number) => void } | null = null;
+
+  const stop = (reason: string) => {
+    if (stopped !== null) return;
+    stopped = reason;
+    URL.revokeObjectURL(bootstrap);
+    worker.terminate();
+    // A worker-side marker: the browser tests assert that a large file was read partly here.
+    if (piecesRead > 0) performance.measure('cc:read-in-helper', { start, end: performance.now() });
+    waiting?.reject(new Error(reason));
+    waiting = null;
+  };
+  worker.addEventListener('message', ({ data }: MessageEvent<PartReply>) => {
+    if (waiting === null) return;
+    if (data.kind === 'progress') waiting.onBytes(data.done);
+    else if (data.kind === 'failed') stop(data.reason);
+    else {
+      piecesRead += 1;
+      waiting.resolve(data);
+      waiting = null;
     }
-    const start = performance.now();
-    const bootstrap = workerBootstrapUrl(new URL(partWorkerUrl, import.meta.url).href);
-    const worker = new Worker(bootstrap, { type: 'module', name: 'records-part' });
-    const end = () => {
-      signal.removeEventListener('abort', stopped);
-      URL.revokeObjectURL(bootstrap);
-      worker.terminate();
-    };
-    const fail = (reason: string) => {
-      end();
-      reject(new Error(reason));
-    };
-    const stopped = () => fail('stopped');
-    signal.addEventListener('abort', stopped);
-    worker.addEventListener('message', ({ data }: MessageEvent<PartReply>) => {
-      if (data.kind === 'progress') {
-        onBytes(data.done);
-        return;
-      }
-      if (data.kind === 'failed') {
-        fail(data.reason);
-        return;
-      }
-      end();
-      // A worker-side marker: the browser tests assert that a large file's second half was read here.
-      performance.measure('cc:read-in-helper', { start, end: performance.now() });
-      resolve(data.kind === 'part' ? data.part : null);
-    });
-    worker.addEventListener('error', (event) => {
-      // Handled: the part is read again in the compiler worker, so this is not an uncaught error.
-      event.preventDefault();
-      fail(event.message || 'the helper could not start');
-    });
-    worker.addEventListener('messageerror', () => fail('a message from the helper could not be read'));
-    worker.postMessage({ blob: part, name } satisfies PartRequest);
   });
+  worker.addEventListener('error', (event) => {
+    // Handled: the pieces are read again in the compiler worker, so this is not an uncaught error.
+    event.preventDefault();
+    stop(event.message || 'the helper could not start');
+  });
+  worker.addEventListener('messageerror', () => stop('a message from the helper could not be read'));
+
+  const helper: PartHelper = {
+    read: (part, onBytes) =>
+      new Promise((resolve, reject) => {
+        if (stopped !== null) {
+          reject(new Error(stopped));
+          return;
+        }
+        waiting = { resolve: (reply) => resolve(reply.kind === 'part' ? reply.part : null), reject, onBytes };
+        worker.postMessage({ blob: part, name } satisfies PartRequest);
+      }),
+    end: () => stop('ended'),
+  };
+  return helper;
+};
