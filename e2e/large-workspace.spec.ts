@@ -28,7 +28,7 @@ test.describe('A large workspace', () => {
     const indexingSeen = page.waitForFunction(() => document.querySelector('[data-testid="baseline-indexing-naive"]') !== null && document.querySelector('[data-testid="column-compiled"] li') !== null, null, { polling: 'raf', timeout: 180_000 });
     await app.openFiles(files);
     await indexingSeen;
-    // The file is large enough to be read in two halves at once, the second by a helper worker.
+    // The file is large enough to be read in pieces from both ends at once, the back ones by a helper worker.
     expect(await workerMeasureCount(app, 'cc:read-in-helper')).toBe(1);
     await expect(page.getByTestId('baseline-indexing-post-filter')).toContainText(/Indexing every record for this baseline: [\d,]+ of 20,000/);
     const before = await app.receiptId();

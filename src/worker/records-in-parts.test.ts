@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildRecord } from '../core/test-support/builders';
 import { LoadCancelled, streamRecords } from './file-intake';
 import type { LoadProgress } from './protocol';
-import { answerPartRequest, lineBoundaryFrom, pieceCuts, readPart, readRecordsInParts, type PartReply, type StartPartHelper } from './records-in-parts';
+import { answerPartRequest, lineBoundaryFrom, partFromJson, pieceCuts, readPart, readRecordsInParts, type PartReply, type StartPartHelper } from './records-in-parts';
 
 const line = (id: string, text = `text of ${id}`) => JSON.stringify(buildRecord({ id, text }));
 const file = (text: string) => ({ name: 'r.jsonl', blob: new Blob([text]) });
@@ -29,7 +29,8 @@ function inProcessHelper({ failsAfter = Infinity, holdUntil }: { failsAfter?: nu
         await Promise.race([holdUntil?.(part), endedPromise]);
         if (ended || pieces.length > failsAfter) throw new Error('no helper');
         const result = await readPart(part, name, onBytes, never);
-        return result.ok ? result.value : null;
+        // As the real helper sends it back: as JSON text.
+        return result.ok ? partFromJson(JSON.stringify(result.value)) : null;
       },
       end: () => {
         ended = true;
@@ -43,7 +44,13 @@ function inProcessHelper({ failsAfter = Infinity, holdUntil }: { failsAfter?: nu
 /** Every file is read in pieces (from one byte on), so the tests see the path large files take. */
 const readInParts = (helper: StartPartHelper) => readRecordsInParts(helper, 1);
 const onePass = (text: string) => streamRecords(file(text), () => undefined, never);
-const manyLines = (count: number) => lines(Array.from({ length: count }, (_, index) => `r${index}`));
+/** Records with every kind of value a checked record holds: nulls, lists, evidence, fractions, instants with offsets. */
+const manyLines = (count: number) =>
+  Array.from({ length: count }, (_, index) => {
+    const id = `r${index}`;
+    const varied = index % 3 === 0 && { subject: 'cust-9', relevance: -0.125, validTo: '2027-01-01T09:30:00+02:00', supersedes: [`old-${index}`], evidence: { class: 'email', supports: ['p1'], contradicts: ['p2'] } };
+    return `${JSON.stringify(buildRecord({ id, text: `${id} ✓ é 😀 "quoted"\t`, ...varied }))}\n`;
+  }).join('');
 
 describe('reading a records file in pieces from both ends at once', () => {
   it('gives what one pass gives, the helper reading whole-line pieces from the back', async () => {
@@ -202,7 +209,11 @@ describe('answerPartRequest (the helper)', () => {
   it('reports its progress, then the part it read, or that the part has a problem', async () => {
     const good = await answers(new Blob([lines(['a', 'b'])]));
     expect(good.at(-2)).toEqual({ kind: 'progress', done: new Blob([lines(['a', 'b'])]).size });
-    expect(good.at(-1)).toMatchObject({ kind: 'part', part: { lineCount: 2, lines: [1, 2] } });
+    const part = good.at(-1);
+    expect(part?.kind).toBe('part');
+    const direct = await readPart(new Blob([lines(['a', 'b'])]), 'r.jsonl', () => undefined, never);
+    expect(part?.kind === 'part' && partFromJson(part.partJson)).toEqual(direct.ok && direct.value);
+    expect(direct.ok && direct.value).toMatchObject({ lineCount: 2, lines: [1, 2] });
     expect((await answers(new Blob(['{"id": 1}\n']))).at(-1)).toEqual({ kind: 'refused' });
   });
 

