@@ -115,9 +115,12 @@ export async function pieceCuts(blob: Blob, count: number): Promise<number[]> {
   return cuts;
 }
 
-/** A records file reader that reads a large file's pieces from both ends at once, the back ones through a helper. */
+/**
+ * A records file reader that reads a large file's pieces from both ends at once, the back ones through a
+ * helper, and hands each piece's records to `onRecords` as it is checked.
+ */
 export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = READ_IN_PARTS_FROM_BYTES): RecordsFileReader {
-  return async (file, onProgress, signal) => {
+  return async (file, onProgress, signal, onRecords) => {
     const { blob, name } = file;
     const cuts = blob.size >= fromBytes ? await pieceCuts(blob, PIECES) : [];
     if (cuts.length < 3) return streamRecords(file, onProgress, signal);
@@ -149,7 +152,10 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
           });
           piecesDone += piece.size;
           if (part === null) refused = true;
-          else parts[index] = part;
+          else {
+            parts[index] = part;
+            onRecords?.(part.checked);
+          }
         } catch {
           // Not read there: the piece goes back to this worker, and the helper takes no more.
           back += 1;
@@ -171,8 +177,11 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
           }, signal);
           frontBytes = 0;
           piecesDone += piece.size;
-          if (part.ok) parts[index] = part.value;
-          else refused = true;
+          if (!part.ok) refused = true;
+          else {
+            parts[index] = part.value;
+            onRecords?.(part.value.checked);
+          }
         }
         if (refused) stopHelper();
         // The helper's last piece, or a piece it gave back, which this worker then reads.

@@ -253,3 +253,48 @@ describe('admission in SQL', () => {
     expect(own.all(`SELECT count(*) FROM admitted_text WHERE admitted_text MATCH '"apple"'`)).toEqual([[0]]);
   });
 });
+
+describe('rows written ahead of their sync', () => {
+  const before = Array.from({ length: 10 }, (_, index) => buildRecord({ id: `o${index}` }));
+  const after = buildRecordSet([
+    ...Array.from({ length: 30 }, (_, index) => buildRecord({ id: `r${index}`, access: { labels: index % 4 === 0 ? ['hr'] : [] }, supersedes: index === 5 ? ['r6'] : [] })),
+    // An id the set before holds too, with another text.
+    buildRecord({ id: 'o3', text: 'rewritten' }),
+  ]);
+  const admittedIds = (index: RecordIndex, records: readonly SourceRecord[]) =>
+    [...index.admit(valueOf(lowerAdmission(resolveOrThrow(buildContract({ denyLabels: ['hr'] }), records).contract, 999)))].sort();
+
+  it('are kept by the sync of the set that holds them, which then admits what a fresh index admits', async () => {
+    const ahead = createRecordIndex(await freshDriver());
+    ahead.sync(buildRecordSet(before));
+    // Pieces come in any order: here the second half first.
+    ahead.syncAhead(after.checked.slice(15));
+    ahead.syncAhead(after.checked.slice(0, 15));
+    expect(ahead.sync(after)).toEqual({ inserted: 0, updated: 0, deleted: 9 });
+    expect(ahead.size).toBe(31);
+    const fresh = createRecordIndex(await freshDriver());
+    fresh.sync(after);
+    expect(admittedIds(ahead, after.records)).toEqual(admittedIds(fresh, after.records));
+  });
+
+  it('are taken out again by a sync back to the set before them', async () => {
+    const ahead = createRecordIndex(await freshDriver());
+    const beforeSet = buildRecordSet(before);
+    ahead.sync(beforeSet);
+    const admittedBefore = admittedIds(ahead, before);
+    // Fifteen new records, and o3 rewritten.
+    ahead.syncAhead(after.checked.slice(15));
+    expect(ahead.sync(beforeSet)).toEqual({ inserted: 0, updated: 1, deleted: 15 });
+    expect(ahead.size).toBe(10);
+    expect(admittedIds(ahead, before)).toEqual(admittedBefore);
+  });
+
+  it('stop a whole-corpus text build under way, as a sliced sync does', async () => {
+    const ahead = createRecordIndex(await freshDriver());
+    ahead.sync(buildRecordSet(before));
+    const steps = ahead.corpusTextSteps(2);
+    expect(steps.next().done).toBe(false);
+    ahead.syncAhead(after.checked.slice(0, 5));
+    expect(steps.next()).toEqual({ done: true, value: false });
+  });
+});
