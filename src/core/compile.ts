@@ -7,7 +7,7 @@ import { lowerAdmission } from './passes/lower-admission';
 import { plan, walkBudget } from './passes/plan';
 import { resolve } from './passes/resolve';
 import { typeCheck } from './passes/type-check';
-import type { CheckedRecord, RecordSet } from './passes/validate';
+import type { RecordSet } from './passes/validate';
 import type { BaselinePacket, Baselines, CompileOutcome, Packet } from './result';
 import type { SqlDriver } from './search/driver';
 import { rankAdmitted, rankCorpus, rankDeclared, type Ranking } from './search/rank';
@@ -36,8 +36,6 @@ export interface Compiler {
   index(recordSet: RecordSet, onProgress?: Progress): SyncReport;
   /** Indexes every record's text for the baselines, with progress; `baselines` does it too when needed. */
   indexCorpus(recordSet: RecordSet, onProgress?: Progress): void;
-  /** Writes these records' rows ahead of the `index` or `indexSteps` of a set that holds them (see `RecordIndex.syncAhead`). */
-  indexAhead(checked: readonly CheckedRecord[]): void;
   /** `index` a slice of records per step, so the caller can yield between steps and stop (a cancelled load). */
   indexSteps(recordSet: RecordSet, slice: number): Generator<SliceProgress, SyncReport>;
   /**
@@ -109,7 +107,6 @@ export function createCompiler(driver: SqlDriver): Compiler {
       index.sync(recordSet);
       index.syncCorpusText(recordSet, onProgress);
     },
-    indexAhead: (checked) => index.syncAhead(checked),
     indexSteps: (recordSet, slice) => index.syncSteps(recordSet, slice),
     indexCorpusSteps: (slice) => index.corpusTextSteps(slice),
     compile: (request) => compileMemo.revision(() => compileOnce(request)),

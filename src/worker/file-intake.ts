@@ -1,7 +1,7 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
 import { MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
-import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type CheckedRecord, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
@@ -63,17 +63,7 @@ async function isUserViewExport(file: NamedBlob): Promise<boolean> {
 }
 
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
-/**
- * Reads a records file into a record set. A reader that checks a file in pieces may hand each piece's records to
- * `onRecords` as soon as they are checked, in any order: the very objects of the set it then returns (or none of
- * them, if the file has a problem somewhere).
- */
-export type RecordsFileReader = (
-  file: NamedBlob,
-  onProgress: (progress: LoadProgress) => void,
-  signal: AbortSignal,
-  onRecords?: (checked: readonly CheckedRecord[]) => void,
-) => Promise<Result<RecordSet, CompileError>>;
+export type RecordsFileReader = (file: NamedBlob, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => Promise<Result<RecordSet, CompileError>>;
 
 /** Decodes a blob as UTF-8 a chunk at a time into the core's line reader, reporting the bytes read so far; never one big string. */
 export async function streamInto(reader: JsonlRecordReader, blob: Blob, onBytes: (bytesRead: number) => void, signal: AbortSignal): Promise<void> {
@@ -161,13 +151,10 @@ export async function intakeFiles(
   {
     stored = new Map(),
     readRecords = streamRecords,
-    onRecords,
   }: {
     /** Records files already validated once and kept in the workspace database, by name: not read again. */
     readonly stored?: ReadonlyMap<string, RecordSet>;
     readonly readRecords?: RecordsFileReader;
-    /** Records checked so far, while their file is still being read (see `RecordsFileReader`). */
-    readonly onRecords?: (checked: readonly CheckedRecord[]) => void;
   } = {},
 ): Promise<Result<IntakeResult, IntakeRejection>> {
   const issues: InputIssue[] = [];
@@ -219,7 +206,7 @@ export async function intakeFiles(
       continue;
     }
     // A worker-side marker as well as a duration: the reload test asserts that no records file was read.
-    const parsed = await measuredAsync('cc:read-records', () => readRecords(file, onProgress, signal, onRecords));
+    const parsed = await measuredAsync('cc:read-records', () => readRecords(file, onProgress, signal));
     if (parsed.ok) recordSets.set(file.name, parsed.value);
     else refuse(parsed.error, file.name, recognised);
   }

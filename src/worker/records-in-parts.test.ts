@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CheckedRecord } from '../core/passes/validate';
 import { buildRecord } from '../core/test-support/builders';
 import { LoadCancelled, streamRecords } from './file-intake';
 import type { LoadProgress } from './protocol';
@@ -58,14 +57,8 @@ describe('reading a records file in pieces from both ends at once', () => {
     const text = manyLines(120) + `\n${line('last')}`;
     const helper = inProcessHelper();
     const progress: LoadProgress[] = [];
-    const pieces: (readonly CheckedRecord[])[] = [];
-    const result = await readInParts(helper.start)(file(text), (item) => progress.push(item), never, (checked) => pieces.push(checked));
+    const result = await readInParts(helper.start)(file(text), (item) => progress.push(item), never);
     expect(result).toEqual(await onePass(text));
-    // Each piece's records were handed on as they were checked: the very objects of the set, each once.
-    const handedOn = new Set(pieces.flat());
-    expect(pieces.length).toBeGreaterThan(1);
-    expect(handedOn.size).toBe(result.ok ? result.value.checked.length : -1);
-    expect(result.ok && result.value.checked.every((item) => handedOn.has(item))).toBe(true);
     expect(helper.pieces.length).toBeGreaterThan(1);
     // Its pieces, last first, are the end of the file, cut just after a newline.
     const read = (await Promise.all(helper.pieces)).reverse().join('');

@@ -115,12 +115,9 @@ export async function pieceCuts(blob: Blob, count: number): Promise<number[]> {
   return cuts;
 }
 
-/**
- * A records file reader that reads a large file's pieces from both ends at once, the back ones through a
- * helper, and hands each piece's records to `onRecords` as it is checked.
- */
+/** A records file reader that reads a large file's pieces from both ends at once, the back ones through a helper. */
 export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = READ_IN_PARTS_FROM_BYTES): RecordsFileReader {
-  return async (file, onProgress, signal, onRecords) => {
+  return async (file, onProgress, signal) => {
     const { blob, name } = file;
     const cuts = blob.size >= fromBytes ? await pieceCuts(blob, PIECES) : [];
     if (cuts.length < 3) return streamRecords(file, onProgress, signal);
@@ -152,10 +149,7 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
           });
           piecesDone += piece.size;
           if (part === null) refused = true;
-          else {
-            parts[index] = part;
-            onRecords?.(part.checked);
-          }
+          else parts[index] = part;
         } catch {
           // Not read there: the piece goes back to this worker, and the helper takes no more.
           back += 1;
@@ -177,11 +171,8 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
           }, signal);
           frontBytes = 0;
           piecesDone += piece.size;
-          if (!part.ok) refused = true;
-          else {
-            parts[index] = part.value;
-            onRecords?.(part.value.checked);
-          }
+          if (part.ok) parts[index] = part.value;
+          else refused = true;
         }
         if (refused) stopHelper();
         // The helper's last piece, or a piece it gave back, which this worker then reads.

@@ -8,7 +8,6 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createDatabaseImages, ImageNotSaved } from './database-image';
 import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
 import { createRecordStore } from './record-store';
-import { readPart, readRecordsInParts, type StartPartHelper } from './records-in-parts';
 import { ATTEMPTS_AFTER_RESULT_FROM, BACKGROUND_CORPUS_FROM, createSession, STORE_SLICE } from './session';
 import { memoryImageFiles } from './test-support/memory-image-files';
 import type { WorkspaceStorage } from './workspace-storage';
@@ -156,42 +155,6 @@ describe('a large workspace in the session', () => {
     expect(result).toEqual({ status: 'cancelled' });
     expect(phases).not.toContain('indexing');
     expect(storage.writes()).toBe(writes);
-  });
-});
-
-describe('a large file read in pieces', () => {
-  const inThisProcess: StartPartHelper = (name) => ({
-    read: async (part, onBytes) => {
-      const read = await readPart(part, name, onBytes, new AbortController().signal);
-      return read.ok ? read.value : null;
-    },
-    end: () => undefined,
-  });
-
-  it('is indexed piece by piece as it is read, to the receipt of a file read in one pass; a refused one leaves the index to the records on screen', async () => {
-    const driver = await freshDriver();
-    const ahead = createCompiler(driver);
-    const indexedAhead: number[] = [];
-    const watched: Compiler = { ...ahead, indexAhead: (checked) => (indexedAhead.push(checked.length), ahead.indexAhead(checked)) };
-    const session = createSession({ compiler: watched, storage: memoryStorage(), builtins: readBuiltinScenarios(), readRecords: readRecordsInParts(inThisProcess, 1) });
-    await session.start();
-    expect((await session.loadFiles([recordsFile('first')], () => undefined)).status).toBe('loaded');
-    expect(indexedAhead.length).toBeGreaterThan(1);
-    expect(indexedAhead.reduce((sum, count) => sum + count, 0)).toBe(SIZE);
-    const compiled = viewOf(session.compile('diagnostic'));
-    const onePass = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
-    await onePass.start();
-    await onePass.loadFiles([recordsFile('first')], () => undefined);
-    expect(viewOf(onePass.compile('diagnostic')).receiptId).toBe(compiled.receiptId);
-    expect(session.receiptJson()).toBe(onePass.receiptJson());
-
-    // Its last line repeats the first id: every piece reads cleanly, and the rows written ahead must go again.
-    const refused = recordsFile('second');
-    const duplicated = { name: refused.name, blob: new Blob([refused.blob, '\n', JSON.stringify(buildRecord({ id: 'second-0' }))]) };
-    expect((await session.loadFiles([duplicated], () => undefined)).status).toBe('rejected');
-    expect(driver.all(`SELECT count(*) FROM records WHERE id LIKE 'second-%'`)).toEqual([[0]]);
-    expect(driver.all(`SELECT count(*) FROM records WHERE id LIKE 'first-%'`)).toEqual([[SIZE]]);
-    expect(viewOf(session.compile('diagnostic')).receiptId).toBe(compiled.receiptId);
   });
 });
 

@@ -5,7 +5,7 @@ import { drill, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
-import { parseContractJson, validateContract, type CheckedRecord, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
 import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
@@ -298,10 +298,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     { index = true, stored = new Map<string, RecordSet>() }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
   ) => {
     const base = entryOf(baseKey) ?? currentEntry();
-    // A large file's records are indexed piece by piece while the rest of it is read (`Compiler.indexAhead`):
-    // the index below then finds them written.
-    const onRecords = index ? (checked: readonly CheckedRecord[]) => compiler.indexAhead(checked) : undefined;
-    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal, { stored, readRecords, onRecords }));
+    const intake = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effective(base) }, onProgress, signal, { stored, readRecords }));
     if (!intake.ok) return intake;
     // A restored workspace is indexed by its first compilation, and only the scenario it selects.
     for (const entry of index ? intake.value.entries : []) {
@@ -410,16 +407,6 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
    * Builds the whole-corpus index for the records last compiled, a slice per task, and wakes whoever waits for
    * the baselines when it is complete. A load's sliced index interrupts it; the next compilation starts it again.
    */
-  /**
-   * A load that is cancelled or refused may have left rows of its files in the index (written while they were
-   * read, or by the slices indexed before a cancel): the records on screen take their place again.
-   */
-  const indexRecordsOnScreen = (): void => {
-    if (!last) return;
-    compiler.index(last.request.recordSet);
-    if (last.baselines === null) ensureCorpusIndex();
-  };
-
   const ensureCorpusIndex = (): void => {
     if (corpusJob !== null) return;
     corpusJob = (async () => {
@@ -768,7 +755,6 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         if (!intake.ok) {
           loaded = before.loaded;
           contractEdits = before.contractEdits;
-          indexRecordsOnScreen();
           return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
@@ -787,7 +773,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         loaded = before.loaded;
         contractEdits = before.contractEdits;
         if (!(error instanceof LoadCancelled)) throw error;
-        indexRecordsOnScreen();
+        // A cancelled index leaves rows of the dropped files behind: the records on screen take their place again.
+        if (last) {
+          compiler.index(last.request.recordSet);
+          if (last.baselines === null) ensureCorpusIndex();
+        }
         return { status: 'cancelled' };
       } finally {
         if (loading === controller) loading = null;

@@ -110,14 +110,6 @@ export interface RecordIndex {
    */
   syncSteps(recordSet: RecordSet, slice: number): Generator<SliceProgress, SyncReport>;
   /**
-   * Writes the rows of these records now, in one transaction, ahead of the `sync` or `syncSteps` that will
-   * bring the index to a set holding these very records: that sync then finds them written and keeps them. A
-   * file's records are written this way while the rest of it is still being read (the reading shares the
-   * other core with a helper, so this work runs beside it instead of after it). Until that sync the rows are
-   * part old set, part new, and any sync looks at every record again; one to the old set removes them.
-   */
-  syncAhead(checked: readonly CheckedRecord[]): void;
-  /**
    * Indexes the text of up to `slice` rows per step into `corpus_text`, for the record set last synced in
    * full. Returns true once every row has its text, false when it stopped because a sync is under way.
    */
@@ -426,15 +418,6 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       syncedSet = recordSet;
       onProgress?.(checked.length, checked.length);
       return report;
-    },
-
-    syncAhead(checked) {
-      lastSynced = null;
-      syncedSet = null;
-      driver.transaction(() => {
-        for (const item of checked) write(item, rows.get(item.record.id));
-        flush();
-      });
     },
 
     *syncSteps(recordSet, slice) {
