@@ -55,6 +55,27 @@ describe('applyChanges', () => {
     expect(result.byId.has('c') && result.byId.get('b')?.record.access.labels).toEqual(['investigation']);
     expect(result.byId.get('a')?.provenanceVerified).toBe(false);
     expect(result.ids).toEqual(rebuilt.ids);
+    expect(result.successors).toEqual(rebuilt.successors);
+  });
+
+  it('keeps the records that supersede another as a fresh set has them, whichever way a patch changes them', () => {
+    const chain = buildRecordSet([buildRecord({ id: 'a' }), buildRecord({ id: 'b', supersedes: ['a'] }), buildRecord({ id: 'c' }), buildRecord({ id: 'd', supersedes: ['c'] })]);
+    const patches: Patch[][] = [
+      [{ op: 'mergeRecord', id: 'b', patch: { scope: 'legal' } }],
+      [{ op: 'mergeRecord', id: 'a', patch: { scope: 'legal' } }],
+      [{ op: 'mergeRecord', id: 'c', patch: { supersedes: ['a'] } }],
+      [{ op: 'mergeRecord', id: 'b', patch: { supersedes: [] } }],
+      [{ op: 'mergeRecord', id: 'd', patch: { supersedes: ['a', 'c'] } }],
+      [{ op: 'addRecord', record: buildRecord({ id: 'e', supersedes: ['d'] }) }],
+      [{ op: 'removeRecord', id: 'b' }],
+    ];
+    for (const patch of patches) {
+      const result = valueOf(applyChanges(contract, chain, [change('edit', ...patch)])).recordSet;
+      const rebuilt = buildRecordSet(result.records);
+      expect(result.successors.map((item) => item.record.id)).toEqual(rebuilt.successors.map((item) => item.record.id));
+      expect(result.successors).toEqual(rebuilt.successors);
+      expect(result.successors.every((item) => result.byId.get(item.record.id) === item)).toBe(true);
+    }
   });
 
   it('keeps the ids array itself when nothing is added, and puts each patched record at its place', () => {

@@ -2,7 +2,7 @@ import { contractSchema, type Contract } from './format/contract';
 import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { err, formatPath, ok, type CompileError, type Result } from './errors';
-import { checkRecord, recordSetOf, type CheckedRecord, type RecordSet } from './passes/validate';
+import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './passes/validate';
 
 type Json = unknown;
 
@@ -91,7 +91,7 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
   }
   const byId = new PatchedLookup(original.byId, patched);
   if (checked.length !== original.checked.length) {
-    return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations: original.locations };
+    return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations: original.locations, successors: checked.filter(supersedesAny) };
   }
   // Nothing added, and a patch may not rename: the ids are the original's, and only the patched positions hold new
   // records. Copying the arrays reads 100,000 references; mapping `checked` again read 100,000 records.
@@ -100,7 +100,19 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
     const position = positions.get(id);
     if (position !== undefined) records[position] = item.record;
   }
-  return { records, ids: original.ids, checked, byId, locations: original.locations };
+  return { records, ids: original.ids, checked, byId, locations: original.locations, successors: successorsAfter(original, patched, checked) };
+}
+
+/**
+ * The original's successors with the patched records in their places. Only a patch that gives a record its first
+ * `supersedes` target, or takes its last away, changes which records they are: then every record is looked at.
+ */
+function successorsAfter(original: RecordSet, patched: ReadonlyMap<string, CheckedRecord>, checked: readonly CheckedRecord[]): readonly CheckedRecord[] {
+  for (const [id, item] of patched) {
+    const before = original.byId.get(id);
+    if (before === undefined || supersedesAny(before) !== supersedesAny(item)) return checked.filter(supersedesAny);
+  }
+  return original.successors.map((item) => patched.get(item.record.id) ?? item);
 }
 
 /** A lookup that answers from `patched` first; iteration follows the original's order. */

@@ -198,16 +198,13 @@ function supersessionsInForce(successors: readonly CheckedRecord[], asOf: number
  * (the checked record, or undefined when absent). A change anywhere else cannot change a link, a cycle or
  * a successor in force, so these are what the link checks are memoised on.
  */
-function supersessionInputs(recordSet: RecordSet): { successors: CheckedRecord[]; deps: unknown[] } {
-  const successors: CheckedRecord[] = [];
+function supersessionDeps(recordSet: RecordSet): unknown[] {
   const deps: unknown[] = [];
-  for (const item of recordSet.checked) {
-    if (item.record.supersedes.length === 0) continue;
-    successors.push(item);
+  for (const item of recordSet.successors) {
     deps.push(item);
     for (const target of item.record.supersedes) deps.push(recordSet.byId.get(target));
   }
-  return { successors, deps };
+  return deps;
 }
 
 /**
@@ -215,8 +212,8 @@ function supersessionInputs(recordSet: RecordSet): { successors: CheckedRecord[]
  * the records in id order. A plain function of the contract and the records.
  */
 export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive = computeAll): Result<Resolution, CompileError> {
-  const links = supersessionInputs(recordSet);
-  const broken = derive.cell('resolve:links', links.deps, () => findBrokenLink(recordSet, links.successors));
+  const links = supersessionDeps(recordSet);
+  const broken = derive.cell('resolve:links', links, () => findBrokenLink(recordSet, recordSet.successors));
   // The message names locations, which are not among the cell's inputs: it is written from this record set.
   if (broken) return err(linkError(recordSet, broken));
 
@@ -240,8 +237,8 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const order = derive.cell('resolve:id-order', [ids], () => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(inOrder(order, ids)));
-  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...links.deps], () => {
-    const found = supersessionsInForce(links.successors, asOf);
+  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...links], () => {
+    const found = supersessionsInForce(recordSet.successors, asOf);
     // While the successors in force stay the same, a record resolves the same way whatever else changed.
     return { inForce: found, supersessionKey: canonicalJson([...found].sort(([a], [b]) => compareStrings(a, b))) };
   });

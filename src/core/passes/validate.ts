@@ -46,7 +46,14 @@ export interface RecordSet {
   readonly checked: readonly CheckedRecord[];
   readonly byId: ReadonlyMap<string, CheckedRecord>;
   readonly locations: ReadonlyMap<string, SourceLocation>;
+  /**
+   * The records that supersede another, in the same order: all that supersession depends on. A derived set
+   * finds them without reading every record, which cost a toggle about 12 ms at 100,000 records.
+   */
+  readonly successors: readonly CheckedRecord[];
 }
+
+export const supersedesAny = (item: CheckedRecord): boolean => item.record.supersedes.length > 0;
 
 /** Hashes the text once: for the provenance check and, through its digest, for the fingerprint. */
 export function checkRecord(record: SourceRecord): CheckedRecord {
@@ -218,7 +225,7 @@ export function parseRecordsJsonl(file: string, text: string): Result<RecordSet,
 export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map()): RecordSet {
   const byId = new Map<string, CheckedRecord>();
   for (const item of checked) byId.set(item.record.id, item);
-  return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations };
+  return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations, successors: checked.filter(supersedesAny) };
 }
 
 /** Checks each record (see `checkRecord`) and builds the set: for records that did not come through a reader. */
