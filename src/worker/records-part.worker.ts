@@ -2,6 +2,6 @@ import '../shared/jitless-zod';
 import { hashInWasm } from '../core/hash-wasm';
 import { answerPartRequest, type PartReply, type PartRequest } from './records-in-parts';
 
-/** The helper that reads the second half of a large records file (src/worker/records-in-parts.ts). */
+/** The helper that reads pieces from the back of a large records file (src/worker/records-in-parts.ts), once its SHA-256 has started. */
 const hashing = hashInWasm();
 addEventListener('message', (event: MessageEvent<PartRequest>) => void hashing.then(() => answerPartRequest(event.data, (message: PartReply) => postMessage(message))));
