@@ -3,10 +3,10 @@ import { readOnce, useSha256, type Digest, type Sha256 } from './hash';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), for the browser's workers: in Chromium it hashes record
- * texts about twice as fast as the JavaScript one, which pays a bounds check on every typed-array access
- * (docs/PERFORMANCE.md). Making it is asynchronous (the module is compiled), so a worker makes it once at
- * start and installs it with `useSha256`; it gives the same digests as the others, and the tests hold it
- * to them.
+ * texts 1.3–2.0 times as fast as the JavaScript one, which runs slower there than in Node
+ * (docs/PERFORMANCE.md, run 16). Making it is asynchronous (the module is compiled), so a worker makes it
+ * once at start and installs it with `useSha256`; it gives the same digests as the others, and the tests
+ * hold it to them.
  */
 export async function loadSha256InWasm(): Promise<Sha256> {
   return sha256ThroughHasher(await createSHA256());
