@@ -4,7 +4,7 @@ import { contentHashOf } from '../hash';
 import { factContextOf, renderFact } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
 import { buildContract, buildRecord, resolveOrThrow, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
-import { createGateContext, evaluateGates, explainGates, firstGate, gateCodeOf, gateFact, gatesIn } from './gates';
+import { createGateContext, evaluateGates, explainGates, firstGate, gateCodeOf, gatesIn } from './gates';
 import type { ResolvedRecord } from './resolve';
 
 type Verdict = { admitted: true } | { admitted: false; first: { gate: GateName; code: string; fact: string }; failedGates: GateName[] };
@@ -19,7 +19,9 @@ function verdictFor(record: RecordOverrides, contract: ContractOverrides = {}, o
   const gate = firstGate(failed);
   if (gate === null) return { admitted: true };
   if (fact === null) throw new Error(`${gate} failed without a fact`);
-  expect(gateFact(context, resolved.checked, gate, resolved.supersededBy)).toEqual(fact);
+  const explained = explainGates(context, resolved);
+  expect(explained.find((entry) => entry.gate === gate)?.fact).toEqual(fact);
+  expect(explained.filter((entry) => entry.fact !== null).map((entry) => entry.gate)).toEqual(gatesIn(failed));
   return { admitted: false, first: { gate, code: gateCodeOf(fact), fact: renderFact(fact, factContextOf(resolution.contract.contract)) }, failedGates: gatesIn(failed) };
 }
 

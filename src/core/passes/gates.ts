@@ -190,14 +190,6 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
 }
 
 /**
- * The fact of one gate for one record: why it fails, or null when it passes. Supersession is the one
- * gate that reads other records; its successor is passed in.
- */
-export function gateFact(context: GateContext, item: CheckedRecord, gate: GateName, supersededBy: Supersession | null = null): Fact | null {
-  return (failedGates(context, item, supersededBy) & GATE_BIT[gate]) !== 0 ? failureFact(context, item, gate, supersededBy) : null;
-}
-
-/**
  * Every gate, in GATE_ORDER. All are evaluated so that disclosure knows every reason, not just the
  * first; the fact is worked out for the first failure only.
  */
@@ -218,9 +210,14 @@ export function sameFact(a: Fact | null, b: Fact | null): boolean {
   return sameFactArgs(a.args, b.args);
 }
 
-/** Every gate with its fact, in order: the record inspector's explanation (like OPA's explain). */
+/**
+ * Every gate with its fact, in order: the record inspector's explanation (like OPA's explain). Supersession
+ * is the one gate that reads other records; the resolved record carries its successor.
+ */
 export function explainGates(context: GateContext, resolved: ResolvedRecord): { readonly gate: GateName; readonly fact: Fact | null }[] {
-  return GATE_ORDER.map((gate) => ({ gate, fact: gateFact(context, resolved.checked, gate, resolved.supersededBy) }));
+  const { checked, supersededBy } = resolved;
+  const failed = failedGates(context, checked, supersededBy);
+  return GATE_ORDER.map((gate) => ({ gate, fact: (failed & GATE_BIT[gate]) !== 0 ? failureFact(context, checked, gate, supersededBy) : null }));
 }
 
 /** The reason code a gate's fact stands for (a gate can fail in more than one way, say expired or future). */
