@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sortedSet } from './canonical';
-import { canonicalRecordForm, recordFingerprint } from './fingerprints';
+import { canonicalRecordBytes, recordFingerprint } from './fingerprints';
 import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
 import { sha256Hex } from './hash';
 import { buildRecord } from './test-support/builders';
@@ -18,7 +18,9 @@ function genericForm(record: SourceRecord, textHash: string): string {
 }
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
-const anyText = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
+const utf8 = (text: string) => new TextEncoder().encode(text);
+// Graphemes, and any code point: control characters, quotes and backslashes (escaped), astral ones (a pair).
+const anyText = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }));
 const anyId = anyText.map((value) => value.replace(/\s/g, '_'));
 const names = fc.array(anyText, { maxLength: 4 });
 
@@ -59,7 +61,7 @@ describe('recordFingerprint', () => {
   it('writes exactly the generic canonical JSON for any validated record', () => {
     fc.assert(
       fc.property(recordArbitrary, (record) => {
-        expect(canonicalRecordForm(record, HASH)).toBe(genericForm(record, HASH));
+        expect(canonicalRecordBytes(record, HASH)).toEqual(utf8(genericForm(record, HASH)));
       }),
       { numRuns: 500 },
     );
@@ -68,10 +70,16 @@ describe('recordFingerprint', () => {
   it('leaves a record of another shape to the generic path, with the same fingerprint', () => {
     const record = buildRecord({ id: 'r1' });
     const widened = { ...record, note: 'not a record field' } as unknown as SourceRecord;
-    expect(canonicalRecordForm(widened, HASH)).toBeNull();
+    expect(canonicalRecordBytes(widened, HASH)).toBeNull();
     expect(recordFingerprint(widened, HASH)).toBe(sha256Hex(genericForm(widened, HASH)));
     const missing = { ...record, relevance: undefined } as unknown as SourceRecord;
-    expect(canonicalRecordForm(missing, HASH)).toBeNull();
+    expect(canonicalRecordBytes(missing, HASH)).toBeNull();
+  });
+
+  it('leaves a lone surrogate to the generic path, which refuses it', () => {
+    const record = { ...buildRecord({ id: 'r1' }), title: 'half a pair \ud83d' };
+    expect(canonicalRecordBytes(record, HASH)).toBeNull();
+    expect(() => recordFingerprint(record, HASH)).toThrow(/lone surrogate/);
   });
 
   it('does not depend on the order of set-like lists', () => {

@@ -69,6 +69,12 @@ function sha256ThroughHasher(hasher: IHasher): Sha256 {
       feed(text);
       return finish(taker);
     },
+    hexOfBytes(bytes) {
+      const taker: Holder = { saved: null };
+      take(taker);
+      hasher.update(bytes);
+      return finish(taker);
+    },
     digest(): Digest {
       const taker: Holder = { saved: null };
       return readOnce(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../shared/prng';
-import { contentHashOf, createDigest, sha256Hex, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
+import { contentHashOf, createDigest, sha256Hex, sha256HexOfBytes, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
 import { loadSha256InWasm } from './hash-wasm';
 
 const random = createPrng(11);
@@ -97,6 +97,21 @@ describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
     texts.forEach((parts, index) => expect(digests[index]!.hex()).toBe(referenceOfUpdates(parts)));
   });
 
+  it('hashes bytes as @noble/hashes does, at every padding boundary and beyond the buffer, and equal to the text they encode', () => {
+    const hexOfBytes = (bytes: Uint8Array) => implementation.hexOfBytes(bytes);
+    for (let length = 0; length <= 200; length += 1) {
+      const bytes = Uint8Array.from({ length }, () => random.int(0, 255));
+      expect(hexOfBytes(bytes)).toBe(bytesToHex(sha256(bytes)));
+    }
+    for (const length of [1_000, 65_535, 65_536, 65_600, 300_000]) {
+      const text = randomText(length);
+      expect(hexOfBytes(utf8ToBytes(text))).toBe(sha256Hex(text));
+    }
+    // A view into a larger buffer hashes only its own bytes.
+    const larger = utf8ToBytes(`..${'abc'}..`);
+    expect(hexOfBytes(larger.subarray(2, 5))).toBe(sha256Hex('abc'));
+  });
+
   it('can be read once', () => {
     const digest = createDigest();
     digest.update('a');
@@ -123,9 +138,10 @@ describe('the SHA-256 the core uses', () => {
 
   it('is the one installed last, for every later hash', () => {
     const installed = sha256InNode ?? sha256InJavaScript;
-    useSha256({ hex: (text) => `fake:${text}`, digest: () => sha256InJavaScript.digest() });
+    useSha256({ hex: (text) => `fake:${text}`, hexOfBytes: (bytes) => `fake bytes:${bytes.length}`, digest: () => sha256InJavaScript.digest() });
     try {
       expect(contentHashOf('abc')).toBe('sha256:fake:abc');
+      expect(sha256HexOfBytes(new Uint8Array(3))).toBe('fake bytes:3');
     } finally {
       useSha256(installed);
     }

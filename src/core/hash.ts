@@ -15,6 +15,8 @@
 export interface Sha256 {
   /** SHA-256 of the UTF-8 bytes of `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
   hex(text: string): string;
+  /** SHA-256 of these bytes, as lowercase hex (for a value written straight into bytes: `CanonicalBytes`). */
+  hexOfBytes(bytes: Uint8Array): string;
   /**
    * An incremental digest for long sequences (the record-set digest, the receipt trace) without building
    * one giant string. Each update is UTF-8 encoded on its own (a lone surrogate, or half of a pair split
@@ -183,6 +185,14 @@ export const sha256InJavaScript: Sha256 = {
     const { used, written } = absorb(state, buffer, 0, text);
     return finish(state, buffer, used, written);
   },
+  hexOfBytes(bytes) {
+    const { state, buffer } = shared;
+    state.set(INITIAL_STATE);
+    const whole = bytes.length & ~63;
+    compress(state, bytes, whole);
+    buffer.set(bytes.subarray(whole));
+    return finish(state, buffer, bytes.length - whole, bytes.length);
+  },
   digest() {
     const state = Int32Array.from(INITIAL_STATE);
     const buffer = new Uint8Array(DIGEST_BUFFER_BYTES);
@@ -217,13 +227,14 @@ export function readOnce(update: (text: string) => void, hex: () => string): Dig
 
 /** The two functions of node:crypto used here (Node 20.12 and later have both). */
 interface NodeCrypto {
-  hash(algorithm: 'sha256', data: string, outputEncoding: 'hex'): string;
+  hash(algorithm: 'sha256', data: string | Uint8Array, outputEncoding: 'hex'): string;
   createHash(algorithm: 'sha256'): { update(data: string, inputEncoding: 'utf8'): unknown; digest(encoding: 'hex'): string };
 }
 
 function sha256ThroughNode(crypto: NodeCrypto): Sha256 {
   return {
     hex: (text) => crypto.hash('sha256', text, 'hex'),
+    hexOfBytes: (bytes) => crypto.hash('sha256', bytes, 'hex'),
     digest() {
       const hash = crypto.createHash('sha256');
       return readOnce(
@@ -261,6 +272,11 @@ export function useSha256(implementation: Sha256): void {
 /** SHA-256 of the UTF-8 bytes of `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
 export function sha256Hex(text: string): string {
   return sha256.hex(text);
+}
+
+/** SHA-256 of these bytes, as lowercase hex. */
+export function sha256HexOfBytes(bytes: Uint8Array): string {
+  return sha256.hexOfBytes(bytes);
 }
 
 export function contentHashOf(text: string): string {
