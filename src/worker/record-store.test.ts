@@ -52,8 +52,16 @@ describe('the record store', () => {
     expect(driver.all("SELECT count(*) FROM stored_records WHERE load <> 'keep'")).toEqual([[0]]);
     expect(store.read('keep')?.get('a.jsonl')?.checked).toHaveLength(50);
 
-    driver.all("UPDATE stored_records SET doc = json_set(doc, '$[6].tokens', 'many') WHERE rowid = (SELECT min(rowid) FROM stored_records)");
-    expect(store.read('keep')).toBeNull();
+    // Any value of a document that is not what was written sends the load's files back to be read.
+    const first = "(SELECT min(rowid) FROM stored_records)";
+    const [[doc]] = driver.all(`SELECT doc FROM stored_records WHERE rowid = ${first}`) as [[string]];
+    for (const edit of ["'$[6].tokens', 'many'", "'$[0]', 7", "'$[1]', 2", "'$[2]', '2026-01-01'", "'$[4]', 'never'", "'$[5]', 1.5", "'$[7]', 'extra'"]) {
+      driver.all(`UPDATE stored_records SET doc = json_set(doc, ${edit}) WHERE rowid = ${first}`);
+      expect(driver.all(`SELECT doc FROM stored_records WHERE rowid = ${first}`), edit).not.toEqual([[doc]]);
+      expect(store.read('keep'), edit).toBeNull();
+      driver.all(`UPDATE stored_records SET doc = ? WHERE rowid = ${first}`, [doc]);
+      expect(store.read('keep')?.get('a.jsonl')?.checked, edit).toHaveLength(50);
+    }
     store.clear();
     expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[0]]);
   });

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { SourceLocation } from '../core/errors';
+import type { SourceRecord } from '../core/format/record';
 import { compiledRecordSchema } from '../core/format/record-parser';
 import { recordSetOf, type CheckedRecord, type RecordSet } from '../core/passes/validate';
 import type { SqlDriver } from '../core/search/driver';
@@ -20,9 +20,23 @@ CREATE INDEX IF NOT EXISTS stored_records_load ON stored_records (load, file);
 /** Records read back per query: one string of a few MB at the benchmark's text, parsed at once. */
 const READ_CHUNK = 5_000;
 
-/** Storage is a boundary like any file: a document is read back through the record schema (its compiled parser). */
-const storedDocSchema = z.tuple([z.string(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number(), z.number().nullable(), z.number().int().nullable(), compiledRecordSchema]);
-type StoredDoc = z.output<typeof storedDocSchema>;
+type StoredDoc = readonly [fingerprint: string, provenanceVerified: 0 | 1, knownAt: number, validFrom: number, validTo: number | null, line: number | null, record: SourceRecord];
+
+const isInstant = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * Storage is a boundary like any file: a document is read back through the record schema (its compiled parser).
+ * The six values before the record are checked here rather than by a zod tuple, which cost as much again as the
+ * record's own parser over 100,000 documents (PERFORMANCE.md, run 17). Null for anything else.
+ */
+function readStoredDoc(value: unknown): StoredDoc | null {
+  if (!Array.isArray(value) || value.length !== 7) return null;
+  const [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line, record] = value as unknown[];
+  if (typeof fingerprint !== 'string' || (provenanceVerified !== 0 && provenanceVerified !== 1) || !isInstant(knownAt) || !isInstant(validFrom)) return null;
+  if ((validTo !== null && !isInstant(validTo)) || (line !== null && !Number.isSafeInteger(line))) return null;
+  const parsed = compiledRecordSchema.safeParse(record);
+  return parsed.success ? [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line as number | null, parsed.data] : null;
+}
 
 export interface StoredProgress {
   readonly done: number;
@@ -91,10 +105,10 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
           if (!Array.isArray(docs) || docs.length === 0) break;
           after = Number(chunk?.[1]);
           for (const doc of docs) {
-            const parsed = storedDocSchema.safeParse(doc);
+            const stored = readStoredDoc(doc);
             // A document this version cannot read: the file is read again instead.
-            if (!parsed.success) return null;
-            const [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line, record] = parsed.data;
+            if (stored === null) return null;
+            const [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line, record] = stored;
             checked.push({ record, fingerprint, provenanceVerified: provenanceVerified === 1, knownAt, validFrom, validTo, endsDigestChunk: endsChunk(record.id) });
             if (line !== null) locations.set(record.id, { file, line });
           }
