@@ -95,7 +95,6 @@ describe('parseInstant against Date', () => {
   });
 });
 
-
 /** The grammar as a regular expression, and what a match means: the reference the character-level reader must agree with. */
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})$/;
