@@ -1,16 +1,7 @@
-import { sortedSet } from './canonical';
+import { asSortedSet } from './canonical';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const HEX_DIGITS = [...'0123456789abcdef'].map((digit) => digit.charCodeAt(0));
-/** The short escapes JSON.stringify writes for these control characters; the others are written `\u00XX`. */
-const SHORT_ESCAPES = new Map([
-  [0x08, 'b'],
-  [0x09, 't'],
-  [0x0a, 'n'],
-  [0x0c, 'f'],
-  [0x0d, 'r'],
-]);
 
 /**
  * Canonical JSON (`canonical.ts`: strings and numbers as JSON.stringify writes them) written straight into
@@ -54,14 +45,9 @@ export class CanonicalBytes {
           buffer[at++] = unit;
           continue;
         }
-        buffer[at++] = BACKSLASH;
-        const short = SHORT_ESCAPES.get(unit);
-        if (unit === QUOTE || unit === BACKSLASH) buffer[at++] = unit;
-        else if (short !== undefined) buffer[at++] = short.charCodeAt(0);
-        else {
-          buffer.set([0x75, 0x30, 0x30, HEX_DIGITS[unit >> 4]!, HEX_DIGITS[unit & 0xf]!], at);
-          at += 5;
-        }
+        // A quote, a backslash or a control character: escaped by JSON.stringify itself (`\n`, `\u001f`), all ASCII.
+        const escaped = JSON.stringify(value[index]);
+        for (let inner = 1; inner < escaped.length - 1; inner += 1) buffer[at++] = escaped.charCodeAt(inner);
       } else if (unit < 0x800) {
         buffer[at++] = 0xc0 | (unit >> 6);
         buffer[at++] = 0x80 | (unit & 0x3f);
@@ -100,13 +86,7 @@ export class CanonicalBytes {
 
   /** `JSON.stringify(sortedSet(values))`; a list that is sorted already is written without a copy. */
   sortedSet(values: readonly string[]): void {
-    let list = values;
-    for (let index = 1; index < values.length; index += 1) {
-      if (!((values[index - 1] as string) < (values[index] as string))) {
-        list = sortedSet(values);
-        break;
-      }
-    }
+    const list = asSortedSet(values);
     this.ascii('[');
     for (let index = 0; index < list.length; index += 1) {
       if (index > 0) this.ascii(',');

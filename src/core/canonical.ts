@@ -133,10 +133,15 @@ export function sortedSet(values: readonly string[]): string[] {
   return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** `JSON.stringify(sortedSet(values))`; most lists arrive sorted already, and are then written without a copy. */
+/** `sortedSet(values)`, or `values` itself when it is one already (strictly ascending): most lists arrive so, and need no copy. */
+export function asSortedSet(values: readonly string[]): readonly string[] {
+  for (let index = 1; index < values.length; index += 1) if (!((values[index - 1] as string) < (values[index] as string))) return sortedSet(values);
+  return values;
+}
+
+/** `JSON.stringify(sortedSet(values))`, without a copy of a list that is sorted already. */
 export function sortedSetJson(values: readonly string[]): string {
-  for (let index = 1; index < values.length; index += 1) if (!((values[index - 1] as string) < (values[index] as string))) return JSON.stringify(sortedSet(values));
-  return JSON.stringify(values);
+  return JSON.stringify(asSortedSet(values));
 }
 
 export function compareStrings(a: string, b: string): number {
