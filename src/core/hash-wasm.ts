@@ -62,19 +62,17 @@ function sha256ThroughHasher(hasher: IHasher): Sha256 {
     return hasher.digest('hex');
   };
 
+  /** A one-shot hash: a holder of its own, what `write` puts in, the digest. */
+  const oneShot = (write: () => void) => {
+    const taker: Holder = { saved: null };
+    take(taker);
+    write();
+    return finish(taker);
+  };
+
   return {
-    hex(text) {
-      const taker: Holder = { saved: null };
-      take(taker);
-      feed(text);
-      return finish(taker);
-    },
-    hexOfBytes(bytes) {
-      const taker: Holder = { saved: null };
-      take(taker);
-      hasher.update(bytes);
-      return finish(taker);
-    },
+    hex: (text) => oneShot(() => feed(text)),
+    hexOfBytes: (bytes) => oneShot(() => hasher.update(bytes)),
     digest(): Digest {
       const taker: Holder = { saved: null };
       return readOnce(
