@@ -212,8 +212,8 @@ function supersessionDeps(recordSet: RecordSet): unknown[] {
  * the records in id order. A plain function of the contract and the records.
  */
 export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive = computeAll): Result<Resolution, CompileError> {
-  const links = supersessionDeps(recordSet);
-  const broken = derive.cell('resolve:links', links, () => findBrokenLink(recordSet, recordSet.successors));
+  const supersessionInputs = supersessionDeps(recordSet);
+  const broken = derive.cell('resolve:links', supersessionInputs, () => findBrokenLink(recordSet, recordSet.successors));
   // The message names locations, which are not among the cell's inputs: it is written from this record set.
   if (broken) return err(linkError(recordSet, broken));
 
@@ -237,7 +237,7 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const order = derive.cell('resolve:id-order', [ids], () => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(inOrder(order, ids)));
-  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...links], () => {
+  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...supersessionInputs], () => {
     const found = supersessionsInForce(recordSet.successors, asOf);
     // While the successors in force stay the same, a record resolves the same way whatever else changed.
     return { inForce: found, supersessionKey: canonicalJson([...found].sort(([a], [b]) => compareStrings(a, b))) };
