@@ -1,15 +1,18 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { readOnce, useSha256, type Digest, type Sha256 } from './hash';
+import { hexEachOneByOne, readOnce, useSha256, type Digest, type Sha256 } from './hash';
+import { loadSha256Lanes } from './hash-lanes';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), for the browser's workers: in Chromium it hashes record
  * texts 1.3–2.0 times as fast as the JavaScript one, which runs slower there than in Node
  * (docs/PERFORMANCE.md, run 16). Making it is asynchronous (the module is compiled), so a worker makes it
  * once at start and installs it with `useSha256`; it gives the same digests as the others, and the tests
- * hold it to them.
+ * hold it to them. Many messages at once (`hexEach`) go four at a time through the SIMD module of
+ * `hash-lanes.ts` where WebAssembly has SIMD, one by one through hash-wasm where it has not.
  */
 export async function loadSha256InWasm(): Promise<Sha256> {
-  return sha256ThroughHasher(await createSHA256());
+  const [hasher, hexEachInLanes] = await Promise.all([createSHA256(), loadSha256Lanes()]);
+  return sha256ThroughHasher(hasher, hexEachInLanes);
 }
 
 /**
@@ -33,7 +36,7 @@ interface Holder {
  * start: the holder's state is in it, and a digest that is updated while another holds it saves that
  * one's state and loads its own. A tree digest interleaves only its root and one chunk, so this is rare.
  */
-function sha256ThroughHasher(hasher: IHasher): Sha256 {
+function sha256ThroughHasher(hasher: IHasher, hexEachInLanes: Sha256['hexEach'] | null): Sha256 {
   const encoder = new TextEncoder();
   const buffer = new Uint8Array(ENCODE_BYTES);
   let holder: Holder | null = null;
@@ -70,9 +73,13 @@ function sha256ThroughHasher(hasher: IHasher): Sha256 {
     return finish(taker);
   };
 
-  return {
+  const oneShots: Pick<Sha256, 'hex' | 'hexOfBytes'> = {
     hex: (text) => oneShot(() => feed(text)),
     hexOfBytes: (bytes) => oneShot(() => hasher.update(bytes)),
+  };
+  return {
+    ...oneShots,
+    hexEach: hexEachInLanes ?? hexEachOneByOne(oneShots),
     digest(): Digest {
       const taker: Holder = { saved: null };
       return readOnce(

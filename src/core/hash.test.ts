@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../shared/prng';
-import { contentHashOf, createDigest, sha256Hex, sha256HexOfBytes, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
+import { contentHashOf, createDigest, sha256Hex, sha256HexEach, sha256HexOfBytes, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
 import { loadSha256InWasm } from './hash-wasm';
 
 const random = createPrng(11);
@@ -31,7 +31,7 @@ function referenceOfUpdates(parts: readonly string[]): string {
 const implementations: [string, Sha256 | null][] = [
   ['in JavaScript (the browser)', sha256InJavaScript],
   ['through node:crypto (Node)', sha256InNode],
-  ['in WebAssembly (the browser\'s workers)', await loadSha256InWasm()],
+  ['in WebAssembly (the browser\'s workers, four messages at once in SIMD lanes)', await loadSha256InWasm()],
 ];
 
 describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
@@ -112,6 +112,19 @@ describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
     expect(hexOfBytes(larger.subarray(2, 5))).toBe(sha256Hex('abc'));
   });
 
+  it('hashes each of many messages, text or bytes from a reused buffer, as it hashes one', () => {
+    const scratch = new Uint8Array(4_096);
+    const messages = Array.from({ length: 700 }, (_, index) => (index % 97 === 0 ? randomText(random.int(60_000, 200_000)) : randomText(random.int(0, 3_000))));
+    const hexes = implementation.hexEach(messages.length, (index) => {
+      const text = messages[index]!;
+      if (index % 3 !== 0 || text.length > 1_000) return text;
+      const { written } = new TextEncoder().encodeInto(text, scratch);
+      return scratch.subarray(0, written);
+    });
+    expect(hexes).toEqual(messages.map(reference));
+    expect(implementation.hexEach(0, () => 'never asked')).toEqual([]);
+  });
+
   it('can be read once', () => {
     const digest = createDigest();
     digest.update('a');
@@ -138,10 +151,16 @@ describe('the SHA-256 the core uses', () => {
 
   it('is the one installed last, for every later hash', () => {
     const installed = sha256InNode ?? sha256InJavaScript;
-    useSha256({ hex: (text) => `fake:${text}`, hexOfBytes: (bytes) => `fake bytes:${bytes.length}`, digest: () => sha256InJavaScript.digest() });
+    useSha256({
+      hex: (text) => `fake:${text}`,
+      hexOfBytes: (bytes) => `fake bytes:${bytes.length}`,
+      hexEach: (count) => Array.from({ length: count }, () => 'fake each'),
+      digest: () => sha256InJavaScript.digest(),
+    });
     try {
       expect(contentHashOf('abc')).toBe('sha256:fake:abc');
       expect(sha256HexOfBytes(new Uint8Array(3))).toBe('fake bytes:3');
+      expect(sha256HexEach(2, () => 'abc')).toEqual(['fake each', 'fake each']);
     } finally {
       useSha256(installed);
     }

@@ -18,6 +18,13 @@ export interface Sha256 {
   /** SHA-256 of these bytes, as lowercase hex (for a value written straight into bytes: `CanonicalBytes`). */
   hexOfBytes(bytes: Uint8Array): string;
   /**
+   * The SHA-256 of each of `count` messages, in order: `message(index)` gives one as text (UTF-8, as `hex`) or
+   * as bytes, which are read before the next is asked for (a reused buffer will do). Many short messages at
+   * once are what the four-lane WebAssembly one hashes side by side (`hash-lanes.ts`); the others hash them
+   * one by one.
+   */
+  hexEach(count: number, message: (index: number) => string | Uint8Array): string[];
+  /**
    * An incremental digest for long sequences (the record-set digest, the receipt trace) without building
    * one giant string. Each update is UTF-8 encoded on its own (a lone surrogate, or half of a pair split
    * between two updates, becomes U+FFFD). It can be read once.
@@ -177,8 +184,7 @@ function absorb(state: Int32Array, buffer: Uint8Array, used: number, text: strin
   }
 }
 
-/** SHA-256 in plain JavaScript, UTF-8 as TextEncoder writes it. */
-export const sha256InJavaScript: Sha256 = {
+const oneShotInJavaScript: Pick<Sha256, 'hex' | 'hexOfBytes'> = {
   hex(text) {
     const { state, buffer } = shared;
     state.set(INITIAL_STATE);
@@ -193,6 +199,12 @@ export const sha256InJavaScript: Sha256 = {
     buffer.set(bytes.subarray(whole));
     return finish(state, buffer, bytes.length - whole, bytes.length);
   },
+};
+
+/** SHA-256 in plain JavaScript, UTF-8 as TextEncoder writes it. */
+export const sha256InJavaScript: Sha256 = {
+  ...oneShotInJavaScript,
+  hexEach: hexEachOneByOne(oneShotInJavaScript),
   digest() {
     const state = Int32Array.from(INITIAL_STATE);
     const buffer = new Uint8Array(DIGEST_BUFFER_BYTES);
@@ -208,6 +220,18 @@ export const sha256InJavaScript: Sha256 = {
     );
   },
 };
+
+/** `Sha256.hexEach` as one call of `hex` or `hexOfBytes` per message. */
+export function hexEachOneByOne(hashing: Pick<Sha256, 'hex' | 'hexOfBytes'>): Sha256['hexEach'] {
+  return (count, message) => {
+    const hexes = new Array<string>(count);
+    for (let index = 0; index < count; index += 1) {
+      const next = message(index);
+      hexes[index] = typeof next === 'string' ? hashing.hex(next) : hashing.hexOfBytes(next);
+    }
+    return hexes;
+  };
+}
 
 /** A digest of its two steps that refuses to be used once read. */
 export function readOnce(update: (text: string) => void, hex: () => string): Digest {
@@ -232,9 +256,13 @@ interface NodeCrypto {
 }
 
 function sha256ThroughNode(crypto: NodeCrypto): Sha256 {
-  return {
+  const oneShot: Pick<Sha256, 'hex' | 'hexOfBytes'> = {
     hex: (text) => crypto.hash('sha256', text, 'hex'),
     hexOfBytes: (bytes) => crypto.hash('sha256', bytes, 'hex'),
+  };
+  return {
+    ...oneShot,
+    hexEach: hexEachOneByOne(oneShot),
     digest() {
       const hash = crypto.createHash('sha256');
       return readOnce(
@@ -279,8 +307,18 @@ export function sha256HexOfBytes(bytes: Uint8Array): string {
   return sha256.hexOfBytes(bytes);
 }
 
+/** See `Sha256.hexEach`. */
+export function sha256HexEach(count: number, message: (index: number) => string | Uint8Array): string[] {
+  return sha256.hexEach(count, message);
+}
+
 export function contentHashOf(text: string): string {
   return `sha256:${sha256Hex(text)}`;
+}
+
+/** `contentHashOf` each of these texts, hashed together (see `Sha256.hexEach`). */
+export function contentHashesOf(texts: readonly string[]): string[] {
+  return sha256HexEach(texts.length, (index) => texts[index]!).map((hex) => `sha256:${hex}`);
 }
 
 /** See `Sha256.digest`. */
