@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sortedSet } from './canonical';
-import { canonicalRecordBytes, recordFingerprint } from './fingerprints';
+import { canonicalRecordBytes, recordFingerprints } from './fingerprints';
 import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
 import { sha256Hex } from './hash';
 import { buildRecord } from './test-support/builders';
@@ -57,7 +57,9 @@ const recordArbitrary = fc
     return recordSchema.parse(input);
   });
 
-describe('recordFingerprint', () => {
+const recordFingerprint = (record: SourceRecord, textHash: string) => recordFingerprints([record], [textHash])[0];
+
+describe('recordFingerprints', () => {
   it('writes exactly the generic canonical JSON for any validated record', () => {
     fc.assert(
       fc.property(recordArbitrary, (record) => {
@@ -80,6 +82,14 @@ describe('recordFingerprint', () => {
     const record = { ...buildRecord({ id: 'r1' }), title: 'half a pair \ud83d' };
     expect(canonicalRecordBytes(record, HASH)).toBeNull();
     expect(() => recordFingerprint(record, HASH)).toThrow(/lone surrogate/);
+  });
+
+  it('gives each record of a batch its own fingerprint, whichever path each takes', () => {
+    const records = Array.from({ length: 9 }, (_, index) => buildRecord({ id: `r${index}`, text: 'x'.repeat(index * 40) }));
+    const widened = { ...records[4]!, note: 'generic path' } as unknown as SourceRecord;
+    const batch = [...records.slice(0, 4), widened, ...records.slice(5)];
+    const hashes = batch.map((_, index) => `sha256:${String(index).repeat(64).slice(0, 64)}`);
+    expect(recordFingerprints(batch, hashes)).toEqual(batch.map((record, index) => sha256Hex(genericForm(record, hashes[index]!))));
   });
 
   it('does not depend on the order of set-like lists', () => {
