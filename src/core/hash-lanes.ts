@@ -19,8 +19,12 @@ const JOB_TABLE = 2048;
 const DIGESTS = JOB_TABLE + JOBS_PER_RUN * 8;
 const HEXES = DIGESTS + JOBS_PER_RUN * 32;
 const MESSAGES = HEXES + JOBS_PER_RUN * 64;
-/** Message bytes gathered before a run, unless a single message is longer (the memory grows for it). */
-const RUN_BYTES = 1 << 20;
+/**
+ * Message bytes gathered before a run, unless a single message is longer (the memory grows for it). A
+ * receipt's digest chunks are a few hundred kilobytes each: a run holds a dozen, so the lanes are seldom
+ * idle while the last few finish.
+ */
+const RUN_BYTES = 1 << 22;
 const PAGE_BYTES = 1 << 16;
 
 /**

@@ -63,6 +63,28 @@ describe('createMemo', () => {
     expect(calls).toBe(2);
   });
 
+  it('computes only the cells of a batch whose dependencies changed, in one call, in order', () => {
+    const memo = createMemo();
+    const asked: (readonly (readonly number[])[])[] = [];
+    const sums = (deps: (readonly number[])[]) =>
+      memo.revision(() =>
+        memo.cells(['a', 'b', 'c'], deps, (missing) => {
+          asked.push(missing);
+          return missing.map((numbers) => numbers.reduce((a, b) => a + b, 0));
+        }),
+      );
+    const one = [1];
+    const two = [2, 2];
+    const three = [3];
+    expect(sums([one, two, three])).toEqual([1, 4, 3]);
+    expect(sums([one, two, three])).toEqual([1, 4, 3]);
+    expect(sums([one, [5, 5], [6]])).toEqual([1, 10, 6]);
+    expect(asked).toEqual([[one, two, three], [[5, 5], [6]]]);
+    expect(memo.stats().get('a')).toEqual({ reused: 1, computed: 0 });
+    expect(memo.stats().get('c')).toEqual({ reused: 0, computed: 1 });
+    expect(computeAll.cells(['a', 'b'], [one, two], (missing) => missing.map((numbers) => numbers.length))).toEqual([1, 2]);
+  });
+
   it('keeps nothing from a revision that the next revision did not use', () => {
     const memo = createMemo();
     let calls = 0;

@@ -15,6 +15,12 @@ export interface Derive {
   /** `compute()`, which may read only `deps` (compared element by element with `===`). */
   cell<O>(name: string, deps: readonly unknown[], compute: () => O): O;
   /**
+   * A cell for each name, as `cell(names[i], deps[i], …)`, except that the values to compute are computed
+   * in one call: `computeMissing` is given the deps of those cells, in order, and returns their values in
+   * the same order (hashing many chunks at once is what SHA-256's lanes need).
+   */
+  cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[];
+  /**
    * `values` as they are, except that a value equal (`same`) to the last revision's value at the same
    * position is that last object: early cutoff for values that are cheap to build but costly to use
    * (a trace row is cheap; hashing its chunk of the receipt is not).
@@ -26,6 +32,7 @@ export interface Derive {
 export const computeAll: Derive = {
   map: (_table, _key, items, compute) => items.map((item) => compute(item)),
   cell: (_name, _deps, compute) => compute(),
+  cells: (_names, deps, computeMissing) => [...computeMissing(deps)],
   stable: (_table, values) => values,
 };
 
@@ -139,6 +146,30 @@ export function createMemo(): Memo {
       cells.set(name, { deps, value });
       count(name, 0, 1);
       return value;
+    },
+
+    cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[] {
+      const values = new Array<O>(names.length);
+      const missing: number[] = [];
+      names.forEach((name, index) => {
+        usedCells.add(name);
+        const last = cells.get(name);
+        if (last !== undefined && sameDeps(last.deps, deps[index] as D)) {
+          count(name, 1, 0);
+          values[index] = last.value as O;
+        } else {
+          missing.push(index);
+        }
+      });
+      if (missing.length === 0) return values;
+      const computed = computeMissing(missing.map((index) => deps[index] as D));
+      missing.forEach((index, at) => {
+        const name = names[index] as string;
+        cells.set(name, { deps: deps[index] as D, value: computed[at] });
+        count(name, 0, 1);
+        values[index] = computed[at] as O;
+      });
+      return values;
     },
 
     stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sha256Hex } from './hash';
+import { sha256Hex, sha256InNode, useSha256 } from './hash';
+import { loadSha256InWasm } from './hash-wasm';
 import { createMemo } from './memo';
 import { DIGEST_CHUNK_DIVISOR, endsChunk, fnv1a, treeDigest } from './tree-digest';
 
@@ -18,11 +19,11 @@ function tree(leafText: (item: Item) => string = leaf): { digest(list: readonly 
   return { digest: (list) => memo.revision(() => treeDigest(list, { ...spec, leaf: leafText }, memo)) };
 }
 
-function reference(items: readonly Item[]): string {
+function reference(items: readonly Item[], leafText: (item: Item) => string = leaf): string {
   const chunks: string[] = [];
   let chunk = '';
   items.forEach((item, index) => {
-    chunk += `${item.text}\n`;
+    chunk += `${leafText(item)}\n`;
     if (fnv1a(item.text) % DIGEST_CHUNK_DIVISOR === 0 || index === items.length - 1) {
       chunks.push(sha256Hex(chunk));
       chunk = '';
@@ -38,6 +39,21 @@ describe('treeDigest', () => {
     for (const count of [0, 1, 2, 1000, 5000]) {
       expect(treeDigest(items(count), spec)).toBe(reference(items(count)));
       expect(tree().digest(items(count))).toBe(reference(items(count)));
+    }
+  });
+
+  it('gives the same digest with its chunks hashed side by side in SIMD lanes, long chunks included', async () => {
+    const long = (item: Item) => `${item.text} ${'é'.repeat(400)}`;
+    const list = items(8_000);
+    const expected = [reference(list), reference(list, long)];
+    useSha256(await loadSha256InWasm());
+    try {
+      expect([treeDigest(list, spec), treeDigest(list, { ...spec, leaf: long })]).toEqual(expected);
+      const memoised = tree(long);
+      expect(memoised.digest(list)).toBe(expected[1]);
+      expect(memoised.digest(list)).toBe(expected[1]);
+    } finally {
+      if (sha256InNode !== null) useSha256(sha256InNode);
     }
   });
 

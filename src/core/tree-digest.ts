@@ -1,4 +1,4 @@
-import { createDigest } from './hash';
+import { createDigest, sha256HexEach } from './hash';
 import { computeAll, type Derive } from './memo';
 
 /** A chunk ends after an item whose key hashes to 0 modulo this: chunks hold 1,024 items on average. */
@@ -42,52 +42,64 @@ export interface TreeDigestSpec<T> {
  * digest is the SHA-256 of its items' leaf lines, each followed by a newline; the root is the SHA-256
  * of the chunk digests, one hex line each. The cuts depend on the items, not on positions, so an
  * inserted or removed item changes only its own chunk, and under a memo (`derive`) only the chunks
- * whose items changed are hashed again. The digest depends only on keys, leaves and order.
+ * whose items changed are hashed again, all of them in one call (SHA-256 can take several side by side).
+ * The digest depends only on keys, leaves and order.
  */
 export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>, derive: Derive = computeAll): string {
-  const root = createDigest();
+  const chunks: T[][] = [];
   let chunk: T[] = [];
-  const close = () => {
-    const items = chunk;
-    const hex = derive.cell(`${spec.name}:chunk:${spec.key(items[0] as T)}`, items, () => hashChunk(items, spec.leaf));
-    root.update(`${hex}\n`);
-    chunk = [];
-  };
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index] as T;
     if (spec.include !== undefined && !spec.include(item)) continue;
     chunk.push(item);
-    if (spec.endsChunk === undefined ? endsChunk(spec.key(item)) : spec.endsChunk(item, index)) close();
+    if (spec.endsChunk === undefined ? endsChunk(spec.key(item)) : spec.endsChunk(item, index)) {
+      chunks.push(chunk);
+      chunk = [];
+    }
   }
-  if (chunk.length > 0) close();
+  if (chunk.length > 0) chunks.push(chunk);
+  const names = chunks.map((items) => `${spec.name}:chunk:${spec.key(items[0] as T)}`);
+  const hexes = derive.cells(names, chunks, (missing) => sha256HexEach(missing.length, (index) => chunkBytes(missing[index] as readonly T[], spec.leaf)));
+  const root = createDigest();
+  for (const hex of hexes) root.update(`${hex}\n`);
   return root.hex();
 }
 
-/** Leaf lines joined into one string before they are hashed: long enough that encoding runs in bulk. */
-const LINES_PER_UPDATE = 64;
+/** Leaf lines joined into one string before they are encoded: long enough that encoding runs in bulk. */
+const LINES_PER_ENCODE = 64;
+const encoder = new TextEncoder();
+/** Where a chunk's bytes are written, grown as a chunk needs: hashing reads them before the next chunk is written. */
+let chunkBuffer = new Uint8Array(1 << 16);
 
 /**
- * The chunk's leaf lines, each followed by a newline, fed to the digest a few dozen at a time: a flat
- * string per group encodes in one go, while one string for the whole chunk (hundreds of kilobytes)
+ * The chunk's leaf lines, each followed by a newline, as UTF-8, encoded a few dozen lines at a time: a
+ * flat string per group encodes in one go, while one string for the whole chunk (hundreds of kilobytes)
  * would be a large-object allocation that costs more to make than to hash.
  */
-function hashChunk<T>(items: readonly T[], leaf: (item: T) => string): string {
-  const digest = createDigest();
-  const lines = new Array<string>(LINES_PER_UPDATE + 1);
+function chunkBytes<T>(items: readonly T[], leaf: (item: T) => string): Uint8Array {
+  let used = 0;
+  const lines = new Array<string>(LINES_PER_ENCODE + 1);
+  const encode = (count: number) => {
+    lines.length = count;
+    lines.push('');
+    const text = lines.join('\n');
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    if (used + text.length * 3 > chunkBuffer.length) {
+      const grown = new Uint8Array(Math.max(chunkBuffer.length * 2, used + text.length * 3));
+      grown.set(chunkBuffer.subarray(0, used));
+      chunkBuffer = grown;
+    }
+    used += encoder.encodeInto(text, chunkBuffer.subarray(used)).written;
+  };
   let count = 0;
   for (const item of items) {
     lines[count] = leaf(item);
     count += 1;
-    if (count === LINES_PER_UPDATE) {
-      lines[count] = '';
-      digest.update(lines.join('\n'));
+    if (count === LINES_PER_ENCODE) {
+      encode(count);
       count = 0;
     }
   }
-  if (count > 0) {
-    lines.length = count;
-    lines.push('');
-    digest.update(lines.join('\n'));
-  }
-  return digest.hex();
+  if (count > 0) encode(count);
+  return chunkBuffer.subarray(0, used);
 }
