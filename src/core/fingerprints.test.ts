@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sortedSet } from './canonical';
-import { canonicalRecordBytes, recordFingerprints } from './fingerprints';
+import { canonicalRecordBytes, recordFingerprint, recordFingerprints } from './fingerprints';
 import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
 import { sha256Hex } from './hash';
 import { buildRecord } from './test-support/builders';
@@ -57,9 +57,7 @@ const recordArbitrary = fc
     return recordSchema.parse(input);
   });
 
-const recordFingerprint = (record: SourceRecord, textHash: string) => recordFingerprints([record], [textHash])[0];
-
-describe('recordFingerprints', () => {
+describe('recordFingerprint', () => {
   it('writes exactly the generic canonical JSON for any validated record', () => {
     fc.assert(
       fc.property(recordArbitrary, (record) => {
@@ -90,6 +88,7 @@ describe('recordFingerprints', () => {
     const batch = [...records.slice(0, 4), widened, ...records.slice(5)];
     const hashes = batch.map((_, index) => `sha256:${String(index).repeat(64).slice(0, 64)}`);
     expect(recordFingerprints(batch, hashes)).toEqual(batch.map((record, index) => sha256Hex(genericForm(record, hashes[index]!))));
+    expect(recordFingerprints(batch, hashes)).toEqual(batch.map((record, index) => recordFingerprint(record, hashes[index]!)));
   });
 
   it('does not depend on the order of set-like lists', () => {

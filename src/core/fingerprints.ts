@@ -3,7 +3,7 @@ import { CanonicalBytes } from './canonical-bytes';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { formatInstant, parseInstant } from './format/time';
-import { sha256Hex, sha256HexEach } from './hash';
+import { sha256Hex, sha256HexEach, sha256HexOfBytes } from './hash';
 
 /**
  * The contract with every set-like list sorted and de-duplicated and the as-of instant in one spelling,
@@ -37,11 +37,16 @@ export function contractFingerprint(contract: Contract): string {
 }
 
 /**
- * Each record's fingerprint: the SHA-256 of its canonical form with set-like lists sorted and the text
- * replaced by the text's content hash (`textHashes[index]`, `sha256:<hex>`), so the text, already hashed
- * once to check provenance, is not hashed a second time. Every field is covered. Hashed together, so that
- * SHA-256 can take several side by side (`Sha256.hexEach`).
+ * A record's fingerprint: the SHA-256 of its canonical form with set-like lists sorted and the text
+ * replaced by the text's content hash (`textHash`, `sha256:<hex>`), so the text, already hashed once to
+ * check provenance, is not hashed a second time. Every field is covered.
  */
+export function recordFingerprint(record: SourceRecord, textHash: string): string {
+  const bytes = canonicalRecordBytes(record, textHash);
+  return bytes === null ? sha256Hex(canonicalJson(fingerprintForm(record, textHash))) : sha256HexOfBytes(bytes);
+}
+
+/** `recordFingerprint` of each record, hashed together so that SHA-256 can take several side by side (`Sha256.hexEach`). */
 export function recordFingerprints(records: readonly SourceRecord[], textHashes: readonly string[]): string[] {
   return sha256HexEach(records.length, (index) => {
     const record = records[index]!;

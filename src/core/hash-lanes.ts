@@ -27,6 +27,9 @@ const MESSAGES = HEXES + JOBS_PER_RUN * 64;
 const RUN_BYTES = 1 << 22;
 const PAGE_BYTES = 1 << 16;
 
+/** Messages the module hashes side by side. */
+export const SHA256_LANES = 4;
+
 /**
  * Makes the four-lane `hexEach`, or null where WebAssembly's SIMD is not available (it gives the same
  * digests as every other SHA-256 here; the tests hold it to @noble/hashes).

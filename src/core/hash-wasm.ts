@@ -1,6 +1,6 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
 import { hexEachOneByOne, readOnce, useSha256, type Digest, type Sha256 } from './hash';
-import { loadSha256Lanes } from './hash-lanes';
+import { loadSha256Lanes, SHA256_LANES } from './hash-lanes';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), for the browser's workers: in Chromium it hashes record
@@ -80,6 +80,7 @@ function sha256ThroughHasher(hasher: IHasher, hexEachInLanes: Sha256['hexEach'] 
   return {
     ...oneShots,
     hexEach: hexEachInLanes ?? hexEachOneByOne(oneShots),
+    lanes: hexEachInLanes === null ? 1 : SHA256_LANES,
     digest(): Digest {
       const taker: Holder = { saved: null };
       return readOnce(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../shared/prng';
-import { contentHashOf, createDigest, sha256Hex, sha256HexEach, sha256HexOfBytes, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
+import { contentHashOf, createDigest, sha256Hex, sha256HexEach, sha256HexOfBytes, sha256Lanes, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
 import { loadSha256InWasm } from './hash-wasm';
 
 const random = createPrng(11);
@@ -155,16 +155,22 @@ describe('the SHA-256 the core uses', () => {
       hex: (text) => `fake:${text}`,
       hexOfBytes: (bytes) => `fake bytes:${bytes.length}`,
       hexEach: (count) => Array.from({ length: count }, () => 'fake each'),
+      lanes: 3,
       digest: () => sha256InJavaScript.digest(),
     });
     try {
       expect(contentHashOf('abc')).toBe('sha256:fake:abc');
       expect(sha256HexOfBytes(new Uint8Array(3))).toBe('fake bytes:3');
       expect(sha256HexEach(2, () => 'abc')).toEqual(['fake each', 'fake each']);
+      expect(sha256Lanes()).toBe(3);
     } finally {
       useSha256(installed);
     }
     expect(sha256Hex('abc')).toBe(reference('abc'));
+  });
+
+  it('says how many messages it hashes side by side: four in the workers\' WebAssembly, one elsewhere', async () => {
+    expect([sha256InJavaScript.lanes, sha256InNode?.lanes, (await loadSha256InWasm()).lanes]).toEqual([1, 1, 4]);
   });
 
   it('prefixes the content hash', () => {

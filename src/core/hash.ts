@@ -25,6 +25,12 @@ export interface Sha256 {
    */
   hexEach(count: number, message: (index: number) => string | Uint8Array): string[];
   /**
+   * How many messages `hexEach` hashes side by side: 1 means one after another, so a caller gains nothing
+   * by gathering messages first (and loses the cache: a record checked as soon as it is read is checked
+   * faster than one checked after a batch of others).
+   */
+  readonly lanes: number;
+  /**
    * An incremental digest for long sequences (the record-set digest, the receipt trace) without building
    * one giant string. Each update is UTF-8 encoded on its own (a lone surrogate, or half of a pair split
    * between two updates, becomes U+FFFD). It can be read once.
@@ -205,6 +211,7 @@ const oneShotInJavaScript: Pick<Sha256, 'hex' | 'hexOfBytes'> = {
 export const sha256InJavaScript: Sha256 = {
   ...oneShotInJavaScript,
   hexEach: hexEachOneByOne(oneShotInJavaScript),
+  lanes: 1,
   digest() {
     const state = Int32Array.from(INITIAL_STATE);
     const buffer = new Uint8Array(DIGEST_BUFFER_BYTES);
@@ -263,6 +270,7 @@ function sha256ThroughNode(crypto: NodeCrypto): Sha256 {
   return {
     ...oneShot,
     hexEach: hexEachOneByOne(oneShot),
+    lanes: 1,
     digest() {
       const hash = crypto.createHash('sha256');
       return readOnce(
@@ -314,6 +322,11 @@ export function sha256HexEach(count: number, message: (index: number) => string 
 
 export function contentHashOf(text: string): string {
   return `sha256:${sha256Hex(text)}`;
+}
+
+/** See `Sha256.lanes`. */
+export function sha256Lanes(): number {
+  return sha256.lanes;
 }
 
 /** `contentHashOf` each of these texts, hashed together (see `Sha256.hexEach`). */
