@@ -19,19 +19,40 @@ import { formatTable, growthExponent } from './stats';
  */
 const here = dirname(fileURLToPath(import.meta.url));
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: '1000,10000,100000' },
-    runs: { type: 'string', default: '20' },
-    seed: { type: 'string', default: '42' },
-    json: { type: 'boolean', default: false },
-    child: { type: 'string' },
-    corpus: { type: 'string' },
-  },
-});
+const USAGE = 'usage: npm run bench [-- --sizes 1000,10000,100000 --runs 20 --seed 42 --json]';
 
-const runs = Number(values.runs);
-const seed = Number(values.seed);
+/** The options, or a one-line reason and the usage (no stack trace) when they cannot be read. */
+function readOptions() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        sizes: { type: 'string', default: '1000,10000,100000' },
+        runs: { type: 'string', default: '20' },
+        seed: { type: 'string', default: '42' },
+        json: { type: 'boolean', default: false },
+        child: { type: 'string' },
+        corpus: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    const wholeNumber = (name: string, text: string, least: number) => {
+      const value = Number(text.trim());
+      if (!Number.isInteger(value) || value < least) throw new Error(`--${name} must be a whole number of at least ${least}, not "${text}"`);
+      return value;
+    };
+    const sizes = values.sizes.split(',').map((size) => wholeNumber('sizes', size, 10));
+    return { values, sizes, runs: wholeNumber('runs', values.runs, 1), seed: wholeNumber('seed', values.seed, 0) };
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { values, sizes, runs, seed } = readOptions();
 
 interface Measured extends SizeResult {
   /** The seed 000 reference `compile_context` on the same number of resources, best of 3, same run. */
@@ -144,8 +165,6 @@ async function main(): Promise<void> {
     process.send?.(result);
     return;
   }
-  const sizes = values.sizes.split(',').map((size) => Number(size.trim()));
-  if (sizes.some((size) => !Number.isInteger(size) || size < 10) || !Number.isInteger(runs) || runs < 1) throw new Error('--sizes needs integers ≥ 10 and --runs a positive integer');
   const date = new Date().toISOString();
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` };
   const resultsDir = join(here, 'results');
