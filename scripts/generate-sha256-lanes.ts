@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import wabt from 'wabt';
+import { SHA256_INITIAL_STATE, SHA256_ROUND_CONSTANTS } from '../src/core/hash';
 
 /**
  * Writes the WebAssembly module that hashes four messages at once, one per lane of WebAssembly's 128-bit
@@ -17,7 +18,7 @@ import wabt from 'wabt';
  *   pair naming a message the caller has already padded to whole 64-byte blocks, and writes each message's
  *   32-byte digest, big-endian as SHA-256 prints it, at `out + 32 × job`, then all of them as lowercase
  *   hex ASCII at `hex + 64 × job` (the caller reads them as one string: writing hex in JavaScript, two
- *   characters at a time, had cost most of what hashing costs);
+ *   characters at a time, had cost about as much as the hashing);
  * - each lane takes the next job as soon as its message ends, so messages of any lengths keep the four
  *   lanes busy until fewer than four are left; an idle lane compresses the constants and is ignored.
  */
@@ -28,19 +29,6 @@ const LANES = [0, 1, 2, 3] as const;
 /** Where the message schedule starts: the caller's tables begin after it, at 2048. */
 const SCHEDULE = 1024;
 
-// prettier-ignore
-const ROUND_CONSTANTS = [
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-];
-// prettier-ignore
-const INITIAL_STATE = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 /** The state's eight words: `$sa`…`$sh` carry them from block to block, `$a`…`$h` work through one block. */
 const WORDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 
@@ -70,7 +58,7 @@ function takeNextJob(lane: number): string {
           (local.set $at${lane} (i32.load offset=0 ${entry}))
           (local.set $left${lane} (i32.load offset=4 ${entry}))
           (local.set $next (i32.add ${get('next')} (i32.const 1)))
-          ${WORDS.map((word, index) => `(local.set $s${word} (i32x4.replace_lane ${lane} ${get(`s${word}`)} (i32.const ${INITIAL_STATE[index]! | 0})))`).join('\n          ')}))`;
+          ${WORDS.map((word, index) => `(local.set $s${word} (i32x4.replace_lane ${lane} ${get(`s${word}`)} (i32.const ${SHA256_INITIAL_STATE[index]!})))`).join('\n          ')}))`;
 }
 
 /** Word `index` of every lane's current block, byte-swapped into the schedule. */
@@ -79,7 +67,11 @@ function loadWord(index: number): string {
   return `(v128.store offset=${SCHEDULE + index * 16} (i32.const 0) (i8x16.swizzle ${lanes} ${BYTE_SWAP}))`;
 }
 
-/** After a block, lane `lane` moves to its next block; when its message is done, its digest is written out. */
+/**
+ * After a block, lane `lane` moves to its next block; when its message is done, its digest is written out
+ * and the lane points at the constants until it takes another job, so an idle lane never reads past the
+ * messages.
+ */
 function advanceLane(lane: number): string {
   const digestAt = `(i32.add ${get('out')} (i32.shl ${get(`job${lane}`)} (i32.const 5)))`;
   return `
@@ -89,7 +81,8 @@ function advanceLane(lane: number): string {
           (local.set $left${lane} (i32.sub ${get(`left${lane}`)} (i32.const 1)))
           (if (i32.eqz ${get(`left${lane}`)})
             (then
-              ${WORDS.map((word, index) => `(i32.store offset=${index * 4} ${digestAt} (i32x4.extract_lane ${lane} (i8x16.swizzle ${get(`s${word}`)} ${BYTE_SWAP})))`).join('\n              ')}))))`;
+              ${WORDS.map((word, index) => `(i32.store offset=${index * 4} ${digestAt} (i32x4.extract_lane ${lane} (i8x16.swizzle ${get(`s${word}`)} ${BYTE_SWAP})))`).join('\n              ')}
+              (local.set $at${lane} (i32.const 0))))))`;
 }
 
 /** The module as WebAssembly text. */
@@ -99,7 +92,7 @@ export function renderSha256LanesWat(): string {
   const anyLeft = `(i32.or (i32.or ${get('left0')} ${get('left1')}) (i32.or ${get('left2')} ${get('left3')}))`;
   return `(module
   (memory (export "memory") 1)
-  (data (i32.const 0) "${ROUND_CONSTANTS.map(littleEndian).join('')}")
+  (data (i32.const 0) "${Array.from(SHA256_ROUND_CONSTANTS, littleEndian).join('')}")
   (func (export "hashEach") (param $jobs i32) (param $count i32) (param $out i32) (param $hex i32)
     ${stateLocals}
     (local $t1 v128) (local $t2 v128) (local $x v128) (local $y v128) (local $t i32) (local $next i32)

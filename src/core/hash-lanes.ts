@@ -8,8 +8,8 @@ import { SHA256_LANES_WASM } from './sha256-lanes.generated';
  * lanes, since each block depends on the one before.
  *
  * The module's memory, after its constants and message schedule (0–2047): a table of jobs, their digests,
- * the digests in hex, then the messages, each padded here to whole 64-byte blocks as SHA-256 pads. Messages are gathered until
- * the table or the run's bytes are full, then hashed in one call.
+ * the digests in hex, then the messages, each padded here to whole 64-byte blocks as SHA-256 pads.
+ * Messages are gathered until the table or the run's bytes are full, then hashed in one call.
  */
 
 type HashEach = (jobs: number, count: number, out: number, hex: number) => void;

@@ -56,6 +56,8 @@ const K = Int32Array.from([
 ]);
 // prettier-ignore
 const INITIAL_STATE = Int32Array.from([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+/** SHA-256's constants, for the four-lane module's generator (scripts/generate-sha256-lanes.ts). */
+export { K as SHA256_ROUND_CONSTANTS, INITIAL_STATE as SHA256_INITIAL_STATE };
 /** The message schedule, shared: compression never re-enters itself. */
 const W = new Int32Array(64);
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));

@@ -88,8 +88,8 @@ export function checkRecords(records: readonly SourceRecord[]): CheckedRecord[] 
 /**
  * Records a reader checks at once where SHA-256 has lanes: enough that they are rarely idle at a batch's
  * end. Where it has none, each record is checked as soon as it is read, while it is still in the cache:
- * in Node, gathering 64 or 256 first cost the fingerprint forms 10–20 % more, and going through `hexEach`
- * one record at a time about 8 % more.
+ * in Node, gathering 64 or 256 first cost the fingerprint forms 14–23 % more, and going through `hexEach`
+ * one record at a time about 8 % more (docs/PERFORMANCE.md, run 18).
  */
 const CHECK_BATCH = 256;
 
