@@ -42,17 +42,18 @@ export function contractFingerprint(contract: Contract): string {
  * check provenance, is not hashed a second time. Every field is covered.
  */
 export function recordFingerprint(record: SourceRecord, textHash: string): string {
-  const bytes = canonicalRecordBytes(record, textHash);
-  return bytes === null ? sha256Hex(canonicalJson(fingerprintForm(record, textHash))) : sha256HexOfBytes(bytes);
+  const form = fingerprintMessage(record, textHash);
+  return typeof form === 'string' ? sha256Hex(form) : sha256HexOfBytes(form);
 }
 
 /** `recordFingerprint` of each record, hashed together so that SHA-256 can take several side by side (`Sha256.hexEach`). */
 export function recordFingerprints(records: readonly SourceRecord[], textHashes: readonly string[]): string[] {
-  return sha256HexEach(records.length, (index) => {
-    const record = records[index]!;
-    const textHash = textHashes[index]!;
-    return canonicalRecordBytes(record, textHash) ?? canonicalJson(fingerprintForm(record, textHash));
-  });
+  return sha256HexEach(records.length, (index) => fingerprintMessage(records[index]!, textHashes[index]!));
+}
+
+/** What a fingerprint hashes: the canonical form as bytes, or through the generic path when the record is not of the validated shape. */
+function fingerprintMessage(record: SourceRecord, textHash: string): Uint8Array | string {
+  return canonicalRecordBytes(record, textHash) ?? canonicalJson(fingerprintForm(record, textHash));
 }
 
 function fingerprintForm(record: SourceRecord, textHash: string): SourceRecord {

@@ -136,16 +136,7 @@ export function createMemo(): Memo {
     },
 
     cell<O>(name: string, deps: readonly unknown[], compute: () => O): O {
-      usedCells.add(name);
-      const last = cells.get(name);
-      if (last !== undefined && sameDeps(last.deps, deps)) {
-        count(name, 1, 0);
-        return last.value as O;
-      }
-      const value = compute();
-      cells.set(name, { deps, value });
-      count(name, 0, 1);
-      return value;
+      return memo.cells([name], [deps], () => [compute()])[0] as O;
     },
 
     cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[] {
