@@ -438,32 +438,6 @@ describe('session', () => {
     expect(events.slice(heard)).toEqual([expect.objectContaining({ storage: { status: 'persistent' } })]);
   });
 
-  it('a load returns and compiles without waiting for the write of its files, which lands afterwards', async () => {
-    const storage = createMemoryStorage();
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const slow: WorkspaceStorage = {
-      ...storage,
-      write: async (workspace) => {
-        await released;
-        await storage.write(workspace);
-      },
-    };
-    const events: WorkspaceEvent[] = [];
-    const session = createSession({ compiler, storage: slow, builtins: readBuiltinScenarios() });
-    await session.start(null, (event) => events.push(event));
-    const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
-    const loaded = await session.loadFiles([file('mine.json', JSON.stringify(scenario))], noProgress);
-    expect(loaded).toMatchObject({ status: 'loaded', snapshot: { selection: { scenarioKey: 'loaded:mine' } } });
-    expect(session.compile('diagnostic')).toMatchObject({ ok: true });
-    expect(storage.saved()).toBeUndefined();
-    release();
-    await vi.waitFor(() => expect(storage.saved()).toMatchObject({ loads: [{ files: [{ name: 'mine.json' }] }] }));
-    expect(events.at(-1)).toMatchObject({ storage: { status: 'persistent' }, workspace: { selection: { scenarioKey: 'loaded:mine' } } });
-  });
-
   it('storage that never answers is named, and the built-ins work in memory', async () => {
     const silent: WorkspaceStorage = { read: () => Promise.reject(new StorageTimeoutError(5)), write: () => Promise.reject(new StorageTimeoutError(5)), clear: async () => undefined, watch: () => undefined };
     const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios() });

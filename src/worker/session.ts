@@ -764,10 +764,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
           loads = [...loads, dropped];
           selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
           resetDrillState();
-          // Not waited for, like a selection's: the page compiles next, and with a browser profile on disk the
-          // write of a 177 MB drop held that compile back 60–640 ms (PERFORMANCE.md, run 19). Its outcome
-          // reaches the page as a workspace event; IndexedDB keeps the writes in the order they were asked for.
-          void persist();
+          await persist();
           storeInBackground(dropped, intake.value.recordFiles);
         }
         const receiptChecks = intake.value.receipts.map(({ file, receipt }) => ({ file, verdict: checkAgainstCurrent(receipt, []) }));
