@@ -12,6 +12,7 @@ import { admit } from '../src/core/passes/admit';
 import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
 import { lowerAdmission } from '../src/core/passes/lower-admission';
 import { plan } from '../src/core/passes/plan';
+import { buildAdmissionPlan, planDigest } from '../src/core/plan/admission-plan';
 import { resolve } from '../src/core/passes/resolve';
 import { typeCheck } from '../src/core/passes/type-check';
 import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
@@ -153,7 +154,8 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
   for (let run = 0; run < runs; run += 1) {
     const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet, computeAll)));
     phase('type-check', () => typeCheck(resolution));
-    const lowered = orThrow(lowerAdmission(resolution.contract, driver.maxParameters));
+    const admissionPlan = buildAdmissionPlan(resolution.contract);
+    const lowered = orThrow(lowerAdmission(admissionPlan, planDigest(admissionPlan), driver.maxParameters));
     const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
     const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql, computeAll)));
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));

@@ -2,13 +2,12 @@ import type { Contract } from './format/contract';
 import { ok, type CompileError, type Result } from './errors';
 import { createMemo, type TableStats } from './memo';
 import { admit } from './passes/admit';
-import { attest, renderPacket } from './passes/attest';
-import { lowerAdmission } from './passes/lower-admission';
-import { plan, walkBudget } from './passes/plan';
-import { resolve } from './passes/resolve';
-import { typeCheck } from './passes/type-check';
+import { walkBudget } from './passes/plan';
+import { finishCompile, prepareCompile } from './compile-stages';
+import { candidatesThrough } from './plan/adapter';
+import { createSqliteAdapter } from './search/sqlite-adapter';
 import type { RecordSet } from './passes/validate';
-import type { BaselinePacket, Baselines, CompileOutcome, Packet } from './result';
+import type { BaselinePacket, Baselines, CompileOutcome } from './result';
 import type { SqlDriver } from './search/driver';
 import { rankAdmitted, rankCorpus, rankDeclared, type Ranking } from './search/rank';
 import { createRecordIndex, type SliceProgress, type SyncReport } from './search/record-index';
@@ -64,20 +63,18 @@ export function createCompiler(driver: SqlDriver): Compiler {
   const compileMemo = createMemo();
   const baselineMemo = createMemo();
 
+  const adapter = createSqliteAdapter(index, driver);
+
   const compileOnce = (request: CompileRequest): Result<CompileOutcome, CompileError> => {
     const { contract, recordSet } = request;
     const memo = compileMemo;
     index.sync(recordSet);
 
-    const resolution = resolve(contract, recordSet, memo);
-    if (!resolution.ok) return resolution;
-    const typed = typeCheck(resolution.value);
-    const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
-    if (!typed.ok && !missingRequired) return typed;
-
-    const lowered = lowerAdmission(resolution.value.contract, driver.maxParameters);
-    if (!lowered.ok) return lowered;
-    const admission = admit(resolution.value, index.admit(lowered.value), memo);
+    const prepared = prepareCompile(request, memo);
+    if (!prepared.ok) return prepared;
+    const candidates = candidatesThrough(adapter, prepared.value.plan, prepared.value.digest);
+    if (!candidates.ok) return candidates;
+    const admission = admit(prepared.value.resolution, candidates.value, memo);
     if (!admission.ok) return admission;
 
     let ranking: Ranking;
@@ -87,18 +84,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     } else {
       ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }
-
-    const planned = plan(resolution.value, admission.value, ranking, missingRequired, memo);
-    const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
-    const receipt = attest(
-      { contract, records: resolution.value.records, plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
-      memo,
-    );
-    const selected = planned.selected.length;
-    const counts = { candidates: planned.trace.length, admitted: admission.value.admitted.length, selected, excluded: planned.trace.length - selected };
-    const common = { trace: planned.trace, receipt, counts, admitted: admission.value.admittedIds };
-    if (planned.failure) return ok({ status: 'fail_closed', failure: planned.failure, ...common });
-    return ok({ status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common });
+    return ok(finishCompile(request, prepared.value, admission.value, ranking, memo));
   };
 
   return {

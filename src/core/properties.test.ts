@@ -7,7 +7,7 @@ import { REVIEW_STATES, type SourceRecord } from './format/record';
 import { admit } from './passes/admit';
 import { serialiseReceipt } from './passes/attest';
 import { createGateContext, evaluateGates, gatesIn } from './passes/gates';
-import { lowerAdmission } from './passes/lower-admission';
+import { lowerResolved } from './test-support/builders';
 import { resolve, type Resolution } from './passes/resolve';
 import { createRecordSet, type RecordSet } from './passes/validate';
 import { GATE_ORDER, type GateName } from './result';
@@ -42,7 +42,7 @@ function resolveCase(contract: Contract, recordSet: RecordSet): Resolution {
 /** The SQL side alone: the record index synced to the records, then the lowered predicate. */
 function sqlAdmits(resolution: Resolution, recordSet: RecordSet): ReadonlySet<string> {
   index.sync(recordSet);
-  const lowered = lowerAdmission(resolution.contract, differentialDriver.maxParameters);
+  const lowered = lowerResolved(resolution.contract, differentialDriver.maxParameters);
   if (!lowered.ok) throw new Error(lowered.error.message);
   return index.admit(lowered.value);
 }

@@ -61,8 +61,10 @@ export const REASONS = reasons({
   REQUIRED_MISSING_PROVENANCE: { category: 'required', summary: 'A required record has no verifiable provenance: no packet is emitted.' },
   REQUIRED_OVER_BUDGET: { category: 'required', summary: 'The required records do not fit the token budget: no packet is emitted.' },
 
-  ADMISSION_DIVERGENCE: { category: 'integrity', summary: 'The SQL candidate generator and the independent evaluator disagree: nothing is emitted.' },
-  LOWERING_UNSUPPORTED: { category: 'integrity', summary: 'The contract cannot be lowered to SQL without weakening it: compilation refuses.' },
+  ADAPTER_MISMATCH: { category: 'integrity', summary: "The adapter's candidates, or the plan it says it executed, differ from the reference evaluator's: nothing is emitted." },
+  ADAPTER_INCAPABLE: { category: 'integrity', summary: 'The plan needs semantics the adapter does not preserve: compilation refuses rather than approximate.' },
+  ADAPTER_INCOMPLETE: { category: 'integrity', summary: 'The adapter returned no complete answer (a timeout, a dropped connection, a partial result): nothing is emitted.' },
+  LOWERING_UNSUPPORTED: { category: 'integrity', summary: 'The plan cannot be lowered to the store without weakening it (an unsupported operator or limit): compilation refuses.' },
 
   RECEIPT_CURRENT: { category: 'staleness', summary: 'Compiling the receipt\'s declared inputs, which are the current ones, reproduces it byte for byte: continue.' },
   STALE_CONTRACT_FINGERPRINT: { category: 'staleness', summary: 'The contract changed since the receipt: recompile before continuing.' },

@@ -15,21 +15,21 @@ describe('admit', () => {
     expect(admission.verdicts[2]).toMatchObject({ failed: GATE_BIT.supersession, fact: { fact: 'SUPERSEDED_BY', args: { successor: 'd', since: '2026-08-01' } } });
   });
 
-  it('stops with ADMISSION_DIVERGENCE when SQL drops a record the evaluator admits', () => {
+  it('stops with ADAPTER_MISMATCH when SQL drops a record the evaluator admits', () => {
     const error = errorOf(admit(resolution(), new Set(['a'])));
-    expect(error).toMatchObject({ pass: 'admit', code: 'ADMISSION_DIVERGENCE', recordId: 'd' });
+    expect(error).toMatchObject({ pass: 'admit', code: 'ADAPTER_MISMATCH', recordId: 'd' });
     expect(error.message).toMatch(/the evaluator admits it but the SQL lowering did not return it/);
   });
 
   it('stops when SQL admits a record the evaluator refuses, naming the evaluator\'s fact', () => {
     const error = errorOf(admit(resolution(), new Set(['a', 'b', 'd'])));
-    expect(error).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'b' });
+    expect(error).toMatchObject({ code: 'ADAPTER_MISMATCH', recordId: 'b' });
     expect(error.message).toMatch(/SQL admitted it but the evaluator refuses it \(SCOPE_NOT_ALLOWED\)/);
   });
 
   it('stops when SQL returns a record that is not in the supplied set', () => {
     const error = errorOf(admit(resolution(), new Set(['a', 'd', 'stray'])));
-    expect(error).toMatchObject({ code: 'ADMISSION_DIVERGENCE', recordId: 'stray' });
+    expect(error).toMatchObject({ code: 'ADAPTER_MISMATCH', recordId: 'stray' });
     expect(error.message).toMatch(/not in the supplied set/);
   });
 });

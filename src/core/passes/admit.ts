@@ -17,16 +17,16 @@ export interface Admission {
 export function divergence(id: string, detail: string): CompileError {
   return {
     pass: 'admit',
-    code: 'ADMISSION_DIVERGENCE',
+    code: 'ADAPTER_MISMATCH',
     recordId: id,
-    message: `Admission disagreement on ${id}: ${detail}. Nothing is emitted until the lowering and the evaluator agree.`,
+    message: `Admission disagreement on ${id}: ${detail}. Nothing is emitted until the adapter and the reference evaluator agree.`,
   };
 }
 
 /**
- * Pass 4: the TypeScript evaluator decides every record's verdict, and the result must equal what the
- * SQL lowering admitted (`sqlAdmitted`, computed by the record index from the database alone); any
- * difference stops compilation. The two sides share no derived state: each finds its own answer.
+ * Pass 4: the TypeScript evaluator (the reference every adapter is compared with) decides every record's
+ * verdict, and the result must equal the candidates the adapter admitted from its own store (`sqlAdmitted`);
+ * any difference stops compilation. The two sides share no derived state: each finds its own answer.
  */
 export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, derive: Derive = computeAll): Result<Admission, CompileError> {
   const gates = createGateContext(resolution.contract);

@@ -2,10 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../format/record';
 import type { SqlDriver } from '../search/driver';
 import { createRecordIndex, type RecordIndex } from '../search/record-index';
-import { buildContract, buildRecord, buildRecordSet, errorOf, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
+import { buildContract, buildRecord, buildRecordSet, errorOf, lowerResolved, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
 import { admit } from './admit';
-import { lowerAdmission } from './lower-admission';
 
 const INJECTION = "atlas' OR 1=1 --";
 
@@ -20,7 +19,7 @@ beforeAll(async () => {
 function admittedBySql(overrides: ContractOverrides, records: readonly SourceRecord[]): string[] {
   index.sync(buildRecordSet(records));
   const resolution = resolveOrThrow(buildContract(overrides), records);
-  const sql = index.admit(valueOf(lowerAdmission(resolution.contract, driver.maxParameters)));
+  const sql = index.admit(valueOf(lowerResolved(resolution.contract, driver.maxParameters)));
   valueOf(admit(resolution, sql));
   return [...sql].sort();
 }
@@ -28,7 +27,7 @@ function admittedBySql(overrides: ContractOverrides, records: readonly SourceRec
 describe('lowerAdmission', () => {
   it('binds every contract value as a parameter and never splices it into the SQL', () => {
     const contract = buildContract({ project: INJECTION, scopes: [INJECTION], purpose: INJECTION, denyLabels: [INJECTION], subject: INJECTION });
-    const lowered = valueOf(lowerAdmission(resolveOrThrow(contract, [buildRecord()]).contract, 999));
+    const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]).contract, 999));
     expect(lowered.where).not.toContain('OR 1=1');
     expect(lowered.params).toContain(INJECTION);
   });
@@ -42,27 +41,28 @@ describe('lowerAdmission', () => {
 
   it("binds each list as one value, so a contract's lists may be as long as it likes", () => {
     const scopes = Array.from({ length: 100_001 }, (_, i) => `scope-${i}`);
-    const short = valueOf(lowerAdmission(resolveOrThrow(buildContract(), [buildRecord()]).contract, 999)).params.length;
+    const short = valueOf(lowerResolved(resolveOrThrow(buildContract(), [buildRecord()]).contract, 999)).params.length;
     const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [buildRecord()]).contract;
-    expect(valueOf(lowerAdmission(resolved, 999)).params.length).toBe(short + 1);
+    expect(valueOf(lowerResolved(resolved, 999)).params.length).toBe(short + 1);
     expect(admittedBySql({ scopes: [...scopes, 'support'], principals: Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, kind: 'agent' as const, roles: ['agent'] })) }, [buildRecord({ id: 'a' })])).toEqual(['a']);
   });
 
   it('refuses with LOWERING_UNSUPPORTED rather than dropping a gate when the build allows too few parameters', () => {
     const resolved = resolveOrThrow(buildContract(), [buildRecord()]).contract;
-    const needed = valueOf(lowerAdmission(resolved, 10_000)).params.length;
-    expect(errorOf(lowerAdmission(resolved, needed - 1))).toMatchObject({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' });
-    expect(valueOf(lowerAdmission(resolved, needed)).params).toHaveLength(needed);
+    const needed = valueOf(lowerResolved(resolved, 10_000)).params.length;
+    expect(errorOf(lowerResolved(resolved, needed - 1))).toMatchObject({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' });
+    expect(valueOf(lowerResolved(resolved, needed)).params).toHaveLength(needed);
   });
 
-  it('emits the identity directory and the accepted evidence pairs for the temp tables', () => {
+  it('emits the identity directory and, for a typed-evidence plan, the accepted evidence pairs for the temp tables', () => {
     const contract = buildContract({
       identities: [{ id: 'cust-1', aliases: ['Jo'] }, { id: 'cust-2', aliases: ['Jo'] }],
       requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver', 'email'] }],
+      typedEvidenceOnly: true,
     });
-    const lowered = valueOf(lowerAdmission(resolveOrThrow(contract, [buildRecord()]).contract, 999));
+    const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]).contract, 999));
     expect([...lowered.identityNames].sort()).toEqual([['Jo', 'cust-1'], ['Jo', 'cust-2'], ['cust-1', 'cust-1'], ['cust-2', 'cust-2']]);
-    expect(lowered.acceptedEvidence).toEqual([['p1', 'waiver'], ['p1', 'email']]);
+    expect(lowered.acceptedEvidence).toEqual([['p1', 'email'], ['p1', 'waiver']]);
     expect(lowered.principalRoles).toEqual([[0, 'agent']]);
   });
 });

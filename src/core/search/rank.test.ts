@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrng } from '../../shared/prng';
 import type { SourceRecord } from '../format/record';
-import { lowerAdmission } from '../passes/lower-admission';
+import { lowerResolved } from '../test-support/builders';
 import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../test-support/builders';
 import { freshDriver, sharedDriver } from '../test-support/node-driver';
 import type { SqlDriver } from './driver';
@@ -37,7 +37,7 @@ function rowByRow(driver: SqlDriver, table: string, query: string): { id: string
 function admitInto(index: RecordIndex, records: readonly SourceRecord[], scopes: string[]): void {
   const recordSet = buildRecordSet(records);
   index.sync(recordSet);
-  index.admit(valueOf(lowerAdmission(resolveOrThrow(buildContract({ scopes }), records).contract, 999)));
+  index.admit(valueOf(lowerResolved(resolveOrThrow(buildContract({ scopes }), records).contract, 999)));
   index.syncAdmittedText(recordSet);
 }
 

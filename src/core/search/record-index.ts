@@ -472,7 +472,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     },
 
     admit(lowered) {
-      const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principalRoles]);
+      const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principals, lowered.principalRoles]);
       const rowids = JSON.stringify([...touched]);
       // The last answer, when it was for this predicate: only the rows looked at again can have changed since.
       const previous = key === admissionKey ? admittedIds : null;
@@ -482,7 +482,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
           driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
           driver.all('INSERT OR IGNORE INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.principalRoles)]);
-          driver.exec('INSERT INTO principals SELECT DISTINCT principal FROM principal_roles;');
+          driver.all('INSERT INTO principals SELECT value FROM json_each(?)', [JSON.stringify(lowered.principals)]);
           driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE ${lowered.where}`, lowered.params);
         } else if (touched.size > 0) {
           driver.all('DELETE FROM admitted WHERE rowid IN (SELECT value FROM json_each(?))', [rowids]);

@@ -2,7 +2,9 @@ import { contractSchema, type Contract, type ContractInput } from '../format/con
 import { recordSchema, type RecordInput, type SourceRecord } from '../format/record';
 import type { CompileError, Result } from '../errors';
 import { contentHashOf } from '../hash';
-import { resolve, type Resolution } from '../passes/resolve';
+import { lowerAdmission, type LoweredAdmission } from '../passes/lower-admission';
+import { resolve, type Resolution, type ResolvedContract } from '../passes/resolve';
+import { buildAdmissionPlan, planDigest } from '../plan/admission-plan';
 import { createRecordSet, type RecordSet } from '../passes/validate';
 
 export const AS_OF = '2026-08-30T12:00:00Z';
@@ -77,4 +79,10 @@ export function errorOf<T>(result: Result<T, CompileError>): CompileError {
 export function valueOf<T>(result: Result<T, CompileError>): T {
   if (!result.ok) throw new Error(`expected a value, got ${result.error.code}: ${result.error.message}`);
   return result.value;
+}
+
+/** The SQLite lowering of a resolved contract's plan, as the SQLite adapter makes it. */
+export function lowerResolved(resolved: ResolvedContract, maxParameters: number): Result<LoweredAdmission, CompileError> {
+  const plan = buildAdmissionPlan(resolved);
+  return lowerAdmission(plan, planDigest(plan), maxParameters);
 }

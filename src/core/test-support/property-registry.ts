@@ -5,7 +5,7 @@ import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { serialiseReceipt } from '../passes/attest';
 import { createGateContext, evaluateGates } from '../passes/gates';
-import { lowerAdmission } from '../passes/lower-admission';
+import { lowerResolved } from './builders';
 import { resolve } from '../passes/resolve';
 import { createRecordSet } from '../passes/validate';
 import type { SqlDriver } from '../search/driver';
@@ -50,7 +50,7 @@ const admissionDifferential: RegisteredProperty = {
       // The generators rule out cycles, dangling links and an ambiguous contract subject by construction.
       if (!resolution.ok) throw new Error(`generated case does not resolve: ${resolution.error.message}`);
       index.sync(recordSet);
-      const lowered = lowerAdmission(resolution.value.contract, driver.maxParameters);
+      const lowered = lowerResolved(resolution.value.contract, driver.maxParameters);
       if (!lowered.ok) throw new Error(lowered.error.message);
       // The index re-runs the predicate only over rows it changed since the last case; the full query checks that too.
       const sql = [...index.admit(lowered.value)].sort();

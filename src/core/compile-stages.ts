@@ -1,0 +1,47 @@
+import type { CompileRequest } from './compile';
+import { ok, type CompileError, type Result } from './errors';
+import type { Derive } from './memo';
+import type { Admission } from './passes/admit';
+import { attest, renderPacket } from './passes/attest';
+import { plan } from './passes/plan';
+import { resolve, type Resolution } from './passes/resolve';
+import { typeCheck } from './passes/type-check';
+import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
+import type { CompileOutcome, Packet } from './result';
+import type { Ranking } from './search/rank';
+
+/** A compilation up to admission: what every adapter is handed, whatever store it admits in. */
+export interface PreparedCompile {
+  readonly resolution: Resolution;
+  /** A required record that is absent: the compilation goes on so the receipt can say so, and fails closed. */
+  readonly missingRequired: CompileError | null;
+  readonly plan: AdmissionPlan;
+  readonly digest: string;
+}
+
+/** Passes 2 and 3 (resolve, type-check), then the admission plan and its digest. */
+export function prepareCompile(request: CompileRequest, memo: Derive): Result<PreparedCompile, CompileError> {
+  const resolution = resolve(request.contract, request.recordSet, memo);
+  if (!resolution.ok) return resolution;
+  const typed = typeCheck(resolution.value);
+  const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
+  if (!typed.ok && !missingRequired) return typed;
+  const admissionPlan = buildAdmissionPlan(resolution.value.contract);
+  return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
+}
+
+/** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with, and a ranking of it. */
+export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, ranking: Ranking, memo: Derive): CompileOutcome {
+  const { contract } = request;
+  const planned = plan(prepared.resolution, admission, ranking, prepared.missingRequired, memo);
+  const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
+  const receipt = attest(
+    { contract, records: prepared.resolution.records, plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
+    memo,
+  );
+  const selected = planned.selected.length;
+  const counts = { candidates: planned.trace.length, admitted: admission.admitted.length, selected, excluded: planned.trace.length - selected };
+  const common = { trace: planned.trace, receipt, counts, admitted: admission.admittedIds };
+  if (planned.failure) return { status: 'fail_closed', failure: planned.failure, ...common };
+  return { status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common };
+}

@@ -1,0 +1,106 @@
+import { err, ok, type CompileError, type Result } from '../errors';
+import { mistypedClause, PLAN_OPERATORS, type AdmissionPlan, type PlanOperator } from './admission-plan';
+
+/**
+ * The gate semantics a store may or may not preserve. Each is a way two stores can parse the same plan
+ * and return different sets; an adapter claims one only if its lowering keeps it exactly.
+ */
+export const CAPABILITIES = {
+  'binary-collation': 'strings are equal, and members of a set, only when their code points are: no case folding, locale or accent rules',
+  'no-normalisation': 'strings are compared as given: an NFC and an NFD spelling of one word are different values',
+  'utc-millisecond-instants': 'instants are compared as whole UTC milliseconds, boundaries inclusive, with no time-zone conversion or rounding',
+  'empty-lists': 'an empty list is a list with no members, not a missing field: an empty deny set denies nothing, a record releasing no purpose admits none',
+  'null-subjects': 'a record without a subject is about no identity and passes the identity gate; it is never compared as the text "null"',
+} as const;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export const ALL_CAPABILITIES = Object.keys(CAPABILITIES) as Capability[];
+
+/** Who admitted: named in the CLI output (and what a receipt would name). */
+export interface AdapterIdentity {
+  /** A stable name: `sqlite`, `postgresql`. */
+  readonly name: string;
+  /** The adapter's own version and the store's, e.g. `1 (PostgreSQL 15.8)`. */
+  readonly version: string;
+  readonly capabilities: ReadonlySet<Capability>;
+  readonly operators: ReadonlySet<PlanOperator>;
+}
+
+/**
+ * What an adapter returns for one plan. `complete` only when every candidate of the store's answer is
+ * here; a timeout, a dropped connection or a result cut short is `incomplete`, and then `candidates`
+ * is never used (no packet is made from part of an answer, nor from unfiltered rows).
+ */
+export type AdmissionAnswer =
+  | { readonly status: 'complete'; readonly candidates: ReadonlySet<string>; readonly predicateDigest: string }
+  | { readonly status: 'incomplete'; readonly problem: string; readonly predicateDigest: string | null };
+
+/** An adapter that answers in the same call (SQLite in the worker or CLI). */
+export interface AdmissionAdapter extends AdapterIdentity {
+  admit(plan: AdmissionPlan, digest: string): Result<AdmissionAnswer, CompileError>;
+}
+
+/** An adapter over a network (PostgreSQL). */
+export interface RemoteAdmissionAdapter extends AdapterIdentity {
+  admit(plan: AdmissionPlan, digest: string): Promise<Result<AdmissionAnswer, CompileError>>;
+}
+
+/**
+ * Every plan needs all five: the gates compare names (collation, normalisation), instants (decision time)
+ * and records' lists that may be empty, and records may have no subject. Written as a function of the plan
+ * so that a plan kind that needs fewer can say so.
+ */
+export function requiredCapabilities(plan: AdmissionPlan): readonly Capability[] {
+  return plan.clauses.length === 0 ? [] : ALL_CAPABILITIES;
+}
+
+/**
+ * Refuses a plan the adapter cannot execute exactly: a capability it lacks, an operator it does not lower,
+ * a clause whose operand is of the wrong type. Checked before anything is sent to the store.
+ */
+export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): Result<void, CompileError> {
+  const missing = requiredCapabilities(plan).filter((capability) => !adapter.capabilities.has(capability));
+  if (missing.length > 0) {
+    return err({
+      pass: 'admit',
+      code: 'ADAPTER_INCAPABLE',
+      message: `The ${adapter.name} adapter does not preserve ${missing.join(', ')} (${missing.map((capability) => CAPABILITIES[capability]).join('; ')}). Refusing rather than approximating a gate.`,
+    });
+  }
+  const unknown = plan.clauses.find((clause) => !PLAN_OPERATORS.includes(clause.op) || !adapter.operators.has(clause.op));
+  if (unknown !== undefined) {
+    return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The ${adapter.name} adapter cannot lower the operator ${String(unknown.op)} (gate ${unknown.gate}). Refusing rather than dropping the gate.` });
+  }
+  const mistyped = mistypedClause(plan);
+  if (mistyped !== null) {
+    return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The plan's ${mistyped.gate} clause compares values of another type with its field. Refusing the plan.` });
+  }
+  return ok(undefined);
+}
+
+/**
+ * The candidates of a complete answer to this plan. An incomplete answer, or one that echoes the digest
+ * of another plan (an old plan replayed, a cached statement), is refused: the candidates are never read.
+ */
+export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: AdmissionAnswer): Result<ReadonlySet<string>, CompileError> {
+  if (answer.status === 'incomplete') {
+    return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `The ${adapter.name} adapter returned no complete answer: ${answer.problem}. No candidate is used.` });
+  }
+  if (answer.predicateDigest !== digest) {
+    return err({
+      pass: 'admit',
+      code: 'ADAPTER_MISMATCH',
+      message: `The ${adapter.name} adapter executed plan ${answer.predicateDigest}, not ${digest}: its candidates answer another plan. No candidate is used.`,
+    });
+  }
+  return ok(answer.candidates);
+}
+
+/** The candidates a same-call adapter admits for this plan, once the plan is checked against it and its answer is accepted. */
+export function candidatesThrough(adapter: AdmissionAdapter, plan: AdmissionPlan, digest: string): Result<ReadonlySet<string>, CompileError> {
+  const fits = checkAdapterFor(plan, adapter);
+  if (!fits.ok) return fits;
+  const answer = adapter.admit(plan, digest);
+  return answer.ok ? acceptAnswer(adapter, digest, answer.value) : answer;
+}
