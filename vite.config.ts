@@ -68,8 +68,8 @@ export default defineConfig({
       injectRegister: false,
       includeAssets: ['favicon.svg', 'icons/*.png'],
       manifest: {
-        name: 'Context Debugger — Context Compiler',
-        short_name: 'Context Debugger',
+        name: 'Context Compiler',
+        short_name: 'Context Compiler',
         description: 'Offline context compiler: decides which records an AI assistant may see for one task and proves every inclusion and exclusion.',
         start_url: './',
         scope: './',

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, fixtureFile, test, type ContextDebugger } from './fixtures';
+import { expect, fixtureFile, test, type AppPage } from './fixtures';
 
 /** Runs axe on the whole page as it stands; serious and critical violations fail the test, listed by rule and element. */
 async function expectNoSeriousViolations(page: Page, state: string): Promise<void> {
@@ -11,7 +11,7 @@ async function expectNoSeriousViolations(page: Page, state: string): Promise<voi
   expect(serious, `axe: serious or critical violations in the ${state} state`).toEqual([]);
 }
 
-async function compiled(app: ContextDebugger): Promise<void> {
+async function compiled(app: AppPage): Promise<void> {
   await app.goto();
   // The trace rows are on screen too, not only the audit strip.
   await expect(app.traceCount).toHaveText(/^Showing \d+ of \d+ candidates$/);

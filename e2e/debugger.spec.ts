@@ -1,10 +1,10 @@
 import type { Locator } from '@playwright/test';
-import { expect, test, type ContextDebugger } from './fixtures';
+import { expect, test, type AppPage } from './fixtures';
 
 /** What the user view must never show of Atlas's withheld investigation note (its id, title, role, label, class). */
 const WITHHELD = /X9|Investigation note|financial_crime|investigation_note|fcu\/cases/;
 
-async function atlas(app: ContextDebugger): Promise<void> {
+async function atlas(app: AppPage): Promise<void> {
   await app.goto();
   await app.scenarioPicker.selectOption('atlas-credit-review');
   await expect(app.auditOutcome).toHaveText('Packet emitted');

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { compilerWorker } from './compiler-worker';
-import { expect, fixtureFile, test, type ContextDebugger } from './fixtures';
+import { expect, fixtureFile, test, type AppPage } from './fixtures';
 
 /** Everything a result would leave on screen; after a failure none of it may be there. */
-async function expectNothingCopyable(app: ContextDebugger): Promise<void> {
+async function expectNothingCopyable(app: AppPage): Promise<void> {
   const { page } = app;
   await expect(app.auditOutcome).toHaveCount(0);
   await expect(app.auditReceipt).toHaveCount(0);

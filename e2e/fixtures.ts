@@ -27,8 +27,8 @@ export interface TraceRowText {
   readonly fact: string;
 }
 
-/** The Context Debugger as the acceptance specs see it: accessible names and test ids from docs/TESTING.md. */
-export class ContextDebugger {
+/** The app as the acceptance specs see it: accessible names and test ids from docs/TESTING.md. */
+export class AppPage {
   constructor(readonly page: Page) {}
 
   /** `timeout` for a page that must read and index a large workspace first. */
@@ -197,7 +197,7 @@ interface GuardOptions {
 
 interface Fixtures {
   offOriginGuard: void;
-  app: ContextDebugger;
+  app: AppPage;
 }
 
 const CSP_CONSOLE = /content security policy/i;
@@ -236,7 +236,7 @@ export const test = base.extend<Fixtures & GuardOptions>({
     { auto: true },
   ],
   app: async ({ page }, use) => {
-    await use(new ContextDebugger(page));
+    await use(new AppPage(page));
   },
 });
 

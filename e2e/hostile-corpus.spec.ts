@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { HOSTILE_DIR, readManifest, type HostileCase } from '../scripts/hostile-corpus';
-import { expect, test, type ContextDebugger } from './fixtures';
+import { expect, test, type AppPage } from './fixtures';
 
 /**
  * A sample of fixtures/hostile/ through the built app's file input, raw bytes as a user's disk has them:
@@ -31,19 +31,19 @@ const BASE_KEY = 'loaded:hostile-base';
 const payload = (name: string) => ({ name, mimeType: name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json', buffer: readFileSync(`${HOSTILE_DIR}${name}`) });
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-async function pick(app: ContextDebugger, names: readonly string[]): Promise<void> {
+async function pick(app: AppPage, names: readonly string[]): Promise<void> {
   await expect(app.page.getByRole('button', { name: 'Open files…' })).toBeEnabled();
   await app.page.getByTestId('file-input').setInputFiles(names.map(payload));
 }
 
-async function backToBase(app: ContextDebugger, receipt: string): Promise<void> {
+async function backToBase(app: AppPage, receipt: string): Promise<void> {
   await app.scenarioPicker.selectOption(BASE_KEY);
   await expect(app.scenarioPicker).toHaveValue(BASE_KEY);
   await expect.poll(() => app.receiptId()).toBe(receipt);
   await expect(app.auditOutcome).toHaveText('Packet emitted');
 }
 
-async function check(app: ContextDebugger, entry: HostileCase, baseReceipt: string): Promise<void> {
+async function check(app: AppPage, entry: HostileCase, baseReceipt: string): Promise<void> {
   const wanted = { ...entry.expect, ...entry.app };
   await pick(app, [entry.file, ...entry.with]);
   const refusedAtLoad = wanted.exit === 1 && wanted.at !== undefined;

@@ -1,6 +1,6 @@
 import { benchContract, benchControl, generateRecords, toJsonl } from '../bench/generate-records';
 import { compilerWorker } from './compiler-worker';
-import type { ContextDebugger, FilePayload } from './fixtures';
+import type { AppPage, FilePayload } from './fixtures';
 
 /** A generated workspace (a scenario naming its records file, with one control), as files to drop. */
 export function largeWorkspace(size: number, id: string): { files: FilePayload[]; control: string } {
@@ -19,7 +19,7 @@ export function largeWorkspace(size: number, id: string): { files: FilePayload[]
 }
 
 /** Worker-side User Timing: how many times the worker did `name` (e.g. `cc:index`, indexing a drop), not how long it took. */
-export async function workerMeasureCount(app: ContextDebugger, name: string): Promise<number> {
+export async function workerMeasureCount(app: AppPage, name: string): Promise<number> {
   const worker = await compilerWorker(app.page);
   return worker.evaluate((measure) => performance.getEntriesByName(measure).length, name);
 }

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import type { Download } from '@playwright/test';
 import { receiptIdOf } from '../src/core/passes/attest';
 import type { Receipt } from '../src/core/result';
-import { expect, test, type ContextDebugger, type FilePayload } from './fixtures';
+import { expect, test, type AppPage, type FilePayload } from './fixtures';
 
 /** Clicks an export button and reads the file the page saved. */
-async function download(app: ContextDebugger, button: string): Promise<{ name: string; text: string }> {
+async function download(app: AppPage, button: string): Promise<{ name: string; text: string }> {
   const [file] = await Promise.all([app.page.waitForEvent('download'), app.page.getByRole('button', { name: button }).click()]);
   return read(file);
 }

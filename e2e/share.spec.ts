@@ -1,4 +1,4 @@
-import { ContextDebugger, expect, fixtureFile, test } from './fixtures';
+import { AppPage, expect, fixtureFile, test } from './fixtures';
 
 test.describe('Share links', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -28,7 +28,7 @@ test.describe('Share links', () => {
 
     // Another browser profile: nothing stored, nothing loaded, so nothing to ask about.
     const context = await browser.newContext();
-    const other = new ContextDebugger(await context.newPage());
+    const other = new AppPage(await context.newPage());
     await other.page.goto(link);
     await other.waitForCompiled();
     await expect(other.page.getByTestId('share-opened')).toContainText('Opened a shared workspace: Payments platform');

@@ -1,16 +1,16 @@
-import { ContextDebugger, expect, test } from './fixtures';
+import { AppPage, expect, test } from './fixtures';
 import { compilerWorker } from './compiler-worker';
 import { largeWorkspace, workerMeasureCount } from './large-workspace';
 
 const SIZE = 10_000;
 
 /** The receipt ids the page showed from the last session before its first compilation (cc:remembered-shown). */
-function rememberedShown(app: ContextDebugger): Promise<unknown[]> {
+function rememberedShown(app: AppPage): Promise<unknown[]> {
   return app.page.evaluate(() => performance.getEntriesByName('cc:remembered-shown').map((mark) => (mark as PerformanceMark).detail as unknown));
 }
 
 /** The SyncReport the worker marked when it looked for the restored records' rows (cc:restore-index). */
-async function restoreIndexReport(app: ContextDebugger): Promise<unknown> {
+async function restoreIndexReport(app: AppPage): Promise<unknown> {
   const worker = await compilerWorker(app.page);
   return worker.evaluate(() => (performance.getEntriesByName('cc:restore-index')[0] as PerformanceMark | undefined)?.detail ?? null);
 }
@@ -50,7 +50,7 @@ test.describe('The workspace database', () => {
     await expect(page.getByTestId('storage-notice')).toHaveCount(0);
     await expect(page.getByTestId('column-naive').getByRole('listitem').first()).toBeVisible();
 
-    const second = new ContextDebugger(await context.newPage());
+    const second = new AppPage(await context.newPage());
     // The copy reads, parses and indexes the 10,000 records from the saved files before it compiles.
     await second.goto(120_000);
     await expect(second.page.getByTestId('database-fallback')).toContainText('This workspace is open in another tab');

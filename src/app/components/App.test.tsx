@@ -15,6 +15,11 @@ describe('App', () => {
   });
   afterEach(cleanup);
 
+  it('is headed with the product name, Context Compiler', () => {
+    render(<App />);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Context Compiler');
+  });
+
   it('offers the three views as tabs and marks the chosen one', async () => {
     const user = userEvent.setup();
     render(<App />);

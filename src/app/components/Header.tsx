@@ -33,7 +33,7 @@ export function Header() {
   return (
     <header className="app-header">
       <div className="brand">
-        <h1>Context Debugger</h1>
+        <h1>Context Compiler</h1>
         <p className="caption">Decides which records an assistant may see, then ranks only inside that set — and proves every decision.</p>
         <p className={`offline-status offline-${offline}`} role="status" data-testid="offline-status">
           {OFFLINE_TEXT[offline]}

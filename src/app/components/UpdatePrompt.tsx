@@ -12,7 +12,7 @@ export function UpdatePrompt({ visible, onUpdate, onDismiss }: { visible: boolea
   if (!visible) return null;
   return (
     <div className="update-prompt" role="alertdialog" aria-label="Update available" aria-describedby="update-text">
-      <p id="update-text">Update available: a newer version of the Context Debugger has been downloaded.</p>
+      <p id="update-text">Update available: a newer version of Context Compiler has been downloaded.</p>
       <div className="button-row">
         <button type="button" onClick={onUpdate} ref={reload}>
           Reload to update
