@@ -1,6 +1,6 @@
 import type { Comparison } from './compare';
 import type { FoundationReport } from './foundation';
-import type { GrowthReport } from './growth';
+import type { GrowthPoint, GrowthReport } from './growth';
 
 /** Plain-text table: the first column left-aligned, numbers right-aligned, readable in a terminal and in Markdown code blocks. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -34,13 +34,19 @@ export function formatComparison(title: string, comparison: Comparison): string 
   return `${title}\n${facts}\n\n${formatTable(COMPARISON_HEADER, comparisonRows(comparison))}\n`;
 }
 
+/** Timings only when the run had a clock, so a run without one prints the same text every time. */
+function timingOf(point: GrowthPoint): string {
+  if (point.indexMs === null || point.compareMs === null) return '';
+  return `index ${Math.round(point.indexMs)} ms, compile + baselines ${Math.round(point.compareMs)} ms, `;
+}
+
 export function formatGrowth(report: GrowthReport): string {
   const header = ['records', 'strategy', 'passed', 'unsafe', 'cov. mentioned', 'cov. accepted', 'recall@k', 'displaced', 'tokens'];
   const rows = report.points.flatMap((point) =>
     comparisonRows(point).map(([strategy = '', ...rest], index) => [index === 0 ? point.size.toLocaleString('en-GB') : '', strategy, ...rest]),
   );
   const timings = report.points
-    .map((point) => `${point.size.toLocaleString('en-GB')} records: index ${point.indexMs === null ? '–' : `${Math.round(point.indexMs)} ms`}, compile + baselines ${point.compareMs === null ? '–' : `${Math.round(point.compareMs)} ms`}, admitted ${point.admitted} (${point.admittedAsGenerated ? 'exactly the generated legal records' : 'DIFFERS from the generated legal records'}), corpus ${point.corpusDigest.slice(0, 12)}`)
+    .map((point) => `${point.size.toLocaleString('en-GB')} records: ${timingOf(point)}admitted ${point.admitted} (${point.admittedAsGenerated ? 'exactly the generated legal records' : 'DIFFERS from the generated legal records'}), corpus ${point.corpusDigest.slice(0, 12)}`)
     .join('\n');
   const mix = Object.entries(report.blockMix).map(([category, count]) => `${count} ${category}`).join(', ');
   return `Growth experiment (seed ${report.seed}; every ${report.blockSize} records: ${mix})\n\n${formatTable(header, rows)}\n\n${timings}\n`;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../command';
 import { evalCommand } from './eval';
@@ -25,8 +26,17 @@ describe('eval command', () => {
     expect(err.join('')).toContain('growth: 100 %');
   });
 
+  // The whole evaluation, growth to 50,000 records included: about 25 s on a loaded 2-core machine.
+  it('writes docs/EVALUATION.md exactly as checked in (regenerate: npx context-compiler eval --markdown > docs/EVALUATION.md)', { timeout: 240_000 }, async () => {
+    const { io, out } = capture();
+    expect(await evalCommand.run(['--markdown'], io)).toBe(EXIT.ok);
+    expect(out.join('')).toBe(readFileSync(new URL('../../../docs/EVALUATION.md', import.meta.url), 'utf8'));
+  });
+
   it.each([
     [['nonsense']],
+    [['seed000', '--markdown']],
+    [['--markdown', '--json']],
     [['growth', '--sizes', '150']],
     [['growth', '--seed', '-1']],
     [['seed000', 'growth']],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { err, ok } from '../../core/errors';
+import { evaluationDocument, type EvaluationReports } from '../../eval/evaluation-document';
 import { parseFoundationCorpus, runFoundation } from '../../eval/foundation';
 import { DEFAULT_GROWTH_SEED, DEFAULT_GROWTH_SIZES, runGrowth } from '../../eval/growth';
 import { GROWTH_BLOCK_SIZE } from '../../eval/growth-corpus';
@@ -16,7 +17,7 @@ import { readScenarioFile } from '../read-scenario';
 const EXPERIMENTS = ['seed000', 'growth', 'foundation'] as const;
 const experimentSchema = z.enum([...EXPERIMENTS, 'all']);
 
-const USAGE = `usage: context-compiler eval [seed000|growth|foundation|all] [--json] [--seed N] [--sizes 100,1000,...]
+const USAGE = `usage: context-compiler eval [seed000|growth|foundation|all] [--json|--markdown] [--seed N] [--sizes 100,1000,...]
 
   seed000     seed 000's contaminated eight-item corpus: plain top-k, post-filter, compiled
   growth      seeded contaminated corpora of growing size (default ${DEFAULT_GROWTH_SIZES.join(',')})
@@ -24,11 +25,13 @@ const USAGE = `usage: context-compiler eval [seed000|growth|foundation|all] [--j
   all         the three, in that order (the default)
 
   --json      print the reports as JSON instead of tables
+  --markdown  print docs/EVALUATION.md: all three, without timings, so the page is the same on every machine
   --seed N    generator seed for growth (default ${DEFAULT_GROWTH_SEED})
   --sizes L   comma-separated growth sizes, each a positive multiple of ${GROWTH_BLOCK_SIZE}`;
 
 const optionSpec = {
   json: { type: 'boolean', default: false },
+  markdown: { type: 'boolean', default: false },
   seed: { type: 'string' },
   sizes: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
@@ -59,6 +62,8 @@ export const evalCommand: CliCommand = {
     const { values, positionals: named } = line;
     const experiment = experimentSchema.safeParse(named ?? 'all');
     if (!experiment.success) return usageError(io, USAGE, `unknown experiment "${named ?? ''}"`);
+    if (values.markdown && values.json) return usageError(io, USAGE, '--json and --markdown: choose one');
+    if (values.markdown && experiment.data !== 'all') return usageError(io, USAGE, '--markdown writes the whole page: all three experiments');
     const seed = seedSchema.safeParse(values.seed ?? DEFAULT_GROWTH_SEED);
     if (!seed.success) return usageError(io, USAGE, `--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
     const sizes: number[] = [];
@@ -69,8 +74,10 @@ export const evalCommand: CliCommand = {
     }
 
     const wanted = experiment.data === 'all' ? EXPERIMENTS : [experiment.data];
-    const reports: Record<string, unknown> = {};
+    const reports: { -readonly [Name in keyof EvaluationReports]?: EvaluationReports[Name] } = {};
     const text: string[] = [];
+    // The page leaves timings out: without a clock the growth run is deterministic.
+    const clock = values.markdown ? undefined : () => performance.now();
     for (const name of wanted) {
       if (name === 'seed000') {
         const loaded = await readScenarioFile(builtinScenarioPath('seed000-contaminated'));
@@ -81,7 +88,7 @@ export const evalCommand: CliCommand = {
         text.push(formatComparison(`Seed 000 synthetic comparison (${result.value.title})`, result.value));
       } else if (name === 'growth') {
         const started = performance.now();
-        const result = runGrowth(await openInMemoryDatabase(), { seed: seed.data, sizes, clock: () => performance.now() }, progressTo(io, 'growth'));
+        const result = runGrowth(await openInMemoryDatabase(), { seed: seed.data, sizes, clock }, progressTo(io, 'growth'));
         if (!result.ok) return inputError(io, result.error);
         reports.growth = result.value;
         text.push(`${formatGrowth(result.value)}whole growth run: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -94,7 +101,9 @@ export const evalCommand: CliCommand = {
         text.push(formatFoundation(report));
       }
     }
-    io.stdout(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text.join('\n'));
+    const { seed000, growth, foundation } = reports;
+    if (values.markdown && seed000 && growth && foundation) io.stdout(evaluationDocument({ seed000, growth, foundation }));
+    else io.stdout(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text.join('\n'));
     return EXIT.ok;
   },
 };
