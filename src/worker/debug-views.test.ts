@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compareStrings } from '../core/canonical';
 import { createCompiler, type Compiler } from '../core/compile';
 import { GATE_ORDER } from '../core/result';
-import { buildRecord } from '../core/test-support/builders';
+import { buildContract, buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { Audience } from '../core/disclosure';
@@ -197,7 +197,38 @@ describe('debugger views in the worker', () => {
     const covered = (kind: 'naive' | 'compiled', proposition: string) => (kind === 'naive' ? naive : compiled.view.columns.compiled).coverage.find((coverage) => coverage.proposition === proposition);
     // The compiled packet covers its propositions only with legal records of accepted classes.
     for (const coverage of compiled.view.columns.compiled.coverage) expect(coverage.illegal).toEqual([]);
-    expect(covered('compiled', 'facility_limit')?.accepted.length).toBeGreaterThan(0);
+    expect(covered('compiled', 'facility_limit')?.supporting.length).toBeGreaterThan(0);
+    expect(covered('compiled', 'facility_limit')?.state).toBe('supported');
+  });
+
+  it('never counts a contradicted or unknown blocking proposition as answered: the coverage agrees with the evidence', async () => {
+    const contract = buildContract({
+      requiredPropositions: [
+        { id: 'waiver_granted', description: 'A waiver was granted.', acceptedClasses: ['approval'], blocking: true },
+        { id: 'limit_set', description: 'A limit is set.', acceptedClasses: ['approval'], blocking: true },
+        { id: 'review_open', description: 'The review is open.', acceptedClasses: ['approval'], blocking: true },
+      ],
+    });
+    const evidence = (supports: string[], contradicts: string[]) => ({ class: 'approval', supports, contradicts });
+    const records = [
+      buildRecord({ id: 'R-1', evidence: evidence([], ['waiver_granted', 'limit_set']) }),
+      buildRecord({ id: 'R-2', evidence: evidence(['waiver_granted'], []) }),
+      buildRecord({ id: 'R-3', evidence: evidence(['limit_set'], []) }),
+    ];
+    const scenario = { id: 'contradicted', title: 'Contradicted', contract, records };
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start();
+    const loaded = await session.loadFiles([{ name: 'contradicted.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
+    expect(loaded.status).toBe('loaded');
+    const compiled = session.compile('diagnostic');
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    const states = Object.fromEntries(compiled.view.evidence.map((slot) => [slot.proposition, slot.state]));
+    expect(states).toEqual({ limit_set: 'contradicted', review_open: 'unknown', waiver_granted: 'contradicted' });
+    const coverage = compiled.view.columns.compiled.coverage;
+    expect(Object.fromEntries(coverage.map((item) => [item.proposition, item.state]))).toEqual(states);
+    expect(coverage.find((item) => item.proposition === 'waiver_granted')).toMatchObject({ supporting: ['R-2'], contradicting: ['R-1'] });
+    // Answered is supported, nothing else: every proposition the decision waits on is open in the column too.
+    expect(coverage.filter((item) => item.state !== 'supported').map((item) => item.proposition).sort()).toEqual([...compiled.view.decisionBlockedBy].sort());
   });
 
   it('pins a baseline and diffs later compilations against it, marking the trace rows that changed', async () => {

@@ -9,7 +9,7 @@ import type { SourceRecord } from '../core/format/record';
 import type { CheckedRecord } from '../core/passes/validate';
 import { recordsNamedBy, renderFact, type Fact, type FactContext } from '../core/reasons';
 import type { ReceiptDiff } from '../core/receipt-diff';
-import type { CompileOutcome, TraceRow } from '../core/result';
+import type { CompileOutcome, EvidenceState, TraceRow } from '../core/result';
 import {
   AS_OF_STOP_RECORDS,
   AS_OF_STOPS_EACH_SIDE,
@@ -194,18 +194,31 @@ export function codesOf(outcome: CompileOutcome, ids: readonly string[]): Map<st
   return rowsOf(outcome.trace, ids);
 }
 
-/** Which required propositions a column's own entries answer, and how: legally, illegally, or with a class not accepted. */
+/**
+ * Which required propositions a column's own entries answer, and how: legally, illegally, or with a class not
+ * accepted. Judged as the plan judges the packet's evidence: a legal contradiction makes it contradicted, never answered.
+ */
 export function columnCoverage(request: CompileRequest, entries: readonly ColumnEntry[]): PropositionCoverage[] {
   return request.contract.requiredPropositions.map((proposition) => {
-    const coverage = { proposition: proposition.id, accepted: [] as string[], illegal: [] as string[], notAccepted: [] as string[] };
+    const supporting: string[] = [];
+    const contradicting: string[] = [];
+    const illegal: string[] = [];
+    const notAccepted: string[] = [];
     for (const entry of entries) {
       const evidence = request.recordSet.byId.get(entry.id)?.record.evidence;
-      if (!evidence || ![...evidence.supports, ...evidence.contradicts].includes(proposition.id)) continue;
-      if (!proposition.acceptedClasses.includes(evidence.class)) coverage.notAccepted.push(entry.id);
-      else if (entry.illegal) coverage.illegal.push(entry.id);
-      else coverage.accepted.push(entry.id);
+      if (!evidence) continue;
+      const supports = evidence.supports.includes(proposition.id);
+      const contradicts = evidence.contradicts.includes(proposition.id);
+      if (!supports && !contradicts) continue;
+      if (!proposition.acceptedClasses.includes(evidence.class)) notAccepted.push(entry.id);
+      else if (entry.illegal) illegal.push(entry.id);
+      else {
+        if (supports) supporting.push(entry.id);
+        if (contradicts) contradicting.push(entry.id);
+      }
     }
-    return coverage;
+    const state: EvidenceState = contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
+    return { proposition: proposition.id, blocking: proposition.blocking, state, supporting, contradicting, illegal, notAccepted };
   });
 }
 

@@ -5,7 +5,7 @@ import type { Contract } from '../core/format/contract';
 import type { FileKind } from '../core/passes/validate';
 import type { ReasonCode } from '../core/reasons';
 import type { DiffSection, FirstDifference, ReceiptDiff } from '../core/receipt-diff';
-import type { Decision, DrillVerdict, EvidenceSlot, GateName } from '../core/result';
+import type { Decision, DrillVerdict, EvidenceSlot, EvidenceState, GateName } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
@@ -100,8 +100,16 @@ export interface ColumnEntry {
 /** How one column answers one required proposition, from its own entries only. */
 export interface PropositionCoverage {
   readonly proposition: string;
-  /** Legal entries of an accepted class that support or contradict it: the column covers it. */
-  readonly accepted: readonly string[];
+  readonly blocking: boolean;
+  /**
+   * As the plan judges a packet's evidence: contradicted when a legal entry of an accepted class contradicts it,
+   * else supported when one supports it, else unknown. Only a supported proposition is answered.
+   */
+  readonly state: EvidenceState;
+  /** Legal entries of an accepted class that support it. */
+  readonly supporting: readonly string[];
+  /** Legal entries of an accepted class that contradict it: the proposition is contradicted, not answered. */
+  readonly contradicting: readonly string[];
   /** Entries of an accepted class that the gates would refuse: they answer it illegally. */
   readonly illegal: readonly string[];
   /** Entries that mention it with a class the contract does not accept for it (a note is not an approval). */

@@ -71,7 +71,13 @@ describe('ComparePanel', () => {
       sampleView({
         columns: {
           ...base.columns,
-          naive: { ...naive, coverage: [{ proposition: 'waiver_valid', accepted: [], illegal: ['LED-0045'], notAccepted: ['N7'] }, { proposition: 'facility_limit', accepted: ['F-102'], illegal: [], notAccepted: [] }] },
+          naive: {
+            ...naive,
+            coverage: [
+              { proposition: 'waiver_valid', blocking: true, state: 'unknown', supporting: [], contradicting: [], illegal: ['LED-0045'], notAccepted: ['N7'] },
+              { proposition: 'facility_limit', blocking: true, state: 'supported', supporting: ['F-102'], contradicting: [], illegal: [], notAccepted: [] },
+            ],
+          },
         },
       }),
     );
@@ -83,5 +89,18 @@ describe('ComparePanel', () => {
     expect(screen.getByTestId('coverage-naive-waiver_valid')).toHaveTextContent('✗ not answered; only illegally by LED-0045; mentioned by N7, a class not accepted for it');
     expect(screen.getByTestId('coverage-naive-facility_limit')).toHaveTextContent('✓ F-102');
     expect(screen.getByRole('table', { name: 'Required propositions each packet answers' })).toBeInTheDocument();
+  });
+
+  it('counts a contradicted proposition as not answered, whatever supports it too', () => {
+    const base = sampleView();
+    const contradicted = (proposition: string) => ({ proposition, blocking: true, state: 'contradicted' as const, supporting: ['W-1'], contradicting: ['C-1'], illegal: [], notAccepted: [] });
+    const coverage = [contradicted('waiver_granted'), contradicted('limit_set')];
+    const { naive, postFilter, compiled } = base.columns;
+    if (!naive || !postFilter) throw new Error('sample has baseline columns');
+    resetStores(sampleView({ columns: { naive: { ...naive, coverage }, postFilter: { ...postFilter, coverage }, compiled: { ...compiled, coverage } } }));
+    render(<ComparePanel />);
+    expect(screen.getByTestId('propositions-compiled')).toHaveTextContent('✗ 2 of 2 required propositions not answered (2 contradicted)');
+    expect(screen.queryByText(/All 2 required propositions answered/)).toBeNull();
+    expect(screen.getByTestId('coverage-compiled-waiver_granted')).toHaveTextContent('✗ contradicted by C-1; supported by W-1');
   });
 });

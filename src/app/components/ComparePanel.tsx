@@ -30,21 +30,28 @@ const ids = (list: readonly string[]) => list.map((id, index) => (
   </span>
 ));
 
-/** How many required propositions the column's own entries answer with a legal record of an accepted class. */
+/**
+ * How many required propositions the column's own entries answer with a legal record of an accepted class: a
+ * contradicted or unknown proposition is not answered, and the decision waits on it when it is blocking.
+ */
 function CoverageStat({ column }: { column: PacketColumn }) {
   if (column.coverage.length === 0) return null;
-  const open = column.coverage.filter((coverage) => coverage.accepted.length === 0).length;
+  const open = column.coverage.filter((coverage) => coverage.state !== 'supported');
+  const contradicted = open.filter((coverage) => coverage.state === 'contradicted').length;
   return (
-    <p className={open > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
-      {open > 0 ? `✗ ${open} of ${plural(column.coverage.length, 'required proposition')} not answered` : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
+    <p className={open.length > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
+      {open.length > 0
+        ? `✗ ${open.length} of ${plural(column.coverage.length, 'required proposition')} not answered${contradicted > 0 ? ` (${contradicted} contradicted)` : ''}`
+        : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
     </p>
   );
 }
 
 function CoverageCell({ column, coverage }: { column: PacketColumn; coverage: PropositionCoverage }) {
   return (
-    <td className={coverage.accepted.length > 0 ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
-      {coverage.accepted.length > 0 ? <>✓ {ids(coverage.accepted)}</> : '✗ not answered'}
+    <td className={coverage.state === 'supported' ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
+      {coverage.state === 'supported' ? <>✓ {ids(coverage.supporting)}</> : coverage.state === 'contradicted' ? <>✗ contradicted by {ids(coverage.contradicting)}</> : '✗ not answered'}
+      {coverage.state === 'contradicted' && coverage.supporting.length > 0 ? <>; supported by {ids(coverage.supporting)}</> : null}
       {coverage.illegal.length > 0 ? <>; only illegally by {ids(coverage.illegal)}</> : null}
       {coverage.notAccepted.length > 0 ? <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</> : null}
     </td>
