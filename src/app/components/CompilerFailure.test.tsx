@@ -90,9 +90,11 @@ describe('a failed call to the worker fails closed', () => {
     render(<App />);
     const first = compileNow();
     vi.mocked(api.compile).mockImplementation(async () => ({ ok: true, view: sampleView() }));
-    await compileNow();
+    // Asked for while the first compiles: it is sent once the first is answered, as the worker would take it.
+    const second = compileNow();
     fail(new Error('late failure'));
-    await first;
+    await Promise.all([first, second]);
+    expect(api.compile).toHaveBeenCalledTimes(2);
     expect(useResultStore.getState().failure).toBeNull();
     expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Packet emitted');
   });

@@ -3,6 +3,7 @@ import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, RememberedResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
 import { WorkerLostError } from '../worker-supervisor';
 import { compilerApi, restartCompilerWorker } from './api';
+import { createLatestWins } from './latest-wins';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
 import { EMPTY_TRACE, traceFrom, useResultStore } from './result-store';
@@ -13,6 +14,7 @@ import { useUiStore } from './ui-store';
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
 let compileTicket = 0;
 let traceTicket = 0;
+let selectTicket = 0;
 
 /**
  * A call to the worker threw or was lost. Fail closed: nothing derived from an earlier compilation
@@ -157,27 +159,47 @@ export function dismissWorkerNotice(): void {
   useUiStore.setState({ workerNotice: null });
 }
 
-/** `checksRemembered`: the boot's compilation, which says so if it differs from the remembered result it replaces. */
+// Whether the compilation now asked for is the boot's, which says so if it differs from the remembered result it replaces.
+let checkingRemembered = false;
+// What follows the result last shown (its trace, baselines and evidence attempts): a caller of compileNow waits for it too.
+let shownFollowUps: Promise<unknown> = Promise.resolve();
+const compiles = createLatestWins(compileOnce);
+
+/**
+ * Compiles the inputs as they are now. Requests coalesce (latest-wins.ts): one made while another compiles is sent
+ * once that one is answered, and only the last of a burst; the answer to a superseded one is never shown.
+ * `checksRemembered`: the boot's compilation.
+ */
 export async function compileNow({ checksRemembered = false } = {}): Promise<void> {
-  const ticket = ++compileTicket;
+  // Any reply to a compilation sent before this request is about inputs that have changed since.
+  compileTicket += 1;
+  if (checksRemembered) checkingRemembered = true;
   // Any other compilation is of inputs the user changed (or asked for again): a remembered result is then outdated, not being checked.
   useResultStore.setState(checksRemembered ? { compiling: true } : { compiling: true, rememberedReceipt: null });
+  await compiles.request();
+  await shownFollowUps;
+}
+
+async function compileOnce(superseded: () => boolean): Promise<void> {
+  const ticket = compileTicket;
+  const checksRemembered = checkingRemembered;
   let response: CompileResponse;
   try {
     response = await compilerApi().compile(useUiStore.getState().audience);
   } catch (error) {
     // A failure of a compilation the user has already replaced changes nothing on screen.
-    if (ticket === compileTicket) failClosed('compiling', error);
+    if (ticket === compileTicket && !superseded()) failClosed('compiling', error);
     return;
   }
-  if (ticket !== compileTicket) return;
+  if (ticket !== compileTicket || superseded()) return;
+  checkingRemembered = false;
   const remembered = useResultStore.getState().rememberedReceipt;
   useResultStore.setState((state) => ({ response, failure: null, compiling: false, rememberedReceipt: null, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
   const compiled = response.ok ? response.view.receiptId : null;
   if (checksRemembered && remembered !== null && compiled !== remembered) {
     useUiStore.setState({ notice: `The result shown from your last session (receipt ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (receipt ${compiled.slice(0, 12)})`}: the new compilation replaces it.` });
   }
-  await Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
+  shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
 }
 
 /**
@@ -306,8 +328,9 @@ async function applySelection(change: Partial<Selection>): Promise<boolean> {
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
   useResultStore.setState({ compiling: true, rememberedReceipt: null });
   let workspace: WorkspaceSnapshot;
+  const ticket = ++selectTicket;
   try {
-    workspace = await compilerApi().select({ ...current, ...change });
+    workspace = await compiles.changing(compilerApi().select({ ...current, ...change }));
   } catch (error) {
     // The switches go back to what the worker last confirmed: the click did not take effect.
     useScenarioStore.setState({ workspace: before });
@@ -318,7 +341,8 @@ async function applySelection(change: Partial<Selection>): Promise<boolean> {
     useDrillStore.setState(INITIAL_DRILL);
     useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   }
-  useScenarioStore.setState({ workspace, contractIssues: [] });
+  // A later click's selection is on screen already: an earlier answer must not switch it back for a moment.
+  if (ticket === selectTicket) useScenarioStore.setState({ workspace, contractIssues: [] });
   await compileNow();
   return useResultStore.getState().failure === null;
 }

@@ -1,0 +1,126 @@
+// @vitest-environment happy-dom
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../../core/compile';
+import { sharedDriver } from '../../core/test-support/node-driver';
+import { readBuiltinScenarios } from '../../worker/builtin-sources';
+import type { CompileResponse, CompileView, SavedWorkspace } from '../../worker/protocol';
+import { createSession } from '../../worker/session';
+import { workerLikeApi } from '../../worker/test-support/worker-like-api';
+import type { WorkspaceStorage } from '../../worker/workspace-storage';
+import { installFakeApi, resetStores } from '../test-support';
+import { setControl } from './actions';
+import { createLatestWins } from './latest-wins';
+import { useResultStore } from './result-store';
+import { useScenarioStore } from './scenario-store';
+
+const memoryStorage = (): WorkspaceStorage => {
+  let value: SavedWorkspace | undefined;
+  return {
+    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
+    write: async (workspace) => {
+      value = workspace;
+    },
+    clear: async () => {
+      value = undefined;
+    },
+    watch: () => undefined,
+  };
+};
+
+let compiler: Compiler;
+
+async function startSession() {
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const workspace = await session.start();
+  await session.select({ ...workspace.selection, scenarioKey: 'atlas-credit-review' });
+  return session;
+}
+
+const CONTROLS = ['different-caller', 'grant-agent-permit', 'decide-one-day-later', 'officer-approves-waiver'];
+
+/** 14 clicks over the scenario's four controls, and the controls they leave on. */
+function clicks(): { readonly clicks: readonly { id: string; on: boolean }[]; readonly final: readonly string[] } {
+  const on = new Set<string>();
+  const list: { id: string; on: boolean }[] = [];
+  for (let index = 0; index < 14; index += 1) {
+    const id = CONTROLS[(index * 3) % CONTROLS.length] ?? '';
+    const next = !on.has(id);
+    if (next) on.add(id);
+    else on.delete(id);
+    list.push({ id, on: next });
+  }
+  return { clicks: list, final: CONTROLS.filter((id) => on.has(id)) };
+}
+
+const comparable = (view: CompileView) => ({ ...view, compilation: 0 });
+
+describe('compilations asked for in a burst', () => {
+  beforeAll(async () => {
+    compiler = createCompiler(await sharedDriver());
+  });
+
+  beforeEach(async () => {
+    resetStores();
+  });
+
+  it('compile only the latest state: 14 toggles in a row while one compiles are one more compilation, and no intermediate result is shown', async () => {
+    const session = await startSession();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { api, posted, calls } = workerLikeApi(session, { beforeCompile: () => held });
+    installFakeApi(api);
+    useScenarioStore.setState({ workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }) });
+    const shown: CompileResponse[] = [];
+    const unsubscribe = useResultStore.subscribe((state, before) => {
+      if (state.response !== before.response && state.response !== null) shown.push(state.response);
+    });
+    const { clicks: burst, final } = clicks();
+    const [first, ...rest] = burst;
+    if (!first) throw new Error('no clicks');
+    const settled: Promise<void>[] = [setControl(first.id, first.on)];
+    // The first click's compilation is on its way to the worker; the other 13 arrive behind it.
+    while (!posted.includes('compile')) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (const click of rest) {
+      const controls = useScenarioStore.getState().workspace?.selection.controls ?? [];
+      expect(controls.includes(click.id)).toBe(!click.on);
+      settled.push(setControl(click.id, click.on));
+    }
+    release();
+    await Promise.all(settled);
+    unsubscribe();
+
+    // The compilation already sent, then the last state: none of the 12 in between.
+    expect(calls.filter((call) => call === 'compile')).toHaveLength(2);
+    expect([...(useScenarioStore.getState().workspace?.selection.controls ?? [])].sort()).toEqual([...final].sort());
+    const fresh = await startSession();
+    await fresh.select({ scenarioKey: 'atlas-credit-review', controls: [...final], lateChanges: [] });
+    const expected = fresh.compile('diagnostic');
+    if (!expected.ok) throw new Error(expected.error.message);
+    const state = useResultStore.getState();
+    expect(state.compiling).toBe(false);
+    if (!state.response?.ok) throw new Error('no result on screen');
+    expect(comparable(state.response.view)).toEqual(comparable(expected.view));
+    // The first click's answer arrived after the burst had superseded it: it was never on screen.
+    expect(shown.map((response) => (response.ok ? response.view.controls : null))).toEqual([final]);
+  });
+
+  it('sends nothing while the inputs it would compile are still being changed, and one request for a whole burst', async () => {
+    const sent: number[] = [];
+    let state = 0;
+    const latest = createLatestWins(async () => {
+      sent.push(state);
+    });
+    let answer: () => void = () => undefined;
+    const change = latest.changing(new Promise<void>((resolve) => (answer = resolve)));
+    const requests = [1, 2, 3].map((value) => {
+      state = value;
+      return latest.request();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toEqual([]);
+    answer();
+    await change;
+    await Promise.all(requests);
+    expect(sent).toEqual([3]);
+  });
+});
