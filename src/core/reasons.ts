@@ -164,7 +164,7 @@ const DECISIONS: readonly Decision[] = ['selected', 'excluded'];
 /**
  * The JSON string of every name a trace row repeats (reason codes, fact ids, argument names, gates,
  * decisions), written once: a receipt quotes a few dozen names once per record, and a lookup is
- * cheaper than `JSON.stringify` (measured in docs/PERFORMANCE.md).
+ * cheaper than `JSON.stringify`.
  */
 const QUOTED_NAMES: ReadonlyMap<string, string> = new Map(
   [...Object.keys(REASONS), ...Object.keys(FACTS), ...[...ARG_ORDER.values()].flat(), ...GATE_ORDER, ...DECISIONS].map((name) => [name, JSON.stringify(name)]),

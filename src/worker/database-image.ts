@@ -55,9 +55,9 @@ const IN_PLACE_NAMES = new Set(['/workspace.sqlite3', '/workspace.sqlite3-journa
 
 /**
  * Room to grow after a restore, as a share of the image: later writes fill it before SQLite reallocates the buffer at
- * twice what it needs. With a quarter, a second 100,000-record load after a reload took the heap to 1,855 MiB of its
- * 2,048; with as much again, to 1,283 MiB, as a database built in memory does (PERFORMANCE.md). Room never written
- * to is not touched, so it costs address space rather than memory.
+ * twice what it needs. As much room again as the image keeps a second large load after a reload within the heap,
+ * about where a database built in memory ends (docs/DECISIONS.md). Room never written to is not touched, so it
+ * costs address space rather than memory.
  */
 const GROWTH_ROOM = 1;
 /**
@@ -97,9 +97,8 @@ const generationOf = (name: string): number | null => {
  * writes them to a new numbered file whose name appears only when every chunk is written, so a tab closed in
  * the middle of a save leaves the previous image as it was. Toggles and the background work go on between
  * chunks; a commit among them makes the pages read so far stale, so the save waits and starts again. It never
- * serializes the database in one call instead: for 342 MB, about what 100,000 records make, that call took
- * 270 ms in Node and grew the wasm heap from 374 to 694 MB for good (PERFORMANCE.md, run 19). A reload opens the
- * newest image as the working database itself.
+ * serializes the database in one call instead: that call blocks the worker and doubles the wasm heap for good
+ * (docs/DECISIONS.md). A reload opens the newest image as the working database itself.
  */
 export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles): DatabaseImages {
   const { capi, wasm } = sqlite3;
@@ -186,7 +185,7 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       if (newest === undefined) return false;
       const bytes = files.read(newest.name);
       // The image becomes the target's own storage, a resizeable database in memory: one copy into the wasm heap,
-      // where a copy page by page into a fresh database doubled the time (measured in PERFORMANCE.md).
+      // where a copy page by page into a fresh database doubled the time (docs/DECISIONS.md).
       const { pointer, capacity } = allocateWithRoom(bytes.byteLength);
       wasm.heap8u().set(bytes, pointer);
       // On failure SQLite frees the buffer itself (FREEONCLOSE).

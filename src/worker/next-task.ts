@@ -3,8 +3,7 @@
  * tasks) between two slices of work: a message to itself is queued behind the messages already posted to it.
  *
  * Not `setTimeout(resolve, 0)`: HTML clamps a timeout nested five deep or more to at least 4 ms, and a sliced loop
- * nests each timeout in the one before. In a Chromium worker 200 nested `setTimeout(0)` took 806–820 ms and 200
- * messages through a MessageChannel 2–3 ms, so 100 slices of indexing waited 0.4 s for nothing.
+ * nests each timeout in the one before, so every slice would wait for nothing (docs/DECISIONS.md).
  */
 export function nextTask(): Promise<void> {
   const channel = (selfChannel ??= openChannel());
@@ -19,10 +18,9 @@ const BACKGROUND_PAUSE_MS = 4;
 
 /**
  * For work nobody waits for (storing records, saving the image): a pause of BACKGROUND_PAUSE_MS between two
- * slices, so that what the user does meanwhile is not slowed by it. Measured in the browser benchmark while records
- * were stored and the image saved: with the slices back to back (through `nextTask`, or as tasks of the Prioritized
- * Task Scheduling API's `background` priority) a toggle's save of the workspace to IndexedDB took 46–388 ms instead
- * of 1–27 ms, and the slower toggle 253–528 ms instead of 132–219 ms (two runs of each, alternated).
+ * slices, so that what the user does meanwhile is not slowed by it: with the slices back to back (through
+ * `nextTask`, or at the Prioritized Task Scheduling API's `background` priority) a toggle and its save of the
+ * workspace waited several times as long (docs/DECISIONS.md).
  */
 export function backgroundTask(): Promise<void> {
   return new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_PAUSE_MS));

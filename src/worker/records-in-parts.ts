@@ -3,8 +3,8 @@ import { createJsonlRecordReader, joinRecordParts, type RecordsPart } from '../c
 import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from './file-intake';
 
 /**
- * Reading a records file is parsing, validating and hashing every line on one thread: at 100,000 records
- * about 4 s of the 7 s before the packet. Lines are independent, so a large file is cut at newlines into
+ * Reading a records file is parsing, validating and hashing every line on one thread: most of the time before
+ * the packet of a large file (docs/DECISIONS.md). Lines are independent, so a large file is cut at newlines into
  * pieces, and two readers take them from either end until they meet: this worker from the front, a helper
  * worker on the other core from the back. Whichever is faster reads more (the helper starts later, and its
  * records must be copied back), so neither waits long for the other.
@@ -14,12 +14,11 @@ import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from
  * the one-pass reader, which words every problem exactly as it always has (a refused file costs a second read).
  */
 
-/** Below this a helper's start (its script and parser loaded) is not worth it: the 10,000-record file is 17 MB. */
+/** Below this a helper's start (its script and parser loaded) costs more than the half of the read it takes over. */
 const READ_IN_PARTS_FROM_BYTES = 8 * 2 ** 20;
 /**
  * Pieces a file is cut into. When the two readers meet, one may still be reading its last piece while the
- * other has none left: a thirty-second of the file is about 0.1 s at 100,000 records. Each piece costs a
- * request to the helper and a reader, a few milliseconds.
+ * other has none left, so pieces are small; each costs a request to the helper and a reader, so not tiny.
  */
 const PIECES = 32;
 
@@ -60,9 +59,8 @@ export interface PartRequest {
 
 export type PartReply =
   | { readonly kind: 'progress'; readonly done: number }
-  // The part as JSON text: the compiler worker parses it in well under half the time it took to take the same
-  // records in as a structured clone (6,000 records in Chromium: 13–46 ms against 58–119 ms), and the helper
-  // sends about half the records of a large file.
+  // The part as JSON text: the compiler worker parses it in well under half the time it takes to receive the
+  // same records as a structured clone (docs/DECISIONS.md), and the helper sends about half of a large file.
   | { readonly kind: 'part'; readonly partJson: string }
   | { readonly kind: 'refused' }
   // The part could not be read there (the file changed on disk, say): the compiler worker reads it, and reports what it finds.

@@ -8,14 +8,13 @@ import type { DatabaseState } from './protocol';
 const DATABASE_LOCK = 'context-compiler-database';
 const POOL = { name: 'context-compiler-pool', directory: '.context-compiler-pool', initialCapacity: 6 } as const;
 /**
- * Bytes of the image read and written per task, so a toggle waits little for its turn: in Node, a 97 MB image read
- * 2 MiB at a time took 1.3 ms a chunk (7.5 at most) and left the wasm heap as it was; 8 MiB took 6.6 (19 at most)
- * and grew the heap by 25 MB for the chunk's buffer.
+ * Bytes of the image read and written per task, so a toggle waits little for its turn; a larger chunk also grows
+ * the wasm heap by its buffer for good (docs/DECISIONS.md).
  */
 const IMAGE_CHUNK_BYTES = 2 * 1024 * 1024;
 
 export interface WorkspaceDatabase {
-  /** Always a database in memory: indexing through the OPFS VFS page by page was several times slower than the parse. */
+  /** Always a database in memory: indexing through the OPFS VFS page by page was far slower (docs/DECISIONS.md). */
   readonly driver: SqlDriver;
   readonly state: DatabaseState;
   /** Null when the database cannot be kept on disk (see `state`). */

@@ -31,7 +31,7 @@ export class StorageClearedError extends Error {
 }
 
 const WORKSPACE_KEY = 'workspace';
-/** The dropped files live under their own key: a toggle saves the selection, not a 177 MB file again. */
+/** The dropped files live under their own key: a toggle saves the selection, not a large file again. */
 const LOADS_KEY = 'loads';
 /** The result last shown, for the next boot (remembered-result.ts); a reset clears it with the rest. */
 const REMEMBERED_KEY = 'remembered';

@@ -23,7 +23,7 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 
 /**
  * A count with a comma every three digits, as en-GB writes it. Not `toLocaleString`: its first call loads
- * ICU's locale data, which blocked the page for 66 ms (Chromium 156, measured) in the middle of a load.
+ * ICU's locale data, which blocked the page in the middle of a load (docs/DECISIONS.md).
  */
 export function formatCount(count: number): string {
   if (!Number.isInteger(count)) return String(count);

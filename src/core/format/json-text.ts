@@ -13,7 +13,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /** The longest records line read: far beyond any real record, and well inside what one string may hold. */
 export const MAX_LINE_CHARS = 2 ** 27;
-/** The largest contract, scenario or receipt read whole (a 100,000-record receipt is about 17 MB); records belong in JSONL, which is streamed. */
+/** The largest contract, scenario or receipt read whole (a 100,000-record receipt is tens of MB); records belong in JSONL, which is streamed. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 export type JsonPath = readonly (string | number)[];

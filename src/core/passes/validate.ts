@@ -48,7 +48,7 @@ export interface RecordSet {
   readonly locations: ReadonlyMap<string, SourceLocation>;
   /**
    * The records that supersede another, in the same order: all that supersession depends on. A derived set
-   * finds them without reading every record, which cost a toggle about 12 ms at 100,000 records.
+   * finds them without reading every record, which a toggle of one record should not have to do.
    */
   readonly successors: readonly CheckedRecord[];
 }
@@ -88,8 +88,8 @@ export function checkRecords(records: readonly SourceRecord[]): CheckedRecord[] 
 /**
  * Records a reader checks at once where SHA-256 has lanes: enough that they are rarely idle at a batch's
  * end. Where it has none, each record is checked as soon as it is read, while it is still in the cache:
- * in Node, gathering 64 or 256 first cost the fingerprint forms 14–23 % more, and going through `hexEach`
- * one record at a time about 8 % more (docs/PERFORMANCE.md, run 18).
+ * in Node, gathering records first, or going through `hexEach` one record at a time, made the fingerprint forms
+ * slower (docs/DECISIONS.md).
  */
 const CHECK_BATCH = 256;
 
@@ -156,9 +156,8 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
-    // Checked as records are read (a batch at a time where SHA-256 has lanes), not all in `finish`: over
-    // 100,000 records in a Chromium worker that measured 0.6-1.5 s less (the same in Node). Once the file
-    // has a problem it will be refused: no more hashing.
+    // Checked as records are read (a batch at a time where SHA-256 has lanes), not all in `finish`, while the
+    // record is still in the cache. Once the file has a problem it will be refused: no more hashing.
     if (issueCount > 0) return;
     if (!batched) {
       checked.push(checkRecord(parsed.data));

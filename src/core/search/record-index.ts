@@ -11,11 +11,10 @@ const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
  * `admitted_text` holds exactly the records the last admission admitted, so bm25's statistics are the
  * admitted set's; `corpus_text` holds every record, for the naive and post-filter baselines only.
  * `corpus_text` is built a slice per transaction, and each commit writes a segment: FTS5 merges them 16 at
- * a time (4 by default) and at once only from 32 (16), which made the whole build about a quarter faster and
- * its longest slice no longer. Merging changes no score: bm25 reads counts, not how segments are laid out.
+ * a time (4 by default) and at once only from 32 (16), which makes the build faster and its longest slice no
+ * longer (docs/DECISIONS.md). Merging changes no score: bm25 reads counts, not how segments are laid out.
  * A record's roles, purposes and labels are one of a few distinct lists, each stored once (`role_lists` and the
- * like) and named by number in the record's row: writing 100,000 records' 480,000 role and purpose rows had
- * cost a third of writing the rows.
+ * like) and named by number in the record's row, instead of a row per role and purpose of every record.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (
