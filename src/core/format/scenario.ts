@@ -9,7 +9,7 @@ import { idSchema, recordSchema } from './record';
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Paths to every reserved key in a JSON value, walked without recursion (a patch may nest deep). */
-function reservedKeyPaths(root: unknown): (string | number)[][] {
+export function reservedKeyPaths(root: unknown): (string | number)[][] {
   const found: (string | number)[][] = [];
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {

@@ -1,0 +1,90 @@
+import type { Compiler, CompileRequest } from '../compile';
+import { drill } from '../drill';
+import type { CompileError, Result } from '../errors';
+import type { JsonPath } from '../format/json-text';
+import { mismatchesOf, type Mismatch, type Observed } from './check';
+import { variantName, variantsOf, type CaseVariant, type LoadedSuite } from './suite';
+
+export interface SwitchSelection {
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+}
+
+/**
+ * What a suite runs on, supplied by the caller (the CLI reads files; the app has them in its worker): the
+ * compiler the CLI compiles with, and the suite's inputs with some switches applied.
+ */
+export interface SuiteEnvironment {
+  readonly compiler: Compiler;
+  readonly prepare: (selection: SwitchSelection) => Result<CompileRequest, CompileError>;
+}
+
+export interface CaseResult {
+  /** `name`, or `name [controls a, b]` for one row of a matrix. */
+  readonly name: string;
+  readonly caseName: string;
+  /** The matrix row's label, null for a case without a matrix. */
+  readonly variant: string | null;
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+  /** Where the case (or its matrix row) is written in the suite file. */
+  readonly path: JsonPath;
+  readonly passed: boolean;
+  readonly mismatches: readonly Mismatch[];
+}
+
+export interface SuiteResult {
+  readonly file: string;
+  readonly suite: string;
+  readonly cases: readonly CaseResult[];
+}
+
+/** Which runs to make: every one unless the caller filters (`--filter`). */
+export type CaseFilter = (suite: string, caseName: string) => boolean;
+
+function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
+  const { compiler } = env;
+  const { expect } = variant.entry;
+  const request = env.prepare(variant.selection);
+  if (!request.ok) return { compiled: request, baselines: null, drill: null };
+  const compiled = compiler.compile(request.value);
+  if (!compiled.ok) return { compiled, baselines: null, drill: null };
+  const outcome = compiled.value;
+  // The baselines rank the whole corpus: computed only for a case that asks about them.
+  const baselines = expect.naive !== undefined || expect.postFilter !== undefined ? compiler.baselines(request.value, outcome) : null;
+  if (expect.drill === undefined) return { compiled, baselines, drill: null };
+  // As `context-compiler drill` rehearses it: the case's receipt is frozen, the late changes declared and
+  // applied to the current inputs, continuing is attempted, then the inputs are recompiled and it is attempted again.
+  const declared = expect.drill.lateChanges;
+  const current = env.prepare({ controls: variant.selection.controls, lateChanges: [...new Set([...variant.selection.lateChanges, ...declared])] });
+  if (!current.ok) return { compiled, baselines, drill: { notRun: `the late changes cannot be applied: ${current.error.code}: ${current.error.message}` } };
+  const stale = drill(compiler, { ...current.value, priorReceipt: outcome.receipt, declaredChanges: declared, declaredInputs: request.value });
+  const recompiled = compiler.compile(current.value);
+  if (!recompiled.ok) return { compiled, baselines, drill: { stale, resumed: null, recompileError: recompiled.error } };
+  const resumed = drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+  return { compiled, baselines, drill: { stale, resumed, recompileError: null } };
+}
+
+/** Runs one case under one set of switches and compares every expectation with what the compiler did. */
+export function runVariant(variant: CaseVariant, env: SuiteEnvironment): CaseResult {
+  const mismatches = mismatchesOf(variant.entry.expect, observe(variant, env), ['cases', variant.caseIndex, 'expect']);
+  return {
+    name: variantName(variant),
+    caseName: variant.entry.name,
+    variant: variant.label,
+    controls: variant.selection.controls,
+    lateChanges: variant.selection.lateChanges,
+    path: variant.path,
+    passed: mismatches.length === 0,
+    mismatches,
+  };
+}
+
+/** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */
+export function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true): SuiteResult {
+  const { suite } = loaded;
+  const cases = variantsOf(suite)
+    .filter((variant) => include(suite.suite, variant.entry.name))
+    .map((variant) => runVariant(variant, env));
+  return { file: loaded.file, suite: suite.suite, cases };
+}
