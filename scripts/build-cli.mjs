@@ -24,11 +24,11 @@ await build({
   logLevel: 'warning',
 });
 
-// Scenario folders (scenario.json and its JSONL) and the retrieval-foundation corpus; not the golden outputs.
+// Scenario folders (scenario.json, its JSONL and its expectation suites) and the retrieval-foundation corpus; not the golden outputs.
 const fixtures = join(root, 'fixtures');
 for (const entry of readdirSync(fixtures, { withFileTypes: true })) {
   if (!entry.isDirectory()) continue;
-  const files = readdirSync(join(fixtures, entry.name)).filter((name) => name === 'scenario.json' || name.endsWith('.jsonl'));
+  const files = readdirSync(join(fixtures, entry.name)).filter((name) => name === 'scenario.json' || name.endsWith('.jsonl') || name.endsWith('.expect.json'));
   if (files.length === 0 || (!files.includes('scenario.json') && entry.name !== 'retrieval-foundation')) continue;
   mkdirSync(join(out, 'fixtures', entry.name), { recursive: true });
   for (const name of files) cpSync(join(fixtures, entry.name, name), join(out, 'fixtures', entry.name, name));

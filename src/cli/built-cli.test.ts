@@ -38,6 +38,10 @@ describe('the built CLI', () => {
     expect(compiled.stdout).toMatch(/PACKET EMITTED: 4 records, 74 \/ 96 tokens/);
     const checked = run(['check'], undefined, join(copy, 'context-compiler.mjs'));
     expect(checked.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    const tested = run(['test'], undefined, join(copy, 'context-compiler.mjs'));
+    expect(tested.stderr).toBe('');
+    expect(tested.status).toBe(0);
+    expect(tested.stdout).toMatch(/^\d+ passed, 0 failed \(5 suites\)$/m);
     rmSync(copy, { recursive: true, force: true });
   });
 

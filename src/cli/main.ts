@@ -5,9 +5,10 @@ import { compileCommand } from './commands/compile';
 import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
+import { testCommand } from './commands/test';
 import { terminalSafe } from './terminal';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, evalCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

@@ -1,0 +1,124 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { createCompiler } from '../core/compile';
+import { err, ok, type CompileError, type Result } from '../core/errors';
+import { checkSwitches, parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
+import type { SuiteEnvironment } from '../core/expectations/run';
+import { invalidInput } from '../core/format/input-issues';
+import { quoteValue } from '../core/format/json-text';
+import { parseContractJson } from '../core/passes/validate';
+import { prepareScenario } from '../scenarios/prepare';
+import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import { builtinScenarioPath, FIXTURES_DIR } from './builtin-paths';
+import { describeFileSystemError, fileError, readDocument, streamRecordsFile } from './read-file';
+import { readScenarioFile } from './read-scenario';
+
+export const SUITE_SUFFIX = '.expect.json';
+
+/** A suite file to run: where it is read, and how the report names it. */
+export interface SuiteFile {
+  readonly path: string;
+  readonly display: string;
+}
+
+/** How a path is shown: as given relative to the working directory when it is below it, else whole. */
+function displayOf(path: string, cwd: string): string {
+  const shown = relative(cwd, path);
+  return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+}
+
+/** Every `*.expect.json` below a folder, in path order; folders named like `node_modules` or hidden ones are not entered. */
+function suitesBelow(folder: string): string[] {
+  const found: string[] = [];
+  const pending = [folder];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) pending.push(path);
+      else if (entry.name.endsWith(SUITE_SUFFIX)) found.push(path);
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * The suite files the arguments name: files as given (whatever their name), folders searched for
+ * `*.expect.json`. No argument: the suites shipped with the built-in scenarios.
+ */
+export function findSuiteFiles(paths: readonly string[], cwd: string): Result<SuiteFile[], CompileError> {
+  if (paths.length === 0) return ok(suitesBelow(FIXTURES_DIR).map((path) => ({ path, display: displayOf(path, cwd) })));
+  const files: SuiteFile[] = [];
+  for (const given of paths) {
+    const path = resolve(cwd, given);
+    let folder: boolean;
+    try {
+      folder = statSync(path).isDirectory();
+    } catch (error) {
+      return err(fileError(given, describeFileSystemError(error)));
+    }
+    if (!folder) {
+      files.push({ path, display: given });
+      continue;
+    }
+    const below = suitesBelow(path);
+    if (below.length === 0) return err(fileError(given, `a folder with no ${SUITE_SUFFIX} file in it`));
+    for (const found of below) files.push({ path: found, display: join(given, relative(path, found)) });
+  }
+  // A file named twice (a folder and a file in it) runs once.
+  return ok(files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index));
+}
+
+export async function readSuiteFile(file: SuiteFile): Promise<Result<LoadedSuite, CompileError>> {
+  const text = await readDocument(file.path, file.display);
+  return text.ok ? parseExpectationSuiteJson(file.display, text.value) : text;
+}
+
+/** An input file named by the suite: read from the suite's folder, named in messages as the suite names it. */
+function inputFile(suite: SuiteFile, name: string): SuiteFile {
+  return { path: resolve(dirname(suite.path), name), display: join(dirname(suite.display), name) };
+}
+
+function inputsIssue(loaded: LoadedSuite, field: string, message: string): CompileError {
+  const path = ['inputs', field];
+  return invalidInput(loaded.file, [{ file: loaded.file, line: loaded.locator.lineOf(path), path: `inputs.${field}`, message }], 1, 'expectation suite');
+}
+
+/**
+ * Reads what a suite runs on and checks that every control and late change it names exists. Each suite
+ * gets its own database and compiler, as `compile` does.
+ */
+export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Promise<Result<SuiteEnvironment, CompileError>> {
+  const { inputs } = loaded.suite;
+  if (inputs.records !== undefined && inputs.contract !== undefined) {
+    const contractFile = inputFile(file, inputs.contract);
+    const recordsFile = inputFile(file, inputs.records);
+    const contractText = await readDocument(contractFile.path, contractFile.display);
+    if (!contractText.ok) return contractText;
+    const contract = parseContractJson(contractFile.display, contractText.value);
+    if (!contract.ok) return contract;
+    const recordSet = await streamRecordsFile(recordsFile.path, recordsFile.display);
+    if (!recordSet.ok) return recordSet;
+    const unknown = checkSwitches(loaded, { controls: [], lateChanges: [] });
+    if (unknown !== null) return err(unknown);
+    const request = { contract: contract.value, recordSet: recordSet.value };
+    const compiler = createCompiler(await openInMemoryDatabase());
+    return ok({ compiler, prepare: () => ok(request) });
+  }
+  let scenarioFile: SuiteFile;
+  if (inputs.scenario !== undefined) {
+    const path = builtinScenarioPath(inputs.scenario);
+    if (!existsSync(path)) return err(inputsIssue(loaded, 'scenario', `no built-in scenario ${quoteValue(inputs.scenario)}; for a scenario file, give scenarioFile`));
+    scenarioFile = { path, display: inputs.scenario };
+  } else {
+    scenarioFile = inputFile(file, inputs.scenarioFile ?? '');
+  }
+  const scenario = await readScenarioFile(scenarioFile.path, scenarioFile.display);
+  if (!scenario.ok) return scenario;
+  const declared = { controls: scenario.value.scenario.controls.map((control) => control.id), lateChanges: scenario.value.scenario.lateChanges.map((change) => change.id) };
+  const unknown = checkSwitches(loaded, declared);
+  if (unknown !== null) return err(unknown);
+  const compiler = createCompiler(await openInMemoryDatabase());
+  const loadedScenario = scenario.value;
+  return ok({ compiler, prepare: (selection) => prepareScenario(loadedScenario, selection) });
+}
