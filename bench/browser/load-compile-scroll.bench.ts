@@ -10,7 +10,7 @@ import { measureInitialJs } from './initial-js';
 /**
  * The page runs in a browser profile kept on disk, as a user's is. Playwright's usual context is off the record,
  * and there Chromium keeps the origin private file system in memory: each write of the image went to the browser
- * process and, as the file grew, some stalled the worker for up to a second (PERFORMANCE.md, run 19).
+ * process and, as the file grew, some stalled the worker (docs/DECISIONS.md).
  */
 const test = base.extend<{ context: BrowserContext; page: Page }>({
   context: async ({ launchOptions, viewport, serviceWorkers }, use) => {

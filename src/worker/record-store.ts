@@ -26,8 +26,8 @@ const isInstant = (value: unknown): value is number => typeof value === 'number'
 
 /**
  * Storage is a boundary like any file: a document is read back through the record schema (its compiled parser).
- * The six values before the record are checked here rather than by a zod tuple, which cost as much again as the
- * record's own parser over 100,000 documents (PERFORMANCE.md, run 17). Null for anything else.
+ * The six values before the record are checked here rather than by a zod tuple, which cost about as much as the
+ * record's own parser (docs/DECISIONS.md). Null for anything else.
  */
 function readStoredDoc(value: unknown): StoredDoc | null {
   if (!Array.isArray(value) || value.length !== 7) return null;

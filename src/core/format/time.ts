@@ -60,9 +60,9 @@ function digitsAt(text: string, at: number, count: number): number {
  * Returns null for anything that is not a real calendar instant (`2026-02-30`, `24:00`, no offset).
  *
  * The grammar is `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.f{1,3}]](Z|±HH:MM)`, ASCII digits only, read a
- * character at a time: a record holds up to three instants, and its schema and its check read each one, so the
- * benchmark's 100,000-record file parses about 430,000 (a regular expression and its captured strings took three
- * to five times as long; PERFORMANCE.md, run 17).
+ * character at a time: a record holds up to three instants, and its schema and its check read each one, so a
+ * large file parses hundreds of thousands (a regular expression and its captured strings took several times as
+ * long; docs/DECISIONS.md).
  */
 export function parseInstant(text: string, boundary: InstantBoundary = 'start'): number | null {
   const year = digitsAt(text, 0, 4);
