@@ -2,8 +2,8 @@ import tseslint from 'typescript-eslint';
 
 /** The core is pure: it may not reach into any composition root or platform code. */
 const CORE_FORBIDDEN = [
-  { group: ['**/app/**', '**/worker/**', '**/cli/**', '**/sqlite/**', '**/bench/**', '**/eval-cli/**'], message: 'src/core is pure: it may not import app, worker, CLI or SQLite code. Inject what it needs.' },
-  { group: ['react', 'react-dom', 'zustand', 'comlink', '@sqlite.org/sqlite-wasm', 'idb-keyval', 'node:*'], message: 'src/core is pure: no UI, worker, storage, SQLite build or Node built-ins.' },
+  { group: ['**/app/**', '**/worker/**', '**/cli/**', '**/sqlite/**', '**/bench/**', '**/eval-cli/**', '**/adapters/**'], message: 'src/core is pure: it may not import app, worker, CLI, SQLite or adapter code. Inject what it needs.' },
+  { group: ['react', 'react-dom', 'zustand', 'comlink', '@sqlite.org/sqlite-wasm', 'idb-keyval', 'pg', 'node:*'], message: 'src/core is pure: no UI, worker, storage, SQLite build, database client or Node built-ins.' },
 ];
 
 /**
@@ -60,12 +60,17 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/sqlite/**', '@sqlite.org/sqlite-wasm', '**/cli/**'], message: 'The UI thread never runs SQLite or the CLI; talk to the worker.' },
+            { group: ['**/adapters/**', 'pg'], message: 'The PostgreSQL adapter is Node only: it never enters the browser bundle.' },
             // A value import would bring zod into the page's first bundle, before z.config({ jitless: true }) has run.
             { group: ['**/worker/protocol'], allowTypeImports: true, message: 'The page imports only types from the worker protocol (its zod schemas must not load on the page); share constants through src/shared.' },
           ],
         },
       ],
     },
+  },
+  {
+    files: ['src/worker/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/adapters/**', 'pg'], message: 'The PostgreSQL adapter is Node only: it never enters the browser bundle.' }] }] },
   },
   {
     files: ['src/app/**/*.test.{ts,tsx}'],

@@ -36,7 +36,7 @@ export function roundScore(value: number): number {
   return Math.round(value * 1e9) / 1e9;
 }
 
-function byScoreThenId(a: RankedRow, b: RankedRow): number {
+export function byScoreThenId(a: RankedRow, b: RankedRow): number {
   return b.score - a.score || compareStrings(a.id, b.id);
 }
 

@@ -3,7 +3,8 @@ import type { LoweredAdmission } from '../passes/lower-admission';
 import type { CheckedRecord, RecordSet } from '../passes/validate';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 
-const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
+/** The one tokenizer of every text index, and of the tokens the PostgreSQL adapter stores (src/adapters/postgres/tokens.ts). */
+export const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
 
 /**
  * The gated columns are plain columns and side tables so that admission lowers to one parameterised

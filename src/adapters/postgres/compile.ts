@@ -1,0 +1,91 @@
+import { finishCompile, prepareCompile } from '../../core/compile-stages';
+import { err, ok, type CompileError, type Result } from '../../core/errors';
+import type { Contract } from '../../core/format/contract';
+import { computeAll } from '../../core/memo';
+import { admit } from '../../core/passes/admit';
+import { createJsonlRecordReader, type RecordSet } from '../../core/passes/validate';
+import { acceptAnswer, checkAdapterFor } from '../../core/plan/adapter';
+import type { CompileOutcome } from '../../core/result';
+import { rankDeclared, type Ranking } from '../../core/search/rank';
+import { createPostgresAdapter, type PostgresAdapterOptions } from './adapter';
+import { rankInDatabase } from './rank';
+import { LAYOUT, layoutOf, type Database } from './schema';
+import type { Tokeniser } from './tokens';
+
+/** The name records read back from the database are validated under (and any problem with them names). */
+export const DATABASE_RECORDS = 'database records';
+
+/**
+ * The records as loaded, read back in their file's order and validated again exactly as a records file is:
+ * a row changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
+ */
+export async function readRecordSet(client: Database): Promise<Result<RecordSet, CompileError>> {
+  const { rows } = await client.query<{ document: string; fingerprint: string }>(`SELECT document, fingerprint FROM ${client.schema}.records ORDER BY position`);
+  const reader = createJsonlRecordReader(DATABASE_RECORDS);
+  for (const row of rows) reader.push(`${row.document}\n`);
+  const recordSet = reader.finish();
+  if (!recordSet.ok) return recordSet;
+  const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== rows[position]?.fingerprint);
+  if (mismatch >= 0) {
+    const id = recordSet.value.checked[mismatch]?.record.id ?? '';
+    return err({ pass: 'validate', code: 'INVALID_INPUT', recordId: id, message: `${DATABASE_RECORDS}: record ${id} no longer matches the fingerprint it was loaded with; load the records file again` });
+  }
+  return ok(recordSet.value);
+}
+
+export interface DatabaseCompile {
+  readonly outcome: CompileOutcome;
+  readonly recordSet: RecordSet;
+  readonly adapter: { readonly name: string; readonly version: string; readonly predicateDigest: string };
+}
+
+/**
+ * Compiles a contract against the records a `load` wrote: one snapshot (REPEATABLE READ) for reading the
+ * records back, admitting and ranking. Admission runs in the database as one statement; every candidate is
+ * checked by the reference evaluator (`admit`), which also decides every record the database did not
+ * return; bm25 runs in the database over the agreed admitted set; the budget and the receipt are the core's.
+ */
+export async function compileInDatabase(client: Database, contract: Contract, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
+  const layout = await layoutOf(client);
+  if (layout !== LAYOUT) {
+    const message = layout === null ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first' : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
+    return err({ pass: 'validate', code: 'INVALID_INPUT', message });
+  }
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  try {
+    const result = await compileInSnapshot(client, contract, tokeniser, options);
+    await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+async function compileInSnapshot(client: Database, contract: Contract, tokeniser: Tokeniser, options: PostgresAdapterOptions): Promise<Result<DatabaseCompile, CompileError>> {
+  const recordSet = await readRecordSet(client);
+  if (!recordSet.ok) return recordSet;
+  const request = { contract, recordSet: recordSet.value };
+  const prepared = prepareCompile(request, computeAll);
+  if (!prepared.ok) return prepared;
+  const adapter = await createPostgresAdapter(client, options);
+  if (!adapter.ok) return adapter;
+  const { plan, digest, resolution } = prepared.value;
+  const fits = checkAdapterFor(plan, adapter.value);
+  if (!fits.ok) return fits;
+  const answer = await adapter.value.admit(plan, digest);
+  if (!answer.ok) return answer;
+  const candidates = acceptAnswer(adapter.value, digest, answer.value);
+  if (!candidates.ok) return candidates;
+  const admission = admit(resolution, candidates.value, computeAll);
+  if (!admission.ok) return admission;
+  const ranking: Ranking =
+    contract.ranking === 'bm25'
+      ? await rankInDatabase(client, contract.query, admission.value.admittedIds, tokeniser)
+      : rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
+  return ok({
+    outcome: finishCompile(request, prepared.value, admission.value, ranking, computeAll),
+    recordSet: recordSet.value,
+    adapter: { name: adapter.value.name, version: adapter.value.version, predicateDigest: digest },
+  });
+}

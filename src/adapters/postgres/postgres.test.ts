@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readScenarioFile } from '../../cli/read-scenario';
+import { createCompiler } from '../../core/compile';
+import { serialiseReceipt } from '../../core/passes/attest';
+import { BUILTIN_SCENARIOS, builtinScenarioPath } from '../../scenarios/builtin';
+import { prepareScenario } from '../../scenarios/prepare';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { compileInDatabase } from './compile';
+import type { Connection } from './connect';
+import { loadRecordSet } from './load';
+import { openTestDatabase, POSTGRES_URL } from './test-server';
+import { createTokeniser, type Tokeniser } from './tokens';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built-in scenarios', () => {
+  let database: Connection;
+  let tokeniser: Tokeniser;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    tokeniser = createTokeniser(await openInMemoryDatabase());
+  });
+
+  for (const { id } of BUILTIN_SCENARIOS) {
+    it(`${id}: load then compile in the database gives the built-in path's receipt, byte for byte`, async () => {
+      const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(id)}`);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const request = prepareScenario(loaded.value, { controls: [], lateChanges: [] });
+      if (!request.ok) throw new Error(request.error.message);
+      const report = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
+      expect(report.ok && report.value.inserted + report.value.updated).toBeGreaterThan(0);
+      const again = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
+      expect(again.ok && again.value).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: request.value.recordSet.checked.length });
+
+      const builtin = createCompiler(await openInMemoryDatabase()).compile({ contract: request.value.contract, recordSet: request.value.recordSet });
+      const inDatabase = await compileInDatabase(database, request.value.contract, tokeniser);
+      if (!builtin.ok || !inDatabase.ok) throw new Error(`${builtin.ok ? '' : builtin.error.message} ${inDatabase.ok ? '' : inDatabase.error.message}`);
+      expect(serialiseReceipt(inDatabase.value.outcome.receipt)).toBe(serialiseReceipt(builtin.value.receipt));
+      expect(inDatabase.value.adapter).toMatchObject({ name: 'postgresql', predicateDigest: expect.stringMatching(/^sha256:/) });
+    });
+  }
+});
