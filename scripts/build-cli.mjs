@@ -19,7 +19,8 @@ await build({
   format: 'esm',
   target: 'node20',
   // SQLite finds its wasm next to its own module, so it stays a package import; everything else is bundled.
-  external: ['@sqlite.org/sqlite-wasm'],
+  // pg (CommonJS, requiring Node built-ins) stays a package import too: a bundled require cannot reach them from ESM.
+  external: ['@sqlite.org/sqlite-wasm', 'pg'],
   legalComments: 'linked',
   logLevel: 'warning',
 });

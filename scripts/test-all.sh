@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
 npm run typecheck
 npm run lint
-npm run test:unit
+# The unit tests include the PostgreSQL adapter's: a throwaway cluster (or the server POSTGRES_URL names) for their run.
+bash scripts/with-postgres.sh npm run test:unit
 npm run build
 npm run test:e2e

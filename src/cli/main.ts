@@ -5,10 +5,11 @@ import { compileCommand } from './commands/compile';
 import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
+import { loadCommand } from './commands/load';
 import { testCommand } from './commands/test';
 import { terminalSafe } from './terminal';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

@@ -1,3 +1,4 @@
+import type { CompileRequest } from '../../core/compile';
 import { finishCompile, prepareCompile } from '../../core/compile-stages';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
@@ -35,7 +36,8 @@ export async function readRecordSet(client: Database): Promise<Result<RecordSet,
 
 export interface DatabaseCompile {
   readonly outcome: CompileOutcome;
-  readonly recordSet: RecordSet;
+  /** The contract and the records read back: what was compiled. */
+  readonly request: CompileRequest;
   readonly adapter: { readonly name: string; readonly version: string; readonly predicateDigest: string };
 }
 
@@ -85,7 +87,7 @@ async function compileInSnapshot(client: Database, contract: Contract, tokeniser
       : rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
   return ok({
     outcome: finishCompile(request, prepared.value, admission.value, ranking, computeAll),
-    recordSet: recordSet.value,
+    request,
     adapter: { name: adapter.value.name, version: adapter.value.version, predicateDigest: digest },
   });
 }

@@ -7,13 +7,17 @@ import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createCompiler } from '../../core/compile';
+import type { Baselines, CompileOutcome } from '../../core/result';
 import { EXIT, type CliCommand } from '../command';
+import type { DatabaseCompile } from '../../adapters/postgres/compile';
+import { adapterLine, compileContractInDatabase, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
 import { audienceSchema, inputOptionSpec, noPositionals, readCommandLine, usageError } from '../options';
 import { renderError, renderOutcome } from '../render';
 
 const options = {
   ...inputOptionSpec,
+  ...databaseOptionSpec,
   packet: { type: 'boolean', default: false },
   'receipt-out': { type: 'string' },
   'packet-out': { type: 'string' },
@@ -25,10 +29,13 @@ export const compileCommand: CliCommand = {
   summary: 'compile a scenario (default: retry-policy) or records + contract into a packet and receipt',
   usage: `usage: context-compiler compile [--scenario ID|PATH] [--control ID]... [--late-change ID]...
        context-compiler compile --records FILE.jsonl --contract FILE.json
+       context-compiler compile --database postgres://… --contract FILE.json
 options:
   --scenario ID|PATH   a built-in scenario id (retry-policy, atlas-credit-review, refund-desk) or a scenario file
   --control ID         switch on one of the scenario's controls (repeatable)
   --late-change ID     apply one of the scenario's declared late changes (repeatable)
+  --database URL       admit and rank in PostgreSQL, over the records \`load\` wrote there (Node only)
+  --schema NAME        the database schema holding them (default context_compiler)
   --view user|diagnostic  user hides records excluded for authorisation or deny reasons (default diagnostic)
   --packet             print the packet text with its manifest header
   --json               print the result as JSON
@@ -42,19 +49,37 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     const { values } = line;
     const audience = audienceSchema.safeParse(values.view);
     if (!audience.success) return usageError(io, this.usage, `--view must be user or diagnostic, not ${values.view}`);
-    const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd);
-    if (!inputs.ok) {
-      io.stderr(renderError(inputs.error));
-      return EXIT.invalid;
+    let outcome: CompileOutcome;
+    let baselines: Baselines | null;
+    let adapter: DatabaseCompile['adapter'] | null = null;
+    if (values.database !== undefined) {
+      if (values.contract === undefined || values.records !== undefined || values.scenario !== undefined || values.control.length > 0 || values['late-change'].length > 0) {
+        return usageError(io, this.usage, '--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database');
+      }
+      const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd);
+      if (!compiled.ok) {
+        io.stderr(renderError(compiled.error));
+        return compiled.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+      }
+      outcome = compiled.value.outcome;
+      // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over the records read back.
+      baselines = audience.data === 'diagnostic' ? createCompiler(await openInMemoryDatabase()).baselines(compiled.value.request, outcome) : null;
+      adapter = compiled.value.adapter;
+    } else {
+      const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd);
+      if (!inputs.ok) {
+        io.stderr(renderError(inputs.error));
+        return EXIT.invalid;
+      }
+      const compiler = createCompiler(await openInMemoryDatabase());
+      const result = compiler.compile(inputs.value.request);
+      if (!result.ok) {
+        io.stderr(renderError(await inputs.value.place(result.error)));
+        return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+      }
+      outcome = result.value;
+      baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
     }
-    const compiler = createCompiler(await openInMemoryDatabase());
-    const result = compiler.compile(inputs.value.request);
-    if (!result.ok) {
-      io.stderr(renderError(await inputs.value.place(result.error)));
-      return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
-    }
-    const outcome = result.value;
-    const baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
     const packetText = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
     if (values['receipt-out']) writeFileSync(resolve(io.cwd, values['receipt-out']), `${serialiseReceipt(outcome.receipt)}\n`);
     if (values['packet-out'] && packetText !== null) writeFileSync(resolve(io.cwd, values['packet-out']), packetText);
@@ -74,6 +99,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
             trace: view.rows.map((row) => ({ ...row, factText: renderFact(row, factContextOf(outcome.receipt.contract)) })),
             withheld: view.withheldNotice,
             receipt: audience.data === 'diagnostic' ? outcome.receipt : { receiptId: outcome.receipt.receiptId },
+            ...(adapter === null ? {} : { adapter }),
           },
           null,
           2,
@@ -81,6 +107,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       );
     } else {
       io.stdout(renderOutcome(outcome, audience.data, baselines));
+      if (adapter !== null) io.stdout(adapterLine(adapter));
       if (values.packet && packetText !== null) io.stdout(`\n${packetText}`);
     }
     return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;

@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import type { ParseArgsConfig } from 'node:util';
+import { connect, redactUrl } from '../../adapters/postgres/connect';
+import { loadRecordSet } from '../../adapters/postgres/load';
+import { createTokeniser } from '../../adapters/postgres/tokens';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { EXIT, type CliCommand } from '../command';
+import { databaseFailure, databaseOptionSpec } from '../database';
+import { noPositionals, readCommandLine, usageError } from '../options';
+import { streamRecordsFile } from '../read-file';
+import { renderError } from '../render';
+
+const options = {
+  ...databaseOptionSpec,
+  records: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const loadCommand: CliCommand = {
+  name: 'load',
+  summary: 'validate a records file and load it into PostgreSQL (creates or migrates the schema; loading it again changes nothing)',
+  usage: `usage: context-compiler load --database postgres://… --records FILE.jsonl [--schema NAME]
+options:
+  --database URL       the PostgreSQL server and database (postgres://user:password@host:port/database)
+  --records FILE.jsonl the records, validated line by line as the app validates them; a bad line is named with its field
+  --schema NAME        the schema to hold them (default context_compiler)
+The database then holds exactly this file's records, written in one transaction: nothing is half-written.
+exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing written)`,
+  async run(args, io) {
+    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
+    if (!line.ok) return line.exit;
+    const { values } = line;
+    if (values.database === undefined || values.records === undefined) return usageError(io, this.usage, 'give --database and --records');
+    const recordSet = await streamRecordsFile(resolve(io.cwd, values.records), values.records);
+    if (!recordSet.ok) {
+      io.stderr(renderError(recordSet.error));
+      return EXIT.invalid;
+    }
+    const opened = await connect(values.database, values.schema);
+    if (!opened.ok) {
+      io.stderr(renderError(opened.error));
+      return EXIT.invalid;
+    }
+    const database = opened.value;
+    try {
+      const tokeniser = createTokeniser(await openInMemoryDatabase());
+      const report = await loadRecordSet(database, values.records, recordSet.value, tokeniser, (done, total) => io.stderr(`writing records: ${done} / ${total}\n`));
+      if (!report.ok) {
+        io.stderr(renderError(report.error));
+        return EXIT.invalid;
+      }
+      const { layout, inserted, updated, deleted, unchanged } = report.value;
+      io.stdout(`loaded ${values.records} into ${redactUrl(values.database)} (schema ${values.schema}, ${layout}): ${inserted} inserted, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged\n`);
+      return EXIT.ok;
+    } catch (error) {
+      io.stderr(renderError({ ...databaseFailure(values.database, error), message: `${databaseFailure(values.database, error).message}; the load was rolled back, nothing was written` }));
+      return EXIT.invalid;
+    } finally {
+      await database.end();
+    }
+  },
+};
