@@ -1,0 +1,46 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import type { Connection } from '../postgres/connect';
+import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
+import { createTokeniser, type Tokeniser } from '../postgres/tokens';
+import { postgresUnderTest, referenceCompile, sqliteUnderTest } from './adapters';
+import { runConformanceSuite, type AdapterUnderTest, type SuiteFinding } from './suite';
+
+function expectAllPassed(findings: readonly SuiteFinding[]) {
+  for (const finding of findings) expect(finding.passed, `${finding.adapter} ${finding.section}: ${finding.what}`).toBe(true);
+  expect(findings.map((finding) => finding.section)).toEqual(['conformance', 'mutation']);
+}
+
+describe('the conformance suite (a release gate for every adapter)', () => {
+  it('SQLite: the same admitted sets, reason codes and receipts as the reference, and every mutant killed', async () => {
+    expectAllPassed(await runConformanceSuite([await sqliteUnderTest()], await referenceCompile()));
+  });
+
+  describe.skipIf(POSTGRES_URL === undefined)('PostgreSQL', () => {
+    let database: Connection;
+    let tokeniser: Tokeniser;
+    beforeAll(async () => {
+      database = await openTestDatabase();
+      tokeniser = createTokeniser(await openInMemoryDatabase());
+    });
+
+    it('the same admitted sets, reason codes and receipts as the reference, and every mutant killed', async () => {
+      expectAllPassed(await runConformanceSuite([postgresUnderTest(database, tokeniser)], await referenceCompile()));
+    });
+  });
+});
+
+describe('the suite itself', () => {
+  it('fails an adapter whose lowering loses the deny clause, and names the cases it got wrong', async () => {
+    const sound = await sqliteUnderTest();
+    const inner = await sound.adapter();
+    const broken: AdapterUnderTest = {
+      ...sound,
+      name: 'sqlite without deny',
+      adapter: async () => ({ ...inner, admit: (plan, digest) => inner.admit({ ...plan, clauses: plan.clauses.filter((clause) => clause.gate !== 'deny') }, digest) }),
+    };
+    const [conformance] = await runConformanceSuite([broken], await referenceCompile(), { mutations: false });
+    expect(conformance?.passed).toBe(false);
+    expect(conformance?.what).toContain('deny alone: deny labels among look-alikes: ADAPTER_MISMATCH');
+  });
+});
