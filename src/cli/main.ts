@@ -2,6 +2,7 @@ import '../shared/jitless-zod';
 import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
 import { checkCommand } from './commands/check';
 import { compileCommand } from './commands/compile';
+import { conformanceCommand } from './commands/conformance';
 import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
@@ -9,7 +10,7 @@ import { loadCommand } from './commands/load';
 import { testCommand } from './commands/test';
 import { terminalSafe } from './terminal';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

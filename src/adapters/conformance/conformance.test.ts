@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import type { Connection } from '../postgres/connect';
-import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
+import { runErrorSemantics } from './errors';
+import { openTestDatabase, POSTGRES_URL, type TestDatabase } from '../postgres/test-server';
 import { createTokeniser, type Tokeniser } from '../postgres/tokens';
 import { postgresUnderTest, referenceCompile, sqliteUnderTest } from './adapters';
 import { runConformanceSuite, type AdapterUnderTest, type SuiteFinding } from './suite';
@@ -17,7 +17,7 @@ describe('the conformance suite (a release gate for every adapter)', () => {
   });
 
   describe.skipIf(POSTGRES_URL === undefined)('PostgreSQL', () => {
-    let database: Connection;
+    let database: TestDatabase;
     let tokeniser: Tokeniser;
     beforeAll(async () => {
       database = await openTestDatabase();
@@ -26,6 +26,12 @@ describe('the conformance suite (a release gate for every adapter)', () => {
 
     it('the same admitted sets, reason codes and receipts as the reference, and every mutant killed', async () => {
       expectAllPassed(await runConformanceSuite([postgresUnderTest(database, tokeniser)], await referenceCompile()));
+    });
+
+    it('a timeout, a dropped connection and a partial result end in ADAPTER_INCOMPLETE and no packet; an unknown operator fails the plan', async () => {
+      const findings = await runErrorSemantics(database, () => database.reopen(), tokeniser);
+      expect(findings).toHaveLength(4);
+      for (const item of findings) expect(item.passed, item.what).toBe(true);
     });
   });
 });

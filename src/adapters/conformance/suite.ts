@@ -24,7 +24,7 @@ export interface AdapterUnderTest {
 export type ReferenceCompile = (request: CompileRequest) => Result<CompileOutcome, CompileError>;
 
 export interface SuiteFinding {
-  readonly section: 'conformance' | 'mutation';
+  readonly section: 'capabilities' | 'conformance' | 'mutation' | 'errors';
   readonly adapter: string;
   readonly passed: boolean;
   readonly what: string;

@@ -45,6 +45,14 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
   ];
 }
 
+/** How long one statement may run unless the caller says otherwise. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
+
+/** An error from the server or the connection to it (pg's errors carry a SQLSTATE; a dropped socket says so), not a bug here. */
+export function isDatabaseError(error: unknown): boolean {
+  return sqlState(error) !== '' || (error instanceof Error && /connection|ECONNRESET|EPIPE|terminated|timeout/i.test(error.message));
+}
+
 /** The pg error's SQLSTATE, when it has one. */
 function sqlState(error: unknown): string {
   return error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : '';
@@ -71,7 +79,7 @@ export interface PostgresAdapterOptions {
  * Its capabilities are what the server's probes show; a server older than 15 is refused.
  */
 export async function createPostgresAdapter(client: Database, options: PostgresAdapterOptions = {}): Promise<Result<RemoteAdmissionAdapter & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
-  const timeoutMs = options.statementTimeoutMs ?? 120_000;
+  const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const { rows } = await client.query<{ version: string; number: string }>("SELECT current_setting('server_version') AS version, current_setting('server_version_num') AS number");
   const server = rows[0];
   if (server === undefined || Number(server.number) < MINIMUM_SERVER) {

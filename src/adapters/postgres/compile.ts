@@ -8,7 +8,7 @@ import { createJsonlRecordReader, type RecordSet } from '../../core/passes/valid
 import { acceptAnswer, checkAdapterFor } from '../../core/plan/adapter';
 import type { CompileOutcome } from '../../core/result';
 import { rankDeclared, type Ranking } from '../../core/search/rank';
-import { createPostgresAdapter, type PostgresAdapterOptions } from './adapter';
+import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
 import { rankInDatabase } from './rank';
 import { LAYOUT, layoutOf, type Database } from './schema';
 import type { Tokeniser } from './tokens';
@@ -53,14 +53,19 @@ export async function compileInDatabase(client: Database, contract: Contract, to
     const message = layout === null ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first' : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
     return err({ pass: 'validate', code: 'INVALID_INPUT', message });
   }
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   try {
-    const result = await compileInSnapshot(client, contract, tokeniser, options);
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    // Every statement of the compile, not only admission: reading the records back can wait on a lock too.
+    await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+    const result = await compileInSnapshot(client, contract, tokeniser, { ...options, statementTimeoutMs: timeoutMs });
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    if (!isDatabaseError(error)) throw error;
+    // Whatever had been read is dropped with the transaction: no packet from part of an answer.
+    return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `The postgresql adapter returned no complete answer: ${describeFailure(error, timeoutMs)}. No candidate is used.` });
   }
 }
 

@@ -9,7 +9,7 @@ export const CAPABILITIES = {
   'binary-collation': 'strings are equal, and members of a set, only when their code points are: no case folding, locale or accent rules',
   'no-normalisation': 'strings are compared as given: an NFC and an NFD spelling of one word are different values',
   'utc-millisecond-instants': 'instants are compared as whole UTC milliseconds, boundaries inclusive, with no time-zone conversion or rounding',
-  'empty-lists': 'an empty list is a list with no members, not a missing field: an empty deny set denies nothing, a record releasing no purpose admits none',
+  'empty-lists': 'an empty list is a list with no members, not a missing field: an empty deny or forbidden set excludes nothing, an empty allowed set admits nothing, a record with no labels carries none',
   'null-subjects': 'a record without a subject is about no identity and passes the identity gate; it is never compared as the text "null"',
 } as const;
 

@@ -1,0 +1,76 @@
+import type { ParseArgsConfig } from 'node:util';
+import { postgresUnderTest, referenceCompile } from '../../adapters/conformance/adapters';
+import { runErrorSemantics } from '../../adapters/conformance/errors';
+import { runConformanceSuite, type SuiteFinding } from '../../adapters/conformance/suite';
+import { probeCapabilities } from '../../adapters/postgres/adapter';
+import { connect, redactUrl, type Connection } from '../../adapters/postgres/connect';
+import { createTokeniser } from '../../adapters/postgres/tokens';
+import { CAPABILITIES } from '../../core/plan/adapter';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { EXIT, type CliCommand } from '../command';
+import { databaseFailure } from '../database';
+import { noPositionals, readCommandLine, usageError } from '../options';
+import { renderError } from '../render';
+
+const options = {
+  database: { type: 'string' },
+  schema: { type: 'string', default: 'context_compiler_conformance' },
+} as const satisfies ParseArgsConfig['options'];
+
+function line(finding: SuiteFinding): string {
+  return `${finding.passed ? 'pass' : 'FAIL'}  ${finding.section.padEnd(11)} ${finding.what.replaceAll('\n', '\n                  ')}\n`;
+}
+
+export const conformanceCommand: CliCommand = {
+  name: 'conformance',
+  summary: "run the adapter conformance suite against a PostgreSQL server and print its capability report",
+  usage: `usage: context-compiler conformance --database postgres://… [--schema NAME]
+options:
+  --database URL  the server to certify (the user needs CREATE on the database)
+  --schema NAME   a scratch schema, created, filled with generated cases and dropped (default context_compiler_conformance);
+                  never the schema your records are loaded in
+Prints which gate semantics the server preserves, then runs every generated case through the PostgreSQL
+adapter and the reference evaluator, the mutants, and the error semantics (a timeout, a dropped connection,
+a partial result, an unsupported operator).
+exit: 0 every check passed · 2 a check failed (do not compile against this server) · 1 usage or connection`,
+  async run(args, io) {
+    const parsed = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
+    if (!parsed.ok) return parsed.exit;
+    const { database: url, schema } = parsed.values;
+    if (url === undefined) return usageError(io, this.usage, 'give --database');
+    if (schema === 'context_compiler') return usageError(io, this.usage, '--schema context_compiler is where `load` writes records: give a scratch schema');
+    const opened = await connect(url, schema);
+    if (!opened.ok) {
+      io.stderr(renderError(opened.error));
+      return EXIT.invalid;
+    }
+    const database = opened.value;
+    const open = async (): Promise<Connection> => {
+      const again = await connect(url, schema);
+      if (!again.ok) throw new Error(again.error.message);
+      return again.value;
+    };
+    try {
+      io.stdout(`capabilities of ${redactUrl(url)}:\n`);
+      const probes = await probeCapabilities(database);
+      for (const probe of probes) io.stdout(`  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`);
+      const tokeniser = createTokeniser(await openInMemoryDatabase());
+      const findings: SuiteFinding[] = probes.map((probe) => ({ section: 'capabilities', adapter: 'postgresql', passed: probe.kept, what: `${probe.capability} ${probe.kept ? 'kept' : 'lost'}` }));
+      if (findings.every((finding) => finding.passed)) {
+        for (const finding of await runConformanceSuite([postgresUnderTest(database, tokeniser)], await referenceCompile())) findings.push(finding);
+        for (const finding of await runErrorSemantics(database, open, tokeniser)) findings.push(finding);
+      }
+      io.stdout('\n');
+      for (const finding of findings.filter((item) => item.section !== 'capabilities')) io.stdout(line(finding));
+      const failed = findings.filter((finding) => !finding.passed).length;
+      io.stdout(failed === 0 ? 'conformance: every check passed; this server may serve compiles\n' : `conformance: ${failed} check(s) failed; do not compile against this server\n`);
+      return failed === 0 ? EXIT.ok : EXIT.failClosed;
+    } catch (error) {
+      io.stderr(renderError(databaseFailure(url, error)));
+      return EXIT.invalid;
+    } finally {
+      await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
+      await database.end();
+    }
+  },
+};
