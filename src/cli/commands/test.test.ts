@@ -92,6 +92,8 @@ describe('context-compiler test', () => {
     expect(byCase.code).toBe(EXIT.ok);
     expect(byCase.stdout).toMatch(/^5 passed, 0 failed \(5 suites\)$/m);
     expect(byCase.stdout).toContain('refund-desk: an email shows a request, never an approval › policy v4 replaces v3 after the receipt');
+    const byRow = await run(['wrong.expect.json', '--filter', 'matrix-row-label', '--json'], suiteFolder([{ name: 'rows', matrix: [{ name: 'matrix-row-label' }, { name: 'other' }], expect: { outcome: 'packet' } }]));
+    expect((JSON.parse(byRow.stdout) as { suites: { cases: { name: string }[] }[] }).suites[0]?.cases.map((entry) => entry.name)).toEqual(['rows [matrix-row-label]']);
     const none = await run(['--filter', 'no such case']);
     expect(none.code).toBe(EXIT.invalid);
     expect(none.stderr).toContain('no case matches --filter no such case');

@@ -19,7 +19,7 @@ const options = {
 
 const anyPaths: PositionalRule<readonly string[]> = (given) => ok(given);
 
-/** A case runs when some filter is part of its suite's name or its own (any case, any filter). */
+/** A case runs when some filter is part of its suite's name or its own (with a matrix row's label), ignoring case. */
 function filterOf(filters: readonly string[]): CaseFilter {
   const wanted = filters.map((filter) => filter.toLowerCase());
   return (suite, caseName) => wanted.length === 0 || wanted.some((filter) => suite.toLowerCase().includes(filter) || caseName.toLowerCase().includes(filter));
@@ -60,7 +60,8 @@ late changes (each row of its matrix on its own) and its expectations are compar
 trace, the evidence slots, the fire drill and the naive and post-filter packets. A failing case is printed
 with the file, line and field of each expectation that does not hold, expected against actual.
 options:
-  --filter TEXT   run only cases whose suite or case name contains TEXT (any case; repeatable)
+  --filter TEXT   run only cases whose suite or case name (with its matrix row) contains TEXT,
+                  ignoring case (repeatable: any of them)
   --junit FILE    also write the results as JUnit XML (for CI)
   --json          print the results as JSON
 exit: 0 every case passed · 1 a case failed, a suite could not be read or run, or usage`,

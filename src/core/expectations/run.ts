@@ -39,8 +39,8 @@ export interface SuiteResult {
   readonly cases: readonly CaseResult[];
 }
 
-/** Which runs to make: every one unless the caller filters (`--filter`). */
-export type CaseFilter = (suite: string, caseName: string) => boolean;
+/** Which runs to make: every one unless the caller filters (`--filter`). `name` is the run's, `case [controls a]` for a matrix row. */
+export type CaseFilter = (suite: string, name: string) => boolean;
 
 function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
   const { compiler } = env;
@@ -84,7 +84,7 @@ export function runVariant(variant: CaseVariant, env: SuiteEnvironment): CaseRes
 export function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true): SuiteResult {
   const { suite } = loaded;
   const cases = variantsOf(suite)
-    .filter((variant) => include(suite.suite, variant.entry.name))
+    .filter((variant) => include(suite.suite, variantName(variant)))
     .map((variant) => runVariant(variant, env));
   return { file: loaded.file, suite: suite.suite, cases };
 }
