@@ -3,8 +3,8 @@
  * as wanted; one run at a time sends them, after every change of the inputs already sent to the worker (a toggle's
  * `select`) has been answered, so a burst of clicks is compiled once, as it ends. A request superseded before it
  * was sent is never sent; the answer to one superseded while it compiled (by a request, or by a change of the inputs
- * still on its way) is dropped, so no intermediate state is ever shown as the answer. Issue 31 measured 14 clicks in a row with a 10 MB query each
- * compiled in turn (about 40 s of "Compiling…"); now only the one already compiling and the last are.
+ * still on its way) is dropped, so no intermediate state is ever shown as the answer: of a burst of slow compiles,
+ * only the one already compiling and the last run, not each in turn (docs/DECISIONS.md).
  */
 export interface LatestWins {
   /** Resolves once the inputs as they are now (or later ones) have been compiled and shown, or have failed. */
