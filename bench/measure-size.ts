@@ -154,7 +154,7 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
   for (let run = 0; run < runs; run += 1) {
     const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet, computeAll)));
     phase('type-check', () => typeCheck(resolution));
-    const admissionPlan = buildAdmissionPlan(resolution.contract);
+    const admissionPlan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
     const lowered = orThrow(lowerAdmission(admissionPlan, planDigest(admissionPlan), driver.maxParameters));
     const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
     const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql, computeAll)));

@@ -26,7 +26,7 @@ export function prepareCompile(request: CompileRequest, memo: Derive): Result<Pr
   const typed = typeCheck(resolution.value);
   const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
   if (!typed.ok && !missingRequired) return typed;
-  const admissionPlan = buildAdmissionPlan(resolution.value.contract);
+  const admissionPlan = buildAdmissionPlan(resolution.value.contract, resolution.value.brokenLinks);
   return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
 }
 

@@ -52,3 +52,40 @@ describe('compile', () => {
     expect(after.trace.find((row) => row.id === 'a')).toMatchObject({ code: 'EXCLUDE_DENY_LABEL' });
   });
 });
+
+describe('broken supersession links', () => {
+  const rowOf = (outcome: ReturnType<typeof compileRecords>, id: string) => outcome.trace.find((row) => row.id === id);
+  function compileRecords(list: Parameters<typeof buildRecordSet>[0], overrides: Parameters<typeof buildContract>[0] = {}) {
+    return valueOf(compiler.compile({ contract: buildContract({ denyLabels: ['legal_hold'], ...overrides }), recordSet: buildRecordSet(list) }));
+  }
+
+  it('exclude only the records involved, with their own codes, and the packet is emitted (the case the issue measured)', () => {
+    const withheld = { access: { labels: ['legal_hold'] } };
+    const outcome = compileRecords([
+      ...records,
+      buildRecord({ id: 'X-deny-00000', ...withheld, supersedes: ['NOPE-1'] }),
+      buildRecord({ id: 'X-deny-1', ...withheld, supersedes: ['X-deny-2'] }),
+      buildRecord({ id: 'X-deny-2', ...withheld, supersedes: ['X-deny-1'] }),
+      buildRecord({ id: 'd', text: 'refund policy', supersedes: ['d'] }),
+      buildRecord({ id: 'e', text: 'refund policy', supersedes: ['NOPE-2'] }),
+    ]);
+    expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);
+    expect(rowOf(outcome, 'X-deny-00000')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION', fact: 'SUPERSEDES_MISSING', args: { targets: ['NOPE-1'] }, gates: ['supersession', 'deny'] });
+    expect(rowOf(outcome, 'X-deny-1')).toMatchObject({ code: 'EXCLUDE_SUPERSESSION_CYCLE', fact: 'ON_SUPERSESSION_CYCLE', args: { successors: ['X-deny-2'] } });
+    expect(rowOf(outcome, 'd')).toMatchObject({ code: 'EXCLUDE_SUPERSESSION_CYCLE', fact: 'SUPERSEDES_ITSELF', gates: ['supersession'] });
+    expect(rowOf(outcome, 'e')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION', args: { targets: ['NOPE-2'] } });
+  });
+
+  it('keep the valid links of a broken record in force: what it supersedes never passes as current', () => {
+    const outcome = compileRecords([buildRecord({ id: 'old', text: 'refund policy' }), buildRecord({ id: 'new', text: 'refund policy', supersedes: ['old', 'NOPE'] })]);
+    expect(rowOf(outcome, 'old')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', args: { successor: 'new' } });
+    expect(rowOf(outcome, 'new')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION' });
+    expect(outcome.admitted.size).toBe(0);
+  });
+
+  it('fail closed when a required record is among the broken ones, naming its reason', () => {
+    const outcome = compileRecords([...records, buildRecord({ id: 'need', supersedes: ['NOPE'] })], { requiredRecords: ['need'] });
+    expect(outcome.status).toBe('fail_closed');
+    expect(outcome.status === 'fail_closed' && outcome.failure).toMatchObject({ code: 'REQUIRED_ILLEGAL', recordId: 'need', message: 'Required record need fails the supersession gate (supersedes NOPE, not among the records): no packet is emitted.' });
+  });
+});

@@ -63,7 +63,8 @@ describe('discloseOutcome', () => {
     const view = discloseOutcome(failed, 'user');
     expectNothingOf([...withheldRecords, successor], JSON.stringify(view));
     expect(view.failureMessage).toMatch(/cannot be processed in this workflow/);
-    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: 'DETAIL_WITHHELD', args: {} });
+    // The declared exception: the withheld successor still excludes the visible version, and the row says so without naming it.
+    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
     expect(discloseOutcome(failed, 'diagnostic').rows.find((row) => row.id === 'old-visible')).toMatchObject({ fact: 'SUPERSEDED_BY', args: { successor: 'successor-x' } });
   });
 
@@ -75,6 +76,22 @@ describe('discloseOutcome', () => {
     expectNothingOf([successor], JSON.stringify(view));
     expect(view.failureMessage).toBe('A required record fails a legality gate: no packet is emitted. The requested scope cannot be processed in this workflow.');
     expect(discloseOutcome(outcome, 'diagnostic').failureMessage).toMatch(/superseded by successor-x/);
+  });
+
+  it('says "superseded by a record you may not see" for a withheld successor, in force or round a cycle, and names no successor', () => {
+    const inForce = secret('successor-x', { access: { labels: ['investigation'] }, supersedes: ['old-visible'] });
+    const cycle = [secret('cycle-x', { access: { roles: ['auditor'] }, lifecycle: 'draft', supersedes: ['cycle-visible'] }), buildRecord({ id: 'cycle-visible', supersedes: ['cycle-x'] })];
+    const broken = buildRecord({ id: 'z-broken-visible', supersedes: ['old-visible', 'NOPE'] });
+    const outcome = compile([...visibleRecords, inForce, buildRecord({ id: 'old-visible' }), ...cycle, broken]);
+    const view = discloseOutcome(outcome, 'user');
+    expectNothingOf([inForce, cycle[0] as SourceRecord], JSON.stringify(view));
+    const row = (id: string) => view.rows.find((candidate) => candidate.id === id);
+    expect(row('cycle-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSESSION_CYCLE', fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
+    // Its smallest successor in force is withheld: the row says a record the caller may not see supersedes it.
+    expect(row('old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
+    // A visible record's own broken link names only what it names itself.
+    expect(row('z-broken-visible')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION', fact: 'SUPERSEDES_MISSING', args: { targets: ['NOPE'] } });
+    expect(discloseOutcome(outcome, 'diagnostic').rows.find((candidate) => candidate.id === 'cycle-visible')).toMatchObject({ fact: 'ON_SUPERSESSION_CYCLE', args: { successors: ['cycle-x'] } });
   });
 
   it('withholds by code or by any failed authorisation or deny gate', () => {

@@ -24,11 +24,24 @@ export function withheldNotice(count: number): string | null {
 }
 
 const REDACTED: Fact = { fact: 'DETAIL_WITHHELD', args: {} };
+const SUPERSEDED_BY_WITHHELD: Fact = { fact: 'SUPERSEDED_BY_WITHHELD', args: {} };
+
+/**
+ * A fact as a view that withholds `withheld` may show it: as it is, or, when it names a withheld record,
+ * without that name. Supersession by a record the caller may not see (directly or round a cycle) is the one
+ * declared exception to noninterference (docs/FORMAT.md): it still excludes the visible version, so the
+ * row says so in a fact of its own, naming no successor.
+ */
+export function discloseFact(fact: Fact, withheld: ReadonlySet<string>): Fact {
+  if (withheld.size === 0 || !recordsNamedBy(fact).some((id) => withheld.has(id))) return fact;
+  return fact.fact === 'SUPERSEDED_BY' || fact.fact === 'ON_SUPERSESSION_CYCLE' ? SUPERSEDED_BY_WITHHELD : REDACTED;
+}
 
 /**
  * One compilation, two renderings. The diagnostic view shows everything. The user view shows records
  * excluded for authorisation or deny reasons only as a count: never their id, title or text; a visible
- * row whose fact names a withheld record (a successor, say) says only that its detail is withheld.
+ * row whose fact names a withheld record says only that its detail is withheld, or, for a successor,
+ * that a record the caller may not see supersedes it (`discloseFact`).
  * Facts are withheld by their `record` arguments, never by reading their wording. The relevance-only
  * baselines are not part of either: their scores use statistics of records the caller may not see.
  */
@@ -40,8 +53,11 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
       if (isWithheldFromUser(row)) withheld.add(row.id);
       else shown.push(row);
     }
-  const namesWithheld = (fact: Fact) => withheld.size > 0 && recordsNamedBy(fact).some((id) => withheld.has(id));
-  const redact = (row: TraceRow): TraceRow => (namesWithheld(row) ? { ...row, fact: REDACTED.fact, args: REDACTED.args } : row);
+  const namesWithheld = (fact: Fact) => discloseFact(fact, withheld) !== fact;
+  const redact = (row: TraceRow): TraceRow => {
+    const shownFact = discloseFact(row, withheld);
+    return shownFact === row ? row : { ...row, fact: shownFact.fact, args: shownFact.args };
+  };
   let failureMessage: string | null = null;
   if (outcome.status === 'fail_closed') {
     const { failure } = outcome;

@@ -118,8 +118,13 @@ describe('drill', () => {
     const prior = receiptOf(request(baseRecords, { requiredRecords: ['a'] }));
     const withoutA = [baseRecords[1] as SourceRecord];
     expect(drill(compiler, { ...request(withoutA, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED' });
+    // A required record that supersedes itself is inadmissible: the current inputs compile, and fail closed.
     const cyclic = [buildRecord({ id: 'a', supersedes: ['a'] }), baseRecords[1] as SourceRecord];
-    expect(drill(compiler, { ...request(cyclic, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
+    const failedClosed = drill(compiler, { ...request(cyclic, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] });
+    expect(failedClosed).toMatchObject({ action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED' });
+    expect(failedClosed.currentReceiptId).not.toBeNull();
+    const ambiguous = { requiredRecords: ['a'], subject: 'Jo', identities: [{ id: 'cust-1', aliases: ['Jo'] }, { id: 'cust-2', aliases: ['Jo'] }] };
+    expect(drill(compiler, { ...request(baseRecords, ambiguous), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
   });
 });
 

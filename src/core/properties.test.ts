@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 function resolveCase(contract: Contract, recordSet: RecordSet): Resolution {
   const resolution = resolve(contract, recordSet);
-  // The generators rule out cycles, dangling links and an ambiguous contract subject by construction.
+  // Broken supersession links are generated and resolve; the generators rule out an ambiguous contract subject.
   if (!resolution.ok) throw new Error(`generated case does not resolve: ${resolution.error.message}`);
   return resolution.value;
 }
@@ -42,7 +42,7 @@ function resolveCase(contract: Contract, recordSet: RecordSet): Resolution {
 /** The SQL side alone: the record index synced to the records, then the lowered predicate. */
 function sqlAdmits(resolution: Resolution, recordSet: RecordSet): ReadonlySet<string> {
   index.sync(recordSet);
-  const lowered = lowerResolved(resolution.contract, differentialDriver.maxParameters);
+  const lowered = lowerResolved(resolution, differentialDriver.maxParameters);
   if (!lowered.ok) throw new Error(lowered.error.message);
   return index.admit(lowered.value);
 }
@@ -65,6 +65,7 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
 
   it('uses vocabularies in which every gate both passes and fails', () => {
     const failures = new Map<GateName, number>(GATE_ORDER.map((gate) => [gate, 0]));
+    const brokenLinks = new Map<string, number>([['dangling', 0], ['self', 0], ['cycle', 0]]);
     let admittedRecords = 0;
     let totalRecords = 0;
     for (const { records, contract } of fc.sample(caseArbitrary, { numRuns: 2_000, seed: 7 })) {
@@ -72,6 +73,7 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
       const context = createGateContext(resolution.contract);
       resolution.records.forEach((item) => {
         totalRecords += 1;
+        if (item.brokenLink !== null) brokenLinks.set(item.brokenLink.kind, (brokenLinks.get(item.brokenLink.kind) ?? 0) + 1);
         const { failed } = evaluateGates(context, item);
         if (failed === 0) admittedRecords += 1;
         else for (const gate of gatesIn(failed)) failures.set(gate, (failures.get(gate) ?? 0) + 1);
@@ -82,6 +84,8 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
       expect.soft(count, `${gate} passes`).toBeLessThan(totalRecords * 0.99);
     }
     expect(admittedRecords, 'records admitted').toBeGreaterThan(totalRecords / 200);
+    // Broken supersession links of every kind, so the differential sees the SQL side apply them.
+    for (const [kind, count] of brokenLinks) expect.soft(count, `${kind} links`).toBeGreaterThan(totalRecords / 500);
   });
 });
 

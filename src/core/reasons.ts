@@ -40,6 +40,8 @@ export const REASONS = reasons({
   EXCLUDE_FUTURE: { category: 'boundary', summary: 'Known or effective only after the as-of time: a future reveal.' },
   EXCLUDE_EXPIRED: { category: 'boundary', summary: 'Its validity ended before the as-of time.' },
   EXCLUDE_SUPERSEDED: { category: 'lifecycle', summary: 'Replaced by a record in force at the as-of time.' },
+  EXCLUDE_DANGLING_SUPERSESSION: { category: 'lifecycle', summary: 'Supersedes a record that is not among the records: its place in a version history cannot be checked.' },
+  EXCLUDE_SUPERSESSION_CYCLE: { category: 'lifecycle', summary: 'Supersedes itself, or its supersession links lead back to it: no version of the cycle can govern.' },
   EXCLUDE_LIFECYCLE: { category: 'lifecycle', summary: 'In a lifecycle state the contract forbids (draft, rejected, generated, …).' },
   EXCLUDE_SOURCE: { category: 'evidence', summary: 'Its source class is not allowed by the contract.' },
   EXCLUDE_AUTHORITY: { category: 'evidence', summary: 'Its authority class is not allowed by the contract.' },
@@ -81,7 +83,6 @@ export const REASONS = reasons({
   INVALID_INPUT: { category: 'input', summary: 'A file does not match its format.' },
   DUPLICATE_ID: { category: 'input', summary: 'Two records share one id.' },
   DANGLING_REFERENCE: { category: 'input', summary: 'A record or control names a record that does not exist.' },
-  SUPERSESSION_CYCLE: { category: 'input', summary: 'Supersession links form a cycle, so no version can govern.' },
   AMBIGUOUS_SUBJECT: { category: 'input', summary: "The contract's subject matches more than one identity." },
   UNKNOWN_CONTROL: { category: 'input', summary: 'The scenario has no control or late change with that id.' },
 } as const);
@@ -98,10 +99,10 @@ export function isReasonCode(value: string): value is ReasonCode {
 }
 
 /**
- * What a fact argument holds. `record` names another record: disclosure withholds a fact by it, never by
- * reading the sentence. The rest are values of the record itself or counts.
+ * What a fact argument holds. `record` names another record, `records` several: disclosure withholds a
+ * fact by them, never by reading the sentence. The rest are values of the record itself or counts.
  */
-export type FactArgKind = 'record' | 'name' | 'names' | 'instant' | 'count' | 'code';
+export type FactArgKind = 'record' | 'records' | 'name' | 'names' | 'instant' | 'count' | 'code';
 
 export type FactArgValue = string | number | readonly string[];
 export type FactArgs = Readonly<Record<string, FactArgValue>>;
@@ -129,6 +130,11 @@ export const FACTS = facts({
   VALID_FROM_AFTER_AS_OF: { template: 'valid_from {validFrom} > as_of {contract.asOf}', args: { validFrom: 'instant' } },
   VALID_TO_BEFORE_AS_OF: { template: 'valid_to {validTo} < as_of {contract.asOf}', args: { validTo: 'instant' } },
   SUPERSEDED_BY: { template: 'superseded by {successor} (in force from {since})', args: { successor: 'record', since: 'instant' } },
+  SUPERSEDES_MISSING: { template: 'supersedes {targets}, not among the records', args: { targets: 'names' } },
+  SUPERSEDES_ITSELF: { template: 'supersedes itself: no version can govern', args: {} },
+  ON_SUPERSESSION_CYCLE: { template: 'superseded by {successors} on a supersession cycle: no version can govern', args: { successors: 'records' } },
+  /** The one declared exception to noninterference, as the user view words it (docs/FORMAT.md). */
+  SUPERSEDED_BY_WITHHELD: { template: 'superseded by a record you may not see', args: {} },
   LIFECYCLE_FORBIDDEN: { template: 'lifecycle {lifecycle} is forbidden by the contract', args: { lifecycle: 'name' } },
   SOURCE_NOT_ALLOWED: { template: 'source class {sourceClass} not in allowed [{contract.allowedSourceClasses}]', args: { sourceClass: 'name' } },
   AUTHORITY_NOT_ALLOWED: { template: 'authority class {authorityClass} not in allowed [{contract.allowedAuthorityClasses}]', args: { authorityClass: 'name' } },
@@ -222,13 +228,14 @@ export function factContextOf(contract: Contract): FactContext {
   };
 }
 
-/** The ids of other records a fact names (its `record` arguments). A user view asks this of every row it keeps. */
+/** The ids of other records a fact names (its `record` and `records` arguments). A user view asks this of every row it keeps. */
 export function recordsNamedBy(fact: Fact): string[] {
   const kinds: Readonly<Record<string, FactArgKind>> = FACTS[fact.fact].args;
   const named: string[] = [];
   for (const name of ARG_ORDER.get(fact.fact) ?? []) {
     const value = fact.args[name];
     if (kinds[name] === 'record' && typeof value === 'string') named.push(value);
+    if (kinds[name] === 'records' && typeof value === 'object') for (const id of value) named.push(id);
   }
   return named;
 }

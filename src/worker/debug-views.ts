@@ -1,13 +1,13 @@
 import { canonicalJson, compareStrings } from '../core/canonical';
 import type { CompileRequest } from '../core/compile';
-import type { DisclosedView } from '../core/disclosure';
+import { discloseFact, type DisclosedView } from '../core/disclosure';
 import { formatInstantShort, parseInstant } from '../core/format/time';
 import { createGateContext, explainGates, gateCodeOf } from '../core/passes/gates';
 import { findInIdOrder, resolve, type Resolution } from '../core/passes/resolve';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import type { CheckedRecord } from '../core/passes/validate';
-import { recordsNamedBy, renderFact, type Fact, type FactContext } from '../core/reasons';
+import { renderFact, type Fact, type FactContext } from '../core/reasons';
 import type { ReceiptDiff } from '../core/receipt-diff';
 import type { CompileOutcome, EvidenceState, TraceRow } from '../core/result';
 import {
@@ -34,13 +34,9 @@ export interface ViewSource {
   readonly context: FactContext;
 }
 
-const REDACTED: Fact = { fact: 'DETAIL_WITHHELD', args: {} };
-
-/** A fact in words, or "its detail names a record outside the authorised scope" when it names one the view withholds. */
+/** A fact in words, as the view may show it: without the name of a record the view withholds. */
 function wordFact(source: ViewSource, fact: Fact): string {
-  const { withheld } = source.view;
-  const named = withheld.size > 0 && recordsNamedBy(fact).some((id) => withheld.has(id));
-  return renderFact(named ? REDACTED : fact, source.context);
+  return renderFact(discloseFact(fact, source.view.withheld), source.context);
 }
 
 const list = (values: readonly string[]) => (values.length === 0 ? '(none)' : values.join(', '));

@@ -4,7 +4,7 @@ import type { SourceRecord } from '../format/record';
 import { formatInstantShort } from '../format/time';
 import { sameFactArgs, type Fact, type FactId, type ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
-import { identitiesOf, type ResolvedContract, type ResolvedRecord, type Supersession } from './resolve';
+import { identitiesOf, type BrokenLink, type ResolvedContract, type ResolvedRecord, type Supersession } from './resolve';
 import type { CheckedRecord } from './validate';
 
 /** One bit per gate, in GATE_ORDER: a verdict is the set of gates a record fails. */
@@ -98,7 +98,7 @@ function someInList(values: readonly string[], list: readonly string[]): boolean
  * a switch, and a closure or a spread array per list, took half as long again); the fact, with its
  * details, is worked out only for the first failure.
  */
-function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Supersession | null): number {
+function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Supersession | null, brokenLink: BrokenLink | null): number {
   const { record } = item;
   const { contract, asOf } = context.resolved;
   let failed = 0;
@@ -109,7 +109,7 @@ function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Su
     if (identities.length > 1 || (context.resolved.subject !== null && identities[0] !== context.resolved.subject)) failed |= GATE_BIT.identity;
   }
   if (item.knownAt > asOf || item.validFrom > asOf || (item.validTo !== null && item.validTo < asOf)) failed |= GATE_BIT.time;
-  if (supersededBy !== null) failed |= GATE_BIT.supersession;
+  if (supersededBy !== null || brokenLink !== null) failed |= GATE_BIT.supersession;
   if (context.forbiddenLifecycle.has(record.lifecycle)) failed |= GATE_BIT.lifecycle;
   if (!context.sourceClasses.has(record.sourceClass)) failed |= GATE_BIT.source;
   if (!context.authorityClasses.has(record.authorityClass)) failed |= GATE_BIT.authority;
@@ -138,7 +138,7 @@ function acceptedAsEvidence(context: GateContext, evidence: SourceRecord['eviden
 }
 
 /** Why a record fails a gate it fails (see `failedGates`): the fact, with the values that decided it. */
-function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, supersededBy: Supersession | null): Fact {
+function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, supersededBy: Supersession | null, brokenLink: BrokenLink | null): Fact {
   const { record } = item;
   const { contract } = context.resolved;
   switch (gate) {
@@ -159,6 +159,10 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
       return { fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: formatInstantShort(item.validTo ?? asOf) } };
     }
     case 'supersession':
+      // The record's own broken links first: a successor in force is a reason too, but a broken history is the record's own.
+      if (brokenLink?.kind === 'dangling') return { fact: 'SUPERSEDES_MISSING', args: { targets: brokenLink.targets } };
+      if (brokenLink?.kind === 'self') return { fact: 'SUPERSEDES_ITSELF', args: {} };
+      if (brokenLink?.kind === 'cycle') return { fact: 'ON_SUPERSESSION_CYCLE', args: { successors: brokenLink.successors } };
       return { fact: 'SUPERSEDED_BY', args: { successor: supersededBy?.id ?? '', since: formatInstantShort(supersededBy?.since ?? 0) } };
     case 'lifecycle':
       return { fact: 'LIFECYCLE_FORBIDDEN', args: { lifecycle: record.lifecycle } };
@@ -194,9 +198,9 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
  * first; the fact is worked out for the first failure only.
  */
 export function evaluateGates(context: GateContext, resolved: ResolvedRecord): GateVerdict {
-  const failed = failedGates(context, resolved.checked, resolved.supersededBy);
+  const failed = failedGates(context, resolved.checked, resolved.supersededBy, resolved.brokenLink);
   const first = firstGate(failed);
-  return { resolved, failed, fact: first === null ? null : failureFact(context, resolved.checked, first, resolved.supersededBy) };
+  return { resolved, failed, fact: first === null ? null : failureFact(context, resolved.checked, first, resolved.supersededBy, resolved.brokenLink) };
 }
 
 /** Equal verdicts, so a verdict evaluated again under a new contract can stand in for the old object. */
@@ -212,12 +216,12 @@ export function sameFact(a: Fact | null, b: Fact | null): boolean {
 
 /**
  * Every gate with its fact, in order: the record inspector's explanation (like OPA's explain). Supersession
- * is the one gate that reads other records; the resolved record carries its successor.
+ * is the one gate that reads other records; the resolved record carries its successor and its broken links.
  */
 export function explainGates(context: GateContext, resolved: ResolvedRecord): { readonly gate: GateName; readonly fact: Fact | null }[] {
-  const { checked, supersededBy } = resolved;
-  const failed = failedGates(context, checked, supersededBy);
-  return GATE_ORDER.map((gate) => ({ gate, fact: (failed & GATE_BIT[gate]) !== 0 ? failureFact(context, checked, gate, supersededBy) : null }));
+  const { checked, supersededBy, brokenLink } = resolved;
+  const failed = failedGates(context, checked, supersededBy, brokenLink);
+  return GATE_ORDER.map((gate) => ({ gate, fact: (failed & GATE_BIT[gate]) !== 0 ? failureFact(context, checked, gate, supersededBy, brokenLink) : null }));
 }
 
 /** The reason code a gate's fact stands for (a gate can fail in more than one way, say expired or future). */
@@ -230,6 +234,9 @@ const GATE_CODES: Partial<Readonly<Record<FactId, ReasonCode>>> = {
   VALID_FROM_AFTER_AS_OF: 'EXCLUDE_FUTURE',
   VALID_TO_BEFORE_AS_OF: 'EXCLUDE_EXPIRED',
   SUPERSEDED_BY: 'EXCLUDE_SUPERSEDED',
+  SUPERSEDES_MISSING: 'EXCLUDE_DANGLING_SUPERSESSION',
+  SUPERSEDES_ITSELF: 'EXCLUDE_SUPERSESSION_CYCLE',
+  ON_SUPERSESSION_CYCLE: 'EXCLUDE_SUPERSESSION_CYCLE',
   LIFECYCLE_FORBIDDEN: 'EXCLUDE_LIFECYCLE',
   SOURCE_NOT_ALLOWED: 'EXCLUDE_SOURCE',
   AUTHORITY_NOT_ALLOWED: 'EXCLUDE_AUTHORITY',

@@ -19,7 +19,7 @@ beforeAll(async () => {
 function admittedBySql(overrides: ContractOverrides, records: readonly SourceRecord[]): string[] {
   index.sync(buildRecordSet(records));
   const resolution = resolveOrThrow(buildContract(overrides), records);
-  const sql = index.admit(valueOf(lowerResolved(resolution.contract, driver.maxParameters)));
+  const sql = index.admit(valueOf(lowerResolved(resolution, driver.maxParameters)));
   valueOf(admit(resolution, sql));
   return [...sql].sort();
 }
@@ -27,7 +27,7 @@ function admittedBySql(overrides: ContractOverrides, records: readonly SourceRec
 describe('lowerAdmission', () => {
   it('binds every contract value as a parameter and never splices it into the SQL', () => {
     const contract = buildContract({ project: INJECTION, scopes: [INJECTION], purpose: INJECTION, denyLabels: [INJECTION], subject: INJECTION });
-    const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]).contract, 999));
+    const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]), 999));
     expect(lowered.where).not.toContain('OR 1=1');
     expect(lowered.params).toContain(INJECTION);
   });
@@ -41,14 +41,14 @@ describe('lowerAdmission', () => {
 
   it("binds each list as one value, so a contract's lists may be as long as it likes", () => {
     const scopes = Array.from({ length: 100_001 }, (_, i) => `scope-${i}`);
-    const short = valueOf(lowerResolved(resolveOrThrow(buildContract(), [buildRecord()]).contract, 999)).params.length;
-    const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [buildRecord()]).contract;
+    const short = valueOf(lowerResolved(resolveOrThrow(buildContract(), [buildRecord()]), 999)).params.length;
+    const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [buildRecord()]);
     expect(valueOf(lowerResolved(resolved, 999)).params.length).toBe(short + 1);
     expect(admittedBySql({ scopes: [...scopes, 'support'], principals: Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, kind: 'agent' as const, roles: ['agent'] })) }, [buildRecord({ id: 'a' })])).toEqual(['a']);
   });
 
   it('refuses with LOWERING_UNSUPPORTED rather than dropping a gate when the build allows too few parameters', () => {
-    const resolved = resolveOrThrow(buildContract(), [buildRecord()]).contract;
+    const resolved = resolveOrThrow(buildContract(), [buildRecord()]);
     const needed = valueOf(lowerResolved(resolved, 10_000)).params.length;
     expect(errorOf(lowerResolved(resolved, needed - 1))).toMatchObject({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' });
     expect(valueOf(lowerResolved(resolved, needed)).params).toHaveLength(needed);
@@ -60,7 +60,7 @@ describe('lowerAdmission', () => {
       requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver', 'email'] }],
       typedEvidenceOnly: true,
     });
-    const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]).contract, 999));
+    const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]), 999));
     expect([...lowered.identityNames].sort()).toEqual([['Jo', 'cust-1'], ['Jo', 'cust-2'], ['cust-1', 'cust-1'], ['cust-2', 'cust-2']]);
     expect(lowered.acceptedEvidence).toEqual([['p1', 'email'], ['p1', 'waiver']]);
     expect(lowered.principalRoles).toEqual([[0, 'agent']]);

@@ -20,6 +20,7 @@ export interface LoweredAdmission {
 }
 
 const COLUMN: Readonly<Record<ScalarField, string>> = {
+  id: 'r.id',
   project: 'r.project',
   scope: 'r.scope',
   lifecycle: 'r.lifecycle',

@@ -20,10 +20,14 @@ export interface Supersession {
   readonly since: number;
 }
 
-/** A record with the version question answered: the successor that replaces it at the as-of time, if any. */
+/**
+ * A record with the version question answered: the successor that replaces it at the as-of time, if any,
+ * and whether its own supersession links are broken.
+ */
 export interface ResolvedRecord {
   readonly checked: CheckedRecord;
   readonly supersededBy: Supersession | null;
+  readonly brokenLink: BrokenLink | null;
 }
 
 export interface Resolution {
@@ -32,6 +36,8 @@ export interface Resolution {
   readonly records: readonly ResolvedRecord[];
   /** Position of each id in `records`. */
   readonly indexOf: IdPositions;
+  /** The ids of the records whose supersession links are broken (`brokenLink` set), in id order. */
+  readonly brokenLinks: readonly string[];
 }
 
 /**
@@ -86,7 +92,19 @@ function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
 }
 
 function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
-  return a.checked === b.checked && (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since));
+  return (
+    a.checked === b.checked &&
+    (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since)) &&
+    sameBrokenLink(a.brokenLink, b.brokenLink)
+  );
+}
+
+function sameBrokenLink(a: BrokenLink | null, b: BrokenLink | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.kind !== b.kind) return false;
+  const names = (link: BrokenLink) => (link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : []);
+  const [x, y] = [names(a), names(b)];
+  return x.length === y.length && x.every((name, index) => name === y[index]);
 }
 
 export function buildIdentityNames(contract: Contract): Map<string, string[]> {
@@ -114,69 +132,97 @@ export function isInForce(successor: CheckedRecord, asOf: number): boolean {
   return successor.record.lifecycle === 'active' && successor.knownAt <= asOf && successor.validFrom <= asOf;
 }
 
-function where(recordSet: RecordSet, id: string): string {
-  const location = recordSet.locations.get(id);
-  if (!location) return '';
-  return location.line === undefined ? ` (${location.file})` : ` (${location.file}:${location.line})`;
-}
+/**
+ * A record's own supersession links, broken: they name an id that is not among the records, the record
+ * itself, or lead back to it through other records (a cycle). Such a record cannot be placed in any
+ * version history, so it is inadmissible; its links that reach a record still supersede it, so a
+ * superseded version never passes as current. In precedence order: what the record's own data says
+ * first (missing targets, itself), then what it shares with others (the cycle).
+ */
+export type BrokenLink =
+  | { readonly kind: 'dangling'; readonly targets: readonly string[] }
+  | { readonly kind: 'self' }
+  /** `successors`: the records on the cycle that supersede this one, in id order. */
+  | { readonly kind: 'cycle'; readonly successors: readonly string[] };
 
-type LinkProblem = { readonly kind: 'dangling'; readonly id: string; readonly target: string } | { readonly kind: 'cycle'; readonly cycle: readonly string[] };
-
-/** The first broken supersession link: a target that is not among the records, or a cycle (a record superseding itself is one). */
-function findBrokenLink(recordSet: RecordSet, successors: readonly CheckedRecord[]): LinkProblem | null {
+/**
+ * Every record whose links are broken, by id. Cycles are the strongly connected components of the
+ * supersession graph with more than one record (Tarjan's algorithm, without recursion: a chain can be as
+ * long as the record set).
+ */
+function findBrokenLinks(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, BrokenLink> {
+  const broken = new Map<string, BrokenLink>();
+  const component = stronglyConnected(recordSet, successors);
   for (const item of successors) {
+    const { id, supersedes } = item.record;
+    const missing = supersedes.filter((target) => !recordSet.byId.has(target));
+    if (missing.length > 0) broken.set(id, { kind: 'dangling', targets: [...new Set(missing)].sort(compareStrings) });
+    else if (supersedes.includes(id)) broken.set(id, { kind: 'self' });
+  }
+  const onCycle = new Map<string, string[]>();
+  for (const item of successors) {
+    const own = component.get(item.record.id);
+    if (own === undefined) continue;
     for (const target of item.record.supersedes) {
-      if (!recordSet.byId.has(target)) return { kind: 'dangling', id: item.record.id, target };
-      if (target === item.record.id) return { kind: 'cycle', cycle: [target] };
+      if (target === item.record.id || component.get(target) !== own || broken.has(target)) continue;
+      const found = onCycle.get(target);
+      if (found === undefined) onCycle.set(target, [item.record.id]);
+      else found.push(item.record.id);
     }
   }
-  const cycle = findSupersessionCycle(recordSet, successors);
-  return cycle ? { kind: 'cycle', cycle } : null;
+  for (const [id, by] of onCycle) broken.set(id, { kind: 'cycle', successors: [...new Set(by)].sort(compareStrings) });
+  return broken;
 }
 
-function linkError(recordSet: RecordSet, problem: LinkProblem): CompileError {
-  if (problem.kind === 'dangling') {
-    return {
-      pass: 'resolve',
-      code: 'DANGLING_REFERENCE',
-      recordId: problem.id,
-      message: `record ${problem.id}${where(recordSet, problem.id)}: supersedes "${problem.target}", which is not among the records`,
-    };
-  }
-  const [first = ''] = problem.cycle;
-  if (problem.cycle.length === 1) return { pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: first, message: `record ${first}${where(recordSet, first)} supersedes itself` };
-  return { pass: 'resolve', code: 'SUPERSESSION_CYCLE', recordId: first, message: `supersession cycle ${problem.cycle.join(' → ')}${where(recordSet, first)}: no version can govern` };
-}
-
-/** Depth-first over supersession links, without recursion: a chain can be as long as the record set. */
-function findSupersessionCycle(recordSet: RecordSet, successors: readonly CheckedRecord[]): string[] | null {
-  const state = new Map<string, 'visiting' | 'done'>();
+/** For each record on a cycle of supersession links (a component of two or more records), the number of its component. */
+function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, number> {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const component = new Map<string, number>();
+  let counter = 0;
+  let components = 0;
+  const targetsOf = (id: string) => (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
   for (const start of successors) {
-    if (state.has(start.record.id)) continue;
-    const path: string[] = [start.record.id];
-    const next: number[] = [0];
-    state.set(start.record.id, 'visiting');
+    if (order.has(start.record.id)) continue;
+    const path: { id: string; targets: readonly string[]; next: number }[] = [];
+    const enter = (id: string) => {
+      order.set(id, counter);
+      low.set(id, counter);
+      counter += 1;
+      stack.push(id);
+      onStack.add(id);
+      path.push({ id, targets: targetsOf(id), next: 0 });
+    };
+    enter(start.record.id);
     while (path.length > 0) {
-      const id = path[path.length - 1] as string;
-      const targets = recordSet.byId.get(id)?.record.supersedes ?? [];
-      const at = next[next.length - 1] as number;
-      if (at >= targets.length) {
-        state.set(id, 'done');
-        path.pop();
-        next.pop();
+      const frame = path[path.length - 1] as (typeof path)[number];
+      if (frame.next < frame.targets.length) {
+        const target = frame.targets[frame.next] as string;
+        frame.next += 1;
+        if (!order.has(target)) enter(target);
+        else if (onStack.has(target)) low.set(frame.id, Math.min(low.get(frame.id) as number, order.get(target) as number));
         continue;
       }
-      next[next.length - 1] = at + 1;
-      const target = targets[at] as string;
-      const mark = state.get(target);
-      if (mark === 'visiting') return [...path.slice(path.indexOf(target)), target];
-      if (mark === 'done') continue;
-      state.set(target, 'visiting');
-      path.push(target);
-      next.push(0);
+      path.pop();
+      const parent = path[path.length - 1];
+      if (parent !== undefined) low.set(parent.id, Math.min(low.get(parent.id) as number, low.get(frame.id) as number));
+      if (low.get(frame.id) !== order.get(frame.id)) continue;
+      const members: string[] = [];
+      for (;;) {
+        const member = stack.pop() as string;
+        onStack.delete(member);
+        members.push(member);
+        if (member === frame.id) break;
+      }
+      if (members.length > 1) {
+        for (const member of members) component.set(member, components);
+        components += 1;
+      }
     }
   }
-  return null;
+  return component;
 }
 
 /** For each superseded id, the successor in force at `asOf` with the smallest id, and since when. */
@@ -212,11 +258,6 @@ function supersessionDeps(recordSet: RecordSet): unknown[] {
  * the records in id order. A plain function of the contract and the records.
  */
 export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive = computeAll): Result<Resolution, CompileError> {
-  const supersessionInputs = supersessionDeps(recordSet);
-  const broken = derive.cell('resolve:links', supersessionInputs, () => findBrokenLink(recordSet, recordSet.successors));
-  // The message names locations, which are not among the cell's inputs: it is written from this record set.
-  if (broken) return err(linkError(recordSet, broken));
-
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
   if (contract.subject !== null) {
@@ -237,12 +278,24 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const order = derive.cell('resolve:id-order', [ids], () => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(inOrder(order, ids)));
-  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, ...supersessionInputs], () => {
+  // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the caller's compilation.
+  const supersessionInputs = supersessionDeps(recordSet);
+  const { broken, brokenLinks } = derive.cell('resolve:links', supersessionInputs, () => {
+    const found = findBrokenLinks(recordSet, recordSet.successors);
+    return { broken: found, brokenLinks: [...found.keys()].sort(compareStrings) };
+  });
+  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
     const found = supersessionsInForce(recordSet.successors, asOf);
-    // While the successors in force stay the same, a record resolves the same way whatever else changed.
-    return { inForce: found, supersessionKey: canonicalJson([...found].sort(([a], [b]) => compareStrings(a, b))) };
+    // While the successors in force and the broken links stay the same, a record resolves the same way whatever else changed.
+    return { inForce: found, supersessionKey: canonicalJson([[...found].sort(([a], [b]) => compareStrings(a, b)), [...broken].sort(([a], [b]) => compareStrings(a, b))]) };
   });
   const inIdOrder = inOrder(order, recordSet.checked);
-  const records = derive.map('resolve:records', supersessionKey, inIdOrder, (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null }), sameResolved);
-  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf });
+  const records = derive.map(
+    'resolve:records',
+    supersessionKey,
+    inIdOrder,
+    (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null, brokenLink: broken.get(checked.record.id) ?? null }),
+    sameResolved,
+  );
+  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf, brokenLinks });
 }

@@ -4,7 +4,8 @@ import { buildAdmissionPlan, PLAN_OPERATORS, planDigest, type AdmissionPlan, typ
 import { acceptAnswer, ALL_CAPABILITIES, checkAdapterFor, type AdapterIdentity, type Capability } from './adapter';
 
 function planOf(overrides: ContractOverrides = {}): AdmissionPlan {
-  return buildAdmissionPlan(resolveOrThrow(buildContract(overrides), [buildRecord()]).contract);
+  const resolution = resolveOrThrow(buildContract(overrides), [buildRecord()]);
+  return buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
 }
 
 function adapterWith(capabilities: readonly Capability[] = ALL_CAPABILITIES, operators = PLAN_OPERATORS): AdapterIdentity {
@@ -15,7 +16,7 @@ describe('the admission plan', () => {
   it('keeps every gate as its own clause, in gate order, with typed operands', () => {
     const plan = planOf({ typedEvidenceOnly: true, denyLabels: ['hr'] });
     expect(plan.clauses.map((clause) => clause.gate)).toEqual([
-      'project', 'scope', 'identity', 'time', 'supersession', 'lifecycle', 'source', 'authority', 'review', 'provenance', 'sensitivity', 'authorisation', 'authorisation', 'deny', 'evidence',
+      'project', 'scope', 'identity', 'time', 'supersession', 'supersession', 'lifecycle', 'source', 'authority', 'review', 'provenance', 'sensitivity', 'authorisation', 'authorisation', 'deny', 'evidence',
     ]);
     expect(plan.clauses.find((clause) => clause.gate === 'deny')).toEqual({ gate: 'deny', op: 'list-disjoint', field: 'labels', set: { domain: 'label', values: ['hr'] } });
     expect(plan.clauses.find((clause) => clause.gate === 'time')).toEqual({ gate: 'time', op: 'in-force-at', at: { type: 'decision-time', epochMs: Date.parse('2026-08-30T12:00:00Z') } });

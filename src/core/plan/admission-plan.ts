@@ -47,6 +47,7 @@ export interface DecisionTime {
 
 /** A record's fields a clause may read, with the domain of the values each holds. */
 export const FIELD_DOMAIN = {
+  id: 'record-id',
   project: 'project',
   scope: 'scope',
   lifecycle: 'lifecycle',
@@ -59,7 +60,7 @@ export const FIELD_DOMAIN = {
   labels: 'label',
 } as const satisfies Record<string, PlanDomain>;
 
-export type ScalarField = 'project' | 'scope' | 'lifecycle' | 'sourceClass' | 'authorityClass' | 'reviewState' | 'sensitivity';
+export type ScalarField = 'id' | 'project' | 'scope' | 'lifecycle' | 'sourceClass' | 'authorityClass' | 'reviewState' | 'sensitivity';
 export type ListField = 'roles' | 'purposes' | 'labels';
 
 /**
@@ -133,10 +134,13 @@ function typedValue<D extends PlanDomain>(domain: D, value: string): TypedValue<
 }
 
 /**
- * The plan of a resolved contract: the gates in GATE_ORDER. It is built from the contract alone, as the
- * lowering was, independently of the evaluator that re-checks every candidate.
+ * The plan of a resolved contract: the gates in GATE_ORDER. It is built from the contract, independently
+ * of the evaluator that re-checks every candidate, and from the one thing resolve decided about the records
+ * as a whole: which have broken supersession links (`brokenLinks`, ids). Whether a record lies on a cycle
+ * depends on every link of the cycle, which a store re-running only the rows that changed cannot see, so
+ * both sides read the one answer resolve found and agree on it by construction.
  */
-export function buildAdmissionPlan(resolved: ResolvedContract): AdmissionPlan {
+export function buildAdmissionPlan(resolved: ResolvedContract, brokenLinks: readonly string[]): AdmissionPlan {
   const { contract, asOf, subject } = resolved;
   const at: DecisionTime = { type: 'decision-time', epochMs: asOf };
   const directory = [...resolved.identityNames]
@@ -148,6 +152,7 @@ export function buildAdmissionPlan(resolved: ResolvedContract): AdmissionPlan {
     { gate: 'identity', op: 'subject-resolves', subject: subject === null ? null : typedValue('identity', subject), directory },
     { gate: 'time', op: 'in-force-at', at },
     { gate: 'supersession', op: 'not-superseded-at', at },
+    { gate: 'supersession', op: 'not-member-of', field: 'id', set: typedSet('record-id', brokenLinks) },
     { gate: 'lifecycle', op: 'not-member-of', field: 'lifecycle', set: typedSet('lifecycle', contract.forbiddenLifecycle) },
     { gate: 'source', op: 'member-of', field: 'sourceClass', set: typedSet('source-class', contract.allowedSourceClasses) },
     { gate: 'authority', op: 'member-of', field: 'authorityClass', set: typedSet('authority-class', contract.allowedAuthorityClasses) },

@@ -37,7 +37,7 @@ function rowByRow(driver: SqlDriver, table: string, query: string): { id: string
 function admitInto(index: RecordIndex, records: readonly SourceRecord[], scopes: string[]): void {
   const recordSet = buildRecordSet(records);
   index.sync(recordSet);
-  index.admit(valueOf(lowerResolved(resolveOrThrow(buildContract({ scopes }), records).contract, 999)));
+  index.admit(valueOf(lowerResolved(resolveOrThrow(buildContract({ scopes }), records), 999)));
   index.syncAdmittedText(recordSet);
 }
 

@@ -170,7 +170,7 @@ describe('admission in SQL', () => {
     const contract = buildContract({ denyLabels: ['hr'] });
     const admittedBy = (records: readonly SourceRecord[]) => {
       sqlIndex.sync(buildRecordSet(records));
-      const lowered = valueOf(lowerResolved(resolveOrThrow(contract, records).contract, 999));
+      const lowered = valueOf(lowerResolved(resolveOrThrow(contract, records), 999));
       const incremental = [...sqlIndex.admit(lowered)].sort();
       const full = own.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)).sort();
       expect(incremental).toEqual(full);
@@ -205,7 +205,7 @@ describe('admission in SQL', () => {
     const admittedBy = (records: readonly SourceRecord[], denyLabels: string[]) => {
       const recordSet = buildRecordSet(records);
       sqlIndex.sync(recordSet);
-      const lowered = valueOf(lowerResolved(resolveOrThrow(buildContract({ denyLabels }), records).contract, 999));
+      const lowered = valueOf(lowerResolved(resolveOrThrow(buildContract({ denyLabels }), records), 999));
       const admitted = [...sqlIndex.admit(lowered)].sort();
       expect(admitted).toEqual(own.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)).sort());
       return { recordSet, admitted };
@@ -235,7 +235,7 @@ describe('admission in SQL', () => {
     const step = (records: readonly SourceRecord[], scopes: string[]) => {
       const recordSet = buildRecordSet(records);
       sqlIndex.sync(recordSet);
-      const admitted = sqlIndex.admit(valueOf(lowerResolved(resolveOrThrow(buildContract({ scopes }), records).contract, 999)));
+      const admitted = sqlIndex.admit(valueOf(lowerResolved(resolveOrThrow(buildContract({ scopes }), records), 999)));
       sqlIndex.syncAdmittedText(recordSet);
       const held = own.all('SELECT r.id FROM admitted_text_docsize d JOIN records r ON r.rowid = d.id ORDER BY r.id').map(([id]) => String(id));
       expect(held).toEqual([...admitted].sort());

@@ -115,8 +115,17 @@ function recordBodyArbitrary(contract: Contract) {
       { weight: 1, arbitrary: anyEvidence },
     ),
     relevance: fc.option(fc.integer({ min: 0, max: 5 }), { freq: 3 }),
-    /** Supersession targets as positions among earlier records, which rules out cycles by construction. */
+    /** Supersession targets as positions among earlier records: valid links, which form no cycle. */
     supersedes: fc.array(fc.nat({ max: MAX_RECORDS - 1 }), { maxLength: 2 }),
+    /**
+     * Now and then one link more that may be broken: to any position (itself, a later record and so a
+     * possible cycle, or past the last record, which dangles), or to an id no record has.
+     */
+    extraLink: fc.oneof(
+      { weight: 14, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.nat({ max: MAX_RECORDS - 1 }) },
+      { weight: 1, arbitrary: fc.constant('missing' as const) },
+    ),
   });
 }
 
@@ -124,7 +133,8 @@ type RecordBody = ReturnType<typeof recordBodyArbitrary> extends fc.Arbitrary<in
 
 function bodyToRecord(body: RecordBody, index: number): SourceRecord {
   const id = `r${index}`;
-  const targets = [...new Set(body.supersedes.filter((position) => position < index))].map((position) => `r${position}`);
+  const extra = body.extraLink === null ? [] : [body.extraLink === 'missing' ? 'gone' : `r${body.extraLink}`];
+  const targets = [...new Set([...body.supersedes.filter((position) => position < index).map((position) => `r${position}`), ...extra])];
   const provenance =
     body.provenance === 'missing' ? null : { origin: `sys/${id}`, contentHash: contentHashOf(body.provenance === 'verified' ? body.text : `${body.text}!`) };
   const input: RecordInput = {

@@ -3,7 +3,7 @@ import { recordSchema, type RecordInput, type SourceRecord } from '../format/rec
 import type { CompileError, Result } from '../errors';
 import { contentHashOf } from '../hash';
 import { lowerAdmission, type LoweredAdmission } from '../passes/lower-admission';
-import { resolve, type Resolution, type ResolvedContract } from '../passes/resolve';
+import { resolve, type Resolution } from '../passes/resolve';
 import { buildAdmissionPlan, planDigest } from '../plan/admission-plan';
 import { createRecordSet, type RecordSet } from '../passes/validate';
 
@@ -81,8 +81,8 @@ export function valueOf<T>(result: Result<T, CompileError>): T {
   return result.value;
 }
 
-/** The SQLite lowering of a resolved contract's plan, as the SQLite adapter makes it. */
-export function lowerResolved(resolved: ResolvedContract, maxParameters: number): Result<LoweredAdmission, CompileError> {
-  const plan = buildAdmissionPlan(resolved);
+/** The SQLite lowering of a resolution's plan, as the SQLite adapter makes it. */
+export function lowerResolved(resolution: Resolution, maxParameters: number): Result<LoweredAdmission, CompileError> {
+  const plan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
   return lowerAdmission(plan, planDigest(plan), maxParameters);
 }
