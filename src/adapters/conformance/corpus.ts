@@ -229,7 +229,22 @@ export function conformanceCases(combinedCount = 16): ConformanceCase[] {
   return cases;
 }
 
-/** A supersession cycle: no version can govern, so every path must refuse it before admission (SUPERSESSION_CYCLE). */
-export function cycleCase(): ConformanceCase {
-  return { name: 'supersession cycle', contract: makeContract(), records: [makeRecord('c1', { supersedes: ['c2'] }), makeRecord('c2', { supersedes: ['c1'] })] };
+/**
+ * Broken supersession links: a record superseding an absent id, a draft superseding itself, and a cycle
+ * whose draft member cannot supersede the other. Each would be admitted but for its broken link, so only
+ * the plan's list of broken ids (which resolve found) excludes them: an adapter that drops or alters that
+ * clause admits one of them.
+ */
+export function brokenLinksCase(): ConformanceCase {
+  return {
+    name: 'broken supersession links',
+    contract: makeContract(),
+    records: [
+      makeRecord('b-dangling', { supersedes: ['NOPE'] }),
+      makeRecord('b-self', { supersedes: ['b-self'], lifecycle: 'draft' }),
+      makeRecord('c1', { supersedes: ['c2'] }),
+      makeRecord('c2', { supersedes: ['c1'], lifecycle: 'draft' }),
+      makeRecord('c3'),
+    ],
+  };
 }

@@ -9,7 +9,7 @@ import { createRecordSet, type RecordSet } from '../../core/passes/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
 import { acceptAnswer, checkAdapterFor, type RemoteAdmissionAdapter } from '../../core/plan/adapter';
 import type { CompileOutcome } from '../../core/result';
-import { conformanceCases, cycleCase, type ConformanceCase } from './corpus';
+import { brokenLinksCase, conformanceCases, type ConformanceCase } from './corpus';
 
 /** An adapter as the suite drives it: a store to fill, the adapter over it, and the whole compile through it. */
 export interface AdapterUnderTest {
@@ -122,7 +122,7 @@ function mutants(plan: AdmissionPlan, previous: PreparedCompile | null): Mutant[
  */
 export async function runConformanceSuite(adapters: readonly AdapterUnderTest[], reference: ReferenceCompile, options: { readonly combined?: number; readonly mutations?: boolean } = {}): Promise<SuiteFinding[]> {
   const findings: SuiteFinding[] = [];
-  const cases: ConformanceCase[] = [...conformanceCases(options.combined), cycleCase()];
+  const cases: ConformanceCase[] = [...conformanceCases(options.combined), brokenLinksCase()];
   for (const under of adapters) {
     const adapter = await under.adapter();
     const killed = new Map<string, number>();
@@ -136,7 +136,7 @@ export async function runConformanceSuite(adapters: readonly AdapterUnderTest[],
       const actual = await under.compile(request);
       const prepared = prepareCompile(request, computeAll);
       if (!prepared.ok) {
-        // Refused before admission (a cycle): every path must refuse it the same way.
+        // Refused before admission: every path must refuse it the same way.
         if (actual.ok || expected.ok || actual.error.code !== expected.error.code) problems.push(`${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ${actual.ok ? 'a compile' : actual.error.code}`);
         continue;
       }

@@ -9,6 +9,7 @@ export interface PostgresStatement {
 }
 
 const COLUMN: Readonly<Record<ScalarField, string>> = {
+  id: 'r.id',
   project: 'r.project',
   scope: 'r.scope',
   lifecycle: 'r.lifecycle',
