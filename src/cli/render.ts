@@ -1,11 +1,11 @@
-import type { Audience } from '../core/disclosure';
-import { discloseOutcome } from '../core/disclosure';
+import type { DisclosedView } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
 import { escapeText } from '../core/format/json-text';
 import type { ReceiptVerdict } from '../core/drill';
 import { factContextOf, renderFact } from '../core/reasons';
 import { renderDiffText } from '../core/receipt-diff';
 import type { Baselines, CompileOutcome } from '../core/result';
+import type { UserView } from '../core/user-view';
 
 /** Left-aligned columns, each as wide as its widest cell; cells are escaped (ids and facts may carry control characters). */
 export function table(header: readonly string[], unsafeRows: readonly (readonly string[])[]): string {
@@ -28,9 +28,12 @@ export function renderError(error: CompileError): string {
 
 const list = (ids: readonly string[]) => (ids.length === 0 ? '-' : ids.join(', '));
 
-/** `baselines` only in the diagnostic view: their whole-corpus scores are shaped by records a user may not see. */
-export function renderOutcome(outcome: CompileOutcome, audience: Audience, baselines: Baselines | null): string {
-  const view = discloseOutcome(outcome, audience);
+/**
+ * `view` is the disclosure for the audience; `userView` is given in the user view only, which then names
+ * itself by its user-view id and counts its own rows. `baselines` only in the diagnostic view: their
+ * whole-corpus scores are shaped by records a user may not see.
+ */
+export function renderOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null): string {
   const receipt = outcome.receipt;
   const context = factContextOf(receipt.contract);
   const compiledSelected = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
@@ -70,7 +73,8 @@ export function renderOutcome(outcome: CompileOutcome, audience: Audience, basel
     if (outcome.decisionBlockedBy.length > 0) out.push(`DECISION BLOCKED: ${outcome.decisionBlockedBy.join(', ')} not established from admitted evidence.`);
   }
   const ranking = receipt.ranking.mode === 'bm25' ? `bm25 over the admitted set (${receipt.ranking.documents} documents)` : 'declared relevance';
-  out.push('', `receipt ${receipt.receiptId}`, `selected ${outcome.counts.selected} · excluded ${outcome.counts.excluded} · ranking ${ranking}`);
+  if (userView) out.push('', `user view ${userView.id}`, `selected ${userView.counts.selected} · excluded ${userView.counts.excluded} · withheld ${userView.counts.withheld} · ranking ${ranking}`);
+  else out.push('', `receipt ${receipt.receiptId}`, `selected ${outcome.counts.selected} · excluded ${outcome.counts.excluded} · ranking ${ranking}`);
   if (baselines === null) out.push('naive and post-filter packets: diagnostic view only (they rank with statistics of records this view withholds)');
   return `${out.join('\n')}\n`;
 }

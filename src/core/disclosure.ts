@@ -1,4 +1,4 @@
-import { isBoundedDisclosure, recordsNamedBy, REASONS, type Fact } from './reasons';
+import { isBoundedDisclosure, recordsNamedBy, REASONS, renderFact, type Fact, type FactContext, type ReasonCode } from './reasons';
 import type { CompileOutcome, TraceRow } from './result';
 
 export type Audience = 'diagnostic' | 'user';
@@ -74,3 +74,23 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
   };
 }
 
+
+/** A failure as one view words it: in the user view one about a withheld record names neither the record nor its fact. */
+export interface DisclosedFailure {
+  readonly code: ReasonCode;
+  readonly message: string;
+  readonly recordId: string | null;
+  readonly fact: string | null;
+}
+
+export function disclosedFailure(outcome: CompileOutcome, view: DisclosedView, context: FactContext): DisclosedFailure | null {
+  if (outcome.status !== 'fail_closed') return null;
+  const { failure } = outcome;
+  const hidden = view.audience === 'user' && (isBoundedDisclosure(failure.code) || view.failureMessage !== failure.message);
+  return {
+    code: failure.code,
+    message: view.failureMessage ?? failure.message,
+    recordId: hidden ? null : (failure.recordId ?? null),
+    fact: hidden || failure.fact === undefined ? null : renderFact(failure.fact, context),
+  };
+}

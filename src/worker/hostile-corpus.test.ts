@@ -26,7 +26,7 @@ let baseReceipt: string;
 function compileBase(): string {
   const compiled = session.compile('diagnostic');
   if (!compiled.ok) throw new Error(`the base no longer compiles: ${compiled.error.message}`);
-  return compiled.view.receiptId;
+  return compiled.view.receiptId ?? '';
 }
 
 beforeAll(async () => {

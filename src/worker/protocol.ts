@@ -197,10 +197,14 @@ export interface CompileView {
    */
   readonly baselineIndexing: { readonly done: number; readonly total: number } | null;
   readonly status: 'packet' | 'fail_closed';
-  readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
-  readonly receiptId: string;
+  /** In the user view its own rows only (`candidates`, `excluded`), the withheld records counted apart (0 in the diagnostic view). */
+  readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number; readonly withheld: number };
+  /** Diagnostic view only (null in the user view): the receipt id and the record-set digest cover withheld records. */
+  readonly receiptId: string | null;
+  /** User view only (null in the diagnostic view): the user-view id, a digest of what it shows (docs/FORMAT.md, "User-view export"). */
+  readonly userViewId: string | null;
   readonly contractFingerprint: string;
-  readonly recordSetDigest: string;
+  readonly recordSetDigest: string | null;
   readonly packetFingerprint: string | null;
   readonly tokensUsed: number;
   readonly tokenBudget: number;

@@ -116,7 +116,8 @@ describe('a session remembering the result it showed', () => {
 
     // What the next boot compiles from the same storage is what was remembered.
     const reloaded = await startSession(storage);
-    expect(compiledView(reloaded, 'user').receiptId).toBe(remembered?.view.receiptId);
+    expect(compiledView(reloaded, 'user').userViewId).toMatch(/^[0-9a-f]{64}$/);
+    expect(compiledView(reloaded, 'user').userViewId).toBe(remembered?.view.userViewId);
     // Another build shows nothing remembered.
     expect(await readRememberedResult(storage, '/assets/compiler.worker-other.js')).toBeNull();
   });
@@ -155,7 +156,7 @@ describe('a session remembering the result it showed', () => {
 });
 
 describe('reading a remembered result back', () => {
-  const entryFor = (saved: SavedWorkspace): RememberedEntry => ({ key: inputsKeyOf(BUILD, saved) ?? '', result: { view: { receiptId: 'r' } as never, firstPage: { offset: 0, rows: [], matched: 0, total: 0 } } });
+  const entryFor = (saved: SavedWorkspace): RememberedEntry => ({ key: inputsKeyOf(BUILD, saved) ?? '', result: { view: { receiptId: 'r', userViewId: null } as never, firstPage: { offset: 0, rows: [], matched: 0, total: 0 } } });
   const stored = (workspaceValue: unknown, remembered: unknown, filesMissing = false): WorkspaceStorage & ResultMemory => ({
     read: async () => ({ workspace: workspaceValue, filesMissing }),
     write: async () => undefined,

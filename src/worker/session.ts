@@ -1,19 +1,19 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
-import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
+import { disclosedFailure, discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
 import { drill, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { factContextOf, isBoundedDisclosure, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
+import { factContextOf, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
 import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { parseReceiptJson } from '../core/passes/validate';
 import { receiptStatement, serialiseStatement } from '../core/statement';
-import type { Baselines, CompileOutcome, Packet, Receipt, TraceRow } from '../core/result';
+import type { Baselines, CompileOutcome, Receipt, TraceRow } from '../core/result';
 import type { Resolution } from '../core/passes/resolve';
-import { USER_VIEW_FORMAT, type UserViewExport } from '../core/format/user-view';
+import { buildUserView, serialiseUserView, type UserView } from '../core/user-view';
 import { prepareScenario } from '../scenarios/prepare';
 import type { BuiltinScenario } from './builtin-sources';
 import { intakeFiles, LoadCancelled, type NamedBlob, type RecordsFileReader } from './file-intake';
@@ -84,6 +84,8 @@ interface LastCompile {
   readonly views: Map<Audience, DisclosedView>;
   /** The naive and post-filter packets, worked out when a diagnostic view first asks for them. */
   baselines: Baselines | null;
+  /** What the user view shows (its document, packet text and id), worked out when a user view first asks for it. */
+  userView?: UserView;
   /** What the gates read, worked out again when a record is first inspected. */
   resolution?: Resolution | null;
   /** Per audience: the as-of stops, and the diff from the pinned receipt (each asked for after every compilation, and the diff again by the trace). */
@@ -478,6 +480,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     return view;
   };
 
+  const userViewOf = (compiled: LastCompile): UserView => (compiled.userView ??= buildUserView(compiled.outcome, disclosed(compiled, 'user')));
+
   /**
    * The baselines only for the diagnostic view: their whole-corpus scores are shaped by records a user may not see.
    * `answer`: the view answers the user's compile or change of view, so a large record set's attempts are left for
@@ -492,7 +496,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     const indexing = audience === 'diagnostic' && baselines === null ? { done: corpusProgress?.done ?? 0, total: corpusProgress?.total ?? compiled.request.recordSet.records.length } : null;
     const source = viewSource(compiled, audience);
     const attempts = answer && compiled.request.recordSet.records.length >= ATTEMPTS_AFTER_RESULT_FROM ? null : evidenceAttempts(source);
-    return compileView(compiled, source, baselines, indexing, attempts);
+    return compileView(compiled, source, audience === 'user' ? userViewOf(compiled) : null, baselines, indexing, attempts);
   };
 
   /**
@@ -696,13 +700,13 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       if (!last || last.outcome.status !== 'packet') return null;
       const { packet, receipt } = last.outcome;
       const common = { view: audience, packetFingerprint: receipt.packetFingerprint, contractFingerprint: receipt.contractFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body };
-      if (audience === 'user') return canonicalJson({ ...common, text: userPacketText(packet, receipt, disclosed(last, 'user').withheld.size) });
+      if (audience === 'user') return canonicalJson({ ...common, userViewId: userViewOf(last).id, text: userViewOf(last).packetText });
       return canonicalJson({ ...common, receiptId: receipt.receiptId, text: packetWithManifest(packet, receipt) });
     },
 
     /** The user view as a document (docs/FORMAT.md, "User-view export"); null before the first compilation. */
     userViewJson(): string | null {
-      return last ? canonicalJson(userViewExport(last, disclosed(last, 'user'))) : null;
+      return last ? serialiseUserView(userViewOf(last).document) : null;
     },
 
     /**
@@ -1004,60 +1008,6 @@ export function appliedChanges(scenario: ScenarioFile, request: CompileRequest):
   ];
 }
 
-const USER_VIEW_NOTICE =
-  'User view: records outside the authorised scope are counted, never named. This is not a receipt: its rows are incomplete, so no receipt id can be recomputed from it, and it carries no digest that covers a withheld record. The diagnostic receipt is exported only from the diagnostic view.';
-
-/**
- * The packet with a user-view manifest: the receipt id and the record-set digest are left out because both
- * cover withheld records (a change to one would show in them); the packet and contract fingerprints do not.
- */
-export function userPacketText(packet: Packet, receipt: Receipt, withheldCount: number): string {
-  return [
-    '=== CONTEXT PACKET ===',
-    `view: user (${withheldCount === 0 ? 'no record is withheld' : `${withheldCount} record${withheldCount === 1 ? ' is' : 's are'} outside the authorised scope and not named`}; receipt id and record-set digest are not part of the user view)`,
-    `packet fingerprint: sha256:${receipt.packetFingerprint ?? ''}`,
-    `contract fingerprint: sha256:${receipt.contractFingerprint}`,
-    `engine: ${receipt.engineVersion} (${receipt.schemaVersion})`,
-    '======================',
-    packet.body,
-  ].join('\n');
-}
-
-/** Builds the user-view export from the user rendering of one compilation, so it can hold nothing the screen does not. */
-export function userViewExport(compiled: LastCompile, view: DisclosedView): UserViewExport {
-  const { outcome } = compiled;
-  const receipt = outcome.receipt;
-  // No baselines: their whole-corpus scores are shaped by records the user may not see (the user view shows none either).
-  const context = factContextOf(receipt.contract);
-  const failure = outcome.status === 'fail_closed' ? compileView(compiled, { request: compiled.request, outcome, view, context }, null, null, null).failure : null;
-  return {
-    format: USER_VIEW_FORMAT,
-    version: 1,
-    view: 'user',
-    notice: USER_VIEW_NOTICE,
-    outcome: outcome.status,
-    task: receipt.contract.task,
-    asOf: receipt.contract.asOf,
-    contractFingerprint: receipt.contractFingerprint,
-    packetFingerprint: receipt.packetFingerprint,
-    controls: [...receipt.controls],
-    lateChanges: [...receipt.lateChanges],
-    tokenBudget: receipt.contract.tokenBudget,
-    tokensUsed: receipt.tokensUsed,
-    selected: [...receipt.selected],
-    evidence: receipt.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.records] })),
-    decisionBlockedBy: [...receipt.decisionBlockedBy],
-    failure: failure ? { code: failure.code, message: failure.message, recordId: failure.recordId, fact: failure.fact } : null,
-    withheldCount: view.withheld.size,
-    withheldNotice: view.withheldNotice,
-    // A comparison with a pinned baseline is a screen's, not part of the document.
-    trace: view.rows.map((row) => {
-      const { change: _change, ...shown } = toRowView(row, context);
-      return shown;
-    }),
-  };
-}
-
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
 export function diffView(diff: ReceiptDiff): DiffView {
   return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
@@ -1072,7 +1022,8 @@ function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-function compileView(compiled: LastCompile, source: ViewSource, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null, attempts: readonly EvidenceAttempts[] | null): CompileView {
+/** `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it shows. */
+function compileView(compiled: LastCompile, source: ViewSource, userView: UserView | null, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null, attempts: readonly EvidenceAttempts[] | null): CompileView {
   const { outcome, request } = compiled;
   const { view } = source;
   const required = new Set(request.contract.requiredRecords);
@@ -1095,7 +1046,7 @@ function compileView(compiled: LastCompile, source: ViewSource, baselines: Basel
 
   const receipt = outcome.receipt;
   const context = factContextOf(receipt.contract);
-  const hideFailedRecord = view.audience === 'user' && outcome.status === 'fail_closed' && (isBoundedDisclosure(outcome.failure.code) || view.failureMessage !== outcome.failure.message);
+  const failure = userView ? userView.failure : disclosedFailure(outcome, view, context);
   const packetEntries: ColumnEntry[] = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false, code: entry.code })) : [];
   const compiledColumn: PacketColumn =
     outcome.status === 'packet'
@@ -1116,7 +1067,7 @@ function compileView(compiled: LastCompile, source: ViewSource, baselines: Basel
           tokensUsed: 0,
           tokenBudget: receipt.contract.tokenBudget,
           illegalCount: 0,
-          requiredMissed: outcome.failure.recordId && !hideFailedRecord ? [outcome.failure.recordId] : [],
+          requiredMissed: failure?.recordId ? [failure.recordId] : [],
           coverage: columnCoverage(request, []),
         };
 
@@ -1129,10 +1080,11 @@ function compileView(compiled: LastCompile, source: ViewSource, baselines: Basel
     audience: view.audience,
     baselineIndexing,
     status: outcome.status,
-    counts: outcome.counts,
-    receiptId: receipt.receiptId,
+    counts: userView ? userView.counts : { ...outcome.counts, withheld: 0 },
+    receiptId: userView ? null : receipt.receiptId,
+    userViewId: userView ? userView.id : null,
     contractFingerprint: receipt.contractFingerprint,
-    recordSetDigest: receipt.recordSetDigest,
+    recordSetDigest: userView ? null : receipt.recordSetDigest,
     packetFingerprint: receipt.packetFingerprint,
     tokensUsed: receipt.tokensUsed,
     tokenBudget: receipt.contract.tokenBudget,
@@ -1141,20 +1093,11 @@ function compileView(compiled: LastCompile, source: ViewSource, baselines: Basel
       postFilter: baselines === null ? null : baselineColumn('post-filter', baselines.postFilter),
       compiled: compiledColumn,
     },
-    failure:
-      outcome.status === 'fail_closed'
-        ? {
-            code: outcome.failure.code,
-            summary: REASONS[outcome.failure.code].summary,
-            message: view.failureMessage ?? outcome.failure.message,
-            recordId: hideFailedRecord ? null : (outcome.failure.recordId ?? null),
-            fact: hideFailedRecord || outcome.failure.fact === undefined ? null : renderFact(outcome.failure.fact, context),
-          }
-        : null,
+    failure: failure ? { ...failure, summary: REASONS[failure.code].summary } : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
     evidenceAttempts: attempts,
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
-    packetText: outcome.status === 'packet' ? (view.audience === 'user' ? userPacketText(outcome.packet, receipt, view.withheld.size) : packetWithManifest(outcome.packet, receipt)) : null,
+    packetText: userView ? userView.packetText : outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
     withheldCount: view.withheld.size,
     withheldNotice: view.withheldNotice,
     controls: request.controls ?? [],

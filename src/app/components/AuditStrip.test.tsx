@@ -9,13 +9,23 @@ describe('AuditStrip', () => {
   afterEach(cleanup);
 
   it('shows counts, exact budget accounting, the receipt and the principle', () => {
-    resetStores(sampleView({ counts: { candidates: 13, admitted: 6, selected: 4, excluded: 9 }, tokensUsed: 74, tokenBudget: 96 }));
+    resetStores(sampleView({ counts: { candidates: 13, admitted: 6, selected: 4, excluded: 9, withheld: 0 }, tokensUsed: 74, tokenBudget: 96 }));
     render(<AuditStrip />);
     expect(screen.getByTestId('audit-selected')).toHaveTextContent('4');
     expect(screen.getByTestId('audit-excluded')).toHaveTextContent('9');
     expect(screen.getByTestId('audit-budget')).toHaveTextContent('74 / 96 tokens');
     expect(screen.getByTestId('audit-receipt')).toHaveTextContent('aaaaaaaaaaaa');
     expect(screen.getByTestId('audit-principle')).toHaveTextContent(GOVERNING_PRINCIPLE);
+  });
+
+  it('in the user view shows the user-view id, labelled as such, never a receipt, and counts the withheld records apart', () => {
+    resetStores(sampleView({ audience: 'user', receiptId: null, recordSetDigest: null, userViewId: 'e'.repeat(64), counts: { candidates: 11, admitted: 5, selected: 4, excluded: 7, withheld: 2 } }));
+    render(<AuditStrip />);
+    expect(screen.queryByTestId('audit-receipt')).toBeNull();
+    expect(screen.getByTestId('audit-user-view')).toHaveTextContent('eeeeeeeeeeee');
+    expect(screen.getByTestId('audit-user-view')).toHaveAttribute('title', 'e'.repeat(64));
+    expect(screen.getByRole('button', { name: 'User view' })).toBeInTheDocument();
+    expect(screen.getByTestId('audit-excluded')).toHaveTextContent('7 + 2 withheld');
   });
 
   it('names the outcome in words when the compiler fails closed', () => {

@@ -17,7 +17,7 @@ function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNod
 }
 
 /**
- * One line of facts an auditor asks for first: counts, exact budget, receipt, principle. Before the first
+ * One line of facts an auditor asks for first: counts, exact budget, receipt (user-view id in the user view), principle. Before the first
  * result the same grid holds placeholders, so nothing below it moves when the result arrives.
  */
 export function AuditStrip() {
@@ -28,16 +28,22 @@ export function AuditStrip() {
   const view = response?.ok ? response.view : null;
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
+  const userViewId = <TermLink term="user-view-id">User view</TermLink>;
   return (
     <section className="audit-strip" aria-label="Audit strip" data-testid="audit-strip">
       {view ? (
         // While the inputs compile again the previous facts stay in place, dimmed, so nothing moves; the outcome says it is not yet known.
         <dl aria-busy={compiling} className={compiling ? 'audit-outdated' : undefined}>
           <Fact term="Selected" value={view.counts.selected} testId="audit-selected" />
-          <Fact term="Excluded" value={view.counts.excluded} testId="audit-excluded" />
+          <Fact term="Excluded" value={view.counts.withheld > 0 ? `${view.counts.excluded} + ${view.counts.withheld} withheld` : view.counts.excluded} testId="audit-excluded" />
           <Fact term={budget} value={`${view.tokensUsed} / ${view.tokenBudget} tokens`} testId="audit-budget" />
           <Fact term="Outcome" value={remembered ? 'From your last session; checking…' : compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
-          <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
+          {/* The receipt id covers withheld records: the user view shows its own id instead (docs/FORMAT.md, "User-view export"). */}
+          {view.receiptId !== null ? (
+            <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
+          ) : (
+            <Fact term={userViewId} value={shortHash(view.userViewId ?? '')} testId="audit-user-view" title={view.userViewId ?? undefined} />
+          )}
           <Fact
             term="Decision"
             value={view.status !== 'packet' ? 'None: no packet' : view.decisionBlockedBy.length > 0 ? `Reserved for a person (${view.decisionBlockedBy.join(', ')} not established)` : 'May rest on the packet'}

@@ -27,7 +27,8 @@ export function DrillPanel() {
   const [chosen, setChosen] = useState<string>('');
   const lateChangeId = lateChanges.some((change) => change.id === chosen) ? chosen : (lateChanges[0]?.id ?? '');
   const chosenChange = lateChanges.find((change) => change.id === lateChangeId);
-  const currentId = response?.ok ? response.view.receiptId : null;
+  // Whether a result is on screen to freeze: in the user view it goes by its user-view id.
+  const currentId = response?.ok ? (response.view.receiptId ?? response.view.userViewId) : null;
 
   return (
     <section className="panel" aria-labelledby="drill-heading">

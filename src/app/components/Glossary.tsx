@@ -6,6 +6,7 @@ import { useModalDialog } from './use-modal-dialog';
 /** Words and numbers the screen uses without explaining them in place. */
 export const GLOSSARY_TERMS = [
   { key: 'receipt', term: 'Receipt', text: 'The SHA-256 id of the compilation’s canonical receipt; the audit strip shows its first 12 hex digits (the full id is in the downloaded receipt). Any change to the contract, a record or a decision gives another receipt.' },
+  { key: 'user-view-id', term: 'User-view id', text: 'What the user view shows instead of the receipt id: the SHA-256 of the user view’s own content (contract, visible rows as worded, packet, evidence, failure). It leaves out the withheld count, so a change to a record the user view withholds never changes it.' },
   { key: 'tokens', term: 'Tokens', text: 'Each record’s declared cost, written in the record (no tokenizer is run). Budgets and the three packets are counted in these numbers.' },
   { key: 'rank', term: 'Rank', text: 'Position among the admitted optional records by relevance (#1 is the most relevant). Records refused by a gate, and required records, are not ranked (—).' },
   { key: 'score', term: 'Score', text: 'Relevance, higher is better: −bm25 from SQLite FTS5, or the record’s declared relevance when the contract says ranking: declared. bm25 over a few short records is tiny, so scores are shown to three significant digits (1.23 × 10⁻⁶).' },

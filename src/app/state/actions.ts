@@ -1,6 +1,7 @@
 import type { Audience } from '../../core/disclosure';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, RememberedResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
+import { viewIdentity } from '../../shared/view-identity';
 import { WorkerLostError } from '../worker-supervisor';
 import { compilerApi, restartCompilerWorker } from './api';
 import { createLatestWins } from './latest-wins';
@@ -105,10 +106,10 @@ async function showRememberedResult(): Promise<void> {
   if (remembered === null || response !== null || failure !== null || fatal !== null || traceQuery !== DEFAULT_TRACE_QUERY || remembered.view.audience !== audience) return;
   const { view, firstPage } = remembered;
   // A page-side marker: the reload test and the benchmark read which receipt was shown before the compilation.
-  performance.mark('cc:remembered-shown', { detail: view.receiptId });
+  performance.mark('cc:remembered-shown', { detail: viewIdentity(view).id });
   useResultStore.setState({
     response: { ok: true, view },
-    rememberedReceipt: view.receiptId,
+    rememberedReceipt: viewIdentity(view).id,
     compiling: true,
     baselineProgress: view.baselineIndexing,
     trace: traceFrom(firstPage),
@@ -195,9 +196,11 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
   checkingRemembered = false;
   const remembered = useResultStore.getState().rememberedReceipt;
   useResultStore.setState((state) => ({ response, failure: null, compiling: false, rememberedReceipt: null, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
-  const compiled = response.ok ? response.view.receiptId : null;
-  if (checksRemembered && remembered !== null && compiled !== remembered) {
-    useUiStore.setState({ notice: `The result shown from your last session (receipt ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (receipt ${compiled.slice(0, 12)})`}: the new compilation replaces it.` });
+  const compiled = response.ok ? viewIdentity(response.view) : null;
+  if (checksRemembered && remembered !== null && compiled?.id !== remembered) {
+    // The remembered view is of the audience on screen (`showRememberedResult`), so both ids are of one kind.
+    const label = compiled?.label ?? 'receipt';
+    useUiStore.setState({ notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.` });
   }
   shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
 }
@@ -553,7 +556,7 @@ export async function copyPacket(): Promise<void> {
   if (!view || text === null) return;
   try {
     await navigator.clipboard.writeText(text);
-    useUiStore.setState({ notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId)}).` });
+    useUiStore.setState({ notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId ?? '')}).` });
   } catch {
     useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
   }
@@ -565,7 +568,7 @@ export async function downloadPacket(): Promise<void> {
   await guarded('exporting the packet', async () => {
     const json = await compilerApi().packetJson(view.audience);
     if (json === null || shownView() !== view) return;
-    saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId)}.json`, json);
+    saveText(view.audience === 'user' ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId ?? '')}.json`, json);
     useUiStore.setState({ notice: view.audience === 'user' ? 'Packet downloaded (user view).' : 'Packet downloaded.' });
   });
 }
@@ -577,7 +580,7 @@ export async function downloadStatement(): Promise<void> {
   await guarded('exporting the statement', async () => {
     const json = await compilerApi().statementJson();
     if (json === null || shownView() !== view) return;
-    saveText(`statement-${shortId(view.receiptId)}.intoto.json`, json);
+    saveText(`statement-${shortId(view.receiptId ?? '')}.intoto.json`, json);
     useUiStore.setState({ notice: 'Statement downloaded (in-toto Statement v1).' });
   });
 }
@@ -589,7 +592,7 @@ export async function downloadReceipt(): Promise<void> {
   await guarded('exporting the receipt', async () => {
     const json = await compilerApi().receiptJson();
     if (json === null || shownView() !== view) return;
-    saveText(`receipt-diagnostic-${shortId(view.receiptId)}.json`, json);
+    saveText(`receipt-diagnostic-${shortId(view.receiptId ?? '')}.json`, json);
     useUiStore.setState({ notice: 'Diagnostic receipt downloaded.' });
   });
 }
@@ -600,7 +603,7 @@ export async function downloadUserView(): Promise<void> {
   await guarded('exporting the user view', async () => {
     const json = await compilerApi().userViewJson();
     if (json === null || shownView() !== view) return;
-    saveText(`user-view-${shortId(view.packetFingerprint ?? view.contractFingerprint)}.json`, json);
+    saveText(`user-view-${shortId(view.userViewId ?? '')}.json`, json);
     useUiStore.setState({ notice: 'User view downloaded (not a receipt).' });
   });
 }

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { InputIssue } from '../../core/errors';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { WorkspaceSnapshot } from '../../worker/protocol';
+import { viewIdentity } from '../../shared/view-identity';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';
@@ -70,7 +71,8 @@ export async function copyShareLink(): Promise<void> {
   }
   const link = pageUrl(result.fragment);
   const response = useResultStore.getState().response;
-  const receipt = response?.ok ? ` Opening it compiles to receipt ${response.view.receiptId.slice(0, 12)}.` : '';
+  const identity = response?.ok ? viewIdentity(response.view) : null;
+  const receipt = identity ? ` Opening it compiles to ${identity.label} ${identity.id.slice(0, 12)}.` : '';
   const carries = `the selected scenario and its toggles, ${result.edits} edited contract${result.edits === 1 ? '' : 's'} and ${result.files} loaded file${result.files === 1 ? '' : 's'}`;
   const copied = await copy(link);
   useShareStore.setState({

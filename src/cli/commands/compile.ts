@@ -1,13 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { discloseOutcome } from '../../core/disclosure';
+import { discloseOutcome, type DisclosedView } from '../../core/disclosure';
 import { factContextOf, renderFact } from '../../core/reasons';
 import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createCompiler } from '../../core/compile';
 import type { Baselines, CompileOutcome } from '../../core/result';
+import { buildUserView, serialiseUserView, type UserView } from '../../core/user-view';
 import { EXIT, type CliCommand } from '../command';
 import type { DatabaseCompile } from '../../adapters/postgres/compile';
 import { adapterLine, compileContractInDatabase, databaseOptionSpec } from '../database';
@@ -22,7 +23,11 @@ const options = {
   'receipt-out': { type: 'string' },
   'packet-out': { type: 'string' },
   'statement-out': { type: 'string' },
+  'user-view-out': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
+
+/** Outputs that carry the diagnostic receipt, which names every record: never written from the user view. */
+const DIAGNOSTIC_ONLY = ['receipt-out', 'statement-out'] as const;
 
 export const compileCommand: CliCommand = {
   name: 'compile',
@@ -36,12 +41,16 @@ options:
   --late-change ID     apply one of the scenario's declared late changes (repeatable)
   --database URL       admit and rank in PostgreSQL, over the records \`load\` wrote there (Node only)
   --schema NAME        the database schema holding them (default context_compiler)
-  --view user|diagnostic  user hides records excluded for authorisation or deny reasons (default diagnostic)
+  --view user|diagnostic  default diagnostic. user: every output is the user view, which counts but never
+                       names records excluded for authorisation or deny reasons, and shows the user-view id
+                       instead of the receipt id
   --packet             print the packet text with its manifest header
-  --json               print the result as JSON
-  --receipt-out FILE   write the receipt (canonical JSON)
+  --json               print the result as JSON (user view: the user-view document instead of the receipt)
+  --receipt-out FILE   write the receipt (canonical JSON); diagnostic view only
   --packet-out FILE    write the packet text with its manifest header
-  --statement-out FILE write the receipt as an in-toto Statement v1 (subjects: the packet text, the record set)
+  --statement-out FILE write the receipt as an in-toto Statement v1 (subjects: the packet text, the record set);
+                       diagnostic view only
+  --user-view-out FILE write the user-view document, the same bytes as the app's "Download user view"
 exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run(args, io) {
     const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
@@ -49,6 +58,8 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     const { values } = line;
     const audience = audienceSchema.safeParse(values.view);
     if (!audience.success) return usageError(io, this.usage, `--view must be user or diagnostic, not ${values.view}`);
+    const diagnosticOnly = DIAGNOSTIC_ONLY.find((flag) => values[flag] !== undefined);
+    if (audience.data === 'user' && diagnosticOnly) return usageError(io, this.usage, `--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
     let outcome: CompileOutcome;
     let baselines: Baselines | null;
     let adapter: DatabaseCompile['adapter'] | null = null;
@@ -80,36 +91,42 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       outcome = result.value;
       baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
     }
-    const packetText = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
-    if (values['receipt-out']) writeFileSync(resolve(io.cwd, values['receipt-out']), `${serialiseReceipt(outcome.receipt)}\n`);
-    if (values['packet-out'] && packetText !== null) writeFileSync(resolve(io.cwd, values['packet-out']), packetText);
-    if (values['statement-out']) writeFileSync(resolve(io.cwd, values['statement-out']), serialiseStatement(receiptStatement(outcome.receipt, packetText)));
-    if (values.json) {
-      const view = discloseOutcome(outcome, audience.data);
-      io.stdout(
-        `${JSON.stringify(
-          {
-            status: outcome.status,
-            failure: outcome.status === 'fail_closed' ? { pass: outcome.failure.pass, code: outcome.failure.code, message: view.failureMessage, recordId: audience.data === 'user' ? undefined : outcome.failure.recordId } : null,
-            packet: packetText,
-            evidence: outcome.status === 'packet' ? outcome.evidence : [],
-            decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
-            counts: outcome.counts,
-            baselines,
-            trace: view.rows.map((row) => ({ ...row, factText: renderFact(row, factContextOf(outcome.receipt.contract)) })),
-            withheld: view.withheldNotice,
-            receipt: audience.data === 'diagnostic' ? outcome.receipt : { receiptId: outcome.receipt.receiptId },
-            ...(adapter === null ? {} : { adapter }),
-          },
-          null,
-          2,
-        )}\n`,
-      );
-    } else {
-      io.stdout(renderOutcome(outcome, audience.data, baselines));
+    const view = discloseOutcome(outcome, audience.data);
+    const userView = audience.data === 'user' || values['user-view-out'] !== undefined ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
+    const shown = audience.data === 'user' ? userView : null;
+    const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
+    const packetText = shown ? shown.packetText : diagnosticPacket;
+    const write = (file: string | undefined, text: string | null) => {
+      if (file !== undefined && text !== null) writeFileSync(resolve(io.cwd, file), text);
+    };
+    write(values['receipt-out'], `${serialiseReceipt(outcome.receipt)}\n`);
+    write(values['packet-out'], packetText);
+    write(values['statement-out'], serialiseStatement(receiptStatement(outcome.receipt, diagnosticPacket)));
+    write(values['user-view-out'], userView && serialiseUserView(userView.document));
+    if (values.json) io.stdout(`${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`);
+    else {
+      io.stdout(renderOutcome(outcome, view, shown, baselines));
       if (adapter !== null) io.stdout(adapterLine(adapter));
       if (values.packet && packetText !== null) io.stdout(`\n${packetText}`);
     }
     return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
   },
 };
+
+/** `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document stands for the receipt. */
+function jsonOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null, packetText: string | null) {
+  const context = factContextOf(outcome.receipt.contract);
+  const failure = outcome.status === 'fail_closed' ? { pass: outcome.failure.pass, code: outcome.failure.code, message: view.failureMessage, recordId: userView ? (userView.failure?.recordId ?? undefined) : outcome.failure.recordId } : null;
+  return {
+    status: outcome.status,
+    failure,
+    packet: packetText,
+    evidence: outcome.status === 'packet' ? outcome.evidence : [],
+    decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
+    counts: userView ? userView.counts : outcome.counts,
+    baselines,
+    trace: view.rows.map((row) => ({ ...row, factText: renderFact(row, context) })),
+    withheld: view.withheldNotice,
+    ...(userView ? { userView: userView.document } : { receipt: outcome.receipt }),
+  };
+}

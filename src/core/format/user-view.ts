@@ -5,16 +5,19 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
 const reasonCode = z.string().refine(isReasonCode, 'a reason code from the catalogue');
 
 export const USER_VIEW_FORMAT = 'context-compiler/user-view';
+export const USER_VIEW_VERSION = 2;
 
 /**
  * What the app exports from its user view. Not a receipt: rows are withheld, so no id over them can be
  * recomputed, and it carries no digest that covers a withheld record (the receipt id and the record-set
  * digest both do) and no relevance baseline (scored over the whole corpus), so nothing the user may not
- * see can change a byte of it.
+ * see can change a byte of it but the withheld count. Its own id, `userViewId`, leaves that count out.
  */
 export const userViewExportSchema = z.strictObject({
   format: z.literal(USER_VIEW_FORMAT),
-  version: z.literal(1),
+  version: z.literal(USER_VIEW_VERSION),
+  /** A digest of what the user view shows (src/core/user-view.ts, `userViewIdOf`), never of a withheld record. */
+  userViewId: hex64,
   view: z.literal('user'),
   notice: z.string(),
   outcome: z.enum(['packet', 'fail_closed']),
