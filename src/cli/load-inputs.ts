@@ -4,7 +4,11 @@ import type { CompileRequest } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/passes/validate';
+import { receiptIntegrity } from '../core/drill';
+import { staleEngineDetail } from '../core/passes/attest';
+import { REASONS } from '../core/reasons';
 import type { Receipt } from '../core/result';
+import { EXIT, type ExitCode } from './command';
 import { prepareScenario } from '../scenarios/prepare';
 import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';
 import { readDocument, streamRecordsFile } from './read-file';
@@ -71,8 +75,27 @@ export async function loadInputs(options: InputOptions, cwd: string): Promise<Re
   return ok({ request: request.value, scenario: scenario.value, place });
 }
 
-/** Reads a saved receipt; relative paths are read from `cwd`, and problems name the file as given. */
+/**
+ * Reads a saved receipt; relative paths are read from `cwd`, and problems name the file as given. A receipt
+ * of another schema is refused as STALE_ENGINE_VERSION (by the parser, before its fields are read).
+ */
 export async function readReceiptFile(path: string, cwd: string): Promise<Result<Receipt, CompileError>> {
   const text = await readDocument(resolve(cwd, path), path);
   return text.ok ? parseReceiptJson(path, text.value) : text;
+}
+
+/** Reads a saved receipt and checks it first, as the receipt check does: its schema and engine version, and that it hashes to its own id. */
+export async function readCheckedReceipt(path: string, cwd: string): Promise<Result<Receipt, CompileError>> {
+  const read = await readReceiptFile(path, cwd);
+  if (!read.ok) return read;
+  const unusable = receiptIntegrity(read.value);
+  if (unusable === null) return read;
+  const issue = unusable.code === 'RECEIPT_INVALID' ? { path: 'receiptId', message: 'does not hash the receipt\'s content: it was edited after its id was computed' } : { path: 'engineVersion', message: staleEngineDetail(read.value) };
+  return err({ pass: 'validate', code: unusable.code, message: `${path}: ${REASONS[unusable.code].summary} ${unusable.detail}`, issues: [{ file: path, ...issue }] });
+}
+
+/** The exit code for a receipt that could not be used: the receipt check's code when it was read, else invalid input. */
+export function receiptReadExit(error: CompileError): ExitCode {
+  if (error.code === 'STALE_ENGINE_VERSION') return EXIT.recompileRequired;
+  return error.code === 'RECEIPT_INVALID' ? EXIT.failClosed : EXIT.invalid;
 }

@@ -183,6 +183,42 @@ describe('context-compiler CLI', () => {
     expect(stderr).toMatch(/bad\.json:1: tokensUsed: /);
   });
 
+  it('checks each receipt before diff compares it: an id that does not verify is RECEIPT_INVALID (exit 2), naming the file', async () => {
+    const saved = await run('compile', '--receipt-out', 'honest.json');
+    const honest = JSON.parse(readFileSync(join(saved.cwd, 'honest.json'), 'utf8')) as Receipt;
+    // Edited, its id not computed again.
+    writeFileSync(join(saved.cwd, 'edited.json'), JSON.stringify({ ...honest, tokensUsed: honest.tokensUsed + 1 }));
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+    expect(await main(['diff', 'honest.json', 'edited.json'], io)).toBe(EXIT.failClosed);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('RECEIPT_INVALID: edited.json: The receipt does not hash to its own id');
+    expect(stderr).toContain('edited.json: receiptId: does not hash the receipt');
+    stderr = '';
+    expect(await main(['diff', 'edited.json', 'honest.json'], io)).toBe(EXIT.failClosed);
+    expect(stderr).toContain('RECEIPT_INVALID: edited.json:');
+    expect(await main(['diff', 'honest.json', 'honest.json'], io)).toBe(EXIT.ok);
+  });
+
+  it('refuses a receipt of another schema or engine version as STALE_ENGINE_VERSION (exit 3) in diff and drill, naming the file', async () => {
+    const saved = await run('compile', '--receipt-out', 'honest.json');
+    const { receiptId, ...body } = JSON.parse(readFileSync(join(saved.cwd, 'honest.json'), 'utf8')) as Receipt;
+    writeFileSync(join(saved.cwd, 'v2.json'), JSON.stringify({ receiptId, ...body, schemaVersion: 'context-compiler/2' }));
+    const older = { ...body, engineVersion: '0.1.0' };
+    writeFileSync(join(saved.cwd, 'older-engine.json'), JSON.stringify({ receiptId: receiptIdOf(older), ...older }));
+    for (const [file, found] of [['v2.json', 'Receipt 0.2.0 (context-compiler/2)'], ['older-engine.json', 'Receipt 0.1.0 (context-compiler/3)']] as const) {
+      let stderr = '';
+      const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+      expect(await main(['diff', 'honest.json', file], io), file).toBe(EXIT.recompileRequired);
+      expect(stderr).toContain(`error [validate] STALE_ENGINE_VERSION: ${file}: The receipt was made by another schema or engine version: recompile. ${found}`);
+    }
+    let stderr = '';
+    expect(await main(['drill', '--receipt', 'v2.json'], { stdout: () => {}, stderr: (text) => (stderr += text), cwd: saved.cwd })).toBe(EXIT.recompileRequired);
+    expect(stderr).toContain('STALE_ENGINE_VERSION: v2.json:');
+    expect(stderr).toContain('v2.json:1: schemaVersion: a "context-compiler/2" receipt');
+  });
+
   it('runs every built-in scenario through the self-checks', async () => {
     const result = await run('check');
     expect(result.stdout).toMatch(/^\d+ passed, 0 failed$/m);

@@ -1,6 +1,6 @@
 import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
-import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION } from './passes/attest';
+import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION, staleEngineDetail } from './passes/attest';
 import { REASONS, type ReasonCode } from './reasons';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
 import type { CompileOutcome, DrillAction, DrillVerdict, Receipt } from './result';
@@ -67,6 +67,27 @@ function staleCode(prior: Receipt, current: Receipt, declaredChanges: readonly s
   return { code: 'STALE_CONTROLS', detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].` };
 }
 
+/** Why a receipt cannot be judged or compared as it stands, in the order it is checked. */
+export interface ReceiptUnusable {
+  readonly code: 'STALE_ENGINE_VERSION' | 'RECEIPT_INVALID';
+  /** Follows the code's summary in a message. */
+  readonly detail: string;
+}
+
+/**
+ * What every reader of a receipt checks first (docs/FORMAT.md, "Checking a receipt"): another schema is
+ * STALE_ENGINE_VERSION (its id is computed another way, so this engine can only say to recompile), an id
+ * that its content does not hash to is RECEIPT_INVALID, another engine version is STALE_ENGINE_VERSION.
+ * Null when the receipt is this engine's and unaltered since its id was computed.
+ */
+export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
+  if (receipt.schemaVersion !== SCHEMA_VERSION) return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
+  const { receiptId, ...body } = receipt;
+  if (receiptIdOf(body) !== receiptId) return { code: 'RECEIPT_INVALID', detail: 'Its content hashes to a different id.' };
+  if (receipt.engineVersion !== ENGINE_VERSION) return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
+  return null;
+}
+
 /**
  * The fire drill and the receipt check, stateless: may an agent continue on `priorReceipt`, given what
  * was declared since and the current contract and records? A receipt is CURRENT only when compiling its
@@ -99,12 +120,8 @@ export function drill(compiler: Compiler, request: DrillRequest): ReceiptVerdict
     };
   };
 
-  const stale = () => verdict('recompile_required', 'STALE_ENGINE_VERSION', `Receipt ${prior.engineVersion} (${prior.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`);
-  // Another schema computes its id another way: this engine can only say it must be recompiled.
-  if (prior.schemaVersion !== SCHEMA_VERSION) return stale();
-  const { receiptId, ...body } = prior;
-  if (receiptIdOf(body) !== receiptId) return verdict('block', 'RECEIPT_INVALID', 'Its content hashes to a different id.');
-  if (prior.engineVersion !== ENGINE_VERSION) return stale();
+  const unusable = receiptIntegrity(prior);
+  if (unusable) return verdict(unusable.code === 'RECEIPT_INVALID' ? 'block' : 'recompile_required', unusable.code, unusable.detail);
 
   const now = compiler.compile(current);
   if (!now.ok) return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.error.code}: ${now.error.message}`);

@@ -527,11 +527,14 @@ describe('session', () => {
     expect(response.view.sections.find((section) => section.key === 'fields')?.lines).toContain('controls [] → [superseded-decision]');
 
     // A withheld record (LGL-0007 is denied to this caller) is named in the diagnostic view only.
-    const edited = JSON.parse(current) as { trace: { id: string; tokens: number }[] };
-    for (const row of edited.trace) if (row.id === 'LGL-0007') row.tokens += 1;
-    const text = JSON.stringify(edited);
-    const diagnostic = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text }, 'diagnostic');
-    const user = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text }, 'user');
+    const { receiptId, ...edited } = JSON.parse(current) as Receipt;
+    const body = { ...edited, trace: edited.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, tokens: row.tokens + 1 } : row)) };
+    // An edit whose id was not computed again is refused, naming the file, before anything is compared.
+    const unverified = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: JSON.stringify({ ...body, receiptId }) }, 'diagnostic');
+    expect(!unverified.ok && unverified.issues).toEqual([{ file: 'b', path: 'receiptId', message: expect.stringMatching(/^RECEIPT_INVALID: /) }]);
+    const reIded = JSON.stringify({ ...body, receiptId: receiptIdOf(body) });
+    const diagnostic = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: reIded }, 'diagnostic');
+    const user = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: reIded }, 'user');
     expect(diagnostic.ok && diagnostic.diff.rows).toEqual([{ id: 'LGL-0007', fields: ['tokens'] }]);
     if (!user.ok) throw new Error('expected a diff');
     expect(JSON.stringify(user)).not.toContain('LGL-0007');

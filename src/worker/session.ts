@@ -1,7 +1,7 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
 import { disclosedFailure, discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
-import { drill, type ReceiptVerdict } from '../core/drill';
+import { drill, receiptIntegrity, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
@@ -901,9 +901,14 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
 
     diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
       const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
-      const issues = parsed.flatMap((result) => (result.ok ? [] : (result.error.issues ?? [])));
+      // Checked first, as every reader of a receipt does: one that is not this engine's, or not what its id hashes, is not compared.
+      const issues = parsed.flatMap((result, index) => {
+        if (!result.ok) return result.error.issues ?? [];
+        const unusable = receiptIntegrity(result.value);
+        return unusable ? [{ file: [before, after][index]?.name ?? '', path: 'receiptId', message: `${unusable.code}: ${REASONS[unusable.code].summary} ${unusable.detail}` }] : [];
+      });
       const [first, second] = parsed;
-      if (!first?.ok || !second?.ok) return { ok: false, issues };
+      if (!first?.ok || !second?.ok || issues.length > 0) return { ok: false, issues };
       const diff = disclosedDiff(first.value, second.value, audience);
       return { ok: true, diff, view: diffView(diff) };
     },

@@ -1,9 +1,10 @@
 import type { ParseArgsConfig } from 'node:util';
-import { err, ok } from '../../core/errors';
+import { err, ok, type CompileError } from '../../core/errors';
 import { diffReceipts, renderDiffText } from '../../core/receipt-diff';
-import { EXIT, type CliCommand } from '../command';
-import { readReceiptFile } from '../load-inputs';
-import { inputError, readCommandLine, usageError, type PositionalRule } from '../options';
+import { EXIT, type CliCommand, type CliIo, type ExitCode } from '../command';
+import { readCheckedReceipt, receiptReadExit } from '../load-inputs';
+import { readCommandLine, usageError, type PositionalRule } from '../options';
+import { renderError } from '../render';
 
 const options = {
   json: { type: 'boolean', default: false },
@@ -12,6 +13,11 @@ const options = {
 
 const twoReceipts: PositionalRule<readonly [string, string]> = ([first, second, ...rest]) =>
   first !== undefined && second !== undefined && rest.length === 0 ? ok([first, second] as const) : err('give exactly two receipt files');
+
+function refuse(io: CliIo, error: CompileError): ExitCode {
+  io.stderr(renderError(error));
+  return receiptReadExit(error);
+}
 
 export const diffCommand: CliCommand = {
   name: 'diff',
@@ -23,7 +29,10 @@ evidence slots that changed and the packet's ids in and out and tokens. Lists ar
 options:
   --json      print the whole diff as JSON (every entry, no limit)
   --limit N   text only: at most N lines per section, the rest counted (default 50)
-exit: 0 compared (identical or not; --json says which) · 1 invalid input or usage`,
+Each receipt is checked first, A then B; the first that cannot be used is named, with the reason:
+its schema or engine version (STALE_ENGINE_VERSION) or an id its content does not hash to (RECEIPT_INVALID).
+exit: 0 compared (identical or not; --json says which) · 3 STALE_ENGINE_VERSION · 2 RECEIPT_INVALID
+      · 1 a file that cannot be read as a receipt (missing, not JSON, not the receipt format), or usage`,
   async run(args, io) {
     const line = readCommandLine(args, io, { usage: this.usage, options, positionals: twoReceipts });
     if (!line.ok) return line.exit;
@@ -31,10 +40,10 @@ exit: 0 compared (identical or not; --json says which) · 1 invalid input or usa
     const limit = Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) return usageError(io, this.usage, `--limit must be a positive integer, not ${values.limit}`);
     const [before, after] = positionals;
-    const [first, second] = await Promise.all([readReceiptFile(before, io.cwd), readReceiptFile(after, io.cwd)]);
+    const [first, second] = await Promise.all([readCheckedReceipt(before, io.cwd), readCheckedReceipt(after, io.cwd)]);
     // Each read checked once, in the order given: the first file that cannot be used is the one named.
-    if (!first.ok) return inputError(io, first.error);
-    if (!second.ok) return inputError(io, second.error);
+    if (!first.ok) return refuse(io, first.error);
+    if (!second.ok) return refuse(io, second.error);
     const diff = diffReceipts(first.value, second.value);
     io.stdout(values.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff, limit));
     return EXIT.ok;

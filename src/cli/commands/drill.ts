@@ -5,7 +5,7 @@ import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type CliCommand, type ExitCode } from '../command';
-import { loadScenarioArgument, readReceiptFile } from '../load-inputs';
+import { loadScenarioArgument, readReceiptFile, receiptReadExit } from '../load-inputs';
 import { noPositionals, readCommandLine } from '../options';
 import { renderError, renderVerdict } from '../render';
 
@@ -54,10 +54,11 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const compiler = createCompiler(await openInMemoryDatabase());
 
     if (values.receipt !== undefined) {
+      // Read only: the drill checks the receipt's versions and id first itself, and answers with a verdict.
       const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
         io.stderr(renderError(receipt.error));
-        return EXIT.invalid;
+        return receiptReadExit(receipt.error);
       }
       // The receipt's own inputs, to reperform it: this scenario with the controls and late changes it names.
       const own = prepareScenario(loaded.value, { controls: receipt.value.controls, lateChanges: receipt.value.lateChanges });

@@ -16,6 +16,12 @@ import type { CheckedRecord } from './validate';
 export const SCHEMA_VERSION = 'context-compiler/3';
 export const ENGINE_VERSION = '0.2.0';
 
+/** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
+export function staleEngineDetail(receipt: { readonly schemaVersion: string; readonly engineVersion?: unknown }): string {
+  const engine = typeof receipt.engineVersion === 'string' ? receipt.engineVersion : 'an unknown engine';
+  return `Receipt ${engine} (${receipt.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`;
+}
+
 function provenanceLabel(record: SourceRecord): string {
   return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
 }

@@ -7,10 +7,11 @@ import { compiledRecordSchema } from '../format/record-parser';
 import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
 import type { Receipt } from '../result';
-import { SCHEMA_VERSION } from './attest';
+import { SCHEMA_VERSION, staleEngineDetail } from './attest';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
 import { recordFingerprint, recordFingerprints } from '../fingerprints';
 import { parseInstant } from '../format/time';
+import { REASONS } from '../reasons';
 import { contentHashesOf, contentHashOf, sha256Lanes } from '../hash';
 import { endsChunk } from '../tree-digest';
 
@@ -299,9 +300,16 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
   const json = parseJson(file, text, 'receipt');
   if (!json.ok) return json;
   const locator = createJsonLocator(text);
-  const version = json.value !== null && typeof json.value === 'object' && 'schemaVersion' in json.value ? json.value.schemaVersion : undefined;
+  const fields: Partial<Record<string, unknown>> = json.value !== null && typeof json.value === 'object' ? json.value : {};
+  const version = fields.schemaVersion;
+  // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says, before its fields are read.
   if (typeof version === 'string' && version !== SCHEMA_VERSION) {
-    return err(invalidInput(file, [{ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion', message: `a ${quoteValue(version)} receipt; this engine reads ${SCHEMA_VERSION} receipts: compile the inputs again for a current one` }], 1, 'receipt'));
+    return err({
+      pass: 'validate',
+      code: 'STALE_ENGINE_VERSION',
+      message: `${file}: ${REASONS.STALE_ENGINE_VERSION.summary} ${staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion })}`,
+      issues: [{ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion', message: `a ${quoteValue(version)} receipt; this engine reads ${SCHEMA_VERSION} receipts: compile the inputs again for a current one` }],
+    });
   }
   const parsed = receiptSchema.safeParse(json.value);
   if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'receipt'));
