@@ -77,13 +77,25 @@ async function insertBatch(client: Database, items: readonly { item: CheckedReco
   }
   const supersessions = items.flatMap(({ item }) => item.record.supersedes.map((target) => [target, item.record.id]));
   if (supersessions.length > 0) await client.query(`INSERT INTO ${client.schema}.supersessions (target, successor) SELECT x->>0, x->>1 FROM jsonb_array_elements($1::jsonb) x ON CONFLICT DO NOTHING`, [JSON.stringify(supersessions)]);
-  const terms: { record_id: string; field: number; term: string; positions: readonly number[] }[] = [];
+  // Parallel arrays, one per column: a JSON object per term row cost several times the insert itself.
+  const ids: string[] = [];
+  const fields: number[] = [];
+  const terms: string[] = [];
+  const positions: string[] = [];
   items.forEach(({ item }, index) => {
     const found = tokens[index] as RecordTokens;
-    for (const [term, positions] of found.title) terms.push({ record_id: item.record.id, field: 0, term, positions });
-    for (const [term, positions] of found.text) terms.push({ record_id: item.record.id, field: 1, term, positions });
+    for (const [field, map] of [[0, found.title], [1, found.text]] as const) {
+      for (const [term, at] of map) {
+        ids.push(item.record.id);
+        fields.push(field);
+        terms.push(term);
+        positions.push(`{${at.join(',')}}`);
+      }
+    }
   });
-  if (terms.length > 0) await client.query(`INSERT INTO ${client.schema}.record_terms SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(record_id text, field smallint, term text, positions integer[])`, [JSON.stringify(terms)]);
+  if (terms.length > 0) {
+    await client.query(`INSERT INTO ${client.schema}.record_terms SELECT u.record_id, u.field, u.term, u.positions::integer[] FROM unnest($1::text[], $2::smallint[], $3::text[], $4::text[]) AS u(record_id, field, term, positions)`, [ids, fields, terms, positions]);
+  }
 }
 
 /**
@@ -125,7 +137,10 @@ export async function loadRecordSet(
     });
     const deleted = stored.size;
     for (const id of stored.keys()) gone.push(id);
-    if (gone.length > 0) await client.query(`DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[])`, [gone]);
+    if (gone.length > 0) {
+      await client.query(`DELETE FROM ${client.schema}.record_terms WHERE record_id = ANY($1::text[])`, [gone]);
+      await client.query(`DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[])`, [gone]);
+    }
     if (moved.length > 0) {
       await client.query(`UPDATE ${client.schema}.records r SET position = (x->>1)::integer FROM jsonb_array_elements($1::jsonb) x WHERE r.id = x->>0`, [JSON.stringify(moved)]);
     }

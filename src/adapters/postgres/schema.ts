@@ -20,7 +20,7 @@ export function quoteIdentifier(name: string): string {
  * The layout of the tables below, kept in `context_compiler.layout`. A database with another layout has
  * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again.
  */
-export const LAYOUT = 1;
+export const LAYOUT = 2;
 
 /**
  * Every text column is COLLATE "C" (code-point order, byte equality, no locale folding) whatever the
@@ -29,7 +29,8 @@ export const LAYOUT = 1;
  * are rows of their own tables, so an empty list is no rows, never a null (`empty-lists`); a missing subject
  * is SQL NULL (`null-subjects`). `document` is the record as validated, read back and validated again by
  * every compile; `terms` is the full-text column: FTS5's tokens of the title and text (see tokens.ts), with
- * a GIN index, and `record_terms` their positions for ranking.
+ * a GIN index, and `record_terms` their positions for ranking (no foreign key: a row per term per record,
+ * and the check per row cost more than the insert; `load` deletes a record's terms with the record).
  */
 const tables = (SCHEMA: string) => `
 CREATE TABLE ${SCHEMA}.records (
@@ -63,7 +64,7 @@ CREATE TABLE ${SCHEMA}.record_claims (record_id text COLLATE "C" NOT NULL REFERE
 CREATE TABLE ${SCHEMA}.supersessions (target text COLLATE "C" NOT NULL, successor text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, PRIMARY KEY (target, successor));
 CREATE INDEX supersessions_successor ON ${SCHEMA}.supersessions (successor);
 CREATE TABLE ${SCHEMA}.record_terms (
-  record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE,
+  record_id text COLLATE "C" NOT NULL,
   field smallint NOT NULL,
   term text COLLATE "C" NOT NULL,
   positions integer[] NOT NULL,
