@@ -71,6 +71,7 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
     recordCount: 13,
     controls: [{ id: 'remove-provenance', label: 'Remove required provenance', explanation: 'Drops the provenance of ADR-0234.' }],
     lateChanges: [{ id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', explanation: 'The user adds RUN-0880.' }],
+    lateChangesGeneric: false,
     contract: {
       task: 'Retry policy',
       query: 'retry backoff',
@@ -156,6 +157,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     freezeReceipt: vi.fn(async () => ({ frozenReceiptId: view.receiptId, declared: [] })),
     declareLateChange: vi.fn(async (id) => ({ frozenReceiptId: view.receiptId, declared: [id] })),
     attemptContinue: vi.fn(async () => null),
+    checkReceipts: vi.fn(async () => []),
     resetDrill: vi.fn(async () => ({ frozenReceiptId: null, declared: [] })),
     resetWorkspace: vi.fn(async () => sampleWorkspace()),
     diffReceipts: vi.fn(async () => ({ ok: false as const, issues: [] })),

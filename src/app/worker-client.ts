@@ -81,6 +81,7 @@ export function createWorkerApi(onLost: (reason: string) => void): { readonly ap
     freezeReceipt: () => call((remote) => remote.freezeReceipt()),
     declareLateChange: (id) => call((remote) => remote.declareLateChange(id)),
     attemptContinue: () => call((remote) => remote.attemptContinue()),
+    checkReceipts: () => call((remote) => remote.checkReceipts()),
     resetDrill: () => call((remote) => remote.resetDrill()),
     resetWorkspace: () => call((remote) => remote.resetWorkspace()),
     diffReceipts: (before, after, audience) => call((remote) => remote.diffReceipts(before, after, audience)),

@@ -90,6 +90,7 @@ const api: CompilerApi = {
   freezeReceipt: async () => (await session()).freezeReceipt(),
   declareLateChange: async (id) => (await session()).declareLateChange(id),
   attemptContinue: async () => (await session()).attemptContinue(),
+  checkReceipts: async () => (await session()).checkReceipts(),
   resetDrill: async () => (await session()).resetDrill(),
   resetWorkspace: async () => (await session()).resetWorkspace(),
   diffReceipts: async (before, after, audience) => (await session()).diffReceipts(before, after, audience),

@@ -29,6 +29,8 @@ export interface ScenarioSummary {
   readonly recordCount: number;
   readonly controls: readonly ChangeSummary[];
   readonly lateChanges: readonly ChangeSummary[];
+  /** True when the scenario declares no late changes: those listed are generic ones worked out from its inputs. */
+  readonly lateChangesGeneric: boolean;
   /** The contract in force: the scenario's own, or the user's saved edit of it. */
   readonly contract: Contract;
   readonly contractEdited: boolean;
@@ -511,6 +513,8 @@ export interface CompilerApi extends EvaluationApi {
   declareLateChange(id: string): Promise<DrillState>;
   /** Null when nothing has been compiled yet, so there is no receipt to freeze. */
   attemptContinue(): Promise<VerdictView | null>;
+  /** The receipts the last load brought, judged again against the inputs in force now. */
+  checkReceipts(): Promise<readonly ReceiptCheck[]>;
   resetDrill(): Promise<DrillState>;
   resetWorkspace(): Promise<WorkspaceSnapshot>;
   /**

@@ -32,6 +32,7 @@ import {
   type DatabaseState,
   DIFF_VIEW_LINES,
   type DiffView,
+  type ReceiptCheck,
   type ReceiptDiffResponse,
   type ReceiptText,
   type ContractUpdate,
@@ -63,6 +64,8 @@ import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
 import { backgroundTask, nextTask } from './next-task';
+import { createDrillSession } from './drill-session';
+import { genericLateChanges } from '../core/generic-late-changes';
 import type { RecordStore } from './record-store';
 import { inputsKeyOf, type ResultMemory } from './remembered-result';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../shared/trace-page';
@@ -196,8 +199,6 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   // The compilation pinned as the baseline, and the one just before the last as-of step.
   let pinned: { readonly receipt: Receipt; readonly pin: BaselinePin } | null = null;
   let stepFrom: Receipt | null = null;
-  let frozen: Receipt | null = null;
-  let declared: string[] = [];
   let loading: AbortController | null = null;
   let compilations = 0;
   /** The scenario whose records the whole-corpus index holds in full; null while it is being built or after a load. */
@@ -216,10 +217,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   const entries = (): Entry[] => [...builtinEntries, ...loaded.values()];
   const entryOf = (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? loaded.get(key);
 
-  const effective = (entry: Entry): LoadedScenario => {
-    const edit = contractEdits.get(entry.key);
-    return edit ? { scenario: { ...entry.loaded.scenario, contract: edit }, recordSet: entry.loaded.recordSet } : entry.loaded;
-  };
+  /** The scenario as compiled: the user's contract edit in force, and generic late changes when it declares none. */
+  const effective = (entry: Entry): LoadedScenario => withLateChanges(contractEdits.get(entry.key) ?? null, entry.loaded);
 
   const currentEntry = (): Entry => {
     const entry = entryOf(selection.scenarioKey) ?? builtinEntries[0];
@@ -238,6 +237,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       recordCount: recordSet.records.length,
       controls: scenario.controls.map(change),
       lateChanges: scenario.lateChanges.map(change),
+      lateChangesGeneric: entry.loaded.scenario.lateChanges.length === 0,
       contract: scenario.contract,
       contractEdited: contractEdits.has(entry.key),
     };
@@ -276,16 +276,10 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   /** Keeps only ids the scenario declares, so a stale saved selection can never be refused mid-session. */
   const normaliseSelection = (wanted: Selection): Selection => {
     const entry = entryOf(wanted.scenarioKey) ?? currentEntry();
-    const { scenario } = entry.loaded;
+    const { scenario } = effective(entry);
     const controlIds = new Set(scenario.controls.map((control) => control.id));
     const lateIds = new Set(scenario.lateChanges.map((change) => change.id));
     return { scenarioKey: entry.key, controls: wanted.controls.filter((id) => controlIds.has(id)), lateChanges: wanted.lateChanges.filter((id) => lateIds.has(id)) };
-  };
-
-  const resetDrillState = (): DrillState => {
-    frozen = null;
-    declared = [];
-    return { frozenReceiptId: null, declared: [] };
   };
 
   /**
@@ -512,6 +506,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
+  const drillState = createDrillSession({ lastReceipt: () => last?.outcome.receipt ?? null, check: checkAgainstCurrent });
+
   /**
    * Keeps what the page shows now for the next boot, once results have stopped coming for REMEMBER_AFTER_MS; only
    * while the saved workspace is the one compiled (a change not yet compiled, or not saved, keeps nothing new).
@@ -604,7 +600,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
      */
     async select(wanted: Selection): Promise<WorkspaceSnapshot> {
       const next = normaliseSelection(wanted);
-      if (next.scenarioKey !== selection.scenarioKey) resetDrillState();
+      if (next.scenarioKey !== selection.scenarioKey) drillState.inputsReplaced();
       selection = next;
       void persist();
       return snapshot();
@@ -767,11 +763,11 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
           const dropped: SavedLoad = { baseKey, files: files.map(({ name, blob }) => ({ name, blob })), ...(records ? { stored: crypto.randomUUID() } : {}) };
           loads = [...loads, dropped];
           selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
-          resetDrillState();
+          drillState.inputsReplaced();
           await persist();
           storeInBackground(dropped, intake.value.recordFiles);
         }
-        const receiptChecks = intake.value.receipts.map(({ file, receipt }) => ({ file, verdict: checkAgainstCurrent(receipt, []) }));
+        const receiptChecks = drillState.keepReceipts(intake.value.receipts);
         return { status: 'loaded', snapshot: snapshot(), kinds: intake.value.kinds, receiptChecks };
       } catch (error) {
         loaded = before.loaded;
@@ -868,31 +864,19 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         throw error;
       }
       selection = normaliseSelection(wanted);
-      resetDrillState();
+      drillState.inputsReplaced();
       pinned = null;
       stepFrom = null;
       await persist();
       return { ok: true, snapshot: snapshot() };
     },
 
-    freezeReceipt(): DrillState {
-      frozen = last ? last.outcome.receipt : null;
-      declared = [];
-      return { frozenReceiptId: frozen?.receiptId ?? null, declared };
-    },
-
-    declareLateChange(id: string): DrillState {
-      if (!frozen && last) frozen = last.outcome.receipt;
-      declared = union(declared, [id]);
-      return { frozenReceiptId: frozen?.receiptId ?? null, declared };
-    },
-
-    attemptContinue(): VerdictView | null {
-      if (!frozen && last) frozen = last.outcome.receipt;
-      return frozen ? checkAgainstCurrent(frozen, declared) : null;
-    },
-
-    resetDrill: resetDrillState,
+    freezeReceipt: (): DrillState => drillState.freeze(),
+    declareLateChange: (id: string): DrillState => drillState.declare(id),
+    attemptContinue: (): VerdictView | null => drillState.attempt(),
+    resetDrill: (): DrillState => drillState.reset(),
+    /** The receipts the last load brought, judged again against the inputs in force now. */
+    checkReceipts: (): ReceiptCheck[] => drillState.checkReceipts(),
 
     /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
     current(): { readonly loaded: LoadedScenario; readonly selection: Selection } {
@@ -970,7 +954,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       last = null;
       pinned = null;
       stepFrom = null;
-      resetDrillState();
+      drillState.reset();
       databaseNotice = null;
       if (rememberTimer !== null) clearTimeout(rememberTimer);
       rememberTimer = null;
@@ -990,6 +974,23 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       return snapshot();
     },
   };
+}
+
+const generic = new WeakMap<LoadedScenario, WeakMap<Contract, LoadedScenario>>();
+
+/**
+ * `loaded` with `edit` as its contract, and with late changes worked out from its inputs when it declares none
+ * (src/core/generic-late-changes.ts), so the fire drill works on a user's own records. Kept per scenario and contract:
+ * the same inputs give the same object, so views compare by identity.
+ */
+function withLateChanges(edit: Contract | null, loaded: LoadedScenario): LoadedScenario {
+  const contract = edit ?? loaded.scenario.contract;
+  if (loaded.scenario.lateChanges.length > 0) return edit ? { scenario: { ...loaded.scenario, contract }, recordSet: loaded.recordSet } : loaded;
+  let byContract = generic.get(loaded);
+  if (!byContract) generic.set(loaded, (byContract = new WeakMap()));
+  let scenario = byContract.get(contract);
+  if (!scenario) byContract.set(contract, (scenario = { scenario: { ...loaded.scenario, contract, lateChanges: genericLateChanges(contract, loaded.recordSet) }, recordSet: loaded.recordSet }));
+  return scenario;
 }
 
 /** What each applied control and late change touched, from its patches, in the order they were applied. */

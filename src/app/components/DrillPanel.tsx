@@ -21,8 +21,9 @@ export function DrillPanel() {
   const { frozenReceiptId, declared, verdict, verdictRevision, busy } = useDrillStore();
   const response = useResultStore((state) => state.response);
   const revision = useResultStore((state) => state.revision);
-  // A verdict is about the inputs it was given against: after any recompilation it no longer speaks for the screen.
-  const outdated = verdict !== null && verdictRevision !== revision;
+  const compiling = useResultStore((state) => state.compiling);
+  // A verdict is about the inputs it was given against: once they change (compiling) or are recompiled, it no longer speaks for the screen.
+  const outdated = verdict !== null && (compiling || verdictRevision !== revision);
   const lateChanges = scenario?.lateChanges ?? [];
   const [chosen, setChosen] = useState<string>('');
   const lateChangeId = lateChanges.some((change) => change.id === chosen) ? chosen : (lateChanges[0]?.id ?? '');
@@ -61,6 +62,11 @@ export function DrillPanel() {
                 Inject late change
               </SteadyButton>
               {chosenChange ? <p className="caption">{chosenChange.explanation}</p> : null}
+              {scenario?.lateChangesGeneric ? (
+                <p className="caption" data-testid="drill-generic">
+                  This scenario declares no late changes: these are worked out from its own contract and records.
+                </p>
+              ) : null}
               {declared.length > 0 ? <p data-testid="drill-declared">Declared since the receipt: {declared.join(', ')}</p> : null}
             </li>
             <li>

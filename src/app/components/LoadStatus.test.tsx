@@ -51,7 +51,7 @@ describe('file loading', () => {
     expect(api.cancelLoad).toHaveBeenCalled();
 
     useScenarioStore.setState({
-      load: { status: 'loaded', message: 'Loaded receipt.json (receipt).', receiptChecks: [{ file: 'receipt.json', verdict: { action: 'recompile_required', code: 'STALE_RECORD_SET', message: 'The records changed.', priorReceiptId: 'a', currentReceiptId: 'b', reperformed: true, diff: { diagnostic: recordsDiff, user: recordsDiff } } }] },
+      load: { status: 'loaded', message: 'Loaded receipt.json (receipt).', receiptChecks: [{ file: 'receipt.json', verdict: { action: 'recompile_required', code: 'STALE_RECORD_SET', message: 'The records changed.', priorReceiptId: 'a', currentReceiptId: 'b', reperformed: true, diff: { diagnostic: recordsDiff, user: recordsDiff } } }], checkedAt: 0 },
     });
     expect(await screen.findByTestId('receipt-check')).toHaveTextContent('receipt.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET');
     expect(screen.getByTestId('diff-records')).toHaveTextContent('+ ADR-0198');

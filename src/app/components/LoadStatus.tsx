@@ -1,5 +1,6 @@
 import { formatIssue } from '../../core/errors';
 import { cancelLoad, dismissLoadStatus } from '../state/actions';
+import { useResultStore } from '../state/result-store';
 import { useScenarioStore } from '../state/scenario-store';
 import { VERDICT_HEADLINES } from './DrillPanel';
 import { CodeLink } from './Glossary';
@@ -10,6 +11,8 @@ const PHASES = { reading: 'Reading', indexing: 'Indexing' } as const;
 /** Progress of a file load, or what it did, or every problem found (and that nothing was changed). */
 export function LoadStatus() {
   const load = useScenarioStore((state) => state.load);
+  const revision = useResultStore((state) => state.revision);
+  const compiling = useResultStore((state) => state.compiling);
   if (load.status === 'idle') return null;
   if (load.status === 'loading') {
     const progress = load.progress;
@@ -59,10 +62,19 @@ export function LoadStatus() {
       </div>
     );
   }
+  // A verdict speaks for the inputs it was judged against: from the moment they change until it is judged again, it says so.
+  const outdated = compiling || load.checkedAt !== revision;
   return (
     <div className="load-status" role="status" data-testid="load-result">
       <p>{load.message}</p>
-      {load.receiptChecks.map((check) => (
+      {load.receiptChecks.map((check) =>
+        outdated ? (
+          <div key={check.file} className="receipt-check verdict verdict-outdated" data-testid="receipt-check">
+            <p>
+              <strong>{check.file}: INPUTS CHANGED — CHECKING AGAIN</strong> The inputs were changed after this receipt was checked, so its verdict no longer applies; it is judged again against the new compilation.
+            </p>
+          </div>
+        ) : (
         <div key={check.file} className={`receipt-check verdict verdict-${check.verdict.action}`} data-testid="receipt-check">
           <p>
             <strong>
@@ -72,7 +84,8 @@ export function LoadStatus() {
           </p>
           <VerdictDiff verdict={check.verdict} />
         </div>
-      ))}
+        ),
+      )}
       {dismiss}
     </div>
   );

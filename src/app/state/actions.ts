@@ -1,6 +1,6 @@
 import type { Audience } from '../../core/disclosure';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
-import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, RememberedResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
+import type { CompileResponse, ContractUpdate, EvidenceAttempts, LoadResult, ReceiptCheck, RememberedResult, SavedWorkspace, Selection, TraceFilter, TracePage, WorkspaceEvent, WorkspaceSnapshot } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
 import { WorkerLostError } from '../worker-supervisor';
 import { compilerApi, restartCompilerWorker } from './api';
@@ -202,7 +202,24 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
     const label = compiled?.label ?? 'receipt';
     useUiStore.setState({ notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.` });
   }
-  shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
+  shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), recheckLoadedReceipts(ticket)]);
+}
+
+/** The receipts the last load brought are judged again against the inputs just compiled: no verdict outlives its inputs. */
+async function recheckLoadedReceipts(ticket: number): Promise<void> {
+  const load = useScenarioStore.getState().load;
+  if (load.status !== 'loaded' || load.receiptChecks.length === 0) return;
+  const revision = useResultStore.getState().revision;
+  let receiptChecks: readonly ReceiptCheck[];
+  try {
+    receiptChecks = await compilerApi().checkReceipts();
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('checking the loaded receipts', error);
+    return;
+  }
+  const now = useScenarioStore.getState().load;
+  if (ticket !== compileTicket || now.status !== 'loaded' || now.receiptChecks.length === 0) return;
+  useScenarioStore.setState({ load: { ...now, receiptChecks, checkedAt: revision } });
 }
 
 /**
@@ -341,7 +358,7 @@ async function applySelection(change: Partial<Selection>): Promise<boolean> {
     return false;
   }
   if (workspace.selection.scenarioKey !== current.scenarioKey) {
-    useDrillStore.setState(INITIAL_DRILL);
+    useDrillStore.setState({ declared: [] });
     useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   }
   // A later click's selection is on screen already: an earlier answer must not switch it back for a moment.
@@ -428,9 +445,10 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   const switched = result.snapshot.selection.scenarioKey !== previousKey;
   // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
   if (switched) useResultStore.setState({ compiling: true, rememberedReceipt: null, traceQuery: DEFAULT_TRACE_QUERY });
-  useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks } });
+  useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks, checkedAt: useResultStore.getState().revision } });
   if (switched) {
-    useDrillStore.setState(INITIAL_DRILL);
+    // The frozen receipt stays, to be judged against the inputs just loaded; the late changes declared were the old inputs'.
+    useDrillStore.setState({ declared: [] });
     await compileNow();
   }
 }

@@ -6,7 +6,8 @@ export type LoadState =
   | { readonly status: 'idle' }
   | { readonly status: 'loading'; readonly progress: LoadProgress | null }
   | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
-  | { readonly status: 'loaded'; readonly message: string; readonly receiptChecks: readonly ReceiptCheck[] }
+  /** `checkedAt`: the compilation (result-store revision) the receipt checks were judged against. */
+  | { readonly status: 'loaded'; readonly message: string; readonly receiptChecks: readonly ReceiptCheck[]; readonly checkedAt: number }
   | { readonly status: 'cancelled' };
 
 interface ScenarioState {

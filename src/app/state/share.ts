@@ -4,7 +4,7 @@ import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { WorkspaceSnapshot } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
 import { compilerApi } from './api';
-import { INITIAL_DRILL, useDrillStore } from './drill-store';
+import { useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 
@@ -88,7 +88,8 @@ export async function copyBlankLink(): Promise<void> {
 }
 
 async function afterWorkspaceReplaced(workspace: WorkspaceSnapshot, compile: () => Promise<void>): Promise<void> {
-  useDrillStore.setState(INITIAL_DRILL);
+  // The frozen receipt stays, to be judged against the workspace the link brings; declared late changes were the old one's.
+  useDrillStore.setState({ declared: [] });
   useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
   await compile();

@@ -39,6 +39,7 @@ export function workerLikeApi(session: Session, { beforeCompile = () => Promise.
     declareLateChange: (id) => post('declareLateChange', () => session.declareLateChange(id)),
     attemptContinue: () => post('attemptContinue', () => session.attemptContinue()),
     resetDrill: () => post('resetDrill', () => session.resetDrill()),
+    checkReceipts: () => post('checkReceipts', () => session.checkReceipts()),
   };
   return { api, posted, calls };
 }
