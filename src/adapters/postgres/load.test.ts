@@ -1,0 +1,58 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRecordSet } from '../../core/passes/validate';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { conformanceCases } from '../conformance/corpus';
+import { loadRecordSet } from './load';
+import type { Database } from './schema';
+import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
+import { createTokeniser, type Tokeniser } from './tokens';
+
+const [first, second] = conformanceCases(2).slice(-2);
+
+async function storedIds(database: Database): Promise<string[]> {
+  const { rows } = await database.query<{ id: string }>(`SELECT id FROM ${database.schema}.records ORDER BY id`);
+  return rows.map((row) => row.id);
+}
+
+describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', () => {
+  let database: TestDatabase;
+  let tokeniser: Tokeniser;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    tokeniser = createTokeniser(await openInMemoryDatabase());
+  });
+
+  it('replaces the records with another file\'s, and a failure midway leaves the previous records whole', async () => {
+    if (first === undefined || second === undefined) throw new Error('the corpus has no combined cases');
+    const loaded = await loadRecordSet(database, 'first.jsonl', createRecordSet(first.records), tokeniser);
+    expect(loaded.ok && loaded.value.inserted).toBe(first.records.length);
+    const before = await storedIds(database);
+
+    let inserts = 0;
+    const failing: Database = {
+      schema: database.schema,
+      async query<R extends object>(text: string, values?: readonly unknown[]) {
+        if (text.includes('record_terms SELECT') && (inserts += 1) === 1) throw Object.assign(new Error('the server went away'), { code: '57P01' });
+        return database.query<R>(text, values);
+      },
+    };
+    await expect(loadRecordSet(failing, 'second.jsonl', createRecordSet(second.records), tokeniser)).rejects.toThrow('the server went away');
+    expect(await storedIds(database)).toEqual(before);
+    const { rows } = await database.query<{ terms: number }>(`SELECT count(*)::integer AS terms FROM ${database.schema}.record_terms WHERE record_id <> ALL ($1::text[])`, [before]);
+    expect(rows[0]?.terms).toBe(0);
+
+    const replaced = await loadRecordSet(database, 'second.jsonl', createRecordSet(second.records), tokeniser);
+    expect(replaced.ok && replaced.value).toMatchObject({ inserted: second.records.length, deleted: first.records.length });
+    expect(await storedIds(database)).toEqual(second.records.map((record) => record.id).sort((a, b) => (a < b ? -1 : 1)));
+  });
+
+  it('refuses a record holding U+0000, naming its field, before writing anything', async () => {
+    if (first === undefined) throw new Error('the corpus has no combined cases');
+    const before = await storedIds(database);
+    const records = first.records.map((record, index) => (index === 1 ? { ...record, scope: 'sup\u0000port' } : record));
+    const refused = await loadRecordSet(database, 'nul.jsonl', createRecordSet(records), tokeniser);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.issues?.[0]).toMatchObject({ file: 'nul.jsonl', path: 'scope' });
+    expect(await storedIds(database)).toEqual(before);
+  });
+});
