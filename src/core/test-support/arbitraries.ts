@@ -33,7 +33,7 @@ export const PROPERTY_AS_OF = '2026-08-30T12:00:00Z';
 const MAX_RECORDS = 8;
 
 /** Instants on both sides of the as-of, including the edges a date-only bound and an offset create. */
-const INSTANTS = [
+export const INSTANTS = [
   '2026-07-01',
   '2026-08-29',
   '2026-08-30',
