@@ -26,7 +26,7 @@ describe('eval command', () => {
     expect(err.join('')).toContain('growth: 100 %');
   });
 
-  // The whole evaluation, growth to 50,000 records included: about 25 s on a loaded 2-core machine.
+  // The whole evaluation, growth to 50,000 records included: one of the slowest unit tests (docs/TESTING.md).
   it('writes docs/EVALUATION.md exactly as checked in (regenerate: npx context-compiler eval --markdown > docs/EVALUATION.md)', { timeout: 240_000 }, async () => {
     const { io, out } = capture();
     expect(await evalCommand.run(['--markdown'], io)).toBe(EXIT.ok);
