@@ -10,7 +10,7 @@ import { userViewExportSchema } from '../core/format/user-view';
 import { createRecordSet } from '../core/passes/validate';
 import { propertyParameters } from '../core/test-support/arbitraries';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { applyWithheldChanges, withheldCaseArbitrary, withheldIds } from '../core/test-support/withheld-changes';
+import { applyWithheldChanges, maskWithheldCount, withheldCaseArbitrary, withheldIds } from '../core/test-support/withheld-changes';
 import { userViewIdOf } from '../core/user-view';
 import { EXIT } from './command';
 import { main } from './main';
@@ -33,17 +33,6 @@ const read = (cwd: string, name: string) => {
   }
 };
 
-/**
- * The withheld count, wherever an output states it, masked: the one thing a change to withheld records may
- * move. A count of 0 states no notice at all, so the notice line goes whole.
- */
-function maskCount(text: string): string {
-  return text
-    .replace(/^\d+ records? (?:is|are) outside the authorised scope\.\n/gm, '')
-    .replace(/ · withheld \d+ · /g, ' · withheld <n> · ')
-    .replace(/^view: user \((?:no record is withheld|\d+ records? (?:is|are) outside the authorised scope and not named);/gm, 'view: user (<withheld>;');
-}
-
 /** The user-view document with its withheld count left out. */
 function maskDocument(text: string | null): unknown {
   if (text === null) return null;
@@ -65,10 +54,10 @@ async function userOutputs(records: readonly SourceRecord[], contract: Contract)
   return {
     code: [text.code, json.code],
     stderr: text.stderr + json.stderr,
-    text: maskCount(text.stdout),
-    packetOut: read(cwd, 'packet.txt') === null ? null : maskCount(read(cwd, 'packet.txt') ?? ''),
+    text: maskWithheldCount(text.stdout),
+    packetOut: read(cwd, 'packet.txt') === null ? null : maskWithheldCount(read(cwd, 'packet.txt') ?? ''),
     userViewOut: maskDocument(read(cwd, 'user-view.json')),
-    json: { ...shown, packet: parsed.packet === null ? null : maskCount(parsed.packet), counts, userView: maskDocument(JSON.stringify(parsed.userView)) },
+    json: { ...shown, packet: parsed.packet === null ? null : maskWithheldCount(parsed.packet), counts, userView: maskDocument(JSON.stringify(parsed.userView)) },
   };
 }
 

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import type { Contract } from '../core/format/contract';
+import type { SourceRecord } from '../core/format/record';
+import { userViewExportSchema } from '../core/format/user-view';
+import { createRecordSet } from '../core/passes/validate';
+import { propertyParameters } from '../core/test-support/arbitraries';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { applyWithheldChanges, maskWithheldCount, withheldCaseArbitrary, withheldIds } from '../core/test-support/withheld-changes';
+import { readBuiltinScenarios } from './builtin-sources';
+import { MAX_TRACE_WINDOW } from './protocol';
+import { createSession } from './session';
+import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
+
+const RUNS = 40;
+const TIMEOUT_MS = 300_000;
+
+let compiler: Compiler;
+
+const memoryStorage = () => ({ read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined });
+
+/**
+ * What the app's user view gets from the worker for one scenario, the withheld count masked: the compile
+ * view (audit strip, packet, columns, evidence, failure), the trace rows, the packet JSON and the
+ * user-view document that "Download user view" saves.
+ */
+async function userViewModel(contract: Contract, records: readonly SourceRecord[]) {
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  await session.start();
+  const scenario = { id: 'generated', title: 'Generated', description: '', contract, records, controls: [], lateChanges: [] };
+  const loaded = await session.loadFiles([{ name: 'generated.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
+  if (loaded.status !== 'loaded') throw new Error(`the generated scenario does not load: ${JSON.stringify(loaded)}`);
+  const compiled = session.compile('user');
+  if (!compiled.ok) return { error: compiled.error.code };
+  const { withheldCount, withheldNotice: _notice, counts, recordCount, packetText, ...view } = compiled.view;
+  const { withheld: _withheld, ...visibleCounts } = counts;
+  const trace = session.queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'user', offset: 0, limit: MAX_TRACE_WINDOW });
+  const packet = session.packetJson('user');
+  const { withheldCount: _count, withheldNotice: _documentNotice, ...document } = userViewExportSchema.parse(JSON.parse(session.userViewJson() ?? ''));
+  return {
+    view: { ...view, counts: visibleCounts, packetText: packetText === null ? null : maskWithheldCount(packetText), visibleRecords: recordCount - withheldCount },
+    trace,
+    packet: packet === null ? null : maskPacketJson(packet),
+    document,
+  };
+}
+
+function maskPacketJson(json: string) {
+  const packet = JSON.parse(json) as { text: string };
+  return { ...packet, text: maskWithheldCount(packet.text) };
+}
+
+beforeAll(async () => {
+  compiler = createCompiler(await sharedDriver());
+});
+
+describe('the session in the user view', () => {
+  it(
+    "noninterference: changing any field of withheld records, adding or removing them, changes nothing of the user view's model but the withheld count",
+    async () => {
+      let checked = 0;
+      await fc.assert(
+        fc.asyncProperty(withheldCaseArbitrary, async (input) => {
+          const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
+          fc.pre(before.ok);
+          if (!before.ok) return;
+          const changed = applyWithheldChanges(input, before.value);
+          fc.pre(changed !== null);
+          if (changed === null) return;
+          const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
+          const stillWithheld = after.ok ? withheldIds(after.value) : new Set<string>();
+          fc.pre([...changed.touched].every((id) => stillWithheld.has(id) || !changed.records.some((record) => record.id === id)));
+          checked += 1;
+          const a = await userViewModel(input.contract, input.records);
+          const b = await userViewModel(input.contract, changed.records);
+          expect(a).not.toHaveProperty('error');
+          expect(b).toEqual(a);
+        }),
+        propertyParameters(RUNS),
+      );
+      expect(checked).toBeGreaterThan(RUNS / 4);
+    },
+    TIMEOUT_MS,
+  );
+});
