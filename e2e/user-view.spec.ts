@@ -18,9 +18,16 @@ const headerText = (page: Page) =>
     return copy.textContent;
   });
 
-/** Drops `records` (it takes the rest from retry-policy) and reads what the user view shows and downloads. */
-async function userViewOf(app: AppPage, page: Page, records: string) {
-  await app.dropFiles([{ name: 'records.jsonl', mimeType: 'application/x-ndjson', text: records }]);
+/**
+ * Drops `records` as `name` (it takes the rest from the scenario on screen) and reads what the user view
+ * shows and downloads. Each name is a scenario of its own, so the load switches to it and compiles it: the
+ * load's message and the compilation's start come together, and the result read is the new one.
+ */
+async function userViewOf(app: AppPage, page: Page, name: string, records: string) {
+  const previous = await app.scenarioPicker.inputValue();
+  await app.dropFiles([{ name, mimeType: 'application/x-ndjson', text: records }]);
+  await expect(app.loadResult).toContainText(`Loaded ${name} (records)`);
+  await expect(app.scenarioPicker).not.toHaveValue(previous);
   await app.waitForCompiled();
   await expect(app.auditOutcome).toHaveText('Packet emitted');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download user view' }).click()]);
@@ -43,8 +50,9 @@ test.describe('The user view is a view of its own', () => {
     await app.goto();
     await page.getByRole('radio', { name: 'User view' }).check();
     await app.waitForCompiled();
-    const before = await userViewOf(app, page, RECORDS);
-    const after = await userViewOf(app, page, RETITLED);
+    const before = await userViewOf(app, page, 'records-before.jsonl', RECORDS);
+    const beforeKey = await app.scenarioPicker.inputValue();
+    const after = await userViewOf(app, page, 'records-after.jsonl', RETITLED);
     expect(after).toEqual(before);
 
     // The user view names itself by its own id, never by the receipt.
@@ -58,10 +66,13 @@ test.describe('The user view is a view of its own', () => {
     expect(before.packet).not.toMatch(/^(receipt|record set):/m);
     for (const text of [before.header, before.audit, before.packet, before.compiled, before.download, JSON.stringify(before.trace)]) expect(text).not.toMatch(/LGL-0007|SEC-0042/);
 
-    // The diagnostic view shows the receipt again: another for the retitled records.
+    // The diagnostic view shows the receipt again, and it tells the two record sets apart.
     await page.getByRole('radio', { name: 'Diagnostic view' }).check();
     await app.waitForCompiled();
     await expect(page.getByTestId('audit-user-view')).toHaveCount(0);
-    expect(await app.receiptId()).toMatch(/^[0-9a-f]{64}$/);
+    const retitledReceipt = await app.receiptId();
+    await app.scenarioPicker.selectOption(beforeKey);
+    await app.waitForCompiled();
+    expect(await app.receiptId()).not.toBe(retitledReceipt);
   });
 });

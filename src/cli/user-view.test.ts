@@ -69,7 +69,7 @@ beforeAll(async () => {
 
 describe('compile --view user', () => {
   it(
-    'noninterference: changing any field of withheld records, adding or removing them, changes no user-view output but the withheld count',
+    'noninterference: changing any field of withheld records, adding or removing them, breaking their supersession links, changes no user-view output but the withheld count',
     async () => {
       let checked = 0;
       await fc.assert(

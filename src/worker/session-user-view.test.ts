@@ -57,7 +57,7 @@ beforeAll(async () => {
 
 describe('the session in the user view', () => {
   it(
-    "noninterference: changing any field of withheld records, adding or removing them, changes nothing of the user view's model but the withheld count",
+    "noninterference: changing any field of withheld records, adding or removing them, breaking their supersession links, changes nothing of the user view's model but the withheld count",
     async () => {
       let checked = 0;
       await fc.assert(

@@ -9,9 +9,11 @@ import { caseArbitrary } from './arbitraries';
  * Changes to records the user view withholds (excluded for authorisation or a deny label), for the
  * noninterference property over every output of the user view: the CLI's and the worker's. Any field of
  * such a record may change (the id aside: that is a removal and an addition), records may be added
- * (withheld by a purpose the contract never has) or removed. What it leaves alone, because the caller
- * does see it: a record the contract names (required), and supersession, whose one declared exception
- * (a withheld successor still excludes what it supersedes) is not this property's.
+ * (withheld by a purpose the contract never has) or removed, and their supersession links broken (a
+ * dangling target, a record superseding itself, two superseding each other): a broken link makes only
+ * its records inadmissible, and these are withheld already. What it leaves alone, because the caller
+ * does see it: a record the contract names (required), and links to or from a visible record, whose
+ * one declared exception (a withheld successor still excludes what it supersedes) is not this property's.
  */
 
 /** Every field of a record but its id and its supersession links. */
@@ -40,7 +42,11 @@ export type WithheldChange =
   /** Copy these fields from a donor record (another generated case's) into a withheld record. */
   | { readonly kind: 'edit'; readonly pick: number; readonly donor: number; readonly fields: readonly (typeof EDITABLE_FIELDS)[number][] }
   | { readonly kind: 'add'; readonly donor: number }
-  | { readonly kind: 'remove'; readonly pick: number };
+  | { readonly kind: 'remove'; readonly pick: number }
+  /** Point a withheld record's supersession at an id no record has. */
+  | { readonly kind: 'dangle'; readonly pick: number }
+  /** Two withheld records supersede each other (one record: itself). */
+  | { readonly kind: 'cycle'; readonly pick: number; readonly other: number };
 
 export interface WithheldCase {
   readonly contract: Contract;
@@ -53,6 +59,8 @@ export const withheldChangeArbitrary: fc.Arbitrary<WithheldChange> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('edit' as const), pick: fc.nat(), donor: fc.nat(), fields: fc.subarray([...EDITABLE_FIELDS], { minLength: 1 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), donor: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dangle' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cycle' as const), pick: fc.nat(), other: fc.nat() }) },
 );
 
 export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = fc
@@ -82,7 +90,7 @@ export function applyWithheldChanges(input: WithheldCase, before: CompileOutcome
   const touched = new Set<string>();
   let added = 0;
   for (const change of input.changes) {
-    const donor = input.donors[(change.kind === 'remove' ? 0 : change.donor) % Math.max(input.donors.length, 1)];
+    const donor = input.donors[(change.kind === 'add' || change.kind === 'edit' ? change.donor : 0) % Math.max(input.donors.length, 1)];
     if (change.kind === 'add') {
       if (donor === undefined) continue;
       const id = `w-${added++}`;
@@ -96,6 +104,18 @@ export function applyWithheldChanges(input: WithheldCase, before: CompileOutcome
     touched.add(current.id);
     if (change.kind === 'remove') {
       byId.delete(current.id);
+      continue;
+    }
+    if (change.kind === 'dangle') {
+      byId.set(current.id, { ...current, supersedes: [...current.supersedes, `gone-${current.id}`] });
+      continue;
+    }
+    if (change.kind === 'cycle') {
+      const partner = byId.get(candidates[change.other % candidates.length]?.id ?? '') ?? current;
+      touched.add(partner.id);
+      byId.set(current.id, { ...current, supersedes: [...new Set([...current.supersedes, partner.id])] });
+      const updatedPartner = byId.get(partner.id) ?? partner;
+      byId.set(partner.id, { ...updatedPartner, supersedes: [...new Set([...updatedPartner.supersedes, current.id])] });
       continue;
     }
     if (donor === undefined) continue;
