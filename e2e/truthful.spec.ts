@@ -63,7 +63,10 @@ test.describe('Views that tell the truth', () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.split('\n')[1]).toMatch(/^view: user \(1 record is outside the authorised scope and not named; /);
 
-    const receiptId = await app.receiptId();
+    // The user view shows its own id, never the receipt's (docs/FORMAT.md, "User-view export").
+    const { receiptId } = JSON.parse(receipt) as { receiptId: string };
+    await expect(page.getByTestId('audit-receipt')).toHaveCount(0);
+    await expect(page.getByTestId('audit-strip')).not.toContainText(receiptId.slice(0, 12));
     for (const text of [JSON.stringify(userView), packet, copied]) {
       expect(text).not.toContain(withheld);
       expect(text).not.toContain('financial_crime');
