@@ -105,7 +105,7 @@ test.describe('What playgrounds have, and what none has: inspector, coverage, at
     await expect(baseline.getByTestId('baseline-same')).toBeVisible();
     // The permit changes only the withheld record: the user view reports the switch the user pressed and nothing else
     // (the diagnostic view adds the record-set digest, X9's changed record and its new reason).
-    await app.control('Grant the credit team a permit to X9').check();
+    await app.control('Grant the credit team a permit to a record you may not see').check();
     const diff = baseline.getByRole('group', { name: 'What changed from the baseline to what is compiled now' });
     await expect(diff.getByTestId('diff-fields').getByRole('listitem')).toHaveText(['controls [] → [grant-agent-permit]']);
     for (const section of ['diff-first', 'diff-records', 'diff-decisions', 'diff-rows', 'diff-evidence', 'diff-packet']) await expect(diff.getByTestId(section)).toHaveCount(0);

@@ -73,7 +73,7 @@ const baseScenario = {
   contract: baseContract,
   records: baseRecords,
   controls: [{ id: 'tight', label: 'Tight budget', explanation: 'The required record no longer fits.', patches: [{ op: 'mergeContract', patch: { tokenBudget: 1 } }] }],
-  lateChanges: [{ id: 'more', label: 'Require R-2 too', explanation: 'A late change of the contract.', patches: [{ op: 'mergeContract', patch: { requiredRecords: ['R-1', 'R-2'] } }] }],
+  lateChanges: [{ id: 'more', label: 'Require R-2 too', explanation: 'A late change of the contract.', mentions: ['R-2'], patches: [{ op: 'mergeContract', patch: { requiredRecords: ['R-1', 'R-2'] } }] }],
 };
 const line = (value: unknown) => JSON.stringify(value);
 const lines = (...values: string[]) => `${values.join('\n')}\n`;

@@ -54,6 +54,7 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     compiledContract: sampleScenario().contract,
     recordCount: 13,
     appliedChanges: [],
+    changeTexts: [],
     traceCodes: [
       { code: 'SELECTED_REQUIRED', count: 1 },
       { code: 'EXCLUDE_IDENTITY', count: 1 },
@@ -69,8 +70,8 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
     description: 'Default scenario.',
     origin: 'builtin',
     recordCount: 13,
-    controls: [{ id: 'remove-provenance', label: 'Remove required provenance', explanation: 'Drops the provenance of ADR-0234.' }],
-    lateChanges: [{ id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', explanation: 'The user adds RUN-0880.' }],
+    controls: [{ id: 'remove-provenance', label: 'Remove required provenance', explanation: 'Drops the provenance of ADR-0234.', records: ['ADR-0234'] }],
+    lateChanges: [{ id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', explanation: 'The user adds RUN-0880.', records: [] }],
     lateChangesGeneric: false,
     contract: {
       task: 'Retry policy',

@@ -1,7 +1,7 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
-import { MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
-import { createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
+import { checkChangeTexts, createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
@@ -229,7 +229,11 @@ export async function intakeFiles(
       const sibling = typeof parsed.value.scenario.records === 'string' ? parsed.value.scenario.records : null;
       if (sibling !== null) claimed.add(sibling);
       const recordSet = sibling === null ? parsed.value.recordSet : recordSets.get(sibling);
-      if (recordSet) entries.push({ key: keyFor(parsed.value.scenario.id), loaded: { scenario: parsed.value.scenario, recordSet } });
+      if (!recordSet) continue;
+      // The records were streamed apart from the scenario: what its texts name is checked against them here.
+      const checked = sibling === null ? parsed : checkChangeTexts(file.name, { scenario: parsed.value.scenario, recordSet }, createJsonLocator(text));
+      if (checked.ok) entries.push({ key: keyFor(parsed.value.scenario.id), loaded: checked.value });
+      else refuse(checked.error, file.name, recognised);
     } else if (kind === 'contract') {
       const parsed = parseContractJson(file.name, text);
       if (!parsed.ok) refuse(parsed.error, file.name, recognised);

@@ -16,6 +16,16 @@ export interface ChangeSummary {
   readonly id: string;
   readonly label: string;
   readonly explanation: string;
+  /** The records it declares (patches or mentions): what the user view redacts before a compilation says which it withholds. */
+  readonly records: readonly string[];
+}
+
+/** A control's or late change's text as one view of one compilation may show it (src/worker/change-texts.ts). */
+export interface ChangeText {
+  readonly id: string;
+  readonly kind: 'control' | 'late-change';
+  readonly label: string;
+  readonly explanation: string;
 }
 
 export type ScenarioOrigin = 'builtin' | 'loaded';
@@ -232,6 +242,8 @@ export interface CompileView {
   /** Records compiled, after the active controls and late changes added or removed some. */
   readonly recordCount: number;
   readonly appliedChanges: readonly AppliedChange[];
+  /** Every control's and late change's text as this view may show it: the user view redacts the records it withholds. */
+  readonly changeTexts: readonly ChangeText[];
   /** Reason codes present in the visible trace, for the filter. */
   readonly traceCodes: readonly { readonly code: ReasonCode; readonly count: number }[];
 }

@@ -65,6 +65,8 @@ import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota
 import { ImageNotSaved, type DiskImage } from './database-image';
 import { backgroundTask, nextTask } from './next-task';
 import { createDrillSession } from './drill-session';
+import { changeTextsFor, withShownLabels } from './change-texts';
+import { declaredRecords } from '../core/change-text';
 import { genericLateChanges } from '../core/generic-late-changes';
 import type { RecordStore } from './record-store';
 import { inputsKeyOf, type ResultMemory } from './remembered-result';
@@ -82,6 +84,8 @@ interface LastCompile {
   readonly serial: number;
   readonly scenarioKey: string;
   readonly appliedChanges: readonly AppliedChange[];
+  /** The scenario's controls and late changes when it was compiled: their texts are shown per view. */
+  readonly changes: Pick<ScenarioFile, 'controls' | 'lateChanges'>;
   readonly request: CompileRequest;
   readonly outcome: CompileOutcome;
   readonly views: Map<Audience, DisclosedView>;
@@ -228,7 +232,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
 
   const summary = (entry: Entry): ScenarioSummary => {
     const { scenario, recordSet } = effective(entry);
-    const change = ({ id, label, explanation }: { id: string; label: string; explanation: string }) => ({ id, label, explanation });
+    const change = (item: Control | LateChange) => ({ id: item.id, label: item.label, explanation: item.explanation, records: declaredRecords(item) });
     return {
       key: entry.key,
       title: scenario.title,
@@ -618,6 +622,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         serial: compilations,
         scenarioKey: selection.scenarioKey,
         appliedChanges: appliedChanges(effective(currentEntry()).scenario, request.value),
+        changes: effective(currentEntry()).scenario,
         request: request.value,
         outcome: outcome.value,
         views: new Map(),
@@ -925,7 +930,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       last.stops ??= new Map();
       let stops = last.stops.get(audience);
       if (!stops) {
-        stops = asOfStops(viewSource(last, audience), last.appliedChanges);
+        const shown = withShownLabels(last.appliedChanges, changeTextsFor(last.changes, last.request, disclosed(last, audience)));
+        stops = asOfStops(viewSource(last, audience), shown);
         last.stops.set(audience, stops);
       }
       return stops;
@@ -1077,6 +1083,7 @@ function compileView(compiled: LastCompile, source: ViewSource, userView: UserVi
           coverage: columnCoverage(request, []),
         };
 
+  const changeTexts = changeTextsFor(compiled.changes, request, view);
   const codeCounts = new Map<ReasonCode, number>();
   for (const row of view.rows) codeCounts.set(row.code, (codeCounts.get(row.code) ?? 0) + 1);
 
@@ -1110,7 +1117,8 @@ function compileView(compiled: LastCompile, source: ViewSource, userView: UserVi
     lateChanges: request.lateChanges ?? [],
     compiledContract: request.contract,
     recordCount: request.recordSet.records.length,
-    appliedChanges: compiled.appliedChanges,
+    appliedChanges: withShownLabels(compiled.appliedChanges, changeTexts),
+    changeTexts,
     traceCodes: [...codeCounts].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
   };
 }

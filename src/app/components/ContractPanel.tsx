@@ -4,6 +4,7 @@ import type { Contract } from '../../core/format/contract';
 import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
 import { compileNow, exportScenario, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
 import { useResultStore } from '../state/result-store';
+import { useChangeText } from './change-text';
 import { SteadyButton } from './SteadyButton';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
@@ -267,21 +268,25 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
 
 function ControlToggles({ scenario }: { scenario: ScenarioSummary }) {
   const active = useScenarioStore((state) => state.workspace?.selection.controls ?? []);
+  const textOf = useChangeText(scenario.key);
   if (scenario.controls.length === 0) return <p>This scenario declares no controls.</p>;
   return (
     <fieldset className="controls">
       <legend>Poison controls</legend>
-      {scenario.controls.map((control) => (
-        <div key={control.id} className="control">
-          <label>
-            <input type="checkbox" role="switch" checked={active.includes(control.id)} onChange={(event) => void setControl(control.id, event.target.checked)} aria-describedby={`control-help-${control.id}`} data-testid={`control-${control.id}`} />
-            {control.label}
-          </label>
-          <p className="caption" id={`control-help-${control.id}`}>
-            {control.explanation}
-          </p>
-        </div>
-      ))}
+      {scenario.controls.map((control) => {
+        const { label, explanation } = textOf(control, 'control');
+        return (
+          <div key={control.id} className="control">
+            <label>
+              <input type="checkbox" role="switch" checked={active.includes(control.id)} onChange={(event) => void setControl(control.id, event.target.checked)} aria-describedby={`control-help-${control.id}`} data-testid={`control-${control.id}`} />
+              {label}
+            </label>
+            <p className="caption" id={`control-help-${control.id}`}>
+              {explanation}
+            </p>
+          </div>
+        );
+      })}
     </fieldset>
   );
 }

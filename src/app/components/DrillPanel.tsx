@@ -6,6 +6,7 @@ import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
 import { CodeLink } from './Glossary';
+import { useChangeText } from './change-text';
 import { SteadyButton } from './SteadyButton';
 import { VerdictDiff } from './ReceiptDiffView';
 
@@ -27,7 +28,9 @@ export function DrillPanel() {
   const lateChanges = scenario?.lateChanges ?? [];
   const [chosen, setChosen] = useState<string>('');
   const lateChangeId = lateChanges.some((change) => change.id === chosen) ? chosen : (lateChanges[0]?.id ?? '');
-  const chosenChange = lateChanges.find((change) => change.id === lateChangeId);
+  const textOf = useChangeText(scenario?.key ?? '');
+  const chosenSummary = lateChanges.find((change) => change.id === lateChangeId);
+  const chosenChange = chosenSummary ? textOf(chosenSummary, 'late-change') : null;
   // Whether a result is on screen to freeze: in the user view it goes by its user-view id.
   const currentId = response?.ok ? (response.view.receiptId ?? response.view.userViewId) : null;
 
@@ -53,7 +56,7 @@ export function DrillPanel() {
                 <select value={lateChangeId} onChange={(event) => setChosen(event.target.value)} disabled={busy}>
                   {lateChanges.map((change) => (
                     <option key={change.id} value={change.id}>
-                      {change.label}
+                      {textOf(change, 'late-change').label}
                     </option>
                   ))}
                 </select>

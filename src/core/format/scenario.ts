@@ -52,6 +52,11 @@ const changeSchema = z.strictObject({
   /** One line that tells a trainee what the toggle demonstrates. */
   explanation: z.string().min(1).max(400),
   patches: z.array(patchSchema).min(1),
+  /**
+   * Records its label or explanation names besides those its patches touch. Validation refuses a text that names a
+   * record of the scenario it does not declare; the user view redacts every declared record it withholds.
+   */
+  mentions: z.array(idSchema).optional(),
 });
 
 export const controlSchema = changeSchema;

@@ -1,4 +1,5 @@
 import { findLoneSurrogate } from '../canonical';
+import { scenarioRecordIds, undeclaredMentions } from '../change-text';
 import { contractSchema, type Contract } from '../format/contract';
 import { invalidInput, jsonTextIssue, LONE_SURROGATE_MESSAGE, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
@@ -342,7 +343,8 @@ export function parseScenarioJson(
       return err(invalidInput(file, [{ file, line: locator.lineOf(['records']), path: 'records', message: `names "${scenario.records}", which was not supplied alongside the scenario` }], undefined, 'scenario'));
     }
     const recordSet = parseRecordsJsonl(scenario.records, siblingText);
-    return recordSet.ok ? ok({ scenario, recordSet: recordSet.value }) : recordSet;
+    if (!recordSet.ok) return recordSet;
+    return checkChangeTexts(file, { scenario, recordSet: recordSet.value }, locator);
   }
   const locations = new Map<string, SourceLocation>();
   const issues: InputIssue[] = [];
@@ -354,5 +356,11 @@ export function parseScenarioJson(
   if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
   // Inline records have no line of their own; the location keeps the file and drops the index.
   const inlineLocations = new Map([...locations.keys()].map((id) => [id, { file }]));
-  return ok({ scenario, recordSet: createRecordSet(scenario.records, inlineLocations) });
+  return checkChangeTexts(file, { scenario, recordSet: createRecordSet(scenario.records, inlineLocations) }, locator);
+}
+
+/** Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts). */
+export function checkChangeTexts(file: string, loaded: LoadedScenario, locator?: JsonLocator): Result<LoadedScenario, CompileError> {
+  const issues = undeclaredMentions(file, loaded.scenario, scenarioRecordIds(loaded.scenario, loaded.recordSet.ids), locator);
+  return issues.length > 0 ? err(invalidInput(file, issues, issues.length, 'scenario')) : ok(loaded);
 }
