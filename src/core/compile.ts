@@ -80,7 +80,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     let ranking: Ranking;
     if (contract.ranking === 'bm25') {
       index.syncAdmittedText(recordSet);
-      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], () => rankAdmitted(driver, contract.query, index.idOfRow));
+      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], ([query]) => rankAdmitted(driver, query, index.idOfRow));
     } else {
       ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }
@@ -101,8 +101,10 @@ export function createCompiler(driver: SqlDriver): Compiler {
       index.sync(recordSet);
       index.syncCorpusText(recordSet);
       return baselineMemo.revision(() => {
-        const top = baselineMemo.cell('rank:corpus', [contract.query, contract.ranking, contract.naiveTopK, index.corpusTextGeneration, contract.ranking === 'declared' ? recordSet : null], () =>
-          rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).map((row) => row.id),
+        const top = baselineMemo.cell(
+          'rank:corpus',
+          [contract.query, contract.ranking, contract.naiveTopK, index.corpusTextGeneration, contract.ranking === 'declared' ? recordSet : null],
+          ([query, ranking, naiveTopK]) => rankCorpus(driver, query, ranking, naiveTopK).map((row) => row.id),
         );
         const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
         const required = [...new Set(contract.requiredRecords)].sort(compareStrings);

@@ -1,3 +1,25 @@
+import { canonicalJson } from './canonical';
+
+/**
+ * The inputs a memoised query declares, and the key its memo entries are valid for. Both come from one
+ * list (`declare`), so a query cannot read an input its key leaves out: the inputs hold nothing else.
+ */
+export interface Declared<D> {
+  readonly inputs: D;
+  readonly key: string;
+}
+
+/**
+ * The `fields` of `source`, and nothing else, as the input of a memoised query: `prepare` sees only
+ * them (a field outside the list is a type error there, and absent at run time), and the key is the
+ * canonical JSON of exactly them. List a field once, `as const`, and key and inputs cannot disagree.
+ */
+export function declare<S extends object, const F extends readonly (keyof S & string)[], D>(source: S, fields: F, prepare: (picked: Pick<S, F[number]>) => D): Declared<D> {
+  const picked = {} as Pick<S, F[number]>;
+  for (const field of fields) picked[field] = source[field];
+  return { inputs: prepare(picked), key: canonicalJson(picked) };
+}
+
 /**
  * What a pass may ask of whoever runs it. A pass is a plain function of its inputs; where it maps a
  * function over many items, or derives one value from many inputs, it says so through `Derive` and
@@ -7,13 +29,14 @@
  */
 export interface Derive {
   /**
-   * `items.map(compute)`. `compute` may read only its item and what `key` stands for (say, the parts
-   * of the contract a gate reads). With `same`, a value computed again that equals the last one for
-   * the same position is replaced by that last object, so what is derived from it is reused too.
+   * `items.map((item) => compute(item, declared.inputs))`: `compute` is handed its item and the declared
+   * inputs (say, the parts of the contract a gate reads), and an earlier value is reused only under the
+   * same `declared.key`. With `same`, a value computed again that equals the last one for the same
+   * position is replaced by that last object, so what is derived from it is reused too.
    */
-  map<I extends object, O>(table: string, key: string, items: readonly I[], compute: (item: I) => O, same?: (a: O, b: O) => boolean): readonly O[];
-  /** `compute()`, which may read only `deps` (compared element by element with `===`). */
-  cell<O>(name: string, deps: readonly unknown[], compute: () => O): O;
+  map<I extends object, D, O>(table: string, declared: Declared<D>, items: readonly I[], compute: (item: I, inputs: D) => O, same?: (a: O, b: O) => boolean): readonly O[];
+  /** `compute(deps)`: it is handed its `deps` (compared element by element with `===`) and may read nothing else. */
+  cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O;
   /**
    * A cell for each name, as `cell(names[i], deps[i], …)`, except that the values to compute are computed
    * in one call: `computeMissing` is given the deps of those cells, in order, and returns their values in
@@ -30,8 +53,8 @@ export interface Derive {
 
 /** Computes everything, every time: the reference a memo must agree with. */
 export const computeAll: Derive = {
-  map: (_table, _key, items, compute) => items.map((item) => compute(item)),
-  cell: (_name, _deps, compute) => compute(),
+  map: (_table, declared, items, compute) => items.map((item) => compute(item, declared.inputs)),
+  cell: (_name, deps, compute) => compute(deps),
   cells: (_names, deps, computeMissing) => [...computeMissing(deps)],
   stable: (_table, values) => values,
 };
@@ -93,7 +116,8 @@ export function createMemo(): Memo {
   };
 
   const memo: Memo = {
-    map<I extends object, O>(table: string, key: string, items: readonly I[], compute: (item: I) => O, same?: (a: O, b: O) => boolean): readonly O[] {
+    map<I extends object, D, O>(table: string, declared: Declared<D>, items: readonly I[], compute: (item: I, inputs: D) => O, same?: (a: O, b: O) => boolean): readonly O[] {
+      const { key, inputs } = declared;
       usedTables.add(table);
       const last = tables.get(table) as { readonly key: string; readonly items: readonly I[]; readonly outputs: readonly O[] } | undefined;
       if (last !== undefined && last.key === key && last.items === items) {
@@ -126,7 +150,7 @@ export function createMemo(): Memo {
           }
           misses += 1;
         }
-        const value = compute(item);
+        const value = compute(item, inputs);
         const previous = same !== undefined && aligned ? last.outputs[index] : undefined;
         outputs[index] = previous !== undefined && same !== undefined && same(previous, value) ? previous : value;
       }
@@ -135,8 +159,8 @@ export function createMemo(): Memo {
       return outputs;
     },
 
-    cell<O>(name: string, deps: readonly unknown[], compute: () => O): O {
-      return memo.cells([name], [deps], () => [compute()])[0] as O;
+    cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O {
+      return memo.cells([name], [deps], () => [compute(deps)])[0] as O;
     },
 
     cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[] {

@@ -1,6 +1,6 @@
 import { err, ok, type CompileError, type Result } from '../errors';
 import { computeAll, type Derive } from '../memo';
-import { createGateContext, evaluateGates, sameVerdict, type GateContext, type GateVerdict } from './gates';
+import { declareGates, evaluateGates, sameVerdict, type GateContext, type GateVerdict } from './gates';
 import type { Resolution } from './resolve';
 
 export interface Admission {
@@ -29,8 +29,9 @@ export function divergence(id: string, detail: string): CompileError {
  * any difference stops compilation. The two sides share no derived state: each finds its own answer.
  */
 export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, derive: Derive = computeAll): Result<Admission, CompileError> {
-  const gates = createGateContext(resolution.contract);
-  const verdicts = derive.map('admit:gates', gates.key, resolution.records, (resolved) => evaluateGates(gates, resolved), sameVerdict);
+  const declared = declareGates(resolution.contract);
+  const gates = declared.inputs;
+  const verdicts = derive.map('admit:gates', declared, resolution.records, (resolved, context) => evaluateGates(context, resolved), sameVerdict);
   const admitted: number[] = [];
   const admittedIds = new Set<string>();
   const admittedAt = new Map<string, number>();

@@ -1,10 +1,11 @@
-import { canonicalJson, compareStrings, sortedSet } from '../canonical';
+import { sortedSet } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { formatInstantShort } from '../format/time';
+import { formatInstantShort, parseInstant } from '../format/time';
+import { declare, type Declared } from '../memo';
 import { sameFactArgs, type Fact, type FactId, type ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
-import { identitiesOf, type BrokenLink, type ResolvedContract, type ResolvedRecord, type Supersession } from './resolve';
+import { buildIdentityNames, identitiesOf, type BrokenLink, type ResolvedRecord, type Supersession } from './resolve';
 import type { CheckedRecord } from './validate';
 
 /** One bit per gate, in GATE_ORDER: a verdict is the set of gates a record fails. */
@@ -28,11 +29,41 @@ export interface GateVerdict {
 }
 
 /**
- * The contract's lists as sets, built once per compilation; `evaluateGates` runs once per record.
- * This evaluator is the independent re-check of what the SQL lowering admits.
+ * Every contract field a gate reads, once: the evaluator is handed exactly these (`GateInputs`), and its
+ * memo key is made of exactly these, so a field a gate reads cannot be missing from the key.
+ */
+export const GATE_FIELDS = [
+  'asOf',
+  'subject',
+  'identities',
+  'project',
+  'scopes',
+  'allowedSourceClasses',
+  'allowedAuthorityClasses',
+  'acceptedReviewStates',
+  'forbiddenLifecycle',
+  'forbiddenSensitivity',
+  'denyLabels',
+  'principals',
+  'purpose',
+  'typedEvidenceOnly',
+  'requiredRecords',
+  'requiredPropositions',
+] as const satisfies readonly (keyof Contract)[];
+
+export type GateInputs = Pick<Contract, (typeof GATE_FIELDS)[number]>;
+
+/**
+ * The gate fields as the evaluator uses them: lists as sets, the as-of time and the subject resolved
+ * from them, built once per compilation; `evaluateGates` runs once per record.
+ * This evaluator is the independent re-check of what the adapter admits.
  */
 export interface GateContext {
-  readonly resolved: ResolvedContract;
+  readonly contract: GateInputs;
+  readonly asOf: number;
+  /** The contract subject as one canonical identity (resolve has refused an ambiguous one), or null. */
+  readonly subject: string | null;
+  readonly identityNames: ReadonlyMap<string, readonly string[]>;
   readonly scopes: ReadonlySet<string>;
   readonly sourceClasses: ReadonlySet<string>;
   readonly authorityClasses: ReadonlySet<string>;
@@ -42,33 +73,15 @@ export interface GateContext {
   readonly denyLabels: ReadonlySet<string>;
   readonly acceptedClassesByProposition: ReadonlyMap<string, ReadonlySet<string>>;
   readonly required: ReadonlySet<string>;
-  /** Everything a verdict depends on besides the record: equal keys, equal verdicts for the same record. */
-  readonly key: string;
 }
 
-export function createGateContext(resolved: ResolvedContract): GateContext {
-  const { contract } = resolved;
-  // Every contract field a gate reads, and the resolved subject and identity directory; not the query, budget or task.
-  const key = canonicalJson({
-    asOf: resolved.asOf,
-    subject: resolved.subject,
-    identityNames: [...resolved.identityNames].sort(([a], [b]) => compareStrings(a, b)),
-    project: contract.project,
-    scopes: sortedSet(contract.scopes),
-    allowedSourceClasses: sortedSet(contract.allowedSourceClasses),
-    allowedAuthorityClasses: sortedSet(contract.allowedAuthorityClasses),
-    acceptedReviewStates: sortedSet(contract.acceptedReviewStates),
-    forbiddenLifecycle: sortedSet(contract.forbiddenLifecycle),
-    forbiddenSensitivity: sortedSet(contract.forbiddenSensitivity),
-    denyLabels: sortedSet(contract.denyLabels),
-    principals: contract.principals.map((principal) => [principal.id, principal.kind, sortedSet(principal.roles)]),
-    purpose: contract.purpose,
-    typedEvidenceOnly: contract.typedEvidenceOnly,
-    required: sortedSet(contract.requiredRecords),
-    propositions: contract.requiredPropositions.map((proposition) => [proposition.id, sortedSet(proposition.acceptedClasses)]).sort(([a], [b]) => compareStrings(String(a), String(b))),
-  });
+function gateContextOf(contract: GateInputs): GateContext {
+  const identityNames = buildIdentityNames(contract);
   return {
-    resolved,
+    contract,
+    asOf: parseInstant(contract.asOf) ?? Number.NaN,
+    subject: contract.subject === null ? null : (identitiesOf(contract.subject, identityNames)[0] ?? null),
+    identityNames,
     scopes: new Set(contract.scopes),
     sourceClasses: new Set(contract.allowedSourceClasses),
     authorityClasses: new Set(contract.allowedAuthorityClasses),
@@ -78,8 +91,16 @@ export function createGateContext(resolved: ResolvedContract): GateContext {
     denyLabels: new Set(contract.denyLabels),
     acceptedClassesByProposition: new Map(contract.requiredPropositions.map((p) => [p.id, new Set(p.acceptedClasses)])),
     required: new Set(contract.requiredRecords),
-    key,
   };
+}
+
+/** The gate context with its memo key: equal keys, equal verdicts for the same resolved record. */
+export function declareGates(resolved: { readonly contract: Contract }): Declared<GateContext> {
+  return declare(resolved.contract, GATE_FIELDS, gateContextOf);
+}
+
+export function createGateContext(resolved: { readonly contract: Contract }): GateContext {
+  return declareGates(resolved).inputs;
 }
 
 function someInSet(values: readonly string[], set: ReadonlySet<string>): boolean {
@@ -100,13 +121,13 @@ function someInList(values: readonly string[], list: readonly string[]): boolean
  */
 function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Supersession | null, brokenLink: BrokenLink | null): number {
   const { record } = item;
-  const { contract, asOf } = context.resolved;
+  const { contract, asOf } = context;
   let failed = 0;
   if (record.project !== contract.project) failed |= GATE_BIT.project;
   if (!context.scopes.has(record.scope)) failed |= GATE_BIT.scope;
   if (record.subject !== null) {
-    const identities = identitiesOf(record.subject, context.resolved.identityNames);
-    if (identities.length > 1 || (context.resolved.subject !== null && identities[0] !== context.resolved.subject)) failed |= GATE_BIT.identity;
+    const identities = identitiesOf(record.subject, context.identityNames);
+    if (identities.length > 1 || (context.subject !== null && identities[0] !== context.subject)) failed |= GATE_BIT.identity;
   }
   if (item.knownAt > asOf || item.validFrom > asOf || (item.validTo !== null && item.validTo < asOf)) failed |= GATE_BIT.time;
   if (supersededBy !== null || brokenLink !== null) failed |= GATE_BIT.supersession;
@@ -140,7 +161,7 @@ function acceptedAsEvidence(context: GateContext, evidence: SourceRecord['eviden
 /** Why a record fails a gate it fails (see `failedGates`): the fact, with the values that decided it. */
 function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, supersededBy: Supersession | null, brokenLink: BrokenLink | null): Fact {
   const { record } = item;
-  const { contract } = context.resolved;
+  const { contract } = context;
   switch (gate) {
     case 'project':
       return { fact: 'PROJECT_MISMATCH', args: { project: record.project } };
@@ -148,12 +169,12 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
       return { fact: 'SCOPE_NOT_ALLOWED', args: { scope: record.scope } };
     case 'identity': {
       const name = record.subject ?? '';
-      const identities = identitiesOf(name, context.resolved.identityNames);
+      const identities = identitiesOf(name, context.identityNames);
       if (identities.length > 1) return { fact: 'SUBJECT_AMBIGUOUS', args: { subject: name, identities: [...identities] } };
-      return { fact: 'SUBJECT_MISMATCH', args: { identity: identities[0] ?? name, expected: context.resolved.subject ?? '' } };
+      return { fact: 'SUBJECT_MISMATCH', args: { identity: identities[0] ?? name, expected: context.subject ?? '' } };
     }
     case 'time': {
-      const asOf = context.resolved.asOf;
+      const asOf = context.asOf;
       if (item.knownAt > asOf) return { fact: 'KNOWN_AFTER_AS_OF', args: { knownAt: formatInstantShort(item.knownAt) } };
       if (item.validFrom > asOf) return { fact: 'VALID_FROM_AFTER_AS_OF', args: { validFrom: formatInstantShort(item.validFrom) } };
       return { fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: formatInstantShort(item.validTo ?? asOf) } };

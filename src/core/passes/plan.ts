@@ -2,7 +2,7 @@ import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
-import { computeAll, type Derive } from '../memo';
+import { computeAll, declare, type Derive } from '../memo';
 import { factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
 import type { Ranking } from '../search/rank';
@@ -89,6 +89,9 @@ function evidenceSlots(contract: Contract, selected: readonly SourceRecord[], di
     };
   });
 }
+
+/** The contract fields a refused record's row reads besides its verdict. */
+const REFUSED_ROW_FIELDS = ['requiredRecords'] as const satisfies readonly (keyof Contract)[];
 
 /** The row of a record a gate refused: its verdict and whether it is required decide it. */
 function refusedRow({ resolved, failed, fact }: GateVerdict, required: ReadonlySet<string>): TraceRow | null {
@@ -231,8 +234,8 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   };
   // A refused record's row depends on its verdict and on whether the contract requires it: most of a
   // large trace, and the same row objects from one compilation to the next while those stand.
-  const requiredIds = new Set(required);
-  const refusedRows = derive.map('plan:refused', required.join('\u0000'), admission.verdicts, (verdict) => refusedRow(verdict, requiredIds));
+  const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
+  const refusedRows = derive.map('plan:refused', requiredIds, admission.verdicts, refusedRow);
   const planned = admission.admitted.map((position) => {
     if (withheld !== null) return row(position, 'excluded', 'EXCLUDE_FAIL_CLOSED', withheld, noGates);
     const outcome = outcomeAt.get(position);

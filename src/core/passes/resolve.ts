@@ -1,8 +1,8 @@
-import { canonicalJson, compareStrings } from '../canonical';
+import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import { parseInstant } from '../format/time';
 import { err, ok, type CompileError, type Result } from '../errors';
-import { computeAll, type Derive } from '../memo';
+import { computeAll, declare, type Derive } from '../memo';
 import type { CheckedRecord, RecordSet } from './validate';
 
 export interface ResolvedContract {
@@ -107,7 +107,7 @@ function sameBrokenLink(a: BrokenLink | null, b: BrokenLink | null): boolean {
   return x.length === y.length && x.every((name, index) => name === y[index]);
 }
 
-export function buildIdentityNames(contract: Contract): Map<string, string[]> {
+export function buildIdentityNames(contract: Pick<Contract, 'identities'>): Map<string, string[]> {
   const names = new Map<string, string[]>();
   const add = (name: string, identity: string) => {
     const known = names.get(name);
@@ -275,26 +275,26 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
 
   // The order depends on the ids alone, and a record set derived by patching keeps its ids array.
   const { ids } = recordSet;
-  const order = derive.cell('resolve:id-order', [ids], () => idOrder(ids));
+  const order = derive.cell('resolve:id-order', [ids], ([ids]) => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
-  const indexOf = derive.cell('resolve:index-of', [order], () => new IdPositions(inOrder(order, ids)));
+  const indexOf = derive.cell('resolve:index-of', [order, ids], ([order, ids]) => new IdPositions(inOrder(order, ids)));
   // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the caller's compilation.
   const supersessionInputs = supersessionDeps(recordSet);
   const { broken, brokenLinks } = derive.cell('resolve:links', supersessionInputs, () => {
     const found = findBrokenLinks(recordSet, recordSet.successors);
     return { broken: found, brokenLinks: [...found.keys()].sort(compareStrings) };
   });
-  const { inForce, supersessionKey } = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
-    const found = supersessionsInForce(recordSet.successors, asOf);
+  const versions = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
+    const inForce = [...supersessionsInForce(recordSet.successors, asOf)].sort(([a], [b]) => compareStrings(a, b));
     // While the successors in force and the broken links stay the same, a record resolves the same way whatever else changed.
-    return { inForce: found, supersessionKey: canonicalJson([[...found].sort(([a], [b]) => compareStrings(a, b)), [...broken].sort(([a], [b]) => compareStrings(a, b))]) };
+    return declare({ inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) }, ['inForce', 'broken'], (picked) => ({ inForce: new Map(picked.inForce), broken: new Map(picked.broken) }));
   });
   const inIdOrder = inOrder(order, recordSet.checked);
   const records = derive.map(
     'resolve:records',
-    supersessionKey,
+    versions,
     inIdOrder,
-    (checked): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null, brokenLink: broken.get(checked.record.id) ?? null }),
+    (checked, { inForce, broken }): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null, brokenLink: broken.get(checked.record.id) ?? null }),
     sameResolved,
   );
   return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf, brokenLinks });

@@ -45,7 +45,7 @@ export const INSTANTS = [
   '2026-10-01',
 ] as const;
 
-const subsetOf = <T>(values: readonly T[], minLength = 0) => fc.subarray([...values], { minLength });
+export const subsetOf = <T>(values: readonly T[], minLength = 0) => fc.subarray([...values], { minLength });
 
 /** Mostly a value the contract accepts, sometimes any value: each gate then passes about nine times in ten. */
 function preferFrom<T>(preferred: readonly T[], all: readonly T[]): fc.Arbitrary<T> {
@@ -53,7 +53,7 @@ function preferFrom<T>(preferred: readonly T[], all: readonly T[]): fc.Arbitrary
   return preferred.length === 0 ? any : fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...preferred) }, { weight: 1, arbitrary: any });
 }
 
-const textArbitrary = fc.array(fc.constantFrom(...VOCABULARY.words), { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
+export const textArbitrary = fc.array(fc.constantFrom(...VOCABULARY.words), { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
 
 const asOfMs = parseInstant(PROPERTY_AS_OF) ?? 0;
 const PAST = INSTANTS.filter((instant) => (parseInstant(instant) ?? 0) <= asOfMs);
@@ -162,16 +162,16 @@ function bodyToRecord(body: RecordBody, index: number): SourceRecord {
   return recordSchema.parse(input);
 }
 
-const principalArbitrary = fc.record({
+export const principalArbitrary = fc.record({
   id: fc.constantFrom('dana', 'bot', 'svc'),
   kind: fc.constantFrom('human', 'agent', 'service') as fc.Arbitrary<'human' | 'agent' | 'service'>,
   roles: subsetOf(VOCABULARY.roles, 1),
 });
 
-const propositionArbitrary = (id: string) =>
+export const propositionArbitrary = (id: string) =>
   fc.record({ id: fc.constant(id), acceptedClasses: subsetOf(VOCABULARY.evidenceClasses, 1), blocking: fc.boolean() });
 
-const RECORD_IDS = Array.from({ length: MAX_RECORDS }, (_, index) => `r${index}`);
+export const RECORD_IDS = Array.from({ length: MAX_RECORDS }, (_, index) => `r${index}`);
 
 /** A contract over the shared vocabulary; it may require ids that the records do not reach. */
 export const contractArbitrary: fc.Arbitrary<Contract> = fc
