@@ -33,8 +33,13 @@ describe('a compiler that reuses its previous work', () => {
   );
 
   it('reuses every verdict but the changed record, and none after a gate field changes', async () => {
+    // rec-02 supersedes rec-01 from 20 August: an as-of before that puts rec-01 back in force.
     const records = Array.from({ length: RECORDS }, (_, index) =>
-      buildRecord({ id: `rec-${String(index).padStart(2, '0')}`, access: { labels: index % 5 === 0 ? ['investigation'] : [] } }),
+      buildRecord({
+        id: `rec-${String(index).padStart(2, '0')}`,
+        access: { labels: index % 5 === 0 ? ['investigation'] : [] },
+        ...(index === 2 ? { supersedes: ['rec-01'], knownAt: '2026-08-20', validFrom: '2026-08-20' } : {}),
+      }),
     );
     let contract: Contract = buildContract();
     let recordSet: RecordSet = createRecordSet(records);
@@ -61,5 +66,9 @@ describe('a compiler that reuses its previous work', () => {
 
     await step([{ op: 'removeRecord', id: 'rec-10' }]);
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: RECORDS - 1, computed: 0 });
+
+    // The as-of time decides which successor is in force: rec-01 is no longer superseded, rec-02 not yet known.
+    await step([{ op: 'mergeContract', patch: { asOf: '2026-08-10' } }]);
+    expect(observable(kept, { contract, recordSet })).toMatchObject({ admitted: expect.arrayContaining(['rec-01']) as unknown });
   });
 });

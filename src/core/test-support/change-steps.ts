@@ -146,6 +146,8 @@ const GATE_FIELD_SET: ReadonlySet<string> = new Set(GATE_FIELDS);
 export type ChangeStep =
   | { readonly kind: 'none' }
   | { readonly kind: 'contract'; readonly field: ContractField; readonly edit: (contract: Contract, records: readonly SourceRecord[]) => unknown }
+  /** The field set back to what it was before its edit, as a control switched off again. */
+  | { readonly kind: 'contract-back'; readonly field: ContractField }
   | { readonly kind: 'record'; readonly position: number; readonly field: RecordField; readonly edit: (record: SourceRecord) => unknown }
   | { readonly kind: 'add'; readonly position: number }
   | { readonly kind: 'remove'; readonly position: number };
@@ -172,21 +174,26 @@ export const changeScheduleArbitrary: fc.Arbitrary<readonly ChangeStep[]> = fc
     fc.array(fc.nat(20), { minLength: SLOTS.length, maxLength: SLOTS.length }),
   )
   .map(([slots, contractEdits, recordEdits, positions]) =>
-    slots.map((slot, index): ChangeStep => {
+    slots.flatMap((slot, index): ChangeStep[] => {
       const position = positions[index] ?? 0;
-      if (slot.kind === 'contract') return { kind: 'contract', field: CONTRACT_FIELDS[slot.at] as ContractField, edit: contractEdits[slot.at] as AnyContractEdit };
-      if (slot.kind === 'record') return { kind: 'record', position, field: RECORD_FIELDS[slot.at] as RecordField, edit: recordEdits[slot.at] as AnyRecordEdit };
-      return slot.kind === 'none' ? { kind: 'none' } : { kind: slot.kind, position };
+      if (slot.kind === 'contract') {
+        const field = CONTRACT_FIELDS[slot.at] as ContractField;
+        return [{ kind: 'contract', field, edit: contractEdits[slot.at] as AnyContractEdit }, { kind: 'contract-back', field }];
+      }
+      if (slot.kind === 'record') return [{ kind: 'record', position, field: RECORD_FIELDS[slot.at] as RecordField, edit: recordEdits[slot.at] as AnyRecordEdit }];
+      return [slot.kind === 'none' ? { kind: 'none' } : { kind: slot.kind, position }];
     }),
   );
 
-function patchesOf(step: ChangeStep, contract: Contract, recordSet: RecordSet, other: readonly SourceRecord[], added: number): Patch[] {
+function patchesOf(step: ChangeStep, contract: Contract, recordSet: RecordSet, other: readonly SourceRecord[], added: number, before: ReadonlyMap<ContractField, unknown>): Patch[] {
   const at = (position: number) => recordSet.records[position % Math.max(recordSet.records.length, 1)];
   switch (step.kind) {
     case 'none':
       return [];
     case 'contract':
       return [{ op: 'mergeContract', patch: { [step.field]: step.edit(contract, recordSet.records) } }];
+    case 'contract-back':
+      return [{ op: 'mergeContract', patch: { [step.field]: before.get(step.field) ?? null } }];
     case 'record': {
       const record = at(step.position);
       return record === undefined ? [] : [{ op: 'mergeRecord', id: record.id, patch: { [step.field]: step.edit(record) } }];
@@ -237,7 +244,7 @@ function reuseProblems(step: ChangeStep, records: number, before: ReadonlyMap<st
   if (records === 0) return problems;
   if (step.kind === 'none') {
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(table, 0);
-  } else if (step.kind === 'contract' && !GATE_FIELD_SET.has(step.field)) {
+  } else if ((step.kind === 'contract' || step.kind === 'contract-back') && !GATE_FIELD_SET.has(step.field)) {
     // Outside the gate fields (requiredRecords, the one input of a refused row, is among them): nothing per record changes.
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(table, 0);
   } else if ((step.kind === 'record' && !SUPERSESSION_FIELDS.has(step.field)) || step.kind === 'add') {
@@ -261,9 +268,11 @@ export async function memoProperty(openDatabase: () => Promise<SqlDriver>) {
     let recordSet = createRecordSet(first.records);
     let before: ReadonlyMap<string, TableStats> = new Map();
     let added = 0;
+    const edited = new Map<ContractField, unknown>();
     // The first compilation fills the memo; the 'none' step after it must reuse everything.
     for (const step of [{ kind: 'none' } as const, { kind: 'none' } as const, ...steps]) {
-      const patches = patchesOf(step, contract, recordSet, other.records, added);
+      if (step.kind === 'contract') edited.set(step.field, contract[step.field]);
+      const patches = patchesOf(step, contract, recordSet, other.records, added, edited);
       const changed = applyChanges(contract, recordSet, patches.length === 0 ? [] : [controlOf(patches)]);
       if (!changed.ok) {
         // The one edit refused on purpose: a patch may not rename a record.
@@ -274,7 +283,7 @@ export async function memoProperty(openDatabase: () => Promise<SqlDriver>) {
       ({ contract, recordSet } = changed.value);
       const request = { contract, recordSet };
       const fresh = createCompiler(await openDatabase());
-      const what = `a ${step.kind} change${step.kind === 'record' || step.kind === 'contract' ? ` of ${step.field}` : ''}`;
+      const what = `a ${step.kind} change${step.kind === 'record' || step.kind === 'contract' || step.kind === 'contract-back' ? ` of ${step.field}` : ''}`;
       same(observable(kept, request), observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }), `kept and fresh compilations after ${what}`);
       const after = new Map(kept.memoStats());
       const problems = reuseProblems(step, recordSet.records.length, before, after);
