@@ -12,21 +12,7 @@ import type { CheckedRecord } from '../core/passes/validate';
 import { asOfStops, type ViewSource } from './debug-views';
 import { AS_OF_STOP_RECORDS, AS_OF_STOPS_EACH_SIDE, ATTEMPTS_PAGE, type AsOfStop, type CompileView, type TraceQuery } from './protocol';
 import { createSession } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
-
-const memoryStorage = (): WorkspaceStorage => {
-  let value: unknown;
-  return {
-    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
-    write: async (workspace) => {
-      value = workspace;
-    },
-    clear: async () => {
-      value = undefined;
-    },
-    watch: () => undefined,
-  };
-};
+import { memoryStorage } from './test-support/memory-storage';
 
 let compiler: Compiler;
 

@@ -2,24 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
-import type { SavedWorkspace } from './protocol';
 import { createSession } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
 import { readFileSync } from 'node:fs';
-
-const memoryStorage = (): WorkspaceStorage => {
-  let value: SavedWorkspace | undefined;
-  return {
-    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
-    write: async (workspace) => {
-      value = workspace;
-    },
-    clear: async () => {
-      value = undefined;
-    },
-    watch: () => undefined,
-  };
-};
+import { memoryStorage } from './test-support/memory-storage';
 
 let compiler: Compiler;
 const file = (name: string, text: string) => ({ name, blob: new Blob([text]) });

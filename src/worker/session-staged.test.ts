@@ -6,29 +6,11 @@ import { freshDriver } from '../core/test-support/node-driver';
 import { createWasmDriver } from '../sqlite/wasm-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createDatabaseImages, ImageNotSaved } from './database-image';
-import type { CompileResponse, LoadProgress, SavedWorkspace } from './protocol';
+import type { CompileResponse, LoadProgress } from './protocol';
 import { createRecordStore } from './record-store';
 import { ATTEMPTS_AFTER_RESULT_FROM, BACKGROUND_CORPUS_FROM, createSession, STORE_SLICE } from './session';
 import { memoryImageFiles } from './test-support/memory-image-files';
-import type { WorkspaceStorage } from './workspace-storage';
-
-function memoryStorage(): WorkspaceStorage & { writes: () => number; saved: () => unknown } {
-  let value: unknown;
-  let writes = 0;
-  return {
-    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
-    write: async (workspace: SavedWorkspace) => {
-      writes += 1;
-      value = workspace;
-    },
-    clear: async () => {
-      value = undefined;
-    },
-    watch: () => undefined,
-    writes: () => writes,
-    saved: () => value,
-  };
-}
+import { memoryStorage } from './test-support/memory-storage';
 
 const SIZE = BACKGROUND_CORPUS_FROM + 500;
 const recordsFile = (prefix: string) => ({

@@ -15,26 +15,12 @@ import { userViewExportSchema } from '../core/format/user-view';
 import { createSession, filterAndSortTrace } from './session';
 import { encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, type SharedWorkspace } from './share-link';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, StorageTimeoutError, type WorkspaceStorage } from './workspace-storage';
-
-function createMemoryStorage(initial?: unknown): WorkspaceStorage & { saved: () => unknown } {
-  let value: unknown = initial;
-  return {
-    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
-    write: async (workspace: SavedWorkspace) => {
-      value = workspace;
-    },
-    clear: async () => {
-      value = undefined;
-    },
-    watch: () => undefined,
-    saved: () => value,
-  };
-}
+import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
 let compiler: Compiler;
 
-async function newSession(storage: WorkspaceStorage = createMemoryStorage()) {
+async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
   return { session, snapshot: await session.start() };
 }
@@ -128,7 +114,7 @@ describe('session', () => {
         return compiler.compile(request);
       },
     };
-    const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler: flaky, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
     expect(session.compile('diagnostic').ok).toBe(true);
     expect(session.packetJson('diagnostic')).not.toBeNull();
@@ -153,7 +139,7 @@ describe('session', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     };
-    const session = createSession({ compiler: flaky, storage: createMemoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler: flaky, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
     expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
@@ -238,7 +224,7 @@ describe('session', () => {
       expect(link.fragment.startsWith('share=1.')).toBe(true);
       expect(link).toMatchObject({ files: 0, edits: 1 });
 
-      const storage = createMemoryStorage();
+      const storage = memoryStorage();
       const { session: other } = await newSession(storage);
       expect(await other.checkShareLink(link.fragment)).toEqual({ ok: true, files: 0, edits: 1, scenarioKey: 'retry-policy' });
       const opened = await other.openShareLink(link.fragment);
@@ -363,7 +349,7 @@ describe('session', () => {
   });
 
   it('loads a scenario with inline records, selects it, and restores it after a reload', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const { session } = await newSession(storage);
     const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
     const result = await session.loadFiles([file('renamed.txt', JSON.stringify(scenario))], noProgress);
@@ -412,7 +398,7 @@ describe('session', () => {
   });
 
   it('a selection compiles without waiting for its write, whose outcome arrives as a workspace event', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -448,7 +434,7 @@ describe('session', () => {
   });
 
   it('a saved workspace whose files were deleted says so on reload and keeps the edits that still apply', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     const { session, snapshot } = await newSession(storage);
     const contract = snapshot.scenarios[0]?.contract;
     await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
@@ -462,7 +448,7 @@ describe('session', () => {
   });
 
   it('storage cleared under the page is said at once, nothing is written again until asked, and "save again" writes everything', async () => {
-    const storage = createMemoryStorage();
+    const storage = memoryStorage();
     let clearedUnderUs: () => void = () => undefined;
     let failNextWrite = false;
     const watched: WorkspaceStorage = {

@@ -4,29 +4,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from '../../core/compile';
 import { sharedDriver } from '../../core/test-support/node-driver';
 import { readBuiltinScenarios } from '../../worker/builtin-sources';
-import type { SavedWorkspace } from '../../worker/protocol';
 import { createSession } from '../../worker/session';
 import { workerLikeApi } from '../../worker/test-support/worker-like-api';
-import type { WorkspaceStorage } from '../../worker/workspace-storage';
 import { DrillPanel } from '../components/DrillPanel';
 import { LoadStatus } from '../components/LoadStatus';
 import { installFakeApi, resetStores } from '../test-support';
 import { attemptContinue, compileNow, freezeReceipt, loadFiles, setControl } from './actions';
 import { useScenarioStore } from './scenario-store';
-
-const memoryStorage = (): WorkspaceStorage => {
-  let value: SavedWorkspace | undefined;
-  return {
-    read: async () => (value === undefined ? undefined : { workspace: value, filesMissing: false }),
-    write: async (workspace) => {
-      value = workspace;
-    },
-    clear: async () => {
-      value = undefined;
-    },
-    watch: () => undefined,
-  };
-};
+import { memoryStorage } from '../../worker/test-support/memory-storage';
 
 let compiler: Compiler;
 
