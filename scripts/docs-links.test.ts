@@ -75,6 +75,10 @@ describe('the docs', () => {
     expect(brokenLinks(doc)).toEqual([]);
   });
 
+  it.each([['docs/ARCHITECTURE.md', 200], ['docs/PERFORMANCE.md', 300]] as const)('%s stays within %i lines', (doc, limit) => {
+    expect(readFileSync(join(ROOT, doc), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(limit);
+  });
+
   it.each(DOCS)('%s names only paths that exist', (doc) => {
     expect(missingPaths(doc)).toEqual([]);
   });
