@@ -30,6 +30,16 @@ describe('generic late changes', () => {
     for (const change of changes) expect(applyChanges(required, recordSet, [change]).ok).toBe(true);
   });
 
+  it('never name a record the user view withholds, nor change when one is added or removed', () => {
+    const withheld = [buildRecord({ id: 'HELD', access: { roles: ['agent'], purposes: ['audit'], labels: [] } }), buildRecord({ id: 'DENIED', access: { roles: ['agent'], purposes: ['support'], labels: ['legal_hold'] } })];
+    const denying = buildContract({ asOf: '2026-08-30', requiredRecords: ['HELD'], denyLabels: ['legal_hold'] });
+    const visible = genericLateChanges(denying, buildRecordSet(records));
+    expect(genericLateChanges(denying, buildRecordSet([...withheld, ...records]))).toEqual(visible);
+    expect(JSON.stringify(visible)).not.toMatch(/HELD|DENIED/);
+    // With no record the user may see, no record is named: the first record of the file is no stand-in.
+    expect(genericLateChanges(denying, buildRecordSet(withheld)).map((change) => change.id)).toEqual(['generic-role-revoked', 'generic-as-of-moves']);
+  });
+
   it('still move the as-of and revoke a role when there is no record', () => {
     expect(genericLateChanges(contract, buildRecordSet([])).map((change) => change.id)).toEqual(['generic-role-revoked', 'generic-as-of-moves']);
   });

@@ -10,31 +10,36 @@ export const GENERIC_DENY_LABEL = 'late_hold';
 
 /**
  * The record a late change should touch to matter: the first required record the set holds, else the first that
- * the cheap gates (project, scope, purpose, roles, deny labels, time) would let in, else the first record. Only a
- * choice of target: what the change does is decided by compiling it.
+ * the cheap gates (project, scope, purpose, roles, deny labels, time) would let in. Only a choice of target: what
+ * the change does is decided by compiling it. Never a record the user view withholds (one an authorisation rule or
+ * a deny label excludes): the changes are shown in that view, so which record they name, and whether there is one,
+ * must not depend on such records.
  */
 function likelyAdmitted(contract: Contract, recordSet: RecordSet): CheckedRecord | undefined {
+  const denied = new Set(contract.denyLabels);
+  // The authorisation and deny gates exactly: what passes them is never withheld from the user view.
+  const mayBeShown = ({ record }: CheckedRecord) =>
+    record.access.purposes.includes(contract.purpose) &&
+    !record.access.labels.some((label) => denied.has(label)) &&
+    contract.principals.every((principal) => principal.roles.some((role) => record.access.roles.includes(role)));
   for (const id of contract.requiredRecords) {
     const required = recordSet.byId.get(id);
-    if (required) return required;
+    if (required && mayBeShown(required)) return required;
   }
   const asOf = parseInstant(contract.asOf) ?? 0;
   const scopes = new Set(contract.scopes);
-  const denied = new Set(contract.denyLabels);
   const passes = (item: CheckedRecord) => {
     const { record } = item;
     return (
       record.project === contract.project &&
       scopes.has(record.scope) &&
-      record.access.purposes.includes(contract.purpose) &&
-      !record.access.labels.some((label) => denied.has(label)) &&
-      contract.principals.every((principal) => principal.roles.some((role) => record.access.roles.includes(role))) &&
+      mayBeShown(item) &&
       item.knownAt <= asOf &&
       item.validFrom <= asOf &&
       (item.validTo === null || item.validTo >= asOf)
     );
   };
-  return recordSet.checked.find(passes) ?? recordSet.checked[0];
+  return recordSet.checked.find(passes);
 }
 
 /** The as-of a day later, in the form it was written in (a date stays a date). */
