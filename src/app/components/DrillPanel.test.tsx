@@ -57,6 +57,23 @@ describe('DrillPanel', () => {
     expect(await screen.findByText('CURRENT — MAY CONTINUE')).toBeInTheDocument();
   });
 
+  it('names no receipt id in the user view: a receipt id covers the records that view withholds', async () => {
+    const user = userEvent.setup();
+    installFakeApi({ attemptContinue: vi.fn(async () => stale), freezeReceipt: vi.fn(async () => ({ frozenReceiptId: 'e'.repeat(64), declared: [] })) });
+    act(() => useUiStore.setState({ audience: 'user' }));
+    render(<DrillPanel />);
+    await user.click(screen.getByRole('button', { name: 'Freeze receipt' }));
+    expect(await screen.findByTestId('drill-frozen')).toHaveTextContent('Frozen (its receipt id is shown in the diagnostic view)');
+    await user.click(screen.getByRole('button', { name: 'Attempt to continue' }));
+    expect(await screen.findByTestId('drill-headline')).toHaveTextContent('STALE — RECOMPILE REQUIRED');
+    const panel = screen.getByRole('region', { name: 'Fire drill' });
+    expect(panel.textContent).not.toContain('e'.repeat(12));
+    expect(panel.textContent).not.toContain('a'.repeat(12));
+    act(() => useUiStore.setState({ audience: 'diagnostic' }));
+    expect(screen.getByTestId('drill-frozen')).toHaveTextContent(`Frozen: ${'e'.repeat(12)}`);
+    expect(panel.textContent).toContain(`Receipt checked: ${'a'.repeat(12)}`);
+  });
+
   it('marks a verdict "inputs changed" as soon as anything is recompiled after it', async () => {
     const user = userEvent.setup();
     installFakeApi({ attemptContinue: vi.fn(async () => current) });

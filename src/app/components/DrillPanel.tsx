@@ -3,6 +3,7 @@ import type { DrillAction } from '../../core/result';
 import { attemptContinue, freezeReceipt, injectLateChange, recompileAfterDrill, resetDrill } from '../state/actions';
 import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
+import { useUiStore } from '../state/ui-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
 import { CodeLink } from './Glossary';
@@ -23,6 +24,8 @@ export function DrillPanel() {
   const response = useResultStore((state) => state.response);
   const revision = useResultStore((state) => state.revision);
   const compiling = useResultStore((state) => state.compiling);
+  // Receipt ids cover every record, withheld ones too: the user view names none (docs/FORMAT.md, user view).
+  const showsReceiptIds = useUiStore((state) => state.audience) === 'diagnostic';
   // A verdict is about the inputs it was given against: once they change (compiling) or are recompiled, it no longer speaks for the screen.
   const outdated = verdict !== null && (compiling || verdictRevision !== revision);
   const lateChanges = scenario?.lateChanges ?? [];
@@ -48,7 +51,7 @@ export function DrillPanel() {
               <SteadyButton onClick={() => void freezeReceipt()} unavailable={busy || currentId === null}>
                 Freeze receipt
               </SteadyButton>{' '}
-              <span data-testid="drill-frozen">{frozenReceiptId ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Nothing frozen yet'}</span>
+              <span data-testid="drill-frozen">{frozenReceiptId ? (showsReceiptIds ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Frozen (its receipt id is shown in the diagnostic view)') : 'Nothing frozen yet'}</span>
             </li>
             <li>
               <label>
@@ -94,10 +97,12 @@ export function DrillPanel() {
               <p>
                 <CodeLink code={verdict.code} testId="drill-code" /> {verdict.message}
               </p>
-              <p>
-                Receipt checked: {shortHash(verdict.priorReceiptId)}
-                {verdict.currentReceiptId ? ` · current receipt: ${shortHash(verdict.currentReceiptId)}` : ''}
-              </p>
+              {showsReceiptIds ? (
+                <p>
+                  Receipt checked: {shortHash(verdict.priorReceiptId)}
+                  {verdict.currentReceiptId ? ` · current receipt: ${shortHash(verdict.currentReceiptId)}` : ''}
+                </p>
+              ) : null}
               <VerdictDiff verdict={verdict} />
             </div>
           ) : null}
