@@ -67,7 +67,12 @@ export interface SizeResult {
   readonly corpusIndexCpuMs: number;
   readonly naive: Latency;
   readonly postFilter: Latency;
-  readonly recompileAfterToggle: Latency;
+  /**
+   * One record put under investigation and back, each step re-indexing that record alone:
+   * `admissionChange` toggles a packet entry (it leaves the admitted set and returns);
+   * `noAdmissionChange` toggles a record no gate admits (the admitted set stays as it was).
+   */
+  readonly toggle: { readonly admissionChange: Latency; readonly noAdmissionChange: Latency };
   /** A different query each run: the admitted-set ranking is computed again; verdicts are reused. */
   readonly recompileAfterQueryChange: Latency;
   /** A denied label added or removed each run: every verdict and the SQL admission are computed again. */
@@ -214,27 +219,37 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   sampleMemory();
 
   const requiredIds = new Set(corpus.requiredIds);
-  const target = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
-  if (target === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
-  const control = benchControl(target);
+  const entering = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
+  if (entering === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
+  const outside = recordSet.records.find((record) => !outcome.admitted.has(record.id))?.id;
+  if (outside === undefined) throw new Error('the benchmark corpus has no record outside the admitted set to toggle');
   let toggleSync = { inserted: 0, updated: 0, deleted: 0 };
-  const toggle = (run: number) => {
-    // Alternate on and off: each step changes exactly one record against the index.
+  /** Alternates on and off from `run`: each step changes exactly one record against the index. */
+  const toggle = (target: string, run: number) => {
+    const control = benchControl(target);
     const on = run % 2 === 0;
     return timed(() => {
       const changed = on ? orThrow(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
       const sync = compiler.index(changed.recordSet);
       const result = orThrow(compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
-      if (on && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
+      if (on && target === entering && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
+      if (target === outside && result.admitted.has(target)) throw new Error('a toggle admitted a record no gate admits');
+      const admittedAfter = target === entering && on ? outcome.counts.admitted - 1 : outcome.counts.admitted;
+      if (result.counts.admitted !== admittedAfter) throw new Error(`a toggle of ${target} admitted ${result.counts.admitted}, not ${admittedAfter}`);
       toggleSync = sync;
       if (sync.updated !== 1 || sync.inserted !== 0 || sync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(sync)}`);
     });
   };
-  const toggleSamples: Sample[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    toggleSamples.push(toggle(run));
-    sampleMemory();
-  }
+  const toggleLatency = (target: string): Latency => {
+    const samples: Sample[] = [];
+    // An even number of steps, so the record ends as it began.
+    for (let run = 0; run < runs + (runs % 2); run += 1) {
+      samples.push(toggle(target, run));
+      sampleMemory();
+    }
+    return summarise(samples);
+  };
+  const toggleLatencies = { admissionChange: toggleLatency(entering), noAdmissionChange: toggleLatency(outside) };
 
   // Flat memory: the heap after many toggles is the heap after a few, once garbage is collected.
   const heapAfter = () => {
@@ -242,11 +257,9 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     collectGarbage();
     return process.memoryUsage().heapUsed;
   };
-  // Runs go on from where the timed toggles stopped, so every step flips the record.
-  for (let run = runs; run < runs + HEAP_TOGGLES.warm; run += 1) toggle(run);
+  for (let run = 0; run < HEAP_TOGGLES.warm; run += 1) toggle(entering, run);
   const heapWarm = heapAfter();
-  for (let run = runs + HEAP_TOGGLES.warm; run < runs + HEAP_TOGGLES.total; run += 1) toggle(run);
-  if ((runs + HEAP_TOGGLES.total) % 2 === 1) toggle(runs + HEAP_TOGGLES.total);
+  for (let run = HEAP_TOGGLES.warm; run < HEAP_TOGGLES.total; run += 1) toggle(entering, run);
   const toggleHeapGrowthMb = (heapAfter() - heapWarm) / MB;
   sampleMemory();
 
@@ -286,7 +299,6 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
 
   const phases = measurePhases(driver, contract, recordSet, Math.min(runs, 5));
 
-
   return {
     size,
     seed,
@@ -304,7 +316,7 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     corpusIndexCpuMs: corpusIndexed.cpuMs,
     naive: summarise(naiveSamples),
     postFilter: summarise(postFilterSamples),
-    recompileAfterToggle: summarise(toggleSamples),
+    toggle: toggleLatencies,
     recompileAfterQueryChange,
     recompileAfterGateChange,
     toggleSync,
