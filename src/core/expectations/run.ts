@@ -2,8 +2,10 @@ import type { Compiler, CompileRequest } from '../compile';
 import { drill } from '../drill';
 import type { CompileError, Result } from '../errors';
 import type { JsonPath } from '../format/json-text';
+import type { Audience } from '../disclosure';
 import { mismatchesOf, type Mismatch, type Observed } from './check';
 import { variantName, variantsOf, type CaseVariant, type LoadedSuite } from './suite';
+import { expectationForUser, linkForUser, observedForUser, visibleIds } from './user-view';
 
 export interface SwitchSelection {
   readonly controls: readonly string[];
@@ -31,6 +33,8 @@ export interface CaseResult {
   readonly path: JsonPath;
   readonly passed: boolean;
   readonly mismatches: readonly Mismatch[];
+  /** The user view only: where the expectations it cannot check are written (about a record it does not show, or the baselines). */
+  readonly notChecked: readonly JsonPath[];
 }
 
 export interface SuiteResult {
@@ -65,9 +69,22 @@ function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
   return { compiled, baselines, drill: { stale, resumed, recompileError: null } };
 }
 
-/** Runs one case under one set of switches and compares every expectation with what the compiler did. */
-export function runVariant(variant: CaseVariant, env: SuiteEnvironment): CaseResult {
-  const mismatches = mismatchesOf(variant.entry.expect, observe(variant, env), ['cases', variant.caseIndex, 'expect']);
+/**
+ * Runs one case under one set of switches and compares every expectation with what the compiler did; in the
+ * user view, with what that view shows (`user-view.ts`), so no result depends on a record it withholds.
+ */
+export function runVariant(variant: CaseVariant, env: SuiteEnvironment, audience: Audience = 'diagnostic'): CaseResult {
+  const at: JsonPath = ['cases', variant.caseIndex, 'expect'];
+  const observed = observe(variant, env);
+  let mismatches: Mismatch[];
+  let notChecked: readonly JsonPath[] = [];
+  if (audience === 'user') {
+    const shown = observedForUser(observed);
+    const visible = visibleIds(shown);
+    const check = expectationForUser(variant.entry.expect, visible, at);
+    notChecked = check.notChecked;
+    mismatches = mismatchesOf(check.expect, shown, at).map((mismatch) => linkForUser(mismatch, visible));
+  } else mismatches = mismatchesOf(variant.entry.expect, observed, at);
   return {
     name: variantName(variant),
     caseName: variant.entry.name,
@@ -77,14 +94,15 @@ export function runVariant(variant: CaseVariant, env: SuiteEnvironment): CaseRes
     path: variant.path,
     passed: mismatches.length === 0,
     mismatches,
+    notChecked,
   };
 }
 
 /** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */
-export function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true): SuiteResult {
+export function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true, audience: Audience = 'diagnostic'): SuiteResult {
   const { suite } = loaded;
   const cases = variantsOf(suite)
     .filter((variant) => include(suite.suite, variantName(variant)))
-    .map((variant) => runVariant(variant, env));
+    .map((variant) => runVariant(variant, env, audience));
   return { file: loaded.file, suite: suite.suite, cases };
 }

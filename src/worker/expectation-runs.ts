@@ -1,0 +1,130 @@
+import type { Compiler } from '../core/compile';
+import type { Audience } from '../core/disclosure';
+import { formatPath, type CompileError } from '../core/errors';
+import { runSuite, type CaseResult } from '../core/expectations/run';
+import { parseExpectationSuiteJson, unknownSwitchIssues, type LoadedSuite } from '../core/expectations/suite';
+import type { JsonPath } from '../core/format/json-text';
+import type { LoadedScenario } from '../core/passes/validate';
+import { prepareScenario } from '../scenarios/prepare';
+
+/** One expectation that does not hold, as the Tests panel shows it. */
+export interface MismatchView {
+  /** `line 12: cases[1].expect.records.NOTE-0311.code`. */
+  readonly place: string;
+  readonly subject: string;
+  readonly expected: string;
+  readonly actual: string;
+  /** The record to open in the inspector, when the view shows it. */
+  readonly record: string | null;
+  /** The contract field the expectation concerns (`evidence`, `selected`…), for the link to the contract. */
+  readonly field: string;
+}
+
+export interface CaseView {
+  readonly name: string;
+  readonly passed: boolean;
+  readonly mismatches: readonly MismatchView[];
+  /** How many expectations the user view leaves unchecked (about a record it does not show, or the baselines). */
+  readonly notChecked: number;
+}
+
+export interface SuiteView {
+  readonly file: string;
+  readonly suite: string;
+  readonly description: string;
+  /** What the suite was written for, when that is not what is on screen; null when it is. */
+  readonly inputsNote: string | null;
+  /** Why no case ran (a control or late change the inputs on screen do not declare), else empty. */
+  readonly problems: readonly string[];
+  readonly cases: readonly CaseView[];
+}
+
+export interface TestsView {
+  readonly suites: readonly SuiteView[];
+  readonly passed: number;
+  readonly failed: number;
+}
+
+/** The inputs on screen: the scenario with the user's contract edit, the switches the user turned on, its id. */
+export interface ScreenInputs {
+  readonly scenario: LoadedScenario;
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+  readonly audience: Audience;
+}
+
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+function placeOf(loaded: LoadedSuite, path: JsonPath): string {
+  const line = loaded.locator.lineOf(path);
+  return `${line === undefined ? '' : `line ${line}: `}${formatPath(path)}`;
+}
+
+/** The part of the expectation a mismatch is about: `cases[0].expect.records.X` → `records`. */
+function fieldOf(path: JsonPath): string {
+  const at = path.indexOf('expect');
+  return at < 0 ? 'outcome' : String(path[at + 1] ?? 'outcome');
+}
+
+function caseView(loaded: LoadedSuite, result: CaseResult): CaseView {
+  return {
+    name: result.name,
+    passed: result.passed,
+    mismatches: result.mismatches.map((mismatch) => ({ place: placeOf(loaded, mismatch.path), subject: mismatch.subject, expected: mismatch.expected, actual: mismatch.actual, record: mismatch.record ?? null, field: fieldOf(mismatch.path) })),
+    notChecked: result.notChecked.length,
+  };
+}
+
+function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | null {
+  const { inputs } = loaded.suite;
+  if (inputs.scenario !== undefined) return inputs.scenario === scenario.scenario.id ? null : `Written for the built-in scenario ${inputs.scenario}; run on the inputs on screen (${scenario.scenario.id}).`;
+  const written = inputs.scenarioFile ?? `${inputs.records ?? ''} with ${inputs.contract ?? ''}`;
+  return `Written for ${written}; run on the inputs on screen (${scenario.scenario.id}).`;
+}
+
+/**
+ * The suites the user opened, kept in the worker, and their runs on the inputs on screen: each case with the
+ * user's switches and its own, so a case turns red or green as controls, files or the contract change.
+ */
+export function createExpectationRuns(compiler: Compiler) {
+  let suites: LoadedSuite[] = [];
+
+  const runOne = (loaded: LoadedSuite, screen: ScreenInputs): SuiteView => {
+    const { scenario } = screen;
+    const declared = { controls: scenario.scenario.controls.map((control) => control.id), lateChanges: scenario.scenario.lateChanges.map((change) => change.id) };
+    const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, scenario) };
+    const unknown = unknownSwitchIssues(loaded, declared);
+    if (unknown.length > 0) return { ...base, problems: unknown.map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`), cases: [] };
+    const prepare = (selection: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }) =>
+      prepareScenario(scenario, { controls: union(screen.controls, selection.controls), lateChanges: union(screen.lateChanges, selection.lateChanges) });
+    const result = runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
+    return { ...base, problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) };
+  };
+
+  return {
+    /** Reads a suite and keeps it (one of the same file name is replaced); a bad suite is refused with file, line and field. */
+    open(file: string, text: string): CompileError | null {
+      const parsed = parseExpectationSuiteJson(file, text);
+      if (!parsed.ok) return parsed.error;
+      suites = [...suites.filter((kept) => kept.file !== file), parsed.value];
+      return null;
+    },
+    close(file: string): void {
+      suites = suites.filter((kept) => kept.file !== file);
+    },
+    clear(): void {
+      suites = [];
+    },
+    files(): string[] {
+      return suites.map((kept) => kept.file);
+    },
+    run(screen: ScreenInputs): TestsView {
+      const views = suites.map((loaded) => runOne(loaded, screen));
+      const cases = views.flatMap((view) => view.cases);
+      const passed = cases.filter((entry) => entry.passed).length;
+      return { suites: views, passed, failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length };
+    },
+  };
+}
+
+export type ExpectationRuns = ReturnType<typeof createExpectationRuns>;
