@@ -4,7 +4,8 @@ import type { SqlValue } from '../search/driver';
 
 /**
  * The admission plan as SQL over `records r`, plus the rows of the per-predicate temp tables (identity
- * directory, accepted evidence, each principal's roles). Lists are bound as one JSON array each, so a
+ * directory, accepted evidence, each principal's roles). The list gates are decided once per distinct list
+ * (`r.roles IN (SELECT list …)`: SQLite evaluates an uncorrelated subquery once, a correlated EXISTS per record). Lists are bound as one JSON array each, so a
  * plan's sets may be as long as they like without running out of bound parameters.
  */
 export interface LoweredAdmission {
@@ -64,12 +65,12 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       return true;
     case 'list-contains': {
       const list = LIST[clause.field];
-      add(`EXISTS (SELECT 1 FROM ${list.table} x WHERE x.list = ${list.column} AND x.${list.member} = ?)`, [clause.value.value]);
+      add(`${list.column} IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} = ?)`, [clause.value.value]);
       return true;
     }
     case 'list-disjoint': {
       const list = LIST[clause.field];
-      if (clause.set.values.length > 0) add(`NOT EXISTS (SELECT 1 FROM ${list.table} x WHERE x.list = ${list.column} AND x.${list.member} IN (SELECT value FROM json_each(?)))`, [JSON.stringify(clause.set.values)]);
+      if (clause.set.values.length > 0) add(`${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value FROM json_each(?)))`, [JSON.stringify(clause.set.values)]);
       return true;
     }
     case 'every-group-meets-list': {
@@ -78,9 +79,12 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
         into.principals.push(position);
         for (const role of group.values) into.principalRoles.push([position, role]);
       });
-      // No principal of the chain may lack every role the record allows.
-      add(`NOT EXISTS (SELECT 1 FROM principals p WHERE NOT EXISTS (
-    SELECT 1 FROM ${list.table} x JOIN principal_roles pr ON pr.role = x.${list.member} WHERE x.list = ${list.column} AND pr.principal = p.principal))`);
+      // No principal of the chain may lack every role the record allows. Decided once per distinct list (a
+      // list no record row holds costs nothing; the empty list holds no row and fails while any principal
+      // exists, as it would per record).
+      add(`NOT EXISTS (SELECT 1 FROM principals) OR ${list.column} IN (SELECT l.list FROM (SELECT DISTINCT list FROM ${list.table}) l
+    WHERE NOT EXISTS (SELECT 1 FROM principals p WHERE NOT EXISTS (
+      SELECT 1 FROM ${list.table} x JOIN principal_roles pr ON pr.role = x.${list.member} WHERE x.list = l.list AND pr.principal = p.principal)))`);
       return true;
     }
     case 'subject-resolves':

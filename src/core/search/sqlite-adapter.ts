@@ -6,7 +6,7 @@ import type { SqlDriver } from './driver';
 import type { RecordIndex } from './record-index';
 
 /** Changes whenever the SQLite lowering changes what it sends: named with the adapter wherever it is reported. */
-export const SQLITE_ADAPTER_VERSION = '1';
+export const SQLITE_ADAPTER_VERSION = '2';
 
 /**
  * The built-in adapter: the plan lowered to one parameterised statement over the record index, in the
