@@ -4,8 +4,8 @@ import { loadSha256Lanes, SHA256_LANES } from './hash-lanes';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), for the browser's workers: in Chromium it hashes record
- * texts 1.3–2.0 times as fast as the JavaScript one, which runs slower there than in Node
- * (docs/PERFORMANCE.md, run 16). Making it is asynchronous (the module is compiled), so a worker makes it
+ * texts faster than the JavaScript one, which runs slower there than in Node (figures:
+ * docs/PERFORMANCE.md). Making it is asynchronous (the module is compiled), so a worker makes it
  * once at start and installs it with `useSha256`; it gives the same digests as the others, and the tests
  * hold it to them. Many messages at once (`hexEach`) go four at a time through the SIMD module of
  * `hash-lanes.ts` where WebAssembly has SIMD, one by one through hash-wasm where it has not.

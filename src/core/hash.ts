@@ -3,8 +3,8 @@
  * Node's own crypto (OpenSSL) when the core runs in Node, in plain JavaScript everywhere else, unless a
  * worker has installed the WebAssembly one (`useSha256`, `hash-wasm.ts`; Web Crypto only offers an
  * asynchronous digest). Reading a large record file hashes every record's text, and a receipt hashes every
- * trace row, so in Node this is the difference between about 170 MB/s and 1 GB/s (measured on the
- * benchmark's texts). The tests check each against @noble/hashes and the FIPS vectors, and against each other.
+ * trace row, so the platform's native digest is used where there is one (figures: docs/PERFORMANCE.md). The
+ * tests check each against @noble/hashes and the FIPS vectors, and against each other.
  *
  * The JavaScript implementation is written out here rather than taken from @noble/hashes because it is
  * what a worker uses until the WebAssembly one is made, and what the core uses where WebAssembly cannot
