@@ -88,6 +88,9 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
         cleanupOutdatedCaches: true,
+        // The first visit's worker controls the page at once, so "Ready to work offline" is true when shown;
+        // an update still waits for the prompt (no skipWaiting), so a running page never changes under the user.
+        clientsClaim: true,
       },
     }),
   ],

@@ -75,13 +75,10 @@ test('after one visit the app loads and compiles from the service worker with th
   // The page refreshes the host's redirect of the slash-less path in the HTTP cache while online.
   const slashless = preview.url.slice(0, -1);
   const redirectRefreshed = () => page.evaluate((url) => performance.getEntriesByType('resource').some((entry) => entry.name === url), slashless);
-  // The first visit installs the worker; it controls the pages loaded after it activates.
-  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
-    // A reload while that refresh is still following the redirect would abort it (seen on a loaded machine).
-    await expect.poll(redirectRefreshed).toBe(true);
-    await page.reload();
-    await app.waitForCompiled();
-  }
+  // The first visit's worker takes control without a reload (clientsClaim), and only then is the page called ready.
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+  await expect(page.getByTestId('offline-status')).toHaveText('Ready to work offline');
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'controlled on the first visit').toBe(true);
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
   await expect(page.getByTestId('offline-status')).toHaveText('Ready to work offline');
   await expect.poll(redirectRefreshed).toBe(true);

@@ -35,7 +35,10 @@ export function watchPwaStatus(): void {
     useUiStore.setState({ offline: 'unsupported' });
     return;
   }
-  void navigator.serviceWorker.ready.then(() => {
+  const container = navigator.serviceWorker;
+  void container.ready.then(async () => {
+    // Ready means a worker is active, not that it answers this page: wait until it controls it (clientsClaim).
+    if (container.controller === null) await new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
     useUiStore.setState({ offline: 'ready' });
     const alias = pathWithoutSlash(window.location);
     // The fetch stores the host's 301 in the HTTP cache; that is what answers the slash-less path offline.
