@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createCompiler } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { checkSwitches, parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
+import { checkSwitches, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
 import type { SuiteEnvironment } from '../core/expectations/run';
 import { invalidInput } from '../core/format/input-issues';
 import { quoteValue } from '../core/format/json-text';
@@ -12,8 +12,6 @@ import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { builtinScenarioPath, FIXTURES_DIR } from './builtin-paths';
 import { describeFileSystemError, fileError, readDocument, streamRecordsFile } from './read-file';
 import { readScenarioFile } from './read-scenario';
-
-export const SUITE_SUFFIX = '.expect.json';
 
 /** A suite file to run: where it is read, and how the report names it. */
 export interface SuiteFile {

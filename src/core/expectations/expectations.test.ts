@@ -4,7 +4,7 @@ import { parseScenarioJson, type LoadedScenario } from '../passes/validate';
 import { prepareScenario } from '../../scenarios/prepare';
 import { freshDriver } from '../test-support/node-driver';
 import { runSuite, type SuiteEnvironment } from './run';
-import { checkSwitches, parseExpectationSuiteJson, type LoadedSuite } from './suite';
+import { checkSwitches, isSuiteDocument, parseExpectationSuiteJson, type LoadedSuite } from './suite';
 import recordsText from '../../../fixtures/retry-policy/records.jsonl?raw';
 import scenarioText from '../../../fixtures/retry-policy/scenario.json?raw';
 
@@ -131,5 +131,17 @@ describe('reading an expectation suite', () => {
       ['cases[0].expect.drill.lateChanges[0]', 16],
     ]);
     expect(error?.issues?.[0]?.message).toMatch(/no control "nope": the inputs declare future-reveal, superseded-decision/);
+  });
+});
+
+describe('telling a suite from a contract or a scenario', () => {
+  it('knows a suite by its name or by its shape, and nothing else as one', () => {
+    const contract = JSON.parse(scenarioText) as { contract: unknown };
+    expect(isSuiteDocument('exercise.EXPECT.json', null)).toBe(true);
+    expect(isSuiteDocument('exercise.json', { suite: 's', inputs: { scenario: 'retry-policy' }, cases: [] })).toBe(true);
+    expect(isSuiteDocument('scenario.json', JSON.parse(scenarioText))).toBe(false);
+    expect(isSuiteDocument('contract.json', contract.contract)).toBe(false);
+    expect(isSuiteDocument('list.json', [{ suite: 's' }])).toBe(false);
+    expect(isSuiteDocument('named.json', { suite: 's', cases: [] })).toBe(false);
   });
 });

@@ -11,6 +11,19 @@ export interface LoadedSuite {
   readonly locator: JsonLocator;
 }
 
+export const SUITE_SUFFIX = '.expect.json';
+
+/**
+ * Whether a dropped or opened document is an expectation suite, not a contract or a scenario: by its name
+ * (`*.expect.json`), or by its shape (a `suite` name with `inputs` and `cases`, which no other format has).
+ */
+export function isSuiteDocument(file: string, value: unknown): boolean {
+  if (file.toLowerCase().endsWith(SUITE_SUFFIX)) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const fields = value as Record<string, unknown>;
+  return typeof fields.suite === 'string' && typeof fields.inputs === 'object' && Array.isArray(fields.cases);
+}
+
 /** Reads an expectation suite; problems name the file, the line and the field, as for every format. */
 export function parseExpectationSuiteJson(file: string, text: string): Result<LoadedSuite, CompileError> {
   const json = parseJsonText(text);
