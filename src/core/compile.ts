@@ -9,7 +9,7 @@ import { createSqliteAdapter } from './search/sqlite-adapter';
 import type { RecordSet } from './passes/validate';
 import type { BaselinePacket, Baselines, CompileOutcome } from './result';
 import type { SqlDriver } from './search/driver';
-import { rankAdmitted, rankCorpus, rankDeclared, type Ranking } from './search/rank';
+import { rankCorpus, rankDeclared, type Ranking } from './search/rank';
 import { createRecordIndex, type SliceProgress, type SyncReport } from './search/record-index';
 import { compareStrings } from './canonical';
 
@@ -80,7 +80,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     let ranking: Ranking;
     if (contract.ranking === 'bm25') {
       index.syncAdmittedText(recordSet);
-      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], ([query]) => rankAdmitted(driver, query, index.idOfRow));
+      ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], ([query]) => index.rankAdmitted(query));
     } else {
       ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }

@@ -61,21 +61,23 @@ function readVarint(bytes: readonly number[], offset: number): [number, number] 
   return [value * 256 + (bytes[offset + 8] ?? 0), offset + 9];
 }
 
+/** The varints of an FTS5 record given as hex (a docsize row's column sizes, the averages record's counts). */
+export function columnSizes(hex: string): number[] {
+  const bytes = Array.from({ length: hex.length / 2 }, (_, index) => Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16));
+  const values: number[] = [];
+  for (let offset = 0; offset < bytes.length; ) {
+    const [value, next] = readVarint(bytes, offset);
+    values.push(value);
+    offset = next;
+  }
+  return values;
+}
+
 /** FTS5's own totals for a table (its "averages" record): the row count and the tokens of each column. */
 function tableTotals(driver: SqlDriver, table: string): { documents: number; tokens: number } {
   const [row] = driver.all(`SELECT hex(block) FROM ${table}_data WHERE id = 1`);
-  const hex = String(row?.[0] ?? '');
-  const bytes = Array.from({ length: hex.length / 2 }, (_, index) => Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16));
-  if (bytes.length === 0) return { documents: 0, tokens: 0 };
-  let [documents, offset] = readVarint(bytes, 0);
-  let tokens = 0;
-  while (offset < bytes.length) {
-    const [columnTokens, next] = readVarint(bytes, offset);
-    tokens += columnTokens;
-    offset = next;
-  }
-  documents = Math.max(0, documents);
-  return { documents, tokens };
+  const [documents = 0, ...columns] = columnSizes(String(row?.[0] ?? ''));
+  return { documents: Math.max(0, documents), tokens: columns.reduce((sum, tokens) => sum + tokens, 0) };
 }
 
 /**

@@ -1,78 +1,12 @@
-import { canonicalJson, sortedSetJson } from '../canonical';
+import { canonicalJson } from '../canonical';
 import type { LoweredAdmission } from '../passes/lower-admission';
 import type { CheckedRecord, RecordSet } from '../passes/validate';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
+import { createAdmittedScorer } from './admitted-scorer';
+import type { Ranking } from './rank';
+import { createListTable, readColumn, readPairs, SCHEMA, useCurrentLayout } from './record-tables';
 
-/** The one tokenizer of every text index, and of the tokens the PostgreSQL adapter stores (src/adapters/postgres/tokens.ts). */
-export const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
-
-/**
- * The gated columns are plain columns and side tables so that admission lowers to one parameterised
- * WHERE. Text lives in two contentless FTS5 tables (rowid = records.rowid), never stored twice:
- * `admitted_text` holds exactly the records the last admission admitted, so bm25's statistics are the
- * admitted set's; `corpus_text` holds every record, for the naive and post-filter baselines only.
- * `corpus_text` is built a slice per transaction, and each commit writes a segment: FTS5 merges them 16 at
- * a time (4 by default) and at once only from 32 (16), which makes the build faster and its longest slice no
- * longer (docs/DECISIONS.md). Merging changes no score: bm25 reads counts, not how segments are laid out.
- * A record's roles, purposes and labels are one of a few distinct lists, each stored once (`role_lists` and the
- * like) and named by number in the record's row, instead of a row per role and purpose of every record.
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS records (
-  rowid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  fingerprint TEXT NOT NULL,
-  project TEXT NOT NULL,
-  scope TEXT NOT NULL,
-  subject TEXT,
-  known_at INTEGER NOT NULL,
-  valid_from INTEGER NOT NULL,
-  valid_to INTEGER,
-  lifecycle TEXT NOT NULL,
-  source_class TEXT NOT NULL,
-  authority_class TEXT NOT NULL,
-  review_state TEXT NOT NULL,
-  provenance_ok INTEGER NOT NULL,
-  sensitivity TEXT NOT NULL,
-  evidence_class TEXT,
-  tokens INTEGER NOT NULL,
-  relevance REAL,
-  roles INTEGER NOT NULL,
-  purposes INTEGER NOT NULL,
-  labels INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS records_project_scope ON records (project, scope);
-CREATE TABLE IF NOT EXISTS role_lists (list INTEGER NOT NULL, role TEXT NOT NULL, PRIMARY KEY (list, role)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS purpose_lists (list INTEGER NOT NULL, purpose TEXT NOT NULL, PRIMARY KEY (list, purpose)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS label_lists (list INTEGER NOT NULL, label TEXT NOT NULL, PRIMARY KEY (list, label)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS record_claims (record_rowid INTEGER NOT NULL, proposition TEXT NOT NULL, PRIMARY KEY (record_rowid, proposition)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS supersessions (target TEXT NOT NULL, successor TEXT NOT NULL, PRIMARY KEY (target, successor)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS admitted_text USING fts5(title, text, content='', contentless_delete=1, ${TOKENIZER});
-CREATE VIRTUAL TABLE IF NOT EXISTS corpus_text USING fts5(title, text, content='', contentless_delete=1, ${TOKENIZER});
-INSERT INTO corpus_text (corpus_text, rank) VALUES ('automerge', 16);
-INSERT INTO corpus_text (corpus_text, rank) VALUES ('crisismerge', 32);
-CREATE TEMP TABLE IF NOT EXISTS admitted (rowid INTEGER PRIMARY KEY);
-CREATE TEMP TABLE IF NOT EXISTS identity_names (name TEXT NOT NULL, identity TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS temp.identity_names_name ON identity_names (name);
-CREATE TEMP TABLE IF NOT EXISTS accepted_evidence (proposition TEXT NOT NULL, class TEXT NOT NULL);
-CREATE TEMP TABLE IF NOT EXISTS principals (principal INTEGER PRIMARY KEY);
-CREATE TEMP TABLE IF NOT EXISTS principal_roles (principal INTEGER NOT NULL, role TEXT NOT NULL, PRIMARY KEY (principal, role)) WITHOUT ROWID;
-`;
-
-/**
- * The layout of the tables above, kept in the database's `user_version`. A database written with another
- * layout (a workspace saved by an earlier version of the app) has its index tables dropped and rebuilt
- * from the records: they are derived data, and a row that no longer fits its table must not fail a load.
- */
-const INDEX_LAYOUT = 2;
-const INDEX_TABLES = ['records', 'record_roles', 'record_purposes', 'record_labels', 'role_lists', 'purpose_lists', 'label_lists', 'record_claims', 'supersessions', 'admitted_text', 'corpus_text'];
-
-function useCurrentLayout(driver: SqlDriver): void {
-  const layout = Number(driver.all('PRAGMA user_version')[0]?.[0] ?? 0);
-  if (layout === INDEX_LAYOUT) return;
-  driver.exec(INDEX_TABLES.map((table) => `DROP TABLE IF EXISTS ${table};`).join('\n'));
-  driver.exec(`PRAGMA user_version = ${INDEX_LAYOUT};`);
-}
+export { TOKENIZER } from './record-tables';
 
 export interface SliceProgress {
   readonly done: number;
@@ -116,6 +50,8 @@ export interface RecordIndex {
   corpusTextSteps(slice: number): Generator<SliceProgress, boolean>;
   /** The id of the record a row holds: a ranking reads rowids from a text index and names them with this. */
   idOfRow(rowid: number): string | undefined;
+  /** `rankAdmitted` over `admitted_text`, computed by the in-memory scorer that follows its rows (admitted-scorer.ts). */
+  rankAdmitted(query: string): Ranking;
   /** Change whenever the rows of `admitted_text` / `corpus_text` change: what a ranking memo depends on. */
   readonly admittedTextGeneration: number;
   readonly corpusTextGeneration: number;
@@ -149,53 +85,6 @@ interface IndexedRow {
   seenIn: number;
 }
 
-/** A table of distinct lists of strings, each stored once and named by a number. */
-interface ListTable {
-  /** The number of the list holding exactly `values` (order and repeats aside), stored now if it is new. */
-  numberOf(values: readonly string[]): number;
-}
-
-function createListTable(driver: SqlDriver, table: string, column: string): ListTable {
-  const numbers = new Map<string, number>();
-  const members = new Map<number, string[]>();
-  for (const [list, value] of readPairs(driver, `SELECT list AS a, ${column} AS b FROM ${table} ORDER BY list`)) {
-    const found = members.get(Number(list));
-    if (found === undefined) members.set(Number(list), [String(value)]);
-    else found.push(String(value));
-  }
-  // An empty list has no rows; it is number 0 in every database.
-  numbers.set('[]', 0);
-  // Keyed by the same spelling `numberOf` looks up: SQLite's order (UTF-8 bytes) is not JavaScript's (UTF-16 units).
-  for (const [list, values] of members) numbers.set(sortedSetJson(values), list);
-  let next = 1;
-  for (const list of members.keys()) next = Math.max(next, list + 1);
-  const insert = driver.prepare(`INSERT OR IGNORE INTO ${table} (list, ${column}) VALUES (?, ?)`);
-  return {
-    numberOf(values) {
-      // Two lists holding the same strings share this spelling, whatever their order or repeats.
-      const key = sortedSetJson(values);
-      const known = numbers.get(key);
-      if (known !== undefined) return known;
-      const list = next++;
-      for (const value of values) insert.run([list, value]);
-      numbers.set(key, list);
-      return list;
-    },
-  };
-}
-
-/** One column of a query's rows, read as one JSON array instead of a step per row through the WASM boundary. */
-function readColumn(driver: SqlDriver, sql: string): SqlValue[] {
-  const [row] = driver.all(`SELECT json_group_array(a) FROM (${sql})`);
-  return JSON.parse(String(row?.[0] ?? '[]')) as SqlValue[];
-}
-
-/** Two columns, `a` and `b`, likewise. */
-function readPairs(driver: SqlDriver, sql: string, params: readonly SqlValue[] = []): [SqlValue, SqlValue][] {
-  const [row] = driver.all(`SELECT json_group_array(json_array(a, b)) FROM (${sql})`, params);
-  return JSON.parse(String(row?.[0] ?? '[]')) as [SqlValue, SqlValue][];
-}
-
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
   useCurrentLayout(driver);
   driver.exec(SCHEMA);
@@ -226,6 +115,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   /** The ids `admitted` held at the last `admit`, as returned then: a new set replaces it, it is never changed. */
   let admittedIds: ReadonlySet<string> | null = null;
   let admittedTextGeneration = 0;
+  const scorer = createAdmittedScorer(driver);
   let corpusTextGeneration = 0;
   /**
    * Whether every row is known to have its text in `corpus_text`: set when a sync of the texts ends, cleared
@@ -311,6 +201,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   const dropText = (rowid: number) => {
     if (statements.hasAdmittedText.all([rowid]).length > 0) {
       statements.deleteAdmittedText.run([rowid]);
+      scorer.left(rowid);
       admittedTextGeneration += 1;
     }
     if (statements.hasCorpusText.all([rowid]).length > 0) {
@@ -355,11 +246,18 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     return 'inserted';
   };
 
-  const insertTexts = (statement: SqlStatement, wanted: readonly [SqlValue, SqlValue][], recordSet: RecordSet, onProgress?: (done: number, total: number) => void) => {
+  const insertTexts = (
+    statement: SqlStatement,
+    wanted: readonly [SqlValue, SqlValue][],
+    recordSet: RecordSet,
+    onProgress?: (done: number, total: number) => void,
+    onInserted?: (rowid: number, title: string, text: string) => void,
+  ) => {
     wanted.forEach(([rowid, id], index) => {
       const item = recordSet.byId.get(String(id));
       if (item === undefined) throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
       statement.run([rowid, item.record.title, item.record.text]);
+      onInserted?.(Number(rowid), item.record.title, item.record.text);
       if (onProgress && (index + 1) % PROGRESS_EVERY === 0) onProgress(index + 1, wanted.length);
     });
   };
@@ -513,9 +411,12 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     syncAdmittedText(recordSet) {
       driver.transaction(() => {
         const gone = readColumn(driver, 'SELECT id AS a FROM admitted_text_docsize WHERE id NOT IN (SELECT rowid FROM admitted)');
-        for (const rowid of gone) statements.deleteAdmittedText.run([Number(rowid)]);
+        for (const rowid of gone) {
+          statements.deleteAdmittedText.run([Number(rowid)]);
+          scorer.left(Number(rowid));
+        }
         const wanted = readPairs(driver, 'SELECT admitted.rowid AS a, r.id AS b FROM admitted JOIN records r ON r.rowid = admitted.rowid WHERE admitted.rowid NOT IN (SELECT id FROM admitted_text_docsize)');
-        insertTexts(statements.insertAdmittedText, wanted, recordSet);
+        insertTexts(statements.insertAdmittedText, wanted, recordSet, undefined, scorer.entered);
         if (gone.length > 0 || wanted.length > 0) admittedTextGeneration += 1;
       });
     },
@@ -533,6 +434,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     },
 
     idOfRow: (rowid) => idByRowid.get(rowid),
+    rankAdmitted: (query) => scorer.rank(query, (rowid) => idByRowid.get(rowid)),
 
     get admittedTextGeneration() {
       return admittedTextGeneration;
