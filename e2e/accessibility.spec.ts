@@ -70,7 +70,11 @@ test.describe('axe: no serious or critical violation in any main state', () => {
   test('dark theme', async ({ app, page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await compiled(app);
-    await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'true');
+    const toggle = page.getByRole('button', { name: 'Dark theme' });
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    // Pressed shows to the eye too: the toggle is filled, unlike the header's other buttons.
+    const fill = (locator: typeof toggle) => locator.evaluate((element) => getComputedStyle(element).backgroundColor);
+    expect(await fill(toggle)).not.toBe(await fill(page.getByRole('button', { name: 'Glossary' })));
     await expectNoSeriousViolations(page, 'dark');
     await app.openWorkspace('Fire drill');
     await expectNoSeriousViolations(page, 'dark fire drill');
