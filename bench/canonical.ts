@@ -7,6 +7,9 @@ import { contentHashOf } from '../src/core/hash';
 import { parseRecordsJsonl } from '../src/core/passes/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
+import { installSha256InNode } from '../src/cli/node-sha256';
+
+installSha256InNode();
 
 /**
  * `npx tsx bench/canonical.ts [--records 100000 --runs 7 --seed 42]`

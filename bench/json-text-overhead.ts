@@ -3,6 +3,9 @@ import { parseJsonText } from '../src/core/format/json-text';
 import { createJsonlRecordReader } from '../src/core/passes/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { percentile } from './stats';
+import { installSha256InNode } from '../src/cli/node-sha256';
+
+installSha256InNode();
 
 /**
  * `npx tsx bench/json-text-overhead.ts [--size 100000] [--runs 7]`

@@ -11,6 +11,9 @@ import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/vali
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { benchContract, generateRecords, toJsonl } from './generate-records';
 import { formatTable, growthExponent, percentile } from './stats';
+import { installSha256InNode } from '../src/cli/node-sha256';
+
+installSha256InNode();
 
 /**
  * `npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]`, with POSTGRES_URL set or through

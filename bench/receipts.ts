@@ -10,6 +10,9 @@ import { diffReceipts, renderDiffText } from '../src/core/receipt-diff';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { benchContract, generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
+import { installSha256InNode } from '../src/cli/node-sha256';
+
+installSha256InNode();
 
 /**
  * `npx tsx bench/receipts.ts [--records 100000 --runs 5 --seed 42]`

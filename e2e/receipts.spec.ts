@@ -4,6 +4,9 @@ import type { Download } from '@playwright/test';
 import { receiptIdOf } from '../src/core/passes/attest';
 import type { Receipt } from '../src/core/result';
 import { expect, test, type AppPage, type FilePayload } from './fixtures';
+import { installSha256InNode } from '../src/cli/node-sha256';
+
+installSha256InNode();
 
 /** Clicks an export button and reads the file the page saved. */
 async function download(app: AppPage, button: string): Promise<{ name: string; text: string }> {

@@ -7,6 +7,9 @@ import { serialiseReceipt } from '../src/core/passes/attest';
 import { createRecordSet } from '../src/core/passes/validate';
 import { buildContract, buildRecord } from '../src/core/test-support/builders';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
+import { installSha256InNode } from '../src/cli/node-sha256';
+
+installSha256InNode();
 
 /**
  * The hostile corpus (fixtures/hostile/): files an attacker or an unlucky user could hand the compiler,

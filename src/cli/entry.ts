@@ -1,11 +1,13 @@
 import { capHeapGrowth } from './heap';
 import { main } from './main';
+import { installSha256InNode } from './node-sha256';
 
 /**
  * The process around `main`: the only place that touches process.argv, the streams and the exit code.
  * Bundled to dist-cli/context-compiler.mjs at build time (scripts/build-cli.mjs), which the bin runs.
  */
 capHeapGrowth();
+installSha256InNode();
 
 for (const stream of [process.stdout, process.stderr]) {
   // Piped into `head` or a closed pager: stop quietly instead of throwing EPIPE with a stack trace.

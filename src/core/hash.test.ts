@@ -1,162 +1,28 @@
-import { describe, expect, it } from 'vitest';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { createPrng } from '../shared/prng';
-import { contentHashOf, createDigest, sha256Hex, sha256HexEach, sha256HexOfBytes, sha256Lanes, sha256InJavaScript, sha256InNode, useSha256, type Sha256 } from './hash';
-import { loadSha256InWasm } from './hash-wasm';
+import { describe, expect, it, vi } from 'vitest';
+import { contentHashOf, installedSha256, installSha256, sha256Hex, sha256HexEach, sha256HexOfBytes, sha256Lanes } from './hash';
+import { reference } from './test-support/sha256-battery';
 
-const random = createPrng(11);
-const pieces = ['a', 'Z', '"', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '≠', '日本', '\uffff', '😀', '\ud83d', '\ude00', '\udbff\udfff', '\ud800\ud800'];
-
-function randomText(length: number): string {
-  let text = '';
-  while (text.length < length) text += random.pick(pieces);
-  return text;
-}
-
-const reference = (text: string) => bytesToHex(sha256(utf8ToBytes(text)));
-
-/** Each update encodes on its own, as utf8ToBytes per update does: a pair split across two updates is two U+FFFD. */
-function referenceOfUpdates(parts: readonly string[]): string {
-  const bytes = parts.map((part) => utf8ToBytes(part));
-  const joined = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of bytes) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return bytesToHex(sha256(joined));
-}
-
-const implementations: [string, Sha256 | null][] = [
-  ['in JavaScript (the browser)', sha256InJavaScript],
-  ['through node:crypto (Node)', sha256InNode],
-  ['in WebAssembly (the browser\'s workers, four messages at once in SIMD lanes)', await loadSha256InWasm()],
-];
-
-describe.each(implementations)('SHA-256 %s', (_name, implementation) => {
-  if (implementation === null) throw new Error('node:crypto was not found, yet these tests run in Node');
-  const sha256Hex = (text: string) => implementation.hex(text);
-  const createDigest = () => implementation.digest();
-
-  it('matches the FIPS 180-4 example vectors', () => {
-    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
-    expect(sha256Hex('a'.repeat(1_000_000))).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
-  });
-
-  it('equals @noble/hashes on the UTF-8 bytes at every padding boundary', () => {
-    for (let length = 0; length <= 200; length += 1) {
-      const text = 'x'.repeat(length);
-      expect(sha256Hex(text)).toBe(reference(text));
-    }
-  });
-
-  it('equals @noble/hashes for any text, lone surrogates and texts longer than its buffer included', () => {
-    for (const length of [0, 1, 5, 60, 1_000, 21_845, 21_846, 65_536, 70_000, 300_000]) {
-      for (let round = 0; round < 3; round += 1) {
-        const text = randomText(random.int(Math.max(0, length - 3), length));
-        expect(sha256Hex(text)).toBe(reference(text));
-      }
-    }
-    // Multi-byte code points straddling the 64 KiB buffer, and a pair whose halves fall on either side.
-    for (const filler of [65_533, 65_534, 65_535, 21_844]) {
-      for (const tail of ['é', '≠', '😀', '\ud83d', '\ude00x']) {
-        const text = `${'a'.repeat(filler)}${tail}${'日'.repeat(30_000)}`;
-        expect(sha256Hex(text)).toBe(reference(text));
-      }
-    }
-  });
-
-  it('hashes the UTF-8 bytes TextEncoder writes, lone surrogates included, across buffer boundaries', () => {
-    for (const length of [0, 1, 7, 1_000, 70_000, 300_000]) {
-      const parts = Array.from({ length: 1 + random.int(0, 5) }, () => randomText(random.int(0, length)));
-      const digest = createDigest();
-      for (const part of parts) digest.update(part);
-      expect(digest.hex()).toBe(referenceOfUpdates(parts));
-    }
-  });
-
-  it('equals sha256Hex of the whole text when fed in pieces', () => {
-    const text = randomText(200_000).replace(/[\ud800-\udfff]/g, 'x');
-    const digest = createDigest();
-    for (let offset = 0; offset < text.length; offset += 9_973) digest.update(text.slice(offset, offset + 9_973));
-    expect(digest.hex()).toBe(sha256Hex(text));
-  });
-
-  it('keeps each of several open digests apart, with one-shot hashes between their updates', () => {
-    const texts = Array.from({ length: 4 }, () => Array.from({ length: 6 }, () => randomText(random.int(0, 40_000))));
-    const digests = texts.map(() => createDigest());
-    for (let round = 0; round < 6; round += 1) {
-      texts.forEach((parts, index) => {
-        digests[index]!.update(parts[round]!);
-        expect(sha256Hex(parts[round]!)).toBe(reference(parts[round]!));
-      });
-    }
-    texts.forEach((parts, index) => expect(digests[index]!.hex()).toBe(referenceOfUpdates(parts)));
-  });
-
-  it('hashes bytes as @noble/hashes does, at every padding boundary and beyond the buffer, and equal to the text they encode', () => {
-    const hexOfBytes = (bytes: Uint8Array) => implementation.hexOfBytes(bytes);
-    for (let length = 0; length <= 200; length += 1) {
-      const bytes = Uint8Array.from({ length }, () => random.int(0, 255));
-      expect(hexOfBytes(bytes)).toBe(bytesToHex(sha256(bytes)));
-    }
-    for (const length of [1_000, 65_535, 65_536, 65_600, 300_000]) {
-      const text = randomText(length);
-      expect(hexOfBytes(utf8ToBytes(text))).toBe(sha256Hex(text));
-    }
-    // A view into a larger buffer hashes only its own bytes.
-    const larger = utf8ToBytes(`..${'abc'}..`);
-    expect(hexOfBytes(larger.subarray(2, 5))).toBe(sha256Hex('abc'));
-  });
-
-  it('hashes each of many messages, text or bytes from a reused buffer, as it hashes one', () => {
-    const scratch = new Uint8Array(4_096);
-    const messages = Array.from({ length: 700 }, (_, index) => (index % 97 === 0 ? randomText(random.int(60_000, 200_000)) : randomText(random.int(0, 3_000))));
-    const hexes = implementation.hexEach(messages.length, (index) => {
-      const text = messages[index]!;
-      if (index % 3 !== 0 || text.length > 1_000) return text;
-      const { written } = new TextEncoder().encodeInto(text, scratch);
-      return scratch.subarray(0, written);
-    });
-    expect(hexes).toEqual(messages.map(reference));
-    expect(implementation.hexEach(0, () => 'never asked')).toEqual([]);
-  });
-
-  it('can be read once', () => {
-    const digest = createDigest();
-    digest.update('a');
-    expect(digest.hex()).toBe(sha256Hex('a'));
-    expect(() => digest.update('b')).toThrow();
-    expect(() => digest.hex()).toThrow();
-  });
-});
-
+// Each implementation is tested where it lives: src/cli/node-sha256.test.ts, src/worker/hash-wasm.test.ts.
 describe('the SHA-256 the core uses', () => {
-  it('is Node\'s in Node, and the two give the same digest of any text, lone surrogates included', () => {
-    expect(sha256Hex('abc')).toBe(sha256InNode?.hex('abc'));
-    for (let round = 0; round < 200; round += 1) {
-      const parts = Array.from({ length: 1 + random.int(0, 3) }, () => randomText(random.int(0, 3_000)));
-      const [javascript, node] = [sha256InJavaScript.digest(), createDigest()];
-      for (const part of parts) {
-        javascript.update(part);
-        node.update(part);
-      }
-      expect(node.hex()).toBe(javascript.hex());
-      expect(sha256Hex(parts.join(''))).toBe(sha256InJavaScript.hex(parts.join('')));
-    }
+  it('is none until an entry point installs one, and hashing before then says so', async () => {
+    vi.resetModules();
+    const fresh = await import('./hash');
+    expect(() => fresh.sha256Hex('abc')).toThrow('no SHA-256 installed');
+    expect(() => fresh.createDigest()).toThrow('no SHA-256 installed');
+    expect(() => fresh.sha256Lanes()).toThrow('no SHA-256 installed');
+    expect(() => fresh.installedSha256()).toThrow('no SHA-256 installed');
+    fresh.installSha256(installedSha256());
+    expect(fresh.contentHashOf('abc')).toBe(contentHashOf('abc'));
   });
 
   it('is the one installed last, for every later hash', () => {
-    const installed = sha256InNode ?? sha256InJavaScript;
-    useSha256({
+    const installed = installedSha256();
+    installSha256({
       hex: (text) => `fake:${text}`,
       hexOfBytes: (bytes) => `fake bytes:${bytes.length}`,
       hexEach: (count) => Array.from({ length: count }, () => 'fake each'),
       lanes: 3,
-      digest: () => sha256InJavaScript.digest(),
+      digest: () => installed.digest(),
     });
     try {
       expect(contentHashOf('abc')).toBe('sha256:fake:abc');
@@ -164,13 +30,9 @@ describe('the SHA-256 the core uses', () => {
       expect(sha256HexEach(2, () => 'abc')).toEqual(['fake each', 'fake each']);
       expect(sha256Lanes()).toBe(3);
     } finally {
-      useSha256(installed);
+      installSha256(installed);
     }
     expect(sha256Hex('abc')).toBe(reference('abc'));
-  });
-
-  it('says how many messages it hashes side by side: four in the workers\' WebAssembly, one elsewhere', async () => {
-    expect([sha256InJavaScript.lanes, sha256InNode?.lanes, (await loadSha256InWasm()).lanes]).toEqual([1, 1, 4]);
   });
 
   it('prefixes the content hash', () => {

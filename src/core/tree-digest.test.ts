@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sha256Hex, sha256InNode, useSha256 } from './hash';
-import { loadSha256InWasm } from './hash-wasm';
+import { sha256Hex } from './hash';
 import { createMemo } from './memo';
+import { withSha256InLanes } from './test-support/sha256-battery';
 import { DIGEST_CHUNK_DIVISOR, endsChunk, fnv1a, treeDigest } from './tree-digest';
 
 interface Item {
@@ -46,15 +46,12 @@ describe('treeDigest', () => {
     const long = (item: Item) => `${item.text} ${'é'.repeat(400)}`;
     const list = items(8_000);
     const expected = [reference(list), reference(list, long)];
-    useSha256(await loadSha256InWasm());
-    try {
+    await withSha256InLanes(() => {
       expect([treeDigest(list, spec), treeDigest(list, { ...spec, leaf: long })]).toEqual(expected);
       const memoised = tree(long);
       expect(memoised.digest(list)).toBe(expected[1]);
       expect(memoised.digest(list)).toBe(expected[1]);
-    } finally {
-      if (sha256InNode !== null) useSha256(sha256InNode);
-    }
+    });
   });
 
   it('cuts where the caller says when it gives the cuts, which must agree with the keys', () => {

@@ -1,11 +1,11 @@
 import '../shared/jitless-zod';
 import { expose } from 'comlink';
 import { createCompiler } from '../core/compile';
-import { hashInWasm } from '../core/hash-wasm';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
+import { hashInWasm } from './hash-wasm';
 import type { CompilerApi } from './protocol';
 import { createRecordStore } from './record-store';
 import { readRecordsInParts } from './records-in-parts';
@@ -20,7 +20,8 @@ const hashing = hashInWasm();
 const storage = createIndexedDbStorage();
 // In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by another build is not shown.
 const build = new URL(import.meta.url).pathname;
-const remembered = measuredAsync('cc:remembered', () => readRememberedResult(storage, build));
+// Its key is a SHA-256, so it is read once the hasher is installed.
+const remembered = hashing.then(() => measuredAsync('cc:remembered', () => readRememberedResult(storage, build)));
 // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind it.
 const ready = Promise.all([remembered.then(openWorkspaceDatabase), hashing]).then(([{ driver, state, image }]) =>
   createSession({

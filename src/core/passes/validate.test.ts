@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentHashOf, sha256InNode, useSha256 } from '../hash';
-import { loadSha256InWasm } from '../hash-wasm';
+import { contentHashOf } from '../hash';
 import { AS_OF, buildContract, buildRecord, errorOf } from '../test-support/builders';
+import { withSha256InLanes } from '../test-support/sha256-battery';
 import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, joinRecordParts, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson, validateContract, type RecordsPart } from './validate';
 
 const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
@@ -165,14 +165,11 @@ describe('provenance', () => {
     });
     const file = records.map((record) => JSON.stringify(record)).join('\n');
     const oneAtATime = records.map(checkRecord);
-    useSha256(await loadSha256InWasm());
-    try {
+    await withSha256InLanes(() => {
       const read = parseRecordsJsonl('r.jsonl', file);
       expect(read.ok && read.value.checked).toEqual(oneAtATime);
       expect(oneAtATime.filter((item) => item.provenanceVerified)).toHaveLength(560);
-    } finally {
-      if (sha256InNode !== null) useSha256(sha256InNode);
-    }
+    });
   });
 });
 

@@ -1,13 +1,12 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { hexEachOneByOne, readOnce, useSha256, type Digest, type Sha256 } from './hash';
-import { loadSha256Lanes, SHA256_LANES } from './hash-lanes';
+import { hexEachOneByOne, installSha256, readOnce, type Digest, type Sha256 } from '../core/hash';
+import { loadSha256Lanes, SHA256_LANES } from '../core/hash-lanes';
 
 /**
- * SHA-256 in WebAssembly (hash-wasm's build), for the browser's workers: in Chromium it hashes record
- * texts faster than the JavaScript one, which runs slower there than in Node (figures:
- * docs/PERFORMANCE.md). Making it is asynchronous (the module is compiled), so a worker makes it
- * once at start and installs it with `useSha256`; it gives the same digests as the others, and the tests
- * hold it to them. Many messages at once (`hexEach`) go four at a time through the SIMD module of
+ * SHA-256 in WebAssembly (hash-wasm's build), the browser's workers' one: Web Crypto's digest is
+ * asynchronous, and the core hashes synchronously. Making it is asynchronous (the module is compiled), so a
+ * worker makes it once at start and installs it with `installSha256` before anything is hashed; it gives the
+ * same digests as Node's, and the tests hold it to @noble/hashes and the FIPS vectors. Many messages at once (`hexEach`) go four at a time through the SIMD module of
  * `hash-lanes.ts` where WebAssembly has SIMD, one by one through hash-wasm where it has not.
  */
 export async function loadSha256InWasm(): Promise<Sha256> {
@@ -16,11 +15,11 @@ export async function loadSha256InWasm(): Promise<Sha256> {
 }
 
 /**
- * Installs the WebAssembly digest for every later hash (a worker's first step). Where it cannot start, the
- * JavaScript one stays: the same digests, only slower.
+ * Installs the WebAssembly digest for every later hash (a worker's first step; the worker hashes nothing
+ * before it resolves). It fails only where WebAssembly cannot start, and the workers' SQLite needs it too.
  */
 export function hashInWasm(): Promise<void> {
-  return loadSha256InWasm().then(useSha256, () => undefined);
+  return loadSha256InWasm().then(installSha256);
 }
 
 /** Bytes encoded per call into the hasher: its own input window is 16 KiB, and it copies in pieces of that. */
