@@ -4,7 +4,7 @@ import { err, ok, type CompileError, type Result } from '../core/errors';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { renderError } from './render';
 
-type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 export const inputOptionSpec = {
   scenario: { type: 'string' },
@@ -22,6 +22,9 @@ const helpOptionSpec = { help: { type: 'boolean', short: 'h', default: false } }
 export const audienceSchema = z.enum(['diagnostic', 'user']);
 
 export type ParsedArgs<T extends OptionSpec> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: true }>>;
+
+/** The parsed option values a command's body sees: its own options and `--help`. */
+export type CommandValues<T extends OptionSpec> = ParsedArgs<T & typeof helpOptionSpec>['values'];
 
 /** What a command makes of its positional arguments: its own value, or the usage error that names the problem. */
 export type PositionalRule<P> = (given: readonly string[]) => Result<P, string>;
@@ -54,7 +57,7 @@ export function readCommandLine<T extends OptionSpec, P>(
   args: readonly string[],
   io: CliIo,
   command: { readonly usage: string; readonly options: T; readonly positionals: PositionalRule<P> },
-): { ok: true; values: ParsedArgs<T & typeof helpOptionSpec>['values']; positionals: P } | { ok: false; exit: ExitCode } {
+): { ok: true; values: CommandValues<T>; positionals: P } | { ok: false; exit: ExitCode } {
   let parsed: ParsedArgs<T & typeof helpOptionSpec>;
   try {
     parsed = parseArgs({ args: [...args], options: { ...command.options, ...helpOptionSpec }, strict: true, allowPositionals: true });

@@ -7,8 +7,9 @@ import type { CompileOutcome } from '../../core/result';
 import { prepareScenario, type ScenarioSelection } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
-import { EXIT, type CliCommand } from '../command';
-import { noPositionals, readCommandLine } from '../options';
+import { EXIT } from '../command';
+import { defineCommand } from '../define-command';
+import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { renderError } from '../render';
 
@@ -91,7 +92,7 @@ async function checkDrill(loaded: LoadedScenario, changeId: string): Promise<Che
   return { name, passed, detail: `frozen receipt → ${stale.code}; recompiled → ${resumed.code}` };
 }
 
-export const checkCommand: CliCommand = {
+export const checkCommand = defineCommand({
   name: 'check',
   summary: 'run every built-in scenario, control and late change through the deterministic self-checks',
   usage: `usage: context-compiler check
@@ -100,9 +101,9 @@ receipt's invariants, reperforms it (current) and a copy with one trace row edit
 (RECEIPT_MISMATCH), recompiles on a fresh database and with the records reversed (byte-identical
 receipts required), and rehearses the fire drill (stale, then current after recompiling).
 exit: 0 all checks passed · 1 a check failed`,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: this.usage, options: {}, positionals: noPositionals });
-    if (!line.ok) return line.exit;
+  options: {},
+  positionals: noPositionals,
+  async run(_line, io) {
     const results: CheckResult[] = [];
     for (const id of builtinScenarioIds()) {
       const loaded = await readScenarioFile(builtinScenarioPath(id));
@@ -127,4 +128,4 @@ exit: 0 all checks passed · 1 a check failed`,
     io.stdout(`${results.length - failed} passed, ${failed} failed\n`);
     return failed === 0 ? EXIT.ok : EXIT.invalid;
   },
-};
+});

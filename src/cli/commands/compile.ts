@@ -9,11 +9,12 @@ import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createCompiler } from '../../core/compile';
 import type { Baselines, CompileOutcome } from '../../core/result';
 import { buildUserView, serialiseUserView, type UserView } from '../../core/user-view';
-import { EXIT, type CliCommand } from '../command';
+import { EXIT } from '../command';
 import type { DatabaseCompile } from '../../adapters/postgres/compile';
 import { adapterLine, compileContractInDatabase, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
-import { audienceSchema, inputOptionSpec, noPositionals, readCommandLine, usageError } from '../options';
+import { defineCommand } from '../define-command';
+import { audienceSchema, inputOptionSpec, noPositionals } from '../options';
 import { renderError, renderOutcome } from '../render';
 
 const options = {
@@ -29,7 +30,7 @@ const options = {
 /** Outputs that carry the diagnostic receipt, which names every record: never written from the user view. */
 const DIAGNOSTIC_ONLY = ['receipt-out', 'statement-out'] as const;
 
-export const compileCommand: CliCommand = {
+export const compileCommand = defineCommand({
   name: 'compile',
   summary: 'compile a scenario (default: retry-policy) or records + contract into a packet and receipt',
   usage: `usage: context-compiler compile [--scenario ID|PATH] [--control ID]... [--late-change ID]...
@@ -52,20 +53,19 @@ options:
                        diagnostic view only
   --user-view-out FILE write the user-view document, the same bytes as the app's "Download user view"
 exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
-    if (!line.ok) return line.exit;
-    const { values } = line;
+  options,
+  positionals: noPositionals,
+  async run({ values, usageError }, io) {
     const audience = audienceSchema.safeParse(values.view);
-    if (!audience.success) return usageError(io, this.usage, `--view must be user or diagnostic, not ${values.view}`);
+    if (!audience.success) return usageError(`--view must be user or diagnostic, not ${values.view}`);
     const diagnosticOnly = DIAGNOSTIC_ONLY.find((flag) => values[flag] !== undefined);
-    if (audience.data === 'user' && diagnosticOnly) return usageError(io, this.usage, `--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
+    if (audience.data === 'user' && diagnosticOnly) return usageError(`--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
     let outcome: CompileOutcome;
     let baselines: Baselines | null;
     let adapter: DatabaseCompile['adapter'] | null = null;
     if (values.database !== undefined) {
       if (values.contract === undefined || values.records !== undefined || values.scenario !== undefined || values.control.length > 0 || values['late-change'].length > 0) {
-        return usageError(io, this.usage, '--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database');
+        return usageError('--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database');
       }
       const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd);
       if (!compiled.ok) {
@@ -111,7 +111,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     }
     return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
   },
-};
+});
 
 /** `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document stands for the receipt. */
 function jsonOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null, packetText: string | null) {

@@ -7,9 +7,10 @@ import { connect, redactUrl, type Connection } from '../../adapters/postgres/con
 import { createTokeniser } from '../../adapters/postgres/tokens';
 import { CAPABILITIES } from '../../core/plan/adapter';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { EXIT, type CliCommand } from '../command';
+import { EXIT } from '../command';
 import { databaseFailure } from '../database';
-import { noPositionals, readCommandLine, usageError } from '../options';
+import { defineCommand } from '../define-command';
+import { noPositionals } from '../options';
 import { renderError } from '../render';
 
 const options = {
@@ -21,7 +22,7 @@ function line(finding: SuiteFinding): string {
   return `${finding.passed ? 'pass' : 'FAIL'}  ${finding.section.padEnd(11)} ${finding.what.replaceAll('\n', '\n                  ')}\n`;
 }
 
-export const conformanceCommand: CliCommand = {
+export const conformanceCommand = defineCommand({
   name: 'conformance',
   summary: "run the adapter conformance suite against a PostgreSQL server and print its capability report",
   usage: `usage: context-compiler conformance --database postgres://… [--schema NAME]
@@ -33,12 +34,11 @@ Prints which gate semantics the server preserves, then runs every generated case
 adapter and the reference evaluator, the mutants, and the error semantics (a timeout, a dropped connection,
 a partial result, an unsupported operator).
 exit: 0 every check passed · 2 a check failed (do not compile against this server) · 1 usage or connection`,
-  async run(args, io) {
-    const parsed = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
-    if (!parsed.ok) return parsed.exit;
-    const { database: url, schema } = parsed.values;
-    if (url === undefined) return usageError(io, this.usage, 'give --database');
-    if (schema === 'context_compiler') return usageError(io, this.usage, '--schema context_compiler is where `load` writes records: give a scratch schema');
+  options,
+  positionals: noPositionals,
+  async run({ values: { database: url, schema }, usageError }, io) {
+    if (url === undefined) return usageError('give --database');
+    if (schema === 'context_compiler') return usageError('--schema context_compiler is where `load` writes records: give a scratch schema');
     const opened = await connect(url, schema);
     if (!opened.ok) {
       io.stderr(renderError(opened.error));
@@ -73,4 +73,4 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
       await database.end();
     }
   },
-};
+});

@@ -1,9 +1,10 @@
 import type { ParseArgsConfig } from 'node:util';
 import { err, ok, type CompileError } from '../../core/errors';
 import { diffReceipts, renderDiffText } from '../../core/receipt-diff';
-import { EXIT, type CliCommand, type CliIo, type ExitCode } from '../command';
+import { EXIT, type CliIo, type ExitCode } from '../command';
 import { readCheckedReceipt, receiptReadExit } from '../load-inputs';
-import { readCommandLine, usageError, type PositionalRule } from '../options';
+import { defineCommand } from '../define-command';
+import type { PositionalRule } from '../options';
 import { renderError } from '../render';
 
 const options = {
@@ -19,7 +20,7 @@ function refuse(io: CliIo, error: CompileError): ExitCode {
   return receiptReadExit(error);
 }
 
-export const diffCommand: CliCommand = {
+export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'what changed between two compilations: contract, records, decisions, evidence, packet',
   usage: `usage: context-compiler diff A.json B.json [--json] [--limit N]
@@ -33,12 +34,11 @@ Each receipt is checked first, A then B; the first that cannot be used is named,
 its schema or engine version (STALE_ENGINE_VERSION) or an id its content does not hash to (RECEIPT_INVALID).
 exit: 0 compared (identical or not; --json says which) · 3 STALE_ENGINE_VERSION · 2 RECEIPT_INVALID
       · 1 a file that cannot be read as a receipt (missing, not JSON, not the receipt format), or usage`,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: twoReceipts });
-    if (!line.ok) return line.exit;
-    const { values, positionals } = line;
+  options,
+  positionals: twoReceipts,
+  async run({ values, positionals, usageError }, io) {
     const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) return usageError(io, this.usage, `--limit must be a positive integer, not ${values.limit}`);
+    if (!Number.isInteger(limit) || limit < 1) return usageError(`--limit must be a positive integer, not ${values.limit}`);
     const [before, after] = positionals;
     const [first, second] = await Promise.all([readCheckedReceipt(before, io.cwd), readCheckedReceipt(after, io.cwd)]);
     // Each read checked once, in the order given: the first file that cannot be used is the one named.
@@ -48,4 +48,4 @@ exit: 0 compared (identical or not; --json says which) · 3 STALE_ENGINE_VERSION
     io.stdout(values.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff, limit));
     return EXIT.ok;
   },
-};
+});

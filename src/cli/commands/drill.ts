@@ -4,9 +4,10 @@ import { drill, type ReceiptVerdict } from '../../core/drill';
 import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { EXIT, type CliCommand, type ExitCode } from '../command';
+import { EXIT, type ExitCode } from '../command';
 import { loadScenarioArgument, readReceiptFile, receiptReadExit } from '../load-inputs';
-import { noPositionals, readCommandLine } from '../options';
+import { defineCommand } from '../define-command';
+import { noPositionals } from '../options';
 import { renderError, renderVerdict } from '../render';
 
 const options = {
@@ -22,7 +23,7 @@ function exitFor(verdict: DrillVerdict): ExitCode {
   return verdict.action === 'recompile_required' ? EXIT.recompileRequired : EXIT.failClosed;
 }
 
-export const drillCommand: CliCommand = {
+export const drillCommand = defineCommand({
   name: 'drill',
   summary: 'fire drill: may work continue on a receipt after a declared late change?',
   usage: `usage: context-compiler drill [--scenario ID|PATH] [--control ID]... [--change ID]...
@@ -34,10 +35,9 @@ scenario with its controls and late changes), which must be the current ones wit
 applied, reproduces it byte for byte. A receipt its own inputs do not reproduce is RECEIPT_MISMATCH
 (blocked); a stale one is shown with the diff from it to the current inputs.
 exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input or usage`,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
-    if (!line.ok) return line.exit;
-    const { values } = line;
+  options,
+  positionals: noPositionals,
+  async run({ values }, io) {
     const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
       io.stderr(renderError(loaded.error));
@@ -108,4 +108,4 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     }
     return exitFor(resumed);
   },
-};
+});

@@ -10,8 +10,9 @@ import { runScenarioComparison } from '../../eval/scenario-comparison';
 import { formatComparison, formatFoundation, formatGrowth } from '../../eval/tables';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
-import { EXIT, type CliCommand, type CliIo } from '../command';
-import { inputError, readCommandLine, usageError, type PositionalRule } from '../options';
+import { EXIT, type CliIo } from '../command';
+import { defineCommand } from '../define-command';
+import { inputError, type PositionalRule } from '../options';
 import { readScenarioFile } from '../read-scenario';
 
 const EXPERIMENTS = ['seed000', 'growth', 'foundation'] as const;
@@ -52,24 +53,23 @@ function progressTo(io: CliIo, label: string): (done: number, total: number) => 
   };
 }
 
-export const evalCommand: CliCommand = {
+export const evalCommand = defineCommand({
   name: 'eval',
   summary: 'Measure plain top-k, post-filter and compiled packets (seed 000, growth, retrieval foundation)',
   usage: USAGE,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: USAGE, options: optionSpec, positionals: oneExperiment });
-    if (!line.ok) return line.exit;
-    const { values, positionals: named } = line;
+  options: optionSpec,
+  positionals: oneExperiment,
+  async run({ values, positionals: named, usageError }, io) {
     const experiment = experimentSchema.safeParse(named ?? 'all');
-    if (!experiment.success) return usageError(io, USAGE, `unknown experiment "${named ?? ''}"`);
-    if (values.markdown && values.json) return usageError(io, USAGE, '--json and --markdown: choose one');
-    if (values.markdown && experiment.data !== 'all') return usageError(io, USAGE, '--markdown writes the whole page: all three experiments');
+    if (!experiment.success) return usageError(`unknown experiment "${named ?? ''}"`);
+    if (values.markdown && values.json) return usageError('--json and --markdown: choose one');
+    if (values.markdown && experiment.data !== 'all') return usageError('--markdown writes the whole page: all three experiments');
     const seed = seedSchema.safeParse(values.seed ?? DEFAULT_GROWTH_SEED);
-    if (!seed.success) return usageError(io, USAGE, `--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
+    if (!seed.success) return usageError(`--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
     const sizes: number[] = [];
     for (const raw of (values.sizes ?? DEFAULT_GROWTH_SIZES.join(',')).split(',')) {
       const size = sizeSchema.safeParse(raw.trim());
-      if (!size.success) return usageError(io, USAGE, `--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
+      if (!size.success) return usageError(`--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
       sizes.push(size.data);
     }
 
@@ -106,4 +106,4 @@ export const evalCommand: CliCommand = {
     else io.stdout(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text.join('\n'));
     return EXIT.ok;
   },
-};
+});

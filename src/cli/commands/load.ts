@@ -4,9 +4,10 @@ import { connect, redactUrl } from '../../adapters/postgres/connect';
 import { loadRecordSet } from '../../adapters/postgres/load';
 import { createTokeniser } from '../../adapters/postgres/tokens';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { EXIT, type CliCommand } from '../command';
+import { EXIT } from '../command';
 import { databaseFailure, databaseOptionSpec } from '../database';
-import { noPositionals, readCommandLine, usageError } from '../options';
+import { defineCommand } from '../define-command';
+import { noPositionals } from '../options';
 import { streamRecordsFile } from '../read-file';
 import { renderError } from '../render';
 
@@ -15,7 +16,7 @@ const options = {
   records: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
-export const loadCommand: CliCommand = {
+export const loadCommand = defineCommand({
   name: 'load',
   summary: 'validate a records file and load it into PostgreSQL (creates or migrates the schema; loading it again changes nothing)',
   usage: `usage: context-compiler load --database postgres://… --records FILE.jsonl [--schema NAME]
@@ -25,11 +26,10 @@ options:
   --schema NAME        the schema to hold them (default context_compiler)
 The database then holds exactly this file's records, written in one transaction: nothing is half-written.
 exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing written)`,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: noPositionals });
-    if (!line.ok) return line.exit;
-    const { values } = line;
-    if (values.database === undefined || values.records === undefined) return usageError(io, this.usage, 'give --database and --records');
+  options,
+  positionals: noPositionals,
+  async run({ values, usageError }, io) {
+    if (values.database === undefined || values.records === undefined) return usageError('give --database and --records');
     const recordSet = await streamRecordsFile(resolve(io.cwd, values.records), values.records);
     if (!recordSet.ok) {
       io.stderr(renderError(recordSet.error));
@@ -58,4 +58,4 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing writt
       await database.end();
     }
   },
-};
+});

@@ -5,10 +5,11 @@ import { ok, type CompileError } from '../../core/errors';
 import { mismatchLines } from '../../core/expectations/report';
 import { runSuite, type CaseFilter } from '../../core/expectations/run';
 import { SUITE_SUFFIX } from '../../core/expectations/suite';
-import { EXIT, type CliCommand } from '../command';
+import { EXIT } from '../command';
 import { renderJunit, type SuiteReport } from '../junit';
 import { findSuiteFiles, readSuiteFile, suiteEnvironment } from '../load-suite';
-import { inputError, readCommandLine, type PositionalRule } from '../options';
+import { defineCommand } from '../define-command';
+import { inputError, type PositionalRule } from '../options';
 import { describeFileSystemError } from '../read-file';
 import { renderError } from '../render';
 
@@ -51,7 +52,7 @@ function reportJson(reports: readonly SuiteReport[], passed: number, failed: num
   };
 }
 
-export const testCommand: CliCommand = {
+export const testCommand = defineCommand({
   name: 'test',
   summary: 'run expectation suites (*.expect.json): what a contract must decide, case by case',
   usage: `usage: context-compiler test [PATH...] [--filter TEXT]... [--junit FILE] [--json]
@@ -66,10 +67,9 @@ options:
   --junit FILE    also write the results as JUnit XML (for CI)
   --json          print the results as JSON
 exit: 0 every case passed · 1 a case failed, a suite could not be read or run, or usage`,
-  async run(args, io) {
-    const line = readCommandLine(args, io, { usage: this.usage, options, positionals: anyPaths });
-    if (!line.ok) return line.exit;
-    const { values, positionals } = line;
+  options,
+  positionals: anyPaths,
+  async run({ values, positionals }, io) {
     const files = findSuiteFiles(positionals, io.cwd);
     if (!files.ok) return inputError(io, files.error);
     const include = filterOf(values.filter);
@@ -122,4 +122,4 @@ exit: 0 every case passed · 1 a case failed, a suite could not be read or run, 
     if (nothingRan) io.stderr(values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n');
     return failed === 0 && errors === 0 && !nothingRan ? EXIT.ok : EXIT.invalid;
   },
-};
+});
