@@ -160,6 +160,30 @@ export const FACTS = facts({
   DETAIL_WITHHELD: { template: 'its detail names a record outside the authorised scope', args: {} },
 } as const);
 
+/** What `counterfactual.ts` offers: one change to the contract or a record that flips a record's admission. */
+export const SUGGESTIONS = {
+  ADD_ROLE: { template: 'give principal {principal} the role {role}', args: { principal: 'name', role: 'name' } },
+  SET_AS_OF_BEFORE: { template: 'set the as-of to {asOf} or earlier', args: { asOf: 'instant' } },
+  SET_AS_OF_AFTER: { template: 'set the as-of to {asOf} or later', args: { asOf: 'instant' } },
+  DROP_DENY_LABELS: { template: 'stop denying the labels [{labels}]', args: { labels: 'names' } },
+  DENY_LABEL: { template: 'deny the label {label}', args: { label: 'name' } },
+  ALLOW_SOURCE_CLASS: { template: 'allow the source class {sourceClass}', args: { sourceClass: 'name' } },
+  DISALLOW_SOURCE_CLASS: { template: 'stop allowing the source class {sourceClass}', args: { sourceClass: 'name' } },
+  ALLOW_AUTHORITY_CLASS: { template: 'allow the authority class {authorityClass}', args: { authorityClass: 'name' } },
+  SUPPLY_PROVENANCE: { template: 'supply provenance whose content hash matches the text ({contentHash}…)', args: { contentHash: 'name' } },
+} as const satisfies Readonly<Record<string, FactEntry>>;
+
+export type SuggestionCode = keyof typeof SUGGESTIONS;
+
+/** A suggestion in words: the same placeholders as a fact, with no contract context. */
+export function renderSuggestion(suggestion: { readonly code: SuggestionCode; readonly args: FactArgs }): string {
+  return SUGGESTIONS[suggestion.code].template.replace(/\{([A-Za-z]+)\}/g, (whole, name: string) => {
+    const value = suggestion.args[name];
+    if (value === undefined) return whole;
+    return typeof value === 'object' ? value.join(', ') : String(value);
+  });
+}
+
 /** Each fact's argument names in canonical (code unit) order, from the catalogue. */
 export const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
 
