@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildContract } from './test-support/builders';
 import { canonicalJson } from './canonical';
 import { createPrng } from '../shared/prng';
-import { FACTS, factContextOf, recordsNamedBy, renderFact, sameFactArgs, type FactArgs } from './reasons';
+import { FACTS, factContextOf, recordsNamedBy, renderFact, renderSuggestion, sameFactArgs, SUGGESTIONS, type FactArgs } from './reasons';
 
 const CONTRACT_PLACEHOLDERS = Object.keys(factContextOf(buildContract()));
 
@@ -15,6 +15,14 @@ describe('the fact catalogue', () => {
       }
       for (const name of Object.keys(entry.args)) expect(entry.template, `${id} declares ${name}`).toContain(`{${name}}`);
     }
+  });
+
+  it('declares every placeholder of every counterfactual suggestion, and words one with a list', () => {
+    for (const [code, entry] of Object.entries(SUGGESTIONS)) {
+      const placeholders = [...entry.template.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]);
+      expect(placeholders.sort(), code).toEqual(Object.keys(entry.args).sort());
+    }
+    expect(renderSuggestion({ code: 'DROP_DENY_LABELS', args: { labels: ['hr', 'legal_hold'] } })).toBe('stop denying the labels [hr, legal_hold]');
   });
 
   it('words a fact from its arguments and the contract it was stated under', () => {
