@@ -20,6 +20,7 @@ import type { CompileOutcome } from '../src/core/result';
 import type { SqlDriver } from '../src/core/search/driver';
 import { rankAdmitted, rankCorpus } from '../src/core/search/rank';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
+import { SQLITE_ADAPTER_VERSION } from '../src/core/search/sqlite-adapter';
 import { benchContract, benchControl } from './generate-records';
 import { percentile } from './stats';
 
@@ -166,7 +167,7 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
     const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
     const packet = phase('render', () => renderPacket(contract, planned));
-    phase('attest', () => attest({ contract, records: resolution.records, plan: planned, packet, ranking: ranking.statistics, controls: [], lateChanges: [] }, computeAll));
+    phase('attest', () => attest({ contract, records: resolution.records, plan: planned, packet, ranking: ranking.statistics, admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest }, controls: [], lateChanges: [] }, computeAll));
   }
   return Object.fromEntries([...samples].map(([name, values]) => [name, percentile(values, 50)]));
 }

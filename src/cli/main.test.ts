@@ -207,7 +207,7 @@ describe('context-compiler CLI', () => {
     writeFileSync(join(saved.cwd, 'v2.json'), JSON.stringify({ receiptId, ...body, schemaVersion: 'context-compiler/2' }));
     const older = { ...body, engineVersion: '0.1.0' };
     writeFileSync(join(saved.cwd, 'older-engine.json'), JSON.stringify({ receiptId: receiptIdOf(older), ...older }));
-    for (const [file, found] of [['v2.json', 'Receipt 0.2.0 (context-compiler/2)'], ['older-engine.json', 'Receipt 0.1.0 (context-compiler/3)']] as const) {
+    for (const [file, found] of [['v2.json', 'Receipt 0.2.0 (context-compiler/2)'], ['older-engine.json', 'Receipt 0.1.0 (context-compiler/4)']] as const) {
       let stderr = '';
       const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
       expect(await main(['diff', 'honest.json', file], io), file).toBe(EXIT.recompileRequired);

@@ -7,7 +7,7 @@ import { plan } from './passes/plan';
 import { resolve, type Resolution } from './passes/resolve';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
-import type { CompileOutcome, Packet } from './result';
+import type { CompileOutcome, Packet, ReceiptAdmission } from './result';
 import type { Ranking } from './search/rank';
 
 /** A compilation up to admission: what every adapter is handed, whatever store it admits in. */
@@ -30,13 +30,13 @@ export function prepareCompile(request: CompileRequest, memo: Derive): Result<Pr
   return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
 }
 
-/** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with, and a ranking of it. */
-export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, ranking: Ranking, memo: Derive): CompileOutcome {
+/** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
+export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, admittedBy: ReceiptAdmission, ranking: Ranking, memo: Derive): CompileOutcome {
   const { contract } = request;
   const planned = plan(prepared.resolution, admission, ranking, prepared.missingRequired, memo);
   const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
   const receipt = attest(
-    { contract, records: prepared.resolution.records, plan: planned, packet, ranking: ranking.statistics, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
+    { contract, records: prepared.resolution.records, plan: planned, packet, ranking: ranking.statistics, admission: admittedBy, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
     memo,
   );
   const selected = planned.selected.length;

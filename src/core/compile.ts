@@ -74,7 +74,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     if (!prepared.ok) return prepared;
     const candidates = candidatesThrough(adapter, prepared.value.plan, prepared.value.digest);
     if (!candidates.ok) return candidates;
-    const admission = admit(prepared.value.resolution, candidates.value, memo);
+    const admission = admit(prepared.value.resolution, candidates.value.candidates, memo);
     if (!admission.ok) return admission;
 
     let ranking: Ranking;
@@ -84,7 +84,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
     } else {
       ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
     }
-    return ok(finishCompile(request, prepared.value, admission.value, ranking, memo));
+    return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, memo));
   };
 
   return {

@@ -104,6 +104,15 @@ export interface ReceiptFailure {
   readonly args: FactArgs;
 }
 
+/** Which adapter admitted, and the plan it says it executed (the digest it echoed, equal to the plan's). */
+export interface ReceiptAdmission {
+  /** The adapter's stable name: `sqlite`, `postgresql`. */
+  readonly adapter: string;
+  /** The adapter's own version (its lowering), not the store's build: see docs/FORMAT.md. */
+  readonly adapterVersion: string;
+  readonly planDigest: string;
+}
+
 export interface Receipt {
   readonly receiptId: string;
   readonly schemaVersion: string;
@@ -118,6 +127,8 @@ export interface Receipt {
   readonly lateChanges: readonly string[];
   /** Which statistics the scores used. */
   readonly ranking: RankingStatistics;
+  /** Who admitted the candidates, and the plan they said they executed. */
+  readonly executedBy: ReceiptAdmission;
   readonly tokensUsed: number;
   readonly selected: readonly string[];
   readonly evidence: readonly { proposition: string; state: EvidenceState; records: readonly string[] }[];

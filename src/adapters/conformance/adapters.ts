@@ -14,6 +14,7 @@ import type { AdapterUnderTest, ReferenceCompile } from './suite';
 export function asRemote(adapter: AdmissionAdapter): RemoteAdmissionAdapter {
   return {
     name: adapter.name,
+    adapterVersion: adapter.adapterVersion,
     version: adapter.version,
     capabilities: adapter.capabilities,
     operators: adapter.operators,

@@ -89,6 +89,7 @@ export async function createPostgresAdapter(client: Database, options: PostgresA
   const capabilities = new Set(ALL_CAPABILITIES.filter((capability) => probes.some((probe) => probe.capability === capability && probe.kept)));
   return ok({
     name: 'postgresql',
+    adapterVersion: POSTGRES_ADAPTER_VERSION,
     version: `${POSTGRES_ADAPTER_VERSION} (PostgreSQL ${server.version})`,
     capabilities,
     operators: new Set(PLAN_OPERATORS),

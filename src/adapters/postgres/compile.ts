@@ -82,17 +82,17 @@ async function compileInSnapshot(client: Database, contract: Contract, tokeniser
   if (!fits.ok) return fits;
   const answer = await adapter.value.admit(plan, digest);
   if (!answer.ok) return answer;
-  const candidates = acceptAnswer(adapter.value, digest, answer.value);
-  if (!candidates.ok) return candidates;
-  const admission = admit(resolution, candidates.value, computeAll);
+  const accepted = acceptAnswer(adapter.value, digest, answer.value);
+  if (!accepted.ok) return accepted;
+  const admission = admit(resolution, accepted.value.candidates, computeAll);
   if (!admission.ok) return admission;
   const ranking: Ranking =
     contract.ranking === 'bm25'
       ? await rankInDatabase(client, contract.query, admission.value.admittedIds, tokeniser)
       : rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
   return ok({
-    outcome: finishCompile(request, prepared.value, admission.value, ranking, computeAll),
+    outcome: finishCompile(request, prepared.value, admission.value, accepted.value.admission, ranking, computeAll),
     request,
-    adapter: { name: adapter.value.name, version: adapter.value.version, predicateDigest: digest },
+    adapter: { name: adapter.value.name, version: adapter.value.version, predicateDigest: accepted.value.admission.planDigest },
   });
 }

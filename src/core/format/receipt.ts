@@ -33,6 +33,7 @@ export const receiptSchema = z.strictObject({
   controls: z.array(z.string()),
   lateChanges: z.array(z.string()),
   ranking: rankingSchema,
+  executedBy: z.strictObject({ adapter: z.string(), adapterVersion: z.string(), planDigest: z.string() }),
   tokensUsed: z.int(),
   selected: z.array(z.string()),
   evidence: z.array(z.strictObject({ proposition: z.string(), state: z.enum(['supported', 'contradicted', 'unknown']), records: z.array(z.string()) })),

@@ -6,14 +6,14 @@ import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { computeAll, type Derive } from '../memo';
 import { ARG_ORDER, quotedName, type ReasonCode } from '../reasons';
-import type { Packet, PacketEntry, Receipt, TraceRow } from '../result';
+import type { Packet, PacketEntry, Receipt, ReceiptAdmission, TraceRow } from '../result';
 import type { RankingStatistics } from '../search/rank';
 import { treeDigest, type TreeDigestSpec } from '../tree-digest';
 import type { Plan } from './plan';
 import type { ResolvedRecord } from './resolve';
 import type { CheckedRecord } from './validate';
 
-export const SCHEMA_VERSION = 'context-compiler/3';
+export const SCHEMA_VERSION = 'context-compiler/4';
 export const ENGINE_VERSION = '0.2.0';
 
 /** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
@@ -196,6 +196,7 @@ export interface AttestInput {
   readonly plan: Plan;
   readonly packet: Packet | null;
   readonly ranking: RankingStatistics;
+  readonly admission: ReceiptAdmission;
   readonly controls: readonly string[];
   readonly lateChanges: readonly string[];
 }
@@ -228,6 +229,7 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),
     ranking: input.ranking,
+    executedBy: input.admission,
     tokensUsed: plan.tokensUsed,
     selected: plan.selected.map((record) => record.id),
     evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),

@@ -9,7 +9,7 @@ function planOf(overrides: ContractOverrides = {}): AdmissionPlan {
 }
 
 function adapterWith(capabilities: readonly Capability[] = ALL_CAPABILITIES, operators = PLAN_OPERATORS): AdapterIdentity {
-  return { name: 'test', version: '0', capabilities: new Set(capabilities), operators: new Set(operators) };
+  return { name: 'test', adapterVersion: '0', version: '0', capabilities: new Set(capabilities), operators: new Set(operators) };
 }
 
 describe('the admission plan', () => {
@@ -70,8 +70,10 @@ describe('checkAdapterFor', () => {
 
 describe('acceptAnswer', () => {
   const adapter = adapterWith();
-  it('takes the candidates of a complete answer that echoes this plan', () => {
-    expect([...valueOf(acceptAnswer(adapter, 'sha256:a', { status: 'complete', candidates: new Set(['x']), predicateDigest: 'sha256:a' }))]).toEqual(['x']);
+  it('takes the candidates of a complete answer that echoes this plan, and names the adapter and the echoed digest for the receipt', () => {
+    const accepted = valueOf(acceptAnswer(adapter, 'sha256:a', { status: 'complete', candidates: new Set(['x']), predicateDigest: 'sha256:a' }));
+    expect([...accepted.candidates]).toEqual(['x']);
+    expect(accepted.admission).toEqual({ adapter: 'test', adapterVersion: '0', planDigest: 'sha256:a' });
   });
 
   it('refuses an answer to another plan (a replayed plan) with ADAPTER_MISMATCH', () => {

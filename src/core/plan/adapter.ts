@@ -1,4 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../errors';
+import type { ReceiptAdmission } from '../result';
 import { mistypedClause, PLAN_OPERATORS, type AdmissionPlan, type PlanOperator } from './admission-plan';
 
 /**
@@ -17,10 +18,12 @@ export type Capability = keyof typeof CAPABILITIES;
 
 export const ALL_CAPABILITIES = Object.keys(CAPABILITIES) as Capability[];
 
-/** Who admitted: named in the CLI output (and what a receipt would name). */
+/** Who admitted: named in the CLI output and, name and adapter version, in the receipt. */
 export interface AdapterIdentity {
   /** A stable name: `sqlite`, `postgresql`. */
   readonly name: string;
+  /** The adapter's own version: changes whenever its lowering changes what it sends. */
+  readonly adapterVersion: string;
   /** The adapter's own version and the store's, e.g. `1 (PostgreSQL 15.8)`. */
   readonly version: string;
   readonly capabilities: ReadonlySet<Capability>;
@@ -79,11 +82,17 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
   return ok(undefined);
 }
 
+/** A complete answer to this plan: its candidates, and what the receipt records of who admitted them. */
+export interface AcceptedAnswer {
+  readonly candidates: ReadonlySet<string>;
+  readonly admission: ReceiptAdmission;
+}
+
 /**
  * The candidates of a complete answer to this plan. An incomplete answer, or one that echoes the digest
  * of another plan (an old plan replayed, a cached statement), is refused: the candidates are never read.
  */
-export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: AdmissionAnswer): Result<ReadonlySet<string>, CompileError> {
+export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: AdmissionAnswer): Result<AcceptedAnswer, CompileError> {
   if (answer.status === 'incomplete') {
     return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `The ${adapter.name} adapter returned no complete answer: ${answer.problem}. No candidate is used.` });
   }
@@ -94,11 +103,11 @@ export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: A
       message: `The ${adapter.name} adapter executed plan ${answer.predicateDigest}, not ${digest}: its candidates answer another plan. No candidate is used.`,
     });
   }
-  return ok(answer.candidates);
+  return ok({ candidates: answer.candidates, admission: { adapter: adapter.name, adapterVersion: adapter.adapterVersion, planDigest: answer.predicateDigest } });
 }
 
 /** The candidates a same-call adapter admits for this plan, once the plan is checked against it and its answer is accepted. */
-export function candidatesThrough(adapter: AdmissionAdapter, plan: AdmissionPlan, digest: string): Result<ReadonlySet<string>, CompileError> {
+export function candidatesThrough(adapter: AdmissionAdapter, plan: AdmissionPlan, digest: string): Result<AcceptedAnswer, CompileError> {
   const fits = checkAdapterFor(plan, adapter);
   if (!fits.ok) return fits;
   const answer = adapter.admit(plan, digest);

@@ -17,6 +17,7 @@ export function createSqliteAdapter(index: RecordIndex, driver: SqlDriver): Admi
   let version: string | null = null;
   return {
     name: 'sqlite',
+    adapterVersion: SQLITE_ADAPTER_VERSION,
     get version() {
       version ??= `${SQLITE_ADAPTER_VERSION} (SQLite ${String(driver.all('SELECT sqlite_version()')[0]?.[0] ?? '?')})`;
       return version;
