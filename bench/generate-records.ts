@@ -225,10 +225,10 @@ export function benchContract(requiredIds: readonly string[]): ContractInput {
 }
 
 /** The control the benchmark toggles: one record gains a denied label, so it leaves the packet and the trace says why. */
-export function benchControl(targetId: string): Control {
+export function benchControl(targetId: string, id = 'deny-one-record', label = 'Put one record under investigation'): Control {
   return {
-    id: 'deny-one-record',
-    label: 'Put one record under investigation',
+    id,
+    label,
     explanation: 'A single record gains a denied label; only that record is re-indexed.',
     patches: [{ op: 'mergeRecord', id: targetId, patch: { access: { labels: ['investigation'] } } }],
   };
