@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { boot } from '../state/actions';
+import { boot } from '../state/session-actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { installFakeApi, resetStores, sampleScenario, sampleWorkspace } from '../test-support';
 import { App } from './App';

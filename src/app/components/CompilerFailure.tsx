@@ -1,4 +1,4 @@
-import { retryAfterFailure, revertContract, selectScenario } from '../state/actions';
+import { retryAfterFailure, revertContract, selectScenario } from '../state/workspace-actions';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 

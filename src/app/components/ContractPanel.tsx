@@ -2,7 +2,9 @@ import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'rea
 import type { InputIssue } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
-import { compileNow, exportScenario, revertContract, selectScenario, setControl, updateContract } from '../state/actions';
+import { compileNow } from '../state/actions';
+import { exportScenario } from '../state/export-actions';
+import { revertContract, selectScenario, setControl, updateContract } from '../state/workspace-actions';
 import { useResultStore } from '../state/result-store';
 import { useChangeText } from './change-text';
 import { SteadyButton } from './SteadyButton';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { DrillAction } from '../../core/result';
-import { attemptContinue, freezeReceipt, injectLateChange, recompileAfterDrill, resetDrill } from '../state/actions';
+import { attemptContinue, freezeReceipt, injectLateChange, recompileAfterDrill, resetDrill } from '../state/drill-actions';
 import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';

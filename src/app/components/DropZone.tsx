@@ -1,5 +1,5 @@
 import { useState, type DragEvent, type ReactNode } from 'react';
-import { loadFiles } from '../state/actions';
+import { loadFiles } from '../state/workspace-actions';
 
 const carriesFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 

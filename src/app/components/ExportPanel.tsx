@@ -1,4 +1,4 @@
-import { copyPacket, downloadPacket, downloadReceipt, downloadStatement, downloadUserView } from '../state/actions';
+import { copyPacket, downloadPacket, downloadReceipt, downloadStatement, downloadUserView } from '../state/export-actions';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { plural } from './format';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { WorkspaceSnapshot } from '../../worker/protocol';
-import { loadFiles, resetWorkspace } from '../state/actions';
+import { loadFiles, resetWorkspace } from '../state/workspace-actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 import { ConfirmDialog } from './ConfirmDialog';

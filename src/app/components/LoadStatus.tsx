@@ -1,5 +1,5 @@
 import { formatIssue } from '../../core/errors';
-import { cancelLoad, dismissLoadStatus } from '../state/actions';
+import { cancelLoad, dismissLoadStatus } from '../state/workspace-actions';
 import { useResultStore } from '../state/result-store';
 import { useScenarioStore } from '../state/scenario-store';
 import { VERDICT_HEADLINES } from './DrillPanel';

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { formatIssue } from '../../core/errors';
-import { openLink, shareWorkspace } from '../state/actions';
+import { openLink, shareWorkspace } from '../state/workspace-actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { copyBlankLink, dismissShareNotice, openShareDialog, useShareStore } from '../state/share';
 import { ConfirmDialog } from './ConfirmDialog';

@@ -1,5 +1,5 @@
 import { formatIssue } from '../../core/errors';
-import { saveWorkspaceAgain } from '../state/actions';
+import { saveWorkspaceAgain } from '../state/workspace-actions';
 import { useScenarioStore } from '../state/scenario-store';
 
 /** Says plainly when loaded work will not survive a reload (and, after storage was cleared, offers to save it again), and what could not be restored. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { selectScenario } from '../state/actions';
+import { selectScenario } from '../state/workspace-actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore, type ViewId, type WorkspaceId } from '../state/ui-store';
 

@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CompilerApi, SavedWorkspace, WorkspaceEvent } from '../../worker/protocol';
-import { boot, recoverFromWorkerLoss } from '../state/actions';
+import { boot, recoverFromWorkerLoss } from '../state/session-actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
 import { WorkerLostError } from '../worker-supervisor';

@@ -1,4 +1,4 @@
-import { dismissWorkerNotice, retryCompiler, startFromBuiltins } from '../state/actions';
+import { dismissWorkerNotice, retryCompiler, startFromBuiltins } from '../state/session-actions';
 import { useUiStore } from '../state/ui-store';
 
 /** Says when the compiler worker could not start or ended unasked, what happened next, and the ways back. */

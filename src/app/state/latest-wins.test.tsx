@@ -7,7 +7,7 @@ import type { CompileResponse, CompileView } from '../../worker/protocol';
 import { createSession } from '../../worker/session';
 import { workerLikeApi } from '../../worker/test-support/worker-like-api';
 import { installFakeApi, resetStores } from '../test-support';
-import { setControl } from './actions';
+import { setControl } from './workspace-actions';
 import { createLatestWins } from './latest-wins';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';

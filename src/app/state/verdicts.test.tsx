@@ -9,7 +9,9 @@ import { workerLikeApi } from '../../worker/test-support/worker-like-api';
 import { DrillPanel } from '../components/DrillPanel';
 import { LoadStatus } from '../components/LoadStatus';
 import { installFakeApi, resetStores } from '../test-support';
-import { attemptContinue, compileNow, freezeReceipt, loadFiles, setControl } from './actions';
+import { compileNow } from './actions';
+import { attemptContinue, freezeReceipt } from './drill-actions';
+import { loadFiles, setControl } from './workspace-actions';
 import { useScenarioStore } from './scenario-store';
 import { memoryStorage } from '../../worker/test-support/memory-storage';
 
