@@ -52,7 +52,7 @@ test.describe('The workspace database', () => {
 
     const second = new AppPage(await context.newPage());
     // The copy reads, parses and indexes the 10,000 records from the saved files before it compiles.
-    await second.goto(120_000);
+    await second.goto('', 120_000);
     await expect(second.page.getByTestId('database-fallback')).toContainText('This workspace is open in another tab');
     await expect(second.scenarioPicker).toHaveValue('loaded:e2e-reload');
     expect(await second.receiptId()).toBe(receipt);

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Bundles the CLI into dist-cli/ so `npx context-compiler` runs plain JavaScript: no TypeScript compiled
 // at run time. The built-in scenarios are copied beside the bundle, where the CLI looks for them first.
+// Also builds the Playwright page object (`context-compiler/playwright`) into dist-playwright/ as JavaScript
+// with its declarations: Playwright compiles a user's own TypeScript tests, never a file in node_modules.
 import { build } from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import ts from 'typescript';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,4 +38,24 @@ for (const entry of readdirSync(fixtures, { withFileTypes: true })) {
   for (const name of files) cpSync(join(fixtures, entry.name, name), join(out, 'fixtures', entry.name, name));
 }
 if (!existsSync(join(out, 'fixtures', 'retry-policy', 'scenario.json'))) throw new Error('build-cli: the default scenario was not copied');
-console.log(`built ${join('dist-cli', 'context-compiler.mjs')} and its fixtures`);
+
+const pageObject = join(root, 'src/playwright/page.ts');
+const pageOut = join(root, 'dist-playwright');
+rmSync(pageOut, { recursive: true, force: true });
+await build({ entryPoints: [pageObject], outfile: join(pageOut, 'index.js'), bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+const declarations = ts.createProgram([pageObject], {
+  declaration: true,
+  emitDeclarationOnly: true,
+  strict: true,
+  target: ts.ScriptTarget.ES2023,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  types: ['node'],
+  skipLibCheck: true,
+});
+const emitted = declarations.emit(undefined, (name, text) => {
+  if (name.endsWith('page.d.ts')) writeFileSync(join(pageOut, 'index.d.ts'), text);
+});
+const problems = [...ts.getPreEmitDiagnostics(declarations), ...emitted.diagnostics];
+if (problems.length > 0) throw new Error(`build-cli: the page object's declarations: ${ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' })}`);
+console.log(`built ${join('dist-cli', 'context-compiler.mjs')} and its fixtures; ${join('dist-playwright', 'index.js')} and its declarations`);
