@@ -5,6 +5,7 @@ import type { CompilerApi, CompileView, PacketColumn, RecordInspection, Scenario
 import { setCompilerApi } from './state/api';
 import { INITIAL_DEBUG, useDebugStore } from './state/debug-store';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
+import { INITIAL_TESTS, useTestsStore } from './state/tests-store';
 import { EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
 import { useUiStore } from './state/ui-store';
@@ -169,6 +170,9 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     asOfStops: vi.fn(async () => ({ asOf: '2026-03-01', before: [], after: [], total: 0, lockedBy: null })),
     stepAsOf: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     asOfDiff: vi.fn(async () => null),
+    openSuites: vi.fn(async () => ({ ok: true as const, view: { suites: [], passed: 0, failed: 0 } })),
+    closeSuite: vi.fn(async () => ({ suites: [], passed: 0, failed: 0 })),
+    runTests: vi.fn(async () => null),
     runSeed000: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runScenarioComparison: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runGrowth: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
@@ -186,5 +190,6 @@ export function resetStores(view: CompileView = sampleView()): void {
   useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, rememberedReceipt: null, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
   useDebugStore.setState(INITIAL_DEBUG);
+  useTestsStore.setState(INITIAL_TESTS);
   useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
 }

@@ -88,6 +88,10 @@ function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | n
  */
 export function createExpectationRuns(compiler: Compiler) {
   let suites: LoadedSuite[] = [];
+  /** Keeps a suite already read (by file intake); one of the same file name is replaced. */
+  const keep = (loaded: LoadedSuite): void => {
+    suites = [...suites.filter((kept) => kept.file !== loaded.file), loaded];
+  };
 
   const runOne = (loaded: LoadedSuite, screen: ScreenInputs): SuiteView => {
     const { scenario } = screen;
@@ -106,9 +110,10 @@ export function createExpectationRuns(compiler: Compiler) {
     open(file: string, text: string): CompileError | null {
       const parsed = parseExpectationSuiteJson(file, text);
       if (!parsed.ok) return parsed.error;
-      suites = [...suites.filter((kept) => kept.file !== file), parsed.value];
+      keep(parsed.value);
       return null;
     },
+    keep,
     close(file: string): void {
       suites = suites.filter((kept) => kept.file !== file);
     },

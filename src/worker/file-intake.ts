@@ -1,5 +1,7 @@
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
+import { isSuiteDocument, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
+import { invalidInput } from '../core/format/input-issues';
 import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
 import { checkChangeTexts, createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
@@ -62,6 +64,29 @@ async function isUserViewExport(file: NamedBlob): Promise<boolean> {
   }
 }
 
+/**
+ * An expectation suite, read and validated, when the file is one (by its name, or a small document by its shape);
+ * null when it is some other kind of file. It opens in the Tests panel instead of becoming a scenario.
+ */
+async function suiteIn(file: NamedBlob): Promise<Result<LoadedSuite, CompileError> | null> {
+  const named = file.name.toLowerCase().endsWith(SUITE_SUFFIX);
+  if (!named && file.blob.size > HEAD_BYTES) return null;
+  if (file.blob.size > MAX_DOCUMENT_BYTES) {
+    return err(invalidInput(file.name, [{ file: file.name, path: '(root)', message: `is ${Math.round(file.blob.size / 2 ** 20)} MB; an expectation suite may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB` }], 1, 'expectation suite'));
+  }
+  const text = await file.blob.text();
+  if (!named) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    if (!isSuiteDocument(file.name, value)) return null;
+  }
+  return parseExpectationSuiteJson(file.name, text);
+}
+
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
 export type RecordsFileReader = (file: NamedBlob, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => Promise<Result<RecordSet, CompileError>>;
 
@@ -116,6 +141,8 @@ export interface IntakeResult {
   readonly recordFiles: ReadonlyMap<string, RecordSet>;
   readonly receipts: readonly { readonly file: string; readonly receipt: Receipt }[];
   readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[];
+  /** The expectation suites of the drop, for the Tests panel: not inputs of any scenario. */
+  readonly suites: readonly LoadedSuite[];
 }
 
 export interface IntakeRejection {
@@ -166,12 +193,22 @@ export async function intakeFiles(
   const kinds: { file: string; kind: FileKind }[] = [];
   const documents: { file: NamedBlob; recognised: RecognisedKind; text: string }[] = [];
   const recordFiles: { file: NamedBlob; recognised: RecognisedKind }[] = [];
+  const suites: LoadedSuite[] = [];
 
   for (const file of files) {
     // Before detection: a user-view export carries a receipt's fingerprint fields, so it would pass for one.
     if (await isUserViewExport(file)) {
       summaries.push({ file: file.name, message: 'a user-view export, which is not a receipt' });
       issues.push({ file: file.name, path: 'format', message: 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead' });
+      continue;
+    }
+    const suite = await suiteIn(file);
+    if (suite !== null) {
+      if (suite.ok) suites.push(suite.value);
+      else {
+        summaries.push({ file: file.name, message: `read as an expectation suite: ${suite.error.message.startsWith(`${file.name}: `) ? suite.error.message.slice(file.name.length + 2) : suite.error.message}` });
+        for (const issue of issuesOf(suite.error, file.name)) issues.push(issue);
+      }
       continue;
     }
     const kept = stored.get(file.name);
@@ -267,5 +304,5 @@ export async function intakeFiles(
   } else if (contract) {
     entries.push(contract);
   }
-  return ok({ entries, recordFiles: recordSets, receipts, kinds });
+  return ok({ entries, recordFiles: recordSets, receipts, kinds, suites });
 }

@@ -10,6 +10,9 @@ import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from './evaluation-sizes';
+import type { TestsView } from './expectation-runs';
+
+export type { TestsView } from './expectation-runs';
 
 /** A control or late change as the UI shows it: the patches stay in the worker. */
 export interface ChangeSummary {
@@ -427,9 +430,19 @@ export interface AsOfStops {
 export type AsOfStep = { readonly days: number } | { readonly to: string };
 
 export type LoadResult =
-  | { readonly status: 'loaded'; readonly snapshot: WorkspaceSnapshot; readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[]; readonly receiptChecks: readonly ReceiptCheck[] }
+  | {
+      readonly status: 'loaded';
+      readonly snapshot: WorkspaceSnapshot;
+      readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[];
+      readonly receiptChecks: readonly ReceiptCheck[];
+      /** The expectation suites of the drop, opened in the Tests panel. */
+      readonly suites: readonly string[];
+    }
   | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'cancelled' };
+
+/** The suites open after an open, run on the inputs on screen; `issues` name the file, line and field of each refused. */
+export type OpenSuitesResult = { readonly ok: true; readonly view: TestsView } | { readonly ok: false; readonly issues: readonly InputIssue[]; readonly view: TestsView };
 
 export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
@@ -547,6 +560,11 @@ export interface CompilerApi extends EvaluationApi {
   stepAsOf(step: AsOfStep): Promise<ContractUpdate>;
   /** From the compilation before the last as-of step to the last compilation; null when no step was taken. */
   asOfDiff(audience: Audience): Promise<DiffView | null>;
+  /** Opens expectation suites in the Tests panel and runs every open suite on the inputs on screen, as `audience` may see them. */
+  openSuites(files: readonly File[], audience: Audience): Promise<OpenSuitesResult>;
+  closeSuite(file: string, audience: Audience): Promise<TestsView>;
+  /** The open suites run on the inputs on screen (after each compilation or change of view); null while none is open. */
+  runTests(audience: Audience): Promise<TestsView | null>;
 }
 
 /** What is kept in IndexedDB. Read back through this schema: storage is a boundary like any file. */

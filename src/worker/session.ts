@@ -65,6 +65,7 @@ import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota
 import { ImageNotSaved, type DiskImage } from './database-image';
 import { backgroundTask, nextTask } from './next-task';
 import { createDrillSession } from './drill-session';
+import { createSessionTests } from './session-tests';
 import { changeTextsFor, withShownLabels } from './change-texts';
 import { declaredRecords } from '../core/change-text';
 import { genericLateChanges } from '../core/generic-late-changes';
@@ -510,6 +511,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
+  const tests = createSessionTests(compiler, () => ({ loaded: effective(currentEntry()), selection }));
+
   const drillState = createDrillSession({ lastReceipt: () => last?.outcome.receipt ?? null, check: checkAgainstCurrent });
 
   /**
@@ -586,6 +589,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
   };
 
   return {
+    ...tests.api,
+
     /**
      * Restores the workspace: the one the page kept when a worker before this one was lost, or else the
      * one saved in storage. `onChange` hears of every later change.
@@ -763,9 +768,13 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
           return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
+        const suites = intake.value.suites.map((suite) => suite.file);
+        intake.value.suites.forEach(tests.runs.keep);
         if (first) {
           databaseNotice = null;
-          const dropped: SavedLoad = { baseKey, files: files.map(({ name, blob }) => ({ name, blob })), ...(records ? { stored: crypto.randomUUID() } : {}) };
+          // Suites live in the Tests panel, not in the load they were dropped with.
+          const inputs = files.filter((file) => !suites.includes(file.name));
+          const dropped: SavedLoad = { baseKey, files: inputs.map(({ name, blob }) => ({ name, blob })), ...(records ? { stored: crypto.randomUUID() } : {}) };
           loads = [...loads, dropped];
           selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
           drillState.inputsReplaced();
@@ -773,7 +782,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
           storeInBackground(dropped, intake.value.recordFiles);
         }
         const receiptChecks = drillState.keepReceipts(intake.value.receipts);
-        return { status: 'loaded', snapshot: snapshot(), kinds: intake.value.kinds, receiptChecks };
+        return { status: 'loaded', snapshot: snapshot(), kinds: intake.value.kinds, receiptChecks, suites };
       } catch (error) {
         loaded = before.loaded;
         contractEdits = before.contractEdits;
@@ -961,6 +970,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       pinned = null;
       stepFrom = null;
       drillState.reset();
+      tests.runs.clear();
       databaseNotice = null;
       if (rememberTimer !== null) clearTimeout(rememberTimer);
       rememberTimer = null;

@@ -1,4 +1,5 @@
 import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
+import { closeSuite, openSuites } from '../state/tests-actions';
 import { useUiStore, VIEWS, type ViewId } from '../state/ui-store';
 import { AsOfStepper } from './AsOfStepper';
 import { AuditStrip } from './AuditStrip';
@@ -19,6 +20,7 @@ import { ShareDialog, ShareNotice } from './Share';
 import { SkipLinks } from './SkipLinks';
 import { Tour } from './Tour';
 import { StorageNotice } from './StorageNotice';
+import { TestsPanel } from './TestsPanel';
 import { TracePanel } from './TracePanel';
 import { WorkerStatus } from './WorkerStatus';
 import { WorkspaceSwitch } from './WorkspaceSwitch';
@@ -104,6 +106,11 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       {workspace === 'evaluation' ? (
         <main id="main-evaluation" tabIndex={-1}>
           <EvaluationPanel />
+        </main>
+      ) : null}
+      {workspace === 'tests' ? (
+        <main id="main-tests" tabIndex={-1}>
+          <TestsPanel onOpen={(files) => void openSuites(files)} onClose={(file) => void closeSuite(file)} />
         </main>
       ) : null}
       <Tour />

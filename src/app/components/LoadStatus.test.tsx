@@ -26,7 +26,7 @@ describe('file loading', () => {
   });
 
   it('accepts files dropped anywhere on the page', async () => {
-    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'loaded', snapshot: sampleWorkspace(), kinds: [{ file: 'scenario.json', kind: 'scenario' }], receiptChecks: [] }));
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'loaded', snapshot: sampleWorkspace(), kinds: [{ file: 'scenario.json', kind: 'scenario' }], receiptChecks: [], suites: [] }));
     installFakeApi({ loadFiles });
     render(<App />);
     const file = new File(['{}'], 'scenario.json');

@@ -1,6 +1,6 @@
 import type { Audience } from '../../core/disclosure';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
-import type { CompileResponse, EvidenceAttempts, ReceiptCheck, TraceFilter, TracePage } from '../../worker/protocol';
+import type { CompileResponse, EvidenceAttempts, ReceiptCheck, TestsView, TraceFilter, TracePage } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
 import { compilerApi } from './api';
 import { createLatestWins } from './latest-wins';
@@ -8,6 +8,7 @@ import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
 import { EMPTY_TRACE, traceFrom, useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
+import { INITIAL_TESTS, useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
 // Compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
@@ -28,6 +29,7 @@ export function failClosed(during: string, error: unknown): void {
   requestedPages.clear();
   useResultStore.setState({ response: null, failure: { during, reason: describeFailure(error) }, compiling: false, rememberedReceipt: null, trace: EMPTY_TRACE });
   useDrillStore.setState(INITIAL_DRILL);
+  useTestsStore.setState(INITIAL_TESTS);
   useUiStore.setState({ notice: null });
 }
 
@@ -89,7 +91,26 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
     const label = compiled?.label ?? 'receipt';
     useUiStore.setState({ notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.` });
   }
-  shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), recheckLoadedReceipts(ticket)]);
+  shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), recheckLoadedReceipts(ticket), rerunTests(ticket)]);
+}
+
+/** The open suites run on the inputs on screen (a drop that brought suites but changed no input). */
+export async function refreshTests(): Promise<void> {
+  await rerunTests(compileTicket);
+}
+
+/** The open suites run again on the inputs just compiled, in the view on screen: no case's verdict outlives its inputs. */
+async function rerunTests(ticket: number): Promise<void> {
+  const { audience } = useUiStore.getState();
+  let view: TestsView | null;
+  try {
+    view = await compilerApi().runTests(audience);
+  } catch (error) {
+    if (ticket === compileTicket) failClosed('running the tests', error);
+    return;
+  }
+  if (ticket !== compileTicket) return;
+  useTestsStore.setState((state) => (view === null ? INITIAL_TESTS : { view, refusal: state.refusal, busy: false }));
 }
 
 /** The receipts the last load brought are judged again against the inputs just compiled: no verdict outlives its inputs. */
@@ -163,7 +184,7 @@ export async function setAudience(audience: Audience): Promise<void> {
   }
   if (ticket !== compileTicket) return;
   useResultStore.setState({ response, failure: null, rememberedReceipt: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
-  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket)]);
+  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), rerunTests(ticket)]);
 }
 
 export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>> = {}): Promise<void> {

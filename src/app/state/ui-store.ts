@@ -11,11 +11,12 @@ export const VIEWS = [
 
 export type ViewId = (typeof VIEWS)[number]['id'];
 
-/** The page's top-level views: the debugger's rails, the fire drill beside what is compiled now, the evaluation lab. */
+/** The page's top-level views: the debugger's rails, the fire drill beside what is compiled now, the evaluation lab, the Tests panel. */
 export const WORKSPACES = [
   { id: 'debugger', label: 'Debugger' },
   { id: 'drill', label: 'Fire drill' },
   { id: 'evaluation', label: 'Evaluation' },
+  { id: 'tests', label: 'Tests' },
 ] as const;
 
 export type WorkspaceId = (typeof WORKSPACES)[number]['id'];

@@ -1,11 +1,12 @@
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { ContractUpdate, LoadResult, Selection, WorkspaceSnapshot } from '../../worker/protocol';
-import { changingInputs, compileNow, failClosed, guarded } from './actions';
+import { changingInputs, compileNow, failClosed, guarded, refreshTests } from './actions';
 import { compilerApi } from './api';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { describeFailure } from './failure';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
+import { useUiStore } from './ui-store';
 import { applyLink, copyShareLink, openLinkFromLocation, useShareStore, type PendingLink } from './share';
 
 // The inputs the user changes: the selection, the contract, loaded files, the workspace as a whole, and share links.
@@ -115,17 +116,19 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
     useScenarioStore.setState({ load: { status: 'cancelled' } });
     return;
   }
-  const message = result.kinds.map(({ file, kind }) => `${file} (${kind})`).join(', ');
+  const message = [...result.kinds.map(({ file, kind }) => `${file} (${kind})`), ...result.suites.map((file) => `${file} (expectation suite)`)].join(', ');
   const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
   const switched = result.snapshot.selection.scenarioKey !== previousKey;
   // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
   if (switched) useResultStore.setState({ compiling: true, rememberedReceipt: null, traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks, checkedAt: useResultStore.getState().revision } });
+  // A suite opens in the Tests panel, run on the inputs on screen (the compilation runs it, when there is one).
+  if (result.suites.length > 0) useUiStore.setState({ workspace: 'tests' });
   if (switched) {
     // The frozen receipt stays, to be judged against the inputs just loaded; the late changes declared were the old inputs'.
     useDrillStore.setState({ declared: [] });
     await compileNow();
-  }
+  } else if (result.suites.length > 0) await refreshTests();
 }
 
 export async function cancelLoad(): Promise<void> {

@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { readBuiltinScenarios } from './builtin-sources';
+import { createSession } from './session';
+import shippedSuite from '../../fixtures/retry-policy/poison-controls.expect.json?raw';
+
+let compiler: Compiler;
+const writes: unknown[] = [];
+const memoryStorage = () => ({ read: async () => undefined, write: async (saved: unknown) => void writes.push(saved), clear: async () => undefined, watch: () => undefined });
+const blob = (text: string) => new Blob([text], { type: 'application/json' });
+
+beforeAll(async () => {
+  compiler = createCompiler(await sharedDriver());
+});
+
+async function started() {
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  await session.start();
+  return session;
+}
+
+describe('the session runs the Tests panel', () => {
+  it('opens a dropped suite in the Tests panel, not as an input: it is run on the inputs on screen and follows their controls', async () => {
+    const session = await started();
+    expect(session.runTests('diagnostic')).toBeNull();
+    const loaded = await session.loadFiles([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], () => undefined);
+    expect(loaded).toMatchObject({ status: 'loaded', kinds: [], suites: ['poison-controls.expect.json'] });
+    const green = session.runTests('diagnostic');
+    expect(green?.failed).toBe(0);
+    expect(green?.passed).toBeGreaterThan(0);
+    await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget'], lateChanges: [] });
+    const red = session.runTests('diagnostic');
+    const [defaults] = red?.suites[0]?.cases ?? [];
+    expect(defaults?.passed).toBe(false);
+    // The budget is too tight for the required decision: the compiler refuses, and the case says so.
+    expect(defaults?.mismatches[0]).toMatchObject({ field: 'outcome', place: expect.stringMatching(/^line \d+: cases\[0\]\.expect\.outcome$/), expected: 'packet', actual: expect.stringMatching(/^fail_closed /) });
+  });
+
+  it('knows a suite by its shape under any name, refuses a bad one with its file, line and field, and never saves one with the files', async () => {
+    const session = await started();
+    const bad = JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'x', expect: { outcom: 'packet' } }] }, null, 2);
+    const refused = await session.loadFiles([{ name: 'exercise.json', blob: blob(bad) }], () => undefined);
+    expect(refused.status).toBe('rejected');
+    expect(refused.status === 'rejected' && refused.issues[0]).toMatchObject({ file: 'exercise.json', path: 'cases[0].expect', line: expect.any(Number) });
+    expect(refused.status === 'rejected' && refused.summaries[0]?.message).toMatch(/^read as an expectation suite: not a valid expectation suite/);
+    writes.length = 0;
+    const scenario = JSON.stringify({ ...JSON.parse(session.exportScenario().json), id: 'mine' });
+    const both = await session.loadFiles([{ name: 'mine.scenario.json', blob: blob(scenario) }, { name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], () => undefined);
+    expect(both).toMatchObject({ status: 'loaded', suites: ['poison-controls.expect.json'] });
+    const saved = writes.at(-1) as { loads: { files: { name: string }[] }[] };
+    expect(saved.loads.flatMap((load) => load.files.map((file) => file.name))).toEqual(['mine.scenario.json']);
+    // Written for retry-policy, run on the scenario on screen, and said so.
+    expect(session.runTests('diagnostic')?.suites[0]?.inputsNote).toMatch(/^Written for the built-in scenario retry-policy; run on the inputs on screen \(mine\)/);
+  });
+
+  it('opens and closes suites from the panel, keeps the good ones of a mixed open, and forgets them all on a reset', async () => {
+    const session = await started();
+    const good = JSON.stringify({ suite: 'g', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'a packet', expect: { outcome: 'packet' } }] });
+    const opened = await session.openSuites([{ name: 'good.expect.json', blob: blob(good) }, { name: 'bad.expect.json', blob: blob('{ "suite": ') }], 'diagnostic');
+    expect(opened.ok).toBe(false);
+    expect(!opened.ok && opened.issues[0]?.file).toBe('bad.expect.json');
+    expect(opened.view.suites.map((suite) => suite.file)).toEqual(['good.expect.json']);
+    expect(session.closeSuite('good.expect.json', 'diagnostic').suites).toEqual([]);
+    await session.openSuites([{ name: 'good.expect.json', blob: blob(good) }], 'diagnostic');
+    await session.resetWorkspace();
+    expect(session.runTests('diagnostic')).toBeNull();
+  });
+
+  it('in the user view, a case about a withheld record reads as one about a record not there', async () => {
+    const session = await started();
+    const suite = (id: string) => JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'c', expect: { records: { [id]: { decision: 'selected' } }, selected: { includes: [id] } } }] });
+    const shape = async (id: string) => {
+      await session.openSuites([{ name: 's.expect.json', blob: blob(suite(id)) }], 'user');
+      const [entry] = session.runTests('user')?.suites[0]?.cases ?? [];
+      return { passed: entry?.passed, notChecked: entry?.notChecked, mismatches: entry?.mismatches.map(({ record, actual, field }) => ({ record, field, withheld: actual.includes('LGL-0007') })) };
+    };
+    expect(await shape('LGL-0007')).toEqual(await shape('NO-SUCH-1'));
+  });
+});

@@ -1,0 +1,48 @@
+import type { Compiler } from '../core/compile';
+import type { Audience } from '../core/disclosure';
+import type { InputIssue } from '../core/errors';
+import { invalidInput } from '../core/format/input-issues';
+import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
+import type { LoadedScenario } from '../core/passes/validate';
+import { createExpectationRuns, type TestsView } from './expectation-runs';
+import type { NamedBlob } from './file-intake';
+import type { OpenSuitesResult, Selection } from './protocol';
+
+/**
+ * The Tests panel's side of the session: the suites the user opened (from the panel, a drop or a link), run on
+ * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
+ * withholds (src/core/expectations/user-view.ts).
+ */
+export function createSessionTests(compiler: Compiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }) {
+  const runs = createExpectationRuns(compiler);
+  const run = (audience: Audience): TestsView => {
+    const { loaded, selection } = current();
+    return runs.run({ scenario: loaded, controls: selection.controls, lateChanges: selection.lateChanges, audience });
+  };
+  return {
+    runs,
+    api: {
+      /** Opens each suite (one of the same name is replaced); a bad one is refused with its file, line and field, and the others kept. */
+      async openSuites(files: readonly NamedBlob[], audience: Audience): Promise<OpenSuitesResult> {
+        const issues: InputIssue[] = [];
+        for (const { name, blob } of files) {
+          const error =
+            blob.size > MAX_DOCUMENT_BYTES
+              ? invalidInput(name, [{ file: name, path: '(root)', message: `is ${Math.round(blob.size / 2 ** 20)} MB; an expectation suite may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB` }], 1, 'expectation suite')
+              : runs.open(name, await blob.text());
+          if (error !== null) for (const issue of error.issues ?? [{ file: name, path: '(root)', message: error.message }]) issues.push(issue);
+        }
+        const view = run(audience);
+        return issues.length === 0 ? { ok: true, view } : { ok: false, issues, view };
+      },
+      closeSuite(file: string, audience: Audience): TestsView {
+        runs.close(file);
+        return run(audience);
+      },
+      /** Null while no suite is open: nothing to run. */
+      runTests(audience: Audience): TestsView | null {
+        return runs.files().length === 0 ? null : run(audience);
+      },
+    },
+  };
+}
