@@ -6,7 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 // time makes Playwright refuse to start. So every wait here is a locator wait, never `expect`.
 
 export type PacketKind = 'naive' | 'post-filter' | 'compiled';
-export type WorkspaceView = 'Debugger' | 'Fire drill' | 'Evaluation';
+export type WorkspaceView = 'Debugger' | 'Fire drill' | 'Evaluation' | 'Tests';
 export type Disclosure = 'Diagnostic view' | 'User view';
 export type DrillAction = 'continue' | 'recompile_required' | 'block';
 
@@ -22,6 +22,23 @@ export interface RecordDecision {
   readonly code: string;
   /** The boundary fact the reason rests on. */
   readonly fact: string;
+}
+
+/** One expectation of a failing case: where it is written in the suite, what it expected and what happened. */
+export interface TestMismatch {
+  /** `line 12: cases[1].expect.records.NOTE-0311.code`. */
+  readonly place: string;
+  readonly subject: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+/** One case (or one row of a case's matrix) of a suite open in the Tests panel, run on the inputs on screen. */
+export interface TestCaseResult {
+  readonly suite: string;
+  readonly name: string;
+  readonly passed: boolean;
+  readonly mismatches: readonly TestMismatch[];
 }
 
 /** What "Attempt to continue" said about the frozen receipt. */
@@ -58,6 +75,22 @@ export interface ContextCompilerPageOptions {
 export class ContextCompilerPage {
   readonly timeout: number;
   private readonly baseURL: string | undefined;
+  // The audit strip, the scenario picker, the compiled column's buttons, the load report, the drill and the trace.
+  readonly auditSelected: Locator;
+  readonly auditBudget: Locator;
+  readonly auditOutcome: Locator;
+  readonly auditReceipt: Locator;
+  readonly scenarioPicker: Locator;
+  readonly compileButton: Locator;
+  readonly copyPacketButton: Locator;
+  readonly failClosed: Locator;
+  readonly loadErrors: Locator;
+  readonly loadResult: Locator;
+  readonly drill: Locator;
+  readonly traceCount: Locator;
+  readonly traceSearch: Locator;
+  /** The Tests panel (the Tests view), where suites are opened and their cases read. */
+  readonly tests: Locator;
 
   constructor(
     readonly page: Page,
@@ -65,6 +98,21 @@ export class ContextCompilerPage {
   ) {
     this.baseURL = options.baseURL === undefined ? undefined : options.baseURL.endsWith('/') ? options.baseURL : `${options.baseURL}/`;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
+    // Locators are lazy: each finds its element when it is used, so they are made once, here.
+    this.auditSelected = page.getByTestId('audit-selected');
+    this.auditBudget = page.getByTestId('audit-budget');
+    this.auditOutcome = page.getByTestId('audit-outcome');
+    this.auditReceipt = page.getByTestId('audit-receipt');
+    this.scenarioPicker = page.getByTestId('scenario-picker');
+    this.compileButton = page.getByRole('button', { name: 'Compile context' });
+    this.copyPacketButton = page.getByRole('button', { name: 'Copy packet' });
+    this.failClosed = page.getByTestId('fail-closed');
+    this.loadErrors = page.getByTestId('load-errors');
+    this.loadResult = page.getByTestId('load-result');
+    this.drill = page.getByRole('region', { name: 'Fire drill' });
+    this.traceCount = page.getByTestId('trace-count');
+    this.traceSearch = page.getByRole('searchbox', { name: 'Search trace' });
+    this.tests = page.getByTestId('tests-panel');
   }
 
   /** Opens the app (a path relative to its base may follow, for example `#share=…`) and waits for the first result. */
@@ -80,58 +128,6 @@ export class ContextCompilerPage {
     await settled.first().waitFor({ timeout });
     const fatal = this.page.getByTestId('fatal-error');
     if ((await fatal.count()) > 0) throw new Error(`The app stopped: ${(await fatal.first().textContent()) ?? ''}`);
-  }
-
-  get auditSelected(): Locator {
-    return this.page.getByTestId('audit-selected');
-  }
-
-  get auditBudget(): Locator {
-    return this.page.getByTestId('audit-budget');
-  }
-
-  get auditOutcome(): Locator {
-    return this.page.getByTestId('audit-outcome');
-  }
-
-  get auditReceipt(): Locator {
-    return this.page.getByTestId('audit-receipt');
-  }
-
-  get scenarioPicker(): Locator {
-    return this.page.getByTestId('scenario-picker');
-  }
-
-  get compileButton(): Locator {
-    return this.page.getByRole('button', { name: 'Compile context' });
-  }
-
-  get copyPacketButton(): Locator {
-    return this.page.getByRole('button', { name: 'Copy packet' });
-  }
-
-  get failClosed(): Locator {
-    return this.page.getByTestId('fail-closed');
-  }
-
-  get loadErrors(): Locator {
-    return this.page.getByTestId('load-errors');
-  }
-
-  get loadResult(): Locator {
-    return this.page.getByTestId('load-result');
-  }
-
-  get drill(): Locator {
-    return this.page.getByRole('region', { name: 'Fire drill' });
-  }
-
-  get traceCount(): Locator {
-    return this.page.getByTestId('trace-count');
-  }
-
-  get traceSearch(): Locator {
-    return this.page.getByRole('searchbox', { name: 'Search trace' });
   }
 
   column(kind: PacketKind): Locator {
@@ -334,7 +330,48 @@ export class ContextCompilerPage {
     return this.attemptToContinue();
   }
 
-  // Running an expectation suite in the Tests panel and reading its cases belongs here, once the panel is part of the app.
+  /** A case in the Tests panel, by its name (`name`, or `name [controls a, b]` for a row of its matrix). */
+  testCase(name: string): Locator {
+    return this.tests.getByTestId('test-case').filter({ has: this.page.getByTestId('test-name').getByText(name, { exact: true }) });
+  }
+
+  /** Opens expectation suites (paths, or names with their text) in the Tests panel and returns their cases once they have run. */
+  async openSuites(files: readonly FileInput[]): Promise<TestCaseResult[]> {
+    await this.openWorkspace('Tests');
+    await this.tests.getByTestId('tests-open').setInputFiles(files.map(filePayload));
+    const names = files.map((file) => filePayload(file).name);
+    const opened = this.tests.getByTestId('tests-refusal');
+    for (const name of names) await this.tests.getByTestId('test-suite').filter({ hasText: name }).or(opened).first().waitFor({ timeout: this.timeout });
+    if ((await opened.count()) > 0) throw new Error(`A suite was refused: ${(await opened.first().textContent()) ?? ''}`);
+    return this.testResults();
+  }
+
+  /**
+   * Opens the Tests view and reads every case of every open suite, once the suites have run on the inputs on screen:
+   * after a control, file or contract change they run again when it has compiled, and the panel is busy until they have.
+   */
+  async testResults(): Promise<TestCaseResult[]> {
+    await this.waitForCompiled();
+    await this.openWorkspace('Tests');
+    await this.tests.and(this.page.locator('[aria-busy="false"]')).waitFor({ timeout: this.timeout });
+    return this.tests.getByTestId('test-suite').evaluateAll((suites) =>
+      suites.flatMap((suite) => {
+        const text = (element: Element | null) => (element?.textContent ?? '').trim();
+        const within = (element: Element, id: string) => element.querySelector(`[data-testid="${id}"]`);
+        return [...suite.querySelectorAll('[data-testid="test-case"]')].map((entry) => ({
+          suite: text(within(suite, 'test-suite-name')),
+          name: text(within(entry, 'test-name')),
+          passed: entry.getAttribute('data-passed') === 'true',
+          mismatches: [...entry.querySelectorAll('[data-testid="test-mismatch"]')].map((mismatch) => ({
+            place: text(within(mismatch, 'test-place')),
+            subject: text(within(mismatch, 'test-subject')),
+            expected: text(within(mismatch, 'test-expected')),
+            actual: text(within(mismatch, 'test-actual')),
+          })),
+        }));
+      }),
+    );
+  }
 }
 
 /** A trace row's cells: id, decision (after its mark), reason code, fact. */

@@ -9,7 +9,7 @@ function Mismatch({ mismatch }: { mismatch: MismatchView }) {
   return (
     <li className="test-mismatch" data-testid="test-mismatch">
       <p>
-        <code>{mismatch.place}</code>: {mismatch.subject}
+        <code data-testid="test-place">{mismatch.place}</code>: <span data-testid="test-subject">{mismatch.subject}</span>
       </p>
       <dl>
         <dt>Expected</dt>
@@ -34,7 +34,9 @@ function Case({ entry }: { entry: CaseView }) {
       <span className="test-mark" aria-hidden="true">
         {entry.passed ? '✓' : '✗'}
       </span>{' '}
-      <span className="test-name">{entry.name}</span> <span className="test-verdict">{entry.passed ? 'passes' : 'fails'}</span>
+      <span className="test-name" data-testid="test-name">
+        {entry.name}
+      </span> <span className="test-verdict">{entry.passed ? 'passes' : 'fails'}</span>
       {entry.notChecked > 0 && (
         <p className="test-not-checked">
           {entry.notChecked} expectation{entry.notChecked === 1 ? ' is' : 's are'} not checked in the user view: {entry.notChecked === 1 ? 'it concerns' : 'they concern'} a record you may not see, or the baselines.
@@ -49,7 +51,9 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
   const headingId = useId();
   return (
     <section className="test-suite" aria-labelledby={headingId} data-testid="test-suite">
-      <h3 id={headingId}>{suite.suite}</h3>
+      <h3 id={headingId} data-testid="test-suite-name">
+        {suite.suite}
+      </h3>
       <p className="test-file">
         {suite.file}{' '}
         <button type="button" className="link-button" onClick={() => onClose(suite.file)} aria-label={`Close ${suite.file}`}>

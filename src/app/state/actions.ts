@@ -66,6 +66,7 @@ export async function compileNow({ checksRemembered = false } = {}): Promise<voi
   if (checksRemembered) checkingRemembered = true;
   // Any other compilation is of inputs the user changed (or asked for again): a remembered result is then outdated, not being checked.
   useResultStore.setState(checksRemembered ? { compiling: true } : { compiling: true, rememberedReceipt: null });
+  markTestsRerunning();
   await compiles.request();
   await shownFollowUps;
 }
@@ -92,6 +93,11 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
     useUiStore.setState({ notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.` });
   }
   shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), recheckLoadedReceipts(ticket), rerunTests(ticket)]);
+}
+
+/** The cases on screen are of the inputs before a change until the suites have run again. */
+function markTestsRerunning(): void {
+  useTestsStore.setState((state) => (state.view === null ? {} : { busy: true }));
 }
 
 /** The open suites run on the inputs on screen (a drop that brought suites but changed no input). */
@@ -174,6 +180,7 @@ async function fillBaselines(response: CompileResponse, ticket: number): Promise
 
 export async function setAudience(audience: Audience): Promise<void> {
   useUiStore.setState({ audience });
+  markTestsRerunning();
   const ticket = ++compileTicket;
   let response: CompileResponse;
   try {
