@@ -87,10 +87,11 @@ function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | n
  * user's switches and its own, so a case turns red or green as controls, files or the contract change.
  */
 export function createExpectationRuns(compiler: Compiler) {
-  let suites: LoadedSuite[] = [];
-  /** Keeps a suite already read (by file intake); one of the same file name is replaced. */
-  const keep = (loaded: LoadedSuite): void => {
-    suites = [...suites.filter((kept) => kept.file !== loaded.file), loaded];
+  // Each suite with the text it was read from: a link or an exported scenario carries the suite as its author wrote it.
+  let opened: { readonly loaded: LoadedSuite; readonly text: string }[] = [];
+  /** Keeps a suite already read (by file intake) and its text; one of the same file name is replaced. */
+  const keep = (loaded: LoadedSuite, text: string): void => {
+    opened = [...opened.filter((kept) => kept.loaded.file !== loaded.file), { loaded, text }];
   };
 
   const runOne = (loaded: LoadedSuite, screen: ScreenInputs): SuiteView => {
@@ -110,21 +111,25 @@ export function createExpectationRuns(compiler: Compiler) {
     open(file: string, text: string): CompileError | null {
       const parsed = parseExpectationSuiteJson(file, text);
       if (!parsed.ok) return parsed.error;
-      keep(parsed.value);
+      keep(parsed.value, text);
       return null;
     },
     keep,
     close(file: string): void {
-      suites = suites.filter((kept) => kept.file !== file);
+      opened = opened.filter((kept) => kept.loaded.file !== file);
     },
     clear(): void {
-      suites = [];
+      opened = [];
     },
     files(): string[] {
-      return suites.map((kept) => kept.file);
+      return opened.map((kept) => kept.loaded.file);
+    },
+    /** The open suites as files: their names and the texts they were read from. */
+    documents(): { name: string; text: string }[] {
+      return opened.map(({ loaded, text }) => ({ name: loaded.file, text }));
     },
     run(screen: ScreenInputs): TestsView {
-      const views = suites.map((loaded) => runOne(loaded, screen));
+      const views = opened.map(({ loaded }) => runOne(loaded, screen));
       const cases = views.flatMap((view) => view.cases);
       const passed = cases.filter((entry) => entry.passed).length;
       return { suites: views, passed, failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length };

@@ -68,7 +68,7 @@ async function isUserViewExport(file: NamedBlob): Promise<boolean> {
  * An expectation suite, read and validated, when the file is one (by its name, or a small document by its shape);
  * null when it is some other kind of file. It opens in the Tests panel instead of becoming a scenario.
  */
-async function suiteIn(file: NamedBlob): Promise<Result<LoadedSuite, CompileError> | null> {
+async function suiteIn(file: NamedBlob): Promise<Result<IntakeSuite, CompileError> | null> {
   const named = file.name.toLowerCase().endsWith(SUITE_SUFFIX);
   if (!named && file.blob.size > HEAD_BYTES) return null;
   if (file.blob.size > MAX_DOCUMENT_BYTES) {
@@ -84,7 +84,8 @@ async function suiteIn(file: NamedBlob): Promise<Result<LoadedSuite, CompileErro
     }
     if (!isSuiteDocument(file.name, value)) return null;
   }
-  return parseExpectationSuiteJson(file.name, text);
+  const parsed = parseExpectationSuiteJson(file.name, text);
+  return parsed.ok ? ok({ loaded: parsed.value, text }) : parsed;
 }
 
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
@@ -142,7 +143,12 @@ export interface IntakeResult {
   readonly receipts: readonly { readonly file: string; readonly receipt: Receipt }[];
   readonly kinds: readonly { readonly file: string; readonly kind: FileKind }[];
   /** The expectation suites of the drop, for the Tests panel: not inputs of any scenario. */
-  readonly suites: readonly LoadedSuite[];
+  readonly suites: readonly IntakeSuite[];
+}
+
+export interface IntakeSuite {
+  readonly loaded: LoadedSuite;
+  readonly text: string;
 }
 
 export interface IntakeRejection {
@@ -193,7 +199,7 @@ export async function intakeFiles(
   const kinds: { file: string; kind: FileKind }[] = [];
   const documents: { file: NamedBlob; recognised: RecognisedKind; text: string }[] = [];
   const recordFiles: { file: NamedBlob; recognised: RecognisedKind }[] = [];
-  const suites: LoadedSuite[] = [];
+  const suites: IntakeSuite[] = [];
 
   for (const file of files) {
     // Before detection: a user-view export carries a receipt's fingerprint fields, so it would pass for one.

@@ -3,6 +3,7 @@ import { createCompiler, type Compiler } from '../core/compile';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createSession } from './session';
+import { decodeShareFragment, encodeShareFragment } from './share-link';
 import shippedSuite from '../../fixtures/retry-policy/poison-controls.expect.json?raw';
 
 let compiler: Compiler;
@@ -76,5 +77,30 @@ describe('the session runs the Tests panel', () => {
       return { passed: entry?.passed, notChecked: entry?.notChecked, mismatches: entry?.mismatches.map(({ record, actual, field }) => ({ record, field, withheld: actual.includes('LGL-0007') })) };
     };
     expect(await shape('LGL-0007')).toEqual(await shape('NO-SUCH-1'));
+  });
+
+  it('suites travel in share links: opened in place of those open, and a bad one refuses the whole link', async () => {
+    const sender = await started();
+    await sender.openSuites([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], 'diagnostic');
+    const link = await sender.createShareLink();
+    if (!link.ok) throw new Error(link.message);
+    const receiver = await started();
+    await receiver.openSuites([{ name: 'mine.expect.json', blob: blob(JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases: [] })) }], 'diagnostic');
+    expect(await receiver.openShareLink(link.fragment)).toMatchObject({ ok: true });
+    const opened = receiver.runTests('diagnostic');
+    expect(opened?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
+    expect(opened).toEqual(sender.runTests('diagnostic'));
+
+    const decoded = await decodeShareFragment(link.fragment);
+    if (!decoded.ok) throw new Error('the link does not decode');
+    const broken = await encodeShareFragment({ ...decoded.value, suites: [{ name: 'bad.expect.json', text: '{ "suite": "x" }' }] });
+    const refused = await receiver.openShareLink(broken);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.issues[0]?.file).toBe('bad.expect.json');
+    expect(receiver.runTests('diagnostic')?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
+    // A link without suites (made before they travelled, or with none open) opens with none.
+    const { suites: _suites, ...withoutSuites } = decoded.value;
+    expect(await receiver.openShareLink(await encodeShareFragment(withoutSuites))).toMatchObject({ ok: true });
+    expect(receiver.runTests('diagnostic')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { Compiler } from '../core/compile';
 import type { Audience } from '../core/disclosure';
-import type { InputIssue } from '../core/errors';
+import { err, ok, type InputIssue, type Result } from '../core/errors';
+import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
 import { invalidInput } from '../core/format/input-issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import type { LoadedScenario } from '../core/passes/validate';
@@ -21,6 +22,30 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
   };
   return {
     runs,
+    /** The open suites for a share link, and their bytes; no field at all when none is open, so such a link reads as before. */
+    sharedSuites(): { readonly suites?: { name: string; text: string }[]; readonly bytes: number } {
+      const suites = runs.documents();
+      const bytes = suites.reduce((sum, suite) => sum + new TextEncoder().encode(suite.text).byteLength, 0);
+      return suites.length === 0 ? { bytes } : { suites, bytes };
+    },
+    /**
+     * Reads the suites a share link carries without opening them, so a bad one refuses the whole link; the
+     * result opens them in place of those open now, once the rest of the link has been applied.
+     */
+    readShared(files: readonly { readonly name: string; readonly text: string }[] = []): Result<() => void, InputIssue[]> {
+      const read: { loaded: LoadedSuite; text: string }[] = [];
+      const issues: InputIssue[] = [];
+      for (const { name, text } of files) {
+        const parsed = parseExpectationSuiteJson(name, text);
+        if (parsed.ok) read.push({ loaded: parsed.value, text });
+        else for (const issue of parsed.error.issues ?? [{ file: name, path: '(root)', message: parsed.error.message }]) issues.push(issue);
+      }
+      if (issues.length > 0) return err(issues);
+      return ok(() => {
+        runs.clear();
+        for (const { loaded, text } of read) runs.keep(loaded, text);
+      });
+    },
     api: {
       /** Opens each suite (one of the same name is replaced); a bad one is refused with its file, line and field, and the others kept. */
       async openSuites(files: readonly NamedBlob[], audience: Audience): Promise<OpenSuitesResult> {

@@ -768,8 +768,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
           return { status: 'rejected', issues: intake.error.issues, summaries: intake.error.summaries };
         }
         const first = intake.value.entries[0];
-        const suites = intake.value.suites.map((suite) => suite.file);
-        intake.value.suites.forEach(tests.runs.keep);
+        const suites = intake.value.suites.map((suite) => suite.loaded.file);
+        for (const { loaded: suite, text } of intake.value.suites) tests.runs.keep(suite, text);
         if (first) {
           databaseNotice = null;
           // Suites live in the Tests panel, not in the load they were dropped with.
@@ -804,13 +804,15 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
 
     /** The whole workspace (files, edits, toggles) as a link fragment, or why it cannot be one. */
     async createShareLink(): Promise<ShareLinkResult> {
-      const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+      const { suites, bytes: suiteBytes } = tests.sharedSuites();
+      const fileBytes = loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), suiteBytes);
       if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes)}` };
       const shared: SharedWorkspace = {
         version: 1,
         loads: await Promise.all(loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
         contractEdits: Object.fromEntries(contractEdits),
         selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
+        ...(suites === undefined ? {} : { suites }),
       };
       const fragment = await encodeShareFragment(shared);
       if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) return { ok: false, message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.` };
@@ -834,6 +836,8 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       if (!decoded.ok) return { ok: false, issues: decoded.error };
       const shared = decoded.value;
       const wanted = shared.selection;
+      const sharedSuites = tests.readShared(shared.suites);
+      if (!sharedSuites.ok) return { ok: false, issues: sharedSuites.error };
       const before = { loaded, loads, contractEdits, selection };
       // A throw while reading a file (a worker limit) must also leave the workspace as it was.
       try {
@@ -878,6 +882,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         throw error;
       }
       selection = normaliseSelection(wanted);
+      sharedSuites.value();
       drillState.inputsReplaced();
       pinned = null;
       stepFrom = null;

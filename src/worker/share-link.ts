@@ -17,19 +17,25 @@ const MAX_DECODED_BYTES = 2 * 1024 * 1024;
 
 const SOURCE = 'share link';
 
+const sharedFileSchema = z.strictObject({ name: z.string().min(1).max(255), text: z.string() });
+
 export const sharedWorkspaceSchema = z.strictObject({
   version: z.literal(1),
   /** Each drop of files, in order, with the scenario it was dropped onto (a lone records file takes its contract). */
-  loads: z.array(z.strictObject({ baseKey: z.string(), files: z.array(z.strictObject({ name: z.string().min(1).max(255), text: z.string() })).min(1) })),
+  loads: z.array(z.strictObject({ baseKey: z.string(), files: z.array(sharedFileSchema).min(1) })),
   contractEdits: z.record(z.string(), z.unknown()),
   selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
+  /** The expectation suites open in the Tests panel, as their files; absent in links made before suites travelled. */
+  suites: z.array(sharedFileSchema).optional(),
 });
 
 export type SharedWorkspace = z.output<typeof sharedWorkspaceSchema>;
 
+/** The bytes of the files a link carries: the loads' and the suites'. */
 export function sharedFileBytes(workspace: SharedWorkspace): number {
   const encoder = new TextEncoder();
-  return workspace.loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + encoder.encode(file.text).byteLength, 0), 0);
+  const files = [...workspace.loads.flatMap((load) => load.files), ...(workspace.suites ?? [])];
+  return files.reduce((bytes, file) => bytes + encoder.encode(file.text).byteLength, 0);
 }
 
 const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-GB')} KB`;
