@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from './fixtures';
+import { AppPage, expect, test } from './fixtures';
 
 const POISON_SUITE = fileURLToPath(new URL('../fixtures/retry-policy/poison-controls.expect.json', import.meta.url));
 const DEFAULT_CASE = 'default: the binding decision is kept and the packet is legal';
@@ -56,5 +56,34 @@ test.describe('the Tests panel', () => {
       const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
       expect(serious, `axe on the Tests panel, ${theme} theme`).toEqual([]);
     }
+  });
+
+  test.describe('suites travel', () => {
+    test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+    test('a share link carries the open suites to a fresh browser, which runs them on the shared inputs', async ({ app, page, browser }) => {
+      await app.goto();
+      const sent = await app.openSuites([POISON_SUITE]);
+      await app.openWorkspace('Debugger');
+      await app.setControl('Required record over budget', true);
+      const red = await app.testResults();
+      await app.openWorkspace('Debugger');
+      await page.getByRole('button', { name: 'Share…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share this workspace' });
+      await dialog.getByRole('button', { name: 'Copy share link' }).click();
+      await expect(dialog.getByTestId('share-link')).toHaveValue(/#share=1\./);
+      const link = await dialog.getByTestId('share-link').inputValue();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      const context = await browser.newContext();
+      const other = new AppPage(await context.newPage());
+      await other.page.goto(link);
+      await other.waitForCompiled();
+      const received = await other.testResults();
+      expect(received).toEqual(red);
+      expect(received.map((entry) => entry.name)).toEqual(sent.map((entry) => entry.name));
+      expect(received.find((entry) => entry.name === DEFAULT_CASE)?.passed).toBe(false);
+      await context.close();
+    });
   });
 });

@@ -2,7 +2,8 @@ import { err, ok, type CompileError, type InputIssue, type Result } from '../cor
 import { isSuiteDocument, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
 import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../core/format/file-kind';
 import { invalidInput } from '../core/format/input-issues';
-import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue } from '../core/format/json-text';
+import type { ExpectationSuite } from '../core/format/expectation';
+import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue, type JsonLocator } from '../core/format/json-text';
 import { checkChangeTexts, createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import type { Receipt } from '../core/result';
@@ -86,6 +87,12 @@ async function suiteIn(file: NamedBlob): Promise<Result<IntakeSuite, CompileErro
   }
   const parsed = parseExpectationSuiteJson(file.name, text);
   return parsed.ok ? ok({ loaded: parsed.value, text }) : parsed;
+}
+
+/** A suite a scenario file carries (`suites`): its places are lines of that file, and its text is written out for links and exports. */
+function carriedSuite(file: string, locator: JsonLocator, index: number, suite: ExpectationSuite): IntakeSuite {
+  const at = ['suites', index];
+  return { loaded: { file: `${file}#suites[${index}]`, suite, locator: { lineOf: (path) => locator.lineOf([...at, ...path]) } }, text: `${JSON.stringify(suite, null, 2)}\n` };
 }
 
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
@@ -275,8 +282,13 @@ export async function intakeFiles(
       if (!recordSet) continue;
       // The records were streamed apart from the scenario: what its texts name is checked against them here.
       const checked = sibling === null ? parsed : checkChangeTexts(file.name, { scenario: parsed.value.scenario, recordSet }, createJsonLocator(text));
-      if (checked.ok) entries.push({ key: keyFor(parsed.value.scenario.id), loaded: checked.value });
-      else refuse(checked.error, file.name, recognised);
+      if (!checked.ok) {
+        refuse(checked.error, file.name, recognised);
+        continue;
+      }
+      entries.push({ key: keyFor(parsed.value.scenario.id), loaded: checked.value });
+      const locator = createJsonLocator(text);
+      checked.value.scenario.suites?.forEach((suite, index) => suites.push(carriedSuite(file.name, locator, index, suite)));
     } else if (kind === 'contract') {
       const parsed = parseContractJson(file.name, text);
       if (!parsed.ok) refuse(parsed.error, file.name, recognised);

@@ -103,4 +103,24 @@ describe('the session runs the Tests panel', () => {
     expect(await receiver.openShareLink(await encodeShareFragment(withoutSuites))).toMatchObject({ ok: true });
     expect(receiver.runTests('diagnostic')).toBeNull();
   });
+
+  it('suites travel in exported scenarios: loading the export opens them, their places lines of the scenario file', async () => {
+    const sender = await started();
+    expect(JSON.parse(sender.exportScenario().json)).not.toHaveProperty('suites');
+    await sender.openSuites([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], 'diagnostic');
+    const exported = sender.exportScenario();
+    const file = JSON.parse(exported.json) as { suites: { suite: string; $schema?: string }[] };
+    expect(file.suites.map((suite) => suite.suite)).toEqual(['retry-policy: the seven poison controls']);
+    expect(file.suites[0]).not.toHaveProperty('$schema');
+
+    const receiver = await started();
+    const loaded = await receiver.loadFiles([{ name: exported.fileName, blob: blob(exported.json) }], () => undefined);
+    const carried = `${exported.fileName}#suites[0]`;
+    expect(loaded).toMatchObject({ status: 'loaded', suites: [carried] });
+    await receiver.select({ scenarioKey: 'loaded:retry-policy', controls: ['tight-budget'], lateChanges: [] });
+    const [defaults] = receiver.runTests('diagnostic')?.suites[0]?.cases ?? [];
+    expect(defaults?.passed).toBe(false);
+    const line = Number(/^line (\d+):/.exec(defaults?.mismatches[0]?.place ?? '')?.[1]);
+    expect(exported.json.split('\n')[line - 1]).toContain('"outcome": "packet"');
+  });
 });

@@ -2,6 +2,7 @@ import type { Compiler } from '../core/compile';
 import type { Audience } from '../core/disclosure';
 import { err, ok, type InputIssue, type Result } from '../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
+import type { ExpectationSuite } from '../core/format/expectation';
 import { invalidInput } from '../core/format/input-issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import type { LoadedScenario } from '../core/passes/validate';
@@ -22,6 +23,14 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
   };
   return {
     runs,
+    /** The open suites as an exported scenario carries them (`suites`, without the `$schema` path of their own files); nothing when none is open. */
+    exported(): { readonly suites?: ExpectationSuite[] } {
+      const suites = runs.documents().map(({ text }) => {
+        const { $schema: _path, ...suite } = JSON.parse(text) as ExpectationSuite;
+        return suite;
+      });
+      return suites.length === 0 ? {} : { suites };
+    },
     /** The open suites for a share link, and their bytes; no field at all when none is open, so such a link reads as before. */
     sharedSuites(): { readonly suites?: { name: string; text: string }[]; readonly bytes: number } {
       const suites = runs.documents();

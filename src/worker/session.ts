@@ -722,7 +722,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     exportScenario(): ScenarioExport {
       const entry = currentEntry();
       const { scenario, recordSet } = effective(entry);
-      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges };
+      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges, ...tests.exported() };
       return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: contractEdits.has(entry.key) };
     },
 

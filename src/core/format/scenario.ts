@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contractSchema } from './contract';
+import { expectationSuiteSchema } from './expectation';
 import { idSchema, recordSchema } from './record';
 
 /**
@@ -81,6 +82,8 @@ export const scenarioSchema = z.strictObject({
   records: z.union([z.array(recordSchema), z.string().regex(/^[^/\\]+\.jsonl$/, 'a .jsonl file name in the same folder')]),
   controls: z.array(controlSchema).superRefine(uniqueIds).default([]),
   lateChanges: z.array(lateChangeSchema).superRefine(uniqueIds).default([]),
+  /** Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app opens them. */
+  suites: z.array(expectationSuiteSchema).optional(),
 });
 
 export type Patch = z.output<typeof patchSchema>;
