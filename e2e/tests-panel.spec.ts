@@ -6,13 +6,16 @@ const POISON_SUITE = fileURLToPath(new URL('../fixtures/retry-policy/poison-cont
 const DEFAULT_CASE = 'default: the binding decision is kept and the packet is legal';
 
 test.describe('the Tests panel', () => {
-  test('a shipped suite opens and every case passes on the built-in scenario', async ({ app }) => {
+  test('a shipped suite opens and every case passes on the built-in scenario, and is open again after a reload', async ({ app, page }) => {
     await app.goto();
     const results = await app.openSuites([POISON_SUITE]);
     expect(results.length).toBeGreaterThanOrEqual(7);
     expect(results.filter((entry) => !entry.passed)).toEqual([]);
     expect(results[0]).toMatchObject({ suite: 'retry-policy: the seven poison controls', name: DEFAULT_CASE });
     await expect(app.tests.getByTestId('tests-summary')).toHaveText(`${results.length} passing, 0 failing.`);
+    await page.reload();
+    await app.waitForCompiled();
+    expect(await app.testResults()).toEqual(results);
   });
 
   test('a case turns red when a control changes what it expects, says why, links to the contract, and turns green again', async ({ app, page }) => {

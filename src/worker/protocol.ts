@@ -584,6 +584,8 @@ export const savedWorkspaceSchema = z.strictObject({
   loads: z.array(savedLoadSchema),
   contractEdits: z.record(z.string(), z.unknown()),
   selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
+  /** The suites open in the Tests panel, as their files; absent when none is open. */
+  suites: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),
 });
 
 export type SavedLoad = z.output<typeof savedLoadSchema>;

@@ -123,4 +123,22 @@ describe('the session runs the Tests panel', () => {
     const line = Number(/^line (\d+):/.exec(defaults?.mismatches[0]?.place ?? '')?.[1]);
     expect(exported.json.split('\n')[line - 1]).toContain('"outcome": "packet"');
   });
+
+  it('the open suites are saved with the workspace: a restarted worker and a reload open them again', async () => {
+    const events: { workspace: unknown }[] = [];
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await session.start(null, (event) => events.push(event));
+    await session.openSuites([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], 'diagnostic');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const kept = events.at(-1)?.workspace as Parameters<typeof session.start>[0];
+    expect(kept?.suites?.map((suite) => suite.name)).toEqual(['poison-controls.expect.json']);
+    expect(writes.at(-1)).toEqual(kept);
+
+    const restarted = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    await restarted.start(kept);
+    expect(restarted.runTests('diagnostic')).toEqual(session.runTests('diagnostic'));
+    session.closeSuite('poison-controls.expect.json', 'diagnostic');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(events.at(-1)?.workspace).not.toHaveProperty('suites');
+  });
 });

@@ -15,11 +15,16 @@ import type { OpenSuitesResult, Selection } from './protocol';
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
  * withholds (src/core/expectations/user-view.ts).
  */
-export function createSessionTests(compiler: Compiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }) {
+export function createSessionTests(compiler: Compiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }, changed: () => void) {
   const runs = createExpectationRuns(compiler);
   const run = (audience: Audience): TestsView => {
     const { loaded, selection } = current();
     return runs.run({ scenario: loaded, controls: selection.controls, lateChanges: selection.lateChanges, audience });
+  };
+  /** The open suites as the saved workspace keeps them: no field at all when none is open, so it reads as before. */
+  const saved = (): { readonly suites?: { name: string; text: string }[] } => {
+    const suites = runs.documents();
+    return suites.length === 0 ? {} : { suites };
   };
   return {
     runs,
@@ -31,11 +36,12 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
       });
       return suites.length === 0 ? {} : { suites };
     },
-    /** The open suites for a share link, and their bytes; no field at all when none is open, so such a link reads as before. */
+    saved,
+    /** The open suites for a share link (as saved), and their bytes. */
     sharedSuites(): { readonly suites?: { name: string; text: string }[]; readonly bytes: number } {
-      const suites = runs.documents();
-      const bytes = suites.reduce((sum, suite) => sum + new TextEncoder().encode(suite.text).byteLength, 0);
-      return suites.length === 0 ? { bytes } : { suites, bytes };
+      const { suites } = saved();
+      const bytes = (suites ?? []).reduce((sum, suite) => sum + new TextEncoder().encode(suite.text).byteLength, 0);
+      return suites === undefined ? { bytes } : { suites, bytes };
     },
     /**
      * Reads the suites a share link carries without opening them, so a bad one refuses the whole link; the
@@ -66,11 +72,13 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
               : runs.open(name, await blob.text());
           if (error !== null) for (const issue of error.issues ?? [{ file: name, path: '(root)', message: error.message }]) issues.push(issue);
         }
+        changed();
         const view = run(audience);
         return issues.length === 0 ? { ok: true, view } : { ok: false, issues, view };
       },
       closeSuite(file: string, audience: Audience): TestsView {
         runs.close(file);
+        changed();
         return run(audience);
       },
       /** Null while no suite is open: nothing to run. */

@@ -250,7 +250,10 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
 
   const snapshot = (): WorkspaceSnapshot => ({ scenarios: entries().map(summary), selection, storage: storageState, database, databaseNotice, restoreIssues });
 
-  const saved = (): SavedWorkspace => ({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] } });
+  // Every open or close of a suite is saved with the workspace.
+  const tests = createSessionTests(compiler, () => ({ loaded: effective(currentEntry()), selection }), () => void persist());
+
+  const saved = (): SavedWorkspace => ({ version: 1, loads, contractEdits: Object.fromEntries(contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] }, ...tests.saved() });
 
   // Told after every change, saved or not: the page keeps the workspace to give a restarted worker.
   let listener: ((event: WorkspaceEvent) => void) | null = null;
@@ -511,8 +514,6 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
     return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
   };
 
-  const tests = createSessionTests(compiler, () => ({ loaded: effective(currentEntry()), selection }));
-
   const drillState = createDrillSession({ lastReceipt: () => last?.outcome.receipt ?? null, check: checkAgainstCurrent });
 
   /**
@@ -581,6 +582,9 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
       else if (!contract.ok) restoreIssues = [...restoreIssues, ...(contract.error.issues ?? [])];
     }
     selection = normaliseSelection(parsed.data.selection);
+    const suites = tests.readShared(parsed.data.suites);
+    if (suites.ok) suites.value();
+    else restoreIssues = [...restoreIssues, ...suites.error];
     // With the database on disk, the selected records' rows are already there: this finds them and writes nothing.
     if (records !== null && currentEntry().origin === 'loaded') {
       const report = compiler.index(effective(currentEntry()).recordSet);
@@ -770,6 +774,7 @@ export function createSession({ compiler, storage, builtins, database: openedIn 
         const first = intake.value.entries[0];
         const suites = intake.value.suites.map((suite) => suite.loaded.file);
         for (const { loaded: suite, text } of intake.value.suites) tests.runs.keep(suite, text);
+        if (!first && suites.length > 0) await persist();
         if (first) {
           databaseNotice = null;
           // Suites live in the Tests panel, not in the load they were dropped with.
