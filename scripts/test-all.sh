@@ -9,3 +9,4 @@ npm run lint
 bash scripts/with-postgres.sh npm run test:unit
 npm run build
 npm run test:e2e
+bash scripts/acceptance-example.sh
