@@ -24,6 +24,7 @@ import {
   type InspectResponse,
   type PropositionCoverage,
   type TraceChange,
+  type TraceRowFacts,
 } from './protocol';
 
 /** One compilation as the debugger's views read it, disclosed for one audience. */
@@ -40,6 +41,12 @@ function wordFact(source: ViewSource, fact: Fact): string {
 }
 
 const list = (values: readonly string[]) => (values.length === 0 ? '(none)' : values.join(', '));
+
+/** A receipt row's decision as the trace and the inspector show it, its fact in words. */
+export function traceRowFacts(row: TraceRow, context: FactContext): TraceRowFacts {
+  const { id, decision, code, tokens, required, score, rank } = row;
+  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank };
+}
 
 /**
  * Everything about one record: its fields, every gate with its fact (the evaluator's own explanation),
@@ -86,16 +93,9 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
   return {
     ok: true,
     record: {
-      id,
+      ...traceRowFacts(row, source.context),
       title: record.title,
       text: record.text,
-      decision: row.decision,
-      code: row.code,
-      fact: renderFact(row, source.context),
-      tokens: row.tokens,
-      required: row.required,
-      score: row.score,
-      rank: row.rank,
       packetPosition: packetIndex < 0 ? null : packetIndex + 1,
       metadata,
       gates,

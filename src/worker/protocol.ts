@@ -263,15 +263,20 @@ export interface RememberedResult {
 
 export type CompileResponse = { readonly ok: true; readonly view: CompileView } | { readonly ok: false; readonly error: CompileError };
 
-export interface TraceRowView {
+/** One trace row's decision as every view shows it: the trace table and the record inspector alike. */
+export interface TraceRowFacts {
   readonly id: string;
   readonly decision: Decision;
   readonly code: ReasonCode;
+  /** The boundary fact the reason rests on, in words. */
   readonly fact: string;
   readonly tokens: number;
   readonly required: boolean;
   readonly score: number | null;
   readonly rank: number | null;
+}
+
+export interface TraceRowView extends TraceRowFacts {
   /** Against the pinned baseline: new record, decision or code changed, other fields changed; null when unchanged or nothing is pinned. */
   readonly change: TraceChange | null;
 }
@@ -367,17 +372,9 @@ export interface GateCheck {
 }
 
 /** Everything about one record in one compilation, disclosed for one audience. */
-export interface RecordInspection {
-  readonly id: string;
+export interface RecordInspection extends TraceRowFacts {
   readonly title: string;
   readonly text: string;
-  readonly decision: Decision;
-  readonly code: ReasonCode;
-  readonly fact: string;
-  readonly tokens: number;
-  readonly required: boolean;
-  readonly score: number | null;
-  readonly rank: number | null;
   /** Position in the packet (1-based), null when not in it. */
   readonly packetPosition: number | null;
   /** Its fields but title and text, as label and value, in the record format's order. */

@@ -59,7 +59,7 @@ import {
   type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
-import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, type ViewSource } from './debug-views';
+import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, traceRowFacts, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
@@ -1172,8 +1172,7 @@ function traceWindow(rows: readonly TraceRow[], total: number, context: FactCont
 
 /** The compact row the UI renders, its fact in words. */
 export function toRowView(row: TraceRow, context: FactContext, change: TraceChange | null = null): TraceRowView {
-  const { id, decision, code, tokens, required, score, rank } = row;
-  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank, change };
+  return { ...traceRowFacts(row, context), change };
 }
 
 /** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
