@@ -1,9 +1,4 @@
-import { expect, it } from 'vitest';
 import { describeSha256 } from '../core/test-support/sha256-battery';
 import { sha256InNode } from './node-sha256';
 
 describeSha256('through node:crypto (the CLI, tests and scripts)', sha256InNode);
-
-it('hashes one message at a time: node:crypto has no lanes', () => {
-  expect(sha256InNode.lanes).toBe(1);
-});

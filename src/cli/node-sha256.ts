@@ -1,19 +1,13 @@
 import { createHash, hash } from 'node:crypto';
-import { hexEachOneByOne, installSha256, readOnce, type Sha256 } from '../core/hash';
-
-const oneShot: Pick<Sha256, 'hex' | 'hexOfBytes'> = {
-  hex: (text) => hash('sha256', text, 'hex'),
-  hexOfBytes: (bytes) => hash('sha256', bytes, 'hex'),
-};
+import { installSha256, readOnce, type Sha256 } from '../core/hash';
 
 /**
  * SHA-256 through Node's own crypto (OpenSSL), for everything that runs the core in Node: the CLI, the
  * tests, the benchmarks and scripts. Text is hashed as UTF-8, a lone surrogate as U+FFFD, as everywhere.
  */
 export const sha256InNode: Sha256 = {
-  ...oneShot,
-  hexEach: hexEachOneByOne(oneShot),
-  lanes: 1,
+  hex: (text) => hash('sha256', text, 'hex'),
+  hexOfBytes: (bytes) => hash('sha256', bytes, 'hex'),
   digest() {
     const running = createHash('sha256');
     return readOnce(

@@ -3,7 +3,7 @@ import { CanonicalBytes } from './canonical-bytes';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { formatInstant, parseInstant } from './format/time';
-import { sha256Hex, sha256HexEach, sha256HexOfBytes } from './hash';
+import { sha256Hex, sha256HexOfBytes } from './hash';
 
 /**
  * The contract with every set-like list sorted and de-duplicated and the as-of instant in one spelling,
@@ -44,11 +44,6 @@ export function contractFingerprint(contract: Contract): string {
 export function recordFingerprint(record: SourceRecord, textHash: string): string {
   const form = fingerprintMessage(record, textHash);
   return typeof form === 'string' ? sha256Hex(form) : sha256HexOfBytes(form);
-}
-
-/** `recordFingerprint` of each record, hashed together so that SHA-256 can take several side by side (`Sha256.hexEach`). */
-export function recordFingerprints(records: readonly SourceRecord[], textHashes: readonly string[]): string[] {
-  return sha256HexEach(records.length, (index) => fingerprintMessage(records[index]!, textHashes[index]!));
 }
 
 /** What a fingerprint hashes: the canonical form as bytes, or through the generic path when the record is not of the validated shape. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { contentHashOf, installedSha256, installSha256, sha256Hex, sha256HexEach, sha256HexOfBytes, sha256Lanes } from './hash';
+import { contentHashOf, installedSha256, installSha256, sha256Hex, sha256HexOfBytes } from './hash';
 import { reference } from './test-support/sha256-battery';
 
 // Each implementation is tested where it lives: src/cli/node-sha256.test.ts, src/worker/hash-wasm.test.ts.
@@ -9,7 +9,6 @@ describe('the SHA-256 the core uses', () => {
     const fresh = await import('./hash');
     expect(() => fresh.sha256Hex('abc')).toThrow('no SHA-256 installed');
     expect(() => fresh.createDigest()).toThrow('no SHA-256 installed');
-    expect(() => fresh.sha256Lanes()).toThrow('no SHA-256 installed');
     expect(() => fresh.installedSha256()).toThrow('no SHA-256 installed');
     fresh.installSha256(installedSha256());
     expect(fresh.contentHashOf('abc')).toBe(contentHashOf('abc'));
@@ -20,15 +19,11 @@ describe('the SHA-256 the core uses', () => {
     installSha256({
       hex: (text) => `fake:${text}`,
       hexOfBytes: (bytes) => `fake bytes:${bytes.length}`,
-      hexEach: (count) => Array.from({ length: count }, () => 'fake each'),
-      lanes: 3,
       digest: () => installed.digest(),
     });
     try {
       expect(contentHashOf('abc')).toBe('sha256:fake:abc');
       expect(sha256HexOfBytes(new Uint8Array(3))).toBe('fake bytes:3');
-      expect(sha256HexEach(2, () => 'abc')).toEqual(['fake each', 'fake each']);
-      expect(sha256Lanes()).toBe(3);
     } finally {
       installSha256(installed);
     }

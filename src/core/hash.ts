@@ -12,19 +12,6 @@ export interface Sha256 {
   /** SHA-256 of these bytes, as lowercase hex (for a value written straight into bytes: `CanonicalBytes`). */
   hexOfBytes(bytes: Uint8Array): string;
   /**
-   * The SHA-256 of each of `count` messages, in order: `message(index)` gives one as text (UTF-8, as `hex`) or
-   * as bytes, which are read before the next is asked for (a reused buffer will do). Many short messages at
-   * once are what the four-lane WebAssembly one hashes side by side (`hash-lanes.ts`); the others hash them
-   * one by one.
-   */
-  hexEach(count: number, message: (index: number) => string | Uint8Array): string[];
-  /**
-   * How many messages `hexEach` hashes side by side: 1 means one after another, so a caller gains nothing
-   * by gathering messages first (and loses the cache: a record checked as soon as it is read is checked
-   * faster than one checked after a batch of others).
-   */
-  readonly lanes: number;
-  /**
    * An incremental digest for long sequences (the record-set digest, the receipt trace) without building
    * one giant string. Each update is UTF-8 encoded on its own (a lone surrogate, or half of a pair split
    * between two updates, becomes U+FFFD). It can be read once.
@@ -35,18 +22,6 @@ export interface Sha256 {
 export interface Digest {
   update(text: string): void;
   hex(): string;
-}
-
-/** `Sha256.hexEach` as one call of `hex` or `hexOfBytes` per message. */
-export function hexEachOneByOne(hashing: Pick<Sha256, 'hex' | 'hexOfBytes'>): Sha256['hexEach'] {
-  return (count, message) => {
-    const hexes = new Array<string>(count);
-    for (let index = 0; index < count; index += 1) {
-      const next = message(index);
-      hexes[index] = typeof next === 'string' ? hashing.hex(next) : hashing.hexOfBytes(next);
-    }
-    return hexes;
-  };
 }
 
 /** A digest of its two steps that refuses to be used once read. */
@@ -93,23 +68,8 @@ export function sha256HexOfBytes(bytes: Uint8Array): string {
   return installedSha256().hexOfBytes(bytes);
 }
 
-/** See `Sha256.hexEach`. */
-export function sha256HexEach(count: number, message: (index: number) => string | Uint8Array): string[] {
-  return installedSha256().hexEach(count, message);
-}
-
 export function contentHashOf(text: string): string {
   return `sha256:${sha256Hex(text)}`;
-}
-
-/** See `Sha256.lanes`. */
-export function sha256Lanes(): number {
-  return installedSha256().lanes;
-}
-
-/** `contentHashOf` each of these texts, hashed together (see `Sha256.hexEach`). */
-export function contentHashesOf(texts: readonly string[]): string[] {
-  return sha256HexEach(texts.length, (index) => texts[index]!).map((hex) => `sha256:${hex}`);
 }
 
 /** See `Sha256.digest`. */

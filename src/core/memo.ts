@@ -40,7 +40,7 @@ export interface Derive {
   /**
    * A cell for each name, as `cell(names[i], deps[i], …)`, except that the values to compute are computed
    * in one call: `computeMissing` is given the deps of those cells, in order, and returns their values in
-   * the same order (hashing many chunks at once is what SHA-256's lanes need).
+   * the same order.
    */
   cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[];
   /**

@@ -1,4 +1,4 @@
-import { createDigest, sha256HexEach } from './hash';
+import { createDigest, sha256HexOfBytes } from './hash';
 import { computeAll, type Derive } from './memo';
 
 /** A chunk ends after an item whose key hashes to 0 modulo this: chunks hold 1,024 items on average. */
@@ -59,7 +59,7 @@ export function treeDigest<T extends object>(items: readonly T[], spec: TreeDige
   }
   if (chunk.length > 0) chunks.push(chunk);
   const names = chunks.map((items) => `${spec.name}:chunk:${spec.key(items[0] as T)}`);
-  const hexes = derive.cells(names, chunks, (missing) => sha256HexEach(missing.length, (index) => chunkBytes(missing[index] as readonly T[], spec.leaf)));
+  const hexes = derive.cells(names, chunks, (missing) => missing.map((items) => sha256HexOfBytes(chunkBytes(items, spec.leaf))));
   const root = createDigest();
   for (const hex of hexes) root.update(`${hex}\n`);
   return root.hex();

@@ -1,17 +1,14 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { hexEachOneByOne, installSha256, readOnce, type Digest, type Sha256 } from '../core/hash';
-import { loadSha256Lanes, SHA256_LANES } from '../core/hash-lanes';
+import { installSha256, readOnce, type Digest, type Sha256 } from '../core/hash';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), the browser's workers' one: Web Crypto's digest is
  * asynchronous, and the core hashes synchronously. Making it is asynchronous (the module is compiled), so a
  * worker makes it once at start and installs it with `installSha256` before anything is hashed; it gives the
- * same digests as Node's, and the tests hold it to @noble/hashes and the FIPS vectors. Many messages at once (`hexEach`) go four at a time through the SIMD module of
- * `hash-lanes.ts` where WebAssembly has SIMD, one by one through hash-wasm where it has not.
+ * same digests as Node's, and the tests hold it to @noble/hashes and the FIPS vectors.
  */
 export async function loadSha256InWasm(): Promise<Sha256> {
-  const [hasher, hexEachInLanes] = await Promise.all([createSHA256(), loadSha256Lanes()]);
-  return sha256ThroughHasher(hasher, hexEachInLanes);
+  return sha256ThroughHasher(await createSHA256());
 }
 
 /**
@@ -35,7 +32,7 @@ interface Holder {
  * start: the holder's state is in it, and a digest that is updated while another holds it saves that
  * one's state and loads its own. A tree digest interleaves only its root and one chunk, so this is rare.
  */
-function sha256ThroughHasher(hasher: IHasher, hexEachInLanes: Sha256['hexEach'] | null): Sha256 {
+function sha256ThroughHasher(hasher: IHasher): Sha256 {
   const encoder = new TextEncoder();
   const buffer = new Uint8Array(ENCODE_BYTES);
   let holder: Holder | null = null;
@@ -72,14 +69,9 @@ function sha256ThroughHasher(hasher: IHasher, hexEachInLanes: Sha256['hexEach'] 
     return finish(taker);
   };
 
-  const oneShots: Pick<Sha256, 'hex' | 'hexOfBytes'> = {
+  return {
     hex: (text) => oneShot(() => feed(text)),
     hexOfBytes: (bytes) => oneShot(() => hasher.update(bytes)),
-  };
-  return {
-    ...oneShots,
-    hexEach: hexEachInLanes ?? hexEachOneByOne(oneShots),
-    lanes: hexEachInLanes === null ? 1 : SHA256_LANES,
     digest(): Digest {
       const taker: Holder = { saved: null };
       return readOnce(

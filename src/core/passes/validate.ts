@@ -10,10 +10,10 @@ import { scenarioSchema, type ScenarioFile } from '../format/scenario';
 import type { Receipt } from '../result';
 import { SCHEMA_VERSION, staleEngineDetail } from './attest';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
-import { recordFingerprint, recordFingerprints } from '../fingerprints';
+import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
 import { REASONS } from '../reasons';
-import { contentHashesOf, contentHashOf, sha256Lanes } from '../hash';
+import { contentHashOf } from '../hash';
 import { endsChunk } from '../tree-digest';
 
 export { MAX_REPORTED_ISSUES };
@@ -77,23 +77,10 @@ export function checkRecord(record: SourceRecord): CheckedRecord {
   return checkedRecord(record, textHash, recordFingerprint(record, textHash));
 }
 
-/**
- * `checkRecord` for many records, their texts and then their fingerprint forms hashed together, so that a
- * SHA-256 with lanes (`Sha256.lanes`) hashes several side by side.
- */
+/** `checkRecord` of each record, in order. */
 export function checkRecords(records: readonly SourceRecord[]): CheckedRecord[] {
-  const textHashes = contentHashesOf(records.map((record) => record.text));
-  const fingerprints = recordFingerprints(records, textHashes);
-  return records.map((record, index) => checkedRecord(record, textHashes[index]!, fingerprints[index]!));
+  return records.map(checkRecord);
 }
-
-/**
- * Records a reader checks at once where SHA-256 has lanes: enough that they are rarely idle at a batch's
- * end. Where it has none, each record is checked as soon as it is read, while it is still in the cache:
- * in Node, gathering records first, or going through `hexEach` one record at a time, made the fingerprint forms
- * slower (docs/DECISIONS.md).
- */
-const CHECK_BATCH = 256;
 
 export { detectFileKind, type FileKind } from '../format/file-kind';
 
@@ -122,9 +109,6 @@ export interface RecordsPart {
 /** Reads records one line at a time so a large export never has to be one string. */
 export function createJsonlRecordReader(file: string): JsonlRecordReader {
   const checked: CheckedRecord[] = [];
-  /** Read and valid, waiting to be checked with the next batch. */
-  const unchecked: SourceRecord[] = [];
-  const batched = sha256Lanes() > 1;
   const locations = new Map<string, SourceLocation>();
   const issues: InputIssue[] = [];
   let issueCount = 0;
@@ -158,20 +142,10 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
-    // Checked as records are read (a batch at a time where SHA-256 has lanes), not all in `finish`, while the
-    // record is still in the cache. Once the file has a problem it will be refused: no more hashing.
+    // Checked as each record is read, not all in `finish`, while the record is still in the cache. Once the
+    // file has a problem it will be refused: no more hashing.
     if (issueCount > 0) return;
-    if (!batched) {
-      checked.push(checkRecord(parsed.data));
-      return;
-    }
-    unchecked.push(parsed.data);
-    if (unchecked.length === CHECK_BATCH) checkUnchecked();
-  };
-
-  const checkUnchecked = () => {
-    for (const item of checkRecords(unchecked)) checked.push(item);
-    unchecked.length = 0;
+    checked.push(checkRecord(parsed.data));
   };
 
   const take = (line: string) => {
@@ -191,7 +165,6 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       pending = '';
     }
     if (issueCount > 0) return invalidInput(file, issues, issueCount, 'records file');
-    checkUnchecked();
     return null;
   };
 

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../../shared/prng';
-import { installedSha256, installSha256, type Sha256 } from '../hash';
-import { loadSha256Lanes, SHA256_LANES } from '../hash-lanes';
+import type { Sha256 } from '../hash';
 
 const random = createPrng(11);
 const pieces = ['a', 'Z', '"', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '≠', '日本', '\uffff', '😀', '\ud83d', '\ude00', '\udbff\udfff', '\ud800\ud800'];
@@ -110,19 +109,6 @@ export function describeSha256(name: string, implementation: Sha256): void {
       expect(hexOfBytes(larger.subarray(2, 5))).toBe(sha256Hex('abc'));
     });
 
-    it('hashes each of many messages, text or bytes from a reused buffer, as it hashes one', () => {
-      const scratch = new Uint8Array(4_096);
-      const messages = Array.from({ length: 700 }, (_, index) => (index % 97 === 0 ? randomText(random.int(60_000, 200_000)) : randomText(random.int(0, 3_000))));
-      const hexes = implementation.hexEach(messages.length, (index) => {
-        const text = messages[index]!;
-        if (index % 3 !== 0 || text.length > 1_000) return text;
-        const { written } = new TextEncoder().encodeInto(text, scratch);
-        return scratch.subarray(0, written);
-      });
-      expect(hexes).toEqual(messages.map(reference));
-      expect(implementation.hexEach(0, () => 'never asked')).toEqual([]);
-    });
-
     it('can be read once', () => {
       const digest = createDigest();
       digest.update('a');
@@ -131,20 +117,4 @@ export function describeSha256(name: string, implementation: Sha256): void {
       expect(() => digest.hex()).toThrow();
     });
   });
-}
-
-/**
- * Runs `check` with the installed SHA-256 hashing many messages four at a time in the SIMD lanes, as the
- * browser's workers do, then puts the installed one back.
- */
-export async function withSha256InLanes(check: () => void): Promise<void> {
-  const hexEachInLanes = await loadSha256Lanes();
-  if (hexEachInLanes === null) throw new Error('WebAssembly SIMD did not start, yet these tests run in Node');
-  const installed = installedSha256();
-  installSha256({ ...installed, hexEach: hexEachInLanes, lanes: SHA256_LANES });
-  try {
-    check();
-  } finally {
-    installSha256(installed);
-  }
 }
