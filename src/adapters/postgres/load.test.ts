@@ -46,6 +46,34 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     expect(await storedIds(database)).toEqual(second.records.map((record) => record.id).sort((a, b) => (a < b ? -1 : 1)));
   });
 
+  it('loads the same file again without writing anything, and builds the indexes a new layout lacks', async () => {
+    if (first === undefined) throw new Error('the corpus has no combined cases');
+    const fresh = await database.reopen();
+    const own: Database = { schema: `${database.schema.slice(0, -1)}_again"`, query: fresh.query };
+    try {
+      const progress: [number, number][] = [];
+      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));
+      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length });
+      expect(progress.at(-1)).toEqual([first.records.length, first.records.length]);
+      const contents = async () => {
+        const tables = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
+        const found: (string | undefined)[] = [];
+        for (const table of tables) found.push((await own.query<{ rows: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || count(*) AS rows FROM ${own.schema}.${table} t`)).rows[0]?.rows);
+        const { rows } = await own.query<{ xmin: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS xmin FROM ${own.schema}.records`);
+        return { found, xmin: rows[0]?.xmin };
+      };
+      const before = await contents();
+      const { rows } = await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [own.schema.slice(1, -1)]);
+      expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['record_terms_pkey', 'record_terms_record', 'records_project_scope', 'records_terms', 'supersessions_successor']));
+      const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));
+      expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length });
+      expect(await contents()).toEqual(before);
+    } finally {
+      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
+      await fresh.end();
+    }
+  });
+
   it('refuses a record holding U+0000, naming its field, before writing anything', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
     const before = await storedIds(database);

@@ -1,7 +1,7 @@
 import type { CompileError, InputIssue } from '../../core/errors';
 import { err, ok, type Result } from '../../core/errors';
 import type { CheckedRecord, RecordSet } from '../../core/passes/validate';
-import { migrate, type Database } from './schema';
+import { createIndexes, migrate, type Database } from './schema';
 import type { RecordTokens, Tokeniser } from './tokens';
 
 export interface LoadReport {
@@ -68,7 +68,7 @@ const PAIR_TABLES = [
   ['record_claims', 'record_id, proposition', (item: CheckedRecord) => (item.record.evidence === null ? [] : [...item.record.evidence.supports, ...item.record.evidence.contradicts])],
 ] as const;
 
-async function insertBatch(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<void> {
+async function insertRecords(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<void> {
   const rows = items.map(({ item, position }, index) => recordRow(item, position, tokens[index] as RecordTokens));
   await client.query(`INSERT INTO ${client.schema}.records SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})`, [JSON.stringify(rows)]);
   for (const [table, columns, values] of PAIR_TABLES) {
@@ -77,25 +77,37 @@ async function insertBatch(client: Database, items: readonly { item: CheckedReco
   }
   const supersessions = items.flatMap(({ item }) => item.record.supersedes.map((target) => [target, item.record.id]));
   if (supersessions.length > 0) await client.query(`INSERT INTO ${client.schema}.supersessions (target, successor) SELECT x->>0, x->>1 FROM jsonb_array_elements($1::jsonb) x ON CONFLICT DO NOTHING`, [JSON.stringify(supersessions)]);
-  // Parallel arrays, one per column: a JSON object per term row cost several times the insert itself.
-  const ids: string[] = [];
+}
+
+/**
+ * Between tokens: FTS5's unicode61 tokenizer splits at every control character, so no term holds U+0001.
+ * The term rows (about a hundred a record) travel as a few delimited strings split by string_to_array:
+ * parsing array literals (`text[]`, `integer[]` per row) cost the server several times as much.
+ */
+const TERM_SEPARATOR = '\u0001';
+
+function insertTerms(client: Database, items: readonly { item: CheckedRecord }[], tokens: readonly RecordTokens[]): Promise<unknown> {
+  const records: number[] = [];
   const fields: number[] = [];
   const terms: string[] = [];
   const positions: string[] = [];
-  items.forEach(({ item }, index) => {
-    const found = tokens[index] as RecordTokens;
+  tokens.forEach((found, index) => {
     for (const [field, map] of [[0, found.title], [1, found.text]] as const) {
       for (const [term, at] of map) {
-        ids.push(item.record.id);
+        records.push(index + 1);
         fields.push(field);
         terms.push(term);
-        positions.push(`{${at.join(',')}}`);
+        positions.push(at.join(','));
       }
     }
   });
-  if (terms.length > 0) {
-    await client.query(`INSERT INTO ${client.schema}.record_terms SELECT u.record_id, u.field, u.term, u.positions::integer[] FROM unnest($1::text[], $2::smallint[], $3::text[], $4::text[]) AS u(record_id, field, term, positions)`, [ids, fields, terms, positions]);
-  }
+  if (terms.length === 0) return Promise.resolve();
+  return client.query(
+    `INSERT INTO ${client.schema}.record_terms SELECT r.id, u.field::smallint, u.term, string_to_array(u.positions, ',')::integer[]
+      FROM unnest(string_to_array($2, ','), string_to_array($3, ','), string_to_array($4, E'\\x01'), string_to_array($5, E'\\x01')) AS u(record, field, term, positions)
+      JOIN unnest($1::text[]) WITH ORDINALITY AS r(id, record) ON r.record = u.record::bigint`,
+    [items.map(({ item }) => item.record.id), records.join(','), fields.join(','), terms.join(TERM_SEPARATOR), positions.join(TERM_SEPARATOR)],
+  );
 }
 
 /**
@@ -144,11 +156,18 @@ export async function loadRecordSet(
     if (moved.length > 0) {
       await client.query(`UPDATE ${client.schema}.records r SET position = (x->>1)::integer FROM jsonb_array_elements($1::jsonb) x WHERE r.id = x->>0`, [JSON.stringify(moved)]);
     }
+    // A batch's term rows are written while the next batch is tokenised: the server and Node work at once.
+    let termsWritten: Promise<unknown> = Promise.resolve();
     for (let start = 0; start < writes.length; start += BATCH) {
       const slice = writes.slice(start, start + BATCH);
-      await insertBatch(client, slice, tokeniser.records(slice.map(({ item }) => [item.record.title, item.record.text])));
+      const tokens = tokeniser.records(slice.map(({ item }) => [item.record.title, item.record.text]));
+      await termsWritten;
+      await insertRecords(client, slice, tokens);
+      termsWritten = insertTerms(client, slice, tokens);
       onProgress?.(Math.min(start + BATCH, writes.length), writes.length);
     }
+    await termsWritten;
+    if (layout !== 'current') await createIndexes(client);
     await client.query('COMMIT');
     return ok({ layout, inserted: writes.length - updated, updated, deleted, unchanged: recordSet.checked.length - writes.length });
   } catch (error) {
