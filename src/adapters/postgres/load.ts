@@ -68,17 +68,6 @@ const PAIR_TABLES = [
   ['record_claims', 'record_id, proposition', (item: CheckedRecord) => (item.record.evidence === null ? [] : [...item.record.evidence.supports, ...item.record.evidence.contradicts])],
 ] as const;
 
-async function insertRecords(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<void> {
-  const rows = items.map(({ item, position }, index) => recordRow(item, position, tokens[index] as RecordTokens));
-  await client.query(`INSERT INTO ${client.schema}.records SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})`, [JSON.stringify(rows)]);
-  for (const [table, columns, values] of PAIR_TABLES) {
-    const pairs = items.flatMap(({ item }) => values(item).map((value) => [item.record.id, value]));
-    if (pairs.length > 0) await client.query(`INSERT INTO ${client.schema}.${table} (${columns}) SELECT x->>0, x->>1 FROM jsonb_array_elements($1::jsonb) x ON CONFLICT DO NOTHING`, [JSON.stringify(pairs)]);
-  }
-  const supersessions = items.flatMap(({ item }) => item.record.supersedes.map((target) => [target, item.record.id]));
-  if (supersessions.length > 0) await client.query(`INSERT INTO ${client.schema}.supersessions (target, successor) SELECT x->>0, x->>1 FROM jsonb_array_elements($1::jsonb) x ON CONFLICT DO NOTHING`, [JSON.stringify(supersessions)]);
-}
-
 /**
  * Between tokens: FTS5's unicode61 tokenizer splits at every control character, so no term holds U+0001.
  * The term rows (about a hundred a record) travel as a few delimited strings split by string_to_array:
@@ -86,7 +75,7 @@ async function insertRecords(client: Database, items: readonly { item: CheckedRe
  */
 const TERM_SEPARATOR = '\u0001';
 
-function insertTerms(client: Database, items: readonly { item: CheckedRecord }[], tokens: readonly RecordTokens[]): Promise<unknown> {
+function termColumns(tokens: readonly RecordTokens[]): [string, string, string, string] {
   const records: number[] = [];
   const fields: number[] = [];
   const terms: string[] = [];
@@ -101,12 +90,26 @@ function insertTerms(client: Database, items: readonly { item: CheckedRecord }[]
       }
     }
   });
-  if (terms.length === 0) return Promise.resolve();
+  return [records.join(','), fields.join(','), terms.join(TERM_SEPARATOR), positions.join(TERM_SEPARATOR)];
+}
+
+/**
+ * One statement a batch, every table at once: it is sent whole, so the server writes it while Node tokenises
+ * the next batch. The list tables' foreign keys are checked at the end of the statement, after the records.
+ */
+function insertBatch(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<unknown> {
+  const rows = items.map(({ item, position }, index) => recordRow(item, position, tokens[index] as RecordTokens));
+  const pairs = (values: (item: CheckedRecord) => readonly string[]) => JSON.stringify(items.flatMap(({ item }) => values(item).map((value) => [item.record.id, value])));
+  const pairInserts = PAIR_TABLES.map(([table, columns], index) => `${table} AS (INSERT INTO ${client.schema}.${table} (${columns}) SELECT x->>0, x->>1 FROM jsonb_array_elements($${index + 2}::jsonb) x ON CONFLICT DO NOTHING)`);
+  const supersessions = JSON.stringify(items.flatMap(({ item }) => item.record.supersedes.map((target) => [target, item.record.id])));
   return client.query(
-    `INSERT INTO ${client.schema}.record_terms SELECT r.id, u.field::smallint, u.term, string_to_array(u.positions, ',')::integer[]
-      FROM unnest(string_to_array($2, ','), string_to_array($3, ','), string_to_array($4, E'\\x01'), string_to_array($5, E'\\x01')) AS u(record, field, term, positions)
-      JOIN unnest($1::text[]) WITH ORDINALITY AS r(id, record) ON r.record = u.record::bigint`,
-    [items.map(({ item }) => item.record.id), records.join(','), fields.join(','), terms.join(TERM_SEPARATOR), positions.join(TERM_SEPARATOR)],
+    `WITH records AS (INSERT INTO ${client.schema}.records SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})),
+  ${pairInserts.join(',\n  ')},
+  supersessions AS (INSERT INTO ${client.schema}.supersessions (target, successor) SELECT x->>0, x->>1 FROM jsonb_array_elements($6::jsonb) x ON CONFLICT DO NOTHING)
+INSERT INTO ${client.schema}.record_terms SELECT r.id, u.field::smallint, u.term, string_to_array(u.positions, ',')::integer[]
+  FROM unnest(string_to_array($8, ','), string_to_array($9, ','), string_to_array($10, E'\\x01'), string_to_array($11, E'\\x01')) AS u(record, field, term, positions)
+  JOIN unnest($7::text[]) WITH ORDINALITY AS r(id, record) ON r.record = u.record::bigint`,
+    [JSON.stringify(rows), ...PAIR_TABLES.map(([, , values]) => pairs(values)), supersessions, items.map(({ item }) => item.record.id), ...termColumns(tokens)],
   );
 }
 
@@ -156,17 +159,16 @@ export async function loadRecordSet(
     if (moved.length > 0) {
       await client.query(`UPDATE ${client.schema}.records r SET position = (x->>1)::integer FROM jsonb_array_elements($1::jsonb) x WHERE r.id = x->>0`, [JSON.stringify(moved)]);
     }
-    // A batch's term rows are written while the next batch is tokenised: the server and Node work at once.
-    let termsWritten: Promise<unknown> = Promise.resolve();
+    // A batch is written while the next is tokenised: the server and Node work at once.
+    let written: Promise<unknown> = Promise.resolve();
     for (let start = 0; start < writes.length; start += BATCH) {
       const slice = writes.slice(start, start + BATCH);
       const tokens = tokeniser.records(slice.map(({ item }) => [item.record.title, item.record.text]));
-      await termsWritten;
-      await insertRecords(client, slice, tokens);
-      termsWritten = insertTerms(client, slice, tokens);
+      await written;
+      written = insertBatch(client, slice, tokens);
       onProgress?.(Math.min(start + BATCH, writes.length), writes.length);
     }
-    await termsWritten;
+    await written;
     if (layout !== 'current') await createIndexes(client);
     await client.query('COMMIT');
     return ok({ layout, inserted: writes.length - updated, updated, deleted, unchanged: recordSet.checked.length - writes.length });
