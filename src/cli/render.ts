@@ -3,7 +3,7 @@ import { formatIssue, type CompileError } from '../core/errors';
 import { escapeText } from '../core/format/json-text';
 import type { ReceiptVerdict } from '../core/drill';
 import { factContextOf, renderFact } from '../core/reasons';
-import { renderDiffText } from '../core/receipt-diff';
+import { renderDiffText } from '../core/receipt-diff-text';
 import type { Baselines, CompileOutcome } from '../core/result';
 import type { UserView } from '../core/user-view';
 

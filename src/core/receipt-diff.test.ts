@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from './compile';
 import { sha256Hex } from './hash';
-import { describeDiff, diffReceipts, discloseDiff, firstDifference, renderDiffText, sameJson, type DiffableReceipt } from './receipt-diff';
+import { diffReceipts, discloseDiff, firstDifference, sameJson, type DiffableReceipt } from './receipt-diff';
+import { describeDiff, renderDiffText } from './receipt-diff-text';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
 

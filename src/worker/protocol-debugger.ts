@@ -1,7 +1,8 @@
 import type { Audience } from '../core/disclosure';
 import type { InputIssue } from '../core/errors';
 import type { ReasonCode } from '../core/reasons';
-import type { DiffSection, FirstDifference, ReceiptDiff } from '../core/receipt-diff';
+import type { FirstDifference, ReceiptDiff } from '../core/receipt-diff';
+import type { DiffSection } from '../core/receipt-diff-text';
 import type { Decision, DrillVerdict, GateName } from '../core/result';
 
 /*

@@ -8,7 +8,8 @@ import type { Control, LateChange, ScenarioFile } from '../core/format/scenario'
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { factContextOf, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
-import { describeDiff, diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
+import { diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
+import { describeDiff } from '../core/receipt-diff-text';
 import { parseReceiptJson } from '../core/passes/validate';
 import { receiptStatement, serialiseStatement } from '../core/statement';
 import type { Baselines, CompileOutcome, Receipt, TraceRow } from '../core/result';

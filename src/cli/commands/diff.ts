@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { err, ok, type CompileError } from '../../core/errors';
-import { diffReceipts, renderDiffText } from '../../core/receipt-diff';
+import { diffReceipts } from '../../core/receipt-diff';
+import { renderDiffText } from '../../core/receipt-diff-text';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { readCheckedReceipt, receiptReadExit } from '../load-inputs';
 import { defineCommand } from '../define-command';
