@@ -7,7 +7,7 @@ import type { Contract } from '../core/format/contract';
 import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { factContextOf, renderFact, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
+import { factContextOf, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { describeDiff } from '../core/receipt-diff-text';
 import { parseReceiptJson } from '../core/passes/validate';
@@ -51,16 +51,14 @@ import {
   type ScenarioSummary,
   type Selection,
   type StorageState,
-  MAX_TRACE_WINDOW,
-  type TraceFilter,
   type TracePage,
   type TraceQuery,
-  type TraceRowView,
   type VerdictView,
   type WorkspaceEvent,
   type WorkspaceSnapshot,
 } from './protocol';
-import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, traceRowFacts, type ViewSource } from './debug-views';
+import { filterAndSortTrace, traceWindow } from './trace-windows';
+import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
@@ -1144,61 +1142,9 @@ function compileView(compiled: LastCompile, source: ViewSource, userView: UserVi
   };
 }
 
-function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => number) | null {
-  switch (key) {
-    case 'order':
-      return null;
-    case 'id':
-      return (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    case 'decision':
-      return (a, b) => a.decision.localeCompare(b.decision);
-    case 'code':
-      return (a, b) => a.code.localeCompare(b.code);
-    case 'tokens':
-      return (a, b) => a.tokens - b.tokens;
-    case 'required':
-      return (a, b) => Number(a.required) - Number(b.required);
-    case 'score':
-      // Unranked rows sort after every score, whichever the direction.
-      return (a, b) => (a.score ?? Number.NEGATIVE_INFINITY) - (b.score ?? Number.NEGATIVE_INFINITY);
-  }
-}
-
-/** Rows `offset` on (at most `limit`, and never more than MAX_TRACE_WINDOW) of a filtered and sorted trace, as the page renders them. */
-function traceWindow(rows: readonly TraceRow[], total: number, context: FactContext, changes: ReadonlyMap<string, TraceChange>, offset: number, limit: number): TracePage {
-  const start = Math.max(0, Math.floor(offset));
-  const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: rows.length, total };
-}
-
-/** The compact row the UI renders, its fact in words. */
-export function toRowView(row: TraceRow, context: FactContext, change: TraceChange | null = null): TraceRowView {
-  return { ...traceRowFacts(row, context), change };
-}
-
 /** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
 function withheldIn(receipts: readonly Receipt[], audience: Audience): Set<string> {
   const withheld = new Set<string>();
   if (audience === 'user') for (const receipt of receipts) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
   return withheld;
-}
-
-/** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter, context: FactContext): TraceRow[] {
-  const needle = query.text.trim().toLowerCase();
-  const kept = rows.filter(
-    (row) =>
-      (query.decision === 'all' || row.decision === query.decision) &&
-      (query.code === 'all' || row.code === query.code) &&
-      (needle === '' || row.id.toLowerCase().includes(needle) || renderFact(row, context).toLowerCase().includes(needle)),
-  );
-  const compare = compareBy(query.sortKey);
-  if (compare) {
-    const direction = query.descending ? -1 : 1;
-    const order = new Map(kept.map((row, index) => [row, index]));
-    kept.sort((a, b) => direction * compare(a, b) || (order.get(a) ?? 0) - (order.get(b) ?? 0));
-  } else if (query.descending) {
-    kept.reverse();
-  }
-  return kept;
 }
