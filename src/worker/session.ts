@@ -1,18 +1,18 @@
 import { canonicalJson } from '../core/canonical';
 import type { Compiler, CompileRequest } from '../core/compile';
-import { disclosedFailure, discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
+import { discloseOutcome, isWithheldFromUser, type Audience, type DisclosedView } from '../core/disclosure';
 import { drill, receiptIntegrity, type ReceiptVerdict } from '../core/drill';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
-import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
+import type { Control, LateChange } from '../core/format/scenario';
 import { parseContractJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { factContextOf, REASONS, type FactContext, type ReasonCode } from '../core/reasons';
+import { factContextOf, REASONS, type FactContext } from '../core/reasons';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { describeDiff } from '../core/receipt-diff-text';
 import { parseReceiptJson } from '../core/passes/validate';
 import { receiptStatement, serialiseStatement } from '../core/statement';
-import type { Baselines, CompileOutcome, Receipt, TraceRow } from '../core/result';
+import type { Baselines, Receipt, TraceRow } from '../core/result';
 import type { Resolution } from '../core/passes/resolve';
 import { buildUserView, serialiseUserView, type UserView } from '../core/user-view';
 import { prepareScenario } from '../scenarios/prepare';
@@ -21,11 +21,9 @@ import { intakeFiles, LoadCancelled, type NamedBlob, type RecordsFileReader } fr
 import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
 import {
   savedWorkspaceSchema,
-  type AppliedChange,
   type AsOfStep,
   type AsOfStops,
   type BaselinePin,
-  type ColumnEntry,
   type InspectResponse,
   type TraceChange,
   type CompileResponse,
@@ -41,7 +39,6 @@ import {
   type EvidenceAttempts,
   type LoadProgress,
   type LoadResult,
-  type PacketColumn,
   type SavedLoad,
   type SavedWorkspace,
   type ScenarioExport,
@@ -58,7 +55,8 @@ import {
   type WorkspaceSnapshot,
 } from './protocol';
 import { filterAndSortTrace, traceWindow } from './trace-windows';
-import { asOfStops, codesOf, columnCoverage, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, type ViewSource } from './debug-views';
+import { appliedChanges, compileView, type Compiled } from './compile-view';
+import { asOfStops, evidenceAttempts, inspectRecord, resolutionOf, steppedAsOf, traceChanges, type ViewSource } from './debug-views';
 import { measured, measuredAsync } from './user-timing';
 import { databaseFullMessage, isQuotaError, workspaceFullMessage } from './quota';
 import { ImageNotSaved, type DiskImage } from './database-image';
@@ -79,15 +77,7 @@ interface Entry {
   readonly loaded: LoadedScenario;
 }
 
-interface LastCompile {
-  /** Counts compilations, so a wait for the baselines can tell whether it is still about the one on screen. */
-  readonly serial: number;
-  readonly scenarioKey: string;
-  readonly appliedChanges: readonly AppliedChange[];
-  /** The scenario's controls and late changes when it was compiled: their texts are shown per view. */
-  readonly changes: Pick<ScenarioFile, 'controls' | 'lateChanges'>;
-  readonly request: CompileRequest;
-  readonly outcome: CompileOutcome;
+interface LastCompile extends Compiled {
   readonly views: Map<Audience, DisclosedView>;
   /** The naive and post-filter packets, worked out when a diagnostic view first asks for them. */
   baselines: Baselines | null;
@@ -1018,27 +1008,6 @@ function withLateChanges(edit: Contract | null, loaded: LoadedScenario): LoadedS
   return scenario;
 }
 
-/** What each applied control and late change touched, from its patches, in the order they were applied. */
-export function appliedChanges(scenario: ScenarioFile, request: CompileRequest): AppliedChange[] {
-  const describe = (change: Control | LateChange, kind: AppliedChange['kind']): AppliedChange => {
-    const contractFields = new Set<string>();
-    const records = { added: 0, removed: 0, patched: 0 };
-    for (const patch of change.patches) {
-      if (patch.op === 'mergeContract') for (const field of Object.keys(patch.patch)) contractFields.add(field);
-      else if (patch.op === 'addRecord') records.added += 1;
-      else if (patch.op === 'removeRecord') records.removed += 1;
-      else records.patched += 1;
-    }
-    return { id: change.id, label: change.label, kind, contractFields: [...contractFields], records };
-  };
-  const controls = new Set(request.controls ?? []);
-  const lateChanges = new Set(request.lateChanges ?? []);
-  return [
-    ...scenario.controls.filter((change) => controls.has(change.id)).map((change) => describe(change, 'control')),
-    ...scenario.lateChanges.filter((change) => lateChanges.has(change.id)).map((change) => describe(change, 'late-change')),
-  ];
-}
-
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
 export function diffView(diff: ReceiptDiff): DiffView {
   return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
@@ -1047,99 +1016,6 @@ export function diffView(diff: ReceiptDiff): DiffView {
 /** A verdict for the panels: the diffs become bounded views, one per audience. */
 function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict): VerdictView {
   return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff), user: diffView(userDiff) } : null };
-}
-
-function titleOf(recordSet: RecordSet, id: string): string {
-  return recordSet.byId.get(id)?.record.title ?? id;
-}
-
-/** `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it shows. */
-function compileView(compiled: LastCompile, source: ViewSource, userView: UserView | null, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null, attempts: readonly EvidenceAttempts[] | null): CompileView {
-  const { outcome, request } = compiled;
-  const { view } = source;
-  const required = new Set(request.contract.requiredRecords);
-  const tokensOf = (id: string) => request.recordSet.byId.get(id)?.record.tokens ?? 0;
-  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive']): PacketColumn => {
-    const illegal = new Set(baseline.illegal);
-    const rows = codesOf(outcome, baseline.selected);
-    const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id), code: rows.get(id)?.code ?? 'EXCLUDE_BUDGET' }));
-    return {
-      kind,
-      emitted: true,
-      entries,
-      tokensUsed: baseline.tokensUsed,
-      tokenBudget: baseline.tokenBudget,
-      illegalCount: baseline.illegal.length,
-      requiredMissed: baseline.requiredMissed,
-      coverage: columnCoverage(request, entries),
-    };
-  };
-
-  const receipt = outcome.receipt;
-  const context = factContextOf(receipt.contract);
-  const failure = userView ? userView.failure : disclosedFailure(outcome, view, context);
-  const packetEntries: ColumnEntry[] = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false, code: entry.code })) : [];
-  const compiledColumn: PacketColumn =
-    outcome.status === 'packet'
-      ? {
-          kind: 'compiled',
-          emitted: true,
-          entries: packetEntries,
-          tokensUsed: outcome.packet.tokensUsed,
-          tokenBudget: outcome.packet.tokenBudget,
-          illegalCount: 0,
-          requiredMissed: [],
-          coverage: columnCoverage(request, packetEntries),
-        }
-      : {
-          kind: 'compiled',
-          emitted: false,
-          entries: [],
-          tokensUsed: 0,
-          tokenBudget: receipt.contract.tokenBudget,
-          illegalCount: 0,
-          requiredMissed: failure?.recordId ? [failure.recordId] : [],
-          coverage: columnCoverage(request, []),
-        };
-
-  const changeTexts = changeTextsFor(compiled.changes, request, view);
-  const codeCounts = new Map<ReasonCode, number>();
-  for (const row of view.rows) codeCounts.set(row.code, (codeCounts.get(row.code) ?? 0) + 1);
-
-  return {
-    compilation: compiled.serial,
-    scenarioKey: compiled.scenarioKey,
-    audience: view.audience,
-    baselineIndexing,
-    status: outcome.status,
-    counts: userView ? userView.counts : { ...outcome.counts, withheld: 0 },
-    receiptId: userView ? null : receipt.receiptId,
-    userViewId: userView ? userView.id : null,
-    contractFingerprint: receipt.contractFingerprint,
-    recordSetDigest: userView ? null : receipt.recordSetDigest,
-    packetFingerprint: receipt.packetFingerprint,
-    tokensUsed: receipt.tokensUsed,
-    tokenBudget: receipt.contract.tokenBudget,
-    columns: {
-      naive: baselines === null ? null : baselineColumn('naive', baselines.naive),
-      postFilter: baselines === null ? null : baselineColumn('post-filter', baselines.postFilter),
-      compiled: compiledColumn,
-    },
-    failure: failure ? { ...failure, summary: REASONS[failure.code].summary } : null,
-    evidence: outcome.status === 'packet' ? outcome.evidence : [],
-    evidenceAttempts: attempts,
-    decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
-    packetText: userView ? userView.packetText : outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
-    withheldCount: view.withheld.size,
-    withheldNotice: view.withheldNotice,
-    controls: request.controls ?? [],
-    lateChanges: request.lateChanges ?? [],
-    compiledContract: request.contract,
-    recordCount: request.recordSet.records.length,
-    appliedChanges: withShownLabels(compiled.appliedChanges, changeTexts),
-    changeTexts,
-    traceCodes: [...codeCounts].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
-  };
 }
 
 /** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
