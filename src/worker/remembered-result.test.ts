@@ -5,7 +5,8 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../shared/trace-page';
 import type { SavedWorkspace } from './protocol';
 import { inputsKeyOf, readRememberedResult, type RememberedEntry, type ResultMemory } from './remembered-result';
-import { createSession, REMEMBER_AFTER_MS } from './session';
+import { REMEMBER_AFTER_MS } from './remember-soon';
+import { createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
 const BUILD = '/assets/compiler.worker-abc123.js';

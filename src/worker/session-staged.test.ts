@@ -8,7 +8,10 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createDatabaseImages, ImageNotSaved } from './database-image';
 import type { CompileResponse, LoadProgress } from './protocol';
 import { createRecordStore } from './record-store';
-import { ATTEMPTS_AFTER_RESULT_FROM, BACKGROUND_CORPUS_FROM, createSession, STORE_SLICE } from './session';
+import { STORE_SLICE } from './background-saves';
+import { ATTEMPTS_AFTER_RESULT_FROM } from './compilations';
+import { BACKGROUND_CORPUS_FROM } from './corpus-index';
+import { createSession } from './session';
 import { memoryImageFiles } from './test-support/memory-image-files';
 import { memoryStorage } from './test-support/memory-storage';
 

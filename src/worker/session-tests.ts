@@ -10,6 +10,8 @@ import { createExpectationRuns, type TestsView } from './expectation-runs';
 import type { NamedBlob } from './file-intake';
 import type { OpenSuitesResult, Selection } from './protocol';
 
+export type SessionTests = ReturnType<typeof createSessionTests>;
+
 /**
  * The Tests panel's side of the session: the suites the user opened (from the panel, a drop or a link), run on
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it

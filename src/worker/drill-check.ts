@@ -1,0 +1,31 @@
+import type { Compiler } from '../core/compile';
+import { drill, type ReceiptVerdict } from '../core/drill';
+import { REASONS } from '../core/reasons';
+import type { Receipt } from '../core/result';
+import { prepareScenario } from '../scenarios/prepare';
+import type { Compilations } from './compilations';
+import { diffView } from './comparisons';
+import type { VerdictView } from './protocol';
+import type { Workspace } from './workspace';
+
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+/**
+ * The drill and the receipt check: the receipt against the current inputs with the declared changes,
+ * reperformed from its own inputs (this scenario with the controls and late changes it names).
+ */
+export function checkAgainstCurrent({ compiler, workspace, compilations }: { readonly compiler: Compiler; readonly workspace: Workspace; readonly compilations: Compilations }) {
+  return (prior: Receipt, declaredChanges: readonly string[]): VerdictView => {
+    const request = compilations.prepare(union(workspace.selection.lateChanges, declaredChanges));
+    if (!request.ok) {
+      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null, reperformed: null, diff: null };
+    }
+    const own = prepareScenario(workspace.effective(workspace.currentEntry()), { controls: prior.controls, lateChanges: prior.lateChanges });
+    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
+  };
+}
+
+/** A verdict for the panels: the diffs become bounded views, one per audience. */
+function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict): VerdictView {
+  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff), user: diffView(userDiff) } : null };
+}

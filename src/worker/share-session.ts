@@ -1,0 +1,113 @@
+import type { InputIssue } from '../core/errors';
+import { validateContract } from '../core/passes/validate';
+import type { Comparisons } from './comparisons';
+import type { createDrillSession } from './drill-session';
+import type { ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol';
+import type { SessionTests } from './session-tests';
+import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
+import type { Workspace } from './workspace';
+import type { WorkspaceLoads } from './workspace-loads';
+
+export interface ShareSessionDeps {
+  readonly workspace: Workspace;
+  readonly loads: WorkspaceLoads;
+  readonly tests: SessionTests;
+  readonly comparisons: Comparisons;
+  readonly drill: ReturnType<typeof createDrillSession>;
+}
+
+/** The whole workspace (files, edits, toggles, open suites) out to a link fragment and back in from one. */
+export function createShareSession({ workspace, loads, tests, comparisons, drill }: ShareSessionDeps) {
+  return {
+    /** The whole workspace as a link fragment, or why it cannot be one. */
+    async createShareLink(): Promise<ShareLinkResult> {
+      const { suites, bytes: suiteBytes } = tests.sharedSuites();
+      const fileBytes = workspace.fileBytes() + suiteBytes;
+      if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes)}` };
+      const { selection, contractEdits } = workspace;
+      const shared: SharedWorkspace = {
+        version: 1,
+        loads: await Promise.all(workspace.loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
+        contractEdits: Object.fromEntries(contractEdits),
+        selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
+        ...(suites === undefined ? {} : { suites }),
+      };
+      const fragment = await encodeShareFragment(shared);
+      if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) return { ok: false, message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.` };
+      return { ok: true, fragment, fileBytes, files: workspace.loads.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
+    },
+
+    /** Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace their work. */
+    async checkShareLink(fragment: string): Promise<ShareCheck> {
+      const decoded = await decodeShareFragment(fragment);
+      if (!decoded.ok) return { ok: false, issues: decoded.error };
+      const { loads: sharedLoads, contractEdits: edits, selection: wanted } = decoded.value;
+      return { ok: true, files: sharedLoads.reduce((sum, load) => sum + load.files.length, 0), edits: Object.keys(edits).length, scenarioKey: wanted.scenarioKey };
+    },
+
+    /**
+     * Replaces the workspace with the one a share link carries, all or nothing: the fragment is validated
+     * like any file, every file goes through the normal intake, and any problem leaves the workspace as it was.
+     */
+    async openShareLink(fragment: string): Promise<ShareOpenResult> {
+      const decoded = await decodeShareFragment(fragment);
+      if (!decoded.ok) return { ok: false, issues: decoded.error };
+      const shared = decoded.value;
+      const wanted = shared.selection;
+      const sharedSuites = tests.readShared(shared.suites);
+      if (!sharedSuites.ok) return { ok: false, issues: sharedSuites.error };
+      const before = { loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, selection: workspace.selection };
+      const restore = () => {
+        ({ loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, selection: workspace.selection } = before);
+      };
+      // A throw while reading a file (a worker limit) must also leave the workspace as it was.
+      try {
+        workspace.loaded = new Map();
+        workspace.loads = [];
+        workspace.contractEdits = new Map();
+        let issues: InputIssue[] = [];
+        const never = new AbortController().signal;
+        for (const [index, load] of shared.loads.entries()) {
+          if (!workspace.entryOf(load.baseKey)) {
+            issues.push({ file: 'share link', path: `loads[${index}].baseKey`, message: `names scenario "${load.baseKey}", which this workspace does not have` });
+            break;
+          }
+          const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
+          const applied = await loads.intake(files, load.baseKey, () => undefined, never);
+          if (!applied.ok) {
+            issues = issues.concat(applied.error.issues);
+            break;
+          }
+          workspace.loads.push({ baseKey: load.baseKey, files });
+        }
+        for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
+          const contract = validateContract(`share link: contract edit of ${key}`, value);
+          if (!workspace.entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
+          else if (!contract.ok) issues = issues.concat(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]);
+          else workspace.contractEdits.set(key, contract.value);
+        }
+        // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
+        const target = workspace.entryOf(wanted.scenarioKey);
+        if (issues.length === 0 && !target) issues.push({ file: 'share link', path: 'selection.scenarioKey', message: `selects scenario "${wanted.scenarioKey}", which the link does not load` });
+        if (issues.length === 0 && target) {
+          const normalised = workspace.normaliseSelection(wanted);
+          const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
+          if (dropped.length > 0) issues.push({ file: 'share link', path: 'selection', message: `switches on ${dropped.join(', ')}, which scenario "${wanted.scenarioKey}" does not declare` });
+        }
+        if (issues.length > 0) {
+          restore();
+          return { ok: false, issues };
+        }
+      } catch (error) {
+        restore();
+        throw error;
+      }
+      workspace.selection = workspace.normaliseSelection(wanted);
+      sharedSuites.value();
+      drill.inputsReplaced();
+      comparisons.clear();
+      await workspace.persist();
+      return { ok: true, snapshot: workspace.snapshot() };
+    },
+  };
+}
