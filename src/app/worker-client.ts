@@ -1,6 +1,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import workerScriptUrl from '../worker/compiler.worker.ts?worker&url';
 import type { CompilerApi } from '../worker/protocol';
+import { callByName, forwarding } from '../shared/forwarding';
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
 import { createWorkerSupervisor, type WorkerConnection } from './worker-supervisor';
 
@@ -53,53 +54,7 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
 /** The worker API the app calls, kept across restarts; `onLost` hears when a worker ends unasked. */
 export function createWorkerApi(onLost: (reason: string) => void): { readonly api: CompilerApi; readonly restart: () => void } {
   const supervisor = createWorkerSupervisor(connectWorker, onLost);
-  const call = supervisor.call;
-  const api: CompilerApi = {
-    holdLifeline: (name) => call((remote) => remote.holdLifeline(name)),
-    rememberedResult: () => call((remote) => remote.rememberedResult()),
-    start: (restore, onChange) => call((remote) => remote.start(restore, proxy(onChange))),
-    select: (selection) => call((remote) => remote.select(selection)),
-    compile: (audience) => call((remote) => remote.compile(audience)),
-    disclose: (audience) => call((remote) => remote.disclose(audience)),
-    awaitBaselines: (compilation, onProgress) => call((remote) => remote.awaitBaselines(compilation, proxy(onProgress))),
-    queryTrace: (query) => call((remote) => remote.queryTrace(query)),
-    firstEvidenceAttempts: (compilation, audience) => call((remote) => remote.firstEvidenceAttempts(compilation, audience)),
-    evidenceAttempts: (compilation, proposition, audience, offset) => call((remote) => remote.evidenceAttempts(compilation, proposition, audience, offset)),
-    receiptJson: () => call((remote) => remote.receiptJson()),
-    packetJson: (audience) => call((remote) => remote.packetJson(audience)),
-    userViewJson: () => call((remote) => remote.userViewJson()),
-    statementJson: () => call((remote) => remote.statementJson()),
-    updateContract: (input) => call((remote) => remote.updateContract(input)),
-    revertContract: () => call((remote) => remote.revertContract()),
-    saveWorkspace: () => call((remote) => remote.saveWorkspace()),
-    exportScenario: () => call((remote) => remote.exportScenario()),
-    createShareLink: () => call((remote) => remote.createShareLink()),
-    checkShareLink: (fragment) => call((remote) => remote.checkShareLink(fragment)),
-    openShareLink: (fragment) => call((remote) => remote.openShareLink(fragment)),
-    loadFiles: (files, onProgress) => call((remote) => remote.loadFiles(files, proxy(onProgress))),
-    cancelLoad: () => call((remote) => remote.cancelLoad()),
-    freezeReceipt: () => call((remote) => remote.freezeReceipt()),
-    declareLateChange: (id) => call((remote) => remote.declareLateChange(id)),
-    attemptContinue: () => call((remote) => remote.attemptContinue()),
-    checkReceipts: () => call((remote) => remote.checkReceipts()),
-    resetDrill: () => call((remote) => remote.resetDrill()),
-    resetWorkspace: () => call((remote) => remote.resetWorkspace()),
-    diffReceipts: (before, after, audience) => call((remote) => remote.diffReceipts(before, after, audience)),
-    inspectRecord: (id, audience) => call((remote) => remote.inspectRecord(id, audience)),
-    pinBaseline: () => call((remote) => remote.pinBaseline()),
-    clearBaseline: () => call((remote) => remote.clearBaseline()),
-    baselineDiff: (audience) => call((remote) => remote.baselineDiff(audience)),
-    asOfStops: (audience) => call((remote) => remote.asOfStops(audience)),
-    stepAsOf: (step) => call((remote) => remote.stepAsOf(step)),
-    asOfDiff: (audience) => call((remote) => remote.asOfDiff(audience)),
-    openSuites: (files, audience) => call((remote) => remote.openSuites(files, audience)),
-    closeSuite: (file, audience) => call((remote) => remote.closeSuite(file, audience)),
-    runTests: (audience) => call((remote) => remote.runTests(audience)),
-    runSeed000: (onProgress) => call((remote) => remote.runSeed000(proxy(onProgress))),
-    runScenarioComparison: (onProgress) => call((remote) => remote.runScenarioComparison(proxy(onProgress))),
-    runGrowth: (sizes, onProgress) => call((remote) => remote.runGrowth(sizes, proxy(onProgress))),
-    runFoundation: (onProgress) => call((remote) => remote.runFoundation(proxy(onProgress))),
-    cancelEvaluation: () => call((remote) => remote.cancelEvaluation()),
-  };
+  // Callbacks (progress, workspace events) cannot be copied into a message: comlink sends them as proxies.
+  const api = forwarding<CompilerApi>((name, args) => supervisor.call((remote) => callByName(remote, name, args.map((arg) => (typeof arg === 'function' ? proxy(arg) : arg)))));
   return { api, restart: supervisor.restart };
 }

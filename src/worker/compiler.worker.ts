@@ -6,7 +6,9 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import { hashInWasm } from './hash-wasm';
-import type { CompilerApi } from './protocol';
+import type { Audience } from '../core/disclosure';
+import { callByName, forwarding, type Answering } from '../shared/forwarding';
+import type { CompilerApi, LoadProgress, SavedWorkspace, WorkspaceEvent } from './protocol';
 import { createRecordStore } from './record-store';
 import { readRecordsInParts } from './records-in-parts';
 import { startPartHelper } from './records-part-helper';
@@ -52,9 +54,11 @@ const evaluation = createEvaluation({
   clock: () => performance.now(),
 });
 
-const api: CompilerApi = {
+/** What the entry answers itself; every other method of the API is the session's, asked once the workspace is restored. */
+const own = {
+  ...evaluation,
   // Answered before SQLite loads, so the page can watch this worker from its first moment.
-  holdLifeline: (name) =>
+  holdLifeline: (name: string) =>
     new Promise<void>((held, refused) => {
       navigator.locks.request(name, () => {
         held();
@@ -62,54 +66,20 @@ const api: CompilerApi = {
       }).catch(refused);
     }),
   rememberedResult: () => remembered,
-  start: (restore, onChange) => {
+  start: (restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void) => {
     const restoring = ready.then(async (opened) => ({ opened, snapshot: await opened.start(restore, onChange) }));
     started = restoring.then(({ opened }) => opened);
     started.catch(() => undefined);
     return restoring.then(({ snapshot }) => snapshot);
   },
-  select: async (selection) => (await session()).select(selection),
-  compile: async (audience) => (await session()).compile(audience),
-  disclose: async (audience) => (await session()).disclose(audience),
-  awaitBaselines: async (compilation, onProgress) => (await session()).awaitBaselines(compilation, onProgress),
-  queryTrace: async (query) => (await session()).queryTrace(query),
-  firstEvidenceAttempts: async (compilation, audience) => (await session()).firstEvidenceAttempts(compilation, audience),
-  evidenceAttempts: async (compilation, proposition, audience, offset) => (await session()).evidenceAttempts(compilation, proposition, audience, offset),
-  receiptJson: async () => (await session()).receiptJson(),
-  packetJson: async (audience) => (await session()).packetJson(audience),
-  userViewJson: async () => (await session()).userViewJson(),
-  statementJson: async () => (await session()).statementJson(),
-  updateContract: async (input) => (await session()).updateContract(input),
-  revertContract: async () => (await session()).revertContract(),
-  saveWorkspace: async () => (await session()).saveWorkspace(),
-  exportScenario: async () => (await session()).exportScenario(),
-  createShareLink: async () => (await session()).createShareLink(),
-  checkShareLink: async (fragment) => (await session()).checkShareLink(fragment),
-  openShareLink: async (fragment) => (await session()).openShareLink(fragment),
-  loadFiles: async (files, onProgress) => (await session()).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
-  cancelLoad: async () => (await session()).cancelLoad(),
-  freezeReceipt: async () => (await session()).freezeReceipt(),
-  declareLateChange: async (id) => (await session()).declareLateChange(id),
-  attemptContinue: async () => (await session()).attemptContinue(),
-  checkReceipts: async () => (await session()).checkReceipts(),
-  resetDrill: async () => (await session()).resetDrill(),
-  resetWorkspace: async () => (await session()).resetWorkspace(),
-  diffReceipts: async (before, after, audience) => (await session()).diffReceipts(before, after, audience),
-  inspectRecord: async (id, audience) => (await session()).inspectRecord(id, audience),
-  pinBaseline: async () => (await session()).pinBaseline(),
-  clearBaseline: async () => (await session()).clearBaseline(),
-  baselineDiff: async (audience) => (await session()).baselineDiff(audience),
-  asOfStops: async (audience) => (await session()).asOfStops(audience),
-  stepAsOf: async (step) => (await session()).stepAsOf(step),
-  asOfDiff: async (audience) => (await session()).asOfDiff(audience),
-  openSuites: async (files, audience) => (await session()).openSuites(files.map((file) => ({ name: file.name, blob: file })), audience),
-  closeSuite: async (file, audience) => (await session()).closeSuite(file, audience),
-  runTests: async (audience) => (await session()).runTests(audience),
-  runSeed000: (onProgress) => evaluation.runSeed000(onProgress),
-  runScenarioComparison: (onProgress) => evaluation.runScenarioComparison(onProgress),
-  runGrowth: (sizes, onProgress) => evaluation.runGrowth(sizes, onProgress),
-  runFoundation: (onProgress) => evaluation.runFoundation(onProgress),
-  cancelEvaluation: () => evaluation.cancelEvaluation(),
-};
+  // Files cross as File objects; the session reads named blobs.
+  loadFiles: async (files: readonly File[], onProgress: (progress: LoadProgress) => void) => (await session()).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
+  openSuites: async (files: readonly File[], audience: Audience) => (await session()).openSuites(files.map((file) => ({ name: file.name, blob: file })), audience),
+} satisfies Partial<CompilerApi>;
+
+// Checked here, not at run time: the session answers every other method with the API's arguments and results.
+const answers: (session: Session) => Answering<Omit<CompilerApi, keyof typeof own>> = (opened) => opened;
+
+const api = forwarding<CompilerApi>((name, args) => (Object.hasOwn(own, name) ? callByName(own, name, args) : session().then((opened) => callByName(answers(opened), name, args))));
 
 expose(api);
