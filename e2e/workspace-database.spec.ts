@@ -22,6 +22,8 @@ test.describe('The workspace database', () => {
     const { files } = largeWorkspace(SIZE, 'e2e-reload');
     await app.goto();
     const builtin = await app.receiptId();
+    // The built-in scenario's result is remembered too: wait for it, so that the next remember is the loaded one's.
+    await expect.poll(() => workerMeasureCount(app, 'cc:remember'), { timeout: 30_000 }).toBe(1);
     await app.openFiles(files);
     // Reading, indexing and saving 10,000 records take a while on a loaded machine.
     await expect(app.scenarioPicker).toHaveValue('loaded:e2e-reload', { timeout: 120_000 });
@@ -30,7 +32,7 @@ test.describe('The workspace database', () => {
     const receipt = await app.receiptId();
     // The records are kept in the database in the background, after the packet, and the result shown is remembered: wait for both before reloading.
     await expect.poll(() => workerMeasureCount(app, 'cc:store-records'), { timeout: 120_000 }).toBe(1);
-    await expect.poll(() => workerMeasureCount(app, 'cc:remember')).toBeGreaterThan(0);
+    await expect.poll(() => workerMeasureCount(app, 'cc:remember'), { timeout: 30_000 }).toBeGreaterThan(1);
     expect(await rememberedShown(app)).toEqual([]);
 
     await page.reload();
