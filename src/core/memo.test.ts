@@ -87,26 +87,29 @@ describe('createMemo', () => {
     expect(calls).toBe(2);
   });
 
-  it('computes only the cells of a batch whose dependencies changed, in one call, in order', () => {
+  it('carries a value from one revision to the next, updated rather than computed, and counts what was kept', () => {
     const memo = createMemo();
-    const asked: (readonly (readonly number[])[])[] = [];
-    const sums = (deps: (readonly number[])[]) =>
+    const calls: string[] = [];
+    const sum = (input: readonly number[]) =>
       memo.revision(() =>
-        memo.cells(['a', 'b', 'c'], deps, (missing) => {
-          asked.push(missing);
-          return missing.map((numbers) => numbers.reduce((a, b) => a + b, 0));
-        }),
+        memo.carry(
+          'sum',
+          input,
+          (numbers) => {
+            calls.push('compute');
+            return { value: numbers.reduce((a, b) => a + b, 0), reused: 0, computed: numbers.length };
+          },
+          (last, numbers) => {
+            calls.push(`update ${last}`);
+            return { value: numbers.reduce((a, b) => a + b, 0), reused: numbers.length - 1, computed: 1 };
+          },
+        ),
       );
-    const one = [1];
-    const two = [2, 2];
-    const three = [3];
-    expect(sums([one, two, three])).toEqual([1, 4, 3]);
-    expect(sums([one, two, three])).toEqual([1, 4, 3]);
-    expect(sums([one, [5, 5], [6]])).toEqual([1, 10, 6]);
-    expect(asked).toEqual([[one, two, three], [[5, 5], [6]]]);
-    expect(memo.stats().get('a')).toEqual({ reused: 1, computed: 0 });
-    expect(memo.stats().get('c')).toEqual({ reused: 0, computed: 1 });
-    expect(computeAll.cells(['a', 'b'], [one, two], (missing) => missing.map((numbers) => numbers.length))).toEqual([1, 2]);
+    expect(sum([1, 2])).toBe(3);
+    expect(sum([1, 5])).toBe(6);
+    expect(calls).toEqual(['compute', 'update 3']);
+    expect(memo.stats().get('sum')).toEqual({ reused: 1, computed: 1 });
+    expect(computeAll.carry('sum', [4], (numbers) => ({ value: numbers.length, reused: 0, computed: 1 }), () => ({ value: -1, reused: 0, computed: 0 }))).toBe(1);
   });
 
   it('keeps nothing from a revision that the next revision did not use', () => {

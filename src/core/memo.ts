@@ -38,11 +38,12 @@ export interface Derive {
   /** `compute(deps)`: it is handed its `deps` (compared element by element with `===`) and may read nothing else. */
   cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O;
   /**
-   * A cell for each name, as `cell(names[i], deps[i], …)`, except that the values to compute are computed
-   * in one call: `computeMissing` is given the deps of those cells, in order, and returns their values in
-   * the same order.
+   * A value kept from one revision to the next and brought up to date rather than built again:
+   * `compute(input)` the first time, later `update(last, input)` from the last revision's value, which
+   * must equal `compute(input)` (src/core/incremental.test.ts compares them). Both say how many of the
+   * value's parts they kept and made, counted under `name`.
    */
-  cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[];
+  carry<I, S>(name: string, input: I, compute: (input: I) => Carried<S>, update: (last: S, input: I) => Carried<S>): S;
   /**
    * `values` as they are, except that a value equal (`same`) to the last revision's value at the same
    * position is that last object: early cutoff for values that are cheap to build but costly to use
@@ -55,9 +56,16 @@ export interface Derive {
 export const computeAll: Derive = {
   map: (_table, declared, items, compute) => items.map((item) => compute(item, declared.inputs)),
   cell: (_name, deps, compute) => compute(deps),
-  cells: (_names, deps, computeMissing) => [...computeMissing(deps)],
+  carry: (_name, input, compute) => compute(input).value,
   stable: (_table, values) => values,
 };
+
+/** A carried value and how many of its parts were kept from the last revision and made again. */
+export interface Carried<S> {
+  readonly value: S;
+  readonly reused: number;
+  readonly computed: number;
+}
 
 export interface TableStats {
   readonly reused: number;
@@ -160,31 +168,25 @@ export function createMemo(): Memo {
     },
 
     cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O {
-      return memo.cells([name], [deps], () => [compute(deps)])[0] as O;
+      usedCells.add(name);
+      const last = cells.get(name);
+      if (last !== undefined && sameDeps(last.deps, deps)) {
+        count(name, 1, 0);
+        return last.value as O;
+      }
+      const value = compute(deps);
+      cells.set(name, { deps, value });
+      count(name, 0, 1);
+      return value;
     },
 
-    cells<D extends readonly unknown[], O>(names: readonly string[], deps: readonly D[], computeMissing: (deps: readonly D[]) => readonly O[]): O[] {
-      const values = new Array<O>(names.length);
-      const missing: number[] = [];
-      names.forEach((name, index) => {
-        usedCells.add(name);
-        const last = cells.get(name);
-        if (last !== undefined && sameDeps(last.deps, deps[index] as D)) {
-          count(name, 1, 0);
-          values[index] = last.value as O;
-        } else {
-          missing.push(index);
-        }
-      });
-      if (missing.length === 0) return values;
-      const computed = computeMissing(missing.map((index) => deps[index] as D));
-      missing.forEach((index, at) => {
-        const name = names[index] as string;
-        cells.set(name, { deps: deps[index] as D, value: computed[at] });
-        count(name, 0, 1);
-        values[index] = computed[at] as O;
-      });
-      return values;
+    carry<I, S>(name: string, input: I, compute: (input: I) => Carried<S>, update: (last: S, input: I) => Carried<S>): S {
+      usedCells.add(name);
+      const last = cells.get(name);
+      const carried = last === undefined ? compute(input) : update(last.value as S, input);
+      cells.set(name, { deps: [], value: carried.value });
+      count(name, carried.reused, carried.computed);
+      return carried.value;
     },
 
     stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[] {

@@ -1,5 +1,4 @@
 import { createDigest, sha256HexOfBytes } from './hash';
-import { computeAll, type Derive } from './memo';
 
 /** A chunk ends after an item whose key hashes to 0 modulo this: chunks hold 1,024 items on average. */
 export const DIGEST_CHUNK_DIVISOR = 1024;
@@ -20,9 +19,7 @@ export function endsChunk(key: string): boolean {
 }
 
 export interface TreeDigestSpec<T> {
-  /** Names this tree's chunks among everything a memo holds. */
-  readonly name: string;
-  /** Unique within the list: where chunks are cut, and the name of the chunk an item starts. */
+  /** Where chunks are cut. */
   readonly key: (item: T) => string;
   /** The item's line; must not contain a newline. */
   readonly leaf: (item: T) => string;
@@ -41,27 +38,24 @@ export interface TreeDigestSpec<T> {
  * whose key's FNV-1a hash is divisible by DIGEST_CHUNK_DIVISOR (and after the last item); a chunk's
  * digest is the SHA-256 of its items' leaf lines, each followed by a newline; the root is the SHA-256
  * of the chunk digests, one hex line each. The cuts depend on the items, not on positions, so an
- * inserted or removed item changes only its own chunk, and under a memo (`derive`) only the chunks
- * whose items changed are hashed again, all of them in one call (SHA-256 can take several side by side).
+ * inserted or removed item changes only its own chunk (`carryTree` in carried-tree.ts hashes only the
+ * chunks that changed; this is the plain computation, which checking a receipt uses).
  * The digest depends only on keys, leaves and order.
  */
-export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>, derive: Derive = computeAll): string {
-  const chunks: T[][] = [];
+export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>): string {
+  const root = createDigest();
   let chunk: T[] = [];
+  const close = () => {
+    root.update(`${sha256HexOfBytes(linesBytes((emit) => chunk.forEach((item) => emit(spec.leaf(item)))))}\n`);
+    chunk = [];
+  };
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index] as T;
     if (spec.include !== undefined && !spec.include(item)) continue;
     chunk.push(item);
-    if (spec.endsChunk === undefined ? endsChunk(spec.key(item)) : spec.endsChunk(item, index)) {
-      chunks.push(chunk);
-      chunk = [];
-    }
+    if (spec.endsChunk === undefined ? endsChunk(spec.key(item)) : spec.endsChunk(item, index)) close();
   }
-  if (chunk.length > 0) chunks.push(chunk);
-  const names = chunks.map((items) => `${spec.name}:chunk:${spec.key(items[0] as T)}`);
-  const hexes = derive.cells(names, chunks, (missing) => missing.map((items) => sha256HexOfBytes(chunkBytes(items, spec.leaf))));
-  const root = createDigest();
-  for (const hex of hexes) root.update(`${hex}\n`);
+  if (chunk.length > 0) close();
   return root.hex();
 }
 
@@ -72,11 +66,11 @@ const encoder = new TextEncoder();
 let chunkBuffer = new Uint8Array(1 << 16);
 
 /**
- * The chunk's leaf lines, each followed by a newline, as UTF-8, encoded a few dozen lines at a time: a
+ * The lines `write` emits, each followed by a newline, as UTF-8, encoded a few dozen lines at a time: a
  * flat string per group encodes in one go, while one string for the whole chunk (hundreds of kilobytes)
- * would be a large-object allocation that costs more to make than to hash.
+ * would be a large-object allocation that costs more to make than to hash. The bytes are valid until the next call.
  */
-function chunkBytes<T>(items: readonly T[], leaf: (item: T) => string): Uint8Array {
+export function linesBytes(write: (emit: (line: string) => void) => void): Uint8Array {
   let used = 0;
   const lines = new Array<string>(LINES_PER_ENCODE + 1);
   const encode = (count: number) => {
@@ -92,14 +86,14 @@ function chunkBytes<T>(items: readonly T[], leaf: (item: T) => string): Uint8Arr
     used += encoder.encodeInto(text, chunkBuffer.subarray(used)).written;
   };
   let count = 0;
-  for (const item of items) {
-    lines[count] = leaf(item);
+  write((line) => {
+    lines[count] = line;
     count += 1;
     if (count === LINES_PER_ENCODE) {
       encode(count);
       count = 0;
     }
-  }
+  });
   if (count > 0) encode(count);
   return chunkBuffer.subarray(0, used);
 }

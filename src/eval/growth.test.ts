@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordSchema } from '../core/format/record';
-import { recordSetDigest } from '../core/passes/attest';
+import { recordSetDigest } from '../core/passes/attest-digests';
 import { createRecordSet } from '../core/passes/validate';
 import { freshDriver } from '../core/test-support/node-driver';
 import { runGrowth } from './growth';

@@ -1,6 +1,6 @@
 import { createCompiler } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { recordSetDigest } from '../core/passes/attest';
+import { recordSetDigest } from '../core/passes/attest-digests';
 import { createRecordSet } from '../core/passes/validate';
 import type { SqlDriver } from '../core/search/driver';
 import { measureComparison, type Comparison } from './compare';

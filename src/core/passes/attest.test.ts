@@ -11,7 +11,9 @@ import { sharedDriver } from '../test-support/node-driver';
 import { createPrng } from '../../shared/prng';
 import { contractFingerprint, recordFingerprint } from '../fingerprints';
 import { contentHashOf } from '../hash';
-import { canonicalTraceRow, packetWithManifest, receiptIdOf, recordSetDigest, serialiseReceipt } from './attest';
+import { packetWithManifest, receiptIdOf, serialiseReceipt } from './attest';
+import { recordSetDigest } from './attest-digests';
+import { canonicalTraceRow } from './trace-row-bytes';
 import { checkRecord } from './validate';
 
 let compiler: Compiler;

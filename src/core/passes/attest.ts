@@ -1,17 +1,15 @@
-import { canonicalJson, compareStrings, sortedSet } from '../canonical';
+import { canonicalJson, sortedSet } from '../canonical';
 import { contractFingerprint, normaliseContract } from '../fingerprints';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { computeAll, type Derive } from '../memo';
-import { ARG_ORDER, quotedName, type ReasonCode } from '../reasons';
-import type { Packet, PacketEntry, Receipt, ReceiptAdmission, TraceRow } from '../result';
+import type { Packet, PacketEntry, Receipt, ReceiptAdmission } from '../result';
 import type { RankingStatistics } from '../search/rank';
-import { treeDigest, type TreeDigestSpec } from '../tree-digest';
 import type { Plan } from './plan';
+import { receiptDigests, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
-import type { CheckedRecord } from './validate';
 
 export const SCHEMA_VERSION = 'context-compiler/4';
 export const ENGINE_VERSION = '0.2.0';
@@ -76,118 +74,12 @@ export function packetWithManifest(packet: Packet, receipt: Receipt): string {
 
 type ReceiptBody = Omit<Receipt, 'receiptId'>;
 
-const ROW_KEYS = ['args', 'code', 'decision', 'fact', 'fingerprint', 'gates', 'id', 'rank', 'required', 'score', 'tokens'];
-
-/** A row of exactly the trace row's keys and types; anything else (a receipt read from a file, say) takes the generic path. */
-function isPlainTraceRow(row: TraceRow): boolean {
-  let keys = 0;
-  for (const key in row) if (Object.hasOwn(row, key)) keys += 1;
-  return (
-    keys === ROW_KEYS.length &&
-    typeof row.code === 'string' &&
-    typeof row.decision === 'string' &&
-    typeof row.fact === 'string' &&
-    typeof row.fingerprint === 'string' &&
-    typeof row.id === 'string' &&
-    Array.isArray(row.gates) &&
-    (row.rank === null || (typeof row.rank === 'number' && Number.isFinite(row.rank))) &&
-    typeof row.required === 'boolean' &&
-    (row.score === null || (typeof row.score === 'number' && Number.isFinite(row.score))) &&
-    typeof row.tokens === 'number' &&
-    Number.isFinite(row.tokens)
-  );
+/** The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its digest (`traceDigest`). */
+export function receiptIdOf(body: ReceiptBody): string {
+  return idOf(body, traceDigest(body.trace));
 }
 
-/** JSON of a finite number or null, as JSON.stringify writes it (a finite number's JSON is its String). */
-const numberOrNull = (value: number | null) => (value === null ? 'null' : String(value));
-
-/** `canonicalJson(args)` for arguments shaped as the catalogue declares them; anything else takes the generic path. */
-function canonicalArgs(fact: string, args: TraceRow['args']): string {
-  const names = ARG_ORDER.get(fact);
-  let count = 0;
-  for (const name in args) if (Object.hasOwn(args, name)) count += 1;
-  if (names === undefined || names.length !== count) return canonicalJson(args);
-  let text = '{';
-  for (const [index, name] of names.entries()) {
-    const prefix = `${index > 0 ? ',' : ''}${quotedName(name)}:`;
-    const value = args[name];
-    if (value === undefined) return canonicalJson(args);
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return canonicalJson(args);
-      text += prefix + String(value);
-    } else text += prefix + JSON.stringify(value);
-  }
-  return `${text}}`;
-}
-
-/** The JSON of a list of names, or null when an item is not a string (the generic path writes that). */
-function nameList(names: readonly unknown[]): string | null {
-  let text = '[';
-  for (let index = 0; index < names.length; index += 1) {
-    const name = names[index];
-    if (typeof name !== 'string') return null;
-    text += (index > 0 ? ',' : '') + quotedName(name);
-  }
-  return `${text}]`;
-}
-
-/** Exactly the bytes `canonicalJson(row)` writes, without sorting the keys of 100,000 rows one by one. */
-export function canonicalTraceRow(row: TraceRow): string {
-  const gates = isPlainTraceRow(row) ? nameList(row.gates) : null;
-  if (gates === null) return canonicalJson(row);
-  return (
-    `{"args":${canonicalArgs(row.fact, row.args)},"code":${quotedName(row.code)},"decision":${quotedName(row.decision)},"fact":${quotedName(row.fact)},` +
-    `"fingerprint":${JSON.stringify(row.fingerprint)},"gates":${gates},"id":${JSON.stringify(row.id)},"rank":${numberOrNull(row.rank)},` +
-    `"required":${row.required},"score":${numberOrNull(row.score)},"tokens":${String(row.tokens)}}`
-  );
-}
-
-/**
- * Codes the plan pass gives admitted records. Their facts quote the running budget and their scores
- * move with the admitted set, so one toggle rewrites many of them; rows refused by a gate keep theirs.
- * Hashing the two kinds in separate trees keeps a toggle from dirtying every chunk of the refused rows.
- */
-const PLANNED_CODES: ReadonlySet<string> = new Set<ReasonCode>([
-  'SELECTED_REQUIRED',
-  'SELECTED_EVIDENCE',
-  'SELECTED_RANKED',
-  'EXCLUDE_BUDGET',
-  'EXCLUDE_NOT_RELEVANT',
-  'EXCLUDE_FAIL_CLOSED',
-  'REQUIRED_NOT_FOUND',
-  'REQUIRED_ILLEGAL',
-  'REQUIRED_NOT_AUTHORISED',
-  'REQUIRED_MISSING_PROVENANCE',
-  'REQUIRED_OVER_BUDGET',
-]);
-
-const isPlanned = (row: TraceRow) => PLANNED_CODES.has(row.code);
-
-/**
- * The trace's digest: the SHA-256 of two tree digests (src/core/tree-digest.ts), one line each: the
- * rows refused by a legality gate, then the rows the plan pass decided (PLANNED_CODES), each in trace
- * order. Every row is covered. `cuts`, when the caller has them, are `endsChunk(trace[i].id)` for every i:
- * they spare work, never change the digest.
- */
-export function traceDigest(trace: readonly TraceRow[], derive: Derive = computeAll, cuts?: Uint8Array): string {
-  const endsChunk = cuts === undefined ? undefined : (_row: TraceRow, index: number) => cuts[index] === 1;
-  const refused: TreeDigestSpec<TraceRow> = { name: 'attest:refused', key: (row) => row.id, leaf: canonicalTraceRow, include: (row) => !isPlanned(row), endsChunk };
-  const planned: TreeDigestSpec<TraceRow> = { name: 'attest:planned', key: (row) => row.id, leaf: canonicalTraceRow, include: isPlanned, endsChunk };
-  return sha256Hex(`${treeDigest(trace, refused, derive)}\n${treeDigest(trace, planned, derive)}\n`);
-}
-
-const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
-
-/** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
-export function recordSetDigest(records: readonly CheckedRecord[]): string {
-  const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
-  return treeDigest(inIdOrder, { name: 'records', key: (item) => item.record.id, leaf: recordLeaf, endsChunk: (item) => item.endsDigestChunk });
-}
-
-/** The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its digest (`cuts` as there). */
-export function receiptIdOf(body: ReceiptBody, derive: Derive = computeAll, cuts?: Uint8Array): string {
-  return sha256Hex(canonicalJson({ ...body, trace: traceDigest(body.trace, derive, cuts) }));
-}
+const idOf = (body: ReceiptBody, trace: string) => sha256Hex(canonicalJson({ ...body, trace }));
 
 export interface AttestInput {
   readonly contract: Contract;
@@ -205,26 +97,15 @@ export interface AttestInput {
 export function attest(input: AttestInput, derive: Derive = computeAll): Receipt {
   const { contract, plan, packet } = input;
   const failure = plan.failure;
-  // Each record's chunk cut, read once for the three trees: the plan pass puts the trace position for
-  // position with the records, and walking 100,000 scattered records costs more than the flags.
-  // A plain loop: `Uint8Array.from` with a mapping function goes through the iterator protocol, far slower here.
-  const cuts = new Uint8Array(input.records.length);
-  input.records.forEach((item, index) => {
-    if (item.checked.endsDigestChunk) cuts[index] = 1;
-  });
-  const cutAt = (_item: unknown, index: number) => cuts[index] === 1;
+  const digests = receiptDigests(input.records, plan.trace, derive);
+  const normalised = derive.cell('attest:contract', [contract], ([contract]) => ({ contract: normaliseContract(contract), fingerprint: contractFingerprint(contract) }));
   const body: ReceiptBody = {
     schemaVersion: SCHEMA_VERSION,
     engineVersion: ENGINE_VERSION,
     outcome: failure ? 'fail_closed' : 'packet',
-    contract: normaliseContract(contract),
-    contractFingerprint: contractFingerprint(contract),
-    // The same tree as `recordSetDigest`, over the resolution's records, which are in id order already.
-    recordSetDigest: treeDigest(
-      input.records,
-      { name: 'attest:records', key: (item) => item.checked.record.id, leaf: (item) => recordLeaf(item.checked), endsChunk: cutAt },
-      derive,
-    ),
+    contract: normalised.contract,
+    contractFingerprint: normalised.fingerprint,
+    recordSetDigest: digests.recordSetDigest,
     packetFingerprint: packet ? sha256Hex(packet.body) : null,
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),
@@ -240,7 +121,7 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
         : null,
     trace: plan.trace,
   };
-  return { receiptId: receiptIdOf(body, derive, plan.trace.length === cuts.length ? cuts : undefined), ...body };
+  return { receiptId: idOf(body, digests.traceDigest), ...body };
 }
 
 /** Canonical JSON of a receipt: the bytes that are downloaded, compared and verified. */

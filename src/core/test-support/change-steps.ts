@@ -244,6 +244,12 @@ function reuseProblems(step: ChangeStep, records: number, before: ReadonlyMap<st
   if (records === 0) return problems;
   if (step.kind === 'none') {
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(table, 0);
+    // Counted in chunks of the record-set tree, which has one whenever there is a record: none is hashed again.
+    // (The trace's trees may be: a failing required record's row is a new object at every compilation.)
+    const recordTree = after.get('attest:records');
+    if (recordTree !== undefined && before.has('attest:records') && (recordTree.computed > 0 || recordTree.reused === 0)) {
+      problems.push(`attest:records: reused ${recordTree.reused}, computed ${recordTree.computed} chunks (none should be computed)`);
+    }
   } else if ((step.kind === 'contract' || step.kind === 'contract-back') && !GATE_FIELD_SET.has(step.field)) {
     // Outside the gate fields (requiredRecords, the one input of a refused row, is among them): nothing per record changes.
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(table, 0);
