@@ -16,17 +16,30 @@ import type { Tokeniser } from './tokens';
 /** The name records read back from the database are validated under (and any problem with them names). */
 export const DATABASE_RECORDS = 'database records';
 
+/** Records per page read back: a page's documents are a few megabytes, so a million records never sit in one result. */
+export const RECORD_PAGE = 2_000;
+
 /**
- * The records as loaded, read back in their file's order and validated again exactly as a records file is:
- * a row changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
+ * The records as loaded, read back in their file's order a page at a time through a cursor (in the caller's
+ * transaction, so every page is of one snapshot), and validated again exactly as a records file is: a row
+ * changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
  */
-export async function readRecordSet(client: Database): Promise<Result<RecordSet, CompileError>> {
-  const { rows } = await client.query<{ document: string; fingerprint: string }>(`SELECT document, fingerprint FROM ${client.schema}.records ORDER BY position`);
+export async function readRecordSet(client: Database, pageSize: number = RECORD_PAGE): Promise<Result<RecordSet, CompileError>> {
+  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT document, fingerprint FROM ${client.schema}.records ORDER BY position`);
   const reader = createJsonlRecordReader(DATABASE_RECORDS);
-  for (const row of rows) reader.push(`${row.document}\n`);
+  const fingerprints: string[] = [];
+  for (;;) {
+    const { rows } = await client.query<{ document: string; fingerprint: string }>(`FETCH FORWARD ${pageSize} FROM records_read`);
+    for (const row of rows) {
+      reader.push(`${row.document}\n`);
+      fingerprints.push(row.fingerprint);
+    }
+    if (rows.length < pageSize) break;
+  }
+  await client.query('CLOSE records_read');
   const recordSet = reader.finish();
   if (!recordSet.ok) return recordSet;
-  const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== rows[position]?.fingerprint);
+  const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== fingerprints[position]);
   if (mismatch >= 0) {
     const id = recordSet.value.checked[mismatch]?.record.id ?? '';
     return err({ pass: 'validate', code: 'INVALID_INPUT', recordId: id, message: `${DATABASE_RECORDS}: record ${id} no longer matches the fingerprint it was loaded with; load the records file again` });
