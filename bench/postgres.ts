@@ -1,5 +1,6 @@
 import '../src/shared/jitless-zod';
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compileInDatabase } from '../src/adapters/postgres/compile';
@@ -7,9 +8,11 @@ import { connect } from '../src/adapters/postgres/connect';
 import { loadRecordSet } from '../src/adapters/postgres/load';
 import { createTokeniser } from '../src/adapters/postgres/tokens';
 import { contractSchema } from '../src/core/format/contract';
+import type { CompileError, Result } from '../src/core/errors';
 import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { benchContract, generateRecords, toJsonl } from './generate-records';
+import type { RecordInput } from '../src/core/format/record';
+import { benchContract, generateRecords } from './generate-records';
 import { formatTable, growthExponent, percentile } from './stats';
 import { installSha256InNode } from '../src/cli/node-sha256';
 
@@ -23,21 +26,41 @@ installSha256InNode();
  */
 const USAGE = 'usage: npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]';
 
+/** Wall time, this process's CPU (user + sys) and the server backend's CPU of one step, in ms. */
+interface Timing {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly serverCpuMs: number;
+}
+
 interface SizeResult {
   readonly records: number;
-  readonly loadMs: number;
-  readonly compileP50Ms: number;
-  readonly reloadOneMs: number;
-  readonly recompileMs: number;
+  readonly load: Timing;
+  readonly compileP50: Timing;
+  readonly reloadOne: Timing;
+  readonly recompile: Timing;
   readonly peakRssMb: number;
 }
 
-function readSet(text: string): RecordSet {
+/** The records read as a records file is, a line at a time: a million records' JSONL is over V8's longest string. */
+function readSet(records: readonly RecordInput[]): RecordSet {
   const reader = createJsonlRecordReader('bench.jsonl');
-  reader.push(text);
+  for (const record of records) reader.push(`${JSON.stringify(record)}\n`);
   const read = reader.finish();
   if (!read.ok) throw new Error(read.error.message);
   return read.value;
+}
+
+/** CPU ms of a process on this machine from /proc (the server is local: the throwaway cluster or a local POSTGRES_URL). */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
+function expectOk<T>(result: Result<T, CompileError>): T {
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
 }
 
 async function measure(size: number, runs: number): Promise<SizeResult> {
@@ -45,28 +68,27 @@ async function measure(size: number, runs: number): Promise<SizeResult> {
   if (url === undefined) throw new Error('POSTGRES_URL is not set: run through scripts/with-postgres.sh');
   const { records, requiredIds } = generateRecords(size, 42);
   const contract = contractSchema.parse(benchContract(requiredIds));
-  const opened = await connect(url, `cc_bench_${size}`);
-  if (!opened.ok) throw new Error(opened.error.message);
-  const database = opened.value;
+  const database = expectOk(await connect(url, `cc_bench_${size}`));
   const tokeniser = createTokeniser(await openInMemoryDatabase());
+  const { rows } = await database.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const backend = rows[0]?.pid ?? 0;
+  const time = async <T>(work: () => Promise<Result<T, CompileError>>): Promise<Timing> => {
+    const [wall, cpu, server] = [performance.now(), process.cpuUsage(), processCpuMs(backend)];
+    expectOk(await work());
+    const used = process.cpuUsage(cpu);
+    return { wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, serverCpuMs: processCpuMs(backend) - server };
+  };
   try {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
-    const time = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
-      const start = performance.now();
-      const value = await work();
-      return [value, performance.now() - start];
-    };
-    const [, loadMs] = await time(async () => loadRecordSet(database, 'bench.jsonl', readSet(toJsonl(records)), tokeniser));
-    const compiles: number[] = [];
-    for (let run = 0; run < runs; run += 1) {
-      const [compiled, ms] = await time(async () => compileInDatabase(database, contract, tokeniser));
-      if (!compiled.ok) throw new Error(compiled.error.message);
-      compiles.push(ms);
-    }
+    const load = await time(async () => loadRecordSet(database, 'bench.jsonl', readSet(records), tokeniser));
+    const compiles: Timing[] = [];
+    for (let run = 0; run < runs; run += 1) compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
+    const p50 = percentile(compiles.map((timing) => timing.wallMs), 50);
     const changed = records.map((record, index) => (index === Math.floor(size / 2) ? { ...record, access: { ...record.access, labels: ['investigation'] } } : record));
-    const [, reloadOneMs] = await time(async () => loadRecordSet(database, 'bench.jsonl', readSet(toJsonl(changed)), tokeniser));
-    const [, recompileMs] = await time(async () => compileInDatabase(database, contract, tokeniser));
-    return { records: size, loadMs, compileP50Ms: percentile(compiles, 50), reloadOneMs, recompileMs, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+    const reloadOne = await time(async () => loadRecordSet(database, 'bench.jsonl', readSet(changed), tokeniser));
+    const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
+    const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
+    return { records: size, load, compileP50, reloadOne, recompile, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   } finally {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
     await database.end();
@@ -85,17 +107,21 @@ async function main(): Promise<void> {
   const results: SizeResult[] = [];
   for (const size of sizes) {
     const child = fork(fileURLToPath(import.meta.url), ['--child', String(size), '--runs', String(runs)], { execArgv: ['--import', 'tsx', '--max-old-space-size=8192'] });
-    results.push(await new Promise<SizeResult>((resolve, reject) => {
+    const result = await new Promise<SizeResult>((resolve, reject) => {
       child.on('message', (message) => resolve(message as SizeResult));
       child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`))));
-    }));
+    });
+    // Each size as it finishes, so a larger size that fails or is stopped leaves the smaller ones' figures.
+    console.log(JSON.stringify({ ...result, loadAverage: readFileSync('/proc/loadavg', 'utf8').trim() }));
+    results.push(result);
   }
-  const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;
-  console.log(formatTable(['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'peak RSS'], results.map((r) => [String(r.records), ms(r.loadMs), ms(r.compileP50Ms), ms(r.reloadOneMs), ms(r.recompileMs), `${r.peakRssMb.toFixed(0)} MB`])));
+  const seconds = (value: number) => (value / 1000).toFixed(2);
+  const timing = (t: Timing) => `${seconds(t.wallMs)} s (CPU ${seconds(t.cpuMs)} + server ${seconds(t.serverCpuMs)})`;
+  console.log(formatTable(['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'peak RSS'], results.map((r) => [String(r.records), timing(r.load), timing(r.compileP50), timing(r.reloadOne), timing(r.recompile), `${r.peakRssMb.toFixed(0)} MB`])));
   const [first, last] = [results[0], results[results.length - 1]];
   if (first && last && first !== last) {
     const growth = (pick: (r: SizeResult) => number) => growthExponent(first.records, pick(first), last.records, pick(last)).toFixed(2);
-    console.log(`growth exponent ${first.records} -> ${last.records}: load ${growth((r) => r.loadMs)}, compile ${growth((r) => r.compileP50Ms)}, recompile ${growth((r) => r.recompileMs)}, RSS ${growth((r) => r.peakRssMb)}`);
+    console.log(`growth exponent ${first.records} -> ${last.records} (wall): load ${growth((r) => r.load.wallMs)}, compile ${growth((r) => r.compileP50.wallMs)}, recompile ${growth((r) => r.recompile.wallMs)}, RSS ${growth((r) => r.peakRssMb)}`);
   }
 }
 
