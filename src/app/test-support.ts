@@ -74,6 +74,7 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
     controls: [{ id: 'remove-provenance', label: 'Remove required provenance', explanation: 'Drops the provenance of ADR-0234.', records: ['ADR-0234'] }],
     lateChanges: [{ id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', explanation: 'The user adds RUN-0880.', records: [] }],
     lateChangesGeneric: false,
+    tour: null,
     contract: {
       task: 'Retry policy',
       query: 'retry backoff',

@@ -81,6 +81,10 @@ describe('exports', () => {
     await session.resetWorkspace();
     const loaded = await session.loadFiles([file(exported.fileName, exported.json)], noProgress);
     expect(loaded.status).toBe('loaded');
+    // The tour travels with it: the loaded scenario shows the same steps as the built-in one.
+    const summaries = loaded.status === 'loaded' ? loaded.snapshot.scenarios : [];
+    expect(summaries.find((scenario) => scenario.key === 'loaded:retry-policy')?.tour).toEqual(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour);
+    expect(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour).toHaveLength(8);
     // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
     await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });
     const again = session.compile('diagnostic');

@@ -47,12 +47,12 @@ export function createExports({ workspace, compilations, tests }: { readonly wor
 
     /**
      * The selected scenario as a scenario file that loads back to the same receipt: the contract in force
-     * (with the user's edit), the records inline, and the scenario's controls and late changes.
+     * (with the user's edit), the records inline, and the scenario's controls, late changes and tour.
      */
     exportScenario(): ScenarioExport {
       const entry = workspace.currentEntry();
       const { scenario, recordSet } = workspace.effective(entry);
-      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges, ...tests.exported() };
+      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges, ...(scenario.tour ? { tour: scenario.tour } : {}), ...tests.exported() };
       return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: workspace.contractEdits.has(entry.key) };
     },
   };

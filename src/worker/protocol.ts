@@ -1,6 +1,7 @@
 import type { Audience } from '../core/disclosure';
 import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
+import type { TourStepFile } from '../core/format/tour';
 import type { FileKind } from '../core/passes/validate';
 import type { ReasonCode } from '../core/reasons';
 import type { EvidenceSlot, EvidenceState } from '../core/result';
@@ -46,6 +47,8 @@ export interface ScenarioSummary {
   readonly lateChanges: readonly ChangeSummary[];
   /** True when the scenario declares no late changes: those listed are generic ones worked out from its inputs. */
   readonly lateChangesGeneric: boolean;
+  /** The guided tour the scenario file carries; null: the app builds one from its controls and late changes. */
+  readonly tour: readonly TourStepFile[] | null;
   /** The contract in force: the scenario's own, or the user's saved edit of it. */
   readonly contract: Contract;
   readonly contractEdited: boolean;

@@ -84,6 +84,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
         controls: scenario.controls.map(change),
         lateChanges: scenario.lateChanges.map(change),
         lateChangesGeneric: entry.loaded.scenario.lateChanges.length === 0,
+        tour: scenario.tour ?? null,
         contract: scenario.contract,
         contractEdited: workspace.contractEdits.has(entry.key),
       };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { contractSchema } from './contract';
 import { expectationSuiteSchema } from './expectation';
 import { idSchema, recordSchema } from './record';
+import { knownTourChanges, tourSchema } from './tour';
 
 /**
  * Keys that no format has and that JavaScript treats specially (`__proto__` would set a prototype and
@@ -84,7 +85,9 @@ export const scenarioSchema = z.strictObject({
   lateChanges: z.array(lateChangeSchema).superRefine(uniqueIds).default([]),
   /** Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app opens them. */
   suites: z.array(expectationSuiteSchema).optional(),
-});
+  /** Its own guided tour; without one the app builds one from its controls and late changes. */
+  tour: tourSchema.optional(),
+}).superRefine(knownTourChanges);
 
 export type Patch = z.output<typeof patchSchema>;
 export type Control = z.output<typeof controlSchema>;
