@@ -14,7 +14,7 @@ async function expectNoSeriousViolations(page: Page, state: string): Promise<voi
 async function compiled(app: AppPage): Promise<void> {
   await app.goto();
   // The trace rows are on screen too, not only the audit strip.
-  await expect(app.traceCount).toHaveText(/^Showing \d+ of \d+ candidates$/);
+  await expect(app.traceCount).toHaveText(/^Showing [\d,]+ of [\d,]+ candidates$/);
 }
 
 test.describe('axe: no serious or critical violation in any main state', () => {

@@ -43,7 +43,7 @@ test.describe('The workspace database', () => {
     expect(await rememberedShown(app)).toEqual([receipt]);
     await expect(page.getByTestId('audit-outcome')).toHaveText('Packet emitted');
     await expect(page.getByTestId('export-status')).not.toContainText('last session');
-    await expect(page.getByTestId('scenario-records')).toHaveText('10000 records');
+    await expect(page.getByTestId('scenario-records')).toHaveText('10,000 records');
     // Worker-side markers, not timing: no records file was read, no drop indexed, and no row written.
     expect(await workerMeasureCount(app, 'cc:read-records')).toBe(0);
     expect(await workerMeasureCount(app, 'cc:index')).toBe(0);

@@ -246,7 +246,8 @@ export class ContextCompilerPage {
    */
   async readTrace(): Promise<RecordDecision[]> {
     await this.waitForCompiled();
-    const shown = Number((/Showing (\d+) of/.exec((await this.traceCount.textContent()) ?? '') ?? [])[1] ?? 0);
+    // The count is written with thousands separators ("Showing 12,000 of 100,000").
+    const shown = Number(((/Showing ([\d,]+) of/.exec((await this.traceCount.textContent()) ?? '') ?? [])[1] ?? '0').replaceAll(',', ''));
     const scroller = this.page.getByRole('rowgroup', { name: 'Trace rows' });
     const rows = new Map<string, RecordDecision>();
     if (shown === 0) return [];

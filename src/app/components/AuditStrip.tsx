@@ -29,6 +29,7 @@ export function AuditStrip() {
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
   const userViewId = <TermLink term="user-view-id">User view</TermLink>;
+  const decision = <TermLink term="decision">Decision</TermLink>;
   return (
     <section className="audit-strip" aria-label="Audit strip" data-testid="audit-strip">
       {view ? (
@@ -45,7 +46,7 @@ export function AuditStrip() {
             <Fact term={userViewId} value={shortHash(view.userViewId ?? '')} testId="audit-user-view" title={view.userViewId ?? undefined} />
           )}
           <Fact
-            term="Decision"
+            term={decision}
             value={view.status !== 'packet' ? 'None: no packet' : view.decisionBlockedBy.length > 0 ? `Reserved for a person (${view.decisionBlockedBy.join(', ')} not established)` : 'May rest on the packet'}
             testId="audit-decision"
           />
@@ -61,7 +62,7 @@ export function AuditStrip() {
           <Fact term={budget} value="…" />
           <Fact term="Outcome" value="Compiling…" />
           <Fact term={receipt} value="…" />
-          <Fact term="Decision" value="…" />
+          <Fact term={decision} value="…" />
         </dl>
       )}
       <p className="principle" data-testid="audit-principle">

@@ -1,7 +1,7 @@
 import { REASONS } from '../../core/reasons';
 import type { PacketColumn, PropositionCoverage } from '../../worker/protocol';
 import { useResultStore } from '../state/result-store';
-import { formatCount, plural } from './format';
+import { formatCount, plural, titleBesideId } from './format';
 import { CodeLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
 
@@ -117,7 +117,7 @@ function Column({ column }: { column: PacketColumn }) {
               <span className="entry-id">
                 <RecordLink id={entry.id} />
               </span>
-              <span className="entry-title">{entry.title}</span>
+              <span className="entry-title">{titleBesideId(entry.id, entry.title)}</span>
               <span className="entry-tags">
                 {plural(entry.tokens, 'token')}
                 {entry.required ? ' · required' : ''}

@@ -8,6 +8,7 @@ import { revertContract, selectScenario, setControl, updateContract } from '../s
 import { useResultStore } from '../state/result-store';
 import { useChangeText } from './change-text';
 import { SteadyButton } from './SteadyButton';
+import { formatCount, plural } from './format';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
 type TextField = 'task' | 'query' | 'asOf' | 'purpose' | 'project' | 'subject';
@@ -339,8 +340,8 @@ export function ContractPanel() {
       </p>
       {scenario.description ? <p className="caption">{scenario.description}</p> : null}
       <p className="caption" data-testid="scenario-records">
-        {recordCount} records
-        {recordCount !== scenario.recordCount ? ` (${scenario.recordCount} in the scenario)` : ''}
+        {plural(recordCount, 'record')}
+        {recordCount !== scenario.recordCount ? ` (${formatCount(scenario.recordCount)} in the scenario)` : ''}
       </p>
       {compiled && compiled.changes.length > 0 ? (
         <p className="compiled-with" data-testid="compiled-with">

@@ -28,7 +28,7 @@ export function DropZone({ children }: { children: ReactNode }) {
       {children}
       {depth > 0 ? (
         <div className="drop-overlay" aria-hidden="true">
-          Drop records (JSONL), a contract, a scenario, a saved receipt or an expectation suite
+          <span>Drop records (JSONL), a contract, a scenario, a saved receipt or an expectation suite</span>
         </div>
       ) : null}
     </div>

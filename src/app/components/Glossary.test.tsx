@@ -25,6 +25,8 @@ describe('Glossary', () => {
     const link = screen.getByRole('button', { name: /EXCLUDE_\s?NOT_\s?AUTHORISED/ });
     expect(link).toHaveTextContent(/^EXCLUDE_NOT_AUTHORISED$/);
     expect(link.querySelectorAll('wbr')).toHaveLength(2);
+    // Its plain words are there before the glossary opens.
+    expect(link).toHaveAccessibleDescription(REASONS.EXCLUDE_NOT_AUTHORISED.summary);
     await user.click(link);
     const dialog = screen.getByRole('dialog', { name: 'Glossary' });
     expect(screen.getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toHaveFocus();

@@ -12,6 +12,7 @@ export const GLOSSARY_TERMS = [
   { key: 'score', term: 'Score', text: 'Relevance, higher is better: −bm25 from SQLite FTS5, or the record’s declared relevance when the contract says ranking: declared. bm25 over a few short records is tiny, so scores are shown to three significant digits (1.23 × 10⁻⁶).' },
   { key: 'fact', term: 'Boundary fact', text: 'The value that decided a record, set against the contract, e.g. “valid_to 2026-08-28 < as_of 2026-08-30”.' },
   { key: 'required', term: 'Required', text: 'Named in the contract’s required records: protected before any ranking. If one is missing, illegal, unverifiable or too large, no packet is emitted (fail-closed).' },
+  { key: 'decision', term: 'Decision', text: 'Whether the assistant’s answer may rest on the packet alone. “May rest on the packet”: every blocking proposition of the contract is supported by an admitted record. “Reserved for a person”: a blocking proposition is not supported, so a person decides. With no packet there is nothing to rest on.' },
   { key: 'fail-closed', term: 'Fail-closed', text: 'The compiler read the inputs and refused: an obligation could not be met, so no packet exists and nothing can be copied.' },
   { key: 'views', term: 'User view and diagnostic view', text: 'One compilation, two renderings. The diagnostic view names every record; the user view counts, but never names, records excluded by an authorisation rule or a deny label. Exports follow the view on screen.' },
 ] as const;
@@ -59,7 +60,8 @@ export function CodeText({ code }: { code: string }) {
 /** A reason code wherever it is shown: a button that opens the glossary at its entry. */
 export function CodeLink({ code, testId }: { code: ReasonCode; testId?: string }) {
   return (
-    <button type="button" className="code-link" aria-haspopup="dialog" onClick={() => openGlossary(code)} data-testid={testId}>
+    // The catalogue's plain words ride along as the tooltip and the accessible description; the glossary has the rest.
+    <button type="button" className="code-link" aria-haspopup="dialog" title={REASONS[code].summary} onClick={() => openGlossary(code)} data-testid={testId}>
       <CodeText code={code} />
     </button>
   );

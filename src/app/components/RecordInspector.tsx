@@ -3,7 +3,7 @@ import type { RecordInspection } from '../../worker/protocol';
 import { closeInspector, openInspector } from '../state/debug-actions';
 import { useDebugStore } from '../state/debug-store';
 import { useUiStore } from '../state/ui-store';
-import { formatScore } from './format';
+import { formatScore, titleBesideId } from './format';
 import { CodeLink, TermLink } from './Glossary';
 import { useModalDialog } from './use-modal-dialog';
 
@@ -43,7 +43,7 @@ function Body({ record }: { record: RecordInspection }) {
   const firstFailure = record.gates.find((gate) => !gate.passed);
   return (
     <>
-      <p className="inspector-title">{record.title}</p>
+      <p className="inspector-title">{titleBesideId(record.id, record.title)}</p>
       <dl className="inspector-facts">
         <div>
           <dt>Decision</dt>

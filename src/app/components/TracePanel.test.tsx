@@ -46,7 +46,7 @@ describe('TracePanel', () => {
     const firstPage = Array.from({ length: TRACE_PAGE_SIZE }, (_, index) => row(index));
     useResultStore.setState({ trace: { matched: 100_000, total: 100_000, pages: new Map([[0, firstPage]]) } });
     render(<TracePanel />);
-    expect(screen.getByTestId('trace-count')).toHaveTextContent('Showing 100000 of 100000 candidates');
+    expect(screen.getByTestId('trace-count')).toHaveTextContent('Showing 100,000 of 100,000 candidates');
     const rendered = screen.getAllByRole('row').length;
     expect(rendered).toBeGreaterThan(2);
     expect(rendered).toBeLessThan(100);

@@ -5,7 +5,7 @@ import type { TraceChange, TraceRowView, TraceSortKey } from '../../worker/proto
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
 import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
-import { formatScore } from './format';
+import { formatCount, formatScore } from './format';
 import { CodeLink, TermLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
 import { NARROW_SCREEN, useElementWidth, useMediaQuery } from './use-media-query';
@@ -178,7 +178,7 @@ export function TracePanel() {
       <TraceFilters />
       <TraceLegend />
       <p data-testid="trace-count" aria-live="polite">
-        Showing {trace.matched} of {trace.total} candidates
+        Showing {formatCount(trace.matched)} of {formatCount(trace.total)} candidates
       </p>
       {notice ? (
         <p className="withheld" data-testid="withheld-notice">

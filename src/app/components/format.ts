@@ -18,7 +18,7 @@ export function formatScore(score: number | null): string {
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 /**
@@ -28,4 +28,14 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function formatCount(count: number): string {
   if (!Number.isInteger(count)) return String(count);
   return `${count < 0 ? '-' : ''}${String(Math.abs(count)).replace(/\B(?=(\d{3})+$)/g, ',')}`;
+}
+
+/**
+ * A record's title without a leading copy of its id ("ADR-0234: Bounded…" beside the id ADR-0234): the id is
+ * shown next to every title already, so the repeat only costs a line of a narrow column.
+ */
+export function titleBesideId(id: string, title: string): string {
+  if (!title.startsWith(id)) return title;
+  const rest = title.slice(id.length).replace(/^\s*[:—–-]\s*/, '');
+  return rest === title.slice(id.length) || rest === '' ? title : rest;
 }
