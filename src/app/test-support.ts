@@ -56,6 +56,7 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     recordCount: 13,
     appliedChanges: [],
     changeTexts: [],
+    marks: null,
     traceCodes: [
       { code: 'SELECTED_REQUIRED', count: 1 },
       { code: 'EXCLUDE_IDENTITY', count: 1 },

@@ -7,10 +7,11 @@ import type { ReceiptDiff } from '../core/receipt-diff';
 import type { Baselines, Receipt } from '../core/result';
 import { buildUserView, type UserView } from '../core/user-view';
 import { prepareScenario } from '../scenarios/prepare';
+import { changeMarks, rowMarks, type MarkSide } from './change-marks';
 import { appliedChanges, compileView, type Compiled } from './compile-view';
 import type { CorpusIndex } from './corpus-index';
 import { evidenceAttempts, inspectRecord, resolutionOf, type ViewSource } from './debug-views';
-import type { AsOfStops, CompileResponse, CompileView, EvidenceAttempts, InspectResponse } from './protocol';
+import type { AsOfStops, ChangeMarks, CompileResponse, CompileView, EvidenceAttempts, InspectResponse, RowMark } from './protocol';
 import { measured } from './user-timing';
 import type { Workspace } from './workspace';
 
@@ -33,6 +34,10 @@ export interface LastCompile extends Compiled {
   pinnedDiff?: { readonly pinned: Receipt; readonly byAudience: Map<Audience, ReceiptDiff> };
   /** The key of the saved workspace it was compiled from, when its result may be remembered for the next boot. */
   readonly inputsKey: string | null;
+  /** The compilation of the same scenario just before it, which its change marks are against; dropped once a later one replaces it, so no chain is kept. */
+  before: LastCompile | null;
+  /** Per audience: the trace rows new or with another decision than in `before`, worked out when the trace is first asked for. */
+  rowMarks?: Map<Audience, ReadonlyMap<string, RowMark>>;
 }
 
 export interface CompilationsDeps {
@@ -54,6 +59,8 @@ export type Compilations = ReturnType<typeof createCompilations>;
  */
 export function createCompilations({ compiler, workspace, corpus, inputsKey, shown }: CompilationsDeps) {
   let last: LastCompile | null = null;
+  // The last compilation that succeeded, kept while the next compiles (`last` is cleared first) so that one's marks can compare with it.
+  let lastSucceeded: LastCompile | null = null;
   let compilations = 0;
 
   const disclosed = (compiled: LastCompile, audience: Audience): DisclosedView => {
@@ -74,6 +81,18 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
 
   const userViewOf = (compiled: LastCompile): UserView => (compiled.userView ??= buildUserView(compiled.outcome, disclosed(compiled, 'user')));
 
+  const markSide = (compiled: LastCompile, audience: Audience): MarkSide => {
+    const baselines = audience === 'diagnostic' ? compiled.baselines : null;
+    const { outcome, request } = compiled;
+    return {
+      view: disclosed(compiled, audience),
+      packets: { naive: baselines?.naive.selected ?? null, postFilter: baselines?.postFilter.selected ?? null, compiled: outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [] },
+      titleOf: (id) => request.recordSet.byId.get(id)?.record.title ?? id,
+    };
+  };
+
+  const marksOf = (compiled: LastCompile, audience: Audience): ChangeMarks | null => (compiled.before ? changeMarks(compiled.before.serial, markSide(compiled.before, audience), markSide(compiled, audience)) : null);
+
   const baselinesAtHand = (compiled: LastCompile): boolean => corpus.atHand(compiled.scenarioKey, compiled.request.recordSet.records.length);
 
   /**
@@ -90,7 +109,7 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     const indexing = audience === 'diagnostic' && baselines === null ? { done: progress?.done ?? 0, total: progress?.total ?? compiled.request.recordSet.records.length } : null;
     const source = viewSource(compiled, audience);
     const attempts = answer && compiled.request.recordSet.records.length >= ATTEMPTS_AFTER_RESULT_FROM ? null : evidenceAttempts(source);
-    return compileView(compiled, source, audience === 'user' ? userViewOf(compiled) : null, baselines, indexing, attempts);
+    return compileView(compiled, source, audience === 'user' ? userViewOf(compiled) : null, baselines, indexing, attempts, marksOf(compiled, audience));
   };
 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
@@ -105,6 +124,8 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     if (!outcome.ok) return { ok: false, error: outcome.error };
     compilations += 1;
     const { scenario } = workspace.effective(workspace.currentEntry());
+    const before = lastSucceeded?.scenarioKey === workspace.selection.scenarioKey ? lastSucceeded : null;
+    if (before) before.before = null;
     const compiled: LastCompile = {
       serial: compilations,
       scenarioKey: workspace.selection.scenarioKey,
@@ -115,10 +136,12 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
       views: new Map(),
       baselines: null,
       inputsKey: inputsKey(),
+      before,
     };
     // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
     const view = viewOf(compiled, audience, { answer: true });
     last = compiled;
+    lastSucceeded = compiled;
     shown(audience);
     return { ok: true, view };
   };
@@ -127,6 +150,17 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     last: (): LastCompile | null => last,
     forget(): void {
       last = null;
+      lastSucceeded = null;
+    },
+    /** The trace rows of `compiled` new to the view or with another decision than in the compilation before, for `audience`. */
+    rowMarksOf(compiled: LastCompile, audience: Audience): ReadonlyMap<string, RowMark> {
+      compiled.rowMarks ??= new Map();
+      let marks = compiled.rowMarks.get(audience);
+      if (!marks) {
+        marks = compiled.before ? rowMarks(disclosed(compiled.before, audience), disclosed(compiled, audience)) : new Map<string, RowMark>();
+        compiled.rowMarks.set(audience, marks);
+      }
+      return marks;
     },
     disclosed,
     viewSource,

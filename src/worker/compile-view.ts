@@ -8,7 +8,7 @@ import type { Baselines, CompileOutcome } from '../core/result';
 import type { UserView } from '../core/user-view';
 import { changeTextsFor, withShownLabels } from './change-texts';
 import { codesOf, columnCoverage, type ViewSource } from './debug-views';
-import type { AppliedChange, ColumnEntry, CompileView, EvidenceAttempts, PacketColumn } from './protocol';
+import type { AppliedChange, ChangeMarks, ColumnEntry, CompileView, EvidenceAttempts, PacketColumn } from './protocol';
 
 /*
  * One compilation as the page shows it: its three packet columns, counts, failure, evidence and the texts
@@ -53,7 +53,7 @@ function titleOf(recordSet: RecordSet, id: string): string {
 }
 
 /** `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it shows. */
-export function compileView(compiled: Compiled, source: ViewSource, userView: UserView | null, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null, attempts: readonly EvidenceAttempts[] | null): CompileView {
+export function compileView(compiled: Compiled, source: ViewSource, userView: UserView | null, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null, attempts: readonly EvidenceAttempts[] | null, marks: ChangeMarks | null = null): CompileView {
   const { outcome, request } = compiled;
   const { view } = source;
   const required = new Set(request.contract.requiredRecords);
@@ -137,6 +137,7 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
     recordCount: request.recordSet.records.length,
     appliedChanges: withShownLabels(compiled.appliedChanges, changeTexts),
     changeTexts,
+    marks,
     traceCodes: [...codeCounts].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
   };
 }

@@ -4,6 +4,7 @@ import type { ReasonCode } from '../core/reasons';
 import type { FirstDifference, ReceiptDiff } from '../core/receipt-diff';
 import type { DiffSection } from '../core/receipt-diff-text';
 import type { Decision, DrillVerdict, GateName } from '../core/result';
+import type { RowMark } from './protocol-marks';
 
 /*
  * The debugger's views as they cross the worker boundary: trace rows and their windows, the record
@@ -28,6 +29,8 @@ export interface TraceRowFacts {
 export interface TraceRowView extends TraceRowFacts {
   /** Against the pinned baseline: new record, decision or code changed, other fields changed; null when unchanged or nothing is pinned. */
   readonly change: TraceChange | null;
+  /** Against the compilation before this one (no pin needed): new to the view, or its decision changed; null otherwise. */
+  readonly mark: RowMark | null;
 }
 
 export type TraceChange = 'added' | 'decision' | 'code' | 'row';

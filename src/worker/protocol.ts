@@ -12,9 +12,11 @@ import type { EvaluationGrowthSize } from './evaluation-sizes';
 import type { TestsView } from './expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
 import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView } from './protocol-debugger';
+import type { ChangeMarks } from './protocol-marks';
 
 export type { TestsView } from './expectation-runs';
 export * from './protocol-debugger';
+export * from './protocol-marks';
 export * from './saved-workspace';
 
 /** A control or late change as the UI shows it: the patches stay in the worker. */
@@ -252,6 +254,8 @@ export interface CompileView {
   readonly appliedChanges: readonly AppliedChange[];
   /** Every control's and late change's text as this view may show it: the user view redacts the records it withholds. */
   readonly changeTexts: readonly ChangeText[];
+  /** What this compilation changed against the one before it of the same scenario; null for the first. */
+  readonly marks: ChangeMarks | null;
   /** Reason codes present in the visible trace, for the filter. */
   readonly traceCodes: readonly { readonly code: ReasonCode; readonly count: number }[];
 }

@@ -35,7 +35,7 @@ export function createTraceQuery({ compilations, comparisons }: { readonly compi
         cache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
       }
       const { rows, total, context, changes } = cache;
-      return traceWindow(rows, total, context, changes, offset, limit);
+      return traceWindow(rows, total, context, changes, offset, limit, compilations.rowMarksOf(last, filter.audience));
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { TraceRow } from '../core/result';
 import { renderFact, type FactContext } from '../core/reasons';
 import { traceRowFacts } from './debug-views';
-import { MAX_TRACE_WINDOW, type TraceChange, type TraceFilter, type TracePage, type TraceRowView } from './protocol';
+import { MAX_TRACE_WINDOW, type RowMark, type TraceChange, type TraceFilter, type TracePage, type TraceRowView } from './protocol';
 
 /*
  * The trace as the page asks for it: filtered and sorted in the worker once per compilation and query,
@@ -49,13 +49,13 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
 }
 
 /** Rows `offset` on (at most `limit`, and never more than MAX_TRACE_WINDOW) of a filtered and sorted trace, as the page renders them. */
-export function traceWindow(rows: readonly TraceRow[], total: number, context: FactContext, changes: ReadonlyMap<string, TraceChange>, offset: number, limit: number): TracePage {
+export function traceWindow(rows: readonly TraceRow[], total: number, context: FactContext, changes: ReadonlyMap<string, TraceChange>, offset: number, limit: number, marks: ReadonlyMap<string, RowMark> = new Map()): TracePage {
   const start = Math.max(0, Math.floor(offset));
   const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null)), matched: rows.length, total };
+  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null, marks.get(row.id) ?? null)), matched: rows.length, total };
 }
 
 /** The compact row the UI renders, its fact in words. */
-function toRowView(row: TraceRow, context: FactContext, change: TraceChange | null = null): TraceRowView {
-  return { ...traceRowFacts(row, context), change };
+function toRowView(row: TraceRow, context: FactContext, change: TraceChange | null, mark: RowMark | null): TraceRowView {
+  return { ...traceRowFacts(row, context), change, mark };
 }

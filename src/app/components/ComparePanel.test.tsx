@@ -32,6 +32,29 @@ describe('ComparePanel', () => {
     expect(within(screen.getByRole('region', { name: 'Compiled packet' })).getByTestId('entry-compiled-ADR-0234')).toBeInTheDocument();
   });
 
+  it('marks the entries that entered a packet and lists those that left, with their codes in words', () => {
+    const sample = sampleView();
+    resetStores(
+      sampleView({
+        marks: {
+          since: 0,
+          columns: {
+            naive: { entered: ['LED-0045'], left: [{ id: 'ADR-0198', title: 'Old retry decision', now: null }] },
+            postFilter: { entered: [], left: [] },
+            compiled: { entered: [], left: [{ id: 'RUN-0866', title: 'Incident run', now: { decision: 'excluded', code: 'EXCLUDE_BUDGET' } }] },
+          },
+        },
+        columns: sample.columns,
+      }),
+    );
+    render(<ComparePanel />);
+    expect(screen.getByTestId('entered-naive-LED-0045')).toHaveTextContent('◆ entered: LED-0045, illegal · EXCLUDE_SCOPE Outside the scopes the contract allows.');
+    expect(screen.getByTestId('left-naive-ADR-0198')).toHaveTextContent('◆ left: ADR-0198 Old retry decision, no longer among the records');
+    expect(screen.getByTestId('left-compiled-RUN-0866')).toHaveTextContent('now excluded · EXCLUDE_BUDGET Legal and ranked, but pruned');
+    expect(screen.queryByTestId('entered-compiled-ADR-0234')).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('◆ At the last change: naive top-k: 1 entry entered, 1 left; compiled packet: 0 entries entered, 1 left.');
+  });
+
   it('shows a fail-closed state with its code, no packet, and no copy action', () => {
     const failed = sampleView({
       status: 'fail_closed',

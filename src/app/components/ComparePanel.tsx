@@ -1,5 +1,6 @@
 import { REASONS } from '../../core/reasons';
-import type { PacketColumn, PropositionCoverage } from '../../worker/protocol';
+import type { PacketColumn, PacketMarks, PropositionCoverage } from '../../worker/protocol';
+import { EnteredMark, LeftEntries, MarksSummary } from './ChangeMarks';
 import { useResultStore } from '../state/result-store';
 import { formatCount, plural, titleBesideId } from './format';
 import { CodeLink } from './Glossary';
@@ -95,8 +96,9 @@ function CoverageTable({ columns }: { columns: readonly PacketColumn[] }) {
   );
 }
 
-function Column({ column }: { column: PacketColumn }) {
+function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | null }) {
   const { title, caption } = COLUMN_TITLES[column.kind];
+  const entered = new Set(marks?.entered);
   return (
     <section className={`packet-column packet-column-${column.kind}`} aria-label={title} data-testid={`column-${column.kind}`}>
       <h3>{title}</h3>
@@ -113,7 +115,7 @@ function Column({ column }: { column: PacketColumn }) {
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
-            <li key={entry.id} className={entry.illegal ? 'entry illegal' : 'entry'} data-testid={`entry-${column.kind}-${entry.id}`}>
+            <li key={entry.id} className={`entry${entry.illegal ? ' illegal' : ''}${entered.has(entry.id) ? ' entered' : ''}`} data-testid={`entry-${column.kind}-${entry.id}`}>
               <span className="entry-id">
                 <RecordLink id={entry.id} />
               </span>
@@ -124,6 +126,7 @@ function Column({ column }: { column: PacketColumn }) {
                 {entry.illegal ? ' · illegal: ' : ' · '}
                 <CodeLink code={entry.code} testId={`entry-code-${column.kind}-${entry.id}`} />
               </span>
+              {entered.has(entry.id) ? <EnteredMark entry={entry} testId={`entered-${column.kind}-${entry.id}`} /> : null}
             </li>
           ))}
         </ol>
@@ -132,6 +135,7 @@ function Column({ column }: { column: PacketColumn }) {
           No packet emitted.
         </p>
       )}
+      {marks ? <LeftEntries kind={column.kind} marks={marks} /> : null}
     </section>
   );
 }
@@ -166,8 +170,8 @@ function IndexingColumn({ kind, progress }: { kind: 'naive' | 'post-filter'; pro
   );
 }
 
-function BaselineColumn({ kind, column, progress }: { kind: 'naive' | 'post-filter'; column: PacketColumn | null; progress: { readonly done: number; readonly total: number } | null }) {
-  if (column) return <Column column={column} />;
+function BaselineColumn({ kind, column, marks, progress }: { kind: 'naive' | 'post-filter'; column: PacketColumn | null; marks: PacketMarks | null; progress: { readonly done: number; readonly total: number } | null }) {
+  if (column) return <Column column={column} marks={marks} />;
   return progress ? <IndexingColumn kind={kind} progress={progress} /> : <DiagnosticOnlyColumn kind={kind} />;
 }
 
@@ -221,10 +225,11 @@ export function ComparePanel() {
       {view ? (
         <>
           <p className="caption">Three packets under the same budget of {view.tokenBudget} tokens.</p>
+          <MarksSummary marks={view.marks} />
           <div className="columns">
-            <BaselineColumn kind="naive" column={view.columns.naive} progress={indexing} />
-            <BaselineColumn kind="post-filter" column={view.columns.postFilter} progress={indexing} />
-            <Column column={view.columns.compiled} />
+            <BaselineColumn kind="naive" column={view.columns.naive} marks={view.marks?.columns.naive ?? null} progress={indexing} />
+            <BaselineColumn kind="post-filter" column={view.columns.postFilter} marks={view.marks?.columns.postFilter ?? null} progress={indexing} />
+            <Column column={view.columns.compiled} marks={view.marks?.columns.compiled ?? null} />
           </div>
           <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />
           {view.decisionBlockedBy.length > 0 ? (

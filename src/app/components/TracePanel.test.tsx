@@ -18,6 +18,7 @@ const row = (index: number): TraceRowView => ({
   score: index % 2 === 0 ? 1.5 : null,
   rank: index % 2 === 0 ? index / 2 + 1 : null,
   change: null,
+  mark: null,
 });
 
 /** Answers every media query as a screen `width` px wide would (only max-width queries are asked). */
@@ -118,5 +119,14 @@ describe('TracePanel', () => {
     expect(screen.getByTestId('trace-change-REC-000002')).toHaveTextContent('new since the baseline');
     expect(screen.queryByTestId('trace-change-REC-000001')).toBeNull();
     expect(screen.getByRole('button', { name: 'Inspect REC-000001' })).toBeInTheDocument();
+  });
+
+  it('marks the rows that are new or decided otherwise than at the compilation before, with the old code in words', () => {
+    const was = { kind: 'decision' as const, before: { decision: 'selected' as const, code: 'SELECTED_RANKED' as const } };
+    useResultStore.setState({ trace: { matched: 2, total: 2, pages: new Map([[0, [{ ...row(0), mark: was }, { ...row(1), mark: { kind: 'new' as const } }]]]) } });
+    render(<TracePanel />);
+    expect(screen.getByTestId('trace-mark-REC-000000')).toHaveTextContent('◆ was selected at the last change (SELECTED_RANKED: Legal optional record ranked by relevance');
+    expect(screen.getByTestId('trace-mark-REC-000001')).toHaveTextContent('◆ new at the last change');
+    expect(screen.getByTestId('trace-row-REC-000001')).toHaveClass('changed');
   });
 });

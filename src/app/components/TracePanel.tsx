@@ -5,6 +5,7 @@ import type { TraceChange, TraceRowView, TraceSortKey } from '../../worker/proto
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
 import { traceRowAt, useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
+import { RowMarkBadge } from './ChangeMarks';
 import { formatCount, formatScore } from './format';
 import { CodeLink, TermLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
@@ -61,6 +62,7 @@ function Row({ row }: { row: TraceRowView }) {
             ◆ {CHANGE_LABELS[row.change]}
           </span>
         ) : null}
+        {row.mark ? <RowMarkBadge id={row.id} mark={row.mark} /> : null}
       </div>
       <div role="cell" className="trace-cell trace-code" data-label="Reason">
         <CodeLink code={row.code} />
@@ -122,7 +124,7 @@ function TraceLegend() {
   return (
     <p className="caption trace-legend" data-testid="trace-legend">
       <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records, higher is better. A{' '}
-      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an id opens the record inspector. ◆ marks a row that changed since the pinned baseline.
+      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an id opens the record inspector. ◆ marks a row that is new or decided otherwise than at the last change, or that changed since the pinned baseline.
     </p>
   );
 }
@@ -216,7 +218,7 @@ export function TracePanel() {
                   data-index={item.index}
                   role="row"
                   aria-rowindex={item.index + 2}
-                  className={`trace-row ${row.decision}${row.change ? ' changed' : ''}`}
+                  className={`trace-row ${row.decision}${row.change || row.mark ? ' changed' : ''}`}
                   data-testid={`trace-row-${row.id}`}
                   style={position}
                 >

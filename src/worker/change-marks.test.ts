@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
+import { readBuiltinScenarios } from './builtin-sources';
+import type { Audience } from '../core/disclosure';
+import { MAX_TRACE_WINDOW } from './protocol';
+import { createSession, type Session } from './session';
+import { memoryStorage } from './test-support/memory-storage';
+
+let compiler: Compiler;
+
+beforeAll(async () => {
+  compiler = createCompiler(await sharedDriver());
+});
+
+async function sessionOn(scenarioKey: string): Promise<Session> {
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  await session.start();
+  await session.select({ scenarioKey, controls: [], lateChanges: [] });
+  return session;
+}
+
+function viewOf(session: Session, audience: Audience) {
+  const response = session.compile(audience);
+  if (!response.ok) throw new Error(response.error.message);
+  return response.view;
+}
+
+const markedRows = (session: Session, audience: Audience) =>
+  session
+    .queryTrace({ ...DEFAULT_TRACE_QUERY, audience, offset: 0, limit: MAX_TRACE_WINDOW })
+    .rows.filter((row) => row.mark !== null)
+    .map((row) => [row.id, row.mark]);
+
+describe('what each recompilation changed, against the one before it', () => {
+  it('marks the superseded decision entering the naive packet and its new trace row, and leaving again when switched off', async () => {
+    const session = await sessionOn('retry-policy');
+    expect(viewOf(session, 'diagnostic').marks).toBeNull();
+    expect(markedRows(session, 'diagnostic')).toEqual([]);
+
+    await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
+    const on = viewOf(session, 'diagnostic');
+    expect(on.marks?.since).toBe(on.compilation - 1);
+    expect(on.marks?.columns.naive?.entered).toContain('ADR-0198');
+    expect(on.columns.naive?.entries.find((entry) => entry.id === 'ADR-0198')).toMatchObject({ illegal: true, code: 'EXCLUDE_SUPERSEDED' });
+    expect(on.marks?.columns.compiled).toEqual({ entered: [], left: [] });
+    expect(markedRows(session, 'diagnostic')).toEqual([['ADR-0198', { kind: 'new' }]]);
+
+    await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
+    const off = viewOf(session, 'diagnostic');
+    expect(off.marks?.columns.naive?.entered).not.toContain('ADR-0198');
+    expect(off.marks?.columns.naive?.left).toContainEqual({ id: 'ADR-0198', title: 'Retry backoff policy for card authorisation timeouts (2024)', now: null });
+    expect(markedRows(session, 'diagnostic')).toEqual([]);
+  });
+
+  it('marks a decision that changed with what it was, and the compiled packet losing every entry when it fails closed', async () => {
+    const session = await sessionOn('retry-policy');
+    const before = viewOf(session, 'diagnostic');
+    await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    const after = viewOf(session, 'diagnostic');
+    expect(after.status).toBe('fail_closed');
+    expect(after.marks?.columns.compiled.left.map((entry) => entry.id)).toEqual(before.columns.compiled.entries.map((entry) => entry.id));
+    expect(after.marks?.columns.compiled.left.find((entry) => entry.id === 'ADR-0234')?.now).toEqual({ decision: 'excluded', code: 'REQUIRED_MISSING_PROVENANCE' });
+    expect(markedRows(session, 'diagnostic')).toContainEqual(['ADR-0234', { kind: 'decision', before: { decision: 'selected', code: 'SELECTED_REQUIRED' } }]);
+  });
+
+  it('compares only compilations of the same scenario', async () => {
+    const session = await sessionOn('retry-policy');
+    viewOf(session, 'diagnostic');
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
+    expect(viewOf(session, 'diagnostic').marks).toBeNull();
+    expect(markedRows(session, 'diagnostic')).toEqual([]);
+  });
+
+  it('in the user view never marks a record withheld at either compilation, while the diagnostic view does', async () => {
+    const session = await sessionOn('atlas-credit-review');
+    viewOf(session, 'user');
+    await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit', 'different-caller'], lateChanges: [] });
+    const user = viewOf(session, 'user');
+    const userRows = markedRows(session, 'user');
+    const withheld = session
+      .queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'diagnostic', offset: 0, limit: MAX_TRACE_WINDOW })
+      .rows.filter((row) => ['EXCLUDE_NOT_AUTHORISED', 'EXCLUDE_PURPOSE', 'EXCLUDE_DENY_LABEL'].includes(row.code))
+      .map((row) => row.id);
+    expect(withheld).toContain('X9');
+    const diagnostic = session.disclose('diagnostic');
+    if (!diagnostic.ok) throw new Error(diagnostic.error.message);
+    // The caller change moves records into withheld ones: the diagnostic view marks them, the user view names none.
+    expect(markedRows(session, 'diagnostic').length).toBeGreaterThan(0);
+    expect(diagnostic.view.marks?.columns.compiled.left.length).toBeGreaterThan(0);
+    for (const id of withheld) {
+      expect(JSON.stringify(user.marks)).not.toContain(`"${id}"`);
+      expect(userRows.map(([row]) => row)).not.toContain(id);
+    }
+  });
+});
