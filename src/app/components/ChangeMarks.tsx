@@ -1,6 +1,6 @@
 import { REASONS } from '../../core/reasons';
 import type { ChangeMarks, ColumnEntry, DecisionAt, PacketMarks, RowMark } from '../../worker/protocol';
-import { plural } from './format';
+import { plural, titleBesideId } from './format';
 import { CodeLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
 
@@ -34,7 +34,7 @@ export function LeftEntries({ kind, marks }: { kind: string; marks: PacketMarks 
     <ul className="left-entries" aria-label="Left this packet at the last change">
       {marks.left.map((entry) => (
         <li key={entry.id} className="change-mark" data-testid={`left-${kind}-${entry.id}`}>
-          ◆ left: <RecordLink id={entry.id} /> {entry.title}
+          ◆ left: <RecordLink id={entry.id} /> {titleBesideId(entry.id, entry.title)}
           {entry.now === null ? ', no longer among the records' : (
             <>
               , now <Decided at={entry.now} />
