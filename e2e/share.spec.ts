@@ -1,4 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import type { Page } from '@playwright/test';
 import { AppPage, expect, fixtureFile, test } from './fixtures';
+
+/** What a link's fragment inflates to: the JSON the worker compressed. */
+function payloadOf(link: string): string {
+  const data = new URL(link).hash.replace(/^#share=1\./, '');
+  return inflateRawSync(Buffer.from(data, 'base64url')).toString('utf8');
+}
+
+/** What the screen shows: the view, the tab, the packet compiled now, the pin and the drill. */
+async function screenOf(app: AppPage, page: Page) {
+  const drill = app.drill;
+  return {
+    // The view switch sits in the debugger's trace rail, hidden on the Fire drill tab: read as the DOM holds it.
+    view: (await page.locator('label:has(input[name="audience"]:checked)').textContent())?.trim(),
+    tab: await page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { pressed: true }).textContent(),
+    compiledNow: await page.getByTestId('drill-current').locator('li.entry').evaluateAll((entries) => entries.map((entry) => entry.getAttribute('data-testid'))),
+    pin: await page.getByTestId('baseline-pin').textContent(),
+    frozen: await drill.getByTestId('drill-frozen').textContent(),
+    declared: await drill.getByTestId('drill-declared').textContent(),
+    verdict: await app.drillVerdict(),
+  };
+}
 
 test.describe('Share links', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -44,6 +68,57 @@ test.describe('Share links', () => {
     await other.scenarioPicker.selectOption('loaded:gateway-files');
     await expect(other.auditReceipt).toHaveText(loadedReceipt.slice(0, 12));
     await context.close();
+  });
+
+  test('a link carries the screen (view, tab, pinned baseline, drill and verdict) and, from the user view, no withheld record', async ({ app, page, browser }) => {
+    await app.goto();
+    await app.setDisclosure('User view');
+    await page.getByRole('button', { name: 'Pin as baseline' }).click();
+    await expect(page.getByTestId('baseline-pin')).toContainText('Pinned: Payments platform');
+    await app.setControl('Rejected writer-only plan', true);
+    const packet = await app.packetIds('compiled');
+    const verdict = await app.runDrill();
+    expect(verdict.action).toBe('recompile_required');
+    const sent = await screenOf(app, page);
+    expect(sent.compiledNow.length).toBeGreaterThan(0);
+    expect(sent).toMatchObject({ view: 'User view', tab: 'Fire drill', declared: expect.stringContaining('promote-run-0880') });
+
+    await page.getByRole('button', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share this workspace' });
+    await dialog.getByRole('button', { name: 'Copy share link' }).click();
+    await expect(dialog.getByTestId('share-status')).toContainText('It opens on the user view, Fire drill tab, Compare rail, with a pinned baseline and a frozen receipt and its verdict.');
+    const link = await dialog.getByTestId('share-link').inputValue();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // SEC-0042 fails authorisation and LGL-0007 carries a denied label: the user view names neither, nor may its link.
+    const payload = payloadOf(link);
+    expect(payload).toContain('"audience":"user"');
+    const records = readFileSync(new URL('../fixtures/retry-policy/records.jsonl', import.meta.url), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; title: string; text: string });
+    const withheld = records.filter((record) => ['SEC-0042', 'LGL-0007'].includes(record.id));
+    expect(withheld).toHaveLength(2);
+    for (const record of withheld) for (const content of [record.id, record.title, record.text]) expect(payload).not.toContain(content);
+
+    const context = await browser.newContext();
+    const other = new AppPage(await context.newPage());
+    await other.page.goto(link);
+    await other.waitForCompiled();
+    await expect(other.page.getByTestId('share-opened')).toContainText('On the user view, Fire drill tab, Compare rail, with a pinned baseline and a frozen receipt and its verdict.');
+    await expect(other.drill.getByTestId('drill-verdict')).toBeVisible();
+    expect(await screenOf(other, other.page)).toEqual(sent);
+    await other.openWorkspace('Debugger');
+    expect(await other.packetIds('compiled')).toEqual(packet);
+    await context.close();
+  });
+
+  test('a link made in the user view carries no loaded files, and says so', async ({ app, page }) => {
+    await app.goto();
+    await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
+    await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
+    await app.setDisclosure('User view');
+    await page.getByRole('button', { name: 'Share…' }).click();
+    await page.getByRole('button', { name: 'Copy share link' }).click();
+    await expect(page.getByTestId('share-status')).toHaveText(/^No link was made: a link made in the user view carries no loaded files or open suites/);
+    await expect(page.getByTestId('share-link')).toHaveCount(0);
   });
 
   test('a blank-session link asks before replacing loaded work, then starts from the built-ins', async ({ app, page }) => {

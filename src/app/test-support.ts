@@ -155,7 +155,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
     createShareLink: vi.fn(async () => ({ ok: true as const, fragment: 'share=1.AAAA', fileBytes: 0, files: 0, edits: 0 })),
     checkShareLink: vi.fn(async () => ({ ok: true as const, files: 0, edits: 0, scenarioKey: 'retry-policy' })),
-    openShareLink: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
+    openShareLink: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace(), screen: null })),
     loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),
     cancelLoad: vi.fn(async () => undefined),
     freezeReceipt: vi.fn(async () => ({ frozenReceiptId: view.receiptId, declared: [] })),

@@ -9,6 +9,7 @@ import { changeTextsFor, withShownLabels } from './change-texts';
 import type { Compilations, LastCompile } from './compilations';
 import { asOfStops, steppedAsOf } from './debug-views';
 import { DIFF_VIEW_LINES, type AsOfStep, type AsOfStops, type BaselinePin, type ContractUpdate, type DiffView, type ReceiptDiffResponse, type ReceiptText } from './protocol';
+import { baselinePin, inputsOf, type HeldReceipt } from './shared-screen';
 import type { Workspace } from './workspace';
 
 export interface ComparisonsDeps {
@@ -24,7 +25,7 @@ export type Comparisons = ReturnType<typeof createComparisons>;
  */
 export function createComparisons({ workspace, compilations }: ComparisonsDeps) {
   // The compilation pinned as the baseline, and the one just before the last as-of step.
-  let pinned: { readonly receipt: Receipt; readonly pin: BaselinePin } | null = null;
+  let pinned: (HeldReceipt & { readonly pin: BaselinePin }) | null = null;
   let stepFrom: Receipt | null = null;
 
   /** The pinned receipt against this compilation, worked out once per audience. */
@@ -40,6 +41,13 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
 
   return {
     pinnedReceipt: (): Receipt | null => pinned?.receipt ?? null,
+    /** What the pinned receipt was compiled from, for a share link. */
+    pinnedInputs: () => pinned?.inputs ?? null,
+    /** Pins a receipt a share link's inputs compiled again. */
+    restorePin(held: HeldReceipt & { readonly pin: BaselinePin }): void {
+      pinned = held;
+      stepFrom = null;
+    },
     pinnedDiffOf,
     /** Other inputs replaced the workspace: nothing compiled before compares with what comes next. */
     clear(): void {
@@ -67,8 +75,8 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
         if (!last) return null;
         const { receipt } = last.outcome;
         const entry = workspace.entryOf(last.scenarioKey) ?? workspace.currentEntry();
-        const pin: BaselinePin = { scenarioTitle: workspace.effective(entry).scenario.title, asOf: last.request.contract.asOf, outcome: receipt.outcome, selected: receipt.selected.length };
-        pinned = { receipt, pin };
+        const pin = baselinePin(workspace.effective(entry).scenario.title, last.request.contract.asOf, receipt);
+        pinned = { receipt, pin, inputs: inputsOf(workspace, last) };
         return pin;
       },
 

@@ -1,9 +1,11 @@
 import type { Receipt } from '../core/result';
 import type { DrillState, ReceiptCheck, VerdictView } from './protocol';
+import type { SharedInputs } from './share-link';
+import type { HeldReceipt } from './shared-screen';
 
 export interface DrillDeps {
-  /** The receipt of the compilation on screen, if any: what a freeze takes. */
-  readonly lastReceipt: () => Receipt | null;
+  /** The receipt of the compilation on screen and what it was compiled from, if any: what a freeze takes. */
+  readonly lastReceipt: () => HeldReceipt | null;
   /** A receipt judged against the inputs in force now, with the late changes declared since it. */
   readonly check: (prior: Receipt, declared: readonly string[]) => VerdictView;
 }
@@ -19,16 +21,26 @@ export interface LoadedReceipt {
  * is asked for, so a receipt judged once is judged again after any recompilation, never remembered as current.
  */
 export function createDrillSession({ lastReceipt, check }: DrillDeps) {
-  let frozen: Receipt | null = null;
+  let frozen: HeldReceipt | null = null;
   let declared: string[] = [];
   let loadedReceipts: readonly LoadedReceipt[] = [];
-  const state = (): DrillState => ({ frozenReceiptId: frozen?.receiptId ?? null, declared: [...declared] });
+  const state = (): DrillState => ({ frozenReceiptId: frozen?.receipt.receiptId ?? null, declared: [...declared] });
 
   return {
     state,
     freeze(): DrillState {
       frozen = lastReceipt();
       declared = [];
+      return state();
+    },
+    /** The frozen receipt's inputs and the late changes declared since, for a share link; null when nothing is frozen from inputs. */
+    shared(): { readonly frozen: SharedInputs; readonly declared: readonly string[] } | null {
+      return frozen?.inputs ? { frozen: frozen.inputs, declared: [...declared] } : null;
+    },
+    /** Freezes a receipt a share link's inputs compiled again, with the late changes the link declared. */
+    restore(held: HeldReceipt, declaredIds: readonly string[]): DrillState {
+      frozen = held;
+      declared = [...declaredIds];
       return state();
     },
     declare(id: string): DrillState {
@@ -38,7 +50,7 @@ export function createDrillSession({ lastReceipt, check }: DrillDeps) {
     },
     attempt(): VerdictView | null {
       frozen ??= lastReceipt();
-      return frozen ? check(frozen, declared) : null;
+      return frozen ? check(frozen.receipt, declared) : null;
     },
     reset(): DrillState {
       frozen = null;

@@ -13,10 +13,12 @@ import type { TestsView } from './expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
 import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView } from './protocol-debugger';
 import type { ChangeMarks } from './protocol-marks';
+import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol-share';
 
 export type { TestsView } from './expectation-runs';
 export * from './protocol-debugger';
 export * from './protocol-marks';
+export * from './protocol-share';
 export * from './saved-workspace';
 
 /** A control or late change as the UI shows it: the patches stay in the worker. */
@@ -63,18 +65,6 @@ export interface ScenarioExport {
   /** Whether it carries a contract edit, so the app can say what was exported. */
   readonly edited: boolean;
 }
-
-/** A share link's fragment (after `#`), or why none was made (files over the limit, link too long). */
-export type ShareLinkResult =
-  | { readonly ok: true; readonly fragment: string; readonly fileBytes: number; readonly files: number; readonly edits: number }
-  | { readonly ok: false; readonly message: string };
-
-/** A link decoded and validated, not yet applied: what it carries, for the question before it replaces a workspace. */
-export type ShareCheck =
-  | { readonly ok: true; readonly files: number; readonly edits: number; readonly scenarioKey: string }
-  | { readonly ok: false; readonly issues: readonly InputIssue[] };
-
-export type ShareOpenResult = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 export type StorageState =
   | { readonly status: 'persistent' }
@@ -395,7 +385,7 @@ export interface CompilerApi extends EvaluationApi {
   saveWorkspace(): Promise<WorkspaceSnapshot>;
   exportScenario(): Promise<ScenarioExport>;
   /** The workspace as a URL fragment, compressed in the worker (docs/FORMAT.md, "Share links"). */
-  createShareLink(): Promise<ShareLinkResult>;
+  createShareLink(screen?: ScreenShown): Promise<ShareLinkResult>;
   checkShareLink(fragment: string): Promise<ShareCheck>;
   /** Replaces the workspace with a share link's, or refuses it whole and changes nothing. */
   openShareLink(fragment: string): Promise<ShareOpenResult>;

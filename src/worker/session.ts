@@ -16,6 +16,7 @@ import { createRememberSoon } from './remember-soon';
 import type { ResultMemory } from './remembered-result';
 import { createSessionTests } from './session-tests';
 import { createShareSession } from './share-session';
+import { heldLast } from './shared-screen';
 import { createTraceQuery } from './trace-query';
 import { createWorkspace } from './workspace';
 import { createWorkspaceLoads } from './workspace-loads';
@@ -59,7 +60,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
   const remembering = createRememberSoon({ remember, saves: writes, workspace, compilations: () => compilations });
   const compilations = createCompilations({ compiler, workspace, corpus, inputsKey: remembering.inputsKey, shown: remembering.soon });
   const comparisons = createComparisons({ workspace, compilations });
-  const drill = createDrillSession({ lastReceipt: () => compilations.last()?.outcome.receipt ?? null, check: checkAgainstCurrent({ compiler, workspace, compilations }) });
+  const drill = createDrillSession({ lastReceipt: () => heldLast(workspace, compilations.last()), check: checkAgainstCurrent({ compiler, workspace, compilations }) });
   const loads = createWorkspaceLoads({ compiler, workspace, corpus, saves, compilations, tests, drill, readRecords });
 
   return {
@@ -70,7 +71,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     ...loads.api,
     ...createTraceQuery({ compilations, comparisons }),
     ...createExports({ workspace, compilations, tests }),
-    ...createShareSession({ workspace, loads, tests, comparisons, drill }),
+    ...createShareSession({ compiler, workspace, loads, tests, comparisons, drill }),
 
     /** `onChange` hears of every change after the workspace is restored. */
     async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {

@@ -19,6 +19,22 @@ const SOURCE = 'share link';
 
 const sharedFileSchema = z.strictObject({ name: z.string().min(1).max(255), text: z.string() });
 
+/**
+ * What a pinned baseline or a frozen receipt was compiled from. The opener compiles it again rather than receiving
+ * the receipt, whose trace names every record, withheld or not; the contract is validated when the link is opened.
+ */
+const sharedInputsSchema = z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()), contract: z.unknown() });
+
+/** The screen the link was made on: the view and tabs, the pinned baseline and the drill. */
+const sharedScreenSchema = z.strictObject({
+  audience: z.enum(['user', 'diagnostic']),
+  workspace: z.enum(['debugger', 'drill', 'evaluation', 'tests']),
+  view: z.enum(['contract', 'compare', 'trace']),
+  baseline: sharedInputsSchema.nullable(),
+  /** The frozen receipt's inputs, the late changes declared since, and whether a verdict was on screen. */
+  drill: z.strictObject({ frozen: sharedInputsSchema, declared: z.array(z.string()), attempted: z.boolean() }).nullable(),
+});
+
 export const sharedWorkspaceSchema = z.strictObject({
   version: z.literal(1),
   /** Each drop of files, in order, with the scenario it was dropped onto (a lone records file takes its contract). */
@@ -27,9 +43,13 @@ export const sharedWorkspaceSchema = z.strictObject({
   selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
   /** The expectation suites open in the Tests panel, as their files; absent in links made before suites travelled. */
   suites: z.array(sharedFileSchema).optional(),
+  /** The screen to open on; absent in links made before screens travelled (they open on the default screen). */
+  screen: sharedScreenSchema.optional(),
 });
 
 export type SharedWorkspace = z.output<typeof sharedWorkspaceSchema>;
+export type SharedScreen = z.output<typeof sharedScreenSchema>;
+export type SharedInputs = z.output<typeof sharedInputsSchema>;
 
 /** The bytes of the files a link carries: the loads' and the suites'. */
 export function sharedFileBytes(workspace: SharedWorkspace): number {

@@ -1,14 +1,17 @@
+import type { Compiler } from '../core/compile';
 import type { InputIssue } from '../core/errors';
 import { validateContract } from '../core/passes/validate';
 import type { Comparisons } from './comparisons';
 import type { createDrillSession } from './drill-session';
-import type { ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol';
+import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol';
 import type { SessionTests } from './session-tests';
 import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
+import { reopenScreen, screenOf } from './shared-screen';
 import type { Workspace } from './workspace';
 import type { WorkspaceLoads } from './workspace-loads';
 
 export interface ShareSessionDeps {
+  readonly compiler: Compiler;
   readonly workspace: Workspace;
   readonly loads: WorkspaceLoads;
   readonly tests: SessionTests;
@@ -16,12 +19,20 @@ export interface ShareSessionDeps {
   readonly drill: ReturnType<typeof createDrillSession>;
 }
 
-/** The whole workspace (files, edits, toggles, open suites) out to a link fragment and back in from one. */
-export function createShareSession({ workspace, loads, tests, comparisons, drill }: ShareSessionDeps) {
+/**
+ * Why a link made in the user view carries no files. It says so whatever the files hold: a refusal that depended on
+ * whether they hold a record the view withholds would tell the user that they do.
+ */
+export const NO_FILES_FROM_USER_VIEW =
+  'No link was made: a link made in the user view carries no loaded files or open suites, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.';
+
+/** The whole workspace (files, edits, toggles, open suites) and the screen on show out to a link fragment and back in from one. */
+export function createShareSession({ compiler, workspace, loads, tests, comparisons, drill }: ShareSessionDeps) {
   return {
-    /** The whole workspace as a link fragment, or why it cannot be one. */
-    async createShareLink(): Promise<ShareLinkResult> {
+    /** The whole workspace, and the screen `shown` with the pin and drill held here, as a link fragment; or why it cannot be one. */
+    async createShareLink(shown?: ScreenShown): Promise<ShareLinkResult> {
       const { suites, bytes: suiteBytes } = tests.sharedSuites();
+      if (shown?.audience === 'user' && (workspace.loads.length > 0 || suites !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
       const fileBytes = workspace.fileBytes() + suiteBytes;
       if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes)}` };
       const { selection, contractEdits } = workspace;
@@ -31,6 +42,7 @@ export function createShareSession({ workspace, loads, tests, comparisons, drill
         contractEdits: Object.fromEntries(contractEdits),
         selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
         ...(suites === undefined ? {} : { suites }),
+        ...(shown ? { screen: screenOf(shown, comparisons.pinnedInputs(), drill.shared()) } : {}),
       };
       const fragment = await encodeShareFragment(shared);
       if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) return { ok: false, message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.` };
@@ -106,8 +118,11 @@ export function createShareSession({ workspace, loads, tests, comparisons, drill
       sharedSuites.value();
       drill.inputsReplaced();
       comparisons.clear();
+      const reopened = shared.screen ? reopenScreen(shared.screen, compiler, workspace) : null;
+      if (reopened?.baseline) comparisons.restorePin(reopened.baseline);
+      if (reopened?.frozen) drill.restore(reopened.frozen, reopened.frozen.declared);
       await workspace.persist();
-      return { ok: true, snapshot: workspace.snapshot() };
+      return { ok: true, snapshot: workspace.snapshot(), screen: reopened && { ...reopened.screen, drill: drill.state() } };
     },
   };
 }

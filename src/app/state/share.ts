@@ -1,12 +1,14 @@
 import { create } from 'zustand';
 import type { InputIssue } from '../../core/errors';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
-import type { WorkspaceSnapshot } from '../../worker/protocol';
+import type { OpenedScreen, ScreenShown, WorkspaceSnapshot } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
 import { compilerApi } from './api';
+import { useDebugStore } from './debug-store';
 import { useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
+import { useUiStore, VIEWS, WORKSPACES } from './ui-store';
 
 /** The fragments the app reads from its own URL: `#share=1.…` (a workspace) and `#blank` (a blank session). */
 const SHARE_PREFIX = 'share=';
@@ -63,8 +65,25 @@ export function openShareDialog(open: boolean): void {
   useShareStore.setState({ dialogOpen: open });
 }
 
+/** The page's part of the screen on show: the view, the tabs, and whether a drill verdict speaks for what is compiled. */
+export function screenShown(): ScreenShown {
+  const { audience, workspace, activeView } = useUiStore.getState();
+  const { verdict, verdictRevision } = useDrillStore.getState();
+  const { revision, compiling } = useResultStore.getState();
+  return { audience, workspace, view: activeView, attempted: verdict !== null && !compiling && verdictRevision === revision };
+}
+
+/** The screen as a clause: "the user view, Fire drill tab, with a pinned baseline and a frozen receipt". */
+export function describeScreen(screen: ScreenShown, pinned: boolean, frozen: boolean): string {
+  const tab = WORKSPACES.find((workspace) => workspace.id === screen.workspace)?.label ?? screen.workspace;
+  const view = VIEWS.find((view) => view.id === screen.view)?.label ?? screen.view;
+  const held = [pinned ? 'a pinned baseline' : null, frozen ? `a frozen receipt${screen.attempted ? ' and its verdict' : ''}` : null].filter((part) => part !== null);
+  return `the ${screen.audience} view, ${tab} tab, ${view} rail${held.length > 0 ? `, with ${held.join(' and ')}` : ''}`;
+}
+
 export async function copyShareLink(): Promise<void> {
-  const result = await compilerApi().createShareLink();
+  const screen = screenShown();
+  const result = await compilerApi().createShareLink(screen);
   if (!result.ok) {
     useShareStore.setState({ link: null, status: result.message });
     return;
@@ -77,7 +96,7 @@ export async function copyShareLink(): Promise<void> {
   const copied = await copy(link);
   useShareStore.setState({
     link,
-    status: `${copied ? 'Copied' : 'Made (the browser refused the clipboard: copy it from the box)'} a link of ${link.length.toLocaleString('en-GB')} characters with ${carries}.${receipt}`,
+    status: `${copied ? 'Copied' : 'Made (the browser refused the clipboard: copy it from the box)'} a link of ${link.length.toLocaleString('en-GB')} characters with ${carries}.${receipt} It opens on ${describeScreen(screen, useDebugStore.getState().baseline !== null, useDrillStore.getState().frozenReceiptId !== null)}.`,
   });
 }
 
@@ -87,11 +106,12 @@ export async function copyBlankLink(): Promise<void> {
   useShareStore.setState({ link, status: `${copied ? 'Copied' : 'Made'} a blank-session link: whoever opens it starts from the built-in scenarios.` });
 }
 
-async function afterWorkspaceReplaced(workspace: WorkspaceSnapshot, compile: () => Promise<void>): Promise<void> {
+async function afterWorkspaceReplaced(workspace: WorkspaceSnapshot, compile: () => Promise<void>, screen: OpenedScreen | null = null): Promise<void> {
   // The frozen receipt stays, to be judged against the workspace the link brings; declared late changes were the old one's.
   useDrillStore.setState({ declared: [] });
   useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
+  if (screen) showScreen(screen);
   await compile();
 }
 
@@ -108,10 +128,28 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
     useShareStore.setState({ refusal: result.issues });
     return;
   }
-  await afterWorkspaceReplaced(result.snapshot, compile);
+  await afterWorkspaceReplaced(result.snapshot, compile, result.screen);
+  const attempted = result.screen?.attempted ? await showVerdict() : '';
+  const notes = result.screen && result.screen.notes.length > 0 ? ` Not brought back: ${result.screen.notes.join('; ')}.` : '';
   const selected = result.snapshot.scenarios.find((scenario) => scenario.key === result.snapshot.selection.scenarioKey);
   const on = result.snapshot.selection.controls.length + result.snapshot.selection.lateChanges.length;
-  useShareStore.setState({ opened: `Opened a shared workspace: ${selected?.title ?? result.snapshot.selection.scenarioKey}, ${on} control${on === 1 ? '' : 's'} or late change${on === 1 ? '' : 's'} on.` });
+  const screen = result.screen ? ` On ${describeScreen(result.screen, result.screen.baseline !== null, result.screen.drill.frozenReceiptId !== null)}.` : '';
+  useShareStore.setState({ opened: `Opened a shared workspace: ${selected?.title ?? result.snapshot.selection.scenarioKey}, ${on} control${on === 1 ? '' : 's'} or late change${on === 1 ? '' : 's'} on.${screen}${notes}${attempted}` });
+}
+
+/** The view and tabs a link opened on, with the pin and the drill the worker restored; set before the first compile, which is of that view. */
+function showScreen(screen: OpenedScreen): void {
+  useUiStore.setState({ audience: screen.audience, workspace: screen.workspace, activeView: screen.view });
+  useDebugStore.setState({ baseline: screen.baseline, baselineDiff: null });
+  useDrillStore.setState({ frozenReceiptId: screen.drill.frozenReceiptId, declared: screen.drill.declared, verdict: null });
+}
+
+/** The drill verdict the link's screen showed, asked again of the inputs just compiled; a clause when there is none. */
+async function showVerdict(): Promise<string> {
+  if (useResultStore.getState().failure !== null) return '';
+  const verdict = await compilerApi().attemptContinue();
+  useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
+  return verdict ? '' : ' The drill verdict was not brought back: nothing is frozen.';
 }
 
 /**
