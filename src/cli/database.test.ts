@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Connection } from '../adapters/postgres/connect';
 import { POSTGRES_URL } from '../adapters/postgres/test-server';
 import { namingAdapterOf } from '../adapters/conformance/suite';
-import { serialiseReceipt } from '../core/passes/attest';
+import { receiptIdOf, serialiseReceipt } from '../core/passes/attest';
 import type { Receipt } from '../core/result';
 import { EXIT } from './command';
 import { main } from './main';
@@ -88,5 +88,54 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(refused.code).toBe(EXIT.invalid);
     expect(refused.stderr).toContain('cannot connect to postgresql://someone:***@127.0.0.1:1/nothing');
     expect(refused.stderr).not.toContain('hunter2');
+  });
+
+  it('drill --database: a receipt compiled there is current; once a record changes it is stale, with the built-in drill\'s verdict but for the adapter it names', async () => {
+    const loaded = await run(cwd, 'load', '--database', url, '--schema', schema, '--records', 'records.jsonl');
+    expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
+    const database = ['--database', url, '--schema', schema, '--contract', 'contract.json'];
+    await run(cwd, 'compile', ...database, '--receipt-out', 'frozen-db.json');
+    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'frozen-file.json');
+    const ids = (file: string) => (JSON.parse(readFileSync(join(cwd, file), 'utf8')) as Receipt).receiptId;
+    const builtinDrill = async (folder: string) => run(cwd, 'drill', '--scenario', join(folder, 'scenario.json'), '--receipt', 'frozen-file.json', '--json');
+    /** A database verdict with the built-in receipts' ids in place of the database receipts'. */
+    const asBuiltin = (stdout: string, swaps: readonly (readonly [string, string])[]) => swaps.reduce((text, [from, to]) => text.replaceAll(from, to), stdout);
+
+    const current = await run(cwd, 'drill', ...database, '--receipt', 'frozen-db.json', '--json');
+    expect(current.code, current.stderr).toBe(EXIT.ok);
+    expect(JSON.parse(current.stdout)).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT', reperformed: true });
+    const currentBuiltin = await builtinDrill(join(repoRoot, 'fixtures/retry-policy'));
+    expect(asBuiltin(current.stdout, [[ids('frozen-db.json'), ids('frozen-file.json')]])).toBe(currentBuiltin.stdout);
+
+    // One record's text changed, in the database and in a scenario folder the built-in drill reads.
+    const changed = join(cwd, 'changed');
+    mkdirSync(changed, { recursive: true });
+    const lines = readFileSync(join(cwd, 'records.jsonl'), 'utf8').trimEnd().split('\n');
+    const edited = JSON.parse(lines[1] as string) as { tokens: number };
+    edited.tokens += 1;
+    lines[1] = JSON.stringify(edited);
+    writeFileSync(join(changed, 'records.jsonl'), `${lines.join('\n')}\n`);
+    writeFileSync(join(changed, 'scenario.json'), readFileSync(join(repoRoot, 'fixtures/retry-policy/scenario.json')));
+    await run(cwd, 'load', '--database', url, '--schema', schema, '--records', join(changed, 'records.jsonl'));
+    await run(cwd, 'compile', ...database, '--receipt-out', 'now-db.json');
+    await run(cwd, 'compile', '--records', join(changed, 'records.jsonl'), '--contract', 'contract.json', '--receipt-out', 'now-file.json');
+    const stale = await run(cwd, 'drill', ...database, '--receipt', 'frozen-db.json', '--json');
+    expect(stale.code, stale.stderr).toBe(EXIT.recompileRequired);
+    expect(JSON.parse(stale.stdout)).toMatchObject({ action: 'recompile_required', currentReceiptId: ids('now-db.json') });
+    const staleBuiltin = await builtinDrill(changed);
+    expect(staleBuiltin.code).toBe(EXIT.recompileRequired);
+    expect(asBuiltin(stale.stdout, [[ids('frozen-db.json'), ids('frozen-file.json')], [ids('now-db.json'), ids('now-file.json')]])).toBe(staleBuiltin.stdout);
+
+    // A copy with one trace row edited and its id recomputed: the database reperforms it and refuses it.
+    const { receiptId: _id, ...body } = JSON.parse(readFileSync(join(cwd, 'now-db.json'), 'utf8')) as Receipt;
+    const forged = { ...body, trace: body.trace.map((row, index) => (index === 0 ? { ...row, decision: row.decision === 'selected' ? ('excluded' as const) : ('selected' as const) } : row)) };
+    writeFileSync(join(cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
+    const refused = await run(cwd, 'drill', ...database, '--receipt', 'forged.json', '--json');
+    expect(refused.code).toBe(EXIT.failClosed);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });
+
+    const mixed = await run(cwd, 'drill', '--database', url, '--receipt', 'now-db.json', '--scenario', 'retry-policy', '--contract', 'contract.json');
+    expect(mixed.code).toBe(EXIT.invalid);
+    expect(mixed.stderr).toContain('--receipt and --contract alone');
   });
 });

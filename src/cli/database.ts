@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile';
 import { connect, redactUrl } from '../adapters/postgres/connect';
-import { createTokeniser } from '../adapters/postgres/tokens';
+import { drillInDatabase } from '../adapters/postgres/drill';
+import type { Database } from '../adapters/postgres/schema';
+import { createTokeniser, type Tokeniser } from '../adapters/postgres/tokens';
+import type { ReceiptVerdict } from '../core/drill';
+import type { Contract } from '../core/format/contract';
+import type { Receipt } from '../core/result';
 import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/passes/validate';
@@ -19,8 +24,8 @@ export function databaseFailure(url: string, error: unknown): CompileError {
   return { pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `the database ${redactUrl(url)} failed: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-/** `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the database. */
-export async function compileContractInDatabase(url: string, schema: string, contractPath: string, cwd: string): Promise<Result<DatabaseCompile, CompileError>> {
+/** The contract from its file, then a connection: what every database command but `load` starts with. */
+async function openWithContract<T>(url: string, schema: string, contractPath: string, cwd: string, work: (database: Database, contract: Contract, tokeniser: Tokeniser) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
   const text = await readDocument(resolve(cwd, contractPath), contractPath);
   if (!text.ok) return text;
   const contract = parseContractJson(contractPath, text.value);
@@ -29,13 +34,23 @@ export async function compileContractInDatabase(url: string, schema: string, con
   if (!opened.ok) return opened;
   const database = opened.value;
   try {
-    const compiled = await compileInDatabase(database, contract.value, createTokeniser(await openInMemoryDatabase()));
-    return compiled.ok ? compiled : err(placeContractIssues(compiled.error, contractPath, text.value));
+    const done = await work(database, contract.value, createTokeniser(await openInMemoryDatabase()));
+    return done.ok ? done : err(placeContractIssues(done.error, contractPath, text.value));
   } catch (error) {
     return err(databaseFailure(url, error));
   } finally {
     await database.end();
   }
+}
+
+/** `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the database. */
+export async function compileContractInDatabase(url: string, schema: string, contractPath: string, cwd: string): Promise<Result<DatabaseCompile, CompileError>> {
+  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => compileInDatabase(database, contract, tokeniser));
+}
+
+/** `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's records. */
+export async function drillContractInDatabase(url: string, schema: string, contractPath: string, receipt: Receipt, cwd: string): Promise<Result<ReceiptVerdict, CompileError>> {
+  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => drillInDatabase(database, { contract }, receipt, [], tokeniser));
 }
 
 export function adapterLine({ name, version, predicateDigest }: DatabaseCompile['adapter']): string {

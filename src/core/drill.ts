@@ -96,7 +96,7 @@ export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
  * else is refused as RECEIPT_MISMATCH, naming the first differing field; one whose inputs are no longer
  * the current ones is stale, with the diff that shows why. It compares what it is handed; it observes nothing.
  */
-export function drill(compiler: Compiler, request: DrillRequest): ReceiptVerdict {
+export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest): ReceiptVerdict {
   const prior = request.priorReceipt;
   const { priorReceipt: _prior, declaredChanges, declaredInputs, ...current } = request;
   const compiled: CompileOutcome[] = [];

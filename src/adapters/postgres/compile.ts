@@ -61,6 +61,14 @@ export interface DatabaseCompile {
  * return; bm25 runs in the database over the agreed admitted set; the budget and the receipt are the core's.
  */
 export async function compileInDatabase(client: Database, contract: Contract, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
+  return inRecordSnapshot(client, options, async (recordSet) => compileRecords(client, { contract, recordSet }, tokeniser, options));
+}
+
+/**
+ * Runs `work` over the records a `load` wrote, read back in one REPEATABLE READ snapshot that every
+ * statement of `work` sees too, under the statement timeout. A database error ends it in ADAPTER_INCOMPLETE.
+ */
+export async function inRecordSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
   const layout = await layoutOf(client);
   if (layout !== LAYOUT) {
     const message = layout === null ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first' : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
@@ -71,7 +79,8 @@ export async function compileInDatabase(client: Database, contract: Contract, to
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     // Every statement of the compile, not only admission: reading the records back can wait on a lock too.
     await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
-    const result = await compileInSnapshot(client, contract, tokeniser, { ...options, statementTimeoutMs: timeoutMs });
+    const recordSet = await readRecordSet(client);
+    const result = recordSet.ok ? await work(recordSet.value) : recordSet;
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
     return result;
   } catch (error) {
@@ -82,10 +91,9 @@ export async function compileInDatabase(client: Database, contract: Contract, to
   }
 }
 
-async function compileInSnapshot(client: Database, contract: Contract, tokeniser: Tokeniser, options: PostgresAdapterOptions): Promise<Result<DatabaseCompile, CompileError>> {
-  const recordSet = await readRecordSet(client);
-  if (!recordSet.ok) return recordSet;
-  const request = { contract, recordSet: recordSet.value };
+/** One compile of records read back inside `inRecordSnapshot`: admission and bm25 in the database, the rest in the core. */
+export async function compileRecords(client: Database, request: CompileRequest, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
+  const { contract } = request;
   const prepared = prepareCompile(request, computeAll);
   if (!prepared.ok) return prepared;
   const adapter = await createPostgresAdapter(client, options);

@@ -6,6 +6,7 @@ import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type ExitCode } from '../command';
 import { loadScenarioArgument, readReceiptFile, receiptReadExit } from '../load-inputs';
+import { databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { renderError, renderVerdict } from '../render';
@@ -16,6 +17,8 @@ const options = {
   change: { type: 'string', multiple: true, default: [] },
   receipt: { type: 'string' },
   json: { type: 'boolean', default: false },
+  ...databaseOptionSpec,
+  contract: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 function exitFor(verdict: DrillVerdict): ExitCode {
@@ -23,21 +26,47 @@ function exitFor(verdict: DrillVerdict): ExitCode {
   return verdict.action === 'recompile_required' ? EXIT.recompileRequired : EXIT.failClosed;
 }
 
+function showVerdict(verdict: ReceiptVerdict, json: boolean, io: { stdout(text: string): void }): ExitCode {
+  const { userDiff: _userDiff, ...shown } = verdict;
+  io.stdout(json ? `${JSON.stringify(shown, null, 2)}\n` : renderVerdict(verdict));
+  return exitFor(verdict);
+}
+
 export const drillCommand = defineCommand({
   name: 'drill',
   summary: 'fire drill: may work continue on a receipt after a declared late change?',
   usage: `usage: context-compiler drill [--scenario ID|PATH] [--control ID]... [--change ID]...
        context-compiler drill --receipt FILE [--scenario ID|PATH] [--control ID]... [--change ID]...
+       context-compiler drill --receipt FILE --database postgres://… [--schema NAME] --contract FILE.json
 Without --receipt, rehearses the whole drill: compile and freeze a receipt, declare the late change
 (default: the scenario's first), attempt to continue (must be refused), recompile, continue.
 With --receipt, judges that saved receipt: it is current only when compiling its declared inputs (the
 scenario with its controls and late changes), which must be the current ones with the declared changes
 applied, reproduces it byte for byte. A receipt its own inputs do not reproduce is RECEIPT_MISMATCH
 (blocked); a stale one is shown with the diff from it to the current inputs.
+With --database, the current inputs are the contract file and the records \`load\` wrote to the database
+(schema default context_compiler), and every compile runs in PostgreSQL; there is no scenario to rehearse.
 exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input or usage`,
   options,
   positionals: noPositionals,
-  async run({ values }, io) {
+  async run({ values, usageError }, io) {
+    if (values.database !== undefined) {
+      if (values.receipt === undefined || values.contract === undefined || values.scenario !== undefined || values.control.length > 0 || values.change.length > 0) {
+        return usageError('--database takes --receipt and --contract alone: the records are the ones `context-compiler load` wrote to the database');
+      }
+      const receipt = await readReceiptFile(values.receipt, io.cwd);
+      if (!receipt.ok) {
+        io.stderr(renderError(receipt.error));
+        return receiptReadExit(receipt.error);
+      }
+      const verdict = await drillContractInDatabase(values.database, values.schema, values.contract, receipt.value, io.cwd);
+      if (!verdict.ok) {
+        io.stderr(renderError(verdict.error));
+        return verdict.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+      }
+      return showVerdict(verdict.value, values.json, io);
+    }
+    if (values.contract !== undefined) return usageError('--contract needs --database; a scenario carries its own contract');
     const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
       io.stderr(renderError(loaded.error));
@@ -62,10 +91,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       }
       // The receipt's own inputs, to reperform it: this scenario with the controls and late changes it names.
       const own = prepareScenario(loaded.value, { controls: receipt.value.controls, lateChanges: receipt.value.lateChanges });
-      const verdict = drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared, declaredInputs: own.ok ? own.value : null });
-      const { userDiff: _userDiff, ...shown } = verdict;
-      io.stdout(values.json ? `${JSON.stringify(shown, null, 2)}\n` : renderVerdict(verdict));
-      return exitFor(verdict);
+      return showVerdict(drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared, declaredInputs: own.ok ? own.value : null }), values.json, io);
     }
 
     if (declared.length === 0) {
