@@ -6,7 +6,7 @@ import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/passes/validate';
 import { receiptIntegrity } from '../core/drill';
 import { staleEngineDetail } from '../core/passes/attest';
-import { REASONS } from '../core/reasons';
+import { inputIssue, REASONS } from '../core/reasons';
 import type { Receipt } from '../core/result';
 import { EXIT, type ExitCode } from './command';
 import { prepareScenario } from '../scenarios/prepare';
@@ -90,8 +90,8 @@ export async function readCheckedReceipt(path: string, cwd: string): Promise<Res
   if (!read.ok) return read;
   const unusable = receiptIntegrity(read.value);
   if (unusable === null) return read;
-  const issue = unusable.code === 'RECEIPT_INVALID' ? { path: 'receiptId', message: 'does not hash the receipt\'s content: it was edited after its id was computed' } : { path: 'engineVersion', message: staleEngineDetail(read.value) };
-  return err({ pass: 'validate', code: unusable.code, message: `${path}: ${REASONS[unusable.code].summary} ${unusable.detail}`, issues: [{ file: path, ...issue }] });
+  const issue = unusable.code === 'RECEIPT_INVALID' ? inputIssue({ file: path, path: 'receiptId' }, 'RECEIPT_ID_MISMATCH') : inputIssue({ file: path, path: 'engineVersion' }, 'RECEIPT_ENGINE', { detail: staleEngineDetail(read.value) });
+  return err({ pass: 'validate', code: unusable.code, message: `${path}: ${REASONS[unusable.code].summary} ${unusable.detail}`, issues: [issue] });
 }
 
 /** The exit code for a receipt that could not be used: the receipt check's code when it was read, else invalid input. */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createCompiler } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
+import { inputIssue } from '../core/reasons';
 import { checkSwitches, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
 import type { SuiteEnvironment } from '../core/expectations/run';
 import { invalidInput } from '../core/format/input-issues';
@@ -10,7 +11,7 @@ import { parseContractJson } from '../core/passes/validate';
 import { prepareScenario } from '../scenarios/prepare';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { builtinScenarioPath, FIXTURES_DIR } from './builtin-paths';
-import { describeFileSystemError, fileError, readDocument, streamRecordsFile } from './read-file';
+import { fileError, readDocument, streamRecordsFile, unreadable } from './read-file';
 import { readScenarioFile } from './read-scenario';
 
 /** A suite file to run: where it is read, and how the report names it. */
@@ -53,14 +54,14 @@ export function findSuiteFiles(paths: readonly string[], cwd: string): Result<Su
     try {
       folder = statSync(path).isDirectory();
     } catch (error) {
-      return err(fileError(given, describeFileSystemError(error)));
+      return err(fileError(given, unreadable(given, error)));
     }
     if (!folder) {
       files.push({ path, display: given });
       continue;
     }
     const below = suitesBelow(path);
-    if (below.length === 0) return err(fileError(given, `a folder with no ${SUITE_SUFFIX} file in it`));
+    if (below.length === 0) return err(fileError(given, inputIssue({ file: given, path: '(root)' }, 'NO_SUITE_IN_FOLDER', { suffix: SUITE_SUFFIX })));
     for (const found of below) files.push({ path: found, display: join(given, relative(path, found)) });
   }
   // A file named twice (a folder and a file in it) runs once.
@@ -77,9 +78,9 @@ function inputFile(suite: SuiteFile, name: string): SuiteFile {
   return { path: resolve(dirname(suite.path), name), display: join(dirname(suite.display), name) };
 }
 
-function inputsIssue(loaded: LoadedSuite, field: string, message: string): CompileError {
+function inputsIssue(loaded: LoadedSuite, field: string, scenario: string): CompileError {
   const path = ['inputs', field];
-  return invalidInput(loaded.file, [{ file: loaded.file, line: loaded.locator.lineOf(path), path: `inputs.${field}`, message }], 1, 'expectation suite');
+  return invalidInput(loaded.file, [inputIssue({ file: loaded.file, line: loaded.locator.lineOf(path), path: `inputs.${field}` }, 'NO_BUILTIN_SCENARIO', { scenario })], 1, 'expectation suite');
 }
 
 /**
@@ -106,7 +107,7 @@ export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Pr
   let scenarioFile: SuiteFile;
   if (inputs.scenario !== undefined) {
     const path = builtinScenarioPath(inputs.scenario);
-    if (!existsSync(path)) return err(inputsIssue(loaded, 'scenario', `no built-in scenario ${quoteValue(inputs.scenario)}; for a scenario file, give scenarioFile`));
+    if (!existsSync(path)) return err(inputsIssue(loaded, 'scenario', quoteValue(inputs.scenario)));
     scenarioFile = { path, display: inputs.scenario };
   } else {
     scenarioFile = inputFile(file, inputs.scenarioFile ?? '');

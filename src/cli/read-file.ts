@@ -1,12 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { err, ok, type CompileError, type Result } from '../core/errors';
+import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
+import { inputIssue } from '../core/reasons';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import { createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
 
 /** A file that could not be read, as plain data naming it: never a stack trace. */
-export function fileError(display: string, message: string): CompileError {
-  return { pass: 'validate', code: 'INVALID_INPUT', message: `${display}: ${message}`, issues: [{ file: display, path: '(root)', message }] };
+export function fileError(display: string, issue: InputIssue): CompileError {
+  return { pass: 'validate', code: 'INVALID_INPUT', message: `${display}: ${issue.message}`, issues: [issue] };
+}
+
+/** A file that could not be read, as an issue saying why. */
+export function unreadable(display: string, error: unknown): InputIssue {
+  return inputIssue({ file: display, path: '(root)' }, 'FILE_UNREADABLE', { reason: describeFileSystemError(error) });
 }
 
 /** What a file-system error means for the person who named the file. */
@@ -42,13 +48,13 @@ const MB = 1024 * 1024;
 export async function readDocument(path: string, display: string): Promise<Result<string, CompileError>> {
   try {
     const info = await stat(path);
-    if (info.isDirectory()) return err(fileError(display, describeFileSystemError({ code: 'EISDIR' })));
+    if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
     if (info.size > MAX_DOCUMENT_BYTES) {
-      return err(fileError(display, `is ${Math.round(info.size / MB)} MB; a contract, scenario or receipt may be at most ${MAX_DOCUMENT_BYTES / MB} MB (records belong in a JSONL file, which is read line by line)`));
+      return err(fileError(display, inputIssue({ file: display, path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: Math.round(info.size / MB), limit: MAX_DOCUMENT_BYTES / MB })));
     }
     return ok(await readFile(path, 'utf8'));
   } catch (error) {
-    return err(fileError(display, describeFileSystemError(error)));
+    return err(fileError(display, unreadable(display, error)));
   }
 }
 
@@ -57,10 +63,10 @@ export async function streamRecordsFile(path: string, display: string): Promise<
   const reader = createJsonlRecordReader(display);
   try {
     const info = await stat(path);
-    if (info.isDirectory()) return err(fileError(display, describeFileSystemError({ code: 'EISDIR' })));
+    if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
     for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: MB })) reader.push(String(chunk));
   } catch (error) {
-    return err(fileError(display, describeFileSystemError(error)));
+    return err(fileError(display, unreadable(display, error)));
   }
   return reader.finish();
 }

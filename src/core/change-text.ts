@@ -1,6 +1,7 @@
 import type { InputIssue } from './errors';
 import type { Control, LateChange, ScenarioFile } from './format/scenario';
 import type { JsonLocator } from './format/json-text';
+import { inputIssue } from './reasons';
 
 /** What the user view shows instead of the id of a record it withholds, wherever scenario text names one. */
 export const REDACTED_RECORD = 'a record you may not see';
@@ -64,12 +65,7 @@ export function undeclaredMentions(file: string, scenario: ScenarioFile, ids: Re
       for (const field of ['label', 'explanation'] as const) {
         for (const id of namedRecords(change[field], ids)) {
           if (declared.has(id)) continue;
-          issues.push({
-            file,
-            line: locator?.lineOf([list, index, field]),
-            path: `${list}[${index}].${field}`,
-            message: `names record ${id}, which ${change.id} neither patches nor lists in "mentions": declare it, so that a view which withholds it can redact it`,
-          });
+          issues.push(inputIssue({ file, line: locator?.lineOf([list, index, field]), path: `${list}[${index}].${field}` }, 'CHANGE_NAMES_UNDECLARED', { record: id, change: change.id }));
         }
       }
     });

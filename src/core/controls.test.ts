@@ -142,7 +142,7 @@ describe('hostile scenarios', () => {
 
   it('refuse two controls, or two late changes, with one id', () => {
     const twice = scenarioWith([JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":1}}')), JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":2}}'))]);
-    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([expect.objectContaining({ path: 'controls[1].id', message: expect.stringMatching(/^duplicate id "c": first used at \[0\]/) })]);
+    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([expect.objectContaining({ path: 'controls[1].id', code: 'DUPLICATE_ID', message: 'duplicate id "c": first defined at [0]' })]);
     const late = scenarioWith([], [JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')), JSON.parse(control('x', '{"op":"removeRecord","id":"a"}'))]);
     expect(errorOf(parseScenarioJson('s.json', late, () => null)).issues?.[0]?.path).toBe('lateChanges[1].id');
   });

@@ -1,4 +1,4 @@
-import type { Fact, ReasonCode } from './reasons';
+import type { Fact, IssueArgs, IssueCode, ReasonCode } from './reasons';
 
 export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
 
@@ -8,11 +8,16 @@ export interface SourceLocation {
   readonly line?: number;
 }
 
-/** One problem in one input: where (file, line, JSON path) and what was expected. */
+/**
+ * One problem in one input: where (file, line, JSON path), its code and arguments, and the words the catalogue
+ * (`ISSUES` in reasons.ts) gives them. Made only by `inputIssue`, so no message is worded anywhere else.
+ */
 export interface InputIssue {
   readonly file: string;
   readonly line?: number;
   readonly path: string;
+  readonly code: IssueCode;
+  readonly args: IssueArgs;
   readonly message: string;
 }
 

@@ -1,4 +1,5 @@
 import { compareStrings, sortedSet } from './canonical';
+import type { CompileError, InputIssue } from './errors';
 import type { Contract } from './format/contract';
 import { formatInstantShort, parseInstant } from './format/time';
 import { GATE_ORDER, type Decision } from './result';
@@ -274,4 +275,89 @@ export function renderFact(fact: Fact, context: FactContext): string {
     if (value === undefined) return whole;
     return typeof value === 'object' ? value.join(', ') : String(value);
   });
+}
+
+/** Arguments of an input issue: values as the reader shows them (quoted, counted), never a sentence of its own. */
+export type IssueArgs = Readonly<Record<string, string | number | null | readonly string[]>>;
+
+const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
+const declaredOrNone = (declared: readonly string[]) => (declared.length === 0 ? 'the inputs declare none' : `the inputs declare ${declared.join(', ')}`);
+
+/**
+ * What an input issue says, by code: every file, link, saved workspace and suite problem is a code and its
+ * arguments (`InputIssue`), worded only here. `problem` and `reason` carry wording from outside this catalogue:
+ * a format rule's own message (zod), the JSON parser's, a file system's.
+ */
+export const ISSUES = {
+  UNKNOWN_FIELDS: ({ fields }: { fields: readonly string[] }) => `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the format`,
+  FIELD_MISSING: ({ expected }: { expected: string }) => `required field missing (expected ${expected})`,
+  NOT_IN_FORMAT: ({ problem, got }: { problem: string; got: string }) => `${problem} (got ${got})`,
+  FORMAT_RULE: ({ problem }: { problem: string }) => problem,
+  NOT_JSON: ({ problem, near }: { problem: string; near: string | null }) => `not valid JSON: ${problem}${near === null ? '' : ` near ${near}`}`,
+  DUPLICATE_KEY: ({ key, firstLine }: { key: string; firstLine: number | null }) => `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
+  TOO_DEEP: ({ levels }: { levels: number }) => `nested deeper than the format allows (at most ${levels} levels)`,
+  LONE_SURROGATE: () => 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form',
+  DUPLICATE_ID: ({ id, first }: { id: string; first: string | null }) => `duplicate id ${id}${first === null ? '' : `: first defined at ${first}`}`,
+  LINE_TOO_LONG: ({ max }: { max: number }) => `line longer than ${max.toLocaleString('en-US')} characters, the most a records line may have`,
+  NUL_IN_TEXT: () => 'holds U+0000, which PostgreSQL text cannot store; remove the NUL character',
+  RECORDS_NOT_SUPPLIED: ({ records }: { records: string }) => `names "${records}", which was not supplied alongside the scenario`,
+  PROPOSITION_TWICE: ({ proposition }: { proposition: string }) => `proposition "${proposition}" is declared twice`,
+  TYPED_EVIDENCE_WITHOUT_PROPOSITIONS: () => 'needs at least one entry in requiredPropositions',
+  UNDECLARED_SWITCH: ({ kind, id, declared }: { kind: string; id: string; declared: readonly string[] }) => `no ${kind} ${id}: ${declaredOrNone(declared)}`,
+  CHANGE_NAMES_UNDECLARED: ({ record, change }: { record: string; change: string }) =>
+    `names record ${record}, which ${change} neither patches nor lists in "mentions": declare it, so that a view which withholds it can redact it`,
+  RELEVANT_NOT_A_RECORD: ({ id }: { id: string }) => `names "${id}", which is not among the records`,
+  /** A refusal that came without issues of its own, as one: its message. */
+  REFUSED: ({ reason }: { reason: string }) => reason,
+
+  RECEIPT_SCHEMA: ({ version, current }: { version: string; current: string }) => `a ${version} receipt; this engine reads ${current} receipts: compile the inputs again for a current one`,
+  RECEIPT_UNUSABLE: ({ code, detail }: { code: string; detail: string }) => `${code}: ${isReasonCode(code) ? REASONS[code].summary : ''} ${detail}`,
+  RECEIPT_ID_MISMATCH: () => "does not hash the receipt's content: it was edited after its id was computed",
+  RECEIPT_ENGINE: ({ detail }: { detail: string }) => detail,
+  USER_VIEW_NOT_RECEIPT: () => 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead',
+  NOT_RECOGNISED: ({ start }: { start: string | null }) =>
+    `not a records JSONL file, contract, scenario or receipt: ${start === null ? 'it is empty' : `it starts ${start}`}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,
+  DOCUMENT_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) => `is ${megabytes} MB; a contract, scenario or receipt may be at most ${limit} MB (records belong in a JSONL file, which is read line by line)`,
+  SUITE_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) => `is ${megabytes} MB; an expectation suite may be at most ${limit} MB`,
+  ONE_RECORDS_AND_CONTRACT: () => 'drop at most one records file and one contract at a time, or a scenario that names its records file',
+  FILE_UNREADABLE: ({ reason }: { reason: string }) => reason,
+  NO_SUITE_IN_FOLDER: ({ suffix }: { suffix: string }) => `a folder with no ${suffix} file in it`,
+  NO_BUILTIN_SCENARIO: ({ scenario }: { scenario: string }) => `no built-in scenario ${scenario}; for a scenario file, give scenarioFile`,
+  READING_FAILED: ({ failure }: { failure: string }) => `the compiler failed while reading the files, so none was loaded. ${failure}`,
+
+  SAVED_FILES_MISSING: () => 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
+  SAVED_WORKSPACE_UNREADABLE: () => 'the saved workspace is not in a format this version reads; starting from the built-in scenarios',
+  AS_OF_NOT_STEPPED: ({ asOf, step }: { asOf: string; step: string }) => `cannot step the as-of ${asOf} by ${step}`,
+  LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) => `the link is ${length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${limit.toLocaleString('en-GB')}. Nothing was opened.`,
+  LINK_NOT_OURS: () => 'not a share link of this version (it should start with “#share=1.”)',
+  LINK_NOT_BASE64: () => 'the link is damaged: it is not base64url (was it cut or re-typed?)',
+  LINK_NOT_DEFLATE: () => 'the link is damaged: its data does not decompress (was it cut short?)',
+  LINK_EXPANDS_TOO_FAR: ({ limit }: { limit: string }) => `the link expands to more than ${limit}; nothing was opened`,
+  LINK_NOT_JSON: () => 'the link is damaged: its data is not JSON',
+  LINK_FILES_TOO_LARGE: ({ size, limit }: { size: string; limit: string }) => `the loaded files are ${size}; a share link carries at most ${limit} of files. Use "Export scenario" and send the file instead.`,
+  LINK_SCENARIO_UNKNOWN: ({ scenario }: { scenario: string }) => `names scenario "${scenario}", which this workspace does not have`,
+  LINK_EDIT_NOT_LOADED: ({ scenario }: { scenario: string }) => `edits scenario "${scenario}", which the link does not load`,
+  LINK_SELECTION_NOT_LOADED: ({ scenario }: { scenario: string }) => `selects scenario "${scenario}", which the link does not load`,
+  LINK_SWITCHES_UNDECLARED: ({ switches, scenario }: { switches: readonly string[]; scenario: string }) => `switches on ${switches.join(', ')}, which scenario "${scenario}" does not declare`,
+} as const;
+
+export type IssueCode = keyof typeof ISSUES;
+
+/** Where an issue is: the file, its line when known, and the JSON path as users read it. */
+export interface IssuePlace {
+  readonly file: string;
+  readonly line?: number | undefined;
+  readonly path: string;
+}
+
+/** An input issue: a code and its arguments at a place, with the catalogue's words for them. */
+export function inputIssue<C extends IssueCode>(place: IssuePlace, code: C, ...[args]: Parameters<(typeof ISSUES)[C]> extends [] ? [] : [Parameters<(typeof ISSUES)[C]>[0]]): InputIssue {
+  const given: IssueArgs = (args ?? {}) as IssueArgs;
+  const message = (ISSUES[code] as (args: IssueArgs) => string)(given);
+  return { file: place.file, ...(place.line === undefined ? {} : { line: place.line }), path: place.path, code, args: given, message };
+}
+
+/** A refusal's issues, or the refusal itself as one issue at `place` when it came without any. */
+export function issuesOf(error: CompileError, place: IssuePlace): readonly InputIssue[] {
+  return error.issues && error.issues.length > 0 ? error.issues : [inputIssue(place, 'REFUSED', { reason: error.message })];
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createCompiler } from '../core/compile';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
+import { inputIssue } from '../core/reasons';
 import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/passes/validate';
@@ -44,12 +45,12 @@ function parseJsonl<T>(file: string, text: string, schema: z.ZodType<T>, issues:
     try {
       json = JSON.parse(line);
     } catch (error) {
-      issues.push({ file, line: index + 1, path: '(root)', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` });
+      issues.push(inputIssue({ file, line: index + 1, path: '(root)' }, 'NOT_JSON', { problem: error instanceof Error ? error.message : String(error), near: null }));
       return;
     }
     const parsed = schema.safeParse(json);
     if (parsed.success) values.push(parsed.data);
-    else for (const issue of parsed.error.issues) issues.push({ file, line: index + 1, path: issue.path.join('.') || '(root)', message: issue.message });
+    else for (const issue of parsed.error.issues) issues.push(inputIssue({ file, line: index + 1, path: issue.path.join('.') || '(root)' }, 'FORMAT_RULE', { problem: issue.message }));
   });
   return values;
 }
@@ -61,11 +62,11 @@ export function parseFoundationCorpus(itemsFile: string, itemsText: string, quer
   const queries = parseJsonl(queriesFile, queriesText, foundationQuerySchema, issues);
   const ids = new Set<string>();
   for (const item of items) {
-    if (ids.has(item.id)) issues.push({ file: itemsFile, path: 'id', message: `duplicate id "${item.id}"` });
+    if (ids.has(item.id)) issues.push(inputIssue({ file: itemsFile, path: 'id' }, 'DUPLICATE_ID', { id: JSON.stringify(item.id), first: null }));
     ids.add(item.id);
   }
   for (const query of queries) {
-    for (const id of query.relevant) if (!ids.has(id)) issues.push({ file: queriesFile, path: `${query.id}.relevant`, message: `names "${id}", which is not among the records` });
+    for (const id of query.relevant) if (!ids.has(id)) issues.push(inputIssue({ file: queriesFile, path: `${query.id}.relevant` }, 'RELEVANT_NOT_A_RECORD', { id }));
   }
   if (issues.length > 0) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `retrieval foundation: ${issues.length} problem${issues.length === 1 ? '' : 's'}`, issues });
   return ok({ items, queries });

@@ -1,7 +1,7 @@
 import { isWithheldFromUser, type Audience } from '../core/disclosure';
 import { receiptIntegrity } from '../core/drill';
 import { parseReceiptJson } from '../core/passes/validate';
-import { REASONS } from '../core/reasons';
+import { inputIssue } from '../core/reasons';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
 import { describeDiff } from '../core/receipt-diff-text';
 import type { Receipt } from '../core/result';
@@ -62,7 +62,7 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
         const issues = parsed.flatMap((result, index) => {
           if (!result.ok) return result.error.issues ?? [];
           const unusable = receiptIntegrity(result.value);
-          return unusable ? [{ file: [before, after][index]?.name ?? '', path: 'receiptId', message: `${unusable.code}: ${REASONS[unusable.code].summary} ${unusable.detail}` }] : [];
+          return unusable ? [inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', { code: unusable.code, detail: unusable.detail })] : [];
         });
         const [first, second] = parsed;
         if (!first?.ok || !second?.ok || issues.length > 0) return { ok: false, issues };
@@ -105,7 +105,7 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
       async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
         const { contract } = workspace.effective(workspace.currentEntry()).scenario;
         const asOf = steppedAsOf(contract.asOf, step);
-        if (asOf === null) return { ok: false, issues: [{ file: 'as-of step', path: 'asOf', message: `cannot step the as-of ${contract.asOf} by ${JSON.stringify(step)}` }] };
+        if (asOf === null) return { ok: false, issues: [inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', { asOf: contract.asOf, step: JSON.stringify(step) })] };
         const before = compilations.last()?.outcome.receipt ?? null;
         const update = await workspace.api.updateContract({ value: { ...contract, asOf } });
         if (update.ok) stepFrom = before;

@@ -6,6 +6,7 @@ import type { ExpectationSuite } from '../core/format/expectation';
 import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue, type JsonLocator } from '../core/format/json-text';
 import { checkChangeTexts, createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
+import { inputIssue, issuesOf } from '../core/reasons';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
 import { nextTask } from './next-task';
@@ -46,12 +47,7 @@ export async function detectBlobKind(file: NamedBlob): Promise<{ recognised: Rec
 /** Why a file was not recognised, with what it starts with (escaped), so a wrong file is easy to spot. */
 function unrecognised(file: string, head: string): InputIssue {
   const start = head.replace(/^\uFEFF/, '').trimStart().slice(0, 40);
-  const shown = start === '' ? 'it is empty' : `it starts ${quoteValue(start)}`;
-  return {
-    file,
-    path: '(root)',
-    message: `not a records JSONL file, contract, scenario or receipt: ${shown}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,
-  };
+  return inputIssue({ file, path: '(root)' }, 'NOT_RECOGNISED', { start: start === '' ? null : quoteValue(start) });
 }
 
 /** The app's user-view export: refused with its own message, since it looks like a receipt to a person. */
@@ -73,7 +69,7 @@ async function suiteIn(file: NamedBlob): Promise<Result<IntakeSuite, CompileErro
   const named = file.name.toLowerCase().endsWith(SUITE_SUFFIX);
   if (!named && file.blob.size > HEAD_BYTES) return null;
   if (file.blob.size > MAX_DOCUMENT_BYTES) {
-    return err(invalidInput(file.name, [{ file: file.name, path: '(root)', message: `is ${Math.round(file.blob.size / 2 ** 20)} MB; an expectation suite may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB` }], 1, 'expectation suite'));
+    return err(suiteTooLarge(file));
   }
   const text = await file.blob.text();
   if (!named) {
@@ -170,8 +166,9 @@ function summaryOf(error: CompileError, file: string, recognised: RecognisedKind
   return { file, message: `read as ${describeRecognised(recognised)}: ${problems}` };
 }
 
-function issuesOf(error: CompileError, file: string): InputIssue[] {
-  return error.issues && error.issues.length > 0 ? [...error.issues] : [{ file, path: '(root)', message: error.message }];
+/** A suite over the size a document may have, refused before it is read. */
+export function suiteTooLarge({ name, blob }: NamedBlob): CompileError {
+  return invalidInput(name, [inputIssue({ file: name, path: '(root)' }, 'SUITE_TOO_LARGE', { megabytes: Math.round(blob.size / 2 ** 20), limit: MAX_DOCUMENT_BYTES / 2 ** 20 })], 1, 'expectation suite');
 }
 
 const keyFor = (id: string) => `loaded:${id}`;
@@ -201,7 +198,7 @@ export async function intakeFiles(
   const summaries: FileSummary[] = [];
   const refuse = (error: CompileError, file: string, recognised: RecognisedKind) => {
     summaries.push(summaryOf(error, file, recognised));
-    for (const issue of issuesOf(error, file)) issues.push(issue);
+    for (const issue of issuesOf(error, { file, path: '(root)' })) issues.push(issue);
   };
   const kinds: { file: string; kind: FileKind }[] = [];
   const documents: { file: NamedBlob; recognised: RecognisedKind; text: string }[] = [];
@@ -212,7 +209,7 @@ export async function intakeFiles(
     // Before detection: a user-view export carries a receipt's fingerprint fields, so it would pass for one.
     if (await isUserViewExport(file)) {
       summaries.push({ file: file.name, message: 'a user-view export, which is not a receipt' });
-      issues.push({ file: file.name, path: 'format', message: 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead' });
+      issues.push(inputIssue({ file: file.name, path: 'format' }, 'USER_VIEW_NOT_RECEIPT'));
       continue;
     }
     const suite = await suiteIn(file);
@@ -220,7 +217,7 @@ export async function intakeFiles(
       if (suite.ok) suites.push(suite.value);
       else {
         summaries.push({ file: file.name, message: `read as an expectation suite: ${suite.error.message.startsWith(`${file.name}: `) ? suite.error.message.slice(file.name.length + 2) : suite.error.message}` });
-        for (const issue of issuesOf(suite.error, file.name)) issues.push(issue);
+        for (const issue of issuesOf(suite.error, { file: file.name, path: '(root)' })) issues.push(issue);
       }
       continue;
     }
@@ -238,9 +235,8 @@ export async function intakeFiles(
       continue;
     }
     if (detected.recognised.kind !== 'records' && detected.text === null) {
-      const message = `is ${Math.round(file.blob.size / 2 ** 20)} MB; a contract, scenario or receipt may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB (records belong in a JSONL file, which is read line by line)`;
       summaries.push({ file: file.name, message: `read as ${describeRecognised(detected.recognised)}: too large` });
-      issues.push({ file: file.name, path: '(root)', message });
+      issues.push(inputIssue({ file: file.name, path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: Math.round(file.blob.size / 2 ** 20), limit: MAX_DOCUMENT_BYTES / 2 ** 20 }));
       continue;
     }
     kinds.push({ file: file.name, kind: detected.recognised.kind });
@@ -302,7 +298,7 @@ export async function intakeFiles(
 
   const loose = recordFiles.map(({ file }) => file).filter((file) => !claimed.has(file.name) && recordSets.has(file.name));
   if (loose.length > 1 || contracts.length > 1) {
-    issues.push({ file: [...loose, ...contracts].map((item) => ('name' in item ? item.name : item.key)).join(', '), path: '(root)', message: 'drop at most one records file and one contract at a time, or a scenario that names its records file' });
+    issues.push(inputIssue({ file: [...loose, ...contracts].map((item) => ('name' in item ? item.name : item.key)).join(', '), path: '(root)' }, 'ONE_RECORDS_AND_CONTRACT'));
   }
   if (issues.length > 0) return err({ issues, summaries });
 

@@ -98,7 +98,7 @@ describe('reading a records file in pieces from both ends at once', () => {
   it('names both lines of an id given in two pieces', async () => {
     const text = lines(['a', 'b', 'c', 'd', 'a', 'e']);
     const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
-    expect(result.ok ? null : result.error.issues).toEqual([{ file: 'r.jsonl', line: 5, path: 'id', message: 'duplicate id "a": first defined at line 1' }]);
+    expect(result.ok ? null : result.error.issues).toEqual([{ file: 'r.jsonl', line: 5, path: 'id', code: 'DUPLICATE_ID', args: { id: '"a"', first: 'line 1' }, message: 'duplicate id "a": first defined at line 1' }]);
   });
 
   it('reads the pieces itself when the helper cannot, the one it failed on included', async () => {

@@ -35,7 +35,7 @@ describe('file intake in the worker session', () => {
     const { task: _task, ...rest } = buildContract();
     const result = await rejected('contract.json', JSON.stringify(rest, null, 2));
     expect(result.summaries).toEqual([{ file: 'contract.json', message: expect.stringMatching(/^read as a contract \(recognised by principals, .*\): not a valid contract: 1 problem$/) }]);
-    expect(result.issues).toEqual([{ file: 'contract.json', line: 1, path: 'task', message: 'required field missing (expected string)' }]);
+    expect(result.issues).toEqual([{ file: 'contract.json', line: 1, path: 'task', code: 'FIELD_MISSING', args: { expected: 'string' }, message: 'required field missing (expected string)' }]);
   });
 
   it('names the line of a truncated records file that has one line', async () => {
@@ -71,7 +71,7 @@ describe('file intake in the worker session', () => {
   it('refuses a duplicate key in a records line and a receipt, naming key, line and path', async () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
     const records = await rejected('dup.jsonl', `${line({ id: 'a' })}\n${twice}\n`);
-    expect(records.issues).toEqual([{ file: 'dup.jsonl', line: 2, path: 'tokens', message: 'duplicate key "tokens"; a key may appear once per object' }]);
+    expect(records.issues).toEqual([{ file: 'dup.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' }]);
     const session = await newSession();
     session.compile('diagnostic');
     const receipt = (session.receiptJson() ?? '').replace('"outcome":"packet"', '"outcome":"packet","outcome":"fail_closed"');

@@ -3,11 +3,11 @@ import type { Audience } from '../core/disclosure';
 import { err, ok, type InputIssue, type Result } from '../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
 import type { ExpectationSuite } from '../core/format/expectation';
-import { invalidInput } from '../core/format/input-issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import type { LoadedScenario } from '../core/passes/validate';
+import { issuesOf } from '../core/reasons';
 import { createExpectationRuns, type TestsView } from './expectation-runs';
-import type { NamedBlob } from './file-intake';
+import { suiteTooLarge, type NamedBlob } from './file-intake';
 import type { OpenSuitesResult, Selection } from './protocol';
 
 export type SessionTests = ReturnType<typeof createSessionTests>;
@@ -55,7 +55,7 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
       for (const { name, text } of files) {
         const parsed = parseExpectationSuiteJson(name, text);
         if (parsed.ok) read.push({ loaded: parsed.value, text });
-        else for (const issue of parsed.error.issues ?? [{ file: name, path: '(root)', message: parsed.error.message }]) issues.push(issue);
+        else for (const issue of issuesOf(parsed.error, { file: name, path: '(root)' })) issues.push(issue);
       }
       if (issues.length > 0) return err(issues);
       return ok(() => {
@@ -68,11 +68,8 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
       async openSuites(files: readonly NamedBlob[], audience: Audience): Promise<OpenSuitesResult> {
         const issues: InputIssue[] = [];
         for (const { name, blob } of files) {
-          const error =
-            blob.size > MAX_DOCUMENT_BYTES
-              ? invalidInput(name, [{ file: name, path: '(root)', message: `is ${Math.round(blob.size / 2 ** 20)} MB; an expectation suite may be at most ${MAX_DOCUMENT_BYTES / 2 ** 20} MB` }], 1, 'expectation suite')
-              : runs.open(name, await blob.text());
-          if (error !== null) for (const issue of error.issues ?? [{ file: name, path: '(root)', message: error.message }]) issues.push(issue);
+          const error = blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
+          if (error !== null) for (const issue of issuesOf(error, { file: name, path: '(root)' })) issues.push(issue);
         }
         changed();
         const view = run(audience);

@@ -135,7 +135,7 @@ describe('session', () => {
     const result = await session.loadFiles([file('user-view.json', document)], noProgress);
     expect(result.status).toBe('rejected');
     if (result.status !== 'rejected') return;
-    expect(result.issues).toEqual([{ file: 'user-view.json', path: 'format', message: expect.stringContaining('a user-view export is not a receipt') }]);
+    expect(result.issues).toEqual([{ file: 'user-view.json', path: 'format', code: 'USER_VIEW_NOT_RECEIPT', args: {}, message: expect.stringContaining('a user-view export is not a receipt') }]);
   });
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { err, formatPath, ok, type InputIssue, type Result } from '../core/errors';
+import { inputIssue } from '../core/reasons';
 
 /**
  * A share link carries the whole workspace in its fragment (after `#`, never sent to a server):
@@ -16,6 +17,7 @@ export const MAX_SHARE_FRAGMENT_CHARS = 200_000;
 const MAX_DECODED_BYTES = 2 * 1024 * 1024;
 
 const SOURCE = 'share link';
+const at = (path: string) => ({ file: SOURCE, path });
 
 const sharedFileSchema = z.strictObject({ name: z.string().min(1).max(255), text: z.string() });
 
@@ -60,8 +62,8 @@ export function sharedFileBytes(workspace: SharedWorkspace): number {
 
 const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-GB')} KB`;
 
-export function tooManyFileBytes(bytes: number): string {
-  return `the loaded files are ${kib(bytes)}; a share link carries at most ${kib(MAX_SHARED_FILE_BYTES)} of files. Use "Export scenario" and send the file instead.`;
+export function tooManyFileBytes(bytes: number): InputIssue {
+  return inputIssue(at('loads'), 'LINK_FILES_TOO_LARGE', { size: kib(bytes), limit: kib(MAX_SHARED_FILE_BYTES) });
 }
 
 function toBase64Url(bytes: Uint8Array): string {
@@ -110,32 +112,31 @@ export async function encodeShareFragment(workspace: SharedWorkspace): Promise<s
   return `${SHARE_FRAGMENT_PREFIX}${toBase64Url(compressed ?? new Uint8Array())}`;
 }
 
-const issue = (path: string, message: string): InputIssue => ({ file: SOURCE, path, message });
 
 /** Reads a fragment back, refusing anything too long, not ours, corrupt or not in the schema: like any file. */
 export async function decodeShareFragment(fragment: string): Promise<Result<SharedWorkspace, InputIssue[]>> {
   if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) {
-    return err([issue('(root)', `the link is ${fragment.length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')}. Nothing was opened.`)]);
+    return err([inputIssue(at('(root)'), 'LINK_TOO_LONG', { length: fragment.length, limit: MAX_SHARE_FRAGMENT_CHARS })]);
   }
-  if (!fragment.startsWith(SHARE_FRAGMENT_PREFIX)) return err([issue('(root)', 'not a share link of this version (it should start with “#share=1.”)')]);
+  if (!fragment.startsWith(SHARE_FRAGMENT_PREFIX)) return err([inputIssue(at('(root)'), 'LINK_NOT_OURS')]);
   const bytes = fromBase64Url(fragment.slice(SHARE_FRAGMENT_PREFIX.length));
-  if (bytes === null) return err([issue('(root)', 'the link is damaged: it is not base64url (was it cut or re-typed?)')]);
+  if (bytes === null) return err([inputIssue(at('(root)'), 'LINK_NOT_BASE64')]);
   let inflated: Uint8Array | null;
   try {
     inflated = await pipe(bytes, new DecompressionStream('deflate-raw'), MAX_DECODED_BYTES);
   } catch {
-    return err([issue('(root)', 'the link is damaged: its data does not decompress (was it cut short?)')]);
+    return err([inputIssue(at('(root)'), 'LINK_NOT_DEFLATE')]);
   }
-  if (inflated === null) return err([issue('(root)', `the link expands to more than ${kib(MAX_DECODED_BYTES)}; nothing was opened`)]);
+  if (inflated === null) return err([inputIssue(at('(root)'), 'LINK_EXPANDS_TOO_FAR', { limit: kib(MAX_DECODED_BYTES) })]);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflated));
   } catch {
-    return err([issue('(root)', 'the link is damaged: its data is not JSON')]);
+    return err([inputIssue(at('(root)'), 'LINK_NOT_JSON')]);
   }
   const parsed = sharedWorkspaceSchema.safeParse(value);
-  if (!parsed.success) return err(parsed.error.issues.slice(0, 50).map((problem) => issue(formatPath(problem.path), problem.message)));
+  if (!parsed.success) return err(parsed.error.issues.slice(0, 50).map((problem) => inputIssue(at(formatPath(problem.path)), 'FORMAT_RULE', { problem: problem.message })));
   const bytesOfFiles = sharedFileBytes(parsed.data);
-  if (bytesOfFiles > MAX_SHARED_FILE_BYTES) return err([issue('loads', tooManyFileBytes(bytesOfFiles))]);
+  if (bytesOfFiles > MAX_SHARED_FILE_BYTES) return err([tooManyFileBytes(bytesOfFiles)]);
   return ok(parsed.data);
 }

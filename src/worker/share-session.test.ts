@@ -129,7 +129,7 @@ describe('share links', () => {
     }
     // A field the format does not know is named like any file's.
     const foreign = await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, extra: true } as SharedWorkspace);
-    expect(await session.openShareLink(foreign)).toEqual({ ok: false, issues: [{ file: 'share link', path: '(root)', message: expect.stringContaining('extra') }] });
+    expect(await session.openShareLink(foreign)).toEqual({ ok: false, issues: [{ file: 'share link', path: '(root)', code: 'FORMAT_RULE', args: { problem: 'Unrecognized key: "extra"' }, message: expect.stringContaining('extra') }] });
 
     const after = session.compile('diagnostic');
     if (!before.ok || !after.ok) throw new Error('compile failed');

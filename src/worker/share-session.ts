@@ -1,6 +1,7 @@
 import type { Compiler } from '../core/compile';
 import type { InputIssue } from '../core/errors';
 import { validateContract } from '../core/passes/validate';
+import { inputIssue, issuesOf } from '../core/reasons';
 import type { Comparisons } from './comparisons';
 import type { createDrillSession } from './drill-session';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol';
@@ -34,7 +35,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const { suites, bytes: suiteBytes } = tests.sharedSuites();
       if (shown?.audience === 'user' && (workspace.loads.length > 0 || suites !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
       const fileBytes = workspace.fileBytes() + suiteBytes;
-      if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes)}` };
+      if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes).message}` };
       const { selection, contractEdits } = workspace;
       const shared: SharedWorkspace = {
         version: 1,
@@ -81,7 +82,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         const never = new AbortController().signal;
         for (const [index, load] of shared.loads.entries()) {
           if (!workspace.entryOf(load.baseKey)) {
-            issues.push({ file: 'share link', path: `loads[${index}].baseKey`, message: `names scenario "${load.baseKey}", which this workspace does not have` });
+            issues.push(inputIssue({ file: 'share link', path: `loads[${index}].baseKey` }, 'LINK_SCENARIO_UNKNOWN', { scenario: load.baseKey }));
             break;
           }
           const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
@@ -94,17 +95,18 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         }
         for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
           const contract = validateContract(`share link: contract edit of ${key}`, value);
-          if (!workspace.entryOf(key)) issues.push({ file: 'share link', path: `contractEdits.${key}`, message: `edits scenario "${key}", which the link does not load` });
-          else if (!contract.ok) issues = issues.concat(contract.error.issues ?? [{ file: 'share link', path: `contractEdits.${key}`, message: contract.error.message }]);
+          const place = { file: 'share link', path: `contractEdits.${key}` };
+          if (!workspace.entryOf(key)) issues.push(inputIssue(place, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
+          else if (!contract.ok) issues = issues.concat(issuesOf(contract.error, place));
           else workspace.contractEdits.set(key, contract.value);
         }
         // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
         const target = workspace.entryOf(wanted.scenarioKey);
-        if (issues.length === 0 && !target) issues.push({ file: 'share link', path: 'selection.scenarioKey', message: `selects scenario "${wanted.scenarioKey}", which the link does not load` });
+        if (issues.length === 0 && !target) issues.push(inputIssue({ file: 'share link', path: 'selection.scenarioKey' }, 'LINK_SELECTION_NOT_LOADED', { scenario: wanted.scenarioKey }));
         if (issues.length === 0 && target) {
           const normalised = workspace.normaliseSelection(wanted);
           const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
-          if (dropped.length > 0) issues.push({ file: 'share link', path: 'selection', message: `switches on ${dropped.join(', ')}, which scenario "${wanted.scenarioKey}" does not declare` });
+          if (dropped.length > 0) issues.push(inputIssue({ file: 'share link', path: 'selection' }, 'LINK_SWITCHES_UNDECLARED', { switches: dropped, scenario: wanted.scenarioKey }));
         }
         if (issues.length > 0) {
           restore();

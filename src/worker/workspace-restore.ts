@@ -1,5 +1,6 @@
 import type { Compiler } from '../core/compile';
 import { validateContract } from '../core/passes/validate';
+import { inputIssue } from '../core/reasons';
 import type { BackgroundSaves } from './background-saves';
 import { savedWorkspaceSchema, type SavedWorkspace } from './protocol';
 import type { SessionTests } from './session-tests';
@@ -38,13 +39,13 @@ export async function restoreWorkspace({ compiler, storage, workspace, loads, sa
     stored = read.workspace;
     if (read.filesMissing) {
       // Site data cleared while a page still wrote the selection: say what is missing, keep what is left.
-      workspace.restoreIssues = [...workspace.restoreIssues, { file: 'saved workspace', path: 'loads', message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' }];
+      workspace.restoreIssues = [...workspace.restoreIssues, inputIssue({ file: 'saved workspace', path: 'loads' }, 'SAVED_FILES_MISSING')];
       stored = stored !== null && typeof stored === 'object' ? { ...stored, loads: [] } : stored;
     }
   }
   const parsed = savedWorkspaceSchema.safeParse(stored);
   if (!parsed.success) {
-    workspace.restoreIssues = [...workspace.restoreIssues, { file: 'saved workspace', path: '(root)', message: 'the saved workspace is not in a format this version reads; starting from the built-in scenarios' }];
+    workspace.restoreIssues = [...workspace.restoreIssues, inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE')];
     return;
   }
   const never = new AbortController().signal;

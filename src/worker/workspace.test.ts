@@ -99,7 +99,7 @@ describe('workspace', () => {
     const reloaded = createSession({ compiler, storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) }, builtins: readBuiltinScenarios() });
     const restored = await reloaded.start();
     expect(restored.restoreIssues).toEqual([
-      { file: 'saved workspace', path: 'loads', message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' },
+      { file: 'saved workspace', path: 'loads', code: 'SAVED_FILES_MISSING', args: {}, message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' },
     ]);
     expect(restored.scenarios[0]).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
   });

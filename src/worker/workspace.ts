@@ -3,6 +3,7 @@ import { declaredRecords } from '../core/change-text';
 import type { Contract } from '../core/format/contract';
 import type { Control, LateChange } from '../core/format/scenario';
 import { genericLateChanges } from '../core/generic-late-changes';
+import { issuesOf } from '../core/reasons';
 import { parseContractJson, validateContract, type LoadedScenario } from '../core/passes/validate';
 import type { BuiltinScenario } from './builtin-sources';
 import type { ContractUpdate, DatabaseState, SavedLoad, SavedWorkspace, ScenarioSummary, Selection, StorageState, WorkspaceEvent, WorkspaceSnapshot } from './protocol';
@@ -42,7 +43,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
     if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else for (const issue of builtin.result.error.issues ?? [{ file: builtin.folder, path: '(root)', message: builtin.result.error.message }]) builtinIssues.push(issue);
+    else for (const issue of issuesOf(builtin.result.error, { file: builtin.folder, path: '(root)' })) builtinIssues.push(issue);
   }
   const firstSelection = (): Selection => ({ scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] });
 
@@ -159,7 +160,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
 
       async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
         const parsed = 'text' in input ? parseContractJson('contract.json', input.text) : validateContract('contract', input.value);
-        if (!parsed.ok) return { ok: false, issues: parsed.error.issues ?? [{ file: 'contract', path: '(root)', message: parsed.error.message }] };
+        if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file: 'contract', path: '(root)' }) };
         workspace.contractEdits.set(workspace.currentEntry().key, parsed.value);
         await workspace.persist();
         return { ok: true, snapshot: workspace.snapshot() };

@@ -1,5 +1,6 @@
 import type { CompileError, InputIssue } from '../../core/errors';
 import { err, ok, type Result } from '../../core/errors';
+import { inputIssue } from '../../core/reasons';
 import type { CheckedRecord, RecordSet } from '../../core/passes/validate';
 import { createIndexes, migrate, type Database } from './schema';
 import type { RecordTokens, Tokeniser } from './tokens';
@@ -25,7 +26,7 @@ function nulIssue(file: string, item: CheckedRecord, line: number | undefined): 
     ['supersedes', record.supersedes], ['evidence', record.evidence], ['provenance', record.provenance],
   ];
   for (const [path, value] of fields) {
-    if (JSON.stringify(value ?? null).includes('\\u0000')) return { file, line, path, message: 'holds U+0000, which PostgreSQL text cannot store; remove the NUL character' };
+    if (JSON.stringify(value ?? null).includes('\\u0000')) return inputIssue({ file, line, path }, 'NUL_IN_TEXT');
   }
   return null;
 }

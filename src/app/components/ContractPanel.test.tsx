@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
+import { inputIssue } from '../../core/reasons';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScenarioStore } from '../state/scenario-store';
@@ -35,7 +36,7 @@ describe('ContractPanel', () => {
 
   it('shows a schema error beside the field it concerns and keeps the draft', async () => {
     const user = userEvent.setup();
-    const updateContract = vi.fn(async () => ({ ok: false as const, issues: [{ file: 'contract', path: 'tokenBudget', message: 'Invalid input: expected number, received string' }] }));
+    const updateContract = vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'contract', path: 'tokenBudget' }, 'FORMAT_RULE', { problem: 'Invalid input: expected number, received string' })] }));
     installFakeApi({ updateContract });
     render(<ContractPanel />);
     const budget = screen.getByRole('textbox', { name: 'Token budget' });
@@ -50,7 +51,7 @@ describe('ContractPanel', () => {
 
   it('sends raw JSON to the worker and lists problems by path and line', async () => {
     const user = userEvent.setup();
-    const updateContract = vi.fn(async () => ({ ok: false as const, issues: [{ file: 'contract.json', line: 1, path: '(root)', message: 'not valid JSON: Unexpected end of JSON input' }] }));
+    const updateContract = vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'contract.json', line: 1, path: '(root)' }, 'NOT_JSON', { problem: 'Unexpected end of JSON input', near: null })] }));
     installFakeApi({ updateContract });
     render(<ContractPanel />);
     await user.click(screen.getByRole('button', { name: 'Raw JSON' }));

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { inputIssue } from '../../core/reasons';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoadResult } from '../../worker/protocol';
@@ -13,7 +14,7 @@ describe('file loading', () => {
 
   it('hands picked files to the worker and lists every problem by file, line and path', async () => {
     const user = userEvent.setup();
-    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'rejected', issues: [{ file: 'bad.jsonl', line: 3, path: 'tokens', message: 'expected number' }], summaries: [{ file: 'bad.jsonl', message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem' }] }));
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'rejected', issues: [inputIssue({ file: 'bad.jsonl', line: 3, path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected number' })], summaries: [{ file: 'bad.jsonl', message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem' }] }));
     const api = installFakeApi({ loadFiles });
     render(<App />);
     const file = new File(['{}'], 'bad.jsonl');

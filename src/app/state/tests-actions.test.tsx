@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { inputIssue } from '../../core/reasons';
 import type { TestsView } from '../../worker/protocol';
 import { installFakeApi, resetStores } from '../test-support';
 import { compileNow, setAudience } from './actions';
@@ -19,12 +20,12 @@ beforeEach(() => resetStores());
 
 describe('the Tests panel’s actions', () => {
   it('opens suites in the audience on screen and says why one was refused, at its file and line', async () => {
-    const api = installFakeApi({ openSuites: vi.fn(async () => ({ ok: false as const, issues: [{ file: 'b.expect.json', line: 3, path: 'cases[0].expect', message: 'unknown field "outcom"' }], view: view(true) })) });
+    const api = installFakeApi({ openSuites: vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'b.expect.json', line: 3, path: 'cases[0].expect' }, 'UNKNOWN_FIELDS', { fields: ['"outcom"'] })], view: view(true) })) });
     useUiStore.setState({ audience: 'user' });
     const file = new File(['{}'], 'b.expect.json');
     await openSuites([file]);
     expect(api.openSuites).toHaveBeenCalledWith([file], 'user');
-    expect(useTestsStore.getState()).toMatchObject({ view: view(true), refusal: 'b.expect.json:3: cases[0].expect: unknown field "outcom"', busy: false });
+    expect(useTestsStore.getState()).toMatchObject({ view: view(true), refusal: 'b.expect.json:3: cases[0].expect: unknown field "outcom": not part of the format', busy: false });
     await closeSuite('a.expect.json');
     expect(api.closeSuite).toHaveBeenCalledWith('a.expect.json', 'user');
     expect(useTestsStore.getState().refusal).toBeNull();

@@ -1,3 +1,4 @@
+import { inputIssue } from '../../core/reasons';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { ContractUpdate, LoadResult, Selection, WorkspaceSnapshot } from '../../worker/protocol';
 import { changingInputs, compileNow, failClosed, guarded, refreshTests } from './actions';
@@ -103,7 +104,7 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   } catch (error) {
     finished = true;
     const names = files.map((file) => file.name).join(', ');
-    useScenarioStore.setState({ load: { status: 'rejected', issues: [{ file: names, path: '(root)', message: `the compiler failed while reading the files, so none was loaded. ${describeFailure(error)}` }], summaries: [] } });
+    useScenarioStore.setState({ load: { status: 'rejected', issues: [inputIssue({ file: names, path: '(root)' }, 'READING_FAILED', { failure: describeFailure(error) })], summaries: [] } });
     failClosed('loading files', error);
     return;
   }

@@ -3,6 +3,7 @@ import { expectationSuiteSchema, type ControlSet, type ExpectationCase, type Exp
 import { invalidInput, jsonTextIssue, zodInputIssues } from '../format/input-issues';
 import { reservedKeyPaths } from '../format/scenario';
 import { createJsonLocator, parseJsonText, quoteValue, type JsonLocator, type JsonPath } from '../format/json-text';
+import { inputIssue } from '../reasons';
 
 /** A suite as read from its file: the locator maps a path in it (a failing expectation's) back to a line. */
 export interface LoadedSuite {
@@ -32,7 +33,7 @@ export function parseExpectationSuiteJson(file: string, text: string): Result<Lo
   // Record ids and propositions are keys here: a `__proto__` key would vanish when zod copies the object.
   const reserved = reservedKeyPaths(json.value);
   if (reserved.length > 0) {
-    const issues = reserved.map((path) => ({ file, line: locator.lineOf(path), path: formatPath(path), message: `unknown field ${quoteValue(path[path.length - 1])}: not part of the format` }));
+    const issues = reserved.map((path) => inputIssue({ file, line: locator.lineOf(path), path: formatPath(path) }, 'UNKNOWN_FIELDS', { fields: [quoteValue(path[path.length - 1])] }));
     return err(invalidInput(file, issues, issues.length, 'expectation suite'));
   }
   const parsed = expectationSuiteSchema.safeParse(json.value);
@@ -85,8 +86,7 @@ export function unknownSwitchIssues(loaded: LoadedSuite, declared: { readonly co
     ids?.forEach((id, index) => {
       if (known.has(id)) return;
       const at = [...path, index];
-      const offered = known.size === 0 ? 'the inputs declare none' : `the inputs declare ${[...known].join(', ')}`;
-      issues.push({ file: loaded.file, line: loaded.locator.lineOf(at), path: formatPath(at), message: `no ${kind} ${quoteValue(id)}: ${offered}` });
+      issues.push(inputIssue({ file: loaded.file, line: loaded.locator.lineOf(at), path: formatPath(at) }, 'UNDECLARED_SWITCH', { kind, id: quoteValue(id), declared: [...known] }));
     });
   };
   loaded.suite.cases.forEach((entry, caseIndex) => {

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { formatPath, type CompileError, type InputIssue } from '../errors';
+import { inputIssue } from '../reasons';
 import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
 
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
 export const MAX_REPORTED_ISSUES = 50;
-
-export const LONE_SURROGATE_MESSAGE = 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form';
 
 /** A file refused at validation: what it was read as, how many problems, and the first of them. */
 export function invalidInput(file: string, issues: readonly InputIssue[], totalIssues = issues.length, kind?: string): CompileError {
@@ -13,7 +12,7 @@ export function invalidInput(file: string, issues: readonly InputIssue[], totalI
   const more = totalIssues > shown.length ? ` (first ${shown.length} shown)` : '';
   return {
     pass: 'validate',
-    code: issues.length === 1 && issues[0]?.message.startsWith('duplicate id') ? 'DUPLICATE_ID' : 'INVALID_INPUT',
+    code: issues.length === 1 && issues[0]?.code === 'DUPLICATE_ID' ? 'DUPLICATE_ID' : 'INVALID_INPUT',
     message: `${file}: ${kind === undefined ? '' : `not a valid ${kind}: `}${totalIssues} problem${totalIssues === 1 ? '' : 's'}${more}`,
     issues: shown,
   };
@@ -47,18 +46,16 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
   return error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
     const path = [...prefix, ...issue.path];
     const value = valueAt(input, issue.path);
-    let message: string;
-    let at = path;
     if (issue.code === 'unrecognized_keys') {
-      message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => quoteValue(key, 80)).join(', ')}: not part of the format`;
       const first = issue.keys[0];
-      if (first !== undefined) at = [...path, first];
-    } else if (value === undefined && issue.code === 'invalid_type') {
-      message = `required field missing (expected ${issue.expected})`;
-    } else {
-      message = `${issue.message} (got ${quoteValue(value)})`;
+      const at = first === undefined ? path : [...path, first];
+      return inputIssue({ file: source.file, line: source.line ?? source.locator?.lineOf(at), path: formatPath(path) }, 'UNKNOWN_FIELDS', { fields: issue.keys.map((key) => quoteValue(key, 80)) });
     }
-    return { file: source.file, line: source.line ?? source.locator?.lineOf(at), path: formatPath(path), message };
+    const place = { file: source.file, line: source.line ?? source.locator?.lineOf(path), path: formatPath(path) };
+    if (value === undefined && issue.code === 'invalid_type') return inputIssue(place, 'FIELD_MISSING', { expected: issue.expected });
+    // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
+    if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID') return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
+    return inputIssue(place, 'NOT_IN_FORMAT', { problem: issue.message, got: quoteValue(value) });
   });
 }
 
@@ -67,18 +64,16 @@ export function jsonTextIssue(file: string, problem: JsonTextProblem, lineOffset
   const line = (n: number | undefined) => (n === undefined ? (lineOffset > 0 ? lineOffset : undefined) : n + Math.max(0, lineOffset - 1));
   switch (problem.kind) {
     case 'syntax':
-      return { file, line: line(problem.line), path: '(root)', message: `not valid JSON: ${problem.message}${problem.excerpt === undefined ? '' : ` near ${problem.excerpt}`}` };
+      return inputIssue({ file, line: line(problem.line), path: '(root)' }, 'NOT_JSON', { problem: problem.message, near: problem.excerpt ?? null });
     case 'duplicate-key':
-      return {
-        file,
-        line: line(problem.line),
-        path: formatPath(problem.path),
-        message: `duplicate key ${quoteValue(problem.key, 80)}${problem.firstLine === problem.line ? '' : `: first given at line ${line(problem.firstLine) ?? problem.firstLine}`}; a key may appear once per object`,
-      };
+      return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'DUPLICATE_KEY', {
+        key: quoteValue(problem.key, 80),
+        firstLine: problem.firstLine === problem.line ? null : (line(problem.firstLine) ?? problem.firstLine),
+      });
     case 'too-deep':
-      return { file, line: line(problem.line), path: formatPath(problem.path), message: `nested deeper than the format allows (at most ${MAX_JSON_DEPTH} levels)` };
+      return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'TOO_DEEP', { levels: MAX_JSON_DEPTH });
     case 'lone-surrogate':
-      return { file, line: line(problem.line), path: formatPath(problem.path), message: LONE_SURROGATE_MESSAGE };
+      return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'LONE_SURROGATE');
   }
 }
 
@@ -101,7 +96,7 @@ export function placeContractIssues(error: CompileError, file: string, text: str
   const issues = error.issues.map((issue) => {
     if (issue.file !== 'contract') return issue;
     const path = [...prefix, ...parseFormattedPath(issue.path)];
-    return { file, line: locator.lineOf(path), path: formatPath(path), message: issue.message };
+    return { ...issue, file, line: locator.lineOf(path), path: formatPath(path) };
   });
   return { ...error, issues };
 }

@@ -70,7 +70,7 @@ function uniqueIds(changes: readonly { readonly id: string }[], ctx: z.Refinemen
   changes.forEach((change, index) => {
     const earlier = first.get(change.id);
     if (earlier === undefined) first.set(change.id, index);
-    else ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate id ${JSON.stringify(change.id)}: first used at [${earlier}]` });
+    else ctx.addIssue({ code: 'custom', path: [index, 'id'], message: 'duplicate id', params: { issue: 'DUPLICATE_ID', id: JSON.stringify(change.id), first: `[${earlier}]` } });
   });
 }
 

@@ -1,4 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../errors';
+import { inputIssue } from '../reasons';
 import type { Resolution } from './resolve';
 
 /** Pass 3: the contract must make sense against these records before anything is admitted. */
@@ -24,7 +25,7 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
         pass: 'type-check',
         code: 'INVALID_INPUT',
         message: `contract.requiredPropositions[${index}].id: proposition "${proposition.id}" is declared twice`,
-        issues: [{ file: 'contract', path: `requiredPropositions[${index}].id`, message: `proposition "${proposition.id}" is declared twice` }],
+        issues: [inputIssue({ file: 'contract', path: `requiredPropositions[${index}].id` }, 'PROPOSITION_TWICE', { proposition: proposition.id })],
       });
     }
     seen.add(proposition.id);
@@ -34,7 +35,7 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
       pass: 'type-check',
       code: 'INVALID_INPUT',
       message: 'contract.typedEvidenceOnly: admitting only typed evidence needs at least one required proposition',
-      issues: [{ file: 'contract', path: 'typedEvidenceOnly', message: 'needs at least one entry in requiredPropositions' }],
+      issues: [inputIssue({ file: 'contract', path: 'typedEvidenceOnly' }, 'TYPED_EVIDENCE_WITHOUT_PROPOSITIONS')],
     });
   }
   return ok(resolution);

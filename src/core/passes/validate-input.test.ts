@@ -30,7 +30,7 @@ describe('duplicate keys', () => {
   it('are refused in a records line, naming the key, the line and the path', () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
     const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${twice}`));
-    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'tokens', message: 'duplicate key "tokens"; a key may appear once per object' }]);
+    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' }]);
   });
 
   it('are refused when nested, with the JSON path', () => {
@@ -42,7 +42,7 @@ describe('duplicate keys', () => {
     const contract = JSON.stringify(buildContract({ tokenBudget: 100 }), null, 2).replace('"tokenBudget": 100', '"tokenBudget": 100,\n  "tokenBudget": 999999');
     const error = errorOf(parseContractJson('c.json', contract));
     const expectedLine = contract.split('\n').findIndex((text) => text.includes('999999')) + 1;
-    expect(error.issues).toEqual([{ file: 'c.json', line: expectedLine, path: 'tokenBudget', message: `duplicate key "tokenBudget": first given at line ${expectedLine - 1}; a key may appear once per object` }]);
+    expect(error.issues).toEqual([{ file: 'c.json', line: expectedLine, path: 'tokenBudget', code: 'DUPLICATE_KEY', args: { key: '"tokenBudget"', firstLine: expectedLine - 1 }, message: `duplicate key "tokenBudget": first given at line ${expectedLine - 1}; a key may appear once per object` }]);
     const scenario = JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })] }).replace('"title":"S"', '"title":"S","title":"T"');
     expect(errorOf(parseScenarioJson('s.json', scenario, noSibling)).issues?.[0]).toMatchObject({ line: 1, path: 'title', message: expect.stringMatching(/^duplicate key "title"/) });
   });
@@ -64,7 +64,7 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
     const text = JSON.stringify(rest, null, 2);
     const error = errorOf(parseContractJson('c.json', text));
     expect(error.message).toBe('c.json: not a valid contract: 1 problem');
-    expect(error.issues).toEqual([{ file: 'c.json', line: 1, path: 'task', message: 'required field missing (expected string)' }]);
+    expect(error.issues).toEqual([{ file: 'c.json', line: 1, path: 'task', code: 'FIELD_MISSING', args: { expected: 'string' }, message: 'required field missing (expected string)' }]);
   });
 
   it('gives the line of a field deep in a scenario, and of an unknown field', () => {
@@ -97,7 +97,7 @@ describe('a records line over the length limit', () => {
     reader.push(`\n${line({ id: 'b' })}\n{"id":`);
     const error = errorOf(reader.finish());
     expect(error.issues).toEqual([
-      { file: 'r.jsonl', line: 2, path: '(root)', message: 'line longer than 134,217,728 characters, the most a records line may have' },
+      { file: 'r.jsonl', line: 2, path: '(root)', code: 'LINE_TOO_LONG', args: { max: 134_217_728 }, message: 'line longer than 134,217,728 characters, the most a records line may have' },
       expect.objectContaining({ line: 4, path: '(root)' }),
     ]);
   });

@@ -17,7 +17,7 @@ describe('records JSONL', () => {
     const bad = { ...buildRecord({ id: 'a' }), colour: 'red' };
     const error = errorOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
     expect(error.code).toBe('INVALID_INPUT');
-    expect(error.issues).toEqual([{ file: 'records.jsonl', line: 2, path: '(root)', message: 'unknown field "colour": not part of the format' }]);
+    expect(error.issues).toEqual([{ file: 'records.jsonl', line: 2, path: '(root)', code: 'UNKNOWN_FIELDS', args: { fields: ['"colour"'] }, message: 'unknown field "colour": not part of the format' }]);
   });
 
   it('refuses a record without a subject key: an explicit null is required to mean "no single identity"', () => {
@@ -44,7 +44,7 @@ describe('records JSONL', () => {
   it('refuses a lone surrogate escape with its line and path, since canonical JSON cannot carry it', () => {
     const bad = line({ id: 'b', title: 'half a pair' }).replace('half a pair', 'half \\ud83d a pair');
     const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${bad}`));
-    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'title', message: expect.stringMatching(/lone UTF-16 surrogate/) }]);
+    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'title', code: 'LONE_SURROGATE', args: {}, message: expect.stringMatching(/lone UTF-16 surrogate/) }]);
     const paired = line({ id: 'b', title: 'whole' }).replace('whole', '\\ud83d\\ude00');
     expect(parseRecordsJsonl('r.jsonl', paired).ok).toBe(true);
   });
@@ -52,7 +52,7 @@ describe('records JSONL', () => {
   it('names both lines of a duplicate id', () => {
     const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`));
     expect(error.code).toBe('DUPLICATE_ID');
-    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 3, path: 'id', message: 'duplicate id "a": first defined at line 1' }]);
+    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 3, path: 'id', code: 'DUPLICATE_ID', args: { id: '"a"', first: 'line 1' }, message: 'duplicate id "a": first defined at line 1' }]);
   });
 
   it('reads lines split across chunks and CRLF endings', () => {

@@ -1,7 +1,7 @@
 import { findLoneSurrogate } from '../canonical';
 import { scenarioRecordIds, undeclaredMentions } from '../change-text';
 import { contractSchema, type Contract } from '../format/contract';
-import { invalidInput, jsonTextIssue, LONE_SURROGATE_MESSAGE, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
+import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
 import type { SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
@@ -12,7 +12,7 @@ import { SCHEMA_VERSION, staleEngineDetail } from './attest';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
-import { REASONS } from '../reasons';
+import { inputIssue, REASONS } from '../reasons';
 import { contentHashOf } from '../hash';
 import { endsChunk } from '../tree-digest';
 
@@ -138,7 +138,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     }
     const first = locations.get(parsed.data.id);
     if (first) {
-      report({ file, line: lineNumber, path: 'id', message: `duplicate id ${quoteValue(parsed.data.id)}: first defined at line ${first.line}` });
+      report(inputIssue({ file, line: lineNumber, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(parsed.data.id), first: `line ${first.line}` }));
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
@@ -155,7 +155,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     }
     overlong = false;
     lineNumber += 1;
-    report({ file, line: lineNumber, path: '(root)', message: `line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters, the most a records line may have` });
+    report(inputIssue({ file, line: lineNumber, path: '(root)' }, 'LINE_TOO_LONG', { max: MAX_LINE_CHARS }));
   };
 
   /** Takes the line the text ended in, if it did not end in a newline; the file's problems, if it has any. */
@@ -260,7 +260,7 @@ export function parseContractJson(file: string, text: string): Result<Contract, 
 
 export function validateContract(file: string, value: unknown, locator?: JsonLocator): Result<Contract, CompileError> {
   const surrogate = findLoneSurrogate(value);
-  if (surrogate !== null) return err(invalidInput(file, [{ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate), message: LONE_SURROGATE_MESSAGE }], 1, 'contract'));
+  if (surrogate !== null) return err(invalidInput(file, [inputIssue({ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate) }, 'LONE_SURROGATE')], 1, 'contract'));
   const parsed = contractSchema.safeParse(value);
   if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, value), parsed.error.issues.length, 'contract'));
   return ok(parsed.data);
@@ -282,7 +282,7 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
       pass: 'validate',
       code: 'STALE_ENGINE_VERSION',
       message: `${file}: ${REASONS.STALE_ENGINE_VERSION.summary} ${staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion })}`,
-      issues: [{ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion', message: `a ${quoteValue(version)} receipt; this engine reads ${SCHEMA_VERSION} receipts: compile the inputs again for a current one` }],
+      issues: [inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', { version: quoteValue(version), current: SCHEMA_VERSION })],
     });
   }
   const parsed = receiptSchema.safeParse(json.value);
@@ -313,7 +313,7 @@ export function parseScenarioJson(
   if (typeof scenario.records === 'string') {
     const siblingText = readSibling(scenario.records);
     if (siblingText === null) {
-      return err(invalidInput(file, [{ file, line: locator.lineOf(['records']), path: 'records', message: `names "${scenario.records}", which was not supplied alongside the scenario` }], undefined, 'scenario'));
+      return err(invalidInput(file, [inputIssue({ file, line: locator.lineOf(['records']), path: 'records' }, 'RECORDS_NOT_SUPPLIED', { records: scenario.records })], undefined, 'scenario'));
     }
     const recordSet = parseRecordsJsonl(scenario.records, siblingText);
     if (!recordSet.ok) return recordSet;
@@ -323,7 +323,7 @@ export function parseScenarioJson(
   const issues: InputIssue[] = [];
   scenario.records.forEach((record, index) => {
     const first = locations.get(record.id);
-    if (first) issues.push({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id`, message: `duplicate id ${quoteValue(record.id)}: first defined at records[${first.line}]` });
+    if (first) issues.push(inputIssue({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` }, 'DUPLICATE_ID', { id: quoteValue(record.id), first: `records[${first.line}]` }));
     else locations.set(record.id, { file, line: index });
   });
   if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
