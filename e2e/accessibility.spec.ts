@@ -63,8 +63,15 @@ test.describe('axe: no serious or critical violation in any main state', () => {
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Start guided tour' }).click();
-    await expect(page.getByRole('region', { name: 'Guided tour' })).toBeVisible();
+    const tour = page.getByRole('region', { name: 'Guided tour' });
+    await expect(tour).toBeVisible();
     await expectNoSeriousViolations(page, 'guided tour');
+    await tour.getByRole('button', { name: 'Next' }).click({ force: true });
+    await expect(tour.getByTestId('tour-refusal')).toBeVisible();
+    await expectNoSeriousViolations(page, 'guided tour, Next refused');
+    await app.control('Superseded decision').check();
+    await expect(tour.getByTestId('tour-shows')).toBeVisible();
+    await expectNoSeriousViolations(page, 'guided tour, step done');
   });
 
   test('dark theme', async ({ app, page }) => {

@@ -77,8 +77,9 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await app.goto();
     await page.getByRole('button', { name: 'Start guided tour' }).click();
-    await page.keyboard.press('ArrowRight');
-    await expect(page.getByTestId('tour-progress')).toHaveText('Guided tour · step 2 of 8');
+    // Step 1 done: the card says what switching on the superseded decision did, beside what it did.
+    await app.control('Superseded decision').check();
+    await expect(page.getByTestId('tour-shows')).toBeVisible();
     await picture(page, 'tour-dark');
     await page.keyboard.press('Escape');
     await app.traceRow('SEC-0042').getByRole('button', { name: 'EXCLUDE_NOT_AUTHORISED' }).click();

@@ -8,6 +8,7 @@ import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
 import { INITIAL_TESTS, useTestsStore } from './state/tests-store';
 import { EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
+import { useTourStore } from './state/tour-store';
 import { useUiStore } from './state/ui-store';
 
 const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}): PacketColumn => ({
@@ -193,5 +194,6 @@ export function resetStores(view: CompileView = sampleView()): void {
   useDrillStore.setState(INITIAL_DRILL);
   useDebugStore.setState(INITIAL_DEBUG);
   useTestsStore.setState(INITIAL_TESTS);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null });
+  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null });
+  useTourStore.setState({ running: null });
 }

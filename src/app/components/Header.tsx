@@ -8,7 +8,7 @@ import { SteadyButton } from './SteadyButton';
 import { openGlossary } from './Glossary';
 import { promptInstall } from '../pwa-status';
 import { openShareDialog } from '../state/share';
-import { startTour } from './Tour';
+import { startTour } from '../state/tour-actions';
 
 const OFFLINE_TEXT = { pending: 'Saving for offline use…', ready: 'Ready to work offline', unsupported: 'Offline use is not available in this browser' } as const;
 import { plural } from './format';

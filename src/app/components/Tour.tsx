@@ -1,157 +1,205 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { selectScenario } from '../state/workspace-actions';
-import { useScenarioStore } from '../state/scenario-store';
-import { useUiStore, type ViewId, type WorkspaceId } from '../state/ui-store';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useDrillStore } from '../state/drill-store';
+import { useResultStore } from '../state/result-store';
+import { selectedScenario, useScenarioStore } from '../state/scenario-store';
+import { leaveTour, nextStep, previousStep, screenFrom, settleBefore } from '../state/tour-actions';
+import { useTourStore } from '../state/tour-store';
+import { useUiStore } from '../state/ui-store';
+import { askOf, stepState, type StepState } from './tour-check';
+import { GAP, placeCard, type Placement } from './tour-position';
+import { targetsOf, type TourStep } from './tour-steps';
 
-interface TourStep {
-  readonly title: string;
-  readonly text: string;
-  /** Where the step looks: the workspace, and on a narrow screen the tab. */
-  readonly workspace: WorkspaceId;
-  readonly view?: ViewId;
-  /** What it points at; the first selector that matches is outlined and scrolled into view. */
-  readonly targets: readonly string[];
+/** A target taller than this share of the viewport leaves the card no room beside it: a smaller one is outlined. */
+const TALLEST_TARGET = 0.55;
+
+function findTarget(selectors: readonly string[]): HTMLElement | null {
+  const found = selectors.map((selector) => document.querySelector<HTMLElement>(selector)).filter((element) => element !== null);
+  return found.find((element) => element.getBoundingClientRect().height <= window.innerHeight * TALLEST_TARGET) ?? found[found.length - 1] ?? null;
 }
 
-/** Seed 003's "Try it in 90 seconds", step for step, on the default scenario. */
-export const TOUR_STEPS: readonly TourStep[] = [
-  {
-    title: 'Naive relevance against the compiled packet',
-    text: 'Three packets under the same 96-token budget. The naive top-k takes the five most similar records; all five are illegal for this task. The compiled packet admits first, then ranks inside what was admitted.',
-    workspace: 'debugger',
-    view: 'compare',
-    targets: ['.columns'],
-  },
-  {
-    title: 'The required record naive ranking misses',
-    text: 'ADR-0234 is the binding decision, worded unlike the question: naive ranking never reaches it (“Required missed: ADR-0234”). The compiled packet protects it before any ranking.',
-    workspace: 'debugger',
-    view: 'compare',
-    targets: ['[data-testid="entry-compiled-ADR-0234"]', '[data-testid="column-compiled"]'],
-  },
-  {
-    title: 'A reason and a boundary fact for every candidate',
-    text: 'Each of the 13 candidates has one decision, a reason code and the fact that decided it (project payouts-platform ≠ payments-platform; a content hash that does not match). Press a reason code for its glossary entry.',
-    workspace: 'debugger',
-    view: 'trace',
-    targets: ['[role="table"][aria-label="Trace"]'],
-  },
-  {
-    title: 'Fire drill: a late correction makes the receipt stale',
-    text: 'Press Freeze receipt, then Inject late change (RUN-0880 is now required), then Attempt to continue: STALE — RECOMPILE REQUIRED. The old receipt cannot go on.',
-    workspace: 'drill',
-    targets: ['section[aria-labelledby="drill-heading"]'],
-  },
-  {
-    title: 'Recompile: a new current receipt',
-    text: 'Press Recompile current context: the verdict turns CURRENT — MAY CONTINUE with a new receipt, and RUN-0880 is in the packet as required context (Compiled now).',
-    workspace: 'drill',
-    targets: ['[data-testid="drill-current"]'],
-  },
-  {
-    title: 'Remove the required provenance',
-    text: 'Switch on Remove required provenance (the packet recompiles at once; Compile context does it again by hand).',
-    workspace: 'debugger',
-    view: 'contract',
-    targets: ['.control:has([data-testid="control-remove-provenance"])', 'fieldset.controls'],
-  },
-  {
-    title: 'Fail-closed: no packet at all',
-    text: 'REQUIRED_MISSING_PROVENANCE: a red fail-closed state, an empty compiled column and nothing to copy. The compiler refuses instead of handing over a plausible partial packet.',
-    workspace: 'debugger',
-    view: 'compare',
-    targets: ['[data-testid="fail-closed"]', '[data-testid="column-compiled"]'],
-  },
-  {
-    title: 'Restore it, compile, copy the packet',
-    text: 'Switch Remove required provenance off again: the packet is back, and Copy packet gives its text with the manifest header (receipt and fingerprints).',
-    workspace: 'debugger',
-    view: 'compare',
-    targets: ['section[aria-labelledby="export-heading"]'],
-  },
-];
+/** The element the step points at, outlined and scrolled into view; the card placed beside it, never over it. */
+function useTargetAndPlacement(step: TourStep | undefined, state: StepState | null, card: RefObject<HTMLElement | null>): { placement: Placement | null; target: HTMLElement | null } {
+  const [placement, setPlacement] = useState<Placement | null>(null);
+  const [target, setTarget] = useState<HTMLElement | null>(null);
+  const workspace = useUiStore((ui) => ui.workspace);
+  const activeView = useUiStore((ui) => ui.activeView);
+  const response = useResultStore((result) => result.response);
+  const done = state?.done ?? false;
+  // What the card says decides its height, so the card is placed again whenever it changes.
+  const content = state ? (state.done ? state.text : state.why) : '';
+  const observed = state?.done ? state.observed : null;
+  const before = useTourStore((tour) => tour.running?.before ?? null);
+  const selectors = useMemo(() => {
+    if (!step) return [];
+    const naiveIds = new Set(before?.naive.map((entry) => entry.id) ?? []);
+    const newcomer = step.expect?.inNaive?.[0] ?? observed?.naive.find((entry) => !naiveIds.has(entry.id))?.id;
+    const packetNewcomer = observed?.packet.find((id) => !before?.packet.includes(id));
+    const entered = newcomer ? { kind: 'naive' as const, id: newcomer } : packetNewcomer ? { kind: 'compiled' as const, id: packetNewcomer } : null;
+    return targetsOf(step, done, { failedClosed: observed?.status === 'fail_closed', entered });
+  }, [step, done, observed, before]);
 
-const TOUR_SCENARIO = 'retry-policy';
-
-/** Starts on the default scenario with every control off, as the walkthrough expects. */
-export async function startTour(): Promise<void> {
-  const selection = useScenarioStore.getState().workspace?.selection;
-  goTo(0);
-  if (selection && (selection.scenarioKey !== TOUR_SCENARIO || selection.controls.length > 0 || selection.lateChanges.length > 0)) await selectScenario(TOUR_SCENARIO);
-}
-
-export function leaveTour(): void {
-  useUiStore.setState({ tourStep: null });
-  document.getElementById('tour-start')?.focus();
-}
-
-function goTo(step: number): void {
-  if (step < 0) return;
-  if (step >= TOUR_STEPS.length) {
-    leaveTour();
-    return;
-  }
-  const target = TOUR_STEPS[step];
-  if (!target) return;
-  // The step's view opens in the same update, so its target exists when the outline effect runs.
-  useUiStore.setState(target.view ? { tourStep: step, workspace: target.workspace, activeView: target.view } : { tourStep: step, workspace: target.workspace });
-}
-
-/** Outlines the step's target after the view it lives in is shown. */
-function useTarget(step: TourStep | undefined): void {
-  useEffect(() => {
-    if (!step) return;
-    const target = step.targets.map((selector) => document.querySelector<HTMLElement>(selector)).find((element) => element !== null);
-    if (!target) return;
-    target.dataset.tourTarget = 'true';
-    target.scrollIntoView({ block: 'center', behavior: 'instant' });
+  useLayoutEffect(() => {
+    const found = findTarget(selectors);
+    setTarget(found);
+    if (!found) return;
+    found.dataset.tourTarget = 'true';
+    found.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
     return () => {
-      delete target.dataset.tourTarget;
+      delete found.dataset.tourTarget;
     };
-  }, [step]);
+    // The views the target lives in and the result it shows decide whether it exists yet.
+  }, [selectors, workspace, activeView, response]);
+
+  useLayoutEffect(() => {
+    const element = card.current;
+    if (!element) return;
+    let frame = 0;
+    const place = (scrolled: boolean) => {
+      const natural = { width: element.offsetWidth, height: element.scrollHeight + element.offsetHeight - element.clientHeight };
+      const viewport = { width: document.documentElement.clientWidth, height: window.innerHeight };
+      const rect = target?.getBoundingClientRect() ?? null;
+      const next = placeCard(rect, natural, viewport);
+      // No side has room for the whole card: the page scrolls the target up once, so the card fits below it.
+      if (next.shortened && !scrolled && rect && rect.top > GAP) {
+        window.scrollBy({ top: rect.top - GAP, behavior: 'instant' });
+        place(true);
+        return;
+      }
+      setPlacement((last) => (last && last.top === next.top && last.left === next.left && last.maxHeight === next.maxHeight ? last : next));
+    };
+    const soon = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => place(true));
+    };
+    place(false);
+    const resized = new ResizeObserver(soon);
+    resized.observe(element);
+    if (target) resized.observe(target);
+    window.addEventListener('scroll', soon, { capture: true, passive: true });
+    window.addEventListener('resize', soon);
+    return () => {
+      cancelAnimationFrame(frame);
+      resized.disconnect();
+      window.removeEventListener('scroll', soon, { capture: true });
+      window.removeEventListener('resize', soon);
+    };
+  }, [target, card, content]);
+  return { placement, target };
+}
+
+/** Moves the focus to the control the step asks for (or the target itself), for the keyboard. */
+function focusTarget(target: HTMLElement | null): void {
+  if (!target) return;
+  const control = target.matches('input, button, select, a[href]') ? target : target.querySelector<HTMLElement>('input, button, select, a[href]');
+  if (control) control.focus();
+  else {
+    target.tabIndex = -1;
+    target.focus();
+  }
 }
 
 /**
- * The guided tour (region "Guided tour"): one card, fixed at the foot of the screen, that walks through
- * seed 003's eight steps. Next and Back (or the arrow keys inside the card) step; Escape or Leave tour
- * ends it at any step and gives the focus back to the button that started it.
+ * The guided tour (region "Guided tour"): one card per step, beside what the step points at. Each step asks for
+ * one action and says what it shows only once the screen shows the action done; Next refuses until then and says
+ * why. Back and Next (or the arrow keys inside the card) step; Escape or Leave tour ends it.
  */
 export function Tour() {
-  const index = useUiStore((state) => state.tourStep);
+  const running = useTourStore((tour) => tour.running);
+  const audience = useUiStore((ui) => ui.audience);
+  const scenario = useScenarioStore(selectedScenario);
+  const result = useResultStore();
+  const drill = useDrillStore();
   const heading = useRef<HTMLHeadingElement>(null);
-  const step = index === null ? undefined : TOUR_STEPS[index];
-  useTarget(step);
-  const started = index !== null;
+  const card = useRef<HTMLElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  // Set by "Go to it": once the action is done there, the focus comes back to Next.
+  const wentToTarget = useRef(false);
+  const screen = useMemo(() => screenFrom({ audience, scenario, result, drill }), [audience, scenario, result, drill]);
+  const step = running?.steps[running.index];
+  const state = step && screen ? stepState(step, screen, running?.before ?? null) : null;
+  const { placement, target } = useTargetAndPlacement(step, state, card);
+  const started = running !== null;
+
   useEffect(() => {
     if (started) heading.current?.focus();
   }, [started]);
-  if (index === null || !step) return null;
-  const last = index === TOUR_STEPS.length - 1;
+  useEffect(settleBefore, [screen, running?.index]);
+  // Another scenario has other controls: this tour cannot go on.
+  const otherScenario = running !== null && scenario !== null && scenario.key !== running.scenarioKey;
+  useEffect(() => {
+    if (otherScenario) leaveTour();
+  }, [otherScenario]);
+  // On a narrow screen a control's effect is in the Compare tab, not beside the control.
+  const switched = state?.done === true && (step?.action.do === 'switchOn' || step?.action.do === 'switchOff');
+  useEffect(() => {
+    if (switched) useUiStore.setState({ activeView: 'compare' });
+  }, [switched, running?.index]);
+  const done = state?.done === true;
+  useEffect(() => {
+    if (!done || !wentToTarget.current) return;
+    wentToTarget.current = false;
+    next.current?.focus();
+  }, [done]);
+
+  if (!running || !step || !screen || !state) return null;
+  const last = running.index === running.steps.length - 1;
+  const diagnostic = screen.audience === 'diagnostic';
   const onKey = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === 'Escape') {
       event.preventDefault();
       leaveTour();
     } else if ((event.key === 'ArrowRight' || event.key === 'ArrowLeft') && !(event.target instanceof HTMLInputElement)) {
       event.preventDefault();
-      goTo(index + (event.key === 'ArrowRight' ? 1 : -1));
+      if (event.key === 'ArrowRight') nextStep();
+      else previousStep();
     }
   };
+  const style = placement ? { top: placement.top, left: placement.left, maxHeight: placement.maxHeight } : undefined;
   return (
-    <section className="tour" role="region" aria-label="Guided tour" aria-describedby="tour-text" onKeyDown={onKey} data-testid="tour">
+    <section ref={card} className={placement ? 'tour placed' : 'tour'} style={style} role="region" aria-label="Guided tour" aria-describedby="tour-text" onKeyDown={onKey} data-testid="tour" data-step-done={state.done ? 'true' : 'false'}>
       <p className="caption" data-testid="tour-progress">
-        Guided tour · step {index + 1} of {TOUR_STEPS.length}
+        Guided tour · step {running.index + 1} of {running.steps.length}
       </p>
       <h2 id="tour-heading" ref={heading} tabIndex={-1}>
-        {step.title}
+        {diagnostic ? step.title : 'The tour runs in the diagnostic view'}
       </h2>
-      <p id="tour-text">{step.text}</p>
+      <div aria-live="polite">
+        {!diagnostic ? (
+          <p id="tour-text">Choose Diagnostic view above the trace to go on: the tour compares with the naive top-k, which the user view does not show.</p>
+        ) : state.done ? (
+          <p id="tour-text" className={state.held ? 'tour-shows' : 'tour-shows tour-unexpected'} data-testid="tour-shows">
+            {state.text}
+          </p>
+        ) : (
+          <p id="tour-text" data-testid="tour-ask">
+            <strong>Your turn:</strong> {askOf(screen.scenario, step.action)}
+          </p>
+        )}
+      </div>
+      {!state.done && running.refused ? (
+        <p className="tour-refusal" role="status" data-testid="tour-refusal">
+          Not yet: {state.why}
+        </p>
+      ) : null}
       <div className="button-row">
-        <button type="button" className="secondary" onClick={() => goTo(index - 1)} aria-disabled={index === 0 ? 'true' : undefined}>
+        <button type="button" className="secondary" onClick={previousStep} aria-disabled={running.index === 0 ? 'true' : undefined}>
           Back
         </button>
-        <button type="button" onClick={() => goTo(index + 1)}>
+        <button type="button" ref={next} onClick={nextStep} aria-disabled={state.done ? undefined : 'true'}>
           {last ? 'Finish tour' : 'Next'}
         </button>
+        {!state.done && diagnostic ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              wentToTarget.current = true;
+              focusTarget(target);
+            }}
+          >
+            Go to it
+          </button>
+        ) : null}
         <button type="button" className="secondary" onClick={leaveTour}>
           Leave tour
         </button>

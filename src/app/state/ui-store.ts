@@ -39,8 +39,6 @@ interface UiState {
   readonly offline: 'pending' | 'ready' | 'unsupported';
   /** The browser's deferred install prompt, when it offers one. */
   readonly installPrompt: InstallPromptEvent | null;
-  /** The guided tour's step (0-based), or null when no tour is running. */
-  readonly tourStep: number | null;
 }
 
 export interface WorkerNotice {
@@ -49,4 +47,4 @@ export interface WorkerNotice {
   readonly reason: string;
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, tourStep: null }));
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null }));
