@@ -167,6 +167,8 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     resetWorkspace: vi.fn(async () => sampleWorkspace()),
     diffReceipts: vi.fn(async () => ({ ok: false as const, issues: [] })),
     inspectRecord: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
+    whatWouldChange: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
+    applySuggestion: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     pinBaseline: vi.fn(async () => ({ scenarioTitle: 'Retry policy', asOf: '2026-03-01', outcome: 'packet' as const, selected: 1 })),
     clearBaseline: vi.fn(async () => undefined),
     baselineDiff: vi.fn(async () => null),

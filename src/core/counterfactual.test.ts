@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareScenario } from '../scenarios/prepare';
 import retryScenario from '../../fixtures/retry-policy/scenario.json?raw';
@@ -5,11 +6,16 @@ import retryRecords from '../../fixtures/retry-policy/records.jsonl?raw';
 import atlasScenario from '../../fixtures/atlas-credit-review/scenario.json?raw';
 import atlasRecords from '../../fixtures/atlas-credit-review/records.jsonl?raw';
 import { createCompiler, type CompileRequest, type Compiler } from './compile';
-import { counterfactuals } from './counterfactual';
+import { applyToContract, counterfactuals, type Suggestion } from './counterfactual';
 import { createRecordSet, parseScenarioJson } from './passes/validate';
 import { renderSuggestion } from './reasons';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
+import { propertyParameters } from './test-support/arbitraries';
 import { sharedDriver } from './test-support/node-driver';
+import { applyWithheldChanges, withheldCaseArbitrary, withheldIds } from './test-support/withheld-changes';
+
+const RUNS = 30;
+const TIMEOUT_MS = 300_000;
 
 type ScenarioId = 'retry-policy' | 'atlas-credit-review';
 const SCENARIOS: Readonly<Record<ScenarioId, readonly [string, string]>> = { 'retry-policy': [retryScenario, retryRecords], 'atlas-credit-review': [atlasScenario, atlasRecords] };
@@ -23,6 +29,11 @@ beforeAll(async () => {
     requests.set(id, valueOf(prepareScenario(loaded, { controls: [], lateChanges: [] })));
   }
 });
+
+/** What is offered, without the compilation that verified each. */
+function offered(compilerUsed: Compiler, request: CompileRequest, id: string, audience: 'user' | 'diagnostic'): Suggestion[] {
+  return counterfactuals(compilerUsed, request, id, audience).map(({ code, args }) => ({ code, args }));
+}
 
 function requestOf(id: ScenarioId): CompileRequest {
   const request = requests.get(id);
@@ -38,26 +49,26 @@ function admittedUnder(request: CompileRequest, id: string, contract: CompileReq
 describe('what would admit or exclude a record', () => {
   it('admits an expired record by an as-of before its validity ends, and a future one by an as-of after it starts', () => {
     const request = requestOf('atlas-credit-review');
-    const expired = counterfactuals(compiler, request, 'W-55', 'diagnostic');
+    const expired = offered(compiler, request, 'W-55', 'diagnostic');
     expect(expired).toEqual([{ code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-08-28T23:59:59.999Z' } }]);
     expect(renderSuggestion(expired[0]!)).toBe('set the as-of to 2026-08-28T23:59:59.999Z or earlier');
     expect(admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-28T23:59:59.999Z' })).toBe(true);
     expect(admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-29T00:00:00.000Z' })).toBe(false);
-    expect(counterfactuals(compiler, request, 'P4-LOCAL', 'diagnostic')).toEqual([{ code: 'SET_AS_OF_AFTER', args: { asOf: '2026-08-31T00:00:00.000Z' } }]);
+    expect(offered(compiler, request, 'P4-LOCAL', 'diagnostic')).toEqual([{ code: 'SET_AS_OF_AFTER', args: { asOf: '2026-08-31T00:00:00.000Z' } }]);
   });
 
   it('drops a deny label in the diagnostic view, supplies missing provenance, and offers nothing for a record the user view withholds', () => {
     const request = requestOf('retry-policy');
-    expect(counterfactuals(compiler, request, 'LGL-0007', 'diagnostic')).toEqual([{ code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } }]);
-    expect(counterfactuals(compiler, request, 'LGL-0007', 'user')).toEqual([]);
-    expect(counterfactuals(compiler, request, 'RUN-0866', 'user').map((s) => s.code)).toEqual(['SUPPLY_PROVENANCE']);
+    expect(offered(compiler, request, 'LGL-0007', 'diagnostic')).toEqual([{ code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } }]);
+    expect(offered(compiler, request, 'LGL-0007', 'user')).toEqual([]);
+    expect(offered(compiler, request, 'RUN-0866', 'user').map((s) => s.code)).toEqual(['SUPPLY_PROVENANCE']);
   });
 
   it('drops a candidate the compiler does not confirm: a role added where the purpose is not released either', () => {
     const request = requestOf('retry-policy');
     const sec = valueOf(compiler.compile(request)).trace.find((row) => row.id === 'SEC-0042');
     expect(sec?.gates).toEqual(['authorisation']);
-    expect(counterfactuals(compiler, request, 'SEC-0042', 'diagnostic')).toEqual([]);
+    expect(offered(compiler, request, 'SEC-0042', 'diagnostic')).toEqual([]);
   });
 
   it('adds a role, a source class and an authority class when each alone admits the record', () => {
@@ -68,16 +79,16 @@ describe('what would admit or exclude a record', () => {
       buildRecord({ id: 'AUTH', authorityClass: 'opinion' }),
     ];
     const request = { contract, recordSet: createRecordSet(records) };
-    expect(counterfactuals(compiler, request, 'ROLE', 'diagnostic')).toEqual([{ code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } }]);
-    expect(counterfactuals(compiler, request, 'ROLE', 'user')).toEqual([]);
-    expect(counterfactuals(compiler, request, 'SRC', 'user')).toEqual([{ code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } }]);
-    expect(counterfactuals(compiler, request, 'AUTH', 'user')).toEqual([{ code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: 'opinion' } }]);
+    expect(offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([{ code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } }]);
+    expect(offered(compiler, request, 'ROLE', 'user')).toEqual([]);
+    expect(offered(compiler, request, 'SRC', 'user')).toEqual([{ code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } }]);
+    expect(offered(compiler, request, 'AUTH', 'user')).toEqual([{ code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: 'opinion' } }]);
   });
 
   it('says what would exclude an admitted record: a label denied, its source class dropped, an as-of outside its validity', () => {
     const contract = buildContract({ requiredRecords: [] });
     const request = { contract, recordSet: createRecordSet([buildRecord({ id: 'OK', validTo: '2026-09-30T00:00:00Z', access: { labels: ['finance'] } })]) };
-    expect(counterfactuals(compiler, request, 'OK', 'user')).toEqual([
+    expect(offered(compiler, request, 'OK', 'user')).toEqual([
       { code: 'DENY_LABEL', args: { label: 'finance' } },
       { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: 'ticket' } },
       { code: 'SET_AS_OF_AFTER', args: { asOf: '2026-09-30T00:00:00.001Z' } },
@@ -85,14 +96,67 @@ describe('what would admit or exclude a record', () => {
     ]);
   });
 
-  it('in the user view, removing a withheld record does not change the suggestions for a visible one', () => {
+  it('names the compilation that verified each suggestion, and the edit it stands for is the change applied to the contract', () => {
     const request = requestOf('atlas-credit-review');
-    const withheldId = 'X9';
-    const without = { ...request, recordSet: createRecordSet(request.recordSet.records.filter((r) => r.id !== withheldId)) };
-    for (const id of ['W-55', 'P4-LOCAL', 'ADD-7', 'E-88', 'N7']) {
-      const suggestions = counterfactuals(compiler, request, id, 'user');
-      expect(counterfactuals(compiler, without, id, 'user')).toEqual(suggestions);
-      expect(JSON.stringify(suggestions)).not.toContain(withheldId);
-    }
+    const [expired] = counterfactuals(compiler, request, 'W-55', 'diagnostic');
+    if (expired === undefined) throw new Error('no suggestion for W-55');
+    const applied = applyToContract(request.contract, expired);
+    if (applied === null) throw new Error('a contract change applies to the contract');
+    const verifying = valueOf(compiler.compile({ ...request, contract: applied }));
+    const row = verifying.trace.find((r) => r.id === 'W-55');
+    expect(expired.verifiedBy).toEqual({ change: 'contract', contractFingerprint: verifying.receipt.contractFingerprint, decision: row?.decision, code: row?.code });
+    expect(expired.verifiedBy.contractFingerprint).not.toBe(valueOf(compiler.compile(request)).receipt.contractFingerprint);
+    const [provenance] = counterfactuals(compiler, requestOf('retry-policy'), 'RUN-0866', 'user');
+    expect(provenance?.verifiedBy.change).toBe('record');
+    expect(provenance && applyToContract(requestOf('retry-policy').contract, provenance)).toBeNull();
   });
+
+  it('applies each kind of contract change as its words say', () => {
+    const contract = buildContract({ denyLabels: ['legal_hold', 'hr'], allowedSourceClasses: ['ticket'] });
+    expect(applyToContract(contract, { code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } })?.denyLabels).toEqual(['hr']);
+    expect(applyToContract(contract, { code: 'DENY_LABEL', args: { label: 'finance' } })?.denyLabels).toEqual(['finance', 'hr', 'legal_hold']);
+    expect(applyToContract(contract, { code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } })?.allowedSourceClasses).toEqual(['chat', 'ticket']);
+    expect(applyToContract(contract, { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: 'ticket' } })?.allowedSourceClasses).toEqual([]);
+    expect(applyToContract(contract, { code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-01-01T00:00:00.000Z' } })?.asOf).toBe('2026-01-01T00:00:00.000Z');
+    const added = applyToContract(contract, { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } });
+    expect(added?.principals.find((p) => p.id === 'dana')?.roles).toContain('lead');
+    expect(applyToContract(added ?? contract, { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } })?.principals.find((p) => p.id === 'dana')?.roles.filter((r) => r === 'lead')).toHaveLength(1);
+  });
+
+  it(
+    'noninterference: changing any field of withheld records, adding or removing them, or breaking their links changes no user-view answer, verification included; the same changes do move diagnostic answers',
+    () => {
+      let checked = 0;
+      let moved = 0;
+      fc.assert(
+        fc.property(withheldCaseArbitrary, (input) => {
+          const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
+          fc.pre(before.ok);
+          if (!before.ok) return;
+          const changed = applyWithheldChanges(input, before.value);
+          fc.pre(changed !== null);
+          if (changed === null) return;
+          const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
+          const stillWithheld = after.ok ? withheldIds(after.value) : new Set<string>();
+          fc.pre([...changed.touched].every((id) => stillWithheld.has(id) || !changed.records.some((record) => record.id === id)));
+          checked += 1;
+          const a = { contract: input.contract, recordSet: createRecordSet(input.records) };
+          const b = { contract: input.contract, recordSet: createRecordSet(changed.records) };
+          // Every id either side has, and one no record has: a withheld record gets the answer an unknown id gets.
+          const ids = [...new Set([...input.records, ...changed.records].map((record) => record.id)), 'no-such-record'];
+          for (const id of ids) {
+            const user = counterfactuals(compiler, a, id, 'user');
+            expect(counterfactuals(compiler, b, id, 'user')).toEqual(user);
+            if (changed.touched.has(id)) expect(user).toEqual([]);
+          }
+          if (ids.some((id) => JSON.stringify(counterfactuals(compiler, a, id, 'diagnostic')) !== JSON.stringify(counterfactuals(compiler, b, id, 'diagnostic')))) moved += 1;
+        }),
+        propertyParameters(RUNS),
+      );
+      expect(checked).toBeGreaterThan(RUNS / 4);
+      // The changes are ones the answers respond to: a user view that read withheld records would fail above.
+      expect(moved).toBeGreaterThan(0);
+    },
+    TIMEOUT_MS,
+  );
 });

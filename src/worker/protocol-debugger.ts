@@ -1,6 +1,7 @@
 import type { Audience } from '../core/disclosure';
 import type { InputIssue } from '../core/errors';
-import type { ReasonCode } from '../core/reasons';
+import type { VerifiedSuggestion } from '../core/counterfactual';
+import type { FactArgs, ReasonCode, SuggestionCode } from '../core/reasons';
 import type { FirstDifference, ReceiptDiff } from '../core/receipt-diff';
 import type { DiffSection } from '../core/receipt-diff-text';
 import type { Decision, DrillVerdict, GateName } from '../core/result';
@@ -115,6 +116,22 @@ export interface RecordInspection extends TraceRowFacts {
   /** The receipt's row for it, as canonical JSON (in the user view, the row as the user view has it). */
   readonly receiptRow: string;
 }
+
+/** A change that would flip a record's admission, in words, with the compilation that verified it. */
+export interface WhatIfSuggestion {
+  readonly code: SuggestionCode;
+  readonly args: FactArgs;
+  readonly text: string;
+  readonly verifiedBy: VerifiedSuggestion['verifiedBy'];
+}
+
+/**
+ * What would admit a record the last compilation excluded, or exclude one it admitted (`admitted`), each change
+ * verified by compiling it. A record this view does not name gets the answer an id no record has.
+ */
+export type WhatIfResponse =
+  | { readonly ok: true; readonly compilation: number; readonly id: string; readonly admitted: boolean; readonly suggestions: readonly WhatIfSuggestion[] }
+  | { readonly ok: false; readonly message: string };
 
 /** A record this view does not name gets the same answer as an id no record has. */
 export type InspectResponse = { readonly ok: true; readonly record: RecordInspection } | { readonly ok: false; readonly message: string };

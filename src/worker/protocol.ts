@@ -3,7 +3,7 @@ import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { TourStepFile } from '../core/format/tour';
 import type { FileKind } from '../core/passes/validate';
-import type { ReasonCode } from '../core/reasons';
+import type { FactArgs, ReasonCode, SuggestionCode } from '../core/reasons';
 import type { EvidenceSlot, EvidenceState } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
@@ -11,7 +11,7 @@ import type { ScenarioComparison } from '../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from './evaluation-sizes';
 import type { TestsView } from './expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
-import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView } from './protocol-debugger';
+import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView, WhatIfResponse } from './protocol-debugger';
 import type { ChangeMarks } from './protocol-marks';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol-share';
 
@@ -406,6 +406,10 @@ export interface CompilerApi extends EvaluationApi {
   diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): Promise<ReceiptDiffResponse>;
   /** Everything about one record of the last compilation, as `audience` may see it. */
   inspectRecord(id: string, audience: Audience): Promise<InspectResponse>;
+  /** What would admit the record (excluded) or exclude it (admitted) in the last compilation, each change verified by compiling it; in the user view verified on the records it shows. */
+  whatWouldChange(id: string, audience: Audience): Promise<WhatIfResponse>;
+  /** Makes a suggested contract change an edit of the contract in force (a change to a record is refused). */
+  applySuggestion(suggestion: { readonly code: SuggestionCode; readonly args: FactArgs }): Promise<ContractUpdate>;
   /** Pins the last compilation as the baseline; null when nothing has been compiled. */
   pinBaseline(): Promise<BaselinePin | null>;
   clearBaseline(): Promise<void>;

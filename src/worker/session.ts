@@ -18,6 +18,7 @@ import { createSessionTests } from './session-tests';
 import { createShareSession } from './share-session';
 import { heldLast } from './shared-screen';
 import { createTraceQuery } from './trace-query';
+import { createWhatIf } from './what-if';
 import { createWorkspace } from './workspace';
 import { createWorkspaceLoads } from './workspace-loads';
 import { restoreWorkspace } from './workspace-restore';
@@ -72,6 +73,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     ...createTraceQuery({ compilations, comparisons }),
     ...createExports({ workspace, compilations, tests }),
     ...createShareSession({ compiler, workspace, loads, tests, comparisons, drill }),
+    ...createWhatIf({ workspace, compilations }).api,
 
     /** `onChange` hears of every change after the workspace is restored. */
     async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {

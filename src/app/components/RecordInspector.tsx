@@ -6,6 +6,7 @@ import { useUiStore } from '../state/ui-store';
 import { formatScore, titleBesideId } from './format';
 import { CodeLink, TermLink } from './Glossary';
 import { useModalDialog } from './use-modal-dialog';
+import { WhatIf } from './WhatIf';
 
 /** A record id wherever one is listed: a button that opens the record in the inspector. */
 export function RecordLink({ id, testId }: { id: string; testId?: string }) {
@@ -107,6 +108,7 @@ function Body({ record }: { record: RecordInspection }) {
         {firstFailure ? `The first failing gate (${firstFailure.gate}) gives the reason; every failing gate is listed.` : 'It passed every gate; what the plan decided is its reason above.'}
       </p>
       <Gates record={record} />
+      <WhatIf record={record} />
       <h3>Fields</h3>
       <dl className="inspector-fields" data-testid="inspector-fields">
         {record.metadata.map(({ field, value }) => (

@@ -1,0 +1,41 @@
+import type { WhatIfSuggestion } from '../../worker/protocol';
+import { compileNow, guarded } from './actions';
+import { compilerApi } from './api';
+import { useDebugStore } from './debug-store';
+import { useScenarioStore } from './scenario-store';
+import { useUiStore } from './ui-store';
+
+// Answers can arrive out of order when records are inspected one after another: only the newest is shown.
+let ticket = 0;
+
+/**
+ * Asks what would admit (or exclude) the inspected record in the compilation and view on screen; `key` names
+ * them, so the same question is not asked twice and an answer about another compilation is dropped.
+ */
+export async function loadWhatIf(id: string, key: string): Promise<void> {
+  const asked = useDebugStore.getState().whatIf;
+  if (asked?.id === id && asked.key === key) return;
+  const current = ++ticket;
+  useDebugStore.setState({ whatIf: { id, key, response: null }, whatIfIssue: null });
+  await guarded('working out what would change the record', async () => {
+    const response = await compilerApi().whatWouldChange(id, useUiStore.getState().audience);
+    if (current !== ticket) return;
+    useDebugStore.setState({ whatIf: { id, key, response } });
+  });
+}
+
+/** Makes a suggested contract change an edit of the contract, then compiles it: the inspector shows the record as it is then. */
+export async function applySuggestion(suggestion: WhatIfSuggestion): Promise<void> {
+  let applied = false;
+  await guarded('applying the suggested change', async () => {
+    const update = await compilerApi().applySuggestion({ code: suggestion.code, args: suggestion.args });
+    if (!update.ok) {
+      useDebugStore.setState({ whatIfIssue: update.issues.map((issue) => issue.message).join('; ') });
+      return;
+    }
+    useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
+    useUiStore.setState({ notice: `Applied to the contract: ${suggestion.text}.` });
+    applied = true;
+  });
+  if (applied) await compileNow();
+}

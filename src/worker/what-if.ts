@@ -1,0 +1,53 @@
+import { applyToContract, counterfactuals } from '../core/counterfactual';
+import { createCompiler, type Compiler } from '../core/compile';
+import type { Audience } from '../core/disclosure';
+import { renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
+import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import type { Compilations } from './compilations';
+import type { ContractUpdate, WhatIfResponse } from './protocol';
+import type { Workspace } from './workspace';
+
+export interface WhatIfDeps {
+  readonly workspace: Workspace;
+  readonly compilations: Compilations;
+  /** The compiler the changes are tried on; by default one over a database of its own, opened when first asked. */
+  readonly openCompiler?: () => Promise<Compiler>;
+}
+
+const openOwnCompiler = async (): Promise<Compiler> => createCompiler(await openInMemoryDatabase());
+
+/**
+ * "What would admit this record": the core's counterfactuals for a record of the last compilation, and a
+ * suggested contract change applied as an edit. The changes are compiled on a compiler of their own, so
+ * trying them neither re-indexes the session's database (its whole-corpus index included) nor evicts its memo.
+ */
+export function createWhatIf({ workspace, compilations, openCompiler = openOwnCompiler }: WhatIfDeps) {
+  let compiler: Promise<Compiler> | null = null;
+
+  return {
+    api: {
+      async whatWouldChange(id: string, audience: Audience): Promise<WhatIfResponse> {
+        const last = compilations.last();
+        if (!last) return { ok: false, message: 'Nothing has been compiled yet.' };
+        // The inspector's own words for an id the view does not name, whether no record has it or the view withholds it.
+        const missing: WhatIfResponse = { ok: false, message: `No record "${id}" in this view.` };
+        if (!compilations.disclosed(last, audience).rows.some((row) => row.id === id)) return missing;
+        compiler ??= openCompiler();
+        const whatIf = await compiler;
+        // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no longer on screen.
+        if (compilations.last() !== last) return { ok: false, message: 'The inputs changed: inspect the record again.' };
+        const suggestions = counterfactuals(whatIf, last.request, id, audience).map((suggestion) => ({ code: suggestion.code, args: suggestion.args, text: renderSuggestion(suggestion), verifiedBy: suggestion.verifiedBy }));
+        return { ok: true, compilation: last.serial, id, admitted: last.outcome.admitted.has(id), suggestions };
+      },
+
+      async applySuggestion({ code, args }: { readonly code: SuggestionCode; readonly args: FactArgs }): Promise<ContractUpdate> {
+        const refused = (message: string): ContractUpdate => ({ ok: false, issues: [{ file: 'suggestion', path: code, message }] });
+        if (!Object.hasOwn(SUGGESTIONS, code)) return refused(`no suggestion "${code}"`);
+        const { contract } = workspace.effective(workspace.currentEntry()).scenario;
+        const changed = applyToContract(contract, { code, args });
+        if (changed === null) return refused('a change to a record, not to the contract: edit the record itself');
+        return workspace.api.updateContract({ value: changed });
+      },
+    },
+  };
+}
