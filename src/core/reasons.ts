@@ -328,6 +328,8 @@ export const ISSUES = {
   SAVED_FILES_MISSING: () => 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
   SAVED_WORKSPACE_UNREADABLE: () => 'the saved workspace is not in a format this version reads; starting from the built-in scenarios',
   AS_OF_NOT_STEPPED: ({ asOf, step }: { asOf: string; step: string }) => `cannot step the as-of ${asOf} by ${step}`,
+  SUGGESTION_UNKNOWN: ({ code }: { code: string }) => `no suggested change ${code}`,
+  SUGGESTION_NOT_CONTRACT: () => 'a change to the record, not to the contract: make it in the record itself',
   LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) => `the link is ${length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${limit.toLocaleString('en-GB')}. Nothing was opened.`,
   LINK_NOT_OURS: () => 'not a share link of this version (it should start with “#share=1.”)',
   LINK_NOT_BASE64: () => 'the link is damaged: it is not base64url (was it cut or re-typed?)',

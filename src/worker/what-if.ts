@@ -1,7 +1,7 @@
 import { applyToContract, counterfactuals } from '../core/counterfactual';
 import { createCompiler, type Compiler } from '../core/compile';
 import type { Audience } from '../core/disclosure';
-import { renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
+import { inputIssue, renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import type { Compilations } from './compilations';
 import type { ContractUpdate, WhatIfResponse } from './protocol';
@@ -41,11 +41,11 @@ export function createWhatIf({ workspace, compilations, openCompiler = openOwnCo
       },
 
       async applySuggestion({ code, args }: { readonly code: SuggestionCode; readonly args: FactArgs }): Promise<ContractUpdate> {
-        const refused = (message: string): ContractUpdate => ({ ok: false, issues: [{ file: 'suggestion', path: code, message }] });
-        if (!Object.hasOwn(SUGGESTIONS, code)) return refused(`no suggestion "${code}"`);
+        const place = { file: 'suggestion', path: code };
+        if (!Object.hasOwn(SUGGESTIONS, code)) return { ok: false, issues: [inputIssue(place, 'SUGGESTION_UNKNOWN', { code })] };
         const { contract } = workspace.effective(workspace.currentEntry()).scenario;
         const changed = applyToContract(contract, { code, args });
-        if (changed === null) return refused('a change to a record, not to the contract: edit the record itself');
+        if (changed === null) return { ok: false, issues: [inputIssue(place, 'SUGGESTION_NOT_CONTRACT')] };
         return workspace.api.updateContract({ value: changed });
       },
     },
