@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ContractInput } from '../src/core/format/contract';
 import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput } from '../src/core/format/record';
 import type { Control } from '../src/core/format/scenario';
+import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
 import { createPrng, type Prng } from '../src/shared/prng';
 
 /**
@@ -186,6 +187,15 @@ export function generateRecords(count: number, seed: number): GeneratedCorpus {
     requiredIds.push(record.id);
   }
   return { records, requiredIds };
+}
+
+/** The records read as a records file is, a line at a time: a million records' JSONL is over V8's longest string. */
+export function readGenerated(records: readonly RecordInput[]): RecordSet {
+  const reader = createJsonlRecordReader('generated.jsonl');
+  for (const record of records) reader.push(`${JSON.stringify(record)}\n`);
+  const read = reader.finish();
+  if (!read.ok) throw new Error(read.error.message);
+  return read.value;
 }
 
 export function toJsonl(records: readonly RecordInput[]): string {

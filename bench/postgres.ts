@@ -9,10 +9,8 @@ import { loadRecordSet } from '../src/adapters/postgres/load';
 import { createTokeniser } from '../src/adapters/postgres/tokens';
 import { contractSchema } from '../src/core/format/contract';
 import type { CompileError, Result } from '../src/core/errors';
-import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import type { RecordInput } from '../src/core/format/record';
-import { benchContract, generateRecords } from './generate-records';
+import { benchContract, generateRecords, readGenerated } from './generate-records';
 import { formatTable, growthExponent, percentile } from './stats';
 import { installSha256InNode } from '../src/cli/node-sha256';
 
@@ -40,15 +38,6 @@ interface SizeResult {
   readonly reloadOne: Timing;
   readonly recompile: Timing;
   readonly peakRssMb: number;
-}
-
-/** The records read as a records file is, a line at a time: a million records' JSONL is over V8's longest string. */
-function readSet(records: readonly RecordInput[]): RecordSet {
-  const reader = createJsonlRecordReader('bench.jsonl');
-  for (const record of records) reader.push(`${JSON.stringify(record)}\n`);
-  const read = reader.finish();
-  if (!read.ok) throw new Error(read.error.message);
-  return read.value;
 }
 
 /** CPU ms of a process on this machine from /proc (the server is local: the throwaway cluster or a local POSTGRES_URL). */
@@ -80,12 +69,12 @@ async function measure(size: number, runs: number): Promise<SizeResult> {
   };
   try {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
-    const load = await time(async () => loadRecordSet(database, 'bench.jsonl', readSet(records), tokeniser));
+    const load = await time(async () => loadRecordSet(database, 'bench.jsonl', readGenerated(records), tokeniser));
     const compiles: Timing[] = [];
     for (let run = 0; run < runs; run += 1) compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
     const p50 = percentile(compiles.map((timing) => timing.wallMs), 50);
     const changed = records.map((record, index) => (index === Math.floor(size / 2) ? { ...record, access: { ...record.access, labels: ['investigation'] } } : record));
-    const reloadOne = await time(async () => loadRecordSet(database, 'bench.jsonl', readSet(changed), tokeniser));
+    const reloadOne = await time(async () => loadRecordSet(database, 'bench.jsonl', readGenerated(changed), tokeniser));
     const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
     return { records: size, load, compileP50, reloadOne, recompile, peakRssMb: process.resourceUsage().maxRSS / 1024 };

@@ -1,0 +1,71 @@
+import '../src/shared/jitless-zod';
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { connect, type Connection } from '../src/adapters/postgres/connect';
+import { loadRecordSet } from '../src/adapters/postgres/load';
+import { createTokeniser } from '../src/adapters/postgres/tokens';
+import { contractSchema } from '../src/core/format/contract';
+import { installSha256InNode } from '../src/cli/node-sha256';
+import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
+import { compareOnShards, distribute, PARTITIONWISE } from './fdw';
+import { benchContract, generateRecords, readGenerated } from './generate-records';
+
+installSha256InNode();
+
+/**
+ * `bash scripts/two-servers.sh [--records 10000] [--plans-out FILE]`: POSTGRES_URL is the coordinator,
+ * SHARD_URLS the shards (the script starts three throwaway clusters). The generated corpus is loaded on the
+ * coordinator (the one-server compile), hash-partitioned across the shards behind postgres_fdw foreign
+ * tables, compiled through the coordinator, and the two receipts compared byte for byte; the statements'
+ * EXPLAIN (VERBOSE) plans on the coordinator show what ran on the shards.
+ */
+async function open(url: string, schema: string): Promise<Connection> {
+  const opened = await connect(url, schema);
+  if (!opened.ok) throw new Error(opened.error.message);
+  return opened.value;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, 'plans-out': { type: 'string' } } });
+  const coordinatorUrl = process.env.POSTGRES_URL;
+  const shardUrls = (process.env.SHARD_URLS ?? '').split(',').filter((url) => url !== '');
+  if (coordinatorUrl === undefined || shardUrls.length < 2) throw new Error('POSTGRES_URL (the coordinator) and SHARD_URLS (two or more) must be set: run bash scripts/two-servers.sh');
+  const size = Number(values.records);
+  const { records, requiredIds } = generateRecords(size, 42);
+  const contract = contractSchema.parse(benchContract(requiredIds));
+  const tokeniser = createTokeniser(await openInMemoryDatabase());
+  const single = await open(coordinatorUrl, 'cc_single');
+  const coordinator = await open(coordinatorUrl, 'cc_sharded');
+  const shards = await Promise.all(shardUrls.map(async (url) => ({ url, database: await open(url, 'cc_sharded') })));
+  try {
+    const started = performance.now();
+    const loaded = await loadRecordSet(single, 'generated.jsonl', readGenerated(records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const loadedAt = performance.now();
+    await distribute(coordinator, single.schema, shards);
+    const distributedAt = performance.now();
+    // A join or aggregate of partitions on one shard can run there only when the planner plans it per partition.
+    await coordinator.query(PARTITIONWISE);
+    const compared = await compareOnShards(single, coordinator, contract, tokeniser);
+    const { rows } = await coordinator.query<{ shard: string; records: string }>(`SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`);
+    console.log(`${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`);
+    console.log(`receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes)`);
+    const { foreignScans, remoteJoins, remoteAggregates, plans } = compared.pushdown;
+    console.log(`${plans.length} statements read records: ${foreignScans} foreign scans, ${remoteJoins} joins and ${remoteAggregates} aggregates run on a shard`);
+    const text = plans.map((plan, index) => `-- statement ${index + 1}\n${plan}\n`).join('\n');
+    if (values['plans-out'] !== undefined) writeFileSync(values['plans-out'], text);
+    else console.log(text);
+    if (!compared.same) process.exitCode = 1;
+  } finally {
+    for (const connection of [single, coordinator, ...shards.map((shard) => shard.database)]) {
+      await connection.query(`DROP SCHEMA IF EXISTS ${connection.schema} CASCADE`).catch(() => undefined);
+    }
+    await coordinator.query('DROP SCHEMA IF EXISTS cc_shard_0_tables, cc_shard_1_tables CASCADE').catch(() => undefined);
+    await Promise.all([single, coordinator, ...shards.map((shard) => shard.database)].map(async (connection) => connection.end()));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
