@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Selection } from '../../worker/protocol';
 import { useUiStore } from '../state/ui-store';
-import { installFakeApi, resetStores, sampleView, sampleWorkspace } from '../test-support';
+import { useScenarioStore } from '../state/scenario-store';
+import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
 import { App } from './App';
 
 /** A worker whose compilation follows the switches: "Remove required provenance" on fails closed. */
@@ -83,5 +84,23 @@ describe('Guided tour', () => {
     expect(screen.getByTestId('tour')).not.toHaveTextContent('Remove required provenance');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByTestId('tour-refusal')).toHaveTextContent('Not yet: The tour runs in the diagnostic view');
+  });
+
+  it('ends when another scenario is selected, and says so when a scenario has nothing to try', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    const start = screen.getByRole('button', { name: 'Start guided tour' });
+    await user.click(start);
+    await screen.findByRole('region', { name: 'Guided tour' });
+    const other = sampleScenario({ key: 'loaded:bare', title: 'Bare', controls: [], lateChanges: [] });
+    act(() => useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario(), other], selection: { scenarioKey: 'loaded:bare', controls: [], lateChanges: [] } }) }));
+    expect(screen.queryByTestId('tour')).toBeNull();
+
+    await user.click(start);
+    expect(screen.getByRole('heading', { name: 'Nothing to try here' })).toHaveFocus();
+    expect(screen.getByTestId('tour')).toHaveTextContent('This scenario has no controls and no late changes');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('tour')).toBeNull();
+    expect(start).toHaveFocus();
   });
 });

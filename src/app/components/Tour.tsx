@@ -127,7 +127,7 @@ export function Tour() {
   // Another scenario has other controls: this tour cannot go on.
   const otherScenario = running !== null && scenario !== null && scenario.key !== running.scenarioKey;
   useEffect(() => {
-    if (otherScenario) leaveTour();
+    if (otherScenario) leaveTour({ refocus: false });
   }, [otherScenario]);
   // On a narrow screen a control's effect is in the Compare tab, not beside the control.
   const switched = state?.done === true && (step?.action.do === 'switchOn' || step?.action.do === 'switchOff');
@@ -141,6 +141,19 @@ export function Tour() {
     next.current?.focus();
   }, [done]);
 
+  if (running?.steps.length === 0) {
+    return (
+      <section ref={card} className="tour" role="region" aria-label="Guided tour" aria-describedby="tour-text" onKeyDown={(event) => event.key === 'Escape' && leaveTour()} data-testid="tour">
+        <h2 id="tour-heading" ref={heading} tabIndex={-1}>
+          Nothing to try here
+        </h2>
+        <p id="tour-text">This scenario has no controls and no late changes: there is no action for a tour to ask for.</p>
+        <button type="button" className="secondary" onClick={() => leaveTour()}>
+          Leave tour
+        </button>
+      </section>
+    );
+  }
   if (!running || !step || !screen || !state) return null;
   const last = running.index === running.steps.length - 1;
   const diagnostic = screen.audience === 'diagnostic';
@@ -200,7 +213,7 @@ export function Tour() {
             Go to it
           </button>
         ) : null}
-        <button type="button" className="secondary" onClick={leaveTour}>
+        <button type="button" className="secondary" onClick={() => leaveTour()}>
           Leave tour
         </button>
       </div>

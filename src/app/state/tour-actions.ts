@@ -42,11 +42,9 @@ export async function startTour(): Promise<void> {
   const scenario = selectedScenario(useScenarioStore.getState());
   if (!scenario) return;
   const steps = tourOf(scenario);
-  if (steps.length === 0) {
-    useUiStore.setState({ notice: 'This scenario has no controls and no late changes: there is nothing for a tour to ask.' });
-    return;
-  }
   useTourStore.setState({ running: { scenarioKey: scenario.key, steps, index: 0, before: null, refused: false } });
+  // Without controls or late changes the card only says so: there is nothing to reset or ask for.
+  if (steps.length === 0) return;
   if (useUiStore.getState().audience !== 'diagnostic') await setAudience('diagnostic');
   const drill = useDrillStore.getState();
   if (drill.frozenReceiptId !== null || drill.declared.length > 0 || drill.verdict !== null) await resetDrill();
@@ -83,7 +81,8 @@ export function settleBefore(): void {
   if (before) useTourStore.setState({ running: { ...running, before } });
 }
 
-export function leaveTour(): void {
+/** Ends the tour; the focus goes back to the button that started it, unless it is busy elsewhere (`refocus` false). */
+export function leaveTour({ refocus = true } = {}): void {
   useTourStore.setState({ running: null });
-  document.getElementById('tour-start')?.focus();
+  if (refocus) document.getElementById('tour-start')?.focus();
 }
