@@ -77,17 +77,20 @@ test.describe('the trace below 1100 px: one card per record', () => {
     });
   }
 
-  test('at 1280 px the trace rail is too narrow for seven columns, so it shows cards too; at 1440 px the table shows every column whole', async ({ app, page }) => {
-    await page.setViewportSize({ width: 1280, height: 720 });
+  test('at 1280 and 1440 px the table shows every column whole', async ({ app, page }) => {
     await app.goto();
-    await expect(page.getByRole('table', { name: 'Trace' })).toHaveClass(/\bcards\b/);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    const table = page.getByRole('table', { name: 'Trace' });
-    await expect(table).not.toHaveClass(/\bcards\b/);
-    const tableBox = await table.boundingBox();
-    const headers = await table.getByRole('columnheader').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
-    expect(headers).toHaveLength(7);
-    for (const right of headers) expect(right).toBeLessThanOrEqual((tableBox?.x ?? 0) + (tableBox?.width ?? 0) + 0.5);
+    for (const viewport of [
+      { width: 1280, height: 720 },
+      { width: 1440, height: 900 },
+    ]) {
+      await page.setViewportSize(viewport);
+      const table = page.getByRole('table', { name: 'Trace' });
+      await expect(table).not.toHaveClass(/\bcards\b/);
+      const tableBox = await table.boundingBox();
+      const headers = await table.getByRole('columnheader').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
+      expect(headers).toHaveLength(7);
+      for (const right of headers) expect(right).toBeLessThanOrEqual((tableBox?.x ?? 0) + (tableBox?.width ?? 0) + 0.5);
+    }
   });
 });
 
@@ -109,4 +112,105 @@ test('says when the app is ready offline, and offers Install when the browser do
   await page.getByRole('button', { name: 'Install app' }).click();
   expect(await page.evaluate(() => (window as unknown as { __installPrompted?: boolean }).__installPrompted)).toBe(true);
   await expect(page.getByRole('button', { name: 'Install app' })).toHaveCount(0);
+});
+
+/** Every id and reason code on screen that is broken over two lines or cut off, by element geometry. */
+async function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.record-link, .code-link')]
+      .filter((element) => element.getClientRects().length > 0)
+      .filter((element) => {
+        const lineHeight = parseFloat(getComputedStyle(element).lineHeight);
+        return element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().height > lineHeight * 1.5;
+      })
+      .map((element) => element.textContent ?? ''),
+  );
+}
+
+/** Elements inside a packet column that stick out of it. */
+async function overflowingColumns(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.packet-column')].flatMap((column) => {
+      const box = column.getBoundingClientRect();
+      return [...column.querySelectorAll<HTMLElement>('*')].filter((element) => {
+        const inner = element.getBoundingClientRect();
+        return inner.width > 0 && (inner.left < box.left - 0.5 || inner.right > box.right + 0.5);
+      }).map((element) => `${column.dataset.testid ?? ''}: ${element.className || element.tagName} ${element.textContent?.slice(0, 30) ?? ''}`);
+    }),
+  );
+}
+
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+]) {
+  test.describe(`projector and laptop, ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('the three packets are side by side, readable and whole on the first screen', async ({ app, page }) => {
+      await app.goto();
+      await expect(app.traceCount).toHaveText(/^Showing/);
+      const columns = await Promise.all(['naive', 'post-filter', 'compiled'].map(async (kind) => page.getByTestId(`column-${kind}`).boundingBox()));
+      for (const box of columns) {
+        expect(box, 'each packet is laid out').not.toBeNull();
+        if (!box) continue;
+        expect(box.width, 'a packet column wide enough for titles to read as lines, not a word per line').toBeGreaterThanOrEqual(260);
+        expect(box.y, 'side by side').toBeCloseTo(columns[0]?.y ?? 0, 0);
+        expect(box.y + box.height, 'the whole lesson fits without scrolling').toBeLessThanOrEqual(viewport.height);
+      }
+      await expect(app.auditOutcome).toBeInViewport({ ratio: 1 });
+      expect(await brokenWords(page), 'ids and reason codes never broken or cut').toEqual([]);
+      expect(await overflowingColumns(page)).toEqual([]);
+      // A title wraps as a line of words: at least about twenty characters of it share a line.
+      const widest = await page.locator('.entry-title').evaluateAll((titles) => titles.map((title) => [...title.getClientRects()].reduce((most, rect) => Math.max(most, rect.width), 0)));
+      const narrowest = widest.reduce((least, width) => Math.min(least, width), Number.POSITIVE_INFINITY);
+      expect(narrowest).toBeGreaterThanOrEqual(120);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    });
+
+    test('the trace scrolls with the page, its column headers staying in view', async ({ app, page }) => {
+      await app.goto();
+      await expect(app.traceRow('ADR-0231')).toBeAttached();
+      const rows = page.getByRole('rowgroup', { name: 'Trace rows' });
+      // No box of its own: the row group is as tall as its rows and does not scroll.
+      expect(await rows.evaluate((element) => ({ overflow: getComputedStyle(element).overflowY, fits: element.scrollHeight <= element.clientHeight + 1 }))).toEqual({ overflow: 'visible', fits: true });
+      // The last row exists only once the page has scrolled to it.
+      await page.mouse.move(viewport.width / 2, viewport.height / 2);
+      await expect(async () => {
+        await page.mouse.wheel(0, viewport.height);
+        await expect(app.traceRow('RUN-0866')).toBeInViewport({ timeout: 500 });
+      }).toPass();
+      await expect(page.getByRole('columnheader', { name: /Sort by id/ })).toBeInViewport();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    });
+
+    test('the scenario menu shows the whole title of the longest scenario', async ({ app }) => {
+      await app.goto();
+      await app.scenarioPicker.selectOption('atlas-credit-review');
+      await expect(app.auditOutcome).toHaveText('Packet emitted');
+      const text = await app.scenarioPicker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? '');
+      expect(text.length).toBeGreaterThan(45);
+      expect(await app.scenarioPicker.evaluate((select) => select.scrollWidth <= select.clientWidth + 1 && getComputedStyle(select).whiteSpace === 'normal')).toBe(true);
+    });
+  });
+}
+
+test.describe('phone, 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the compiled packet and its verdict are on the first screen, under the subtitle', async ({ app, page }) => {
+    await app.goto();
+    await expect(app.tokens('compiled')).toHaveText('74 / 96 tokens');
+    await expect(page.getByText('Decides which records an assistant may see', { exact: false })).toBeInViewport({ ratio: 1 });
+    const compiled = await page.getByTestId('column-compiled').boundingBox();
+    expect(compiled?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(844);
+    for (const verdict of ['illegal-count-compiled', 'required-missed-compiled']) {
+      const box = await page.getByTestId(verdict).boundingBox();
+      expect((box?.y ?? Number.POSITIVE_INFINITY) + (box?.height ?? 0), `${verdict} on the first screen`).toBeLessThan(844);
+    }
+    await expect(app.auditOutcome).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('audit-decision')).toBeInViewport({ ratio: 1 });
+    expect(await brokenWords(page), 'ids and reason codes never broken or cut').toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
 });

@@ -91,9 +91,10 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
 test.describe('laptop, 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 }, colorScheme: 'light' });
 
-  test('the trace rail shows one card per record when seven columns do not fit', async ({ app, page }) => {
+  test('the three packets side by side, the trace table under them', async ({ app, page }) => {
     await app.goto();
-    await expect(page.getByRole('table', { name: 'Trace' })).toHaveClass(/\bcards\b/);
+    await expect(page.getByRole('table', { name: 'Trace' })).not.toHaveClass(/\bcards\b/);
+    await expect(page.getByTestId('column-naive')).toBeInViewport({ ratio: 1 });
     await picture(page, 'laptop');
   });
 });

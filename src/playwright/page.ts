@@ -241,8 +241,8 @@ export class ContextCompilerPage {
   }
 
   /**
-   * Reads every trace row. The table is virtualised, so rows are gathered while the row group is
-   * scrolled a screen at a time until as many rows as the count announces have been seen.
+   * Reads every trace row. The table is virtualised and scrolls with the page, so rows are gathered while
+   * the page is scrolled a screen at a time from the first row until as many rows as the count announces have been seen.
    */
   async readTrace(): Promise<RecordDecision[]> {
     await this.waitForCompiled();
@@ -251,7 +251,7 @@ export class ContextCompilerPage {
     const scroller = this.page.getByRole('rowgroup', { name: 'Trace rows' });
     const rows = new Map<string, RecordDecision>();
     if (shown === 0) return [];
-    await scroller.evaluate((element) => element.scrollTo({ top: 0 }));
+    await scroller.evaluate((element) => window.scrollTo({ top: element.getBoundingClientRect().top + window.scrollY }));
     await scroller.getByRole('row').first().waitFor({ timeout: this.timeout });
     for (let screen = 0; rows.size < shown && screen <= shown; screen += 1) {
       const visible = await scroller.getByRole('row').evaluateAll((elements) =>
@@ -262,7 +262,7 @@ export class ContextCompilerPage {
       for (const cells of visible) rows.set(cells[0] ?? '', decisionOf(cells));
       if (rows.size >= shown) break;
       const lastIndex = await scroller.getByRole('row').last().getAttribute('aria-rowindex');
-      await scroller.evaluate((element) => element.scrollBy({ top: element.clientHeight }));
+      await this.page.evaluate(() => window.scrollBy({ top: window.innerHeight }));
       // Wait for the virtualiser to render the rows beyond the last one already read.
       await scroller.locator(`[aria-rowindex="${Number(lastIndex) + 1}"]`).waitFor({ state: 'attached', timeout: this.timeout });
     }

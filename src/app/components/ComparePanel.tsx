@@ -18,7 +18,7 @@ function TokenMeter({ column, label }: { column: PacketColumn; label: string }) 
     <div className="meter-row">
       <meter aria-label={`${label} tokens used`} min={0} max={Math.max(column.tokenBudget, 1)} value={Math.min(column.tokensUsed, column.tokenBudget)} />
       <span data-testid={`tokens-${column.kind}`}>
-        {column.tokensUsed} / {column.tokenBudget} tokens{over ? ' (over budget)' : ''}
+        {formatCount(column.tokensUsed)} / {formatCount(column.tokenBudget)} tokens{over ? ' (over budget)' : ''}
       </span>
     </div>
   );
@@ -217,7 +217,8 @@ export function ComparePanel() {
   const view = response?.ok ? response.view : null;
   const indexing = view?.baselineIndexing ? (progress ?? view.baselineIndexing) : null;
   return (
-    <section className="panel" aria-labelledby="compare-heading">
+    // Until the first result the panel keeps a packet's height, so the trace under it does not jump when it lands.
+    <section className={view ? 'panel compare-panel' : 'panel compare-panel pending'} aria-labelledby="compare-heading">
       <h2 id="compare-heading" tabIndex={-1}>
         Compare
       </h2>

@@ -316,7 +316,7 @@ export function ContractPanel() {
       </h2>
       <label className="field">
         <span>Scenario</span>
-        <select value={scenario.key} onChange={(event) => void selectScenario(event.target.value)} data-testid="scenario-picker">
+        <select className="scenario-picker" value={scenario.key} onChange={(event) => void selectScenario(event.target.value)} data-testid="scenario-picker">
           {workspace.scenarios.map((item) => (
             <option key={item.key} value={item.key}>
               {item.title}

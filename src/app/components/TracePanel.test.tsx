@@ -62,9 +62,9 @@ describe('TracePanel', () => {
     });
     useResultStore.setState({ trace: { matched: 100_000, total: 100_000, pages: new Map([[0, [row(0)]]]) } });
     render(<TracePanel />);
-    const scroller = screen.getByRole('rowgroup', { name: 'Trace rows' });
-    vi.spyOn(scroller, 'scrollTop', 'get').mockReturnValue(66 * 50_000);
-    fireEvent.scroll(scroller);
+    // The page scrolls the rows, not a box of their own.
+    vi.spyOn(window, 'scrollY', 'get').mockReturnValue(66 * 50_000);
+    fireEvent.scroll(window);
     await waitFor(() => expect(api.queryTrace).toHaveBeenCalledWith(expect.objectContaining({ offset: 250 * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE })));
     for (const [query] of vi.mocked(api.queryTrace).mock.calls) expect(query.limit).toBeLessThanOrEqual(TRACE_PAGE_SIZE);
     await waitFor(() => expect(screen.getByTestId('trace-row-REC-050001')).toHaveTextContent('EXCLUDE_SCOPE'));

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { isReasonCode } from '../../core/reasons';
 import type { TraceChange, TraceRowView, TraceSortKey } from '../../worker/protocol';
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
@@ -25,8 +25,8 @@ const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
 const ROW_HEIGHT = 66;
 // Below 1100 px each record is a card whose height follows its fact; only the cards on screen are measured.
 const CARD_ESTIMATE = 190;
-// The seven columns need this much room (styles.css, .trace-row); a narrower rail (1280 px screens) gets cards too, not a cut-off table.
-const TABLE_MIN_WIDTH = 610;
+// The seven columns need this much room (styles.css, .trace-row); a narrower rail gets cards too, not a cut-off table.
+const TABLE_MIN_WIDTH = 680;
 
 function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const { sortKey, descending } = useResultStore((state) => state.traceQuery);
@@ -144,8 +144,27 @@ function AudienceSwitch() {
 }
 
 /**
+ * Where the rows start, from the top of the document: the page is what scrolls, and anything above the trace
+ * (a packet growing, a rail shown on a phone) moves them, which shows as a change of the body's size.
+ */
+function useDocumentOffset(ref: RefObject<HTMLElement | null>): number {
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const update = () => setOffset(element.getBoundingClientRect().top + window.scrollY);
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(update);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, [ref]);
+  return offset;
+}
+
+/**
  * One row per candidate. Only the rows on screen exist in the DOM, and only their pages are fetched
- * from the worker, so 100,000 candidates scroll without the main thread ever holding them all at once.
+ * from the worker, so 100,000 candidates scroll with the page without the main thread ever holding them all at once.
  */
 export function TracePanel() {
   const trace = useResultStore((state) => state.trace);
@@ -154,11 +173,13 @@ export function TracePanel() {
   const panelRef = useRef<HTMLElement>(null);
   const panelWidth = useElementWidth(panelRef);
   const cards = useMediaQuery(NARROW_SCREEN) || (panelWidth !== null && panelWidth < TABLE_MIN_WIDTH);
-  const virtualizer = useVirtualizer({
+  const scrollMargin = useDocumentOffset(scrollRef);
+  const virtualizer = useWindowVirtualizer({
     count: trace.matched,
-    getScrollElement: () => scrollRef.current,
+    scrollMargin,
     estimateSize: () => (cards ? CARD_ESTIMATE : ROW_HEIGHT),
-    overscan: 8,
+    // The page scrolls, so the trace may start below the fold: enough rows beyond the screen for a scenario's whole trace to be there.
+    overscan: 24,
     // Lets the first rows render before layout is known (and in DOM-less tests).
     initialRect: { width: 800, height: 600 },
   });
@@ -195,13 +216,14 @@ export function TracePanel() {
             ))}
           </div>
         </div>
-        <div ref={scrollRef} className="trace-scroll" role="rowgroup" tabIndex={0} aria-label="Trace rows">
+        <div ref={scrollRef} className="trace-scroll" role="rowgroup" aria-label="Trace rows">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
               const row = traceRowAt(trace, item.index);
+              const top = item.start - scrollMargin;
               const position = cards
-                ? ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` } as const)
-                : ({ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` } as const);
+                ? ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${top}px)` } as const)
+                : ({ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${top}px)` } as const);
               if (!row) {
                 return (
                   <div key={`loading-${item.index}`} ref={cards ? virtualizer.measureElement : undefined} data-index={item.index} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
