@@ -55,6 +55,10 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
     if (value === undefined && issue.code === 'invalid_type') return inputIssue(place, 'FIELD_MISSING', { expected: issue.expected });
     // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
     if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID') return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
+    if (issue.code === 'custom' && issue.params?.issue === 'UNDECLARED_SWITCH') {
+      const declared: unknown = issue.params.declared;
+      return inputIssue(place, 'UNDECLARED_SWITCH', { kind: String(issue.params.kind), id: String(issue.params.id), declared: Array.isArray(declared) ? declared.map(String) : [] });
+    }
     return inputIssue(place, 'NOT_IN_FORMAT', { problem: issue.message, got: quoteValue(value) });
   });
 }

@@ -23,8 +23,8 @@ describe('a scenario file\'s tour', () => {
   it('refuses a step naming a control or late change the scenario lacks, with its line', () => {
     const error = errorOf(parseScenarioJson('s.json', scenario([{ do: 'switchOff', control: 'nope', title: 'T', shows: 'S' }, { do: 'inject', lateChange: 'c', title: 'T', shows: 'S' }]), () => null));
     expect(error.issues).toEqual([
-      expect.objectContaining({ path: 'tour[0].control', message: 'names a control the scenario does not declare (got "nope")', line: 107 }),
-      expect.objectContaining({ path: 'tour[1].lateChange', message: 'names a late change the scenario does not declare (got "c")', line: 113 }),
+      expect.objectContaining({ path: 'tour[0].control', code: 'UNDECLARED_SWITCH', args: { kind: 'control', id: '"nope"', declared: ['c'] }, message: 'no control "nope": the inputs declare c', line: 107 }),
+      expect.objectContaining({ path: 'tour[1].lateChange', message: 'no late change "c": the inputs declare l', line: 113 }),
     ]);
   });
 

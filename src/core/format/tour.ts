@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reasonCodeSchema } from './expectation';
+import { quoteValue } from './json-text';
 import { idSchema } from './record';
 
 /**
@@ -38,17 +39,15 @@ export const tourStepSchema = z.discriminatedUnion('do', [
 
 export const tourSchema = z.array(tourStepSchema).min(1).max(50);
 
-/** A step that names a control or late change the scenario does not declare could never be done. */
+/** A step that names a control or late change the scenario does not declare could never be done (worded as UNDECLARED_SWITCH). */
 export function knownTourChanges(scenario: { readonly controls: readonly { readonly id: string }[]; readonly lateChanges: readonly { readonly id: string }[]; readonly tour?: readonly TourStepFile[] | undefined }, ctx: z.RefinementCtx): void {
-  const controls = new Set(scenario.controls.map((control) => control.id));
-  const lateChanges = new Set(scenario.lateChanges.map((change) => change.id));
+  const controls = scenario.controls.map((control) => control.id);
+  const lateChanges = scenario.lateChanges.map((change) => change.id);
+  const undeclared = (index: number, field: string, kind: string, id: string, declared: readonly string[]) =>
+    ctx.addIssue({ code: 'custom', path: ['tour', index, field], message: `no ${kind} ${id}`, params: { issue: 'UNDECLARED_SWITCH', kind, id: quoteValue(id), declared } });
   scenario.tour?.forEach((step, index) => {
-    if ((step.do === 'switchOn' || step.do === 'switchOff') && !controls.has(step.control)) {
-      ctx.addIssue({ code: 'custom', path: ['tour', index, 'control'], message: 'names a control the scenario does not declare' });
-    }
-    if (step.do === 'inject' && !lateChanges.has(step.lateChange)) {
-      ctx.addIssue({ code: 'custom', path: ['tour', index, 'lateChange'], message: 'names a late change the scenario does not declare' });
-    }
+    if ((step.do === 'switchOn' || step.do === 'switchOff') && !controls.includes(step.control)) undeclared(index, 'control', 'control', step.control, controls);
+    if (step.do === 'inject' && !lateChanges.includes(step.lateChange)) undeclared(index, 'lateChange', 'late change', step.lateChange, lateChanges);
   });
 }
 
