@@ -117,7 +117,7 @@ test.describe('Share links', () => {
     await app.setDisclosure('User view');
     await page.getByRole('button', { name: 'Share…' }).click();
     await page.getByRole('button', { name: 'Copy share link' }).click();
-    await expect(page.getByTestId('share-status')).toHaveText(/^No link was made: a link made in the user view carries no loaded files or open suites/);
+    await expect(page.getByTestId('share-status')).toHaveText(/^No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds\./);
     await expect(page.getByTestId('share-link')).toHaveCount(0);
   });
 

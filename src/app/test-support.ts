@@ -101,6 +101,7 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
       ranking: 'bm25',
     },
     contractEdited: false,
+    recordsEdited: false,
     ...change,
   };
 }
@@ -154,6 +155,10 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     revertContract: vi.fn(async () => sampleWorkspace()),
     saveWorkspace: vi.fn(async () => sampleWorkspace()),
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
+    recordForEdit: vi.fn(async () => ({ ok: false as const, message: 'No record.', ids: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
+    editRecord: vi.fn(async () => ({ ok: false as const, issues: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
+    undoRecordEdit: vi.fn(async () => ({ ok: false as const, issues: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
+    redoRecordEdit: vi.fn(async () => ({ ok: false as const, issues: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
     createShareLink: vi.fn(async () => ({ ok: true as const, fragment: 'share=1.AAAA', fileBytes: 0, files: 0, edits: 0 })),
     checkShareLink: vi.fn(async () => ({ ok: true as const, files: 0, edits: 0, scenarioKey: 'retry-policy' })),
     openShareLink: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace(), screen: null })),

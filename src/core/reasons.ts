@@ -341,6 +341,14 @@ export const ISSUES = {
   LINK_EDIT_NOT_LOADED: ({ scenario }: { scenario: string }) => `edits scenario "${scenario}", which the link does not load`,
   LINK_SELECTION_NOT_LOADED: ({ scenario }: { scenario: string }) => `selects scenario "${scenario}", which the link does not load`,
   LINK_SWITCHES_UNDECLARED: ({ switches, scenario }: { switches: readonly string[]; scenario: string }) => `switches on ${switches.join(', ')}, which scenario "${scenario}" does not declare`,
+
+  EDIT_NO_SUCH_RECORD: ({ id }: { id: string }) => `the scenario has no record "${id}" to replace`,
+  EDIT_ID_TAKEN: ({ id, list }: { id: string; list: string }) => `id "${id}" is already used in the scenario's ${list}`,
+  EDIT_NOT_IN_VIEW: ({ id }: { id: string }) => `no record "${id}" in this view to edit`,
+  EDIT_KEEPS_ID: ({ id }: { id: string }) => `an edit keeps the record's id ("${id}"); to add a record, write a scenario file`,
+  EDIT_CHANGES_NOTHING: () => 'the edit changes no field',
+  EDIT_NEEDS_LABEL: () => 'a control or late change needs a label of 1 to 120 characters',
+  EDIT_NOTHING_TO: ({ action }: { action: string }) => `nothing to ${action}`,
 } as const;
 
 export type IssueCode = keyof typeof ISSUES;

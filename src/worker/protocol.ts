@@ -13,11 +13,13 @@ import type { TestsView } from './expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
 import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView, WhatIfResponse } from './protocol-debugger';
 import type { ChangeMarks } from './protocol-marks';
+import type { EditedRecord, RecordEditInput, RecordEditResult } from './protocol-edits';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol-share';
 
 export type { TestsView } from './expectation-runs';
 export * from './protocol-debugger';
 export * from './protocol-marks';
+export * from './protocol-edits';
 export * from './protocol-share';
 export * from './saved-workspace';
 
@@ -56,6 +58,8 @@ export interface ScenarioSummary {
   /** The contract in force: the scenario's own, or the user's saved edit of it. */
   readonly contract: Contract;
   readonly contractEdited: boolean;
+  /** Records replaced or changes authored in the app (the record editor) are in force. */
+  readonly recordsEdited: boolean;
 }
 
 /** A scenario file ready to save; dropping it back reproduces the receipt (with the same controls on). */
@@ -384,6 +388,12 @@ export interface CompilerApi extends EvaluationApi {
   /** Writes the whole workspace to storage again, files included (after storage was cleared under the page). */
   saveWorkspace(): Promise<WorkspaceSnapshot>;
   exportScenario(): Promise<ScenarioExport>;
+  /** A record of the selected scenario as it is in force, for the record editor; refused for a record the view withholds. */
+  recordForEdit(id: string, audience: Audience): Promise<EditedRecord>;
+  /** Applies a record edit as a new revision, or authors a control or late change from it (src/worker/record-editing.ts). */
+  editRecord(input: RecordEditInput, audience: Audience): Promise<RecordEditResult>;
+  undoRecordEdit(): Promise<RecordEditResult>;
+  redoRecordEdit(): Promise<RecordEditResult>;
   /** The workspace as a URL fragment, compressed in the worker (docs/FORMAT.md, "Share links"). */
   createShareLink(screen?: ScreenShown): Promise<ShareLinkResult>;
   checkShareLink(fragment: string): Promise<ShareCheck>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scenarioEditSchema } from '../scenarios/record-edits';
 
 /** What is kept in IndexedDB. Read back through this schema: storage is a boundary like any file. */
 export const savedLoadSchema = z.strictObject({
@@ -16,6 +17,8 @@ export const savedWorkspaceSchema = z.strictObject({
   version: z.literal(1),
   loads: z.array(savedLoadSchema),
   contractEdits: z.record(z.string(), z.unknown()),
+  /** Records replaced and changes authored in the app, per scenario key (src/scenarios/record-edits.ts); absent when none. */
+  recordEdits: z.record(z.string(), scenarioEditSchema).optional(),
   selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
   /** The suites open in the Tests panel, as their files; absent when none is open. */
   suites: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),

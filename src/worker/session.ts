@@ -12,6 +12,7 @@ import { createExports } from './exports';
 import type { RecordsFileReader } from './file-intake';
 import type { DatabaseState, DrillState, ReceiptCheck, SavedWorkspace, Selection, VerdictView, WorkspaceEvent, WorkspaceSnapshot } from './protocol';
 import type { RecordStore } from './record-store';
+import { createRecordEditing } from './record-editing';
 import { createRememberSoon } from './remember-soon';
 import type { ResultMemory } from './remembered-result';
 import { createSessionTests } from './session-tests';
@@ -72,6 +73,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     ...loads.api,
     ...createTraceQuery({ compilations, comparisons }),
     ...createExports({ workspace, compilations, tests }),
+    ...createRecordEditing({ workspace, compilations }),
     ...createShareSession({ compiler, workspace, loads, tests, comparisons, drill }),
     ...createWhatIf({ workspace, compilations }).api,
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { err, formatPath, ok, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/reasons';
+import { scenarioEditSchema } from '../scenarios/record-edits';
 
 /**
  * A share link carries the whole workspace in its fragment (after `#`, never sent to a server):
@@ -42,6 +43,8 @@ export const sharedWorkspaceSchema = z.strictObject({
   /** Each drop of files, in order, with the scenario it was dropped onto (a lone records file takes its contract). */
   loads: z.array(z.strictObject({ baseKey: z.string(), files: z.array(sharedFileSchema).min(1) })),
   contractEdits: z.record(z.string(), z.unknown()),
+  /** Records replaced and changes authored in the app, per scenario key; absent when none. */
+  recordEdits: z.record(z.string(), scenarioEditSchema).optional(),
   selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
   /** The expectation suites open in the Tests panel, as their files; absent in links made before suites travelled. */
   suites: z.array(sharedFileSchema).optional(),

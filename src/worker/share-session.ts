@@ -2,6 +2,7 @@ import type { Compiler } from '../core/compile';
 import type { InputIssue } from '../core/errors';
 import { validateContract } from '../core/passes/validate';
 import { inputIssue, issuesOf } from '../core/reasons';
+import { applyScenarioEdit } from '../scenarios/record-edits';
 import type { Comparisons } from './comparisons';
 import type { createDrillSession } from './drill-session';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol';
@@ -25,7 +26,7 @@ export interface ShareSessionDeps {
  * whether they hold a record the view withholds would tell the user that they do.
  */
 export const NO_FILES_FROM_USER_VIEW =
-  'No link was made: a link made in the user view carries no loaded files or open suites, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.';
+  'No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.';
 
 /** The whole workspace (files, edits, toggles, open suites) and the screen on show out to a link fragment and back in from one. */
 export function createShareSession({ compiler, workspace, loads, tests, comparisons, drill }: ShareSessionDeps) {
@@ -33,7 +34,8 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
     /** The whole workspace, and the screen `shown` with the pin and drill held here, as a link fragment; or why it cannot be one. */
     async createShareLink(shown?: ScreenShown): Promise<ShareLinkResult> {
       const { suites, bytes: suiteBytes } = tests.sharedSuites();
-      if (shown?.audience === 'user' && (workspace.loads.length > 0 || suites !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
+      const { recordEdits } = workspace.saved();
+      if (shown?.audience === 'user' && (workspace.loads.length > 0 || suites !== undefined || recordEdits !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
       const fileBytes = workspace.fileBytes() + suiteBytes;
       if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes).message}` };
       const { selection, contractEdits } = workspace;
@@ -41,6 +43,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         version: 1,
         loads: await Promise.all(workspace.loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
         contractEdits: Object.fromEntries(contractEdits),
+        ...(recordEdits === undefined ? {} : { recordEdits }),
         selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
         ...(suites === undefined ? {} : { suites }),
         ...(shown ? { screen: screenOf(shown, comparisons.pinnedInputs(), drill.shared()) } : {}),
@@ -69,15 +72,16 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const wanted = shared.selection;
       const sharedSuites = tests.readShared(shared.suites);
       if (!sharedSuites.ok) return { ok: false, issues: sharedSuites.error };
-      const before = { loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, selection: workspace.selection };
+      const before = { loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, recordEdits: workspace.recordEdits, selection: workspace.selection };
       const restore = () => {
-        ({ loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, selection: workspace.selection } = before);
+        ({ loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, recordEdits: workspace.recordEdits, selection: workspace.selection } = before);
       };
       // A throw while reading a file (a worker limit) must also leave the workspace as it was.
       try {
         workspace.loaded = new Map();
         workspace.loads = [];
         workspace.contractEdits = new Map();
+        workspace.recordEdits = new Map();
         let issues: InputIssue[] = [];
         const never = new AbortController().signal;
         for (const [index, load] of shared.loads.entries()) {
@@ -99,6 +103,13 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
           if (!workspace.entryOf(key)) issues.push(inputIssue(place, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
           else if (!contract.ok) issues = issues.concat(issuesOf(contract.error, place));
           else workspace.contractEdits.set(key, contract.value);
+        }
+        for (const [key, edit] of issues.length > 0 ? [] : Object.entries(shared.recordEdits ?? {})) {
+          const entry = workspace.entryOf(key);
+          const applied = entry && applyScenarioEdit(entry.loaded, edit, `share link: record edit of ${key}`);
+          if (!entry || !applied) issues.push(inputIssue({ file: 'share link', path: `recordEdits.${key}` }, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
+          else if (!applied.ok) issues = issues.concat(issuesOf(applied.error, { file: 'share link', path: `recordEdits.${key}` }));
+          else workspace.recordEdits.set(key, { base: entry.loaded, edit, loaded: applied.value });
         }
         // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
         const target = workspace.entryOf(wanted.scenarioKey);

@@ -1,3 +1,4 @@
+import { applyScenarioEdit } from '../scenarios/record-edits';
 import type { Compiler } from '../core/compile';
 import { validateContract } from '../core/passes/validate';
 import { inputIssue } from '../core/reasons';
@@ -65,6 +66,12 @@ export async function restoreWorkspace({ compiler, storage, workspace, loads, sa
     const contract = validateContract(`saved edit of ${key}`, value);
     if (contract.ok && workspace.entryOf(key)) workspace.contractEdits.set(key, contract.value);
     else if (!contract.ok) workspace.restoreIssues = [...workspace.restoreIssues, ...(contract.error.issues ?? [])];
+  }
+  for (const [key, edit] of Object.entries(parsed.data.recordEdits ?? {})) {
+    const entry = workspace.entryOf(key);
+    const applied = entry && applyScenarioEdit(entry.loaded, edit, `saved record edit of ${key}`);
+    if (entry && applied?.ok) workspace.recordEdits.set(key, { base: entry.loaded, edit, loaded: applied.value });
+    else if (applied && !applied.ok) workspace.restoreIssues = [...workspace.restoreIssues, ...(applied.error.issues ?? [])];
   }
   workspace.selection = workspace.normaliseSelection(parsed.data.selection);
   const suites = tests.readShared(parsed.data.suites);

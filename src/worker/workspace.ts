@@ -5,6 +5,7 @@ import type { Control, LateChange } from '../core/format/scenario';
 import { genericLateChanges } from '../core/generic-late-changes';
 import { issuesOf } from '../core/reasons';
 import { parseContractJson, validateContract, type LoadedScenario } from '../core/passes/validate';
+import type { ScenarioEdit } from '../scenarios/record-edits';
 import type { BuiltinScenario } from './builtin-sources';
 import type { ContractUpdate, DatabaseState, SavedLoad, SavedWorkspace, ScenarioSummary, Selection, StorageState, WorkspaceEvent, WorkspaceSnapshot } from './protocol';
 import { isQuotaError, workspaceFullMessage } from './quota';
@@ -14,6 +15,13 @@ import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, ty
 export interface Entry {
   readonly key: string;
   readonly origin: 'builtin' | 'loaded';
+  readonly loaded: LoadedScenario;
+}
+
+/** A scenario's edit in force (record-editing.ts), with the scenario it was made on and what applying it gave. */
+export interface EditInForce {
+  readonly base: LoadedScenario;
+  readonly edit: ScenarioEdit;
   readonly loaded: LoadedScenario;
 }
 
@@ -54,6 +62,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
     loaded: new Map<string, Entry>(),
     loads: [] as SavedLoad[],
     contractEdits: new Map<string, Contract>(),
+    recordEdits: new Map<string, EditInForce>(),
     selection: firstSelection(),
     storageState: { status: 'persistent' } as StorageState,
     restoreIssues: [...builtinIssues] as InputIssue[],
@@ -61,8 +70,13 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
     entries: (): Entry[] => [...builtinEntries, ...workspace.loaded.values()],
     entryOf: (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? workspace.loaded.get(key),
 
-    /** The scenario as compiled: the user's contract edit in force, and generic late changes when it declares none. */
-    effective: (entry: Entry): LoadedScenario => withLateChanges(workspace.contractEdits.get(entry.key) ?? null, entry.loaded),
+    /** The scenario as compiled: the user's record and contract edits in force, and generic late changes when it declares none. */
+    effective: (entry: Entry): LoadedScenario => withLateChanges(workspace.contractEdits.get(entry.key) ?? null, workspace.edited(entry)),
+    /** The entry's scenario with its record edit, if one was made on the scenario the entry holds now (a load replaced since drops it). */
+    edited: (entry: Entry): LoadedScenario => {
+      const edit = workspace.recordEdits.get(entry.key);
+      return edit && edit.base === entry.loaded ? edit.loaded : entry.loaded;
+    },
 
     currentEntry: (): Entry => {
       const entry = workspace.entryOf(workspace.selection.scenarioKey) ?? builtinEntries[0];
@@ -88,6 +102,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
         tour: scenario.tour ?? null,
         contract: scenario.contract,
         contractEdited: workspace.contractEdits.has(entry.key),
+        recordsEdited: workspace.edited(entry) !== entry.loaded,
       };
     },
 
@@ -98,7 +113,15 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
 
     saved: (): SavedWorkspace => {
       const { selection } = workspace;
-      return { version: 1, loads: workspace.loads, contractEdits: Object.fromEntries(workspace.contractEdits), selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] }, ...suites() };
+      const recordEdits = [...workspace.recordEdits].filter(([key, edit]) => workspace.entryOf(key)?.loaded === edit.base);
+      return {
+        version: 1,
+        loads: workspace.loads,
+        contractEdits: Object.fromEntries(workspace.contractEdits),
+        ...(recordEdits.length > 0 ? { recordEdits: Object.fromEntries(recordEdits.map(([key, edit]) => [key, edit.edit])) } : {}),
+        selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
+        ...suites(),
+      };
     },
 
     /** The bytes of every loaded file. */
@@ -140,6 +163,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
       workspace.loaded = new Map();
       workspace.loads = [];
       workspace.contractEdits = new Map();
+      workspace.recordEdits = new Map();
       workspace.restoreIssues = [...builtinIssues];
       workspace.selection = firstSelection();
     },

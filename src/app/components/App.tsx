@@ -20,6 +20,7 @@ import { ShareDialog, ShareNotice } from './Share';
 import { SkipLinks } from './SkipLinks';
 import { Tour } from './Tour';
 import { StorageNotice } from './StorageNotice';
+import { RecordEditor } from './RecordEditor';
 import { TestsPanel } from './TestsPanel';
 import { TracePanel } from './TracePanel';
 import { WorkerStatus } from './WorkerStatus';
@@ -30,6 +31,7 @@ const RAILS: Record<ViewId, () => ReactNode> = {
     <>
       <ContractPanel />
       <AsOfStepper />
+      <RecordEditor />
     </>
   ),
   compare: () => (
