@@ -60,6 +60,7 @@ describe('whether a step is done', () => {
     const recompile = step({ do: 'recompile' });
     const declared = { declared: ['promote-run-0880'], verdict: verdict('recompile_required', 'a'.repeat(64)), verdictRevision: 3 };
     expect(stepState(recompile, screenWith({}, declared), null)).toMatchObject({ done: false, why: 'The late change is declared but not compiled in. Press Recompile current context.' });
+    expect(stepState(recompile, screenWith(), null)).toEqual({ done: false, why: 'No late change is declared: go back a step and inject one first.' });
     const recompiled = screenWith({ view: sampleView({ lateChanges: ['promote-run-0880'] }) }, { verdict: verdict('continue', 'a'.repeat(64)), verdictRevision: 3 });
     expect(stepState(recompile, recompiled, null)).toMatchObject({ done: true, held: true });
   });

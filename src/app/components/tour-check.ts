@@ -77,6 +77,9 @@ export function askOf(scenario: ScenarioSummary, action: TourAction): string {
 
 const freshVerdict = (screen: TourScreen): VerdictView | null => (screen.drill.verdict && screen.drill.verdictRevision === screen.revision ? screen.drill.verdict : null);
 
+/** Recompile is unavailable until a late change is declared: the step cannot be done from here. */
+const NOTHING_DECLARED = 'No late change is declared: go back a step and inject one first.';
+
 /** Why the step's action is not done on screen yet, or null when it is. */
 function notDone(screen: TourScreen, action: TourAction): string | null {
   const { view, drill } = screen;
@@ -98,7 +101,7 @@ function notDone(screen: TourScreen, action: TourAction): string | null {
     case 'recompile': {
       const verdict = freshVerdict(screen);
       if (drill.declared.length > 0) return 'The late change is declared but not compiled in.';
-      if (view.lateChanges.length === 0) return 'No late change is compiled in.';
+      if (view.lateChanges.length === 0) return NOTHING_DECLARED;
       return verdict && verdict.priorReceiptId === view.receiptId ? null : 'The new receipt has not been checked.';
     }
   }
@@ -174,7 +177,7 @@ export function stepState(step: TourStep, screen: TourScreen, before: Observatio
   if (screen.audience !== 'diagnostic') return { done: false, why: 'The tour runs in the diagnostic view: choose Diagnostic view above the trace.' };
   if (screen.compiling || screen.drill.busy) return { done: false, why: 'The compiler is still working on the last change.' };
   const why = notDone(screen, step.action);
-  if (why !== null) return { done: false, why: `${why} ${askOf(screen.scenario, step.action)}` };
+  if (why !== null) return { done: false, why: why === NOTHING_DECLARED ? why : `${why} ${askOf(screen.scenario, step.action)}` };
   const observed = observe(screen);
   if (!observed) return { done: false, why: 'The naive top-k is still being ranked.' };
   const missing = step.expect ? mismatches(step.expect, observed, freshVerdict(screen)) : [];
