@@ -5,6 +5,9 @@ import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { Audience } from '../core/disclosure';
 import { MAX_TRACE_WINDOW } from './protocol';
+import type { DisclosedView } from '../core/disclosure';
+import type { TraceRow } from '../core/result';
+import { rowMarks } from './change-marks';
 import { createSession, type Session } from './session';
 import { memoryStorage } from './test-support/memory-storage';
 
@@ -93,5 +96,17 @@ describe('what each recompilation changed, against the one before it', () => {
       expect(JSON.stringify(user.marks)).not.toContain(`"${id}"`);
       expect(userRows.map(([row]) => row)).not.toContain(id);
     }
+  });
+
+  it('finds the same marks whether the two traces line up row for row or part after an added record', () => {
+    const view = (rows: readonly (readonly [string, TraceRow['decision']])[], withheld: readonly string[] = []): DisclosedView =>
+      ({ audience: 'user', rows: rows.map(([id, decision]) => ({ id, decision, code: decision === 'selected' ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET' }) as TraceRow), withheld: new Set(withheld), withheldNotice: null, failureMessage: null });
+    const before = view([['a', 'selected'], ['b', 'excluded'], ['c', 'selected'], ['d', 'excluded']], ['w']);
+    expect([...rowMarks(before, view([['a', 'selected'], ['b', 'selected'], ['c', 'selected'], ['d', 'excluded']]))]).toEqual([['b', { kind: 'decision', before: { decision: 'excluded', code: 'EXCLUDE_BUDGET' } }]]);
+    const parted = rowMarks(before, view([['a', 'selected'], ['n', 'excluded'], ['w', 'selected'], ['b', 'excluded'], ['c', 'excluded'], ['d', 'excluded']]));
+    expect([...parted]).toEqual([
+      ['n', { kind: 'new' }],
+      ['c', { kind: 'decision', before: { decision: 'selected', code: 'SELECTED_RANKED' } }],
+    ]);
   });
 });

@@ -25,15 +25,22 @@ function packetMarks(before: readonly string[], after: readonly string[], hidden
   };
 }
 
+/** Ids in `before` that `after` lacks. */
+function leftOf(before: readonly string[] | null, after: readonly string[] | null): string[] {
+  if (before === null || after === null) return [];
+  const is = new Set(after);
+  return before.filter((id) => !is.has(id));
+}
+
 /** The packets of `after` against those of `before`; a baseline packet either side lacks is not compared. */
 export function changeMarks(since: number, before: MarkSide, after: MarkSide): ChangeMarks {
   const hidden = hiddenEither(before.view, after.view);
   const { packets: was } = before;
   const { packets: is } = after;
-  const leaving = new Set([was.compiled, was.naive ?? [], was.postFilter ?? []].flat());
-  // Only the rows of records that may have left are looked up: one pass over the trace, no map of all of it.
+  const leaving = new Set([leftOf(was.compiled, is.compiled), leftOf(was.naive, is.naive), leftOf(was.postFilter, is.postFilter)].flat());
+  // Only the rows of records that left a packet are looked up, and the trace is read only when one did.
   const now = new Map<string, DecisionAt>();
-  for (const row of after.view.rows) if (leaving.has(row.id)) now.set(row.id, { decision: row.decision, code: row.code });
+  if (leaving.size > 0) for (const row of after.view.rows) if (leaving.has(row.id)) now.set(row.id, { decision: row.decision, code: row.code });
   const marks = (from: readonly string[] | null, to: readonly string[] | null) => (from === null || to === null ? null : packetMarks(from, to, hidden, before.titleOf, now));
   return {
     since,
@@ -41,17 +48,32 @@ export function changeMarks(since: number, before: MarkSide, after: MarkSide): C
   };
 }
 
-/** Each trace row of `after` that is new to the view or whose decision changed, by id. */
+/**
+ * Each trace row of `after` that is new to the view or whose decision changed, by id. The two traces are walked
+ * side by side while their ids line up (a toggle mostly leaves the order as it was); from the first row where
+ * they part, the rest of `before` is looked up by id.
+ */
 export function rowMarks(before: DisclosedView, after: DisclosedView): Map<string, RowMark> {
   const hidden = hiddenEither(before, after);
-  const was = new Map<string, DecisionAt>();
-  for (const row of before.rows) was.set(row.id, { decision: row.decision, code: row.code });
   const marks = new Map<string, RowMark>();
-  for (const row of after.rows) {
-    if (hidden(row.id)) continue;
-    const prior = was.get(row.id);
+  const mark = (row: DisclosedView['rows'][number], prior: DisclosedView['rows'][number] | undefined) => {
+    if (hidden(row.id)) return;
     if (prior === undefined) marks.set(row.id, { kind: 'new' });
-    else if (prior.decision !== row.decision) marks.set(row.id, { kind: 'decision', before: prior });
+    else if (prior.decision !== row.decision) marks.set(row.id, { kind: 'decision', before: { decision: prior.decision, code: prior.code } });
+  };
+  let index = 0;
+  for (; index < after.rows.length; index += 1) {
+    const row = after.rows[index];
+    const prior = before.rows[index];
+    if (row === undefined || prior === undefined || prior.id !== row.id) break;
+    mark(row, prior);
+  }
+  if (index < after.rows.length) {
+    const was = new Map(before.rows.map((row) => [row.id, row]));
+    for (; index < after.rows.length; index += 1) {
+      const row = after.rows[index];
+      if (row !== undefined) mark(row, was.get(row.id));
+    }
   }
   return marks;
 }
