@@ -138,4 +138,18 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(mixed.code).toBe(EXIT.invalid);
     expect(mixed.stderr).toContain('--receipt and --contract alone');
   });
+
+  it('check --database: every built-in scenario\'s checks pass with every compile and drill in the database, in a scratch schema it drops', async () => {
+    const scratch = `${schema}_check`;
+    const checked = await run(cwd, 'check', '--database', url, '--schema', scratch);
+    expect(checked.code, checked.stdout).toBe(EXIT.ok);
+    expect(checked.stdout).toMatch(/ok {3}retry-policy\/default: in the database, the built-in receipt but for the adapter it names/);
+    expect(checked.stdout).toMatch(/ok {3}refund-desk: fire drill with \S+ in the database: frozen receipt → \w+; recompiled → RECEIPT_CURRENT/);
+    expect(checked.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    const left = await database.query<{ present: boolean }>('SELECT to_regnamespace($1) IS NOT NULL AS present', [scratch]);
+    expect(left.rows[0]?.present).toBe(false);
+    const refused = await run(cwd, 'check', '--database', url, '--schema', 'context_compiler');
+    expect(refused.code).toBe(EXIT.invalid);
+    expect(refused.stderr).toContain('give a scratch schema');
+  });
 });

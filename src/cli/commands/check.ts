@@ -1,9 +1,8 @@
 import { readdirSync, existsSync } from 'node:fs';
-import { createCompiler, type CompileRequest } from '../../core/compile';
+import { createCompiler } from '../../core/compile';
 import { drill } from '../../core/drill';
 import { createRecordSet, type LoadedScenario } from '../../core/passes/validate';
-import { receiptIdOf, serialiseReceipt } from '../../core/passes/attest';
-import type { CompileOutcome } from '../../core/result';
+import { serialiseReceipt } from '../../core/passes/attest';
 import { prepareScenario, type ScenarioSelection } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
@@ -12,35 +11,18 @@ import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { renderError } from '../render';
-
-interface CheckResult {
-  readonly name: string;
-  readonly passed: boolean;
-  readonly detail: string;
-}
+import { connect } from '../../adapters/postgres/connect';
+import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
+import { createTokeniser } from '../../adapters/postgres/tokens';
+import { databaseFailure } from '../database';
+import { forgedCopy, invariantProblems, type CheckResult } from '../check-invariants';
+import { databaseChecks, type ScenarioChecks } from '../check-database';
 
 function builtinScenarioIds(): string[] {
   return readdirSync(FIXTURES_DIR, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(builtinScenarioPath(entry.name)))
     .map((entry) => entry.name)
     .sort();
-}
-
-function invariantProblems(request: CompileRequest, outcome: CompileOutcome): string[] {
-  const problems: string[] = [];
-  const { receipt } = outcome;
-  const { receiptId, ...body } = receipt;
-  if (receiptIdOf(body) !== receiptId) problems.push('receipt id does not hash its body');
-  if (receipt.tokensUsed > receipt.contract.tokenBudget) problems.push(`tokens ${receipt.tokensUsed} exceed budget ${receipt.contract.tokenBudget}`);
-  if (outcome.trace.length !== request.recordSet.records.length) problems.push(`${outcome.trace.length} trace rows for ${request.recordSet.records.length} candidates`);
-  for (const row of outcome.trace) {
-    if (row.decision === 'selected' && row.gates.length > 0) problems.push(`${row.id} selected although gate ${row.gates.join(', ')} failed`);
-  }
-  if (outcome.status === 'fail_closed' && receipt.packetFingerprint !== null) problems.push('fail-closed receipt carries a packet fingerprint');
-  for (const id of request.contract.requiredRecords) {
-    if (outcome.status === 'packet' && !receipt.selected.includes(id)) problems.push(`required ${id} missing from an emitted packet`);
-  }
-  return problems;
 }
 
 /** Runs one scenario variant through the deterministic self-checks. */
@@ -63,9 +45,7 @@ async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection
   const verifier = createCompiler(await openInMemoryDatabase());
   const own = drill(verifier, { ...request.value, priorReceipt: outcome.receipt, declaredChanges: [] });
   const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
-  const { receiptId: _id, ...body } = outcome.receipt;
-  const edited = { ...body, trace: body.trace.map((row, index) => (index === 0 ? { ...row, decision: row.decision === 'selected' ? ('excluded' as const) : ('selected' as const) } : row)) };
-  const forged = drill(verifier, { ...request.value, priorReceipt: { receiptId: receiptIdOf(edited), ...edited }, declaredChanges: [] });
+  const forged = drill(verifier, { ...request.value, priorReceipt: forgedCopy(outcome.receipt), declaredChanges: [] });
   const reperformed = own.code === expected && forged.code === 'RECEIPT_MISMATCH';
   results.push({ name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`, passed: reperformed, detail: `own inputs → ${own.code}; edited trace row → ${forged.code}` });
 
@@ -92,35 +72,65 @@ async function checkDrill(loaded: LoadedScenario, changeId: string): Promise<Che
   return { name, passed, detail: `frozen receipt → ${stale.code}; recompiled → ${resumed.code}` };
 }
 
+const builtinChecks: ScenarioChecks = { variant: checkVariant, drill: checkDrill };
+
+/** Every check of every built-in scenario, run by `checks`. */
+async function checkAll(checks: ScenarioChecks, io: { stderr(text: string): void }): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const id of builtinScenarioIds()) {
+    const loaded = await readScenarioFile(builtinScenarioPath(id));
+    if (!loaded.ok) {
+      io.stderr(renderError(loaded.error));
+      results.push({ name: `${id}: loads`, passed: false, detail: loaded.error.message });
+      continue;
+    }
+    const { scenario } = loaded.value;
+    const add = (checked: readonly CheckResult[]) => {
+      for (const result of checked) results.push(result);
+    };
+    add(await checks.variant(loaded.value, { controls: [], lateChanges: [] }, `${id}/default`));
+    for (const control of scenario.controls) add(await checks.variant(loaded.value, { controls: [control.id], lateChanges: [] }, `${id}/${control.id}`));
+    for (const change of scenario.lateChanges) {
+      add(await checks.variant(loaded.value, { controls: [], lateChanges: [change.id] }, `${id}/${change.id}`));
+      results.push(await checks.drill(loaded.value, change.id));
+    }
+  }
+  return results;
+}
+
 export const checkCommand = defineCommand({
   name: 'check',
   summary: 'run every built-in scenario, control and late change through the deterministic self-checks',
-  usage: `usage: context-compiler check
+  usage: `usage: context-compiler check [--database postgres://… [--schema NAME]]
 For every scenario under fixtures/ (default, each control alone, each late change): compiles, checks the
 receipt's invariants, reperforms it (current) and a copy with one trace row edited and its id recomputed
 (RECEIPT_MISMATCH), recompiles on a fresh database and with the records reversed (byte-identical
 receipts required), and rehearses the fire drill (stale, then current after recompiling).
+With --database, every compile and drill runs in PostgreSQL instead, over each variant's records loaded
+into a scratch schema (default context_compiler_check, dropped after; never the one \`load\` writes), and
+each receipt must be the built-in path's but for the adapter it names.
 exit: 0 all checks passed · 1 a check failed`,
-  options: {},
+  options: { database: { type: 'string' }, schema: { type: 'string', default: 'context_compiler_check' } },
   positionals: noPositionals,
-  async run(_line, io) {
-    const results: CheckResult[] = [];
-    for (const id of builtinScenarioIds()) {
-      const loaded = await readScenarioFile(builtinScenarioPath(id));
-      if (!loaded.ok) {
-        io.stderr(renderError(loaded.error));
-        results.push({ name: `${id}: loads`, passed: false, detail: loaded.error.message });
-        continue;
+  async run({ values: { database: url, schema }, usageError }, io) {
+    let results: CheckResult[];
+    if (url === undefined) results = await checkAll(builtinChecks, io);
+    else {
+      if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+      const opened = await connect(url, schema);
+      if (!opened.ok) {
+        io.stderr(renderError(opened.error));
+        return EXIT.invalid;
       }
-      const { scenario } = loaded.value;
-      const add = (checked: readonly CheckResult[]) => {
-        for (const result of checked) results.push(result);
-      };
-      add(await checkVariant(loaded.value, { controls: [], lateChanges: [] }, `${id}/default`));
-      for (const control of scenario.controls) add(await checkVariant(loaded.value, { controls: [control.id], lateChanges: [] }, `${id}/${control.id}`));
-      for (const change of scenario.lateChanges) {
-        add(await checkVariant(loaded.value, { controls: [], lateChanges: [change.id] }, `${id}/${change.id}`));
-        results.push(await checkDrill(loaded.value, change.id));
+      const database = opened.value;
+      try {
+        results = await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io);
+      } catch (error) {
+        io.stderr(renderError(databaseFailure(url, error)));
+        return EXIT.invalid;
+      } finally {
+        await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
+        await database.end();
       }
     }
     for (const result of results) io.stdout(`${result.passed ? 'ok  ' : 'FAIL'} ${result.name}: ${result.detail}\n`);
