@@ -9,8 +9,12 @@ test.describe('Editing records in place', () => {
     const packet = await app.packetIds('compiled');
     const id = packet[packet.length - 1] ?? '';
     const editor = page.getByTestId('record-editor');
-    await editor.getByLabel('Record id').fill(id);
-    await editor.getByRole('button', { name: 'Open record' }).click();
+    // Opened from the inspector, as any record on screen can be.
+    await app.column('compiled').getByRole('button', { name: `Inspect ${id}` }).click();
+    await page.getByTestId('record-inspector').getByRole('button', { name: 'Edit this record' }).click();
+    await expect(page.getByTestId('record-inspector')).toBeHidden();
+    await expect(editor.getByRole('heading', { name: 'Edit a record' })).toBeFocused();
+    await expect(editor.getByLabel('Record id')).toHaveValue(id);
     const form = editor.getByRole('form', { name: `Edit ${id}` });
 
     await form.getByRole('textbox', { name: 'Tokens' }).fill('lots');

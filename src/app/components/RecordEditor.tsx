@@ -168,6 +168,10 @@ export function RecordEditor() {
   const scenario = useScenarioStore(selectedScenario);
   const audience = useUiStore((state) => state.audience);
   const [id, setId] = useState('');
+  const openId = record?.id;
+  useEffect(() => {
+    if (openId !== undefined) setId(openId);
+  }, [openId]);
   // Another scenario or view: the record open may not be this one's, or may be one this view withholds.
   useEffect(() => {
     const open = useEditStore.getState().record;
@@ -175,7 +179,9 @@ export function RecordEditor() {
   }, [scenario?.key, audience]);
   return (
     <section className="panel record-editor" aria-labelledby="record-editor-heading" data-testid="record-editor">
-      <h2 id="record-editor-heading">Edit a record</h2>
+      <h2 id="record-editor-heading" tabIndex={-1}>
+        Edit a record
+      </h2>
       <p className="caption">Changes a record of this scenario in place (a new revision you can undo), or keeps the change as a control or late change to switch on. Export scenario writes them all.</p>
       <form
         className="record-open"
@@ -224,5 +230,22 @@ export function RecordEditor() {
       ) : null}
       {record ? <RecordForm key={JSON.stringify(record)} record={record} /> : null}
     </section>
+  );
+}
+
+/** The inspector's way into the editor: the record opened there, in the contract rail. */
+export function EditThisRecord({ id, onOpen }: { readonly id: string; readonly onOpen: () => void }) {
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => {
+        onOpen();
+        useUiStore.setState({ workspace: 'debugger', activeView: 'contract' });
+        void openRecordForEdit(id).then(() => document.getElementById('record-editor-heading')?.focus());
+      }}
+    >
+      Edit this record
+    </button>
   );
 }

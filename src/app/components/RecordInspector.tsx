@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { RecordInspection } from '../../worker/protocol';
 import { closeInspector, openInspector } from '../state/debug-actions';
+import { EditThisRecord } from './RecordEditor';
 import { useDebugStore } from '../state/debug-store';
 import { useUiStore } from '../state/ui-store';
 import { formatScore, titleBesideId } from './format';
@@ -156,6 +157,7 @@ export function RecordInspector() {
             <h2 id="inspector-heading" tabIndex={-1}>
               Record <code>{inspector.id}</code>
             </h2>
+            {response?.ok ? <EditThisRecord id={inspector.id} onOpen={closeInspector} /> : null}
             <button type="button" className="secondary" onClick={closeInspector}>
               Close inspector
             </button>
