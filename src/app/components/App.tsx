@@ -80,21 +80,23 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       <WorkspaceSwitch />
       {/* Hidden rather than unmounted, so unsaved form edits in the rails survive a visit to another view. */}
       <div hidden={workspace !== 'debugger'}>
-        <nav className="view-tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
-          {VIEWS.map((view) => (
-            <button
-              key={view.id}
-              type="button"
-              role="tab"
-              id={`tab-${view.id}`}
-              aria-controls={`rail-${view.id}`}
-              aria-selected={activeView === view.id}
-              tabIndex={activeView === view.id ? 0 : -1}
-              onClick={() => useUiStore.setState({ activeView: view.id })}
-            >
-              {view.label}
-            </button>
-          ))}
+        <nav className="view-tabs" aria-label="Views">
+          <div className="view-tab-list" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
+            {VIEWS.map((view) => (
+              <button
+                key={view.id}
+                type="button"
+                role="tab"
+                id={`tab-${view.id}`}
+                aria-controls={`rail-${view.id}`}
+                aria-selected={activeView === view.id}
+                tabIndex={activeView === view.id ? 0 : -1}
+                onClick={() => useUiStore.setState({ activeView: view.id })}
+              >
+                {view.label}
+              </button>
+            ))}
+          </div>
         </nav>
         <main className="rails">
           {VIEWS.map((view) => (

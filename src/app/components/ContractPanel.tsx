@@ -229,7 +229,8 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
   // Remount the editors whenever the contract in force changes, so a draft never outlives its contract.
   const revision = `${scenario.key}:${JSON.stringify(scenario.contract)}`;
   return (
-    <section className="contract-editor" aria-labelledby="contract-editor-heading">
+    // Named apart from the panel's own "Contract" region: two landmarks of one name cannot be told apart.
+    <section className="contract-editor" aria-label="Contract editor">
       <h3 id="contract-editor-heading" ref={heading} tabIndex={-1}>
         Contract{scenario.contractEdited ? ' (edited)' : ''}
       </h3>

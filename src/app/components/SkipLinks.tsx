@@ -13,12 +13,15 @@ const TARGETS: readonly { id: string; label: string; workspace: WorkspaceId; vie
  * so the link opens that view first (synchronously, so the element exists and shows) and then focuses it.
  */
 export function SkipLinks() {
+  const workspace = useUiStore((state) => state.workspace);
   return (
     <nav className="skip-links" aria-label="Skip links">
       {TARGETS.map((target) => (
         <a
           key={target.id}
-          href={`#${target.id}`}
+          // The debugger stays mounted when hidden; another view exists only while open, so until then the link's
+          // own address is the workspace switch, where that view is opened.
+          href={`#${target.workspace === 'debugger' || target.workspace === workspace ? target.id : 'workspace-switch'}`}
           onClick={(event) => {
             event.preventDefault();
             flushSync(() => useUiStore.setState(target.view ? { workspace: target.workspace, activeView: target.view } : { workspace: target.workspace }));
