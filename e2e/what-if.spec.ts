@@ -29,12 +29,15 @@ test.describe('what would admit this record', () => {
     await app.setDisclosure('User view');
     await app.traceSearch.fill('LGL-0007');
     await expect(app.page.getByTestId('trace-count')).toContainText('Showing 0 of');
-    // A record the view shows is answered on the records it shows; a change to the record itself is named, not applied.
+    // A record the view shows is answered on the records it shows; a change to the record itself is applied as a new revision.
     await app.traceSearch.fill('RUN-0866');
     await app.traceRow('RUN-0866').getByRole('button', { name: 'Inspect RUN-0866' }).click();
     const visible = app.page.getByRole('dialog', { name: 'Record RUN-0866' });
     await expect(visible.getByTestId('what-if')).toContainText('Each change below was compiled on the records this view shows');
     await expect(visible.getByTestId('what-if-SUPPLY_PROVENANCE')).toContainText('verified by compiling the record with this change');
-    await expect(visible.getByTestId('what-if-SUPPLY_PROVENANCE').getByRole('button', { name: 'Apply to the contract' })).toHaveCount(0);
+    await visible.getByTestId('what-if-SUPPLY_PROVENANCE').getByRole('button', { name: 'Apply to the record (a new revision)' }).click();
+    await app.waitForCompiled();
+    await expect(visible.getByTestId('inspector-gate-provenance')).toContainText('passed');
+    await expect(visible.getByRole('heading', { name: 'What would exclude it' })).toBeVisible();
   });
 });

@@ -418,8 +418,8 @@ export interface CompilerApi extends EvaluationApi {
   inspectRecord(id: string, audience: Audience): Promise<InspectResponse>;
   /** What would admit the record (excluded) or exclude it (admitted) in the last compilation, each change verified by compiling it; in the user view verified on the records it shows. */
   whatWouldChange(id: string, audience: Audience): Promise<WhatIfResponse>;
-  /** Makes a suggested contract change an edit of the contract in force (a change to a record is refused). */
-  applySuggestion(suggestion: { readonly code: SuggestionCode; readonly args: FactArgs }): Promise<ContractUpdate>;
+  /** Makes a suggested change to record `id` in force: an edit of the contract, or a new revision of the record (as the record editor makes one). */
+  applySuggestion(suggestion: { readonly code: SuggestionCode; readonly args: FactArgs }, id: string, audience: Audience): Promise<ContractUpdate>;
   /** Pins the last compilation as the baseline; null when nothing has been compiled. */
   pinBaseline(): Promise<BaselinePin | null>;
   clearBaseline(): Promise<void>;

@@ -63,6 +63,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
   const compilations = createCompilations({ compiler, workspace, corpus, inputsKey: remembering.inputsKey, shown: remembering.soon });
   const comparisons = createComparisons({ workspace, compilations });
   const drill = createDrillSession({ lastReceipt: () => heldLast(workspace, compilations.last()), check: checkAgainstCurrent({ compiler, workspace, compilations }) });
+  const editing = createRecordEditing({ workspace, compilations });
   const loads = createWorkspaceLoads({ compiler, workspace, corpus, saves, compilations, tests, drill, readRecords });
 
   return {
@@ -73,9 +74,9 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     ...loads.api,
     ...createTraceQuery({ compilations, comparisons }),
     ...createExports({ workspace, compilations, tests }),
-    ...createRecordEditing({ workspace, compilations }),
+    ...editing,
     ...createShareSession({ compiler, workspace, loads, tests, comparisons, drill }),
-    ...createWhatIf({ workspace, compilations }).api,
+    ...createWhatIf({ workspace, compilations, records: editing }).api,
 
     /** `onChange` hears of every change after the workspace is restored. */
     async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {

@@ -30,7 +30,7 @@ describe('what would admit or exclude a record, from the session', () => {
     expect(answer.suggestions.map((s) => [s.code, s.text, s.verifiedBy.change])).toEqual([['DROP_DENY_LABELS', 'stop denying the labels [legal_hold]', 'contract']]);
     const [drop] = answer.suggestions;
     if (!drop) throw new Error('no suggestion');
-    const update = await session.applySuggestion(drop);
+    const update = await session.applySuggestion(drop, 'LGL-0007', 'diagnostic');
     expect(update.ok).toBe(true);
     const after = session.compile('diagnostic');
     if (!after.ok) throw new Error(after.error.message);
@@ -53,13 +53,23 @@ describe('what would admit or exclude a record, from the session', () => {
     expect(visible.ok && visible.suggestions.map((s) => [s.code, s.verifiedBy.change])).toEqual([['SUPPLY_PROVENANCE', 'record']]);
   });
 
-  it('refuses to apply a change to a record, or a code it does not know, and changes nothing', async () => {
-    const session = await compiled('retry-policy', 'diagnostic');
+  it('applies missing provenance as a new revision of the record, which admits it; refuses a code it does not know, or a record the view withholds', async () => {
+    const session = await compiled('retry-policy', 'user');
+    const answer = await session.whatWouldChange('RUN-0866', 'user');
+    const provenance = answer.ok ? answer.suggestions.find((s) => s.code === 'SUPPLY_PROVENANCE') : undefined;
+    if (!answer.ok || provenance === undefined) throw new Error('no provenance suggestion for RUN-0866');
+    expect(answer.admitted).toBe(false);
     const before = session.current().loaded.scenario.contract;
-    const provenance = await session.applySuggestion({ code: 'SUPPLY_PROVENANCE', args: { contentHash: 'sha256:00' } });
-    expect(provenance.ok).toBe(false);
-    const unknown = await session.applySuggestion({ code: 'NOT_A_CODE' as 'ADD_ROLE', args: {} });
-    expect(unknown.ok).toBe(false);
+    const unknown = await session.applySuggestion({ code: 'NOT_A_CODE' as 'ADD_ROLE', args: {} }, 'RUN-0866', 'user');
+    expect(unknown.ok || unknown.issues.map((issue) => issue.code)).toEqual(['SUGGESTION_UNKNOWN']);
+    const withheld = await session.applySuggestion(provenance, 'LGL-0007', 'user');
+    expect(withheld.ok || withheld.issues.map((issue) => issue.message)).toEqual(['no record "LGL-0007" in this view to edit']);
+    expect(session.current().loaded.scenario.contract).toBe(before);
+    expect((await session.applySuggestion(provenance, 'RUN-0866', 'user')).ok).toBe(true);
+    const after = session.compile('user');
+    if (!after.ok) throw new Error(after.error.message);
+    const again = await session.whatWouldChange('RUN-0866', 'user');
+    expect(again.ok && again.admitted).toBe(true);
     expect(session.current().loaded.scenario.contract).toBe(before);
   });
 });

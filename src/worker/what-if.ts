@@ -3,13 +3,17 @@ import { createCompiler, type Compiler } from '../core/compile';
 import type { Audience } from '../core/disclosure';
 import { inputIssue, renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import { contentHashOf } from '../core/hash';
 import type { Compilations } from './compilations';
 import type { ContractUpdate, WhatIfResponse } from './protocol';
+import type { createRecordEditing } from './record-editing';
 import type { Workspace } from './workspace';
 
 export interface WhatIfDeps {
   readonly workspace: Workspace;
   readonly compilations: Compilations;
+  /** The record editor, through which a change to a record is applied as a new revision. */
+  readonly records: Pick<ReturnType<typeof createRecordEditing>, 'recordForEdit' | 'editRecord'>;
   /** The compiler the changes are tried on; by default one over a database of its own, opened when first asked. */
   readonly openCompiler?: () => Promise<Compiler>;
 }
@@ -18,10 +22,10 @@ const openOwnCompiler = async (): Promise<Compiler> => createCompiler(await open
 
 /**
  * "What would admit this record": the core's counterfactuals for a record of the last compilation, and a
- * suggested contract change applied as an edit. The changes are compiled on a compiler of their own, so
+ * suggested change applied: to the contract as an edit, to the record as a new revision. The changes are compiled on a compiler of their own, so
  * trying them neither re-indexes the session's database (its whole-corpus index included) nor evicts its memo.
  */
-export function createWhatIf({ workspace, compilations, openCompiler = openOwnCompiler }: WhatIfDeps) {
+export function createWhatIf({ workspace, compilations, records, openCompiler = openOwnCompiler }: WhatIfDeps) {
   let compiler: Promise<Compiler> | null = null;
 
   return {
@@ -40,13 +44,19 @@ export function createWhatIf({ workspace, compilations, openCompiler = openOwnCo
         return { ok: true, compilation: last.serial, id, admitted: last.outcome.admitted.has(id), suggestions };
       },
 
-      async applySuggestion({ code, args }: { readonly code: SuggestionCode; readonly args: FactArgs }): Promise<ContractUpdate> {
+      async applySuggestion({ code, args }: { readonly code: SuggestionCode; readonly args: FactArgs }, id: string, audience: Audience): Promise<ContractUpdate> {
         const place = { file: 'suggestion', path: code };
         if (!Object.hasOwn(SUGGESTIONS, code)) return { ok: false, issues: [inputIssue(place, 'SUGGESTION_UNKNOWN', { code })] };
         const { contract } = workspace.effective(workspace.currentEntry()).scenario;
         const changed = applyToContract(contract, { code, args });
-        if (changed === null) return { ok: false, issues: [inputIssue(place, 'SUGGESTION_NOT_CONTRACT')] };
-        return workspace.api.updateContract({ value: changed });
+        if (changed !== null) return workspace.api.updateContract({ value: changed });
+        // The one change to a record: provenance whose hash is the text's, as a revision of the record in force (the editor refuses a record the view withholds).
+        const opened = records.recordForEdit(id, audience);
+        if (!opened.ok) return { ok: false, issues: [inputIssue({ file: 'record', path: 'id' }, 'EDIT_NOT_IN_VIEW', { id })] };
+        const { record } = opened;
+        const value = { ...record, provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) } };
+        const edited = await records.editRecord({ value, id, as: 'revision' }, audience);
+        return edited.ok ? { ok: true, snapshot: edited.snapshot } : { ok: false, issues: edited.issues };
       },
     },
   };

@@ -40,11 +40,11 @@ describe('what would admit the inspected record', () => {
     expect(api.whatWouldChange).toHaveBeenCalledWith('P2', 'diagnostic');
     expect(within(dialog).getByRole('heading', { name: 'What would admit it' })).toBeInTheDocument();
     expect(within(list).getByTestId('what-if-SET_AS_OF_BEFORE')).toHaveTextContent('set the as-of to 2026-07-21T23:59:59.999Z or earlier — verified by compiling the contract with this change (contract eeeeeeeeeeee): selected · SELECTED_RANKED');
-    expect(within(list).getByTestId('what-if-SUPPLY_PROVENANCE')).toHaveTextContent("a change to the record: make it in the record's file");
+    expect(within(within(list).getByTestId('what-if-SUPPLY_PROVENANCE')).getByRole('button', { name: 'Apply to the record (a new revision)' })).toBeInTheDocument();
     expect(within(list).getAllByRole('button', { name: 'Apply to the contract' })).toHaveLength(1);
     await userEvent.setup().click(within(list).getByRole('button', { name: 'Apply to the contract' }));
     await waitFor(() => expect(api.compile).toHaveBeenCalled());
-    expect(api.applySuggestion).toHaveBeenCalledWith({ code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-07-21T23:59:59.999Z' } });
+    expect(api.applySuggestion).toHaveBeenCalledWith({ code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-07-21T23:59:59.999Z' } }, 'P2', 'diagnostic');
     expect(useUiStore.getState().notice).toBe('Applied to the contract: set the as-of to 2026-07-21T23:59:59.999Z or earlier.');
   });
 

@@ -6,7 +6,7 @@ import { useUiStore } from '../state/ui-store';
 import { applySuggestion, loadWhatIf } from '../state/what-if-actions';
 import { CodeLink } from './Glossary';
 
-function Suggestion({ suggestion, index }: { suggestion: WhatIfSuggestion; index: number }) {
+function Suggestion({ id, suggestion, index }: { id: string; suggestion: WhatIfSuggestion; index: number }) {
   const { verifiedBy } = suggestion;
   return (
     <li data-testid={`what-if-${suggestion.code}`}>
@@ -16,13 +16,9 @@ function Suggestion({ suggestion, index }: { suggestion: WhatIfSuggestion; index
         — verified by compiling {verifiedBy.change === 'contract' ? 'the contract with this change' : 'the record with this change'} (contract <code>{verifiedBy.contractFingerprint.slice(0, 12)}</code>): {verifiedBy.decision} ·{' '}
         <CodeLink code={verifiedBy.code} />
       </span>
-      {verifiedBy.change === 'contract' ? (
-        <button type="button" className="secondary" onClick={() => void applySuggestion(suggestion)}>
-          Apply to the contract
-        </button>
-      ) : (
-        <span className="caption"> (a change to the record: make it in the record's file)</span>
-      )}
+      <button type="button" className="secondary" onClick={() => void applySuggestion(id, suggestion)}>
+        {verifiedBy.change === 'contract' ? 'Apply to the contract' : 'Apply to the record (a new revision)'}
+      </button>
     </li>
   );
 }
@@ -58,7 +54,7 @@ export function WhatIf({ record }: { record: RecordInspection }) {
           ) : (
             <ul className="what-if-list" data-testid="what-if-list">
               {response.suggestions.map((suggestion, index) => (
-                <Suggestion key={`${suggestion.code}-${index}`} suggestion={suggestion} index={index} />
+                <Suggestion key={`${suggestion.code}-${index}`} id={record.id} suggestion={suggestion} index={index} />
               ))}
             </ul>
           )}

@@ -2,6 +2,7 @@ import type { WhatIfSuggestion } from '../../worker/protocol';
 import { compileNow, guarded } from './actions';
 import { compilerApi } from './api';
 import { useDebugStore } from './debug-store';
+import { openRecordForEdit, useEditStore } from './edit-actions';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
@@ -24,18 +25,22 @@ export async function loadWhatIf(id: string, key: string): Promise<void> {
   });
 }
 
-/** Makes a suggested contract change an edit of the contract, then compiles it: the inspector shows the record as it is then. */
-export async function applySuggestion(suggestion: WhatIfSuggestion): Promise<void> {
+/** Makes a suggested change (an edit of the contract, or a new revision of the record), then compiles: the inspector shows the record as it is then. */
+export async function applySuggestion(id: string, suggestion: WhatIfSuggestion): Promise<void> {
   let applied = false;
   await guarded('applying the suggested change', async () => {
-    const update = await compilerApi().applySuggestion({ code: suggestion.code, args: suggestion.args });
+    const update = await compilerApi().applySuggestion({ code: suggestion.code, args: suggestion.args }, id, useUiStore.getState().audience);
     if (!update.ok) {
       useDebugStore.setState({ whatIfIssue: update.issues.map((issue) => issue.message).join('; ') });
       return;
     }
     useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
-    useUiStore.setState({ notice: `Applied to the contract: ${suggestion.text}.` });
+    useUiStore.setState({ notice: `Applied to ${suggestion.verifiedBy.change === 'contract' ? 'the contract' : `${id}, as a new revision`}: ${suggestion.text}.` });
     applied = true;
   });
-  if (applied) await compileNow();
+  if (!applied) return;
+  await compileNow();
+  // A record open in the editor is read again, so its undo holds the revision just made.
+  const open = useEditStore.getState().record;
+  if (open) await openRecordForEdit(open.id);
 }
