@@ -84,6 +84,27 @@ describe('record editing', () => {
     expect(compiled(other)).toEqual(on);
   });
 
+  it('authors a late change from an edit, which the drill judges like a declared one', async () => {
+    const session = await newSession();
+    const { packet } = compiled(session);
+    const id = packet[packet.length - 1] ?? '';
+    const authored = await session.editRecord({ id, value: { ...recordOf(session, id), lifecycle: 'retired' }, as: 'late-change', label: `Retire ${id}` }, 'diagnostic');
+    if (!authored.ok) throw new Error(JSON.stringify(authored.issues));
+    const summary = authored.snapshot.scenarios.find((scenario) => scenario.key === 'retry-policy');
+    const changeId = `retire-${id.toLowerCase()}`;
+    expect(summary?.lateChanges.map((change) => change.id)).toContain(changeId);
+    expect(summary?.recordsEdited).toBe(true);
+    compiled(session);
+    session.freezeReceipt();
+    session.declareLateChange(changeId);
+    expect(session.attemptContinue()?.action).toBe('recompile_required');
+    // A label already taken gets the next free id; an edit that changes nothing is refused.
+    const again = await session.editRecord({ id, value: { ...recordOf(session, id), tokens: 1 }, as: 'late-change', label: `Retire ${id}` }, 'diagnostic');
+    expect(again).toMatchObject({ ok: true, message: expect.stringContaining(`(${changeId}-2)`) });
+    expect(await session.editRecord({ id, value: recordOf(session, id), as: 'control', label: 'Nothing' }, 'diagnostic')).toMatchObject({ ok: false, issues: [{ code: 'EDIT_CHANGES_NOTHING' }] });
+    expect(await session.editRecord({ id, value: { ...recordOf(session, id), tokens: 2 }, as: 'control', label: ' ' }, 'diagnostic')).toMatchObject({ ok: false, issues: [{ path: 'label', code: 'EDIT_NEEDS_LABEL' }] });
+  });
+
   it('in the user view, opens no record that view withholds', async () => {
     const session = await newSession();
     session.compile('user');
