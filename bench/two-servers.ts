@@ -60,7 +60,10 @@ async function main(): Promise<void> {
     for (const connection of [single, coordinator, ...shards.map((shard) => shard.database)]) {
       await connection.query(`DROP SCHEMA IF EXISTS ${connection.schema} CASCADE`).catch(() => undefined);
     }
-    await coordinator.query('DROP SCHEMA IF EXISTS cc_shard_0_tables, cc_shard_1_tables CASCADE').catch(() => undefined);
+    for (const [index] of shards.entries()) {
+      await coordinator.query(`DROP SERVER IF EXISTS cc_shard_${index} CASCADE`).catch(() => undefined);
+      await coordinator.query(`DROP SCHEMA IF EXISTS cc_shard_${index}_tables CASCADE`).catch(() => undefined);
+    }
     await Promise.all([single, coordinator, ...shards.map((shard) => shard.database)].map(async (connection) => connection.end()));
   }
 }
