@@ -68,6 +68,27 @@ describe('what each recompilation changed, against the one before it', () => {
     expect(markedRows(session, 'diagnostic')).toContainEqual(['ADR-0234', { kind: 'decision', before: { decision: 'selected', code: 'SELECTED_REQUIRED' } }]);
   });
 
+  it('marks against the compilation the page shows, also when the page dropped the answer to one a burst superseded', async () => {
+    const session = await sessionOn('retry-policy');
+    const shown = viewOf(session, 'diagnostic');
+    // Switched on, compiled, and its answer never shown (the user switched it off again meanwhile).
+    await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
+    const dropped = viewOf(session, 'diagnostic');
+    expect(dropped.marks?.columns.naive?.entered).toContain('ADR-0198');
+    await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
+    const against = (compilation: number | null) => {
+      const response = session.compile('diagnostic', compilation);
+      if (!response.ok) throw new Error(response.error.message);
+      return response.view.marks;
+    };
+    // Against the one on screen, nothing changed; against the dropped one, ADR-0198 would seem to have left.
+    const marks = against(shown.compilation);
+    expect(marks).toMatchObject({ since: shown.compilation, columns: { naive: { entered: [], left: [] }, compiled: { entered: [], left: [] } } });
+    expect(markedRows(session, 'diagnostic')).toEqual([]);
+    // A view on screen that is neither of the last two (a result remembered from the last session) gets no marks.
+    expect(against(0)).toBeNull();
+  });
+
   it('compares only compilations of the same scenario', async () => {
     const session = await sessionOn('retry-policy');
     viewOf(session, 'diagnostic');

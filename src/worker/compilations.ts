@@ -34,7 +34,7 @@ export interface LastCompile extends Compiled {
   pinnedDiff?: { readonly pinned: Receipt; readonly byAudience: Map<Audience, ReceiptDiff> };
   /** The key of the saved workspace it was compiled from, when its result may be remembered for the next boot. */
   readonly inputsKey: string | null;
-  /** The compilation of the same scenario just before it, which its change marks are against; dropped once a later one replaces it, so no chain is kept. */
+  /** The compilation of the same scenario its change marks are against (the one the page showed); kept one compilation longer, so no chain grows. */
   before: LastCompile | null;
   /** Per audience: the trace rows new or with another decision than in `before`, worked out when the trace is first asked for. */
   rowMarks?: Map<Audience, ReadonlyMap<string, RowMark>>;
@@ -115,7 +115,20 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
     prepareScenario(workspace.effective(workspace.currentEntry()), { controls: workspace.selection.controls, lateChanges });
 
-  const compile = (audience: Audience): CompileResponse => {
+  /**
+   * The compilation a new one's marks are against: the one the page shows (`shown`, its serial), which is the last
+   * that succeeded or, when the page dropped the answer to a compilation a burst superseded (latest-wins: at most one
+   * is answered unseen), the one before that. None when the page shows neither (a result remembered from the last
+   * session, another scenario): marks against a compilation not on screen would describe changes nobody saw.
+   * Without `shown` (the CLI, the tests) the last one that succeeded.
+   */
+  const markedAgainst = (shown: number | null | undefined): LastCompile | null => {
+    const previous = lastSucceeded?.scenarioKey === workspace.selection.scenarioKey ? lastSucceeded : null;
+    if (shown === undefined || previous === null || previous.serial === shown) return previous;
+    return previous.before?.serial === shown ? previous.before : null;
+  };
+
+  const compile = (audience: Audience, shownCompilation?: number | null): CompileResponse => {
     // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or frozen.
     last = null;
     const request = prepare(workspace.selection.lateChanges);
@@ -124,7 +137,8 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     if (!outcome.ok) return { ok: false, error: outcome.error };
     compilations += 1;
     const { scenario } = workspace.effective(workspace.currentEntry());
-    const before = lastSucceeded?.scenarioKey === workspace.selection.scenarioKey ? lastSucceeded : null;
+    const before = markedAgainst(shownCompilation);
+    // Only the compilation before the last is kept, and only as the one the next marks may be against: no chain.
     if (before) before.before = null;
     const compiled: LastCompile = {
       serial: compilations,

@@ -362,7 +362,8 @@ export interface CompilerApi extends EvaluationApi {
   rememberedResult(): Promise<RememberedResult | null>;
   start(restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void): Promise<WorkspaceSnapshot>;
   select(selection: Selection): Promise<WorkspaceSnapshot>;
-  compile(audience: Audience): Promise<CompileResponse>;
+  /** `shownCompilation`: the compilation the page shows (its view's `compilation`), which the change marks are against. */
+  compile(audience: Audience, shownCompilation?: number | null): Promise<CompileResponse>;
   disclose(audience: Audience): Promise<CompileResponse>;
   /**
    * The diagnostic view of compilation `compilation` with its baselines, once the whole-corpus index is built

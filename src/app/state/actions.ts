@@ -76,7 +76,9 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
   const checksRemembered = checkingRemembered;
   let response: CompileResponse;
   try {
-    response = await compilerApi().compile(useUiStore.getState().audience);
+    // The marks of the answer are against the compilation on screen, not one whose answer a burst made the page drop.
+    const onScreen = useResultStore.getState().response;
+    response = await compilerApi().compile(useUiStore.getState().audience, onScreen?.ok ? onScreen.view.compilation : null);
   } catch (error) {
     // A failure of a compilation the user has already replaced changes nothing on screen.
     if (ticket === compileTicket && !superseded()) failClosed('compiling', error);

@@ -56,6 +56,8 @@ describe('compilations asked for in a burst', () => {
     const { api, posted, calls } = workerLikeApi(session, { beforeCompile: () => held });
     installFakeApi(api);
     useScenarioStore.setState({ workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }) });
+    // Nothing of this session is on screen yet: the last state's marks have no compilation on screen to be against, as a fresh session's.
+    useResultStore.setState({ response: null });
     const shown: CompileResponse[] = [];
     const unsubscribe = useResultStore.subscribe((state, before) => {
       if (state.response !== before.response && state.response !== null) shown.push(state.response);

@@ -26,7 +26,7 @@ export function workerLikeApi(session: Session, { beforeCompile = () => Promise.
   const api: Partial<CompilerApi> = {
     start: (restore, onChange) => post('start', () => session.start(restore, onChange)),
     select: (selection) => post('select', () => session.select(selection)),
-    compile: (audience) => post('compile', () => session.compile(audience)),
+    compile: (audience, shownCompilation) => post('compile', () => session.compile(audience, shownCompilation)),
     disclose: (audience) => post('disclose', () => session.disclose(audience)),
     awaitBaselines: (compilation, onProgress) => post('awaitBaselines', () => session.awaitBaselines(compilation, onProgress)),
     queryTrace: (query) => post('queryTrace', () => session.queryTrace(query)),
