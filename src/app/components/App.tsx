@@ -17,6 +17,7 @@ import { Header } from './Header';
 import { LoadStatus } from './LoadStatus';
 import { RecordInspector } from './RecordInspector';
 import { ShareDialog, ShareNotice } from './Share';
+import { PresenterControls, PresenterShortcuts } from './Presenter';
 import { SkipLinks } from './SkipLinks';
 import { Tour } from './Tour';
 import { StorageNotice } from './StorageNotice';
@@ -63,6 +64,7 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
   const theme = useUiStore((state) => state.theme);
   const fatal = useUiStore((state) => state.fatal);
   const workspace = useUiStore((state) => state.workspace);
+  const presenter = useUiStore((state) => state.presenter);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -79,7 +81,9 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
       <AuditStrip />
       <WorkspaceSwitch />
       {/* Hidden rather than unmounted, so unsaved form edits in the rails survive a visit to another view. */}
+      <PresenterShortcuts />
       <div hidden={workspace !== 'debugger'}>
+        {presenter ? <PresenterControls /> : null}
         <nav className="view-tabs" aria-label="Views">
           <div className="view-tab-list" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
             {VIEWS.map((view) => (

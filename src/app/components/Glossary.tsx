@@ -1,6 +1,7 @@
 import { Fragment, useEffect } from 'react';
 import { REASONS, type ReasonCategory, type ReasonCode } from '../../core/reasons';
 import { useUiStore } from '../state/ui-store';
+import { SHORTCUTS } from './Presenter';
 import { useModalDialog } from './use-modal-dialog';
 
 /** Words and numbers the screen uses without explaining them in place. */
@@ -116,6 +117,17 @@ export function Glossary() {
               <div key={entry.key} id={glossaryAnchor(entry.key)} tabIndex={-1} className={target === entry.key ? 'glossary-entry target' : 'glossary-entry'} data-testid={glossaryAnchor(entry.key)}>
                 <dt>{entry.term}</dt>
                 <dd>{entry.text}</dd>
+              </div>
+            ))}
+          </dl>
+          <h3>Keyboard shortcuts</h3>
+          <dl className="glossary-list" data-testid="glossary-shortcuts">
+            {SHORTCUTS.map((shortcut) => (
+              <div key={shortcut.keys} className="glossary-entry">
+                <dt>
+                  <kbd>{shortcut.keys}</kbd>
+                </dt>
+                <dd>{shortcut.text}</dd>
               </div>
             ))}
           </dl>

@@ -9,6 +9,7 @@ import { openGlossary } from './Glossary';
 import { promptInstall } from '../pwa-status';
 import { openShareDialog } from '../state/share';
 import { startTour } from '../state/tour-actions';
+import { setPresenter } from './Presenter';
 
 const OFFLINE_TEXT = { pending: 'Saving for offline use…', ready: 'Ready to work offline', unsupported: 'Offline use is not available in this browser' } as const;
 import { plural } from './format';
@@ -30,6 +31,7 @@ export function Header() {
   const [confirming, setConfirming] = useState(false);
   const offline = useUiStore((state) => state.offline);
   const installable = useUiStore((state) => state.installPrompt !== null);
+  const presenter = useUiStore((state) => state.presenter);
   return (
     <header className="app-header">
       <div className="brand">
@@ -85,6 +87,9 @@ export function Header() {
         </button>
         <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openGlossary()}>
           Glossary
+        </button>
+        <button type="button" className="secondary" aria-pressed={presenter} aria-keyshortcuts="P" onClick={() => setPresenter(!presenter)}>
+          Presenter mode
         </button>
         <button type="button" className="secondary" aria-pressed={theme === 'dark'} onClick={() => useUiStore.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
           Dark theme

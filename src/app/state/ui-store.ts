@@ -39,6 +39,8 @@ interface UiState {
   readonly offline: 'pending' | 'ready' | 'unsupported';
   /** The browser's deferred install prompt, when it offers one. */
   readonly installPrompt: InstallPromptEvent | null;
+  /** Presenter mode: larger type, the three packets and their numbers, controls on keys 1 to 9. */
+  readonly presenter: boolean;
 }
 
 export interface WorkerNotice {
@@ -47,4 +49,4 @@ export interface WorkerNotice {
   readonly reason: string;
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null }));
+export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, presenter: false }));
