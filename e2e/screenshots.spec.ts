@@ -86,6 +86,16 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await expect(page.getByRole('dialog', { name: 'Glossary' }).getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toBeFocused();
     await picture(page, 'glossary-dark');
   });
+
+  test('presenter mode: the three packets and their numbers in larger type, a control switched on by its key', async ({ app, page }) => {
+    await app.goto();
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await page.keyboard.press('p');
+    await page.keyboard.press('2');
+    await expect(page.getByTestId('entry-naive-ADR-0198')).toBeVisible();
+    for (const kind of ['naive', 'post-filter', 'compiled']) await expect(page.getByTestId(`column-${kind}`)).toBeInViewport({ ratio: 1 });
+    await picture(page, 'presenter');
+  });
 });
 
 test.describe('laptop, 1280×720', () => {
