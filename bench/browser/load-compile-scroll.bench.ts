@@ -3,6 +3,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
 import { compilerWorker } from '../../e2e/compiler-worker';
+import { formatCount } from '../../src/app/components/format';
 import { BENCH_DIST } from '../../playwright.bench.config';
 import { benchContract, benchControl, generateRecords, toJsonl } from '../generate-records';
 import { measureInitialJs } from './initial-js';
@@ -145,7 +146,7 @@ const settle = (page: Page) => page.waitForTimeout(SETTLE_MS);
 async function traceShowsAll(page: Page, count: number): Promise<number> {
   const handle = await page.waitForFunction(
     (text) => (document.querySelector('[data-testid="trace-count"]')?.textContent === text ? performance.now() : false),
-    `Showing ${count} of ${count} candidates`,
+    `Showing ${formatCount(count)} of ${formatCount(count)} candidates`,
     { polling: 'raf', timeout: WAIT_MS },
   );
   return Number(await handle.jsonValue());
@@ -299,27 +300,30 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const compileEnd = await pageNow(page);
     const compileMeasures = await workerMeasures(worker);
 
-    // Scroll: the trace from top to bottom, one 200-row page per step, each step waiting until its rows are on screen.
+    // Scroll: the trace from top to bottom with the page (the rows have no scroll box of their own), one 200-row page
+    // per step, each step waiting until its rows are on screen.
     const scroll = await page.getByRole('rowgroup', { name: 'Trace rows' }).evaluate(
-      async (scroller, { step, rowHeight, timeout }) => {
+      async (rows, { step, rowHeight, timeout }) => {
         const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
-        const firstRowShown = () => scroller.querySelector(`[aria-rowindex="${Math.floor(scroller.scrollTop / rowHeight) + 2}"]:not([aria-busy])`) !== null;
-        scroller.scrollTop = 0;
+        const top = rows.getBoundingClientRect().top + window.scrollY;
+        const bottom = () => document.documentElement.scrollHeight - window.innerHeight;
+        const firstRowShown = () => rows.querySelector(`[aria-rowindex="${Math.floor(Math.max(0, window.scrollY - top) / rowHeight) + 2}"]:not([aria-busy])`) !== null;
+        window.scrollTo(0, top);
         await frame();
         const start = performance.now();
         const stepMs: number[] = [];
         for (;;) {
           const stepStart = performance.now();
-          scroller.scrollTop = Math.min(scroller.scrollTop + step, scroller.scrollHeight - scroller.clientHeight);
+          window.scrollTo(0, Math.min(window.scrollY + step, bottom()));
           await frame();
           while (!firstRowShown()) {
-            if (performance.now() - stepStart > timeout) throw new Error(`rows at ${scroller.scrollTop}px did not arrive within ${timeout} ms`);
+            if (performance.now() - stepStart > timeout) throw new Error(`rows at ${window.scrollY}px did not arrive within ${timeout} ms`);
             await frame();
           }
           stepMs.push(performance.now() - stepStart);
-          if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
+          if (window.scrollY >= bottom() - 1) break;
         }
-        const indexes = [...scroller.querySelectorAll('[role="row"]')].map((row) => Number(row.getAttribute('aria-rowindex')));
+        const indexes = [...rows.querySelectorAll('[role="row"]')].map((row) => Number(row.getAttribute('aria-rowindex')));
         return { start, end: performance.now(), stepMs, lastRowIndex: indexes.reduce((last, index) => Math.max(last, index), Number.NEGATIVE_INFINITY), rowsInDom: indexes.length };
       },
       { step: TRACE_PAGE_ROWS * ROW_HEIGHT, rowHeight: ROW_HEIGHT, timeout: 60_000 },
