@@ -375,9 +375,10 @@ export class ContextCompilerPage {
   }
 }
 
-/** A trace row's cells: id, decision (after its mark), reason code, fact. */
+/** A trace row's cells: id, decision (after its ✓ or ✗, before any ◆ badge of what changed), reason code, fact. */
 function decisionOf(cells: readonly string[]): RecordDecision {
-  return { id: cells[0] ?? '', decision: (cells[1] ?? '').replace(/^[✓✗]\s*/, ''), code: cells[2] ?? '', fact: cells[3] ?? '' };
+  const decision = (cells[1] ?? '').replace(/^[✓✗]\s*/, '').split('◆')[0]?.trim() ?? '';
+  return { id: cells[0] ?? '', decision, code: cells[2] ?? '', fact: cells[3] ?? '' };
 }
 
 /** A file typed by its extension, as a browser would type it. */

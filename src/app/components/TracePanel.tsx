@@ -183,6 +183,10 @@ export function TracePanel() {
     // Lets the first rows render before layout is known (and in DOM-less tests).
     initialRect: { width: 800, height: 600 },
   });
+  // The page scrolls, so rows measured above the fold would each push the scroll down by their size's error, and
+  // the next row is then above the fold too: a view opened part-way down walked to the page's end. Rows keep their
+  // place in the document instead; a card measured taller moves only what is below it.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => false;
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
