@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile';
-import { connect, redactUrl } from '../adapters/postgres/connect';
+import { connect, redactUrl, type Connection } from '../adapters/postgres/connect';
 import { drillInDatabase } from '../adapters/postgres/drill';
 import type { Database } from '../adapters/postgres/schema';
 import { createTokeniser, type Tokeniser } from '../adapters/postgres/tokens';
@@ -11,7 +11,9 @@ import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/passes/validate';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
+import { renderError } from './render';
 
 /** The options every command that reaches a database takes. */
 export const databaseOptionSpec = {
@@ -55,4 +57,27 @@ export async function drillContractInDatabase(url: string, schema: string, contr
 
 export function adapterLine({ name, version, predicateDigest }: DatabaseCompile['adapter']): string {
   return `admitted by the ${name} adapter ${version}; it echoed plan ${predicateDigest}, and the reference evaluator agreed on every record\n`;
+}
+
+/**
+ * Runs `work` on a connection to the scratch schema `schema` (the self-checks and the conformance suite write
+ * there, never where `load` writes), and drops that schema afterwards whatever happened. A failure to connect or
+ * of the database itself is reported on stderr, naming the server without its password: exit 1.
+ */
+export async function inScratchSchema(url: string, schema: string, io: CliIo, work: (database: Connection) => Promise<ExitCode>): Promise<ExitCode> {
+  const opened = await connect(url, schema);
+  if (!opened.ok) {
+    io.stderr(renderError(opened.error));
+    return EXIT.invalid;
+  }
+  const database = opened.value;
+  try {
+    return await work(database);
+  } catch (error) {
+    io.stderr(renderError(databaseFailure(url, error)));
+    return EXIT.invalid;
+  } finally {
+    await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
+    await database.end();
+  }
 }

@@ -6,15 +6,14 @@ import { serialiseReceipt } from '../../core/passes/attest';
 import { prepareScenario, type ScenarioSelection } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
-import { EXIT } from '../command';
+import { EXIT, type CliIo, type ExitCode } from '../command';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { renderError } from '../render';
-import { connect } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createTokeniser } from '../../adapters/postgres/tokens';
-import { databaseFailure } from '../database';
+import { inScratchSchema } from '../database';
 import { forgedCopy, invariantProblems, type CheckResult } from '../check-invariants';
 import { databaseChecks, type ScenarioChecks } from '../check-database';
 
@@ -113,29 +112,16 @@ exit: 0 all checks passed · 1 a check failed`,
   options: { database: { type: 'string' }, schema: { type: 'string', default: 'context_compiler_check' } },
   positionals: noPositionals,
   async run({ values: { database: url, schema }, usageError }, io) {
-    let results: CheckResult[];
-    if (url === undefined) results = await checkAll(builtinChecks, io);
-    else {
-      if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
-      const opened = await connect(url, schema);
-      if (!opened.ok) {
-        io.stderr(renderError(opened.error));
-        return EXIT.invalid;
-      }
-      const database = opened.value;
-      try {
-        results = await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io);
-      } catch (error) {
-        io.stderr(renderError(databaseFailure(url, error)));
-        return EXIT.invalid;
-      } finally {
-        await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
-        await database.end();
-      }
-    }
-    for (const result of results) io.stdout(`${result.passed ? 'ok  ' : 'FAIL'} ${result.name}: ${result.detail}\n`);
-    const failed = results.filter((result) => !result.passed).length;
-    io.stdout(`${results.length - failed} passed, ${failed} failed\n`);
-    return failed === 0 ? EXIT.ok : EXIT.invalid;
+    if (url === undefined) return report(await checkAll(builtinChecks, io), io);
+    if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+    return inScratchSchema(url, schema, io, async (database) => report(await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io), io));
   },
 });
+
+/** One line per check, then the totals: exit 0 when every check passed. */
+function report(results: readonly CheckResult[], io: CliIo): ExitCode {
+  for (const result of results) io.stdout(`${result.passed ? 'ok  ' : 'FAIL'} ${result.name}: ${result.detail}\n`);
+  const failed = results.filter((result) => !result.passed).length;
+  io.stdout(`${results.length - failed} passed, ${failed} failed\n`);
+  return failed === 0 ? EXIT.ok : EXIT.invalid;
+}

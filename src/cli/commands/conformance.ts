@@ -4,14 +4,14 @@ import { runErrorSemantics } from '../../adapters/conformance/errors';
 import { runConformanceSuite, type SuiteFinding } from '../../adapters/conformance/suite';
 import { probeCapabilities } from '../../adapters/postgres/adapter';
 import { connect, redactUrl, type Connection } from '../../adapters/postgres/connect';
+import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createTokeniser } from '../../adapters/postgres/tokens';
 import { CAPABILITIES } from '../../core/plan/adapter';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT } from '../command';
-import { databaseFailure } from '../database';
+import { inScratchSchema } from '../database';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
-import { renderError } from '../render';
 
 const options = {
   database: { type: 'string' },
@@ -38,19 +38,13 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
   positionals: noPositionals,
   async run({ values: { database: url, schema }, usageError }, io) {
     if (url === undefined) return usageError('give --database');
-    if (schema === 'context_compiler') return usageError('--schema context_compiler is where `load` writes records: give a scratch schema');
-    const opened = await connect(url, schema);
-    if (!opened.ok) {
-      io.stderr(renderError(opened.error));
-      return EXIT.invalid;
-    }
-    const database = opened.value;
-    const open = async (): Promise<Connection> => {
-      const again = await connect(url, schema);
-      if (!again.ok) throw new Error(again.error.message);
-      return again.value;
-    };
-    try {
+    if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+    return inScratchSchema(url, schema, io, async (database) => {
+      const open = async (): Promise<Connection> => {
+        const again = await connect(url, schema);
+        if (!again.ok) throw new Error(again.error.message);
+        return again.value;
+      };
       io.stdout(`capabilities of ${redactUrl(url)}:\n`);
       const probes = await probeCapabilities(database);
       for (const probe of probes) io.stdout(`  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`);
@@ -65,12 +59,6 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
       const failed = findings.filter((finding) => !finding.passed).length;
       io.stdout(failed === 0 ? 'conformance: every check passed; this server may serve compiles\n' : `conformance: ${failed} check(s) failed; do not compile against this server\n`);
       return failed === 0 ? EXIT.ok : EXIT.failClosed;
-    } catch (error) {
-      io.stderr(renderError(databaseFailure(url, error)));
-      return EXIT.invalid;
-    } finally {
-      await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
-      await database.end();
-    }
+    });
   },
 });
