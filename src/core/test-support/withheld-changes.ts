@@ -1,7 +1,9 @@
 import fc from 'fast-check';
+import type { Compiler } from '../compile';
 import { isWithheldFromUser } from '../disclosure';
 import type { Contract } from '../format/contract';
 import { recordSchema, type SourceRecord } from '../format/record';
+import { createRecordSet } from '../passes/validate';
 import type { CompileOutcome } from '../result';
 import { caseArbitrary } from './arbitraries';
 
@@ -123,6 +125,21 @@ export function applyWithheldChanges(input: WithheldCase, before: CompileOutcome
     byId.set(current.id, recordSchema.parse({ ...current, ...copied }));
   }
   return touched.size === 0 ? null : { records: [...byId.values()], touched };
+}
+
+/**
+ * The change of `input`'s withheld records that the noninterference properties judge, or null when there is none
+ * to judge: the inputs do not compile, no record could be changed, or the change lifted what withheld a record it
+ * touched (that record is then one the caller may see: not this property's case).
+ */
+export function stillWithheldChange(compiler: Compiler, input: WithheldCase): { records: SourceRecord[]; touched: Set<string> } | null {
+  const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
+  if (!before.ok) return null;
+  const changed = applyWithheldChanges(input, before.value);
+  if (changed === null) return null;
+  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
+  const stillWithheld = after.ok ? withheldIds(after.value) : new Set<string>();
+  return [...changed.touched].every((id) => stillWithheld.has(id) || !changed.records.some((record) => record.id === id)) ? changed : null;
 }
 
 /**
