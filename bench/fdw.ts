@@ -93,6 +93,7 @@ export function recording(database: Database): Database & { readonly statements:
   const statements: Statement[] = [];
   return {
     schema: database.schema,
+    copyFrom: database.copyFrom,
     statements,
     async query<R extends object>(text: string, values: readonly unknown[] = []) {
       statements.push({ text, values });

@@ -22,8 +22,8 @@ await build({
   format: 'esm',
   target: 'node20',
   // SQLite finds its wasm next to its own module, so it stays a package import; everything else is bundled.
-  // pg (CommonJS, requiring Node built-ins) stays a package import too: a bundled require cannot reach them from ESM.
-  external: ['@sqlite.org/sqlite-wasm', 'pg'],
+  // pg and pg-copy-streams (CommonJS, requiring Node built-ins) stay package imports too: a bundled require cannot reach them from ESM.
+  external: ['@sqlite.org/sqlite-wasm', 'pg', 'pg-copy-streams'],
   legalComments: 'linked',
   logLevel: 'warning',
 });

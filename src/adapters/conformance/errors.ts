@@ -31,6 +31,7 @@ async function lockRoles(locker: Connection, schema: string): Promise<() => Prom
 function losingLastRow(database: Database): Database {
   return {
     schema: database.schema,
+    copyFrom: database.copyFrom,
     async query<R extends object>(text: string, values?: readonly unknown[]) {
       const result = await database.query<R>(text, values);
       return text.includes('counted AS') ? { rows: result.rows.slice(0, -1) } : result;

@@ -15,6 +15,7 @@ function counting(database: Database): Database & { readonly pages: number[] } {
   const pages: number[] = [];
   return {
     schema: database.schema,
+    copyFrom: database.copyFrom,
     pages,
     async query<R extends object>(text: string, values?: readonly unknown[]) {
       const result = await database.query<R>(text, values);

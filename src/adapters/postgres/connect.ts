@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
 
@@ -31,6 +34,7 @@ export async function connect(url: string, schema: string = DEFAULT_SCHEMA): Pro
   return ok({
     schema: quoteIdentifier(schema),
     query: async (text, values) => client.query(text, values as unknown[]),
+    copyFrom: async (statement, rows) => pipeline(Readable.from(rows), client.query(copyFrom(statement))),
     end: async () => {
       await client.end().catch(() => undefined);
     },

@@ -28,12 +28,12 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     expect(loaded.ok && loaded.value.inserted).toBe(first.records.length);
     const before = await storedIds(database);
 
-    let inserts = 0;
     const failing: Database = {
       schema: database.schema,
-      async query<R extends object>(text: string, values?: readonly unknown[]) {
-        if (text.includes('record_terms SELECT') && (inserts += 1) === 1) throw Object.assign(new Error('the server went away'), { code: '57P01' });
-        return database.query<R>(text, values);
+      query: database.query,
+      async copyFrom(statement, rows) {
+        if (statement.includes('record_terms')) throw Object.assign(new Error('the server went away'), { code: '57P01' });
+        return database.copyFrom(statement, rows);
       },
     };
     await expect(loadRecordSet(failing, 'second.jsonl', createRecordSet(second.records), tokeniser)).rejects.toThrow('the server went away');
@@ -49,7 +49,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
   it('loads the same file again without writing anything, and builds the indexes a new layout lacks', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
     const fresh = await database.reopen();
-    const own: Database = { schema: `${database.schema.slice(0, -1)}_again"`, query: fresh.query };
+    const own: Database = { schema: `${database.schema.slice(0, -1)}_again"`, query: fresh.query, copyFrom: fresh.copyFrom };
     try {
       const progress: [number, number][] = [];
       const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));

@@ -13,7 +13,7 @@ export interface LoadReport {
   readonly unchanged: number;
 }
 
-/** Records per statement: a batch is one JSON array per table, one round trip each. */
+/** Records per batch: one COPY a table. */
 const BATCH = 1_000;
 
 /** PostgreSQL's text cannot hold U+0000, which a JSON string may: such a record is refused where it is, before anything is written. */
@@ -31,87 +31,57 @@ function nulIssue(file: string, item: CheckedRecord, line: number | undefined): 
   return null;
 }
 
-function recordRow(item: CheckedRecord, position: number, tokens: RecordTokens) {
-  const { record } = item;
-  const terms = new Set([...tokens.title.keys(), ...tokens.text.keys()]);
-  return {
-    id: record.id,
-    position,
-    fingerprint: item.fingerprint,
-    document: JSON.stringify(record),
-    project: record.project,
-    scope: record.scope,
-    subject: record.subject,
-    known_at: item.knownAt,
-    valid_from: item.validFrom,
-    valid_to: item.validTo,
-    lifecycle: record.lifecycle,
-    source_class: record.sourceClass,
-    authority_class: record.authorityClass,
-    review_state: record.reviewState,
-    provenance_ok: item.provenanceVerified,
-    sensitivity: record.sensitivity,
-    evidence_class: record.evidence?.class ?? null,
-    title_tokens: tokens.titleTokens,
-    text_tokens: tokens.textTokens,
-    terms: [...terms],
-  };
+/** A value as COPY's text format writes it: NULL as \N, and the four characters it would read as delimiters escaped. */
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+function copyValue(value: string | number | boolean | null): string {
+  return value === null ? '\\N' : String(value).replace(/[\\\n\r\t]/g, (found) => COPY_ESCAPES[found] ?? found);
 }
+const copyLine = (values: readonly (string | number | boolean | null)[]) => `${values.map(copyValue).join('\t')}\n`;
+/** A text[] literal: each element quoted, its quotes and backslashes escaped. */
+const textArray = (values: Iterable<string>) => `{${Array.from(values, (value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
-const RECORD_COLUMNS = `id text, position integer, fingerprint text, document text, project text, scope text, subject text, known_at bigint, valid_from bigint,
-  valid_to bigint, lifecycle text, source_class text, authority_class text, review_state text, provenance_ok boolean, sensitivity text, evidence_class text,
-  title_tokens integer, text_tokens integer, terms text[]`;
+function recordLine(item: CheckedRecord, position: number, tokens: RecordTokens): string {
+  const { record } = item;
+  return copyLine([
+    record.id, position, item.fingerprint, JSON.stringify(record), record.project, record.scope, record.subject, item.knownAt, item.validFrom,
+    item.validTo, record.lifecycle, record.sourceClass, record.authorityClass, record.reviewState, item.provenanceVerified, record.sensitivity,
+    record.evidence?.class ?? null, tokens.titleTokens, tokens.textTokens, textArray(new Set([...tokens.title.keys(), ...tokens.text.keys()])),
+  ]);
+}
 
 const PAIR_TABLES = [
   ['record_roles', 'record_id, role', (item: CheckedRecord) => item.record.access.roles],
   ['record_purposes', 'record_id, purpose', (item: CheckedRecord) => item.record.access.purposes],
   ['record_labels', 'record_id, label', (item: CheckedRecord) => item.record.access.labels],
   ['record_claims', 'record_id, proposition', (item: CheckedRecord) => (item.record.evidence === null ? [] : [...item.record.evidence.supports, ...item.record.evidence.contradicts])],
+  // A supersession's row is (target, successor): the record is the successor.
+  ['supersessions', 'successor, target', (item: CheckedRecord) => item.record.supersedes],
 ] as const;
 
-/**
- * Between tokens: FTS5's unicode61 tokenizer splits at every control character, so no term holds U+0001.
- * The term rows (about a hundred a record) travel as a few delimited strings split by string_to_array:
- * parsing array literals (`text[]`, `integer[]` per row) cost the server several times as much.
- */
-const TERM_SEPARATOR = '\u0001';
-
-function termColumns(tokens: readonly RecordTokens[]): [string, string, string, string] {
-  const records: number[] = [];
-  const fields: number[] = [];
-  const terms: string[] = [];
-  const positions: string[] = [];
-  tokens.forEach((found, index) => {
+/** One line per term of each record's title (field 0) and text (field 1), with its positions as an integer[] literal. */
+function* termLines(items: readonly { item: CheckedRecord }[], tokens: readonly RecordTokens[]): Generator<string> {
+  for (const [index, { item }] of items.entries()) {
+    const found = tokens[index] as RecordTokens;
+    const lines: string[] = [];
     for (const [field, map] of [[0, found.title], [1, found.text]] as const) {
-      for (const [term, at] of map) {
-        records.push(index + 1);
-        fields.push(field);
-        terms.push(term);
-        positions.push(at.join(','));
-      }
+      for (const [term, at] of map) lines.push(copyLine([item.record.id, field, term, `{${at.join(',')}}`]));
     }
-  });
-  return [records.join(','), fields.join(','), terms.join(TERM_SEPARATOR), positions.join(TERM_SEPARATOR)];
+    yield lines.join('');
+  }
 }
 
 /**
- * One statement a batch, every table at once: it is sent whole, so the server writes it while Node tokenises
- * the next batch. The list tables' foreign keys are checked at the end of the statement, after the records.
+ * A batch is one COPY a table, the records first so the list tables' foreign keys find them. COPY has no
+ * ON CONFLICT: a list's repeated value is written once here, as the primary keys require. The promise is
+ * not awaited before the next batch is tokenised, so the server writes while Node works.
  */
-function insertBatch(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<unknown> {
-  const rows = items.map(({ item, position }, index) => recordRow(item, position, tokens[index] as RecordTokens));
-  const pairs = (values: (item: CheckedRecord) => readonly string[]) => JSON.stringify(items.flatMap(({ item }) => values(item).map((value) => [item.record.id, value])));
-  const pairInserts = PAIR_TABLES.map(([table, columns], index) => `${table} AS (INSERT INTO ${client.schema}.${table} (${columns}) SELECT x->>0, x->>1 FROM jsonb_array_elements($${index + 2}::jsonb) x ON CONFLICT DO NOTHING)`);
-  const supersessions = JSON.stringify(items.flatMap(({ item }) => item.record.supersedes.map((target) => [target, item.record.id])));
-  return client.query(
-    `WITH records AS (INSERT INTO ${client.schema}.records SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})),
-  ${pairInserts.join(',\n  ')},
-  supersessions AS (INSERT INTO ${client.schema}.supersessions (target, successor) SELECT x->>0, x->>1 FROM jsonb_array_elements($6::jsonb) x ON CONFLICT DO NOTHING)
-INSERT INTO ${client.schema}.record_terms SELECT r.id, u.field::smallint, u.term, string_to_array(u.positions, ',')::integer[]
-  FROM unnest(string_to_array($8, ','), string_to_array($9, ','), string_to_array($10, E'\\x01'), string_to_array($11, E'\\x01')) AS u(record, field, term, positions)
-  JOIN unnest($7::text[]) WITH ORDINALITY AS r(id, record) ON r.record = u.record::bigint`,
-    [JSON.stringify(rows), ...PAIR_TABLES.map(([, , values]) => pairs(values)), supersessions, items.map(({ item }) => item.record.id), ...termColumns(tokens)],
-  );
+async function copyBatch(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<void> {
+  await client.copyFrom(`COPY ${client.schema}.records FROM STDIN`, items.map(({ item, position }, index) => recordLine(item, position, tokens[index] as RecordTokens)));
+  for (const [table, columns, values] of PAIR_TABLES) {
+    const lines = items.flatMap(({ item }) => Array.from(new Set(values(item)), (value) => copyLine([item.record.id, value])));
+    if (lines.length > 0) await client.copyFrom(`COPY ${client.schema}.${table} (${columns}) FROM STDIN`, lines);
+  }
+  await client.copyFrom(`COPY ${client.schema}.record_terms FROM STDIN`, termLines(items, tokens));
 }
 
 /**
@@ -161,12 +131,12 @@ export async function loadRecordSet(
       await client.query(`UPDATE ${client.schema}.records r SET position = (x->>1)::integer FROM jsonb_array_elements($1::jsonb) x WHERE r.id = x->>0`, [JSON.stringify(moved)]);
     }
     // A batch is written while the next is tokenised: the server and Node work at once.
-    let written: Promise<unknown> = Promise.resolve();
+    let written: Promise<void> = Promise.resolve();
     for (let start = 0; start < writes.length; start += BATCH) {
       const slice = writes.slice(start, start + BATCH);
       const tokens = tokeniser.records(slice.map(({ item }) => [item.record.title, item.record.text]));
       await written;
-      written = insertBatch(client, slice, tokens);
+      written = copyBatch(client, slice, tokens);
       onProgress?.(Math.min(start + BATCH, writes.length), writes.length);
     }
     await written;

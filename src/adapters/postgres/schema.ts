@@ -7,6 +7,8 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** A quoted SQL identifier. */
   readonly schema: string;
+  /** Runs `COPY … FROM STDIN` (text format) with these chunks of rows as its input. */
+  copyFrom(statement: string, rows: Iterable<string>): Promise<void>;
 }
 
 export const DEFAULT_SCHEMA = 'context_compiler';
