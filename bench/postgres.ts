@@ -1,6 +1,9 @@
 import '../src/shared/jitless-zod';
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compileInDatabase } from '../src/adapters/postgres/compile';
@@ -10,7 +13,9 @@ import { createTokeniser } from '../src/adapters/postgres/tokens';
 import { contractSchema } from '../src/core/format/contract';
 import type { CompileError, Result } from '../src/core/errors';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { benchContract, generateRecords, readGenerated } from './generate-records';
+import { streamRecordsFile } from '../src/cli/read-file';
+import { benchContract, generateRecords } from './generate-records';
+import type { RecordInput } from '../src/core/format/record';
 import { formatTable, growthExponent, percentile } from './stats';
 import { installSha256InNode } from '../src/cli/node-sha256';
 
@@ -18,9 +23,11 @@ installSha256InNode();
 
 /**
  * `npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]`, with POSTGRES_URL set or through
- * scripts/with-postgres.sh (the npm script does that). Each size runs in its own Node process, against a
- * schema of its own that it drops: the load (validate, tokenise, one transaction), the compile in the
- * database (p50 of --runs), one record changed then loaded and compiled again, and the process's peak RSS.
+ * scripts/with-postgres.sh (the npm script does that). The corpus of each size is written to a JSONL file,
+ * and a second file with one record changed; then a Node process of its own, against a schema of its own that
+ * it drops, does what `context-compiler load` and `compile --database` do: the load (read the file, validate,
+ * tokenise, one transaction), the compile in the database (p50 of --runs), the changed file loaded and
+ * compiled again, and its peak RSS, which is then the CLI's, not the generator's.
  */
 const USAGE = 'usage: npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]';
 
@@ -52,10 +59,32 @@ function expectOk<T>(result: Result<T, CompileError>): T {
   return result.value;
 }
 
-async function measure(size: number, runs: number): Promise<SizeResult> {
+async function writeJsonl(path: string, records: readonly RecordInput[]): Promise<void> {
+  const out = createWriteStream(path);
+  for (const record of records) if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  out.end();
+  await finished(out);
+}
+
+/** The two files of a size and the ids the bench contract requires. */
+async function writeCorpus(size: number, folder: string): Promise<readonly string[]> {
+  const { records: generated, requiredIds } = generateRecords(size, 42);
+  const records = [...generated];
+  await writeJsonl(join(folder, 'records.jsonl'), records);
+  const middle = Math.floor(size / 2);
+  const changed = records[middle];
+  if (changed !== undefined) records[middle] = { ...changed, access: { ...changed.access, labels: ['investigation'] } };
+  await writeJsonl(join(folder, 'changed.jsonl'), records);
+  return requiredIds;
+}
+
+async function measure(size: number, runs: number, folder: string, requiredIds: readonly string[]): Promise<SizeResult> {
   const url = process.env.POSTGRES_URL;
   if (url === undefined) throw new Error('POSTGRES_URL is not set: run through scripts/with-postgres.sh');
-  const { records, requiredIds } = generateRecords(size, 42);
+  const load = async (file: string) => {
+    const recordSet = await streamRecordsFile(join(folder, file), file);
+    return recordSet.ok ? loadRecordSet(database, file, recordSet.value, tokeniser) : recordSet;
+  };
   const contract = contractSchema.parse(benchContract(requiredIds));
   const database = expectOk(await connect(url, `cc_bench_${size}`));
   const tokeniser = createTokeniser(await openInMemoryDatabase());
@@ -69,15 +98,14 @@ async function measure(size: number, runs: number): Promise<SizeResult> {
   };
   try {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
-    const load = await time(async () => loadRecordSet(database, 'bench.jsonl', readGenerated(records), tokeniser));
+    const loaded = await time(async () => load('records.jsonl'));
     const compiles: Timing[] = [];
     for (let run = 0; run < runs; run += 1) compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
     const p50 = percentile(compiles.map((timing) => timing.wallMs), 50);
-    const changed = records.map((record, index) => (index === Math.floor(size / 2) ? { ...record, access: { ...record.access, labels: ['investigation'] } } : record));
-    const reloadOne = await time(async () => loadRecordSet(database, 'bench.jsonl', readGenerated(changed), tokeniser));
+    const reloadOne = await time(async () => load('changed.jsonl'));
     const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
-    return { records: size, load, compileP50, reloadOne, recompile, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+    return { records: size, load: loaded, compileP50, reloadOne, recompile, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   } finally {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
     await database.end();
@@ -85,21 +113,25 @@ async function measure(size: number, runs: number): Promise<SizeResult> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, child: { type: 'string' } } });
+  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, child: { type: 'string' }, folder: { type: 'string' }, required: { type: 'string' } } });
   const runs = Number(values.runs);
   if (values.child !== undefined) {
-    process.send?.(await measure(Number(values.child), runs));
+    process.send?.(await measure(Number(values.child), runs, values.folder ?? '', (values.required ?? '').split(',')));
     return;
   }
   const sizes = values.sizes.split(',').map(Number);
   if (sizes.some((size) => !Number.isInteger(size) || size < 1) || !Number.isInteger(runs) || runs < 1) throw new Error(`sizes and runs must be positive integers\n${USAGE}`);
   const results: SizeResult[] = [];
   for (const size of sizes) {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', String(size), '--runs', String(runs)], { execArgv: ['--import', 'tsx', '--max-old-space-size=8192'] });
-    const result = await new Promise<SizeResult>((resolve, reject) => {
-      child.on('message', (message) => resolve(message as SizeResult));
-      child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`))));
-    });
+    const folder = mkdtempSync(join(tmpdir(), 'bench-postgres-'));
+    const result = await writeCorpus(size, folder).then(async (requiredIds) => {
+      const args = ['--child', String(size), '--runs', String(runs), '--folder', folder, '--required', requiredIds.join(',')];
+      const child = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--import', 'tsx', '--max-old-space-size=8192'] });
+      return new Promise<SizeResult>((resolve, reject) => {
+        child.on('message', (message) => resolve(message as SizeResult));
+        child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`))));
+      });
+    }).finally(() => rmSync(folder, { recursive: true, force: true }));
     // Each size as it finishes, so a larger size that fails or is stopped leaves the smaller ones' figures.
     console.log(JSON.stringify({ ...result, loadAverage: readFileSync('/proc/loadavg', 'utf8').trim() }));
     results.push(result);
