@@ -64,6 +64,11 @@ describe('a compiler that reuses its previous work', () => {
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: 0, computed: RECORDS });
     expect(reuseOf(kept, 'resolve:records')).toEqual({ reused: RECORDS, computed: 0 });
 
+    // A refused record refused again leaves the admitted set as it was: the plan's admitted part is last compilation's.
+    await step([{ op: 'mergeRecord', id: 'rec-15', patch: { lifecycle: 'draft' } }]);
+    for (const cell of ['admit:admitted', 'plan:admitted']) expect(reuseOf(kept, cell)).toEqual({ reused: 1, computed: 0 });
+    expect(reuseOf(kept, 'plan:refused')).toEqual({ reused: RECORDS - 1, computed: 1 });
+
     await step([{ op: 'removeRecord', id: 'rec-10' }]);
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: RECORDS - 1, computed: 0 });
 

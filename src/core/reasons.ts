@@ -239,7 +239,10 @@ export function isFactId(value: string): value is FactId {
  */
 export type FactContext = Readonly<Record<string, string>>;
 
-export function factContextOf(contract: Contract): FactContext {
+/** The contract fields a fact's wording reads. */
+export const FACT_CONTEXT_FIELDS = ['asOf', 'project', 'purpose', 'scopes', 'allowedSourceClasses', 'allowedAuthorityClasses', 'acceptedReviewStates', 'tokenBudget', 'ranking'] as const satisfies readonly (keyof Contract)[];
+
+export function factContextOf(contract: Pick<Contract, (typeof FACT_CONTEXT_FIELDS)[number]>): FactContext {
   return {
     asOf: formatInstantShort(parseInstant(contract.asOf) ?? 0),
     project: contract.project,

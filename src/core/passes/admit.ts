@@ -1,7 +1,7 @@
 import { err, ok, type CompileError, type Result } from '../errors';
 import { computeAll, type Derive } from '../memo';
 import { declareGates, evaluateGates, sameVerdict, type GateContext, type GateVerdict } from './gates';
-import type { Resolution } from './resolve';
+import type { IdPositions, Resolution } from './resolve';
 
 export interface Admission {
   readonly gates: GateContext;
@@ -12,6 +12,17 @@ export interface Admission {
   readonly admittedIds: ReadonlySet<string>;
   /** Each admitted id's position: the ranking names records by id, and a search of 100,000 ids per name cost more than the map. */
   readonly admittedAt: ReadonlyMap<string, number>;
+}
+
+function admittedSets(indexOf: IdPositions, admitted: readonly number[]): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
+  const admittedIds = new Set<string>();
+  const admittedAt = new Map<string, number>();
+  for (const position of admitted) {
+    const id = indexOf.idAt(position);
+    admittedIds.add(id);
+    admittedAt.set(id, position);
+  }
+  return { admitted, admittedIds, admittedAt };
 }
 
 export function divergence(id: string, detail: string): CompileError {
@@ -32,16 +43,11 @@ export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, 
   const declared = declareGates(resolution.contract);
   const gates = declared.inputs;
   const verdicts = derive.map('admit:gates', declared, resolution.records, (resolved, context) => evaluateGates(context, resolved), sameVerdict);
-  const admitted: number[] = [];
-  const admittedIds = new Set<string>();
-  const admittedAt = new Map<string, number>();
-  verdicts.forEach((verdict, position) => {
-    if (verdict.failed !== 0) return;
-    const id = verdict.resolved.checked.record.id;
-    admitted.push(position);
-    admittedIds.add(id);
-    admittedAt.set(id, position);
-  });
+  const positions: number[] = [];
+  for (let position = 0; position < verdicts.length; position += 1) if ((verdicts[position] as GateVerdict).failed === 0) positions.push(position);
+  // The same admitted positions among the same ids are the same admitted set: the sets below are the last
+  // compilation's objects, and what is derived from them (the plan's admitted part) is reused too.
+  const { admitted, admittedIds, admittedAt } = derive.cell('admit:admitted', [resolution.indexOf, ...positions], ([indexOf, ...at]) => admittedSets(indexOf, at));
 
   for (const id of sqlAdmitted) {
     if (admittedIds.has(id)) continue;

@@ -3,7 +3,7 @@ import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
-import { factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
+import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
 import type { Ranking } from '../search/rank';
 import type { Admission } from './admit';
@@ -37,14 +37,14 @@ export function walkBudget(ids: readonly string[], tokensOf: (id: string) => num
 }
 
 /** Required propositions this record is accepted evidence for, sorted (they appear in facts). */
-export function acceptedEvidenceFor(contract: Contract, record: SourceRecord): string[] {
+export function acceptedEvidenceFor(contract: Pick<Contract, 'requiredPropositions'>, record: SourceRecord): string[] {
   const evidence = record.evidence;
   if (evidence === null) return [];
   const claims = new Set([...evidence.supports, ...evidence.contradicts]);
   return contract.requiredPropositions.filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class)).map((p) => p.id).sort(compareStrings);
 }
 
-function requiredFailure(contract: Contract, id: string, failed: number, fact: Fact): CompileError {
+function requiredFailure(contract: PlanInputs, id: string, failed: number, fact: Fact): CompileError {
   const words = renderFact(fact, factContextOf(contract));
   if ((failed & (GATE_BIT.authorisation | GATE_BIT.deny)) !== 0) {
     return { pass: 'plan', code: 'REQUIRED_NOT_AUTHORISED', recordId: id, fact, message: `Required record ${id} is outside the authorised scope: no packet is emitted.` };
@@ -56,7 +56,7 @@ function requiredFailure(contract: Contract, id: string, failed: number, fact: F
   return { pass: 'plan', code: 'REQUIRED_ILLEGAL', recordId: id, fact, message: `Required record ${id} fails the ${gate ?? 'a'} gate (${words}): no packet is emitted.` };
 }
 
-function evidenceSlots(contract: Contract, selected: readonly SourceRecord[], displaced: readonly SourceRecord[]): EvidenceSlot[] {
+function evidenceSlots(contract: Pick<Contract, 'requiredPropositions'>, selected: readonly SourceRecord[], displaced: readonly SourceRecord[]): EvidenceSlot[] {
   return [...contract.requiredPropositions].sort((a, b) => compareStrings(a.id, b.id)).map((proposition) => {
     const accepted = new Set(proposition.acceptedClasses);
     const supporting: string[] = [];
@@ -127,6 +127,19 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((value, index) => value === b[index]));
 }
 
+/** The contract fields the admitted records' part of the plan reads. */
+const PLAN_FIELDS = [...FACT_CONTEXT_FIELDS, 'requiredRecords', 'requiredPropositions'] as const satisfies readonly (keyof Contract)[];
+
+type PlanInputs = Pick<Contract, (typeof PLAN_FIELDS)[number]>;
+
+/** What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows. */
+interface AdmittedPlan extends Omit<Plan, 'trace'> {
+  /** One row per admitted position, in the same order as `admission.admitted`. */
+  readonly rows: readonly TraceRow[];
+  /** A required record's row that the failure replaces, refused or not. */
+  readonly failedRow: { readonly position: number; readonly row: TraceRow } | null;
+}
+
 /**
  * Pass 5: protect required records, rank only the admitted optionals, prune them to the budget last,
  * and fill the evidence slots from what the packet actually carries. `ranking` orders the admitted
@@ -135,12 +148,55 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  */
 export function plan(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null, derive: Derive = computeAll): Plan {
   const { contract } = resolution.contract;
-  const budget = contract.tokenBudget;
   const records = resolution.records;
-  const recordAt = (position: number) => (records[position] as ResolvedRecord).checked.record;
-  const verdictAt = (position: number) => admission.verdicts[position] as GateVerdict;
   const required = [...new Set(contract.requiredRecords)].sort(compareStrings).filter((id) => resolution.indexOf.has(id));
   const requiredPositions = required.map((id) => resolution.indexOf.get(id) as number);
+  // The admitted part reads the admitted and required records, their verdicts and the ranking; a toggle
+  // that changes none of them (a refused record refused again) reuses it whole.
+  const declared = declare(contract, PLAN_FIELDS, (picked) => picked);
+  const admittedPart = derive.cell(
+    'plan:admitted',
+    [
+      declared.key,
+      ranking,
+      admission.admitted,
+      admission.admittedAt,
+      missingRequired,
+      records.length,
+      requiredPositions.length,
+      ...requiredPositions,
+      ...requiredPositions.map((position) => admission.verdicts[position] as GateVerdict),
+      ...admission.admitted.map((position) => records[position] as ResolvedRecord),
+    ],
+    () => planAdmitted(declared.inputs, { records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt }, requiredPositions, ranking, missingRequired),
+  );
+  // A refused record's row depends on its verdict and on whether the contract requires it: most of a
+  // large trace, and the same row objects from one compilation to the next while those stand.
+  const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
+  const refusedRows = derive.map('plan:refused', requiredIds, admission.verdicts, refusedRow);
+  // An admitted record's row equal to last compilation's is that object again, so its chunk of the receipt is not hashed again.
+  const plannedRows = derive.stable('plan:planned', admittedPart.rows, sameRow);
+  const trace = refusedRows.slice() as TraceRow[];
+  admission.admitted.forEach((position, index) => {
+    trace[position] = plannedRows[index] as TraceRow;
+  });
+  if (admittedPart.failedRow !== null) trace[admittedPart.failedRow.position] = admittedPart.failedRow.row;
+  const { rows: _rows, failedRow: _failedRow, ...decided } = admittedPart;
+  return { trace, ...decided };
+}
+
+/** The records and verdicts of a plan, by position, as the admitted part reads them. */
+interface PlanPositions {
+  readonly records: readonly ResolvedRecord[];
+  readonly verdicts: readonly GateVerdict[];
+  readonly admitted: readonly number[];
+  readonly admittedAt: ReadonlyMap<string, number>;
+}
+
+function planAdmitted(contract: PlanInputs, { records, verdicts, admitted, admittedAt }: PlanPositions, requiredPositions: readonly number[], ranking: Ranking, missingRequired: CompileError | null): AdmittedPlan {
+  const budget = contract.tokenBudget;
+  const recordAt = (position: number) => (records[position] as ResolvedRecord).checked.record;
+  const verdictAt = (position: number) => verdicts[position] as GateVerdict;
   const isRequired = new Uint8Array(records.length);
   for (const position of requiredPositions) isRequired[position] = 1;
 
@@ -152,6 +208,7 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   }
   const requiredTokens = requiredPositions.reduce((sum, position) => sum + recordAt(position).tokens, 0);
   if (!failure && requiredTokens > budget) {
+    const required = requiredPositions.map((position) => recordAt(position).id);
     failure = {
       pass: 'plan',
       code: 'REQUIRED_OVER_BUDGET',
@@ -167,7 +224,7 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   const optionalRanked: number[] = [];
   for (const row of ranking.rows) {
     // Only admitted records can be ranked: a row naming any other is passed over.
-    const position = admission.admittedAt.get(row.id);
+    const position = admittedAt.get(row.id);
     if (position === undefined || isRequired[position] === 1) continue;
     optionalRanked.push(position);
     rankAt[position] = optionalRanked.length;
@@ -175,7 +232,7 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   }
 
   const accepted = new Map<number, string[]>();
-  for (const position of admission.admitted) {
+  for (const position of admitted) {
     const propositions = acceptedEvidenceFor(contract, recordAt(position));
     if (propositions.length > 0) accepted.set(position, propositions);
   }
@@ -232,25 +289,16 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
     const rank = rankAt[position] || null;
     return { id: record.id, fingerprint, decision, code, fact: fact.fact, args: fact.args, gates, tokens: record.tokens, required: isRequired[position] === 1, score: rank === null ? null : (scoreAt[position] as number), rank };
   };
-  // A refused record's row depends on its verdict and on whether the contract requires it: most of a
-  // large trace, and the same row objects from one compilation to the next while those stand.
-  const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
-  const refusedRows = derive.map('plan:refused', requiredIds, admission.verdicts, refusedRow);
-  const planned = admission.admitted.map((position) => {
+  const rows = admitted.map((position) => {
     if (withheld !== null) return row(position, 'excluded', 'EXCLUDE_FAIL_CLOSED', withheld, noGates);
     const outcome = outcomeAt.get(position);
     return outcome === undefined ? row(position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, noGates) : row(position, outcome.selected ? 'selected' : 'excluded', outcome.code, outcome.fact, noGates);
   });
-  // An admitted record's row equal to last compilation's is that object again, so its chunk of the receipt is not hashed again.
-  const plannedRows = derive.stable('plan:planned', planned, sameRow);
-  const trace = refusedRows.slice() as TraceRow[];
-  admission.admitted.forEach((position, index) => {
-    trace[position] = plannedRows[index] as TraceRow;
-  });
-  const failedPosition = failure?.recordId === undefined ? undefined : resolution.indexOf.get(failure.recordId);
-  if (failure !== null && failure.fact !== undefined && failedPosition !== undefined) {
-    trace[failedPosition] = row(failedPosition, 'excluded', failure.code, failure.fact, gatesIn(verdictAt(failedPosition).failed));
-  }
+  const failedPosition = failure?.recordId === undefined ? undefined : requiredPositions.find((position) => recordAt(position).id === failure?.recordId);
+  const failedRow =
+    failure !== null && failure.fact !== undefined && failedPosition !== undefined
+      ? { position: failedPosition, row: row(failedPosition, 'excluded', failure.code, failure.fact, gatesIn(verdictAt(failedPosition).failed)) }
+      : null;
 
   const selected = failure ? [] : selectedOrder.map(recordAt);
   const selectedCodes = new Map<string, ReasonCode>();
@@ -258,7 +306,8 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
   const displaced = failure ? [] : evidenceOrder.filter((position) => outcomeAt.get(position)?.code === 'EXCLUDE_BUDGET').map(recordAt);
   const evidence = evidenceSlots(contract, selected, displaced);
   return {
-    trace,
+    rows,
+    failedRow,
     selected,
     selectedCodes,
     tokensUsed: failure ? 0 : used,

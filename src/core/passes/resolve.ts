@@ -71,6 +71,11 @@ export class IdPositions {
   has(id: string): boolean {
     return this.get(id) !== undefined;
   }
+
+  /** The id at `position` in id order. */
+  idAt(position: number): string {
+    return this.ids[position] as string;
+  }
 }
 
 /** Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far less than a sort. */
