@@ -134,6 +134,26 @@ export function createMemo(): Memo {
       }
       const sameKey = last !== undefined && last.key === key;
       const aligned = last !== undefined && last.items.length === items.length;
+      if (sameKey && aligned) {
+        // A few changed positions among many (a toggle): copy the last outputs and compute only where the item
+        // is another object. Many misses mean the items moved: then matching by identity, below, reuses more.
+        const outputs = last.outputs.slice();
+        const lastItems = last.items;
+        let computed = 0;
+        for (let index = 0; index < items.length && computed <= REALIGN_AFTER_MISSES; index += 1) {
+          const item = items[index] as I;
+          if (lastItems[index] === item) continue;
+          computed += 1;
+          const value = compute(item, inputs);
+          const previous = last.outputs[index] as O;
+          outputs[index] = same !== undefined && same(previous, value) ? previous : value;
+        }
+        if (computed <= REALIGN_AFTER_MISSES) {
+          tables.set(table, { key, items, outputs });
+          count(table, items.length - computed, computed);
+          return outputs;
+        }
+      }
       let byItem: Map<I, O> | null = null;
       let misses = 0;
       const previousFor = (item: I, index: number): O | undefined => {

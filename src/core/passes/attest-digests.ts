@@ -89,8 +89,11 @@ function recordTree(records: readonly ResolvedRecord[], derive: Derive): RecordT
   });
 }
 
+/** The positions where the trace differs from an earlier one. */
+type ChangedSince = (earlier: readonly TraceRow[]) => readonly number[];
+
 /** One of the trace's two trees, carried like the record tree; a trace on another layout is read again whole (its positions moved). */
-function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: boolean, trace: readonly TraceRow[], layout: Layout, derive: Derive): RowTree {
+function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: boolean, trace: readonly TraceRow[], changedSince: ChangedSince, layout: Layout, derive: Derive): RowTree {
   const make = (last: RowTree | null, aligned: boolean): Carried<RowTree> => {
     const parts = !keepParts ? [] : aligned && last !== null ? last.parts.slice() : new Array<RowParts | undefined>(trace.length);
     const leaf = (row: TraceRow, position: number) => {
@@ -104,7 +107,7 @@ function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: b
       }
       return joinRow(row, kept);
     };
-    const tree = carryTree(trace, layout, { include, leaf }, last?.tree ?? null, aligned && last !== null ? changedPositions(last.tree.items, trace) : null);
+    const tree = carryTree(trace, layout, { include, leaf }, last?.tree ?? null, aligned && last !== null ? changedSince(last.tree.items) : null);
     return counted({ layout, tree, parts });
   };
   return derive.carry(name, null, () => make(null, false), (last) => make(last, last.layout === layout && last.tree.items.length === trace.length));
@@ -119,7 +122,13 @@ export function receiptDigests(records: readonly ResolvedRecord[], trace: readon
   const ofRecords = recordTree(records, derive);
   if (trace.length !== records.length) return { recordSetDigest: ofRecords.tree.root, traceDigest: traceDigest(trace) };
   // Refused rows change one at a time, so only planned rows keep their parts (a refused row's would hold 100,000 strings for nothing).
-  const refused = rowTree('attest:refused', (row) => !isPlanned(row), false, trace, ofRecords.layout, derive);
-  const planned = rowTree('attest:planned', isPlanned, true, trace, ofRecords.layout, derive);
+  // Both trees were carried from the same last trace: its changed positions are found once.
+  let found: { readonly earlier: readonly TraceRow[]; readonly changed: readonly number[] } | null = null;
+  const changedSince: ChangedSince = (earlier) => {
+    if (found?.earlier !== earlier) found = { earlier, changed: changedPositions(earlier, trace) };
+    return found.changed;
+  };
+  const refused = rowTree('attest:refused', (row) => !isPlanned(row), false, trace, changedSince, ofRecords.layout, derive);
+  const planned = rowTree('attest:planned', isPlanned, true, trace, changedSince, ofRecords.layout, derive);
   return { recordSetDigest: ofRecords.tree.root, traceDigest: rootsDigest(refused.tree.root, planned.tree.root) };
 }

@@ -85,6 +85,20 @@ interface IndexedRow {
   seenIn: number;
 }
 
+/** The records of `now` that replace another object holding the same id at the same position, or null when an id moved. */
+function replacedInPlace(last: readonly CheckedRecord[], now: readonly CheckedRecord[]): CheckedRecord[] | null {
+  if (last.length !== now.length) return null;
+  const replaced: CheckedRecord[] = [];
+  for (let position = 0; position < now.length; position += 1) {
+    const item = now[position] as CheckedRecord;
+    const before = last[position] as CheckedRecord;
+    if (item === before) continue;
+    if (item.record.id !== before.record.id) return null;
+    replaced.push(item);
+  }
+  return replaced;
+}
+
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
   useCurrentLayout(driver);
   driver.exec(SCHEMA);
@@ -288,18 +302,9 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         driver.transaction(() => {
           // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects need a look.
           // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
-          const aligned =
-            lastSynced !== null &&
-            lastSynced.length === checked.length &&
-            lastSynced.every((item, position) => {
-              const now = checked[position];
-              return item === now || item.record.id === now?.record.id;
-            });
-          if (aligned && lastSynced !== null) {
-            for (let position = 0; position < checked.length; position += 1) {
-              const item = checked[position] as CheckedRecord;
-              if (item !== lastSynced[position]) count(write(item, rows.get(item.record.id)));
-            }
+          const replaced = lastSynced === null ? null : replacedInPlace(lastSynced, checked);
+          if (replaced !== null) {
+            for (const item of replaced) count(write(item, rows.get(item.record.id)));
           } else {
             fullSyncs += 1;
             checked.forEach((item, position) => {
