@@ -12,6 +12,7 @@ import type { SqlDriver } from './search/driver';
 import { rankCorpus, rankDeclared, type Ranking } from './search/rank';
 import { createRecordIndex, type SliceProgress, type SyncReport } from './search/record-index';
 import { compareStrings } from './canonical';
+import type { GateVerdict } from './passes/gates';
 
 export interface CompileRequest {
   readonly contract: Contract;
@@ -82,7 +83,9 @@ export function createCompiler(driver: SqlDriver): Compiler {
       index.syncAdmittedText(recordSet);
       ranking = memo.cell('rank:admitted', [contract.query, index.admittedTextGeneration], ([query]) => index.rankAdmitted(query));
     } else {
-      ranking = rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
+      // Declared scores are the admitted records' own: the same records, the same ranking object, so the plan's admitted part is reused.
+      const admitted = admission.value.admitted.map((position) => (admission.value.verdicts[position] as GateVerdict).resolved.checked);
+      ranking = memo.cell('rank:declared', admitted, (records) => rankDeclared(records));
     }
     return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, memo));
   };

@@ -1,4 +1,4 @@
-import { compareStrings } from '../canonical';
+import { canonicalJson, compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
@@ -161,7 +161,8 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
       ranking,
       admission.admitted,
       admission.admittedAt,
-      missingRequired,
+      // A missing required record's error is made anew by every type check: its words are what the part reads.
+      missingRequired === null ? null : canonicalJson(missingRequired),
       records.length,
       requiredPositions.length,
       ...requiredPositions,

@@ -250,6 +250,11 @@ function reuseProblems(step: ChangeStep, records: number, before: ReadonlyMap<st
     if (recordTree !== undefined && before.has('attest:records') && (recordTree.computed > 0 || recordTree.reused === 0)) {
       problems.push(`attest:records: reused ${recordTree.reused}, computed ${recordTree.computed} chunks (none should be computed)`);
     }
+    // The same admitted set: admission's sets and the plan's admitted part are last compilation's.
+    for (const cell of ['admit:admitted', 'plan:admitted']) {
+      const now = after.get(cell);
+      if (now !== undefined && before.has(cell) && (now.computed !== 0 || now.reused !== 1)) problems.push(`${cell}: reused ${now.reused}, computed ${now.computed} (it should be reused)`);
+    }
   } else if ((step.kind === 'contract' || step.kind === 'contract-back') && !GATE_FIELD_SET.has(step.field)) {
     // Outside the gate fields (requiredRecords, the one input of a refused row, is among them): nothing per record changes.
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(table, 0);
