@@ -1,6 +1,7 @@
 import { canonicalJson } from '../canonical';
 import type { LoweredAdmission } from '../passes/lower-admission';
 import type { CheckedRecord, RecordSet } from '../passes/validate';
+import { changedPositions } from '../carried-tree';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 import { createAdmittedScorer } from './admitted-scorer';
 import type { Ranking } from './rank';
@@ -83,20 +84,6 @@ interface IndexedRow {
   checked: CheckedRecord | null;
   /** The last full sync that found this row's record in its record set: the rest are removed at its end. */
   seenIn: number;
-}
-
-/** The records of `now` that replace another object holding the same id at the same position, or null when an id moved. */
-function replacedInPlace(last: readonly CheckedRecord[], now: readonly CheckedRecord[]): CheckedRecord[] | null {
-  if (last.length !== now.length) return null;
-  const replaced: CheckedRecord[] = [];
-  for (let position = 0; position < now.length; position += 1) {
-    const item = now[position] as CheckedRecord;
-    const before = last[position] as CheckedRecord;
-    if (item === before) continue;
-    if (item.record.id !== before.record.id) return null;
-    replaced.push(item);
-  }
-  return replaced;
 }
 
 export function createRecordIndex(driver: SqlDriver): RecordIndex {
@@ -302,9 +289,11 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         driver.transaction(() => {
           // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects need a look.
           // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
-          const replaced = lastSynced === null ? null : replacedInPlace(lastSynced, checked);
-          if (replaced !== null) {
-            for (const item of replaced) count(write(item, rows.get(item.record.id)));
+          const last = lastSynced;
+          const replaced = last !== null && last.length === checked.length ? changedPositions(last, checked) : null;
+          const idAt = (list: readonly CheckedRecord[], position: number) => (list[position] as CheckedRecord).record.id;
+          if (last !== null && replaced !== null && replaced.every((position) => idAt(checked, position) === idAt(last, position))) {
+            for (const position of replaced) count(write(checked[position] as CheckedRecord, rows.get(idAt(checked, position))));
           } else {
             fullSyncs += 1;
             checked.forEach((item, position) => {
