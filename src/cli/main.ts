@@ -9,13 +9,15 @@ import { evalCommand } from './commands/eval';
 import { loadCommand } from './commands/load';
 import { testCommand } from './commands/test';
 import { terminalSafe } from './terminal';
+import { ENGINE_VERSION } from '../core/version';
 
 const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);
   return [
-    'usage: context-compiler <command> [options]   (context-compiler <command> --help for details)',
+    'usage: context-compiler <command> [options]   (context-compiler help <command> for details)',
+    `       context-compiler --version                 (${ENGINE_VERSION})`,
     '',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
@@ -37,6 +39,18 @@ export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitC
 
 async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = args;
+  if (name === '--version' || name === '-V') {
+    io.stdout(`${ENGINE_VERSION}\n`);
+    return EXIT.ok;
+  }
+  if (name === 'help' && rest.length > 0) {
+    const command = COMMANDS.find((candidate) => candidate.name === rest[0]);
+    if (!command) {
+      io.stderr(`unknown command "${rest[0]}"\n${overview()}`);
+      return EXIT.invalid;
+    }
+    return command.run(['--help'], io);
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(overview());
     return name === undefined ? EXIT.invalid : EXIT.ok;

@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import packageJson from '../../../package.json';
 import { REASONS } from '../../core/reasons';
 import { installFakeApi, resetStores } from '../test-support';
 import { CodeLink, Glossary, GLOSSARY_TERMS, TermLink } from './Glossary';
@@ -33,6 +34,8 @@ describe('Glossary', () => {
     expect(screen.getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toHaveTextContent(REASONS.EXCLUDE_NOT_AUTHORISED.summary);
     for (const code of Object.keys(REASONS)) expect(screen.getByTestId(`glossary-${code}`)).toBeInTheDocument();
     for (const term of GLOSSARY_TERMS) expect(screen.getByTestId(`glossary-${term.key}`)).toBeInTheDocument();
+    // The one version: package.json's, which the CLI's --version prints and receipts carry.
+    expect(screen.getByTestId('glossary-version')).toHaveTextContent(`Context Compiler ${packageJson.version}`);
     await user.click(screen.getByRole('button', { name: 'Close glossary' }));
     expect(dialog).not.toBeVisible();
   });

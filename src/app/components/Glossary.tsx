@@ -1,5 +1,6 @@
 import { Fragment, useEffect } from 'react';
 import { REASONS, type ReasonCategory, type ReasonCode } from '../../core/reasons';
+import { ENGINE_VERSION } from '../../core/version';
 import { useUiStore } from '../state/ui-store';
 import { SHORTCUTS } from './Presenter';
 import { useModalDialog } from './use-modal-dialog';
@@ -112,6 +113,9 @@ export function Glossary() {
               Close glossary
             </button>
           </div>
+          <p className="glossary-version" data-testid="glossary-version">
+            Context Compiler {ENGINE_VERSION}
+          </p>
           <dl className="glossary-list">
             {GLOSSARY_TERMS.map((entry) => (
               <div key={entry.key} id={glossaryAnchor(entry.key)} tabIndex={-1} className={target === entry.key ? 'glossary-entry target' : 'glossary-entry'} data-testid={glossaryAnchor(entry.key)}>

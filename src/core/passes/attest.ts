@@ -4,6 +4,7 @@ import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
+import { ENGINE_VERSION } from '../version';
 import { computeAll, type Derive } from '../memo';
 import type { Packet, PacketEntry, Receipt, ReceiptAdmission } from '../result';
 import type { RankingStatistics } from '../search/rank';
@@ -12,7 +13,7 @@ import { receiptDigests, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
 
 export const SCHEMA_VERSION = 'context-compiler/4';
-export const ENGINE_VERSION = '0.2.0';
+export { ENGINE_VERSION };
 
 /** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
 export function staleEngineDetail(receipt: { readonly schemaVersion: string; readonly engineVersion?: unknown }): string {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import packageJson from '../../package.json';
+import { EXIT } from './command';
+import { main } from './main';
+
+async function run(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: process.cwd() });
+  return { code, stdout, stderr };
+}
+
+describe('--version and help <command>', () => {
+  it('prints the one version, package.json\'s, which receipts carry as the engine version', async () => {
+    const printed = await run('--version');
+    expect(printed).toEqual({ code: EXIT.ok, stdout: `${packageJson.version}\n`, stderr: '' });
+    const compiled = await run('compile', '--json');
+    expect((JSON.parse(compiled.stdout) as { receipt: { engineVersion: string } }).receipt.engineVersion).toBe(packageJson.version);
+  });
+
+  it('prints a command\'s own help for help <command>, the same as <command> --help', async () => {
+    const help = await run('help', 'drill');
+    expect(help.code).toBe(EXIT.ok);
+    expect(help).toEqual(await run('drill', '--help'));
+    expect(help.stdout).not.toContain('usage: context-compiler <command>');
+  });
+
+  it('refuses help for a command that does not exist', async () => {
+    const help = await run('help', 'compil');
+    expect(help.code).toBe(EXIT.invalid);
+    expect(help.stderr).toContain('unknown command "compil"');
+  });
+});
