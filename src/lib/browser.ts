@@ -1,0 +1,10 @@
+import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import { hashInWasm } from '../worker/hash-wasm';
+import { createApi } from './api';
+
+/**
+ * `import … from 'context-compiler'` through a browser bundler: the same functions as in Node, with
+ * SHA-256 in WebAssembly, which starts asynchronously: every call waits for it. See docs/API.md.
+ */
+export const { version, readRecords, compile, drill, diff, runSuite } = createApi({ ready: hashInWasm(), openDatabase: openInMemoryDatabase });
+export type { CompileAnswer, CompileInputs, ContextCompilerApi, DrillInputs, Inputs, ScenarioInputs, SuiteInputs } from './api';
