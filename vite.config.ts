@@ -1,25 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { CONTENT_SECURITY_POLICY } from './src/shared/content-security-policy';
 
-/**
- * The policy GitHub Pages cannot send as a header; 'wasm-unsafe-eval' lets SQLite compile its wasm and
- * nothing else. The compiler worker inherits it (it starts from a blob: URL), so it holds there too.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  // blob: for the worker's one-line bootstrap, through which the worker inherits this policy (src/app/worker-client.ts).
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "style-src 'self'",
-  "font-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
 
 /**
  * Puts the CSP meta first in <head> of the built page. The dev server injects inline scripts and

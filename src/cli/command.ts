@@ -4,6 +4,11 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** The folder relative paths are read from. */
   readonly cwd: string;
+  /**
+   * For a command that runs until stopped (`serve`): settles when the user asks it to stop (Ctrl+C or SIGTERM
+   * in the CLI). Only a command that calls it changes what Ctrl+C does.
+   */
+  readonly untilStopped?: () => Promise<void>;
 }
 
 /** Exit codes are the CLI's public contract. */

@@ -18,8 +18,15 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+const untilStopped = () =>
+  new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
+  untilStopped,
 });
