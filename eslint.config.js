@@ -19,7 +19,7 @@ const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Named ex
 const NO_CLOCK = { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The core takes time as input; it does not read the clock.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'bench/browser/.dist/**', 'bench/.cache/**', 'examples/*/node_modules/**', 'examples/*/test-results/**', 'dist-cli/**', 'dist-playwright/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'bench/browser/.dist/**', 'bench/.cache/**', 'examples/*/node_modules/**', 'examples/*/test-results/**', 'dist-cli/**', 'dist-playwright/**', 'dist-lib/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

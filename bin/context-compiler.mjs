@@ -1,10 +1,23 @@
 #!/usr/bin/env node
-// Runs the bundled CLI (built by `npm run build:cli`, and by `npm ci` through the prepare script).
+// Runs the bundled CLI. The package ships it built (npm pack builds it); in a clone of the repository the first
+// run builds it from the sources (`npm run build:cli` does the same).
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const bundle = new URL('../dist-cli/context-compiler.mjs', import.meta.url);
+const builder = new URL('../scripts/build-cli.mjs', import.meta.url);
 if (!existsSync(bundle)) {
-  process.stderr.write('context-compiler is not built: run `npm run build:cli` (npm ci does it) in the package folder.\n');
-  process.exit(1);
+  if (!existsSync(builder)) {
+    process.stderr.write('context-compiler: this installation has no CLI bundle (dist-cli/): reinstall the package.\n');
+    process.exit(1);
+  }
+  process.stderr.write('context-compiler: building the CLI from the sources (first run in this clone)…\n');
+  try {
+    execFileSync(process.execPath, [fileURLToPath(builder)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch {
+    process.stderr.write('context-compiler: the build failed; run `npm ci` in the clone, then `npm run build:cli`.\n');
+    process.exit(1);
+  }
 }
 await import(bundle.href);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 /** Written by a build or a run, so absent from a fresh clone: named in the docs, never checked in. */
-const GENERATED = ['dist/', 'dist-cli/', 'bench/results/', 'test-results/', 'node_modules/', 'bench/.cache/', 'bench/browser/.dist/'];
+const GENERATED = ['dist/', 'dist-cli/', 'dist-lib/', 'bench/results/', 'test-results/', 'node_modules/', 'bench/.cache/', 'bench/browser/.dist/'];
 /** Source folders a doc may name a path relative to (the one-record walk names `core/passes/plan.ts`). */
 const BASES = ['', 'src/'];
 const SOURCE_FILE = /\.(ts|tsx|mjs|js|sh)$/;

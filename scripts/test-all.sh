@@ -2,11 +2,16 @@
 # Every check, in the order a failure is cheapest to find. CI runs exactly this (via .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# On a supported Node line (22 or 24): the machine's own, else Node 22 fetched from the npm registry.
+if [[ -z "${CONTEXT_COMPILER_NODE:-}" ]]; then exec env CONTEXT_COMPILER_NODE=1 bash scripts/with-node.sh bash scripts/test-all.sh "$@"; fi
+echo "Testing on Node $(node --version)"
 bash scripts/ensure-chromium.sh
 npm run typecheck
 npm run lint
 # The unit tests include the PostgreSQL adapter's: a throwaway cluster (or the server POSTGRES_URL names) for their run.
 bash scripts/with-postgres.sh npm run test:unit
 npm run build
+# The tarball as a user installs it, in a project of its own: CLI, library, page object and serve.
+node scripts/installed-package-test.mjs
 npm run test:e2e
 bash scripts/acceptance-example.sh
