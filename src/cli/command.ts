@@ -21,6 +21,10 @@ export const EXIT = {
   failClosed: 2,
   /** Fire drill only: the receipt is stale and must be recompiled before work continues. */
   recompileRequired: 3,
+  /** `test` only: a case's expectations do not hold (the suites were read and run). */
+  expectationsFailed: 4,
+  /** The database could not be reached or refused the connection: nothing was read or written. */
+  databaseUnreachable: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -85,9 +85,14 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
 
   it('reports a server it cannot reach in one line, without the password', async () => {
     const refused = await run(cwd, 'load', '--database', 'postgresql://someone:hunter2@127.0.0.1:1/nothing', '--records', 'records.jsonl');
-    expect(refused.code).toBe(EXIT.invalid);
+    expect(refused.code).toBe(EXIT.databaseUnreachable);
+    expect(refused.stderr).toContain('DATABASE_UNREACHABLE');
     expect(refused.stderr).toContain('cannot connect to postgresql://someone:***@127.0.0.1:1/nothing');
     expect(refused.stderr).not.toContain('hunter2');
+    const keyValues = await run(cwd, 'compile', '--database', "host=127.0.0.1 port=1 dbname=nothing user=someone password='hunter 2'", '--contract', 'contract.json');
+    expect(keyValues.code).toBe(EXIT.databaseUnreachable);
+    expect(keyValues.stderr).toContain('cannot connect to host=127.0.0.1 port=1 dbname=nothing user=someone password=***');
+    expect(keyValues.stderr).not.toContain('hunter');
   });
 
   it('drill --database: a receipt compiled there is current; once a record changes it is stale, with the built-in drill\'s verdict but for the adapter it names', async () => {

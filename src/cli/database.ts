@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile';
-import { connect, redactUrl, type Connection } from '../adapters/postgres/connect';
+import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
 import { drillInDatabase } from '../adapters/postgres/drill';
 import type { Database } from '../adapters/postgres/schema';
 import { createTokeniser, type Tokeniser } from '../adapters/postgres/tokens';
@@ -21,9 +21,15 @@ export const databaseOptionSpec = {
   schema: { type: 'string', default: 'context_compiler' },
 } as const;
 
+/** The exit code of a database command's error: unreachable, a refusal in admission (no packet), or unusable input. */
+export function databaseErrorExit(error: CompileError): ExitCode {
+  if (error.code === 'DATABASE_UNREACHABLE') return EXIT.databaseUnreachable;
+  return error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+}
+
 /** Why a database command stopped on an error it did not expect: one line, no stack trace, no password. */
 export function databaseFailure(url: string, error: unknown): CompileError {
-  return { pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `the database ${redactUrl(url)} failed: ${error instanceof Error ? error.message : String(error)}` };
+  return { pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `the database ${describeDatabase(url)} failed: ${error instanceof Error ? error.message : String(error)}` };
 }
 
 /** The contract from its file, then a connection: what every database command but `load` starts with. */
@@ -68,7 +74,7 @@ export async function inScratchSchema(url: string, schema: string, io: CliIo, wo
   const opened = await connect(url, schema);
   if (!opened.ok) {
     io.stderr(renderError(opened.error));
-    return EXIT.invalid;
+    return databaseErrorExit(opened.error);
   }
   const database = opened.value;
   try {

@@ -22,6 +22,10 @@ function overview(): string {
     '',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
+    'exit: 0 done (packet emitted, may continue, every case passed) · 1 invalid input or usage · 2 fail-closed,',
+    '      no packet (drill: blocked) · 3 drill: recompile required · 4 test: an expectation does not hold',
+    '      · 5 the database could not be reached',
+    '',
   ].join('\n');
 }
 

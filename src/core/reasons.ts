@@ -86,6 +86,7 @@ export const REASONS = reasons({
   DANGLING_REFERENCE: { category: 'input', summary: 'A record or control names a record that does not exist.' },
   AMBIGUOUS_SUBJECT: { category: 'input', summary: "The contract's subject matches more than one identity." },
   UNKNOWN_CONTROL: { category: 'input', summary: 'The scenario has no control or late change with that id.' },
+  DATABASE_UNREACHABLE: { category: 'input', summary: 'The database could not be reached, or refused the connection: nothing was read or written.' },
 } as const);
 
 export type ReasonCode = keyof typeof REASONS;

@@ -3,33 +3,34 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { connectionTarget } from './connection-target';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
+
+
+/** How `--database`'s value is printed: the server it names, never a password. */
+export function describeDatabase(given: string, environment: Readonly<Record<string, string | undefined>> = process.env): string {
+  const target = connectionTarget(given, environment);
+  return target.ok ? target.shown : '(an unreadable connection string)';
+}
 
 export interface Connection extends Database {
   end(): Promise<void>;
 }
 
-/** The URL as it may be printed: without its password. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unreadable URL)';
-  }
-}
-
-/** Opens one connection; a refusal is a plain error that names the server (never its password), not a stack trace. */
-export async function connect(url: string, schema: string = DEFAULT_SCHEMA): Promise<Result<Connection, CompileError>> {
-  if (!/^postgres(ql)?:\/\//.test(url)) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `--database must be a postgres:// or postgresql:// URL, not ${redactUrl(url)}` });
-  const client = new pg.Client({ connectionString: url });
+/**
+ * Opens one connection to what `--database` names (connection-target.ts; `env` reads DATABASE_URL from
+ * `environment`); a refusal is a plain error that names the server (never its password), not a stack trace.
+ */
+export async function connect(given: string, schema: string = DEFAULT_SCHEMA, environment: Readonly<Record<string, string | undefined>> = process.env): Promise<Result<Connection, CompileError>> {
+  const target = connectionTarget(given, environment);
+  if (!target.ok) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `--database: ${target.problem}` });
+  const client = new pg.Client(target.config);
   // A connection the server drops emits 'error' outside any query; the query that was running fails on its own.
   client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {
-    return err({ pass: 'validate', code: 'INVALID_INPUT', message: `cannot connect to ${redactUrl(url)}: ${error instanceof Error ? error.message : String(error)}` });
+    return err({ pass: 'admit', code: 'DATABASE_UNREACHABLE', message: `cannot connect to ${target.shown}: ${error instanceof Error ? error.message : String(error)}` });
   }
   return ok({
     schema: quoteIdentifier(schema),

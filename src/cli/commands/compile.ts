@@ -11,7 +11,7 @@ import type { Baselines, CompileOutcome } from '../../core/result';
 import { buildUserView, serialiseUserView, type UserView } from '../../core/user-view';
 import { EXIT } from '../command';
 import type { DatabaseCompile } from '../../adapters/postgres/compile';
-import { adapterLine, compileContractInDatabase, databaseOptionSpec } from '../database';
+import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
 import { defineCommand } from '../define-command';
 import { audienceSchema, inputOptionSpec, noPositionals } from '../options';
@@ -40,7 +40,7 @@ options:
   --scenario ID|PATH   a built-in scenario id (retry-policy, atlas-credit-review, refund-desk) or a scenario file
   --control ID         switch on one of the scenario's controls (repeatable)
   --late-change ID     apply one of the scenario's declared late changes (repeatable)
-  --database URL       admit and rank in PostgreSQL, over the records \`load\` wrote there (Node only)
+  --database TARGET    admit and rank in PostgreSQL (a URL, key=value string or env: see load --help), over the records \`load\` wrote there (Node only)
   --schema NAME        the database schema holding them (default context_compiler)
   --view user|diagnostic  default diagnostic. user: every output is the user view, which counts but never
                        names records excluded for authorisation or deny reasons, and shows the user-view id
@@ -70,7 +70,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd);
       if (!compiled.ok) {
         io.stderr(renderError(compiled.error));
-        return compiled.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+        return databaseErrorExit(compiled.error);
       }
       outcome = compiled.value.outcome;
       // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over the records read back.

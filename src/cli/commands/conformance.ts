@@ -3,7 +3,7 @@ import { postgresUnderTest, referenceCompile } from '../../adapters/conformance/
 import { runErrorSemantics } from '../../adapters/conformance/errors';
 import { runConformanceSuite, type SuiteFinding } from '../../adapters/conformance/suite';
 import { probeCapabilities } from '../../adapters/postgres/adapter';
-import { connect, redactUrl, type Connection } from '../../adapters/postgres/connect';
+import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createTokeniser } from '../../adapters/postgres/tokens';
 import { CAPABILITIES } from '../../core/plan/adapter';
@@ -27,7 +27,7 @@ export const conformanceCommand = defineCommand({
   summary: "run the adapter conformance suite against a PostgreSQL server and print its capability report",
   usage: `usage: context-compiler conformance --database postgres://… [--schema NAME]
 options:
-  --database URL  the server to certify (the user needs CREATE on the database)
+  --database TARGET  the server to certify (a URL, key=value string or env: see load --help) (the user needs CREATE on the database)
   --schema NAME   a scratch schema, created, filled with generated cases and dropped (default context_compiler_conformance);
                   never the schema your records are loaded in
 Prints which gate semantics the server preserves, then runs every generated case through the PostgreSQL
@@ -45,7 +45,7 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
         if (!again.ok) throw new Error(again.error.message);
         return again.value;
       };
-      io.stdout(`capabilities of ${redactUrl(url)}:\n`);
+      io.stdout(`capabilities of ${describeDatabase(url)}:\n`);
       const probes = await probeCapabilities(database);
       for (const probe of probes) io.stdout(`  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`);
       const tokeniser = createTokeniser(await openInMemoryDatabase());

@@ -6,7 +6,7 @@ import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type ExitCode } from '../command';
 import { loadScenarioArgument, readReceiptFile, receiptReadExit } from '../load-inputs';
-import { databaseOptionSpec, drillContractInDatabase } from '../database';
+import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { renderError, renderVerdict } from '../render';
@@ -62,7 +62,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       const verdict = await drillContractInDatabase(values.database, values.schema, values.contract, receipt.value, io.cwd);
       if (!verdict.ok) {
         io.stderr(renderError(verdict.error));
-        return verdict.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+        return databaseErrorExit(verdict.error);
       }
       return showVerdict(verdict.value, values.json, io);
     }

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { connect, redactUrl } from '../../adapters/postgres/connect';
+import { connect, describeDatabase } from '../../adapters/postgres/connect';
 import { loadRecordSet } from '../../adapters/postgres/load';
 import { createTokeniser } from '../../adapters/postgres/tokens';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT } from '../command';
-import { databaseFailure, databaseOptionSpec } from '../database';
+import { databaseErrorExit, databaseFailure, databaseOptionSpec } from '../database';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { streamRecordsFile } from '../read-file';
@@ -21,11 +21,14 @@ export const loadCommand = defineCommand({
   summary: 'validate a records file and load it into PostgreSQL (creates or migrates the schema; loading it again changes nothing)',
   usage: `usage: context-compiler load --database postgres://… --records FILE.jsonl [--schema NAME]
 options:
-  --database URL       the PostgreSQL server and database (postgres://user:password@host:port/database)
+  --database TARGET    the PostgreSQL server and database: postgres://user:password@host:port/database,
+                       host=… port=… dbname=… user=… (libpq's key=value form), or env: DATABASE_URL,
+                       else the PG* variables and ~/.pgpass. sslmode: disable, require, verify-ca, verify-full
   --records FILE.jsonl the records, validated line by line as the app validates them; a bad line is named with its field
   --schema NAME        the schema to hold them (default context_compiler)
 The database then holds exactly this file's records, written in one transaction: nothing is half-written.
-exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing written)`,
+exit: 0 loaded · 1 invalid input, usage, or the database refused the load (nothing written) · 5 the database
+      could not be reached`,
   options,
   positionals: noPositionals,
   async run({ values, usageError }, io) {
@@ -38,7 +41,7 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing writt
     const opened = await connect(values.database, values.schema);
     if (!opened.ok) {
       io.stderr(renderError(opened.error));
-      return EXIT.invalid;
+      return databaseErrorExit(opened.error);
     }
     const database = opened.value;
     try {
@@ -49,7 +52,7 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing writt
         return EXIT.invalid;
       }
       const { layout, inserted, updated, deleted, unchanged } = report.value;
-      io.stdout(`loaded ${values.records} into ${redactUrl(values.database)} (schema ${values.schema}, ${layout}): ${inserted} inserted, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged\n`);
+      io.stdout(`loaded ${values.records} into ${describeDatabase(values.database)} (schema ${values.schema}, ${layout}): ${inserted} inserted, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged\n`);
       return EXIT.ok;
     } catch (error) {
       io.stderr(renderError({ ...databaseFailure(values.database, error), message: `${databaseFailure(values.database, error).message}; the load was rolled back, nothing was written` }));

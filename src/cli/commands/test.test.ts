@@ -50,10 +50,10 @@ describe('context-compiler test', () => {
     for (const { id } of scenario.controls) expect(text, id).toContain(`"controls": ["${id}"]`);
   });
 
-  it('fails a wrong expectation with exit 1, naming the case, the field and its line, the expected and the actual value', async () => {
+  it('fails a wrong expectation with exit 4 (not the usage exit 1), naming the case, the field and its line, the expected and the actual value', async () => {
     const folder = suiteFolder([{ name: 'right', expect: { outcome: 'packet' } }, WRONG_CASE]);
     const result = await run(['wrong.expect.json'], folder);
-    expect(result.code).toBe(EXIT.invalid);
+    expect(result.code).toBe(EXIT.expectationsFailed);
     expect(result.stdout).toContain('ok   workshop › right');
     expect(result.stdout).toContain('FAIL workshop › chat approval keeps NOTE-0311 out');
     expect(result.stdout).toContain('wrong.expect.json:21: cases[1].expect.records.ADR-0240.code: record ADR-0240: reason code');
@@ -65,7 +65,7 @@ describe('context-compiler test', () => {
   it('writes JUnit XML that parses and counts the failures, escaping what the names carry', async () => {
     const folder = suiteFolder([{ name: 'quotes "<&>\' and a \u0007 bell', expect: { outcome: 'packet' } }, WRONG_CASE, { ...WRONG_CASE, name: 'second' }]);
     const result = await run([folder, '--junit', 'report.xml']);
-    expect(result.code).toBe(EXIT.invalid);
+    expect(result.code).toBe(EXIT.expectationsFailed);
     const root = parseXml(readFileSync(join(result.cwd, 'report.xml'), 'utf8'));
     expect(root.name).toBe('testsuites');
     expect(root.attributes).toMatchObject({ tests: '3', failures: '2', errors: '0' });
@@ -81,7 +81,7 @@ describe('context-compiler test', () => {
 
   it('reports as JSON, with the line of each mismatch', async () => {
     const result = await run(['wrong.expect.json', '--json'], suiteFolder([WRONG_CASE]));
-    expect(result.code).toBe(EXIT.invalid);
+    expect(result.code).toBe(EXIT.expectationsFailed);
     const report = JSON.parse(result.stdout) as { passed: number; failed: number; suites: { cases: { name: string; passed: boolean; mismatches: { line: number; expected: string; record: string }[] }[] }[] };
     expect(report).toMatchObject({ passed: 0, failed: 1 });
     expect(report.suites[0]?.cases[0]?.mismatches[0]).toMatchObject({ line: 15, expected: 'EXCLUDE_SCOPE', record: 'ADR-0240' });

@@ -66,7 +66,7 @@ options:
                   ignoring case (repeatable: any of them)
   --junit FILE    also write the results as JUnit XML (for CI)
   --json          print the results as JSON
-exit: 0 every case passed · 1 a case failed, a suite could not be read or run, or usage`,
+exit: 0 every case passed · 4 a case failed · 1 a suite could not be read or run, no case to run, or usage`,
   options,
   positionals: anyPaths,
   async run({ values, positionals }, io) {
@@ -120,6 +120,7 @@ exit: 0 every case passed · 1 a case failed, a suite could not be read or run, 
       io.stdout(`${passed} passed, ${failed} failed${errors > 0 ? `, ${errors} suite${errors === 1 ? '' : 's'} not run` : ''} (${reports.length} suite${reports.length === 1 ? '' : 's'})\n`);
     }
     if (nothingRan) io.stderr(values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n');
-    return failed === 0 && errors === 0 && !nothingRan ? EXIT.ok : EXIT.invalid;
+    if (errors > 0 || nothingRan) return EXIT.invalid;
+    return failed === 0 ? EXIT.ok : EXIT.expectationsFailed;
   },
 });
