@@ -9,6 +9,7 @@ import { evalCommand } from './commands/eval';
 import { loadCommand } from './commands/load';
 import { serveCommand } from './commands/serve';
 import { testCommand } from './commands/test';
+import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
 import { ENGINE_VERSION } from '../core/version';
 
@@ -61,6 +62,10 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return name === undefined ? EXIT.invalid : EXIT.ok;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (rest.filter((arg) => arg === STANDARD_INPUT).length > 1) {
+    io.stderr('error: standard input (-) can be read for one input only\n');
+    return EXIT.invalid;
+  }
   if (!command) {
     io.stderr(`unknown command "${name}"\n${overview()}`);
     return EXIT.invalid;

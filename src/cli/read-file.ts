@@ -44,8 +44,31 @@ export function describeFileSystemError(error: unknown): string {
 
 const MB = 1024 * 1024;
 
+/** The name a user gives for standard input, as other command-line tools take it. */
+export const STANDARD_INPUT = '-';
+
+/** Standard input as text (decoded across chunk boundaries), for the file named `-`; main.ts lets one option name it. */
+function standardInput(): AsyncIterable<string> {
+  process.stdin.setEncoding('utf8');
+  return process.stdin as AsyncIterable<string>;
+}
+
+async function readAll(source: AsyncIterable<string>, limit: number): Promise<string | null> {
+  let text = '';
+  for await (const chunk of source) {
+    text += chunk;
+    if (text.length > limit) return null;
+  }
+  return text;
+}
+
 /** Reads a JSON document (contract, scenario, receipt) whole, after checking it is a file of a size a document can have. */
 export async function readDocument(path: string, display: string): Promise<Result<string, CompileError>> {
+  if (display === STANDARD_INPUT) {
+    const text = await readAll(standardInput(), MAX_DOCUMENT_BYTES);
+    if (text === null) return err(fileError('standard input', inputIssue({ file: 'standard input', path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: MAX_DOCUMENT_BYTES / MB, limit: MAX_DOCUMENT_BYTES / MB })));
+    return ok(text);
+  }
   try {
     const info = await stat(path);
     if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
@@ -60,6 +83,11 @@ export async function readDocument(path: string, display: string): Promise<Resul
 
 /** Streams a records file through the core's line reader, as the app does: never one string, whatever its size. */
 export async function streamRecordsFile(path: string, display: string): Promise<Result<RecordSet, CompileError>> {
+  if (display === STANDARD_INPUT) {
+    const reader = createJsonlRecordReader('standard input');
+    for await (const chunk of standardInput()) reader.push(chunk);
+    return reader.finish();
+  }
   const reader = createJsonlRecordReader(display);
   try {
     const info = await stat(path);
