@@ -9,6 +9,11 @@ export interface CliIo {
    * in the CLI). Only a command that calls it changes what Ctrl+C does.
    */
   readonly untilStopped?: () => Promise<void>;
+  /**
+   * One status line on stderr that each call rewrites in place (null clears it): given only when stderr is a
+   * terminal, so a log or a pipe never receives progress.
+   */
+  readonly progress?: (text: string | null) => void;
 }
 
 /** Exit codes are the CLI's public contract. */

@@ -1,6 +1,7 @@
 import { capHeapGrowth } from './heap';
 import { main } from './main';
 import { installSha256InNode } from './node-sha256';
+import { escapeForTerminal } from './terminal';
 
 /**
  * The process around `main`: the only place that touches process.argv, the streams and the exit code.
@@ -24,9 +25,13 @@ const untilStopped = () =>
     process.once('SIGTERM', () => resolve());
   });
 
+const columns = () => Math.max(20, (process.stderr.columns ?? 80) - 1);
+const progress = process.stderr.isTTY ? (text: string | null) => process.stderr.write(text === null ? '\r\x1b[2K' : `\r\x1b[2K${escapeForTerminal(text).slice(0, columns())}`) : undefined;
+
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   untilStopped,
+  progress,
 });

@@ -42,7 +42,7 @@ export type PlaceIssues = (error: CompileError) => Promise<CompileError>;
  * Builds the compile request from either a scenario (with controls and late changes) or a
  * records file plus a contract file (which have no controls of their own).
  */
-export async function loadInputs(options: InputOptions, cwd: string): Promise<Result<{ request: CompileRequest; scenario: LoadedScenario | null; place: PlaceIssues }, CompileError>> {
+export async function loadInputs(options: InputOptions, cwd: string, progress?: (text: string) => void): Promise<Result<{ request: CompileRequest; scenario: LoadedScenario | null; place: PlaceIssues }, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
       return err({ pass: 'validate', code: 'INVALID_INPUT', message: 'give --records and --contract together, or --scenario alone' });
@@ -52,7 +52,7 @@ export async function loadInputs(options: InputOptions, cwd: string): Promise<Re
     }
     const contractText = await readDocument(resolve(cwd, options.contract), options.contract);
     if (!contractText.ok) return contractText;
-    const records = await streamRecordsFile(resolve(cwd, options.records), options.records);
+    const records = await streamRecordsFile(resolve(cwd, options.records), options.records, progress);
     if (!records.ok) return records;
     const contract = parseContractJson(options.contract, contractText.value);
     if (!contract.ok) return contract;

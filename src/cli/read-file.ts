@@ -82,7 +82,7 @@ export async function readDocument(path: string, display: string): Promise<Resul
 }
 
 /** Streams a records file through the core's line reader, as the app does: never one string, whatever its size. */
-export async function streamRecordsFile(path: string, display: string): Promise<Result<RecordSet, CompileError>> {
+export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
   if (display === STANDARD_INPUT) {
     const reader = createJsonlRecordReader('standard input');
     for await (const chunk of standardInput()) reader.push(chunk);
@@ -92,7 +92,11 @@ export async function streamRecordsFile(path: string, display: string): Promise<
   try {
     const info = await stat(path);
     if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
-    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: MB })) reader.push(String(chunk));
+    const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
+    for await (const chunk of stream) {
+      reader.push(String(chunk));
+      progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+    }
   } catch (error) {
     return err(fileError(display, unreadable(display, error)));
   }

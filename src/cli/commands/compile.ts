@@ -25,6 +25,7 @@ const options = {
   'packet-out': { type: 'string' },
   'statement-out': { type: 'string' },
   'user-view-out': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Outputs that carry the diagnostic receipt, which names every record: never written from the user view. */
@@ -52,6 +53,7 @@ options:
   --statement-out FILE write the receipt as an in-toto Statement v1 (subjects: the packet text, the record set);
                        diagnostic view only
   --user-view-out FILE write the user-view document, the same bytes as the app's "Download user view"
+  --quiet              no progress line while a records file is read and compiled (shown only on a terminal)
 exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   options,
   positionals: noPositionals,
@@ -77,13 +79,16 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       baselines = audience.data === 'diagnostic' ? createCompiler(await openInMemoryDatabase()).baselines(compiled.value.request, outcome) : null;
       adapter = compiled.value.adapter;
     } else {
-      const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd);
+      const progress = values.quiet ? undefined : io.progress;
+      const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd, progress);
       if (!inputs.ok) {
         io.stderr(renderError(inputs.error));
         return EXIT.invalid;
       }
       const compiler = createCompiler(await openInMemoryDatabase());
+      progress?.(`compiling ${inputs.value.request.recordSet.records.length.toLocaleString('en')} records`);
       const result = compiler.compile(inputs.value.request);
+      progress?.(null);
       if (!result.ok) {
         io.stderr(renderError(await inputs.value.place(result.error)));
         return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;

@@ -14,6 +14,7 @@ import { renderError } from '../render';
 const options = {
   ...databaseOptionSpec,
   records: { type: 'string' },
+  quiet: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 export const loadCommand = defineCommand({
@@ -26,6 +27,7 @@ options:
                        else the PG* variables and ~/.pgpass. sslmode: disable, require, verify-ca, verify-full
   --records FILE.jsonl the records, validated line by line as the app validates them; a bad line is named with its field
   --schema NAME        the schema to hold them (default context_compiler)
+  --quiet              no progress line (it is shown only when stderr is a terminal)
 The database then holds exactly this file's records, written in one transaction: nothing is half-written.
 exit: 0 loaded · 1 invalid input, usage, or the database refused the load (nothing written) · 5 the database
       could not be reached`,
@@ -33,7 +35,9 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
   positionals: noPositionals,
   async run({ values, usageError }, io) {
     if (values.database === undefined || values.records === undefined) return usageError('give --database and --records');
-    const recordSet = await streamRecordsFile(resolve(io.cwd, values.records), values.records);
+    const progress = values.quiet ? undefined : io.progress;
+    const recordSet = await streamRecordsFile(resolve(io.cwd, values.records), values.records, progress);
+    progress?.(null);
     if (!recordSet.ok) {
       io.stderr(renderError(recordSet.error));
       return EXIT.invalid;
@@ -46,7 +50,8 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
     const database = opened.value;
     try {
       const tokeniser = createTokeniser(await openInMemoryDatabase());
-      const report = await loadRecordSet(database, values.records, recordSet.value, tokeniser, (done, total) => io.stderr(`writing records: ${done} / ${total}\n`));
+      const report = await loadRecordSet(database, values.records, recordSet.value, tokeniser, (done, total) => progress?.(`writing records: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`));
+      progress?.(null);
       if (!report.ok) {
         io.stderr(renderError(report.error));
         return EXIT.invalid;
