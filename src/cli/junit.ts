@@ -35,8 +35,8 @@ const attributes = (values: Readonly<Record<string, string | number>>) =>
 
 /**
  * JUnit XML as CI systems read it (Jenkins, GitLab, GitHub test reporters): one testsuite per suite file,
- * one testcase per case run, a failure per failing case with every mismatch in its text, and an error
- * for a suite that could not be run.
+ * one testcase per case run, a failure per failing case with every mismatch in its text, `skipped` for a
+ * case not run (skip, or another case's only), and an error for a suite that could not be run.
  */
 export function renderJunit(reports: readonly SuiteReport[]): string {
   let tests = 0;
@@ -61,15 +61,17 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
     const failed = result.cases.filter((entry) => !entry.passed).length;
     tests += result.cases.length;
     failures += failed;
+    const skipped = result.cases.filter((entry) => entry.skipped !== null).length;
     const cases = result.cases.map((entry) => {
       const open = `    <testcase${attributes({ name: entry.name, classname: result.suite, file: result.file })}`;
+      if (entry.skipped !== null) return `${open}>\n      <skipped${attributes({ message: entry.skipped })}/>\n    </testcase>`;
       if (entry.passed) return `${open}/>`;
       const first = entry.mismatches[0];
       const message = `${entry.mismatches.length} expectation${entry.mismatches.length === 1 ? '' : 's'} not met${first === undefined ? '' : `: ${first.subject}`}`;
       const body = entry.mismatches.flatMap((mismatch) => mismatchLines(report.loaded, mismatch)).join('\n');
       return `${open}>\n      <failure${attributes({ message, type: 'expectation' })}>${xmlText(body, true)}</failure>\n    </testcase>`;
     });
-    suites.push(`  <testsuite${attributes({ name: result.suite, file: result.file, tests: result.cases.length, failures: failed, errors: 0, time: report.seconds.toFixed(3) })}>\n${cases.join('\n')}\n  </testsuite>`);
+    suites.push(`  <testsuite${attributes({ name: result.suite, file: result.file, tests: result.cases.length, failures: failed, errors: 0, skipped, time: report.seconds.toFixed(3) })}>\n${cases.join('\n')}\n  </testsuite>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: 'context-compiler test', tests, failures, errors })}>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -102,7 +102,8 @@ export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Pr
     if (unknown !== null) return err(unknown);
     const request = { contract: contract.value, recordSet: recordSet.value };
     const compiler = createCompiler(await openInMemoryDatabase());
-    return ok({ compiler, prepare: () => ok(request) });
+    const universe = { controls: [], lateChanges: [], propositions: contract.value.requiredPropositions.map((proposition) => proposition.id) };
+    return ok({ compiler, prepare: () => ok(request), universe });
   }
   let scenarioFile: SuiteFile;
   if (inputs.scenario !== undefined) {
@@ -119,5 +120,6 @@ export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Pr
   if (unknown !== null) return err(unknown);
   const compiler = createCompiler(await openInMemoryDatabase());
   const loadedScenario = scenario.value;
-  return ok({ compiler, prepare: (selection) => prepareScenario(loadedScenario, selection) });
+  const universe = { ...declared, propositions: loadedScenario.scenario.contract.requiredPropositions.map((proposition) => proposition.id) };
+  return ok({ compiler, prepare: (selection) => prepareScenario(loadedScenario, selection), universe });
 }

@@ -31,7 +31,7 @@ const WRONG_CASE = {
 
 describe('context-compiler test', () => {
   it('passes every suite shipped with the built-in scenarios (no PATH, or the fixtures folder)', async () => {
-    const shipped = await run([]);
+    const shipped = await run(['-v']);
     expect(shipped.stderr).toBe('');
     expect(shipped.code).toBe(EXIT.ok);
     expect(shipped.stdout).not.toContain('FAIL');
@@ -52,7 +52,7 @@ describe('context-compiler test', () => {
 
   it('fails a wrong expectation with exit 4 (not the usage exit 1), naming the case, the field and its line, the expected and the actual value', async () => {
     const folder = suiteFolder([{ name: 'right', expect: { outcome: 'packet' } }, WRONG_CASE]);
-    const result = await run(['wrong.expect.json'], folder);
+    const result = await run(['wrong.expect.json', '-v'], folder);
     expect(result.code).toBe(EXIT.expectationsFailed);
     expect(result.stdout).toContain('ok   workshop › right');
     expect(result.stdout).toContain('FAIL workshop › chat approval keeps NOTE-0311 out');
@@ -88,7 +88,7 @@ describe('context-compiler test', () => {
   });
 
   it('runs only the cases whose suite or case name matches --filter, and exits 1 when none does', async () => {
-    const byCase = await run(['--filter', 'SEED 000', '--filter', 'policy v4']);
+    const byCase = await run(['-v', '--filter', 'SEED 000', '--filter', 'policy v4']);
     expect(byCase.code).toBe(EXIT.ok);
     expect(byCase.stdout).toMatch(/^5 passed, 0 failed \(5 suites\)$/m);
     expect(byCase.stdout).toContain('refund-desk: an email shows a request, never an approval › policy v4 replaces v3 after the receipt');
@@ -120,7 +120,7 @@ describe('context-compiler test', () => {
   ])('refuses a suite with %s, naming file, line and field, and still runs the others', async (_what, cases, inputs, message) => {
     const folder = suiteFolder(cases, inputs);
     writeFileSync(join(folder, 'good.expect.json'), JSON.stringify({ suite: 'good', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'packet', expect: { outcome: 'packet' } }] }));
-    const result = await run([folder]);
+    const result = await run([folder, '-v']);
     expect(result.code).toBe(EXIT.invalid);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/^\s+at /m);

@@ -1,126 +1,126 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { ok, type CompileError } from '../../core/errors';
-import { mismatchLines } from '../../core/expectations/report';
+import { ok } from '../../core/errors';
+import { coverageOf, lowestPercent, type CoverageUniverse, type Exercised } from '../../core/expectations/coverage';
 import { runSuite, type CaseFilter } from '../../core/expectations/run';
 import { SUITE_SUFFIX } from '../../core/expectations/suite';
-import { EXIT } from '../command';
+import { EXIT, type ExitCode } from '../command';
+import { matchesAnyFilter, parseCaseFilter } from '../case-filter';
 import { renderJunit, type SuiteReport } from '../junit';
-import { findSuiteFiles, readSuiteFile, suiteEnvironment } from '../load-suite';
+import { findSuiteFiles, readSuiteFile, suiteEnvironment, type SuiteFile } from '../load-suite';
 import { defineCommand } from '../define-command';
 import { inputError, type PositionalRule } from '../options';
 import { describeFileSystemError } from '../read-file';
-import { renderError } from '../render';
+import { renderCoverage, renderReports, reportJson, totalsOf } from '../test-report';
+import { watchSuites } from '../watch-suites';
 
 const options = {
   json: { type: 'boolean', default: false },
   junit: { type: 'string' },
   filter: { type: 'string', multiple: true, default: [] },
+  verbose: { type: 'boolean', short: 'v', default: false },
+  coverage: { type: 'boolean', default: false },
+  'min-coverage': { type: 'string' },
+  watch: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 const anyPaths: PositionalRule<readonly string[]> = (given) => ok(given);
 
-/** A case runs when some filter is part of its suite's name or its own (with a matrix row's label), ignoring case. */
-function filterOf(filters: readonly string[]): CaseFilter {
-  const wanted = filters.map((filter) => filter.toLowerCase());
-  return (suite, caseName) => wanted.length === 0 || wanted.some((filter) => suite.toLowerCase().includes(filter) || caseName.toLowerCase().includes(filter));
+/** Reads and runs every suite file once, each against its own inputs. */
+async function runAll(files: readonly SuiteFile[], include: CaseFilter): Promise<{ reports: SuiteReport[]; exercised: Exercised[]; universes: CoverageUniverse[] }> {
+  const reports: SuiteReport[] = [];
+  const exercised: Exercised[] = [];
+  const universes: CoverageUniverse[] = [];
+  for (const file of files) {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    const loaded = await readSuiteFile(file);
+    if (!loaded.ok) {
+      reports.push({ file: file.display, seconds: seconds(), suite: null, error: loaded.error });
+      continue;
+    }
+    const env = await suiteEnvironment(file, loaded.value);
+    if (!env.ok) {
+      reports.push({ file: file.display, seconds: seconds(), suite: loaded.value.suite.suite, error: env.error });
+      continue;
+    }
+    const result = runSuite(loaded.value, env.value, include);
+    if (env.value.universe !== undefined) universes.push(env.value.universe);
+    for (const entry of result.cases) exercised.push(entry.exercised);
+    reports.push({ file: file.display, seconds: seconds(), loaded: loaded.value, result });
+  }
+  return { reports, exercised, universes };
 }
 
-function errorJson(error: CompileError) {
-  return { pass: error.pass, code: error.code, message: error.message, issues: error.issues ?? [] };
-}
-
-function reportJson(reports: readonly SuiteReport[], passed: number, failed: number, errors: number) {
-  return {
-    passed,
-    failed,
-    errors,
-    suites: reports.map((report) =>
-      report.result === undefined
-        ? { file: report.file, suite: report.suite, error: errorJson(report.error), cases: [] }
-        : {
-            file: report.file,
-            suite: report.result.suite,
-            error: null,
-            cases: report.result.cases.map((entry) => ({
-              ...entry,
-              mismatches: entry.mismatches.map((mismatch) => ({ ...mismatch, line: report.loaded.locator.lineOf(mismatch.path) ?? null })),
-            })),
-          },
-    ),
-  };
+/** The union of what the suites' inputs offer: coverage is over every suite run together. */
+function unionOf(universes: readonly CoverageUniverse[]): CoverageUniverse {
+  const all = (pick: (universe: CoverageUniverse) => readonly string[]) => [...new Set(universes.flatMap(pick))];
+  return { controls: all((universe) => universe.controls), lateChanges: all((universe) => universe.lateChanges), propositions: all((universe) => universe.propositions) };
 }
 
 export const testCommand = defineCommand({
   name: 'test',
   summary: 'run expectation suites (*.expect.json): what a contract must decide, case by case',
-  usage: `usage: context-compiler test [PATH...] [--filter TEXT]... [--junit FILE] [--json]
+  usage: `usage: context-compiler test [PATH...] [--filter PATTERN]... [-v] [--coverage] [--min-coverage N]
+                             [--junit FILE] [--json] [--watch]
 Runs every case of every expectation suite named: files as given, folders searched for *${SUITE_SUFFIX}
 (no PATH: the suites shipped with the built-in scenarios). Each case is compiled with its controls and
 late changes (each row of its matrix on its own) and its expectations are compared with the packet, the
 trace, the evidence slots, the fire drill and the naive and post-filter packets. A failing case is printed
-with the file, line and field of each expectation that does not hold, expected against actual.
+with the file, line and field of each expectation that does not hold, expected against what was decided.
+A case marked "skip" is not run; when some case of a suite is marked "only", the others are skipped.
 options:
-  --filter TEXT   run only cases whose suite or case name (with its matrix row) contains TEXT,
-                  ignoring case (repeatable: any of them)
-  --junit FILE    also write the results as JUnit XML (for CI)
-  --json          print the results as JSON
-exit: 0 every case passed · 4 a case failed · 1 a suite could not be read or run, no case to run, or usage`,
+  --filter PATTERN  run only matching cases (repeatable: any of them). A glob (* and ?, ignoring case) on
+                    the suite or case name; suite:, case:, control: or record: narrows it to that field
+                    (control:remove-*, record:ADR-02??). Without a wildcard it matches part of the value
+  -v, --verbose     a line for every case, passed and skipped too (default: failures and totals)
+  --coverage        which reason codes, failed gates, controls, late changes and propositions the cases
+                    reached, and which they never did (also in --json)
+  --min-coverage N  fail (exit 4) when any of those is under N percent (implies --coverage)
+  --junit FILE      also write the results as JUnit XML (for CI)
+  --json            print the results as JSON
+  --watch           run again whenever a suite file or an input it names changes (Ctrl+C stops)
+exit: 0 every case passed · 4 a case failed, or coverage under --min-coverage · 1 a suite could not be read
+      or run, no case to run, or usage`,
   options,
   positionals: anyPaths,
-  async run({ values, positionals }, io) {
+  async run({ values, positionals, usageError }, io) {
+    const minimum = values['min-coverage'] === undefined ? null : Number(values['min-coverage']);
+    if (minimum !== null && !(Number.isFinite(minimum) && minimum >= 0 && minimum <= 100)) return usageError(`--min-coverage must be a percentage from 0 to 100, not ${values['min-coverage']}`);
     const files = findSuiteFiles(positionals, io.cwd);
     if (!files.ok) return inputError(io, files.error);
-    const include = filterOf(values.filter);
-    const reports: SuiteReport[] = [];
-    for (const file of files.value) {
-      const started = performance.now();
-      const seconds = () => (performance.now() - started) / 1000;
-      const loaded = await readSuiteFile(file);
-      if (!loaded.ok) {
-        reports.push({ file: file.display, seconds: seconds(), suite: null, error: loaded.error });
-        continue;
-      }
-      const env = await suiteEnvironment(file, loaded.value);
-      if (!env.ok) {
-        reports.push({ file: file.display, seconds: seconds(), suite: loaded.value.suite.suite, error: env.error });
-        continue;
-      }
-      reports.push({ file: file.display, seconds: seconds(), loaded: loaded.value, result: runSuite(loaded.value, env.value, include) });
-    }
-    const cases = reports.flatMap((report) => report.result?.cases ?? []);
-    const failed = cases.filter((entry) => !entry.passed).length;
-    const errors = reports.filter((report) => report.result === undefined).length;
-    const passed = cases.length - failed;
-    const nothingRan = cases.length === 0 && errors === 0;
-
-    if (values.junit !== undefined) {
-      try {
-        writeFileSync(resolve(io.cwd, values.junit), renderJunit(reports));
-      } catch (error) {
-        io.stderr(`error: cannot write the JUnit report ${values.junit}: ${describeFileSystemError(error)}\n`);
-        return EXIT.invalid;
-      }
-    }
-    if (values.json) {
-      io.stdout(`${JSON.stringify(reportJson(reports, passed, failed, errors), null, 2)}\n`);
-    } else {
-      for (const report of reports) {
-        if (report.result === undefined) {
-          io.stdout(`ERROR ${report.suite ?? report.file}: the suite could not be run\n`);
-          io.stderr(renderError(report.error));
-          continue;
-        }
-        for (const entry of report.result.cases) {
-          io.stdout(`${entry.passed ? 'ok  ' : 'FAIL'} ${report.result.suite} › ${entry.name}\n`);
-          for (const mismatch of entry.mismatches) io.stdout(`${mismatchLines(report.loaded, mismatch).map((text) => `     ${text}`).join('\n')}\n`);
+    const filters = values.filter.map(parseCaseFilter);
+    const include: CaseFilter = (suite, variant, name) => matchesAnyFilter(filters, suite, variant, name);
+    const once = async (): Promise<ExitCode> => {
+      const { reports, exercised, universes } = await runAll(files.value, include);
+      const totals = totalsOf(reports);
+      const coverage = values.coverage || minimum !== null ? coverageOf(exercised, unionOf(universes)) : null;
+      const nothingRan = totals.passed + totals.failed === 0 && totals.errors === 0;
+      if (values.junit !== undefined) {
+        try {
+          writeFileSync(resolve(io.cwd, values.junit), renderJunit(reports));
+        } catch (error) {
+          io.stderr(`error: cannot write the JUnit report ${values.junit}: ${describeFileSystemError(error)}\n`);
+          return EXIT.invalid;
         }
       }
-      io.stdout(`${passed} passed, ${failed} failed${errors > 0 ? `, ${errors} suite${errors === 1 ? '' : 's'} not run` : ''} (${reports.length} suite${reports.length === 1 ? '' : 's'})\n`);
-    }
-    if (nothingRan) io.stderr(values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n');
-    if (errors > 0 || nothingRan) return EXIT.invalid;
-    return failed === 0 ? EXIT.ok : EXIT.expectationsFailed;
+      if (values.json) io.stdout(`${JSON.stringify(reportJson(reports, totals, coverage), null, 2)}\n`);
+      else {
+        renderReports(reports, totals, values.verbose, io.stdout, io.stderr);
+        if (coverage !== null) io.stdout(renderCoverage(coverage));
+      }
+      if (nothingRan) io.stderr(values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n');
+      if (totals.errors > 0 || nothingRan) return EXIT.invalid;
+      const lowest = coverage === null ? null : lowestPercent(coverage);
+      if (minimum !== null && lowest !== null && lowest.percent < minimum) {
+        io.stderr(`coverage of ${lowest.dimension} is ${lowest.percent}%, under --min-coverage ${minimum}%\n`);
+        return EXIT.expectationsFailed;
+      }
+      return totals.failed === 0 ? EXIT.ok : EXIT.expectationsFailed;
+    };
+    if (!values.watch) return once();
+    if (io.untilStopped === undefined) return usageError('--watch runs until it is stopped, which this caller cannot do');
+    return watchSuites(files.value, once, io, io.untilStopped);
   },
 });

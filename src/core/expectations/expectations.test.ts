@@ -97,7 +97,7 @@ describe('the expectation runner', () => {
       { name: 'a', expect: { outcome: 'packet' } },
       { name: 'b', expect: { outcome: 'packet' } },
     ]);
-    expect(runSuite(loaded, env, (_suite, name) => name === 'b').cases.map((entry) => entry.name)).toEqual(['b']);
+    expect(runSuite(loaded, env, (_suite, _variant, name) => name === 'b').cases.map((entry) => entry.name)).toEqual(['b']);
   });
 });
 

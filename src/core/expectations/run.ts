@@ -3,6 +3,7 @@ import { drill } from '../drill';
 import type { CompileError, Result } from '../errors';
 import type { JsonPath } from '../format/json-text';
 import type { Audience } from '../disclosure';
+import { exercisedBy, type CoverageUniverse, type Exercised } from './coverage';
 import { mismatchesOf, type Mismatch, type Observed } from './check';
 import { variantName, variantsOf, type CaseVariant, type LoadedSuite } from './suite';
 import { expectationForUser, linkForUser, observedForUser, visibleIds } from './user-view';
@@ -19,6 +20,8 @@ export interface SwitchSelection {
 export interface SuiteEnvironment {
   readonly compiler: Compiler;
   readonly prepare: (selection: SwitchSelection) => Result<CompileRequest, CompileError>;
+  /** What the inputs offer to be reached, for coverage; absent where no one asks for coverage. */
+  readonly universe?: CoverageUniverse;
 }
 
 export interface CaseResult {
@@ -31,10 +34,15 @@ export interface CaseResult {
   readonly lateChanges: readonly string[];
   /** Where the case (or its matrix row) is written in the suite file. */
   readonly path: JsonPath;
+  /** True for a skipped case too: it has no mismatch. */
   readonly passed: boolean;
+  /** Why the case was not run (`skip`, or another case's `only`), or null when it ran. */
+  readonly skipped: string | null;
   readonly mismatches: readonly Mismatch[];
   /** The user view only: where the expectations it cannot check are written (about a record it does not show, or the baselines). */
   readonly notChecked: readonly JsonPath[];
+  /** What the run reached, for coverage (in the user view, only what that view shows). */
+  readonly exercised: Exercised;
 }
 
 export interface SuiteResult {
@@ -44,7 +52,7 @@ export interface SuiteResult {
 }
 
 /** Which runs to make: every one unless the caller filters (`--filter`). `name` is the run's, `case [controls a]` for a matrix row. */
-export type CaseFilter = (suite: string, name: string) => boolean;
+export type CaseFilter = (suite: string, variant: CaseVariant, name: string) => boolean;
 
 function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
   const { compiler } = env;
@@ -78,8 +86,12 @@ export function runVariant(variant: CaseVariant, env: SuiteEnvironment, audience
   const observed = observe(variant, env);
   let mismatches: Mismatch[];
   let notChecked: readonly JsonPath[] = [];
+  // The drill's late changes are switched on too, after the frozen receipt.
+  const switches = { controls: variant.selection.controls, lateChanges: [...variant.selection.lateChanges, ...(variant.entry.expect.drill?.lateChanges ?? [])] };
+  let exercised = exercisedBy(observed, switches);
   if (audience === 'user') {
     const shown = observedForUser(observed);
+    exercised = exercisedBy(shown, switches);
     const visible = visibleIds(shown);
     const check = expectationForUser(variant.entry.expect, visible, at);
     notChecked = check.notChecked;
@@ -93,16 +105,35 @@ export function runVariant(variant: CaseVariant, env: SuiteEnvironment, audience
     lateChanges: variant.selection.lateChanges,
     path: variant.path,
     passed: mismatches.length === 0,
+    skipped: null,
     mismatches,
     notChecked,
+    exercised,
   };
+}
+
+function skipReason(variant: CaseVariant, focused: boolean): string | null {
+  const { skip, only } = variant.entry;
+  if (skip !== undefined) return skip === true ? 'skip' : skip;
+  return focused && only !== true ? 'another case of the suite is marked only' : null;
+}
+
+const NOTHING_EXERCISED: Exercised = { codes: [], gates: [], controls: [], lateChanges: [], propositions: [] };
+
+function skippedResult(variant: CaseVariant, reason: string): CaseResult {
+  const { controls, lateChanges } = variant.selection;
+  return { name: variantName(variant), caseName: variant.entry.name, variant: variant.label, controls, lateChanges, path: variant.path, passed: true, skipped: reason, mismatches: [], notChecked: [], exercised: NOTHING_EXERCISED };
 }
 
 /** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */
 export function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true, audience: Audience = 'diagnostic'): SuiteResult {
   const { suite } = loaded;
+  const focused = suite.cases.some((entry) => entry.only === true);
   const cases = variantsOf(suite)
-    .filter((variant) => include(suite.suite, variantName(variant)))
-    .map((variant) => runVariant(variant, env, audience));
+    .filter((variant) => include(suite.suite, variant, variantName(variant)))
+    .map((variant) => {
+      const reason = skipReason(variant, focused);
+      return reason === null ? runVariant(variant, env, audience) : skippedResult(variant, reason);
+    });
   return { file: loaded.file, suite: suite.suite, cases };
 }

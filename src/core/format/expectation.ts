@@ -112,9 +112,14 @@ export const expectationCaseSchema = z
     lateChanges: z.array(idSchema).optional(),
     /** Runs the same expectations under each set of switches, instead of `controls` and `lateChanges`. */
     matrix: z.array(controlSetSchema).min(1).optional(),
+    /** Not run, and reported as skipped: `true`, or the reason. */
+    skip: z.union([z.literal(true), nameSchema]).optional(),
+    /** Run only the cases of this suite marked `only`; the others are reported as skipped. */
+    only: z.literal(true).optional(),
     expect: expectationSchema,
   })
   .superRefine((value, ctx) => {
+    if (value.skip !== undefined && value.only !== undefined) ctx.addIssue({ code: 'custom', path: ['only'], message: 'give skip or only, not both' });
     if (value.matrix !== undefined && (value.controls !== undefined || value.lateChanges !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['matrix'], message: 'give matrix, or controls and lateChanges, not both' });
     }
