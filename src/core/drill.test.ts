@@ -82,12 +82,12 @@ describe('drill', () => {
     expect(verdict.diff?.contract).toEqual([{ field: 'task', before: 'Answer the refund question', after: 'Another task' }]);
   });
 
-  it('says when a stale receipt could not be reperformed: its records are not at hand', () => {
+  it('says when a stale receipt could only be re-performed on the records still at hand', () => {
     const prior = receiptOf(request());
     const edited = [baseRecords[0] as SourceRecord, buildRecord({ id: 'outside', scope: 'legal', tokens: 99 })];
     const verdict = drill(compiler, { ...request(edited, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
     expect(verdict).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: null });
-    expect(verdict.message).toMatch(/not reperformed/);
+    expect(verdict.message).toMatch(/its claims on the records still at hand held when reperformed/);
   });
 
   it('asks for a recompile when the packet the current inputs compile to differs', () => {

@@ -2,6 +2,7 @@ import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION, staleEngineDetail } from './passes/attest';
 import { REASONS, type ReasonCode } from './reasons';
+import { contradictedClaim, sameDeclaredTerms } from './receipt-claims';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
 import type { CompileOutcome, DrillAction, DrillVerdict, Receipt } from './result';
 
@@ -28,7 +29,7 @@ export interface ReceiptVerdict extends DrillVerdict {
   readonly diff: ReceiptDiff | null;
   /** The same diff as the user view may show it (no record the user view withholds is named). */
   readonly userDiff: ReceiptDiff | null;
-  /** RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ. */
+  /** RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ, or its first claim the records still at hand contradict. */
   readonly mismatch: FirstDifference | null;
   /**
    * True when compiling the receipt's declared inputs reproduced it byte for byte, false when it did
@@ -144,11 +145,13 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
   const records = declaredInputs?.recordSet ?? current.recordSet;
   const candidates: CompileRequest[] = declaredInputs ? [declaredInputs] : [];
   candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges });
+  let ownContract: Receipt | null = null;
   for (const candidate of candidates) {
     if (reperformance !== null) break;
     const again = compiler.compile(candidate);
     if (!again.ok) continue;
     compiled.push(again.value);
+    if (candidate.contract === prior.contract) ownContract = again.value.receipt;
     if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
   }
   if (reperformance !== null && !reproduces(reperformance, prior)) {
@@ -162,8 +165,23 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
     });
   }
 
+  // Its record set is not at hand: every claim that can still be checked is, so a forgery cannot pass for stale.
+  const terms = reperformance === null ? (compiled.find((outcome) => sameDeclaredTerms(outcome.receipt, prior))?.receipt ?? null) : null;
+  if (reperformance === null) {
+    const claim = ownContract !== null && ownContract.contractFingerprint !== prior.contractFingerprint ? { path: 'contractFingerprint', recordId: null } : terms && contradictedClaim(prior, terms);
+    if (claim) {
+      return verdict('block', 'RECEIPT_MISMATCH', 'Its own contract decides otherwise for a record still at hand in the version it names.', {
+        currentReceiptId,
+        diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
+        mismatch: claim,
+        reperformed: false,
+      });
+    }
+  }
+
   const diff = diffReceipts(prior, currentReceipt);
-  const checked = reperformance === null ? ' Its own inputs were not at hand, so its claims were not reperformed.' : '';
+  const checked =
+    reperformance !== null ? '' : terms !== null ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.' : ' Its own inputs were not at hand, so its claims were not reperformed.';
   if (now.value.status === 'fail_closed') {
     return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
   }
