@@ -96,3 +96,30 @@ describe('a forgery cannot earn a stale verdict', () => {
     expect(judged).toBeGreaterThan(60);
   });
 });
+
+describe('a receipt made by another store', () => {
+  /** The same compiler, naming another adapter in every receipt it makes: how a second store's answers look. */
+  const otherStore = (): Pick<Compiler, 'compile'> => ({
+    compile: (request) => {
+      const compiled = compiler.compile(request);
+      if (!compiled.ok) return compiled;
+      const { receiptId: _, ...body } = compiled.value.receipt;
+      const named = { ...body, executedBy: { ...body.executedBy, adapter: 'postgresql', adapterVersion: '1' } };
+      return { ok: true, value: { ...compiled.value, receipt: { receiptId: receiptIdOf(named), ...named } } };
+    },
+  });
+
+  it('is judged on its claims: current when the other store reproduces everything but its own name, and the verdict names both', () => {
+    const made = valueOf(compiler.compile(inputs())).receipt;
+    const verdict = drill(otherStore(), { ...inputs(), priorReceipt: made, declaredChanges: [] });
+    expect(verdict).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT', reperformed: true });
+    expect(verdict.message).toContain('made by the sqlite adapter 2 and reperformed by the postgresql adapter 1');
+    expect(verdict.message).not.toMatch(/Do not continue/);
+  });
+
+  it('is still refused when a claim is false', () => {
+    const made = valueOf(compiler.compile(inputs())).receipt;
+    const forged = withBody(made, { trace: made.trace.map((row) => (row.id === 'outside' ? { ...row, tokens: row.tokens + 1 } : row)) });
+    expect(drill(otherStore(), { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'trace[outside].tokens' } });
+  });
+});

@@ -4,7 +4,7 @@ import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION, staleEngineDetail } from '
 import { REASONS, type ReasonCode } from './reasons';
 import { contradictedClaim, sameDeclaredTerms } from './receipt-claims';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
-import type { CompileOutcome, DrillAction, DrillVerdict, Receipt } from './result';
+import type { CompileOutcome, DrillAction, DrillVerdict, Receipt, ReceiptAdmission } from './result';
 
 export interface DrillRequest extends CompileRequest {
   /** The receipt frozen before the late change, or handed in to be checked. */
@@ -50,9 +50,32 @@ function sameInputs(a: Receipt, b: Receipt): boolean {
   );
 }
 
-/** Whether `candidate` is `receipt` exactly: the same id and every field equal, so the same canonical bytes. */
+/**
+ * `receipt` as `store` would name it: the adapter and its version are the one thing two stores that agree
+ * on every claim write differently, so a receipt is compared with another store's reperformance this way.
+ * The plan digest the adapter echoed is kept: it is a claim.
+ */
+export function namingStoreOf(receipt: Receipt, store: ReceiptAdmission): Receipt {
+  if (receipt.executedBy.adapter === store.adapter && receipt.executedBy.adapterVersion === store.adapterVersion) return receipt;
+  const { receiptId: _id, ...body } = receipt;
+  const named = { ...body, executedBy: { ...body.executedBy, adapter: store.adapter, adapterVersion: store.adapterVersion } };
+  return { receiptId: receiptIdOf(named), ...named };
+}
+
+const storeName = ({ adapter, adapterVersion }: ReceiptAdmission) => `the ${adapter} adapter ${adapterVersion}`;
+
+/** Whether `candidate`, named as the receipt's store names itself, is `receipt` exactly: the same id and every field equal, so the same canonical bytes. */
 function reproduces(candidate: Receipt, receipt: Receipt): boolean {
-  return candidate.receiptId === receipt.receiptId && firstDifference(receipt, candidate) === null;
+  const named = namingStoreOf(candidate, receipt.executedBy);
+  return named.receiptId === receipt.receiptId && firstDifference(receipt, named) === null;
+}
+
+/** What a verdict adds when another store than the receipt's reperformed it: which made it, which judged it. */
+function storesLine(prior: Receipt, reperformedBy: Receipt): string {
+  const made = prior.executedBy;
+  const again = reperformedBy.executedBy;
+  if (made.adapter === again.adapter && made.adapterVersion === again.adapterVersion) return '';
+  return `It was made by ${storeName(made)} and reperformed by ${storeName(again)}: the same bytes but for the adapter's name.`;
 }
 
 /**
@@ -134,7 +157,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
     if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`, { currentReceiptId, reperformed: true });
     const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
     if (unapplied.length > 0) return verdict('recompile_required', 'LATE_USER_INPUT_NOT_APPLIED', `Declared after the receipt: ${unapplied.join(', ')}.`, { currentReceiptId, reperformed: true });
-    return verdict('continue', 'RECEIPT_CURRENT', '', { currentReceiptId, reperformed: true });
+    return verdict('continue', 'RECEIPT_CURRENT', storesLine(prior, currentReceipt), { currentReceiptId, reperformed: true });
   }
 
   // Not what the current inputs compile to. Reperform the receipt's own inputs, if at hand, to tell one that
@@ -155,11 +178,11 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
     if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
   }
   if (reperformance !== null && !reproduces(reperformance, prior)) {
-    const mismatch = firstDifference(prior, reperformance);
+    const mismatch = firstDifference(prior, namingStoreOf(reperformance, prior.executedBy));
     // The message names no record (the user view may withhold it); the diff names the first difference.
     return verdict('block', 'RECEIPT_MISMATCH', `Compiling its declared inputs gives receipt ${reperformance.receiptId}.`, {
       currentReceiptId,
-      diff: diffReceipts(prior, reperformance),
+      diff: diffReceipts(prior, namingStoreOf(reperformance, prior.executedBy)),
       mismatch,
       reperformed: false,
     });
@@ -181,7 +204,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
 
   const diff = diffReceipts(prior, currentReceipt);
   const checked =
-    reperformance !== null ? '' : terms !== null ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.' : ' Its own inputs were not at hand, so its claims were not reperformed.';
+    reperformance !== null ? ` ${storesLine(prior, reperformance)}`.trimEnd() : terms !== null ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.' : ' Its own inputs were not at hand, so its claims were not reperformed.';
   if (now.value.status === 'fail_closed') {
     return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
   }
