@@ -317,6 +317,8 @@ export const ISSUES = {
   RECEIPT_UNUSABLE: ({ code, detail }: { code: string; detail: string }) => `${code}: ${isReasonCode(code) ? REASONS[code].summary : ''} ${detail}`,
   RECEIPT_ID_MISMATCH: () => "does not hash the receipt's content: it was edited after its id was computed",
   RECEIPT_ENGINE: ({ detail }: { detail: string }) => detail,
+  NOTHING_TO_JUDGE_AGAINST: () =>
+    'the receipt hashes to its own id, but there is nothing to judge its claims against: give the current inputs with --scenario ID|PATH, --records FILE --contract FILE, or --database URL --contract FILE',
   USER_VIEW_NOT_RECEIPT: () => 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead',
   NOT_RECOGNISED: ({ start }: { start: string | null }) =>
     `not a records JSONL file, contract, scenario or receipt: ${start === null ? 'it is empty' : `it starts ${start}`}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,
