@@ -332,6 +332,14 @@ export function parseScenarioJson(
   return checkChangeTexts(file, { scenario, recordSet: createRecordSet(scenario.records, inlineLocations) }, locator);
 }
 
+/**
+ * A scenario whose records file the reader streamed apart from it (the CLI from disk, the app from the drop),
+ * joined to those records and checked as an inline one is: every reader finishes a scenario here.
+ */
+export function joinScenarioRecords(file: string, text: string, scenario: ScenarioFile, recordSet: RecordSet): Result<LoadedScenario, CompileError> {
+  return checkChangeTexts(file, { scenario, recordSet }, createJsonLocator(text));
+}
+
 /** Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts). */
 export function checkChangeTexts(file: string, loaded: LoadedScenario, locator?: JsonLocator): Result<LoadedScenario, CompileError> {
   const issues = undeclaredMentions(file, loaded.scenario, scenarioRecordIds(loaded.scenario, loaded.recordSet.ids), locator);
