@@ -125,6 +125,13 @@ describe('context-compiler CLI', () => {
     expect(stderr).toMatch(/^NOTHING_TO_JUDGE_AGAINST: receipt\.json: .*--records FILE --contract FILE/);
   });
 
+  it('names an unknown option with the nearest one the command has, without advice about positional arguments', async () => {
+    const result = await run('drill', '--recrods', 'r.jsonl');
+    expect(result.code).toBe(EXIT.invalid);
+    expect(result.stderr.split('\n')[0]).toBe('unknown option --recrods for drill; did you mean --records? (context-compiler drill --help lists its options)');
+    expect(result.stderr).not.toContain('-- "');
+  });
+
   it('drill takes --records and --contract like compile, and judges a receipt against them', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'cc-cli-'));
     const scenario = JSON.parse(readFileSync(new URL('../../fixtures/retry-policy/scenario.json', import.meta.url), 'utf8')) as { contract: { task: string } };
