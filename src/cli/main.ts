@@ -7,10 +7,11 @@ import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
 import { loadCommand } from './commands/load';
+import { provenanceCommand } from './commands/provenance';
 import { testCommand } from './commands/test';
 import { terminalSafe } from './terminal';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand, provenanceCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

@@ -328,6 +328,9 @@ export const ISSUES = {
   RECEIPT_ENGINE: ({ detail }: { detail: string }) => detail,
   UNKNOWN_OPTION: ({ option, command, nearest }: { option: string; command: string; nearest: readonly string[] }) =>
     `unknown option ${option} for ${command}${nearest.length === 0 ? '' : `; did you mean ${nearest.join(' or ')}?`} (context-compiler ${command} --help lists its options)`,
+  PROVENANCE_HASH_NOT_TEXTS: ({ hash, given }: { hash: string; given: string | null }) => `${given === null ? 'missing' : `${given} is not the hash of the record's text`}; its text hashes to ${hash}`,
+  PROVENANCE_NO_ORIGIN: () => 'no provenance origin: write where the record came from first; the hash is filled only beside an origin',
+  PROVENANCE_NO_TEXT: () => 'no text to hash',
   NOTHING_TO_JUDGE_AGAINST: () =>
     'the receipt hashes to its own id, but there is nothing to judge its claims against: give the current inputs with --scenario ID|PATH, --records FILE --contract FILE, or --database URL --contract FILE',
   USER_VIEW_NOT_RECEIPT: () => 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead',
