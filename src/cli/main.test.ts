@@ -125,6 +125,21 @@ describe('context-compiler CLI', () => {
     expect(stderr).toMatch(/^NOTHING_TO_JUDGE_AGAINST: receipt\.json: .*--records FILE --contract FILE/);
   });
 
+  it('refuses, not as stale, a withheld record marked selected beside a flipped fingerprint and record-set digest', async () => {
+    const saved = await run('compile', '--receipt-out', 'receipt.json');
+    const { receiptId: _id, ...body } = JSON.parse(readFileSync(join(saved.cwd, 'receipt.json'), 'utf8')) as Receipt;
+    const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
+    const other = body.trace.find((row) => row.id !== 'LGL-0007')?.id;
+    const trace = body.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row.id === other ? { ...row, fingerprint: flip(row.fingerprint) } : row));
+    expect(body.trace.find((row) => row.id === 'LGL-0007')?.decision).toBe('excluded');
+    const forged = { ...body, trace, recordSetDigest: flip(body.recordSetDigest) };
+    writeFileSync(join(saved.cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
+    let stdout = '';
+    const code = await main(['drill', '--scenario', 'retry-policy', '--receipt', 'forged.json'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    expect(stdout.split('\n')[0]).toBe('BLOCKED (RECEIPT_MISMATCH)');
+    expect(code).toBe(EXIT.failClosed);
+  });
+
   it('names an unknown option with the nearest one the command has, without advice about positional arguments', async () => {
     const result = await run('drill', '--recrods', 'r.jsonl');
     expect(result.code).toBe(EXIT.invalid);
