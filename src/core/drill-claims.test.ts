@@ -5,7 +5,10 @@ import { drill } from './drill';
 import { receiptIdOf } from './passes/attest';
 import type { Receipt, TraceRow } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
-import { sharedDriver } from './test-support/node-driver';
+import { propertyParameters } from './test-support/arbitraries';
+import { FALSE_CLAIMS, posingAsStale } from './test-support/forgery';
+import { freshDriver, sharedDriver } from './test-support/node-driver';
+import { propertyNamed } from './test-support/property-registry';
 
 let compiler: Compiler;
 
@@ -30,17 +33,6 @@ function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>)
   return { receiptId: receiptIdOf(changed), ...changed };
 }
 
-const flipHex = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
-
-/**
- * A forgery that poses as stale: besides the edited rows it claims another version of one record and so
- * another record set, which no reperformance over the records at hand can reproduce byte for byte.
- */
-function posingAsStale(genuine: Receipt, edit: (row: TraceRow) => TraceRow, flipped: string): Receipt {
-  const trace = genuine.trace.map((row) => (row.id === flipped ? { ...row, fingerprint: flipHex(row.fingerprint) } : edit(row)));
-  return withBody(genuine, { trace, recordSetDigest: flipHex(genuine.recordSetDigest) });
-}
-
 describe('a forgery cannot earn a stale verdict', () => {
   it('compiles to the shape the cases below forge', () => {
     const genuine = valueOf(compiler.compile(inputs())).receipt;
@@ -50,7 +42,8 @@ describe('a forgery cannot earn a stale verdict', () => {
 
   it('refuses a withheld record marked selected beside another record flipped: its unchanged record is judged again', () => {
     const genuine = valueOf(compiler.compile(inputs())).receipt;
-    const forged = posingAsStale(genuine, (row) => (row.id === 'held' ? { ...row, decision: 'selected', code: 'SELECTED_RANKED', fact: 'RANKED_SELECTED', args: { rank: 1, ranked: 3, used: 20 }, gates: [] } : row), 'b');
+    const held = genuine.trace.find((row) => row.id === 'held') as TraceRow;
+    const forged = posingAsStale(genuine, 'held', { ...held, decision: 'selected', code: 'SELECTED_RANKED', fact: 'RANKED_SELECTED', args: { rank: 1, ranked: 3, used: 20 }, gates: [] }, 'b');
     const verdict = drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
     expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { recordId: 'held' } });
     expect(verdict.message).not.toContain('held');
@@ -64,36 +57,26 @@ describe('a forgery cannot earn a stale verdict', () => {
     expect(verdict.code).toMatch(/^STALE_/);
   });
 
-  it('never judges STALE or CURRENT a receipt whose claim about an unchanged record is false', () => {
+  // The property lives in the registry, so `npm run fuzz -- --property forgery-never-stale` runs the same one for millions of cases.
+  const forgery = propertyNamed('forgery-never-stale');
+  it(`never judges STALE or CURRENT a receipt whose claim about an unchanged record is false, over ${forgery.testRuns} generated cases`, async () => {
+    await fc.assert(await forgery.property({ openDatabase: freshDriver }), propertyParameters(forgery.testRuns));
+  }, 120_000);
+
+  it('forges a false claim of each kind on the fixed records above', () => {
     const genuine = valueOf(compiler.compile(inputs())).receipt;
-    const ids = genuine.trace.map((row) => row.id);
-    // Each edit makes a claim the contract and the unchanged record decide on their own.
-    const edits: ((row: TraceRow) => TraceRow | null)[] = [
-      (row) => ({ ...row, tokens: row.tokens + 1 }),
-      (row) => ({ ...row, required: !row.required }),
-      (row) => (row.gates.length > 0 ? { ...row, gates: [] } : { ...row, gates: ['deny'] }),
-      (row) => (row.gates.length > 0 ? { ...row, decision: 'selected', code: 'SELECTED_RANKED' } : null),
-      (row) => (row.gates.length > 0 ? { ...row, code: row.code === 'EXCLUDE_SCOPE' ? 'EXCLUDE_PROJECT' : 'EXCLUDE_SCOPE' } : null),
-      (row) => (row.gates.length > 0 ? { ...row, args: { ...row.args, extra: 'x' } } : null),
-      (row) => (row.decision === 'selected' ? { ...row, gates: ['scope'] } : null),
-    ];
     let judged = 0;
-    fc.assert(
-      fc.property(fc.nat({ max: ids.length - 1 }), fc.nat({ max: ids.length - 2 }), fc.nat({ max: edits.length - 1 }), (target, other, editIndex) => {
-        const targetId = ids[target] as string;
-        const flipped = ids.filter((id) => id !== targetId)[other] as string;
-        const edit = edits[editIndex] as (row: TraceRow) => TraceRow | null;
-        const edited = edit(genuine.trace[target] as TraceRow);
-        if (edited === null) return;
+    for (const target of genuine.trace) {
+      for (const [index, claim] of FALSE_CLAIMS.entries()) {
+        const edited = claim(target);
+        if (edited === null) continue;
         judged += 1;
-        const forged = posingAsStale(genuine, (row) => (row.id === targetId ? edited : row), flipped);
-        const verdict = drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
-        expect(verdict.code, `${targetId} edit ${editIndex}, ${flipped} flipped`).toBe('RECEIPT_MISMATCH');
-        expect(verdict.action).toBe('block');
-      }),
-      { numRuns: 150 },
-    );
-    expect(judged).toBeGreaterThan(60);
+        const flipped = genuine.trace.find((row) => row.id !== target.id)?.id ?? '';
+        const verdict = drill(compiler, { ...inputs(), priorReceipt: posingAsStale(genuine, target.id, edited, flipped), declaredChanges: [] });
+        expect(verdict.code, `${target.id} edit ${index}`).toBe('RECEIPT_MISMATCH');
+      }
+    }
+    expect(judged).toBeGreaterThan(20);
   });
 });
 
