@@ -49,6 +49,15 @@ describe('a forgery cannot earn a stale verdict', () => {
     expect(verdict.message).not.toContain('held');
   });
 
+  it('refuses a claimed contract fingerprint its contract does not hash to, and a selected list that is not its selected rows', () => {
+    const genuine = valueOf(compiler.compile(inputs())).receipt;
+    const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
+    const fingerprint = withBody(genuine, { contractFingerprint: flip(genuine.contractFingerprint), recordSetDigest: flip(genuine.recordSetDigest) });
+    expect(drill(compiler, { ...inputs(), priorReceipt: fingerprint, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'contractFingerprint' }, message: expect.stringContaining('does not hash to the contract fingerprint it claims') });
+    const listed = withBody(genuine, { selected: [...genuine.selected, 'outside'], recordSetDigest: flip(genuine.recordSetDigest) });
+    expect(drill(compiler, { ...inputs(), priorReceipt: listed, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'selected' } });
+  });
+
   it('still finds a genuinely stale receipt stale: a record changed since, every other claim holds', () => {
     const genuine = valueOf(compiler.compile(inputs())).receipt;
     const changed = records.map((record) => (record.id === 'b' ? buildRecord({ id: 'b', text: 'refund policy for returns, revised' }) : record));

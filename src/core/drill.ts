@@ -91,6 +91,12 @@ function staleCode(prior: Receipt, current: Receipt, declaredChanges: readonly s
   return { code: 'STALE_CONTROLS', detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].` };
 }
 
+/** What a false claim the receipt makes of itself is, by its path; a row's is said by the general sentence. */
+const CLAIM_DETAIL: Readonly<Partial<Record<string, string>>> = {
+  contractFingerprint: 'The contract it carries does not hash to the contract fingerprint it claims.',
+  selected: 'Its selected list is not the rows it marks selected.',
+};
+
 /** Why a receipt cannot be judged or compared as it stands, in the order it is checked. */
 export interface ReceiptUnusable {
   readonly code: 'STALE_ENGINE_VERSION' | 'RECEIPT_INVALID';
@@ -193,7 +199,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
   if (reperformance === null) {
     const claim = ownContract !== null && ownContract.contractFingerprint !== prior.contractFingerprint ? { path: 'contractFingerprint', recordId: null } : terms && contradictedClaim(prior, terms);
     if (claim) {
-      return verdict('block', 'RECEIPT_MISMATCH', 'Its own contract decides otherwise for a record still at hand in the version it names.', {
+      return verdict('block', 'RECEIPT_MISMATCH', CLAIM_DETAIL[claim.path] ?? 'Its own contract decides otherwise for a record still at hand in the version it names.', {
         currentReceiptId,
         diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
         mismatch: claim,
