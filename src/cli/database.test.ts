@@ -144,6 +144,17 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(mixed.stderr).toContain('--receipt and --contract alone');
   });
 
+  it('drill --database judges a receipt the built-in store made on its claims, and names both stores', async () => {
+    const loaded = await run(cwd, 'load', '--database', url, '--schema', schema, '--records', 'records.jsonl');
+    expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
+    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'made-by-sqlite.json');
+    const judged = await run(cwd, 'drill', '--database', url, '--schema', schema, '--contract', 'contract.json', '--receipt', 'made-by-sqlite.json');
+    expect(judged.code, judged.stdout).toBe(EXIT.ok);
+    expect(judged.stdout).toMatch(/^CURRENT — MAY CONTINUE \(RECEIPT_CURRENT\)/);
+    expect(judged.stdout).toMatch(/made by the sqlite adapter \d+ and reperformed by the postgresql adapter \d+/);
+    expect(judged.stdout).not.toContain('Do not continue');
+  });
+
   it('check --database: every built-in scenario\'s checks pass with every compile and drill in the database, in a scratch schema it drops', async () => {
     const scratch = `${schema}_check`;
     const checked = await run(cwd, 'check', '--database', url, '--schema', scratch);

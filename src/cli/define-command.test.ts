@@ -56,7 +56,7 @@ describe('defineCommand', () => {
   });
 
   it.each([
-    [['--colour'], /^Unknown option '--colour'/],
+    [['--colour'], /^unknown option --colour for try /],
     [['a', 'b'], /^one at a time, got a b\n/],
     [['--name', 'bad'], /^--name must not be bad\n/],
   ])('reports %j as a usage error: the problem, then the usage, on stderr, exit 1', async (args, problem) => {

@@ -108,11 +108,62 @@ describe('context-compiler CLI', () => {
   it('judges a saved receipt against a declared change with exit 3', async () => {
     const saved = await run('compile', '--receipt-out', 'receipt.json');
     let stdout = '';
-    const code = await main(['drill', '--receipt', 'receipt.json', '--change', 'promote-run-0880'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    const code = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy', '--change', 'promote-run-0880'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
     expect(code).toBe(EXIT.recompileRequired);
     expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
-    const unchanged = await main(['drill', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
+    const unchanged = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
     expect(unchanged).toBe(EXIT.ok);
+  });
+
+  it('judges a saved receipt without a scenario only against what it is given, never a built-in one', async () => {
+    const saved = await run('compile', '--receipt-out', 'receipt.json');
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+    expect(await main(['drill', '--receipt', 'receipt.json'], io)).toBe(EXIT.invalid);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^NOTHING_TO_JUDGE_AGAINST: receipt\.json: .*--records FILE --contract FILE/);
+  });
+
+  it('refuses, not as stale, a withheld record marked selected beside a flipped fingerprint and record-set digest', async () => {
+    const saved = await run('compile', '--receipt-out', 'receipt.json');
+    const { receiptId: _id, ...body } = JSON.parse(readFileSync(join(saved.cwd, 'receipt.json'), 'utf8')) as Receipt;
+    const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
+    const other = body.trace.find((row) => row.id !== 'LGL-0007')?.id;
+    const trace = body.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row.id === other ? { ...row, fingerprint: flip(row.fingerprint) } : row));
+    expect(body.trace.find((row) => row.id === 'LGL-0007')?.decision).toBe('excluded');
+    const forged = { ...body, trace, recordSetDigest: flip(body.recordSetDigest) };
+    writeFileSync(join(saved.cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
+    let stdout = '';
+    const code = await main(['drill', '--scenario', 'retry-policy', '--receipt', 'forged.json'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    expect(stdout.split('\n')[0]).toBe('BLOCKED (RECEIPT_MISMATCH)');
+    expect(code).toBe(EXIT.failClosed);
+  });
+
+  it('names an unknown option with the nearest one the command has, without advice about positional arguments', async () => {
+    const result = await run('drill', '--recrods', 'r.jsonl');
+    expect(result.code).toBe(EXIT.invalid);
+    expect(result.stderr.split('\n')[0]).toBe('unknown option --recrods for drill; did you mean --records? (context-compiler drill --help lists its options)');
+    expect(result.stderr).not.toContain('-- "');
+  });
+
+  it('drill takes --records and --contract like compile, and judges a receipt against them', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'cc-cli-'));
+    const scenario = JSON.parse(readFileSync(new URL('../../fixtures/retry-policy/scenario.json', import.meta.url), 'utf8')) as { contract: { task: string } };
+    writeFileSync(join(cwd, 'contract.json'), JSON.stringify(scenario.contract));
+    writeFileSync(join(cwd, 'edited-contract.json'), JSON.stringify({ ...scenario.contract, task: 'Another task' }));
+    writeFileSync(join(cwd, 'records.jsonl'), readFileSync(new URL('../../fixtures/retry-policy/records.jsonl', import.meta.url)));
+    const io = (out: { stdout: string; stderr: string }) => ({ stdout: (text: string) => (out.stdout += text), stderr: (text: string) => (out.stderr += text), cwd });
+    expect(await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'mine.json'], io({ stdout: '', stderr: '' }))).toBe(EXIT.ok);
+    const current = { stdout: '', stderr: '' };
+    expect(await main(['drill', '--receipt', 'mine.json', '--records', 'records.jsonl', '--contract', 'contract.json'], io(current)), current.stderr).toBe(EXIT.ok);
+    expect(current.stdout).toContain('RECEIPT_CURRENT');
+    const stale = { stdout: '', stderr: '' };
+    expect(await main(['drill', '--receipt', 'mine.json', '--records', 'records.jsonl', '--contract', 'edited-contract.json'], io(stale))).toBe(EXIT.recompileRequired);
+    expect(stale.stdout).toContain('STALE_CONTRACT_FINGERPRINT');
+    const rehearsal = { stdout: '', stderr: '' };
+    expect(await main(['drill', '--records', 'records.jsonl', '--contract', 'contract.json'], io(rehearsal))).toBe(EXIT.invalid);
+    expect(rehearsal.stderr).toContain('give --receipt FILE');
   });
 
   it('refuses forged receipts from drill --receipt with exit 2, naming the first differing field', async () => {

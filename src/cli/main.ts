@@ -7,13 +7,14 @@ import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
 import { evalCommand } from './commands/eval';
 import { loadCommand } from './commands/load';
+import { provenanceCommand } from './commands/provenance';
 import { serveCommand } from './commands/serve';
 import { testCommand } from './commands/test';
 import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
 import { ENGINE_VERSION } from '../core/version';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand, serveCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand, provenanceCommand, serveCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

@@ -18,26 +18,27 @@ const upToOne: PositionalRule<string | undefined> = (given) => (given.length > 1
 describe('readCommandLine', () => {
   it('returns the typed values and what the positional rule made of the rest, writing nothing', () => {
     const { io, out, err: errors } = capture();
-    const line = readCommandLine(['--name', 'x', 'only'], io, { usage: USAGE, options, positionals: upToOne });
+    const line = readCommandLine(['--name', 'x', 'only'], io, { name: 'try', usage: USAGE, options, positionals: upToOne });
     expect(line).toEqual({ ok: true, values: { name: 'x', loud: false, help: false }, positionals: 'only' });
     expect(out() + errors()).toBe('');
   });
 
   it.each([['--help'], ['-h'], ['--loud', '--help', 'stray', 'arguments']])('prints the usage on stdout and exits 0 for %j', (...args) => {
     const { io, out, err: errors } = capture();
-    expect(readCommandLine(args, io, { usage: USAGE, options, positionals: noPositionals })).toEqual({ ok: false, exit: EXIT.ok });
+    expect(readCommandLine(args, io, { name: 'try', usage: USAGE, options, positionals: noPositionals })).toEqual({ ok: false, exit: EXIT.ok });
     expect(out()).toBe(`${USAGE}\n`);
     expect(errors()).toBe('');
   });
 
   it.each([
-    [['--colour'], /Unknown option '--colour'/],
+    [['--colour'], /^unknown option --colour for try \(context-compiler try --help lists its options\)$/m],
+    [['--nmae', 'x'], /^unknown option --nmae for try; did you mean --name\? \(context-compiler try --help lists its options\)$/m],
     [['--name'], /--name <value>' argument missing/],
-    [['--help', '--colour'], /Unknown option '--colour'/],
+    [['--help', '--colour'], /^unknown option --colour for try/],
     [['stray'], /^unexpected argument stray$/m],
   ])('reports %j as a usage error: the problem, then the usage, on stderr, exit 1', (args, problem) => {
     const { io, out, err: errors } = capture();
-    expect(readCommandLine(args, io, { usage: USAGE, options, positionals: noPositionals })).toEqual({ ok: false, exit: EXIT.invalid });
+    expect(readCommandLine(args, io, { name: 'try', usage: USAGE, options, positionals: noPositionals })).toEqual({ ok: false, exit: EXIT.invalid });
     expect(errors()).toMatch(problem);
     expect(errors().endsWith(`\n${USAGE}\n`)).toBe(true);
     expect(out()).toBe('');
@@ -45,7 +46,7 @@ describe('readCommandLine', () => {
 
   it('reports what the positional rule refuses in the same form', () => {
     const { io, err: errors } = capture();
-    expect(readCommandLine(['a', 'b'], io, { usage: USAGE, options, positionals: upToOne })).toEqual({ ok: false, exit: EXIT.invalid });
+    expect(readCommandLine(['a', 'b'], io, { name: 'try', usage: USAGE, options, positionals: upToOne })).toEqual({ ok: false, exit: EXIT.invalid });
     expect(errors()).toBe(`one at a time, got a b\n${USAGE}\n`);
   });
 });

@@ -1,6 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { err, ok, type CompileError, type Result } from '../core/errors';
+import { ISSUES } from '../core/reasons';
+import { nearestNames } from '../core/suggest';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { renderError } from './render';
 
@@ -49,6 +51,18 @@ export function inputError(io: CliIo, error: CompileError): ExitCode {
 }
 
 /**
+ * What a refused command line is told. An unknown option is named with the nearest option the command has;
+ * Node's own sentence would advise quoting it as a positional argument, which no command takes.
+ */
+function parseProblem(command: string, names: readonly string[], error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+  if (unknown === undefined) return message;
+  const nearest = nearestNames(unknown.replace(/^-+/, ''), names).map((name) => `--${name}`);
+  return ISSUES.UNKNOWN_OPTION({ option: unknown, command, nearest });
+}
+
+/**
  * Every command's preamble. Strict parsing: an unknown flag or a missing value is a usage error, never
  * silently ignored. `--help` prints the usage and wins over any other argument; then the positionals must
  * pass the command's rule. `exit` means the command has already answered and returns that code.
@@ -56,13 +70,14 @@ export function inputError(io: CliIo, error: CompileError): ExitCode {
 export function readCommandLine<T extends OptionSpec, P>(
   args: readonly string[],
   io: CliIo,
-  command: { readonly usage: string; readonly options: T; readonly positionals: PositionalRule<P> },
+  command: { readonly name: string; readonly usage: string; readonly options: T; readonly positionals: PositionalRule<P> },
 ): { ok: true; values: CommandValues<T>; positionals: P } | { ok: false; exit: ExitCode } {
   let parsed: ParsedArgs<T & typeof helpOptionSpec>;
+  const options = { ...command.options, ...helpOptionSpec };
   try {
-    parsed = parseArgs({ args: [...args], options: { ...command.options, ...helpOptionSpec }, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
   } catch (error) {
-    return { ok: false, exit: usageError(io, command.usage, error instanceof Error ? error.message : String(error)) };
+    return { ok: false, exit: usageError(io, command.usage, parseProblem(command.name, Object.keys(options), error)) };
   }
   if (asksForHelp(parsed.values)) {
     io.stdout(`${command.usage}\n`);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ok, type CompileError, type Result } from '../core/errors';
-import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
+import type { CompileError, Result } from '../core/errors';
+import { joinScenarioRecords, parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
 import { readDocument, streamRecordsFile } from './read-file';
 
 /** Reads a scenario file from disk; a records file it names is streamed from the same folder. */
@@ -20,5 +20,5 @@ export async function readScenarioFile(path: string, display = path): Promise<Re
   if (!parsed.ok || sibling === null) return parsed;
   const { path: siblingPath, name } = sibling;
   const records = await streamRecordsFile(siblingPath, name);
-  return records.ok ? ok({ scenario: parsed.value.scenario, recordSet: records.value }) : records;
+  return records.ok ? joinScenarioRecords(display, text.value, parsed.value.scenario, records.value) : records;
 }

@@ -2,8 +2,9 @@ import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION, staleEngineDetail } from './passes/attest';
 import { REASONS, type ReasonCode } from './reasons';
+import { contradictedClaim, sameDeclaredTerms } from './receipt-claims';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
-import type { CompileOutcome, DrillAction, DrillVerdict, Receipt } from './result';
+import type { CompileOutcome, DrillAction, DrillVerdict, Receipt, ReceiptAdmission } from './result';
 
 export interface DrillRequest extends CompileRequest {
   /** The receipt frozen before the late change, or handed in to be checked. */
@@ -28,7 +29,7 @@ export interface ReceiptVerdict extends DrillVerdict {
   readonly diff: ReceiptDiff | null;
   /** The same diff as the user view may show it (no record the user view withholds is named). */
   readonly userDiff: ReceiptDiff | null;
-  /** RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ. */
+  /** RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ, or its first claim the records still at hand contradict. */
   readonly mismatch: FirstDifference | null;
   /**
    * True when compiling the receipt's declared inputs reproduced it byte for byte, false when it did
@@ -49,9 +50,32 @@ function sameInputs(a: Receipt, b: Receipt): boolean {
   );
 }
 
-/** Whether `candidate` is `receipt` exactly: the same id and every field equal, so the same canonical bytes. */
+/**
+ * `receipt` as `store` would name it: the adapter and its version are the one thing two stores that agree
+ * on every claim write differently, so a receipt is compared with another store's reperformance this way.
+ * The plan digest the adapter echoed is kept: it is a claim.
+ */
+export function namingStoreOf(receipt: Receipt, store: ReceiptAdmission): Receipt {
+  if (receipt.executedBy.adapter === store.adapter && receipt.executedBy.adapterVersion === store.adapterVersion) return receipt;
+  const { receiptId: _id, ...body } = receipt;
+  const named = { ...body, executedBy: { ...body.executedBy, adapter: store.adapter, adapterVersion: store.adapterVersion } };
+  return { receiptId: receiptIdOf(named), ...named };
+}
+
+const storeName = ({ adapter, adapterVersion }: ReceiptAdmission) => `the ${adapter} adapter ${adapterVersion}`;
+
+/** Whether `candidate`, named as the receipt's store names itself, is `receipt` exactly: the same id and every field equal, so the same canonical bytes. */
 function reproduces(candidate: Receipt, receipt: Receipt): boolean {
-  return candidate.receiptId === receipt.receiptId && firstDifference(receipt, candidate) === null;
+  const named = namingStoreOf(candidate, receipt.executedBy);
+  return named.receiptId === receipt.receiptId && firstDifference(receipt, named) === null;
+}
+
+/** What a verdict adds when another store than the receipt's reperformed it: which made it, which judged it. */
+function storesLine(prior: Receipt, reperformedBy: Receipt): string {
+  const made = prior.executedBy;
+  const again = reperformedBy.executedBy;
+  if (made.adapter === again.adapter && made.adapterVersion === again.adapterVersion) return '';
+  return `It was made by ${storeName(made)} and reperformed by ${storeName(again)}: the same bytes but for the adapter's name.`;
 }
 
 /**
@@ -66,6 +90,12 @@ function staleCode(prior: Receipt, current: Receipt, declaredChanges: readonly s
   if (unapplied.length > 0) return { code: 'LATE_USER_INPUT_NOT_APPLIED', detail: `Declared after the receipt: ${unapplied.join(', ')}.` };
   return { code: 'STALE_CONTROLS', detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].` };
 }
+
+/** What a false claim the receipt makes of itself is, by its path; a row's is said by the general sentence. */
+const CLAIM_DETAIL: Readonly<Partial<Record<string, string>>> = {
+  contractFingerprint: 'The contract it carries does not hash to the contract fingerprint it claims.',
+  selected: 'Its selected list is not the rows it marks selected.',
+};
 
 /** Why a receipt cannot be judged or compared as it stands, in the order it is checked. */
 export interface ReceiptUnusable {
@@ -133,7 +163,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
     if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`, { currentReceiptId, reperformed: true });
     const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
     if (unapplied.length > 0) return verdict('recompile_required', 'LATE_USER_INPUT_NOT_APPLIED', `Declared after the receipt: ${unapplied.join(', ')}.`, { currentReceiptId, reperformed: true });
-    return verdict('continue', 'RECEIPT_CURRENT', '', { currentReceiptId, reperformed: true });
+    return verdict('continue', 'RECEIPT_CURRENT', storesLine(prior, currentReceipt), { currentReceiptId, reperformed: true });
   }
 
   // Not what the current inputs compile to. Reperform the receipt's own inputs, if at hand, to tell one that
@@ -144,26 +174,43 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
   const records = declaredInputs?.recordSet ?? current.recordSet;
   const candidates: CompileRequest[] = declaredInputs ? [declaredInputs] : [];
   candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges });
+  let ownContract: Receipt | null = null;
   for (const candidate of candidates) {
     if (reperformance !== null) break;
     const again = compiler.compile(candidate);
     if (!again.ok) continue;
     compiled.push(again.value);
+    if (candidate.contract === prior.contract) ownContract = again.value.receipt;
     if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
   }
   if (reperformance !== null && !reproduces(reperformance, prior)) {
-    const mismatch = firstDifference(prior, reperformance);
+    const mismatch = firstDifference(prior, namingStoreOf(reperformance, prior.executedBy));
     // The message names no record (the user view may withhold it); the diff names the first difference.
     return verdict('block', 'RECEIPT_MISMATCH', `Compiling its declared inputs gives receipt ${reperformance.receiptId}.`, {
       currentReceiptId,
-      diff: diffReceipts(prior, reperformance),
+      diff: diffReceipts(prior, namingStoreOf(reperformance, prior.executedBy)),
       mismatch,
       reperformed: false,
     });
   }
 
+  // Its record set is not at hand: every claim that can still be checked is, so a forgery cannot pass for stale.
+  const terms = reperformance === null ? (compiled.find((outcome) => sameDeclaredTerms(outcome.receipt, prior))?.receipt ?? null) : null;
+  if (reperformance === null) {
+    const claim = ownContract !== null && ownContract.contractFingerprint !== prior.contractFingerprint ? { path: 'contractFingerprint', recordId: null } : terms && contradictedClaim(prior, terms);
+    if (claim) {
+      return verdict('block', 'RECEIPT_MISMATCH', CLAIM_DETAIL[claim.path] ?? 'Its own contract decides otherwise for a record still at hand in the version it names.', {
+        currentReceiptId,
+        diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
+        mismatch: claim,
+        reperformed: false,
+      });
+    }
+  }
+
   const diff = diffReceipts(prior, currentReceipt);
-  const checked = reperformance === null ? ' Its own inputs were not at hand, so its claims were not reperformed.' : '';
+  const checked =
+    reperformance !== null ? ` ${storesLine(prior, reperformance)}`.trimEnd() : terms !== null ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.' : ' Its own inputs were not at hand, so its claims were not reperformed.';
   if (now.value.status === 'fail_closed') {
     return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
   }

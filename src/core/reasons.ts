@@ -285,6 +285,13 @@ export function renderFact(fact: Fact, context: FactContext): string {
 export type IssueArgs = Readonly<Record<string, string | number | null | readonly string[]>>;
 
 const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
+/** "; did you mean …?" for the unknown fields that have a near name: one field says the name, several say which is which. */
+function didYouMean(fields: readonly string[], meant: readonly string[]): string {
+  const pairs = fields.map((field, index) => [field, meant[index] ?? ''] as const).filter(([, name]) => name !== '');
+  if (pairs.length === 0) return '';
+  if (fields.length === 1) return `; did you mean ${pairs[0]?.[1] ?? ''}?`;
+  return `; did you mean ${pairs.map(([field, name]) => `${name} for ${field}`).join(', ')}?`;
+}
 const declaredOrNone = (declared: readonly string[]) => (declared.length === 0 ? 'the inputs declare none' : `the inputs declare ${declared.join(', ')}`);
 
 /**
@@ -293,9 +300,11 @@ const declaredOrNone = (declared: readonly string[]) => (declared.length === 0 ?
  * a format rule's own message (zod), the JSON parser's, a file system's.
  */
 export const ISSUES = {
-  UNKNOWN_FIELDS: ({ fields }: { fields: readonly string[] }) => `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the format`,
-  FIELD_MISSING: ({ expected }: { expected: string }) => `required field missing (expected ${expected})`,
+  UNKNOWN_FIELDS: ({ fields, meant = [] }: { fields: readonly string[]; meant?: readonly string[] }) => `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the format${didYouMean(fields, meant)}`,
+  FIELD_MISSING: ({ expected, nullable = 'no' }: { expected: string; nullable?: string }) => `required field missing (expected ${expected}${nullable === 'yes' ? ', or null when there is none: give it as null' : ''})`,
   NOT_IN_FORMAT: ({ problem, got }: { problem: string; got: string }) => `${problem} (got ${got})`,
+  NOT_ONE_OF: ({ got, count, nearest }: { got: string; count: number; nearest: readonly string[] }) =>
+    `not one of the ${count} allowed values (got ${got})${nearest.length === 0 ? '' : `; did you mean ${nearest.join(' or ')}?`}`,
   FORMAT_RULE: ({ problem }: { problem: string }) => problem,
   NOT_JSON: ({ problem, near }: { problem: string; near: string | null }) => `not valid JSON: ${problem}${near === null ? '' : ` near ${near}`}`,
   DUPLICATE_KEY: ({ key, firstLine }: { key: string; firstLine: number | null }) => `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
@@ -318,6 +327,13 @@ export const ISSUES = {
   RECEIPT_UNUSABLE: ({ code, detail }: { code: string; detail: string }) => `${code}: ${isReasonCode(code) ? REASONS[code].summary : ''} ${detail}`,
   RECEIPT_ID_MISMATCH: () => "does not hash the receipt's content: it was edited after its id was computed",
   RECEIPT_ENGINE: ({ detail }: { detail: string }) => detail,
+  UNKNOWN_OPTION: ({ option, command, nearest }: { option: string; command: string; nearest: readonly string[] }) =>
+    `unknown option ${option} for ${command}${nearest.length === 0 ? '' : `; did you mean ${nearest.join(' or ')}?`} (context-compiler ${command} --help lists its options)`,
+  PROVENANCE_HASH_NOT_TEXTS: ({ hash, given }: { hash: string; given: string | null }) => `${given === null ? 'missing' : `${given} is not the hash of the record's text`}; its text hashes to ${hash}`,
+  PROVENANCE_NO_ORIGIN: () => 'no provenance origin: write where the record came from first; the hash is filled only beside an origin',
+  PROVENANCE_NO_TEXT: () => 'no text to hash',
+  NOTHING_TO_JUDGE_AGAINST: () =>
+    'the receipt hashes to its own id, but there is nothing to judge its claims against: give the current inputs with --scenario ID|PATH, --records FILE --contract FILE, or --database URL --contract FILE',
   USER_VIEW_NOT_RECEIPT: () => 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead',
   NOT_RECOGNISED: ({ start }: { start: string | null }) =>
     `not a records JSONL file, contract, scenario or receipt: ${start === null ? 'it is empty' : `it starts ${start}`}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,

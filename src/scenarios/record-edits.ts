@@ -59,7 +59,7 @@ export function readEditedRecord(input: { readonly value: unknown } | { readonly
     locator = createJsonLocator(input.text);
   } else value = input.value;
   const parsed = recordSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, value), parsed.error.issues.length, 'record'));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: recordSchema }, parsed.error, value), parsed.error.issues.length, 'record'));
   return ok(parsed.data);
 }
 

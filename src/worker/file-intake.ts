@@ -4,7 +4,7 @@ import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKi
 import { invalidInput } from '../core/format/input-issues';
 import type { ExpectationSuite } from '../core/format/expectation';
 import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue, type JsonLocator } from '../core/format/json-text';
-import { checkChangeTexts, createJsonlRecordReader, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import { createJsonlRecordReader, joinScenarioRecords, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import { inputIssue, issuesOf } from '../core/reasons';
 import type { Receipt } from '../core/result';
@@ -277,7 +277,7 @@ export async function intakeFiles(
       const recordSet = sibling === null ? parsed.value.recordSet : recordSets.get(sibling);
       if (!recordSet) continue;
       // The records were streamed apart from the scenario: what its texts name is checked against them here.
-      const checked = sibling === null ? parsed : checkChangeTexts(file.name, { scenario: parsed.value.scenario, recordSet }, createJsonLocator(text));
+      const checked = sibling === null ? parsed : joinScenarioRecords(file.name, text, parsed.value.scenario, recordSet);
       if (!checked.ok) {
         refuse(checked.error, file.name, recognised);
         continue;

@@ -3,7 +3,8 @@ import { prepareCompile, type PreparedCompile } from '../../core/compile-stages'
 import type { CompileError, Result } from '../../core/errors';
 import { computeAll } from '../../core/memo';
 import { admit } from '../../core/passes/admit';
-import { receiptIdOf, serialiseReceipt } from '../../core/passes/attest';
+import { namingStoreOf } from '../../core/drill';
+import { serialiseReceipt } from '../../core/passes/attest';
 import { createGateContext, evaluateGates, gateCodeOf } from '../../core/passes/gates';
 import { createRecordSet, type RecordSet } from '../../core/passes/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
@@ -62,9 +63,7 @@ export async function admitThrough(adapter: RemoteAdmissionAdapter, prepared: Pr
  * but which adapter they name.
  */
 export function namingAdapterOf(receipt: Receipt, other: Receipt): Receipt {
-  const { receiptId: _id, ...body } = receipt;
-  const swapped = { ...body, executedBy: { ...body.executedBy, adapter: other.executedBy.adapter, adapterVersion: other.executedBy.adapterVersion } };
-  return { receiptId: receiptIdOf(swapped), ...swapped };
+  return namingStoreOf(receipt, other.executedBy);
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -5,20 +5,23 @@ import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type ExitCode } from '../command';
-import { loadScenarioArgument, readReceiptFile, receiptReadExit } from '../load-inputs';
+import { ISSUES } from '../../core/reasons';
+import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, receiptReadExit } from '../load-inputs';
 import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';
-import { noPositionals } from '../options';
+import { inputOptionSpec, noPositionals } from '../options';
 import { renderError, renderVerdict } from '../render';
 
+const { scenario, records, contract, control, json } = inputOptionSpec;
 const options = {
-  scenario: { type: 'string' },
-  control: { type: 'string', multiple: true, default: [] },
+  scenario,
+  records,
+  contract,
+  control,
   change: { type: 'string', multiple: true, default: [] },
   receipt: { type: 'string' },
-  json: { type: 'boolean', default: false },
+  json,
   ...databaseOptionSpec,
-  contract: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 function exitFor(verdict: DrillVerdict): ExitCode {
@@ -36,14 +39,17 @@ export const drillCommand = defineCommand({
   name: 'drill',
   summary: 'fire drill: may work continue on a receipt after a declared late change?',
   usage: `usage: context-compiler drill [--scenario ID|PATH] [--control ID]... [--change ID]...
-       context-compiler drill --receipt FILE [--scenario ID|PATH] [--control ID]... [--change ID]...
+       context-compiler drill --receipt FILE --scenario ID|PATH [--control ID]... [--change ID]...
+       context-compiler drill --receipt FILE --records FILE.jsonl --contract FILE.json
        context-compiler drill --receipt FILE --database postgres://… [--schema NAME] --contract FILE.json
-Without --receipt, rehearses the whole drill: compile and freeze a receipt, declare the late change
-(default: the scenario's first), attempt to continue (must be refused), recompile, continue.
-With --receipt, judges that saved receipt: it is current only when compiling its declared inputs (the
-scenario with its controls and late changes), which must be the current ones with the declared changes
-applied, reproduces it byte for byte. A receipt its own inputs do not reproduce is RECEIPT_MISMATCH
-(blocked); a stale one is shown with the diff from it to the current inputs.
+Without --receipt, rehearses the whole drill on a scenario (default: retry-policy): compile and freeze a
+receipt, declare the late change (default: the scenario's first), attempt to continue (must be refused),
+recompile, continue.
+With --receipt, judges that saved receipt against the current inputs you give (a scenario, a records file
+and a contract, or a database and a contract): it is current only when compiling its declared inputs, which
+must be the current ones with the declared changes applied, reproduces it byte for byte. A receipt whose
+claims its own inputs contradict is RECEIPT_MISMATCH (blocked); a stale one is shown with the diff from it
+to the current inputs. docs/FORMAT.md says what each verdict establishes.
 With --database, the current inputs are the contract file and the records \`load\` wrote to the database
 (schema default context_compiler), and every compile runs in PostgreSQL; there is no scenario to rehearse.
 exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input or usage`,
@@ -51,7 +57,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
   positionals: noPositionals,
   async run({ values, usageError }, io) {
     if (values.database !== undefined) {
-      if (values.receipt === undefined || values.contract === undefined || values.scenario !== undefined || values.control.length > 0 || values.change.length > 0) {
+      if (values.receipt === undefined || values.contract === undefined || values.scenario !== undefined || values.records !== undefined || values.control.length > 0 || values.change.length > 0) {
         return usageError('--database takes --receipt and --contract alone: the records are the ones `context-compiler load` wrote to the database');
       }
       const receipt = await readReceiptFile(values.receipt, io.cwd);
@@ -66,7 +72,31 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       }
       return showVerdict(verdict.value, values.json, io);
     }
-    if (values.contract !== undefined) return usageError('--contract needs --database; a scenario carries its own contract');
+    if (values.records !== undefined || values.contract !== undefined) {
+      if (values.receipt === undefined) return usageError('--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)');
+      if (values.control.length > 0 || values.change.length > 0) return usageError('--control and --change need a scenario: records and a contract carry no controls or late changes');
+      const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: [], lateChanges: [] }, io.cwd);
+      if (!inputs.ok) {
+        io.stderr(renderError(inputs.error));
+        return EXIT.invalid;
+      }
+      const receipt = await readReceiptFile(values.receipt, io.cwd);
+      if (!receipt.ok) {
+        io.stderr(renderError(receipt.error));
+        return receiptReadExit(receipt.error);
+      }
+      const compiler = createCompiler(await openInMemoryDatabase());
+      return showVerdict(drill(compiler, { ...inputs.value.request, priorReceipt: receipt.value, declaredChanges: [] }), values.json, io);
+    }
+    if (values.receipt !== undefined && values.scenario === undefined) {
+      // The receipt alone can still be checked against itself; there is nothing else to judge it against.
+      const receipt = await readCheckedReceipt(values.receipt, io.cwd);
+      if (!receipt.ok) {
+        io.stderr(renderError(receipt.error));
+        return receiptReadExit(receipt.error);
+      }
+      return usageError(`NOTHING_TO_JUDGE_AGAINST: ${values.receipt}: ${ISSUES.NOTHING_TO_JUDGE_AGAINST()}`);
+    }
     const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
       io.stderr(renderError(loaded.error));

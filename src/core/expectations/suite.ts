@@ -37,7 +37,7 @@ export function parseExpectationSuiteJson(file: string, text: string): Result<Lo
     return err(invalidInput(file, issues, issues.length, 'expectation suite'));
   }
   const parsed = expectationSuiteSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'expectation suite'));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: expectationSuiteSchema }, parsed.error, json.value), parsed.error.issues.length, 'expectation suite'));
   return ok({ file, suite: parsed.data, locator });
 }
 

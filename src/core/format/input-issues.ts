@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { formatPath, type CompileError, type InputIssue } from '../errors';
 import { inputIssue } from '../reasons';
+import { nearestNames } from '../suggest';
+import { allowsNull, fieldNamesAt } from './field-names';
 import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
 
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
@@ -27,7 +29,12 @@ export interface IssueSource {
   readonly locator?: JsonLocator;
   /** Where the validated value sits in its document (`records[3]` for an inline record). */
   readonly prefix?: readonly PropertyKey[];
+  /** The schema the value was validated by: it names the fields a mistyped one may have meant. */
+  readonly schema?: z.ZodType;
 }
+
+/** Beyond this many allowed values a refusal suggests the nearest instead of listing them all. */
+const LISTED_VALUES = 8;
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
@@ -49,10 +56,21 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
     if (issue.code === 'unrecognized_keys') {
       const first = issue.keys[0];
       const at = first === undefined ? path : [...path, first];
-      return inputIssue({ file: source.file, line: source.line ?? source.locator?.lineOf(at), path: formatPath(path) }, 'UNKNOWN_FIELDS', { fields: issue.keys.map((key) => quoteValue(key, 80)) });
+      const allowed = source.schema ? fieldNamesAt(source.schema, issue.path) : [];
+      const meant = issue.keys.map((key) => nearestNames(key, allowed, 1)[0]).map((name) => (name === undefined ? '' : quoteValue(name)));
+      return inputIssue({ file: source.file, line: source.line ?? source.locator?.lineOf(at), path: formatPath(path) }, 'UNKNOWN_FIELDS', {
+        fields: issue.keys.map((key) => quoteValue(key, 80)),
+        ...(meant.some((name) => name !== '') ? { meant } : {}),
+      });
     }
     const place = { file: source.file, line: source.line ?? source.locator?.lineOf(path), path: formatPath(path) };
-    if (value === undefined && issue.code === 'invalid_type') return inputIssue(place, 'FIELD_MISSING', { expected: issue.expected });
+    if (value === undefined && issue.code === 'invalid_type') {
+      return inputIssue(place, 'FIELD_MISSING', { expected: issue.expected, ...(source.schema !== undefined && allowsNull(source.schema, issue.path) ? { nullable: 'yes' } : {}) });
+    }
+    if (issue.code === 'invalid_value' && issue.values.length > LISTED_VALUES) {
+      const allowed = issue.values.map(String);
+      return inputIssue(place, 'NOT_ONE_OF', { got: quoteValue(value), count: allowed.length, nearest: typeof value === 'string' ? nearestNames(value, allowed).map((name) => quoteValue(name)) : [] });
+    }
     // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
     if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID') return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
     if (issue.code === 'custom' && issue.params?.issue === 'UNDECLARED_SWITCH') {

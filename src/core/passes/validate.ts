@@ -3,7 +3,7 @@ import { scenarioRecordIds, undeclaredMentions } from '../change-text';
 import { contractSchema, type Contract } from '../format/contract';
 import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
-import type { SourceRecord } from '../format/record';
+import { recordSchema, type SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
 import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
@@ -133,7 +133,7 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     }
     const parsed = compiledRecordSchema.safeParse(json.value);
     if (!parsed.success) {
-      for (const issue of zodInputIssues({ file, line: lineNumber }, parsed.error, json.value)) report(issue);
+      for (const issue of zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value)) report(issue);
       return;
     }
     const first = locations.get(parsed.data.id);
@@ -262,7 +262,7 @@ export function validateContract(file: string, value: unknown, locator?: JsonLoc
   const surrogate = findLoneSurrogate(value);
   if (surrogate !== null) return err(invalidInput(file, [inputIssue({ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate) }, 'LONE_SURROGATE')], 1, 'contract'));
   const parsed = contractSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, value), parsed.error.issues.length, 'contract'));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: contractSchema }, parsed.error, value), parsed.error.issues.length, 'contract'));
   return ok(parsed.data);
 }
 
@@ -286,7 +286,7 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
     });
   }
   const parsed = receiptSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'receipt'));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: receiptSchema }, parsed.error, json.value), parsed.error.issues.length, 'receipt'));
   return ok(parsed.data);
 }
 
@@ -308,7 +308,7 @@ export function parseScenarioJson(
   if (!json.ok) return json;
   const locator = createJsonLocator(text);
   const parsed = scenarioSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator }, parsed.error, json.value), parsed.error.issues.length, 'scenario'));
+  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: scenarioSchema }, parsed.error, json.value), parsed.error.issues.length, 'scenario'));
   const scenario = parsed.data;
   if (typeof scenario.records === 'string') {
     const siblingText = readSibling(scenario.records);
@@ -330,6 +330,14 @@ export function parseScenarioJson(
   // Inline records have no line of their own; the location keeps the file and drops the index.
   const inlineLocations = new Map([...locations.keys()].map((id) => [id, { file }]));
   return checkChangeTexts(file, { scenario, recordSet: createRecordSet(scenario.records, inlineLocations) }, locator);
+}
+
+/**
+ * A scenario whose records file the reader streamed apart from it (the CLI from disk, the app from the drop),
+ * joined to those records and checked as an inline one is: every reader finishes a scenario here.
+ */
+export function joinScenarioRecords(file: string, text: string, scenario: ScenarioFile, recordSet: RecordSet): Result<LoadedScenario, CompileError> {
+  return checkChangeTexts(file, { scenario, recordSet }, createJsonLocator(text));
 }
 
 /** Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts). */

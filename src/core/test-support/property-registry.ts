@@ -9,6 +9,7 @@ import type { SqlDriver } from '../search/driver';
 import { createRecordIndex } from '../search/record-index';
 import { caseArbitrary } from './arbitraries';
 import { memoProperty } from './change-steps';
+import { forgeryProperty } from './forgery';
 import { noninterferenceArbitrary, noninterferenceDifferences } from './noninterference';
 
 /**
@@ -94,7 +95,15 @@ const noninterference: RegisteredProperty = {
   },
 };
 
-export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference];
+/** A forged row cannot pass for stale: a false claim about a record still at hand is RECEIPT_MISMATCH (src/core/test-support/forgery.ts; npm test runs it in drill-claims.test.ts). */
+const forgeryNeverStale: RegisteredProperty = {
+  name: 'forgery-never-stale',
+  summary: 'a receipt with a false claim about a record still at hand is RECEIPT_MISMATCH, even beside another record set',
+  testRuns: 150,
+  property: async ({ openDatabase }) => forgeryProperty(createCompiler(await openDatabase())),
+};
+
+export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference, forgeryNeverStale];
 
 export function propertyNamed(name: string): RegisteredProperty {
   const found = PROPERTIES.find((entry) => entry.name === name);
