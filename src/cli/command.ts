@@ -14,6 +14,8 @@ export interface CliIo {
    * terminal, so a log or a pipe never receives progress.
    */
   readonly progress?: (text: string | null) => void;
+  /** The command line asked for JSON (`--json`): errors are then a JSON document on stdout, not text on stderr. */
+  readonly jsonErrors?: boolean;
 }
 
 /** Exit codes are the CLI's public contract. */

@@ -13,7 +13,7 @@ import { parseContractJson } from '../core/passes/validate';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
-import { renderError } from './render';
+import { reportError } from './render';
 
 /** The options every command that reaches a database takes. */
 export const databaseOptionSpec = {
@@ -73,14 +73,14 @@ export function adapterLine({ name, version, predicateDigest }: DatabaseCompile[
 export async function inScratchSchema(url: string, schema: string, io: CliIo, work: (database: Connection) => Promise<ExitCode>): Promise<ExitCode> {
   const opened = await connect(url, schema);
   if (!opened.ok) {
-    io.stderr(renderError(opened.error));
+    reportError(io, opened.error);
     return databaseErrorExit(opened.error);
   }
   const database = opened.value;
   try {
     return await work(database);
   } catch (error) {
-    io.stderr(renderError(databaseFailure(url, error)));
+    reportError(io, databaseFailure(url, error));
     return EXIT.invalid;
   } finally {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);

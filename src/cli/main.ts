@@ -33,13 +33,15 @@ function overview(): string {
 
 /** Runs one command. Nothing it prints carries a raw control character, and nothing it throws reaches the user as a stack trace. */
 export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitCode> {
-  const io = terminalSafe(rawIo);
+  const io = terminalSafe({ ...rawIo, jsonErrors: args.includes('--json') });
   try {
     return await dispatch(args, io);
   } catch (error) {
     // A bug or an exhausted resource: say what happened in one line and exit as for unusable input.
     const what = error instanceof RangeError ? 'ran out of room (an input may be too large or too deeply nested)' : 'stopped unexpectedly';
-    io.stderr(`error: context-compiler ${what}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+    const message = `context-compiler ${what}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'INTERNAL', message } }, null, 2)}\n`);
+    else io.stderr(`error: ${message}\n`);
     return EXIT.invalid;
   }
 }

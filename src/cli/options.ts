@@ -4,7 +4,7 @@ import { err, ok, type CompileError, type Result } from '../core/errors';
 import { ISSUES } from '../core/reasons';
 import { nearestNames } from '../core/suggest';
 import { EXIT, type CliIo, type ExitCode } from './command';
-import { renderError } from './render';
+import { reportError } from './render';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -38,15 +38,16 @@ function asksForHelp(values: object): boolean {
   return 'help' in values && values.help === true;
 }
 
-/** A usage error: the problem, then the command's usage, on stderr. */
+/** A usage error: the problem, then the command's usage, on stderr; with `--json`, the problem as a JSON error on stdout. */
 export function usageError(io: CliIo, usage: string, message: string): ExitCode {
-  io.stderr(`${message}\n${usage}\n`);
+  if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'USAGE', message } }, null, 2)}\n`);
+  else io.stderr(`${message}\n${usage}\n`);
   return EXIT.invalid;
 }
 
 /** An input that cannot be used: the error, which names its file, line and field, on stderr. */
 export function inputError(io: CliIo, error: CompileError): ExitCode {
-  io.stderr(renderError(error));
+  reportError(io, error);
   return EXIT.invalid;
 }
 

@@ -1,3 +1,4 @@
+import type { CliIo } from './command';
 import type { DisclosedView } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
 import { escapeText } from '../core/format/json-text';
@@ -18,6 +19,17 @@ export function table(header: readonly string[], unsafeRows: readonly (readonly 
       .join('  ')
       .trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+/** An error as `--json` prints it: the phase, code, message and each issue with its file, line and field. */
+export function errorJson(error: CompileError) {
+  return { error: { pass: error.pass, code: error.code, message: error.message, ...(error.recordId === undefined ? {} : { recordId: error.recordId }), issues: error.issues ?? [] } };
+}
+
+/** Reports an error the command stops on: text on stderr, or with `--json` a JSON document on stdout. */
+export function reportError(io: CliIo, error: CompileError): void {
+  if (io.jsonErrors === true) io.stdout(`${JSON.stringify(errorJson(error), null, 2)}\n`);
+  else io.stderr(renderError(error));
 }
 
 export function renderError(error: CompileError): string {

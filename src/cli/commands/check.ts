@@ -10,7 +10,7 @@ import { EXIT, type CliIo, type ExitCode } from '../command';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
-import { renderError } from '../render';
+import { reportError } from '../render';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createTokeniser } from '../../adapters/postgres/tokens';
 import { inScratchSchema } from '../database';
@@ -74,12 +74,12 @@ async function checkDrill(loaded: LoadedScenario, changeId: string): Promise<Che
 const builtinChecks: ScenarioChecks = { variant: checkVariant, drill: checkDrill };
 
 /** Every check of every built-in scenario, run by `checks`. */
-async function checkAll(checks: ScenarioChecks, io: { stderr(text: string): void }): Promise<CheckResult[]> {
+async function checkAll(checks: ScenarioChecks, io: CliIo): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const id of builtinScenarioIds()) {
     const loaded = await readScenarioFile(builtinScenarioPath(id));
     if (!loaded.ok) {
-      io.stderr(renderError(loaded.error));
+      reportError(io, loaded.error);
       results.push({ name: `${id}: loads`, passed: false, detail: loaded.error.message });
       continue;
     }

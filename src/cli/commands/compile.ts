@@ -15,7 +15,7 @@ import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOpti
 import { loadInputs } from '../load-inputs';
 import { defineCommand } from '../define-command';
 import { audienceSchema, inputOptionSpec, noPositionals } from '../options';
-import { renderError, renderOutcome } from '../render';
+import { renderOutcome, reportError } from '../render';
 
 const options = {
   ...inputOptionSpec,
@@ -71,7 +71,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       }
       const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd);
       if (!compiled.ok) {
-        io.stderr(renderError(compiled.error));
+        reportError(io, compiled.error);
         return databaseErrorExit(compiled.error);
       }
       outcome = compiled.value.outcome;
@@ -82,7 +82,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       const progress = values.quiet ? undefined : io.progress;
       const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd, progress);
       if (!inputs.ok) {
-        io.stderr(renderError(inputs.error));
+        reportError(io, inputs.error);
         return EXIT.invalid;
       }
       const compiler = createCompiler(await openInMemoryDatabase());
@@ -90,7 +90,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       const result = compiler.compile(inputs.value.request);
       progress?.(null);
       if (!result.ok) {
-        io.stderr(renderError(await inputs.value.place(result.error)));
+        reportError(io, await inputs.value.place(result.error));
         return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
       }
       outcome = result.value;

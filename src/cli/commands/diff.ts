@@ -6,7 +6,7 @@ import { EXIT, type CliIo, type ExitCode } from '../command';
 import { readCheckedReceipt, receiptReadExit } from '../load-inputs';
 import { defineCommand } from '../define-command';
 import type { PositionalRule } from '../options';
-import { renderError } from '../render';
+import { reportError } from '../render';
 
 const options = {
   json: { type: 'boolean', default: false },
@@ -17,7 +17,7 @@ const twoReceipts: PositionalRule<readonly [string, string]> = ([first, second, 
   first !== undefined && second !== undefined && rest.length === 0 ? ok([first, second] as const) : err('give exactly two receipt files');
 
 function refuse(io: CliIo, error: CompileError): ExitCode {
-  io.stderr(renderError(error));
+  reportError(io, error);
   return receiptReadExit(error);
 }
 

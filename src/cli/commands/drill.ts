@@ -10,7 +10,7 @@ import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, 
 import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';
 import { inputOptionSpec, noPositionals } from '../options';
-import { renderError, renderVerdict } from '../render';
+import { renderVerdict, reportError } from '../render';
 
 const { scenario, records, contract, control, json } = inputOptionSpec;
 const options = {
@@ -62,12 +62,12 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       }
       const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
-        io.stderr(renderError(receipt.error));
+        reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
       const verdict = await drillContractInDatabase(values.database, values.schema, values.contract, receipt.value, io.cwd);
       if (!verdict.ok) {
-        io.stderr(renderError(verdict.error));
+        reportError(io, verdict.error);
         return databaseErrorExit(verdict.error);
       }
       return showVerdict(verdict.value, values.json, io);
@@ -77,12 +77,12 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       if (values.control.length > 0 || values.change.length > 0) return usageError('--control and --change need a scenario: records and a contract carry no controls or late changes');
       const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: [], lateChanges: [] }, io.cwd);
       if (!inputs.ok) {
-        io.stderr(renderError(inputs.error));
+        reportError(io, inputs.error);
         return EXIT.invalid;
       }
       const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
-        io.stderr(renderError(receipt.error));
+        reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
       const compiler = createCompiler(await openInMemoryDatabase());
@@ -92,14 +92,14 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       // The receipt alone can still be checked against itself; there is nothing else to judge it against.
       const receipt = await readCheckedReceipt(values.receipt, io.cwd);
       if (!receipt.ok) {
-        io.stderr(renderError(receipt.error));
+        reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
       return usageError(`NOTHING_TO_JUDGE_AGAINST: ${values.receipt}: ${ISSUES.NOTHING_TO_JUDGE_AGAINST()}`);
     }
     const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {
-      io.stderr(renderError(loaded.error));
+      reportError(io, loaded.error);
       return EXIT.invalid;
     }
     const scenario = loaded.value.scenario;
@@ -107,7 +107,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const declared = values.change.length > 0 ? values.change : values.receipt === undefined && firstChange ? [firstChange.id] : [];
     const current = prepareScenario(loaded.value, { controls: values.control, lateChanges: declared });
     if (!current.ok) {
-      io.stderr(renderError(current.error));
+      reportError(io, current.error);
       return EXIT.invalid;
     }
     const compiler = createCompiler(await openInMemoryDatabase());
@@ -116,7 +116,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       // Read only: the drill checks the receipt's versions and id first itself, and answers with a verdict.
       const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
-        io.stderr(renderError(receipt.error));
+        reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
       // The receipt's own inputs, to reperform it: this scenario with the controls and late changes it names.
@@ -130,19 +130,19 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     }
     const before = prepareScenario(loaded.value, { controls: values.control, lateChanges: [] });
     if (!before.ok) {
-      io.stderr(renderError(before.error));
+      reportError(io, before.error);
       return EXIT.invalid;
     }
     const frozen = compiler.compile(before.value);
     if (!frozen.ok) {
-      io.stderr(renderError(frozen.error));
+      reportError(io, frozen.error);
       return EXIT.invalid;
     }
     const prior = frozen.value.receipt;
     const stale = drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared, declaredInputs: before.value });
     const recompiled = compiler.compile(current.value);
     if (!recompiled.ok) {
-      io.stderr(renderError(recompiled.error));
+      reportError(io, recompiled.error);
       return EXIT.invalid;
     }
     const resumed = drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });

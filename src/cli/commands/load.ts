@@ -9,7 +9,7 @@ import { databaseErrorExit, databaseFailure, databaseOptionSpec } from '../datab
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 import { streamRecordsFile } from '../read-file';
-import { renderError } from '../render';
+import { reportError } from '../render';
 
 const options = {
   ...databaseOptionSpec,
@@ -39,12 +39,12 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
     const recordSet = await streamRecordsFile(resolve(io.cwd, values.records), values.records, progress);
     progress?.(null);
     if (!recordSet.ok) {
-      io.stderr(renderError(recordSet.error));
+      reportError(io, recordSet.error);
       return EXIT.invalid;
     }
     const opened = await connect(values.database, values.schema);
     if (!opened.ok) {
-      io.stderr(renderError(opened.error));
+      reportError(io, opened.error);
       return databaseErrorExit(opened.error);
     }
     const database = opened.value;
@@ -53,14 +53,14 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
       const report = await loadRecordSet(database, values.records, recordSet.value, tokeniser, (done, total) => progress?.(`writing records: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`));
       progress?.(null);
       if (!report.ok) {
-        io.stderr(renderError(report.error));
+        reportError(io, report.error);
         return EXIT.invalid;
       }
       const { layout, inserted, updated, deleted, unchanged } = report.value;
       io.stdout(`loaded ${values.records} into ${describeDatabase(values.database)} (schema ${values.schema}, ${layout}): ${inserted} inserted, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged\n`);
       return EXIT.ok;
     } catch (error) {
-      io.stderr(renderError({ ...databaseFailure(values.database, error), message: `${databaseFailure(values.database, error).message}; the load was rolled back, nothing was written` }));
+      reportError(io, { ...databaseFailure(values.database, error), message: `${databaseFailure(values.database, error).message}; the load was rolled back, nothing was written` });
       return EXIT.invalid;
     } finally {
       await database.end();

@@ -7,7 +7,7 @@ import { EXIT } from '../command';
 import { defineCommand } from '../define-command';
 import type { PositionalRule } from '../options';
 import { fileError, unreadable } from '../read-file';
-import { renderError } from '../render';
+import { reportError } from '../render';
 
 const options = {
   write: { type: 'boolean', default: false },
@@ -36,7 +36,7 @@ cannot be read, or usage`,
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      io.stderr(renderError(fileError(file, unreadable(file, error))));
+      reportError(io, fileError(file, unreadable(file, error)));
       return EXIT.invalid;
     }
     const authored = authorProvenance(file, text);

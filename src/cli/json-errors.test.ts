@@ -1,0 +1,44 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from './command';
+import { main } from './main';
+
+async function run(cwd: string, ...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
+  return { code, stdout, stderr };
+}
+
+describe('--json errors', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'cc-json-errors-'));
+  writeFileSync(join(cwd, 'records.jsonl'), '{"id": "A-1"}\n');
+  writeFileSync(join(cwd, 'contract.json'), '{}');
+
+  it('are a JSON document on stdout, with the code and each issue\'s file, line and field, and nothing on stderr', async () => {
+    const refused = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--json');
+    expect(refused.code).toBe(EXIT.invalid);
+    expect(refused.stderr).toBe('');
+    const { error } = JSON.parse(refused.stdout) as { error: { pass: string; code: string; issues: { file: string; line?: number; path: string }[] } };
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.issues[0]).toMatchObject({ file: expect.stringMatching(/records\.jsonl|contract\.json/) });
+  });
+
+  it('cover usage errors and unreadable receipts too', async () => {
+    const usage = await run(cwd, 'drill', '--no-such-option', '--json');
+    expect(usage.code).toBe(EXIT.invalid);
+    expect(usage.stderr).toBe('');
+    expect(JSON.parse(usage.stdout)).toMatchObject({ error: { code: 'USAGE' } });
+    const missing = await run(cwd, 'diff', 'a.json', 'b.json', '--json');
+    expect(missing.stderr).toBe('');
+    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', issues: [{ file: 'a.json' }] } });
+  });
+
+  it('stay text without --json', async () => {
+    const refused = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json');
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^error \[validate\] INVALID_INPUT/);
+  });
+});
