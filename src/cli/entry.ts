@@ -1,3 +1,5 @@
+import { styleText } from 'node:util';
+import { colourHeadlines } from './colour';
 import { capHeapGrowth } from './heap';
 import { main } from './main';
 import { installSha256InNode } from './node-sha256';
@@ -28,8 +30,11 @@ const untilStopped = () =>
 const columns = () => Math.max(20, (process.stderr.columns ?? 80) - 1);
 const progress = process.stderr.isTTY ? (text: string | null) => process.stderr.write(text === null ? '\r\x1b[2K' : `\r\x1b[2K${escapeForTerminal(text).slice(0, columns())}`) : undefined;
 
+// styleText checks the stream: plain text into a pipe or a file, and wherever NO_COLOR is set.
+const styleStdout = (format: Parameters<typeof styleText>[0], text: string) => styleText(format, text, { stream: process.stdout });
+
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => process.stdout.write(colourHeadlines(text, styleStdout)),
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   untilStopped,
