@@ -36,6 +36,10 @@ describe('session', () => {
     expect(compiled.view.status).toBe('packet');
     expect(compiled.view.columns.compiled.entries.map((entry) => entry.id)).toContain('ADR-0234');
     expect(compiled.view.columns.naive?.requiredMissed).toContain('ADR-0234');
+    // The post-filter column is empty because relevance's top 5 are all illegal, and it says so.
+    expect(compiled.view.columns.postFilter?.entries).toEqual([]);
+    expect(compiled.view.columns.postFilter?.emptyNote).toEqual({ code: 'EVERY_TOP_K_ILLEGAL', args: { k: 5, ranked: 5 } });
+    expect(compiled.view.columns.naive?.emptyNote).toBeNull();
     const user = session.compile('user');
     expect(user.ok && user.view.columns.naive).toBeNull();
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);

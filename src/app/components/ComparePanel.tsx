@@ -1,4 +1,4 @@
-import { REASONS } from '../../core/reasons';
+import { EMPTY_BASELINE_NOTES, REASONS } from '../../core/reasons';
 import type { PacketColumn, PacketMarks, PropositionCoverage } from '../../worker/protocol';
 import { EnteredMark, LeftEntries, MarksSummary } from './ChangeMarks';
 import { useResultStore } from '../state/result-store';
@@ -112,6 +112,11 @@ function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | 
         {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
       </p>
       <CoverageStat column={column} />
+      {column.emptyNote ? (
+        <p className="caption empty-note" data-testid={`empty-note-${column.kind}`}>
+          {EMPTY_BASELINE_NOTES[column.emptyNote.code](column.emptyNote.args)}
+        </p>
+      ) : null}
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
