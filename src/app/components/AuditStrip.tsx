@@ -45,10 +45,12 @@ export function AuditStrip() {
           ) : (
             <Fact term={userViewId} value={shortHash(view.userViewId ?? '')} testId="audit-user-view" title={view.userViewId ?? undefined} />
           )}
+          {/* A few words that fit one line at any width; which propositions are not established is said under Compare. */}
           <Fact
             term={decision}
-            value={view.status !== 'packet' ? 'None: no packet' : view.decisionBlockedBy.length > 0 ? `Reserved for a person (${view.decisionBlockedBy.join(', ')} not established)` : 'May rest on the packet'}
+            value={view.status !== 'packet' ? 'None: no packet' : view.decisionBlockedBy.length > 0 ? 'Reserved for a person' : 'May rest on the packet'}
             testId="audit-decision"
+            title={view.status === 'packet' && view.decisionBlockedBy.length > 0 ? `${view.decisionBlockedBy.join(', ')} not established` : undefined}
           />
         </dl>
       ) : response && !response.ok ? (

@@ -231,6 +231,12 @@ export function ComparePanel() {
       {view ? (
         <>
           <p className="caption">Three packets under the same budget of {view.tokenBudget} tokens.</p>
+          {/* Above the packets, so the first screen says that the answer may not rest on them. */}
+          {view.decisionBlockedBy.length > 0 ? (
+            <p className="warning" data-testid="decision-blocked">
+              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
+            </p>
+          ) : null}
           <MarksSummary marks={view.marks} />
           <div className="columns">
             <BaselineColumn kind="naive" column={view.columns.naive} marks={view.marks?.columns.naive ?? null} progress={indexing} />
@@ -238,11 +244,6 @@ export function ComparePanel() {
             <Column column={view.columns.compiled} marks={view.marks?.columns.compiled ?? null} />
           </div>
           <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />
-          {view.decisionBlockedBy.length > 0 ? (
-            <p className="warning" data-testid="decision-blocked">
-              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
-            </p>
-          ) : null}
         </>
       ) : null}
     </section>

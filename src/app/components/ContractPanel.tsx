@@ -355,15 +355,18 @@ export function ContractPanel() {
         {plural(recordCount, 'record')}
         {recordCount !== scenario.recordCount ? ` (${formatCount(scenario.recordCount)} in the scenario)` : ''}
       </p>
-      {compiled && compiled.changes.length > 0 ? (
-        <p className="compiled-with" data-testid="compiled-with">
-          Compiled with <ChangeBadges changes={compiled.changes} />
-        </p>
-      ) : null}
       <ControlToggles scenario={scenario} />
       <SteadyButton onClick={() => void compileNow()} unavailable={compiling}>
         Compile context
       </SteadyButton>
+      {/* Below the switches and in a line kept in place, so a result arriving never moves a switch under the pointer. */}
+      <p className="compiled-with" data-testid="compiled-with">
+        {compiled && compiled.changes.length > 0 ? (
+          <>
+            Compiled with <ChangeBadges changes={compiled.changes} />
+          </>
+        ) : null}
+      </p>
       <ContractEditor scenario={scenario} compiled={compiled} />
     </section>
   );
