@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { AppPage, expect, fixtureFile, test } from './fixtures';
+import { expect, fixtureFile, test, type AppPage } from './fixtures';
 
 const BUILT_IN = ['retry-policy', 'atlas-credit-review', 'refund-desk'] as const;
 
