@@ -65,7 +65,7 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
 
     await expect(drill.getByRole('combobox', { name: 'Late change' })).toHaveValue('promote-run-0880');
     await app.injectLateChange();
-    await expect(drill.getByTestId('drill-declared')).toContainText('promote-run-0880');
+    await expect(drill.getByTestId('drill-declared')).toContainText('Late correction: RUN-0880 is required');
 
     expect(await app.attemptToContinue()).toEqual({ action: 'recompile_required', headline: 'STALE — RECOMPILE REQUIRED', code: 'STALE_CONTRACT_FINGERPRINT' });
     await expect(drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
