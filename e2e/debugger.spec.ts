@@ -54,7 +54,9 @@ test.describe('What playgrounds have, and what none has: inspector, coverage, at
 
   test('Evidence names the records that tried "waiver_valid" and why each failed; the decision reserved for a person is in the audit strip', async ({ app, page }) => {
     await atlas(app);
-    await expect(page.getByTestId('audit-decision')).toHaveText('Reserved for a person (waiver_valid not established)');
+    await expect(page.getByTestId('audit-decision')).toHaveText('Reserved for a person');
+    await expect(page.getByTestId('audit-decision')).toHaveAttribute('title', 'waiver_valid not established');
+    await expect(page.getByTestId('decision-blocked')).toHaveText('Decision reserved for a person: waiver_valid not established from admitted evidence.');
     const attempts = page.getByTestId('attempts-waiver_valid');
     await expect(attempts.getByTestId('attempt-waiver_valid-W-55')).toContainText('refused by a gate · EXCLUDE_EXPIRED valid_to 2026-08-28 < as_of 2026-08-30');
     await expect(attempts.getByTestId('attempt-waiver_valid-N7')).toContainText('EXCLUDE_EVIDENCE_CLASS class case_note is not accepted for waiver_valid');

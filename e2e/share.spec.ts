@@ -81,7 +81,7 @@ test.describe('Share links', () => {
     expect(verdict.action).toBe('recompile_required');
     const sent = await screenOf(app, page);
     expect(sent.compiledNow.length).toBeGreaterThan(0);
-    expect(sent).toMatchObject({ view: 'User view', tab: 'Fire drill', declared: expect.stringContaining('promote-run-0880') });
+    expect(sent).toMatchObject({ view: 'User view', tab: 'Fire drill', declared: expect.stringContaining('Late correction: RUN-0880 is required') });
 
     await page.getByRole('button', { name: 'Share…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share this workspace' });

@@ -94,7 +94,7 @@ test.describe('Guided tour: it waits for each action', () => {
     await expect(tour.getByTestId('tour-progress')).toHaveText('Guided tour · step 1 of 10');
     await expect(tour.getByRole('heading', { level: 2 })).toHaveText('Control 1 of 3: The email insists harder');
     await page.keyboard.press('ArrowRight');
-    await expect(tour.getByTestId('tour-refusal')).toHaveText('Not yet: “The email insists harder” is off. Switch on “The email insists harder” under Controls.');
+    await expect(tour.getByTestId('tour-refusal')).toHaveText('Not yet: “The email insists harder” is off. Switch on “The email insists harder” under Poison controls.');
 
     // "Go to it" takes the focus to the switch; once it is on, the focus is back on Next.
     await tour.getByRole('button', { name: 'Go to it' }).click();
@@ -106,7 +106,7 @@ test.describe('Guided tour: it waits for each action', () => {
     await expect(tour.getByTestId('tour-shows')).toHaveText('Neither the compiled packet, the naive top-k nor the evidence changed. The decision is blocked by exception_approved.');
     await page.keyboard.press('Enter');
     await expect(tour.getByTestId('tour-progress')).toHaveText('Guided tour · step 2 of 10');
-    await expect(tour.getByTestId('tour-ask')).toHaveText('Your turn: Switch “The email insists harder” off again under Controls.');
+    await expect(tour.getByTestId('tour-ask')).toHaveText('Your turn: Switch “The email insists harder” off again under Poison controls.');
     await tour.getByRole('button', { name: 'Go to it' }).click();
     await page.keyboard.press('Space');
     await expect(tour.getByRole('button', { name: 'Next' })).toBeFocused();

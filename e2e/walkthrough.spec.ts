@@ -65,7 +65,7 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
 
     await expect(drill.getByRole('combobox', { name: 'Late change' })).toHaveValue('promote-run-0880');
     await app.injectLateChange();
-    await expect(drill.getByTestId('drill-declared')).toContainText('promote-run-0880');
+    await expect(drill.getByTestId('drill-declared')).toContainText('Late correction: RUN-0880 is required');
 
     expect(await app.attemptToContinue()).toEqual({ action: 'recompile_required', headline: 'STALE — RECOMPILE REQUIRED', code: 'STALE_CONTRACT_FINGERPRINT' });
     await expect(drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
@@ -147,5 +147,62 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await app.page.getByRole('radio', { name: 'Diagnostic view' }).check();
     await expect(app.page.getByTestId('withheld-notice')).toHaveCount(0);
     await expect(app.traceCount).toHaveText('Showing 13 of 13 candidates');
+  });
+
+  test('the README walkthrough: every label it names is on screen where it says, and each step gives what it says', async ({ app, page }) => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Try it in the app'), readme.indexOf('Click any record id'));
+    const steps = [...section.matchAll(/^(\d)\. ([\s\S]*?)(?=^\d\. |$(?![\s\S]))/gm)].map((match) => match[2] ?? '');
+    expect(steps, 'five numbered steps').toHaveLength(5);
+    const bold = (text: string) => [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1] ?? '');
+    const italic = (text: string) => [...text.matchAll(/(?<!\*)\*([^*]+)\*(?!\*)/g)].map((match) => match[1] ?? '');
+    const coded = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
+    /** A bold label is something to press or look under: a button, a tab or a titled group of switches. */
+    const expectLabels = async (text: string) => {
+      for (const label of bold(text)) {
+        const control = page.getByRole('button', { name: label, exact: true }).or(page.getByRole('tab', { name: label, exact: true })).or(page.getByRole('group', { name: label, exact: true }));
+        await expect(control.first(), `"${label}" is on screen`).toBeVisible();
+      }
+      for (const label of italic(text)) await expect(page.getByRole('switch', { name: label, exact: true }).or(page.getByRole('option', { name: label, exact: true })).first(), `"${label}" is a switch or a choice`).toBeAttached();
+    };
+    const [, , drillStep = '', controlStep = '', copyStep = ''] = steps;
+    expect(coded(drillStep)).toEqual(['STALE — RECOMPILE REQUIRED', 'STALE_CONTRACT_FINGERPRINT', 'requiredRecords', 'CURRENT — MAY CONTINUE']);
+    expect(coded(controlStep)).toEqual(['REQUIRED_MISSING_PROVENANCE']);
+    await app.goto();
+    await expect(page.getByRole('button', { name: 'Start guided tour' })).toBeVisible();
+
+    await app.openWorkspace('Fire drill');
+    await expectLabels(drillStep);
+    const drill = app.drill;
+    await drill.getByRole('button', { name: 'Freeze receipt' }).click();
+    await expect(drill.getByTestId('drill-frozen')).toHaveText(`Frozen: ${DEFAULT.receiptId.slice(0, 12)}`);
+    await expect(drill.getByRole('combobox', { name: 'Late change' }).locator('option:checked')).toHaveText('Late correction: RUN-0880 is required');
+    await drill.getByRole('button', { name: 'Inject late change' }).click();
+    await expect(drill.getByTestId('drill-declared')).toBeVisible();
+    await drill.getByRole('button', { name: 'Attempt to continue' }).click();
+    await expect(drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
+    await expect(drill.getByTestId('drill-code')).toHaveText('STALE_CONTRACT_FINGERPRINT');
+    await expect(drill.getByTestId('diff-contract')).toContainText(/requiredRecords.*RUN-0880/);
+    await drill.getByRole('button', { name: 'Recompile current context' }).click();
+    await expect(drill.getByTestId('drill-headline')).toHaveText('CURRENT — MAY CONTINUE');
+    await expect(page.getByTestId('drill-current-RUN-0880')).toContainText('required');
+    await drill.getByRole('button', { name: 'Reset drill' }).click();
+    await expect(page.getByTestId('drill-current-RUN-0880')).toHaveCount(0);
+
+    await app.openWorkspace('Debugger');
+    await expectLabels(controlStep);
+    await app.control('Remove required provenance').check();
+    await expect(page.getByTestId('fail-closed-code')).toHaveText('REQUIRED_MISSING_PROVENANCE');
+    await expect(app.page.getByTestId('no-packet')).toBeVisible();
+
+    await app.control('Remove required provenance').uncheck();
+    await expect(app.auditOutcome).toHaveText('Packet emitted');
+    await expectLabels(copyStep);
+    await app.copyPacketButton.click();
+    await expect(page.getByTestId('export-status')).toHaveText(`Packet copied (receipt ${DEFAULT.receiptId.slice(0, 12)}).`);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.split('\n')[0]).toBe('=== CONTEXT PACKET ===');
+    DEFAULT.selected.forEach((id, index) => expect(copied).toContain(`[${index + 1}] ${id}: `));
+    expect(copied, 'the late change was taken back out').not.toContain('RUN-0880');
   });
 });

@@ -18,6 +18,7 @@ const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}):
   tokensUsed: 0,
   tokenBudget: 96,
   illegalCount: 0,
+  emptyNote: null,
   requiredMissed: [],
   coverage: [],
   ...change,

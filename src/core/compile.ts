@@ -116,6 +116,7 @@ export function createCompiler(driver: SqlDriver): Compiler {
           const chosen = new Set(selected);
           return {
             kind,
+            ranked: ids.length,
             selected,
             tokensUsed: used,
             tokenBudget: contract.tokenBudget,

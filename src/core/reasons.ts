@@ -186,6 +186,22 @@ export function renderSuggestion(suggestion: { readonly code: SuggestionCode; re
   });
 }
 
+/** The counts a baseline column's emptiness is explained by: k, and how many records the column could choose from. */
+export interface EmptyBaselineArgs {
+  readonly k: number;
+  readonly ranked: number;
+}
+
+/** Why a baseline packet holds nothing, said in its column so an empty column does not look like a broken one. */
+export const EMPTY_BASELINE_NOTES = {
+  NOTHING_RANKED: () => 'Empty: no record matches the query, so relevance ranks nothing to choose from.',
+  EVERY_TOP_K_ILLEGAL: ({ k, ranked }: EmptyBaselineArgs) =>
+    `Empty: ${ranked === 1 ? 'the one record' : `all ${ranked} records`} in relevance's top ${k} ${ranked === 1 ? 'is' : 'are'} illegal, and post-filtering drops them without looking further down the ranking.`,
+  NONE_FITS_BUDGET: ({ ranked }: EmptyBaselineArgs) => `Empty: ${ranked === 1 ? 'the one record' : `each of the ${ranked} records`} it could choose from is larger than the whole token budget.`,
+} as const satisfies Readonly<Record<string, (args: EmptyBaselineArgs) => string>>;
+
+export type EmptyBaselineCode = keyof typeof EMPTY_BASELINE_NOTES;
+
 /** Each fact's argument names in canonical (code unit) order, from the catalogue. */
 export const ARG_ORDER = new Map(Object.entries(FACTS).map(([fact, entry]) => [fact, Object.keys(entry.args).sort(compareStrings)]));
 

@@ -25,6 +25,50 @@ export interface DiffSection {
   readonly more: number;
 }
 
+/** How a diff names what changed: the CLI keeps the format's field names and ids (what `--json` and FORMAT.md use), the app words them. */
+export interface DiffWords {
+  /** A receipt field or trace-row field, by its path in the receipt (`ranking.candidates`, `args`). */
+  readonly field: (path: string) => string;
+  /** A control or late change, by its id. */
+  readonly change: (id: string) => string;
+}
+
+export const FORMAT_NAMES: DiffWords = { field: (path) => path, change: (id) => id };
+
+/** Receipt and trace-row fields as a reader says them; a path under one is worded by its first segment. */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  schemaVersion: 'schema version',
+  engineVersion: 'engine version',
+  outcome: 'outcome',
+  contractFingerprint: 'contract fingerprint',
+  recordSetDigest: 'record set digest',
+  controls: 'controls',
+  lateChanges: 'late changes',
+  ranking: 'ranking statistics',
+  executedBy: 'executed by',
+  decisionBlockedBy: 'decision reserved for a person on',
+  failure: 'failure',
+  args: 'boundary fact details',
+  fact: 'boundary fact',
+  gates: 'gates failed',
+  tokens: 'tokens',
+  required: 'required',
+  score: 'score',
+  rank: 'rank',
+};
+
+/** The app's words: field names said as words, controls and late changes by their labels. */
+export function diffWordsWith(changeLabel: (id: string) => string): DiffWords {
+  return {
+    field: (path) => {
+      const [head = path, ...rest] = path.split('.');
+      const word = FIELD_WORDS[head];
+      return word === undefined ? path : [word, ...rest].join(' ');
+    },
+    change: changeLabel,
+  };
+}
+
 const list = (ids: readonly string[]) => (ids.length === 0 ? '-' : ids.join(', '));
 const shortHash = (hex: string | null) => (hex === null ? 'none' : hex.slice(0, 12));
 
@@ -32,15 +76,18 @@ const shortHash = (hex: string | null) => (hex === null ? 'none' : hex.slice(0, 
  * The diff as titled sections of plain lines, at most `limit` lines each (the rest counted), so the CLI
  * and the app word it the same. Sections with nothing to say are left out.
  */
-export function describeDiff(diff: ReceiptDiff, limit = 50): DiffSection[] {
+export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = FORMAT_NAMES): DiffSection[] {
   const sections: DiffSection[] = [];
   const add = (key: DiffSection['key'], title: string, lines: readonly string[]) => {
     if (lines.length === 0) return;
     sections.push({ key, title, lines: lines.slice(0, limit), more: Math.max(0, lines.length - limit) });
   };
   const change = ({ field, before, after }: FieldChange) => `${field} ${showValue(before)} → ${showValue(after)}`;
+  // Controls and late changes are lists of ids: each is named as the words say.
+  const named = (field: string, value: unknown) => ((field === 'controls' || field === 'lateChanges') && Array.isArray(value) ? value.map((id) => (typeof id === 'string' ? words.change(id) : id)) : value);
+  const receiptChange = ({ field, before, after }: FieldChange) => `${words.field(field)} ${showValue(named(field, before))} → ${showValue(named(field, after))}`;
   add('contract', `Contract fields changed (${diff.contract.length})`, diff.contract.map(change));
-  add('fields', `Receipt fields changed (${diff.fields.length})`, diff.fields.map(change));
+  add('fields', `Receipt fields changed (${diff.fields.length})`, diff.fields.map(receiptChange));
 
   const { added, removed, changed } = diff.records;
   const recordLines = [...added.map((id) => `+ ${id}`), ...removed.map((id) => `- ${id}`), ...(changed ?? []).map((id) => `~ ${id}`)];
@@ -54,7 +101,7 @@ export function describeDiff(diff: ReceiptDiff, limit = 50): DiffSection[] {
     `Decisions changed (${diff.decisions.length})`,
     diff.decisions.map(({ id, before, after }) => (before.code === after.code ? `${id} ${before.decision} → ${after.decision} (${after.code})` : `${id} ${before.code} → ${after.code}`)),
   );
-  add('rows', `Other trace changes (${diff.rows.length})`, diff.rows.map(({ id, fields }) => `${id}: ${fields.join(', ')}`));
+  add('rows', `Other trace changes (${diff.rows.length})`, diff.rows.map(({ id, fields }) => `${id}: ${fields.map(words.field).join(', ')}`));
   add(
     'evidence',
     `Evidence slots changed (${diff.evidence.length})`,

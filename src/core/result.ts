@@ -88,6 +88,8 @@ export interface Packet {
 /** A relevance-only packet under the same budget, for comparison. */
 export interface BaselinePacket {
   readonly kind: 'naive' | 'post-filter';
+  /** How many of relevance's top k it chose from before the budget: post-filter counts only the legal ones. */
+  readonly ranked: number;
   readonly selected: readonly string[];
   readonly tokensUsed: number;
   readonly tokenBudget: number;

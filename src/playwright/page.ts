@@ -18,7 +18,7 @@ export interface RecordDecision {
   readonly id: string;
   /** `selected` or `excluded`, without the mark the table shows beside it. */
   readonly decision: string;
-  /** The reason code, for example `SELECTED_REQUIRED` or `EXCLUDED_SUPERSEDED`. */
+  /** The reason code, for example `SELECTED_REQUIRED` or `EXCLUDE_SUPERSEDED`. */
   readonly code: string;
   /** The boundary fact the reason rests on. */
   readonly fact: string;

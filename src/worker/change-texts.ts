@@ -1,4 +1,6 @@
+import type { Audience } from '../core/disclosure';
 import { addedRecords, declaredRecords, redactText } from '../core/change-text';
+import { diffWordsWith, type DiffWords } from '../core/receipt-diff-text';
 import type { CompileRequest } from '../core/compile';
 import type { DisclosedView } from '../core/disclosure';
 import type { Control, LateChange } from '../core/format/scenario';
@@ -32,4 +34,14 @@ export function changeTextsFor(scenario: ScenarioChanges, request: CompileReques
 /** The applied changes with the labels of `texts` (the chips say what the toggles say). */
 export function withShownLabels(applied: readonly AppliedChange[], texts: readonly ChangeText[]): AppliedChange[] {
   return applied.map((change) => ({ ...change, label: texts.find((text) => text.id === change.id && text.kind === change.kind)?.label ?? change.label }));
+}
+
+/**
+ * How a diff names receipt fields and changes for an audience: by their labels, the user view's with every record
+ * a change declares redacted (a diff's two receipts need not share what the view withholds).
+ */
+export function diffWordsFor(scenario: ScenarioChanges, audience: Audience): DiffWords {
+  const labels = new Map<string, string>();
+  for (const change of [...scenario.controls, ...scenario.lateChanges]) labels.set(change.id, audience === 'user' ? redactText(change.label, new Set(declaredRecords(change))) : change.label);
+  return diffWordsWith((id) => labels.get(id) ?? id);
 }

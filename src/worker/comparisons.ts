@@ -3,7 +3,7 @@ import { receiptIntegrity } from '../core/drill';
 import { parseReceiptJson } from '../core/passes/validate';
 import { inputIssue } from '../core/reasons';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../core/receipt-diff';
-import { describeDiff } from '../core/receipt-diff-text';
+import { describeDiff, FORMAT_NAMES, type DiffWords } from '../core/receipt-diff-text';
 import type { Receipt } from '../core/result';
 import { changeTextsFor, withShownLabels } from './change-texts';
 import type { Compilations, LastCompile } from './compilations';
@@ -126,8 +126,8 @@ function disclosedDiff(before: Receipt, after: Receipt, audience: Audience): Rec
 }
 
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
-export function diffView(diff: ReceiptDiff): DiffView {
-  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES) };
+export function diffView(diff: ReceiptDiff, words: DiffWords = FORMAT_NAMES): DiffView {
+  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES, words) };
 }
 
 /** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */

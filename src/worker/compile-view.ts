@@ -58,7 +58,15 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
   const { view } = source;
   const required = new Set(request.contract.requiredRecords);
   const tokensOf = (id: string) => request.recordSet.byId.get(id)?.record.tokens ?? 0;
-  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive']): PacketColumn => {
+  const k = request.contract.naiveTopK;
+  /** Why a baseline chose nothing: nothing ranked, every ranked record dropped as illegal, or none fits the budget. */
+  const emptyNote = (baseline: Baselines['naive'], naive: Baselines['naive']): PacketColumn['emptyNote'] => {
+    if (baseline.selected.length > 0) return null;
+    if (naive.ranked === 0) return { code: 'NOTHING_RANKED', args: { k, ranked: 0 } };
+    if (baseline.ranked === 0) return { code: 'EVERY_TOP_K_ILLEGAL', args: { k, ranked: naive.ranked } };
+    return { code: 'NONE_FITS_BUDGET', args: { k, ranked: baseline.ranked } };
+  };
+  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive'], naive: Baselines['naive']): PacketColumn => {
     const illegal = new Set(baseline.illegal);
     const rows = codesOf(outcome, baseline.selected);
     const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id), code: rows.get(id)?.code ?? 'EXCLUDE_BUDGET' }));
@@ -71,6 +79,7 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
       illegalCount: baseline.illegal.length,
       requiredMissed: baseline.requiredMissed,
       coverage: columnCoverage(request, entries),
+      emptyNote: emptyNote(baseline, naive),
     };
   };
 
@@ -89,6 +98,7 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
           illegalCount: 0,
           requiredMissed: [],
           coverage: columnCoverage(request, packetEntries),
+          emptyNote: null,
         }
       : {
           kind: 'compiled',
@@ -99,6 +109,7 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
           illegalCount: 0,
           requiredMissed: failure?.recordId ? [failure.recordId] : [],
           coverage: columnCoverage(request, []),
+          emptyNote: null,
         };
 
   const changeTexts = changeTextsFor(compiled.changes, request, view);
@@ -120,8 +131,8 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
     tokensUsed: receipt.tokensUsed,
     tokenBudget: receipt.contract.tokenBudget,
     columns: {
-      naive: baselines === null ? null : baselineColumn('naive', baselines.naive),
-      postFilter: baselines === null ? null : baselineColumn('post-filter', baselines.postFilter),
+      naive: baselines === null ? null : baselineColumn('naive', baselines.naive, baselines.naive),
+      postFilter: baselines === null ? null : baselineColumn('post-filter', baselines.postFilter, baselines.naive),
       compiled: compiledColumn,
     },
     failure: failure ? { ...failure, summary: REASONS[failure.code].summary } : null,

@@ -4,6 +4,8 @@ import { REASONS } from '../core/reasons';
 import type { Receipt } from '../core/result';
 import { prepareScenario } from '../scenarios/prepare';
 import type { Compilations } from './compilations';
+import type { ScenarioFile } from '../core/format/scenario';
+import { diffWordsFor } from './change-texts';
 import { diffView } from './comparisons';
 import type { VerdictView } from './protocol';
 import type { Workspace } from './workspace';
@@ -20,12 +22,13 @@ export function checkAgainstCurrent({ compiler, workspace, compilations }: { rea
     if (!request.ok) {
       return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null, reperformed: null, diff: null };
     }
-    const own = prepareScenario(workspace.effective(workspace.currentEntry()), { controls: prior.controls, lateChanges: prior.lateChanges });
-    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }));
+    const loaded = workspace.effective(workspace.currentEntry());
+    const own = prepareScenario(loaded, { controls: prior.controls, lateChanges: prior.lateChanges });
+    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }), loaded.scenario);
   };
 }
 
 /** A verdict for the panels: the diffs become bounded views, one per audience. */
-function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict): VerdictView {
-  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff), user: diffView(userDiff) } : null };
+function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict, scenario: ScenarioFile): VerdictView {
+  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff, diffWordsFor(scenario, 'diagnostic')), user: diffView(userDiff, diffWordsFor(scenario, 'user')) } : null };
 }

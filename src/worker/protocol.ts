@@ -3,7 +3,7 @@ import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { TourStepFile } from '../core/format/tour';
 import type { FileKind } from '../core/passes/validate';
-import type { FactArgs, ReasonCode, SuggestionCode } from '../core/reasons';
+import type { EmptyBaselineArgs, EmptyBaselineCode, FactArgs, ReasonCode, SuggestionCode } from '../core/reasons';
 import type { EvidenceSlot, EvidenceState } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
@@ -145,6 +145,8 @@ export interface PacketColumn {
   readonly requiredMissed: readonly string[];
   /** One per required proposition, in the contract's order. */
   readonly coverage: readonly PropositionCoverage[];
+  /** Why a baseline that holds nothing is empty (worded by `EMPTY_BASELINE_NOTES`); null when it holds records, and for the compiled packet. */
+  readonly emptyNote: { readonly code: EmptyBaselineCode; readonly args: EmptyBaselineArgs } | null;
 }
 
 /** Why one record was or was not used as evidence for a proposition. */

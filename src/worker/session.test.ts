@@ -36,6 +36,10 @@ describe('session', () => {
     expect(compiled.view.status).toBe('packet');
     expect(compiled.view.columns.compiled.entries.map((entry) => entry.id)).toContain('ADR-0234');
     expect(compiled.view.columns.naive?.requiredMissed).toContain('ADR-0234');
+    // The post-filter column is empty because relevance's top 5 are all illegal, and it says so.
+    expect(compiled.view.columns.postFilter?.entries).toEqual([]);
+    expect(compiled.view.columns.postFilter?.emptyNote).toEqual({ code: 'EVERY_TOP_K_ILLEGAL', args: { k: 5, ranked: 5 } });
+    expect(compiled.view.columns.naive?.emptyNote).toBeNull();
     const user = session.compile('user');
     expect(user.ok && user.view.columns.naive).toBeNull();
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
@@ -143,7 +147,14 @@ describe('session', () => {
     session.compile('diagnostic');
     const frozen = session.declareLateChange('promote-run-0880');
     expect(frozen.frozenReceiptId).not.toBeNull();
-    expect(session.attemptContinue()?.action).toBe('recompile_required');
+    const stale = session.attemptContinue();
+    expect(stale?.action).toBe('recompile_required');
+    // The verdict's diff names receipt fields and changes in words, not by the format's field names or ids.
+    const lines = (stale?.diff?.diagnostic.sections ?? []).flatMap((section) => section.lines);
+    expect(lines).toContain('late changes [] → [Late correction: RUN-0880 is required]');
+    expect(lines.some((line) => line.startsWith('contract fingerprint '))).toBe(true);
+    expect(lines).toContain('CFG-0310: boundary fact details');
+    expect(lines.join('\n')).not.toMatch(/contractFingerprint|lateChanges|promote-run-0880|: args/);
 
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: ['promote-run-0880'] });
     const recompiled = session.compile('diagnostic');

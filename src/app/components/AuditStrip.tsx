@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { formatCount, shortHash } from './format';
 import { TermLink } from './Glossary';
@@ -26,6 +27,9 @@ export function AuditStrip() {
   const compiling = useResultStore((state) => state.compiling);
   const remembered = useResultStore((state) => state.rememberedReceipt !== null);
   const view = response?.ok ? response.view : null;
+  const declared = useDrillStore((state) => state.declared);
+  // A late change the fire drill declared and no compilation applied yet: the packet on screen is stale, whatever it establishes.
+  const lateChangePending = view !== null && declared.some((id) => !view.lateChanges.includes(id));
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
   const userViewId = <TermLink term="user-view-id">User view</TermLink>;
@@ -45,10 +49,20 @@ export function AuditStrip() {
           ) : (
             <Fact term={userViewId} value={shortHash(view.userViewId ?? '')} testId="audit-user-view" title={view.userViewId ?? undefined} />
           )}
+          {/* A few words that fit one line at any width; which propositions are not established is said under Compare. */}
           <Fact
             term={decision}
-            value={view.status !== 'packet' ? 'None: no packet' : view.decisionBlockedBy.length > 0 ? `Reserved for a person (${view.decisionBlockedBy.join(', ')} not established)` : 'May rest on the packet'}
+            value={view.status !== 'packet' ? 'None: no packet' : lateChangePending ? 'Stale: recompile first' : view.decisionBlockedBy.length > 0 ? 'Reserved for a person' : 'May rest on the packet'}
             testId="audit-decision"
+            title={
+              view.status !== 'packet'
+                ? undefined
+                : lateChangePending
+                  ? 'A late change is declared since this receipt and not yet compiled: recompile before an answer rests on the packet.'
+                  : view.decisionBlockedBy.length > 0
+                    ? `${view.decisionBlockedBy.join(', ')} not established`
+                    : undefined
+            }
           />
         </dl>
       ) : response && !response.ok ? (

@@ -22,6 +22,18 @@ describe('ComparePanel', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('says why an empty post-filter column is empty: every record of the top k was illegal', () => {
+    const sample = sampleView();
+    const naive = sample.columns.naive;
+    if (!naive) throw new Error('the sample view has a naive column');
+    const empty = { ...naive, kind: 'post-filter' as const, entries: [], tokensUsed: 0, illegalCount: 0, requiredMissed: [], emptyNote: { code: 'EVERY_TOP_K_ILLEGAL' as const, args: { k: 5, ranked: 5 } } };
+    resetStores(sampleView({ columns: { ...sample.columns, postFilter: empty } }));
+    render(<ComparePanel />);
+    const column = screen.getByRole('region', { name: 'Post-filter top-k' });
+    expect(within(column).getByTestId('empty-note-post-filter')).toHaveTextContent("Empty: all 5 records in relevance's top 5 are illegal, and post-filtering drops them without looking further down the ranking.");
+    expect(within(screen.getByRole('region', { name: 'Naive top-k' })).queryByTestId('empty-note-naive')).toBeNull();
+  });
+
   it('shows the compiled packet while the baselines wait for the whole-corpus index, with its progress', () => {
     const sample = sampleView();
     resetStores(sampleView({ baselineIndexing: { done: 0, total: 100_000 }, columns: { ...sample.columns, naive: null, postFilter: null } }));

@@ -1,4 +1,4 @@
-import { REASONS } from '../../core/reasons';
+import { EMPTY_BASELINE_NOTES, REASONS } from '../../core/reasons';
 import type { PacketColumn, PacketMarks, PropositionCoverage } from '../../worker/protocol';
 import { EnteredMark, LeftEntries, MarksSummary } from './ChangeMarks';
 import { useResultStore } from '../state/result-store';
@@ -112,6 +112,11 @@ function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | 
         {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
       </p>
       <CoverageStat column={column} />
+      {column.emptyNote ? (
+        <p className="caption empty-note" data-testid={`empty-note-${column.kind}`}>
+          {EMPTY_BASELINE_NOTES[column.emptyNote.code](column.emptyNote.args)}
+        </p>
+      ) : null}
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
@@ -226,6 +231,12 @@ export function ComparePanel() {
       {view ? (
         <>
           <p className="caption">Three packets under the same budget of {view.tokenBudget} tokens.</p>
+          {/* Above the packets, so the first screen says that the answer may not rest on them. */}
+          {view.decisionBlockedBy.length > 0 ? (
+            <p className="warning" data-testid="decision-blocked">
+              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
+            </p>
+          ) : null}
           <MarksSummary marks={view.marks} />
           <div className="columns">
             <BaselineColumn kind="naive" column={view.columns.naive} marks={view.marks?.columns.naive ?? null} progress={indexing} />
@@ -233,11 +244,6 @@ export function ComparePanel() {
             <Column column={view.columns.compiled} marks={view.marks?.columns.compiled ?? null} />
           </div>
           <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />
-          {view.decisionBlockedBy.length > 0 ? (
-            <p className="warning" data-testid="decision-blocked">
-              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
-            </p>
-          ) : null}
         </>
       ) : null}
     </section>

@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { inputIssue } from '../../core/reasons';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScenarioStore } from '../state/scenario-store';
 import { useResultStore } from '../state/result-store';
+import { useUiStore } from '../state/ui-store';
 import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
 import { ContractPanel } from './ContractPanel';
 
@@ -22,6 +23,19 @@ describe('ContractPanel', () => {
     expect(toggle).toBeChecked();
     expect(api.select).toHaveBeenCalledWith({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
     expect(api.compile).toHaveBeenCalled();
+  });
+
+  it('offers no scenario export in the user view: a scenario file holds every record, withheld ones among them', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    render(<ContractPanel />);
+    await user.click(screen.getByRole('button', { name: 'Export scenario' }));
+    expect(api.exportScenario).toHaveBeenCalledTimes(1);
+    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent('Exported retry-policy.scenario.json');
+    act(() => useUiStore.setState({ audience: 'user' }));
+    expect(screen.queryByRole('button', { name: 'Export scenario' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('export-scenario-status')).not.toBeInTheDocument();
+    expect(screen.getByTestId('export-scenario-diagnostic-only')).toHaveTextContent('Export scenario is in the diagnostic view');
   });
 
   it('lists built-in and loaded scenarios in the picker and switches between them', async () => {

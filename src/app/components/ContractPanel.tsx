@@ -6,6 +6,7 @@ import { compileNow } from '../state/actions';
 import { exportScenario } from '../state/export-actions';
 import { revertContract, selectScenario, setControl, updateContract } from '../state/workspace-actions';
 import { useResultStore } from '../state/result-store';
+import { useUiStore } from '../state/ui-store';
 import { useChangeText } from './change-text';
 import { SteadyButton } from './SteadyButton';
 import { formatCount, plural } from './format';
@@ -307,6 +308,7 @@ export function ContractPanel() {
   const compiling = useResultStore((state) => state.compiling);
   const response = useResultStore((state) => state.response);
   const exportNotice = useScenarioStore((state) => state.exportNotice);
+  const audience = useUiStore((state) => state.audience);
   if (!workspace || !scenario) return <section className="panel">Loading scenarios…</section>;
   const compiled = compiledInputsOf(response?.ok ? response.view : null, scenario);
   const recordCount = compiled && response?.ok ? response.view.recordCount : scenario.recordCount;
@@ -331,28 +333,40 @@ export function ContractPanel() {
           <span className="badge">edited</span> Its contract differs from the {scenario.origin === 'loaded' ? 'loaded file' : 'built-in scenario'}; the edit is saved in this browser.
         </p>
       ) : null}
-      <div className="button-row">
-        <button type="button" className="secondary" onClick={() => void exportScenario()}>
-          Export scenario
-        </button>
-      </div>
-      <p className="caption" role="status" data-testid="export-scenario-status">
-        {exportNotice}
-      </p>
+      {/* A scenario file holds every record and the controls' own words: it is the diagnostic view's to export. */}
+      {audience === 'user' ? (
+        <p className="caption" data-testid="export-scenario-diagnostic-only">
+          Export scenario is in the diagnostic view: a scenario file holds every record, those this view withholds among them.
+        </p>
+      ) : (
+        <>
+          <div className="button-row">
+            <button type="button" className="secondary" onClick={() => void exportScenario()}>
+              Export scenario
+            </button>
+          </div>
+          <p className="caption" role="status" data-testid="export-scenario-status">
+            {exportNotice}
+          </p>
+        </>
+      )}
       {scenario.description ? <p className="caption">{scenario.description}</p> : null}
       <p className="caption" data-testid="scenario-records">
         {plural(recordCount, 'record')}
         {recordCount !== scenario.recordCount ? ` (${formatCount(scenario.recordCount)} in the scenario)` : ''}
       </p>
-      {compiled && compiled.changes.length > 0 ? (
-        <p className="compiled-with" data-testid="compiled-with">
-          Compiled with <ChangeBadges changes={compiled.changes} />
-        </p>
-      ) : null}
       <ControlToggles scenario={scenario} />
       <SteadyButton onClick={() => void compileNow()} unavailable={compiling}>
         Compile context
       </SteadyButton>
+      {/* Below the switches and in a line kept in place, so a result arriving never moves a switch under the pointer. */}
+      <p className="compiled-with" data-testid="compiled-with">
+        {compiled && compiled.changes.length > 0 ? (
+          <>
+            Compiled with <ChangeBadges changes={compiled.changes} />
+          </>
+        ) : null}
+      </p>
       <ContractEditor scenario={scenario} compiled={compiled} />
     </section>
   );

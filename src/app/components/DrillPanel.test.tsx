@@ -39,7 +39,7 @@ describe('DrillPanel', () => {
 
     await user.click(screen.getByRole('button', { name: 'Inject late change' }));
     expect(api.declareLateChange).toHaveBeenCalledWith('promote-run-0880');
-    expect(await screen.findByTestId('drill-declared')).toHaveTextContent('promote-run-0880');
+    expect(await screen.findByTestId('drill-declared')).toHaveTextContent('Late correction: RUN-0880 is required');
 
     await user.click(screen.getByRole('button', { name: 'Attempt to continue' }));
     expect(await screen.findByTestId('drill-headline')).toHaveTextContent('STALE — RECOMPILE REQUIRED');
@@ -71,7 +71,7 @@ describe('DrillPanel', () => {
     expect(panel.textContent).not.toContain('a'.repeat(12));
     act(() => useUiStore.setState({ audience: 'diagnostic' }));
     expect(screen.getByTestId('drill-frozen')).toHaveTextContent(`Frozen: ${'e'.repeat(12)}`);
-    expect(panel.textContent).toContain(`Receipt checked: ${'a'.repeat(12)}`);
+    expect(panel.textContent).toContain(`Receipt judged: ${'a'.repeat(12)}`);
   });
 
   it('marks a verdict "inputs changed" as soon as anything is recompiled after it', async () => {

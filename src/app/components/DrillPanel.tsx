@@ -36,6 +36,11 @@ export function DrillPanel() {
   const chosenChange = chosenSummary ? textOf(chosenSummary, 'late-change') : null;
   // Whether a result is on screen to freeze: in the user view it goes by its user-view id.
   const currentId = response?.ok ? (response.view.receiptId ?? response.view.userViewId) : null;
+  const lateChangeLabel = (id: string) => {
+    const change = lateChanges.find((candidate) => candidate.id === id);
+    return change ? textOf(change, 'late-change').label : id;
+  };
+  const pending = response?.ok === true && declared.some((id) => !response.view.lateChanges.includes(id));
 
   return (
     <section className="panel" aria-labelledby="drill-heading">
@@ -73,7 +78,7 @@ export function DrillPanel() {
                   This scenario declares no late changes: these are worked out from its own contract and records.
                 </p>
               ) : null}
-              {declared.length > 0 ? <p data-testid="drill-declared">Declared since the receipt: {declared.join(', ')}</p> : null}
+              {declared.length > 0 ? <p data-testid="drill-declared">Declared since the receipt: {declared.map(lateChangeLabel).join(', ')}</p> : null}
             </li>
             <li>
               <SteadyButton onClick={() => void attemptContinue()} unavailable={busy || currentId === null}>
@@ -98,9 +103,12 @@ export function DrillPanel() {
                 <CodeLink code={verdict.code} testId="drill-code" /> {verdict.message}
               </p>
               {showsReceiptIds ? (
-                <p>
-                  Receipt checked: {shortHash(verdict.priorReceiptId)}
-                  {verdict.currentReceiptId ? ` · current receipt: ${shortHash(verdict.currentReceiptId)}` : ''}
+                <p data-testid="drill-judged">
+                  Receipt judged: {shortHash(verdict.priorReceiptId)}
+                  {verdict.priorReceiptId === currentId ? ', the one on screen.' : '.'}
+                  {verdict.action !== 'continue' && verdict.currentReceiptId && verdict.currentReceiptId !== currentId
+                    ? ` ${pending ? 'With the late change the inputs compile to' : 'The current inputs compile to'} ${shortHash(verdict.currentReceiptId)}: press Recompile current context to put it on screen.`
+                    : ''}
                 </p>
               ) : null}
               <VerdictDiff verdict={verdict} />

@@ -9,8 +9,12 @@ import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import type { EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { INITIAL_EVALUATION, useEvaluationStore } from '../state/evaluation-store';
 import { WorkerLostError } from '../worker-supervisor';
-import { installFakeApi, resetStores } from '../test-support';
+import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
+import { useResultStore } from '../state/result-store';
+import { useScenarioStore } from '../state/scenario-store';
+import { useUiStore } from '../state/ui-store';
 import { App } from './App';
+import { REDACTED_RECORD } from './change-text';
 import { EvaluationPanel } from './EvaluationPanel';
 
 const LABELS: Record<StrategyId, string> = { naive: 'plain top-k', 'post-filter': 'post-filter top-k', 'post-filter-overfetch': 'post-filter top-k, over-fetch', compiled: 'compiled (admit first)' };
@@ -145,6 +149,22 @@ describe('EvaluationPanel', () => {
     expect(within(within(table).getByTestId('scenario-table-naive')).getAllByRole('cell')[5]).toHaveTextContent('ADR-0234');
     expect(within(within(table).getByTestId('scenario-table-compiled')).getAllByRole('cell')[5]).toHaveTextContent('none');
     expect(screen.getByTestId('scenario-facts')).toHaveTextContent('compiled: packet emitted');
+  });
+
+  it('in the user view names a control by the label the view may show, not the one naming a withheld record', async () => {
+    const user = userEvent.setup();
+    const permit = { id: 'grant-agent-permit', label: 'Grant the credit team a permit to X9', explanation: 'Lets the credit roles read X9.', records: ['X9'] };
+    const scenario = sampleScenario({ controls: [permit] });
+    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [scenario], selection: { scenarioKey: 'retry-policy', controls: [permit.id], lateChanges: [] } }) });
+    const redacted = { id: permit.id, kind: 'control' as const, label: `Grant the credit team a permit to ${REDACTED_RECORD}`, explanation: `Lets the credit roles read ${REDACTED_RECORD}.` };
+    useResultStore.setState({ response: { ok: true, view: sampleView({ audience: 'user', changeTexts: [redacted] }) } });
+    useUiStore.setState({ audience: 'user' });
+    installFakeApi({ runScenarioComparison: vi.fn(async () => done(comparison({ scenarioId: 'retry-policy' }))) });
+    render(<EvaluationPanel />);
+    expect(screen.getByTestId('scenario-selection')).toHaveTextContent(`controls: Grant the credit team a permit to ${REDACTED_RECORD}.`);
+    await user.click(screen.getByRole('button', { name: 'Run on the current scenario' }));
+    expect(await screen.findByTestId('scenario-facts')).toHaveTextContent(`controls: Grant the credit team a permit to ${REDACTED_RECORD}`);
+    expect(document.body.textContent).not.toContain('X9');
   });
 
   it('shows the foundation table and a failure as an alert with its message', async () => {

@@ -12,6 +12,8 @@ import {
   useEvaluationStore,
 } from '../state/evaluation-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
+import type { ChangeSummary, ChangeText } from '../../worker/protocol';
+import { useChangeText } from './change-text';
 import { BarChart, LineChart, type Bar } from './EvaluationCharts';
 import { Outcome, Progress, RunButton } from './EvaluationRun';
 import { formatCount, shortHash } from './format';
@@ -169,14 +171,18 @@ function ScenarioSection() {
   const context = useEvaluationStore((state) => state.scenarioContext);
   const scenario = useScenarioStore(selectedScenario);
   const selection = useScenarioStore((state) => state.workspace?.selection);
-  const toggled = scenario && selection ? scenario.controls.filter((control) => selection.controls.includes(control.id)).map((control) => control.label) : [];
+  const textOf = useChangeText(scenario?.key ?? '');
+  // Labels go through the view's disclosure: in the user view a control that names a withheld record names none.
+  const shown = (changes: readonly ChangeSummary[], chosen: readonly string[], kind: ChangeText['kind']) => changes.filter((change) => chosen.includes(change.id)).map((change) => textOf(change, kind).label);
+  const toggled = scenario && selection ? shown(scenario.controls, selection.controls, 'control') : [];
+  const runContext = scenario && selection ? { title: scenario.title, controls: toggled, lateChanges: shown(scenario.lateChanges, selection.lateChanges, 'late-change') } : null;
   return (
     <section className="panel evaluation-section" aria-labelledby="scenario-heading">
       <h3 id="scenario-heading">Run on the current scenario</h3>
       <p className="caption" data-testid="scenario-selection">
         {scenario ? `${scenario.title}${scenario.contractEdited ? ' (edited contract)' : ''}; controls: ${toggled.length > 0 ? toggled.join(', ') : 'none'}.` : 'No scenario is loaded yet.'}
       </p>
-      <RunButton experiment="scenario" label="Run on the current scenario" onRun={runCurrentScenario} disabled={!scenario} />
+      <RunButton experiment="scenario" label="Run on the current scenario" onRun={() => runCurrentScenario(runContext)} disabled={!scenario} />
       <Progress experiment="scenario" />
       <Outcome
         experiment="scenario"

@@ -39,12 +39,12 @@ describe('Guided tour', () => {
     // One control switched on and off, then the four steps of the fire drill.
     expect(screen.getByTestId('tour-progress')).toHaveTextContent('step 1 of 6');
     expect(screen.getByRole('heading', { name: 'Control 1 of 1: Remove required provenance' })).toHaveFocus();
-    expect(screen.getByTestId('tour-ask')).toHaveTextContent('Switch on “Remove required provenance” under Controls.');
+    expect(screen.getByTestId('tour-ask')).toHaveTextContent('Switch on “Remove required provenance” under Poison controls.');
     expect(screen.queryByTestId('tour-shows')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByTestId('tour-progress')).toHaveTextContent('step 1 of 6');
-    expect(screen.getByTestId('tour-refusal')).toHaveTextContent('Not yet: “Remove required provenance” is off. Switch on “Remove required provenance” under Controls.');
+    expect(screen.getByTestId('tour-refusal')).toHaveTextContent('Not yet: “Remove required provenance” is off. Switch on “Remove required provenance” under Poison controls.');
 
     await user.click(screen.getByTestId('control-remove-provenance'));
     await waitFor(() => expect(screen.getByTestId('tour-shows')).toHaveTextContent('No packet at all: the compiler fails closed (REQUIRED_MISSING_PROVENANCE).'));

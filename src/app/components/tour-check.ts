@@ -61,9 +61,9 @@ export function askOf(scenario: ScenarioSummary, action: TourAction): string {
   const label = labelOf(scenario, action);
   switch (action.do) {
     case 'switchOn':
-      return `Switch on ${label} under Controls.`;
+      return `Switch on ${label} under Poison controls.`;
     case 'switchOff':
-      return `Switch ${label} off again under Controls.`;
+      return `Switch ${label} off again under Poison controls.`;
     case 'freeze':
       return 'In the fire drill, press Freeze receipt.';
     case 'inject':

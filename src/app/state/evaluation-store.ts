@@ -6,7 +6,6 @@ import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from '../../worker/evaluation-sizes';
 import type { EvaluationExperiment, EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { compilerApi } from './api';
-import { selectedScenario, useScenarioStore } from './scenario-store';
 
 export type ExperimentResult<T> =
   | { readonly status: 'none' }
@@ -92,13 +91,9 @@ export function runSeed000(): Promise<void> {
   return run('seed000', (onProgress) => compilerApi().runSeed000(onProgress), (seed000) => ({ seed000 }));
 }
 
-export function runCurrentScenario(): Promise<void> {
-  const scenario = selectedScenario(useScenarioStore.getState());
-  const selection = useScenarioStore.getState().workspace?.selection;
-  const labelOf = (changes: readonly { id: string; label: string }[], ids: readonly string[]) => ids.map((id) => changes.find((change) => change.id === id)?.label ?? id);
-  useEvaluationStore.setState({
-    scenarioContext: scenario && selection ? { title: scenario.title, controls: labelOf(scenario.controls, selection.controls), lateChanges: labelOf(scenario.lateChanges, selection.lateChanges) } : null,
-  });
+/** `context` holds the labels the view on screen may show, so the facts under the run word it the same way. */
+export function runCurrentScenario(context: ScenarioRunContext | null): Promise<void> {
+  useEvaluationStore.setState({ scenarioContext: context });
   return run('scenario', (onProgress) => compilerApi().runScenarioComparison(onProgress), (scenario) => ({ scenario }));
 }
 
