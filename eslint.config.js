@@ -73,6 +73,18 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/adapters/**', 'pg'], message: 'The PostgreSQL adapter is Node only: it never enters the browser bundle.' }] }] },
   },
   {
+    // The library runs in Node and in a browser bundle: no UI, no worker session, no database adapter.
+    files: ['src/lib/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/app/**', '**/adapters/**', 'pg', 'react', 'zustand'], message: 'The library is the core behind a function call: no UI and no database adapter.' }] }] },
+  },
+  {
+    // The service answers HTTP through the library: it compiles nothing itself and reaches no UI, worker or database.
+    files: ['src/service/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/app/**', '**/worker/**', '**/cli/**', '**/adapters/**', '**/sqlite/**', '**/core/compile', 'pg'], message: 'The service calls the library (src/lib/api.ts): no UI, worker, CLI, database or compiler of its own.' }] }] },
+  },
+  {
     files: ['src/app/**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
