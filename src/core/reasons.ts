@@ -299,6 +299,10 @@ export const ISSUES = {
   NOT_JSON: ({ problem, near }: { problem: string; near: string | null }) => `not valid JSON: ${problem}${near === null ? '' : ` near ${near}`}`,
   DUPLICATE_KEY: ({ key, firstLine }: { key: string; firstLine: number | null }) => `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
   TOO_DEEP: ({ levels }: { levels: number }) => `nested deeper than the format allows (at most ${levels} levels)`,
+  INVISIBLE_CHARACTER: ({ codePoints }: { codePoints: readonly string[] }) =>
+    `holds ${codePoints.join(', ')}, ${codePoints.length === 1 ? 'a character that does' : 'characters that do'} not show or that reorder text: an identifier may not hold invisible or bidi control characters, so that no two ids look alike`,
+  NOT_NFC: ({ found, nfc }: { found: string; nfc: string }) =>
+    `not in Unicode normalisation form NFC: it holds ${found} where NFC writes ${nfc}; write the identifier in NFC, so that no two ids look alike`,
   LONE_SURROGATE: () => 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form',
   DUPLICATE_ID: ({ id, first }: { id: string; first: string | null }) => `duplicate id ${id}${first === null ? '' : `: first defined at ${first}`}`,
   LINE_TOO_LONG: ({ max }: { max: number }) => `line longer than ${max.toLocaleString('en-US')} characters, the most a records line may have`,
