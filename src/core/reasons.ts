@@ -82,6 +82,7 @@ export const REASONS = reasons({
   CURRENT_INPUTS_FAIL_CLOSED: { category: 'staleness', summary: 'The current inputs fail closed: block until the contract or records are fixed.' },
 
   INVALID_INPUT: { category: 'input', summary: 'A file does not match its format.' },
+  EXCLUDE_UNREADABLE: { category: 'input', summary: 'Could not be read or judged as a record (not JSON, not in the format, or a second copy of an id held by a record the caller may not see): inadmissible, and counted among the withheld in the user view.' },
   DUPLICATE_ID: { category: 'input', summary: 'Two records share one id.' },
   DANGLING_REFERENCE: { category: 'input', summary: 'A record or control names a record that does not exist.' },
   AMBIGUOUS_SUBJECT: { category: 'input', summary: "The contract's subject matches more than one identity." },

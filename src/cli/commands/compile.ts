@@ -15,7 +15,7 @@ import { adapterLine, compileContractInDatabase, databaseOptionSpec } from '../d
 import { loadInputs } from '../load-inputs';
 import { defineCommand } from '../define-command';
 import { audienceSchema, inputOptionSpec, noPositionals } from '../options';
-import { renderError, renderOutcome } from '../render';
+import { renderError, renderOutcome, renderUnreadable } from '../render';
 
 const options = {
   ...inputOptionSpec,
@@ -92,6 +92,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
     }
     const view = discloseOutcome(outcome, audience.data);
+    if (view.unreadable.length > 0) io.stderr(renderUnreadable(view));
     const userView = audience.data === 'user' || values['user-view-out'] !== undefined ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
     const shown = audience.data === 'user' ? userView : null;
     const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
@@ -127,6 +128,7 @@ function jsonOutcome(outcome: CompileOutcome, view: DisclosedView, userView: Use
     baselines,
     trace: view.rows.map((row) => ({ ...row, factText: renderFact(row, context) })),
     withheld: view.withheldNotice,
+    ...(view.unreadable.length > 0 ? { unreadable: view.unreadable } : {}),
     ...(userView ? { userView: userView.document } : { receipt: outcome.receipt }),
   };
 }

@@ -8,6 +8,7 @@ import { EXIT } from '../command';
 import { databaseFailure, databaseOptionSpec } from '../database';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
+import { unreadableRecordsError } from '../../core/passes/validate';
 import { streamRecordsFile } from '../read-file';
 import { renderError } from '../render';
 
@@ -33,6 +34,12 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused (nothing writt
     const recordSet = await streamRecordsFile(resolve(io.cwd, values.records), values.records);
     if (!recordSet.ok) {
       io.stderr(renderError(recordSet.error));
+      return EXIT.invalid;
+    }
+    // A database holds records to compile for anyone: a line it could not read is refused here, by the one who loads.
+    const unreadable = unreadableRecordsError(recordSet.value);
+    if (unreadable !== null) {
+      io.stderr(renderError(unreadable));
       return EXIT.invalid;
     }
     const opened = await connect(values.database, values.schema);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf } from '../test-support/builders';
+import { buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
 import { parseContractJson, parseRecordsJsonl, parseScenarioJson } from '../passes/validate';
 import { parseExpectationSuiteJson } from '../expectations/suite';
 import { idSchema, invisibleCodePoints, isNfc, nameSchema, nfcDifference } from './identifier';
@@ -51,7 +51,7 @@ describe('identifiers', () => {
 
   it('refuses a record id with a zero-width space, naming file, line, field and the code point', () => {
     const text = `${line(buildRecord({ id: 'ADR-0234' }))}\n${line({ ...buildRecord({ id: 'x' }), id: 'ADR-0234\u200b' })}`;
-    const [issue] = errorOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
+    const [issue] = unreadableOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
     expect(issue).toMatchObject({ file: 'records.jsonl', line: 2, path: 'id', code: 'INVISIBLE_CHARACTER', args: { codePoints: ['U+200B'] } });
     expect(issue?.message).toMatch(/^holds U\+200B, a character that does not show/);
     expect(issue?.message).not.toContain('\u200b');
@@ -59,7 +59,7 @@ describe('identifiers', () => {
 
   it('refuses an NFD record id and an NFD supersedes target with the code points', () => {
     const text = `${line(buildRecord({ id: NFC_CAFE }))}\n${line({ ...buildRecord({ id: 'y' }), id: NFD_CAFE })}\n${line({ ...buildRecord({ id: 'z' }), supersedes: [NFD_CAFE] })}`;
-    const issues = errorOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
+    const issues = unreadableOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
     expect(issues).toMatchObject([
       { line: 2, path: 'id', code: 'NOT_NFC', args: { found: 'U+0045 U+0301', nfc: 'U+00C9' } },
       { line: 3, path: 'supersedes[0]', code: 'NOT_NFC' },
@@ -69,7 +69,7 @@ describe('identifiers', () => {
   it('refuses invisible characters in labels, roles, purposes and scopes of a record', () => {
     const record = buildRecord({ id: 'a' });
     const bad = { ...record, scope: 'support\u200d', access: { roles: ['agent\u2060'], purposes: ['support\u00ad'], labels: ['legal\u200bhold'] } };
-    const issues = errorOf(parseRecordsJsonl('r.jsonl', line(bad))).issues ?? [];
+    const issues = unreadableOf(parseRecordsJsonl('r.jsonl', line(bad))).issues ?? [];
     expect(issues.map((issue) => [issue.path, issue.code, issue.args.codePoints])).toEqual([
       ['scope', 'INVISIBLE_CHARACTER', ['U+200D']],
       ['access.roles[0]', 'INVISIBLE_CHARACTER', ['U+2060']],
