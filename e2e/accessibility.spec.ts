@@ -136,7 +136,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     test('an invalid file', async ({ app, page }) => {
       await compiled(app);
-      await app.dropFiles([fixtureFile('bad-records.jsonl')]);
+      await app.dropFiles([fixtureFile('bad-contract.json')]);
       await expect(app.loadErrors).toBeVisible();
       await expectNoSeriousViolations(page, 'invalid file');
     });

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { contractSchema, principalSchema, propositionSchema } from '../src/core/format/contract';
 import { expectationCaseSchema, expectationSchema, expectationSuiteSchema, reasonCodeSchema } from '../src/core/format/expectation';
 import { receiptSchema } from '../src/core/format/receipt';
-import { idSchema, instantSchema, recordSchema } from '../src/core/format/record';
+import { idSchema } from '../src/core/format/identifier';
+import { instantSchema, recordSchema } from '../src/core/format/record';
 import { controlSchema, mergePatchSchema, patchSchema, RESERVED_KEYS, scenarioSchema } from '../src/core/format/scenario';
 import { userViewExportSchema } from '../src/core/format/user-view';
 

@@ -52,6 +52,7 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     packetText: '=== CONTEXT PACKET ===\nreceipt: aaaa',
     withheldCount: 0,
     withheldNotice: null,
+    unreadable: [],
     controls: [],
     lateChanges: [],
     compiledContract: sampleScenario().contract,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { receiptIdOf } from '../core/passes/attest';
+import { buildContract, buildRecord } from '../core/test-support/builders';
 import type { Receipt } from '../core/result';
 import { EXIT } from './command';
 import { main } from './main';
@@ -87,14 +88,25 @@ describe('context-compiler CLI', () => {
     expect(unknown.stderr).toContain('UNKNOWN_CONTROL');
   });
 
-  it('names the file, line and field of an invalid records file', async () => {
+  it('names the file, line and field of a records line that is not a record in the diagnostic view, and only counts it in the user view', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'cc-bad-'));
-    writeFileSync(join(cwd, 'records.jsonl'), '{"id":"A","title":"t","text":"x","tokens":-1}\n');
-    writeFileSync(join(cwd, 'contract.json'), '{}');
-    let stderr = '';
-    const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json'], { stdout: () => {}, stderr: (text) => (stderr += text), cwd });
-    expect(code).toBe(EXIT.invalid);
-    expect(stderr).toMatch(/records\.jsonl:1: tokens: /);
+    writeFileSync(join(cwd, 'records.jsonl'), `${JSON.stringify(buildRecord({ id: 'A' }))}\n{"id":"B","title":"secret title","text":"x","tokens":-1}\n`);
+    writeFileSync(join(cwd, 'contract.json'), JSON.stringify(buildContract()));
+    const compile = async (view: string) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--view', view], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
+      return { code, stdout, stderr };
+    };
+    const diagnostic = await compile('diagnostic');
+    expect(diagnostic.code).toBe(EXIT.ok);
+    expect(diagnostic.stderr).toMatch(/^excluded \[validate\] EXCLUDE_UNREADABLE: 1 record\. /);
+    expect(diagnostic.stderr).toMatch(/records\.jsonl:2: tokens: /);
+    const user = await compile('user');
+    expect(user.code).toBe(EXIT.ok);
+    expect(user.stderr).toBe('');
+    expect(user.stdout).toMatch(/withheld 1 ·/);
+    expect(user.stdout).not.toMatch(/records\.jsonl|tokens:|secret|EXCLUDE_UNREADABLE/);
   });
 
   it('rehearses the fire drill: stale after the late change, current after recompiling', async () => {

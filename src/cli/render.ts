@@ -3,7 +3,8 @@ import type { DisclosedView } from '../core/disclosure';
 import { formatIssue, type CompileError } from '../core/errors';
 import { escapeText } from '../core/format/json-text';
 import type { ReceiptVerdict } from '../core/drill';
-import { factContextOf, renderFact } from '../core/reasons';
+import { MAX_REPORTED_ISSUES } from '../core/format/input-issues';
+import { factContextOf, REASONS, renderFact } from '../core/reasons';
 import { renderDiffText } from '../core/receipt-diff-text';
 import type { Baselines, CompileOutcome } from '../core/result';
 import type { UserView } from '../core/user-view';
@@ -35,6 +36,19 @@ export function reportError(io: CliIo, error: CompileError): void {
 export function renderError(error: CompileError): string {
   const lines = [`error [${error.pass}] ${error.code}: ${error.message}`];
   for (const issue of error.issues ?? []) lines.push(`  ${formatIssue(issue)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The records the diagnostic view could not read (`EXCLUDE_UNREADABLE`), with file, line and field: none in
+ * the user view, which only counts them.
+ */
+export function renderUnreadable(view: DisclosedView): string {
+  if (view.unreadable.length === 0) return '';
+  const { length } = view.unreadable;
+  const more = length > MAX_REPORTED_ISSUES ? ` (first ${MAX_REPORTED_ISSUES} shown)` : '';
+  const lines = [`excluded [validate] EXCLUDE_UNREADABLE: ${length} record${length === 1 ? '' : 's'}${more}. ${REASONS.EXCLUDE_UNREADABLE.summary}`];
+  for (const item of view.unreadable.slice(0, MAX_REPORTED_ISSUES)) for (const issue of item.issues) lines.push(`  ${escapeText(formatIssue(issue))}`);
   return `${lines.join('\n')}\n`;
 }
 

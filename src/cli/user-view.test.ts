@@ -11,6 +11,10 @@ import { propertyParameters } from '../core/test-support/arbitraries';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { userViewIdOf } from '../core/user-view';
+import { withheldByContract } from '../core/passes/gates';
+import { createRecordSet } from '../core/passes/validate';
+import { malformedCaseArbitrary, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
+import { withoutCrossingLinks } from '../core/test-support/withheld-mutations';
 import { EXIT } from './command';
 import { main } from './main';
 
@@ -41,8 +45,12 @@ function maskDocument(text: string | null): unknown {
 
 /** Every output of `compile --view user` over these inputs: text with the packet, --packet-out, --user-view-out, and --json, the count masked. */
 async function userOutputs(records: readonly SourceRecord[], contract: Contract) {
+  return userOutputsOfFile(records.map((record) => JSON.stringify(record)).join('\n'), contract);
+}
+
+async function userOutputsOfFile(recordsText: string, contract: Contract) {
   const cwd = mkdtempSync(join(tmpdir(), 'cc-user-view-'));
-  writeFileSync(join(cwd, 'records.jsonl'), records.map((record) => JSON.stringify(record)).join('\n'));
+  writeFileSync(join(cwd, 'records.jsonl'), recordsText);
   writeFileSync(join(cwd, 'contract.json'), JSON.stringify(contract));
   const inputs = ['--records', 'records.jsonl', '--contract', 'contract.json', '--view', 'user'];
   const text = await run(cwd, 'compile', ...inputs, '--packet', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
@@ -86,6 +94,34 @@ describe('compile --view user', () => {
         propertyParameters(RUNS),
       );
       expect(checked).toBeGreaterThan(RUNS / 4);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'noninterference: a withheld line that cannot be read or judged, or duplicates an id, changes no user-view output but the withheld count, and none of it shows',
+    async () => {
+      let checked = 0;
+      await fc.assert(
+        fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
+          const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
+          const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
+          const file = recordsFileOf(input, true);
+          fc.pre(file.added.length > 0 && compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          checked += 1;
+          const [before, after, other] = await Promise.all([
+            userOutputsOfFile(recordsFileOf(input, false).text, input.contract),
+            userOutputsOfFile(file.text, input.contract),
+            userOutputsOfFile(recordsFileOf(withOtherSecrets(input), true).text, input.contract),
+          ]);
+          expect(before.code.every((code) => code === EXIT.ok || code === EXIT.failClosed), before.stderr).toBe(true);
+          expect(after).toEqual(before);
+          expect(other).toEqual(before);
+          for (const line of input.lines) expect(JSON.stringify(after)).not.toContain(line.secret);
+        }),
+        propertyParameters(RUNS),
+      );
+      expect(checked).toBeGreaterThan(RUNS / 2);
     },
     TIMEOUT_MS,
   );

@@ -41,7 +41,7 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
   );
   const selected = planned.selected.length;
   const counts = { candidates: planned.trace.length, admitted: admission.admitted.length, selected, excluded: planned.trace.length - selected };
-  const common = { trace: planned.trace, receipt, counts, admitted: admission.admittedIds };
+  const common = { trace: planned.trace, receipt, counts, admitted: admission.admittedIds, unreadable: request.recordSet.unreadable };
   if (planned.failure) return { status: 'fail_closed', failure: planned.failure, ...common };
   return { status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common };
 }

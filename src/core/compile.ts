@@ -4,6 +4,7 @@ import { createMemo, type TableStats } from './memo';
 import { admit } from './passes/admit';
 import { walkBudget } from './passes/plan';
 import { finishCompile, prepareCompile } from './compile-stages';
+import { settleDuplicates } from './passes/settle-duplicates';
 import { candidatesThrough } from './plan/adapter';
 import { createSqliteAdapter } from './search/sqlite-adapter';
 import type { RecordSet } from './passes/validate';
@@ -66,7 +67,10 @@ export function createCompiler(driver: SqlDriver): Compiler {
 
   const adapter = createSqliteAdapter(index, driver);
 
-  const compileOnce = (request: CompileRequest): Result<CompileOutcome, CompileError> => {
+  const compileOnce = (given: CompileRequest): Result<CompileOutcome, CompileError> => {
+    const settled = settleDuplicates(given.contract, given.recordSet);
+    if (!settled.ok) return settled;
+    const request = settled.value === given.recordSet ? given : { ...given, recordSet: settled.value };
     const { contract, recordSet } = request;
     const memo = compileMemo;
     index.sync(recordSet);

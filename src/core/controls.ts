@@ -2,6 +2,7 @@ import { contractSchema, type Contract } from './format/contract';
 import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { err, formatPath, ok, type CompileError, type Result } from './errors';
+import { settleDuplicates } from './passes/settle-duplicates';
 import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './passes/validate';
 
 type Json = unknown;
@@ -32,7 +33,11 @@ export interface ChangedInputs {
  * checks), so the compiler recognises them as unchanged. Every patched record and contract is
  * re-validated, and a patched record is checked again (hashed, fingerprinted).
  */
-export function applyChanges(contract: Contract, recordSet: RecordSet, changes: readonly (Control | LateChange)[]): Result<ChangedInputs, CompileError> {
+export function applyChanges(contract: Contract, given: RecordSet, changes: readonly (Control | LateChange)[]): Result<ChangedInputs, CompileError> {
+  // Settled first, so a patch by id patches the copy that stands and every view reads the records compiled.
+  const settled = settleDuplicates(contract, given);
+  if (!settled.ok) return settled;
+  const recordSet = settled.value;
   if (changes.length === 0) return ok({ contract, recordSet });
   let currentContract = contract;
   const checked = [...recordSet.checked];
@@ -46,7 +51,7 @@ export function applyChanges(contract: Contract, recordSet: RecordSet, changes: 
       currentContract = applied.value;
     }
   }
-  if (removed.size > 0) return ok({ contract: currentContract, recordSet: recordSetOf(checked.filter((_, index) => !removed.has(index)), recordSet.locations) });
+  if (removed.size > 0) return ok({ contract: currentContract, recordSet: recordSetOf(checked.filter((_, index) => !removed.has(index)), recordSet.locations, recordSet) });
   return ok({ contract: currentContract, recordSet: deriveRecordSet(recordSet, checked, positions) });
 }
 
@@ -91,7 +96,7 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
   }
   const byId = new PatchedLookup(original.byId, patched);
   if (checked.length !== original.checked.length) {
-    return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations: original.locations, successors: checked.filter(supersedesAny) };
+    return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations: original.locations, successors: checked.filter(supersedesAny), unreadable: original.unreadable, duplicates: original.duplicates };
   }
   // Nothing added, and a patch may not rename: the ids are the original's, and only the patched positions hold new
   // records. Copying the arrays reads 100,000 references; mapping `checked` again read 100,000 records.
@@ -100,7 +105,7 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
     const position = positions.get(id);
     if (position !== undefined) records[position] = item.record;
   }
-  return { records, ids: original.ids, checked, byId, locations: original.locations, successors: successorsAfter(original, patched, checked) };
+  return { records, ids: original.ids, checked, byId, locations: original.locations, successors: successorsAfter(original, patched, checked), unreadable: original.unreadable, duplicates: original.duplicates };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isBoundedDisclosure, recordsNamedBy, REASONS, renderFact, type Fact, type FactContext, type ReasonCode } from './reasons';
+import type { UnreadableRecord } from './errors';
 import type { CompileOutcome, TraceRow } from './result';
 
 export type Audience = 'diagnostic' | 'user';
@@ -13,6 +14,10 @@ export interface DisclosedView {
   readonly rows: readonly TraceRow[];
   /** Ids of the rows the view leaves out (empty in the diagnostic view). */
   readonly withheld: ReadonlySet<string>;
+  /** How many records the view withholds: those rows, and in the user view the records that could not be read. */
+  readonly withheldCount: number;
+  /** The records that could not be read, with where and why: the diagnostic view's; the user view names none. */
+  readonly unreadable: readonly UnreadableRecord[];
   /** The one sentence that stands in for the withheld rows, or null when none are withheld. */
   readonly withheldNotice: string | null;
   readonly failureMessage: string | null;
@@ -64,12 +69,16 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     const hidden = audience === 'user' && (isBoundedDisclosure(failure.code) || (failure.recordId !== undefined && withheld.has(failure.recordId)) || (failure.fact !== undefined && namesWithheld(failure.fact)));
     failureMessage = hidden ? `${REASONS[failure.code].summary} The requested scope cannot be processed in this workflow.` : failure.message;
   }
+  // An unreadable record may be one the caller may not see, and nothing says which: every one is counted, none named.
+  const withheldCount = withheld.size + (audience === 'user' ? outcome.unreadable.length : 0);
   return {
     audience,
     // Redacted only once every withheld id is known: a row may name one that comes after it.
     rows: withheld.size === 0 ? outcome.trace : shown.map(redact),
     withheld,
-    withheldNotice: withheldNotice(withheld.size),
+    withheldCount,
+    unreadable: audience === 'user' ? [] : outcome.unreadable,
+    withheldNotice: withheldNotice(withheldCount),
     failureMessage,
   };
 }

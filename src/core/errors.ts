@@ -21,6 +21,17 @@ export interface InputIssue {
   readonly message: string;
 }
 
+/**
+ * A records line that was not read as a record (not JSON, not in the format, a look-alike id), or a record
+ * whose id another record holds and that the caller may not see: inadmissible, never a refusal, because an
+ * unreadable line cannot be shown to be one the caller may see. The issues say where and what, for the
+ * diagnostic view only.
+ */
+export interface UnreadableRecord {
+  readonly location: SourceLocation;
+  readonly issues: readonly InputIssue[];
+}
+
 /** A compilation that stopped. Plain data, returned rather than thrown, so every caller must look at it. */
 export interface CompileError {
   readonly pass: PassName;

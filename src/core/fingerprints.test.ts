@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { invisibleCodePoints, isNfc } from './format/identifier';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sortedSet } from './canonical';
 import { canonicalRecordBytes, recordFingerprint } from './fingerprints';
@@ -21,8 +22,10 @@ const HASH = `sha256:${'ab'.repeat(32)}`;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 // Graphemes, and any code point: control characters, quotes and backslashes (escaped), astral ones (a pair).
 const anyText = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }));
-const anyId = anyText.map((value) => value.replace(/\s/g, '_'));
-const names = fc.array(anyText, { maxLength: 4 });
+// Identifiers hold no invisible character and are in NFC (src/core/format/identifier.ts).
+const anyName = anyText.map((value) => value.normalize('NFC')).filter((value) => invisibleCodePoints(value).length === 0 && isNfc(value));
+const anyId = anyName.map((value) => value.replace(/\s/g, '_'));
+const names = fc.array(anyName, { maxLength: 4 });
 
 const recordArbitrary = fc
   .record({
@@ -30,14 +33,14 @@ const recordArbitrary = fc
     title: anyText,
     text: fc.string({ unit: 'grapheme' }),
     tokens: fc.nat({ max: 10_000_000 }),
-    subject: fc.option(anyText),
+    subject: fc.option(anyName),
     validTo: fc.option(fc.constantFrom('2026-01-01', '2026-08-30T09:00:00+02:00')),
     supersedes: fc.array(anyId, { maxLength: 3 }),
     provenance: fc.option(fc.record({ origin: anyText, contentHash: fc.constant(HASH) })),
     roles: names.filter((list) => list.length > 0),
     purposes: names.filter((list) => list.length > 0),
     labels: names,
-    evidence: fc.option(fc.record({ class: anyText, supports: names, contradicts: names })),
+    evidence: fc.option(fc.record({ class: anyName, supports: names, contradicts: names })),
     relevance: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true })),
   })
   .map(({ roles, purposes, labels, ...body }): SourceRecord => {

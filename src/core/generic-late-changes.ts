@@ -1,4 +1,5 @@
 import type { Contract } from './format/contract';
+import { settleDuplicates } from './passes/settle-duplicates';
 import type { LateChange, Patch } from './format/scenario';
 import { formatInstant, parseInstant } from './format/time';
 import type { CheckedRecord, RecordSet } from './passes/validate';
@@ -58,7 +59,10 @@ function change(id: string, label: string, explanation: string, patches: Patch[]
  * role, the as-of moves a day. A pure function of the contract and records: the same inputs give the same changes,
  * so a selection that applied one is applied again after a reload.
  */
-export function genericLateChanges(contract: Contract, recordSet: RecordSet): LateChange[] {
+export function genericLateChanges(contract: Contract, given: RecordSet): LateChange[] {
+  // Named by the copy of a duplicated id that stands, so a withheld duplicate never changes which changes are offered.
+  const settled = settleDuplicates(contract, given);
+  const recordSet = settled.ok ? settled.value : given;
   const changes: LateChange[] = [];
   const target = likelyAdmitted(contract, recordSet);
   if (target) {

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from './compile';
-import { createRecordSet } from './passes/validate';
+import { createRecordSet, parseRecordsJsonl } from './passes/validate';
+import { withheldByContract } from './passes/gates';
+import { buildUserView } from './user-view';
+import { DEFECTS, malformedCaseArbitrary, recordsFileOf, withOtherSecrets, type MalformedCase } from './test-support/malformed-withheld';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { noninterferenceArbitrary, noninterferenceDifferences } from './test-support/noninterference';
 import { discloseOutcome } from './disclosure';
@@ -9,6 +12,7 @@ import type { SourceRecord } from './format/record';
 import { recordsNamedBy } from './reasons';
 import type { CompileOutcome } from './result';
 import {
+  userViewOf,
   applyWithheldMutations,
   crossingCaseArbitrary,
   crossingSupersessions,
@@ -158,4 +162,66 @@ describe('noninterference of withheld records with the user view', () => {
     },
     TIMEOUT_MS,
   );
+});
+
+/** The user view of records read from a JSONL file: its model, its document without the count, and the count. */
+function userViewFromFile(contract: MalformedCase['contract'], text: string) {
+  const compiled = compiler.compile({ contract, recordSet: valueOf(parseRecordsJsonl('records.jsonl', text)) });
+  // A record the caller may not see never stops the caller's compilation, however malformed.
+  if (!compiled.ok) throw new Error(`the records file stopped the compilation: ${compiled.error.code} ${compiled.error.message}`);
+  const view = discloseOutcome(compiled.value, 'user');
+  const { withheldCount, withheldNotice: _notice, ...document } = buildUserView(compiled.value, view).document;
+  return { outcome: compiled.value, document, withheldCount, shown: JSON.stringify({ model: userViewOf(compiled.value), document, notice: view.withheldNotice }) };
+}
+
+describe('noninterference of withheld records that cannot be read or judged', () => {
+  it(
+    'a malformed or duplicate withheld line changes nothing in the user view but the withheld count, whatever it holds, and nothing of it shows',
+    () => {
+      const defects = new Map<string, number>();
+      const ways = new Map<string, number>();
+      fc.assert(
+        fc.property(malformedCaseArbitrary, (raw) => {
+          const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
+          const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
+          fc.pre(compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          const file = recordsFileOf(input, true);
+          fc.pre(file.added.length > 0);
+          const before = userViewFromFile(input.contract, recordsFileOf(input, false).text);
+          const after = userViewFromFile(input.contract, file.text);
+          const other = userViewFromFile(input.contract, recordsFileOf(withOtherSecrets(input), true).text);
+          expect(userViewDifferences(before.outcome, after.outcome)).toEqual([]);
+          expect(after.document).toEqual(before.document);
+          expect(other.document).toEqual(after.document);
+          expect(other.withheldCount).toBe(after.withheldCount);
+          // Counted among the withheld: the one declared way they show.
+          expect(after.withheldCount).toBe(before.withheldCount + file.added.length);
+          for (const line of input.lines) expect(after.shown).not.toContain(line.secret);
+          for (const { defect, by } of file.added) {
+            defects.set(defect, (defects.get(defect) ?? 0) + 1);
+            ways.set(by, (ways.get(by) ?? 0) + 1);
+          }
+        }),
+        propertyParameters(RUNS),
+      );
+      for (const defect of DEFECTS) expect(defects.get(defect) ?? 0, defect).toBeGreaterThan(RUNS / 100);
+      for (const way of ['deny-label', 'missing-role', 'missing-purpose']) expect(ways.get(way) ?? 0, way).toBeGreaterThan(RUNS / 100);
+    },
+    TIMEOUT_MS,
+  );
+
+  it('on the issue\'s cases: a withheld duplicate of a visible id, and a withheld line that is not JSON, leave the visible record standing and show nothing', () => {
+    const contract = buildContract({ denyLabels: ['legal_hold'] });
+    const visible = buildRecord({ id: 'LGL-0001', title: 'Refund policy', text: 'refund policy window' });
+    const hidden = buildRecord({ id: 'LGL-0001', title: 'Merger with Acme', text: 'merger', access: { labels: ['legal_hold'] } });
+    const broken = JSON.stringify(buildRecord({ id: 'LGL-0007', title: 'E merger with Acme', access: { labels: ['legal_hold'] } })).replace('"text":', ' oops, "text":');
+    for (const lines of [[hidden, visible].map((record) => JSON.stringify(record)), [JSON.stringify(visible), JSON.stringify(hidden), broken]]) {
+      const { outcome, shown, withheldCount } = userViewFromFile(contract, lines.join('\n'));
+      expect(outcome.receipt.selected).toEqual(['LGL-0001']);
+      expect(outcome.status === 'packet' ? outcome.packet.entries[0]?.title : null).toBe('Refund policy');
+      expect(withheldCount).toBe(lines.length - 1);
+      expect(shown).not.toMatch(/Merger|merger with Acme|line \d/);
+      expect(discloseOutcome(outcome, 'diagnostic').unreadable.flatMap((item) => item.issues.map((issue) => issue.code))).toEqual(lines.length === 2 ? ['DUPLICATE_ID'] : ['DUPLICATE_ID', 'NOT_JSON']);
+    }
+  });
 });

@@ -82,6 +82,7 @@ export const REASONS = reasons({
   CURRENT_INPUTS_FAIL_CLOSED: { category: 'staleness', summary: 'The current inputs fail closed: block until the contract or records are fixed.' },
 
   INVALID_INPUT: { category: 'input', summary: 'A file does not match its format.' },
+  EXCLUDE_UNREADABLE: { category: 'input', summary: 'Could not be read or judged as a record (not JSON, not in the format, or a second copy of an id held by a record the caller may not see): inadmissible, and counted among the withheld in the user view.' },
   DUPLICATE_ID: { category: 'input', summary: 'Two records share one id.' },
   DANGLING_REFERENCE: { category: 'input', summary: 'A record or control names a record that does not exist.' },
   AMBIGUOUS_SUBJECT: { category: 'input', summary: "The contract's subject matches more than one identity." },
@@ -325,6 +326,10 @@ export const ISSUES = {
   NOT_JSON: ({ problem, near }: { problem: string; near: string | null }) => `not valid JSON: ${problem}${near === null ? '' : ` near ${near}`}`,
   DUPLICATE_KEY: ({ key, firstLine }: { key: string; firstLine: number | null }) => `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
   TOO_DEEP: ({ levels }: { levels: number }) => `nested deeper than the format allows (at most ${levels} levels)`,
+  INVISIBLE_CHARACTER: ({ codePoints }: { codePoints: readonly string[] }) =>
+    `holds ${codePoints.join(', ')}, ${codePoints.length === 1 ? 'a character that does' : 'characters that do'} not show or that reorder text: an identifier may not hold invisible or bidi control characters, so that no two ids look alike`,
+  NOT_NFC: ({ found, nfc }: { found: string; nfc: string }) =>
+    `not in Unicode normalisation form NFC: it holds ${found} where NFC writes ${nfc}; write the identifier in NFC, so that no two ids look alike`,
   LONE_SURROGATE: () => 'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form',
   DUPLICATE_ID: ({ id, first }: { id: string; first: string | null }) => `duplicate id ${id}${first === null ? '' : `: first defined at ${first}`}`,
   LINE_TOO_LONG: ({ max }: { max: number }) => `line longer than ${max.toLocaleString('en-US')} characters, the most a records line may have`,

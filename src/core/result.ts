@@ -1,4 +1,4 @@
-import type { CompileError } from './errors';
+import type { CompileError, UnreadableRecord } from './errors';
 import type { Contract } from './format/contract';
 import type { FactArgs, FactId, ReasonCode } from './reasons';
 import type { RankingStatistics } from './search/rank';
@@ -150,6 +150,8 @@ interface CompileOutcomeBase {
   /** Ids of the records that passed every gate (the admitted set). */
   readonly admitted: ReadonlySet<string>;
   readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
+  /** Records that could not be read or judged: in no trace row; the user view counts them among the withheld. */
+  readonly unreadable: readonly UnreadableRecord[];
 }
 
 export interface CompiledPacket extends CompileOutcomeBase {

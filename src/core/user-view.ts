@@ -93,7 +93,7 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
     evidence: receipt.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.records] })),
     decisionBlockedBy: [...receipt.decisionBlockedBy],
     failure,
-    withheldCount: view.withheld.size,
+    withheldCount: view.withheldCount,
     withheldNotice: view.withheldNotice,
     trace: view.rows.map((row) => ({ id: row.id, decision: row.decision, code: row.code, fact: renderFact(row, context), tokens: row.tokens, required: row.required, score: row.score, rank: row.rank })),
   };
@@ -105,6 +105,6 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
     document,
     packetText: outcome.status === 'packet' ? userPacketText(outcome.packet.body, document, `${receipt.engineVersion} (${receipt.schemaVersion})`) : null,
     failure,
-    counts: { candidates: view.rows.length, admitted: outcome.counts.admitted, selected: outcome.counts.selected, excluded, withheld: view.withheld.size },
+    counts: { candidates: view.rows.length, admitted: outcome.counts.admitted, selected: outcome.counts.selected, excluded, withheld: view.withheldCount },
   };
 }

@@ -43,7 +43,7 @@ export function applyScenarioEdit(base: LoadedScenario, edit: ScenarioEdit, file
   if (issues.length > 0) return err(invalidInput(file, issues, issues.length, 'record edit'));
   // Only the replaced records are checked (hashed) again; every other keeps the check it had.
   const checked = replaced.size === 0 ? base.recordSet.checked : base.recordSet.checked.map((item) => (replaced.has(item.record.id) ? checkRecord(replaced.get(item.record.id) as SourceRecord) : item));
-  const recordSet = replaced.size === 0 ? base.recordSet : recordSetOf(checked, base.recordSet.locations);
+  const recordSet = replaced.size === 0 ? base.recordSet : recordSetOf(checked, base.recordSet.locations, base.recordSet);
   const scenario = { ...base.scenario, records: [...recordSet.records], controls: [...base.scenario.controls, ...edit.controls], lateChanges: [...base.scenario.lateChanges, ...edit.lateChanges] };
   return checkChangeTexts(file, { scenario, recordSet });
 }

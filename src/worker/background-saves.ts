@@ -119,6 +119,8 @@ export function createBackgroundSaves({ database: openedIn, records, image: disk
         const start = performance.now();
         try {
           for (const [file, recordSet] of recordFiles) {
+            // The store keeps records, not the lines that were not records: such a file is read again at a reload.
+            if (recordSet.unreadable.length > 0 || recordSet.duplicates.length > 0) continue;
             for (const _ of store.writeSteps(id, file, recordSet, STORE_SLICE)) {
               await backgroundTask();
               // The whole-corpus index goes first: the baseline columns are on screen waiting for it, while the

@@ -1,3 +1,4 @@
+import { MAX_REPORTED_ISSUES } from '../core/format/input-issues';
 import type { CompileRequest } from '../core/compile';
 import { disclosedFailure } from '../core/disclosure';
 import type { Control, LateChange, ScenarioFile } from '../core/format/scenario';
@@ -140,12 +141,14 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
     evidenceAttempts: attempts,
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
     packetText: userView ? userView.packetText : outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
-    withheldCount: view.withheld.size,
+    withheldCount: view.withheldCount,
     withheldNotice: view.withheldNotice,
+    unreadable: view.unreadable.slice(0, MAX_REPORTED_ISSUES).flatMap((item) => item.issues),
     controls: request.controls ?? [],
     lateChanges: request.lateChanges ?? [],
     compiledContract: request.contract,
-    recordCount: request.recordSet.records.length,
+    // Lines that were not records count too: the user view counts them among the withheld.
+    recordCount: request.recordSet.records.length + outcome.unreadable.length,
     appliedChanges: withShownLabels(compiled.appliedChanges, changeTexts),
     changeTexts,
     marks,

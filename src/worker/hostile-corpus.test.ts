@@ -63,11 +63,15 @@ async function check(entry: HostileCase) {
     if (!compiled.ok) {
       expect({ exit: 1, code: compiled.error.code }).toEqual({ exit: wanted.exit, code: wanted.code });
       if (wanted.message) expect(`${compiled.error.message} ${(compiled.error.issues ?? []).map(formatIssue).join(' ')}`).toContain(wanted.message);
-    } else if (compiled.view.status === 'fail_closed') {
-      expect({ exit: 2, code: compiled.view.failure?.code }).toEqual({ exit: wanted.exit, code: wanted.code });
-      expect(compiled.view.packetText).toBeNull();
     } else {
-      expect({ exit: 0, code: null }).toEqual({ exit: wanted.exit, code: wanted.code });
+      // A records line that is not a record is inadmissible: the diagnostic view lists it where the CLI does.
+      const { unreadable } = compiled.view;
+      const code = unreadable.length > 0 ? 'EXCLUDE_UNREADABLE' : (compiled.view.failure?.code ?? null);
+      expect({ exit: compiled.view.status === 'fail_closed' ? 2 : 0, code }).toEqual({ exit: wanted.exit, code: wanted.code });
+      if (compiled.view.status === 'fail_closed') expect(compiled.view.packetText).toBeNull();
+      const text = unreadable.map(formatIssue).join('\n');
+      if (wanted.at && unreadable.length > 0) expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
+      if (wanted.message && unreadable.length > 0) expect(text).toContain(wanted.message);
     }
   }
   // Nothing that was loaded before is lost, and the base compiles to the receipt it had.

@@ -241,6 +241,8 @@ export interface CompileView {
   readonly packetText: string | null;
   readonly withheldCount: number;
   readonly withheldNotice: string | null;
+  /** The records that could not be read (EXCLUDE_UNREADABLE), where and why: the diagnostic view's; empty in the user view. */
+  readonly unreadable: readonly InputIssue[];
   readonly controls: readonly string[];
   readonly lateChanges: readonly string[];
   /** The contract as compiled: the scenario's (or the user's edit) with the active controls and late changes applied. */

@@ -1,5 +1,5 @@
-import { ok, type CompileError, type Result } from '../core/errors';
-import { createJsonlRecordReader, joinRecordParts, type RecordsPart } from '../core/passes/validate';
+import { err, ok, type CompileError, type Result } from '../core/errors';
+import { createJsonlRecordReader, joinRecordParts, recordSetOf, unreadableRecordsError, type RecordsPart } from '../core/passes/validate';
 import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from './file-intake';
 
 /**
@@ -39,7 +39,10 @@ export type StartPartHelper = (name: string) => PartHelper;
 export async function readPart(blob: Blob, name: string, onBytes: (done: number) => void, signal: AbortSignal): Promise<Result<RecordsPart, CompileError>> {
   const reader = createJsonlRecordReader(name);
   await streamInto(reader, blob, onBytes, signal);
-  return reader.finishPart();
+  const part = reader.finishPart();
+  // A line that is not a record, or an id given twice, is placed by a reader of the whole file: this part is refused.
+  const unplaced = part.ok ? unreadableRecordsError(recordSetOf([], new Map(), part.value.besides)) : null;
+  return unplaced === null ? part : err(unplaced);
 }
 
 /**

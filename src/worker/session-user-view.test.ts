@@ -4,7 +4,11 @@ import { createCompiler, type Compiler } from '../core/compile';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view';
+import { withheldByContract } from '../core/passes/gates';
+import { createRecordSet } from '../core/passes/validate';
 import { propertyParameters } from '../core/test-support/arbitraries';
+import { malformedCaseArbitrary, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
+import { withoutCrossingLinks } from '../core/test-support/withheld-mutations';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -25,10 +29,22 @@ const memoryStorage = () => ({ read: async () => undefined, write: async () => u
  * user-view document that "Download user view" saves.
  */
 async function userViewModel(contract: Contract, records: readonly SourceRecord[]) {
+  const scenario = { id: 'generated', title: 'Generated', description: '', contract, records, controls: [], lateChanges: [] };
+  return userViewModelOf([{ name: 'generated.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }]);
+}
+
+/** The same for a records file and a contract dropped together. */
+async function userViewModelOfFiles(contract: Contract, recordsText: string) {
+  return userViewModelOf([
+    { name: 'records.jsonl', blob: new Blob([recordsText]) },
+    { name: 'contract.json', blob: new Blob([JSON.stringify(contract)]) },
+  ]);
+}
+
+async function userViewModelOf(files: { readonly name: string; readonly blob: Blob }[]) {
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
   await session.start();
-  const scenario = { id: 'generated', title: 'Generated', description: '', contract, records, controls: [], lateChanges: [] };
-  const loaded = await session.loadFiles([{ name: 'generated.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
+  const loaded = await session.loadFiles(files, () => undefined);
   if (loaded.status !== 'loaded') throw new Error(`the generated scenario does not load: ${JSON.stringify(loaded)}`);
   const compiled = session.compile('user');
   if (!compiled.ok) return { error: compiled.error.code };
@@ -71,6 +87,32 @@ describe('the session in the user view', () => {
           expect(b).toEqual(a);
         }),
         propertyParameters(RUNS),
+      );
+      expect(checked).toBeGreaterThan(RUNS / 4);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "noninterference: a withheld line of a dropped records file that cannot be read or judged, or duplicates an id, changes nothing of the user view's model but the withheld count",
+    async () => {
+      let checked = 0;
+      await fc.assert(
+        fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
+          const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
+          const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
+          const file = recordsFileOf(input, true);
+          fc.pre(file.added.length > 0 && compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          checked += 1;
+          const before = await userViewModelOfFiles(input.contract, recordsFileOf(input, false).text);
+          const after = await userViewModelOfFiles(input.contract, file.text);
+          const other = await userViewModelOfFiles(input.contract, recordsFileOf(withOtherSecrets(input), true).text);
+          expect(before).not.toHaveProperty('error');
+          expect(after).toEqual(before);
+          expect(other).toEqual(before);
+          for (const line of input.lines) expect(JSON.stringify(after)).not.toContain(line.secret);
+        }),
+        propertyParameters(RUNS / 2),
       );
       expect(checked).toBeGreaterThan(RUNS / 4);
     },

@@ -164,14 +164,15 @@ describe('session', () => {
     expect(session.attemptContinue()).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT' });
   });
 
-  it('rejects an invalid file with its line and path and keeps what was loaded', async () => {
+  it('loads a records file whose line is not a record: the diagnostic view names its line and path, the user view counts it', async () => {
     const { session } = await newSession();
-    const result = await session.loadFiles([file('bad.jsonl', '{"id":"A","text":"x"}\n')], noProgress);
-    expect(result.status).toBe('rejected');
-    if (result.status !== 'rejected') return;
-    expect(result.issues[0]).toMatchObject({ file: 'bad.jsonl', line: 1 });
-    const compiled = session.compile('diagnostic');
-    expect(compiled.ok && compiled.view.scenarioKey).toBe('retry-policy');
+    const records = `${JSON.stringify(buildRecord({ id: 'R-1' }))}\n{"id":"A","text":"x"}\n`;
+    const result = await session.loadFiles([file('bad.jsonl', records), file('contract.json', JSON.stringify(buildContract()))], noProgress);
+    expect(result.status).toBe('loaded');
+    const diagnostic = session.compile('diagnostic');
+    expect(diagnostic.ok && diagnostic.view.unreadable[0]).toMatchObject({ file: 'bad.jsonl', line: 2, path: 'title', code: 'FIELD_MISSING' });
+    const user = session.compile('user');
+    expect(user.ok && [user.view.unreadable, user.view.withheldCount]).toEqual([[], 1]);
   });
 
   it('loads a scenario with inline records, selects it, and restores it after a reload', async () => {

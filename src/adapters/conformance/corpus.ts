@@ -17,11 +17,14 @@ const BEFORE = ['2026-08-30T11:59:59.999Z', '2026-08-30T13:59:59.999+02:00'];
 const AT = [AS_OF, '2026-08-30T07:00:00-05:00'];
 const AFTER = ['2026-08-30T12:00:00.001Z', '2026-08-31T00:00:00.001+12:00'];
 
-/** Look-alikes of one another: case, Cyrillic letters, NFC against NFD, a ligature, full-width. */
-const NAMES = ['support', 'Support', 'ѕupport', 'billing', 'légal', 'le\u0301gal', 'ﬁle', 'file', 'ｓupport', 'İ', 'i̇'];
+/**
+ * Look-alikes of one another: case, Cyrillic letters, a ligature, full-width. An NFD spelling or an invisible
+ * character is refused at input (src/core/format/identifier.ts), so no adapter ever compares one.
+ */
+const NAMES = ['support', 'Support', 'ѕupport', 'billing', 'légal', 'ﬁle', 'file', 'ｓupport', 'İ', 'i̇'];
 const ROLES = ['agent', 'Agent', 'аgent', 'bot', 'lead', 'ǅ'];
 const PURPOSES = ['support', 'Support', 'billing', 'audit'];
-const LABELS = ['hr', 'HR', 'légal', 'le\u0301gal', 'other', 'ħr'];
+const LABELS = ['hr', 'HR', 'légal', 'other', 'ħr'];
 const WORDS = ['refund', 'policy', 'Refund', 'café', 'cafe\u0301', 'naïve', 'über', 'straße', 'timeout', 'retry', 'ﬁle', '東京', 'x1', 'e-mail'];
 
 function makeRecord(id: string, overrides: Partial<Omit<RecordInput, 'access'>> & { access?: Partial<RecordInput['access']> } = {}): SourceRecord {
@@ -74,12 +77,12 @@ function gateAlone(gate: GateName): ConformanceCase[] {
   const one = (name: string, records: SourceRecord[], contract: Partial<ContractInput> = {}): ConformanceCase => ({ name: `${gate} alone: ${name}`, contract: makeContract(contract), records });
   switch (gate) {
     case 'project':
-      return [one('case and look-alikes', variants(['atlas', 'Atlas', 'аtlas', 'atlas\u200b'], (project, i) => makeRecord(`p-${i}`, { project: project as string })))];
+      return [one('case and look-alikes', variants(['atlas', 'Atlas', 'аtlas', 'atlas-'], (project, i) => makeRecord(`p-${i}`, { project: project as string })))];
     case 'scope':
       return [one('two scopes among look-alikes', variants(NAMES, (scope, i) => makeRecord(`s-${i}`, { scope: scope as string })), { scopes: ['support', 'légal'] })];
     case 'identity': {
-      const identities = [{ id: 'cust-1', aliases: ['Jo', 'Zoë'] }, { id: 'cust-2', aliases: ['Jo', 'Zoe\u0308x'] }];
-      const subjects = [null, 'cust-1', 'Zoë', 'Zoe\u0308', 'Jo', 'cust-2', 'stranger', 'CUST-1', 'null'];
+      const identities = [{ id: 'cust-1', aliases: ['Jo', 'Zoë'] }, { id: 'cust-2', aliases: ['Jo', 'Zoëx'] }];
+      const subjects = [null, 'cust-1', 'Zoë', 'Zoe', 'Jo', 'cust-2', 'stranger', 'CUST-1', 'null'];
       const records = variants(subjects, (subject, i) => makeRecord(`i-${i}`, { subject: subject as string | null }));
       return [one('a subject with aliases, an ambiguous alias, null subjects', records, { subject: 'cust-1', identities }), one('no subject: only ambiguity excludes', records, { identities })];
     }
@@ -108,7 +111,7 @@ function gateAlone(gate: GateName): ConformanceCase[] {
       return [one('forbidden states', records, { forbiddenLifecycle: ['draft', 'rejected', 'generated'] }), one('an empty forbidden list', records, { forbiddenLifecycle: [] })];
     }
     case 'source':
-      return [one('look-alike classes', variants(NAMES, (sourceClass, i) => makeRecord(`c-${i}`, { sourceClass: sourceClass as string })), { allowedSourceClasses: ['file', 'le\u0301gal'] })];
+      return [one('look-alike classes', variants(NAMES, (sourceClass, i) => makeRecord(`c-${i}`, { sourceClass: sourceClass as string })), { allowedSourceClasses: ['file', 'légal'] })];
     case 'authority':
       return [one('look-alike classes', variants(NAMES, (authorityClass, i) => makeRecord(`a-${i}`, { authorityClass: authorityClass as string })), { allowedAuthorityClasses: ['İ', 'billing'] })];
     case 'review': {
@@ -136,7 +139,7 @@ function gateAlone(gate: GateName): ConformanceCase[] {
       ];
     }
     case 'deny': {
-      const records = variants([[], ['hr'], ['HR'], ['le\u0301gal'], ['légal'], ['other', 'hr'], ['ħr']], (labels, i) => makeRecord(`d-${i}`, { access: { labels: labels as string[] } }));
+      const records = variants([[], ['hr'], ['HR'], ['légal'], ['other', 'hr'], ['ħr']], (labels, i) => makeRecord(`d-${i}`, { access: { labels: labels as string[] } }));
       return [one('deny labels among look-alikes', records, { denyLabels: ['hr', 'légal'] }), one('no deny label', records, { denyLabels: [] })];
     }
     case 'evidence': {

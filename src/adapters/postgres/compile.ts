@@ -4,7 +4,7 @@ import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import { computeAll } from '../../core/memo';
 import { admit } from '../../core/passes/admit';
-import { createJsonlRecordReader, type RecordSet } from '../../core/passes/validate';
+import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/passes/validate';
 import { acceptAnswer, checkAdapterFor } from '../../core/plan/adapter';
 import type { CompileOutcome } from '../../core/result';
 import { rankDeclared, type Ranking } from '../../core/search/rank';
@@ -39,6 +39,8 @@ export async function readRecordSet(client: Database, pageSize: number = RECORD_
   await client.query('CLOSE records_read');
   const recordSet = reader.finish();
   if (!recordSet.ok) return recordSet;
+  const unreadable = unreadableRecordsError(recordSet.value);
+  if (unreadable !== null) return err(unreadable);
   const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== fingerprints[position]);
   if (mismatch >= 0) {
     const id = recordSet.value.checked[mismatch]?.record.id ?? '';

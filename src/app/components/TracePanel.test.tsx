@@ -93,6 +93,18 @@ describe('TracePanel', () => {
     expect(screen.getByTestId('withheld-notice')).toHaveTextContent('2 records are outside the authorised scope.');
   });
 
+  it('lists the records lines that are not records, with file, line and field, when the view carries them', () => {
+    const issue = { file: 'records.jsonl', line: 14, path: 'tokens', code: 'NOT_IN_FORMAT' as const, args: {}, message: 'Invalid input: expected number, received string (got "30")' };
+    resetStores(sampleView({ unreadable: [issue] }));
+    render(<TracePanel />);
+    expect(screen.getByTestId('unreadable-records')).toHaveTextContent('EXCLUDE_UNREADABLE');
+    expect(screen.getByTestId('unreadable-records')).toHaveTextContent('records.jsonl:14: tokens: Invalid input: expected number, received string (got "30")');
+    cleanup();
+    resetStores(sampleView());
+    render(<TracePanel />);
+    expect(screen.queryByTestId('unreadable-records')).toBeNull();
+  });
+
   it('renders record text from a record as text, never as markup', () => {
     useResultStore.setState({ trace: { matched: 1, total: 1, pages: new Map([[0, [{ ...row(0), fact: '<img src=x onerror=alert(1)>' }]]]) } });
     const alert = vi.fn();

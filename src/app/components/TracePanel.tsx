@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { isReasonCode } from '../../core/reasons';
+import { formatIssue } from '../../core/errors';
+import { isReasonCode, REASONS } from '../../core/reasons';
 import type { TraceChange, TraceRowView, TraceSortKey } from '../../worker/protocol';
 import { loadTracePages, refreshTrace, setAudience } from '../state/actions';
 import { traceRowAt, useResultStore } from '../state/result-store';
@@ -198,6 +199,7 @@ export function TracePanel() {
     virtualizer.measure();
   }, [cards, virtualizer]);
   const notice = response?.ok ? response.view.withheldNotice : null;
+  const unreadable = response?.ok ? response.view.unreadable : [];
   return (
     <section className="panel trace-panel" aria-labelledby="trace-heading" ref={panelRef}>
       <h2 id="trace-heading">Trace</h2>
@@ -211,6 +213,18 @@ export function TracePanel() {
         <p className="withheld" data-testid="withheld-notice">
           {notice}
         </p>
+      ) : null}
+      {unreadable.length > 0 ? (
+        <div className="warning" data-testid="unreadable-records">
+          <p>
+            <CodeLink code="EXCLUDE_UNREADABLE" /> {REASONS.EXCLUDE_UNREADABLE.summary}
+          </p>
+          <ul>
+            {unreadable.map((issue, index) => (
+              <li key={index}>{formatIssue(issue)}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className={cards ? 'trace-table cards' : 'trace-table'}>
         <div role="rowgroup">

@@ -15,7 +15,7 @@ import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOpti
 import { loadInputs } from '../load-inputs';
 import { defineCommand } from '../define-command';
 import { audienceSchema, inputOptionSpec, noPositionals } from '../options';
-import { renderOutcome, reportError } from '../render';
+import { renderOutcome, renderUnreadable, reportError } from '../render';
 
 const options = {
   ...inputOptionSpec,
@@ -97,6 +97,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
     }
     const view = discloseOutcome(outcome, audience.data);
+    if (view.unreadable.length > 0) io.stderr(renderUnreadable(view));
     const userView = audience.data === 'user' || values['user-view-out'] !== undefined ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
     const shown = audience.data === 'user' ? userView : null;
     const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
@@ -132,6 +133,7 @@ function jsonOutcome(outcome: CompileOutcome, view: DisclosedView, userView: Use
     baselines,
     trace: view.rows.map((row) => ({ ...row, factText: renderFact(row, context) })),
     withheld: view.withheldNotice,
+    ...(view.unreadable.length > 0 ? { unreadable: view.unreadable } : {}),
     ...(userView ? { userView: userView.document } : { receipt: outcome.receipt }),
   };
 }

@@ -8,6 +8,7 @@ import { EXIT } from '../command';
 import { databaseErrorExit, databaseFailure, databaseOptionSpec } from '../database';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
+import { unreadableRecordsError } from '../../core/passes/validate';
 import { streamRecordsFile } from '../read-file';
 import { reportError } from '../render';
 
@@ -40,6 +41,12 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
     progress?.(null);
     if (!recordSet.ok) {
       reportError(io, recordSet.error);
+      return EXIT.invalid;
+    }
+    // A database holds records to compile for anyone: a line it could not read is refused here, by the one who loads.
+    const unreadable = unreadableRecordsError(recordSet.value);
+    if (unreadable !== null) {
+      reportError(io, unreadable);
       return EXIT.invalid;
     }
     const opened = await connect(values.database, values.schema);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { idSchema, instantSchema, LIFECYCLE_STATES } from './record';
+import { idSchema, nameSchema } from './identifier';
+import { instantSchema, LIFECYCLE_STATES } from './record';
 
-const nameSchema = z.string().min(1).max(200);
 
 export const PRINCIPAL_KINDS = ['human', 'agent', 'service'] as const;
 

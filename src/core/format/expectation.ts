@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REASONS, type ReasonCode } from '../reasons';
 import { GATE_ORDER } from '../result';
-import { idSchema } from './record';
+import { idSchema, nameSchema } from './identifier';
 
 /**
  * An expectation suite (`*.expect.json`): what a contract must decide, written down so that it can be
@@ -14,7 +14,6 @@ const REASON_CODES = Object.keys(REASONS) as [ReasonCode, ...ReasonCode[]];
 export const reasonCodeSchema = z.enum(REASON_CODES);
 
 const idListSchema = z.array(idSchema);
-const nameSchema = z.string().min(1).max(200);
 
 /** Facts about the compiled packet's ids; each given one must hold. */
 export const selectedExpectationSchema = z

@@ -3,6 +3,7 @@ import { formatPath, type CompileError, type InputIssue } from '../errors';
 import { inputIssue } from '../reasons';
 import { nearestNames } from '../suggest';
 import { allowsNull, fieldNamesAt } from './field-names';
+import { invisibleCodePoints, nfcDifference } from './identifier';
 import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
 
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
@@ -73,6 +74,8 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
     }
     // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
     if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID') return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
+    if (issue.code === 'custom' && issue.params?.issue === 'INVISIBLE_CHARACTER' && typeof value === 'string') return inputIssue(place, 'INVISIBLE_CHARACTER', { codePoints: invisibleCodePoints(value) });
+    if (issue.code === 'custom' && issue.params?.issue === 'NOT_NFC' && typeof value === 'string') return inputIssue(place, 'NOT_NFC', nfcDifference(value));
     if (issue.code === 'custom' && issue.params?.issue === 'UNDECLARED_SWITCH') {
       const declared: unknown = issue.params.declared;
       return inputIssue(place, 'UNDECLARED_SWITCH', { kind: String(issue.params.kind), id: String(issue.params.id), declared: Array.isArray(declared) ? declared.map(String) : [] });

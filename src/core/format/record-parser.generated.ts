@@ -8,22 +8,25 @@ import { recordSchema, type SourceRecord } from './record';
 const INVALID = z.INVALID;
 const c0 = z.util.codePointLength;
 const c1 = recordSchema._zod.def.shape["id"]._zod.def.checks[2]._zod.def.pattern;
-const c2 = recordSchema._zod.def.shape["knownAt"]._zod.def.checks[0]._zod.def.fn;
+const c2 = recordSchema._zod.def.shape["id"]._zod.def.checks[3]._zod.def.fn;
 const c3 = () => {
   throw new z.core.$ZodAsyncError();
 };
-const c4 = () => recordSchema._zod.def.shape["validTo"]._zod.def.defaultValue;
-const c5 = z.util.shallowClone;
-const c6 = recordSchema._zod.def.shape["lifecycle"]._zod.values;
-const c7 = () => recordSchema._zod.def.shape["supersedes"]._zod.def.defaultValue;
-const c8 = recordSchema._zod.def.shape["reviewState"]._zod.values;
-const c9 = () => recordSchema._zod.def.shape["provenance"]._zod.def.defaultValue;
-const c10 = recordSchema._zod.def.shape["provenance"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contentHash"]._zod.def.checks[0]._zod.def.pattern;
-const c11 = () => recordSchema._zod.def.shape["access"]._zod.def.shape["labels"]._zod.def.defaultValue;
-const c12 = () => recordSchema._zod.def.shape["evidence"]._zod.def.defaultValue;
-const c13 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["supports"]._zod.def.defaultValue;
-const c14 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contradicts"]._zod.def.defaultValue;
-const c15 = () => recordSchema._zod.def.shape["relevance"]._zod.def.defaultValue;
+const c4 = recordSchema._zod.def.shape["id"]._zod.def.checks[4]._zod.def.fn;
+const c5 = recordSchema._zod.def.shape["project"]._zod.def.checks[2]._zod.def.fn;
+const c6 = recordSchema._zod.def.shape["knownAt"]._zod.def.checks[0]._zod.def.fn;
+const c7 = () => recordSchema._zod.def.shape["validTo"]._zod.def.defaultValue;
+const c8 = z.util.shallowClone;
+const c9 = recordSchema._zod.def.shape["lifecycle"]._zod.values;
+const c10 = () => recordSchema._zod.def.shape["supersedes"]._zod.def.defaultValue;
+const c11 = recordSchema._zod.def.shape["reviewState"]._zod.values;
+const c12 = () => recordSchema._zod.def.shape["provenance"]._zod.def.defaultValue;
+const c13 = recordSchema._zod.def.shape["provenance"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contentHash"]._zod.def.checks[0]._zod.def.pattern;
+const c14 = () => recordSchema._zod.def.shape["access"]._zod.def.shape["labels"]._zod.def.defaultValue;
+const c15 = () => recordSchema._zod.def.shape["evidence"]._zod.def.defaultValue;
+const c16 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["supports"]._zod.def.defaultValue;
+const c17 = () => recordSchema._zod.def.shape["evidence"]._zod.def.innerType._zod.def.innerType._zod.def.shape["contradicts"]._zod.def.defaultValue;
+const c18 = () => recordSchema._zod.def.shape["relevance"]._zod.def.defaultValue;
 
 /** recordSchema's compiled parser: the parsed record, or INVALID where zod's own parser must answer. */
 export function parseRecordInput(input: unknown): SourceRecord | typeof z.INVALID {
@@ -36,287 +39,371 @@ export function parseRecordInput(input: unknown): SourceRecord | typeof z.INVALI
   if (v2 > 200) return INVALID;
   c1.lastIndex = 0;
   if (!c1.test(v0)) return INVALID;
-  const v3 = input["title"];
-  if (typeof v3 !== "string") return INVALID;
-  const v4 = typeof v3 === "string" && v3.length >= 1 && v3.length < 2 ? c0(v3) : v3.length;
-  if (v4 < 1) return INVALID;
-  const v5 = input["text"];
+  const v3 = c2(v0);
+  if (v3 instanceof Promise) c3();
+  if (!v3) return INVALID;
+  const v4 = c4(v0);
+  if (v4 instanceof Promise) c3();
+  if (!v4) return INVALID;
+  const v5 = input["title"];
   if (typeof v5 !== "string") return INVALID;
-  const v6 = input["tokens"];
-  if (typeof v6 !== "number" || !Number.isFinite(v6)) return INVALID;
-  if (!Number.isSafeInteger(v6)) return INVALID;
-  if (v6 < 0) return INVALID;
-  if (v6 > 10000000) return INVALID;
-  const v7 = input["project"];
+  const v6 = typeof v5 === "string" && v5.length >= 1 && v5.length < 2 ? c0(v5) : v5.length;
+  if (v6 < 1) return INVALID;
+  const v7 = input["text"];
   if (typeof v7 !== "string") return INVALID;
-  const v8 = typeof v7 === "string" && v7.length >= 1 && v7.length < 2 ? c0(v7) : v7.length;
-  if (v8 < 1) return INVALID;
-  const v9 = typeof v7 === "string" && v7.length > 200 ? c0(v7) : v7.length;
-  if (v9 > 200) return INVALID;
-  const v10 = input["scope"];
-  if (typeof v10 !== "string") return INVALID;
-  const v11 = typeof v10 === "string" && v10.length >= 1 && v10.length < 2 ? c0(v10) : v10.length;
-  if (v11 < 1) return INVALID;
-  const v12 = typeof v10 === "string" && v10.length > 200 ? c0(v10) : v10.length;
-  if (v12 > 200) return INVALID;
-  const v13 = input["subject"];
-  let v14 = null;
-  if (v13 !== null) {
-    if (typeof v13 !== "string") return INVALID;
-    const v15 = typeof v13 === "string" && v13.length >= 1 && v13.length < 2 ? c0(v13) : v13.length;
-    if (v15 < 1) return INVALID;
-    const v16 = typeof v13 === "string" && v13.length > 200 ? c0(v13) : v13.length;
-    if (v16 > 200) return INVALID;
-    v14 = v13;
-  }
-  const v17 = input["knownAt"];
-  if (typeof v17 !== "string") return INVALID;
-  const v18 = c2(v17);
+  const v8 = input["tokens"];
+  if (typeof v8 !== "number" || !Number.isFinite(v8)) return INVALID;
+  if (!Number.isSafeInteger(v8)) return INVALID;
+  if (v8 < 0) return INVALID;
+  if (v8 > 10000000) return INVALID;
+  const v9 = input["project"];
+  if (typeof v9 !== "string") return INVALID;
+  const v10 = typeof v9 === "string" && v9.length >= 1 && v9.length < 2 ? c0(v9) : v9.length;
+  if (v10 < 1) return INVALID;
+  const v11 = typeof v9 === "string" && v9.length > 200 ? c0(v9) : v9.length;
+  if (v11 > 200) return INVALID;
+  const v12 = c5(v9);
+  if (v12 instanceof Promise) c3();
+  if (!v12) return INVALID;
+  const v13 = c4(v9);
+  if (v13 instanceof Promise) c3();
+  if (!v13) return INVALID;
+  const v14 = input["scope"];
+  if (typeof v14 !== "string") return INVALID;
+  const v15 = typeof v14 === "string" && v14.length >= 1 && v14.length < 2 ? c0(v14) : v14.length;
+  if (v15 < 1) return INVALID;
+  const v16 = typeof v14 === "string" && v14.length > 200 ? c0(v14) : v14.length;
+  if (v16 > 200) return INVALID;
+  const v17 = c5(v14);
+  if (v17 instanceof Promise) c3();
+  if (!v17) return INVALID;
+  const v18 = c4(v14);
   if (v18 instanceof Promise) c3();
   if (!v18) return INVALID;
-  const v19 = input["validFrom"];
-  if (typeof v19 !== "string") return INVALID;
-  const v20 = c2(v19);
-  if (v20 instanceof Promise) c3();
-  if (!v20) return INVALID;
-  const v21 = input["validTo"];
-  let v22 = (() => {
-    let v23;
-    if (v21 === undefined) {
-      v23 = c5(c4());
+  const v19 = input["subject"];
+  let v20 = null;
+  if (v19 !== null) {
+    if (typeof v19 !== "string") return INVALID;
+    const v21 = typeof v19 === "string" && v19.length >= 1 && v19.length < 2 ? c0(v19) : v19.length;
+    if (v21 < 1) return INVALID;
+    const v22 = typeof v19 === "string" && v19.length > 200 ? c0(v19) : v19.length;
+    if (v22 > 200) return INVALID;
+    const v23 = c5(v19);
+    if (v23 instanceof Promise) c3();
+    if (!v23) return INVALID;
+    const v24 = c4(v19);
+    if (v24 instanceof Promise) c3();
+    if (!v24) return INVALID;
+    v20 = v19;
+  }
+  const v25 = input["knownAt"];
+  if (typeof v25 !== "string") return INVALID;
+  const v26 = c6(v25);
+  if (v26 instanceof Promise) c3();
+  if (!v26) return INVALID;
+  const v27 = input["validFrom"];
+  if (typeof v27 !== "string") return INVALID;
+  const v28 = c6(v27);
+  if (v28 instanceof Promise) c3();
+  if (!v28) return INVALID;
+  const v29 = input["validTo"];
+  let v30 = (() => {
+    let v31;
+    if (v29 === undefined) {
+      v31 = c8(c7());
     } else {
-      let v24 = null;
-      if (v21 !== null) {
-        if (typeof v21 !== "string") return INVALID;
-        const v25 = c2(v21);
-        if (v25 instanceof Promise) c3();
-        if (!v25) return INVALID;
-        v24 = v21;
+      let v32 = null;
+      if (v29 !== null) {
+        if (typeof v29 !== "string") return INVALID;
+        const v33 = c6(v29);
+        if (v33 instanceof Promise) c3();
+        if (!v33) return INVALID;
+        v32 = v29;
       }
-      v23 = v24 === undefined ? c5(c4()) : v24;
+      v31 = v32 === undefined ? c8(c7()) : v32;
     }
-    return v23;
+    return v31;
   })();
-  if (v22 === INVALID) return INVALID;
-  const v26 = input["lifecycle"];
-  if (!c6.has(v26)) return INVALID;
-  const v27 = input["supersedes"];
-  let v28 = (() => {
-    let v29;
-    if (v27 === undefined) {
-      v29 = c5(c7());
+  if (v30 === INVALID) return INVALID;
+  const v34 = input["lifecycle"];
+  if (!c9.has(v34)) return INVALID;
+  const v35 = input["supersedes"];
+  let v36 = (() => {
+    let v37;
+    if (v35 === undefined) {
+      v37 = c8(c10());
     } else {
-      if (!Array.isArray(v27)) return INVALID;
-      const v30 = new Array(v27.length);
-      for (let v31 = 0; v31 < v27.length; v31++) {
-        const v32 = v27[v31];
-        if (typeof v32 !== "string") return INVALID;
-        const v33 = typeof v32 === "string" && v32.length >= 1 && v32.length < 2 ? c0(v32) : v32.length;
-        if (v33 < 1) return INVALID;
-        const v34 = typeof v32 === "string" && v32.length > 200 ? c0(v32) : v32.length;
-        if (v34 > 200) return INVALID;
+      if (!Array.isArray(v35)) return INVALID;
+      const v38 = new Array(v35.length);
+      for (let v39 = 0; v39 < v35.length; v39++) {
+        const v40 = v35[v39];
+        if (typeof v40 !== "string") return INVALID;
+        const v41 = typeof v40 === "string" && v40.length >= 1 && v40.length < 2 ? c0(v40) : v40.length;
+        if (v41 < 1) return INVALID;
+        const v42 = typeof v40 === "string" && v40.length > 200 ? c0(v40) : v40.length;
+        if (v42 > 200) return INVALID;
         c1.lastIndex = 0;
-        if (!c1.test(v32)) return INVALID;
-        v30[v31] = v32;
+        if (!c1.test(v40)) return INVALID;
+        const v43 = c2(v40);
+        if (v43 instanceof Promise) c3();
+        if (!v43) return INVALID;
+        const v44 = c4(v40);
+        if (v44 instanceof Promise) c3();
+        if (!v44) return INVALID;
+        v38[v39] = v40;
       }
-      v29 = v30 === undefined ? c5(c7()) : v30;
+      v37 = v38 === undefined ? c8(c10()) : v38;
     }
-    return v29;
+    return v37;
   })();
-  if (v28 === INVALID) return INVALID;
-  const v35 = input["sourceClass"];
-  if (typeof v35 !== "string") return INVALID;
-  const v36 = typeof v35 === "string" && v35.length >= 1 && v35.length < 2 ? c0(v35) : v35.length;
-  if (v36 < 1) return INVALID;
-  const v37 = typeof v35 === "string" && v35.length > 200 ? c0(v35) : v35.length;
-  if (v37 > 200) return INVALID;
-  const v38 = input["authorityClass"];
-  if (typeof v38 !== "string") return INVALID;
-  const v39 = typeof v38 === "string" && v38.length >= 1 && v38.length < 2 ? c0(v38) : v38.length;
-  if (v39 < 1) return INVALID;
-  const v40 = typeof v38 === "string" && v38.length > 200 ? c0(v38) : v38.length;
-  if (v40 > 200) return INVALID;
-  const v41 = input["reviewState"];
-  if (!c8.has(v41)) return INVALID;
-  const v42 = input["provenance"];
-  let v43 = (() => {
-    let v44;
-    if (v42 === undefined) {
-      v44 = c5(c9());
-    } else {
-      let v45 = null;
-      if (v42 !== null) {
-        if (typeof v42 !== "object" || v42 === null || Array.isArray(v42)) return INVALID;
-        const v46 = v42["origin"];
-        if (typeof v46 !== "string") return INVALID;
-        const v47 = typeof v46 === "string" && v46.length >= 1 && v46.length < 2 ? c0(v46) : v46.length;
-        if (v47 < 1) return INVALID;
-        const v48 = v42["contentHash"];
-        if (typeof v48 !== "string") return INVALID;
-        c10.lastIndex = 0;
-        if (!c10.test(v48)) return INVALID;
-        for (const k in v42) {
-          if (k !== "origin" && k !== "contentHash") return INVALID;
-        }
-        const v49 = { "origin": v46, "contentHash": v48 };
-        v45 = v49;
-      }
-      v44 = v45 === undefined ? c5(c9()) : v45;
-    }
-    return v44;
-  })();
-  if (v43 === INVALID) return INVALID;
-  const v50 = input["sensitivity"];
+  if (v36 === INVALID) return INVALID;
+  const v45 = input["sourceClass"];
+  if (typeof v45 !== "string") return INVALID;
+  const v46 = typeof v45 === "string" && v45.length >= 1 && v45.length < 2 ? c0(v45) : v45.length;
+  if (v46 < 1) return INVALID;
+  const v47 = typeof v45 === "string" && v45.length > 200 ? c0(v45) : v45.length;
+  if (v47 > 200) return INVALID;
+  const v48 = c5(v45);
+  if (v48 instanceof Promise) c3();
+  if (!v48) return INVALID;
+  const v49 = c4(v45);
+  if (v49 instanceof Promise) c3();
+  if (!v49) return INVALID;
+  const v50 = input["authorityClass"];
   if (typeof v50 !== "string") return INVALID;
   const v51 = typeof v50 === "string" && v50.length >= 1 && v50.length < 2 ? c0(v50) : v50.length;
   if (v51 < 1) return INVALID;
   const v52 = typeof v50 === "string" && v50.length > 200 ? c0(v50) : v50.length;
   if (v52 > 200) return INVALID;
-  const v53 = input["access"];
-  if (typeof v53 !== "object" || v53 === null || Array.isArray(v53)) return INVALID;
-  const v54 = v53["roles"];
-  if (!Array.isArray(v54)) return INVALID;
-  const v55 = new Array(v54.length);
-  for (let v56 = 0; v56 < v54.length; v56++) {
-    const v57 = v54[v56];
-    if (typeof v57 !== "string") return INVALID;
-    const v58 = typeof v57 === "string" && v57.length >= 1 && v57.length < 2 ? c0(v57) : v57.length;
-    if (v58 < 1) return INVALID;
-    const v59 = typeof v57 === "string" && v57.length > 200 ? c0(v57) : v57.length;
-    if (v59 > 200) return INVALID;
-    v55[v56] = v57;
-  }
-  const v60 = typeof v55 === "string" && v55.length >= 1 && v55.length < 2 ? c0(v55) : v55.length;
-  if (v60 < 1) return INVALID;
-  const v61 = v53["purposes"];
-  if (!Array.isArray(v61)) return INVALID;
-  const v62 = new Array(v61.length);
-  for (let v63 = 0; v63 < v61.length; v63++) {
-    const v64 = v61[v63];
-    if (typeof v64 !== "string") return INVALID;
-    const v65 = typeof v64 === "string" && v64.length >= 1 && v64.length < 2 ? c0(v64) : v64.length;
-    if (v65 < 1) return INVALID;
-    const v66 = typeof v64 === "string" && v64.length > 200 ? c0(v64) : v64.length;
-    if (v66 > 200) return INVALID;
-    v62[v63] = v64;
-  }
-  const v67 = typeof v62 === "string" && v62.length >= 1 && v62.length < 2 ? c0(v62) : v62.length;
-  if (v67 < 1) return INVALID;
-  const v68 = v53["labels"];
-  let v69 = (() => {
-    let v70;
-    if (v68 === undefined) {
-      v70 = c5(c11());
+  const v53 = c5(v50);
+  if (v53 instanceof Promise) c3();
+  if (!v53) return INVALID;
+  const v54 = c4(v50);
+  if (v54 instanceof Promise) c3();
+  if (!v54) return INVALID;
+  const v55 = input["reviewState"];
+  if (!c11.has(v55)) return INVALID;
+  const v56 = input["provenance"];
+  let v57 = (() => {
+    let v58;
+    if (v56 === undefined) {
+      v58 = c8(c12());
     } else {
-      if (!Array.isArray(v68)) return INVALID;
-      const v71 = new Array(v68.length);
-      for (let v72 = 0; v72 < v68.length; v72++) {
-        const v73 = v68[v72];
-        if (typeof v73 !== "string") return INVALID;
-        const v74 = typeof v73 === "string" && v73.length >= 1 && v73.length < 2 ? c0(v73) : v73.length;
-        if (v74 < 1) return INVALID;
-        const v75 = typeof v73 === "string" && v73.length > 200 ? c0(v73) : v73.length;
-        if (v75 > 200) return INVALID;
-        v71[v72] = v73;
+      let v59 = null;
+      if (v56 !== null) {
+        if (typeof v56 !== "object" || v56 === null || Array.isArray(v56)) return INVALID;
+        const v60 = v56["origin"];
+        if (typeof v60 !== "string") return INVALID;
+        const v61 = typeof v60 === "string" && v60.length >= 1 && v60.length < 2 ? c0(v60) : v60.length;
+        if (v61 < 1) return INVALID;
+        const v62 = v56["contentHash"];
+        if (typeof v62 !== "string") return INVALID;
+        c13.lastIndex = 0;
+        if (!c13.test(v62)) return INVALID;
+        for (const k in v56) {
+          if (k !== "origin" && k !== "contentHash") return INVALID;
+        }
+        const v63 = { "origin": v60, "contentHash": v62 };
+        v59 = v63;
       }
-      v70 = v71 === undefined ? c5(c11()) : v71;
+      v58 = v59 === undefined ? c8(c12()) : v59;
     }
-    return v70;
+    return v58;
   })();
-  if (v69 === INVALID) return INVALID;
-  for (const k in v53) {
+  if (v57 === INVALID) return INVALID;
+  const v64 = input["sensitivity"];
+  if (typeof v64 !== "string") return INVALID;
+  const v65 = typeof v64 === "string" && v64.length >= 1 && v64.length < 2 ? c0(v64) : v64.length;
+  if (v65 < 1) return INVALID;
+  const v66 = typeof v64 === "string" && v64.length > 200 ? c0(v64) : v64.length;
+  if (v66 > 200) return INVALID;
+  const v67 = c5(v64);
+  if (v67 instanceof Promise) c3();
+  if (!v67) return INVALID;
+  const v68 = c4(v64);
+  if (v68 instanceof Promise) c3();
+  if (!v68) return INVALID;
+  const v69 = input["access"];
+  if (typeof v69 !== "object" || v69 === null || Array.isArray(v69)) return INVALID;
+  const v70 = v69["roles"];
+  if (!Array.isArray(v70)) return INVALID;
+  const v71 = new Array(v70.length);
+  for (let v72 = 0; v72 < v70.length; v72++) {
+    const v73 = v70[v72];
+    if (typeof v73 !== "string") return INVALID;
+    const v74 = typeof v73 === "string" && v73.length >= 1 && v73.length < 2 ? c0(v73) : v73.length;
+    if (v74 < 1) return INVALID;
+    const v75 = typeof v73 === "string" && v73.length > 200 ? c0(v73) : v73.length;
+    if (v75 > 200) return INVALID;
+    const v76 = c5(v73);
+    if (v76 instanceof Promise) c3();
+    if (!v76) return INVALID;
+    const v77 = c4(v73);
+    if (v77 instanceof Promise) c3();
+    if (!v77) return INVALID;
+    v71[v72] = v73;
+  }
+  const v78 = typeof v71 === "string" && v71.length >= 1 && v71.length < 2 ? c0(v71) : v71.length;
+  if (v78 < 1) return INVALID;
+  const v79 = v69["purposes"];
+  if (!Array.isArray(v79)) return INVALID;
+  const v80 = new Array(v79.length);
+  for (let v81 = 0; v81 < v79.length; v81++) {
+    const v82 = v79[v81];
+    if (typeof v82 !== "string") return INVALID;
+    const v83 = typeof v82 === "string" && v82.length >= 1 && v82.length < 2 ? c0(v82) : v82.length;
+    if (v83 < 1) return INVALID;
+    const v84 = typeof v82 === "string" && v82.length > 200 ? c0(v82) : v82.length;
+    if (v84 > 200) return INVALID;
+    const v85 = c5(v82);
+    if (v85 instanceof Promise) c3();
+    if (!v85) return INVALID;
+    const v86 = c4(v82);
+    if (v86 instanceof Promise) c3();
+    if (!v86) return INVALID;
+    v80[v81] = v82;
+  }
+  const v87 = typeof v80 === "string" && v80.length >= 1 && v80.length < 2 ? c0(v80) : v80.length;
+  if (v87 < 1) return INVALID;
+  const v88 = v69["labels"];
+  let v89 = (() => {
+    let v90;
+    if (v88 === undefined) {
+      v90 = c8(c14());
+    } else {
+      if (!Array.isArray(v88)) return INVALID;
+      const v91 = new Array(v88.length);
+      for (let v92 = 0; v92 < v88.length; v92++) {
+        const v93 = v88[v92];
+        if (typeof v93 !== "string") return INVALID;
+        const v94 = typeof v93 === "string" && v93.length >= 1 && v93.length < 2 ? c0(v93) : v93.length;
+        if (v94 < 1) return INVALID;
+        const v95 = typeof v93 === "string" && v93.length > 200 ? c0(v93) : v93.length;
+        if (v95 > 200) return INVALID;
+        const v96 = c5(v93);
+        if (v96 instanceof Promise) c3();
+        if (!v96) return INVALID;
+        const v97 = c4(v93);
+        if (v97 instanceof Promise) c3();
+        if (!v97) return INVALID;
+        v91[v92] = v93;
+      }
+      v90 = v91 === undefined ? c8(c14()) : v91;
+    }
+    return v90;
+  })();
+  if (v89 === INVALID) return INVALID;
+  for (const k in v69) {
     if (k !== "roles" && k !== "purposes" && k !== "labels") return INVALID;
   }
-  const v76 = { "roles": v55, "purposes": v62, "labels": v69 };
-  const v77 = input["evidence"];
-  let v78 = (() => {
-    let v79;
-    if (v77 === undefined) {
-      v79 = c5(c12());
+  const v98 = { "roles": v71, "purposes": v80, "labels": v89 };
+  const v99 = input["evidence"];
+  let v100 = (() => {
+    let v101;
+    if (v99 === undefined) {
+      v101 = c8(c15());
     } else {
-      let v80 = null;
-      if (v77 !== null) {
-        if (typeof v77 !== "object" || v77 === null || Array.isArray(v77)) return INVALID;
-        const v81 = v77["class"];
-        if (typeof v81 !== "string") return INVALID;
-        const v82 = typeof v81 === "string" && v81.length >= 1 && v81.length < 2 ? c0(v81) : v81.length;
-        if (v82 < 1) return INVALID;
-        const v83 = typeof v81 === "string" && v81.length > 200 ? c0(v81) : v81.length;
-        if (v83 > 200) return INVALID;
-        const v84 = v77["supports"];
-        let v85 = (() => {
-          let v86;
-          if (v84 === undefined) {
-            v86 = c5(c13());
+      let v102 = null;
+      if (v99 !== null) {
+        if (typeof v99 !== "object" || v99 === null || Array.isArray(v99)) return INVALID;
+        const v103 = v99["class"];
+        if (typeof v103 !== "string") return INVALID;
+        const v104 = typeof v103 === "string" && v103.length >= 1 && v103.length < 2 ? c0(v103) : v103.length;
+        if (v104 < 1) return INVALID;
+        const v105 = typeof v103 === "string" && v103.length > 200 ? c0(v103) : v103.length;
+        if (v105 > 200) return INVALID;
+        const v106 = c5(v103);
+        if (v106 instanceof Promise) c3();
+        if (!v106) return INVALID;
+        const v107 = c4(v103);
+        if (v107 instanceof Promise) c3();
+        if (!v107) return INVALID;
+        const v108 = v99["supports"];
+        let v109 = (() => {
+          let v110;
+          if (v108 === undefined) {
+            v110 = c8(c16());
           } else {
-            if (!Array.isArray(v84)) return INVALID;
-            const v87 = new Array(v84.length);
-            for (let v88 = 0; v88 < v84.length; v88++) {
-              const v89 = v84[v88];
-              if (typeof v89 !== "string") return INVALID;
-              const v90 = typeof v89 === "string" && v89.length >= 1 && v89.length < 2 ? c0(v89) : v89.length;
-              if (v90 < 1) return INVALID;
-              const v91 = typeof v89 === "string" && v89.length > 200 ? c0(v89) : v89.length;
-              if (v91 > 200) return INVALID;
-              v87[v88] = v89;
+            if (!Array.isArray(v108)) return INVALID;
+            const v111 = new Array(v108.length);
+            for (let v112 = 0; v112 < v108.length; v112++) {
+              const v113 = v108[v112];
+              if (typeof v113 !== "string") return INVALID;
+              const v114 = typeof v113 === "string" && v113.length >= 1 && v113.length < 2 ? c0(v113) : v113.length;
+              if (v114 < 1) return INVALID;
+              const v115 = typeof v113 === "string" && v113.length > 200 ? c0(v113) : v113.length;
+              if (v115 > 200) return INVALID;
+              const v116 = c5(v113);
+              if (v116 instanceof Promise) c3();
+              if (!v116) return INVALID;
+              const v117 = c4(v113);
+              if (v117 instanceof Promise) c3();
+              if (!v117) return INVALID;
+              v111[v112] = v113;
             }
-            v86 = v87 === undefined ? c5(c13()) : v87;
+            v110 = v111 === undefined ? c8(c16()) : v111;
           }
-          return v86;
+          return v110;
         })();
-        if (v85 === INVALID) return INVALID;
-        const v92 = v77["contradicts"];
-        let v93 = (() => {
-          let v94;
-          if (v92 === undefined) {
-            v94 = c5(c14());
+        if (v109 === INVALID) return INVALID;
+        const v118 = v99["contradicts"];
+        let v119 = (() => {
+          let v120;
+          if (v118 === undefined) {
+            v120 = c8(c17());
           } else {
-            if (!Array.isArray(v92)) return INVALID;
-            const v95 = new Array(v92.length);
-            for (let v96 = 0; v96 < v92.length; v96++) {
-              const v97 = v92[v96];
-              if (typeof v97 !== "string") return INVALID;
-              const v98 = typeof v97 === "string" && v97.length >= 1 && v97.length < 2 ? c0(v97) : v97.length;
-              if (v98 < 1) return INVALID;
-              const v99 = typeof v97 === "string" && v97.length > 200 ? c0(v97) : v97.length;
-              if (v99 > 200) return INVALID;
-              v95[v96] = v97;
+            if (!Array.isArray(v118)) return INVALID;
+            const v121 = new Array(v118.length);
+            for (let v122 = 0; v122 < v118.length; v122++) {
+              const v123 = v118[v122];
+              if (typeof v123 !== "string") return INVALID;
+              const v124 = typeof v123 === "string" && v123.length >= 1 && v123.length < 2 ? c0(v123) : v123.length;
+              if (v124 < 1) return INVALID;
+              const v125 = typeof v123 === "string" && v123.length > 200 ? c0(v123) : v123.length;
+              if (v125 > 200) return INVALID;
+              const v126 = c5(v123);
+              if (v126 instanceof Promise) c3();
+              if (!v126) return INVALID;
+              const v127 = c4(v123);
+              if (v127 instanceof Promise) c3();
+              if (!v127) return INVALID;
+              v121[v122] = v123;
             }
-            v94 = v95 === undefined ? c5(c14()) : v95;
+            v120 = v121 === undefined ? c8(c17()) : v121;
           }
-          return v94;
+          return v120;
         })();
-        if (v93 === INVALID) return INVALID;
-        for (const k in v77) {
+        if (v119 === INVALID) return INVALID;
+        for (const k in v99) {
           if (k !== "class" && k !== "supports" && k !== "contradicts") return INVALID;
         }
-        const v100 = { "class": v81, "supports": v85, "contradicts": v93 };
-        v80 = v100;
+        const v128 = { "class": v103, "supports": v109, "contradicts": v119 };
+        v102 = v128;
       }
-      v79 = v80 === undefined ? c5(c12()) : v80;
+      v101 = v102 === undefined ? c8(c15()) : v102;
     }
-    return v79;
+    return v101;
   })();
-  if (v78 === INVALID) return INVALID;
-  const v101 = input["relevance"];
-  let v102 = (() => {
-    let v103;
-    if (v101 === undefined) {
-      v103 = c5(c15());
+  if (v100 === INVALID) return INVALID;
+  const v129 = input["relevance"];
+  let v130 = (() => {
+    let v131;
+    if (v129 === undefined) {
+      v131 = c8(c18());
     } else {
-      let v104 = null;
-      if (v101 !== null) {
-        if (typeof v101 !== "number" || !Number.isFinite(v101)) return INVALID;
-        v104 = v101;
+      let v132 = null;
+      if (v129 !== null) {
+        if (typeof v129 !== "number" || !Number.isFinite(v129)) return INVALID;
+        v132 = v129;
       }
-      v103 = v104 === undefined ? c5(c15()) : v104;
+      v131 = v132 === undefined ? c8(c18()) : v132;
     }
-    return v103;
+    return v131;
   })();
-  if (v102 === INVALID) return INVALID;
+  if (v130 === INVALID) return INVALID;
   for (const k in input) {
     if (k !== "id" && k !== "title" && k !== "text" && k !== "tokens" && k !== "project" && k !== "scope" && k !== "subject" && k !== "knownAt" && k !== "validFrom" && k !== "validTo" && k !== "lifecycle" && k !== "supersedes" && k !== "sourceClass" && k !== "authorityClass" && k !== "reviewState" && k !== "provenance" && k !== "sensitivity" && k !== "access" && k !== "evidence" && k !== "relevance") return INVALID;
   }
-  const v105 = { "id": v0, "title": v3, "text": v5, "tokens": v6, "project": v7, "scope": v10, "subject": v14, "knownAt": v17, "validFrom": v19, "validTo": v22, "lifecycle": v26, "supersedes": v28, "sourceClass": v35, "authorityClass": v38, "reviewState": v41, "provenance": v43, "sensitivity": v50, "access": v76, "evidence": v78, "relevance": v102 };
-  return v105;
+  const v133 = { "id": v0, "title": v5, "text": v7, "tokens": v8, "project": v9, "scope": v14, "subject": v20, "knownAt": v25, "validFrom": v27, "validTo": v30, "lifecycle": v34, "supersedes": v36, "sourceClass": v45, "authorityClass": v50, "reviewState": v55, "provenance": v57, "sensitivity": v64, "access": v98, "evidence": v100, "relevance": v130 };
+  return v133;
 }

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { idSchema, nameSchema } from './identifier';
 import { parseInstant } from './time';
 
-/** Stable identifiers: no whitespace, so they survive copying into packet text and SQL parameters. */
-export const idSchema = z.string().min(1).max(200).regex(/^\S+$/, 'an id without whitespace');
-const nameSchema = z.string().min(1).max(200);
 const nameListSchema = z.array(nameSchema);
 
 export const instantSchema = z

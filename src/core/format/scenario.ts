@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { contractSchema } from './contract';
 import { expectationSuiteSchema } from './expectation';
-import { idSchema, recordSchema } from './record';
+import { idSchema } from './identifier';
+import { recordSchema } from './record';
 import { knownTourChanges, tourSchema } from './tour';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { reasonCodeSchema } from './expectation';
 import { quoteValue } from './json-text';
-import { idSchema } from './record';
+import { idSchema } from './identifier';
 
 /**
  * What the app checks on screen once a step's action is done. Every field is optional; all given must hold,

@@ -144,6 +144,15 @@ function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Su
   return failed;
 }
 
+/**
+ * Whether the contract withholds the record from the caller: the authorisation and deny gates' own conditions,
+ * which read nothing but the record and the contract.
+ */
+export function withheldByContract(contract: Contract, record: SourceRecord): boolean {
+  if (lackingPrincipal(contract.principals, record.access.roles) !== undefined || !record.access.purposes.includes(contract.purpose)) return true;
+  return someInList(record.access.labels, contract.denyLabels);
+}
+
 /** The first principal of the chain that holds none of the roles a record allows. */
 function lackingPrincipal(principals: Contract['principals'], allowedRoles: readonly string[]): Contract['principals'][number] | undefined {
   for (const principal of principals) if (!someInList(principal.roles, allowedRoles)) return principal;

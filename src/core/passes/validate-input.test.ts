@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf } from '../test-support/builders';
+import { buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
 import { MAX_LINE_CHARS } from '../format/json-text';
 import { createJsonlRecordReader, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
 
@@ -29,13 +29,13 @@ describe('a UTF-8 byte order mark', () => {
 describe('duplicate keys', () => {
   it('are refused in a records line, naming the key, the line and the path', () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
-    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${twice}`));
+    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${twice}`));
     expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' }]);
   });
 
   it('are refused when nested, with the JSON path', () => {
     const nested = line({ id: 'a' }).replace('"labels":[]', '"labels":[],"labels":["hr"]');
-    expect(errorOf(parseRecordsJsonl('r.jsonl', nested)).issues?.[0]).toMatchObject({ line: 1, path: 'access.labels' });
+    expect(unreadableOf(parseRecordsJsonl('r.jsonl', nested)).issues?.[0]).toMatchObject({ line: 1, path: 'access.labels' });
   });
 
   it('are refused in a contract and a scenario, with the line of the second key', () => {
@@ -51,9 +51,9 @@ describe('duplicate keys', () => {
 describe('messages repeat the bad value and JSON documents give lines', () => {
   it('repeats a bad value, escaped and shortened', () => {
     const bad = JSON.stringify({ ...buildRecord({ id: 'a' }), knownAt: '2026-02-30' });
-    expect(errorOf(parseRecordsJsonl('r.jsonl', bad)).issues?.[0]?.message).toMatch(/\(got "2026-02-30"\)$/);
+    expect(unreadableOf(parseRecordsJsonl('r.jsonl', bad)).issues?.[0]?.message).toMatch(/\(got "2026-02-30"\)$/);
     const hostile = JSON.stringify({ ...buildRecord({ id: 'a' }), lifecycle: `\u001b]0;owned\u0007${'x'.repeat(500)}` });
-    const message = errorOf(parseRecordsJsonl('r.jsonl', hostile)).issues?.[0]?.message ?? '';
+    const message = unreadableOf(parseRecordsJsonl('r.jsonl', hostile)).issues?.[0]?.message ?? '';
     expect(message).toContain('\\u001b]0;owned\\u0007');
     expect(message).not.toMatch(/[\u0000-\u001f]/);
     expect(message.length).toBeLessThan(300);
@@ -79,9 +79,9 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
 
   it('names a truncated last line and a very long line by number', () => {
     const truncated = `${line({ id: 'a' })}\n${line({ id: 'b' }).slice(0, 40)}`;
-    expect(errorOf(parseRecordsJsonl('r.jsonl', truncated)).issues?.[0]).toMatchObject({ line: 2, path: '(root)', message: expect.stringMatching(/^not valid JSON: Unterminated string/) });
+    expect(unreadableOf(parseRecordsJsonl('r.jsonl', truncated)).issues?.[0]).toMatchObject({ line: 2, path: '(root)', message: expect.stringMatching(/^not valid JSON: Unterminated string/) });
     const long = `${line({ id: 'a' })}\n${line({ id: 'b', text: 'y'.repeat(2_000_000) }).slice(0, -1)}`;
-    const issue = errorOf(parseRecordsJsonl('r.jsonl', long)).issues?.[0];
+    const issue = unreadableOf(parseRecordsJsonl('r.jsonl', long)).issues?.[0];
     expect(issue).toMatchObject({ line: 2, path: '(root)' });
     expect(issue?.message.length).toBeLessThan(300);
   });
@@ -95,7 +95,10 @@ describe('a records line over the length limit', () => {
     const slab = 'x'.repeat(1 << 24);
     for (let written = 0; written <= limit; written += slab.length) reader.push(slab);
     reader.push(`\n${line({ id: 'b' })}\n{"id":`);
-    const error = errorOf(reader.finish());
+    const read = reader.finish();
+    // The lines after it are read: b is a record, and the cut-off last line is unreadable too.
+    expect(read.ok && read.value.ids).toEqual(['a', 'b']);
+    const error = unreadableOf(read);
     expect(error.issues).toEqual([
       { file: 'r.jsonl', line: 2, path: '(root)', code: 'LINE_TOO_LONG', args: { max: 134_217_728 }, message: 'line longer than 134,217,728 characters, the most a records line may have' },
       expect.objectContaining({ line: 4, path: '(root)' }),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../hash';
-import { AS_OF, buildContract, buildRecord, errorOf } from '../test-support/builders';
+import { AS_OF, buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
 import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, joinRecordParts, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson, validateContract, type RecordsPart } from './validate';
 
 const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
@@ -15,42 +15,42 @@ describe('records JSONL', () => {
 
   it('refuses unknown fields, naming file, line, path and the field', () => {
     const bad = { ...buildRecord({ id: 'a' }), colour: 'red' };
-    const error = errorOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
+    const error = unreadableOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.issues).toEqual([{ file: 'records.jsonl', line: 2, path: '(root)', code: 'UNKNOWN_FIELDS', args: { fields: ['"colour"'] }, message: 'unknown field "colour": not part of the format' }]);
   });
 
   it('refuses a record without a subject key: an explicit null is required to mean "no single identity"', () => {
     const { subject: _subject, ...withoutSubject } = buildRecord({ id: 'a' });
-    const [issue] = errorOf(parseRecordsJsonl('r.jsonl', JSON.stringify(withoutSubject))).issues ?? [];
+    const [issue] = unreadableOf(parseRecordsJsonl('r.jsonl', JSON.stringify(withoutSubject))).issues ?? [];
     expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'subject' });
     expect(parseRecordsJsonl('r.jsonl', JSON.stringify({ ...withoutSubject, subject: null })).ok).toBe(true);
   });
 
   it('names the nested JSON path and what was expected', () => {
     const bad = { ...buildRecord({ id: 'a' }), access: { roles: 'agent', purposes: ['support'] } };
-    const [issue] = errorOf(parseRecordsJsonl('r.jsonl', JSON.stringify(bad))).issues ?? [];
+    const [issue] = unreadableOf(parseRecordsJsonl('r.jsonl', JSON.stringify(bad))).issues ?? [];
     expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'access.roles' });
     expect(issue?.message).toMatch(/array/);
     const badDate = JSON.stringify({ ...buildRecord({ id: 'a' }), knownAt: '2026-02-30' });
-    expect(errorOf(parseRecordsJsonl('r.jsonl', badDate)).issues?.[0]).toMatchObject({ path: 'knownAt', message: expect.stringMatching(/real ISO 8601 date/) });
+    expect(unreadableOf(parseRecordsJsonl('r.jsonl', badDate)).issues?.[0]).toMatchObject({ path: 'knownAt', message: expect.stringMatching(/real ISO 8601 date/) });
   });
 
   it('gives the line of a JSON syntax error', () => {
-    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
+    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
     expect(error.issues?.[0]).toMatchObject({ file: 'r.jsonl', line: 2, path: '(root)', message: expect.stringMatching(/^not valid JSON/) });
   });
 
   it('refuses a lone surrogate escape with its line and path, since canonical JSON cannot carry it', () => {
     const bad = line({ id: 'b', title: 'half a pair' }).replace('half a pair', 'half \\ud83d a pair');
-    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${bad}`));
+    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${bad}`));
     expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'title', code: 'LONE_SURROGATE', args: {}, message: expect.stringMatching(/lone UTF-16 surrogate/) }]);
     const paired = line({ id: 'b', title: 'whole' }).replace('whole', '\\ud83d\\ude00');
     expect(parseRecordsJsonl('r.jsonl', paired).ok).toBe(true);
   });
 
   it('names both lines of a duplicate id', () => {
-    const error = errorOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`));
+    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`));
     expect(error.code).toBe('DUPLICATE_ID');
     expect(error.issues).toEqual([{ file: 'r.jsonl', line: 3, path: 'id', code: 'DUPLICATE_ID', args: { id: '"a"', first: 'line 1' }, message: 'duplicate id "a": first defined at line 1' }]);
   });
@@ -67,7 +67,7 @@ describe('records JSONL', () => {
     const bad = JSON.stringify({ ...buildRecord({ id: 'c' }), colour: 'red' });
     const text = `${line({ id: 'a' })}\r\n\n${line({ id: 'b', text: 'é😀 ≠' })}\n${bad}\n{"id":\n${line({ id: 'a' })}\n\n${line({ id: 'd' })}`;
     const whole = parseRecordsJsonl('r.jsonl', text);
-    expect(errorOf(whole).issues?.map((issue) => issue.line)).toEqual([4, 5, 6]);
+    expect(unreadableOf(whole).issues?.map((issue) => issue.line)).toEqual([4, 5, 6]);
     const valid = text.split('\n').filter((_, index) => index < 3 || index > 5).join('\n');
     const validWhole = parseRecordsJsonl('r.jsonl', valid);
     expect(validWhole.ok && [...validWhole.value.locations.values()].map((location) => location.line)).toEqual([1, 3, 5]);
@@ -90,7 +90,7 @@ describe('records JSONL', () => {
   });
 
   it(`lists at most ${MAX_REPORTED_ISSUES} issues with the total`, () => {
-    const error = errorOf(parseRecordsJsonl('r.jsonl', Array.from({ length: 120 }, () => '{"id": 1}').join('\n')));
+    const error = unreadableOf(parseRecordsJsonl('r.jsonl', Array.from({ length: 120 }, () => '{"id": 1}').join('\n')));
     expect(error.issues).toHaveLength(MAX_REPORTED_ISSUES);
     expect(error.message).toMatch(/^r\.jsonl: not a valid records file: \d+ problems \(first 50 shown\)$/);
     expect(Number(/: (\d+) problems/.exec(error.message)?.[1])).toBeGreaterThan(120);

@@ -9,7 +9,7 @@ import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
 import type { Receipt } from '../result';
 import { SCHEMA_VERSION, staleEngineDetail } from './attest';
-import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation } from '../errors';
+import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../errors';
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
 import { inputIssue, REASONS } from '../reasons';
@@ -53,7 +53,25 @@ export interface RecordSet {
    * finds them without reading every record, which a toggle of one record should not have to do.
    */
   readonly successors: readonly CheckedRecord[];
+  /** Lines of the records file that could not be read as records, in file order (see `UnreadableRecord`). */
+  readonly unreadable: readonly UnreadableRecord[];
+  /** Records whose id an earlier line holds: the compilation settles them with the contract (`settleDuplicates`). */
+  readonly duplicates: readonly DuplicateRecord[];
 }
+
+/** A record read after another with its id: which copy stands depends on which the caller may see. */
+export interface DuplicateRecord {
+  readonly checked: CheckedRecord;
+  readonly location: SourceLocation;
+}
+
+/** What a records file holds besides its records: lines that could not be read, and records whose id was taken. */
+export interface RecordsBesides {
+  readonly unreadable: readonly UnreadableRecord[];
+  readonly duplicates: readonly DuplicateRecord[];
+}
+
+const NOTHING_BESIDES: RecordsBesides = { unreadable: [], duplicates: [] };
 
 export const supersedesAny = (item: CheckedRecord): boolean => item.record.supersedes.length > 0;
 
@@ -104,23 +122,22 @@ export interface RecordsPart {
   /** The line of each record, within the part. */
   readonly lines: readonly number[];
   readonly lineCount: number;
+  /** Unreadable lines and duplicate records of the part; a part that has any is joined by reading the file in one pass. */
+  readonly besides: RecordsBesides;
 }
 
 /** Reads records one line at a time so a large export never has to be one string. */
 export function createJsonlRecordReader(file: string): JsonlRecordReader {
   const checked: CheckedRecord[] = [];
   const locations = new Map<string, SourceLocation>();
-  const issues: InputIssue[] = [];
-  let issueCount = 0;
+  const unreadable: UnreadableRecord[] = [];
+  const duplicates: DuplicateRecord[] = [];
   let pending = '';
   let lineNumber = 0;
   /** The current line is over MAX_LINE_CHARS: its text is dropped up to its newline, and it is reported once. */
   let overlong = false;
 
-  const report = (issue: InputIssue) => {
-    issueCount += 1;
-    if (issues.length < MAX_REPORTED_ISSUES) issues.push(issue);
-  };
+  const unread = (issues: readonly InputIssue[]) => unreadable.push({ location: { file, line: lineNumber }, issues });
 
   const readLine = (raw: string) => {
     lineNumber += 1;
@@ -128,23 +145,20 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     if (line.trim() === '') return;
     const json = parseJsonText(line);
     if (!json.ok) {
-      report(jsonTextIssue(file, json.error, lineNumber));
+      unread([jsonTextIssue(file, json.error, lineNumber)]);
       return;
     }
     const parsed = compiledRecordSchema.safeParse(json.value);
     if (!parsed.success) {
-      for (const issue of zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value)) report(issue);
+      unread(zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value));
       return;
     }
-    const first = locations.get(parsed.data.id);
-    if (first) {
-      report(inputIssue({ file, line: lineNumber, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(parsed.data.id), first: `line ${first.line}` }));
+    // Checked as each record is read, not all in `finish`, while the record is still in the cache.
+    if (locations.has(parsed.data.id)) {
+      duplicates.push({ checked: checkRecord(parsed.data), location: { file, line: lineNumber } });
       return;
     }
     locations.set(parsed.data.id, { file, line: lineNumber });
-    // Checked as each record is read, not all in `finish`, while the record is still in the cache. Once the
-    // file has a problem it will be refused: no more hashing.
-    if (issueCount > 0) return;
     checked.push(checkRecord(parsed.data));
   };
 
@@ -155,17 +169,15 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     }
     overlong = false;
     lineNumber += 1;
-    report(inputIssue({ file, line: lineNumber, path: '(root)' }, 'LINE_TOO_LONG', { max: MAX_LINE_CHARS }));
+    unread([inputIssue({ file, line: lineNumber, path: '(root)' }, 'LINE_TOO_LONG', { max: MAX_LINE_CHARS })]);
   };
 
-  /** Takes the line the text ended in, if it did not end in a newline; the file's problems, if it has any. */
-  const readLastLine = (): CompileError | null => {
+  /** Takes the line the text ended in, if it did not end in a newline. */
+  const readLastLine = () => {
     if (overlong || pending !== '') {
       take(pending);
       pending = '';
     }
-    if (issueCount > 0) return invalidInput(file, issues, issueCount, 'records file');
-    return null;
   };
 
   return {
@@ -200,25 +212,27 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
       return locations.size;
     },
     finish() {
-      const problem = readLastLine();
-      return problem ? err(problem) : ok(recordSetOf(checked, locations));
+      readLastLine();
+      return ok(recordSetOf(checked, locations, { unreadable, duplicates }));
     },
     finishPart() {
-      const problem = readLastLine();
-      return problem ? err(problem) : ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lineNumber });
+      readLastLine();
+      return ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lineNumber, besides: { unreadable, duplicates } });
     },
   };
 }
 
 /**
  * The record set of a file read as consecutive parts, the same as reading it in one pass gives; null when an
- * id occurs in two parts, since only a reader that saw both can say at which lines (read the file in one pass).
+ * id occurs twice or a line is unreadable, since only a reader that saw the whole file can place them all
+ * (read the file in one pass).
  */
 export function joinRecordParts(file: string, parts: readonly RecordsPart[]): RecordSet | null {
   const checked: CheckedRecord[] = [];
   const locations = new Map<string, SourceLocation>();
   let linesBefore = 0;
   for (const part of parts) {
+    if (part.besides.unreadable.length > 0 || part.besides.duplicates.length > 0) return null;
     for (const [index, item] of part.checked.entries()) {
       if (locations.has(item.record.id)) return null;
       locations.set(item.record.id, { file, line: linesBefore + (part.lines[index] ?? 0) });
@@ -235,11 +249,29 @@ export function parseRecordsJsonl(file: string, text: string): Result<RecordSet,
   return reader.finish();
 }
 
-/** A record set of records already checked, in the order given (ids must be unique). */
-export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map()): RecordSet {
+/**
+ * A record set of records already checked, in the order given (ids must be unique), with what its file held
+ * besides them (a set derived from another keeps the other's).
+ */
+export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map(), besides: RecordsBesides = NOTHING_BESIDES): RecordSet {
   const byId = new Map<string, CheckedRecord>();
   for (const item of checked) byId.set(item.record.id, item);
-  return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations, successors: checked.filter(supersedesAny) };
+  return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations, successors: checked.filter(supersedesAny), unreadable: besides.unreadable, duplicates: besides.duplicates };
+}
+
+/**
+ * The strict reading, for a tool that writes records somewhere (a database load) rather than compiling them:
+ * the file's unreadable lines and duplicate ids as a refusal with file, line and field, or null when it has none.
+ */
+export function unreadableRecordsError(recordSet: RecordSet): CompileError | null {
+  const issues: InputIssue[] = recordSet.unreadable.flatMap((item) => item.issues);
+  for (const duplicate of recordSet.duplicates) {
+    const { id } = duplicate.checked.record;
+    issues.push(inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: `line ${recordSet.locations.get(id)?.line ?? '?'}` }));
+  }
+  if (issues.length === 0) return null;
+  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return invalidInput(recordSet.unreadable[0]?.location.file ?? recordSet.duplicates[0]?.location.file ?? 'records', issues, issues.length, 'records file');
 }
 
 /** Checks each record (see `checkRecord`) and builds the set: for records that did not come through a reader. */

@@ -5,7 +5,7 @@ import { contentHashOf } from '../hash';
 import { lowerAdmission, type LoweredAdmission } from '../passes/lower-admission';
 import { resolve, type Resolution } from '../passes/resolve';
 import { buildAdmissionPlan, planDigest } from '../plan/admission-plan';
-import { createRecordSet, type RecordSet } from '../passes/validate';
+import { createRecordSet, unreadableRecordsError, type RecordSet } from '../passes/validate';
 
 export const AS_OF = '2026-08-30T12:00:00Z';
 
@@ -74,6 +74,13 @@ export function resolveOrThrow(contract: Contract, records: readonly SourceRecor
 export function errorOf<T>(result: Result<T, CompileError>): CompileError {
   if (result.ok) throw new Error('expected an error, got a value');
   return result.error;
+}
+
+/** A records file's unreadable lines and duplicate ids as the strict reading refuses them; throws when it has none. */
+export function unreadableOf(result: Result<RecordSet, CompileError>): CompileError {
+  const error = unreadableRecordsError(valueOf(result));
+  if (error === null) throw new Error('expected unreadable records, got none');
+  return error;
 }
 
 export function valueOf<T>(result: Result<T, CompileError>): T {
