@@ -88,7 +88,7 @@ describe('control characters', () => {
   it('in ids, field names and facts are printed escaped, on stdout and stderr', async () => {
     const evil = '\u001b]0;owned\u0007\u001b[2J';
     const cwd = folder({ 'r.jsonl': jsonl(buildRecord({ id: `A${evil}` }), buildRecord({ id: 'B', scope: `x${evil}` })), 'c.json': contractText });
-    const compiled = await run(cwd, 'compile', '--records', 'r.jsonl', '--contract', 'c.json', '--packet');
+    const compiled = await run(cwd, 'compile', '--records', 'r.jsonl', '--contract', 'c.json', '--trace');
     expect(compiled.code).toBe(EXIT.ok);
     expect(compiled.stdout).toContain('A\\u001b]0;owned\\u0007\\u001b[2J');
     const bad = folder({ 'r.jsonl': `${JSON.stringify({ ...buildRecord({ id: 'a' }), [`k${evil}`]: 1 })}\n`, 'c.json': contractText });

@@ -59,7 +59,7 @@ const list = (ids: readonly string[]) => (ids.length === 0 ? '-' : ids.join(', '
  * itself by its user-view id and counts its own rows. `baselines` only in the diagnostic view: their
  * whole-corpus scores are shaped by records a user may not see.
  */
-export function renderOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null): string {
+export function renderOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null, traceRows: number | null): string {
   const receipt = outcome.receipt;
   const context = factContextOf(receipt.contract);
   const compiledSelected = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
@@ -79,14 +79,18 @@ export function renderOutcome(outcome: CompileOutcome, view: DisclosedView, user
           ['post-filter top-k', `${baselines.postFilter.selected.length}`, `${baselines.postFilter.tokensUsed} / ${baselines.postFilter.tokenBudget}`, String(baselines.postFilter.illegal.length), list(baselines.postFilter.requiredMissed)],
           compiledRow,
         ];
-  out.push(
-    table(['packet', 'selected', 'tokens', 'illegal', 'required missed'], packetRows),
-    '',
-    table(
-      ['id', 'decision', 'reason', 'boundary fact', 'tokens', 'req', 'score'],
-      view.rows.map((row) => [row.id, row.decision, row.code, renderFact(row, context), String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toPrecision(4)]),
-    ),
-  );
+  out.push(table(['packet', 'selected', 'tokens', 'illegal', 'required missed'], packetRows));
+  if (traceRows !== null) {
+    const shown = view.rows.slice(0, traceRows);
+    out.push(
+      '',
+      table(
+        ['id', 'decision', 'reason', 'boundary fact', 'tokens', 'req', 'score'],
+        shown.map((row) => [row.id, row.decision, row.code, renderFact(row, context), String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toPrecision(4)]),
+      ),
+    );
+    if (shown.length < view.rows.length) out.push(`… ${(view.rows.length - shown.length).toLocaleString('en')} more rows (--trace for all, --limit N for the first N)`);
+  }
   if (view.withheldNotice) out.push(view.withheldNotice);
   if (outcome.status === 'packet' && outcome.evidence.length > 0) {
     out.push(

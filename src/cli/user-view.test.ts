@@ -53,7 +53,7 @@ async function userOutputsOfFile(recordsText: string, contract: Contract) {
   writeFileSync(join(cwd, 'records.jsonl'), recordsText);
   writeFileSync(join(cwd, 'contract.json'), JSON.stringify(contract));
   const inputs = ['--records', 'records.jsonl', '--contract', 'contract.json', '--view', 'user'];
-  const text = await run(cwd, 'compile', ...inputs, '--packet', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
+  const text = await run(cwd, 'compile', ...inputs, '--trace', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
   const json = await run(cwd, 'compile', ...inputs, '--json');
   const parsed = JSON.parse(json.stdout) as { withheld?: unknown; packet: string | null; counts: { withheld?: number }; userView: string };
   const { withheld: _notice, ...shown } = parsed;
@@ -133,7 +133,7 @@ describe('compile --view user', () => {
     const original = readFileSync(join(fixture, 'records.jsonl'), 'utf8');
     const outputs = async (records: string) => {
       writeFileSync(join(cwd, 'records.jsonl'), records);
-      const text = await run(cwd, 'compile', '--scenario', 'scenario.json', '--view', 'user', '--packet', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
+      const text = await run(cwd, 'compile', '--scenario', 'scenario.json', '--view', 'user', '--trace', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
       const json = await run(cwd, 'compile', '--scenario', 'scenario.json', '--view', 'user', '--json');
       return { text: text.stdout, json: json.stdout, packet: read(cwd, 'packet.txt'), userView: read(cwd, 'user-view.json') };
     };

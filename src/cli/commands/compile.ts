@@ -20,7 +20,8 @@ import { renderOutcome, renderUnreadable, reportError } from '../render';
 const options = {
   ...inputOptionSpec,
   ...databaseOptionSpec,
-  packet: { type: 'boolean', default: false },
+  trace: { type: 'boolean', default: false },
+  limit: { type: 'string' },
   'receipt-out': { type: 'string' },
   'packet-out': { type: 'string' },
   'statement-out': { type: 'string' },
@@ -46,7 +47,9 @@ options:
   --view user|diagnostic  default diagnostic. user: every output is the user view, which counts but never
                        names records excluded for authorisation or deny reasons, and shows the user-view id
                        instead of the receipt id
-  --packet             print the packet text with its manifest header
+  --trace              also print the decision on every record (one row each: reason, boundary fact, score)
+  --limit N            also print the first N rows of that table (the text output prints a summary and the
+                       packet by default; --json always holds every row)
   --json               print the result as JSON (user view: the user-view document instead of the receipt)
   --receipt-out FILE   write the receipt (canonical JSON); diagnostic view only
   --packet-out FILE    write the packet text with its manifest header
@@ -60,6 +63,9 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run({ values, usageError }, io) {
     const audience = audienceSchema.safeParse(values.view);
     if (!audience.success) return usageError(`--view must be user or diagnostic, not ${values.view}`);
+    const limit = values.limit === undefined ? null : Number(values.limit);
+    if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) return usageError(`--limit must be a whole number of rows, not ${values.limit}`);
+    const traceRows = values.trace ? Number.POSITIVE_INFINITY : limit;
     const diagnosticOnly = DIAGNOSTIC_ONLY.find((flag) => values[flag] !== undefined);
     if (audience.data === 'user' && diagnosticOnly) return usageError(`--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
     let outcome: CompileOutcome;
@@ -111,9 +117,9 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     write(values['user-view-out'], userView && serialiseUserView(userView.document));
     if (values.json) io.stdout(`${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`);
     else {
-      io.stdout(renderOutcome(outcome, view, shown, baselines));
+      io.stdout(renderOutcome(outcome, view, shown, baselines, traceRows));
       if (adapter !== null) io.stdout(adapterLine(adapter));
-      if (values.packet && packetText !== null) io.stdout(`\n${packetText}`);
+      if (packetText !== null) io.stdout(`\n${packetText}`);
     }
     return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
   },
