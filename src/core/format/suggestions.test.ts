@@ -5,7 +5,13 @@ import { REASONS } from '../reasons';
 import { editDistance, nearestNames } from '../suggest';
 import { buildContract, buildRecord } from '../test-support/builders';
 
-const issuesOf = (result: { ok: boolean; error?: { issues?: readonly { code: string; message: string }[] } }) => (result.ok ? [] : (result.error?.issues ?? []));
+type Issue = { code: string; message: string };
+/** A refusal's issues, or a records file's unreadable lines' (such a line is left out, not refused). */
+const issuesOf = (result: { ok: boolean; error?: { issues?: readonly Issue[] }; value?: unknown }): readonly Issue[] => {
+  if (!result.ok) return result.error?.issues ?? [];
+  const unreadable = (result.value as { unreadable?: readonly { issues: readonly Issue[] }[] } | undefined)?.unreadable ?? [];
+  return unreadable.flatMap((line) => line.issues);
+};
 
 describe('errors say the fix', () => {
   it('suggests the field a mistyped one meant', () => {
