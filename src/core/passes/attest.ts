@@ -4,22 +4,12 @@ import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstant, parseInstant } from '../format/time';
 import { sha256Hex } from '../hash';
-import { ENGINE_VERSION } from '../version';
+import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
 import { computeAll, type Derive } from '../memo';
-import type { Packet, PacketEntry, Receipt, ReceiptAdmission } from '../result';
-import type { RankingStatistics } from '../search/rank';
+import type { Packet, PacketEntry, RankingStatistics, Receipt, ReceiptAdmission } from '../result';
 import type { Plan } from './plan';
 import { receiptDigests, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
-
-export const SCHEMA_VERSION = 'context-compiler/4';
-export { ENGINE_VERSION };
-
-/** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
-export function staleEngineDetail(receipt: { readonly schemaVersion: string; readonly engineVersion?: unknown }): string {
-  const engine = typeof receipt.engineVersion === 'string' ? receipt.engineVersion : 'an unknown engine';
-  return `Receipt ${engine} (${receipt.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`;
-}
 
 function provenanceLabel(record: SourceRecord): string {
   return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
