@@ -1,6 +1,7 @@
+import { asOfInstant } from './as-of';
 import { compareStrings, sortedSet } from './canonical';
 import type { Contract } from './format/contract';
-import { formatInstantShort, parseInstant } from './format/time';
+import { formatInstantShort } from './format/time';
 import { GATE_ORDER, type Decision } from './gate-names';
 
 /**
@@ -244,7 +245,7 @@ export const FACT_CONTEXT_FIELDS = ['asOf', 'project', 'purpose', 'scopes', 'all
 
 export function factContextOf(contract: Pick<Contract, (typeof FACT_CONTEXT_FIELDS)[number]>): FactContext {
   return {
-    asOf: formatInstantShort(parseInstant(contract.asOf) ?? 0),
+    asOf: formatInstantShort(asOfInstant(contract)),
     project: contract.project,
     purpose: contract.purpose,
     scopes: sortedSet(contract.scopes).join(', '),

@@ -1,8 +1,9 @@
+import { asOfInstant } from '../as-of';
 import { canonicalJson, sortedSet } from '../canonical';
 import { contractFingerprint, normaliseContract } from '../fingerprints';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { formatInstant, parseInstant } from '../format/time';
+import { formatInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
 import { computeAll, type Derive } from '../memo';
@@ -30,7 +31,7 @@ export function renderPacket(contract: Contract, plan: Plan): Packet {
   }));
   const lines = [
     `TASK: ${contract.task}`,
-    `AS-OF: ${formatInstant(parseInstant(contract.asOf) ?? 0)} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
+    `AS-OF: ${formatInstant(asOfInstant(contract))} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
     `BUDGET: ${plan.tokensUsed} / ${contract.tokenBudget} tokens | RECORDS: ${entries.length}`,
   ];
   for (const slot of plan.evidence) {
