@@ -8,6 +8,7 @@ echo "Testing on Node $(node --version)"
 bash scripts/ensure-chromium.sh
 npm run typecheck
 npm run lint
+npm run check:cycles
 # The unit tests include the PostgreSQL adapter's: a throwaway cluster (or the server POSTGRES_URL names) for their run.
 bash scripts/with-postgres.sh npm run test:unit
 npm run build

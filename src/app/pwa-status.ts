@@ -1,10 +1,5 @@
+import type { InstallPromptEvent } from './install-prompt-event';
 import { useUiStore } from './state/ui-store';
-
-/** Chromium's install prompt event; not in TypeScript's DOM library. */
-export interface InstallPromptEvent extends Event {
-  prompt(): Promise<unknown>;
-  readonly userChoice: Promise<{ readonly outcome: 'accepted' | 'dismissed' }>;
-}
 
 function isInstallPrompt(event: Event): event is InstallPromptEvent {
   return 'prompt' in event && typeof event.prompt === 'function';

@@ -5,7 +5,7 @@ import { err, ok, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/passes/validate';
 import { receiptIntegrity } from '../core/drill';
-import { staleEngineDetail } from '../core/passes/attest';
+import { staleEngineDetail } from '../core/version';
 import { inputIssue, REASONS } from '../core/reasons';
 import type { Receipt } from '../core/result';
 import { EXIT, type ExitCode } from './command';

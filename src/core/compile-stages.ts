@@ -1,14 +1,24 @@
-import type { CompileRequest } from './compile';
 import { ok, type CompileError, type Result } from './errors';
+import type { Contract } from './format/contract';
 import type { Derive } from './memo';
 import type { Admission } from './passes/admit';
 import { attest, renderPacket } from './passes/attest';
 import { plan } from './passes/plan';
 import { resolve, type Resolution } from './passes/resolve';
+import type { RecordSet } from './passes/validate';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
 import type { CompileOutcome, Packet, ReceiptAdmission } from './result';
 import type { Ranking } from './search/rank';
+
+export interface CompileRequest {
+  readonly contract: Contract;
+  readonly recordSet: RecordSet;
+  /** Ids of the scenario controls already applied to the contract and records (recorded in the receipt). */
+  readonly controls?: readonly string[];
+  /** Ids of declared late changes already applied (recorded in the receipt, checked by the fire drill). */
+  readonly lateChanges?: readonly string[];
+}
 
 /** A compilation up to admission: what every adapter is handed, whatever store it admits in. */
 export interface PreparedCompile {

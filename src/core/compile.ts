@@ -1,9 +1,8 @@
-import type { Contract } from './format/contract';
 import { ok, type CompileError, type Result } from './errors';
 import { createMemo, type TableStats } from './memo';
 import { admit } from './passes/admit';
 import { walkBudget } from './passes/plan';
-import { finishCompile, prepareCompile } from './compile-stages';
+import { finishCompile, prepareCompile, type CompileRequest } from './compile-stages';
 import { settleDuplicates } from './passes/settle-duplicates';
 import { candidatesThrough } from './plan/adapter';
 import { createSqliteAdapter } from './search/sqlite-adapter';
@@ -15,14 +14,7 @@ import { createRecordIndex, type SliceProgress, type SyncReport } from './search
 import { compareStrings } from './canonical';
 import type { GateVerdict } from './passes/gates';
 
-export interface CompileRequest {
-  readonly contract: Contract;
-  readonly recordSet: RecordSet;
-  /** Ids of the scenario controls already applied to the contract and records (recorded in the receipt). */
-  readonly controls?: readonly string[];
-  /** Ids of declared late changes already applied (recorded in the receipt, checked by the fire drill). */
-  readonly lateChanges?: readonly string[];
-}
+export type { CompileRequest };
 
 type Progress = (done: number, total: number) => void;
 

@@ -1,9 +1,9 @@
 import { compareStrings, sortedSet } from './canonical';
 import type { CompileRequest, Compiler } from './compile';
 import { isWithheldFromUser, type Audience } from './disclosure';
+import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
-import { parseInstant } from './format/time';
 import { contentHashOf } from './hash';
 import { createRecordSet, type CheckedRecord } from './passes/validate';
 import type { FactArgs, FactArgValue, ReasonCode, SuggestionCode } from './reasons';
@@ -133,7 +133,7 @@ export function counterfactuals(compiler: Compiler, request: CompileRequest, rec
     const alone = compiler.compile({ ...request, recordSet: shownSet });
     if (!alone.ok || alone.value.admitted.has(recordId) !== admitted) return [];
   }
-  const candidates = admitted ? excludingCandidates(item) : admittingCandidates(request.contract, item, parseInstant(request.contract.asOf) ?? 0, row.gates);
+  const candidates = admitted ? excludingCandidates(item) : admittingCandidates(request.contract, item, asOfInstant(request.contract), row.gates);
   const kept: VerifiedSuggestion[] = [];
   for (const { suggestion, record } of candidates) {
     const contract = record === undefined ? applyToContract(request.contract, suggestion) : request.contract;

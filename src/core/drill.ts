@@ -1,6 +1,7 @@
 import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
-import { ENGINE_VERSION, receiptIdOf, SCHEMA_VERSION, staleEngineDetail } from './passes/attest';
+import { receiptIdOf } from './passes/attest';
+import { ENGINE_VERSION, SCHEMA_VERSION, staleEngineDetail } from './version';
 import { REASONS, type ReasonCode } from './reasons';
 import { contradictedClaim, sameDeclaredTerms } from './receipt-claims';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';

@@ -1,24 +1,11 @@
-import type { Fact, IssueArgs, IssueCode, ReasonCode } from './reasons';
+import type { InputIssue } from './reasons';
 
-export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
+export type { CompileError, InputIssue, PassName } from './reasons';
 
 export interface SourceLocation {
   readonly file: string;
   /** 1-based line, for JSONL files and JSON syntax errors. */
   readonly line?: number;
-}
-
-/**
- * One problem in one input: where (file, line, JSON path), its code and arguments, and the words the catalogue
- * (`ISSUES` in reasons.ts) gives them. Made only by `inputIssue`, so no message is worded anywhere else.
- */
-export interface InputIssue {
-  readonly file: string;
-  readonly line?: number;
-  readonly path: string;
-  readonly code: IssueCode;
-  readonly args: IssueArgs;
-  readonly message: string;
 }
 
 /**
@@ -30,17 +17,6 @@ export interface InputIssue {
 export interface UnreadableRecord {
   readonly location: SourceLocation;
   readonly issues: readonly InputIssue[];
-}
-
-/** A compilation that stopped. Plain data, returned rather than thrown, so every caller must look at it. */
-export interface CompileError {
-  readonly pass: PassName;
-  readonly code: ReasonCode;
-  readonly message: string;
-  readonly recordId?: string;
-  /** The fact behind a refusal, when there is one (always for a fail-closed outcome). */
-  readonly fact?: Fact;
-  readonly issues?: readonly InputIssue[];
 }
 
 export type Result<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };

@@ -1,8 +1,9 @@
 import { canonicalJson, compareStrings, sortedSet } from './canonical';
 import { CanonicalBytes } from './canonical-bytes';
+import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
-import { formatInstant, parseInstant } from './format/time';
+import { formatInstant } from './format/time';
 import { sha256Hex, sha256HexOfBytes } from './hash';
 
 /**
@@ -13,7 +14,7 @@ import { sha256Hex, sha256HexOfBytes } from './hash';
 export function normaliseContract(contract: Contract): Contract {
   return {
     ...contract,
-    asOf: formatInstant(parseInstant(contract.asOf) ?? 0),
+    asOf: formatInstant(asOfInstant(contract)),
     principals: contract.principals.map((principal) => ({ ...principal, roles: sortedSet(principal.roles) })),
     scopes: sortedSet(contract.scopes),
     identities: [...contract.identities]

@@ -1,7 +1,8 @@
+import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import { settleDuplicates } from './passes/settle-duplicates';
 import type { LateChange, Patch } from './format/scenario';
-import { formatInstant, parseInstant } from './format/time';
+import { formatInstant } from './format/time';
 import type { CheckedRecord, RecordSet } from './passes/validate';
 
 const DAY_MS = 86_400_000;
@@ -27,7 +28,7 @@ function likelyAdmitted(contract: Contract, recordSet: RecordSet): CheckedRecord
     const required = recordSet.byId.get(id);
     if (required && mayBeShown(required)) return required;
   }
-  const asOf = parseInstant(contract.asOf) ?? 0;
+  const asOf = asOfInstant(contract);
   const scopes = new Set(contract.scopes);
   const passes = (item: CheckedRecord) => {
     const { record } = item;
@@ -44,9 +45,9 @@ function likelyAdmitted(contract: Contract, recordSet: RecordSet): CheckedRecord
 }
 
 /** The as-of a day later, in the form it was written in (a date stays a date). */
-function dayLater(asOf: string): string {
-  const at = (parseInstant(asOf) ?? 0) + DAY_MS;
-  return asOf.length === 10 ? formatInstant(at).slice(0, 10) : formatInstant(at);
+function dayLater(contract: Pick<Contract, 'asOf'>): string {
+  const at = asOfInstant(contract) + DAY_MS;
+  return contract.asOf.length === 10 ? formatInstant(at).slice(0, 10) : formatInstant(at);
 }
 
 function change(id: string, label: string, explanation: string, patches: Patch[]): LateChange {
@@ -67,7 +68,7 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
   const target = likelyAdmitted(contract, recordSet);
   if (target) {
     const { record } = target;
-    const endsAt = formatInstant((parseInstant(contract.asOf) ?? 0) - 1);
+    const endsAt = formatInstant(asOfInstant(contract) - 1);
     changes.push(
       change(`generic-validity-ends`, `Late: ${record.id} stops being valid`, `Record ${record.id} is found to have ceased to be valid at ${endsAt}, before the as-of ${contract.asOf}: a receipt that counted on it is stale.`, [
         { op: 'mergeRecord', id: record.id, patch: { validTo: endsAt } },
@@ -90,7 +91,7 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
       ]),
     );
   }
-  const later = dayLater(contract.asOf);
+  const later = dayLater(contract);
   changes.push(change('generic-as-of-moves', `Late: the decision moves to ${later}`, `The decision is taken a day later, as of ${later} instead of ${contract.asOf}: records expire or come into force with no document changed.`, [{ op: 'mergeContract', patch: { asOf: later } }]));
   return changes;
 }

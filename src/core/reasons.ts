@@ -1,8 +1,8 @@
+import { asOfInstant } from './as-of';
 import { compareStrings, sortedSet } from './canonical';
-import type { CompileError, InputIssue } from './errors';
 import type { Contract } from './format/contract';
-import { formatInstantShort, parseInstant } from './format/time';
-import { GATE_ORDER, type Decision } from './result';
+import { formatInstantShort } from './format/time';
+import { GATE_ORDER, type Decision } from './gate-names';
 
 /**
  * The one catalogue of reason codes and of the facts that back them. Every trace row, failure and drill
@@ -262,7 +262,7 @@ export const FACT_CONTEXT_FIELDS = ['asOf', 'project', 'purpose', 'scopes', 'all
 
 export function factContextOf(contract: Pick<Contract, (typeof FACT_CONTEXT_FIELDS)[number]>): FactContext {
   return {
-    asOf: formatInstantShort(parseInstant(contract.asOf) ?? 0),
+    asOf: formatInstantShort(asOfInstant(contract)),
     project: contract.project,
     purpose: contract.purpose,
     scopes: sortedSet(contract.scopes).join(', '),
@@ -411,4 +411,30 @@ export function inputIssue<C extends IssueCode>(place: IssuePlace, code: C, ...[
 /** A refusal's issues, or the refusal itself as one issue at `place` when it came without any. */
 export function issuesOf(error: CompileError, place: IssuePlace): readonly InputIssue[] {
   return error.issues && error.issues.length > 0 ? error.issues : [inputIssue(place, 'REFUSED', { reason: error.message })];
+}
+
+export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
+
+/**
+ * One problem in one input: where (file, line, JSON path), its code and arguments, and the words the catalogue
+ * (`ISSUES` in reasons.ts) gives them. Made only by `inputIssue`, so no message is worded anywhere else.
+ */
+export interface InputIssue {
+  readonly file: string;
+  readonly line?: number;
+  readonly path: string;
+  readonly code: IssueCode;
+  readonly args: IssueArgs;
+  readonly message: string;
+}
+
+/** A compilation that stopped. Plain data, returned rather than thrown, so every caller must look at it. */
+export interface CompileError {
+  readonly pass: PassName;
+  readonly code: ReasonCode;
+  readonly message: string;
+  readonly recordId?: string;
+  /** The fact behind a refusal, when there is one (always for a fail-closed outcome). */
+  readonly fact?: Fact;
+  readonly issues?: readonly InputIssue[];
 }

@@ -1,29 +1,9 @@
 import type { CompileError, UnreadableRecord } from './errors';
 import type { Contract } from './format/contract';
 import type { FactArgs, FactId, ReasonCode } from './reasons';
-import type { RankingStatistics } from './search/rank';
+import type { Decision, GateName } from './gate-names';
 
-/** The legality gates, in the fixed order the admit pass applies them. The first failure names the reason. */
-export const GATE_ORDER = [
-  'project',
-  'scope',
-  'identity',
-  'time',
-  'supersession',
-  'lifecycle',
-  'source',
-  'authority',
-  'review',
-  'provenance',
-  'sensitivity',
-  'authorisation',
-  'deny',
-  'evidence',
-] as const;
-
-export type GateName = (typeof GATE_ORDER)[number];
-
-export type Decision = 'selected' | 'excluded';
+export { GATE_ORDER, type Decision, type GateName } from './gate-names';
 
 /**
  * One row per candidate record: exactly one decision, one reason code and the fact that decided it.
@@ -114,6 +94,21 @@ export interface ReceiptAdmission {
   readonly adapterVersion: string;
   readonly planDigest: string;
 }
+
+/** Which statistics the compiled packet's scores used: the receipt says so. */
+export type RankingStatistics =
+  | {
+      readonly mode: 'bm25';
+      /** Document count, token total and term document counts of the admitted set alone. */
+      readonly statistics: 'admitted';
+      readonly documents: number;
+      /** Tokens in the admitted set's titles and texts together (bm25's average length is tokens / documents). */
+      readonly tokens: number;
+      /** For each query term, how many admitted records match it (bm25's document frequency). */
+      readonly terms: readonly { readonly term: string; readonly documents: number }[];
+      readonly weights: { readonly title: 2; readonly text: 1 };
+    }
+  | { readonly mode: 'declared' };
 
 export interface Receipt {
   readonly receiptId: string;

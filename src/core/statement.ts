@@ -1,6 +1,6 @@
 import { canonicalJson } from './canonical';
 import { sha256Hex } from './hash';
-import { SCHEMA_VERSION } from './passes/attest';
+import { SCHEMA_VERSION } from './version';
 import type { Receipt } from './result';
 
 /**

@@ -5,3 +5,11 @@ import { version } from '../../package.json';
  * by `context-compiler --version` and shown in the app's glossary. A bundler inlines the one field.
  */
 export const ENGINE_VERSION: string = version;
+
+export const SCHEMA_VERSION = 'context-compiler/4';
+
+/** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
+export function staleEngineDetail(receipt: { readonly schemaVersion: string; readonly engineVersion?: unknown }): string {
+  const engine = typeof receipt.engineVersion === 'string' ? receipt.engineVersion : 'an unknown engine';
+  return `Receipt ${engine} (${receipt.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`;
+}

@@ -104,7 +104,7 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
 
       async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
         const { contract } = workspace.effective(workspace.currentEntry()).scenario;
-        const asOf = steppedAsOf(contract.asOf, step);
+        const asOf = steppedAsOf(contract, step);
         if (asOf === null) return { ok: false, issues: [inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', { asOf: contract.asOf, step: JSON.stringify(step) })] };
         const before = compilations.last()?.outcome.receipt ?? null;
         const update = await workspace.api.updateContract({ value: { ...contract, asOf } });

@@ -1,6 +1,7 @@
 import { canonicalJson, compareStrings } from '../core/canonical';
 import type { CompileRequest } from '../core/compile';
 import { discloseFact, type DisclosedView } from '../core/disclosure';
+import { asOfInstant } from '../core/as-of';
 import { formatInstantShort, parseInstant } from '../core/format/time';
 import { createGateContext, explainGates, gateCodeOf } from '../core/passes/gates';
 import { findInIdOrder, resolve, type Resolution } from '../core/passes/resolve';
@@ -226,7 +227,7 @@ const DAY_MS = 86_400_000;
  */
 export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedChange[]): AsOfStops {
   const { request, view } = source;
-  const asOf = parseInstant(request.contract.asOf) ?? 0;
+  const asOf = asOfInstant(request.contract);
   type Kind = AsOfStop['records'][number]['kind'];
   const KINDS: readonly Kind[] = ['knownAt', 'validFrom', 'expires'];
   // With nothing withheld (the diagnostic view) every record is visible: no need to walk them all through a filter.
@@ -292,13 +293,13 @@ function partitionPoint(values: Float64Array, before: (value: number) => boolean
 }
 
 /** The as-of a step leads to: whole days from the current one (keeping its form), or the instant given. */
-export function steppedAsOf(current: string, step: { readonly days: number } | { readonly to: string }): string | null {
+export function steppedAsOf(current: Pick<Contract, 'asOf'>, step: { readonly days: number } | { readonly to: string }): string | null {
   if ('to' in step) return parseInstant(step.to) === null ? null : step.to;
-  const at = parseInstant(current);
-  if (at === null || !Number.isInteger(step.days)) return null;
+  if (!Number.isInteger(step.days)) return null;
+  const at = asOfInstant(current);
   const next = at + step.days * DAY_MS;
   // A bare date stays a bare date; a date-time keeps its time of day (in UTC).
-  return /^\d{4}-\d{2}-\d{2}$/.test(current) ? new Date(next).toISOString().slice(0, 10) : new Date(next).toISOString().replace('.000Z', 'Z');
+  return /^\d{4}-\d{2}-\d{2}$/.test(current.asOf) ? new Date(next).toISOString().slice(0, 10) : new Date(next).toISOString().replace('.000Z', 'Z');
 }
 
 /** How each row of the current trace differs from the pinned one's, from a diff already disclosed for the view. */

@@ -1,7 +1,7 @@
 import type { Audience } from '../core/disclosure';
 import type { InputIssue } from '../core/errors';
 import type { BaselinePin } from './protocol-debugger';
-import type { DrillState, WorkspaceSnapshot } from './protocol';
+import type { DrillState, WorkspaceSnapshot } from './protocol-workspace';
 
 /** A share link's fragment (after `#`), or why none was made (files over the limit, link too long, files in the user view). */
 export type ShareLinkResult =

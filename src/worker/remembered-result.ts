@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalJson } from '../core/canonical';
 import { sha256Hex } from '../core/hash';
 import { savedWorkspaceSchema, type RememberedResult, type SavedWorkspace } from './protocol';
-import type { WorkspaceStorage } from './workspace-storage';
+import type { RememberedEntry, ResultMemory, WorkspaceStorage } from './workspace-storage';
 
 /**
  * The result a page last showed, kept beside the saved workspace so that a reload can show it at once while the
@@ -11,15 +11,6 @@ import type { WorkspaceStorage } from './workspace-storage';
  * in the workspace database, the contract edits and the selection. A saved workspace with another key, or a load
  * without a database id (nothing then says its files are the same), shows nothing remembered.
  */
-export interface ResultMemory {
-  readRemembered(): Promise<unknown>;
-  writeRemembered(entry: RememberedEntry): Promise<void>;
-}
-
-export interface RememberedEntry {
-  readonly key: string;
-  readonly result: RememberedResult;
-}
 
 /** Only the envelope is checked here: the key names the build that wrote the result, and a build reads what it wrote. */
 const rememberedEntrySchema = z.object({ key: z.string(), result: z.object({ view: z.object({ receiptId: z.string().nullable(), userViewId: z.string().nullable() }), firstPage: z.object({ rows: z.array(z.unknown()) }) }) });

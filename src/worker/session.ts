@@ -14,7 +14,7 @@ import type { DatabaseState, DrillState, ReceiptCheck, SavedWorkspace, Selection
 import type { RecordStore } from './record-store';
 import { createRecordEditing } from './record-editing';
 import { createRememberSoon } from './remember-soon';
-import type { ResultMemory } from './remembered-result';
+import type { ResultMemory } from './workspace-storage';
 import { createSessionTests } from './session-tests';
 import { createShareSession } from './share-session';
 import { heldLast } from './shared-screen';

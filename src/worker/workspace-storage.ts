@@ -1,6 +1,16 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
-import type { SavedWorkspace } from './protocol';
-import type { ResultMemory } from './remembered-result';
+import type { RememberedResult, SavedWorkspace } from './protocol';
+
+/** Where the result a page last showed is kept for the next boot (remembered-result.ts). */
+export interface ResultMemory {
+  readRemembered(): Promise<unknown>;
+  writeRemembered(entry: RememberedEntry): Promise<void>;
+}
+
+export interface RememberedEntry {
+  readonly key: string;
+  readonly result: RememberedResult;
+}
 
 /** What storage held at start. `filesMissing`: the workspace entry was there but its files were not. */
 export type StoredWorkspace = { readonly workspace: unknown; readonly filesMissing: boolean } | undefined;

@@ -1,4 +1,5 @@
-import { byScoreThenId, roundScore, type Ranking, type RankingStatistics } from '../../core/search/rank';
+import type { RankingStatistics } from '../../core/result';
+import { byScoreThenId, roundScore, type Ranking } from '../../core/search/rank';
 import { safeFtsTerms } from '../../core/search/fts-query';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';

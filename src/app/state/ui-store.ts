@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Audience } from '../../core/disclosure';
-import type { InstallPromptEvent } from '../pwa-status';
+import type { InstallPromptEvent } from '../install-prompt-event';
 
 /** The views of the debugger: rails side by side on a wide screen, tabs on a narrow one. */
 export const VIEWS = [

@@ -1,25 +1,16 @@
+import { asOfInstant } from '../as-of';
 import { canonicalJson, sortedSet } from '../canonical';
 import { contractFingerprint, normaliseContract } from '../fingerprints';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { formatInstant, parseInstant } from '../format/time';
+import { formatInstant } from '../format/time';
 import { sha256Hex } from '../hash';
-import { ENGINE_VERSION } from '../version';
+import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
 import { computeAll, type Derive } from '../memo';
-import type { Packet, PacketEntry, Receipt, ReceiptAdmission } from '../result';
-import type { RankingStatistics } from '../search/rank';
+import type { Packet, PacketEntry, RankingStatistics, Receipt, ReceiptAdmission } from '../result';
 import type { Plan } from './plan';
 import { receiptDigests, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
-
-export const SCHEMA_VERSION = 'context-compiler/4';
-export { ENGINE_VERSION };
-
-/** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
-export function staleEngineDetail(receipt: { readonly schemaVersion: string; readonly engineVersion?: unknown }): string {
-  const engine = typeof receipt.engineVersion === 'string' ? receipt.engineVersion : 'an unknown engine';
-  return `Receipt ${engine} (${receipt.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`;
-}
 
 function provenanceLabel(record: SourceRecord): string {
   return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
@@ -40,7 +31,7 @@ export function renderPacket(contract: Contract, plan: Plan): Packet {
   }));
   const lines = [
     `TASK: ${contract.task}`,
-    `AS-OF: ${formatInstant(parseInstant(contract.asOf) ?? 0)} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
+    `AS-OF: ${formatInstant(asOfInstant(contract))} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
     `BUDGET: ${plan.tokensUsed} / ${contract.tokenBudget} tokens | RECORDS: ${entries.length}`,
   ];
   for (const slot of plan.evidence) {

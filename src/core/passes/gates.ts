@@ -1,7 +1,7 @@
 import { sortedSet } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { formatInstantShort, parseInstant } from '../format/time';
+import { formatInstantShort } from '../format/time';
 import { declare, type Declared } from '../memo';
 import { sameFactArgs, type Fact, type FactId, type ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
@@ -75,11 +75,11 @@ export interface GateContext {
   readonly required: ReadonlySet<string>;
 }
 
-function gateContextOf(contract: GateInputs): GateContext {
+function gateContextOf(contract: GateInputs, asOf: number): GateContext {
   const identityNames = buildIdentityNames(contract);
   return {
     contract,
-    asOf: parseInstant(contract.asOf) ?? Number.NaN,
+    asOf,
     subject: contract.subject === null ? null : (identitiesOf(contract.subject, identityNames)[0] ?? null),
     identityNames,
     scopes: new Set(contract.scopes),
@@ -94,12 +94,12 @@ function gateContextOf(contract: GateInputs): GateContext {
   };
 }
 
-/** The gate context with its memo key: equal keys, equal verdicts for the same resolved record. */
-export function declareGates(resolved: { readonly contract: Contract }): Declared<GateContext> {
-  return declare(resolved.contract, GATE_FIELDS, gateContextOf);
+/** The gate context with its memo key: equal keys, equal verdicts for the same resolved record. The key holds the `asOf` text resolve read the instant from. */
+export function declareGates(resolved: { readonly contract: Contract; readonly asOf: number }): Declared<GateContext> {
+  return declare(resolved.contract, GATE_FIELDS, (contract) => gateContextOf(contract, resolved.asOf));
 }
 
-export function createGateContext(resolved: { readonly contract: Contract }): GateContext {
+export function createGateContext(resolved: { readonly contract: Contract; readonly asOf: number }): GateContext {
   return declareGates(resolved).inputs;
 }
 

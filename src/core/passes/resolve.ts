@@ -1,6 +1,6 @@
 import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
-import { parseInstant } from '../format/time';
+import { asOfInstant } from '../as-of';
 import { err, ok, type CompileError, type Result } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
 import type { CheckedRecord, RecordSet } from './validate';
@@ -276,7 +276,7 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
     }
     subject = candidates[0] ?? null;
   }
-  const asOf = parseInstant(contract.asOf) ?? Number.NaN;
+  const asOf = asOfInstant(contract);
 
   // The order depends on the ids alone, and a record set derived by patching keeps its ids array.
   const { ids } = recordSet;

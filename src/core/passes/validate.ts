@@ -8,7 +8,7 @@ import { compiledRecordSchema } from '../format/record-parser';
 import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
 import type { Receipt } from '../result';
-import { SCHEMA_VERSION, staleEngineDetail } from './attest';
+import { SCHEMA_VERSION, staleEngineDetail } from '../version';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../errors';
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';

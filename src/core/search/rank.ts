@@ -1,6 +1,7 @@
 import { compareStrings } from '../canonical';
 import type { RankingMode } from '../format/contract';
 import type { CheckedRecord } from '../passes/validate';
+import type { RankingStatistics } from '../result';
 import type { SqlDriver, SqlValue } from './driver';
 import { safeFtsTerms } from './fts-query';
 
@@ -9,21 +10,6 @@ export interface RankedRow {
   /** Higher is better: -bm25 (title weighted twice the text), or the record's declared relevance. */
   readonly score: number;
 }
-
-/** Which statistics the compiled packet's scores used: the receipt says so. */
-export type RankingStatistics =
-  | {
-      readonly mode: 'bm25';
-      /** Document count, token total and term document counts of the admitted set alone. */
-      readonly statistics: 'admitted';
-      readonly documents: number;
-      /** Tokens in the admitted set's titles and texts together (bm25's average length is tokens / documents). */
-      readonly tokens: number;
-      /** For each query term, how many admitted records match it (bm25's document frequency). */
-      readonly terms: readonly { readonly term: string; readonly documents: number }[];
-      readonly weights: { readonly title: 2; readonly text: 1 };
-    }
-  | { readonly mode: 'declared' };
 
 export interface Ranking {
   /** Best first, ties broken by id. */
