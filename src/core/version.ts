@@ -1,10 +1,10 @@
-import { version } from '../../package.json';
+import packageJson from '../../package.json' with { type: 'json' };
 
 /**
  * The one version of the product: package.json's, written into every receipt as its engine version, printed
- * by `context-compiler --version` and shown in the app's glossary. A bundler inlines the one field.
+ * by `context-compiler --version` and shown in the app's glossary.
  */
-export const ENGINE_VERSION: string = version;
+export const ENGINE_VERSION: string = packageJson.version;
 
 export const SCHEMA_VERSION = 'context-compiler/4';
 

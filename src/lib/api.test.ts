@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile, diff, drill, readRecords, runSuite, version } from './node';
-import packageJson from '../../package.json';
+import packageJson from '../../package.json' with { type: 'json' };
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/retry-policy/${name}`, import.meta.url), 'utf8');
 const scenarioText = fixture('scenario.json');

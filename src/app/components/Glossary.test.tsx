@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import packageJson from '../../../package.json';
+import packageJson from '../../../package.json' with { type: 'json' };
 import { REASONS } from '../../core/reasons';
 import { installFakeApi, resetStores } from '../test-support';
 import { CodeLink, Glossary, GLOSSARY_TERMS, TermLink } from './Glossary';
