@@ -77,7 +77,14 @@ try {
   const example = run(process.execPath, ['compile.mjs'], project);
   check("docs/API.md's example runs: a packet, and a current receipt", example.status === 0 && example.stdout.includes(': packet') && example.stdout.includes('drill: RECEIPT_CURRENT'), example.stdout.slice(0, 400));
 
-  // 5. serve: the app and the API, then a clean stop.
+  // 5. A browser bundler resolves the package to its browser entry and bundles it with no Node built-in.
+  const { build } = await import('esbuild');
+  writeFileSync(join(project, 'browser-entry.mjs'), "import { compile, version } from 'context-compiler';\nexport { compile, version };\n");
+  const bundled = await build({ absWorkingDir: project, entryPoints: ['browser-entry.mjs'], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true }).catch((error) => ({ error }));
+  const inputs = 'error' in bundled ? [] : Object.keys(bundled.metafile.inputs);
+  check('a browser bundler takes the browser entry and no Node built-in', inputs.some((input) => input.endsWith('dist-lib/browser.js')) && !inputs.some((input) => input.startsWith('node:')), 'error' in bundled ? String(bundled.error) : inputs.filter((input) => input.startsWith('node:')).join(', '));
+
+  // 6. serve: the app and the API, then a clean stop.
   const server = spawn(process.execPath, [join(project, 'node_modules/context-compiler/bin/context-compiler.mjs'), 'serve', '--port', '0'], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise((resolve) => {
     let said = '';
