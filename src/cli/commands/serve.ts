@@ -17,13 +17,15 @@ const options = {
   'max-body': { type: 'string', default: String(16 * 1024 * 1024) },
 } as const satisfies ParseArgsConfig['options'];
 
-/** A built-in scenario's file and the records file it names, read fresh for each request. */
+/** A built-in scenario's file and the records file it names (when its records are not inline), read fresh for each request. */
 async function readBuiltin(id: string): Promise<BuiltinScenario | null> {
   const path = builtinScenarioPath(id);
   const scenario = await readFile(path, 'utf8').catch(() => null);
   if (scenario === null) return null;
-  const records = await readFile(join(dirname(path), 'records.jsonl'), 'utf8').catch(() => null);
-  return { scenario, files: records === null ? {} : { 'records.jsonl': records } };
+  const named: unknown = (JSON.parse(scenario) as { records?: unknown }).records;
+  if (typeof named !== 'string') return { scenario, files: {} };
+  const records = await readFile(join(dirname(path), named), 'utf8').catch(() => null);
+  return { scenario, files: records === null ? {} : { [named]: records } };
 }
 
 export const serveCommand = defineCommand({
