@@ -11,10 +11,8 @@ import { propertyParameters } from '../core/test-support/arbitraries';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { userViewIdOf } from '../core/user-view';
-import { withheldByContract } from '../core/passes/gates';
 import { createRecordSet } from '../core/passes/validate';
-import { malformedCaseArbitrary, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
-import { withoutCrossingLinks } from '../core/test-support/withheld-mutations';
+import { malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
 import { EXIT } from './command';
 import { main } from './main';
 
@@ -104,10 +102,9 @@ describe('compile --view user', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
-          const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
-          const file = recordsFileOf(input, true);
-          fc.pre(file.added.length > 0 && compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          const prepared = malformedWithheldFile(raw, (input) => compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          fc.pre(prepared !== null);
+          const { input, file } = prepared;
           checked += 1;
           const [before, after, other] = await Promise.all([
             userOutputsOfFile(recordsFileOf(input, false).text, input.contract),

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompiler, type Compiler } from './compile';
 import { createRecordSet, parseRecordsJsonl } from './passes/validate';
-import { withheldByContract } from './passes/gates';
 import { buildUserView } from './user-view';
-import { DEFECTS, malformedCaseArbitrary, recordsFileOf, withOtherSecrets, type MalformedCase } from './test-support/malformed-withheld';
+import { DEFECTS, malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets, type MalformedCase } from './test-support/malformed-withheld';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { noninterferenceArbitrary, noninterferenceDifferences } from './test-support/noninterference';
 import { discloseOutcome } from './disclosure';
@@ -182,11 +181,9 @@ describe('noninterference of withheld records that cannot be read or judged', ()
       const ways = new Map<string, number>();
       fc.assert(
         fc.property(malformedCaseArbitrary, (raw) => {
-          const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
-          const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
-          fc.pre(compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
-          const file = recordsFileOf(input, true);
-          fc.pre(file.added.length > 0);
+          const prepared = malformedWithheldFile(raw, (input) => compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          fc.pre(prepared !== null);
+          const { input, file } = prepared;
           const before = userViewFromFile(input.contract, recordsFileOf(input, false).text);
           const after = userViewFromFile(input.contract, file.text);
           const other = userViewFromFile(input.contract, recordsFileOf(withOtherSecrets(input), true).text);

@@ -4,11 +4,9 @@ import { createCompiler, type Compiler } from '../core/compile';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view';
-import { withheldByContract } from '../core/passes/gates';
 import { createRecordSet } from '../core/passes/validate';
 import { propertyParameters } from '../core/test-support/arbitraries';
-import { malformedCaseArbitrary, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
-import { withoutCrossingLinks } from '../core/test-support/withheld-mutations';
+import { malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -99,10 +97,9 @@ describe('the session in the user view', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
-          const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
-          const file = recordsFileOf(input, true);
-          fc.pre(file.added.length > 0 && compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          const prepared = malformedWithheldFile(raw, (input) => compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          fc.pre(prepared !== null);
+          const { input, file } = prepared;
           checked += 1;
           const before = await userViewModelOfFiles(input.contract, recordsFileOf(input, false).text);
           const after = await userViewModelOfFiles(input.contract, file.text);

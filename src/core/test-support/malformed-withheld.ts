@@ -3,7 +3,7 @@ import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { withheldByContract } from '../passes/gates';
 import { caseArbitrary } from './arbitraries';
-import { WITHHELD_PURPOSE } from './withheld-mutations';
+import { WITHHELD_PURPOSE, withoutCrossingLinks } from './withheld-mutations';
 
 /**
  * Records the caller may not see that cannot be read or judged: every defect a records line can have (not
@@ -138,4 +138,19 @@ export function recordsFileOf(input: MalformedCase, withMalformed: boolean): { r
 /** The same case with other secrets: what the malformed lines hold changes, nothing else. */
 export function withOtherSecrets(input: MalformedCase): MalformedCase {
   return { ...input, lines: input.lines.map((line) => ({ ...line, secret: `other${line.secret}` })) };
+}
+
+/**
+ * A generated case as every property judges it: the records that link across the withheld boundary left out
+ * (so removing a withheld record breaks no visible one's link), and its records file with the malformed withheld
+ * lines added. Null when no line could be added or the clean inputs do not compile (`compiles` says which).
+ */
+export function malformedWithheldFile(
+  raw: MalformedCase,
+  compiles: (input: MalformedCase) => boolean,
+): { readonly input: MalformedCase; readonly file: ReturnType<typeof recordsFileOf> } | null {
+  const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
+  const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
+  const file = recordsFileOf(input, true);
+  return file.added.length > 0 && compiles(input) ? { input, file } : null;
 }
