@@ -36,7 +36,7 @@ export interface CheckedRecord {
   readonly endsDigestChunk: boolean;
 }
 
-export interface RecordSet {
+export interface RecordSet extends RecordsBesides {
   /** The records in the order they were supplied. */
   readonly records: readonly SourceRecord[];
   /**
@@ -53,10 +53,6 @@ export interface RecordSet {
    * finds them without reading every record, which a toggle of one record should not have to do.
    */
   readonly successors: readonly CheckedRecord[];
-  /** Lines of the records file that could not be read as records, in file order (see `UnreadableRecord`). */
-  readonly unreadable: readonly UnreadableRecord[];
-  /** Records whose id an earlier line holds: the compilation settles them with the contract (`settleDuplicates`). */
-  readonly duplicates: readonly DuplicateRecord[];
 }
 
 /** A record read after another with its id: which copy stands depends on which the caller may see. */
@@ -67,7 +63,9 @@ export interface DuplicateRecord {
 
 /** What a records file holds besides its records: lines that could not be read, and records whose id was taken. */
 export interface RecordsBesides {
+  /** Lines of the records file that could not be read as records, in file order (see `UnreadableRecord`). */
   readonly unreadable: readonly UnreadableRecord[];
+  /** Records whose id an earlier line holds: the compilation settles them with the contract (`settleDuplicates`). */
   readonly duplicates: readonly DuplicateRecord[];
 }
 
