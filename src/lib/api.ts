@@ -15,7 +15,7 @@ import {
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
 import type { CompileOutcome, Receipt } from '../core/result';
 import type { SqlDriver } from '../core/search/driver';
-import { buildUserView, serialiseUserView } from '../core/user-view';
+import { buildUserView } from '../core/user-view';
 import { ENGINE_VERSION } from '../core/version';
 import { prepareScenario } from '../scenarios/prepare';
 import { runSuite, type SuiteEnvironment, type SuiteResult } from '../core/expectations/run';
@@ -136,7 +136,7 @@ function answerOf(outcome: CompileOutcome, view: Audience): CompileAnswer {
     packetText,
     receipt: diagnostic ? outcome.receipt : null,
     receiptText: diagnostic ? serialiseReceipt(outcome.receipt) : null,
-    userView: JSON.parse(serialiseUserView(userView.document)) as UserViewExport,
+    userView: userView.document,
     failure,
   };
 }
