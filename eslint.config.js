@@ -2,8 +2,14 @@ import tseslint from 'typescript-eslint';
 
 /** The core is pure: it may not reach into any composition root or platform code. */
 const CORE_FORBIDDEN = [
-  { group: ['**/app/**', '**/worker/**', '**/cli/**', '**/sqlite/**', '**/bench/**', '**/eval-cli/**', '**/adapters/**'], message: 'src/core is pure: it may not import app, worker, CLI, SQLite or adapter code. Inject what it needs.' },
-  { group: ['react', 'react-dom', 'zustand', 'comlink', '@sqlite.org/sqlite-wasm', 'idb-keyval', 'pg', 'node:*'], message: 'src/core is pure: no UI, worker, storage, SQLite build, database client or Node built-ins.' },
+  {
+    group: ['**/app/**', '**/worker/**', '**/cli/**', '**/sqlite/**', '**/bench/**', '**/eval-cli/**', '**/adapters/**'],
+    message: 'src/core is pure: it may not import app, worker, CLI, SQLite or adapter code. Inject what it needs.',
+  },
+  {
+    group: ['react', 'react-dom', 'zustand', 'comlink', '@sqlite.org/sqlite-wasm', 'idb-keyval', 'pg', 'node:*'],
+    message: 'src/core is pure: no UI, worker, storage, SQLite build, database client or Node built-ins.',
+  },
 ];
 
 /**
@@ -19,7 +25,23 @@ const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Named ex
 const NO_CLOCK = { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The core takes time as input; it does not read the clock.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'dev-dist/**', 'bench/browser/.dist/**', 'bench/.cache/**', 'examples/*/node_modules/**', 'examples/*/test-results/**', 'dist-cli/**', 'dist-playwright/**', 'dist-lib/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      'dev-dist/**',
+      'bench/browser/.dist/**',
+      'bench/.cache/**',
+      'examples/*/node_modules/**',
+      'examples/*/test-results/**',
+      'dist-cli/**',
+      'dist-playwright/**',
+      'dist-lib/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -62,7 +84,11 @@ export default tseslint.config(
             { group: ['**/sqlite/**', '@sqlite.org/sqlite-wasm', '**/cli/**'], message: 'The UI thread never runs SQLite or the CLI; talk to the worker.' },
             { group: ['**/adapters/**', 'pg'], message: 'The PostgreSQL adapter is Node only: it never enters the browser bundle.' },
             // A value import would bring zod into the page's first bundle, before z.config({ jitless: true }) has run.
-            { group: ['**/worker/protocol'], allowTypeImports: true, message: 'The page imports only types from the worker protocol (its zod schemas must not load on the page); share constants through src/shared.' },
+            {
+              group: ['**/worker/protocol'],
+              allowTypeImports: true,
+              message: 'The page imports only types from the worker protocol (its zod schemas must not load on the page); share constants through src/shared.',
+            },
           ],
         },
       ],
@@ -76,13 +102,30 @@ export default tseslint.config(
     // The library runs in Node and in a browser bundle: no UI, no worker session, no database adapter.
     files: ['src/lib/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/app/**', '**/adapters/**', 'pg', 'react', 'zustand'], message: 'The library is the core behind a function call: no UI and no database adapter.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/app/**', '**/adapters/**', 'pg', 'react', 'zustand'], message: 'The library is the core behind a function call: no UI and no database adapter.' }] },
+      ],
+    },
   },
   {
     // The service answers HTTP through the library: it compiles nothing itself and reaches no UI, worker or database.
     files: ['src/service/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/app/**', '**/worker/**', '**/cli/**', '**/adapters/**', '**/sqlite/**', '**/core/compile', 'pg'], message: 'The service calls the library (src/lib/api.ts): no UI, worker, CLI, database or compiler of its own.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/**', '**/worker/**', '**/cli/**', '**/adapters/**', '**/sqlite/**', '**/core/compile', 'pg'],
+              message: 'The service calls the library (src/lib/api.ts): no UI, worker, CLI, database or compiler of its own.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/app/**/*.test.{ts,tsx}'],

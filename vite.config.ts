@@ -3,7 +3,6 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { CONTENT_SECURITY_POLICY } from './src/shared/content-security-policy';
 
-
 /**
  * Puts the CSP meta first in <head> of the built page. The dev server injects inline scripts and
  * styles for hot reload, so the policy is applied to builds only, which is what users are served.

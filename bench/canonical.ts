@@ -116,4 +116,6 @@ for (const workload of workloads) {
   const median = (sample: number[]) => percentile(sample, 50).toFixed(1);
   rows.push([workload.name, median(samples.previous.wall), median(samples.current.wall), median(samples.previous.cpu), median(samples.current.cpu), percentile(ratios, 50).toFixed(2)]);
 }
-process.stdout.write(`${formatTable(['workload', 'previous wall ms', 'current wall ms', 'previous CPU ms', 'current CPU ms', 'CPU ratio (median of pairs)'], rows)}\n\n${runs} alternating runs each, Node ${process.version}\n`);
+process.stdout.write(
+  `${formatTable(['workload', 'previous wall ms', 'current wall ms', 'previous CPU ms', 'current CPU ms', 'CPU ratio (median of pairs)'], rows)}\n\n${runs} alternating runs each, Node ${process.version}\n`,
+);

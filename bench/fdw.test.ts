@@ -41,17 +41,21 @@ describe.skipIf(POSTGRES_URL === undefined)('one corpus hash-partitioned behind 
     await single.end();
   });
 
-  it('gives the one-server receipt byte for byte, and the shards run the admission\'s filters', async () => {
+  it("gives the one-server receipt byte for byte, and the shards run the admission's filters", async () => {
     const { records, requiredIds } = generateRecords(300, 7);
     const tokeniser = createTokeniser(await openInMemoryDatabase());
     const loaded = await loadRecordSet(single, 'generated.jsonl', readGenerated(records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     await distribute(coordinator, single.schema, shards);
-    const { rows } = await coordinator.query<{ shard: string; records: string }>(`SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`);
+    const { rows } = await coordinator.query<{ shard: string; records: string }>(
+      `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,
+    );
     expect(rows.map((row) => row.shard)).toEqual(['cc_shard_0_tables.records', 'cc_shard_1_tables.records']);
     expect(rows.reduce((sum, row) => sum + Number(row.records), 0)).toBe(300);
     for (const shard of shards) {
-      const stray = await shard.database.query<{ n: string }>(`SELECT count(*) AS n FROM ${shard.database.schema}.record_roles x WHERE NOT EXISTS (SELECT 1 FROM ${shard.database.schema}.records r WHERE r.id = x.record_id)`);
+      const stray = await shard.database.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${shard.database.schema}.record_roles x WHERE NOT EXISTS (SELECT 1 FROM ${shard.database.schema}.records r WHERE r.id = x.record_id)`,
+      );
       expect(stray.rows[0]?.n).toBe('0');
     }
 
@@ -65,7 +69,7 @@ describe.skipIf(POSTGRES_URL === undefined)('one corpus hash-partitioned behind 
     expect(compared.pushdown.remoteJoins).toBeGreaterThan(0);
   });
 
-  it('reaches a shard by the URL\'s socket folder or host and port', () => {
+  it("reaches a shard by the URL's socket folder or host and port", () => {
     expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({ dbname: 'shard', host: '/tmp/pg.x' });
     expect(serverOptions('postgres://u:p@db.example:5433/cc')).toEqual({ dbname: 'cc', host: 'db.example', port: '5433' });
   });

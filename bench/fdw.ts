@@ -34,7 +34,10 @@ export function serverOptions(url: string): Record<string, string> {
 }
 
 const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
-const optionList = (options: Record<string, string>) => Object.entries(options).map(([key, value]) => `${key} ${literal(value)}`).join(', ');
+const optionList = (options: Record<string, string>) =>
+  Object.entries(options)
+    .map(([key, value]) => `${key} ${literal(value)}`)
+    .join(', ');
 
 export interface Shard {
   /** A connection to the shard, in the schema its partitions are made in. */
@@ -60,7 +63,9 @@ export async function distribute(coordinator: Database, source: string, shards: 
     const password = decodeURIComponent(new URL(shard.url).password);
     await coordinator.query(`DROP SERVER IF EXISTS ${server} CASCADE`);
     // async_capable: the coordinator scans both shards at once; batch_size: the copy's inserts go 1,000 rows at a time.
-    await coordinator.query(`CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000' })})`);
+    await coordinator.query(
+      `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000' })})`,
+    );
     await coordinator.query(`CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${optionList(password === '' ? { user } : { user, password })})`);
     const imported = quoteIdentifier(`cc_shard_${index}_tables`);
     await coordinator.query(`DROP SCHEMA IF EXISTS ${imported} CASCADE`);
@@ -130,7 +135,12 @@ export async function explainStatements(database: Database, statements: readonly
 }
 
 /** The receipt compiled on one server (`single`) and through the coordinator, and what the coordinator pushed down. */
-export async function compareOnShards(single: Database, coordinator: Database, contract: Contract, tokeniser: Tokeniser): Promise<{ readonly same: boolean; readonly receipt: string; readonly pushdown: PushdownReport }> {
+export async function compareOnShards(
+  single: Database,
+  coordinator: Database,
+  contract: Contract,
+  tokeniser: Tokeniser,
+): Promise<{ readonly same: boolean; readonly receipt: string; readonly pushdown: PushdownReport }> {
   const one = await compileInDatabase(single, contract, tokeniser);
   const recorded = recording(coordinator);
   const sharded = await compileInDatabase(recorded, contract, tokeniser);

@@ -109,8 +109,7 @@ function generateRecord(prng: Prng, index: number, earlierIds: readonly string[]
   const validFrom = knownAt - prng.int(0, 30) * DAY_MS;
   const validTo = prng.chance(0.15) ? validFrom + prng.int(10, 1200) * DAY_MS : null;
   const provenanceKind = prng.next();
-  const provenance =
-    provenanceKind < 0.04 ? null : { origin: `${prng.pick(SOURCE_CLASSES)}/${id}`, contentHash: `sha256:${sha256Hex(provenanceKind < 0.07 ? `${text} (edited)` : text)}` };
+  const provenance = provenanceKind < 0.04 ? null : { origin: `${prng.pick(SOURCE_CLASSES)}/${id}`, contentHash: `sha256:${sha256Hex(provenanceKind < 0.07 ? `${text} (edited)` : text)}` };
   const hasEvidence = prng.chance(0.12);
   const claims = hasEvidence ? subsetOf(prng, PROPOSITIONS, 0.35) : [];
   const roles = subsetOf(prng, ROLES, 0.35);
@@ -140,9 +139,7 @@ function generateRecord(prng: Prng, index: number, earlierIds: readonly string[]
       purposes: purposes.length > 0 ? purposes : ['support'],
       labels: prng.chance(0.08) ? [prng.pick(LABELS)] : [],
     },
-    evidence: hasEvidence
-      ? { class: prng.pick(EVIDENCE_CLASSES), supports: claims.filter(() => prng.chance(0.8)), contradicts: claims.filter(() => prng.chance(0.15)) }
-      : null,
+    evidence: hasEvidence ? { class: prng.pick(EVIDENCE_CLASSES), supports: claims.filter(() => prng.chance(0.8)), contradicts: claims.filter(() => prng.chance(0.15)) } : null,
     relevance: prng.chance(0.3) ? Math.round(prng.next() * 1000) / 1000 : null,
   };
 }

@@ -16,7 +16,9 @@ installSha256InNode();
 const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, runs: { type: 'string', default: '7' } } });
 const size = Number(values.size);
 const runs = Number(values.runs);
-const lines = toJsonl(generateRecords(size, 42).records).split('\n').filter((line) => line !== '');
+const lines = toJsonl(generateRecords(size, 42).records)
+  .split('\n')
+  .filter((line) => line !== '');
 
 function cpuMs(work: () => void): number {
   const start = process.cpuUsage();

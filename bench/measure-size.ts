@@ -167,7 +167,21 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
     const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
     const packet = phase('render', () => renderPacket(contract, planned));
-    phase('attest', () => attest({ contract, records: resolution.records, plan: planned, packet, ranking: ranking.statistics, admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest }, controls: [], lateChanges: [] }, computeAll));
+    phase('attest', () =>
+      attest(
+        {
+          contract,
+          records: resolution.records,
+          plan: planned,
+          packet,
+          ranking: ranking.statistics,
+          admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest },
+          controls: [],
+          lateChanges: [],
+        },
+        computeAll,
+      ),
+    );
   }
   return Object.fromEntries([...samples].map(([name, values]) => [name, percentile(values, 50)]));
 }

@@ -101,7 +101,10 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
     const loaded = await time(async () => load('records.jsonl'));
     const compiles: Timing[] = [];
     for (let run = 0; run < runs; run += 1) compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
-    const p50 = percentile(compiles.map((timing) => timing.wallMs), 50);
+    const p50 = percentile(
+      compiles.map((timing) => timing.wallMs),
+      50,
+    );
     const reloadOne = await time(async () => load('changed.jsonl'));
     const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
@@ -113,7 +116,9 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, child: { type: 'string' }, folder: { type: 'string' }, required: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, child: { type: 'string' }, folder: { type: 'string' }, required: { type: 'string' } },
+  });
   const runs = Number(values.runs);
   if (values.child !== undefined) {
     process.send?.(await measure(Number(values.child), runs, values.folder ?? '', (values.required ?? '').split(',')));
@@ -124,25 +129,34 @@ async function main(): Promise<void> {
   const results: SizeResult[] = [];
   for (const size of sizes) {
     const folder = mkdtempSync(join(tmpdir(), 'bench-postgres-'));
-    const result = await writeCorpus(size, folder).then(async (requiredIds) => {
-      const args = ['--child', String(size), '--runs', String(runs), '--folder', folder, '--required', requiredIds.join(',')];
-      const child = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--import', 'tsx', '--max-old-space-size=8192'] });
-      return new Promise<SizeResult>((resolve, reject) => {
-        child.on('message', (message) => resolve(message as SizeResult));
-        child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`))));
-      });
-    }).finally(() => rmSync(folder, { recursive: true, force: true }));
+    const result = await writeCorpus(size, folder)
+      .then(async (requiredIds) => {
+        const args = ['--child', String(size), '--runs', String(runs), '--folder', folder, '--required', requiredIds.join(',')];
+        const child = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--import', 'tsx', '--max-old-space-size=8192'] });
+        return new Promise<SizeResult>((resolve, reject) => {
+          child.on('message', (message) => resolve(message as SizeResult));
+          child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`))));
+        });
+      })
+      .finally(() => rmSync(folder, { recursive: true, force: true }));
     // Each size as it finishes, so a larger size that fails or is stopped leaves the smaller ones' figures.
     console.log(JSON.stringify({ ...result, loadAverage: readFileSync('/proc/loadavg', 'utf8').trim() }));
     results.push(result);
   }
   const seconds = (value: number) => (value / 1000).toFixed(2);
   const timing = (t: Timing) => `${seconds(t.wallMs)} s (CPU ${seconds(t.cpuMs)} + server ${seconds(t.serverCpuMs)})`;
-  console.log(formatTable(['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'peak RSS'], results.map((r) => [String(r.records), timing(r.load), timing(r.compileP50), timing(r.reloadOne), timing(r.recompile), `${r.peakRssMb.toFixed(0)} MB`])));
+  console.log(
+    formatTable(
+      ['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'peak RSS'],
+      results.map((r) => [String(r.records), timing(r.load), timing(r.compileP50), timing(r.reloadOne), timing(r.recompile), `${r.peakRssMb.toFixed(0)} MB`]),
+    ),
+  );
   const [first, last] = [results[0], results[results.length - 1]];
   if (first && last && first !== last) {
     const growth = (pick: (r: SizeResult) => number) => growthExponent(first.records, pick(first), last.records, pick(last)).toFixed(2);
-    console.log(`growth exponent ${first.records} -> ${last.records} (wall): load ${growth((r) => r.load.wallMs)}, compile ${growth((r) => r.compileP50.wallMs)}, recompile ${growth((r) => r.recompile.wallMs)}, RSS ${growth((r) => r.peakRssMb)}`);
+    console.log(
+      `growth exponent ${first.records} -> ${last.records} (wall): load ${growth((r) => r.load.wallMs)}, compile ${growth((r) => r.compileP50.wallMs)}, recompile ${growth((r) => r.recompile.wallMs)}, RSS ${growth((r) => r.peakRssMb)}`,
+    );
   }
 }
 

@@ -68,14 +68,22 @@ const workloads: readonly { name: string; run: () => unknown; check?: () => stri
       return `${diff.decisions.length} decisions, ${diff.rows.length} other rows, ${renderDiffText(diff).split('\n').length} text lines`;
     },
   },
-  { name: 'drill: current receipt', run: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }), check: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }).code },
+  {
+    name: 'drill: current receipt',
+    run: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }),
+    check: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }).code,
+  },
   {
     name: 'drill: stale (one day later), reperformed',
     // The stale check compiles the current inputs, then the receipt's own: alternate so each run starts from the other.
     run: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }),
     check: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }).code,
   },
-  { name: 'drill: forged (one row edited)', run: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }), check: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }).code },
+  {
+    name: 'drill: forged (one row edited)',
+    run: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }),
+    check: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }).code,
+  },
 ];
 
 const rows: string[][] = [];
@@ -86,7 +94,18 @@ for (const workload of workloads) {
     compile(today);
     return timed(workload.run);
   });
-  rows.push([workload.name, percentile(samples.map((sample) => sample.wall), 50).toFixed(0), percentile(samples.map((sample) => sample.cpu), 50).toFixed(0), detail]);
+  rows.push([
+    workload.name,
+    percentile(
+      samples.map((sample) => sample.wall),
+      50,
+    ).toFixed(0),
+    percentile(
+      samples.map((sample) => sample.cpu),
+      50,
+    ).toFixed(0),
+    detail,
+  ]);
 }
 process.stdout.write(
   `${formatTable(['workload', 'wall p50 ms', 'CPU p50 ms', 'result'], rows)}\n\n${size.toLocaleString('en-US')} records, receipt ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB, ${runs} runs, Node ${process.version}\n`,

@@ -27,13 +27,24 @@ describe('growthExponent', () => {
 
 describe('formatTable', () => {
   it('pads the first column left and the others right', () => {
-    expect(formatTable(['size', 'ms'], [['1k', '3.5'], ['100k', '120.0']])).toBe(['size     ms', '----  -----', '1k      3.5', '100k  120.0'].join('\n'));
+    expect(
+      formatTable(
+        ['size', 'ms'],
+        [
+          ['1k', '3.5'],
+          ['100k', '120.0'],
+        ],
+      ),
+    ).toBe(['size     ms', '----  -----', '1k      3.5', '100k  120.0'].join('\n'));
   });
 });
 
 describe('formatTable at length', () => {
   it('lays out 200,000 rows (widths are folded, not spread into Math.max)', () => {
-    const lines = formatTable(['metric', 'value'], Array.from({ length: 200_000 }, (_, index) => [`m${index}`, String(index)])).split('\n');
+    const lines = formatTable(
+      ['metric', 'value'],
+      Array.from({ length: 200_000 }, (_, index) => [`m${index}`, String(index)]),
+    ).split('\n');
     expect(lines).toHaveLength(200_002);
     expect(lines[200_001]).toBe('m199999  199999');
   });

@@ -47,8 +47,12 @@ async function main(): Promise<void> {
     // A join or aggregate of partitions on one shard can run there only when the planner plans it per partition.
     await coordinator.query(PARTITIONWISE);
     const compared = await compareOnShards(single, coordinator, contract, tokeniser);
-    const { rows } = await coordinator.query<{ shard: string; records: string }>(`SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`);
-    console.log(`${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`);
+    const { rows } = await coordinator.query<{ shard: string; records: string }>(
+      `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,
+    );
+    console.log(
+      `${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`,
+    );
     console.log(`receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes)`);
     const { foreignScans, remoteJoins, remoteAggregates, plans } = compared.pushdown;
     console.log(`${plans.length} statements read records: ${foreignScans} foreign scans, ${remoteJoins} joins and ${remoteAggregates} aggregates run on a shard`);

@@ -70,7 +70,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Pin as baseline' }).click();
       await app.control('An officer approves a new waiver').check();
       await expect(page.getByTestId('trace-change-W-61')).toBeVisible();
-      await page.getByTestId('as-of-stepper').getByRole('button', { name: /^Next boundary/ }).click();
+      await page
+        .getByTestId('as-of-stepper')
+        .getByRole('button', { name: /^Next boundary/ })
+        .click();
       await expect(page.getByTestId('as-of-stepper').getByTestId('receipt-diff')).toBeVisible();
       await expectNoSeriousViolations(page, 'baseline diff and as-of step');
       await app.traceRow('P2').getByRole('button', { name: 'Inspect P2' }).click();

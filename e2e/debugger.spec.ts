@@ -97,7 +97,10 @@ test.describe('What playgrounds have, and what none has: inspector, coverage, at
     await expect(page.getByTestId('as-of-locked')).toContainText('“Move the decision by one day” sets the as-of');
   });
 
-  test('noninterference: in the user view the inspector, attempts, coverage, baseline diff and as-of stops name no withheld record, and a change to one shows only the switch that was pressed', async ({ app, page }) => {
+  test('noninterference: in the user view the inspector, attempts, coverage, baseline diff and as-of stops name no withheld record, and a change to one shows only the switch that was pressed', async ({
+    app,
+    page,
+  }) => {
     await atlas(app);
     await page.getByRole('radio', { name: 'User view' }).check();
     await expect(page.getByTestId('withheld-notice')).toHaveText('1 record is outside the authorised scope.');
@@ -111,8 +114,18 @@ test.describe('What playgrounds have, and what none has: inspector, coverage, at
     const diff = baseline.getByRole('group', { name: 'What changed from the baseline to what is compiled now' });
     await expect(diff.getByTestId('diff-fields').getByRole('listitem')).toHaveText(['controls [] → [grant-agent-permit]']);
     for (const section of ['diff-first', 'diff-records', 'diff-decisions', 'diff-rows', 'diff-evidence', 'diff-packet']) await expect(diff.getByTestId(section)).toHaveCount(0);
-    await page.getByTestId('as-of-stepper').getByText(/Nearby boundaries/).click();
-    for (const region of [page.getByRole('region', { name: 'Compare' }), page.getByRole('region', { name: 'Evidence' }), baseline, page.getByTestId('as-of-stepper'), page.getByRole('region', { name: 'Trace' })]) await expectNothingWithheld(region);
+    await page
+      .getByTestId('as-of-stepper')
+      .getByText(/Nearby boundaries/)
+      .click();
+    for (const region of [
+      page.getByRole('region', { name: 'Compare' }),
+      page.getByRole('region', { name: 'Evidence' }),
+      baseline,
+      page.getByTestId('as-of-stepper'),
+      page.getByRole('region', { name: 'Trace' }),
+    ])
+      await expectNothingWithheld(region);
     // X9 became known on 2026-08-20: no boundary there in the user view.
     await expect(page.getByTestId('as-of-stop-2026-08-20')).toHaveCount(0);
     await app.traceRow('W-55').getByRole('button', { name: 'Inspect W-55' }).click();

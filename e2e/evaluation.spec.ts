@@ -118,7 +118,10 @@ test.describe('Evaluation view, readable', () => {
         }),
       );
       expect(sizes.length).toBeGreaterThan(10);
-      expect(sizes.reduce((smallest, size) => Math.min(smallest, size), Infinity), `rendered chart label sizes: ${sizes.join(', ')}`).toBeGreaterThanOrEqual(12);
+      expect(
+        sizes.reduce((smallest, size) => Math.min(smallest, size), Infinity),
+        `rendered chart label sizes: ${sizes.join(', ')}`,
+      ).toBeGreaterThanOrEqual(12);
       // Every value of the table is on screen without sideways scrolling, with its column's name beside it on a phone.
       const row = table.getByTestId('seed000-table-compiled');
       const box = await row.boundingBox();
@@ -128,4 +131,3 @@ test.describe('Evaluation view, readable', () => {
     });
   }
 });
-

@@ -33,7 +33,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     await app.goto();
     const receipt = await app.receiptId();
     // The fault: the worker's compile step throws, as a stack overflow in a pass would.
-    await (await compilerWorker(page)).evaluate(() => {
+    await (
+      await compilerWorker(page)
+    ).evaluate(() => {
       const measure = performance.measure.bind(performance);
       performance.measure = (name: string, options?: PerformanceMeasureOptions) => {
         if (name === 'cc:compile') throw new RangeError('Maximum call stack size exceeded');
@@ -46,7 +48,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
 
     const failure = page.getByTestId('compiler-failure');
     await expect(failure).toContainText('NOT COMPILED — the compiler failed while compiling');
-    await expect(page.getByTestId('compiler-failure-reason')).toHaveText('It ran out of stack space (Maximum call stack size exceeded), which usually means an input list is longer than it can handle.');
+    await expect(page.getByTestId('compiler-failure-reason')).toHaveText(
+      'It ran out of stack space (Maximum call stack size exceeded), which usually means an input list is longer than it can handle.',
+    );
     await expect(page.getByTestId('audit-strip')).toContainText('Not compiled: the compiler failed');
     await expectNothingCopyable(app);
 
@@ -103,7 +107,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
   test('a file load cut short by the worker ending stops spinning, says nothing was loaded, and can be done again', async ({ app, page }) => {
     await app.goto();
     // The fault: reading any file never finishes, so the load waits in the worker until the worker ends.
-    await (await compilerWorker(page)).evaluate(() => {
+    await (
+      await compilerWorker(page)
+    ).evaluate(() => {
       Blob.prototype.text = () => new Promise<string>(() => undefined);
     });
     await app.openFiles([fixtureFile('gateway-lite.scenario.json')]);
@@ -111,7 +117,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     await expect(page.getByRole('button', { name: 'Open files…' })).toBeDisabled();
     await (await compilerWorker(page)).evaluate(() => self.close());
 
-    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText('gateway-lite.scenario.json: (root): the compiler failed while reading the files, so none was loaded. The compiler stopped: it was ended by the browser or crashed.');
+    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText(
+      'gateway-lite.scenario.json: (root): the compiler failed while reading the files, so none was loaded. The compiler stopped: it was ended by the browser or crashed.',
+    );
     await expect(page.getByTestId('load-progress')).toHaveCount(0);
     await expect(page.getByTestId('worker-restarted')).toBeVisible();
     await expect(app.auditOutcome).toHaveText('Packet emitted');
@@ -123,7 +131,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
   test('an uncaught error in the worker ends it: the page says so, starts another and compiles again', async ({ app, page }) => {
     await app.goto();
     const receipt = await app.receiptId();
-    await (await compilerWorker(page)).evaluate(() => {
+    await (
+      await compilerWorker(page)
+    ).evaluate(() => {
       setTimeout(() => {
         throw new Error('injected fault');
       }, 0);

@@ -68,7 +68,14 @@ async function check(app: AppPage, entry: HostileCase, baseReceipt: string): Pro
   } else if (wanted.code === 'EXCLUDE_UNREADABLE') {
     // Loaded, with the lines that are not records listed where the diagnostic view shows them.
     const at = wanted.at;
-    if (at) await expect(app.page.getByTestId('unreadable-records').getByRole('listitem').filter({ hasText: new RegExp(`^${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `) }).first()).toBeVisible();
+    if (at)
+      await expect(
+        app.page
+          .getByTestId('unreadable-records')
+          .getByRole('listitem')
+          .filter({ hasText: new RegExp(`^${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `) })
+          .first(),
+      ).toBeVisible();
     if (wanted.exit === 2) await expect(app.copyPacketButton).toHaveCount(0);
     else await expect(app.auditOutcome).toHaveText('Packet emitted');
   } else if (wanted.exit === 2) {

@@ -25,7 +25,11 @@ test.describe('A large workspace', () => {
   test('shows the compiled packet while the baselines are still indexing, answers a toggle meanwhile, then fills the baselines in', async ({ app, page }) => {
     const { files, control } = largeWorkspace(SIZE, 'e2e-large');
     await app.goto();
-    const indexingSeen = page.waitForFunction(() => document.querySelector('[data-testid="baseline-indexing-naive"]') !== null && document.querySelector('[data-testid="column-compiled"] li') !== null, null, { polling: 'raf', timeout: 180_000 });
+    const indexingSeen = page.waitForFunction(
+      () => document.querySelector('[data-testid="baseline-indexing-naive"]') !== null && document.querySelector('[data-testid="column-compiled"] li') !== null,
+      null,
+      { polling: 'raf', timeout: 180_000 },
+    );
     await app.openFiles(files);
     await indexingSeen;
     // The file is large enough to be read in pieces from both ends at once, the back ones by a helper worker.

@@ -132,10 +132,12 @@ async function overflowingColumns(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('.packet-column')].flatMap((column) => {
       const box = column.getBoundingClientRect();
-      return [...column.querySelectorAll<HTMLElement>('*')].filter((element) => {
-        const inner = element.getBoundingClientRect();
-        return inner.width > 0 && (inner.left < box.left - 0.5 || inner.right > box.right + 0.5);
-      }).map((element) => `${column.dataset.testid ?? ''}: ${element.className || element.tagName} ${element.textContent?.slice(0, 30) ?? ''}`);
+      return [...column.querySelectorAll<HTMLElement>('*')]
+        .filter((element) => {
+          const inner = element.getBoundingClientRect();
+          return inner.width > 0 && (inner.left < box.left - 0.5 || inner.right > box.right + 0.5);
+        })
+        .map((element) => `${column.dataset.testid ?? ''}: ${element.className || element.tagName} ${element.textContent?.slice(0, 30) ?? ''}`);
     }),
   );
 }
@@ -173,7 +175,10 @@ for (const viewport of [
       await expect(app.traceRow('ADR-0231')).toBeAttached();
       const rows = page.getByRole('rowgroup', { name: 'Trace rows' });
       // No box of its own: the row group is as tall as its rows and does not scroll.
-      expect(await rows.evaluate((element) => ({ overflow: getComputedStyle(element).overflowY, fits: element.scrollHeight <= element.clientHeight + 1 }))).toEqual({ overflow: 'visible', fits: true });
+      expect(await rows.evaluate((element) => ({ overflow: getComputedStyle(element).overflowY, fits: element.scrollHeight <= element.clientHeight + 1 }))).toEqual({
+        overflow: 'visible',
+        fits: true,
+      });
       // The last row exists only once the page has scrolled to it.
       await page.mouse.move(viewport.width / 2, viewport.height / 2);
       await expect(async () => {

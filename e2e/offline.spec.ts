@@ -41,7 +41,11 @@ async function startPreview(): Promise<PreviewServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}${BASE_PATH}`;
   // detached: the server gets its own process group, so stopping it stops vite's children too.
-  const child: ChildProcess = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--base', BASE_PATH, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, detached: true, stdio: 'ignore' });
+  const child: ChildProcess = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--base', BASE_PATH, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await until(() => answers(url), `vite preview answering at ${url}`);
   return {

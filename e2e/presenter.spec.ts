@@ -28,7 +28,12 @@ test.describe('presenter mode, 1440×900', () => {
     await expect(superseded).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByTestId('entry-naive-ADR-0198')).toBeVisible();
     await expect(page.getByTestId('entry-compiled-ADR-0198')).toHaveCount(0);
-    expect(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze().then((results) => results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id))).toEqual([]);
+    expect(
+      await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        .analyze()
+        .then((results) => results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)),
+    ).toEqual([]);
     await page.keyboard.press('2');
     await expect(superseded).toHaveAttribute('aria-pressed', 'false');
     await expect(page.getByTestId('entry-naive-ADR-0198')).toHaveCount(0);

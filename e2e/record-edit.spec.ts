@@ -10,7 +10,10 @@ test.describe('Editing records in place', () => {
     const id = packet[packet.length - 1] ?? '';
     const editor = page.getByTestId('record-editor');
     // Opened from the inspector, as any record on screen can be.
-    await app.column('compiled').getByRole('button', { name: `Inspect ${id}` }).click();
+    await app
+      .column('compiled')
+      .getByRole('button', { name: `Inspect ${id}` })
+      .click();
     await page.getByTestId('record-inspector').getByRole('button', { name: 'Edit this record' }).click();
     await expect(page.getByTestId('record-inspector')).toBeHidden();
     await expect(editor.getByRole('heading', { name: 'Edit a record' })).toBeFocused();

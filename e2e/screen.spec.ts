@@ -42,7 +42,12 @@ async function expectAuditStripClear(page: Page, state: string): Promise<void> {
   const strip = page.getByTestId('audit-strip');
   const { boxes, overflowing, wrappedTerms } = await auditStripGeometry(strip);
   expect(boxes.length, `${state}: the strip's terms and values`).toBe(12);
-  const clashes = boxes.flatMap((a, index) => boxes.slice(index + 1).filter((b) => overlaps(a, b)).map((b) => `${a.name} over ${b.name}`));
+  const clashes = boxes.flatMap((a, index) =>
+    boxes
+      .slice(index + 1)
+      .filter((b) => overlaps(a, b))
+      .map((b) => `${a.name} over ${b.name}`),
+  );
   expect(clashes, `${state}: no term or value drawn over another`).toEqual([]);
   expect(overflowing, `${state}: no text wider than its cell`).toEqual([]);
   expect(wrappedTerms, `${state}: every term on one line`).toEqual([]);

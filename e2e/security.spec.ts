@@ -89,8 +89,8 @@ test('the page policy reaches the compiler worker: no string becomes code there,
           attempt('eval', () => (0, eval)(mark('eval')));
           attempt('Function', () => Function(mark('Function'))());
           attempt('AsyncFunction', () => (async () => undefined).constructor(mark('AsyncFunction'))());
-          attempt('GeneratorFunction', () => (function* () {}).constructor(mark('GeneratorFunction'))().next());
-          attempt('AsyncGeneratorFunction', () => (async function* () {}).constructor(mark('AsyncGeneratorFunction'))().next());
+          attempt('GeneratorFunction', () => function* () {}.constructor(mark('GeneratorFunction'))().next());
+          attempt('AsyncGeneratorFunction', () => async function* () {}.constructor(mark('AsyncGeneratorFunction'))().next());
           attempt('setTimeout', () => setTimeout(mark('setTimeout'), 0));
           attempt('setInterval', () => {
             const id = setInterval(mark('setInterval'), 0);

@@ -16,7 +16,10 @@ async function screenOf(app: AppPage, page: Page) {
     // The view switch sits in the debugger's trace rail, hidden on the Fire drill tab: read as the DOM holds it.
     view: (await page.locator('label:has(input[name="audience"]:checked)').textContent())?.trim(),
     tab: await page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { pressed: true }).textContent(),
-    compiledNow: await page.getByTestId('drill-current').locator('li.entry').evaluateAll((entries) => entries.map((entry) => entry.getAttribute('data-testid'))),
+    compiledNow: await page
+      .getByTestId('drill-current')
+      .locator('li.entry')
+      .evaluateAll((entries) => entries.map((entry) => entry.getAttribute('data-testid'))),
     pin: await page.getByTestId('baseline-pin').textContent(),
     frozen: await drill.getByTestId('drill-frozen').textContent(),
     declared: await drill.getByTestId('drill-declared').textContent(),
@@ -44,7 +47,9 @@ test.describe('Share links', () => {
     await page.getByRole('button', { name: 'Share…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share this workspace' });
     await dialog.getByRole('button', { name: 'Copy share link' }).click();
-    await expect(dialog.getByTestId('share-status')).toContainText(`with the selected scenario and its toggles, 1 edited contract and 2 loaded files. Opening it compiles to receipt ${sent.slice(0, 12)}.`);
+    await expect(dialog.getByTestId('share-status')).toContainText(
+      `with the selected scenario and its toggles, 1 edited contract and 2 loaded files. Opening it compiles to receipt ${sent.slice(0, 12)}.`,
+    );
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/some-repo\/#share=1\.[A-Za-z0-9_-]+$/);
     await expect(dialog.getByTestId('share-link')).toHaveValue(link);
@@ -93,7 +98,10 @@ test.describe('Share links', () => {
     // SEC-0042 fails authorisation and LGL-0007 carries a denied label: the user view names neither, nor may its link.
     const payload = payloadOf(link);
     expect(payload).toContain('"audience":"user"');
-    const records = readFileSync(new URL('../fixtures/retry-policy/records.jsonl', import.meta.url), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; title: string; text: string });
+    const records = readFileSync(new URL('../fixtures/retry-policy/records.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; title: string; text: string });
     const withheld = records.filter((record) => ['SEC-0042', 'LGL-0007'].includes(record.id));
     expect(withheld).toHaveLength(2);
     for (const record of withheld) for (const content of [record.id, record.title, record.text]) expect(payload).not.toContain(content);
@@ -117,7 +125,9 @@ test.describe('Share links', () => {
     await app.setDisclosure('User view');
     await page.getByRole('button', { name: 'Share…' }).click();
     await page.getByRole('button', { name: 'Copy share link' }).click();
-    await expect(page.getByTestId('share-status')).toHaveText(/^No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds\./);
+    await expect(page.getByTestId('share-status')).toHaveText(
+      /^No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds\./,
+    );
     await expect(page.getByTestId('share-link')).toHaveCount(0);
   });
 
@@ -170,7 +180,9 @@ test.describe('Share links', () => {
     await expect(app.loadResult).toContainText('big.jsonl (records)');
     await page.getByRole('button', { name: 'Share…' }).click();
     await page.getByRole('button', { name: 'Copy share link' }).click();
-    await expect(page.getByTestId('share-status')).toHaveText(/^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario" and send the file instead\.$/);
+    await expect(page.getByTestId('share-status')).toHaveText(
+      /^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario" and send the file instead\.$/,
+    );
     await expect(page.getByTestId('share-link')).toHaveCount(0);
   });
 });

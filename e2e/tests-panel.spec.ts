@@ -26,7 +26,12 @@ test.describe('the Tests panel', () => {
     const results = await app.testResults();
     const red = results.find((entry) => entry.name === DEFAULT_CASE);
     expect(red?.passed).toBe(false);
-    expect(red?.mismatches[0]).toMatchObject({ place: expect.stringMatching(/^line \d+: cases\[0\]\.expect\.outcome$/), subject: 'outcome', expected: 'packet', actual: expect.stringMatching(/^fail_closed /) });
+    expect(red?.mismatches[0]).toMatchObject({
+      place: expect.stringMatching(/^line \d+: cases\[0\]\.expect\.outcome$/),
+      subject: 'outcome',
+      expected: 'packet',
+      actual: expect.stringMatching(/^fail_closed /),
+    });
     await expect(app.testCase(DEFAULT_CASE)).toHaveAttribute('data-passed', 'false');
 
     await app.testCase(DEFAULT_CASE).getByRole('button', { name: 'Show the contract (outcome)' }).click();
@@ -56,7 +61,9 @@ test.describe('the Tests panel', () => {
       await page.emulateMedia({ colorScheme: theme });
       if (theme === 'dark') await page.getByRole('button', { name: 'Dark theme' }).click();
       const results = await new AxeBuilder({ page }).include('[data-testid="tests-panel"]').analyze();
-      const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      const serious = results.violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
       expect(serious, `axe on the Tests panel, ${theme} theme`).toEqual([]);
     }
   });

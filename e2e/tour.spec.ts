@@ -11,13 +11,16 @@ async function expectCardBesideTarget(page: Page, tour: Locator, where: string):
   await expect(target, where).toBeInViewport();
   const viewport = page.viewportSize() ?? { width: 0, height: 0 };
   await expect
-    .poll(async () => {
-      const [card, outlined] = await Promise.all([tour.boundingBox(), target.boundingBox()]);
-      if (!card || !outlined) return 'not laid out';
-      if (outlined.height > viewport.height) return `target ${outlined.height} px tall`;
-      if (card.y < 0 || card.y + card.height > viewport.height + 1 || card.x < 0 || card.x + card.width > viewport.width + 1) return 'card off screen';
-      return overlap(card, outlined) ? `card ${JSON.stringify(card)} covers target ${JSON.stringify(outlined)}` : 'apart';
-    }, { message: where })
+    .poll(
+      async () => {
+        const [card, outlined] = await Promise.all([tour.boundingBox(), target.boundingBox()]);
+        if (!card || !outlined) return 'not laid out';
+        if (outlined.height > viewport.height) return `target ${outlined.height} px tall`;
+        if (card.y < 0 || card.y + card.height > viewport.height + 1 || card.x < 0 || card.x + card.width > viewport.width + 1) return 'card off screen';
+        return overlap(card, outlined) ? `card ${JSON.stringify(card)} covers target ${JSON.stringify(outlined)}` : 'apart';
+      },
+      { message: where },
+    )
     .toBe('apart');
 }
 
@@ -31,7 +34,11 @@ async function walkDefaultTour(app: AppPage, page: Page): Promise<void> {
     { act: () => app.control('Superseded decision').check(), refusal: '“Superseded decision” is off.', shows: /^ADR-0198, the retry decision that ADR-0234 replaced/ },
     { act: () => app.control('Highly similar future reveal').check(), refusal: '“Highly similar future reveal” is off.', shows: /EXCLUDE_FUTURE/ },
     { act: () => drill.getByRole('button', { name: 'Freeze receipt' }).click(), refusal: 'Nothing is frozen.', shows: /^The receipt on screen is frozen/ },
-    { act: () => drill.getByRole('button', { name: 'Inject late change' }).click(), refusal: '“Late correction: RUN-0880 is required” is not declared.', shows: /^Declared: RUN-0880 must now be in context/ },
+    {
+      act: () => drill.getByRole('button', { name: 'Inject late change' }).click(),
+      refusal: '“Late correction: RUN-0880 is required” is not declared.',
+      shows: /^Declared: RUN-0880 must now be in context/,
+    },
     { act: () => drill.getByRole('button', { name: 'Attempt to continue' }).click(), refusal: 'Nobody has attempted to continue.', shows: /^STALE — RECOMPILE REQUIRED/ },
     { act: () => drill.getByRole('button', { name: 'Recompile current context' }).click(), refusal: 'The late change is declared but not compiled in.', shows: /^CURRENT — MAY CONTINUE/ },
     { act: () => app.control('Remove required provenance').check(), refusal: '“Remove required provenance” is off.', shows: /^REQUIRED_MISSING_PROVENANCE: ADR-0234 has no verifiable provenance/ },
@@ -57,7 +64,7 @@ async function walkDefaultTour(app: AppPage, page: Page): Promise<void> {
 }
 
 test.describe('Guided tour: it waits for each action', () => {
-  test('at 1280×720 the default scenario\'s tour refuses Next until each step is done, says what happened, and never covers its target', async ({ app, page }) => {
+  test("at 1280×720 the default scenario's tour refuses Next until each step is done, says what happened, and never covers its target", async ({ app, page }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await app.goto();
     await app.control('Remove required provenance').check();

@@ -103,11 +103,17 @@ test.describe('the user view shows nothing of a withheld record, in any panel, c
         report('user view download', await download(page, 'Download user view'));
         // The inspector and its what-if for every record the user view names.
         for (const id of shown) {
-          await page.getByTestId(`trace-row-${id}`).getByRole('button', { name: `Inspect ${id}` }).click();
+          await page
+            .getByTestId(`trace-row-${id}`)
+            .getByRole('button', { name: `Inspect ${id}` })
+            .click();
           const inspector = page.getByRole('dialog', { name: `Record ${id}` });
           await expect(inspector).toBeVisible();
           // The what-if section answers after the inspector opens; a record it has nothing to say about has none.
-          await inspector.getByRole('heading', { name: /^What would/ }).waitFor({ timeout: 5_000 }).catch(() => undefined);
+          await inspector
+            .getByRole('heading', { name: /^What would/ })
+            .waitFor({ timeout: 5_000 })
+            .catch(() => undefined);
           await look(`inspector ${id}`);
           await page.keyboard.press('Escape');
           await expect(inspector).toHaveCount(0);

@@ -141,7 +141,11 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await expect(app.page.getByTestId('withheld-notice')).toHaveText('2 records are outside the authorised scope.');
     await expect(app.traceCount).toHaveText('Showing 11 of 11 candidates');
     const rows = await app.readTrace();
-    expect(rows.map((row) => row.id).sort()).toEqual(Object.keys(DEFAULT.trace).filter((id) => !withheld.includes(id)).sort());
+    expect(rows.map((row) => row.id).sort()).toEqual(
+      Object.keys(DEFAULT.trace)
+        .filter((id) => !withheld.includes(id))
+        .sort(),
+    );
     for (const id of withheld) await expect(app.page.getByText(id)).toHaveCount(0);
 
     await app.page.getByRole('radio', { name: 'Diagnostic view' }).check();
@@ -160,10 +164,20 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     /** A bold label is something to press or look under: a button, a tab or a titled group of switches. */
     const expectLabels = async (text: string) => {
       for (const label of bold(text)) {
-        const control = page.getByRole('button', { name: label, exact: true }).or(page.getByRole('tab', { name: label, exact: true })).or(page.getByRole('group', { name: label, exact: true }));
+        const control = page
+          .getByRole('button', { name: label, exact: true })
+          .or(page.getByRole('tab', { name: label, exact: true }))
+          .or(page.getByRole('group', { name: label, exact: true }));
         await expect(control.first(), `"${label}" is on screen`).toBeVisible();
       }
-      for (const label of italic(text)) await expect(page.getByRole('switch', { name: label, exact: true }).or(page.getByRole('option', { name: label, exact: true })).first(), `"${label}" is a switch or a choice`).toBeAttached();
+      for (const label of italic(text))
+        await expect(
+          page
+            .getByRole('switch', { name: label, exact: true })
+            .or(page.getByRole('option', { name: label, exact: true }))
+            .first(),
+          `"${label}" is a switch or a choice`,
+        ).toBeAttached();
     };
     const [, , drillStep = '', controlStep = '', copyStep = ''] = steps;
     expect(coded(drillStep)).toEqual(['STALE — RECOMPILE REQUIRED', 'STALE_CONTRACT_FINGERPRINT', 'requiredRecords', 'CURRENT — MAY CONTINUE']);

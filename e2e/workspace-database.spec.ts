@@ -18,7 +18,11 @@ async function restoreIndexReport(app: AppPage): Promise<unknown> {
 test.describe('The workspace database', () => {
   test.setTimeout(240_000);
 
-  test('a 10,000-record workspace comes back after a reload from the database, without reading or indexing, to the same receipt, shown from the last session until it is compiled again; a second tab gets a working copy and a notice; Reset clears it', async ({ app, page, context }) => {
+  test('a 10,000-record workspace comes back after a reload from the database, without reading or indexing, to the same receipt, shown from the last session until it is compiled again; a second tab gets a working copy and a notice; Reset clears it', async ({
+    app,
+    page,
+    context,
+  }) => {
     const { files } = largeWorkspace(SIZE, 'e2e-reload');
     await app.goto();
     const builtin = await app.receiptId();

@@ -57,7 +57,8 @@ function emitDeclarations(what, entries, options, write) {
   const program = ts.createProgram(entries, { ...declarationOptions, ...options });
   const emitted = program.emit(undefined, write);
   const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
-  if (problems.length > 0) throw new Error(`build-cli: ${what}'s declarations: ${ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' })}`);
+  if (problems.length > 0)
+    throw new Error(`build-cli: ${what}'s declarations: ${ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' })}`);
 }
 
 const pageObject = join(root, 'src/playwright/page.ts');
@@ -79,4 +80,6 @@ emitDeclarations('the library', [join(root, 'src/lib/node.ts')], { rootDir: root
   mkdirSync(dirname(name), { recursive: true });
   writeFileSync(name, text);
 });
-console.log(`built ${join('dist-cli', 'context-compiler.mjs')} and its fixtures; ${join('dist-playwright', 'index.js')}, ${join('dist-lib', 'node.js')} and ${join('dist-lib', 'browser.js')} with their declarations`);
+console.log(
+  `built ${join('dist-cli', 'context-compiler.mjs')} and its fixtures; ${join('dist-playwright', 'index.js')}, ${join('dist-lib', 'node.js')} and ${join('dist-lib', 'browser.js')} with their declarations`,
+);

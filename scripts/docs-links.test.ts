@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 
 // The docs name files and link to each other; a rename that forgets them leaves a newcomer opening nothing.
 const ROOT = join(import.meta.dirname, '..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 /** Written by a build or a run, so absent from a fresh clone: named in the docs, never checked in. */
 const GENERATED = ['dist/', 'dist-cli/', 'dist-lib/', 'bench/results/', 'test-results/', 'node_modules/', 'bench/.cache/', 'bench/browser/.dist/'];
 /** Source folders a doc may name a path relative to (the one-record walk names `core/passes/plan.ts`). */
@@ -17,7 +22,13 @@ function anchorsOf(markdown: string): Set<string> {
   for (const line of markdown.split('\n')) {
     const heading = /^#{1,6}\s+(.*)$/.exec(line);
     if (heading?.[1] === undefined) continue;
-    anchors.add(heading[1].trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
+    anchors.add(
+      heading[1]
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
   }
   return anchors;
 }
@@ -35,7 +46,9 @@ function allFiles(folder: string): string[] {
   });
 }
 
-const TOP_LEVEL = readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+const TOP_LEVEL = readdirSync(ROOT, { withFileTypes: true })
+  .filter((entry) => entry.isFile())
+  .map((entry) => entry.name);
 const SOURCE_NAMES = new Set([...TOP_LEVEL, ...['src', 'e2e', 'scripts', 'bench', 'bin'].flatMap(allFiles).map((path) => path.slice(path.lastIndexOf('/') + 1))]);
 
 function brokenLinks(doc: string): string[] {
@@ -75,7 +88,10 @@ describe('the docs', () => {
     expect(brokenLinks(doc)).toEqual([]);
   });
 
-  it.each([['docs/ARCHITECTURE.md', 200], ['docs/PERFORMANCE.md', 300]] as const)('%s stays within %i lines', (doc, limit) => {
+  it.each([
+    ['docs/ARCHITECTURE.md', 200],
+    ['docs/PERFORMANCE.md', 300],
+  ] as const)('%s stays within %i lines', (doc, limit) => {
     expect(readFileSync(join(ROOT, doc), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(limit);
   });
 

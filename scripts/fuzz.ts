@@ -28,7 +28,9 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write(`usage: npm run fuzz -- [--runs N] [--seed N] [--property NAME]... [--minutes M] [--progress-seconds S] [--path P]\nproperties:\n${PROPERTIES.map((entry) => `  ${entry.name.padEnd(26)} ${entry.summary} (npm test runs ${entry.testRuns.toLocaleString('en-US')})`).join('\n')}\n`);
+  process.stdout.write(
+    `usage: npm run fuzz -- [--runs N] [--seed N] [--property NAME]... [--minutes M] [--progress-seconds S] [--path P]\nproperties:\n${PROPERTIES.map((entry) => `  ${entry.name.padEnd(26)} ${entry.summary} (npm test runs ${entry.testRuns.toLocaleString('en-US')})`).join('\n')}\n`,
+  );
   process.exit(0);
 }
 
@@ -69,7 +71,9 @@ async function fuzz(entry: RegisteredProperty): Promise<boolean> {
     const elapsed = Date.now() - started;
     const rate = cases / Math.max(elapsed / 1000, 0.001);
     const eta = rate > 0 && !final ? `, about ${duration(((runs - cases) / rate) * 1000)} to go` : '';
-    process.stderr.write(`[${entry.name}] ${number(cases)} / ${number(runs)} cases (${((cases / runs) * 100).toFixed(1)} %), ${number(Math.round(rate))}/s, ${duration(elapsed)}${eta}, seed ${seed}\n`);
+    process.stderr.write(
+      `[${entry.name}] ${number(cases)} / ${number(runs)} cases (${((cases / runs) * 100).toFixed(1)} %), ${number(Math.round(rate))}/s, ${duration(elapsed)}${eta}, seed ${seed}\n`,
+    );
   };
   const property = counted(await entry.property({ openDatabase: openInMemoryDatabase }), () => {
     cases += 1;
@@ -93,7 +97,9 @@ async function fuzz(entry: RegisteredProperty): Promise<boolean> {
     process.stdout.write(`${fc.defaultReportMessage(details) ?? ''}\n`);
     return false;
   }
-  process.stdout.write(`passed ${entry.name}: ${number(details.numRuns)} cases${details.interrupted ? ' (time limit reached)' : ''} in ${duration(Date.now() - started)}, seed ${seed}, ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Node ${process.version}\n`);
+  process.stdout.write(
+    `passed ${entry.name}: ${number(details.numRuns)} cases${details.interrupted ? ' (time limit reached)' : ''} in ${duration(Date.now() - started)}, seed ${seed}, ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Node ${process.version}\n`,
+  );
   return true;
 }
 

@@ -32,8 +32,18 @@ const SCHEMAS = [
   { file: 'contract.schema.json', title: 'Context Compiler contract', description: 'The task contract: who asks, for what purpose, as of when, and what may be admitted.', schema: contractSchema },
   { file: 'scenario.schema.json', title: 'Context Compiler scenario', description: 'A contract, its records (inline or a sibling .jsonl file), controls and late changes.', schema: scenarioSchema },
   { file: 'receipt.schema.json', title: 'Context Compiler receipt', description: 'A saved receipt; its receiptId is the SHA-256 of the canonical JSON of every other field.', schema: receiptSchema },
-  { file: 'expectation.schema.json', title: 'Context Compiler expectation suite', description: 'A *.expect.json file: inputs, and cases that say what the compiler must decide (context-compiler test).', schema: expectationSuiteSchema },
-  { file: 'user-view.schema.json', title: 'Context Compiler user-view export', description: 'What the app exports from its user view: not a receipt; withheld records are counted, never named.', schema: userViewExportSchema },
+  {
+    file: 'expectation.schema.json',
+    title: 'Context Compiler expectation suite',
+    description: 'A *.expect.json file: inputs, and cases that say what the compiler must decide (context-compiler test).',
+    schema: expectationSuiteSchema,
+  },
+  {
+    file: 'user-view.schema.json',
+    title: 'Context Compiler user-view export',
+    description: 'What the app exports from its user view: not a receipt; withheld records are counted, never named.',
+    schema: userViewExportSchema,
+  },
 ] as const;
 
 /**

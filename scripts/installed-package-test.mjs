@@ -31,7 +31,21 @@ try {
   // 1. The tarball: what users run, and nothing else.
   const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
   const files = packed[0].files.map((file) => file.path);
-  for (const needed of ['bin/context-compiler.mjs', 'dist-cli/context-compiler.mjs', 'dist-cli/fixtures/retry-policy/scenario.json', 'dist-lib/node.js', 'dist-lib/browser.js', 'dist-lib/types/src/lib/node.d.ts', 'dist-playwright/index.js', 'dist-playwright/index.d.ts', 'dist/index.html', 'dist/schema/contract.schema.json', 'LICENSE', 'README.md', 'package.json']) {
+  for (const needed of [
+    'bin/context-compiler.mjs',
+    'dist-cli/context-compiler.mjs',
+    'dist-cli/fixtures/retry-policy/scenario.json',
+    'dist-lib/node.js',
+    'dist-lib/browser.js',
+    'dist-lib/types/src/lib/node.d.ts',
+    'dist-playwright/index.js',
+    'dist-playwright/index.d.ts',
+    'dist/index.html',
+    'dist/schema/contract.schema.json',
+    'LICENSE',
+    'README.md',
+    'package.json',
+  ]) {
     check(`the tarball holds ${needed}`, files.includes(needed));
   }
   const stray = files.filter((file) => /^(src|e2e|bench|scripts|fixtures|docs|examples|\.ci|\.github)\//.test(file) || file.endsWith('.map'));
@@ -45,7 +59,11 @@ try {
   check('npm install of the tarball succeeds', installed.status === 0, installed.stdout);
   const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
   const pulled = Object.keys(lock.packages).filter((path) => path.startsWith('node_modules/') && path !== 'node_modules/context-compiler');
-  check('installing it pulls in only what the bundles import', pulled.every((path) => /node_modules\/(@sqlite\.org\/sqlite-wasm|pg|pg-[\w-]+|postgres-[\w-]+|pgpass|split2|xtend)$/.test(path)), pulled.join(', '));
+  check(
+    'installing it pulls in only what the bundles import',
+    pulled.every((path) => /node_modules\/(@sqlite\.org\/sqlite-wasm|pg|pg-[\w-]+|postgres-[\w-]+|pgpass|split2|xtend)$/.test(path)),
+    pulled.join(', '),
+  );
 
   // 3. The CLI.
   const cli = (...args) => run('npx', ['--no-install', 'context-compiler', ...args], project);
@@ -75,14 +93,24 @@ try {
   check('the page object imports by package name', usedJson?.page === 'function', used.stdout.slice(0, 400));
   cpSync(join(root, 'examples/library/compile.mjs'), join(project, 'compile.mjs'));
   const example = run(process.execPath, ['compile.mjs'], project);
-  check("docs/API.md's example runs: a packet, and a current receipt", example.status === 0 && example.stdout.includes(': packet') && example.stdout.includes('drill: RECEIPT_CURRENT'), example.stdout.slice(0, 400));
+  check(
+    "docs/API.md's example runs: a packet, and a current receipt",
+    example.status === 0 && example.stdout.includes(': packet') && example.stdout.includes('drill: RECEIPT_CURRENT'),
+    example.stdout.slice(0, 400),
+  );
 
   // 5. A browser bundler resolves the package to its browser entry and bundles it with no Node built-in.
   const { build } = await import('esbuild');
   writeFileSync(join(project, 'browser-entry.mjs'), "import { compile, version } from 'context-compiler';\nexport { compile, version };\n");
-  const bundled = await build({ absWorkingDir: project, entryPoints: ['browser-entry.mjs'], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true }).catch((error) => ({ error }));
+  const bundled = await build({ absWorkingDir: project, entryPoints: ['browser-entry.mjs'], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true }).catch(
+    (error) => ({ error }),
+  );
   const inputs = 'error' in bundled ? [] : Object.keys(bundled.metafile.inputs);
-  check('a browser bundler takes the browser entry and no Node built-in', inputs.some((input) => input.endsWith('dist-lib/browser.js')) && !inputs.some((input) => input.startsWith('node:')), 'error' in bundled ? String(bundled.error) : inputs.filter((input) => input.startsWith('node:')).join(', '));
+  check(
+    'a browser bundler takes the browser entry and no Node built-in',
+    inputs.some((input) => input.endsWith('dist-lib/browser.js')) && !inputs.some((input) => input.startsWith('node:')),
+    'error' in bundled ? String(bundled.error) : inputs.filter((input) => input.startsWith('node:')).join(', '),
+  );
 
   // 6. serve: the app and the API, then a clean stop.
   const server = spawn(process.execPath, [join(project, 'node_modules/context-compiler/bin/context-compiler.mjs'), 'serve', '--port', '0'], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -101,7 +129,10 @@ try {
   check('serve announces its address', url !== null);
   if (url !== null) {
     const page = await fetch(url);
-    check('serve serves the built app with its CSP', page.status === 200 && (await page.text()).includes('<div id="root">') && (page.headers.get('content-security-policy') ?? '').includes("'wasm-unsafe-eval'"));
+    check(
+      'serve serves the built app with its CSP',
+      page.status === 200 && (await page.text()).includes('<div id="root">') && (page.headers.get('content-security-policy') ?? '').includes("'wasm-unsafe-eval'"),
+    );
     const health = await (await fetch(new URL('api/health', url))).json();
     check('the API answers its health with the version', health.version === version);
     const answer = await fetch(new URL('api/compile', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'retry-policy', view: 'user' }) });

@@ -11,6 +11,7 @@ bash scripts/ensure-chromium.sh
 npm run build:cli
 npm run typecheck
 npm run lint
+npm run check:format
 npm run check:cycles
 # The unit tests include the PostgreSQL adapter's: a throwaway cluster (or the server POSTGRES_URL names) for their run.
 bash scripts/with-postgres.sh npm run test:unit

@@ -130,12 +130,20 @@ function installProbes(): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ entryTypes: ['longtask'] });
-  document.addEventListener('change', (event) => {
-    if (event.target instanceof HTMLInputElement && event.target.type === 'file') probe.fileChange = performance.now();
-  }, true);
-  document.addEventListener('click', () => {
-    probe.lastClick = performance.now();
-  }, true);
+  document.addEventListener(
+    'change',
+    (event) => {
+      if (event.target instanceof HTMLInputElement && event.target.type === 'file') probe.fileChange = performance.now();
+    },
+    true,
+  );
+  document.addEventListener(
+    'click',
+    () => {
+      probe.lastClick = performance.now();
+    },
+    true,
+  );
 }
 
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Probe }).__bench);
@@ -164,15 +172,16 @@ async function receiptChanged(page: Page, before: string | null): Promise<number
   return Number(await handle.jsonValue());
 }
 
-const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> =>
-  worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
+const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> => worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
 
 /** The size of the worker's wasm memory (the SQLite heap, where the database lives) each time the worker marked it: at start and after each image save. */
-const wasmMemoryMarks = (worker: Worker): Promise<number[]> =>
-  worker.evaluate(() => performance.getEntriesByName('cc:wasm-memory').map((mark) => Number((mark as PerformanceMark).detail)));
+const wasmMemoryMarks = (worker: Worker): Promise<number[]> => worker.evaluate(() => performance.getEntriesByName('cc:wasm-memory').map((mark) => Number((mark as PerformanceMark).detail)));
 
 const durationsOf = (measures: readonly WorkerMeasure[], name: string, from = 0) =>
-  measures.slice(from).filter((measure) => measure.name === name).map((measure) => Math.round(measure.duration));
+  measures
+    .slice(from)
+    .filter((measure) => measure.name === name)
+    .map((measure) => Math.round(measure.duration));
 
 function tasksIn(tasks: readonly LongTask[], start: number, end: number) {
   const inside = tasks.filter((task) => task.start >= start && task.start < end);
@@ -240,7 +249,10 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const baselinesSeen = page
       .waitForFunction(
         (previous) =>
-          document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') !== previous && document.querySelector('[data-testid="column-naive"] li') !== null && document.querySelector('[data-testid="column-post-filter"] li') !== null && document.querySelector('[data-testid="baseline-indexing-naive"]') === null
+          document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') !== previous &&
+          document.querySelector('[data-testid="column-naive"] li') !== null &&
+          document.querySelector('[data-testid="column-post-filter"] li') !== null &&
+          document.querySelector('[data-testid="baseline-indexing-naive"]') === null
             ? performance.now()
             : false,
         builtinReceipt,
@@ -293,7 +305,13 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
         await expect(page.getByRole('switch', { name: toggle.label })).toBeChecked({ checked: on });
         if (toggle.kind === 'admissionChange') await expect(page.getByTestId(`entry-compiled-${targets.entering}`)).toHaveCount(on ? 0 : 1);
         const measures = await workerMeasures(worker);
-        toggles.push({ kind: toggle.kind, on, clickToReceiptMs: Math.round(changedAt - clickedAt), workerCompileMs: durationsOf(measures, 'cc:compile', measuresBefore)[0] ?? -1, workerPersistMs: durationsOf(measures, 'cc:persist', measuresBefore)[0] ?? -1 });
+        toggles.push({
+          kind: toggle.kind,
+          on,
+          clickToReceiptMs: Math.round(changedAt - clickedAt),
+          workerCompileMs: durationsOf(measures, 'cc:compile', measuresBefore)[0] ?? -1,
+          workerPersistMs: durationsOf(measures, 'cc:persist', measuresBefore)[0] ?? -1,
+        });
         await settle(page);
       }
     }
@@ -351,7 +369,9 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const reloadMs = Date.now() - reloadStart;
     // What was first on screen is the last session's result (a page-side mark says so); the compilation then checks it.
     await page.waitForFunction(
-      (expected) => document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') === expected && !/Compiling…|checking…/.test(document.querySelector('[data-testid="audit-outcome"]')?.textContent ?? ''),
+      (expected) =>
+        document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') === expected &&
+        !/Compiling…|checking…/.test(document.querySelector('[data-testid="audit-outcome"]')?.textContent ?? ''),
       receiptBeforeReload,
       { polling: 'raf', timeout: WAIT_MS },
     );
@@ -368,7 +388,8 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const memoryAfterReload = await memoryOf(cdp);
     const memoryTotal = (memory: readonly TargetMemory[]) => memory.reduce((sum, target) => sum + target.heapUsedBytes + target.backingStorageBytes, 0);
     const peakMemoryBytes = Math.max(memoryTotal(memoryAfterLoad), memoryTotal(memoryAfterScroll), memoryTotal(memoryAfterReload));
-    const slowestToggle = (kind?: (typeof TOGGLES)[number]['kind']) => toggles.filter((toggle) => kind === undefined || toggle.kind === kind).reduce((slowest, toggle) => Math.max(slowest, toggle.clickToReceiptMs), 0);
+    const slowestToggle = (kind?: (typeof TOGGLES)[number]['kind']) =>
+      toggles.filter((toggle) => kind === undefined || toggle.kind === kind).reduce((slowest, toggle) => Math.max(slowest, toggle.clickToReceiptMs), 0);
     const toggleMs = slowestToggle();
     await cdp.detach();
 
@@ -396,7 +417,19 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
       controls: TOGGLES.map((toggle) => ({ ...toggle, target: targetOf[toggle.kind] })),
       toggle: { admissionChangeSlowestMs: slowestToggle('admissionChange'), noAdmissionChangeSlowestMs: slowestToggle('noAdmissionChange') },
       staged: { toPacketMs: Math.round(packetAt - loadStart), toBaselinesMs: Math.round(baselinesAt - loadStart), loadCpuSeconds, loadWallSeconds },
-      reload: { workerStoreRecordsMs: storeRecordsMs, workerSaveImageMs: saveImageMs, workerImageRestarts: imageRestarts, toSameReceiptMs: reloadMs, rememberedShown: rememberedShown.length === 1 && rememberedShown[0] === receiptBeforeReload, toCompiledReceiptMs: reloadCompiledMs, cpuSeconds: reloadCpuSeconds, recordsFilesRead: reloadRead, workerRestoreImageMs: reloadRestoreImageMs, workerRestoreRecordsMs: reloadRestoreMs, workerRememberedReadMs: reloadRememberedReadMs },
+      reload: {
+        workerStoreRecordsMs: storeRecordsMs,
+        workerSaveImageMs: saveImageMs,
+        workerImageRestarts: imageRestarts,
+        toSameReceiptMs: reloadMs,
+        rememberedShown: rememberedShown.length === 1 && rememberedShown[0] === receiptBeforeReload,
+        toCompiledReceiptMs: reloadCompiledMs,
+        cpuSeconds: reloadCpuSeconds,
+        recordsFilesRead: reloadRead,
+        workerRestoreImageMs: reloadRestoreImageMs,
+        workerRestoreRecordsMs: reloadRestoreMs,
+        workerRememberedReadMs: reloadRememberedReadMs,
+      },
       memory: { afterLoad: memoryAfterLoad, afterScroll: memoryAfterScroll, afterReload: memoryAfterReload, peakBytes: peakMemoryBytes, workerWasmBytesAfterEachSave: wasmMemoryBytes },
       load: {
         toIndexingMs: indexingAt > 0 ? Math.round(indexingAt - loadStart) : null,
@@ -405,7 +438,15 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
         worker: { parseMs, readInHelperMs, indexMs, persistMs: durationsOf(loadMeasures, 'cc:persist', measuresBeforeLoad), compileMs: durationsOf(loadMeasures, 'cc:compile', measuresBeforeLoad) },
       },
       compile: { workerCompileMs: durationsOf(compileMeasures, 'cc:compile', loadMeasures.length), buttonClickToTraceMs: buttonCompileMs, toggles },
-      scroll: { steps: scroll.stepMs.length, stepRows: TRACE_PAGE_ROWS, totalMs: Math.round(scroll.end - scroll.start), stepP50Ms: Math.round(percentileOf(stepsSorted, 50)), stepP95Ms: Math.round(percentileOf(stepsSorted, 95)), stepMaxMs: Math.round(stepsSorted.at(-1) ?? 0), rowsInDomAtEnd: scroll.rowsInDom },
+      scroll: {
+        steps: scroll.stepMs.length,
+        stepRows: TRACE_PAGE_ROWS,
+        totalMs: Math.round(scroll.end - scroll.start),
+        stepP50Ms: Math.round(percentileOf(stepsSorted, 50)),
+        stepP95Ms: Math.round(percentileOf(stepsSorted, 95)),
+        stepMaxMs: Math.round(stepsSorted.at(-1) ?? 0),
+        rowsInDomAtEnd: scroll.rowsInDom,
+      },
       longTasks,
       initialJs,
       targets: {
@@ -429,11 +470,23 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
       ['file picked → compiled packet on screen', `${result.staged.toPacketMs} ms`, `≤ ${TARGETS.packetMs} ms: ${met(result.targets.packet.met)}`],
       ['file picked → naive and post-filter complete', `${result.staged.toBaselinesMs} ms`, `≤ ${TARGETS.baselinesMs} ms: ${met(result.targets.baselines.met)}`],
       ['load: CPU of all Chromium processes / wall', `${loadCpuSeconds.toFixed(1)} s / ${loadWallSeconds.toFixed(1)} s`, ''],
-      ['reload → same receipt on screen', `${reloadMs} ms (${rememberedShown.length === 1 ? 'the last session\'s result' : 'compiled'}; compiled and checked at ${reloadCompiledMs} ms; CPU ${reloadCpuSeconds.toFixed(1)} s, records files read: ${reloadRead}, remembered result read ${reloadRememberedReadMs.join(', ')} ms, image read ${reloadRestoreImageMs.join(', ')} ms, records restored ${reloadRestoreMs.join(', ')} ms)`, `≤ ${TARGETS.reloadMs} ms: ${met(result.targets.reload.met)}`],
+      [
+        'reload → same receipt on screen',
+        `${reloadMs} ms (${rememberedShown.length === 1 ? "the last session's result" : 'compiled'}; compiled and checked at ${reloadCompiledMs} ms; CPU ${reloadCpuSeconds.toFixed(1)} s, records files read: ${reloadRead}, remembered result read ${reloadRememberedReadMs.join(', ')} ms, image read ${reloadRestoreImageMs.join(', ')} ms, records restored ${reloadRestoreMs.join(', ')} ms)`,
+        `≤ ${TARGETS.reloadMs} ms: ${met(result.targets.reload.met)}`,
+      ],
       ['worker wasm memory (start, after each image save)', wasmMemoryBytes.map((bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`).join(', '), ''],
       ['worker: records stored and image saved (background)', `${storeRecordsMs} ms (image saves so far: ${saveImageMs.join(', ')} ms, started again after a commit: ${imageRestarts})`, ''],
-      ['toggle click → new receipt (slowest of both kinds)', `${toggleMs} ms (admission changes ${result.toggle.admissionChangeSlowestMs}, unchanged ${result.toggle.noAdmissionChangeSlowestMs})`, `≤ ${TARGETS.toggleMs} ms: ${met(result.targets.toggle.met)}`],
-      ['page + worker memory (heap + backing stores, peak)', `${(peakMemoryBytes / 1024 / 1024).toFixed(0)} MB (${memoryAfterLoad.map((target) => `${target.type} ${((target.heapUsedBytes + target.backingStorageBytes) / 1024 / 1024).toFixed(0)} MB`).join(', ')} after load)`, `≤ 1536 MB: ${met(result.targets.memory.met)}`],
+      [
+        'toggle click → new receipt (slowest of both kinds)',
+        `${toggleMs} ms (admission changes ${result.toggle.admissionChangeSlowestMs}, unchanged ${result.toggle.noAdmissionChangeSlowestMs})`,
+        `≤ ${TARGETS.toggleMs} ms: ${met(result.targets.toggle.met)}`,
+      ],
+      [
+        'page + worker memory (heap + backing stores, peak)',
+        `${(peakMemoryBytes / 1024 / 1024).toFixed(0)} MB (${memoryAfterLoad.map((target) => `${target.type} ${((target.heapUsedBytes + target.backingStorageBytes) / 1024 / 1024).toFixed(0)} MB`).join(', ')} after load)`,
+        `≤ 1536 MB: ${met(result.targets.memory.met)}`,
+      ],
       ['file picked → trace shows all rows', `${result.load.toTraceShownMs} ms`, ''],
       ['file picked → load result (parse, index, save)', `${result.load.toLoadResultMs} ms`, ''],
       ['worker parse+validate / index build', `${parseMs} / ${indexMs} ms${readInHelperMs === null ? ' (in one pass)' : ` (second half read by the helper in ${readInHelperMs} ms)`}`, ''],
@@ -441,12 +494,26 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
       ['worker save to IndexedDB', `${result.load.worker.persistMs.join(', ')} ms`, ''],
       ['worker compile (load, then button)', `${[...result.load.worker.compileMs, ...result.compile.workerCompileMs].join(', ')} ms`, ''],
       ['button click → trace refreshed', `${buttonCompileMs.join(', ')} ms`, ''],
-      ...toggles.map((toggle): [string, string, string] => [`toggle ${toggle.kind} ${toggle.on ? 'on' : 'off'}: click → new receipt (worker compile, save)`, `${toggle.clickToReceiptMs} ms (${toggle.workerCompileMs}, ${toggle.workerPersistMs})`, '']),
-      ['scroll whole trace', `${result.scroll.steps} steps of 200 rows, ${result.scroll.totalMs} ms; step p50 ${result.scroll.stepP50Ms}, p95 ${result.scroll.stepP95Ms}, max ${result.scroll.stepMaxMs} ms`, ''],
-      ...(['load', 'compile', 'scroll'] as const).map((phase): [string, string, string] => [`longest main-thread task: ${phase}`, `${longTasks[phase].longestMs} ms (${longTasks[phase].count} long tasks, ${longTasks[phase].totalMs} ms)`, `≤ ${TARGETS.longestTaskMs} ms: ${met(longTasks[phase].longestMs <= TARGETS.longestTaskMs)}`]),
+      ...toggles.map((toggle): [string, string, string] => [
+        `toggle ${toggle.kind} ${toggle.on ? 'on' : 'off'}: click → new receipt (worker compile, save)`,
+        `${toggle.clickToReceiptMs} ms (${toggle.workerCompileMs}, ${toggle.workerPersistMs})`,
+        '',
+      ]),
+      [
+        'scroll whole trace',
+        `${result.scroll.steps} steps of 200 rows, ${result.scroll.totalMs} ms; step p50 ${result.scroll.stepP50Ms}, p95 ${result.scroll.stepP95Ms}, max ${result.scroll.stepMaxMs} ms`,
+        '',
+      ],
+      ...(['load', 'compile', 'scroll'] as const).map((phase): [string, string, string] => [
+        `longest main-thread task: ${phase}`,
+        `${longTasks[phase].longestMs} ms (${longTasks[phase].count} long tasks, ${longTasks[phase].totalMs} ms)`,
+        `≤ ${TARGETS.longestTaskMs} ms: ${met(longTasks[phase].longestMs <= TARGETS.longestTaskMs)}`,
+      ]),
       ['initial JS gzip', `${(initialJs.gzipBytes / 1024).toFixed(1)} kB (${initialJs.files.map((entry) => entry.file).join(', ')})`, `≤ 150 kB: ${met(result.targets.initialJsGzip.met)}`],
     ];
-    console.log(`\n${rows.map(([metric, value, target]) => `${metric.padEnd(58)} ${value}${target ? `   [${target}]` : ''}`).join('\n')}\n\nmachine: ${JSON.stringify(result.machine)}\nwritten: ${file}\n`);
+    console.log(
+      `\n${rows.map(([metric, value, target]) => `${metric.padEnd(58)} ${value}${target ? `   [${target}]` : ''}`).join('\n')}\n\nmachine: ${JSON.stringify(result.machine)}\nwritten: ${file}\n`,
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -41,7 +41,12 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     tokensUsed: 30,
     tokenBudget: 96,
     columns: {
-      naive: column('naive', { entries: [{ id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true, code: 'EXCLUDE_SCOPE' }], tokensUsed: 18, illegalCount: 1, requiredMissed: ['ADR-0234'] }),
+      naive: column('naive', {
+        entries: [{ id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true, code: 'EXCLUDE_SCOPE' }],
+        tokensUsed: 18,
+        illegalCount: 1,
+        requiredMissed: ['ADR-0234'],
+      }),
       postFilter: column('post-filter', { requiredMissed: ['ADR-0234'] }),
       compiled: column('compiled', { entries: [{ id: 'ADR-0234', title: 'Bounded retries', tokens: 30, required: true, illegal: false, code: 'SELECTED_REQUIRED' }], tokensUsed: 30 }),
     },
@@ -109,7 +114,15 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
 }
 
 export function sampleWorkspace(change: Partial<WorkspaceSnapshot> = {}): WorkspaceSnapshot {
-  return { scenarios: [sampleScenario()], selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, storage: { status: 'persistent' }, database: { kind: 'opfs' }, databaseNotice: null, restoreIssues: [], ...change };
+  return {
+    scenarios: [sampleScenario()],
+    selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] },
+    storage: { status: 'persistent' },
+    database: { kind: 'opfs' },
+    databaseNotice: null,
+    restoreIssues: [],
+    ...change,
+  };
 }
 
 /** A worker stand-in whose every method is a spy; tests override the answers they care about. */
@@ -128,7 +141,9 @@ export function sampleInspection(change: Partial<RecordInspection> = {}): Record
     rank: null,
     packetPosition: null,
     metadata: [{ field: 'project', value: 'northbank-uk' }],
-    gates: GATE_ORDER.map((gate) => (gate === 'supersession' ? { gate, passed: false, code: 'EXCLUDE_SUPERSEDED' as const, fact: 'superseded by P3 (in force from 2026-07-22)' } : { gate, passed: true, code: null, fact: null })),
+    gates: GATE_ORDER.map((gate) =>
+      gate === 'supersession' ? { gate, passed: false, code: 'EXCLUDE_SUPERSEDED' as const, fact: 'superseded by P3 (in force from 2026-07-22)' } : { gate, passed: true, code: null, fact: null },
+    ),
     supersededBy: { id: 'P3', since: '2026-07-22' },
     supersedes: [],
     receiptRow: '{"id":"P2","decision":"excluded"}',
@@ -199,10 +214,30 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
   useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
-  useResultStore.setState({ response: { ok: true, view }, failure: null, revision: 0, compiling: false, rememberedReceipt: null, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE });
+  useResultStore.setState({
+    response: { ok: true, view },
+    failure: null,
+    revision: 0,
+    compiling: false,
+    rememberedReceipt: null,
+    baselineProgress: null,
+    traceQuery: DEFAULT_TRACE_QUERY,
+    trace: EMPTY_TRACE,
+  });
   useDrillStore.setState(INITIAL_DRILL);
   useDebugStore.setState(INITIAL_DEBUG);
   useTestsStore.setState(INITIAL_TESTS);
-  useUiStore.setState({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null });
+  useUiStore.setState({
+    audience: 'diagnostic',
+    activeView: 'compare',
+    workspace: 'debugger',
+    theme: 'light',
+    notice: null,
+    fatal: null,
+    workerNotice: null,
+    glossary: { open: false, target: null },
+    offline: 'pending',
+    installPrompt: null,
+  });
   useTourStore.setState({ running: null });
 }

@@ -55,6 +55,14 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
 export function createWorkerApi(onLost: (reason: string) => void): { readonly api: CompilerApi; readonly restart: () => void } {
   const supervisor = createWorkerSupervisor(connectWorker, onLost);
   // Callbacks (progress, workspace events) cannot be copied into a message: comlink sends them as proxies.
-  const api = forwarding<CompilerApi>((name, args) => supervisor.call((remote) => callByName(remote, name, args.map((arg) => (typeof arg === 'function' ? proxy(arg) : arg)))));
+  const api = forwarding<CompilerApi>((name, args) =>
+    supervisor.call((remote) =>
+      callByName(
+        remote,
+        name,
+        args.map((arg) => (typeof arg === 'function' ? proxy(arg) : arg)),
+      ),
+    ),
+  );
   return { api, restart: supervisor.restart };
 }

@@ -47,13 +47,21 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
       const same = serialiseReceipt(namingAdapterOf(outcome.receipt, builtin.value.receipt)) === serialiseReceipt(builtin.value.receipt);
       results.push({ name: `${name}: in the database, the built-in receipt but for the adapter it names`, passed: same, detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ' });
       const problems = invariantProblems(compiled.value.request, outcome);
-      results.push({ name: `${name}: keeps its invariants`, passed: problems.length === 0, detail: problems.join('; ') || (outcome.status === 'packet' ? `packet, ${outcome.receipt.selected.length} selected` : `fail-closed ${outcome.failure.code}`) });
+      results.push({
+        name: `${name}: keeps its invariants`,
+        passed: problems.length === 0,
+        detail: problems.join('; ') || (outcome.status === 'packet' ? `packet, ${outcome.receipt.selected.length} selected` : `fail-closed ${outcome.failure.code}`),
+      });
 
       const own = await drillInDatabase(database, inputs, outcome.receipt, [], tokeniser);
       const forged = await drillInDatabase(database, inputs, forgedCopy(outcome.receipt), [], tokeniser);
       const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
       const codes = [own.ok ? own.value.code : own.error.code, forged.ok ? forged.value.code : forged.error.code];
-      results.push({ name: `${name}: reperformed in the database, the receipt is ${expected}; a forged copy is refused`, passed: codes[0] === expected && codes[1] === 'RECEIPT_MISMATCH', detail: `own inputs → ${codes[0]}; edited trace row → ${codes[1]}` });
+      results.push({
+        name: `${name}: reperformed in the database, the receipt is ${expected}; a forged copy is refused`,
+        passed: codes[0] === expected && codes[1] === 'RECEIPT_MISMATCH',
+        detail: `own inputs → ${codes[0]}; edited trace row → ${codes[1]}`,
+      });
 
       const reversed = await compileLoaded(inputs, createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations));
       const orderFree = reversed.ok && serialiseReceipt(reversed.value.outcome.receipt) === receipt;

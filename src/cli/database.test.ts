@@ -95,7 +95,7 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(keyValues.stderr).not.toContain('hunter');
   });
 
-  it('drill --database: a receipt compiled there is current; once a record changes it is stale, with the built-in drill\'s verdict but for the adapter it names', async () => {
+  it("drill --database: a receipt compiled there is current; once a record changes it is stale, with the built-in drill's verdict but for the adapter it names", async () => {
     const loaded = await run(cwd, 'load', '--database', url, '--schema', schema, '--records', 'records.jsonl');
     expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
     const database = ['--database', url, '--schema', schema, '--contract', 'contract.json'];
@@ -129,7 +129,12 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(JSON.parse(stale.stdout)).toMatchObject({ action: 'recompile_required', currentReceiptId: ids('now-db.json') });
     const staleBuiltin = await builtinDrill(changed);
     expect(staleBuiltin.code).toBe(EXIT.recompileRequired);
-    expect(asBuiltin(stale.stdout, [[ids('frozen-db.json'), ids('frozen-file.json')], [ids('now-db.json'), ids('now-file.json')]])).toBe(staleBuiltin.stdout);
+    expect(
+      asBuiltin(stale.stdout, [
+        [ids('frozen-db.json'), ids('frozen-file.json')],
+        [ids('now-db.json'), ids('now-file.json')],
+      ]),
+    ).toBe(staleBuiltin.stdout);
 
     // A copy with one trace row edited and its id recomputed: the database reperforms it and refuses it.
     const { receiptId: _id, ...body } = JSON.parse(readFileSync(join(cwd, 'now-db.json'), 'utf8')) as Receipt;
@@ -155,7 +160,7 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(judged.stdout).not.toContain('Do not continue');
   });
 
-  it('check --database: every built-in scenario\'s checks pass with every compile and drill in the database, in a scratch schema it drops', async () => {
+  it("check --database: every built-in scenario's checks pass with every compile and drill in the database, in a scratch schema it drops", async () => {
     const scratch = `${schema}_check`;
     const checked = await run(cwd, 'check', '--database', url, '--schema', scratch);
     expect(checked.code, checked.stdout).toBe(EXIT.ok);

@@ -33,7 +33,13 @@ export function databaseFailure(url: string, error: unknown): CompileError {
 }
 
 /** The contract from its file, then a connection: what every database command but `load` starts with. */
-async function openWithContract<T>(url: string, schema: string, contractPath: string, cwd: string, work: (database: Database, contract: Contract, tokeniser: Tokeniser) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+async function openWithContract<T>(
+  url: string,
+  schema: string,
+  contractPath: string,
+  cwd: string,
+  work: (database: Database, contract: Contract, tokeniser: Tokeniser) => Promise<Result<T, CompileError>>,
+): Promise<Result<T, CompileError>> {
   const text = await readDocument(resolve(cwd, contractPath), contractPath);
   if (!text.ok) return text;
   const contract = parseContractJson(contractPath, text.value);

@@ -11,14 +11,14 @@ async function run(...args: string[]) {
 }
 
 describe('--version and help <command>', () => {
-  it('prints the one version, package.json\'s, which receipts carry as the engine version', async () => {
+  it("prints the one version, package.json's, which receipts carry as the engine version", async () => {
     const printed = await run('--version');
     expect(printed).toEqual({ code: EXIT.ok, stdout: `${packageJson.version}\n`, stderr: '' });
     const compiled = await run('compile', '--json');
     expect((JSON.parse(compiled.stdout) as { receipt: { engineVersion: string } }).receipt.engineVersion).toBe(packageJson.version);
   });
 
-  it('prints a command\'s own help for help <command>, the same as <command> --help', async () => {
+  it("prints a command's own help for help <command>, the same as <command> --help", async () => {
     const help = await run('help', 'drill');
     expect(help.code).toBe(EXIT.ok);
     expect(help).toEqual(await run('drill', '--help'));

@@ -17,7 +17,7 @@ describe('--json errors', () => {
   writeFileSync(join(cwd, 'records.jsonl'), '{"id": "A-1"}\n');
   writeFileSync(join(cwd, 'contract.json'), '{}');
 
-  it('are a JSON document on stdout, with the code and each issue\'s file, line and field, and nothing on stderr', async () => {
+  it("are a JSON document on stdout, with the code and each issue's file, line and field, and nothing on stderr", async () => {
     const refused = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--json');
     expect(refused.code).toBe(EXIT.invalid);
     expect(refused.stderr).toBe('');

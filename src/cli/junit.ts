@@ -6,8 +6,7 @@ import { escapeText } from '../core/format/json-text';
 
 /** A suite as the report has it: run, or refused before any case ran (its file or its inputs). */
 export type SuiteReport = { readonly file: string; readonly seconds: number } & (
-  | { readonly loaded: LoadedSuite; readonly result: SuiteResult; readonly error?: undefined }
-  | { readonly result?: undefined; readonly suite: string | null; readonly error: CompileError }
+  { readonly loaded: LoadedSuite; readonly result: SuiteResult; readonly error?: undefined } | { readonly result?: undefined; readonly suite: string | null; readonly error: CompileError }
 );
 
 // A lone surrogate, U+FFFE and U+FFFF cannot appear in XML 1.0 at all, not even as a character reference.
@@ -71,7 +70,9 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
       const body = entry.mismatches.flatMap((mismatch) => mismatchLines(report.loaded, mismatch)).join('\n');
       return `${open}>\n      <failure${attributes({ message, type: 'expectation' })}>${xmlText(body, true)}</failure>\n    </testcase>`;
     });
-    suites.push(`  <testsuite${attributes({ name: result.suite, file: result.file, tests: result.cases.length, failures: failed, errors: 0, skipped, time: report.seconds.toFixed(3) })}>\n${cases.join('\n')}\n  </testsuite>`);
+    suites.push(
+      `  <testsuite${attributes({ name: result.suite, file: result.file, tests: result.cases.length, failures: failed, errors: 0, skipped, time: report.seconds.toFixed(3) })}>\n${cases.join('\n')}\n  </testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: 'context-compiler test', tests, failures, errors })}>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -42,7 +42,11 @@ export type PlaceIssues = (error: CompileError) => Promise<CompileError>;
  * Builds the compile request from either a scenario (with controls and late changes) or a
  * records file plus a contract file (which have no controls of their own).
  */
-export async function loadInputs(options: InputOptions, cwd: string, progress?: (text: string) => void): Promise<Result<{ request: CompileRequest; scenario: LoadedScenario | null; place: PlaceIssues }, CompileError>> {
+export async function loadInputs(
+  options: InputOptions,
+  cwd: string,
+  progress?: (text: string) => void,
+): Promise<Result<{ request: CompileRequest; scenario: LoadedScenario | null; place: PlaceIssues }, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
       return err({ pass: 'validate', code: 'INVALID_INPUT', message: 'give --records and --contract together, or --scenario alone' });
@@ -90,7 +94,10 @@ export async function readCheckedReceipt(path: string, cwd: string): Promise<Res
   if (!read.ok) return read;
   const unusable = receiptIntegrity(read.value);
   if (unusable === null) return read;
-  const issue = unusable.code === 'RECEIPT_INVALID' ? inputIssue({ file: path, path: 'receiptId' }, 'RECEIPT_ID_MISMATCH') : inputIssue({ file: path, path: 'engineVersion' }, 'RECEIPT_ENGINE', { detail: staleEngineDetail(read.value) });
+  const issue =
+    unusable.code === 'RECEIPT_INVALID'
+      ? inputIssue({ file: path, path: 'receiptId' }, 'RECEIPT_ID_MISMATCH')
+      : inputIssue({ file: path, path: 'engineVersion' }, 'RECEIPT_ENGINE', { detail: staleEngineDetail(read.value) });
   return err({ pass: 'validate', code: unusable.code, message: `${path}: ${REASONS[unusable.code].summary} ${unusable.detail}`, issues: [issue] });
 }
 

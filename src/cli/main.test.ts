@@ -59,12 +59,24 @@ describe('context-compiler CLI', () => {
 
   it('writes an in-toto statement whose subject digests match the packet file and the receipt', async () => {
     const result = await run('compile', '--receipt-out', 'receipt.json', '--packet-out', 'packet.txt', '--statement-out', 'statement.intoto.json');
-    const statement = JSON.parse(readFileSync(join(result.cwd, 'statement.intoto.json'), 'utf8')) as { _type: string; subject: { name: string; digest: Record<string, string> }[]; predicateType: string; predicate: unknown };
+    const statement = JSON.parse(readFileSync(join(result.cwd, 'statement.intoto.json'), 'utf8')) as {
+      _type: string;
+      subject: { name: string; digest: Record<string, string> }[];
+      predicateType: string;
+      predicate: unknown;
+    };
     const receipt = JSON.parse(readFileSync(join(result.cwd, 'receipt.json'), 'utf8')) as { recordSetDigest: string };
     expect(statement._type).toBe('https://in-toto.io/Statement/v1');
     expect(statement.predicate).toEqual(receipt);
     // The digest anyone can recompute with sha256sum over the packet file the CLI wrote.
-    expect(statement.subject[0]).toMatchObject({ name: 'packet.txt', digest: { sha256: createHash('sha256').update(readFileSync(join(result.cwd, 'packet.txt'))).digest('hex') } });
+    expect(statement.subject[0]).toMatchObject({
+      name: 'packet.txt',
+      digest: {
+        sha256: createHash('sha256')
+          .update(readFileSync(join(result.cwd, 'packet.txt')))
+          .digest('hex'),
+      },
+    });
     expect(statement.subject[1]).toEqual({ name: 'record-set', digest: { contextCompilerRecordSet: receipt.recordSetDigest } });
     const failed = await run('compile', '--control', 'remove-provenance', '--statement-out', 'statement.intoto.json');
     expect(failed.code).toBe(EXIT.failClosed);
@@ -95,7 +107,11 @@ describe('context-compiler CLI', () => {
     const compile = async (view: string) => {
       let stdout = '';
       let stderr = '';
-      const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--view', view], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
+      const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--view', view], {
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+        cwd,
+      });
       return { code, stdout, stderr };
     };
     const diagnostic = await compile('diagnostic');
@@ -121,7 +137,11 @@ describe('context-compiler CLI', () => {
   it('judges a saved receipt against a declared change with exit 3', async () => {
     const saved = await run('compile', '--receipt-out', 'receipt.json');
     let stdout = '';
-    const code = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy', '--change', 'promote-run-0880'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    const code = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy', '--change', 'promote-run-0880'], {
+      stdout: (text) => (stdout += text),
+      stderr: () => {},
+      cwd: saved.cwd,
+    });
     expect(code).toBe(EXIT.recompileRequired);
     expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
     const unchanged = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
@@ -143,7 +163,9 @@ describe('context-compiler CLI', () => {
     const { receiptId: _id, ...body } = JSON.parse(readFileSync(join(saved.cwd, 'receipt.json'), 'utf8')) as Receipt;
     const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
     const other = body.trace.find((row) => row.id !== 'LGL-0007')?.id;
-    const trace = body.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row.id === other ? { ...row, fingerprint: flip(row.fingerprint) } : row));
+    const trace = body.trace.map((row) =>
+      row.id === 'LGL-0007' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row.id === other ? { ...row, fingerprint: flip(row.fingerprint) } : row,
+    );
     expect(body.trace.find((row) => row.id === 'LGL-0007')?.decision).toBe('excluded');
     const forged = { ...body, trace, recordSetDigest: flip(body.recordSetDigest) };
     writeFileSync(join(saved.cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
@@ -271,7 +293,10 @@ describe('context-compiler CLI', () => {
     writeFileSync(join(saved.cwd, 'v2.json'), JSON.stringify({ receiptId, ...body, schemaVersion: 'context-compiler/2' }));
     const older = { ...body, engineVersion: '0.1.0' };
     writeFileSync(join(saved.cwd, 'older-engine.json'), JSON.stringify({ receiptId: receiptIdOf(older), ...older }));
-    for (const [file, found] of [['v2.json', 'Receipt 0.2.0 (context-compiler/2)'], ['older-engine.json', 'Receipt 0.1.0 (context-compiler/4)']] as const) {
+    for (const [file, found] of [
+      ['v2.json', 'Receipt 0.2.0 (context-compiler/2)'],
+      ['older-engine.json', 'Receipt 0.1.0 (context-compiler/4)'],
+    ] as const) {
       let stderr = '';
       const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
       expect(await main(['diff', 'honest.json', file], io), file).toBe(EXIT.recompileRequired);

@@ -96,7 +96,9 @@ function hostileCases(): Case[] {
 function undeclaredMentionCases(): Case[] {
   const folder = mkdtempSync(join(tmpdir(), 'cc-one-reading-'));
   const records = [buildRecord({ id: 'FAQ-PL-12' }), buildRecord({ id: 'OPEN-2' })];
-  const lateChanges = [{ id: 'faq-required', label: 'HR says FAQ-PL-12 must be included', explanation: 'A late change of the contract.', patches: [{ op: 'mergeContract', patch: { tokenBudget: 500 } }] }];
+  const lateChanges = [
+    { id: 'faq-required', label: 'HR says FAQ-PL-12 must be included', explanation: 'A late change of the contract.', patches: [{ op: 'mergeContract', patch: { tokenBudget: 500 } }] },
+  ];
   const scenario = (id: string, recordsField: unknown) => `${JSON.stringify({ id, title: 'Undeclared', contract: buildContract(), records: recordsField, lateChanges }, null, 2)}\n`;
   writeFileSync(join(folder, 'inline.json'), scenario('inline', records));
   writeFileSync(join(folder, 'sibling.json'), scenario('sibling', 'sibling.records.jsonl'));

@@ -63,7 +63,12 @@ describe('usageError', () => {
 describe('inputError', () => {
   it('writes the error with the file, line and field it names to stderr and gives the invalid-input exit code', () => {
     const { io, out, err: errors } = capture();
-    const error = { pass: 'validate', code: 'INVALID_INPUT', message: 'b.json: 1 problem', issues: [inputIssue({ file: 'b.json', line: 1, path: 'tokensUsed' }, 'FORMAT_RULE', { problem: 'expected a number' })] } as const;
+    const error = {
+      pass: 'validate',
+      code: 'INVALID_INPUT',
+      message: 'b.json: 1 problem',
+      issues: [inputIssue({ file: 'b.json', line: 1, path: 'tokensUsed' }, 'FORMAT_RULE', { problem: 'expected a number' })],
+    } as const;
     expect(inputError(io, error)).toBe(EXIT.invalid);
     expect(errors()).toBe('error [validate] INVALID_INPUT: b.json: 1 problem\n  b.json:1: tokensUsed: expected a number\n');
     expect(out()).toBe('');

@@ -12,7 +12,12 @@ writeFileSync(join(cwd, 'contract.json'), JSON.stringify((JSON.parse(readFileSyn
 
 async function compile(progress: ((text: string | null) => void) | undefined, ...extra: string[]) {
   let stderr = '';
-  const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', ...extra], { stdout: () => {}, stderr: (text) => (stderr += text), cwd, ...(progress ? { progress } : {}) });
+  const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', ...extra], {
+    stdout: () => {},
+    stderr: (text) => (stderr += text),
+    cwd,
+    ...(progress ? { progress } : {}),
+  });
   return { code, stderr };
 }
 

@@ -66,7 +66,8 @@ async function readAll(source: AsyncIterable<string>, limit: number): Promise<st
 export async function readDocument(path: string, display: string): Promise<Result<string, CompileError>> {
   if (display === STANDARD_INPUT) {
     const text = await readAll(standardInput(), MAX_DOCUMENT_BYTES);
-    if (text === null) return err(fileError('standard input', inputIssue({ file: 'standard input', path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: MAX_DOCUMENT_BYTES / MB, limit: MAX_DOCUMENT_BYTES / MB })));
+    if (text === null)
+      return err(fileError('standard input', inputIssue({ file: 'standard input', path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: MAX_DOCUMENT_BYTES / MB, limit: MAX_DOCUMENT_BYTES / MB })));
     return ok(text);
   }
   try {

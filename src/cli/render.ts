@@ -75,8 +75,20 @@ export function renderOutcome(outcome: CompileOutcome, view: DisclosedView, user
     baselines === null
       ? [compiledRow]
       : [
-          ['naive top-k', `${baselines.naive.selected.length}`, `${baselines.naive.tokensUsed} / ${baselines.naive.tokenBudget}`, String(baselines.naive.illegal.length), list(baselines.naive.requiredMissed)],
-          ['post-filter top-k', `${baselines.postFilter.selected.length}`, `${baselines.postFilter.tokensUsed} / ${baselines.postFilter.tokenBudget}`, String(baselines.postFilter.illegal.length), list(baselines.postFilter.requiredMissed)],
+          [
+            'naive top-k',
+            `${baselines.naive.selected.length}`,
+            `${baselines.naive.tokensUsed} / ${baselines.naive.tokenBudget}`,
+            String(baselines.naive.illegal.length),
+            list(baselines.naive.requiredMissed),
+          ],
+          [
+            'post-filter top-k',
+            `${baselines.postFilter.selected.length}`,
+            `${baselines.postFilter.tokensUsed} / ${baselines.postFilter.tokenBudget}`,
+            String(baselines.postFilter.illegal.length),
+            list(baselines.postFilter.requiredMissed),
+          ],
           compiledRow,
         ];
   out.push(table(['packet', 'selected', 'tokens', 'illegal', 'required missed'], packetRows));
@@ -120,4 +132,3 @@ export function renderVerdict(verdict: ReceiptVerdict): string {
   }
   return `${lines.join('\n')}\n`;
 }
-

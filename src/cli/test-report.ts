@@ -54,7 +54,9 @@ export function renderCoverage(coverage: Coverage): string {
   const lines = ['coverage:'];
   for (const dimension of COVERAGE_DIMENSIONS) {
     const { reached, missed, percent } = coverage[dimension];
-    lines.push(`  ${DIMENSION_NAMES[dimension].padEnd(13)} ${String(percent).padStart(3)}%  ${reached.length} of ${reached.length + missed.length}${missed.length === 0 ? '' : `; never reached: ${missed.join(', ')}`}`);
+    lines.push(
+      `  ${DIMENSION_NAMES[dimension].padEnd(13)} ${String(percent).padStart(3)}%  ${reached.length} of ${reached.length + missed.length}${missed.length === 0 ? '' : `; never reached: ${missed.join(', ')}`}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -77,7 +79,12 @@ export function renderReports(reports: readonly SuiteReport[], totals: Totals, v
       }
       if (entry.passed && !verbose) continue;
       out(`${entry.passed ? 'ok  ' : 'FAIL'} ${report.result.suite} › ${entry.name}\n`);
-      for (const mismatch of entry.mismatches) out(`${mismatchLines(report.loaded, mismatch).map((text) => `     ${text}`).join('\n')}\n`);
+      for (const mismatch of entry.mismatches)
+        out(
+          `${mismatchLines(report.loaded, mismatch)
+            .map((text) => `     ${text}`)
+            .join('\n')}\n`,
+        );
     }
   }
   const { passed, failed, skipped, errors } = totals;

@@ -85,7 +85,10 @@ describe('compile --view user', () => {
           checked += 1;
           const [a, b] = await Promise.all([userOutputs(input.records, input.contract), userOutputs(changed.records, input.contract)]);
           // It compiled in-process, so every run answered with a packet or a refusal, never an input or usage error.
-          expect(a.code.every((code) => code === EXIT.ok || code === EXIT.failClosed), a.stderr).toBe(true);
+          expect(
+            a.code.every((code) => code === EXIT.ok || code === EXIT.failClosed),
+            a.stderr,
+          ).toBe(true);
           expect(b).toEqual(a);
           expect(a.text).not.toMatch(/^receipt /m);
         }),
@@ -111,7 +114,10 @@ describe('compile --view user', () => {
             userOutputsOfFile(file.text, input.contract),
             userOutputsOfFile(recordsFileOf(withOtherSecrets(input), true).text, input.contract),
           ]);
-          expect(before.code.every((code) => code === EXIT.ok || code === EXIT.failClosed), before.stderr).toBe(true);
+          expect(
+            before.code.every((code) => code === EXIT.ok || code === EXIT.failClosed),
+            before.stderr,
+          ).toBe(true);
           expect(after).toEqual(before);
           expect(other).toEqual(before);
           for (const line of input.lines) expect(JSON.stringify(after)).not.toContain(line.secret);

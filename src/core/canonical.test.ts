@@ -18,9 +18,7 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
       "string": "\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\"\\/",
       "literals": [null, true, false]
     }`;
-    expect(canonicalJson(JSON.parse(input))).toBe(
-      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
-    );
+    expect(canonicalJson(JSON.parse(input))).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
   });
 
   it('sorts the keys of section 3.2.3 by UTF-16 code units, so an astral character sorts before U+FB33', () => {
@@ -133,7 +131,15 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
     // Integer-like keys are enumerated first whatever the insertion order, so the oracle is only exact without them.
     const key = fc.string({ unit: 'grapheme-composite' }).filter((text) => !/^(0|[1-9]\d*)$/.test(text));
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ unit: 'grapheme-composite' }), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string({ unit: 'grapheme-composite' }),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 5 }),
       object: fc.dictionary(key, tie('value'), { maxKeys: 5 }),
     })).value;

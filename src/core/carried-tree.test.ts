@@ -45,10 +45,10 @@ describe('carryTree', () => {
     const base = items(6_000);
     fc.assert(
       fc.property(
-        fc.array(
-          fc.record({ kind: fc.constantFrom('replace', 'flip', 'remove', 'insert', 'append', 'truncate', 'same'), at: fc.nat(base.length - 1), text: fc.string() }),
-          { minLength: 1, maxLength: 8 },
-        ),
+        fc.array(fc.record({ kind: fc.constantFrom('replace', 'flip', 'remove', 'insert', 'append', 'truncate', 'same'), at: fc.nat(base.length - 1), text: fc.string() }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         (steps) => {
           const kept = keptTree();
           let current: Item[] = [...base];

@@ -36,7 +36,13 @@ function words(text: string): { readonly word: string; readonly start: number; r
 
 /** The ids among `ids` that a text names, as whole words, in the order they first appear. */
 export function namedRecords(text: string, ids: ReadonlySet<string>): string[] {
-  return [...new Set(words(text).filter(({ word }) => ids.has(word)).map(({ word }) => word))];
+  return [
+    ...new Set(
+      words(text)
+        .filter(({ word }) => ids.has(word))
+        .map(({ word }) => word),
+    ),
+  ];
 }
 
 /** The text with every whole-word mention of a record in `hidden` replaced by REDACTED_RECORD. */

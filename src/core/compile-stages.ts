@@ -46,7 +46,16 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
   const planned = plan(prepared.resolution, admission, ranking, prepared.missingRequired, memo);
   const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
   const receipt = attest(
-    { contract, records: prepared.resolution.records, plan: planned, packet, ranking: ranking.statistics, admission: admittedBy, controls: request.controls ?? [], lateChanges: request.lateChanges ?? [] },
+    {
+      contract,
+      records: prepared.resolution.records,
+      plan: planned,
+      packet,
+      ranking: ranking.statistics,
+      admission: admittedBy,
+      controls: request.controls ?? [],
+      lateChanges: request.lateChanges ?? [],
+    },
     memo,
   );
   const selected = planned.selected.length;

@@ -22,7 +22,10 @@ describe('compile', () => {
   });
 
   it('returns an error, not an outcome, when the inputs cannot be resolved or type-checked', () => {
-    const identities = [{ id: 'x', aliases: ['Jo'] }, { id: 'y', aliases: ['Jo'] }];
+    const identities = [
+      { id: 'x', aliases: ['Jo'] },
+      { id: 'y', aliases: ['Jo'] },
+    ];
     expect(errorOf(compiler.compile({ contract: buildContract({ subject: 'Jo', identities }), recordSet: buildRecordSet(records) })).code).toBe('AMBIGUOUS_SUBJECT');
     expect(errorOf(compiler.compile({ contract: buildContract({ typedEvidenceOnly: true }), recordSet: buildRecordSet(records) })).pass).toBe('type-check');
   });
@@ -31,7 +34,20 @@ describe('compile', () => {
     const own = await freshDriver();
     // The ranking query claims the refused record c is the best match (rows are read by rowid); admission decided c separately.
     const rowidOf = (id: string) => Number(own.all('SELECT rowid FROM records WHERE id = ?', [id])[0]?.[0]);
-    const lying = createCompiler({ ...own, all: (sql, params) => (sql.includes('-bm25(admitted_text') ? [[JSON.stringify([[rowidOf('c'), 5], [rowidOf('a'), 1]])]] : own.all(sql, params)) });
+    const lying = createCompiler({
+      ...own,
+      all: (sql, params) =>
+        sql.includes('-bm25(admitted_text')
+          ? [
+              [
+                JSON.stringify([
+                  [rowidOf('c'), 5],
+                  [rowidOf('a'), 1],
+                ]),
+              ],
+            ]
+          : own.all(sql, params),
+    });
     const request = { contract: buildContract(), recordSet: buildRecordSet(records) };
     const outcome = valueOf(lying.compile(request));
     expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);
@@ -86,6 +102,10 @@ describe('broken supersession links', () => {
   it('fail closed when a required record is among the broken ones, naming its reason', () => {
     const outcome = compileRecords([...records, buildRecord({ id: 'need', supersedes: ['NOPE'] })], { requiredRecords: ['need'] });
     expect(outcome.status).toBe('fail_closed');
-    expect(outcome.status === 'fail_closed' && outcome.failure).toMatchObject({ code: 'REQUIRED_ILLEGAL', recordId: 'need', message: 'Required record need fails the supersession gate (supersedes NOPE, not among the records): no packet is emitted.' });
+    expect(outcome.status === 'fail_closed' && outcome.failure).toMatchObject({
+      code: 'REQUIRED_ILLEGAL',
+      recordId: 'need',
+      message: 'Required record need fails the supersession gate (supersedes NOPE, not among the records): no packet is emitted.',
+    });
   });
 });

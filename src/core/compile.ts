@@ -120,7 +120,13 @@ export function createCompiler(driver: SqlDriver): Compiler {
             requiredMissed: required.filter((id) => !chosen.has(id)),
           };
         };
-        return { naive: describe('naive', top), postFilter: describe('post-filter', top.filter((id) => outcome.admitted.has(id))) };
+        return {
+          naive: describe('naive', top),
+          postFilter: describe(
+            'post-filter',
+            top.filter((id) => outcome.admitted.has(id)),
+          ),
+        };
       });
     },
     memoStats: () => compileMemo.stats(),

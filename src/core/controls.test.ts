@@ -137,12 +137,17 @@ describe('hostile scenarios', () => {
     expect(topIssue).toMatchObject({ path: 'controls[0].patches[0].patch', message: `unknown field "${key}": not part of the format` });
     expect(topIssue?.line).toBeGreaterThan(1);
     const nested = scenarioWith([]).replace('"controls": []', `"controls": [${control('c', `{"op":"mergeRecord","id":"a","patch":{"access":{"${key}":{"roles":[]}}}}`)}]`);
-    expect(errorOf(parseScenarioJson('s.json', nested, () => null)).issues?.[0]).toMatchObject({ path: 'controls[0].patches[0].patch.access', message: `unknown field "${key}": not part of the format` });
+    expect(errorOf(parseScenarioJson('s.json', nested, () => null)).issues?.[0]).toMatchObject({
+      path: 'controls[0].patches[0].patch.access',
+      message: `unknown field "${key}": not part of the format`,
+    });
   });
 
   it('refuse two controls, or two late changes, with one id', () => {
     const twice = scenarioWith([JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":1}}')), JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":2}}'))]);
-    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([expect.objectContaining({ path: 'controls[1].id', code: 'DUPLICATE_ID', message: 'duplicate id "c": first defined at [0]' })]);
+    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([
+      expect.objectContaining({ path: 'controls[1].id', code: 'DUPLICATE_ID', message: 'duplicate id "c": first defined at [0]' }),
+    ]);
     const late = scenarioWith([], [JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')), JSON.parse(control('x', '{"op":"removeRecord","id":"a"}'))]);
     expect(errorOf(parseScenarioJson('s.json', late, () => null)).issues?.[0]?.path).toBe('lateChanges[1].id');
   });

@@ -51,7 +51,15 @@ export function applyChanges(contract: Contract, given: RecordSet, changes: read
       currentContract = applied.value;
     }
   }
-  if (removed.size > 0) return ok({ contract: currentContract, recordSet: recordSetOf(checked.filter((_, index) => !removed.has(index)), recordSet.locations, recordSet) });
+  if (removed.size > 0)
+    return ok({
+      contract: currentContract,
+      recordSet: recordSetOf(
+        checked.filter((_, index) => !removed.has(index)),
+        recordSet.locations,
+        recordSet,
+      ),
+    });
   return ok({ contract: currentContract, recordSet: deriveRecordSet(recordSet, checked, positions) });
 }
 
@@ -96,7 +104,16 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
   }
   const byId = new PatchedLookup(original.byId, patched);
   if (checked.length !== original.checked.length) {
-    return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations: original.locations, successors: checked.filter(supersedesAny), unreadable: original.unreadable, duplicates: original.duplicates };
+    return {
+      records: checked.map((item) => item.record),
+      ids: checked.map((item) => item.record.id),
+      checked,
+      byId,
+      locations: original.locations,
+      successors: checked.filter(supersedesAny),
+      unreadable: original.unreadable,
+      duplicates: original.duplicates,
+    };
   }
   // Nothing added, and a patch may not rename: the ids are the original's, and only the patched positions hold new
   // records. Copying the arrays reads 100,000 references; mapping `checked` again read 100,000 records.
@@ -105,7 +122,16 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
     const position = positions.get(id);
     if (position !== undefined) records[position] = item.record;
   }
-  return { records, ids: original.ids, checked, byId, locations: original.locations, successors: successorsAfter(original, patched, checked), unreadable: original.unreadable, duplicates: original.duplicates };
+  return {
+    records,
+    ids: original.ids,
+    checked,
+    byId,
+    locations: original.locations,
+    successors: successorsAfter(original, patched, checked),
+    unreadable: original.unreadable,
+    duplicates: original.duplicates,
+  };
 }
 
 /**
@@ -166,14 +192,7 @@ class PatchedLookup implements ReadonlyMap<string, CheckedRecord> {
   }
 }
 
-function applyPatch(
-  change: Control | LateChange,
-  patch: Patch,
-  contract: Contract,
-  checked: CheckedRecord[],
-  positions: Positions,
-  removed: Set<number>,
-): Result<Contract, CompileError> {
+function applyPatch(change: Control | LateChange, patch: Patch, contract: Contract, checked: CheckedRecord[], positions: Positions, removed: Set<number>): Result<Contract, CompileError> {
   const positionOfLive = (id: string) => {
     const position = positions.get(id);
     return position === undefined || removed.has(position) ? undefined : position;

@@ -73,11 +73,7 @@ describe('what would admit or exclude a record', () => {
 
   it('adds a role, a source class and an authority class when each alone admits the record', () => {
     const contract = buildContract({ requiredRecords: [] });
-    const records = [
-      buildRecord({ id: 'ROLE', access: { roles: ['lead'] } }),
-      buildRecord({ id: 'SRC', sourceClass: 'chat' }),
-      buildRecord({ id: 'AUTH', authorityClass: 'opinion' }),
-    ];
+    const records = [buildRecord({ id: 'ROLE', access: { roles: ['lead'] } }), buildRecord({ id: 'SRC', sourceClass: 'chat' }), buildRecord({ id: 'AUTH', authorityClass: 'opinion' })];
     const request = { contract, recordSet: createRecordSet(records) };
     expect(offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([{ code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } }]);
     expect(offered(compiler, request, 'ROLE', 'user')).toEqual([]);
@@ -120,7 +116,11 @@ describe('what would admit or exclude a record', () => {
     expect(applyToContract(contract, { code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-01-01T00:00:00.000Z' } })?.asOf).toBe('2026-01-01T00:00:00.000Z');
     const added = applyToContract(contract, { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } });
     expect(added?.principals.find((p) => p.id === 'dana')?.roles).toContain('lead');
-    expect(applyToContract(added ?? contract, { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } })?.principals.find((p) => p.id === 'dana')?.roles.filter((r) => r === 'lead')).toHaveLength(1);
+    expect(
+      applyToContract(added ?? contract, { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } })
+        ?.principals.find((p) => p.id === 'dana')
+        ?.roles.filter((r) => r === 'lead'),
+    ).toHaveLength(1);
   });
 
   it(

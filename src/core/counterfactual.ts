@@ -92,7 +92,10 @@ function admittingCandidates(contract: Contract, item: CheckedRecord, asOf: numb
     } else if (gate === 'authority') {
       out.push({ suggestion: { code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: record.authorityClass } } });
     } else if (gate === 'provenance') {
-      out.push({ suggestion: { code: 'SUPPLY_PROVENANCE', args: { contentHash: contentHashOf(record.text).slice(0, 19) } }, record: { ...record, provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) } } });
+      out.push({
+        suggestion: { code: 'SUPPLY_PROVENANCE', args: { contentHash: contentHashOf(record.text).slice(0, 19) } },
+        record: { ...record, provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) } },
+      });
     }
   }
   return out;
@@ -143,7 +146,10 @@ export function counterfactuals(compiler: Compiler, request: CompileRequest, rec
     if (!outcome.ok || outcome.value.admitted.has(recordId) === admitted) continue;
     const verdict = outcome.value.trace.find((r) => r.id === recordId);
     if (verdict === undefined) continue;
-    kept.push({ ...suggestion, verifiedBy: { change: record === undefined ? 'contract' : 'record', contractFingerprint: outcome.value.receipt.contractFingerprint, decision: verdict.decision, code: verdict.code } });
+    kept.push({
+      ...suggestion,
+      verifiedBy: { change: record === undefined ? 'contract' : 'record', contractFingerprint: outcome.value.receipt.contractFingerprint, decision: verdict.decision, code: verdict.code },
+    });
   }
   return kept.sort((a, b) => compareStrings(a.code, b.code));
 }

@@ -12,8 +12,7 @@ beforeAll(async () => {
   compiler = createCompiler(await sharedDriver());
 });
 
-const secret = (id: string, overrides: RecordOverrides = {}) =>
-  buildRecord({ id, title: `Title ${id}-hidden`, text: `refund refund policy ${id}-body`, ...overrides });
+const secret = (id: string, overrides: RecordOverrides = {}) => buildRecord({ id, title: `Title ${id}-hidden`, text: `refund refund policy ${id}-body`, ...overrides });
 
 const withheldRecords = [
   secret('denied-x', { access: { labels: ['investigation'] } }),

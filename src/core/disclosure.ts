@@ -66,7 +66,8 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
   let failureMessage: string | null = null;
   if (outcome.status === 'fail_closed') {
     const { failure } = outcome;
-    const hidden = audience === 'user' && (isBoundedDisclosure(failure.code) || (failure.recordId !== undefined && withheld.has(failure.recordId)) || (failure.fact !== undefined && namesWithheld(failure.fact)));
+    const hidden =
+      audience === 'user' && (isBoundedDisclosure(failure.code) || (failure.recordId !== undefined && withheld.has(failure.recordId)) || (failure.fact !== undefined && namesWithheld(failure.fact)));
     failureMessage = hidden ? `${REASONS[failure.code].summary} The requested scope cannot be processed in this workflow.` : failure.message;
   }
   // An unreadable record may be one the caller may not see, and nothing says which: every one is counted, none named.
@@ -82,7 +83,6 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     failureMessage,
   };
 }
-
 
 /** A failure as one view words it: in the user view one about a withheld record names neither the record nor its fact. */
 export interface DisclosedFailure {

@@ -53,7 +53,11 @@ describe('a forgery cannot earn a stale verdict', () => {
     const genuine = valueOf(compiler.compile(inputs())).receipt;
     const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
     const fingerprint = withBody(genuine, { contractFingerprint: flip(genuine.contractFingerprint), recordSetDigest: flip(genuine.recordSetDigest) });
-    expect(drill(compiler, { ...inputs(), priorReceipt: fingerprint, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'contractFingerprint' }, message: expect.stringContaining('does not hash to the contract fingerprint it claims') });
+    expect(drill(compiler, { ...inputs(), priorReceipt: fingerprint, declaredChanges: [] })).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      mismatch: { path: 'contractFingerprint' },
+      message: expect.stringContaining('does not hash to the contract fingerprint it claims'),
+    });
     const listed = withBody(genuine, { selected: [...genuine.selected, 'outside'], recordSetDigest: flip(genuine.recordSetDigest) });
     expect(drill(compiler, { ...inputs(), priorReceipt: listed, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'selected' } });
   });

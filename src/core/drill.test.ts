@@ -123,7 +123,14 @@ describe('drill', () => {
     const failedClosed = drill(compiler, { ...request(cyclic, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] });
     expect(failedClosed).toMatchObject({ action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED' });
     expect(failedClosed.currentReceiptId).not.toBeNull();
-    const ambiguous = { requiredRecords: ['a'], subject: 'Jo', identities: [{ id: 'cust-1', aliases: ['Jo'] }, { id: 'cust-2', aliases: ['Jo'] }] };
+    const ambiguous = {
+      requiredRecords: ['a'],
+      subject: 'Jo',
+      identities: [
+        { id: 'cust-1', aliases: ['Jo'] },
+        { id: 'cust-2', aliases: ['Jo'] },
+      ],
+    };
     expect(drill(compiler, { ...request(baseRecords, ambiguous), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
   });
 });
@@ -223,7 +230,16 @@ describe('reperformance: forged receipts', () => {
     let refusedBySchema = 0;
     // Each mutation keeps the value's kind where it can (another code, a later date, a larger integer),
     // so that the strict schema still reads most of them and the drill has to judge them.
-    const enumerations = [Object.keys(REASONS), Object.keys(FACTS), [...GATE_ORDER], ['selected', 'excluded'], ['supported', 'contradicted', 'unknown'], ['packet', 'fail_closed'], ['bm25', 'declared'], ['human', 'agent', 'service']];
+    const enumerations = [
+      Object.keys(REASONS),
+      Object.keys(FACTS),
+      [...GATE_ORDER],
+      ['selected', 'excluded'],
+      ['supported', 'contradicted', 'unknown'],
+      ['packet', 'fail_closed'],
+      ['bm25', 'declared'],
+      ['human', 'agent', 'service'],
+    ];
     const mutate = (value: unknown, pick: number): unknown => {
       if (typeof value === 'string') {
         const kind = enumerations.find((values) => values.includes(value));

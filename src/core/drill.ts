@@ -89,7 +89,10 @@ function staleCode(prior: Receipt, current: Receipt, declaredChanges: readonly s
   if (prior.recordSetDigest !== current.recordSetDigest) return { code: 'STALE_RECORD_SET', detail: 'The record-set digest differs from the receipt.' };
   const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
   if (unapplied.length > 0) return { code: 'LATE_USER_INPUT_NOT_APPLIED', detail: `Declared after the receipt: ${unapplied.join(', ')}.` };
-  return { code: 'STALE_CONTROLS', detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].` };
+  return {
+    code: 'STALE_CONTROLS',
+    detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].`,
+  };
 }
 
 /** What a false claim the receipt makes of itself is, by its path; a row's is said by the general sentence. */
@@ -211,11 +214,24 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
 
   const diff = diffReceipts(prior, currentReceipt);
   const checked =
-    reperformance !== null ? ` ${storesLine(prior, reperformance)}`.trimEnd() : terms !== null ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.' : ' Its own inputs were not at hand, so its claims were not reperformed.';
+    reperformance !== null
+      ? ` ${storesLine(prior, reperformance)}`.trimEnd()
+      : terms !== null
+        ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.'
+        : ' Its own inputs were not at hand, so its claims were not reperformed.';
   if (now.value.status === 'fail_closed') {
-    return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
+    return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, {
+      currentReceiptId,
+      diff,
+      reperformed: reperformance === null ? null : true,
+    });
   }
-  if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
+  if (prior.outcome === 'fail_closed')
+    return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.${checked}`, {
+      currentReceiptId,
+      diff,
+      reperformed: reperformance === null ? null : true,
+    });
   const { code, detail } = staleCode(prior, currentReceipt, declaredChanges);
   return verdict('recompile_required', code, `${detail}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
 }

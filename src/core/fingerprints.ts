@@ -17,9 +17,7 @@ export function normaliseContract(contract: Contract): Contract {
     asOf: formatInstant(asOfInstant(contract)),
     principals: contract.principals.map((principal) => ({ ...principal, roles: sortedSet(principal.roles) })),
     scopes: sortedSet(contract.scopes),
-    identities: [...contract.identities]
-      .map((identity) => ({ ...identity, aliases: sortedSet(identity.aliases) }))
-      .sort((a, b) => compareStrings(a.id, b.id)),
+    identities: [...contract.identities].map((identity) => ({ ...identity, aliases: sortedSet(identity.aliases) })).sort((a, b) => compareStrings(a.id, b.id)),
     allowedSourceClasses: sortedSet(contract.allowedSourceClasses),
     allowedAuthorityClasses: sortedSet(contract.allowedAuthorityClasses),
     acceptedReviewStates: sortedSet(contract.acceptedReviewStates),

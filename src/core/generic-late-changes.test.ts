@@ -31,7 +31,10 @@ describe('generic late changes', () => {
   });
 
   it('never name a record the user view withholds, nor change when one is added or removed', () => {
-    const withheld = [buildRecord({ id: 'HELD', access: { roles: ['agent'], purposes: ['audit'], labels: [] } }), buildRecord({ id: 'DENIED', access: { roles: ['agent'], purposes: ['support'], labels: ['legal_hold'] } })];
+    const withheld = [
+      buildRecord({ id: 'HELD', access: { roles: ['agent'], purposes: ['audit'], labels: [] } }),
+      buildRecord({ id: 'DENIED', access: { roles: ['agent'], purposes: ['support'], labels: ['legal_hold'] } }),
+    ];
     const denying = buildContract({ asOf: '2026-08-30', requiredRecords: ['HELD'], denyLabels: ['legal_hold'] });
     const visible = genericLateChanges(denying, buildRecordSet(records));
     expect(genericLateChanges(denying, buildRecordSet([...withheld, ...records]))).toEqual(visible);

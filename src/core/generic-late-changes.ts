@@ -32,14 +32,7 @@ function likelyAdmitted(contract: Contract, recordSet: RecordSet): CheckedRecord
   const scopes = new Set(contract.scopes);
   const passes = (item: CheckedRecord) => {
     const { record } = item;
-    return (
-      record.project === contract.project &&
-      scopes.has(record.scope) &&
-      mayBeShown(item) &&
-      item.knownAt <= asOf &&
-      item.validFrom <= asOf &&
-      (item.validTo === null || item.validTo >= asOf)
-    );
+    return record.project === contract.project && scopes.has(record.scope) && mayBeShown(item) && item.knownAt <= asOf && item.validFrom <= asOf && (item.validTo === null || item.validTo >= asOf);
   };
   return recordSet.checked.find(passes);
 }
@@ -70,14 +63,24 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
     const { record } = target;
     const endsAt = formatInstant(asOfInstant(contract) - 1);
     changes.push(
-      change(`generic-validity-ends`, `Late: ${record.id} stops being valid`, `Record ${record.id} is found to have ceased to be valid at ${endsAt}, before the as-of ${contract.asOf}: a receipt that counted on it is stale.`, [
-        { op: 'mergeRecord', id: record.id, patch: { validTo: endsAt } },
-      ]),
+      change(
+        `generic-validity-ends`,
+        `Late: ${record.id} stops being valid`,
+        `Record ${record.id} is found to have ceased to be valid at ${endsAt}, before the as-of ${contract.asOf}: a receipt that counted on it is stale.`,
+        [{ op: 'mergeRecord', id: record.id, patch: { validTo: endsAt } }],
+      ),
     );
     const label = contract.denyLabels[0] ?? GENERIC_DENY_LABEL;
     const patches: Patch[] = [{ op: 'mergeRecord', id: record.id, patch: { access: { labels: [...new Set([...record.access.labels, label])] } } }];
     if (!contract.denyLabels.includes(label)) patches.push({ op: 'mergeContract', patch: { denyLabels: [...contract.denyLabels, label] } });
-    changes.push(change('generic-deny-label', `Late: ${record.id} is labelled ${label}`, `Record ${record.id} is given the label "${label}", which the contract denies: deny dominates every permit, so it can no longer be used.`, patches));
+    changes.push(
+      change(
+        'generic-deny-label',
+        `Late: ${record.id} is labelled ${label}`,
+        `Record ${record.id} is given the label "${label}", which the contract denies: deny dominates every permit, so it can no longer be used.`,
+        patches,
+      ),
+    );
   }
   const [principal, ...others] = contract.principals;
   if (principal) {
@@ -86,12 +89,22 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
     // A principal holds at least one role: one left with none holds a role that no record allows.
     const roles = kept.length > 0 ? kept : [`${role} (revoked)`];
     changes.push(
-      change('generic-role-revoked', `Late: ${principal.id} loses the role ${role}`, `The ${principal.kind} ${principal.id} no longer holds the role "${role}": every record it could read only through that role is now outside the authorised scope.`, [
-        { op: 'mergeContract', patch: { principals: [{ ...principal, roles }, ...others] } },
-      ]),
+      change(
+        'generic-role-revoked',
+        `Late: ${principal.id} loses the role ${role}`,
+        `The ${principal.kind} ${principal.id} no longer holds the role "${role}": every record it could read only through that role is now outside the authorised scope.`,
+        [{ op: 'mergeContract', patch: { principals: [{ ...principal, roles }, ...others] } }],
+      ),
     );
   }
   const later = dayLater(contract);
-  changes.push(change('generic-as-of-moves', `Late: the decision moves to ${later}`, `The decision is taken a day later, as of ${later} instead of ${contract.asOf}: records expire or come into force with no document changed.`, [{ op: 'mergeContract', patch: { asOf: later } }]));
+  changes.push(
+    change(
+      'generic-as-of-moves',
+      `Late: the decision moves to ${later}`,
+      `The decision is taken a day later, as of ${later} instead of ${contract.asOf}: records expire or come into force with no document changed.`,
+      [{ op: 'mergeContract', patch: { asOf: later } }],
+    ),
+  );
   return changes;
 }

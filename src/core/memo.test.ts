@@ -46,12 +46,33 @@ describe('createMemo', () => {
   it('cuts off: a value computed again and found equal is the old object', () => {
     const memo = createMemo();
     const list = items(3);
-    const parity = (key: string) => memo.revision(() => memo.map('parity', keyed(key), list, (item) => ({ even: item.value % 2 === 0 }), (a, b) => a.even === b.even));
+    const parity = (key: string) =>
+      memo.revision(() =>
+        memo.map(
+          'parity',
+          keyed(key),
+          list,
+          (item) => ({ even: item.value % 2 === 0 }),
+          (a, b) => a.even === b.even,
+        ),
+      );
     const first = parity('a');
     const second = parity('b');
     expect(second[0]).toBe(first[0]);
-    const stable = memo.revision(() => memo.stable('rows', list.map((item) => ({ ...item })), (a, b) => a.id === b.id && a.value === b.value));
-    const again = memo.revision(() => memo.stable('rows', list.map((item) => ({ ...item })), (a, b) => a.id === b.id && a.value === b.value));
+    const stable = memo.revision(() =>
+      memo.stable(
+        'rows',
+        list.map((item) => ({ ...item })),
+        (a, b) => a.id === b.id && a.value === b.value,
+      ),
+    );
+    const again = memo.revision(() =>
+      memo.stable(
+        'rows',
+        list.map((item) => ({ ...item })),
+        (a, b) => a.id === b.id && a.value === b.value,
+      ),
+    );
     expect(again[2]).toBe(stable[2]);
   });
 
@@ -69,17 +90,44 @@ describe('createMemo', () => {
     expect(declare(source, ['a'], (picked) => picked.c).inputs).toBeUndefined();
     const memo = createMemo();
     const items = [{ v: 1 }];
-    expect(memo.revision(() => memo.map('sum', declare(source, ['a'], ({ a }) => a), items, (item, a) => item.v + a))).toEqual([2]);
-    expect(memo.revision(() => memo.map('sum', declare({ ...source, a: 5 }, ['a'], ({ a }) => a), items, (item, a) => item.v + a))).toEqual([6]);
+    expect(
+      memo.revision(() =>
+        memo.map(
+          'sum',
+          declare(source, ['a'], ({ a }) => a),
+          items,
+          (item, a) => item.v + a,
+        ),
+      ),
+    ).toEqual([2]);
+    expect(
+      memo.revision(() =>
+        memo.map(
+          'sum',
+          declare({ ...source, a: 5 }, ['a'], ({ a }) => a),
+          items,
+          (item, a) => item.v + a,
+        ),
+      ),
+    ).toEqual([6]);
     expect(memo.stats().get('sum')).toEqual({ reused: 0, computed: 1 });
-    expect(memo.revision(() => memo.map('sum', declare({ ...source, a: 5, c: 'other' }, ['a'], ({ a }) => a), items, (item, a) => item.v + a))).toEqual([6]);
+    expect(
+      memo.revision(() =>
+        memo.map(
+          'sum',
+          declare({ ...source, a: 5, c: 'other' }, ['a'], ({ a }) => a),
+          items,
+          (item, a) => item.v + a,
+        ),
+      ),
+    ).toEqual([6]);
     expect(memo.stats().get('sum')).toEqual({ reused: 1, computed: 0 });
   });
 
   it('reuses a cell while its dependencies are the same, element by element', () => {
     const memo = createMemo();
     let calls = 0;
-    const sum = (deps: readonly number[]) => memo.revision(() => memo.cell('sum', deps, (given) => (calls += 1, given.reduce((a, b) => a + b, 0))));
+    const sum = (deps: readonly number[]) => memo.revision(() => memo.cell('sum', deps, (given) => ((calls += 1), given.reduce((a, b) => a + b, 0))));
     expect(sum([1, 2, 3])).toBe(6);
     expect(sum([1, 2, 3])).toBe(6);
     expect(calls).toBe(1);
@@ -109,7 +157,14 @@ describe('createMemo', () => {
     expect(sum([1, 5])).toBe(6);
     expect(calls).toEqual(['compute', 'update 3']);
     expect(memo.stats().get('sum')).toEqual({ reused: 1, computed: 1 });
-    expect(computeAll.carry('sum', [4], (numbers) => ({ value: numbers.length, reused: 0, computed: 1 }), () => ({ value: -1, reused: 0, computed: 0 }))).toBe(1);
+    expect(
+      computeAll.carry(
+        'sum',
+        [4],
+        (numbers) => ({ value: numbers.length, reused: 0, computed: 1 }),
+        () => ({ value: -1, reused: 0, computed: 0 }),
+      ),
+    ).toBe(1);
   });
 
   it('keeps nothing from a revision that the next revision did not use', () => {

@@ -214,12 +214,15 @@ export function createMemo(): Memo {
       const last = tables.get(table);
       const previous = last !== undefined && last.outputs.length === values.length ? (last.outputs as readonly V[]) : null;
       let reused = 0;
-      const kept = previous === null ? values : values.map((value, index) => {
-        const before = previous[index] as V;
-        if (before === value || !same(before, value)) return value;
-        reused += 1;
-        return before;
-      });
+      const kept =
+        previous === null
+          ? values
+          : values.map((value, index) => {
+              const before = previous[index] as V;
+              if (before === value || !same(before, value)) return value;
+              reused += 1;
+              return before;
+            });
       tables.set(table, { key: '', items: [], outputs: kept });
       count(table, reused, values.length - reused);
       return kept;

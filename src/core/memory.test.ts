@@ -10,42 +10,37 @@ const RECORDS = 20_000;
 const TOGGLES = { warm: 10, total: 200 };
 const ALLOWED_GROWTH_MB = 5;
 
-
 const WORDS = ['refund', 'policy', 'waiver', 'late', 'fee', 'ledger', 'notice', 'covenant', 'customer', 'account'];
 
 describe('memory', () => {
-  it(
-    `stays flat: after ${TOGGLES.total} toggles at ${RECORDS.toLocaleString('en-US')} records the heap is within ${ALLOWED_GROWTH_MB} MB of the heap after ${TOGGLES.warm}`,
-    async () => {
-      const records = Array.from({ length: RECORDS }, (_, index) =>
-        buildRecord({
-          id: `rec-${String(index).padStart(6, '0')}`,
-          text: Array.from({ length: 12 }, (_, word) => WORDS[(index * 7 + word * 3) % WORDS.length]).join(' '),
-          scope: index % 3 === 0 ? 'legal' : 'support',
-          access: { labels: index % 11 === 0 ? ['hr'] : [] },
-          supersedes: index % 97 === 5 ? [`rec-${String(index - 1).padStart(6, '0')}`] : [],
-        }),
-      );
-      const contract = buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 });
-      const recordSet = buildRecordSet(records);
-      const compiler = createCompiler(await freshDriver());
-      const first = valueOf(compiler.compile({ contract, recordSet }));
-      const target = first.receipt.selected[0];
-      if (target === undefined) throw new Error('nothing selected to toggle');
-      const control: Control = { id: 'deny-one', label: 'Deny one', explanation: '', patches: [{ op: 'mergeRecord', id: target, patch: { access: { labels: ['hr'] } } }] };
-      const toggle = (run: number) => {
-        const changed = run % 2 === 0 ? valueOf(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
-        const outcome = valueOf(compiler.compile(changed));
-        expect(outcome.admitted.has(target)).toBe(run % 2 === 1);
-      };
-      for (let run = 0; run < TOGGLES.warm; run += 1) toggle(run);
-      const warm = heapAfterGcMb();
-      for (let run = TOGGLES.warm; run < TOGGLES.total; run += 1) toggle(run);
-      const growth = heapAfterGcMb() - warm;
-      expect(growth).toBeLessThan(ALLOWED_GROWTH_MB);
-    },
-    240_000,
-  );
+  it(`stays flat: after ${TOGGLES.total} toggles at ${RECORDS.toLocaleString('en-US')} records the heap is within ${ALLOWED_GROWTH_MB} MB of the heap after ${TOGGLES.warm}`, async () => {
+    const records = Array.from({ length: RECORDS }, (_, index) =>
+      buildRecord({
+        id: `rec-${String(index).padStart(6, '0')}`,
+        text: Array.from({ length: 12 }, (_, word) => WORDS[(index * 7 + word * 3) % WORDS.length]).join(' '),
+        scope: index % 3 === 0 ? 'legal' : 'support',
+        access: { labels: index % 11 === 0 ? ['hr'] : [] },
+        supersedes: index % 97 === 5 ? [`rec-${String(index - 1).padStart(6, '0')}`] : [],
+      }),
+    );
+    const contract = buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 });
+    const recordSet = buildRecordSet(records);
+    const compiler = createCompiler(await freshDriver());
+    const first = valueOf(compiler.compile({ contract, recordSet }));
+    const target = first.receipt.selected[0];
+    if (target === undefined) throw new Error('nothing selected to toggle');
+    const control: Control = { id: 'deny-one', label: 'Deny one', explanation: '', patches: [{ op: 'mergeRecord', id: target, patch: { access: { labels: ['hr'] } } }] };
+    const toggle = (run: number) => {
+      const changed = run % 2 === 0 ? valueOf(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
+      const outcome = valueOf(compiler.compile(changed));
+      expect(outcome.admitted.has(target)).toBe(run % 2 === 1);
+    };
+    for (let run = 0; run < TOGGLES.warm; run += 1) toggle(run);
+    const warm = heapAfterGcMb();
+    for (let run = TOGGLES.warm; run < TOGGLES.total; run += 1) toggle(run);
+    const growth = heapAfterGcMb() - warm;
+    expect(growth).toBeLessThan(ALLOWED_GROWTH_MB);
+  }, 240_000);
 
   it('re-evaluates only the toggled record and re-hashes only the chunks its rows fall in', async () => {
     const records = Array.from({ length: 3_000 }, (_, index) => buildRecord({ id: `r${String(index).padStart(5, '0')}`, text: `refund ${WORDS[index % WORDS.length]}` }));

@@ -207,7 +207,7 @@ describe('noninterference of withheld records that cannot be read or judged', ()
     TIMEOUT_MS,
   );
 
-  it('on the issue\'s cases: a withheld duplicate of a visible id, and a withheld line that is not JSON, leave the visible record standing and show nothing', () => {
+  it("on the issue's cases: a withheld duplicate of a visible id, and a withheld line that is not JSON, leave the visible record standing and show nothing", () => {
     const contract = buildContract({ denyLabels: ['legal_hold'] });
     const visible = buildRecord({ id: 'LGL-0001', title: 'Refund policy', text: 'refund policy window' });
     const hidden = buildRecord({ id: 'LGL-0001', title: 'Merger with Acme', text: 'merger', access: { labels: ['legal_hold'] } });

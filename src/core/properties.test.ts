@@ -59,13 +59,21 @@ function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<
 describe('differential: SQL lowering and TypeScript evaluator', () => {
   // The property lives in the registry, so `npm run fuzz -- --property admission-differential` runs the same one for millions of cases.
   const differential = propertyNamed('admission-differential');
-  it(`agree on the admitted set over ${differential.testRuns} generated cases`, async () => {
-    await fc.assert(await differential.property({ openDatabase: freshDriver }), propertyParameters(differential.testRuns));
-  }, DIFFERENTIAL_TIMEOUT_MS);
+  it(
+    `agree on the admitted set over ${differential.testRuns} generated cases`,
+    async () => {
+      await fc.assert(await differential.property({ openDatabase: freshDriver }), propertyParameters(differential.testRuns));
+    },
+    DIFFERENTIAL_TIMEOUT_MS,
+  );
 
   it('uses vocabularies in which every gate both passes and fails', () => {
     const failures = new Map<GateName, number>(GATE_ORDER.map((gate) => [gate, 0]));
-    const brokenLinks = new Map<string, number>([['dangling', 0], ['self', 0], ['cycle', 0]]);
+    const brokenLinks = new Map<string, number>([
+      ['dangling', 0],
+      ['self', 0],
+      ['cycle', 0],
+    ]);
     let admittedRecords = 0;
     let totalRecords = 0;
     for (const { records, contract } of fc.sample(caseArbitrary, { numRuns: 2_000, seed: 7 })) {
@@ -182,7 +190,11 @@ describe('order independence', () => {
       fc.property(caseArbitrary, fc.integer(), ({ records, contract }, seed) => {
         const prng = createPrng(seed);
         const original = receiptBytes(compiler, contract, records);
-        const reordered = receiptBytes(compiler, shuffleContract(prng, contract), shuffled(prng, records).map((record) => shuffleRecord(prng, record)));
+        const reordered = receiptBytes(
+          compiler,
+          shuffleContract(prng, contract),
+          shuffled(prng, records).map((record) => shuffleRecord(prng, record)),
+        );
         expect(reordered).toBe(original);
       }),
       propertyParameters(300),

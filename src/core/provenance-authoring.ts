@@ -53,7 +53,9 @@ export function authorProvenance(file: string, input: string): ProvenanceAuthori
       matching += 1;
       return raw;
     }
-    filled.push(inputIssue({ file, line: lineNumber, path: 'provenance.contentHash' }, 'PROVENANCE_HASH_NOT_TEXTS', { hash, given: typeof provenance.contentHash === 'string' ? provenance.contentHash : null }));
+    filled.push(
+      inputIssue({ file, line: lineNumber, path: 'provenance.contentHash' }, 'PROVENANCE_HASH_NOT_TEXTS', { hash, given: typeof provenance.contentHash === 'string' ? provenance.contentHash : null }),
+    );
     // A BOM belongs to the file, not the record: it stays in front of the first line.
     const bom = index === 0 && line.startsWith('\uFEFF') ? '\uFEFF' : '';
     return `${bom}${JSON.stringify({ ...record, provenance: { ...provenance, contentHash: hash } })}${carriageReturn}`;

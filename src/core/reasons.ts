@@ -9,17 +9,7 @@ import { GATE_ORDER, type Decision } from './gate-names';
  * verdict carries a reason code; every trace row and failure also carries a fact: a fact id plus typed
  * arguments. The wording of both lives only here; the UI, the CLI and the docs read it from here.
  */
-export type ReasonCategory =
-  | 'selected'
-  | 'boundary'
-  | 'evidence'
-  | 'lifecycle'
-  | 'authorisation'
-  | 'planning'
-  | 'required'
-  | 'integrity'
-  | 'staleness'
-  | 'input';
+export type ReasonCategory = 'selected' | 'boundary' | 'evidence' | 'lifecycle' | 'authorisation' | 'planning' | 'required' | 'integrity' | 'staleness' | 'input';
 
 interface ReasonEntry {
   readonly category: ReasonCategory;
@@ -69,7 +59,7 @@ export const REASONS = reasons({
   ADAPTER_INCOMPLETE: { category: 'integrity', summary: 'The adapter returned no complete answer (a timeout, a dropped connection, a partial result): nothing is emitted.' },
   LOWERING_UNSUPPORTED: { category: 'integrity', summary: 'The plan cannot be lowered to the store without weakening it (an unsupported operator or limit): compilation refuses.' },
 
-  RECEIPT_CURRENT: { category: 'staleness', summary: 'Compiling the receipt\'s declared inputs, which are the current ones, reproduces it byte for byte: continue.' },
+  RECEIPT_CURRENT: { category: 'staleness', summary: "Compiling the receipt's declared inputs, which are the current ones, reproduces it byte for byte: continue." },
   STALE_CONTRACT_FINGERPRINT: { category: 'staleness', summary: 'The contract changed since the receipt: recompile before continuing.' },
   STALE_RECORD_SET: { category: 'staleness', summary: 'The records changed since the receipt: recompile before continuing.' },
   STALE_PACKET_FINGERPRINT: { category: 'staleness', summary: 'The packet the current inputs compile to differs from the receipt: recompile.' },
@@ -77,12 +67,16 @@ export const REASONS = reasons({
   LATE_USER_INPUT_NOT_APPLIED: { category: 'staleness', summary: 'A declared late change is not reflected in the receipt: recompile.' },
   RECEIPT_FAIL_CLOSED: { category: 'staleness', summary: 'The receipt records a fail-closed compilation: there is nothing to continue.' },
   RECEIPT_INVALID: { category: 'staleness', summary: 'The receipt does not hash to its own id: it was altered or is not a receipt.' },
-  RECEIPT_MISMATCH: { category: 'staleness', summary: 'Compiling the receipt\'s own declared inputs does not reproduce it: it claims what its inputs do not produce. Do not continue.' },
+  RECEIPT_MISMATCH: { category: 'staleness', summary: "Compiling the receipt's own declared inputs does not reproduce it: it claims what its inputs do not produce. Do not continue." },
   STALE_CONTROLS: { category: 'staleness', summary: 'The receipt was compiled with other controls or late changes than the current inputs: recompile.' },
   CURRENT_INPUTS_FAIL_CLOSED: { category: 'staleness', summary: 'The current inputs fail closed: block until the contract or records are fixed.' },
 
   INVALID_INPUT: { category: 'input', summary: 'A file does not match its format.' },
-  EXCLUDE_UNREADABLE: { category: 'input', summary: 'Could not be read or judged as a record (not JSON, not in the format, or a second copy of an id held by a record the caller may not see): inadmissible, and counted among the withheld in the user view.' },
+  EXCLUDE_UNREADABLE: {
+    category: 'input',
+    summary:
+      'Could not be read or judged as a record (not JSON, not in the format, or a second copy of an id held by a record the caller may not see): inadmissible, and counted among the withheld in the user view.',
+  },
   DUPLICATE_ID: { category: 'input', summary: 'Two records share one id.' },
   DANGLING_REFERENCE: { category: 'input', summary: 'A record or control names a record that does not exist.' },
   AMBIGUOUS_SUBJECT: { category: 'input', summary: "The contract's subject matches more than one identity." },
@@ -152,7 +146,10 @@ export const FACTS = facts({
   EVIDENCE_CLASS_NOT_ACCEPTED: { template: 'class {evidenceClass} is not accepted for {proposition} (accepts {accepted})', args: { evidenceClass: 'name', proposition: 'name', accepted: 'names' } },
 
   REQUIRED_PROTECTED: { template: 'required by the contract; {tokens} tokens protected before ranking', args: { tokens: 'count' } },
-  EVIDENCE_PLANNED: { template: 'accepted {evidenceClass} evidence for {propositions}; {used} of {contract.tokenBudget} tokens used', args: { evidenceClass: 'name', propositions: 'names', used: 'count' } },
+  EVIDENCE_PLANNED: {
+    template: 'accepted {evidenceClass} evidence for {propositions}; {used} of {contract.tokenBudget} tokens used',
+    args: { evidenceClass: 'name', propositions: 'names', used: 'count' },
+  },
   RANKED_SELECTED: { template: 'rank {rank} of {ranked} by {contract.ranking}; {used} of {contract.tokenBudget} tokens used', args: { rank: 'count', ranked: 'count', used: 'count' } },
   BUDGET_EXCEEDED: { template: 'needs {tokens} tokens; {remaining} of {contract.tokenBudget} remain', args: { tokens: 'count', remaining: 'count' } },
   NO_QUERY_MATCH: { template: 'no query term matches its title or text', args: {} },
@@ -258,7 +255,17 @@ export function isFactId(value: string): value is FactId {
 export type FactContext = Readonly<Record<string, string>>;
 
 /** The contract fields a fact's wording reads. */
-export const FACT_CONTEXT_FIELDS = ['asOf', 'project', 'purpose', 'scopes', 'allowedSourceClasses', 'allowedAuthorityClasses', 'acceptedReviewStates', 'tokenBudget', 'ranking'] as const satisfies readonly (keyof Contract)[];
+export const FACT_CONTEXT_FIELDS = [
+  'asOf',
+  'project',
+  'purpose',
+  'scopes',
+  'allowedSourceClasses',
+  'allowedAuthorityClasses',
+  'acceptedReviewStates',
+  'tokenBudget',
+  'ranking',
+] as const satisfies readonly (keyof Contract)[];
 
 export function factContextOf(contract: Pick<Contract, (typeof FACT_CONTEXT_FIELDS)[number]>): FactContext {
   return {
@@ -317,14 +324,17 @@ const declaredOrNone = (declared: readonly string[]) => (declared.length === 0 ?
  * a format rule's own message (zod), the JSON parser's, a file system's.
  */
 export const ISSUES = {
-  UNKNOWN_FIELDS: ({ fields, meant = [] }: { fields: readonly string[]; meant?: readonly string[] }) => `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the format${didYouMean(fields, meant)}`,
-  FIELD_MISSING: ({ expected, nullable = 'no' }: { expected: string; nullable?: string }) => `required field missing (expected ${expected}${nullable === 'yes' ? ', or null when there is none: give it as null' : ''})`,
+  UNKNOWN_FIELDS: ({ fields, meant = [] }: { fields: readonly string[]; meant?: readonly string[] }) =>
+    `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the format${didYouMean(fields, meant)}`,
+  FIELD_MISSING: ({ expected, nullable = 'no' }: { expected: string; nullable?: string }) =>
+    `required field missing (expected ${expected}${nullable === 'yes' ? ', or null when there is none: give it as null' : ''})`,
   NOT_IN_FORMAT: ({ problem, got }: { problem: string; got: string }) => `${problem} (got ${got})`,
   NOT_ONE_OF: ({ got, count, nearest }: { got: string; count: number; nearest: readonly string[] }) =>
     `not one of the ${count} allowed values (got ${got})${nearest.length === 0 ? '' : `; did you mean ${nearest.join(' or ')}?`}`,
   FORMAT_RULE: ({ problem }: { problem: string }) => problem,
   NOT_JSON: ({ problem, near }: { problem: string; near: string | null }) => `not valid JSON: ${problem}${near === null ? '' : ` near ${near}`}`,
-  DUPLICATE_KEY: ({ key, firstLine }: { key: string; firstLine: number | null }) => `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
+  DUPLICATE_KEY: ({ key, firstLine }: { key: string; firstLine: number | null }) =>
+    `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
   TOO_DEEP: ({ levels }: { levels: number }) => `nested deeper than the format allows (at most ${levels} levels)`,
   INVISIBLE_CHARACTER: ({ codePoints }: { codePoints: readonly string[] }) =>
     `holds ${codePoints.join(', ')}, ${codePoints.length === 1 ? 'a character that does' : 'characters that do'} not show or that reorder text: an identifier may not hold invisible or bidi control characters, so that no two ids look alike`,
@@ -358,7 +368,8 @@ export const ISSUES = {
   USER_VIEW_NOT_RECEIPT: () => 'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead',
   NOT_RECOGNISED: ({ start }: { start: string | null }) =>
     `not a records JSONL file, contract, scenario or receipt: ${start === null ? 'it is empty' : `it starts ${start}`}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,
-  DOCUMENT_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) => `is ${megabytes} MB; a contract, scenario or receipt may be at most ${limit} MB (records belong in a JSONL file, which is read line by line)`,
+  DOCUMENT_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) =>
+    `is ${megabytes} MB; a contract, scenario or receipt may be at most ${limit} MB (records belong in a JSONL file, which is read line by line)`,
   SUITE_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) => `is ${megabytes} MB; an expectation suite may be at most ${limit} MB`,
   ONE_RECORDS_AND_CONTRACT: () => 'drop at most one records file and one contract at a time, or a scenario that names its records file',
   FILE_UNREADABLE: ({ reason }: { reason: string }) => reason,
@@ -366,18 +377,21 @@ export const ISSUES = {
   NO_BUILTIN_SCENARIO: ({ scenario }: { scenario: string }) => `no built-in scenario ${scenario}; for a scenario file, give scenarioFile`,
   READING_FAILED: ({ failure }: { failure: string }) => `the compiler failed while reading the files, so none was loaded. ${failure}`,
 
-  SAVED_FILES_MISSING: () => 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
+  SAVED_FILES_MISSING: () =>
+    'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
   SAVED_WORKSPACE_UNREADABLE: () => 'the saved workspace is not in a format this version reads; starting from the built-in scenarios',
   AS_OF_NOT_STEPPED: ({ asOf, step }: { asOf: string; step: string }) => `cannot step the as-of ${asOf} by ${step}`,
   SUGGESTION_UNKNOWN: ({ code }: { code: string }) => `no suggested change ${code}`,
   SUGGESTION_NOT_CONTRACT: () => 'a change to the record, not to the contract: make it in the record itself',
-  LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) => `the link is ${length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${limit.toLocaleString('en-GB')}. Nothing was opened.`,
+  LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
+    `the link is ${length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${limit.toLocaleString('en-GB')}. Nothing was opened.`,
   LINK_NOT_OURS: () => 'not a share link of this version (it should start with “#share=1.”)',
   LINK_NOT_BASE64: () => 'the link is damaged: it is not base64url (was it cut or re-typed?)',
   LINK_NOT_DEFLATE: () => 'the link is damaged: its data does not decompress (was it cut short?)',
   LINK_EXPANDS_TOO_FAR: ({ limit }: { limit: string }) => `the link expands to more than ${limit}; nothing was opened`,
   LINK_NOT_JSON: () => 'the link is damaged: its data is not JSON',
-  LINK_FILES_TOO_LARGE: ({ size, limit }: { size: string; limit: string }) => `the loaded files are ${size}; a share link carries at most ${limit} of files. Use "Export scenario" and send the file instead.`,
+  LINK_FILES_TOO_LARGE: ({ size, limit }: { size: string; limit: string }) =>
+    `the loaded files are ${size}; a share link carries at most ${limit} of files. Use "Export scenario" and send the file instead.`,
   LINK_SCENARIO_UNKNOWN: ({ scenario }: { scenario: string }) => `names scenario "${scenario}", which this workspace does not have`,
   LINK_EDIT_NOT_LOADED: ({ scenario }: { scenario: string }) => `edits scenario "${scenario}", which the link does not load`,
   LINK_SELECTION_NOT_LOADED: ({ scenario }: { scenario: string }) => `selects scenario "${scenario}", which the link does not load`,

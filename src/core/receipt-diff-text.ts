@@ -84,7 +84,8 @@ export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = F
   };
   const change = ({ field, before, after }: FieldChange) => `${field} ${showValue(before)} → ${showValue(after)}`;
   // Controls and late changes are lists of ids: each is named as the words say.
-  const named = (field: string, value: unknown) => ((field === 'controls' || field === 'lateChanges') && Array.isArray(value) ? value.map((id) => (typeof id === 'string' ? words.change(id) : id)) : value);
+  const named = (field: string, value: unknown) =>
+    (field === 'controls' || field === 'lateChanges') && Array.isArray(value) ? value.map((id) => (typeof id === 'string' ? words.change(id) : id)) : value;
   const receiptChange = ({ field, before, after }: FieldChange) => `${words.field(field)} ${showValue(named(field, before))} → ${showValue(named(field, after))}`;
   add('contract', `Contract fields changed (${diff.contract.length})`, diff.contract.map(change));
   add('fields', `Receipt fields changed (${diff.fields.length})`, diff.fields.map(receiptChange));
@@ -101,7 +102,11 @@ export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = F
     `Decisions changed (${diff.decisions.length})`,
     diff.decisions.map(({ id, before, after }) => (before.code === after.code ? `${id} ${before.decision} → ${after.decision} (${after.code})` : `${id} ${before.code} → ${after.code}`)),
   );
-  add('rows', `Other trace changes (${diff.rows.length})`, diff.rows.map(({ id, fields }) => `${id}: ${fields.map(words.field).join(', ')}`));
+  add(
+    'rows',
+    `Other trace changes (${diff.rows.length})`,
+    diff.rows.map(({ id, fields }) => `${id}: ${fields.map(words.field).join(', ')}`),
+  );
   add(
     'evidence',
     `Evidence slots changed (${diff.evidence.length})`,

@@ -114,7 +114,10 @@ describe('diffReceipts on v3 receipts', () => {
       { id: 'bot', kind: 'agent', roles: ['assistant'] },
     ];
     const base = v3Receipt({ contract: { ...before.contract, principals } });
-    const roles = diffReceipts(base, v3Receipt({ contract: { ...before.contract, principals: [principals[0], { ...principals[1], roles: ['assistant', 'reader'] }, { id: 'svc', kind: 'service', roles: ['x'] }] } }));
+    const roles = diffReceipts(
+      base,
+      v3Receipt({ contract: { ...before.contract, principals: [principals[0], { ...principals[1], roles: ['assistant', 'reader'] }, { id: 'svc', kind: 'service', roles: ['x'] }] } }),
+    );
     expect(roles.contract).toEqual([
       { field: 'principals[bot].roles', before: ['assistant'], after: ['assistant', 'reader'] },
       { field: 'principals[svc]', before: null, after: { id: 'svc', kind: 'service', roles: ['x'] } },
@@ -178,8 +181,13 @@ describe('discloseDiff', () => {
     const before = v3Receipt();
     const after = v3Receipt({
       selected: ['F-102'],
-      trace: before.trace.map((item) => (item.id === 'ADD-7' ? { ...item, decision: 'excluded' as const, code: 'EXCLUDE_NOT_AUTHORISED', rank: null, score: null } : item.id === 'X9' ? { ...item, fact: 'edited' } : item)),
-      evidence: [{ proposition: 'facility_limit', state: 'supported', records: ['F-102'] }, { proposition: 'waiver_valid', state: 'supported', records: ['ADD-7'] }],
+      trace: before.trace.map((item) =>
+        item.id === 'ADD-7' ? { ...item, decision: 'excluded' as const, code: 'EXCLUDE_NOT_AUTHORISED', rank: null, score: null } : item.id === 'X9' ? { ...item, fact: 'edited' } : item,
+      ),
+      evidence: [
+        { proposition: 'facility_limit', state: 'supported', records: ['F-102'] },
+        { proposition: 'waiver_valid', state: 'supported', records: ['ADD-7'] },
+      ],
     });
     // What the caller finds withheld in either receipt (src/core/disclosure.ts): ADD-7 now, X9 by a deny.
     const withheld = new Set(['ADD-7', 'X9']);

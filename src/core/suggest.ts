@@ -32,5 +32,8 @@ export function nearestNames(word: string, candidates: Iterable<string>, limit =
   }
   scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const closest = scored[0]?.distance;
-  return scored.filter((entry) => entry.distance === closest).slice(0, limit).map((entry) => entry.name);
+  return scored
+    .filter((entry) => entry.distance === closest)
+    .slice(0, limit)
+    .map((entry) => entry.name);
 }

@@ -95,7 +95,16 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
     failure,
     withheldCount: view.withheldCount,
     withheldNotice: view.withheldNotice,
-    trace: view.rows.map((row) => ({ id: row.id, decision: row.decision, code: row.code, fact: renderFact(row, context), tokens: row.tokens, required: row.required, score: row.score, rank: row.rank })),
+    trace: view.rows.map((row) => ({
+      id: row.id,
+      decision: row.decision,
+      code: row.code,
+      fact: renderFact(row, context),
+      tokens: row.tokens,
+      required: row.required,
+      score: row.score,
+      rank: row.rank,
+    })),
   };
   const id = userViewIdOf(body);
   const document: UserViewExport = { ...body, userViewId: id };

@@ -66,7 +66,6 @@ export const STRATEGY_LABELS: Readonly<Record<StrategyId, string>> = {
   compiled: 'compiled (admit first)',
 };
 
-
 /** Required propositions this record is accepted evidence for, under the contract's classes. */
 function acceptedPropositions(contract: Contract, record: SourceRecord | undefined): string[] {
   const evidence = record?.evidence;
@@ -97,7 +96,10 @@ export function runStrategies(driver: SqlDriver, request: CompileRequest, outcom
   const compiledDisplaced = outcome.status === 'packet' ? outcome.evidence.flatMap((slot) => slot.displaced) : [];
   return [
     budgeted('naive', topK),
-    budgeted('post-filter', topK.filter((id) => admitted.has(id))),
+    budgeted(
+      'post-filter',
+      topK.filter((id) => admitted.has(id)),
+    ),
     budgeted('post-filter-overfetch', overFetched.filter((id) => admitted.has(id)).slice(0, settings.k)),
     { strategy: 'compiled', considered: [...new Set([...compiledPassed, ...compiledDisplaced])], passed: compiledPassed },
   ];
@@ -155,12 +157,7 @@ export interface MeasuredComparison {
  * Compiles one request and measures the compiled packet against the relevance-only baselines.
  * The compiler must own `driver` (created with it), so the ranking queries see the same index.
  */
-export function measureComparison(
-  compiler: Compiler,
-  driver: SqlDriver,
-  request: CompileRequest,
-  overrides: Partial<ComparisonSettings> = {},
-): Result<MeasuredComparison, CompileError> {
+export function measureComparison(compiler: Compiler, driver: SqlDriver, request: CompileRequest, overrides: Partial<ComparisonSettings> = {}): Result<MeasuredComparison, CompileError> {
   const compiled = compiler.compile(request);
   if (!compiled.ok) return err(compiled.error);
   const outcome = compiled.value;

@@ -63,9 +63,18 @@ function strategySummary(report: GrowthReport, strategy: StrategyId): string {
   const shown = strategy === 'post-filter-overfetch' ? `${label} ×${report.points[0]?.overFetch ?? ''}` : label;
   const recall = rows.map((row) => `${decimal(row.recallAtK)}`).join(', ');
   return (
-    `- **${shown}** passes ${numericSpan(rows.map((row) => row.itemsPassed), String)} records, ` +
-    `${numericSpan(rows.map((row) => row.unsafePassed), String)} of them unsafe; accepted-evidence coverage ` +
-    `${numericSpan(rows.map((row) => row.coverageSupported ?? 0), (share) => percent(share))}; recall@k by size ${recall}.`
+    `- **${shown}** passes ${numericSpan(
+      rows.map((row) => row.itemsPassed),
+      String,
+    )} records, ` +
+    `${numericSpan(
+      rows.map((row) => row.unsafePassed),
+      String,
+    )} of them unsafe; accepted-evidence coverage ` +
+    `${numericSpan(
+      rows.map((row) => row.coverageSupported ?? 0),
+      (share) => percent(share),
+    )}; recall@k by size ${recall}.`
   );
 }
 
@@ -78,7 +87,9 @@ function growthSection(report: GrowthReport): string {
   const sizes = report.points.map((point) => point.size.toLocaleString('en-GB'));
   const sizeList = sizes.length > 1 ? `${sizes.slice(0, -1).join(', ')} and ${sizes[sizes.length - 1] ?? ''}` : (sizes[0] ?? '');
   const asGenerated = report.points.every((point) => point.admittedAsGenerated);
-  const mix = Object.entries(report.blockMix).map(([category, count]) => `${count} ${category}`).join(', ');
+  const mix = Object.entries(report.blockMix)
+    .map(([category, count]) => `${count} ${category}`)
+    .join(', ');
   return `## 2. Growth
 
 \`src/eval/growth-corpus.ts\` generates, from a seed (\`createPrng\`), corpora of any multiple of ${report.blockSize}

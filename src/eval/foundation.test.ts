@@ -37,7 +37,12 @@ describe('retrieval foundation on the shipped fixtures', () => {
 
 describe('parseFoundationCorpus', () => {
   it('names the file and line of a bad record and a query that points at nothing', () => {
-    const result = parseFoundationCorpus('r.jsonl', '{"id":"a","project":"p","kind":"k","title":"t","text":"x"}\n{"id":"b"}\n', 'q.jsonl', '{"id":"q","text":"x","project":"p","entity":"e","kind":"k","relevant":["zz"]}\n');
+    const result = parseFoundationCorpus(
+      'r.jsonl',
+      '{"id":"a","project":"p","kind":"k","title":"t","text":"x"}\n{"id":"b"}\n',
+      'q.jsonl',
+      '{"id":"q","text":"x","project":"p","entity":"e","kind":"k","relevant":["zz"]}\n',
+    );
     if (result.ok) throw new Error('expected issues');
     expect(result.error.issues?.some((issue) => issue.file === 'r.jsonl' && issue.line === 2)).toBe(true);
     expect(result.error.issues?.some((issue) => issue.file === 'q.jsonl' && issue.message.includes('"zz"'))).toBe(true);

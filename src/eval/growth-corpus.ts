@@ -40,10 +40,46 @@ const PROPOSITIONS: readonly PropositionSpec[] = [
 const WRONG_CLASSES = ['email', 'case_note', 'meeting_minutes'] as const;
 const OTHER_BORROWERS = ['Boreal Freight', 'Cobalt Marine', 'Dunmore Textiles', 'Elstree Foods', 'Fenwick Haulage'] as const;
 const FILLER = [
-  'ledger', 'quarterly', 'counterparty', 'collateral', 'statement', 'branch', 'treasury', 'settlement', 'exposure', 'memo',
-  'balance', 'schedule', 'forecast', 'margin', 'invoice', 'receivable', 'payable', 'audit', 'tenor', 'pricing',
-  'hedge', 'drawdown', 'repayment', 'interest', 'guarantee', 'security', 'valuation', 'inventory', 'customer', 'supplier',
-  'cashflow', 'budget', 'reconciliation', 'committee', 'minutes', 'team', 'summary', 'update', 'figures', 'report',
+  'ledger',
+  'quarterly',
+  'counterparty',
+  'collateral',
+  'statement',
+  'branch',
+  'treasury',
+  'settlement',
+  'exposure',
+  'memo',
+  'balance',
+  'schedule',
+  'forecast',
+  'margin',
+  'invoice',
+  'receivable',
+  'payable',
+  'audit',
+  'tenor',
+  'pricing',
+  'hedge',
+  'drawdown',
+  'repayment',
+  'interest',
+  'guarantee',
+  'security',
+  'valuation',
+  'inventory',
+  'customer',
+  'supplier',
+  'cashflow',
+  'budget',
+  'reconciliation',
+  'committee',
+  'minutes',
+  'team',
+  'summary',
+  'update',
+  'figures',
+  'report',
 ] as const;
 /** Legal records the task does not need still share a word or two with it, as real neighbours do (one per proposition, to keep the terms' weights even). */
 const SHARED_WORDS = ['limit', 'open', 'waiver', 'policy'] as const;
@@ -118,8 +154,7 @@ function buildRecord(prng: Prng, id: string, draft: Draft, supersedes: readonly 
   const words = shuffle(prng, [...core, ...fillerWords(prng, prng.int(12, 48))]);
   const text = `${words.join(' ')}.`;
   const month = prng.int(1, 8);
-  const known =
-    category === 'superseded' ? date(2025, prng.int(1, 12), prng.int(1, 28)) : category === 'future' ? date(2026, prng.int(9, 12), prng.int(1, 28)) : date(2026, month, prng.int(1, 28));
+  const known = category === 'superseded' ? date(2025, prng.int(1, 12), prng.int(1, 28)) : category === 'future' ? date(2026, prng.int(9, 12), prng.int(1, 28)) : date(2026, month, prng.int(1, 28));
   const evidenceClass = category === 'wrongClass' ? prng.pick(WRONG_CLASSES) : proposition.evidenceClass;
   return {
     id,

@@ -7,7 +7,10 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   // Folded, not spread into Math.max: a spread argument list overflows the stack past about 100,000 rows.
   const widths = header.map((title, column) => rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), title.length));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -42,13 +45,16 @@ function timingOf(point: GrowthPoint): string {
 
 export function formatGrowth(report: GrowthReport): string {
   const header = ['records', 'strategy', 'passed', 'unsafe', 'cov. mentioned', 'cov. accepted', 'recall@k', 'displaced', 'tokens'];
-  const rows = report.points.flatMap((point) =>
-    comparisonRows(point).map(([strategy = '', ...rest], index) => [index === 0 ? point.size.toLocaleString('en-GB') : '', strategy, ...rest]),
-  );
+  const rows = report.points.flatMap((point) => comparisonRows(point).map(([strategy = '', ...rest], index) => [index === 0 ? point.size.toLocaleString('en-GB') : '', strategy, ...rest]));
   const timings = report.points
-    .map((point) => `${point.size.toLocaleString('en-GB')} records: ${timingOf(point)}admitted ${point.admitted} (${point.admittedAsGenerated ? 'exactly the generated legal records' : 'DIFFERS from the generated legal records'}), corpus ${point.corpusDigest.slice(0, 12)}`)
+    .map(
+      (point) =>
+        `${point.size.toLocaleString('en-GB')} records: ${timingOf(point)}admitted ${point.admitted} (${point.admittedAsGenerated ? 'exactly the generated legal records' : 'DIFFERS from the generated legal records'}), corpus ${point.corpusDigest.slice(0, 12)}`,
+    )
     .join('\n');
-  const mix = Object.entries(report.blockMix).map(([category, count]) => `${count} ${category}`).join(', ');
+  const mix = Object.entries(report.blockMix)
+    .map(([category, count]) => `${count} ${category}`)
+    .join(', ');
   return `Growth experiment (seed ${report.seed}; every ${report.blockSize} records: ${mix})\n\n${formatTable(header, rows)}\n\n${timings}\n`;
 }
 

@@ -16,7 +16,10 @@ describe('the library API', () => {
 
   it('compiles a scenario, and a contract with records given as values, to the same receipt', async () => {
     const fromScenario = await compile(scenario);
-    const records = recordsText.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const records = recordsText
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     const fromValues = await compile({ contract, records });
     if (!fromScenario.ok || !fromValues.ok) throw new Error('expected both to compile');
     expect(fromScenario.value.status).toBe('packet');

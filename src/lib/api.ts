@@ -3,15 +3,7 @@ import { discloseOutcome, type Audience } from '../core/disclosure';
 import { drill as drillReceipt, receiptIntegrity } from '../core/drill';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import {
-  parseContractJson,
-  parseReceiptJson,
-  parseRecordsJsonl,
-  parseScenarioJson,
-  validateContract,
-  type LoadedScenario,
-  type RecordSet,
-} from '../core/passes/validate';
+import { parseContractJson, parseReceiptJson, parseRecordsJsonl, parseScenarioJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
 import type { CompileOutcome, Receipt } from '../core/result';
 import type { SqlDriver } from '../core/search/driver';
@@ -129,7 +121,8 @@ function answerOf(outcome: CompileOutcome, view: Audience): CompileAnswer {
   const userView = buildUserView(outcome, discloseOutcome(outcome, 'user'));
   const diagnostic = view === 'diagnostic';
   const packetText = outcome.status === 'packet' ? (diagnostic ? packetWithManifest(outcome.packet, outcome.receipt) : userView.packetText) : null;
-  const failure = outcome.status === 'fail_closed' ? { code: outcome.failure.code, message: diagnostic ? outcome.failure.message : (userView.document.failure?.message ?? outcome.failure.code) } : null;
+  const failure =
+    outcome.status === 'fail_closed' ? { code: outcome.failure.code, message: diagnostic ? outcome.failure.message : (userView.document.failure?.message ?? outcome.failure.code) } : null;
   return {
     status: outcome.status,
     view,
@@ -195,4 +188,3 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
     },
   };
 }
-

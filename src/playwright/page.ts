@@ -377,7 +377,11 @@ export class ContextCompilerPage {
 
 /** A trace row's cells: id, decision (after its ✓ or ✗, before any ◆ badge of what changed), reason code, fact. */
 function decisionOf(cells: readonly string[]): RecordDecision {
-  const decision = (cells[1] ?? '').replace(/^[✓✗]\s*/, '').split('◆')[0]?.trim() ?? '';
+  const decision =
+    (cells[1] ?? '')
+      .replace(/^[✓✗]\s*/, '')
+      .split('◆')[0]
+      ?.trim() ?? '';
   return { id: cells[0] ?? '', decision, code: cells[2] ?? '', fact: cells[3] ?? '' };
 }
 

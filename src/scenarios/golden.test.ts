@@ -108,7 +108,9 @@ describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
       const expected: unknown = JSON.parse(readFileSync(file, 'utf8'));
       expect(actual, `fixtures/${id}/expected/${variant.name}.json differs; if the change is intended, regenerate with ${REGENERATE}`).toEqual(expected);
     }
-    const expectedNames = readdirSync(expectedFolder).map((name) => name.replace(/\.json$/, '')).sort();
+    const expectedNames = readdirSync(expectedFolder)
+      .map((name) => name.replace(/\.json$/, ''))
+      .sort();
     expect(expectedNames).toEqual(variants.map((variant) => variant.name).sort());
   });
 });

@@ -42,7 +42,8 @@ export function applyScenarioEdit(base: LoadedScenario, edit: ScenarioEdit, file
   taken('lateChanges', base.scenario.lateChanges, edit.lateChanges);
   if (issues.length > 0) return err(invalidInput(file, issues, issues.length, 'record edit'));
   // Only the replaced records are checked (hashed) again; every other keeps the check it had.
-  const checked = replaced.size === 0 ? base.recordSet.checked : base.recordSet.checked.map((item) => (replaced.has(item.record.id) ? checkRecord(replaced.get(item.record.id) as SourceRecord) : item));
+  const checked =
+    replaced.size === 0 ? base.recordSet.checked : base.recordSet.checked.map((item) => (replaced.has(item.record.id) ? checkRecord(replaced.get(item.record.id) as SourceRecord) : item));
   const recordSet = replaced.size === 0 ? base.recordSet : recordSetOf(checked, base.recordSet.locations, base.recordSet);
   const scenario = { ...base.scenario, records: [...recordSet.records], controls: [...base.scenario.controls, ...edit.controls], lateChanges: [...base.scenario.lateChanges, ...edit.lateChanges] };
   return checkChangeTexts(file, { scenario, recordSet });
@@ -82,7 +83,12 @@ export function changeFromEdit(before: SourceRecord, after: SourceRecord, id: st
 
 /** An id for a change authored from `label`, unused among `taken`: the label's words, lower-case and hyphenated. */
 export function changeIdFor(label: string, taken: ReadonlySet<string>): string {
-  const stem = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'edit';
+  const stem =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'edit';
   let id = stem;
   for (let n = 2; taken.has(id); n += 1) id = `${stem}-${n}`;
   return id;

@@ -72,7 +72,9 @@ describe('the local service', () => {
     expect(given.receipt.receiptId).toBe(byId.receipt.receiptId);
     const drilled = (await (await post('drill', { scenario: 'retry-policy', receipt: byId.receiptText })).json()) as { code: string };
     expect(drilled.code).toBe('RECEIPT_CURRENT');
-    const stale = (await (await post('drill', { scenario: 'retry-policy', lateChanges: ['promote-run-0880'], declaredChanges: ['promote-run-0880'], receipt: byId.receiptText })).json()) as { action: string };
+    const stale = (await (await post('drill', { scenario: 'retry-policy', lateChanges: ['promote-run-0880'], declaredChanges: ['promote-run-0880'], receipt: byId.receiptText })).json()) as {
+      action: string;
+    };
     expect(stale.action).toBe('recompile_required');
   });
 
@@ -105,7 +107,7 @@ describe('the local service', () => {
       [getWithHost('api/health', 'rebound.example'), 421, 'HOST_NOT_ALLOWED'],
     ];
     for (const [pending, status, code] of cases) {
-        const refused = await errorOf(await pending);
+      const refused = await errorOf(await pending);
       expect({ status: refused.status, code: refused.code }).toEqual({ status, code });
       expect(refused.text).not.toMatch(/\bat .+:\d+:\d+|Error:/);
     }

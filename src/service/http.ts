@@ -82,7 +82,8 @@ async function handleApi(options: ServiceOptions, request: IncomingMessage, resp
     return;
   }
   if (route === 'health' || route === 'openapi.json' || route === 'scenarios') {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'GET' }), { ...cors, Allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'GET' }), { ...cors, Allow: 'GET, HEAD' });
     const body = route === 'health' ? { status: 'ok', version: options.api.version } : route === 'scenarios' ? { scenarios: options.builtinIds } : openApiDocument(options.api.version);
     return sendJson(response, 200, body, cors);
   }

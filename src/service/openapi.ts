@@ -23,7 +23,11 @@ export function openApiDocument(version: string) {
       '/api/health': { get: { summary: 'The service is up, and its version', responses: { '200': { description: '{ status: "ok", version }' } } } },
       '/api/scenarios': { get: { summary: 'The built-in scenario ids', responses: { '200': { description: '{ scenarios: [id] }' } } } },
       '/api/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
-      '/api/compile': post('Compile a contract with records, or a built-in scenario with controls and late changes', REQUESTS.compile, 'The outcome (packet or fail_closed), the packet text, the receipt (diagnostic view) and the user-view document'),
+      '/api/compile': post(
+        'Compile a contract with records, or a built-in scenario with controls and late changes',
+        REQUESTS.compile,
+        'The outcome (packet or fail_closed), the packet text, the receipt (diagnostic view) and the user-view document',
+      ),
       '/api/drill': post('Judge a receipt against the current inputs (the fire drill)', REQUESTS.drill, 'The verdict: action, code, message, and the diff when stale'),
       '/api/diff': post('What changed between two receipts', REQUESTS.diff, 'The diff'),
       '/api/test': post('Run an expectation suite against the inputs given', REQUESTS.test, 'Passed and failed counts and every case with its mismatches'),
@@ -33,7 +37,9 @@ export function openApiDocument(version: string) {
         Error: {
           type: 'object',
           required: ['error'],
-          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, phase: { type: 'string' }, issues: { type: 'array' } } } },
+          properties: {
+            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, phase: { type: 'string' }, issues: { type: 'array' } } },
+          },
         },
       },
     },

@@ -52,7 +52,10 @@ const fromServiceError = (error: ServiceError): RouteAnswer => ({ status: error.
 const answer = <T>(result: Result<T, CompileError>): RouteAnswer => (result.ok ? { status: 200, body: result.value } : fromCompileError(result.error));
 
 /** A built-in scenario named by id, with the switches asked for; its files come from the caller's reader, never from a path in the request. */
-async function scenarioInputs(context: RouteContext, body: { scenario: string; controls?: readonly string[] | undefined; lateChanges?: readonly string[] | undefined }): Promise<ScenarioInputs | ServiceError> {
+async function scenarioInputs(
+  context: RouteContext,
+  body: { scenario: string; controls?: readonly string[] | undefined; lateChanges?: readonly string[] | undefined },
+): Promise<ScenarioInputs | ServiceError> {
   const found = context.builtinIds.includes(body.scenario) ? await context.readBuiltin(body.scenario) : null;
   if (found === null) return serviceError('UNKNOWN_SCENARIO', { scenario: body.scenario, known: context.builtinIds.join(', ') });
   return { scenario: found.scenario, files: found.files, controls: body.controls ?? [], lateChanges: body.lateChanges ?? [] };

@@ -15,7 +15,10 @@ describe('forwarding', () => {
     });
     expect(await api.add(2, 3)).toBe(5);
     expect(await api.greet('Ada')).toBe('hello Ada');
-    expect(calls).toEqual([['add', [2, 3]], ['greet', ['Ada']]]);
+    expect(calls).toEqual([
+      ['add', [2, 3]],
+      ['greet', ['Ada']],
+    ]);
     expect(api.add).toBe(api.add);
   });
 
@@ -25,7 +28,13 @@ describe('forwarding', () => {
   });
 
   it('calls a target by name, and refuses a name it lacks', () => {
-    const target = { twice: (n: number) => 2 * n, base: 10, plus(n: number) { return this.base + n; } };
+    const target = {
+      twice: (n: number) => 2 * n,
+      base: 10,
+      plus(n: number) {
+        return this.base + n;
+      },
+    };
     expect(callByName(target, 'twice', [4])).toBe(8);
     expect(callByName(target, 'plus', [1])).toBe(11);
     expect(() => callByName(target, 'base', [])).toThrow('no method "base"');

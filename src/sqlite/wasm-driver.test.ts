@@ -16,10 +16,12 @@ const count = () => driver.all('SELECT COUNT(*) FROM t')[0]?.[0];
 
 describe('wasm driver', () => {
   it('commits a transaction that returns and hands back its value', () => {
-    expect(driver.transaction(() => {
-      driver.exec('INSERT INTO t VALUES (1)');
-      return 'done';
-    })).toBe('done');
+    expect(
+      driver.transaction(() => {
+        driver.exec('INSERT INTO t VALUES (1)');
+        return 'done';
+      }),
+    ).toBe('done');
     expect(count()).toBe(1);
   });
 
@@ -67,10 +69,12 @@ describe('wasm driver', () => {
   it('sizes a long string exactly as TextEncoder writes it, lone surrogates included', () => {
     const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
     const pieces = fc.oneof(codeUnit, fc.constantFrom('😀', 'é', '東', 'a', '\ud800', '\udc00'));
-    fc.assert(fc.property(fc.array(pieces, { maxLength: 200 }), (parts) => {
-      const value = parts.join('');
-      expect(utf8Length(value)).toBe(new TextEncoder().encode(value).length);
-    }));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 200 }), (parts) => {
+        const value = parts.join('');
+        expect(utf8Length(value)).toBe(new TextEncoder().encode(value).length);
+      }),
+    );
     // Past the scratch buffer, a string is written into a buffer of exactly that size: none of it may be cut.
     driver.exec('CREATE TABLE long_texts (t)');
     const long = `${'\ud800x😀'.repeat(10_000)}\udc00`;
@@ -86,7 +90,10 @@ describe('wasm driver', () => {
     insert.run(['first', 'second']);
     insert.run(['third']);
     insert.finalize();
-    expect(driver.all('SELECT a, b FROM pairs ORDER BY rowid')).toEqual([['first', 'second'], ['third', null]]);
+    expect(driver.all('SELECT a, b FROM pairs ORDER BY rowid')).toEqual([
+      ['first', 'second'],
+      ['third', null],
+    ]);
   });
 
   it("reports SQLite's own message for a failed write and keeps the statement usable", () => {

@@ -16,7 +16,8 @@ const IMAGE_NOT_SAVED: DatabaseState = {
   kind: 'memory',
   reason: 'failed',
   saves: true,
-  message: 'The workspace database could not be saved on disk (its site data may have been cleared while the page was open): it is kept in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+  message:
+    'The workspace database could not be saved on disk (its site data may have been cleared while the page was open): it is kept in memory, so a reload will read, parse and index the loaded files again, which is slower.',
 };
 
 export const IN_MEMORY_DATABASE: DatabaseState = {

@@ -120,11 +120,46 @@ describe('what each recompilation changed, against the one before it', () => {
   });
 
   it('finds the same marks whether the two traces line up row for row or part after an added record', () => {
-    const view = (rows: readonly (readonly [string, TraceRow['decision']])[], withheld: readonly string[] = []): DisclosedView =>
-      ({ audience: 'user', rows: rows.map(([id, decision]) => ({ id, decision, code: decision === 'selected' ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET' }) as TraceRow), withheld: new Set(withheld), withheldCount: withheld.length, unreadable: [], withheldNotice: null, failureMessage: null });
-    const before = view([['a', 'selected'], ['b', 'excluded'], ['c', 'selected'], ['d', 'excluded']], ['w']);
-    expect([...rowMarks(before, view([['a', 'selected'], ['b', 'selected'], ['c', 'selected'], ['d', 'excluded']]))]).toEqual([['b', { kind: 'decision', before: { decision: 'excluded', code: 'EXCLUDE_BUDGET' } }]]);
-    const parted = rowMarks(before, view([['a', 'selected'], ['n', 'excluded'], ['w', 'selected'], ['b', 'excluded'], ['c', 'excluded'], ['d', 'excluded']]));
+    const view = (rows: readonly (readonly [string, TraceRow['decision']])[], withheld: readonly string[] = []): DisclosedView => ({
+      audience: 'user',
+      rows: rows.map(([id, decision]) => ({ id, decision, code: decision === 'selected' ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET' }) as TraceRow),
+      withheld: new Set(withheld),
+      withheldCount: withheld.length,
+      unreadable: [],
+      withheldNotice: null,
+      failureMessage: null,
+    });
+    const before = view(
+      [
+        ['a', 'selected'],
+        ['b', 'excluded'],
+        ['c', 'selected'],
+        ['d', 'excluded'],
+      ],
+      ['w'],
+    );
+    expect([
+      ...rowMarks(
+        before,
+        view([
+          ['a', 'selected'],
+          ['b', 'selected'],
+          ['c', 'selected'],
+          ['d', 'excluded'],
+        ]),
+      ),
+    ]).toEqual([['b', { kind: 'decision', before: { decision: 'excluded', code: 'EXCLUDE_BUDGET' } }]]);
+    const parted = rowMarks(
+      before,
+      view([
+        ['a', 'selected'],
+        ['n', 'excluded'],
+        ['w', 'selected'],
+        ['b', 'excluded'],
+        ['c', 'excluded'],
+        ['d', 'excluded'],
+      ]),
+    );
     expect([...parted]).toEqual([
       ['n', { kind: 'new' }],
       ['c', { kind: 'decision', before: { decision: 'selected', code: 'SELECTED_RANKED' } }],

@@ -38,7 +38,15 @@ describe('comparisons', () => {
     const body = { ...edited, trace: edited.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, tokens: row.tokens + 1 } : row)) };
     // An edit whose id was not computed again is refused, naming the file, before anything is compared.
     const unverified = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: JSON.stringify({ ...body, receiptId }) }, 'diagnostic');
-    expect(!unverified.ok && unverified.issues).toEqual([{ file: 'b', path: 'receiptId', code: 'RECEIPT_UNUSABLE', args: { code: 'RECEIPT_INVALID', detail: 'Its content hashes to a different id.' }, message: expect.stringMatching(/^RECEIPT_INVALID: /) }]);
+    expect(!unverified.ok && unverified.issues).toEqual([
+      {
+        file: 'b',
+        path: 'receiptId',
+        code: 'RECEIPT_UNUSABLE',
+        args: { code: 'RECEIPT_INVALID', detail: 'Its content hashes to a different id.' },
+        message: expect.stringMatching(/^RECEIPT_INVALID: /),
+      },
+    ]);
     const reIded = JSON.stringify({ ...body, receiptId: receiptIdOf(body) });
     const diagnostic = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: reIded }, 'diagnostic');
     const user = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: reIded }, 'user');

@@ -86,12 +86,17 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     const { outcome, request } = compiled;
     return {
       view: disclosed(compiled, audience),
-      packets: { naive: baselines?.naive.selected ?? null, postFilter: baselines?.postFilter.selected ?? null, compiled: outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [] },
+      packets: {
+        naive: baselines?.naive.selected ?? null,
+        postFilter: baselines?.postFilter.selected ?? null,
+        compiled: outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [],
+      },
       titleOf: (id) => request.recordSet.byId.get(id)?.record.title ?? id,
     };
   };
 
-  const marksOf = (compiled: LastCompile, audience: Audience): ChangeMarks | null => (compiled.before ? changeMarks(compiled.before.serial, markSide(compiled.before, audience), markSide(compiled, audience)) : null);
+  const marksOf = (compiled: LastCompile, audience: Audience): ChangeMarks | null =>
+    compiled.before ? changeMarks(compiled.before.serial, markSide(compiled.before, audience), markSide(compiled, audience)) : null;
 
   const baselinesAtHand = (compiled: LastCompile): boolean => corpus.atHand(compiled.scenarioKey, compiled.request.recordSet.records.length);
 

@@ -54,7 +54,15 @@ function titleOf(recordSet: RecordSet, id: string): string {
 }
 
 /** `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it shows. */
-export function compileView(compiled: Compiled, source: ViewSource, userView: UserView | null, baselines: Baselines | null, baselineIndexing: { readonly done: number; readonly total: number } | null, attempts: readonly EvidenceAttempts[] | null, marks: ChangeMarks | null = null): CompileView {
+export function compileView(
+  compiled: Compiled,
+  source: ViewSource,
+  userView: UserView | null,
+  baselines: Baselines | null,
+  baselineIndexing: { readonly done: number; readonly total: number } | null,
+  attempts: readonly EvidenceAttempts[] | null,
+  marks: ChangeMarks | null = null,
+): CompileView {
   const { outcome, request } = compiled;
   const { view } = source;
   const required = new Set(request.contract.requiredRecords);
@@ -70,7 +78,14 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
   const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive'], naive: Baselines['naive']): PacketColumn => {
     const illegal = new Set(baseline.illegal);
     const rows = codesOf(outcome, baseline.selected);
-    const entries: ColumnEntry[] = baseline.selected.map((id) => ({ id, title: titleOf(request.recordSet, id), tokens: tokensOf(id), required: required.has(id), illegal: illegal.has(id), code: rows.get(id)?.code ?? 'EXCLUDE_BUDGET' }));
+    const entries: ColumnEntry[] = baseline.selected.map((id) => ({
+      id,
+      title: titleOf(request.recordSet, id),
+      tokens: tokensOf(id),
+      required: required.has(id),
+      illegal: illegal.has(id),
+      code: rows.get(id)?.code ?? 'EXCLUDE_BUDGET',
+    }));
     return {
       kind,
       emitted: true,
@@ -87,7 +102,8 @@ export function compileView(compiled: Compiled, source: ViewSource, userView: Us
   const receipt = outcome.receipt;
   const context = factContextOf(receipt.contract);
   const failure = userView ? userView.failure : disclosedFailure(outcome, view, context);
-  const packetEntries: ColumnEntry[] = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false, code: entry.code })) : [];
+  const packetEntries: ColumnEntry[] =
+    outcome.status === 'packet' ? outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false, code: entry.code })) : [];
   const compiledColumn: PacketColumn =
     outcome.status === 'packet'
       ? {

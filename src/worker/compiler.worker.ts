@@ -60,10 +60,12 @@ const own = {
   // Answered before SQLite loads, so the page can watch this worker from its first moment.
   holdLifeline: (name: string) =>
     new Promise<void>((held, refused) => {
-      navigator.locks.request(name, () => {
-        held();
-        return new Promise<never>(() => undefined);
-      }).catch(refused);
+      navigator.locks
+        .request(name, () => {
+          held();
+          return new Promise<never>(() => undefined);
+        })
+        .catch(refused);
     }),
   rememberedResult: () => remembered,
   start: (restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void) => {
@@ -73,8 +75,16 @@ const own = {
     return restoring.then(({ snapshot }) => snapshot);
   },
   // Files cross as File objects; the session reads named blobs.
-  loadFiles: async (files: readonly File[], onProgress: (progress: LoadProgress) => void) => (await session()).loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress),
-  openSuites: async (files: readonly File[], audience: Audience) => (await session()).openSuites(files.map((file) => ({ name: file.name, blob: file })), audience),
+  loadFiles: async (files: readonly File[], onProgress: (progress: LoadProgress) => void) =>
+    (await session()).loadFiles(
+      files.map((file) => ({ name: file.name, blob: file })),
+      onProgress,
+    ),
+  openSuites: async (files: readonly File[], audience: Audience) =>
+    (await session()).openSuites(
+      files.map((file) => ({ name: file.name, blob: file })),
+      audience,
+    ),
 } satisfies Partial<CompilerApi>;
 
 // Checked here, not at run time: the session answers every other method with the API's arguments and results.

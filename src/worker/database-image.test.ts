@@ -17,7 +17,10 @@ const nothingBetween = async () => undefined;
 function sourceWith(count: number, label = 'note'): Database {
   const db = memory();
   db.exec('CREATE TABLE notes (text TEXT NOT NULL)');
-  db.exec({ sql: "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?2) INSERT INTO notes SELECT ?1 || value || printf('%.1000c', 'x') FROM n", bind: [label, count] });
+  db.exec({
+    sql: "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?2) INSERT INTO notes SELECT ?1 || value || printf('%.1000c', 'x') FROM n",
+    bind: [label, count],
+  });
   return db;
 }
 
@@ -45,7 +48,10 @@ describe('the database image on disk', () => {
     const restored = memory();
     images.restoreInto(restored);
     // Three times the image: the buffer is reallocated at least once.
-    restored.exec({ sql: "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?1) INSERT INTO notes SELECT 'grown' || value || printf('%.1000c', 'y') FROM n", bind: [300] });
+    restored.exec({
+      sql: "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?1) INSERT INTO notes SELECT 'grown' || value || printf('%.1000c', 'y') FROM n",
+      bind: [300],
+    });
     expect(Number(restored.selectValue('PRAGMA page_count')) * Number(restored.selectValue('PRAGMA page_size'))).toBeGreaterThan(saved * 3);
     // SQLite caps a deserialized database at 1 GiB unless told otherwise; the limit reads back as raised.
     const limit = sqlite3.wasm.alloc(8);
@@ -120,7 +126,9 @@ describe('the database image on disk', () => {
   it('says how large the image was when the disk refused it', async () => {
     const refusing = { ...memoryImageFiles(), write: async () => Promise.reject(new DOMException('over quota', 'QuotaExceededError')) };
     const source = sourceWith(20);
-    const failure = await createDatabaseImages(sqlite3, refusing).save(source, 64 * 1024, nothingBetween).catch((error: unknown) => error);
+    const failure = await createDatabaseImages(sqlite3, refusing)
+      .save(source, 64 * 1024, nothingBetween)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ImageNotSaved);
     expect((failure as ImageNotSaved).bytes).toBe(Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')));
     expect((failure as ImageNotSaved).reason).toBeInstanceOf(DOMException);

@@ -144,7 +144,10 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
         if (nextPage > pages) return undefined;
         const last = Math.min(pages, nextPage + pagesPerChunk - 1);
         // One blob per chunk: a row per page through the wasm boundary took three times as long.
-        const chunk = source.selectValue("SELECT CAST(group_concat(data, x'') AS BLOB) FROM (SELECT data FROM sqlite_dbpage('main') WHERE pgno BETWEEN ? AND ? ORDER BY pgno)", [nextPage, last]) as Uint8Array;
+        const chunk = source.selectValue("SELECT CAST(group_concat(data, x'') AS BLOB) FROM (SELECT data FROM sqlite_dbpage('main') WHERE pgno BETWEEN ? AND ? ORDER BY pgno)", [
+          nextPage,
+          last,
+        ]) as Uint8Array;
         nextPage = last + 1;
         return chunk;
       },

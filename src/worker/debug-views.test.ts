@@ -130,7 +130,8 @@ describe('debugger views in the worker', () => {
           const decisions = new Map(session.queryTrace(everyRow(audience)).rows.map((row) => [row.id, row.decision]));
           for (const slot of attemptsIn(compiled.view)) {
             const attempts = [];
-            for (let offset = 0; offset < slot.total; offset += ATTEMPTS_PAGE) attempts.push(...(session.evidenceAttempts(compiled.view.compilation, slot.proposition, audience, offset)?.attempts ?? []));
+            for (let offset = 0; offset < slot.total; offset += ATTEMPTS_PAGE)
+              attempts.push(...(session.evidenceAttempts(compiled.view.compilation, slot.proposition, audience, offset)?.attempts ?? []));
             expect(attempts).toHaveLength(slot.total);
             for (const attempt of attempts) {
               const inspected = session.inspectRecord(attempt.id, audience);
@@ -149,7 +150,9 @@ describe('debugger views in the worker', () => {
   it('a compile view carries the first page of attempts with their total; the rest come a page at a time, and not from a replaced compilation', async () => {
     const session = await newSession();
     const claimants = ATTEMPTS_PAGE * 2 + 20;
-    const lines = Array.from({ length: claimants }, (_, index) => JSON.stringify({ ...buildRecord({ id: `claim-${String(index).padStart(3, '0')}` }), evidence: { class: 'case_note', supports: ['waiver_valid'], contradicts: [] } }));
+    const lines = Array.from({ length: claimants }, (_, index) =>
+      JSON.stringify({ ...buildRecord({ id: `claim-${String(index).padStart(3, '0')}` }), evidence: { class: 'case_note', supports: ['waiver_valid'], contradicts: [] } }),
+    );
     const loaded = await session.loadFiles([{ name: 'claimants.jsonl', blob: new Blob([lines.join('\n')]) }], () => undefined);
     expect(loaded.status).toBe('loaded');
     const compiled = session.compile('diagnostic');
@@ -214,7 +217,12 @@ describe('debugger views in the worker', () => {
     expect(Object.fromEntries(coverage.map((item) => [item.proposition, item.state]))).toEqual(states);
     expect(coverage.find((item) => item.proposition === 'waiver_granted')).toMatchObject({ supporting: ['R-2'], contradicting: ['R-1'] });
     // Answered is supported, nothing else: every proposition the decision waits on is open in the column too.
-    expect(coverage.filter((item) => item.state !== 'supported').map((item) => item.proposition).sort()).toEqual([...compiled.view.decisionBlockedBy].sort());
+    expect(
+      coverage
+        .filter((item) => item.state !== 'supported')
+        .map((item) => item.proposition)
+        .sort(),
+    ).toEqual([...compiled.view.decisionBlockedBy].sort());
   });
 
   it('pins a baseline and diffs later compilations against it, marking the trace rows that changed', async () => {
@@ -350,8 +358,14 @@ function everyInstantStops(records: readonly CheckedRecord[], withheld: Readonly
   };
   return {
     asOf: asOfText,
-    before: instants.filter((at) => at < asOf).slice(-AS_OF_STOPS_EACH_SIDE).map(stop),
-    after: instants.filter((at) => at > asOf).slice(0, AS_OF_STOPS_EACH_SIDE).map(stop),
+    before: instants
+      .filter((at) => at < asOf)
+      .slice(-AS_OF_STOPS_EACH_SIDE)
+      .map(stop),
+    after: instants
+      .filter((at) => at > asOf)
+      .slice(0, AS_OF_STOPS_EACH_SIDE)
+      .map(stop),
     total: instants.length,
     lockedBy: null,
   };

@@ -81,7 +81,13 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
     { field: 'sourceClass', value: record.sourceClass },
     { field: 'authorityClass', value: record.authorityClass },
     { field: 'reviewState', value: record.reviewState },
-    { field: 'provenance', value: record.provenance === null ? '(none)' : `${record.provenance.origin}, ${record.provenance.contentHash.slice(0, 19)}… (${checked.provenanceVerified ? 'matches the text' : 'does not match the text'})` },
+    {
+      field: 'provenance',
+      value:
+        record.provenance === null
+          ? '(none)'
+          : `${record.provenance.origin}, ${record.provenance.contentHash.slice(0, 19)}… (${checked.provenanceVerified ? 'matches the text' : 'does not match the text'})`,
+    },
     { field: 'sensitivity', value: record.sensitivity },
     { field: 'access.roles', value: list(record.access.roles) },
     { field: 'access.purposes', value: list(record.access.purposes) },
@@ -163,7 +169,10 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
   return propositions.map((proposition, position) => {
     const all = (byOutcome[position] as Claim[][]).flatMap((claims) => claims.sort((a, b) => compareStrings(a.id, b.id)));
     const shown = all.slice(offset, offset + ATTEMPTS_PAGE);
-    const rows = rowsOf(view.rows, shown.map((claim) => claim.id));
+    const rows = rowsOf(
+      view.rows,
+      shown.map((claim) => claim.id),
+    );
     // Facts are rendered for the window only: rendering thousands that are never shown cost the worker too.
     const attempts = shown.map(({ id, evidenceClass, claim, outcome: outcomeOf }) => {
       const row = rows.get(id) as TraceRow;
@@ -254,10 +263,12 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   let total = 0;
   for (let index = 0; index < count; index += 1) if (index === 0 || instants[index] !== instants[index - 1]) total += 1;
   const before: number[] = [];
-  for (let index = partitionPoint(instants, (at) => at < asOf) - 1; index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE; index -= 1) if (before[before.length - 1] !== instants[index]) before.push(instants[index] as number);
+  for (let index = partitionPoint(instants, (at) => at < asOf) - 1; index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE; index -= 1)
+    if (before[before.length - 1] !== instants[index]) before.push(instants[index] as number);
   before.reverse();
   const after: number[] = [];
-  for (let index = partitionPoint(instants, (at) => at <= asOf); index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1) if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
+  for (let index = partitionPoint(instants, (at) => at <= asOf); index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1)
+    if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
 
   // Only the stops sent are filled in with their records.
   const byInstant = new Map<number, { id: string; kind: Kind }[]>([...before, ...after].map((at) => [at, []]));

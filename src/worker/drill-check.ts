@@ -20,7 +20,15 @@ export function checkAgainstCurrent({ compiler, workspace, compilations }: { rea
   return (prior: Receipt, declaredChanges: readonly string[]): VerdictView => {
     const request = compilations.prepare(union(workspace.selection.lateChanges, declaredChanges));
     if (!request.ok) {
-      return { action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED', message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`, priorReceiptId: prior.receiptId, currentReceiptId: null, reperformed: null, diff: null };
+      return {
+        action: 'block',
+        code: 'CURRENT_INPUTS_FAIL_CLOSED',
+        message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`,
+        priorReceiptId: prior.receiptId,
+        currentReceiptId: null,
+        reperformed: null,
+        diff: null,
+      };
     }
     const loaded = workspace.effective(workspace.currentEntry());
     const own = prepareScenario(loaded, { controls: prior.controls, lateChanges: prior.lateChanges });

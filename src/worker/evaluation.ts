@@ -72,7 +72,11 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
     }
   }
 
-  const compare = (experiment: 'seed000' | 'scenario', onProgress: (progress: EvaluationProgress) => void, input: () => Promise<Result<{ loaded: LoadedScenario; selection: Pick<Selection, 'controls' | 'lateChanges'> }, CompileError>>) =>
+  const compare = (
+    experiment: 'seed000' | 'scenario',
+    onProgress: (progress: EvaluationProgress) => void,
+    input: () => Promise<Result<{ loaded: LoadedScenario; selection: Pick<Selection, 'controls' | 'lateChanges'> }, CompileError>>,
+  ) =>
     exclusive<ScenarioComparison>(async (checkpoint) => {
       const report = throttled(experiment, onProgress);
       const started = deps.clock();

@@ -70,7 +70,12 @@ describe('the Tests panel runs in the worker', () => {
     const diagnostic = runs.run(screen()).suites[0]?.cases ?? [];
     expect(diagnostic[0]?.mismatches.some((mismatch) => mismatch.subject === `record ${withheld}: decision`)).toBe(true);
     const [hidden, absent] = runs.run(screen([], 'user')).suites[0]?.cases ?? [];
-    const shape = (entry: typeof hidden) => ({ passed: entry?.passed, notChecked: entry?.notChecked, records: entry?.mismatches.map((mismatch) => mismatch.record), actual: entry?.mismatches.map((mismatch) => mismatch.actual) });
+    const shape = (entry: typeof hidden) => ({
+      passed: entry?.passed,
+      notChecked: entry?.notChecked,
+      records: entry?.mismatches.map((mismatch) => mismatch.record),
+      actual: entry?.mismatches.map((mismatch) => mismatch.actual),
+    });
     expect(shape(hidden)).toEqual(shape(absent));
     expect(shape(hidden)).toEqual({ passed: false, notChecked: 1, records: [null], actual: [expect.not.stringContaining(withheld)] });
   });

@@ -70,14 +70,22 @@ function caseView(loaded: LoadedSuite, result: CaseResult): CaseView {
   return {
     name: result.name,
     passed: result.passed,
-    mismatches: result.mismatches.map((mismatch) => ({ place: placeOf(loaded, mismatch.path), subject: mismatch.subject, expected: mismatch.expected, actual: mismatch.actual, record: mismatch.record ?? null, field: fieldOf(mismatch.path) })),
+    mismatches: result.mismatches.map((mismatch) => ({
+      place: placeOf(loaded, mismatch.path),
+      subject: mismatch.subject,
+      expected: mismatch.expected,
+      actual: mismatch.actual,
+      record: mismatch.record ?? null,
+      field: fieldOf(mismatch.path),
+    })),
     notChecked: result.notChecked.length,
   };
 }
 
 function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | null {
   const { inputs } = loaded.suite;
-  if (inputs.scenario !== undefined) return inputs.scenario === scenario.scenario.id ? null : `Written for the built-in scenario ${inputs.scenario}; run on the inputs on screen (${scenario.scenario.id}).`;
+  if (inputs.scenario !== undefined)
+    return inputs.scenario === scenario.scenario.id ? null : `Written for the built-in scenario ${inputs.scenario}; run on the inputs on screen (${scenario.scenario.id}).`;
   const written = inputs.scenarioFile ?? `${inputs.records ?? ''} with ${inputs.contract ?? ''}`;
   return `Written for ${written}; run on the inputs on screen (${scenario.scenario.id}).`;
 }

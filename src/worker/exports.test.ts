@@ -43,7 +43,9 @@ describe('exports', () => {
     const user = session.disclose('user');
     if (!user.ok) throw new Error(user.error.message);
     const visible = new Set(session.queryTrace({ audience: 'user', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.map((row) => row.id));
-    const withheld = session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.filter((row) => !visible.has(row.id));
+    const withheld = session
+      .queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 })
+      .rows.filter((row) => !visible.has(row.id));
     expect(withheld.length).toBeGreaterThan(0);
     // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must not.
     const receipt = session.receiptJson() ?? '';

@@ -24,7 +24,15 @@ export function createExports({ workspace, compilations, tests }: { readonly wor
       const last = compilations.last();
       if (!last || last.outcome.status !== 'packet') return null;
       const { packet, receipt } = last.outcome;
-      const common = { view: audience, packetFingerprint: receipt.packetFingerprint, contractFingerprint: receipt.contractFingerprint, tokensUsed: packet.tokensUsed, tokenBudget: packet.tokenBudget, entries: packet.entries, body: packet.body };
+      const common = {
+        view: audience,
+        packetFingerprint: receipt.packetFingerprint,
+        contractFingerprint: receipt.contractFingerprint,
+        tokensUsed: packet.tokensUsed,
+        tokenBudget: packet.tokenBudget,
+        entries: packet.entries,
+        body: packet.body,
+      };
       if (audience === 'user') {
         const userView = compilations.userViewOf(last);
         return canonicalJson({ ...common, userViewId: userView.id, text: userView.packetText });
@@ -52,7 +60,17 @@ export function createExports({ workspace, compilations, tests }: { readonly wor
     exportScenario(): ScenarioExport {
       const entry = workspace.currentEntry();
       const { scenario, recordSet } = workspace.effective(entry);
-      const file = { id: scenario.id, title: scenario.title, description: scenario.description, contract: scenario.contract, records: recordSet.records, controls: scenario.controls, lateChanges: scenario.lateChanges, ...(scenario.tour ? { tour: scenario.tour } : {}), ...tests.exported() };
+      const file = {
+        id: scenario.id,
+        title: scenario.title,
+        description: scenario.description,
+        contract: scenario.contract,
+        records: recordSet.records,
+        controls: scenario.controls,
+        lateChanges: scenario.lateChanges,
+        ...(scenario.tour ? { tour: scenario.tour } : {}),
+        ...tests.exported(),
+      };
       return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: workspace.contractEdits.has(entry.key) };
     },
   };

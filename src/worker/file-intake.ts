@@ -4,7 +4,16 @@ import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKi
 import { invalidInput } from '../core/format/input-issues';
 import type { ExpectationSuite } from '../core/format/expectation';
 import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue, type JsonLocator } from '../core/format/json-text';
-import { createJsonlRecordReader, joinScenarioRecords, parseContractJson, parseReceiptJson, parseScenarioJson, type JsonlRecordReader, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import {
+  createJsonlRecordReader,
+  joinScenarioRecords,
+  parseContractJson,
+  parseReceiptJson,
+  parseScenarioJson,
+  type JsonlRecordReader,
+  type LoadedScenario,
+  type RecordSet,
+} from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import { inputIssue, issuesOf } from '../core/reasons';
 import type { Receipt } from '../core/result';
@@ -46,7 +55,10 @@ export async function detectBlobKind(file: NamedBlob): Promise<{ recognised: Rec
 
 /** Why a file was not recognised, with what it starts with (escaped), so a wrong file is easy to spot. */
 function unrecognised(file: string, head: string): InputIssue {
-  const start = head.replace(/^\uFEFF/, '').trimStart().slice(0, 40);
+  const start = head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 40);
   return inputIssue({ file, path: '(root)' }, 'NOT_RECOGNISED', { start: start === '' ? null : quoteValue(start) });
 }
 
@@ -168,7 +180,12 @@ function summaryOf(error: CompileError, file: string, recognised: RecognisedKind
 
 /** A suite over the size a document may have, refused before it is read. */
 export function suiteTooLarge({ name, blob }: NamedBlob): CompileError {
-  return invalidInput(name, [inputIssue({ file: name, path: '(root)' }, 'SUITE_TOO_LARGE', { megabytes: Math.round(blob.size / 2 ** 20), limit: MAX_DOCUMENT_BYTES / 2 ** 20 })], 1, 'expectation suite');
+  return invalidInput(
+    name,
+    [inputIssue({ file: name, path: '(root)' }, 'SUITE_TOO_LARGE', { megabytes: Math.round(blob.size / 2 ** 20), limit: MAX_DOCUMENT_BYTES / 2 ** 20 })],
+    1,
+    'expectation suite',
+  );
 }
 
 const keyFor = (id: string) => `loaded:${id}`;
@@ -216,7 +233,10 @@ export async function intakeFiles(
     if (suite !== null) {
       if (suite.ok) suites.push(suite.value);
       else {
-        summaries.push({ file: file.name, message: `read as an expectation suite: ${suite.error.message.startsWith(`${file.name}: `) ? suite.error.message.slice(file.name.length + 2) : suite.error.message}` });
+        summaries.push({
+          file: file.name,
+          message: `read as an expectation suite: ${suite.error.message.startsWith(`${file.name}: `) ? suite.error.message.slice(file.name.length + 2) : suite.error.message}`,
+        });
         for (const issue of issuesOf(suite.error, { file: file.name, path: '(root)' })) issues.push(issue);
       }
       continue;
@@ -288,7 +308,20 @@ export async function intakeFiles(
     } else if (kind === 'contract') {
       const parsed = parseContractJson(file.name, text);
       if (!parsed.ok) refuse(parsed.error, file.name, recognised);
-      else contracts.push({ key: keyFor(file.name), loaded: { scenario: { ...base.loaded.scenario, id: file.name, title: parsed.value.task, description: `Contract ${file.name} against the records of ${base.loaded.scenario.title}.`, contract: parsed.value }, recordSet: base.loaded.recordSet } });
+      else
+        contracts.push({
+          key: keyFor(file.name),
+          loaded: {
+            scenario: {
+              ...base.loaded.scenario,
+              id: file.name,
+              title: parsed.value.task,
+              description: `Contract ${file.name} against the records of ${base.loaded.scenario.title}.`,
+              contract: parsed.value,
+            },
+            recordSet: base.loaded.recordSet,
+          },
+        });
     } else {
       const parsed = parseReceiptJson(file.name, text);
       if (!parsed.ok) refuse(parsed.error, file.name, recognised);
@@ -311,7 +344,15 @@ export async function intakeFiles(
     entries.push({
       key: keyFor(looseFile.name),
       loaded: {
-        scenario: { ...owner, id: looseFile.name, title: `${owner.contract.task} · ${looseFile.name}`, description: `Records ${looseFile.name}${contract ? ` under contract ${contract.key.slice('loaded:'.length)}` : ` under the contract of ${base.loaded.scenario.title}`}.`, records: looseFile.name, controls: [], lateChanges: [] },
+        scenario: {
+          ...owner,
+          id: looseFile.name,
+          title: `${owner.contract.task} · ${looseFile.name}`,
+          description: `Records ${looseFile.name}${contract ? ` under contract ${contract.key.slice('loaded:'.length)}` : ` under the contract of ${base.loaded.scenario.title}`}.`,
+          records: looseFile.name,
+          controls: [],
+          lateChanges: [],
+        },
         recordSet: looseRecords,
       },
     });

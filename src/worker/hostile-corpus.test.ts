@@ -70,7 +70,8 @@ async function check(entry: HostileCase) {
       expect({ exit: compiled.view.status === 'fail_closed' ? 2 : 0, code }).toEqual({ exit: wanted.exit, code: wanted.code });
       if (compiled.view.status === 'fail_closed') expect(compiled.view.packetText).toBeNull();
       const text = unreadable.map(formatIssue).join('\n');
-      if (wanted.at && unreadable.length > 0) expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
+      if (wanted.at && unreadable.length > 0)
+        expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
       if (wanted.message && unreadable.length > 0) expect(text).toContain(wanted.message);
     }
   }

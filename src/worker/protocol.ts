@@ -235,7 +235,6 @@ export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSn
 
 export type EvaluationExperiment = 'seed000' | 'scenario' | 'growth' | 'foundation';
 
-
 export interface EvaluationProgress {
   readonly experiment: EvaluationExperiment;
   /** What the worker is doing now, e.g. "10,000 records: indexing". */

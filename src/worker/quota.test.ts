@@ -22,7 +22,9 @@ describe('a full disk', () => {
   });
 
   it('names any other failure without calling it a full disk', async () => {
-    expect(await databaseFullMessage(new Error('disk I/O error'), 10, async () => ({ quota: 1e9, usage: 0 }))).toBe('The workspace database could not be saved on disk (disk I/O error): everything is loaded, but a reload will read, parse and index the loaded files again.');
+    expect(await databaseFullMessage(new Error('disk I/O error'), 10, async () => ({ quota: 1e9, usage: 0 }))).toBe(
+      'The workspace database could not be saved on disk (disk I/O error): everything is loaded, but a reload will read, parse and index the loaded files again.',
+    );
     expect(await databaseFullMessage(new Error('disk I/O error'), 10)).toMatch(/^The workspace database could not be saved on disk/);
   });
 

@@ -67,7 +67,10 @@ describe('record editing', () => {
     const before = compiled(session);
     // SEC-0042 is for security engineers only: a control that grants it to the chain's roles admits it.
     const record = recordOf(session, 'SEC-0042');
-    const authored = await session.editRecord({ id: 'SEC-0042', value: { ...record, access: { ...record.access, roles: ['payments_engineer', 'design_assistant'] } }, as: 'control', label: 'Grant SEC-0042 to the team' }, 'diagnostic');
+    const authored = await session.editRecord(
+      { id: 'SEC-0042', value: { ...record, access: { ...record.access, roles: ['payments_engineer', 'design_assistant'] } }, as: 'control', label: 'Grant SEC-0042 to the team' },
+      'diagnostic',
+    );
     expect(authored).toMatchObject({ ok: true, message: 'Added the control “Grant SEC-0042 to the team” (grant-sec-0042-to-the-team): it applies the edit of SEC-0042 when switched on.' });
     expect(compiled(session)).toEqual(before);
     await session.select({ scenarioKey: 'retry-policy', controls: ['grant-sec-0042-to-the-team'], lateChanges: [] });
@@ -102,7 +105,10 @@ describe('record editing', () => {
     const again = await session.editRecord({ id, value: { ...recordOf(session, id), tokens: 1 }, as: 'late-change', label: `Retire ${id}` }, 'diagnostic');
     expect(again).toMatchObject({ ok: true, message: expect.stringContaining(`(${changeId}-2)`) });
     expect(await session.editRecord({ id, value: recordOf(session, id), as: 'control', label: 'Nothing' }, 'diagnostic')).toMatchObject({ ok: false, issues: [{ code: 'EDIT_CHANGES_NOTHING' }] });
-    expect(await session.editRecord({ id, value: { ...recordOf(session, id), tokens: 2 }, as: 'control', label: ' ' }, 'diagnostic')).toMatchObject({ ok: false, issues: [{ path: 'label', code: 'EDIT_NEEDS_LABEL' }] });
+    expect(await session.editRecord({ id, value: { ...recordOf(session, id), tokens: 2 }, as: 'control', label: ' ' }, 'diagnostic')).toMatchObject({
+      ok: false,
+      issues: [{ path: 'label', code: 'EDIT_NEEDS_LABEL' }],
+    });
   });
 
   it('in the user view, opens no record that view withholds', async () => {
@@ -113,7 +119,10 @@ describe('record editing', () => {
     expect(opened.ids).not.toContain('SEC-0042');
     expect(opened.ids).toContain('ADR-0234');
     const record = recordOf(session, 'SEC-0042');
-    expect(await session.editRecord({ id: 'SEC-0042', value: record, as: 'revision' }, 'user')).toMatchObject({ ok: false, issues: [{ path: 'id', message: 'no record "SEC-0042" in this view to edit' }] });
+    expect(await session.editRecord({ id: 'SEC-0042', value: record, as: 'revision' }, 'user')).toMatchObject({
+      ok: false,
+      issues: [{ path: 'id', message: 'no record "SEC-0042" in this view to edit' }],
+    });
   });
 
   it('keeps the edit in force with the saved workspace and in a share link', async () => {

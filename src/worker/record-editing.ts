@@ -97,7 +97,11 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
       history.revisions = [...history.revisions.slice(0, history.at), { base: entry.loaded, edit: next.edit, loaded: applied.value }];
       history.at += 1;
       const kind = input.as === 'control' ? 'control' : 'late change';
-      return inForce(entry, history, next.changeId === null ? `Edited ${before.id} (revision ${history.at}).` : `Added the ${kind} “${input.label ?? ''}” (${next.changeId}): it applies the edit of ${before.id} when switched on.`);
+      return inForce(
+        entry,
+        history,
+        next.changeId === null ? `Edited ${before.id} (revision ${history.at}).` : `Added the ${kind} “${input.label ?? ''}” (${next.changeId}): it applies the edit of ${before.id} when switched on.`,
+      );
     },
 
     async undoRecordEdit(): Promise<RecordEditResult> {
@@ -121,7 +125,13 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
 type NextEdit = { readonly ok: true; readonly edit: ScenarioEdit; readonly changeId: string | null } | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 /** The scenario's edit with this record edit added: the record replaced, or a control or late change that applies it. */
-function nextEdit(current: ScenarioEdit, before: SourceRecord, after: SourceRecord, input: RecordEditInput, scenario: { readonly controls: readonly { id: string }[]; readonly lateChanges: readonly { id: string }[] }): NextEdit {
+function nextEdit(
+  current: ScenarioEdit,
+  before: SourceRecord,
+  after: SourceRecord,
+  input: RecordEditInput,
+  scenario: { readonly controls: readonly { id: string }[]; readonly lateChanges: readonly { id: string }[] },
+): NextEdit {
   if (input.as === 'revision') {
     if (JSON.stringify(before) === JSON.stringify(after)) return { ok: false, issues: [inputIssue({ file: 'record', path: '(root)' }, 'EDIT_CHANGES_NOTHING')] };
     return { ok: true, edit: withRecord(current, after), changeId: null };

@@ -48,7 +48,13 @@ const onePass = (text: string) => streamRecords(file(text), () => undefined, nev
 const manyLines = (count: number) =>
   Array.from({ length: count }, (_, index) => {
     const id = `r${index}`;
-    const varied = index % 3 === 0 && { subject: 'cust-9', relevance: -0.125, validTo: '2027-01-01T09:30:00+02:00', supersedes: [`old-${index}`], evidence: { class: 'email', supports: ['p1'], contradicts: ['p2'] } };
+    const varied = index % 3 === 0 && {
+      subject: 'cust-9',
+      relevance: -0.125,
+      validTo: '2027-01-01T09:30:00+02:00',
+      supersedes: [`old-${index}`],
+      evidence: { class: 'email', supports: ['p1'], contradicts: ['p2'] },
+    };
     return `${JSON.stringify(buildRecord({ id, text: `${id} ✓ é 😀 "quoted"\t`, ...varied }))}\n`;
   }).join('');
 
@@ -88,7 +94,10 @@ describe('reading a records file in pieces from both ends at once', () => {
   it('words a problem in any piece as one pass does, lines counted from the start of the file', async () => {
     const ids = Array.from({ length: 30 }, (_, index) => `r${index}`);
     for (const broken of [3, 27]) {
-      const text = lines(ids).split('\n').map((item, index) => (index === broken ? '{"id": 1}' : item)).join('\n');
+      const text = lines(ids)
+        .split('\n')
+        .map((item, index) => (index === broken ? '{"id": 1}' : item))
+        .join('\n');
       const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
       expect(result).toEqual(await onePass(text));
       expect(result.ok && result.value.unreadable.map((item) => item.location.line)).toEqual([broken + 1]);

@@ -166,10 +166,15 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
           const index = front;
           front += 1;
           const piece = pieces[index] as Blob;
-          const part = await readPart(piece, name, (done) => {
-            frontBytes = done;
-            report();
-          }, signal);
+          const part = await readPart(
+            piece,
+            name,
+            (done) => {
+              frontBytes = done;
+              report();
+            },
+            signal,
+          );
           frontBytes = 0;
           piecesDone += piece.size;
           if (part.ok) parts[index] = part.value;

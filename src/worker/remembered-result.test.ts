@@ -158,7 +158,10 @@ describe('a session remembering the result it showed', () => {
 });
 
 describe('reading a remembered result back', () => {
-  const entryFor = (saved: SavedWorkspace): RememberedEntry => ({ key: inputsKeyOf(BUILD, saved) ?? '', result: { view: { receiptId: 'r', userViewId: null } as never, firstPage: { offset: 0, rows: [], matched: 0, total: 0 } } });
+  const entryFor = (saved: SavedWorkspace): RememberedEntry => ({
+    key: inputsKeyOf(BUILD, saved) ?? '',
+    result: { view: { receiptId: 'r', userViewId: null } as never, firstPage: { offset: 0, rows: [], matched: 0, total: 0 } },
+  });
   const stored = (workspaceValue: unknown, remembered: unknown, filesMissing = false): WorkspaceStorage & ResultMemory => ({
     read: async () => ({ workspace: workspaceValue, filesMissing }),
     write: async () => undefined,

@@ -13,7 +13,10 @@ import type { RememberedEntry, ResultMemory, WorkspaceStorage } from './workspac
  */
 
 /** Only the envelope is checked here: the key names the build that wrote the result, and a build reads what it wrote. */
-const rememberedEntrySchema = z.object({ key: z.string(), result: z.object({ view: z.object({ receiptId: z.string().nullable(), userViewId: z.string().nullable() }), firstPage: z.object({ rows: z.array(z.unknown()) }) }) });
+const rememberedEntrySchema = z.object({
+  key: z.string(),
+  result: z.object({ view: z.object({ receiptId: z.string().nullable(), userViewId: z.string().nullable() }), firstPage: z.object({ rows: z.array(z.unknown()) }) }),
+});
 
 /** The key of the inputs `workspace` compiles from, or null when one of its loads cannot be named (no database id). */
 export function inputsKeyOf(build: string, workspace: SavedWorkspace): string | null {

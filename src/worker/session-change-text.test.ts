@@ -43,7 +43,15 @@ describe('scenario text names no record the view withholds', () => {
           title: 'Named',
           contract: buildContract(),
           records: [buildRecord({ id: 'SECRET-1' }), buildRecord({ id: 'OPEN-2' })],
-          controls: [{ id: 'budget', label: 'Tighten the budget', explanation: 'Leaves out (SECRET-1), a record some callers may not read.', patches: [{ op: 'mergeContract', patch: { tokenBudget: 5 } }], ...(mentions ? { mentions } : {}) }],
+          controls: [
+            {
+              id: 'budget',
+              label: 'Tighten the budget',
+              explanation: 'Leaves out (SECRET-1), a record some callers may not read.',
+              patches: [{ op: 'mergeContract', patch: { tokenBudget: 5 } }],
+              ...(mentions ? { mentions } : {}),
+            },
+          ],
         },
         null,
         2,
@@ -51,9 +59,20 @@ describe('scenario text names no record the view withholds', () => {
     const refused = parseScenarioJson('named.scenario.json', scenario(), () => null);
     if (refused.ok) throw new Error('accepted an undeclared mention');
     expect(refused.error.issues).toEqual([
-      { file: 'named.scenario.json', line: expect.any(Number), path: 'controls[0].explanation', code: 'CHANGE_NAMES_UNDECLARED', args: { record: 'SECRET-1', change: 'budget' }, message: expect.stringContaining('names record SECRET-1, which budget neither patches nor lists in "mentions"') },
+      {
+        file: 'named.scenario.json',
+        line: expect.any(Number),
+        path: 'controls[0].explanation',
+        code: 'CHANGE_NAMES_UNDECLARED',
+        args: { record: 'SECRET-1', change: 'budget' },
+        message: expect.stringContaining('names record SECRET-1, which budget neither patches nor lists in "mentions"'),
+      },
     ]);
-    expect(refused.error.issues?.[0]?.line).toBe(scenario().split('\n').findIndex((line) => line.includes('"explanation"')) + 1);
+    expect(refused.error.issues?.[0]?.line).toBe(
+      scenario()
+        .split('\n')
+        .findIndex((line) => line.includes('"explanation"')) + 1,
+    );
     expect(parseScenarioJson('named.scenario.json', scenario(['SECRET-1']), () => null).ok).toBe(true);
   });
 });

@@ -80,7 +80,9 @@ describe('file intake in the worker session', () => {
   it('names the key, line and path of a duplicate key in a records line (not a record) and refuses it in a receipt', async () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
     const records = await unreadableLines('dup.jsonl', `${line({ id: 'a' })}\n${twice}\n`);
-    expect(records).toEqual([{ file: 'dup.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' }]);
+    expect(records).toEqual([
+      { file: 'dup.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' },
+    ]);
     const session = await newSession();
     session.compile('diagnostic');
     const receipt = (session.receiptJson() ?? '').replace('"outcome":"packet"', '"outcome":"packet","outcome":"fail_closed"');

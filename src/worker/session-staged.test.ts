@@ -18,7 +18,11 @@ import { memoryStorage } from './test-support/memory-storage';
 const SIZE = BACKGROUND_CORPUS_FROM + 500;
 const recordsFile = (prefix: string) => ({
   name: `${prefix}.jsonl`,
-  blob: new Blob([Array.from({ length: SIZE }, (_, position) => JSON.stringify(buildRecord({ id: `${prefix}-${position}`, text: `retry timeouts ${position % 5 === 0 ? 'failover drill' : 'note'} ${position}` }))).join('\n')]),
+  blob: new Blob([
+    Array.from({ length: SIZE }, (_, position) =>
+      JSON.stringify(buildRecord({ id: `${prefix}-${position}`, text: `retry timeouts ${position % 5 === 0 ? 'failover drill' : 'note'} ${position}` })),
+    ).join('\n'),
+  ]),
 });
 
 const viewOf = (response: CompileResponse | null) => {
@@ -118,13 +122,17 @@ describe('a large workspace in the session', () => {
     expect(snapshot.scenarios.map((scenario) => scenario.key)).not.toContain('loaded:second.jsonl');
     const after = viewOf(session.compile('diagnostic'));
     expect(after.receiptId).toBe(before.receiptId);
-    expect(viewOf(await session.awaitBaselines(after.compilation, () => undefined)).columns).toEqual(viewOf(await (async () => {
-      const fresh = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
-      await fresh.start();
-      await fresh.loadFiles([recordsFile('first')], () => undefined);
-      const view = viewOf(fresh.compile('diagnostic'));
-      return fresh.awaitBaselines(view.compilation, () => undefined);
-    })()).columns);
+    expect(viewOf(await session.awaitBaselines(after.compilation, () => undefined)).columns).toEqual(
+      viewOf(
+        await (async () => {
+          const fresh = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+          await fresh.start();
+          await fresh.loadFiles([recordsFile('first')], () => undefined);
+          const view = viewOf(fresh.compile('diagnostic'));
+          return fresh.awaitBaselines(view.compilation, () => undefined);
+        })(),
+      ).columns,
+    );
   });
 
   it('cancels while reading', async () => {
@@ -161,7 +169,14 @@ describe('a workspace whose database survives a reload', () => {
     };
     const storage = memoryStorage();
     const before = opened();
-    const first = createSession({ compiler: createCompiler(before.driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(before.driver), image: before.image });
+    const first = createSession({
+      compiler: createCompiler(before.driver),
+      storage,
+      builtins: readBuiltinScenarios(),
+      database: { kind: 'opfs' },
+      records: createRecordStore(before.driver),
+      image: before.image,
+    });
     await first.start();
     const phases = new Set<string>();
     expect((await first.loadFiles([recordsFile('kept')], ({ phase }) => phases.add(phase))).status).toBe('loaded');
@@ -180,7 +195,14 @@ describe('a workspace whose database survives a reload', () => {
     performance.clearMarks();
     const after = opened();
     expect(images.restoreInto(after.db)).toBe(true);
-    const second = createSession({ compiler: createCompiler(after.driver), storage, builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(after.driver), image: after.image });
+    const second = createSession({
+      compiler: createCompiler(after.driver),
+      storage,
+      builtins: readBuiltinScenarios(),
+      database: { kind: 'opfs' },
+      records: createRecordStore(after.driver),
+      image: after.image,
+    });
     const snapshot = await second.start();
     expect(snapshot.selection.scenarioKey).toBe('loaded:kept.jsonl');
     expect(performance.getEntriesByName('cc:read-records')).toHaveLength(0);
@@ -205,7 +227,14 @@ describe('a workspace whose database survives a reload', () => {
     performance.clearMeasures();
     const driver = await freshDriver();
     const image = { save: async () => 0, clear: () => undefined };
-    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver), image });
+    const session = createSession({
+      compiler: createCompiler(driver),
+      storage: memoryStorage(),
+      builtins: readBuiltinScenarios(),
+      database: { kind: 'opfs' },
+      records: createRecordStore(driver),
+      image,
+    });
     await session.start();
     expect((await session.loadFiles([recordsFile('first')], () => undefined)).status).toBe('loaded');
     const compiled = viewOf(session.compile('diagnostic'));
@@ -231,12 +260,24 @@ describe('a workspace whose database survives a reload', () => {
     performance.clearMeasures();
     const driver = await freshDriver();
     const refusing = { save: async () => Promise.reject(new ImageNotSaved(1024, new Error('SQLITE_IOERR_WRITE'))), clear: () => undefined };
-    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver), image: refusing, estimateStorage: async () => ({ quota: 1e12, usage: 0 }) });
+    const session = createSession({
+      compiler: createCompiler(driver),
+      storage: memoryStorage(),
+      builtins: readBuiltinScenarios(),
+      database: { kind: 'opfs' },
+      records: createRecordStore(driver),
+      image: refusing,
+      estimateStorage: async () => ({ quota: 1e12, usage: 0 }),
+    });
     await session.start();
     expect((await session.loadFiles([recordsFile('refused')], () => undefined)).status).toBe('loaded');
-    await vi.waitFor(async () => expect((await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' }), { timeout: 30_000 });
+    await vi.waitFor(async () => expect((await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' }), {
+      timeout: 30_000,
+    });
     const snapshot = await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] });
-    expect(snapshot.databaseNotice).toBe('The workspace database could not be saved on disk (SQLITE_IOERR_WRITE): everything is loaded, but a reload will read, parse and index the loaded files again.');
+    expect(snapshot.databaseNotice).toBe(
+      'The workspace database could not be saved on disk (SQLITE_IOERR_WRITE): everything is loaded, but a reload will read, parse and index the loaded files again.',
+    );
     expect(session.compile('diagnostic').ok).toBe(true);
   });
 

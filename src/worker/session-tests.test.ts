@@ -35,7 +35,12 @@ describe('the session runs the Tests panel', () => {
     const [defaults] = red?.suites[0]?.cases ?? [];
     expect(defaults?.passed).toBe(false);
     // The budget is too tight for the required decision: the compiler refuses, and the case says so.
-    expect(defaults?.mismatches[0]).toMatchObject({ field: 'outcome', place: expect.stringMatching(/^line \d+: cases\[0\]\.expect\.outcome$/), expected: 'packet', actual: expect.stringMatching(/^fail_closed /) });
+    expect(defaults?.mismatches[0]).toMatchObject({
+      field: 'outcome',
+      place: expect.stringMatching(/^line \d+: cases\[0\]\.expect\.outcome$/),
+      expected: 'packet',
+      actual: expect.stringMatching(/^fail_closed /),
+    });
   });
 
   it('knows a suite by its shape under any name, refuses a bad one with its file, line and field, and never saves one with the files', async () => {
@@ -47,7 +52,13 @@ describe('the session runs the Tests panel', () => {
     expect(refused.status === 'rejected' && refused.summaries[0]?.message).toMatch(/^read as an expectation suite: not a valid expectation suite/);
     writes.length = 0;
     const scenario = JSON.stringify({ ...JSON.parse(session.exportScenario().json), id: 'mine' });
-    const both = await session.loadFiles([{ name: 'mine.scenario.json', blob: blob(scenario) }, { name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], () => undefined);
+    const both = await session.loadFiles(
+      [
+        { name: 'mine.scenario.json', blob: blob(scenario) },
+        { name: 'poison-controls.expect.json', blob: blob(shippedSuite) },
+      ],
+      () => undefined,
+    );
     expect(both).toMatchObject({ status: 'loaded', suites: ['poison-controls.expect.json'] });
     const saved = writes.at(-1) as { loads: { files: { name: string }[] }[] };
     expect(saved.loads.flatMap((load) => load.files.map((file) => file.name))).toEqual(['mine.scenario.json']);
@@ -58,7 +69,13 @@ describe('the session runs the Tests panel', () => {
   it('opens and closes suites from the panel, keeps the good ones of a mixed open, and forgets them all on a reset', async () => {
     const session = await started();
     const good = JSON.stringify({ suite: 'g', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'a packet', expect: { outcome: 'packet' } }] });
-    const opened = await session.openSuites([{ name: 'good.expect.json', blob: blob(good) }, { name: 'bad.expect.json', blob: blob('{ "suite": ') }], 'diagnostic');
+    const opened = await session.openSuites(
+      [
+        { name: 'good.expect.json', blob: blob(good) },
+        { name: 'bad.expect.json', blob: blob('{ "suite": ') },
+      ],
+      'diagnostic',
+    );
     expect(opened.ok).toBe(false);
     expect(!opened.ok && opened.issues[0]?.file).toBe('bad.expect.json');
     expect(opened.view.suites.map((suite) => suite.file)).toEqual(['good.expect.json']);
@@ -70,7 +87,8 @@ describe('the session runs the Tests panel', () => {
 
   it('in the user view, a case about a withheld record reads as one about a record not there', async () => {
     const session = await started();
-    const suite = (id: string) => JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'c', expect: { records: { [id]: { decision: 'selected' } }, selected: { includes: [id] } } }] });
+    const suite = (id: string) =>
+      JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'c', expect: { records: { [id]: { decision: 'selected' } }, selected: { includes: [id] } } }] });
     const shape = async (id: string) => {
       await session.openSuites([{ name: 's.expect.json', blob: blob(suite(id)) }], 'user');
       const [entry] = session.runTests('user')?.suites[0]?.cases ?? [];

@@ -115,7 +115,6 @@ export async function encodeShareFragment(workspace: SharedWorkspace): Promise<s
   return `${SHARE_FRAGMENT_PREFIX}${toBase64Url(compressed ?? new Uint8Array())}`;
 }
 
-
 /** Reads a fragment back, refusing anything too long, not ours, corrupt or not in the schema: like any file. */
 export async function decodeShareFragment(fragment: string): Promise<Result<SharedWorkspace, InputIssue[]>> {
   if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) {

@@ -54,7 +54,10 @@ describe('share links', () => {
 
   it('carry loaded files (a scenario and its records file) and reproduce their receipt', async () => {
     const { session } = await newSession();
-    const loaded = await session.loadFiles([file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))], noProgress);
+    const loaded = await session.loadFiles(
+      [file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))],
+      noProgress,
+    );
     expect(loaded.status).toBe('loaded');
     const sent = session.compile('diagnostic');
     if (!sent.ok) throw new Error(sent.error.message);
@@ -82,7 +85,10 @@ describe('share links', () => {
 
   it('that throws while its files are read (a worker limit) leaves the workspace as it was', async () => {
     const { session } = await newSession();
-    const loaded = await session.loadFiles([file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))], noProgress);
+    const loaded = await session.loadFiles(
+      [file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))],
+      noProgress,
+    );
     expect(loaded.status).toBe('loaded');
     const link = await session.createShareLink();
     if (!link.ok) throw new Error(link.message);
@@ -117,7 +123,10 @@ describe('share links', () => {
       [link.fragment.slice(0, -12), /damaged/],
       [`share=1.${'A'.repeat(MAX_SHARE_FRAGMENT_CHARS)}`, /share links are limited to 200,000/],
       ['share=2.AAAA', /not a share link of this version/],
-      [await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: ['no-such-control'], lateChanges: [] } }), /switches on no-such-control, which scenario "retry-policy" does not declare/],
+      [
+        await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: ['no-such-control'], lateChanges: [] } }),
+        /switches on no-such-control, which scenario "retry-policy" does not declare/,
+      ],
       [await encodeShareFragment({ version: 1, loads: [], contractEdits: { 'retry-policy': { task: '' } }, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] } }), /./],
     ] as const;
     for (const [fragment, message] of refusals) {
@@ -129,7 +138,10 @@ describe('share links', () => {
     }
     // A field the format does not know is named like any file's.
     const foreign = await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, extra: true } as SharedWorkspace);
-    expect(await session.openShareLink(foreign)).toEqual({ ok: false, issues: [{ file: 'share link', path: '(root)', code: 'FORMAT_RULE', args: { problem: 'Unrecognized key: "extra"' }, message: expect.stringContaining('extra') }] });
+    expect(await session.openShareLink(foreign)).toEqual({
+      ok: false,
+      issues: [{ file: 'share link', path: '(root)', code: 'FORMAT_RULE', args: { problem: 'Unrecognized key: "extra"' }, message: expect.stringContaining('extra') }],
+    });
 
     const after = session.compile('diagnostic');
     if (!before.ok || !after.ok) throw new Error('compile failed');

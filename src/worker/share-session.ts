@@ -41,7 +41,9 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const { selection, contractEdits } = workspace;
       const shared: SharedWorkspace = {
         version: 1,
-        loads: await Promise.all(workspace.loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
+        loads: await Promise.all(
+          workspace.loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) })),
+        ),
         contractEdits: Object.fromEntries(contractEdits),
         ...(recordEdits === undefined ? {} : { recordEdits }),
         selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
@@ -49,7 +51,11 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         ...(shown ? { screen: screenOf(shown, comparisons.pinnedInputs(), drill.shared()) } : {}),
       };
       const fragment = await encodeShareFragment(shared);
-      if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) return { ok: false, message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.` };
+      if (fragment.length > MAX_SHARE_FRAGMENT_CHARS)
+        return {
+          ok: false,
+          message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.`,
+        };
       return { ok: true, fragment, fileBytes, files: workspace.loads.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
     },
 

@@ -84,7 +84,8 @@ export function reopenScreen(screen: SharedScreen, compiler: Compiler, workspace
     return compiled.ok ? compiled.value : null;
   };
   const pinned = screen.baseline && compile(screen.baseline, 'pinned baseline');
-  const baseline = pinned && screen.baseline ? { receipt: pinned.receipt, inputs: screen.baseline, pin: baselinePin(loadedOf(screen.baseline.scenarioKey)?.scenario.title ?? '', pinned.asOf, pinned.receipt) } : null;
+  const baseline =
+    pinned && screen.baseline ? { receipt: pinned.receipt, inputs: screen.baseline, pin: baselinePin(loadedOf(screen.baseline.scenarioKey)?.scenario.title ?? '', pinned.asOf, pinned.receipt) } : null;
   let frozen: ReopenedScreen['frozen'] = null;
   if (screen.drill) {
     const lateChangeIds = new Set(workspace.effective(workspace.currentEntry()).scenario.lateChanges.map((change) => change.id));

@@ -49,7 +49,15 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
 }
 
 /** Rows `offset` on (at most `limit`, and never more than MAX_TRACE_WINDOW) of a filtered and sorted trace, as the page renders them. */
-export function traceWindow(rows: readonly TraceRow[], total: number, context: FactContext, changes: ReadonlyMap<string, TraceChange>, offset: number, limit: number, marks: ReadonlyMap<string, RowMark> = new Map()): TracePage {
+export function traceWindow(
+  rows: readonly TraceRow[],
+  total: number,
+  context: FactContext,
+  changes: ReadonlyMap<string, TraceChange>,
+  offset: number,
+  limit: number,
+  marks: ReadonlyMap<string, RowMark> = new Map(),
+): TracePage {
   const start = Math.max(0, Math.floor(offset));
   const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
   return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null, marks.get(row.id) ?? null)), matched: rows.length, total };

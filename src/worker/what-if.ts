@@ -40,7 +40,12 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
         const whatIf = await compiler;
         // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no longer on screen.
         if (compilations.last() !== last) return { ok: false, message: 'The inputs changed: inspect the record again.' };
-        const suggestions = counterfactuals(whatIf, last.request, id, audience).map((suggestion) => ({ code: suggestion.code, args: suggestion.args, text: renderSuggestion(suggestion), verifiedBy: suggestion.verifiedBy }));
+        const suggestions = counterfactuals(whatIf, last.request, id, audience).map((suggestion) => ({
+          code: suggestion.code,
+          args: suggestion.args,
+          text: renderSuggestion(suggestion),
+          verifiedBy: suggestion.verifiedBy,
+        }));
         return { ok: true, compilation: last.serial, id, admitted: last.outcome.admitted.has(id), suggestions };
       },
 

@@ -63,10 +63,22 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
   };
   const inMemory = (state: DatabaseState): WorkspaceDatabase => ({ driver: createWasmDriver(sqlite3), state, image: null });
   if (typeof navigator.storage?.getDirectory !== 'function' || !('FileSystemSyncAccessHandle' in globalThis) || typeof navigator.locks?.request !== 'function') {
-    return inMemory({ kind: 'memory', reason: 'unsupported', saves: true, message: 'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.' });
+    return inMemory({
+      kind: 'memory',
+      reason: 'unsupported',
+      saves: true,
+      message:
+        'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.',
+    });
   }
   if (!(await holdLock(DATABASE_LOCK))) {
-    return inMemory({ kind: 'memory', reason: 'other-tab', saves: false, message: 'This workspace is open in another tab, which holds its database. This tab works on a copy in memory, slower to load, and saves nothing: close the other tab and reload to work on the saved workspace here.' });
+    return inMemory({
+      kind: 'memory',
+      reason: 'other-tab',
+      saves: false,
+      message:
+        'This workspace is open in another tab, which holds its database. This tab works on a copy in memory, slower to load, and saves nothing: close the other tab and reload to work on the saved workspace here.',
+    });
   }
   try {
     const pool = await sqlite3.installOpfsSAHPoolVfs({ ...POOL, preserveOnInitFailure: true });
@@ -90,6 +102,11 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
     return { driver: createWasmDriver(sqlite3, restored), state: { kind: 'opfs' }, image: { save, clear: () => images.clear() } };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return inMemory({ kind: 'memory', reason: 'failed', saves: true, message: `The workspace database could not be kept on disk (${detail}): every reload reads, parses and indexes the loaded files again, which is slower.` });
+    return inMemory({
+      kind: 'memory',
+      reason: 'failed',
+      saves: true,
+      message: `The workspace database could not be kept on disk (${detail}): every reload reads, parses and indexes the loaded files again, which is slower.`,
+    });
   }
 }

@@ -92,7 +92,9 @@ describe('createIndexedDbStorage', () => {
     const storage = createIndexedDbStorage({ databaseName: 'silent', timeoutMs: 50, factory: () => silent });
     const error = await storage.read().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StorageTimeoutError);
-    expect(storageFailureMessage(error)).toBe('Browser storage did not answer within 0.05 seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.');
+    expect(storageFailureMessage(error)).toBe(
+      'Browser storage did not answer within 0.05 seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.',
+    );
     // The same error again, not a second wait: the session goes on in memory without stalling every toggle.
     expect(await storage.write(workspace([])).catch((caught: unknown) => caught)).toBe(error);
   });

@@ -204,8 +204,10 @@ export function createIndexedDbStorage({ databaseName = 'context-compiler', time
 export function storageFailureMessage(error: unknown): string {
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
   if (name === 'QuotaExceededError') return 'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.';
-  if (error instanceof StorageTimeoutError) return `Browser storage did not answer within ${error.seconds} seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.`;
-  if (typeof indexedDB === 'undefined' || name === 'SecurityError') return 'Browser storage (IndexedDB) is not allowed here (a private window or a site setting can refuse it): working in memory only, so loaded files and edits will not survive a reload.';
+  if (error instanceof StorageTimeoutError)
+    return `Browser storage did not answer within ${error.seconds} seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.`;
+  if (typeof indexedDB === 'undefined' || name === 'SecurityError')
+    return 'Browser storage (IndexedDB) is not allowed here (a private window or a site setting can refuse it): working in memory only, so loaded files and edits will not survive a reload.';
   return `Browser storage failed (${error instanceof Error ? error.message : String(error)}): loaded files and edits will not survive a reload.`;
 }
 

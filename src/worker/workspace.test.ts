@@ -82,7 +82,12 @@ describe('workspace', () => {
   });
 
   it('storage that never answers is named, and the built-ins work in memory', async () => {
-    const silent: WorkspaceStorage = { read: () => Promise.reject(new StorageTimeoutError(5)), write: () => Promise.reject(new StorageTimeoutError(5)), clear: async () => undefined, watch: () => undefined };
+    const silent: WorkspaceStorage = {
+      read: () => Promise.reject(new StorageTimeoutError(5)),
+      write: () => Promise.reject(new StorageTimeoutError(5)),
+      clear: async () => undefined,
+      watch: () => undefined,
+    };
     const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios() });
     const started = await session.start();
     expect(started.storage).toEqual({ status: 'unavailable', message: expect.stringMatching(/^Browser storage did not answer within 5 seconds: working in memory only/) });
@@ -99,7 +104,13 @@ describe('workspace', () => {
     const reloaded = createSession({ compiler, storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) }, builtins: readBuiltinScenarios() });
     const restored = await reloaded.start();
     expect(restored.restoreIssues).toEqual([
-      { file: 'saved workspace', path: 'loads', code: 'SAVED_FILES_MISSING', args: {}, message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them' },
+      {
+        file: 'saved workspace',
+        path: 'loads',
+        code: 'SAVED_FILES_MISSING',
+        args: {},
+        message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
+      },
     ]);
     expect(restored.scenarios[0]).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
   });

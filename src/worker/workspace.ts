@@ -108,7 +108,14 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
 
     snapshot: (): WorkspaceSnapshot => {
       const { state, notice } = database();
-      return { scenarios: workspace.entries().map(workspace.summary), selection: workspace.selection, storage: workspace.storageState, database: state, databaseNotice: notice, restoreIssues: workspace.restoreIssues };
+      return {
+        scenarios: workspace.entries().map(workspace.summary),
+        selection: workspace.selection,
+        storage: workspace.storageState,
+        database: state,
+        databaseNotice: notice,
+        restoreIssues: workspace.restoreIssues,
+      };
     },
 
     saved: (): SavedWorkspace => {

@@ -77,11 +77,25 @@ function gateAlone(gate: GateName): ConformanceCase[] {
   const one = (name: string, records: SourceRecord[], contract: Partial<ContractInput> = {}): ConformanceCase => ({ name: `${gate} alone: ${name}`, contract: makeContract(contract), records });
   switch (gate) {
     case 'project':
-      return [one('case and look-alikes', variants(['atlas', 'Atlas', 'аtlas', 'atlas-'], (project, i) => makeRecord(`p-${i}`, { project: project as string })))];
+      return [
+        one(
+          'case and look-alikes',
+          variants(['atlas', 'Atlas', 'аtlas', 'atlas-'], (project, i) => makeRecord(`p-${i}`, { project: project as string })),
+        ),
+      ];
     case 'scope':
-      return [one('two scopes among look-alikes', variants(NAMES, (scope, i) => makeRecord(`s-${i}`, { scope: scope as string })), { scopes: ['support', 'légal'] })];
+      return [
+        one(
+          'two scopes among look-alikes',
+          variants(NAMES, (scope, i) => makeRecord(`s-${i}`, { scope: scope as string })),
+          { scopes: ['support', 'légal'] },
+        ),
+      ];
     case 'identity': {
-      const identities = [{ id: 'cust-1', aliases: ['Jo', 'Zoë'] }, { id: 'cust-2', aliases: ['Jo', 'Zoëx'] }];
+      const identities = [
+        { id: 'cust-1', aliases: ['Jo', 'Zoë'] },
+        { id: 'cust-2', aliases: ['Jo', 'Zoëx'] },
+      ];
       const subjects = [null, 'cust-1', 'Zoë', 'Zoe', 'Jo', 'cust-2', 'stranger', 'CUST-1', 'null'];
       const records = variants(subjects, (subject, i) => makeRecord(`i-${i}`, { subject: subject as string | null }));
       return [one('a subject with aliases, an ambiguous alias, null subjects', records, { subject: 'cust-1', identities }), one('no subject: only ambiguity excludes', records, { identities })];
@@ -111,9 +125,21 @@ function gateAlone(gate: GateName): ConformanceCase[] {
       return [one('forbidden states', records, { forbiddenLifecycle: ['draft', 'rejected', 'generated'] }), one('an empty forbidden list', records, { forbiddenLifecycle: [] })];
     }
     case 'source':
-      return [one('look-alike classes', variants(NAMES, (sourceClass, i) => makeRecord(`c-${i}`, { sourceClass: sourceClass as string })), { allowedSourceClasses: ['file', 'légal'] })];
+      return [
+        one(
+          'look-alike classes',
+          variants(NAMES, (sourceClass, i) => makeRecord(`c-${i}`, { sourceClass: sourceClass as string })),
+          { allowedSourceClasses: ['file', 'légal'] },
+        ),
+      ];
     case 'authority':
-      return [one('look-alike classes', variants(NAMES, (authorityClass, i) => makeRecord(`a-${i}`, { authorityClass: authorityClass as string })), { allowedAuthorityClasses: ['İ', 'billing'] })];
+      return [
+        one(
+          'look-alike classes',
+          variants(NAMES, (authorityClass, i) => makeRecord(`a-${i}`, { authorityClass: authorityClass as string })),
+          { allowedAuthorityClasses: ['İ', 'billing'] },
+        ),
+      ];
     case 'review': {
       const records = variants(['unreviewed', 'in_review', 'reviewed', 'approved', 'rejected'], (reviewState, i) => makeRecord(`r-${i}`, { reviewState: reviewState as RecordInput['reviewState'] }));
       return [one('accepted states', records, { acceptedReviewStates: ['reviewed', 'approved'] })];
@@ -132,7 +158,8 @@ function gateAlone(gate: GateName): ConformanceCase[] {
     }
     case 'authorisation': {
       const records: SourceRecord[] = [];
-      for (const roles of [['agent'], ['bot'], ['Agent'], ['agent', 'bot'], ['аgent'], ['lead']]) for (const purposes of [['support'], ['Support'], ['billing', 'support'], ['audit']]) records.push(makeRecord(`au-${records.length}`, { access: { roles, purposes } }));
+      for (const roles of [['agent'], ['bot'], ['Agent'], ['agent', 'bot'], ['аgent'], ['lead']])
+        for (const purposes of [['support'], ['Support'], ['billing', 'support'], ['audit']]) records.push(makeRecord(`au-${records.length}`, { access: { roles, purposes } }));
       return [
         one('a chain of two principals, look-alike roles and purposes', records),
         one('one principal', records, { principals: [{ id: 'dana', kind: 'human', roles: ['bot'] }], purpose: 'billing' }),
@@ -143,7 +170,14 @@ function gateAlone(gate: GateName): ConformanceCase[] {
       return [one('deny labels among look-alikes', records, { denyLabels: ['hr', 'légal'] }), one('no deny label', records, { denyLabels: [] })];
     }
     case 'evidence': {
-      const evidence = [null, { class: 'waiver', supports: ['p1'] }, { class: 'email', supports: ['p1'] }, { class: 'waiver', contradicts: ['p1'] }, { class: 'waiver', supports: ['p2'] }, { class: 'Waiver', supports: ['p1'] }];
+      const evidence = [
+        null,
+        { class: 'waiver', supports: ['p1'] },
+        { class: 'email', supports: ['p1'] },
+        { class: 'waiver', contradicts: ['p1'] },
+        { class: 'waiver', supports: ['p2'] },
+        { class: 'Waiver', supports: ['p1'] },
+      ];
       const records = evidence.map((item, i) => makeRecord(`e-${i}`, { evidence: item === null ? null : { class: item.class, supports: item.supports ?? [], contradicts: item.contradicts ?? [] } }));
       return [one('typed evidence with a required record', records, { typedEvidenceOnly: true, requiredRecords: ['e-0'], requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }] })];
     }
@@ -178,7 +212,10 @@ function combined(seed: number): ConformanceCase {
   const contract = makeContract({
     query: Array.from({ length: random.int(1, 4) }, () => random.pick(WORDS)).join(' '),
     subject: random.chance(0.5) ? 'cust-1' : null,
-    identities: [{ id: 'cust-1', aliases: ['Jo'] }, { id: 'cust-2', aliases: random.chance(0.5) ? ['Jo'] : [] }],
+    identities: [
+      { id: 'cust-1', aliases: ['Jo'] },
+      { id: 'cust-2', aliases: random.chance(0.5) ? ['Jo'] : [] },
+    ],
     scopes,
     allowedSourceClasses: sourceClasses,
     acceptedReviewStates: random.chance(0.5) ? ['approved'] : ['approved', 'reviewed'],
@@ -195,26 +232,57 @@ function combined(seed: number): ConformanceCase {
   const instant = () => random.pick([...BEFORE, ...AT, ...AFTER]);
   const records = ids.map((id, i) => {
     const earlier = ids.slice(0, i);
-    const roles = usually(() => principals.map((principal) => random.pick(principal.roles)), () => atLeastOne(random, ROLES, 2));
+    const roles = usually(
+      () => principals.map((principal) => random.pick(principal.roles)),
+      () => atLeastOne(random, ROLES, 2),
+    );
     return makeRecord(id, {
       title: `${random.pick(WORDS)} ${id}`,
       text: Array.from({ length: random.int(0, 12) }, () => random.pick(WORDS)).join(' '),
-      project: usually(() => 'atlas', () => 'Atlas'),
-      scope: usually(() => random.pick(scopes), () => random.pick(NAMES)),
+      project: usually(
+        () => 'atlas',
+        () => 'Atlas',
+      ),
+      scope: usually(
+        () => random.pick(scopes),
+        () => random.pick(NAMES),
+      ),
       subject: random.pick([null, null, null, 'cust-1', 'Jo', 'cust-2', 'stranger']),
       knownAt: usually(() => '2026-01-01', instant),
       validFrom: usually(() => '2026-01-01', instant),
       validTo: random.chance(0.6) ? null : instant(),
-      lifecycle: usually(() => 'active' as const, () => random.pick(['draft', 'retired', 'rejected'] as const)),
+      lifecycle: usually(
+        () => 'active' as const,
+        () => random.pick(['draft', 'retired', 'rejected'] as const),
+      ),
       supersedes: earlier.length > 0 && random.chance(0.2) ? [random.pick(earlier)] : [],
-      sourceClass: usually(() => random.pick(sourceClasses), () => random.pick(['Ticket', 'email', 'tickеt'])),
-      reviewState: usually(() => 'approved' as const, () => random.pick(['reviewed', 'unreviewed'] as const)),
-      sensitivity: usually(() => 'internal', () => 'secret'),
+      sourceClass: usually(
+        () => random.pick(sourceClasses),
+        () => random.pick(['Ticket', 'email', 'tickеt']),
+      ),
+      reviewState: usually(
+        () => 'approved' as const,
+        () => random.pick(['reviewed', 'unreviewed'] as const),
+      ),
+      sensitivity: usually(
+        () => 'internal',
+        () => 'secret',
+      ),
       ...(random.chance(0.1) ? { provenance: null } : {}),
       access: {
         roles,
-        purposes: usually(() => [purpose, ...pickSome(random, PURPOSES, 1)], () => atLeastOne(random, PURPOSES, 2)),
-        labels: random.chance(0.2) && denyLabels.length > 0 ? [random.pick(denyLabels)] : pickSome(random, LABELS.filter((label) => !denyLabels.includes(label)), 1),
+        purposes: usually(
+          () => [purpose, ...pickSome(random, PURPOSES, 1)],
+          () => atLeastOne(random, PURPOSES, 2),
+        ),
+        labels:
+          random.chance(0.2) && denyLabels.length > 0
+            ? [random.pick(denyLabels)]
+            : pickSome(
+                random,
+                LABELS.filter((label) => !denyLabels.includes(label)),
+                1,
+              ),
       },
       evidence: random.chance(0.4) ? { class: random.pick(['waiver', 'waiver', 'email']), supports: random.chance(0.6) ? ['p1'] : [], contradicts: random.chance(0.3) ? ['p1'] : [] } : null,
     });

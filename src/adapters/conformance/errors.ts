@@ -77,6 +77,11 @@ export async function runErrorSemantics(database: Database, open: () => Promise<
   const plan: AdmissionPlan = { kind: 'admission-plan', version: 1, clauses: [{ gate: 'deny', op: 'label-like', field: 'labels' } as unknown as PlanClause] };
   const lowered = lowerPlan(plan, 'sha256:unsupported', database.schema);
   const unsupported = !lowered.ok && lowered.error.code === 'LOWERING_UNSUPPORTED';
-  findings.push({ section: 'errors', adapter: 'postgresql', passed: unsupported, what: unsupported ? 'an unsupported operator: LOWERING_UNSUPPORTED, the plan fails' : 'an unsupported operator was lowered' });
+  findings.push({
+    section: 'errors',
+    adapter: 'postgresql',
+    passed: unsupported,
+    what: unsupported ? 'an unsupported operator: LOWERING_UNSUPPORTED, the plan fails' : 'an unsupported operator was lowered',
+  });
   return findings;
 }

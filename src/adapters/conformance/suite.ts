@@ -112,10 +112,16 @@ interface Mutant {
 function mutants(plan: AdmissionPlan, previous: PreparedCompile | null): Mutant[] {
   const out: Mutant[] = [];
   plan.clauses.forEach((clause, position) => {
-    out.push({ what: `clause ${position + 1} (${clause.gate} ${clause.op}) removed`, rewrite: (given, digest) => ({ plan: { ...given, clauses: given.clauses.filter((_, index) => index !== position) }, echo: digest }) });
+    out.push({
+      what: `clause ${position + 1} (${clause.gate} ${clause.op}) removed`,
+      rewrite: (given, digest) => ({ plan: { ...given, clauses: given.clauses.filter((_, index) => index !== position) }, echo: digest }),
+    });
     const changed = altered(clause);
     if (changed !== null) {
-      out.push({ what: `clause ${position + 1} (${clause.gate} ${clause.op}) altered`, rewrite: (given, digest) => ({ plan: { ...given, clauses: given.clauses.map((each, index) => (index === position ? changed : each)) }, echo: digest }) });
+      out.push({
+        what: `clause ${position + 1} (${clause.gate} ${clause.op}) altered`,
+        rewrite: (given, digest) => ({ plan: { ...given, clauses: given.clauses.map((each, index) => (index === position ? changed : each)) }, echo: digest }),
+      });
     }
   });
   if (previous !== null) {
@@ -131,7 +137,11 @@ function mutants(plan: AdmissionPlan, previous: PreparedCompile | null): Mutant[
  * reference must be refused each time, and each mutant must be refused by some case (killed). A mutant
  * never makes a packet from an answer the reference disagrees with.
  */
-export async function runConformanceSuite(adapters: readonly AdapterUnderTest[], reference: ReferenceCompile, options: { readonly combined?: number; readonly mutations?: boolean } = {}): Promise<SuiteFinding[]> {
+export async function runConformanceSuite(
+  adapters: readonly AdapterUnderTest[],
+  reference: ReferenceCompile,
+  options: { readonly combined?: number; readonly mutations?: boolean } = {},
+): Promise<SuiteFinding[]> {
   const findings: SuiteFinding[] = [];
   const cases: ConformanceCase[] = [...conformanceCases(options.combined), brokenLinksCase()];
   for (const under of adapters) {
@@ -148,7 +158,8 @@ export async function runConformanceSuite(adapters: readonly AdapterUnderTest[],
       const prepared = prepareCompile(request, computeAll);
       if (!prepared.ok) {
         // Refused before admission: every path must refuse it the same way.
-        if (actual.ok || expected.ok || actual.error.code !== expected.error.code) problems.push(`${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ${actual.ok ? 'a compile' : actual.error.code}`);
+        if (actual.ok || expected.ok || actual.error.code !== expected.error.code)
+          problems.push(`${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ${actual.ok ? 'a compile' : actual.error.code}`);
         continue;
       }
       const { admitted, codes } = referenceVerdicts(prepared.value);
@@ -172,7 +183,12 @@ export async function runConformanceSuite(adapters: readonly AdapterUnderTest[],
       }
       previous = prepared.value;
     }
-    findings.push({ section: 'conformance', adapter: under.name, passed: problems.length === 0, what: problems.length === 0 ? `${cases.length} cases: the same admitted sets, reason codes and receipts as the reference` : problems.join('\n') });
+    findings.push({
+      section: 'conformance',
+      adapter: under.name,
+      passed: problems.length === 0,
+      what: problems.length === 0 ? `${cases.length} cases: the same admitted sets, reason codes and receipts as the reference` : problems.join('\n'),
+    });
     if (options.mutations !== false) {
       const names = [...tried];
       const survivors = names.filter((name) => (killed.get(name) ?? 0) === 0);
@@ -180,7 +196,10 @@ export async function runConformanceSuite(adapters: readonly AdapterUnderTest[],
         section: 'mutation',
         adapter: under.name,
         passed: survivors.length === 0,
-        what: survivors.length === 0 ? `all ${names.length} mutants refused (predicate removed, value altered, old plan replayed); none was ever accepted with another answer` : `not killed: ${survivors.join(', ')}`,
+        what:
+          survivors.length === 0
+            ? `all ${names.length} mutants refused (predicate removed, value altered, old plan replayed); none was ever accepted with another answer`
+            : `not killed: ${survivors.join(', ')}`,
       });
     }
   }

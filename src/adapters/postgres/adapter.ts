@@ -39,8 +39,16 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
       evidence: `COLLATE "C" on every text column and comparison; 'a' = 'A' is ${String(row.case_folded)}, 'é' = 'e' is ${String(row.accent_folded)} (server encoding ${String(row.encoding)})`,
     },
     { capability: 'no-normalisation', kept: utf8 && row.normalised === false, evidence: `NFC é = NFD é is ${String(row.normalised)}: strings are stored and compared as given` },
-    { capability: 'utc-millisecond-instants', kept: row.instants_exact === true, evidence: 'instants are bigint epoch milliseconds, compared as integers (no timestamp type, no time zone), both ends inclusive' },
-    { capability: 'empty-lists', kept: row.empty_is_empty === true, evidence: "a record's lists are rows of their own tables (no rows when empty); an empty set in the plan binds '{}' and matches nothing" },
+    {
+      capability: 'utc-millisecond-instants',
+      kept: row.instants_exact === true,
+      evidence: 'instants are bigint epoch milliseconds, compared as integers (no timestamp type, no time zone), both ends inclusive',
+    },
+    {
+      capability: 'empty-lists',
+      kept: row.empty_is_empty === true,
+      evidence: "a record's lists are rows of their own tables (no rows when empty); an empty set in the plan binds '{}' and matches nothing",
+    },
     { capability: 'null-subjects', kept: row.null_is_null === true, evidence: 'a missing subject is SQL NULL, never the text "null"; the identity clause tests IS NULL first' },
   ];
 }
@@ -78,7 +86,10 @@ export interface PostgresAdapterOptions {
  * The PostgreSQL adapter: one parameterised statement per plan (lower.ts), run in the caller's transaction.
  * Its capabilities are what the server's probes show; a server older than 15 is refused.
  */
-export async function createPostgresAdapter(client: Database, options: PostgresAdapterOptions = {}): Promise<Result<RemoteAdmissionAdapter & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
+export async function createPostgresAdapter(
+  client: Database,
+  options: PostgresAdapterOptions = {},
+): Promise<Result<RemoteAdmissionAdapter & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const { rows } = await client.query<{ version: string; number: string }>("SELECT current_setting('server_version') AS version, current_setting('server_version_num') AS number");
   const server = rows[0];

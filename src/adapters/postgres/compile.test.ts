@@ -8,7 +8,10 @@ import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { createTokeniser } from './tokens';
 
-const records = conformanceCases(1).flatMap((sample) => sample.records).filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index).slice(0, 23);
+const records = conformanceCases(1)
+  .flatMap((sample) => sample.records)
+  .filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index)
+  .slice(0, 23);
 
 /** The database with every FETCH counted and the rows each one returned. */
 function counting(database: Database): Database & { readonly pages: number[] } {
@@ -45,7 +48,7 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
     }
   };
 
-  it('reads them a page at a time, in the file\'s order, the same records whatever the page size', async () => {
+  it("reads them a page at a time, in the file's order, the same records whatever the page size", async () => {
     expect(records.length).toBe(23);
     const loaded = createRecordSet(records);
     const whole = await read(1000);
@@ -61,7 +64,7 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
     expect(exact.ids).toEqual(whole.ids);
   });
 
-  it('refuses a record changed behind the adapter\'s back on a page after the first', async () => {
+  it("refuses a record changed behind the adapter's back on a page after the first", async () => {
     const changed = records[17]?.id ?? '';
     await database.query(`UPDATE ${database.schema}.records SET fingerprint = 'sha256:stale' WHERE id = $1`, [changed]);
     try {

@@ -44,7 +44,12 @@ export async function readRecordSet(client: Database, pageSize: number = RECORD_
   const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== fingerprints[position]);
   if (mismatch >= 0) {
     const id = recordSet.value.checked[mismatch]?.record.id ?? '';
-    return err({ pass: 'validate', code: 'INVALID_INPUT', recordId: id, message: `${DATABASE_RECORDS}: record ${id} no longer matches the fingerprint it was loaded with; load the records file again` });
+    return err({
+      pass: 'validate',
+      code: 'INVALID_INPUT',
+      recordId: id,
+      message: `${DATABASE_RECORDS}: record ${id} no longer matches the fingerprint it was loaded with; load the records file again`,
+    });
   }
   return ok(recordSet.value);
 }
@@ -73,7 +78,10 @@ export async function compileInDatabase(client: Database, contract: Contract, to
 export async function inRecordSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
   const layout = await layoutOf(client);
   if (layout !== LAYOUT) {
-    const message = layout === null ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first' : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
+    const message =
+      layout === null
+        ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first'
+        : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
     return err({ pass: 'validate', code: 'INVALID_INPUT', message });
   }
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;

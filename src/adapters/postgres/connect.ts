@@ -6,7 +6,6 @@ import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { connectionTarget } from './connection-target';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
 
-
 /** How `--database`'s value is printed: the server it names, never a password. */
 export function describeDatabase(given: string, environment: Readonly<Record<string, string | undefined>> = process.env): string {
   const target = connectionTarget(given, environment);

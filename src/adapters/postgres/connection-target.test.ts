@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { connectionTarget } from './connection-target';
 
 describe('what --database names', () => {
-  it('passes a URL on without its sslmode, as pg\'s own ssl setting, so pg has no mode to warn about', () => {
+  it("passes a URL on without its sslmode, as pg's own ssl setting, so pg has no mode to warn about", () => {
     expect(connectionTarget('postgres://me:secret@db:5433/corpus?sslmode=require&application_name=cc', {})).toEqual({
       ok: true,
       config: { connectionString: 'postgres://me:secret@db:5433/corpus?application_name=cc', ssl: { rejectUnauthorized: false } },

@@ -20,8 +20,9 @@ const sameList = (a: readonly string[] = [], b: readonly string[] = []) => a.len
 function answering(answers: readonly (readonly [CompileRequest, Result<CompileOutcome, CompileError>])[]): Pick<Compiler, 'compile'> {
   return {
     compile: (request) =>
-      answers.find(([asked]) => asked.contract === request.contract && asked.recordSet === request.recordSet && sameList(asked.controls, request.controls) && sameList(asked.lateChanges, request.lateChanges))?.[1] ??
-      err({ pass: 'validate', code: 'INVALID_INPUT', message: 'not compiled in the database' }),
+      answers.find(
+        ([asked]) => asked.contract === request.contract && asked.recordSet === request.recordSet && sameList(asked.controls, request.controls) && sameList(asked.lateChanges, request.lateChanges),
+      )?.[1] ?? err({ pass: 'validate', code: 'INVALID_INPUT', message: 'not compiled in the database' }),
   };
 }
 
@@ -31,7 +32,14 @@ function answering(answers: readonly (readonly [CompileRequest, Result<CompileOu
  * PostgreSQL adapter over one snapshot: the current inputs, then (unless they reproduce the receipt
  * byte for byte) the receipt's own contract, controls and late changes over the same records.
  */
-export async function drillInDatabase(client: Database, current: DatabaseInputs, prior: Receipt, declaredChanges: readonly string[], tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<ReceiptVerdict, CompileError>> {
+export async function drillInDatabase(
+  client: Database,
+  current: DatabaseInputs,
+  prior: Receipt,
+  declaredChanges: readonly string[],
+  tokeniser: Tokeniser,
+  options: PostgresAdapterOptions = {},
+): Promise<Result<ReceiptVerdict, CompileError>> {
   return inRecordSnapshot(client, options, async (recordSet) => {
     const answers: (readonly [CompileRequest, Result<CompileOutcome, CompileError>])[] = [];
     const run = async (request: CompileRequest) => {

@@ -22,7 +22,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     tokeniser = createTokeniser(await openInMemoryDatabase());
   });
 
-  it('replaces the records with another file\'s, and a failure midway leaves the previous records whole', async () => {
+  it("replaces the records with another file's, and a failure midway leaves the previous records whole", async () => {
     if (first === undefined || second === undefined) throw new Error('the corpus has no combined cases');
     const loaded = await loadRecordSet(database, 'first.jsonl', createRecordSet(first.records), tokeniser);
     expect(loaded.ok && loaded.value.inserted).toBe(first.records.length);
@@ -58,7 +58,8 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       const contents = async () => {
         const tables = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
         const found: (string | undefined)[] = [];
-        for (const table of tables) found.push((await own.query<{ rows: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || count(*) AS rows FROM ${own.schema}.${table} t`)).rows[0]?.rows);
+        for (const table of tables)
+          found.push((await own.query<{ rows: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || count(*) AS rows FROM ${own.schema}.${table} t`)).rows[0]?.rows);
         const { rows } = await own.query<{ xmin: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS xmin FROM ${own.schema}.records`);
         return { found, xmin: rows[0]?.xmin };
       };

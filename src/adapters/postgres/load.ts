@@ -20,10 +20,21 @@ const BATCH = 1_000;
 function nulIssue(file: string, item: CheckedRecord, line: number | undefined): InputIssue | null {
   const { record } = item;
   const fields: [string, unknown][] = [
-    ['id', record.id], ['title', record.title], ['text', record.text], ['project', record.project], ['scope', record.scope], ['subject', record.subject],
-    ['sourceClass', record.sourceClass], ['authorityClass', record.authorityClass], ['sensitivity', record.sensitivity],
-    ['access.roles', record.access.roles], ['access.purposes', record.access.purposes], ['access.labels', record.access.labels],
-    ['supersedes', record.supersedes], ['evidence', record.evidence], ['provenance', record.provenance],
+    ['id', record.id],
+    ['title', record.title],
+    ['text', record.text],
+    ['project', record.project],
+    ['scope', record.scope],
+    ['subject', record.subject],
+    ['sourceClass', record.sourceClass],
+    ['authorityClass', record.authorityClass],
+    ['sensitivity', record.sensitivity],
+    ['access.roles', record.access.roles],
+    ['access.purposes', record.access.purposes],
+    ['access.labels', record.access.labels],
+    ['supersedes', record.supersedes],
+    ['evidence', record.evidence],
+    ['provenance', record.provenance],
   ];
   for (const [path, value] of fields) {
     if (JSON.stringify(value ?? null).includes('\\u0000')) return inputIssue({ file, line, path }, 'NUL_IN_TEXT');
@@ -43,9 +54,26 @@ const textArray = (values: Iterable<string>) => `{${Array.from(values, (value) =
 function recordLine(item: CheckedRecord, position: number, tokens: RecordTokens): string {
   const { record } = item;
   return copyLine([
-    record.id, position, item.fingerprint, JSON.stringify(record), record.project, record.scope, record.subject, item.knownAt, item.validFrom,
-    item.validTo, record.lifecycle, record.sourceClass, record.authorityClass, record.reviewState, item.provenanceVerified, record.sensitivity,
-    record.evidence?.class ?? null, tokens.titleTokens, tokens.textTokens, textArray(new Set([...tokens.title.keys(), ...tokens.text.keys()])),
+    record.id,
+    position,
+    item.fingerprint,
+    JSON.stringify(record),
+    record.project,
+    record.scope,
+    record.subject,
+    item.knownAt,
+    item.validFrom,
+    item.validTo,
+    record.lifecycle,
+    record.sourceClass,
+    record.authorityClass,
+    record.reviewState,
+    item.provenanceVerified,
+    record.sensitivity,
+    record.evidence?.class ?? null,
+    tokens.titleTokens,
+    tokens.textTokens,
+    textArray(new Set([...tokens.title.keys(), ...tokens.text.keys()])),
   ]);
 }
 
@@ -63,7 +91,10 @@ function* termLines(items: readonly { item: CheckedRecord }[], tokens: readonly 
   for (const [index, { item }] of items.entries()) {
     const found = tokens[index] as RecordTokens;
     const lines: string[] = [];
-    for (const [field, map] of [[0, found.title], [1, found.text]] as const) {
+    for (const [field, map] of [
+      [0, found.title],
+      [1, found.text],
+    ] as const) {
       for (const [term, at] of map) lines.push(copyLine([item.record.id, field, term, `{${at.join(',')}}`]));
     }
     yield lines.join('');
@@ -76,7 +107,10 @@ function* termLines(items: readonly { item: CheckedRecord }[], tokens: readonly 
  * not awaited before the next batch is tokenised, so the server writes while Node works.
  */
 async function copyBatch(client: Database, items: readonly { item: CheckedRecord; position: number }[], tokens: readonly RecordTokens[]): Promise<void> {
-  await client.copyFrom(`COPY ${client.schema}.records FROM STDIN`, items.map(({ item, position }, index) => recordLine(item, position, tokens[index] as RecordTokens)));
+  await client.copyFrom(
+    `COPY ${client.schema}.records FROM STDIN`,
+    items.map(({ item, position }, index) => recordLine(item, position, tokens[index] as RecordTokens)),
+  );
   for (const [table, columns, values] of PAIR_TABLES) {
     const lines = items.flatMap(({ item }) => Array.from(new Set(values(item)), (value) => copyLine([item.record.id, value])));
     if (lines.length > 0) await client.copyFrom(`COPY ${client.schema}.${table} (${columns}) FROM STDIN`, lines);
@@ -98,7 +132,14 @@ export async function loadRecordSet(
 ): Promise<Result<LoadReport, CompileError>> {
   for (const item of recordSet.checked) {
     const issue = nulIssue(file, item, recordSet.locations.get(item.record.id)?.line);
-    if (issue !== null) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.path}: ${issue.message}`, recordId: item.record.id, issues: [issue] });
+    if (issue !== null)
+      return err({
+        pass: 'validate',
+        code: 'INVALID_INPUT',
+        message: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.path}: ${issue.message}`,
+        recordId: item.record.id,
+        issues: [issue],
+      });
   }
   await client.query('BEGIN');
   try {

@@ -1,7 +1,6 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/plan/admission-plan';
 
-
 /** The plan as one parameterised statement: its text (no value is ever spliced in) and its values. */
 export interface PostgresStatement {
   readonly text: string;
@@ -119,7 +118,11 @@ export function lowerPlan(plan: AdmissionPlan, digest: string, schema: string): 
   const into: Lowering = { schema, clauses: [], values: [digest], ctes: [] };
   for (const clause of plan.clauses) {
     if (!lowerClause(clause, into)) {
-      return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The PostgreSQL lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.` });
+      return err({
+        pass: 'admit',
+        code: 'LOWERING_UNSUPPORTED',
+        message: `The PostgreSQL lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.`,
+      });
     }
   }
   const where = into.clauses.length === 0 ? 'true' : into.clauses.map((clause) => `(${clause})`).join('\n  AND ');

@@ -15,9 +15,22 @@ const TEXTS = ['alpha beta', 'beta alpha', 'alpha x beta', 'alpha beta alpha bet
 function record(index: number) {
   const text = TEXTS[index] as string;
   return recordSchema.parse({
-    id: `r${index}`, title: index % 2 === 0 ? 'alpha beta title' : 'other', text, tokens: 1, project: 'p', scope: 's', subject: null,
-    knownAt: '2026-01-01', validFrom: '2026-01-01', lifecycle: 'active', sourceClass: 'c', authorityClass: 'a', reviewState: 'approved',
-    provenance: { origin: 'o', contentHash: contentHashOf(text) }, sensitivity: 'internal', access: { roles: ['r'], purposes: ['p'], labels: [] },
+    id: `r${index}`,
+    title: index % 2 === 0 ? 'alpha beta title' : 'other',
+    text,
+    tokens: 1,
+    project: 'p',
+    scope: 's',
+    subject: null,
+    knownAt: '2026-01-01',
+    validFrom: '2026-01-01',
+    lifecycle: 'active',
+    sourceClass: 'c',
+    authorityClass: 'a',
+    reviewState: 'approved',
+    provenance: { origin: 'o', contentHash: contentHashOf(text) },
+    sensitivity: 'internal',
+    access: { roles: ['r'], purposes: ['p'], labels: [] },
   });
 }
 
@@ -51,7 +64,13 @@ describe.skipIf(POSTGRES_URL === undefined)('bm25 in PostgreSQL over a phrase', 
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     const phraseDocuments = Number(sqlite.all(`SELECT count(*) FROM t WHERE t MATCH '"alpha beta"'`)[0]?.[0]);
     expect(ranking.rows).toEqual(expected);
-    expect(ranking.statistics).toMatchObject({ documents: records.length, terms: [{ term: 'alphabeta', documents: phraseDocuments }, { term: 'gamma', documents: 2 }] });
+    expect(ranking.statistics).toMatchObject({
+      documents: records.length,
+      terms: [
+        { term: 'alphabeta', documents: phraseDocuments },
+        { term: 'gamma', documents: 2 },
+      ],
+    });
     expect(phraseDocuments).toBe(4);
   });
 });

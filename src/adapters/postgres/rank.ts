@@ -12,8 +12,10 @@ const B = '0.75::float8';
 function phraseHits(schema: string, phrase: number, tokens: readonly string[], bind: (value: unknown) => string): string {
   const joins = tokens
     .slice(1)
-    .map((token, offset) => `JOIN ${schema}.record_terms t${offset + 1} ON t${offset + 1}.record_id = t0.record_id AND t${offset + 1}.field = t0.field
-      AND t${offset + 1}.term = ${bind(token)} AND (p.at + ${offset + 1}) = ANY (t${offset + 1}.positions)`)
+    .map(
+      (token, offset) => `JOIN ${schema}.record_terms t${offset + 1} ON t${offset + 1}.record_id = t0.record_id AND t${offset + 1}.field = t0.field
+      AND t${offset + 1}.term = ${bind(token)} AND (p.at + ${offset + 1}) = ANY (t${offset + 1}.positions)`,
+    )
     .join('\n    ');
   return `SELECT ${phrase} AS phrase, t0.record_id, t0.field, count(*)::float8 AS hits
     FROM ranked_set a JOIN ${schema}.record_terms t0 ON t0.record_id = a.id AND t0.term = ${bind(tokens[0])}

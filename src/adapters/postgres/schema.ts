@@ -92,7 +92,8 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   const found = rows[0]?.version;
   if (found === LAYOUT) return 'current';
-  for (const table of ['record_terms', 'supersessions', 'record_claims', 'record_labels', 'record_purposes', 'record_roles', 'records']) await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table}`);
+  for (const table of ['record_terms', 'supersessions', 'record_claims', 'record_labels', 'record_purposes', 'record_roles', 'records'])
+    await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table}`);
   await client.query(tables(client.schema));
   await client.query(`DELETE FROM ${client.schema}.layout`);
   await client.query(`INSERT INTO ${client.schema}.layout (version) VALUES ($1)`, [LAYOUT]);

@@ -10,7 +10,16 @@ import { AsOfStepper } from './AsOfStepper';
 const stops: AsOfStops = {
   asOf: '2026-08-30',
   before: [{ at: '2026-08-29', records: [{ id: 'W-61', kind: 'knownAt' }], more: 0 }],
-  after: [{ at: '2026-08-31', records: [{ id: 'ADD-7', kind: 'expires' }, { id: 'P4-LOCAL', kind: 'validFrom' }], more: 0 }],
+  after: [
+    {
+      at: '2026-08-31',
+      records: [
+        { id: 'ADD-7', kind: 'expires' },
+        { id: 'P4-LOCAL', kind: 'validFrom' },
+      ],
+      more: 0,
+    },
+  ],
   total: 11,
   lockedBy: null,
 };
@@ -22,7 +31,13 @@ describe('AsOfStepper', () => {
   it('steps by a day and to the next boundary, compiles, and shows what the step changed', async () => {
     const api = installFakeApi({
       asOfStops: vi.fn(async () => stops),
-      asOfDiff: vi.fn(async () => ({ before: { receiptId: '', schemaVersion: 'v' }, after: { receiptId: '', schemaVersion: 'v' }, identical: false, firstDifference: null, sections: [{ key: 'packet' as const, title: 'Packet', lines: ['in: P4-LOCAL'], more: 0 }] })),
+      asOfDiff: vi.fn(async () => ({
+        before: { receiptId: '', schemaVersion: 'v' },
+        after: { receiptId: '', schemaVersion: 'v' },
+        identical: false,
+        firstDifference: null,
+        sections: [{ key: 'packet' as const, title: 'Packet', lines: ['in: P4-LOCAL'], more: 0 }],
+      })),
     });
     await refreshDebugViews();
     const user = userEvent.setup();

@@ -29,8 +29,7 @@ export function AsOfStepper() {
     <section className="panel as-of-stepper" aria-labelledby="as-of-heading" data-testid="as-of-stepper">
       <h2 id="as-of-heading">As-of stepper</h2>
       <p>
-        Compiled as of <strong data-testid="as-of-current">{stops.asOf}</strong>.{' '}
-        {locked ? <span data-testid="as-of-locked">“{stops.lockedBy}” sets the as-of: switch it off to step.</span> : null}
+        Compiled as of <strong data-testid="as-of-current">{stops.asOf}</strong>. {locked ? <span data-testid="as-of-locked">“{stops.lockedBy}” sets the as-of: switch it off to step.</span> : null}
       </p>
       <div className="button-row" role="group" aria-label="Step the as-of">
         <SteadyButton onClick={() => void stepAsOf({ days: -1 })} unavailable={unavailable}>
@@ -39,7 +38,11 @@ export function AsOfStepper() {
         <SteadyButton onClick={() => void stepAsOf({ days: 1 })} unavailable={unavailable}>
           + 1 day
         </SteadyButton>
-        <SteadyButton onClick={() => previous && void stepAsOf({ to: previous.at })} unavailable={unavailable || !previous} aria-label={previous ? `Previous boundary, ${previous.at}` : 'Previous boundary (none)'}>
+        <SteadyButton
+          onClick={() => previous && void stepAsOf({ to: previous.at })}
+          unavailable={unavailable || !previous}
+          aria-label={previous ? `Previous boundary, ${previous.at}` : 'Previous boundary (none)'}
+        >
           ◀ Previous boundary
         </SteadyButton>
         <SteadyButton onClick={() => next && void stepAsOf({ to: next.at })} unavailable={unavailable || !next} aria-label={next ? `Next boundary, ${next.at}` : 'Next boundary (none)'}>
@@ -66,11 +69,7 @@ export function AsOfStepper() {
           ))}
         </ol>
       </details>
-      {diff === null ? null : diff.identical ? (
-        <p data-testid="as-of-same">The last step changed nothing.</p>
-      ) : (
-        <ReceiptDiffView diff={diff} label="What the last as-of step changed" />
-      )}
+      {diff === null ? null : diff.identical ? <p data-testid="as-of-same">The last step changed nothing.</p> : <ReceiptDiffView diff={diff} label="What the last as-of step changed" />}
     </section>
   );
 }

@@ -40,9 +40,17 @@ export function AuditStrip() {
         // While the inputs compile again the previous facts stay in place, dimmed, so nothing moves; the outcome says it is not yet known.
         <dl aria-busy={compiling} className={compiling ? 'audit-outdated' : undefined}>
           <Fact term="Selected" value={formatCount(view.counts.selected)} testId="audit-selected" />
-          <Fact term="Excluded" value={view.counts.withheld > 0 ? `${formatCount(view.counts.excluded)} + ${formatCount(view.counts.withheld)} withheld` : formatCount(view.counts.excluded)} testId="audit-excluded" />
+          <Fact
+            term="Excluded"
+            value={view.counts.withheld > 0 ? `${formatCount(view.counts.excluded)} + ${formatCount(view.counts.withheld)} withheld` : formatCount(view.counts.excluded)}
+            testId="audit-excluded"
+          />
           <Fact term={budget} value={`${formatCount(view.tokensUsed)} / ${formatCount(view.tokenBudget)} tokens`} testId="audit-budget" />
-          <Fact term="Outcome" value={remembered ? 'From your last session; checking…' : compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'} testId="audit-outcome" />
+          <Fact
+            term="Outcome"
+            value={remembered ? 'From your last session; checking…' : compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'}
+            testId="audit-outcome"
+          />
           {/* The receipt id covers withheld records: the user view shows its own id instead (docs/FORMAT.md, "User-view export"). */}
           {view.receiptId !== null ? (
             <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />

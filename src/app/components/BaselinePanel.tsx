@@ -22,7 +22,9 @@ export function BaselinePanel() {
       <h2 id="baseline-heading">Baseline</h2>
       {baseline === null ? (
         <>
-          <p className="caption">Pin what is compiled now. After any change (a control, an edit, the as-of), this panel lists what changed and the trace marks (◆) the rows whose decision or reason changed.</p>
+          <p className="caption">
+            Pin what is compiled now. After any change (a control, an edit, the as-of), this panel lists what changed and the trace marks (◆) the rows whose decision or reason changed.
+          </p>
           <SteadyButton onClick={() => void pinBaseline()} unavailable={!compiled}>
             Pin as baseline
           </SteadyButton>
@@ -45,7 +47,9 @@ export function BaselinePanel() {
           ) : diff === null ? (
             <p aria-busy="true">Comparing…</p>
           ) : diff.identical ? (
-            <p data-testid="baseline-same">{audience === 'user' ? 'Nothing this view shows has changed since the baseline.' : 'No change: what is compiled now gives the same receipt as the baseline.'}</p>
+            <p data-testid="baseline-same">
+              {audience === 'user' ? 'Nothing this view shows has changed since the baseline.' : 'No change: what is compiled now gives the same receipt as the baseline.'}
+            </p>
           ) : (
             <ReceiptDiffView diff={diff} label="What changed from the baseline to what is compiled now" />
           )}

@@ -35,7 +35,9 @@ export function LeftEntries({ kind, marks }: { kind: string; marks: PacketMarks 
       {marks.left.map((entry) => (
         <li key={entry.id} className="change-mark" data-testid={`left-${kind}-${entry.id}`}>
           ◆ left: <RecordLink id={entry.id} /> {titleBesideId(entry.id, entry.title)}
-          {entry.now === null ? ', no longer among the records' : (
+          {entry.now === null ? (
+            ', no longer among the records'
+          ) : (
             <>
               , now <Decided at={entry.now} />
             </>

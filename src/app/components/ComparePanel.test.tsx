@@ -26,11 +26,21 @@ describe('ComparePanel', () => {
     const sample = sampleView();
     const naive = sample.columns.naive;
     if (!naive) throw new Error('the sample view has a naive column');
-    const empty = { ...naive, kind: 'post-filter' as const, entries: [], tokensUsed: 0, illegalCount: 0, requiredMissed: [], emptyNote: { code: 'EVERY_TOP_K_ILLEGAL' as const, args: { k: 5, ranked: 5 } } };
+    const empty = {
+      ...naive,
+      kind: 'post-filter' as const,
+      entries: [],
+      tokensUsed: 0,
+      illegalCount: 0,
+      requiredMissed: [],
+      emptyNote: { code: 'EVERY_TOP_K_ILLEGAL' as const, args: { k: 5, ranked: 5 } },
+    };
     resetStores(sampleView({ columns: { ...sample.columns, postFilter: empty } }));
     render(<ComparePanel />);
     const column = screen.getByRole('region', { name: 'Post-filter top-k' });
-    expect(within(column).getByTestId('empty-note-post-filter')).toHaveTextContent("Empty: all 5 records in relevance's top 5 are illegal, and post-filtering drops them without looking further down the ranking.");
+    expect(within(column).getByTestId('empty-note-post-filter')).toHaveTextContent(
+      "Empty: all 5 records in relevance's top 5 are illegal, and post-filtering drops them without looking further down the ranking.",
+    );
     expect(within(screen.getByRole('region', { name: 'Naive top-k' })).queryByTestId('empty-note-naive')).toBeNull();
   });
 

@@ -24,12 +24,13 @@ function TokenMeter({ column, label }: { column: PacketColumn; label: string }) 
   );
 }
 
-const ids = (list: readonly string[]) => list.map((id, index) => (
-  <span key={id}>
-    {index > 0 ? ', ' : ''}
-    <RecordLink id={id} />
-  </span>
-));
+const ids = (list: readonly string[]) =>
+  list.map((id, index) => (
+    <span key={id}>
+      {index > 0 ? ', ' : ''}
+      <RecordLink id={id} />
+    </span>
+  ));
 
 /**
  * How many required propositions the column's own entries answer with a legal record of an accepted class: a
@@ -175,7 +176,17 @@ function IndexingColumn({ kind, progress }: { kind: 'naive' | 'post-filter'; pro
   );
 }
 
-function BaselineColumn({ kind, column, marks, progress }: { kind: 'naive' | 'post-filter'; column: PacketColumn | null; marks: PacketMarks | null; progress: { readonly done: number; readonly total: number } | null }) {
+function BaselineColumn({
+  kind,
+  column,
+  marks,
+  progress,
+}: {
+  kind: 'naive' | 'post-filter';
+  column: PacketColumn | null;
+  marks: PacketMarks | null;
+  progress: { readonly done: number; readonly total: number } | null;
+}) {
   if (column) return <Column column={column} marks={marks} />;
   return progress ? <IndexingColumn kind={kind} progress={progress} /> : <DiagnosticOnlyColumn kind={kind} />;
 }

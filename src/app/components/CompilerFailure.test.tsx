@@ -12,7 +12,8 @@ import { useShareStore } from '../state/share';
 import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
 import { App } from './App';
 
-const overflow = () => Promise.reject(Object.assign(new Error('Maximum call stack size exceeded'), { stack: 'RangeError: Maximum call stack size exceeded\n    at lowerAdmission (lower-admission.ts:28:12)' }));
+const overflow = () =>
+  Promise.reject(Object.assign(new Error('Maximum call stack size exceeded'), { stack: 'RangeError: Maximum call stack size exceeded\n    at lowerAdmission (lower-admission.ts:28:12)' }));
 
 /** What must be gone from the screen after any failure: every trace of a packet, receipt or copy. */
 function expectNothingCopyable() {

@@ -5,7 +5,21 @@ import { useModalDialog } from './use-modal-dialog';
  * A modal question before something that cannot be undone. The native dialog traps focus and closes on
  * Escape; Cancel has the focus first, and focus goes back to whatever opened it.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();

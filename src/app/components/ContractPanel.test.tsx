@@ -50,7 +50,10 @@ describe('ContractPanel', () => {
 
   it('shows a schema error beside the field it concerns and keeps the draft', async () => {
     const user = userEvent.setup();
-    const updateContract = vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'contract', path: 'tokenBudget' }, 'FORMAT_RULE', { problem: 'Invalid input: expected number, received string' })] }));
+    const updateContract = vi.fn(async () => ({
+      ok: false as const,
+      issues: [inputIssue({ file: 'contract', path: 'tokenBudget' }, 'FORMAT_RULE', { problem: 'Invalid input: expected number, received string' })],
+    }));
     installFakeApi({ updateContract });
     render(<ContractPanel />);
     const budget = screen.getByRole('textbox', { name: 'Token budget' });
@@ -65,7 +68,10 @@ describe('ContractPanel', () => {
 
   it('sends raw JSON to the worker and lists problems by path and line', async () => {
     const user = userEvent.setup();
-    const updateContract = vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'contract.json', line: 1, path: '(root)' }, 'NOT_JSON', { problem: 'Unexpected end of JSON input', near: null })] }));
+    const updateContract = vi.fn(async () => ({
+      ok: false as const,
+      issues: [inputIssue({ file: 'contract.json', line: 1, path: '(root)' }, 'NOT_JSON', { problem: 'Unexpected end of JSON input', near: null })],
+    }));
     installFakeApi({ updateContract });
     render(<ContractPanel />);
     await user.click(screen.getByRole('button', { name: 'Raw JSON' }));
@@ -110,7 +116,15 @@ describe('ContractPanel', () => {
     const user = userEvent.setup();
     const api = installFakeApi();
     const base = sampleScenario().contract;
-    useResultStore.setState({ response: { ok: true, view: sampleView({ compiledContract: { ...base, tokenBudget: 24 }, appliedChanges: [{ id: 'tight-budget', label: 'Required record over budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } }] }) } });
+    useResultStore.setState({
+      response: {
+        ok: true,
+        view: sampleView({
+          compiledContract: { ...base, tokenBudget: 24 },
+          appliedChanges: [{ id: 'tight-budget', label: 'Required record over budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } }],
+        }),
+      },
+    });
     render(<ContractPanel />);
     await user.clear(screen.getByRole('textbox', { name: 'Query' }));
     await user.type(screen.getByRole('textbox', { name: 'Query' }), 'timeouts');
@@ -120,7 +134,9 @@ describe('ContractPanel', () => {
 
   it('marks an edited scenario in the picker and beside it', () => {
     installFakeApi();
-    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded', contractEdited: true })] }) });
+    useScenarioStore.setState({
+      workspace: sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded', contractEdited: true })] }),
+    });
     render(<ContractPanel />);
     expect(screen.getByRole('option', { name: 'Retry policy (edited)' })).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Mine (loaded, edited)' })).toBeInTheDocument();
@@ -137,6 +153,8 @@ describe('ContractPanel', () => {
     render(<ContractPanel />);
     await user.click(screen.getByRole('button', { name: 'Export scenario' }));
     expect(api.exportScenario).toHaveBeenCalled();
-    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent('Exported retry-policy.scenario.json with the edited contract. Loading it selects it with every control off: switch on Remove required provenance to get this receipt again.');
+    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent(
+      'Exported retry-policy.scenario.json with the edited contract. Loading it selects it with every control off: switch on Remove required provenance to get this receipt again.',
+    );
   });
 });

@@ -58,7 +58,11 @@ function contractFromDraft(contract: Contract, draft: Draft): unknown {
   for (const { field } of TEXT_FIELDS) value[field] = draft[field];
   value.subject = draft.subject.trim() === '' ? null : draft.subject;
   for (const { field } of NUMBER_FIELDS) value[field] = numberOrText(draft[field]);
-  for (const { field } of LIST_FIELDS) value[field] = draft[field].split(',').map((item) => item.trim()).filter((item) => item !== '');
+  for (const { field } of LIST_FIELDS)
+    value[field] = draft[field]
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   return value;
 }
 
@@ -198,7 +202,14 @@ function RawContract({ scenario, issues, refocus }: { scenario: ScenarioSummary;
     <div className="raw-contract">
       <label className="field">
         <span>Contract JSON</span>
-        <textarea value={text} onChange={(event) => setText(event.target.value)} rows={18} spellCheck={false} aria-invalid={issues.length > 0} aria-describedby={issues.length > 0 ? 'contract-issues' : undefined} />
+        <textarea
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={18}
+          spellCheck={false}
+          aria-invalid={issues.length > 0}
+          aria-describedby={issues.length > 0 ? 'contract-issues' : undefined}
+        />
       </label>
       <button
         type="button"
@@ -266,7 +277,11 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
           <li>The last valid contract stays in force until this is fixed.</li>
         </ul>
       ) : null}
-      {mode === 'form' ? <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} refocus={refocus} /> : <RawContract key={revision} scenario={scenario} issues={issues} refocus={refocus} />}
+      {mode === 'form' ? (
+        <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} refocus={refocus} />
+      ) : (
+        <RawContract key={revision} scenario={scenario} issues={issues} refocus={refocus} />
+      )}
     </section>
   );
 }
@@ -283,7 +298,14 @@ function ControlToggles({ scenario }: { scenario: ScenarioSummary }) {
         return (
           <div key={control.id} className="control">
             <label>
-              <input type="checkbox" role="switch" checked={active.includes(control.id)} onChange={(event) => void setControl(control.id, event.target.checked)} aria-describedby={`control-help-${control.id}`} data-testid={`control-${control.id}`} />
+              <input
+                type="checkbox"
+                role="switch"
+                checked={active.includes(control.id)}
+                onChange={(event) => void setControl(control.id, event.target.checked)}
+                aria-describedby={`control-help-${control.id}`}
+                data-testid={`control-${control.id}`}
+              />
               {label}
             </label>
             <p className="caption" id={`control-help-${control.id}`}>

@@ -25,7 +25,15 @@ const stale: VerdictView = {
   reperformed: true,
   diff: { diagnostic: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED', 'LGL-0007 EXCLUDE_DENY_LABEL → EXCLUDE_SCOPE']), user: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED']) },
 };
-const current: VerdictView = { action: 'continue', code: 'RECEIPT_CURRENT', message: 'The receipt matches.', priorReceiptId: 'e'.repeat(64), currentReceiptId: 'e'.repeat(64), reperformed: true, diff: null };
+const current: VerdictView = {
+  action: 'continue',
+  code: 'RECEIPT_CURRENT',
+  message: 'The receipt matches.',
+  priorReceiptId: 'e'.repeat(64),
+  currentReceiptId: 'e'.repeat(64),
+  reperformed: true,
+  diff: null,
+};
 
 describe('DrillPanel', () => {
   beforeEach(() => resetStores());

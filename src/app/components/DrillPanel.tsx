@@ -56,7 +56,9 @@ export function DrillPanel() {
               <SteadyButton onClick={() => void freezeReceipt()} unavailable={busy || currentId === null}>
                 Freeze receipt
               </SteadyButton>{' '}
-              <span data-testid="drill-frozen">{frozenReceiptId ? (showsReceiptIds ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Frozen (its receipt id is shown in the diagnostic view)') : 'Nothing frozen yet'}</span>
+              <span data-testid="drill-frozen">
+                {frozenReceiptId ? (showsReceiptIds ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Frozen (its receipt id is shown in the diagnostic view)') : 'Nothing frozen yet'}
+              </span>
             </li>
             <li>
               <label>
@@ -94,7 +96,10 @@ export function DrillPanel() {
           {verdict && outdated ? (
             <div className="verdict verdict-outdated" role="status" data-testid="drill-verdict-outdated">
               <strong>INPUTS CHANGED — ATTEMPT AGAIN</strong>
-              <p>The contract, a control or the records were recompiled after the last verdict, so it no longer applies. Attempt to continue again to check the frozen receipt against the inputs now in force.</p>
+              <p>
+                The contract, a control or the records were recompiled after the last verdict, so it no longer applies. Attempt to continue again to check the frozen receipt against the inputs now in
+                force.
+              </p>
             </div>
           ) : verdict ? (
             <div className={`verdict verdict-${verdict.action}`} role="status" data-testid="drill-verdict">

@@ -18,10 +18,12 @@ function CurrentCompilation() {
   const textOf = useChangeText(scenario?.key ?? '');
   // Declared in the drill but not in what is compiled now, by the labels the view may show.
   const pending = view
-    ? declared.filter((id) => !view.lateChanges.includes(id)).map((id) => {
-        const change = scenario?.lateChanges.find((candidate) => candidate.id === id);
-        return change ? textOf(change, 'late-change').label : id;
-      })
+    ? declared
+        .filter((id) => !view.lateChanges.includes(id))
+        .map((id) => {
+          const change = scenario?.lateChanges.find((candidate) => candidate.id === id);
+          return change ? textOf(change, 'late-change').label : id;
+        })
     : [];
   return (
     <section className="panel drill-current" aria-labelledby="drill-current-heading" data-testid="drill-current">
@@ -55,7 +57,8 @@ function CurrentCompilation() {
           ) : null}
           <p className="caption" data-testid="drill-current-changes">
             Late changes applied: {listed(view.appliedChanges.filter((change) => change.kind === 'late-change').map((change) => change.label))}.
-            {pending.length > 0 ? ` Declared in the drill, not yet compiled: ${pending.join(', ')}.` : ''} Controls on: {listed(view.appliedChanges.filter((change) => change.kind === 'control').map((change) => change.label))}.
+            {pending.length > 0 ? ` Declared in the drill, not yet compiled: ${pending.join(', ')}.` : ''} Controls on:{' '}
+            {listed(view.appliedChanges.filter((change) => change.kind === 'control').map((change) => change.label))}.
           </p>
         </>
       )}

@@ -84,7 +84,21 @@ const markerOf = (index: number): Marker => MARKERS[index % MARKERS.length] ?? '
  * One line per strategy against corpus size on a logarithmic x axis. Lines that coincide stay
  * distinguishable by their hollow markers of different shapes and sizes, drawn largest first.
  */
-export function LineChart({ title, xValues, xFormat, series, yMax, yFormat }: { title: string; xValues: readonly number[]; xFormat: (x: number) => string; series: readonly Series[]; yMax: number; yFormat: (y: number) => string }) {
+export function LineChart({
+  title,
+  xValues,
+  xFormat,
+  series,
+  yMax,
+  yFormat,
+}: {
+  title: string;
+  xValues: readonly number[];
+  xFormat: (x: number) => string;
+  series: readonly Series[];
+  yMax: number;
+  yFormat: (y: number) => string;
+}) {
   const titleId = useId();
   const descId = useId();
   const plotWidth = LINE_WIDTH - MARGIN.left - MARGIN.right;
@@ -97,7 +111,9 @@ export function LineChart({ title, xValues, xFormat, series, yMax, yFormat }: { 
   const xAt = (index: number) => MARGIN.left + INSET + (maxLog === minLog ? pointsWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * pointsWidth);
   const yAt = (value: number) => MARGIN.top + plotHeight - (yMax > 0 ? (Math.min(value, yMax) / yMax) * plotHeight : 0);
   const yTicks = [0, yMax / 2, yMax];
-  const description = series.map((line) => `${line.label}: ${line.values.map((value, index) => `${xFormat(xValues[index] ?? 0)} → ${value === null ? 'none' : yFormat(value)}`).join(', ')}`).join('; ');
+  const description = series
+    .map((line) => `${line.label}: ${line.values.map((value, index) => `${xFormat(xValues[index] ?? 0)} → ${value === null ? 'none' : yFormat(value)}`).join(', ')}`)
+    .join('; ');
   return (
     <figure className="chart">
       <svg role="img" aria-labelledby={titleId} aria-describedby={descId} viewBox={`0 0 ${LINE_WIDTH} ${LINE_HEIGHT}`} className="line-chart">

@@ -20,7 +20,18 @@ import { EvaluationPanel } from './EvaluationPanel';
 const LABELS: Record<StrategyId, string> = { naive: 'plain top-k', 'post-filter': 'post-filter top-k', 'post-filter-overfetch': 'post-filter top-k, over-fetch', compiled: 'compiled (admit first)' };
 
 function row(strategy: StrategyId, itemsPassed: number, unsafePassed: number, coverageMentioned: number, requiredMissed: string[] = []): StrategyMetrics {
-  return { strategy, label: LABELS[strategy], itemsPassed, unsafePassed, coverageMentioned, coverageSupported: unsafePassed > 0 ? 0.25 : coverageMentioned, recallAtK: 0.5, displacedCitations: 0, requiredMissed, tokensUsed: itemsPassed * 100 };
+  return {
+    strategy,
+    label: LABELS[strategy],
+    itemsPassed,
+    unsafePassed,
+    coverageMentioned,
+    coverageSupported: unsafePassed > 0 ? 0.25 : coverageMentioned,
+    recallAtK: 0.5,
+    displacedCitations: 0,
+    requiredMissed,
+    tokensUsed: itemsPassed * 100,
+  };
 }
 
 function comparison(change: Partial<ScenarioComparison> = {}): ScenarioComparison {
@@ -46,7 +57,12 @@ function growthPoint(size: number): GrowthPoint {
   return { ...comparison({ ranking: 'bm25', tokenBudget: 500, candidates: size }), size, corpusDigest: 'e'.repeat(64), admittedAsGenerated: true, indexMs: 12, compareMs: 34 };
 }
 
-const growthReport = (sizes: number[]): GrowthReport => ({ seed: 0, blockSize: 20, blockMix: { legal: 1, superseded: 1, otherTenant: 3, future: 2, wrongClass: 3, denied: 2, unneeded: 8 }, points: sizes.map(growthPoint) });
+const growthReport = (sizes: number[]): GrowthReport => ({
+  seed: 0,
+  blockSize: 20,
+  blockMix: { legal: 1, superseded: 1, otherTenant: 3, future: 2, wrongClass: 3, denied: 2, unneeded: 8 },
+  points: sizes.map(growthPoint),
+});
 
 const done = <T,>(report: T): EvaluationOutcome<T> => ({ status: 'done', report, elapsedMs: 120 });
 
@@ -64,7 +80,10 @@ describe('EvaluationPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Run seed 000 comparison' }));
     expect(api.runSeed000).toHaveBeenCalled();
     const table = await screen.findByRole('table', { name: 'Seed 000 comparison' });
-    const cells = (strategy: string) => within(within(table).getByTestId(`seed000-table-${strategy}`)).getAllByRole('cell').map((cell) => cell.textContent);
+    const cells = (strategy: string) =>
+      within(within(table).getByTestId(`seed000-table-${strategy}`))
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
     expect(cells('naive').slice(0, 3)).toEqual(['5', '4', '75 %']);
     expect(cells('post-filter').slice(0, 3)).toEqual(['1', '0', '25 %']);
     expect(cells('compiled').slice(0, 3)).toEqual(['4', '0', '100 %']);
@@ -139,7 +158,11 @@ describe('EvaluationPanel', () => {
 
   it('compares on the current scenario with its controls and names the required records each strategy missed', async () => {
     const user = userEvent.setup();
-    const result = comparison({ scenarioId: 'retry-policy', ranking: 'bm25', rows: [row('naive', 5, 5, 1, ['ADR-0234']), row('post-filter', 0, 0, 1, ['ADR-0234']), row('post-filter-overfetch', 2, 0, 1), row('compiled', 4, 0, 1)] });
+    const result = comparison({
+      scenarioId: 'retry-policy',
+      ranking: 'bm25',
+      rows: [row('naive', 5, 5, 1, ['ADR-0234']), row('post-filter', 0, 0, 1, ['ADR-0234']), row('post-filter-overfetch', 2, 0, 1), row('compiled', 4, 0, 1)],
+    });
     const api = installFakeApi({ runScenarioComparison: vi.fn(async () => done(result)) });
     render(<EvaluationPanel />);
     expect(screen.getByTestId('scenario-selection')).toHaveTextContent('Retry policy; controls: none.');

@@ -3,14 +3,7 @@ import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import { EVALUATION_GROWTH_SIZES } from '../../worker/evaluation-sizes';
-import {
-  runCurrentScenario,
-  runFoundationExperiment,
-  runGrowthExperiment,
-  runSeed000,
-  setGrowthSize,
-  useEvaluationStore,
-} from '../state/evaluation-store';
+import { runCurrentScenario, runFoundationExperiment, runGrowthExperiment, runSeed000, setGrowthSize, useEvaluationStore } from '../state/evaluation-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import type { ChangeSummary, ChangeText } from '../../worker/protocol';
 import { useChangeText } from './change-text';
@@ -136,9 +129,33 @@ function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparis
         {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
       </p>
       <div className="chart-row">
-        <BarChart title="Items passed" max={maxItems} bars={bars(comparison, (row) => row.itemsPassed, (row) => String(row.itemsPassed))} />
-        <BarChart title="Unsafe items passed" max={maxItems} bars={bars(comparison, (row) => row.unsafePassed, (row) => String(row.unsafePassed))} />
-        <BarChart title="Coverage (mentioned)" max={1} bars={bars(comparison, (row) => row.coverageMentioned ?? 0, (row) => percent(row.coverageMentioned))} />
+        <BarChart
+          title="Items passed"
+          max={maxItems}
+          bars={bars(
+            comparison,
+            (row) => row.itemsPassed,
+            (row) => String(row.itemsPassed),
+          )}
+        />
+        <BarChart
+          title="Unsafe items passed"
+          max={maxItems}
+          bars={bars(
+            comparison,
+            (row) => row.unsafePassed,
+            (row) => String(row.unsafePassed),
+          )}
+        />
+        <BarChart
+          title="Coverage (mentioned)"
+          max={1}
+          bars={bars(
+            comparison,
+            (row) => row.coverageMentioned ?? 0,
+            (row) => percent(row.coverageMentioned),
+          )}
+        />
       </div>
       <ComparisonTable label="Seed 000 comparison" testId="seed000-table" comparison={comparison} requiredMissed={false} />
     </>
@@ -151,13 +168,12 @@ function Seed000Section() {
     <section className="panel evaluation-section" aria-labelledby="seed000-heading">
       <h3 id="seed000-heading">Seed 000: the contaminated eight-item corpus</h3>
       <p data-testid="seed000-explained">
-        “Seed 000” is the essay this project started from (<i>compile the evidence boundary</i>). It publishes a small, fixed benchmark: eight synthetic records for one
-        credit decision about Atlas Industries, where relevance ranking is tempted by the wrong ones. This run rebuilds its table with this compiler, so the numbers should match the
-        essay’s exactly.
+        “Seed 000” is the essay this project started from (<i>compile the evidence boundary</i>). It publishes a small, fixed benchmark: eight synthetic records for one credit decision about Atlas
+        Industries, where relevance ranking is tempted by the wrong ones. This run rebuilds its table with this compiler, so the numbers should match the essay’s exactly.
       </p>
       <p className="caption">
-        Four high-scoring records are unusable (another borrower’s, superseded, an email claiming a waiver, a waiver released only to investigators); four lower-scoring ones are the evidence
-        the task needs. Ranked by declared relevance, k = 5.
+        Four high-scoring records are unusable (another borrower’s, superseded, an email claiming a waiver, a waiver released only to investigators); four lower-scoring ones are the evidence the task
+        needs. Ranked by declared relevance, k = 5.
       </p>
       <RunButton experiment="seed000" label="Run seed 000 comparison" onRun={runSeed000} />
       <Progress experiment="seed000" />
@@ -173,7 +189,8 @@ function ScenarioSection() {
   const selection = useScenarioStore((state) => state.workspace?.selection);
   const textOf = useChangeText(scenario?.key ?? '');
   // Labels go through the view's disclosure: in the user view a control that names a withheld record names none.
-  const shown = (changes: readonly ChangeSummary[], chosen: readonly string[], kind: ChangeText['kind']) => changes.filter((change) => chosen.includes(change.id)).map((change) => textOf(change, kind).label);
+  const shown = (changes: readonly ChangeSummary[], chosen: readonly string[], kind: ChangeText['kind']) =>
+    changes.filter((change) => chosen.includes(change.id)).map((change) => textOf(change, kind).label);
   const toggled = scenario && selection ? shown(scenario.controls, selection.controls, 'control') : [];
   const runContext = scenario && selection ? { title: scenario.title, controls: toggled, lateChanges: shown(scenario.lateChanges, selection.lateChanges, 'late-change') } : null;
   return (
@@ -190,7 +207,9 @@ function ScenarioSection() {
         render={(comparison, elapsedMs) => (
           <>
             <p className="caption" data-testid="scenario-facts">
-              {context ? `${context.title}; controls: ${context.controls.length > 0 ? context.controls.join(', ') : 'none'}${context.lateChanges.length > 0 ? `; late changes: ${context.lateChanges.join(', ')}` : ''}. ` : ''}
+              {context
+                ? `${context.title}; controls: ${context.controls.length > 0 ? context.controls.join(', ') : 'none'}${context.lateChanges.length > 0 ? `; late changes: ${context.lateChanges.join(', ')}` : ''}. `
+                : ''}
               {comparisonFacts(comparison)}
               {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
             </p>
@@ -207,19 +226,34 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
   const strategies = report.points[0]?.rows ?? [];
   const k = report.points[0]?.k ?? 0;
   const seriesOf = (value: (row: StrategyMetrics) => number | null) =>
-    strategies.map((first) => ({ key: first.strategy, label: shortLabel(first.strategy, report.points[0]?.overFetch ?? 0), values: report.points.map((point) => {
-      const row = point.rows.find((candidate) => candidate.strategy === first.strategy);
-      return row ? value(row) : null;
-    }) }));
+    strategies.map((first) => ({
+      key: first.strategy,
+      label: shortLabel(first.strategy, report.points[0]?.overFetch ?? 0),
+      values: report.points.map((point) => {
+        const row = point.rows.find((candidate) => candidate.strategy === first.strategy);
+        return row ? value(row) : null;
+      }),
+    }));
   const maxUnsafe = report.points.reduce((most, point) => point.rows.reduce((pointMost, row) => Math.max(pointMost, row.unsafePassed), most), k);
   return (
     <>
       <p className="caption" data-testid="growth-facts">
-        Seed {report.seed}; every {report.blockSize} records: {Object.entries(report.blockMix).map(([category, n]) => `${n} ${category}`).join(', ')}. k = {k}, budget {report.points[0]?.tokenBudget ?? 0} tokens.
+        Seed {report.seed}; every {report.blockSize} records:{' '}
+        {Object.entries(report.blockMix)
+          .map(([category, n]) => `${n} ${category}`)
+          .join(', ')}
+        . k = {k}, budget {report.points[0]?.tokenBudget ?? 0} tokens.
         {elapsedMs === null ? '' : ` Whole run ${seconds(elapsedMs)}.`}
       </p>
       <div className="chart-row">
-        <LineChart title={`Unsafe items passed (of k = ${k})`} xValues={sizes} xFormat={count} series={seriesOf((row) => row.unsafePassed)} yMax={maxUnsafe} yFormat={(y) => String(Math.round(y * 10) / 10)} />
+        <LineChart
+          title={`Unsafe items passed (of k = ${k})`}
+          xValues={sizes}
+          xFormat={count}
+          series={seriesOf((row) => row.unsafePassed)}
+          yMax={maxUnsafe}
+          yFormat={(y) => String(Math.round(y * 10) / 10)}
+        />
         <LineChart title={`Recall@${k}`} xValues={sizes} xFormat={count} series={seriesOf((row) => row.recallAtK)} yMax={1} yFormat={(y) => y.toFixed(1)} />
       </div>
       <div className="table-scroll">
@@ -292,8 +326,8 @@ function GrowthSection() {
     <section className="panel evaluation-section" aria-labelledby="growth-heading">
       <h3 id="growth-heading">Growth: contaminated corpora of growing size</h3>
       <p className="caption">
-        Every 20 records hold 1 legal relevant record among 11 similar illegal ones and 8 legal records the task does not need. Each size runs in its own fresh database, so a cancel
-        stops between sizes and keeps the sizes already measured.
+        Every 20 records hold 1 legal relevant record among 11 similar illegal ones and 8 legal records the task does not need. Each size runs in its own fresh database, so a cancel stops between
+        sizes and keeps the sizes already measured.
       </p>
       <fieldset className="size-choices" disabled={busy}>
         <legend>Corpus sizes</legend>
@@ -356,8 +390,8 @@ function FoundationSection() {
     <section className="panel evaluation-section" aria-labelledby="foundation-heading">
       <h3 id="foundation-heading">Retrieval foundation</h3>
       <p className="caption">
-        36 records from three software projects with overlapping wording, 12 queries: content only, broad metadata, discriminative metadata, and discriminative metadata that treats a
-        missing field as unknown.
+        36 records from three software projects with overlapping wording, 12 queries: content only, broad metadata, discriminative metadata, and discriminative metadata that treats a missing field as
+        unknown.
       </p>
       <RunButton experiment="foundation" label="Run retrieval foundation" onRun={runFoundationExperiment} />
       <Progress experiment="foundation" />
@@ -372,8 +406,8 @@ export function EvaluationPanel() {
     <section className="evaluation" aria-labelledby="evaluation-heading">
       <h2 id="evaluation-heading">Evaluation</h2>
       <p className="caption">
-        What deciding the admitted set before ranking changes, measured against plain top-k and post-filter top-k under the same ranking and budget. Unsafe: passed records outside the
-        admitted set. Coverage (mentioned): required propositions some passed record speaks to, legal or not; accepted evidence counts only admitted records of an accepted class.
+        What deciding the admitted set before ranking changes, measured against plain top-k and post-filter top-k under the same ranking and budget. Unsafe: passed records outside the admitted set.
+        Coverage (mentioned): required propositions some passed record speaks to, legal or not; accepted evidence counts only admitted records of an accepted class.
       </p>
       <Seed000Section />
       <ScenarioSection />

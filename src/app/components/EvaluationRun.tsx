@@ -33,7 +33,15 @@ function ProgressBar({ experiment, running }: { experiment: EvaluationExperiment
   const step = running.cancelling ? 'Cancelling after the current step…' : (progress?.step ?? 'Starting…');
   return (
     <div className="evaluation-progress" data-testid={`progress-${experiment}`} ref={box}>
-      <div role="progressbar" aria-label={`${EXPERIMENT_TITLES[experiment]} progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={`${value} %: ${step}`} className="progress-track">
+      <div
+        role="progressbar"
+        aria-label={`${EXPERIMENT_TITLES[experiment]} progress`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={value}
+        aria-valuetext={`${value} %: ${step}`}
+        className="progress-track"
+      >
         <div className="progress-fill" style={{ width: `${value}%` }} />
       </div>
       <span className="caption" aria-live="polite">

@@ -76,7 +76,14 @@ describe('EvidencePanel', () => {
 
   it('lists the first page of a long list and fetches the next pages on request, so thousands of claimants neither cross to the page nor render at once', async () => {
     const total = ATTEMPTS_PAGE * 2 + 7;
-    const all: EvidenceAttempt[] = Array.from({ length: total }, (_, index) => ({ id: `R-${String(index).padStart(4, '0')}`, claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'class case_note is not accepted for waiver_valid' }));
+    const all: EvidenceAttempt[] = Array.from({ length: total }, (_, index) => ({
+      id: `R-${String(index).padStart(4, '0')}`,
+      claim: 'supports',
+      evidenceClass: 'case_note',
+      outcome: 'refused',
+      code: 'EXCLUDE_EVIDENCE_CLASS',
+      fact: 'class case_note is not accepted for waiver_valid',
+    }));
     const page = (offset: number) => ({ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total, offset, attempts: all.slice(offset, offset + ATTEMPTS_PAGE) });
     const evidenceAttempts = vi.fn(async (_compilation: number, _proposition: string, _audience: string, offset: number) => page(offset));
     installFakeApi({ evidenceAttempts });
@@ -104,7 +111,15 @@ describe('EvidencePanel', () => {
   });
 
   it('shows a large result at once and its attempts when the worker sends them, never with another view', async () => {
-    const attemptsOf = (id: string) => [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total: 1, offset: 0, attempts: [{ id, claim: 'supports' as const, evidenceClass: 'case_note', outcome: 'refused' as const, code: 'EXCLUDE_EVIDENCE_CLASS' as const, fact: 'f' }] }];
+    const attemptsOf = (id: string) => [
+      {
+        proposition: 'waiver_valid',
+        acceptedClasses: ['approved_waiver'],
+        total: 1,
+        offset: 0,
+        attempts: [{ id, claim: 'supports' as const, evidenceClass: 'case_note', outcome: 'refused' as const, code: 'EXCLUDE_EVIDENCE_CLASS' as const, fact: 'f' }],
+      },
+    ];
     const answered = sampleView({ compilation: 7, evidence: [slot({})], evidenceAttempts: null });
     const sends: ((value: ReturnType<typeof attemptsOf>) => void)[] = [];
     const firstEvidenceAttempts = vi.fn(() => new Promise<ReturnType<typeof attemptsOf>>((resolve) => sends.push(resolve)));
@@ -138,10 +153,22 @@ describe('EvidencePanel', () => {
   });
 
   it('a page the worker no longer has (a later compilation replaced it) adds nothing, and the button works again', async () => {
-    const all: EvidenceAttempt[] = Array.from({ length: ATTEMPTS_PAGE + 1 }, (_, index) => ({ id: `R-${index}`, claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'f' }));
+    const all: EvidenceAttempt[] = Array.from({ length: ATTEMPTS_PAGE + 1 }, (_, index) => ({
+      id: `R-${index}`,
+      claim: 'supports',
+      evidenceClass: 'case_note',
+      outcome: 'refused',
+      code: 'EXCLUDE_EVIDENCE_CLASS',
+      fact: 'f',
+    }));
     let answer: (value: null) => void = () => undefined;
     installFakeApi({ evidenceAttempts: vi.fn(() => new Promise<null>((resolve) => (answer = resolve))) });
-    resetStores(sampleView({ evidence: [slot({})], evidenceAttempts: [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total: all.length, offset: 0, attempts: all.slice(0, ATTEMPTS_PAGE) }] }));
+    resetStores(
+      sampleView({
+        evidence: [slot({})],
+        evidenceAttempts: [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total: all.length, offset: 0, attempts: all.slice(0, ATTEMPTS_PAGE) }],
+      }),
+    );
     render(<EvidencePanel />);
     fireEvent.click(screen.getByRole('button', { name: 'Show 1 more' }));
     expect(screen.getByRole('button', { name: 'Show 1 more' })).toBeDisabled();

@@ -7,16 +7,40 @@ import { useModalDialog } from './use-modal-dialog';
 
 /** Words and numbers the screen uses without explaining them in place. */
 export const GLOSSARY_TERMS = [
-  { key: 'receipt', term: 'Receipt', text: 'The SHA-256 id of the compilation’s canonical receipt; the audit strip shows its first 12 hex digits (the full id is in the downloaded receipt). Any change to the contract, a record or a decision gives another receipt.' },
-  { key: 'user-view-id', term: 'User-view id', text: 'What the user view shows instead of the receipt id: the SHA-256 of the user view’s own content (contract, visible rows as worded, packet, evidence, failure). It leaves out the withheld count, so a change to a record the user view withholds never changes it.' },
+  {
+    key: 'receipt',
+    term: 'Receipt',
+    text: 'The SHA-256 id of the compilation’s canonical receipt; the audit strip shows its first 12 hex digits (the full id is in the downloaded receipt). Any change to the contract, a record or a decision gives another receipt.',
+  },
+  {
+    key: 'user-view-id',
+    term: 'User-view id',
+    text: 'What the user view shows instead of the receipt id: the SHA-256 of the user view’s own content (contract, visible rows as worded, packet, evidence, failure). It leaves out the withheld count, so a change to a record the user view withholds never changes it.',
+  },
   { key: 'tokens', term: 'Tokens', text: 'Each record’s declared cost, written in the record (no tokenizer is run). Budgets and the three packets are counted in these numbers.' },
   { key: 'rank', term: 'Rank', text: 'Position among the admitted optional records by relevance (#1 is the most relevant). Records refused by a gate, and required records, are not ranked (—).' },
-  { key: 'score', term: 'Score', text: 'Relevance, higher is better: −bm25 from SQLite FTS5, or the record’s declared relevance when the contract says ranking: declared. bm25 over a few short records is tiny, so scores are shown to three significant digits (1.23 × 10⁻⁶).' },
+  {
+    key: 'score',
+    term: 'Score',
+    text: 'Relevance, higher is better: −bm25 from SQLite FTS5, or the record’s declared relevance when the contract says ranking: declared. bm25 over a few short records is tiny, so scores are shown to three significant digits (1.23 × 10⁻⁶).',
+  },
   { key: 'fact', term: 'Boundary fact', text: 'The value that decided a record, set against the contract, e.g. “valid_to 2026-08-28 < as_of 2026-08-30”.' },
-  { key: 'required', term: 'Required', text: 'Named in the contract’s required records: protected before any ranking. If one is missing, illegal, unverifiable or too large, no packet is emitted (fail-closed).' },
-  { key: 'decision', term: 'Decision', text: 'Whether the assistant’s answer may rest on the packet alone. “May rest on the packet”: every blocking proposition of the contract is supported by an admitted record. “Reserved for a person”: a blocking proposition is not supported, so a person decides. With no packet there is nothing to rest on.' },
+  {
+    key: 'required',
+    term: 'Required',
+    text: 'Named in the contract’s required records: protected before any ranking. If one is missing, illegal, unverifiable or too large, no packet is emitted (fail-closed).',
+  },
+  {
+    key: 'decision',
+    term: 'Decision',
+    text: 'Whether the assistant’s answer may rest on the packet alone. “May rest on the packet”: every blocking proposition of the contract is supported by an admitted record. “Reserved for a person”: a blocking proposition is not supported, so a person decides. With no packet there is nothing to rest on.',
+  },
   { key: 'fail-closed', term: 'Fail-closed', text: 'The compiler read the inputs and refused: an obligation could not be met, so no packet exists and nothing can be copied.' },
-  { key: 'views', term: 'User view and diagnostic view', text: 'One compilation, two renderings. The diagnostic view names every record; the user view counts, but never names, records excluded by an authorisation rule or a deny label. Exports follow the view on screen.' },
+  {
+    key: 'views',
+    term: 'User view and diagnostic view',
+    text: 'One compilation, two renderings. The diagnostic view names every record; the user view counts, but never names, records excluded by an authorisation rule or a deny label. Exports follow the view on screen.',
+  },
 ] as const;
 
 export type GlossaryTerm = (typeof GLOSSARY_TERMS)[number]['key'];

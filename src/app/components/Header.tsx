@@ -19,8 +19,12 @@ export function whatResetLoses(workspace: WorkspaceSnapshot | null): string {
   if (!workspace) return 'Nothing is loaded yet.';
   const loaded = workspace.scenarios.filter((scenario) => scenario.origin === 'loaded').length;
   const edited = workspace.scenarios.filter((scenario) => scenario.contractEdited).length;
-  const parts = [loaded > 0 ? `${plural(loaded, 'loaded scenario')} and ${loaded === 1 ? 'its' : 'their'} files` : null, edited > 0 ? `${plural(edited, 'edited contract')}` : null].filter((part) => part !== null);
-  return parts.length === 0 ? 'Nothing has been loaded or edited: the built-in scenarios are selected again, with every control off.' : `This removes ${parts.join(' and ')} from this browser. Export a scenario first to keep it.`;
+  const parts = [loaded > 0 ? `${plural(loaded, 'loaded scenario')} and ${loaded === 1 ? 'its' : 'their'} files` : null, edited > 0 ? `${plural(edited, 'edited contract')}` : null].filter(
+    (part) => part !== null,
+  );
+  return parts.length === 0
+    ? 'Nothing has been loaded or edited: the built-in scenarios are selected again, with every control off.'
+    : `This removes ${parts.join(' and ')} from this browser. Export a scenario first to keep it.`;
 }
 
 export function Header() {

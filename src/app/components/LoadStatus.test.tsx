@@ -14,7 +14,11 @@ describe('file loading', () => {
 
   it('hands picked files to the worker and lists every problem by file, line and path', async () => {
     const user = userEvent.setup();
-    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'rejected', issues: [inputIssue({ file: 'bad.jsonl', line: 3, path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected number' })], summaries: [{ file: 'bad.jsonl', message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem' }] }));
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({
+      status: 'rejected',
+      issues: [inputIssue({ file: 'bad.jsonl', line: 3, path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected number' })],
+      summaries: [{ file: 'bad.jsonl', message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem' }],
+    }));
     const api = installFakeApi({ loadFiles });
     render(<App />);
     const file = new File(['{}'], 'bad.jsonl');
@@ -52,7 +56,25 @@ describe('file loading', () => {
     expect(api.cancelLoad).toHaveBeenCalled();
 
     useScenarioStore.setState({
-      load: { status: 'loaded', message: 'Loaded receipt.json (receipt).', receiptChecks: [{ file: 'receipt.json', verdict: { action: 'recompile_required', code: 'STALE_RECORD_SET', message: 'The records changed.', priorReceiptId: 'a', currentReceiptId: 'b', reperformed: true, diff: { diagnostic: recordsDiff, user: recordsDiff } } }], checkedAt: 0 },
+      load: {
+        status: 'loaded',
+        message: 'Loaded receipt.json (receipt).',
+        receiptChecks: [
+          {
+            file: 'receipt.json',
+            verdict: {
+              action: 'recompile_required',
+              code: 'STALE_RECORD_SET',
+              message: 'The records changed.',
+              priorReceiptId: 'a',
+              currentReceiptId: 'b',
+              reperformed: true,
+              diff: { diagnostic: recordsDiff, user: recordsDiff },
+            },
+          },
+        ],
+        checkedAt: 0,
+      },
     });
     expect(await screen.findByTestId('receipt-check')).toHaveTextContent('receipt.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET');
     expect(screen.getByTestId('diff-records')).toHaveTextContent('+ ADR-0198');

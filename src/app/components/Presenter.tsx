@@ -66,7 +66,14 @@ export function PresenterControls() {
   return (
     <nav className="presenter-controls" aria-label="Controls (keys 1 to 9)" data-testid="presenter-controls">
       {scenario.controls.slice(0, 9).map((control, index) => (
-        <button key={control.id} type="button" className="secondary" aria-pressed={active.includes(control.id)} aria-keyshortcuts={String(index + 1)} onClick={() => void setControl(control.id, !active.includes(control.id))}>
+        <button
+          key={control.id}
+          type="button"
+          className="secondary"
+          aria-pressed={active.includes(control.id)}
+          aria-keyshortcuts={String(index + 1)}
+          onClick={() => void setControl(control.id, !active.includes(control.id))}
+        >
           <kbd>{index + 1}</kbd> {textOf(control, 'control').label}
         </button>
       ))}

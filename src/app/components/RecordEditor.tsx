@@ -53,7 +53,11 @@ function draftOf(record: RecordInput): Draft {
   };
 }
 
-const list = (text: string) => text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 
 /** The record with the form's fields; a number that is not one stays text, so the schema names the field. */
 function recordFromDraft(record: RecordInput, draft: Draft): unknown {
@@ -182,7 +186,9 @@ export function RecordEditor() {
       <h2 id="record-editor-heading" tabIndex={-1}>
         Edit a record
       </h2>
-      <p className="caption">Changes a record of this scenario in place (a new revision you can undo), or keeps the change as a control or late change to switch on. Export scenario writes them all.</p>
+      <p className="caption">
+        Changes a record of this scenario in place (a new revision you can undo), or keeps the change as a control or late change to switch on. Export scenario writes them all.
+      </p>
       <form
         className="record-open"
         onSubmit={(event) => {

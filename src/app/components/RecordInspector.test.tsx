@@ -26,7 +26,12 @@ describe('RecordInspector', () => {
     const dialog = screen.getByRole('dialog', { name: 'Record P2' });
     await waitFor(() => expect(within(dialog).getByTestId('inspector-gate-supersession')).toHaveTextContent('failed: EXCLUDE_SUPERSEDED superseded by P3'));
     expect(api.inspectRecord).toHaveBeenCalledWith('P2', 'diagnostic');
-    expect(within(dialog).getAllByRole('listitem').filter((item) => item.dataset.testid?.startsWith('inspector-gate-')).map((item) => item.dataset.testid)).toEqual(GATE_ORDER.map((gate) => `inspector-gate-${gate}`));
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .filter((item) => item.dataset.testid?.startsWith('inspector-gate-'))
+        .map((item) => item.dataset.testid),
+    ).toEqual(GATE_ORDER.map((gate) => `inspector-gate-${gate}`));
     expect(within(dialog).getByTestId('inspector-gate-time')).toHaveTextContent('passed');
     expect(within(dialog).getByTestId('inspector-supersession')).toHaveTextContent('superseded by P3 (in force from 2026-07-22)');
     expect(within(dialog).getByTestId('inspector-receipt-row')).toHaveTextContent('"decision": "excluded"');
@@ -37,7 +42,12 @@ describe('RecordInspector', () => {
   });
 
   it('follows a successor to its own record', async () => {
-    const api = installFakeApi({ inspectRecord: vi.fn(async (id: string) => ({ ok: true as const, record: sampleInspection(id === 'P3' ? { id: 'P3', supersededBy: null, supersedes: ['P2'], decision: 'selected', code: 'SELECTED_EVIDENCE' } : {}) })) });
+    const api = installFakeApi({
+      inspectRecord: vi.fn(async (id: string) => ({
+        ok: true as const,
+        record: sampleInspection(id === 'P3' ? { id: 'P3', supersededBy: null, supersedes: ['P2'], decision: 'selected', code: 'SELECTED_EVIDENCE' } : {}),
+      })),
+    });
     const user = userEvent.setup();
     render(
       <>

@@ -162,13 +162,7 @@ export function RecordInspector() {
               Close inspector
             </button>
           </div>
-          {response === null ? (
-            <p aria-busy="true">Loading…</p>
-          ) : response.ok ? (
-            <Body record={response.record} />
-          ) : (
-            <p data-testid="inspector-missing">{response.message}</p>
-          )}
+          {response === null ? <p aria-busy="true">Loading…</p> : response.ok ? <Body record={response.record} /> : <p data-testid="inspector-missing">{response.message}</p>}
         </>
       ) : null}
     </dialog>

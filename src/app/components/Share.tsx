@@ -26,9 +26,9 @@ export function ShareDialog() {
         <>
           <h2 id="share-heading">Share this workspace</h2>
           <p>
-            The link holds the selected scenario, its controls and late changes, every edited contract and the loaded files (up to 256 KB of files; none from the user view), and
-            the screen: view, tab, pinned baseline and drill. It is compressed into the part of the address after “#”. That part never reaches a server: opening the link rebuilds
-            the workspace in the browser and compiles the same receipts.
+            The link holds the selected scenario, its controls and late changes, every edited contract and the loaded files (up to 256 KB of files; none from the user view), and the screen: view, tab,
+            pinned baseline and drill. It is compressed into the part of the address after “#”. That part never reaches a server: opening the link rebuilds the workspace in the browser and compiles
+            the same receipts.
           </p>
           <div className="button-row">
             <button type="button" ref={first} onClick={() => void shareWorkspace()}>

@@ -29,7 +29,14 @@ const view: TestsView = {
           passed: false,
           notChecked: 1,
           mismatches: [
-            { place: 'line 9: cases[1].expect.selected.excludes[0]', subject: 'packet excludes NOTE-0311', expected: 'NOTE-0311 not selected', actual: 'selected ADR-0234, NOTE-0311', record: 'NOTE-0311', field: 'selected' },
+            {
+              place: 'line 9: cases[1].expect.selected.excludes[0]',
+              subject: 'packet excludes NOTE-0311',
+              expected: 'NOTE-0311 not selected',
+              actual: 'selected ADR-0234, NOTE-0311',
+              record: 'NOTE-0311',
+              field: 'selected',
+            },
             { place: 'line 12: cases[1].expect.evidence.waiver.state', subject: 'evidence slot waiver: state', expected: 'supported', actual: 'unknown', record: null, field: 'evidence' },
           ],
         },

@@ -36,13 +36,21 @@ function Case({ entry }: { entry: CaseView }) {
       </span>{' '}
       <span className="test-name" data-testid="test-name">
         {entry.name}
-      </span> <span className="test-verdict">{entry.passed ? 'passes' : 'fails'}</span>
+      </span>{' '}
+      <span className="test-verdict">{entry.passed ? 'passes' : 'fails'}</span>
       {entry.notChecked > 0 && (
         <p className="test-not-checked">
-          {entry.notChecked} expectation{entry.notChecked === 1 ? ' is' : 's are'} not checked in the user view: {entry.notChecked === 1 ? 'it concerns' : 'they concern'} a record you may not see, or the baselines.
+          {entry.notChecked} expectation{entry.notChecked === 1 ? ' is' : 's are'} not checked in the user view: {entry.notChecked === 1 ? 'it concerns' : 'they concern'} a record you may not see, or
+          the baselines.
         </p>
       )}
-      {entry.mismatches.length > 0 && <ul className="test-mismatches">{entry.mismatches.map((mismatch) => <Mismatch key={mismatch.place + mismatch.subject} mismatch={mismatch} />)}</ul>}
+      {entry.mismatches.length > 0 && (
+        <ul className="test-mismatches">
+          {entry.mismatches.map((mismatch) => (
+            <Mismatch key={mismatch.place + mismatch.subject} mismatch={mismatch} />
+          ))}
+        </ul>
+      )}
     </li>
   );
 }
@@ -69,7 +77,11 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
           ))}
         </ul>
       )}
-      <ul className="test-cases">{suite.cases.map((entry) => <Case key={entry.name} entry={entry} />)}</ul>
+      <ul className="test-cases">
+        {suite.cases.map((entry) => (
+          <Case key={entry.name} entry={entry} />
+        ))}
+      </ul>
     </section>
   );
 }

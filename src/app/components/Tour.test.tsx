@@ -18,7 +18,11 @@ function installSwitchingApi(): void {
     },
     compile: async () => {
       const failed = selection.controls.includes('remove-provenance');
-      const view = sampleView({ controls: [...selection.controls], status: failed ? 'fail_closed' : 'packet', failure: failed ? { code: 'REQUIRED_MISSING_PROVENANCE', summary: 's', message: 'm', recordId: 'ADR-0234', fact: null } : null });
+      const view = sampleView({
+        controls: [...selection.controls],
+        status: failed ? 'fail_closed' : 'packet',
+        failure: failed ? { code: 'REQUIRED_MISSING_PROVENANCE', summary: 's', message: 'm', recordId: 'ADR-0234', fact: null } : null,
+      });
       return { ok: true, view: failed ? { ...view, columns: { ...view.columns, compiled: { ...view.columns.compiled, emitted: false, entries: [] } } } : view };
     },
   });

@@ -169,7 +169,17 @@ export function Tour() {
   };
   const style = placement ? { top: placement.top, left: placement.left, maxHeight: placement.maxHeight } : undefined;
   return (
-    <section ref={card} className={placement ? 'tour placed' : 'tour'} style={style} role="region" aria-label="Guided tour" aria-describedby="tour-text" onKeyDown={onKey} data-testid="tour" data-step-done={state.done ? 'true' : 'false'}>
+    <section
+      ref={card}
+      className={placement ? 'tour placed' : 'tour'}
+      style={style}
+      role="region"
+      aria-label="Guided tour"
+      aria-describedby="tour-text"
+      onKeyDown={onKey}
+      data-testid="tour"
+      data-step-done={state.done ? 'true' : 'false'}
+    >
       <p className="caption" data-testid="tour-progress">
         Guided tour · step {running.index + 1} of {running.steps.length}
       </p>

@@ -26,7 +26,16 @@ function stubScreenWidth(width: number): void {
   vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
     const limit = /max-width:\s*(\d+)px/.exec(query);
     const matches = limit ? width <= Number(limit[1]) : false;
-    return { matches, media: query, onchange: null, addEventListener: () => undefined, removeEventListener: () => undefined, addListener: () => undefined, removeListener: () => undefined, dispatchEvent: () => false } as MediaQueryList;
+    return {
+      matches,
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    } as MediaQueryList;
   });
 }
 
@@ -135,7 +144,21 @@ describe('TracePanel', () => {
 
   it('marks the rows that are new or decided otherwise than at the compilation before, with the old code in words', () => {
     const was = { kind: 'decision' as const, before: { decision: 'selected' as const, code: 'SELECTED_RANKED' as const } };
-    useResultStore.setState({ trace: { matched: 2, total: 2, pages: new Map([[0, [{ ...row(0), mark: was }, { ...row(1), mark: { kind: 'new' as const } }]]]) } });
+    useResultStore.setState({
+      trace: {
+        matched: 2,
+        total: 2,
+        pages: new Map([
+          [
+            0,
+            [
+              { ...row(0), mark: was },
+              { ...row(1), mark: { kind: 'new' as const } },
+            ],
+          ],
+        ]),
+      },
+    });
     render(<TracePanel />);
     expect(screen.getByTestId('trace-mark-REC-000000')).toHaveTextContent('◆ was selected at the last change (SELECTED_RANKED: Legal optional record ranked by relevance');
     expect(screen.getByTestId('trace-mark-REC-000001')).toHaveTextContent('◆ new at the last change');

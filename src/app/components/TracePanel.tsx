@@ -95,7 +95,11 @@ function TraceFilters() {
     <div className="trace-filters">
       <label>
         Decision{' '}
-        <select aria-label="Filter by decision" value={query.decision} onChange={(event) => void refreshTrace({ decision: event.target.value === 'selected' || event.target.value === 'excluded' ? event.target.value : 'all' })}>
+        <select
+          aria-label="Filter by decision"
+          value={query.decision}
+          onChange={(event) => void refreshTrace({ decision: event.target.value === 'selected' || event.target.value === 'excluded' ? event.target.value : 'all' })}
+        >
           <option value="all">all</option>
           <option value="selected">selected</option>
           <option value="excluded">excluded</option>
@@ -113,8 +117,7 @@ function TraceFilters() {
         </select>
       </label>
       <label>
-        Search{' '}
-        <input type="search" id="trace-search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
+        Search <input type="search" id="trace-search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
       </label>
     </div>
   );
@@ -124,8 +127,9 @@ function TraceFilters() {
 function TraceLegend() {
   return (
     <p className="caption trace-legend" data-testid="trace-legend">
-      <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records, higher is better. A{' '}
-      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an id opens the record inspector. ◆ marks a row that is new or decided otherwise than at the last change, or that changed since the pinned baseline.
+      <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records,
+      higher is better. A <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an id opens the record inspector. ◆ marks a row that is new or
+      decided otherwise than at the last change, or that changed since the pinned baseline.
     </p>
   );
 }
@@ -244,7 +248,16 @@ export function TracePanel() {
                 : ({ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${top}px)` } as const);
               if (!row) {
                 return (
-                  <div key={`loading-${item.index}`} ref={cards ? virtualizer.measureElement : undefined} data-index={item.index} role="row" aria-rowindex={item.index + 2} aria-busy="true" className="trace-row loading" style={position}>
+                  <div
+                    key={`loading-${item.index}`}
+                    ref={cards ? virtualizer.measureElement : undefined}
+                    data-index={item.index}
+                    role="row"
+                    aria-rowindex={item.index + 2}
+                    aria-busy="true"
+                    className="trace-row loading"
+                    style={position}
+                  >
                     <div role="cell" className="trace-cell">
                       Loading…
                     </div>

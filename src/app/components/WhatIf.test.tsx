@@ -13,8 +13,18 @@ const answer: WhatIfResponse = {
   id: 'P2',
   admitted: false,
   suggestions: [
-    { code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-07-21T23:59:59.999Z' }, text: 'set the as-of to 2026-07-21T23:59:59.999Z or earlier', verifiedBy: { change: 'contract', contractFingerprint: 'e'.repeat(64), decision: 'selected', code: 'SELECTED_RANKED' } },
-    { code: 'SUPPLY_PROVENANCE', args: { contentHash: 'sha256:0123456789a' }, text: 'supply provenance whose content hash matches the text (sha256:0123456789a…)', verifiedBy: { change: 'record', contractFingerprint: 'b'.repeat(64), decision: 'excluded', code: 'EXCLUDE_BUDGET' } },
+    {
+      code: 'SET_AS_OF_BEFORE',
+      args: { asOf: '2026-07-21T23:59:59.999Z' },
+      text: 'set the as-of to 2026-07-21T23:59:59.999Z or earlier',
+      verifiedBy: { change: 'contract', contractFingerprint: 'e'.repeat(64), decision: 'selected', code: 'SELECTED_RANKED' },
+    },
+    {
+      code: 'SUPPLY_PROVENANCE',
+      args: { contentHash: 'sha256:0123456789a' },
+      text: 'supply provenance whose content hash matches the text (sha256:0123456789a…)',
+      verifiedBy: { change: 'record', contractFingerprint: 'b'.repeat(64), decision: 'excluded', code: 'EXCLUDE_BUDGET' },
+    },
   ],
 };
 
@@ -39,7 +49,9 @@ describe('what would admit the inspected record', () => {
     const list = await within(dialog).findByTestId('what-if-list');
     expect(api.whatWouldChange).toHaveBeenCalledWith('P2', 'diagnostic');
     expect(within(dialog).getByRole('heading', { name: 'What would admit it' })).toBeInTheDocument();
-    expect(within(list).getByTestId('what-if-SET_AS_OF_BEFORE')).toHaveTextContent('set the as-of to 2026-07-21T23:59:59.999Z or earlier — verified by compiling the contract with this change (contract eeeeeeeeeeee): selected · SELECTED_RANKED');
+    expect(within(list).getByTestId('what-if-SET_AS_OF_BEFORE')).toHaveTextContent(
+      'set the as-of to 2026-07-21T23:59:59.999Z or earlier — verified by compiling the contract with this change (contract eeeeeeeeeeee): selected · SELECTED_RANKED',
+    );
     expect(within(within(list).getByTestId('what-if-SUPPLY_PROVENANCE')).getByRole('button', { name: 'Apply to the record (a new revision)' })).toBeInTheDocument();
     expect(within(list).getAllByRole('button', { name: 'Apply to the contract' })).toHaveLength(1);
     await userEvent.setup().click(within(list).getByRole('button', { name: 'Apply to the contract' }));

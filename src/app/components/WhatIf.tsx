@@ -13,8 +13,8 @@ function Suggestion({ id, suggestion, index }: { id: string; suggestion: WhatIfS
       <span className="what-if-text">{suggestion.text}</span>
       <span className="caption what-if-verified" data-testid={`what-if-verified-${index}`}>
         {' '}
-        — verified by compiling {verifiedBy.change === 'contract' ? 'the contract with this change' : 'the record with this change'} (contract <code>{verifiedBy.contractFingerprint.slice(0, 12)}</code>): {verifiedBy.decision} ·{' '}
-        <CodeLink code={verifiedBy.code} />
+        — verified by compiling {verifiedBy.change === 'contract' ? 'the contract with this change' : 'the record with this change'} (contract{' '}
+        <code>{verifiedBy.contractFingerprint.slice(0, 12)}</code>): {verifiedBy.decision} · <CodeLink code={verifiedBy.code} />
       </span>
       <button type="button" className="secondary" onClick={() => void applySuggestion(id, suggestion)}>
         {verifiedBy.change === 'contract' ? 'Apply to the contract' : 'Apply to the record (a new revision)'}
@@ -47,7 +47,8 @@ export function WhatIf({ record }: { record: RecordInspection }) {
       ) : (
         <>
           <p className="caption">
-            Each change below was compiled{audience === 'user' ? ' on the records this view shows' : ''} and {response.admitted ? 'excludes' : 'admits'} the record; a change that did not is not listed.
+            Each change below was compiled{audience === 'user' ? ' on the records this view shows' : ''} and {response.admitted ? 'excludes' : 'admits'} the record; a change that did not is not
+            listed.
           </p>
           {response.suggestions.length === 0 ? (
             <p data-testid="what-if-none">No single change to the contract or to this record {response.admitted ? 'excludes' : 'admits'} it.</p>

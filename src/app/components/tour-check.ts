@@ -128,7 +128,8 @@ function listed(ids: readonly string[]): string {
 /** What changed between two compilations, in sentences: the outcome, then each column's records in and out. */
 export function changeBetween(before: Observation | null, after: Observation): string {
   const parts: string[] = [];
-  if (after.status === 'fail_closed') parts.push(before?.status === 'fail_closed' ? `Still no packet: the compiler fails closed (${after.failure ?? ''}).` : `No packet at all: the compiler fails closed (${after.failure ?? ''}).`);
+  if (after.status === 'fail_closed')
+    parts.push(before?.status === 'fail_closed' ? `Still no packet: the compiler fails closed (${after.failure ?? ''}).` : `No packet at all: the compiler fails closed (${after.failure ?? ''}).`);
   else if (before?.status === 'fail_closed') parts.push(`A packet again: ${listed(after.packet)}.`);
   if (before && after.status === 'packet' && before.status === 'packet') {
     const entered = after.packet.filter((id) => !before.packet.includes(id));
@@ -159,7 +160,9 @@ function observedText(screen: TourScreen, action: TourAction, before: Observatio
     case 'freeze':
       return `Frozen: receipt ${shortHash(after.receiptId ?? '')}, the one an assistant now works from.`;
     case 'inject':
-      return before?.receiptId === after.receiptId ? `Declared: ${labelOf(screen.scenario, action)}. Nothing was recompiled: the packet on screen is the frozen one.` : `Declared: ${labelOf(screen.scenario, action)}. ${changeBetween(before, after)}`;
+      return before?.receiptId === after.receiptId
+        ? `Declared: ${labelOf(screen.scenario, action)}. Nothing was recompiled: the packet on screen is the frozen one.`
+        : `Declared: ${labelOf(screen.scenario, action)}. ${changeBetween(before, after)}`;
     case 'attempt':
       return verdict ? `${VERDICT_HEADLINES[verdict.action]}: ${verdict.code}. ${verdict.message}` : '';
     case 'recompile':

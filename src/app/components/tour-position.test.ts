@@ -15,7 +15,12 @@ describe('placeCard', () => {
   });
 
   it('shortens the card on the roomier side when nothing else fits (a wide, tall target on a phone)', () => {
-    expect(placeCard({ top: 150, left: 0, width: 390, height: 500 }, { width: 366, height: 400 }, { width: 390, height: 844 })).toEqual({ top: 650 + GAP, left: GAP, maxHeight: 844 - 650 - 2 * GAP, shortened: true });
+    expect(placeCard({ top: 150, left: 0, width: 390, height: 500 }, { width: 366, height: 400 }, { width: 390, height: 844 })).toEqual({
+      top: 650 + GAP,
+      left: GAP,
+      maxHeight: 844 - 650 - 2 * GAP,
+      shortened: true,
+    });
   });
 
   it('never overlaps the part of the target on screen', () => {

@@ -5,8 +5,15 @@ import { GENERIC_CONTROLS, placeOf, tourOf } from './tour-steps';
 const control = (index: number) => ({ id: `c${index}`, label: `Control ${index}`, explanation: 'e', records: [] });
 
 describe('tourOf', () => {
-  it('runs a scenario file\'s own steps as written', () => {
-    const tour = tourOf(sampleScenario({ tour: [{ do: 'inject', lateChange: 'promote-run-0880', title: 'Late', shows: 'Declared.', expect: { notInPacket: ['RUN-0880'] } }, { do: 'attempt', title: 'Go on?', shows: 'Stale.' }] }));
+  it("runs a scenario file's own steps as written", () => {
+    const tour = tourOf(
+      sampleScenario({
+        tour: [
+          { do: 'inject', lateChange: 'promote-run-0880', title: 'Late', shows: 'Declared.', expect: { notInPacket: ['RUN-0880'] } },
+          { do: 'attempt', title: 'Go on?', shows: 'Stale.' },
+        ],
+      }),
+    );
     expect(tour).toEqual([
       { action: { do: 'inject', lateChange: 'promote-run-0880' }, title: 'Late', shows: 'Declared.', expect: { notInPacket: ['RUN-0880'] } },
       { action: { do: 'attempt' }, title: 'Go on?', shows: 'Stale.', expect: null },
@@ -25,7 +32,7 @@ describe('tourOf', () => {
     expect(tourOf(sampleScenario({ controls: [], lateChanges: [] }))).toEqual([]);
   });
 
-  it('takes a control\'s step to the Contract view and a drill step to the fire drill', () => {
+  it("takes a control's step to the Contract view and a drill step to the fire drill", () => {
     expect(placeOf({ do: 'switchOff', control: 'c' })).toEqual({ workspace: 'debugger', view: 'contract' });
     expect(placeOf({ do: 'recompile' })).toEqual({ workspace: 'drill' });
   });

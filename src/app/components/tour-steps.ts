@@ -3,9 +3,7 @@ import type { ScenarioSummary } from '../../worker/protocol';
 import type { ViewId, WorkspaceId } from '../state/ui-store';
 
 export type TourAction =
-  | { readonly do: 'switchOn' | 'switchOff'; readonly control: string }
-  | { readonly do: 'freeze' | 'attempt' | 'recompile' }
-  | { readonly do: 'inject'; readonly lateChange: string };
+  { readonly do: 'switchOn' | 'switchOff'; readonly control: string } | { readonly do: 'freeze' | 'attempt' | 'recompile' } | { readonly do: 'inject'; readonly lateChange: string };
 
 /** A step as the tour runs it. `shows` null: a step built from the scenario, whose text is what changed on screen. */
 export interface TourStep {

@@ -87,12 +87,21 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
   if (ticket !== compileTicket || superseded()) return;
   checkingRemembered = false;
   const remembered = useResultStore.getState().rememberedReceipt;
-  useResultStore.setState((state) => ({ response, failure: null, compiling: false, rememberedReceipt: null, revision: state.revision + 1, baselineProgress: response.ok ? response.view.baselineIndexing : null }));
+  useResultStore.setState((state) => ({
+    response,
+    failure: null,
+    compiling: false,
+    rememberedReceipt: null,
+    revision: state.revision + 1,
+    baselineProgress: response.ok ? response.view.baselineIndexing : null,
+  }));
   const compiled = response.ok ? viewIdentity(response.view) : null;
   if (checksRemembered && remembered !== null && compiled?.id !== remembered) {
     // The remembered view is of the audience on screen (`showRememberedResult`), so both ids are of one kind.
     const label = compiled?.label ?? 'receipt';
-    useUiStore.setState({ notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.` });
+    useUiStore.setState({
+      notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.`,
+    });
   }
   shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), recheckLoadedReceipts(ticket), rerunTests(ticket)]);
 }

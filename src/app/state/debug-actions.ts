@@ -15,7 +15,12 @@ export async function refreshDebugViews(): Promise<void> {
   const response = useResultStore.getState().response;
   if (!response?.ok) {
     // Nothing compiled: nothing to compare or inspect (the pin, held by the worker, stays).
-    useDebugStore.setState((state) => ({ baselineDiff: null, stops: null, asOfDiff: null, inspector: state.inspector && { id: state.inspector.id, response: { ok: false, message: 'Nothing is compiled now.' } } }));
+    useDebugStore.setState((state) => ({
+      baselineDiff: null,
+      stops: null,
+      asOfDiff: null,
+      inspector: state.inspector && { id: state.inspector.id, response: { ok: false, message: 'Nothing is compiled now.' } },
+    }));
     return;
   }
   const audience = useUiStore.getState().audience;
@@ -31,7 +36,13 @@ export async function refreshDebugViews(): Promise<void> {
     if (current !== ticket) return;
     // The worker holds the pin: a reset workspace, an opened share link or a restarted worker has none.
     const pinLost = baseline !== null && baselineDiff === null;
-    useDebugStore.setState((state) => ({ stops, asOfDiff, baselineDiff, ...(pinLost ? { baseline: null } : {}), inspector: state.inspector && inspection && state.inspector.id === inspector?.id ? { id: state.inspector.id, response: inspection } : state.inspector }));
+    useDebugStore.setState((state) => ({
+      stops,
+      asOfDiff,
+      baselineDiff,
+      ...(pinLost ? { baseline: null } : {}),
+      inspector: state.inspector && inspection && state.inspector.id === inspector?.id ? { id: state.inspector.id, response: inspection } : state.inspector,
+    }));
   } catch (error) {
     if (current !== ticket) return;
     // Like any failed call to the worker: nothing derived from it stays on screen (this runs again once the result is gone).

@@ -30,7 +30,11 @@ export const useEditStore = create<EditState>(() => INITIAL_EDIT);
 export async function openRecordForEdit(id: string, status: string | null = null): Promise<void> {
   await guarded('opening the record for editing', async () => {
     const opened = await compilerApi().recordForEdit(id.trim(), useUiStore.getState().audience);
-    useEditStore.setState(opened.ok ? { record: opened.record, ids: opened.ids, history: opened.history, issues: [], status } : { record: null, ids: opened.ids, history: opened.history, issues: [], status: opened.message });
+    useEditStore.setState(
+      opened.ok
+        ? { record: opened.record, ids: opened.ids, history: opened.history, issues: [], status }
+        : { record: null, ids: opened.ids, history: opened.history, issues: [], status: opened.message },
+    );
   });
 }
 

@@ -88,23 +88,39 @@ export function setGrowthSize(size: EvaluationGrowthSize, on: boolean): void {
 }
 
 export function runSeed000(): Promise<void> {
-  return run('seed000', (onProgress) => compilerApi().runSeed000(onProgress), (seed000) => ({ seed000 }));
+  return run(
+    'seed000',
+    (onProgress) => compilerApi().runSeed000(onProgress),
+    (seed000) => ({ seed000 }),
+  );
 }
 
 /** `context` holds the labels the view on screen may show, so the facts under the run word it the same way. */
 export function runCurrentScenario(context: ScenarioRunContext | null): Promise<void> {
   useEvaluationStore.setState({ scenarioContext: context });
-  return run('scenario', (onProgress) => compilerApi().runScenarioComparison(onProgress), (scenario) => ({ scenario }));
+  return run(
+    'scenario',
+    (onProgress) => compilerApi().runScenarioComparison(onProgress),
+    (scenario) => ({ scenario }),
+  );
 }
 
 export function runGrowthExperiment(): Promise<void> {
   const sizes = useEvaluationStore.getState().growthSizes;
   if (sizes.length === 0) return Promise.resolve();
-  return run('growth', (onProgress) => compilerApi().runGrowth(sizes, onProgress), (growth) => ({ growth }));
+  return run(
+    'growth',
+    (onProgress) => compilerApi().runGrowth(sizes, onProgress),
+    (growth) => ({ growth }),
+  );
 }
 
 export function runFoundationExperiment(): Promise<void> {
-  return run('foundation', (onProgress) => compilerApi().runFoundation(onProgress), (foundation) => ({ foundation }));
+  return run(
+    'foundation',
+    (onProgress) => compilerApi().runFoundation(onProgress),
+    (foundation) => ({ foundation }),
+  );
 }
 
 export async function cancelExperiment(): Promise<void> {

@@ -15,7 +15,12 @@ export async function exportScenario(): Promise<void> {
     saveText(exported.fileName, exported.json);
     const workspace = useScenarioStore.getState().workspace;
     const scenario = workspace ? selectedScenario(useScenarioStore.getState()) : null;
-    const on = scenario && workspace ? [...scenario.controls, ...scenario.lateChanges].filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id)).map((change) => change.label) : [];
+    const on =
+      scenario && workspace
+        ? [...scenario.controls, ...scenario.lateChanges]
+            .filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id))
+            .map((change) => change.label)
+        : [];
     const switched = on.length > 0 ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.';
     useScenarioStore.setState({ exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}` });
   });
@@ -47,7 +52,9 @@ export async function copyPacket(): Promise<void> {
   if (!view || text === null) return;
   try {
     await navigator.clipboard.writeText(text);
-    useUiStore.setState({ notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId ?? '')}).` });
+    useUiStore.setState({
+      notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId ?? '')}).`,
+    });
   } catch {
     useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
   }
@@ -89,14 +96,26 @@ export async function downloadPacket(): Promise<void> {
 
 /** The receipt as an in-toto statement: it carries the receipt, so it too leaves only from the diagnostic view. */
 export async function downloadStatement(): Promise<void> {
-  await download('exporting the statement', 'diagnostic', (view) => ({ json: () => compilerApi().statementJson(), name: `statement-${shortId(view.receiptId ?? '')}.intoto.json`, notice: 'Statement downloaded (in-toto Statement v1).' }));
+  await download('exporting the statement', 'diagnostic', (view) => ({
+    json: () => compilerApi().statementJson(),
+    name: `statement-${shortId(view.receiptId ?? '')}.intoto.json`,
+    notice: 'Statement downloaded (in-toto Statement v1).',
+  }));
 }
 
 /** The receipt names every record: it leaves the app only from the diagnostic view, and its file name says so. */
 export async function downloadReceipt(): Promise<void> {
-  await download('exporting the receipt', 'diagnostic', (view) => ({ json: () => compilerApi().receiptJson(), name: `receipt-diagnostic-${shortId(view.receiptId ?? '')}.json`, notice: 'Diagnostic receipt downloaded.' }));
+  await download('exporting the receipt', 'diagnostic', (view) => ({
+    json: () => compilerApi().receiptJson(),
+    name: `receipt-diagnostic-${shortId(view.receiptId ?? '')}.json`,
+    notice: 'Diagnostic receipt downloaded.',
+  }));
 }
 
 export async function downloadUserView(): Promise<void> {
-  await download('exporting the user view', 'user', (view) => ({ json: () => compilerApi().userViewJson(), name: `user-view-${shortId(view.userViewId ?? '')}.json`, notice: 'User view downloaded (not a receipt).' }));
+  await download('exporting the user view', 'user', (view) => ({
+    json: () => compilerApi().userViewJson(),
+    name: `user-view-${shortId(view.userViewId ?? '')}.json`,
+    notice: 'User view downloaded (not a receipt).',
+  }));
 }

@@ -14,7 +14,9 @@ describe('describeFailure', () => {
   });
 
   it('says when SQLite could not be loaded, without the build advice meant for its developers', () => {
-    const abort = new Error("Aborted(NetworkError: Failed to execute 'send' on 'XMLHttpRequest': Failed to load 'http://localhost/assets/sqlite3-k2cTanUO.wasm'.). Build with -sASSERTIONS for more info.");
+    const abort = new Error(
+      "Aborted(NetworkError: Failed to execute 'send' on 'XMLHttpRequest': Failed to load 'http://localhost/assets/sqlite3-k2cTanUO.wasm'.). Build with -sASSERTIONS for more info.",
+    );
     expect(describeFailure(abort)).toBe(
       "SQLite's WebAssembly file could not be loaded (Aborted(NetworkError: Failed to execute 'send' on 'XMLHttpRequest': Failed to load 'http://localhost/assets/sqlite3-k2cTanUO.wasm'.)). Check the connection, or reload once the app has been visited online.",
     );

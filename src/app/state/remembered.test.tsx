@@ -12,7 +12,18 @@ import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
 const REMEMBERED = 'a'.repeat(64);
-const row: TraceRowView = { id: 'ADR-0234', decision: 'selected', code: 'SELECTED_REQUIRED', fact: 'required by the contract', tokens: 40, required: true, score: null, rank: 1, change: null, mark: null };
+const row: TraceRowView = {
+  id: 'ADR-0234',
+  decision: 'selected',
+  code: 'SELECTED_REQUIRED',
+  fact: 'required by the contract',
+  tokens: 40,
+  required: true,
+  score: null,
+  rank: 1,
+  change: null,
+  mark: null,
+};
 const remembered: RememberedResult = { view: sampleView({ compilation: 0, receiptId: REMEMBERED }), firstPage: { offset: 0, rows: [row], matched: 600, total: 600 } };
 
 /** A promise and the function that settles it, so a test decides when the worker answers. */

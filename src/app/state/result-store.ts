@@ -47,4 +47,13 @@ export function traceRowAt(trace: TraceWindows, index: number): TraceRowView | u
   return trace.pages.get(Math.floor(index / TRACE_PAGE_SIZE))?.[index % TRACE_PAGE_SIZE];
 }
 
-export const useResultStore = create<ResultState>(() => ({ response: null, failure: null, revision: 0, compiling: false, rememberedReceipt: null, baselineProgress: null, traceQuery: DEFAULT_TRACE_QUERY, trace: EMPTY_TRACE }));
+export const useResultStore = create<ResultState>(() => ({
+  response: null,
+  failure: null,
+  revision: 0,
+  compiling: false,
+  rememberedReceipt: null,
+  baselineProgress: null,
+  traceQuery: DEFAULT_TRACE_QUERY,
+  trace: EMPTY_TRACE,
+}));

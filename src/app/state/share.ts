@@ -134,7 +134,9 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
   const selected = result.snapshot.scenarios.find((scenario) => scenario.key === result.snapshot.selection.scenarioKey);
   const on = result.snapshot.selection.controls.length + result.snapshot.selection.lateChanges.length;
   const screen = result.screen ? ` On ${describeScreen(result.screen, result.screen.baseline !== null, result.screen.drill.frozenReceiptId !== null)}.` : '';
-  useShareStore.setState({ opened: `Opened a shared workspace: ${selected?.title ?? result.snapshot.selection.scenarioKey}, ${on} control${on === 1 ? '' : 's'} or late change${on === 1 ? '' : 's'} on.${screen}${notes}${attempted}` });
+  useShareStore.setState({
+    opened: `Opened a shared workspace: ${selected?.title ?? result.snapshot.selection.scenarioKey}, ${on} control${on === 1 ? '' : 's'} or late change${on === 1 ? '' : 's'} on.${screen}${notes}${attempted}`,
+  });
 }
 
 /** The view and tabs a link opened on, with the pin and the drill the worker restored; set before the first compile, which is of that view. */
@@ -168,7 +170,10 @@ export async function openLinkFromLocation(compile: () => Promise<void>): Promis
       useShareStore.setState({ pending: null, refusal: checked.issues, opened: null });
       return false;
     }
-    pending = { ...link, carries: `It opens scenario “${checked.scenarioKey}” with ${checked.edits} edited contract${checked.edits === 1 ? '' : 's'} and ${checked.files} loaded file${checked.files === 1 ? '' : 's'}.` };
+    pending = {
+      ...link,
+      carries: `It opens scenario “${checked.scenarioKey}” with ${checked.edits} edited contract${checked.edits === 1 ? '' : 's'} and ${checked.files} loaded file${checked.files === 1 ? '' : 's'}.`,
+    };
   }
   if (hasWorkToLose(useScenarioStore.getState().workspace)) {
     useShareStore.setState({ pending, refusal: null, opened: null });

@@ -20,7 +20,13 @@ beforeEach(() => resetStores());
 
 describe('the Tests panel’s actions', () => {
   it('opens suites in the audience on screen and says why one was refused, at its file and line', async () => {
-    const api = installFakeApi({ openSuites: vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'b.expect.json', line: 3, path: 'cases[0].expect' }, 'UNKNOWN_FIELDS', { fields: ['"outcom"'] })], view: view(true) })) });
+    const api = installFakeApi({
+      openSuites: vi.fn(async () => ({
+        ok: false as const,
+        issues: [inputIssue({ file: 'b.expect.json', line: 3, path: 'cases[0].expect' }, 'UNKNOWN_FIELDS', { fields: ['"outcom"'] })],
+        view: view(true),
+      })),
+    });
     useUiStore.setState({ audience: 'user' });
     const file = new File(['{}'], 'b.expect.json');
     await openSuites([file]);

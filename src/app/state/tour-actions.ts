@@ -12,7 +12,12 @@ import { applySelection } from './workspace-actions';
 // The guided tour: it asks for one action a step and advances only once the screen shows it done.
 
 /** The screen as the tour reads it, from the stores' states (the card reads the same through hooks). */
-export function screenFrom(parts: { readonly audience: TourScreen['audience']; readonly scenario: TourScreen['scenario'] | null; readonly result: ReturnType<typeof useResultStore.getState>; readonly drill: TourScreen['drill'] }): TourScreen | null {
+export function screenFrom(parts: {
+  readonly audience: TourScreen['audience'];
+  readonly scenario: TourScreen['scenario'] | null;
+  readonly result: ReturnType<typeof useResultStore.getState>;
+  readonly drill: TourScreen['drill'];
+}): TourScreen | null {
   const { scenario, result } = parts;
   if (!scenario) return null;
   const view = result.response?.ok && result.response.view.scenarioKey === scenario.key && result.failure === null ? result.response.view : null;

@@ -49,4 +49,16 @@ export interface WorkerNotice {
   readonly reason: string;
 }
 
-export const useUiStore = create<UiState>(() => ({ audience: 'diagnostic', activeView: 'compare', workspace: 'debugger', theme: 'light', notice: null, fatal: null, workerNotice: null, glossary: { open: false, target: null }, offline: 'pending', installPrompt: null, presenter: false }));
+export const useUiStore = create<UiState>(() => ({
+  audience: 'diagnostic',
+  activeView: 'compare',
+  workspace: 'debugger',
+  theme: 'light',
+  notice: null,
+  fatal: null,
+  workerNotice: null,
+  glossary: { open: false, target: null },
+  offline: 'pending',
+  installPrompt: null,
+  presenter: false,
+}));

@@ -122,7 +122,11 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   const switched = result.snapshot.selection.scenarioKey !== previousKey;
   // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
   if (switched) useResultStore.setState({ compiling: true, rememberedReceipt: null, traceQuery: DEFAULT_TRACE_QUERY });
-  useScenarioStore.setState({ workspace: result.snapshot, contractIssues: [], load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks, checkedAt: useResultStore.getState().revision } });
+  useScenarioStore.setState({
+    workspace: result.snapshot,
+    contractIssues: [],
+    load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks, checkedAt: useResultStore.getState().revision },
+  });
   // A suite opens in the Tests panel, run on the inputs on screen (the compilation runs it, when there is one).
   if (result.suites.length > 0) useUiStore.setState({ workspace: 'tests' });
   if (switched) {
@@ -134,7 +138,9 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
 
 export async function cancelLoad(): Promise<void> {
   // A lost worker ends the load by itself (the load fails closed); a cancel has nothing more to do.
-  await compilerApi().cancelLoad().catch(() => undefined);
+  await compilerApi()
+    .cancelLoad()
+    .catch(() => undefined);
 }
 
 export function dismissLoadStatus(): void {
@@ -155,7 +161,8 @@ export async function resetWorkspace(): Promise<void> {
 
 /** Makes a link to the workspace and copies it; when the worker fails, no link is made and the page fails closed. */
 export async function shareWorkspace(): Promise<void> {
-  if (!(await guarded('making a share link', copyShareLink))) useShareStore.setState({ link: null, status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim() });
+  if (!(await guarded('making a share link', copyShareLink)))
+    useShareStore.setState({ link: null, status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim() });
 }
 
 /** Opens a share or blank-session link the user agreed to; a failed worker call fails closed. */

@@ -86,7 +86,11 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       adapter = compiled.value.adapter;
     } else {
       const progress = values.quiet ? undefined : io.progress;
-      const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] }, io.cwd, progress);
+      const inputs = await loadInputs(
+        { scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] },
+        io.cwd,
+        progress,
+      );
       if (!inputs.ok) {
         reportError(io, inputs.error);
         return EXIT.invalid;
@@ -128,7 +132,10 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
 /** `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document stands for the receipt. */
 function jsonOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null, packetText: string | null) {
   const context = factContextOf(outcome.receipt.contract);
-  const failure = outcome.status === 'fail_closed' ? { pass: outcome.failure.pass, code: outcome.failure.code, message: view.failureMessage, recordId: userView ? (userView.failure?.recordId ?? undefined) : outcome.failure.recordId } : null;
+  const failure =
+    outcome.status === 'fail_closed'
+      ? { pass: outcome.failure.pass, code: outcome.failure.code, message: view.failureMessage, recordId: userView ? (userView.failure?.recordId ?? undefined) : outcome.failure.recordId }
+      : null;
   return {
     status: outcome.status,
     failure,

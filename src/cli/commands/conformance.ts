@@ -24,7 +24,7 @@ function line(finding: SuiteFinding): string {
 
 export const conformanceCommand = defineCommand({
   name: 'conformance',
-  summary: "run the adapter conformance suite against a PostgreSQL server and print its capability report",
+  summary: 'run the adapter conformance suite against a PostgreSQL server and print its capability report',
   usage: `usage: context-compiler conformance --database postgres://… [--schema NAME]
 options:
   --database TARGET  the server to certify (a URL, key=value string or env: see load --help) (the user needs CREATE on the database)

@@ -33,17 +33,12 @@ describe('eval command', () => {
     expect(out.join('')).toBe(readFileSync(new URL('../../../docs/EVALUATION.md', import.meta.url), 'utf8'));
   });
 
-  it.each([
-    [['nonsense']],
-    [['seed000', '--markdown']],
-    [['--markdown', '--json']],
-    [['growth', '--sizes', '150']],
-    [['growth', '--seed', '-1']],
-    [['seed000', 'growth']],
-    [['--unknown']],
-  ])('refuses %j with exit 1 and the usage', async (args) => {
-    const { io, err } = capture();
-    expect(await evalCommand.run(args, io)).toBe(EXIT.invalid);
-    expect(err.join('')).toContain('usage: context-compiler eval');
-  });
+  it.each([[['nonsense']], [['seed000', '--markdown']], [['--markdown', '--json']], [['growth', '--sizes', '150']], [['growth', '--seed', '-1']], [['seed000', 'growth']], [['--unknown']]])(
+    'refuses %j with exit 1 and the usage',
+    async (args) => {
+      const { io, err } = capture();
+      expect(await evalCommand.run(args, io)).toBe(EXIT.invalid);
+      expect(err.join('')).toContain('usage: context-compiler eval');
+    },
+  );
 });

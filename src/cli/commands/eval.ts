@@ -39,8 +39,17 @@ const optionSpec = {
 
 const oneExperiment: PositionalRule<string | undefined> = (given) => (given.length > 1 ? err(`one experiment at a time, got ${given.join(' ')}`) : ok(given[0]));
 
-const seedSchema = z.coerce.number().int().min(0).max(2 ** 32 - 1);
-const sizeSchema = z.coerce.number().int().positive().max(1_000_000).refine((size) => size % GROWTH_BLOCK_SIZE === 0, `a multiple of ${GROWTH_BLOCK_SIZE}`);
+const seedSchema = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 32 - 1);
+const sizeSchema = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(1_000_000)
+  .refine((size) => size % GROWTH_BLOCK_SIZE === 0, `a multiple of ${GROWTH_BLOCK_SIZE}`);
 
 /** Growth progress goes to stderr so that --json output stays clean. */
 function progressTo(io: CliIo, label: string): (done: number, total: number) => void {

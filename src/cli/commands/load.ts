@@ -57,14 +57,18 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
     const database = opened.value;
     try {
       const tokeniser = createTokeniser(await openInMemoryDatabase());
-      const report = await loadRecordSet(database, values.records, recordSet.value, tokeniser, (done, total) => progress?.(`writing records: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`));
+      const report = await loadRecordSet(database, values.records, recordSet.value, tokeniser, (done, total) =>
+        progress?.(`writing records: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`),
+      );
       progress?.(null);
       if (!report.ok) {
         reportError(io, report.error);
         return EXIT.invalid;
       }
       const { layout, inserted, updated, deleted, unchanged } = report.value;
-      io.stdout(`loaded ${values.records} into ${describeDatabase(values.database)} (schema ${values.schema}, ${layout}): ${inserted} inserted, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged\n`);
+      io.stdout(
+        `loaded ${values.records} into ${describeDatabase(values.database)} (schema ${values.schema}, ${layout}): ${inserted} inserted, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged\n`,
+      );
       return EXIT.ok;
     } catch (error) {
       reportError(io, { ...databaseFailure(values.database, error), message: `${databaseFailure(values.database, error).message}; the load was rolled back, nothing was written` });

@@ -25,7 +25,10 @@ const PROVENANCE = { name: 'no provenance', controls: ['remove-provenance'], exp
 
 describe('test: quiet output, globs, skip and only', () => {
   it('prints failures and totals by default, every case with -v', async () => {
-    const folder = suiteFolder([{ name: 'passes', expect: PACKET }, { name: 'fails', expect: { outcome: 'fail_closed' } }]);
+    const folder = suiteFolder([
+      { name: 'passes', expect: PACKET },
+      { name: 'fails', expect: { outcome: 'fail_closed' } },
+    ]);
     const quiet = await run(['.'], folder);
     expect(quiet.code).toBe(EXIT.expectationsFailed);
     expect(quiet.stdout).not.toContain('passes');
@@ -48,7 +51,11 @@ describe('test: quiet output, globs, skip and only', () => {
   });
 
   it('reports skip and only as skipped, in the totals and in JUnit', async () => {
-    const folder = suiteFolder([{ name: 'skipped', skip: 'waiting on ADR-0300', expect: { outcome: 'fail_closed' } }, { name: 'focused', only: true, expect: PACKET }, { name: 'other', expect: { outcome: 'fail_closed' } }]);
+    const folder = suiteFolder([
+      { name: 'skipped', skip: 'waiting on ADR-0300', expect: { outcome: 'fail_closed' } },
+      { name: 'focused', only: true, expect: PACKET },
+      { name: 'other', expect: { outcome: 'fail_closed' } },
+    ]);
     const ran = await run(['.', '-v', '--junit', 'junit.xml'], folder);
     expect(ran.code).toBe(EXIT.ok);
     expect(ran.stdout).toContain('skip mine › skipped (waiting on ADR-0300)');

@@ -82,7 +82,11 @@ describe('context-compiler test', () => {
   it('reports as JSON, with the line of each mismatch', async () => {
     const result = await run(['wrong.expect.json', '--json'], suiteFolder([WRONG_CASE]));
     expect(result.code).toBe(EXIT.expectationsFailed);
-    const report = JSON.parse(result.stdout) as { passed: number; failed: number; suites: { cases: { name: string; passed: boolean; mismatches: { line: number; expected: string; record: string }[] }[] }[] };
+    const report = JSON.parse(result.stdout) as {
+      passed: number;
+      failed: number;
+      suites: { cases: { name: string; passed: boolean; mismatches: { line: number; expected: string; record: string }[] }[] }[];
+    };
     expect(report).toMatchObject({ passed: 0, failed: 1 });
     expect(report.suites[0]?.cases[0]?.mismatches[0]).toMatchObject({ line: 15, expected: 'EXCLUDE_SCOPE', record: 'ADR-0240' });
   });
@@ -92,7 +96,10 @@ describe('context-compiler test', () => {
     expect(byCase.code).toBe(EXIT.ok);
     expect(byCase.stdout).toMatch(/^5 passed, 0 failed \(5 suites\)$/m);
     expect(byCase.stdout).toContain('refund-desk: an email shows a request, never an approval › policy v4 replaces v3 after the receipt');
-    const byRow = await run(['wrong.expect.json', '--filter', 'matrix-row-label', '--json'], suiteFolder([{ name: 'rows', matrix: [{ name: 'matrix-row-label' }, { name: 'other' }], expect: { outcome: 'packet' } }]));
+    const byRow = await run(
+      ['wrong.expect.json', '--filter', 'matrix-row-label', '--json'],
+      suiteFolder([{ name: 'rows', matrix: [{ name: 'matrix-row-label' }, { name: 'other' }], expect: { outcome: 'packet' } }]),
+    );
     expect((JSON.parse(byRow.stdout) as { suites: { cases: { name: string }[] }[] }).suites[0]?.cases.map((entry) => entry.name)).toEqual(['rows [matrix-row-label]']);
     const none = await run(['--filter', 'no such case']);
     expect(none.code).toBe(EXIT.invalid);
@@ -105,7 +112,10 @@ describe('context-compiler test', () => {
     for (const name of ['scenario.json', 'records.jsonl']) copyFileSync(join(fixtures, 'retry-policy', name), join(withScenario, 'retry', name));
     expect((await run(['.'], withScenario)).code).toBe(EXIT.ok);
 
-    const withFiles = suiteFolder([{ name: 'R-1 is required', expect: { records: { 'R-1': { code: 'SELECTED_REQUIRED' } }, naive: { illegal: 0 } } }], { records: 'base.records.jsonl', contract: 'base.contract.json' });
+    const withFiles = suiteFolder([{ name: 'R-1 is required', expect: { records: { 'R-1': { code: 'SELECTED_REQUIRED' } }, naive: { illegal: 0 } } }], {
+      records: 'base.records.jsonl',
+      contract: 'base.contract.json',
+    });
     for (const name of ['base.records.jsonl', 'base.contract.json']) copyFileSync(join(fixtures, 'hostile', name), join(withFiles, name));
     const files = await run([withFiles]);
     expect(files.stderr).toBe('');
@@ -114,7 +124,12 @@ describe('context-compiler test', () => {
 
   it.each([
     ['a field of the wrong type', [{ name: 'a', expect: { naive: { illegal: 'five' } } }], undefined, /wrong\.expect\.json:11: cases\[0\]\.expect\.naive\.illegal: Invalid input: expected number/],
-    ['a control the scenario lacks', [{ name: 'a', controls: ['chat-approval'], expect: { outcome: 'packet' } }], undefined, /UNKNOWN_CONTROL[\s\S]*wrong\.expect\.json:10: cases\[0\]\.controls\[0\]: no control "chat-approval"/],
+    [
+      'a control the scenario lacks',
+      [{ name: 'a', controls: ['chat-approval'], expect: { outcome: 'packet' } }],
+      undefined,
+      /UNKNOWN_CONTROL[\s\S]*wrong\.expect\.json:10: cases\[0\]\.controls\[0\]: no control "chat-approval"/,
+    ],
     ['a built-in scenario that does not exist', [{ name: 'a', expect: { outcome: 'packet' } }], { scenario: 'retry' }, /wrong\.expect\.json:4: inputs\.scenario: no built-in scenario "retry"/],
     ['a missing scenario file', [{ name: 'a', expect: { outcome: 'packet' } }], { scenarioFile: 'nope.json' }, /nope\.json: no such file/],
   ])('refuses a suite with %s, naming file, line and field, and still runs the others', async (_what, cases, inputs, message) => {

@@ -58,7 +58,13 @@ function checkSelected(expected: NonNullable<Expectation['selected']>, actual: r
     const extra = actual.filter((id) => !want.has(id));
     if (missing.length > 0 || extra.length > 0) {
       const differs = [...missing.map((id) => `${id} missing`), ...extra.map((id) => `${id} not expected`)].join('; ');
-      out.push({ path: [...path, 'exactly'], subject: `packet ids, any order: ${differs}`, record: missing[0] ?? extra[0], expected: list([...expected.exactly].sort(compareStrings)), actual: list([...actual].sort(compareStrings)) });
+      out.push({
+        path: [...path, 'exactly'],
+        subject: `packet ids, any order: ${differs}`,
+        record: missing[0] ?? extra[0],
+        expected: list([...expected.exactly].sort(compareStrings)),
+        actual: list([...actual].sort(compareStrings)),
+      });
     }
   }
   if (expected.inOrder !== undefined) {
@@ -100,7 +106,13 @@ function checkRecords(expected: NonNullable<Expectation['records']>, outcome: Co
     if (want.gates !== undefined) {
       const wanted = GATE_ORDER.filter((gate) => want.gates?.includes(gate));
       if (wanted.join() !== row.gates.join()) {
-        out.push({ path: [...path, 'gates'], subject: `record ${id}: failing gates`, record: id, expected: wanted.length === 0 ? 'passes every gate' : `fails ${wanted.join(', ')}`, actual: row.gates.length === 0 ? `passes every gate (${row.code})` : `fails ${row.gates.join(', ')} (${row.code})` });
+        out.push({
+          path: [...path, 'gates'],
+          subject: `record ${id}: failing gates`,
+          record: id,
+          expected: wanted.length === 0 ? 'passes every gate' : `fails ${wanted.join(', ')}`,
+          actual: row.gates.length === 0 ? `passes every gate (${row.code})` : `fails ${row.gates.join(', ')} (${row.code})`,
+        });
       }
     }
   }
@@ -115,10 +127,17 @@ function checkEvidence(expected: NonNullable<Expectation['evidence']>, outcome: 
       continue;
     }
     const slot = outcome.evidence.find((candidate) => candidate.proposition === proposition);
-    if (slot === undefined) out.push({ path, subject, expected: want.state, actual: `the contract requires no proposition ${proposition} (slots: ${list(outcome.evidence.map((entry) => entry.proposition))})` });
+    if (slot === undefined)
+      out.push({ path, subject, expected: want.state, actual: `the contract requires no proposition ${proposition} (slots: ${list(outcome.evidence.map((entry) => entry.proposition))})` });
     else if (slot.state !== want.state) {
       const records = [...slot.supporting, ...slot.contradicting];
-      out.push({ path, subject, record: records[0] ?? slot.notAccepted[0], expected: want.state, actual: `${slot.state}${records.length > 0 ? ` by ${list(records)}` : ''}${slot.notAccepted.length > 0 ? `; not accepted: ${list(slot.notAccepted)}` : ''}` });
+      out.push({
+        path,
+        subject,
+        record: records[0] ?? slot.notAccepted[0],
+        expected: want.state,
+        actual: `${slot.state}${records.length > 0 ? ` by ${list(records)}` : ''}${slot.notAccepted.length > 0 ? `; not accepted: ${list(slot.notAccepted)}` : ''}`,
+      });
     }
   }
 }
@@ -134,10 +153,17 @@ function checkDrill(expected: NonNullable<Expectation['drill']>, observed: Obser
     return;
   }
   const { stale, resumed, recompileError } = observed;
-  if (expected.verdict !== undefined && expected.verdict !== stale.code) out.push({ path: [...path, 'verdict'], subject: 'fire drill: verdict on the frozen receipt', expected: expected.verdict, actual: verdictText(stale) });
-  if (expected.action !== undefined && expected.action !== stale.action) out.push({ path: [...path, 'action'], subject: 'fire drill: action on the frozen receipt', expected: expected.action, actual: verdictText(stale) });
+  if (expected.verdict !== undefined && expected.verdict !== stale.code)
+    out.push({ path: [...path, 'verdict'], subject: 'fire drill: verdict on the frozen receipt', expected: expected.verdict, actual: verdictText(stale) });
+  if (expected.action !== undefined && expected.action !== stale.action)
+    out.push({ path: [...path, 'action'], subject: 'fire drill: action on the frozen receipt', expected: expected.action, actual: verdictText(stale) });
   if (expected.afterRecompile !== undefined && expected.afterRecompile !== resumed?.code) {
-    out.push({ path: [...path, 'afterRecompile'], subject: 'fire drill: verdict after recompiling', expected: expected.afterRecompile, actual: resumed === null ? (recompileError === null ? 'not recompiled' : refusal(recompileError)) : verdictText(resumed) });
+    out.push({
+      path: [...path, 'afterRecompile'],
+      subject: 'fire drill: verdict after recompiling',
+      expected: expected.afterRecompile,
+      actual: resumed === null ? (recompileError === null ? 'not recompiled' : refusal(recompileError)) : verdictText(resumed),
+    });
   }
 }
 
@@ -149,12 +175,25 @@ function checkBaseline(name: 'naive' | 'postFilter', expected: BaselineExpectati
     out.push({ path: [...path, 'selectedCount'], subject: `${label}: records selected`, expected: String(expected.selectedCount), actual: `${baseline.selected.length} (${shown})` });
   }
   if (expected.illegal !== undefined && expected.illegal !== baseline.illegal.length) {
-    out.push({ path: [...path, 'illegal'], subject: `${label}: illegal records`, record: baseline.illegal[0], expected: String(expected.illegal), actual: `${baseline.illegal.length} (${list(baseline.illegal)})` });
+    out.push({
+      path: [...path, 'illegal'],
+      subject: `${label}: illegal records`,
+      record: baseline.illegal[0],
+      expected: String(expected.illegal),
+      actual: `${baseline.illegal.length} (${list(baseline.illegal)})`,
+    });
   }
   if (expected.requiredMissed !== undefined) {
     const want = [...new Set(expected.requiredMissed)].sort(compareStrings);
     const have = [...baseline.requiredMissed].sort(compareStrings);
-    if (want.join('\u0000') !== have.join('\u0000')) out.push({ path: [...path, 'requiredMissed'], subject: `${label}: required records missed`, record: want.find((id) => !have.includes(id)) ?? have.find((id) => !want.includes(id)), expected: list(want), actual: list(have) });
+    if (want.join('\u0000') !== have.join('\u0000'))
+      out.push({
+        path: [...path, 'requiredMissed'],
+        subject: `${label}: required records missed`,
+        record: want.find((id) => !have.includes(id)) ?? have.find((id) => !want.includes(id)),
+        expected: list(want),
+        actual: list(have),
+      });
   }
 }
 
@@ -165,11 +204,14 @@ export function mismatchesOf(expected: Expectation, observed: Observed, at: Json
   const status = compiled.ok ? compiled.value.status : 'fail_closed';
   const wantsFailure = expected.outcome === 'fail_closed' || expected.failure !== undefined;
   if (expected.outcome !== undefined && expected.outcome !== status) out.push({ path: [...at, 'outcome'], subject: 'outcome', expected: expected.outcome, actual: outcomeText(observed) });
-  else if (expected.failure !== undefined && expected.outcome === undefined && status !== 'fail_closed') out.push({ path: [...at, 'failure'], subject: 'outcome', expected: 'fail_closed', actual: outcomeText(observed) });
+  else if (expected.failure !== undefined && expected.outcome === undefined && status !== 'fail_closed')
+    out.push({ path: [...at, 'failure'], subject: 'outcome', expected: 'fail_closed', actual: outcomeText(observed) });
   if (expected.failure !== undefined && status === 'fail_closed') {
     const failure = compiled.ok ? (compiled.value.status === 'fail_closed' ? compiled.value.failure : null) : compiled.error;
-    if (expected.failure.code !== undefined && failure?.code !== expected.failure.code) out.push({ path: [...at, 'failure', 'code'], subject: 'refusal: reason code', expected: expected.failure.code, actual: outcomeText(observed) });
-    if (expected.failure.record !== undefined && failure?.recordId !== expected.failure.record) out.push({ path: [...at, 'failure', 'record'], subject: 'refusal: record', record: expected.failure.record, expected: expected.failure.record, actual: outcomeText(observed) });
+    if (expected.failure.code !== undefined && failure?.code !== expected.failure.code)
+      out.push({ path: [...at, 'failure', 'code'], subject: 'refusal: reason code', expected: expected.failure.code, actual: outcomeText(observed) });
+    if (expected.failure.record !== undefined && failure?.recordId !== expected.failure.record)
+      out.push({ path: [...at, 'failure', 'record'], subject: 'refusal: record', record: expected.failure.record, expected: expected.failure.record, actual: outcomeText(observed) });
   }
   if (!compiled.ok) {
     // Refused inputs have no trace, packet or baselines: every other expectation says so once, unless a refusal was what it expected.

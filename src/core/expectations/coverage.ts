@@ -74,11 +74,26 @@ function dimension(reached: Iterable<string>, possible: readonly string[]): Dime
 export function coverageOf(runs: readonly Exercised[], universe: CoverageUniverse): Coverage {
   const union = (pick: (run: Exercised) => readonly string[]) => runs.flatMap(pick);
   return {
-    codes: dimension(union((run) => run.codes), SUITE_REACHABLE_CODES),
-    gates: dimension(union((run) => run.gates), GATE_ORDER),
-    controls: dimension(union((run) => run.controls), universe.controls),
-    lateChanges: dimension(union((run) => run.lateChanges), universe.lateChanges),
-    propositions: dimension(union((run) => run.propositions), universe.propositions),
+    codes: dimension(
+      union((run) => run.codes),
+      SUITE_REACHABLE_CODES,
+    ),
+    gates: dimension(
+      union((run) => run.gates),
+      GATE_ORDER,
+    ),
+    controls: dimension(
+      union((run) => run.controls),
+      universe.controls,
+    ),
+    lateChanges: dimension(
+      union((run) => run.lateChanges),
+      universe.lateChanges,
+    ),
+    propositions: dimension(
+      union((run) => run.propositions),
+      universe.propositions,
+    ),
   };
 }
 

@@ -67,7 +67,12 @@ describe('the expectation runner', () => {
       expect.objectContaining({ path: ['cases', 0, 'expect', 'selected', 'inOrder', 1], record: 'CFG-0310', expected: 'ADR-0234, CFG-0310', actual: 'ADR-0234, RUN-0871, CFG-0310, PM-2207' }),
       expect.objectContaining({ path: ['cases', 0, 'expect', 'selected', 'includes', 0], record: 'ADR-0240' }),
       // The actual row is worded through the catalogue: its code and its fact.
-      expect.objectContaining({ path: ['cases', 0, 'expect', 'records', 'ADR-0240', 'code'], record: 'ADR-0240', expected: 'EXCLUDE_SCOPE', actual: 'excluded EXCLUDE_FUTURE: known_at 2026-04-02 > as_of 2026-03-16 (fails time)' }),
+      expect.objectContaining({
+        path: ['cases', 0, 'expect', 'records', 'ADR-0240', 'code'],
+        record: 'ADR-0240',
+        expected: 'EXCLUDE_SCOPE',
+        actual: 'excluded EXCLUDE_FUTURE: known_at 2026-04-02 > as_of 2026-03-16 (fails time)',
+      }),
       expect.objectContaining({ path: ['cases', 0, 'expect', 'naive', 'illegal'], expected: '2', actual: '5 (ADR-0231, ADR-0240, LED-0045, PRP-0019, MOB-0112)' }),
     ]);
   });
@@ -105,12 +110,48 @@ describe('reading an expectation suite', () => {
   const read = (text: string) => parseExpectationSuiteJson('x.expect.json', text);
 
   it.each([
-    ['an unknown expectation', '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": { "selectd": {} } }\n  ]\n}', 5, 'cases[0].expect', /unknown field "selectd"/],
-    ['a reason code not in the catalogue', '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    {\n      "name": "a",\n      "expect": { "failure": { "code": "NOPE" } }\n    }\n  ]\n}', 7, 'cases[0].expect.failure.code', /NOPE/],
-    ['two sources of inputs', '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy", "scenarioFile": "x.json" },\n  "cases": [{ "name": "a", "expect": { "outcome": "packet" } }]\n}', 3, 'inputs', /give one of scenario, scenarioFile/],
-    ['a case that expects nothing', '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": {} }\n  ]\n}', 5, 'cases[0].expect', /expects nothing/],
-    ['two cases with one name', '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": { "outcome": "packet" } },\n    { "name": "a", "expect": { "outcome": "packet" } }\n  ]\n}', 6, 'cases[1].name', /duplicate case name "a"/],
-    ['a reserved key as a record id', '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": { "records": { "__proto__": { "code": "SELECTED_RANKED" } } } }\n  ]\n}', 5, 'cases[0].expect.records.__proto__', /unknown field "__proto__"/],
+    [
+      'an unknown expectation',
+      '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": { "selectd": {} } }\n  ]\n}',
+      5,
+      'cases[0].expect',
+      /unknown field "selectd"/,
+    ],
+    [
+      'a reason code not in the catalogue',
+      '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    {\n      "name": "a",\n      "expect": { "failure": { "code": "NOPE" } }\n    }\n  ]\n}',
+      7,
+      'cases[0].expect.failure.code',
+      /NOPE/,
+    ],
+    [
+      'two sources of inputs',
+      '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy", "scenarioFile": "x.json" },\n  "cases": [{ "name": "a", "expect": { "outcome": "packet" } }]\n}',
+      3,
+      'inputs',
+      /give one of scenario, scenarioFile/,
+    ],
+    [
+      'a case that expects nothing',
+      '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": {} }\n  ]\n}',
+      5,
+      'cases[0].expect',
+      /expects nothing/,
+    ],
+    [
+      'two cases with one name',
+      '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": { "outcome": "packet" } },\n    { "name": "a", "expect": { "outcome": "packet" } }\n  ]\n}',
+      6,
+      'cases[1].name',
+      /duplicate case name "a"/,
+    ],
+    [
+      'a reserved key as a record id',
+      '{\n  "suite": "s",\n  "inputs": { "scenario": "retry-policy" },\n  "cases": [\n    { "name": "a", "expect": { "records": { "__proto__": { "code": "SELECTED_RANKED" } } } }\n  ]\n}',
+      5,
+      'cases[0].expect.records.__proto__',
+      /unknown field "__proto__"/,
+    ],
     ['a syntax error', '{\n  "suite": "s",\n  "inputs": {\n}}}', 4, '(root)', /not valid JSON/],
   ])('refuses %s with file, line and field', (_what, text, line, path, message) => {
     const parsed = read(text);

@@ -122,7 +122,19 @@ const NOTHING_EXERCISED: Exercised = { codes: [], gates: [], controls: [], lateC
 
 function skippedResult(variant: CaseVariant, reason: string): CaseResult {
   const { controls, lateChanges } = variant.selection;
-  return { name: variantName(variant), caseName: variant.entry.name, variant: variant.label, controls, lateChanges, path: variant.path, passed: true, skipped: reason, mismatches: [], notChecked: [], exercised: NOTHING_EXERCISED };
+  return {
+    name: variantName(variant),
+    caseName: variant.entry.name,
+    variant: variant.label,
+    controls,
+    lateChanges,
+    path: variant.path,
+    passed: true,
+    skipped: reason,
+    mismatches: [],
+    notChecked: [],
+    exercised: NOTHING_EXERCISED,
+  };
 }
 
 /** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */

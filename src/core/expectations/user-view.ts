@@ -55,7 +55,10 @@ function outcomeForUser(outcome: CompileOutcome): CompileOutcome {
 /** What the user view may compare expectations with: the disclosed trace and refusal, no baselines, verdicts by their codes. */
 export function observedForUser(observed: Observed): Observed {
   const { compiled, drill } = observed;
-  const shownDrill = drill === null || 'notRun' in drill ? drill : { stale: verdictForUser(drill.stale), resumed: drill.resumed && verdictForUser(drill.resumed), recompileError: drill.recompileError && refusalForUser(drill.recompileError) };
+  const shownDrill =
+    drill === null || 'notRun' in drill
+      ? drill
+      : { stale: verdictForUser(drill.stale), resumed: drill.resumed && verdictForUser(drill.resumed), recompileError: drill.recompileError && refusalForUser(drill.recompileError) };
   return {
     compiled: compiled.ok ? { ok: true, value: outcomeForUser(compiled.value) } : { ok: false, error: refusalForUser(compiled.error) },
     baselines: null,

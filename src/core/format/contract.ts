@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { idSchema, nameSchema } from './identifier';
 import { instantSchema, LIFECYCLE_STATES } from './record';
 
-
 export const PRINCIPAL_KINDS = ['human', 'agent', 'service'] as const;
 
 export const principalSchema = z.strictObject({

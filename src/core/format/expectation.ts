@@ -141,7 +141,8 @@ export const suiteInputsSchema = z
   .superRefine((value, ctx) => {
     const given = [value.scenario !== undefined, value.scenarioFile !== undefined, value.records !== undefined || value.contract !== undefined].filter(Boolean).length;
     if (given !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'give one of scenario, scenarioFile, or records with contract' });
-    else if ((value.records === undefined) !== (value.contract === undefined)) ctx.addIssue({ code: 'custom', path: [value.records === undefined ? 'records' : 'contract'], message: 'records and contract go together' });
+    else if ((value.records === undefined) !== (value.contract === undefined))
+      ctx.addIssue({ code: 'custom', path: [value.records === undefined ? 'records' : 'contract'], message: 'records and contract go together' });
   });
 
 /** Two cases with one name could not be told apart in a report or filtered: names are unique in a suite. */

@@ -10,8 +10,44 @@ export interface RecognisedKind {
 
 const RECEIPT_FIELDS = ['receiptId', 'schemaVersion', 'engineVersion', 'contractFingerprint', 'recordSetDigest', 'packetFingerprint', 'decisionBlockedBy', 'tokensUsed'];
 const SCENARIO_FIELDS = ['contract', 'controls', 'lateChanges', 'records'];
-const CONTRACT_FIELDS = ['task', 'principals', 'asOf', 'purpose', 'scopes', 'allowedSourceClasses', 'allowedAuthorityClasses', 'acceptedReviewStates', 'forbiddenLifecycle', 'forbiddenSensitivity', 'denyLabels', 'requiredRecords', 'requiredPropositions', 'typedEvidenceOnly', 'tokenBudget', 'naiveTopK', 'identities'];
-const RECORD_FIELDS = ['title', 'text', 'tokens', 'scope', 'knownAt', 'validFrom', 'validTo', 'lifecycle', 'supersedes', 'sourceClass', 'authorityClass', 'reviewState', 'provenance', 'sensitivity', 'access', 'evidence', 'relevance'];
+const CONTRACT_FIELDS = [
+  'task',
+  'principals',
+  'asOf',
+  'purpose',
+  'scopes',
+  'allowedSourceClasses',
+  'allowedAuthorityClasses',
+  'acceptedReviewStates',
+  'forbiddenLifecycle',
+  'forbiddenSensitivity',
+  'denyLabels',
+  'requiredRecords',
+  'requiredPropositions',
+  'typedEvidenceOnly',
+  'tokenBudget',
+  'naiveTopK',
+  'identities',
+];
+const RECORD_FIELDS = [
+  'title',
+  'text',
+  'tokens',
+  'scope',
+  'knownAt',
+  'validFrom',
+  'validTo',
+  'lifecycle',
+  'supersedes',
+  'sourceClass',
+  'authorityClass',
+  'reviewState',
+  'provenance',
+  'sensitivity',
+  'access',
+  'evidence',
+  'relevance',
+];
 
 /** Field names to kind, most specific first: a scenario holds a contract and records, a receipt a trace of ids. */
 function classify(keys: ReadonlySet<string>): RecognisedKind | null {

@@ -74,7 +74,8 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
     }
     // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
     if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID') return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
-    if (issue.code === 'custom' && issue.params?.issue === 'INVISIBLE_CHARACTER' && typeof value === 'string') return inputIssue(place, 'INVISIBLE_CHARACTER', { codePoints: invisibleCodePoints(value) });
+    if (issue.code === 'custom' && issue.params?.issue === 'INVISIBLE_CHARACTER' && typeof value === 'string')
+      return inputIssue(place, 'INVISIBLE_CHARACTER', { codePoints: invisibleCodePoints(value) });
     if (issue.code === 'custom' && issue.params?.issue === 'NOT_NFC' && typeof value === 'string') return inputIssue(place, 'NOT_NFC', nfcDifference(value));
     if (issue.code === 'custom' && issue.params?.issue === 'UNDECLARED_SWITCH') {
       const declared: unknown = issue.params.declared;

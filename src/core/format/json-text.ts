@@ -76,8 +76,9 @@ function walk(root: unknown): { keys: number; colonsInStrings: number; tooDeep: 
     } else if (value !== null && typeof value === 'object') {
       if (depth >= MAX_JSON_DEPTH) return { keys, colonsInStrings, tooDeep: true };
       if (Array.isArray(value)) {
-        for (const element of value) if (element !== null && typeof element === 'object') stack.push({ value: element, depth: depth + 1 });
-        else if (typeof element === 'string') colonsInStrings += countColons(element);
+        for (const element of value)
+          if (element !== null && typeof element === 'object') stack.push({ value: element, depth: depth + 1 });
+          else if (typeof element === 'string') colonsInStrings += countColons(element);
       } else {
         for (const key in value) {
           keys += 1;

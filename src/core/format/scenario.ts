@@ -75,20 +75,22 @@ function uniqueIds(changes: readonly { readonly id: string }[], ctx: z.Refinemen
   });
 }
 
-export const scenarioSchema = z.strictObject({
-  id: idSchema,
-  title: z.string().min(1),
-  description: z.string().default(''),
-  contract: contractSchema,
-  /** Inline records, or the name of a JSONL file next to the scenario file. */
-  records: z.union([z.array(recordSchema), z.string().regex(/^[^/\\]+\.jsonl$/, 'a .jsonl file name in the same folder')]),
-  controls: z.array(controlSchema).superRefine(uniqueIds).default([]),
-  lateChanges: z.array(lateChangeSchema).superRefine(uniqueIds).default([]),
-  /** Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app opens them. */
-  suites: z.array(expectationSuiteSchema).optional(),
-  /** Its own guided tour; without one the app builds one from its controls and late changes. */
-  tour: tourSchema.optional(),
-}).superRefine(knownTourChanges);
+export const scenarioSchema = z
+  .strictObject({
+    id: idSchema,
+    title: z.string().min(1),
+    description: z.string().default(''),
+    contract: contractSchema,
+    /** Inline records, or the name of a JSONL file next to the scenario file. */
+    records: z.union([z.array(recordSchema), z.string().regex(/^[^/\\]+\.jsonl$/, 'a .jsonl file name in the same folder')]),
+    controls: z.array(controlSchema).superRefine(uniqueIds).default([]),
+    lateChanges: z.array(lateChangeSchema).superRefine(uniqueIds).default([]),
+    /** Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app opens them. */
+    suites: z.array(expectationSuiteSchema).optional(),
+    /** Its own guided tour; without one the app builds one from its controls and late changes. */
+    tour: tourSchema.optional(),
+  })
+  .superRefine(knownTourChanges);
 
 export type Patch = z.output<typeof patchSchema>;
 export type Control = z.output<typeof controlSchema>;

@@ -25,7 +25,9 @@ describe('errors say the fix', () => {
     expect(issuesOf(parseContractJson('c.json', JSON.stringify({ ...contract, signature: 'x' })))[0]?.message).toBe('unknown field "signature": not part of the format');
     const { principals, purpose, ...rest } = contract;
     const several = issuesOf(parseContractJson('c.json', JSON.stringify({ ...rest, principal: principals, purpse: purpose })));
-    expect(several.find((issue) => issue.code === 'UNKNOWN_FIELDS')?.message).toBe('unknown fields "principal", "purpse": not part of the format; did you mean "principals" for "principal", "purpose" for "purpse"?');
+    expect(several.find((issue) => issue.code === 'UNKNOWN_FIELDS')?.message).toBe(
+      'unknown fields "principal", "purpse": not part of the format; did you mean "principals" for "principal", "purpose" for "purpse"?',
+    );
   });
 
   it('says a missing field may be given as null where the format allows null', () => {

@@ -18,12 +18,21 @@ describe('parseInstant', () => {
     expect(parseInstant('2026-08-30T12:00:00Z', 'end')).toBe(parseInstant('2026-08-30T12:00:00Z'));
   });
 
-  it.each(['2026-02-30', '2025-02-29', '2026-13-01', '2026-08-30T24:00:00Z', '2026-08-30T12:60Z', '2026-08-30T12:00:60Z', '2026-08-30T12:00:00', '2026-08-30T12:00:00+24:00', '30/08/2026', '', '2026-8-30'])(
-    'refuses %j',
-    (text) => {
-      expect(parseInstant(text)).toBeNull();
-    },
-  );
+  it.each([
+    '2026-02-30',
+    '2025-02-29',
+    '2026-13-01',
+    '2026-08-30T24:00:00Z',
+    '2026-08-30T12:60Z',
+    '2026-08-30T12:00:60Z',
+    '2026-08-30T12:00:00',
+    '2026-08-30T12:00:00+24:00',
+    '30/08/2026',
+    '',
+    '2026-8-30',
+  ])('refuses %j', (text) => {
+    expect(parseInstant(text)).toBeNull();
+  });
 
   // Date.UTC maps the years 0-99 to 1900-1999; an instant's year is the year written.
   it.each([
@@ -132,10 +141,21 @@ describe('parseInstant against the grammar', () => {
     const optional = (piece: fc.Arbitrary<string>) => fc.oneof(fc.constant(''), piece);
     const fraction = fc.tuple(often('.', ','), field(1, 9), optional(field(1, 9)), optional(field(1, 9)), optional(field(1, 9))).map((parts) => parts.join(''));
     const seconds = fc.tuple(often(':', '.'), field(2, 69), optional(fraction)).map((parts) => parts.join(''));
-    const offset = fc.oneof(often('Z', 'z', 'ZZ'), fc.tuple(fc.constantFrom('+', '-', '−'), field(2, 29), often(':'), field(2, 69)).map((parts) => parts.join('')));
+    const offset = fc.oneof(
+      often('Z', 'z', 'ZZ'),
+      fc.tuple(fc.constantFrom('+', '-', '−'), field(2, 29), often(':'), field(2, 69)).map((parts) => parts.join('')),
+    );
     const time = fc.tuple(often('T', 't', ' '), field(2, 29), often(':'), field(2, 69), optional(seconds), offset).map((parts) => parts.join(''));
     const instantLike = fc
-      .tuple(field(4, 9999), often('-', '/'), field(2, 13), often('-', ':'), field(2, 32), optional(time), fc.oneof({ arbitrary: fc.constant(''), weight: 10 }, { arbitrary: fc.constantFrom(' ', 'x', '0'), weight: 1 }))
+      .tuple(
+        field(4, 9999),
+        often('-', '/'),
+        field(2, 13),
+        often('-', ':'),
+        field(2, 32),
+        optional(time),
+        fc.oneof({ arbitrary: fc.constant(''), weight: 10 }, { arbitrary: fc.constantFrom(' ', 'x', '0'), weight: 1 }),
+      )
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(instantLike, fc.constantFrom('start', 'end'), (text, boundary) => {

@@ -4,9 +4,10 @@ import { buildContract, buildRecord, errorOf } from '../test-support/builders';
 
 const control = { id: 'c', label: 'C', explanation: 'Removes a.', patches: [{ op: 'removeRecord', id: 'a' }] };
 const lateChange = { id: 'l', label: 'L', explanation: 'Removes a.', patches: [{ op: 'removeRecord', id: 'a' }] };
-const scenario = (tour: unknown) => JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls: [control], lateChanges: [lateChange], tour }, null, 2);
+const scenario = (tour: unknown) =>
+  JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls: [control], lateChanges: [lateChange], tour }, null, 2);
 
-describe('a scenario file\'s tour', () => {
+describe("a scenario file's tour", () => {
   it('is read with its steps, and an absent one stays absent', () => {
     const tour = [
       { do: 'switchOn', control: 'c', title: 'T', shows: 'S', expect: { notInPacket: ['a'], outcome: 'packet' } },
@@ -21,9 +22,24 @@ describe('a scenario file\'s tour', () => {
   });
 
   it('refuses a step naming a control or late change the scenario lacks, with its line', () => {
-    const error = errorOf(parseScenarioJson('s.json', scenario([{ do: 'switchOff', control: 'nope', title: 'T', shows: 'S' }, { do: 'inject', lateChange: 'c', title: 'T', shows: 'S' }]), () => null));
+    const error = errorOf(
+      parseScenarioJson(
+        's.json',
+        scenario([
+          { do: 'switchOff', control: 'nope', title: 'T', shows: 'S' },
+          { do: 'inject', lateChange: 'c', title: 'T', shows: 'S' },
+        ]),
+        () => null,
+      ),
+    );
     expect(error.issues).toEqual([
-      expect.objectContaining({ path: 'tour[0].control', code: 'UNDECLARED_SWITCH', args: { kind: 'control', id: '"nope"', declared: ['c'] }, message: 'no control "nope": the inputs declare c', line: 107 }),
+      expect.objectContaining({
+        path: 'tour[0].control',
+        code: 'UNDECLARED_SWITCH',
+        args: { kind: 'control', id: '"nope"', declared: ['c'] },
+        message: 'no control "nope": the inputs declare c',
+        line: 107,
+      }),
       expect.objectContaining({ path: 'tour[1].lateChange', message: 'no late change "c": the inputs declare l', line: 113 }),
     ]);
   });

@@ -40,7 +40,10 @@ export const tourStepSchema = z.discriminatedUnion('do', [
 export const tourSchema = z.array(tourStepSchema).min(1).max(50);
 
 /** A step that names a control or late change the scenario does not declare could never be done (worded as UNDECLARED_SWITCH). */
-export function knownTourChanges(scenario: { readonly controls: readonly { readonly id: string }[]; readonly lateChanges: readonly { readonly id: string }[]; readonly tour?: readonly TourStepFile[] | undefined }, ctx: z.RefinementCtx): void {
+export function knownTourChanges(
+  scenario: { readonly controls: readonly { readonly id: string }[]; readonly lateChanges: readonly { readonly id: string }[]; readonly tour?: readonly TourStepFile[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
   const controls = scenario.controls.map((control) => control.id);
   const lateChanges = scenario.lateChanges.map((change) => change.id);
   const undeclared = (index: number, field: string, kind: string, id: string, declared: readonly string[]) =>

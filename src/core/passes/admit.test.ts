@@ -7,7 +7,7 @@ describe('admit', () => {
   const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', scope: 'legal' }), buildRecord({ id: 'c' }), buildRecord({ id: 'd', supersedes: ['c'] })];
   const resolution = () => resolveOrThrow(buildContract(), records);
 
-  it('returns the admitted set and every record\'s failed gates and first fact when both sides agree', () => {
+  it("returns the admitted set and every record's failed gates and first fact when both sides agree", () => {
     const admission = valueOf(admit(resolution(), new Set(['a', 'd'])));
     expect([...admission.admittedIds].sort()).toEqual(['a', 'd']);
     expect(admission.admitted).toEqual([0, 3]);
@@ -21,7 +21,7 @@ describe('admit', () => {
     expect(error.message).toMatch(/the evaluator admits it but the SQL lowering did not return it/);
   });
 
-  it('stops when SQL admits a record the evaluator refuses, naming the evaluator\'s fact', () => {
+  it("stops when SQL admits a record the evaluator refuses, naming the evaluator's fact", () => {
     const error = errorOf(admit(resolution(), new Set(['a', 'b', 'd'])));
     expect(error).toMatchObject({ code: 'ADAPTER_MISMATCH', recordId: 'b' });
     expect(error.message).toMatch(/SQL admitted it but the evaluator refuses it \(SCOPE_NOT_ALLOWED\)/);

@@ -80,13 +80,18 @@ function recordTree(records: readonly ResolvedRecord[], derive: Derive): RecordT
     const layout = layoutOf(cutsOf(records));
     return counted({ layout, tree: carryTree(records, layout, recordRules, last?.tree ?? null, null) });
   };
-  return derive.carry('attest:records', records, (records) => fresh(records, null), (last, records) => {
-    if (last.tree.items.length !== records.length) return fresh(records, last);
-    const changed = changedPositions(last.tree.items, records);
-    // A record whose cut moved (another id at its position) moves every chunk after it.
-    for (const position of changed) if ((records[position] as ResolvedRecord).checked.endsDigestChunk !== (last.layout.cuts[position] === 1)) return fresh(records, last);
-    return counted({ layout: last.layout, tree: carryTree(records, last.layout, recordRules, last.tree, changed) });
-  });
+  return derive.carry(
+    'attest:records',
+    records,
+    (records) => fresh(records, null),
+    (last, records) => {
+      if (last.tree.items.length !== records.length) return fresh(records, last);
+      const changed = changedPositions(last.tree.items, records);
+      // A record whose cut moved (another id at its position) moves every chunk after it.
+      for (const position of changed) if ((records[position] as ResolvedRecord).checked.endsDigestChunk !== (last.layout.cuts[position] === 1)) return fresh(records, last);
+      return counted({ layout: last.layout, tree: carryTree(records, last.layout, recordRules, last.tree, changed) });
+    },
+  );
 }
 
 /** The positions where the trace differs from an earlier one. */
@@ -110,7 +115,12 @@ function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: b
     const tree = carryTree(trace, layout, { include, leaf }, last?.tree ?? null, aligned && last !== null ? changedSince(last.tree.items) : null);
     return counted({ layout, tree, parts });
   };
-  return derive.carry(name, null, () => make(null, false), (last) => make(last, last.layout === layout && last.tree.items.length === trace.length));
+  return derive.carry(
+    name,
+    null,
+    () => make(null, false),
+    (last) => make(last, last.layout === layout && last.tree.items.length === trace.length),
+  );
 }
 
 /**

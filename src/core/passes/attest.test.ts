@@ -169,7 +169,11 @@ describe('receipt hashing without the joined trace', () => {
 
   it('hashes every row of long traces, rows of another shape included, as the format defines', () => {
     const { receiptId: _id, ...body } = compileDefault().receipt;
-    const trace = [...Array.from({ length: 3_000 }, (_, index) => row(index)), { ...row(-1), extra: 'kept' } as Receipt['trace'][number], { ...row(-2), score: undefined } as unknown as Receipt['trace'][number]];
+    const trace = [
+      ...Array.from({ length: 3_000 }, (_, index) => row(index)),
+      { ...row(-1), extra: 'kept' } as Receipt['trace'][number],
+      { ...row(-2), score: undefined } as unknown as Receipt['trace'][number],
+    ];
     for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, contract: { ...body.contract, task: 'a task naming "trace":[] itself' }, trace }]) {
       expect(receiptIdOf(candidate)).toBe(referenceReceiptId(candidate));
     }
@@ -183,7 +187,10 @@ describe('fingerprints', () => {
     const contract = buildContract({ scopes: ['support', 'billing'], denyLabels: ['x', 'y'] });
     const reordered = buildContract({ scopes: ['billing', 'support'], denyLabels: ['y', 'x'], asOf: '2026-08-30T14:00:00+02:00' });
     expect(contractFingerprint(reordered)).toBe(contractFingerprint(contract));
-    const chain = [{ id: 'dana', kind: 'human' as const, roles: ['agent'] }, { id: 'bot', kind: 'agent' as const, roles: ['agent'] }];
+    const chain = [
+      { id: 'dana', kind: 'human' as const, roles: ['agent'] },
+      { id: 'bot', kind: 'agent' as const, roles: ['agent'] },
+    ];
     expect(contractFingerprint(buildContract({ principals: [...chain].reverse() }))).not.toBe(contractFingerprint(buildContract({ principals: chain })));
   });
 

@@ -107,10 +107,7 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     selected: plan.selected.map((record) => record.id),
     evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),
     decisionBlockedBy: plan.decisionBlockedBy,
-    failure:
-      failure && failure.fact
-        ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact.fact, args: failure.fact.args }
-        : null,
+    failure: failure && failure.fact ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact.fact, args: failure.fact.args } : null,
     trace: plan.trace,
   };
   return { receiptId: idOf(body, digests.traceDigest), ...body };

@@ -51,11 +51,40 @@ describe('evaluateGates', () => {
     ['provenance', { provenance: null }, {}, 'EXCLUDE_PROVENANCE', 'no provenance recorded'],
     ['provenance', { text: 'x', provenance: { origin: 'o', contentHash: contentHashOf('y') } }, {}, 'EXCLUDE_PROVENANCE', `content hash ${contentHashOf('y').slice(0, 19)}… does not match the text`],
     ['sensitivity', { sensitivity: 'secret' }, { forbiddenSensitivity: ['secret'] }, 'EXCLUDE_SENSITIVITY', 'sensitivity secret is forbidden for this task'],
-    ['authorisation', { access: { roles: ['lead', 'auditor'] } }, { principals: [{ id: 'dana', kind: 'human', roles: ['lead'] }, { id: 'bot', kind: 'agent', roles: ['agent'] }] }, 'EXCLUDE_NOT_AUTHORISED', 'agent bot holds none of the allowed roles [auditor, lead]'],
+    [
+      'authorisation',
+      { access: { roles: ['lead', 'auditor'] } },
+      {
+        principals: [
+          { id: 'dana', kind: 'human', roles: ['lead'] },
+          { id: 'bot', kind: 'agent', roles: ['agent'] },
+        ],
+      },
+      'EXCLUDE_NOT_AUTHORISED',
+      'agent bot holds none of the allowed roles [auditor, lead]',
+    ],
     ['authorisation', { access: { purposes: ['marketing', 'audit'] } }, {}, 'EXCLUDE_PURPOSE', 'purpose support not in released purposes [audit, marketing]'],
-    ['deny', { access: { labels: ['whistleblowing', 'investigation'] } }, { denyLabels: ['whistleblowing', 'investigation'] }, 'EXCLUDE_DENY_LABEL', 'label investigation, whistleblowing is denied by the contract'],
+    [
+      'deny',
+      { access: { labels: ['whistleblowing', 'investigation'] } },
+      { denyLabels: ['whistleblowing', 'investigation'] },
+      'EXCLUDE_DENY_LABEL',
+      'label investigation, whistleblowing is denied by the contract',
+    ],
     ['evidence', {}, { typedEvidenceOnly: true, requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }] }, 'EXCLUDE_NOT_NEEDED', 'supports or contradicts no required proposition'],
-    ['evidence', { evidence: { class: 'email', supports: ['p2', 'p1'] } }, { typedEvidenceOnly: true, requiredPropositions: [{ id: 'p2', acceptedClasses: ['waiver', 'facility_record'] }, { id: 'p1', acceptedClasses: ['waiver'] }] }, 'EXCLUDE_EVIDENCE_CLASS', 'class email is not accepted for p1 (accepts waiver)'],
+    [
+      'evidence',
+      { evidence: { class: 'email', supports: ['p2', 'p1'] } },
+      {
+        typedEvidenceOnly: true,
+        requiredPropositions: [
+          { id: 'p2', acceptedClasses: ['waiver', 'facility_record'] },
+          { id: 'p1', acceptedClasses: ['waiver'] },
+        ],
+      },
+      'EXCLUDE_EVIDENCE_CLASS',
+      'class email is not accepted for p1 (accepts waiver)',
+    ],
   ])('the %s gate refuses with %s and its boundary fact', (gate, record, contract, code, fact, others) => {
     expect(verdictFor(record, contract, others)).toEqual({ admitted: false, first: { gate, code, fact }, failedGates: [gate] });
   });
@@ -72,10 +101,7 @@ describe('evaluateGates', () => {
   });
 
   it('names the first failure in the fixed order and lists every failed gate', () => {
-    const verdict = verdictFor(
-      { project: 'borealis', validTo: '2026-01-01', provenance: null, access: { roles: ['lead'], labels: ['hr'] } },
-      { denyLabels: ['hr'] },
-    );
+    const verdict = verdictFor({ project: 'borealis', validTo: '2026-01-01', provenance: null, access: { roles: ['lead'], labels: ['hr'] } }, { denyLabels: ['hr'] });
     expect(verdict).toMatchObject({ admitted: false, first: { gate: 'project' }, failedGates: ['project', 'time', 'provenance', 'authorisation', 'deny'] });
     if (!verdict.admitted) expect([...verdict.failedGates].sort((a, b) => GATE_ORDER.indexOf(a) - GATE_ORDER.indexOf(b))).toEqual(verdict.failedGates);
   });

@@ -44,7 +44,9 @@ describe('lowerAdmission', () => {
     const short = valueOf(lowerResolved(resolveOrThrow(buildContract(), [buildRecord()]), 999)).params.length;
     const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [buildRecord()]);
     expect(valueOf(lowerResolved(resolved, 999)).params.length).toBe(short + 1);
-    expect(admittedBySql({ scopes: [...scopes, 'support'], principals: Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, kind: 'agent' as const, roles: ['agent'] })) }, [buildRecord({ id: 'a' })])).toEqual(['a']);
+    expect(
+      admittedBySql({ scopes: [...scopes, 'support'], principals: Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, kind: 'agent' as const, roles: ['agent'] })) }, [buildRecord({ id: 'a' })]),
+    ).toEqual(['a']);
   });
 
   it('refuses with LOWERING_UNSUPPORTED rather than dropping a gate when the build allows too few parameters', () => {
@@ -56,13 +58,24 @@ describe('lowerAdmission', () => {
 
   it('emits the identity directory and, for a typed-evidence plan, the accepted evidence pairs for the temp tables', () => {
     const contract = buildContract({
-      identities: [{ id: 'cust-1', aliases: ['Jo'] }, { id: 'cust-2', aliases: ['Jo'] }],
+      identities: [
+        { id: 'cust-1', aliases: ['Jo'] },
+        { id: 'cust-2', aliases: ['Jo'] },
+      ],
       requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver', 'email'] }],
       typedEvidenceOnly: true,
     });
     const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]), 999));
-    expect([...lowered.identityNames].sort()).toEqual([['Jo', 'cust-1'], ['Jo', 'cust-2'], ['cust-1', 'cust-1'], ['cust-2', 'cust-2']]);
-    expect(lowered.acceptedEvidence).toEqual([['p1', 'email'], ['p1', 'waiver']]);
+    expect([...lowered.identityNames].sort()).toEqual([
+      ['Jo', 'cust-1'],
+      ['Jo', 'cust-2'],
+      ['cust-1', 'cust-1'],
+      ['cust-2', 'cust-2'],
+    ]);
+    expect(lowered.acceptedEvidence).toEqual([
+      ['p1', 'email'],
+      ['p1', 'waiver'],
+    ]);
     expect(lowered.principalRoles).toEqual([[0, 'agent']]);
   });
 });

@@ -70,7 +70,8 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
     }
     case 'list-disjoint': {
       const list = LIST[clause.field];
-      if (clause.set.values.length > 0) add(`${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value FROM json_each(?)))`, [JSON.stringify(clause.set.values)]);
+      if (clause.set.values.length > 0)
+        add(`${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value FROM json_each(?)))`, [JSON.stringify(clause.set.values)]);
       return true;
     }
     case 'every-group-meets-list': {
@@ -137,7 +138,11 @@ export function lowerAdmission(plan: AdmissionPlan, digest: string, maxParameter
   const into: Lowering = { clauses: [], params: [], identityNames: [], acceptedEvidence: [], principals: [], principalRoles: [] };
   for (const clause of plan.clauses) {
     if (!lowerClause(clause, into)) {
-      return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The SQLite lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.` });
+      return err({
+        pass: 'admit',
+        code: 'LOWERING_UNSUPPORTED',
+        message: `The SQLite lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.`,
+      });
     }
   }
   if (into.params.length > maxParameters) {

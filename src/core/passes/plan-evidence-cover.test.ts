@@ -15,7 +15,12 @@ describe('evidence planning under a tight budget', () => {
       ],
     });
     const limit = (id: string) => buildRecord({ id, text: 'refund policy limit refund policy limit', evidence: { class: 'policy_clause', supports: ['refund_limit'] } });
-    const records = [limit('limit-a'), limit('limit-b'), limit('limit-c'), buildRecord({ id: 'window', text: 'refund window of thirty days', evidence: { class: 'policy_clause', supports: ['refund_window'] } })];
+    const records = [
+      limit('limit-a'),
+      limit('limit-b'),
+      limit('limit-c'),
+      buildRecord({ id: 'window', text: 'refund window of thirty days', evidence: { class: 'policy_clause', supports: ['refund_window'] } }),
+    ];
     const outcome = createCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(records) });
     if (!outcome.ok || outcome.value.status !== 'packet') throw new Error('expected a packet');
     expect(outcome.value.packet.entries.map((entry) => entry.id)).toEqual(['limit-a', 'window']);

@@ -127,8 +127,24 @@ describe('evidence slots', () => {
 
   it('lists the propositions a record is selected for in sorted order, whatever the declaration order', () => {
     const record = buildRecord({ id: 'w', evidence: { class: 'waiver', supports: ['p-b', 'p-a'] } });
-    const forward = compile({ requiredPropositions: [{ id: 'p-a', acceptedClasses: ['waiver'] }, { id: 'p-b', acceptedClasses: ['waiver'] }] }, [record]);
-    const backward = compile({ requiredPropositions: [{ id: 'p-b', acceptedClasses: ['waiver'] }, { id: 'p-a', acceptedClasses: ['waiver'] }] }, [record]);
+    const forward = compile(
+      {
+        requiredPropositions: [
+          { id: 'p-a', acceptedClasses: ['waiver'] },
+          { id: 'p-b', acceptedClasses: ['waiver'] },
+        ],
+      },
+      [record],
+    );
+    const backward = compile(
+      {
+        requiredPropositions: [
+          { id: 'p-b', acceptedClasses: ['waiver'] },
+          { id: 'p-a', acceptedClasses: ['waiver'] },
+        ],
+      },
+      [record],
+    );
     expect(rowOf(forward, 'w')).toMatchObject({ fact: 'EVIDENCE_PLANNED', args: { evidenceClass: 'waiver', propositions: ['p-a', 'p-b'] } });
     expect(rowOf(backward, 'w')?.args).toEqual(rowOf(forward, 'w')?.args);
   });

@@ -41,7 +41,10 @@ export function acceptedEvidenceFor(contract: Pick<Contract, 'requiredPropositio
   const evidence = record.evidence;
   if (evidence === null) return [];
   const claims = new Set([...evidence.supports, ...evidence.contradicts]);
-  return contract.requiredPropositions.filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class)).map((p) => p.id).sort(compareStrings);
+  return contract.requiredPropositions
+    .filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class))
+    .map((p) => p.id)
+    .sort(compareStrings);
 }
 
 function requiredFailure(contract: PlanInputs, id: string, failed: number, fact: Fact): CompileError {
@@ -57,37 +60,39 @@ function requiredFailure(contract: PlanInputs, id: string, failed: number, fact:
 }
 
 function evidenceSlots(contract: Pick<Contract, 'requiredPropositions'>, selected: readonly SourceRecord[], displaced: readonly SourceRecord[]): EvidenceSlot[] {
-  return [...contract.requiredPropositions].sort((a, b) => compareStrings(a.id, b.id)).map((proposition) => {
-    const accepted = new Set(proposition.acceptedClasses);
-    const supporting: string[] = [];
-    const contradicting: string[] = [];
-    const notAccepted: string[] = [];
-    for (const record of selected) {
-      const evidence = record.evidence;
-      if (evidence === null) continue;
-      const supports = evidence.supports.includes(proposition.id);
-      const contradicts = evidence.contradicts.includes(proposition.id);
-      if (!supports && !contradicts) continue;
-      if (!accepted.has(evidence.class)) notAccepted.push(record.id);
-      else {
-        if (supports) supporting.push(record.id);
-        if (contradicts) contradicting.push(record.id);
+  return [...contract.requiredPropositions]
+    .sort((a, b) => compareStrings(a.id, b.id))
+    .map((proposition) => {
+      const accepted = new Set(proposition.acceptedClasses);
+      const supporting: string[] = [];
+      const contradicting: string[] = [];
+      const notAccepted: string[] = [];
+      for (const record of selected) {
+        const evidence = record.evidence;
+        if (evidence === null) continue;
+        const supports = evidence.supports.includes(proposition.id);
+        const contradicts = evidence.contradicts.includes(proposition.id);
+        if (!supports && !contradicts) continue;
+        if (!accepted.has(evidence.class)) notAccepted.push(record.id);
+        else {
+          if (supports) supporting.push(record.id);
+          if (contradicts) contradicting.push(record.id);
+        }
       }
-    }
-    // Contradictions are kept and reported, never outvoted by a count of supporters.
-    const state: EvidenceState = contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
-    return {
-      proposition: proposition.id,
-      description: proposition.description,
-      acceptedClasses: proposition.acceptedClasses,
-      blocking: proposition.blocking,
-      state,
-      supporting,
-      contradicting,
-      notAccepted,
-      displaced: displaced.filter((record) => acceptedEvidenceFor(contract, record).includes(proposition.id)).map((record) => record.id),
-    };
-  });
+      // Contradictions are kept and reported, never outvoted by a count of supporters.
+      const state: EvidenceState = contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
+      return {
+        proposition: proposition.id,
+        description: proposition.description,
+        acceptedClasses: proposition.acceptedClasses,
+        blocking: proposition.blocking,
+        state,
+        supporting,
+        contradicting,
+        notAccepted,
+        displaced: displaced.filter((record) => acceptedEvidenceFor(contract, record).includes(proposition.id)).map((record) => record.id),
+      };
+    });
 }
 
 /** The contract fields a refused record's row reads besides its verdict. */
@@ -97,7 +102,19 @@ const REFUSED_ROW_FIELDS = ['requiredRecords'] as const satisfies readonly (keyo
 function refusedRow({ resolved, failed, fact }: GateVerdict, required: ReadonlySet<string>): TraceRow | null {
   if (failed === 0 || fact === null) return null;
   const { record, fingerprint } = resolved.checked;
-  return { id: record.id, fingerprint, decision: 'excluded', code: gateCodeOf(fact), fact: fact.fact, args: fact.args, gates: gatesIn(failed), tokens: record.tokens, required: required.has(record.id), score: null, rank: null };
+  return {
+    id: record.id,
+    fingerprint,
+    decision: 'excluded',
+    code: gateCodeOf(fact),
+    fact: fact.fact,
+    args: fact.args,
+    gates: gatesIn(failed),
+    tokens: record.tokens,
+    required: required.has(record.id),
+    score: null,
+    rank: null,
+  };
 }
 
 interface Outcome {
@@ -194,7 +211,13 @@ interface PlanPositions {
   readonly admittedAt: ReadonlyMap<string, number>;
 }
 
-function planAdmitted(contract: PlanInputs, { records, verdicts, admitted, admittedAt }: PlanPositions, requiredPositions: readonly number[], ranking: Ranking, missingRequired: CompileError | null): AdmittedPlan {
+function planAdmitted(
+  contract: PlanInputs,
+  { records, verdicts, admitted, admittedAt }: PlanPositions,
+  requiredPositions: readonly number[],
+  ranking: Ranking,
+  missingRequired: CompileError | null,
+): AdmittedPlan {
   const budget = contract.tokenBudget;
   const recordAt = (position: number) => (records[position] as ResolvedRecord).checked.record;
   const verdictAt = (position: number) => verdicts[position] as GateVerdict;
@@ -274,8 +297,8 @@ function planAdmitted(contract: PlanInputs, { records, verdicts, admitted, admit
       used += record.tokens;
       selectedOrder.push(position);
       outcomeAt[position] = accepted.has(position)
-          ? { selected: true, code: 'SELECTED_EVIDENCE', fact: { fact: 'EVIDENCE_PLANNED', args: { evidenceClass: record.evidence?.class ?? '', propositions: acceptedAt(position), used } } }
-          : { selected: true, code: 'SELECTED_RANKED', fact: { fact: 'RANKED_SELECTED', args: { rank: rankAt[position] as number, ranked: optionalRanked.length, used } } };
+        ? { selected: true, code: 'SELECTED_EVIDENCE', fact: { fact: 'EVIDENCE_PLANNED', args: { evidenceClass: record.evidence?.class ?? '', propositions: acceptedAt(position), used } } }
+        : { selected: true, code: 'SELECTED_RANKED', fact: { fact: 'RANKED_SELECTED', args: { rank: rankAt[position] as number, ranked: optionalRanked.length, used } } };
     }
   }
 
@@ -286,12 +309,26 @@ function planAdmitted(contract: PlanInputs, { records, verdicts, admitted, admit
   const row = (position: number, decision: TraceRow['decision'], code: ReasonCode, fact: Fact, gates: readonly GateName[]): TraceRow => {
     const { record, fingerprint } = (records[position] as ResolvedRecord).checked;
     const rank = rankAt[position] || null;
-    return { id: record.id, fingerprint, decision, code, fact: fact.fact, args: fact.args, gates, tokens: record.tokens, required: isRequired[position] === 1, score: rank === null ? null : (scoreAt[position] as number), rank };
+    return {
+      id: record.id,
+      fingerprint,
+      decision,
+      code,
+      fact: fact.fact,
+      args: fact.args,
+      gates,
+      tokens: record.tokens,
+      required: isRequired[position] === 1,
+      score: rank === null ? null : (scoreAt[position] as number),
+      rank,
+    };
   };
   const rows = admitted.map((position) => {
     if (withheld !== null) return row(position, 'excluded', 'EXCLUDE_FAIL_CLOSED', withheld, noGates);
     const outcome = outcomeAt[position];
-    return outcome === undefined ? row(position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, noGates) : row(position, outcome.selected ? 'selected' : 'excluded', outcome.code, outcome.fact, noGates);
+    return outcome === undefined
+      ? row(position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, noGates)
+      : row(position, outcome.selected ? 'selected' : 'excluded', outcome.code, outcome.fact, noGates);
   });
   const failedPosition = failure?.recordId === undefined ? undefined : requiredPositions.find((position) => recordAt(position).id === failure?.recordId);
   const failedRow =

@@ -292,7 +292,10 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const versions = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
     const inForce = [...supersessionsInForce(recordSet.successors, asOf)].sort(([a], [b]) => compareStrings(a, b));
     // While the successors in force and the broken links stay the same, a record resolves the same way whatever else changed.
-    return declare({ inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) }, ['inForce', 'broken'], (picked) => ({ inForce: new Map(picked.inForce), broken: new Map(picked.broken) }));
+    return declare({ inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) }, ['inForce', 'broken'], (picked) => ({
+      inForce: new Map(picked.inForce),
+      broken: new Map(picked.broken),
+    }));
   });
   const inIdOrder = inOrder(order, recordSet.checked);
   const records = derive.map(

@@ -10,7 +10,11 @@ const settle = (...lines: string[]) => settleDuplicates(contract, valueOf(parseR
 
 describe('records that share an id', () => {
   it('keep the one copy the caller may see, wherever it is, and make the withheld copies unreadable', () => {
-    for (const lines of [[hidden('secret'), visible('shown')], [visible('shown'), hidden('secret')], [hidden('secret'), visible('shown'), hidden('other secret')]]) {
+    for (const lines of [
+      [hidden('secret'), visible('shown')],
+      [visible('shown'), hidden('secret')],
+      [hidden('secret'), visible('shown'), hidden('other secret')],
+    ]) {
       const settled = valueOf(settle(...lines));
       expect(settled.records.map((record) => [record.id, record.title])).toEqual([['A-1', 'shown']]);
       expect(settled.locations.get('A-1')?.line).toBe(lines.indexOf(visible('shown')) + 1);

@@ -42,7 +42,11 @@ export function settleDuplicates(contract: Contract, recordSet: RecordSet): Resu
     for (const copy of seen) refusals.push(inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: lineOf(kept.location) }));
     standing.set(id, kept);
     for (const copy of copies) {
-      if (copy !== kept && !seen.includes(copy)) dropped.push({ location: copy.location, issues: [inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: lineOf(kept.location) })] });
+      if (copy !== kept && !seen.includes(copy))
+        dropped.push({
+          location: copy.location,
+          issues: [inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: lineOf(kept.location) })],
+        });
     }
   }
   if (refusals.length > 0) return err(invalidInput(refusals[0]?.file ?? 'records', refusals, refusals.length, 'records file'));

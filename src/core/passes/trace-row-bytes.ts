@@ -109,4 +109,3 @@ export function canonicalTraceRow(row: TraceRow): string {
   const parts = partsOf(row);
   return parts === null ? canonicalJson(row) : joinRow(row, parts);
 }
-

@@ -17,7 +17,9 @@ describe('typeCheck', () => {
 
   it('refuses a proposition declared twice', () => {
     const resolution = resolveOrThrow(buildContract({ requiredPropositions: [proposition('p1'), proposition('p1')] }), [buildRecord()]);
-    expect(errorOf(typeCheck(resolution)).issues).toEqual([{ file: 'contract', path: 'requiredPropositions[1].id', code: 'PROPOSITION_TWICE', args: { proposition: 'p1' }, message: 'proposition "p1" is declared twice' }]);
+    expect(errorOf(typeCheck(resolution)).issues).toEqual([
+      { file: 'contract', path: 'requiredPropositions[1].id', code: 'PROPOSITION_TWICE', args: { proposition: 'p1' }, message: 'proposition "p1" is declared twice' },
+    ]);
   });
 
   it('refuses typed-evidence mode without a required proposition', () => {

@@ -30,7 +30,9 @@ describe('duplicate keys', () => {
   it('are refused in a records line, naming the key, the line and the path', () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
     const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${twice}`));
-    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' }]);
+    expect(error.issues).toEqual([
+      { file: 'r.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' },
+    ]);
   });
 
   it('are refused when nested, with the JSON path', () => {
@@ -42,7 +44,16 @@ describe('duplicate keys', () => {
     const contract = JSON.stringify(buildContract({ tokenBudget: 100 }), null, 2).replace('"tokenBudget": 100', '"tokenBudget": 100,\n  "tokenBudget": 999999');
     const error = errorOf(parseContractJson('c.json', contract));
     const expectedLine = contract.split('\n').findIndex((text) => text.includes('999999')) + 1;
-    expect(error.issues).toEqual([{ file: 'c.json', line: expectedLine, path: 'tokenBudget', code: 'DUPLICATE_KEY', args: { key: '"tokenBudget"', firstLine: expectedLine - 1 }, message: `duplicate key "tokenBudget": first given at line ${expectedLine - 1}; a key may appear once per object` }]);
+    expect(error.issues).toEqual([
+      {
+        file: 'c.json',
+        line: expectedLine,
+        path: 'tokenBudget',
+        code: 'DUPLICATE_KEY',
+        args: { key: '"tokenBudget"', firstLine: expectedLine - 1 },
+        message: `duplicate key "tokenBudget": first given at line ${expectedLine - 1}; a key may appear once per object`,
+      },
+    ]);
     const scenario = JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })] }).replace('"title":"S"', '"title":"S","title":"T"');
     expect(errorOf(parseScenarioJson('s.json', scenario, noSibling)).issues?.[0]).toMatchObject({ line: 1, path: 'title', message: expect.stringMatching(/^duplicate key "title"/) });
   });

@@ -2,7 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../hash';
 import { AS_OF, buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
-import { checkRecord, createJsonlRecordReader, createRecordSet, detectFileKind, joinRecordParts, MAX_REPORTED_ISSUES, parseContractJson, parseRecordsJsonl, parseScenarioJson, validateContract, type RecordsPart } from './validate';
+import {
+  checkRecord,
+  createJsonlRecordReader,
+  createRecordSet,
+  detectFileKind,
+  joinRecordParts,
+  MAX_REPORTED_ISSUES,
+  parseContractJson,
+  parseRecordsJsonl,
+  parseScenarioJson,
+  validateContract,
+  type RecordsPart,
+} from './validate';
 
 const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringify(buildRecord(overrides));
 
@@ -17,7 +29,9 @@ describe('records JSONL', () => {
     const bad = { ...buildRecord({ id: 'a' }), colour: 'red' };
     const error = unreadableOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
     expect(error.code).toBe('INVALID_INPUT');
-    expect(error.issues).toEqual([{ file: 'records.jsonl', line: 2, path: '(root)', code: 'UNKNOWN_FIELDS', args: { fields: ['"colour"'] }, message: 'unknown field "colour": not part of the format' }]);
+    expect(error.issues).toEqual([
+      { file: 'records.jsonl', line: 2, path: '(root)', code: 'UNKNOWN_FIELDS', args: { fields: ['"colour"'] }, message: 'unknown field "colour": not part of the format' },
+    ]);
   });
 
   it('refuses a record without a subject key: an explicit null is required to mean "no single identity"', () => {
@@ -68,11 +82,17 @@ describe('records JSONL', () => {
     const text = `${line({ id: 'a' })}\r\n\n${line({ id: 'b', text: 'é😀 ≠' })}\n${bad}\n{"id":\n${line({ id: 'a' })}\n\n${line({ id: 'd' })}`;
     const whole = parseRecordsJsonl('r.jsonl', text);
     expect(unreadableOf(whole).issues?.map((issue) => issue.line)).toEqual([4, 5, 6]);
-    const valid = text.split('\n').filter((_, index) => index < 3 || index > 5).join('\n');
+    const valid = text
+      .split('\n')
+      .filter((_, index) => index < 3 || index > 5)
+      .join('\n');
     const validWhole = parseRecordsJsonl('r.jsonl', valid);
     expect(validWhole.ok && [...validWhole.value.locations.values()].map((location) => location.line)).toEqual([1, 3, 5]);
     for (const size of [1, 2, 3, 5, 64, 257, 1_000, text.length]) {
-      for (const [input, expected] of [[text, whole], [valid, validWhole]] as const) {
+      for (const [input, expected] of [
+        [text, whole],
+        [valid, validWhole],
+      ] as const) {
         const reader = createJsonlRecordReader('r.jsonl');
         reader.push('');
         for (let offset = 0; offset < input.length; offset += size) reader.push(input.slice(offset, offset + size));
@@ -112,10 +132,7 @@ describe('records read in parts', () => {
   };
 
   it('joins to what one pass reads, wherever the file is cut between lines', () => {
-    const lineArbitrary = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ text: fc.string({ unit: 'grapheme', maxLength: 12 }), crlf: fc.boolean() }) },
-      { weight: 1, arbitrary: fc.constant(null) },
-    );
+    const lineArbitrary = fc.oneof({ weight: 4, arbitrary: fc.record({ text: fc.string({ unit: 'grapheme', maxLength: 12 }), crlf: fc.boolean() }) }, { weight: 1, arbitrary: fc.constant(null) });
     fc.assert(
       fc.property(fc.array(lineArbitrary, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.nat(), (lines, bom, cutSeed) => {
         const body = lines.map((item, index) => (item === null ? '' : `${line({ id: `r${index}`, text: item.text })}${item.crlf ? '\r' : ''}`)).join('\n');

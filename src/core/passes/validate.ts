@@ -254,7 +254,16 @@ export function parseRecordsJsonl(file: string, text: string): Result<RecordSet,
 export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map(), besides: RecordsBesides = NOTHING_BESIDES): RecordSet {
   const byId = new Map<string, CheckedRecord>();
   for (const item of checked) byId.set(item.record.id, item);
-  return { records: checked.map((item) => item.record), ids: checked.map((item) => item.record.id), checked, byId, locations, successors: checked.filter(supersedesAny), unreadable: besides.unreadable, duplicates: besides.duplicates };
+  return {
+    records: checked.map((item) => item.record),
+    ids: checked.map((item) => item.record.id),
+    checked,
+    byId,
+    locations,
+    successors: checked.filter(supersedesAny),
+    unreadable: besides.unreadable,
+    duplicates: besides.duplicates,
+  };
 }
 
 /**
@@ -265,7 +274,9 @@ export function unreadableRecordsError(recordSet: RecordSet): CompileError | nul
   const issues: InputIssue[] = recordSet.unreadable.flatMap((item) => item.issues);
   for (const duplicate of recordSet.duplicates) {
     const { id } = duplicate.checked.record;
-    issues.push(inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: `line ${recordSet.locations.get(id)?.line ?? '?'}` }));
+    issues.push(
+      inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: `line ${recordSet.locations.get(id)?.line ?? '?'}` }),
+    );
   }
   if (issues.length === 0) return null;
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -329,11 +340,7 @@ export interface LoadedScenario {
  * Parses a scenario. Its records are inline, or a sibling JSONL file that `readSibling` supplies
  * (the CLI reads the disk; the app looks among the files the user dropped together).
  */
-export function parseScenarioJson(
-  file: string,
-  text: string,
-  readSibling: (name: string) => string | null,
-): Result<LoadedScenario, CompileError> {
+export function parseScenarioJson(file: string, text: string, readSibling: (name: string) => string | null): Result<LoadedScenario, CompileError> {
   const json = parseJson(file, text, 'scenario');
   if (!json.ok) return json;
   const locator = createJsonLocator(text);
@@ -353,7 +360,8 @@ export function parseScenarioJson(
   const issues: InputIssue[] = [];
   scenario.records.forEach((record, index) => {
     const first = locations.get(record.id);
-    if (first) issues.push(inputIssue({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` }, 'DUPLICATE_ID', { id: quoteValue(record.id), first: `records[${first.line}]` }));
+    if (first)
+      issues.push(inputIssue({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` }, 'DUPLICATE_ID', { id: quoteValue(record.id), first: `records[${first.line}]` }));
     else locations.set(record.id, { file, line: index });
   });
   if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));

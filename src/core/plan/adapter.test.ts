@@ -16,7 +16,22 @@ describe('the admission plan', () => {
   it('keeps every gate as its own clause, in gate order, with typed operands', () => {
     const plan = planOf({ typedEvidenceOnly: true, denyLabels: ['hr'] });
     expect(plan.clauses.map((clause) => clause.gate)).toEqual([
-      'project', 'scope', 'identity', 'time', 'supersession', 'supersession', 'lifecycle', 'source', 'authority', 'review', 'provenance', 'sensitivity', 'authorisation', 'authorisation', 'deny', 'evidence',
+      'project',
+      'scope',
+      'identity',
+      'time',
+      'supersession',
+      'supersession',
+      'lifecycle',
+      'source',
+      'authority',
+      'review',
+      'provenance',
+      'sensitivity',
+      'authorisation',
+      'authorisation',
+      'deny',
+      'evidence',
     ]);
     expect(plan.clauses.find((clause) => clause.gate === 'deny')).toEqual({ gate: 'deny', op: 'list-disjoint', field: 'labels', set: { domain: 'label', values: ['hr'] } });
     expect(plan.clauses.find((clause) => clause.gate === 'time')).toEqual({ gate: 'time', op: 'in-force-at', at: { type: 'decision-time', epochMs: Date.parse('2026-08-30T12:00:00Z') } });
@@ -55,7 +70,17 @@ describe('checkAdapterFor', () => {
   });
 
   it('fails the plan with LOWERING_UNSUPPORTED on an operator the adapter does not lower, or one no adapter knows', () => {
-    expect(errorOf(checkAdapterFor(planOf(), adapterWith(ALL_CAPABILITIES, PLAN_OPERATORS.filter((op) => op !== 'list-disjoint'))))).toMatchObject({ code: 'LOWERING_UNSUPPORTED' });
+    expect(
+      errorOf(
+        checkAdapterFor(
+          planOf(),
+          adapterWith(
+            ALL_CAPABILITIES,
+            PLAN_OPERATORS.filter((op) => op !== 'list-disjoint'),
+          ),
+        ),
+      ),
+    ).toMatchObject({ code: 'LOWERING_UNSUPPORTED' });
     const plan = planOf();
     const unknown = { kind: plan.kind, version: plan.version, clauses: [...plan.clauses, { gate: 'deny', op: 'fuzzy-match', field: 'labels' } as unknown as PlanClause] };
     expect(errorOf(checkAdapterFor(unknown, adapterWith())).message).toContain('fuzzy-match');

@@ -10,7 +10,8 @@ export const CAPABILITIES = {
   'binary-collation': 'strings are equal, and members of a set, only when their code points are: no case folding, locale or accent rules',
   'no-normalisation': 'strings are compared as given: an NFC and an NFD spelling of one word are different values',
   'utc-millisecond-instants': 'instants are compared as whole UTC milliseconds, boundaries inclusive, with no time-zone conversion or rounding',
-  'empty-lists': 'an empty list is a list with no members, not a missing field: an empty deny or forbidden set excludes nothing, an empty allowed set admits nothing, a record with no labels carries none',
+  'empty-lists':
+    'an empty list is a list with no members, not a missing field: an empty deny or forbidden set excludes nothing, an empty allowed set admits nothing, a record with no labels carries none',
   'null-subjects': 'a record without a subject is about no identity and passes the identity gate; it is never compared as the text "null"',
 } as const;
 
@@ -73,7 +74,11 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
   }
   const unknown = plan.clauses.find((clause) => !PLAN_OPERATORS.includes(clause.op) || !adapter.operators.has(clause.op));
   if (unknown !== undefined) {
-    return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The ${adapter.name} adapter cannot lower the operator ${String(unknown.op)} (gate ${unknown.gate}). Refusing rather than dropping the gate.` });
+    return err({
+      pass: 'admit',
+      code: 'LOWERING_UNSUPPORTED',
+      message: `The ${adapter.name} adapter cannot lower the operator ${String(unknown.op)} (gate ${unknown.gate}). Refusing rather than dropping the gate.`,
+    });
   }
   const mistyped = mistypedClause(plan);
   if (mistyped !== null) {

@@ -143,9 +143,7 @@ function typedValue<D extends PlanDomain>(domain: D, value: string): TypedValue<
 export function buildAdmissionPlan(resolved: ResolvedContract, brokenLinks: readonly string[]): AdmissionPlan {
   const { contract, asOf, subject } = resolved;
   const at: DecisionTime = { type: 'decision-time', epochMs: asOf };
-  const directory = [...resolved.identityNames]
-    .map(([name, identities]) => ({ name, identities: sortedSet(identities) }))
-    .sort((a, b) => compareStrings(a.name, b.name));
+  const directory = [...resolved.identityNames].map(([name, identities]) => ({ name, identities: sortedSet(identities) })).sort((a, b) => compareStrings(a.name, b.name));
   const clauses: PlanClause[] = [
     { gate: 'project', op: 'equals', field: 'project', value: typedValue('project', contract.project) },
     { gate: 'scope', op: 'member-of', field: 'scope', set: typedSet('scope', contract.scopes) },

@@ -57,7 +57,12 @@ describe('the admitted-set scorer', () => {
         driver.all('DELETE FROM admitted_text WHERE rowid = ?', [doc.rowid]);
         scorer.left(doc.rowid);
       };
-      const docs: Doc[] = Array.from({ length: random.int(20, 90) }, (_, index) => ({ rowid: index + 1, title: words(random.int(0, 4)), text: words(random.int(0, 40)), admitted: random.chance(0.5) }));
+      const docs: Doc[] = Array.from({ length: random.int(20, 90) }, (_, index) => ({
+        rowid: index + 1,
+        title: words(random.int(0, 4)),
+        text: words(random.int(0, 40)),
+        admitted: random.chance(0.5),
+      }));
       for (const doc of docs) if (doc.admitted) enter(doc);
       let query = random.pick(QUERIES);
       const idOf = (rowid: number) => `d${String(rowid)}`;

@@ -114,7 +114,12 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
   };
 
   const addLengths = (state: Postings, docsizes: string) => {
-    for (const [rowid, hex] of JSON.parse(docsizes) as [number, string][]) slotFor(state, rowid, columnSizes(hex).reduce((sum, size) => sum + size, 0));
+    for (const [rowid, hex] of JSON.parse(docsizes) as [number, string][])
+      slotFor(
+        state,
+        rowid,
+        columnSizes(hex).reduce((sum, size) => sum + size, 0),
+      );
   };
 
   const readAll = (query: string, tokens: readonly string[]): Postings => {

@@ -84,7 +84,11 @@ describe('FTS5 syntax in user queries, run through SQLite', () => {
   const syntax = fc.constantFrom('"', 'NEAR(', 'NEAR', '*', 'AND', 'OR', 'NOT', '-', '+', 'col:', 'title:', '^', '(', ')', '{', '}', ':', ',', 'é', '東京', 'refund', 'retry', 'payment', 'office');
 
   it('never throws in SQLite for any text', () => {
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.array(syntax, { maxLength: 12 }).map((parts) => parts.join('')), fc.array(syntax, { maxLength: 12 }).map((parts) => parts.join(' ')));
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.array(syntax, { maxLength: 12 }).map((parts) => parts.join('')),
+      fc.array(syntax, { maxLength: 12 }).map((parts) => parts.join(' ')),
+    );
     fc.assert(
       fc.property(text, (query) => {
         search(query);
@@ -95,13 +99,19 @@ describe('FTS5 syntax in user queries, run through SQLite', () => {
 
   it('only ever matches documents that contain one of the query words', () => {
     fc.assert(
-      fc.property(fc.array(syntax, { maxLength: 12 }).map((parts) => parts.join(' ')), (query) => {
-        const words = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-        for (const id of search(query)) {
-          const documentWords = (DOCUMENTS[id] ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-          expect(documentWords.some((word) => words.has(word)), `${id} for ${JSON.stringify(query)}`).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(syntax, { maxLength: 12 }).map((parts) => parts.join(' ')),
+        (query) => {
+          const words = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+          for (const id of search(query)) {
+            const documentWords = (DOCUMENTS[id] ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+            expect(
+              documentWords.some((word) => words.has(word)),
+              `${id} for ${JSON.stringify(query)}`,
+            ).toBe(true);
+          }
+        },
+      ),
       propertyParameters(1_000),
     );
   });

@@ -15,7 +15,10 @@ export function toSafeFtsQuery(text: string): string | null {
 export function safeFtsTerms(text: string): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}]+/gu)) {
     const term = match[0];
     if (seen.has(term)) continue;
     seen.add(term);

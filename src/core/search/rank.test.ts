@@ -116,6 +116,13 @@ describe('rankAdmitted', () => {
 describe('rankDeclared', () => {
   it('orders by declared relevance, ties by id, and leaves out records without one', () => {
     const checked = buildRecordSet([buildRecord({ id: 'b', relevance: 1 }), buildRecord({ id: 'a', relevance: 1 }), buildRecord({ id: 'c', relevance: 2 }), buildRecord({ id: 'd' })]).checked;
-    expect(rankDeclared(checked)).toEqual({ rows: [{ id: 'c', score: 2 }, { id: 'a', score: 1 }, { id: 'b', score: 1 }], statistics: { mode: 'declared' } });
+    expect(rankDeclared(checked)).toEqual({
+      rows: [
+        { id: 'c', score: 2 },
+        { id: 'a', score: 1 },
+        { id: 'b', score: 1 },
+      ],
+      statistics: { mode: 'declared' },
+    });
   });
 });

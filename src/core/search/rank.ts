@@ -51,7 +51,7 @@ function readVarint(bytes: readonly number[], offset: number): [number, number] 
 export function columnSizes(hex: string): number[] {
   const bytes = Array.from({ length: hex.length / 2 }, (_, index) => Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16));
   const values: number[] = [];
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     const [value, next] = readVarint(bytes, offset);
     values.push(value);
     offset = next;

@@ -6,9 +6,7 @@ import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-sup
 import { freshDriver } from '../test-support/node-driver';
 
 const recordsOf = (prefix: string, count: number, text: (position: number) => string): SourceRecord[] =>
-  Array.from({ length: count }, (_, position) =>
-    buildRecord({ id: `${prefix}${position}`, text: text(position), access: { roles: ['agent'], labels: position % 7 === 0 ? ['investigation'] : [] } }),
-  );
+  Array.from({ length: count }, (_, position) => buildRecord({ id: `${prefix}${position}`, text: text(position), access: { roles: ['agent'], labels: position % 7 === 0 ? ['investigation'] : [] } }));
 
 const drain = <T, R>(steps: Generator<T, R>): { steps: T[]; result: R } => {
   const seen: T[] = [];
@@ -53,7 +51,11 @@ describe('indexing a slice at a time', () => {
     valueOf(compiler.compile({ contract, recordSet: buildRecordSet(recordsOf('old', 30, () => 'refund')) }));
     const next = buildRecordSet(recordsOf('new', 50, () => 'refund'));
     const { steps, result } = drain(compiler.indexSteps(next, 20));
-    expect(steps).toEqual([{ done: 20, total: 50 }, { done: 40, total: 50 }, { done: 50, total: 50 }]);
+    expect(steps).toEqual([
+      { done: 20, total: 50 },
+      { done: 40, total: 50 },
+      { done: 50, total: 50 },
+    ]);
     expect(result).toEqual({ inserted: 50, updated: 0, deleted: 30 });
     // A corpus index started after the sliced index covers the new set, a step at a time.
     expect(drain(compiler.indexCorpusSteps(50)).steps).toEqual([{ done: 50, total: 50 }]);

@@ -77,7 +77,11 @@ describe('roles, purposes and labels', () => {
     const [ab, ba, c] = own.all('SELECT roles FROM records ORDER BY id').map(([list]) => list);
     expect(ab).toBe(ba);
     expect(c).not.toBe(ab);
-    expect(own.all('SELECT list, role FROM role_lists ORDER BY list, role')).toEqual([[ab, 'agent'], [ab, 'lead'], [c, 'auditor']]);
+    expect(own.all('SELECT list, role FROM role_lists ORDER BY list, role')).toEqual([
+      [ab, 'agent'],
+      [ab, 'lead'],
+      [c, 'auditor'],
+    ]);
     // An empty list is number 0 and has no rows.
     expect(own.all("SELECT labels FROM records WHERE id = 'a'")).toEqual([[0]]);
 
@@ -172,7 +176,10 @@ describe('admission in SQL', () => {
       sqlIndex.sync(buildRecordSet(records));
       const lowered = valueOf(lowerResolved(resolveOrThrow(contract, records), 999));
       const incremental = [...sqlIndex.admit(lowered)].sort();
-      const full = own.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)).sort();
+      const full = own
+        .all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params)
+        .map(([id]) => String(id))
+        .sort();
       expect(incremental).toEqual(full);
       return incremental;
     };
@@ -207,7 +214,12 @@ describe('admission in SQL', () => {
       sqlIndex.sync(recordSet);
       const lowered = valueOf(lowerResolved(resolveOrThrow(buildContract({ denyLabels }), records), 999));
       const admitted = [...sqlIndex.admit(lowered)].sort();
-      expect(admitted).toEqual(own.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)).sort());
+      expect(admitted).toEqual(
+        own
+          .all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params)
+          .map(([id]) => String(id))
+          .sort(),
+      );
       return { recordSet, admitted };
     };
     const records = Array.from({ length: 40 }, (_, index) => buildRecord({ id: `r${index}`, access: { labels: index % 7 === 0 ? ['hr'] : [] } }));

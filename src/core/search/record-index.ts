@@ -127,11 +127,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
   const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
   const statements = {
-    deletes: [
-      'DELETE FROM records WHERE rowid = ?',
-      'DELETE FROM record_claims WHERE record_rowid = ?',
-      'DELETE FROM admitted WHERE rowid = ?',
-    ].map((sql) => driver.prepare(sql)),
+    deletes: ['DELETE FROM records WHERE rowid = ?', 'DELETE FROM record_claims WHERE record_rowid = ?', 'DELETE FROM admitted WHERE rowid = ?'].map((sql) => driver.prepare(sql)),
     deleteSupersessions: driver.prepare('DELETE FROM supersessions WHERE successor = ?'),
     targetsOf: driver.prepare('SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?'),
     deleteAdmittedText: driver.prepare('DELETE FROM admitted_text WHERE rowid = ?'),
@@ -346,7 +342,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         const recordSet = syncedSet;
         if (recordSet === null) return false;
         const total = recordSet.checked.length;
-        const pending = readPairs(driver, `SELECT a, b FROM (SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid > ${cursor} AND NOT EXISTS (SELECT 1 FROM corpus_text_docsize d WHERE d.id = r.rowid) ORDER BY r.rowid LIMIT ${limit})`);
+        const pending = readPairs(
+          driver,
+          `SELECT a, b FROM (SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid > ${cursor} AND NOT EXISTS (SELECT 1 FROM corpus_text_docsize d WHERE d.id = r.rowid) ORDER BY r.rowid LIMIT ${limit})`,
+        );
         if (pending.length === 0) {
           if (cursor === 0) {
             corpusTextComplete = true;
@@ -389,7 +388,9 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         // Reading every admitted id back took longer than the admission itself: the rows re-run are read instead.
         const next = new Set(previous);
         for (const id of removedSinceAdmit) next.delete(id);
-        const now = readPairs(driver, 'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))', [rowids]);
+        const now = readPairs(driver, 'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))', [
+          rowids,
+        ]);
         for (const [id, admitted] of now) {
           if (admitted === 1) next.add(String(id));
           else next.delete(String(id));
@@ -409,7 +410,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           statements.deleteAdmittedText.run([Number(rowid)]);
           scorer.left(Number(rowid));
         }
-        const wanted = readPairs(driver, 'SELECT admitted.rowid AS a, r.id AS b FROM admitted JOIN records r ON r.rowid = admitted.rowid WHERE admitted.rowid NOT IN (SELECT id FROM admitted_text_docsize)');
+        const wanted = readPairs(
+          driver,
+          'SELECT admitted.rowid AS a, r.id AS b FROM admitted JOIN records r ON r.rowid = admitted.rowid WHERE admitted.rowid NOT IN (SELECT id FROM admitted_text_docsize)',
+        );
         insertTexts(statements.insertAdmittedText, wanted, recordSet, undefined, scorer.entered);
         if (gone.length > 0 || wanted.length > 0) admittedTextGeneration += 1;
       });

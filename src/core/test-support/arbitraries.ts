@@ -104,16 +104,9 @@ function recordBodyArbitrary(contract: Contract) {
       { weight: 6, arbitrary: fc.tuple(principalRoles, subsetOf(VOCABULARY.roles)).map(([held, extra]) => [...new Set([...held, ...extra])]) },
       { weight: 1, arbitrary: subsetOf(VOCABULARY.roles, 1) },
     ),
-    purposes: fc.oneof(
-      { weight: 6, arbitrary: subsetOf(VOCABULARY.purposes).map((extra) => [...new Set([contract.purpose, ...extra])]) },
-      { weight: 1, arbitrary: subsetOf(VOCABULARY.purposes, 1) },
-    ),
+    purposes: fc.oneof({ weight: 6, arbitrary: subsetOf(VOCABULARY.purposes).map((extra) => [...new Set([contract.purpose, ...extra])]) }, { weight: 1, arbitrary: subsetOf(VOCABULARY.purposes, 1) }),
     labels: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: subsetOf(VOCABULARY.labels) }),
-    evidence: fc.oneof(
-      { weight: 2, arbitrary: fc.constant(null) },
-      { weight: contract.typedEvidenceOnly ? 6 : 2, arbitrary: acceptedEvidence },
-      { weight: 1, arbitrary: anyEvidence },
-    ),
+    evidence: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: contract.typedEvidenceOnly ? 6 : 2, arbitrary: acceptedEvidence }, { weight: 1, arbitrary: anyEvidence }),
     relevance: fc.option(fc.integer({ min: 0, max: 5 }), { freq: 3 }),
     /** Supersession targets as positions among earlier records: valid links, which form no cycle. */
     supersedes: fc.array(fc.nat({ max: MAX_RECORDS - 1 }), { maxLength: 2 }),
@@ -121,11 +114,7 @@ function recordBodyArbitrary(contract: Contract) {
      * Now and then one link more that may be broken: to any position (itself, a later record and so a
      * possible cycle, or past the last record, which dangles), or to an id no record has.
      */
-    extraLink: fc.oneof(
-      { weight: 14, arbitrary: fc.constant(null) },
-      { weight: 1, arbitrary: fc.nat({ max: MAX_RECORDS - 1 }) },
-      { weight: 1, arbitrary: fc.constant('missing' as const) },
-    ),
+    extraLink: fc.oneof({ weight: 14, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat({ max: MAX_RECORDS - 1 }) }, { weight: 1, arbitrary: fc.constant('missing' as const) }),
   });
 }
 
@@ -135,8 +124,7 @@ function bodyToRecord(body: RecordBody, index: number): SourceRecord {
   const id = `r${index}`;
   const extra = body.extraLink === null ? [] : [body.extraLink === 'missing' ? 'gone' : `r${body.extraLink}`];
   const targets = [...new Set([...body.supersedes.filter((position) => position < index).map((position) => `r${position}`), ...extra])];
-  const provenance =
-    body.provenance === 'missing' ? null : { origin: `sys/${id}`, contentHash: contentHashOf(body.provenance === 'verified' ? body.text : `${body.text}!`) };
+  const provenance = body.provenance === 'missing' ? null : { origin: `sys/${id}`, contentHash: contentHashOf(body.provenance === 'verified' ? body.text : `${body.text}!`) };
   const input: RecordInput = {
     id,
     title: body.title,
@@ -168,8 +156,7 @@ export const principalArbitrary = fc.record({
   roles: subsetOf(VOCABULARY.roles, 1),
 });
 
-export const propositionArbitrary = (id: string) =>
-  fc.record({ id: fc.constant(id), acceptedClasses: subsetOf(VOCABULARY.evidenceClasses, 1), blocking: fc.boolean() });
+export const propositionArbitrary = (id: string) => fc.record({ id: fc.constant(id), acceptedClasses: subsetOf(VOCABULARY.evidenceClasses, 1), blocking: fc.boolean() });
 
 export const RECORD_IDS = Array.from({ length: MAX_RECORDS }, (_, index) => `r${index}`);
 

@@ -178,7 +178,10 @@ export const changeScheduleArbitrary: fc.Arbitrary<readonly ChangeStep[]> = fc
       const position = positions[index] ?? 0;
       if (slot.kind === 'contract') {
         const field = CONTRACT_FIELDS[slot.at] as ContractField;
-        return [{ kind: 'contract', field, edit: contractEdits[slot.at] as AnyContractEdit }, { kind: 'contract-back', field }];
+        return [
+          { kind: 'contract', field, edit: contractEdits[slot.at] as AnyContractEdit },
+          { kind: 'contract-back', field },
+        ];
       }
       if (slot.kind === 'record') return [{ kind: 'record', position, field: RECORD_FIELDS[slot.at] as RecordField, edit: recordEdits[slot.at] as AnyRecordEdit }];
       return [slot.kind === 'none' ? { kind: 'none' } : { kind: slot.kind, position }];

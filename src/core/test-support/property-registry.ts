@@ -53,7 +53,10 @@ const admissionDifferential: RegisteredProperty = {
       if (!lowered.ok) throw new Error(lowered.error.message);
       // The index re-runs the predicate only over rows it changed since the last case; the full query checks that too.
       const sql = [...index.admit(lowered.value)].sort();
-      const full = driver.all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params).map(([id]) => String(id)).sort();
+      const full = driver
+        .all(`SELECT r.id FROM records r WHERE ${lowered.value.where}`, lowered.value.params)
+        .map(([id]) => String(id))
+        .sort();
       const context = createGateContext(resolution.value.contract);
       // Every gate in TypeScript, supersession included.
       const evaluator = resolution.value.records

@@ -93,7 +93,10 @@ export const fieldEditArbitrary: fc.Arbitrary<FieldEdit> = fc.oneof(
 /** Mutations that keep to withheld records: what may never change the user view beyond its withheld count. */
 export const withheldMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), pick: fc.nat(), edit: fieldEditArbitrary }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), pick: fc.nat(), link: fc.constantFrom('none' as const, 'dangling' as const, 'self' as const, 'withheld' as const), other: fc.nat() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('add' as const), pick: fc.nat(), link: fc.constantFrom('none' as const, 'dangling' as const, 'self' as const, 'withheld' as const), other: fc.nat() }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('dangle' as const, 'self' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('cycle' as const), pick: fc.nat(), other: fc.nat() }) },
@@ -107,16 +110,14 @@ export const crossingMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneo
 );
 
 function caseWith(mutations: fc.Arbitrary<WithheldMutation>): fc.Arbitrary<WithheldCase> {
-  return fc
-    .tuple(caseArbitrary, caseArbitrary, fc.array(fc.nat(), { maxLength: 3 }), fc.array(mutations, { minLength: 1, maxLength: 4 }))
-    .map(([base, donor, extra, list]) => {
-      // Some of the donor's records, withheld, so every case has records the caller may not see.
-      const withheld = extra.flatMap((pick, index) => {
-        const source = donor.records[pick % donor.records.length];
-        return source === undefined ? [] : [madeWithheld(source, `h${index}`)];
-      });
-      return { contract: base.contract, records: [...base.records, ...withheld], donors: donor.records, mutations: list };
+  return fc.tuple(caseArbitrary, caseArbitrary, fc.array(fc.nat(), { maxLength: 3 }), fc.array(mutations, { minLength: 1, maxLength: 4 })).map(([base, donor, extra, list]) => {
+    // Some of the donor's records, withheld, so every case has records the caller may not see.
+    const withheld = extra.flatMap((pick, index) => {
+      const source = donor.records[pick % donor.records.length];
+      return source === undefined ? [] : [madeWithheld(source, `h${index}`)];
     });
+    return { contract: base.contract, records: [...base.records, ...withheld], donors: donor.records, mutations: list };
+  });
 }
 
 export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(withheldMutationArbitrary);
@@ -134,7 +135,9 @@ export function withheldIdsOf(compiler: Compiler, contract: Contract, records: r
  * case starts with no crossing link; a withheld record's links do not decide whether it is withheld.
  */
 export function withoutCrossingLinks(records: readonly SourceRecord[], withheld: ReadonlySet<string>): SourceRecord[] {
-  return records.map((record) => (withheld.has(record.id) && record.supersedes.some((target) => !withheld.has(target)) ? { ...record, supersedes: record.supersedes.filter((target) => withheld.has(target)) } : record));
+  return records.map((record) =>
+    withheld.has(record.id) && record.supersedes.some((target) => !withheld.has(target)) ? { ...record, supersedes: record.supersedes.filter((target) => withheld.has(target)) } : record,
+  );
 }
 
 function withEdit(record: SourceRecord, edit: FieldEdit): SourceRecord {

@@ -9,7 +9,10 @@ const nextMessage = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
  * were sent, and a synchronous one (compile) holds up every message behind it. `posted` lists the calls as the page
  * made them, `calls` as the worker took them; `beforeCompile` decides when each compilation is taken.
  */
-export function workerLikeApi(session: Session, { beforeCompile = () => Promise.resolve() }: { readonly beforeCompile?: () => Promise<void> } = {}): { readonly api: Partial<CompilerApi>; readonly posted: string[]; readonly calls: string[] } {
+export function workerLikeApi(
+  session: Session,
+  { beforeCompile = () => Promise.resolve() }: { readonly beforeCompile?: () => Promise<void> } = {},
+): { readonly api: Partial<CompilerApi>; readonly posted: string[]; readonly calls: string[] } {
   const posted: string[] = [];
   const calls: string[] = [];
   let queue: Promise<void> = Promise.resolve();
@@ -34,7 +37,13 @@ export function workerLikeApi(session: Session, { beforeCompile = () => Promise.
     evidenceAttempts: (compilation, proposition, audience, offset) => post('evidenceAttempts', () => session.evidenceAttempts(compilation, proposition, audience, offset)),
     receiptJson: () => post('receiptJson', () => session.receiptJson()),
     userViewJson: () => post('userViewJson', () => session.userViewJson()),
-    loadFiles: (files, onProgress) => post('loadFiles', () => session.loadFiles(files.map((file) => ({ name: file.name, blob: file })), onProgress)),
+    loadFiles: (files, onProgress) =>
+      post('loadFiles', () =>
+        session.loadFiles(
+          files.map((file) => ({ name: file.name, blob: file })),
+          onProgress,
+        ),
+      ),
     freezeReceipt: () => post('freezeReceipt', () => session.freezeReceipt()),
     declareLateChange: (id) => post('declareLateChange', () => session.declareLateChange(id)),
     attemptContinue: () => post('attemptContinue', () => session.attemptContinue()),
