@@ -159,3 +159,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test.describe('axe: the raw JSON contract editor, highlighted and with a problem flagged', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`${colorScheme} theme`, async ({ app, page }) => {
+      await page.emulateMedia({ colorScheme });
+      await compiled(app);
+      await page.getByRole('button', { name: 'Raw JSON' }).click();
+      const box = page.getByRole('textbox', { name: 'Contract JSON' });
+      await box.fill((await box.inputValue()).replace('"tokenBudget"', '"tokenBudgte"'));
+      await expect(page.getByTestId('contract-typed-issues')).toBeVisible();
+      await expectNoSeriousViolations(page, `${colorScheme} contract editor`);
+    });
+  }
+});

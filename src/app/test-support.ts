@@ -169,6 +169,7 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     userViewJson: vi.fn(async () => '{}'),
     statementJson: vi.fn(async () => '{}'),
     updateContract: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
+    checkContract: vi.fn(async () => []),
     revertContract: vi.fn(async () => sampleWorkspace()),
     saveWorkspace: vi.fn(async () => sampleWorkspace()),
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),

@@ -305,6 +305,8 @@ export interface CompilerApi extends EvaluationApi {
   statementJson(): Promise<string | null>;
   /** Validates and applies a contract edit (from the form as a value, or raw JSON text). */
   updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate>;
+  /** The problems of contract JSON text as typed (file, line and field), without applying it: none when Apply would take it. */
+  checkContract(text: string): Promise<readonly InputIssue[]>;
   revertContract(): Promise<WorkspaceSnapshot>;
   /** Writes the whole workspace to storage again, files included (after storage was cleared under the page). */
   saveWorkspace(): Promise<WorkspaceSnapshot>;

@@ -162,4 +162,20 @@ describe('workspace', () => {
     const edited = await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
     expect(edited.ok && edited.snapshot.scenarios[0]?.contractEdited).toBe(true);
   });
+
+  it('checks contract text as typed with the same schema as Apply, and applies nothing', async () => {
+    const { session, snapshot } = await newSession();
+    const contract = snapshot.scenarios[0]?.contract;
+    const valid = JSON.stringify(contract, null, 2);
+    expect(await session.checkContract(valid)).toEqual([]);
+    const misspelt = valid.replace('"tokenBudget"', '"tokenBudgte"');
+    const issues = await session.checkContract(misspelt);
+    const line = misspelt.split('\n').findIndex((text) => text.includes('tokenBudgte')) + 1;
+    const unknown = issues.find((issue) => issue.code === 'UNKNOWN_FIELDS');
+    expect(unknown).toMatchObject({ file: 'contract.json', line });
+    expect(unknown?.message).toContain('tokenBudget');
+    expect(issues.map((issue) => issue.path)).toContain('tokenBudget');
+    const after = await session.select(session.current().selection);
+    expect(after.scenarios[0]?.contractEdited).toBe(false);
+  });
 });

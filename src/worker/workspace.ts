@@ -12,6 +12,9 @@ import { isQuotaError, workspaceFullMessage } from './quota';
 import { measuredAsync } from './user-timing';
 import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
 
+/** The name a contract typed in the editor is validated under, so its problems read as a contract file's do. */
+const CONTRACT_TEXT = 'contract.json';
+
 export interface Entry {
   readonly key: string;
   readonly origin: 'builtin' | 'loaded';
@@ -190,11 +193,16 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
       },
 
       async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
-        const parsed = 'text' in input ? parseContractJson('contract.json', input.text) : validateContract('contract', input.value);
+        const parsed = 'text' in input ? parseContractJson(CONTRACT_TEXT, input.text) : validateContract('contract', input.value);
         if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file: 'contract', path: '(root)' }) };
         workspace.contractEdits.set(workspace.currentEntry().key, parsed.value);
         await workspace.persist();
         return { ok: true, snapshot: workspace.snapshot() };
+      },
+
+      async checkContract(text: string): Promise<readonly InputIssue[]> {
+        const parsed = parseContractJson(CONTRACT_TEXT, text);
+        return parsed.ok ? [] : issuesOf(parsed.error, { file: 'contract', path: '(root)' });
       },
 
       /** Saves the whole workspace again, files included: the way back after storage was cleared under the page. */

@@ -83,6 +83,38 @@ describe('ContractPanel', () => {
     expect(await screen.findByTestId('contract-issues')).toHaveTextContent('(root) (line 1): not valid JSON');
   });
 
+  it('flags a misspelt field as it is typed, on its line, before anything is applied', async () => {
+    const user = userEvent.setup();
+    const checkContract = vi.fn(async (text: string) =>
+      text.includes('"tokenBudgte"') ? [inputIssue({ file: 'contract.json', line: 2, path: '(root)' }, 'UNKNOWN_FIELDS', { fields: ['"tokenBudgte"'], meant: ['"tokenBudget"'] })] : [],
+    );
+    const api = installFakeApi({ checkContract });
+    render(<ContractPanel />);
+    await user.click(screen.getByRole('button', { name: 'Raw JSON' }));
+    const editor = screen.getByRole('textbox', { name: 'Contract JSON' });
+    await user.clear(editor);
+    await user.type(editor, '{{\n"tokenBudgte": 10}');
+    expect(await screen.findByTestId('contract-typed-issues')).toHaveTextContent('(root) (line 2): unknown field "tokenBudgte": not part of the format; did you mean "tokenBudget"?');
+    expect(editor).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByTestId('contract-json-problem-line')).toHaveTextContent('"tokenBudgte": 10}');
+    expect(api.updateContract).not.toHaveBeenCalled();
+  });
+
+  it('formats the JSON, and applies it with Ctrl+Enter', async () => {
+    const user = userEvent.setup();
+    const api = installFakeApi();
+    render(<ContractPanel />);
+    await user.click(screen.getByRole('button', { name: 'Raw JSON' }));
+    const editor = screen.getByRole('textbox', { name: 'Contract JSON' });
+    await user.clear(editor);
+    await user.type(editor, '{{"task":"Review","tokenBudget":10}');
+    await user.click(screen.getByRole('button', { name: 'Format' }));
+    expect(editor).toHaveValue('{\n  "task": "Review",\n  "tokenBudget": 10\n}\n');
+    await user.click(editor);
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(api.updateContract).toHaveBeenCalledWith({ text: '{\n  "task": "Review",\n  "tokenBudget": 10\n}\n' });
+  });
+
   it('shows the values actually compiled, with a badge for each active control and late change', () => {
     installFakeApi();
     const base = sampleScenario().contract;

@@ -4,7 +4,8 @@ import type { Contract } from '../../core/format/contract';
 import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/protocol';
 import { compileNow } from '../state/actions';
 import { exportScenario } from '../state/export-actions';
-import { revertContract, selectScenario, setControl, updateContract } from '../state/workspace-actions';
+import { checkContractText, revertContract, selectScenario, setControl, updateContract } from '../state/workspace-actions';
+import { JsonEditor } from './JsonEditor';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { useChangeText } from './change-text';
@@ -195,32 +196,51 @@ function ContractForm({ scenario, issues, compiled, refocus }: { scenario: Scena
   );
 }
 
-function RawContract({ scenario, issues, refocus }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; refocus: Refocus }) {
-  const [text, setText] = useState(() => JSON.stringify(scenario.contract, null, 2));
+/** How long typing pauses before the text is checked: each keystroke would otherwise ask the worker. */
+const CHECK_AFTER_MS = 200;
+
+/** The problems of `text` as typed, checked by the worker once typing pauses; a later answer replaces an earlier one. */
+function useTypedIssues(text: string): readonly InputIssue[] {
+  const [issues, setIssues] = useState<readonly InputIssue[]>([]);
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      void checkContractText(text).then((found) => {
+        if (current) setIssues(found);
+      });
+    }, CHECK_AFTER_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text]);
+  return issues;
+}
+
+function RawContract({ scenario, refocus }: { scenario: ScenarioSummary; refocus: Refocus }) {
+  const [text, setText] = useState(() => `${JSON.stringify(scenario.contract, null, 2)}\n`);
+  const typedIssues = useTypedIssues(text);
   const apply = useRefocus(refocus, 'apply-json');
+  const applyText = () => {
+    refocus.current = 'apply-json';
+    void updateContract({ text }).then((applied) => {
+      if (!applied) refocus.current = null;
+    });
+  };
   return (
     <div className="raw-contract">
-      <label className="field">
-        <span>Contract JSON</span>
-        <textarea
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          rows={18}
-          spellCheck={false}
-          aria-invalid={issues.length > 0}
-          aria-describedby={issues.length > 0 ? 'contract-issues' : undefined}
-        />
-      </label>
-      <button
-        type="button"
-        ref={apply}
-        onClick={() => {
-          refocus.current = 'apply-json';
-          void updateContract({ text }).then((applied) => {
-            if (!applied) refocus.current = null;
-          });
-        }}
-      >
+      <JsonEditor label="Contract JSON" text={text} onChange={setText} onApply={applyText} issues={typedIssues} issuesId="contract-typed-issues" testId="contract-json" />
+      {typedIssues.length > 0 ? (
+        <ul className="issues" id="contract-typed-issues" data-testid="contract-typed-issues" aria-live="polite" aria-label="Problems as typed">
+          {typedIssues.map((issue, index) => (
+            <li key={index}>
+              <code>{issue.path}</code>
+              {issue.line === undefined ? '' : ` (line ${issue.line})`}: {issue.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" ref={apply} onClick={applyText}>
         Apply JSON
       </button>
     </div>
@@ -280,7 +300,7 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
       {mode === 'form' ? (
         <ContractForm key={revision} scenario={scenario} issues={issues} compiled={compiled} refocus={refocus} />
       ) : (
-        <RawContract key={revision} scenario={scenario} issues={issues} refocus={refocus} />
+        <RawContract key={revision} scenario={scenario} refocus={refocus} />
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import type { InputIssue } from '../../core/errors';
 import { inputIssue } from '../../core/reasons';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { ContractUpdate, LoadResult, Selection, WorkspaceSnapshot } from '../../worker/protocol';
@@ -73,6 +74,15 @@ export async function updateContract(input: { readonly value: unknown } | { read
   useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
   await compileNow();
   return true;
+}
+
+/** The problems of contract text as typed, for the editor; none when the worker cannot be asked (Apply reports it then). */
+export async function checkContractText(text: string): Promise<readonly InputIssue[]> {
+  try {
+    return await compilerApi().checkContract(text);
+  } catch {
+    return [];
+  }
 }
 
 /** After storage was cleared under the page: write the workspace in memory to storage again. */
