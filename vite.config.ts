@@ -1,7 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from './src/shared/content-security-policy';
+import { withSiteId } from './src/shared/schema-ids';
 
 /**
  * Puts the CSP meta first in <head> of the built page. The dev server injects inline scripts and
@@ -14,6 +17,23 @@ function contentSecurityPolicy(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler: (html) => html.replace(/<head>/, `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+    },
+  };
+}
+
+/**
+ * With CONTEXT_COMPILER_SITE_URL set (the Pages workflow sets it to the site's address), the schemas copied from
+ * public/ get absolute `$id`s on that site, so an editor can fetch them for `*.expect.json` files. It runs before
+ * the service worker's precache list is made (closeBundle), so the list hashes the files as served.
+ */
+function schemaIdsOnSite(siteUrl: string | undefined): Plugin {
+  return {
+    name: 'context-compiler-schema-ids',
+    apply: 'build',
+    writeBundle(options) {
+      if (siteUrl === undefined || siteUrl === '' || options.dir === undefined) return;
+      const folder = join(options.dir, 'schema');
+      for (const file of readdirSync(folder)) writeFileSync(join(folder, file), withSiteId(readFileSync(join(folder, file), 'utf8'), file, siteUrl));
     },
   };
 }
@@ -44,6 +64,7 @@ export default defineConfig({
   plugins: [
     react(),
     contentSecurityPolicy(),
+    schemaIdsOnSite(process.env.CONTEXT_COMPILER_SITE_URL),
     redirectToSlash(),
     VitePWA({
       registerType: 'prompt',
