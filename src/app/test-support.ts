@@ -200,6 +200,8 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     asOfDiff: vi.fn(async () => null),
     openSuites: vi.fn(async () => ({ ok: true as const, view: { suites: [], passed: 0, failed: 0 } })),
     closeSuite: vi.fn(async () => ({ suites: [], passed: 0, failed: 0 })),
+    caseFromScreen: vi.fn(async () => ({ ok: false as const, issues: [] })),
+    updatedSuite: vi.fn(async () => ({ ok: false as const, issues: [] })),
     runTests: vi.fn(async () => null),
     runSeed000: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),
     runScenarioComparison: vi.fn(async () => ({ status: 'cancelled' as const, partial: null })),

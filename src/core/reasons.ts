@@ -373,6 +373,7 @@ export const ISSUES = {
   SUITE_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) => `is ${megabytes} MB; an expectation suite may be at most ${limit} MB`,
   ONE_RECORDS_AND_CONTRACT: () => 'drop at most one records file and one contract at a time, or a scenario that names its records file',
   FILE_UNREADABLE: ({ reason }: { reason: string }) => reason,
+  SUITE_NOT_OPEN: () => 'is not open in the Tests panel: open it first',
   NO_SUITE_IN_FOLDER: ({ suffix }: { suffix: string }) => `a folder with no ${suffix} file in it`,
   NO_BUILTIN_SCENARIO: ({ scenario }: { scenario: string }) => `no built-in scenario ${scenario}; for a scenario file, give scenarioFile`,
   READING_FAILED: ({ failure }: { failure: string }) => `the compiler failed while reading the files, so none was loaded. ${failure}`,

@@ -228,6 +228,33 @@ export type LoadResult =
   | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   | { readonly status: 'cancelled' };
 
+export interface SuiteDiffLine {
+  readonly kind: 'added' | 'removed' | 'same';
+  readonly text: string;
+}
+
+/** A suite as it would be written, shown as a diff against what is open before anything is kept or downloaded. */
+export type SuiteDraft =
+  | {
+      readonly ok: true;
+      readonly file: string;
+      readonly text: string;
+      readonly diff: readonly SuiteDiffLine[];
+      /** Picked ids the view has no row for: left out of the case (withheld from this view and absent look alike). */
+      readonly notShown: readonly string[];
+      /** Cases left as written (a matrix is run under several sets of switches, so no one screen states it). */
+      readonly unchanged: readonly string[];
+    }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+export interface CaseFromScreen {
+  readonly name: string;
+  /** Records whose decision the case states (the packet's are stated by its order anyway). */
+  readonly records: readonly string[];
+  /** An open suite to add the case to; null writes a new suite for the inputs on screen. */
+  readonly suite: string | null;
+}
+
 /** The suites open after an open, run on the inputs on screen; `issues` name the file, line and field of each refused. */
 export type OpenSuitesResult = { readonly ok: true; readonly view: TestsView } | { readonly ok: false; readonly issues: readonly InputIssue[]; readonly view: TestsView };
 
@@ -357,6 +384,10 @@ export interface CompilerApi extends EvaluationApi {
   /** Opens expectation suites in the Tests panel and runs every open suite on the inputs on screen, as `audience` may see them. */
   openSuites(files: readonly File[], audience: Audience): Promise<OpenSuitesResult>;
   closeSuite(file: string, audience: Audience): Promise<TestsView>;
+  /** A case stating what the inputs on screen compile to (as `audience` sees them), added to an open suite or a new one: the text and its diff; nothing is kept. */
+  caseFromScreen(input: CaseFromScreen, audience: Audience): Promise<SuiteDraft>;
+  /** An open suite with each case's expectations rewritten from what it observes now: the text and its diff; nothing is kept. */
+  updatedSuite(file: string, audience: Audience): Promise<SuiteDraft>;
   /** The open suites run on the inputs on screen (after each compilation or change of view); null while none is open. */
   runTests(audience: Audience): Promise<TestsView | null>;
 }

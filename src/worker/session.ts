@@ -16,11 +16,13 @@ import { createRecordEditing } from './record-editing';
 import { createRememberSoon } from './remember-soon';
 import type { ResultMemory } from './workspace-storage';
 import { createSessionTests } from './session-tests';
+import { createSuiteWriting } from './suite-writing';
 import { createShareSession } from './share-session';
 import { heldLast } from './shared-screen';
 import { createTraceQuery } from './trace-query';
 import { createWhatIf } from './what-if';
-import { createWorkspace } from './workspace';
+import { createWorkspace, type Workspace } from './workspace';
+import type { SuiteInputs } from '../core/format/expectation';
 import { createWorkspaceLoads } from './workspace-loads';
 import { restoreWorkspace } from './workspace-restore';
 import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
@@ -57,6 +59,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
   const workspace = createWorkspace({ storage, builtins, saves: writes, estimateStorage, database: () => saves.state(), suites: () => tests.saved(), inputsReplaced: () => drill.inputsReplaced() });
   // Every open or close of a suite is saved with the workspace.
   const tests = createSessionTests(compiler, workspace.current, () => void workspace.persist());
+  const writing = createSuiteWriting({ compiler, current: workspace.current, inputs: () => suiteInputsOf(workspace), documents: () => tests.runs.documents() });
   const corpus = createCorpusIndex({ compiler, lastScenario: () => compilations.last()?.scenarioKey ?? null, built: () => saves.saveImageInBackground() });
   const saves = createBackgroundSaves({ database, records, image, corpus, holds: (load) => workspace.loads.includes(load), changed: workspace.notify, estimateStorage });
   const remembering = createRememberSoon({ remember, saves: writes, workspace, compilations: () => compilations });
@@ -68,6 +71,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
 
   return {
     ...tests.api,
+    ...writing,
     ...workspace.api,
     ...compilations.api,
     ...comparisons.api,
@@ -117,4 +121,10 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
       return workspace.snapshot();
     },
   };
+}
+
+/** How a suite names the inputs on screen: an unedited built-in scenario by its id, else the file "Export scenario" writes. */
+function suiteInputsOf(workspace: Workspace): SuiteInputs {
+  const entry = workspace.currentEntry();
+  return entry.origin === 'builtin' && !workspace.contractEdits.has(entry.key) ? { scenario: entry.key } : { scenarioFile: `${workspace.effective(entry).scenario.id}.scenario.json` };
 }

@@ -6,6 +6,7 @@ import type { TestsView } from '../../worker/expectation-runs';
 import { INITIAL_TESTS, useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
 import { TestsPanel } from './TestsPanel';
+import { installFakeApi } from '../test-support';
 
 afterEach(() => {
   cleanup();
@@ -80,5 +81,47 @@ describe('the Tests panel', () => {
     render(<TestsPanel onOpen={vi.fn()} onClose={vi.fn()} />);
     expect(screen.getByTestId('tests-refusal').textContent).toContain('bad.expect.json:3');
     expect(screen.getByText(/No suite open/)).toBeTruthy();
+  });
+});
+
+describe('writing expectations from the screen', () => {
+  it('previews a case as a diff in the view on screen, and keeping it downloads and opens the suite', async () => {
+    const user = userEvent.setup();
+    const text = '{\n  "suite": "s"\n}\n';
+    const caseFromScreen = vi.fn(async () => ({ ok: true as const, file: 'retry-policy.expect.json', text, diff: [{ kind: 'added' as const, text: '{' }], notShown: ['NOPE-1'], unchanged: [] }));
+    const api = installFakeApi({ caseFromScreen });
+    URL.createObjectURL = vi.fn(() => 'blob:suite');
+    URL.revokeObjectURL = vi.fn();
+    useUiStore.setState({ audience: 'user' });
+    useTestsStore.setState({ view });
+    render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
+    await user.type(screen.getByTestId('case-name'), 'as on screen');
+    await user.type(screen.getByTestId('case-records'), 'ADR-0240, NOPE-1');
+    await user.selectOptions(screen.getByTestId('case-suite'), 'exercise.expect.json');
+    await user.click(screen.getByRole('button', { name: 'Preview test case' }));
+    expect(caseFromScreen).toHaveBeenCalledWith({ name: 'as on screen', records: ['ADR-0240', 'NOPE-1'], suite: 'exercise.expect.json' }, 'user');
+    expect(await screen.findByTestId('suite-diff')).toHaveTextContent('+ {');
+    expect(screen.getByTestId('suite-draft-not-shown')).toHaveTextContent('NOPE-1');
+    await user.click(screen.getByRole('button', { name: 'Keep and download' }));
+    const [files] = vi.mocked(api.openSuites).mock.calls[0] ?? [];
+    expect(files?.map((file) => file.name)).toEqual(['retry-policy.expect.json']);
+    expect(await files?.[0]?.text()).toBe(text);
+    expect(screen.queryByTestId('suite-draft')).toBeNull();
+  });
+
+  it('asks for an open suite updated and shows why it cannot be, with nothing to keep', async () => {
+    const user = userEvent.setup();
+    const updatedSuite = vi.fn(async () => ({
+      ok: false as const,
+      issues: [{ file: 'exercise.expect.json', path: '(root)', code: 'SUITE_NOT_OPEN' as const, args: {}, message: 'is not open in the Tests panel: open it first' }],
+    }));
+    installFakeApi({ updatedSuite });
+    useUiStore.setState({ audience: 'diagnostic' });
+    useTestsStore.setState({ view });
+    render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Update the expectations of exercise.expect.json' }));
+    expect(updatedSuite).toHaveBeenCalledWith('exercise.expect.json', 'diagnostic');
+    expect(await screen.findByTestId('suite-draft-issues')).toHaveTextContent('is not open in the Tests panel');
+    expect(screen.queryByRole('button', { name: 'Keep and download' })).toBeNull();
   });
 });

@@ -3,6 +3,8 @@ import type { CaseView, MismatchView, SuiteView } from '../../worker/expectation
 import { useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
 import { RecordLink } from './RecordInspector';
+import { previewUpdatedSuite } from '../state/tests-actions';
+import { SaveTestCase, SuiteDraftPreview } from './SuiteWriter';
 
 /** Where a mismatch points: the record it concerns, else the contract, where the field it expects is decided. */
 function Mismatch({ mismatch }: { mismatch: MismatchView }) {
@@ -66,6 +68,9 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
         {suite.file}{' '}
         <button type="button" className="link-button" onClick={() => onClose(suite.file)} aria-label={`Close ${suite.file}`}>
           Close
+        </button>{' '}
+        <button type="button" className="link-button" onClick={() => void previewUpdatedSuite(suite.file)} aria-label={`Update the expectations of ${suite.file}`}>
+          Update expectations
         </button>
       </p>
       {suite.description !== '' && <p>{suite.description}</p>}
@@ -103,6 +108,7 @@ export function TestsPanel({ onOpen, onClose }: { onOpen: (files: readonly File[
           {refusal}
         </p>
       )}
+      <SuiteDraftPreview />
       {view === null || view.suites.length === 0 ? (
         <p>No suite open. A suite names what the contract must decide; open one, or drop it on the page.</p>
       ) : (
@@ -115,6 +121,7 @@ export function TestsPanel({ onOpen, onClose }: { onOpen: (files: readonly File[
           ))}
         </>
       )}
+      <SaveTestCase />
     </section>
   );
 }

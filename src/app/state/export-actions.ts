@@ -26,7 +26,8 @@ export async function exportScenario(): Promise<void> {
   });
 }
 
-function saveText(name: string, text: string): void {
+/** Saves `text` as a download named `name`. */
+export function saveText(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = url;

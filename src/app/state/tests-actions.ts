@@ -1,5 +1,7 @@
 import { formatIssue } from '../../core/errors';
 import type { OpenSuitesResult, TestsView } from '../../worker/protocol';
+import type { CaseFromScreen, SuiteDraft } from '../../worker/protocol';
+import { saveText } from './export-actions';
 import { failClosed } from './actions';
 import { compilerApi } from './api';
 import { useTestsStore } from './tests-store';
@@ -30,4 +32,40 @@ export async function closeSuite(file: string): Promise<void> {
     return;
   }
   useTestsStore.setState({ view, refusal: null, busy: false });
+}
+
+async function showDraft(purpose: 'case' | 'update', during: string, write: () => Promise<SuiteDraft>): Promise<void> {
+  useTestsStore.setState({ busy: true });
+  let draft: SuiteDraft;
+  try {
+    draft = await write();
+  } catch (error) {
+    failClosed(during, error);
+    return;
+  }
+  useTestsStore.setState({ draft: { purpose, draft }, busy: false });
+}
+
+/** Writes a case stating what the screen shows, in the view it is shown in, and shows it as a diff: nothing is kept yet. */
+export async function previewCaseFromScreen(input: CaseFromScreen): Promise<void> {
+  await showDraft('case', 'writing the test case', () => compilerApi().caseFromScreen(input, useUiStore.getState().audience));
+}
+
+/** Rewrites an open suite's expectations from what its cases observe now, and shows the diff: nothing is kept yet. */
+export async function previewUpdatedSuite(file: string): Promise<void> {
+  await showDraft('update', 'updating the expectations', () => compilerApi().updatedSuite(file, useUiStore.getState().audience));
+}
+
+/** Keeps the suite shown: downloads it and opens it in the Tests panel in place of one of the same name. */
+export async function keepDraft(): Promise<void> {
+  const shown = useTestsStore.getState().draft;
+  if (shown === null || !shown.draft.ok) return;
+  const { file, text } = shown.draft;
+  saveText(file, text);
+  useTestsStore.setState({ draft: null });
+  await openSuites([new File([text], file, { type: 'application/json' })]);
+}
+
+export function discardDraft(): void {
+  useTestsStore.setState({ draft: null });
 }

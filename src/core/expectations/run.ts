@@ -77,6 +77,12 @@ function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
   return { compiled, baselines, drill: { stale, resumed, recompileError: null } };
 }
 
+/** What one run of a case observed, as `audience` may see it: the user view's is what that view shows. */
+export function observedIn(variant: CaseVariant, env: SuiteEnvironment, audience: Audience): Observed {
+  const observed = observe(variant, env);
+  return audience === 'user' ? observedForUser(observed) : observed;
+}
+
 /**
  * Runs one case under one set of switches and compares every expectation with what the compiler did; in the
  * user view, with what that view shows (`user-view.ts`), so no result depends on a record it withholds.

@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCompiler, type Compiler } from '../core/compile';
+import { sharedDriver } from '../core/test-support/node-driver';
+import { readBuiltinScenarios } from './builtin-sources';
+import { createSession } from './session';
+
+let compiler: Compiler;
+const memoryStorage = () => ({ read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined });
+const blob = (text: string) => new Blob([text], { type: 'application/json' });
+
+beforeAll(async () => {
+  compiler = createCompiler(await sharedDriver());
+});
+
+async function started() {
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  await session.start();
+  return session;
+}
+
+describe('expectations written from the screen', () => {
+  it('saves the screen as a case of a new suite for the built-in scenario, which then passes in the Tests panel', async () => {
+    const session = await started();
+    await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
+    const draft = await session.caseFromScreen({ name: 'future reveal, as on screen', records: ['ADR-0240', 'NOPE-1'], suite: null }, 'diagnostic');
+    if (!draft.ok) throw new Error(JSON.stringify(draft.issues));
+    expect(draft.file).toBe('retry-policy.expect.json');
+    expect(draft.notShown).toEqual(['NOPE-1']);
+    const suite = JSON.parse(draft.text) as { inputs: unknown; cases: { controls: string[]; expect: { records: unknown } }[] };
+    expect(suite.inputs).toEqual({ scenario: 'retry-policy' });
+    expect(suite.cases[0]?.controls).toEqual(['future-reveal']);
+    expect(suite.cases[0]?.expect.records).toEqual({ 'ADR-0240': { decision: 'excluded', code: 'EXCLUDE_FUTURE', gates: ['time'] } });
+    expect(draft.diff.every((line) => line.kind === 'added')).toBe(true);
+    // Nothing is kept until the page opens it.
+    expect(session.runTests('diagnostic')).toBeNull();
+    const opened = await session.openSuites([{ name: draft.file, blob: blob(draft.text) }], 'diagnostic');
+    expect(opened.view.passed).toBe(1);
+    expect(opened.view.failed).toBe(0);
+  });
+
+  it('after a deliberate contract change, updates the failing expectations, shows the diff, and the updated suite passes', async () => {
+    const session = await started();
+    const first = await session.caseFromScreen({ name: 'default', records: ['RUN-0880'], suite: null }, 'diagnostic');
+    if (!first.ok) throw new Error(JSON.stringify(first.issues));
+    await session.openSuites([{ name: first.file, blob: blob(first.text) }], 'diagnostic');
+    const contract = session.current().loaded.scenario.contract;
+    await session.updateContract({ value: { ...contract, tokenBudget: contract.tokenBudget * 3 } });
+    expect(session.runTests('diagnostic')?.failed).toBe(1);
+    const updated = await session.updatedSuite(first.file, 'diagnostic');
+    if (!updated.ok) throw new Error(JSON.stringify(updated.issues));
+    expect(updated.diff.some((line) => line.kind === 'removed')).toBe(true);
+    expect(updated.diff.some((line) => line.kind === 'added' && line.text.includes('RUN-0880'))).toBe(true);
+    const reopened = await session.openSuites([{ name: updated.file, blob: blob(updated.text) }], 'diagnostic');
+    expect(reopened.view.failed).toBe(0);
+  });
+
+  it('adds a case to an open suite and refuses a second case of the same name with its line', async () => {
+    const session = await started();
+    const first = await session.caseFromScreen({ name: 'one', records: [], suite: null }, 'diagnostic');
+    if (!first.ok) throw new Error('not written');
+    await session.openSuites([{ name: first.file, blob: blob(first.text) }], 'diagnostic');
+    const second = await session.caseFromScreen({ name: 'two', records: [], suite: first.file }, 'diagnostic');
+    expect(second.ok && (JSON.parse(second.text) as { cases: unknown[] }).cases).toHaveLength(2);
+    const again = await session.caseFromScreen({ name: 'one', records: [], suite: first.file }, 'diagnostic');
+    expect(again.ok).toBe(false);
+    expect(!again.ok && again.issues[0]?.message).toMatch(/duplicate case name "one"/);
+  });
+});
