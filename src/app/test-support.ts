@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { Coverage } from '../core/expectations/coverage';
 import { GATE_ORDER } from '../core/result';
 import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
 import type { CompilerApi, CompileView, PacketColumn, RecordInspection, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
@@ -198,8 +199,8 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     asOfStops: vi.fn(async () => ({ asOf: '2026-03-01', before: [], after: [], total: 0, lockedBy: null })),
     stepAsOf: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     asOfDiff: vi.fn(async () => null),
-    openSuites: vi.fn(async () => ({ ok: true as const, view: { suites: [], passed: 0, failed: 0 } })),
-    closeSuite: vi.fn(async () => ({ suites: [], passed: 0, failed: 0 })),
+    openSuites: vi.fn(async () => ({ ok: true as const, view: { suites: [], coverage: null, passed: 0, failed: 0 } })),
+    closeSuite: vi.fn(async () => ({ suites: [], coverage: null, passed: 0, failed: 0 })),
     caseFromScreen: vi.fn(async () => ({ ok: false as const, issues: [] })),
     updatedSuite: vi.fn(async () => ({ ok: false as const, issues: [] })),
     runTests: vi.fn(async () => null),
@@ -243,4 +244,20 @@ export function resetStores(view: CompileView = sampleView()): void {
     installPrompt: null,
   });
   useTourStore.setState({ running: null });
+}
+
+/** Coverage shaped like the worker's: `reached` of each dimension out of `reached` plus `missed`. */
+export function sampleCoverage(missedCodes: readonly string[] = ['EXCLUDE_AUTHORITY']): Coverage {
+  const dimension = (reached: string[], missed: readonly string[]) => ({
+    reached,
+    missed: [...missed],
+    percent: reached.length + missed.length === 0 ? 100 : Math.floor((reached.length / (reached.length + missed.length)) * 100),
+  });
+  return {
+    codes: dimension(['SELECTED_REQUIRED', 'EXCLUDE_FUTURE', 'EXCLUDE_SCOPE'], missedCodes),
+    gates: dimension(['time'], []),
+    controls: dimension(['future-reveal'], ['tight-budget']),
+    lateChanges: dimension([], []),
+    propositions: dimension(['waiver'], []),
+  };
 }

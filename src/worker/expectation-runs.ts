@@ -1,6 +1,7 @@
 import type { Compiler } from '../core/compile';
 import type { Audience } from '../core/disclosure';
 import { formatPath, type CompileError } from '../core/errors';
+import { coverageOf, type Coverage, type CoverageUniverse, type Exercised } from '../core/expectations/coverage';
 import { runSuite, type CaseResult } from '../core/expectations/run';
 import { parseExpectationSuiteJson, unknownSwitchIssues, type LoadedSuite } from '../core/expectations/suite';
 import type { JsonPath } from '../core/format/json-text';
@@ -30,6 +31,8 @@ export interface CaseView {
 
 export interface SuiteView {
   readonly file: string;
+  /** What its cases reached of what the inputs on screen offer (in the user view, of what that view shows). */
+  readonly coverage: Coverage;
   readonly suite: string;
   readonly description: string;
   /** What the suite was written for, when that is not what is on screen; null when it is. */
@@ -41,6 +44,8 @@ export interface SuiteView {
 
 export interface TestsView {
   readonly suites: readonly SuiteView[];
+  /** What every open suite's cases reached together; null while none ran. */
+  readonly coverage: Coverage | null;
   readonly passed: number;
   readonly failed: number;
 }
@@ -90,6 +95,12 @@ function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | n
   return `Written for ${written}; run on the inputs on screen (${scenario.scenario.id}).`;
 }
 
+/** What the inputs on screen offer a suite to reach: their controls and late changes, the contract's propositions. */
+function universeOf(scenario: LoadedScenario): CoverageUniverse {
+  const { controls, lateChanges, contract } = scenario.scenario;
+  return { controls: controls.map((control) => control.id), lateChanges: lateChanges.map((change) => change.id), propositions: contract.requiredPropositions.map((proposition) => proposition.id) };
+}
+
 /**
  * The suites the user opened, kept in the worker, and their runs on the inputs on screen: each case with the
  * user's switches and its own, so a case turns red or green as controls, files or the contract change.
@@ -102,16 +113,20 @@ export function createExpectationRuns(compiler: Compiler) {
     opened = [...opened.filter((kept) => kept.loaded.file !== loaded.file), { loaded, text }];
   };
 
-  const runOne = (loaded: LoadedSuite, screen: ScreenInputs): SuiteView => {
+  const runOne = (loaded: LoadedSuite, screen: ScreenInputs, universe: CoverageUniverse): { view: SuiteView; exercised: readonly Exercised[] } => {
     const { scenario } = screen;
-    const declared = { controls: scenario.scenario.controls.map((control) => control.id), lateChanges: scenario.scenario.lateChanges.map((change) => change.id) };
+    const declared = { controls: universe.controls, lateChanges: universe.lateChanges };
     const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, scenario) };
     const unknown = unknownSwitchIssues(loaded, declared);
-    if (unknown.length > 0) return { ...base, problems: unknown.map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`), cases: [] };
+    if (unknown.length > 0) {
+      const problems = unknown.map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`);
+      return { view: { ...base, coverage: coverageOf([], universe), problems, cases: [] }, exercised: [] };
+    }
     const prepare = (selection: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }) =>
       prepareScenario(scenario, { controls: union(screen.controls, selection.controls), lateChanges: union(screen.lateChanges, selection.lateChanges) });
     const result = runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
-    return { ...base, problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) };
+    const exercised = result.cases.map((entry) => entry.exercised);
+    return { view: { ...base, coverage: coverageOf(exercised, universe), problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) }, exercised };
   };
 
   return {
@@ -137,10 +152,19 @@ export function createExpectationRuns(compiler: Compiler) {
       return opened.map(({ loaded, text }) => ({ name: loaded.file, text }));
     },
     run(screen: ScreenInputs): TestsView {
-      const views = opened.map(({ loaded }) => runOne(loaded, screen));
+      const universe = universeOf(screen.scenario);
+      const runs = opened.map(({ loaded }) => runOne(loaded, screen, universe));
+      const views = runs.map((entry) => entry.view);
       const cases = views.flatMap((view) => view.cases);
       const passed = cases.filter((entry) => entry.passed).length;
-      return { suites: views, passed, failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length };
+      const coverage =
+        runs.length === 0
+          ? null
+          : coverageOf(
+              runs.flatMap((entry) => entry.exercised),
+              universe,
+            );
+      return { suites: views, coverage, passed, failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length };
     },
   };
 }

@@ -30,6 +30,10 @@ describe('the session runs the Tests panel', () => {
     const green = session.runTests('diagnostic');
     expect(green?.failed).toBe(0);
     expect(green?.passed).toBeGreaterThan(0);
+    // Coverage is of what the cases reached on the inputs on screen, against what those inputs offer.
+    expect(green?.coverage?.codes.reached).toContain('EXCLUDE_FUTURE');
+    expect(green?.coverage?.gates.reached).toContain('time');
+    expect(green?.suites[0]?.coverage.controls.missed).toEqual(green?.coverage?.controls.missed);
     await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget'], lateChanges: [] });
     const red = session.runTests('diagnostic');
     const [defaults] = red?.suites[0]?.cases ?? [];

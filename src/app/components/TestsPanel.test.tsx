@@ -6,7 +6,7 @@ import type { TestsView } from '../../worker/expectation-runs';
 import { INITIAL_TESTS, useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
 import { TestsPanel } from './TestsPanel';
-import { installFakeApi } from '../test-support';
+import { installFakeApi, sampleCoverage } from '../test-support';
 
 afterEach(() => {
   cleanup();
@@ -14,6 +14,7 @@ afterEach(() => {
 });
 
 const view: TestsView = {
+  coverage: sampleCoverage(['EXCLUDE_AUTHORITY', 'EXCLUDE_PURPOSE']),
   passed: 1,
   failed: 1,
   suites: [
@@ -22,6 +23,7 @@ const view: TestsView = {
       suite: 'chat approval',
       description: 'The compiled packet stays legal.',
       inputsNote: null,
+      coverage: sampleCoverage(),
       problems: [],
       cases: [
         { name: 'the default packet', passed: true, mismatches: [], notChecked: 0 },
@@ -123,5 +125,17 @@ describe('writing expectations from the screen', () => {
     expect(updatedSuite).toHaveBeenCalledWith('exercise.expect.json', 'diagnostic');
     expect(await screen.findByTestId('suite-draft-issues')).toHaveTextContent('is not open in the Tests panel');
     expect(screen.queryByRole('button', { name: 'Keep and download' })).toBeNull();
+  });
+});
+
+describe('coverage in the Tests panel', () => {
+  it('shows what the open suites reached and what they never did, per dimension and per suite', () => {
+    useTestsStore.setState({ view });
+    render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
+    const table = screen.getByRole('table', { name: 'Coverage of the open suites on the inputs on screen' });
+    expect(within(table).getByTestId('coverage-codes')).toHaveTextContent('Reason codes60%EXCLUDE_AUTHORITY, EXCLUDE_PURPOSE');
+    expect(within(table).getByTestId('coverage-controls')).toHaveTextContent('Controls50%tight-budget');
+    expect(within(table).getByTestId('coverage-lateChanges')).toHaveTextContent('Late changes100%nothing');
+    expect(screen.getByTestId('test-suite-coverage')).toHaveTextContent('Reaches 75% of reason codes, 100% of gates, 50% of controls.');
   });
 });

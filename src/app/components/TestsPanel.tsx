@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { Coverage, CoverageDimension } from '../../core/expectations/coverage';
 import type { CaseView, MismatchView, SuiteView } from '../../worker/expectation-runs';
 import { useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
@@ -57,6 +58,39 @@ function Case({ entry }: { entry: CaseView }) {
   );
 }
 
+const DIMENSIONS: readonly { readonly key: CoverageDimension; readonly label: string }[] = [
+  { key: 'codes', label: 'Reason codes' },
+  { key: 'gates', label: 'Gates failed' },
+  { key: 'controls', label: 'Controls' },
+  { key: 'lateChanges', label: 'Late changes' },
+  { key: 'propositions', label: 'Propositions' },
+];
+
+/** What the cases reached, as `context-compiler test --coverage` reports it: the share, and what was never reached. */
+function CoverageTable({ coverage }: { coverage: Coverage }) {
+  return (
+    <table className="tests-coverage" data-testid="tests-coverage">
+      <caption>Coverage of the open suites on the inputs on screen</caption>
+      <thead>
+        <tr>
+          <th scope="col">What</th>
+          <th scope="col">Reached</th>
+          <th scope="col">Never reached</th>
+        </tr>
+      </thead>
+      <tbody>
+        {DIMENSIONS.map(({ key, label }) => (
+          <tr key={key} data-testid={`coverage-${key}`}>
+            <th scope="row">{label}</th>
+            <td>{coverage[key].percent}%</td>
+            <td>{coverage[key].missed.length === 0 ? 'nothing' : coverage[key].missed.join(', ')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) => void }) {
   const headingId = useId();
   return (
@@ -74,6 +108,9 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
         </button>
       </p>
       {suite.description !== '' && <p>{suite.description}</p>}
+      <p className="caption" data-testid="test-suite-coverage">
+        Reaches {suite.coverage.codes.percent}% of reason codes, {suite.coverage.gates.percent}% of gates, {suite.coverage.controls.percent}% of controls.
+      </p>
       {suite.inputsNote !== null && <p className="test-inputs-note">{suite.inputsNote}</p>}
       {suite.problems.length > 0 && (
         <ul className="test-problems" role="alert">
@@ -116,6 +153,7 @@ export function TestsPanel({ onOpen, onClose }: { onOpen: (files: readonly File[
           <p className="tests-summary" role="status" data-testid="tests-summary">
             {view.passed} passing, {view.failed} failing.
           </p>
+          {view.coverage !== null && <CoverageTable coverage={view.coverage} />}
           {view.suites.map((suite) => (
             <Suite key={suite.file} suite={suite} onClose={onClose} />
           ))}

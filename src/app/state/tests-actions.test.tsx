@@ -8,12 +8,13 @@ import { closeSuite, openSuites } from './tests-actions';
 import { useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 import { loadFiles } from './workspace-actions';
-import { sampleWorkspace } from '../test-support';
+import { sampleCoverage, sampleWorkspace } from '../test-support';
 
 const view = (passed: boolean): TestsView => ({
   passed: passed ? 1 : 0,
   failed: passed ? 0 : 1,
-  suites: [{ file: 'a.expect.json', suite: 'a', description: '', inputsNote: null, problems: [], cases: [{ name: 'c', passed, mismatches: [], notChecked: 0 }] }],
+  coverage: sampleCoverage(),
+  suites: [{ file: 'a.expect.json', suite: 'a', description: '', inputsNote: null, coverage: sampleCoverage(), problems: [], cases: [{ name: 'c', passed, mismatches: [], notChecked: 0 }] }],
 });
 
 beforeEach(() => resetStores());
