@@ -172,6 +172,8 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
         {
           contract,
           records: resolution.records,
+          admitted: admission.admitted,
+          attestation: 'full',
           plan: planned,
           packet,
           ranking: ranking.statistics,

@@ -148,6 +148,19 @@ describe('context-compiler CLI', () => {
     expect(unchanged).toBe(EXIT.ok);
   });
 
+  it('writes a candidates receipt with --attest candidates, which drill and diff read; another kind is a usage error', async () => {
+    const saved = await run('compile', '--attest', 'candidates', '--receipt-out', 'candidates.json');
+    expect(saved.code).toBe(EXIT.ok);
+    const receipt = JSON.parse(readFileSync(join(saved.cwd, 'candidates.json'), 'utf8')) as Receipt;
+    expect(receipt.attestation).toBe('candidates');
+    expect(receipt.trace.every((row) => row.gates.length === 0)).toBe(true);
+    expect(Object.keys(receipt.omitted?.rows ?? {}).length).toBeGreaterThan(0);
+    const io = { stdout: () => {}, stderr: () => {}, cwd: saved.cwd };
+    expect(await main(['drill', '--receipt', 'candidates.json', '--scenario', 'retry-policy'], io)).toBe(EXIT.ok);
+    expect(await main(['diff', 'candidates.json', 'candidates.json'], io)).toBe(EXIT.ok);
+    expect((await run('compile', '--attest', 'rows')).code).toBe(EXIT.invalid);
+  });
+
   it('judges a saved receipt without a scenario only against what it is given, never a built-in one', async () => {
     const saved = await run('compile', '--receipt-out', 'receipt.json');
     let stdout = '';
@@ -295,7 +308,7 @@ describe('context-compiler CLI', () => {
     writeFileSync(join(saved.cwd, 'older-engine.json'), JSON.stringify({ receiptId: receiptIdOf(older), ...older }));
     for (const [file, found] of [
       ['v2.json', 'Receipt 0.2.0 (context-compiler/2)'],
-      ['older-engine.json', 'Receipt 0.1.0 (context-compiler/4)'],
+      ['older-engine.json', 'Receipt 0.1.0 (context-compiler/5)'],
     ] as const) {
       let stderr = '';
       const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };

@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { ISSUES } from '../core/reasons';
+import { ATTESTATIONS } from '../core/result';
 import { nearestNames } from '../core/suggest';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { reportError } from './render';
@@ -22,6 +23,8 @@ export const inputOptionSpec = {
 const helpOptionSpec = { help: { type: 'boolean', short: 'h', default: false } } as const satisfies OptionSpec;
 
 export const audienceSchema = z.enum(['diagnostic', 'user']);
+
+export const attestationSchema = z.enum(ATTESTATIONS);
 
 export type ParsedArgs<T extends OptionSpec> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: true }>>;
 

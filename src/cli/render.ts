@@ -98,7 +98,7 @@ export function renderOutcome(outcome: CompileOutcome, view: DisclosedView, user
       '',
       table(
         ['id', 'decision', 'reason', 'boundary fact', 'tokens', 'req', 'score'],
-        shown.map((row) => [row.id, row.decision, row.code, renderFact(row, context), String(row.tokens), row.required ? 'yes' : '', row.score === null ? '' : row.score.toPrecision(4)]),
+        shown.map((row) => [row.id, row.decision, row.code, renderFact(row, context), String(row.tokens), row.required ? 'yes' : '', view.ranks.get(row.id)?.score.toPrecision(4) ?? '']),
       ),
     );
     if (shown.length < view.rows.length) out.push(`… ${(view.rows.length - shown.length).toLocaleString('en')} more rows (--trace for all, --limit N for the first N)`);

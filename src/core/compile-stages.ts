@@ -8,7 +8,7 @@ import { resolve, type Resolution } from './passes/resolve';
 import type { RecordSet } from './passes/validate';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
-import type { CompileOutcome, Packet, ReceiptAdmission } from './result';
+import type { Attestation, CompileOutcome, Packet, ReceiptAdmission } from './result';
 import type { Ranking } from './search/rank';
 
 export interface CompileRequest {
@@ -18,6 +18,8 @@ export interface CompileRequest {
   readonly controls?: readonly string[];
   /** Ids of declared late changes already applied (recorded in the receipt, checked by the fire drill). */
   readonly lateChanges?: readonly string[];
+  /** How much of the trace the receipt attests: `full` (one row per record) unless asked. */
+  readonly attestation?: Attestation;
 }
 
 /** A compilation up to admission: what every adapter is handed, whatever store it admits in. */
@@ -49,6 +51,8 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
     {
       contract,
       records: prepared.resolution.records,
+      admitted: admission.admitted,
+      attestation: request.attestation ?? 'full',
       plan: planned,
       packet,
       ranking: ranking.statistics,
@@ -60,7 +64,7 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
   );
   const selected = planned.selected.length;
   const counts = { candidates: planned.trace.length, admitted: admission.admitted.length, selected, excluded: planned.trace.length - selected };
-  const common = { trace: planned.trace, receipt, counts, admitted: admission.admittedIds, unreadable: request.recordSet.unreadable };
+  const common = { trace: planned.trace, ranked: planned.ranked, receipt, counts, admitted: admission.admittedIds, unreadable: request.recordSet.unreadable };
   if (planned.failure) return { status: 'fail_closed', failure: planned.failure, ...common };
   return { status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common };
 }

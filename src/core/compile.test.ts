@@ -51,7 +51,8 @@ describe('compile', () => {
     const request = { contract: buildContract(), recordSet: buildRecordSet(records) };
     const outcome = valueOf(lying.compile(request));
     expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);
-    expect(outcome.trace.find((row) => row.id === 'c')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_SCOPE', rank: null });
+    expect(outcome.trace.find((row) => row.id === 'c')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_SCOPE' });
+    expect(outcome.ranked.map((entry) => entry.id)).toEqual(['a']);
     expect(lying.baselines(request, outcome).naive.illegal).toEqual(['c']);
   });
 

@@ -1,5 +1,6 @@
 import { isBoundedDisclosure, recordsNamedBy, REASONS, renderFact, type Fact, type FactContext, type ReasonCode } from './reasons';
 import type { UnreadableRecord } from './errors';
+import { rankLookup, type RankLookup } from './ranked';
 import type { CompileOutcome, TraceRow } from './result';
 
 export type Audience = 'diagnostic' | 'user';
@@ -12,6 +13,8 @@ export function isWithheldFromUser(row: Pick<TraceRow, 'code' | 'gates'>): boole
 export interface DisclosedView {
   readonly audience: Audience;
   readonly rows: readonly TraceRow[];
+  /** Scores and ranks by id, from the ranking section: ranked records are admitted, so no view withholds one. */
+  readonly ranks: RankLookup;
   /** Ids of the rows the view leaves out (empty in the diagnostic view). */
   readonly withheld: ReadonlySet<string>;
   /** How many records the view withholds: those rows, and in the user view the records that could not be read. */
@@ -76,6 +79,7 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     audience,
     // Redacted only once every withheld id is known: a row may name one that comes after it.
     rows: withheld.size === 0 ? outcome.trace : shown.map(redact),
+    ranks: rankLookup(outcome.ranked),
     withheld,
     withheldCount,
     unreadable: audience === 'user' ? [] : outcome.unreadable,

@@ -132,7 +132,11 @@ export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
  */
 export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest): ReceiptVerdict {
   const prior = request.priorReceipt;
-  const { priorReceipt: _prior, declaredChanges, declaredInputs, ...current } = request;
+  const { priorReceipt: _prior, declaredChanges, declaredInputs: given, ...asked } = request;
+  // The receipt is compiled again as it attests (full or candidates), or no compile could reproduce its bytes.
+  const attestation = prior.attestation;
+  const current = { ...asked, attestation };
+  const declaredInputs = given ? { ...given, attestation } : given;
   const compiled: CompileOutcome[] = [];
   const verdict = (
     action: DrillAction,
@@ -177,7 +181,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
   let reperformance: Receipt | null = sameInputs(currentReceipt, prior) ? currentReceipt : null;
   const records = declaredInputs?.recordSet ?? current.recordSet;
   const candidates: CompileRequest[] = declaredInputs ? [declaredInputs] : [];
-  candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges });
+  candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges, attestation });
   let ownContract: Receipt | null = null;
   for (const candidate of candidates) {
     if (reperformance !== null) break;

@@ -23,7 +23,8 @@ import {
   type WithheldCase,
 } from './test-support/withheld-mutations';
 import { propertyParameters } from './test-support/arbitraries';
-import { sharedDriver } from './test-support/node-driver';
+import { propertyNamed } from './test-support/property-registry';
+import { freshDriver, sharedDriver } from './test-support/node-driver';
 
 const RUNS = 400;
 const TIMEOUT_MS = 240_000;
@@ -54,6 +55,15 @@ describe('noninterference', () => {
     TIMEOUT_MS,
   );
 
+  it(
+    'for a candidates receipt too: only the counts of the rows it leaves out may move, and it names no refused record',
+    async () => {
+      const candidates = propertyNamed('noninterference-candidates');
+      fc.assert(await candidates.property({ openDatabase: freshDriver }), propertyParameters(candidates.testRuns));
+    },
+    TIMEOUT_MS,
+  );
+
   it('holds on the case the issue measured: denied records that match the query leave scores and order alone', () => {
     const contract = buildContract({ query: 'refund policy window', denyLabels: ['legal_hold'], tokenBudget: 25 });
     const admitted = [
@@ -64,7 +74,7 @@ describe('noninterference', () => {
     const hidden = Array.from({ length: 40 }, (_, index) => buildRecord({ id: `hold-${index}`, title: 'Refund policy', text: 'refund refund refund policy', access: { labels: ['legal_hold'] } }));
     const alone = valueOf(compiler.compile({ contract, recordSet: createRecordSet(admitted) }));
     const crowded = valueOf(compiler.compile({ contract, recordSet: createRecordSet([...admitted, ...hidden]) }));
-    const ranked = (outcome: typeof alone) => outcome.trace.filter((row) => row.rank !== null).map((row) => [row.id, row.rank, row.score]);
+    const ranked = (outcome: typeof alone) => outcome.ranked.map((entry) => [entry.id, entry.rank, entry.score]);
     expect(ranked(crowded)).toEqual(ranked(alone));
     expect(crowded.receipt.selected).toEqual(alone.receipt.selected);
     expect(crowded.receipt.ranking).toEqual(alone.receipt.ranking);

@@ -217,6 +217,36 @@ describe('discloseDiff', () => {
   });
 });
 
+describe('the ranking section and what a candidates receipt leaves out', () => {
+  const ranked = (entries: readonly (readonly [string, number])[]) => entries.map(([id, score], index) => ({ id, rank: index + 1, score }));
+  const before = {
+    ...v3Receipt(),
+    ranked: ranked([
+      ['ADD-7', 2],
+      ['Q-1', 1],
+    ]),
+    omitted: { admittedDigest: 'a'.repeat(64), rows: { EXCLUDE_SCOPE: 3 } },
+  };
+  const after = {
+    ...v3Receipt(),
+    ranked: ranked([
+      ['Q-1', 3],
+      ['ADD-7', 1],
+    ]),
+    omitted: { admittedDigest: 'b'.repeat(64), rows: { EXCLUDE_SCOPE: 4 } },
+  };
+
+  it('compares ranks and scores by record, whatever order the statistics put them in', () => {
+    const fields = diffReceipts(before, after).fields.map((change) => change.field);
+    expect(fields).toEqual(['omitted.admittedDigest', 'omitted.rows.EXCLUDE_SCOPE', 'ranked[ADD-7].rank', 'ranked[ADD-7].score', 'ranked[Q-1].rank', 'ranked[Q-1].score']);
+  });
+
+  it('shows the user view no entry of a withheld record and nothing of the rows left out', () => {
+    const disclosed = discloseDiff(diffReceipts(before, after), new Set(['ADD-7']));
+    expect(disclosed.fields.map((change) => change.field)).toEqual(['ranked[Q-1].rank', 'ranked[Q-1].score']);
+  });
+});
+
 describe('firstDifference', () => {
   const base = v3Receipt();
   it('names the trace row and its field', () => {

@@ -180,6 +180,26 @@ function changesIn(before: unknown, after: unknown, prefix: string, out: FieldCh
   out.push({ field: prefix, before, after });
 }
 
+/**
+ * The ranking section compared by record id, whatever the order: a record's rank is one of its fields, so a
+ * change of statistics that reorders the list reads as the ranks and scores that moved (`ranked[RUN-7].rank`).
+ */
+function rankedChanges(before: unknown, after: unknown, out: FieldChange[]): void {
+  const byId = (list: unknown) => {
+    if (!Array.isArray(list)) return null;
+    const map = new Map<string, unknown>();
+    for (const item of list as unknown[]) {
+      if (!isObject(item) || typeof item.id !== 'string' || map.has(item.id)) return null;
+      map.set(item.id, item);
+    }
+    return map;
+  };
+  const left = byId(before);
+  const right = byId(after);
+  if (left === null || right === null) return changesIn(before, after, 'ranked', out);
+  for (const id of [...new Set([...left.keys(), ...right.keys()])].sort(compareStrings)) changesIn(left.get(id) ?? null, right.get(id) ?? null, `ranked[${id}]`, out);
+}
+
 function rowsById<T extends DiffableRow>(rows: readonly T[]): Map<string, T> {
   const map = new Map<string, T>();
   for (const row of rows) map.set(row.id, row);
@@ -267,7 +287,10 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
   changesIn(isObject(left.contract) ? left.contract : {}, isObject(right.contract) ? right.contract : {}, '', contract);
 
   const fields: FieldChange[] = [];
-  for (const key of unionKeys(left, right)) if (!SECTIONED.has(key)) changesIn(left[key] ?? null, right[key] ?? null, key, fields);
+  for (const key of unionKeys(left, right)) {
+    if (key === 'ranked') rankedChanges(left[key] ?? null, right[key] ?? null, fields);
+    else if (!SECTIONED.has(key)) changesIn(left[key] ?? null, right[key] ?? null, key, fields);
+  }
 
   const beforeRows = rowsById(before.trace);
   const afterRows = rowsById(after.trace);
@@ -359,6 +382,18 @@ function showsNothing(diff: Omit<ReceiptDiff, 'identical' | 'firstDifference'>):
 }
 
 /**
+ * Whether a field's change moves with records the user view withholds: the record-set digest; what a
+ * `candidates` receipt says of the rows it leaves out (their counts and the admitted set's digest); a
+ * withheld record's entry in the ranking section.
+ */
+function movesWithWithheld(field: string, withheld: ReadonlySet<string>): boolean {
+  if (field === 'recordSetDigest' || field === 'omitted' || field.startsWith('omitted.')) return true;
+  if (!field.startsWith('ranked[')) return false;
+  const end = field.lastIndexOf(']');
+  return end > 7 && withheld.has(field.slice(7, end));
+}
+
+/**
  * The diff as the user view may show it, the one policy for every diff that view shows (a pinned baseline,
  * an as-of step, a drill verdict, two receipt files). `withheld` holds the ids the user view withholds on
  * either side, found by the caller. None of them is named. Nor is anything shown that moves with them: the
@@ -378,7 +413,7 @@ export function discloseDiff(diff: ReceiptDiff, withheld: ReadonlySet<string>): 
     before: { ...diff.before, receiptId: '' },
     after: { ...diff.after, receiptId: '' },
     contract: diff.contract,
-    fields: diff.fields.filter((change) => change.field !== 'recordSetDigest').map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
+    fields: diff.fields.filter((change) => !movesWithWithheld(change.field, withheld)).map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
     records: { added: ids(diff.records.added), removed: ids(diff.records.removed), changed: diff.records.changed && ids(diff.records.changed) },
     decisions: diff.decisions.filter((change) => keep(change.id)),
     rows: diff.rows.filter((change) => keep(change.id)),

@@ -22,10 +22,34 @@ export interface TraceRow {
   readonly gates: readonly GateName[];
   readonly tokens: number;
   readonly required: boolean;
-  /** Relevance score (higher is better; -bm25 over the admitted set, or the declared score), null when unranked. */
-  readonly score: number | null;
-  /** 1-based position among ranked admitted optionals, null when unranked. */
-  readonly rank: number | null;
+}
+
+/**
+ * One entry of the ranking section: a ranked admitted optional's place and score. Scores and ranks live here,
+ * not in trace rows, so a change of the admitted set's statistics rewrites this section and not every row.
+ */
+export interface RankedEntry {
+  readonly id: string;
+  /** 1-based position among ranked admitted optionals. */
+  readonly rank: number;
+  /** Relevance score (higher is better; -bm25 over the admitted set, or the declared score). */
+  readonly score: number;
+}
+
+/**
+ * How much of the trace a receipt attests: `full` has one row per record; `candidates` has rows only for the
+ * required records, the admitted evidence and the ranked candidates down to the budget cut, and counts the rest.
+ */
+export type Attestation = 'full' | 'candidates';
+
+export const ATTESTATIONS: readonly Attestation[] = ['full', 'candidates'];
+
+/** What a `candidates` receipt says of the records it lists no row for. */
+export interface ReceiptOmissions {
+  /** The digest of the admitted set (id and fingerprint of each admitted record, computed as the record-set digest is). */
+  readonly admittedDigest: string;
+  /** How many records have no row, per reason code. */
+  readonly rows: Readonly<Partial<Record<ReasonCode, number>>>;
 }
 
 export type EvidenceState = 'supported' | 'contradicted' | 'unknown';
@@ -114,6 +138,8 @@ export interface Receipt {
   readonly receiptId: string;
   readonly schemaVersion: string;
   readonly engineVersion: string;
+  /** Which rows the trace holds. */
+  readonly attestation: Attestation;
   readonly outcome: 'packet' | 'fail_closed';
   /** The contract compiled, normalised (set-like lists sorted): what the facts' wording quotes. */
   readonly contract: Contract;
@@ -124,6 +150,8 @@ export interface Receipt {
   readonly lateChanges: readonly string[];
   /** Which statistics the scores used. */
   readonly ranking: RankingStatistics;
+  /** The ranking section: the ranked records that have a row in the trace, in rank order. */
+  readonly ranked: readonly RankedEntry[];
   /** Who admitted the candidates, and the plan they said they executed. */
   readonly executedBy: ReceiptAdmission;
   readonly tokensUsed: number;
@@ -132,6 +160,8 @@ export interface Receipt {
   readonly decisionBlockedBy: readonly string[];
   readonly failure: ReceiptFailure | null;
   readonly trace: readonly TraceRow[];
+  /** `candidates` only (null in a full receipt): what the trace leaves out. */
+  readonly omitted: ReceiptOmissions | null;
 }
 
 export interface Baselines {
@@ -140,7 +170,10 @@ export interface Baselines {
 }
 
 interface CompileOutcomeBase {
+  /** One row per record, whatever the receipt's attestation. */
   readonly trace: readonly TraceRow[];
+  /** Every ranked admitted optional, in rank order (a `candidates` receipt lists only those it has rows for). */
+  readonly ranked: readonly RankedEntry[];
   readonly receipt: Receipt;
   /** Ids of the records that passed every gate (the admitted set). */
   readonly admitted: ReadonlySet<string>;

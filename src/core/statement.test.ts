@@ -38,7 +38,7 @@ describe('receiptStatement', () => {
       { name: 'packet.txt', digest: { sha256: sha256Hex(packetText) }, mediaType: 'text/plain; charset=utf-8' },
       { name: 'record-set', digest: { [RECORD_SET_DIGEST]: outcome.receipt.recordSetDigest } },
     ]);
-    expect(statement.predicateType).toBe('https://context-compiler.invalid/receipt/v4');
+    expect(statement.predicateType).toBe('https://context-compiler.invalid/receipt/v5');
   });
 
   it('carries the receipt unchanged: it parses and its id still verifies from the predicate alone', () => {
@@ -62,6 +62,6 @@ describe('receiptStatement', () => {
   });
 
   it('versions the predicate type with the receipt schema', () => {
-    expect(receiptPredicateType('context-compiler/4')).toBe('https://context-compiler.invalid/receipt/v4');
+    expect(receiptPredicateType('context-compiler/5')).toBe('https://context-compiler.invalid/receipt/v5');
   });
 });

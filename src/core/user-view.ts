@@ -2,6 +2,7 @@ import { canonicalJson } from './canonical';
 import { disclosedFailure, type DisclosedFailure, type DisclosedView } from './disclosure';
 import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view';
 import { sha256Hex } from './hash';
+import { rankOf } from './ranked';
 import { factContextOf, renderFact } from './reasons';
 import type { CompileOutcome } from './result';
 
@@ -102,8 +103,7 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
       fact: renderFact(row, context),
       tokens: row.tokens,
       required: row.required,
-      score: row.score,
-      rank: row.rank,
+      ...rankOf(view.ranks, row.id),
     })),
   };
   const id = userViewIdOf(body);

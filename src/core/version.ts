@@ -6,7 +6,7 @@ import packageJson from '../../package.json' with { type: 'json' };
  */
 export const ENGINE_VERSION: string = packageJson.version;
 
-export const SCHEMA_VERSION = 'context-compiler/4';
+export const SCHEMA_VERSION = 'context-compiler/5';
 
 /** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
 export function staleEngineDetail(receipt: { readonly schemaVersion: string; readonly engineVersion?: unknown }): string {

@@ -5,7 +5,7 @@ import { err, ok, type CompileError, type Result } from '../core/errors';
 import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { parseContractJson, parseReceiptJson, parseRecordsJsonl, parseScenarioJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
-import type { CompileOutcome, Receipt } from '../core/result';
+import type { Attestation, CompileOutcome, Receipt } from '../core/result';
 import type { SqlDriver } from '../core/search/driver';
 import { buildUserView } from '../core/user-view';
 import { ENGINE_VERSION } from '../core/version';
@@ -32,7 +32,11 @@ export interface ScenarioInputs {
   readonly lateChanges?: readonly string[];
 }
 
-export type CompileInputs = (Inputs | ScenarioInputs) & { readonly view?: Audience };
+export type CompileInputs = (Inputs | ScenarioInputs) & {
+  readonly view?: Audience;
+  /** How much of the trace the receipt attests: `full` (default, one row per record) or `candidates` (docs/FORMAT.md). */
+  readonly attestation?: Attestation;
+};
 
 /**
  * What one compile gives its caller. In the user view `receipt` is null (the receipt names every record)
@@ -155,7 +159,7 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       await ready;
       const request = 'scenario' in inputs ? readScenario(inputs) : readInputs(inputs);
       if (!request.ok) return request;
-      const compiled = createCompiler(await openDatabase()).compile(request.value);
+      const compiled = createCompiler(await openDatabase()).compile({ ...request.value, attestation: inputs.attestation ?? 'full' });
       if (!compiled.ok) return compiled;
       return ok(answerOf(compiled.value, inputs.view ?? 'diagnostic'));
     },

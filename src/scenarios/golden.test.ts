@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../cli/read-scenario';
+import { compareStrings } from '../core/canonical';
 import { createCompiler, type Compiler } from '../core/compile';
 import { drill } from '../core/drill';
 import type { LoadedScenario } from '../core/passes/validate';
@@ -50,7 +51,7 @@ function summarise({ outcome, baselines }: Compiled) {
     tokens: `${receipt.tokensUsed}/${receipt.contract.tokenBudget}`,
     ranking: receipt.ranking,
     trace: Object.fromEntries(outcome.trace.map((row) => [row.id, `${row.code}: ${renderFact(row, context)}`])),
-    scores: Object.fromEntries(outcome.trace.filter((row) => row.rank !== null).map((row) => [row.id, { rank: row.rank, score: row.score }])),
+    scores: Object.fromEntries([...outcome.ranked].sort((a, b) => compareStrings(a.id, b.id)).map((entry) => [entry.id, { rank: entry.rank, score: entry.score }])),
     evidence: Object.fromEntries(receipt.evidence.map((slot) => [slot.proposition, { state: slot.state, records: slot.records }])),
     decisionBlockedBy: receipt.decisionBlockedBy,
     naive: baselineSummary(baselines.naive),

@@ -78,6 +78,21 @@ describe('the local service', () => {
     expect(stale.action).toBe('recompile_required');
   });
 
+  it('attests candidates when the body asks, and the drill reperforms that receipt; an unknown kind is refused', async () => {
+    const full = (await (await post('compile', { scenario: 'retry-policy' })).json()) as { receipt: { attestation: string; trace: unknown[] } };
+    const asked = (await (await post('compile', { scenario: 'retry-policy', attestation: 'candidates' })).json()) as {
+      receipt: { attestation: string; trace: unknown[]; omitted: { rows: Record<string, number> } };
+      receiptText: string;
+    };
+    expect(full.receipt.attestation).toBe('full');
+    expect(asked.receipt.attestation).toBe('candidates');
+    expect(asked.receipt.trace.length).toBeLessThan(full.receipt.trace.length);
+    expect(asked.receipt.trace.length + Object.values(asked.receipt.omitted.rows).reduce((sum, count) => sum + count, 0)).toBe(full.receipt.trace.length);
+    const drilled = (await (await post('drill', { scenario: 'retry-policy', receipt: asked.receiptText })).json()) as { code: string };
+    expect(drilled.code).toBe('RECEIPT_CURRENT');
+    expect((await post('compile', { scenario: 'retry-policy', attestation: 'some' })).status).toBe(400);
+  });
+
   it('keeps the receipt out of a user-view answer', async () => {
     const user = (await (await post('compile', { scenario: 'retry-policy', view: 'user' })).json()) as { receipt: unknown; userView: { view: string } };
     expect(user.receipt).toBeNull();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CompileError, Result } from '../core/errors';
+import { ATTESTATIONS, type Attestation } from '../core/result';
 import type { ContextCompilerApi, Inputs, ScenarioInputs } from '../lib/api';
 import { serviceError, type ServiceError } from './service-errors';
 
@@ -24,6 +25,7 @@ export interface RouteAnswer {
 const id = z.string().min(1).max(200);
 const switches = { controls: z.array(id).max(100).optional(), lateChanges: z.array(id).max(100).optional() };
 const view = z.enum(['diagnostic', 'user']).optional();
+const attestation = z.enum(ATTESTATIONS).optional();
 const document = z.union([z.string(), z.record(z.string(), z.unknown())]);
 const records = z.union([z.string(), z.array(z.unknown())]);
 const ownInputs = { contract: document, records };
@@ -31,7 +33,7 @@ const builtin = { scenario: id, ...switches };
 
 /** Request bodies: strict (an unknown field is refused), so a misspelt field never silently means its default. */
 export const REQUESTS = {
-  compile: z.union([z.strictObject({ ...ownInputs, view }), z.strictObject({ ...builtin, view })]),
+  compile: z.union([z.strictObject({ ...ownInputs, view, attestation }), z.strictObject({ ...builtin, view, attestation })]),
   drill: z.union([
     z.strictObject({ ...ownInputs, receipt: document, declaredChanges: z.array(id).max(100).optional() }),
     z.strictObject({ ...builtin, receipt: document, declaredChanges: z.array(id).max(100).optional() }),
@@ -73,7 +75,9 @@ const HANDLERS: Record<RouteName, (context: RouteContext, body: Record<string, u
   async compile(context, body) {
     const inputs = await inputsOf(context, body);
     if (isServiceError(inputs)) return fromServiceError(inputs);
-    return answer(await context.api.compile({ ...inputs, view: (body.view as 'diagnostic' | 'user' | undefined) ?? 'diagnostic' }));
+    return answer(
+      await context.api.compile({ ...inputs, view: (body.view as 'diagnostic' | 'user' | undefined) ?? 'diagnostic', attestation: (body.attestation as Attestation | undefined) ?? 'full' }),
+    );
   },
   async drill(context, body) {
     const inputs = await inputsOf(context, body);

@@ -124,6 +124,7 @@ describe('what each recompilation changed, against the one before it', () => {
       audience: 'user',
       rows: rows.map(([id, decision]) => ({ id, decision, code: decision === 'selected' ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET' }) as TraceRow),
       withheld: new Set(withheld),
+      ranks: new Map(),
       withheldCount: withheld.length,
       unreadable: [],
       withheldNotice: null,

@@ -10,6 +10,7 @@ import type { SourceRecord } from '../core/format/record';
 import type { CheckedRecord } from '../core/passes/validate';
 import { renderFact, type Fact, type FactContext } from '../core/reasons';
 import type { ReceiptDiff } from '../core/receipt-diff';
+import { rankOf, type RankLookup } from '../core/ranked';
 import type { CompileOutcome, EvidenceState, TraceRow } from '../core/result';
 import {
   AS_OF_STOP_RECORDS,
@@ -44,9 +45,9 @@ function wordFact(source: ViewSource, fact: Fact): string {
 const list = (values: readonly string[]) => (values.length === 0 ? '(none)' : values.join(', '));
 
 /** A receipt row's decision as the trace and the inspector show it, its fact in words. */
-export function traceRowFacts(row: TraceRow, context: FactContext): TraceRowFacts {
-  const { id, decision, code, tokens, required, score, rank } = row;
-  return { id, decision, code, fact: renderFact(row, context), tokens, required, score, rank };
+export function traceRowFacts(row: TraceRow, context: FactContext, ranks: RankLookup): TraceRowFacts {
+  const { id, decision, code, tokens, required } = row;
+  return { id, decision, code, fact: renderFact(row, context), tokens, required, ...rankOf(ranks, id) };
 }
 
 /**
@@ -100,7 +101,7 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
   return {
     ok: true,
     record: {
-      ...traceRowFacts(row, source.context),
+      ...traceRowFacts(row, source.context, view.ranks),
       title: record.title,
       text: record.text,
       packetPosition: packetIndex < 0 ? null : packetIndex + 1,

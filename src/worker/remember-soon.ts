@@ -42,9 +42,9 @@ export function createRememberSoon({ remember, saves, workspace, compilations }:
         const view = { ...compilations().viewOf(compiled, audience), compilation: 0 };
         const shown = compilations().disclosed(compiled, audience);
         const context = factContextOf(compiled.outcome.receipt.contract);
-        const rows = filterAndSortTrace(shown.rows, { ...DEFAULT_TRACE_QUERY, audience }, context);
+        const rows = filterAndSortTrace(shown.rows, { ...DEFAULT_TRACE_QUERY, audience }, context, shown.ranks);
         // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against one.
-        const firstPage = traceWindow(rows, shown.rows.length, context, new Map(), 0, TRACE_PAGE_SIZE);
+        const firstPage = traceWindow(rows, shown.rows.length, context, shown.ranks, new Map(), 0, TRACE_PAGE_SIZE);
         // A result not remembered only means the next boot waits for its compilation.
         measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(() => undefined);
       }, REMEMBER_AFTER_MS);

@@ -1,4 +1,5 @@
 import { factContextOf, type FactContext } from '../core/reasons';
+import type { RankLookup } from '../core/ranked';
 import type { Receipt, TraceRow } from '../core/result';
 import type { Comparisons } from './comparisons';
 import type { Compilations, LastCompile } from './compilations';
@@ -18,6 +19,7 @@ export function createTraceQuery({ compilations, comparisons }: { readonly compi
     readonly context: FactContext;
     readonly rows: readonly TraceRow[];
     readonly total: number;
+    readonly ranks: RankLookup;
     readonly changes: ReadonlyMap<string, TraceChange>;
   } | null = null;
 
@@ -32,10 +34,10 @@ export function createTraceQuery({ compilations, comparisons }: { readonly compi
         const view = compilations.disclosed(last, filter.audience);
         const context = factContextOf(last.outcome.receipt.contract);
         const changes = pinnedReceipt ? traceChanges(comparisons.pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
-        cache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context), total: view.rows.length, changes };
+        cache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context, view.ranks), total: view.rows.length, ranks: view.ranks, changes };
       }
-      const { rows, total, context, changes } = cache;
-      return traceWindow(rows, total, context, changes, offset, limit, compilations.rowMarksOf(last, filter.audience));
+      const { rows, total, context, ranks, changes } = cache;
+      return traceWindow(rows, total, context, ranks, changes, offset, limit, compilations.rowMarksOf(last, filter.audience));
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { RankLookup } from '../core/ranked';
 import type { TraceRow } from '../core/result';
 import { renderFact, type FactContext } from '../core/reasons';
 import { traceRowFacts } from './debug-views';
@@ -9,7 +10,7 @@ import { MAX_TRACE_WINDOW, type RowMark, type TraceChange, type TraceFilter, typ
  */
 
 /** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter, context: FactContext): TraceRow[] {
+export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter, context: FactContext, ranks: RankLookup): TraceRow[] {
   const needle = query.text.trim().toLowerCase();
   const kept = rows.filter(
     (row) =>
@@ -17,7 +18,7 @@ export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter
       (query.code === 'all' || row.code === query.code) &&
       (needle === '' || row.id.toLowerCase().includes(needle) || renderFact(row, context).toLowerCase().includes(needle)),
   );
-  const compare = compareBy(query.sortKey);
+  const compare = compareBy(query.sortKey, ranks);
   if (compare) {
     const direction = query.descending ? -1 : 1;
     const order = new Map(kept.map((row, index) => [row, index]));
@@ -28,7 +29,7 @@ export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter
   return kept;
 }
 
-function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => number) | null {
+function compareBy(key: TraceFilter['sortKey'], ranks: RankLookup): ((a: TraceRow, b: TraceRow) => number) | null {
   switch (key) {
     case 'order':
       return null;
@@ -42,9 +43,11 @@ function compareBy(key: TraceFilter['sortKey']): ((a: TraceRow, b: TraceRow) => 
       return (a, b) => a.tokens - b.tokens;
     case 'required':
       return (a, b) => Number(a.required) - Number(b.required);
-    case 'score':
-      // Unranked rows sort after every score, whichever the direction.
-      return (a, b) => (a.score ?? Number.NEGATIVE_INFINITY) - (b.score ?? Number.NEGATIVE_INFINITY);
+    case 'score': {
+      // Scores come from the ranking section; unranked rows sort after every score, whichever the direction.
+      const scoreOf = (row: TraceRow) => ranks.get(row.id)?.score ?? Number.NEGATIVE_INFINITY;
+      return (a, b) => scoreOf(a) - scoreOf(b);
+    }
   }
 }
 
@@ -53,6 +56,7 @@ export function traceWindow(
   rows: readonly TraceRow[],
   total: number,
   context: FactContext,
+  ranks: RankLookup,
   changes: ReadonlyMap<string, TraceChange>,
   offset: number,
   limit: number,
@@ -60,10 +64,10 @@ export function traceWindow(
 ): TracePage {
   const start = Math.max(0, Math.floor(offset));
   const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, changes.get(row.id) ?? null, marks.get(row.id) ?? null)), matched: rows.length, total };
+  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, ranks, changes.get(row.id) ?? null, marks.get(row.id) ?? null)), matched: rows.length, total };
 }
 
 /** The compact row the UI renders, its fact in words. */
-function toRowView(row: TraceRow, context: FactContext, change: TraceChange | null, mark: RowMark | null): TraceRowView {
-  return { ...traceRowFacts(row, context), change, mark };
+function toRowView(row: TraceRow, context: FactContext, ranks: RankLookup, change: TraceChange | null, mark: RowMark | null): TraceRowView {
+  return { ...traceRowFacts(row, context, ranks), change, mark };
 }

@@ -18,7 +18,11 @@ export const GLOSSARY_TERMS = [
     text: 'What the user view shows instead of the receipt id: the SHA-256 of the user view’s own content (contract, visible rows as worded, packet, evidence, failure). It leaves out the withheld count, so a change to a record the user view withholds never changes it.',
   },
   { key: 'tokens', term: 'Tokens', text: 'Each record’s declared cost, written in the record (no tokenizer is run). Budgets and the three packets are counted in these numbers.' },
-  { key: 'rank', term: 'Rank', text: 'Position among the admitted optional records by relevance (#1 is the most relevant). Records refused by a gate, and required records, are not ranked (—).' },
+  {
+    key: 'rank',
+    term: 'Rank',
+    text: 'Position among the admitted optional records by relevance (#1 is the most relevant). Records refused by a gate, and required records, are not ranked (—). The receipt keeps ranks and scores in its ranking section (ranked), not in the trace rows.',
+  },
   {
     key: 'score',
     term: 'Score',

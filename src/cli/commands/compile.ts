@@ -14,13 +14,14 @@ import type { DatabaseCompile } from '../../adapters/postgres/compile';
 import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
 import { defineCommand } from '../define-command';
-import { audienceSchema, inputOptionSpec, noPositionals } from '../options';
+import { attestationSchema, audienceSchema, inputOptionSpec, noPositionals } from '../options';
 import { renderOutcome, renderUnreadable, reportError } from '../render';
 
 const options = {
   ...inputOptionSpec,
   ...databaseOptionSpec,
   trace: { type: 'boolean', default: false },
+  attest: { type: 'string', default: 'full' },
   limit: { type: 'string' },
   'receipt-out': { type: 'string' },
   'packet-out': { type: 'string' },
@@ -47,6 +48,9 @@ options:
   --view user|diagnostic  default diagnostic. user: every output is the user view, which counts but never
                        names records excluded for authorisation or deny reasons, and shows the user-view id
                        instead of the receipt id
+  --attest full|candidates  default full: one receipt row per record. candidates: rows only for the required
+                       records, the admitted evidence and the ranked candidates down to the budget cut, with
+                       the other records counted per reason code (a receipt whose size follows the answer)
   --trace              also print the decision on every record (one row each: reason, boundary fact, score)
   --limit N            also print the first N rows of that table (the text output prints a summary and the
                        packet by default; --json always holds every row)
@@ -63,6 +67,8 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run({ values, usageError }, io) {
     const audience = audienceSchema.safeParse(values.view);
     if (!audience.success) return usageError(`--view must be user or diagnostic, not ${values.view}`);
+    const attestation = attestationSchema.safeParse(values.attest);
+    if (!attestation.success) return usageError(`--attest must be full or candidates, not ${values.attest}`);
     const limit = values.limit === undefined ? null : Number(values.limit);
     if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) return usageError(`--limit must be a whole number of rows, not ${values.limit}`);
     const traceRows = values.trace ? Number.POSITIVE_INFINITY : limit;
@@ -75,6 +81,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       if (values.contract === undefined || values.records !== undefined || values.scenario !== undefined || values.control.length > 0 || values['late-change'].length > 0) {
         return usageError('--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database');
       }
+      if (attestation.data !== 'full') return usageError('--attest candidates reads records or a scenario: the database store attests in full');
       const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd);
       if (!compiled.ok) {
         reportError(io, compiled.error);
@@ -96,15 +103,16 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         return EXIT.invalid;
       }
       const compiler = createCompiler(await openInMemoryDatabase());
-      progress?.(`compiling ${inputs.value.request.recordSet.records.length.toLocaleString('en')} records`);
-      const result = compiler.compile(inputs.value.request);
+      const request = { ...inputs.value.request, attestation: attestation.data };
+      progress?.(`compiling ${request.recordSet.records.length.toLocaleString('en')} records`);
+      const result = compiler.compile(request);
       progress?.(null);
       if (!result.ok) {
         reportError(io, await inputs.value.place(result.error));
         return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
       }
       outcome = result.value;
-      baselines = audience.data === 'diagnostic' ? compiler.baselines(inputs.value.request, outcome) : null;
+      baselines = audience.data === 'diagnostic' ? compiler.baselines(request, outcome) : null;
     }
     const view = discloseOutcome(outcome, audience.data);
     if (view.unreadable.length > 0) io.stderr(renderUnreadable(view));

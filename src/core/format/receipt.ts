@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GATE_ORDER } from '../result';
+import { ATTESTATIONS, GATE_ORDER } from '../result';
 import { isFactId, isReasonCode, type FactId, type ReasonCode } from '../reasons';
 import { contractSchema } from './contract';
 
@@ -25,6 +25,7 @@ export const receiptSchema = z.strictObject({
   receiptId: hex64,
   schemaVersion: z.string(),
   engineVersion: z.string(),
+  attestation: z.enum(ATTESTATIONS),
   outcome: z.enum(['packet', 'fail_closed']),
   contract: contractSchema,
   contractFingerprint: hex64,
@@ -33,6 +34,7 @@ export const receiptSchema = z.strictObject({
   controls: z.array(z.string()),
   lateChanges: z.array(z.string()),
   ranking: rankingSchema,
+  ranked: z.array(z.strictObject({ id: z.string(), rank: z.int().min(1), score: z.number() })),
   executedBy: z.strictObject({ adapter: z.string(), adapterVersion: z.string(), planDigest: z.string() }),
   tokensUsed: z.int(),
   selected: z.array(z.string()),
@@ -50,8 +52,7 @@ export const receiptSchema = z.strictObject({
       gates: z.array(z.enum(GATE_ORDER)),
       tokens: z.int(),
       required: z.boolean(),
-      score: z.number().nullable(),
-      rank: z.int().min(1).nullable(),
     }),
   ),
+  omitted: z.strictObject({ admittedDigest: hex64, rows: z.record(reasonCode, z.int().min(1)) }).nullable(),
 });

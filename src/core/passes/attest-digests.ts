@@ -3,7 +3,8 @@ import { carryTree, changedPositions, layoutOf, type CarriedTree, type Layout, t
 import { sha256Hex } from '../hash';
 import type { Carried, Derive } from '../memo';
 import type { ReasonCode } from '../reasons';
-import type { TraceRow } from '../result';
+import { canonicalJson } from '../canonical';
+import type { RankedEntry, TraceRow } from '../result';
 import { treeDigest, type TreeDigestSpec } from '../tree-digest';
 import type { ResolvedRecord } from './resolve';
 import { canonicalTraceRow, joinRow, partsFit, partsOf, type RowParts } from './trace-row-bytes';
@@ -42,6 +43,19 @@ export function traceDigest(trace: readonly TraceRow[]): string {
 }
 
 export const rootsDigest = (refused: string, planned: string) => sha256Hex(`${refused}\n${planned}\n`);
+
+/** The ranking section's canonical JSON, written by hand: an entry's keys (id, rank, score) are already in canonical order. */
+function canonicalRanked(ranked: readonly RankedEntry[]): string {
+  const parts: string[] = [];
+  for (const entry of ranked) {
+    const plain = typeof entry.id === 'string' && Number.isFinite(entry.rank) && Number.isFinite(entry.score) && Object.keys(entry).length === 3;
+    parts.push(plain ? `{"id":${JSON.stringify(entry.id)},"rank":${String(entry.rank)},"score":${String(entry.score)}}` : canonicalJson(entry));
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** The ranking section's digest, which stands for it in the receipt id: the SHA-256 of its canonical JSON. */
+export const rankedDigest = (ranked: readonly RankedEntry[]) => sha256Hex(canonicalRanked(ranked));
 
 const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
 

@@ -1,5 +1,5 @@
 import { asOfInstant } from '../as-of';
-import { canonicalJson, sortedSet } from '../canonical';
+import { canonicalJson, compareStrings, sortedSet } from '../canonical';
 import { contractFingerprint, normaliseContract } from '../fingerprints';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
@@ -7,9 +7,9 @@ import { formatInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
 import { computeAll, type Derive } from '../memo';
-import type { Packet, PacketEntry, RankingStatistics, Receipt, ReceiptAdmission } from '../result';
+import type { Attestation, Packet, PacketEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../result';
 import type { Plan } from './plan';
-import { receiptDigests, traceDigest } from './attest-digests';
+import { rankedDigest, receiptDigests, recordSetDigest, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
 
 function provenanceLabel(record: SourceRecord): string {
@@ -66,17 +66,23 @@ export function packetWithManifest(packet: Packet, receipt: Receipt): string {
 
 type ReceiptBody = Omit<Receipt, 'receiptId'>;
 
-/** The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its digest (`traceDigest`). */
+/**
+ * The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its
+ * digest (`traceDigest`) and the ranking section by its own (`rankedDigest`).
+ */
 export function receiptIdOf(body: ReceiptBody): string {
   return idOf(body, traceDigest(body.trace));
 }
 
-const idOf = (body: ReceiptBody, trace: string) => sha256Hex(canonicalJson({ ...body, trace }));
+const idOf = (body: ReceiptBody, trace: string) => sha256Hex(canonicalJson({ ...body, trace, ranked: rankedDigest(body.ranked) }));
 
 export interface AttestInput {
   readonly contract: Contract;
   /** Every record, in id order (the resolution's order). */
   readonly records: readonly ResolvedRecord[];
+  /** The admitted records' positions in `records`, ascending. */
+  readonly admitted: readonly number[];
+  readonly attestation: Attestation;
   readonly plan: Plan;
   readonly packet: Packet | null;
   readonly ranking: RankingStatistics;
@@ -89,11 +95,14 @@ export interface AttestInput {
 export function attest(input: AttestInput, derive: Derive = computeAll): Receipt {
   const { contract, plan, packet } = input;
   const failure = plan.failure;
-  const digests = receiptDigests(input.records, plan.trace, derive);
+  const listed = input.attestation === 'full' ? null : candidatesOnly(input);
+  const trace = listed === null ? plan.trace : listed.trace;
+  const digests = receiptDigests(input.records, trace, derive);
   const normalised = derive.cell('attest:contract', [contract], ([contract]) => ({ contract: normaliseContract(contract), fingerprint: contractFingerprint(contract) }));
   const body: ReceiptBody = {
     schemaVersion: SCHEMA_VERSION,
     engineVersion: ENGINE_VERSION,
+    attestation: input.attestation,
     outcome: failure ? 'fail_closed' : 'packet',
     contract: normalised.contract,
     contractFingerprint: normalised.fingerprint,
@@ -102,15 +111,31 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),
     ranking: input.ranking,
+    ranked: listed === null ? plan.ranked : plan.ranked.filter((entry) => listed.ids.has(entry.id)),
     executedBy: input.admission,
     tokensUsed: plan.tokensUsed,
     selected: plan.selected.map((record) => record.id),
     evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),
     decisionBlockedBy: plan.decisionBlockedBy,
     failure: failure && failure.fact ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact.fact, args: failure.fact.args } : null,
-    trace: plan.trace,
+    trace,
+    omitted: listed === null ? null : listed.omitted,
   };
   return { receiptId: idOf(body, digests.traceDigest), ...body };
+}
+
+/** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */
+function candidatesOnly({ plan, records, admitted }: AttestInput): { trace: TraceRow[]; ids: Set<string>; omitted: ReceiptOmissions } {
+  const kept = new Uint8Array(plan.trace.length);
+  for (const position of plan.candidates) kept[position] = 1;
+  const trace = plan.candidates.map((position) => plan.trace[position] as TraceRow);
+  const counts = new Map<string, number>();
+  plan.trace.forEach((row, position) => {
+    if (kept[position] === 0) counts.set(row.code, (counts.get(row.code) ?? 0) + 1);
+  });
+  const rows = Object.fromEntries([...counts].sort(([a], [b]) => compareStrings(a, b)));
+  const admittedDigest = recordSetDigest(admitted.map((position) => (records[position] as ResolvedRecord).checked));
+  return { trace, ids: new Set(trace.map((row) => row.id)), omitted: { admittedDigest, rows } };
 }
 
 /** Canonical JSON of a receipt: the bytes that are downloaded, compared and verified. */

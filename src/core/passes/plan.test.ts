@@ -82,14 +82,16 @@ describe('budget', () => {
     const outcome = packetOf(compile({ ranking: 'declared', tokenBudget: 25 }, records));
     expect(outcome.packet.entries.map((entry) => entry.id)).toEqual(['first', 'small']);
     expect(outcome.packet.tokensUsed).toBe(20);
-    expect(rowOf(outcome, 'big')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_BUDGET', fact: 'BUDGET_EXCEEDED', args: { tokens: 20, remaining: 15 }, rank: 2 });
+    expect(rowOf(outcome, 'big')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_BUDGET', fact: 'BUDGET_EXCEEDED', args: { tokens: 20, remaining: 15 } });
+    expect(outcome.ranked.find((entry) => entry.id === 'big')).toEqual({ id: 'big', rank: 2, score: 2 });
   });
 
   it('ranks only admitted records; ties break by id', () => {
     const records = [declared('b', 1), declared('a', 1), declared('illegal', 9, 10, { scope: 'legal' })];
     const outcome = packetOf(compile({ ranking: 'declared' }, records));
     expect(outcome.packet.entries.map((entry) => entry.id)).toEqual(['a', 'b']);
-    expect(rowOf(outcome, 'illegal')).toMatchObject({ code: 'EXCLUDE_SCOPE', rank: null, score: null });
+    expect(rowOf(outcome, 'illegal')).toMatchObject({ code: 'EXCLUDE_SCOPE' });
+    expect(outcome.ranked.map((entry) => entry.id)).toEqual(['a', 'b']);
   });
 
   it('marks a legal record that does not match the query as not relevant', () => {

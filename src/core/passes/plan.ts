@@ -4,7 +4,7 @@ import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
 import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
-import type { EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
+import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../result';
 import type { Ranking } from '../search/rank';
 import type { Admission } from './admit';
 import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from './gates';
@@ -21,6 +21,13 @@ export interface Plan {
   readonly decisionBlockedBy: readonly string[];
   /** Set when a required obligation cannot be met: the trace stands, no packet may be emitted. */
   readonly failure: CompileError | null;
+  /** Every ranked admitted optional, in rank order: the ranking section. */
+  readonly ranked: readonly RankedEntry[];
+  /**
+   * The positions a `candidates` receipt keeps rows for, ascending: the required records, the admitted
+   * evidence, and the planned records down to the last one the budget selected.
+   */
+  readonly candidates: readonly number[];
 }
 
 /** The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may still fit. */
@@ -112,8 +119,6 @@ function refusedRow({ resolved, failed, fact }: GateVerdict, required: ReadonlyS
     gates: gatesIn(failed),
     tokens: record.tokens,
     required: required.has(record.id),
-    score: null,
-    rank: null,
   };
 }
 
@@ -134,8 +139,6 @@ function sameRow(a: TraceRow, b: TraceRow): boolean {
     sameList(a.gates, b.gates) &&
     a.tokens === b.tokens &&
     a.required === b.required &&
-    a.score === b.score &&
-    a.rank === b.rank &&
     sameFactArgs(a.args, b.args)
   );
 }
@@ -308,7 +311,6 @@ function planAdmitted(
   const noGates: readonly GateName[] = [];
   const row = (position: number, decision: TraceRow['decision'], code: ReasonCode, fact: Fact, gates: readonly GateName[]): TraceRow => {
     const { record, fingerprint } = (records[position] as ResolvedRecord).checked;
-    const rank = rankAt[position] || null;
     return {
       id: record.id,
       fingerprint,
@@ -319,8 +321,6 @@ function planAdmitted(
       gates,
       tokens: record.tokens,
       required: isRequired[position] === 1,
-      score: rank === null ? null : (scoreAt[position] as number),
-      rank,
     };
   };
   const rows = admitted.map((position) => {
@@ -341,6 +341,7 @@ function planAdmitted(
   for (const position of failure ? [] : selectedOrder) selectedCodes.set(recordAt(position).id, (outcomeAt[position] as Outcome).code);
   const displaced = failure ? [] : evidenceOrder.filter((position) => outcomeAt[position]?.code === 'EXCLUDE_BUDGET').map(recordAt);
   const evidence = evidenceSlots(contract, selected, displaced);
+  const ranked = optionalRanked.map((position, index): RankedEntry => ({ id: recordAt(position).id, rank: index + 1, score: scoreAt[position] as number }));
   return {
     rows,
     failedRow,
@@ -350,5 +351,15 @@ function planAdmitted(
     evidence,
     decisionBlockedBy: evidence.filter((slot) => slot.blocking && slot.state !== 'supported').map((slot) => slot.proposition),
     failure,
+    ranked,
+    candidates: candidatePositions(requiredPositions, evidenceOrder, failure ? [] : plannedOrder, (position) => outcomeAt[position]?.selected === true),
   };
+}
+
+/** `Plan.candidates`: required, evidence, then the planned order cut after the last record the budget selected. */
+function candidatePositions(required: readonly number[], evidence: readonly number[], planned: readonly number[], isSelected: (position: number) => boolean): number[] {
+  let cut = planned.length;
+  while (cut > 0 && !isSelected(planned[cut - 1] as number)) cut -= 1;
+  const kept = new Set([...required, ...evidence, ...planned.slice(0, cut)]);
+  return [...kept].sort((a, b) => a - b);
 }

@@ -5,7 +5,7 @@ import type { TraceRow } from '../result';
 // A trace row's canonical JSON (RFC 8785, the bytes `canonicalJson` writes), written by hand for speed, and
 // in parts that attest keeps between compilations.
 
-const ROW_KEYS = ['args', 'code', 'decision', 'fact', 'fingerprint', 'gates', 'id', 'rank', 'required', 'score', 'tokens'];
+const ROW_KEYS = ['args', 'code', 'decision', 'fact', 'fingerprint', 'gates', 'id', 'required', 'tokens'];
 
 /** A row of exactly the trace row's keys and types; anything else (a receipt read from a file, say) takes the generic path. */
 function isPlainTraceRow(row: TraceRow): boolean {
@@ -19,16 +19,11 @@ function isPlainTraceRow(row: TraceRow): boolean {
     typeof row.fingerprint === 'string' &&
     typeof row.id === 'string' &&
     Array.isArray(row.gates) &&
-    (row.rank === null || (typeof row.rank === 'number' && Number.isFinite(row.rank))) &&
     typeof row.required === 'boolean' &&
-    (row.score === null || (typeof row.score === 'number' && Number.isFinite(row.score))) &&
     typeof row.tokens === 'number' &&
     Number.isFinite(row.tokens)
   );
 }
-
-/** JSON of a finite number or null, as JSON.stringify writes it (a finite number's JSON is its String). */
-const numberOrNull = (value: number | null) => (value === null ? 'null' : String(value));
 
 /** `canonicalJson(args)` for arguments shaped as the catalogue declares them; anything else takes the generic path. */
 function canonicalArgs(fact: string, args: TraceRow['args']): string {
@@ -61,9 +56,9 @@ function nameList(names: readonly unknown[]): string | null {
 }
 
 /**
- * A row's canonical bytes but for its arguments, rank and score: what stays when the admitted set's
- * statistics move (a toggle changes the score and rank of every ranked row, and the remaining budget its
- * budget fact quotes), so a row is joined again around these pieces instead of written again.
+ * A row's canonical bytes but for its arguments: what stays when a toggle changes the budget a planned
+ * row's fact quotes (the tokens used, the remaining budget), so a row is joined again around new
+ * arguments instead of written again.
  */
 export interface RowParts {
   readonly id: string;
@@ -73,8 +68,8 @@ export interface RowParts {
   readonly fact: string;
   readonly gates: readonly string[];
   readonly tokens: number;
-  /** From `"code"` to `"rank":`, and from `"tokens"` to the end. */
-  readonly head: string;
+  readonly required: boolean;
+  /** From `"code"` to the end. */
   readonly tail: string;
 }
 
@@ -82,12 +77,12 @@ export interface RowParts {
 export function partsOf(row: TraceRow): RowParts | null {
   const gates = isPlainTraceRow(row) ? nameList(row.gates) : null;
   if (gates === null) return null;
-  const { id, fingerprint, code, decision, fact, tokens } = row;
-  const head = `,"code":${quotedName(code)},"decision":${quotedName(decision)},"fact":${quotedName(fact)},"fingerprint":${JSON.stringify(fingerprint)},"gates":${gates},"id":${JSON.stringify(id)},"rank":`;
-  return { id, fingerprint, code, decision, fact, gates: row.gates, tokens, head, tail: `,"tokens":${String(tokens)}}` };
+  const { id, fingerprint, code, decision, fact, tokens, required } = row;
+  const tail = `,"code":${quotedName(code)},"decision":${quotedName(decision)},"fact":${quotedName(fact)},"fingerprint":${JSON.stringify(fingerprint)},"gates":${gates},"id":${JSON.stringify(id)},"required":${String(required)},"tokens":${String(tokens)}}`;
+  return { id, fingerprint, code, decision, fact, gates: row.gates, tokens, required, tail };
 }
 
-/** Whether `parts` were cut from a row equal to this one but for arguments, rank and score. */
+/** Whether `parts` were cut from a row equal to this one but for its arguments. */
 export function partsFit(parts: RowParts, row: TraceRow): boolean {
   return (
     parts.id === row.id &&
@@ -96,13 +91,13 @@ export function partsFit(parts: RowParts, row: TraceRow): boolean {
     parts.decision === row.decision &&
     parts.fact === row.fact &&
     parts.tokens === row.tokens &&
+    parts.required === row.required &&
     (parts.gates === row.gates || (Array.isArray(row.gates) && parts.gates.length === row.gates.length && parts.gates.every((gate, index) => gate === row.gates[index]))) &&
     isPlainTraceRow(row)
   );
 }
 
-export const joinRow = (row: TraceRow, parts: RowParts) =>
-  `{"args":${canonicalArgs(row.fact, row.args)}${parts.head}${numberOrNull(row.rank)},"required":${String(row.required)},"score":${numberOrNull(row.score)}${parts.tail}`;
+export const joinRow = (row: TraceRow, parts: RowParts) => `{"args":${canonicalArgs(row.fact, row.args)}${parts.tail}`;
 
 /** Exactly the bytes `canonicalJson(row)` writes, without sorting the keys of 100,000 rows one by one. */
 export function canonicalTraceRow(row: TraceRow): string {

@@ -4,7 +4,7 @@ import { discloseOutcome } from '../disclosure';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { createRecordSet } from '../passes/validate';
-import type { CompileOutcome } from '../result';
+import type { Attestation, CompileOutcome } from '../result';
 import { caseArbitrary, VOCABULARY } from './arbitraries';
 
 /**
@@ -17,7 +17,9 @@ import { caseArbitrary, VOCABULARY } from './arbitraries';
  * user view but for the withheld count. What may change, and nothing else: the changed records' own
  * rows, the rows of records they supersede (and a failure about such a record, whose wording in the
  * user view may name the successor or withhold it), the candidate and excluded counts, the withheld
- * count, the record-set digest and the receipt id.
+ * count, the record-set digest and the receipt id. A `candidates` receipt (which counts the rows it
+ * leaves out, per reason) may change those counts too, but never the admitted set's digest, and it names
+ * no refused record but a required one.
  */
 
 export type Change =
@@ -51,7 +53,7 @@ export const noninterferenceArbitrary: fc.Arbitrary<NoninterferenceCase> = fc
 function callerView(outcome: CompileOutcome, unseen: ReadonlySet<string>): unknown {
   const { receipt } = outcome;
   const user = discloseOutcome(outcome, 'user');
-  const { receiptId: _id, recordSetDigest: _digest, trace, ...body } = receipt;
+  const { receiptId: _id, recordSetDigest: _digest, trace, omitted, ...body } = receipt;
   return {
     status: outcome.status,
     packet: outcome.status === 'packet' ? { entries: outcome.packet.entries, body: outcome.packet.body, tokensUsed: outcome.packet.tokensUsed } : null,
@@ -63,6 +65,7 @@ function callerView(outcome: CompileOutcome, unseen: ReadonlySet<string>): unkno
     counts: { admitted: outcome.counts.admitted, selected: outcome.counts.selected },
     admitted: [...outcome.admitted].sort(),
     receipt: body,
+    admittedDigest: omitted?.admittedDigest ?? null,
     rows: trace.filter((row) => !unseen.has(row.id)),
     user: user.rows.filter((row) => !unseen.has(row.id)),
   };
@@ -108,17 +111,24 @@ function apply(input: NoninterferenceCase, candidates: readonly SourceRecord[]):
   return touched.size === 0 ? null : { records: [...byId.values()], touched };
 }
 
+/** Refused records a `candidates` receipt has rows for, but for the required ones (the one that stops a compile among them). */
+function namedRefused(outcome: CompileOutcome): string[] {
+  return outcome.receipt.trace.filter((row) => row.gates.length > 0 && !row.required).map((row) => row.id);
+}
+
 /**
  * Compiles the case before and after its changes and says what differs that may not: an empty list
  * means the property holds. `null` means the case offers nothing to change (fast-check discards it).
  */
-export function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase): string[] | null {
-  const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
+export function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase, attestation: Attestation = 'full'): string[] | null {
+  const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records), attestation });
   if (!before.ok) return null;
   const changed = apply(input, changeable(before.value, input.records, input.contract));
   if (changed === null) return null;
-  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
+  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records), attestation });
   if (!after.ok) return [`the changed records made compilation stop: ${after.error.code} ${after.error.message}`];
+  const named = attestation === 'candidates' ? [before.value, after.value].flatMap(namedRefused) : [];
+  if (named.length > 0) return [`a candidates receipt names refused records: ${named.join(', ')}`];
   // A relabelled record could pass every gate once its denied label is gone: then it is no longer a record the caller may not see.
   const nowAdmitted = [...changed.touched].filter((id) => after.value.admitted.has(id));
   if (nowAdmitted.length > 0) return null;

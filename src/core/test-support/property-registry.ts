@@ -98,6 +98,21 @@ const noninterference: RegisteredProperty = {
   },
 };
 
+/** The same for a `candidates` receipt, which counts the refused rows instead of listing them (npm test runs it in noninterference.test.ts). */
+const noninterferenceCandidates: RegisteredProperty = {
+  name: 'noninterference-candidates',
+  summary: 'the same for a candidates receipt: only its counts of the rows it leaves out may move, and it names no refused record',
+  testRuns: 200,
+  property: async ({ openDatabase }) => {
+    const compiler = createCompiler(await openDatabase());
+    return fc.property(noninterferenceArbitrary, (input) => {
+      const differences = noninterferenceDifferences(compiler, input, 'candidates');
+      fc.pre(differences !== null);
+      if (differences.length > 0) throw new Error(`what the caller gets changed: ${differences.join('; ')}`);
+    });
+  },
+};
+
 /** A forged row cannot pass for stale: a false claim about a record still at hand is RECEIPT_MISMATCH (src/core/test-support/forgery.ts; npm test runs it in drill-claims.test.ts). */
 const forgeryNeverStale: RegisteredProperty = {
   name: 'forgery-never-stale',
@@ -106,7 +121,7 @@ const forgeryNeverStale: RegisteredProperty = {
   property: async ({ openDatabase }) => forgeryProperty(createCompiler(await openDatabase())),
 };
 
-export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference, forgeryNeverStale];
+export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference, noninterferenceCandidates, forgeryNeverStale];
 
 export function propertyNamed(name: string): RegisteredProperty {
   const found = PROPERTIES.find((entry) => entry.name === name);
