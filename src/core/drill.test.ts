@@ -227,7 +227,6 @@ describe('reperformance: forged receipts', () => {
       }
     };
     collect(body, []);
-    let refusedBySchema = 0;
     // Each mutation keeps the value's kind where it can (another code, a later date, a larger integer),
     // so that the strict schema still reads most of them and the drill has to judge them.
     const enumerations = [
@@ -265,10 +264,7 @@ describe('reperformance: forged receipts', () => {
         const mutated = setAt(body, leaves[leaf] as (string | number)[], pick) as object;
         const parsed = receiptSchema.safeParse({ ...mutated, receiptId: '0'.repeat(64) });
         // A mutation the strict schema refuses is never read as a receipt at all.
-        if (!parsed.success) {
-          refusedBySchema += 1;
-          return;
-        }
+        if (!parsed.success) return;
         const { receiptId: _unused, ...typed } = parsed.data;
         const verdict = check({ receiptId: receiptIdOf(typed), ...typed });
         const top = String(leaves[leaf]?.[0]);
@@ -283,8 +279,10 @@ describe('reperformance: forged receipts', () => {
       }),
       { numRuns: 300 },
     );
-    // Most mutations must reach the drill, or the property says little.
-    expect(refusedBySchema).toBeLessThan(45);
+    // Most fields' mutations must reach the drill, or the property says little: counted over every field, not the
+    // random draws, so the bound does not depend on the seed.
+    const refusedFields = leaves.filter((path) => !receiptSchema.safeParse({ ...(setAt(body, path, 0) as object), receiptId: '0'.repeat(64) }).success);
+    expect(refusedFields.length / leaves.length, JSON.stringify(refusedFields)).toBeLessThan(0.2);
   });
 });
 
