@@ -52,8 +52,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     const own: Database = { schema: `${database.schema.slice(0, -1)}_again"`, query: fresh.query, copyFrom: fresh.copyFrom };
     try {
       const progress: [number, number][] = [];
-      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));
-      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length });
+      const onProgress = (lines: number, written: number) => progress.push([lines, written]);
+      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
+      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length, snapshot: 1 });
       expect(progress.at(-1)).toEqual([first.records.length, first.records.length]);
       const contents = async () => {
         const tables = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
@@ -65,9 +66,11 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       };
       const before = await contents();
       const { rows } = await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [own.schema.slice(1, -1)]);
-      expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['record_terms_pkey', 'record_terms_record', 'records_project_scope', 'records_terms', 'supersessions_successor']));
-      const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));
-      expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length });
+      expect(rows.map((row) => row.name)).toEqual(
+        expect.arrayContaining(['record_terms_pkey', 'record_terms_record', 'records_line_hash', 'records_project_scope', 'records_terms', 'supersessions_successor']),
+      );
+      const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
+      expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length, snapshot: 1 });
       expect(await contents()).toEqual(before);
     } finally {
       await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
