@@ -32,6 +32,8 @@ export interface LoadOptions {
 
 /** Lines per batch: one look-up of their hashes, then one COPY a table for the records among them that changed. */
 const BATCH = 1_000;
+/** A batch is cut short at this many characters of lines, so a file of long lines is held a few megabytes at a time. */
+const BATCH_CHARS = 2_000_000;
 
 /**
  * The hash a line is known by in `records.line_hash`. It covers the engine's version: another version may
@@ -108,25 +110,30 @@ async function loadInTransaction(
   // A batch's records are written while the next batch is read and tokenised: the server and Node work at once.
   let written: Promise<void> = Promise.resolve();
   const batch: Line[] = [];
+  let batchChars = 0;
   const lines = createJsonlLineSplitter({
-    line: (text, number) => batch.push({ number, text }),
+    line: (text, number) => {
+      batch.push({ number, text });
+      batchChars += text.length;
+    },
     overlong: (number) => batch.push({ number, text: null }),
   });
-  const flush = async () => {
-    for (let start = 0; start < batch.length; start += BATCH) {
-      written = (await loadBatch(client, file, batch.slice(start, start + BATCH), tokeniser, { counts, problems, written })).written;
+  const flush = async (all: boolean) => {
+    while (batch.length >= BATCH || batchChars >= BATCH_CHARS || (all && batch.length > 0)) {
+      const taken = batch.splice(0, BATCH);
+      batchChars = batch.reduce((sum, line) => sum + (line.text?.length ?? 0), 0);
+      written = (await loadBatch(client, file, taken, tokeniser, { counts, problems, written })).written;
       // Awaited before the next batch writes, and at the end: marked handled now so a failure waits there to be thrown.
       written.catch(() => undefined);
       onProgress?.(lines.lineCount, counts.inserted + counts.updated);
     }
-    batch.length = 0;
   };
   for await (const chunk of chunks) {
     lines.push(chunk);
-    await flush();
+    await flush(false);
   }
   lines.finish();
-  await flush();
+  await flush(true);
   await written;
 
   const refusal = await refusalOf(client, file, problems);
