@@ -107,15 +107,15 @@ export async function streamRecordsFile(path: string, display: string, progress?
 /** A records file as text chunks, for a reader that streams it into something else (a database load). */
 export interface RecordsFileChunks {
   readonly chunks: AsyncIterable<string>;
-  /** How much of the file has been read, from 0 to 1 (0 for standard input, whose size is unknown). */
-  fraction(): number;
+  /** How much of the file has been read, from 0 to 1; null for standard input, whose size is unknown. */
+  fraction(): number | null;
   /** Why reading failed midway, as `streamRecordsFile` reports it; null while it has not. */
   failure(): CompileError | null;
 }
 
 /** Opens a records file to be streamed (`-` is standard input): a file that cannot be opened is refused here, before anything reads it. */
 export async function openRecordsFile(path: string, display: string): Promise<Result<RecordsFileChunks, CompileError>> {
-  if (display === STANDARD_INPUT) return ok({ chunks: standardInput(), fraction: () => 0, failure: () => null });
+  if (display === STANDARD_INPUT) return ok({ chunks: standardInput(), fraction: () => null, failure: () => null });
   let size: number;
   try {
     const info = await stat(path);

@@ -87,8 +87,10 @@ async function loadFile(io: CliIo, target: Target, file: string, mode: LoadMode,
   return withDatabase(io, target, async (database) => {
     try {
       const tokeniser = createTokeniser(await openInMemoryDatabase());
-      const onProgress = (lines: number, written: number) =>
-        progress?.(`loading ${file}: ${Math.floor(source.value.fraction() * 100)}% (${count(lines)} lines read, ${count(written)} records written)`);
+      const onProgress = (lines: number, written: number) => {
+        const fraction = source.value.fraction();
+        progress?.(`loading ${file}: ${fraction === null ? '' : `${Math.floor(fraction * 100)}% `}(${count(lines)} lines read, ${count(written)} records written)`);
+      };
       const report = await loadRecordLines(database, file, source.value.chunks, tokeniser, { mode, onProgress });
       progress?.(null);
       if (!report.ok) {
