@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compileInDatabase } from '../src/adapters/postgres/compile';
 import { connect } from '../src/adapters/postgres/connect';
-import { loadRecordSet } from '../src/adapters/postgres/load';
+import { loadRecordLines, type LoadMode } from '../src/adapters/postgres/load';
 import { createTokeniser } from '../src/adapters/postgres/tokens';
 import { contractSchema } from '../src/core/format/contract';
 import type { CompileError, Result } from '../src/core/errors';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { streamRecordsFile } from '../src/cli/read-file';
+import { openRecordsFile } from '../src/cli/read-file';
 import { benchContract, generateRecords } from './generate-records';
 import type { RecordInput } from '../src/core/format/record';
 import { formatTable, growthExponent, percentile } from './stats';
@@ -24,10 +24,11 @@ installSha256InNode();
 /**
  * `npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]`, with POSTGRES_URL set or through
  * scripts/with-postgres.sh (the npm script does that). The corpus of each size is written to a JSONL file,
- * and a second file with one record changed; then a Node process of its own, against a schema of its own that
- * it drops, does what `context-compiler load` and `compile --database` do: the load (read the file, validate,
- * tokenise, one transaction), the compile in the database (p50 of --runs), the changed file loaded and
- * compiled again, and its peak RSS, which is then the CLI's, not the generator's.
+ * a second file with one record changed, and a third holding another record changed; then a Node process of
+ * its own, against a schema of its own that it drops, does what `context-compiler load` and `compile --database`
+ * do: the load (the file streamed, validated, tokenised, one transaction), the compile in the database (p50 of
+ * --runs), the changed file loaded and compiled again, the third file upserted (`load --upsert`), and its peak
+ * RSS, which is then the CLI's, not the generator's.
  */
 const USAGE = 'usage: npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]';
 
@@ -44,6 +45,7 @@ interface SizeResult {
   readonly compileP50: Timing;
   readonly reloadOne: Timing;
   readonly recompile: Timing;
+  readonly upsertOne: Timing;
   readonly peakRssMb: number;
 }
 
@@ -75,15 +77,17 @@ async function writeCorpus(size: number, folder: string): Promise<readonly strin
   const changed = records[middle];
   if (changed !== undefined) records[middle] = { ...changed, access: { ...changed.access, labels: ['investigation'] } };
   await writeJsonl(join(folder, 'changed.jsonl'), records);
+  const other = records[middle + 1];
+  if (other !== undefined) await writeJsonl(join(folder, 'one.jsonl'), [{ ...other, title: `${other.title} (upserted)` }]);
   return requiredIds;
 }
 
 async function measure(size: number, runs: number, folder: string, requiredIds: readonly string[]): Promise<SizeResult> {
   const url = process.env.POSTGRES_URL;
   if (url === undefined) throw new Error('POSTGRES_URL is not set: run through scripts/with-postgres.sh');
-  const load = async (file: string) => {
-    const recordSet = await streamRecordsFile(join(folder, file), file);
-    return recordSet.ok ? loadRecordSet(database, file, recordSet.value, tokeniser) : recordSet;
+  const load = async (file: string, mode: LoadMode = 'replace') => {
+    const source = await openRecordsFile(join(folder, file), file);
+    return source.ok ? loadRecordLines(database, file, source.value.chunks, tokeniser, { mode }) : source;
   };
   const contract = contractSchema.parse(benchContract(requiredIds));
   const database = expectOk(await connect(url, `cc_bench_${size}`));
@@ -107,8 +111,9 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
     );
     const reloadOne = await time(async () => load('changed.jsonl'));
     const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
+    const upsertOne = await time(async () => load('one.jsonl', 'upsert'));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
-    return { records: size, load: loaded, compileP50, reloadOne, recompile, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+    return { records: size, load: loaded, compileP50, reloadOne, recompile, upsertOne, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   } finally {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
     await database.end();
@@ -147,8 +152,8 @@ async function main(): Promise<void> {
   const timing = (t: Timing) => `${seconds(t.wallMs)} s (CPU ${seconds(t.cpuMs)} + server ${seconds(t.serverCpuMs)})`;
   console.log(
     formatTable(
-      ['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'peak RSS'],
-      results.map((r) => [String(r.records), timing(r.load), timing(r.compileP50), timing(r.reloadOne), timing(r.recompile), `${r.peakRssMb.toFixed(0)} MB`]),
+      ['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'upsert 1', 'peak RSS'],
+      results.map((r) => [String(r.records), timing(r.load), timing(r.compileP50), timing(r.reloadOne), timing(r.recompile), timing(r.upsertOne), `${r.peakRssMb.toFixed(0)} MB`]),
     ),
   );
   const [first, last] = [results[0], results[results.length - 1]];

@@ -103,3 +103,36 @@ export async function streamRecordsFile(path: string, display: string, progress?
   }
   return reader.finish();
 }
+
+/** A records file as text chunks, for a reader that streams it into something else (a database load). */
+export interface RecordsFileChunks {
+  readonly chunks: AsyncIterable<string>;
+  /** How much of the file has been read, from 0 to 1; null for standard input, whose size is unknown. */
+  fraction(): number | null;
+  /** Why reading failed midway, as `streamRecordsFile` reports it; null while it has not. */
+  failure(): CompileError | null;
+}
+
+/** Opens a records file to be streamed (`-` is standard input): a file that cannot be opened is refused here, before anything reads it. */
+export async function openRecordsFile(path: string, display: string): Promise<Result<RecordsFileChunks, CompileError>> {
+  if (display === STANDARD_INPUT) return ok({ chunks: standardInput(), fraction: () => null, failure: () => null });
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
+    size = info.size;
+  } catch (error) {
+    return err(fileError(display, unreadable(display, error)));
+  }
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
+  let failed: CompileError | null = null;
+  async function* chunks(): AsyncGenerator<string> {
+    try {
+      for await (const chunk of stream) yield String(chunk);
+    } catch (error) {
+      failed = fileError(display, unreadable(display, error));
+      throw error;
+    }
+  }
+  return ok({ chunks: chunks(), fraction: () => stream.bytesRead / Math.max(size, 1), failure: () => failed });
+}

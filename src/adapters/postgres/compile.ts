@@ -25,7 +25,7 @@ export const RECORD_PAGE = 2_000;
  * changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
  */
 export async function readRecordSet(client: Database, pageSize: number = RECORD_PAGE): Promise<Result<RecordSet, CompileError>> {
-  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT document, fingerprint FROM ${client.schema}.records ORDER BY position`);
+  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT document, fingerprint FROM ${client.schema}.records ORDER BY id`);
   const reader = createJsonlRecordReader(DATABASE_RECORDS);
   const fingerprints: string[] = [];
   for (;;) {

@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/passes/validate';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { conformanceCases } from '../conformance/corpus';
+import { compileInDatabase } from './compile';
 import { loadRecordSet } from './load';
-import type { Database } from './schema';
+import { LAYOUT, type Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { createTokeniser, type Tokeniser } from './tokens';
 
@@ -52,8 +53,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     const own: Database = { schema: `${database.schema.slice(0, -1)}_again"`, query: fresh.query, copyFrom: fresh.copyFrom };
     try {
       const progress: [number, number][] = [];
-      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));
-      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length });
+      const onProgress = (lines: number, written: number) => progress.push([lines, written]);
+      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
+      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length, snapshot: 1 });
       expect(progress.at(-1)).toEqual([first.records.length, first.records.length]);
       const contents = async () => {
         const tables = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
@@ -65,10 +67,33 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       };
       const before = await contents();
       const { rows } = await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [own.schema.slice(1, -1)]);
-      expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['record_terms_pkey', 'record_terms_record', 'records_project_scope', 'records_terms', 'supersessions_successor']));
-      const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, (done, total) => progress.push([done, total]));
-      expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length });
+      expect(rows.map((row) => row.name)).toEqual(
+        expect.arrayContaining(['record_terms_pkey', 'record_terms_record', 'records_line_hash', 'records_project_scope', 'records_terms', 'supersessions_successor']),
+      );
+      const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
+      expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length, snapshot: 1 });
       expect(await contents()).toEqual(before);
+    } finally {
+      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
+      await fresh.end();
+    }
+  });
+
+  it("tells a compile that a database of the previous layout must be loaded again, and a load makes it this layout's", async () => {
+    if (first === undefined) throw new Error('the corpus has no combined cases');
+    const fresh = await database.reopen();
+    const own: Database = { schema: `${database.schema.slice(0, -1)}_old"`, query: fresh.query, copyFrom: fresh.copyFrom };
+    try {
+      // What a load of layout 2 left: its layout table had no snapshot, and its records a position.
+      await own.query(`CREATE SCHEMA ${own.schema}`);
+      await own.query(`CREATE TABLE ${own.schema}.layout (version integer NOT NULL)`);
+      await own.query(`INSERT INTO ${own.schema}.layout (version) VALUES (2)`);
+      await own.query(`CREATE TABLE ${own.schema}.records (id text PRIMARY KEY, position integer NOT NULL)`);
+      const refused = await compileInDatabase(own, first.contract, tokeniser);
+      expect(refused.ok || refused.error.message).toContain(`(layout 2, this is ${LAYOUT}): load them again`);
+      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser);
+      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'migrated', inserted: first.records.length, snapshot: 1 });
+      expect((await compileInDatabase(own, first.contract, tokeniser)).ok).toBe(true);
     } finally {
       await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
       await fresh.end();

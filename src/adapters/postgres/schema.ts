@@ -22,7 +22,7 @@ export function quoteIdentifier(name: string): string {
  * The layout of the tables below, kept in `context_compiler.layout`. A database with another layout has
  * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again.
  */
-export const LAYOUT = 2;
+export const LAYOUT = 3;
 
 /**
  * Every text column is COLLATE "C" (code-point order, byte equality, no locale folding) whatever the
@@ -30,14 +30,16 @@ export const LAYOUT = 2;
  * `no-normalisation`. Instants are bigint epoch milliseconds (`utc-millisecond-instants`). A record's lists
  * are rows of their own tables, so an empty list is no rows, never a null (`empty-lists`); a missing subject
  * is SQL NULL (`null-subjects`). `document` is the record as validated, read back and validated again by
- * every compile; `terms` is the full-text column: FTS5's tokens of the title and text (see tokens.ts), with
+ * every compile; `line_hash` is the SHA-256 of the line it was read from (see load.ts), so a load of the same
+ * line again needs neither to read nor to write it. Nothing keeps the file's order: a compile does not depend on
+ * it, and a dense position would shift for every record after an inserted line. `terms` is the full-text column: FTS5's tokens of the title and text (see tokens.ts), with
  * a GIN index, and `record_terms` their positions for ranking (no foreign key: a row per term per record,
  * and the check per row cost more than the insert; `load` deletes a record's terms with the record).
  */
 const tables = (SCHEMA: string) => `
 CREATE TABLE ${SCHEMA}.records (
   id text COLLATE "C" PRIMARY KEY,
-  position integer NOT NULL,
+  line_hash bytea NOT NULL,
   fingerprint text NOT NULL,
   document text NOT NULL,
   project text COLLATE "C" NOT NULL,
@@ -57,6 +59,8 @@ CREATE TABLE ${SCHEMA}.records (
   text_tokens integer NOT NULL,
   terms text[] COLLATE "C" NOT NULL
 );
+-- A load looks every line up here before reading it, from its first batch: the index cannot wait for the rows.
+CREATE INDEX records_line_hash ON ${SCHEMA}.records (line_hash);
 CREATE TABLE ${SCHEMA}.record_roles (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, role text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, role));
 CREATE TABLE ${SCHEMA}.record_purposes (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, purpose text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, purpose));
 CREATE TABLE ${SCHEMA}.record_labels (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, label text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, label));
@@ -86,7 +90,8 @@ CREATE INDEX supersessions_successor ON ${SCHEMA}.supersessions (successor);
  */
 export async function migrate(client: Database): Promise<'created' | 'current' | 'migrated'> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.schema}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${client.schema}.layout (version integer NOT NULL)`);
+  // The snapshot names the records as loads left them: every load that changes a record counts it up by one.
+  await client.query(`CREATE TABLE IF NOT EXISTS ${client.schema}.layout (version integer NOT NULL, snapshot bigint NOT NULL DEFAULT 0)`);
   // Two loads at once would otherwise both find no layout and both create the tables.
   await client.query(`LOCK TABLE ${client.schema}.layout IN EXCLUSIVE MODE`);
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
@@ -95,9 +100,17 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   for (const table of ['record_terms', 'supersessions', 'record_claims', 'record_labels', 'record_purposes', 'record_roles', 'records'])
     await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table}`);
   await client.query(tables(client.schema));
-  await client.query(`DELETE FROM ${client.schema}.layout`);
-  await client.query(`INSERT INTO ${client.schema}.layout (version) VALUES ($1)`, [LAYOUT]);
+  // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record sets.
+  await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS snapshot bigint NOT NULL DEFAULT 0`);
+  if (found === undefined) await client.query(`INSERT INTO ${client.schema}.layout (version, snapshot) VALUES ($1, 0)`, [LAYOUT]);
+  else await client.query(`UPDATE ${client.schema}.layout SET version = $1`, [LAYOUT]);
   return found === undefined ? 'created' : 'migrated';
+}
+
+/** Counts the snapshot up by one, in the caller's transaction (which holds the layout's lock): the records have changed. */
+export async function nextSnapshot(client: Database): Promise<number> {
+  const { rows } = await client.query<{ snapshot: string }>(`UPDATE ${client.schema}.layout SET snapshot = snapshot + 1 RETURNING snapshot`);
+  return Number(rows[0]?.snapshot ?? 0);
 }
 
 /** Builds the indexes of tables `migrate` has just made. */

@@ -2,7 +2,8 @@ import { findLoneSurrogate } from '../canonical';
 import { scenarioRecordIds, undeclaredMentions } from '../change-text';
 import { contractSchema, type Contract } from '../format/contract';
 import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
-import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, stripBom, type JsonLocator } from '../format/json-text';
+import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type JsonLocator } from '../format/json-text';
+import { createJsonlLineSplitter } from '../format/jsonl-lines';
 import { recordSchema, type SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
 import { receiptSchema } from '../format/receipt';
@@ -124,98 +125,62 @@ export interface RecordsPart {
   readonly besides: RecordsBesides;
 }
 
+/** A line of a records file read as a record, or the issues that make it unreadable (file, line and field each). */
+export type RecordLine = { readonly ok: true; readonly record: SourceRecord } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+/** Reads one line of a records file (see `createJsonlLineSplitter`) as the record schema reads it. */
+export function readRecordLine(file: string, lineNumber: number, line: string): RecordLine {
+  const json = parseJsonText(line);
+  if (!json.ok) return { ok: false, issues: [jsonTextIssue(file, json.error, lineNumber)] };
+  const parsed = compiledRecordSchema.safeParse(json.value);
+  if (!parsed.success) return { ok: false, issues: zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value) };
+  return { ok: true, record: parsed.data };
+}
+
+/** Why a line over MAX_LINE_CHARS was not read. */
+export function overlongLineIssue(file: string, lineNumber: number): InputIssue {
+  return inputIssue({ file, line: lineNumber, path: '(root)' }, 'LINE_TOO_LONG', { max: MAX_LINE_CHARS });
+}
+
 /** Reads records one line at a time so a large export never has to be one string. */
 export function createJsonlRecordReader(file: string): JsonlRecordReader {
   const checked: CheckedRecord[] = [];
   const locations = new Map<string, SourceLocation>();
   const unreadable: UnreadableRecord[] = [];
   const duplicates: DuplicateRecord[] = [];
-  let pending = '';
-  let lineNumber = 0;
-  /** The current line is over MAX_LINE_CHARS: its text is dropped up to its newline, and it is reported once. */
-  let overlong = false;
 
-  const unread = (issues: readonly InputIssue[]) => unreadable.push({ location: { file, line: lineNumber }, issues });
-
-  const readLine = (raw: string) => {
-    lineNumber += 1;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    const json = parseJsonText(line);
-    if (!json.ok) {
-      unread([jsonTextIssue(file, json.error, lineNumber)]);
-      return;
-    }
-    const parsed = compiledRecordSchema.safeParse(json.value);
-    if (!parsed.success) {
-      unread(zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value));
-      return;
-    }
-    // Checked as each record is read, not all in `finish`, while the record is still in the cache.
-    if (locations.has(parsed.data.id)) {
-      duplicates.push({ checked: checkRecord(parsed.data), location: { file, line: lineNumber } });
-      return;
-    }
-    locations.set(parsed.data.id, { file, line: lineNumber });
-    checked.push(checkRecord(parsed.data));
-  };
-
-  const take = (line: string) => {
-    if (!overlong && line.length <= MAX_LINE_CHARS) {
-      readLine(line);
-      return;
-    }
-    overlong = false;
-    lineNumber += 1;
-    unread([inputIssue({ file, line: lineNumber, path: '(root)' }, 'LINE_TOO_LONG', { max: MAX_LINE_CHARS })]);
-  };
-
-  /** Takes the line the text ended in, if it did not end in a newline. */
-  const readLastLine = () => {
-    if (overlong || pending !== '') {
-      take(pending);
-      pending = '';
-    }
-  };
-
-  return {
-    push(input) {
-      // A byte order mark may open the file (editors on Windows write one); it is not part of the first line.
-      const chunk = lineNumber === 0 && pending === '' ? stripBom(input) : input;
-      // Lines are cut from the chunk itself: the unfinished tail is the only text carried to the next push.
-      let newline = chunk.indexOf('\n');
-      if (newline === -1) {
-        if (!overlong && pending.length + chunk.length > MAX_LINE_CHARS) {
-          overlong = true;
-          pending = '';
-        }
-        if (!overlong) pending += chunk;
+  const lines = createJsonlLineSplitter({
+    line(text, lineNumber) {
+      const read = readRecordLine(file, lineNumber, text);
+      if (!read.ok) {
+        unreadable.push({ location: { file, line: lineNumber }, issues: read.issues });
         return;
       }
-      const carried = pending;
-      pending = '';
-      if (carried.length + newline > MAX_LINE_CHARS) overlong = true;
-      if (overlong) take('');
-      else take(carried === '' ? chunk.slice(0, newline) : carried + chunk.slice(0, newline));
-      let start = newline + 1;
-      newline = chunk.indexOf('\n', start);
-      while (newline !== -1) {
-        take(chunk.slice(start, newline));
-        start = newline + 1;
-        newline = chunk.indexOf('\n', start);
+      // Checked as each record is read, not all in `finish`, while the record is still in the cache.
+      if (locations.has(read.record.id)) {
+        duplicates.push({ checked: checkRecord(read.record), location: { file, line: lineNumber } });
+        return;
       }
-      pending = chunk.slice(start);
+      locations.set(read.record.id, { file, line: lineNumber });
+      checked.push(checkRecord(read.record));
     },
+    overlong(lineNumber) {
+      unreadable.push({ location: { file, line: lineNumber }, issues: [overlongLineIssue(file, lineNumber)] });
+    },
+  });
+
+  return {
+    push: (chunk) => lines.push(chunk),
     get count() {
       return locations.size;
     },
     finish() {
-      readLastLine();
+      lines.finish();
       return ok(recordSetOf(checked, locations, { unreadable, duplicates }));
     },
     finishPart() {
-      readLastLine();
-      return ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lineNumber, besides: { unreadable, duplicates } });
+      lines.finish();
+      return ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lines.lineCount, besides: { unreadable, duplicates } });
     },
   };
 }

@@ -1,0 +1,142 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCompiler } from '../../core/compile';
+import { serialiseReceipt } from '../../core/passes/attest';
+import type * as validate from '../../core/passes/validate';
+import { parseRecordsJsonl, unreadableRecordsError } from '../../core/passes/validate';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { conformanceCases } from '../conformance/corpus';
+import { namingAdapterOf } from '../conformance/suite';
+import { compileInDatabase } from './compile';
+import { deleteRecords, loadRecordLines, type LoadMode } from './load';
+import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
+import { createTokeniser, type Tokeniser } from './tokens';
+
+/** How many lines the load read as records: a line it already holds byte for byte is not read. */
+const reads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../core/passes/validate', async (importOriginal) => {
+  const actual = await importOriginal<typeof validate>();
+  return {
+    ...actual,
+    readRecordLine: (file: string, lineNumber: number, line: string): ReturnType<typeof validate.readRecordLine> => {
+      reads.count += 1;
+      return actual.readRecordLine(file, lineNumber, line);
+    },
+  };
+});
+
+const [sample] = conformanceCases(1).slice(-1);
+if (sample === undefined) throw new Error('the corpus has no combined cases');
+const records = sample.records.filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index);
+const lines = records.map((record) => JSON.stringify(record));
+const TABLES = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
+
+describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => {
+  let database: TestDatabase;
+  let tokeniser: Tokeniser;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    tokeniser = createTokeniser(await openInMemoryDatabase());
+  });
+
+  const load = async (fileLines: readonly string[], mode: LoadMode = 'replace') => {
+    const loaded = await loadRecordLines(database, 'records.jsonl', [`${fileLines.join('\n')}\n`], tokeniser, { mode });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    return loaded.value;
+  };
+
+  /** Rows inserted, updated and deleted in each of the project's tables by `work`, from the server's statistics. */
+  const writesBy = async (work: () => Promise<unknown>) => {
+    const counts = async () => {
+      // The server keeps a session's counts until it is idle and a second has passed; this flushes them now.
+      await database.query('SELECT pg_stat_force_next_flush()');
+      await database.query('SELECT pg_stat_clear_snapshot()');
+      const { rows } = await database.query<{ table: string; writes: string }>('SELECT relname AS table, n_tup_ins + n_tup_upd + n_tup_del AS writes FROM pg_stat_user_tables WHERE schemaname = $1', [
+        database.schema.slice(1, -1),
+      ]);
+      return new Map(rows.map((row) => [row.table, Number(row.writes)]));
+    };
+    const before = await counts();
+    await work();
+    const after = await counts();
+    return Object.fromEntries(TABLES.map((table) => [table, (after.get(table) ?? 0) - (before.get(table) ?? 0)]));
+  };
+  const xminById = async () => {
+    const { rows } = await database.query<{ id: string; xmin: string }>(`SELECT id, xmin::text AS xmin FROM ${database.schema}.records`);
+    return new Map(rows.map((row) => [row.id, row.xmin]));
+  };
+  const noWrites = Object.fromEntries(TABLES.map((table) => [table, 0]));
+
+  beforeEach(async () => {
+    await load(lines);
+    reads.count = 0;
+  });
+
+  it('loads the same file again without reading a record or writing a row, and leaves the snapshot as it was', async () => {
+    const { rows } = await database.query<{ snapshot: string }>(`SELECT snapshot FROM ${database.schema}.layout`);
+    let report: Awaited<ReturnType<typeof load>> | undefined;
+    expect(await writesBy(async () => (report = await load(lines)))).toEqual(noWrites);
+    expect(report).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: records.length, snapshot: Number(rows[0]?.snapshot) });
+    expect(reads.count).toBe(0);
+  });
+
+  it('reads and writes only a line inserted at the top of a shuffled file, and compiles it to the receipt the file compiles to', async () => {
+    const before = await xminById();
+    const added = { ...records[0], id: 'added-at-the-top' };
+    const shuffled = [JSON.stringify(added), ...lines.filter((_, index) => index % 2 === 1), ...lines.filter((_, index) => index % 2 === 0)];
+    let report: Awaited<ReturnType<typeof load>> | undefined;
+    const writes = await writesBy(async () => (report = await load(shuffled)));
+    expect(report).toMatchObject({ inserted: 1, updated: 0, deleted: 0, unchanged: records.length });
+    expect(reads.count).toBe(1);
+    expect(writes.records).toBe(1);
+    const after = await xminById();
+    expect([...before].filter(([id, xmin]) => after.get(id) !== xmin)).toEqual([]);
+
+    const fileOrder = parseRecordsJsonl('records.jsonl', [JSON.stringify(added), ...lines].join('\n'));
+    if (!fileOrder.ok) throw new Error(fileOrder.error.message);
+    const reference = createCompiler(await openInMemoryDatabase()).compile({ contract: sample.contract, recordSet: fileOrder.value });
+    const inDatabase = await compileInDatabase(database, sample.contract, tokeniser);
+    if (!reference.ok || !inDatabase.ok) throw new Error('both compile');
+    expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, reference.value.receipt))).toBe(serialiseReceipt(reference.value.receipt));
+  });
+
+  it('upserts one record by writing that record alone, and counts the snapshot up', async () => {
+    const before = await xminById();
+    const { rows } = await database.query<{ snapshot: string }>(`SELECT snapshot FROM ${database.schema}.layout`);
+    const changed = { ...records[3], title: 'A title changed by an upsert' };
+    const id = changed.id ?? '';
+    let report: Awaited<ReturnType<typeof load>> | undefined;
+    const writes = await writesBy(async () => (report = await load([JSON.stringify(changed)], 'upsert')));
+    expect(report).toMatchObject({ inserted: 0, updated: 1, deleted: 0, unchanged: 0, snapshot: Number(rows[0]?.snapshot) + 1 });
+    // Replaced: its old row deleted and its new one inserted, and nothing else.
+    expect(writes.records).toBe(2);
+    const after = await xminById();
+    expect(after.size).toBe(records.length);
+    expect([...before].filter(([each, xmin]) => after.get(each) !== xmin).map(([each]) => each)).toEqual([id]);
+  });
+
+  it('deletes the records named, their lists and terms, and no other', async () => {
+    const [first, second] = records;
+    const gone = [first?.id ?? '', second?.id ?? ''];
+    const before = await xminById();
+    const report = await deleteRecords(database, [...gone, 'no-such-record']);
+    expect(report.ok && report.value).toMatchObject({ deleted: 2, absent: ['no-such-record'] });
+    const after = await xminById();
+    expect([...after.keys()].sort()).toEqual([...before.keys()].filter((id) => !gone.includes(id)).sort());
+    expect([...after].filter(([id, xmin]) => before.get(id) !== xmin)).toEqual([]);
+    for (const table of TABLES.slice(1)) {
+      const column = table === 'supersessions' ? 'successor' : 'record_id';
+      const { rows } = await database.query<{ left: number }>(`SELECT count(*)::integer AS left FROM ${database.schema}.${table} WHERE ${column} = ANY($1::text[])`, [gone]);
+      expect(rows[0]?.left, table).toBe(0);
+    }
+  });
+
+  it('refuses duplicate ids and unreadable lines with the issues a whole reading of the file gives, and writes nothing', async () => {
+    const refusedLines = [...lines.slice(0, 4), '{"id": "half a record"', lines[1] ?? '', JSON.stringify({ ...records[5], title: 'new text' }), ...lines.slice(4), lines[2] ?? ''];
+    const before = await xminById();
+    const refused = await loadRecordLines(database, 'records.jsonl', [`${refusedLines.join('\n')}\n`], tokeniser);
+    const whole = parseRecordsJsonl('records.jsonl', refusedLines.join('\n'));
+    if (!whole.ok) throw new Error(whole.error.message);
+    expect(refused.ok || refused.error).toEqual(unreadableRecordsError(whole.value));
+    expect(await xminById()).toEqual(before);
+  });
+});
