@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { formatPath, type CompileError } from '../core/errors';
 import { runSuite, type CaseResult } from '../core/expectations/run';
@@ -94,7 +94,7 @@ function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | n
  * The suites the user opened, kept in the worker, and their runs on the inputs on screen: each case with the
  * user's switches and its own, so a case turns red or green as controls, files or the contract change.
  */
-export function createExpectationRuns(compiler: Compiler) {
+export function createExpectationRuns(compiler: SqliteCompiler) {
   // Each suite with the text it was read from: a link or an exported scenario carries the suite as its author wrote it.
   let opened: { readonly loaded: LoadedSuite; readonly text: string }[] = [];
   /** Keeps a suite already read (by file intake) and its text; one of the same file name is replaced. */
@@ -102,7 +102,7 @@ export function createExpectationRuns(compiler: Compiler) {
     opened = [...opened.filter((kept) => kept.loaded.file !== loaded.file), { loaded, text }];
   };
 
-  const runOne = (loaded: LoadedSuite, screen: ScreenInputs): SuiteView => {
+  const runOne = async (loaded: LoadedSuite, screen: ScreenInputs): Promise<SuiteView> => {
     const { scenario } = screen;
     const declared = { controls: scenario.scenario.controls.map((control) => control.id), lateChanges: scenario.scenario.lateChanges.map((change) => change.id) };
     const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, scenario) };
@@ -110,7 +110,7 @@ export function createExpectationRuns(compiler: Compiler) {
     if (unknown.length > 0) return { ...base, problems: unknown.map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`), cases: [] };
     const prepare = (selection: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }) =>
       prepareScenario(scenario, { controls: union(screen.controls, selection.controls), lateChanges: union(screen.lateChanges, selection.lateChanges) });
-    const result = runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
+    const result = await runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
     return { ...base, problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) };
   };
 
@@ -136,8 +136,10 @@ export function createExpectationRuns(compiler: Compiler) {
     documents(): { name: string; text: string }[] {
       return opened.map(({ loaded, text }) => ({ name: loaded.file, text }));
     },
-    run(screen: ScreenInputs): TestsView {
-      const views = opened.map(({ loaded }) => runOne(loaded, screen));
+    async run(screen: ScreenInputs): Promise<TestsView> {
+      const views: SuiteView[] = [];
+      // One suite after another, as the compiler answers them.
+      for (const { loaded } of opened) views.push(await runOne(loaded, screen));
       const cases = views.flatMap((view) => view.cases);
       const passed = cases.filter((entry) => entry.passed).length;
       return { suites: views, passed, failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length };

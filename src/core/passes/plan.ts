@@ -5,7 +5,7 @@ import type { CompileError } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
 import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, TraceRow } from '../result';
-import type { Ranking } from '../search/rank';
+import type { Ranking } from '../ranking';
 import type { Admission } from './admit';
 import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from './gates';
 import type { Resolution, ResolvedRecord } from './resolve';
@@ -21,19 +21,6 @@ export interface Plan {
   readonly decisionBlockedBy: readonly string[];
   /** Set when a required obligation cannot be met: the trace stands, no packet may be emitted. */
   readonly failure: CompileError | null;
-}
-
-/** The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may still fit. */
-export function walkBudget(ids: readonly string[], tokensOf: (id: string) => number, budget: number): { selected: string[]; used: number } {
-  const selected: string[] = [];
-  let used = 0;
-  for (const id of ids) {
-    const tokens = tokensOf(id);
-    if (used + tokens > budget) continue;
-    selected.push(id);
-    used += tokens;
-  }
-  return { selected, used };
 }
 
 /** Required propositions this record is accepted evidence for, sorted (they appear in facts). */

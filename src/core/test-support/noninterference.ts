@@ -112,12 +112,12 @@ function apply(input: NoninterferenceCase, candidates: readonly SourceRecord[]):
  * Compiles the case before and after its changes and says what differs that may not: an empty list
  * means the property holds. `null` means the case offers nothing to change (fast-check discards it).
  */
-export function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase): string[] | null {
-  const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
+export async function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase): Promise<string[] | null> {
+  const before = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
   if (!before.ok) return null;
   const changed = apply(input, changeable(before.value, input.records, input.contract));
   if (changed === null) return null;
-  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
+  const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
   if (!after.ok) return [`the changed records made compilation stop: ${after.error.code} ${after.error.message}`];
   // A relabelled record could pass every gate once its denied label is gone: then it is no longer a record the caller may not see.
   const nowAdmitted = [...changed.touched].filter((id) => after.value.admitted.has(id));
