@@ -4,7 +4,7 @@ import { loadRecordSet } from '../adapters/postgres/load';
 import type { Database } from '../adapters/postgres/schema';
 import type { Tokeniser } from '../adapters/postgres/tokens';
 import { namingAdapterOf } from '../adapters/conformance/suite';
-import { type CompileRequest } from '../core/compile';
+import type { CompileRequest } from '../core/compile';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import type { CompileError, Result } from '../core/errors';
 import { serialiseReceipt } from '../core/passes/attest';

@@ -5,7 +5,7 @@ import retryScenario from '../../fixtures/retry-policy/scenario.json?raw';
 import retryRecords from '../../fixtures/retry-policy/records.jsonl?raw';
 import atlasScenario from '../../fixtures/atlas-credit-review/scenario.json?raw';
 import atlasRecords from '../../fixtures/atlas-credit-review/records.jsonl?raw';
-import { type CompileRequest } from './compile';
+import type { CompileRequest } from './compile';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyToContract, counterfactuals, type Suggestion } from './counterfactual';
 import { createRecordSet, parseScenarioJson } from './passes/validate';

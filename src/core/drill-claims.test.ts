@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CompileRequest } from './compile';
+import type { CompileRequest } from './compile';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { drill } from './drill';
 import { receiptIdOf } from './passes/attest';

@@ -1,4 +1,4 @@
-import { type CompileRequest } from '../core/compile';
+import type { CompileRequest } from '../core/compile';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { discloseOutcome, type Audience } from '../core/disclosure';
 import { drill as drillReceipt, receiptIntegrity } from '../core/drill';

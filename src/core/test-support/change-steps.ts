@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { canonicalJson } from '../canonical';
-import { type CompileRequest } from '../compile';
+import type { CompileRequest } from '../compile';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { applyChanges } from '../controls';
 import type { Contract, ContractInput } from '../format/contract';
