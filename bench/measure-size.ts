@@ -4,23 +4,23 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createCompiler, type Compiler } from '../src/core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../src/adapters/sqlite/compiler';
 import { applyChanges } from '../src/core/controls';
 import { contractSchema, type Contract } from '../src/core/format/contract';
 import { computeAll } from '../src/core/memo';
 import { admit } from '../src/core/passes/admit';
 import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
-import { lowerAdmission } from '../src/core/passes/lower-admission';
+import { lowerAdmission } from '../src/adapters/sqlite/lower-admission';
 import { plan } from '../src/core/passes/plan';
 import { buildAdmissionPlan, planDigest } from '../src/core/plan/admission-plan';
 import { resolve } from '../src/core/passes/resolve';
 import { typeCheck } from '../src/core/passes/type-check';
 import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
 import type { CompileOutcome } from '../src/core/result';
-import type { SqlDriver } from '../src/core/search/driver';
-import { rankAdmitted, rankCorpus } from '../src/core/search/rank';
+import type { SqlDriver } from '../src/adapters/sqlite/driver';
+import { rankAdmitted, rankCorpus } from '../src/adapters/sqlite/rank';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { SQLITE_ADAPTER_VERSION } from '../src/core/search/sqlite-adapter';
+import { SQLITE_ADAPTER_VERSION } from '../src/adapters/sqlite/sqlite-adapter';
 import { benchContract, benchControl } from './generate-records';
 import { percentile } from './stats';
 
@@ -211,17 +211,17 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   sampleMemory();
   const loaded = await timedAsync(() => openInMemoryDatabase());
   const driver = loaded.value;
-  let compiler: Compiler = createCompiler(driver);
+  let compiler: SqliteCompiler = createSqliteCompiler(driver);
   const indexed = timed(() => compiler.index(recordSet));
   if (indexed.value.inserted !== size) throw new Error(`indexed ${indexed.value.inserted} of ${size} records`);
-  const first = timed(() => orThrow(compiler.compile({ contract, recordSet })));
+  const first = await timedAsync(async () => orThrow(await compiler.compile({ contract, recordSet })));
   const firstPacketMs = performance.now() - firstPacketStart - loaded.ms;
   const outcome = first.value;
   sampleMemory();
 
   // Measured now, so 30 MB of receipt text is not held through the rest of the run.
   const receiptFile = describeReceiptFile(outcome.receipt);
-  if (orThrow(compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId) throw new Error('compile is not deterministic');
+  if (orThrow(await compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId) throw new Error('compile is not deterministic');
 
   // What a user's session does first (file, packet, baselines, toggles, edits), so that the peak
   // memory up to here is the product's; the cold compilers and passes from scratch below are the
@@ -245,10 +245,10 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   const toggle = (target: string, run: number) => {
     const control = benchControl(target);
     const on = run % 2 === 0;
-    return timed(() => {
+    return timedAsync(async () => {
       const changed = on ? orThrow(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
       const sync = compiler.index(changed.recordSet);
-      const result = orThrow(compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
+      const result = orThrow(await compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
       if (on && target === entering && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
       if (target === outside && result.admitted.has(target)) throw new Error('a toggle admitted a record no gate admits');
       const admittedAfter = target === entering && on ? outcome.counts.admitted - 1 : outcome.counts.admitted;
@@ -257,16 +257,16 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
       if (sync.updated !== 1 || sync.inserted !== 0 || sync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(sync)}`);
     });
   };
-  const toggleLatency = (target: string): Latency => {
+  const toggleLatency = async (target: string): Promise<Latency> => {
     const samples: Sample[] = [];
     // An even number of steps, so the record ends as it began.
     for (let run = 0; run < runs + (runs % 2); run += 1) {
-      samples.push(toggle(target, run));
+      samples.push(await toggle(target, run));
       sampleMemory();
     }
     return summarise(samples);
   };
-  const toggleLatencies = { admissionChange: toggleLatency(entering), noAdmissionChange: toggleLatency(outside) };
+  const toggleLatencies = { admissionChange: await toggleLatency(entering), noAdmissionChange: await toggleLatency(outside) };
 
   // Flat memory: the heap after many toggles is the heap after a few, once garbage is collected.
   const heapAfter = () => {
@@ -281,26 +281,26 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   sampleMemory();
 
   // Each run compiles inputs that differ from the previous run's, so nothing is answered from the last compilation.
-  const alternating = (variant: (run: number) => Contract): Latency => {
+  const alternating = async (variant: (run: number) => Contract): Promise<Latency> => {
     const samples: Sample[] = [];
     for (let run = 0; run < runs; run += 1) {
       const changed = variant(run);
-      const { ms, cpuMs } = timed(() => orThrow(compiler.compile({ contract: changed, recordSet })));
+      const { ms, cpuMs } = await timedAsync(async () => orThrow(await compiler.compile({ contract: changed, recordSet })));
       samples.push({ ms, cpuMs });
       sampleMemory();
     }
-    orThrow(compiler.compile({ contract, recordSet }));
+    orThrow(await compiler.compile({ contract, recordSet }));
     return summarise(samples);
   };
-  const recompileAfterQueryChange = alternating((run) => ({ ...contract, query: `${contract.query} ${QUERY_VARIANTS[run % QUERY_VARIANTS.length] ?? ''}` }));
-  const recompileAfterGateChange = alternating((run) => ({ ...contract, denyLabels: run % 2 === 0 ? [...contract.denyLabels, 'legal_hold'] : contract.denyLabels }));
+  const recompileAfterQueryChange = await alternating((run) => ({ ...contract, query: `${contract.query} ${QUERY_VARIANTS[run % QUERY_VARIANTS.length] ?? ''}` }));
+  const recompileAfterGateChange = await alternating((run) => ({ ...contract, denyLabels: run % 2 === 0 ? [...contract.denyLabels, 'legal_hold'] : contract.denyLabels }));
   const sessionPeakRssMb = (process.resourceUsage().maxRSS * 1024) / MB;
 
   const coldSamples: Sample[] = [];
   for (let run = 0; run < COLD_RUNS; run += 1) {
-    const cold = timed(() => {
-      compiler = createCompiler(driver);
-      return orThrow(compiler.compile({ contract, recordSet }));
+    const cold = await timedAsync(async () => {
+      compiler = createSqliteCompiler(driver);
+      return orThrow(await compiler.compile({ contract, recordSet }));
     });
     if (cold.value.receipt.receiptId !== outcome.receipt.receiptId) throw new Error('a new compiler on the same database compiled another receipt');
     coldSamples.push({ ms: cold.ms, cpuMs: cold.cpuMs });
@@ -309,7 +309,7 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
 
   const compileSamples: Sample[] = [];
   for (let run = 0; run < runs; run += 1) {
-    const { ms, cpuMs } = timed(() => orThrow(compiler.compile({ contract, recordSet })));
+    const { ms, cpuMs } = await timedAsync(async () => orThrow(await compiler.compile({ contract, recordSet })));
     compileSamples.push({ ms, cpuMs });
     sampleMemory();
   }

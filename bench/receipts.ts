@@ -1,7 +1,7 @@
 import '../src/shared/jitless-zod';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createCompiler } from '../src/core/compile';
+import { createSqliteCompiler } from '../src/adapters/sqlite/compiler';
 import { drill } from '../src/core/drill';
 import { contractSchema } from '../src/core/format/contract';
 import { receiptIdOf, serialiseReceipt } from '../src/core/passes/attest';
@@ -33,37 +33,37 @@ if (!parsed.ok) throw new Error(parsed.error.message);
 const recordSet = parsed.value;
 const contract = contractSchema.parse(benchContract(corpus.requiredIds));
 const dayLater = { ...contract, asOf: new Date(Date.parse(contract.asOf) + 86_400_000).toISOString() };
-const compiler = createCompiler(await openInMemoryDatabase());
+const compiler = createSqliteCompiler(await openInMemoryDatabase());
 compiler.index(recordSet);
 
-const compile = (request: Parameters<typeof compiler.compile>[0]) => {
-  const result = compiler.compile(request);
+const compile = async (request: Parameters<typeof compiler.compile>[0]) => {
+  const result = await compiler.compile(request);
   if (!result.ok) throw new Error(result.error.message);
   return result.value.receipt;
 };
 const today = { contract, recordSet };
 const tomorrow = { contract: dayLater, recordSet };
-const prior = compile(today);
-const later = compile(tomorrow);
+const prior = await compile(today);
+const later = await compile(tomorrow);
 const { receiptId: _id, ...body } = prior;
 const edited = { ...body, trace: body.trace.map((row, index) => (index === Math.floor(body.trace.length / 2) ? { ...row, tokens: row.tokens + 1 } : row)) };
 const forged = { receiptId: receiptIdOf(edited), ...edited };
 const text = serialiseReceipt(prior);
 const candidates = { ...today, attestation: 'candidates' as const };
-const priorCandidates = compile(candidates);
+const priorCandidates = await compile(candidates);
 const candidatesBytes = Buffer.byteLength(serialiseReceipt(priorCandidates));
 const CANDIDATES_LIMIT_BYTES = 1024 * 1024;
 
-const timed = (work: () => unknown) => {
+const timed = async (work: () => unknown) => {
   const cpu = process.cpuUsage();
   const start = performance.now();
-  work();
+  await work();
   const wall = performance.now() - start;
   const used = process.cpuUsage(cpu);
   return { wall, cpu: (used.user + used.system) / 1000 };
 };
 
-const workloads: readonly { name: string; run: () => unknown; check?: () => string }[] = [
+const workloads: readonly { name: string; run: () => unknown; check?: () => string | Promise<string> }[] = [
   { name: 'read a saved receipt (parse + schema)', run: () => parseReceiptJson('receipt.json', text) },
   {
     name: 'diff: today vs one day later',
@@ -76,34 +76,35 @@ const workloads: readonly { name: string; run: () => unknown; check?: () => stri
   {
     name: 'drill: current receipt',
     run: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }),
-    check: () => drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] }).code,
+    check: async () => (await drill(compiler, { ...today, priorReceipt: prior, declaredChanges: [] })).code,
   },
   {
     name: 'drill: stale (one day later), reperformed',
     // The stale check compiles the current inputs, then the receipt's own: alternate so each run starts from the other.
     run: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }),
-    check: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }).code,
+    check: async () => (await drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today })).code,
   },
   {
     name: 'drill: current candidates receipt',
     run: () => drill(compiler, { ...candidates, priorReceipt: priorCandidates, declaredChanges: [] }),
-    check: () => drill(compiler, { ...candidates, priorReceipt: priorCandidates, declaredChanges: [] }).code,
+    check: async () => (await drill(compiler, { ...candidates, priorReceipt: priorCandidates, declaredChanges: [] })).code,
   },
   {
     name: 'drill: forged (one row edited)',
     run: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }),
-    check: () => drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] }).code,
+    check: async () => (await drill(compiler, { ...today, priorReceipt: forged, declaredChanges: [] })).code,
   },
 ];
 
 const rows: string[][] = [];
 for (const workload of workloads) {
-  const detail = workload.check?.() ?? '';
-  const samples = Array.from({ length: runs }, () => {
+  const detail = (await workload.check?.()) ?? '';
+  const samples: { wall: number; cpu: number }[] = [];
+  for (let run = 0; run < runs; run += 1) {
     // Each drill run starts from the same compiler state: the last compilation is today's.
-    compile(today);
-    return timed(workload.run);
-  });
+    await compile(today);
+    samples.push(await timed(workload.run));
+  }
   rows.push([
     workload.name,
     percentile(

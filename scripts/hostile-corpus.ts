@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import '../src/shared/jitless-zod';
-import { createCompiler } from '../src/core/compile';
+import { createSqliteCompiler } from '../src/adapters/sqlite/compiler';
 import { serialiseReceipt } from '../src/core/passes/attest';
 import { createRecordSet } from '../src/core/passes/validate';
 import { buildContract, buildRecord } from '../src/core/test-support/builders';
@@ -555,8 +555,8 @@ function scenarioCases(): Generated[] {
 }
 
 async function receiptCases(): Promise<Generated[]> {
-  const compiler = createCompiler(await openInMemoryDatabase());
-  const compiled = compiler.compile({ contract: baseContract, recordSet: createRecordSet(baseRecords) });
+  const compiler = createSqliteCompiler(await openInMemoryDatabase());
+  const compiled = await compiler.compile({ contract: baseContract, recordSet: createRecordSet(baseRecords) });
   if (!compiled.ok) throw new Error(compiled.error.message);
   const receipt = compiled.value.receipt;
   const text = serialiseReceipt(receipt);

@@ -1,6 +1,6 @@
 import '../../src/shared/jitless-zod';
 import { installSha256InNode } from '../../src/cli/node-sha256';
-import { createCompiler } from '../../src/core/compile';
+import { createSqliteCompiler } from '../../src/adapters/sqlite/compiler';
 import { contractSchema } from '../../src/core/format/contract';
 import { parseRecordsJsonl } from '../../src/core/passes/validate';
 import { openInMemoryDatabase } from '../../src/sqlite/load-sqlite';
@@ -22,9 +22,9 @@ export async function toggleTargets(corpus: GeneratedCorpus, jsonl: string): Pro
   const parsed = parseRecordsJsonl('bench.jsonl', jsonl);
   if (!parsed.ok) throw new Error(parsed.error.message);
   const recordSet = parsed.value;
-  const compiler = createCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(await openInMemoryDatabase());
   compiler.index(recordSet);
-  const result = compiler.compile({ contract: contractSchema.parse(benchContract(corpus.requiredIds)), recordSet });
+  const result = await compiler.compile({ contract: contractSchema.parse(benchContract(corpus.requiredIds)), recordSet });
   if (!result.ok) throw new Error(result.error.message);
   const outcome = result.value;
   const required = new Set(corpus.requiredIds);

@@ -4,7 +4,8 @@ import { loadRecordSet } from '../adapters/postgres/load';
 import type { Database } from '../adapters/postgres/schema';
 import type { Tokeniser } from '../adapters/postgres/tokens';
 import { namingAdapterOf } from '../adapters/conformance/suite';
-import { createCompiler, type CompileRequest } from '../core/compile';
+import type { CompileRequest } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import type { CompileError, Result } from '../core/errors';
 import { serialiseReceipt } from '../core/passes/attest';
 import { createRecordSet, type LoadedScenario, type RecordSet } from '../core/passes/validate';
@@ -36,7 +37,7 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
     async variant(loaded, selection, name) {
       const request = prepareScenario(loaded, selection);
       if (!request.ok) return [{ name, passed: false, detail: request.error.message }];
-      const builtin = createCompiler(await openInMemoryDatabase()).compile(request.value);
+      const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile(request.value);
       if (!builtin.ok) return [failed(`${name}: compiles built in`, builtin.error)];
       const inputs = inputsOf(request.value);
       const compiled = await compileLoaded(inputs, request.value.recordSet);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { inputIssue } from '../core/reasons';
 import { checkSwitches, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
@@ -101,7 +101,7 @@ export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Pr
     const unknown = checkSwitches(loaded, { controls: [], lateChanges: [] });
     if (unknown !== null) return err(unknown);
     const request = { contract: contract.value, recordSet: recordSet.value };
-    const compiler = createCompiler(await openInMemoryDatabase());
+    const compiler = createSqliteCompiler(await openInMemoryDatabase());
     const universe = { controls: [], lateChanges: [], propositions: contract.value.requiredPropositions.map((proposition) => proposition.id) };
     return ok({ compiler, prepare: () => ok(request), universe });
   }
@@ -118,7 +118,7 @@ export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Pr
   const declared = { controls: scenario.value.scenario.controls.map((control) => control.id), lateChanges: scenario.value.scenario.lateChanges.map((change) => change.id) };
   const unknown = checkSwitches(loaded, declared);
   if (unknown !== null) return err(unknown);
-  const compiler = createCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(await openInMemoryDatabase());
   const loadedScenario = scenario.value;
   const universe = { ...declared, propositions: loadedScenario.scenario.contract.requiredPropositions.map((proposition) => proposition.id) };
   return ok({ compiler, prepare: (selection) => prepareScenario(loadedScenario, selection), universe });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view';
@@ -66,10 +66,10 @@ async function userOutputsOfFile(recordsText: string, contract: Contract) {
   };
 }
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 describe('compile --view user', () => {
@@ -79,7 +79,7 @@ describe('compile --view user', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(withheldCaseArbitrary, async (input) => {
-          const changed = stillWithheldChange(compiler, input);
+          const changed = await stillWithheldChange(compiler, input);
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
@@ -105,7 +105,7 @@ describe('compile --view user', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const prepared = malformedWithheldFile(raw, (input) => compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          const prepared = await malformedWithheldFile(raw, async (input) => (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok);
           fc.pre(prepared !== null);
           const { input, file } = prepared;
           checked += 1;

@@ -9,7 +9,7 @@ import type { RecordSet } from './passes/validate';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
 import type { Attestation, CompileOutcome, Packet, ReceiptAdmission } from './result';
-import type { Ranking } from './search/rank';
+import type { Ranking } from './ranking';
 
 export interface CompileRequest {
   readonly contract: Contract;

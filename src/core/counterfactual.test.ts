@@ -5,7 +5,8 @@ import retryScenario from '../../fixtures/retry-policy/scenario.json?raw';
 import retryRecords from '../../fixtures/retry-policy/records.jsonl?raw';
 import atlasScenario from '../../fixtures/atlas-credit-review/scenario.json?raw';
 import atlasRecords from '../../fixtures/atlas-credit-review/records.jsonl?raw';
-import { createCompiler, type CompileRequest, type Compiler } from './compile';
+import type { CompileRequest } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyToContract, counterfactuals, type Suggestion } from './counterfactual';
 import { createRecordSet, parseScenarioJson } from './passes/validate';
 import { renderSuggestion } from './reasons';
@@ -19,11 +20,11 @@ const TIMEOUT_MS = 300_000;
 
 type ScenarioId = 'retry-policy' | 'atlas-credit-review';
 const SCENARIOS: Readonly<Record<ScenarioId, readonly [string, string]>> = { 'retry-policy': [retryScenario, retryRecords], 'atlas-credit-review': [atlasScenario, atlasRecords] };
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 const requests = new Map<ScenarioId, CompileRequest>();
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
   for (const [id, [scenario, records]] of Object.entries(SCENARIOS) as [ScenarioId, readonly [string, string]][]) {
     const loaded = valueOf(parseScenarioJson('scenario.json', scenario, (name) => (name === 'records.jsonl' ? records : null)));
     requests.set(id, valueOf(prepareScenario(loaded, { controls: [], lateChanges: [] })));
@@ -31,8 +32,8 @@ beforeAll(async () => {
 });
 
 /** What is offered, without the compilation that verified each. */
-function offered(compilerUsed: Compiler, request: CompileRequest, id: string, audience: 'user' | 'diagnostic'): Suggestion[] {
-  return counterfactuals(compilerUsed, request, id, audience).map(({ code, args }) => ({ code, args }));
+async function offered(compilerUsed: SqliteCompiler, request: CompileRequest, id: string, audience: 'user' | 'diagnostic'): Promise<Suggestion[]> {
+  return (await counterfactuals(compilerUsed, request, id, audience)).map(({ code, args }) => ({ code, args }));
 }
 
 function requestOf(id: ScenarioId): CompileRequest {
@@ -42,49 +43,49 @@ function requestOf(id: ScenarioId): CompileRequest {
 }
 
 /** Whether the record is admitted once the suggestion's contract change is compiled for real. */
-function admittedUnder(request: CompileRequest, id: string, contract: CompileRequest['contract']): boolean {
-  return valueOf(compiler.compile({ ...request, contract })).admitted.has(id);
+async function admittedUnder(request: CompileRequest, id: string, contract: CompileRequest['contract']): Promise<boolean> {
+  return valueOf(await compiler.compile({ ...request, contract })).admitted.has(id);
 }
 
 describe('what would admit or exclude a record', () => {
-  it('admits an expired record by an as-of before its validity ends, and a future one by an as-of after it starts', () => {
+  it('admits an expired record by an as-of before its validity ends, and a future one by an as-of after it starts', async () => {
     const request = requestOf('atlas-credit-review');
-    const expired = offered(compiler, request, 'W-55', 'diagnostic');
+    const expired = await offered(compiler, request, 'W-55', 'diagnostic');
     expect(expired).toEqual([{ code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-08-28T23:59:59.999Z' } }]);
     expect(renderSuggestion(expired[0]!)).toBe('set the as-of to 2026-08-28T23:59:59.999Z or earlier');
-    expect(admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-28T23:59:59.999Z' })).toBe(true);
-    expect(admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-29T00:00:00.000Z' })).toBe(false);
-    expect(offered(compiler, request, 'P4-LOCAL', 'diagnostic')).toEqual([{ code: 'SET_AS_OF_AFTER', args: { asOf: '2026-08-31T00:00:00.000Z' } }]);
+    expect(await admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-28T23:59:59.999Z' })).toBe(true);
+    expect(await admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-29T00:00:00.000Z' })).toBe(false);
+    expect(await offered(compiler, request, 'P4-LOCAL', 'diagnostic')).toEqual([{ code: 'SET_AS_OF_AFTER', args: { asOf: '2026-08-31T00:00:00.000Z' } }]);
   });
 
-  it('drops a deny label in the diagnostic view, supplies missing provenance, and offers nothing for a record the user view withholds', () => {
+  it('drops a deny label in the diagnostic view, supplies missing provenance, and offers nothing for a record the user view withholds', async () => {
     const request = requestOf('retry-policy');
-    expect(offered(compiler, request, 'LGL-0007', 'diagnostic')).toEqual([{ code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } }]);
-    expect(offered(compiler, request, 'LGL-0007', 'user')).toEqual([]);
-    expect(offered(compiler, request, 'RUN-0866', 'user').map((s) => s.code)).toEqual(['SUPPLY_PROVENANCE']);
+    expect(await offered(compiler, request, 'LGL-0007', 'diagnostic')).toEqual([{ code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } }]);
+    expect(await offered(compiler, request, 'LGL-0007', 'user')).toEqual([]);
+    expect((await offered(compiler, request, 'RUN-0866', 'user')).map((s) => s.code)).toEqual(['SUPPLY_PROVENANCE']);
   });
 
-  it('drops a candidate the compiler does not confirm: a role added where the purpose is not released either', () => {
+  it('drops a candidate the compiler does not confirm: a role added where the purpose is not released either', async () => {
     const request = requestOf('retry-policy');
-    const sec = valueOf(compiler.compile(request)).trace.find((row) => row.id === 'SEC-0042');
+    const sec = valueOf(await compiler.compile(request)).trace.find((row) => row.id === 'SEC-0042');
     expect(sec?.gates).toEqual(['authorisation']);
-    expect(offered(compiler, request, 'SEC-0042', 'diagnostic')).toEqual([]);
+    expect(await offered(compiler, request, 'SEC-0042', 'diagnostic')).toEqual([]);
   });
 
-  it('adds a role, a source class and an authority class when each alone admits the record', () => {
+  it('adds a role, a source class and an authority class when each alone admits the record', async () => {
     const contract = buildContract({ requiredRecords: [] });
     const records = [buildRecord({ id: 'ROLE', access: { roles: ['lead'] } }), buildRecord({ id: 'SRC', sourceClass: 'chat' }), buildRecord({ id: 'AUTH', authorityClass: 'opinion' })];
     const request = { contract, recordSet: createRecordSet(records) };
-    expect(offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([{ code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } }]);
-    expect(offered(compiler, request, 'ROLE', 'user')).toEqual([]);
-    expect(offered(compiler, request, 'SRC', 'user')).toEqual([{ code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } }]);
-    expect(offered(compiler, request, 'AUTH', 'user')).toEqual([{ code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: 'opinion' } }]);
+    expect(await offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([{ code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } }]);
+    expect(await offered(compiler, request, 'ROLE', 'user')).toEqual([]);
+    expect(await offered(compiler, request, 'SRC', 'user')).toEqual([{ code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } }]);
+    expect(await offered(compiler, request, 'AUTH', 'user')).toEqual([{ code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: 'opinion' } }]);
   });
 
-  it('says what would exclude an admitted record: a label denied, its source class dropped, an as-of outside its validity', () => {
+  it('says what would exclude an admitted record: a label denied, its source class dropped, an as-of outside its validity', async () => {
     const contract = buildContract({ requiredRecords: [] });
     const request = { contract, recordSet: createRecordSet([buildRecord({ id: 'OK', validTo: '2026-09-30T00:00:00Z', access: { labels: ['finance'] } })]) };
-    expect(offered(compiler, request, 'OK', 'user')).toEqual([
+    expect(await offered(compiler, request, 'OK', 'user')).toEqual([
       { code: 'DENY_LABEL', args: { label: 'finance' } },
       { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: 'ticket' } },
       { code: 'SET_AS_OF_AFTER', args: { asOf: '2026-09-30T00:00:00.001Z' } },
@@ -92,17 +93,17 @@ describe('what would admit or exclude a record', () => {
     ]);
   });
 
-  it('names the compilation that verified each suggestion, and the edit it stands for is the change applied to the contract', () => {
+  it('names the compilation that verified each suggestion, and the edit it stands for is the change applied to the contract', async () => {
     const request = requestOf('atlas-credit-review');
-    const [expired] = counterfactuals(compiler, request, 'W-55', 'diagnostic');
+    const [expired] = await counterfactuals(compiler, request, 'W-55', 'diagnostic');
     if (expired === undefined) throw new Error('no suggestion for W-55');
     const applied = applyToContract(request.contract, expired);
     if (applied === null) throw new Error('a contract change applies to the contract');
-    const verifying = valueOf(compiler.compile({ ...request, contract: applied }));
+    const verifying = valueOf(await compiler.compile({ ...request, contract: applied }));
     const row = verifying.trace.find((r) => r.id === 'W-55');
     expect(expired.verifiedBy).toEqual({ change: 'contract', contractFingerprint: verifying.receipt.contractFingerprint, decision: row?.decision, code: row?.code });
-    expect(expired.verifiedBy.contractFingerprint).not.toBe(valueOf(compiler.compile(request)).receipt.contractFingerprint);
-    const [provenance] = counterfactuals(compiler, requestOf('retry-policy'), 'RUN-0866', 'user');
+    expect(expired.verifiedBy.contractFingerprint).not.toBe(valueOf(await compiler.compile(request)).receipt.contractFingerprint);
+    const [provenance] = await counterfactuals(compiler, requestOf('retry-policy'), 'RUN-0866', 'user');
     expect(provenance?.verifiedBy.change).toBe('record');
     expect(provenance && applyToContract(requestOf('retry-policy').contract, provenance)).toBeNull();
   });
@@ -125,12 +126,12 @@ describe('what would admit or exclude a record', () => {
 
   it(
     'noninterference: changing any field of withheld records, adding or removing them, or breaking their links changes no user-view answer, verification included; the same changes do move diagnostic answers',
-    () => {
+    async () => {
       let checked = 0;
       let moved = 0;
-      fc.assert(
-        fc.property(withheldCaseArbitrary, (input) => {
-          const changed = stillWithheldChange(compiler, input);
+      await fc.assert(
+        fc.asyncProperty(withheldCaseArbitrary, async (input) => {
+          const changed = await stillWithheldChange(compiler, input);
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
@@ -139,11 +140,11 @@ describe('what would admit or exclude a record', () => {
           // Every id either side has, and one no record has: a withheld record gets the answer an unknown id gets.
           const ids = [...new Set([...input.records, ...changed.records].map((record) => record.id)), 'no-such-record'];
           for (const id of ids) {
-            const user = counterfactuals(compiler, a, id, 'user');
-            expect(counterfactuals(compiler, b, id, 'user')).toEqual(user);
+            const user = await counterfactuals(compiler, a, id, 'user');
+            expect(await counterfactuals(compiler, b, id, 'user')).toEqual(user);
             if (changed.touched.has(id)) expect(user).toEqual([]);
           }
-          if (ids.some((id) => JSON.stringify(counterfactuals(compiler, a, id, 'diagnostic')) !== JSON.stringify(counterfactuals(compiler, b, id, 'diagnostic')))) moved += 1;
+          if (ids.some(async (id) => JSON.stringify(await counterfactuals(compiler, a, id, 'diagnostic')) !== JSON.stringify(await counterfactuals(compiler, b, id, 'diagnostic')))) moved += 1;
         }),
         propertyParameters(RUNS),
       );

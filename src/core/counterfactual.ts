@@ -121,8 +121,8 @@ function excludingCandidates(item: CheckedRecord): Candidate[] {
  * that view shows, so no suggestion stands or falls on a withheld one. A visible record whose decision there
  * rests on a withheld one (a withheld successor: the declared exception) gets nothing either.
  */
-export function counterfactuals(compiler: Compiler, request: CompileRequest, recordId: string, audience: Audience): VerifiedSuggestion[] {
-  const base = compiler.compile(request);
+export async function counterfactuals(compiler: Compiler, request: CompileRequest, recordId: string, audience: Audience): Promise<VerifiedSuggestion[]> {
+  const base = await compiler.compile(request);
   if (!base.ok) return [];
   const row = base.value.trace.find((r) => r.id === recordId);
   const item = request.recordSet.byId.get(recordId);
@@ -133,7 +133,7 @@ export function counterfactuals(compiler: Compiler, request: CompileRequest, rec
   const shown = withheld.size === 0 ? request.recordSet.records : request.recordSet.records.filter((r) => !withheld.has(r.id));
   const shownSet = withheld.size === 0 ? request.recordSet : createRecordSet(shown);
   if (withheld.size > 0) {
-    const alone = compiler.compile({ ...request, recordSet: shownSet });
+    const alone = await compiler.compile({ ...request, recordSet: shownSet });
     if (!alone.ok || alone.value.admitted.has(recordId) !== admitted) return [];
   }
   const candidates = admitted ? excludingCandidates(item) : admittingCandidates(request.contract, item, asOfInstant(request.contract), row.gates);
@@ -142,7 +142,7 @@ export function counterfactuals(compiler: Compiler, request: CompileRequest, rec
     const contract = record === undefined ? applyToContract(request.contract, suggestion) : request.contract;
     if (contract === null) continue;
     const recordSet = record === undefined ? shownSet : createRecordSet(shown.map((r) => (r.id === recordId ? record : r)));
-    const outcome = compiler.compile({ ...request, contract, recordSet });
+    const outcome = await compiler.compile({ ...request, contract, recordSet });
     if (!outcome.ok || outcome.value.admitted.has(recordId) === admitted) continue;
     const verdict = outcome.value.trace.find((r) => r.id === recordId);
     if (verdict === undefined) continue;

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { SourceRecord } from './format/record';
 import type { CompileOutcome } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 const secret = (id: string, overrides: RecordOverrides = {}) => buildRecord({ id, title: `Title ${id}-hidden`, text: `refund refund policy ${id}-body`, ...overrides });
@@ -24,8 +24,8 @@ const withheldRecords = [
 const visibleRecords = [buildRecord({ id: 'visible', text: 'refund policy' }), buildRecord({ id: 'out-of-scope', scope: 'legal', text: 'weather' })];
 const contractOverrides: ContractOverrides = { denyLabels: ['investigation'], naiveTopK: 10 };
 
-function compile(records: readonly SourceRecord[], overrides: ContractOverrides = contractOverrides): CompileOutcome {
-  return valueOf(compiler.compile({ contract: buildContract(overrides), recordSet: buildRecordSet(records) }));
+async function compile(records: readonly SourceRecord[], overrides: ContractOverrides = contractOverrides): Promise<CompileOutcome> {
+  return valueOf(await compiler.compile({ contract: buildContract(overrides), recordSet: buildRecordSet(records) }));
 }
 
 function expectNothingOf(records: readonly SourceRecord[], text: string) {
@@ -37,8 +37,8 @@ function expectNothingOf(records: readonly SourceRecord[], text: string) {
 }
 
 describe('discloseOutcome', () => {
-  it('never names a record excluded by authorisation or deny in the user view, also when it fails an earlier gate', () => {
-    const outcome = compile([...visibleRecords, ...withheldRecords]);
+  it('never names a record excluded by authorisation or deny in the user view, also when it fails an earlier gate', async () => {
+    const outcome = await compile([...visibleRecords, ...withheldRecords]);
     const view = discloseOutcome(outcome, 'user');
     expectNothingOf(withheldRecords, JSON.stringify(view));
     expect(view.rows.map((row) => row.id)).toEqual(['out-of-scope', 'visible']);
@@ -46,18 +46,18 @@ describe('discloseOutcome', () => {
     expect(view.withheldNotice).toBe('4 records are outside the authorised scope.');
   });
 
-  it('shows everything in the diagnostic view', () => {
-    const view = discloseOutcome(compile([...visibleRecords, ...withheldRecords]), 'diagnostic');
+  it('shows everything in the diagnostic view', async () => {
+    const view = discloseOutcome(await compile([...visibleRecords, ...withheldRecords]), 'diagnostic');
     expect(view.rows).toHaveLength(6);
     expect(view.withheld.size).toBe(0);
     expect(view.withheldNotice).toBeNull();
   });
 
-  it('does not name a withheld record through a failure, a required list or another record’s fact', () => {
+  it('does not name a withheld record through a failure, a required list or another record’s fact', async () => {
     const successor = secret('successor-x', { access: { labels: ['investigation'] } });
     const superseded = buildRecord({ id: 'old-visible', text: 'refund' });
     const records = [...visibleRecords, ...withheldRecords, { ...successor, supersedes: ['old-visible'] }, superseded];
-    const failed = compile(records, { ...contractOverrides, requiredRecords: ['denied-x'] });
+    const failed = await compile(records, { ...contractOverrides, requiredRecords: ['denied-x'] });
     expect(failed.status).toBe('fail_closed');
     const view = discloseOutcome(failed, 'user');
     expectNothingOf([...withheldRecords, successor], JSON.stringify(view));
@@ -67,9 +67,9 @@ describe('discloseOutcome', () => {
     expect(discloseOutcome(failed, 'diagnostic').rows.find((row) => row.id === 'old-visible')).toMatchObject({ fact: 'SUPERSEDED_BY', args: { successor: 'successor-x' } });
   });
 
-  it('does not name a withheld successor through the failure of the required record it supersedes', () => {
+  it('does not name a withheld successor through the failure of the required record it supersedes', async () => {
     const successor = secret('successor-x', { access: { roles: ['auditor'] }, supersedes: ['required-old'] });
-    const outcome = compile([buildRecord({ id: 'required-old' }), successor], { requiredRecords: ['required-old'] });
+    const outcome = await compile([buildRecord({ id: 'required-old' }), successor], { requiredRecords: ['required-old'] });
     expect(outcome.status === 'fail_closed' && outcome.failure.message).toMatch(/superseded by successor-x/);
     const view = discloseOutcome(outcome, 'user');
     expectNothingOf([successor], JSON.stringify(view));
@@ -77,11 +77,11 @@ describe('discloseOutcome', () => {
     expect(discloseOutcome(outcome, 'diagnostic').failureMessage).toMatch(/superseded by successor-x/);
   });
 
-  it('says "superseded by a record you may not see" for a withheld successor, in force or round a cycle, and names no successor', () => {
+  it('says "superseded by a record you may not see" for a withheld successor, in force or round a cycle, and names no successor', async () => {
     const inForce = secret('successor-x', { access: { labels: ['investigation'] }, supersedes: ['old-visible'] });
     const cycle = [secret('cycle-x', { access: { roles: ['auditor'] }, lifecycle: 'draft', supersedes: ['cycle-visible'] }), buildRecord({ id: 'cycle-visible', supersedes: ['cycle-x'] })];
     const broken = buildRecord({ id: 'z-broken-visible', supersedes: ['old-visible', 'NOPE'] });
-    const outcome = compile([...visibleRecords, inForce, buildRecord({ id: 'old-visible' }), ...cycle, broken]);
+    const outcome = await compile([...visibleRecords, inForce, buildRecord({ id: 'old-visible' }), ...cycle, broken]);
     const view = discloseOutcome(outcome, 'user');
     expectNothingOf([inForce, cycle[0] as SourceRecord], JSON.stringify(view));
     const row = (id: string) => view.rows.find((candidate) => candidate.id === id);

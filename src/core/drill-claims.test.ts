@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler, type CompileRequest } from './compile';
+import type { CompileRequest } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { drill } from './drill';
 import { receiptIdOf } from './passes/attest';
 import type { Receipt, TraceRow } from './result';
@@ -10,10 +11,10 @@ import { FALSE_CLAIMS, posingAsStale } from './test-support/forgery';
 import { freshDriver, sharedDriver } from './test-support/node-driver';
 import { propertyNamed } from './test-support/property-registry';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 // Two visible records in the packet, one out of scope, one the contract denies, one a small budget leaves out.
@@ -34,38 +35,38 @@ function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>)
 }
 
 describe('a forgery cannot earn a stale verdict', () => {
-  it('compiles to the shape the cases below forge', () => {
-    const genuine = valueOf(compiler.compile(inputs())).receipt;
+  it('compiles to the shape the cases below forge', async () => {
+    const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const decisions = Object.fromEntries(genuine.trace.map((row) => [row.id, row.code]));
     expect(decisions).toEqual({ a: 'SELECTED_RANKED', b: 'SELECTED_RANKED', outside: 'EXCLUDE_SCOPE', held: 'EXCLUDE_DENY_LABEL', long: 'EXCLUDE_BUDGET' });
   });
 
-  it('refuses a withheld record marked selected beside another record flipped: its unchanged record is judged again', () => {
-    const genuine = valueOf(compiler.compile(inputs())).receipt;
+  it('refuses a withheld record marked selected beside another record flipped: its unchanged record is judged again', async () => {
+    const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const held = genuine.trace.find((row) => row.id === 'held') as TraceRow;
     const forged = posingAsStale(genuine, 'held', { ...held, decision: 'selected', code: 'SELECTED_RANKED', fact: 'RANKED_SELECTED', args: { rank: 1, ranked: 3, used: 20 }, gates: [] }, 'b');
-    const verdict = drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
+    const verdict = await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
     expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { recordId: 'held' } });
     expect(verdict.message).not.toContain('held');
   });
 
-  it('refuses a claimed contract fingerprint its contract does not hash to, and a selected list that is not its selected rows', () => {
-    const genuine = valueOf(compiler.compile(inputs())).receipt;
+  it('refuses a claimed contract fingerprint its contract does not hash to, and a selected list that is not its selected rows', async () => {
+    const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
     const fingerprint = withBody(genuine, { contractFingerprint: flip(genuine.contractFingerprint), recordSetDigest: flip(genuine.recordSetDigest) });
-    expect(drill(compiler, { ...inputs(), priorReceipt: fingerprint, declaredChanges: [] })).toMatchObject({
+    expect(await drill(compiler, { ...inputs(), priorReceipt: fingerprint, declaredChanges: [] })).toMatchObject({
       code: 'RECEIPT_MISMATCH',
       mismatch: { path: 'contractFingerprint' },
       message: expect.stringContaining('does not hash to the contract fingerprint it claims'),
     });
     const listed = withBody(genuine, { selected: [...genuine.selected, 'outside'], recordSetDigest: flip(genuine.recordSetDigest) });
-    expect(drill(compiler, { ...inputs(), priorReceipt: listed, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'selected' } });
+    expect(await drill(compiler, { ...inputs(), priorReceipt: listed, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'selected' } });
   });
 
-  it('still finds a genuinely stale receipt stale: a record changed since, every other claim holds', () => {
-    const genuine = valueOf(compiler.compile(inputs())).receipt;
+  it('still finds a genuinely stale receipt stale: a record changed since, every other claim holds', async () => {
+    const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const changed = records.map((record) => (record.id === 'b' ? buildRecord({ id: 'b', text: 'refund policy for returns, revised' }) : record));
-    const verdict = drill(compiler, { ...inputs(), recordSet: buildRecordSet(changed), priorReceipt: genuine, declaredChanges: [] });
+    const verdict = await drill(compiler, { ...inputs(), recordSet: buildRecordSet(changed), priorReceipt: genuine, declaredChanges: [] });
     expect(verdict.action).toBe('recompile_required');
     expect(verdict.code).toMatch(/^STALE_/);
   });
@@ -76,8 +77,8 @@ describe('a forgery cannot earn a stale verdict', () => {
     await fc.assert(await forgery.property({ openDatabase: freshDriver }), propertyParameters(forgery.testRuns));
   }, 120_000);
 
-  it('forges a false claim of each kind on the fixed records above', () => {
-    const genuine = valueOf(compiler.compile(inputs())).receipt;
+  it('forges a false claim of each kind on the fixed records above', async () => {
+    const genuine = valueOf(await compiler.compile(inputs())).receipt;
     let judged = 0;
     for (const target of genuine.trace) {
       for (const [index, claim] of FALSE_CLAIMS.entries()) {
@@ -85,7 +86,7 @@ describe('a forgery cannot earn a stale verdict', () => {
         if (edited === null) continue;
         judged += 1;
         const flipped = genuine.trace.find((row) => row.id !== target.id)?.id ?? '';
-        const verdict = drill(compiler, { ...inputs(), priorReceipt: posingAsStale(genuine, target.id, edited, flipped), declaredChanges: [] });
+        const verdict = await drill(compiler, { ...inputs(), priorReceipt: posingAsStale(genuine, target.id, edited, flipped), declaredChanges: [] });
         expect(verdict.code, `${target.id} edit ${index}`).toBe('RECEIPT_MISMATCH');
       }
     }
@@ -95,9 +96,9 @@ describe('a forgery cannot earn a stale verdict', () => {
 
 describe('a receipt made by another store', () => {
   /** The same compiler, naming another adapter in every receipt it makes: how a second store's answers look. */
-  const otherStore = (): Pick<Compiler, 'compile'> => ({
-    compile: (request) => {
-      const compiled = compiler.compile(request);
+  const otherStore = (): Pick<SqliteCompiler, 'compile'> => ({
+    compile: async (request) => {
+      const compiled = await compiler.compile(request);
       if (!compiled.ok) return compiled;
       const { receiptId: _, ...body } = compiled.value.receipt;
       const named = { ...body, executedBy: { ...body.executedBy, adapter: 'postgresql', adapterVersion: '1' } };
@@ -105,17 +106,17 @@ describe('a receipt made by another store', () => {
     },
   });
 
-  it('is judged on its claims: current when the other store reproduces everything but its own name, and the verdict names both', () => {
-    const made = valueOf(compiler.compile(inputs())).receipt;
-    const verdict = drill(otherStore(), { ...inputs(), priorReceipt: made, declaredChanges: [] });
+  it('is judged on its claims: current when the other store reproduces everything but its own name, and the verdict names both', async () => {
+    const made = valueOf(await compiler.compile(inputs())).receipt;
+    const verdict = await drill(otherStore(), { ...inputs(), priorReceipt: made, declaredChanges: [] });
     expect(verdict).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT', reperformed: true });
     expect(verdict.message).toContain('made by the sqlite adapter 2 and reperformed by the postgresql adapter 1');
     expect(verdict.message).not.toMatch(/Do not continue/);
   });
 
-  it('is still refused when a claim is false', () => {
-    const made = valueOf(compiler.compile(inputs())).receipt;
+  it('is still refused when a claim is false', async () => {
+    const made = valueOf(await compiler.compile(inputs())).receipt;
     const forged = withBody(made, { trace: made.trace.map((row) => (row.id === 'outside' ? { ...row, tokens: row.tokens + 1 } : row)) });
-    expect(drill(otherStore(), { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'trace[outside].tokens' } });
+    expect(await drill(otherStore(), { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'trace[outside].tokens' } });
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler, type CompileRequest } from './compile';
+import type { CompileRequest } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { drill } from './drill';
 import type { SourceRecord } from './format/record';
 import { receiptSchema } from './format/receipt';
@@ -13,10 +14,10 @@ import type { Receipt } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides } from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 const baseRecords = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'outside', scope: 'legal' })];
@@ -25,8 +26,8 @@ function request(records: readonly SourceRecord[] = baseRecords, contract: Contr
   return { contract: buildContract(contract), recordSet: buildRecordSet(records), lateChanges };
 }
 
-function receiptOf(compileRequest: CompileRequest): Receipt {
-  return valueOf(compiler.compile(compileRequest)).receipt;
+async function receiptOf(compileRequest: CompileRequest): Promise<Receipt> {
+  return valueOf(await compiler.compile(compileRequest)).receipt;
 }
 
 /** What a forger does: edit the body, then recompute the id as docs/FORMAT.md describes. */
@@ -37,9 +38,9 @@ function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>)
 }
 
 describe('drill', () => {
-  it('lets the agent continue only when its inputs reproduce the receipt byte for byte', () => {
-    const prior = receiptOf(request());
-    expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+  it('lets the agent continue only when its inputs reproduce the receipt byte for byte', async () => {
+    const prior = await receiptOf(request());
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
       action: 'continue',
       code: 'RECEIPT_CURRENT',
       priorReceiptId: prior.receiptId,
@@ -50,77 +51,83 @@ describe('drill', () => {
     });
   });
 
-  it('blocks a receipt that does not hash to its own id', () => {
-    const prior = receiptOf(request());
+  it('blocks a receipt that does not hash to its own id', async () => {
+    const prior = await receiptOf(request());
     const tampered = { ...prior, selected: [] };
-    expect(drill(compiler, { ...request(), priorReceipt: tampered, declaredChanges: [] })).toMatchObject({ action: 'block', code: 'RECEIPT_INVALID' });
+    expect(await drill(compiler, { ...request(), priorReceipt: tampered, declaredChanges: [] })).toMatchObject({ action: 'block', code: 'RECEIPT_INVALID' });
   });
 
-  it('blocks continuing on a fail-closed receipt', () => {
-    const prior = receiptOf(request(baseRecords, { requiredRecords: ['ghost'] }));
-    expect(drill(compiler, { ...request(baseRecords, { requiredRecords: ['ghost'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'block', code: 'RECEIPT_FAIL_CLOSED' });
+  it('blocks continuing on a fail-closed receipt', async () => {
+    const prior = await receiptOf(request(baseRecords, { requiredRecords: ['ghost'] }));
+    expect(await drill(compiler, { ...request(baseRecords, { requiredRecords: ['ghost'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      action: 'block',
+      code: 'RECEIPT_FAIL_CLOSED',
+    });
   });
 
-  it('asks for a recompile when the receipt came from another engine version', () => {
-    const prior = withBody(receiptOf(request()), { engineVersion: '0.0.9' });
-    expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
+  it('asks for a recompile when the receipt came from another engine version', async () => {
+    const prior = withBody(await receiptOf(request()), { engineVersion: '0.0.9' });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
   });
 
-  it('asks for a recompile, not a verdict on its id, for a receipt of the previous schema', () => {
-    const { receiptId: _id, ...current } = receiptOf(request());
+  it('asks for a recompile, not a verdict on its id, for a receipt of the previous schema', async () => {
+    const { receiptId: _id, ...current } = await receiptOf(request());
     const body = { ...current, schemaVersion: 'context-compiler/1' };
     // Version 1 hashed the canonical body in one piece.
     const prior = { receiptId: sha256Hex(canonicalJson(body)), ...body };
-    expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
   });
 
-  it('asks for a recompile when the contract changed, and shows the diff that says why', () => {
-    const prior = receiptOf(request());
-    const verdict = drill(compiler, { ...request(baseRecords, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
+  it('asks for a recompile when the contract changed, and shows the diff that says why', async () => {
+    const prior = await receiptOf(request());
+    const verdict = await drill(compiler, { ...request(baseRecords, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
     expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
     expect(verdict.currentReceiptId).not.toBe(prior.receiptId);
     expect(verdict.diff?.contract).toEqual([{ field: 'task', before: 'Answer the refund question', after: 'Another task' }]);
   });
 
-  it('says when a stale receipt could only be re-performed on the records still at hand', () => {
-    const prior = receiptOf(request());
+  it('says when a stale receipt could only be re-performed on the records still at hand', async () => {
+    const prior = await receiptOf(request());
     const edited = [baseRecords[0] as SourceRecord, buildRecord({ id: 'outside', scope: 'legal', tokens: 99 })];
-    const verdict = drill(compiler, { ...request(edited, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
+    const verdict = await drill(compiler, { ...request(edited, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
     expect(verdict).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: null });
     expect(verdict.message).toMatch(/its claims on the records still at hand held when reperformed/);
   });
 
-  it('asks for a recompile when the packet the current inputs compile to differs', () => {
-    const prior = receiptOf(request());
+  it('asks for a recompile when the packet the current inputs compile to differs', async () => {
+    const prior = await receiptOf(request());
     const edited = [buildRecord({ id: 'a', text: 'refund policy, revised', provenance: { origin: 'crm/a', contentHash: contentHashOf('refund policy, revised') } }), baseRecords[1] as SourceRecord];
-    expect(drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_PACKET_FINGERPRINT' });
+    expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_PACKET_FINGERPRINT' });
   });
 
-  it('asks for a recompile when only records outside the packet changed', () => {
-    const prior = receiptOf(request());
+  it('asks for a recompile when only records outside the packet changed', async () => {
+    const prior = await receiptOf(request());
     const edited = [baseRecords[0] as SourceRecord, buildRecord({ id: 'outside', scope: 'legal', tokens: 99 })];
-    expect(drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'STALE_RECORD_SET' });
+    expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'STALE_RECORD_SET' });
   });
 
-  it('asks for a recompile when a declared late change is not in the receipt', () => {
-    const prior = receiptOf(request());
-    expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: ['late-1'] })).toMatchObject({ code: 'LATE_USER_INPUT_NOT_APPLIED' });
-    const applied = receiptOf(request(baseRecords, {}, ['late-1']));
-    expect(drill(compiler, { ...request(baseRecords, {}, ['late-1']), priorReceipt: applied, declaredChanges: ['late-1'] })).toMatchObject({ code: 'RECEIPT_CURRENT' });
+  it('asks for a recompile when a declared late change is not in the receipt', async () => {
+    const prior = await receiptOf(request());
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: ['late-1'] })).toMatchObject({ code: 'LATE_USER_INPUT_NOT_APPLIED' });
+    const applied = await receiptOf(request(baseRecords, {}, ['late-1']));
+    expect(await drill(compiler, { ...request(baseRecords, {}, ['late-1']), priorReceipt: applied, declaredChanges: ['late-1'] })).toMatchObject({ code: 'RECEIPT_CURRENT' });
   });
 
-  it('asks for a recompile when only the controls differ', () => {
-    const prior = receiptOf({ ...request(), controls: ['noop'] });
-    expect(drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTROLS' });
+  it('asks for a recompile when only the controls differ', async () => {
+    const prior = await receiptOf({ ...request(), controls: ['noop'] });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTROLS' });
   });
 
-  it('blocks when the current inputs fail closed or cannot compile', () => {
-    const prior = receiptOf(request(baseRecords, { requiredRecords: ['a'] }));
+  it('blocks when the current inputs fail closed or cannot compile', async () => {
+    const prior = await receiptOf(request(baseRecords, { requiredRecords: ['a'] }));
     const withoutA = [baseRecords[1] as SourceRecord];
-    expect(drill(compiler, { ...request(withoutA, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED' });
+    expect(await drill(compiler, { ...request(withoutA, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      action: 'block',
+      code: 'CURRENT_INPUTS_FAIL_CLOSED',
+    });
     // A required record that supersedes itself is inadmissible: the current inputs compile, and fail closed.
     const cyclic = [buildRecord({ id: 'a', supersedes: ['a'] }), baseRecords[1] as SourceRecord];
-    const failedClosed = drill(compiler, { ...request(cyclic, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] });
+    const failedClosed = await drill(compiler, { ...request(cyclic, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] });
     expect(failedClosed).toMatchObject({ action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED' });
     expect(failedClosed.currentReceiptId).not.toBeNull();
     const ambiguous = {
@@ -131,7 +138,7 @@ describe('drill', () => {
         { id: 'cust-2', aliases: ['Jo'] },
       ],
     };
-    expect(drill(compiler, { ...request(baseRecords, ambiguous), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
+    expect(await drill(compiler, { ...request(baseRecords, ambiguous), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
   });
 });
 
@@ -149,71 +156,71 @@ describe('reperformance: forged receipts', () => {
     ],
   };
   const inputs = () => request(records, contract);
-  const check = (forged: Receipt) => drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
+  const check = async (forged: Receipt) => await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
 
-  it('compiles to the shape the cases below forge', () => {
-    const genuine = receiptOf(inputs());
+  it('compiles to the shape the cases below forge', async () => {
+    const genuine = await receiptOf(inputs());
     expect(genuine.evidence).toEqual([
       { proposition: 'refund_approved', state: 'unknown', records: [] },
       { proposition: 'refund_rule', state: 'supported', records: ['policy'] },
     ]);
     expect(genuine.decisionBlockedBy).toEqual(['refund_approved']);
     expect(genuine.trace.find((row) => row.id === 'outside')?.decision).toBe('excluded');
-    expect(check(genuine).code).toBe('RECEIPT_CURRENT');
+    expect((await check(genuine)).code).toBe('RECEIPT_CURRENT');
   });
 
-  it('refuses an edited evidence slot with a recomputed id, naming the first differing field', () => {
-    const genuine = receiptOf(inputs());
+  it('refuses an edited evidence slot with a recomputed id, naming the first differing field', async () => {
+    const genuine = await receiptOf(inputs());
     const forged = withBody(genuine, {
       evidence: genuine.evidence.map((slot) => (slot.proposition === 'refund_approved' ? { ...slot, state: 'supported' as const, records: ['note'] } : slot)),
       decisionBlockedBy: [],
     });
-    const verdict = check(forged);
+    const verdict = await check(forged);
     expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { path: 'decisionBlockedBy[0]', recordId: null } });
     expect(verdict.diff?.evidence).toEqual([{ proposition: 'refund_approved', before: { state: 'supported', records: ['note'] }, after: { state: 'unknown', records: [] } }]);
     expect(verdict.diff?.firstDifference).toEqual({ path: 'decisionBlockedBy[0]', recordId: null });
   });
 
-  it('refuses an edited trace row with a recomputed id, naming the row and its field', () => {
-    const genuine = receiptOf(inputs());
+  it('refuses an edited trace row with a recomputed id, naming the row and its field', async () => {
+    const genuine = await receiptOf(inputs());
     const forged = withBody(genuine, { trace: genuine.trace.map((row) => (row.id === 'outside' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row)) });
-    const verdict = check(forged);
+    const verdict = await check(forged);
     expect(verdict).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'trace[outside].code', recordId: 'outside' } });
     expect(verdict.diff?.decisions).toEqual([{ id: 'outside', before: { decision: 'selected', code: 'SELECTED_RANKED' }, after: { decision: 'excluded', code: 'EXCLUDE_SCOPE' } }]);
   });
 
-  it('refuses an edited packet (selected list and tokens) with a recomputed id', () => {
-    const genuine = receiptOf(inputs());
+  it('refuses an edited packet (selected list and tokens) with a recomputed id', async () => {
+    const genuine = await receiptOf(inputs());
     const forged = withBody(genuine, { selected: [...genuine.selected, 'outside'], tokensUsed: genuine.tokensUsed + 10 });
-    const verdict = check(forged);
+    const verdict = await check(forged);
     expect(verdict).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: `selected[${genuine.selected.length}]`, recordId: 'outside' } });
     expect(verdict.diff?.packet).toMatchObject({ out: ['outside'], tokensBefore: genuine.tokensUsed + 10, tokensAfter: genuine.tokensUsed });
   });
 
-  it('tells a genuine stale receipt from a forged one by reperforming its declared inputs', () => {
+  it('tells a genuine stale receipt from a forged one by reperforming its declared inputs', async () => {
     const before = request(records, contract);
     const after = request(records, { ...contract, task: 'Another task' });
-    const genuine = receiptOf(before);
-    const stale = drill(compiler, { ...after, priorReceipt: genuine, declaredChanges: [], declaredInputs: before });
+    const genuine = await receiptOf(before);
+    const stale = await drill(compiler, { ...after, priorReceipt: genuine, declaredChanges: [], declaredInputs: before });
     expect(stale).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
     expect(stale.message).not.toMatch(/not reperformed/);
     const forged = withBody(genuine, { decisionBlockedBy: [] });
-    expect(drill(compiler, { ...after, priorReceipt: forged, declaredChanges: [], declaredInputs: before })).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
+    expect(await drill(compiler, { ...after, priorReceipt: forged, declaredChanges: [], declaredInputs: before })).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
   });
 
-  it('reperforms a receipt from the contract it carries when that contract is nowhere else any more', () => {
+  it('reperforms a receipt from the contract it carries when that contract is nowhere else any more', async () => {
     const edited = request(records, { ...contract, task: 'An edit since reverted' });
-    const genuine = receiptOf(edited);
+    const genuine = await receiptOf(edited);
     // No rebuilt inputs: the current contract is another, and only the receipt still holds its own.
-    const stale = drill(compiler, { ...inputs(), priorReceipt: genuine, declaredChanges: [] });
+    const stale = await drill(compiler, { ...inputs(), priorReceipt: genuine, declaredChanges: [] });
     expect(stale).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
     expect(stale.diff?.contract).toEqual([{ field: 'task', before: 'An edit since reverted', after: 'Answer the refund question' }]);
     const forged = withBody(genuine, { selected: [] });
-    expect(drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });
+    expect(await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });
   });
 
-  it('never finds a receipt CURRENT after any single-field mutation with a recomputed id', () => {
-    const genuine = receiptOf(inputs());
+  it('never finds a receipt CURRENT after any single-field mutation with a recomputed id', async () => {
+    const genuine = await receiptOf(inputs());
     const { receiptId: _id, ...body } = genuine;
     const leaves: (string | number)[][] = [];
     const collect = (value: unknown, path: (string | number)[]) => {
@@ -259,14 +266,14 @@ describe('reperformance: forged receipts', () => {
       if (Array.isArray(value)) return value.map((item, index) => (index === head ? setAt(item, rest, pick) : item));
       return { ...(value as Record<string, unknown>), [head]: setAt((value as Record<string, unknown>)[head], rest, pick) };
     };
-    fc.assert(
-      fc.property(fc.nat({ max: leaves.length - 1 }), fc.nat(), (leaf, pick) => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: leaves.length - 1 }), fc.nat(), async (leaf, pick) => {
         const mutated = setAt(body, leaves[leaf] as (string | number)[], pick) as object;
         const parsed = receiptSchema.safeParse({ ...mutated, receiptId: '0'.repeat(64) });
         // A mutation the strict schema refuses is never read as a receipt at all.
         if (!parsed.success) return;
         const { receiptId: _unused, ...typed } = parsed.data;
-        const verdict = check({ receiptId: receiptIdOf(typed), ...typed });
+        const verdict = await check({ receiptId: receiptIdOf(typed), ...typed });
         const top = String(leaves[leaf]?.[0]);
         // The store's name is the one claim another store cannot reperform: the verdict names both stores instead.
         if (top === 'executedBy' && ['adapter', 'adapterVersion'].includes(String(leaves[leaf]?.[1]))) {
@@ -287,11 +294,11 @@ describe('reperformance: forged receipts', () => {
 });
 
 describe('disclosure in the verdict', () => {
-  it('names a withheld record in the diagnostic diff only', () => {
+  it('names a withheld record in the diagnostic diff only', async () => {
     const records = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'secret', text: 'refund policy', access: { roles: ['counsel'] } })];
-    const genuine = receiptOf(request(records));
+    const genuine = await receiptOf(request(records));
     const forged = withBody(genuine, { trace: genuine.trace.map((row) => (row.id === 'secret' ? { ...row, tokens: row.tokens + 1 } : row)) });
-    const verdict = drill(compiler, { ...request(records), priorReceipt: forged, declaredChanges: [] });
+    const verdict = await drill(compiler, { ...request(records), priorReceipt: forged, declaredChanges: [] });
     expect(verdict.code).toBe('RECEIPT_MISMATCH');
     expect(verdict.diff?.rows).toEqual([{ id: 'secret', fields: ['tokens'] }]);
     // The verdict still blocks; its user-view diff names nothing, counts nothing and shows no digest or first difference.

@@ -130,7 +130,7 @@ export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
  * else is refused as RECEIPT_MISMATCH, naming the first differing field; one whose inputs are no longer
  * the current ones is stale, with the diff that shows why. It compares what it is handed; it observes nothing.
  */
-export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest): ReceiptVerdict {
+export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest): Promise<ReceiptVerdict> {
   const prior = request.priorReceipt;
   const { priorReceipt: _prior, declaredChanges, declaredInputs: given, ...asked } = request;
   // The receipt is compiled again as it attests (full or candidates), or no compile could reproduce its bytes.
@@ -161,7 +161,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
   const unusable = receiptIntegrity(prior);
   if (unusable) return verdict(unusable.code === 'RECEIPT_INVALID' ? 'block' : 'recompile_required', unusable.code, unusable.detail);
 
-  const now = compiler.compile(current);
+  const now = await compiler.compile(current);
   if (!now.ok) return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.error.code}: ${now.error.message}`);
   compiled.push(now.value);
   const currentReceipt = now.value.receipt;
@@ -185,7 +185,7 @@ export function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest
   let ownContract: Receipt | null = null;
   for (const candidate of candidates) {
     if (reperformance !== null) break;
-    const again = compiler.compile(candidate);
+    const again = await compiler.compile(candidate);
     if (!again.ok) continue;
     compiled.push(again.value);
     if (candidate.contract === prior.contract) ownContract = again.value.receipt;

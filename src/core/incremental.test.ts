@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyChanges } from './controls';
 import type { Contract } from './format/contract';
 import type { Patch } from './format/scenario';
@@ -18,7 +18,7 @@ const TIMEOUT_MS = 240_000;
 
 const RECORDS = 50;
 
-function reuseOf(compiler: Compiler, table: string): { reused: number; computed: number } | undefined {
+function reuseOf(compiler: SqliteCompiler, table: string): { reused: number; computed: number } | undefined {
   return compiler.memoStats().get(table);
 }
 
@@ -43,14 +43,14 @@ describe('a compiler that reuses its previous work', () => {
     );
     let contract: Contract = buildContract();
     let recordSet: RecordSet = createRecordSet(records);
-    const kept = createCompiler(await freshDriver());
+    const kept = createSqliteCompiler(await freshDriver());
     const step = async (patches: Patch[]) => {
       ({ contract, recordSet } = valueOf(applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }])));
-      const fresh = createCompiler(await freshDriver());
-      expect(observable(kept, { contract, recordSet })).toEqual(observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }));
+      const fresh = createSqliteCompiler(await freshDriver());
+      expect(await observable(kept, { contract, recordSet })).toEqual(await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }));
     };
 
-    expect(observable(kept, { contract, recordSet })).toMatchObject({ status: 'packet' });
+    expect(await observable(kept, { contract, recordSet })).toMatchObject({ status: 'packet' });
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: 0, computed: RECORDS });
 
     await step([{ op: 'mergeRecord', id: 'rec-07', patch: { lifecycle: 'draft' } }]);
@@ -74,6 +74,6 @@ describe('a compiler that reuses its previous work', () => {
 
     // The as-of time decides which successor is in force: rec-01 is no longer superseded, rec-02 not yet known.
     await step([{ op: 'mergeContract', patch: { asOf: '2026-08-10' } }]);
-    expect(observable(kept, { contract, recordSet })).toMatchObject({ admitted: expect.arrayContaining(['rec-01']) as unknown });
+    expect(await observable(kept, { contract, recordSet })).toMatchObject({ admitted: expect.arrayContaining(['rec-01']) as unknown });
   });
 });

@@ -79,6 +79,8 @@ export interface Memo extends Derive {
    * values: memory stays flat however many revisions run.
    */
   revision<T>(work: () => T): T;
+  /** `revision` for work that finishes later (a store across a network); the caller runs one at a time. */
+  revisionAsync<T>(work: () => Promise<T>): Promise<T>;
   /** What the last revision reused and computed, per table and cell name. */
   stats(): ReadonlyMap<string, TableStats>;
   /** Drops everything, as if the memo were new. */
@@ -121,6 +123,18 @@ export function createMemo(): Memo {
   const count = (name: string, reused: number, computed: number) => {
     const before = stats.get(name);
     stats.set(name, { reused: (before?.reused ?? 0) + reused, computed: (before?.computed ?? 0) + computed });
+  };
+
+  const begin = () => {
+    inRevision = true;
+    usedTables = new Set();
+    usedCells = new Set();
+    stats = new Map();
+  };
+  const end = () => {
+    inRevision = false;
+    for (const name of tables.keys()) if (!usedTables.has(name)) tables.delete(name);
+    for (const name of cells.keys()) if (!usedCells.has(name)) cells.delete(name);
   };
 
   const memo: Memo = {
@@ -230,16 +244,21 @@ export function createMemo(): Memo {
 
     revision(work) {
       if (inRevision) return work();
-      inRevision = true;
-      usedTables = new Set();
-      usedCells = new Set();
-      stats = new Map();
+      begin();
       try {
         return work();
       } finally {
-        inRevision = false;
-        for (const name of tables.keys()) if (!usedTables.has(name)) tables.delete(name);
-        for (const name of cells.keys()) if (!usedCells.has(name)) cells.delete(name);
+        end();
+      }
+    },
+
+    async revisionAsync(work) {
+      if (inRevision) return work();
+      begin();
+      try {
+        return await work();
+      } finally {
+        end();
       }
     },
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from './compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyChanges } from './controls';
 import type { Control } from './format/scenario';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
@@ -25,19 +25,19 @@ describe('memory', () => {
     );
     const contract = buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 });
     const recordSet = buildRecordSet(records);
-    const compiler = createCompiler(await freshDriver());
-    const first = valueOf(compiler.compile({ contract, recordSet }));
+    const compiler = createSqliteCompiler(await freshDriver());
+    const first = valueOf(await compiler.compile({ contract, recordSet }));
     const target = first.receipt.selected[0];
     if (target === undefined) throw new Error('nothing selected to toggle');
     const control: Control = { id: 'deny-one', label: 'Deny one', explanation: '', patches: [{ op: 'mergeRecord', id: target, patch: { access: { labels: ['hr'] } } }] };
-    const toggle = (run: number) => {
+    const toggle = async (run: number) => {
       const changed = run % 2 === 0 ? valueOf(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
-      const outcome = valueOf(compiler.compile(changed));
+      const outcome = valueOf(await compiler.compile(changed));
       expect(outcome.admitted.has(target)).toBe(run % 2 === 1);
     };
-    for (let run = 0; run < TOGGLES.warm; run += 1) toggle(run);
+    for (let run = 0; run < TOGGLES.warm; run += 1) await toggle(run);
     const warm = heapAfterGcMb();
-    for (let run = TOGGLES.warm; run < TOGGLES.total; run += 1) toggle(run);
+    for (let run = TOGGLES.warm; run < TOGGLES.total; run += 1) await toggle(run);
     const growth = heapAfterGcMb() - warm;
     expect(growth).toBeLessThan(ALLOWED_GROWTH_MB);
   }, 240_000);
@@ -46,10 +46,10 @@ describe('memory', () => {
     const records = Array.from({ length: 3_000 }, (_, index) => buildRecord({ id: `r${String(index).padStart(5, '0')}`, text: `refund ${WORDS[index % WORDS.length]}` }));
     const contract = buildContract({ denyLabels: ['hr'] });
     const recordSet = buildRecordSet(records);
-    const compiler = createCompiler(await freshDriver());
-    valueOf(compiler.compile({ contract, recordSet }));
+    const compiler = createSqliteCompiler(await freshDriver());
+    valueOf(await compiler.compile({ contract, recordSet }));
     const control: Control = { id: 'deny', label: 'Deny', explanation: '', patches: [{ op: 'mergeRecord', id: 'r01500', patch: { access: { labels: ['hr'] } } }] };
-    valueOf(compiler.compile(valueOf(applyChanges(contract, recordSet, [control]))));
+    valueOf(await compiler.compile(valueOf(applyChanges(contract, recordSet, [control]))));
     const stats = compiler.memoStats();
     expect(stats.get('admit:gates')).toEqual({ reused: 2_999, computed: 1 });
     // The toggled record supersedes nothing: supersession is not worked out again.

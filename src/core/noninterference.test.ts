@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { createRecordSet, parseRecordsJsonl } from './passes/validate';
 import { buildUserView } from './user-view';
 import { DEFECTS, malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets, type MalformedCase } from './test-support/malformed-withheld';
@@ -29,20 +29,20 @@ import { freshDriver, sharedDriver } from './test-support/node-driver';
 const RUNS = 400;
 const TIMEOUT_MS = 240_000;
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 describe('noninterference', () => {
   it(
     'changing, adding or removing records that fail a gate changes nothing the caller gets',
-    () => {
+    async () => {
       let checked = 0;
-      fc.assert(
-        fc.property(noninterferenceArbitrary, (input) => {
-          const differences = noninterferenceDifferences(compiler, input);
+      await fc.assert(
+        fc.asyncProperty(noninterferenceArbitrary, async (input) => {
+          const differences = await noninterferenceDifferences(compiler, input);
           fc.pre(differences !== null);
           checked += 1;
           expect(differences).toEqual([]);
@@ -59,12 +59,12 @@ describe('noninterference', () => {
     'for a candidates receipt too: only the counts of the rows it leaves out may move, and it names no refused record',
     async () => {
       const candidates = propertyNamed('noninterference-candidates');
-      fc.assert(await candidates.property({ openDatabase: freshDriver }), propertyParameters(candidates.testRuns));
+      await fc.assert(await candidates.property({ openDatabase: freshDriver }), propertyParameters(candidates.testRuns));
     },
     TIMEOUT_MS,
   );
 
-  it('holds on the case the issue measured: denied records that match the query leave scores and order alone', () => {
+  it('holds on the case the issue measured: denied records that match the query leave scores and order alone', async () => {
     const contract = buildContract({ query: 'refund policy window', denyLabels: ['legal_hold'], tokenBudget: 25 });
     const admitted = [
       buildRecord({ id: 'a', title: 'Refund window', text: 'refund window of thirty days', tokens: 10 }),
@@ -72,8 +72,8 @@ describe('noninterference', () => {
       buildRecord({ id: 'c', title: 'Window', text: 'policy window', tokens: 10 }),
     ];
     const hidden = Array.from({ length: 40 }, (_, index) => buildRecord({ id: `hold-${index}`, title: 'Refund policy', text: 'refund refund refund policy', access: { labels: ['legal_hold'] } }));
-    const alone = valueOf(compiler.compile({ contract, recordSet: createRecordSet(admitted) }));
-    const crowded = valueOf(compiler.compile({ contract, recordSet: createRecordSet([...admitted, ...hidden]) }));
+    const alone = valueOf(await compiler.compile({ contract, recordSet: createRecordSet(admitted) }));
+    const crowded = valueOf(await compiler.compile({ contract, recordSet: createRecordSet([...admitted, ...hidden]) }));
     const ranked = (outcome: typeof alone) => outcome.ranked.map((entry) => [entry.id, entry.rank, entry.score]);
     expect(ranked(crowded)).toEqual(ranked(alone));
     expect(crowded.receipt.selected).toEqual(alone.receipt.selected);
@@ -86,17 +86,17 @@ describe('noninterference', () => {
  * not compile to begin with, nothing was changed, or a changed record is no longer withheld (an edit of its
  * access gave it to the caller). The case starts with no withheld record superseding a visible one.
  */
-function compiledPair(input: WithheldCase): { before: CompileOutcome; after: CompileOutcome; mutated: MutatedRecords; withheldAfter: Set<string> } | null {
-  const withheld = withheldIdsOf(compiler, input.contract, input.records);
+async function compiledPair(input: WithheldCase): Promise<{ before: CompileOutcome; after: CompileOutcome; mutated: MutatedRecords; withheldAfter: Set<string> } | null> {
+  const withheld = await withheldIdsOf(compiler, input.contract, input.records);
   if (withheld === null) return null;
   const base = withoutCrossingLinks(input.records, withheld);
-  const before = valueOf(compiler.compile({ contract: input.contract, recordSet: createRecordSet(base) }));
+  const before = valueOf(await compiler.compile({ contract: input.contract, recordSet: createRecordSet(base) }));
   const mutated = applyWithheldMutations(input, base, withheld);
   if (mutated === null) return null;
-  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(mutated.records) });
+  const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(mutated.records) });
   // Records the caller may not see never stop the caller's compilation.
   if (!after.ok) throw new Error(`the mutated withheld records stopped the compilation: ${after.error.code} ${after.error.message}`);
-  const withheldAfter = withheldIdsOf(compiler, input.contract, mutated.records) ?? new Set<string>();
+  const withheldAfter = (await withheldIdsOf(compiler, input.contract, mutated.records)) ?? new Set<string>();
   const present = new Set(mutated.records.map((record) => record.id));
   if ([...mutated.touched].some((id) => present.has(id) && !withheldAfter.has(id))) return null;
   return { before, after: after.value, mutated, withheldAfter };
@@ -118,12 +118,12 @@ function brokenAmong(records: readonly SourceRecord[], touched: ReadonlySet<stri
 describe('noninterference of withheld records with the user view', () => {
   it(
     'changing any field of withheld records, adding or removing them, or breaking their supersession links changes nothing in the user view but the withheld count',
-    () => {
+    async () => {
       let checked = 0;
       const broken = new Map<string, number>();
-      fc.assert(
-        fc.property(withheldCaseArbitrary, (input) => {
-          const pair = compiledPair(input);
+      await fc.assert(
+        fc.asyncProperty(withheldCaseArbitrary, async (input) => {
+          const pair = await compiledPair(input);
           fc.pre(pair !== null);
           checked += 1;
           for (const kind of new Set(brokenAmong(pair.mutated.records, pair.mutated.touched))) broken.set(kind, (broken.get(kind) ?? 0) + 1);
@@ -140,12 +140,12 @@ describe('noninterference of withheld records with the user view', () => {
 
   it(
     'the declared exception is the only one: the user view differs only where a withheld record supersedes a visible one, and that row says so without naming it',
-    () => {
+    async () => {
       let differed = 0;
       let worded = 0;
-      fc.assert(
-        fc.property(crossingCaseArbitrary, (input) => {
-          const pair = compiledPair(input);
+      await fc.assert(
+        fc.asyncProperty(crossingCaseArbitrary, async (input) => {
+          const pair = await compiledPair(input);
           fc.pre(pair !== null);
           const crossing = crossingSupersessions(pair.mutated.records, pair.withheldAfter);
           const differences = userViewDifferences(pair.before, pair.after);
@@ -174,8 +174,8 @@ describe('noninterference of withheld records with the user view', () => {
 });
 
 /** The user view of records read from a JSONL file: its model, its document without the count, and the count. */
-function userViewFromFile(contract: MalformedCase['contract'], text: string) {
-  const compiled = compiler.compile({ contract, recordSet: valueOf(parseRecordsJsonl('records.jsonl', text)) });
+async function userViewFromFile(contract: MalformedCase['contract'], text: string) {
+  const compiled = await compiler.compile({ contract, recordSet: valueOf(parseRecordsJsonl('records.jsonl', text)) });
   // A record the caller may not see never stops the caller's compilation, however malformed.
   if (!compiled.ok) throw new Error(`the records file stopped the compilation: ${compiled.error.code} ${compiled.error.message}`);
   const view = discloseOutcome(compiled.value, 'user');
@@ -186,17 +186,17 @@ function userViewFromFile(contract: MalformedCase['contract'], text: string) {
 describe('noninterference of withheld records that cannot be read or judged', () => {
   it(
     'a malformed or duplicate withheld line changes nothing in the user view but the withheld count, whatever it holds, and nothing of it shows',
-    () => {
+    async () => {
       const defects = new Map<string, number>();
       const ways = new Map<string, number>();
-      fc.assert(
-        fc.property(malformedCaseArbitrary, (raw) => {
-          const prepared = malformedWithheldFile(raw, (input) => compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+      await fc.assert(
+        fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
+          const prepared = await malformedWithheldFile(raw, async (input) => (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok);
           fc.pre(prepared !== null);
           const { input, file } = prepared;
-          const before = userViewFromFile(input.contract, recordsFileOf(input, false).text);
-          const after = userViewFromFile(input.contract, file.text);
-          const other = userViewFromFile(input.contract, recordsFileOf(withOtherSecrets(input), true).text);
+          const before = await userViewFromFile(input.contract, recordsFileOf(input, false).text);
+          const after = await userViewFromFile(input.contract, file.text);
+          const other = await userViewFromFile(input.contract, recordsFileOf(withOtherSecrets(input), true).text);
           expect(userViewDifferences(before.outcome, after.outcome)).toEqual([]);
           expect(after.document).toEqual(before.document);
           expect(other.document).toEqual(after.document);
@@ -217,13 +217,13 @@ describe('noninterference of withheld records that cannot be read or judged', ()
     TIMEOUT_MS,
   );
 
-  it("on the issue's cases: a withheld duplicate of a visible id, and a withheld line that is not JSON, leave the visible record standing and show nothing", () => {
+  it("on the issue's cases: a withheld duplicate of a visible id, and a withheld line that is not JSON, leave the visible record standing and show nothing", async () => {
     const contract = buildContract({ denyLabels: ['legal_hold'] });
     const visible = buildRecord({ id: 'LGL-0001', title: 'Refund policy', text: 'refund policy window' });
     const hidden = buildRecord({ id: 'LGL-0001', title: 'Merger with Acme', text: 'merger', access: { labels: ['legal_hold'] } });
     const broken = JSON.stringify(buildRecord({ id: 'LGL-0007', title: 'E merger with Acme', access: { labels: ['legal_hold'] } })).replace('"text":', ' oops, "text":');
     for (const lines of [[hidden, visible].map((record) => JSON.stringify(record)), [JSON.stringify(visible), JSON.stringify(hidden), broken]]) {
-      const { outcome, shown, withheldCount } = userViewFromFile(contract, lines.join('\n'));
+      const { outcome, shown, withheldCount } = await userViewFromFile(contract, lines.join('\n'));
       expect(outcome.receipt.selected).toEqual(['LGL-0001']);
       expect(outcome.status === 'packet' ? outcome.packet.entries[0]?.title : null).toBe('Refund policy');
       expect(withheldCount).toBe(lines.length - 1);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { Contract } from './format/contract';
 import { REVIEW_STATES, type SourceRecord } from './format/record';
@@ -11,8 +11,8 @@ import { lowerResolved } from './test-support/builders';
 import { resolve, type Resolution } from './passes/resolve';
 import { createRecordSet, type RecordSet } from './passes/validate';
 import { GATE_ORDER, type GateName } from './result';
-import type { SqlDriver } from './search/driver';
-import { createRecordIndex, type RecordIndex } from './search/record-index';
+import type { SqlDriver } from '../adapters/sqlite/driver';
+import { createRecordIndex, type RecordIndex } from '../adapters/sqlite/record-index';
 import { createPrng, type Prng } from '../shared/prng';
 import { caseArbitrary, propertyParameters, VOCABULARY } from './test-support/arbitraries';
 import { freshDriver, sharedDriver } from './test-support/node-driver';
@@ -22,12 +22,12 @@ import { propertyNamed } from './test-support/property-registry';
 const DIFFERENTIAL_TIMEOUT_MS = 240_000;
 
 /** The compiler's database; the differential below has its own record index on another one. */
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 let differentialDriver: SqlDriver;
 let index: RecordIndex;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
   differentialDriver = await freshDriver();
   index = createRecordIndex(differentialDriver);
 });
@@ -178,19 +178,19 @@ function shuffleRecord(prng: Prng, record: SourceRecord): SourceRecord {
   };
 }
 
-function receiptBytes(using: Compiler, contract: Contract, records: readonly SourceRecord[]): string {
-  const outcome = using.compile({ contract, recordSet: createRecordSet(records) });
+async function receiptBytes(using: SqliteCompiler, contract: Contract, records: readonly SourceRecord[]): Promise<string> {
+  const outcome = await using.compile({ contract, recordSet: createRecordSet(records) });
   if (!outcome.ok) return `error ${outcome.error.code}: ${outcome.error.message}`;
   return serialiseReceipt(outcome.value.receipt);
 }
 
 describe('order independence', () => {
-  it('shuffling records and every set-like list changes no byte of the receipt', () => {
-    fc.assert(
-      fc.property(caseArbitrary, fc.integer(), ({ records, contract }, seed) => {
+  it('shuffling records and every set-like list changes no byte of the receipt', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary, fc.integer(), async ({ records, contract }, seed) => {
         const prng = createPrng(seed);
-        const original = receiptBytes(compiler, contract, records);
-        const reordered = receiptBytes(
+        const original = await receiptBytes(compiler, contract, records);
+        const reordered = await receiptBytes(
           compiler,
           shuffleContract(prng, contract),
           shuffled(prng, records).map((record) => shuffleRecord(prng, record)),
@@ -203,10 +203,10 @@ describe('order independence', () => {
 });
 
 describe('receipt determinism', () => {
-  it('compiling the same inputs twice gives byte-identical receipts', () => {
-    fc.assert(
-      fc.property(caseArbitrary, ({ records, contract }) => {
-        expect(receiptBytes(compiler, contract, records)).toBe(receiptBytes(compiler, contract, records));
+  it('compiling the same inputs twice gives byte-identical receipts', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
+        expect(await receiptBytes(compiler, contract, records)).toBe(await receiptBytes(compiler, contract, records));
       }),
       propertyParameters(300),
     );
@@ -215,8 +215,8 @@ describe('receipt determinism', () => {
   it('a fresh database gives the same receipt as a long-used one', async () => {
     await fc.assert(
       fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
-        const fresh = createCompiler(await freshDriver());
-        expect(receiptBytes(fresh, contract, records)).toBe(receiptBytes(compiler, contract, records));
+        const fresh = createSqliteCompiler(await freshDriver());
+        expect(await receiptBytes(fresh, contract, records)).toBe(await receiptBytes(compiler, contract, records));
       }),
       propertyParameters(25),
     );
@@ -224,10 +224,10 @@ describe('receipt determinism', () => {
 });
 
 describe('compiled packets', () => {
-  it('carry only admitted records, required ones first, within the budget', () => {
-    fc.assert(
-      fc.property(caseArbitrary, ({ records, contract }) => {
-        const outcome = compiler.compile({ contract, recordSet: createRecordSet(records) });
+  it('carry only admitted records, required ones first, within the budget', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
+        const outcome = await compiler.compile({ contract, recordSet: createRecordSet(records) });
         if (!outcome.ok || outcome.value.status !== 'packet') return;
         const admitted = admittedIds(contract, records);
         const ids = outcome.value.packet.entries.map((entry) => entry.id);
@@ -242,10 +242,10 @@ describe('compiled packets', () => {
 });
 
 describe('disclosure', () => {
-  it('the user view never names a record withheld for authorisation or deny', () => {
-    fc.assert(
-      fc.property(caseArbitrary, ({ records, contract }) => {
-        const outcome = compiler.compile({ contract, recordSet: createRecordSet(records) });
+  it('the user view never names a record withheld for authorisation or deny', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
+        const outcome = await compiler.compile({ contract, recordSet: createRecordSet(records) });
         if (!outcome.ok) return;
         const withheld = new Set(outcome.value.trace.filter(isWithheldFromUser).map((row) => row.id));
         const named = new Set(JSON.stringify(discloseOutcome(outcome.value, 'user')).split(/[^\w-]+/));

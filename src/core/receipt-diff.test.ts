@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sha256Hex } from './hash';
 import { diffReceipts, discloseDiff, firstDifference, sameJson, type DiffableReceipt } from './receipt-diff';
 import { describeDiff, renderDiffText } from './receipt-diff-text';
@@ -267,15 +267,15 @@ describe('firstDifference', () => {
 });
 
 describe('diffReceipts on receipts from the compiler', () => {
-  let compiler: Compiler;
+  let compiler: SqliteCompiler;
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
-  it('names the as-of change, the record that expired with it and the packet it left', () => {
+  it('names the as-of change, the record that expired with it and the packet it left', async () => {
     const records = [buildRecord({ id: 'a', text: 'refund policy', validTo: '2026-08-30' }), buildRecord({ id: 'b', text: 'refund' })];
-    const first = valueOf(compiler.compile({ contract: buildContract({ asOf: '2026-08-30' }), recordSet: buildRecordSet(records) })).receipt;
-    const second = valueOf(compiler.compile({ contract: buildContract({ asOf: '2026-08-31' }), recordSet: buildRecordSet(records) })).receipt;
+    const first = valueOf(await compiler.compile({ contract: buildContract({ asOf: '2026-08-30' }), recordSet: buildRecordSet(records) })).receipt;
+    const second = valueOf(await compiler.compile({ contract: buildContract({ asOf: '2026-08-31' }), recordSet: buildRecordSet(records) })).receipt;
     const diff = diffReceipts(first, second);
     expect(diff.contract).toEqual([{ field: 'asOf', before: '2026-08-30T00:00:00.000Z', after: '2026-08-31T00:00:00.000Z' }]);
     expect(diff.records).toEqual({ added: [], removed: [], changed: [] });
@@ -284,10 +284,10 @@ describe('diffReceipts on receipts from the compiler', () => {
     expect(diff.firstDifference).toEqual({ path: 'contract.asOf', recordId: null });
   });
 
-  it('tells an edited record by its fingerprint, even when no decision changed', () => {
+  it('tells an edited record by its fingerprint, even when no decision changed', async () => {
     const contract = buildContract();
-    const first = valueOf(compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) })).receipt;
-    const second = valueOf(compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', tokens: 12 })]) })).receipt;
+    const first = valueOf(await compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) })).receipt;
+    const second = valueOf(await compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', tokens: 12 })]) })).receipt;
     const diff = diffReceipts(first, second);
     expect(diff.records.changed).toEqual(['a']);
     expect(diff.decisions).toEqual([]);

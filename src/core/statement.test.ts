@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { canonicalJson } from './canonical';
-import { createCompiler, type Compiler } from './compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { receiptSchema } from './format/receipt';
 import { sha256Hex } from './hash';
 import { packetWithManifest, receiptIdOf } from './passes/attest';
@@ -21,14 +21,14 @@ const statementV1 = z.object({
   predicate: z.record(z.string(), z.unknown()).optional(),
 });
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 describe('receiptStatement', () => {
-  it('wraps a receipt in an in-toto Statement v1 whose subjects are the packet text and the record set', () => {
-    const outcome = valueOf(compiler.compile({ contract: buildContract(), recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) }));
+  it('wraps a receipt in an in-toto Statement v1 whose subjects are the packet text and the record set', async () => {
+    const outcome = valueOf(await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) }));
     if (outcome.status !== 'packet') throw new Error('expected a packet');
     const packetText = packetWithManifest(outcome.packet, outcome.receipt);
     const statement = receiptStatement(outcome.receipt, packetText);
@@ -41,8 +41,8 @@ describe('receiptStatement', () => {
     expect(statement.predicateType).toBe('https://context-compiler.invalid/receipt/v5');
   });
 
-  it('carries the receipt unchanged: it parses and its id still verifies from the predicate alone', () => {
-    const outcome = valueOf(compiler.compile({ contract: buildContract(), recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) }));
+  it('carries the receipt unchanged: it parses and its id still verifies from the predicate alone', async () => {
+    const outcome = valueOf(await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) }));
     const written = serialiseStatement(receiptStatement(outcome.receipt, null));
     expect(written.endsWith('\n')).toBe(true);
     const read = JSON.parse(written) as { predicate: unknown };
@@ -53,8 +53,8 @@ describe('receiptStatement', () => {
     expect(canonicalJson(predicate)).toBe(canonicalJson(outcome.receipt));
   });
 
-  it('names only the record set when no packet was emitted', () => {
-    const outcome = valueOf(compiler.compile({ contract: buildContract({ requiredRecords: ['ghost'] }), recordSet: buildRecordSet([buildRecord({ id: 'a' })]) }));
+  it('names only the record set when no packet was emitted', async () => {
+    const outcome = valueOf(await compiler.compile({ contract: buildContract({ requiredRecords: ['ghost'] }), recordSet: buildRecordSet([buildRecord({ id: 'a' })]) }));
     expect(outcome.status).toBe('fail_closed');
     const statement = receiptStatement(outcome.receipt, null);
     expect(statementV1.safeParse(statement).success).toBe(true);

@@ -1,11 +1,12 @@
-import type { CompileRequest, Compiler } from '../core/compile';
+import type { CompileRequest } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import type { CompileOutcome } from '../core/result';
-import type { SqlDriver } from '../core/search/driver';
-import { walkBudget } from '../core/passes/plan';
-import { rankCorpus } from '../core/search/rank';
+import type { SqlDriver } from '../adapters/sqlite/driver';
+import { walkBudget } from '../core/budget';
+import { rankCorpus } from '../adapters/sqlite/rank';
 
 export const STRATEGIES = ['naive', 'post-filter', 'post-filter-overfetch', 'compiled'] as const;
 export type StrategyId = (typeof STRATEGIES)[number];
@@ -157,8 +158,13 @@ export interface MeasuredComparison {
  * Compiles one request and measures the compiled packet against the relevance-only baselines.
  * The compiler must own `driver` (created with it), so the ranking queries see the same index.
  */
-export function measureComparison(compiler: Compiler, driver: SqlDriver, request: CompileRequest, overrides: Partial<ComparisonSettings> = {}): Result<MeasuredComparison, CompileError> {
-  const compiled = compiler.compile(request);
+export async function measureComparison(
+  compiler: SqliteCompiler,
+  driver: SqlDriver,
+  request: CompileRequest,
+  overrides: Partial<ComparisonSettings> = {},
+): Promise<Result<MeasuredComparison, CompileError>> {
+  const compiled = await compiler.compile(request);
   if (!compiled.ok) return err(compiled.error);
   const outcome = compiled.value;
   compiler.indexCorpus(request.recordSet);

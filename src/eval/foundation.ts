@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/reasons';
 import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/passes/validate';
-import type { SqlDriver } from '../core/search/driver';
-import { rankCorpus } from '../core/search/rank';
+import type { SqlDriver } from '../adapters/sqlite/driver';
+import { rankCorpus } from '../adapters/sqlite/rank';
 
 const nameSchema = z.string().min(1).max(200);
 
@@ -152,7 +152,7 @@ const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.re
  */
 export function runFoundation(driver: SqlDriver, corpus: FoundationCorpus, onProgress?: (done: number, total: number) => void): FoundationReport {
   const byId = new Map(corpus.items.map((item) => [item.id, item]));
-  createCompiler(driver).indexCorpus(createRecordSet(corpus.items.map(itemToRecord)));
+  createSqliteCompiler(driver).indexCorpus(createRecordSet(corpus.items.map(itemToRecord)));
   const total = corpus.queries.length;
   const rankings = corpus.queries.map((query, index) => {
     const ranked = rankCorpus(driver, query.text, 'bm25', corpus.items.length).map((row) => row.id);

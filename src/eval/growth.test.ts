@@ -30,7 +30,7 @@ describe('growth corpus generator', () => {
 
 describe('growth run', () => {
   it('admits exactly the generated legal records and keeps the compiled packet clean at every size', async () => {
-    const report = runGrowth(await freshDriver(), { seed: 0, sizes: [200, 100] });
+    const report = await runGrowth(await freshDriver(), { seed: 0, sizes: [200, 100] });
     if (!report.ok) throw new Error(report.error.message);
     expect(report.value.points.map((point) => point.size)).toEqual([100, 200]);
     for (const point of report.value.points) {
@@ -42,8 +42,8 @@ describe('growth run', () => {
   });
 
   it('reports the same numbers for the same seed', async () => {
-    const first = runGrowth(await freshDriver(), { seed: 4, sizes: [100] });
-    const second = runGrowth(await freshDriver(), { seed: 4, sizes: [100] });
+    const first = await runGrowth(await freshDriver(), { seed: 4, sizes: [100] });
+    const second = await runGrowth(await freshDriver(), { seed: 4, sizes: [100] });
     expect(first).toEqual(second);
   });
 });

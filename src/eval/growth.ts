@@ -1,8 +1,8 @@
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { recordSetDigest } from '../core/passes/attest-digests';
 import { createRecordSet } from '../core/passes/validate';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { measureComparison, type Comparison } from './compare';
 import { createGrowthContract, generateGrowthCorpus, GROWTH_BLOCK_MIX, GROWTH_BLOCK_SIZE } from './growth-corpus';
 
@@ -44,13 +44,13 @@ export const GROWTH_DEFAULTS = { k: 5, overFetch: 5, tokenBudget: 500 } as const
  * each size. Corpora are nested, so the largest is indexed once, step by step, into `driver`
  * (a database no other compiler uses).
  */
-export function runGrowth(driver: SqlDriver, options: GrowthOptions, onProgress?: (done: number, total: number) => void): Result<GrowthReport, CompileError> {
+export async function runGrowth(driver: SqlDriver, options: GrowthOptions, onProgress?: (done: number, total: number) => void): Promise<Result<GrowthReport, CompileError>> {
   const sizes = [...new Set(options.sizes)].sort((a, b) => a - b);
   const largest = sizes[sizes.length - 1] ?? 0;
   const k = options.k ?? GROWTH_DEFAULTS.k;
   const contract = createGrowthContract(k, options.tokenBudget ?? GROWTH_DEFAULTS.tokenBudget);
   const corpus = generateGrowthCorpus(options.seed, largest);
-  const compiler = createCompiler(driver);
+  const compiler = createSqliteCompiler(driver);
   const clock = options.clock;
   // Compiling costs about as much per record as indexing it, so both count one unit per record.
   const total = largest + sizes.reduce((sum, size) => sum + size, 0);
@@ -69,7 +69,7 @@ export function runGrowth(driver: SqlDriver, options: GrowthOptions, onProgress?
     done = indexedBefore + size - previousSize;
 
     const compareStart = clock?.();
-    const measured = measureComparison(compiler, driver, { contract, recordSet }, { k, overFetch: options.overFetch ?? GROWTH_DEFAULTS.overFetch });
+    const measured = await measureComparison(compiler, driver, { contract, recordSet }, { k, overFetch: options.overFetch ?? GROWTH_DEFAULTS.overFetch });
     if (!measured.ok) return err(measured.error);
     const compareMs = clock && compareStart !== undefined ? clock() - compareStart : null;
     done += size;

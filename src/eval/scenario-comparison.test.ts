@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
 import { freshDriver } from '../core/test-support/node-driver';
 import { runScenarioComparison } from './scenario-comparison';
@@ -16,7 +16,7 @@ function loadSeed000(): LoadedScenario {
 
 describe('seed 000 contaminated corpus', () => {
   it('reproduces the published table: 5/4/75 %, 1/0/25 %, 4/0/100 %', async () => {
-    const result = runScenarioComparison(await freshDriver(), loadSeed000());
+    const result = await runScenarioComparison(await freshDriver(), loadSeed000());
     if (!result.ok) throw new Error(result.error.message);
     const table = Object.fromEntries(result.value.rows.map((row) => [row.strategy, [row.itemsPassed, row.unsafePassed, Math.round((row.coverageMentioned ?? Number.NaN) * 100)]]));
     expect(table.naive).toEqual([5, 4, 75]);
@@ -26,7 +26,7 @@ describe('seed 000 contaminated corpus', () => {
   });
 
   it('shows that plain top-k coverage rests on records that are not accepted evidence', async () => {
-    const result = runScenarioComparison(await freshDriver(), loadSeed000());
+    const result = await runScenarioComparison(await freshDriver(), loadSeed000());
     if (!result.ok) throw new Error(result.error.message);
     const supported = Object.fromEntries(result.value.rows.map((row) => [row.strategy, row.coverageSupported]));
     expect(supported).toEqual({ naive: 0.25, 'post-filter': 0.25, 'post-filter-overfetch': 1, compiled: 1 });
@@ -34,12 +34,12 @@ describe('seed 000 contaminated corpus', () => {
 
   it('computes the same baselines as the compiler reports for k = naiveTopK', async () => {
     const loaded = loadSeed000();
-    const compiler = createCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(await freshDriver());
     const request = { contract: loaded.scenario.contract, recordSet: loaded.recordSet };
-    const outcome = compiler.compile(request);
+    const outcome = await compiler.compile(request);
     if (!outcome.ok) throw new Error(outcome.error.message);
     const baselines = compiler.baselines(request, outcome.value);
-    const result = runScenarioComparison(await freshDriver(), loaded);
+    const result = await runScenarioComparison(await freshDriver(), loaded);
     if (!result.ok) throw new Error(result.error.message);
     const byStrategy = new Map(result.value.rows.map((row) => [row.strategy, row]));
     expect(byStrategy.get('naive')?.unsafePassed).toBe(baselines.naive.illegal.length);
@@ -49,7 +49,7 @@ describe('seed 000 contaminated corpus', () => {
   it('loses a citation to the budget when a tight budget is filled by unsafe records first', async () => {
     const loaded = loadSeed000();
     const tight: LoadedScenario = { ...loaded, scenario: { ...loaded.scenario, contract: { ...loaded.scenario.contract, tokenBudget: 400 } } };
-    const result = runScenarioComparison(await freshDriver(), tight);
+    const result = await runScenarioComparison(await freshDriver(), tight);
     if (!result.ok) throw new Error(result.error.message);
     const naive = result.value.rows.find((row) => row.strategy === 'naive');
     expect(naive?.itemsPassed).toBe(4);

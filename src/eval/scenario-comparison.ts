@@ -1,7 +1,7 @@
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/passes/validate';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { prepareScenario } from '../scenarios/prepare';
 import { measureComparison, type Comparison } from './compare';
 
@@ -22,17 +22,17 @@ export interface ScenarioComparison extends Comparison {
  * Compares plain top-k, post-filter top-k and the compiled packet on one scenario (the shipped
  * seed 000 corpus, or the user's own). `driver` must be a database no other compiler indexes into.
  */
-export function runScenarioComparison(
+export async function runScenarioComparison(
   driver: SqlDriver,
   loaded: LoadedScenario,
   options: ScenarioComparisonOptions = {},
   onProgress?: (done: number, total: number) => void,
-): Result<ScenarioComparison, CompileError> {
+): Promise<Result<ScenarioComparison, CompileError>> {
   const request = prepareScenario(loaded, { controls: options.controls ?? [], lateChanges: options.lateChanges ?? [] });
   if (!request.ok) return err(request.error);
-  const compiler = createCompiler(driver);
+  const compiler = createSqliteCompiler(driver);
   compiler.index(request.value.recordSet, onProgress);
-  const measured = measureComparison(compiler, driver, request.value, { k: options.k, overFetch: options.overFetch });
+  const measured = await measureComparison(compiler, driver, request.value, { k: options.k, overFetch: options.overFetch });
   if (!measured.ok) return measured;
   return ok({ scenarioId: loaded.scenario.id, title: loaded.scenario.title, ...measured.value.comparison });
 }

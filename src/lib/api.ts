@@ -1,4 +1,5 @@
-import { createCompiler, type CompileRequest } from '../core/compile';
+import type { CompileRequest } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { discloseOutcome, type Audience } from '../core/disclosure';
 import { drill as drillReceipt, receiptIntegrity } from '../core/drill';
 import { err, ok, type CompileError, type Result } from '../core/errors';
@@ -6,7 +7,7 @@ import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
 import { parseContractJson, parseReceiptJson, parseRecordsJsonl, parseScenarioJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
 import type { Attestation, CompileOutcome, Receipt } from '../core/result';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { buildUserView } from '../core/user-view';
 import { ENGINE_VERSION } from '../core/version';
 import { prepareScenario } from '../scenarios/prepare';
@@ -159,7 +160,7 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       await ready;
       const request = 'scenario' in inputs ? readScenario(inputs) : readInputs(inputs);
       if (!request.ok) return request;
-      const compiled = createCompiler(await openDatabase()).compile({ ...request.value, attestation: inputs.attestation ?? 'full' });
+      const compiled = await createSqliteCompiler(await openDatabase()).compile({ ...request.value, attestation: inputs.attestation ?? 'full' });
       if (!compiled.ok) return compiled;
       return ok(answerOf(compiled.value, inputs.view ?? 'diagnostic'));
     },
@@ -169,8 +170,8 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       if (!receipt.ok) return receipt;
       const request = 'scenario' in inputs ? readScenario(inputs) : readInputs(inputs);
       if (!request.ok) return request;
-      const compiler = createCompiler(await openDatabase());
-      return ok(drillReceipt(compiler, { ...request.value, priorReceipt: receipt.value, declaredChanges: inputs.declaredChanges ?? [] }));
+      const compiler = createSqliteCompiler(await openDatabase());
+      return ok(await drillReceipt(compiler, { ...request.value, priorReceipt: receipt.value, declaredChanges: inputs.declaredChanges ?? [] }));
     },
     async diff(before, after) {
       await ready;
@@ -188,7 +189,7 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       if (!preparation.ok) return preparation;
       const unknown = checkSwitches(loaded.value, preparation.value.declared);
       if (unknown !== null) return err(unknown);
-      return ok(runSuite(loaded.value, { compiler: createCompiler(await openDatabase()), prepare: preparation.value.prepare }));
+      return ok(await runSuite(loaded.value, { compiler: createSqliteCompiler(await openDatabase()), prepare: preparation.value.prepare }));
     },
   };
 }

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../cli/read-scenario';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { compareStrings } from '../core/canonical';
-import { createCompiler, type Compiler } from '../core/compile';
 import { drill } from '../core/drill';
 import type { LoadedScenario } from '../core/passes/validate';
 import { factContextOf, renderFact } from '../core/reasons';
@@ -67,25 +67,25 @@ interface Compiled {
 
 interface LoadedBuiltin {
   readonly loaded: LoadedScenario;
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
 }
 
 async function loadBuiltin(id: (typeof BUILTIN_SCENARIOS)[number]['id']): Promise<LoadedBuiltin> {
   const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(id)}`);
   if (!loaded.ok) throw new Error(`${id}: ${loaded.error.message}`);
-  return { loaded: loaded.value, compiler: createCompiler(await openInMemoryDatabase()) };
+  return { loaded: loaded.value, compiler: createSqliteCompiler(await openInMemoryDatabase()) };
 }
 
-function compileWithBaselines({ loaded, compiler }: LoadedBuiltin, selection: ScenarioSelection): Compiled {
+async function compileWithBaselines({ loaded, compiler }: LoadedBuiltin, selection: ScenarioSelection): Promise<Compiled> {
   const request = prepareScenario(loaded, selection);
   if (!request.ok) throw new Error(request.error.message);
-  const outcome = compiler.compile(request.value);
+  const outcome = await compiler.compile(request.value);
   if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
   return { outcome: outcome.value, baselines: compiler.baselines(request.value, outcome.value) };
 }
 
-function compileVariant(builtin: LoadedBuiltin, selection: ScenarioSelection): CompileOutcome {
-  return compileWithBaselines(builtin, selection).outcome;
+async function compileVariant(builtin: LoadedBuiltin, selection: ScenarioSelection): Promise<CompileOutcome> {
+  return (await compileWithBaselines(builtin, selection)).outcome;
 }
 
 describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
@@ -95,12 +95,12 @@ describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
     builtin = await loadBuiltin(id);
   });
 
-  it('matches every expected file, and has no expected file without a variant', () => {
+  it('matches every expected file, and has no expected file without a variant', async () => {
     const variants = variantsOf(builtin.loaded);
     if (updating) mkdirSync(expectedFolder, { recursive: true });
     for (const variant of variants) {
       const file = `${expectedFolder}/${variant.name}.json`;
-      const actual = summarise(compileWithBaselines(builtin, variant.selection));
+      const actual = summarise(await compileWithBaselines(builtin, variant.selection));
       if (updating) {
         writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
         continue;
@@ -122,15 +122,15 @@ describe.each(BUILTIN_SCENARIOS)('fire drill of $id', ({ id }) => {
     builtin = await loadBuiltin(id);
   });
 
-  it('each late change makes the default receipt stale, and the recompiled receipt may continue', () => {
+  it('each late change makes the default receipt stale, and the recompiled receipt may continue', async () => {
     for (const change of builtin.loaded.scenario.lateChanges) {
-      const prior = compileVariant(builtin, { controls: [], lateChanges: [] }).receipt;
+      const prior = (await compileVariant(builtin, { controls: [], lateChanges: [] })).receipt;
       const current = prepareScenario(builtin.loaded, { controls: [], lateChanges: [change.id] });
       if (!current.ok) throw new Error(current.error.message);
-      const stale = drill(builtin.compiler, { ...current.value, priorReceipt: prior, declaredChanges: [change.id] });
+      const stale = await drill(builtin.compiler, { ...current.value, priorReceipt: prior, declaredChanges: [change.id] });
       expect(stale.action, `${change.id}: ${stale.message}`).toBe('recompile_required');
-      const recompiled = compileVariant(builtin, { controls: [], lateChanges: [change.id] }).receipt;
-      const resumed = drill(builtin.compiler, { ...current.value, priorReceipt: recompiled, declaredChanges: [change.id] });
+      const recompiled = (await compileVariant(builtin, { controls: [], lateChanges: [change.id] })).receipt;
+      const resumed = await drill(builtin.compiler, { ...current.value, priorReceipt: recompiled, declaredChanges: [change.id] });
       expect(resumed.action, `${change.id}: ${resumed.message}`).toBe('continue');
     }
   });
@@ -145,8 +145,8 @@ describe('headline facts of the built-in scenarios', () => {
   });
   const none: ScenarioSelection = { controls: [], lateChanges: [] };
 
-  it('retry-policy: naive top-k is all illegal and misses ADR-0234; the compiled packet protects it', () => {
-    const { outcome, baselines } = compileWithBaselines(retry, none);
+  it('retry-policy: naive top-k is all illegal and misses ADR-0234; the compiled packet protects it', async () => {
+    const { outcome, baselines } = await compileWithBaselines(retry, none);
     const { naive, postFilter } = baselines;
     expect(naive.selected).toHaveLength(5);
     expect(`${naive.tokensUsed}/${naive.tokenBudget}`).toBe('90/96');
@@ -159,8 +159,8 @@ describe('headline facts of the built-in scenarios', () => {
     expect(outcome.packet.tokensUsed).toBe(74);
   });
 
-  it('retry-policy: excluded records carry reasons from many different gates', () => {
-    const outcome = compileVariant(retry, none);
+  it('retry-policy: excluded records carry reasons from many different gates', async () => {
+    const outcome = await compileVariant(retry, none);
     const codes = new Set(outcome.trace.filter((row) => row.decision === 'excluded').map((row) => row.code));
     expect(codes.size).toBeGreaterThanOrEqual(9);
   });
@@ -171,36 +171,36 @@ describe('headline facts of the built-in scenarios', () => {
     ['generated-draft', 'GEN-0003', 'EXCLUDE_LIFECYCLE'],
     ['rejected-writer-plan', 'PLAN-0150', 'EXCLUDE_LIFECYCLE'],
     ['ambiguous-identity', 'NOTE-0311', 'EXCLUDE_IDENTITY'],
-  ])('retry-policy control %s: naive top-k swallows %s, the compiler excludes it with %s', (control, poison, code) => {
-    const { outcome, baselines } = compileWithBaselines(retry, { controls: [control], lateChanges: [] });
+  ])('retry-policy control %s: naive top-k swallows %s, the compiler excludes it with %s', async (control, poison, code) => {
+    const { outcome, baselines } = await compileWithBaselines(retry, { controls: [control], lateChanges: [] });
     expect(baselines.naive.selected).toContain(poison);
     expect(outcome.trace.find((row) => row.id === poison)?.code).toBe(code);
     expect(outcome.receipt.selected).not.toContain(poison);
   });
 
-  it('retry-policy: removing required provenance fails closed with no packet', () => {
-    const outcome = compileVariant(retry, { controls: ['remove-provenance'], lateChanges: [] });
+  it('retry-policy: removing required provenance fails closed with no packet', async () => {
+    const outcome = await compileVariant(retry, { controls: ['remove-provenance'], lateChanges: [] });
     expect(outcome.status).toBe('fail_closed');
     expect(outcome.receipt.failure?.code).toBe('REQUIRED_MISSING_PROVENANCE');
     expect(outcome.receipt.packetFingerprint).toBeNull();
     expect(outcome.receipt.selected).toEqual([]);
   });
 
-  it('retry-policy: a budget below the required record fails closed with REQUIRED_OVER_BUDGET', () => {
-    const outcome = compileVariant(retry, { controls: ['tight-budget'], lateChanges: [] });
+  it('retry-policy: a budget below the required record fails closed with REQUIRED_OVER_BUDGET', async () => {
+    const outcome = await compileVariant(retry, { controls: ['tight-budget'], lateChanges: [] });
     expect(outcome.status).toBe('fail_closed');
     expect(outcome.receipt.failure?.code).toBe('REQUIRED_OVER_BUDGET');
   });
 
-  it('retry-policy: promoting RUN-0880 still emits a packet, now with RUN-0880 required', () => {
-    const outcome = compileVariant(retry, { controls: [], lateChanges: ['promote-run-0880'] });
+  it('retry-policy: promoting RUN-0880 still emits a packet, now with RUN-0880 required', async () => {
+    const outcome = await compileVariant(retry, { controls: [], lateChanges: ['promote-run-0880'] });
     if (outcome.status !== 'packet') throw new Error(`expected a packet, got ${outcome.failure.code}`);
     expect(outcome.packet.entries.find((entry) => entry.id === 'RUN-0880')?.required).toBe(true);
-    expect(compileVariant(retry, none).receipt.selected).not.toContain('RUN-0880');
+    expect((await compileVariant(retry, none)).receipt.selected).not.toContain('RUN-0880');
   });
 
-  it('atlas: waiver_valid is unknown and blocks the decision; the investigation note stays out', () => {
-    const outcome = compileVariant(atlas, none);
+  it('atlas: waiver_valid is unknown and blocks the decision; the investigation note stays out', async () => {
+    const outcome = await compileVariant(atlas, none);
     expect(outcome.status).toBe('packet');
     expect(outcome.receipt.evidence.find((slot) => slot.proposition === 'waiver_valid')?.state).toBe('unknown');
     expect(outcome.receipt.decisionBlockedBy).toEqual(['waiver_valid']);
@@ -208,19 +208,19 @@ describe('headline facts of the built-in scenarios', () => {
     expect(outcome.trace.find((row) => row.id === 'W-55')?.code).toBe('EXCLUDE_EXPIRED');
   });
 
-  it('atlas: a permit to the investigation note does not beat the deny', () => {
-    const outcome = compileVariant(atlas, { controls: ['grant-agent-permit'], lateChanges: [] });
+  it('atlas: a permit to the investigation note does not beat the deny', async () => {
+    const outcome = await compileVariant(atlas, { controls: ['grant-agent-permit'], lateChanges: [] });
     expect(outcome.trace.find((row) => row.id === 'X9')?.code).toBe('EXCLUDE_DENY_LABEL');
   });
 
-  it('atlas: an officer-approved waiver makes waiver_valid supported', () => {
-    const outcome = compileVariant(atlas, { controls: ['officer-approves-waiver'], lateChanges: [] });
+  it('atlas: an officer-approved waiver makes waiver_valid supported', async () => {
+    const outcome = await compileVariant(atlas, { controls: ['officer-approves-waiver'], lateChanges: [] });
     expect(outcome.receipt.evidence.find((slot) => slot.proposition === 'waiver_valid')?.state).toBe('supported');
     expect(outcome.receipt.decisionBlockedBy).toEqual([]);
   });
 
-  it.each(['default', 'email-insists'])('refund (%s): the email supports exception_requested, never exception_approved', (variant) => {
-    const outcome = compileVariant(refund, variant === 'default' ? none : { controls: [variant], lateChanges: [] });
+  it.each(['default', 'email-insists'])('refund (%s): the email supports exception_requested, never exception_approved', async (variant) => {
+    const outcome = await compileVariant(refund, variant === 'default' ? none : { controls: [variant], lateChanges: [] });
     if (outcome.status !== 'packet') throw new Error(`expected a packet, got ${outcome.failure.code}`);
     const slot = (id: string) => outcome.evidence.find((candidate) => candidate.proposition === id);
     expect(slot('exception_approved')?.state).toBe('unknown');
@@ -229,8 +229,8 @@ describe('headline facts of the built-in scenarios', () => {
     expect(outcome.decisionBlockedBy).toEqual(['exception_approved']);
   });
 
-  it('refund: a real approval record makes exception_approved supported', () => {
-    const outcome = compileVariant(refund, { controls: ['real-approval'], lateChanges: [] });
+  it('refund: a real approval record makes exception_approved supported', async () => {
+    const outcome = await compileVariant(refund, { controls: ['real-approval'], lateChanges: [] });
     expect(outcome.receipt.evidence.find((slot) => slot.proposition === 'exception_approved')?.state).toBe('supported');
   });
 });

@@ -1,5 +1,5 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { createWasmDriver } from './wasm-driver';
 
 /** Loads SQLite WASM and opens a fresh in-memory database. Both composition roots call this. */

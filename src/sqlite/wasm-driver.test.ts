@@ -1,7 +1,7 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { openInMemoryDatabase } from './load-sqlite';
 import { createWasmDriver, utf8Length } from './wasm-driver';
 

@@ -1,5 +1,5 @@
 import type { Database, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import type { SqlDriver, SqlStatement, SqlValue } from '../core/search/driver';
+import type { SqlDriver, SqlStatement, SqlValue } from '../adapters/sqlite/driver';
 
 /** SQLITE_LIMIT_VARIABLE_NUMBER, read from the build rather than assumed. */
 const SQLITE_LIMIT_VARIABLE_NUMBER = 9;

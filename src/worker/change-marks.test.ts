@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -11,10 +11,10 @@ import { rowMarks } from './change-marks';
 import { createSession, type Session } from './session';
 import { memoryStorage } from './test-support/memory-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 async function sessionOn(scenarioKey: string): Promise<Session> {
@@ -24,8 +24,8 @@ async function sessionOn(scenarioKey: string): Promise<Session> {
   return session;
 }
 
-function viewOf(session: Session, audience: Audience) {
-  const response = session.compile(audience);
+async function viewOf(session: Session, audience: Audience) {
+  const response = await session.compile(audience);
   if (!response.ok) throw new Error(response.error.message);
   return response.view;
 }
@@ -39,11 +39,11 @@ const markedRows = (session: Session, audience: Audience) =>
 describe('what each recompilation changed, against the one before it', () => {
   it('marks the superseded decision entering the naive packet and its new trace row, and leaving again when switched off', async () => {
     const session = await sessionOn('retry-policy');
-    expect(viewOf(session, 'diagnostic').marks).toBeNull();
+    expect((await viewOf(session, 'diagnostic')).marks).toBeNull();
     expect(markedRows(session, 'diagnostic')).toEqual([]);
 
     await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
-    const on = viewOf(session, 'diagnostic');
+    const on = await viewOf(session, 'diagnostic');
     expect(on.marks?.since).toBe(on.compilation - 1);
     expect(on.marks?.columns.naive?.entered).toContain('ADR-0198');
     expect(on.columns.naive?.entries.find((entry) => entry.id === 'ADR-0198')).toMatchObject({ illegal: true, code: 'EXCLUDE_SUPERSEDED' });
@@ -51,7 +51,7 @@ describe('what each recompilation changed, against the one before it', () => {
     expect(markedRows(session, 'diagnostic')).toEqual([['ADR-0198', { kind: 'new' }]]);
 
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
-    const off = viewOf(session, 'diagnostic');
+    const off = await viewOf(session, 'diagnostic');
     expect(off.marks?.columns.naive?.entered).not.toContain('ADR-0198');
     expect(off.marks?.columns.naive?.left).toContainEqual({ id: 'ADR-0198', title: 'Retry backoff policy for card authorisation timeouts (2024)', now: null });
     expect(markedRows(session, 'diagnostic')).toEqual([]);
@@ -59,9 +59,9 @@ describe('what each recompilation changed, against the one before it', () => {
 
   it('marks a decision that changed with what it was, and the compiled packet losing every entry when it fails closed', async () => {
     const session = await sessionOn('retry-policy');
-    const before = viewOf(session, 'diagnostic');
+    const before = await viewOf(session, 'diagnostic');
     await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
-    const after = viewOf(session, 'diagnostic');
+    const after = await viewOf(session, 'diagnostic');
     expect(after.status).toBe('fail_closed');
     expect(after.marks?.columns.compiled.left.map((entry) => entry.id)).toEqual(before.columns.compiled.entries.map((entry) => entry.id));
     expect(after.marks?.columns.compiled.left.find((entry) => entry.id === 'ADR-0234')?.now).toEqual({ decision: 'excluded', code: 'REQUIRED_MISSING_PROVENANCE' });
@@ -70,45 +70,45 @@ describe('what each recompilation changed, against the one before it', () => {
 
   it('marks against the compilation the page shows, also when the page dropped the answer to one a burst superseded', async () => {
     const session = await sessionOn('retry-policy');
-    const shown = viewOf(session, 'diagnostic');
+    const shown = await viewOf(session, 'diagnostic');
     // Switched on, compiled, and its answer never shown (the user switched it off again meanwhile).
     await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
-    const dropped = viewOf(session, 'diagnostic');
+    const dropped = await viewOf(session, 'diagnostic');
     expect(dropped.marks?.columns.naive?.entered).toContain('ADR-0198');
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
-    const against = (compilation: number | null) => {
-      const response = session.compile('diagnostic', compilation);
+    const against = async (compilation: number | null) => {
+      const response = await session.compile('diagnostic', compilation);
       if (!response.ok) throw new Error(response.error.message);
       return response.view.marks;
     };
     // Against the one on screen, nothing changed; against the dropped one, ADR-0198 would seem to have left.
-    const marks = against(shown.compilation);
+    const marks = await against(shown.compilation);
     expect(marks).toMatchObject({ since: shown.compilation, columns: { naive: { entered: [], left: [] }, compiled: { entered: [], left: [] } } });
     expect(markedRows(session, 'diagnostic')).toEqual([]);
     // A view on screen that is neither of the last two (a result remembered from the last session) gets no marks.
-    expect(against(0)).toBeNull();
+    expect(await against(0)).toBeNull();
   });
 
   it('compares only compilations of the same scenario', async () => {
     const session = await sessionOn('retry-policy');
-    viewOf(session, 'diagnostic');
+    await viewOf(session, 'diagnostic');
     await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
-    expect(viewOf(session, 'diagnostic').marks).toBeNull();
+    expect((await viewOf(session, 'diagnostic')).marks).toBeNull();
     expect(markedRows(session, 'diagnostic')).toEqual([]);
   });
 
   it('in the user view never marks a record withheld at either compilation, while the diagnostic view does', async () => {
     const session = await sessionOn('atlas-credit-review');
-    viewOf(session, 'user');
+    await viewOf(session, 'user');
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit', 'different-caller'], lateChanges: [] });
-    const user = viewOf(session, 'user');
+    const user = await viewOf(session, 'user');
     const userRows = markedRows(session, 'user');
     const withheld = session
       .queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'diagnostic', offset: 0, limit: MAX_TRACE_WINDOW })
       .rows.filter((row) => ['EXCLUDE_NOT_AUTHORISED', 'EXCLUDE_PURPOSE', 'EXCLUDE_DENY_LABEL'].includes(row.code))
       .map((row) => row.id);
     expect(withheld).toContain('X9');
-    const diagnostic = session.disclose('diagnostic');
+    const diagnostic = await session.disclose('diagnostic');
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
     // The caller change moves records into withheld ones: the diagnostic view marks them, the user view names none.
     expect(markedRows(session, 'diagnostic').length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { receiptIdOf } from '../core/passes/attest';
 import type { Receipt } from '../core/result';
@@ -9,7 +9,7 @@ import type { WorkspaceStorage } from './workspace-storage';
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
@@ -18,15 +18,15 @@ async function newSession(storage: WorkspaceStorage = memoryStorage()) {
 
 describe('comparisons', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('diffs two receipts for the baseline view, disclosed for the audience, and names bad input', async () => {
     const { session } = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const baseline = session.receiptJson() ?? '';
     await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const current = session.receiptJson() ?? '';
     const response = session.diffReceipts({ name: 'baseline', text: baseline }, { name: 'current', text: current }, 'diagnostic');
     if (!response.ok) throw new Error(JSON.stringify(response.issues));

@@ -1,4 +1,5 @@
-import type { Compiler, CompileRequest } from '../core/compile';
+import type { CompileRequest } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
 import type { CompileError, Result } from '../core/errors';
 import type { Resolution } from '../core/passes/resolve';
@@ -12,7 +13,7 @@ import { appliedChanges, compileView, type Compiled } from './compile-view';
 import type { CorpusIndex } from './corpus-index';
 import { evidenceAttempts, inspectRecord, resolutionOf, type ViewSource } from './debug-views';
 import type { AsOfStops, ChangeMarks, CompileResponse, CompileView, EvidenceAttempts, InspectResponse, RowMark } from './protocol';
-import { measured } from './user-timing';
+import { measuredAsync } from './user-timing';
 import type { Workspace } from './workspace';
 
 /**
@@ -41,7 +42,7 @@ export interface LastCompile extends Compiled {
 }
 
 export interface CompilationsDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   readonly workspace: Workspace;
   readonly corpus: CorpusIndex;
   /** The key of the saved workspace a result may be remembered under; null when results are not remembered. */
@@ -133,12 +134,13 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     return previous.before?.serial === shown ? previous.before : null;
   };
 
-  const compile = (audience: Audience, shownCompilation?: number | null): CompileResponse => {
+  // Compiles are answered in the order asked: the compiler runs them one at a time, and nothing below awaits after it.
+  const compile = async (audience: Audience, shownCompilation?: number | null): Promise<CompileResponse> => {
     // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or frozen.
     last = null;
     const request = prepare(workspace.selection.lateChanges);
     if (!request.ok) return { ok: false, error: request.error };
-    const outcome = measured('cc:compile', () => compiler.compile(request.value));
+    const outcome = await measuredAsync('cc:compile', () => compiler.compile(request.value));
     if (!outcome.ok) return { ok: false, error: outcome.error };
     compilations += 1;
     const { scenario } = workspace.effective(workspace.currentEntry());
@@ -196,7 +198,7 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     api: {
       compile,
 
-      disclose(audience: Audience): CompileResponse {
+      async disclose(audience: Audience): Promise<CompileResponse> {
         if (!last) return compile(audience);
         shown(audience);
         return { ok: true, view: viewOf(last, audience, { answer: true }) };

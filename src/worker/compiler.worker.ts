@@ -1,6 +1,6 @@
 import '../shared/jitless-zod';
 import { expose } from 'comlink';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
@@ -27,7 +27,7 @@ const remembered = hashing.then(() => measuredAsync('cc:remembered', () => readR
 // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind it.
 const ready = Promise.all([remembered.then(openWorkspaceDatabase), hashing]).then(([{ driver, state, image }]) =>
   createSession({
-    compiler: createCompiler(driver),
+    compiler: createSqliteCompiler(driver),
     storage,
     builtins: readBuiltinScenarios(),
     database: state,

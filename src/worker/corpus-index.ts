@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { LoadProgress } from './protocol';
 import { nextTask } from './next-task';
 
@@ -11,7 +11,7 @@ export const INDEX_SLICE = 1_000;
 export const BACKGROUND_CORPUS_FROM = 5_000;
 
 export interface CorpusIndexDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   /** The scenario last compiled, whose records the index is built for; null before any compilation. */
   readonly lastScenario: () => string | null;
   /** The index was completed by building some of it: the database's image should take it in. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareStrings } from '../core/canonical';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { GATE_ORDER } from '../core/result';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
@@ -14,7 +14,7 @@ import { AS_OF_STOP_RECORDS, AS_OF_STOPS_EACH_SIDE, ATTEMPTS_PAGE, type AsOfStop
 import { createSession } from './session';
 import { memoryStorage } from './test-support/memory-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(scenarioKey = 'atlas-credit-review') {
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
@@ -54,12 +54,12 @@ async function loadedAtlas(vary: boolean) {
 
 describe('debugger views in the worker', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('inspects a record: every gate in order with its fact, agreeing with the trace row, and its receipt row', async () => {
     const session = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const inspected = session.inspectRecord('X9', 'diagnostic');
     if (!inspected.ok) throw new Error(inspected.message);
     const { record } = inspected;
@@ -82,7 +82,7 @@ describe('debugger views in the worker', () => {
     for (const builtin of readBuiltinScenarios()) {
       if (!builtin.result.ok) continue;
       const session = await newSession(builtin.result.value.scenario.id);
-      session.compile('diagnostic');
+      await session.compile('diagnostic');
       for (const row of session.queryTrace(everyRow('diagnostic')).rows) {
         const inspected = session.inspectRecord(row.id, 'diagnostic');
         if (!inspected.ok) throw new Error(inspected.message);
@@ -95,7 +95,7 @@ describe('debugger views in the worker', () => {
 
   it('answers for a withheld record in the user view exactly as for an id no record has', async () => {
     const session = await newSession();
-    session.compile('user');
+    await session.compile('user');
     expect(session.inspectRecord('X9', 'user')).toEqual({ ok: false, message: 'No record "X9" in this view.' });
     expect(session.inspectRecord('NO-SUCH', 'user')).toEqual({ ok: false, message: 'No record "NO-SUCH" in this view.' });
     expect(session.inspectRecord('F-102', 'user').ok).toBe(true);
@@ -103,7 +103,7 @@ describe('debugger views in the worker', () => {
 
   it('names the records that tried each proposition and why each was refused, and the user view leaves withheld ones out', async () => {
     const session = await newSession();
-    const diagnostic = session.compile('diagnostic');
+    const diagnostic = await session.compile('diagnostic');
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
     const waiver = attemptsIn(diagnostic.view).find((slot) => slot.proposition === 'waiver_valid');
     expect(waiver?.attempts.map((attempt) => attempt.id)).toContain('X9');
@@ -112,7 +112,7 @@ describe('debugger views in the worker', () => {
     const facility = attemptsIn(diagnostic.view).find((slot) => slot.proposition === 'facility_limit');
     expect(facility?.attempts.some((attempt) => attempt.outcome === 'used')).toBe(true);
 
-    const user = session.disclose('user');
+    const user = await session.disclose('user');
     if (!user.ok) throw new Error(user.error.message);
     expect(JSON.stringify(user.view.evidenceAttempts)).not.toContain('X9');
   });
@@ -125,7 +125,7 @@ describe('debugger views in the worker', () => {
         const session = await newSession(scenario.id);
         await session.select({ scenarioKey: scenario.id, controls, lateChanges: [] });
         for (const audience of ['diagnostic', 'user'] as const) {
-          const compiled = session.compile(audience);
+          const compiled = await session.compile(audience);
           if (!compiled.ok) throw new Error(compiled.error.message);
           const decisions = new Map(session.queryTrace(everyRow(audience)).rows.map((row) => [row.id, row.decision]));
           for (const slot of attemptsIn(compiled.view)) {
@@ -155,7 +155,7 @@ describe('debugger views in the worker', () => {
     );
     const loaded = await session.loadFiles([{ name: 'claimants.jsonl', blob: new Blob([lines.join('\n')]) }], () => undefined);
     expect(loaded.status).toBe('loaded');
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     const first = attemptsIn(compiled.view).find((slot) => slot.proposition === 'waiver_valid');
     expect(first?.total).toBe(claimants);
@@ -171,13 +171,13 @@ describe('debugger views in the worker', () => {
     expect(session.evidenceAttempts(compiled.view.compilation, 'no_such_proposition', 'diagnostic', 0)).toBeNull();
     expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', -1)).toBeNull();
 
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', ATTEMPTS_PAGE)).toBeNull();
   });
 
   it('gives each baseline entry its code and each column its proposition coverage', async () => {
     const session = await newSession();
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     const naive = compiled.view.columns.naive;
     if (!naive) throw new Error('no naive column');
@@ -209,7 +209,7 @@ describe('debugger views in the worker', () => {
     await session.start();
     const loaded = await session.loadFiles([{ name: 'contradicted.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
     expect(loaded.status).toBe('loaded');
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     const states = Object.fromEntries(compiled.view.evidence.map((slot) => [slot.proposition, slot.state]));
     expect(states).toEqual({ limit_set: 'contradicted', review_open: 'unknown', waiver_granted: 'contradicted' });
@@ -227,13 +227,13 @@ describe('debugger views in the worker', () => {
 
   it('pins a baseline and diffs later compilations against it, marking the trace rows that changed', async () => {
     const session = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     expect(session.baselineDiff('diagnostic')).toBeNull();
     const pin = session.pinBaseline();
     expect(pin).toMatchObject({ asOf: '2026-08-30', outcome: 'packet' });
     expect(session.baselineDiff('diagnostic')?.identical).toBe(true);
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit'], lateChanges: [] });
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const diff = session.baselineDiff('diagnostic');
     expect(diff?.identical).toBe(false);
     expect(diff?.sections.map((section) => section.key)).toContain('decisions');
@@ -246,7 +246,7 @@ describe('debugger views in the worker', () => {
 
   it('steps the as-of by a day and to the next boundary, and says what changed from the step before', async () => {
     const session = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const stops = session.asOfStops('diagnostic');
     expect(stops.asOf).toBe('2026-08-30');
     expect(stops.after.length + stops.before.length).toBeGreaterThan(0);
@@ -254,12 +254,12 @@ describe('debugger views in the worker', () => {
     if (!next) throw new Error('no boundary after the as-of');
     const stepped = await session.stepAsOf({ to: next.at });
     expect(stepped.ok).toBe(true);
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     expect(compiled.ok && compiled.view.compiledContract.asOf).toBe(next.at);
     const diff = session.asOfDiff('diagnostic');
     expect(diff?.sections.find((section) => section.key === 'contract')?.lines[0]).toBe(`asOf 2026-08-30T00:00:00.000Z → ${next.at}T00:00:00.000Z`);
     await session.stepAsOf({ days: -1 });
-    const back = session.compile('diagnostic');
+    const back = await session.compile('diagnostic');
     expect(back.ok && back.view.compiledContract.asOf).toBe(new Date(Date.parse(next.at) - 86_400_000).toISOString().slice(0, 10));
     expect((await session.stepAsOf({ to: 'not a date' })).ok).toBe(false);
   });
@@ -267,7 +267,7 @@ describe('debugger views in the worker', () => {
   it('says when a control sets the as-of, so a step would not be what is compiled', async () => {
     const session = await newSession();
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['decide-one-day-later'], lateChanges: [] });
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     expect(session.asOfStops('diagnostic').lockedBy).toBe('Move the decision by one day');
   });
 
@@ -276,13 +276,13 @@ describe('debugger views in the worker', () => {
     const receipts: string[] = [];
     const sessions = [await loadedAtlas(false), await loadedAtlas(true)];
     for (const session of sessions) {
-      const first = session.compile('user');
+      const first = await session.compile('user');
       if (!first.ok) throw new Error(first.error.message);
       receipts.push(session.receiptJson() ?? '');
       session.pinBaseline();
       const key = session.exportScenario().fileName;
       await session.select({ scenarioKey: `loaded:atlas-credit-review`, controls: ['officer-approves-waiver'], lateChanges: [] });
-      const second = session.compile('user');
+      const second = await session.compile('user');
       if (!second.ok) throw new Error(second.error.message);
       const rows = session.queryTrace(everyRow('user')).rows;
       views.push({

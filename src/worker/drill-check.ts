@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import { drill, type ReceiptVerdict } from '../core/drill';
 import { REASONS } from '../core/reasons';
 import type { Receipt } from '../core/result';
@@ -16,8 +16,8 @@ const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a,
  * The drill and the receipt check: the receipt against the current inputs with the declared changes,
  * reperformed from its own inputs (this scenario with the controls and late changes it names).
  */
-export function checkAgainstCurrent({ compiler, workspace, compilations }: { readonly compiler: Compiler; readonly workspace: Workspace; readonly compilations: Compilations }) {
-  return (prior: Receipt, declaredChanges: readonly string[]): VerdictView => {
+export function checkAgainstCurrent({ compiler, workspace, compilations }: { readonly compiler: SqliteCompiler; readonly workspace: Workspace; readonly compilations: Compilations }) {
+  return async (prior: Receipt, declaredChanges: readonly string[]): Promise<VerdictView> => {
     const request = compilations.prepare(union(workspace.selection.lateChanges, declaredChanges));
     if (!request.ok) {
       return {
@@ -32,7 +32,7 @@ export function checkAgainstCurrent({ compiler, workspace, compilations }: { rea
     }
     const loaded = workspace.effective(workspace.currentEntry());
     const own = prepareScenario(loaded, { controls: prior.controls, lateChanges: prior.lateChanges });
-    return verdictView(drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }), loaded.scenario);
+    return verdictView(await drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }), loaded.scenario);
   };
 }
 

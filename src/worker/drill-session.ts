@@ -7,7 +7,7 @@ export interface DrillDeps {
   /** The receipt of the compilation on screen and what it was compiled from, if any: what a freeze takes. */
   readonly lastReceipt: () => HeldReceipt | null;
   /** A receipt judged against the inputs in force now, with the late changes declared since it. */
-  readonly check: (prior: Receipt, declared: readonly string[]) => VerdictView;
+  readonly check: (prior: Receipt, declared: readonly string[]) => Promise<VerdictView>;
 }
 
 export interface LoadedReceipt {
@@ -48,7 +48,7 @@ export function createDrillSession({ lastReceipt, check }: DrillDeps) {
       if (!declared.includes(id)) declared = [...declared, id];
       return state();
     },
-    attempt(): VerdictView | null {
+    async attempt(): Promise<VerdictView | null> {
       frozen ??= lastReceipt();
       return frozen ? check(frozen.receipt, declared) : null;
     },
@@ -66,12 +66,15 @@ export function createDrillSession({ lastReceipt, check }: DrillDeps) {
       return state();
     },
     /** Keeps the receipts a load brought, and judges them against the inputs now in force. */
-    keepReceipts(receipts: readonly LoadedReceipt[]): ReceiptCheck[] {
+    keepReceipts(receipts: readonly LoadedReceipt[]): Promise<ReceiptCheck[]> {
       loadedReceipts = [...receipts];
       return this.checkReceipts();
     },
-    checkReceipts(): ReceiptCheck[] {
-      return loadedReceipts.map(({ file, receipt }) => ({ file, verdict: check(receipt, []) }));
+    async checkReceipts(): Promise<ReceiptCheck[]> {
+      const checks: ReceiptCheck[] = [];
+      // One after another: each check compiles, and the compiler answers in the order asked.
+      for (const { file, receipt } of loadedReceipts) checks.push({ file, verdict: await check(receipt, []) });
+      return checks;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { freshDriver } from '../core/test-support/node-driver';
 import { runGrowth } from '../eval/growth';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -11,7 +11,7 @@ import { createSession } from './session';
 
 async function currentScenarioWith(selection: Omit<Selection, 'scenarioKey'>): Promise<EvaluationDeps['currentScenario']> {
   const storage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
-  const session = createSession({ compiler: createCompiler(await freshDriver()), storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler: createSqliteCompiler(await freshDriver()), storage, builtins: readBuiltinScenarios() });
   await session.start();
   await session.select({ scenarioKey: 'retry-policy', ...selection });
   return async () => session.current();
@@ -57,7 +57,7 @@ describe('evaluation in the worker', () => {
     const progress: EvaluationProgress[] = [];
     const outcome = await evaluation().runGrowth([1_000, 100], (step) => progress.push(step));
     if (outcome.status !== 'done') throw new Error(outcome.status);
-    const nested = runGrowth(await freshDriver(), { seed: 0, sizes: [100, 1_000] });
+    const nested = await runGrowth(await freshDriver(), { seed: 0, sizes: [100, 1_000] });
     if (!nested.ok) throw new Error(nested.error.message);
     expect(outcome.report.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({ size, rows, corpusDigest, admittedAsGenerated }))).toEqual(
       nested.value.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({ size, rows, corpusDigest, admittedAsGenerated })),

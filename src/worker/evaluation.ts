@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CompileError, Result } from '../core/errors';
 import type { LoadedScenario } from '../core/passes/validate';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../eval/foundation';
 import { DEFAULT_GROWTH_SEED, runGrowth, type GrowthPoint, type GrowthReport } from '../eval/growth';
 import { GROWTH_BLOCK_MIX, GROWTH_BLOCK_SIZE } from '../eval/growth-corpus';
@@ -86,7 +86,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
       const driver = await deps.openDatabase();
       await checkpoint();
       const { loaded, selection } = chosen.value;
-      const result = runScenarioComparison(driver, loaded, { controls: selection.controls, lateChanges: selection.lateChanges }, (done, total) => report('Indexing', done, total + 1));
+      const result = await runScenarioComparison(driver, loaded, { controls: selection.controls, lateChanges: selection.lateChanges }, (done, total) => report('Indexing', done, total + 1));
       if (!result.ok) return { status: 'failed', error: result.error };
       report('Done', 1, 1);
       return { status: 'done', report: result.value, elapsedMs: deps.clock() - started };
@@ -118,7 +118,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
           report(`${sizeLabel(size)} records: opening a fresh database`, offset, total);
           const driver = await deps.openDatabase();
           await checkpoint();
-          const step = runGrowth(driver, { seed: DEFAULT_GROWTH_SEED, sizes: [size], clock: deps.clock }, (done) =>
+          const step = await runGrowth(driver, { seed: DEFAULT_GROWTH_SEED, sizes: [size], clock: deps.clock }, (done) =>
             report(`${sizeLabel(size)} records: ${done < size ? 'indexing' : 'compiling and ranking the baselines'}`, offset + done, total),
           );
           if (!step.ok) return { status: 'failed', error: step.error };

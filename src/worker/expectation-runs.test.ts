@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
 import { freshDriver } from '../core/test-support/node-driver';
 import { createExpectationRuns, type ExpectationRuns } from './expectation-runs';
@@ -14,27 +14,27 @@ beforeAll(async () => {
   const parsed = parseScenarioJson('scenario.json', scenarioText, (name) => (name === 'records.jsonl' ? recordsText : null));
   if (!parsed.ok) throw new Error(parsed.error.message);
   scenario = parsed.value;
-  runs = createExpectationRuns(createCompiler(await freshDriver()));
+  runs = createExpectationRuns(createSqliteCompiler(await freshDriver()));
 });
 
 const suiteText = (cases: unknown[]) => JSON.stringify({ suite: 'exercise', inputs: { scenario: 'retry-policy' }, cases }, null, 2);
 const screen = (controls: string[] = [], audience: 'diagnostic' | 'user' = 'diagnostic') => ({ scenario, controls, lateChanges: [], audience });
 
 describe('the Tests panel runs in the worker', () => {
-  it('runs a shipped suite on the inputs on screen, every case passing', () => {
+  it('runs a shipped suite on the inputs on screen, every case passing', async () => {
     runs.clear();
     expect(runs.open('poison-controls.expect.json', shippedSuite)).toBeNull();
-    const view = runs.run(screen());
+    const view = await runs.run(screen());
     expect(view.failed).toBe(0);
     expect(view.passed).toBeGreaterThan(0);
     expect(view.suites[0]?.inputsNote).toBeNull();
   });
 
-  it('adds the switches on screen to each case: a case on the defaults turns red when a control is switched on, and says why', () => {
+  it('adds the switches on screen to each case: a case on the defaults turns red when a control is switched on, and says why', async () => {
     runs.clear();
     runs.open('t.expect.json', suiteText([{ name: 'the default packet', expect: { selected: { inOrder: ['ADR-0234', 'RUN-0871', 'CFG-0310', 'PM-2207'] } } }]));
-    expect(runs.run(screen()).suites[0]?.cases[0]?.passed).toBe(true);
-    const [red] = runs.run(screen(['tight-budget'])).suites[0]?.cases ?? [];
+    expect((await runs.run(screen())).suites[0]?.cases[0]?.passed).toBe(true);
+    const [red] = (await runs.run(screen(['tight-budget']))).suites[0]?.cases ?? [];
     expect(red?.passed).toBe(false);
     expect(red?.mismatches[0]?.place).toMatch(/^line \d+: cases\[0\]\.expect\.selected\.inOrder\[\d\]$/);
     expect(red?.mismatches[0]).toMatchObject({ field: 'selected', subject: expect.stringContaining('packet ids in order') });
@@ -48,15 +48,15 @@ describe('the Tests panel runs in the worker', () => {
     expect(runs.files()).toEqual(['good.expect.json']);
   });
 
-  it('names a control the inputs on screen do not declare instead of running the suite', () => {
+  it('names a control the inputs on screen do not declare instead of running the suite', async () => {
     runs.clear();
     runs.open('t.expect.json', suiteText([{ name: 'c', controls: ['no-such-control'], expect: { outcome: 'packet' } }]));
-    const view = runs.run(screen());
+    const view = await runs.run(screen());
     expect(view.suites[0]?.problems).toEqual(['line 10: cases[0].controls[0]: no control "no-such-control": the inputs declare ' + scenario.scenario.controls.map((c) => c.id).join(', ')]);
     expect(view.failed).toBe(1);
   });
 
-  it('in the user view, checks nothing about a record the view withholds or one not there, alike, and names neither in a link', () => {
+  it('in the user view, checks nothing about a record the view withholds or one not there, alike, and names neither in a link', async () => {
     runs.clear();
     // Under legal hold: the deny rule withholds it from the user view.
     const withheld = 'LGL-0007';
@@ -67,9 +67,9 @@ describe('the Tests panel runs in the worker', () => {
         { name: 'absent', expect: { records: { 'NO-SUCH-1': { decision: 'selected' } }, selected: { includes: ['NO-SUCH-1'] } } },
       ]),
     );
-    const diagnostic = runs.run(screen()).suites[0]?.cases ?? [];
+    const diagnostic = (await runs.run(screen())).suites[0]?.cases ?? [];
     expect(diagnostic[0]?.mismatches.some((mismatch) => mismatch.subject === `record ${withheld}: decision`)).toBe(true);
-    const [hidden, absent] = runs.run(screen([], 'user')).suites[0]?.cases ?? [];
+    const [hidden, absent] = (await runs.run(screen([], 'user'))).suites[0]?.cases ?? [];
     const shape = (entry: typeof hidden) => ({
       passed: entry?.passed,
       notChecked: entry?.notChecked,

@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { formatPath, type CompileError } from '../core/errors';
 import { coverageOf, type Coverage, type CoverageUniverse, type Exercised } from '../core/expectations/coverage';
@@ -105,7 +105,7 @@ function universeOf(scenario: LoadedScenario): CoverageUniverse {
  * The suites the user opened, kept in the worker, and their runs on the inputs on screen: each case with the
  * user's switches and its own, so a case turns red or green as controls, files or the contract change.
  */
-export function createExpectationRuns(compiler: Compiler) {
+export function createExpectationRuns(compiler: SqliteCompiler) {
   // Each suite with the text it was read from: a link or an exported scenario carries the suite as its author wrote it.
   let opened: { readonly loaded: LoadedSuite; readonly text: string }[] = [];
   /** Keeps a suite already read (by file intake) and its text; one of the same file name is replaced. */
@@ -113,7 +113,7 @@ export function createExpectationRuns(compiler: Compiler) {
     opened = [...opened.filter((kept) => kept.loaded.file !== loaded.file), { loaded, text }];
   };
 
-  const runOne = (loaded: LoadedSuite, screen: ScreenInputs, universe: CoverageUniverse): { view: SuiteView; exercised: readonly Exercised[] } => {
+  const runOne = async (loaded: LoadedSuite, screen: ScreenInputs, universe: CoverageUniverse): Promise<{ view: SuiteView; exercised: readonly Exercised[] }> => {
     const { scenario } = screen;
     const declared = { controls: universe.controls, lateChanges: universe.lateChanges };
     const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, scenario) };
@@ -124,7 +124,7 @@ export function createExpectationRuns(compiler: Compiler) {
     }
     const prepare = (selection: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }) =>
       prepareScenario(scenario, { controls: union(screen.controls, selection.controls), lateChanges: union(screen.lateChanges, selection.lateChanges) });
-    const result = runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
+    const result = await runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
     const exercised = result.cases.map((entry) => entry.exercised);
     return { view: { ...base, coverage: coverageOf(exercised, universe), problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) }, exercised };
   };
@@ -151,9 +151,11 @@ export function createExpectationRuns(compiler: Compiler) {
     documents(): { name: string; text: string }[] {
       return opened.map(({ loaded, text }) => ({ name: loaded.file, text }));
     },
-    run(screen: ScreenInputs): TestsView {
+    async run(screen: ScreenInputs): Promise<TestsView> {
       const universe = universeOf(screen.scenario);
-      const runs = opened.map(({ loaded }) => runOne(loaded, screen, universe));
+      const runs: { view: SuiteView; exercised: readonly Exercised[] }[] = [];
+      // One suite after another, as the compiler answers them.
+      for (const { loaded } of opened) runs.push(await runOne(loaded, screen, universe));
       const views = runs.map((entry) => entry.view);
       const cases = views.flatMap((view) => view.cases);
       const passed = cases.filter((entry) => entry.passed).length;

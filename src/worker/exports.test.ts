@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { sha256Hex } from '../core/hash';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -9,7 +9,7 @@ import type { WorkspaceStorage } from './workspace-storage';
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
@@ -21,13 +21,13 @@ const noProgress = () => undefined;
 
 describe('exports', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('exports the receipt as an in-toto statement whose packet subject is the copied packet text', async () => {
     const { session } = await newSession();
     expect(session.statementJson()).toBeNull();
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     const statement = JSON.parse(session.statementJson() ?? '') as { _type: string; subject: { name: string; digest: { sha256?: string } }[]; predicate: { receiptId: string } };
     expect(statement._type).toBe('https://in-toto.io/Statement/v1');
@@ -38,9 +38,9 @@ describe('exports', () => {
   it('exports from the user view only what the user view shows, labelled, with no digest over withheld records', async () => {
     const { session } = await newSession();
     await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
-    const diagnostic = session.compile('diagnostic');
+    const diagnostic = await session.compile('diagnostic');
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
-    const user = session.disclose('user');
+    const user = await session.disclose('user');
     if (!user.ok) throw new Error(user.error.message);
     const visible = new Set(session.queryTrace({ audience: 'user', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.map((row) => row.id));
     const withheld = session
@@ -75,7 +75,7 @@ describe('exports', () => {
     const contract = session.current().loaded.scenario.contract;
     await session.updateContract({ value: { ...contract, tokenBudget: 80, query: 'retry timeouts' } });
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
-    const edited = session.compile('diagnostic');
+    const edited = await session.compile('diagnostic');
     if (!edited.ok) throw new Error(edited.error.message);
     const exported = session.exportScenario();
     expect(exported).toMatchObject({ fileName: 'retry-policy.scenario.json', edited: true });
@@ -89,7 +89,7 @@ describe('exports', () => {
     expect(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour).toHaveLength(8);
     // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
     await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });
-    const again = session.compile('diagnostic');
+    const again = await session.compile('diagnostic');
     if (!again.ok) throw new Error(again.error.message);
     expect(again.view.receiptId).toBe(edited.view.receiptId);
   });

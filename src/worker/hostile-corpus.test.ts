@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { formatIssue } from '../core/errors';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -23,19 +23,19 @@ let session: Session;
 let baseKey: string;
 let baseReceipt: string;
 
-function compileBase(): string {
-  const compiled = session.compile('diagnostic');
+async function compileBase(): Promise<string> {
+  const compiled = await session.compile('diagnostic');
   if (!compiled.ok) throw new Error(`the base no longer compiles: ${compiled.error.message}`);
   return compiled.view.receiptId ?? '';
 }
 
 beforeAll(async () => {
-  session = createSession({ compiler: createCompiler(await sharedDriver()), storage, builtins: readBuiltinScenarios() });
+  session = createSession({ compiler: createSqliteCompiler(await sharedDriver()), storage, builtins: readBuiltinScenarios() });
   await session.start();
   const loaded = await session.loadFiles([blob(manifest.base.scenario)], noProgress);
   if (loaded.status !== 'loaded') throw new Error('the base scenario does not load');
   baseKey = loaded.snapshot.selection.scenarioKey;
-  baseReceipt = compileBase();
+  baseReceipt = await compileBase();
 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -59,7 +59,7 @@ async function check(entry: HostileCase) {
     expect(result.status).toBe('loaded');
     const snapshot = await session.select({ ...(result.status === 'loaded' ? result.snapshot.selection : { scenarioKey: baseKey }), controls: entry.controls, lateChanges: [] });
     expect(snapshot.selection.controls).toEqual(entry.controls);
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) {
       expect({ exit: 1, code: compiled.error.code }).toEqual({ exit: wanted.exit, code: wanted.code });
       if (wanted.message) expect(`${compiled.error.message} ${(compiled.error.issues ?? []).map(formatIssue).join(' ')}`).toContain(wanted.message);
@@ -78,7 +78,7 @@ async function check(entry: HostileCase) {
   // Nothing that was loaded before is lost, and the base compiles to the receipt it had.
   const back = await session.select({ scenarioKey: baseKey, controls: [], lateChanges: [] });
   expect(back.selection.scenarioKey).toBe(baseKey);
-  expect(compileBase()).toBe(baseReceipt);
+  expect(await compileBase()).toBe(baseReceipt);
 }
 
 describe(`hostile corpus through the worker session (${manifest.cases.length} files)`, () => {

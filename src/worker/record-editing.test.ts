@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { scenarioSchema } from '../core/format/scenario';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -8,7 +8,7 @@ import { createSession } from './session';
 import { memoryStorage } from './test-support/memory-storage';
 import type { WorkspaceStorage } from './workspace-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
@@ -16,8 +16,8 @@ async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   return session;
 }
 
-function compiled(session: Awaited<ReturnType<typeof newSession>>) {
-  const response = session.compile('diagnostic');
+async function compiled(session: Awaited<ReturnType<typeof newSession>>) {
+  const response = await session.compile('diagnostic');
   if (!response.ok) throw new Error(response.error.message);
   return { receiptId: response.view.receiptId, packet: response.view.columns.compiled.entries.map((entry) => entry.id) };
 }
@@ -30,27 +30,27 @@ function recordOf(session: Awaited<ReturnType<typeof newSession>>, id: string) {
 
 describe('record editing', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('applies an edit as a new revision, undone and redone to the same receipts', async () => {
     const session = await newSession();
-    const before = compiled(session);
+    const before = await compiled(session);
     const id = before.packet.find((entry) => entry !== 'ADR-0234') ?? '';
     const edited = await session.editRecord({ id, value: { ...recordOf(session, id), lifecycle: 'retired' }, as: 'revision' }, 'diagnostic');
     expect(edited).toMatchObject({ ok: true, history: { revision: 1, canUndo: true, canRedo: false }, message: `Edited ${id} (revision 1).` });
-    const after = compiled(session);
+    const after = await compiled(session);
     expect(after.packet).not.toContain(id);
 
     expect(await session.undoRecordEdit()).toMatchObject({ ok: true, history: { revision: 0, canUndo: false, canRedo: true } });
-    expect(compiled(session)).toEqual(before);
+    expect(await compiled(session)).toEqual(before);
     await session.redoRecordEdit();
-    expect(compiled(session)).toEqual(after);
+    expect(await compiled(session)).toEqual(after);
   });
 
   it('refuses an edit that does not validate, naming the field, and changes nothing', async () => {
     const session = await newSession();
-    const before = compiled(session);
+    const before = await compiled(session);
     const record = recordOf(session, 'ADR-0234');
     const refused = await session.editRecord({ id: 'ADR-0234', value: { ...record, tokens: -3, lifecycle: 'gone' }, as: 'revision' }, 'diagnostic');
     expect(refused.ok).toBe(false);
@@ -59,12 +59,12 @@ describe('record editing', () => {
     const text = await session.editRecord({ id: 'ADR-0234', text: '{"id": "ADR-0234",\n "title": ""}', as: 'revision' }, 'diagnostic');
     expect(text.ok ? [] : text.issues.find((issue) => issue.path === 'title')).toMatchObject({ line: 2 });
     expect(await session.editRecord({ id: 'ADR-0234', value: { ...record, id: 'ADR-9999' }, as: 'revision' }, 'diagnostic')).toMatchObject({ ok: false, issues: [{ path: 'id' }] });
-    expect(compiled(session)).toEqual(before);
+    expect(await compiled(session)).toEqual(before);
   });
 
   it('authors a control from an edit, which exports in a valid scenario that loads back to the same receipt', async () => {
     const session = await newSession();
-    const before = compiled(session);
+    const before = await compiled(session);
     // SEC-0042 is for security engineers only: a control that grants it to the chain's roles admits it.
     const record = recordOf(session, 'SEC-0042');
     const authored = await session.editRecord(
@@ -72,9 +72,9 @@ describe('record editing', () => {
       'diagnostic',
     );
     expect(authored).toMatchObject({ ok: true, message: 'Added the control “Grant SEC-0042 to the team” (grant-sec-0042-to-the-team): it applies the edit of SEC-0042 when switched on.' });
-    expect(compiled(session)).toEqual(before);
+    expect(await compiled(session)).toEqual(before);
     await session.select({ scenarioKey: 'retry-policy', controls: ['grant-sec-0042-to-the-team'], lateChanges: [] });
-    const on = compiled(session);
+    const on = await compiled(session);
     expect(on.receiptId).not.toBe(before.receiptId);
 
     const exported = session.exportScenario();
@@ -84,12 +84,12 @@ describe('record editing', () => {
     const loaded = await other.loadFiles([{ name: exported.fileName, blob: new Blob([exported.json]) }], () => undefined);
     expect(loaded.status).toBe('loaded');
     await other.select({ scenarioKey: 'loaded:retry-policy', controls: ['grant-sec-0042-to-the-team'], lateChanges: [] });
-    expect(compiled(other)).toEqual(on);
+    expect(await compiled(other)).toEqual(on);
   });
 
   it('authors a late change from an edit, which the drill judges like a declared one', async () => {
     const session = await newSession();
-    const { packet } = compiled(session);
+    const { packet } = await compiled(session);
     const id = packet[packet.length - 1] ?? '';
     const authored = await session.editRecord({ id, value: { ...recordOf(session, id), lifecycle: 'retired' }, as: 'late-change', label: `Retire ${id}` }, 'diagnostic');
     if (!authored.ok) throw new Error(JSON.stringify(authored.issues));
@@ -97,10 +97,10 @@ describe('record editing', () => {
     const changeId = `retire-${id.toLowerCase()}`;
     expect(summary?.lateChanges.map((change) => change.id)).toContain(changeId);
     expect(summary?.recordsEdited).toBe(true);
-    compiled(session);
+    await compiled(session);
     session.freezeReceipt();
     session.declareLateChange(changeId);
-    expect(session.attemptContinue()?.action).toBe('recompile_required');
+    expect((await session.attemptContinue())?.action).toBe('recompile_required');
     // A label already taken gets the next free id; an edit that changes nothing is refused.
     const again = await session.editRecord({ id, value: { ...recordOf(session, id), tokens: 1 }, as: 'late-change', label: `Retire ${id}` }, 'diagnostic');
     expect(again).toMatchObject({ ok: true, message: expect.stringContaining(`(${changeId}-2)`) });
@@ -113,7 +113,7 @@ describe('record editing', () => {
 
   it('in the user view, opens no record that view withholds', async () => {
     const session = await newSession();
-    session.compile('user');
+    await session.compile('user');
     const opened = session.recordForEdit('SEC-0042', 'user');
     expect(opened).toMatchObject({ ok: false, message: 'No record "SEC-0042" in this view.' });
     expect(opened.ids).not.toContain('SEC-0042');
@@ -130,19 +130,19 @@ describe('record editing', () => {
     const session = await newSession(storage);
     const record = recordOf(session, 'ADR-0234');
     await session.editRecord({ id: 'ADR-0234', value: { ...record, title: 'Retry policy, edited' }, as: 'revision' }, 'diagnostic');
-    const edited = compiled(session);
+    const edited = await compiled(session);
     const saved = savedWorkspaceSchema.parse(storage.saved());
     expect(saved.recordEdits?.['retry-policy']?.records.map((item) => item.title)).toEqual(['Retry policy, edited']);
 
     const restored = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await restored.start(saved);
-    expect(compiled(restored)).toEqual(edited);
+    expect(await compiled(restored)).toEqual(edited);
 
     const link = await session.createShareLink();
     if (!link.ok) throw new Error(link.message);
     const other = await newSession();
     const opened = await other.openShareLink(link.fragment);
     expect(opened.ok).toBe(true);
-    expect(compiled(other)).toEqual(edited);
+    expect(await compiled(other)).toEqual(edited);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchContract, generateRecords, toJsonl } from '../../bench/generate-records';
-import { createCompiler } from '../core/compile';
+import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { validateContract, createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
 import { serialiseReceipt } from '../core/passes/attest';
 import { valueOf } from '../core/test-support/builders';
@@ -29,9 +29,9 @@ describe('the record store', () => {
     expect([...restored.locations]).toEqual([...recordSet.locations]);
 
     const contract = valueOf(validateContract('contract', benchContract(requiredIds)));
-    const fromFile = valueOf(createCompiler(await freshDriver()).compile({ contract, recordSet }));
+    const fromFile = valueOf(await createSqliteCompiler(await freshDriver()).compile({ contract, recordSet }));
     // Compiled on the database that stores them, beside the stored documents.
-    const fromStore = valueOf(createCompiler(driver).compile({ contract, recordSet: restored }));
+    const fromStore = valueOf(await createSqliteCompiler(driver).compile({ contract, recordSet: restored }));
     expect(serialiseReceipt(fromStore.receipt)).toBe(serialiseReceipt(fromFile.receipt));
   });
 

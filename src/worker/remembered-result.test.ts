@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../shared/trace-page';
@@ -68,9 +68,9 @@ describe('the key of a remembered result', () => {
 });
 
 describe('a session remembering the result it showed', () => {
-  let compiler: Compiler;
+  let compiler: SqliteCompiler;
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -91,8 +91,8 @@ describe('a session remembering the result it showed', () => {
     return session;
   };
 
-  const compiledView = (session: Awaited<ReturnType<typeof startSession>>, audience: 'diagnostic' | 'user' = 'diagnostic') => {
-    const compiled = session.compile(audience);
+  const compiledView = async (session: Awaited<ReturnType<typeof startSession>>, audience: 'diagnostic' | 'user' = 'diagnostic') => {
+    const compiled = await session.compile(audience);
     if (!compiled.ok) throw new Error(compiled.error.message);
     return compiled.view;
   };
@@ -101,9 +101,9 @@ describe('a session remembering the result it showed', () => {
     const storage = createMemoryStorage();
     const session = await startSession(storage);
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
-    compiledView(session);
+    await compiledView(session);
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
-    const shown = compiledView(session, 'user');
+    const shown = await compiledView(session, 'user');
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS - 1);
     expect(storage.writes).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -118,8 +118,8 @@ describe('a session remembering the result it showed', () => {
 
     // What the next boot compiles from the same storage is what was remembered.
     const reloaded = await startSession(storage);
-    expect(compiledView(reloaded, 'user').userViewId).toMatch(/^[0-9a-f]{64}$/);
-    expect(compiledView(reloaded, 'user').userViewId).toBe(remembered?.view.userViewId);
+    expect((await compiledView(reloaded, 'user')).userViewId).toMatch(/^[0-9a-f]{64}$/);
+    expect((await compiledView(reloaded, 'user')).userViewId).toBe(remembered?.view.userViewId);
     // Another build shows nothing remembered.
     expect(await readRememberedResult(storage, '/assets/compiler.worker-other.js')).toBeNull();
   });
@@ -128,12 +128,12 @@ describe('a session remembering the result it showed', () => {
     const storage = createMemoryStorage();
     const session = await startSession(storage);
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
-    compiledView(session);
+    await compiledView(session);
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(1);
     expect(await readRememberedResult(storage, BUILD)).not.toBeNull();
 
-    compiledView(session);
+    await compiledView(session);
     // The toggle is saved before its compilation comes: the result on hand is no longer the saved workspace's.
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
@@ -143,13 +143,13 @@ describe('a session remembering the result it showed', () => {
 
   it('a tab working on a copy keeps nothing, and a reset forgets what was kept', async () => {
     const copy = createMemoryStorage();
-    compiledView(await startSession(copy, false));
+    await compiledView(await startSession(copy, false));
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(copy.writes).toHaveLength(0);
 
     const storage = createMemoryStorage();
     const session = await startSession(storage);
-    compiledView(session);
+    await compiledView(session);
     await session.resetWorkspace();
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(0);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { REDACTED_RECORD } from '../core/change-text';
 import { parseScenarioJson } from '../core/passes/validate';
 import { buildContract, buildRecord } from '../core/test-support/builders';
@@ -9,18 +9,18 @@ import { createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
 const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 describe('scenario text names no record the view withholds', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('the user view redacts X9 in the control, its help text and its chip; the diagnostic view names it', async () => {
     const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
     await session.start();
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit'], lateChanges: [] });
-    const user = session.compile('user');
+    const user = await session.compile('user');
     if (!user.ok) throw new Error(user.error.message);
     const text = user.view.changeTexts.find((change) => change.id === 'grant-agent-permit');
     expect(text?.label).toBe(`Grant the credit team a permit to ${REDACTED_RECORD}`);
@@ -29,7 +29,7 @@ describe('scenario text names no record the view withholds', () => {
     expect(user.view.appliedChanges.map((change) => change.label)).toEqual([`Grant the credit team a permit to ${REDACTED_RECORD}`]);
     // W-61 is only added by its control, so nothing withholds it: named.
     expect(user.view.changeTexts.find((change) => change.id === 'officer-approves-waiver')?.explanation).toContain('W-61');
-    const diagnostic = session.disclose('diagnostic');
+    const diagnostic = await session.disclose('diagnostic');
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
     expect(diagnostic.view.changeTexts.find((change) => change.id === 'grant-agent-permit')?.label).toBe('Grant the credit team a permit to X9');
     expect(diagnostic.view.appliedChanges[0]?.label).toBe('Grant the credit team a permit to X9');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -8,10 +8,10 @@ import type { WorkspaceStorage } from './workspace-storage';
 
 /** The app's file intake on unlucky and hostile files: what it recognised, what is wrong, where. */
 const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 async function newSession() {
@@ -35,7 +35,7 @@ async function unreadableLines(name: string, text: string) {
   const session = await newSession();
   const result = await session.loadFiles([file(name, text)], noProgress);
   if (result.status !== 'loaded') throw new Error(`expected ${name} to load, got ${result.status}`);
-  const compiled = session.compile('diagnostic');
+  const compiled = await session.compile('diagnostic');
   if (!compiled.ok) throw new Error(`expected ${name} to compile: ${compiled.error.message}`);
   return compiled.view.unreadable;
 }
@@ -72,7 +72,7 @@ describe('file intake in the worker session', () => {
     const scenario = { id: 'bom', title: 'BOM', contract: buildContract(), records: [buildRecord({ id: 'a' })] };
     expect((await session.loadFiles([file('s.json', withBom(JSON.stringify(scenario)))], noProgress)).status).toBe('loaded');
     expect((await session.loadFiles([file('c.json', withBom(JSON.stringify(buildContract())))], noProgress)).status).toBe('loaded');
-    const receipt = session.receiptJson() ?? (session.compile('diagnostic'), session.receiptJson());
+    const receipt = session.receiptJson() ?? (await session.compile('diagnostic'), session.receiptJson());
     const checked = await session.loadFiles([file('receipt.json', withBom(receipt ?? ''))], noProgress);
     expect(checked.status === 'loaded' && checked.receiptChecks).toHaveLength(1);
   });
@@ -84,7 +84,7 @@ describe('file intake in the worker session', () => {
       { file: 'dup.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' },
     ]);
     const session = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const receipt = (session.receiptJson() ?? '').replace('"outcome":"packet"', '"outcome":"packet","outcome":"fail_closed"');
     const refused = await rejected('receipt.json', receipt);
     expect(refused.summaries[0]?.message).toMatch(/^read as a receipt/);

@@ -1,6 +1,6 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { buildRecord } from '../core/test-support/builders';
 import { freshDriver } from '../core/test-support/node-driver';
 import { createWasmDriver } from '../sqlite/wasm-driver';
@@ -30,28 +30,28 @@ const viewOf = (response: CompileResponse | null) => {
   return response.view;
 };
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 describe('a large workspace in the session', () => {
   beforeEach(async () => {
-    compiler = createCompiler(await freshDriver());
+    compiler = createSqliteCompiler(await freshDriver());
   });
 
   it('answers a compile or a change of view without the evidence attempts, then gives them for that compilation only', async () => {
     const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
     expect((await session.loadFiles([recordsFile('big')], () => undefined)).status).toBe('loaded');
-    const answered = viewOf(session.compile('diagnostic'));
+    const answered = viewOf(await session.compile('diagnostic'));
     expect(SIZE).toBeGreaterThanOrEqual(ATTEMPTS_AFTER_RESULT_FROM);
     expect(answered.evidenceAttempts).toBeNull();
     const attempts = session.firstEvidenceAttempts(answered.compilation, 'diagnostic');
     expect(attempts?.map((slot) => slot.proposition)).toEqual(answered.compiledContract.requiredPropositions.map((proposition) => proposition.id));
     // Views nobody waits for carry them: the baselines filled in, the same compilation.
     expect(viewOf(await session.awaitBaselines(answered.compilation, () => undefined)).evidenceAttempts).toEqual(attempts);
-    const user = viewOf(session.disclose('user'));
+    const user = viewOf(await session.disclose('user'));
     expect(user.evidenceAttempts).toBeNull();
     expect(session.firstEvidenceAttempts(user.compilation, 'user')).not.toBeNull();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     expect(session.firstEvidenceAttempts(answered.compilation, 'diagnostic')).toBeNull();
   });
 
@@ -61,7 +61,7 @@ describe('a large workspace in the session', () => {
     const loaded = await session.loadFiles([recordsFile('big')], () => undefined);
     expect(loaded.status).toBe('loaded');
 
-    const first = viewOf(session.compile('diagnostic'));
+    const first = viewOf(await session.compile('diagnostic'));
     expect(first.columns.naive).toBeNull();
     expect(first.baselineIndexing).toEqual({ done: 0, total: SIZE });
 
@@ -69,7 +69,7 @@ describe('a large workspace in the session', () => {
     const filled = session.awaitBaselines(first.compilation, ({ done }) => progress.push(done));
     // Between two slices the worker answers the page: the user view and a trace window come back before the index is built.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(viewOf(session.disclose('user')).columns.naive).toBeNull();
+    expect(viewOf(await session.disclose('user')).columns.naive).toBeNull();
     expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 10 }).total).toBe(SIZE);
     const done = viewOf(await filled);
     expect(progress.length).toBeGreaterThan(1);
@@ -77,23 +77,23 @@ describe('a large workspace in the session', () => {
     expect(done.receiptId).toBe(first.receiptId);
     expect(done.baselineIndexing).toBeNull();
 
-    const fresh = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const fresh = createSession({ compiler: createSqliteCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await fresh.start();
     await fresh.loadFiles([recordsFile('big')], () => undefined);
-    const freshView = viewOf(fresh.compile('diagnostic'));
+    const freshView = viewOf(await fresh.compile('diagnostic'));
     const freshDone = viewOf(await fresh.awaitBaselines(freshView.compilation, () => undefined));
     expect(done.columns).toEqual(freshDone.columns);
     // Once the index is complete, a new compilation has its baselines at once.
-    expect(viewOf(session.compile('diagnostic')).columns.naive).toEqual(done.columns.naive);
+    expect(viewOf(await session.compile('diagnostic')).columns.naive).toEqual(done.columns.naive);
   });
 
   it('answers a wait for a compilation that was replaced meanwhile with null', async () => {
     const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
     await session.loadFiles([recordsFile('big')], () => undefined);
-    const first = viewOf(session.compile('diagnostic'));
+    const first = viewOf(await session.compile('diagnostic'));
     const waiting = session.awaitBaselines(first.compilation, () => undefined);
-    const second = viewOf(session.compile('diagnostic'));
+    const second = viewOf(await session.compile('diagnostic'));
     expect(await waiting).toBeNull();
     expect(viewOf(await session.awaitBaselines(second.compilation, () => undefined)).columns.naive).not.toBeNull();
   });
@@ -103,7 +103,7 @@ describe('a large workspace in the session', () => {
     const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
     await session.start();
     await session.loadFiles([recordsFile('first')], () => undefined);
-    const before = viewOf(session.compile('diagnostic'));
+    const before = viewOf(await session.compile('diagnostic'));
     const saved = storage.saved();
     const writes = storage.writes();
 
@@ -120,15 +120,15 @@ describe('a large workspace in the session', () => {
     expect(storage.saved()).toBe(saved);
     const snapshot = await session.select({ scenarioKey: before.scenarioKey, controls: [], lateChanges: [] });
     expect(snapshot.scenarios.map((scenario) => scenario.key)).not.toContain('loaded:second.jsonl');
-    const after = viewOf(session.compile('diagnostic'));
+    const after = viewOf(await session.compile('diagnostic'));
     expect(after.receiptId).toBe(before.receiptId);
     expect(viewOf(await session.awaitBaselines(after.compilation, () => undefined)).columns).toEqual(
       viewOf(
         await (async () => {
-          const fresh = createSession({ compiler: createCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+          const fresh = createSession({ compiler: createSqliteCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
           await fresh.start();
           await fresh.loadFiles([recordsFile('first')], () => undefined);
-          const view = viewOf(fresh.compile('diagnostic'));
+          const view = viewOf(await fresh.compile('diagnostic'));
           return fresh.awaitBaselines(view.compilation, () => undefined);
         })(),
       ).columns,
@@ -170,7 +170,7 @@ describe('a workspace whose database survives a reload', () => {
     const storage = memoryStorage();
     const before = opened();
     const first = createSession({
-      compiler: createCompiler(before.driver),
+      compiler: createSqliteCompiler(before.driver),
       storage,
       builtins: readBuiltinScenarios(),
       database: { kind: 'opfs' },
@@ -181,7 +181,7 @@ describe('a workspace whose database survives a reload', () => {
     const phases = new Set<string>();
     expect((await first.loadFiles([recordsFile('kept')], ({ phase }) => phases.add(phase))).status).toBe('loaded');
     expect([...phases]).toEqual(['reading', 'indexing']);
-    const compiled = viewOf(first.compile('diagnostic'));
+    const compiled = viewOf(await first.compile('diagnostic'));
     const receipt = first.receiptJson();
     await first.awaitBaselines(compiled.compilation, () => undefined);
     // The records are stored and the image saved in the background after the load; a reload before that would read the file again.
@@ -196,7 +196,7 @@ describe('a workspace whose database survives a reload', () => {
     const after = opened();
     expect(images.restoreInto(after.db)).toBe(true);
     const second = createSession({
-      compiler: createCompiler(after.driver),
+      compiler: createSqliteCompiler(after.driver),
       storage,
       builtins: readBuiltinScenarios(),
       database: { kind: 'opfs' },
@@ -209,7 +209,7 @@ describe('a workspace whose database survives a reload', () => {
     expect(performance.getEntriesByName('cc:restore-records')).toHaveLength(1);
     const [restoreIndex] = performance.getEntriesByName('cc:restore-index') as PerformanceMark[];
     expect(restoreIndex?.detail).toEqual({ inserted: 0, updated: 0, deleted: 0 });
-    const recompiled = viewOf(second.compile('diagnostic'));
+    const recompiled = viewOf(await second.compile('diagnostic'));
     expect(second.receiptJson()).toBe(receipt);
     // The image held the whole-corpus index too: the baselines come without indexing, and nothing is saved again.
     await second.awaitBaselines(recompiled.compilation, () => undefined);
@@ -228,7 +228,7 @@ describe('a workspace whose database survives a reload', () => {
     const driver = await freshDriver();
     const image = { save: async () => 0, clear: () => undefined };
     const session = createSession({
-      compiler: createCompiler(driver),
+      compiler: createSqliteCompiler(driver),
       storage: memoryStorage(),
       builtins: readBuiltinScenarios(),
       database: { kind: 'opfs' },
@@ -237,7 +237,7 @@ describe('a workspace whose database survives a reload', () => {
     });
     await session.start();
     expect((await session.loadFiles([recordsFile('first')], () => undefined)).status).toBe('loaded');
-    const compiled = viewOf(session.compile('diagnostic'));
+    const compiled = viewOf(await session.compile('diagnostic'));
     await session.awaitBaselines(compiled.compilation, () => undefined);
     // At most the step that was under way when the index started, and the one that follows its end.
     expect(Number(driver.all('SELECT count(*) FROM stored_records')[0]?.[0])).toBeLessThanOrEqual(2 * STORE_SLICE);
@@ -247,7 +247,13 @@ describe('a workspace whose database survives a reload', () => {
 
   it('gives up storing the records of a load that leaves the workspace meanwhile', async () => {
     const driver = await freshDriver();
-    const session = createSession({ compiler: createCompiler(driver), storage: memoryStorage(), builtins: readBuiltinScenarios(), database: { kind: 'opfs' }, records: createRecordStore(driver) });
+    const session = createSession({
+      compiler: createSqliteCompiler(driver),
+      storage: memoryStorage(),
+      builtins: readBuiltinScenarios(),
+      database: { kind: 'opfs' },
+      records: createRecordStore(driver),
+    });
     await session.start();
     expect((await session.loadFiles([recordsFile('gone')], () => undefined)).status).toBe('loaded');
     await session.resetWorkspace();
@@ -261,7 +267,7 @@ describe('a workspace whose database survives a reload', () => {
     const driver = await freshDriver();
     const refusing = { save: async () => Promise.reject(new ImageNotSaved(1024, new Error('SQLITE_IOERR_WRITE'))), clear: () => undefined };
     const session = createSession({
-      compiler: createCompiler(driver),
+      compiler: createSqliteCompiler(driver),
       storage: memoryStorage(),
       builtins: readBuiltinScenarios(),
       database: { kind: 'opfs' },
@@ -278,7 +284,7 @@ describe('a workspace whose database survives a reload', () => {
     expect(snapshot.databaseNotice).toBe(
       'The workspace database could not be saved on disk (SQLITE_IOERR_WRITE): everything is loaded, but a reload will read, parse and index the loaded files again.',
     );
-    expect(session.compile('diagnostic').ok).toBe(true);
+    expect((await session.compile('diagnostic')).ok).toBe(true);
   });
 
   it('in a second tab, works on a copy and saves nothing', async () => {

@@ -1,18 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createSession } from './session';
 import { decodeShareFragment, encodeShareFragment } from './share-link';
 import shippedSuite from '../../fixtures/retry-policy/poison-controls.expect.json?raw';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 const writes: unknown[] = [];
 const memoryStorage = () => ({ read: async () => undefined, write: async (saved: unknown) => void writes.push(saved), clear: async () => undefined, watch: () => undefined });
 const blob = (text: string) => new Blob([text], { type: 'application/json' });
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 async function started() {
@@ -24,10 +24,10 @@ async function started() {
 describe('the session runs the Tests panel', () => {
   it('opens a dropped suite in the Tests panel, not as an input: it is run on the inputs on screen and follows their controls', async () => {
     const session = await started();
-    expect(session.runTests('diagnostic')).toBeNull();
+    expect(await session.runTests('diagnostic')).toBeNull();
     const loaded = await session.loadFiles([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], () => undefined);
     expect(loaded).toMatchObject({ status: 'loaded', kinds: [], suites: ['poison-controls.expect.json'] });
-    const green = session.runTests('diagnostic');
+    const green = await session.runTests('diagnostic');
     expect(green?.failed).toBe(0);
     expect(green?.passed).toBeGreaterThan(0);
     // Coverage is of what the cases reached on the inputs on screen, against what those inputs offer.
@@ -35,7 +35,7 @@ describe('the session runs the Tests panel', () => {
     expect(green?.coverage?.gates.reached).toContain('time');
     expect(green?.suites[0]?.coverage.controls.missed).toEqual(green?.coverage?.controls.missed);
     await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget'], lateChanges: [] });
-    const red = session.runTests('diagnostic');
+    const red = await session.runTests('diagnostic');
     const [defaults] = red?.suites[0]?.cases ?? [];
     expect(defaults?.passed).toBe(false);
     // The budget is too tight for the required decision: the compiler refuses, and the case says so.
@@ -67,7 +67,7 @@ describe('the session runs the Tests panel', () => {
     const saved = writes.at(-1) as { loads: { files: { name: string }[] }[] };
     expect(saved.loads.flatMap((load) => load.files.map((file) => file.name))).toEqual(['mine.scenario.json']);
     // Written for retry-policy, run on the scenario on screen, and said so.
-    expect(session.runTests('diagnostic')?.suites[0]?.inputsNote).toMatch(/^Written for the built-in scenario retry-policy; run on the inputs on screen \(mine\)/);
+    expect((await session.runTests('diagnostic'))?.suites[0]?.inputsNote).toMatch(/^Written for the built-in scenario retry-policy; run on the inputs on screen \(mine\)/);
   });
 
   it('opens and closes suites from the panel, keeps the good ones of a mixed open, and forgets them all on a reset', async () => {
@@ -83,10 +83,10 @@ describe('the session runs the Tests panel', () => {
     expect(opened.ok).toBe(false);
     expect(!opened.ok && opened.issues[0]?.file).toBe('bad.expect.json');
     expect(opened.view.suites.map((suite) => suite.file)).toEqual(['good.expect.json']);
-    expect(session.closeSuite('good.expect.json', 'diagnostic').suites).toEqual([]);
+    expect((await session.closeSuite('good.expect.json', 'diagnostic')).suites).toEqual([]);
     await session.openSuites([{ name: 'good.expect.json', blob: blob(good) }], 'diagnostic');
     await session.resetWorkspace();
-    expect(session.runTests('diagnostic')).toBeNull();
+    expect(await session.runTests('diagnostic')).toBeNull();
   });
 
   it('in the user view, a case about a withheld record reads as one about a record not there', async () => {
@@ -95,7 +95,7 @@ describe('the session runs the Tests panel', () => {
       JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'c', expect: { records: { [id]: { decision: 'selected' } }, selected: { includes: [id] } } }] });
     const shape = async (id: string) => {
       await session.openSuites([{ name: 's.expect.json', blob: blob(suite(id)) }], 'user');
-      const [entry] = session.runTests('user')?.suites[0]?.cases ?? [];
+      const [entry] = (await session.runTests('user'))?.suites[0]?.cases ?? [];
       return { passed: entry?.passed, notChecked: entry?.notChecked, mismatches: entry?.mismatches.map(({ record, actual, field }) => ({ record, field, withheld: actual.includes('LGL-0007') })) };
     };
     expect(await shape('LGL-0007')).toEqual(await shape('NO-SUCH-1'));
@@ -109,9 +109,9 @@ describe('the session runs the Tests panel', () => {
     const receiver = await started();
     await receiver.openSuites([{ name: 'mine.expect.json', blob: blob(JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases: [] })) }], 'diagnostic');
     expect(await receiver.openShareLink(link.fragment)).toMatchObject({ ok: true });
-    const opened = receiver.runTests('diagnostic');
+    const opened = await receiver.runTests('diagnostic');
     expect(opened?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
-    expect(opened).toEqual(sender.runTests('diagnostic'));
+    expect(opened).toEqual(await sender.runTests('diagnostic'));
 
     const decoded = await decodeShareFragment(link.fragment);
     if (!decoded.ok) throw new Error('the link does not decode');
@@ -119,11 +119,11 @@ describe('the session runs the Tests panel', () => {
     const refused = await receiver.openShareLink(broken);
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.issues[0]?.file).toBe('bad.expect.json');
-    expect(receiver.runTests('diagnostic')?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
+    expect((await receiver.runTests('diagnostic'))?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
     // A link without suites (made before they travelled, or with none open) opens with none.
     const { suites: _suites, ...withoutSuites } = decoded.value;
     expect(await receiver.openShareLink(await encodeShareFragment(withoutSuites))).toMatchObject({ ok: true });
-    expect(receiver.runTests('diagnostic')).toBeNull();
+    expect(await receiver.runTests('diagnostic')).toBeNull();
   });
 
   it('suites travel in exported scenarios: loading the export opens them, their places lines of the scenario file', async () => {
@@ -140,7 +140,7 @@ describe('the session runs the Tests panel', () => {
     const carried = `${exported.fileName}#suites[0]`;
     expect(loaded).toMatchObject({ status: 'loaded', suites: [carried] });
     await receiver.select({ scenarioKey: 'loaded:retry-policy', controls: ['tight-budget'], lateChanges: [] });
-    const [defaults] = receiver.runTests('diagnostic')?.suites[0]?.cases ?? [];
+    const [defaults] = (await receiver.runTests('diagnostic'))?.suites[0]?.cases ?? [];
     expect(defaults?.passed).toBe(false);
     const line = Number(/^line (\d+):/.exec(defaults?.mismatches[0]?.place ?? '')?.[1]);
     expect(exported.json.split('\n')[line - 1]).toContain('"outcome": "packet"');
@@ -158,8 +158,8 @@ describe('the session runs the Tests panel', () => {
 
     const restarted = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await restarted.start(kept);
-    expect(restarted.runTests('diagnostic')).toEqual(session.runTests('diagnostic'));
-    session.closeSuite('poison-controls.expect.json', 'diagnostic');
+    expect(await restarted.runTests('diagnostic')).toEqual(await session.runTests('diagnostic'));
+    await session.closeSuite('poison-controls.expect.json', 'diagnostic');
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(events.at(-1)?.workspace).not.toHaveProperty('suites');
   });

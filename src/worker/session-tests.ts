@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { err, ok, type InputIssue, type Result } from '../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
@@ -17,9 +17,9 @@ export type SessionTests = ReturnType<typeof createSessionTests>;
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
  * withholds (src/core/expectations/user-view.ts).
  */
-export function createSessionTests(compiler: Compiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }, changed: () => void) {
+export function createSessionTests(compiler: SqliteCompiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }, changed: () => void) {
   const runs = createExpectationRuns(compiler);
-  const run = (audience: Audience): TestsView => {
+  const run = async (audience: Audience): Promise<TestsView> => {
     const { loaded, selection } = current();
     return runs.run({ scenario: loaded, controls: selection.controls, lateChanges: selection.lateChanges, audience });
   };
@@ -72,17 +72,17 @@ export function createSessionTests(compiler: Compiler, current: () => { readonly
           if (error !== null) for (const issue of issuesOf(error, { file: name, path: '(root)' })) issues.push(issue);
         }
         changed();
-        const view = run(audience);
+        const view = await run(audience);
         return issues.length === 0 ? { ok: true, view } : { ok: false, issues, view };
       },
-      closeSuite(file: string, audience: Audience): TestsView {
+      closeSuite(file: string, audience: Audience): Promise<TestsView> {
         runs.close(file);
         changed();
         return run(audience);
       },
       /** Null while no suite is open: nothing to run. */
-      runTests(audience: Audience): TestsView | null {
-        return runs.files().length === 0 ? null : run(audience);
+      async runTests(audience: Audience): Promise<TestsView | null> {
+        return runs.files().length === 0 ? null : await run(audience);
       },
     },
   };

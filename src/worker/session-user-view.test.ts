@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view';
@@ -17,7 +17,7 @@ import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
 const RUNS = 40;
 const TIMEOUT_MS = 300_000;
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 const memoryStorage = () => ({ read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined });
 
@@ -44,7 +44,7 @@ async function userViewModelOf(files: { readonly name: string; readonly blob: Bl
   await session.start();
   const loaded = await session.loadFiles(files, () => undefined);
   if (loaded.status !== 'loaded') throw new Error(`the generated scenario does not load: ${JSON.stringify(loaded)}`);
-  const compiled = session.compile('user');
+  const compiled = await session.compile('user');
   if (!compiled.ok) return { error: compiled.error.code };
   const { withheldCount, withheldNotice: _notice, counts, recordCount, packetText, ...view } = compiled.view;
   const { withheld: _withheld, ...visibleCounts } = counts;
@@ -65,7 +65,7 @@ function maskPacketJson(json: string) {
 }
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 describe('the session in the user view', () => {
@@ -75,7 +75,7 @@ describe('the session in the user view', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(withheldCaseArbitrary, async (input) => {
-          const changed = stillWithheldChange(compiler, input);
+          const changed = await stillWithheldChange(compiler, input);
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
@@ -97,7 +97,7 @@ describe('the session in the user view', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const prepared = malformedWithheldFile(raw, (input) => compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) }).ok);
+          const prepared = await malformedWithheldFile(raw, async (input) => (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok);
           fc.pre(prepared !== null);
           const { input, file } = prepared;
           checked += 1;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { receiptIdOf } from '../core/passes/attest';
@@ -11,7 +11,7 @@ import type { WorkspaceStorage } from './workspace-storage';
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
@@ -23,7 +23,7 @@ const noProgress = () => undefined;
 
 describe('session', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('starts on the default built-in scenario and compiles it to a packet', async () => {
@@ -31,7 +31,7 @@ describe('session', () => {
     expect(snapshot.selection.scenarioKey).toBe('retry-policy');
     expect(snapshot.scenarios.map((scenario) => scenario.key)).toEqual(BUILTIN_SCENARIOS.map((scenario) => scenario.id));
     expect(snapshot.restoreIssues).toEqual([]);
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     expect(compiled.view.status).toBe('packet');
     expect(compiled.view.columns.compiled.entries.map((entry) => entry.id)).toContain('ADR-0234');
@@ -40,7 +40,7 @@ describe('session', () => {
     expect(compiled.view.columns.postFilter?.entries).toEqual([]);
     expect(compiled.view.columns.postFilter?.emptyNote).toEqual({ code: 'EVERY_TOP_K_ILLEGAL', args: { k: 5, ranked: 5 } });
     expect(compiled.view.columns.naive?.emptyNote).toBeNull();
-    const user = session.compile('user');
+    const user = await session.compile('user');
     expect(user.ok && user.view.columns.naive).toBeNull();
     expect(compiled.view.packetText).toContain(compiled.view.receiptId);
   });
@@ -48,7 +48,7 @@ describe('session', () => {
   it('reports the contract and record count actually compiled, and what each active change touched', async () => {
     const { session } = await newSession();
     await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget', 'future-reveal'], lateChanges: ['promote-run-0880'] });
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     expect(compiled.view.compiledContract.tokenBudget).toBe(24);
     expect(compiled.view.compiledContract.requiredRecords).toEqual(['ADR-0234', 'RUN-0880']);
@@ -63,7 +63,7 @@ describe('session', () => {
 
   it('answers trace queries one bounded window at a time, sorted and filtered over the whole trace', async () => {
     const { session } = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const filter = { audience: 'diagnostic', sortKey: 'id', descending: false, decision: 'excluded', code: 'all', text: '' } as const;
     const first = session.queryTrace({ ...filter, offset: 0, limit: 4 });
     const second = session.queryTrace({ ...filter, offset: 4, limit: 4 });
@@ -80,7 +80,7 @@ describe('session', () => {
   it('fails closed with no packet when the control removes required provenance', async () => {
     const { session } = await newSession();
     await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
-    const compiled = session.compile('diagnostic');
+    const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     expect(compiled.view.status).toBe('fail_closed');
     expect(compiled.view.failure?.code).toBe('REQUIRED_MISSING_PROVENANCE');
@@ -93,33 +93,33 @@ describe('session', () => {
 
   it('a compilation that throws leaves no earlier receipt, packet or trace to read, export or freeze', async () => {
     let broken = false;
-    const flaky: Compiler = {
+    const flaky: SqliteCompiler = {
       ...compiler,
-      compile: (request) => {
+      compile: async (request) => {
         if (broken) throw new RangeError('Maximum call stack size exceeded');
         return compiler.compile(request);
       },
     };
     const session = createSession({ compiler: flaky, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
-    expect(session.compile('diagnostic').ok).toBe(true);
+    expect((await session.compile('diagnostic')).ok).toBe(true);
     expect(session.packetJson('diagnostic')).not.toBeNull();
 
     broken = true;
-    expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
+    await expect(session.compile('diagnostic')).rejects.toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
     expect(session.packetJson('diagnostic')).toBeNull();
     expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 100 }).total).toBe(0);
     expect(session.freezeReceipt().frozenReceiptId).toBeNull();
-    expect(session.attemptContinue()).toBeNull();
+    expect(await session.attemptContinue()).toBeNull();
 
     broken = false;
-    expect(session.compile('diagnostic').ok).toBe(true);
+    expect((await session.compile('diagnostic')).ok).toBe(true);
     expect(session.receiptJson()).not.toBeNull();
   });
 
   it('a compilation whose baselines throw keeps nothing either', async () => {
-    const flaky: Compiler = {
+    const flaky: SqliteCompiler = {
       ...compiler,
       baselines: () => {
         throw new RangeError('Maximum call stack size exceeded');
@@ -127,14 +127,14 @@ describe('session', () => {
     };
     const session = createSession({ compiler: flaky, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
-    expect(() => session.compile('diagnostic')).toThrow('Maximum call stack size exceeded');
+    await expect(session.compile('diagnostic')).rejects.toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
     expect(session.freezeReceipt().frozenReceiptId).toBeNull();
   });
 
   it('refuses a dropped user-view export, saying it is not a receipt, and keeps the workspace', async () => {
     const { session } = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const document = session.userViewJson() ?? '';
     const result = await session.loadFiles([file('user-view.json', document)], noProgress);
     expect(result.status).toBe('rejected');
@@ -144,10 +144,10 @@ describe('session', () => {
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {
     const { session } = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const frozen = session.declareLateChange('promote-run-0880');
     expect(frozen.frozenReceiptId).not.toBeNull();
-    const stale = session.attemptContinue();
+    const stale = await session.attemptContinue();
     expect(stale?.action).toBe('recompile_required');
     // The verdict's diff names receipt fields and changes in words, not by the format's field names or ids.
     const lines = (stale?.diff?.diagnostic.sections ?? []).flatMap((section) => section.lines);
@@ -157,11 +157,11 @@ describe('session', () => {
     expect(lines.join('\n')).not.toMatch(/contractFingerprint|lateChanges|promote-run-0880|: args/);
 
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: ['promote-run-0880'] });
-    const recompiled = session.compile('diagnostic');
+    const recompiled = await session.compile('diagnostic');
     if (!recompiled.ok) throw new Error(recompiled.error.message);
     expect(recompiled.view.columns.compiled.entries.find((entry) => entry.id === 'RUN-0880')?.required).toBe(true);
     session.freezeReceipt();
-    expect(session.attemptContinue()).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT' });
+    expect(await session.attemptContinue()).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT' });
   });
 
   it('loads a records file whose line is not a record: the diagnostic view names its line and path, the user view counts it', async () => {
@@ -169,9 +169,9 @@ describe('session', () => {
     const records = `${JSON.stringify(buildRecord({ id: 'R-1' }))}\n{"id":"A","text":"x"}\n`;
     const result = await session.loadFiles([file('bad.jsonl', records), file('contract.json', JSON.stringify(buildContract()))], noProgress);
     expect(result.status).toBe('loaded');
-    const diagnostic = session.compile('diagnostic');
+    const diagnostic = await session.compile('diagnostic');
     expect(diagnostic.ok && diagnostic.view.unreadable[0]).toMatchObject({ file: 'bad.jsonl', line: 2, path: 'title', code: 'FIELD_MISSING' });
-    const user = session.compile('user');
+    const user = await session.compile('user');
     expect(user.ok && [user.view.unreadable, user.view.withheldCount]).toEqual([[], 1]);
   });
 
@@ -203,7 +203,7 @@ describe('session', () => {
 
   it('checks a saved receipt against the current inputs', async () => {
     const { session } = await newSession();
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const receipt = session.receiptJson() ?? '';
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
     const result = await session.loadFiles([file('receipt.json', receipt)], noProgress);
@@ -214,7 +214,7 @@ describe('session', () => {
   it('checks a saved receipt from another as-of date: stale, reperformed, with the contract field that changed', async () => {
     const { session } = await newSession();
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['decide-one-day-later'], lateChanges: [] });
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const receipt = session.receiptJson() ?? '';
     await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
     const result = await session.loadFiles([file('tomorrow.json', receipt)], noProgress);
@@ -229,7 +229,7 @@ describe('session', () => {
   it('refuses a forged receipt (an evidence slot edited, its id recomputed) in the receipt check and the drill', async () => {
     const { session } = await newSession();
     await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     const { receiptId: _id, ...body } = JSON.parse(session.receiptJson() ?? '') as Receipt;
     const edited = { ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] };
     const result = await session.loadFiles([file('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))], noProgress);

@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { LoadedScenario } from '../core/passes/validate';
 import { createBackgroundSaves, IN_MEMORY_DATABASE } from './background-saves';
 import type { BuiltinScenario } from './builtin-sources';
@@ -28,7 +28,7 @@ import { restoreWorkspace } from './workspace-restore';
 import { storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
 
 export interface SessionDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   readonly storage: WorkspaceStorage;
   readonly builtins: readonly BuiltinScenario[];
   /** Whether the compiler's database (always in memory) is kept on disk as an image, and if not why. */
@@ -92,10 +92,10 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
 
     freezeReceipt: (): DrillState => drill.freeze(),
     declareLateChange: (id: string): DrillState => drill.declare(id),
-    attemptContinue: (): VerdictView | null => drill.attempt(),
+    attemptContinue: (): Promise<VerdictView | null> => drill.attempt(),
     resetDrill: (): DrillState => drill.reset(),
     /** The receipts the last load brought, judged again against the inputs in force now. */
-    checkReceipts: (): ReceiptCheck[] => drill.checkReceipts(),
+    checkReceipts: (): Promise<ReceiptCheck[]> => drill.checkReceipts(),
 
     /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
     current: (): { readonly loaded: LoadedScenario; readonly selection: Selection } => workspace.current(),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildRecord } from '../core/test-support/builders';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -10,7 +10,7 @@ import type { WorkspaceStorage } from './workspace-storage';
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
@@ -22,7 +22,7 @@ const noProgress = () => undefined;
 
 describe('share links', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   const fixture = (name: string) => readFileSync(new URL(`../../e2e/fixtures-data/${name}`, import.meta.url), 'utf8');
@@ -32,7 +32,7 @@ describe('share links', () => {
     const contract = session.current().loaded.scenario.contract;
     await session.updateContract({ value: { ...contract, query: 'retry timeouts failover' } });
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
-    const sent = session.compile('diagnostic');
+    const sent = await session.compile('diagnostic');
     if (!sent.ok) throw new Error(sent.error.message);
     const link = await session.createShareLink();
     if (!link.ok) throw new Error(link.message);
@@ -45,7 +45,7 @@ describe('share links', () => {
     const opened = await other.openShareLink(link.fragment);
     if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
     expect(opened.snapshot.selection).toEqual({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
-    const received = other.compile('diagnostic');
+    const received = await other.compile('diagnostic');
     if (!received.ok) throw new Error(received.error.message);
     expect(received.view.receiptId).toBe(sent.view.receiptId);
     // Saved like any workspace, so it survives a reload.
@@ -59,7 +59,7 @@ describe('share links', () => {
       noProgress,
     );
     expect(loaded.status).toBe('loaded');
-    const sent = session.compile('diagnostic');
+    const sent = await session.compile('diagnostic');
     if (!sent.ok) throw new Error(sent.error.message);
     const link = await session.createShareLink();
     if (!link.ok) throw new Error(link.message);
@@ -69,7 +69,7 @@ describe('share links', () => {
     const opened = await other.openShareLink(link.fragment);
     if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
     expect(opened.snapshot.selection.scenarioKey).toBe('loaded:gateway-files');
-    const received = other.compile('diagnostic');
+    const received = await other.compile('diagnostic');
     if (!received.ok) throw new Error(received.error.message);
     expect(received.view.receiptId).toBe(sent.view.receiptId);
   });
@@ -92,12 +92,12 @@ describe('share links', () => {
     expect(loaded.status).toBe('loaded');
     const link = await session.createShareLink();
     if (!link.ok) throw new Error(link.message);
-    const before = session.compile('diagnostic');
+    const before = await session.compile('diagnostic');
     if (!before.ok) throw new Error(before.error.message);
 
     const { session: other } = await newSession();
     await other.updateContract({ value: { ...other.current().loaded.scenario.contract, tokenBudget: 80 } });
-    const receiptBefore = other.compile('diagnostic');
+    const receiptBefore = await other.compile('diagnostic');
     const text = vi.spyOn(Blob.prototype, 'text').mockRejectedValue(new RangeError('Invalid string length'));
     try {
       await expect(other.openShareLink(link.fragment)).rejects.toThrow('Invalid string length');
@@ -105,7 +105,7 @@ describe('share links', () => {
       text.mockRestore();
     }
     expect(other.current().selection.scenarioKey).toBe('retry-policy');
-    const after = other.compile('diagnostic');
+    const after = await other.compile('diagnostic');
     if (!receiptBefore.ok || !after.ok) throw new Error('compile failed');
     expect(after.view.receiptId).toBe(receiptBefore.view.receiptId);
     expect(after.view.tokenBudget).toBe(80);
@@ -117,7 +117,7 @@ describe('share links', () => {
     await session.updateContract({ value: { ...contract, tokenBudget: 80 } });
     const link = await session.createShareLink();
     if (!link.ok) throw new Error(link.message);
-    const before = session.compile('diagnostic');
+    const before = await session.compile('diagnostic');
 
     const refusals = [
       [link.fragment.slice(0, -12), /damaged/],
@@ -143,7 +143,7 @@ describe('share links', () => {
       issues: [{ file: 'share link', path: '(root)', code: 'FORMAT_RULE', args: { problem: 'Unrecognized key: "extra"' }, message: expect.stringContaining('extra') }],
     });
 
-    const after = session.compile('diagnostic');
+    const after = await session.compile('diagnostic');
     if (!before.ok || !after.ok) throw new Error('compile failed');
     expect(after.view.receiptId).toBe(before.view.receiptId);
     expect(after.view.tokenBudget).toBe(80);

@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { InputIssue } from '../core/errors';
 import { validateContract } from '../core/passes/validate';
 import { inputIssue, issuesOf } from '../core/reasons';
@@ -13,7 +13,7 @@ import type { Workspace } from './workspace';
 import type { WorkspaceLoads } from './workspace-loads';
 
 export interface ShareSessionDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   readonly workspace: Workspace;
   readonly loads: WorkspaceLoads;
   readonly tests: SessionTests;
@@ -137,7 +137,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       sharedSuites.value();
       drill.inputsReplaced();
       comparisons.clear();
-      const reopened = shared.screen ? reopenScreen(shared.screen, compiler, workspace) : null;
+      const reopened = shared.screen ? await reopenScreen(shared.screen, compiler, workspace) : null;
       if (reopened?.baseline) comparisons.restorePin(reopened.baseline);
       if (reopened?.frozen) drill.restore(reopened.frozen, reopened.frozen.declared);
       await workspace.persist();

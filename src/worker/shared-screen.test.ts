@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { ScreenShown } from './protocol';
@@ -9,7 +9,7 @@ import { NO_FILES_FROM_USER_VIEW } from './share-session';
 import { decodeShareFragment, encodeShareFragment } from './share-link';
 import { memoryStorage } from './test-support/memory-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession() {
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
@@ -22,18 +22,18 @@ const userDrill: ScreenShown = { audience: 'user', workspace: 'drill', view: 'tr
 
 describe('share links carry the screen', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('with the pinned baseline and the drill, which a fresh session compiles again to the same receipts and verdict', async () => {
     const session = await newSession();
-    session.compile('user');
+    await session.compile('user');
     const pin = session.pinBaseline();
     await session.select({ scenarioKey: 'retry-policy', controls: ['rejected-writer-plan'], lateChanges: [] });
-    session.compile('user');
+    await session.compile('user');
     const frozen = session.freezeReceipt();
     session.declareLateChange('promote-run-0880');
-    const verdict = session.attemptContinue();
+    const verdict = await session.attemptContinue();
     const diff = session.baselineDiff('user');
     expect(verdict?.action).toBe('recompile_required');
     expect(diff?.identical).toBe(false);
@@ -44,9 +44,9 @@ describe('share links carry the screen', () => {
     const opened = await other.openShareLink(link.fragment);
     if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
     expect(opened.screen).toEqual({ ...userDrill, baseline: pin, drill: { frozenReceiptId: frozen.frozenReceiptId, declared: ['promote-run-0880'] }, notes: [] });
-    other.compile('user');
+    await other.compile('user');
     expect(other.baselineDiff('user')).toEqual(diff);
-    expect(other.attemptContinue()).toEqual(verdict);
+    expect(await other.attemptContinue()).toEqual(verdict);
   });
 
   it('made in the user view, holds no id, title or text of a record that view withholds', async () => {
@@ -54,7 +54,7 @@ describe('share links carry the screen', () => {
     // SEC-0042 fails authorisation and LGL-0007 carries a denied label: the user view names neither.
     const withheld = session.current().loaded.recordSet.records.filter((record) => ['SEC-0042', 'LGL-0007'].includes(record.id));
     expect(withheld).toHaveLength(2);
-    session.compile('user');
+    await session.compile('user');
     session.pinBaseline();
     session.freezeReceipt();
     const link = await session.createShareLink(userDrill);
@@ -69,7 +69,7 @@ describe('share links carry the screen', () => {
   it('made in the user view, carry no loaded file, whatever it holds', async () => {
     const session = await newSession();
     await session.loadFiles([{ name: 'gateway-lite.scenario.json', blob: new Blob([fixture('gateway-lite.scenario.json')]) }], () => undefined);
-    session.compile('user');
+    await session.compile('user');
     expect(await session.createShareLink(userDrill)).toEqual({ ok: false, message: NO_FILES_FROM_USER_VIEW });
     expect((await session.createShareLink({ ...userDrill, audience: 'diagnostic' })).ok).toBe(true);
   });
@@ -77,7 +77,7 @@ describe('share links carry the screen', () => {
   it('opened without what a baseline was compiled from, say so and pin nothing', async () => {
     const session = await newSession();
     await session.loadFiles([{ name: 'gateway-lite.scenario.json', blob: new Blob([fixture('gateway-lite.scenario.json')]) }], () => undefined);
-    session.compile('diagnostic');
+    await session.compile('diagnostic');
     session.pinBaseline();
     const link = await session.createShareLink({ ...userDrill, audience: 'diagnostic', attempted: false });
     if (!link.ok) throw new Error(link.message);

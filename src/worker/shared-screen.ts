@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type Result } from '../core/errors';
 import { validateContract, type LoadedScenario } from '../core/passes/validate';
 import type { Receipt } from '../core/result';
@@ -50,13 +50,18 @@ export function screenOf(shown: ScreenShown, baseline: SharedInputs | null, dril
 }
 
 /** Compiles what a link says a baseline or frozen receipt was compiled from; why not, as a clause, when it cannot. */
-function recompile(compiler: Compiler, loaded: LoadedScenario | undefined, inputs: SharedInputs, what: string): Result<{ readonly receipt: Receipt; readonly asOf: string }, string> {
+async function recompile(
+  compiler: SqliteCompiler,
+  loaded: LoadedScenario | undefined,
+  inputs: SharedInputs,
+  what: string,
+): Promise<Result<{ readonly receipt: Receipt; readonly asOf: string }, string>> {
   if (!loaded) return err(`the ${what} names scenario "${inputs.scenarioKey}", which the link does not load`);
   const contract = validateContract(`share link: the ${what}'s contract`, inputs.contract);
   if (!contract.ok) return err(`the ${what}'s contract is not valid: ${contract.error.message}`);
   const request = prepareScenario({ scenario: { ...loaded.scenario, contract: contract.value }, recordSet: loaded.recordSet }, inputs);
   if (!request.ok) return err(`the ${what} does not compile: ${request.error.message}`);
-  const outcome = compiler.compile(request.value);
+  const outcome = await compiler.compile(request.value);
   if (!outcome.ok) return err(`the ${what} does not compile: ${outcome.error.message}`);
   return ok({ receipt: outcome.value.receipt, asOf: request.value.contract.asOf });
 }
@@ -72,18 +77,18 @@ export interface ReopenedScreen {
  * The baseline and frozen receipt compiled again in the workspace the link opened. One that no longer compiles is
  * left out and said so; a declared late change the selected scenario lacks is dropped and said so.
  */
-export function reopenScreen(screen: SharedScreen, compiler: Compiler, workspace: Workspace): ReopenedScreen {
+export async function reopenScreen(screen: SharedScreen, compiler: SqliteCompiler, workspace: Workspace): Promise<ReopenedScreen> {
   const notes: string[] = [];
   const loadedOf = (key: string) => {
     const entry = workspace.entryOf(key);
     return entry && workspace.effective(entry);
   };
-  const compile = (inputs: SharedInputs, what: string) => {
-    const compiled = recompile(compiler, loadedOf(inputs.scenarioKey), inputs, what);
+  const compile = async (inputs: SharedInputs, what: string) => {
+    const compiled = await recompile(compiler, loadedOf(inputs.scenarioKey), inputs, what);
     if (!compiled.ok) notes.push(compiled.error);
     return compiled.ok ? compiled.value : null;
   };
-  const pinned = screen.baseline && compile(screen.baseline, 'pinned baseline');
+  const pinned = screen.baseline && (await compile(screen.baseline, 'pinned baseline'));
   const baseline =
     pinned && screen.baseline ? { receipt: pinned.receipt, inputs: screen.baseline, pin: baselinePin(loadedOf(screen.baseline.scenarioKey)?.scenario.title ?? '', pinned.asOf, pinned.receipt) } : null;
   let frozen: ReopenedScreen['frozen'] = null;
@@ -91,7 +96,7 @@ export function reopenScreen(screen: SharedScreen, compiler: Compiler, workspace
     const lateChangeIds = new Set(workspace.effective(workspace.currentEntry()).scenario.lateChanges.map((change) => change.id));
     const unknown = screen.drill.declared.filter((id) => !lateChangeIds.has(id));
     if (unknown.length > 0) notes.push(`the declared late change${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the scenario opened`);
-    const receipt = compile(screen.drill.frozen, 'frozen receipt')?.receipt;
+    const receipt = (await compile(screen.drill.frozen, 'frozen receipt'))?.receipt;
     if (receipt) frozen = { receipt, inputs: screen.drill.frozen, declared: screen.drill.declared.filter((id) => lateChangeIds.has(id)) };
   }
   return {

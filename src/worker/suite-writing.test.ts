@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createSession } from './session';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 const memoryStorage = () => ({ read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined });
 const blob = (text: string) => new Blob([text], { type: 'application/json' });
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 async function started() {
@@ -32,7 +32,7 @@ describe('expectations written from the screen', () => {
     expect(suite.cases[0]?.expect.records).toEqual({ 'ADR-0240': { decision: 'excluded', code: 'EXCLUDE_FUTURE', gates: ['time'] } });
     expect(draft.diff.every((line) => line.kind === 'added')).toBe(true);
     // Nothing is kept until the page opens it.
-    expect(session.runTests('diagnostic')).toBeNull();
+    expect(await session.runTests('diagnostic')).toBeNull();
     const opened = await session.openSuites([{ name: draft.file, blob: blob(draft.text) }], 'diagnostic');
     expect(opened.view.passed).toBe(1);
     expect(opened.view.failed).toBe(0);
@@ -45,7 +45,7 @@ describe('expectations written from the screen', () => {
     await session.openSuites([{ name: first.file, blob: blob(first.text) }], 'diagnostic');
     const contract = session.current().loaded.scenario.contract;
     await session.updateContract({ value: { ...contract, tokenBudget: contract.tokenBudget * 3 } });
-    expect(session.runTests('diagnostic')?.failed).toBe(1);
+    expect((await session.runTests('diagnostic'))?.failed).toBe(1);
     const updated = await session.updatedSuite(first.file, 'diagnostic');
     if (!updated.ok) throw new Error(JSON.stringify(updated.issues));
     expect(updated.diff.some((line) => line.kind === 'removed')).toBe(true);

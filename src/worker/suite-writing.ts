@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { observedIn, type SwitchSelection } from '../core/expectations/run';
 import { parseExpectationSuiteJson, variantsOf } from '../core/expectations/suite';
@@ -11,7 +11,7 @@ import { prepareScenario } from '../scenarios/prepare';
 import type { CaseFromScreen, Selection, SuiteDiffLine, SuiteDraft } from './protocol';
 
 interface SuiteWritingDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   readonly current: () => { readonly loaded: LoadedScenario; readonly selection: Selection };
   /** How a suite names the inputs on screen: the built-in scenario's id, or the scenario file "Export scenario" writes. */
   readonly inputs: () => SuiteInputs;
@@ -59,7 +59,7 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
   return {
     async caseFromScreen(input: CaseFromScreen, audience: Audience): Promise<SuiteDraft> {
       const { loaded, selection } = current();
-      const observed = observedIn(screenVariant({ outcome: 'packet' }), environment(), audience);
+      const observed = await observedIn(screenVariant({ outcome: 'packet' }), environment(), audience);
       const { expect, notShown } = expectationOf(observed, input.records);
       const written = caseJson(caseOf(input.name, selection, expect));
       if (input.suite === null) {
@@ -79,15 +79,17 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
       if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file, path: '(root)' }) };
       const value = JSON.parse(open.text) as { cases: Record<string, unknown>[] };
       const unchanged: string[] = [];
-      const cases = value.cases.map((raw, index) => {
+      const cases: Record<string, unknown>[] = [];
+      for (const [index, raw] of value.cases.entries()) {
         const variant = variantsOf(parsed.value.suite).find((entry) => entry.caseIndex === index && entry.label === null);
         if (variant === undefined) {
           unchanged.push(String(raw.name));
-          return raw;
+          cases.push(raw);
+          continue;
         }
-        const observed = observedIn(variant, environment(), audience);
-        return { ...raw, expect: refreshedExpectation(variant.entry.expect, observed) };
-      });
+        const observed = await observedIn(variant, environment(), audience);
+        cases.push({ ...raw, expect: refreshedExpectation(variant.entry.expect, observed) });
+      }
       return draft(file, open.text, { ...value, cases }, [], unchanged);
     },
   };

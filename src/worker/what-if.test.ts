@@ -1,22 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createSession, type Session } from './session';
 import { memoryStorage } from './test-support/memory-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 async function compiled(scenarioKey: string, audience: 'user' | 'diagnostic'): Promise<Session> {
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
   await session.start();
   await session.select({ scenarioKey, controls: [], lateChanges: [] });
-  const response = session.compile(audience);
+  const response = await session.compile(audience);
   if (!response.ok) throw new Error(response.error.message);
   return session;
 }
@@ -32,7 +32,7 @@ describe('what would admit or exclude a record, from the session', () => {
     if (!drop) throw new Error('no suggestion');
     const update = await session.applySuggestion(drop, 'LGL-0007', 'diagnostic');
     expect(update.ok).toBe(true);
-    const after = session.compile('diagnostic');
+    const after = await session.compile('diagnostic');
     if (!after.ok) throw new Error(after.error.message);
     expect(after.view.compiledContract.denyLabels).not.toContain('legal_hold');
     expect(after.view.contractFingerprint).toBe(drop.verifiedBy.contractFingerprint);
@@ -66,7 +66,7 @@ describe('what would admit or exclude a record, from the session', () => {
     expect(withheld.ok || withheld.issues.map((issue) => issue.message)).toEqual(['no record "LGL-0007" in this view to edit']);
     expect(session.current().loaded.scenario.contract).toBe(before);
     expect((await session.applySuggestion(provenance, 'RUN-0866', 'user')).ok).toBe(true);
-    const after = session.compile('user');
+    const after = await session.compile('user');
     if (!after.ok) throw new Error(after.error.message);
     const again = await session.whatWouldChange('RUN-0866', 'user');
     expect(again.ok && again.admitted).toBe(true);

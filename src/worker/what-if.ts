@@ -1,5 +1,5 @@
 import { applyToContract, counterfactuals } from '../core/counterfactual';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { inputIssue, renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
@@ -15,10 +15,10 @@ export interface WhatIfDeps {
   /** The record editor, through which a change to a record is applied as a new revision. */
   readonly records: Pick<ReturnType<typeof createRecordEditing>, 'recordForEdit' | 'editRecord'>;
   /** The compiler the changes are tried on; by default one over a database of its own, opened when first asked. */
-  readonly openCompiler?: () => Promise<Compiler>;
+  readonly openCompiler?: () => Promise<SqliteCompiler>;
 }
 
-const openOwnCompiler = async (): Promise<Compiler> => createCompiler(await openInMemoryDatabase());
+const openOwnCompiler = async (): Promise<SqliteCompiler> => createSqliteCompiler(await openInMemoryDatabase());
 
 /**
  * "What would admit this record": the core's counterfactuals for a record of the last compilation, and a
@@ -26,7 +26,7 @@ const openOwnCompiler = async (): Promise<Compiler> => createCompiler(await open
  * trying them neither re-indexes the session's database (its whole-corpus index included) nor evicts its memo.
  */
 export function createWhatIf({ workspace, compilations, records, openCompiler = openOwnCompiler }: WhatIfDeps) {
-  let compiler: Promise<Compiler> | null = null;
+  let compiler: Promise<SqliteCompiler> | null = null;
 
   return {
     api: {
@@ -40,7 +40,7 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
         const whatIf = await compiler;
         // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no longer on screen.
         if (compilations.last() !== last) return { ok: false, message: 'The inputs changed: inspect the record again.' };
-        const suggestions = counterfactuals(whatIf, last.request, id, audience).map((suggestion) => ({
+        const suggestions = (await counterfactuals(whatIf, last.request, id, audience)).map((suggestion) => ({
           code: suggestion.code,
           args: suggestion.args,
           text: renderSuggestion(suggestion),

@@ -1,5 +1,5 @@
 import sqlite3InitModule, { type Database } from '@sqlite.org/sqlite-wasm';
-import type { SqlDriver } from '../core/search/driver';
+import type { SqlDriver } from '../adapters/sqlite/driver';
 import { createWasmDriver } from '../sqlite/wasm-driver';
 import { createDatabaseImages, type DatabaseImages, type DiskImage } from './database-image';
 import type { DatabaseState } from './protocol';

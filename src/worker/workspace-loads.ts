@@ -1,4 +1,4 @@
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { RecordSet } from '../core/passes/validate';
 import type { BackgroundSaves } from './background-saves';
 import type { Compilations } from './compilations';
@@ -12,7 +12,7 @@ import { measuredAsync } from './user-timing';
 import type { Workspace } from './workspace';
 
 export interface WorkspaceLoadsDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   readonly workspace: Workspace;
   readonly corpus: CorpusIndex;
   readonly saves: BackgroundSaves;
@@ -100,7 +100,7 @@ export function createWorkspaceLoads({ compiler, workspace, corpus, saves, compi
             await workspace.persist();
             saves.storeInBackground(dropped, read.value.recordFiles);
           }
-          const receiptChecks = drill.keepReceipts(read.value.receipts);
+          const receiptChecks = await drill.keepReceipts(read.value.receipts);
           return { status: 'loaded', snapshot: workspace.snapshot(), kinds: read.value.kinds, receiptChecks, suites };
         } catch (error) {
           workspace.loaded = before.loaded;

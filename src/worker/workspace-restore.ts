@@ -1,5 +1,5 @@
 import { applyScenarioEdit } from '../scenarios/record-edits';
-import type { Compiler } from '../core/compile';
+import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import { validateContract } from '../core/passes/validate';
 import { inputIssue } from '../core/reasons';
 import type { BackgroundSaves } from './background-saves';
@@ -11,7 +11,7 @@ import type { WorkspaceLoads } from './workspace-loads';
 import { storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
 export interface RestoreDeps {
-  readonly compiler: Compiler;
+  readonly compiler: SqliteCompiler;
   readonly storage: WorkspaceStorage;
   readonly workspace: Workspace;
   readonly loads: WorkspaceLoads;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCompiler, type Compiler } from '../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -9,7 +9,7 @@ import { STORAGE_CLEARED_MESSAGE, StorageClearedError, StorageTimeoutError, type
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
   const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
@@ -21,7 +21,7 @@ const noProgress = () => undefined;
 
 describe('workspace', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   it('reports every change of the workspace, and a new session restores what was reported even when storage kept nothing', async () => {
@@ -73,7 +73,7 @@ describe('workspace', () => {
     await session.start(null, (event) => events.push(event));
     const toggled = await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
     expect(toggled.selection.controls).toEqual(['remove-provenance']);
-    expect(session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
+    expect(await session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
     expect(storage.saved()).toBeUndefined();
     const heard = events.length;
     release();
@@ -92,7 +92,7 @@ describe('workspace', () => {
     const started = await session.start();
     expect(started.storage).toEqual({ status: 'unavailable', message: expect.stringMatching(/^Browser storage did not answer within 5 seconds: working in memory only/) });
     await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
-    expect(session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
+    expect(await session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
   });
 
   it('a saved workspace whose files were deleted says so on reload and keeps the edits that still apply', async () => {

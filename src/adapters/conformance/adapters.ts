@@ -1,7 +1,5 @@
-import { createCompiler } from '../../core/compile';
-import type { AdmissionAdapter, RemoteAdmissionAdapter } from '../../core/plan/adapter';
-import { createRecordIndex } from '../../core/search/record-index';
-import { createSqliteAdapter } from '../../core/search/sqlite-adapter';
+import { createSqliteCompiler } from '../sqlite/compiler';
+import { createSqliteStore } from '../sqlite/sqlite-adapter';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createPostgresAdapter } from '../postgres/adapter';
 import { compileInDatabase } from '../postgres/compile';
@@ -10,36 +8,23 @@ import type { Database } from '../postgres/schema';
 import type { Tokeniser } from '../postgres/tokens';
 import type { AdapterUnderTest, ReferenceCompile } from './suite';
 
-/** A same-call adapter seen through the remote interface, so the suite drives every adapter alike. */
-export function asRemote(adapter: AdmissionAdapter): RemoteAdmissionAdapter {
-  return {
-    name: adapter.name,
-    adapterVersion: adapter.adapterVersion,
-    version: adapter.version,
-    capabilities: adapter.capabilities,
-    operators: adapter.operators,
-    admit: async (plan, digest) => adapter.admit(plan, digest),
-  };
-}
-
 /** The built-in path, as the reference every adapter's receipts are compared with. */
 export async function referenceCompile(): Promise<ReferenceCompile> {
-  const compiler = createCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(await openInMemoryDatabase());
   return (request) => compiler.compile(request);
 }
 
 /** The SQLite adapter over a record index of its own (not the reference's). */
 export async function sqliteUnderTest(): Promise<AdapterUnderTest> {
-  const driver = await openInMemoryDatabase();
-  const index = createRecordIndex(driver);
-  const compiler = createCompiler(await openInMemoryDatabase());
+  const store = createSqliteStore(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(await openInMemoryDatabase());
   return {
     name: 'sqlite',
     load: async (recordSet) => {
-      index.sync(recordSet);
+      store.index.sync(recordSet);
     },
-    adapter: async () => asRemote(createSqliteAdapter(index, driver)),
-    compile: async (request) => compiler.compile(request),
+    adapter: async () => store,
+    compile: (request) => compiler.compile(request),
   };
 }
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/passes/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
 import { planDigest } from '../../core/plan/admission-plan';
-import type { RemoteAdmissionAdapter } from '../../core/plan/adapter';
+import type { AdmittingStore } from '../../core/plan/adapter';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
 import { createTokeniser } from '../postgres/tokens';
@@ -39,7 +39,7 @@ const EMPTY_SETS: readonly { readonly name: string; readonly clause: PlanClause;
   },
 ];
 
-async function admittedBy(adapter: RemoteAdmissionAdapter, clause: PlanClause): Promise<number> {
+async function admittedBy(adapter: AdmittingStore, clause: PlanClause): Promise<number> {
   const plan: AdmissionPlan = { kind: 'admission-plan', version: 1, clauses: [clause] };
   const answer = await adapter.admit(plan, planDigest(plan));
   if (!answer.ok || answer.value.status !== 'complete') throw new Error('no complete answer');

@@ -8,7 +8,8 @@ import { serialiseReceipt } from '../../core/passes/attest';
 import { createGateContext, evaluateGates, gateCodeOf } from '../../core/passes/gates';
 import { createRecordSet, type RecordSet } from '../../core/passes/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
-import { acceptAnswer, checkAdapterFor, type RemoteAdmissionAdapter } from '../../core/plan/adapter';
+import { acceptAnswer, checkAdapterFor } from '../../core/plan/adapter';
+import type { AdmittingStore } from '../../core/plan/adapter';
 import type { CompileOutcome, Receipt } from '../../core/result';
 import { brokenLinksCase, conformanceCases, type ConformanceCase } from './corpus';
 
@@ -17,12 +18,12 @@ export interface AdapterUnderTest {
   readonly name: string;
   /** Makes the store hold exactly these records. */
   load(recordSet: RecordSet): Promise<void>;
-  adapter(): Promise<RemoteAdmissionAdapter>;
+  adapter(): Promise<AdmittingStore>;
   compile(request: CompileRequest): Promise<Result<CompileOutcome, CompileError>>;
 }
 
 /** The compiler's reference: the built-in path's whole compile (SQLite in memory, checked by the evaluator). */
-export type ReferenceCompile = (request: CompileRequest) => Result<CompileOutcome, CompileError>;
+export type ReferenceCompile = (request: CompileRequest) => Promise<Result<CompileOutcome, CompileError>>;
 
 export interface SuiteFinding {
   readonly section: 'capabilities' | 'conformance' | 'mutation' | 'errors';
@@ -46,7 +47,7 @@ function referenceVerdicts(prepared: PreparedCompile): { admitted: Set<string>; 
 }
 
 /** Admission through one adapter exactly as a compile does it: capabilities, the statement, the echo, then the evaluator's recheck. */
-export async function admitThrough(adapter: RemoteAdmissionAdapter, prepared: PreparedCompile): Promise<Result<ReadonlySet<string>, CompileError>> {
+export async function admitThrough(adapter: AdmittingStore, prepared: PreparedCompile): Promise<Result<ReadonlySet<string>, CompileError>> {
   const fits = checkAdapterFor(prepared.plan, adapter);
   if (!fits.ok) return fits;
   const answer = await adapter.admit(prepared.plan, prepared.digest);
@@ -73,7 +74,7 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 }
 
 /** An adapter that runs another plan than it is given but echoes the digest it was given: what a faulty lowering looks like from outside. */
-function lyingAdapter(inner: RemoteAdmissionAdapter, rewrite: (plan: AdmissionPlan, digest: string) => { plan: AdmissionPlan; echo: string }): RemoteAdmissionAdapter {
+function lyingAdapter(inner: AdmittingStore, rewrite: (plan: AdmissionPlan, digest: string) => { plan: AdmissionPlan; echo: string }): AdmittingStore {
   return {
     name: inner.name,
     adapterVersion: inner.adapterVersion,
@@ -152,7 +153,7 @@ export async function runConformanceSuite(
     const problems: string[] = [];
     for (const item of cases) {
       const request: CompileRequest = { contract: item.contract, recordSet: createRecordSet(item.records) };
-      const expected = reference(request);
+      const expected = await reference(request);
       await under.load(request.recordSet);
       const actual = await under.compile(request);
       const prepared = prepareCompile(request, computeAll);

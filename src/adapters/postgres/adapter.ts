@@ -1,6 +1,7 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { PLAN_OPERATORS } from '../../core/plan/admission-plan';
-import { ALL_CAPABILITIES, type AdmissionAnswer, type Capability, type RemoteAdmissionAdapter } from '../../core/plan/adapter';
+import { ALL_CAPABILITIES, type AdmissionAnswer, type Capability } from '../../core/plan/adapter';
+import type { AdmittingStore } from '../../core/plan/adapter';
 import { lowerPlan } from './lower';
 import type { Database } from './schema';
 
@@ -86,10 +87,7 @@ export interface PostgresAdapterOptions {
  * The PostgreSQL adapter: one parameterised statement per plan (lower.ts), run in the caller's transaction.
  * Its capabilities are what the server's probes show; a server older than 15 is refused.
  */
-export async function createPostgresAdapter(
-  client: Database,
-  options: PostgresAdapterOptions = {},
-): Promise<Result<RemoteAdmissionAdapter & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
+export async function createPostgresAdapter(client: Database, options: PostgresAdapterOptions = {}): Promise<Result<AdmittingStore & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const { rows } = await client.query<{ version: string; number: string }>("SELECT current_setting('server_version') AS version, current_setting('server_version_num') AS number");
   const server = rows[0];

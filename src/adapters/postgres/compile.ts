@@ -1,13 +1,9 @@
-import type { CompileRequest } from '../../core/compile';
-import { finishCompile, prepareCompile } from '../../core/compile-stages';
+import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
-import { computeAll } from '../../core/memo';
-import { admit } from '../../core/passes/admit';
 import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/passes/validate';
-import { acceptAnswer, checkAdapterFor } from '../../core/plan/adapter';
 import type { CompileOutcome } from '../../core/result';
-import { rankDeclared, type Ranking } from '../../core/search/rank';
+import type { Store } from '../../core/store';
 import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
 import { rankInDatabase } from './rank';
 import { LAYOUT, layoutOf, type Database } from './schema';
@@ -101,29 +97,41 @@ export async function inRecordSnapshot<T>(client: Database, options: PostgresAda
   }
 }
 
-/** One compile of records read back inside `inRecordSnapshot`: admission and bm25 in the database, the rest in the core. */
-export async function compileRecords(client: Database, request: CompileRequest, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
-  const { contract } = request;
-  const prepared = prepareCompile(request, computeAll);
-  if (!prepared.ok) return prepared;
+/**
+ * The PostgreSQL store over the records read back in the caller's snapshot: admission and bm25 run in the
+ * database, as one statement each; its capabilities are what the server's probes show.
+ */
+export async function createPostgresStore(client: Database, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<Store, CompileError>> {
   const adapter = await createPostgresAdapter(client, options);
   if (!adapter.ok) return adapter;
-  const { plan, digest, resolution } = prepared.value;
-  const fits = checkAdapterFor(plan, adapter.value);
-  if (!fits.ok) return fits;
-  const answer = await adapter.value.admit(plan, digest);
-  if (!answer.ok) return answer;
-  const accepted = acceptAnswer(adapter.value, digest, answer.value);
-  if (!accepted.ok) return accepted;
-  const admission = admit(resolution, accepted.value.candidates, computeAll);
-  if (!admission.ok) return admission;
-  const ranking: Ranking =
-    contract.ranking === 'bm25'
-      ? await rankInDatabase(client, contract.query, admission.value.admittedIds, tokeniser)
-      : rankDeclared(admission.value.verdicts.filter((verdict) => verdict.failed === 0).map((verdict) => verdict.resolved.checked));
+  const { name, adapterVersion, version, capabilities, operators } = adapter.value;
   return ok({
-    outcome: finishCompile(request, prepared.value, admission.value, accepted.value.admission, ranking, computeAll),
-    request,
-    adapter: { name: adapter.value.name, version: adapter.value.version, predicateDigest: accepted.value.admission.planDigest },
+    name,
+    adapterVersion,
+    version,
+    capabilities,
+    operators,
+    admit: (plan, digest) => adapter.value.admit(plan, digest),
+    // The caller hands over the records `inRecordSnapshot` read back in this snapshot: every record, for now.
+    recordsToCompile: async (recordSet) => ok(recordSet),
+    // Nothing to bring up to date: the database ranks the ids it is given, so the ids name what it ranks.
+    holdAdmitted: async (admitted) => admitted,
+    rankAdmitted: (query, admitted) => rankInDatabase(client, query, admitted, tokeniser),
   });
+}
+
+/** The core's compiler over the PostgreSQL store of a snapshot that `inRecordSnapshot` opened. */
+export async function compilerInSnapshot(client: Database, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<Compiler, CompileError>> {
+  const store = await createPostgresStore(client, tokeniser, options);
+  return store.ok ? ok(createCompiler(store.value)) : store;
+}
+
+/** One compile of records read back inside `inRecordSnapshot`: the core's pipeline over the PostgreSQL store. */
+export async function compileRecords(client: Database, request: CompileRequest, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
+  const store = await createPostgresStore(client, tokeniser, options);
+  if (!store.ok) return store;
+  const outcome = await createCompiler(store.value).compile(request);
+  if (!outcome.ok) return outcome;
+  const { executedBy } = outcome.value.receipt;
+  return ok({ outcome: outcome.value, request, adapter: { name: store.value.name, version: store.value.version, predicateDigest: executedBy.planDigest } });
 }

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../../cli/read-scenario';
-import { createCompiler } from '../../core/compile';
+import { createSqliteCompiler } from '../sqlite/compiler';
 import { receiptIdOf, serialiseReceipt } from '../../core/passes/attest';
-import { SQLITE_ADAPTER_VERSION } from '../../core/search/sqlite-adapter';
+import { SQLITE_ADAPTER_VERSION } from '../sqlite/sqlite-adapter';
 import { BUILTIN_SCENARIOS, builtinScenarioPath } from '../../scenarios/builtin';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
@@ -35,7 +35,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
       const again = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
       expect(again.ok && again.value).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: request.value.recordSet.checked.length });
 
-      const builtin = createCompiler(await openInMemoryDatabase()).compile({ contract: request.value.contract, recordSet: request.value.recordSet });
+      const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({ contract: request.value.contract, recordSet: request.value.recordSet });
       const inDatabase = await compileInDatabase(database, request.value.contract, tokeniser);
       if (!builtin.ok || !inDatabase.ok) throw new Error(`${builtin.ok ? '' : builtin.error.message} ${inDatabase.ok ? '' : inDatabase.error.message}`);
       const { receiptId, ...body } = inDatabase.value.outcome.receipt;

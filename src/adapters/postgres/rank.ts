@@ -1,6 +1,6 @@
 import type { RankingStatistics } from '../../core/result';
-import { byScoreThenId, roundScore, type Ranking } from '../../core/search/rank';
-import { safeFtsTerms } from '../../core/search/fts-query';
+import { byScoreThenId, roundScore, type Ranking } from '../../core/ranking';
+import { safeFtsTerms } from '../sqlite/fts-query';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 

@@ -1,5 +1,5 @@
-import type { SqlDriver } from '../../core/search/driver';
-import { TOKENIZER } from '../../core/search/record-index';
+import type { SqlDriver } from '../sqlite/driver';
+import { TOKENIZER } from '../sqlite/record-index';
 
 /** Where each of a text's tokens falls: term -> 0-based token positions, in order. */
 export type TermPositions = ReadonlyMap<string, readonly number[]>;

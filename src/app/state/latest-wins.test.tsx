@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
 import { readBuiltinScenarios } from '../../worker/builtin-sources';
 import type { CompileResponse, CompileView } from '../../worker/protocol';
@@ -13,7 +13,7 @@ import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { memoryStorage } from '../../worker/test-support/memory-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 async function startSession() {
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
@@ -42,7 +42,7 @@ const comparable = (view: CompileView) => ({ ...view, compilation: 0 });
 
 describe('compilations asked for in a burst', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
 
   beforeEach(async () => {
@@ -82,7 +82,7 @@ describe('compilations asked for in a burst', () => {
     expect([...(useScenarioStore.getState().workspace?.selection.controls ?? [])].sort()).toEqual([...final].sort());
     const fresh = await startSession();
     await fresh.select({ scenarioKey: 'atlas-credit-review', controls: [...final], lateChanges: [] });
-    const expected = fresh.compile('diagnostic');
+    const expected = await fresh.compile('diagnostic');
     if (!expected.ok) throw new Error(expected.error.message);
     const state = useResultStore.getState();
     expect(state.compiling).toBe(false);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../../core/compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
 import { readBuiltinScenarios } from '../../worker/builtin-sources';
 import { createSession } from '../../worker/session';
@@ -15,7 +15,7 @@ import { loadFiles, setControl } from './workspace-actions';
 import { useScenarioStore } from './scenario-store';
 import { memoryStorage } from '../../worker/test-support/memory-storage';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 /** Compilations wait until `release` is called, when `hold` is set: the screen can be read while one is on its way. */
 const gate = { hold: false, release: () => undefined as void };
@@ -33,7 +33,7 @@ async function connect() {
 
 describe('verdicts on screen after the inputs change', () => {
   beforeAll(async () => {
-    compiler = createCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(await sharedDriver());
   });
   beforeEach(() => {
     resetStores();

@@ -1,5 +1,5 @@
 import { readdirSync, existsSync } from 'node:fs';
-import { createCompiler } from '../../core/compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill } from '../../core/drill';
 import { createRecordSet, type LoadedScenario } from '../../core/passes/validate';
 import { serialiseReceipt } from '../../core/passes/attest';
@@ -28,7 +28,7 @@ function builtinScenarioIds(): string[] {
 async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection, name: string): Promise<CheckResult[]> {
   const request = prepareScenario(loaded, selection);
   if (!request.ok) return [{ name, passed: false, detail: request.error.message }];
-  const first = createCompiler(await openInMemoryDatabase()).compile(request.value);
+  const first = await createSqliteCompiler(await openInMemoryDatabase()).compile(request.value);
   if (!first.ok) return [{ name, passed: false, detail: `${first.error.code}: ${first.error.message}` }];
   const outcome = first.value;
   const summary = outcome.status === 'packet' ? `packet, ${outcome.receipt.selected.length} selected` : `fail-closed ${outcome.failure.code}`;
@@ -36,20 +36,20 @@ async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection
   const problems = invariantProblems(request.value, outcome);
   results.push({ name: `${name}: compiles and keeps its invariants`, passed: problems.length === 0, detail: problems.join('; ') || summary });
 
-  const again = createCompiler(await openInMemoryDatabase()).compile(request.value);
+  const again = await createSqliteCompiler(await openInMemoryDatabase()).compile(request.value);
   const same = again.ok && serialiseReceipt(again.value.receipt) === serialiseReceipt(outcome.receipt);
   results.push({ name: `${name}: byte-identical receipt on a fresh database`, passed: same, detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ' });
 
   // The receipt check's rule: its own inputs reproduce it, and a copy edited with a recomputed id is refused.
-  const verifier = createCompiler(await openInMemoryDatabase());
-  const own = drill(verifier, { ...request.value, priorReceipt: outcome.receipt, declaredChanges: [] });
+  const verifier = createSqliteCompiler(await openInMemoryDatabase());
+  const own = await drill(verifier, { ...request.value, priorReceipt: outcome.receipt, declaredChanges: [] });
   const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
-  const forged = drill(verifier, { ...request.value, priorReceipt: forgedCopy(outcome.receipt), declaredChanges: [] });
+  const forged = await drill(verifier, { ...request.value, priorReceipt: forgedCopy(outcome.receipt), declaredChanges: [] });
   const reperformed = own.code === expected && forged.code === 'RECEIPT_MISMATCH';
   results.push({ name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`, passed: reperformed, detail: `own inputs → ${own.code}; edited trace row → ${forged.code}` });
 
   const reversed = { ...request.value, recordSet: createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations) };
-  const shuffled = createCompiler(await openInMemoryDatabase()).compile(reversed);
+  const shuffled = await createSqliteCompiler(await openInMemoryDatabase()).compile(reversed);
   const orderFree = shuffled.ok && serialiseReceipt(shuffled.value.receipt) === serialiseReceipt(outcome.receipt);
   results.push({ name: `${name}: receipt independent of record order`, passed: orderFree, detail: orderFree ? 'reversed records, same bytes' : 'receipts differ' });
   return results;
@@ -57,16 +57,16 @@ async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection
 
 async function checkDrill(loaded: LoadedScenario, changeId: string): Promise<CheckResult> {
   const name = `${loaded.scenario.id}: fire drill with ${changeId}`;
-  const compiler = createCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(await openInMemoryDatabase());
   const before = prepareScenario(loaded, { controls: [], lateChanges: [] });
   const after = prepareScenario(loaded, { controls: [], lateChanges: [changeId] });
   if (!before.ok || !after.ok) return { name, passed: false, detail: 'scenario does not prepare' };
-  const frozen = compiler.compile(before.value);
+  const frozen = await compiler.compile(before.value);
   if (!frozen.ok) return { name, passed: false, detail: frozen.error.message };
-  const stale = drill(compiler, { ...after.value, priorReceipt: frozen.value.receipt, declaredChanges: [changeId] });
-  const recompiled = compiler.compile(after.value);
+  const stale = await drill(compiler, { ...after.value, priorReceipt: frozen.value.receipt, declaredChanges: [changeId] });
+  const recompiled = await compiler.compile(after.value);
   if (!recompiled.ok) return { name, passed: false, detail: recompiled.error.message };
-  const resumed = drill(compiler, { ...after.value, priorReceipt: recompiled.value.receipt, declaredChanges: [changeId] });
+  const resumed = await drill(compiler, { ...after.value, priorReceipt: recompiled.value.receipt, declaredChanges: [changeId] });
   const passed = stale.action === 'recompile_required' && resumed.action === 'continue';
   return { name, passed, detail: `frozen receipt → ${stale.code}; recompiled → ${resumed.code}` };
 }

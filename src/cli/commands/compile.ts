@@ -6,7 +6,7 @@ import { factContextOf, renderFact } from '../../core/reasons';
 import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { createCompiler } from '../../core/compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Baselines, CompileOutcome } from '../../core/result';
 import { buildUserView, serialiseUserView, type UserView } from '../../core/user-view';
 import { EXIT } from '../command';
@@ -89,7 +89,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       }
       outcome = compiled.value.outcome;
       // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over the records read back.
-      baselines = audience.data === 'diagnostic' ? createCompiler(await openInMemoryDatabase()).baselines(compiled.value.request, outcome) : null;
+      baselines = audience.data === 'diagnostic' ? createSqliteCompiler(await openInMemoryDatabase()).baselines(compiled.value.request, outcome) : null;
       adapter = compiled.value.adapter;
     } else {
       const progress = values.quiet ? undefined : io.progress;
@@ -102,10 +102,10 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         reportError(io, inputs.error);
         return EXIT.invalid;
       }
-      const compiler = createCompiler(await openInMemoryDatabase());
+      const compiler = createSqliteCompiler(await openInMemoryDatabase());
       const request = { ...inputs.value.request, attestation: attestation.data };
       progress?.(`compiling ${request.recordSet.records.length.toLocaleString('en')} records`);
-      const result = compiler.compile(request);
+      const result = await compiler.compile(request);
       progress?.(null);
       if (!result.ok) {
         reportError(io, await inputs.value.place(result.error));

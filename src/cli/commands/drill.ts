@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import { createCompiler } from '../../core/compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill, type ReceiptVerdict } from '../../core/drill';
 import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
@@ -85,8 +85,8 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
         reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
-      const compiler = createCompiler(await openInMemoryDatabase());
-      return showVerdict(drill(compiler, { ...inputs.value.request, priorReceipt: receipt.value, declaredChanges: [] }), values.json, io);
+      const compiler = createSqliteCompiler(await openInMemoryDatabase());
+      return showVerdict(await drill(compiler, { ...inputs.value.request, priorReceipt: receipt.value, declaredChanges: [] }), values.json, io);
     }
     if (values.receipt !== undefined && values.scenario === undefined) {
       // The receipt alone can still be checked against itself; there is nothing else to judge it against.
@@ -110,7 +110,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       reportError(io, current.error);
       return EXIT.invalid;
     }
-    const compiler = createCompiler(await openInMemoryDatabase());
+    const compiler = createSqliteCompiler(await openInMemoryDatabase());
 
     if (values.receipt !== undefined) {
       // Read only: the drill checks the receipt's versions and id first itself, and answers with a verdict.
@@ -121,7 +121,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       }
       // The receipt's own inputs, to reperform it: this scenario with the controls and late changes it names.
       const own = prepareScenario(loaded.value, { controls: receipt.value.controls, lateChanges: receipt.value.lateChanges });
-      return showVerdict(drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared, declaredInputs: own.ok ? own.value : null }), values.json, io);
+      return showVerdict(await drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared, declaredInputs: own.ok ? own.value : null }), values.json, io);
     }
 
     if (declared.length === 0) {
@@ -133,19 +133,19 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       reportError(io, before.error);
       return EXIT.invalid;
     }
-    const frozen = compiler.compile(before.value);
+    const frozen = await compiler.compile(before.value);
     if (!frozen.ok) {
       reportError(io, frozen.error);
       return EXIT.invalid;
     }
     const prior = frozen.value.receipt;
-    const stale = drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared, declaredInputs: before.value });
-    const recompiled = compiler.compile(current.value);
+    const stale = await drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared, declaredInputs: before.value });
+    const recompiled = await compiler.compile(current.value);
     if (!recompiled.ok) {
       reportError(io, recompiled.error);
       return EXIT.invalid;
     }
-    const resumed = drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+    const resumed = await drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
     if (values.json) {
       const shown = ({ userDiff: _userDiff, ...verdict }: ReceiptVerdict) => verdict;
       io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: shown(stale), recompiledReceipt: recompiled.value.receipt.receiptId, resume: shown(resumed) }, null, 2)}\n`);

@@ -91,13 +91,13 @@ export const evalCommand = defineCommand({
       if (name === 'seed000') {
         const loaded = await readScenarioFile(builtinScenarioPath('seed000-contaminated'));
         if (!loaded.ok) return inputError(io, loaded.error);
-        const result = runScenarioComparison(await openInMemoryDatabase(), loaded.value);
+        const result = await runScenarioComparison(await openInMemoryDatabase(), loaded.value);
         if (!result.ok) return inputError(io, result.error);
         reports.seed000 = result.value;
         text.push(formatComparison(`Seed 000 synthetic comparison (${result.value.title})`, result.value));
       } else if (name === 'growth') {
         const started = performance.now();
-        const result = runGrowth(await openInMemoryDatabase(), { seed: seed.data, sizes, clock }, progressTo(io, 'growth'));
+        const result = await runGrowth(await openInMemoryDatabase(), { seed: seed.data, sizes, clock }, progressTo(io, 'growth'));
         if (!result.ok) return inputError(io, result.error);
         reports.growth = result.value;
         text.push(`${formatGrowth(result.value)}whole growth run: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

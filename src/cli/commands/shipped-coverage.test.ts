@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from '../../core/compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill } from '../../core/drill';
 import { freshDriver } from '../../core/test-support/node-driver';
 import { prepareScenario } from '../../scenarios/prepare';
@@ -18,7 +18,7 @@ function switchSets(controls: readonly string[], lateChanges: readonly string[])
 
 /** The reason codes the built-in scenarios produce: every trace row, refusal and drill verdict under those switches. */
 async function producedCodes(): Promise<Set<string>> {
-  const compiler = createCompiler(await freshDriver());
+  const compiler = createSqliteCompiler(await freshDriver());
   const codes = new Set<string>();
   for (const { result } of readBuiltinScenarios()) {
     if (!result.ok) throw new Error(result.error.message);
@@ -33,7 +33,7 @@ async function producedCodes(): Promise<Set<string>> {
         codes.add(request.error.code);
         continue;
       }
-      const compiled = compiler.compile(request.value);
+      const compiled = await compiler.compile(request.value);
       if (!compiled.ok) {
         codes.add(compiled.error.code);
         continue;
@@ -43,9 +43,9 @@ async function producedCodes(): Promise<Set<string>> {
       for (const change of declared.filter((id) => !selection.lateChanges.includes(id))) {
         const current = prepareScenario(loaded, { ...selection, lateChanges: [...selection.lateChanges, change] });
         if (!current.ok) continue;
-        codes.add(drill(compiler, { ...current.value, priorReceipt: compiled.value.receipt, declaredChanges: [change], declaredInputs: request.value }).code);
-        const recompiled = compiler.compile(current.value);
-        if (recompiled.ok) codes.add(drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: [change] }).code);
+        codes.add((await drill(compiler, { ...current.value, priorReceipt: compiled.value.receipt, declaredChanges: [change], declaredInputs: request.value })).code);
+        const recompiled = await compiler.compile(current.value);
+        if (recompiled.ok) codes.add((await drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: [change] })).code);
       }
     }
   }

@@ -45,7 +45,7 @@ async function runAll(files: readonly SuiteFile[], include: CaseFilter): Promise
       reports.push({ file: file.display, seconds: seconds(), suite: loaded.value.suite.suite, error: env.error });
       continue;
     }
-    const result = runSuite(loaded.value, env.value, include);
+    const result = await runSuite(loaded.value, env.value, include);
     if (env.value.universe !== undefined) universes.push(env.value.universe);
     for (const entry of result.cases) exercised.push(entry.exercised);
     reports.push({ file: file.display, seconds: seconds(), loaded: loaded.value, result });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler } from '../compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { parseScenarioJson, type LoadedScenario } from '../passes/validate';
 import { prepareScenario } from '../../scenarios/prepare';
 import { freshDriver } from '../test-support/node-driver';
@@ -18,7 +18,7 @@ let env: SuiteEnvironment;
 
 beforeAll(async () => {
   const loaded = loadRetryPolicy();
-  env = { compiler: createCompiler(await freshDriver()), prepare: (selection) => prepareScenario(loaded, selection) };
+  env = { compiler: createSqliteCompiler(await freshDriver()), prepare: (selection) => prepareScenario(loaded, selection) };
 });
 
 function suite(cases: unknown[]): LoadedSuite {
@@ -28,8 +28,8 @@ function suite(cases: unknown[]): LoadedSuite {
 }
 
 describe('the expectation runner', () => {
-  it('passes true expectations about the packet, a record, the drill and the naive packet', () => {
-    const result = runSuite(
+  it('passes true expectations about the packet, a record, the drill and the naive packet', async () => {
+    const result = await runSuite(
       suite([
         {
           name: 'holds',
@@ -47,20 +47,22 @@ describe('the expectation runner', () => {
     expect(result.cases.map((entry) => [entry.name, entry.passed, entry.mismatches])).toEqual([['holds', true, []]]);
   });
 
-  it('names the field, the record, the expected and the actual value of each expectation that does not hold', () => {
-    const [result] = runSuite(
-      suite([
-        {
-          name: 'wrong',
-          controls: ['future-reveal'],
-          expect: {
-            selected: { inOrder: ['ADR-0234', 'CFG-0310'], includes: ['ADR-0240'] },
-            records: { 'ADR-0240': { code: 'EXCLUDE_SCOPE' } },
-            naive: { illegal: 2 },
+  it('names the field, the record, the expected and the actual value of each expectation that does not hold', async () => {
+    const [result] = (
+      await runSuite(
+        suite([
+          {
+            name: 'wrong',
+            controls: ['future-reveal'],
+            expect: {
+              selected: { inOrder: ['ADR-0234', 'CFG-0310'], includes: ['ADR-0240'] },
+              records: { 'ADR-0240': { code: 'EXCLUDE_SCOPE' } },
+              naive: { illegal: 2 },
+            },
           },
-        },
-      ]),
-      env,
+        ]),
+        env,
+      )
     ).cases;
     expect(result?.passed).toBe(false);
     expect(result?.mismatches).toEqual([
@@ -77,8 +79,8 @@ describe('the expectation runner', () => {
     ]);
   });
 
-  it('runs each row of a matrix on its own, and counts a refusal as fail-closed', () => {
-    const result = runSuite(
+  it('runs each row of a matrix on its own, and counts a refusal as fail-closed', async () => {
+    const result = await runSuite(
       suite([
         {
           name: 'no packet',
@@ -97,12 +99,12 @@ describe('the expectation runner', () => {
     expect(result.cases[2]?.mismatches[0]).toMatchObject({ subject: 'outcome', expected: 'fail_closed', actual: 'packet of 4 (ADR-0234, RUN-0871, CFG-0310, PM-2207)' });
   });
 
-  it('filters cases by suite or case name', () => {
+  it('filters cases by suite or case name', async () => {
     const loaded = suite([
       { name: 'a', expect: { outcome: 'packet' } },
       { name: 'b', expect: { outcome: 'packet' } },
     ]);
-    expect(runSuite(loaded, env, (_suite, _variant, name) => name === 'b').cases.map((entry) => entry.name)).toEqual(['b']);
+    expect((await runSuite(loaded, env, (_suite, _variant, name) => name === 'b')).cases.map((entry) => entry.name)).toEqual(['b']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Compiler, CompileRequest } from '../compile';
+import type { BaselineSource, Compiler, CompileRequest } from '../compile';
 import { drill } from '../drill';
 import type { CompileError, Result } from '../errors';
 import type { JsonPath } from '../format/json-text';
@@ -18,7 +18,7 @@ export interface SwitchSelection {
  * compiler the CLI compiles with, and the suite's inputs with some switches applied.
  */
 export interface SuiteEnvironment {
-  readonly compiler: Compiler;
+  readonly compiler: Compiler & BaselineSource;
   readonly prepare: (selection: SwitchSelection) => Result<CompileRequest, CompileError>;
   /** What the inputs offer to be reached, for coverage; absent where no one asks for coverage. */
   readonly universe?: CoverageUniverse;
@@ -54,12 +54,12 @@ export interface SuiteResult {
 /** Which runs to make: every one unless the caller filters (`--filter`). `name` is the run's, `case [controls a]` for a matrix row. */
 export type CaseFilter = (suite: string, variant: CaseVariant, name: string) => boolean;
 
-function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
+async function observe(variant: CaseVariant, env: SuiteEnvironment): Promise<Observed> {
   const { compiler } = env;
   const { expect } = variant.entry;
   const request = env.prepare(variant.selection);
   if (!request.ok) return { compiled: request, baselines: null, drill: null };
-  const compiled = compiler.compile(request.value);
+  const compiled = await compiler.compile(request.value);
   if (!compiled.ok) return { compiled, baselines: null, drill: null };
   const outcome = compiled.value;
   // The baselines rank the whole corpus: computed only for a case that asks about them.
@@ -70,16 +70,16 @@ function observe(variant: CaseVariant, env: SuiteEnvironment): Observed {
   const declared = expect.drill.lateChanges;
   const current = env.prepare({ controls: variant.selection.controls, lateChanges: [...new Set([...variant.selection.lateChanges, ...declared])] });
   if (!current.ok) return { compiled, baselines, drill: { notRun: `the late changes cannot be applied: ${current.error.code}: ${current.error.message}` } };
-  const stale = drill(compiler, { ...current.value, priorReceipt: outcome.receipt, declaredChanges: declared, declaredInputs: request.value });
-  const recompiled = compiler.compile(current.value);
+  const stale = await drill(compiler, { ...current.value, priorReceipt: outcome.receipt, declaredChanges: declared, declaredInputs: request.value });
+  const recompiled = await compiler.compile(current.value);
   if (!recompiled.ok) return { compiled, baselines, drill: { stale, resumed: null, recompileError: recompiled.error } };
-  const resumed = drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+  const resumed = await drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
   return { compiled, baselines, drill: { stale, resumed, recompileError: null } };
 }
 
 /** What one run of a case observed, as `audience` may see it: the user view's is what that view shows. */
-export function observedIn(variant: CaseVariant, env: SuiteEnvironment, audience: Audience): Observed {
-  const observed = observe(variant, env);
+export async function observedIn(variant: CaseVariant, env: SuiteEnvironment, audience: Audience): Promise<Observed> {
+  const observed = await observe(variant, env);
   return audience === 'user' ? observedForUser(observed) : observed;
 }
 
@@ -87,9 +87,9 @@ export function observedIn(variant: CaseVariant, env: SuiteEnvironment, audience
  * Runs one case under one set of switches and compares every expectation with what the compiler did; in the
  * user view, with what that view shows (`user-view.ts`), so no result depends on a record it withholds.
  */
-export function runVariant(variant: CaseVariant, env: SuiteEnvironment, audience: Audience = 'diagnostic'): CaseResult {
+export async function runVariant(variant: CaseVariant, env: SuiteEnvironment, audience: Audience = 'diagnostic'): Promise<CaseResult> {
   const at: JsonPath = ['cases', variant.caseIndex, 'expect'];
-  const observed = observe(variant, env);
+  const observed = await observe(variant, env);
   let mismatches: Mismatch[];
   let notChecked: readonly JsonPath[] = [];
   // The drill's late changes are switched on too, after the frozen receipt.
@@ -144,14 +144,14 @@ function skippedResult(variant: CaseVariant, reason: string): CaseResult {
 }
 
 /** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */
-export function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true, audience: Audience = 'diagnostic'): SuiteResult {
+export async function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true, audience: Audience = 'diagnostic'): Promise<SuiteResult> {
   const { suite } = loaded;
   const focused = suite.cases.some((entry) => entry.only === true);
-  const cases = variantsOf(suite)
-    .filter((variant) => include(suite.suite, variant, variantName(variant)))
-    .map((variant) => {
-      const reason = skipReason(variant, focused);
-      return reason === null ? runVariant(variant, env, audience) : skippedResult(variant, reason);
-    });
+  const cases: CaseResult[] = [];
+  // One case after another: they share the compiler, and its answers keep the file's order.
+  for (const variant of variantsOf(suite).filter((each) => include(suite.suite, each, variantName(each)))) {
+    const reason = skipReason(variant, focused);
+    cases.push(reason === null ? await runVariant(variant, env, audience) : skippedResult(variant, reason));
+  }
   return { file: loaded.file, suite: suite.suite, cases };
 }

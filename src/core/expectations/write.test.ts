@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler } from '../compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Expectation } from '../format/expectation';
 import { parseScenarioJson } from '../passes/validate';
 import { prepareScenario } from '../../scenarios/prepare';
@@ -17,7 +17,7 @@ beforeAll(async () => {
   const parsed = parseScenarioJson('scenario.json', scenarioText, (name) => (name === 'records.jsonl' ? recordsText : null));
   if (!parsed.ok) throw new Error(parsed.error.message);
   const loaded = parsed.value;
-  env = { compiler: createCompiler(await freshDriver()), prepare: (selection) => prepareScenario(loaded, selection) };
+  env = { compiler: createSqliteCompiler(await freshDriver()), prepare: (selection) => prepareScenario(loaded, selection) };
 });
 
 const variant = (controls: string[], expectation: Expectation = { outcome: 'packet' }): CaseVariant => ({
@@ -29,15 +29,15 @@ const variant = (controls: string[], expectation: Expectation = { outcome: 'pack
 });
 
 /** Runs the written case as `context-compiler test` would, from the suite's JSON text. */
-function runWritten(cases: unknown[], audience: Audience = 'diagnostic') {
+async function runWritten(cases: unknown[], audience: Audience = 'diagnostic') {
   const parsed = parseExpectationSuiteJson('saved.expect.json', JSON.stringify({ suite: 'saved', inputs: { scenario: 'retry-policy' }, cases }, null, 2));
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
-  return runSuite(parsed.value, env, () => true, audience).cases;
+  return (await runSuite(parsed.value, env, () => true, audience)).cases;
 }
 
 describe('a case written from what was observed', () => {
-  it('states the packet in order, the evidence and each picked decision, and passes when run', () => {
-    const { expect: written, notShown } = expectationOf(observedIn(variant(['future-reveal']), env, 'diagnostic'), ['ADR-0240', 'ADR-0234', 'NOPE-1']);
+  it('states the packet in order, the evidence and each picked decision, and passes when run', async () => {
+    const { expect: written, notShown } = expectationOf(await observedIn(variant(['future-reveal']), env, 'diagnostic'), ['ADR-0240', 'ADR-0234', 'NOPE-1']);
     expect(written.outcome).toBe('packet');
     expect(written.selected?.inOrder?.[0]).toBe('ADR-0234');
     expect(written.records).toEqual({
@@ -45,12 +45,12 @@ describe('a case written from what was observed', () => {
       'ADR-0240': { decision: 'excluded', code: 'EXCLUDE_FUTURE', gates: ['time'] },
     });
     expect(notShown).toEqual(['NOPE-1']);
-    const [result] = runWritten([caseOf('from the screen', { controls: ['future-reveal'], lateChanges: [] }, written)]);
+    const [result] = await runWritten([caseOf('from the screen', { controls: ['future-reveal'], lateChanges: [] }, written)]);
     expect(result?.passed).toBe(true);
   });
 
-  it('in the user view, states nothing about a record the view withholds and words it like one that is not there', () => {
-    const observed = observedIn(variant([]), env, 'user');
+  it('in the user view, states nothing about a record the view withholds and words it like one that is not there', async () => {
+    const observed = await observedIn(variant([]), env, 'user');
     const shown = new Set(observed.compiled.ok ? observed.compiled.value.trace.map((row) => row.id) : []);
     const withheld = ['LGL-0007', 'CHAT-7731'].filter((id) => !shown.has(id));
     expect(withheld.length).toBeGreaterThan(0);
@@ -60,28 +60,28 @@ describe('a case written from what was observed', () => {
     expect(JSON.stringify(written.expect)).not.toMatch(new RegExp(withheld.join('|')));
   });
 
-  it('writes a refusal as the outcome and its code', () => {
-    const written = expectationOf(observedIn(variant(['tight-budget']), env, 'diagnostic'), []).expect;
+  it('writes a refusal as the outcome and its code', async () => {
+    const written = expectationOf(await observedIn(variant(['tight-budget']), env, 'diagnostic'), []).expect;
     expect(written).toMatchObject({ outcome: 'fail_closed', failure: { code: 'REQUIRED_OVER_BUDGET' } });
-    expect(runWritten([caseOf('refused', { controls: ['tight-budget'], lateChanges: [] }, written)])[0]?.passed).toBe(true);
+    expect((await runWritten([caseOf('refused', { controls: ['tight-budget'], lateChanges: [] }, written)]))[0]?.passed).toBe(true);
   });
 });
 
 describe('expectations updated after a deliberate change', () => {
-  it('rewrites the values a failing case states, keeps the fields it names, and then passes', () => {
+  it('rewrites the values a failing case states, keeps the fields it names, and then passes', async () => {
     const stale: Expectation = {
       outcome: 'packet',
       selected: { inOrder: ['ADR-0234'], excludes: ['ADR-0240', 'ADR-0234'] },
       records: { 'ADR-0240': { code: 'EXCLUDE_SCOPE' }, 'NOPE-1': { decision: 'selected' } },
     };
-    const before = runWritten([caseOf('stale', { controls: ['future-reveal'], lateChanges: [] }, stale)])[0];
+    const before = (await runWritten([caseOf('stale', { controls: ['future-reveal'], lateChanges: [] }, stale)]))[0];
     expect(before?.passed).toBe(false);
-    const refreshed = refreshedExpectation(stale, observedIn(variant(['future-reveal'], stale), env, 'diagnostic'));
+    const refreshed = refreshedExpectation(stale, await observedIn(variant(['future-reveal'], stale), env, 'diagnostic'));
     expect(Object.keys(refreshed.selected ?? {})).toEqual(['inOrder', 'excludes']);
     expect(refreshed.selected?.excludes).toEqual(['ADR-0240']);
     expect(refreshed.records).toEqual({ 'ADR-0240': { code: 'EXCLUDE_FUTURE' }, 'NOPE-1': { decision: 'selected' } });
     const { 'NOPE-1': _absent, ...records } = refreshed.records ?? {};
-    const after = runWritten([caseOf('updated', { controls: ['future-reveal'], lateChanges: [] }, { ...refreshed, records })])[0];
+    const after = (await runWritten([caseOf('updated', { controls: ['future-reveal'], lateChanges: [] }, { ...refreshed, records })]))[0];
     expect(after?.mismatches).toEqual([]);
   });
 });

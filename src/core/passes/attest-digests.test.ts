@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from '../compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { applyChanges } from '../controls';
 import type { Contract } from '../format/contract';
 import type { Patch } from '../format/scenario';
@@ -40,9 +40,9 @@ const patchArbitrary: fc.Arbitrary<Patch> = fc.oneof(
 
 describe('the receipt digests a compiler carries from one compilation to the next', () => {
   it('are the digests the receipt’s own bytes give, after every change, and keep the chunks the change left alone', async () => {
-    const compiler = createCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(await freshDriver());
     const base = { contract: buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 }), recordSet: buildRecordSet(records) };
-    valueOf(compiler.compile(base));
+    valueOf(await compiler.compile(base));
     await fc.assert(
       fc.asyncProperty(fc.array(patchArbitrary, { minLength: 1, maxLength: 6 }), async (patches) => {
         let { contract, recordSet }: { contract: Contract; recordSet: RecordSet } = base;
@@ -50,7 +50,7 @@ describe('the receipt digests a compiler carries from one compilation to the nex
           // A patch of a record an earlier step removed is refused (DANGLING_REFERENCE) by design: not a change to compile.
           if (patch !== null && (patch.op === 'mergeRecord' || patch.op === 'removeRecord') && !recordSet.records.some((record) => record.id === patch.id)) continue;
           if (patch !== null) ({ contract, recordSet } = valueOf(applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches: [patch] }])));
-          const { receipt } = valueOf(compiler.compile({ contract, recordSet }));
+          const { receipt } = valueOf(await compiler.compile({ contract, recordSet }));
           const { receiptId, ...body } = JSON.parse(serialiseReceipt(receipt)) as typeof receipt;
           expect(receiptIdOf(body)).toBe(receiptId);
           expect(receipt.recordSetDigest).toBe(recordSetDigest(recordSet.checked));
@@ -58,8 +58,8 @@ describe('the receipt digests a compiler carries from one compilation to the nex
           expect(kept('attest:records') + kept('attest:refused') + kept('attest:planned')).toBeGreaterThan(0);
         }
         // A fresh compiler on a fresh database writes the same bytes.
-        const fresh = valueOf(createCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(recordSet.records) }));
-        expect(serialiseReceipt(valueOf(compiler.compile({ contract, recordSet })).receipt)).toBe(serialiseReceipt(fresh.receipt));
+        const fresh = valueOf(await createSqliteCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(recordSet.records) }));
+        expect(serialiseReceipt(valueOf(await compiler.compile({ contract, recordSet })).receipt)).toBe(serialiseReceipt(fresh.receipt));
       }),
       { numRuns: 12 },
     );

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../canonical';
-import { createCompiler, type Compiler } from '../compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { receiptSchema } from '../format/receipt';
 import { sha256Hex } from '../hash';
 import { fnv1a } from '../tree-digest';
@@ -16,16 +16,16 @@ import { recordSetDigest } from './attest-digests';
 import { canonicalTraceRow } from './trace-row-bytes';
 import { checkRecord } from './validate';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
 const records = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'b', text: 'refund' }), buildRecord({ id: 'c', scope: 'legal' })];
 
-function compileDefault(): CompileOutcome {
-  return valueOf(compiler.compile({ contract: buildContract(), recordSet: buildRecordSet(records), controls: ['z', 'a'] }));
+async function compileDefault(): Promise<CompileOutcome> {
+  return valueOf(await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet(records), controls: ['z', 'a'] }));
 }
 
 describe('canonicalJson', () => {
@@ -62,15 +62,15 @@ function referenceReceiptId(body: Omit<Receipt, 'receiptId'>): string {
 }
 
 describe('receipt', () => {
-  it('has an id that hashes the canonical body with the trace replaced by its tree digest', () => {
-    const { receipt } = compileDefault();
+  it('has an id that hashes the canonical body with the trace replaced by its tree digest', async () => {
+    const { receipt } = await compileDefault();
     const { receiptId, ...body } = receipt;
     expect(receiptId).toBe(referenceReceiptId(body));
     expect(receiptIdOf(body)).toBe(receiptId);
   });
 
-  it('fingerprints the packet body and records the sorted controls', () => {
-    const outcome = compileDefault();
+  it('fingerprints the packet body and records the sorted controls', async () => {
+    const outcome = await compileDefault();
     if (outcome.status !== 'packet') throw new Error('expected a packet');
     expect(outcome.receipt.packetFingerprint).toBe(sha256Hex(outcome.packet.body));
     expect(outcome.receipt.controls).toEqual(['a', 'z']);
@@ -78,14 +78,14 @@ describe('receipt', () => {
     expect(outcome.packet.body).toContain('[1] a: Title of a');
   });
 
-  it('serialises to canonical JSON that the strict receipt schema accepts', () => {
-    const text = serialiseReceipt(compileDefault().receipt);
+  it('serialises to canonical JSON that the strict receipt schema accepts', async () => {
+    const text = serialiseReceipt((await compileDefault()).receipt);
     expect(canonicalJson(JSON.parse(text))).toBe(text);
     expect(receiptSchema.safeParse(JSON.parse(text)).success).toBe(true);
   });
 
-  it('carries the normalised contract it compiled and the statistics its scores used', () => {
-    const { receipt } = compileDefault();
+  it('carries the normalised contract it compiled and the statistics its scores used', async () => {
+    const { receipt } = await compileDefault();
     expect(receipt.contract).toMatchObject({ asOf: '2026-08-30T12:00:00.000Z', scopes: ['support'], query: 'refund policy' });
     expect(receipt.ranking).toEqual({
       mode: 'bm25',
@@ -102,10 +102,10 @@ describe('receipt', () => {
     expect(receipt.trace.map((row) => row.fingerprint)).toEqual(['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint));
   });
 
-  it('cuts the trees of a compiled receipt where the format says, over enough records to make several chunks', () => {
+  it('cuts the trees of a compiled receipt where the format says, over enough records to make several chunks', async () => {
     const many = Array.from({ length: 4_000 }, (_, index) => buildRecord({ id: `r-${index}`, text: index % 3 === 0 ? 'refund policy' : 'other', scope: index % 5 === 0 ? 'legal' : 'support' }));
     const recordSet = buildRecordSet(many);
-    const { receiptId, ...body } = valueOf(compiler.compile({ contract: buildContract(), recordSet })).receipt;
+    const { receiptId, ...body } = valueOf(await compiler.compile({ contract: buildContract(), recordSet })).receipt;
     expect(body.trace.filter((row) => fnv1a(row.id) % 1024 === 0).length).toBeGreaterThan(1);
     expect(receiptId).toBe(referenceReceiptId(body));
     const leaves = recordSet.checked.map((item) => ({ id: item.record.id, leaf: `${item.record.id}\u0000${item.fingerprint}` })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -121,9 +121,9 @@ describe('receipt', () => {
     expect(body.recordSetDigest).toBe(sha256Hex(chunks.map((digest) => `${digest}\n`).join('')));
   });
 
-  it('changes its id when any traced fact changes', () => {
-    const before = compileDefault().receipt.receiptId;
-    const after = valueOf(compiler.compile({ contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records), controls: ['z', 'a'] })).receipt.receiptId;
+  it('changes its id when any traced fact changes', async () => {
+    const before = (await compileDefault()).receipt.receiptId;
+    const after = valueOf(await compiler.compile({ contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records), controls: ['z', 'a'] })).receipt.receiptId;
     expect(after).not.toBe(before);
   });
 });
@@ -165,8 +165,8 @@ describe('receipt hashing without the joined trace', () => {
     }
   });
 
-  it('hashes every row of long traces, rows of another shape included, as the format defines', () => {
-    const { receiptId: _id, ...body } = compileDefault().receipt;
+  it('hashes every row of long traces, rows of another shape included, as the format defines', async () => {
+    const { receiptId: _id, ...body } = (await compileDefault()).receipt;
     const trace = [
       ...Array.from({ length: 3_000 }, (_, index) => row(index)),
       { ...row(-1), extra: 'kept' } as Receipt['trace'][number],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from '../compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { buildContract, buildRecord, buildRecordSet } from '../test-support/builders';
 import { freshDriver } from '../test-support/node-driver';
 
@@ -21,7 +21,7 @@ describe('evidence planning under a tight budget', () => {
       limit('limit-c'),
       buildRecord({ id: 'window', text: 'refund window of thirty days', evidence: { class: 'policy_clause', supports: ['refund_window'] } }),
     ];
-    const outcome = createCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(records) });
+    const outcome = await createSqliteCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(records) });
     if (!outcome.ok || outcome.value.status !== 'packet') throw new Error('expected a packet');
     expect(outcome.value.packet.entries.map((entry) => entry.id)).toEqual(['limit-a', 'window']);
     expect(outcome.value.decisionBlockedBy).toEqual([]);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCompiler, type Compiler } from '../compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { discloseOutcome } from '../disclosure';
 import type { SourceRecord } from '../format/record';
 import type { Fact } from '../reasons';
@@ -7,14 +7,14 @@ import type { CompiledPacket, CompileOutcome, FailedClosed, GateName, TraceRow }
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
 import { sharedDriver } from '../test-support/node-driver';
 
-let compiler: Compiler;
+let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(await sharedDriver());
 });
 
-function compile(overrides: ContractOverrides, records: readonly SourceRecord[]): CompileOutcome {
-  return valueOf(compiler.compile({ contract: buildContract(overrides), recordSet: buildRecordSet(records) }));
+async function compile(overrides: ContractOverrides, records: readonly SourceRecord[]): Promise<CompileOutcome> {
+  return valueOf(await compiler.compile({ contract: buildContract(overrides), recordSet: buildRecordSet(records) }));
 }
 
 function packetOf(outcome: CompileOutcome): CompiledPacket {
@@ -31,9 +31,9 @@ const rowOf = (outcome: CompileOutcome, id: string): TraceRow | undefined => out
 const declared = (id: string, relevance: number, tokens = 10, extra: RecordOverrides = {}) => buildRecord({ id, relevance, tokens, ...extra });
 
 describe('required records', () => {
-  it('come first, protected before ranking, then evidence, then ranked optionals', () => {
+  it('come first, protected before ranking, then evidence, then ranked optionals', async () => {
     const records = [declared('opt', 9), declared('req-b', 0), declared('req-a', 0), declared('ev', 1, 10, { evidence: { class: 'waiver', supports: ['p1'] } })];
-    const outcome = packetOf(compile({ ranking: 'declared', requiredRecords: ['req-b', 'req-a'], requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }] }, records));
+    const outcome = packetOf(await compile({ ranking: 'declared', requiredRecords: ['req-b', 'req-a'], requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }] }, records));
     expect(outcome.packet.entries.map((entry) => [entry.id, entry.code])).toEqual([
       ['req-a', 'SELECTED_REQUIRED'],
       ['req-b', 'SELECTED_REQUIRED'],
@@ -42,8 +42,8 @@ describe('required records', () => {
     ]);
   });
 
-  it('fail closed with REQUIRED_NOT_FOUND and no packet', () => {
-    const outcome = failureOf(compile({ requiredRecords: ['ghost'] }, [buildRecord({ id: 'a' })]));
+  it('fail closed with REQUIRED_NOT_FOUND and no packet', async () => {
+    const outcome = failureOf(await compile({ requiredRecords: ['ghost'] }, [buildRecord({ id: 'a' })]));
     expect(outcome.failure).toMatchObject({ code: 'REQUIRED_NOT_FOUND', recordId: 'ghost' });
     expect(outcome.receipt).toMatchObject({ outcome: 'fail_closed', packetFingerprint: null, selected: [], tokensUsed: 0 });
     expect(rowOf(outcome, 'a')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED' });
@@ -54,48 +54,48 @@ describe('required records', () => {
     ['REQUIRED_NOT_AUTHORISED', { access: { roles: ['auditor'] } }, { fact: 'PRINCIPAL_LACKS_ROLE', args: { kind: 'human', principal: 'dana', allowedRoles: ['auditor'] } }, ['authorisation']],
     ['REQUIRED_NOT_AUTHORISED', { project: 'borealis', access: { labels: ['hr'] } }, { fact: 'PROJECT_MISMATCH', args: { project: 'borealis' } }, ['project', 'deny']],
     ['REQUIRED_MISSING_PROVENANCE', { provenance: null }, { fact: 'PROVENANCE_MISSING', args: {} }, ['provenance']],
-  ])('fail closed with %s and no packet when a required record fails a gate', (code, overrides, fact, gates) => {
-    const outcome = failureOf(compile({ requiredRecords: ['req'], denyLabels: ['hr'] }, [buildRecord({ id: 'req', ...overrides }), buildRecord({ id: 'ok' })]));
+  ])('fail closed with %s and no packet when a required record fails a gate', async (code, overrides, fact, gates) => {
+    const outcome = failureOf(await compile({ requiredRecords: ['req'], denyLabels: ['hr'] }, [buildRecord({ id: 'req', ...overrides }), buildRecord({ id: 'ok' })]));
     expect(outcome.failure).toMatchObject({ pass: 'plan', code, recordId: 'req', fact });
     expect(rowOf(outcome, 'req')).toMatchObject({ decision: 'excluded', code, fact: fact.fact, args: fact.args, gates });
     expect(rowOf(outcome, 'ok')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_FAIL_CLOSED', fact: 'PACKET_WITHHELD', args: { failure: code } });
     expect(outcome.receipt.selected).toEqual([]);
   });
 
-  it('keeps a legal record visible to the user when a withheld required record stops compilation', () => {
-    const outcome = failureOf(compile({ requiredRecords: ['req'] }, [buildRecord({ id: 'req', access: { roles: ['auditor'] } }), buildRecord({ id: 'ok' })]));
+  it('keeps a legal record visible to the user when a withheld required record stops compilation', async () => {
+    const outcome = failureOf(await compile({ requiredRecords: ['req'] }, [buildRecord({ id: 'req', access: { roles: ['auditor'] } }), buildRecord({ id: 'ok' })]));
     const view = discloseOutcome(outcome, 'user');
     expect(view.rows.map((row) => row.id)).toEqual(['ok']);
     expect(view.withheld).toEqual(new Set(['req']));
     expect(JSON.stringify(view.rows)).not.toContain('"req"');
   });
 
-  it('fail closed with REQUIRED_OVER_BUDGET when the required records do not fit', () => {
-    const outcome = failureOf(compile({ requiredRecords: ['a', 'b'], tokenBudget: 15 }, [buildRecord({ id: 'a', tokens: 10 }), buildRecord({ id: 'b', tokens: 10 })]));
+  it('fail closed with REQUIRED_OVER_BUDGET when the required records do not fit', async () => {
+    const outcome = failureOf(await compile({ requiredRecords: ['a', 'b'], tokenBudget: 15 }, [buildRecord({ id: 'a', tokens: 10 }), buildRecord({ id: 'b', tokens: 10 })]));
     expect(outcome.failure).toMatchObject({ code: 'REQUIRED_OVER_BUDGET', fact: { fact: 'REQUIRED_TOKENS_OVER_BUDGET', args: { tokens: 20 } } });
   });
 });
 
 describe('budget', () => {
-  it('prunes greedily: a record that does not fit is skipped and smaller ones after it still go in', () => {
+  it('prunes greedily: a record that does not fit is skipped and smaller ones after it still go in', async () => {
     const records = [declared('first', 3, 10), declared('big', 2, 20), declared('small', 1, 10)];
-    const outcome = packetOf(compile({ ranking: 'declared', tokenBudget: 25 }, records));
+    const outcome = packetOf(await compile({ ranking: 'declared', tokenBudget: 25 }, records));
     expect(outcome.packet.entries.map((entry) => entry.id)).toEqual(['first', 'small']);
     expect(outcome.packet.tokensUsed).toBe(20);
     expect(rowOf(outcome, 'big')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_BUDGET', fact: 'BUDGET_EXCEEDED', args: { tokens: 20, remaining: 15 } });
     expect(outcome.ranked.find((entry) => entry.id === 'big')).toEqual({ id: 'big', rank: 2, score: 2 });
   });
 
-  it('ranks only admitted records; ties break by id', () => {
+  it('ranks only admitted records; ties break by id', async () => {
     const records = [declared('b', 1), declared('a', 1), declared('illegal', 9, 10, { scope: 'legal' })];
-    const outcome = packetOf(compile({ ranking: 'declared' }, records));
+    const outcome = packetOf(await compile({ ranking: 'declared' }, records));
     expect(outcome.packet.entries.map((entry) => entry.id)).toEqual(['a', 'b']);
     expect(rowOf(outcome, 'illegal')).toMatchObject({ code: 'EXCLUDE_SCOPE' });
     expect(outcome.ranked.map((entry) => entry.id)).toEqual(['a', 'b']);
   });
 
-  it('marks a legal record that does not match the query as not relevant', () => {
-    const outcome = packetOf(compile({ query: 'refund' }, [buildRecord({ id: 'hit', text: 'refund rules' }), buildRecord({ id: 'miss', title: 'Weather', text: 'sunny' })]));
+  it('marks a legal record that does not match the query as not relevant', async () => {
+    const outcome = packetOf(await compile({ query: 'refund' }, [buildRecord({ id: 'hit', text: 'refund rules' }), buildRecord({ id: 'miss', title: 'Weather', text: 'sunny' })]));
     expect(rowOf(outcome, 'miss')).toMatchObject({ decision: 'excluded', code: 'EXCLUDE_NOT_RELEVANT' });
     expect(rowOf(outcome, 'hit')).toMatchObject({ decision: 'selected', code: 'SELECTED_RANKED' });
   });
@@ -116,8 +116,8 @@ describe('evidence slots', () => {
     buildRecord({ id: 'big', tokens: 500, evidence: { class: 'facility_record', supports: ['p-displaced'] } }),
   ];
 
-  it('are supported, contradicted (contradictions kept however many support) or unknown', () => {
-    const outcome = packetOf(compile({ requiredPropositions: propositions, tokenBudget: 100 }, records));
+  it('are supported, contradicted (contradictions kept however many support) or unknown', async () => {
+    const outcome = packetOf(await compile({ requiredPropositions: propositions, tokenBudget: 100 }, records));
     const slots = new Map(outcome.evidence.map((slot) => [slot.proposition, slot]));
     expect(slots.get('p-support')).toMatchObject({ state: 'supported', supporting: ['s1'], contradicting: [] });
     expect(slots.get('p-contra')).toMatchObject({ state: 'contradicted', supporting: ['s1', 's2'], contradicting: ['c1'] });
@@ -127,9 +127,9 @@ describe('evidence slots', () => {
     expect(rowOf(outcome, 'big')).toMatchObject({ code: 'EXCLUDE_BUDGET' });
   });
 
-  it('lists the propositions a record is selected for in sorted order, whatever the declaration order', () => {
+  it('lists the propositions a record is selected for in sorted order, whatever the declaration order', async () => {
     const record = buildRecord({ id: 'w', evidence: { class: 'waiver', supports: ['p-b', 'p-a'] } });
-    const forward = compile(
+    const forward = await compile(
       {
         requiredPropositions: [
           { id: 'p-a', acceptedClasses: ['waiver'] },
@@ -138,7 +138,7 @@ describe('evidence slots', () => {
       },
       [record],
     );
-    const backward = compile(
+    const backward = await compile(
       {
         requiredPropositions: [
           { id: 'p-b', acceptedClasses: ['waiver'] },
@@ -153,10 +153,10 @@ describe('evidence slots', () => {
 });
 
 describe('baselines', () => {
-  it('show the naive top-k taking an illegal record that the post-filter drops, under the same budget', () => {
+  it('show the naive top-k taking an illegal record that the post-filter drops, under the same budget', async () => {
     const records = [buildRecord({ id: 'legal', text: 'refund' }), buildRecord({ id: 'secret', text: 'refund refund policy', access: { labels: ['hr'] } })];
     const request = { contract: buildContract({ denyLabels: ['hr'], requiredRecords: ['legal'] }), recordSet: buildRecordSet(records) };
-    const outcome = packetOf(valueOf(compiler.compile(request)));
+    const outcome = packetOf(valueOf(await compiler.compile(request)));
     const baselines = compiler.baselines(request, outcome);
     expect(baselines.naive).toMatchObject({ kind: 'naive', illegal: ['secret'], requiredMissed: [] });
     expect(baselines.naive.selected).toContain('secret');

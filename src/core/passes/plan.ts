@@ -5,7 +5,7 @@ import type { CompileError } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
 import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../result';
-import type { Ranking } from '../search/rank';
+import type { Ranking } from '../ranking';
 import type { Admission } from './admit';
 import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from './gates';
 import type { Resolution, ResolvedRecord } from './resolve';
@@ -28,19 +28,6 @@ export interface Plan {
    * evidence, and the planned records down to the last one the budget selected.
    */
   readonly candidates: readonly number[];
-}
-
-/** The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may still fit. */
-export function walkBudget(ids: readonly string[], tokensOf: (id: string) => number, budget: number): { selected: string[]; used: number } {
-  const selected: string[] = [];
-  let used = 0;
-  for (const id of ids) {
-    const tokens = tokensOf(id);
-    if (used + tokens > budget) continue;
-    selected.push(id);
-    used += tokens;
-  }
-  return { selected, used };
 }
 
 /** Required propositions this record is accepted evidence for, sorted (they appear in facts). */

@@ -40,13 +40,9 @@ export type AdmissionAnswer =
   | { readonly status: 'complete'; readonly candidates: ReadonlySet<string>; readonly predicateDigest: string }
   | { readonly status: 'incomplete'; readonly problem: string; readonly predicateDigest: string | null };
 
-/** An adapter that answers in the same call (SQLite in the worker or CLI). */
-export interface AdmissionAdapter extends AdapterIdentity {
-  admit(plan: AdmissionPlan, digest: string): Result<AdmissionAnswer, CompileError>;
-}
-
-/** An adapter over a network (PostgreSQL). */
-export interface RemoteAdmissionAdapter extends AdapterIdentity {
+/** A store seen only as far as admission (`Store` in src/core/store.ts is the whole of it): what the conformance suite certifies, plan by plan. */
+export interface AdmittingStore extends AdapterIdentity {
+  /** The store's candidates for a plan, echoing the digest of the plan it executed: complete, or incomplete and never used. */
   admit(plan: AdmissionPlan, digest: string): Promise<Result<AdmissionAnswer, CompileError>>;
 }
 
@@ -111,10 +107,10 @@ export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: A
   return ok({ candidates: answer.candidates, admission: { adapter: adapter.name, adapterVersion: adapter.adapterVersion, planDigest: answer.predicateDigest } });
 }
 
-/** The candidates a same-call adapter admits for this plan, once the plan is checked against it and its answer is accepted. */
-export function candidatesThrough(adapter: AdmissionAdapter, plan: AdmissionPlan, digest: string): Result<AcceptedAnswer, CompileError> {
-  const fits = checkAdapterFor(plan, adapter);
+/** The candidates a store admits for this plan, once the plan is checked against it and its answer is accepted. */
+export async function candidatesFrom(store: AdmittingStore, plan: AdmissionPlan, digest: string): Promise<Result<AcceptedAnswer, CompileError>> {
+  const fits = checkAdapterFor(plan, store);
   if (!fits.ok) return fits;
-  const answer = adapter.admit(plan, digest);
-  return answer.ok ? acceptAnswer(adapter, digest, answer.value) : answer;
+  const answer = await store.admit(plan, digest);
+  return answer.ok ? acceptAnswer(store, digest, answer.value) : answer;
 }

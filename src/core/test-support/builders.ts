@@ -2,7 +2,7 @@ import { contractSchema, type Contract, type ContractInput } from '../format/con
 import { recordSchema, type RecordInput, type SourceRecord } from '../format/record';
 import type { CompileError, Result } from '../errors';
 import { contentHashOf } from '../hash';
-import { lowerAdmission, type LoweredAdmission } from '../passes/lower-admission';
+import { lowerAdmission, type LoweredAdmission } from '../../adapters/sqlite/lower-admission';
 import { resolve, type Resolution } from '../passes/resolve';
 import { buildAdmissionPlan, planDigest } from '../plan/admission-plan';
 import { createRecordSet, unreadableRecordsError, type RecordSet } from '../passes/validate';

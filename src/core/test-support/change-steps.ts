@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { canonicalJson } from '../canonical';
-import { createCompiler, type CompileRequest, type Compiler } from '../compile';
+import type { CompileRequest } from '../compile';
+import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { applyChanges } from '../controls';
 import type { Contract, ContractInput } from '../format/contract';
 import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput, type SourceRecord } from '../format/record';
@@ -10,7 +11,7 @@ import type { TableStats } from '../memo';
 import { serialiseReceipt } from '../passes/attest';
 import { GATE_FIELDS } from '../passes/gates';
 import { createRecordSet, type RecordSet } from '../passes/validate';
-import type { SqlDriver } from '../search/driver';
+import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { caseArbitrary, INSTANTS, principalArbitrary, propositionArbitrary, RECORD_IDS, subsetOf, textArbitrary, VOCABULARY } from './arbitraries';
 
 /**
@@ -218,8 +219,8 @@ function controlOf(patches: Patch[]): Control {
 }
 
 /** What a compilation shows: the receipt bytes, the trace rows, the counts and the baselines; or the error. */
-export function observable(compiler: Compiler, request: CompileRequest): unknown {
-  const result = compiler.compile(request);
+export async function observable(compiler: SqliteCompiler, request: CompileRequest): Promise<unknown> {
+  const result = await compiler.compile(request);
   if (!result.ok) return { error: result.error };
   const { receipt, trace, counts, status, admitted } = result.value;
   return { status, receipt: serialiseReceipt(receipt), trace, counts, admitted: [...admitted].sort(), baselines: compiler.baselines(request, result.value) };
@@ -276,7 +277,7 @@ function reuseProblems(step: ChangeStep, records: number, before: ReadonlyMap<st
  * equals a fresh compiler's on a freshly built record set, and the memo reused what the change left alone.
  */
 export async function memoProperty(openDatabase: () => Promise<SqlDriver>) {
-  const kept = createCompiler(await openDatabase());
+  const kept = createSqliteCompiler(await openDatabase());
   return fc.asyncProperty(caseArbitrary, caseArbitrary, changeScheduleArbitrary, async (first, other, steps) => {
     let contract = first.contract;
     let recordSet = createRecordSet(first.records);
@@ -296,9 +297,9 @@ export async function memoProperty(openDatabase: () => Promise<SqlDriver>) {
       if (step.kind === 'add') added += 1;
       ({ contract, recordSet } = changed.value);
       const request = { contract, recordSet };
-      const fresh = createCompiler(await openDatabase());
+      const fresh = createSqliteCompiler(await openDatabase());
       const what = `a ${step.kind} change${step.kind === 'record' || step.kind === 'contract' || step.kind === 'contract-back' ? ` of ${step.field}` : ''}`;
-      same(observable(kept, request), observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }), `kept and fresh compilations after ${what}`);
+      same(await observable(kept, request), await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }), `kept and fresh compilations after ${what}`);
       const after = new Map(kept.memoStats());
       const problems = reuseProblems(step, recordSet.records.length, before, after);
       if (problems.length > 0) throw new Error(`after ${what}, the memo did not reuse: ${problems.join('; ')}`);

@@ -37,9 +37,9 @@ export function posingAsStale(genuine: Receipt, target: string, edited: TraceRow
 
 /** The property: over generated records and contracts, no such forgery is judged anything but RECEIPT_MISMATCH. */
 export function forgeryProperty(compiler: Pick<Compiler, 'compile'>): fc.IRawProperty<unknown, boolean> {
-  return fc.property(caseArbitrary, fc.nat(), fc.nat(), fc.nat({ max: FALSE_CLAIMS.length - 1 }), ({ contract, records }, targetPick, flippedPick, claim) => {
+  return fc.asyncProperty(caseArbitrary, fc.nat(), fc.nat(), fc.nat({ max: FALSE_CLAIMS.length - 1 }), async ({ contract, records }, targetPick, flippedPick, claim) => {
     const request = { contract, recordSet: createRecordSet(records) };
-    const compiled = compiler.compile(request);
+    const compiled = await compiler.compile(request);
     fc.pre(compiled.ok && compiled.value.receipt.trace.length > 1);
     if (!compiled.ok) return;
     const genuine = compiled.value.receipt;
@@ -49,7 +49,7 @@ export function forgeryProperty(compiler: Pick<Compiler, 'compile'>): fc.IRawPro
     const edited = FALSE_CLAIMS[claim]?.(target) ?? null;
     fc.pre(edited !== null);
     if (edited === null) return;
-    const verdict = drill(compiler, { ...request, priorReceipt: posingAsStale(genuine, target.id, edited, flipped.id), declaredChanges: [] });
+    const verdict = await drill(compiler, { ...request, priorReceipt: posingAsStale(genuine, target.id, edited, flipped.id), declaredChanges: [] });
     if (verdict.code !== 'RECEIPT_MISMATCH') throw new Error(`a false claim about ${target.id} (edit ${claim}, ${flipped.id} flipped) was judged ${verdict.code}: ${verdict.message}`);
   });
 }

@@ -145,9 +145,12 @@ export function withOtherSecrets(input: MalformedCase): MalformedCase {
  * (so removing a withheld record breaks no visible one's link), and its records file with the malformed withheld
  * lines added. Null when no line could be added or the clean inputs do not compile (`compiles` says which).
  */
-export function malformedWithheldFile(raw: MalformedCase, compiles: (input: MalformedCase) => boolean): { readonly input: MalformedCase; readonly file: ReturnType<typeof recordsFileOf> } | null {
+export async function malformedWithheldFile(
+  raw: MalformedCase,
+  compiles: (input: MalformedCase) => Promise<boolean>,
+): Promise<{ readonly input: MalformedCase; readonly file: ReturnType<typeof recordsFileOf> } | null> {
   const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
   const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
   const file = recordsFileOf(input, true);
-  return file.added.length > 0 && compiles(input) ? { input, file } : null;
+  return file.added.length > 0 && (await compiles(input)) ? { input, file } : null;
 }

@@ -1,4 +1,4 @@
-import type { SqlDriver } from '../search/driver';
+import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 
 let shared: Promise<SqlDriver> | null = null;

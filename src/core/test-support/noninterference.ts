@@ -120,12 +120,12 @@ function namedRefused(outcome: CompileOutcome): string[] {
  * Compiles the case before and after its changes and says what differs that may not: an empty list
  * means the property holds. `null` means the case offers nothing to change (fast-check discards it).
  */
-export function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase, attestation: Attestation = 'full'): string[] | null {
-  const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records), attestation });
+export async function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase, attestation: Attestation = 'full'): Promise<string[] | null> {
+  const before = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records), attestation });
   if (!before.ok) return null;
   const changed = apply(input, changeable(before.value, input.records, input.contract));
   if (changed === null) return null;
-  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records), attestation });
+  const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records), attestation });
   if (!after.ok) return [`the changed records made compilation stop: ${after.error.code} ${after.error.message}`];
   const named = attestation === 'candidates' ? [before.value, after.value].flatMap(namedRefused) : [];
   if (named.length > 0) return [`a candidates receipt names refused records: ${named.join(', ')}`];

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { canonicalJson } from '../canonical';
-import { createCompiler } from '../compile';
+import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { createGateContext, evaluateGates } from '../passes/gates';
 import { lowerResolved } from './builders';
 import { resolve } from '../passes/resolve';
 import { createRecordSet } from '../passes/validate';
-import type { SqlDriver } from '../search/driver';
-import { createRecordIndex } from '../search/record-index';
+import type { SqlDriver } from '../../adapters/sqlite/driver';
+import { createRecordIndex } from '../../adapters/sqlite/record-index';
 import { caseArbitrary } from './arbitraries';
 import { memoProperty } from './change-steps';
 import { forgeryProperty } from './forgery';
@@ -89,9 +89,9 @@ const noninterference: RegisteredProperty = {
   summary: 'changing, adding or removing records that fail a gate changes nothing the caller gets',
   testRuns: 400,
   property: async ({ openDatabase }) => {
-    const compiler = createCompiler(await openDatabase());
-    return fc.property(noninterferenceArbitrary, (input) => {
-      const differences = noninterferenceDifferences(compiler, input);
+    const compiler = createSqliteCompiler(await openDatabase());
+    return fc.asyncProperty(noninterferenceArbitrary, async (input) => {
+      const differences = await noninterferenceDifferences(compiler, input);
       fc.pre(differences !== null);
       if (differences.length > 0) throw new Error(`what the caller gets changed: ${differences.join('; ')}`);
     });
@@ -104,9 +104,9 @@ const noninterferenceCandidates: RegisteredProperty = {
   summary: 'the same for a candidates receipt: only its counts of the rows it leaves out may move, and it names no refused record',
   testRuns: 200,
   property: async ({ openDatabase }) => {
-    const compiler = createCompiler(await openDatabase());
-    return fc.property(noninterferenceArbitrary, (input) => {
-      const differences = noninterferenceDifferences(compiler, input, 'candidates');
+    const compiler = createSqliteCompiler(await openDatabase());
+    return fc.asyncProperty(noninterferenceArbitrary, async (input) => {
+      const differences = await noninterferenceDifferences(compiler, input, 'candidates');
       fc.pre(differences !== null);
       if (differences.length > 0) throw new Error(`what the caller gets changed: ${differences.join('; ')}`);
     });
@@ -118,7 +118,7 @@ const forgeryNeverStale: RegisteredProperty = {
   name: 'forgery-never-stale',
   summary: 'a receipt with a false claim about a record still at hand is RECEIPT_MISMATCH, even beside another record set',
   testRuns: 150,
-  property: async ({ openDatabase }) => forgeryProperty(createCompiler(await openDatabase())),
+  property: async ({ openDatabase }) => forgeryProperty(createSqliteCompiler(await openDatabase())),
 };
 
 export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference, noninterferenceCandidates, forgeryNeverStale];

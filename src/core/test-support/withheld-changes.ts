@@ -132,12 +132,12 @@ export function applyWithheldChanges(input: WithheldCase, before: CompileOutcome
  * to judge: the inputs do not compile, no record could be changed, or the change lifted what withheld a record it
  * touched (that record is then one the caller may see: not this property's case).
  */
-export function stillWithheldChange(compiler: Compiler, input: WithheldCase): { records: SourceRecord[]; touched: Set<string> } | null {
-  const before = compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
+export async function stillWithheldChange(compiler: Compiler, input: WithheldCase): Promise<{ records: SourceRecord[]; touched: Set<string> } | null> {
+  const before = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
   if (!before.ok) return null;
   const changed = applyWithheldChanges(input, before.value);
   if (changed === null) return null;
-  const after = compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
+  const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
   const stillWithheld = after.ok ? withheldIds(after.value) : new Set<string>();
   return [...changed.touched].every((id) => stillWithheld.has(id) || !changed.records.some((record) => record.id === id)) ? changed : null;
 }

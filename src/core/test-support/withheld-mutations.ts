@@ -124,8 +124,8 @@ export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(withhe
 export const crossingCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(crossingMutationArbitrary);
 
 /** The ids the user view of this compilation withholds, or null when it does not compile. */
-export function withheldIdsOf(compiler: Compiler, contract: Contract, records: readonly SourceRecord[]): Set<string> | null {
-  const compiled = compiler.compile({ contract, recordSet: createRecordSet(records) });
+export async function withheldIdsOf(compiler: Compiler, contract: Contract, records: readonly SourceRecord[]): Promise<Set<string> | null> {
+  const compiled = await compiler.compile({ contract, recordSet: createRecordSet(records) });
   if (!compiled.ok) return null;
   return new Set(compiled.value.trace.filter(isWithheldFromUser).map((row) => row.id));
 }

@@ -1,6 +1,7 @@
 import type { SqlDriver } from './driver';
 import { safeFtsTerms } from './fts-query';
-import { byScoreThenId, columnSizes, rankAdmitted, roundScore, type RankedRow, type Ranking } from './rank';
+import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/ranking';
+import { columnSizes, rankAdmitted } from './rank';
 import { TOKENIZER } from './record-tables';
 
 /** FTS5's bm25() constants (fts5_aux.c) and the column weights `rankAdmitted` passes it: title 2, text 1. */

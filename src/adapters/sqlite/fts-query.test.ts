@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRecord, buildRecordSet } from '../test-support/builders';
-import { propertyParameters } from '../test-support/arbitraries';
-import { sharedDriver } from '../test-support/node-driver';
+import { buildRecord, buildRecordSet } from '../../core/test-support/builders';
+import { propertyParameters } from '../../core/test-support/arbitraries';
+import { sharedDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
 import { createRecordIndex } from './record-index';

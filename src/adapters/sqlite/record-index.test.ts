@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../format/record';
-import { lowerResolved } from '../test-support/builders';
-import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../test-support/builders';
-import { freshDriver } from '../test-support/node-driver';
+import type { SourceRecord } from '../../core/format/record';
+import { lowerResolved } from '../../core/test-support/builders';
+import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../../core/test-support/builders';
+import { freshDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { createRecordIndex, type RecordIndex } from './record-index';
 

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrng } from '../../shared/prng';
-import type { SourceRecord } from '../format/record';
-import { lowerResolved } from '../test-support/builders';
-import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../test-support/builders';
-import { freshDriver, sharedDriver } from '../test-support/node-driver';
+import type { SourceRecord } from '../../core/format/record';
+import { lowerResolved } from '../../core/test-support/builders';
+import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../../core/test-support/builders';
+import { freshDriver, sharedDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
-import { rankAdmitted, rankCorpus, rankDeclared, roundScore } from './rank';
+import { rankDeclared, roundScore } from '../../core/ranking';
+import { rankAdmitted, rankCorpus } from './rank';
 import { createRecordIndex, type RecordIndex } from './record-index';
 
 const WORDS = ['late', 'payment', 'fee', 'waiver', 'approval', 'customer', 'account', 'ledger', 'covenant', 'the', 'for', 'notice', 'ünïcödé', '東京'];

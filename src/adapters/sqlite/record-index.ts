@@ -1,10 +1,10 @@
-import { canonicalJson } from '../canonical';
-import type { LoweredAdmission } from '../passes/lower-admission';
-import type { CheckedRecord, RecordSet } from '../passes/validate';
-import { changedPositions } from '../carried-tree';
+import { canonicalJson } from '../../core/canonical';
+import type { LoweredAdmission } from './lower-admission';
+import type { CheckedRecord, RecordSet } from '../../core/passes/validate';
+import { changedPositions } from '../../core/carried-tree';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 import { createAdmittedScorer } from './admitted-scorer';
-import type { Ranking } from './rank';
+import type { Ranking } from '../../core/ranking';
 import { createListTable, readColumn, readPairs, SCHEMA, useCurrentLayout } from './record-tables';
 
 export { TOKENIZER } from './record-tables';

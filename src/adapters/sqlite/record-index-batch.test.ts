@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../format/record';
-import { buildRecord, buildRecordSet } from '../test-support/builders';
-import { freshDriver } from '../test-support/node-driver';
+import type { SourceRecord } from '../../core/format/record';
+import { buildRecord, buildRecordSet } from '../../core/test-support/builders';
+import { freshDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { createRecordIndex, type RecordIndex } from './record-index';
 

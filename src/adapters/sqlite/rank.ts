@@ -1,30 +1,8 @@
-import { compareStrings } from '../canonical';
-import type { RankingMode } from '../format/contract';
-import type { CheckedRecord } from '../passes/validate';
-import type { RankingStatistics } from '../result';
+import type { RankingMode } from '../../core/format/contract';
+import type { RankingStatistics } from '../../core/result';
+import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/ranking';
 import type { SqlDriver, SqlValue } from './driver';
 import { safeFtsTerms } from './fts-query';
-
-export interface RankedRow {
-  readonly id: string;
-  /** Higher is better: -bm25 (title weighted twice the text), or the record's declared relevance. */
-  readonly score: number;
-}
-
-export interface Ranking {
-  /** Best first, ties broken by id. */
-  readonly rows: readonly RankedRow[];
-  readonly statistics: RankingStatistics;
-}
-
-/** Rounded so that the last bits of a float can never reorder two records between runs. */
-export function roundScore(value: number): number {
-  return Math.round(value * 1e9) / 1e9;
-}
-
-export function byScoreThenId(a: RankedRow, b: RankedRow): number {
-  return b.score - a.score || compareStrings(a.id, b.id);
-}
 
 const BM25 = (table: string) => `-bm25(${table}, 2.0, 1.0)`;
 
@@ -99,13 +77,6 @@ export function rankAdmitted(driver: SqlDriver, query: string, idOf: (rowid: num
     },
   );
   return { rows, statistics };
-}
-
-/** Admitted records with a declared relevance, best first: the ranking of scenarios that declare scores. */
-export function rankDeclared(records: readonly CheckedRecord[]): Ranking {
-  const rows: RankedRow[] = [];
-  for (const { record } of records) if (record.relevance !== null) rows.push({ id: record.id, score: roundScore(record.relevance) });
-  return { rows: rows.sort(byScoreThenId), statistics: { mode: 'declared' } };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createCompiler } from '../compile';
-import type { SourceRecord } from '../format/record';
-import { serialiseReceipt } from '../passes/attest';
-import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
-import { freshDriver } from '../test-support/node-driver';
+import { createSqliteCompiler } from './compiler';
+import type { SourceRecord } from '../../core/format/record';
+import { serialiseReceipt } from '../../core/passes/attest';
+import { buildContract, buildRecord, buildRecordSet, valueOf } from '../../core/test-support/builders';
+import { freshDriver } from '../../core/test-support/node-driver';
 
 const recordsOf = (prefix: string, count: number, text: (position: number) => string): SourceRecord[] =>
   Array.from({ length: count }, (_, position) => buildRecord({ id: `${prefix}${position}`, text: text(position), access: { roles: ['agent'], labels: position % 7 === 0 ? ['investigation'] : [] } }));
@@ -23,8 +23,8 @@ describe('indexing a slice at a time', () => {
     const before = buildRecordSet(recordsOf('a', 120, (position) => `refund ${position % 3 === 0 ? 'policy' : 'note'} ${position}`));
     const abandoned = buildRecordSet([...recordsOf('a', 60, (position) => `changed ${position}`), ...recordsOf('b', 90, () => 'refund policy draft')]);
 
-    const compiler = createCompiler(await freshDriver());
-    valueOf(compiler.compile({ contract, recordSet: before }));
+    const compiler = createSqliteCompiler(await freshDriver());
+    valueOf(await compiler.compile({ contract, recordSet: before }));
     // A load cancelled after two slices: the rows are half old, half new.
     const stopped = compiler.indexSteps(abandoned, 40);
     expect(stopped.next().value).toEqual({ done: 40, total: 150 });
@@ -33,22 +33,22 @@ describe('indexing a slice at a time', () => {
     // Nothing can be indexed for the corpus while the rows belong to no one set.
     expect(drain(compiler.indexCorpusSteps(25)).result).toBe(false);
 
-    const outcome = valueOf(compiler.compile({ contract, recordSet: before }));
+    const outcome = valueOf(await compiler.compile({ contract, recordSet: before }));
     const corpus = drain(compiler.indexCorpusSteps(25));
     expect(corpus.result).toBe(true);
     expect(corpus.steps.at(-1)).toEqual({ done: 120, total: 120 });
     expect(corpus.steps.length).toBe(5);
 
-    const fresh = createCompiler(await freshDriver());
-    const freshOutcome = valueOf(fresh.compile({ contract, recordSet: before }));
+    const fresh = createSqliteCompiler(await freshDriver());
+    const freshOutcome = valueOf(await fresh.compile({ contract, recordSet: before }));
     expect(serialiseReceipt(outcome.receipt)).toBe(serialiseReceipt(freshOutcome.receipt));
     expect(compiler.baselines({ contract, recordSet: before }, outcome)).toEqual(fresh.baselines({ contract, recordSet: before }, freshOutcome));
   });
 
   it('reports every slice and ends with the rows of exactly the new set', async () => {
-    const compiler = createCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(await freshDriver());
     const contract = buildContract({ query: 'refund' });
-    valueOf(compiler.compile({ contract, recordSet: buildRecordSet(recordsOf('old', 30, () => 'refund')) }));
+    valueOf(await compiler.compile({ contract, recordSet: buildRecordSet(recordsOf('old', 30, () => 'refund')) }));
     const next = buildRecordSet(recordsOf('new', 50, () => 'refund'));
     const { steps, result } = drain(compiler.indexSteps(next, 20));
     expect(steps).toEqual([

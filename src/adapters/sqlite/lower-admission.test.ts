@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../format/record';
-import type { SqlDriver } from '../search/driver';
-import { createRecordIndex, type RecordIndex } from '../search/record-index';
-import { buildContract, buildRecord, buildRecordSet, errorOf, lowerResolved, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
-import { sharedDriver } from '../test-support/node-driver';
-import { admit } from './admit';
+import type { SourceRecord } from '../../core/format/record';
+import type { SqlDriver } from './driver';
+import { createRecordIndex, type RecordIndex } from './record-index';
+import { buildContract, buildRecord, buildRecordSet, errorOf, lowerResolved, resolveOrThrow, valueOf, type ContractOverrides } from '../../core/test-support/builders';
+import { sharedDriver } from '../../core/test-support/node-driver';
+import { admit } from '../../core/passes/admit';
 
 const INJECTION = "atlas' OR 1=1 --";
 

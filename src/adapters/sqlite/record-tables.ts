@@ -1,4 +1,4 @@
-import { sortedSetJson } from '../canonical';
+import { sortedSetJson } from '../../core/canonical';
 import type { SqlDriver, SqlValue } from './driver';
 
 /** The one tokenizer of every text index, and of the tokens the PostgreSQL adapter stores (src/adapters/postgres/tokens.ts). */

@@ -1,6 +1,6 @@
-import { err, ok, type CompileError, type Result } from '../errors';
-import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../plan/admission-plan';
-import type { SqlValue } from '../search/driver';
+import { err, ok, type CompileError, type Result } from '../../core/errors';
+import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/plan/admission-plan';
+import type { SqlValue } from './driver';
 
 /**
  * The admission plan as SQL over `records r`, plus the rows of the per-predicate temp tables (identity

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrng } from '../../shared/prng';
-import { freshDriver } from '../test-support/node-driver';
+import { freshDriver } from '../../core/test-support/node-driver';
 import { createAdmittedScorer, type AdmittedScorer } from './admitted-scorer';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
-import { byScoreThenId, rankAdmitted, type RankedRow } from './rank';
+import { byScoreThenId, type RankedRow } from '../../core/ranking';
+import { rankAdmitted } from './rank';
 import { createRecordIndex } from './record-index';
 import { TOKENIZER } from './record-tables';
 

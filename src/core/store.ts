@@ -1,0 +1,27 @@
+import type { CompileError, Result } from './errors';
+import type { RecordSet } from './passes/validate';
+import type { AdmittingStore } from './plan/adapter';
+import type { Ranking } from './ranking';
+
+/**
+ * Everything the compiler asks of the store that holds the records: the pipeline (`compile.ts`) reads only
+ * this, so SQLite in the worker or the CLI and PostgreSQL run the same passes. Asynchronous because a store
+ * may be across a network; a store answers for one snapshot of its records for as long as a compile runs.
+ * Declared ranking is not here: it reads the records' own fields, so the core does it for every store.
+ * Counts of refused records per reason are not asked of a store yet: every store still hands over the whole
+ * record set, and the reference evaluator counts them there.
+ */
+export interface Store extends AdmittingStore {
+  /**
+   * The records this compile reads, given the caller's record set: today every store answers with the whole
+   * set (SQLite first writes it into its index; PostgreSQL hands over the set read back in its snapshot).
+   */
+  recordsToCompile(recordSet: RecordSet): Promise<Result<RecordSet, CompileError>>;
+  /**
+   * Makes what `rankAdmitted` scores hold exactly the admitted set (`recordSet` gives the texts), and names that
+   * content for a memo key: two calls that answer equal names rank alike for the same query.
+   */
+  holdAdmitted(admitted: ReadonlySet<string>, recordSet: RecordSet): Promise<unknown>;
+  /** bm25 of the query over the admitted set with the admitted set's statistics alone: every admitted match, best first. */
+  rankAdmitted(query: string, admitted: ReadonlySet<string>): Promise<Ranking>;
+}
