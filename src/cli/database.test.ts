@@ -47,12 +47,18 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(again.stdout).toContain('0 inserted, 0 updated, 0 deleted, 13 unchanged');
 
     const inDatabase = await run(cwd, 'compile', '--database', url, '--schema', schema, '--contract', 'contract.json', '--receipt-out', 'db.json');
-    const builtin = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'file.json');
+    // The database store attests candidates by default; the file compiled so attests the same receipt.
+    const builtin = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--attest', 'candidates', '--receipt-out', 'file.json');
     expect(inDatabase.code, inDatabase.stderr).toBe(builtin.code);
     const databaseReceipt = JSON.parse(readFileSync(join(cwd, 'db.json'), 'utf8')) as Receipt;
     const fileReceipt = JSON.parse(readFileSync(join(cwd, 'file.json'), 'utf8')) as Receipt;
+    expect(databaseReceipt.attestation).toBe('candidates');
     expect(databaseReceipt.executedBy).toEqual({ adapter: 'postgresql', adapterVersion: '1', planDigest: fileReceipt.executedBy.planDigest });
     expect(serialiseReceipt(namingAdapterOf(databaseReceipt, fileReceipt))).toBe(serialiseReceipt(fileReceipt));
+    await run(cwd, 'compile', '--database', url, '--schema', schema, '--contract', 'contract.json', '--attest', 'full', '--receipt-out', 'db-full.json');
+    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'file-full.json');
+    const read = (file: string) => JSON.parse(readFileSync(join(cwd, file), 'utf8')) as Receipt;
+    expect(serialiseReceipt(namingAdapterOf(read('db-full.json'), read('file-full.json')))).toBe(serialiseReceipt(read('file-full.json')));
     expect(inDatabase.stdout).toMatch(/admitted by the postgresql adapter 1 \(PostgreSQL 1\d.*echoed plan sha256:[0-9a-f]{64}/);
     const withoutIds = (stdout: string, id: string) => stdout.replaceAll(id, 'RECEIPT').replaceAll(id.slice(0, 12), 'RECEIPT');
     expect(withoutIds(inDatabase.stdout.replace(/admitted by the postgresql adapter.*\n/, ''), databaseReceipt.receiptId)).toBe(withoutIds(builtin.stdout, fileReceipt.receiptId));
@@ -100,7 +106,7 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
     const database = ['--database', url, '--schema', schema, '--contract', 'contract.json'];
     await run(cwd, 'compile', ...database, '--receipt-out', 'frozen-db.json');
-    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'frozen-file.json');
+    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--attest', 'candidates', '--receipt-out', 'frozen-file.json');
     const ids = (file: string) => (JSON.parse(readFileSync(join(cwd, file), 'utf8')) as Receipt).receiptId;
     const builtinDrill = async (folder: string) => run(cwd, 'drill', '--scenario', join(folder, 'scenario.json'), '--receipt', 'frozen-file.json', '--json');
     /** A database verdict with the built-in receipts' ids in place of the database receipts'. */
@@ -123,7 +129,7 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     writeFileSync(join(changed, 'scenario.json'), readFileSync(join(repoRoot, 'fixtures/retry-policy/scenario.json')));
     await run(cwd, 'load', '--database', url, '--schema', schema, '--records', join(changed, 'records.jsonl'));
     await run(cwd, 'compile', ...database, '--receipt-out', 'now-db.json');
-    await run(cwd, 'compile', '--records', join(changed, 'records.jsonl'), '--contract', 'contract.json', '--receipt-out', 'now-file.json');
+    await run(cwd, 'compile', '--records', join(changed, 'records.jsonl'), '--contract', 'contract.json', '--attest', 'candidates', '--receipt-out', 'now-file.json');
     const stale = await run(cwd, 'drill', ...database, '--receipt', 'frozen-db.json', '--json');
     expect(stale.code, stale.stderr).toBe(EXIT.recompileRequired);
     expect(JSON.parse(stale.stdout)).toMatchObject({ action: 'recompile_required', currentReceiptId: ids('now-db.json') });

@@ -6,7 +6,7 @@ import type { Database } from '../adapters/postgres/schema';
 import { createTokeniser, type Tokeniser } from '../adapters/postgres/tokens';
 import type { ReceiptVerdict } from '../core/drill';
 import type { Contract } from '../core/format/contract';
-import type { Receipt } from '../core/result';
+import type { Attestation, Receipt } from '../core/result';
 import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/passes/validate';
@@ -58,8 +58,8 @@ async function openWithContract<T>(
 }
 
 /** `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the database. */
-export async function compileContractInDatabase(url: string, schema: string, contractPath: string, cwd: string): Promise<Result<DatabaseCompile, CompileError>> {
-  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => compileInDatabase(database, contract, tokeniser));
+export async function compileContractInDatabase(url: string, schema: string, contractPath: string, cwd: string, attestation: Attestation): Promise<Result<DatabaseCompile, CompileError>> {
+  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => compileInDatabase(database, contract, tokeniser, {}, attestation));
 }
 
 /** `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's records. */

@@ -2,7 +2,7 @@ import { createCompiler, type Compiler, type CompileRequest } from '../../core/c
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/passes/validate';
-import type { CompileOutcome } from '../../core/result';
+import type { Attestation, CompileOutcome } from '../../core/result';
 import type { Store } from '../../core/store';
 import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
 import { rankInDatabase } from './rank';
@@ -63,8 +63,14 @@ export interface DatabaseCompile {
  * checked by the reference evaluator (`admit`), which also decides every record the database did not
  * return; bm25 runs in the database over the agreed admitted set; the budget and the receipt are the core's.
  */
-export async function compileInDatabase(client: Database, contract: Contract, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
-  return inRecordSnapshot(client, options, async (recordSet) => compileRecords(client, { contract, recordSet }, tokeniser, options));
+export async function compileInDatabase(
+  client: Database,
+  contract: Contract,
+  tokeniser: Tokeniser,
+  options: PostgresAdapterOptions = {},
+  attestation: Attestation = 'full',
+): Promise<Result<DatabaseCompile, CompileError>> {
+  return inRecordSnapshot(client, options, async (recordSet) => compileRecords(client, { contract, recordSet, attestation }, tokeniser, options));
 }
 
 /**

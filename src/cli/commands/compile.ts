@@ -21,7 +21,7 @@ const options = {
   ...inputOptionSpec,
   ...databaseOptionSpec,
   trace: { type: 'boolean', default: false },
-  attest: { type: 'string', default: 'full' },
+  attest: { type: 'string' },
   limit: { type: 'string' },
   'receipt-out': { type: 'string' },
   'packet-out': { type: 'string' },
@@ -48,9 +48,10 @@ options:
   --view user|diagnostic  default diagnostic. user: every output is the user view, which counts but never
                        names records excluded for authorisation or deny reasons, and shows the user-view id
                        instead of the receipt id
-  --attest full|candidates  default full: one receipt row per record. candidates: rows only for the required
-                       records, the admitted evidence and the ranked candidates down to the budget cut, with
-                       the other records counted per reason code (a receipt whose size follows the answer)
+  --attest full|candidates  full: one receipt row per record (the default for files). candidates: rows only
+                       for the required records, the admitted evidence and the ranked candidates down to the
+                       budget cut, with the other records counted per reason code (the default with --database:
+                       a receipt whose size follows the answer)
   --trace              also print the decision on every record (one row each: reason, boundary fact, score)
   --limit N            also print the first N rows of that table (the text output prints a summary and the
                        packet by default; --json always holds every row)
@@ -67,7 +68,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run({ values, usageError }, io) {
     const audience = audienceSchema.safeParse(values.view);
     if (!audience.success) return usageError(`--view must be user or diagnostic, not ${values.view}`);
-    const attestation = attestationSchema.safeParse(values.attest);
+    const attestation = attestationSchema.safeParse(values.attest ?? (values.database === undefined ? 'full' : 'candidates'));
     if (!attestation.success) return usageError(`--attest must be full or candidates, not ${values.attest}`);
     const limit = values.limit === undefined ? null : Number(values.limit);
     if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) return usageError(`--limit must be a whole number of rows, not ${values.limit}`);
@@ -81,8 +82,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       if (values.contract === undefined || values.records !== undefined || values.scenario !== undefined || values.control.length > 0 || values['late-change'].length > 0) {
         return usageError('--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database');
       }
-      if (attestation.data !== 'full') return usageError('--attest candidates reads records or a scenario: the database store attests in full');
-      const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd);
+      const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd, attestation.data);
       if (!compiled.ok) {
         reportError(io, compiled.error);
         return databaseErrorExit(compiled.error);
