@@ -274,9 +274,9 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     collectGarbage();
     return process.memoryUsage().heapUsed;
   };
-  for (let run = 0; run < HEAP_TOGGLES.warm; run += 1) toggle(entering, run);
+  for (let run = 0; run < HEAP_TOGGLES.warm; run += 1) await toggle(entering, run);
   const heapWarm = heapAfter();
-  for (let run = HEAP_TOGGLES.warm; run < HEAP_TOGGLES.total; run += 1) toggle(entering, run);
+  for (let run = HEAP_TOGGLES.warm; run < HEAP_TOGGLES.total; run += 1) await toggle(entering, run);
   const toggleHeapGrowthMb = (heapAfter() - heapWarm) / MB;
   sampleMemory();
 
