@@ -71,10 +71,10 @@ type ReceiptBody = Omit<Receipt, 'receiptId'>;
  * digest (`traceDigest`) and the ranking section by its own (`rankedDigest`).
  */
 export function receiptIdOf(body: ReceiptBody): string {
-  return idOf(body, traceDigest(body.trace));
+  return idOf(body, traceDigest(body.trace), rankedDigest(body.ranked));
 }
 
-const idOf = (body: ReceiptBody, trace: string) => sha256Hex(canonicalJson({ ...body, trace, ranked: rankedDigest(body.ranked) }));
+const idOf = (body: ReceiptBody, trace: string, ranked: string) => sha256Hex(canonicalJson({ ...body, trace, ranked }));
 
 export interface AttestInput {
   readonly contract: Contract;
@@ -121,7 +121,9 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     trace,
     omitted: listed === null ? null : listed.omitted,
   };
-  return { receiptId: idOf(body, digests.traceDigest), ...body };
+  // A full receipt's ranking section is the plan's own list, reused whole while the ranking and the admitted set stand.
+  const ranked = derive.cell('attest:ranked', [body.ranked], ([section]) => rankedDigest(section));
+  return { receiptId: idOf(body, digests.traceDigest, ranked), ...body };
 }
 
 /** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */
