@@ -55,3 +55,26 @@ test.describe('expectations written from the screen', () => {
     expect((await app.testResults()).map((entry) => entry.passed)).toEqual([true]);
   });
 });
+
+test.describe('the suite editor', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('flags a misspelt field of an open suite as it is typed, and runs the fixed text with Ctrl+Enter', async ({ app, page }) => {
+    await app.goto();
+    await app.openWorkspace('Tests');
+    await page.getByTestId('case-name').fill('the default packet');
+    await page.getByRole('button', { name: 'Preview test case' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Keep and download' }).click();
+    await download;
+    await page.getByRole('button', { name: 'Edit retry-policy.expect.json' }).click();
+    const box = page.getByRole('textbox', { name: 'Suite retry-policy.expect.json' });
+    const text = await box.inputValue();
+    await box.fill(text.replace('"the default packet"', '"renamed in the editor"').replace('"outcome"', '"outcom"'));
+    await expect(page.getByTestId('suite-typed-issues')).toContainText('unknown field "outcom"');
+    await box.fill(text.replace('"the default packet"', '"renamed in the editor"'));
+    await expect(page.getByTestId('suite-typed-issues')).toHaveCount(0);
+    await box.press('Control+Enter');
+    expect((await app.testResults()).map((entry) => [entry.name, entry.passed])).toEqual([['renamed in the editor', true]]);
+  });
+});

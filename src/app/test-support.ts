@@ -201,6 +201,8 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     asOfDiff: vi.fn(async () => null),
     openSuites: vi.fn(async () => ({ ok: true as const, view: { suites: [], coverage: null, passed: 0, failed: 0 } })),
     closeSuite: vi.fn(async () => ({ suites: [], coverage: null, passed: 0, failed: 0 })),
+    suiteText: vi.fn(async () => null),
+    checkSuite: vi.fn(async () => []),
     caseFromScreen: vi.fn(async () => ({ ok: false as const, issues: [] })),
     updatedSuite: vi.fn(async () => ({ ok: false as const, issues: [] })),
     runTests: vi.fn(async () => null),

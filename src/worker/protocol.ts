@@ -384,6 +384,10 @@ export interface CompilerApi extends EvaluationApi {
   /** Opens expectation suites in the Tests panel and runs every open suite on the inputs on screen, as `audience` may see them. */
   openSuites(files: readonly File[], audience: Audience): Promise<OpenSuitesResult>;
   closeSuite(file: string, audience: Audience): Promise<TestsView>;
+  /** An open suite's text as it was read, for the suite editor; null when none of that name is open. */
+  suiteText(file: string): Promise<string | null>;
+  /** The problems of suite text as typed (file, line and field), as `context-compiler test` reads it; nothing is opened. */
+  checkSuite(file: string, text: string): Promise<readonly InputIssue[]>;
   /** A case stating what the inputs on screen compile to (as `audience` sees them), added to an open suite or a new one: the text and its diff; nothing is kept. */
   caseFromScreen(input: CaseFromScreen, audience: Audience): Promise<SuiteDraft>;
   /** An open suite with each case's expectations rewritten from what it observes now: the text and its diff; nothing is kept. */

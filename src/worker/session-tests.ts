@@ -80,6 +80,15 @@ export function createSessionTests(compiler: SqliteCompiler, current: () => { re
         changed();
         return run(audience);
       },
+      /** An open suite's text as it was read, for the suite editor; null when no suite of that name is open. */
+      suiteText(file: string): string | null {
+        return runs.documents().find((document) => document.name === file)?.text ?? null;
+      },
+      /** The problems of suite text as typed (file, line and field), read as `context-compiler test` reads it; nothing is opened. */
+      checkSuite(file: string, text: string): readonly InputIssue[] {
+        const parsed = parseExpectationSuiteJson(file, text);
+        return parsed.ok ? [] : issuesOf(parsed.error, { file, path: '(root)' });
+      },
       /** Null while no suite is open: nothing to run. */
       async runTests(audience: Audience): Promise<TestsView | null> {
         return runs.files().length === 0 ? null : await run(audience);

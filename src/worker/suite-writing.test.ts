@@ -65,4 +65,17 @@ describe('expectations written from the screen', () => {
     expect(again.ok).toBe(false);
     expect(!again.ok && again.issues[0]?.message).toMatch(/duplicate case name "one"/);
   });
+
+  it('gives the text of an open suite to the editor and checks edited text as the CLI reads it, opening nothing', async () => {
+    const session = await started();
+    const first = await session.caseFromScreen({ name: 'one', records: [], suite: null }, 'diagnostic');
+    if (!first.ok) throw new Error('not written');
+    await session.openSuites([{ name: first.file, blob: blob(first.text) }], 'diagnostic');
+    expect(session.suiteText(first.file)).toBe(first.text);
+    expect(session.suiteText('other.expect.json')).toBeNull();
+    expect(session.checkSuite(first.file, first.text)).toEqual([]);
+    const misspelt = first.text.replace('"suite"', '"suit"');
+    expect(session.checkSuite(first.file, misspelt)).toContainEqual(expect.objectContaining({ file: first.file, line: 2, code: 'UNKNOWN_FIELDS' }));
+    expect(session.suiteText(first.file)).toBe(first.text);
+  });
 });

@@ -5,7 +5,7 @@ import type { AppliedChange, CompileView, ScenarioSummary } from '../../worker/p
 import { compileNow } from '../state/actions';
 import { exportScenario } from '../state/export-actions';
 import { checkContractText, revertContract, selectScenario, setControl, updateContract } from '../state/workspace-actions';
-import { JsonEditor } from './JsonEditor';
+import { JsonEditor, useTypedIssues } from './JsonEditor';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { useChangeText } from './change-text';
@@ -196,30 +196,9 @@ function ContractForm({ scenario, issues, compiled, refocus }: { scenario: Scena
   );
 }
 
-/** How long typing pauses before the text is checked: each keystroke would otherwise ask the worker. */
-const CHECK_AFTER_MS = 200;
-
-/** The problems of `text` as typed, checked by the worker once typing pauses; a later answer replaces an earlier one. */
-function useTypedIssues(text: string): readonly InputIssue[] {
-  const [issues, setIssues] = useState<readonly InputIssue[]>([]);
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      void checkContractText(text).then((found) => {
-        if (current) setIssues(found);
-      });
-    }, CHECK_AFTER_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [text]);
-  return issues;
-}
-
 function RawContract({ scenario, refocus }: { scenario: ScenarioSummary; refocus: Refocus }) {
   const [text, setText] = useState(() => `${JSON.stringify(scenario.contract, null, 2)}\n`);
-  const typedIssues = useTypedIssues(text);
+  const typedIssues = useTypedIssues(text, checkContractText);
   const apply = useRefocus(refocus, 'apply-json');
   const applyText = () => {
     refocus.current = 'apply-json';

@@ -1,6 +1,27 @@
-import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { InputIssue } from '../../core/errors';
 import { formatJson, highlightJson } from './json-highlight';
+
+/** How long typing pauses before the text is checked: each keystroke would otherwise ask the worker. */
+const CHECK_AFTER_MS = 200;
+
+/** The problems of `text` as typed, checked (by the worker) once typing pauses; a later answer replaces an earlier one. */
+export function useTypedIssues(text: string, check: (text: string) => Promise<readonly InputIssue[]>): readonly InputIssue[] {
+  const [issues, setIssues] = useState<readonly InputIssue[]>([]);
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      void check(text).then((found) => {
+        if (current) setIssues(found);
+      });
+    }, CHECK_AFTER_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text, check]);
+  return issues;
+}
 
 interface JsonEditorProps {
   readonly label: string;

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { formatIssue } from '../../core/errors';
-import { discardDraft, keepDraft, previewCaseFromScreen } from '../state/tests-actions';
+import { checkSuiteText, discardDraft, keepDraft, openSuites, previewCaseFromScreen, suiteTextOf } from '../state/tests-actions';
+import { JsonEditor, useTypedIssues } from './JsonEditor';
 import { useTestsStore } from '../state/tests-store';
 
 const idsOf = (text: string) =>
@@ -97,5 +98,46 @@ export function SuiteDraftPreview() {
         </>
       )}
     </section>
+  );
+}
+
+/** An open suite edited in place: highlighted, checked as typed with the CLI's reading, run on the screen's inputs with Ctrl+Enter. */
+export function SuiteEditor({ file, onDone }: { file: string; onDone: () => void }) {
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    void suiteTextOf(file).then((found) => {
+      if (current) setText(found);
+    });
+    return () => {
+      current = false;
+    };
+  }, [file]);
+  const check = useCallback((typed: string) => checkSuiteText(file, typed), [file]);
+  const issues = useTypedIssues(text ?? '', check);
+  const id = useId();
+  if (text === null) return null;
+  const run = () => {
+    void openSuites([new File([text], file, { type: 'application/json' })]).then(onDone);
+  };
+  return (
+    <div className="suite-editor" data-testid="suite-editor">
+      <JsonEditor label={`Suite ${file}`} text={text} onChange={setText} onApply={run} issues={issues} issuesId={`${id}-issues`} testId="suite-json" />
+      {issues.length > 0 && (
+        <ul className="issues" id={`${id}-issues`} data-testid="suite-typed-issues" aria-live="polite" aria-label="Problems as typed">
+          {issues.map((issue, index) => (
+            <li key={index}>{formatIssue(issue)}</li>
+          ))}
+        </ul>
+      )}
+      <div className="button-row">
+        <button type="button" onClick={run}>
+          Run edited suite
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Stop editing
+        </button>
+      </div>
+    </div>
   );
 }

@@ -139,3 +139,28 @@ describe('coverage in the Tests panel', () => {
     expect(screen.getByTestId('test-suite-coverage')).toHaveTextContent('Reaches 75% of reason codes, 100% of gates, 50% of controls.');
   });
 });
+
+describe('the suite editor', () => {
+  it('edits an open suite, flags a problem as typed, and runs the edited text with Ctrl+Enter', async () => {
+    const user = userEvent.setup();
+    const suiteText = vi.fn(async () => '{"suite": "chat approval"}\n');
+    const checkSuite = vi.fn(async (_file: string, text: string) =>
+      text.includes('"suit"') ? [{ file: 'exercise.expect.json', line: 1, path: '(root)', code: 'UNKNOWN_FIELDS' as const, args: {}, message: 'unknown field "suit"' }] : [],
+    );
+    const api = installFakeApi({ suiteText, checkSuite });
+    useUiStore.setState({ audience: 'diagnostic' });
+    useTestsStore.setState({ view });
+    render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Edit exercise.expect.json' }));
+    const editor = await screen.findByRole('textbox', { name: 'Suite exercise.expect.json' });
+    expect(suiteText).toHaveBeenCalledWith('exercise.expect.json');
+    await user.clear(editor);
+    await user.type(editor, '{{"suit": 1}');
+    expect(await screen.findByTestId('suite-typed-issues')).toHaveTextContent('unknown field "suit"');
+    expect(api.openSuites).not.toHaveBeenCalled();
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    const [files] = vi.mocked(api.openSuites).mock.calls[0] ?? [];
+    expect(files?.map((file) => file.name)).toEqual(['exercise.expect.json']);
+    expect(await files?.[0]?.text()).toBe('{"suit": 1}');
+  });
+});

@@ -1,11 +1,11 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { Coverage, CoverageDimension } from '../../core/expectations/coverage';
 import type { CaseView, MismatchView, SuiteView } from '../../worker/expectation-runs';
 import { useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
 import { RecordLink } from './RecordInspector';
 import { previewUpdatedSuite } from '../state/tests-actions';
-import { SaveTestCase, SuiteDraftPreview } from './SuiteWriter';
+import { SaveTestCase, SuiteDraftPreview, SuiteEditor } from './SuiteWriter';
 
 /** Where a mismatch points: the record it concerns, else the contract, where the field it expects is decided. */
 function Mismatch({ mismatch }: { mismatch: MismatchView }) {
@@ -93,6 +93,7 @@ function CoverageTable({ coverage }: { coverage: Coverage }) {
 
 function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) => void }) {
   const headingId = useId();
+  const [editing, setEditing] = useState(false);
   return (
     <section className="test-suite" aria-labelledby={headingId} data-testid="test-suite">
       <h3 id={headingId} data-testid="test-suite-name">
@@ -105,8 +106,12 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
         </button>{' '}
         <button type="button" className="link-button" onClick={() => void previewUpdatedSuite(suite.file)} aria-label={`Update the expectations of ${suite.file}`}>
           Update expectations
+        </button>{' '}
+        <button type="button" className="link-button" onClick={() => setEditing(true)} aria-label={`Edit ${suite.file}`}>
+          Edit
         </button>
       </p>
+      {editing && <SuiteEditor file={suite.file} onDone={() => setEditing(false)} />}
       {suite.description !== '' && <p>{suite.description}</p>}
       <p className="caption" data-testid="test-suite-coverage">
         Reaches {suite.coverage.codes.percent}% of reason codes, {suite.coverage.gates.percent}% of gates, {suite.coverage.controls.percent}% of controls.

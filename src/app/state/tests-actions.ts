@@ -1,3 +1,4 @@
+import type { InputIssue } from '../../core/errors';
 import { formatIssue } from '../../core/errors';
 import type { OpenSuitesResult, TestsView } from '../../worker/protocol';
 import type { CaseFromScreen, SuiteDraft } from '../../worker/protocol';
@@ -64,6 +65,24 @@ export async function keepDraft(): Promise<void> {
   saveText(file, text);
   useTestsStore.setState({ draft: null });
   await openSuites([new File([text], file, { type: 'application/json' })]);
+}
+
+/** An open suite's text, for the suite editor; null when the worker cannot say (the editor then shows nothing to edit). */
+export async function suiteTextOf(file: string): Promise<string | null> {
+  try {
+    return await compilerApi().suiteText(file);
+  } catch {
+    return null;
+  }
+}
+
+/** The problems of edited suite text as typed; none when the worker cannot be asked (running the suite reports it then). */
+export async function checkSuiteText(file: string, text: string): Promise<readonly InputIssue[]> {
+  try {
+    return await compilerApi().checkSuite(file, text);
+  } catch {
+    return [];
+  }
 }
 
 export function discardDraft(): void {
