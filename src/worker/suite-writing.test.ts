@@ -38,6 +38,15 @@ describe('expectations written from the screen', () => {
     expect(opened.view.failed).toBe(0);
   });
 
+  it('names the exported scenario file as the inputs of a case saved from an edited contract', async () => {
+    const session = await started();
+    const contract = session.current().loaded.scenario.contract;
+    await session.updateContract({ value: { ...contract, tokenBudget: contract.tokenBudget * 3 } });
+    const draft = await session.caseFromScreen({ name: 'edited', records: [], suite: null }, 'diagnostic');
+    expect(draft.ok && (JSON.parse(draft.text) as { inputs: unknown }).inputs).toEqual({ scenarioFile: 'retry-policy.scenario.json' });
+    expect(session.exportScenario().fileName).toBe('retry-policy.scenario.json');
+  });
+
   it('after a deliberate contract change, updates the failing expectations, shows the diff, and the updated suite passes', async () => {
     const session = await started();
     const first = await session.caseFromScreen({ name: 'default', records: ['RUN-0880'], suite: null }, 'diagnostic');

@@ -51,6 +51,12 @@ export function SaveTestCase() {
   );
 }
 
+/** The scenario file a suite names as its inputs (an edited or loaded scenario), or null for a built-in one. */
+function scenarioFileOf(text: string): string | null {
+  const inputs = (JSON.parse(text) as { inputs?: { scenarioFile?: unknown } }).inputs;
+  return typeof inputs?.scenarioFile === 'string' ? inputs.scenarioFile : null;
+}
+
 /** The suite a case or an update would write, as a diff against what is open; nothing is kept until "Keep". */
 export function SuiteDraftPreview() {
   const shown = useTestsStore((state) => state.draft);
@@ -65,6 +71,11 @@ export function SuiteDraftPreview() {
           <p className="caption">
             {draft.file}: lines marked + are added, − removed. Keep downloads the suite and opens it here; <code>context-compiler test {draft.file}</code> runs it unchanged.
           </p>
+          {scenarioFileOf(draft.text) !== null && (
+            <p data-testid="suite-draft-scenario-file">
+              Its inputs are {scenarioFileOf(draft.text)}, the scenario as edited here: Export scenario (Debugger) writes it; keep both files in one folder.
+            </p>
+          )}
           {draft.notShown.length > 0 && <p data-testid="suite-draft-not-shown">Not in this view&apos;s trace, so left out: {draft.notShown.join(', ')}.</p>}
           {draft.unchanged.length > 0 && <p>Left as written (a matrix runs under several sets of switches): {draft.unchanged.join(', ')}.</p>}
           <pre className="suite-diff" data-testid="suite-diff">

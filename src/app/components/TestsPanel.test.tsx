@@ -104,11 +104,20 @@ describe('writing expectations from the screen', () => {
     expect(caseFromScreen).toHaveBeenCalledWith({ name: 'as on screen', records: ['ADR-0240', 'NOPE-1'], suite: 'exercise.expect.json' }, 'user');
     expect(await screen.findByTestId('suite-diff')).toHaveTextContent('+ {');
     expect(screen.getByTestId('suite-draft-not-shown')).toHaveTextContent('NOPE-1');
+    expect(screen.queryByTestId('suite-draft-scenario-file')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Keep and download' }));
     const [files] = vi.mocked(api.openSuites).mock.calls[0] ?? [];
     expect(files?.map((file) => file.name)).toEqual(['retry-policy.expect.json']);
     expect(await files?.[0]?.text()).toBe(text);
     expect(screen.queryByTestId('suite-draft')).toBeNull();
+  });
+
+  it('says which exported scenario a suite saved from an edited contract runs on', async () => {
+    const text = '{"suite": "s", "inputs": {"scenarioFile": "retry-policy.scenario.json"}, "cases": []}';
+    useTestsStore.setState({ view, draft: { purpose: 'case', draft: { ok: true, file: 'retry-policy.expect.json', text, diff: [], notShown: [], unchanged: [] } } });
+    installFakeApi();
+    render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
+    expect(screen.getByTestId('suite-draft-scenario-file')).toHaveTextContent('Its inputs are retry-policy.scenario.json, the scenario as edited here: Export scenario');
   });
 
   it('asks for an open suite updated and shows why it cannot be, with nothing to keep', async () => {
