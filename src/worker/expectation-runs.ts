@@ -2,7 +2,7 @@ import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { formatPath, type CompileError } from '../core/errors';
 import { coverageOf, type Coverage, type CoverageUniverse, type Exercised } from '../core/expectations/coverage';
-import { runSuite, type CaseResult } from '../core/expectations/run';
+import { runSuite, type CaseResult, type SuiteEnvironment, type SwitchSelection } from '../core/expectations/run';
 import { parseExpectationSuiteJson, unknownSwitchIssues, type LoadedSuite } from '../core/expectations/suite';
 import type { JsonPath } from '../core/format/json-text';
 import type { LoadedScenario } from '../core/passes/validate';
@@ -59,6 +59,11 @@ export interface ScreenInputs {
 }
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+/** How the Tests panel runs a case: on the scenario on screen, with the switches on screen and the case's own. */
+export function screenEnvironment(compiler: SqliteCompiler, scenario: LoadedScenario, on: SwitchSelection): SuiteEnvironment {
+  return { compiler, prepare: (own) => prepareScenario(scenario, { controls: union(on.controls, own.controls), lateChanges: union(on.lateChanges, own.lateChanges) }) };
+}
 
 function placeOf(loaded: LoadedSuite, path: JsonPath): string {
   const line = loaded.locator.lineOf(path);
@@ -122,9 +127,7 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
       const problems = unknown.map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`);
       return { view: { ...base, coverage: coverageOf([], universe), problems, cases: [] }, exercised: [] };
     }
-    const prepare = (selection: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }) =>
-      prepareScenario(scenario, { controls: union(screen.controls, selection.controls), lateChanges: union(screen.lateChanges, selection.lateChanges) });
-    const result = await runSuite(loaded, { compiler, prepare }, () => true, screen.audience);
+    const result = await runSuite(loaded, screenEnvironment(compiler, scenario, screen), () => true, screen.audience);
     const exercised = result.cases.map((entry) => entry.exercised);
     return { view: { ...base, coverage: coverageOf(exercised, universe), problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) }, exercised };
   };

@@ -1,13 +1,13 @@
 import { diffLines } from 'diff';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
-import { observedIn, type SwitchSelection } from '../core/expectations/run';
+import { observedIn } from '../core/expectations/run';
 import { parseExpectationSuiteJson, variantsOf } from '../core/expectations/suite';
 import { caseOf, expectationOf, refreshedExpectation } from '../core/expectations/write';
 import type { Expectation, SuiteInputs } from '../core/format/expectation';
 import type { LoadedScenario } from '../core/passes/validate';
 import { inputIssue, issuesOf } from '../core/reasons';
-import { prepareScenario } from '../scenarios/prepare';
+import { screenEnvironment } from './expectation-runs';
 import type { CaseFromScreen, Selection, SuiteDiffLine, SuiteDraft } from './protocol';
 
 interface SuiteWritingDeps {
@@ -42,11 +42,10 @@ function caseJson(value: ReturnType<typeof caseOf>): Record<string, unknown> {
  * back with the CLI's parser, so what the page offers is what `context-compiler test` runs.
  */
 export function createSuiteWriting({ compiler, current, inputs, documents }: SuiteWritingDeps) {
-  // As the Tests panel runs a case: with the switches on screen and the case's own.
+  // As the Tests panel runs a case.
   const environment = () => {
     const { loaded, selection } = current();
-    const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
-    return { compiler, prepare: (own: SwitchSelection) => prepareScenario(loaded, { controls: union(selection.controls, own.controls), lateChanges: union(selection.lateChanges, own.lateChanges) }) };
+    return screenEnvironment(compiler, loaded, selection);
   };
   const draft = (file: string, before: string, value: unknown, notShown: readonly string[], unchanged: readonly string[]): SuiteDraft => {
     const text = suiteText(value);
