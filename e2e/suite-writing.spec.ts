@@ -48,7 +48,7 @@ test.describe('expectations written from the screen', () => {
     await page.getByRole('button', { name: 'Apply JSON' }).click();
     await app.waitForCompiled();
     expect((await app.testResults()).map((entry) => entry.passed)).toEqual([false]);
-    await page.getByRole('button', { name: 'Update the expectations of retry-policy.expect.json' }).click();
+    await page.getByRole('button', { name: 'Update expectations of retry-policy.expect.json' }).click();
     await expect(diff.locator('[data-kind="removed"]').first()).toBeVisible();
     await expect(diff.locator('[data-kind="added"]').first()).toBeVisible();
     await keep(page, folder);

@@ -130,7 +130,7 @@ describe('writing expectations from the screen', () => {
     useUiStore.setState({ audience: 'diagnostic' });
     useTestsStore.setState({ view });
     render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
-    await user.click(screen.getByRole('button', { name: 'Update the expectations of exercise.expect.json' }));
+    await user.click(screen.getByRole('button', { name: 'Update expectations of exercise.expect.json' }));
     expect(updatedSuite).toHaveBeenCalledWith('exercise.expect.json', 'diagnostic');
     expect(await screen.findByTestId('suite-draft-issues')).toHaveTextContent('is not open in the Tests panel');
     expect(screen.queryByRole('button', { name: 'Keep and download' })).toBeNull();

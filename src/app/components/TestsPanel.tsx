@@ -104,7 +104,7 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
         <button type="button" className="link-button" onClick={() => onClose(suite.file)} aria-label={`Close ${suite.file}`}>
           Close
         </button>{' '}
-        <button type="button" className="link-button" onClick={() => void previewUpdatedSuite(suite.file)} aria-label={`Update the expectations of ${suite.file}`}>
+        <button type="button" className="link-button" onClick={() => void previewUpdatedSuite(suite.file)} aria-label={`Update expectations of ${suite.file}`}>
           Update expectations
         </button>{' '}
         <button type="button" className="link-button" onClick={() => setEditing(true)} aria-label={`Edit ${suite.file}`}>
