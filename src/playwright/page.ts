@@ -70,7 +70,7 @@ export interface ContextCompilerPageOptions {
 
 /**
  * The Context Compiler app as an acceptance test drives it: by the accessible names and test ids that
- * docs/TESTING.md lists, which the repository's own browser tests use too.
+ * docs/PAGE-OBJECT.md lists, which the repository's own browser tests use too.
  */
 export class ContextCompilerPage {
   readonly timeout: number;
