@@ -95,6 +95,13 @@ describe('the docs', () => {
     expect(readFileSync(join(ROOT, doc), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(limit);
   });
 
+  // A newcomer reads these three before changing anything: fifteen minutes, not two hours.
+  it('README, ARCHITECTURE and TESTING stay within 4,000 words together, ARCHITECTURE within 1,000', () => {
+    const words = (doc: string) => readFileSync(join(ROOT, doc), 'utf8').split(/\s+/).filter(Boolean).length;
+    expect(words('README.md') + words('docs/ARCHITECTURE.md') + words('docs/TESTING.md')).toBeLessThanOrEqual(4_000);
+    expect(words('docs/ARCHITECTURE.md')).toBeLessThanOrEqual(1_000);
+  });
+
   it.each(DOCS)('%s names only paths that exist', (doc) => {
     expect(missingPaths(doc)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { runGrowth } from '../eval/growth';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
-import type { EvaluationGrowthSize } from './evaluation-sizes';
+import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';
 import type { EvaluationProgress, Selection } from './protocol';
 import { createSession } from './session';
 

@@ -6,7 +6,7 @@ import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../
 import { DEFAULT_GROWTH_SEED, runGrowth, type GrowthPoint, type GrowthReport } from '../eval/growth';
 import { GROWTH_BLOCK_MIX, GROWTH_BLOCK_SIZE } from '../eval/growth-corpus';
 import { runScenarioComparison, type ScenarioComparison } from '../eval/scenario-comparison';
-import { EVALUATION_GROWTH_SIZES } from './evaluation-sizes';
+import { EVALUATION_GROWTH_SIZES } from '../shared/evaluation-sizes';
 import type { EvaluationApi, EvaluationExperiment, EvaluationOutcome, EvaluationProgress, Selection } from './protocol';
 import { nextTask } from './next-task';
 

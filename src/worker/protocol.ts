@@ -7,7 +7,7 @@ import type { EvidenceSlot, EvidenceState } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
-import type { EvaluationGrowthSize } from './evaluation-sizes';
+import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';
 import type { TestsView } from './expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
 import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView, WhatIfResponse } from './protocol-debugger';

@@ -2,7 +2,7 @@ import type { StrategyId, StrategyMetrics } from '../../eval/compare';
 import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
-import { EVALUATION_GROWTH_SIZES } from '../../worker/evaluation-sizes';
+import { EVALUATION_GROWTH_SIZES } from '../../shared/evaluation-sizes';
 import { runCurrentScenario, runFoundationExperiment, runGrowthExperiment, runSeed000, setGrowthSize, useEvaluationStore } from '../state/evaluation-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import type { ChangeSummary, ChangeText } from '../../worker/protocol';

@@ -3,7 +3,7 @@ import { formatIssue, type CompileError } from '../../core/errors';
 import type { FoundationReport } from '../../eval/foundation';
 import type { GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
-import type { EvaluationGrowthSize } from '../../worker/evaluation-sizes';
+import type { EvaluationGrowthSize } from '../../shared/evaluation-sizes';
 import type { EvaluationExperiment, EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { compilerApi } from './api';
 
