@@ -13,6 +13,7 @@ npm run typecheck
 npm run lint
 npm run check:format
 npm run check:cycles
+npm run check:unused
 # The unit tests include the PostgreSQL adapter's: a throwaway cluster (or the server POSTGRES_URL names) for their run.
 bash scripts/with-postgres.sh npm run test:unit
 npx vite build

@@ -1,6 +1,6 @@
 import type { InputIssue } from './reasons';
 
-export type { CompileError, InputIssue, PassName } from './reasons';
+export type { CompileError, InputIssue } from './reasons';
 
 export interface SourceLocation {
   readonly file: string;

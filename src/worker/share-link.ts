@@ -8,7 +8,6 @@ import { scenarioEditSchema } from '../scenarios/record-edits';
  * `#share=1.<base64url of the deflate-raw compressed JSON below>`. Opening it replaces the workspace.
  */
 export const SHARE_FRAGMENT_PREFIX = 'share=1.';
-export const BLANK_SESSION_FRAGMENT = 'blank';
 
 /** Loaded files a link may carry, in UTF-8 bytes before compression. */
 export const MAX_SHARED_FILE_BYTES = 256 * 1024;

@@ -55,6 +55,4 @@ export const contractSchema = z.strictObject({
 
 export type ContractInput = z.input<typeof contractSchema>;
 export type Contract = z.output<typeof contractSchema>;
-export type Principal = z.output<typeof principalSchema>;
-export type Proposition = z.output<typeof propositionSchema>;
 export type RankingMode = (typeof RANKING_MODES)[number];

@@ -56,4 +56,3 @@ export function knownTourChanges(
 
 export type TourExpect = z.output<typeof tourExpectSchema>;
 export type TourStepFile = z.output<typeof tourStepSchema>;
-export type TourAction = TourStepFile['do'];
