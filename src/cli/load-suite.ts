@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import { checkSwitches, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
 import type { SuiteEnvironment } from '../core/expectations/run';
 import { invalidInput } from '../core/format/input-issues';

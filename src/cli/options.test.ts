@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import { err, ok } from '../core/errors';
 import { EXIT } from './command';
 import { inputError, noPositionals, readCommandLine, usageError, type PositionalRule } from './options';

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { ISSUES } from '../core/reasons';
+import { ISSUES } from '../core/issues';
 import { ATTESTATIONS } from '../core/result';
 import { nearestNames } from '../core/suggest';
 import { EXIT, type CliIo, type ExitCode } from './command';

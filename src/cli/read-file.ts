@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import { createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
 

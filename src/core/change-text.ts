@@ -1,7 +1,7 @@
 import type { InputIssue } from './errors';
 import type { Control, LateChange, ScenarioFile } from './format/scenario';
 import type { JsonLocator } from './format/json-text';
-import { inputIssue } from './reasons';
+import { inputIssue } from './issues';
 
 /** What the user view shows instead of the id of a record it withholds, wherever scenario text names one. */
 export const REDACTED_RECORD = 'a record you may not see';

@@ -1,6 +1,7 @@
-import type { InputIssue } from './reasons';
+import { inputIssue, type InputIssue, type IssuePlace } from './issues';
+import type { Fact, ReasonCode } from './reasons';
 
-export type { CompileError, InputIssue } from './reasons';
+export type { InputIssue } from './issues';
 
 export interface SourceLocation {
   readonly file: string;
@@ -37,4 +38,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function formatIssue(issue: InputIssue): string {
   const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}`;
   return `${where}: ${issue.path}: ${issue.message}`;
+}
+
+export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
+
+/** A compilation that stopped. Plain data, returned rather than thrown, so every caller must look at it. */
+export interface CompileError {
+  readonly pass: PassName;
+  readonly code: ReasonCode;
+  readonly message: string;
+  readonly recordId?: string;
+  /** The fact behind a refusal, when there is one (always for a fail-closed outcome). */
+  readonly fact?: Fact;
+  readonly issues?: readonly InputIssue[];
+}
+
+/** A refusal's issues, or the refusal itself as one issue at `place` when it came without any. */
+export function issuesOf(error: CompileError, place: IssuePlace): readonly InputIssue[] {
+  return error.issues && error.issues.length > 0 ? error.issues : [inputIssue(place, 'REFUSED', { reason: error.message })];
 }

@@ -2,7 +2,7 @@ import type { InputIssue } from './errors';
 import { jsonTextIssue } from './format/input-issues';
 import { parseJsonText } from './format/json-text';
 import { contentHashOf } from './hash';
-import { inputIssue } from './reasons';
+import { inputIssue } from './issues';
 
 /** What authoring the provenance hashes of a records file found and, when asked, wrote. */
 export interface ProvenanceAuthoring {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/passes/validate';

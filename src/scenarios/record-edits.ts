@@ -4,7 +4,7 @@ import { recordSchema, type SourceRecord } from '../core/format/record';
 import { controlSchema, lateChangeSchema, type Control, type LateChange } from '../core/format/scenario';
 import { invalidInput, jsonTextIssue, zodInputIssues } from '../core/format/input-issues';
 import { createJsonLocator, parseJsonText } from '../core/format/json-text';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import { checkChangeTexts, checkRecord, recordSetOf, type LoadedScenario } from '../core/passes/validate';
 
 /*

@@ -15,7 +15,8 @@ import {
   type RecordSet,
 } from '../core/passes/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
-import { inputIssue, issuesOf } from '../core/reasons';
+import { inputIssue } from '../core/issues';
+import { issuesOf } from '../core/errors';
 import type { Receipt } from '../core/result';
 import type { FileSummary, LoadProgress } from './protocol';
 import { nextTask } from './next-task';

@@ -1,7 +1,8 @@
 import type { Audience } from '../core/disclosure';
 import type { InputIssue } from '../core/errors';
 import type { SourceRecord } from '../core/format/record';
-import { inputIssue, issuesOf } from '../core/reasons';
+import { inputIssue } from '../core/issues';
+import { issuesOf } from '../core/errors';
 import { prepareScenario } from '../scenarios/prepare';
 import { applyScenarioEdit, changeFromEdit, changeIdFor, NO_EDIT, readEditedRecord, withRecord, type ScenarioEdit } from '../scenarios/record-edits';
 import type { Compilations } from './compilations';

@@ -5,7 +5,7 @@ import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectation
 import type { ExpectationSuite } from '../core/format/expectation';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import type { LoadedScenario } from '../core/passes/validate';
-import { issuesOf } from '../core/reasons';
+import { issuesOf } from '../core/errors';
 import { createExpectationRuns, type TestsView } from './expectation-runs';
 import { suiteTooLarge, type NamedBlob } from './file-intake';
 import type { OpenSuitesResult, Selection } from './protocol';

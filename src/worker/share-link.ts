@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { err, formatPath, ok, type InputIssue, type Result } from '../core/errors';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import { scenarioEditSchema } from '../scenarios/record-edits';
 
 /**

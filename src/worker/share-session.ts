@@ -1,7 +1,8 @@
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { InputIssue } from '../core/errors';
 import { validateContract } from '../core/passes/validate';
-import { inputIssue, issuesOf } from '../core/reasons';
+import { inputIssue } from '../core/issues';
+import { issuesOf } from '../core/errors';
 import { applyScenarioEdit } from '../scenarios/record-edits';
 import type { Comparisons } from './comparisons';
 import type { createDrillSession } from './drill-session';

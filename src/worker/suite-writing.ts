@@ -6,7 +6,8 @@ import { parseExpectationSuiteJson, variantsOf } from '../core/expectations/suit
 import { caseOf, expectationOf, refreshedExpectation } from '../core/expectations/write';
 import type { Expectation, SuiteInputs } from '../core/format/expectation';
 import type { LoadedScenario } from '../core/passes/validate';
-import { inputIssue, issuesOf } from '../core/reasons';
+import { inputIssue } from '../core/issues';
+import { issuesOf } from '../core/errors';
 import { screenEnvironment } from './expectation-runs';
 import type { CaseFromScreen, Selection, SuiteDiffLine, SuiteDraft } from './protocol';
 

@@ -1,7 +1,8 @@
 import { applyToContract, counterfactuals } from '../core/counterfactual';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
-import { inputIssue, renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
+import { renderSuggestion, SUGGESTIONS, type FactArgs, type SuggestionCode } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { contentHashOf } from '../core/hash';
 import type { Compilations } from './compilations';

@@ -1,7 +1,7 @@
 import { applyScenarioEdit } from '../scenarios/record-edits';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import { validateContract } from '../core/passes/validate';
-import { inputIssue } from '../core/reasons';
+import { inputIssue } from '../core/issues';
 import type { BackgroundSaves } from './background-saves';
 import { savedWorkspaceSchema, type SavedWorkspace } from './protocol';
 import type { SessionTests } from './session-tests';

@@ -3,7 +3,7 @@ import { declaredRecords } from '../core/change-text';
 import type { Contract } from '../core/format/contract';
 import type { Control, LateChange } from '../core/format/scenario';
 import { genericLateChanges } from '../core/generic-late-changes';
-import { issuesOf } from '../core/reasons';
+import { issuesOf } from '../core/errors';
 import { parseContractJson, validateContract, type LoadedScenario } from '../core/passes/validate';
 import type { ScenarioEdit } from '../scenarios/record-edits';
 import type { BuiltinScenario } from './builtin-sources';

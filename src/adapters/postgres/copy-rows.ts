@@ -1,5 +1,5 @@
 import type { InputIssue } from '../../core/errors';
-import { inputIssue } from '../../core/reasons';
+import { inputIssue } from '../../core/issues';
 import type { CheckedRecord } from '../../core/passes/validate';
 import type { Database } from './schema';
 import type { RecordTokens } from './tokens';

@@ -5,7 +5,7 @@ import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issue
 import { quoteValue } from '../../core/format/json-text';
 import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
 import { checkRecord, overlongLineIssue, readRecordLine, type RecordSet } from '../../core/passes/validate';
-import { inputIssue } from '../../core/reasons';
+import { inputIssue } from '../../core/issues';
 import { ENGINE_VERSION } from '../../core/version';
 import { copyLine, copyRecords, deleteRecordRows, nulIssue, type RecordToWrite } from './copy-rows';
 import { createIndexes, LAYOUT, layoutOf, migrate, nextSnapshot, type Database } from './schema';

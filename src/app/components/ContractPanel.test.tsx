@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { inputIssue } from '../../core/reasons';
+import { inputIssue } from '../../core/issues';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScenarioStore } from '../state/scenario-store';

@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildRecord } from '../../core/test-support/builders';
-import { inputIssue } from '../../core/reasons';
+import { inputIssue } from '../../core/issues';
 import { INITIAL_EDIT, useEditStore } from '../state/edit-actions';
 import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
 import { RecordEditor } from './RecordEditor';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { inputIssue } from '../../core/reasons';
+import { inputIssue } from '../../core/issues';
 import type { TestsView } from '../../worker/protocol';
 import { installFakeApi, resetStores } from '../test-support';
 import { compileNow, setAudience } from './actions';

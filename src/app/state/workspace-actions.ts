@@ -1,5 +1,5 @@
 import type { InputIssue } from '../../core/errors';
-import { inputIssue } from '../../core/reasons';
+import { inputIssue } from '../../core/issues';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { ContractUpdate, LoadResult, Selection, WorkspaceSnapshot } from '../../worker/protocol';
 import { changingInputs, compileNow, failClosed, guarded, refreshTests } from './actions';

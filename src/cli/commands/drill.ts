@@ -5,7 +5,7 @@ import type { DrillVerdict } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type ExitCode } from '../command';
-import { ISSUES } from '../../core/reasons';
+import { ISSUES } from '../../core/issues';
 import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, receiptReadExit } from '../load-inputs';
 import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';

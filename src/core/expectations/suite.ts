@@ -3,7 +3,7 @@ import { expectationSuiteSchema, type ControlSet, type ExpectationCase, type Exp
 import { invalidInput, jsonTextIssue, zodInputIssues } from '../format/input-issues';
 import { reservedKeyPaths } from '../format/scenario';
 import { createJsonLocator, parseJsonText, quoteValue, type JsonLocator, type JsonPath } from '../format/json-text';
-import { inputIssue } from '../reasons';
+import { inputIssue } from '../issues';
 
 /** A suite as read from its file: the locator maps a path in it (a failing expectation's) back to a line. */
 export interface LoadedSuite {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputIssue } from '../reasons';
+import { inputIssue } from '../issues';
 import type { CompileError } from '../errors';
 import { parseFormattedPath, placeContractIssues } from './input-issues';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { formatPath, type CompileError, type InputIssue } from '../errors';
-import { inputIssue } from '../reasons';
+import { inputIssue } from '../issues';
 import { nearestNames } from '../suggest';
 import { allowsNull, fieldNamesAt } from './field-names';
 import { invisibleCodePoints, nfcDifference } from './identifier';

@@ -2,7 +2,7 @@ import { err, ok, type CompileError, type InputIssue, type Result, type SourceLo
 import type { Contract } from '../format/contract';
 import { invalidInput } from '../format/input-issues';
 import { quoteValue } from '../format/json-text';
-import { inputIssue } from '../reasons';
+import { inputIssue } from '../issues';
 import { withheldByContract } from './gates';
 import { recordSetOf, type CheckedRecord, type RecordSet } from './validate';
 

@@ -1,5 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../errors';
-import { inputIssue } from '../reasons';
+import { inputIssue } from '../issues';
 import type { Resolution } from './resolve';
 
 /** Pass 3: the contract must make sense against these records before anything is admitted. */

@@ -13,7 +13,8 @@ import { SCHEMA_VERSION, staleEngineDetail } from '../version';
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../errors';
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
-import { inputIssue, REASONS } from '../reasons';
+import { REASONS } from '../reasons';
+import { inputIssue } from '../issues';
 import { contentHashOf } from '../hash';
 import { endsChunk } from '../tree-digest';
 
