@@ -202,7 +202,7 @@ export default tseslint.config(
   },
   {
     // Tests spread small literal lists into fast-check's constantFrom and tuple; the corpus generator writes test data.
-    files: ['**/*.test.{ts,tsx}', 'scripts/hostile-corpus.ts'],
+    files: ['**/*.test.{ts,tsx}', 'scripts/hostile-corpus.ts', 'scripts/hostile-corpus/*.ts'],
     rules: { 'no-restricted-syntax': ['error', NAMED_EXPORTS] },
   },
   {

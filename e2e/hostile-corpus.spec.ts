@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { HOSTILE_DIR, readManifest, type HostileCase } from '../scripts/hostile-corpus';
+import { HOSTILE_DIR, readManifest, type HostileCase } from '../scripts/hostile-corpus/manifest';
 import { expect, test, type AppPage } from './fixtures';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus';
+import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus/manifest';
 import { main } from './main';
 
 /** Every file of fixtures/hostile/ through the CLI's code path: the expected exit, code and location, never a stack trace or a raw control character. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_DIR, readManifest } from '../../scripts/hostile-corpus';
+import { HOSTILE_DIR, readManifest } from '../../scripts/hostile-corpus/manifest';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import { SUITE_SUFFIX } from '../core/expectations/suite';
 import { parseContractJson, parseScenarioJson } from '../core/passes/validate';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus';
+import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus/manifest';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { formatIssue } from '../core/errors';
 import { sharedDriver } from '../core/test-support/node-driver';
