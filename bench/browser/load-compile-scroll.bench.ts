@@ -1,13 +1,31 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, chromium, expect, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { test as base, chromium, expect, type BrowserContext, type Page } from '@playwright/test';
 import { compilerWorker } from '../../e2e/compiler-worker';
-import { formatCount } from '../../src/app/components/format';
 import { BENCH_DIST } from '../../playwright.bench.config';
 import { benchContract, benchControl, generateRecords, toJsonl } from '../generate-records';
 import { measureInitialJs } from './initial-js';
 import { toggleTargets } from './toggle-targets';
+import {
+  cpuSeconds,
+  durationsOf,
+  installProbes,
+  memoryOf,
+  newBrowserSession,
+  pageNow,
+  percentileOf,
+  probe,
+  receiptChanged,
+  settle,
+  SETTLE_MS,
+  type TargetMemory,
+  tasksIn,
+  traceShowsAll,
+  WAIT_MS,
+  wasmMemoryMarks,
+  workerMeasures,
+} from './page-probes';
 
 /**
  * The page runs in a browser profile kept on disk, as a user's is. Playwright's usual context is off the record,
@@ -37,163 +55,12 @@ const SEED = Number(process.env.BENCH_SEED ?? 42);
 const COMPILE_RUNS = Number(process.env.BENCH_COMPILE_RUNS ?? 2);
 const ROW_HEIGHT = 66;
 const TRACE_PAGE_ROWS = 200;
-/** Quiet time after each step, so a task that trails a step is counted in that step's window. */
-const SETTLE_MS = 1_500;
-const WAIT_MS = 10 * 60_000;
 /** Two controls: one denies a record no gate admits, one denies an entry of the compiled packet (the admitted set changes). */
 const TOGGLES = [
   { kind: 'noAdmissionChange', id: 'deny-one-record', label: 'Put one record under investigation' },
   { kind: 'admissionChange', id: 'deny-one-packet-entry', label: 'Put one packet entry under investigation' },
 ] as const;
 const TARGETS = { indexWithParseMs: 5_000, longestTaskMs: 50, initialJsGzipBytes: 150 * 1024, packetMs: 4_000, baselinesMs: 10_000, reloadMs: 1_500, toggleMs: 80, memoryBytes: 1.5 * 1024 ** 3 };
-
-interface TargetMemory {
-  readonly url: string;
-  readonly type: string;
-  /** Runtime.getHeapUsage: the JavaScript heap, and (where Chromium reports it) ArrayBuffer backing stores, the wasm memory among them. */
-  readonly heapUsedBytes: number;
-  readonly heapTotalBytes: number;
-  readonly backingStorageBytes: number;
-  /** Performance.getMetrics' JSHeapUsedSize, for comparison. */
-  readonly metricsJsHeapUsedBytes: number;
-}
-
-/**
- * Memory of the page and of the compiler worker through the Chrome DevTools Protocol: a browser session
- * attaches to each target (non-flat sessions, so Playwright's CDPSession can carry the messages) and asks it.
- */
-async function memoryOf(cdp: CDPSession): Promise<TargetMemory[]> {
-  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
-  const wanted = targetInfos.filter((target) => target.type === 'page' || target.type === 'worker');
-  const results: TargetMemory[] = [];
-  for (const target of wanted) {
-    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
-    let next = 0;
-    const ask = (method: string): Promise<Record<string, unknown>> =>
-      new Promise((resolve) => {
-        const id = ++next;
-        const listener = (event: { sessionId?: string; message: string }) => {
-          if (event.sessionId !== sessionId) return;
-          const message = JSON.parse(event.message) as { id?: number; result?: Record<string, unknown> };
-          if (message.id !== id) return;
-          cdp.off('Target.receivedMessageFromTarget', listener);
-          resolve(message.result ?? {});
-        };
-        cdp.on('Target.receivedMessageFromTarget', listener);
-        void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
-      });
-    const heap = await ask('Runtime.getHeapUsage');
-    await ask('Performance.enable');
-    const metrics = (await ask('Performance.getMetrics')).metrics as { name: string; value: number }[] | undefined;
-    await cdp.send('Target.detachFromTarget', { sessionId });
-    results.push({
-      url: target.url,
-      type: target.type,
-      heapUsedBytes: Number(heap.usedSize ?? 0),
-      heapTotalBytes: Number(heap.totalSize ?? 0),
-      backingStorageBytes: Number(heap.backingStorageSize ?? 0),
-      metricsJsHeapUsedBytes: metrics?.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0,
-    });
-  }
-  return results;
-}
-
-/** CPU seconds used so far by every Chromium process (SystemInfo.getProcessInfo): reported beside wall time, since the machine is shared. */
-async function cpuSeconds(cdp: CDPSession): Promise<number> {
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { cpuTime: number }[] };
-  return processInfo.reduce((sum, process) => sum + process.cpuTime, 0);
-}
-
-const newBrowserSession = (browser: Browser) => browser.newBrowserCDPSession();
-
-interface LongTask {
-  readonly start: number;
-  readonly duration: number;
-}
-
-interface Probe {
-  readonly longTasks: LongTask[];
-  fileChange: number | null;
-  lastClick: number | null;
-}
-
-interface WorkerMeasure {
-  readonly name: string;
-  readonly duration: number;
-}
-
-/** Runs in the page before the app: records every long task and when the file input and buttons fired. */
-function installProbes(): void {
-  if (typeof document === 'undefined') return;
-  const probe: Probe = { longTasks: [], fileChange: null, lastClick: null };
-  (window as unknown as { __bench: Probe }).__bench = probe;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ entryTypes: ['longtask'] });
-  document.addEventListener(
-    'change',
-    (event) => {
-      if (event.target instanceof HTMLInputElement && event.target.type === 'file') probe.fileChange = performance.now();
-    },
-    true,
-  );
-  document.addEventListener(
-    'click',
-    () => {
-      probe.lastClick = performance.now();
-    },
-    true,
-  );
-}
-
-const probe = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Probe }).__bench);
-const pageNow = (page: Page) => page.evaluate(() => performance.now());
-const settle = (page: Page) => page.waitForTimeout(SETTLE_MS);
-
-/** The page's clock when the trace count announces every row; polled each frame so the time is the page's own. */
-async function traceShowsAll(page: Page, count: number): Promise<number> {
-  const handle = await page.waitForFunction(
-    (text) => (document.querySelector('[data-testid="trace-count"]')?.textContent === text ? performance.now() : false),
-    `Showing ${formatCount(count)} of ${formatCount(count)} candidates`,
-    { polling: 'raf', timeout: WAIT_MS },
-  );
-  return Number(await handle.jsonValue());
-}
-
-async function receiptChanged(page: Page, before: string | null): Promise<number> {
-  const handle = await page.waitForFunction(
-    (previous) => {
-      const id = document.querySelector('[data-testid="audit-receipt"]')?.getAttribute('title') ?? null;
-      return id !== null && id !== previous ? performance.now() : false;
-    },
-    before,
-    { polling: 'raf', timeout: WAIT_MS },
-  );
-  return Number(await handle.jsonValue());
-}
-
-const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> => worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
-
-/** The size of the worker's wasm memory (the SQLite heap, where the database lives) each time the worker marked it: at start and after each image save. */
-const wasmMemoryMarks = (worker: Worker): Promise<number[]> => worker.evaluate(() => performance.getEntriesByName('cc:wasm-memory').map((mark) => Number((mark as PerformanceMark).detail)));
-
-const durationsOf = (measures: readonly WorkerMeasure[], name: string, from = 0) =>
-  measures
-    .slice(from)
-    .filter((measure) => measure.name === name)
-    .map((measure) => Math.round(measure.duration));
-
-function tasksIn(tasks: readonly LongTask[], start: number, end: number) {
-  const inside = tasks.filter((task) => task.start >= start && task.start < end);
-  return {
-    count: inside.length,
-    longestMs: Math.round(inside.reduce((longest, task) => Math.max(longest, task.duration), 0)),
-    totalMs: Math.round(inside.reduce((sum, task) => sum + task.duration, 0)),
-    tasks: inside.map((task) => ({ atMs: Math.round(task.start - start), durationMs: Math.round(task.duration) })),
-  };
-}
-
-const percentileOf = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 test('100,000 records: load, compile, toggle a control and scroll the whole trace in the built app', async ({ page, context }) => {
   const browser = context.browser();
