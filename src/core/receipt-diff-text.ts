@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical';
-import { sameJson, type FieldChange, type ReceiptDiff } from './receipt-diff';
+import { sameJson, type FieldChange } from './json-compare';
+import type { ReceiptDiff } from './receipt-diff';
 
 /*
  * A receipt diff in words: titled sections of plain lines that the CLI prints and the app shows alike.

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sha256Hex } from './hash';
-import { diffReceipts, discloseDiff, firstDifference, sameJson, type DiffableReceipt } from './receipt-diff';
+import { sameJson } from './json-compare';
+import { diffReceipts, discloseDiff, firstDifference, type DiffableReceipt } from './receipt-diff';
 import { describeDiff, renderDiffText } from './receipt-diff-text';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
