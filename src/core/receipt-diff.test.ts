@@ -1,11 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from './hash';
 import { sameJson } from './json-compare';
 import { diffReceipts, discloseDiff, firstDifference, type DiffableReceipt } from './receipt-diff';
 import { describeDiff, renderDiffText } from './receipt-diff-text';
-import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
-import { sharedDriver } from './test-support/node-driver';
 
 /** A receipt in the v3 shape (docs/FORMAT.md): contract inside, structured facts, per-row fingerprint and rank. */
 interface V3Row {
@@ -264,35 +261,6 @@ describe('firstDifference', () => {
 
   it('ignores the receipt id itself', () => {
     expect(firstDifference(base, { ...base, receiptId: 'f'.repeat(64) })).toBeNull();
-  });
-});
-
-describe('diffReceipts on receipts from the compiler', () => {
-  let compiler: SqliteCompiler;
-  beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
-  });
-
-  it('names the as-of change, the record that expired with it and the packet it left', async () => {
-    const records = [buildRecord({ id: 'a', text: 'refund policy', validTo: '2026-08-30' }), buildRecord({ id: 'b', text: 'refund' })];
-    const first = valueOf(await compiler.compile({ contract: buildContract({ asOf: '2026-08-30' }), recordSet: buildRecordSet(records) })).receipt;
-    const second = valueOf(await compiler.compile({ contract: buildContract({ asOf: '2026-08-31' }), recordSet: buildRecordSet(records) })).receipt;
-    const diff = diffReceipts(first, second);
-    expect(diff.contract).toEqual([{ field: 'asOf', before: '2026-08-30T00:00:00.000Z', after: '2026-08-31T00:00:00.000Z' }]);
-    expect(diff.records).toEqual({ added: [], removed: [], changed: [] });
-    expect(diff.decisions).toEqual([{ id: 'a', before: { decision: 'selected', code: 'SELECTED_RANKED' }, after: { decision: 'excluded', code: 'EXCLUDE_EXPIRED' } }]);
-    expect(diff.packet.out).toEqual(['a']);
-    expect(diff.firstDifference).toEqual({ path: 'contract.asOf', recordId: null });
-  });
-
-  it('tells an edited record by its fingerprint, even when no decision changed', async () => {
-    const contract = buildContract();
-    const first = valueOf(await compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) })).receipt;
-    const second = valueOf(await compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', tokens: 12 })]) })).receipt;
-    const diff = diffReceipts(first, second);
-    expect(diff.records.changed).toEqual(['a']);
-    expect(diff.decisions).toEqual([]);
-    expect(diff.rows).toEqual([{ id: 'a', fields: ['args', 'tokens'] }]);
   });
 });
 
