@@ -8,5 +8,22 @@ import { createApi } from './api';
  */
 installSha256InNode();
 
-export const { version, readRecords, compile, drill, diff, runSuite } = createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase });
-export type { CompileAnswer, CompileInputs, ContextCompilerApi, DrillInputs, Inputs, ScenarioInputs, SuiteInputs } from './api';
+export const { version, readRecords, readScenario, readSuite, compile, compileInDetail, drill, rehearse, diff, runSuite, runSuiteInDetail } = createApi({
+  ready: Promise.resolve(),
+  openDatabase: openInMemoryDatabase,
+});
+export type {
+  CompileAnswer,
+  CompileDetail,
+  CompileInputs,
+  ContextCompilerApi,
+  DetailedCompileInputs,
+  DrillInputs,
+  Inputs,
+  RecordsSource,
+  Rehearsal,
+  ScenarioInputs,
+  SuiteInputs,
+  SuiteOptions,
+  SuiteRun,
+} from './api';
