@@ -3,7 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/reasons';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
-import { createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
+import type { RecordSet } from '../core/passes/validate';
+import { library } from './library';
 
 /** A file that could not be read, as plain data naming it: never a stack trace. */
 export function fileError(display: string, issue: InputIssue): CompileError {
@@ -82,26 +83,45 @@ export async function readDocument(path: string, display: string): Promise<Resul
   }
 }
 
-/** Streams a records file through the core's line reader, as the app does: never one string, whatever its size. */
-export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
-  if (display === STANDARD_INPUT) {
-    const reader = createJsonlRecordReader('standard input');
-    for await (const chunk of standardInput()) reader.push(chunk);
-    return reader.finish();
-  }
-  const reader = createJsonlRecordReader(display);
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
-    const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
-    for await (const chunk of stream) {
-      reader.push(String(chunk));
-      progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+/**
+ * A records file as the library reads it: chunks of text (`-` is standard input), opened when first read, with
+ * progress. A file that cannot be opened or read ends the chunks, and `failure` says why, as the file's error.
+ */
+export interface RecordsFileSource {
+  /** How problems name the file. */
+  readonly name: string;
+  readonly chunks: AsyncIterable<string>;
+  failure(): CompileError | null;
+}
+
+export function recordsFileSource(path: string, display: string, progress?: (text: string) => void): RecordsFileSource {
+  if (display === STANDARD_INPUT) return { name: 'standard input', chunks: standardInput(), failure: () => null };
+  let failed: CompileError | null = null;
+  async function* chunks(): AsyncGenerator<string> {
+    try {
+      const info = await stat(path);
+      if (info.isDirectory()) {
+        failed = fileError(display, unreadable(display, { code: 'EISDIR' }));
+        return;
+      }
+      const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
+      for await (const chunk of stream) {
+        yield String(chunk);
+        progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+      }
+    } catch (error) {
+      failed = fileError(display, unreadable(display, error));
     }
-  } catch (error) {
-    return err(fileError(display, unreadable(display, error)));
   }
-  return reader.finish();
+  return { name: display, chunks: chunks(), failure: () => failed };
+}
+
+/** Streams a records file through the library's line reader, as the app does: never one string, whatever its size. */
+export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
+  const source = recordsFileSource(path, display, progress);
+  const read = await library.readRecords(source.chunks, source.name);
+  const failed = source.failure();
+  return failed === null ? read : err(failed);
 }
 
 /** A records file as text chunks, for a reader that streams it into something else (a database load). */

@@ -50,6 +50,26 @@ export interface CompileDetail {
   readonly packetText: string | null;
 }
 
+/** What a compiled outcome shows in one view, whichever store compiled it (the CLI's PostgreSQL path brings its own). */
+export function detailOf(
+  request: CompileRequest,
+  outcome: CompileOutcome,
+  { view, userView, baselines }: { readonly view: Audience; readonly userView: boolean; readonly baselines: Baselines | null },
+): CompileDetail {
+  const shownToUser = view === 'user' || userView ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
+  const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
+  return {
+    request,
+    outcome,
+    view,
+    disclosed: discloseOutcome(outcome, view),
+    userView: shownToUser,
+    baselines: view === 'diagnostic' ? baselines : null,
+    diagnosticPacket,
+    packetText: view === 'user' && shownToUser !== null ? shownToUser.packetText : diagnosticPacket,
+  };
+}
+
 /** Compiles read inputs; a type-checking problem in the contract names its file, line and field. */
 export async function compileInputs(compiler: SqliteCompiler, read: ReadInputs, options: CompileOptions = {}): Promise<Result<CompileDetail, CompileError>> {
   const view = options.view ?? 'diagnostic';
@@ -58,18 +78,8 @@ export async function compileInputs(compiler: SqliteCompiler, read: ReadInputs, 
   const compiled = await compiler.compile(request);
   if (!compiled.ok) return err(read.place(compiled.error));
   const outcome = compiled.value;
-  const userView = view === 'user' || options.userView === true ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
-  const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
-  return ok({
-    request,
-    outcome,
-    view,
-    disclosed: discloseOutcome(outcome, view),
-    userView,
-    baselines: view === 'diagnostic' && options.baselines === true ? compiler.baselines(request, outcome) : null,
-    diagnosticPacket,
-    packetText: view === 'user' && userView !== null ? userView.packetText : diagnosticPacket,
-  });
+  const baselines = view === 'diagnostic' && options.baselines === true ? compiler.baselines(request, outcome) : null;
+  return ok(detailOf(request, outcome, { view, userView: options.userView === true, baselines }));
 }
 
 /** Where a drill's current inputs come from: a scenario's, or a contract and records with no switches. */

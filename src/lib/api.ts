@@ -9,7 +9,8 @@ import type { UserViewExport } from '../core/format/user-view';
 import { serialiseReceipt } from '../core/passes/attest';
 import type { LoadedScenario, RecordSet } from '../core/passes/validate';
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
-import type { Attestation, CompileOutcome, Receipt } from '../core/result';
+import type { CompileRequest } from '../core/compile';
+import type { Attestation, Baselines, CompileOutcome, Receipt } from '../core/result';
 import { buildUserView } from '../core/user-view';
 import { ENGINE_VERSION } from '../core/version';
 import { compileInputs, drillInputs, rehearseDrill, runSuiteOn, type CompileDetail, type Rehearsal, type SuiteOptions, type SuiteRun } from './answers';
@@ -66,10 +67,16 @@ export interface ContextCompilerApi {
   /** A scenario read once, to be given as `scenario` to the other functions (the CLI reads its files once). */
   readScenario(inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>): Promise<Result<LoadedScenario, CompileError>>;
   readSuite(suite: string | object, file?: string): Result<LoadedSuite, CompileError>;
+  /** A receipt read with its schema (a receipt of another schema is STALE_ENGINE_VERSION). */
+  readReceipt(receipt: string | object, file?: string): Result<Receipt, CompileError>;
+  /** A receipt read and checked as the receipt check does: its versions, and that it hashes to its own id. */
+  readCheckedReceipt(receipt: string | object, file?: string): Result<Receipt, CompileError>;
   compile(inputs: CompileInputs): Promise<Result<CompileAnswer, CompileError>>;
   /** The compilation with its outcome and trace: for a caller that renders the view itself (the CLI). */
   compileInDetail(inputs: DetailedCompileInputs): Promise<Result<CompileDetail, CompileError>>;
   drill(inputs: DrillInputs): Promise<Result<ReceiptVerdict, CompileError>>;
+  /** The naive and post-filter packets for a compiled request, ranked on a fresh whole-corpus index (a diagnostic comparison, never an input). */
+  baselines(request: CompileRequest, outcome: CompileOutcome): Promise<Baselines>;
   /** The fire drill rehearsed on a scenario, its `lateChanges` being the ones declared. */
   rehearse(inputs: ScenarioInputs): Promise<Result<Rehearsal, CompileError>>;
   /** Two receipts, each checked first (the first that cannot be used is the error), then compared. */
@@ -138,11 +145,17 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       return readScenario(inputs);
     },
     readSuite,
+    readReceipt,
+    readCheckedReceipt,
     async compile(inputs) {
       const detail = await compileInDetail({ ...inputs, userView: true });
       return detail.ok ? ok(answerOf(detail.value)) : detail;
     },
     compileInDetail,
+    async baselines(request, outcome) {
+      await ready;
+      return (await freshCompiler()).baselines(request, outcome);
+    },
     async drill({ receipt, receiptFile, declaredChanges, ...inputs }) {
       await ready;
       const read = await readInputs(inputs);
