@@ -7,7 +7,7 @@ import type { Inputs, ScenarioInputs } from '../lib/api';
 import { EXIT, type ExitCode } from './command';
 import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';
 import { library } from './library';
-import { readDocument, recordsFileSource } from './read-file';
+import { readDocument, recordsFileChunks } from './read-file';
 import { readScenarioFile, scenarioFileInputs } from './read-scenario';
 
 export interface InputOptions {
@@ -31,17 +31,12 @@ export async function loadScenarioArgument(argument: string | undefined, cwd: st
   return readScenarioFile(path, display);
 }
 
-/** The library's inputs as the options name them, and why a file streamed into it could not be read (checked first). */
-export interface LoadedInputs {
-  readonly inputs: Inputs | ScenarioInputs;
-  readonly failure: () => CompileError | null;
-}
-
 /**
  * The library's inputs from either a scenario (with controls and late changes) or a records file plus a
- * contract file (which have no controls of their own): documents read whole, records streamed.
+ * contract file (which have no controls of their own): documents read whole, records streamed as the library
+ * reads them (call it inside `readingFiles`).
  */
-export async function loadInputs(options: InputOptions, cwd: string, progress?: (text: string) => void): Promise<Result<LoadedInputs, CompileError>> {
+export async function loadInputs(options: InputOptions, cwd: string, progress?: (text: string) => void): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
       return err({ pass: 'validate', code: 'INVALID_INPUT', message: 'give --records and --contract together, or --scenario alone' });
@@ -51,20 +46,12 @@ export async function loadInputs(options: InputOptions, cwd: string, progress?: 
     }
     const contractText = await readDocument(resolve(cwd, options.contract), options.contract);
     if (!contractText.ok) return contractText;
-    const records = recordsFileSource(resolve(cwd, options.records), options.records, progress);
-    return ok({ inputs: { contract: contractText.value, contractFile: options.contract, records: records.chunks, recordsFile: records.name }, failure: records.failure });
+    const records = recordsFileChunks(resolve(cwd, options.records), options.records, progress);
+    return ok({ contract: contractText.value, contractFile: options.contract, records: records.chunks, recordsFile: records.name });
   }
   const file = scenarioFile(options.scenario, cwd);
   const scenario = await scenarioFileInputs(file.path, file.display);
-  if (!scenario.ok) return scenario;
-  const { inputs, sibling } = scenario.value;
-  return ok({ inputs: { ...inputs, controls: options.controls, lateChanges: options.lateChanges }, failure: () => sibling()?.failure() ?? null });
-}
-
-/** The library's answer, unless a file streamed into it could not be read: that is the error, as it is what the inputs lacked. */
-export function unlessUnread<T>(loaded: LoadedInputs, answer: Result<T, CompileError>): Result<T, CompileError> {
-  const failed = loaded.failure();
-  return failed === null ? answer : err(failed);
+  return scenario.ok ? ok({ ...scenario.value, controls: options.controls, lateChanges: options.lateChanges }) : scenario;
 }
 
 /**

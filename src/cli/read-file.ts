@@ -83,45 +83,53 @@ export async function readDocument(path: string, display: string): Promise<Resul
   }
 }
 
-/**
- * A records file as the library reads it: chunks of text (`-` is standard input), opened when first read, with
- * progress. A file that cannot be opened or read ends the chunks, and `failure` says why, as the file's error.
- */
-export interface RecordsFileSource {
-  /** How problems name the file. */
-  readonly name: string;
-  readonly chunks: AsyncIterable<string>;
-  failure(): CompileError | null;
+/** A records file that could not be opened or read while the library read it: thrown out of its chunks, caught by `readingFiles`. */
+class UnreadFile extends Error {
+  constructor(readonly error: CompileError) {
+    super(error.message);
+  }
 }
 
-export function recordsFileSource(path: string, display: string, progress?: (text: string) => void): RecordsFileSource {
-  if (display === STANDARD_INPUT) return { name: 'standard input', chunks: standardInput(), failure: () => null };
-  let failed: CompileError | null = null;
+/**
+ * A records file as the library reads it: chunks of text (`-` is standard input), opened when first read, with
+ * progress. A file that cannot be opened or read stops the reading where it happens: wrap the call in `readingFiles`.
+ */
+export function recordsFileChunks(path: string, display: string, progress?: (text: string) => void): { readonly name: string; readonly chunks: AsyncIterable<string> } {
+  if (display === STANDARD_INPUT) return { name: 'standard input', chunks: standardInput() };
   async function* chunks(): AsyncGenerator<string> {
+    let failed: CompileError | null = null;
     try {
       const info = await stat(path);
-      if (info.isDirectory()) {
-        failed = fileError(display, unreadable(display, { code: 'EISDIR' }));
-        return;
-      }
-      const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
-      for await (const chunk of stream) {
-        yield String(chunk);
-        progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+      if (info.isDirectory()) failed = fileError(display, unreadable(display, { code: 'EISDIR' }));
+      else {
+        const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
+        for await (const chunk of stream) {
+          yield String(chunk);
+          progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+        }
       }
     } catch (error) {
       failed = fileError(display, unreadable(display, error));
     }
+    if (failed !== null) throw new UnreadFile(failed);
   }
-  return { name: display, chunks: chunks(), failure: () => failed };
+  return { name: display, chunks: chunks() };
+}
+
+/** The library's answer, or the error of a records file it could not read (first, as that is where the reading stopped). */
+export async function readingFiles<T>(answer: () => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (error instanceof UnreadFile) return err(error.error);
+    throw error;
+  }
 }
 
 /** Streams a records file through the library's line reader, as the app does: never one string, whatever its size. */
 export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
-  const source = recordsFileSource(path, display, progress);
-  const read = await library.readRecords(source.chunks, source.name);
-  const failed = source.failure();
-  return failed === null ? read : err(failed);
+  const { name, chunks } = recordsFileChunks(path, display, progress);
+  return readingFiles(async () => library.readRecords(chunks, name));
 }
 
 /** A records file as text chunks, for a reader that streams it into something else (a database load). */

@@ -12,7 +12,8 @@ import { library } from '../library';
 import { EXIT } from '../command';
 import type { DatabaseCompile } from '../../adapters/postgres/compile';
 import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
-import { loadInputs, unlessUnread } from '../load-inputs';
+import { loadInputs } from '../load-inputs';
+import { readingFiles } from '../read-file';
 import { defineCommand } from '../define-command';
 import { attestationSchema, audienceSchema, inputOptionSpec, noPositionals } from '../options';
 import { renderOutcome, renderUnreadable, reportError } from '../render';
@@ -103,10 +104,10 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         reportError(io, loaded.error);
         return EXIT.invalid;
       }
-      const compiled = unlessUnread(
-        loaded.value,
-        await library.compileInDetail({
-          ...loaded.value.inputs,
+      const inputs = loaded.value;
+      const compiled = await readingFiles(async () =>
+        library.compileInDetail({
+          ...inputs,
           view: audience.data,
           attestation: attestation.data,
           baselines: true,

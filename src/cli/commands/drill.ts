@@ -5,9 +5,9 @@ import type { CompileError, Result } from '../../core/errors';
 import type { DrillVerdict } from '../../core/result';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { library } from '../library';
-import { readDocument } from '../read-file';
+import { readDocument, readingFiles } from '../read-file';
 import { ISSUES } from '../../core/reasons';
-import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, receiptReadExit, unlessUnread } from '../load-inputs';
+import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, receiptReadExit } from '../load-inputs';
 import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';
 import { inputOptionSpec, noPositionals } from '../options';
@@ -39,7 +39,7 @@ function showVerdict(verdict: ReceiptVerdict, json: boolean, io: { stdout(text: 
 /** Reads the receipt file and shows the library's verdict on it; a file that cannot be read, or inputs that cannot, are the error. */
 async function judge(io: CliIo, path: string, json: boolean, verdictOn: (receipt: { receipt: string; receiptFile: string }) => Promise<Result<ReceiptVerdict, CompileError>>): Promise<ExitCode> {
   const text = await readDocument(resolve(io.cwd, path), path);
-  const verdict = text.ok ? await verdictOn({ receipt: text.value, receiptFile: path }) : text;
+  const verdict = text.ok ? await readingFiles(async () => verdictOn({ receipt: text.value, receiptFile: path })) : text;
   if (!verdict.ok) {
     reportError(io, verdict.error);
     return receiptReadExit(verdict.error);
@@ -92,7 +92,8 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
         reportError(io, loaded.error);
         return EXIT.invalid;
       }
-      return judge(io, values.receipt, values.json, async (receipt) => unlessUnread(loaded.value, await library.drill({ ...loaded.value.inputs, ...receipt, declaredChanges: [] })));
+      const inputs = loaded.value;
+      return judge(io, values.receipt, values.json, async (receipt) => library.drill({ ...inputs, ...receipt, declaredChanges: [] }));
     }
     if (values.receipt !== undefined && values.scenario === undefined) {
       // The receipt alone can still be checked against itself; there is nothing else to judge it against.
