@@ -147,6 +147,8 @@ export interface SuiteOptions {
   /** Which cases to run (default every one). */
   readonly include?: CaseFilter;
   readonly audience?: Audience;
+  /** Switches applied beneath every case's own, on a scenario (the Tests panel's on screen). */
+  readonly on?: SwitchSelection;
 }
 
 /** A suite's result, with what its inputs offer to be reached (for coverage). */
@@ -159,6 +161,6 @@ export interface SuiteRun {
 export async function runSuiteOn(compiler: SqliteCompiler, suite: LoadedSuite, source: SuiteSource, options: SuiteOptions = {}): Promise<Result<SuiteRun, CompileError>> {
   const unknown = checkSwitches(suite, declaredSwitches('scenario' in source ? source.scenario : null));
   if (unknown !== null) return err(unknown);
-  const env = suiteEnvironment(compiler, source);
+  const env = suiteEnvironment(compiler, source, options.on);
   return ok({ result: await runCases(suite, env, options.include, options.audience), universe: env.universe });
 }
