@@ -51,7 +51,7 @@ const isRecordSet = (source: RecordsSource): source is RecordSet => typeof sourc
 
 const isChunks = (source: RecordsSource): source is AsyncIterable<string> => typeof source === 'object' && Symbol.asyncIterator in source;
 
-export const isLoadedScenario = (scenario: ScenarioInputs['scenario']): scenario is LoadedScenario => typeof scenario === 'object' && 'recordSet' in scenario && 'scenario' in scenario;
+const isLoadedScenario = (scenario: ScenarioInputs['scenario']): scenario is LoadedScenario => typeof scenario === 'object' && 'recordSet' in scenario && 'scenario' in scenario;
 
 /** Reads records with the record schema, line by line: a line that cannot be read is kept out, in `unreadable`, with its file, line and field. */
 export async function readRecords(records: RecordsSource, file = 'records.jsonl'): Promise<Result<RecordSet, CompileError>> {
@@ -63,7 +63,7 @@ export async function readRecords(records: RecordsSource, file = 'records.jsonl'
   return reader.finish();
 }
 
-export function readContract(contract: string | object, file = 'contract.json') {
+function readContract(contract: string | object, file = 'contract.json') {
   return typeof contract === 'string' ? parseContractJson(file, contract) : validateContract(file, contract);
 }
 
