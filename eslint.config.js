@@ -20,9 +20,9 @@ export const MODULES = [
     path: 'src/cli',
     mayImport: ['src/core', 'src/adapters/sqlite', 'src/adapters/postgres', 'src/adapters/conformance', 'src/sqlite', 'src/scenarios', 'src/shared', 'src/eval', 'src/lib', 'src/service'],
   },
-  { path: 'src/lib', mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios', 'src/cli', 'src/worker'] },
+  { path: 'src/lib', mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios'] },
   { path: 'src/service', mayImport: ['src/core', 'src/lib', 'src/shared'] },
-  { path: 'src/worker', mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios', 'src/shared', 'src/eval'] },
+  { path: 'src/worker', mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios', 'src/shared', 'src/eval', 'src/lib'] },
   // Types only from the worker: a value import would load its zod schemas on the page before zod is made jitless.
   { path: 'src/app', mayImport: ['src/core', 'src/eval', 'src/shared'], typesFrom: ['src/worker'] },
   { path: 'src/playwright', mayImport: [] },
@@ -65,6 +65,31 @@ const CORE_FORBIDDEN_PACKAGES = {
 const NO_SPREAD_ARGUMENTS = [
   { selector: 'CallExpression > SpreadElement.arguments', message: 'No spread arguments: a long array overflows the stack. Fold (reduce) or loop instead.' },
   { selector: 'NewExpression > SpreadElement.arguments', message: 'No spread arguments: a long array overflows the stack. Loop instead.' },
+];
+
+/**
+ * Inputs become answers in one place, the library (src/lib: docs/API.md): reading inputs with the CLI's schemas
+ * and errors, preparing a scenario, compiling and what a view shows of it, drilling, diffing, running suites. The
+ * CLI and the worker's drill and Tests panel call it; they may import the core's types, formats and wording.
+ */
+const LIBRARY_MESSAGE = 'Turn inputs into answers through the library (src/lib), as every caller does: it reads them with the CLI schemas and errors.';
+const ANSWER_ASSEMBLY = [
+  { group: ['**/adapters/sqlite/compiler', '**/scenarios/prepare', '**/core/compile', '**/core/compile-stages'], allowTypeImports: true, message: LIBRARY_MESSAGE },
+  { group: ['**/core/drill'], importNames: ['drill', 'receiptIntegrity'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/receipt-diff'], importNames: ['diffReceipts'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/expectations/run'], importNames: ['runSuite', 'runVariant'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/expectations/suite'], importNames: ['parseExpectationSuiteJson', 'checkSwitches', 'unknownSwitchIssues'], message: LIBRARY_MESSAGE },
+  {
+    group: ['**/core/passes/validate'],
+    importNames: ['parseContractJson', 'validateContract', 'parseRecordsJsonl', 'createJsonlRecordReader', 'parseScenarioJson', 'joinScenarioRecords', 'parseReceiptJson'],
+    message: LIBRARY_MESSAGE,
+  },
+];
+/** What the CLI shows of a compilation is the library's `CompileDetail` too. */
+const COMPILE_VIEW_ASSEMBLY = [
+  { group: ['**/core/disclosure'], importNames: ['discloseOutcome'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/user-view'], importNames: ['buildUserView'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/passes/attest'], importNames: ['packetWithManifest'], message: LIBRARY_MESSAGE },
 ];
 
 const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' };
@@ -159,6 +184,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['pg'], message: 'The PostgreSQL client is Node only: it never enters the browser bundle.' }] }],
     },
+  },
+  {
+    // The CLI is built on the library. The PostgreSQL path compiles in the database (src/adapters/postgres, Node only), which the library does not offer.
+    files: ['src/cli/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/cli/database.ts', 'src/cli/check-database.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...ANSWER_ASSEMBLY, ...COMPILE_VIEW_ASSEMBLY] }] },
+  },
+  {
+    // The worker's drill, Tests panel and suite writing answer through the library; the session keeps its own state and views.
+    files: ['src/worker/drill-check.ts', 'src/worker/expectation-runs.ts', 'src/worker/suite-writing.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: ANSWER_ASSEMBLY }] },
   },
   {
     // The library runs in Node and in a browser bundle: no UI, no worker session, no database adapter.

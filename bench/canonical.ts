@@ -7,7 +7,7 @@ import { contentHashOf } from '../src/core/hash';
 import { parseRecordsJsonl } from '../src/core/passes/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

@@ -3,7 +3,7 @@ import { parseJsonText } from '../src/core/format/json-text';
 import { createJsonlRecordReader } from '../src/core/passes/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { percentile } from './stats';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

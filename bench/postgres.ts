@@ -17,7 +17,7 @@ import { openRecordsFile } from '../src/cli/read-file';
 import { benchContract, generateRecords } from './generate-records';
 import type { RecordInput } from '../src/core/format/record';
 import { formatTable, growthExponent, percentile } from './stats';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

@@ -11,7 +11,7 @@ import { renderDiffText } from '../src/core/receipt-diff-text';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { benchContract, generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

@@ -8,7 +8,7 @@ import { capHeapGrowth } from '../src/cli/heap';
 import { generateRecords, toJsonl } from './generate-records';
 import { measureSize, readCorpusFile, type CorpusFile, type SizeResult } from './measure-size';
 import { formatTable, growthExponent } from './stats';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

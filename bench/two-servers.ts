@@ -5,7 +5,7 @@ import { connect, type Connection } from '../src/adapters/postgres/connect';
 import { loadRecordSet } from '../src/adapters/postgres/load';
 import { createTokeniser } from '../src/adapters/postgres/tokens';
 import { contractSchema } from '../src/core/format/contract';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { compareOnShards, distribute, PARTITIONWISE } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';

@@ -4,7 +4,7 @@ import type { Download } from '@playwright/test';
 import { receiptIdOf } from '../src/core/passes/attest';
 import type { Receipt } from '../src/core/result';
 import { expect, test, type AppPage, type FilePayload } from './fixtures';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

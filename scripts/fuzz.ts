@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { PROPERTIES, propertyNamed, type RegisteredProperty } from '../src/core/test-support/property-registry';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { installSha256InNode } from '../src/cli/node-sha256';
+import { installSha256InNode } from '../src/lib/node-sha256';
 
 installSha256InNode();
 

@@ -1,5 +1,5 @@
 import '../../src/shared/jitless-zod';
-import { installSha256InNode } from '../../src/cli/node-sha256';
+import { installSha256InNode } from '../../src/lib/node-sha256';
 import { createSqliteCompiler } from '../../src/adapters/sqlite/compiler';
 import { contractSchema } from '../../src/core/format/contract';
 import { parseRecordsJsonl } from '../../src/core/passes/validate';

@@ -1,4 +1,4 @@
-import { installSha256InNode } from '../../src/cli/node-sha256';
+import { installSha256InNode } from '../../src/lib/node-sha256';
 import { buildContract, buildRecord } from '../../src/core/test-support/builders';
 import type { HostileCase } from './manifest';
 

@@ -2,7 +2,7 @@ import { styleText } from 'node:util';
 import { colourHeadlines } from './colour';
 import { capHeapGrowth } from './heap';
 import { main } from './main';
-import { installSha256InNode } from './node-sha256';
+import { installSha256InNode } from '../lib/node-sha256';
 import { escapeForTerminal } from './terminal';
 
 /**

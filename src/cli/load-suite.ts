@@ -1,18 +1,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
-import { checkSwitches, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
-import type { SuiteEnvironment } from '../core/expectations/run';
+import { SUITE_SUFFIX, type LoadedSuite } from '../core/expectations/suite';
 import { invalidInput } from '../core/format/input-issues';
 import { quoteValue } from '../core/format/json-text';
-import { parseContractJson } from '../core/passes/validate';
-import { prepareScenario } from '../scenarios/prepare';
-import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import type { Inputs, ScenarioInputs } from '../lib/api';
 import { builtinScenarioPath, FIXTURES_DIR } from './builtin-paths';
-import { fileError, readDocument, streamRecordsFile, unreadable } from './read-file';
-import { readScenarioFile } from './read-scenario';
+import { library } from './library';
+import { fileError, readDocument, recordsFileChunks, unreadable } from './read-file';
+import { scenarioFileInputs } from './read-scenario';
 
 /** A suite file to run: where it is read, and how the report names it. */
 export interface SuiteFile {
@@ -70,7 +67,7 @@ export function findSuiteFiles(paths: readonly string[], cwd: string): Result<Su
 
 export async function readSuiteFile(file: SuiteFile): Promise<Result<LoadedSuite, CompileError>> {
   const text = await readDocument(file.path, file.display);
-  return text.ok ? parseExpectationSuiteJson(file.display, text.value) : text;
+  return text.ok ? library.readSuite(text.value, file.display) : text;
 }
 
 /** An input file named by the suite: read from the suite's folder, named in messages as the suite names it. */
@@ -84,42 +81,24 @@ function inputsIssue(loaded: LoadedSuite, field: string, scenario: string): Comp
 }
 
 /**
- * Reads what a suite runs on and checks that every control and late change it names exists. Each suite
- * gets its own database and compiler, as `compile` does.
+ * What a suite runs on, as the library's inputs: the contract read, the records streamed (call the library inside
+ * `readingFiles`), or the scenario it names. The library checks that every control and late change it names exists.
  */
-export async function suiteEnvironment(file: SuiteFile, loaded: LoadedSuite): Promise<Result<SuiteEnvironment, CompileError>> {
+export async function suiteInputs(file: SuiteFile, loaded: LoadedSuite): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
   const { inputs } = loaded.suite;
   if (inputs.records !== undefined && inputs.contract !== undefined) {
     const contractFile = inputFile(file, inputs.contract);
     const recordsFile = inputFile(file, inputs.records);
     const contractText = await readDocument(contractFile.path, contractFile.display);
     if (!contractText.ok) return contractText;
-    const contract = parseContractJson(contractFile.display, contractText.value);
-    if (!contract.ok) return contract;
-    const recordSet = await streamRecordsFile(recordsFile.path, recordsFile.display);
-    if (!recordSet.ok) return recordSet;
-    const unknown = checkSwitches(loaded, { controls: [], lateChanges: [] });
-    if (unknown !== null) return err(unknown);
-    const request = { contract: contract.value, recordSet: recordSet.value };
-    const compiler = createSqliteCompiler(await openInMemoryDatabase());
-    const universe = { controls: [], lateChanges: [], propositions: contract.value.requiredPropositions.map((proposition) => proposition.id) };
-    return ok({ compiler, prepare: () => ok(request), universe });
+    const records = recordsFileChunks(recordsFile.path, recordsFile.display);
+    return ok({ contract: contractText.value, contractFile: contractFile.display, records: records.chunks, recordsFile: records.name });
   }
-  let scenarioFile: SuiteFile;
   if (inputs.scenario !== undefined) {
     const path = builtinScenarioPath(inputs.scenario);
     if (!existsSync(path)) return err(inputsIssue(loaded, 'scenario', quoteValue(inputs.scenario)));
-    scenarioFile = { path, display: inputs.scenario };
-  } else {
-    scenarioFile = inputFile(file, inputs.scenarioFile ?? '');
+    return scenarioFileInputs(path, inputs.scenario);
   }
-  const scenario = await readScenarioFile(scenarioFile.path, scenarioFile.display);
-  if (!scenario.ok) return scenario;
-  const declared = { controls: scenario.value.scenario.controls.map((control) => control.id), lateChanges: scenario.value.scenario.lateChanges.map((change) => change.id) };
-  const unknown = checkSwitches(loaded, declared);
-  if (unknown !== null) return err(unknown);
-  const compiler = createSqliteCompiler(await openInMemoryDatabase());
-  const loadedScenario = scenario.value;
-  const universe = { ...declared, propositions: loadedScenario.scenario.contract.requiredPropositions.map((proposition) => proposition.id) };
-  return ok({ compiler, prepare: (selection) => prepareScenario(loadedScenario, selection), universe });
+  const scenarioFile = inputFile(file, inputs.scenarioFile ?? '');
+  return scenarioFileInputs(scenarioFile.path, scenarioFile.display);
 }

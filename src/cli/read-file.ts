@@ -3,7 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
-import { createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
+import type { RecordSet } from '../core/passes/validate';
+import { library } from './library';
 
 /** A file that could not be read, as plain data naming it: never a stack trace. */
 export function fileError(display: string, issue: InputIssue): CompileError {
@@ -82,26 +83,53 @@ export async function readDocument(path: string, display: string): Promise<Resul
   }
 }
 
-/** Streams a records file through the core's line reader, as the app does: never one string, whatever its size. */
-export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
-  if (display === STANDARD_INPUT) {
-    const reader = createJsonlRecordReader('standard input');
-    for await (const chunk of standardInput()) reader.push(chunk);
-    return reader.finish();
+/** A records file that could not be opened or read while the library read it: thrown out of its chunks, caught by `readingFiles`. */
+class UnreadFile extends Error {
+  constructor(readonly error: CompileError) {
+    super(error.message);
   }
-  const reader = createJsonlRecordReader(display);
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
-    const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
-    for await (const chunk of stream) {
-      reader.push(String(chunk));
-      progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+}
+
+/**
+ * A records file as the library reads it: chunks of text (`-` is standard input), opened when first read, with
+ * progress. A file that cannot be opened or read stops the reading where it happens: wrap the call in `readingFiles`.
+ */
+export function recordsFileChunks(path: string, display: string, progress?: (text: string) => void): { readonly name: string; readonly chunks: AsyncIterable<string> } {
+  if (display === STANDARD_INPUT) return { name: 'standard input', chunks: standardInput() };
+  async function* chunks(): AsyncGenerator<string> {
+    let failed: CompileError | null = null;
+    try {
+      const info = await stat(path);
+      if (info.isDirectory()) failed = fileError(display, unreadable(display, { code: 'EISDIR' }));
+      else {
+        const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
+        for await (const chunk of stream) {
+          yield String(chunk);
+          progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
+        }
+      }
+    } catch (error) {
+      failed = fileError(display, unreadable(display, error));
     }
-  } catch (error) {
-    return err(fileError(display, unreadable(display, error)));
+    if (failed !== null) throw new UnreadFile(failed);
   }
-  return reader.finish();
+  return { name: display, chunks: chunks() };
+}
+
+/** The library's answer, or the error of a records file it could not read (first, as that is where the reading stopped). */
+export async function readingFiles<T>(answer: () => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (error instanceof UnreadFile) return err(error.error);
+    throw error;
+  }
+}
+
+/** Streams a records file through the library's line reader, as the app does: never one string, whatever its size. */
+export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
+  const { name, chunks } = recordsFileChunks(path, display, progress);
+  return readingFiles(async () => library.readRecords(chunks, name));
 }
 
 /** A records file as text chunks, for a reader that streams it into something else (a database load). */

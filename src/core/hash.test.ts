@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { contentHashOf, installedSha256, installSha256, sha256Hex, sha256HexOfBytes } from './hash';
 import { reference } from './test-support/sha256-battery';
 
-// Each implementation is tested where it lives: src/cli/node-sha256.test.ts, src/worker/hash-wasm.test.ts.
+// Each implementation is tested where it lives: src/lib/node-sha256.test.ts, src/lib/hash-wasm.test.ts.
 describe('the SHA-256 the core uses', () => {
   it('is none until an entry point installs one, and hashing before then says so', async () => {
     vi.resetModules();

@@ -45,7 +45,7 @@ let sha256: Sha256 | null = null;
 /**
  * Makes every later hash go through `implementation`. The core looks up no platform: each entry point
  * installs its platform's SHA-256 before anything is hashed (Node's crypto in the CLI, tests and scripts,
- * `src/cli/node-sha256.ts`; hash-wasm in the browser's workers, `src/worker/hash-wasm.ts`). Every
+ * `src/lib/node-sha256.ts`; hash-wasm in the browser's workers, `src/lib/hash-wasm.ts`). Every
  * implementation gives the same digests (the tests hold each to @noble/hashes and the FIPS vectors).
  */
 export function installSha256(implementation: Sha256): void {

@@ -50,13 +50,14 @@ describe('the library API', () => {
     expect(read.value.unreadable[0]?.location).toEqual({ file: 'mine.jsonl', line: recordsText.trim().split('\n').length + 1 });
   });
 
-  it('drills a receipt against its own inputs, and refuses an edited one', async () => {
+  it('drills a receipt against its own inputs, and blocks an edited one', async () => {
     const answer = await compile({ contract, records: recordsText });
     if (!answer.ok || answer.value.receiptText === null) throw new Error('expected a receipt');
     const current = await drill({ contract, records: recordsText, receipt: answer.value.receiptText });
     expect(current.ok && current.value.code).toBe('RECEIPT_CURRENT');
     const edited = await drill({ contract, records: recordsText, receipt: answer.value.receiptText.replace('"tokenBudget":96', '"tokenBudget":97') });
-    expect(edited.ok).toBe(false);
+    // As the CLI's drill does: the receipt is judged, not refused as input, and an edited one is blocked.
+    expect(edited.ok && { action: edited.value.action, code: edited.value.code }).toEqual({ action: 'block', code: 'RECEIPT_INVALID' });
   });
 
   it('diffs two receipts', async () => {

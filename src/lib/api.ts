@@ -1,42 +1,34 @@
-import type { CompileRequest } from '../core/compile';
-import { createSqliteCompiler } from '../adapters/sqlite/compiler';
-import { discloseOutcome, type Audience } from '../core/disclosure';
-import { drill as drillReceipt, receiptIntegrity } from '../core/drill';
-import { err, ok, type CompileError, type Result } from '../core/errors';
-import { packetWithManifest, serialiseReceipt } from '../core/passes/attest';
-import { parseContractJson, parseReceiptJson, parseRecordsJsonl, parseScenarioJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
-import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
-import type { Attestation, CompileOutcome, Receipt } from '../core/result';
+import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { SqlDriver } from '../adapters/sqlite/driver';
+import { discloseOutcome, type Audience } from '../core/disclosure';
+import type { ReceiptVerdict } from '../core/drill';
+import { ok, type CompileError, type Result } from '../core/errors';
+import type { SuiteResult } from '../core/expectations/run';
+import type { LoadedSuite } from '../core/expectations/suite';
+import type { UserViewExport } from '../core/format/user-view';
+import { serialiseReceipt } from '../core/passes/attest';
+import type { LoadedScenario, RecordSet } from '../core/passes/validate';
+import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
+import type { CompileRequest } from '../core/compile';
+import type { Attestation, Baselines, CompileOutcome, Receipt } from '../core/result';
 import { buildUserView } from '../core/user-view';
 import { ENGINE_VERSION } from '../core/version';
-import { prepareScenario } from '../scenarios/prepare';
-import { runSuite, type SuiteEnvironment, type SuiteResult } from '../core/expectations/run';
-import { checkSwitches, parseExpectationSuiteJson } from '../core/expectations/suite';
+import { compileInputs, drillInputs, rehearseDrill, runSuiteOn, type CompileDetail, type Rehearsal, type SuiteOptions, type SuiteRun } from './answers';
+import { readCheckedReceipt, readInputs, readReceipt, readRecords, readScenario, readSuite, type Inputs, type RecordsSource, type ScenarioInputs } from './read-inputs';
 
-type Switches = { readonly controls: readonly string[]; readonly lateChanges: readonly string[] };
-import type { ReceiptVerdict } from '../core/drill';
-import type { UserViewExport } from '../core/format/user-view';
-
-/** A contract as JSON text or as the parsed value; records as JSONL text or as an array of record values. */
-export interface Inputs {
-  readonly contract: string | object;
-  readonly records: string | readonly unknown[];
-}
-
-/** A scenario file's text or value, with the controls and late changes to apply (by id). */
-export interface ScenarioInputs {
-  readonly scenario: string | object;
-  /** The text of each JSONL file the scenario names in "records" (by that name), when its records are not inline. */
-  readonly files?: Readonly<Record<string, string>>;
-  readonly controls?: readonly string[];
-  readonly lateChanges?: readonly string[];
-}
+export type { Inputs, RecordsSource, ScenarioInputs };
 
 export type CompileInputs = (Inputs | ScenarioInputs) & {
   readonly view?: Audience;
   /** How much of the trace the receipt attests: `full` (default, one row per record) or `candidates` (docs/FORMAT.md). */
   readonly attestation?: Attestation;
+};
+
+/** `compileInDetail`'s inputs: also the baselines, the user view beside the diagnostic one, and a progress callback. */
+export type DetailedCompileInputs = CompileInputs & {
+  readonly baselines?: boolean;
+  readonly userView?: boolean;
+  readonly onCompiling?: (records: number) => void;
 };
 
 /**
@@ -57,84 +49,57 @@ export interface CompileAnswer {
 
 /** The receipt to judge and the current inputs it is judged against (a scenario with its switches, or a contract and records). */
 export type DrillInputs = (Inputs | ScenarioInputs) & {
-  /** The receipt, as its JSON text or value. */
+  /** The receipt, as its JSON text or value; the drill itself checks its versions and id, and answers with a verdict. */
   readonly receipt: string | object;
+  /** How problems name the receipt file (default receipt.json). */
+  readonly receiptFile?: string;
   /** Late changes declared since the receipt was made (ids). */
   readonly declaredChanges?: readonly string[];
 };
 
 /** A suite's text or value, run against the inputs given here (its own `inputs` paths are not read). */
-export type SuiteInputs = (Inputs | ScenarioInputs) & { readonly suite: string | object };
+export type SuiteInputs = (Inputs | ScenarioInputs) & { readonly suite: string | object; readonly suiteFile?: string };
 
 /** The functions a program calls; every one validates what it is given with the CLI's schemas and errors. */
 export interface ContextCompilerApi {
   readonly version: string;
-  readRecords(records: string | readonly unknown[], file?: string): Promise<Result<RecordSet, CompileError>>;
+  readRecords(records: RecordsSource, file?: string): Promise<Result<RecordSet, CompileError>>;
+  /** A scenario read once, to be given as `scenario` to the other functions (the CLI reads its files once). */
+  readScenario(inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>): Promise<Result<LoadedScenario, CompileError>>;
+  readSuite(suite: string | object, file?: string): Result<LoadedSuite, CompileError>;
+  /** A receipt read with its schema (a receipt of another schema is STALE_ENGINE_VERSION). */
+  readReceipt(receipt: string | object, file?: string): Result<Receipt, CompileError>;
+  /** A receipt read and checked as the receipt check does: its versions, and that it hashes to its own id. */
+  readCheckedReceipt(receipt: string | object, file?: string): Result<Receipt, CompileError>;
   compile(inputs: CompileInputs): Promise<Result<CompileAnswer, CompileError>>;
+  /** The compilation with its outcome and trace: for a caller that renders the view itself (the CLI). */
+  compileInDetail(inputs: DetailedCompileInputs): Promise<Result<CompileDetail, CompileError>>;
   drill(inputs: DrillInputs): Promise<Result<ReceiptVerdict, CompileError>>;
-  diff(before: string | object, after: string | object): Promise<Result<ReceiptDiff, CompileError>>;
+  /** The naive and post-filter packets for a compiled request, ranked on a fresh whole-corpus index (a diagnostic comparison, never an input). */
+  baselines(request: CompileRequest, outcome: CompileOutcome): Promise<Baselines>;
+  /** The fire drill rehearsed on a scenario, its `lateChanges` being the ones declared. */
+  rehearse(inputs: ScenarioInputs): Promise<Result<Rehearsal, CompileError>>;
+  /** Two receipts, each checked first (the first that cannot be used is the error), then compared. */
+  diff(before: string | object, after: string | object, files?: readonly [string, string]): Promise<Result<ReceiptDiff, CompileError>>;
   runSuite(inputs: SuiteInputs): Promise<Result<SuiteResult, CompileError>>;
+  /** A suite already read, run on the inputs given, with what those inputs offer to be reached (for coverage). */
+  runSuiteInDetail(suite: LoadedSuite, inputs: Inputs | ScenarioInputs, options?: SuiteOptions): Promise<Result<SuiteRun, CompileError>>;
 }
 
-const asText = (value: string | object): string => (typeof value === 'string' ? value : JSON.stringify(value));
+export type { CompileDetail, Rehearsal, SuiteOptions, SuiteRun };
 
-function readRecords(records: string | readonly unknown[], file = 'records.jsonl'): Result<RecordSet, CompileError> {
-  const text = typeof records === 'string' ? records : records.map((record) => JSON.stringify(record)).join('\n');
-  return parseRecordsJsonl(file, text);
-}
-
-function readInputs(inputs: Inputs): Result<CompileRequest, CompileError> {
-  const contract = typeof inputs.contract === 'string' ? parseContractJson('contract.json', inputs.contract) : validateContract('contract.json', inputs.contract);
-  if (!contract.ok) return contract;
-  const recordSet = readRecords(inputs.records);
-  if (!recordSet.ok) return recordSet;
-  return ok({ contract: contract.value, recordSet: recordSet.value });
-}
-
-function loadScenario(inputs: ScenarioInputs): Result<LoadedScenario, CompileError> {
-  return parseScenarioJson('scenario.json', asText(inputs.scenario), (name) => inputs.files?.[name] ?? null);
-}
-
-function readScenario(inputs: ScenarioInputs): Result<CompileRequest, CompileError> {
-  const loaded = loadScenario(inputs);
-  if (!loaded.ok) return loaded;
-  return prepareScenario(loaded.value, { controls: inputs.controls ?? [], lateChanges: inputs.lateChanges ?? [] });
-}
-
-/** How a suite's cases get their inputs: a scenario with each case's controls and late changes, or one fixed request. */
-function suitePreparation(inputs: Inputs | ScenarioInputs): Result<{ prepare: SuiteEnvironment['prepare']; declared: Switches }, CompileError> {
-  if ('scenario' in inputs) {
-    const loaded = loadScenario(inputs);
-    if (!loaded.ok) return loaded;
-    const { scenario } = loaded.value;
-    const declared = { controls: scenario.controls.map((control) => control.id), lateChanges: scenario.lateChanges.map((change) => change.id) };
-    return ok({ prepare: (selection) => prepareScenario(loaded.value, selection), declared });
-  }
-  const request = readInputs(inputs);
-  if (!request.ok) return request;
-  return ok({ prepare: () => request, declared: { controls: [], lateChanges: [] } });
-}
-
-function readReceipt(file: string, value: string | object): Result<Receipt, CompileError> {
-  const receipt = parseReceiptJson(file, asText(value));
-  if (!receipt.ok) return receipt;
-  const unusable = receiptIntegrity(receipt.value);
-  return unusable ? err({ pass: 'validate', code: unusable.code, message: unusable.detail }) : receipt;
-}
-
-function answerOf(outcome: CompileOutcome, view: Audience): CompileAnswer {
-  const userView = buildUserView(outcome, discloseOutcome(outcome, 'user'));
+function answerOf(detail: CompileDetail): CompileAnswer {
+  const { outcome, view, userView } = detail;
   const diagnostic = view === 'diagnostic';
-  const packetText = outcome.status === 'packet' ? (diagnostic ? packetWithManifest(outcome.packet, outcome.receipt) : userView.packetText) : null;
-  const failure =
-    outcome.status === 'fail_closed' ? { code: outcome.failure.code, message: diagnostic ? outcome.failure.message : (userView.document.failure?.message ?? outcome.failure.code) } : null;
+  const document = userView?.document ?? buildUserView(outcome, discloseOutcome(outcome, 'user')).document;
+  const failure = outcome.status === 'fail_closed' ? { code: outcome.failure.code, message: diagnostic ? outcome.failure.message : (document.failure?.message ?? outcome.failure.code) } : null;
   return {
     status: outcome.status,
     view,
-    packetText,
+    packetText: detail.packetText,
     receipt: diagnostic ? outcome.receipt : null,
     receiptText: diagnostic ? serialiseReceipt(outcome.receipt) : null,
-    userView: userView.document,
+    userView: document,
     failure,
   };
 }
@@ -150,46 +115,78 @@ export interface Platform {
  * looks up none. Each call opens a fresh compiler: no state is kept between calls.
  */
 export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi {
+  const freshCompiler = async (): Promise<SqliteCompiler> => createSqliteCompiler(await openDatabase());
+  const compileInDetail = async ({ view, attestation, baselines, userView, onCompiling, ...inputs }: DetailedCompileInputs) => {
+    await ready;
+    const read = await readInputs(inputs);
+    if (!read.ok) return read;
+    return compileInputs(await freshCompiler(), read.value, { view, attestation, baselines, userView, onCompiling });
+  };
+  const runSuiteInDetail = async (suite: LoadedSuite, inputs: Inputs | ScenarioInputs, options?: SuiteOptions) => {
+    await ready;
+    if ('scenario' in inputs) {
+      // Read, not prepared: each case applies its own switches, and one that names an unknown switch is refused first.
+      const scenario = await readScenario(inputs);
+      if (!scenario.ok) return scenario;
+      return runSuiteOn(await freshCompiler(), suite, { scenario: scenario.value }, options);
+    }
+    const read = await readInputs(inputs);
+    if (!read.ok) return read;
+    return runSuiteOn(await freshCompiler(), suite, { request: read.value.request }, options);
+  };
   return {
     version: ENGINE_VERSION,
     async readRecords(records, file) {
       await ready;
       return readRecords(records, file);
     },
+    async readScenario(inputs) {
+      await ready;
+      return readScenario(inputs);
+    },
+    readSuite,
+    readReceipt,
+    readCheckedReceipt,
     async compile(inputs) {
-      await ready;
-      const request = 'scenario' in inputs ? readScenario(inputs) : readInputs(inputs);
-      if (!request.ok) return request;
-      const compiled = await createSqliteCompiler(await openDatabase()).compile({ ...request.value, attestation: inputs.attestation ?? 'full' });
-      if (!compiled.ok) return compiled;
-      return ok(answerOf(compiled.value, inputs.view ?? 'diagnostic'));
+      const detail = await compileInDetail({ ...inputs, userView: true });
+      return detail.ok ? ok(answerOf(detail.value)) : detail;
     },
-    async drill(inputs) {
+    compileInDetail,
+    async baselines(request, outcome) {
       await ready;
-      const receipt = readReceipt('receipt.json', inputs.receipt);
-      if (!receipt.ok) return receipt;
-      const request = 'scenario' in inputs ? readScenario(inputs) : readInputs(inputs);
-      if (!request.ok) return request;
-      const compiler = createSqliteCompiler(await openDatabase());
-      return ok(await drillReceipt(compiler, { ...request.value, priorReceipt: receipt.value, declaredChanges: inputs.declaredChanges ?? [] }));
+      return (await freshCompiler()).baselines(request, outcome);
     },
-    async diff(before, after) {
+    async drill({ receipt, receiptFile, declaredChanges, ...inputs }) {
       await ready;
-      const first = readReceipt('before.json', before);
+      const read = await readInputs(inputs);
+      if (!read.ok) return read;
+      const prior = readReceipt(receipt, receiptFile);
+      if (!prior.ok) return prior;
+      return ok(await drillInputs(await freshCompiler(), read.value, prior.value, declaredChanges ?? []));
+    },
+    async rehearse(inputs) {
+      await ready;
+      const scenario = await readScenario(inputs);
+      if (!scenario.ok) return scenario;
+      const read = await readInputs({ ...inputs, scenario: scenario.value });
+      if (!read.ok) return read;
+      return rehearseDrill(await freshCompiler(), scenario.value, read.value.request, { controls: inputs.controls ?? [], declared: inputs.lateChanges ?? [] });
+    },
+    async diff(before, after, [beforeFile, afterFile] = ['before.json', 'after.json']) {
+      await ready;
+      const first = readCheckedReceipt(before, beforeFile);
       if (!first.ok) return first;
-      const second = readReceipt('after.json', after);
+      const second = readCheckedReceipt(after, afterFile);
       if (!second.ok) return second;
       return ok(diffReceipts(first.value, second.value));
     },
-    async runSuite(inputs) {
+    async runSuite({ suite, suiteFile, ...inputs }) {
       await ready;
-      const loaded = parseExpectationSuiteJson('suite.expect.json', asText(inputs.suite));
+      const loaded = readSuite(suite, suiteFile);
       if (!loaded.ok) return loaded;
-      const preparation = suitePreparation(inputs);
-      if (!preparation.ok) return preparation;
-      const unknown = checkSwitches(loaded.value, preparation.value.declared);
-      if (unknown !== null) return err(unknown);
-      return ok(await runSuite(loaded.value, { compiler: createSqliteCompiler(await openDatabase()), prepare: preparation.value.prepare }));
+      const ran = await runSuiteInDetail(loaded.value, inputs);
+      return ran.ok ? ok(ran.value.result) : ran;
     },
+    runSuiteInDetail,
   };
 }

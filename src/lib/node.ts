@@ -1,4 +1,4 @@
-import { installSha256InNode } from '../cli/node-sha256';
+import { installSha256InNode } from './node-sha256';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { createApi } from './api';
 
@@ -8,5 +8,22 @@ import { createApi } from './api';
  */
 installSha256InNode();
 
-export const { version, readRecords, compile, drill, diff, runSuite } = createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase });
-export type { CompileAnswer, CompileInputs, ContextCompilerApi, DrillInputs, Inputs, ScenarioInputs, SuiteInputs } from './api';
+export const { version, readRecords, readScenario, readSuite, readReceipt, readCheckedReceipt, compile, compileInDetail, baselines, drill, rehearse, diff, runSuite, runSuiteInDetail } = createApi({
+  ready: Promise.resolve(),
+  openDatabase: openInMemoryDatabase,
+});
+export type {
+  CompileAnswer,
+  CompileDetail,
+  CompileInputs,
+  ContextCompilerApi,
+  DetailedCompileInputs,
+  DrillInputs,
+  Inputs,
+  RecordsSource,
+  Rehearsal,
+  ScenarioInputs,
+  SuiteInputs,
+  SuiteOptions,
+  SuiteRun,
+} from './api';

@@ -5,7 +5,7 @@ import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createEvaluation } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
-import { hashInWasm } from './hash-wasm';
+import { hashInWasm } from '../lib/hash-wasm';
 import type { Audience } from '../core/disclosure';
 import { callByName, forwarding, type Answering } from '../shared/forwarding';
 import type { CompilerApi, LoadProgress, SavedWorkspace, WorkspaceEvent } from './protocol';

@@ -1,8 +1,8 @@
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
-import { drill, type ReceiptVerdict } from '../core/drill';
+import type { ReceiptVerdict } from '../core/drill';
 import { REASONS } from '../core/reasons';
 import type { Receipt } from '../core/result';
-import { prepareScenario } from '../scenarios/prepare';
+import { drillInputs } from '../lib/answers';
 import type { Compilations } from './compilations';
 import type { ScenarioFile } from '../core/format/scenario';
 import { diffWordsFor } from './change-texts';
@@ -31,8 +31,7 @@ export function checkAgainstCurrent({ compiler, workspace, compilations }: { rea
       };
     }
     const loaded = workspace.effective(workspace.currentEntry());
-    const own = prepareScenario(loaded, { controls: prior.controls, lateChanges: prior.lateChanges });
-    return verdictView(await drill(compiler, { ...request.value, priorReceipt: prior, declaredChanges, declaredInputs: own.ok ? own.value : null }), loaded.scenario);
+    return verdictView(await drillInputs(compiler, { request: request.value, scenario: loaded }, prior, declaredChanges), loaded.scenario);
   };
 }
 

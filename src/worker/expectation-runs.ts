@@ -2,11 +2,12 @@ import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { formatPath, type CompileError } from '../core/errors';
 import { coverageOf, type Coverage, type CoverageUniverse, type Exercised } from '../core/expectations/coverage';
-import { runSuite, type CaseResult, type SuiteEnvironment, type SwitchSelection } from '../core/expectations/run';
-import { parseExpectationSuiteJson, unknownSwitchIssues, type LoadedSuite } from '../core/expectations/suite';
+import type { CaseResult } from '../core/expectations/run';
+import type { LoadedSuite } from '../core/expectations/suite';
 import type { JsonPath } from '../core/format/json-text';
 import type { LoadedScenario } from '../core/passes/validate';
-import { prepareScenario } from '../scenarios/prepare';
+import { runSuiteOn, suiteEnvironment } from '../lib/answers';
+import { readSuite } from '../lib/read-inputs';
 
 /** One expectation that does not hold, as the Tests panel shows it. */
 export interface MismatchView {
@@ -58,13 +59,6 @@ export interface ScreenInputs {
   readonly audience: Audience;
 }
 
-const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
-
-/** How the Tests panel runs a case: on the scenario on screen, with the switches on screen and the case's own. */
-export function screenEnvironment(compiler: SqliteCompiler, scenario: LoadedScenario, on: SwitchSelection): SuiteEnvironment {
-  return { compiler, prepare: (own) => prepareScenario(scenario, { controls: union(on.controls, own.controls), lateChanges: union(on.lateChanges, own.lateChanges) }) };
-}
-
 function placeOf(loaded: LoadedSuite, path: JsonPath): string {
   const line = loaded.locator.lineOf(path);
   return `${line === undefined ? '' : `line ${line}: `}${formatPath(path)}`;
@@ -101,11 +95,6 @@ function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | n
 }
 
 /** What the inputs on screen offer a suite to reach: their controls and late changes, the contract's propositions. */
-function universeOf(scenario: LoadedScenario): CoverageUniverse {
-  const { controls, lateChanges, contract } = scenario.scenario;
-  return { controls: controls.map((control) => control.id), lateChanges: lateChanges.map((change) => change.id), propositions: contract.requiredPropositions.map((proposition) => proposition.id) };
-}
-
 /**
  * The suites the user opened, kept in the worker, and their runs on the inputs on screen: each case with the
  * user's switches and its own, so a case turns red or green as controls, files or the contract change.
@@ -119,15 +108,13 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
   };
 
   const runOne = async (loaded: LoadedSuite, screen: ScreenInputs, universe: CoverageUniverse): Promise<{ view: SuiteView; exercised: readonly Exercised[] }> => {
-    const { scenario } = screen;
-    const declared = { controls: universe.controls, lateChanges: universe.lateChanges };
-    const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, scenario) };
-    const unknown = unknownSwitchIssues(loaded, declared);
-    if (unknown.length > 0) {
-      const problems = unknown.map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`);
+    const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, screen.scenario) };
+    const ran = await runSuiteOn(compiler, loaded, { scenario: screen.scenario }, { audience: screen.audience, on: screen });
+    if (!ran.ok) {
+      const problems = (ran.error.issues ?? []).map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`);
       return { view: { ...base, coverage: coverageOf([], universe), problems, cases: [] }, exercised: [] };
     }
-    const result = await runSuite(loaded, screenEnvironment(compiler, scenario, screen), () => true, screen.audience);
+    const { result } = ran.value;
     const exercised = result.cases.map((entry) => entry.exercised);
     return { view: { ...base, coverage: coverageOf(exercised, universe), problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) }, exercised };
   };
@@ -135,7 +122,7 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
   return {
     /** Reads a suite and keeps it (one of the same file name is replaced); a bad suite is refused with file, line and field. */
     open(file: string, text: string): CompileError | null {
-      const parsed = parseExpectationSuiteJson(file, text);
+      const parsed = readSuite(text, file);
       if (!parsed.ok) return parsed.error;
       keep(parsed.value, text);
       return null;
@@ -155,7 +142,7 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
       return opened.map(({ loaded, text }) => ({ name: loaded.file, text }));
     },
     async run(screen: ScreenInputs): Promise<TestsView> {
-      const universe = universeOf(screen.scenario);
+      const { universe } = suiteEnvironment(compiler, { scenario: screen.scenario }, screen);
       const runs: { view: SuiteView; exercised: readonly Exercised[] }[] = [];
       // One suite after another, as the compiler answers them.
       for (const { loaded } of opened) runs.push(await runOne(loaded, screen, universe));

@@ -2,13 +2,14 @@ import { diffLines } from 'diff';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import { observedIn } from '../core/expectations/run';
-import { parseExpectationSuiteJson, variantsOf } from '../core/expectations/suite';
+import { variantsOf } from '../core/expectations/suite';
+import { readSuite } from '../lib/read-inputs';
 import { caseOf, expectationOf, refreshedExpectation } from '../core/expectations/write';
 import type { Expectation, SuiteInputs } from '../core/format/expectation';
 import type { LoadedScenario } from '../core/passes/validate';
 import { inputIssue } from '../core/issues';
 import { issuesOf } from '../core/errors';
-import { screenEnvironment } from './expectation-runs';
+import { suiteEnvironment } from '../lib/answers';
 import type { CaseFromScreen, Selection, SuiteDiffLine, SuiteDraft } from './protocol';
 
 interface SuiteWritingDeps {
@@ -46,11 +47,11 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
   // As the Tests panel runs a case.
   const environment = () => {
     const { loaded, selection } = current();
-    return screenEnvironment(compiler, loaded, selection);
+    return suiteEnvironment(compiler, { scenario: loaded }, selection);
   };
   const draft = (file: string, before: string, value: unknown, notShown: readonly string[], unchanged: readonly string[]): SuiteDraft => {
     const text = suiteText(value);
-    const parsed = parseExpectationSuiteJson(file, text);
+    const parsed = readSuite(text, file);
     if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file, path: '(root)' }) };
     return { ok: true, file, text, diff: diffOf(before, text), notShown, unchanged };
   };
@@ -75,7 +76,7 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
     async updatedSuite(file: string, audience: Audience): Promise<SuiteDraft> {
       const open = documents().find((document) => document.name === file);
       if (open === undefined) return { ok: false, issues: [inputIssue({ file, path: '(root)' }, 'SUITE_NOT_OPEN')] };
-      const parsed = parseExpectationSuiteJson(file, open.text);
+      const parsed = readSuite(open.text, file);
       if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file, path: '(root)' }) };
       const value = JSON.parse(open.text) as { cases: Record<string, unknown>[] };
       const unchanged: string[] = [];

@@ -1,13 +1,13 @@
 import { readdirSync, existsSync } from 'node:fs';
-import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { drill } from '../../core/drill';
 import { createRecordSet, type LoadedScenario } from '../../core/passes/validate';
 import { serialiseReceipt } from '../../core/passes/attest';
-import { prepareScenario, type ScenarioSelection } from '../../scenarios/prepare';
+import type { Receipt } from '../../core/result';
+import type { ScenarioSelection } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { defineCommand } from '../define-command';
+import { library } from '../library';
 import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { reportError } from '../render';
@@ -24,49 +24,44 @@ function builtinScenarioIds(): string[] {
     .sort();
 }
 
-/** Runs one scenario variant through the deterministic self-checks. */
+/** Runs one scenario variant through the deterministic self-checks, each compile on a fresh database. */
 async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection, name: string): Promise<CheckResult[]> {
-  const request = prepareScenario(loaded, selection);
-  if (!request.ok) return [{ name, passed: false, detail: request.error.message }];
-  const first = await createSqliteCompiler(await openInMemoryDatabase()).compile(request.value);
+  const variant = { scenario: loaded, ...selection };
+  const first = await library.compileInDetail(variant);
   if (!first.ok) return [{ name, passed: false, detail: `${first.error.code}: ${first.error.message}` }];
-  const outcome = first.value;
+  const { request, outcome } = first.value;
   const summary = outcome.status === 'packet' ? `packet, ${outcome.receipt.selected.length} selected` : `fail-closed ${outcome.failure.code}`;
   const results: CheckResult[] = [];
-  const problems = invariantProblems(request.value, outcome);
+  const problems = invariantProblems(request, outcome);
   results.push({ name: `${name}: compiles and keeps its invariants`, passed: problems.length === 0, detail: problems.join('; ') || summary });
 
-  const again = await createSqliteCompiler(await openInMemoryDatabase()).compile(request.value);
-  const same = again.ok && serialiseReceipt(again.value.receipt) === serialiseReceipt(outcome.receipt);
+  const again = await library.compileInDetail(variant);
+  const same = again.ok && serialiseReceipt(again.value.outcome.receipt) === serialiseReceipt(outcome.receipt);
   results.push({ name: `${name}: byte-identical receipt on a fresh database`, passed: same, detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ' });
 
   // The receipt check's rule: its own inputs reproduce it, and a copy edited with a recomputed id is refused.
-  const verifier = createSqliteCompiler(await openInMemoryDatabase());
-  const own = await drill(verifier, { ...request.value, priorReceipt: outcome.receipt, declaredChanges: [] });
+  const verdictCode = async (receipt: Receipt) => {
+    const verdict = await library.drill({ ...variant, receipt, declaredChanges: [] });
+    return verdict.ok ? verdict.value.code : verdict.error.code;
+  };
+  const own = await verdictCode(outcome.receipt);
   const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
-  const forged = await drill(verifier, { ...request.value, priorReceipt: forgedCopy(outcome.receipt), declaredChanges: [] });
-  const reperformed = own.code === expected && forged.code === 'RECEIPT_MISMATCH';
-  results.push({ name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`, passed: reperformed, detail: `own inputs → ${own.code}; edited trace row → ${forged.code}` });
+  const forged = await verdictCode(forgedCopy(outcome.receipt));
+  const reperformed = own === expected && forged === 'RECEIPT_MISMATCH';
+  results.push({ name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`, passed: reperformed, detail: `own inputs → ${own}; edited trace row → ${forged}` });
 
-  const reversed = { ...request.value, recordSet: createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations) };
-  const shuffled = await createSqliteCompiler(await openInMemoryDatabase()).compile(reversed);
-  const orderFree = shuffled.ok && serialiseReceipt(shuffled.value.receipt) === serialiseReceipt(outcome.receipt);
+  const reversed = { scenario: loaded.scenario, recordSet: createRecordSet([...loaded.recordSet.records].reverse(), loaded.recordSet.locations) };
+  const shuffled = await library.compileInDetail({ ...variant, scenario: reversed });
+  const orderFree = shuffled.ok && serialiseReceipt(shuffled.value.outcome.receipt) === serialiseReceipt(outcome.receipt);
   results.push({ name: `${name}: receipt independent of record order`, passed: orderFree, detail: orderFree ? 'reversed records, same bytes' : 'receipts differ' });
   return results;
 }
 
 async function checkDrill(loaded: LoadedScenario, changeId: string): Promise<CheckResult> {
   const name = `${loaded.scenario.id}: fire drill with ${changeId}`;
-  const compiler = createSqliteCompiler(await openInMemoryDatabase());
-  const before = prepareScenario(loaded, { controls: [], lateChanges: [] });
-  const after = prepareScenario(loaded, { controls: [], lateChanges: [changeId] });
-  if (!before.ok || !after.ok) return { name, passed: false, detail: 'scenario does not prepare' };
-  const frozen = await compiler.compile(before.value);
-  if (!frozen.ok) return { name, passed: false, detail: frozen.error.message };
-  const stale = await drill(compiler, { ...after.value, priorReceipt: frozen.value.receipt, declaredChanges: [changeId] });
-  const recompiled = await compiler.compile(after.value);
-  if (!recompiled.ok) return { name, passed: false, detail: recompiled.error.message };
-  const resumed = await drill(compiler, { ...after.value, priorReceipt: recompiled.value.receipt, declaredChanges: [changeId] });
+  const rehearsal = await library.rehearse({ scenario: loaded, controls: [], lateChanges: [changeId] });
+  if (!rehearsal.ok) return { name, passed: false, detail: rehearsal.error.message };
+  const { stale, resumed } = rehearsal.value;
   const passed = stale.action === 'recompile_required' && resumed.action === 'continue';
   return { name, passed, detail: `frozen receipt → ${stale.code}; recompiled → ${resumed.code}` };
 }

@@ -1,18 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { discloseOutcome, type DisclosedView } from '../../core/disclosure';
+import type { DisclosedView } from '../../core/disclosure';
 import { factContextOf, renderFact } from '../../core/reasons';
-import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
+import { serialiseReceipt } from '../../core/passes/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Baselines, CompileOutcome } from '../../core/result';
-import { buildUserView, serialiseUserView, type UserView } from '../../core/user-view';
+import { serialiseUserView, type UserView } from '../../core/user-view';
+import { detailOf, type CompileDetail } from '../../lib/answers';
+import { library } from '../library';
 import { EXIT } from '../command';
 import type { DatabaseCompile } from '../../adapters/postgres/compile';
 import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
+import { readingFiles } from '../read-file';
 import { defineCommand } from '../define-command';
 import { attestationSchema, audienceSchema, inputOptionSpec, noPositionals } from '../options';
 import { renderOutcome, renderUnreadable, reportError } from '../render';
@@ -75,8 +76,8 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     const traceRows = values.trace ? Number.POSITIVE_INFINITY : limit;
     const diagnosticOnly = DIAGNOSTIC_ONLY.find((flag) => values[flag] !== undefined);
     if (audience.data === 'user' && diagnosticOnly) return usageError(`--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
-    let outcome: CompileOutcome;
-    let baselines: Baselines | null;
+    const userViewOut = values['user-view-out'] !== undefined;
+    let detail: CompileDetail;
     let adapter: DatabaseCompile['adapter'] | null = null;
     if (values.database !== undefined) {
       if (values.contract === undefined || values.records !== undefined || values.scenario !== undefined || values.control.length > 0 || values['late-change'].length > 0) {
@@ -87,39 +88,43 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         reportError(io, compiled.error);
         return databaseErrorExit(compiled.error);
       }
-      outcome = compiled.value.outcome;
+      const { request, outcome } = compiled.value;
       // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over the records read back.
-      baselines = audience.data === 'diagnostic' ? createSqliteCompiler(await openInMemoryDatabase()).baselines(compiled.value.request, outcome) : null;
+      const baselines = audience.data === 'diagnostic' ? await library.baselines(request, outcome) : null;
+      detail = detailOf(request, outcome, { view: audience.data, userView: userViewOut, baselines });
       adapter = compiled.value.adapter;
     } else {
       const progress = values.quiet ? undefined : io.progress;
-      const inputs = await loadInputs(
+      const loaded = await loadInputs(
         { scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] },
         io.cwd,
         progress,
       );
-      if (!inputs.ok) {
-        reportError(io, inputs.error);
+      if (!loaded.ok) {
+        reportError(io, loaded.error);
         return EXIT.invalid;
       }
-      const compiler = createSqliteCompiler(await openInMemoryDatabase());
-      const request = { ...inputs.value.request, attestation: attestation.data };
-      progress?.(`compiling ${request.recordSet.records.length.toLocaleString('en')} records`);
-      const result = await compiler.compile(request);
+      const inputs = loaded.value;
+      const compiled = await readingFiles(async () =>
+        library.compileInDetail({
+          ...inputs,
+          view: audience.data,
+          attestation: attestation.data,
+          baselines: true,
+          userView: userViewOut,
+          onCompiling: (records) => progress?.(`compiling ${records.toLocaleString('en')} records`),
+        }),
+      );
       progress?.(null);
-      if (!result.ok) {
-        reportError(io, await inputs.value.place(result.error));
-        return result.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+      if (!compiled.ok) {
+        reportError(io, compiled.error);
+        return compiled.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
       }
-      outcome = result.value;
-      baselines = audience.data === 'diagnostic' ? compiler.baselines(request, outcome) : null;
+      detail = compiled.value;
     }
-    const view = discloseOutcome(outcome, audience.data);
+    const { outcome, disclosed: view, userView, baselines, diagnosticPacket, packetText } = detail;
     if (view.unreadable.length > 0) io.stderr(renderUnreadable(view));
-    const userView = audience.data === 'user' || values['user-view-out'] !== undefined ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
     const shown = audience.data === 'user' ? userView : null;
-    const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
-    const packetText = shown ? shown.packetText : diagnosticPacket;
     const write = (file: string | undefined, text: string | null) => {
       if (file !== undefined && text !== null) writeFileSync(resolve(io.cwd, file), text);
     };

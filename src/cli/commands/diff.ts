@@ -1,9 +1,11 @@
+import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { err, ok, type CompileError } from '../../core/errors';
-import { diffReceipts } from '../../core/receipt-diff';
 import { renderDiffText } from '../../core/receipt-diff-text';
 import { EXIT, type CliIo, type ExitCode } from '../command';
-import { readCheckedReceipt, receiptReadExit } from '../load-inputs';
+import { library } from '../library';
+import { receiptReadExit } from '../load-inputs';
+import { readDocument } from '../read-file';
 import { defineCommand } from '../define-command';
 import type { PositionalRule } from '../options';
 import { reportError } from '../render';
@@ -41,11 +43,16 @@ exit: 0 compared (identical or not; --json says which) · 3 STALE_ENGINE_VERSION
     const limit = Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) return usageError(`--limit must be a positive integer, not ${values.limit}`);
     const [before, after] = positionals;
-    const [first, second] = await Promise.all([readCheckedReceipt(before, io.cwd), readCheckedReceipt(after, io.cwd)]);
-    // Each read checked once, in the order given: the first file that cannot be used is the one named.
+    const [first, second] = await Promise.all([readDocument(resolve(io.cwd, before), before), readDocument(resolve(io.cwd, after), after)]);
+    // Each file checked once, in the order given: the first that cannot be used is the one named.
     if (!first.ok) return refuse(io, first.error);
-    if (!second.ok) return refuse(io, second.error);
-    const diff = diffReceipts(first.value, second.value);
+    if (!second.ok) {
+      const firstReceipt = library.readCheckedReceipt(first.value, before);
+      return refuse(io, firstReceipt.ok ? second.error : firstReceipt.error);
+    }
+    const compared = await library.diff(first.value, second.value, [before, after]);
+    if (!compared.ok) return refuse(io, compared.error);
+    const diff = compared.value;
     io.stdout(values.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff, limit));
     return EXIT.ok;
   },

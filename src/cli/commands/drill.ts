@@ -1,10 +1,11 @@
 import type { ParseArgsConfig } from 'node:util';
-import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { drill, type ReceiptVerdict } from '../../core/drill';
+import { resolve } from 'node:path';
+import type { ReceiptVerdict } from '../../core/drill';
+import type { CompileError, Result } from '../../core/errors';
 import type { DrillVerdict } from '../../core/result';
-import { prepareScenario } from '../../scenarios/prepare';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { EXIT, type ExitCode } from '../command';
+import { EXIT, type CliIo, type ExitCode } from '../command';
+import { library } from '../library';
+import { readDocument, readingFiles } from '../read-file';
 import { ISSUES } from '../../core/issues';
 import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, receiptReadExit } from '../load-inputs';
 import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
@@ -33,6 +34,17 @@ function showVerdict(verdict: ReceiptVerdict, json: boolean, io: { stdout(text: 
   const { userDiff: _userDiff, ...shown } = verdict;
   io.stdout(json ? `${JSON.stringify(shown, null, 2)}\n` : renderVerdict(verdict));
   return exitFor(verdict);
+}
+
+/** Reads the receipt file and shows the library's verdict on it; a file that cannot be read, or inputs that cannot, are the error. */
+async function judge(io: CliIo, path: string, json: boolean, verdictOn: (receipt: { receipt: string; receiptFile: string }) => Promise<Result<ReceiptVerdict, CompileError>>): Promise<ExitCode> {
+  const text = await readDocument(resolve(io.cwd, path), path);
+  const verdict = text.ok ? await readingFiles(async () => verdictOn({ receipt: text.value, receiptFile: path })) : text;
+  if (!verdict.ok) {
+    reportError(io, verdict.error);
+    return receiptReadExit(verdict.error);
+  }
+  return showVerdict(verdict.value, json, io);
 }
 
 export const drillCommand = defineCommand({
@@ -75,18 +87,13 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     if (values.records !== undefined || values.contract !== undefined) {
       if (values.receipt === undefined) return usageError('--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)');
       if (values.control.length > 0 || values.change.length > 0) return usageError('--control and --change need a scenario: records and a contract carry no controls or late changes');
-      const inputs = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: [], lateChanges: [] }, io.cwd);
-      if (!inputs.ok) {
-        reportError(io, inputs.error);
+      const loaded = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: [], lateChanges: [] }, io.cwd);
+      if (!loaded.ok) {
+        reportError(io, loaded.error);
         return EXIT.invalid;
       }
-      const receipt = await readReceiptFile(values.receipt, io.cwd);
-      if (!receipt.ok) {
-        reportError(io, receipt.error);
-        return receiptReadExit(receipt.error);
-      }
-      const compiler = createSqliteCompiler(await openInMemoryDatabase());
-      return showVerdict(await drill(compiler, { ...inputs.value.request, priorReceipt: receipt.value, declaredChanges: [] }), values.json, io);
+      const inputs = loaded.value;
+      return judge(io, values.receipt, values.json, async (receipt) => library.drill({ ...inputs, ...receipt, declaredChanges: [] }));
     }
     if (values.receipt !== undefined && values.scenario === undefined) {
       // The receipt alone can still be checked against itself; there is nothing else to judge it against.
@@ -105,50 +112,23 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const scenario = loaded.value.scenario;
     const firstChange = scenario.lateChanges[0];
     const declared = values.change.length > 0 ? values.change : values.receipt === undefined && firstChange ? [firstChange.id] : [];
-    const current = prepareScenario(loaded.value, { controls: values.control, lateChanges: declared });
-    if (!current.ok) {
-      reportError(io, current.error);
-      return EXIT.invalid;
-    }
-    const compiler = createSqliteCompiler(await openInMemoryDatabase());
-
-    if (values.receipt !== undefined) {
-      // Read only: the drill checks the receipt's versions and id first itself, and answers with a verdict.
-      const receipt = await readReceiptFile(values.receipt, io.cwd);
-      if (!receipt.ok) {
-        reportError(io, receipt.error);
-        return receiptReadExit(receipt.error);
-      }
-      // The receipt's own inputs, to reperform it: this scenario with the controls and late changes it names.
-      const own = prepareScenario(loaded.value, { controls: receipt.value.controls, lateChanges: receipt.value.lateChanges });
-      return showVerdict(await drill(compiler, { ...current.value, priorReceipt: receipt.value, declaredChanges: declared, declaredInputs: own.ok ? own.value : null }), values.json, io);
-    }
+    const current = { scenario: loaded.value, controls: values.control, lateChanges: declared };
+    // Read only: the drill checks the receipt's versions and id first itself, and answers with a verdict.
+    if (values.receipt !== undefined) return judge(io, values.receipt, values.json, async (receipt) => library.drill({ ...current, ...receipt, declaredChanges: declared }));
 
     if (declared.length === 0) {
       io.stderr(`scenario ${scenario.id} declares no late change to rehearse\n`);
       return EXIT.invalid;
     }
-    const before = prepareScenario(loaded.value, { controls: values.control, lateChanges: [] });
-    if (!before.ok) {
-      reportError(io, before.error);
+    const rehearsal = await library.rehearse(current);
+    if (!rehearsal.ok) {
+      reportError(io, rehearsal.error);
       return EXIT.invalid;
     }
-    const frozen = await compiler.compile(before.value);
-    if (!frozen.ok) {
-      reportError(io, frozen.error);
-      return EXIT.invalid;
-    }
-    const prior = frozen.value.receipt;
-    const stale = await drill(compiler, { ...current.value, priorReceipt: prior, declaredChanges: declared, declaredInputs: before.value });
-    const recompiled = await compiler.compile(current.value);
-    if (!recompiled.ok) {
-      reportError(io, recompiled.error);
-      return EXIT.invalid;
-    }
-    const resumed = await drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+    const { frozen: prior, stale, recompiled, resumed } = rehearsal.value;
     if (values.json) {
       const shown = ({ userDiff: _userDiff, ...verdict }: ReceiptVerdict) => verdict;
-      io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: shown(stale), recompiledReceipt: recompiled.value.receipt.receiptId, resume: shown(resumed) }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: shown(stale), recompiledReceipt: recompiled.receipt.receiptId, resume: shown(resumed) }, null, 2)}\n`);
     } else {
       io.stdout(
         [
@@ -156,7 +136,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
           `2. declared late change: ${declared.join(', ')}`,
           `3. attempt to continue on the frozen receipt:`,
           renderVerdict(stale).trimEnd(),
-          `4. recompiled: receipt ${recompiled.value.receipt.receiptId} (${recompiled.value.status}; selected ${recompiled.value.receipt.selected.join(', ') || 'nothing'})`,
+          `4. recompiled: receipt ${recompiled.receipt.receiptId} (${recompiled.status}; selected ${recompiled.receipt.selected.join(', ') || 'nothing'})`,
           `5. attempt to continue on the new receipt:`,
           renderVerdict(resumed),
         ].join('\n'),

@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { createApi } from '../../lib/api';
 import { startService } from '../../service/http';
 import type { BuiltinScenario } from '../../service/routes';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { APP_DIR, builtinScenarioIds, builtinScenarioPath } from '../builtin-paths';
 import { EXIT } from '../command';
+import { library } from '../library';
 import { defineCommand } from '../define-command';
 import { noPositionals } from '../options';
 
@@ -53,10 +52,9 @@ exit: 0 stopped · 1 usage, or the port cannot be used`,
     const maxBodyBytes = Number(values['max-body']);
     if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) return usageError(`--max-body must be a positive whole number of bytes, not ${values['max-body']}`);
     if (io.untilStopped === undefined) return usageError('serve runs until it is stopped, which this caller cannot do');
-    const api = createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase });
     let service;
     try {
-      service = await startService({ api, builtinIds: builtinScenarioIds(), readBuiltin, host: values.host, port, appDir: APP_DIR, corsOrigin: values.cors ?? null, maxBodyBytes });
+      service = await startService({ api: library, builtinIds: builtinScenarioIds(), readBuiltin, host: values.host, port, appDir: APP_DIR, corsOrigin: values.cors ?? null, maxBodyBytes });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'an error';
       io.stderr(`error: cannot listen on ${values.host}:${port} (${code})\n`);

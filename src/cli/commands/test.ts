@@ -3,15 +3,16 @@ import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { ok } from '../../core/errors';
 import { coverageOf, lowestPercent, type CoverageUniverse, type Exercised } from '../../core/expectations/coverage';
-import { runSuite, type CaseFilter } from '../../core/expectations/run';
+import type { CaseFilter } from '../../core/expectations/run';
 import { SUITE_SUFFIX } from '../../core/expectations/suite';
 import { EXIT, type ExitCode } from '../command';
 import { matchesAnyFilter, parseCaseFilter } from '../case-filter';
 import { renderJunit, type SuiteReport } from '../junit';
-import { findSuiteFiles, readSuiteFile, suiteEnvironment, type SuiteFile } from '../load-suite';
+import { library } from '../library';
+import { findSuiteFiles, readSuiteFile, suiteInputs, type SuiteFile } from '../load-suite';
 import { defineCommand } from '../define-command';
 import { inputError, type PositionalRule } from '../options';
-import { describeFileSystemError } from '../read-file';
+import { describeFileSystemError, readingFiles } from '../read-file';
 import { renderCoverage, renderReports, reportJson, totalsOf } from '../test-report';
 import { watchSuites } from '../watch-suites';
 
@@ -40,13 +41,15 @@ async function runAll(files: readonly SuiteFile[], include: CaseFilter): Promise
       reports.push({ file: file.display, seconds: seconds(), suite: null, error: loaded.error });
       continue;
     }
-    const env = await suiteEnvironment(file, loaded.value);
-    if (!env.ok) {
-      reports.push({ file: file.display, seconds: seconds(), suite: loaded.value.suite.suite, error: env.error });
+    const inputs = await suiteInputs(file, loaded.value);
+    const suite = loaded.value;
+    const ran = inputs.ok ? await readingFiles(async () => library.runSuiteInDetail(suite, inputs.value, { include })) : inputs;
+    if (!ran.ok) {
+      reports.push({ file: file.display, seconds: seconds(), suite: suite.suite.suite, error: ran.error });
       continue;
     }
-    const result = await runSuite(loaded.value, env.value, include);
-    if (env.value.universe !== undefined) universes.push(env.value.universe);
+    const { result, universe } = ran.value;
+    universes.push(universe);
     for (const entry of result.cases) exercised.push(entry.exercised);
     reports.push({ file: file.display, seconds: seconds(), loaded: loaded.value, result });
   }
