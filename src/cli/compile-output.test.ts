@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from './command';
-import { main } from './main';
 
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['compile', ...args], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: process.cwd() });
-  return { code, stdout, stderr };
-}
+import { runMain } from './test-support/run-main';
+
+const run = (...args: string[]) => runMain(['compile', ...args], process.cwd());
 
 const traceRows = (stdout: string) => stdout.split('\n').filter((line) => /^\S+\s+(selected|excluded)\s+[A-Z_]+/.test(line));
 

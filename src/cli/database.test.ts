@@ -9,17 +9,13 @@ import { namingAdapterOf } from '../adapters/conformance/suite';
 import { receiptIdOf, serialiseReceipt } from '../core/passes/attest';
 import type { Receipt } from '../core/result';
 import { EXIT } from './command';
-import { main } from './main';
+
+import { runMain } from './test-support/run-main';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const schema = `cc_cli_${process.pid}`;
 
-async function run(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
-  return { code, stdout, stderr };
-}
+const run = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
 describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () => {
   const url = POSTGRES_URL ?? '';

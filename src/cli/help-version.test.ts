@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 import { EXIT } from './command';
-import { main } from './main';
 
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: process.cwd() });
-  return { code, stdout, stderr };
-}
+import { runMain } from './test-support/run-main';
+
+const run = (...args: string[]) => runMain(args, process.cwd());
 
 describe('--version and help <command>', () => {
   it("prints the one version, package.json's, which receipts carry as the engine version", async () => {
     const printed = await run('--version');
-    expect(printed).toEqual({ code: EXIT.ok, stdout: `${packageJson.version}\n`, stderr: '' });
+    expect(printed).toMatchObject({ code: EXIT.ok, stdout: `${packageJson.version}\n`, stderr: '' });
     const compiled = await run('compile', '--json');
     expect((JSON.parse(compiled.stdout) as { receipt: { engineVersion: string } }).receipt.engineVersion).toBe(packageJson.version);
   });

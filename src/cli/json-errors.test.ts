@@ -3,14 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from './command';
-import { main } from './main';
 
-async function run(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
-  return { code, stdout, stderr };
-}
+import { runMain } from './test-support/run-main';
+
+const run = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
 describe('--json errors', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'cc-json-errors-'));

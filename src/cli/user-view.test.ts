@@ -14,17 +14,13 @@ import { userViewIdOf } from '../core/user-view';
 import { createRecordSet } from '../core/passes/validate';
 import { malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
 import { EXIT } from './command';
-import { main } from './main';
+
+import { runMain } from './test-support/run-main';
 
 const RUNS = 40;
 const TIMEOUT_MS = 300_000;
 
-async function run(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
-  return { code, stdout, stderr };
-}
+const run = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
 const read = (cwd: string, name: string) => {
   try {

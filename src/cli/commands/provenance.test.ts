@@ -5,14 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../core/hash';
 import { buildRecord } from '../../core/test-support/builders';
 import { EXIT } from '../command';
-import { main } from '../main';
 
-async function run(cwd: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd });
-  return { code, stdout, stderr };
-}
+import { runMain } from '../test-support/run-main';
+
+const run = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
 const right = buildRecord({ id: 'right', text: 'refund policy' });
 const wrong = { ...buildRecord({ id: 'wrong', text: 'refund policy, revised' }), provenance: { origin: 'crm/wrong', contentHash: contentHashOf('refund policy') } };
