@@ -143,7 +143,7 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
         } else if (commits > 0) throw new ChangedWhileSaving();
         if (nextPage > pages) return undefined;
         const last = Math.min(pages, nextPage + pagesPerChunk - 1);
-        // One blob per chunk: a row per page through the wasm boundary took three times as long.
+        // One blob per chunk: a row per page would cross the wasm boundary once per page.
         const chunk = source.selectValue("SELECT CAST(group_concat(data, x'') AS BLOB) FROM (SELECT data FROM sqlite_dbpage('main') WHERE pgno BETWEEN ? AND ? ORDER BY pgno)", [
           nextPage,
           last,

@@ -181,7 +181,7 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
     api: {
       /**
        * The toggles' path: the compilation the page asks for next does not wait for the selection's write, which
-       * took up to 300 ms while a background store was writing too. IndexedDB runs the writes (and a reset's clear)
+       * queues behind any background store's writes. IndexedDB runs the writes (and a reset's clear)
        * in the order they were asked for; a failed write reaches the page as a workspace event.
        */
       async select(wanted: Selection): Promise<WorkspaceSnapshot> {
