@@ -108,7 +108,7 @@ export async function createPostgresAdapter(client: Database, options: PostgresA
       if (!statement.ok) return statement;
       let answer: { rows: { digest: string; total: string; id: string | null }[] };
       try {
-        await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+        await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
         answer = await client.query(statement.value.text, statement.value.values);
       } catch (error) {
         return ok({ status: 'incomplete', problem: describeFailure(error, timeoutMs), predicateDigest: null });

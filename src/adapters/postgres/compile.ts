@@ -6,7 +6,7 @@ import type { Attestation, CompileOutcome } from '../../core/result';
 import type { Store } from '../../core/store';
 import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
 import { rankInDatabase } from './rank';
-import { LAYOUT, layoutOf, type Database } from './schema';
+import { requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
 /** The name records read back from the database are validated under (and any problem with them names). */
@@ -21,7 +21,7 @@ export const RECORD_PAGE = 2_000;
  * changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
  */
 export async function readRecordSet(client: Database, pageSize: number = RECORD_PAGE): Promise<Result<RecordSet, CompileError>> {
-  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT document, fingerprint FROM ${client.schema}.records ORDER BY id`);
+  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id ORDER BY r.id`);
   const reader = createJsonlRecordReader(DATABASE_RECORDS);
   const fingerprints: string[] = [];
   for (;;) {
@@ -78,19 +78,15 @@ export async function compileInDatabase(
  * statement of `work` sees too, under the statement timeout. A database error ends it in ADAPTER_INCOMPLETE.
  */
 export async function inRecordSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
-  const layout = await layoutOf(client);
-  if (layout !== LAYOUT) {
-    const message =
-      layout === null
-        ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first'
-        : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
-    return err({ pass: 'validate', code: 'INVALID_INPUT', message });
-  }
+  const layout = await requireLayout(client);
+  if (!layout.ok) return layout;
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     // Every statement of the compile, not only admission: reading the records back can wait on a lock too.
     await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+    // Compiling a statement's expressions costs more than running these statements saves (PostgreSQL 15 turns JIT on).
+    await client.query("SELECT set_config('jit', 'off', true)");
     const recordSet = await readRecordSet(client);
     const result = recordSet.ok ? await work(recordSet.value) : recordSet;
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
