@@ -28,43 +28,37 @@ const LIST: Readonly<Record<ListField, string>> = {
 /** Every comparison is made in the "C" collation, whatever the database's default: code points, nothing folded. */
 const C = 'COLLATE "C"';
 
-interface Lowering {
+/** What lowering a plan builds up: its values (each bound, never spliced), and the CTEs and joins its conditions read. */
+export interface Lowering {
   readonly schema: string;
-  readonly clauses: string[];
   readonly values: unknown[];
   readonly ctes: string[];
   /** Joins to the records row, each matching at most one row (a LEFT JOIN on a key), so no record is counted twice. */
   readonly joins: string[];
 }
 
-function bind(into: Lowering, value: unknown, type: string): string {
+export function bind(into: Lowering, value: unknown, type: string): string {
   into.values.push(value);
   return `$${into.values.length}::${type}`;
 }
 
-function lowerClause(clause: PlanClause, into: Lowering): boolean {
-  const add = (sql: string) => into.clauses.push(sql);
+/** The clause's condition on a row `r` of the narrow table, or null for an operator the lowering has no form for. */
+export function lowerClause(clause: PlanClause, into: Lowering): string | null {
   switch (clause.op) {
     case 'equals':
-      add(`${COLUMN[clause.field]} ${C} = ${bind(into, clause.value.value, 'text')}`);
-      return true;
+      return `${COLUMN[clause.field]} ${C} = ${bind(into, clause.value.value, 'text')}`;
     case 'member-of':
-      add(`${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')})`);
-      return true;
+      return `${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')})`;
     case 'not-member-of':
-      add(`NOT (${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')}))`);
-      return true;
+      return `NOT (${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')}))`;
     case 'list-contains':
-      add(`${bind(into, clause.value.value, 'text')} = ANY (${LIST[clause.field]})`);
-      return true;
+      return `${bind(into, clause.value.value, 'text')} = ANY (${LIST[clause.field]})`;
     case 'list-disjoint':
       // && of any array with '{}' is false: an empty set is disjoint from every list.
-      add(`NOT (${LIST[clause.field]} && ${bind(into, clause.set.values, 'text[]')})`);
-      return true;
+      return `NOT (${LIST[clause.field]} && ${bind(into, clause.set.values, 'text[]')})`;
     case 'every-group-meets-list':
       // One overlap per principal: a principal with no roles binds '{}', which overlaps nothing; no principal at all is no condition.
-      add(clause.groups.length === 0 ? 'true' : clause.groups.map((group) => `${LIST[clause.field]} && ${bind(into, group.values, 'text[]')}`).join(' AND '));
-      return true;
+      return clause.groups.length === 0 ? 'true' : clause.groups.map((group) => `${LIST[clause.field]} && ${bind(into, group.values, 'text[]')}`).join(' AND ');
     case 'subject-resolves': {
       const pairs = clause.directory.flatMap(({ name, identities }) => identities.map((identity) => [name, identity]));
       const subject = clause.subject === null ? 'NULL::text' : bind(into, clause.subject.value, 'text');
@@ -75,14 +69,12 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       const joined = `n${into.joins.length}`;
       into.joins.push(`LEFT JOIN ${directory} ${joined} ON ${joined}.name = r.subject`);
       // A subject the directory does not know stands for itself: one identity, the task's only when spelled the same.
-      add(`r.subject IS NULL OR CASE WHEN ${joined}.name IS NOT NULL THEN ${joined}.identities = 1 AND ${joined}.matches
-        ELSE ${subject} IS NULL OR r.subject ${C} = ${subject} END`);
-      return true;
+      return `r.subject IS NULL OR CASE WHEN ${joined}.name IS NOT NULL THEN ${joined}.identities = 1 AND ${joined}.matches
+        ELSE ${subject} IS NULL OR r.subject ${C} = ${subject} END`;
     }
     case 'in-force-at': {
       const at = bind(into, clause.at.epochMs, 'bigint');
-      add(`r.known_at <= ${at} AND r.valid_from <= ${at} AND (r.valid_to IS NULL OR r.valid_to >= ${at})`);
-      return true;
+      return `r.known_at <= ${at} AND r.valid_from <= ${at} AND (r.valid_to IS NULL OR r.valid_to >= ${at})`;
     }
     case 'not-superseded-at': {
       const at = bind(into, clause.at.epochMs, 'bigint');
@@ -90,21 +82,18 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       const name = `superseded_${into.ctes.length}`;
       into.ctes.push(`${name} AS MATERIALIZED (SELECT DISTINCT t.id COLLATE "C" AS id FROM ${into.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
        WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= ${at} AND y.valid_from <= ${at})`);
-      add(`NOT EXISTS (SELECT 1 FROM ${name} s WHERE s.id = r.id)`);
-      return true;
+      return `NOT EXISTS (SELECT 1 FROM ${name} s WHERE s.id = r.id)`;
     }
     case 'provenance-verified':
-      add('r.provenance_ok');
-      return true;
+      return 'r.provenance_ok';
     case 'required-or-accepted-evidence': {
       const required = bind(into, clause.required.values, 'text[]');
       const accepted = bind(into, JSON.stringify(clause.accepted.flatMap(({ proposition, classes }) => classes.values.map((cls) => [proposition, cls]))), 'jsonb');
-      add(`r.id ${C} = ANY (${required}) OR EXISTS (SELECT 1 FROM jsonb_array_elements(${accepted}) a
-         WHERE (a->>0) ${C} = ANY (r.claims) AND (a->>1) ${C} = r.evidence_class)`);
-      return true;
+      return `r.id ${C} = ANY (${required}) OR EXISTS (SELECT 1 FROM jsonb_array_elements(${accepted}) a
+         WHERE (a->>0) ${C} = ANY (r.claims) AND (a->>1) ${C} = r.evidence_class)`;
     }
     default:
-      return false;
+      return null;
   }
 }
 
@@ -114,19 +103,29 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
  * record admitted there is still one row, with a null id.
  */
 export function lowerPlan(plan: AdmissionPlan, digest: string, schema: string): Result<PostgresStatement, CompileError> {
-  const into: Lowering = { schema, clauses: [], values: [digest], ctes: [], joins: [] };
+  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  const conditions = lowerConditions(plan, into);
+  if (!conditions.ok) return conditions;
+  const where = conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
+  const ctes = [...into.ctes, `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`, 'counted AS (SELECT count(*) AS total FROM admitted)'];
+  const text = `WITH ${ctes.join(',\n')}
+SELECT $1::text AS digest, counted.total::bigint AS total, admitted.id FROM counted LEFT JOIN admitted ON true`;
+  return ok({ text, values: into.values });
+}
+
+/** Each clause's condition, in the plan's order; an operator without a form fails the plan rather than dropping a gate. */
+export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<string[], CompileError> {
+  const conditions: string[] = [];
   for (const clause of plan.clauses) {
-    if (!lowerClause(clause, into)) {
+    const condition = lowerClause(clause, into);
+    if (condition === null) {
       return err({
         pass: 'admit',
         code: 'LOWERING_UNSUPPORTED',
         message: `The PostgreSQL lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.`,
       });
     }
+    conditions.push(condition);
   }
-  const where = into.clauses.length === 0 ? 'true' : into.clauses.map((clause) => `(${clause})`).join('\n  AND ');
-  const ctes = [...into.ctes, `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`, 'counted AS (SELECT count(*) AS total FROM admitted)'];
-  const text = `WITH ${ctes.join(',\n')}
-SELECT $1::text AS digest, counted.total::bigint AS total, admitted.id FROM counted LEFT JOIN admitted ON true`;
-  return ok({ text, values: into.values });
+  return ok(conditions);
 }
