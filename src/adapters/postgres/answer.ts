@@ -100,11 +100,14 @@ const UTF16_ORDER = (column: string) => `regexp_replace(${column}, U&'([\\E000-\
  * (with every record tied with the last, so rounding in Node decides the cut as the core does) and the
  * admitted set's digest, with SHA-256 over the same bytes `recordSetDigest` hashes.
  */
-function answerStatement(plan: AdmissionPlan, digest: string, phrases: readonly (readonly string[])[], top: number, schema: string): Result<{ text: string; values: unknown[] }, CompileError> {
-  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+/**
+ * The plan's conditions and, for a row `r` of the records joined with `supersession_breaks` as `b`, the SQL
+ * of its verdict: null when admitted, else the code of the first clause it fails in gate order (within a
+ * gate, the plan's order: principals before purpose).
+ */
+export function lowerVerdict(plan: AdmissionPlan, into: Lowering): Result<{ readonly conditions: readonly string[]; readonly verdict: string }, CompileError> {
   const conditions = lowerConditions(plan, into);
   if (!conditions.ok) return conditions;
-  // Gate order decides the reason; within a gate, the plan's order (principals before purpose).
   const ordered = plan.clauses.map((clause, index) => ({ clause, condition: conditions.value[index] as string })).sort((a, b) => GATE_ORDER.indexOf(a.clause.gate) - GATE_ORDER.indexOf(b.clause.gate));
   const branches: string[] = [];
   for (const { clause, condition } of ordered) {
@@ -112,8 +115,15 @@ function answerStatement(plan: AdmissionPlan, digest: string, phrases: readonly 
     if (reason === null) return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.` });
     branches.push(`WHEN NOT coalesce((${condition}), false) THEN ${reason}`);
   }
-  const verdict = branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END`;
-  const where = conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
+  return ok({ conditions: conditions.value, verdict: branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END` });
+}
+
+function answerStatement(plan: AdmissionPlan, digest: string, phrases: readonly (readonly string[])[], top: number, schema: string): Result<{ text: string; values: unknown[] }, CompileError> {
+  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  const lowered = lowerVerdict(plan, into);
+  if (!lowered.ok) return lowered;
+  const { conditions, verdict } = lowered.value;
+  const where = conditions.length === 0 ? 'true' : conditions.map((condition) => `(${condition})`).join('\n  AND ');
   const limit = bind(into, top, 'integer');
   const bm25 = bm25Ctes(schema, 'admitted', phrases, (value, type) => bind(into, value, type));
   const joins = into.joins.join(' ');

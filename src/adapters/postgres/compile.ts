@@ -32,7 +32,7 @@ export async function readRecordSet(client: Database, pageSize: number = RECORD_
       if (rows.length < pageSize) break;
     }
   };
-  const read = await validateStored(pages());
+  const read = await validateStoredRecords(pages());
   await client.query('CLOSE records_read');
   return read;
 }
@@ -43,16 +43,16 @@ export async function readRecordsById(client: Database, ids: readonly string[]):
     `SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id WHERE r.id = ANY($1::text[]) ORDER BY r.id`,
     [ids],
   );
-  return validateStored([rows]);
+  return validateStoredRecords([rows]);
 }
 
-interface StoredRecord {
+export interface StoredRecord {
   readonly document: string;
   readonly fingerprint: string;
 }
 
 /** Validates stored records exactly as a records file is: a row changed behind the adapter's back is caught here, and a fingerprint that does not match its row too. */
-async function validateStored(pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>): Promise<Result<RecordSet, CompileError>> {
+export async function validateStoredRecords(pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>): Promise<Result<RecordSet, CompileError>> {
   const reader = createJsonlRecordReader(DATABASE_RECORDS);
   const fingerprints: string[] = [];
   for await (const rows of pages) {
