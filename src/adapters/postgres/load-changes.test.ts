@@ -104,11 +104,13 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const { rows } = await database.query<{ snapshot: string }>(`SELECT snapshot FROM ${database.schema}.layout`);
     const changed = { ...records[3], title: 'A title changed by an upsert' };
     const id = changed.id ?? '';
+    const postings = async () => Number((await database.query<{ n: string }>(`SELECT count(*) AS n FROM ${database.schema}.postings WHERE record_id = $1`, [id])).rows[0]?.n);
+    const postingsBefore = await postings();
     let report: Awaited<ReturnType<typeof load>> | undefined;
     const writes = await writesBy(async () => (report = await load([JSON.stringify(changed)], 'upsert')));
     expect(report).toMatchObject({ inserted: 0, updated: 1, deleted: 0, unchanged: 0, snapshot: Number(rows[0]?.snapshot) + 1 });
-    // Replaced: its old row deleted and its new one inserted, and nothing else.
-    expect(writes.records).toBe(2);
+    // Replaced: its old rows deleted and its new ones inserted, in every table, and no other row written.
+    expect(writes).toEqual({ records: 2, documents: 2, postings: postingsBefore + (await postings()), supersession_breaks: 0 });
     const after = await xminById();
     expect(after.size).toBe(records.length);
     expect([...before].filter(([each, xmin]) => after.get(each) !== xmin).map(([each]) => each)).toEqual([id]);

@@ -98,11 +98,13 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
 /**
  * The indexes no insert needs, built once the first rows are in: one sort costs far less than keeping them
  * row by row. Documents and postings have no foreign key (the check per row cost more than the insert);
- * `load` deletes a record's document and postings with the record.
+ * `load` deletes a record's document and postings with the record. `records_successors` holds the few records
+ * that supersede something: keeping the broken links after a load reads them, not the corpus.
  */
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
+CREATE INDEX records_successors ON ${SCHEMA}.records (id) WHERE cardinality(supersedes) > 0;
 `;
 
 /**
