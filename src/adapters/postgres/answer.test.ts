@@ -110,15 +110,20 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
     expect(expected.refusedByReason.EXCLUDE_SCOPE).toBeGreaterThan(0);
   });
 
-  it('hands over the broken supersessions the plan lists, and the records asked for whole', async () => {
+  it('hands over the broken supersessions the plan lists, the records asked for whole, and the record-set digest', async () => {
     const sample = brokenLinksCase();
     const recordSet = createRecordSet(sample.records);
     await loadRecordSet(database, 'links', recordSet, tokeniser);
     const prepared = prepareCompile({ contract: sample.contract, recordSet }, computeAll);
     if (!prepared.ok) throw new Error(prepared.error.message);
-    const found = await inStore(async (store) => ({ broken: await store.brokenSupersessions(), records: await store.recordsById(['c3', 'c1', 'absent']) }));
+    const found = await inStore(async (store) => ({
+      broken: await store.brokenSupersessions(),
+      records: await store.recordsById(['c3', 'c1', 'absent']),
+      digest: await store.recordSetDigest(),
+    }));
     if (!found.ok || !found.value.records.ok) throw new Error('no answer');
     expect([...found.value.broken.keys()]).toEqual(prepared.value.resolution.brokenLinks);
+    expect(found.value.digest).toBe(recordSetDigest(recordSet.checked));
     expect(found.value.records.value.checked.map((item) => [item.record.id, item.fingerprint])).toEqual(
       ['c1', 'c3'].map((id) => [id, recordSet.checked.find((item) => item.record.id === id)?.fingerprint]),
     );

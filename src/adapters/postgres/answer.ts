@@ -6,6 +6,7 @@ import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { bm25Ctes } from './bm25-sql';
 import { bind, lowerConditions, type Lowering } from './lower';
+import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 
@@ -88,13 +89,6 @@ interface AnswerRow {
 }
 
 /**
- * A key that orders ids as the core does (UTF-16 code units, `compareStrings`) under COLLATE "C" (code
- * points): the two differ only where a character from U+E000 to U+FFFF meets one beyond U+FFFF, which UTF-16
- * puts first; such a character is moved past every other by a U+10FFFF before it.
- */
-const UTF16_ORDER = (column: string) => `regexp_replace(${column}, U&'([\\E000-\\FFFF])', U&'\\+10FFFF\\\\1', 'g') COLLATE "C"`;
-
-/**
  * The one statement: every record's verdict (admitted, or the code of the first clause it fails in gate
  * order), the admitted set's bm25 statistics and scores, the refused counts per code, the top candidates
  * (with every record tied with the last, so rounding in Node decides the cut as the core does) and the
@@ -137,8 +131,8 @@ function answerStatement(plan: AdmissionPlan, digest: string, phrases: readonly 
     `best AS (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${limit})`,
     // A record tied with the last of the best to within rounding may still be among the best once rounded.
     'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
-    `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${UTF16_ORDER('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${UTF16_ORDER('id')} AS key FROM admitted)`,
-    `chunks AS (SELECT chunk, sha256(string_agg(convert_to(id, 'UTF8') || '\\x00'::bytea || convert_to(fingerprint, 'UTF8') || '\\x0a'::bytea, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
+    `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
+    `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
   ];
   const text = `WITH ${ctes.join(',\n')}
 SELECT (SELECT snapshot FROM ${schema}.layout)::text AS snapshot, $1::text AS digest, (SELECT count(*) FROM admitted)::text AS admitted,

@@ -9,6 +9,7 @@ import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, i
 import { answerPlan, type PlanAnswer } from './answer';
 import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank';
+import { storedRecordSetDigest } from './record-set-digest';
 import { requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
@@ -147,6 +148,8 @@ export interface PostgresStore extends Store {
   brokenSupersessions(): Promise<ReadonlyMap<string, BrokenLink>>;
   /** The records with these ids, whole and validated again (fingerprints compared): what enters a packet. */
   recordsById(ids: readonly string[]): Promise<Result<RecordSet, CompileError>>;
+  /** The digest of every record (the receipt's `recordSetDigest`), from the chunks the loads keep: no record is read. */
+  recordSetDigest(): Promise<string>;
 }
 
 /**
@@ -172,6 +175,7 @@ export async function createPostgresStore(client: Database, tokeniser: Tokeniser
     answerPlan: (plan, digest, query, top) => answerPlan(client, plan, digest, query, tokeniser, top),
     brokenSupersessions: () => storedBrokenLinks(client),
     recordsById: (ids) => readRecordsById(client, ids),
+    recordSetDigest: () => storedRecordSetDigest(client),
   });
 }
 

@@ -9,6 +9,7 @@ import { inputIssue } from '../../core/reasons';
 import { ENGINE_VERSION } from '../../core/version';
 import { copyLine, copyRecords, deleteRecordRows, nulIssue, type RecordToWrite } from './copy-rows';
 import { keepBrokenLinks } from './broken-links';
+import { keepRecordSetDigest } from './record-set-digest';
 import { createIndexes, migrate, nextSnapshot, requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
@@ -106,6 +107,7 @@ async function loadInTransaction(
   // One load at a time: a second waits here instead of interleaving its rows with this one's. Compiles still read.
   await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
   await client.query('CREATE TEMPORARY TABLE load_seen (id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP');
+  await createChangedTable(client);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
   // A batch's records are written while the next batch is read and tokenised: the server and Node work at once.
@@ -141,9 +143,13 @@ async function loadInTransaction(
   if (refusal !== null) return err(refusal);
   const deleted = mode === 'replace' ? await deleteUnseen(client) : 0;
   const changed = counts.inserted + counts.updated + deleted > 0 || layout !== 'current';
-  if (changed) await keepBrokenLinks(client);
-  const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
+  // A new layout's indexes first: the digest's chunks are read through them.
   if (layout !== 'current') await createIndexes(client);
+  if (changed) {
+    await keepBrokenLinks(client);
+    await keepRecordSetDigest(client, layout !== 'current');
+  }
+  const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
   return ok({ layout, ...counts, deleted, snapshot });
 }
 
@@ -232,6 +238,7 @@ async function writeFresh(
       rehashed.map(({ lineHash: hash }) => Buffer.from(hash)),
     ]);
   await deleteRecordRows(client, replaced);
+  if (writes.length > 0) await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [writes.map(({ item }) => item.record.id)]);
   return { written: writes.length === 0 ? Promise.resolve() : copyRecords(client, writes, tokens) };
 }
 
@@ -259,10 +266,16 @@ async function deleteUnseen(client: Database): Promise<number> {
   const { rows } = await client.query<{ deleted: number }>(
     `WITH gone AS (DELETE FROM ${client.schema}.records r WHERE NOT EXISTS (SELECT 1 FROM load_seen s WHERE s.id = r.id) RETURNING id),
      documents AS (DELETE FROM ${client.schema}.documents d USING gone WHERE d.id = gone.id),
-     postings AS (DELETE FROM ${client.schema}.postings t USING gone WHERE t.record_id = gone.id)
+     postings AS (DELETE FROM ${client.schema}.postings t USING gone WHERE t.record_id = gone.id),
+     changed AS (INSERT INTO load_changed SELECT id FROM gone)
      SELECT count(*)::integer AS deleted FROM gone`,
   );
   return rows[0]?.deleted ?? 0;
+}
+
+/** The ids a load or delete wrote or removed, for the digest's chunks (record-set-digest.ts). */
+async function createChangedTable(client: Database): Promise<void> {
+  await client.query('CREATE TEMPORARY TABLE load_changed (id text COLLATE "C" NOT NULL) ON COMMIT DROP');
 }
 
 async function currentSnapshot(client: Database): Promise<number> {
@@ -302,8 +315,13 @@ export async function deleteRecords(client: Database, ids: readonly string[]): P
   try {
     await client.query(`LOCK TABLE ${client.schema}.layout IN EXCLUSIVE MODE`);
     await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
+    await createChangedTable(client);
     const gone = new Set(await deleteRecordRows(client, ids));
-    if (gone.size > 0) await keepBrokenLinks(client);
+    if (gone.size > 0) {
+      await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [[...gone]]);
+      await keepBrokenLinks(client);
+      await keepRecordSetDigest(client, false);
+    }
     const snapshot = gone.size > 0 ? await nextSnapshot(client) : await currentSnapshot(client);
     await client.query('COMMIT');
     return ok({ deleted: gone.size, absent: ids.filter((id) => !gone.has(id)), snapshot });

@@ -1,4 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { utf16Order } from './order-key';
 
 /** What the PostgreSQL adapter needs from a connection: `pg`'s Client and PoolClient fit, and so does a test's wrapper. */
 export interface Queryable {
@@ -27,7 +28,7 @@ export function quoteIdentifier(name: string): string {
 export const LAYOUT = 4;
 
 /** The project's tables, those a row of `records` owns last: dropped in this order when the layout changes. */
-export const TABLES = ['postings', 'supersession_breaks', 'documents', 'records'] as const;
+export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'documents', 'records'] as const;
 
 /**
  * Every text column is COLLATE "C" (code-point order, byte equality, no locale folding) whatever the
@@ -43,7 +44,9 @@ export const TABLES = ['postings', 'supersession_breaks', 'documents', 'records'
  * `postings` is the full-text index: one row per term per record with its frequency in the title and the
  * text (FTS5's tokens, see tokens.ts) and its positions for phrases; the primary key covers the frequencies,
  * so bm25 over single-token terms reads the index alone. `supersession_breaks` is the records whose own
- * supersession links are broken (see broken-links.ts), kept by each load that changes a record.
+ * supersession links are broken (see broken-links.ts), kept by each load that changes a record;
+ * `digest_chunks` the record-set digest's chunks (record-set-digest.ts), each keyed by its last record's
+ * order key, re-hashed by a load only where a record changed.
  * Nothing keeps the file's order: a compile does not depend on it, and a dense position would shift for
  * every record after an inserted line.
  */
@@ -88,6 +91,10 @@ CREATE TABLE ${SCHEMA}.postings (
   title_at integer[] NOT NULL,
   text_at integer[] NOT NULL
 );
+CREATE TABLE ${SCHEMA}.digest_chunks (
+  chunk_end text COLLATE "C" PRIMARY KEY,
+  digest bytea NOT NULL
+);
 CREATE TABLE ${SCHEMA}.supersession_breaks (
   id text COLLATE "C" PRIMARY KEY,
   kind text COLLATE "C" NOT NULL CHECK (kind IN ('dangling', 'self', 'cycle')),
@@ -105,6 +112,8 @@ const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) WHERE cardinality(supersedes) > 0;
+CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
+CREATE INDEX records_chunk_ends ON ${SCHEMA}.records ((${utf16Order('id')})) WHERE ends_chunk;
 `;
 
 /**
