@@ -7,20 +7,16 @@ import { serialiseReceipt } from '../src/core/passes/attest';
 /**
  * One corpus hash-partitioned across PostgreSQL servers, a coordinator holding the partitions as
  * postgres_fdw foreign tables: the project's tables, each a partitioned table on the coordinator whose
- * partitions live on the shards. A record's list rows, terms and supersessions are partitioned by the
- * record's id (the successor's, for supersessions) with the same modulus, so each stays with its record on
- * one shard and the shards' foreign keys hold. The adapter runs against the coordinator unchanged.
+ * partitions live on the shards. A record's document, postings and broken-link row are partitioned by the
+ * record's id with the same modulus, so each stays with its record on one shard. The adapter runs against the coordinator unchanged.
  */
 
 /** Each table and the column its rows are distributed by. */
 export const DISTRIBUTION: readonly (readonly [string, string])[] = [
   ['records', 'id'],
-  ['record_roles', 'record_id'],
-  ['record_purposes', 'record_id'],
-  ['record_labels', 'record_id'],
-  ['record_claims', 'record_id'],
-  ['supersessions', 'successor'],
-  ['record_terms', 'record_id'],
+  ['documents', 'id'],
+  ['postings', 'record_id'],
+  ['supersession_breaks', 'id'],
 ];
 
 /** How the coordinator reaches a shard: libpq options of a `postgres://` URL. */

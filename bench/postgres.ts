@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileInDatabase } from '../src/adapters/postgres/compile';
+import { compileInDatabase, createPostgresStore, inSnapshot } from '../src/adapters/postgres/compile';
+import type { PlanAnswer } from '../src/adapters/postgres/answer';
+import type { Database } from '../src/adapters/postgres/schema';
+import type { Tokeniser } from '../src/adapters/postgres/tokens';
+import { compareStrings } from '../src/core/canonical';
+import type { Contract } from '../src/core/format/contract';
+import { resolve } from '../src/core/passes/resolve';
+import { createRecordSet } from '../src/core/passes/validate';
+import { buildAdmissionPlan, planDigest } from '../src/core/plan/admission-plan';
 import { connect } from '../src/adapters/postgres/connect';
 import { loadRecordLines, type LoadMode } from '../src/adapters/postgres/load';
 import { createTokeniser } from '../src/adapters/postgres/tokens';
@@ -15,6 +23,11 @@ import type { CompileError, Result } from '../src/core/errors';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { openRecordsFile } from '../src/cli/read-file';
 import { benchContract, generateRecords } from './generate-records';
+
+/** The scoped contract's scope, and how many records of every size hold it: about a thousand of them pass every other gate. */
+const SCOPED = { scope: 'escalations', records: 11_000 } as const;
+/** Candidates the in-database answer returns. */
+const TOP = 200;
 import type { RecordInput } from '../src/core/format/record';
 import { formatTable, growthExponent, percentile } from './stats';
 import { installSha256InNode } from '../src/lib/node-sha256';
@@ -27,8 +40,9 @@ installSha256InNode();
  * a second file with one record changed, and a third holding another record changed; then a Node process of
  * its own, against a schema of its own that it drops, does what `context-compiler load` and `compile --database`
  * do: the load (the file streamed, validated, tokenised, one transaction), the compile in the database (p50 of
- * --runs), the changed file loaded and compiled again, the third file upserted (`load --upsert`), and its peak
- * RSS, which is then the CLI's, not the generator's.
+ * --runs), the changed file loaded and compiled again, the third file upserted (`load --upsert`), the answers
+ * the database gives alone (`answerPlan`) for the bench contract and for a scoped one whose admitted set
+ * stays near a thousand records at every size, and its peak RSS, which is then the CLI's, not the generator's.
  */
 const USAGE = 'usage: npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]';
 
@@ -46,7 +60,27 @@ interface SizeResult {
   readonly reloadOne: Timing;
   readonly recompile: Timing;
   readonly upsertOne: Timing;
+  /** The answers in the database alone (`answerPlan`: admission, statistics, refused counts, top candidates, digest), p50 of --runs, for the bench contract and the scoped one. */
+  readonly answerP50: Timing;
+  readonly scopedAnswerP50: Timing;
+  readonly scopedAdmitted: number;
   readonly peakRssMb: number;
+}
+
+/**
+ * What a compile asks the database, without reading the corpus back: the plan from the contract and the
+ * broken links the load kept, then one statement's answers.
+ */
+async function answerInDatabase(database: Database, contract: Contract, tokeniser: Tokeniser): Promise<Result<PlanAnswer, CompileError>> {
+  return inSnapshot(database, {}, async () => {
+    const store = await createPostgresStore(database, tokeniser);
+    if (!store.ok) return store;
+    // The contract's side of resolve reads no record.
+    const resolved = resolve(contract, createRecordSet([]));
+    if (!resolved.ok) return resolved;
+    const plan = buildAdmissionPlan(resolved.value.contract, [...(await store.value.brokenSupersessions()).keys()].sort(compareStrings));
+    return store.value.answerPlan(plan, planDigest(plan), contract.query, TOP);
+  });
 }
 
 /** CPU ms of a process on this machine from /proc (the server is local: the throwaway cluster or a local POSTGRES_URL). */
@@ -71,7 +105,9 @@ async function writeJsonl(path: string, records: readonly RecordInput[]): Promis
 /** The two files of a size and the ids the bench contract requires. */
 async function writeCorpus(size: number, folder: string): Promise<readonly string[]> {
   const { records: generated, requiredIds } = generateRecords(size, 42);
-  const records = [...generated];
+  const required = new Set(requiredIds);
+  // The scoped contract's records: the first of every size, never a required one (the bench contract keeps those).
+  const records = generated.map((record, index) => (index < SCOPED.records && !required.has(record.id) ? { ...record, scope: SCOPED.scope } : record));
   await writeJsonl(join(folder, 'records.jsonl'), records);
   const middle = Math.floor(size / 2);
   const changed = records[middle];
@@ -113,7 +149,29 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
     const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
     const upsertOne = await time(async () => load('one.jsonl', 'upsert'));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
-    return { records: size, load: loaded, compileP50, reloadOne, recompile, upsertOne, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+    const scoped = contractSchema.parse({ ...benchContract(requiredIds), scopes: [SCOPED.scope], requiredRecords: [] });
+    const answers = async (answered: Contract) => {
+      const timings: Timing[] = [];
+      for (let run = 0; run < runs; run += 1) timings.push(await time(async () => answerInDatabase(database, answered, tokeniser)));
+      const middle = percentile(
+        timings.map((timing) => timing.wallMs),
+        50,
+      );
+      return timings.find((timing) => timing.wallMs === middle) ?? (timings[0] as Timing);
+    };
+    const scopedAdmitted = expectOk(await answerInDatabase(database, scoped, tokeniser)).admitted;
+    return {
+      records: size,
+      load: loaded,
+      compileP50,
+      reloadOne,
+      recompile,
+      upsertOne,
+      answerP50: await answers(contract),
+      scopedAnswerP50: await answers(scoped),
+      scopedAdmitted,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+    };
   } finally {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`).catch(() => undefined);
     await database.end();
@@ -152,15 +210,25 @@ async function main(): Promise<void> {
   const timing = (t: Timing) => `${seconds(t.wallMs)} s (CPU ${seconds(t.cpuMs)} + server ${seconds(t.serverCpuMs)})`;
   console.log(
     formatTable(
-      ['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'upsert 1', 'peak RSS'],
-      results.map((r) => [String(r.records), timing(r.load), timing(r.compileP50), timing(r.reloadOne), timing(r.recompile), timing(r.upsertOne), `${r.peakRssMb.toFixed(0)} MB`]),
+      ['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'upsert 1', 'answer p50', 'scoped answer p50 (admitted)', 'peak RSS'],
+      results.map((r) => [
+        String(r.records),
+        timing(r.load),
+        timing(r.compileP50),
+        timing(r.reloadOne),
+        timing(r.recompile),
+        timing(r.upsertOne),
+        timing(r.answerP50),
+        `${timing(r.scopedAnswerP50)} (${r.scopedAdmitted})`,
+        `${r.peakRssMb.toFixed(0)} MB`,
+      ]),
     ),
   );
   const [first, last] = [results[0], results[results.length - 1]];
   if (first && last && first !== last) {
     const growth = (pick: (r: SizeResult) => number) => growthExponent(first.records, pick(first), last.records, pick(last)).toFixed(2);
     console.log(
-      `growth exponent ${first.records} -> ${last.records} (wall): load ${growth((r) => r.load.wallMs)}, compile ${growth((r) => r.compileP50.wallMs)}, recompile ${growth((r) => r.recompile.wallMs)}, RSS ${growth((r) => r.peakRssMb)}`,
+      `growth exponent ${first.records} -> ${last.records} (wall): load ${growth((r) => r.load.wallMs)}, compile ${growth((r) => r.compileP50.wallMs)}, recompile ${growth((r) => r.recompile.wallMs)}, answer ${growth((r) => r.answerP50.wallMs)}, scoped answer ${growth((r) => r.scopedAnswerP50.wallMs)}, RSS ${growth((r) => r.peakRssMb)}`,
     );
   }
 }

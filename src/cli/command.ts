@@ -32,6 +32,8 @@ export const EXIT = {
   expectationsFailed: 4,
   /** The database could not be reached or refused the connection: nothing was read or written. */
   databaseUnreachable: 5,
+  /** `audit` only: the database and the reference evaluator decide some record differently. */
+  auditDisagreed: 6,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

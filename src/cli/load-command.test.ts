@@ -56,7 +56,7 @@ describe.skipIf(POSTGRES_URL === undefined)('load --upsert and load --delete', (
     expect(upserted.stdout).toContain(`upserted two.jsonl into`);
     expect(upserted.stdout).toContain(`: 1 inserted, 1 updated, 0 unchanged; snapshot ${snapshot + 1}\n`);
     expect(await ids()).toEqual([...all, added.id].sort());
-    const { rows } = await database.query<{ title: string }>(`SELECT document::json->>'title' AS title FROM ${database.schema}.records WHERE id = $1`, [changed.id]);
+    const { rows } = await database.query<{ title: string }>(`SELECT document::json->>'title' AS title FROM ${database.schema}.documents WHERE id = $1`, [changed.id]);
     expect(rows[0]?.title).toBe(changed.title);
 
     const deleted = await run(cwd, ['load', ...target, '--delete', added.id, changed.id, 'no-such-id']);

@@ -2,6 +2,7 @@ import '../shared/jitless-zod';
 import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
 import { checkCommand } from './commands/check';
 import { compileCommand } from './commands/compile';
+import { auditCommand } from './commands/audit';
 import { conformanceCommand } from './commands/conformance';
 import { diffCommand } from './commands/diff';
 import { drillCommand } from './commands/drill';
@@ -14,7 +15,7 @@ import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
 import { ENGINE_VERSION } from '../core/version';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, conformanceCommand, provenanceCommand, serveCommand];
+const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, auditCommand, conformanceCommand, provenanceCommand, serveCommand];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

@@ -18,10 +18,10 @@ function finding(what: string, result: Result<DatabaseCompile, CompileError>, co
   return { section: 'errors', adapter: 'postgresql', passed, what: passed ? `${what}: ${code}, no packet` : `${what}: expected ${code} and no packet, got ${got}` };
 }
 
-/** Holds an exclusive lock on one of the tables admission reads (not the records), until `release`. */
-async function lockRoles(locker: Connection, schema: string): Promise<() => Promise<void>> {
+/** Holds an exclusive lock on the table admission reads (the gate columns), until `release`: every statement that reads it waits. */
+async function lockRecords(locker: Connection, schema: string): Promise<() => Promise<void>> {
   await locker.query('BEGIN');
-  await locker.query(`LOCK TABLE ${schema}.record_roles IN ACCESS EXCLUSIVE MODE`);
+  await locker.query(`LOCK TABLE ${schema}.records IN ACCESS EXCLUSIVE MODE`);
   return async () => {
     await locker.query('ROLLBACK');
   };
@@ -53,14 +53,14 @@ export async function runErrorSemantics(database: Database, open: () => Promise<
   const findings: SuiteFinding[] = [];
   const locker = await open();
   try {
-    let release = await lockRoles(locker, database.schema);
+    let release = await lockRecords(locker, database.schema);
     const timedOut = await compileInDatabase(database, sample.contract, tokeniser, { statementTimeoutMs: WAIT_MS });
     await release();
     findings.push(finding('a statement timeout', timedOut, 'ADAPTER_INCOMPLETE', /cancel|timeout/i));
 
     const victim = await open();
     const { rows } = await victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    release = await lockRoles(locker, database.schema);
+    release = await lockRecords(locker, database.schema);
     const pending = compileInDatabase(victim, sample.contract, tokeniser, { statementTimeoutMs: 20 * WAIT_MS });
     await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
     await locker.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);

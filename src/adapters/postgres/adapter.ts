@@ -21,7 +21,7 @@ export interface CapabilityProbe {
 /**
  * Each capability, asked of the server itself rather than assumed: a probe statement whose answer shows
  * whether the lowering's comparisons keep the semantics (the columns are COLLATE "C", bigint instants and
- * list tables by construction; these check the server does what that construction relies on).
+ * list arrays by construction; these check the server does what that construction relies on).
  */
 export async function probeCapabilities(client: Database): Promise<CapabilityProbe[]> {
   const { rows } = await client.query<Record<string, boolean | string>>(`SELECT
@@ -29,7 +29,7 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
     ('a' COLLATE "C" = 'A') AS case_folded, ('é' COLLATE "C" = 'e') AS accent_folded, ('b' COLLATE "C" < 'a') AS misordered,
     (U&'\\00E9' COLLATE "C" = U&'\\0065\\0301') AS normalised,
     (1775000000123::bigint <= 1775000000123::bigint AND NOT 1775000000124::bigint <= 1775000000123::bigint) AS instants_exact,
-    (NOT ('x' = ANY ('{}'::text[])) AND NOT EXISTS (SELECT 1 FROM unnest('{}'::text[]))) AS empty_is_empty,
+    (NOT ('x' = ANY ('{}'::text[])) AND NOT ('{x}'::text[] && '{}'::text[]) AND NOT EXISTS (SELECT 1 FROM unnest('{}'::text[]))) AS empty_is_empty,
     (NULL::text IS NULL AND (NULL::text = 'null') IS NULL) AS null_is_null`);
   const row = rows[0] ?? {};
   const utf8 = row.encoding === 'UTF8';
@@ -48,7 +48,7 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
     {
       capability: 'empty-lists',
       kept: row.empty_is_empty === true,
-      evidence: "a record's lists are rows of their own tables (no rows when empty); an empty set in the plan binds '{}' and matches nothing",
+      evidence: "a record's lists are text[] arrays ('{}' when empty, never null); an empty set in the plan binds '{}', which no list holds or overlaps",
     },
     { capability: 'null-subjects', kept: row.null_is_null === true, evidence: 'a missing subject is SQL NULL, never the text "null"; the identity clause tests IS NULL first' },
   ];
@@ -108,7 +108,7 @@ export async function createPostgresAdapter(client: Database, options: PostgresA
       if (!statement.ok) return statement;
       let answer: { rows: { digest: string; total: string; id: string | null }[] };
       try {
-        await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+        await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
         answer = await client.query(statement.value.text, statement.value.values);
       } catch (error) {
         return ok({ status: 'incomplete', problem: describeFailure(error, timeoutMs), predicateDigest: null });

@@ -3,10 +3,14 @@ import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/passes/validate';
 import type { Attestation, CompileOutcome } from '../../core/result';
+import type { AdmissionPlan } from '../../core/plan/admission-plan';
 import type { Store } from '../../core/store';
 import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
+import { answerPlan, type PlanAnswer } from './answer';
+import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank';
-import { LAYOUT, layoutOf, type Database } from './schema';
+import { storedRecordSetDigest } from './record-set-digest';
+import { requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
 /** The name records read back from the database are validated under (and any problem with them names). */
@@ -21,18 +25,43 @@ export const RECORD_PAGE = 2_000;
  * changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
  */
 export async function readRecordSet(client: Database, pageSize: number = RECORD_PAGE): Promise<Result<RecordSet, CompileError>> {
-  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT document, fingerprint FROM ${client.schema}.records ORDER BY id`);
+  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id ORDER BY r.id`);
+  const pages = async function* () {
+    for (;;) {
+      const { rows } = await client.query<StoredRecord>(`FETCH FORWARD ${pageSize} FROM records_read`);
+      yield rows;
+      if (rows.length < pageSize) break;
+    }
+  };
+  const read = await validateStoredRecords(pages());
+  await client.query('CLOSE records_read');
+  return read;
+}
+
+/** The records with these ids as loaded, validated again as `readRecordSet` validates every record (an id the database lacks is left out). */
+export async function readRecordsById(client: Database, ids: readonly string[]): Promise<Result<RecordSet, CompileError>> {
+  const { rows } = await client.query<StoredRecord>(
+    `SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id WHERE r.id = ANY($1::text[]) ORDER BY r.id`,
+    [ids],
+  );
+  return validateStoredRecords([rows]);
+}
+
+export interface StoredRecord {
+  readonly document: string;
+  readonly fingerprint: string;
+}
+
+/** Validates stored records exactly as a records file is: a row changed behind the adapter's back is caught here, and a fingerprint that does not match its row too. */
+export async function validateStoredRecords(pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>): Promise<Result<RecordSet, CompileError>> {
   const reader = createJsonlRecordReader(DATABASE_RECORDS);
   const fingerprints: string[] = [];
-  for (;;) {
-    const { rows } = await client.query<{ document: string; fingerprint: string }>(`FETCH FORWARD ${pageSize} FROM records_read`);
+  for await (const rows of pages) {
     for (const row of rows) {
       reader.push(`${row.document}\n`);
       fingerprints.push(row.fingerprint);
     }
-    if (rows.length < pageSize) break;
   }
-  await client.query('CLOSE records_read');
   const recordSet = reader.finish();
   if (!recordSet.ok) return recordSet;
   const unreadable = unreadableRecordsError(recordSet.value);
@@ -78,36 +107,56 @@ export async function compileInDatabase(
  * statement of `work` sees too, under the statement timeout. A database error ends it in ADAPTER_INCOMPLETE.
  */
 export async function inRecordSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
-  const layout = await layoutOf(client);
-  if (layout !== LAYOUT) {
-    const message =
-      layout === null
-        ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first'
-        : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
-    return err({ pass: 'validate', code: 'INVALID_INPUT', message });
-  }
+  return inSnapshot(client, options, async () => {
+    const recordSet = await readRecordSet(client);
+    return recordSet.ok ? work(recordSet.value) : recordSet;
+  });
+}
+
+/**
+ * Runs `work` in one REPEATABLE READ snapshot of the records a `load` wrote (every statement sees the same
+ * records), JIT off, under the statement timeout; it commits only when `work` succeeds. A database error
+ * ends it in ADAPTER_INCOMPLETE: whatever had been read is dropped with the transaction.
+ */
+export async function inSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: () => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+  const layout = await requireLayout(client);
+  if (!layout.ok) return layout;
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-    // Every statement of the compile, not only admission: reading the records back can wait on a lock too.
-    await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
-    const recordSet = await readRecordSet(client);
-    const result = recordSet.ok ? await work(recordSet.value) : recordSet;
+    // Every statement, not only admission: reading the records back can wait on a lock too. Compiling a
+    // statement's expressions costs more than running these statements saves (PostgreSQL 15 turns JIT on).
+    await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
+    const result = await work();
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (!isDatabaseError(error)) throw error;
-    // Whatever had been read is dropped with the transaction: no packet from part of an answer.
     return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `The postgresql adapter returned no complete answer: ${describeFailure(error, timeoutMs)}. No candidate is used.` });
   }
+}
+
+/**
+ * The PostgreSQL store: the core's `Store`, and what the database answers beside it without reading the
+ * corpus back (each in the caller's snapshot, `inSnapshot`).
+ */
+export interface PostgresStore extends Store {
+  /** Admission, the admitted set's bm25 statistics, the refused counts per reason, the top `top` candidates and the admitted set's digest: one statement. */
+  answerPlan(plan: AdmissionPlan, digest: string, query: string, top: number): Promise<Result<PlanAnswer, CompileError>>;
+  /** The records whose own supersession links are broken, as the last load found them: what an admission plan's broken-link clause lists. */
+  brokenSupersessions(): Promise<ReadonlyMap<string, BrokenLink>>;
+  /** The records with these ids, whole and validated again (fingerprints compared): what enters a packet. */
+  recordsById(ids: readonly string[]): Promise<Result<RecordSet, CompileError>>;
+  /** The digest of every record (the receipt's `recordSetDigest`), from the chunks the loads keep: no record is read. */
+  recordSetDigest(): Promise<string>;
 }
 
 /**
  * The PostgreSQL store over the records read back in the caller's snapshot: admission and bm25 run in the
  * database, as one statement each; its capabilities are what the server's probes show.
  */
-export async function createPostgresStore(client: Database, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<Store, CompileError>> {
+export async function createPostgresStore(client: Database, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<PostgresStore, CompileError>> {
   const adapter = await createPostgresAdapter(client, options);
   if (!adapter.ok) return adapter;
   const { name, adapterVersion, version, capabilities, operators } = adapter.value;
@@ -123,6 +172,10 @@ export async function createPostgresStore(client: Database, tokeniser: Tokeniser
     // Nothing to bring up to date: the database ranks the ids it is given, so the ids name what it ranks.
     holdAdmitted: async (admitted) => admitted,
     rankAdmitted: (query, admitted) => rankInDatabase(client, query, admitted, tokeniser),
+    answerPlan: (plan, digest, query, top) => answerPlan(client, plan, digest, query, tokeniser, top),
+    brokenSupersessions: () => storedBrokenLinks(client),
+    recordsById: (ids) => readRecordsById(client, ids),
+    recordSetDigest: () => storedRecordSetDigest(client),
   });
 }
 

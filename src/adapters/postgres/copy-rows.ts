@@ -47,13 +47,13 @@ export interface RecordToWrite {
   readonly lineHash: Uint8Array;
 }
 
-function recordLine({ item, lineHash }: RecordToWrite, tokens: RecordTokens): string {
+/** The record's row of the narrow table (schema.ts), in its columns' order. */
+function recordLine({ item }: RecordToWrite, tokens: RecordTokens): string {
   const { record } = item;
   return copyLine([
     record.id,
-    byteaValue(lineHash),
     item.fingerprint,
-    JSON.stringify(record),
+    item.endsDigestChunk,
     record.project,
     record.scope,
     record.subject,
@@ -67,57 +67,50 @@ function recordLine({ item, lineHash }: RecordToWrite, tokens: RecordTokens): st
     item.provenanceVerified,
     record.sensitivity,
     record.evidence?.class ?? null,
+    // Sets: a value repeated in the file is held once, as the evaluator's membership tests read it.
+    textArray(new Set(record.access.roles)),
+    textArray(new Set(record.access.purposes)),
+    textArray(new Set(record.access.labels)),
+    textArray(new Set(record.evidence === null ? [] : [...record.evidence.supports, ...record.evidence.contradicts])),
+    textArray(new Set(record.supersedes)),
     tokens.titleTokens,
     tokens.textTokens,
-    textArray(new Set([...tokens.title.keys(), ...tokens.text.keys()])),
   ]);
 }
 
-const PAIR_TABLES = [
-  ['record_roles', 'record_id, role', (item: CheckedRecord) => item.record.access.roles],
-  ['record_purposes', 'record_id, purpose', (item: CheckedRecord) => item.record.access.purposes],
-  ['record_labels', 'record_id, label', (item: CheckedRecord) => item.record.access.labels],
-  ['record_claims', 'record_id, proposition', (item: CheckedRecord) => (item.record.evidence === null ? [] : [...item.record.evidence.supports, ...item.record.evidence.contradicts])],
-  // A supersession's row is (target, successor): the record is the successor.
-  ['supersessions', 'successor, target', (item: CheckedRecord) => item.record.supersedes],
-] as const;
+const documentLine = ({ item, lineHash }: RecordToWrite) => copyLine([item.record.id, byteaValue(lineHash), JSON.stringify(item.record)]);
 
-/** One line per term of each record's title (field 0) and text (field 1), with its positions as an integer[] literal. */
-function* termLines(items: readonly RecordToWrite[], tokens: readonly RecordTokens[]): Generator<string> {
+const positionsArray = (at: readonly number[] | undefined) => `{${(at ?? []).join(',')}}`;
+
+/** One line per term of each record: its frequency and positions in the title and in the text. */
+function* postingLines(items: readonly RecordToWrite[], tokens: readonly RecordTokens[]): Generator<string> {
   for (const [index, { item }] of items.entries()) {
     const found = tokens[index] as RecordTokens;
     const lines: string[] = [];
-    for (const [field, map] of [
-      [0, found.title],
-      [1, found.text],
-    ] as const) {
-      for (const [term, at] of map) lines.push(copyLine([item.record.id, field, term, `{${at.join(',')}}`]));
+    for (const term of new Set([...found.title.keys(), ...found.text.keys()])) {
+      const title = found.title.get(term);
+      const text = found.text.get(term);
+      lines.push(copyLine([term, item.record.id, title?.length ?? 0, text?.length ?? 0, positionsArray(title), positionsArray(text)]));
     }
     yield lines.join('');
   }
 }
 
-/**
- * Writes records none of whose ids the tables hold: one COPY a table, the records first so the list tables'
- * foreign keys find them. COPY has no ON CONFLICT: a list's repeated value is written once here, as the
- * primary keys require.
- */
+/** Writes records none of whose ids the tables hold: one COPY a table. */
 export async function copyRecords(client: Database, items: readonly RecordToWrite[], tokens: readonly RecordTokens[]): Promise<void> {
   await client.copyFrom(
     `COPY ${client.schema}.records FROM STDIN`,
     items.map((write, index) => recordLine(write, tokens[index] as RecordTokens)),
   );
-  for (const [table, columns, values] of PAIR_TABLES) {
-    const lines = items.flatMap(({ item }) => Array.from(new Set(values(item)), (value) => copyLine([item.record.id, value])));
-    if (lines.length > 0) await client.copyFrom(`COPY ${client.schema}.${table} (${columns}) FROM STDIN`, lines);
-  }
-  await client.copyFrom(`COPY ${client.schema}.record_terms FROM STDIN`, termLines(items, tokens));
+  await client.copyFrom(`COPY ${client.schema}.documents FROM STDIN`, items.map(documentLine));
+  await client.copyFrom(`COPY ${client.schema}.postings FROM STDIN`, postingLines(items, tokens));
 }
 
-/** Deletes these records with their list rows (the foreign keys cascade) and their terms (which have none). */
+/** Deletes these records with their documents and postings. */
 export async function deleteRecordRows(client: Database, ids: readonly string[]): Promise<readonly string[]> {
   if (ids.length === 0) return [];
-  await client.query(`DELETE FROM ${client.schema}.record_terms WHERE record_id = ANY($1::text[])`, [ids]);
+  await client.query(`DELETE FROM ${client.schema}.postings WHERE record_id = ANY($1::text[])`, [ids]);
+  await client.query(`DELETE FROM ${client.schema}.documents WHERE id = ANY($1::text[])`, [ids]);
   const { rows } = await client.query<{ id: string }>(`DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[]) RETURNING id`, [ids]);
   return rows.map((row) => row.id);
 }

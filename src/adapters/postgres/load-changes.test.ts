@@ -28,7 +28,7 @@ const [sample] = conformanceCases(1).slice(-1);
 if (sample === undefined) throw new Error('the corpus has no combined cases');
 const records = sample.records.filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index);
 const lines = records.map((record) => JSON.stringify(record));
-const TABLES = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
+const TABLES = ['records', 'documents', 'postings', 'supersession_breaks'];
 
 describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => {
   let database: TestDatabase;
@@ -104,17 +104,19 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const { rows } = await database.query<{ snapshot: string }>(`SELECT snapshot FROM ${database.schema}.layout`);
     const changed = { ...records[3], title: 'A title changed by an upsert' };
     const id = changed.id ?? '';
+    const postings = async () => Number((await database.query<{ n: string }>(`SELECT count(*) AS n FROM ${database.schema}.postings WHERE record_id = $1`, [id])).rows[0]?.n);
+    const postingsBefore = await postings();
     let report: Awaited<ReturnType<typeof load>> | undefined;
     const writes = await writesBy(async () => (report = await load([JSON.stringify(changed)], 'upsert')));
     expect(report).toMatchObject({ inserted: 0, updated: 1, deleted: 0, unchanged: 0, snapshot: Number(rows[0]?.snapshot) + 1 });
-    // Replaced: its old row deleted and its new one inserted, and nothing else.
-    expect(writes.records).toBe(2);
+    // Replaced: its old rows deleted and its new ones inserted, in every table, and no other row written.
+    expect(writes).toEqual({ records: 2, documents: 2, postings: postingsBefore + (await postings()), supersession_breaks: 0 });
     const after = await xminById();
     expect(after.size).toBe(records.length);
     expect([...before].filter(([each, xmin]) => after.get(each) !== xmin).map(([each]) => each)).toEqual([id]);
   });
 
-  it('deletes the records named, their lists and terms, and no other', async () => {
+  it('deletes the records named, their documents and postings, and no other', async () => {
     const [first, second] = records;
     const gone = [first?.id ?? '', second?.id ?? ''];
     const before = await xminById();
@@ -123,8 +125,8 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const after = await xminById();
     expect([...after.keys()].sort()).toEqual([...before.keys()].filter((id) => !gone.includes(id)).sort());
     expect([...after].filter(([id, xmin]) => before.get(id) !== xmin)).toEqual([]);
-    for (const table of TABLES.slice(1)) {
-      const column = table === 'supersessions' ? 'successor' : 'record_id';
+    for (const table of ['documents', 'postings']) {
+      const column = table === 'documents' ? 'id' : 'record_id';
       const { rows } = await database.query<{ left: number }>(`SELECT count(*)::integer AS left FROM ${database.schema}.${table} WHERE ${column} = ANY($1::text[])`, [gone]);
       expect(rows[0]?.left, table).toBe(0);
     }

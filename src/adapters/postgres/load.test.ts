@@ -33,13 +33,13 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       schema: database.schema,
       query: database.query,
       async copyFrom(statement, rows) {
-        if (statement.includes('record_terms')) throw Object.assign(new Error('the server went away'), { code: '57P01' });
+        if (statement.includes('postings')) throw Object.assign(new Error('the server went away'), { code: '57P01' });
         return database.copyFrom(statement, rows);
       },
     };
     await expect(loadRecordSet(failing, 'second.jsonl', createRecordSet(second.records), tokeniser)).rejects.toThrow('the server went away');
     expect(await storedIds(database)).toEqual(before);
-    const { rows } = await database.query<{ terms: number }>(`SELECT count(*)::integer AS terms FROM ${database.schema}.record_terms WHERE record_id <> ALL ($1::text[])`, [before]);
+    const { rows } = await database.query<{ terms: number }>(`SELECT count(*)::integer AS terms FROM ${database.schema}.postings WHERE record_id <> ALL ($1::text[])`, [before]);
     expect(rows[0]?.terms).toBe(0);
 
     const replaced = await loadRecordSet(database, 'second.jsonl', createRecordSet(second.records), tokeniser);
@@ -58,7 +58,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length, snapshot: 1 });
       expect(progress.at(-1)).toEqual([first.records.length, first.records.length]);
       const contents = async () => {
-        const tables = ['records', 'record_roles', 'record_purposes', 'record_labels', 'record_claims', 'supersessions', 'record_terms'];
+        const tables = ['records', 'documents', 'postings', 'supersession_breaks'];
         const found: (string | undefined)[] = [];
         for (const table of tables)
           found.push((await own.query<{ rows: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || count(*) AS rows FROM ${own.schema}.${table} t`)).rows[0]?.rows);
@@ -68,7 +68,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       const before = await contents();
       const { rows } = await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [own.schema.slice(1, -1)]);
       expect(rows.map((row) => row.name)).toEqual(
-        expect.arrayContaining(['record_terms_pkey', 'record_terms_record', 'records_line_hash', 'records_project_scope', 'records_terms', 'supersessions_successor']),
+        expect.arrayContaining(['documents_line_hash', 'documents_pkey', 'postings_pkey', 'postings_record', 'records_pkey', 'supersession_breaks_pkey']),
       );
       const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
       expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length, snapshot: 1 });

@@ -8,7 +8,9 @@ import { checkRecord, overlongLineIssue, readRecordLine, type RecordSet } from '
 import { inputIssue } from '../../core/issues';
 import { ENGINE_VERSION } from '../../core/version';
 import { copyLine, copyRecords, deleteRecordRows, nulIssue, type RecordToWrite } from './copy-rows';
-import { createIndexes, LAYOUT, layoutOf, migrate, nextSnapshot, type Database } from './schema';
+import { keepBrokenLinks } from './broken-links';
+import { keepRecordSetDigest } from './record-set-digest';
+import { createIndexes, migrate, nextSnapshot, requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
 export interface LoadReport {
@@ -36,7 +38,7 @@ const BATCH = 1_000;
 const BATCH_CHARS = 2_000_000;
 
 /**
- * The hash a line is known by in `records.line_hash`. It covers the engine's version: another version may
+ * The hash a line is known by in `documents.line_hash`. It covers the engine's version: another version may
  * read the same bytes as another record (a new field, a fingerprint computed otherwise), so after an upgrade
  * every line is read again once and only records whose fingerprint changed are written.
  */
@@ -105,6 +107,7 @@ async function loadInTransaction(
   // One load at a time: a second waits here instead of interleaving its rows with this one's. Compiles still read.
   await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
   await client.query('CREATE TEMPORARY TABLE load_seen (id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP');
+  await createChangedTable(client);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
   // A batch's records are written while the next batch is read and tokenised: the server and Node work at once.
@@ -140,8 +143,13 @@ async function loadInTransaction(
   if (refusal !== null) return err(refusal);
   const deleted = mode === 'replace' ? await deleteUnseen(client) : 0;
   const changed = counts.inserted + counts.updated + deleted > 0 || layout !== 'current';
-  const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
+  // A new layout's indexes first: the digest's chunks are read through them.
   if (layout !== 'current') await createIndexes(client);
+  if (changed) {
+    await keepBrokenLinks(client);
+    await keepRecordSetDigest(client, layout !== 'current');
+  }
+  const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
   return ok({ layout, ...counts, deleted, snapshot });
 }
 
@@ -159,7 +167,7 @@ async function loadBatch(
 ): Promise<{ readonly written: Promise<void> }> {
   const { counts, problems } = state;
   const hashes = lines.map((line) => (line.text === null ? null : lineHash(line.text)));
-  const { rows } = await client.query<{ line_hash: Buffer; id: string }>(`SELECT line_hash, id FROM ${client.schema}.records WHERE line_hash = ANY($1::bytea[])`, [
+  const { rows } = await client.query<{ line_hash: Buffer; id: string }>(`SELECT line_hash, id FROM ${client.schema}.documents WHERE line_hash = ANY($1::bytea[])`, [
     hashes.filter((hash) => hash !== null),
   ]);
   const known = new Map(rows.map((row) => [row.line_hash.toString('hex'), row.id]));
@@ -225,11 +233,12 @@ async function writeFresh(
   // The last batch's rows are all in before these delete or update any: a list row must never outlive its record.
   await state.written;
   if (rehashed.length > 0)
-    await client.query(`UPDATE ${client.schema}.records r SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS x(id, hash) WHERE r.id = x.id`, [
+    await client.query(`UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS x(id, hash) WHERE d.id = x.id`, [
       rehashed.map(({ item }) => item.record.id),
       rehashed.map(({ lineHash: hash }) => Buffer.from(hash)),
     ]);
   await deleteRecordRows(client, replaced);
+  if (writes.length > 0) await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [writes.map(({ item }) => item.record.id)]);
   return { written: writes.length === 0 ? Promise.resolve() : copyRecords(client, writes, tokens) };
 }
 
@@ -251,15 +260,22 @@ async function refusalOf(client: Database, file: string, problems: Problems): Pr
   return { pass: 'validate', code: 'INVALID_INPUT', message: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.path}: ${issue.message}`, recordId, issues: [issue] };
 }
 
-/** Deletes every record no line of the file held, with its list rows and terms; how many. */
+/** Deletes every record no line of the file held, with its document and postings; how many. */
 async function deleteUnseen(client: Database): Promise<number> {
   await client.query('ANALYZE load_seen');
   const { rows } = await client.query<{ deleted: number }>(
     `WITH gone AS (DELETE FROM ${client.schema}.records r WHERE NOT EXISTS (SELECT 1 FROM load_seen s WHERE s.id = r.id) RETURNING id),
-     terms AS (DELETE FROM ${client.schema}.record_terms t USING gone WHERE t.record_id = gone.id)
+     documents AS (DELETE FROM ${client.schema}.documents d USING gone WHERE d.id = gone.id),
+     postings AS (DELETE FROM ${client.schema}.postings t USING gone WHERE t.record_id = gone.id),
+     changed AS (INSERT INTO load_changed SELECT id FROM gone)
      SELECT count(*)::integer AS deleted FROM gone`,
   );
   return rows[0]?.deleted ?? 0;
+}
+
+/** The ids a load or delete wrote or removed, for the digest's chunks (record-set-digest.ts). */
+async function createChangedTable(client: Database): Promise<void> {
+  await client.query('CREATE TEMPORARY TABLE load_changed (id text COLLATE "C" NOT NULL) ON COMMIT DROP');
 }
 
 async function currentSnapshot(client: Database): Promise<number> {
@@ -293,19 +309,19 @@ export interface DeleteReport {
 
 /** Deletes the records with these ids, and nothing else, in one transaction. */
 export async function deleteRecords(client: Database, ids: readonly string[]): Promise<Result<DeleteReport, CompileError>> {
-  const layout = await layoutOf(client);
-  if (layout !== LAYOUT) {
-    const message =
-      layout === null
-        ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first'
-        : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
-    return err({ pass: 'validate', code: 'INVALID_INPUT', message });
-  }
+  const layout = await requireLayout(client);
+  if (!layout.ok) return layout;
   await client.query('BEGIN');
   try {
     await client.query(`LOCK TABLE ${client.schema}.layout IN EXCLUSIVE MODE`);
     await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
+    await createChangedTable(client);
     const gone = new Set(await deleteRecordRows(client, ids));
+    if (gone.size > 0) {
+      await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [[...gone]]);
+      await keepBrokenLinks(client);
+      await keepRecordSetDigest(client, false);
+    }
     const snapshot = gone.size > 0 ? await nextSnapshot(client) : await currentSnapshot(client);
     await client.query('COMMIT');
     return ok({ deleted: gone.size, absent: ids.filter((id) => !gone.has(id)), snapshot });

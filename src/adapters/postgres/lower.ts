@@ -18,94 +18,82 @@ const COLUMN: Readonly<Record<ScalarField, string>> = {
   sensitivity: 'r.sensitivity',
 };
 
-const LIST: Readonly<Record<ListField, { readonly table: string; readonly member: string }>> = {
-  roles: { table: 'record_roles', member: 'role' },
-  purposes: { table: 'record_purposes', member: 'purpose' },
-  labels: { table: 'record_labels', member: 'label' },
+/** A record's lists are text[] COLLATE "C" columns of the narrow table: '{}' when empty, never null. */
+const LIST: Readonly<Record<ListField, string>> = {
+  roles: 'r.roles',
+  purposes: 'r.purposes',
+  labels: 'r.labels',
 };
 
 /** Every comparison is made in the "C" collation, whatever the database's default: code points, nothing folded. */
 const C = 'COLLATE "C"';
 
-interface Lowering {
+/** What lowering a plan builds up: its values (each bound, never spliced), and the CTEs and joins its conditions read. */
+export interface Lowering {
   readonly schema: string;
-  readonly clauses: string[];
   readonly values: unknown[];
   readonly ctes: string[];
+  /** Joins to the records row, each matching at most one row (a LEFT JOIN on a key), so no record is counted twice. */
+  readonly joins: string[];
 }
 
-function bind(into: Lowering, value: unknown, type: string): string {
+export function bind(into: Lowering, value: unknown, type: string): string {
   into.values.push(value);
   return `$${into.values.length}::${type}`;
 }
 
-function lowerClause(clause: PlanClause, into: Lowering): boolean {
-  const add = (sql: string) => into.clauses.push(sql);
+/** The clause's condition on a row `r` of the narrow table, or null for an operator the lowering has no form for. */
+export function lowerClause(clause: PlanClause, into: Lowering): string | null {
   switch (clause.op) {
     case 'equals':
-      add(`${COLUMN[clause.field]} ${C} = ${bind(into, clause.value.value, 'text')}`);
-      return true;
+      return `${COLUMN[clause.field]} ${C} = ${bind(into, clause.value.value, 'text')}`;
     case 'member-of':
-      add(`${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')})`);
-      return true;
+      return `${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')})`;
     case 'not-member-of':
-      add(`NOT (${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')}))`);
-      return true;
-    case 'list-contains': {
-      const list = LIST[clause.field];
-      add(`EXISTS (SELECT 1 FROM ${into.schema}.${list.table} x WHERE x.record_id = r.id AND x.${list.member} ${C} = ${bind(into, clause.value.value, 'text')})`);
-      return true;
-    }
-    case 'list-disjoint': {
-      const list = LIST[clause.field];
-      add(`NOT EXISTS (SELECT 1 FROM ${into.schema}.${list.table} x WHERE x.record_id = r.id AND x.${list.member} ${C} = ANY (${bind(into, clause.set.values, 'text[]')}))`);
-      return true;
-    }
-    case 'every-group-meets-list': {
-      const list = LIST[clause.field];
-      const groups = bind(into, JSON.stringify(clause.groups.map((group) => group.values)), 'jsonb');
-      // No principal of the chain may hold none of the roles the record allows (a principal with no roles holds none).
-      add(`NOT EXISTS (SELECT 1 FROM jsonb_array_elements(${groups}) g(members) WHERE NOT EXISTS (
-      SELECT 1 FROM ${into.schema}.${list.table} x WHERE x.record_id = r.id AND x.${list.member} ${C} IN (SELECT jsonb_array_elements_text(g.members))))`);
-      return true;
-    }
+      return `NOT (${COLUMN[clause.field]} ${C} = ANY (${bind(into, clause.set.values, 'text[]')}))`;
+    case 'list-contains':
+      return `${bind(into, clause.value.value, 'text')} = ANY (${LIST[clause.field]})`;
+    case 'list-disjoint':
+      // && of any array with '{}' is false: an empty set is disjoint from every list.
+      return `NOT (${LIST[clause.field]} && ${bind(into, clause.set.values, 'text[]')})`;
+    case 'every-group-meets-list':
+      // One overlap per principal: a principal with no roles binds '{}', which overlaps nothing; no principal at all is no condition.
+      return clause.groups.length === 0 ? 'true' : clause.groups.map((group) => `${LIST[clause.field]} && ${bind(into, group.values, 'text[]')}`).join(' AND ');
     case 'subject-resolves': {
       const pairs = clause.directory.flatMap(({ name, identities }) => identities.map((identity) => [name, identity]));
-      into.ctes.push(`directory AS MATERIALIZED (SELECT (d->>0) COLLATE "C" AS name, (d->>1) COLLATE "C" AS identity FROM jsonb_array_elements(${bind(into, JSON.stringify(pairs), 'jsonb')}) d)`);
-      if (clause.subject === null) {
-        add('r.subject IS NULL OR (SELECT count(DISTINCT n.identity) FROM directory n WHERE n.name = r.subject) <= 1');
-      } else {
-        const subject = bind(into, clause.subject.value, 'text');
-        add(`r.subject IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM directory n WHERE n.name = r.subject)
-        THEN (SELECT count(DISTINCT n.identity) FROM directory n WHERE n.name = r.subject) = 1
-             AND EXISTS (SELECT 1 FROM directory n WHERE n.name = r.subject AND n.identity = ${subject})
-        ELSE r.subject ${C} = ${subject} END`);
-      }
-      return true;
+      const subject = clause.subject === null ? 'NULL::text' : bind(into, clause.subject.value, 'text');
+      const directory = `directory_${into.ctes.length}`;
+      // One row per name: how many identities it may mean, and whether one of them is the task's subject (any, when the task has none).
+      into.ctes.push(`${directory} AS MATERIALIZED (SELECT (d->>0) COLLATE "C" AS name, count(DISTINCT d->>1) AS identities,
+        bool_or(${subject} IS NULL OR (d->>1) ${C} = ${subject}) AS matches FROM jsonb_array_elements(${bind(into, JSON.stringify(pairs), 'jsonb')}) d GROUP BY 1)`);
+      const joined = `n${into.joins.length}`;
+      into.joins.push(`LEFT JOIN ${directory} ${joined} ON ${joined}.name = r.subject`);
+      // A subject the directory does not know stands for itself: one identity, the task's only when spelled the same.
+      return `r.subject IS NULL OR CASE WHEN ${joined}.name IS NOT NULL THEN ${joined}.identities = 1 AND ${joined}.matches
+        ELSE ${subject} IS NULL OR r.subject ${C} = ${subject} END`;
     }
     case 'in-force-at': {
       const at = bind(into, clause.at.epochMs, 'bigint');
-      add(`r.known_at <= ${at} AND r.valid_from <= ${at} AND (r.valid_to IS NULL OR r.valid_to >= ${at})`);
-      return true;
+      return `r.known_at <= ${at} AND r.valid_from <= ${at} AND (r.valid_to IS NULL OR r.valid_to >= ${at})`;
     }
     case 'not-superseded-at': {
       const at = bind(into, clause.at.epochMs, 'bigint');
-      add(`NOT EXISTS (SELECT 1 FROM ${into.schema}.supersessions sup JOIN ${into.schema}.records y ON y.id = sup.successor
-       WHERE sup.target = r.id AND y.lifecycle = 'active' AND y.known_at <= ${at} AND y.valid_from <= ${at})`);
-      return true;
+      // The ids some successor in force names, found once from the few records that supersede anything.
+      const name = `superseded_${into.ctes.length}`;
+      into.ctes.push(`${name} AS MATERIALIZED (SELECT DISTINCT t.id COLLATE "C" AS id FROM ${into.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
+       WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= ${at} AND y.valid_from <= ${at})`);
+      return `NOT EXISTS (SELECT 1 FROM ${name} s WHERE s.id = r.id)`;
     }
     case 'provenance-verified':
-      add('r.provenance_ok');
-      return true;
+      return 'r.provenance_ok';
     case 'required-or-accepted-evidence': {
       const required = bind(into, clause.required.values, 'text[]');
       const accepted = bind(into, JSON.stringify(clause.accepted.flatMap(({ proposition, classes }) => classes.values.map((cls) => [proposition, cls]))), 'jsonb');
-      add(`r.id ${C} = ANY (${required}) OR EXISTS (SELECT 1 FROM ${into.schema}.record_claims c JOIN jsonb_array_elements(${accepted}) a ON a->>0 = c.proposition ${C}
-         WHERE c.record_id = r.id AND a->>1 = r.evidence_class ${C})`);
-      return true;
+      return `r.id ${C} = ANY (${required}) OR EXISTS (SELECT 1 FROM jsonb_array_elements(${accepted}) a
+         WHERE (a->>0) ${C} = ANY (r.claims) AND (a->>1) ${C} = r.evidence_class)`;
     }
     default:
-      return false;
+      return null;
   }
 }
 
@@ -115,19 +103,29 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
  * record admitted there is still one row, with a null id.
  */
 export function lowerPlan(plan: AdmissionPlan, digest: string, schema: string): Result<PostgresStatement, CompileError> {
-  const into: Lowering = { schema, clauses: [], values: [digest], ctes: [] };
+  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  const conditions = lowerConditions(plan, into);
+  if (!conditions.ok) return conditions;
+  const where = conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
+  const ctes = [...into.ctes, `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`, 'counted AS (SELECT count(*) AS total FROM admitted)'];
+  const text = `WITH ${ctes.join(',\n')}
+SELECT $1::text AS digest, counted.total::bigint AS total, admitted.id FROM counted LEFT JOIN admitted ON true`;
+  return ok({ text, values: into.values });
+}
+
+/** Each clause's condition, in the plan's order; an operator without a form fails the plan rather than dropping a gate. */
+export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<string[], CompileError> {
+  const conditions: string[] = [];
   for (const clause of plan.clauses) {
-    if (!lowerClause(clause, into)) {
+    const condition = lowerClause(clause, into);
+    if (condition === null) {
       return err({
         pass: 'admit',
         code: 'LOWERING_UNSUPPORTED',
         message: `The PostgreSQL lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.`,
       });
     }
+    conditions.push(condition);
   }
-  const where = into.clauses.length === 0 ? 'true' : into.clauses.map((clause) => `(${clause})`).join('\n  AND ');
-  const ctes = [...into.ctes, `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r WHERE ${where})`, 'counted AS (SELECT count(*) AS total FROM admitted)'];
-  const text = `WITH ${ctes.join(',\n')}
-SELECT $1::text AS digest, counted.total::bigint AS total, admitted.id FROM counted LEFT JOIN admitted ON true`;
-  return ok({ text, values: into.values });
+  return ok(conditions);
 }

@@ -1,3 +1,6 @@
+import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { utf16Order } from './order-key';
+
 /** What the PostgreSQL adapter needs from a connection: `pg`'s Client and PoolClient fit, and so does a test's wrapper. */
 export interface Queryable {
   query<R extends object = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ readonly rows: R[] }>;
@@ -22,26 +25,36 @@ export function quoteIdentifier(name: string): string {
  * The layout of the tables below, kept in `context_compiler.layout`. A database with another layout has
  * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again.
  */
-export const LAYOUT = 3;
+export const LAYOUT = 4;
+
+/** The project's tables, those a row of `records` owns last: dropped in this order when the layout changes. */
+export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'documents', 'records'] as const;
 
 /**
  * Every text column is COLLATE "C" (code-point order, byte equality, no locale folding) whatever the
  * database's default, and holds the string as given (no normalisation): the plan's `binary-collation` and
- * `no-normalisation`. Instants are bigint epoch milliseconds (`utc-millisecond-instants`). A record's lists
- * are rows of their own tables, so an empty list is no rows, never a null (`empty-lists`); a missing subject
- * is SQL NULL (`null-subjects`). `document` is the record as validated, read back and validated again by
- * every compile; `line_hash` is the SHA-256 of the line it was read from (see load.ts), so a load of the same
- * line again needs neither to read nor to write it. Nothing keeps the file's order: a compile does not depend on
- * it, and a dense position would shift for every record after an inserted line. `terms` is the full-text column: FTS5's tokens of the title and text (see tokens.ts), with
- * a GIN index, and `record_terms` their positions for ranking (no foreign key: a row per term per record,
- * and the check per row cost more than the insert; `load` deletes a record's terms with the record).
+ * `no-normalisation`. Instants are bigint epoch milliseconds (`utc-millisecond-instants`).
+ *
+ * `records` is narrow: what admission reads, one row a record, so a parallel scan of it answers a plan. A
+ * record's lists are arrays in it (roles, purposes, labels, the propositions its evidence claims, the ids it
+ * supersedes): an empty list is '{}', never a null (`empty-lists`); a missing subject is SQL NULL
+ * (`null-subjects`). `fingerprint` and `ends_chunk` (the record-set digest's chunk rule, tree-digest.ts) let
+ * the database hash a set of records as the receipt does. `documents` holds the record as validated and the
+ * SHA-256 of the line it was read from (see load.ts), read only for the records a compile or an audit needs.
+ * `postings` is the full-text index: one row per term per record with its frequency in the title and the
+ * text (FTS5's tokens, see tokens.ts) and its positions for phrases; the primary key covers the frequencies,
+ * so bm25 over single-token terms reads the index alone. `supersession_breaks` is the records whose own
+ * supersession links are broken (see broken-links.ts), kept by each load that changes a record;
+ * `digest_chunks` the record-set digest's chunks (record-set-digest.ts), each keyed by its last record's
+ * order key, re-hashed by a load only where a record changed.
+ * Nothing keeps the file's order: a compile does not depend on it, and a dense position would shift for
+ * every record after an inserted line.
  */
 const tables = (SCHEMA: string) => `
 CREATE TABLE ${SCHEMA}.records (
   id text COLLATE "C" PRIMARY KEY,
-  line_hash bytea NOT NULL,
-  fingerprint text NOT NULL,
-  document text NOT NULL,
+  fingerprint text COLLATE "C" NOT NULL,
+  ends_chunk boolean NOT NULL,
   project text COLLATE "C" NOT NULL,
   scope text COLLATE "C" NOT NULL,
   subject text COLLATE "C",
@@ -55,32 +68,52 @@ CREATE TABLE ${SCHEMA}.records (
   provenance_ok boolean NOT NULL,
   sensitivity text COLLATE "C" NOT NULL,
   evidence_class text COLLATE "C",
+  roles text[] COLLATE "C" NOT NULL,
+  purposes text[] COLLATE "C" NOT NULL,
+  labels text[] COLLATE "C" NOT NULL,
+  claims text[] COLLATE "C" NOT NULL,
+  supersedes text[] COLLATE "C" NOT NULL,
   title_tokens integer NOT NULL,
-  text_tokens integer NOT NULL,
-  terms text[] COLLATE "C" NOT NULL
+  text_tokens integer NOT NULL
+);
+CREATE TABLE ${SCHEMA}.documents (
+  id text COLLATE "C" PRIMARY KEY,
+  line_hash bytea NOT NULL,
+  document text NOT NULL
 );
 -- A load looks every line up here before reading it, from its first batch: the index cannot wait for the rows.
-CREATE INDEX records_line_hash ON ${SCHEMA}.records (line_hash);
-CREATE TABLE ${SCHEMA}.record_roles (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, role text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, role));
-CREATE TABLE ${SCHEMA}.record_purposes (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, purpose text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, purpose));
-CREATE TABLE ${SCHEMA}.record_labels (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, label text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, label));
-CREATE TABLE ${SCHEMA}.record_claims (record_id text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, proposition text COLLATE "C" NOT NULL, PRIMARY KEY (record_id, proposition));
-CREATE TABLE ${SCHEMA}.supersessions (target text COLLATE "C" NOT NULL, successor text COLLATE "C" NOT NULL REFERENCES ${SCHEMA}.records ON DELETE CASCADE, PRIMARY KEY (target, successor));
-CREATE TABLE ${SCHEMA}.record_terms (
-  record_id text COLLATE "C" NOT NULL,
-  field smallint NOT NULL,
+CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash);
+CREATE TABLE ${SCHEMA}.postings (
   term text COLLATE "C" NOT NULL,
-  positions integer[] NOT NULL
+  record_id text COLLATE "C" NOT NULL,
+  title_tf integer NOT NULL,
+  text_tf integer NOT NULL,
+  title_at integer[] NOT NULL,
+  text_at integer[] NOT NULL
+);
+CREATE TABLE ${SCHEMA}.digest_chunks (
+  chunk_end text COLLATE "C" PRIMARY KEY,
+  digest bytea NOT NULL
+);
+CREATE TABLE ${SCHEMA}.supersession_breaks (
+  id text COLLATE "C" PRIMARY KEY,
+  kind text COLLATE "C" NOT NULL CHECK (kind IN ('dangling', 'self', 'cycle')),
+  names text[] COLLATE "C" NOT NULL
 );
 `;
 
-/** The indexes no insert needs, built once the first rows are in: one sort costs far less than keeping them row by row. */
+/**
+ * The indexes no insert needs, built once the first rows are in: one sort costs far less than keeping them
+ * row by row. Documents and postings have no foreign key (the check per row cost more than the insert);
+ * `load` deletes a record's document and postings with the record. `records_successors` holds the few records
+ * that supersede something: keeping the broken links after a load reads them, not the corpus.
+ */
 const indexes = (SCHEMA: string) => `
-ALTER TABLE ${SCHEMA}.record_terms ADD PRIMARY KEY (term, record_id, field);
-CREATE INDEX record_terms_record ON ${SCHEMA}.record_terms (record_id);
-CREATE INDEX records_project_scope ON ${SCHEMA}.records (project, scope);
-CREATE INDEX records_terms ON ${SCHEMA}.records USING gin (terms);
-CREATE INDEX supersessions_successor ON ${SCHEMA}.supersessions (successor);
+ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
+CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
+CREATE INDEX records_successors ON ${SCHEMA}.records (id) WHERE cardinality(supersedes) > 0;
+CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
+CREATE INDEX records_chunk_ends ON ${SCHEMA}.records ((${utf16Order('id')})) WHERE ends_chunk;
 `;
 
 /**
@@ -97,8 +130,9 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   const found = rows[0]?.version;
   if (found === LAYOUT) return 'current';
-  for (const table of ['record_terms', 'supersessions', 'record_claims', 'record_labels', 'record_purposes', 'record_roles', 'records'])
-    await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table}`);
+  // Every layout's tables, this one's and those earlier layouts had.
+  for (const table of [...TABLES, 'record_terms', 'supersessions', 'record_claims', 'record_labels', 'record_purposes', 'record_roles', 'records'])
+    await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table} CASCADE`);
   await client.query(tables(client.schema));
   // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record sets.
   await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS snapshot bigint NOT NULL DEFAULT 0`);
@@ -124,4 +158,15 @@ export async function layoutOf(client: Database): Promise<number | null> {
   if (rows[0]?.present !== true) return null;
   const found = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   return found.rows[0]?.version ?? null;
+}
+
+/** Why a compile, an audit or a delete cannot read the database's records: it holds none, or another version's layout. */
+export async function requireLayout(client: Database): Promise<Result<void, CompileError>> {
+  const layout = await layoutOf(client);
+  if (layout === LAYOUT) return ok(undefined);
+  const message =
+    layout === null
+      ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first'
+      : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
+  return err({ pass: 'validate', code: 'INVALID_INPUT', message });
 }

@@ -1,0 +1,180 @@
+import { err, ok, type CompileError, type Result } from '../../core/errors';
+import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
+import { byScoreThenId, roundScore, type RankedRow } from '../../core/ranking';
+import type { ReasonCode } from '../../core/reasons';
+import { GATE_ORDER, type RankingStatistics } from '../../core/result';
+import { safeFtsTerms } from '../sqlite/fts-query';
+import { bm25Ctes } from './bm25-sql';
+import { bind, lowerConditions, type Lowering } from './lower';
+import { leafBytes, utf16Order } from './order-key';
+import type { Database } from './schema';
+import type { Tokeniser } from './tokens';
+
+/** What the database answers for one plan and query, in one statement over one snapshot: nothing per refused record. */
+export interface PlanAnswer {
+  /** The snapshot the records are at (counted up by every load that changes one). */
+  readonly snapshot: number;
+  /** The digest the statement echoes: the plan it ran. */
+  readonly predicateDigest: string;
+  /** How many records the plan admits. */
+  readonly admitted: number;
+  /** The admitted set's bm25 statistics: document count, token total and each query term's document count. */
+  readonly statistics: RankingStatistics;
+  /** How many records each reason refuses: the code of the first gate each fails, as the evaluator names it. */
+  readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
+  /** The best admitted matches of the query, best first, ties by id; at most `top` of them. */
+  readonly candidates: readonly RankedRow[];
+  /** The admitted set's digest: the record-set tree (tree-digest.ts) over the admitted records' ids and fingerprints. */
+  readonly admittedDigest: string;
+}
+
+/** The reason code a scalar clause's failure stands for, by its gate. */
+const SCALAR_CODE: Partial<Readonly<Record<PlanClause['gate'], ReasonCode>>> = {
+  project: 'EXCLUDE_PROJECT',
+  scope: 'EXCLUDE_SCOPE',
+  identity: 'EXCLUDE_IDENTITY',
+  lifecycle: 'EXCLUDE_LIFECYCLE',
+  source: 'EXCLUDE_SOURCE',
+  authority: 'EXCLUDE_AUTHORITY',
+  review: 'EXCLUDE_REVIEW',
+  provenance: 'EXCLUDE_PROVENANCE',
+  sensitivity: 'EXCLUDE_SENSITIVITY',
+  deny: 'EXCLUDE_DENY_LABEL',
+};
+
+const code = (reason: ReasonCode) => `'${reason}'`;
+
+/**
+ * The SQL naming the reason a record failing this clause is refused for, as gates.ts words the gate's first
+ * failure: a time gate says future or expired, supersession says the record's own broken link first
+ * (`supersession_breaks`, joined as `b`), authorisation says the principal before the purpose, evidence
+ * says whether the record claims a proposition the contract asks for. Null for a clause it cannot name.
+ */
+function refusalCode(clause: PlanClause, into: Lowering): string | null {
+  switch (clause.op) {
+    case 'in-force-at': {
+      const at = bind(into, clause.at.epochMs, 'bigint');
+      return `CASE WHEN r.known_at > ${at} OR r.valid_from > ${at} THEN ${code('EXCLUDE_FUTURE')} ELSE ${code('EXCLUDE_EXPIRED')} END`;
+    }
+    case 'not-superseded-at':
+      return SUPERSESSION_CODE;
+    case 'every-group-meets-list':
+      return code('EXCLUDE_NOT_AUTHORISED');
+    case 'list-contains':
+      return clause.gate === 'authorisation' ? code('EXCLUDE_PURPOSE') : null;
+    case 'required-or-accepted-evidence':
+      return `CASE WHEN r.claims && ${bind(into, clause.accepted.map((item) => item.proposition), 'text[]')} THEN ${code('EXCLUDE_EVIDENCE_CLASS')} ELSE ${code('EXCLUDE_NOT_NEEDED')} END`;
+    default: {
+      // The plan's broken links (an id clause) and a successor in force are one gate.
+      if (clause.gate === 'supersession') return SUPERSESSION_CODE;
+      const found = SCALAR_CODE[clause.gate];
+      return found === undefined ? null : code(found);
+    }
+  }
+}
+
+/** Supersession's reason: the record's own broken link first (`supersession_breaks`, joined as `b`), else its successor in force. */
+const SUPERSESSION_CODE = `CASE b.kind WHEN 'dangling' THEN ${code('EXCLUDE_DANGLING_SUPERSESSION')} WHEN 'self' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ${code('EXCLUDE_SUPERSEDED')} END`;
+
+interface AnswerRow {
+  readonly snapshot: string;
+  readonly digest: string;
+  readonly admitted: string;
+  readonly documents: number;
+  readonly tokens: number;
+  readonly matched: Record<string, number> | null;
+  readonly refused: Record<string, number> | null;
+  readonly candidates: [string, number][] | null;
+  readonly admitted_digest: string;
+}
+
+/**
+ * The one statement: every record's verdict (admitted, or the code of the first clause it fails in gate
+ * order), the admitted set's bm25 statistics and scores, the refused counts per code, the top candidates
+ * (with every record tied with the last, so rounding in Node decides the cut as the core does) and the
+ * admitted set's digest, with SHA-256 over the same bytes `recordSetDigest` hashes.
+ */
+/**
+ * The plan's conditions and, for a row `r` of the records joined with `supersession_breaks` as `b`, the SQL
+ * of its verdict: null when admitted, else the code of the first clause it fails in gate order (within a
+ * gate, the plan's order: principals before purpose).
+ */
+export function lowerVerdict(plan: AdmissionPlan, into: Lowering): Result<{ readonly conditions: readonly string[]; readonly verdict: string }, CompileError> {
+  const conditions = lowerConditions(plan, into);
+  if (!conditions.ok) return conditions;
+  const ordered = plan.clauses.map((clause, index) => ({ clause, condition: conditions.value[index] as string })).sort((a, b) => GATE_ORDER.indexOf(a.clause.gate) - GATE_ORDER.indexOf(b.clause.gate));
+  const branches: string[] = [];
+  for (const { clause, condition } of ordered) {
+    const reason = refusalCode(clause, into);
+    if (reason === null) return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.` });
+    branches.push(`WHEN NOT coalesce((${condition}), false) THEN ${reason}`);
+  }
+  return ok({ conditions: conditions.value, verdict: branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END` });
+}
+
+function answerStatement(plan: AdmissionPlan, digest: string, phrases: readonly (readonly string[])[], top: number, schema: string): Result<{ text: string; values: unknown[] }, CompileError> {
+  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  const lowered = lowerVerdict(plan, into);
+  if (!lowered.ok) return lowered;
+  const { conditions, verdict } = lowered.value;
+  const where = conditions.length === 0 ? 'true' : conditions.map((condition) => `(${condition})`).join('\n  AND ');
+  const limit = bind(into, top, 'integer');
+  const bm25 = bm25Ctes(schema, 'admitted', phrases, (value, type) => bind(into, value, type));
+  const joins = into.joins.join(' ');
+  const ctes = [
+    ...into.ctes,
+    // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and most records stop at their first failing clause.
+    `admitted AS MATERIALIZED (SELECT r.id, r.fingerprint, r.ends_chunk FROM ${schema}.records r ${joins} WHERE ${where})`,
+    `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
+    WHERE code IS NOT NULL GROUP BY code)`,
+    bm25,
+    `best AS (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${limit})`,
+    // A record tied with the last of the best to within rounding may still be among the best once rounded.
+    'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
+    `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
+    `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
+  ];
+  const text = `WITH ${ctes.join(',\n')}
+SELECT (SELECT snapshot FROM ${schema}.layout)::text AS snapshot, $1::text AS digest, (SELECT count(*) FROM admitted)::text AS admitted,
+  (SELECT n FROM stats) AS documents, (SELECT tokens FROM stats) AS tokens,
+  (SELECT json_object_agg(phrase, matched) FROM df) AS matched,
+  (SELECT json_object_agg(code, n) FROM refused) AS refused,
+  (SELECT json_agg(json_build_array(id, score)) FROM candidates) AS candidates,
+  encode(sha256(coalesce((SELECT string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk) FROM chunks), ''::bytea)), 'hex') AS admitted_digest`;
+  return ok({ text, values: into.values });
+}
+
+/**
+ * Answers a plan and a query in the caller's snapshot (REPEATABLE READ, JIT off: see `inSnapshot`) with one
+ * statement; bm25 as `rankInDatabase` scores, over the admitted set's own statistics. A database error is
+ * the caller's to turn into ADAPTER_INCOMPLETE.
+ */
+export async function answerPlan(client: Database, plan: AdmissionPlan, digest: string, query: string, tokeniser: Tokeniser, top: number): Promise<Result<PlanAnswer, CompileError>> {
+  const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
+  const phrases = terms.map((term) => tokeniser.phrase(term));
+  const statement = answerStatement(plan, digest, phrases, top, client.schema);
+  if (!statement.ok) return statement;
+  // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
+  await client.query("SELECT set_config('extra_float_digits', '1', true)");
+  const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
+  const row = rows[0];
+  if (row === undefined) return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: 'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.' });
+  const statistics: RankingStatistics = {
+    mode: 'bm25',
+    statistics: 'admitted',
+    documents: row.documents,
+    tokens: row.tokens,
+    terms: terms.map((term, phrase) => ({ term, documents: row.matched?.[String(phrase)] ?? 0 })),
+    weights: { title: 2, text: 1 },
+  };
+  const candidates = terms.length === 0 ? [] : (row.candidates ?? []).map(([id, score]) => ({ id, score: roundScore(score) })).sort(byScoreThenId).slice(0, top);
+  return ok({
+    snapshot: Number(row.snapshot),
+    predicateDigest: row.digest,
+    admitted: Number(row.admitted),
+    statistics,
+    refusedByReason: Object.fromEntries(Object.entries(row.refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    candidates,
+    admittedDigest: row.admitted_digest,
+  });
+}

@@ -1,0 +1,45 @@
+/** FTS5's bm25 constants (fts5_aux.c), and the column weights the built-in path passes it (title 2, text 1). */
+const K1 = '1.2::float8';
+const B = '0.75::float8';
+
+/** Binds a value and names its parameter. */
+export type Bind = (value: unknown, type: string) => string;
+
+/**
+ * One phrase's weighted frequency in each record of `set` holding it: 2 × hits in the title + hits in the
+ * text. A one-token phrase reads only the postings index's included frequencies; a longer one counts the
+ * positions of its first token followed by the rest in order.
+ */
+function phraseFrequency(schema: string, set: string, phrase: number, tokens: readonly string[], bind: Bind): string {
+  const first = `JOIN ${schema}.postings t0 ON t0.term = ${bind(tokens[0], 'text')} AND t0.record_id = a.id`;
+  if (tokens.length === 1) return `SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * t0.title_tf + t0.text_tf)::float8 AS f FROM ${set} a ${first}`;
+  const rest = tokens.slice(1).map((token, offset) => `JOIN ${schema}.postings t${offset + 1} ON t${offset + 1}.term = ${bind(token, 'text')} AND t${offset + 1}.record_id = t0.record_id`);
+  const hits = (field: 'title_at' | 'text_at') =>
+    `(SELECT count(*) FROM unnest(t0.${field}) AS p(at) WHERE ${tokens
+      .slice(1)
+      .map((_, offset) => `(p.at + ${offset + 1}) = ANY (t${offset + 1}.${field})`)
+      .join(' AND ')})`;
+  return `SELECT * FROM (SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * ${hits('title_at')} + ${hits('text_at')})::float8 AS f
+    FROM ${set} a ${first} ${rest.join(' ')}) x WHERE x.f > 0`;
+}
+
+/**
+ * The common table expressions of bm25 over the records of the relation `set` (a column `id`), with that
+ * set's own statistics and FTS5's formula term by term in its order of operations, so the scores are FTS5's
+ * (`-bm25(admitted_text, 2.0, 1.0)` of the built-in path): `stats` (n, tokens), `freq`, `df` (each phrase's
+ * document count) and `scored` (id, score) of every record holding some phrase.
+ */
+export function bm25Ctes(schema: string, set: string, phrases: readonly (readonly string[])[], bind: Bind): string {
+  const hits = phrases.flatMap((tokens, phrase) => (tokens.length === 0 ? [] : [phraseFrequency(schema, set, phrase, tokens, bind)]));
+  const freq = hits.length === 0 ? 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false' : hits.join('\n  UNION ALL\n  ');
+  const idf = `ln((s.n - d.matched + 0.5::float8) / (d.matched + 0.5::float8))`;
+  return `stats AS (SELECT count(*)::float8 AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0)::float8 AS tokens FROM ${set} a JOIN ${schema}.records r ON r.id = a.id),
+freq AS (${freq}),
+df AS (SELECT phrase, count(*)::float8 AS matched FROM freq GROUP BY phrase),
+weights AS (SELECT d.phrase, CASE WHEN ${idf} <= 0 THEN 1e-6::float8 ELSE ${idf} END AS idf FROM df d CROSS JOIN stats s),
+scored AS (
+  SELECT f.record_id AS id,
+    sum(w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * (r.title_tokens + r.text_tokens)::float8 / (s.tokens / s.n)))) ORDER BY f.phrase) AS score
+  FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN ${schema}.records r ON r.id = f.record_id CROSS JOIN stats s
+  GROUP BY f.record_id)`;
+}

@@ -1,0 +1,70 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SourceRecord } from '../../core/format/record';
+import { resolve } from '../../core/passes/resolve';
+import { createRecordSet } from '../../core/passes/validate';
+import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
+import { brokenLinksCase } from '../conformance/corpus';
+import { brokenLinksOf, storedBrokenLinks } from './broken-links';
+import { deleteRecords, loadRecordSet } from './load';
+import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
+import { createTokeniser, type Tokeniser } from './tokens';
+
+const sample = brokenLinksCase();
+const withLinks = (record: SourceRecord, supersedes: string[]): SourceRecord => ({ ...record, supersedes });
+const byId = (records: readonly SourceRecord[], id: string) => records.find((record) => record.id === id) as SourceRecord;
+
+/** Resolve's broken links over the whole record set: the reference. */
+function reference(records: readonly SourceRecord[]) {
+  const resolution = resolve(sample.contract, createRecordSet(records));
+  if (!resolution.ok) throw new Error(resolution.error.message);
+  return new Map(resolution.value.records.flatMap((item) => (item.brokenLink === null ? [] : [[item.checked.record.id, item.brokenLink] as const])));
+}
+
+describe('broken supersession links from the supersession graph alone', () => {
+  it('finds what resolve finds: dangling first, then the record itself, then a cycle (a long one and one through a dangling record too)', () => {
+    const records = [
+      ...sample.records,
+      ...['l1', 'l2', 'l3', 'l4'].map((id, index, all) => withLinks(byId(sample.records, 'c3'), [all[(index + 1) % all.length] as string])).map((record, index) => ({ ...record, id: `l${index + 1}` })),
+      { ...withLinks(byId(sample.records, 'c3'), ['m2', 'GONE']), id: 'm1' },
+      { ...withLinks(byId(sample.records, 'c3'), ['m1']), id: 'm2' },
+    ];
+    const successors = new Map(records.filter((record) => record.supersedes.length > 0).map((record) => [record.id, record.supersedes]));
+    const ids = new Set(records.map((record) => record.id));
+    const found = brokenLinksOf(successors, (id) => ids.has(id));
+    expect([...found].sort(([a], [b]) => (a < b ? -1 : 1))).toEqual([...reference(records)].sort(([a], [b]) => (a < b ? -1 : 1)));
+    expect(found.get('m1')).toEqual({ kind: 'dangling', targets: ['GONE'] });
+    expect(found.get('l1')).toEqual({ kind: 'cycle', successors: ['l4'] });
+  });
+
+  describe.skipIf(POSTGRES_URL === undefined)('kept by the load', () => {
+    let database: TestDatabase;
+    let tokeniser: Tokeniser;
+    beforeAll(async () => {
+      database = await openTestDatabase();
+      tokeniser = createTokeniser(await openInMemoryDatabase());
+    });
+
+    const load = async (records: readonly SourceRecord[], mode: 'replace' | 'upsert' = 'replace') => {
+      const loaded = await loadRecordSet(database, 'links.jsonl', createRecordSet(records), tokeniser, { mode });
+      if (!loaded.ok) throw new Error(loaded.error.message);
+    };
+
+    it('holds the set resolve finds after a load, an upsert that breaks a cycle, and a delete that leaves a link dangling', async () => {
+      let records: SourceRecord[] = [...sample.records];
+      await load(records);
+      expect(await storedBrokenLinks(database)).toEqual(reference(records));
+
+      const unlinked = withLinks(byId(records, 'c2'), []);
+      records = records.map((record) => (record.id === 'c2' ? unlinked : record));
+      await load([unlinked], 'upsert');
+      expect(await storedBrokenLinks(database)).toEqual(reference(records));
+      expect((await storedBrokenLinks(database)).has('c2')).toBe(false);
+
+      const deleted = await deleteRecords(database, ['c2']);
+      expect(deleted.ok).toBe(true);
+      records = records.filter((record) => record.id !== 'c2');
+      expect(await storedBrokenLinks(database)).toEqual(reference(records));
+      expect((await storedBrokenLinks(database)).get('c1')).toEqual({ kind: 'dangling', targets: ['c2'] });
+    });
+  });
+});

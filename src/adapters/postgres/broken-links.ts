@@ -1,0 +1,127 @@
+import { compareStrings } from '../../core/canonical';
+import type { Database } from './schema';
+
+/** A record's own supersession links, broken: the shape of resolve's `BrokenLink`, which a store may not import. */
+export type BrokenLink =
+  | { readonly kind: 'dangling'; readonly targets: readonly string[] }
+  | { readonly kind: 'self' }
+  | { readonly kind: 'cycle'; readonly successors: readonly string[] };
+
+/**
+ * The records whose own supersession links are broken, found from the supersession graph alone (the ids and
+ * links of records that supersede something, and which of their targets exist): what resolve's
+ * `findBrokenLinks` finds over the whole record set, by the same rules in the same precedence (a dangling
+ * target, then the record itself, then a cycle through other records). It reads O(successors) rows, so a load
+ * keeps the set without reading the corpus; a differential test holds it to resolve's answer.
+ */
+export function brokenLinksOf(successors: ReadonlyMap<string, readonly string[]>, exists: (id: string) => boolean): Map<string, BrokenLink> {
+  const broken = new Map<string, BrokenLink>();
+  for (const [id, supersedes] of successors) {
+    const missing = supersedes.filter((target) => !exists(target));
+    if (missing.length > 0) broken.set(id, { kind: 'dangling', targets: [...new Set(missing)].sort(compareStrings) });
+    else if (supersedes.includes(id)) broken.set(id, { kind: 'self' });
+  }
+  const component = cycles(successors, exists);
+  const onCycle = new Map<string, string[]>();
+  for (const [id, supersedes] of successors) {
+    const own = component.get(id);
+    if (own === undefined) continue;
+    for (const target of supersedes) {
+      if (target === id || component.get(target) !== own || broken.has(target)) continue;
+      const found = onCycle.get(target);
+      if (found === undefined) onCycle.set(target, [id]);
+      else found.push(id);
+    }
+  }
+  for (const [id, by] of onCycle) broken.set(id, { kind: 'cycle', successors: [...new Set(by)].sort(compareStrings) });
+  return broken;
+}
+
+/** For each record on a cycle (a strongly connected component of two or more records), its component's number: Tarjan's algorithm without recursion. */
+function cycles(successors: ReadonlyMap<string, readonly string[]>, exists: (id: string) => boolean): Map<string, number> {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const component = new Map<string, number>();
+  let counter = 0;
+  let components = 0;
+  const targetsOf = (id: string) => (successors.get(id) ?? []).filter(exists);
+  for (const start of successors.keys()) {
+    if (order.has(start)) continue;
+    const path: { id: string; targets: readonly string[]; next: number }[] = [];
+    const enter = (id: string) => {
+      order.set(id, counter);
+      low.set(id, counter);
+      counter += 1;
+      stack.push(id);
+      onStack.add(id);
+      path.push({ id, targets: targetsOf(id), next: 0 });
+    };
+    enter(start);
+    while (path.length > 0) {
+      const frame = path[path.length - 1] as (typeof path)[number];
+      if (frame.next < frame.targets.length) {
+        const target = frame.targets[frame.next] as string;
+        frame.next += 1;
+        if (!order.has(target)) enter(target);
+        else if (onStack.has(target)) low.set(frame.id, Math.min(low.get(frame.id) as number, order.get(target) as number));
+        continue;
+      }
+      path.pop();
+      const parent = path[path.length - 1];
+      if (parent !== undefined) low.set(parent.id, Math.min(low.get(parent.id) as number, low.get(frame.id) as number));
+      if (low.get(frame.id) !== order.get(frame.id)) continue;
+      const members: string[] = [];
+      for (;;) {
+        const member = stack.pop() as string;
+        onStack.delete(member);
+        members.push(member);
+        if (member === frame.id) break;
+      }
+      if (members.length > 1) {
+        for (const member of members) component.set(member, components);
+        components += 1;
+      }
+    }
+  }
+  return component;
+}
+
+/**
+ * Brings `supersession_breaks` to the records the tables hold, in the caller's transaction: reads the
+ * successors' links and which of their targets exist, and writes the set found (a handful of rows).
+ */
+export async function keepBrokenLinks(client: Database): Promise<void> {
+  const { rows } = await client.query<{ id: string; supersedes: string[] }>(`SELECT id, supersedes FROM ${client.schema}.records WHERE cardinality(supersedes) > 0`);
+  const successors = new Map(rows.map((row) => [row.id, row.supersedes]));
+  const { rows: missing } = await client.query<{ id: string }>(
+    `SELECT DISTINCT t.id FROM ${client.schema}.records s CROSS JOIN LATERAL unnest(s.supersedes) AS t(id)
+     WHERE cardinality(s.supersedes) > 0 AND NOT EXISTS (SELECT 1 FROM ${client.schema}.records r WHERE r.id = t.id)`,
+  );
+  const absent = new Set(missing.map((row) => row.id));
+  const broken = brokenLinksOf(successors, (id) => !absent.has(id));
+  // Only the rows that changed are written: a load that touches no supersession writes none.
+  const stored = await storedBrokenLinks(client);
+  const same = (a: BrokenLink, b: BrokenLink) => a.kind === b.kind && namesOf(a).join('\u0000') === namesOf(b).join('\u0000');
+  const differs = (link: BrokenLink, other: BrokenLink | undefined) => other === undefined || !same(link, other);
+  const gone = [...stored].filter(([id, link]) => differs(link, broken.get(id)));
+  const fresh = [...broken].filter(([id, link]) => differs(link, stored.get(id)));
+  if (gone.length > 0) await client.query(`DELETE FROM ${client.schema}.supersession_breaks WHERE id = ANY($1::text[])`, [gone.map(([id]) => id)]);
+  if (fresh.length === 0) return;
+  await client.query(`INSERT INTO ${client.schema}.supersession_breaks (id, kind, names) SELECT x.id, x.kind, ARRAY(SELECT jsonb_array_elements_text(x.names)) FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(id, kind, names)`, [
+    fresh.map(([id]) => id),
+    fresh.map(([, link]) => link.kind),
+    fresh.map(([, link]) => JSON.stringify(namesOf(link))),
+  ]);
+}
+
+const namesOf = (link: BrokenLink): readonly string[] => (link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : []);
+
+/** The broken links the database holds, by id. */
+export async function storedBrokenLinks(client: Database): Promise<Map<string, BrokenLink>> {
+  const { rows } = await client.query<{ id: string; kind: BrokenLink['kind']; names: string[] }>(`SELECT id, kind, names FROM ${client.schema}.supersession_breaks ORDER BY id`);
+  return new Map(
+    rows.map((row): [string, BrokenLink] => [row.id, row.kind === 'dangling' ? { kind: 'dangling', targets: row.names } : row.kind === 'cycle' ? { kind: 'cycle', successors: row.names } : { kind: 'self' }]),
+  );
+}
