@@ -15,7 +15,19 @@ import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
 import { ENGINE_VERSION } from '../core/version';
 
-const COMMANDS: readonly CliCommand[] = [compileCommand, drillCommand, diffCommand, checkCommand, testCommand, evalCommand, loadCommand, auditCommand, conformanceCommand, provenanceCommand, serveCommand];
+const COMMANDS: readonly CliCommand[] = [
+  compileCommand,
+  drillCommand,
+  diffCommand,
+  checkCommand,
+  testCommand,
+  evalCommand,
+  loadCommand,
+  auditCommand,
+  conformanceCommand,
+  provenanceCommand,
+  serveCommand,
+];
 
 function overview(): string {
   const width = COMMANDS.reduce((widest, command) => Math.max(widest, command.name.length), 0);

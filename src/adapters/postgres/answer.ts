@@ -63,7 +63,11 @@ function refusalCode(clause: PlanClause, into: Lowering): string | null {
     case 'list-contains':
       return clause.gate === 'authorisation' ? code('EXCLUDE_PURPOSE') : null;
     case 'required-or-accepted-evidence':
-      return `CASE WHEN r.claims && ${bind(into, clause.accepted.map((item) => item.proposition), 'text[]')} THEN ${code('EXCLUDE_EVIDENCE_CLASS')} ELSE ${code('EXCLUDE_NOT_NEEDED')} END`;
+      return `CASE WHEN r.claims && ${bind(
+        into,
+        clause.accepted.map((item) => item.proposition),
+        'text[]',
+      )} THEN ${code('EXCLUDE_EVIDENCE_CLASS')} ELSE ${code('EXCLUDE_NOT_NEEDED')} END`;
     default: {
       // The plan's broken links (an id clause) and a successor in force are one gate.
       if (clause.gate === 'supersession') return SUPERSESSION_CODE;
@@ -106,7 +110,8 @@ export function lowerVerdict(plan: AdmissionPlan, into: Lowering): Result<{ read
   const branches: string[] = [];
   for (const { clause, condition } of ordered) {
     const reason = refusalCode(clause, into);
-    if (reason === null) return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.` });
+    if (reason === null)
+      return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.` });
     branches.push(`WHEN NOT coalesce((${condition}), false) THEN ${reason}`);
   }
   return ok({ conditions: conditions.value, verdict: branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END` });
@@ -158,7 +163,8 @@ export async function answerPlan(client: Database, plan: AdmissionPlan, digest: 
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
   const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
   const row = rows[0];
-  if (row === undefined) return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: 'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.' });
+  if (row === undefined)
+    return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: 'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.' });
   const statistics: RankingStatistics = {
     mode: 'bm25',
     statistics: 'admitted',
@@ -167,7 +173,13 @@ export async function answerPlan(client: Database, plan: AdmissionPlan, digest: 
     terms: terms.map((term, phrase) => ({ term, documents: row.matched?.[String(phrase)] ?? 0 })),
     weights: { title: 2, text: 1 },
   };
-  const candidates = terms.length === 0 ? [] : (row.candidates ?? []).map(([id, score]) => ({ id, score: roundScore(score) })).sort(byScoreThenId).slice(0, top);
+  const candidates =
+    terms.length === 0
+      ? []
+      : (row.candidates ?? [])
+          .map(([id, score]) => ({ id, score: roundScore(score) }))
+          .sort(byScoreThenId)
+          .slice(0, top);
   return ok({
     snapshot: Number(row.snapshot),
     predicateDigest: row.digest,

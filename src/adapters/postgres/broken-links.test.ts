@@ -24,7 +24,9 @@ describe('broken supersession links from the supersession graph alone', () => {
   it('finds what resolve finds: dangling first, then the record itself, then a cycle (a long one and one through a dangling record too)', () => {
     const records = [
       ...sample.records,
-      ...['l1', 'l2', 'l3', 'l4'].map((id, index, all) => withLinks(byId(sample.records, 'c3'), [all[(index + 1) % all.length] as string])).map((record, index) => ({ ...record, id: `l${index + 1}` })),
+      ...['l1', 'l2', 'l3', 'l4']
+        .map((id, index, all) => withLinks(byId(sample.records, 'c3'), [all[(index + 1) % all.length] as string]))
+        .map((record, index) => ({ ...record, id: `l${index + 1}` })),
       { ...withLinks(byId(sample.records, 'c3'), ['m2', 'GONE']), id: 'm1' },
       { ...withLinks(byId(sample.records, 'c3'), ['m1']), id: 'm2' },
     ];

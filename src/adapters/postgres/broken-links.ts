@@ -2,10 +2,7 @@ import { compareStrings } from '../../core/canonical';
 import type { Database } from './schema';
 
 /** A record's own supersession links, broken: the shape of resolve's `BrokenLink`, which a store may not import. */
-export type BrokenLink =
-  | { readonly kind: 'dangling'; readonly targets: readonly string[] }
-  | { readonly kind: 'self' }
-  | { readonly kind: 'cycle'; readonly successors: readonly string[] };
+export type BrokenLink = { readonly kind: 'dangling'; readonly targets: readonly string[] } | { readonly kind: 'self' } | { readonly kind: 'cycle'; readonly successors: readonly string[] };
 
 /**
  * The records whose own supersession links are broken, found from the supersession graph alone (the ids and
@@ -109,11 +106,10 @@ export async function keepBrokenLinks(client: Database): Promise<void> {
   const fresh = [...broken].filter(([id, link]) => differs(link, stored.get(id)));
   if (gone.length > 0) await client.query(`DELETE FROM ${client.schema}.supersession_breaks WHERE id = ANY($1::text[])`, [gone.map(([id]) => id)]);
   if (fresh.length === 0) return;
-  await client.query(`INSERT INTO ${client.schema}.supersession_breaks (id, kind, names) SELECT x.id, x.kind, ARRAY(SELECT jsonb_array_elements_text(x.names)) FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(id, kind, names)`, [
-    fresh.map(([id]) => id),
-    fresh.map(([, link]) => link.kind),
-    fresh.map(([, link]) => JSON.stringify(namesOf(link))),
-  ]);
+  await client.query(
+    `INSERT INTO ${client.schema}.supersession_breaks (id, kind, names) SELECT x.id, x.kind, ARRAY(SELECT jsonb_array_elements_text(x.names)) FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(id, kind, names)`,
+    [fresh.map(([id]) => id), fresh.map(([, link]) => link.kind), fresh.map(([, link]) => JSON.stringify(namesOf(link)))],
+  );
 }
 
 const namesOf = (link: BrokenLink): readonly string[] => (link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : []);
@@ -122,6 +118,9 @@ const namesOf = (link: BrokenLink): readonly string[] => (link.kind === 'danglin
 export async function storedBrokenLinks(client: Database): Promise<Map<string, BrokenLink>> {
   const { rows } = await client.query<{ id: string; kind: BrokenLink['kind']; names: string[] }>(`SELECT id, kind, names FROM ${client.schema}.supersession_breaks ORDER BY id`);
   return new Map(
-    rows.map((row): [string, BrokenLink] => [row.id, row.kind === 'dangling' ? { kind: 'dangling', targets: row.names } : row.kind === 'cycle' ? { kind: 'cycle', successors: row.names } : { kind: 'self' }]),
+    rows.map((row): [string, BrokenLink] => [
+      row.id,
+      row.kind === 'dangling' ? { kind: 'dangling', targets: row.names } : row.kind === 'cycle' ? { kind: 'cycle', successors: row.names } : { kind: 'self' },
+    ]),
   );
 }

@@ -67,9 +67,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       };
       const before = await contents();
       const { rows } = await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [own.schema.slice(1, -1)]);
-      expect(rows.map((row) => row.name)).toEqual(
-        expect.arrayContaining(['documents_line_hash', 'documents_pkey', 'postings_pkey', 'postings_record', 'records_pkey', 'supersession_breaks_pkey']),
-      );
+      expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['documents_line_hash', 'documents_pkey', 'postings_pkey', 'postings_record', 'records_pkey', 'supersession_breaks_pkey']));
       const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
       expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length, snapshot: 1 });
       expect(await contents()).toEqual(before);

@@ -2,8 +2,7 @@ import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
 
 /** A chunk's end: its last record's order key. A chunk ends after a record with `ends_chunk`, and the last chunk at the last record. */
-const ends = (schema: string) =>
-  `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT max(${utf16Order('id')}) FROM ${schema}.records HAVING count(*) > 0`;
+const ends = (schema: string) => `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT max(${utf16Order('id')}) FROM ${schema}.records HAVING count(*) > 0`;
 
 /**
  * Brings `digest_chunks` to the records, in the caller's transaction, re-hashing only the chunks a change
@@ -27,13 +26,13 @@ export async function keepRecordSetDigest(client: Database, all: boolean): Promi
     return;
   }
   await client.query(
-      `WITH keys AS (SELECT DISTINCT ${utf16Order('id')} AS k FROM load_changed),
+    `WITH keys AS (SELECT DISTINCT ${utf16Order('id')} AS k FROM load_changed),
        reached AS (
          SELECT (SELECT min(c.chunk_end) FROM ${schema}.digest_chunks c WHERE c.chunk_end >= keys.k) AS chunk_end FROM keys
          UNION SELECT (SELECT min(c.chunk_end) FROM ${schema}.digest_chunks c WHERE c.chunk_end > keys.k) FROM keys
          UNION SELECT max(chunk_end) FROM ${schema}.digest_chunks WHERE EXISTS (SELECT 1 FROM keys WHERE keys.k > (SELECT max(chunk_end) FROM ${schema}.digest_chunks)))
        DELETE FROM ${schema}.digest_chunks c WHERE c.chunk_end IN (SELECT chunk_end FROM reached) OR c.chunk_end NOT IN (${ends(schema)})`,
-    );
+  );
   await client.query(
     `WITH all_ends AS (${ends(schema)}),
      missing AS (SELECT e.chunk_end, (SELECT max(p.chunk_end) FROM all_ends p WHERE p.chunk_end < e.chunk_end) AS after FROM all_ends e

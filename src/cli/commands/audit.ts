@@ -181,4 +181,3 @@ async function auditContract(url: string, schema: string, contractPath: string, 
     await opened.value.end();
   }
 }
-
