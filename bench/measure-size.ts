@@ -7,7 +7,6 @@ import { runInNewContext } from 'node:vm';
 import { createSqliteCompiler, type SqliteCompiler } from '../src/adapters/sqlite/compiler';
 import { applyChanges } from '../src/core/controls';
 import { contractSchema, type Contract } from '../src/core/format/contract';
-import { computeAll } from '../src/core/memo';
 import { admit } from '../src/core/passes/admit';
 import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
 import { lowerAdmission } from '../src/adapters/sqlite/lower-admission';
@@ -147,7 +146,7 @@ async function readCorpus(path: string): Promise<RecordSet> {
   return orThrow(reader.finish());
 }
 
-/** The passes one after another with nothing to reuse (`computeAll`), timed one by one: where a cold compile goes. */
+/** The passes one after another with nothing to reuse (each a plain function), timed one by one: where a cold compile goes. */
 function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordSet, runs: number): Record<string, number> {
   const samples = new Map<string, number[]>();
   const phase = <T>(name: string, work: () => T): T => {
@@ -158,14 +157,14 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
   // What the record index keeps for the ranking: which record each row holds.
   const idByRowid = new Map(driver.all('SELECT rowid, id FROM records').map(([rowid, id]) => [Number(rowid), String(id)]));
   for (let run = 0; run < runs; run += 1) {
-    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet, computeAll)));
+    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet)));
     phase('type-check', () => typeCheck(resolution));
     const admissionPlan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
     const lowered = orThrow(lowerAdmission(admissionPlan, planDigest(admissionPlan), driver.maxParameters));
     const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
-    const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql, computeAll)));
+    const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql)));
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
-    const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
+    const planned = phase('plan', () => plan(resolution, admission, ranking, null));
     const packet = phase('render', () => renderPacket(contract, planned));
     phase('attest', () =>
       attest(
@@ -181,7 +180,6 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
           controls: [],
           lateChanges: [],
         },
-        computeAll,
       ),
     );
   }

@@ -1,10 +1,9 @@
 import { ok, type CompileError, type Result } from './errors';
 import type { Contract } from './format/contract';
-import type { Derive } from './memo';
 import type { Admission } from './passes/admit';
-import { attest, renderPacket } from './passes/attest';
-import { plan } from './passes/plan';
-import { resolve, type Resolution } from './passes/resolve';
+import { renderPacket } from './passes/attest';
+import type { Resolution } from './passes/resolve';
+import { freshQueries, type Queries } from './queries';
 import type { RecordSet } from './passes/validate';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
@@ -32,8 +31,8 @@ export interface PreparedCompile {
 }
 
 /** Passes 2 and 3 (resolve, type-check), then the admission plan and its digest. */
-export function prepareCompile(request: CompileRequest, memo: Derive): Result<PreparedCompile, CompileError> {
-  const resolution = resolve(request.contract, request.recordSet, memo);
+export function prepareCompile(request: CompileRequest, queries: Queries = freshQueries): Result<PreparedCompile, CompileError> {
+  const resolution = queries.resolve(request.contract, request.recordSet);
   if (!resolution.ok) return resolution;
   const typed = typeCheck(resolution.value);
   const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
@@ -43,12 +42,11 @@ export function prepareCompile(request: CompileRequest, memo: Derive): Result<Pr
 }
 
 /** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
-export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, admittedBy: ReceiptAdmission, ranking: Ranking, memo: Derive): CompileOutcome {
+export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, admittedBy: ReceiptAdmission, ranking: Ranking, queries: Queries): CompileOutcome {
   const { contract } = request;
-  const planned = plan(prepared.resolution, admission, ranking, prepared.missingRequired, memo);
+  const planned = queries.plan(prepared.resolution, admission, ranking, prepared.missingRequired);
   const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
-  const receipt = attest(
-    {
+  const receipt = queries.attest({
       contract,
       records: prepared.resolution.records,
       admitted: admission.admitted,
@@ -59,9 +57,7 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
       admission: admittedBy,
       controls: request.controls ?? [],
       lateChanges: request.lateChanges ?? [],
-    },
-    memo,
-  );
+  });
   const selected = planned.selected.length;
   const counts = { candidates: planned.trace.length, admitted: admission.admitted.length, selected, excluded: planned.trace.length - selected };
   const common = { trace: planned.trace, ranked: planned.ranked, receipt, counts, admitted: admission.admittedIds, unreadable: request.recordSet.unreadable };

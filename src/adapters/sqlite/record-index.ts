@@ -1,13 +1,19 @@
 import { canonicalJson } from '../../core/canonical';
 import type { LoweredAdmission } from './lower-admission';
 import type { CheckedRecord, RecordSet } from '../../core/passes/validate';
-import { changedPositions } from '../../core/carried-tree';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 import { createAdmittedScorer } from './admitted-scorer';
 import type { Ranking } from '../../core/ranking';
 import { createListTable, readColumn, readPairs, SCHEMA, useCurrentLayout } from './record-tables';
 
 export { TOKENIZER } from './record-tables';
+
+/** Positions where two lists of the same length hold different objects: a walk over references, not over the items. */
+function changedPositions<T>(last: readonly T[], items: readonly T[]): number[] {
+  const changed: number[] = [];
+  for (let position = 0; position < items.length; position += 1) if (last[position] !== items[position]) changed.push(position);
+  return changed;
+}
 
 export interface SliceProgress {
   readonly done: number;

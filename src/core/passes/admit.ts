@@ -1,6 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../errors';
-import { computeAll, type Derive } from '../memo';
-import { declareGates, evaluateGates, sameVerdict, type GateContext, type GateVerdict } from './gates';
+import { createGateContext, evaluateGates, type GateContext, type GateVerdict } from './gates';
 import type { IdPositions, Resolution } from './resolve';
 
 export interface Admission {
@@ -14,7 +13,8 @@ export interface Admission {
   readonly admittedAt: ReadonlyMap<string, number>;
 }
 
-function admittedSets(indexOf: IdPositions, admitted: readonly number[]): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
+/** The admitted positions' ids and each id's position. */
+export function admittedSets(indexOf: IdPositions, admitted: readonly number[]): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
   const admittedIds = new Set<string>();
   const admittedAt = new Map<string, number>();
   for (const position of admitted) {
@@ -34,32 +34,43 @@ export function divergence(id: string, detail: string): CompileError {
   };
 }
 
-/**
- * Pass 4: the TypeScript evaluator (the reference every adapter is compared with) decides every record's
- * verdict, and the result must equal the candidates the adapter admitted from its own store (`sqlAdmitted`);
- * any difference stops compilation. The two sides share no derived state: each finds its own answer.
- */
-export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, derive: Derive = computeAll): Result<Admission, CompileError> {
-  const declared = declareGates(resolution.contract);
-  const gates = declared.inputs;
-  const verdicts = derive.map('admit:gates', declared, resolution.records, (resolved, context) => evaluateGates(context, resolved), sameVerdict);
+/** The admitted positions (no gate failed), ascending. */
+export function admittedPositions(verdicts: readonly GateVerdict[]): number[] {
   const positions: number[] = [];
   for (let position = 0; position < verdicts.length; position += 1) if ((verdicts[position] as GateVerdict).failed === 0) positions.push(position);
-  // The same admitted positions among the same ids are the same admitted set: the sets below are the last
-  // compilation's objects, and what is derived from them (the plan's admitted part) is reused too.
-  const { admitted, admittedIds, admittedAt } = derive.cell('admit:admitted', [resolution.indexOf, ...positions], ([indexOf, ...at]) => admittedSets(indexOf, at));
+  return positions;
+}
 
-  for (const id of sqlAdmitted) {
+/**
+ * The reference evaluator's admitted set must equal the candidates the store admitted (`storeAdmitted`):
+ * any difference stops compilation, naming a record on which they disagree.
+ */
+export function checkAgreement(resolution: Resolution, verdicts: readonly GateVerdict[], admittedIds: ReadonlySet<string>, storeAdmitted: ReadonlySet<string>): Result<null, CompileError> {
+  for (const id of storeAdmitted) {
     if (admittedIds.has(id)) continue;
     const position = resolution.indexOf.get(id);
     if (position === undefined) return err(divergence(id, 'the SQL index returned a record that is not in the supplied set'));
     return err(divergence(id, `SQL admitted it but the evaluator refuses it (${verdicts[position]?.fact?.fact ?? 'a gate'})`));
   }
-  // Every SQL id is admitted here too: sets of the same size are then the same set.
-  if (sqlAdmitted.size !== admittedIds.size) {
+  // Every store id is admitted here too: sets of the same size are then the same set.
+  if (storeAdmitted.size !== admittedIds.size) {
     for (const id of admittedIds) {
-      if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
+      if (!storeAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
     }
   }
-  return ok({ gates, verdicts, admitted, admittedIds, admittedAt });
+  return ok(null);
+}
+
+/**
+ * Pass 4: the TypeScript evaluator (the reference every adapter is compared with) decides every record's
+ * verdict (`evaluateGates`, one record at a time), and the result must equal the candidates the adapter
+ * admitted from its own store (`sqlAdmitted`); any difference stops compilation. The two sides share no
+ * derived state: each finds its own answer.
+ */
+export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>): Result<Admission, CompileError> {
+  const gates = createGateContext(resolution.contract);
+  const verdicts = resolution.records.map((resolved) => evaluateGates(gates, resolved));
+  const sets = admittedSets(resolution.indexOf, admittedPositions(verdicts));
+  const agreed = checkAgreement(resolution, verdicts, sets.admittedIds, sqlAdmitted);
+  return agreed.ok ? ok({ gates, verdicts, ...sets }) : agreed;
 }

@@ -6,10 +6,9 @@ import type { SourceRecord } from '../format/record';
 import { formatInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
-import { computeAll, type Derive } from '../memo';
-import type { Attestation, Packet, PacketEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../result';
+import type { Attestation, Packet, PacketEntry, RankedEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../result';
 import type { Plan } from './plan';
-import { rankedDigest, receiptDigests, recordSetDigest, traceDigest } from './attest-digests';
+import { rankedDigest, recordSetDigest, resolvedSetDigest, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
 
 function provenanceLabel(record: SourceRecord): string {
@@ -91,39 +90,65 @@ export interface AttestInput {
   readonly lateChanges: readonly string[];
 }
 
+/** What the receipt lists: the trace rows it keeps, its ranking section, and what it says of the rows it leaves out. */
+export interface AttestedSections {
+  readonly trace: readonly TraceRow[];
+  readonly ranked: readonly RankedEntry[];
+  readonly omitted: ReceiptOmissions | null;
+}
+
+/** A `full` receipt lists the plan's whole trace and ranking; a `candidates` one the candidates' rows, and counts the rest. */
+export function attestedSections(input: AttestInput): AttestedSections {
+  const { plan } = input;
+  if (input.attestation === 'full') return { trace: plan.trace, ranked: plan.ranked, omitted: null };
+  const listed = candidatesOnly(input);
+  return { trace: listed.trace, ranked: plan.ranked.filter((entry) => listed.ids.has(entry.id)), omitted: listed.omitted };
+}
+
+/** The digests the receipt id covers instead of the sections themselves (see `receiptIdOf`), and the record set's. */
+export interface ReceiptDigests {
+  readonly recordSetDigest: string;
+  readonly traceDigest: string;
+  readonly rankedDigest: string;
+}
+
+export function receiptDigests(records: readonly ResolvedRecord[], sections: AttestedSections): ReceiptDigests {
+  return { recordSetDigest: resolvedSetDigest(records), traceDigest: traceDigest(sections.trace), rankedDigest: rankedDigest(sections.ranked) };
+}
+
 /** Pass 6: the receipt is canonical JSON; its id hashes everything else in it (see `receiptIdOf`). */
-export function attest(input: AttestInput, derive: Derive = computeAll): Receipt {
+export function attest(input: AttestInput): Receipt {
+  const sections = attestedSections(input);
+  return receiptOf(input, sections, receiptDigests(input.records, sections));
+}
+
+/** The receipt from its sections and their digests: a plain function of them and the plan. */
+export function receiptOf(input: AttestInput, sections: AttestedSections, digests: ReceiptDigests): Receipt {
   const { contract, plan, packet } = input;
   const failure = plan.failure;
-  const listed = input.attestation === 'full' ? null : candidatesOnly(input);
-  const trace = listed === null ? plan.trace : listed.trace;
-  const digests = receiptDigests(input.records, trace, derive);
-  const normalised = derive.cell('attest:contract', [contract], ([contract]) => ({ contract: normaliseContract(contract), fingerprint: contractFingerprint(contract) }));
   const body: ReceiptBody = {
     schemaVersion: SCHEMA_VERSION,
     engineVersion: ENGINE_VERSION,
     attestation: input.attestation,
     outcome: failure ? 'fail_closed' : 'packet',
-    contract: normalised.contract,
-    contractFingerprint: normalised.fingerprint,
+    contract: normaliseContract(contract),
+    contractFingerprint: contractFingerprint(contract),
     recordSetDigest: digests.recordSetDigest,
     packetFingerprint: packet ? sha256Hex(packet.body) : null,
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),
     ranking: input.ranking,
-    ranked: listed === null ? plan.ranked : plan.ranked.filter((entry) => listed.ids.has(entry.id)),
+    ranked: sections.ranked,
     executedBy: input.admission,
     tokensUsed: plan.tokensUsed,
     selected: plan.selected.map((record) => record.id),
     evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),
     decisionBlockedBy: plan.decisionBlockedBy,
     failure: failure && failure.fact ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact.fact, args: failure.fact.args } : null,
-    trace,
-    omitted: listed === null ? null : listed.omitted,
+    trace: sections.trace,
+    omitted: sections.omitted,
   };
-  // A full receipt's ranking section is the plan's own list, reused whole while the ranking and the admitted set stand.
-  const ranked = derive.cell('attest:ranked', [body.ranked], ([section]) => rankedDigest(section));
-  return { receiptId: idOf(body, digests.traceDigest, ranked), ...body };
+  return { receiptId: idOf(body, digests.traceDigest, digests.rankedDigest), ...body };
 }
 
 /** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */

@@ -2,8 +2,7 @@ import { sortedSet } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { formatInstantShort } from '../format/time';
-import { declare, type Declared } from '../memo';
-import { sameFactArgs, type Fact, type FactId, type ReasonCode } from '../reasons';
+import type { Fact, FactId, ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
 import { buildIdentityNames, identitiesOf, type BrokenLink, type ResolvedRecord, type Supersession } from './resolve';
 import type { CheckedRecord } from './validate';
@@ -29,8 +28,8 @@ export interface GateVerdict {
 }
 
 /**
- * Every contract field a gate reads, once: the evaluator is handed exactly these (`GateInputs`), and its
- * memo key is made of exactly these, so a field a gate reads cannot be missing from the key.
+ * Every contract field a gate reads, once: the evaluator is handed exactly these (`GateInputs`), and a
+ * memo that keys verdicts by exactly these cannot miss a field a gate reads.
  */
 export const GATE_FIELDS = [
   'asOf',
@@ -75,7 +74,8 @@ export interface GateContext {
   readonly required: ReadonlySet<string>;
 }
 
-function gateContextOf(contract: GateInputs, asOf: number): GateContext {
+/** The gate context from the gate fields alone (`asOf` is the instant resolve read from the contract's `asOf`). */
+export function gateContextOf(contract: GateInputs, asOf: number): GateContext {
   const identityNames = buildIdentityNames(contract);
   return {
     contract,
@@ -94,13 +94,8 @@ function gateContextOf(contract: GateInputs, asOf: number): GateContext {
   };
 }
 
-/** The gate context with its memo key: equal keys, equal verdicts for the same resolved record. The key holds the `asOf` text resolve read the instant from. */
-export function declareGates(resolved: { readonly contract: Contract; readonly asOf: number }): Declared<GateContext> {
-  return declare(resolved.contract, GATE_FIELDS, (contract) => gateContextOf(contract, resolved.asOf));
-}
-
 export function createGateContext(resolved: { readonly contract: Contract; readonly asOf: number }): GateContext {
-  return declareGates(resolved).inputs;
+  return gateContextOf(resolved.contract, resolved.asOf);
 }
 
 function someInSet(values: readonly string[], set: ReadonlySet<string>): boolean {
@@ -231,17 +226,6 @@ export function evaluateGates(context: GateContext, resolved: ResolvedRecord): G
   const failed = failedGates(context, resolved.checked, resolved.supersededBy, resolved.brokenLink);
   const first = firstGate(failed);
   return { resolved, failed, fact: first === null ? null : failureFact(context, resolved.checked, first, resolved.supersededBy, resolved.brokenLink) };
-}
-
-/** Equal verdicts, so a verdict evaluated again under a new contract can stand in for the old object. */
-export function sameVerdict(a: GateVerdict, b: GateVerdict): boolean {
-  return a.resolved === b.resolved && a.failed === b.failed && sameFact(a.fact, b.fact);
-}
-
-export function sameFact(a: Fact | null, b: Fact | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || a.fact !== b.fact) return false;
-  return sameFactArgs(a.args, b.args);
 }
 
 /**

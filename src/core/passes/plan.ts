@@ -1,9 +1,8 @@
-import { canonicalJson, compareStrings } from '../canonical';
+import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import type { CompileError } from '../errors';
-import { computeAll, declare, type Derive } from '../memo';
-import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, sameFactArgs, type Fact, type ReasonCode } from '../reasons';
+import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, type Fact, type ReasonCode } from '../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../result';
 import type { Ranking } from '../ranking';
 import type { Admission } from './admit';
@@ -90,10 +89,10 @@ function evidenceSlots(contract: Pick<Contract, 'requiredPropositions'>, selecte
 }
 
 /** The contract fields a refused record's row reads besides its verdict. */
-const REFUSED_ROW_FIELDS = ['requiredRecords'] as const satisfies readonly (keyof Contract)[];
+export const REFUSED_ROW_FIELDS = ['requiredRecords'] as const satisfies readonly (keyof Contract)[];
 
-/** The row of a record a gate refused: its verdict and whether it is required decide it. */
-function refusedRow({ resolved, failed, fact }: GateVerdict, required: ReadonlySet<string>): TraceRow | null {
+/** The row of a record a gate refused (null when admitted): its verdict and whether it is required decide it. */
+export function refusedRow({ resolved, failed, fact }: GateVerdict, required: ReadonlySet<string>): TraceRow | null {
   if (failed === 0 || fact === null) return null;
   const { record, fingerprint } = resolved.checked;
   return {
@@ -115,93 +114,66 @@ interface Outcome {
   readonly fact: Fact;
 }
 
-/** Equal rows, so a row built again can stand in for last compilation's object (and its hashed chunk). */
-function sameRow(a: TraceRow, b: TraceRow): boolean {
-  return (
-    a.id === b.id &&
-    a.fingerprint === b.fingerprint &&
-    a.decision === b.decision &&
-    a.code === b.code &&
-    a.fact === b.fact &&
-    sameList(a.gates, b.gates) &&
-    a.tokens === b.tokens &&
-    a.required === b.required &&
-    sameFactArgs(a.args, b.args)
-  );
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a === b || (a.length === b.length && a.every((value, index) => value === b[index]));
-}
-
 /** The contract fields the admitted records' part of the plan reads. */
-const PLAN_FIELDS = [...FACT_CONTEXT_FIELDS, 'requiredRecords', 'requiredPropositions'] as const satisfies readonly (keyof Contract)[];
+export const PLAN_FIELDS = [...FACT_CONTEXT_FIELDS, 'requiredRecords', 'requiredPropositions'] as const satisfies readonly (keyof Contract)[];
 
-type PlanInputs = Pick<Contract, (typeof PLAN_FIELDS)[number]>;
+export type PlanInputs = Pick<Contract, (typeof PLAN_FIELDS)[number]>;
 
 /** What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows. */
-interface AdmittedPlan extends Omit<Plan, 'trace'> {
+export interface AdmittedPlan extends Omit<Plan, 'trace'> {
   /** One row per admitted position, in the same order as `admission.admitted`. */
   readonly rows: readonly TraceRow[];
   /** A required record's row that the failure replaces, refused or not. */
   readonly failedRow: { readonly position: number; readonly row: TraceRow } | null;
 }
 
-/**
- * Pass 5: protect required records, rank only the admitted optionals, prune them to the budget last,
- * and fill the evidence slots from what the packet actually carries. `ranking` orders the admitted
- * records (bm25 with the admitted set's statistics, or declared scores). Records are handled by their
- * position in the resolution (id order).
- */
-export function plan(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null, derive: Derive = computeAll): Plan {
+/** The positions of the required records that are present, in id order. */
+export function requiredPositionsOf(resolution: Resolution): number[] {
   const { contract } = resolution.contract;
-  const records = resolution.records;
   const required = [...new Set(contract.requiredRecords)].sort(compareStrings).filter((id) => resolution.indexOf.has(id));
-  const requiredPositions = required.map((id) => resolution.indexOf.get(id) as number);
-  // The admitted part reads the admitted and required records, their verdicts and the ranking; a toggle
-  // that changes none of them (a refused record refused again) reuses it whole.
-  const declared = declare(contract, PLAN_FIELDS, (picked) => picked);
-  const admittedPart = derive.cell(
-    'plan:admitted',
-    [
-      declared.key,
-      ranking,
-      admission.admitted,
-      admission.admittedAt,
-      // A missing required record's error is made anew by every type check: its words are what the part reads.
-      missingRequired === null ? null : canonicalJson(missingRequired),
-      records.length,
-      requiredPositions.length,
-      ...requiredPositions,
-      ...requiredPositions.map((position) => admission.verdicts[position] as GateVerdict),
-      ...admission.admitted.map((position) => records[position] as ResolvedRecord),
-    ],
-    () => planAdmitted(declared.inputs, { records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt }, requiredPositions, ranking, missingRequired),
-  );
-  // A refused record's row depends on its verdict and on whether the contract requires it: most of a
-  // large trace, and the same row objects from one compilation to the next while those stand.
-  const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
-  const refusedRows = derive.map('plan:refused', requiredIds, admission.verdicts, refusedRow);
-  // An admitted record's row equal to last compilation's is that object again, so its chunk of the receipt is not hashed again.
-  const plannedRows = derive.stable('plan:planned', admittedPart.rows, sameRow);
+  return required.map((id) => resolution.indexOf.get(id) as number);
+}
+
+/** The plan from its two parts: a row per refused record (null where admitted) and the admitted records' part. */
+export function planFrom(refusedRows: readonly (TraceRow | null)[], admitted: readonly number[], admittedPart: AdmittedPlan): Plan {
   const trace = refusedRows.slice() as TraceRow[];
-  admission.admitted.forEach((position, index) => {
-    trace[position] = plannedRows[index] as TraceRow;
+  admitted.forEach((position, index) => {
+    trace[position] = admittedPart.rows[index] as TraceRow;
   });
   if (admittedPart.failedRow !== null) trace[admittedPart.failedRow.position] = admittedPart.failedRow.row;
   const { rows: _rows, failedRow: _failedRow, ...decided } = admittedPart;
   return { trace, ...decided };
 }
 
+/**
+ * Pass 5: protect required records, rank only the admitted optionals, prune them to the budget last,
+ * and fill the evidence slots from what the packet actually carries. `ranking` orders the admitted
+ * records (bm25 with the admitted set's statistics, or declared scores). Records are handled by their
+ * position in the resolution (id order): a refused record's row depends on its verdict alone (`refusedRow`),
+ * the rest on the admitted and required records (`planAdmitted`).
+ */
+export function plan(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): Plan {
+  const { contract } = resolution.contract;
+  const positions = { records: resolution.records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt };
+  const admittedPart = planAdmitted(contract, positions, requiredPositionsOf(resolution), ranking, missingRequired);
+  const required = new Set(contract.requiredRecords);
+  return planFrom(
+    admission.verdicts.map((verdict) => refusedRow(verdict, required)),
+    admission.admitted,
+    admittedPart,
+  );
+}
+
 /** The records and verdicts of a plan, by position, as the admitted part reads them. */
-interface PlanPositions {
+export interface PlanPositions {
   readonly records: readonly ResolvedRecord[];
   readonly verdicts: readonly GateVerdict[];
   readonly admitted: readonly number[];
   readonly admittedAt: ReadonlyMap<string, number>;
 }
 
-function planAdmitted(
+/** What the plan decides about the admitted and required records: a plain function of them, their verdicts and the ranking. */
+export function planAdmitted(
   contract: PlanInputs,
   { records, verdicts, admitted, admittedAt }: PlanPositions,
   requiredPositions: readonly number[],

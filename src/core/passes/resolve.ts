@@ -2,7 +2,6 @@ import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import { asOfInstant } from '../as-of';
 import { err, ok, type CompileError, type Result } from '../errors';
-import { computeAll, declare, type Derive } from '../memo';
 import type { CheckedRecord, RecordSet } from './validate';
 
 export interface ResolvedContract {
@@ -62,7 +61,8 @@ export function findInIdOrder(length: number, idAt: (position: number) => string
  * ids cost more than every lookup a compilation makes (a few per admitted record).
  */
 export class IdPositions {
-  constructor(private readonly ids: readonly string[]) {}
+  /** `ids`: every id, in id order. */
+  constructor(readonly ids: readonly string[]) {}
 
   get(id: string): number | undefined {
     return findInIdOrder(this.ids.length, (position) => this.ids[position] as string, id);
@@ -79,7 +79,7 @@ export class IdPositions {
 }
 
 /** Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far less than a sort. */
-function idOrder(ids: readonly string[]): Int32Array {
+export function idOrder(ids: readonly string[]): Int32Array {
   const order = new Int32Array(ids.length);
   let sorted = true;
   for (let index = 0; index < ids.length; index += 1) {
@@ -90,26 +90,10 @@ function idOrder(ids: readonly string[]): Int32Array {
 }
 
 /** `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long. */
-function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
+export function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
   const ordered = new Array<T>(order.length);
   for (let position = 0; position < order.length; position += 1) ordered[position] = items[order[position] as number] as T;
   return ordered;
-}
-
-function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
-  return (
-    a.checked === b.checked &&
-    (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since)) &&
-    sameBrokenLink(a.brokenLink, b.brokenLink)
-  );
-}
-
-function sameBrokenLink(a: BrokenLink | null, b: BrokenLink | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || a.kind !== b.kind) return false;
-  const names = (link: BrokenLink) => (link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : []);
-  const [x, y] = [names(a), names(b)];
-  return x.length === y.length && x.every((name, index) => name === y[index]);
 }
 
 export function buildIdentityNames(contract: Pick<Contract, 'identities'>): Map<string, string[]> {
@@ -244,25 +228,29 @@ function supersessionsInForce(successors: readonly CheckedRecord[], asOf: number
   return inForce;
 }
 
-/**
- * What supersession depends on: the records that supersede something and what each of their targets is
- * (the checked record, or undefined when absent). A change anywhere else cannot change a link, a cycle or
- * a successor in force, so these are what the link checks are memoised on.
- */
-function supersessionDeps(recordSet: RecordSet): unknown[] {
-  const deps: unknown[] = [];
-  for (const item of recordSet.successors) {
-    deps.push(item);
-    for (const target of item.record.supersedes) deps.push(recordSet.byId.get(target));
-  }
-  return deps;
+/** What supersession decides for the whole record set at the as-of time: broken links and successors in force. */
+export interface Supersessions {
+  /** For each superseded id, the successor in force and since when. */
+  readonly inForce: ReadonlyMap<string, Supersession>;
+  readonly broken: ReadonlyMap<string, BrokenLink>;
+  /** The ids in `broken`, in id order. */
+  readonly brokenLinks: readonly string[];
 }
 
-/**
- * Pass 2: binds names to identities and versions to the one that governs at the as-of time, and puts
- * the records in id order. A plain function of the contract and the records.
- */
-export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive = computeAll): Result<Resolution, CompileError> {
+/** A plain function of the records that supersede something, the records they name, and the as-of instant. */
+export function supersessionsOf(recordSet: RecordSet, asOf: number): Supersessions {
+  const broken = findBrokenLinks(recordSet, recordSet.successors);
+  return { inForce: supersessionsInForce(recordSet.successors, asOf), broken, brokenLinks: [...broken.keys()].sort(compareStrings) };
+}
+
+/** One record with its version question answered: a plain function of the record and what supersession says of its id. */
+export function resolveRecord(checked: CheckedRecord, supersessions: Supersessions): ResolvedRecord {
+  const id = checked.record.id;
+  return { checked, supersededBy: supersessions.inForce.get(id) ?? null, brokenLink: supersessions.broken.get(id) ?? null };
+}
+
+/** The contract's part of resolution: its subject bound to one identity (an ambiguous one is refused) and its as-of instant. */
+export function resolveContract(contract: Contract): Result<ResolvedContract, CompileError> {
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
   if (contract.subject !== null) {
@@ -276,34 +264,25 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
     }
     subject = candidates[0] ?? null;
   }
-  const asOf = asOfInstant(contract);
+  return ok({ contract, asOf: asOfInstant(contract), subject, identityNames });
+}
 
-  // The order depends on the ids alone, and a record set derived by patching keeps its ids array.
-  const { ids } = recordSet;
-  const order = derive.cell('resolve:id-order', [ids], ([ids]) => idOrder(ids));
-  // The same order object means the same ids in the same places, so the same positions.
-  const indexOf = derive.cell('resolve:index-of', [order, ids], ([order, ids]) => new IdPositions(inOrder(order, ids)));
+/** The records' id order: the order of `ids` sorted, and each id's position in it. */
+export function orderById(ids: readonly string[]): { readonly order: Int32Array; readonly indexOf: IdPositions } {
+  const order = idOrder(ids);
+  return { order, indexOf: new IdPositions(inOrder(order, ids)) };
+}
+
+/**
+ * Pass 2: binds names to identities and versions to the one that governs at the as-of time, and puts
+ * the records in id order. A plain function of the contract and the records.
+ */
+export function resolve(contract: Contract, recordSet: RecordSet): Result<Resolution, CompileError> {
+  const resolved = resolveContract(contract);
+  if (!resolved.ok) return resolved;
+  const { order, indexOf } = orderById(recordSet.ids);
   // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the caller's compilation.
-  const supersessionInputs = supersessionDeps(recordSet);
-  const { broken, brokenLinks } = derive.cell('resolve:links', supersessionInputs, () => {
-    const found = findBrokenLinks(recordSet, recordSet.successors);
-    return { broken: found, brokenLinks: [...found.keys()].sort(compareStrings) };
-  });
-  const versions = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
-    const inForce = [...supersessionsInForce(recordSet.successors, asOf)].sort(([a], [b]) => compareStrings(a, b));
-    // While the successors in force and the broken links stay the same, a record resolves the same way whatever else changed.
-    return declare({ inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) }, ['inForce', 'broken'], (picked) => ({
-      inForce: new Map(picked.inForce),
-      broken: new Map(picked.broken),
-    }));
-  });
-  const inIdOrder = inOrder(order, recordSet.checked);
-  const records = derive.map(
-    'resolve:records',
-    versions,
-    inIdOrder,
-    (checked, { inForce, broken }): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null, brokenLink: broken.get(checked.record.id) ?? null }),
-    sameResolved,
-  );
-  return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf, brokenLinks });
+  const supersessions = supersessionsOf(recordSet, resolved.value.asOf);
+  const records = inOrder(order, recordSet.checked).map((checked) => resolveRecord(checked, supersessions));
+  return ok({ contract: resolved.value, records, indexOf, brokenLinks: supersessions.brokenLinks });
 }

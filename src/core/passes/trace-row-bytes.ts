@@ -2,8 +2,7 @@ import { canonicalJson } from '../canonical';
 import { ARG_ORDER, quotedName } from '../reasons';
 import type { TraceRow } from '../result';
 
-// A trace row's canonical JSON (RFC 8785, the bytes `canonicalJson` writes), written by hand for speed, and
-// in parts that attest keeps between compilations.
+// A trace row's canonical JSON (RFC 8785, the bytes `canonicalJson` writes), written by hand for speed.
 
 const ROW_KEYS = ['args', 'code', 'decision', 'fact', 'fingerprint', 'gates', 'id', 'required', 'tokens'];
 
@@ -55,52 +54,15 @@ function nameList(names: readonly unknown[]): string | null {
   return `${text}]`;
 }
 
-/**
- * A row's canonical bytes but for its arguments: what stays when a toggle changes the budget a planned
- * row's fact quotes (the tokens used, the remaining budget), so a row is joined again around new
- * arguments instead of written again.
- */
-export interface RowParts {
-  readonly id: string;
-  readonly fingerprint: string;
-  readonly code: string;
-  readonly decision: string;
-  readonly fact: string;
-  readonly gates: readonly string[];
-  readonly tokens: number;
-  readonly required: boolean;
-  /** From `"code"` to the end. */
-  readonly tail: string;
-}
-
-/** The parts of a plain row (`isPlainTraceRow`), or null when the generic path must write it. */
-export function partsOf(row: TraceRow): RowParts | null {
+/** The JSON of a plain row (`isPlainTraceRow`), or null when the generic path must write it. */
+function plainRowJson(row: TraceRow): string | null {
   const gates = isPlainTraceRow(row) ? nameList(row.gates) : null;
   if (gates === null) return null;
   const { id, fingerprint, code, decision, fact, tokens, required } = row;
-  const tail = `,"code":${quotedName(code)},"decision":${quotedName(decision)},"fact":${quotedName(fact)},"fingerprint":${JSON.stringify(fingerprint)},"gates":${gates},"id":${JSON.stringify(id)},"required":${String(required)},"tokens":${String(tokens)}}`;
-  return { id, fingerprint, code, decision, fact, gates: row.gates, tokens, required, tail };
+  return `{"args":${canonicalArgs(fact, row.args)},"code":${quotedName(code)},"decision":${quotedName(decision)},"fact":${quotedName(fact)},"fingerprint":${JSON.stringify(fingerprint)},"gates":${gates},"id":${JSON.stringify(id)},"required":${String(required)},"tokens":${String(tokens)}}`;
 }
-
-/** Whether `parts` were cut from a row equal to this one but for its arguments. */
-export function partsFit(parts: RowParts, row: TraceRow): boolean {
-  return (
-    parts.id === row.id &&
-    parts.fingerprint === row.fingerprint &&
-    parts.code === row.code &&
-    parts.decision === row.decision &&
-    parts.fact === row.fact &&
-    parts.tokens === row.tokens &&
-    parts.required === row.required &&
-    (parts.gates === row.gates || (Array.isArray(row.gates) && parts.gates.length === row.gates.length && parts.gates.every((gate, index) => gate === row.gates[index]))) &&
-    isPlainTraceRow(row)
-  );
-}
-
-export const joinRow = (row: TraceRow, parts: RowParts) => `{"args":${canonicalArgs(row.fact, row.args)}${parts.tail}`;
 
 /** Exactly the bytes `canonicalJson(row)` writes, without sorting the keys of 100,000 rows one by one. */
 export function canonicalTraceRow(row: TraceRow): string {
-  const parts = partsOf(row);
-  return parts === null ? canonicalJson(row) : joinRow(row, parts);
+  return plainRowJson(row) ?? canonicalJson(row);
 }
