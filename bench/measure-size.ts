@@ -7,14 +7,14 @@ import { runInNewContext } from 'node:vm';
 import { createSqliteCompiler, type SqliteCompiler } from '../src/adapters/sqlite/compiler';
 import { applyChanges } from '../src/core/controls';
 import { contractSchema, type Contract } from '../src/core/format/contract';
-import { admit } from '../src/core/passes/admit';
-import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
+import { admit } from '../src/core/phases/4-admit/admit';
+import { attest, renderPacket, serialiseReceipt } from '../src/core/phases/7-attest/attest';
 import { lowerAdmission } from '../src/adapters/sqlite/lower-admission';
-import { plan } from '../src/core/passes/plan';
-import { buildAdmissionPlan, planDigest } from '../src/core/plan/admission-plan';
-import { resolve } from '../src/core/passes/resolve';
-import { typeCheck } from '../src/core/passes/type-check';
-import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
+import { planPacket } from '../src/core/phases/6-plan-packet/plan-packet';
+import { buildAdmissionPlan, planDigest } from '../src/core/phases/4-admit/admission-plan';
+import { resolve } from '../src/core/phases/2-resolve/resolve';
+import { typeCheck } from '../src/core/phases/3-type-check/type-check';
+import { createJsonlRecordReader, type RecordSet } from '../src/core/phases/1-validate/validate';
 import type { CompileOutcome } from '../src/core/result';
 import type { SqlDriver } from '../src/adapters/sqlite/driver';
 import { rankAdmitted, rankCorpus } from '../src/adapters/sqlite/rank';
@@ -164,23 +164,21 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
     const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql)));
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
-    const planned = phase('plan', () => plan(resolution, admission, ranking, null));
+    const planned = phase('plan', () => planPacket(resolution, admission, ranking, null));
     const packet = phase('render', () => renderPacket(contract, planned));
     phase('attest', () =>
-      attest(
-        {
-          contract,
-          records: resolution.records,
-          admitted: admission.admitted,
-          attestation: 'full',
-          plan: planned,
-          packet,
-          ranking: ranking.statistics,
-          admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest },
-          controls: [],
-          lateChanges: [],
-        },
-      ),
+      attest({
+        contract,
+        records: resolution.records,
+        admitted: admission.admitted,
+        attestation: 'full',
+        packetPlan: planned,
+        packet,
+        ranking: ranking.statistics,
+        admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest },
+        controls: [],
+        lateChanges: [],
+      }),
     );
   }
   return Object.fromEntries([...samples].map(([name, values]) => [name, percentile(values, 50)]));

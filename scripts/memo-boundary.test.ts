@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const PASSES = join(ROOT, 'src', 'core', 'passes');
+const PASSES = join(ROOT, 'src', 'core', 'phases');
 /** The one module that applies the memo (src/core/memo.ts) to the passes. */
 const MEMO_OWNER = 'src/core/queries.ts';
 

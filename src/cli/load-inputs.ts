@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CompileRequest } from '../core/compile';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
-import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/passes/validate';
+import { parseContractJson, parseReceiptJson, type LoadedScenario } from '../core/phases/1-validate/validate';
 import { receiptIntegrity } from '../core/drill';
 import { staleEngineDetail } from '../core/version';
 import { inputIssue, REASONS } from '../core/reasons';

@@ -7,7 +7,7 @@ import { checkSwitches, parseExpectationSuiteJson, SUITE_SUFFIX, type LoadedSuit
 import type { SuiteEnvironment } from '../core/expectations/run';
 import { invalidInput } from '../core/format/input-issues';
 import { quoteValue } from '../core/format/json-text';
-import { parseContractJson } from '../core/passes/validate';
+import { parseContractJson } from '../core/phases/1-validate/validate';
 import { prepareScenario } from '../scenarios/prepare';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { builtinScenarioPath, FIXTURES_DIR } from './builtin-paths';

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/reasons';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
-import { createJsonlRecordReader, type RecordSet } from '../core/passes/validate';
+import { createJsonlRecordReader, type RecordSet } from '../core/phases/1-validate/validate';
 
 /** A file that could not be read, as plain data naming it: never a stack trace. */
 export function fileError(display: string, issue: InputIssue): CompileError {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { CompileError, Result } from '../core/errors';
-import { joinScenarioRecords, parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
+import { joinScenarioRecords, parseScenarioJson, type LoadedScenario } from '../core/phases/1-validate/validate';
 import { readDocument, streamRecordsFile } from './read-file';
 
 /** Reads a scenario file from disk; a records file it names is streamed from the same folder. */

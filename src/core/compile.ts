@@ -1,14 +1,14 @@
 import { ok, type CompileError, type Result } from './errors';
 import type { TableStats } from './memo';
 import { finishCompile, prepareCompile, type CompileRequest } from './compile-stages';
-import { settleDuplicates } from './passes/settle-duplicates';
-import { candidatesFrom } from './plan/adapter';
+import { settleDuplicates } from './phases/1-validate/settle-duplicates';
+import { candidatesFrom } from './phases/4-admit/adapter';
 import type { Baselines, CompileOutcome } from './result';
 import { createQueries, type KeyRules } from './queries';
-import type { Ranking } from './ranking';
+import type { Ranking } from './phases/5-rank/ranking';
 import type { Store } from './store';
 
-export type { CompileRequest };
+export type { CompileRequest, KeyRules };
 
 export interface Compiler {
   /**
@@ -41,6 +41,7 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
   const queries = createQueries(keys);
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
+    // 1 validate: the records were checked when they were read; duplicates of an id are settled with the contract here.
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);
@@ -48,13 +49,16 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
     const request = records.value === given.recordSet ? given : { ...given, recordSet: records.value };
     const { contract, recordSet } = request;
 
+    // 2 resolve, 3 type-check, then the admission plan and its digest.
     const prepared = prepareCompile(request, queries);
     if (!prepared.ok) return prepared;
+    // 4 admit: the store admits the plan; the reference evaluator must agree record by record.
     const candidates = await candidatesFrom(store, prepared.value.plan, prepared.value.digest);
     if (!candidates.ok) return candidates;
     const admission = queries.admit(prepared.value.resolution, candidates.value.candidates);
     if (!admission.ok) return admission;
 
+    // 5 rank, inside the admitted set only.
     let ranking: Ranking;
     if (contract.ranking === 'bm25') {
       const admittedIds = admission.value.admittedIds;
@@ -64,6 +68,7 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
       // Declared scores are the admitted records' own.
       ranking = queries.rankDeclared(admission.value);
     }
+    // 6 plan the packet, 7 attest.
     return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, queries));
   };
 

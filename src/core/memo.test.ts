@@ -30,7 +30,16 @@ describe('the memo', () => {
     const list = names(300);
     await memo.revisionAsync(async () => memo.map('id', null, list, list, list, (name) => ({ name })));
     const shifted = ['new', ...list];
-    await memo.revisionAsync(async () => memo.map('id', null, shifted, shifted.map((name) => `${name}`), shifted, (name) => ({ name })));
+    await memo.revisionAsync(async () =>
+      memo.map(
+        'id',
+        null,
+        shifted,
+        shifted.map((name) => `${name}`),
+        shifted,
+        (name) => ({ name }),
+      ),
+    );
     expect(memo.stats().get('id')).toEqual({ reused: 300, computed: 1 });
   });
 

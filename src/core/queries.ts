@@ -2,14 +2,14 @@ import { canonicalJson } from './canonical';
 import type { CompileError, Result } from './errors';
 import type { Contract } from './format/contract';
 import { createMemo, declare, type Key, type KeyPart, type TableStats } from './memo';
-import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './passes/admit';
-import { attest, attestedSections, receiptOf, type AttestInput } from './passes/attest';
-import { rankedDigest, recordTreeSpec, traceDigest, traceTreeSpec, rootsDigest } from './passes/attest-digests';
-import { evaluateGates, gateContextOf, GATE_FIELDS, type GateVerdict } from './passes/gates';
-import { plan, planAdmitted, planFrom, PLAN_FIELDS, REFUSED_ROW_FIELDS, refusedRow, requiredPositionsOf, type Plan } from './passes/plan';
-import { inOrder, orderById, resolve, resolveContract, resolveRecord, supersessionsOf, type Resolution, type Supersessions } from './passes/resolve';
-import type { CheckedRecord, RecordSet } from './passes/validate';
-import { rankDeclared, type Ranking } from './ranking';
+import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './phases/4-admit/admit';
+import { attest, attestedSections, receiptOf, type AttestInput } from './phases/7-attest/attest';
+import { rankedDigest, recordTreeSpec, traceDigest, traceTreeSpec, rootsDigest } from './phases/7-attest/attest-digests';
+import { evaluateGates, gateContextOf, GATE_FIELDS, type GateVerdict } from './phases/4-admit/gates';
+import { planAdmittedPart, packetPlanFrom, PACKET_PLAN_FIELDS, REFUSED_ROW_FIELDS, refusedRow, requiredPositionsOf, planPacket, type PacketPlan } from './phases/6-plan-packet/plan-packet';
+import { inOrder, orderById, resolve, resolveContract, resolveRecord, supersessionsOf, type Resolution, type Supersessions } from './phases/2-resolve/resolve';
+import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
+import { rankDeclared, type Ranking } from './phases/5-rank/ranking';
 import type { Receipt, TraceRow } from './result';
 import { chunkDigest, chunksOf, rootOfChunks, type TreeDigestSpec } from './tree-digest';
 
@@ -24,7 +24,7 @@ export interface Queries {
   rankDeclared(admission: Admission): Ranking;
   /** The store's ranking of the admitted set for `query` (`rank` asks it). */
   rankStored(query: string, admission: Admission, rank: () => Promise<Ranking>): Promise<Ranking>;
-  plan(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): Plan;
+  planPacket(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): PacketPlan;
   attest(input: AttestInput): Receipt;
 }
 
@@ -36,7 +36,7 @@ export const freshQueries: Queries = {
   admit,
   rankDeclared: (admission) => rankDeclared(admittedChecked(admission)),
   rankStored: (_query, _admission, rank) => rank(),
-  plan,
+  planPacket,
   attest,
 };
 
@@ -53,7 +53,7 @@ export interface MemoQueries extends Queries {
   stats(): ReadonlyMap<string, TableStats>;
 }
 
-/** A list of positions as a typed array, by a loop: \`Int32Array.from\` over a list went through the iterator protocol, far slower. */
+/** A list of positions as a typed array, by a loop: `Int32Array.from` over a list went through the iterator protocol, far slower. */
 function int32(values: readonly number[]): Int32Array {
   const array = new Int32Array(values.length);
   for (let index = 0; index < values.length; index += 1) array[index] = values[index] as number;
@@ -88,7 +88,7 @@ interface Carried {
   admittedVersions: Int32Array;
   /** The cell that holds this compilation's ranking. */
   ranking: 'rank:admitted' | 'rank:declared' | null;
-  plan: Plan | null;
+  packetPlan: PacketPlan | null;
   traceVersions: Int32Array;
 }
 
@@ -101,7 +101,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     verdictVersions: new Int32Array(0),
     admittedVersions: new Int32Array(0),
     ranking: null,
-    plan: null,
+    packetPlan: null,
     traceVersions: new Int32Array(0),
   };
   let current = nothing;
@@ -166,15 +166,15 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       return memo.cell('rank:admitted', [query, current.admittedVersions], rank);
     },
 
-    plan(resolution, admission, ranked, missingRequired) {
-      if (admission !== current.admission) return plan(resolution, admission, ranked, missingRequired);
+    planPacket(resolution, admission, ranked, missingRequired) {
+      if (admission !== current.admission) return planPacket(resolution, admission, ranked, missingRequired);
       const { contract } = resolution.contract;
       const ids = resolution.indexOf.ids;
       const versions = current.verdictVersions;
       const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
       const refused = memo.map('plan:refused', requiredIds.key, ids, versions, admission.verdicts, (verdict) => refusedRow(verdict, requiredIds.inputs));
       const requiredPositions = requiredPositionsOf(resolution);
-      const fields = declare(contract, PLAN_FIELDS, (picked) => picked);
+      const fields = declare(contract, PACKET_PLAN_FIELDS, (picked) => picked);
       // The admitted part reads the admitted and required records with their verdicts (a verdict's version stands
       // for its content, the record's included) and the ranking; a toggle that changes none of them reuses it whole.
       const required = new Int32Array(requiredPositions.length * 2);
@@ -194,7 +194,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
         current.admittedVersions,
       ];
       const positions = { records: resolution.records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt };
-      const part = memo.cell('plan:admitted', key, () => planAdmitted(fields.inputs, positions, requiredPositions, ranked, missingRequired));
+      const part = memo.cell('plan:admitted', key, () => planAdmittedPart(fields.inputs, positions, requiredPositions, ranked, missingRequired));
       // Versions of the rows the admitted part wrote: a row equal to the last one for its record keeps its version, so its chunk of the receipt is not hashed again.
       const planned = memo.settle(
         'plan:planned',
@@ -208,8 +208,8 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       });
       const failedRow = part.failedRow === null || failed === null ? null : { position: part.failedRow.position, row: failed.values[0] as TraceRow };
       if (failedRow !== null) traceVersions[failedRow.position] = failed?.versions[0] as number;
-      const result = planFrom(refused.values, admission.admitted, { ...part, rows: planned.values, failedRow });
-      current = { ...current, plan: result, traceVersions };
+      const result = packetPlanFrom(refused.values, admission.admitted, { ...part, rows: planned.values, failedRow });
+      current = { ...current, packetPlan: result, traceVersions };
       return result;
     },
 
@@ -221,7 +221,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
         for (let index = 0; index < positions.length; index += 1) fingerprints[index] = (records[positions[index] as number] as (typeof records)[number]).checked.fingerprint;
         return fingerprints;
       });
-      if (input.attestation !== 'full' || input.plan !== current.plan || sections.trace.length !== records.length) {
+      if (input.attestation !== 'full' || input.packetPlan !== current.packetPlan || sections.trace.length !== records.length) {
         return receiptOf(input, sections, { recordSetDigest, traceDigest: traceDigest(sections.trace), rankedDigest: rankedDigest(sections.ranked) });
       }
       // The trace is position for position with the records: chunks are cut where the records' are.

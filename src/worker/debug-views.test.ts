@@ -8,7 +8,7 @@ import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { Audience } from '../core/disclosure';
 import { formatInstantShort, parseInstant } from '../core/format/time';
-import type { CheckedRecord } from '../core/passes/validate';
+import type { CheckedRecord } from '../core/phases/1-validate/validate';
 import { asOfStops, type ViewSource } from './debug-views';
 import { AS_OF_STOP_RECORDS, AS_OF_STOPS_EACH_SIDE, ATTEMPTS_PAGE, type AsOfStop, type CompileView, type TraceQuery } from './protocol';
 import { createSession } from './session';

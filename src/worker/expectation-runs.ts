@@ -5,7 +5,7 @@ import { coverageOf, type Coverage, type CoverageUniverse, type Exercised } from
 import { runSuite, type CaseResult, type SuiteEnvironment, type SwitchSelection } from '../core/expectations/run';
 import { parseExpectationSuiteJson, unknownSwitchIssues, type LoadedSuite } from '../core/expectations/suite';
 import type { JsonPath } from '../core/format/json-text';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { prepareScenario } from '../scenarios/prepare';
 
 /** One expectation that does not hold, as the Tests panel shows it. */

@@ -5,7 +5,7 @@ import { observedIn } from '../core/expectations/run';
 import { parseExpectationSuiteJson, variantsOf } from '../core/expectations/suite';
 import { caseOf, expectationOf, refreshedExpectation } from '../core/expectations/write';
 import type { Expectation, SuiteInputs } from '../core/format/expectation';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { inputIssue, issuesOf } from '../core/reasons';
 import { screenEnvironment } from './expectation-runs';
 import type { CaseFromScreen, Selection, SuiteDiffLine, SuiteDraft } from './protocol';

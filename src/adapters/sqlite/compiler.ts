@@ -1,8 +1,7 @@
 import { walkBudget } from '../../core/budget';
 import { compareStrings } from '../../core/canonical';
-import { createCompiler, type BaselineSource, type Compiler } from '../../core/compile';
-import type { RecordSet } from '../../core/passes/validate';
-import type { KeyRules } from '../../core/queries';
+import { createCompiler, type BaselineSource, type Compiler, type KeyRules } from '../../core/compile';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { BaselinePacket } from '../../core/result';
 import type { SqlDriver } from './driver';
 import { rankCorpus } from './rank';
@@ -52,7 +51,10 @@ export function createSqliteCompiler(driver: SqlDriver, keys?: KeyRules): Sqlite
       index.sync(recordSet);
       index.syncCorpusText(recordSet);
       const key = JSON.stringify([contract.query, contract.ranking, contract.naiveTopK, index.corpusTextGeneration]);
-      const top = lastCorpusRank !== null && lastCorpusRank.key === key && contract.ranking !== 'declared' ? lastCorpusRank.ids : rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).map((row) => row.id);
+      const top =
+        lastCorpusRank !== null && lastCorpusRank.key === key && contract.ranking !== 'declared'
+          ? lastCorpusRank.ids
+          : rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).map((row) => row.id);
       lastCorpusRank = { key, ids: top };
       const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
       const required = [...new Set(contract.requiredRecords)].sort(compareStrings);

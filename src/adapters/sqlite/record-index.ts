@@ -1,9 +1,9 @@
 import { canonicalJson } from '../../core/canonical';
 import type { LoweredAdmission } from './lower-admission';
-import type { CheckedRecord, RecordSet } from '../../core/passes/validate';
+import type { CheckedRecord, RecordSet } from '../../core/phases/1-validate/validate';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 import { createAdmittedScorer } from './admitted-scorer';
-import type { Ranking } from '../../core/ranking';
+import type { Ranking } from '../../core/phases/5-rank/ranking';
 import { createListTable, readColumn, readPairs, SCHEMA, useCurrentLayout } from './record-tables';
 
 export { TOKENIZER } from './record-tables';

@@ -1,8 +1,8 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill } from '../../core/drill';
-import { createRecordSet, type LoadedScenario } from '../../core/passes/validate';
-import { serialiseReceipt } from '../../core/passes/attest';
+import { createRecordSet, type LoadedScenario } from '../../core/phases/1-validate/validate';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { prepareScenario, type ScenarioSelection } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { discloseOutcome, type DisclosedView } from '../../core/disclosure';
 import { factContextOf, renderFact } from '../../core/reasons';
-import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
+import { packetWithManifest, serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';

@@ -8,10 +8,10 @@ import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput, type SourceRecord } 
 import type { Control, Patch } from '../format/scenario';
 import { contentHashOf } from '../hash';
 import type { TableStats } from '../memo';
-import type { KeyRules } from '../queries';
-import { serialiseReceipt } from '../passes/attest';
-import { GATE_FIELDS } from '../passes/gates';
-import { createRecordSet, type RecordSet } from '../passes/validate';
+import type { KeyRules } from '../compile';
+import { serialiseReceipt } from '../phases/7-attest/attest';
+import { GATE_FIELDS } from '../phases/4-admit/gates';
+import { createRecordSet, type RecordSet } from '../phases/1-validate/validate';
 import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { caseArbitrary, INSTANTS, principalArbitrary, propositionArbitrary, RECORD_IDS, subsetOf, textArbitrary, VOCABULARY } from './arbitraries';
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import type { KeyRules } from '../queries';
+import type { KeyRules } from '../compile';
 import { canonicalJson } from '../canonical';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { createGateContext, evaluateGates } from '../passes/gates';
+import { createGateContext, evaluateGates } from '../phases/4-admit/gates';
 import { lowerResolved } from './builders';
-import { resolve } from '../passes/resolve';
-import { createRecordSet } from '../passes/validate';
+import { resolve } from '../phases/2-resolve/resolve';
+import { createRecordSet } from '../phases/1-validate/validate';
 import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { createRecordIndex } from '../../adapters/sqlite/record-index';
 import { caseArbitrary } from './arbitraries';

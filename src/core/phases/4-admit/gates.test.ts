@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Contract } from '../format/contract';
-import { contentHashOf } from '../hash';
-import { factContextOf, renderFact } from '../reasons';
-import { GATE_ORDER, type GateName } from '../result';
-import { buildContract, buildRecord, resolveOrThrow, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
+import type { Contract } from '../../format/contract';
+import { contentHashOf } from '../../hash';
+import { factContextOf, renderFact } from '../../reasons';
+import { GATE_ORDER, type GateName } from '../../result';
+import { buildContract, buildRecord, resolveOrThrow, type ContractOverrides, type RecordOverrides } from '../../test-support/builders';
 import { createGateContext, evaluateGates, explainGates, firstGate, gateCodeOf, gatesIn } from './gates';
-import type { ResolvedRecord } from './resolve';
+import type { ResolvedRecord } from '../2-resolve/resolve';
 
 type Verdict = { admitted: true } | { admitted: false; first: { gate: GateName; code: string; fact: string }; failedGates: GateName[] };
 

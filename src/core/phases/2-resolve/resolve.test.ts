@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, buildRecordSet, errorOf, valueOf } from '../test-support/builders';
+import { buildContract, buildRecord, buildRecordSet, errorOf, valueOf } from '../../test-support/builders';
 import { identitiesOf, resolve } from './resolve';
 
 const identities = [

@@ -1,6 +1,6 @@
-import { compareStrings } from './canonical';
-import type { CheckedRecord } from './passes/validate';
-import type { RankingStatistics } from './result';
+import { compareStrings } from '../../canonical';
+import type { CheckedRecord } from '../1-validate/validate';
+import type { RankingStatistics } from '../../result';
 
 export interface RankedRow {
   readonly id: string;

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
-import { drill, receiptIntegrity } from '../drill';
-import { receiptSchema } from '../format/receipt';
-import { receiptStatement } from '../statement';
-import type { CompileOutcome, Receipt } from '../result';
-import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
-import { sharedDriver } from '../test-support/node-driver';
+import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
+import { drill, receiptIntegrity } from '../../drill';
+import { receiptSchema } from '../../format/receipt';
+import { receiptStatement } from '../../statement';
+import type { CompileOutcome, Receipt } from '../../result';
+import { buildContract, buildRecord, buildRecordSet, valueOf } from '../../test-support/builders';
+import { sharedDriver } from '../../test-support/node-driver';
 import { recordSetDigest } from './attest-digests';
 import { serialiseReceipt } from './attest';
 

@@ -1,11 +1,11 @@
-import { sortedSet } from '../canonical';
-import type { Contract } from '../format/contract';
-import type { SourceRecord } from '../format/record';
-import { formatInstantShort } from '../format/time';
-import type { Fact, FactId, ReasonCode } from '../reasons';
-import { GATE_ORDER, type GateName } from '../result';
-import { buildIdentityNames, identitiesOf, type BrokenLink, type ResolvedRecord, type Supersession } from './resolve';
-import type { CheckedRecord } from './validate';
+import { sortedSet } from '../../canonical';
+import type { Contract } from '../../format/contract';
+import type { SourceRecord } from '../../format/record';
+import { formatInstantShort } from '../../format/time';
+import type { Fact, FactId, ReasonCode } from '../../reasons';
+import { GATE_ORDER, type GateName } from '../../result';
+import { buildIdentityNames, identitiesOf, type BrokenLink, type ResolvedRecord, type Supersession } from '../2-resolve/resolve';
+import type { CheckedRecord } from '../1-validate/validate';
 
 /** One bit per gate, in GATE_ORDER: a verdict is the set of gates a record fails. */
 export const GATE_BIT: Readonly<Record<GateName, number>> = Object.fromEntries(GATE_ORDER.map((gate, index) => [gate, 1 << index])) as Record<GateName, number>;

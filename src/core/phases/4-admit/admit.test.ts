@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf } from '../test-support/builders';
+import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf } from '../../test-support/builders';
 import { admit } from './admit';
 import { GATE_BIT } from './gates';
 

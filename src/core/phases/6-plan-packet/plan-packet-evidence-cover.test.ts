@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { buildContract, buildRecord, buildRecordSet } from '../test-support/builders';
-import { freshDriver } from '../test-support/node-driver';
+import { createSqliteCompiler } from '../../../adapters/sqlite/compiler';
+import { buildContract, buildRecord, buildRecordSet } from '../../test-support/builders';
+import { freshDriver } from '../../test-support/node-driver';
 
 describe('evidence planning under a tight budget', () => {
   it('covers every proposition before a second record for a covered one', async () => {

@@ -1,12 +1,12 @@
-import { compareStrings } from '../canonical';
-import { sha256Hex } from '../hash';
-import type { ReasonCode } from '../reasons';
-import { canonicalJson } from '../canonical';
-import type { RankedEntry, TraceRow } from '../result';
-import { treeDigest, type TreeDigestSpec } from '../tree-digest';
-import type { ResolvedRecord } from './resolve';
+import { compareStrings } from '../../canonical';
+import { sha256Hex } from '../../hash';
+import type { ReasonCode } from '../../reasons';
+import { canonicalJson } from '../../canonical';
+import type { RankedEntry, TraceRow } from '../../result';
+import { treeDigest, type TreeDigestSpec } from '../../tree-digest';
+import type { ResolvedRecord } from '../2-resolve/resolve';
 import { canonicalTraceRow } from './trace-row-bytes';
-import type { CheckedRecord } from './validate';
+import type { CheckedRecord } from '../1-validate/validate';
 
 /**
  * Codes the plan pass gives admitted records. Their facts quote the running budget and their scores

@@ -1,9 +1,9 @@
-import { err, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../errors';
-import type { Contract } from '../format/contract';
-import { invalidInput } from '../format/input-issues';
-import { quoteValue } from '../format/json-text';
-import { inputIssue } from '../reasons';
-import { withheldByContract } from './gates';
+import { err, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../../errors';
+import type { Contract } from '../../format/contract';
+import { invalidInput } from '../../format/input-issues';
+import { quoteValue } from '../../format/json-text';
+import { inputIssue } from '../../reasons';
+import { withheldByContract } from '../4-admit/gates';
 import { recordSetOf, type CheckedRecord, type RecordSet } from './validate';
 
 interface Copy {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
-import { discloseOutcome } from '../disclosure';
-import type { SourceRecord } from '../format/record';
-import type { Fact } from '../reasons';
-import type { CompiledPacket, CompileOutcome, FailedClosed, GateName, TraceRow } from '../result';
-import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from '../test-support/builders';
-import { sharedDriver } from '../test-support/node-driver';
+import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
+import { discloseOutcome } from '../../disclosure';
+import type { SourceRecord } from '../../format/record';
+import type { Fact } from '../../reasons';
+import type { CompiledPacket, CompileOutcome, FailedClosed, GateName, TraceRow } from '../../result';
+import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from '../../test-support/builders';
+import { sharedDriver } from '../../test-support/node-driver';
 
 let compiler: SqliteCompiler;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
-import { MAX_LINE_CHARS } from '../format/json-text';
+import { buildContract, buildRecord, errorOf, unreadableOf } from '../../test-support/builders';
+import { MAX_LINE_CHARS } from '../../format/json-text';
 import { createJsonlRecordReader, parseContractJson, parseRecordsJsonl, parseScenarioJson } from './validate';
 
 /** Hostile and unlucky input: byte order marks, duplicate keys, the bad value repeated, lines for JSON documents. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf } from '../test-support/builders';
+import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf } from '../../test-support/builders';
 import { typeCheck } from './type-check';
 
 const proposition = (id: string) => ({ id, acceptedClasses: ['waiver'] });

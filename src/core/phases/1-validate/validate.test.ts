@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentHashOf } from '../hash';
-import { AS_OF, buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
+import { contentHashOf } from '../../hash';
+import { AS_OF, buildContract, buildRecord, errorOf, unreadableOf } from '../../test-support/builders';
 import {
   checkRecord,
   createJsonlRecordReader,

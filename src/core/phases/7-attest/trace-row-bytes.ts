@@ -1,6 +1,6 @@
-import { canonicalJson } from '../canonical';
-import { ARG_ORDER, quotedName } from '../reasons';
-import type { TraceRow } from '../result';
+import { canonicalJson } from '../../canonical';
+import { ARG_ORDER, quotedName } from '../../reasons';
+import type { TraceRow } from '../../result';
 
 // A trace row's canonical JSON (RFC 8785, the bytes `canonicalJson` writes), written by hand for speed.
 

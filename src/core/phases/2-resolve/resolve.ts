@@ -1,8 +1,8 @@
-import { compareStrings } from '../canonical';
-import type { Contract } from '../format/contract';
-import { asOfInstant } from '../as-of';
-import { err, ok, type CompileError, type Result } from '../errors';
-import type { CheckedRecord, RecordSet } from './validate';
+import { compareStrings } from '../../canonical';
+import type { Contract } from '../../format/contract';
+import { asOfInstant } from '../../as-of';
+import { err, ok, type CompileError, type Result } from '../../errors';
+import type { CheckedRecord, RecordSet } from '../1-validate/validate';
 
 export interface ResolvedContract {
   readonly contract: Contract;

@@ -1,15 +1,15 @@
-import { compareStrings } from '../canonical';
-import type { Contract } from '../format/contract';
-import type { SourceRecord } from '../format/record';
-import type { CompileError } from '../errors';
-import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, type Fact, type ReasonCode } from '../reasons';
-import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../result';
-import type { Ranking } from '../ranking';
-import type { Admission } from './admit';
-import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from './gates';
-import type { Resolution, ResolvedRecord } from './resolve';
+import { compareStrings } from '../../canonical';
+import type { Contract } from '../../format/contract';
+import type { SourceRecord } from '../../format/record';
+import type { CompileError } from '../../errors';
+import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, type Fact, type ReasonCode } from '../../reasons';
+import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../../result';
+import type { Ranking } from '../5-rank/ranking';
+import type { Admission } from '../4-admit/admit';
+import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from '../4-admit/gates';
+import type { Resolution, ResolvedRecord } from '../2-resolve/resolve';
 
-export interface Plan {
+export interface PacketPlan {
   readonly trace: readonly TraceRow[];
   /** Packet order: required records by id, then planned evidence, then ranked optionals. */
   readonly selected: readonly SourceRecord[];
@@ -40,7 +40,7 @@ export function acceptedEvidenceFor(contract: Pick<Contract, 'requiredPropositio
     .sort(compareStrings);
 }
 
-function requiredFailure(contract: PlanInputs, id: string, failed: number, fact: Fact): CompileError {
+function requiredFailure(contract: PacketPlanInputs, id: string, failed: number, fact: Fact): CompileError {
   const words = renderFact(fact, factContextOf(contract));
   if ((failed & (GATE_BIT.authorisation | GATE_BIT.deny)) !== 0) {
     return { pass: 'plan', code: 'REQUIRED_NOT_AUTHORISED', recordId: id, fact, message: `Required record ${id} is outside the authorised scope: no packet is emitted.` };
@@ -115,12 +115,12 @@ interface Outcome {
 }
 
 /** The contract fields the admitted records' part of the plan reads. */
-export const PLAN_FIELDS = [...FACT_CONTEXT_FIELDS, 'requiredRecords', 'requiredPropositions'] as const satisfies readonly (keyof Contract)[];
+export const PACKET_PLAN_FIELDS = [...FACT_CONTEXT_FIELDS, 'requiredRecords', 'requiredPropositions'] as const satisfies readonly (keyof Contract)[];
 
-export type PlanInputs = Pick<Contract, (typeof PLAN_FIELDS)[number]>;
+export type PacketPlanInputs = Pick<Contract, (typeof PACKET_PLAN_FIELDS)[number]>;
 
 /** What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows. */
-export interface AdmittedPlan extends Omit<Plan, 'trace'> {
+export interface AdmittedPacketPlan extends Omit<PacketPlan, 'trace'> {
   /** One row per admitted position, in the same order as `admission.admitted`. */
   readonly rows: readonly TraceRow[];
   /** A required record's row that the failure replaces, refused or not. */
@@ -135,7 +135,7 @@ export function requiredPositionsOf(resolution: Resolution): number[] {
 }
 
 /** The plan from its two parts: a row per refused record (null where admitted) and the admitted records' part. */
-export function planFrom(refusedRows: readonly (TraceRow | null)[], admitted: readonly number[], admittedPart: AdmittedPlan): Plan {
+export function packetPlanFrom(refusedRows: readonly (TraceRow | null)[], admitted: readonly number[], admittedPart: AdmittedPacketPlan): PacketPlan {
   const trace = refusedRows.slice() as TraceRow[];
   admitted.forEach((position, index) => {
     trace[position] = admittedPart.rows[index] as TraceRow;
@@ -146,18 +146,18 @@ export function planFrom(refusedRows: readonly (TraceRow | null)[], admitted: re
 }
 
 /**
- * Pass 5: protect required records, rank only the admitted optionals, prune them to the budget last,
+ * Pass 6, packet planning: protect required records, rank only the admitted optionals, prune them to the budget last,
  * and fill the evidence slots from what the packet actually carries. `ranking` orders the admitted
  * records (bm25 with the admitted set's statistics, or declared scores). Records are handled by their
  * position in the resolution (id order): a refused record's row depends on its verdict alone (`refusedRow`),
- * the rest on the admitted and required records (`planAdmitted`).
+ * the rest on the admitted and required records (`planAdmittedPart`).
  */
-export function plan(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): Plan {
+export function planPacket(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): PacketPlan {
   const { contract } = resolution.contract;
   const positions = { records: resolution.records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt };
-  const admittedPart = planAdmitted(contract, positions, requiredPositionsOf(resolution), ranking, missingRequired);
+  const admittedPart = planAdmittedPart(contract, positions, requiredPositionsOf(resolution), ranking, missingRequired);
   const required = new Set(contract.requiredRecords);
-  return planFrom(
+  return packetPlanFrom(
     admission.verdicts.map((verdict) => refusedRow(verdict, required)),
     admission.admitted,
     admittedPart,
@@ -165,7 +165,7 @@ export function plan(resolution: Resolution, admission: Admission, ranking: Rank
 }
 
 /** The records and verdicts of a plan, by position, as the admitted part reads them. */
-export interface PlanPositions {
+export interface PacketPlanPositions {
   readonly records: readonly ResolvedRecord[];
   readonly verdicts: readonly GateVerdict[];
   readonly admitted: readonly number[];
@@ -173,13 +173,13 @@ export interface PlanPositions {
 }
 
 /** What the plan decides about the admitted and required records: a plain function of them, their verdicts and the ranking. */
-export function planAdmitted(
-  contract: PlanInputs,
-  { records, verdicts, admitted, admittedAt }: PlanPositions,
+export function planAdmittedPart(
+  contract: PacketPlanInputs,
+  { records, verdicts, admitted, admittedAt }: PacketPlanPositions,
   requiredPositions: readonly number[],
   ranking: Ranking,
   missingRequired: CompileError | null,
-): AdmittedPlan {
+): AdmittedPacketPlan {
   const budget = contract.tokenBudget;
   const recordAt = (position: number) => (records[position] as ResolvedRecord).checked.record;
   const verdictAt = (position: number) => verdicts[position] as GateVerdict;
@@ -315,7 +315,7 @@ export function planAdmitted(
   };
 }
 
-/** `Plan.candidates`: required, evidence, then the planned order cut after the last record the budget selected. */
+/** `PacketPlan.candidates`: required, evidence, then the planned order cut after the last record the budget selected. */
 function candidatePositions(required: readonly number[], evidence: readonly number[], planned: readonly number[], isSelected: (position: number) => boolean): number[] {
   let cut = planned.length;
   while (cut > 0 && !isSelected(planned[cut - 1] as number)) cut -= 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf, type ContractOverrides } from '../test-support/builders';
+import { buildContract, buildRecord, errorOf, resolveOrThrow, valueOf, type ContractOverrides } from '../../test-support/builders';
 import { buildAdmissionPlan, PLAN_OPERATORS, planDigest, type AdmissionPlan, type PlanClause } from './admission-plan';
 import { acceptAnswer, ALL_CAPABILITIES, checkAdapterFor, type AdapterIdentity, type Capability } from './adapter';
 

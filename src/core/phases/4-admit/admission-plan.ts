@@ -1,7 +1,7 @@
-import { canonicalJson, compareStrings, sortedSet } from '../canonical';
-import { sha256Hex } from '../hash';
-import type { ResolvedContract } from '../passes/resolve';
-import type { GateName } from '../result';
+import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
+import { sha256Hex } from '../../hash';
+import type { ResolvedContract } from '../2-resolve/resolve';
+import type { GateName } from '../../result';
 
 /**
  * The admission plan: every legality gate as a set or a constraint over typed values, in the words of no

@@ -1,6 +1,6 @@
-import { err, ok, type CompileError, type Result } from '../errors';
-import { inputIssue } from '../reasons';
-import type { Resolution } from './resolve';
+import { err, ok, type CompileError, type Result } from '../../errors';
+import { inputIssue } from '../../reasons';
+import type { Resolution } from '../2-resolve/resolve';
 
 /** Pass 3: the contract must make sense against these records before anything is admitted. */
 export function typeCheck(resolution: Resolution): Result<Resolution, CompileError> {

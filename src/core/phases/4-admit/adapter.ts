@@ -1,5 +1,5 @@
-import { err, ok, type CompileError, type Result } from '../errors';
-import type { ReceiptAdmission } from '../result';
+import { err, ok, type CompileError, type Result } from '../../errors';
+import type { ReceiptAdmission } from '../../result';
 import { mistypedClause, PLAN_OPERATORS, type AdmissionPlan, type PlanOperator } from './admission-plan';
 
 /**

@@ -1,22 +1,22 @@
-import { asOfInstant } from '../as-of';
-import { canonicalJson, compareStrings, sortedSet } from '../canonical';
-import { contractFingerprint, normaliseContract } from '../fingerprints';
-import type { Contract } from '../format/contract';
-import type { SourceRecord } from '../format/record';
-import { formatInstant } from '../format/time';
-import { sha256Hex } from '../hash';
-import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
-import type { Attestation, Packet, PacketEntry, RankedEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../result';
-import type { Plan } from './plan';
+import { asOfInstant } from '../../as-of';
+import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
+import { contractFingerprint, normaliseContract } from '../../fingerprints';
+import type { Contract } from '../../format/contract';
+import type { SourceRecord } from '../../format/record';
+import { formatInstant } from '../../format/time';
+import { sha256Hex } from '../../hash';
+import { ENGINE_VERSION, SCHEMA_VERSION } from '../../version';
+import type { Attestation, Packet, PacketEntry, RankedEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../../result';
+import type { PacketPlan } from '../6-plan-packet/plan-packet';
 import { rankedDigest, recordSetDigest, resolvedSetDigest, traceDigest } from './attest-digests';
-import type { ResolvedRecord } from './resolve';
+import type { ResolvedRecord } from '../2-resolve/resolve';
 
 function provenanceLabel(record: SourceRecord): string {
   return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
 }
 
 /** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. */
-export function renderPacket(contract: Contract, plan: Plan): Packet {
+export function renderPacket(contract: Contract, plan: PacketPlan): Packet {
   const entries: PacketEntry[] = plan.selected.map((record) => ({
     id: record.id,
     title: record.title,
@@ -82,7 +82,7 @@ export interface AttestInput {
   /** The admitted records' positions in `records`, ascending. */
   readonly admitted: readonly number[];
   readonly attestation: Attestation;
-  readonly plan: Plan;
+  readonly packetPlan: PacketPlan;
   readonly packet: Packet | null;
   readonly ranking: RankingStatistics;
   readonly admission: ReceiptAdmission;
@@ -99,7 +99,7 @@ export interface AttestedSections {
 
 /** A `full` receipt lists the plan's whole trace and ranking; a `candidates` one the candidates' rows, and counts the rest. */
 export function attestedSections(input: AttestInput): AttestedSections {
-  const { plan } = input;
+  const { packetPlan: plan } = input;
   if (input.attestation === 'full') return { trace: plan.trace, ranked: plan.ranked, omitted: null };
   const listed = candidatesOnly(input);
   return { trace: listed.trace, ranked: plan.ranked.filter((entry) => listed.ids.has(entry.id)), omitted: listed.omitted };
@@ -116,7 +116,7 @@ export function receiptDigests(records: readonly ResolvedRecord[], sections: Att
   return { recordSetDigest: resolvedSetDigest(records), traceDigest: traceDigest(sections.trace), rankedDigest: rankedDigest(sections.ranked) };
 }
 
-/** Pass 6: the receipt is canonical JSON; its id hashes everything else in it (see `receiptIdOf`). */
+/** Pass 7: the receipt is canonical JSON; its id hashes everything else in it (see `receiptIdOf`). */
 export function attest(input: AttestInput): Receipt {
   const sections = attestedSections(input);
   return receiptOf(input, sections, receiptDigests(input.records, sections));
@@ -124,7 +124,7 @@ export function attest(input: AttestInput): Receipt {
 
 /** The receipt from its sections and their digests: a plain function of them and the plan. */
 export function receiptOf(input: AttestInput, sections: AttestedSections, digests: ReceiptDigests): Receipt {
-  const { contract, plan, packet } = input;
+  const { contract, packetPlan: plan, packet } = input;
   const failure = plan.failure;
   const body: ReceiptBody = {
     schemaVersion: SCHEMA_VERSION,
@@ -152,7 +152,7 @@ export function receiptOf(input: AttestInput, sections: AttestedSections, digest
 }
 
 /** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */
-function candidatesOnly({ plan, records, admitted }: AttestInput): { trace: TraceRow[]; ids: Set<string>; omitted: ReceiptOmissions } {
+function candidatesOnly({ packetPlan: plan, records, admitted }: AttestInput): { trace: TraceRow[]; ids: Set<string>; omitted: ReceiptOmissions } {
   const kept = new Uint8Array(plan.trace.length);
   for (const position of plan.candidates) kept[position] = 1;
   const trace = plan.candidates.map((position) => plan.trace[position] as TraceRow);

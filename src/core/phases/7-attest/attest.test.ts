@@ -1,20 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../canonical';
-import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
-import { receiptSchema } from '../format/receipt';
-import { sha256Hex } from '../hash';
-import { fnv1a } from '../tree-digest';
-import type { FactArgs } from '../reasons';
-import type { CompileOutcome, Receipt } from '../result';
-import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
-import { sharedDriver } from '../test-support/node-driver';
-import { createPrng } from '../../shared/prng';
-import { contractFingerprint, recordFingerprint } from '../fingerprints';
-import { contentHashOf } from '../hash';
+import { canonicalJson } from '../../canonical';
+import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
+import { receiptSchema } from '../../format/receipt';
+import { sha256Hex } from '../../hash';
+import { fnv1a } from '../../tree-digest';
+import type { FactArgs } from '../../reasons';
+import type { CompileOutcome, Receipt } from '../../result';
+import { buildContract, buildRecord, buildRecordSet, valueOf } from '../../test-support/builders';
+import { sharedDriver } from '../../test-support/node-driver';
+import { createPrng } from '../../../shared/prng';
+import { contractFingerprint, recordFingerprint } from '../../fingerprints';
+import { contentHashOf } from '../../hash';
 import { packetWithManifest, receiptIdOf, serialiseReceipt } from './attest';
 import { recordSetDigest } from './attest-digests';
 import { canonicalTraceRow } from './trace-row-bytes';
-import { checkRecord } from './validate';
+import { checkRecord } from '../1-validate/validate';
 
 let compiler: SqliteCompiler;
 

@@ -1,6 +1,6 @@
-import { err, ok, type CompileError, type Result } from '../errors';
+import { err, ok, type CompileError, type Result } from '../../errors';
 import { createGateContext, evaluateGates, type GateContext, type GateVerdict } from './gates';
-import type { IdPositions, Resolution } from './resolve';
+import type { IdPositions, Resolution } from '../2-resolve/resolve';
 
 export interface Admission {
   readonly gates: GateContext;

@@ -1,21 +1,21 @@
-import { findLoneSurrogate } from '../canonical';
-import { scenarioRecordIds, undeclaredMentions } from '../change-text';
-import { contractSchema, type Contract } from '../format/contract';
-import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../format/input-issues';
-import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type JsonLocator } from '../format/json-text';
-import { createJsonlLineSplitter } from '../format/jsonl-lines';
-import { recordSchema, type SourceRecord } from '../format/record';
-import { compiledRecordSchema } from '../format/record-parser';
-import { receiptSchema } from '../format/receipt';
-import { scenarioSchema, type ScenarioFile } from '../format/scenario';
-import type { Receipt } from '../result';
-import { SCHEMA_VERSION, staleEngineDetail } from '../version';
-import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../errors';
-import { recordFingerprint } from '../fingerprints';
-import { parseInstant } from '../format/time';
-import { inputIssue, REASONS } from '../reasons';
-import { contentHashOf } from '../hash';
-import { endsChunk } from '../tree-digest';
+import { findLoneSurrogate } from '../../canonical';
+import { scenarioRecordIds, undeclaredMentions } from '../../change-text';
+import { contractSchema, type Contract } from '../../format/contract';
+import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../../format/input-issues';
+import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type JsonLocator } from '../../format/json-text';
+import { createJsonlLineSplitter } from '../../format/jsonl-lines';
+import { recordSchema, type SourceRecord } from '../../format/record';
+import { compiledRecordSchema } from '../../format/record-parser';
+import { receiptSchema } from '../../format/receipt';
+import { scenarioSchema, type ScenarioFile } from '../../format/scenario';
+import type { Receipt } from '../../result';
+import { SCHEMA_VERSION, staleEngineDetail } from '../../version';
+import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../../errors';
+import { recordFingerprint } from '../../fingerprints';
+import { parseInstant } from '../../format/time';
+import { inputIssue, REASONS } from '../../reasons';
+import { contentHashOf } from '../../hash';
+import { endsChunk } from '../../tree-digest';
 
 export { MAX_REPORTED_ISSUES };
 
@@ -96,7 +96,7 @@ export function checkRecords(records: readonly SourceRecord[]): CheckedRecord[] 
   return records.map(checkRecord);
 }
 
-export { detectFileKind, type FileKind } from '../format/file-kind';
+export { detectFileKind, type FileKind } from '../../format/file-kind';
 
 export interface JsonlRecordReader {
   /** Feeds any slice of the file; lines may be split across chunks. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContract, buildRecord, errorOf, valueOf } from '../test-support/builders';
+import { buildContract, buildRecord, errorOf, valueOf } from '../../test-support/builders';
 import { settleDuplicates } from './settle-duplicates';
 import { parseRecordsJsonl } from './validate';
 

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { applyChanges } from '../controls';
-import type { Contract } from '../format/contract';
-import type { Patch } from '../format/scenario';
-import { buildContract, buildRecord, buildRecordSet, valueOf } from '../test-support/builders';
-import { freshDriver } from '../test-support/node-driver';
+import { createSqliteCompiler } from '../../../adapters/sqlite/compiler';
+import { applyChanges } from '../../controls';
+import type { Contract } from '../../format/contract';
+import type { Patch } from '../../format/scenario';
+import { buildContract, buildRecord, buildRecordSet, valueOf } from '../../test-support/builders';
+import { freshDriver } from '../../test-support/node-driver';
 import { receiptIdOf, serialiseReceipt } from './attest';
 import { recordSetDigest } from './attest-digests';
-import type { RecordSet } from './validate';
+import type { RecordSet } from '../1-validate/validate';
 
 const RECORDS = 4_000;
 const WORDS = ['refund', 'policy', 'waiver', 'late', 'fee', 'ledger', 'notice', 'covenant', 'customer', 'account'];
