@@ -165,7 +165,7 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql)));
     const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
     const planned = phase('plan', () => planPacket(resolution, admission, ranking, null));
-    const packet = phase('render', () => renderPacket(contract, planned));
+    const packet = phase('render', () => renderPacket(contract, resolution.contract.asOf, planned));
     phase('attest', () =>
       attest({
         contract,

@@ -45,7 +45,7 @@ export function prepareCompile(request: CompileRequest, queries: Queries = fresh
 export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, admittedBy: ReceiptAdmission, ranking: Ranking, queries: Queries): CompileOutcome {
   const { contract } = request;
   const planned = queries.planPacket(prepared.resolution, admission, ranking, prepared.missingRequired);
-  const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
+  const packet: Packet | null = planned.failure ? null : renderPacket(contract, prepared.resolution.contract.asOf, planned);
   const receipt = queries.attest({
     contract,
     records: prepared.resolution.records,

@@ -1,4 +1,3 @@
-import { asOfInstant } from '../../as-of';
 import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
 import { contractFingerprint, normaliseContract } from '../../fingerprints';
 import type { Contract } from '../../format/contract';
@@ -15,8 +14,8 @@ function provenanceLabel(record: SourceRecord): string {
   return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
 }
 
-/** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. */
-export function renderPacket(contract: Contract, plan: PacketPlan): Packet {
+/** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. `asOf` is the instant resolve read. */
+export function renderPacket(contract: Contract, asOf: number, plan: PacketPlan): Packet {
   const entries: PacketEntry[] = plan.selected.map((record) => ({
     id: record.id,
     title: record.title,
@@ -30,7 +29,7 @@ export function renderPacket(contract: Contract, plan: PacketPlan): Packet {
   }));
   const lines = [
     `TASK: ${contract.task}`,
-    `AS-OF: ${formatInstant(asOfInstant(contract))} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
+    `AS-OF: ${formatInstant(asOf)} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
     `BUDGET: ${plan.tokensUsed} / ${contract.tokenBudget} tokens | RECORDS: ${entries.length}`,
   ];
   for (const slot of plan.evidence) {
