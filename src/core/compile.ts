@@ -1,14 +1,15 @@
 import { ok, type CompileError, type Result } from './errors';
-import type { TableStats } from './memo';
+import { createMemo, type TableStats } from './memo';
+import { admit } from './passes/admit';
 import { finishCompile, prepareCompile, type CompileRequest } from './compile-stages';
-import { settleDuplicates } from './phases/1-validate/settle-duplicates';
-import { candidatesFrom } from './phases/4-admit/adapter';
+import { settleDuplicates } from './passes/settle-duplicates';
+import { candidatesFrom } from './plan/adapter';
 import type { Baselines, CompileOutcome } from './result';
-import { createQueries, type KeyRules } from './queries';
-import type { Ranking } from './phases/5-rank/ranking';
+import { rankDeclared, type Ranking } from './ranking';
 import type { Store } from './store';
+import type { GateVerdict } from './passes/gates';
 
-export type { CompileRequest, KeyRules };
+export type { CompileRequest };
 
 export interface Compiler {
   /**
@@ -32,16 +33,14 @@ export interface BaselineSource {
 
 /**
  * The one pipeline, over any store. It reads top to bottom through the passes; every pass is a plain function
- * of its inputs. The compiler calls them through its queries (src/core/queries.ts), which apply the one memo,
- * keyed by content, so per-record work is reused when its inputs are unchanged; the store owns the records and
- * their indexes. Every output is the one a fresh compiler would produce (src/core/incremental.test.ts).
- * `keys` is for tests only: one that leaves an input out of a key must make that test fail.
+ * of its inputs. The compiler owns the one memo layer (src/core/memo.ts), through which the passes'
+ * per-record work is reused when its inputs are unchanged; the store owns the records and their indexes.
+ * Every output is the one a fresh compiler would produce (src/core/incremental.test.ts).
  */
-export function createCompiler(store: Store, keys?: KeyRules): Compiler {
-  const queries = createQueries(keys);
+export function createCompiler(store: Store): Compiler {
+  const memo = createMemo();
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
-    // 1 validate: the records were checked when they were read; duplicates of an id are settled with the contract here.
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);
@@ -49,37 +48,34 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
     const request = records.value === given.recordSet ? given : { ...given, recordSet: records.value };
     const { contract, recordSet } = request;
 
-    // 2 resolve, 3 type-check, then the admission plan and its digest.
-    const prepared = prepareCompile(request, queries);
+    const prepared = prepareCompile(request, memo);
     if (!prepared.ok) return prepared;
-    // 4 admit: the store admits the plan; the reference evaluator must agree record by record.
     const candidates = await candidatesFrom(store, prepared.value.plan, prepared.value.digest);
     if (!candidates.ok) return candidates;
-    const admission = queries.admit(prepared.value.resolution, candidates.value.candidates);
+    const admission = admit(prepared.value.resolution, candidates.value.candidates, memo);
     if (!admission.ok) return admission;
 
-    // 5 rank, inside the admitted set only.
     let ranking: Ranking;
     if (contract.ranking === 'bm25') {
       const admittedIds = admission.value.admittedIds;
-      await store.holdAdmitted(admittedIds, recordSet);
-      ranking = await queries.rankStored(contract.query, admission.value, () => store.rankAdmitted(contract.query, admittedIds));
+      const held = await store.holdAdmitted(admittedIds, recordSet);
+      ranking = await memo.cell('rank:admitted', [contract.query, held], ([query]) => store.rankAdmitted(query, admittedIds));
     } else {
-      // Declared scores are the admitted records' own.
-      ranking = queries.rankDeclared(admission.value);
+      // Declared scores are the admitted records' own: the same records, the same ranking object, so the plan's admitted part is reused.
+      const admitted = admission.value.admitted.map((position) => (admission.value.verdicts[position] as GateVerdict).resolved.checked);
+      ranking = memo.cell('rank:declared', admitted, (checked) => rankDeclared(checked));
     }
-    // 6 plan the packet, 7 attest.
-    return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, queries));
+    return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, memo));
   };
 
   // Each compile waits for the one before it: one memo revision at a time, and answers in the order asked.
   let last: Promise<unknown> = Promise.resolve();
   return {
     compile(request) {
-      const compiled = last.then(() => queries.revision(() => compileOnce(request)));
+      const compiled = last.then(() => memo.revisionAsync(() => compileOnce(request)));
       last = compiled.catch(() => undefined);
       return compiled;
     },
-    memoStats: () => queries.stats(),
+    memoStats: () => memo.stats(),
   };
 }

@@ -1,5 +1,5 @@
 import type { RankingStatistics } from '../../core/result';
-import { byScoreThenId, roundScore, type Ranking } from '../../core/phases/5-rank/ranking';
+import { byScoreThenId, roundScore, type Ranking } from '../../core/ranking';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { bm25Ctes, type Bind } from './bm25-sql';
 import type { Database } from './schema';
