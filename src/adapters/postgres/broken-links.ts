@@ -1,4 +1,5 @@
 import { compareStrings } from '../../core/canonical';
+import { componentsOnCycles } from '../../core/cycles';
 import type { Database } from './schema';
 
 /** A record's own supersession links, broken: the shape of resolve's `BrokenLink`, which a store may not import. */
@@ -18,7 +19,7 @@ export function brokenLinksOf(successors: ReadonlyMap<string, readonly string[]>
     if (missing.length > 0) broken.set(id, { kind: 'dangling', targets: [...new Set(missing)].sort(compareStrings) });
     else if (supersedes.includes(id)) broken.set(id, { kind: 'self' });
   }
-  const component = cycles(successors, exists);
+  const component = componentsOnCycles(successors.keys(), (id) => (successors.get(id) ?? []).filter(exists));
   const onCycle = new Map<string, string[]>();
   for (const [id, supersedes] of successors) {
     const own = component.get(id);
@@ -32,57 +33,6 @@ export function brokenLinksOf(successors: ReadonlyMap<string, readonly string[]>
   }
   for (const [id, by] of onCycle) broken.set(id, { kind: 'cycle', successors: [...new Set(by)].sort(compareStrings) });
   return broken;
-}
-
-/** For each record on a cycle (a strongly connected component of two or more records), its component's number: Tarjan's algorithm without recursion. */
-function cycles(successors: ReadonlyMap<string, readonly string[]>, exists: (id: string) => boolean): Map<string, number> {
-  const order = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const component = new Map<string, number>();
-  let counter = 0;
-  let components = 0;
-  const targetsOf = (id: string) => (successors.get(id) ?? []).filter(exists);
-  for (const start of successors.keys()) {
-    if (order.has(start)) continue;
-    const path: { id: string; targets: readonly string[]; next: number }[] = [];
-    const enter = (id: string) => {
-      order.set(id, counter);
-      low.set(id, counter);
-      counter += 1;
-      stack.push(id);
-      onStack.add(id);
-      path.push({ id, targets: targetsOf(id), next: 0 });
-    };
-    enter(start);
-    while (path.length > 0) {
-      const frame = path[path.length - 1] as (typeof path)[number];
-      if (frame.next < frame.targets.length) {
-        const target = frame.targets[frame.next] as string;
-        frame.next += 1;
-        if (!order.has(target)) enter(target);
-        else if (onStack.has(target)) low.set(frame.id, Math.min(low.get(frame.id) as number, order.get(target) as number));
-        continue;
-      }
-      path.pop();
-      const parent = path[path.length - 1];
-      if (parent !== undefined) low.set(parent.id, Math.min(low.get(parent.id) as number, low.get(frame.id) as number));
-      if (low.get(frame.id) !== order.get(frame.id)) continue;
-      const members: string[] = [];
-      for (;;) {
-        const member = stack.pop() as string;
-        onStack.delete(member);
-        members.push(member);
-        if (member === frame.id) break;
-      }
-      if (members.length > 1) {
-        for (const member of members) component.set(member, components);
-        components += 1;
-      }
-    }
-  }
-  return component;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { componentsOnCycles } from '../cycles';
 import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import { asOfInstant } from '../as-of';
@@ -181,53 +182,11 @@ function findBrokenLinks(recordSet: RecordSet, successors: readonly CheckedRecor
 
 /** For each record on a cycle of supersession links (a component of two or more records), the number of its component. */
 function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, number> {
-  const order = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const component = new Map<string, number>();
-  let counter = 0;
-  let components = 0;
   const targetsOf = (id: string) => (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
-  for (const start of successors) {
-    if (order.has(start.record.id)) continue;
-    const path: { id: string; targets: readonly string[]; next: number }[] = [];
-    const enter = (id: string) => {
-      order.set(id, counter);
-      low.set(id, counter);
-      counter += 1;
-      stack.push(id);
-      onStack.add(id);
-      path.push({ id, targets: targetsOf(id), next: 0 });
-    };
-    enter(start.record.id);
-    while (path.length > 0) {
-      const frame = path[path.length - 1] as (typeof path)[number];
-      if (frame.next < frame.targets.length) {
-        const target = frame.targets[frame.next] as string;
-        frame.next += 1;
-        if (!order.has(target)) enter(target);
-        else if (onStack.has(target)) low.set(frame.id, Math.min(low.get(frame.id) as number, order.get(target) as number));
-        continue;
-      }
-      path.pop();
-      const parent = path[path.length - 1];
-      if (parent !== undefined) low.set(parent.id, Math.min(low.get(parent.id) as number, low.get(frame.id) as number));
-      if (low.get(frame.id) !== order.get(frame.id)) continue;
-      const members: string[] = [];
-      for (;;) {
-        const member = stack.pop() as string;
-        onStack.delete(member);
-        members.push(member);
-        if (member === frame.id) break;
-      }
-      if (members.length > 1) {
-        for (const member of members) component.set(member, components);
-        components += 1;
-      }
-    }
-  }
-  return component;
+  return componentsOnCycles(
+    successors.map((item) => item.record.id),
+    targetsOf,
+  );
 }
 
 /** For each superseded id, the successor in force at `asOf` with the smallest id, and since when. */
