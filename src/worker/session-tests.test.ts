@@ -3,6 +3,7 @@ import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/co
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './builtin-sources';
 import { createSession } from './session';
+import { startedSession } from './test-support/started-session';
 import { decodeShareFragment, encodeShareFragment } from './share-link';
 import shippedSuite from '../../fixtures/retry-policy/poison-controls.expect.json?raw';
 
@@ -15,11 +16,7 @@ beforeAll(async () => {
   compiler = createSqliteCompiler(await sharedDriver());
 });
 
-async function started() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
-  await session.start();
-  return session;
-}
+const started = () => startedSession(compiler, memoryStorage());
 
 describe('the session runs the Tests panel', () => {
   it('opens a dropped suite in the Tests panel, not as an input: it is run on the inputs on screen and follows their controls', async () => {

@@ -1,22 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { readBuiltinScenarios } from './builtin-sources';
-import { createSession } from './session';
+import { startedSession } from './test-support/started-session';
 
 let compiler: SqliteCompiler;
-const memoryStorage = () => ({ read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined });
 const blob = (text: string) => new Blob([text], { type: 'application/json' });
 
 beforeAll(async () => {
   compiler = createSqliteCompiler(await sharedDriver());
 });
 
-async function started() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
-  await session.start();
-  return session;
-}
+const started = () => startedSession(compiler);
 
 describe('expectations written from the screen', () => {
   it('saves the screen as a case of a new suite for the built-in scenario, which then passes in the Tests panel', async () => {

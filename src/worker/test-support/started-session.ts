@@ -1,0 +1,12 @@
+import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
+import { readBuiltinScenarios } from '../builtin-sources';
+import { createSession } from '../session';
+import type { WorkspaceStorage } from '../workspace-storage';
+import { memoryStorage } from './memory-storage';
+
+/** A started session over the built-in scenarios, with storage in memory unless a test brings its own. */
+export async function startedSession(compiler: SqliteCompiler, storage: WorkspaceStorage = memoryStorage()) {
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  await session.start();
+  return session;
+}
