@@ -4,7 +4,7 @@ import { byScoreThenId, roundScore, type RankedRow } from '../../core/ranking';
 import type { ReasonCode } from '../../core/reasons';
 import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
-import { bm25Ctes } from './bm25-sql';
+import { admittedStatistics, bm25Ctes } from './bm25-sql';
 import { bind, lowerConditions, type Lowering } from './lower';
 import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
@@ -165,14 +165,7 @@ export async function answerPlan(client: Database, plan: AdmissionPlan, digest: 
   const row = rows[0];
   if (row === undefined)
     return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: 'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.' });
-  const statistics: RankingStatistics = {
-    mode: 'bm25',
-    statistics: 'admitted',
-    documents: row.documents,
-    tokens: row.tokens,
-    terms: terms.map((term, phrase) => ({ term, documents: row.matched?.[String(phrase)] ?? 0 })),
-    weights: { title: 2, text: 1 },
-  };
+  const statistics = admittedStatistics(terms, row);
   const candidates =
     terms.length === 0
       ? []

@@ -1,3 +1,5 @@
+import type { RankingStatistics } from '../../core/result';
+
 /** FTS5's bm25 constants (fts5_aux.c), and the column weights the built-in path passes it (title 2, text 1). */
 const K1 = '1.2::float8';
 const B = '0.75::float8';
@@ -42,4 +44,19 @@ scored AS (
     sum(w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * (r.title_tokens + r.text_tokens)::float8 / (s.tokens / s.n)))) ORDER BY f.phrase) AS score
   FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN ${schema}.records r ON r.id = f.record_id CROSS JOIN stats s
   GROUP BY f.record_id)`;
+}
+
+/** The admitted set's statistics as the statement above returns them: its size, its tokens and, per query phrase, how many of its records hold it. */
+export function admittedStatistics(
+  terms: readonly string[],
+  counted: { readonly documents: number; readonly tokens: number; readonly matched: Readonly<Record<string, number>> | null },
+): RankingStatistics {
+  return {
+    mode: 'bm25',
+    statistics: 'admitted',
+    documents: counted.documents,
+    tokens: counted.tokens,
+    terms: terms.map((term, phrase) => ({ term, documents: counted.matched?.[String(phrase)] ?? 0 })),
+    weights: { title: 2, text: 1 },
+  };
 }

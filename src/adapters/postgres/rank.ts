@@ -1,7 +1,6 @@
-import type { RankingStatistics } from '../../core/result';
 import { byScoreThenId, roundScore, type Ranking } from '../../core/ranking';
 import { safeFtsTerms } from '../sqlite/fts-query';
-import { bm25Ctes, type Bind } from './bm25-sql';
+import { admittedStatistics, bm25Ctes, type Bind } from './bm25-sql';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 
@@ -32,14 +31,7 @@ SELECT json_build_object('documents', (SELECT n FROM stats), 'tokens', (SELECT t
   );
   const result = rows[0]?.result;
   if (result === undefined) throw new Error('the ranking statement returned no row');
-  const statistics: RankingStatistics = {
-    mode: 'bm25',
-    statistics: 'admitted',
-    documents: result.documents,
-    tokens: result.tokens,
-    terms: terms.map((term, phrase) => ({ term, documents: result.matched?.[String(phrase)] ?? 0 })),
-    weights: { title: 2, text: 1 },
-  };
+  const statistics = admittedStatistics(terms, result);
   if (terms.length === 0) return { rows: [], statistics };
   return { rows: (result.rows ?? []).map(([id, score]) => ({ id, score: roundScore(score) })).sort(byScoreThenId), statistics };
 }
