@@ -9,6 +9,7 @@ import { namingAdapterOf } from '../conformance/suite';
 import { compileInDatabase } from './compile';
 import { deleteRecords, loadRecordLines, type LoadMode } from './load';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
+import type { Database } from './schema';
 import { createTokeniser, type Tokeniser } from './tokens';
 
 /** How many lines the load read as records: a line it already holds byte for byte is not read. */
@@ -114,6 +115,30 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const after = await xminById();
     expect(after.size).toBe(records.length);
     expect([...before].filter(([each, xmin]) => after.get(each) !== xmin).map(([each]) => each)).toEqual([id]);
+  });
+
+  it('runs every statement of an upsert and of a delete with JIT off, which costs more than the statements that keep the digest', async () => {
+    // The setting in force after each statement of the transaction (a look at the layout before it is not the load's work).
+    const settings: string[] = [];
+    let inTransaction = false;
+    const watched: Database = {
+      ...database,
+      query: (async (text: string, values?: unknown[]) => {
+        const result = await database.query(text, values);
+        if (/^(COMMIT|ROLLBACK)/.test(text)) inTransaction = false;
+        else if (inTransaction) settings.push((await database.query<{ jit: string }>("SELECT current_setting('jit') AS jit")).rows[0]?.jit ?? '');
+        if (text.startsWith('BEGIN')) inTransaction = true;
+        return result;
+      }) as Database['query'],
+    };
+    const changed = { ...records[4], title: 'A title changed while JIT is watched' };
+    const upserted = await loadRecordLines(watched, 'records.jsonl', [`${JSON.stringify(changed)}\n`], tokeniser, { mode: 'upsert' });
+    expect(upserted.ok).toBe(true);
+    const deleted = await deleteRecords(watched, [changed.id ?? '']);
+    expect(deleted.ok && deleted.value.deleted).toBe(1);
+    expect(settings.length).toBeGreaterThan(10);
+    expect(new Set(settings)).toEqual(new Set(['off']));
+    await load([JSON.stringify(records[4])], 'upsert');
   });
 
   it('deletes the records named, their documents and postings, and no other', async () => {

@@ -87,6 +87,7 @@ export async function loadRecordLines(
 ): Promise<Result<LoadReport, CompileError>> {
   await client.query('BEGIN');
   try {
+    await withoutJit(client);
     const loaded = await loadInTransaction(client, file, chunks, tokeniser, options);
     await client.query(loaded.ok ? 'COMMIT' : 'ROLLBACK');
     return loaded;
@@ -273,6 +274,14 @@ async function deleteUnseen(client: Database): Promise<number> {
   return rows[0]?.deleted ?? 0;
 }
 
+/**
+ * For the rest of the caller's transaction: compiling a statement's expressions (PostgreSQL 15 turns JIT on for
+ * costly plans) took longer than running the statements that keep the digest after one record changed.
+ */
+async function withoutJit(client: Database): Promise<void> {
+  await client.query('SET LOCAL jit = off');
+}
+
 /** The ids a load or delete wrote or removed, for the digest's chunks (record-set-digest.ts). */
 async function createChangedTable(client: Database): Promise<void> {
   await client.query('CREATE TEMPORARY TABLE load_changed (id text COLLATE "C" NOT NULL) ON COMMIT DROP');
@@ -313,6 +322,7 @@ export async function deleteRecords(client: Database, ids: readonly string[]): P
   if (!layout.ok) return layout;
   await client.query('BEGIN');
   try {
+    await withoutJit(client);
     await client.query(`LOCK TABLE ${client.schema}.layout IN EXCLUSIVE MODE`);
     await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
     await createChangedTable(client);
