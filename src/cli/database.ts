@@ -3,14 +3,14 @@ import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/co
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
 import { drillInDatabase } from '../adapters/postgres/drill';
 import type { Database } from '../adapters/postgres/schema';
-import { createTokeniser, type Tokeniser } from '../adapters/postgres/tokens';
+import { type Tokeniser } from '../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';
 import type { ReceiptVerdict } from '../core/drill';
 import type { Contract } from '../core/format/contract';
 import type { Attestation, Receipt } from '../core/result';
 import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/passes/validate';
-import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
 import { reportError } from './render';
@@ -48,7 +48,7 @@ async function openWithContract<T>(
   if (!opened.ok) return opened;
   const database = opened.value;
   try {
-    const done = await work(database, contract.value, createTokeniser(await openInMemoryDatabase()));
+    const done = await work(database, contract.value, createUnicodeTokeniser());
     return done.ok ? done : err(placeContractIssues(done.error, contractPath, text.value));
   } catch (error) {
     return err(databaseFailure(url, error));

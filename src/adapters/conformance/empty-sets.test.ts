@@ -3,9 +3,8 @@ import { createRecordSet } from '../../core/passes/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
 import { planDigest } from '../../core/plan/admission-plan';
 import type { AdmittingStore } from '../../core/plan/adapter';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
-import { createTokeniser } from '../postgres/tokens';
+import { createUnicodeTokeniser } from '../postgres/unicode61';
 import { postgresUnderTest, sqliteUnderTest } from './adapters';
 import { conformanceCases } from './corpus';
 import type { AdapterUnderTest } from './suite';
@@ -68,7 +67,7 @@ describe('empty sets in a plan', () => {
   describe.skipIf(POSTGRES_URL === undefined)('PostgreSQL', () => {
     let under: AdapterUnderTest;
     beforeAll(async () => {
-      under = postgresUnderTest(await openTestDatabase(), createTokeniser(await openInMemoryDatabase()));
+      under = postgresUnderTest(await openTestDatabase(), createUnicodeTokeniser());
     });
     checks(() => under);
   });

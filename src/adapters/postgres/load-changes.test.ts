@@ -10,7 +10,8 @@ import { compileInDatabase } from './compile';
 import { deleteRecords, loadRecordLines, type LoadMode } from './load';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import type { Database } from './schema';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 /** How many lines the load read as records: a line it already holds byte for byte is not read. */
 const reads = vi.hoisted(() => ({ count: 0 }));
@@ -36,7 +37,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   const load = async (fileLines: readonly string[], mode: LoadMode = 'replace') => {

@@ -12,7 +12,8 @@ import { compileInDatabase } from './compile';
 import type { Connection } from './connect';
 import { loadRecordSet } from './load';
 import { openTestDatabase, POSTGRES_URL } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -21,7 +22,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   for (const { id } of BUILTIN_SCENARIOS) {

@@ -3,7 +3,6 @@ import { createRecordSet, type LoadedScenario } from '../../core/passes/validate
 import { serialiseReceipt } from '../../core/passes/attest';
 import type { Receipt } from '../../core/result';
 import type { ScenarioSelection } from '../../scenarios/prepare';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { defineCommand } from '../define-command';
@@ -12,7 +11,7 @@ import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { reportError } from '../render';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
-import { createTokeniser } from '../../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { inScratchSchema } from '../database';
 import { forgedCopy, invariantProblems, type CheckResult } from '../check-invariants';
 import { databaseChecks, type ScenarioChecks } from '../check-database';
@@ -109,7 +108,7 @@ exit: 0 all checks passed · 1 a check failed`,
   async run({ values: { database: url, schema }, usageError }, io) {
     if (url === undefined) return report(await checkAll(builtinChecks, io), io);
     if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
-    return inScratchSchema(url, schema, io, async (database) => report(await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io), io));
+    return inScratchSchema(url, schema, io, async (database) => report(await checkAll(databaseChecks(database, createUnicodeTokeniser()), io), io));
   },
 });
 

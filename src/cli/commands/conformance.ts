@@ -5,9 +5,8 @@ import { runConformanceSuite, type SuiteFinding } from '../../adapters/conforman
 import { probeCapabilities } from '../../adapters/postgres/adapter';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
-import { createTokeniser } from '../../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { CAPABILITIES } from '../../core/plan/adapter';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT } from '../command';
 import { inScratchSchema } from '../database';
 import { defineCommand } from '../define-command';
@@ -48,7 +47,7 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
       io.stdout(`capabilities of ${describeDatabase(url)}:\n`);
       const probes = await probeCapabilities(database);
       for (const probe of probes) io.stdout(`  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`);
-      const tokeniser = createTokeniser(await openInMemoryDatabase());
+      const tokeniser = createUnicodeTokeniser();
       const findings: SuiteFinding[] = probes.map((probe) => ({ section: 'capabilities', adapter: 'postgresql', passed: probe.kept, what: `${probe.capability} ${probe.kept ? 'kept' : 'lost'}` }));
       if (findings.every((finding) => finding.passed)) {
         for (const finding of await runConformanceSuite([postgresUnderTest(database, tokeniser)], await referenceCompile())) findings.push(finding);
