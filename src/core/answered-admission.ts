@@ -5,7 +5,7 @@ import { computeAll } from './memo';
 import { admit, divergence, type Admission } from './passes/admit';
 import { recordSetDigest } from './passes/attest-digests';
 import { gateCodeOf, type GateVerdict } from './passes/gates';
-import { IdPositions, resolve, supersessionsInForce, type BrokenLink, type Resolution, type ResolvedContract } from './passes/resolve';
+import { IdPositions, resolve, supersessionsInForce, type BrokenLink, type Resolution, type ResolvedContract, type ResolvedRecord } from './passes/resolve';
 import { recordSetOf, type CheckedRecord } from './passes/validate';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
@@ -87,9 +87,11 @@ function withWhole(records: Map<string, CheckedRecord>, whole: readonly CheckedR
   return null;
 }
 
+const admittedRecords = (admission: Admission, resolution: Resolution): CheckedRecord[] => admission.admitted.map((position) => (resolution.records[position] as ResolvedRecord).checked);
+
 /** (A) The store's statistics and admitted-set digest, recomputed from the admitted rows the evaluator agreed with. */
 function checkAdmittedSet(answer: PlanAnswer, admission: Admission, resolution: Resolution, bm25: boolean): CompileError | null {
-  const admitted = admission.admitted.map((position) => (resolution.records[position] as { checked: CheckedRecord }).checked);
+  const admitted = admittedRecords(admission, resolution);
   const named = (detail: string) => divergence(admitted[0]?.record.id ?? '(the admitted set)', detail);
   if (answer.admittedCount !== admitted.length) return named(`the store counted ${answer.admittedCount} admitted records and returned ${admitted.length}`);
   if (recordSetDigest(admitted) !== answer.admittedDigest) return named("the admitted set's digest the store computed is not the digest of the rows it returned");
@@ -148,6 +150,7 @@ function sealForCorpus(outcome: CompileOutcome, answer: PlanAnswer, refusedHere:
  */
 export async function compileAnswered(store: AdmittingStore, answering: PlanAnsweringStore, request: CompileRequest): Promise<Result<CompileOutcome, CompileError>> {
   const { contract } = request;
+  // The contract resolved over no record: the as-of instant, the subject (an ambiguous one is refused) and the directory.
   const resolved = resolve(contract, recordSetOf([]));
   if (!resolved.ok) return resolved;
   const broken = await answering.brokenLinks();
@@ -167,25 +170,27 @@ export async function compileAnswered(store: AdmittingStore, answering: PlanAnsw
   if (!requiredWhole.ok) return requiredWhole;
   const wrongRequired = withWhole(records, requiredWhole.value);
   if (wrongRequired !== null) return err(wrongRequired);
-  const first = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates);
+  const asked = { plan, digest };
+  const first = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates, asked);
   if (!first.ok) return first;
   const bm25 = contract.ranking === 'bm25';
   const wrongSet = checkAdmittedSet(answer.value, first.value.admission, first.value.resolution, bm25);
   if (wrongSet !== null) return err(wrongSet);
   const ranking: Ranking = bm25
     ? { rows: answer.value.ranked, statistics: answer.value.statistics }
-    : rankDeclared(first.value.admission.admitted.map((position) => (first.value.resolution.records[position] as { checked: CheckedRecord }).checked));
+    : rankDeclared(admittedRecords(first.value.admission, first.value.resolution));
 
   // The plan over the gate views says which records can enter the packet; those are read whole and judged again.
   const draft = finishCompile(request, first.value.prepared, first.value.admission, accepted.value.admission, ranking, computeAll);
   const candidates = draft.receipt.trace.map((row) => row.id).filter((id) => !required.includes(id));
   const whole = await answering.wholeRecords(candidates);
   if (!whole.ok) return whole;
-  const missing = candidates.find((id) => !whole.value.some((item) => item.record.id === id));
+  const read = new Set(whole.value.map((item) => item.record.id));
+  const missing = candidates.find((id) => !read.has(id));
   if (missing !== undefined) return err(divergence(missing, 'the store admitted it but holds no document for it'));
   const wrongWhole = withWhole(records, whole.value);
   if (wrongWhole !== null) return err(wrongWhole);
-  const second = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates);
+  const second = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates, asked);
   if (!second.ok) return second;
   const outcome = finishCompile(request, second.value.prepared, second.value.admission, accepted.value.admission, ranking, computeAll);
   if (outcome.receipt.trace.some((row, index) => row.id !== draft.receipt.trace[index]?.id) || outcome.receipt.trace.length !== draft.receipt.trace.length)
@@ -201,6 +206,7 @@ function judge(
   answer: PlanAnswer,
   broken: ReadonlyMap<string, BrokenLink>,
   admittedByStore: ReadonlySet<string>,
+  asked: { readonly plan: AdmissionPlan; readonly digest: string },
 ): Result<{ readonly resolution: Resolution; readonly admission: Admission; readonly prepared: PreparedCompile }, CompileError> {
   const resolution = resolveAnswered(contract, records, answer.successors, broken);
   const typed = typeCheck(resolution);
@@ -208,6 +214,5 @@ function judge(
   if (!typed.ok && !missingRequired) return typed;
   const admission = admit(resolution, admittedByStore);
   if (!admission.ok) return admission;
-  const plan = buildAdmissionPlan(contract, resolution.brokenLinks);
-  return ok({ resolution, admission: admission.value, prepared: { resolution, missingRequired, plan, digest: planDigest(plan) } });
+  return ok({ resolution, admission: admission.value, prepared: { resolution, missingRequired, ...asked } });
 }
