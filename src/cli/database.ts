@@ -7,7 +7,7 @@ import { type Tokeniser } from '../adapters/postgres/tokens';
 import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';
 import type { ReceiptVerdict } from '../core/drill';
 import type { Contract } from '../core/format/contract';
-import type { Attestation, Receipt } from '../core/result';
+import type { Attestation, CompileOutcome, Receipt } from '../core/result';
 import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/passes/validate';
@@ -65,6 +65,13 @@ export async function compileContractInDatabase(url: string, schema: string, con
 /** `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's records. */
 export async function drillContractInDatabase(url: string, schema: string, contractPath: string, receipt: Receipt, cwd: string): Promise<Result<ReceiptVerdict, CompileError>> {
   return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => drillInDatabase(database, { contract }, receipt, [], tokeniser));
+}
+
+/** What a database compile decided of the records it did not list: how many, admitted, and without a row per reason. */
+export function answerLine({ counts, receipt }: CompileOutcome): string {
+  const counted = Object.entries(receipt.omitted?.rows ?? {}).map(([code, count]) => `${code} ${count.toLocaleString('en')}`);
+  const rows = `${receipt.trace.length.toLocaleString('en')} with a row in the receipt`;
+  return `${counts.candidates.toLocaleString('en')} records, ${counts.admitted.toLocaleString('en')} admitted; ${rows}${counted.length === 0 ? '' : `; the others counted: ${counted.join(', ')}`}\n`;
 }
 
 export function adapterLine({ name, version, predicateDigest }: DatabaseCompile['adapter']): string {

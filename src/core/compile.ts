@@ -1,3 +1,4 @@
+import { compileAnswered } from './answered-admission';
 import { ok, type CompileError, type Result } from './errors';
 import { createMemo, type TableStats } from './memo';
 import { admit } from './passes/admit';
@@ -41,6 +42,8 @@ export function createCompiler(store: Store): Compiler {
   const memo = createMemo();
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
+    // A store that answers plans keeps refused records to itself; a full receipt needs their rows, so it reads them.
+    if (store.answers !== undefined && given.attestation === 'candidates') return compileAnswered(store, store.answers, given);
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);

@@ -95,7 +95,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
 
     const fileOrder = parseRecordsJsonl('records.jsonl', [JSON.stringify(added), ...lines].join('\n'));
     if (!fileOrder.ok) throw new Error(fileOrder.error.message);
-    const reference = await createSqliteCompiler(await openInMemoryDatabase()).compile({ contract: sample.contract, recordSet: fileOrder.value });
+    const reference = await createSqliteCompiler(await openInMemoryDatabase()).compile({ contract: sample.contract, recordSet: fileOrder.value, attestation: 'candidates' });
     const inDatabase = await compileInDatabase(database, sample.contract, tokeniser);
     if (!reference.ok || !inDatabase.ok) throw new Error('both compile');
     expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, reference.value.receipt))).toBe(serialiseReceipt(reference.value.receipt));
