@@ -12,7 +12,8 @@ import { compileInDatabase, type DatabaseCompile } from './compile';
 import { loadRecordSet } from './load';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import type { Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 /** How many records Node validated: every record read back, or only those that can enter the packet. */
 const reads = vi.hoisted(() => ({ count: 0 }));
@@ -75,7 +76,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   const loadAndCompile = async (records: readonly SourceRecord[]) => {
