@@ -55,67 +55,65 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
       stepFrom = null;
     },
 
-    api: {
-      diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
-        const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
-        // Checked first, as every reader of a receipt does: one that is not this engine's, or not what its id hashes, is not compared.
-        const issues = parsed.flatMap((result, index) => {
-          if (!result.ok) return result.error.issues ?? [];
-          const unusable = receiptIntegrity(result.value);
-          return unusable ? [inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', { code: unusable.code, detail: unusable.detail })] : [];
-        });
-        const [first, second] = parsed;
-        if (!first?.ok || !second?.ok || issues.length > 0) return { ok: false, issues };
-        const diff = disclosedDiff(first.value, second.value, audience);
-        return { ok: true, diff, view: diffView(diff) };
-      },
+    diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
+      const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
+      // Checked first, as every reader of a receipt does: one that is not this engine's, or not what its id hashes, is not compared.
+      const issues = parsed.flatMap((result, index) => {
+        if (!result.ok) return result.error.issues ?? [];
+        const unusable = receiptIntegrity(result.value);
+        return unusable ? [inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', { code: unusable.code, detail: unusable.detail })] : [];
+      });
+      const [first, second] = parsed;
+      if (!first?.ok || !second?.ok || issues.length > 0) return { ok: false, issues };
+      const diff = disclosedDiff(first.value, second.value, audience);
+      return { ok: true, diff, view: diffView(diff) };
+    },
 
-      pinBaseline(): BaselinePin | null {
-        const last = compilations.last();
-        if (!last) return null;
-        const { receipt } = last.outcome;
-        const entry = workspace.entryOf(last.scenarioKey) ?? workspace.currentEntry();
-        const pin = baselinePin(workspace.effective(entry).scenario.title, last.request.contract.asOf, receipt);
-        pinned = { receipt, pin, inputs: inputsOf(workspace, last) };
-        return pin;
-      },
+    pinBaseline(): BaselinePin | null {
+      const last = compilations.last();
+      if (!last) return null;
+      const { receipt } = last.outcome;
+      const entry = workspace.entryOf(last.scenarioKey) ?? workspace.currentEntry();
+      const pin = baselinePin(workspace.effective(entry).scenario.title, last.request.contract.asOf, receipt);
+      pinned = { receipt, pin, inputs: inputsOf(workspace, last) };
+      return pin;
+    },
 
-      clearBaseline(): void {
-        pinned = null;
-      },
+    clearBaseline(): void {
+      pinned = null;
+    },
 
-      baselineDiff(audience: Audience): DiffView | null {
-        const last = compilations.last();
-        return pinned && last ? diffView(pinnedDiffOf(last, pinned.receipt, audience)) : null;
-      },
+    baselineDiff(audience: Audience): DiffView | null {
+      const last = compilations.last();
+      return pinned && last ? diffView(pinnedDiffOf(last, pinned.receipt, audience)) : null;
+    },
 
-      asOfStops(audience: Audience): AsOfStops {
-        const last = compilations.last();
-        if (!last) return { asOf: null, before: [], after: [], total: 0, lockedBy: null };
-        last.stops ??= new Map();
-        let stops = last.stops.get(audience);
-        if (!stops) {
-          const shown = withShownLabels(last.appliedChanges, changeTextsFor(last.changes, last.request, compilations.disclosed(last, audience)));
-          stops = asOfStops(compilations.viewSource(last, audience), shown);
-          last.stops.set(audience, stops);
-        }
-        return stops;
-      },
+    asOfStops(audience: Audience): AsOfStops {
+      const last = compilations.last();
+      if (!last) return { asOf: null, before: [], after: [], total: 0, lockedBy: null };
+      last.stops ??= new Map();
+      let stops = last.stops.get(audience);
+      if (!stops) {
+        const shown = withShownLabels(last.appliedChanges, changeTextsFor(last.changes, last.request, compilations.disclosed(last, audience)));
+        stops = asOfStops(compilations.viewSource(last, audience), shown);
+        last.stops.set(audience, stops);
+      }
+      return stops;
+    },
 
-      async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
-        const { contract } = workspace.effective(workspace.currentEntry()).scenario;
-        const asOf = steppedAsOf(contract, step);
-        if (asOf === null) return { ok: false, issues: [inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', { asOf: contract.asOf, step: JSON.stringify(step) })] };
-        const before = compilations.last()?.outcome.receipt ?? null;
-        const update = await workspace.api.updateContract({ value: { ...contract, asOf } });
-        if (update.ok) stepFrom = before;
-        return update;
-      },
+    async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
+      const { contract } = workspace.effective(workspace.currentEntry()).scenario;
+      const asOf = steppedAsOf(contract, step);
+      if (asOf === null) return { ok: false, issues: [inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', { asOf: contract.asOf, step: JSON.stringify(step) })] };
+      const before = compilations.last()?.outcome.receipt ?? null;
+      const update = await workspace.updateContract({ value: { ...contract, asOf } });
+      if (update.ok) stepFrom = before;
+      return update;
+    },
 
-      asOfDiff(audience: Audience): DiffView | null {
-        const last = compilations.last();
-        return stepFrom && last ? diffView(disclosedDiff(stepFrom, last.outcome.receipt, audience)) : null;
-      },
+    asOfDiff(audience: Audience): DiffView | null {
+      const last = compilations.last();
+      return stepFrom && last ? diffView(disclosedDiff(stepFrom, last.outcome.receipt, audience)) : null;
     },
   };
 }

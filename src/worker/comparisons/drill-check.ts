@@ -18,7 +18,7 @@ const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a,
  */
 export function checkAgainstCurrent({ compiler, workspace, compilations }: { readonly compiler: SqliteCompiler; readonly workspace: Workspace; readonly compilations: Compilations }) {
   return async (prior: Receipt, declaredChanges: readonly string[]): Promise<VerdictView> => {
-    const request = compilations.prepare(union(workspace.selection.lateChanges, declaredChanges));
+    const request = compilations.prepare(union(workspace.value().selection.lateChanges, declaredChanges));
     if (!request.ok) {
       return {
         action: 'block',

@@ -10,6 +10,8 @@ export interface DrillDeps {
   readonly check: (prior: Receipt, declared: readonly string[]) => Promise<VerdictView>;
 }
 
+export type DrillSession = ReturnType<typeof createDrillSession>;
+
 export interface LoadedReceipt {
   readonly file: string;
   readonly receipt: Receipt;
@@ -25,6 +27,12 @@ export function createDrillSession({ lastReceipt, check }: DrillDeps) {
   let declared: string[] = [];
   let loadedReceipts: readonly LoadedReceipt[] = [];
   const state = (): DrillState => ({ frozenReceiptId: frozen?.receipt.receiptId ?? null, declared: [...declared] });
+  const checkReceipts = async (): Promise<ReceiptCheck[]> => {
+    const checks: ReceiptCheck[] = [];
+    // One after another: each check compiles, and the compiler answers in the order asked.
+    for (const { file, receipt } of loadedReceipts) checks.push({ file, verdict: await check(receipt, []) });
+    return checks;
+  };
 
   return {
     state,
@@ -68,13 +76,8 @@ export function createDrillSession({ lastReceipt, check }: DrillDeps) {
     /** Keeps the receipts a load brought, and judges them against the inputs now in force. */
     keepReceipts(receipts: readonly LoadedReceipt[]): Promise<ReceiptCheck[]> {
       loadedReceipts = [...receipts];
-      return this.checkReceipts();
+      return checkReceipts();
     },
-    async checkReceipts(): Promise<ReceiptCheck[]> {
-      const checks: ReceiptCheck[] = [];
-      // One after another: each check compiles, and the compiler answers in the order asked.
-      for (const { file, receipt } of loadedReceipts) checks.push({ file, verdict: await check(receipt, []) });
-      return checks;
-    },
+    checkReceipts,
   };
 }

@@ -7,7 +7,8 @@ import { prepareScenario } from '../../scenarios/prepare';
 import { applyScenarioEdit, changeFromEdit, changeIdFor, NO_EDIT, readEditedRecord, withRecord, type ScenarioEdit } from '../../scenarios/record-edits';
 import type { Compilations } from '../compilations/compilations';
 import type { EditedRecord, EditHistory, RecordEditInput, RecordEditResult } from '../protocol';
-import type { EditInForce, Entry, Workspace } from '../workspace/workspace';
+import type { Workspace } from '../workspace/workspace';
+import { withRecordEdit, withSelectionNormalised, type EditInForce, type Entry } from '../workspace/workspace-value';
 
 /** How many ids the editor is offered to pick from; any other id may still be typed. */
 const OFFERED_IDS = 500;
@@ -30,7 +31,7 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
 
   /** The entry's history, begun again whenever the edit in force is not the one it left (a reset, a link, a reload). */
   const historyOf = (entry: Entry): History => {
-    const inForce = workspace.recordEdits.get(entry.key);
+    const inForce = workspace.value().recordEdits.get(entry.key);
     const current = inForce?.base === entry.loaded ? inForce : undefined;
     let history = histories.get(entry.key);
     if (!history || history.base !== entry.loaded || (history.at > 0 ? history.revisions[history.at - 1] : undefined) !== current) {
@@ -53,11 +54,9 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
   };
 
   const inForce = async (entry: Entry, history: History, message: string): Promise<RecordEditResult> => {
-    const now = history.revisions[history.at - 1];
-    if (now) workspace.recordEdits.set(entry.key, now);
-    else workspace.recordEdits.delete(entry.key);
+    const now = history.revisions[history.at - 1] ?? null;
     // A control or late change undone is switched off with it.
-    workspace.selection = workspace.normaliseSelection(workspace.selection);
+    workspace.update((value) => withSelectionNormalised(withRecordEdit(value, entry.key, now)));
     await workspace.persist();
     return { ok: true, snapshot: workspace.snapshot(), history: viewOf(entry, history), message };
   };

@@ -14,6 +14,7 @@ import type { CorpusIndex } from '../workspace/corpus-index';
 import { evidenceAttempts, inspectRecord, resolutionOf, type ViewSource } from './debug-views';
 import type { AsOfStops, ChangeMarks, CompileResponse, CompileView, EvidenceAttempts, InspectResponse, RowMark } from '../protocol';
 import { measuredAsync } from '../user-timing';
+import { createRememberSoon, type RememberDeps } from './remember-soon';
 import type { Workspace } from '../workspace/workspace';
 
 /**
@@ -45,10 +46,10 @@ export interface CompilationsDeps {
   readonly compiler: SqliteCompiler;
   readonly workspace: Workspace;
   readonly corpus: CorpusIndex;
-  /** The key of the saved workspace a result may be remembered under; null when results are not remembered. */
-  readonly inputsKey: () => string | null;
-  /** A view of the last compilation answered the page: it may be remembered for the next boot. */
-  readonly shown: (audience: Audience) => void;
+  /** Where the result last shown is kept for the next boot, and the build that keys it; null keeps nothing. */
+  readonly remember: RememberDeps['remember'];
+  /** Whether this tab writes what it holds: a second tab remembers nothing. */
+  readonly saves: boolean;
 }
 
 export type Compilations = ReturnType<typeof createCompilations>;
@@ -58,7 +59,7 @@ export type Compilations = ReturnType<typeof createCompilations>;
  * only: their whole-corpus scores are shaped by records a user may not see), the user view, evidence attempts and
  * the record inspector. Each is worked out once per compilation, when first asked for.
  */
-export function createCompilations({ compiler, workspace, corpus, inputsKey, shown }: CompilationsDeps) {
+export function createCompilations({ compiler, workspace, corpus, remember, saves }: CompilationsDeps) {
   let last: LastCompile | null = null;
   // The last compilation that succeeded, kept while the next compiles (`last` is cleared first) so that one's marks can compare with it.
   let lastSucceeded: LastCompile | null = null;
@@ -72,6 +73,8 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     }
     return view;
   };
+
+  const lastScenario = (): string | null => last?.scenarioKey ?? null;
 
   const viewSource = (compiled: LastCompile, audience: Audience): ViewSource => ({
     request: compiled.request,
@@ -108,7 +111,7 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
   const viewOf = (compiled: LastCompile, audience: Audience, { answer = false } = {}): CompileView => {
     if (audience === 'diagnostic' && compiled.baselines === null) {
       if (baselinesAtHand(compiled)) compiled.baselines = compiler.baselines(compiled.request, compiled.outcome);
-      else corpus.ensure();
+      else corpus.ensure(lastScenario);
     }
     const baselines = audience === 'diagnostic' ? compiled.baselines : null;
     const progress = corpus.progress();
@@ -119,7 +122,7 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
   };
 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
-    prepareScenario(workspace.effective(workspace.currentEntry()), { controls: workspace.selection.controls, lateChanges });
+    prepareScenario(workspace.effective(workspace.currentEntry()), { controls: workspace.value().selection.controls, lateChanges });
 
   /**
    * The compilation a new one's marks are against: the one the page shows (`shown`, its serial), which is the last
@@ -129,16 +132,28 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
    * Without `shown` (the CLI, the tests) the last one that succeeded.
    */
   const markedAgainst = (shown: number | null | undefined): LastCompile | null => {
-    const previous = lastSucceeded?.scenarioKey === workspace.selection.scenarioKey ? lastSucceeded : null;
+    const previous = lastSucceeded?.scenarioKey === workspace.value().selection.scenarioKey ? lastSucceeded : null;
     if (shown === undefined || previous === null || previous.serial === shown) return previous;
     return previous.before?.serial === shown ? previous.before : null;
   };
+
+  // What the page shows is remembered for the next boot once results stop coming.
+  const remembering = createRememberSoon({
+    remember,
+    saves,
+    workspace,
+    lastShown: (audience) => {
+      const compiled = last;
+      return compiled && { inputsKey: compiled.inputsKey, receipt: compiled.outcome.receipt, view: () => viewOf(compiled, audience), disclosed: () => disclosed(compiled, audience) };
+    },
+  });
 
   // Compiles are answered in the order asked: the compiler runs them one at a time, and nothing below awaits after it.
   const compile = async (audience: Audience, shownCompilation?: number | null): Promise<CompileResponse> => {
     // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or frozen.
     last = null;
-    const request = prepare(workspace.selection.lateChanges);
+    const { selection } = workspace.value();
+    const request = prepare(selection.lateChanges);
     if (!request.ok) return { ok: false, error: request.error };
     const outcome = await measuredAsync('cc:compile', () => compiler.compile(request.value));
     if (!outcome.ok) return { ok: false, error: outcome.error };
@@ -149,29 +164,31 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     if (before) before.before = null;
     const compiled: LastCompile = {
       serial: compilations,
-      scenarioKey: workspace.selection.scenarioKey,
+      scenarioKey: selection.scenarioKey,
       appliedChanges: appliedChanges(scenario, request.value),
       changes: scenario,
       request: request.value,
       outcome: outcome.value,
       views: new Map(),
       baselines: null,
-      inputsKey: inputsKey(),
+      inputsKey: remembering.inputsKey(),
       before,
     };
     // Kept only once its view is built: a throw while disclosing or in the baselines keeps nothing either.
     const view = viewOf(compiled, audience, { answer: true });
     last = compiled;
     lastSucceeded = compiled;
-    shown(audience);
+    remembering.soon(audience);
     return { ok: true, view };
   };
 
   return {
     last: (): LastCompile | null => last,
+    /** Forgets every compilation, and any result waiting to be remembered. */
     forget(): void {
       last = null;
       lastSucceeded = null;
+      remembering.cancel();
     },
     /** The trace rows of `compiled` new to the view or with another decision than in the compilation before, for `audience`. */
     rowMarksOf(compiled: LastCompile, audience: Audience): ReadonlyMap<string, RowMark> {
@@ -192,45 +209,43 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     reindexLast(): void {
       if (!last) return;
       compiler.index(last.request.recordSet);
-      if (last.baselines === null) corpus.ensure();
+      if (last.baselines === null) corpus.ensure(lastScenario);
     },
 
-    api: {
-      compile,
+    compile,
 
-      async disclose(audience: Audience): Promise<CompileResponse> {
-        if (!last) return compile(audience);
-        shown(audience);
-        return { ok: true, view: viewOf(last, audience, { answer: true }) };
-      },
+    async disclose(audience: Audience): Promise<CompileResponse> {
+      if (!last) return compile(audience);
+      remembering.soon(audience);
+      return { ok: true, view: viewOf(last, audience, { answer: true }) };
+    },
 
-      /**
-       * Resolves with the diagnostic view of compilation `compilation`, baselines included, once the whole-corpus
-       * index is built; null if another compilation has replaced it by then. Progress goes to `onProgress`.
-       */
-      async awaitBaselines(compilation: number, onProgress: (progress: { done: number; total: number }) => void): Promise<CompileResponse | null> {
-        if (!last || last.serial !== compilation) return null;
-        if (!baselinesAtHand(last)) await corpus.complete(onProgress);
-        if (!last || last.serial !== compilation) return null;
-        shown('diagnostic');
-        return { ok: true, view: viewOf(last, 'diagnostic') };
-      },
+    /**
+     * Resolves with the diagnostic view of compilation `compilation`, baselines included, once the whole-corpus
+     * index is built; null if another compilation has replaced it by then. Progress goes to `onProgress`.
+     */
+    async awaitBaselines(compilation: number, onProgress: (progress: { done: number; total: number }) => void): Promise<CompileResponse | null> {
+      if (!last || last.serial !== compilation) return null;
+      if (!baselinesAtHand(last)) await corpus.complete(lastScenario, onProgress);
+      if (!last || last.serial !== compilation) return null;
+      remembering.soon('diagnostic');
+      return { ok: true, view: viewOf(last, 'diagnostic') };
+    },
 
-      firstEvidenceAttempts(compilation: number, audience: Audience): readonly EvidenceAttempts[] | null {
-        return last && last.serial === compilation ? evidenceAttempts(viewSource(last, audience)) : null;
-      },
+    firstEvidenceAttempts(compilation: number, audience: Audience): readonly EvidenceAttempts[] | null {
+      return last && last.serial === compilation ? evidenceAttempts(viewSource(last, audience)) : null;
+    },
 
-      evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): EvidenceAttempts | null {
-        if (!last || last.serial !== compilation || !Number.isSafeInteger(offset) || offset < 0) return null;
-        return evidenceAttempts(viewSource(last, audience), { proposition, offset })[0] ?? null;
-      },
+    evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): EvidenceAttempts | null {
+      if (!last || last.serial !== compilation || !Number.isSafeInteger(offset) || offset < 0) return null;
+      return evidenceAttempts(viewSource(last, audience), { proposition, offset })[0] ?? null;
+    },
 
-      inspectRecord(id: string, audience: Audience): InspectResponse {
-        if (!last) return { ok: false, message: 'Nothing has been compiled yet.' };
-        if (last.resolution === undefined) last.resolution = resolutionOf(last.request);
-        if (last.resolution === null) return { ok: false, message: `No record "${id}" in this view.` };
-        return inspectRecord(viewSource(last, audience), last.resolution, id);
-      },
+    inspectRecord(id: string, audience: Audience): InspectResponse {
+      if (!last) return { ok: false, message: 'Nothing has been compiled yet.' };
+      if (last.resolution === undefined) last.resolution = resolutionOf(last.request);
+      if (last.resolution === null) return { ok: false, message: `No record "${id}" in this view.` };
+      return inspectRecord(viewSource(last, audience), last.resolution, id);
     },
   };
 }

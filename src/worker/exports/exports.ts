@@ -71,7 +71,7 @@ export function createExports({ workspace, compilations, tests }: { readonly wor
         ...(scenario.tour ? { tour: scenario.tour } : {}),
         ...tests.exported(),
       };
-      return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: workspace.contractEdits.has(entry.key) };
+      return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: workspace.value().contractEdits.has(entry.key) };
     },
   };
 }

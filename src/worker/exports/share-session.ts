@@ -5,12 +5,13 @@ import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';
 import { applyScenarioEdit } from '../../scenarios/record-edits';
 import type { Comparisons } from '../comparisons/comparisons';
-import type { createDrillSession } from '../comparisons/drill-session';
+import type { DrillSession } from '../comparisons/drill-session';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from '../protocol';
 import type { SessionTests } from '../suites/session-tests';
 import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
 import { reopenScreen, screenOf } from './shared-screen';
 import type { Workspace } from '../workspace/workspace';
+import { entryOf, normalisedSelection, withContractEdit, withEntries, withInputsOf, withLoad, withoutInputs, withRecordEdit, withSelectionNormalised } from '../workspace/workspace-value';
 import type { WorkspaceLoads } from '../workspace/workspace-loads';
 
 export interface ShareSessionDeps {
@@ -19,7 +20,7 @@ export interface ShareSessionDeps {
   readonly loads: WorkspaceLoads;
   readonly tests: SessionTests;
   readonly comparisons: Comparisons;
-  readonly drill: ReturnType<typeof createDrillSession>;
+  readonly drill: DrillSession;
 }
 
 /**
@@ -36,15 +37,13 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
     async createShareLink(shown?: ScreenShown): Promise<ShareLinkResult> {
       const { suites, bytes: suiteBytes } = tests.sharedSuites();
       const { recordEdits } = workspace.saved();
-      if (shown?.audience === 'user' && (workspace.loads.length > 0 || suites !== undefined || recordEdits !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
+      const { loads: held, selection, contractEdits } = workspace.value();
+      if (shown?.audience === 'user' && (held.length > 0 || suites !== undefined || recordEdits !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
       const fileBytes = workspace.fileBytes() + suiteBytes;
       if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes).message}` };
-      const { selection, contractEdits } = workspace;
       const shared: SharedWorkspace = {
         version: 1,
-        loads: await Promise.all(
-          workspace.loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) })),
-        ),
+        loads: await Promise.all(held.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) }))),
         contractEdits: Object.fromEntries(contractEdits),
         ...(recordEdits === undefined ? {} : { recordEdits }),
         selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
@@ -57,7 +56,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
           ok: false,
           message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.`,
         };
-      return { ok: true, fragment, fileBytes, files: workspace.loads.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
+      return { ok: true, fragment, fileBytes, files: held.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
     },
 
     /** Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace their work. */
@@ -79,62 +78,48 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const wanted = shared.selection;
       const sharedSuites = tests.readShared(shared.suites);
       if (!sharedSuites.ok) return { ok: false, issues: sharedSuites.error };
-      const before = { loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, recordEdits: workspace.recordEdits, selection: workspace.selection };
-      const restore = () => {
-        ({ loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, recordEdits: workspace.recordEdits, selection: workspace.selection } = before);
-      };
-      // A throw while reading a file (a worker limit) must also leave the workspace as it was.
-      try {
-        workspace.loaded = new Map();
-        workspace.loads = [];
-        workspace.contractEdits = new Map();
-        workspace.recordEdits = new Map();
-        let issues: InputIssue[] = [];
-        const never = new AbortController().signal;
-        for (const [index, load] of shared.loads.entries()) {
-          if (!workspace.entryOf(load.baseKey)) {
-            issues.push(inputIssue({ file: 'share link', path: `loads[${index}].baseKey` }, 'LINK_SCENARIO_UNKNOWN', { scenario: load.baseKey }));
-            break;
-          }
-          const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
-          const applied = await loads.intake(files, load.baseKey, () => undefined, never);
-          if (!applied.ok) {
-            issues = issues.concat(applied.error.issues);
-            break;
-          }
-          workspace.loads.push({ baseKey: load.baseKey, files });
+      // Built apart and put in place whole, so a refused link, or a throw while reading a file (a worker limit), changes nothing.
+      let next = withoutInputs(workspace.value());
+      let issues: InputIssue[] = [];
+      const never = new AbortController().signal;
+      for (const [index, load] of shared.loads.entries()) {
+        if (!entryOf(next, load.baseKey)) {
+          issues.push(inputIssue({ file: 'share link', path: `loads[${index}].baseKey` }, 'LINK_SCENARIO_UNKNOWN', { scenario: load.baseKey }));
+          break;
         }
-        for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
-          const contract = validateContract(`share link: contract edit of ${key}`, value);
-          const place = { file: 'share link', path: `contractEdits.${key}` };
-          if (!workspace.entryOf(key)) issues.push(inputIssue(place, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
-          else if (!contract.ok) issues = issues.concat(issuesOf(contract.error, place));
-          else workspace.contractEdits.set(key, contract.value);
+        const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
+        const applied = await loads.intake(next, files, load.baseKey, () => undefined, never);
+        if (!applied.ok) {
+          issues = issues.concat(applied.error.issues);
+          break;
         }
-        for (const [key, edit] of issues.length > 0 ? [] : Object.entries(shared.recordEdits ?? {})) {
-          const entry = workspace.entryOf(key);
-          const applied = entry && applyScenarioEdit(entry.loaded, edit, `share link: record edit of ${key}`);
-          if (!entry || !applied) issues.push(inputIssue({ file: 'share link', path: `recordEdits.${key}` }, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
-          else if (!applied.ok) issues = issues.concat(issuesOf(applied.error, { file: 'share link', path: `recordEdits.${key}` }));
-          else workspace.recordEdits.set(key, { base: entry.loaded, edit, loaded: applied.value });
-        }
-        // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
-        const target = workspace.entryOf(wanted.scenarioKey);
-        if (issues.length === 0 && !target) issues.push(inputIssue({ file: 'share link', path: 'selection.scenarioKey' }, 'LINK_SELECTION_NOT_LOADED', { scenario: wanted.scenarioKey }));
-        if (issues.length === 0 && target) {
-          const normalised = workspace.normaliseSelection(wanted);
-          const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
-          if (dropped.length > 0) issues.push(inputIssue({ file: 'share link', path: 'selection' }, 'LINK_SWITCHES_UNDECLARED', { switches: dropped, scenario: wanted.scenarioKey }));
-        }
-        if (issues.length > 0) {
-          restore();
-          return { ok: false, issues };
-        }
-      } catch (error) {
-        restore();
-        throw error;
+        next = withLoad(withEntries(next, applied.value.entries), { baseKey: load.baseKey, files });
       }
-      workspace.selection = workspace.normaliseSelection(wanted);
+      for (const [key, value] of issues.length > 0 ? [] : Object.entries(shared.contractEdits)) {
+        const contract = validateContract(`share link: contract edit of ${key}`, value);
+        const place = { file: 'share link', path: `contractEdits.${key}` };
+        if (!entryOf(next, key)) issues.push(inputIssue(place, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
+        else if (!contract.ok) issues = issues.concat(issuesOf(contract.error, place));
+        else next = withContractEdit(next, key, contract.value);
+      }
+      for (const [key, edit] of issues.length > 0 ? [] : Object.entries(shared.recordEdits ?? {})) {
+        const entry = entryOf(next, key);
+        const applied = entry && applyScenarioEdit(entry.loaded, edit, `share link: record edit of ${key}`);
+        if (!entry || !applied) issues.push(inputIssue({ file: 'share link', path: `recordEdits.${key}` }, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
+        else if (!applied.ok) issues = issues.concat(issuesOf(applied.error, { file: 'share link', path: `recordEdits.${key}` }));
+        else next = withRecordEdit(next, key, { base: entry.loaded, edit, loaded: applied.value });
+      }
+      // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
+      const target = entryOf(next, wanted.scenarioKey);
+      if (issues.length === 0 && !target) issues.push(inputIssue({ file: 'share link', path: 'selection.scenarioKey' }, 'LINK_SELECTION_NOT_LOADED', { scenario: wanted.scenarioKey }));
+      if (issues.length === 0 && target) {
+        const normalised = normalisedSelection(next, wanted);
+        const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
+        if (dropped.length > 0) issues.push(inputIssue({ file: 'share link', path: 'selection' }, 'LINK_SWITCHES_UNDECLARED', { switches: dropped, scenario: wanted.scenarioKey }));
+      }
+      if (issues.length > 0) return { ok: false, issues };
+      const opened = withSelectionNormalised(next, wanted);
+      workspace.update((value) => withInputsOf(value, opened));
       sharedSuites.value();
       drill.inputsReplaced();
       comparisons.clear();

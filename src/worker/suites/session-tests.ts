@@ -12,15 +12,21 @@ import type { OpenSuitesResult, Selection } from '../protocol';
 
 export type SessionTests = ReturnType<typeof createSessionTests>;
 
+/** The inputs on screen the suites run on, and what to do when the open suites change (they are saved with the workspace). */
+export interface TestsScreen {
+  readonly inputs: () => { readonly loaded: LoadedScenario; readonly selection: Selection };
+  readonly changed: () => void;
+}
+
 /**
  * The Tests panel's side of the session: the suites the user opened (from the panel, a drop or a link), run on
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
  * withholds (src/core/expectations/user-view.ts).
  */
-export function createSessionTests(compiler: SqliteCompiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }, changed: () => void) {
+export function createSessionTests(compiler: SqliteCompiler) {
   const runs = createExpectationRuns(compiler);
-  const run = async (audience: Audience): Promise<TestsView> => {
-    const { loaded, selection } = current();
+  const run = async (audience: Audience, { inputs }: TestsScreen): Promise<TestsView> => {
+    const { loaded, selection } = inputs();
     return runs.run({ scenario: loaded, controls: selection.controls, lateChanges: selection.lateChanges, audience });
   };
   /** The open suites as the saved workspace keeps them: no field at all when none is open, so it reads as before. */
@@ -63,36 +69,34 @@ export function createSessionTests(compiler: SqliteCompiler, current: () => { re
         for (const { loaded, text } of read) runs.keep(loaded, text);
       });
     },
-    api: {
-      /** Opens each suite (one of the same name is replaced); a bad one is refused with its file, line and field, and the others kept. */
-      async openSuites(files: readonly NamedBlob[], audience: Audience): Promise<OpenSuitesResult> {
-        const issues: InputIssue[] = [];
-        for (const { name, blob } of files) {
-          const error = blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
-          if (error !== null) for (const issue of issuesOf(error, { file: name, path: '(root)' })) issues.push(issue);
-        }
-        changed();
-        const view = await run(audience);
-        return issues.length === 0 ? { ok: true, view } : { ok: false, issues, view };
-      },
-      closeSuite(file: string, audience: Audience): Promise<TestsView> {
-        runs.close(file);
-        changed();
-        return run(audience);
-      },
-      /** An open suite's text as it was read, for the suite editor; null when no suite of that name is open. */
-      suiteText(file: string): string | null {
-        return runs.documents().find((document) => document.name === file)?.text ?? null;
-      },
-      /** The problems of suite text as typed (file, line and field), read as `context-compiler test` reads it; nothing is opened. */
-      checkSuite(file: string, text: string): readonly InputIssue[] {
-        const parsed = parseExpectationSuiteJson(file, text);
-        return parsed.ok ? [] : issuesOf(parsed.error, { file, path: '(root)' });
-      },
-      /** Null while no suite is open: nothing to run. */
-      async runTests(audience: Audience): Promise<TestsView | null> {
-        return runs.files().length === 0 ? null : await run(audience);
-      },
+    /** Opens each suite (one of the same name is replaced); a bad one is refused with its file, line and field, and the others kept. */
+    async openSuites(files: readonly NamedBlob[], audience: Audience, screen: TestsScreen): Promise<OpenSuitesResult> {
+      const issues: InputIssue[] = [];
+      for (const { name, blob } of files) {
+        const error = blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
+        if (error !== null) for (const issue of issuesOf(error, { file: name, path: '(root)' })) issues.push(issue);
+      }
+      screen.changed();
+      const view = await run(audience, screen);
+      return issues.length === 0 ? { ok: true, view } : { ok: false, issues, view };
+    },
+    closeSuite(file: string, audience: Audience, screen: TestsScreen): Promise<TestsView> {
+      runs.close(file);
+      screen.changed();
+      return run(audience, screen);
+    },
+    /** An open suite's text as it was read, for the suite editor; null when no suite of that name is open. */
+    suiteText(file: string): string | null {
+      return runs.documents().find((document) => document.name === file)?.text ?? null;
+    },
+    /** The problems of suite text as typed (file, line and field), read as `context-compiler test` reads it; nothing is opened. */
+    checkSuite(file: string, text: string): readonly InputIssue[] {
+      const parsed = parseExpectationSuiteJson(file, text);
+      return parsed.ok ? [] : issuesOf(parsed.error, { file, path: '(root)' });
+    },
+    /** Null while no suite is open: nothing to run. */
+    async runTests(audience: Audience, screen: TestsScreen): Promise<TestsView | null> {
+      return runs.files().length === 0 ? null : await run(audience, screen);
     },
   };
 }

@@ -5,6 +5,8 @@ import { backgroundTask } from '../next-task';
 import type { DatabaseState, SavedLoad } from '../protocol';
 import { databaseFullMessage } from './quota';
 import type { RecordStore } from './record-store';
+import type { Workspace } from './workspace';
+import { withDatabase } from './workspace-value';
 
 /**
  * Records stored per step of the background store. Storing is not waited for by anyone, so its steps are short
@@ -31,14 +33,11 @@ export const IN_MEMORY_DATABASE: DatabaseState = {
 class SaveStopped extends Error {}
 
 export interface BackgroundSavesDeps {
-  readonly database: DatabaseState;
   readonly records: RecordStore | null;
   readonly image: DiskImage | null;
   readonly corpus: CorpusIndex;
-  /** Whether `load` is still in the workspace: a store of a load that left it is given up. */
-  readonly holds: (load: SavedLoad) => boolean;
-  /** The database's state or notice changed: the page is told. */
-  readonly changed: () => void;
+  /** Where the database's state and notice are kept (the workspace value), and the page told of a change. */
+  readonly workspace: Pick<Workspace, 'value' | 'update' | 'notify'>;
   readonly estimateStorage?: () => Promise<{ readonly quota?: number; readonly usage?: number }>;
 }
 
@@ -50,10 +49,15 @@ export type BackgroundSaves = ReturnType<typeof createBackgroundSaves>;
  * the whole-corpus index. A write that fails leaves the previous image; the user is told that a reload will read
  * the files again, and how much space a full disk lacked.
  */
-export function createBackgroundSaves({ database: openedIn, records, image: disk, corpus, holds, changed, estimateStorage }: BackgroundSavesDeps) {
-  let database = openedIn;
+export function createBackgroundSaves({ records, image: disk, corpus, workspace, estimateStorage }: BackgroundSavesDeps) {
   let image = disk;
-  let notice: string | null = null;
+  /** The database's state or notice changed: the page is told. */
+  const changed = (database: DatabaseState, notice: string | null): void => {
+    workspace.update((value) => withDatabase(value, database, notice));
+    workspace.notify();
+  };
+  /** Whether `load` is still in the workspace: a store of a load that left it is given up. */
+  const holds = (load: SavedLoad): boolean => workspace.value().loads.includes(load);
   /** The background stores of loads' records and saves of the image, one after the other. */
   let storing: Promise<void> = Promise.resolve();
   /** A save was asked for and no copy has started since. */
@@ -81,29 +85,27 @@ export function createBackgroundSaves({ database: openedIn, records, image: disk
       const failure = error instanceof ImageNotSaved ? error : new ImageNotSaved(0, error);
       if (failure.reason instanceof SaveStopped) return;
       image = null;
-      database = IMAGE_NOT_SAVED;
-      notice = await databaseFullMessage(failure.reason, failure.bytes, estimateStorage);
-      changed();
+      changed(IMAGE_NOT_SAVED, await databaseFullMessage(failure.reason, failure.bytes, estimateStorage));
     }
   };
 
+  const saveImageInBackground = (): void => {
+    if (!image || imageWanted) return;
+    imageWanted = true;
+    storing = storing.then(async () => {
+      await backgroundTask();
+      if (imageWanted) await saveImage();
+    });
+  };
+  // An index completed by building some of it is the slowest part to build again: the image takes it in.
+  corpus.onBuilt(saveImageInBackground);
+
   return {
-    /** The database as the snapshot shows it: where it is kept, and what went wrong with it last. */
-    state: () => ({ state: database, notice }),
     clearNotice(): void {
-      notice = null;
+      workspace.update((value) => withDatabase(value, value.database, null));
     },
     /** Whether the record store keeps loads' records (a load then gets an id in it). */
     storesRecords: (): boolean => records !== null,
-
-    saveImageInBackground(): void {
-      if (!image || imageWanted) return;
-      imageWanted = true;
-      storing = storing.then(async () => {
-        await backgroundTask();
-        if (imageWanted) await saveImage();
-      });
-    },
 
     /**
      * Keeps the validated records of a load's records files in the workspace database under the load's id, a
@@ -135,8 +137,8 @@ export function createBackgroundSaves({ database: openedIn, records, image: disk
           }
         } catch (error) {
           store.remove(id);
-          notice = `The loaded records could not be kept in the workspace database (${error instanceof Error ? error.message : String(error)}): they are loaded, but a reload will read, parse and index their files again.`;
-          changed();
+          const notice = `The loaded records could not be kept in the workspace database (${error instanceof Error ? error.message : String(error)}): they are loaded, but a reload will read, parse and index their files again.`;
+          changed(workspace.value().database, notice);
           return;
         }
         await saveImage();

@@ -12,11 +12,10 @@ export const BACKGROUND_CORPUS_FROM = 5_000;
 
 export interface CorpusIndexDeps {
   readonly compiler: SqliteCompiler;
-  /** The scenario last compiled, whose records the index is built for; null before any compilation. */
-  readonly lastScenario: () => string | null;
-  /** The index was completed by building some of it: the database's image should take it in. */
-  readonly built: () => void;
 }
+
+/** The scenario last compiled, whose records the index is built for; null before any compilation or while one runs. */
+export type LastScenario = () => string | null;
 
 export type CorpusIndex = ReturnType<typeof createCorpusIndex>;
 
@@ -25,7 +24,9 @@ export type CorpusIndex = ReturnType<typeof createCorpusIndex>;
  * background, and whoever waits for the baselines woken when it is complete. A load's sliced index interrupts it
  * (`invalidate`); the next compilation starts it again.
  */
-export function createCorpusIndex({ compiler, lastScenario, built }: CorpusIndexDeps) {
+export function createCorpusIndex({ compiler }: CorpusIndexDeps) {
+  /** Told when the index was completed by building some of it: the database's image should take it in. */
+  const built = new Set<() => void>();
   /** The scenario whose records the whole-corpus index holds in full; null while it is being built or after a load. */
   let corpusFor: string | null = null;
   let job: Promise<void> | null = null;
@@ -33,7 +34,7 @@ export function createCorpusIndex({ compiler, lastScenario, built }: CorpusIndex
   const listeners = new Set<(progress: { done: number; total: number }) => void>();
   let waiters: (() => void)[] = [];
 
-  const ensure = (): void => {
+  const ensure = (lastScenario: LastScenario): void => {
     if (job !== null) return;
     job = (async () => {
       try {
@@ -48,7 +49,7 @@ export function createCorpusIndex({ compiler, lastScenario, built }: CorpusIndex
             if (step.value && scenario !== null) {
               corpusFor = scenario;
               // The baselines' index is the slowest part to build again: a reload should find it (one that found it complete writes nothing).
-              if (indexed) built();
+              if (indexed) for (const tell of built) tell();
               const waiting = waiters;
               waiters = [];
               for (const wake of waiting) wake();
@@ -71,6 +72,10 @@ export function createCorpusIndex({ compiler, lastScenario, built }: CorpusIndex
 
   return {
     ensure,
+    /** `tell` hears of every index completed by building some of it (the background saves then save the image). */
+    onBuilt(tell: () => void): void {
+      built.add(tell);
+    },
     /** Another scenario's records were written to the record index: the whole-corpus index no longer holds them in full. */
     invalidate(): void {
       corpusFor = null;
@@ -88,12 +93,12 @@ export function createCorpusIndex({ compiler, lastScenario, built }: CorpusIndex
       while (job !== null) await job;
     },
     /** Resolves once the index is complete, telling `onProgress` of every step meanwhile. */
-    async complete(onProgress: (progress: { done: number; total: number }) => void): Promise<void> {
+    async complete(lastScenario: LastScenario, onProgress: (progress: { done: number; total: number }) => void): Promise<void> {
       listeners.add(onProgress);
       try {
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
-          ensure();
+          ensure(lastScenario);
         });
       } finally {
         listeners.delete(onProgress);
