@@ -193,7 +193,7 @@ export default tseslint.config(
   },
   {
     // The worker's drill, Tests panel and suite writing answer through the library; the session keeps its own state and views.
-    files: ['src/worker/drill-check.ts', 'src/worker/expectation-runs.ts', 'src/worker/suite-writing.ts'],
+    files: ['src/worker/comparisons/drill-check.ts', 'src/worker/suites/expectation-runs.ts', 'src/worker/suites/suite-writing.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: ANSWER_ASSEMBLY }] },
   },
   {

@@ -8,7 +8,7 @@ import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';
-import type { TestsView } from './expectation-runs';
+import type { TestsView } from './suites/expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
 import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView, WhatIfResponse } from './protocol-debugger';
 import type { ChangeMarks } from './protocol-marks';
@@ -16,7 +16,7 @@ import type { EditedRecord, RecordEditInput, RecordEditResult } from './protocol
 import type { ChangeText, DrillState, ScenarioExport, Selection, StorageState, WorkspaceSnapshot } from './protocol-workspace';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol-share';
 
-export type { TestsView } from './expectation-runs';
+export type { TestsView } from './suites/expectation-runs';
 export * from './protocol-debugger';
 export * from './protocol-marks';
 export * from './protocol-edits';
@@ -340,7 +340,7 @@ export interface CompilerApi extends EvaluationApi {
   exportScenario(): Promise<ScenarioExport>;
   /** A record of the selected scenario as it is in force, for the record editor; refused for a record the view withholds. */
   recordForEdit(id: string, audience: Audience): Promise<EditedRecord>;
-  /** Applies a record edit as a new revision, or authors a control or late change from it (src/worker/record-editing.ts). */
+  /** Applies a record edit as a new revision, or authors a control or late change from it (src/worker/comparisons/record-editing.ts). */
   editRecord(input: RecordEditInput, audience: Audience): Promise<RecordEditResult>;
   undoRecordEdit(): Promise<RecordEditResult>;
   redoRecordEdit(): Promise<RecordEditResult>;
