@@ -4,7 +4,9 @@ import type { SqlDriver } from '../src/adapters/sqlite/driver';
 import { TOKENIZER } from '../src/adapters/sqlite/record-index';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 
-export const UNICODE61_TABLE_FILE = fileURLToPath(new URL('../src/adapters/postgres/unicode61-table.generated.ts', import.meta.url));
+export const UNICODE61_TABLE_FILE = fileURLToPath(
+  new URL('../src/adapters/postgres/unicode61-table.generated.ts', import.meta.url),
+);
 
 /** How FTS5's tokenizer treats one code point: between tokens, dropped from a token (a diacritic), or folded to a code point (itself, for most). */
 export type CodePointClass = 'separator' | 'dropped' | number;
@@ -22,11 +24,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS temp.probe_instances USING fts5vocab(temp, pr
   const insert = driver.prepare('INSERT INTO temp.probe (rowid, text) VALUES (?, ?)');
   const classes = new Map<number, CodePointClass>();
   for (let start = 0; start < codePoints.length; start += 8_192) {
-    const batch = codePoints.slice(start, start + 8_192).filter((codePoint) => !isSurrogate(codePoint) && codePoint > 0);
+    const batch = codePoints
+      .slice(start, start + 8_192)
+      .filter((codePoint) => !isSurrogate(codePoint) && codePoint > 0);
     driver.transaction(() => {
       for (const codePoint of batch) insert.run([codePoint, `x${String.fromCodePoint(codePoint)}x`]);
       const terms = new Map<number, string[]>();
-      for (const [doc, term] of driver.all('SELECT doc, term FROM temp.probe_instances') as [number, string][]) terms.set(doc, [...(terms.get(doc) ?? []), term]);
+      for (const [doc, term] of driver.all('SELECT doc, term FROM temp.probe_instances') as [number, string][])
+        terms.set(doc, [...(terms.get(doc) ?? []), term]);
       for (const codePoint of batch) classes.set(codePoint, classOf(codePoint, terms.get(codePoint) ?? []));
       driver.exec('DELETE FROM temp.probe');
     });
@@ -40,12 +45,17 @@ function classOf(codePoint: number, terms: readonly string[]): CodePointClass {
   if (terms.length === 1 && term === 'xx') return 'dropped';
   const inner = term === undefined ? [] : [...term].slice(1, -1);
   const folded = inner[0]?.codePointAt(0);
-  if (terms.length !== 1 || inner.length !== 1 || folded === undefined) throw new Error(`FTS5 tokenized U+${codePoint.toString(16)} as ${JSON.stringify(terms)}: not one code point`);
+  if (terms.length !== 1 || inner.length !== 1 || folded === undefined)
+    throw new Error(`FTS5 tokenized U+${codePoint.toString(16)} as ${JSON.stringify(terms)}: not one code point`);
   return folded;
 }
 
 /** Every code point's class as ranges: separators and dropped code points as [first, last] pairs, folds as [code point, folded] pairs. */
-export function tableOf(classes: ReadonlyMap<number, CodePointClass>): { separators: number[]; dropped: number[]; folds: number[] } {
+export function tableOf(classes: ReadonlyMap<number, CodePointClass>): {
+  separators: number[];
+  dropped: number[];
+  folds: number[];
+} {
   const separators: number[] = [];
   const dropped: number[] = [];
   const folds: number[] = [];

@@ -12,7 +12,12 @@ export interface BrowserSummaryInput {
   readonly size: number;
   readonly jsonlBytes: number;
   readonly machine: unknown;
-  readonly staged: { readonly toPacketMs: number; readonly toBaselinesMs: number; readonly loadCpuSeconds: number; readonly loadWallSeconds: number };
+  readonly staged: {
+    readonly toPacketMs: number;
+    readonly toBaselinesMs: number;
+    readonly loadCpuSeconds: number;
+    readonly loadWallSeconds: number;
+  };
   readonly toggle: { readonly admissionChangeSlowestMs: number; readonly noAdmissionChangeSlowestMs: number };
   readonly reload: {
     readonly workerStoreRecordsMs: number;
@@ -27,21 +32,50 @@ export interface BrowserSummaryInput {
     readonly workerRestoreRecordsMs: readonly number[];
     readonly workerRememberedReadMs: readonly number[];
   };
-  readonly memory: { readonly afterLoad: readonly TargetMemory[]; readonly peakBytes: number; readonly workerWasmBytesAfterEachSave: readonly number[] };
+  readonly memory: {
+    readonly afterLoad: readonly TargetMemory[];
+    readonly peakBytes: number;
+    readonly workerWasmBytesAfterEachSave: readonly number[];
+  };
   readonly load: {
     readonly toTraceShownMs: number;
     readonly toLoadResultMs: number;
-    readonly worker: { readonly parseMs: number; readonly readInHelperMs: number | null; readonly indexMs: number; readonly persistMs: readonly number[]; readonly compileMs: readonly number[] };
+    readonly worker: {
+      readonly parseMs: number;
+      readonly readInHelperMs: number | null;
+      readonly indexMs: number;
+      readonly persistMs: readonly number[];
+      readonly compileMs: readonly number[];
+    };
   };
   readonly compile: {
     readonly workerCompileMs: readonly number[];
     readonly buttonClickToTraceMs: readonly number[];
-    readonly toggles: readonly { readonly kind: string; readonly on: boolean; readonly clickToReceiptMs: number; readonly workerCompileMs: number; readonly workerPersistMs: number }[];
+    readonly toggles: readonly {
+      readonly kind: string;
+      readonly on: boolean;
+      readonly clickToReceiptMs: number;
+      readonly workerCompileMs: number;
+      readonly workerPersistMs: number;
+    }[];
   };
-  readonly scroll: { readonly steps: number; readonly totalMs: number; readonly stepP50Ms: number; readonly stepP95Ms: number; readonly stepMaxMs: number };
-  readonly longTasks: Readonly<Record<'load' | 'compile' | 'scroll', { readonly longestMs: number; readonly count: number; readonly totalMs: number }>>;
+  readonly scroll: {
+    readonly steps: number;
+    readonly totalMs: number;
+    readonly stepP50Ms: number;
+    readonly stepP95Ms: number;
+    readonly stepMaxMs: number;
+  };
+  readonly longTasks: Readonly<
+    Record<
+      'load' | 'compile' | 'scroll',
+      { readonly longestMs: number; readonly count: number; readonly totalMs: number }
+    >
+  >;
   readonly initialJs: InitialJs;
-  readonly targets: Readonly<Record<'packet' | 'baselines' | 'reload' | 'toggle' | 'indexWithParse' | 'longestMainThreadTask', TimeTarget>> &
+  readonly targets: Readonly<
+    Record<'packet' | 'baselines' | 'reload' | 'toggle' | 'indexWithParse' | 'longestMainThreadTask', TimeTarget>
+  > &
     Readonly<Record<'memory' | 'initialJsGzip', { readonly met: boolean }>>;
 }
 
@@ -52,15 +86,31 @@ export function summaryText(result: BrowserSummaryInput, file: string): string {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: [string, string, string][] = [
     ['records / JSONL', `${result.size} / ${(result.jsonlBytes / 1024 / 1024).toFixed(1)} MB`, ''],
-    ['file picked → compiled packet on screen', `${result.staged.toPacketMs} ms`, `≤ ${result.targets.packet.targetMs} ms: ${met(result.targets.packet.met)}`],
-    ['file picked → naive and post-filter complete', `${result.staged.toBaselinesMs} ms`, `≤ ${result.targets.baselines.targetMs} ms: ${met(result.targets.baselines.met)}`],
-    ['load: CPU of all Chromium processes / wall', `${result.staged.loadCpuSeconds.toFixed(1)} s / ${result.staged.loadWallSeconds.toFixed(1)} s`, ''],
+    [
+      'file picked → compiled packet on screen',
+      `${result.staged.toPacketMs} ms`,
+      `≤ ${result.targets.packet.targetMs} ms: ${met(result.targets.packet.met)}`,
+    ],
+    [
+      'file picked → naive and post-filter complete',
+      `${result.staged.toBaselinesMs} ms`,
+      `≤ ${result.targets.baselines.targetMs} ms: ${met(result.targets.baselines.met)}`,
+    ],
+    [
+      'load: CPU of all Chromium processes / wall',
+      `${result.staged.loadCpuSeconds.toFixed(1)} s / ${result.staged.loadWallSeconds.toFixed(1)} s`,
+      '',
+    ],
     [
       'reload → same receipt on screen',
       `${reload.toSameReceiptMs} ms (${reload.rememberedShown ? "the last session's result" : 'compiled'}; compiled and checked at ${reload.toCompiledReceiptMs} ms; CPU ${reload.cpuSeconds.toFixed(1)} s, records files read: ${reload.recordsFilesRead}, remembered result read ${reload.workerRememberedReadMs.join(', ')} ms, image read ${reload.workerRestoreImageMs.join(', ')} ms, records restored ${reload.workerRestoreRecordsMs.join(', ')} ms)`,
       `≤ ${result.targets.reload.targetMs} ms: ${met(result.targets.reload.met)}`,
     ],
-    ['worker wasm memory (start, after each image save)', result.memory.workerWasmBytesAfterEachSave.map((bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`).join(', '), ''],
+    [
+      'worker wasm memory (start, after each image save)',
+      result.memory.workerWasmBytesAfterEachSave.map((bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`).join(', '),
+      '',
+    ],
     [
       'worker: records stored and image saved (background)',
       `${reload.workerStoreRecordsMs} ms (image saves so far: ${reload.workerSaveImageMs.join(', ')} ms, started again after a commit: ${reload.workerImageRestarts})`,
@@ -83,9 +133,17 @@ export function summaryText(result: BrowserSummaryInput, file: string): string {
       `${worker.parseMs} / ${worker.indexMs} ms${worker.readInHelperMs === null ? ' (in one pass)' : ` (second half read by the helper in ${worker.readInHelperMs} ms)`}`,
       '',
     ],
-    ['index build incl. parse (worker)', `${worker.parseMs + worker.indexMs} ms`, `≤ ${result.targets.indexWithParse.targetMs} ms: ${met(result.targets.indexWithParse.met)}`],
+    [
+      'index build incl. parse (worker)',
+      `${worker.parseMs + worker.indexMs} ms`,
+      `≤ ${result.targets.indexWithParse.targetMs} ms: ${met(result.targets.indexWithParse.met)}`,
+    ],
     ['worker save to IndexedDB', `${result.load.worker.persistMs.join(', ')} ms`, ''],
-    ['worker compile (load, then button)', `${[...result.load.worker.compileMs, ...result.compile.workerCompileMs].join(', ')} ms`, ''],
+    [
+      'worker compile (load, then button)',
+      `${[...result.load.worker.compileMs, ...result.compile.workerCompileMs].join(', ')} ms`,
+      '',
+    ],
     ['button click → trace refreshed', `${result.compile.buttonClickToTraceMs.join(', ')} ms`, ''],
     ...result.compile.toggles.map((toggle): [string, string, string] => [
       `toggle ${toggle.kind} ${toggle.on ? 'on' : 'off'}: click → new receipt (worker compile, save)`,
@@ -102,7 +160,11 @@ export function summaryText(result: BrowserSummaryInput, file: string): string {
       `${result.longTasks[phase].longestMs} ms (${result.longTasks[phase].count} long tasks, ${result.longTasks[phase].totalMs} ms)`,
       `≤ ${result.targets.longestMainThreadTask.targetMs} ms: ${met(result.longTasks[phase].longestMs <= result.targets.longestMainThreadTask.targetMs)}`,
     ]),
-    ['initial JS gzip', `${(result.initialJs.gzipBytes / 1024).toFixed(1)} kB (${result.initialJs.files.map((entry) => entry.file).join(', ')})`, `≤ 150 kB: ${met(result.targets.initialJsGzip.met)}`],
+    [
+      'initial JS gzip',
+      `${(result.initialJs.gzipBytes / 1024).toFixed(1)} kB (${result.initialJs.files.map((entry) => entry.file).join(', ')})`,
+      `≤ 150 kB: ${met(result.targets.initialJsGzip.met)}`,
+    ],
   ];
   return `\n${rows.map(([metric, value, target]) => `${metric.padEnd(58)} ${value}${target ? `   [${target}]` : ''}`).join('\n')}\n\nmachine: ${JSON.stringify(result.machine)}\nwritten: ${file}\n`;
 }

@@ -5,7 +5,15 @@ import { computeAll } from './memo';
 import { admit, divergence, type Admission } from './passes/admit';
 import { recordSetDigest } from './passes/attest-digests';
 import { gateCodeOf, type GateVerdict } from './passes/gates';
-import { IdPositions, resolve, supersessionsInForce, type BrokenLink, type Resolution, type ResolvedContract, type ResolvedRecord } from './passes/resolve';
+import {
+  IdPositions,
+  resolve,
+  supersessionsInForce,
+  type BrokenLink,
+  type Resolution,
+  type ResolvedContract,
+  type ResolvedRecord,
+} from './passes/resolve';
 import { recordSetOf, type CheckedRecord } from './passes/validate';
 import { typeCheck } from './passes/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
@@ -66,12 +74,21 @@ export interface PlanAnsweringStore {
 }
 
 /** The resolution of the records that crossed: versions from the successors the store named, broken links from its list. */
-function resolveAnswered(contract: ResolvedContract, records: ReadonlyMap<string, CheckedRecord>, successors: readonly CheckedRecord[], broken: ReadonlyMap<string, BrokenLink>): Resolution {
+function resolveAnswered(
+  contract: ResolvedContract,
+  records: ReadonlyMap<string, CheckedRecord>,
+  successors: readonly CheckedRecord[],
+  broken: ReadonlyMap<string, BrokenLink>,
+): Resolution {
   const inForce = supersessionsInForce(successors, contract.asOf);
   const ids = [...records.keys()].sort(compareStrings);
   return {
     contract,
-    records: ids.map((id) => ({ checked: records.get(id) as CheckedRecord, supersededBy: inForce.get(id) ?? null, brokenLink: broken.get(id) ?? null })),
+    records: ids.map((id) => ({
+      checked: records.get(id) as CheckedRecord,
+      supersededBy: inForce.get(id) ?? null,
+      brokenLink: broken.get(id) ?? null,
+    })),
     indexOf: new IdPositions(ids),
     brokenLinks: [...broken.keys()].sort(compareStrings),
   };
@@ -81,21 +98,36 @@ function resolveAnswered(contract: ResolvedContract, records: ReadonlyMap<string
 function withWhole(records: Map<string, CheckedRecord>, whole: readonly CheckedRecord[]): CompileError | null {
   for (const item of whole) {
     const view = records.get(item.record.id);
-    if (view !== undefined && view.fingerprint !== item.fingerprint) return divergence(item.record.id, 'its document does not have the fingerprint its gate columns were admitted under');
+    if (view !== undefined && view.fingerprint !== item.fingerprint)
+      return divergence(
+        item.record.id,
+        'its document does not have the fingerprint its gate columns were admitted under',
+      );
     records.set(item.record.id, item);
   }
   return null;
 }
 
-const admittedRecords = (admission: Admission, resolution: Resolution): CheckedRecord[] => admission.admitted.map((position) => (resolution.records[position] as ResolvedRecord).checked);
+const admittedRecords = (admission: Admission, resolution: Resolution): CheckedRecord[] =>
+  admission.admitted.map((position) => (resolution.records[position] as ResolvedRecord).checked);
 
 /** (A) The store's statistics and admitted-set digest, recomputed from the admitted rows the evaluator agreed with. */
-function checkAdmittedSet(answer: PlanAnswer, admission: Admission, resolution: Resolution, bm25: boolean): CompileError | null {
+function checkAdmittedSet(
+  answer: PlanAnswer,
+  admission: Admission,
+  resolution: Resolution,
+  bm25: boolean,
+): CompileError | null {
   const admitted = admittedRecords(admission, resolution);
   const named = (detail: string) => divergence(admitted[0]?.record.id ?? '(the admitted set)', detail);
-  if (answer.admittedCount !== admitted.length) return named(`the store counted ${answer.admittedCount} admitted records and returned ${admitted.length}`);
-  if (recordSetDigest(admitted) !== answer.admittedDigest) return named("the admitted set's digest the store computed is not the digest of the rows it returned");
-  if (!bm25 || answer.statistics.mode !== 'bm25') return bm25 === (answer.statistics.mode === 'bm25') ? null : named('the store ranked by other statistics than the contract asks for');
+  if (answer.admittedCount !== admitted.length)
+    return named(`the store counted ${answer.admittedCount} admitted records and returned ${admitted.length}`);
+  if (recordSetDigest(admitted) !== answer.admittedDigest)
+    return named("the admitted set's digest the store computed is not the digest of the rows it returned");
+  if (!bm25 || answer.statistics.mode !== 'bm25')
+    return bm25 === (answer.statistics.mode === 'bm25')
+      ? null
+      : named('the store ranked by other statistics than the contract asks for');
   const stats = answer.statistics;
   const matched = new Array<number>(stats.terms.length).fill(0);
   let tokens = 0;
@@ -105,9 +137,14 @@ function checkAdmittedSet(answer: PlanAnswer, admission: Admission, resolution: 
     if (row.phrases.length > 0) holding += 1;
     for (const phrase of row.phrases) matched[phrase] = (matched[phrase] ?? 0) + 1;
   }
-  if (stats.documents !== admitted.length || stats.tokens !== tokens || stats.terms.some((term, phrase) => term.documents !== matched[phrase]))
+  if (
+    stats.documents !== admitted.length ||
+    stats.tokens !== tokens ||
+    stats.terms.some((term, phrase) => term.documents !== matched[phrase])
+  )
     return named("the admitted set's bm25 statistics the store counted are not those of the rows it returned");
-  if (answer.ranked.length !== holding || answer.ranked.some((row) => !admission.admittedIds.has(row.id))) return named('the store ranked other records than the admitted ones that hold a query term');
+  if (answer.ranked.length !== holding || answer.ranked.some((row) => !admission.admittedIds.has(row.id)))
+    return named('the store ranked other records than the admitted ones that hold a query term');
   return null;
 }
 
@@ -115,14 +152,24 @@ function checkAdmittedSet(answer: PlanAnswer, admission: Admission, resolution: 
  * The receipt over the records that crossed, made the whole corpus's: the record-set digest the store keeps,
  * and the refused records it counted (less the required ones, which have rows) in `omitted`. The id is computed again.
  */
-function sealForCorpus(outcome: CompileOutcome, answer: PlanAnswer, refusedHere: readonly GateVerdict[]): Result<CompileOutcome, CompileError> {
+function sealForCorpus(
+  outcome: CompileOutcome,
+  answer: PlanAnswer,
+  refusedHere: readonly GateVerdict[],
+): Result<CompileOutcome, CompileError> {
   const rows: Record<string, number> = { ...(outcome.receipt.omitted?.rows ?? {}) };
   const elsewhere: Record<string, number> = { ...answer.refusedByReason };
   for (const verdict of refusedHere) {
     if (verdict.fact === null) continue;
     const code = gateCodeOf(verdict.fact);
     const left = (elsewhere[code] ?? 0) - 1;
-    if (left < 0) return err(divergence(verdict.resolved.checked.record.id, `the store counted no record refused for ${code}, and the evaluator refuses it for that`));
+    if (left < 0)
+      return err(
+        divergence(
+          verdict.resolved.checked.record.id,
+          `the store counted no record refused for ${code}, and the evaluator refuses it for that`,
+        ),
+      );
     elsewhere[code] = left;
   }
   let refused = 0;
@@ -130,7 +177,10 @@ function sealForCorpus(outcome: CompileOutcome, answer: PlanAnswer, refusedHere:
     refused += count;
     if (count > 0) rows[code] = (rows[code] ?? 0) + count;
   }
-  const omitted = { admittedDigest: answer.admittedDigest, rows: Object.fromEntries(Object.entries(rows).sort(([a], [b]) => compareStrings(a, b))) };
+  const omitted = {
+    admittedDigest: answer.admittedDigest,
+    rows: Object.fromEntries(Object.entries(rows).sort(([a], [b]) => compareStrings(a, b))),
+  };
   const { receiptId: _partial, ...partial } = outcome.receipt;
   const body = { ...partial, recordSetDigest: answer.recordSetDigest, omitted };
   const receipt: Receipt = { receiptId: receiptIdOf(body), ...body };
@@ -148,7 +198,11 @@ function sealForCorpus(outcome: CompileOutcome, answer: PlanAnswer, refusedHere:
  * rows and those records cross: a refused record is a count. Plan and attest are the core's, over those records,
  * and the receipt is a `candidates` receipt.
  */
-export async function compileAnswered(store: AdmittingStore, answering: PlanAnsweringStore, request: CompileRequest): Promise<Result<CompileOutcome, CompileError>> {
+export async function compileAnswered(
+  store: AdmittingStore,
+  answering: PlanAnsweringStore,
+  request: CompileRequest,
+): Promise<Result<CompileOutcome, CompileError>> {
   const { contract } = request;
   // The contract resolved over no record: the as-of instant, the subject (an ambiguous one is refused) and the directory.
   const resolved = resolve(contract, recordSetOf([]));
@@ -160,7 +214,11 @@ export async function compileAnswered(store: AdmittingStore, answering: PlanAnsw
   const fits = checkAdapterFor(plan, store);
   if (!fits.ok) return fits;
   const required = sortedSet(contract.requiredRecords);
-  const answer = await answering.answerPlan(plan, digest, { query: contract.query, ranking: contract.ranking, required });
+  const answer = await answering.answerPlan(plan, digest, {
+    query: contract.query,
+    ranking: contract.ranking,
+    required,
+  });
   if (!answer.ok) return answer;
   const accepted = acceptAnswer(store, digest, answer.value.admission);
   if (!accepted.ok) return accepted;
@@ -181,7 +239,14 @@ export async function compileAnswered(store: AdmittingStore, answering: PlanAnsw
     : rankDeclared(admittedRecords(first.value.admission, first.value.resolution));
 
   // The plan over the gate views says which records can enter the packet; those are read whole and judged again.
-  const draft = finishCompile(request, first.value.prepared, first.value.admission, accepted.value.admission, ranking, computeAll);
+  const draft = finishCompile(
+    request,
+    first.value.prepared,
+    first.value.admission,
+    accepted.value.admission,
+    ranking,
+    computeAll,
+  );
   const candidates = draft.receipt.trace.map((row) => row.id).filter((id) => !required.includes(id));
   const whole = await answering.wholeRecords(candidates);
   if (!whole.ok) return whole;
@@ -192,9 +257,24 @@ export async function compileAnswered(store: AdmittingStore, answering: PlanAnsw
   if (wrongWhole !== null) return err(wrongWhole);
   const second = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates, asked);
   if (!second.ok) return second;
-  const outcome = finishCompile(request, second.value.prepared, second.value.admission, accepted.value.admission, ranking, computeAll);
-  if (outcome.receipt.trace.some((row, index) => row.id !== draft.receipt.trace[index]?.id) || outcome.receipt.trace.length !== draft.receipt.trace.length)
-    return err(divergence(outcome.receipt.selected[0] ?? '(the packet)', 'its whole record plans differently from its gate columns'));
+  const outcome = finishCompile(
+    request,
+    second.value.prepared,
+    second.value.admission,
+    accepted.value.admission,
+    ranking,
+    computeAll,
+  );
+  if (
+    outcome.receipt.trace.some((row, index) => row.id !== draft.receipt.trace[index]?.id) ||
+    outcome.receipt.trace.length !== draft.receipt.trace.length
+  )
+    return err(
+      divergence(
+        outcome.receipt.selected[0] ?? '(the packet)',
+        'its whole record plans differently from its gate columns',
+      ),
+    );
   const refusedHere = second.value.admission.verdicts.filter((verdict) => verdict.failed !== 0);
   return sealForCorpus(outcome, answer.value, refusedHere);
 }
@@ -207,7 +287,10 @@ function judge(
   broken: ReadonlyMap<string, BrokenLink>,
   admittedByStore: ReadonlySet<string>,
   asked: { readonly plan: AdmissionPlan; readonly digest: string },
-): Result<{ readonly resolution: Resolution; readonly admission: Admission; readonly prepared: PreparedCompile }, CompileError> {
+): Result<
+  { readonly resolution: Resolution; readonly admission: Admission; readonly prepared: PreparedCompile },
+  CompileError
+> {
   const resolution = resolveAnswered(contract, records, answer.successors, broken);
   const typed = typeCheck(resolution);
   const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;

@@ -11,7 +11,8 @@ interface Item {
 const leaf = (item: Item) => item.text;
 const include = (item: Item) => item.kept;
 
-const items = (count: number) => Array.from({ length: count }, (_, index) => ({ text: `row-${index} ≠ ü 😀`, kept: index % 3 !== 0 }));
+const items = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ text: `row-${index} ≠ ü 😀`, kept: index % 3 !== 0 }));
 const cutsOf = (list: readonly Item[]) => Uint8Array.from(list, (item) => (endsChunk(item.text) ? 1 : 0));
 const plain = (list: readonly Item[]) => treeDigest(list, { key: (item) => item.text, leaf, include });
 
@@ -31,7 +32,8 @@ function keptTree() {
     digest(list: readonly Item[]) {
       written = 0;
       const cuts = cutsOf(list);
-      const aligned = last !== null && last.items.length === list.length && cuts.every((cut, index) => cut === layout.cuts[index]);
+      const aligned =
+        last !== null && last.items.length === list.length && cuts.every((cut, index) => cut === layout.cuts[index]);
       if (!aligned) layout = layoutOf(cuts);
       last = carryTree(list, layout, rules, last, aligned && last !== null ? changedPositions(last.items, list) : null);
       return last;
@@ -45,10 +47,17 @@ describe('carryTree', () => {
     const base = items(6_000);
     fc.assert(
       fc.property(
-        fc.array(fc.record({ kind: fc.constantFrom('replace', 'flip', 'remove', 'insert', 'append', 'truncate', 'same'), at: fc.nat(base.length - 1), text: fc.string() }), {
-          minLength: 1,
-          maxLength: 8,
-        }),
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom('replace', 'flip', 'remove', 'insert', 'append', 'truncate', 'same'),
+            at: fc.nat(base.length - 1),
+            text: fc.string(),
+          }),
+          {
+            minLength: 1,
+            maxLength: 8,
+          },
+        ),
         (steps) => {
           const kept = keptTree();
           let current: Item[] = [...base];
@@ -56,8 +65,12 @@ describe('carryTree', () => {
           for (const step of steps) {
             const at = step.at % Math.max(current.length, 1);
             const item = { text: step.text.replace(/\n/g, ' '), kept: step.text.length % 2 === 0 };
-            if (step.kind === 'replace') current = current.map((old, index) => (index === at ? { ...item, text: `${old.text}${item.text}` } : old));
-            if (step.kind === 'flip') current = current.map((old, index) => (index === at ? { ...old, kept: !old.kept } : old));
+            if (step.kind === 'replace')
+              current = current.map((old, index) =>
+                index === at ? { ...item, text: `${old.text}${item.text}` } : old,
+              );
+            if (step.kind === 'flip')
+              current = current.map((old, index) => (index === at ? { ...old, kept: !old.kept } : old));
             if (step.kind === 'remove') current = current.filter((_, index) => index !== at);
             if (step.kind === 'append') current = [...current, item];
             if (step.kind === 'truncate') current = current.slice(0, at);
@@ -82,7 +95,9 @@ describe('carryTree', () => {
     expect(kept.written()).toBeGreaterThan(0);
     expect(kept.written()).toBeLessThan(10 * DIGEST_CHUNK_DIVISOR);
     // An item the tree leaves out changes none of its chunks.
-    const outside = edited.map((item, index) => (index === 9_001 ? item : index === 3 ? { ...item, text: 'not in this tree' } : item));
+    const outside = edited.map((item, index) =>
+      index === 9_001 ? item : index === 3 ? { ...item, text: 'not in this tree' } : item,
+    );
     expect(outside[3]?.kept).toBe(false);
     expect(kept.digest(outside).computed).toBe(0);
   });

@@ -16,7 +16,8 @@ export interface Layout {
 
 export function layoutOf(cuts: Uint8Array): Layout {
   let segments = 0;
-  for (let position = 0; position < cuts.length; position += 1) if (cuts[position] === 1 || position === cuts.length - 1) segments += 1;
+  for (let position = 0; position < cuts.length; position += 1)
+    if (cuts[position] === 1 || position === cuts.length - 1) segments += 1;
   const starts = new Int32Array(segments + 1);
   let segment = 0;
   for (let position = 0; position < cuts.length; position += 1) {
@@ -68,7 +69,8 @@ export interface CarriedTree<T> {
 /** Positions where two lists of the same length hold different objects: a walk over references, not over the items. */
 export function changedPositions<T>(last: readonly T[], items: readonly T[]): number[] {
   const changed: number[] = [];
-  for (let position = 0; position < items.length; position += 1) if (last[position] !== items[position]) changed.push(position);
+  for (let position = 0; position < items.length; position += 1)
+    if (last[position] !== items[position]) changed.push(position);
   return changed;
 }
 
@@ -77,14 +79,21 @@ export function changedPositions<T>(last: readonly T[], items: readonly T[]): nu
  * and `changed` (the positions whose item is another object than in `last.items`), only segments holding
  * a changed item the tree includes, before or now, are read again; without them, everything is.
  */
-export function carryTree<T>(items: readonly T[], layout: Layout, rules: TreeRules<T>, last: CarriedTree<T> | null, changed: readonly number[] | null): CarriedTree<T> {
+export function carryTree<T>(
+  items: readonly T[],
+  layout: Layout,
+  rules: TreeRules<T>,
+  last: CarriedTree<T> | null,
+  changed: readonly number[] | null,
+): CarriedTree<T> {
   const { cuts, starts } = layout;
   const segments = starts.length - 1;
   const dirty = new Uint8Array(segments);
   if (last === null || changed === null) dirty.fill(1);
   else {
     for (const position of changed) {
-      if (rules.include(last.items[position] as T) || rules.include(items[position] as T)) dirty[segmentOf(starts, position)] = 1;
+      if (rules.include(last.items[position] as T) || rules.include(items[position] as T))
+        dirty[segmentOf(starts, position)] = 1;
     }
   }
   const members = last === null || changed === null ? new Array<Int32Array>(segments) : last.members.slice();
@@ -93,7 +102,8 @@ export function carryTree<T>(items: readonly T[], layout: Layout, rules: TreeRul
     if (dirty[segment] === 0) continue;
     const end = starts[segment + 1] as number;
     const included: number[] = [];
-    for (let position = starts[segment] as number; position < end; position += 1) if (rules.include(items[position] as T)) included.push(position);
+    for (let position = starts[segment] as number; position < end; position += 1)
+      if (rules.include(items[position] as T)) included.push(position);
     members[segment] = Int32Array.from(included);
     closes[segment] = cuts[end - 1] === 1 && included[included.length - 1] === end - 1 ? 1 : 0;
   }
@@ -106,14 +116,16 @@ export function carryTree<T>(items: readonly T[], layout: Layout, rules: TreeRul
   const close = (first: number, lastSegment: number) => {
     const before = sameAsBefore === null ? lastByFirst.get(first) : sameAsBefore(items, members, first, lastSegment);
     let clean = before !== undefined && (sameAsBefore !== null || before.last === lastSegment);
-    for (let segment = first; clean && sameAsBefore === null && segment <= lastSegment; segment += 1) if (dirty[segment] === 1) clean = false;
+    for (let segment = first; clean && sameAsBefore === null && segment <= lastSegment; segment += 1)
+      if (dirty[segment] === 1) clean = false;
     if (clean && before !== undefined) {
       chunks.push({ first, last: lastSegment, hex: before.hex });
       reused += 1;
       return;
     }
     const bytes = linesBytes((emit) => {
-      for (let segment = first; segment <= lastSegment; segment += 1) for (const position of members[segment] as Int32Array) emit(rules.leaf(items[position] as T, position));
+      for (let segment = first; segment <= lastSegment; segment += 1)
+        for (const position of members[segment] as Int32Array) emit(rules.leaf(items[position] as T, position));
     });
     chunks.push({ first, last: lastSegment, hex: sha256HexOfBytes(bytes) });
   };
@@ -138,7 +150,9 @@ export function carryTree<T>(items: readonly T[], layout: Layout, rules: TreeRul
  * For a list whose positions moved (items inserted or removed): the earlier chunk that starts with the
  * same object and holds exactly the same objects, as the chunk being made does, if there is one.
  */
-function itemsMatch<T>(last: CarriedTree<T>): (items: readonly T[], members: readonly Int32Array[], first: number, lastSegment: number) => Chunk | undefined {
+function itemsMatch<T>(
+  last: CarriedTree<T>,
+): (items: readonly T[], members: readonly Int32Array[], first: number, lastSegment: number) => Chunk | undefined {
   const byFirstItem = new Map<T, Chunk>();
   for (const chunk of last.chunks) {
     const head = (last.members[chunk.first] as Int32Array)[0];
@@ -146,7 +160,8 @@ function itemsMatch<T>(last: CarriedTree<T>): (items: readonly T[], members: rea
   }
   const positionsOf = (members: readonly Int32Array[], first: number, lastSegment: number) => {
     const positions: number[] = [];
-    for (let segment = first; segment <= lastSegment; segment += 1) for (const position of members[segment] as Int32Array) positions.push(position);
+    for (let segment = first; segment <= lastSegment; segment += 1)
+      for (const position of members[segment] as Int32Array) positions.push(position);
     return positions;
   };
   return (items, members, first, lastSegment) => {
@@ -154,6 +169,9 @@ function itemsMatch<T>(last: CarriedTree<T>): (items: readonly T[], members: rea
     const before = now.length === 0 ? undefined : byFirstItem.get(items[now[0] as number] as T);
     if (before === undefined) return undefined;
     const then = positionsOf(last.members, before.first, before.last);
-    return then.length === now.length && then.every((position, index) => last.items[position] === items[now[index] as number]) ? before : undefined;
+    return then.length === now.length &&
+      then.every((position, index) => last.items[position] === items[now[index] as number])
+      ? before
+      : undefined;
   };
 }

@@ -43,7 +43,14 @@ export function prepareCompile(request: CompileRequest, memo: Derive): Result<Pr
 }
 
 /** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
-export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, admittedBy: ReceiptAdmission, ranking: Ranking, memo: Derive): CompileOutcome {
+export function finishCompile(
+  request: CompileRequest,
+  prepared: PreparedCompile,
+  admission: Admission,
+  admittedBy: ReceiptAdmission,
+  ranking: Ranking,
+  memo: Derive,
+): CompileOutcome {
   const { contract } = request;
   const planned = plan(prepared.resolution, admission, ranking, prepared.missingRequired, memo);
   const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
@@ -63,8 +70,26 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
     memo,
   );
   const selected = planned.selected.length;
-  const counts = { candidates: planned.trace.length, admitted: admission.admitted.length, selected, excluded: planned.trace.length - selected };
-  const common = { trace: planned.trace, ranked: planned.ranked, receipt, counts, admitted: admission.admittedIds, unreadable: request.recordSet.unreadable };
+  const counts = {
+    candidates: planned.trace.length,
+    admitted: admission.admitted.length,
+    selected,
+    excluded: planned.trace.length - selected,
+  };
+  const common = {
+    trace: planned.trace,
+    ranked: planned.ranked,
+    receipt,
+    counts,
+    admitted: admission.admittedIds,
+    unreadable: request.recordSet.unreadable,
+  };
   if (planned.failure) return { status: 'fail_closed', failure: planned.failure, ...common };
-  return { status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common };
+  return {
+    status: 'packet',
+    packet: packet as Packet,
+    evidence: planned.evidence,
+    decisionBlockedBy: planned.decisionBlockedBy,
+    ...common,
+  };
 }

@@ -43,7 +43,8 @@ export function createCompiler(store: Store): Compiler {
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
     // A store that answers plans keeps refused records to itself; a full receipt needs their rows, so it reads them.
-    if (store.answers !== undefined && given.attestation === 'candidates') return compileAnswered(store, store.answers, given);
+    if (store.answers !== undefined && given.attestation === 'candidates')
+      return compileAnswered(store, store.answers, given);
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);
@@ -62,10 +63,14 @@ export function createCompiler(store: Store): Compiler {
     if (contract.ranking === 'bm25') {
       const admittedIds = admission.value.admittedIds;
       const held = await store.holdAdmitted(admittedIds, recordSet);
-      ranking = await memo.cell('rank:admitted', [contract.query, held], ([query]) => store.rankAdmitted(query, admittedIds));
+      ranking = await memo.cell('rank:admitted', [contract.query, held], ([query]) =>
+        store.rankAdmitted(query, admittedIds),
+      );
     } else {
       // Declared scores are the admitted records' own: the same records, the same ranking object, so the plan's admitted part is reused.
-      const admitted = admission.value.admitted.map((position) => (admission.value.verdicts[position] as GateVerdict).resolved.checked);
+      const admitted = admission.value.admitted.map(
+        (position) => (admission.value.verdicts[position] as GateVerdict).resolved.checked,
+      );
       ranking = memo.cell('rank:declared', admitted, (checked) => rankDeclared(checked));
     }
     return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, memo));

@@ -27,7 +27,10 @@ describe('a compiler that reuses its previous work', () => {
     'produces exactly what a fresh compiler on a fresh database produces after every change to kept inputs, and reuses what the change left alone',
     async () => {
       // Shrinking opens two databases per step of every smaller case: far too slow for a test; FC_SEED replays the case that failed.
-      await fc.assert(await incremental.property({ openDatabase: freshDriver }), { ...propertyParameters(incremental.testRuns), endOnFailure: true });
+      await fc.assert(await incremental.property({ openDatabase: freshDriver }), {
+        ...propertyParameters(incremental.testRuns),
+        endOnFailure: true,
+      });
     },
     TIMEOUT_MS,
   );
@@ -45,19 +48,25 @@ describe('a compiler that reuses its previous work', () => {
     let recordSet: RecordSet = createRecordSet(records);
     const kept = createSqliteCompiler(await freshDriver());
     const step = async (patches: Patch[]) => {
-      ({ contract, recordSet } = valueOf(applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }])));
+      ({ contract, recordSet } = valueOf(
+        applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
+      ));
       const fresh = createSqliteCompiler(await freshDriver());
-      expect(await observable(kept, { contract, recordSet })).toEqual(await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }));
+      expect(await observable(kept, { contract, recordSet })).toEqual(
+        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+      );
     };
 
     expect(await observable(kept, { contract, recordSet })).toMatchObject({ status: 'packet' });
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: 0, computed: RECORDS });
 
     await step([{ op: 'mergeRecord', id: 'rec-07', patch: { lifecycle: 'draft' } }]);
-    for (const table of ['resolve:records', 'admit:gates']) expect(reuseOf(kept, table)).toEqual({ reused: RECORDS - 1, computed: 1 });
+    for (const table of ['resolve:records', 'admit:gates'])
+      expect(reuseOf(kept, table)).toEqual({ reused: RECORDS - 1, computed: 1 });
 
     await step([{ op: 'mergeContract', patch: { query: 'policy', tokenBudget: 200 } }]);
-    for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(reuseOf(kept, table)).toEqual({ reused: RECORDS, computed: 0 });
+    for (const table of ['resolve:records', 'admit:gates', 'plan:refused'])
+      expect(reuseOf(kept, table)).toEqual({ reused: RECORDS, computed: 0 });
 
     // A gate field: every verdict is worked out again, and the records it denies are refused.
     await step([{ op: 'mergeContract', patch: { denyLabels: ['investigation'] } }]);
@@ -66,7 +75,8 @@ describe('a compiler that reuses its previous work', () => {
 
     // A refused record refused again leaves the admitted set as it was: the plan's admitted part is last compilation's.
     await step([{ op: 'mergeRecord', id: 'rec-15', patch: { lifecycle: 'draft' } }]);
-    for (const cell of ['admit:admitted', 'plan:admitted']) expect(reuseOf(kept, cell)).toEqual({ reused: 1, computed: 0 });
+    for (const cell of ['admit:admitted', 'plan:admitted'])
+      expect(reuseOf(kept, cell)).toEqual({ reused: 1, computed: 0 });
     expect(reuseOf(kept, 'plan:refused')).toEqual({ reused: RECORDS - 1, computed: 1 });
 
     await step([{ op: 'removeRecord', id: 'rec-10' }]);
@@ -74,6 +84,8 @@ describe('a compiler that reuses its previous work', () => {
 
     // The as-of time decides which successor is in force: rec-01 is no longer superseded, rec-02 not yet known.
     await step([{ op: 'mergeContract', patch: { asOf: '2026-08-10' } }]);
-    expect(await observable(kept, { contract, recordSet })).toMatchObject({ admitted: expect.arrayContaining(['rec-01']) as unknown });
+    expect(await observable(kept, { contract, recordSet })).toMatchObject({
+      admitted: expect.arrayContaining(['rec-01']) as unknown,
+    });
   });
 });

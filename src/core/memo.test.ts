@@ -9,7 +9,8 @@ interface Item {
 /** A declared input that is nothing but its key. */
 const keyed = (key: string) => declare({ key }, ['key'], () => null);
 
-const items = (count: number): Item[] => Array.from({ length: count }, (_, index) => ({ id: `i${index}`, value: index }));
+const items = (count: number): Item[] =>
+  Array.from({ length: count }, (_, index) => ({ id: `i${index}`, value: index }));
 
 describe('createMemo', () => {
   it('maps like computeAll, computing only items it has not seen under the same key', () => {
@@ -127,7 +128,8 @@ describe('createMemo', () => {
   it('reuses a cell while its dependencies are the same, element by element', () => {
     const memo = createMemo();
     let calls = 0;
-    const sum = (deps: readonly number[]) => memo.revision(() => memo.cell('sum', deps, (given) => ((calls += 1), given.reduce((a, b) => a + b, 0))));
+    const sum = (deps: readonly number[]) =>
+      memo.revision(() => memo.cell('sum', deps, (given) => ((calls += 1), given.reduce((a, b) => a + b, 0))));
     expect(sum([1, 2, 3])).toBe(6);
     expect(sum([1, 2, 3])).toBe(6);
     expect(calls).toBe(1);

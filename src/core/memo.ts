@@ -14,7 +14,11 @@ export interface Declared<D> {
  * them (a field outside the list is a type error there, and absent at run time), and the key is the
  * canonical JSON of exactly them. List a field once, `as const`, and key and inputs cannot disagree.
  */
-export function declare<S extends object, const F extends readonly (keyof S & string)[], D>(source: S, fields: F, prepare: (picked: Pick<S, F[number]>) => D): Declared<D> {
+export function declare<S extends object, const F extends readonly (keyof S & string)[], D>(
+  source: S,
+  fields: F,
+  prepare: (picked: Pick<S, F[number]>) => D,
+): Declared<D> {
   const picked = {} as Pick<S, F[number]>;
   for (const field of fields) picked[field] = source[field];
   return { inputs: prepare(picked), key: canonicalJson(picked) };
@@ -34,7 +38,13 @@ export interface Derive {
    * same `declared.key`. With `same`, a value computed again that equals the last one for the same
    * position is replaced by that last object, so what is derived from it is reused too.
    */
-  map<I extends object, D, O>(table: string, declared: Declared<D>, items: readonly I[], compute: (item: I, inputs: D) => O, same?: (a: O, b: O) => boolean): readonly O[];
+  map<I extends object, D, O>(
+    table: string,
+    declared: Declared<D>,
+    items: readonly I[],
+    compute: (item: I, inputs: D) => O,
+    same?: (a: O, b: O) => boolean,
+  ): readonly O[];
   /** `compute(deps)`: it is handed its `deps` (compared element by element with `===`) and may read nothing else. */
   cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O;
   /**
@@ -138,10 +148,17 @@ export function createMemo(): Memo {
   };
 
   const memo: Memo = {
-    map<I extends object, D, O>(table: string, declared: Declared<D>, items: readonly I[], compute: (item: I, inputs: D) => O, same?: (a: O, b: O) => boolean): readonly O[] {
+    map<I extends object, D, O>(
+      table: string,
+      declared: Declared<D>,
+      items: readonly I[],
+      compute: (item: I, inputs: D) => O,
+      same?: (a: O, b: O) => boolean,
+    ): readonly O[] {
       const { key, inputs } = declared;
       usedTables.add(table);
-      const last = tables.get(table) as { readonly key: string; readonly items: readonly I[]; readonly outputs: readonly O[] } | undefined;
+      const last = tables.get(table) as
+        { readonly key: string; readonly items: readonly I[]; readonly outputs: readonly O[] } | undefined;
       if (last !== undefined && last.key === key && last.items === items) {
         count(table, items.length, 0);
         return last.outputs;
@@ -214,7 +231,12 @@ export function createMemo(): Memo {
       return value;
     },
 
-    carry<I, S>(name: string, input: I, compute: (input: I) => Carried<S>, update: (last: S, input: I) => Carried<S>): S {
+    carry<I, S>(
+      name: string,
+      input: I,
+      compute: (input: I) => Carried<S>,
+      update: (last: S, input: I) => Carried<S>,
+    ): S {
       usedCells.add(name);
       const last = cells.get(name);
       const carried = last === undefined ? compute(input) : update(last.value as S, input);
@@ -226,7 +248,8 @@ export function createMemo(): Memo {
     stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[] {
       usedTables.add(table);
       const last = tables.get(table);
-      const previous = last !== undefined && last.outputs.length === values.length ? (last.outputs as readonly V[]) : null;
+      const previous =
+        last !== undefined && last.outputs.length === values.length ? (last.outputs as readonly V[]) : null;
       let reused = 0;
       const kept =
         previous === null

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildContract } from './test-support/builders';
 import { canonicalJson } from './canonical';
 import { createPrng } from '../shared/prng';
-import { FACTS, factContextOf, recordsNamedBy, renderFact, renderSuggestion, sameFactArgs, SUGGESTIONS, type FactArgs } from './reasons';
+import { FACTS, factContextOf, recordsNamedBy, renderFact, sameFactArgs, type FactArgs } from './reasons';
+import { renderSuggestion, SUGGESTIONS } from './suggestions';
 
 const CONTRACT_PLACEHOLDERS = Object.keys(factContextOf(buildContract()));
 
@@ -13,7 +14,8 @@ describe('the fact catalogue', () => {
         if (fromContract) expect(CONTRACT_PLACEHOLDERS, `${id}: {contract.${name}}`).toContain(name);
         else expect(Object.keys(entry.args), `${id}: {${name}}`).toContain(name);
       }
-      for (const name of Object.keys(entry.args)) expect(entry.template, `${id} declares ${name}`).toContain(`{${name}}`);
+      for (const name of Object.keys(entry.args))
+        expect(entry.template, `${id} declares ${name}`).toContain(`{${name}}`);
     }
   });
 
@@ -22,14 +24,22 @@ describe('the fact catalogue', () => {
       const placeholders = [...entry.template.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]);
       expect(placeholders.sort(), code).toEqual(Object.keys(entry.args).sort());
     }
-    expect(renderSuggestion({ code: 'DROP_DENY_LABELS', args: { labels: ['hr', 'legal_hold'] } })).toBe('stop denying the labels [hr, legal_hold]');
+    expect(renderSuggestion({ code: 'DROP_DENY_LABELS', args: { labels: ['hr', 'legal_hold'] } })).toBe(
+      'stop denying the labels [hr, legal_hold]',
+    );
   });
 
   it('words a fact from its arguments and the contract it was stated under', () => {
     const context = factContextOf(buildContract({ asOf: '2026-08-30', scopes: ['support', 'billing'] }));
-    expect(renderFact({ fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-08-28' } }, context)).toBe('valid_to 2026-08-28 < as_of 2026-08-30');
-    expect(renderFact({ fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } }, context)).toBe('scope legal not in allowed scopes [billing, support]');
-    expect(renderFact({ fact: 'LABEL_DENIED', args: { labels: ['hr', 'investigation'] } }, context)).toBe('label hr, investigation is denied by the contract');
+    expect(renderFact({ fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-08-28' } }, context)).toBe(
+      'valid_to 2026-08-28 < as_of 2026-08-30',
+    );
+    expect(renderFact({ fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } }, context)).toBe(
+      'scope legal not in allowed scopes [billing, support]',
+    );
+    expect(renderFact({ fact: 'LABEL_DENIED', args: { labels: ['hr', 'investigation'] } }, context)).toBe(
+      'label hr, investigation is denied by the contract',
+    );
   });
 
   it('names other records only through record arguments', () => {
@@ -42,7 +52,8 @@ describe('sameFactArgs', () => {
   it('says two arguments are the same exactly when their canonical JSON is', () => {
     const random = createPrng(3);
     const values = ['a', 'b', '', 0, 1, -3, ['a'], ['a', 'b'], ['b', 'a'], []];
-    const args = (): FactArgs => Object.fromEntries(['x', 'y', 'z'].filter(() => random.chance(0.6)).map((key) => [key, random.pick(values)]));
+    const args = (): FactArgs =>
+      Object.fromEntries(['x', 'y', 'z'].filter(() => random.chance(0.6)).map((key) => [key, random.pick(values)]));
     for (let round = 0; round < 2_000; round += 1) {
       const a = args();
       const b = random.chance(0.3) ? { ...a } : args();

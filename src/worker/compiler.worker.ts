@@ -41,7 +41,13 @@ expose(
       });
     },
     evaluation: (currentScenario) =>
-      createEvaluation({ openDatabase: openInMemoryDatabase, seed000: readSeed000, foundationTexts: readFoundationTexts, currentScenario, clock: () => performance.now() }),
+      createEvaluation({
+        openDatabase: openInMemoryDatabase,
+        seed000: readSeed000,
+        foundationTexts: readFoundationTexts,
+        currentScenario,
+        clock: () => performance.now(),
+      }),
     locks: navigator.locks,
   }),
 );

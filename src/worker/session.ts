@@ -13,7 +13,18 @@ import { createTraceQuery } from './compilations/trace-query';
 import { createExports } from './exports/exports';
 import { createShareSession } from './exports/share-session';
 import { heldLast } from './exports/shared-screen';
-import type { CompilerApi, DatabaseState, EvaluationApi, LoadProgress, LoadResult, OpenSuitesResult, SavedWorkspace, Selection, WorkspaceEvent, WorkspaceSnapshot } from './protocol';
+import type {
+  CompilerApi,
+  DatabaseState,
+  EvaluationApi,
+  LoadProgress,
+  LoadResult,
+  OpenSuitesResult,
+  SavedWorkspace,
+  Selection,
+  WorkspaceEvent,
+  WorkspaceSnapshot,
+} from './protocol';
 import { createSessionTests, type TestsScreen } from './suites/session-tests';
 import { createSuiteWriting } from './suites/suite-writing';
 import { createBackgroundSaves, IN_MEMORY_DATABASE } from './workspace/background-saves';
@@ -54,8 +65,14 @@ export type AnsweredByEntry = keyof EvaluationApi | 'holdLifeline' | 'remembered
  * arrive as named blobs (the entry reads `File`s into them), and `current` for the evaluation.
  */
 export type SessionApi = Answering<Omit<CompilerApi, AnsweredByEntry | 'loadFiles' | 'openSuites' | 'start'>> & {
-  readonly start: (restore?: SavedWorkspace | null, onChange?: ((event: WorkspaceEvent) => void) | null) => Promise<WorkspaceSnapshot>;
-  readonly loadFiles: (files: readonly NamedBlob[], onProgress: (progress: LoadProgress) => void) => Promise<LoadResult>;
+  readonly start: (
+    restore?: SavedWorkspace | null,
+    onChange?: ((event: WorkspaceEvent) => void) | null,
+  ) => Promise<WorkspaceSnapshot>;
+  readonly loadFiles: (
+    files: readonly NamedBlob[],
+    onProgress: (progress: LoadProgress) => void,
+  ) => Promise<LoadResult>;
   readonly openSuites: (files: readonly NamedBlob[], audience: Audience) => Promise<OpenSuitesResult>;
   /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
   readonly current: () => { readonly loaded: LoadedScenario; readonly selection: Selection };
@@ -71,19 +88,44 @@ export type Session = ReturnType<typeof createSession>;
  * named once below and answered by one room. The worker entry only wires this to SQLite, IndexedDB and comlink, so
  * it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins, database = IN_MEMORY_DATABASE, records = null, image = null, estimateStorage, remember = null, readRecords }: SessionDeps) {
+export function createSession({
+  compiler,
+  storage,
+  builtins,
+  database = IN_MEMORY_DATABASE,
+  records = null,
+  image = null,
+  estimateStorage,
+  remember = null,
+  readRecords,
+}: SessionDeps) {
   // A second tab works on a copy: it writes nothing, so it cannot overwrite what the tab holding the database saves.
   const writes = database.kind === 'opfs' || database.saves;
   const tests = createSessionTests(compiler);
-  const workspace = createWorkspace({ storage, builtins, database, saves: writes, estimateStorage, suites: tests.saved });
+  const workspace = createWorkspace({
+    storage,
+    builtins,
+    database,
+    saves: writes,
+    estimateStorage,
+    suites: tests.saved,
+  });
   // Every open or close of a suite is saved with the workspace; the suites run on the inputs on screen.
   const screen: TestsScreen = { inputs: workspace.current, changed: () => void workspace.persist() };
-  const writing = createSuiteWriting({ compiler, current: workspace.current, inputs: () => suiteInputsOf(workspace), documents: () => tests.runs.documents() });
+  const writing = createSuiteWriting({
+    compiler,
+    current: workspace.current,
+    inputs: () => suiteInputsOf(workspace),
+    documents: () => tests.runs.documents(),
+  });
   const corpus = createCorpusIndex({ compiler });
   const saves = createBackgroundSaves({ records, image, corpus, workspace, estimateStorage });
   const compilations = createCompilations({ compiler, workspace, corpus, remember, saves: writes });
   const comparisons = createComparisons({ workspace, compilations });
-  const drill = createDrillSession({ lastReceipt: () => heldLast(workspace, compilations.last()), check: checkAgainstCurrent({ compiler, workspace, compilations }) });
+  const drill = createDrillSession({
+    lastReceipt: () => heldLast(workspace, compilations.last()),
+    check: checkAgainstCurrent({ compiler, workspace, compilations }),
+  });
   const editing = createRecordEditing({ workspace, compilations });
   const whatIf = createWhatIf({ workspace, compilations, records: editing });
   const trace = createTraceQuery({ compilations, comparisons });
@@ -103,9 +145,15 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
 
   return {
     /** `onChange` hears of every change after the workspace is restored. */
-    async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {
+    async start(
+      restore: SavedWorkspace | null = null,
+      onChange: ((event: WorkspaceEvent) => void) | null = null,
+    ): Promise<WorkspaceSnapshot> {
       workspace.listen(onChange);
-      await restoreWorkspace({ compiler, storage, workspace, loads, saves, readSuites: tests.readShared, writes }, restore);
+      await restoreWorkspace(
+        { compiler, storage, workspace, loads, saves, readSuites: tests.readShared, writes },
+        restore,
+      );
       workspace.notify();
       return workspace.snapshot();
     },
@@ -138,7 +186,9 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
         }
         workspace.update((value) => withStorage(value, { status: 'persistent' }));
       } catch (error) {
-        workspace.update((value) => withStorage(value, { status: 'unavailable', message: storageFailureMessage(error) }));
+        workspace.update((value) =>
+          withStorage(value, { status: 'unavailable', message: storageFailureMessage(error) }),
+        );
       }
       workspace.notify();
       return workspace.snapshot();
@@ -149,7 +199,8 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     disclose: (audience) => compilations.disclose(audience),
     awaitBaselines: (compilation, onProgress) => compilations.awaitBaselines(compilation, onProgress),
     firstEvidenceAttempts: (compilation, audience) => compilations.firstEvidenceAttempts(compilation, audience),
-    evidenceAttempts: (compilation, proposition, audience, offset) => compilations.evidenceAttempts(compilation, proposition, audience, offset),
+    evidenceAttempts: (compilation, proposition, audience, offset) =>
+      compilations.evidenceAttempts(compilation, proposition, audience, offset),
     inspectRecord: (id, audience) => compilations.inspectRecord(id, audience),
     queryTrace: (query) => trace.queryTrace(query),
 
@@ -198,5 +249,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
 /** How a suite names the inputs on screen: an unedited built-in scenario by its id, else the file "Export scenario" writes. */
 function suiteInputsOf(workspace: Workspace): SuiteInputs {
   const entry = workspace.currentEntry();
-  return entry.origin === 'builtin' && !workspace.value().contractEdits.has(entry.key) ? { scenario: entry.key } : { scenarioFile: `${workspace.effective(entry).scenario.id}.scenario.json` };
+  return entry.origin === 'builtin' && !workspace.value().contractEdits.has(entry.key)
+    ? { scenario: entry.key }
+    : { scenarioFile: `${workspace.effective(entry).scenario.id}.scenario.json` };
 }

@@ -21,7 +21,13 @@ function deferred<T>() {
 
 const noEvaluation: WorkerStartDeps['evaluation'] = () => {
   const refuse = () => Promise.reject(new Error('no evaluation in this test'));
-  return { runSeed000: refuse, runScenarioComparison: refuse, runGrowth: refuse, runFoundation: refuse, cancelEvaluation: async () => undefined } satisfies EvaluationApi;
+  return {
+    runSeed000: refuse,
+    runScenarioComparison: refuse,
+    runGrowth: refuse,
+    runFoundation: refuse,
+    cancelEvaluation: async () => undefined,
+  } satisfies EvaluationApi;
 };
 
 const heldLocks = (): WorkerStartDeps['locks'] & { readonly held: string[] } => {
@@ -74,7 +80,13 @@ describe('the worker start', () => {
       order.push('restored');
       return snapshot;
     };
-    const api = startWorker({ hashing: Promise.resolve(), readRemembered: async () => null, openSession: async () => ({ ...opened, start: slowStart }), evaluation: noEvaluation, locks: heldLocks() });
+    const api = startWorker({
+      hashing: Promise.resolve(),
+      readRemembered: async () => null,
+      openSession: async () => ({ ...opened, start: slowStart }),
+      evaluation: noEvaluation,
+      locks: heldLocks(),
+    });
     const started = api.start(null, () => undefined);
     const selected = api.select({ scenarioKey: 'refund-desk', controls: [], lateChanges: [] }).then((snapshot) => {
       order.push('selected');
@@ -103,7 +115,13 @@ describe('the worker start', () => {
   });
 
   it('reads dropped File objects into the named blobs the session loads', async () => {
-    const api = startWorker({ hashing: Promise.resolve(), readRemembered: async () => null, openSession: async () => session(), evaluation: noEvaluation, locks: heldLocks() });
+    const api = startWorker({
+      hashing: Promise.resolve(),
+      readRemembered: async () => null,
+      openSession: async () => session(),
+      evaluation: noEvaluation,
+      locks: heldLocks(),
+    });
     await api.start(null, () => undefined);
     const result = await api.loadFiles([new File(['{'], 'broken.json')], () => undefined);
     expect(result.status).toBe('rejected');

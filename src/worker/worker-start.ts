@@ -1,7 +1,15 @@
 import type { Audience } from '../core/disclosure';
 import type { LoadedScenario } from '../core/passes/validate';
 import { callByName, forwarding, type Answering } from '../shared/forwarding';
-import type { CompilerApi, EvaluationApi, LoadProgress, RememberedResult, SavedWorkspace, Selection, WorkspaceEvent } from './protocol';
+import type {
+  CompilerApi,
+  EvaluationApi,
+  LoadProgress,
+  RememberedResult,
+  SavedWorkspace,
+  Selection,
+  WorkspaceEvent,
+} from './protocol';
 import type { AnsweredByEntry, Session } from './session';
 
 export interface WorkerStartDeps {
@@ -12,7 +20,9 @@ export interface WorkerStartDeps {
   /** Opens the database and builds the session over it. */
   readonly openSession: () => Promise<Session>;
   /** The Evaluation view's experiments, on the scenario the session has selected. */
-  readonly evaluation: (currentScenario: () => Promise<{ readonly loaded: LoadedScenario; readonly selection: Selection }>) => EvaluationApi;
+  readonly evaluation: (
+    currentScenario: () => Promise<{ readonly loaded: LoadedScenario; readonly selection: Selection }>,
+  ) => EvaluationApi;
   /** Where the lifeline's lock is held (the worker's `navigator.locks`). */
   readonly locks: { request(name: string, whileHeld: () => Promise<never>): Promise<unknown> };
 }
@@ -68,5 +78,9 @@ export function startWorker({ hashing, readRemembered, openSession, evaluation, 
   // Checked here, not at run time: the session answers every other method with the API's arguments and results.
   const answers: (session: Session) => Answering<Omit<CompilerApi, keyof typeof own>> = (opened) => opened;
 
-  return forwarding<CompilerApi>((name, args) => (Object.hasOwn(own, name) ? callByName(own, name, args) : session().then((opened) => callByName(answers(opened), name, args))));
+  return forwarding<CompilerApi>((name, args) =>
+    Object.hasOwn(own, name)
+      ? callByName(own, name, args)
+      : session().then((opened) => callByName(answers(opened), name, args)),
+  );
 }

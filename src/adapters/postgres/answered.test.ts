@@ -31,13 +31,22 @@ vi.mock('../../core/passes/validate', async (importOriginal) => {
 const contract = buildContract({ tokenBudget: 35, requiredRecords: ['need'] });
 const admitted: SourceRecord[] = [
   buildRecord({ id: 'need', text: 'refund policy for every order' }),
-  ...Array.from({ length: 12 }, (_, index) => buildRecord({ id: `hit-${String(index).padStart(2, '0')}`, text: `refund ${index % 3 === 0 ? 'policy ' : ''}note ${index}` })),
+  ...Array.from({ length: 12 }, (_, index) =>
+    buildRecord({
+      id: `hit-${String(index).padStart(2, '0')}`,
+      text: `refund ${index % 3 === 0 ? 'policy ' : ''}note ${index}`,
+    }),
+  ),
   buildRecord({ id: 'quiet', text: 'nothing to see' }),
 ];
 /** Records the contract refuses, for one reason or another: what a compile must not read. */
 const refused = (count: number): SourceRecord[] =>
   Array.from({ length: count }, (_, index) =>
-    buildRecord({ id: `away-${String(index).padStart(4, '0')}`, text: 'refund policy elsewhere', ...(index % 2 === 0 ? { project: 'other' } : { scope: 'legal' }) }),
+    buildRecord({
+      id: `away-${String(index).padStart(4, '0')}`,
+      text: 'refund policy elsewhere',
+      ...(index % 2 === 0 ? { project: 'other' } : { scope: 'legal' }),
+    }),
   );
 
 /** The database, with every row a statement returns counted: what crosses to Node. */
@@ -69,7 +78,8 @@ function lyingAbout(database: Database, rewrite: (row: Record<string, unknown>) 
   };
 }
 
-const mismatchOf = (result: Result<DatabaseCompile, CompileError>) => (result.ok ? `a ${result.value.outcome.status}` : `${result.error.code} ${result.error.recordId ?? ''}`);
+const mismatchOf = (result: Result<DatabaseCompile, CompileError>) =>
+  result.ok ? `a ${result.value.outcome.status}` : `${result.error.code} ${result.error.recordId ?? ''}`;
 
 describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL costs the answer', () => {
   let database: TestDatabase;
@@ -100,15 +110,24 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
     const omitted = (compiled: DatabaseCompile) => compiled.outcome.receipt.omitted?.rows ?? {};
     expect(omitted(many.compiled)).toMatchObject({ EXCLUDE_PROJECT: 200, EXCLUDE_SCOPE: 200 });
     expect(omitted(few.compiled)).toMatchObject({ EXCLUDE_PROJECT: 5, EXCLUDE_SCOPE: 5 });
-    expect(many.compiled.outcome.counts).toMatchObject({ candidates: admitted.length + 400, admitted: admitted.length });
+    expect(many.compiled.outcome.counts).toMatchObject({
+      candidates: admitted.length + 400,
+      admitted: admitted.length,
+    });
   });
 
   it("gives the built-in path's candidates receipt for the same records, but for the adapter it names", async () => {
     const records = [...admitted, ...refused(40)];
     const { compiled } = await loadAndCompile(records);
-    const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({ contract, recordSet: createRecordSet(records), attestation: 'candidates' });
+    const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+      contract,
+      recordSet: createRecordSet(records),
+      attestation: 'candidates',
+    });
     if (!builtin.ok) throw new Error(builtin.error.message);
-    expect(serialiseReceipt(namingAdapterOf(compiled.outcome.receipt, builtin.value.receipt))).toBe(serialiseReceipt(builtin.value.receipt));
+    expect(serialiseReceipt(namingAdapterOf(compiled.outcome.receipt, builtin.value.receipt))).toBe(
+      serialiseReceipt(builtin.value.receipt),
+    );
     expect(compiled.outcome.counts).toEqual(builtin.value.counts);
   });
 
@@ -117,20 +136,29 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
     const lying = lyingAbout(database, (row) => (row.id === 'quiet' ? { ...row, scope: 'legal' } : row));
     expect(mismatchOf(await compileInDatabase(lying, contract, tokeniser))).toBe('ADAPTER_MISMATCH quiet');
     // A row that claims another fingerprint than its document's is caught when the record is read whole.
-    const other = lyingAbout(database, (row) => (row.id === 'hit-00' ? { ...row, fingerprint: `${String(row.fingerprint).slice(0, -1)}0` } : row));
+    const other = lyingAbout(database, (row) =>
+      row.id === 'hit-00' ? { ...row, fingerprint: `${String(row.fingerprint).slice(0, -1)}0` } : row,
+    );
     expect(mismatchOf(await compileInDatabase(other, contract, tokeniser))).toBe('ADAPTER_MISMATCH hit-00');
   });
 
   it('refuses to make a packet when a record that enters it is not what its row says: ADAPTER_MISMATCH', async () => {
     await loadAndCompile([...admitted, ...refused(10)]);
     const compiled = await compileInDatabase(database, contract, tokeniser);
-    if (!compiled.ok || compiled.value.outcome.status !== 'packet') throw new Error('the honest database gives a packet');
+    if (!compiled.ok || compiled.value.outcome.status !== 'packet')
+      throw new Error('the honest database gives a packet');
     const entered = compiled.value.outcome.receipt.selected.find((id) => id !== 'need') ?? '';
     // The document now says the record is another project's, while its gate columns still admit it.
-    await database.query(`UPDATE ${database.schema}.documents SET document = jsonb_set(document::jsonb, '{project}', '"other"')::text WHERE id = $1`, [entered]);
+    await database.query(
+      `UPDATE ${database.schema}.documents SET document = jsonb_set(document::jsonb, '{project}', '"other"')::text WHERE id = $1`,
+      [entered],
+    );
     expect(mismatchOf(await compileInDatabase(database, contract, tokeniser))).toBe(`ADAPTER_MISMATCH ${entered}`);
     // Gate columns that admit what the document refuses, with the loaded fingerprint: the evaluator refuses the whole record.
-    await database.query(`UPDATE ${database.schema}.documents SET document = jsonb_set(document::jsonb, '{project}', '"atlas"')::text WHERE id = $1`, [entered]);
+    await database.query(
+      `UPDATE ${database.schema}.documents SET document = jsonb_set(document::jsonb, '{project}', '"atlas"')::text WHERE id = $1`,
+      [entered],
+    );
     await database.query(`UPDATE ${database.schema}.records SET project = 'atlas' WHERE id = 'away-0000'`);
     await database.query(`UPDATE ${database.schema}.postings SET title_tf = 40 WHERE record_id = 'away-0000'`);
     const admittedWrongly = await compileInDatabase(database, contract, tokeniser);

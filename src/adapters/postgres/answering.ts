@@ -78,7 +78,8 @@ function viewOf(row: ViewRow): CheckedRecord {
       provenance: null,
       sensitivity: row.sensitivity,
       access: { roles: row.roles, purposes: row.purposes, labels: row.labels },
-      evidence: row.evidence_class === null ? null : { class: row.evidence_class, supports: row.claims, contradicts: [] },
+      evidence:
+        row.evidence_class === null ? null : { class: row.evidence_class, supports: row.claims, contradicts: [] },
       relevance: row.relevance,
     },
     fingerprint: row.fingerprint,
@@ -94,14 +95,21 @@ function viewsOf(rows: readonly unknown[]): Result<CheckedRecord[], CompileError
   const views: CheckedRecord[] = [];
   for (const row of rows) {
     const parsed = viewRowSchema.safeParse(row);
-    if (!parsed.success) return err({ pass: 'admit', code: 'ADAPTER_MISMATCH', message: `The postgresql adapter returned a record row the gates cannot read: ${parsed.error.issues[0]?.message ?? 'malformed'}.` });
+    if (!parsed.success)
+      return err({
+        pass: 'admit',
+        code: 'ADAPTER_MISMATCH',
+        message: `The postgresql adapter returned a record row the gates cannot read: ${parsed.error.issues[0]?.message ?? 'malformed'}.`,
+      });
     views.push(viewOf(parsed.data));
   }
   return ok(views);
 }
 
 /** The admitted rows of one answer, or why they are not all there. */
-type AdmittedRows = { readonly complete: true; readonly rows: AdmittedRow[]; readonly ranked: RankedRow[] } | { readonly complete: false; readonly problem: string };
+type AdmittedRows =
+  | { readonly complete: true; readonly rows: AdmittedRow[]; readonly ranked: RankedRow[] }
+  | { readonly complete: false; readonly problem: string };
 
 /**
  * Every admitted record's gate view, the query phrases it holds and its bm25 score over the admitted set: the
@@ -109,12 +117,18 @@ type AdmittedRows = { readonly complete: true; readonly rows: AdmittedRow[]; rea
  * Every row echoes the plan's digest and carries the admitted count (one row with a null id when none is
  * admitted), so an answer cut short is known to be.
  */
-async function admittedRows(client: Database, plan: AdmissionPlan, digest: string, phrases: readonly (readonly string[])[]): Promise<Result<AdmittedRows, CompileError>> {
+async function admittedRows(
+  client: Database,
+  plan: AdmissionPlan,
+  digest: string,
+  phrases: readonly (readonly string[])[],
+): Promise<Result<AdmittedRows, CompileError>> {
   const schema = client.schema;
   const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
   const conditions = lowerConditions(plan, into);
   if (!conditions.ok) return conditions;
-  const where = conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
+  const where =
+    conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
   const bm25 = bm25Ctes(schema, 'admitted', phrases, (value, type) => bind(into, value, type));
   const ctes = [
     ...into.ctes,
@@ -126,17 +140,39 @@ async function admittedRows(client: Database, plan: AdmissionPlan, digest: strin
   ];
   const text = `WITH ${ctes.join(',\n')}
 SELECT $1::text AS digest, counted.total::bigint AS total, v.* FROM counted LEFT JOIN viewed v ON true`;
-  const { rows } = await client.query<{ digest: string; total: string; id: string | null; length: number; phrases: number[]; score: number | null }>(text, into.values);
+  const { rows } = await client.query<{
+    digest: string;
+    total: string;
+    id: string | null;
+    length: number;
+    phrases: number[];
+    score: number | null;
+  }>(text, into.values);
   const total = Number(rows[0]?.total ?? -1);
-  if (rows.some((row) => row.digest !== digest || Number(row.total) !== total)) return ok({ complete: false, problem: 'the rows of one answer disagree on the plan or the count' });
+  if (rows.some((row) => row.digest !== digest || Number(row.total) !== total))
+    return ok({ complete: false, problem: 'the rows of one answer disagree on the plan or the count' });
   const present = rows.filter((row) => row.id !== null);
-  if (present.length !== total) return ok({ complete: false, problem: `${present.length} of the ${total} admitted records arrived (a partial result)` });
+  if (present.length !== total)
+    return ok({
+      complete: false,
+      problem: `${present.length} of the ${total} admitted records arrived (a partial result)`,
+    });
   const views = viewsOf(present);
   if (!views.ok) return views;
   return ok({
     complete: true,
-    rows: present.map((row, index) => ({ view: views.value[index] as CheckedRecord, length: Number(row.length), phrases: row.phrases.map(Number) })),
-    ranked: present.flatMap((row, index) => (row.score === null ? [] : [{ id: (views.value[index] as CheckedRecord).record.id, score: roundScore(row.score) }])).sort(byScoreThenId),
+    rows: present.map((row, index) => ({
+      view: views.value[index] as CheckedRecord,
+      length: Number(row.length),
+      phrases: row.phrases.map(Number),
+    })),
+    ranked: present
+      .flatMap((row, index) =>
+        row.score === null
+          ? []
+          : [{ id: (views.value[index] as CheckedRecord).record.id, score: roundScore(row.score) }],
+      )
+      .sort(byScoreThenId),
   });
 }
 
@@ -162,11 +198,19 @@ async function successorsOf(client: Database, ids: readonly string[]): Promise<R
  * reason, statistics, the admitted set's digest), the admitted rows with their scores, the successors of the
  * admitted and required records, and the record-set digest the loads keep. Nothing per refused record.
  */
-export function createPlanAnswering(client: Database, tokeniser: Tokeniser, readWhole: (ids: readonly string[]) => Promise<Result<readonly CheckedRecord[], CompileError>>): PlanAnsweringStore {
+export function createPlanAnswering(
+  client: Database,
+  tokeniser: Tokeniser,
+  readWhole: (ids: readonly string[]) => Promise<Result<readonly CheckedRecord[], CompileError>>,
+): PlanAnsweringStore {
   return {
     brokenLinks: async () => ok(await storedBrokenLinks(client)),
     wholeRecords: readWhole,
-    async answerPlan(plan: AdmissionPlan, digest: string, question: PlanQuestion): Promise<Result<PlanAnswer, CompileError>> {
+    async answerPlan(
+      plan: AdmissionPlan,
+      digest: string,
+      question: PlanQuestion,
+    ): Promise<Result<PlanAnswer, CompileError>> {
       const bm25 = question.ranking === 'bm25';
       const query = bm25 ? question.query : '';
       const counted = await answerPlan(client, plan, digest, query, tokeniser, 1);

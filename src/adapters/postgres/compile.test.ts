@@ -41,7 +41,11 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
     try {
       const recordSet = await readRecordSet(paged, pageSize);
       if (!recordSet.ok) throw new Error(recordSet.error.message);
-      return { ids: recordSet.value.checked.map((item) => item.record.id), fingerprints: recordSet.value.checked.map((item) => item.fingerprint), pages: paged.pages };
+      return {
+        ids: recordSet.value.checked.map((item) => item.record.id),
+        fingerprints: recordSet.value.checked.map((item) => item.fingerprint),
+        pages: paged.pages,
+      };
     } finally {
       await database.query('ROLLBACK');
     }
@@ -73,7 +77,10 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
       expect(recordSet.ok || recordSet.error).toMatchObject({ code: 'INVALID_INPUT', recordId: changed });
     } finally {
       const fingerprint = createRecordSet(records).checked[17]?.fingerprint;
-      await database.query(`UPDATE ${database.schema}.records SET fingerprint = $2 WHERE id = $1`, [changed, fingerprint]);
+      await database.query(`UPDATE ${database.schema}.records SET fingerprint = $2 WHERE id = $1`, [
+        changed,
+        fingerprint,
+      ]);
     }
   });
 });

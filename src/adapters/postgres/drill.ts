@@ -30,5 +30,7 @@ export async function drillInDatabase(
     return ok(await drill(compiler.value, { ...current, recordSet, priorReceipt: prior, declaredChanges }));
   };
   // A candidates receipt is compiled again as it attests, from the database's answer: no record is read back for it.
-  return prior.attestation === 'candidates' ? inSnapshot(client, options, () => drillOver(NO_RECORDS)) : inRecordSnapshot(client, options, drillOver);
+  return prior.attestation === 'candidates'
+    ? inSnapshot(client, options, () => drillOver(NO_RECORDS))
+    : inRecordSnapshot(client, options, drillOver);
 }

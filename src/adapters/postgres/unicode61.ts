@@ -13,7 +13,8 @@ function buildTable(): Uint32Array {
   // SQLite reads text as UTF-8, in which NUL ends nothing but no token holds it.
   table[0] = SEPARATOR;
   const fill = (ranges: readonly number[], value: number) => {
-    for (let index = 0; index < ranges.length; index += 2) table.fill(value, ranges[index], (ranges[index + 1] ?? 0) + 1);
+    for (let index = 0; index < ranges.length; index += 2)
+      table.fill(value, ranges[index], (ranges[index + 1] ?? 0) + 1);
   };
   fill(SEPARATORS, SEPARATOR);
   fill(DROPPED, DROP);
@@ -79,7 +80,12 @@ export function createUnicodeTokeniser(): Tokeniser {
       return texts.map(([title, text]): RecordTokens => {
         const titlePositions = new Map<string, number[]>();
         const textPositions = new Map<string, number[]>();
-        return { title: titlePositions, text: textPositions, titleTokens: tokenise(title, titlePositions), textTokens: tokenise(text, textPositions) };
+        return {
+          title: titlePositions,
+          text: textPositions,
+          titleTokens: tokenise(title, titlePositions),
+          textTokens: tokenise(text, textPositions),
+        };
       });
     },
     phrase(term) {

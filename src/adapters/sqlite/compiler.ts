@@ -6,7 +6,7 @@ import type { RecordSet } from '../../core/passes/validate';
 import type { BaselinePacket } from '../../core/result';
 import type { SqlDriver } from './driver';
 import { rankCorpus } from './rank';
-import type { SliceProgress, SyncReport } from './record-index';
+import type { SliceProgress, SyncReport } from './record-index-api';
 import { createSqliteStore } from './sqlite-adapter';
 
 type Progress = (done: number, total: number) => void;
@@ -52,7 +52,13 @@ export function createSqliteCompiler(driver: SqlDriver): SqliteCompiler {
       return baselineMemo.revision(() => {
         const top = baselineMemo.cell(
           'rank:corpus',
-          [contract.query, contract.ranking, contract.naiveTopK, index.corpusTextGeneration, contract.ranking === 'declared' ? recordSet : null],
+          [
+            contract.query,
+            contract.ranking,
+            contract.naiveTopK,
+            index.corpusTextGeneration,
+            contract.ranking === 'declared' ? recordSet : null,
+          ],
           ([query, ranking, naiveTopK]) => rankCorpus(driver, query, ranking, naiveTopK).map((row) => row.id),
         );
         const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;

@@ -1,63 +1,12 @@
 import { canonicalJson } from '../../core/canonical';
-import type { LoweredAdmission } from './lower-admission';
 import type { CheckedRecord, RecordSet } from '../../core/passes/validate';
 import { changedPositions } from '../../core/carried-tree';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 import { createAdmittedScorer } from './admitted-scorer';
-import type { Ranking } from '../../core/ranking';
 import { createListTable, readColumn, readPairs, SCHEMA, useCurrentLayout } from './record-tables';
+import type { RecordIndex } from './record-index-api';
 
 export { TOKENIZER } from './record-tables';
-
-export interface SliceProgress {
-  readonly done: number;
-  readonly total: number;
-}
-
-export interface SyncReport {
-  readonly inserted: number;
-  readonly updated: number;
-  readonly deleted: number;
-}
-
-/** The SQL half of the compiler: the records as rows, the admission predicate run over them, and the text indexes. */
-export interface RecordIndex {
-  /**
-   * Brings the records table to exactly these records. Only rows whose record changed are written; the
-   * index tells changed records from unchanged ones by itself (the same object, or else the same
-   * fingerprint, which is all it has for rows it found in the database when it opened), and shares that
-   * with nothing else.
-   */
-  sync(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): SyncReport;
-  /**
-   * The ids the lowered predicate admits. A new predicate runs over every row; the same predicate again
-   * re-runs only over the rows synced since (and the rows they supersede or superseded), and the answer is
-   * the last one with those rows' ids added or taken out. A returned set is never changed afterwards.
-   */
-  admit(lowered: LoweredAdmission): ReadonlySet<string>;
-  /** Makes `admitted_text` hold exactly the rows the last `admit` admitted, taking texts from `recordSet`. */
-  syncAdmittedText(recordSet: RecordSet): void;
-  /** Makes `corpus_text` hold every record (the baselines' whole-corpus index). */
-  syncCorpusText(recordSet: RecordSet, onProgress?: (done: number, total: number) => void): void;
-  /**
-   * `sync` a slice at a time, each slice in its own transaction, so a caller can yield between slices and
-   * stop. Stopped early, the index stays consistent: the next `sync` looks at every record again.
-   */
-  syncSteps(recordSet: RecordSet, slice: number): Generator<SliceProgress, SyncReport>;
-  /**
-   * Indexes the text of up to `slice` rows per step into `corpus_text`, for the record set last synced in
-   * full. Returns true once every row has its text, false when it stopped because a sync is under way.
-   */
-  corpusTextSteps(slice: number): Generator<SliceProgress, boolean>;
-  /** The id of the record a row holds: a ranking reads rowids from a text index and names them with this. */
-  idOfRow(rowid: number): string | undefined;
-  /** `rankAdmitted` over `admitted_text`, computed by the in-memory scorer that follows its rows (admitted-scorer.ts). */
-  rankAdmitted(query: string): Ranking;
-  /** Change whenever the rows of `admitted_text` / `corpus_text` change: what a ranking memo depends on. */
-  readonly admittedTextGeneration: number;
-  readonly corpusTextGeneration: number;
-  readonly size: number;
-}
 
 const PROGRESS_EVERY = 2_000;
 /** Records per batched INSERT: big enough that statement overhead vanishes, small enough to keep copies short. */
@@ -125,11 +74,19 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
    */
   let corpusTextComplete = false;
 
-  const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
+  const inserts = Object.fromEntries(
+    Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)]),
+  ) as Record<BatchTable, SqlStatement>;
   const statements = {
-    deletes: ['DELETE FROM records WHERE rowid = ?', 'DELETE FROM record_claims WHERE record_rowid = ?', 'DELETE FROM admitted WHERE rowid = ?'].map((sql) => driver.prepare(sql)),
+    deletes: [
+      'DELETE FROM records WHERE rowid = ?',
+      'DELETE FROM record_claims WHERE record_rowid = ?',
+      'DELETE FROM admitted WHERE rowid = ?',
+    ].map((sql) => driver.prepare(sql)),
     deleteSupersessions: driver.prepare('DELETE FROM supersessions WHERE successor = ?'),
-    targetsOf: driver.prepare('SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?'),
+    targetsOf: driver.prepare(
+      'SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?',
+    ),
     deleteAdmittedText: driver.prepare('DELETE FROM admitted_text WHERE rowid = ?'),
     deleteCorpusText: driver.prepare('DELETE FROM corpus_text WHERE rowid = ?'),
     // A row at a time: texts are long, and a JSON batch of them cost more to write, parse and collect
@@ -179,7 +136,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       lists.purposes.numberOf(record.access.purposes),
       lists.labels.numberOf(record.access.labels),
     ]);
-    for (const proposition of record.evidence === null ? [] : [...record.evidence.supports, ...record.evidence.contradicts]) batch.claim.push([rowid, proposition]);
+    for (const proposition of record.evidence === null
+      ? []
+      : [...record.evidence.supports, ...record.evidence.contradicts])
+      batch.claim.push([rowid, proposition]);
     for (const target of record.supersedes) {
       batch.supersession.push([target, record.id]);
       const targetRow = rows.get(target);
@@ -220,7 +180,9 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
   /** Whether the row holds this record's text: same record object, or (for a row found on disk) the same fingerprint. */
   const sameText = (row: IndexedRow, item: CheckedRecord) =>
-    row.checked === null ? row.fingerprint === item.fingerprint : row.checked.record.title === item.record.title && row.checked.record.text === item.record.text;
+    row.checked === null
+      ? row.fingerprint === item.fingerprint
+      : row.checked.record.title === item.record.title && row.checked.record.text === item.record.text;
 
   const write = (item: CheckedRecord, row: IndexedRow | undefined): 'inserted' | 'updated' | 'kept' => {
     const id = item.record.id;
@@ -252,7 +214,8 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   ) => {
     wanted.forEach(([rowid, id], index) => {
       const item = recordSet.byId.get(String(id));
-      if (item === undefined) throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
+      if (item === undefined)
+        throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
       statement.run([rowid, item.record.title, item.record.text]);
       onInserted?.(Number(rowid), item.record.title, item.record.text);
       if (onProgress && (index + 1) % PROGRESS_EVERY === 0) onProgress(index + 1, wanted.length);
@@ -287,9 +250,15 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
           const last = lastSynced;
           const replaced = last !== null && last.length === checked.length ? changedPositions(last, checked) : null;
-          const idAt = (list: readonly CheckedRecord[], position: number) => (list[position] as CheckedRecord).record.id;
-          if (last !== null && replaced !== null && replaced.every((position) => idAt(checked, position) === idAt(last, position))) {
-            for (const position of replaced) count(write(checked[position] as CheckedRecord, rows.get(idAt(checked, position))));
+          const idAt = (list: readonly CheckedRecord[], position: number) =>
+            (list[position] as CheckedRecord).record.id;
+          if (
+            last !== null &&
+            replaced !== null &&
+            replaced.every((position) => idAt(checked, position) === idAt(last, position))
+          ) {
+            for (const position of replaced)
+              count(write(checked[position] as CheckedRecord, rows.get(idAt(checked, position))));
           } else {
             fullSyncs += 1;
             checked.forEach((item, position) => {
@@ -363,34 +332,56 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     },
 
     admit(lowered) {
-      const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principals, lowered.principalRoles]);
+      const key = canonicalJson([
+        lowered.where,
+        lowered.params,
+        lowered.identityNames,
+        lowered.acceptedEvidence,
+        lowered.principals,
+        lowered.principalRoles,
+      ]);
       const rowids = JSON.stringify([...touched]);
       // The last answer, when it was for this predicate: only the rows looked at again can have changed since.
       const previous = key === admissionKey ? admittedIds : null;
       driver.transaction(() => {
         if (previous === null) {
-          driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;');
-          driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
-          driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
-          driver.all('INSERT OR IGNORE INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.principalRoles)]);
+          driver.exec(
+            'DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;',
+          );
+          driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [
+            JSON.stringify(lowered.identityNames),
+          ]);
+          driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [
+            JSON.stringify(lowered.acceptedEvidence),
+          ]);
+          driver.all('INSERT OR IGNORE INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [
+            JSON.stringify(lowered.principalRoles),
+          ]);
           driver.all('INSERT INTO principals SELECT value FROM json_each(?)', [JSON.stringify(lowered.principals)]);
           driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE ${lowered.where}`, lowered.params);
         } else if (touched.size > 0) {
           driver.all('DELETE FROM admitted WHERE rowid IN (SELECT value FROM json_each(?))', [rowids]);
-          driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?)) AND (${lowered.where})`, [rowids, ...lowered.params]);
+          driver.all(
+            `INSERT INTO admitted SELECT r.rowid FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?)) AND (${lowered.where})`,
+            [rowids, ...lowered.params],
+          );
         }
       });
       admissionKey = key;
       let answer: ReadonlySet<string>;
       if (previous === null) {
-        answer = new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
+        answer = new Set(
+          readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String),
+        );
       } else if (touched.size > 0 || removedSinceAdmit.size > 0) {
         // Reading every admitted id back took longer than the admission itself: the rows re-run are read instead.
         const next = new Set(previous);
         for (const id of removedSinceAdmit) next.delete(id);
-        const now = readPairs(driver, 'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))', [
-          rowids,
-        ]);
+        const now = readPairs(
+          driver,
+          'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))',
+          [rowids],
+        );
         for (const [id, admitted] of now) {
           if (admitted === 1) next.add(String(id));
           else next.delete(String(id));
@@ -405,7 +396,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
     syncAdmittedText(recordSet) {
       driver.transaction(() => {
-        const gone = readColumn(driver, 'SELECT id AS a FROM admitted_text_docsize WHERE id NOT IN (SELECT rowid FROM admitted)');
+        const gone = readColumn(
+          driver,
+          'SELECT id AS a FROM admitted_text_docsize WHERE id NOT IN (SELECT rowid FROM admitted)',
+        );
         for (const rowid of gone) {
           statements.deleteAdmittedText.run([Number(rowid)]);
           scorer.left(Number(rowid));
@@ -422,7 +416,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     syncCorpusText(recordSet, onProgress) {
       if (!corpusTextComplete) {
         driver.transaction(() => {
-          const wanted = readPairs(driver, 'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)');
+          const wanted = readPairs(
+            driver,
+            'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)',
+          );
           insertTexts(statements.insertCorpusText, wanted, recordSet, onProgress);
           if (wanted.length > 0) corpusTextGeneration += 1;
         });

@@ -5,7 +5,9 @@ import { contentHashOf } from '../hash';
 /** The as-of instant of the sample contract; sample records are in force and known by then. */
 export const SAMPLE_AS_OF = '2026-08-30T12:00:00Z';
 
-export type RecordOverrides = Partial<Omit<RecordInput, 'access'>> & { readonly access?: Partial<RecordInput['access']> };
+export type RecordOverrides = Partial<Omit<RecordInput, 'access'>> & {
+  readonly access?: Partial<RecordInput['access']>;
+};
 
 /**
  * A valid record that passes every gate of `sampleContract()`: what the tests and the conformance suite

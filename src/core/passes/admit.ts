@@ -14,7 +14,10 @@ export interface Admission {
   readonly admittedAt: ReadonlyMap<string, number>;
 }
 
-function admittedSets(indexOf: IdPositions, admitted: readonly number[]): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
+function admittedSets(
+  indexOf: IdPositions,
+  admitted: readonly number[],
+): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
   const admittedIds = new Set<string>();
   const admittedAt = new Map<string, number>();
   for (const position of admitted) {
@@ -39,26 +42,45 @@ export function divergence(id: string, detail: string): CompileError {
  * verdict, and the result must equal the candidates the adapter admitted from its own store (`sqlAdmitted`);
  * any difference stops compilation. The two sides share no derived state: each finds its own answer.
  */
-export function admit(resolution: Resolution, sqlAdmitted: ReadonlySet<string>, derive: Derive = computeAll): Result<Admission, CompileError> {
+export function admit(
+  resolution: Resolution,
+  sqlAdmitted: ReadonlySet<string>,
+  derive: Derive = computeAll,
+): Result<Admission, CompileError> {
   const declared = declareGates(resolution.contract);
   const gates = declared.inputs;
-  const verdicts = derive.map('admit:gates', declared, resolution.records, (resolved, context) => evaluateGates(context, resolved), sameVerdict);
+  const verdicts = derive.map(
+    'admit:gates',
+    declared,
+    resolution.records,
+    (resolved, context) => evaluateGates(context, resolved),
+    sameVerdict,
+  );
   const positions: number[] = [];
-  for (let position = 0; position < verdicts.length; position += 1) if ((verdicts[position] as GateVerdict).failed === 0) positions.push(position);
+  for (let position = 0; position < verdicts.length; position += 1)
+    if ((verdicts[position] as GateVerdict).failed === 0) positions.push(position);
   // The same admitted positions among the same ids are the same admitted set: the sets below are the last
   // compilation's objects, and what is derived from them (the plan's admitted part) is reused too.
-  const { admitted, admittedIds, admittedAt } = derive.cell('admit:admitted', [resolution.indexOf, ...positions], ([indexOf, ...at]) => admittedSets(indexOf, at));
+  const { admitted, admittedIds, admittedAt } = derive.cell(
+    'admit:admitted',
+    [resolution.indexOf, ...positions],
+    ([indexOf, ...at]) => admittedSets(indexOf, at),
+  );
 
   for (const id of sqlAdmitted) {
     if (admittedIds.has(id)) continue;
     const position = resolution.indexOf.get(id);
-    if (position === undefined) return err(divergence(id, 'the SQL index returned a record that is not in the supplied set'));
-    return err(divergence(id, `SQL admitted it but the evaluator refuses it (${verdicts[position]?.fact?.fact ?? 'a gate'})`));
+    if (position === undefined)
+      return err(divergence(id, 'the SQL index returned a record that is not in the supplied set'));
+    return err(
+      divergence(id, `SQL admitted it but the evaluator refuses it (${verdicts[position]?.fact?.fact ?? 'a gate'})`),
+    );
   }
   // Every SQL id is admitted here too: sets of the same size are then the same set.
   if (sqlAdmitted.size !== admittedIds.size) {
     for (const id of admittedIds) {
-      if (!sqlAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
+      if (!sqlAdmitted.has(id))
+        return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
     }
   }
   return ok({ gates, verdicts, admitted, admittedIds, admittedAt });

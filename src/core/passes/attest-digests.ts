@@ -37,7 +37,11 @@ const isPlanned = (row: TraceRow) => PLANNED_CODES.has(row.code);
  * order. Every row is covered.
  */
 export function traceDigest(trace: readonly TraceRow[]): string {
-  const refused: TreeDigestSpec<TraceRow> = { key: (row) => row.id, leaf: canonicalTraceRow, include: (row) => !isPlanned(row) };
+  const refused: TreeDigestSpec<TraceRow> = {
+    key: (row) => row.id,
+    leaf: canonicalTraceRow,
+    include: (row) => !isPlanned(row),
+  };
   const planned: TreeDigestSpec<TraceRow> = { key: (row) => row.id, leaf: canonicalTraceRow, include: isPlanned };
   return rootsDigest(treeDigest(trace, refused), treeDigest(trace, planned));
 }
@@ -48,8 +52,16 @@ export const rootsDigest = (refused: string, planned: string) => sha256Hex(`${re
 function canonicalRanked(ranked: readonly RankedEntry[]): string {
   const parts: string[] = [];
   for (const entry of ranked) {
-    const plain = typeof entry.id === 'string' && Number.isFinite(entry.rank) && Number.isFinite(entry.score) && Object.keys(entry).length === 3;
-    parts.push(plain ? `{"id":${JSON.stringify(entry.id)},"rank":${String(entry.rank)},"score":${String(entry.score)}}` : canonicalJson(entry));
+    const plain =
+      typeof entry.id === 'string' &&
+      Number.isFinite(entry.rank) &&
+      Number.isFinite(entry.score) &&
+      Object.keys(entry).length === 3;
+    parts.push(
+      plain
+        ? `{"id":${JSON.stringify(entry.id)},"rank":${String(entry.rank)},"score":${String(entry.score)}}`
+        : canonicalJson(entry),
+    );
   }
   return `[${parts.join(',')}]`;
 }
@@ -62,7 +74,11 @@ const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u00
 /** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
 export function recordSetDigest(records: readonly CheckedRecord[]): string {
   const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
-  return treeDigest(inIdOrder, { key: (item) => item.record.id, leaf: recordLeaf, endsChunk: (item) => item.endsDigestChunk });
+  return treeDigest(inIdOrder, {
+    key: (item) => item.record.id,
+    leaf: recordLeaf,
+    endsChunk: (item) => item.endsDigestChunk,
+  });
 }
 
 interface RecordTree {
@@ -77,14 +93,19 @@ interface RowTree {
   readonly parts: readonly (RowParts | undefined)[];
 }
 
-const counted = <S extends { readonly tree: CarriedTree<unknown> }>(value: S): Carried<S> => ({ value, reused: value.tree.reused, computed: value.tree.computed });
+const counted = <S extends { readonly tree: CarriedTree<unknown> }>(value: S): Carried<S> => ({
+  value,
+  reused: value.tree.reused,
+  computed: value.tree.computed,
+});
 
 const recordRules: TreeRules<ResolvedRecord> = { include: () => true, leaf: (item) => recordLeaf(item.checked) };
 
 /** The chunk cuts of records in id order, read from each record once. A plain loop: `Uint8Array.from` with a mapping function went through the iterator protocol, far slower. */
 function cutsOf(records: readonly ResolvedRecord[]): Uint8Array {
   const cuts = new Uint8Array(records.length);
-  for (let position = 0; position < records.length; position += 1) if ((records[position] as ResolvedRecord).checked.endsDigestChunk) cuts[position] = 1;
+  for (let position = 0; position < records.length; position += 1)
+    if ((records[position] as ResolvedRecord).checked.endsDigestChunk) cuts[position] = 1;
   return cuts;
 }
 
@@ -102,7 +123,9 @@ function recordTree(records: readonly ResolvedRecord[], derive: Derive): RecordT
       if (last.tree.items.length !== records.length) return fresh(records, last);
       const changed = changedPositions(last.tree.items, records);
       // A record whose cut moved (another id at its position) moves every chunk after it.
-      for (const position of changed) if ((records[position] as ResolvedRecord).checked.endsDigestChunk !== (last.layout.cuts[position] === 1)) return fresh(records, last);
+      for (const position of changed)
+        if ((records[position] as ResolvedRecord).checked.endsDigestChunk !== (last.layout.cuts[position] === 1))
+          return fresh(records, last);
       return counted({ layout: last.layout, tree: carryTree(records, last.layout, recordRules, last.tree, changed) });
     },
   );
@@ -112,9 +135,21 @@ function recordTree(records: readonly ResolvedRecord[], derive: Derive): RecordT
 type ChangedSince = (earlier: readonly TraceRow[]) => readonly number[];
 
 /** One of the trace's two trees, carried like the record tree; a trace on another layout is read again whole (its positions moved). */
-function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: boolean, trace: readonly TraceRow[], changedSince: ChangedSince, layout: Layout, derive: Derive): RowTree {
+function rowTree(
+  name: string,
+  include: (row: TraceRow) => boolean,
+  keepParts: boolean,
+  trace: readonly TraceRow[],
+  changedSince: ChangedSince,
+  layout: Layout,
+  derive: Derive,
+): RowTree {
   const make = (last: RowTree | null, aligned: boolean): Carried<RowTree> => {
-    const parts = !keepParts ? [] : aligned && last !== null ? last.parts.slice() : new Array<RowParts | undefined>(trace.length);
+    const parts = !keepParts
+      ? []
+      : aligned && last !== null
+        ? last.parts.slice()
+        : new Array<RowParts | undefined>(trace.length);
     const leaf = (row: TraceRow, position: number) => {
       if (!keepParts) return canonicalTraceRow(row);
       let kept = parts[position];
@@ -126,7 +161,13 @@ function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: b
       }
       return joinRow(row, kept);
     };
-    const tree = carryTree(trace, layout, { include, leaf }, last?.tree ?? null, aligned && last !== null ? changedSince(last.tree.items) : null);
+    const tree = carryTree(
+      trace,
+      layout,
+      { include, leaf },
+      last?.tree ?? null,
+      aligned && last !== null ? changedSince(last.tree.items) : null,
+    );
     return counted({ layout, tree, parts });
   };
   return derive.carry(
@@ -142,7 +183,11 @@ function rowTree(name: string, include: (row: TraceRow) => boolean, keepParts: b
  * worked out again only where the records or rows changed since the last compilation (carried under
  * `derive`). `trace` is position for position with `records`, as the plan pass writes it.
  */
-export function receiptDigests(records: readonly ResolvedRecord[], trace: readonly TraceRow[], derive: Derive): { readonly recordSetDigest: string; readonly traceDigest: string } {
+export function receiptDigests(
+  records: readonly ResolvedRecord[],
+  trace: readonly TraceRow[],
+  derive: Derive,
+): { readonly recordSetDigest: string; readonly traceDigest: string } {
   const ofRecords = recordTree(records, derive);
   if (trace.length !== records.length) return { recordSetDigest: ofRecords.tree.root, traceDigest: traceDigest(trace) };
   // Refused rows change one at a time, so only planned rows keep their parts (a refused row's would hold 100,000 strings for nothing).
@@ -152,7 +197,15 @@ export function receiptDigests(records: readonly ResolvedRecord[], trace: readon
     if (found?.earlier !== earlier) found = { earlier, changed: changedPositions(earlier, trace) };
     return found.changed;
   };
-  const refused = rowTree('attest:refused', (row) => !isPlanned(row), false, trace, changedSince, ofRecords.layout, derive);
+  const refused = rowTree(
+    'attest:refused',
+    (row) => !isPlanned(row),
+    false,
+    trace,
+    changedSince,
+    ofRecords.layout,
+    derive,
+  );
   const planned = rowTree('attest:planned', isPlanned, true, trace, changedSince, ofRecords.layout, derive);
   return { recordSetDigest: ofRecords.tree.root, traceDigest: rootsDigest(refused.tree.root, planned.tree.root) };
 }

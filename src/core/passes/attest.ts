@@ -7,13 +7,24 @@ import { formatInstant } from '../format/time';
 import { sha256Hex } from '../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../version';
 import { computeAll, type Derive } from '../memo';
-import type { Attestation, Packet, PacketEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../result';
+import type {
+  Attestation,
+  Packet,
+  PacketEntry,
+  RankingStatistics,
+  Receipt,
+  ReceiptAdmission,
+  ReceiptOmissions,
+  TraceRow,
+} from '../result';
 import type { Plan } from './plan';
 import { rankedDigest, receiptDigests, recordSetDigest, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from './resolve';
 
 function provenanceLabel(record: SourceRecord): string {
-  return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
+  return record.provenance === null
+    ? 'none'
+    : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
 }
 
 /** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. */
@@ -36,9 +47,14 @@ export function renderPacket(contract: Contract, plan: Plan): Packet {
   ];
   for (const slot of plan.evidence) {
     const records = [...slot.supporting, ...slot.contradicting];
-    lines.push(`EVIDENCE ${slot.proposition}: ${slot.state}${records.length > 0 ? ` (${records.join(', ')})` : ''}${slot.blocking ? ' [blocking]' : ''}`);
+    lines.push(
+      `EVIDENCE ${slot.proposition}: ${slot.state}${records.length > 0 ? ` (${records.join(', ')})` : ''}${slot.blocking ? ' [blocking]' : ''}`,
+    );
   }
-  if (plan.decisionBlockedBy.length > 0) lines.push(`DECISION BLOCKED: ${plan.decisionBlockedBy.join(', ')} not established from admitted evidence; reserved for an authorised person.`);
+  if (plan.decisionBlockedBy.length > 0)
+    lines.push(
+      `DECISION BLOCKED: ${plan.decisionBlockedBy.join(', ')} not established from admitted evidence; reserved for an authorised person.`,
+    );
   entries.forEach((entry, index) => {
     lines.push(
       '',
@@ -98,7 +114,10 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
   const listed = input.attestation === 'full' ? null : candidatesOnly(input);
   const trace = listed === null ? plan.trace : listed.trace;
   const digests = receiptDigests(input.records, trace, derive);
-  const normalised = derive.cell('attest:contract', [contract], ([contract]) => ({ contract: normaliseContract(contract), fingerprint: contractFingerprint(contract) }));
+  const normalised = derive.cell('attest:contract', [contract], ([contract]) => ({
+    contract: normaliseContract(contract),
+    fingerprint: contractFingerprint(contract),
+  }));
   const body: ReceiptBody = {
     schemaVersion: SCHEMA_VERSION,
     engineVersion: ENGINE_VERSION,
@@ -115,9 +134,22 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
     executedBy: input.admission,
     tokensUsed: plan.tokensUsed,
     selected: plan.selected.map((record) => record.id),
-    evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),
+    evidence: plan.evidence.map((slot) => ({
+      proposition: slot.proposition,
+      state: slot.state,
+      records: [...slot.supporting, ...slot.contradicting],
+    })),
     decisionBlockedBy: plan.decisionBlockedBy,
-    failure: failure && failure.fact ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact.fact, args: failure.fact.args } : null,
+    failure:
+      failure && failure.fact
+        ? {
+            pass: failure.pass,
+            code: failure.code,
+            recordId: failure.recordId ?? null,
+            fact: failure.fact.fact,
+            args: failure.fact.args,
+          }
+        : null,
     trace,
     omitted: listed === null ? null : listed.omitted,
   };
@@ -127,7 +159,11 @@ export function attest(input: AttestInput, derive: Derive = computeAll): Receipt
 }
 
 /** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */
-function candidatesOnly({ plan, records, admitted }: AttestInput): { trace: TraceRow[]; ids: Set<string>; omitted: ReceiptOmissions } {
+function candidatesOnly({ plan, records, admitted }: AttestInput): {
+  trace: TraceRow[];
+  ids: Set<string>;
+  omitted: ReceiptOmissions;
+} {
   const kept = new Uint8Array(plan.trace.length);
   for (const position of plan.candidates) kept[position] = 1;
   const trace = plan.candidates.map((position) => plan.trace[position] as TraceRow);

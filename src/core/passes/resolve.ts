@@ -93,14 +93,16 @@ function idOrder(ids: readonly string[]): Int32Array {
 /** `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long. */
 function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
   const ordered = new Array<T>(order.length);
-  for (let position = 0; position < order.length; position += 1) ordered[position] = items[order[position] as number] as T;
+  for (let position = 0; position < order.length; position += 1)
+    ordered[position] = items[order[position] as number] as T;
   return ordered;
 }
 
 function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
   return (
     a.checked === b.checked &&
-    (a.supersededBy === b.supersededBy || (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since)) &&
+    (a.supersededBy === b.supersededBy ||
+      (a.supersededBy?.id === b.supersededBy?.id && a.supersededBy?.since === b.supersededBy?.since)) &&
     sameBrokenLink(a.brokenLink, b.brokenLink)
   );
 }
@@ -108,7 +110,8 @@ function sameResolved(a: ResolvedRecord, b: ResolvedRecord): boolean {
 function sameBrokenLink(a: BrokenLink | null, b: BrokenLink | null): boolean {
   if (a === b) return true;
   if (a === null || b === null || a.kind !== b.kind) return false;
-  const names = (link: BrokenLink) => (link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : []);
+  const names = (link: BrokenLink) =>
+    link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : [];
   const [x, y] = [names(a), names(b)];
   return x.length === y.length && x.every((name, index) => name === y[index]);
 }
@@ -182,7 +185,8 @@ function findBrokenLinks(recordSet: RecordSet, successors: readonly CheckedRecor
 
 /** For each record on a cycle of supersession links (a component of two or more records), the number of its component. */
 function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, number> {
-  const targetsOf = (id: string) => (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
+  const targetsOf = (id: string) =>
+    (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
   return componentsOnCycles(
     successors.map((item) => item.record.id),
     targetsOf,
@@ -197,7 +201,8 @@ export function supersessionsInForce(successors: readonly CheckedRecord[], asOf:
     const since = Math.max(successor.validFrom, successor.knownAt);
     for (const target of successor.record.supersedes) {
       const current = inForce.get(target);
-      if (current === undefined || compareStrings(successor.record.id, current.id) < 0) inForce.set(target, { id: successor.record.id, since });
+      if (current === undefined || compareStrings(successor.record.id, current.id) < 0)
+        inForce.set(target, { id: successor.record.id, since });
     }
   }
   return inForce;
@@ -221,7 +226,11 @@ function supersessionDeps(recordSet: RecordSet): unknown[] {
  * Pass 2: binds names to identities and versions to the one that governs at the as-of time, and puts
  * the records in id order. A plain function of the contract and the records.
  */
-export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive = computeAll): Result<Resolution, CompileError> {
+export function resolve(
+  contract: Contract,
+  recordSet: RecordSet,
+  derive: Derive = computeAll,
+): Result<Resolution, CompileError> {
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
   if (contract.subject !== null) {
@@ -251,17 +260,25 @@ export function resolve(contract: Contract, recordSet: RecordSet, derive: Derive
   const versions = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
     const inForce = [...supersessionsInForce(recordSet.successors, asOf)].sort(([a], [b]) => compareStrings(a, b));
     // While the successors in force and the broken links stay the same, a record resolves the same way whatever else changed.
-    return declare({ inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) }, ['inForce', 'broken'], (picked) => ({
-      inForce: new Map(picked.inForce),
-      broken: new Map(picked.broken),
-    }));
+    return declare(
+      { inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) },
+      ['inForce', 'broken'],
+      (picked) => ({
+        inForce: new Map(picked.inForce),
+        broken: new Map(picked.broken),
+      }),
+    );
   });
   const inIdOrder = inOrder(order, recordSet.checked);
   const records = derive.map(
     'resolve:records',
     versions,
     inIdOrder,
-    (checked, { inForce, broken }): ResolvedRecord => ({ checked, supersededBy: inForce.get(checked.record.id) ?? null, brokenLink: broken.get(checked.record.id) ?? null }),
+    (checked, { inForce, broken }): ResolvedRecord => ({
+      checked,
+      supersededBy: inForce.get(checked.record.id) ?? null,
+      brokenLink: broken.get(checked.record.id) ?? null,
+    }),
     sameResolved,
   );
   return ok({ contract: { contract, asOf, subject, identityNames }, records, indexOf, brokenLinks });

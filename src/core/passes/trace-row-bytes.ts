@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical';
-import { ARG_ORDER, quotedName } from '../reasons';
+import { ARG_ORDER, quotedName, sameFactArgs } from '../reasons';
 import type { TraceRow } from '../result';
 
 // A trace row's canonical JSON (RFC 8785, the bytes `canonicalJson` writes), written by hand for speed, and
@@ -92,7 +92,10 @@ export function partsFit(parts: RowParts, row: TraceRow): boolean {
     parts.fact === row.fact &&
     parts.tokens === row.tokens &&
     parts.required === row.required &&
-    (parts.gates === row.gates || (Array.isArray(row.gates) && parts.gates.length === row.gates.length && parts.gates.every((gate, index) => gate === row.gates[index]))) &&
+    (parts.gates === row.gates ||
+      (Array.isArray(row.gates) &&
+        parts.gates.length === row.gates.length &&
+        parts.gates.every((gate, index) => gate === row.gates[index]))) &&
     isPlainTraceRow(row)
   );
 }
@@ -103,4 +106,23 @@ export const joinRow = (row: TraceRow, parts: RowParts) => `{"args":${canonicalA
 export function canonicalTraceRow(row: TraceRow): string {
   const parts = partsOf(row);
   return parts === null ? canonicalJson(row) : joinRow(row, parts);
+}
+
+/** Equal rows, so a row built again can stand in for last compilation's object (and its hashed chunk). */
+export function sameRow(a: TraceRow, b: TraceRow): boolean {
+  return (
+    a.id === b.id &&
+    a.fingerprint === b.fingerprint &&
+    a.decision === b.decision &&
+    a.code === b.code &&
+    a.fact === b.fact &&
+    sameList(a.gates, b.gates) &&
+    a.tokens === b.tokens &&
+    a.required === b.required &&
+    sameFactArgs(a.args, b.args)
+  );
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((value, index) => value === b[index]));
 }

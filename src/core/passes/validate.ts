@@ -6,14 +6,19 @@ import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type Json
 import { createJsonlLineSplitter } from '../format/jsonl-lines';
 import { recordSchema, type SourceRecord } from '../format/record';
 import { compiledRecordSchema } from '../format/record-parser';
-import { receiptSchema } from '../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../format/scenario';
-import type { Receipt } from '../result';
-import { SCHEMA_VERSION, staleEngineDetail } from '../version';
-import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../errors';
+import {
+  err,
+  formatPath,
+  ok,
+  type CompileError,
+  type InputIssue,
+  type Result,
+  type SourceLocation,
+  type UnreadableRecord,
+} from '../errors';
 import { recordFingerprint } from '../fingerprints';
 import { parseInstant } from '../format/time';
-import { REASONS } from '../reasons';
 import { inputIssue } from '../issues';
 import { contentHashOf } from '../hash';
 import { endsChunk } from '../tree-digest';
@@ -127,14 +132,19 @@ export interface RecordsPart {
 }
 
 /** A line of a records file read as a record, or the issues that make it unreadable (file, line and field each). */
-export type RecordLine = { readonly ok: true; readonly record: SourceRecord } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+export type RecordLine =
+  { readonly ok: true; readonly record: SourceRecord } | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 /** Reads one line of a records file (see `createJsonlLineSplitter`) as the record schema reads it. */
 export function readRecordLine(file: string, lineNumber: number, line: string): RecordLine {
   const json = parseJsonText(line);
   if (!json.ok) return { ok: false, issues: [jsonTextIssue(file, json.error, lineNumber)] };
   const parsed = compiledRecordSchema.safeParse(json.value);
-  if (!parsed.success) return { ok: false, issues: zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      issues: zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value),
+    };
   return { ok: true, record: parsed.data };
 }
 
@@ -181,7 +191,12 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     },
     finishPart() {
       lines.finish();
-      return ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lines.lineCount, besides: { unreadable, duplicates } });
+      return ok({
+        checked,
+        lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0),
+        lineCount: lines.lineCount,
+        besides: { unreadable, duplicates },
+      });
     },
   };
 }
@@ -217,7 +232,11 @@ export function parseRecordsJsonl(file: string, text: string): Result<RecordSet,
  * A record set of records already checked, in the order given (ids must be unique), with what its file held
  * besides them (a set derived from another keeps the other's).
  */
-export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map(), besides: RecordsBesides = NOTHING_BESIDES): RecordSet {
+export function recordSetOf(
+  checked: readonly CheckedRecord[],
+  locations: ReadonlyMap<string, SourceLocation> = new Map(),
+  besides: RecordsBesides = NOTHING_BESIDES,
+): RecordSet {
   const byId = new Map<string, CheckedRecord>();
   for (const item of checked) byId.set(item.record.id, item);
   return {
@@ -241,20 +260,32 @@ export function unreadableRecordsError(recordSet: RecordSet): CompileError | nul
   for (const duplicate of recordSet.duplicates) {
     const { id } = duplicate.checked.record;
     issues.push(
-      inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: `line ${recordSet.locations.get(id)?.line ?? '?'}` }),
+      inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', {
+        id: quoteValue(id),
+        first: `line ${recordSet.locations.get(id)?.line ?? '?'}`,
+      }),
     );
   }
   if (issues.length === 0) return null;
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return invalidInput(recordSet.unreadable[0]?.location.file ?? recordSet.duplicates[0]?.location.file ?? 'records', issues, issues.length, 'records file');
+  return invalidInput(
+    recordSet.unreadable[0]?.location.file ?? recordSet.duplicates[0]?.location.file ?? 'records',
+    issues,
+    issues.length,
+    'records file',
+  );
 }
 
 /** Checks each record (see `checkRecord`) and builds the set: for records that did not come through a reader. */
-export function createRecordSet(records: readonly SourceRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map()): RecordSet {
+export function createRecordSet(
+  records: readonly SourceRecord[],
+  locations: ReadonlyMap<string, SourceLocation> = new Map(),
+): RecordSet {
   return recordSetOf(checkRecords(records), locations);
 }
 
-function parseJson(file: string, text: string, kind: string): Result<unknown, CompileError> {
+/** JSON text as a value, or the input error naming where the text stops being JSON. */
+export function parseJson(file: string, text: string, kind: string): Result<unknown, CompileError> {
   const json = parseJsonText(text);
   return json.ok ? json : err(invalidInput(file, [jsonTextIssue(file, json.error)], 1, kind));
 }
@@ -267,33 +298,25 @@ export function parseContractJson(file: string, text: string): Result<Contract, 
 
 export function validateContract(file: string, value: unknown, locator?: JsonLocator): Result<Contract, CompileError> {
   const surrogate = findLoneSurrogate(value);
-  if (surrogate !== null) return err(invalidInput(file, [inputIssue({ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate) }, 'LONE_SURROGATE')], 1, 'contract'));
+  if (surrogate !== null)
+    return err(
+      invalidInput(
+        file,
+        [inputIssue({ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate) }, 'LONE_SURROGATE')],
+        1,
+        'contract',
+      ),
+    );
   const parsed = contractSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: contractSchema }, parsed.error, value), parsed.error.issues.length, 'contract'));
-  return ok(parsed.data);
-}
-
-/**
- * Parses a saved receipt. A receipt of another format version is refused with that reason first (its
- * fields differ, so listing them as unknown would hide the point): it has to be compiled again.
- */
-export function parseReceiptJson(file: string, text: string): Result<Receipt, CompileError> {
-  const json = parseJson(file, text, 'receipt');
-  if (!json.ok) return json;
-  const locator = createJsonLocator(text);
-  const fields: Partial<Record<string, unknown>> = json.value !== null && typeof json.value === 'object' ? json.value : {};
-  const version = fields.schemaVersion;
-  // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says, before its fields are read.
-  if (typeof version === 'string' && version !== SCHEMA_VERSION) {
-    return err({
-      pass: 'validate',
-      code: 'STALE_ENGINE_VERSION',
-      message: `${file}: ${REASONS.STALE_ENGINE_VERSION.summary} ${staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion })}`,
-      issues: [inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', { version: quoteValue(version), current: SCHEMA_VERSION })],
-    });
-  }
-  const parsed = receiptSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: receiptSchema }, parsed.error, json.value), parsed.error.issues.length, 'receipt'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: contractSchema }, parsed.error, value),
+        parsed.error.issues.length,
+        'contract',
+      ),
+    );
   return ok(parsed.data);
 }
 
@@ -306,17 +329,40 @@ export interface LoadedScenario {
  * Parses a scenario. Its records are inline, or a sibling JSONL file that `readSibling` supplies
  * (the CLI reads the disk; the app looks among the files the user dropped together).
  */
-export function parseScenarioJson(file: string, text: string, readSibling: (name: string) => string | null): Result<LoadedScenario, CompileError> {
+export function parseScenarioJson(
+  file: string,
+  text: string,
+  readSibling: (name: string) => string | null,
+): Result<LoadedScenario, CompileError> {
   const json = parseJson(file, text, 'scenario');
   if (!json.ok) return json;
   const locator = createJsonLocator(text);
   const parsed = scenarioSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: scenarioSchema }, parsed.error, json.value), parsed.error.issues.length, 'scenario'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: scenarioSchema }, parsed.error, json.value),
+        parsed.error.issues.length,
+        'scenario',
+      ),
+    );
   const scenario = parsed.data;
   if (typeof scenario.records === 'string') {
     const siblingText = readSibling(scenario.records);
     if (siblingText === null) {
-      return err(invalidInput(file, [inputIssue({ file, line: locator.lineOf(['records']), path: 'records' }, 'RECORDS_NOT_SUPPLIED', { records: scenario.records })], undefined, 'scenario'));
+      return err(
+        invalidInput(
+          file,
+          [
+            inputIssue({ file, line: locator.lineOf(['records']), path: 'records' }, 'RECORDS_NOT_SUPPLIED', {
+              records: scenario.records,
+            }),
+          ],
+          undefined,
+          'scenario',
+        ),
+      );
     }
     const recordSet = parseRecordsJsonl(scenario.records, siblingText);
     if (!recordSet.ok) return recordSet;
@@ -327,7 +373,13 @@ export function parseScenarioJson(file: string, text: string, readSibling: (name
   scenario.records.forEach((record, index) => {
     const first = locations.get(record.id);
     if (first)
-      issues.push(inputIssue({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` }, 'DUPLICATE_ID', { id: quoteValue(record.id), first: `records[${first.line}]` }));
+      issues.push(
+        inputIssue(
+          { file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` },
+          'DUPLICATE_ID',
+          { id: quoteValue(record.id), first: `records[${first.line}]` },
+        ),
+      );
     else locations.set(record.id, { file, line: index });
   });
   if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
@@ -340,12 +392,26 @@ export function parseScenarioJson(file: string, text: string, readSibling: (name
  * A scenario whose records file the reader streamed apart from it (the CLI from disk, the app from the drop),
  * joined to those records and checked as an inline one is: every reader finishes a scenario here.
  */
-export function joinScenarioRecords(file: string, text: string, scenario: ScenarioFile, recordSet: RecordSet): Result<LoadedScenario, CompileError> {
+export function joinScenarioRecords(
+  file: string,
+  text: string,
+  scenario: ScenarioFile,
+  recordSet: RecordSet,
+): Result<LoadedScenario, CompileError> {
   return checkChangeTexts(file, { scenario, recordSet }, createJsonLocator(text));
 }
 
 /** Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts). */
-export function checkChangeTexts(file: string, loaded: LoadedScenario, locator?: JsonLocator): Result<LoadedScenario, CompileError> {
-  const issues = undeclaredMentions(file, loaded.scenario, scenarioRecordIds(loaded.scenario, loaded.recordSet.ids), locator);
+export function checkChangeTexts(
+  file: string,
+  loaded: LoadedScenario,
+  locator?: JsonLocator,
+): Result<LoadedScenario, CompileError> {
+  const issues = undeclaredMentions(
+    file,
+    loaded.scenario,
+    scenarioRecordIds(loaded.scenario, loaded.recordSet.ids),
+    locator,
+  );
   return issues.length > 0 ? err(invalidInput(file, issues, issues.length, 'scenario')) : ok(loaded);
 }

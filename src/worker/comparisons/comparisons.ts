@@ -1,6 +1,6 @@
 import { isWithheldFromUser, type Audience } from '../../core/disclosure';
 import { receiptIntegrity } from '../../core/drill';
-import { parseReceiptJson } from '../../core/passes/validate';
+import { parseReceiptJson } from '../../core/passes/validate-receipt';
 import { inputIssue } from '../../core/issues';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../../core/receipt-diff';
 import { describeDiff, FORMAT_NAMES, type DiffWords } from '../../core/receipt-diff-text';
@@ -8,7 +8,16 @@ import type { Receipt } from '../../core/result';
 import { changeTextsFor, withShownLabels } from '../compilations/change-texts';
 import type { Compilations, LastCompile } from '../compilations/compilations';
 import { asOfStops, steppedAsOf } from '../compilations/debug-views';
-import { DIFF_VIEW_LINES, type AsOfStep, type AsOfStops, type BaselinePin, type ContractUpdate, type DiffView, type ReceiptDiffResponse, type ReceiptText } from '../protocol';
+import {
+  DIFF_VIEW_LINES,
+  type AsOfStep,
+  type AsOfStops,
+  type BaselinePin,
+  type ContractUpdate,
+  type DiffView,
+  type ReceiptDiffResponse,
+  type ReceiptText,
+} from '../protocol';
 import { baselinePin, inputsOf, type HeldReceipt } from '../exports/shared-screen';
 import type { Workspace } from '../workspace/workspace';
 
@@ -30,7 +39,8 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
 
   /** The pinned receipt against this compilation, worked out once per audience. */
   const pinnedDiffOf = (compiled: LastCompile, pinnedReceipt: Receipt, audience: Audience): ReceiptDiff => {
-    if (compiled.pinnedDiff?.pinned !== pinnedReceipt) compiled.pinnedDiff = { pinned: pinnedReceipt, byAudience: new Map() };
+    if (compiled.pinnedDiff?.pinned !== pinnedReceipt)
+      compiled.pinnedDiff = { pinned: pinnedReceipt, byAudience: new Map() };
     let diff = compiled.pinnedDiff.byAudience.get(audience);
     if (!diff) {
       diff = disclosedDiff(pinnedReceipt, compiled.outcome.receipt, audience);
@@ -61,7 +71,14 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
       const issues = parsed.flatMap((result, index) => {
         if (!result.ok) return result.error.issues ?? [];
         const unusable = receiptIntegrity(result.value);
-        return unusable ? [inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', { code: unusable.code, detail: unusable.detail })] : [];
+        return unusable
+          ? [
+              inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', {
+                code: unusable.code,
+                detail: unusable.detail,
+              }),
+            ]
+          : [];
       });
       const [first, second] = parsed;
       if (!first?.ok || !second?.ok || issues.length > 0) return { ok: false, issues };
@@ -94,7 +111,10 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
       last.stops ??= new Map();
       let stops = last.stops.get(audience);
       if (!stops) {
-        const shown = withShownLabels(last.appliedChanges, changeTextsFor(last.changes, last.request, compilations.disclosed(last, audience)));
+        const shown = withShownLabels(
+          last.appliedChanges,
+          changeTextsFor(last.changes, last.request, compilations.disclosed(last, audience)),
+        );
         stops = asOfStops(compilations.viewSource(last, audience), shown);
         last.stops.set(audience, stops);
       }
@@ -104,7 +124,16 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
     async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
       const { contract } = workspace.effective(workspace.currentEntry()).scenario;
       const asOf = steppedAsOf(contract, step);
-      if (asOf === null) return { ok: false, issues: [inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', { asOf: contract.asOf, step: JSON.stringify(step) })] };
+      if (asOf === null)
+        return {
+          ok: false,
+          issues: [
+            inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', {
+              asOf: contract.asOf,
+              step: JSON.stringify(step),
+            }),
+          ],
+        };
       const before = compilations.last()?.outcome.receipt ?? null;
       const update = await workspace.updateContract({ value: { ...contract, asOf } });
       if (update.ok) stepFrom = before;
@@ -125,12 +154,19 @@ function disclosedDiff(before: Receipt, after: Receipt, audience: Audience): Rec
 
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
 export function diffView(diff: ReceiptDiff, words: DiffWords = FORMAT_NAMES): DiffView {
-  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES, words) };
+  return {
+    before: diff.before,
+    after: diff.after,
+    identical: diff.identical,
+    firstDifference: diff.firstDifference,
+    sections: describeDiff(diff, DIFF_VIEW_LINES, words),
+  };
 }
 
 /** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
 function withheldIn(receipts: readonly Receipt[], audience: Audience): Set<string> {
   const withheld = new Set<string>();
-  if (audience === 'user') for (const receipt of receipts) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  if (audience === 'user')
+    for (const receipt of receipts) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
   return withheld;
 }

@@ -48,7 +48,13 @@ export function createRememberSoon({ remember, saves, workspace, lastShown }: Re
         timer = null;
         const compiled = lastShown(audience);
         const key = inputsKeyOf(remember.build, workspace.saved());
-        if (compiled === null || key === null || key !== compiled.inputsKey || workspace.value().storageState.status !== 'persistent') return;
+        if (
+          compiled === null ||
+          key === null ||
+          key !== compiled.inputsKey ||
+          workspace.value().storageState.status !== 'persistent'
+        )
+          return;
         const view = { ...compiled.view(), compilation: 0 };
         const shown = compiled.disclosed();
         const context = factContextOf(compiled.receipt.contract);
@@ -56,7 +62,9 @@ export function createRememberSoon({ remember, saves, workspace, lastShown }: Re
         // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against one.
         const firstPage = traceWindow(rows, shown.rows.length, context, shown.ranks, new Map(), 0, TRACE_PAGE_SIZE);
         // A result not remembered only means the next boot waits for its compilation.
-        measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(() => undefined);
+        measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(
+          () => undefined,
+        );
       }, REMEMBER_AFTER_MS);
     },
     cancel(): void {

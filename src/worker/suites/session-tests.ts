@@ -55,7 +55,9 @@ export function createSessionTests(compiler: SqliteCompiler) {
      * Reads the suites a share link carries without opening them, so a bad one refuses the whole link; the
      * result opens them in place of those open now, once the rest of the link has been applied.
      */
-    readShared(files: readonly { readonly name: string; readonly text: string }[] = []): Result<() => void, InputIssue[]> {
+    readShared(
+      files: readonly { readonly name: string; readonly text: string }[] = [],
+    ): Result<() => void, InputIssue[]> {
       const read: { loaded: LoadedSuite; text: string }[] = [];
       const issues: InputIssue[] = [];
       for (const { name, text } of files) {
@@ -73,7 +75,8 @@ export function createSessionTests(compiler: SqliteCompiler) {
     async openSuites(files: readonly NamedBlob[], audience: Audience, screen: TestsScreen): Promise<OpenSuitesResult> {
       const issues: InputIssue[] = [];
       for (const { name, blob } of files) {
-        const error = blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
+        const error =
+          blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
         if (error !== null) for (const issue of issuesOf(error, { file: name, path: '(root)' })) issues.push(issue);
       }
       screen.changed();

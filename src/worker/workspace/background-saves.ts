@@ -26,7 +26,8 @@ export const IN_MEMORY_DATABASE: DatabaseState = {
   kind: 'memory',
   reason: 'unsupported',
   saves: true,
-  message: 'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+  message:
+    'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
 };
 
 /** A reset while the image was being saved: the save stops and leaves nothing. */
@@ -49,7 +50,13 @@ export type BackgroundSaves = ReturnType<typeof createBackgroundSaves>;
  * the whole-corpus index. A write that fails leaves the previous image; the user is told that a reload will read
  * the files again, and how much space a full disk lacked.
  */
-export function createBackgroundSaves({ records, image: disk, corpus, workspace, estimateStorage }: BackgroundSavesDeps) {
+export function createBackgroundSaves({
+  records,
+  image: disk,
+  corpus,
+  workspace,
+  estimateStorage,
+}: BackgroundSavesDeps) {
   let image = disk;
   /** The database's state or notice changed: the page is told. */
   const changed = (database: DatabaseState, notice: string | null): void => {

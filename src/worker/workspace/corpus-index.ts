@@ -93,7 +93,10 @@ export function createCorpusIndex({ compiler }: CorpusIndexDeps) {
       while (job !== null) await job;
     },
     /** Resolves once the index is complete, telling `onProgress` of every step meanwhile. */
-    async complete(lastScenario: LastScenario, onProgress: (progress: { done: number; total: number }) => void): Promise<void> {
+    async complete(
+      lastScenario: LastScenario,
+      onProgress: (progress: { done: number; total: number }) => void,
+    ): Promise<void> {
       listeners.add(onProgress);
       try {
         await new Promise<void>((resolve) => {

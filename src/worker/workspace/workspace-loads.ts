@@ -9,7 +9,15 @@ import type { BackgroundSaves } from './background-saves';
 import { INDEX_SLICE, type CorpusIndex } from './corpus-index';
 import { intakeFiles, LoadCancelled, type NamedBlob, type RecordsFileReader } from './file-intake';
 import type { Workspace } from './workspace';
-import { currentEntryOf, effectiveOf, entryOf, withEntries, withLoad, withSelection, type WorkspaceValue } from './workspace-value';
+import {
+  currentEntryOf,
+  effectiveOf,
+  entryOf,
+  withEntries,
+  withLoad,
+  withSelection,
+  type WorkspaceValue,
+} from './workspace-value';
 
 export interface WorkspaceLoadsDeps {
   readonly compiler: SqliteCompiler;
@@ -23,7 +31,9 @@ export interface WorkspaceLoadsDeps {
   /** Other inputs were loaded: the drill's declared changes do not carry over. */
   readonly inputsReplaced: () => void;
   /** The receipts a drop brought, kept and judged against the inputs now in force. */
-  readonly keepReceipts: (receipts: readonly { readonly file: string; readonly receipt: Receipt }[]) => Promise<ReceiptCheck[]>;
+  readonly keepReceipts: (
+    receipts: readonly { readonly file: string; readonly receipt: Receipt }[],
+  ) => Promise<ReceiptCheck[]>;
   /** A cancelled index left rows of the dropped files in the record index: the records last compiled take their place again. */
   readonly reindexLast: () => void;
 }
@@ -34,7 +44,17 @@ export type WorkspaceLoads = ReturnType<typeof createWorkspaceLoads>;
  * Files into the workspace: a drop, a share link's files and a saved workspace's all go through `intake`, which
  * reads them against a workspace value and changes none; its caller adds the scenarios it read (`withEntries`).
  */
-export function createWorkspaceLoads({ compiler, workspace, corpus, saves, readRecords, keepSuite, inputsReplaced, keepReceipts, reindexLast }: WorkspaceLoadsDeps) {
+export function createWorkspaceLoads({
+  compiler,
+  workspace,
+  corpus,
+  saves,
+  readRecords,
+  keepSuite,
+  inputsReplaced,
+  keepReceipts,
+  reindexLast,
+}: WorkspaceLoadsDeps) {
   let loading: AbortController | null = null;
 
   /**
@@ -47,10 +67,18 @@ export function createWorkspaceLoads({ compiler, workspace, corpus, saves, readR
     baseKey: string,
     onProgress: (progress: LoadProgress) => void,
     signal: AbortSignal,
-    { index = true, stored = new Map<string, RecordSet>() }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
+    {
+      index = true,
+      stored = new Map<string, RecordSet>(),
+    }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
   ) => {
     const base = entryOf(from, baseKey) ?? currentEntryOf(from);
-    const read = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: effectiveOf(from, base) }, onProgress, signal, { stored, readRecords }));
+    const read = await measuredAsync('cc:parse', () =>
+      intakeFiles(files, { key: base.key, loaded: effectiveOf(from, base) }, onProgress, signal, {
+        stored,
+        readRecords,
+      }),
+    );
     if (!read.ok) return read;
     // A restored workspace is indexed by its first compilation, and only the scenario it selects.
     for (const entry of index ? read.value.entries : []) {
@@ -74,7 +102,10 @@ export function createWorkspaceLoads({ compiler, workspace, corpus, saves, readR
   };
 
   /** Reads a drop and adds its scenarios, all or nothing: a rejected or cancelled drop leaves the workspace as it was. */
-  const loadFiles = async (files: readonly NamedBlob[], onProgress: (progress: LoadProgress) => void): Promise<LoadResult> => {
+  const loadFiles = async (
+    files: readonly NamedBlob[],
+    onProgress: (progress: LoadProgress) => void,
+  ): Promise<LoadResult> => {
     loading?.abort();
     const controller = new AbortController();
     loading = controller;
@@ -90,8 +121,18 @@ export function createWorkspaceLoads({ compiler, workspace, corpus, saves, readR
         saves.clearNotice();
         // Suites live in the Tests panel, not in the load they were dropped with.
         const inputs = files.filter((file) => !suites.includes(file.name));
-        const dropped: SavedLoad = { baseKey, files: inputs.map(({ name, blob }) => ({ name, blob })), ...(saves.storesRecords() ? { stored: crypto.randomUUID() } : {}) };
-        workspace.update((value) => withSelection(withLoad(withEntries(value, read.value.entries), dropped), { scenarioKey: first.key, controls: [], lateChanges: [] }));
+        const dropped: SavedLoad = {
+          baseKey,
+          files: inputs.map(({ name, blob }) => ({ name, blob })),
+          ...(saves.storesRecords() ? { stored: crypto.randomUUID() } : {}),
+        };
+        workspace.update((value) =>
+          withSelection(withLoad(withEntries(value, read.value.entries), dropped), {
+            scenarioKey: first.key,
+            controls: [],
+            lateChanges: [],
+          }),
+        );
         inputsReplaced();
         await workspace.persist();
         saves.storeInBackground(dropped, read.value.recordFiles);

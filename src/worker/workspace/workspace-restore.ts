@@ -9,7 +9,18 @@ import type { BackgroundSaves } from './background-saves';
 import type { Workspace } from './workspace';
 import type { WorkspaceLoads } from './workspace-loads';
 import { storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
-import { currentEntryOf, effectiveOf, entryOf, withContractEdit, withEntries, withLoad, withRecordEdit, withRestoreIssues, withSelectionNormalised, withStorage } from './workspace-value';
+import {
+  currentEntryOf,
+  effectiveOf,
+  entryOf,
+  withContractEdit,
+  withEntries,
+  withLoad,
+  withRecordEdit,
+  withRestoreIssues,
+  withSelectionNormalised,
+  withStorage,
+} from './workspace-value';
 
 export interface RestoreDeps {
   readonly compiler: SqliteCompiler;
@@ -18,7 +29,9 @@ export interface RestoreDeps {
   readonly loads: WorkspaceLoads;
   readonly saves: BackgroundSaves;
   /** Reads the suites the saved workspace had open; the result opens them in the Tests panel. */
-  readonly readSuites: (files: readonly { readonly name: string; readonly text: string }[] | undefined) => Result<() => void, InputIssue[]>;
+  readonly readSuites: (
+    files: readonly { readonly name: string; readonly text: string }[] | undefined,
+  ) => Result<() => void, InputIssue[]>;
   /** Whether this tab writes what it holds: a second tab neither stores records nor prunes them. */
   readonly writes: boolean;
 }
@@ -28,7 +41,10 @@ export interface RestoreDeps {
  * the one saved in storage. Each load's records come from the record store when it kept them, else from its files;
  * whatever no longer applies is named in the restore issues and the rest kept.
  */
-export async function restoreWorkspace({ compiler, storage, workspace, loads, saves, readSuites, writes }: RestoreDeps, restore: SavedWorkspace | null): Promise<void> {
+export async function restoreWorkspace(
+  { compiler, storage, workspace, loads, saves, readSuites, writes }: RestoreDeps,
+  restore: SavedWorkspace | null,
+): Promise<void> {
   let stored: unknown = restore;
   if (restore === null) {
     let read: StoredWorkspace;
@@ -42,21 +58,29 @@ export async function restoreWorkspace({ compiler, storage, workspace, loads, sa
     stored = read.workspace;
     if (read.filesMissing) {
       // Site data cleared while a page still wrote the selection: say what is missing, keep what is left.
-      workspace.update((value) => withRestoreIssues(value, [inputIssue({ file: 'saved workspace', path: 'loads' }, 'SAVED_FILES_MISSING')]));
+      workspace.update((value) =>
+        withRestoreIssues(value, [inputIssue({ file: 'saved workspace', path: 'loads' }, 'SAVED_FILES_MISSING')]),
+      );
       stored = stored !== null && typeof stored === 'object' ? { ...stored, loads: [] } : stored;
     }
   }
   const parsed = savedWorkspaceSchema.safeParse(stored);
   if (!parsed.success) {
-    workspace.update((value) => withRestoreIssues(value, [inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE')]));
+    workspace.update((value) =>
+      withRestoreIssues(value, [inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE')]),
+    );
     return;
   }
   const never = new AbortController().signal;
   // Loads the saved workspace no longer names (a save that failed, a load cancelled in a crash) are dropped.
-  if (writes && restore === null) saves.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
+  if (writes && restore === null)
+    saves.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
   for (const load of parsed.data.loads) {
     const kept = load.stored === undefined ? null : measured('cc:restore-records', () => saves.read(load.stored ?? ''));
-    const restored = await loads.intake(workspace.value(), load.files, load.baseKey, () => undefined, never, { index: false, stored: kept ?? new Map() });
+    const restored = await loads.intake(workspace.value(), load.files, load.baseKey, () => undefined, never, {
+      index: false,
+      stored: kept ?? new Map(),
+    });
     if (restored.ok) {
       workspace.update((value) => withLoad(withEntries(value, restored.value.entries), load));
       // Files read again (their records were not all stored yet) are stored now, for the next reload.
@@ -66,14 +90,17 @@ export async function restoreWorkspace({ compiler, storage, workspace, loads, sa
   }
   for (const [key, value] of Object.entries(parsed.data.contractEdits)) {
     const contract = validateContract(`saved edit of ${key}`, value);
-    if (contract.ok && entryOf(workspace.value(), key)) workspace.update((current) => withContractEdit(current, key, contract.value));
+    if (contract.ok && entryOf(workspace.value(), key))
+      workspace.update((current) => withContractEdit(current, key, contract.value));
     else if (!contract.ok) workspace.update((current) => withRestoreIssues(current, contract.error.issues ?? []));
   }
   for (const [key, edit] of Object.entries(parsed.data.recordEdits ?? {})) {
     const entry = entryOf(workspace.value(), key);
     const applied = entry && applyScenarioEdit(entry.loaded, edit, `saved record edit of ${key}`);
-    if (entry && applied?.ok) workspace.update((current) => withRecordEdit(current, key, { base: entry.loaded, edit, loaded: applied.value }));
-    else if (applied && !applied.ok) workspace.update((current) => withRestoreIssues(current, applied.error.issues ?? []));
+    if (entry && applied?.ok)
+      workspace.update((current) => withRecordEdit(current, key, { base: entry.loaded, edit, loaded: applied.value }));
+    else if (applied && !applied.ok)
+      workspace.update((current) => withRestoreIssues(current, applied.error.issues ?? []));
   }
   workspace.update((value) => withSelectionNormalised(value, parsed.data.selection));
   const suites = readSuites(parsed.data.suites);

@@ -35,8 +35,15 @@ describe('the workspace value', () => {
     const first = start();
     const before = JSON.stringify(savedOf(first, {}));
     const edited = withContractEdit(first, 'retry-policy', buildContract({ tokenBudget: 123 }));
-    const loaded = withLoad(withEntries(edited, [{ key: 'loaded:mine', loaded: builtin(first, 'refund-desk').loaded }]), { baseKey: 'retry-policy', files: [] });
-    const selected = withSelectionNormalised(loaded, { scenarioKey: 'loaded:mine', controls: ['no-such-control'], lateChanges: [] });
+    const loaded = withLoad(
+      withEntries(edited, [{ key: 'loaded:mine', loaded: builtin(first, 'refund-desk').loaded }]),
+      { baseKey: 'retry-policy', files: [] },
+    );
+    const selected = withSelectionNormalised(loaded, {
+      scenarioKey: 'loaded:mine',
+      controls: ['no-such-control'],
+      lateChanges: [],
+    });
     const stored = withStorage(withRestoreIssues(selected, []), { status: 'unavailable', message: 'full' });
     expect(JSON.stringify(savedOf(first, {}))).toBe(before);
     expect(first.contractEdits.size).toBe(0);
@@ -52,7 +59,11 @@ describe('the workspace value', () => {
     const edited = withContractEdit(start(), 'loaded:mine', buildContract());
     const loaded = withEntries(edited, [{ key: 'loaded:mine', loaded: builtin(edited, 'refund-desk').loaded }]);
     expect(loaded.contractEdits.has('loaded:mine')).toBe(false);
-    const reset = cleared(withRestoreIssues(loaded, [inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE')]));
+    const reset = cleared(
+      withRestoreIssues(loaded, [
+        inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE'),
+      ]),
+    );
     expect(reset.loaded.size).toBe(0);
     expect(reset.restoreIssues).toEqual(reset.builtinIssues);
     expect(reset.selection.scenarioKey).toBe('retry-policy');
@@ -60,7 +71,11 @@ describe('the workspace value', () => {
 
   it('puts a share link’s inputs in place whole, keeping how storage and the database stand', () => {
     const workspace = withStorage(start(), { status: 'unavailable', message: 'full' });
-    const link = withSelectionNormalised(withContractEdit(withoutInputs(start()), 'refund-desk', buildContract()), { scenarioKey: 'refund-desk', controls: [], lateChanges: [] });
+    const link = withSelectionNormalised(withContractEdit(withoutInputs(start()), 'refund-desk', buildContract()), {
+      scenarioKey: 'refund-desk',
+      controls: [],
+      lateChanges: [],
+    });
     const opened = withInputsOf(workspace, link);
     expect(opened.selection.scenarioKey).toBe('refund-desk');
     expect(opened.contractEdits.has('refund-desk')).toBe(true);
@@ -71,9 +86,14 @@ describe('the workspace value', () => {
     const workspace = start();
     const entry = builtin(workspace, 'retry-policy');
     const edit = { base: entry.loaded, edit: NO_EDIT, loaded: entry.loaded };
-    expect(savedOf(withRecordEdit(workspace, 'retry-policy', edit), {}).recordEdits).toEqual({ 'retry-policy': NO_EDIT });
+    expect(savedOf(withRecordEdit(workspace, 'retry-policy', edit), {}).recordEdits).toEqual({
+      'retry-policy': NO_EDIT,
+    });
     const replaced = withEntries(workspace, [{ key: 'loaded:x', loaded: entry.loaded }]);
-    const stale = withRecordEdit(replaced, 'refund-desk', { ...edit, base: builtin(workspace, 'atlas-credit-review').loaded });
+    const stale = withRecordEdit(replaced, 'refund-desk', {
+      ...edit,
+      base: builtin(workspace, 'atlas-credit-review').loaded,
+    });
     expect(savedOf(stale, {}).recordEdits).toBeUndefined();
   });
 });

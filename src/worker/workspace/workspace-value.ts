@@ -6,7 +6,15 @@ import type { Control, LateChange } from '../../core/format/scenario';
 import { genericLateChanges } from '../../core/generic-late-changes';
 import type { LoadedScenario } from '../../core/passes/validate';
 import type { ScenarioEdit } from '../../scenarios/record-edits';
-import type { DatabaseState, SavedLoad, SavedWorkspace, ScenarioSummary, Selection, StorageState, WorkspaceSnapshot } from '../protocol';
+import type {
+  DatabaseState,
+  SavedLoad,
+  SavedWorkspace,
+  ScenarioSummary,
+  Selection,
+  StorageState,
+  WorkspaceSnapshot,
+} from '../protocol';
 import type { BuiltinScenario } from './builtin-sources';
 
 export interface Entry {
@@ -49,8 +57,10 @@ export function initialWorkspace(builtins: readonly BuiltinScenario[], database:
   const entries: Entry[] = [];
   const issues: InputIssue[] = [];
   for (const builtin of builtins) {
-    if (builtin.result.ok) entries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else for (const issue of issuesOf(builtin.result.error, { file: builtin.folder, path: '(root)' })) issues.push(issue);
+    if (builtin.result.ok)
+      entries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
+    else
+      for (const issue of issuesOf(builtin.result.error, { file: builtin.folder, path: '(root)' })) issues.push(issue);
   }
   return {
     builtins: entries,
@@ -69,7 +79,8 @@ export function initialWorkspace(builtins: readonly BuiltinScenario[], database:
 
 export const entriesOf = (workspace: WorkspaceValue): Entry[] => [...workspace.builtins, ...workspace.loaded.values()];
 
-export const entryOf = (workspace: WorkspaceValue, key: string): Entry | undefined => workspace.builtins.find((entry) => entry.key === key) ?? workspace.loaded.get(key);
+export const entryOf = (workspace: WorkspaceValue, key: string): Entry | undefined =>
+  workspace.builtins.find((entry) => entry.key === key) ?? workspace.loaded.get(key);
 
 export function currentEntryOf(workspace: WorkspaceValue): Entry {
   const entry = entryOf(workspace, workspace.selection.scenarioKey) ?? workspace.builtins[0];
@@ -84,7 +95,8 @@ export function editedOf(workspace: WorkspaceValue, entry: Entry): LoadedScenari
 }
 
 /** The scenario as compiled: the user's record and contract edits in force, and generic late changes when it declares none. */
-export const effectiveOf = (workspace: WorkspaceValue, entry: Entry): LoadedScenario => withLateChanges(workspace.contractEdits.get(entry.key) ?? null, editedOf(workspace, entry));
+export const effectiveOf = (workspace: WorkspaceValue, entry: Entry): LoadedScenario =>
+  withLateChanges(workspace.contractEdits.get(entry.key) ?? null, editedOf(workspace, entry));
 
 /** Keeps only ids the scenario declares, so a stale saved selection can never be refused mid-session. */
 export function normalisedSelection(workspace: WorkspaceValue, wanted: Selection): Selection {
@@ -92,12 +104,21 @@ export function normalisedSelection(workspace: WorkspaceValue, wanted: Selection
   const { scenario } = effectiveOf(workspace, entry);
   const controlIds = new Set(scenario.controls.map((control) => control.id));
   const lateIds = new Set(scenario.lateChanges.map((change) => change.id));
-  return { scenarioKey: entry.key, controls: wanted.controls.filter((id) => controlIds.has(id)), lateChanges: wanted.lateChanges.filter((id) => lateIds.has(id)) };
+  return {
+    scenarioKey: entry.key,
+    controls: wanted.controls.filter((id) => controlIds.has(id)),
+    lateChanges: wanted.lateChanges.filter((id) => lateIds.has(id)),
+  };
 }
 
 export function summaryOf(workspace: WorkspaceValue, entry: Entry): ScenarioSummary {
   const { scenario, recordSet } = effectiveOf(workspace, entry);
-  const change = (item: Control | LateChange) => ({ id: item.id, label: item.label, explanation: item.explanation, records: declaredRecords(item) });
+  const change = (item: Control | LateChange) => ({
+    id: item.id,
+    label: item.label,
+    explanation: item.explanation,
+    records: declaredRecords(item),
+  });
   return {
     key: entry.key,
     title: scenario.title,
@@ -131,19 +152,25 @@ export function savedOf(workspace: WorkspaceValue, suites: Pick<SavedWorkspace, 
     version: 1,
     loads: [...workspace.loads],
     contractEdits: Object.fromEntries(workspace.contractEdits),
-    ...(recordEdits.length > 0 ? { recordEdits: Object.fromEntries(recordEdits.map(([key, edit]) => [key, edit.edit])) } : {}),
+    ...(recordEdits.length > 0
+      ? { recordEdits: Object.fromEntries(recordEdits.map(([key, edit]) => [key, edit.edit])) }
+      : {}),
     selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
     ...suites,
   };
 }
 
 /** The bytes of every loaded file. */
-export const fileBytesOf = (workspace: WorkspaceValue): number => workspace.loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
+export const fileBytesOf = (workspace: WorkspaceValue): number =>
+  workspace.loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0);
 
 // The transitions: each returns the next value and leaves the one it was given as it was.
 
 /** A load's scenarios added (one of the same key replaced), without any contract edit the key had. */
-export function withEntries(workspace: WorkspaceValue, entries: readonly { readonly key: string; readonly loaded: LoadedScenario }[]): WorkspaceValue {
+export function withEntries(
+  workspace: WorkspaceValue,
+  entries: readonly { readonly key: string; readonly loaded: LoadedScenario }[],
+): WorkspaceValue {
   const loaded = new Map(workspace.loaded);
   const contractEdits = new Map(workspace.contractEdits);
   for (const entry of entries) {
@@ -153,13 +180,22 @@ export function withEntries(workspace: WorkspaceValue, entries: readonly { reado
   return { ...workspace, loaded, contractEdits };
 }
 
-export const withLoad = (workspace: WorkspaceValue, load: SavedLoad): WorkspaceValue => ({ ...workspace, loads: [...workspace.loads, load] });
+export const withLoad = (workspace: WorkspaceValue, load: SavedLoad): WorkspaceValue => ({
+  ...workspace,
+  loads: [...workspace.loads, load],
+});
 
 /** `selection` as given: callers normalise a selection that may name switches the scenario lacks. */
-export const withSelection = (workspace: WorkspaceValue, selection: Selection): WorkspaceValue => ({ ...workspace, selection });
+export const withSelection = (workspace: WorkspaceValue, selection: Selection): WorkspaceValue => ({
+  ...workspace,
+  selection,
+});
 
 /** The selection kept to the switches the scenario in force declares (a control undone is switched off with it). */
-export const withSelectionNormalised = (workspace: WorkspaceValue, wanted: Selection = workspace.selection): WorkspaceValue => withSelection(workspace, normalisedSelection(workspace, wanted));
+export const withSelectionNormalised = (
+  workspace: WorkspaceValue,
+  wanted: Selection = workspace.selection,
+): WorkspaceValue => withSelection(workspace, normalisedSelection(workspace, wanted));
 
 /** `contract` as the edit of scenario `key`; null reverts it. */
 export function withContractEdit(workspace: WorkspaceValue, key: string, contract: Contract | null): WorkspaceValue {
@@ -177,12 +213,19 @@ export function withRecordEdit(workspace: WorkspaceValue, key: string, edit: Edi
   return { ...workspace, recordEdits };
 }
 
-export const withStorage = (workspace: WorkspaceValue, storageState: StorageState): WorkspaceValue => ({ ...workspace, storageState });
+export const withStorage = (workspace: WorkspaceValue, storageState: StorageState): WorkspaceValue => ({
+  ...workspace,
+  storageState,
+});
 
 export const withRestoreIssues = (workspace: WorkspaceValue, issues: readonly InputIssue[]): WorkspaceValue =>
   issues.length === 0 ? workspace : { ...workspace, restoreIssues: [...workspace.restoreIssues, ...issues] };
 
-export const withDatabase = (workspace: WorkspaceValue, database: DatabaseState, databaseNotice: string | null): WorkspaceValue => ({ ...workspace, database, databaseNotice });
+export const withDatabase = (
+  workspace: WorkspaceValue,
+  database: DatabaseState,
+  databaseNotice: string | null,
+): WorkspaceValue => ({ ...workspace, database, databaseNotice });
 
 /** Nothing loaded or edited, and the first built-in scenario selected: where a share link starts. */
 export const withoutInputs = (workspace: WorkspaceValue): WorkspaceValue => ({
@@ -195,7 +238,10 @@ export const withoutInputs = (workspace: WorkspaceValue): WorkspaceValue => ({
 });
 
 /** Back to the built-in scenarios alone, nothing loaded or edited: what a reset leaves. */
-export const cleared = (workspace: WorkspaceValue): WorkspaceValue => ({ ...withoutInputs(workspace), restoreIssues: workspace.builtinIssues });
+export const cleared = (workspace: WorkspaceValue): WorkspaceValue => ({
+  ...withoutInputs(workspace),
+  restoreIssues: workspace.builtinIssues,
+});
 
 /** The inputs (scenarios, loads, edits and selection) of `next` in place of the workspace's, the rest kept. */
 export const withInputsOf = (workspace: WorkspaceValue, next: WorkspaceValue): WorkspaceValue => ({
@@ -216,10 +262,18 @@ const generic = new WeakMap<LoadedScenario, WeakMap<Contract, LoadedScenario>>()
  */
 function withLateChanges(edit: Contract | null, loaded: LoadedScenario): LoadedScenario {
   const contract = edit ?? loaded.scenario.contract;
-  if (loaded.scenario.lateChanges.length > 0) return edit ? { scenario: { ...loaded.scenario, contract }, recordSet: loaded.recordSet } : loaded;
+  if (loaded.scenario.lateChanges.length > 0)
+    return edit ? { scenario: { ...loaded.scenario, contract }, recordSet: loaded.recordSet } : loaded;
   let byContract = generic.get(loaded);
   if (!byContract) generic.set(loaded, (byContract = new WeakMap()));
   let scenario = byContract.get(contract);
-  if (!scenario) byContract.set(contract, (scenario = { scenario: { ...loaded.scenario, contract, lateChanges: genericLateChanges(contract, loaded.recordSet) }, recordSet: loaded.recordSet }));
+  if (!scenario)
+    byContract.set(
+      contract,
+      (scenario = {
+        scenario: { ...loaded.scenario, contract, lateChanges: genericLateChanges(contract, loaded.recordSet) },
+        recordSet: loaded.recordSet,
+      }),
+    );
   return scenario;
 }

@@ -1,11 +1,23 @@
 import type { InputIssue } from '../../core/errors';
 import { issuesOf } from '../../core/errors';
 import { parseContractJson, validateContract, type LoadedScenario } from '../../core/passes/validate';
-import type { ContractUpdate, DatabaseState, SavedWorkspace, Selection, WorkspaceEvent, WorkspaceSnapshot } from '../protocol';
+import type {
+  ContractUpdate,
+  DatabaseState,
+  SavedWorkspace,
+  Selection,
+  WorkspaceEvent,
+  WorkspaceSnapshot,
+} from '../protocol';
 import { measuredAsync } from '../user-timing';
 import type { BuiltinScenario } from './builtin-sources';
 import { isQuotaError, workspaceFullMessage } from './quota';
-import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
+import {
+  STORAGE_CLEARED_MESSAGE,
+  StorageClearedError,
+  storageFailureMessage,
+  type WorkspaceStorage,
+} from './workspace-storage';
 import {
   currentEntryOf,
   editedOf,
@@ -69,7 +81,12 @@ export function createWorkspace({ storage, builtins, database, saves, estimateSt
         const state =
           error instanceof StorageClearedError
             ? ({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE } as const)
-            : ({ status: 'unavailable', message: isQuotaError(error) ? await workspaceFullMessage(fileBytesOf(value), estimateStorage) : storageFailureMessage(error) } as const);
+            : ({
+                status: 'unavailable',
+                message: isQuotaError(error)
+                  ? await workspaceFullMessage(fileBytesOf(value), estimateStorage)
+                  : storageFailureMessage(error),
+              } as const);
         update((workspace) => withStorage(workspace, state));
       }
     }
@@ -90,7 +107,10 @@ export function createWorkspace({ storage, builtins, database, saves, estimateSt
     effective: (entry: Entry): LoadedScenario => effectiveOf(value, entry),
     fileBytes: (): number => fileBytesOf(value),
     /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles. */
-    current: (): { readonly loaded: LoadedScenario; readonly selection: Selection } => ({ loaded: effectiveOf(value, currentEntryOf(value)), selection: value.selection }),
+    current: (): { readonly loaded: LoadedScenario; readonly selection: Selection } => ({
+      loaded: effectiveOf(value, currentEntryOf(value)),
+      selection: value.selection,
+    }),
     snapshot,
     saved,
     listen: (onChange: ((event: WorkspaceEvent) => void) | null): void => {
@@ -113,7 +133,8 @@ export function createWorkspace({ storage, builtins, database, saves, estimateSt
     },
 
     async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
-      const parsed = 'text' in input ? parseContractJson(CONTRACT_TEXT, input.text) : validateContract('contract', input.value);
+      const parsed =
+        'text' in input ? parseContractJson(CONTRACT_TEXT, input.text) : validateContract('contract', input.value);
       if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file: 'contract', path: '(root)' }) };
       update((workspace) => withContractEdit(workspace, currentEntryOf(workspace).key, parsed.value));
       await persist();
