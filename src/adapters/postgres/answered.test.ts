@@ -131,6 +131,38 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
     expect(compiled.outcome.counts).toEqual(builtin.value.counts);
   });
 
+  it('reads each phrase hit once for the admitted rows, not once per admitted row', async () => {
+    await loadAndCompile([...admitted, ...refused(10)]);
+    const statements: { text: string; values: readonly unknown[] | undefined }[] = [];
+    const watched: Database = {
+      schema: database.schema,
+      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
+      query: async (text, values) => {
+        if (text.includes('AS phrases')) statements.push({ text, values });
+        return (await database.query(text, values)) as never;
+      },
+    };
+    const compiled = await compileInDatabase(watched, contract, tokeniser);
+    expect(compiled.ok).toBe(true);
+    const [statement] = statements;
+    if (statement === undefined) throw new Error('no admitted-rows statement ran');
+    const { rows } = await database.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
+      `EXPLAIN (FORMAT JSON) ${statement.text}`,
+      statement.values,
+    );
+    // A subplan run for each admitted row that scans the phrase hits again costs admitted × hits.
+    const subplans: string[] = [];
+    const walk = (node: Record<string, unknown>, under: string | null) => {
+      const name = typeof node['Subplan Name'] === 'string' ? node['Subplan Name'] : under;
+      if (name !== null && name.startsWith('SubPlan') && node['CTE Name'] === 'freq') subplans.push(name);
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child, name);
+    };
+    const explained = rows[0]?.['QUERY PLAN'][0];
+    if (explained === undefined) throw new Error('no plan');
+    walk(explained.Plan, null);
+    expect(subplans).toEqual([]);
+  });
+
   it('refuses to make a packet when an admitted row the database returns fails a gate: ADAPTER_MISMATCH', async () => {
     await loadAndCompile([...admitted, ...refused(10)]);
     const lying = lyingAbout(database, (row) => (row.id === 'quiet' ? { ...row, scope: 'legal' } : row));

@@ -135,8 +135,11 @@ async function admittedRows(
     `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`,
     bm25,
     'counted AS (SELECT count(*) AS total FROM admitted)',
-    `viewed AS (SELECT ${VIEW_COLUMNS}, r.title_tokens + r.text_tokens AS length, ARRAY(SELECT f.phrase FROM freq f WHERE f.record_id = a.id ORDER BY f.phrase) AS phrases, s.score
-      FROM admitted a JOIN ${schema}.records r ON r.id = a.id JOIN ${schema}.documents d ON d.id = a.id LEFT JOIN scored s ON s.id = a.id)`,
+    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
+    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
+    `viewed AS (SELECT ${VIEW_COLUMNS}, r.title_tokens + r.text_tokens AS length, coalesce(h.phrases, '{}') AS phrases, s.score
+      FROM admitted a JOIN ${schema}.records r ON r.id = a.id JOIN ${schema}.documents d ON d.id = a.id LEFT JOIN scored s ON s.id = a.id
+      LEFT JOIN held h ON h.record_id = a.id)`,
   ];
   const text = `WITH ${ctes.join(',\n')}
 SELECT $1::text AS digest, counted.total::bigint AS total, v.* FROM counted LEFT JOIN viewed v ON true`;
