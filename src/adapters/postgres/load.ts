@@ -34,6 +34,8 @@ export interface LoadOptions {
 
 /** Lines per batch: one look-up of their hashes, then one COPY a table for the records among them that changed. */
 const BATCH = 1_000;
+/** Records written by one load past which its tables' statistics are brought up to date before it commits. */
+const BULK_WRITES = 10_000;
 /** A batch is cut short at this many characters of lines, so a file of long lines is held a few megabytes at a time. */
 const BATCH_CHARS = 2_000_000;
 
@@ -152,6 +154,10 @@ async function loadInTransaction(
     await keepBrokenLinks(client);
     await keepRecordSetDigest(client, layout !== 'current');
   }
+  // A new table, or one a load rewrote in bulk, has statistics that no longer say how many rows it holds: the
+  // next load's look-ups by line hash would scan every document, and a compile's plans would guess.
+  if (layout !== 'current' || counts.inserted + counts.updated + deleted >= BULK_WRITES)
+    await client.query(`ANALYZE ${client.schema}.records, ${client.schema}.documents, ${client.schema}.postings`);
   const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
   return ok({ layout, ...counts, deleted, snapshot });
 }
