@@ -2,7 +2,8 @@ import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { receiptIdOf } from './passes/attest';
 import { ENGINE_VERSION, SCHEMA_VERSION, staleEngineDetail } from './version';
-import { REASONS, type ReasonCode } from './reasons';
+import { wordMessage } from './messages';
+import type { ReasonCode } from './reasons';
 import { contradictedClaim, sameDeclaredTerms } from './receipt-claims';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
 import type { CompileOutcome, DrillAction, DrillVerdict, Receipt, ReceiptAdmission } from './result';
@@ -168,7 +169,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     return {
       action,
       code,
-      message: `${REASONS[code].summary} ${detail}`.trim(),
+      message: wordMessage('DRILL_VERDICT', { code, detail }),
       priorReceiptId: prior.receiptId,
       currentReceiptId: extra.currentReceiptId ?? null,
       diff,
