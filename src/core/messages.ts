@@ -1,5 +1,19 @@
 import { REASONS, type ReasonCode } from './reasons';
 
+interface EngineVersions {
+  readonly receipt: string | null;
+  readonly receiptSchema: string;
+  readonly engine: string;
+  readonly schema: string;
+}
+
+interface SwitchesThenAndNow {
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+  readonly nowControls: readonly string[];
+  readonly nowLateChanges: readonly string[];
+}
+
 const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
 const grouped = (count: number) => count.toLocaleString('en-GB');
 
@@ -109,6 +123,27 @@ export const MESSAGES = {
   // The drill and the debugger.
   DRILL_VERDICT: ({ code, detail }: { code: ReasonCode; detail: string }) =>
     `${REASONS[code].summary} ${detail}`.trim(),
+  RECEIPT_HASH_DIFFERS: () => 'Its content hashes to a different id.',
+  ENGINES_DIFFER: ({ receipt, receiptSchema, engine, schema }: EngineVersions) =>
+    `Receipt ${receipt ?? 'an unknown engine'} (${receiptSchema}); engine ${engine} (${schema}).`,
+  CURRENT_INPUTS_FAILED: ({ code, problem }: { code: ReasonCode; problem: string }) => `${code}: ${problem}`,
+  FAILED_CLOSED_WITH: ({ failure }: { failure: string | null }) => `It failed closed with ${failure ?? 'a failure'}.`,
+  DECLARED_AFTER_RECEIPT: ({ changes }: { changes: readonly string[] }) =>
+    `Declared after the receipt: ${changes.join(', ')}.`,
+  REPERFORMED_ELSEWHERE: ({ made, again }: { made: string; again: string }) =>
+    `It was made by ${made} and reperformed by ${again}: the same bytes but for the adapter's name.`,
+  DECLARED_INPUTS_GIVE: ({ receipt }: { receipt: string }) => `Compiling its declared inputs gives receipt ${receipt}.`,
+  CLAIMED_CONTRACT_FINGERPRINT: () => 'The contract it carries does not hash to the contract fingerprint it claims.',
+  CLAIMED_SELECTED: () => 'Its selected list is not the rows it marks selected.',
+  CLAIMED_ROW: () => 'Its own contract decides otherwise for a record still at hand in the version it names.',
+  RECORDS_NOT_AT_HAND: () =>
+    'Its record set is not at hand; its claims on the records still at hand held when reperformed.',
+  INPUTS_NOT_AT_HAND: () => 'Its own inputs were not at hand, so its claims were not reperformed.',
+  CONTRACT_DIFFERS: () => 'The contract fingerprint differs from the receipt.',
+  PACKET_DIFFERS: () => 'The current inputs compile to a different packet.',
+  RECORD_SET_DIFFERS: () => 'The record-set digest differs from the receipt.',
+  SWITCHES_DIFFER: ({ controls, lateChanges, nowControls, nowLateChanges }: SwitchesThenAndNow) =>
+    `Compiled with controls [${controls.join(', ')}] and late changes [${lateChanges.join(', ')}]; now [${nowControls.join(', ')}] and [${nowLateChanges.join(', ')}].`,
   NOTHING_COMPILED_YET: () => 'Nothing has been compiled yet.',
   NOTHING_COMPILED_NOW: () => 'Nothing is compiled now.',
   NO_RECORD_IN_VIEW: ({ id }: { id: string }) => `No record "${id}" in this view.`,
