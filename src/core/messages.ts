@@ -98,6 +98,9 @@ export const MESSAGES = {
     `The PostgreSQL adapter needs PostgreSQL 15 or later; this server is ${version ?? 'unknown'}.`,
   DATABASE_RECORD_CHANGED: ({ table, record }: { table: string; record: string }) =>
     `${table}: record ${record} no longer matches the fingerprint it was loaded with; load the records file again`,
+  LOAD_ROLLED_BACK: ({ problem }: { problem: string }) => `${problem}; the load was rolled back, nothing was written`,
+  DELETION_ROLLED_BACK: ({ problem }: { problem: string }) =>
+    `${problem}; the deletion was rolled back, nothing was deleted`,
   DATABASE_OPTION: ({ problem }: { problem: string }) => `--database: ${problem}`,
   CANNOT_CONNECT: ({ target, reason }: { target: string; reason: string }) => `cannot connect to ${target}: ${reason}`,
   DATABASE_FAILED: ({ database, reason }: { database: string; reason: string }) =>
