@@ -18,6 +18,7 @@ import { EMPTY_TRACE, useResultStore } from './state/result-store';
 import { useScenarioStore } from './state/scenario-store';
 import { useTourStore } from './state/tour-store';
 import { useUiStore } from './state/ui-store';
+import { wordMessage } from '../core/messages';
 
 const column = (kind: PacketColumn['kind'], change: Partial<PacketColumn> = {}): PacketColumn => ({
   kind,
@@ -216,9 +217,9 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     revertContract: vi.fn(async () => sampleWorkspace()),
     saveWorkspace: vi.fn(async () => sampleWorkspace()),
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
-    recordForEdit: vi.fn(async () => ({
+    recordForEdit: vi.fn(async (id) => ({
       ok: false as const,
-      message: 'No record.',
+      message: wordMessage('NO_RECORD_IN_VIEW', { id }),
       ids: [],
       history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false },
     })),
@@ -255,8 +256,8 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     resetDrill: vi.fn(async () => ({ frozenReceiptId: null, declared: [] })),
     resetWorkspace: vi.fn(async () => sampleWorkspace()),
     diffReceipts: vi.fn(async () => ({ ok: false as const, issues: [] })),
-    inspectRecord: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
-    whatWouldChange: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
+    inspectRecord: vi.fn(async (id) => ({ ok: false as const, message: wordMessage('NO_RECORD_IN_VIEW', { id }) })),
+    whatWouldChange: vi.fn(async (id) => ({ ok: false as const, message: wordMessage('NO_RECORD_IN_VIEW', { id }) })),
     applySuggestion: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
     pinBaseline: vi.fn(async () => ({
       scenarioTitle: 'Retry policy',

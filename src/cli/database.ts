@@ -14,6 +14,7 @@ import { parseContractJson } from '../core/passes/validate';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
 import { reportError } from './render';
+import { reasonOf, wordMessage } from '../core/messages';
 
 /** The options every command that reaches a database takes. */
 export const databaseOptionSpec = {
@@ -32,7 +33,7 @@ export function databaseFailure(url: string, error: unknown): CompileError {
   return {
     pass: 'admit',
     code: 'ADAPTER_INCOMPLETE',
-    message: `the database ${describeDatabase(url)} failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: wordMessage('DATABASE_FAILED', { database: describeDatabase(url), reason: reasonOf(error) }),
   };
 }
 

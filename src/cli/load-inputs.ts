@@ -9,6 +9,7 @@ import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';
 import { library } from './library';
 import { readDocument, recordsFileChunks } from './read-file';
 import { readScenarioFile, scenarioFileInputs } from './read-scenario';
+import { wordMessage } from '../core/messages';
 
 export interface InputOptions {
   readonly scenario?: string;
@@ -46,18 +47,10 @@ export async function loadInputs(
 ): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
-      return err({
-        pass: 'validate',
-        code: 'INVALID_INPUT',
-        message: 'give --records and --contract together, or --scenario alone',
-      });
+      return err({ pass: 'validate', code: 'INVALID_INPUT', message: wordMessage('RECORDS_WITH_CONTRACT') });
     }
     if (options.controls.length > 0 || options.lateChanges.length > 0) {
-      return err({
-        pass: 'controls',
-        code: 'UNKNOWN_CONTROL',
-        message: '--control and --late-change need a scenario: records and a contract carry no controls',
-      });
+      return err({ pass: 'controls', code: 'UNKNOWN_CONTROL', message: wordMessage('SWITCHES_NEED_SCENARIO') });
     }
     const contractText = await readDocument(resolve(cwd, options.contract), options.contract);
     if (!contractText.ok) return contractText;

@@ -132,6 +132,17 @@ describe('applyChanges', () => {
     expect(error.message).toMatch(/^bad-date \("Label bad-date"\): the patched record a is invalid at validTo: /);
   });
 
+  it("words a patched record's problem as a file with that problem is refused, not in zod's words", () => {
+    const error = errorOf(
+      applyChanges(contract, recordSet, [
+        change('look-alike', { op: 'mergeRecord', id: 'a', patch: { project: 'p\u200b' } }),
+      ]),
+    );
+    expect(error.message).toMatch(
+      /^look-alike \("Label look-alike"\): the patched record a is invalid at project: holds U\+200B, a character that does not show.*: an identifier may not hold invisible/,
+    );
+  });
+
   it('re-validates a patched contract, refusing unknown fields', () => {
     const error = errorOf(
       applyChanges(contract, recordSet, [change('extra', { op: 'mergeContract', patch: { colour: 'red' } })]),

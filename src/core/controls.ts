@@ -1,7 +1,10 @@
+import type { z } from 'zod';
 import { contractSchema, type Contract } from './format/contract';
 import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
-import { err, formatPath, ok, type CompileError, type Result } from './errors';
+import { err, ok, type CompileError, type Result } from './errors';
+import { zodInputIssues } from './format/input-issues';
+import { wordMessage } from './messages';
 import { settleDuplicates } from './passes/settle-duplicates';
 import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './passes/validate';
 
@@ -30,10 +33,20 @@ export function mergePatch(target: Json, patch: Json): Json {
 
 function patchError(
   change: Control | LateChange,
-  message: string,
+  problem: string,
   code: CompileError['code'] = 'INVALID_INPUT',
 ): CompileError {
-  return { pass: 'controls', code, message: `${change.id} ("${change.label}"): ${message}` };
+  return {
+    pass: 'controls',
+    code,
+    message: wordMessage('CHANGE_REFUSED', { change: change.id, label: change.label, problem }),
+  };
+}
+
+/** A patched value's first problem, in the words a file with the same problem is refused in. */
+function firstIssue(schema: z.ZodType, error: z.ZodError, value: unknown): { path: string; problem: string } {
+  const [issue] = zodInputIssues({ file: '', schema }, error, value);
+  return { path: issue?.path ?? '(root)', problem: issue?.message ?? '' };
 }
 
 export interface ChangedInputs {
@@ -227,39 +240,34 @@ function applyPatch(
   };
   switch (patch.op) {
     case 'mergeContract': {
-      const parsed = contractSchema.safeParse(mergePatch(contract, patch.patch));
-      if (!parsed.success)
-        return err(
-          patchError(
-            change,
-            `the patched contract is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`,
-          ),
-        );
+      const patched = mergePatch(contract, patch.patch);
+      const parsed = contractSchema.safeParse(patched);
+      if (!parsed.success) {
+        const { path, problem } = firstIssue(contractSchema, parsed.error, patched);
+        return err(patchError(change, wordMessage('PATCHED_CONTRACT_INVALID', { path, problem })));
+      }
       return ok(parsed.data);
     }
     case 'mergeRecord': {
       const position = positionOfLive(patch.id);
       const current = position === undefined ? undefined : checked[position];
       if (position === undefined || current === undefined)
-        return err(
-          patchError(change, `patches record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'),
-        );
-      const parsed = recordSchema.safeParse(mergePatch(current.record, patch.patch));
-      if (!parsed.success)
-        return err(
-          patchError(
-            change,
-            `the patched record ${patch.id} is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`,
-          ),
-        );
-      if (parsed.data.id !== patch.id) return err(patchError(change, `a patch may not rename record ${patch.id}`));
+        return err(patchError(change, wordMessage('PATCH_RECORD_MISSING', { record: patch.id }), 'DANGLING_REFERENCE'));
+      const patched = mergePatch(current.record, patch.patch);
+      const parsed = recordSchema.safeParse(patched);
+      if (!parsed.success) {
+        const { path, problem } = firstIssue(recordSchema, parsed.error, patched);
+        return err(patchError(change, wordMessage('PATCHED_RECORD_INVALID', { record: patch.id, path, problem })));
+      }
+      if (parsed.data.id !== patch.id)
+        return err(patchError(change, wordMessage('PATCH_RENAMES', { record: patch.id })));
       checked[position] = checkRecord(parsed.data);
       positions.set(patch.id, position);
       return ok(contract);
     }
     case 'addRecord': {
       if (positionOfLive(patch.record.id) !== undefined)
-        return err(patchError(change, `adds record ${patch.record.id}, which already exists`, 'DUPLICATE_ID'));
+        return err(patchError(change, wordMessage('ADD_RECORD_EXISTS', { record: patch.record.id }), 'DUPLICATE_ID'));
       positions.set(patch.record.id, checked.length);
       checked.push(checkRecord(patch.record));
       return ok(contract);
@@ -268,7 +276,7 @@ function applyPatch(
       const position = positionOfLive(patch.id);
       if (position === undefined)
         return err(
-          patchError(change, `removes record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'),
+          patchError(change, wordMessage('REMOVE_RECORD_MISSING', { record: patch.id }), 'DANGLING_REFERENCE'),
         );
       removed.add(position);
       return ok(contract);
@@ -291,7 +299,7 @@ export function pickChanges<T extends { id: string }>(
     return err({
       pass: 'controls',
       code: 'UNKNOWN_CONTROL',
-      message: `no ${kind} "${unknown}"; available: ${[...known].join(', ') || 'none'}`,
+      message: wordMessage('SWITCH_UNKNOWN', { kind, id: unknown, known: [...known] }),
     });
   }
   const wanted = new Set(ids);

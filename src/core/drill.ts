@@ -2,7 +2,8 @@ import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { receiptIdOf } from './passes/attest';
 import { ENGINE_VERSION, SCHEMA_VERSION, staleEngineDetail } from './version';
-import { REASONS, type ReasonCode } from './reasons';
+import { wordMessage } from './messages';
+import type { ReasonCode } from './reasons';
 import { contradictedClaim, sameDeclaredTerms } from './receipt-claims';
 import { diffReceipts, discloseDiff, firstDifference, type FirstDifference, type ReceiptDiff } from './receipt-diff';
 import type { CompileOutcome, DrillAction, DrillVerdict, Receipt, ReceiptAdmission } from './result';
@@ -80,7 +81,7 @@ function storesLine(prior: Receipt, reperformedBy: Receipt): string {
   const made = prior.executedBy;
   const again = reperformedBy.executedBy;
   if (made.adapter === again.adapter && made.adapterVersion === again.adapterVersion) return '';
-  return `It was made by ${storeName(made)} and reperformed by ${storeName(again)}: the same bytes but for the adapter's name.`;
+  return wordMessage('REPERFORMED_ELSEWHERE', { made: storeName(made), again: storeName(again) });
 }
 
 /**
@@ -93,24 +94,32 @@ function staleCode(
   declaredChanges: readonly string[],
 ): { code: ReasonCode; detail: string } {
   if (prior.contractFingerprint !== current.contractFingerprint)
-    return { code: 'STALE_CONTRACT_FINGERPRINT', detail: 'The contract fingerprint differs from the receipt.' };
+    return { code: 'STALE_CONTRACT_FINGERPRINT', detail: wordMessage('CONTRACT_DIFFERS') };
   if (prior.packetFingerprint !== current.packetFingerprint)
-    return { code: 'STALE_PACKET_FINGERPRINT', detail: 'The current inputs compile to a different packet.' };
+    return { code: 'STALE_PACKET_FINGERPRINT', detail: wordMessage('PACKET_DIFFERS') };
   if (prior.recordSetDigest !== current.recordSetDigest)
-    return { code: 'STALE_RECORD_SET', detail: 'The record-set digest differs from the receipt.' };
+    return { code: 'STALE_RECORD_SET', detail: wordMessage('RECORD_SET_DIFFERS') };
   const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
   if (unapplied.length > 0)
-    return { code: 'LATE_USER_INPUT_NOT_APPLIED', detail: `Declared after the receipt: ${unapplied.join(', ')}.` };
+    return {
+      code: 'LATE_USER_INPUT_NOT_APPLIED',
+      detail: wordMessage('DECLARED_AFTER_RECEIPT', { changes: unapplied }),
+    };
   return {
     code: 'STALE_CONTROLS',
-    detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].`,
+    detail: wordMessage('SWITCHES_DIFFER', {
+      controls: prior.controls,
+      lateChanges: prior.lateChanges,
+      nowControls: current.controls,
+      nowLateChanges: current.lateChanges,
+    }),
   };
 }
 
 /** What a false claim the receipt makes of itself is, by its path; a row's is said by the general sentence. */
-const CLAIM_DETAIL: Readonly<Partial<Record<string, string>>> = {
-  contractFingerprint: 'The contract it carries does not hash to the contract fingerprint it claims.',
-  selected: 'Its selected list is not the rows it marks selected.',
+const CLAIM_DETAIL: Readonly<Partial<Record<string, 'CLAIMED_CONTRACT_FINGERPRINT' | 'CLAIMED_SELECTED'>>> = {
+  contractFingerprint: 'CLAIMED_CONTRACT_FINGERPRINT',
+  selected: 'CLAIMED_SELECTED',
 };
 
 /** Why a receipt cannot be judged or compared as it stands, in the order it is checked. */
@@ -130,8 +139,7 @@ export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
   if (receipt.schemaVersion !== SCHEMA_VERSION)
     return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
   const { receiptId, ...body } = receipt;
-  if (receiptIdOf(body) !== receiptId)
-    return { code: 'RECEIPT_INVALID', detail: 'Its content hashes to a different id.' };
+  if (receiptIdOf(body) !== receiptId) return { code: 'RECEIPT_INVALID', detail: wordMessage('RECEIPT_HASH_DIFFERS') };
   if (receipt.engineVersion !== ENGINE_VERSION)
     return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
   return null;
@@ -168,7 +176,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     return {
       action,
       code,
-      message: `${REASONS[code].summary} ${detail}`.trim(),
+      message: wordMessage('DRILL_VERDICT', { code, detail }),
       priorReceiptId: prior.receiptId,
       currentReceiptId: extra.currentReceiptId ?? null,
       diff,
@@ -187,23 +195,30 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     );
 
   const now = await compiler.compile(current);
-  if (!now.ok) return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.error.code}: ${now.error.message}`);
+  if (!now.ok)
+    return verdict(
+      'block',
+      'CURRENT_INPUTS_FAIL_CLOSED',
+      wordMessage('CURRENT_INPUTS_FAILED', { code: now.error.code, problem: now.error.message }),
+    );
   compiled.push(now.value);
   const currentReceipt = now.value.receipt;
   const currentReceiptId = currentReceipt.receiptId;
 
   if (reproduces(currentReceipt, prior)) {
     if (prior.outcome === 'fail_closed')
-      return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`, {
-        currentReceiptId,
-        reperformed: true,
-      });
+      return verdict(
+        'block',
+        'RECEIPT_FAIL_CLOSED',
+        wordMessage('FAILED_CLOSED_WITH', { failure: prior.failure?.code ?? null }),
+        { currentReceiptId, reperformed: true },
+      );
     const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
     if (unapplied.length > 0)
       return verdict(
         'recompile_required',
         'LATE_USER_INPUT_NOT_APPLIED',
-        `Declared after the receipt: ${unapplied.join(', ')}.`,
+        wordMessage('DECLARED_AFTER_RECEIPT', { changes: unapplied }),
         { currentReceiptId, reperformed: true },
       );
     return verdict('continue', 'RECEIPT_CURRENT', storesLine(prior, currentReceipt), {
@@ -241,7 +256,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     return verdict(
       'block',
       'RECEIPT_MISMATCH',
-      `Compiling its declared inputs gives receipt ${reperformance.receiptId}.`,
+      wordMessage('DECLARED_INPUTS_GIVE', { receipt: reperformance.receiptId }),
       {
         currentReceiptId,
         diff: diffReceipts(prior, namingStoreOf(reperformance, prior.executedBy)),
@@ -262,18 +277,12 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
         ? { path: 'contractFingerprint', recordId: null }
         : terms && contradictedClaim(prior, terms);
     if (claim) {
-      return verdict(
-        'block',
-        'RECEIPT_MISMATCH',
-        CLAIM_DETAIL[claim.path] ??
-          'Its own contract decides otherwise for a record still at hand in the version it names.',
-        {
-          currentReceiptId,
-          diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
-          mismatch: claim,
-          reperformed: false,
-        },
-      );
+      return verdict('block', 'RECEIPT_MISMATCH', wordMessage(CLAIM_DETAIL[claim.path] ?? 'CLAIMED_ROW'), {
+        currentReceiptId,
+        diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
+        mismatch: claim,
+        reperformed: false,
+      });
     }
   }
 
@@ -282,13 +291,13 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     reperformance !== null
       ? ` ${storesLine(prior, reperformance)}`.trimEnd()
       : terms !== null
-        ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.'
-        : ' Its own inputs were not at hand, so its claims were not reperformed.';
+        ? ` ${wordMessage('RECORDS_NOT_AT_HAND')}`
+        : ` ${wordMessage('INPUTS_NOT_AT_HAND')}`;
   if (now.value.status === 'fail_closed') {
     return verdict(
       'block',
       'CURRENT_INPUTS_FAIL_CLOSED',
-      `${now.value.failure.code}: ${now.value.failure.message}${checked}`,
+      `${wordMessage('CURRENT_INPUTS_FAILED', { code: now.value.failure.code, problem: now.value.failure.message })}${checked}`,
       {
         currentReceiptId,
         diff,
@@ -300,7 +309,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     return verdict(
       'block',
       'RECEIPT_FAIL_CLOSED',
-      `It failed closed with ${prior.failure?.code ?? 'a failure'}.${checked}`,
+      `${wordMessage('FAILED_CLOSED_WITH', { failure: prior.failure?.code ?? null })}${checked}`,
       {
         currentReceiptId,
         diff,

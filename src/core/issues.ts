@@ -52,6 +52,14 @@ export const ISSUES = {
     `no ${kind} ${id}: ${declaredOrNone(declared)}`,
   CHANGE_NAMES_UNDECLARED: ({ record, change }: { record: string; change: string }) =>
     `names record ${record}, which ${change} neither patches nor lists in "mentions": declare it, so that a view which withholds it can redact it`,
+  CASE_EXPECTS_NOTHING: () => 'expects nothing: give at least one expectation',
+  FAILURE_WITH_PACKET: () => 'a failure contradicts outcome "packet"',
+  SKIP_WITH_ONLY: () => 'give skip or only, not both',
+  MATRIX_WITH_SWITCHES: () => 'give matrix, or controls and lateChanges, not both',
+  SUITE_INPUTS_NOT_ONE: () => 'give one of scenario, scenarioFile, or records with contract',
+  RECORDS_WITHOUT_CONTRACT: () => 'records and contract go together',
+  DUPLICATE_CASE_NAME: ({ name, first }: { name: string; first: string }) =>
+    `duplicate case name ${name}: first used at ${first}`,
   RELEVANT_NOT_A_RECORD: ({ id }: { id: string }) => `names "${id}", which is not among the records`,
   /** A refusal that came without issues of its own, as one: its message. */
   REFUSED: ({ reason }: { reason: string }) => reason,
@@ -126,6 +134,14 @@ export const ISSUES = {
 
 export type IssueCode = keyof typeof ISSUES;
 
+export function isIssueCode(value: unknown): value is IssueCode {
+  return typeof value === 'string' && Object.hasOwn(ISSUES, value);
+}
+
+/** The arguments an issue code takes, or none. */
+export type IssueArgsOf<C extends IssueCode> =
+  Parameters<(typeof ISSUES)[C]> extends [] ? [] : [Parameters<(typeof ISSUES)[C]>[0]];
+
 /** Where an issue is: the file, its line when known, and the JSON path as users read it. */
 export interface IssuePlace {
   readonly file: string;
@@ -134,12 +150,15 @@ export interface IssuePlace {
 }
 
 /** An input issue: a code and its arguments at a place, with the catalogue's words for them. */
-export function inputIssue<C extends IssueCode>(
-  place: IssuePlace,
-  code: C,
-  ...[args]: Parameters<(typeof ISSUES)[C]> extends [] ? [] : [Parameters<(typeof ISSUES)[C]>[0]]
-): InputIssue {
-  const given: IssueArgs = (args ?? {}) as IssueArgs;
+export function inputIssue<C extends IssueCode>(place: IssuePlace, code: C, ...[args]: IssueArgsOf<C>): InputIssue {
+  return issueOfCode(place, code, (args ?? {}) as IssueArgs);
+}
+
+/**
+ * An issue whose code and arguments were carried as data (a format rule's zod issue holds them in its params):
+ * worded here as `inputIssue` words them.
+ */
+export function issueOfCode(place: IssuePlace, code: IssueCode, given: IssueArgs): InputIssue {
   const message = (ISSUES[code] as (args: IssueArgs) => string)(given);
   return {
     file: place.file,

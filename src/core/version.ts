@@ -1,4 +1,5 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { wordMessage } from './messages';
 
 /**
  * The one version of the product: package.json's, written into every receipt as its engine version, printed
@@ -13,6 +14,10 @@ export function staleEngineDetail(receipt: {
   readonly schemaVersion: string;
   readonly engineVersion?: unknown;
 }): string {
-  const engine = typeof receipt.engineVersion === 'string' ? receipt.engineVersion : 'an unknown engine';
-  return `Receipt ${engine} (${receipt.schemaVersion}); engine ${ENGINE_VERSION} (${SCHEMA_VERSION}).`;
+  return wordMessage('ENGINES_DIFFER', {
+    receipt: typeof receipt.engineVersion === 'string' ? receipt.engineVersion : null,
+    receiptSchema: receipt.schemaVersion,
+    engine: ENGINE_VERSION,
+    schema: SCHEMA_VERSION,
+  });
 }

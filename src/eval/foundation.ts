@@ -7,6 +7,7 @@ import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/passes/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { rankCorpus } from '../adapters/sqlite/rank';
+import { wordMessage } from '../core/messages';
 
 const nameSchema = z.string().min(1).max(200);
 
@@ -93,7 +94,7 @@ export function parseFoundationCorpus(
     return err({
       pass: 'validate',
       code: 'INVALID_INPUT',
-      message: `retrieval foundation: ${issues.length} problem${issues.length === 1 ? '' : 's'}`,
+      message: wordMessage('FOUNDATION_PROBLEMS', { count: issues.length }),
       issues,
     });
   return ok({ items, queries });

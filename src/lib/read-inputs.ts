@@ -13,11 +13,11 @@ import {
   type RecordSet,
 } from '../core/passes/validate';
 import { parseReceiptJson } from '../core/passes/validate-receipt';
-import { REASONS } from '../core/reasons';
 import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';
 import { staleEngineDetail } from '../core/version';
 import { prepareScenario } from '../scenarios/prepare';
+import { wordMessage } from '../core/messages';
 
 /**
  * Records as JSONL text, an array of record values, JSONL text arriving in chunks (a file streamed, never held
@@ -156,7 +156,7 @@ export function readCheckedReceipt(receipt: string | object, file = 'receipt.jso
   return err({
     pass: 'validate',
     code: unusable.code,
-    message: `${file}: ${REASONS[unusable.code].summary} ${unusable.detail}`,
+    message: wordMessage('RECEIPT_REFUSED', { file, code: unusable.code, detail: unusable.detail }),
     issues: [issue],
   });
 }

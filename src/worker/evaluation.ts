@@ -9,6 +9,7 @@ import { runScenarioComparison, type ScenarioComparison } from '../eval/scenario
 import { EVALUATION_GROWTH_SIZES } from '../shared/evaluation-sizes';
 import type { EvaluationApi, EvaluationExperiment, EvaluationOutcome, EvaluationProgress, Selection } from './protocol';
 import { nextTask } from './next-task';
+import { wordMessage } from '../core/messages';
 
 export interface EvaluationDeps {
   /** A fresh database per experiment: two compilers indexing into one database would collide. */
@@ -122,7 +123,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
           error: {
             pass: 'validate',
             code: 'INVALID_INPUT',
-            message: `growth sizes must be among ${EVALUATION_GROWTH_SIZES.join(', ')}`,
+            message: wordMessage('GROWTH_SIZES', { sizes: EVALUATION_GROWTH_SIZES }),
           },
         };
       const ordered = [...new Set(parsed.data)].sort((a, b) => a - b);

@@ -4,6 +4,7 @@ import { ALL_CAPABILITIES, type AdmissionAnswer, type Capability } from '../../c
 import type { AdmittingStore } from '../../core/plan/adapter';
 import { lowerPlan } from './lower';
 import type { Database } from './schema';
+import { wordMessage } from '../../core/messages';
 
 /** Changes whenever the PostgreSQL lowering changes what it sends. */
 export const POSTGRES_ADAPTER_VERSION = '1';
@@ -120,7 +121,7 @@ export async function createPostgresAdapter(
     return err({
       pass: 'admit',
       code: 'ADAPTER_INCAPABLE',
-      message: `The PostgreSQL adapter needs PostgreSQL 15 or later; this server is ${server?.version ?? 'unknown'}.`,
+      message: wordMessage('SERVER_TOO_OLD', { version: server?.version ?? null }),
     });
   }
   const probes = await probeCapabilities(client);

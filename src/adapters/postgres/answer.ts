@@ -9,6 +9,7 @@ import { bind, lowerConditions, type Lowering } from './lower';
 import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
+import { wordMessage } from '../../core/messages';
 
 /** What the database answers for one plan and query, in one statement over one snapshot: nothing per refused record. */
 export interface PlanAnswer {
@@ -119,7 +120,7 @@ export function lowerVerdict(
       return err({
         pass: 'admit',
         code: 'LOWERING_UNSUPPORTED',
-        message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.`,
+        message: wordMessage('ANSWER_NO_REASON_CODE', { gate: clause.gate, op: clause.op }),
       });
     branches.push(`WHEN NOT coalesce((${condition}), false) THEN ${reason}`);
   }
@@ -192,8 +193,7 @@ export async function answerPlan(
     return err({
       pass: 'admit',
       code: 'ADAPTER_INCOMPLETE',
-      message:
-        'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.',
+      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem: wordMessage('ANSWER_HAD_NO_ROW') }),
     });
   const statistics = admittedStatistics(terms, row);
   const candidates =

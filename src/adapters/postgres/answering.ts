@@ -15,6 +15,7 @@ import { bind, lowerConditions, type Lowering } from './lower';
 import { storedRecordSetDigest } from './record-set-digest';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
+import { wordMessage } from '../../core/messages';
 
 /**
  * A record's gate columns as a row of the narrow table, with its declared tokens and relevance from its
@@ -99,7 +100,10 @@ function viewsOf(rows: readonly unknown[]): Result<CheckedRecord[], CompileError
       return err({
         pass: 'admit',
         code: 'ADAPTER_MISMATCH',
-        message: `The postgresql adapter returned a record row the gates cannot read: ${parsed.error.issues[0]?.message ?? 'malformed'}.`,
+        message: wordMessage('ADAPTER_ROW_UNREADABLE', {
+          adapter: 'postgresql',
+          problem: parsed.error.issues[0]?.message ?? null,
+        }),
       });
     views.push(viewOf(parsed.data));
   }
@@ -183,7 +187,7 @@ SELECT $1::text AS digest, counted.total::bigint AS total, v.* FROM counted LEFT
 const incomplete = (problem: string): CompileError => ({
   pass: 'admit',
   code: 'ADAPTER_INCOMPLETE',
-  message: `The postgresql adapter returned no complete answer: ${problem}. No candidate is used.`,
+  message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem }),
 });
 
 /** The gate views of the records that supersede any of `ids` (through the index of records that supersede something). */

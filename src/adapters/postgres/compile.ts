@@ -25,6 +25,7 @@ import { rankInDatabase } from './rank';
 import { storedRecordSetDigest } from './record-set-digest';
 import { requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
+import { wordMessage } from '../../core/messages';
 
 /** The name records read back from the database are validated under (and any problem with them names). */
 export const DATABASE_RECORDS = 'database records';
@@ -116,7 +117,7 @@ export async function validateStoredRecords(
       pass: 'validate',
       code: 'INVALID_INPUT',
       recordId: id,
-      message: `${DATABASE_RECORDS}: record ${id} no longer matches the fingerprint it was loaded with; load the records file again`,
+      message: wordMessage('DATABASE_RECORD_CHANGED', { table: DATABASE_RECORDS, record: id }),
     });
   }
   return ok(recordSet.value);
@@ -199,7 +200,7 @@ export async function inSnapshot<T>(
     return err({
       pass: 'admit',
       code: 'ADAPTER_INCOMPLETE',
-      message: `The postgresql adapter returned no complete answer: ${describeFailure(error, timeoutMs)}. No candidate is used.`,
+      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem: describeFailure(error, timeoutMs) }),
     });
   }
 }

@@ -6,6 +6,7 @@ import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { connectionTarget } from './connection-target';
 import { copyPieces } from './copy-pieces';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
+import { reasonOf, wordMessage } from '../../core/messages';
 
 /** How `--database`'s value is printed: the server it names, never a password. */
 export function describeDatabase(
@@ -30,7 +31,12 @@ export async function connect(
   environment: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<Result<Connection, CompileError>> {
   const target = connectionTarget(given, environment);
-  if (!target.ok) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `--database: ${target.problem}` });
+  if (!target.ok)
+    return err({
+      pass: 'validate',
+      code: 'INVALID_INPUT',
+      message: wordMessage('DATABASE_OPTION', { problem: target.problem }),
+    });
   const client = new pg.Client(target.config);
   // A connection the server drops emits 'error' outside any query; the query that was running fails on its own.
   client.on('error', () => undefined);
@@ -40,7 +46,7 @@ export async function connect(
     return err({
       pass: 'admit',
       code: 'DATABASE_UNREACHABLE',
-      message: `cannot connect to ${target.shown}: ${error instanceof Error ? error.message : String(error)}`,
+      message: wordMessage('CANNOT_CONNECT', { target: target.shown, reason: reasonOf(error) }),
     });
   }
   return ok({

@@ -1,5 +1,6 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/plan/admission-plan';
+import { wordMessage } from '../../core/messages';
 
 /** The plan as one parameterised statement: its text (no value is ever spliced in) and its values. */
 export interface PostgresStatement {
@@ -141,7 +142,7 @@ export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<str
       return err({
         pass: 'admit',
         code: 'LOWERING_UNSUPPORTED',
-        message: `The PostgreSQL lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.`,
+        message: wordMessage('LOWERING_NO_FORM', { store: 'PostgreSQL', op: String((clause as { op: unknown }).op) }),
       });
     }
     conditions.push(condition);

@@ -1,6 +1,7 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/plan/admission-plan';
 import type { SqlValue } from './driver';
+import { wordMessage } from '../../core/messages';
 
 /**
  * The admission plan as SQL over `records r`, plus the rows of the per-predicate temp tables (identity
@@ -161,7 +162,7 @@ export function lowerAdmission(
       return err({
         pass: 'admit',
         code: 'LOWERING_UNSUPPORTED',
-        message: `The SQLite lowering has no form for the operator ${String((clause as { op: unknown }).op)}. Refusing rather than dropping a gate.`,
+        message: wordMessage('LOWERING_NO_FORM', { store: 'SQLite', op: String((clause as { op: unknown }).op) }),
       });
     }
   }
@@ -169,7 +170,7 @@ export function lowerAdmission(
     return err({
       pass: 'admit',
       code: 'LOWERING_UNSUPPORTED',
-      message: `The contract needs ${into.params.length} bound values; this SQLite build allows ${maxParameters}. Refusing rather than dropping a gate.`,
+      message: wordMessage('LOWERING_TOO_MANY_VALUES', { needed: into.params.length, allowed: maxParameters }),
     });
   }
   const where = into.clauses.length === 0 ? '1' : into.clauses.map((clause) => `(${clause})`).join('\n  AND ');

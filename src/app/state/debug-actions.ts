@@ -5,6 +5,7 @@ import { INITIAL_DEBUG, useDebugStore } from './debug-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
+import { wordMessage } from '../../core/messages';
 
 // Answers can arrive out of order when compilations follow each other quickly: only the newest is shown.
 let ticket = 0;
@@ -21,7 +22,7 @@ export async function refreshDebugViews(): Promise<void> {
       asOfDiff: null,
       inspector: state.inspector && {
         id: state.inspector.id,
-        response: { ok: false, message: 'Nothing is compiled now.' },
+        response: { ok: false, message: wordMessage('NOTHING_COMPILED_NOW') },
       },
     }));
     return;

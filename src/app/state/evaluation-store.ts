@@ -6,6 +6,7 @@ import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from '../../shared/evaluation-sizes';
 import type { EvaluationExperiment, EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { compilerApi } from './api';
+import { reasonOf, wordMessage } from '../../core/messages';
 
 export type ExperimentResult<T> =
   | { readonly status: 'none' }
@@ -78,7 +79,7 @@ async function run<T>(
   } catch (error) {
     result = {
       status: 'failed',
-      message: `The worker could not run the experiment: ${error instanceof Error ? error.message : String(error)}`,
+      message: wordMessage('EXPERIMENT_FAILED', { reason: reasonOf(error) }),
     };
   }
   const running = useEvaluationStore.getState().running;

@@ -10,6 +10,7 @@ import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 import { applyLink, copyShareLink, openLinkFromLocation, useShareStore, type PendingLink } from './share';
+import { wordMessage } from '../../core/messages';
 
 // The inputs the user changes: the selection, the contract, loaded files, the workspace as a whole, and share links.
 
@@ -133,10 +134,10 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
     useScenarioStore.setState({ load: { status: 'cancelled' } });
     return;
   }
-  const message = [
+  const loaded = [
     ...result.kinds.map(({ file, kind }) => `${file} (${kind})`),
     ...result.suites.map((file) => `${file} (expectation suite)`),
-  ].join(', ');
+  ];
   const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
   const switched = result.snapshot.selection.scenarioKey !== previousKey;
   // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
@@ -146,7 +147,7 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
     contractIssues: [],
     load: {
       status: 'loaded',
-      message: `Loaded ${message}.`,
+      message: wordMessage('LOADED', { files: loaded }),
       receiptChecks: result.receiptChecks,
       checkedAt: useResultStore.getState().revision,
     },

@@ -200,6 +200,24 @@ describe('reading an expectation suite', () => {
     expect(parsed.error.issues?.[0]?.message).toMatch(message);
   });
 
+  it("carries a suite rule's refusal as its catalogue code and arguments, worded by the catalogue alone", () => {
+    const parsed = read(
+      '{"suite": "s", "inputs": {"scenario": "retry-policy"}, "cases": [' +
+        '{"name": "a", "skip": true, "only": true, "expect": {"outcome": "packet"}},' +
+        '{"name": "a", "expect": {"outcome": "packet"}}]}',
+    );
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.error.issues?.map(({ code, args, message }) => ({ code, args, message }))).toEqual([
+      { code: 'SKIP_WITH_ONLY', args: {}, message: 'give skip or only, not both' },
+      {
+        code: 'DUPLICATE_CASE_NAME',
+        args: { name: '"a"', first: '[0]' },
+        message: 'duplicate case name "a": first used at [0]',
+      },
+    ]);
+  });
+
   it('refuses controls and late changes the inputs do not declare, at their line', () => {
     const loaded = suite([
       {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addRuleIssue } from './rule-issue';
 import { REASONS, type ReasonCode } from '../reasons';
 import { GATE_ORDER } from '../result';
 import { idSchema, nameSchema } from './identifier';
@@ -92,10 +93,9 @@ export const expectationSchema = z
     postFilter: baselineExpectationSchema.optional(),
   })
   .superRefine((value, ctx) => {
-    if (Object.keys(value).length === 0)
-      ctx.addIssue({ code: 'custom', path: [], message: 'expects nothing: give at least one expectation' });
+    if (Object.keys(value).length === 0) addRuleIssue(ctx, [], 'CASE_EXPECTS_NOTHING');
     if (value.outcome === 'packet' && value.failure !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['failure'], message: 'a failure contradicts outcome "packet"' });
+      addRuleIssue(ctx, ['failure'], 'FAILURE_WITH_PACKET');
   });
 
 const changeIdsSchema = z.array(idSchema).default([]);
@@ -123,11 +123,9 @@ export const expectationCaseSchema = z
     expect: expectationSchema,
   })
   .superRefine((value, ctx) => {
-    if (value.skip !== undefined && value.only !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['only'], message: 'give skip or only, not both' });
-    if (value.matrix !== undefined && (value.controls !== undefined || value.lateChanges !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['matrix'], message: 'give matrix, or controls and lateChanges, not both' });
-    }
+    if (value.skip !== undefined && value.only !== undefined) addRuleIssue(ctx, ['only'], 'SKIP_WITH_ONLY');
+    if (value.matrix !== undefined && (value.controls !== undefined || value.lateChanges !== undefined))
+      addRuleIssue(ctx, ['matrix'], 'MATRIX_WITH_SWITCHES');
   });
 
 /** A file name or relative path, read from the suite's folder. */
@@ -150,18 +148,9 @@ export const suiteInputsSchema = z
       value.scenarioFile !== undefined,
       value.records !== undefined || value.contract !== undefined,
     ].filter(Boolean).length;
-    if (given !== 1)
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: 'give one of scenario, scenarioFile, or records with contract',
-      });
+    if (given !== 1) addRuleIssue(ctx, [], 'SUITE_INPUTS_NOT_ONE');
     else if ((value.records === undefined) !== (value.contract === undefined))
-      ctx.addIssue({
-        code: 'custom',
-        path: [value.records === undefined ? 'records' : 'contract'],
-        message: 'records and contract go together',
-      });
+      addRuleIssue(ctx, [value.records === undefined ? 'records' : 'contract'], 'RECORDS_WITHOUT_CONTRACT');
   });
 
 /** Two cases with one name could not be told apart in a report or filtered: names are unique in a suite. */
@@ -171,10 +160,9 @@ function uniqueCaseNames(cases: readonly { readonly name: string }[], ctx: z.Ref
     const earlier = first.get(entry.name);
     if (earlier === undefined) first.set(entry.name, index);
     else
-      ctx.addIssue({
-        code: 'custom',
-        path: [index, 'name'],
-        message: `duplicate case name ${JSON.stringify(entry.name)}: first used at [${earlier}]`,
+      addRuleIssue(ctx, [index, 'name'], 'DUPLICATE_CASE_NAME', {
+        name: JSON.stringify(entry.name),
+        first: `[${earlier}]`,
       });
   });
 }

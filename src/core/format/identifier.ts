@@ -48,15 +48,13 @@ export function nfcDifference(value: string): { readonly found: string; readonly
 /**
  * The checks every identifier passes (record ids, names, labels, roles, purposes, scopes, control ids):
  * no invisible or bidi control character, and NFC. With both, no two accepted identifiers print alike
- * and differ, and none needs normalising to compare. The issue codes are worded by the catalogue.
+ * and differ, and none needs normalising to compare. zod is given no wording: `zodInputIssues` words the code
+ * from the catalogue, with the characters it finds in the value.
  */
 function lookAlikeFree<T extends z.ZodString>(schema: T) {
   return schema
-    .refine((value) => invisibleCodePoints(value).length === 0, {
-      message: 'an identifier without invisible characters',
-      params: { issue: 'INVISIBLE_CHARACTER' },
-    })
-    .refine(isNfc, { message: 'an identifier in Unicode NFC', params: { issue: 'NOT_NFC' } });
+    .refine((value) => invisibleCodePoints(value).length === 0, { params: { issue: 'INVISIBLE_CHARACTER' } })
+    .refine(isNfc, { params: { issue: 'NOT_NFC' } });
 }
 
 /** Stable identifiers: no whitespace, so they survive copying into packet text and SQL parameters. */

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { formatPath, type CompileError, type InputIssue } from '../errors';
-import { inputIssue } from '../issues';
+import { inputIssue, isIssueCode, issueOfCode, type IssueArgs } from '../issues';
+import { invisibleCodePoints, nfcDifference } from './identifier';
+import { wordMessage } from '../messages';
 import { nearestNames } from '../suggest';
 import { allowsNull, fieldNamesAt } from './field-names';
-import { invisibleCodePoints, nfcDifference } from './identifier';
 import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
 
 /** Enough issues to fix a file in one go, without flooding a screen when every line is wrong. */
@@ -17,11 +18,10 @@ export function invalidInput(
   kind?: string,
 ): CompileError {
   const shown = issues.slice(0, MAX_REPORTED_ISSUES);
-  const more = totalIssues > shown.length ? ` (first ${shown.length} shown)` : '';
   return {
     pass: 'validate',
     code: issues.length === 1 && issues[0]?.code === 'DUPLICATE_ID' ? 'DUPLICATE_ID' : 'INVALID_INPUT',
-    message: `${file}: ${kind === undefined ? '' : `not a valid ${kind}: `}${totalIssues} problem${totalIssues === 1 ? '' : 's'}${more}`,
+    message: wordMessage('FILE_PROBLEMS', { file, kind: kind ?? null, total: totalIssues, shown: shown.length }),
     issues: shown,
   };
 }
@@ -90,21 +90,13 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
         nearest: typeof value === 'string' ? nearestNames(value, allowed).map((name) => quoteValue(name)) : [],
       });
     }
-    // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
-    if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID')
-      return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
+    // A format's own rule carries its issue code, and its arguments or the value they are read from.
     if (issue.code === 'custom' && issue.params?.issue === 'INVISIBLE_CHARACTER' && typeof value === 'string')
       return inputIssue(place, 'INVISIBLE_CHARACTER', { codePoints: invisibleCodePoints(value) });
     if (issue.code === 'custom' && issue.params?.issue === 'NOT_NFC' && typeof value === 'string')
       return inputIssue(place, 'NOT_NFC', nfcDifference(value));
-    if (issue.code === 'custom' && issue.params?.issue === 'UNDECLARED_SWITCH') {
-      const declared: unknown = issue.params.declared;
-      return inputIssue(place, 'UNDECLARED_SWITCH', {
-        kind: String(issue.params.kind),
-        id: String(issue.params.id),
-        declared: Array.isArray(declared) ? declared.map(String) : [],
-      });
-    }
+    if (issue.code === 'custom' && isIssueCode(issue.params?.issue))
+      return issueOfCode(place, issue.params.issue, (issue.params.args ?? {}) as IssueArgs);
     return inputIssue(place, 'NOT_IN_FORMAT', { problem: issue.message, got: quoteValue(value) });
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addRuleIssue } from './rule-issue';
 import { contractSchema } from './contract';
 import { expectationSuiteSchema } from './expectation';
 import { idSchema } from './identifier';
@@ -72,13 +73,7 @@ function uniqueIds(changes: readonly { readonly id: string }[], ctx: z.Refinemen
   changes.forEach((change, index) => {
     const earlier = first.get(change.id);
     if (earlier === undefined) first.set(change.id, index);
-    else
-      ctx.addIssue({
-        code: 'custom',
-        path: [index, 'id'],
-        message: 'duplicate id',
-        params: { issue: 'DUPLICATE_ID', id: JSON.stringify(change.id), first: `[${earlier}]` },
-      });
+    else addRuleIssue(ctx, [index, 'id'], 'DUPLICATE_ID', { id: JSON.stringify(change.id), first: `[${earlier}]` });
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addRuleIssue } from './rule-issue';
 import { reasonCodeSchema } from './expectation';
 import { quoteValue } from './json-text';
 import { idSchema } from './identifier';
@@ -51,12 +52,7 @@ export function knownTourChanges(
   const controls = scenario.controls.map((control) => control.id);
   const lateChanges = scenario.lateChanges.map((change) => change.id);
   const undeclared = (index: number, field: string, kind: string, id: string, declared: readonly string[]) =>
-    ctx.addIssue({
-      code: 'custom',
-      path: ['tour', index, field],
-      message: `no ${kind} ${id}`,
-      params: { issue: 'UNDECLARED_SWITCH', kind, id: quoteValue(id), declared },
-    });
+    addRuleIssue(ctx, ['tour', index, field], 'UNDECLARED_SWITCH', { kind, id: quoteValue(id), declared });
   scenario.tour?.forEach((step, index) => {
     if ((step.do === 'switchOn' || step.do === 'switchOff') && !controls.includes(step.control))
       undeclared(index, 'control', 'control', step.control, controls);

@@ -1,6 +1,5 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { ReceiptVerdict } from '../../core/drill';
-import { REASONS } from '../../core/reasons';
 import type { Receipt } from '../../core/result';
 import { drillInputs } from '../../lib/answers';
 import type { Compilations } from '../compilations/compilations';
@@ -9,6 +8,7 @@ import { diffWordsFor } from '../compilations/change-texts';
 import { diffView } from './comparisons';
 import type { VerdictView } from '../protocol';
 import type { Workspace } from '../workspace/workspace';
+import { wordMessage } from '../../core/messages';
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
@@ -31,7 +31,7 @@ export function checkAgainstCurrent({
       return {
         action: 'block',
         code: 'CURRENT_INPUTS_FAIL_CLOSED',
-        message: `${REASONS.CURRENT_INPUTS_FAIL_CLOSED.summary} ${request.error.message}`,
+        message: wordMessage('DRILL_VERDICT', { code: 'CURRENT_INPUTS_FAIL_CLOSED', detail: request.error.message }),
         priorReceiptId: prior.receiptId,
         currentReceiptId: null,
         reperformed: null,

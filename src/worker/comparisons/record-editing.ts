@@ -17,6 +17,7 @@ import type { Compilations } from '../compilations/compilations';
 import type { EditedRecord, EditHistory, RecordEditInput, RecordEditResult } from '../protocol';
 import type { Workspace } from '../workspace/workspace';
 import { withRecordEdit, withSelectionNormalised, type EditInForce, type Entry } from '../workspace/workspace-value';
+import { wordMessage } from '../../core/messages';
 
 /** How many ids the editor is offered to pick from; any other id may still be typed. */
 const OFFERED_IDS = 500;
@@ -98,7 +99,12 @@ export function createRecordEditing({
       const offered = ids.slice(0, OFFERED_IDS);
       const record = ids.includes(id) ? workspace.edited(entry).recordSet.byId.get(id)?.record : undefined;
       if (!record)
-        return { ok: false, message: `No record "${id}" in this view.`, ids: offered, history: viewOf(entry, history) };
+        return {
+          ok: false,
+          message: wordMessage('NO_RECORD_IN_VIEW', { id }),
+          ids: offered,
+          history: viewOf(entry, history),
+        };
       return { ok: true, record, ids: offered, history: viewOf(entry, history) };
     },
 

@@ -10,6 +10,7 @@ import type { Compilations } from '../compilations/compilations';
 import type { ContractUpdate, WhatIfResponse } from '../protocol';
 import type { createRecordEditing } from './record-editing';
 import type { Workspace } from '../workspace/workspace';
+import { wordMessage } from '../../core/messages';
 
 export interface WhatIfDeps {
   readonly workspace: Workspace;
@@ -33,14 +34,14 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
   return {
     async whatWouldChange(id: string, audience: Audience): Promise<WhatIfResponse> {
       const last = compilations.last();
-      if (!last) return { ok: false, message: 'Nothing has been compiled yet.' };
+      if (!last) return { ok: false, message: wordMessage('NOTHING_COMPILED_YET') };
       // The inspector's own words for an id the view does not name, whether no record has it or the view withholds it.
-      const missing: WhatIfResponse = { ok: false, message: `No record "${id}" in this view.` };
+      const missing: WhatIfResponse = { ok: false, message: wordMessage('NO_RECORD_IN_VIEW', { id }) };
       if (!compilations.disclosed(last, audience).rows.some((row) => row.id === id)) return missing;
       compiler ??= openCompiler();
       const whatIf = await compiler;
       // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no longer on screen.
-      if (compilations.last() !== last) return { ok: false, message: 'The inputs changed: inspect the record again.' };
+      if (compilations.last() !== last) return { ok: false, message: wordMessage('INPUTS_CHANGED_INSPECT_AGAIN') };
       const suggestions = (await counterfactuals(whatIf, last.request, id, audience)).map((suggestion) => ({
         code: suggestion.code,
         args: suggestion.args,

@@ -24,6 +24,7 @@ import type {
 import { measuredAsync } from '../user-timing';
 import { createRememberSoon, type RememberDeps } from './remember-soon';
 import type { Workspace } from '../workspace/workspace';
+import { wordMessage } from '../../core/messages';
 
 /**
  * From this many records a compile or a change of view is answered without the evidence attempts, which the page
@@ -288,9 +289,9 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
     },
 
     inspectRecord(id: string, audience: Audience): InspectResponse {
-      if (!last) return { ok: false, message: 'Nothing has been compiled yet.' };
+      if (!last) return { ok: false, message: wordMessage('NOTHING_COMPILED_YET') };
       if (last.resolution === undefined) last.resolution = resolutionOf(last.request);
-      if (last.resolution === null) return { ok: false, message: `No record "${id}" in this view.` };
+      if (last.resolution === null) return { ok: false, message: wordMessage('NO_RECORD_IN_VIEW', { id }) };
       return inspectRecord(viewSource(last, audience), last.resolution, id);
     },
   };

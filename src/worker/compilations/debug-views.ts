@@ -28,6 +28,7 @@ import {
   type TraceChange,
   type TraceRowFacts,
 } from '../protocol';
+import { wordMessage } from '../../core/messages';
 
 /** One compilation as the debugger's views read it, disclosed for one audience. */
 export interface ViewSource {
@@ -56,7 +57,7 @@ export function traceRowFacts(row: TraceRow, context: FactContext, ranks: RankLo
  * gets, so the inspector cannot be used to probe for one.
  */
 export function inspectRecord(source: ViewSource, resolution: Resolution, id: string): InspectResponse {
-  const missing: InspectResponse = { ok: false, message: `No record "${id}" in this view.` };
+  const missing: InspectResponse = { ok: false, message: wordMessage('NO_RECORD_IN_VIEW', { id }) };
   const { request, outcome, view } = source;
   const row = view.rows.find((candidate) => candidate.id === id);
   const checked = request.recordSet.byId.get(id);

@@ -30,6 +30,7 @@ import {
   withSelectionNormalised,
 } from '../workspace/workspace-value';
 import type { WorkspaceLoads } from '../workspace/workspace-loads';
+import { wordMessage } from '../../core/messages';
 
 export interface ShareSessionDeps {
   readonly compiler: SqliteCompiler;
@@ -44,8 +45,7 @@ export interface ShareSessionDeps {
  * Why a link made in the user view carries no files. It says so whatever the files hold: a refusal that depended on
  * whether they hold a record the view withholds would tell the user that they do.
  */
-export const NO_FILES_FROM_USER_VIEW =
-  'No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.';
+export const NO_FILES_FROM_USER_VIEW = wordMessage('SHARE_FROM_USER_VIEW');
 
 /** The whole workspace (files, edits, toggles, open suites) and the screen on show out to a link fragment and back in from one. */
 export function createShareSession({ compiler, workspace, loads, tests, comparisons, drill }: ShareSessionDeps) {
@@ -59,7 +59,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         return { ok: false, message: NO_FILES_FROM_USER_VIEW };
       const fileBytes = workspace.fileBytes() + suiteBytes;
       if (fileBytes > MAX_SHARED_FILE_BYTES)
-        return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes).message}` };
+        return { ok: false, message: wordMessage('SHARE_NOT_MADE', { problem: tooManyFileBytes(fileBytes).message }) };
       const shared: SharedWorkspace = {
         version: 1,
         loads: await Promise.all(
@@ -84,7 +84,7 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       if (fragment.length > MAX_SHARE_FRAGMENT_CHARS)
         return {
           ok: false,
-          message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.`,
+          message: wordMessage('SHARE_LINK_TOO_LONG', { length: fragment.length, limit: MAX_SHARE_FRAGMENT_CHARS }),
         };
       return {
         ok: true,

@@ -7,6 +7,7 @@ import { databaseFullMessage } from './quota';
 import type { RecordStore } from './record-store';
 import type { Workspace } from './workspace';
 import { withDatabase } from './workspace-value';
+import { wordMessage } from '../../core/messages';
 
 /**
  * Records stored per step of the background store. Storing is not waited for by anyone, so its steps are short
@@ -18,16 +19,14 @@ const IMAGE_NOT_SAVED: DatabaseState = {
   kind: 'memory',
   reason: 'failed',
   saves: true,
-  message:
-    'The workspace database could not be saved on disk (its site data may have been cleared while the page was open): it is kept in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+  message: wordMessage('DATABASE_NOT_SAVED'),
 };
 
 export const IN_MEMORY_DATABASE: DatabaseState = {
   kind: 'memory',
   reason: 'unsupported',
   saves: true,
-  message:
-    'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+  message: wordMessage('DATABASE_IN_MEMORY'),
 };
 
 /** A reset while the image was being saved: the save stops and leaves nothing. */

@@ -26,6 +26,7 @@ import type { Receipt } from '../../core/result';
 import type { FileSummary, LoadProgress } from '../protocol';
 import { nextTask } from '../next-task';
 import { measuredAsync } from '../user-timing';
+import { wordMessage } from '../../core/messages';
 
 export interface NamedBlob {
   readonly name: string;
@@ -203,9 +204,10 @@ export interface IntakeRejection {
 }
 
 /** What the file was recognised as and what is wrong with it: "read as a contract (recognised by principals): not a valid contract: 1 problem". */
-function summaryOf(error: CompileError, file: string, recognised: RecognisedKind): FileSummary {
+function summaryOf(error: CompileError, file: string, recognised: RecognisedKind | string): FileSummary {
   const problems = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
-  return { file, message: `read as ${describeRecognised(recognised)}: ${problems}` };
+  const described = typeof recognised === 'string' ? recognised : describeRecognised(recognised);
+  return { file, message: wordMessage('READ_AS', { recognised: described, problems }) };
 }
 
 /** A suite over the size a document may have, refused before it is read. */
@@ -260,7 +262,7 @@ export async function intakeFiles(
   for (const file of files) {
     // Before detection: a user-view export carries a receipt's fingerprint fields, so it would pass for one.
     if (await isUserViewExport(file)) {
-      summaries.push({ file: file.name, message: 'a user-view export, which is not a receipt' });
+      summaries.push({ file: file.name, message: wordMessage('USER_VIEW_EXPORT_DROPPED') });
       issues.push(inputIssue({ file: file.name, path: 'format' }, 'USER_VIEW_NOT_RECEIPT'));
       continue;
     }
@@ -268,10 +270,7 @@ export async function intakeFiles(
     if (suite !== null) {
       if (suite.ok) suites.push(suite.value);
       else {
-        summaries.push({
-          file: file.name,
-          message: `read as an expectation suite: ${suite.error.message.startsWith(`${file.name}: `) ? suite.error.message.slice(file.name.length + 2) : suite.error.message}`,
-        });
+        summaries.push(summaryOf(suite.error, file.name, 'an expectation suite'));
         for (const issue of issuesOf(suite.error, { file: file.name, path: '(root)' })) issues.push(issue);
       }
       continue;
@@ -285,12 +284,15 @@ export async function intakeFiles(
     const detected = await detectBlobKind(file);
     if (detected.recognised === null) {
       const issue = unrecognised(file.name, detected.head);
-      summaries.push({ file: file.name, message: 'not recognised as any kind of file this version reads' });
+      summaries.push({ file: file.name, message: wordMessage('FILE_NOT_RECOGNISED') });
       issues.push(issue);
       continue;
     }
     if (detected.recognised.kind !== 'records' && detected.text === null) {
-      summaries.push({ file: file.name, message: `read as ${describeRecognised(detected.recognised)}: too large` });
+      summaries.push({
+        file: file.name,
+        message: wordMessage('READ_AS_TOO_LARGE', { recognised: describeRecognised(detected.recognised) }),
+      });
       issues.push(
         inputIssue({ file: file.name, path: '(root)' }, 'DOCUMENT_TOO_LARGE', {
           megabytes: Math.round(file.blob.size / 2 ** 20),

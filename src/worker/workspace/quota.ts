@@ -1,3 +1,4 @@
+import { reasonOf, wordMessage } from '../../core/messages';
 const MB = 1024 * 1024;
 
 const megabytes = (bytes: number) => `${Math.max(1, Math.ceil(bytes / MB)).toLocaleString('en-GB')} MB`;
@@ -27,10 +28,9 @@ export async function databaseFullMessage(
   }
   // The pool's VFS reports a refused write as a plain I/O error: the estimate tells a full disk from another failure.
   if (!isQuotaError(error) && (free === null || free >= imageBytes)) {
-    return `The workspace database could not be saved on disk (${error instanceof Error ? error.message : String(error)}): everything is loaded, but a reload will read, parse and index the loaded files again.`;
+    return wordMessage('DATABASE_SAVE_FAILED', { reason: reasonOf(error) });
   }
-  const allows = free === null ? '' : `, and the browser allows this site ${megabytes(free)} more`;
-  return `Browser storage is full: keeping the workspace database on disk needs about ${megabytes(imageBytes)}${allows}. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.`;
+  return wordMessage('DATABASE_FULL', { needed: megabytes(imageBytes), free: free === null ? null : megabytes(free) });
 }
 
 /** The saved workspace (its files as dropped) did not fit in IndexedDB: how much it needed, and what is free. */
@@ -38,13 +38,12 @@ export async function workspaceFullMessage(
   fileBytes: number,
   estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>,
 ): Promise<string> {
-  let free = '';
+  let free: string | null = null;
   try {
     const { quota, usage } = (await estimate?.()) ?? {};
-    if (quota !== undefined && usage !== undefined)
-      free = ` (the browser allows this site ${megabytes(Math.max(0, quota - usage))} more)`;
+    if (quota !== undefined && usage !== undefined) free = megabytes(Math.max(0, quota - usage));
   } catch {
     // Without an estimate the message still says what was needed.
   }
-  return `Browser storage is full: saving the loaded files needs about ${megabytes(fileBytes)}${free}, so loaded files and edits will not survive a reload. Free some space or reset.`;
+  return wordMessage('WORKSPACE_FULL', { needed: megabytes(fileBytes), free });
 }

@@ -3,6 +3,7 @@ import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { createWasmDriver } from '../../sqlite/wasm-driver';
 import { createDatabaseImages, type DatabaseImages, type DiskImage } from './database-image';
 import type { DatabaseState } from '../protocol';
+import { reasonOf, wordMessage } from '../../core/messages';
 
 /** The Web Lock held by the tab whose worker has the database; the pool's files can be open in one tab only. */
 const DATABASE_LOCK = 'context-compiler-database';
@@ -75,8 +76,7 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       kind: 'memory',
       reason: 'unsupported',
       saves: true,
-      message:
-        'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.',
+      message: wordMessage('DATABASE_NO_OPFS'),
     });
   }
   if (!(await holdLock(DATABASE_LOCK))) {
@@ -84,8 +84,7 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       kind: 'memory',
       reason: 'other-tab',
       saves: false,
-      message:
-        'This workspace is open in another tab, which holds its database. This tab works on a copy in memory, slower to load, and saves nothing: close the other tab and reload to work on the saved workspace here.',
+      message: wordMessage('DATABASE_OTHER_TAB'),
     });
   }
   try {
@@ -113,12 +112,11 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       image: { save, clear: () => images.clear() },
     };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
     return inMemory({
       kind: 'memory',
       reason: 'failed',
       saves: true,
-      message: `The workspace database could not be kept on disk (${detail}): every reload reads, parses and indexes the loaded files again, which is slower.`,
+      message: wordMessage('DATABASE_NOT_KEPT', { reason: reasonOf(error) }),
     });
   }
 }

@@ -1,5 +1,6 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { RememberedResult, SavedWorkspace } from '../protocol';
+import { reasonOf, wordMessage } from '../../core/messages';
 
 /** Where the result a page last showed is kept for the next boot (remembered-result.ts). */
 export interface ResultMemory {
@@ -210,15 +211,11 @@ export function createIndexedDbStorage({
 /** Explains a storage failure in words a user can act on. */
 export function storageFailureMessage(error: unknown): string {
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
-  if (name === 'QuotaExceededError')
-    return 'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.';
-  if (error instanceof StorageTimeoutError)
-    return `Browser storage did not answer within ${error.seconds} seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.`;
-  if (typeof indexedDB === 'undefined' || name === 'SecurityError')
-    return 'Browser storage (IndexedDB) is not allowed here (a private window or a site setting can refuse it): working in memory only, so loaded files and edits will not survive a reload.';
-  return `Browser storage failed (${error instanceof Error ? error.message : String(error)}): loaded files and edits will not survive a reload.`;
+  if (name === 'QuotaExceededError') return wordMessage('STORAGE_FULL');
+  if (error instanceof StorageTimeoutError) return wordMessage('STORAGE_TIMED_OUT', { seconds: error.seconds });
+  if (typeof indexedDB === 'undefined' || name === 'SecurityError') return wordMessage('STORAGE_NOT_ALLOWED');
+  return wordMessage('STORAGE_FAILED', { reason: reasonOf(error) });
 }
 
 /** What the user is told when saved data vanished while the page was open. */
-export const STORAGE_CLEARED_MESSAGE =
-  'Browser storage was cleared while this page was open. Your loaded files and contract edits are still here, but nothing is saved now: they will be gone after a reload unless you save them again.';
+export const STORAGE_CLEARED_MESSAGE = wordMessage('STORAGE_CLEARED');

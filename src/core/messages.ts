@@ -1,0 +1,206 @@
+import { REASONS, type ReasonCode } from './reasons';
+
+interface EngineVersions {
+  readonly receipt: string | null;
+  readonly receiptSchema: string;
+  readonly engine: string;
+  readonly schema: string;
+}
+
+interface SwitchesThenAndNow {
+  readonly controls: readonly string[];
+  readonly lateChanges: readonly string[];
+  readonly nowControls: readonly string[];
+  readonly nowLateChanges: readonly string[];
+}
+
+const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
+const grouped = (count: number) => count.toLocaleString('en-GB');
+
+/**
+ * What a refusal, a notice or a status line says, by code: every message that is not a trace fact (`FACTS`) or an
+ * input issue (`ISSUES`) is a code and its arguments, worded only here. An argument named `reason`, `problem` or
+ * `detail` carries wording from outside this catalogue: a thrown error's, a driver's, zod's, or one the catalogue
+ * itself made (an issue's message, a fact rendered), never a sentence written where the message is made.
+ */
+export const MESSAGES = {
+  // Files and inputs, as one line per refused file.
+  FILE_PROBLEMS: ({ file, kind, total, shown }: { file: string; kind: string | null; total: number; shown: number }) =>
+    `${file}: ${kind === null ? '' : `not a valid ${kind}: `}${total} ${plural(total, 'problem')}${total > shown ? ` (first ${shown} shown)` : ''}`,
+  FILE_PROBLEM: ({ file, problem }: { file: string; problem: string }) => `${file}: ${problem}`,
+  RECEIPT_REFUSED: ({ file, code, detail }: { file: string; code: ReasonCode; detail: string }) =>
+    `${file}: ${REASONS[code].summary} ${detail}`,
+  FOUNDATION_PROBLEMS: ({ count }: { count: number }) => `retrieval foundation: ${count} ${plural(count, 'problem')}`,
+  READ_AS: ({ recognised, problems }: { recognised: string; problems: string }) => `read as ${recognised}: ${problems}`,
+  READ_AS_TOO_LARGE: ({ recognised }: { recognised: string }) => `read as ${recognised}: too large`,
+  USER_VIEW_EXPORT_DROPPED: () => 'a user-view export, which is not a receipt',
+  FILE_NOT_RECOGNISED: () => 'not recognised as any kind of file this version reads',
+  LOADED: ({ files }: { files: readonly string[] }) => `Loaded ${files.join(', ')}.`,
+
+  // Controls and late changes.
+  CHANGE_REFUSED: ({ change, label, problem }: { change: string; label: string; problem: string }) =>
+    `${change} ("${label}"): ${problem}`,
+  PATCHED_CONTRACT_INVALID: ({ path, problem }: { path: string; problem: string }) =>
+    `the patched contract is invalid at ${path}: ${problem}`,
+  PATCHED_RECORD_INVALID: ({ record, path, problem }: { record: string; path: string; problem: string }) =>
+    `the patched record ${record} is invalid at ${path}: ${problem}`,
+  PATCH_RECORD_MISSING: ({ record }: { record: string }) => `patches record ${record}, which is not among the records`,
+  PATCH_RENAMES: ({ record }: { record: string }) => `a patch may not rename record ${record}`,
+  ADD_RECORD_EXISTS: ({ record }: { record: string }) => `adds record ${record}, which already exists`,
+  REMOVE_RECORD_MISSING: ({ record }: { record: string }) => `removes record ${record}, which is not among the records`,
+  SWITCH_UNKNOWN: ({ kind, id, known }: { kind: string; id: string; known: readonly string[] }) =>
+    `no ${kind} "${id}"; available: ${known.join(', ') || 'none'}`,
+  RECORDS_WITH_CONTRACT: () => 'give --records and --contract together, or --scenario alone',
+  SWITCHES_NEED_SCENARIO: () => '--control and --late-change need a scenario: records and a contract carry no controls',
+  GROWTH_SIZES: ({ sizes }: { sizes: readonly number[] }) => `growth sizes must be among ${sizes.join(', ')}`,
+
+  // Stops of the compile passes (pending: the passes word these inline until they move).
+  REQUIRED_ABSENT_STOP: ({ record }: { record: string }) =>
+    `Required record ${record} is absent: no packet is emitted.`,
+  REQUIRED_UNAUTHORISED_STOP: ({ record }: { record: string }) =>
+    `Required record ${record} is outside the authorised scope: no packet is emitted.`,
+  REQUIRED_NO_PROVENANCE_STOP: ({ record, fact }: { record: string; fact: string }) =>
+    `Required record ${record} has no verifiable provenance (${fact}): no packet is emitted.`,
+  REQUIRED_GATE_STOP: ({ record, gate, fact }: { record: string; gate: string | null; fact: string }) =>
+    `Required record ${record} fails the ${gate ?? 'a'} gate (${fact}): no packet is emitted.`,
+  REQUIRED_OVER_BUDGET_STOP: ({ tokens, budget }: { tokens: number; budget: number }) =>
+    `The required records need ${tokens} tokens but the budget is ${budget}: no packet is emitted.`,
+  PROPOSITION_TWICE_STOP: ({ index, proposition }: { index: number; proposition: string }) =>
+    `contract.requiredPropositions[${index}].id: proposition "${proposition}" is declared twice`,
+  TYPED_EVIDENCE_STOP: () =>
+    'contract.typedEvidenceOnly: admitting only typed evidence needs at least one required proposition',
+  SUBJECT_AMBIGUOUS_STOP: ({ subject, identities }: { subject: string; identities: readonly string[] }) =>
+    `contract subject "${subject}" matches ${identities.length} identities (${identities.join(', ')}): name one; it is never chosen by score`,
+  ADMISSION_DISAGREEMENT: ({ record, detail }: { record: string; detail: string }) =>
+    `Admission disagreement on ${record}: ${detail}. Nothing is emitted until the adapter and the reference evaluator agree.`,
+
+  // Adapters and lowering.
+  ADAPTER_LACKS: ({ adapter, missing, why }: { adapter: string; missing: readonly string[]; why: readonly string[] }) =>
+    `The ${adapter} adapter does not preserve ${missing.join(', ')} (${why.join('; ')}). Refusing rather than approximating a gate.`,
+  ADAPTER_CANNOT_LOWER: ({ adapter, op, gate }: { adapter: string; op: string; gate: string }) =>
+    `The ${adapter} adapter cannot lower the operator ${op} (gate ${gate}). Refusing rather than dropping the gate.`,
+  CLAUSE_MISTYPED: ({ gate }: { gate: string }) =>
+    `The plan's ${gate} clause compares values of another type with its field. Refusing the plan.`,
+  ADAPTER_NO_ANSWER: ({ adapter, problem }: { adapter: string; problem: string }) =>
+    `The ${adapter} adapter returned no complete answer: ${problem}. No candidate is used.`,
+  ANSWER_HAD_NO_ROW: () => 'the answer statement returned no row',
+  ADAPTER_OTHER_PLAN: ({ adapter, executed, expected }: { adapter: string; executed: string; expected: string }) =>
+    `The ${adapter} adapter executed plan ${executed}, not ${expected}: its candidates answer another plan. No candidate is used.`,
+  ADAPTER_ROW_UNREADABLE: ({ adapter, problem }: { adapter: string; problem: string | null }) =>
+    `The ${adapter} adapter returned a record row the gates cannot read: ${problem ?? 'malformed'}.`,
+  LOWERING_NO_FORM: ({ store, op }: { store: string; op: string }) =>
+    `The ${store} lowering has no form for the operator ${op}. Refusing rather than dropping a gate.`,
+  LOWERING_TOO_MANY_VALUES: ({ needed, allowed }: { needed: number; allowed: number }) =>
+    `The contract needs ${needed} bound values; this SQLite build allows ${allowed}. Refusing rather than dropping a gate.`,
+  ANSWER_NO_REASON_CODE: ({ gate, op }: { gate: string; op: string }) =>
+    `The PostgreSQL answer has no reason code for the ${gate} gate's ${op}. Refusing rather than guessing one.`,
+  SERVER_TOO_OLD: ({ version }: { version: string | null }) =>
+    `The PostgreSQL adapter needs PostgreSQL 15 or later; this server is ${version ?? 'unknown'}.`,
+  DATABASE_RECORD_CHANGED: ({ table, record }: { table: string; record: string }) =>
+    `${table}: record ${record} no longer matches the fingerprint it was loaded with; load the records file again`,
+  LOAD_ROLLED_BACK: ({ problem }: { problem: string }) => `${problem}; the load was rolled back, nothing was written`,
+  DELETION_ROLLED_BACK: ({ problem }: { problem: string }) =>
+    `${problem}; the deletion was rolled back, nothing was deleted`,
+  DATABASE_OPTION: ({ problem }: { problem: string }) => `--database: ${problem}`,
+  CANNOT_CONNECT: ({ target, reason }: { target: string; reason: string }) => `cannot connect to ${target}: ${reason}`,
+  DATABASE_FAILED: ({ database, reason }: { database: string; reason: string }) =>
+    `the database ${database} failed: ${reason}`,
+
+  // The local service's refusals of a request (a compile's errors keep the core's codes and words).
+  INVALID_REQUEST: ({ route }: { route: string }) =>
+    `The ${route} request does not have the documented shape (see /api/openapi.json).`,
+  INVALID_JSON: () => 'The request body is not JSON.',
+  UNSUPPORTED_MEDIA_TYPE: () => 'Send the request body as application/json.',
+  REQUEST_TOO_LARGE: ({ limit }: { limit: number }) =>
+    `The request body is over ${limit} bytes (serve --max-body raises the limit).`,
+  NOT_FOUND: ({ path }: { path: string }) => `Nothing is served at ${path}.`,
+  METHOD_NOT_ALLOWED: ({ method, allowed }: { method: string; allowed: string }) =>
+    `${method} is not allowed here; use ${allowed}.`,
+  UNKNOWN_SCENARIO: ({ scenario, known }: { scenario: string; known: string }) =>
+    `No built-in scenario is called ${JSON.stringify(scenario)}; the built-in ones are ${known}.`,
+  HOST_NOT_ALLOWED: () => 'This service answers only requests addressed to the host it listens on.',
+  APP_NOT_BUILT: () =>
+    'The app is not built here: run `npm run build` in the clone (an installed package ships it built).',
+  INTERNAL: () => 'The service stopped on this request; nothing was kept. Try again, or report it with the request.',
+
+  // The drill and the debugger.
+  DRILL_VERDICT: ({ code, detail }: { code: ReasonCode; detail: string }) =>
+    `${REASONS[code].summary} ${detail}`.trim(),
+  RECEIPT_HASH_DIFFERS: () => 'Its content hashes to a different id.',
+  ENGINES_DIFFER: ({ receipt, receiptSchema, engine, schema }: EngineVersions) =>
+    `Receipt ${receipt ?? 'an unknown engine'} (${receiptSchema}); engine ${engine} (${schema}).`,
+  CURRENT_INPUTS_FAILED: ({ code, problem }: { code: ReasonCode; problem: string }) => `${code}: ${problem}`,
+  FAILED_CLOSED_WITH: ({ failure }: { failure: string | null }) => `It failed closed with ${failure ?? 'a failure'}.`,
+  DECLARED_AFTER_RECEIPT: ({ changes }: { changes: readonly string[] }) =>
+    `Declared after the receipt: ${changes.join(', ')}.`,
+  REPERFORMED_ELSEWHERE: ({ made, again }: { made: string; again: string }) =>
+    `It was made by ${made} and reperformed by ${again}: the same bytes but for the adapter's name.`,
+  DECLARED_INPUTS_GIVE: ({ receipt }: { receipt: string }) => `Compiling its declared inputs gives receipt ${receipt}.`,
+  CLAIMED_CONTRACT_FINGERPRINT: () => 'The contract it carries does not hash to the contract fingerprint it claims.',
+  CLAIMED_SELECTED: () => 'Its selected list is not the rows it marks selected.',
+  CLAIMED_ROW: () => 'Its own contract decides otherwise for a record still at hand in the version it names.',
+  RECORDS_NOT_AT_HAND: () =>
+    'Its record set is not at hand; its claims on the records still at hand held when reperformed.',
+  INPUTS_NOT_AT_HAND: () => 'Its own inputs were not at hand, so its claims were not reperformed.',
+  CONTRACT_DIFFERS: () => 'The contract fingerprint differs from the receipt.',
+  PACKET_DIFFERS: () => 'The current inputs compile to a different packet.',
+  RECORD_SET_DIFFERS: () => 'The record-set digest differs from the receipt.',
+  SWITCHES_DIFFER: ({ controls, lateChanges, nowControls, nowLateChanges }: SwitchesThenAndNow) =>
+    `Compiled with controls [${controls.join(', ')}] and late changes [${lateChanges.join(', ')}]; now [${nowControls.join(', ')}] and [${nowLateChanges.join(', ')}].`,
+  NOTHING_COMPILED_YET: () => 'Nothing has been compiled yet.',
+  NOTHING_COMPILED_NOW: () => 'Nothing is compiled now.',
+  NO_RECORD_IN_VIEW: ({ id }: { id: string }) => `No record "${id}" in this view.`,
+  INPUTS_CHANGED_INSPECT_AGAIN: () => 'The inputs changed: inspect the record again.',
+  EXPERIMENT_FAILED: ({ reason }: { reason: string }) => `The worker could not run the experiment: ${reason}`,
+
+  // Share links.
+  SHARE_FROM_USER_VIEW: () =>
+    'No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.',
+  SHARE_NOT_MADE: ({ problem }: { problem: string }) => `No link was made: ${problem}`,
+  SHARE_LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
+    `No link was made: it would be ${grouped(length)} characters long, over the ${grouped(limit)} a share link may have. Use "Export scenario" and send the file instead.`,
+
+  // Where the workspace is kept.
+  DATABASE_NO_OPFS: () =>
+    'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.',
+  DATABASE_OTHER_TAB: () =>
+    'This workspace is open in another tab, which holds its database. This tab works on a copy in memory, slower to load, and saves nothing: close the other tab and reload to work on the saved workspace here.',
+  DATABASE_NOT_KEPT: ({ reason }: { reason: string }) =>
+    `The workspace database could not be kept on disk (${reason}): every reload reads, parses and indexes the loaded files again, which is slower.`,
+  DATABASE_NOT_SAVED: () =>
+    'The workspace database could not be saved on disk (its site data may have been cleared while the page was open): it is kept in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+  DATABASE_IN_MEMORY: () =>
+    'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+  STORAGE_FULL: () =>
+    'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.',
+  DATABASE_SAVE_FAILED: ({ reason }: { reason: string }) =>
+    `The workspace database could not be saved on disk (${reason}): everything is loaded, but a reload will read, parse and index the loaded files again.`,
+  DATABASE_FULL: ({ needed, free }: { needed: string; free: string | null }) =>
+    `Browser storage is full: keeping the workspace database on disk needs about ${needed}${free === null ? '' : `, and the browser allows this site ${free} more`}. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.`,
+  WORKSPACE_FULL: ({ needed, free }: { needed: string; free: string | null }) =>
+    `Browser storage is full: saving the loaded files needs about ${needed}${free === null ? '' : ` (the browser allows this site ${free} more)`}, so loaded files and edits will not survive a reload. Free some space or reset.`,
+  STORAGE_TIMED_OUT: ({ seconds }: { seconds: number }) =>
+    `Browser storage did not answer within ${seconds} seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.`,
+  STORAGE_NOT_ALLOWED: () =>
+    'Browser storage (IndexedDB) is not allowed here (a private window or a site setting can refuse it): working in memory only, so loaded files and edits will not survive a reload.',
+  STORAGE_FAILED: ({ reason }: { reason: string }) =>
+    `Browser storage failed (${reason}): loaded files and edits will not survive a reload.`,
+  STORAGE_CLEARED: () =>
+    'Browser storage was cleared while this page was open. Your loaded files and contract edits are still here, but nothing is saved now: they will be gone after a reload unless you save them again.',
+} as const;
+
+type MessageCode = keyof typeof MESSAGES;
+type MessageArgs<C extends MessageCode> = Parameters<(typeof MESSAGES)[C]>;
+
+/** A message in words: the catalogue's wording of the code with its arguments. */
+export function wordMessage<C extends MessageCode>(
+  code: C,
+  ...[args]: MessageArgs<C> extends [] ? [] : [MessageArgs<C>[0]]
+): string {
+  return (MESSAGES[code] as (given: unknown) => string)(args);
+}
+
+/** An error's own words (a driver's, the file system's): wording from outside the catalogue, passed as an argument. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
