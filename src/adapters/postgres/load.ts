@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompileError, InputIssue } from '../../core/errors';
-import { err, ok, type Result } from '../../core/errors';
+import { err, formatIssue, ok, type Result } from '../../core/errors';
 import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
 import { quoteValue } from '../../core/format/json-text';
 import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
@@ -281,7 +281,7 @@ async function refusalOf(client: Database, file: string, problems: Problems): Pr
   return {
     pass: 'validate',
     code: 'INVALID_INPUT',
-    message: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.path}: ${issue.message}`,
+    message: formatIssue(issue),
     recordId,
     issues: [issue],
   };

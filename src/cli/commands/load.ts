@@ -4,6 +4,7 @@ import { connect, describeDatabase, type Connection } from '../../adapters/postg
 import { deleteRecords, loadRecordLines, type LoadMode } from '../../adapters/postgres/load';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { ok, type Result } from '../../core/errors';
+import { wordMessage } from '../../core/messages';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { databaseErrorExit, databaseFailure, databaseOptionSpec } from '../database';
 import { defineCommand } from '../define-command';
@@ -130,7 +131,7 @@ async function loadFile(
       progress?.(null);
       const unreadable = source.value.failure();
       const failure = unreadable ?? databaseFailure(target.url, error);
-      reportError(io, { ...failure, message: `${failure.message}; the load was rolled back, nothing was written` });
+      reportError(io, { ...failure, message: wordMessage('LOAD_ROLLED_BACK', { problem: failure.message }) });
       return EXIT.invalid;
     }
   });
@@ -151,7 +152,7 @@ async function deleteIds(io: CliIo, target: Target, database: Connection, ids: r
     return EXIT.ok;
   } catch (error) {
     const failure = databaseFailure(target.url, error);
-    reportError(io, { ...failure, message: `${failure.message}; the deletion was rolled back, nothing was deleted` });
+    reportError(io, { ...failure, message: wordMessage('DELETION_ROLLED_BACK', { problem: failure.message }) });
     return EXIT.invalid;
   }
 }
