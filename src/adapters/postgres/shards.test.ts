@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serialiseReceipt } from '../../core/passes/attest';
+import { createRecordSet } from '../../core/passes/validate';
+import { brokenLinksCase, conformanceCases } from '../conformance/corpus';
+import { compileInDatabase } from './compile';
+import { loadRecordSet } from './load';
+import { publish, serverOptions } from './shards';
+import { openTwoShards, type TwoShards } from './test-support/two-shards';
+import { POSTGRES_URL } from './test-server';
+import { createUnicodeTokeniser } from './unicode61';
+
+const tokeniser = createUnicodeTokeniser();
+
+/** Every gate alone and a few combinations of them all, and broken supersession links. */
+const cases = [...conformanceCases(4), brokenLinksCase()];
+
+describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coordinator over two shards', () => {
+  let two: TwoShards;
+  beforeAll(async () => {
+    two = await openTwoShards();
+  });
+
+  it('gives the one-server receipt byte for byte, case by case', async () => {
+    let spread = 0;
+    for (const item of cases) {
+      const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      await publish(two.coordinator, two.single.schema);
+      const one = await compileInDatabase(two.single, item.contract, tokeniser);
+      const sharded = await compileInDatabase(two.coordinator, item.contract, tokeniser);
+      expect(sharded.ok, item.name).toBe(one.ok);
+      if (!one.ok || !sharded.ok) {
+        expect(sharded.ok ? null : sharded.error.code, item.name).toBe(one.ok ? null : one.error.code);
+        continue;
+      }
+      expect(one.value.outcome.receipt.attestation, item.name).toBe('candidates');
+      expect(serialiseReceipt(sharded.value.outcome.receipt), item.name).toBe(
+        serialiseReceipt(one.value.outcome.receipt),
+      );
+      const { rows } = await two.coordinator.query<{ shards: string }>(
+        `SELECT count(DISTINCT tableoid) AS shards FROM ${two.coordinator.schema}.records`,
+      );
+      if (rows[0]?.shards === '2') spread += 1;
+    }
+    // The records really are on both shards: a corpus on one shard would prove nothing about two.
+    expect(spread).toBeGreaterThan(cases.length / 2);
+  });
+
+  it("reaches a shard by the URL's socket folder or host and port", () => {
+    expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({
+      dbname: 'shard',
+      host: '/tmp/pg.x',
+    });
+    expect(serverOptions('postgres://u:p@db.example:5433/cc')).toEqual({
+      dbname: 'cc',
+      host: 'db.example',
+      port: '5433',
+    });
+  });
+});
