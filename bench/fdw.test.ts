@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRecordSet } from '../src/adapters/postgres/load';
-import { PARTITIONWISE, publish } from '../src/adapters/postgres/shards';
+import { publish } from '../src/adapters/postgres/shards';
 import { openTwoShards, type TwoShards } from '../src/adapters/postgres/test-support/two-shards';
 import { POSTGRES_URL } from '../src/adapters/postgres/test-server';
 import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
@@ -32,7 +32,6 @@ describe.skipIf(POSTGRES_URL === undefined)('the two-server run on the bench cor
       expect(stray.rows[0]?.n).toBe('0');
     }
 
-    await two.coordinator.query(PARTITIONWISE);
     const compared = await compareOnShards(
       two.single,
       two.coordinator,

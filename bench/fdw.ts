@@ -1,5 +1,6 @@
 import { compileInDatabase } from '../src/adapters/postgres/compile';
 import type { Database } from '../src/adapters/postgres/schema';
+import { COORDINATOR_SETTINGS } from '../src/adapters/postgres/shard-snapshots';
 import type { Tokeniser } from '../src/adapters/postgres/tokens';
 import type { Contract } from '../src/core/format/contract';
 import { serialiseReceipt } from '../src/core/passes/attest';
@@ -46,10 +47,14 @@ export interface PushdownReport {
 
 export async function explainStatements(database: Database, statements: readonly Statement[]): Promise<PushdownReport> {
   const plans: string[] = [];
+  // Under the settings the compile's transaction ran with.
+  await database.query('BEGIN');
+  await database.query(COORDINATOR_SETTINGS);
   for (const { text, values } of statements) {
     const { rows } = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (VERBOSE, COSTS OFF) ${text}`, values);
     plans.push(rows.map((row) => row['QUERY PLAN']).join('\n'));
   }
+  await database.query('ROLLBACK');
   const all = plans.join('\n');
   const count = (pattern: RegExp) => all.match(pattern)?.length ?? 0;
   return {

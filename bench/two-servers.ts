@@ -6,7 +6,7 @@ import { loadRecordSet } from '../src/adapters/postgres/load';
 import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
 import { installSha256InNode } from '../src/lib/node-sha256';
-import { createCoordinator, PARTITIONWISE, publish, shardNames } from '../src/adapters/postgres/shards';
+import { createCoordinator, publish, shardNames } from '../src/adapters/postgres/shards';
 import { compareOnShards } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
 
@@ -51,8 +51,6 @@ async function main(): Promise<void> {
     await createCoordinator(coordinator, shards);
     await publish(coordinator, single.schema);
     const distributedAt = performance.now();
-    // A join or aggregate of partitions on one shard can run there only when the planner plans it per partition.
-    await coordinator.query(PARTITIONWISE);
     const compared = await compareOnShards(single, coordinator, contract, tokeniser);
     const { rows } = await coordinator.query<{ shard: string; records: string }>(
       `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,

@@ -46,6 +46,24 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     expect(spread).toBeGreaterThan(cases.length / 2);
   });
 
+  it('refuses, with no packet, a compile through shards at different snapshots', async () => {
+    const item = cases[cases.length - 1] ?? brokenLinksCase();
+    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const snapshot = await publish(two.coordinator, two.single.schema);
+    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+    // A load that reached the second shard and not the first.
+    const [, second] = two.shards;
+    await second?.database.query(`UPDATE ${second.database.schema}.layout SET snapshot = $1`, [snapshot + 1]);
+    for (const attestation of ['candidates', 'full'] as const) {
+      const refused = await compileInDatabase(two.coordinator, item.contract, tokeniser, {}, attestation);
+      expect(refused.ok ? 'a packet' : refused.error.code, attestation).toBe('ADAPTER_SNAPSHOT_SPLIT');
+      expect(refused.ok ? '' : refused.error.message).toContain(`shard 0 at ${snapshot}, shard 1 at ${snapshot + 1}`);
+    }
+    await publish(two.coordinator, two.single.schema);
+    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+  });
+
   it("reaches a shard by the URL's socket folder or host and port", () => {
     expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({
       dbname: 'shard',

@@ -138,9 +138,3 @@ async function stampSnapshot(coordinator: Database, snapshot: number): Promise<v
   for (const { tables } of rows) await coordinator.query(`UPDATE ${tables}.layout SET snapshot = $1`, [snapshot]);
   await coordinator.query(`UPDATE ${coordinator.schema}.layout SET snapshot = $1`, [snapshot]);
 }
-
-/**
- * The coordinator's session settings: a join or aggregate of partitions that live on one shard can be sent
- * to that shard only when the planner plans it partition by partition, which it does not by default.
- */
-export const PARTITIONWISE = 'SET enable_partitionwise_join = on; SET enable_partitionwise_aggregate = on';
