@@ -4,6 +4,7 @@ import { createRecordSet } from '../../core/passes/validate';
 import { brokenLinksCase, conformanceCases } from '../conformance/corpus';
 import { compileInDatabase } from './compile';
 import { loadRecordSet } from './load';
+import type { Database } from './schema';
 import { publish, serverOptions } from './shards';
 import { openTwoShards, type TwoShards } from './test-support/two-shards';
 import { POSTGRES_URL } from './test-server';
@@ -61,6 +62,38 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
       expect(refused.ok ? '' : refused.error.message).toContain(`shard 0 at ${snapshot}, shard 1 at ${snapshot + 1}`);
     }
     await publish(two.coordinator, two.single.schema);
+    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+  });
+
+  it('gives ADAPTER_INCOMPLETE and no packet when a shard fails between two statements of a compile', async () => {
+    const item = cases[cases.length - 1] ?? brokenLinksCase();
+    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await publish(two.coordinator, two.single.schema);
+    const [first] = two.shards;
+    if (first === undefined) throw new Error('no shard');
+    let terminated = 0;
+    // Once the answer statement has run, the first shard ends the coordinator's connection to it, as a shard restarting would.
+    const failing: Database = {
+      schema: two.coordinator.schema,
+      copyFrom: two.coordinator.copyFrom,
+      async query<R extends object>(text: string, values?: readonly unknown[]) {
+        const result = await two.coordinator.query<R>(text, values);
+        if (terminated === 0 && text.includes('refused AS')) {
+          const { rows } = await first.database.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'postgres_fdw'`,
+          );
+          for (const { pid } of rows) await first.database.query('SELECT pg_terminate_backend($1)', [pid]);
+          terminated = rows.length;
+        }
+        return result;
+      },
+    };
+    const failed = await compileInDatabase(failing, item.contract, tokeniser);
+    expect(terminated).toBeGreaterThan(0);
+    expect(failed.ok ? 'a packet' : failed.error.code).toBe('ADAPTER_INCOMPLETE');
+    expect(failed.ok ? '' : failed.error.message).toMatch(/connection|server/i);
+    // The next compile opens a new connection to the shard.
     expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
   });
 
