@@ -1,6 +1,16 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Database } from './schema';
 
+/** The schemas of a coordinator's shards' foreign tables, in shard order; null for a database that is no coordinator. */
+export async function shardTablesOf(client: Database): Promise<string[] | null> {
+  const { rows } = await client.query<{ sharded: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS sharded`, [
+    `${client.schema}.shards`,
+  ]);
+  if (rows[0]?.sharded !== true) return null;
+  const listed = await client.query<{ tables: string }>(`SELECT tables FROM ${client.schema}.shards ORDER BY shard`);
+  return listed.rows.map((row) => row.tables);
+}
+
 /**
  * Where a coordinator's records are at (shards.ts): the snapshot its own tables were published at, and each
  * shard's as that shard's `layout` says inside the compile's transaction. postgres_fdw runs every statement of

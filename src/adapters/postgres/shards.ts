@@ -65,7 +65,7 @@ export async function createCoordinator(coordinator: Database, shards: readonly 
     const password = decodeURIComponent(new URL(shard.url).password);
     // async_capable: the coordinator scans both shards at once; batch_size: a publish's inserts go 1,000 rows at a time.
     await coordinator.query(
-      `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000' })})`,
+      `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000', fdw_tuple_cost: '1' })})`,
     );
     await coordinator.query(
       `CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${optionList(password === '' ? { user } : { user, password })})`,
@@ -74,6 +74,11 @@ export async function createCoordinator(coordinator: Database, shards: readonly 
     await coordinator.query(
       `IMPORT FOREIGN SCHEMA ${shard.database.schema} LIMIT TO (layout, ${DISTRIBUTION.map(([table]) => table).join(', ')}) FROM SERVER ${server} INTO ${tables}`,
     );
+    // A join of a record with its document or postings is weighed by the shard's own estimate: with the coordinator's, the
+    // planner fetches every document or posting of a term and joins them itself. Estimates of a table alone stay local,
+    // so an aggregate over records is sent whole.
+    for (const table of ['documents', 'postings'])
+      await coordinator.query(`ALTER FOREIGN TABLE ${tables}.${table} OPTIONS (ADD use_remote_estimate 'true')`);
     for (const [table, column] of DISTRIBUTION) {
       if (index === 0)
         await coordinator.query(
@@ -122,7 +127,12 @@ export async function publish(coordinator: Database, source: string): Promise<nu
     await coordinator.query(`INSERT INTO ${schema}.digest_chunks SELECT * FROM ${source}.digest_chunks`);
     await stampSnapshot(coordinator, snapshot);
     await coordinator.query('COMMIT');
-    for (const [table] of DISTRIBUTION) await coordinator.query(`ANALYZE ${schema}.${table}`);
+    // The partitioned tables' statistics, and each shard's: the planner weighs sending a join or an aggregate to a shard by them.
+    const { rows: listed } = await coordinator.query<{ tables: string }>(`SELECT tables FROM ${schema}.shards`);
+    for (const [table] of DISTRIBUTION) {
+      await coordinator.query(`ANALYZE ${schema}.${table}`);
+      for (const { tables } of listed) await coordinator.query(`ANALYZE ${tables}.${table}`);
+    }
     return snapshot;
   } catch (error) {
     await coordinator.query('ROLLBACK').catch(() => undefined);
