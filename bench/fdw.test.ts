@@ -48,6 +48,15 @@ describe.skipIf(POSTGRES_URL === undefined)('the two-server run on the bench cor
       expect(answer).toMatch(
         /Remote SQL: SELECT count\(\*\), sum\(\(title_tokens \+ text_tokens\)\) FROM cc_sharded\.records WHERE .*scope = ANY .*provenance_ok.*labels &&/,
       );
+      // So are each query term's admitted documents and the refused records per reason.
+      expect(answer).toMatch(
+        new RegExp(`Relations: Aggregate on \\(\\(${tables}\\.records r_\\d+\\) INNER JOIN \\(${tables}\\.postings`),
+      );
+      expect(answer).toMatch(
+        new RegExp(
+          `Relations: Aggregate on \\(\\(${tables}\\.records r_\\d+\\) LEFT JOIN \\(${tables}\\.supersession_breaks`,
+        ),
+      );
       // The admitted rows are joined with their documents on the shard, and so are their hits of the query's terms.
       expect(answer).toMatch(
         new RegExp(`Relations: \\(${tables}\\.records r\\w*\\) INNER JOIN \\(${tables}\\.documents`),
@@ -56,6 +65,8 @@ describe.skipIf(POSTGRES_URL === undefined)('the two-server run on the bench cor
         new RegExp(`Relations: \\(${tables}\\.records r\\w*\\) INNER JOIN \\(${tables}\\.postings`),
       );
     }
+    expect(answer).toMatch(/Remote SQL: SELECT count\(\*\), count\(\*\) FILTER \(WHERE \(r2\.term = 'late'\)\)/);
+    expect(answer).toMatch(/Remote SQL: SELECT count\(\*\), count\(\*\) FILTER \(WHERE \(\(CASE WHEN \(r2\.project = /);
     expect(answer).toMatch(
       /Remote SQL: SELECT r2\.record_id, r2\.term, r2\.title_tf, r2\.text_tf FROM \(cc_sharded\.records r1 INNER JOIN cc_sharded\.postings r2 ON .*r2\.term = ANY .*provenance_ok/,
     );

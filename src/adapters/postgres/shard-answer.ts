@@ -38,20 +38,69 @@ async function supersededAt(client: Database, plan: AdmissionPlan): Promise<stri
  * Each shard's part, as common table expressions over its own foreign tables (`tables`), each holding
  * admission's whole condition in a form postgres_fdw can send (lower.ts's `shippable`): the admitted rows with
  * their documents' gate fields, the admitted count and token total, each query term's admitted document count,
- * the admitted records' hits of the query terms, and the refused count per reason. Whether a join or an
- * aggregate runs on the shard is the coordinator planner's choice (docs/ADAPTERS.md shows what it chose).
+ * the admitted records' hits of the query terms, and the refused count per reason. Each is a join or an
+ * aggregate postgres_fdw sends to the shard whole (bench/fdw.test.ts holds the coordinator's plan to that).
  */
-function shardParts(index: number, tables: string, where: string, verdict: string, terms: string): string[] {
+function shardParts(index: number, tables: string, where: string, counted: CountedBy, terms: string): string[] {
   const records = `${tables}.records r`;
   const holding = `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY (${terms})`;
   return [
     `rows_${index} AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length
       FROM ${records} JOIN ${tables}.documents d ON d.id = r.id WHERE ${where})`,
     `part_${index} AS MATERIALIZED (SELECT count(*) AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0) AS tokens FROM ${records} WHERE ${where})`,
-    `df_${index} AS MATERIALIZED (SELECT p.term, count(*) AS matched FROM ${holding} GROUP BY p.term)`,
+    `df_${index} AS MATERIALIZED (SELECT ${counted.term.columns('p.term')} FROM ${holding})`,
     `hits_${index} AS MATERIALIZED (SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding})`,
-    `refused_${index} AS MATERIALIZED (SELECT ${verdict} AS code, count(*) AS n FROM ${records} LEFT JOIN ${tables}.supersession_breaks b ON b.id = r.id GROUP BY 1)`,
+    `refused_${index} AS MATERIALIZED (SELECT ${counted.reason.columns('v.code')}
+      FROM (SELECT ${counted.verdict} AS code FROM ${records} LEFT JOIN ${tables}.supersession_breaks b ON b.id = r.id) v)`,
   ];
+}
+
+/**
+ * Counts by key as one row of counts, a column per key, rather than a row per key: postgres_fdw sends a shard an
+ * aggregate whose grouping the planner expects to shrink the rows, and it reckons a grouping by an expression
+ * of the id to have a group per record. `columns` counts each key of an expression; `rows` turns the shards'
+ * rows of counts (`from`, aliased `x`) back into (key, n) rows, for the keys some record has.
+ */
+interface CountsByKey {
+  columns(expression: string): string;
+  rows(from: string): string;
+}
+
+function countsByKey(keys: readonly string[]): CountsByKey {
+  return {
+    columns: (expression) =>
+      [
+        'count(*) AS n',
+        ...keys.map((key, column) => `count(*) FILTER (WHERE ${expression} = ${key}) AS c${column}`),
+      ].join(', '),
+    rows: (from) =>
+      keys.length === 0
+        ? 'SELECT NULL::text AS key, 0::bigint AS n WHERE false'
+        : `SELECT k.key, sum(k.n)::bigint AS n FROM (${from}) x CROSS JOIN LATERAL (VALUES ${keys
+            .map((key, column) => `(${key}, x.c${column})`)
+            .join(', ')}) AS k(key, n) GROUP BY k.key HAVING sum(k.n) > 0`,
+  };
+}
+
+interface CountedBy {
+  /** The verdict with each reason code numbered: postgres_fdw sends no comparison of text whose collation is not a column's. */
+  readonly verdict: string;
+  readonly reason: CountsByKey;
+  readonly term: CountsByKey;
+}
+
+/** The verdict's reason codes as numbers (the codes are the literals its text holds; values are bound, never in its text), and the query's terms. */
+function countedBy(verdict: string, terms: readonly string[], into: Lowering): CountedBy & { codes: string[] } {
+  const codes = [...new Set(verdict.match(/'EXCLUDE_[A-Z_]+'/g) ?? [])].map((quoted) => quoted.slice(1, -1));
+  const numbered = verdict
+    .replace(/'(EXCLUDE_[A-Z_]+)'/g, (_, code: string) => String(codes.indexOf(code)))
+    .replaceAll('NULL::text', 'NULL::integer');
+  return {
+    codes,
+    verdict: numbered,
+    reason: countsByKey(codes.map((_, number) => String(number))),
+    term: countsByKey([...new Set(terms)].map((term) => bind(into, term, 'text'))),
+  };
 }
 
 const unionOf = (name: string, count: number) =>
@@ -90,18 +139,23 @@ export async function answerOnShards(
     'text[]',
   );
   const byPhrase = bind(into, phraseTerms, 'text[]');
+  const counted = countedBy(
+    verdict,
+    phraseTerms.filter((term) => term !== null),
+    into,
+  );
   const ctes = [
-    ...tables.flatMap((schema, index) => shardParts(index, schema, where, verdict, asked)),
+    ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked)),
     `phrases AS (SELECT q.term, (q.phrase - 1)::integer AS phrase FROM unnest(${byPhrase}) WITH ORDINALITY AS q(term, phrase) WHERE q.term IS NOT NULL)`,
     `admitted AS (${unionOf('rows', tables.length)})`,
     `stats AS (SELECT sum(n)::float8 AS n, sum(tokens)::float8 AS tokens FROM (${unionOf('part', tables.length)}) x)`,
-    `df AS (SELECT q.phrase, sum(d.matched)::float8 AS matched FROM (${unionOf('df', tables.length)}) d JOIN phrases q ON q.term = d.term GROUP BY q.phrase)`,
+    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows(unionOf('df', tables.length))}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase)`,
     `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM (${unionOf('hits', tables.length)}) h JOIN phrases q ON q.term = h.term)`,
     `weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s)`,
     `scored AS (SELECT f.record_id AS id, sum(${phraseScore('a.length')} ORDER BY f.phrase) AS score
       FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN admitted a ON a.id = f.record_id CROSS JOIN stats s GROUP BY f.record_id)`,
     'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
-    `refused AS (SELECT code, sum(n)::bigint AS n FROM (${unionOf('refused', tables.length)}) x WHERE code IS NOT NULL GROUP BY code)`,
+    `refused AS (SELECT (${bind(into, counted.codes, 'text[]')})[c.key::integer + 1] AS code, c.n FROM (${counted.reason.rows(unionOf('refused', tables.length))}) c)`,
     `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
     `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
     `viewed AS (SELECT a.*, coalesce(h.phrases, '{}') AS phrases, s.score FROM admitted a LEFT JOIN scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,
