@@ -1,97 +1,74 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Connection } from '../src/adapters/postgres/connect';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRecordSet } from '../src/adapters/postgres/load';
+import { publish, shardNames } from '../src/adapters/postgres/shards';
+import { openTwoShards, type TwoShards } from '../src/adapters/postgres/test-support/two-shards';
 import { POSTGRES_URL } from '../src/adapters/postgres/test-server';
 import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
-import { compareOnShards, distribute, PARTITIONWISE, serverOptions, type Shard } from './fdw';
+import { compareOnShards } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
 
-/** The shards are two databases of the test server (scripts/two-servers.sh runs the same on three clusters). */
-const shardNames = [0, 1].map((index) => `cc_fdw_${process.pid}_${index}`);
-const shardUrl = (name: string) => {
-  const url = new URL(POSTGRES_URL ?? '');
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-async function open(url: string, schema: string): Promise<Connection> {
-  const opened = await connect(url, schema);
-  if (!opened.ok) throw new Error(opened.error.message);
-  return opened.value;
-}
-
-describe.skipIf(POSTGRES_URL === undefined)('one corpus hash-partitioned behind postgres_fdw', () => {
-  let single: Connection;
-  let coordinator: Connection;
-  let shards: (Shard & { readonly database: Connection })[];
+describe.skipIf(POSTGRES_URL === undefined)('the two-server run on the bench corpus', () => {
+  let two: TwoShards;
   beforeAll(async () => {
-    single = await open(POSTGRES_URL ?? '', `cc_fdw_single_${process.pid}`);
-    for (const name of shardNames) await single.query(`CREATE DATABASE ${name}`);
-    coordinator = await open(POSTGRES_URL ?? '', `cc_fdw_sharded_${process.pid}`);
-    shards = await Promise.all(
-      shardNames.map(async (name) => ({ url: shardUrl(name), database: await open(shardUrl(name), 'cc_sharded') })),
-    );
-  });
-  afterAll(async () => {
-    for (const shard of shards) await shard.database.end();
-    for (const [index] of shardNames.entries())
-      await coordinator.query(`DROP SERVER IF EXISTS cc_shard_${index} CASCADE`);
-    await coordinator.query(
-      `DROP SCHEMA IF EXISTS ${coordinator.schema}, ${single.schema}, cc_shard_0_tables, cc_shard_1_tables CASCADE`,
-    );
-    await coordinator.end();
-    for (const name of shardNames) await single.query(`DROP DATABASE IF EXISTS ${name}`);
-    await single.end();
+    two = await openTwoShards();
   });
 
-  it("gives the one-server receipt byte for byte, and the shards run the admission's filters", async () => {
+  it('gives the one-server receipt byte for byte, and explains what the shards ran', async () => {
     const { records, requiredIds } = generateRecords(300, 7);
     const tokeniser = createUnicodeTokeniser();
-    const loaded = await loadRecordSet(single, 'generated.jsonl', readGenerated(records), tokeniser);
+    const loaded = await loadRecordSet(two.single, 'generated.jsonl', readGenerated(records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
-    await distribute(coordinator, single.schema, shards);
-    const { rows } = await coordinator.query<{ shard: string; records: string }>(
-      `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,
+    await publish(two.coordinator, two.single.schema);
+    const { rows } = await two.coordinator.query<{ records: string }>(
+      `SELECT count(*) AS records FROM ${two.coordinator.schema}.records GROUP BY tableoid`,
     );
-    expect(rows.map((row) => row.shard)).toEqual(['cc_shard_0_tables.records', 'cc_shard_1_tables.records']);
+    expect(rows.map((row) => Number(row.records)).sort()).toHaveLength(2);
     expect(rows.reduce((sum, row) => sum + Number(row.records), 0)).toBe(300);
-    for (const shard of shards) {
+    for (const shard of two.shards) {
       const stray = await shard.database.query<{ n: string }>(
         `SELECT count(*) AS n FROM ${shard.database.schema}.documents x WHERE NOT EXISTS (SELECT 1 FROM ${shard.database.schema}.records r WHERE r.id = x.id)`,
       );
       expect(stray.rows[0]?.n).toBe('0');
     }
 
-    await coordinator.query(PARTITIONWISE);
     const compared = await compareOnShards(
-      single,
-      coordinator,
+      two.single,
+      two.coordinator,
       contractSchema.parse(benchContract(requiredIds)),
       tokeniser,
     );
     expect(compared.same).toBe(true);
-    const [readBack, admission] = compared.pushdown.plans;
-    // The document and its gate row live on one shard: the join runs there.
-    expect(readBack).toMatch(
-      /Remote SQL: SELECT r\d+\.document, r\d+\.fingerprint, r\d+\.id FROM \(cc_sharded\.records r\d+ INNER JOIN cc_sharded\.documents r\d+/,
+    expect(compared.receipt).toContain('"attestation":"candidates"');
+    const answer = compared.pushdown.plans.find((plan) => plan.includes('CTE part_0'));
+    for (const shard of [0, 1]) {
+      const tables = shardNames(two.coordinator.schema, shard).tables.slice(1, -1);
+      // The admitted count and token total are counted on the shard, under admission's whole condition.
+      expect(answer).toContain(`Relations: Aggregate on (${tables}.records`);
+      expect(answer).toMatch(
+        /Remote SQL: SELECT count\(\*\), sum\(\(title_tokens \+ text_tokens\)\) FROM cc_sharded\.records WHERE .*scope = ANY .*provenance_ok.*labels &&/,
+      );
+      // So are each query term's admitted documents and the refused records per reason.
+      expect(answer).toMatch(
+        new RegExp(`Relations: Aggregate on \\(\\(${tables}\\.records r_\\d+\\) INNER JOIN \\(${tables}\\.postings`),
+      );
+      expect(answer).toMatch(
+        new RegExp(
+          `Relations: Aggregate on \\(\\(${tables}\\.records r_\\d+\\) LEFT JOIN \\(${tables}\\.supersession_breaks`,
+        ),
+      );
+      // The admitted rows are joined with their documents on the shard, and so are their hits of the query's terms.
+      expect(answer).toMatch(
+        new RegExp(`Relations: \\(${tables}\\.records r\\w*\\) INNER JOIN \\(${tables}\\.documents`),
+      );
+      expect(answer).toMatch(
+        new RegExp(`Relations: \\(${tables}\\.records r\\w*\\) INNER JOIN \\(${tables}\\.postings`),
+      );
+    }
+    expect(answer).toMatch(/Remote SQL: SELECT count\(\*\), count\(\*\) FILTER \(WHERE \(r2\.term = 'late'\)\)/);
+    expect(answer).toMatch(/Remote SQL: SELECT count\(\*\), count\(\*\) FILTER \(WHERE \(\(CASE WHEN \(r2\.project = /);
+    expect(answer).toMatch(
+      /Remote SQL: SELECT r2\.record_id, r2\.term, r2\.title_tf, r2\.text_tf FROM \(cc_sharded\.records r1 INNER JOIN cc_sharded\.postings r2 ON .*r2\.term = ANY .*provenance_ok/,
     );
-    expect(admission).toMatch(/Foreign Scan on cc_shard_1_tables\.records/);
-    expect(admission).toMatch(
-      /Remote SQL: SELECT id, subject FROM cc_sharded\.records WHERE .*\(provenance_ok\).*scope = ANY/,
-    );
-    expect(compared.pushdown.remoteJoins).toBeGreaterThan(0);
-  });
-
-  it("reaches a shard by the URL's socket folder or host and port", () => {
-    expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({
-      dbname: 'shard',
-      host: '/tmp/pg.x',
-    });
-    expect(serverOptions('postgres://u:p@db.example:5433/cc')).toEqual({
-      dbname: 'cc',
-      host: 'db.example',
-      port: '5433',
-    });
   });
 });

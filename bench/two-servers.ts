@@ -6,7 +6,8 @@ import { loadRecordSet } from '../src/adapters/postgres/load';
 import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
 import { installSha256InNode } from '../src/lib/node-sha256';
-import { compareOnShards, distribute, PARTITIONWISE } from './fdw';
+import { createCoordinator, publish, shardNames } from '../src/adapters/postgres/shards';
+import { compareOnShards } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
 
 installSha256InNode();
@@ -14,8 +15,9 @@ installSha256InNode();
 /**
  * `bash scripts/two-servers.sh [--records 10000] [--plans-out FILE]`: POSTGRES_URL is the coordinator,
  * SHARD_URLS the shards (the script starts three throwaway clusters). The generated corpus is loaded on the
- * coordinator (the one-server compile), hash-partitioned across the shards behind postgres_fdw foreign
- * tables, compiled through the coordinator, and the two receipts compared byte for byte; the statements'
+ * coordinator (the one-server compile), published to the shards behind postgres_fdw foreign tables
+ * (src/adapters/postgres/shards.ts), compiled through the coordinator (the answered compile, a `candidates`
+ * receipt), and the two receipts compared byte for byte; the statements'
  * EXPLAIN (VERBOSE) plans on the coordinator show what ran on the shards.
  */
 async function open(url: string, schema: string): Promise<Connection> {
@@ -46,10 +48,9 @@ async function main(): Promise<void> {
     const loaded = await loadRecordSet(single, 'generated.jsonl', readGenerated(records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     const loadedAt = performance.now();
-    await distribute(coordinator, single.schema, shards);
+    await createCoordinator(coordinator, shards);
+    await publish(coordinator, single.schema);
     const distributedAt = performance.now();
-    // A join or aggregate of partitions on one shard can run there only when the planner plans it per partition.
-    await coordinator.query(PARTITIONWISE);
     const compared = await compareOnShards(single, coordinator, contract, tokeniser);
     const { rows } = await coordinator.query<{ shard: string; records: string }>(
       `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
       `${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`,
     );
     console.log(
-      `receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes)`,
+      `receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes); compile ${compared.ms[0].toFixed(0)} ms on one server, ${compared.ms[1].toFixed(0)} ms through the coordinator`,
     );
     const { foreignScans, remoteJoins, remoteAggregates, plans } = compared.pushdown;
     console.log(
@@ -73,8 +74,9 @@ async function main(): Promise<void> {
       await connection.query(`DROP SCHEMA IF EXISTS ${connection.schema} CASCADE`).catch(() => undefined);
     }
     for (const [index] of shards.entries()) {
-      await coordinator.query(`DROP SERVER IF EXISTS cc_shard_${index} CASCADE`).catch(() => undefined);
-      await coordinator.query(`DROP SCHEMA IF EXISTS cc_shard_${index}_tables CASCADE`).catch(() => undefined);
+      const { server, tables } = shardNames(coordinator.schema, index);
+      await coordinator.query(`DROP SERVER IF EXISTS ${server} CASCADE`).catch(() => undefined);
+      await coordinator.query(`DROP SCHEMA IF EXISTS ${tables} CASCADE`).catch(() => undefined);
     }
     await Promise.all(
       [single, coordinator, ...shards.map((shard) => shard.database)].map(async (connection) => connection.end()),

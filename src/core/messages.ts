@@ -88,6 +88,8 @@ export const MESSAGES = {
     `The ${adapter} adapter executed plan ${executed}, not ${expected}: its candidates answer another plan. No candidate is used.`,
   ADAPTER_ROW_UNREADABLE: ({ adapter, problem }: { adapter: string; problem: string | null }) =>
     `The ${adapter} adapter returned a record row the gates cannot read: ${problem ?? 'malformed'}.`,
+  SHARDS_APART: ({ adapter, snapshot, shards }: { adapter: string; snapshot: string; shards: string }) =>
+    `The ${adapter} adapter's shards are not all at the coordinator's snapshot ${snapshot} (${shards}): their rows would mix record sets. No candidate is used.`,
   LOWERING_NO_FORM: ({ store, op }: { store: string; op: string }) =>
     `The ${store} lowering has no form for the operator ${op}. Refusing rather than dropping a gate.`,
   LOWERING_TOO_MANY_VALUES: ({ needed, allowed }: { needed: number; allowed: number }) =>

@@ -130,6 +130,11 @@ export const REASONS = reasons({
     summary:
       'The adapter returned no complete answer (a timeout, a dropped connection, a partial result): nothing is emitted.',
   },
+  ADAPTER_SNAPSHOT_SPLIT: {
+    category: 'integrity',
+    summary:
+      "The store's shards hold different snapshots of the records (a load reached some and not the others): nothing is emitted.",
+  },
   LOWERING_UNSUPPORTED: {
     category: 'integrity',
     summary:

@@ -113,7 +113,7 @@ export function lowerVerdict(
   const ordered = plan.clauses
     .map((clause, index) => ({ clause, condition: conditions.value[index] as string }))
     .sort((a, b) => GATE_ORDER.indexOf(a.clause.gate) - GATE_ORDER.indexOf(b.clause.gate));
-  const branches: string[] = [];
+  const branches: { readonly condition: string; readonly reason: string }[] = [];
   for (const { clause, condition } of ordered) {
     const reason = refusalCode(clause, into);
     if (reason === null)
@@ -122,11 +122,20 @@ export function lowerVerdict(
         code: 'LOWERING_UNSUPPORTED',
         message: wordMessage('ANSWER_NO_REASON_CODE', { gate: clause.gate, op: clause.op }),
       });
-    branches.push(`WHEN NOT coalesce((${condition}), false) THEN ${reason}`);
+    branches.push({ condition, reason });
   }
   return ok({
     conditions: conditions.value,
-    verdict: branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END`,
+    verdict:
+      branches.length === 0
+        ? 'NULL::text'
+        : into.shippable === undefined
+          ? `CASE ${branches.map(({ condition, reason }) => `WHEN NOT coalesce((${condition}), false) THEN ${reason}`).join('\n    ')} ELSE NULL END`
+          : // postgres_fdw sends no COALESCE to a shard: a clause that is not true (false or null) takes its ELSE.
+            branches.reduceRight(
+              (passed, { condition, reason }) => `CASE WHEN (${condition}) THEN ${passed} ELSE ${reason} END`,
+              'NULL::text',
+            ),
   });
 }
 

@@ -1,119 +1,20 @@
-import { z } from 'zod';
-import type { AdmittedRow, PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/answered-admission';
+import type { PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/answered-admission';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
-import { LIFECYCLE_STATES, REVIEW_STATES } from '../../core/format/record';
-import { formatInstant } from '../../core/format/time';
 import type { AdmissionPlan } from '../../core/plan/admission-plan';
-import { byScoreThenId, roundScore, type RankedRow } from '../../core/ranking';
-import { endsChunk } from '../../core/tree-digest';
+import { byScoreThenId, roundScore } from '../../core/ranking';
 import type { CheckedRecord } from '../../core/passes/validate';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { answerPlan } from './answer';
 import { bm25Ctes } from './bm25-sql';
 import { storedBrokenLinks } from './broken-links';
 import { bind, lowerConditions, type Lowering } from './lower';
+import { VIEW_COLUMNS, viewsOf, type AdmittedRows } from './gate-views';
+import { answerOnShards, type ShardAnswer } from './shard-answer';
+import { shardTablesOf } from './shard-snapshots';
 import { storedRecordSetDigest } from './record-set-digest';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 import { wordMessage } from '../../core/messages';
-
-/**
- * A record's gate columns as a row of the narrow table, with its declared tokens and relevance from its
- * document: validated at the boundary, then made the gate view the core judges (no title, no text).
- */
-const viewRowSchema = z.object({
-  id: z.string(),
-  fingerprint: z.string(),
-  project: z.string(),
-  scope: z.string(),
-  subject: z.string().nullable(),
-  known_at: z.coerce.number(),
-  valid_from: z.coerce.number(),
-  valid_to: z.coerce.number().nullable(),
-  lifecycle: z.enum(LIFECYCLE_STATES),
-  source_class: z.string(),
-  authority_class: z.string(),
-  review_state: z.enum(REVIEW_STATES),
-  provenance_ok: z.boolean(),
-  sensitivity: z.string(),
-  evidence_class: z.string().nullable(),
-  roles: z.array(z.string()),
-  purposes: z.array(z.string()),
-  labels: z.array(z.string()),
-  claims: z.array(z.string()),
-  supersedes: z.array(z.string()),
-  tokens: z.coerce.number().int(),
-  relevance: z.number().nullable(),
-});
-
-type ViewRow = z.infer<typeof viewRowSchema>;
-
-/** The columns a gate view is made of, for a row `r` of the records and `d` of the documents. */
-const VIEW_COLUMNS = `r.id, r.fingerprint, r.project, r.scope, r.subject, r.known_at, r.valid_from, r.valid_to, r.lifecycle, r.source_class,
-  r.authority_class, r.review_state, r.provenance_ok, r.sensitivity, r.evidence_class, r.roles, r.purposes, r.labels, r.claims, r.supersedes,
-  (d.document::json->>'tokens')::integer AS tokens, (d.document::json->>'relevance')::float8 AS relevance`;
-
-/**
- * The gate view of a row: the fields the gates and the plan read, as validation would have made them. The claims
- * stand as supported propositions (the gates and the plan read only which propositions a record claims); the
- * digest's chunk rule is computed here from the id, not read from the row.
- */
-function viewOf(row: ViewRow): CheckedRecord {
-  return {
-    record: {
-      id: row.id,
-      title: '',
-      text: '',
-      tokens: row.tokens,
-      project: row.project,
-      scope: row.scope,
-      subject: row.subject,
-      knownAt: formatInstant(row.known_at),
-      validFrom: formatInstant(row.valid_from),
-      validTo: row.valid_to === null ? null : formatInstant(row.valid_to),
-      lifecycle: row.lifecycle,
-      supersedes: row.supersedes,
-      sourceClass: row.source_class,
-      authorityClass: row.authority_class,
-      reviewState: row.review_state,
-      provenance: null,
-      sensitivity: row.sensitivity,
-      access: { roles: row.roles, purposes: row.purposes, labels: row.labels },
-      evidence:
-        row.evidence_class === null ? null : { class: row.evidence_class, supports: row.claims, contradicts: [] },
-      relevance: row.relevance,
-    },
-    fingerprint: row.fingerprint,
-    provenanceVerified: row.provenance_ok,
-    knownAt: row.known_at,
-    validFrom: row.valid_from,
-    validTo: row.valid_to,
-    endsDigestChunk: endsChunk(row.id),
-  };
-}
-
-function viewsOf(rows: readonly unknown[]): Result<CheckedRecord[], CompileError> {
-  const views: CheckedRecord[] = [];
-  for (const row of rows) {
-    const parsed = viewRowSchema.safeParse(row);
-    if (!parsed.success)
-      return err({
-        pass: 'admit',
-        code: 'ADAPTER_MISMATCH',
-        message: wordMessage('ADAPTER_ROW_UNREADABLE', {
-          adapter: 'postgresql',
-          problem: parsed.error.issues[0]?.message ?? null,
-        }),
-      });
-    views.push(viewOf(parsed.data));
-  }
-  return ok(views);
-}
-
-/** The admitted rows of one answer, or why they are not all there. */
-type AdmittedRows =
-  | { readonly complete: true; readonly rows: AdmittedRow[]; readonly ranked: RankedRow[] }
-  | { readonly complete: false; readonly problem: string };
 
 /**
  * Every admitted record's gate view, the query phrases it holds and its bm25 score over the admitted set: the
@@ -200,6 +101,20 @@ async function successorsOf(client: Database, ids: readonly string[]): Promise<R
   return viewsOf(rows);
 }
 
+/** The counts and the admitted rows on one server (or through a coordinator, the same statements over its partitioned tables). */
+async function answerOnOneServer(
+  client: Database,
+  plan: AdmissionPlan,
+  digest: string,
+  question: { readonly query: string; readonly tokeniser: Tokeniser; readonly phrases: readonly (readonly string[])[] },
+): Promise<Result<ShardAnswer, CompileError>> {
+  const { query, tokeniser, phrases } = question;
+  const counted = await answerPlan(client, plan, digest, query, tokeniser, 1);
+  if (!counted.ok) return counted;
+  const admitted = await admittedRows(client, plan, digest, phrases);
+  return admitted.ok ? ok({ counted: counted.value, admitted: admitted.value }) : admitted;
+}
+
 /**
  * The PostgreSQL store's answers to a plan, in the caller's snapshot: the one-statement answer (counts per
  * reason, statistics, the admitted set's digest), the admitted rows with their scores, the successors of the
@@ -220,24 +135,36 @@ export function createPlanAnswering(
     ): Promise<Result<PlanAnswer, CompileError>> {
       const bm25 = question.ranking === 'bm25';
       const query = bm25 ? question.query : '';
-      const counted = await answerPlan(client, plan, digest, query, tokeniser, 1);
-      if (!counted.ok) return counted;
-      const phrases = safeFtsTerms(query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
-      const admitted = await admittedRows(client, plan, digest, phrases);
-      if (!admitted.ok) return admitted;
-      if (!admitted.value.complete) return err(incomplete(admitted.value.problem));
-      const ids = admitted.value.rows.map((row) => row.view.record.id);
+      const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
+      const phrases = terms.map((term) => tokeniser.phrase(term));
+      const tables = await shardTablesOf(client);
+      // Through a coordinator the shards do the work, unless a term is a phrase of several tokens, whose positions only one server's statements match.
+      const answered =
+        tables !== null && phrases.every((tokens) => tokens.length <= 1)
+          ? await answerOnShards(
+              client,
+              tables,
+              plan,
+              digest,
+              terms,
+              phrases.map((tokens) => tokens[0] ?? null),
+            )
+          : await answerOnOneServer(client, plan, digest, { query, tokeniser, phrases });
+      if (!answered.ok) return answered;
+      const { counted, admitted } = answered.value;
+      if (!admitted.complete) return err(incomplete(admitted.problem));
+      const ids = admitted.rows.map((row) => row.view.record.id);
       const successors = await successorsOf(client, [...ids, ...question.required]);
       if (!successors.ok) return successors;
       return ok({
-        admission: { status: 'complete', candidates: new Set(ids), predicateDigest: counted.value.predicateDigest },
-        admittedCount: counted.value.admitted,
-        admitted: admitted.value.rows,
+        admission: { status: 'complete', candidates: new Set(ids), predicateDigest: counted.predicateDigest },
+        admittedCount: counted.admitted,
+        admitted: admitted.rows,
         successors: successors.value,
-        statistics: bm25 ? counted.value.statistics : { mode: 'declared' },
-        ranked: bm25 ? admitted.value.ranked : [],
-        refusedByReason: counted.value.refusedByReason,
-        admittedDigest: counted.value.admittedDigest,
+        statistics: bm25 ? counted.statistics : { mode: 'declared' },
+        ranked: bm25 ? admitted.ranked : [],
+        refusedByReason: counted.refusedByReason,
+        admittedDigest: counted.admittedDigest,
         recordSetDigest: await storedRecordSetDigest(client),
       });
     },

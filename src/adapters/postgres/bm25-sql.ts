@@ -45,17 +45,25 @@ export function bm25Ctes(schema: string, set: string, phrases: readonly (readonl
     hits.length === 0
       ? 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false'
       : hits.join('\n  UNION ALL\n  ');
-  const idf = `ln((s.n - d.matched + 0.5::float8) / (d.matched + 0.5::float8))`;
   return `stats AS (SELECT count(*)::float8 AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0)::float8 AS tokens FROM ${set} a JOIN ${schema}.records r ON r.id = a.id),
 freq AS (${freq}),
 df AS (SELECT phrase, count(*)::float8 AS matched FROM freq GROUP BY phrase),
-weights AS (SELECT d.phrase, CASE WHEN ${idf} <= 0 THEN 1e-6::float8 ELSE ${idf} END AS idf FROM df d CROSS JOIN stats s),
+weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s),
 scored AS (
   SELECT f.record_id AS id,
-    sum(w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * (r.title_tokens + r.text_tokens)::float8 / (s.tokens / s.n)))) ORDER BY f.phrase) AS score
+    sum(${phraseScore('r.title_tokens + r.text_tokens')} ORDER BY f.phrase) AS score
   FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN ${schema}.records r ON r.id = f.record_id CROSS JOIN stats s
   GROUP BY f.record_id)`;
 }
+
+const LN_IDF = `ln((s.n - d.matched + 0.5::float8) / (d.matched + 0.5::float8))`;
+
+/** FTS5's idf of a phrase held by `d.matched` of the set's `s.n` records, floored as FTS5 floors it. */
+export const IDF = `CASE WHEN ${LN_IDF} <= 0 THEN 1e-6::float8 ELSE ${LN_IDF} END`;
+
+/** One phrase's part of a record's score: its weighted frequency `f.f`, its idf `w.idf`, the record's `length` and the set's statistics `s`. */
+export const phraseScore = (length: string) =>
+  `w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * (${length})::float8 / (s.tokens / s.n))))`;
 
 /** The admitted set's statistics as the statement above returns them: its size, its tokens and, per query phrase, how many of its records hold it. */
 export function admittedStatistics(

@@ -24,6 +24,7 @@ import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank';
 import { storedRecordSetDigest } from './record-set-digest';
 import { requireLayout, type Database } from './schema';
+import { checkShardSnapshots } from './shard-snapshots';
 import type { Tokeniser } from './tokens';
 import { wordMessage } from '../../core/messages';
 
@@ -191,7 +192,9 @@ export async function inSnapshot<T>(
     await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [
       String(timeoutMs),
     ]);
-    const result = await work();
+    // Through a coordinator, every shard must be at one snapshot before anything is read from any of them.
+    const agreed = await checkShardSnapshots(client);
+    const result = agreed.ok ? await work() : agreed;
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
     return result;
   } catch (error) {

@@ -36,6 +36,13 @@ export interface Lowering {
   readonly ctes: string[];
   /** Joins to the records row, each matching at most one row (a LEFT JOIN on a key), so no record is counted twice. */
   readonly joins: string[];
+  /**
+   * Set for a statement a coordinator sends to each shard (shard-answer.ts): every condition is then written
+   * with the row's own columns, bound values and built-in operators only, which postgres_fdw sends to the
+   * shard, never with a table expression or a subquery; the ids some successor in force supersedes, which a
+   * shard cannot know of the others, are read beforehand and given here.
+   */
+  readonly shippable?: { readonly superseded: readonly string[] };
 }
 
 export function bind(into: Lowering, value: unknown, type: string): string {
@@ -43,8 +50,46 @@ export function bind(into: Lowering, value: unknown, type: string): string {
   return `$${into.values.length}::${type}`;
 }
 
+/**
+ * The forms of a shard's statement for the clauses whose usual form reads a table expression: the same
+ * conditions, with the directory and the accepted evidence unfolded here into bound lists. Null for the others.
+ */
+function shippableClause(clause: PlanClause, into: Lowering, superseded: readonly string[]): string | null {
+  switch (clause.op) {
+    case 'subject-resolves': {
+      const subject = clause.subject?.value ?? null;
+      const identities = new Map<string, Set<string>>();
+      for (const { name, identities: named } of clause.directory)
+        for (const identity of named) identities.set(name, (identities.get(name) ?? new Set()).add(identity));
+      // A name passes when it means one identity, the task's own when the task has a subject.
+      const passing = [...identities]
+        .filter(([, named]) => named.size === 1 && (subject === null || named.has(subject)))
+        .map(([name]) => name);
+      const unknown = `NOT (r.subject ${C} = ANY (${bind(into, [...identities.keys()], 'text[]')}))`;
+      const itself = subject === null ? 'true' : `r.subject ${C} = ${bind(into, subject, 'text')}`;
+      return `r.subject IS NULL OR r.subject ${C} = ANY (${bind(into, passing, 'text[]')}) OR (${unknown} AND ${itself})`;
+    }
+    case 'not-superseded-at':
+      return `NOT (r.id ${C} = ANY (${bind(into, superseded, 'text[]')}))`;
+    case 'required-or-accepted-evidence': {
+      const byClass = new Map<string, string[]>();
+      for (const { proposition, classes } of clause.accepted)
+        for (const cls of classes.values) byClass.set(cls, [...(byClass.get(cls) ?? []), proposition]);
+      const accepted = [...byClass].map(
+        ([cls, propositions]) =>
+          `(r.evidence_class ${C} = ${bind(into, cls, 'text')} AND r.claims && ${bind(into, propositions, 'text[]')})`,
+      );
+      return `r.id ${C} = ANY (${bind(into, clause.required.values, 'text[]')}) OR ${accepted.length === 0 ? 'false' : accepted.join(' OR ')}`;
+    }
+    default:
+      return null;
+  }
+}
+
 /** The clause's condition on a row `r` of the narrow table, or null for an operator the lowering has no form for. */
 export function lowerClause(clause: PlanClause, into: Lowering): string | null {
+  const shipped = into.shippable === undefined ? null : shippableClause(clause, into, into.shippable.superseded);
+  if (shipped !== null) return shipped;
   switch (clause.op) {
     case 'equals':
       return `${COLUMN[clause.field]} ${C} = ${bind(into, clause.value.value, 'text')}`;

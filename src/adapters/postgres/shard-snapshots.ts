@@ -1,0 +1,71 @@
+import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { wordMessage } from '../../core/messages';
+import type { Database } from './schema';
+
+/** The schemas of a coordinator's shards' foreign tables, in shard order; null for a database that is no coordinator. */
+export async function shardTablesOf(client: Database): Promise<string[] | null> {
+  const { rows } = await client.query<{ sharded: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS sharded`, [
+    `${client.schema}.shards`,
+  ]);
+  if (rows[0]?.sharded !== true) return null;
+  const listed = await client.query<{ tables: string }>(`SELECT tables FROM ${client.schema}.shards ORDER BY shard`);
+  return listed.rows.map((row) => row.tables);
+}
+
+/**
+ * Where a coordinator's records are at (shards.ts): the snapshot its own tables were published at, and each
+ * shard's as that shard's `layout` says inside the compile's transaction. postgres_fdw runs every statement of
+ * one coordinator transaction on a shard in one REPEATABLE READ remote transaction, so the snapshot read here
+ * is that of every row the compile reads from the shard. Null for a database that is no coordinator.
+ */
+async function snapshotsOf(
+  client: Database,
+): Promise<{ readonly own: string; readonly shards: readonly { shard: number; snapshot: string | null }[] } | null> {
+  const { rows } = await client.query<{ snapshot: string; sharded: boolean }>(
+    `SELECT l.snapshot::text AS snapshot, to_regclass($1) IS NOT NULL AS sharded FROM ${client.schema}.layout l`,
+    [`${client.schema}.shards`],
+  );
+  const own = rows[0];
+  if (own === undefined || !own.sharded) return null;
+  const listed = await client.query<{ shard: number; tables: string }>(
+    `SELECT shard, tables FROM ${client.schema}.shards ORDER BY shard`,
+  );
+  // One statement over every shard: postgres_fdw asks them at once, and a shard without a layout row says so.
+  const asked = listed.rows.map(
+    ({ shard, tables }) =>
+      `SELECT ${Number(shard)}::integer AS shard, (SELECT snapshot::text FROM ${tables}.layout) AS snapshot`,
+  );
+  const found = await client.query<{ shard: number; snapshot: string | null }>(asked.join(' UNION ALL '));
+  return { own: own.snapshot, shards: found.rows };
+}
+
+/**
+ * A coordinator's settings for one transaction: a join or aggregate of partitions that live on one shard is
+ * sent to that shard only when the planner plans it partition by partition, which it does not by default.
+ */
+export const COORDINATOR_SETTINGS =
+  "SELECT set_config('enable_partitionwise_join', 'on', true), set_config('enable_partitionwise_aggregate', 'on', true)";
+
+/**
+ * Refuses a compile through a coordinator whose shards are not all at the snapshot the coordinator was
+ * published at (a load that reached one shard and not the other, or a shard changed behind it): its rows would
+ * mix two record sets. On a coordinator it also lets the planner send joins and aggregates of one shard's
+ * partitions to that shard. Nothing for a single server.
+ */
+export async function checkShardSnapshots(client: Database): Promise<Result<void, CompileError>> {
+  const found = await snapshotsOf(client);
+  if (found === null) return ok(undefined);
+  await client.query(COORDINATOR_SETTINGS);
+  const apart = found.shards.filter((shard) => shard.snapshot !== found.own);
+  if (found.shards.length > 0 && apart.length === 0) return ok(undefined);
+  const each = found.shards.map((shard) => `shard ${shard.shard} at ${shard.snapshot ?? 'none'}`).join(', ');
+  return err({
+    pass: 'admit',
+    code: 'ADAPTER_SNAPSHOT_SPLIT',
+    message: wordMessage('SHARDS_APART', {
+      adapter: 'postgresql',
+      snapshot: found.own,
+      shards: each === '' ? 'no shard' : each,
+    }),
+  });
+}

@@ -1,0 +1,124 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serialiseReceipt } from '../../core/passes/attest';
+import { createRecordSet } from '../../core/passes/validate';
+import { brokenLinksCase, conformanceCases } from '../conformance/corpus';
+import { compileInDatabase } from './compile';
+import { loadRecordSet } from './load';
+import type { Database } from './schema';
+import { publish, serverOptions } from './shards';
+import { openTwoShards, type TwoShards } from './test-support/two-shards';
+import { POSTGRES_URL } from './test-server';
+import { createUnicodeTokeniser } from './unicode61';
+
+const tokeniser = createUnicodeTokeniser();
+
+/** Every gate alone and a few combinations of them all, and broken supersession links. */
+const cases = [...conformanceCases(4), brokenLinksCase()];
+
+describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coordinator over two shards', () => {
+  let two: TwoShards;
+  beforeAll(async () => {
+    two = await openTwoShards();
+  });
+
+  it('gives the one-server receipt byte for byte, case by case', async () => {
+    let spread = 0;
+    let answeredOnShards = 0;
+    for (const item of cases) {
+      const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      await publish(two.coordinator, two.single.schema);
+      const one = await compileInDatabase(two.single, item.contract, tokeniser);
+      let onShards = false;
+      const watched: Database = {
+        schema: two.coordinator.schema,
+        copyFrom: two.coordinator.copyFrom,
+        query: async (text, values) => {
+          onShards ||= text.includes('part_0 AS MATERIALIZED');
+          return two.coordinator.query(text, values);
+        },
+      };
+      const sharded = await compileInDatabase(watched, item.contract, tokeniser);
+      if (onShards) answeredOnShards += 1;
+      expect(sharded.ok, item.name).toBe(one.ok);
+      if (!one.ok || !sharded.ok) {
+        expect(sharded.ok ? null : sharded.error.code, item.name).toBe(one.ok ? null : one.error.code);
+        continue;
+      }
+      expect(one.value.outcome.receipt.attestation, item.name).toBe('candidates');
+      expect(serialiseReceipt(sharded.value.outcome.receipt), item.name).toBe(
+        serialiseReceipt(one.value.outcome.receipt),
+      );
+      const { rows } = await two.coordinator.query<{ shards: string }>(
+        `SELECT count(DISTINCT tableoid) AS shards FROM ${two.coordinator.schema}.records`,
+      );
+      if (rows[0]?.shards === '2') spread += 1;
+    }
+    // The records really are on both shards: a corpus on one shard would prove nothing about two.
+    expect(spread).toBeGreaterThan(cases.length / 2);
+    // Each shard filtered and counted its own records (shard-answer.ts), not one server's statements over the partitions.
+    expect(answeredOnShards).toBe(cases.length);
+  });
+
+  it('refuses, with no packet, a compile through shards at different snapshots', async () => {
+    const item = cases[cases.length - 1] ?? brokenLinksCase();
+    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const snapshot = await publish(two.coordinator, two.single.schema);
+    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+    // A load that reached the second shard and not the first.
+    const [, second] = two.shards;
+    await second?.database.query(`UPDATE ${second.database.schema}.layout SET snapshot = $1`, [snapshot + 1]);
+    for (const attestation of ['candidates', 'full'] as const) {
+      const refused = await compileInDatabase(two.coordinator, item.contract, tokeniser, {}, attestation);
+      expect(refused.ok ? 'a packet' : refused.error.code, attestation).toBe('ADAPTER_SNAPSHOT_SPLIT');
+      expect(refused.ok ? '' : refused.error.message).toContain(`shard 0 at ${snapshot}, shard 1 at ${snapshot + 1}`);
+    }
+    await publish(two.coordinator, two.single.schema);
+    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+  });
+
+  it('gives ADAPTER_INCOMPLETE and no packet when a shard fails between two statements of a compile', async () => {
+    const item = cases[cases.length - 1] ?? brokenLinksCase();
+    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await publish(two.coordinator, two.single.schema);
+    const [first] = two.shards;
+    if (first === undefined) throw new Error('no shard');
+    let terminated = 0;
+    // Once the answer statement has run, the first shard ends the coordinator's connection to it, as a shard restarting would.
+    const failing: Database = {
+      schema: two.coordinator.schema,
+      copyFrom: two.coordinator.copyFrom,
+      async query<R extends object>(text: string, values?: readonly unknown[]) {
+        const result = await two.coordinator.query<R>(text, values);
+        if (terminated === 0 && text.includes('refused AS')) {
+          const { rows } = await first.database.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'postgres_fdw'`,
+          );
+          for (const { pid } of rows) await first.database.query('SELECT pg_terminate_backend($1)', [pid]);
+          terminated = rows.length;
+        }
+        return result;
+      },
+    };
+    const failed = await compileInDatabase(failing, item.contract, tokeniser);
+    expect(terminated).toBeGreaterThan(0);
+    expect(failed.ok ? 'a packet' : failed.error.code).toBe('ADAPTER_INCOMPLETE');
+    expect(failed.ok ? '' : failed.error.message).toMatch(/connection|server/i);
+    // The next compile opens a new connection to the shard.
+    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+  });
+
+  it("reaches a shard by the URL's socket folder or host and port", () => {
+    expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({
+      dbname: 'shard',
+      host: '/tmp/pg.x',
+    });
+    expect(serverOptions('postgres://u:p@db.example:5433/cc')).toEqual({
+      dbname: 'cc',
+      host: 'db.example',
+      port: '5433',
+    });
+  });
+});
