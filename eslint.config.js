@@ -80,7 +80,7 @@ const ANSWER_ASSEMBLY = [
   { group: ['**/core/expectations/run'], importNames: ['runSuite', 'runVariant'], message: LIBRARY_MESSAGE },
   { group: ['**/core/expectations/suite'], importNames: ['parseExpectationSuiteJson', 'checkSwitches', 'unknownSwitchIssues'], message: LIBRARY_MESSAGE },
   {
-    group: ['**/core/passes/validate'],
+    group: ['**/core/phases/1-validate/validate'],
     importNames: ['parseContractJson', 'validateContract', 'parseRecordsJsonl', 'createJsonlRecordReader', 'parseScenarioJson', 'joinScenarioRecords', 'parseReceiptJson'],
     message: LIBRARY_MESSAGE,
   },
@@ -89,7 +89,7 @@ const ANSWER_ASSEMBLY = [
 const COMPILE_VIEW_ASSEMBLY = [
   { group: ['**/core/disclosure'], importNames: ['discloseOutcome'], message: LIBRARY_MESSAGE },
   { group: ['**/core/user-view'], importNames: ['buildUserView'], message: LIBRARY_MESSAGE },
-  { group: ['**/core/passes/attest'], importNames: ['packetWithManifest'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/phases/7-attest/attest'], importNames: ['packetWithManifest'], message: LIBRARY_MESSAGE },
 ];
 
 const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' };

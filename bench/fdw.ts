@@ -2,7 +2,7 @@ import { compileInDatabase } from '../src/adapters/postgres/compile';
 import { LAYOUT, createIndexes, migrate, quoteIdentifier, type Database } from '../src/adapters/postgres/schema';
 import type { Tokeniser } from '../src/adapters/postgres/tokens';
 import type { Contract } from '../src/core/format/contract';
-import { serialiseReceipt } from '../src/core/passes/attest';
+import { serialiseReceipt } from '../src/core/phases/7-attest/attest';
 
 /**
  * One corpus hash-partitioned across PostgreSQL servers, a coordinator holding the partitions as

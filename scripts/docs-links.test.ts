@@ -12,7 +12,7 @@ const DOCS = [
 ];
 /** Written by a build or a run, so absent from a fresh clone: named in the docs, never checked in. */
 const GENERATED = ['dist/', 'dist-cli/', 'dist-lib/', 'bench/results/', 'test-results/', 'node_modules/', 'bench/.cache/', 'bench/browser/.dist/'];
-/** Source folders a doc may name a path relative to (the one-record walk names `core/passes/plan.ts`). */
+/** Source folders a doc may name a path relative to (the one-record walk names `core/phases/6-plan-packet/plan-packet.ts`). */
 const BASES = ['', 'src/'];
 const SOURCE_FILE = /\.(ts|tsx|mjs|js|sh)$/;
 

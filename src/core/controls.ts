@@ -2,8 +2,8 @@ import { contractSchema, type Contract } from './format/contract';
 import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { err, formatPath, ok, type CompileError, type Result } from './errors';
-import { settleDuplicates } from './passes/settle-duplicates';
-import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './passes/validate';
+import { settleDuplicates } from './phases/1-validate/settle-duplicates';
+import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './phases/1-validate/validate';
 
 type Json = unknown;
 

@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyChanges } from './controls';
+import { GATE_FIELDS } from './phases/4-admit/gates';
+import type { KeyRules } from './compile';
 import type { Contract } from './format/contract';
 import type { Patch } from './format/scenario';
-import type { RecordSet } from './passes/validate';
-import { createRecordSet } from './passes/validate';
+import type { RecordSet } from './phases/1-validate/validate';
+import { createRecordSet } from './phases/1-validate/validate';
 import { propertyParameters } from './test-support/arbitraries';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { observable } from './test-support/change-steps';
@@ -58,11 +60,15 @@ describe('a compiler that reuses its previous work', () => {
 
     await step([{ op: 'mergeContract', patch: { query: 'policy', tokenBudget: 200 } }]);
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(reuseOf(kept, table)).toEqual({ reused: RECORDS, computed: 0 });
+    // A new budget changes planned rows only: the refused rows' chunks are not hashed again.
+    expect(reuseOf(kept, 'attest:refused')?.computed).toBe(0);
 
     // A gate field: every verdict is worked out again, and the records it denies are refused.
     await step([{ op: 'mergeContract', patch: { denyLabels: ['investigation'] } }]);
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: 0, computed: RECORDS });
     expect(reuseOf(kept, 'resolve:records')).toEqual({ reused: RECORDS, computed: 0 });
+    // A verdict worked out again and equal to the last one keeps its version: its refused row is not built again.
+    expect(reuseOf(kept, 'plan:refused')?.reused).toBeGreaterThan(0);
 
     // A refused record refused again leaves the admitted set as it was: the plan's admitted part is last compilation's.
     await step([{ op: 'mergeRecord', id: 'rec-15', patch: { lifecycle: 'draft' } }]);
@@ -76,4 +82,21 @@ describe('a compiler that reuses its previous work', () => {
     await step([{ op: 'mergeContract', patch: { asOf: '2026-08-10' } }]);
     expect(await observable(kept, { contract, recordSet })).toMatchObject({ admitted: expect.arrayContaining(['rec-01']) as unknown });
   });
+
+  it(
+    'fails when a key leaves out an input its query reads: verdicts keyed without the deny labels are reused after they change',
+    async () => {
+      const careless: KeyRules = { gateFields: GATE_FIELDS.filter((field) => field !== 'denyLabels') };
+      let failure: unknown = null;
+      try {
+        await fc.assert(await incremental.property({ openDatabase: freshDriver, keys: careless }), { ...propertyParameters(incremental.testRuns), endOnFailure: true });
+      } catch (error) {
+        failure = error;
+      }
+      // The property's own finding, not a failure of the harness: the kept compiler's answer differs from a fresh one's.
+      expect(failure).toBeInstanceOf(Error);
+      expect(String((failure as Error).cause)).toMatch(/kept and fresh compilations after .* differ/);
+    },
+    TIMEOUT_MS,
+  );
 });

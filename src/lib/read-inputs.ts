@@ -3,7 +3,16 @@ import { receiptIntegrity } from '../core/drill';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
 import { placeContractIssues } from '../core/format/input-issues';
-import { createJsonlRecordReader, joinScenarioRecords, parseContractJson, parseReceiptJson, parseScenarioJson, validateContract, type LoadedScenario, type RecordSet } from '../core/passes/validate';
+import {
+  createJsonlRecordReader,
+  joinScenarioRecords,
+  parseContractJson,
+  parseReceiptJson,
+  parseScenarioJson,
+  validateContract,
+  type LoadedScenario,
+  type RecordSet,
+} from '../core/phases/1-validate/validate';
 import { REASONS } from '../core/reasons';
 import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';

@@ -13,7 +13,7 @@ import {
   type JsonlRecordReader,
   type LoadedScenario,
   type RecordSet,
-} from '../core/passes/validate';
+} from '../core/phases/1-validate/validate';
 import { USER_VIEW_FORMAT } from '../core/format/user-view';
 import { inputIssue } from '../core/issues';
 import { issuesOf } from '../core/errors';

@@ -1,5 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { createJsonlRecordReader, joinRecordParts, recordSetOf, unreadableRecordsError, type RecordsPart } from '../core/passes/validate';
+import { createJsonlRecordReader, joinRecordParts, recordSetOf, unreadableRecordsError, type RecordsPart } from '../core/phases/1-validate/validate';
 import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from './file-intake';
 
 /**

@@ -1,5 +1,5 @@
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { createBackgroundSaves, IN_MEMORY_DATABASE } from './background-saves';
 import type { BuiltinScenario } from './builtin-sources';
 import { createComparisons } from './comparisons';

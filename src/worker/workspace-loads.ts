@@ -1,5 +1,5 @@
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
-import type { RecordSet } from '../core/passes/validate';
+import type { RecordSet } from '../core/phases/1-validate/validate';
 import type { BackgroundSaves } from './background-saves';
 import type { Compilations } from './compilations';
 import { INDEX_SLICE, type CorpusIndex } from './corpus-index';

@@ -1,6 +1,6 @@
 import { applyScenarioEdit } from '../scenarios/record-edits';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
-import { validateContract } from '../core/passes/validate';
+import { validateContract } from '../core/phases/1-validate/validate';
 import { inputIssue } from '../core/issues';
 import type { BackgroundSaves } from './background-saves';
 import { savedWorkspaceSchema, type SavedWorkspace } from './protocol';

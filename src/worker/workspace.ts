@@ -4,7 +4,7 @@ import type { Contract } from '../core/format/contract';
 import type { Control, LateChange } from '../core/format/scenario';
 import { genericLateChanges } from '../core/generic-late-changes';
 import { issuesOf } from '../core/errors';
-import { parseContractJson, validateContract, type LoadedScenario } from '../core/passes/validate';
+import { parseContractJson, validateContract, type LoadedScenario } from '../core/phases/1-validate/validate';
 import type { ScenarioEdit } from '../scenarios/record-edits';
 import type { BuiltinScenario } from './builtin-sources';
 import type { ContractUpdate, DatabaseState, SavedLoad, SavedWorkspace, ScenarioSummary, Selection, StorageState, WorkspaceEvent, WorkspaceSnapshot } from './protocol';

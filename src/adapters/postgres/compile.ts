@@ -1,9 +1,9 @@
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
-import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/passes/validate';
+import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/phases/1-validate/validate';
 import type { Attestation, CompileOutcome } from '../../core/result';
-import type { AdmissionPlan } from '../../core/plan/admission-plan';
+import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { Store } from '../../core/store';
 import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
 import { answerPlan, type PlanAnswer } from './answer';

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../core/format/record';
 import type { SqlDriver } from './driver';
-import { createRecordIndex, type RecordIndex } from './record-index';
+import { createRecordIndex } from './record-index';
+import type { RecordIndex } from './record-index-api';
 import { buildContract, buildRecord, buildRecordSet, errorOf, lowerResolved, resolveOrThrow, valueOf, type ContractOverrides } from '../../core/test-support/builders';
 import { sharedDriver } from '../../core/test-support/node-driver';
-import { admit } from '../../core/passes/admit';
+import { admit } from '../../core/phases/4-admit/admit';
 
 const INJECTION = "atlas' OR 1=1 --";
 

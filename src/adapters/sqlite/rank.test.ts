@@ -6,9 +6,10 @@ import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } f
 import { freshDriver, sharedDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
-import { rankDeclared, roundScore } from '../../core/ranking';
+import { rankDeclared, roundScore } from '../../core/phases/5-rank/ranking';
 import { rankAdmitted, rankCorpus } from './rank';
-import { createRecordIndex, type RecordIndex } from './record-index';
+import { createRecordIndex } from './record-index';
+import type { RecordIndex } from './record-index-api';
 
 const WORDS = ['late', 'payment', 'fee', 'waiver', 'approval', 'customer', 'account', 'ledger', 'covenant', 'the', 'for', 'notice', 'ünïcödé', '東京'];
 

@@ -3,7 +3,8 @@ import type { SourceRecord } from '../../core/format/record';
 import { buildRecord, buildRecordSet } from '../../core/test-support/builders';
 import { freshDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
-import { createRecordIndex, type RecordIndex } from './record-index';
+import { createRecordIndex } from './record-index';
+import type { RecordIndex } from './record-index-api';
 
 let driver: SqlDriver;
 let index: RecordIndex;

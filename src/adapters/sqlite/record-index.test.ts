@@ -4,7 +4,8 @@ import { lowerResolved } from '../../core/test-support/builders';
 import { buildContract, buildRecord, buildRecordSet, resolveOrThrow, valueOf } from '../../core/test-support/builders';
 import { freshDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
-import { createRecordIndex, type RecordIndex } from './record-index';
+import { createRecordIndex } from './record-index';
+import type { RecordIndex } from './record-index-api';
 
 let driver: SqlDriver;
 let index: RecordIndex;

@@ -1,10 +1,11 @@
 import { ok } from '../../core/errors';
-import { PLAN_OPERATORS } from '../../core/plan/admission-plan';
-import { ALL_CAPABILITIES } from '../../core/plan/adapter';
+import { PLAN_OPERATORS } from '../../core/phases/4-admit/admission-plan';
+import { ALL_CAPABILITIES } from '../../core/phases/4-admit/adapter';
 import type { Store } from '../../core/store';
 import { lowerAdmission } from './lower-admission';
 import type { SqlDriver } from './driver';
-import { createRecordIndex, type RecordIndex } from './record-index';
+import { createRecordIndex } from './record-index';
+import type { RecordIndex } from './record-index-api';
 
 /** Changes whenever the SQLite lowering changes what it sends: named with the adapter wherever it is reported. */
 export const SQLITE_ADAPTER_VERSION = '2';

@@ -6,7 +6,7 @@ import { probeCapabilities } from '../../adapters/postgres/adapter';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createTokeniser } from '../../adapters/postgres/tokens';
-import { CAPABILITIES } from '../../core/plan/adapter';
+import { CAPABILITIES } from '../../core/phases/4-admit/adapter';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT } from '../command';
 import { inScratchSchema } from '../database';

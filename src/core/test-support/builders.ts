@@ -3,9 +3,9 @@ import { recordSchema, type RecordInput, type SourceRecord } from '../format/rec
 import type { CompileError, Result } from '../errors';
 import { contentHashOf } from '../hash';
 import { lowerAdmission, type LoweredAdmission } from '../../adapters/sqlite/lower-admission';
-import { resolve, type Resolution } from '../passes/resolve';
-import { buildAdmissionPlan, planDigest } from '../plan/admission-plan';
-import { createRecordSet, unreadableRecordsError, type RecordSet } from '../passes/validate';
+import { resolve, type Resolution } from '../phases/2-resolve/resolve';
+import { buildAdmissionPlan, planDigest } from '../phases/4-admit/admission-plan';
+import { createRecordSet, unreadableRecordsError, type RecordSet } from '../phases/1-validate/validate';
 
 export const AS_OF = '2026-08-30T12:00:00Z';
 
