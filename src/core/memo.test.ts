@@ -25,6 +25,25 @@ describe('the memo', () => {
     expect(calls).toBe(200);
   });
 
+  it('reuses a whole table whose keys are all equal, and keeps the version of a changed item that computes the same value', async () => {
+    const memo = createMemo();
+    let calls = 0;
+    const parity = (item: number) => ((calls += 1), { even: item % 2 === 0 });
+    const items = [1, 2, 3, 4];
+    const first = await memo.revisionAsync(async () => memo.map('parity', null, names(4), items.map(String), items, parity));
+    calls = 0;
+    const again = await memo.revisionAsync(async () => memo.map('parity', null, names(4), items.map(String), items, parity));
+    expect(calls).toBe(0);
+    expect(again.values).toBe(first.values);
+    expect(memo.stats().get('parity')).toEqual({ reused: 4, computed: 0 });
+    // 3 becomes 5: computed again, equal to the last value, so it keeps that object and its version.
+    const changed = [1, 2, 5, 4];
+    const third = await memo.revisionAsync(async () => memo.map('parity', null, names(4), changed.map(String), changed, parity));
+    expect(calls).toBe(1);
+    expect(third.values[2]).toBe(first.values[2]);
+    expect(Array.from(third.versions)).toEqual(Array.from(first.versions));
+  });
+
   it('finds an item by its name when positions move, never by the object it is', async () => {
     const memo = createMemo();
     const list = names(300);
@@ -53,15 +72,6 @@ describe('the memo', () => {
     expect(Array.from(second.versions)).toEqual(Array.from(first.versions));
     const third = await run('yy');
     expect(third.versions[0]).not.toBe(first.versions[0]);
-  });
-
-  it('settles values worked out elsewhere: an equal one keeps its version', async () => {
-    const memo = createMemo();
-    const first = await memo.revisionAsync(async () => memo.settle('rows', ['a', 'b'], [{ v: 1 }, { v: 2 }]));
-    const second = await memo.revisionAsync(async () => memo.settle('rows', ['a', 'b'], [{ v: 1 }, { v: 3 }]));
-    expect(second.versions[0]).toBe(first.versions[0]);
-    expect(second.versions[1]).not.toBe(first.versions[1]);
-    expect(memo.stats().get('rows')).toEqual({ reused: 1, computed: 1 });
   });
 
   it('reuses a cell while its key is equal, element by element', async () => {

@@ -4,13 +4,13 @@ import type { Contract } from './format/contract';
 import { createMemo, declare, type Key, type KeyPart, type TableStats } from './memo';
 import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './phases/4-admit/admit';
 import { attest, attestedSections, receiptOf, type AttestInput } from './phases/7-attest/attest';
-import { rankedDigest, recordTreeSpec, traceDigest, traceTreeSpec, rootsDigest } from './phases/7-attest/attest-digests';
+import { rankedDigest, recordTreeSpec, resolvedSetDigest, traceDigest, traceTreeSpec, rootsDigest } from './phases/7-attest/attest-digests';
 import { evaluateGates, gateContextOf, GATE_FIELDS, type GateVerdict } from './phases/4-admit/gates';
 import { planAdmittedPart, packetPlanFrom, PACKET_PLAN_FIELDS, REFUSED_ROW_FIELDS, refusedRow, requiredPositionsOf, planPacket, type PacketPlan } from './phases/6-plan-packet/plan-packet';
-import { inOrder, orderById, resolve, resolveContract, resolveRecord, supersessionsOf, type Resolution, type Supersessions } from './phases/2-resolve/resolve';
+import { inOrder, orderById, resolve, resolveContract, resolveRecord, supersessionsOf, type IdPositions, type Resolution, type ResolvedRecord, type Supersessions } from './phases/2-resolve/resolve';
 import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
 import { rankDeclared, type Ranking } from './phases/5-rank/ranking';
-import type { Receipt, TraceRow } from './result';
+import type { Receipt } from './result';
 import { chunkDigest, chunksOf, rootOfChunks, type TreeDigestSpec } from './tree-digest';
 
 /**
@@ -60,28 +60,72 @@ function int32(values: readonly number[]): Int32Array {
   return array;
 }
 
-/** A resolved record's content: its fingerprint (which covers every field), and what supersession says of its id. */
-function resolvedKey(checked: CheckedRecord, supersessions: Supersessions): string {
-  const id = checked.record.id;
-  const successor = supersessions.inForce.get(id);
-  const broken = supersessions.broken.get(id);
-  return successor === undefined && broken === undefined ? checked.fingerprint : `${checked.fingerprint}|${canonicalJson([successor ?? null, broken ?? null])}`;
+/** What supersession says of the few ids it speaks of, by position in id order: the part of their key besides the fingerprint. */
+function supersessionSuffixes(indexOf: IdPositions, supersessions: Supersessions): { readonly positions: Int32Array; readonly suffixes: readonly string[] } {
+  const said = [...new Set([...supersessions.inForce.keys(), ...supersessions.broken.keys()])];
+  const found = said.map((id) => ({ id, position: indexOf.get(id) })).filter((entry): entry is { id: string; position: number } => entry.position !== undefined);
+  return {
+    positions: Int32Array.from(found.map((entry) => entry.position)),
+    suffixes: found.map((entry) => canonicalJson([supersessions.inForce.get(entry.id) ?? null, supersessions.broken.get(entry.id) ?? null])),
+  };
 }
 
-/** What supersession reads: the as-of instant, each record that supersedes something and each record it names (null when absent). */
-function supersessionKey(recordSet: RecordSet, asOf: number): KeyPart[] {
-  const key: KeyPart[] = [asOf];
-  for (const item of recordSet.successors) {
-    key.push(item.fingerprint);
-    for (const target of item.record.supersedes) key.push(recordSet.byId.get(target)?.fingerprint ?? null);
-  }
+/**
+ * Each resolved record's content key, in id order: its fingerprint (which covers every field), with what supersession
+ * says of its id for the few ids it speaks of (`said`, worked out once per supersession and id order).
+ */
+function resolvedKeys(checked: readonly CheckedRecord[], said: ReturnType<typeof supersessionSuffixes>): string[] {
+  const keys = new Array<string>(checked.length);
+  for (let position = 0; position < checked.length; position += 1) keys[position] = (checked[position] as CheckedRecord).fingerprint;
+  said.positions.forEach((position, index) => {
+    keys[position] = `${keys[position] as string}|${said.suffixes[index] as string}`;
+  });
+  return keys;
+}
+
+/**
+ * What supersession reads: the as-of instant, which ids exist (the id order's version stands for them), and each
+ * record that supersedes something (its fingerprint covers its links). A record it names that supersedes nothing
+ * is read only for its existence; one that does is in the list itself.
+ */
+function supersessionKey(recordSet: RecordSet, asOf: number, idsVersion: number): KeyPart[] {
+  const key: KeyPart[] = [asOf, idsVersion];
+  for (const item of recordSet.successors) key.push(item.fingerprint);
   return key;
+}
+
+/**
+ * The chunks of the trace's two trees (`traceTreeSpec`) when the rows at `planned` are the ones the plan decided and
+ * every other row is refused: what `chunksOf` cuts from the rows' codes, worked out from the positions alone.
+ */
+function traceChunks(records: readonly ResolvedRecord[], planned: Int32Array): { refused: Int32Array[]; planned: Int32Array[] } {
+  const isPlannedAt = new Uint8Array(records.length);
+  for (const position of planned) isPlannedAt[position] = 1;
+  const cut = (wanted: number): Int32Array[] => {
+    const positions = new Int32Array(records.length);
+    const chunks: Int32Array[] = [];
+    let start = 0;
+    let end = 0;
+    for (let position = 0; position < records.length; position += 1) {
+      if (isPlannedAt[position] !== wanted) continue;
+      positions[end] = position;
+      end += 1;
+      if ((records[position] as ResolvedRecord).checked.endsDigestChunk) {
+        chunks.push(positions.subarray(start, end));
+        start = end;
+      }
+    }
+    if (end > start) chunks.push(positions.subarray(start, end));
+    return chunks;
+  };
+  return { refused: cut(0), planned: cut(1) };
 }
 
 /** What one compilation's later queries need of its earlier ones: the keys and versions they were computed under. */
 interface Carried {
   resolution: Resolution | null;
-  resolvedKeys: readonly string[];
+  /** The resolved records' versions: a version stands for a resolved record's content, its fingerprint included. */
+  resolvedVersions: Int32Array;
   admission: Admission | null;
   verdictVersions: Int32Array;
   /** The verdicts' versions at the admitted positions. */
@@ -90,27 +134,46 @@ interface Carried {
   ranking: 'rank:admitted' | 'rank:declared' | null;
   packetPlan: PacketPlan | null;
   traceVersions: Int32Array;
+  /** The trace positions whose rows the plan decided (PLANNED_CODES): the admitted ones and a failed required one, ascending. */
+  plannedPositions: Int32Array;
 }
 
 export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): MemoQueries {
   const memo = createMemo();
   const nothing: Carried = {
     resolution: null,
-    resolvedKeys: [],
+    resolvedVersions: new Int32Array(0),
     admission: null,
     verdictVersions: new Int32Array(0),
     admittedVersions: new Int32Array(0),
     ranking: null,
     packetPlan: null,
     traceVersions: new Int32Array(0),
+    plannedPositions: new Int32Array(0),
   };
   let current = nothing;
 
-  /** A digest tree whose chunks are hashed again only when the content keys of their items changed. */
-  const memoTree = <T>(table: string, items: readonly T[], spec: TreeDigestSpec<T>, keyAt: (positions: Int32Array) => Key): string => {
-    const chunks = chunksOf(items, spec);
+  /** A digest tree over `items` cut into `chunks`, whose chunks are hashed again only when their keys changed. */
+  const memoTree = <T>(table: string, items: readonly T[], chunks: readonly Int32Array[], spec: TreeDigestSpec<T>, keyAt: (positions: Int32Array) => Key): string => {
     const names = chunks.map((positions) => spec.key(items[positions[0] as number] as T));
     const digests = memo.map(table, null, names, chunks.map(keyAt), chunks, (positions) => chunkDigest(items, positions, spec.leaf));
+    return rootOfChunks(digests.values);
+  };
+
+  /**
+   * The record-set digest over the resolution's records. Its chunks are cut by id alone, so they are cut again only
+   * when the id order changes; a chunk is hashed again only when a resolved record in it has a new version (a
+   * version stands for the record's content, its id and fingerprint included).
+   */
+  const recordTree = (records: readonly ResolvedRecord[]): string => {
+    const { chunks, names } = memo.cell('attest:record-chunks', memo.cellVersion('resolve:id-order'), () => {
+      const cut = chunksOf(records, recordTreeSpec);
+      return { chunks: cut, names: cut.map((positions) => recordTreeSpec.key(records[positions[0] as number] as ResolvedRecord)) };
+    });
+    const versions = current.resolvedVersions;
+    // A chunk holds consecutive positions: its key is a view of the versions, nothing is copied.
+    const keys = chunks.map((positions) => versions.subarray(positions[0] as number, (positions[positions.length - 1] as number) + 1));
+    const digests = memo.map('attest:records', null, names, keys, chunks, (positions) => chunkDigest(records, positions, recordTreeSpec.leaf));
     return rootOfChunks(digests.values);
   };
 
@@ -126,12 +189,13 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       if (!resolved.ok) return resolved;
       const { asOf } = resolved.value;
       const { order, indexOf } = memo.cell('resolve:id-order', recordSet.ids, () => orderById(recordSet.ids));
-      const supersessions = memo.cell('resolve:supersession', supersessionKey(recordSet, asOf), () => supersessionsOf(recordSet, asOf));
+      const supersessions = memo.cell('resolve:supersession', supersessionKey(recordSet, asOf, memo.cellVersion('resolve:id-order')), () => supersessionsOf(recordSet, asOf));
       const checked = inOrder(order, recordSet.checked);
-      const keys = checked.map((item) => resolvedKey(item, supersessions));
-      const records = memo.map('resolve:records', null, indexOf.ids, keys, checked, (item) => resolveRecord(item, supersessions)).values;
-      const resolution: Resolution = { contract: resolved.value, records, indexOf, brokenLinks: supersessions.brokenLinks };
-      current = { ...current, resolution, resolvedKeys: keys };
+      // The supersession cell's version stands for its value, and the id order's for the positions of the ids it names.
+      const said = memo.cell('resolve:said', [memo.cellVersion('resolve:supersession'), memo.cellVersion('resolve:id-order')], () => supersessionSuffixes(indexOf, supersessions));
+      const records = memo.map('resolve:records', null, indexOf.ids, resolvedKeys(checked, said), checked, (item) => resolveRecord(item, supersessions));
+      const resolution: Resolution = { contract: resolved.value, records: records.values, indexOf, brokenLinks: supersessions.brokenLinks };
+      current = { ...current, resolution, resolvedVersions: records.versions };
       return { ok: true, value: resolution };
     },
 
@@ -141,7 +205,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       const gates = declare(contract, GATE_FIELDS, (picked) => gateContextOf(picked, asOf));
       const shared = rules.gateFields === GATE_FIELDS ? gates.key : declare(contract, rules.gateFields, () => null).key;
       const ids = resolution.indexOf.ids;
-      const judged = memo.map('admit:gates', shared, ids, current.resolvedKeys, resolution.records, (resolved) => evaluateGates(gates.inputs, resolved));
+      const judged = memo.map('admit:gates', shared, ids, current.resolvedVersions, resolution.records, (resolved) => evaluateGates(gates.inputs, resolved));
       const positions = admittedPositions(judged.values); // The same admitted positions among the same ids (the id order's version) are the same admitted set.
       const sets = memo.cell('admit:admitted', [memo.cellVersion('resolve:id-order'), int32(positions)], () => admittedSets(resolution.indexOf, positions));
       const agreed = checkAgreement(resolution, judged.values, sets.admittedIds, storeAdmitted);
@@ -184,43 +248,26 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       });
       // A ranking's cell version stands for its rows; one handed in from elsewhere is keyed by its rows.
       const ranking = current.ranking === null ? canonicalJson(ranked.rows) : memo.cellVersion(current.ranking);
-      const key: Key = [
-        fields.key,
-        missingRequired === null ? null : canonicalJson(missingRequired),
-        resolution.records.length,
-        ranking,
-        required,
-        int32(admission.admitted),
-        current.admittedVersions,
-      ];
+      const admittedPositions = int32(admission.admitted);
+      const key: Key = [fields.key, missingRequired === null ? null : canonicalJson(missingRequired), resolution.records.length, ranking, required, admittedPositions, current.admittedVersions];
       const positions = { records: resolution.records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt };
       const part = memo.cell('plan:admitted', key, () => planAdmittedPart(fields.inputs, positions, requiredPositions, ranked, missingRequired));
-      // Versions of the rows the admitted part wrote: a row equal to the last one for its record keeps its version, so its chunk of the receipt is not hashed again.
-      const planned = memo.settle(
-        'plan:planned',
-        admission.admitted.map((position) => ids[position] as string),
-        part.rows,
-      );
-      const failed = part.failedRow === null ? null : memo.settle('plan:failed', [ids[part.failedRow.position] as string], [part.failedRow.row]);
+      // The admitted part's cell version stands for every row it wrote: when the admitted set or its ranking changes,
+      // the scores and the running budget in nearly every row change with it, so its rows are not compared one by one.
+      const partVersion = memo.cellVersion('plan:admitted');
       const traceVersions = refused.versions.slice();
-      admission.admitted.forEach((position, index) => {
-        traceVersions[position] = planned.versions[index] as number;
-      });
-      const failedRow = part.failedRow === null || failed === null ? null : { position: part.failedRow.position, row: failed.values[0] as TraceRow };
-      if (failedRow !== null) traceVersions[failedRow.position] = failed?.versions[0] as number;
-      const result = packetPlanFrom(refused.values, admission.admitted, { ...part, rows: planned.values, failedRow });
-      current = { ...current, packetPlan: result, traceVersions };
+      for (const position of admission.admitted) traceVersions[position] = partVersion;
+      if (part.failedRow !== null) traceVersions[part.failedRow.position] = partVersion;
+      const result = packetPlanFrom(refused.values, admission.admitted, part);
+      const plannedPositions = part.failedRow === null ? admittedPositions : Int32Array.from([...admission.admitted, part.failedRow.position]).sort();
+      current = { ...current, packetPlan: result, traceVersions, plannedPositions };
       return result;
     },
 
     attest(input) {
       const sections = attestedSections(input);
       const { records } = input;
-      const recordSetDigest = memoTree('attest:records', records, recordTreeSpec, (positions) => {
-        const fingerprints = new Array<string>(positions.length);
-        for (let index = 0; index < positions.length; index += 1) fingerprints[index] = (records[positions[index] as number] as (typeof records)[number]).checked.fingerprint;
-        return fingerprints;
-      });
+      const recordSetDigest = records === current.resolution?.records ? recordTree(records) : resolvedSetDigest(records);
       if (input.attestation !== 'full' || input.packetPlan !== current.packetPlan || sections.trace.length !== records.length) {
         return receiptOf(input, sections, { recordSetDigest, traceDigest: traceDigest(sections.trace), rankedDigest: rankedDigest(sections.ranked) });
       }
@@ -232,8 +279,13 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
         for (let index = 0; index < positions.length; index += 1) key[index] = versions[positions[index] as number] as number;
         return key;
       };
-      const refusedRoot = memoTree('attest:refused', sections.trace, traceTreeSpec(false, endsAt), keyAt);
-      const plannedRoot = memoTree('attest:planned', sections.trace, traceTreeSpec(true, endsAt), keyAt);
+      const refusedSpec = traceTreeSpec(false, endsAt);
+      const plannedSpec = traceTreeSpec(true, endsAt);
+      // Which rows fall in which tree is fixed by the planned positions (the plan writes a planned code there and a
+      // gate's code everywhere else), and where chunks end by the ids: the trace is cut again only when either changes.
+      const cut = memo.cell('attest:trace-chunks', [memo.cellVersion('resolve:id-order'), current.plannedPositions], () => traceChunks(records, current.plannedPositions));
+      const refusedRoot = memoTree('attest:refused', sections.trace, cut.refused, refusedSpec, keyAt);
+      const plannedRoot = memoTree('attest:planned', sections.trace, cut.planned, plannedSpec, keyAt);
       // The ranking section is the plan's admitted part's own list.
       const ranked = memo.cell('attest:ranked', memo.cellVersion('plan:admitted'), () => rankedDigest(sections.ranked));
       return receiptOf(input, sections, { recordSetDigest, traceDigest: rootsDigest(refusedRoot, plannedRoot), rankedDigest: ranked });
