@@ -11,18 +11,35 @@ export const MODULES = [
   { path: 'src/core', mayImport: [] },
   { path: 'src/adapters/sqlite', mayImport: ['src/core'] },
   { path: 'src/adapters/postgres', mayImport: ['src/core', 'src/adapters/sqlite'] },
-  { path: 'src/adapters/conformance', mayImport: ['src/core', 'src/adapters/sqlite', 'src/adapters/postgres', 'src/sqlite', 'src/shared'] },
+  {
+    path: 'src/adapters/conformance',
+    mayImport: ['src/core', 'src/adapters/sqlite', 'src/adapters/postgres', 'src/sqlite', 'src/shared'],
+  },
   { path: 'src/sqlite', mayImport: ['src/adapters/sqlite'] },
   { path: 'src/scenarios', mayImport: ['src/core'] },
   { path: 'src/shared', mayImport: [], typesFrom: ['src/worker'] },
   { path: 'src/eval', mayImport: ['src/core', 'src/adapters/sqlite', 'src/scenarios', 'src/shared'] },
   {
     path: 'src/cli',
-    mayImport: ['src/core', 'src/adapters/sqlite', 'src/adapters/postgres', 'src/adapters/conformance', 'src/sqlite', 'src/scenarios', 'src/shared', 'src/eval', 'src/lib', 'src/service'],
+    mayImport: [
+      'src/core',
+      'src/adapters/sqlite',
+      'src/adapters/postgres',
+      'src/adapters/conformance',
+      'src/sqlite',
+      'src/scenarios',
+      'src/shared',
+      'src/eval',
+      'src/lib',
+      'src/service',
+    ],
   },
   { path: 'src/lib', mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios'] },
   { path: 'src/service', mayImport: ['src/core', 'src/lib', 'src/shared'] },
-  { path: 'src/worker', mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios', 'src/shared', 'src/eval', 'src/lib'] },
+  {
+    path: 'src/worker',
+    mayImport: ['src/core', 'src/adapters/sqlite', 'src/sqlite', 'src/scenarios', 'src/shared', 'src/eval', 'src/lib'],
+  },
   // Types only from the worker: a value import would load its zod schemas on the page before zod is made jitless.
   { path: 'src/app', mayImport: ['src/core', 'src/eval', 'src/shared'], typesFrom: ['src/worker'] },
   { path: 'src/playwright', mayImport: [] },
@@ -45,7 +62,10 @@ const MODULE_BOUNDARIES = {
         message: '{{from.type}} may not import {{to.type}}: docs/ARCHITECTURE.md lists what each folder may import.',
         policies: MODULES.flatMap(({ path, mayImport, typesFrom = [] }) => [
           { from: { element: { type: path } }, allow: { to: { element: { types: { anyOf: [path, ...mayImport] } } } } },
-          ...typesFrom.map((types) => ({ from: { element: { type: path } }, allow: { to: { element: { type: types } }, dependency: { kind: 'type' } } })),
+          ...typesFrom.map((types) => ({
+            from: { element: { type: path } },
+            allow: { to: { element: { type: types } }, dependency: { kind: 'type' } },
+          })),
         ]),
       },
     ],
@@ -63,8 +83,14 @@ const CORE_FORBIDDEN_PACKAGES = {
  * 100,000 elements it throws RangeError. Lists in our formats have no such limit, so fold or loop instead.
  */
 const NO_SPREAD_ARGUMENTS = [
-  { selector: 'CallExpression > SpreadElement.arguments', message: 'No spread arguments: a long array overflows the stack. Fold (reduce) or loop instead.' },
-  { selector: 'NewExpression > SpreadElement.arguments', message: 'No spread arguments: a long array overflows the stack. Loop instead.' },
+  {
+    selector: 'CallExpression > SpreadElement.arguments',
+    message: 'No spread arguments: a long array overflows the stack. Fold (reduce) or loop instead.',
+  },
+  {
+    selector: 'NewExpression > SpreadElement.arguments',
+    message: 'No spread arguments: a long array overflows the stack. Loop instead.',
+  },
 ];
 
 /**
@@ -72,16 +98,33 @@ const NO_SPREAD_ARGUMENTS = [
  * and errors, preparing a scenario, compiling and what a view shows of it, drilling, diffing, running suites. The
  * CLI and the worker's drill and Tests panel call it; they may import the core's types, formats and wording.
  */
-const LIBRARY_MESSAGE = 'Turn inputs into answers through the library (src/lib), as every caller does: it reads them with the CLI schemas and errors.';
+const LIBRARY_MESSAGE =
+  'Turn inputs into answers through the library (src/lib), as every caller does: it reads them with the CLI schemas and errors.';
 const ANSWER_ASSEMBLY = [
-  { group: ['**/adapters/sqlite/compiler', '**/scenarios/prepare', '**/core/compile', '**/core/compile-stages'], allowTypeImports: true, message: LIBRARY_MESSAGE },
+  {
+    group: ['**/adapters/sqlite/compiler', '**/scenarios/prepare', '**/core/compile', '**/core/compile-stages'],
+    allowTypeImports: true,
+    message: LIBRARY_MESSAGE,
+  },
   { group: ['**/core/drill'], importNames: ['drill', 'receiptIntegrity'], message: LIBRARY_MESSAGE },
   { group: ['**/core/receipt-diff'], importNames: ['diffReceipts'], message: LIBRARY_MESSAGE },
   { group: ['**/core/expectations/run'], importNames: ['runSuite', 'runVariant'], message: LIBRARY_MESSAGE },
-  { group: ['**/core/expectations/suite'], importNames: ['parseExpectationSuiteJson', 'checkSwitches', 'unknownSwitchIssues'], message: LIBRARY_MESSAGE },
+  {
+    group: ['**/core/expectations/suite'],
+    importNames: ['parseExpectationSuiteJson', 'checkSwitches', 'unknownSwitchIssues'],
+    message: LIBRARY_MESSAGE,
+  },
   {
     group: ['**/core/phases/1-validate/validate'],
-    importNames: ['parseContractJson', 'validateContract', 'parseRecordsJsonl', 'createJsonlRecordReader', 'parseScenarioJson', 'joinScenarioRecords', 'parseReceiptJson'],
+    importNames: [
+      'parseContractJson',
+      'validateContract',
+      'parseRecordsJsonl',
+      'createJsonlRecordReader',
+      'parseScenarioJson',
+      'joinScenarioRecords',
+      'parseReceiptJson',
+    ],
     message: LIBRARY_MESSAGE,
   },
 ];
@@ -93,7 +136,10 @@ const COMPILE_VIEW_ASSEMBLY = [
 ];
 
 const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' };
-const NO_CLOCK = { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The core takes time as input; it does not read the clock.' };
+const NO_CLOCK = {
+  selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+  message: 'The core takes time as input; it does not read the clock.',
+};
 
 export default tseslint.config(
   {
@@ -156,7 +202,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/app/**', '**/worker/**', '**/cli/**', '**/bench/**', '**/adapters/postgres/**', '**/adapters/conformance/**'],
+              group: [
+                '**/app/**',
+                '**/worker/**',
+                '**/cli/**',
+                '**/bench/**',
+                '**/adapters/postgres/**',
+                '**/adapters/conformance/**',
+              ],
               message: 'Core tests reach the SQLite store only.',
             },
             CORE_FORBIDDEN_PACKAGES,
@@ -182,14 +235,26 @@ export default tseslint.config(
   {
     files: ['src/worker/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['pg'], message: 'The PostgreSQL client is Node only: it never enters the browser bundle.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['pg'], message: 'The PostgreSQL client is Node only: it never enters the browser bundle.' },
+          ],
+        },
+      ],
     },
   },
   {
     // The CLI is built on the library. The PostgreSQL path compiles in the database (src/adapters/postgres, Node only), which the library does not offer.
     files: ['src/cli/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/cli/database.ts', 'src/cli/check-database.ts', 'src/cli/commands/audit.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...ANSWER_ASSEMBLY, ...COMPILE_VIEW_ASSEMBLY] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [...ANSWER_ASSEMBLY, ...COMPILE_VIEW_ASSEMBLY] },
+      ],
+    },
   },
   {
     // The worker's drill, Tests panel and suite writing answer through the library; the session keeps its own state and views.
@@ -207,7 +272,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['pg', 'react', 'zustand'],
-              message: 'The library is the core behind a function call over the SQLite store: no UI and no database server.',
+              message:
+                'The library is the core behind a function call over the SQLite store: no UI and no database server.',
             },
           ],
         },
@@ -225,7 +291,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/core/compile', 'pg'],
-              message: 'The service calls the library (src/lib/api.ts): no UI, worker, CLI, database or compiler of its own.',
+              message:
+                'The service calls the library (src/lib/api.ts): no UI, worker, CLI, database or compiler of its own.',
             },
           ],
         },

@@ -9,7 +9,16 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);
 /** CHROMIUM_PATH, else Playwright's own Chromium, else Debian's (e2e/chromium.ts). Flags keep it off the network. */
 export const CHROMIUM_LAUNCH = {
   executablePath: chromiumExecutable(),
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 export default defineConfig({

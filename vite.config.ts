@@ -16,7 +16,11 @@ function contentSecurityPolicy(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler: (html) => html.replace(/<head>/, `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`),
+      handler: (html) =>
+        html.replace(
+          /<head>/,
+          `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />`,
+        ),
     },
   };
 }
@@ -33,7 +37,8 @@ function schemaIdsOnSite(siteUrl: string | undefined): Plugin {
     writeBundle(options) {
       if (siteUrl === undefined || siteUrl === '' || options.dir === undefined) return;
       const folder = join(options.dir, 'schema');
-      for (const file of readdirSync(folder)) writeFileSync(join(folder, file), withSiteId(readFileSync(join(folder, file), 'utf8'), file, siteUrl));
+      for (const file of readdirSync(folder))
+        writeFileSync(join(folder, file), withSiteId(readFileSync(join(folder, file), 'utf8'), file, siteUrl));
     },
   };
 }
@@ -51,7 +56,10 @@ function redirectToSlash(): Plugin {
       server.middlewares.use((request, response, next) => {
         const [path = '', query] = (request.url ?? '').split('?', 2);
         if (base === '/' || path !== base.slice(0, -1)) return next();
-        response.writeHead(301, { Location: `${base}${query === undefined ? '' : `?${query}`}`, 'Cache-Control': 'max-age=600' });
+        response.writeHead(301, {
+          Location: `${base}${query === undefined ? '' : `?${query}`}`,
+          'Cache-Control': 'max-age=600',
+        });
         response.end();
       });
     },
@@ -73,7 +81,8 @@ export default defineConfig({
       manifest: {
         name: 'Context Compiler',
         short_name: 'Context Compiler',
-        description: 'Offline context compiler: decides which records an AI assistant may see for one task and proves every inclusion and exclusion.',
+        description:
+          'Offline context compiler: decides which records an AI assistant may see for one task and proves every inclusion and exclusion.',
         start_url: './',
         scope: './',
         display: 'standalone',

@@ -26,7 +26,8 @@ function previousCanonicalJson(value: unknown): string {
     if (!Number.isFinite(value)) throw new TypeError('canonical JSON cannot carry a non-finite number');
     return JSON.stringify(value);
   }
-  if (Array.isArray(value)) return `[${value.map((item) => previousCanonicalJson(item === undefined ? null : item)).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => previousCanonicalJson(item === undefined ? null : item)).join(',')}]`;
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, item]) => item !== undefined)
@@ -36,7 +37,13 @@ function previousCanonicalJson(value: unknown): string {
   throw new TypeError(`canonical JSON cannot carry a ${typeof value}`);
 }
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, runs: { type: 'string', default: '7' }, seed: { type: 'string', default: '42' } } });
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '7' },
+    seed: { type: 'string', default: '42' },
+  },
+});
 const size = Number(values.records);
 const runs = Number(values.runs);
 
@@ -49,8 +56,16 @@ const fingerprintInput = (record: SourceRecord) => ({
   ...record,
   text: contentHashOf(record.text),
   supersedes: sortedSet(record.supersedes),
-  access: { roles: sortedSet(record.access.roles), purposes: sortedSet(record.access.purposes), labels: sortedSet(record.access.labels) },
-  evidence: record.evidence && { class: record.evidence.class, supports: sortedSet(record.evidence.supports), contradicts: sortedSet(record.evidence.contradicts) },
+  access: {
+    roles: sortedSet(record.access.roles),
+    purposes: sortedSet(record.access.purposes),
+    labels: sortedSet(record.access.labels),
+  },
+  evidence: record.evidence && {
+    class: record.evidence.class,
+    supports: sortedSet(record.evidence.supports),
+    contradicts: sortedSet(record.evidence.contradicts),
+  },
 });
 const inputs = records.map(fingerprintInput);
 /** A receipt of schema 3's shape (src/core/format/receipt.ts) with one trace row per record. */
@@ -99,8 +114,12 @@ const timed = (work: () => number) => {
 const rows: string[][] = [];
 for (const workload of workloads) {
   // Same bytes from both, or the comparison means nothing.
-  if (workload.run(previousCanonicalJson) !== workload.run(canonicalJson)) throw new Error(`${workload.name}: the two implementations disagree`);
-  const samples = { previous: { wall: [] as number[], cpu: [] as number[] }, current: { wall: [] as number[], cpu: [] as number[] } };
+  if (workload.run(previousCanonicalJson) !== workload.run(canonicalJson))
+    throw new Error(`${workload.name}: the two implementations disagree`);
+  const samples = {
+    previous: { wall: [] as number[], cpu: [] as number[] },
+    current: { wall: [] as number[], cpu: [] as number[] },
+  };
   const ratios: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     const order = run % 2 === 0 ? (['previous', 'current'] as const) : (['current', 'previous'] as const);
@@ -114,7 +133,14 @@ for (const workload of workloads) {
     ratios.push((pair.current ?? 0) / (pair.previous ?? 1));
   }
   const median = (sample: number[]) => percentile(sample, 50).toFixed(1);
-  rows.push([workload.name, median(samples.previous.wall), median(samples.current.wall), median(samples.previous.cpu), median(samples.current.cpu), percentile(ratios, 50).toFixed(2)]);
+  rows.push([
+    workload.name,
+    median(samples.previous.wall),
+    median(samples.current.wall),
+    median(samples.previous.cpu),
+    median(samples.current.cpu),
+    percentile(ratios, 50).toFixed(2),
+  ]);
 }
 process.stdout.write(
   `${formatTable(['workload', 'previous wall ms', 'current wall ms', 'previous CPU ms', 'current CPU ms', 'CPU ratio (median of pairs)'], rows)}\n\n${runs} alternating runs each, Node ${process.version}\n`,

@@ -30,12 +30,17 @@ describe.skipIf(POSTGRES_URL === undefined)('one corpus hash-partitioned behind 
     single = await open(POSTGRES_URL ?? '', `cc_fdw_single_${process.pid}`);
     for (const name of shardNames) await single.query(`CREATE DATABASE ${name}`);
     coordinator = await open(POSTGRES_URL ?? '', `cc_fdw_sharded_${process.pid}`);
-    shards = await Promise.all(shardNames.map(async (name) => ({ url: shardUrl(name), database: await open(shardUrl(name), 'cc_sharded') })));
+    shards = await Promise.all(
+      shardNames.map(async (name) => ({ url: shardUrl(name), database: await open(shardUrl(name), 'cc_sharded') })),
+    );
   });
   afterAll(async () => {
     for (const shard of shards) await shard.database.end();
-    for (const [index] of shardNames.entries()) await coordinator.query(`DROP SERVER IF EXISTS cc_shard_${index} CASCADE`);
-    await coordinator.query(`DROP SCHEMA IF EXISTS ${coordinator.schema}, ${single.schema}, cc_shard_0_tables, cc_shard_1_tables CASCADE`);
+    for (const [index] of shardNames.entries())
+      await coordinator.query(`DROP SERVER IF EXISTS cc_shard_${index} CASCADE`);
+    await coordinator.query(
+      `DROP SCHEMA IF EXISTS ${coordinator.schema}, ${single.schema}, cc_shard_0_tables, cc_shard_1_tables CASCADE`,
+    );
     await coordinator.end();
     for (const name of shardNames) await single.query(`DROP DATABASE IF EXISTS ${name}`);
     await single.end();
@@ -60,18 +65,34 @@ describe.skipIf(POSTGRES_URL === undefined)('one corpus hash-partitioned behind 
     }
 
     await coordinator.query(PARTITIONWISE);
-    const compared = await compareOnShards(single, coordinator, contractSchema.parse(benchContract(requiredIds)), tokeniser);
+    const compared = await compareOnShards(
+      single,
+      coordinator,
+      contractSchema.parse(benchContract(requiredIds)),
+      tokeniser,
+    );
     expect(compared.same).toBe(true);
     const [readBack, admission] = compared.pushdown.plans;
     // The document and its gate row live on one shard: the join runs there.
-    expect(readBack).toMatch(/Remote SQL: SELECT r\d+\.document, r\d+\.fingerprint, r\d+\.id FROM \(cc_sharded\.records r\d+ INNER JOIN cc_sharded\.documents r\d+/);
+    expect(readBack).toMatch(
+      /Remote SQL: SELECT r\d+\.document, r\d+\.fingerprint, r\d+\.id FROM \(cc_sharded\.records r\d+ INNER JOIN cc_sharded\.documents r\d+/,
+    );
     expect(admission).toMatch(/Foreign Scan on cc_shard_1_tables\.records/);
-    expect(admission).toMatch(/Remote SQL: SELECT id, subject FROM cc_sharded\.records WHERE .*\(provenance_ok\).*scope = ANY/);
+    expect(admission).toMatch(
+      /Remote SQL: SELECT id, subject FROM cc_sharded\.records WHERE .*\(provenance_ok\).*scope = ANY/,
+    );
     expect(compared.pushdown.remoteJoins).toBeGreaterThan(0);
   });
 
   it("reaches a shard by the URL's socket folder or host and port", () => {
-    expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({ dbname: 'shard', host: '/tmp/pg.x' });
-    expect(serverOptions('postgres://u:p@db.example:5433/cc')).toEqual({ dbname: 'cc', host: 'db.example', port: '5433' });
+    expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({
+      dbname: 'shard',
+      host: '/tmp/pg.x',
+    });
+    expect(serverOptions('postgres://u:p@db.example:5433/cc')).toEqual({
+      dbname: 'cc',
+      host: 'db.example',
+      port: '5433',
+    });
   });
 });

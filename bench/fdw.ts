@@ -62,19 +62,29 @@ export async function distribute(coordinator: Database, source: string, shards: 
     await coordinator.query(
       `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000' })})`,
     );
-    await coordinator.query(`CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${optionList(password === '' ? { user } : { user, password })})`);
+    await coordinator.query(
+      `CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${optionList(password === '' ? { user } : { user, password })})`,
+    );
     const imported = quoteIdentifier(`cc_shard_${index}_tables`);
     await coordinator.query(`DROP SCHEMA IF EXISTS ${imported} CASCADE`);
     await coordinator.query(`CREATE SCHEMA ${imported}`);
-    await coordinator.query(`IMPORT FOREIGN SCHEMA ${shard.database.schema} LIMIT TO (${DISTRIBUTION.map(([table]) => table).join(', ')}) FROM SERVER ${server} INTO ${imported}`);
+    await coordinator.query(
+      `IMPORT FOREIGN SCHEMA ${shard.database.schema} LIMIT TO (${DISTRIBUTION.map(([table]) => table).join(', ')}) FROM SERVER ${server} INTO ${imported}`,
+    );
     for (const [table, column] of DISTRIBUTION) {
-      if (index === 0) await coordinator.query(`CREATE TABLE ${coordinator.schema}.${table} (LIKE ${imported}.${table}) PARTITION BY HASH (${column})`);
-      await coordinator.query(`ALTER TABLE ${coordinator.schema}.${table} ATTACH PARTITION ${imported}.${table} FOR VALUES WITH (MODULUS ${shards.length}, REMAINDER ${index})`);
+      if (index === 0)
+        await coordinator.query(
+          `CREATE TABLE ${coordinator.schema}.${table} (LIKE ${imported}.${table}) PARTITION BY HASH (${column})`,
+        );
+      await coordinator.query(
+        `ALTER TABLE ${coordinator.schema}.${table} ATTACH PARTITION ${imported}.${table} FOR VALUES WITH (MODULUS ${shards.length}, REMAINDER ${index})`,
+      );
     }
   }
   await coordinator.query(`CREATE TABLE ${coordinator.schema}.layout (version integer NOT NULL)`);
   await coordinator.query(`INSERT INTO ${coordinator.schema}.layout (version) VALUES ($1)`, [LAYOUT]);
-  for (const [table] of DISTRIBUTION) await coordinator.query(`INSERT INTO ${coordinator.schema}.${table} SELECT * FROM ${source}.${table}`);
+  for (const [table] of DISTRIBUTION)
+    await coordinator.query(`INSERT INTO ${coordinator.schema}.${table} SELECT * FROM ${source}.${table}`);
   for (const [table] of DISTRIBUTION) await coordinator.query(`ANALYZE ${coordinator.schema}.${table}`);
 }
 
@@ -127,7 +137,12 @@ export async function explainStatements(database: Database, statements: readonly
   }
   const all = plans.join('\n');
   const count = (pattern: RegExp) => all.match(pattern)?.length ?? 0;
-  return { plans, foreignScans: count(/Foreign Scan/g), remoteJoins: count(/Relations: .*JOIN/g), remoteAggregates: count(/Relations: Aggregate/g) };
+  return {
+    plans,
+    foreignScans: count(/Foreign Scan/g),
+    remoteJoins: count(/Relations: .*JOIN/g),
+    remoteAggregates: count(/Relations: Aggregate/g),
+  };
 }
 
 /** The receipt compiled on one server (`single`) and through the coordinator, and what the coordinator pushed down. */
@@ -140,7 +155,8 @@ export async function compareOnShards(
   const one = await compileInDatabase(single, contract, tokeniser);
   const recorded = recording(coordinator);
   const sharded = await compileInDatabase(recorded, contract, tokeniser);
-  if (!one.ok || !sharded.ok) throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);
+  if (!one.ok || !sharded.ok)
+    throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);
   const receipt = serialiseReceipt(one.value.outcome.receipt);
   const pushdown = await explainStatements(coordinator, readingStatements(recorded.statements));
   return { same: receipt === serialiseReceipt(sharded.value.outcome.receipt), receipt, pushdown };

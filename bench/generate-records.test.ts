@@ -27,7 +27,9 @@ describe('generateRecords', () => {
   it('links supersessions only to earlier records, so there is never a cycle', () => {
     const { records } = generateRecords(2_000, 3);
     const position = new Map(records.map((record, index) => [record.id, index]));
-    const links = records.flatMap((record, index) => (record.supersedes ?? []).map((target) => ({ index, target: position.get(target) })));
+    const links = records.flatMap((record, index) =>
+      (record.supersedes ?? []).map((target) => ({ index, target: position.get(target) })),
+    );
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(link.target).toBeLessThan(link.index);
   });

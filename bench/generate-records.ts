@@ -31,7 +31,10 @@ privileged confidential internal public restricted personal data subject request
   .split(/\s+/)
   .filter((word) => word.length > 0);
 
-const FILLER_WORDS = 'the a of to and in for on with by from at as is was be has have that this it which under per after before'.split(' ');
+const FILLER_WORDS =
+  'the a of to and in for on with by from at as is was be has have that this it which under per after before'.split(
+    ' ',
+  );
 
 export const PROJECTS = ['atlas', 'borealis', 'cedar'] as const;
 export const SCOPES = ['support', 'credit', 'legal', 'hr'] as const;
@@ -50,7 +53,17 @@ export const IDENTITIES = [
   { id: 'C-0003', aliases: ['j.smith', 'jane-smith'] },
   { id: 'C-0004', aliases: [] },
 ] as const;
-const SUBJECT_NAMES = ['C-0001', 'acme-ltd', 'acme', 'C-0002', 'john-smith', 'j.smith', 'C-0003', 'C-0004', 'unknown-party'];
+const SUBJECT_NAMES = [
+  'C-0001',
+  'acme-ltd',
+  'acme',
+  'C-0002',
+  'john-smith',
+  'j.smith',
+  'C-0003',
+  'C-0004',
+  'unknown-party',
+];
 
 export const AS_OF = '2026-08-30T12:00:00Z';
 const AS_OF_DAY = Date.UTC(2026, 7, 30);
@@ -74,7 +87,9 @@ function skewedIndex(prng: Prng, length: number): number {
 function sentence(prng: Prng, words: number): string {
   const parts: string[] = [];
   for (let index = 0; index < words; index += 1) {
-    parts.push(prng.chance(0.3) ? prng.pick(FILLER_WORDS) : (DOMAIN_WORDS[skewedIndex(prng, DOMAIN_WORDS.length)] ?? 'note'));
+    parts.push(
+      prng.chance(0.3) ? prng.pick(FILLER_WORDS) : (DOMAIN_WORDS[skewedIndex(prng, DOMAIN_WORDS.length)] ?? 'note'),
+    );
   }
   const text = parts.join(' ');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
@@ -109,7 +124,13 @@ function generateRecord(prng: Prng, index: number, earlierIds: readonly string[]
   const validFrom = knownAt - prng.int(0, 30) * DAY_MS;
   const validTo = prng.chance(0.15) ? validFrom + prng.int(10, 1200) * DAY_MS : null;
   const provenanceKind = prng.next();
-  const provenance = provenanceKind < 0.04 ? null : { origin: `${prng.pick(SOURCE_CLASSES)}/${id}`, contentHash: `sha256:${sha256Hex(provenanceKind < 0.07 ? `${text} (edited)` : text)}` };
+  const provenance =
+    provenanceKind < 0.04
+      ? null
+      : {
+          origin: `${prng.pick(SOURCE_CLASSES)}/${id}`,
+          contentHash: `sha256:${sha256Hex(provenanceKind < 0.07 ? `${text} (edited)` : text)}`,
+        };
   const hasEvidence = prng.chance(0.12);
   const claims = hasEvidence ? subsetOf(prng, PROPOSITIONS, 0.35) : [];
   const roles = subsetOf(prng, ROLES, 0.35);
@@ -124,7 +145,9 @@ function generateRecord(prng: Prng, index: number, earlierIds: readonly string[]
     project: prng.chance(0.8) ? 'atlas' : prng.pick(PROJECTS),
     scope: prng.chance(0.7) ? prng.pick(['support', 'credit']) : prng.pick(SCOPES),
     subject: prng.chance(0.4) ? null : prng.pick(SUBJECT_NAMES),
-    knownAt: prng.chance(0.5) ? isoDay(knownAt) : new Date(knownAt + prng.int(0, 86_399) * 1000).toISOString().replace('.000Z', 'Z'),
+    knownAt: prng.chance(0.5)
+      ? isoDay(knownAt)
+      : new Date(knownAt + prng.int(0, 86_399) * 1000).toISOString().replace('.000Z', 'Z'),
     validFrom: isoDay(validFrom),
     validTo: validTo === null ? null : isoDay(validTo),
     lifecycle: prng.chance(0.8) ? 'active' : prng.pick(LIFECYCLE_STATES),
@@ -139,7 +162,13 @@ function generateRecord(prng: Prng, index: number, earlierIds: readonly string[]
       purposes: purposes.length > 0 ? purposes : ['support'],
       labels: prng.chance(0.08) ? [prng.pick(LABELS)] : [],
     },
-    evidence: hasEvidence ? { class: prng.pick(EVIDENCE_CLASSES), supports: claims.filter(() => prng.chance(0.8)), contradicts: claims.filter(() => prng.chance(0.15)) } : null,
+    evidence: hasEvidence
+      ? {
+          class: prng.pick(EVIDENCE_CLASSES),
+          supports: claims.filter(() => prng.chance(0.8)),
+          contradicts: claims.filter(() => prng.chance(0.15)),
+        }
+      : null,
     relevance: prng.chance(0.3) ? Math.round(prng.next() * 1000) / 1000 : null,
   };
 }
@@ -222,8 +251,17 @@ export function benchContract(requiredIds: readonly string[]): ContractInput {
     denyLabels: ['investigation', 'whistleblowing'],
     requiredRecords: [...requiredIds],
     requiredPropositions: [
-      { id: 'waiver_granted', description: 'A waiver of the fee was approved', acceptedClasses: ['approved_waiver', 'facility_record'] },
-      { id: 'payment_late', description: 'The payment arrived after the due date', acceptedClasses: ['ledger_entry', 'facility_record'], blocking: false },
+      {
+        id: 'waiver_granted',
+        description: 'A waiver of the fee was approved',
+        acceptedClasses: ['approved_waiver', 'facility_record'],
+      },
+      {
+        id: 'payment_late',
+        description: 'The payment arrived after the due date',
+        acceptedClasses: ['ledger_entry', 'facility_record'],
+        blocking: false,
+      },
     ],
     tokenBudget: 8_000,
     naiveTopK: 40,
@@ -232,7 +270,11 @@ export function benchContract(requiredIds: readonly string[]): ContractInput {
 }
 
 /** The control the benchmark toggles: one record gains a denied label, so it leaves the packet and the trace says why. */
-export function benchControl(targetId: string, id = 'deny-one-record', label = 'Put one record under investigation'): Control {
+export function benchControl(
+  targetId: string,
+  id = 'deny-one-record',
+  label = 'Put one record under investigation',
+): Control {
   return {
     id,
     label,

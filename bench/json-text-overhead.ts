@@ -13,7 +13,9 @@ installSha256InNode();
  * machine's noise hits both sides alike: JSON.parse alone against parseJsonText (JSON.parse plus the
  * key/colon walk) over the same lines, alternating, then the whole reader (JSON, zod, ids, hashes) for scale.
  */
-const { values } = parseArgs({ options: { size: { type: 'string', default: '100000' }, runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '100000' }, runs: { type: 'string', default: '7' } },
+});
 const size = Number(values.size);
 const runs = Number(values.runs);
 const lines = toJsonl(generateRecords(size, 42).records)

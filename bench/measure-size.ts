@@ -48,7 +48,12 @@ export interface SizeResult {
   readonly seed: number;
   readonly jsonlBytes: number;
   /** The file streamed through the JSONL reader: JSON, zod, duplicate ids, content hash and fingerprint of every record. */
-  readonly parse: { readonly ms: number; readonly cpuMs: number; readonly recordsPerSecond: number; readonly megabytesPerSecond: number };
+  readonly parse: {
+    readonly ms: number;
+    readonly cpuMs: number;
+    readonly recordsPerSecond: number;
+    readonly megabytesPerSecond: number;
+  };
   readonly sqliteLoadMs: number;
   /** The records' rows (what admission reads): `compiler.index`. */
   readonly indexMs: number;
@@ -142,12 +147,18 @@ function orThrow<T>(result: { ok: true; value: T } | { ok: false; error: { messa
 /** Streams the file through the core's reader, as the app streams a dropped file. */
 async function readCorpus(path: string): Promise<RecordSet> {
   const reader = createJsonlRecordReader(path);
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 })) reader.push(chunk as string);
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 }))
+    reader.push(chunk as string);
   return orThrow(reader.finish());
 }
 
 /** The passes one after another with nothing to reuse (each a plain function), timed one by one: where a cold compile goes. */
-function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordSet, runs: number): Record<string, number> {
+function measurePhases(
+  driver: SqlDriver,
+  contract: Contract,
+  recordSet: RecordSet,
+  runs: number,
+): Record<string, number> {
   const samples = new Map<string, number[]>();
   const phase = <T>(name: string, work: () => T): T => {
     const { value, cpuMs } = timed(work);
@@ -155,15 +166,25 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
     return value;
   };
   // What the record index keeps for the ranking: which record each row holds.
-  const idByRowid = new Map(driver.all('SELECT rowid, id FROM records').map(([rowid, id]) => [Number(rowid), String(id)]));
+  const idByRowid = new Map(
+    driver.all('SELECT rowid, id FROM records').map(([rowid, id]) => [Number(rowid), String(id)]),
+  );
   for (let run = 0; run < runs; run += 1) {
     const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet)));
     phase('type-check', () => typeCheck(resolution));
     const admissionPlan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
     const lowered = orThrow(lowerAdmission(admissionPlan, planDigest(admissionPlan), driver.maxParameters));
-    const sql = phase('admit (SQL, every row)', () => new Set(driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id))));
+    const sql = phase(
+      'admit (SQL, every row)',
+      () =>
+        new Set(
+          driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)),
+        ),
+    );
     const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql)));
-    const ranking = phase('rank (admitted set)', () => rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)));
+    const ranking = phase('rank (admitted set)', () =>
+      rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)),
+    );
     const planned = phase('plan', () => planPacket(resolution, admission, ranking, null));
     const packet = phase('render', () => renderPacket(contract, resolution.contract.asOf, planned));
     phase('attest', () =>
@@ -186,7 +207,11 @@ function measurePhases(driver: SqlDriver, contract: Contract, recordSet: RecordS
 
 function describeReceiptFile(receipt: CompileOutcome['receipt']): SizeResult['receipt'] {
   const serialised = serialiseReceipt(receipt);
-  return { bytes: Buffer.byteLength(serialised, 'utf8'), receiptId: receipt.receiptId, sha256: createHash('sha256').update(serialised).digest('hex') };
+  return {
+    bytes: Buffer.byteLength(serialised, 'utf8'),
+    receiptId: receipt.receiptId,
+    sha256: createHash('sha256').update(serialised).digest('hex'),
+  };
 }
 
 /** Measures one corpus size end to end in this process (the runner gives each size a fresh process). */
@@ -217,7 +242,8 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
 
   // Measured now, so 30 MB of receipt text is not held through the rest of the run.
   const receiptFile = describeReceiptFile(outcome.receipt);
-  if (orThrow(await compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId) throw new Error('compile is not deterministic');
+  if (orThrow(await compiler.compile({ contract, recordSet })).receipt.receiptId !== outcome.receipt.receiptId)
+    throw new Error('compile is not deterministic');
 
   // What a user's session does first (file, packet, baselines, toggles, edits), so that the peak
   // memory up to here is the product's; the cold compilers and passes from scratch below are the
@@ -227,12 +253,19 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   const postFilterSamples: Sample[] = [];
   for (let run = 0; run < runs; run += 1) {
     naiveSamples.push(timed(() => rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK)));
-    postFilterSamples.push(timed(() => rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).filter((row) => outcome.admitted.has(row.id))));
+    postFilterSamples.push(
+      timed(() =>
+        rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).filter((row) =>
+          outcome.admitted.has(row.id),
+        ),
+      ),
+    );
   }
   sampleMemory();
 
   const requiredIds = new Set(corpus.requiredIds);
-  const entering = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
+  const entering =
+    outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !requiredIds.has(entry.id))?.id : undefined;
   if (entering === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
   const outside = recordSet.records.find((record) => !outcome.admitted.has(record.id))?.id;
   if (outside === undefined) throw new Error('the benchmark corpus has no record outside the admitted set to toggle');
@@ -245,12 +278,16 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
       const changed = on ? orThrow(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
       const sync = compiler.index(changed.recordSet);
       const result = orThrow(await compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
-      if (on && target === entering && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL') throw new Error('the toggle did not exclude its record');
-      if (target === outside && result.admitted.has(target)) throw new Error('a toggle admitted a record no gate admits');
+      if (on && target === entering && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL')
+        throw new Error('the toggle did not exclude its record');
+      if (target === outside && result.admitted.has(target))
+        throw new Error('a toggle admitted a record no gate admits');
       const admittedAfter = target === entering && on ? outcome.counts.admitted - 1 : outcome.counts.admitted;
-      if (result.counts.admitted !== admittedAfter) throw new Error(`a toggle of ${target} admitted ${result.counts.admitted}, not ${admittedAfter}`);
+      if (result.counts.admitted !== admittedAfter)
+        throw new Error(`a toggle of ${target} admitted ${result.counts.admitted}, not ${admittedAfter}`);
       toggleSync = sync;
-      if (sync.updated !== 1 || sync.inserted !== 0 || sync.deleted !== 0) throw new Error(`a toggle re-indexed ${JSON.stringify(sync)}`);
+      if (sync.updated !== 1 || sync.inserted !== 0 || sync.deleted !== 0)
+        throw new Error(`a toggle re-indexed ${JSON.stringify(sync)}`);
     });
   };
   const toggleLatency = async (target: string): Promise<Latency> => {
@@ -262,7 +299,10 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     }
     return summarise(samples);
   };
-  const toggleLatencies = { admissionChange: await toggleLatency(entering), noAdmissionChange: await toggleLatency(outside) };
+  const toggleLatencies = {
+    admissionChange: await toggleLatency(entering),
+    noAdmissionChange: await toggleLatency(outside),
+  };
 
   // Flat memory: the heap after many toggles is the heap after a few, once garbage is collected.
   const heapAfter = () => {
@@ -281,15 +321,23 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     const samples: Sample[] = [];
     for (let run = 0; run < runs; run += 1) {
       const changed = variant(run);
-      const { ms, cpuMs } = await timedAsync(async () => orThrow(await compiler.compile({ contract: changed, recordSet })));
+      const { ms, cpuMs } = await timedAsync(async () =>
+        orThrow(await compiler.compile({ contract: changed, recordSet })),
+      );
       samples.push({ ms, cpuMs });
       sampleMemory();
     }
     orThrow(await compiler.compile({ contract, recordSet }));
     return summarise(samples);
   };
-  const recompileAfterQueryChange = await alternating((run) => ({ ...contract, query: `${contract.query} ${QUERY_VARIANTS[run % QUERY_VARIANTS.length] ?? ''}` }));
-  const recompileAfterGateChange = await alternating((run) => ({ ...contract, denyLabels: run % 2 === 0 ? [...contract.denyLabels, 'legal_hold'] : contract.denyLabels }));
+  const recompileAfterQueryChange = await alternating((run) => ({
+    ...contract,
+    query: `${contract.query} ${QUERY_VARIANTS[run % QUERY_VARIANTS.length] ?? ''}`,
+  }));
+  const recompileAfterGateChange = await alternating((run) => ({
+    ...contract,
+    denyLabels: run % 2 === 0 ? [...contract.denyLabels, 'legal_hold'] : contract.denyLabels,
+  }));
   const sessionPeakRssMb = (process.resourceUsage().maxRSS * 1024) / MB;
 
   const coldSamples: Sample[] = [];
@@ -298,7 +346,8 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
       compiler = createSqliteCompiler(driver);
       return orThrow(await compiler.compile({ contract, recordSet }));
     });
-    if (cold.value.receipt.receiptId !== outcome.receipt.receiptId) throw new Error('a new compiler on the same database compiled another receipt');
+    if (cold.value.receipt.receiptId !== outcome.receipt.receiptId)
+      throw new Error('a new compiler on the same database compiled another receipt');
     coldSamples.push({ ms: cold.ms, cpuMs: cold.cpuMs });
     sampleMemory();
   }
@@ -316,7 +365,12 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     size,
     seed,
     jsonlBytes,
-    parse: { ms: parsed.ms, cpuMs: parsed.cpuMs, recordsPerSecond: size / (parsed.ms / 1000), megabytesPerSecond: jsonlBytes / MB / (parsed.ms / 1000) },
+    parse: {
+      ms: parsed.ms,
+      cpuMs: parsed.cpuMs,
+      recordsPerSecond: size / (parsed.ms / 1000),
+      megabytesPerSecond: jsonlBytes / MB / (parsed.ms / 1000),
+    },
     sqliteLoadMs: loaded.ms,
     indexMs: indexed.ms,
     indexCpuMs: indexed.cpuMs,
@@ -333,7 +387,13 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     recompileAfterQueryChange,
     recompileAfterGateChange,
     toggleSync,
-    memory: { peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB, sessionPeakRssMb, peakHeapUsedMb: peak.heapUsed / MB, peakExternalMb: peak.external / MB, toggleHeapGrowthMb },
+    memory: {
+      peakRssMb: (process.resourceUsage().maxRSS * 1024) / MB,
+      sessionPeakRssMb,
+      peakHeapUsedMb: peak.heapUsed / MB,
+      peakExternalMb: peak.external / MB,
+      toggleHeapGrowthMb,
+    },
     receipt: receiptFile,
     counts: outcome.counts,
     status: outcome.status,

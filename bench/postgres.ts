@@ -71,14 +71,21 @@ interface SizeResult {
  * What a compile asks the database, without reading the corpus back: the plan from the contract and the
  * broken links the load kept, then one statement's answers.
  */
-async function answerInDatabase(database: Database, contract: Contract, tokeniser: Tokeniser): Promise<Result<PlanAnswer, CompileError>> {
+async function answerInDatabase(
+  database: Database,
+  contract: Contract,
+  tokeniser: Tokeniser,
+): Promise<Result<PlanAnswer, CompileError>> {
   return inSnapshot(database, {}, async () => {
     const store = await createPostgresStore(database, tokeniser);
     if (!store.ok) return store;
     // The contract's side of resolve reads no record.
     const resolved = resolve(contract, createRecordSet([]));
     if (!resolved.ok) return resolved;
-    const plan = buildAdmissionPlan(resolved.value.contract, [...(await store.value.brokenSupersessions()).keys()].sort(compareStrings));
+    const plan = buildAdmissionPlan(
+      resolved.value.contract,
+      [...(await store.value.brokenSupersessions()).keys()].sort(compareStrings),
+    );
     return store.value.answerPlan(plan, planDigest(plan), contract.query, TOP);
   });
 }
@@ -97,7 +104,9 @@ function expectOk<T>(result: Result<T, CompileError>): T {
 
 async function writeJsonl(path: string, records: readonly RecordInput[]): Promise<void> {
   const out = createWriteStream(path);
-  for (const record of records) if (!out.write(`${JSON.stringify(record)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  for (const record of records)
+    if (!out.write(`${JSON.stringify(record)}\n`))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   out.end();
   await finished(out);
 }
@@ -107,18 +116,26 @@ async function writeCorpus(size: number, folder: string): Promise<readonly strin
   const { records: generated, requiredIds } = generateRecords(size, 42);
   const required = new Set(requiredIds);
   // The scoped contract's records: the first of every size, never a required one (the bench contract keeps those).
-  const records = generated.map((record, index) => (index < SCOPED.records && !required.has(record.id) ? { ...record, scope: SCOPED.scope } : record));
+  const records = generated.map((record, index) =>
+    index < SCOPED.records && !required.has(record.id) ? { ...record, scope: SCOPED.scope } : record,
+  );
   await writeJsonl(join(folder, 'records.jsonl'), records);
   const middle = Math.floor(size / 2);
   const changed = records[middle];
   if (changed !== undefined) records[middle] = { ...changed, access: { ...changed.access, labels: ['investigation'] } };
   await writeJsonl(join(folder, 'changed.jsonl'), records);
   const other = records[middle + 1];
-  if (other !== undefined) await writeJsonl(join(folder, 'one.jsonl'), [{ ...other, title: `${other.title} (upserted)` }]);
+  if (other !== undefined)
+    await writeJsonl(join(folder, 'one.jsonl'), [{ ...other, title: `${other.title} (upserted)` }]);
   return requiredIds;
 }
 
-async function measure(size: number, runs: number, folder: string, requiredIds: readonly string[]): Promise<SizeResult> {
+async function measure(
+  size: number,
+  runs: number,
+  folder: string,
+  requiredIds: readonly string[],
+): Promise<SizeResult> {
   const url = process.env.POSTGRES_URL;
   if (url === undefined) throw new Error('POSTGRES_URL is not set: run through scripts/with-postgres.sh');
   const load = async (file: string, mode: LoadMode = 'replace') => {
@@ -134,13 +151,18 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
     const [wall, cpu, server] = [performance.now(), process.cpuUsage(), processCpuMs(backend)];
     expectOk(await work());
     const used = process.cpuUsage(cpu);
-    return { wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, serverCpuMs: processCpuMs(backend) - server };
+    return {
+      wallMs: performance.now() - wall,
+      cpuMs: (used.user + used.system) / 1000,
+      serverCpuMs: processCpuMs(backend) - server,
+    };
   };
   try {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
     const loaded = await time(async () => load('records.jsonl'));
     const compiles: Timing[] = [];
-    for (let run = 0; run < runs; run += 1) compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
+    for (let run = 0; run < runs; run += 1)
+      compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
     const p50 = percentile(
       compiles.map((timing) => timing.wallMs),
       50,
@@ -152,7 +174,8 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
     const scoped = contractSchema.parse({ ...benchContract(requiredIds), scopes: [SCOPED.scope], requiredRecords: [] });
     const answers = async (answered: Contract) => {
       const timings: Timing[] = [];
-      for (let run = 0; run < runs; run += 1) timings.push(await time(async () => answerInDatabase(database, answered, tokeniser)));
+      for (let run = 0; run < runs; run += 1)
+        timings.push(await time(async () => answerInDatabase(database, answered, tokeniser)));
       const middle = percentile(
         timings.map((timing) => timing.wallMs),
         50,
@@ -180,7 +203,13 @@ async function measure(size: number, runs: number, folder: string, requiredIds: 
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { sizes: { type: 'string', default: '100000,1000000' }, runs: { type: 'string', default: '3' }, child: { type: 'string' }, folder: { type: 'string' }, required: { type: 'string' } },
+    options: {
+      sizes: { type: 'string', default: '100000,1000000' },
+      runs: { type: 'string', default: '3' },
+      child: { type: 'string' },
+      folder: { type: 'string' },
+      required: { type: 'string' },
+    },
   });
   const runs = Number(values.runs);
   if (values.child !== undefined) {
@@ -188,17 +217,31 @@ async function main(): Promise<void> {
     return;
   }
   const sizes = values.sizes.split(',').map(Number);
-  if (sizes.some((size) => !Number.isInteger(size) || size < 1) || !Number.isInteger(runs) || runs < 1) throw new Error(`sizes and runs must be positive integers\n${USAGE}`);
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1) || !Number.isInteger(runs) || runs < 1)
+    throw new Error(`sizes and runs must be positive integers\n${USAGE}`);
   const results: SizeResult[] = [];
   for (const size of sizes) {
     const folder = mkdtempSync(join(tmpdir(), 'bench-postgres-'));
     const result = await writeCorpus(size, folder)
       .then(async (requiredIds) => {
-        const args = ['--child', String(size), '--runs', String(runs), '--folder', folder, '--required', requiredIds.join(',')];
-        const child = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--import', 'tsx', '--max-old-space-size=8192'] });
+        const args = [
+          '--child',
+          String(size),
+          '--runs',
+          String(runs),
+          '--folder',
+          folder,
+          '--required',
+          requiredIds.join(','),
+        ];
+        const child = fork(fileURLToPath(import.meta.url), args, {
+          execArgv: ['--import', 'tsx', '--max-old-space-size=8192'],
+        });
         return new Promise<SizeResult>((resolve, reject) => {
           child.on('message', (message) => resolve(message as SizeResult));
-          child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`))));
+          child.on('exit', (code) =>
+            code === 0 ? undefined : reject(new Error(`the ${size}-record run exited with ${code}`)),
+          );
         });
       })
       .finally(() => rmSync(folder, { recursive: true, force: true }));
@@ -210,7 +253,17 @@ async function main(): Promise<void> {
   const timing = (t: Timing) => `${seconds(t.wallMs)} s (CPU ${seconds(t.cpuMs)} + server ${seconds(t.serverCpuMs)})`;
   console.log(
     formatTable(
-      ['records', 'load', 'compile p50', 'reload 1 changed', 'recompile', 'upsert 1', 'answer p50', 'scoped answer p50 (admitted)', 'peak RSS'],
+      [
+        'records',
+        'load',
+        'compile p50',
+        'reload 1 changed',
+        'recompile',
+        'upsert 1',
+        'answer p50',
+        'scoped answer p50 (admitted)',
+        'peak RSS',
+      ],
       results.map((r) => [
         String(r.records),
         timing(r.load),
@@ -226,7 +279,8 @@ async function main(): Promise<void> {
   );
   const [first, last] = [results[0], results[results.length - 1]];
   if (first && last && first !== last) {
-    const growth = (pick: (r: SizeResult) => number) => growthExponent(first.records, pick(first), last.records, pick(last)).toFixed(2);
+    const growth = (pick: (r: SizeResult) => number) =>
+      growthExponent(first.records, pick(first), last.records, pick(last)).toFixed(2);
     console.log(
       `growth exponent ${first.records} -> ${last.records} (wall): load ${growth((r) => r.load.wallMs)}, compile ${growth((r) => r.compileP50.wallMs)}, recompile ${growth((r) => r.recompile.wallMs)}, answer ${growth((r) => r.answerP50.wallMs)}, scoped answer ${growth((r) => r.scopedAnswerP50.wallMs)}, RSS ${growth((r) => r.peakRssMb)}`,
     );

@@ -23,7 +23,13 @@ installSha256InNode();
  * id recomputed), and the same for a `candidates` receipt. Each figure is the median of the runs, wall
  * and CPU. It reports the size of both kinds of receipt: a `candidates` receipt must stay under 1 MB.
  */
-const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, runs: { type: 'string', default: '5' }, seed: { type: 'string', default: '42' } } });
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '42' },
+  },
+});
 const size = Number(values.records);
 const runs = Number(values.runs);
 
@@ -46,7 +52,12 @@ const tomorrow = { contract: dayLater, recordSet };
 const prior = await compile(today);
 const later = await compile(tomorrow);
 const { receiptId: _id, ...body } = prior;
-const edited = { ...body, trace: body.trace.map((row, index) => (index === Math.floor(body.trace.length / 2) ? { ...row, tokens: row.tokens + 1 } : row)) };
+const edited = {
+  ...body,
+  trace: body.trace.map((row, index) =>
+    index === Math.floor(body.trace.length / 2) ? { ...row, tokens: row.tokens + 1 } : row,
+  ),
+};
 const forged = { receiptId: receiptIdOf(edited), ...edited };
 const text = serialiseReceipt(prior);
 const candidates = { ...today, attestation: 'candidates' as const };
@@ -82,12 +93,14 @@ const workloads: readonly { name: string; run: () => unknown; check?: () => stri
     name: 'drill: stale (one day later), reperformed',
     // The stale check compiles the current inputs, then the receipt's own: alternate so each run starts from the other.
     run: () => drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today }),
-    check: async () => (await drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today })).code,
+    check: async () =>
+      (await drill(compiler, { ...tomorrow, priorReceipt: prior, declaredChanges: [], declaredInputs: today })).code,
   },
   {
     name: 'drill: current candidates receipt',
     run: () => drill(compiler, { ...candidates, priorReceipt: priorCandidates, declaredChanges: [] }),
-    check: async () => (await drill(compiler, { ...candidates, priorReceipt: priorCandidates, declaredChanges: [] })).code,
+    check: async () =>
+      (await drill(compiler, { ...candidates, priorReceipt: priorCandidates, declaredChanges: [] })).code,
   },
   {
     name: 'drill: forged (one row edited)',

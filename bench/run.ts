@@ -44,7 +44,8 @@ function readOptions() {
     }
     const wholeNumber = (name: string, text: string, least: number) => {
       const value = Number(text.trim());
-      if (!Number.isInteger(value) || value < least) throw new Error(`--${name} must be a whole number of at least ${least}, not "${text}"`);
+      if (!Number.isInteger(value) || value < least)
+        throw new Error(`--${name} must be a whole number of at least ${least}, not "${text}"`);
       return value;
     };
     const sizes = values.sizes.split(',').map((size) => wholeNumber('sizes', size, 10));
@@ -91,26 +92,37 @@ function referenceMs(size: number): Measured['reference'] {
 
 function measureInChild(size: number, meta: string): Promise<SizeResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', String(size), '--corpus', meta, '--runs', String(runs), '--seed', String(seed)], {
-      execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const child = fork(
+      fileURLToPath(import.meta.url),
+      ['--child', String(size), '--corpus', meta, '--runs', String(runs), '--seed', String(seed)],
+      {
+        execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
     let result: SizeResult | null = null;
     child.on('message', (message) => {
       result = message as SizeResult;
     });
     child.on('error', reject);
-    child.on('exit', (code) => (result && code === 0 ? resolvePromise(result) : reject(new Error(`size ${size}: the measuring process exited with ${code}`))));
+    child.on('exit', (code) =>
+      result && code === 0
+        ? resolvePromise(result)
+        : reject(new Error(`size ${size}: the measuring process exited with ${code}`)),
+    );
   });
 }
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
-const ratio = (value: number, reference: number | null) => (reference === null || reference <= 0 ? Number.NaN : value / reference);
+const ratio = (value: number, reference: number | null) =>
+  reference === null || reference <= 0 ? Number.NaN : value / reference;
 
 function table(results: readonly Measured[]): string {
   const header = ['metric', ...results.map((result) => `${result.size.toLocaleString('en-US')}`)];
-  const growthHeader = results.slice(1).map((result, index) => `growth ${shortSize(results[index]?.size ?? 0)}→${shortSize(result.size)}`);
+  const growthHeader = results
+    .slice(1)
+    .map((result, index) => `growth ${shortSize(results[index]?.size ?? 0)}→${shortSize(result.size)}`);
   const row = (name: string, pick: (result: Measured) => number, digits = 1, grows = true): string[] => [
     name,
     ...results.map((result) => fixed(pick(result), digits)),
@@ -172,7 +184,12 @@ async function main(): Promise<void> {
     return;
   }
   const date = new Date().toISOString();
-  const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}` };
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
   const resultsDir = join(here, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `node-${date.replace(/[:.]/g, '-')}.json`);
@@ -195,7 +212,10 @@ async function main(): Promise<void> {
     if (!values.json) process.stderr.write(`${size} records done; written to ${file}\n`);
   }
   if (values.json) process.stdout.write(`${JSON.stringify(report(), null, 2)}\n`);
-  else if (results.length > 0) process.stdout.write(`${table(results)}\n\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; written to ${file}\n`);
+  else if (results.length > 0)
+    process.stdout.write(
+      `${table(results)}\n\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; written to ${file}\n`,
+    );
   if (failure !== null) throw failure;
 }
 

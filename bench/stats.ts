@@ -17,7 +17,12 @@ export function growthExponent(n1: number, t1: number, n2: number, t2: number): 
 
 /** A plain-text table with right-aligned columns after the first. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((cell, column) => rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), cell.length));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const widths = header.map((cell, column) =>
+    rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), cell.length),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }

@@ -26,10 +26,15 @@ async function open(url: string, schema: string): Promise<Connection> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, 'plans-out': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { records: { type: 'string', default: '10000' }, 'plans-out': { type: 'string' } },
+  });
   const coordinatorUrl = process.env.POSTGRES_URL;
   const shardUrls = (process.env.SHARD_URLS ?? '').split(',').filter((url) => url !== '');
-  if (coordinatorUrl === undefined || shardUrls.length < 2) throw new Error('POSTGRES_URL (the coordinator) and SHARD_URLS (two or more) must be set: run bash scripts/two-servers.sh');
+  if (coordinatorUrl === undefined || shardUrls.length < 2)
+    throw new Error(
+      'POSTGRES_URL (the coordinator) and SHARD_URLS (two or more) must be set: run bash scripts/two-servers.sh',
+    );
   const size = Number(values.records);
   const { records, requiredIds } = generateRecords(size, 42);
   const contract = contractSchema.parse(benchContract(requiredIds));
@@ -53,9 +58,13 @@ async function main(): Promise<void> {
     console.log(
       `${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`,
     );
-    console.log(`receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes)`);
+    console.log(
+      `receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes)`,
+    );
     const { foreignScans, remoteJoins, remoteAggregates, plans } = compared.pushdown;
-    console.log(`${plans.length} statements read records: ${foreignScans} foreign scans, ${remoteJoins} joins and ${remoteAggregates} aggregates run on a shard`);
+    console.log(
+      `${plans.length} statements read records: ${foreignScans} foreign scans, ${remoteJoins} joins and ${remoteAggregates} aggregates run on a shard`,
+    );
     const text = plans.map((plan, index) => `-- statement ${index + 1}\n${plan}\n`).join('\n');
     if (values['plans-out'] !== undefined) writeFileSync(values['plans-out'], text);
     else console.log(text);
@@ -68,7 +77,9 @@ async function main(): Promise<void> {
       await coordinator.query(`DROP SERVER IF EXISTS cc_shard_${index} CASCADE`).catch(() => undefined);
       await coordinator.query(`DROP SCHEMA IF EXISTS cc_shard_${index}_tables CASCADE`).catch(() => undefined);
     }
-    await Promise.all([single, coordinator, ...shards.map((shard) => shard.database)].map(async (connection) => connection.end()));
+    await Promise.all(
+      [single, coordinator, ...shards.map((shard) => shard.database)].map(async (connection) => connection.end()),
+    );
   }
 }
 

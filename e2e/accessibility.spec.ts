@@ -10,8 +10,13 @@ const ALWAYS = new Set(['target-size', 'landmark-unique', 'skip-link', 'landmark
 async function expectNoSeriousViolations(page: Page, state: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical' || ALWAYS.has(violation.id))
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    .filter(
+      (violation) => violation.impact === 'serious' || violation.impact === 'critical' || ALWAYS.has(violation.id),
+    )
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
   expect(serious, `axe: serious or critical violations in the ${state} state`).toEqual([]);
 }
 
@@ -63,7 +68,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, 'share dialog');
     });
 
-    test('the record inspector, a baseline diff with marked rows, and the as-of stepper after a step', async ({ app, page }) => {
+    test('the record inspector, a baseline diff with marked rows, and the as-of stepper after a step', async ({
+      app,
+      page,
+    }) => {
       await compiled(app);
       await app.scenarioPicker.selectOption('atlas-credit-review');
       await expect(app.auditOutcome).toHaveText('Packet emitted');
@@ -77,7 +85,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByTestId('as-of-stepper').getByTestId('receipt-diff')).toBeVisible();
       await expectNoSeriousViolations(page, 'baseline diff and as-of step');
       await app.traceRow('P2').getByRole('button', { name: 'Inspect P2' }).click();
-      await expect(page.getByRole('dialog', { name: 'Record P2' }).getByTestId('inspector-gate-supersession')).toBeVisible();
+      await expect(
+        page.getByRole('dialog', { name: 'Record P2' }).getByTestId('inspector-gate-supersession'),
+      ).toBeVisible();
       await expectNoSeriousViolations(page, 'record inspector');
     });
 

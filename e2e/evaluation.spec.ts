@@ -28,7 +28,8 @@ test.describe('Evaluation view', () => {
     await expect(cells(seed, 'seed000-table-compiled').nth(0)).toHaveText('4');
     await expect(cells(seed, 'seed000-table-compiled').nth(1)).toHaveText('0');
     await expect(cells(seed, 'seed000-table-compiled').nth(2)).toHaveText('100 %');
-    for (const name of ['Items passed', 'Unsafe items passed', 'Coverage (mentioned)']) await expect(view.getByRole('img', { name, exact: true })).toBeVisible();
+    for (const name of ['Items passed', 'Unsafe items passed', 'Coverage (mentioned)'])
+      await expect(view.getByRole('img', { name, exact: true })).toBeVisible();
 
     // Only the smallest sizes, to keep the run short.
     await view.getByRole('checkbox', { name: '10,000' }).uncheck();
@@ -44,7 +45,9 @@ test.describe('Evaluation view', () => {
       await expect(cells(growth, `growth-${size}-compiled`).nth(1)).toHaveText('0');
       await expect(cells(growth, `growth-${size}-compiled`).nth(3)).toHaveText('100 %');
     }
-    await expect(view.getByRole('table', { name: 'Growth timings' })).toContainText('exactly the generated legal records');
+    await expect(view.getByRole('table', { name: 'Growth timings' })).toContainText(
+      'exactly the generated legal records',
+    );
     await expect(view.getByRole('img', { name: 'Recall@5' })).toBeVisible();
 
     // The debugger is where it was left.
@@ -52,7 +55,9 @@ test.describe('Evaluation view', () => {
     await expect(app.auditOutcome).toHaveText('Packet emitted');
   });
 
-  test('compares on the current scenario with its toggled control, and cancels a growth run between sizes', async ({ app }) => {
+  test('compares on the current scenario with its toggled control, and cancels a growth run between sizes', async ({
+    app,
+  }) => {
     const { page } = app;
     await app.goto();
     await app.control('Remove required provenance').click();
@@ -101,7 +106,10 @@ test.describe('Evaluation view, readable', () => {
     { width: 1440, height: 900 },
     { width: 390, height: 844 },
   ]) {
-    test(`${viewport.width} px: seed 000 is explained in plain words, chart labels are at least 12 px, and the table fits the screen`, async ({ app, page }) => {
+    test(`${viewport.width} px: seed 000 is explained in plain words, chart labels are at least 12 px, and the table fits the screen`, async ({
+      app,
+      page,
+    }) => {
       await page.setViewportSize(viewport);
       await app.goto();
       await app.openWorkspace('Evaluation');

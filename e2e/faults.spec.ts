@@ -29,7 +29,10 @@ async function applyContractJson(page: Page, edit: (contract: Record<string, unk
 test.describe('Faults end in a clear, fail-closed state with a way back', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('a compilation that throws in the worker leaves no packet, receipt or copy button; undoing the edit recompiles', async ({ app, page }) => {
+  test('a compilation that throws in the worker leaves no packet, receipt or copy button; undoing the edit recompiles', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const receipt = await app.receiptId();
     // The fault: the worker's compile step throws, as a stack overflow in a pass would.
@@ -61,7 +64,10 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     expect(await app.receiptId()).toBe(receipt);
   });
 
-  test('a worker that ends is noticed, started again, and the loaded files, selection and contract edit come back', async ({ app, page }) => {
+  test('a worker that ends is noticed, started again, and the loaded files, selection and contract edit come back', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
@@ -73,7 +79,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
 
     const first = await compilerWorker(page);
     await first.evaluate(() => self.close());
-    await expect(page.getByTestId('worker-restarted')).toContainText('The compiler stopped (it was ended by the browser or crashed) and was started again.');
+    await expect(page.getByTestId('worker-restarted')).toContainText(
+      'The compiler stopped (it was ended by the browser or crashed) and was started again.',
+    );
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
     await expect(page.getByRole('button', { name: 'Revert contract edits' })).toBeVisible();
     await expect(app.auditBudget).toHaveText('46 / 200 tokens');
@@ -85,7 +93,10 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     await expect(app.auditBudget).toHaveText('74 / 96 tokens');
   });
 
-  test('a toggle right after the worker ended does not do nothing: the loss is said, and switch and result agree', async ({ app, page }) => {
+  test('a toggle right after the worker ended does not do nothing: the loss is said, and switch and result agree', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const receipt = await app.receiptId();
     const toggle = app.control('Remove required provenance');
@@ -104,7 +115,10 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     await expect(app.failClosed).toContainText('FAIL-CLOSED — REQUIRED_MISSING_PROVENANCE');
   });
 
-  test('a file load cut short by the worker ending stops spinning, says nothing was loaded, and can be done again', async ({ app, page }) => {
+  test('a file load cut short by the worker ending stops spinning, says nothing was loaded, and can be done again', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     // The fault: reading any file never finishes, so the load waits in the worker until the worker ends.
     await (
@@ -128,7 +142,10 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     await expect(app.auditSelected).toHaveText('2');
   });
 
-  test('an uncaught error in the worker ends it: the page says so, starts another and compiles again', async ({ app, page }) => {
+  test('an uncaught error in the worker ends it: the page says so, starts another and compiles again', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const receipt = await app.receiptId();
     await (
@@ -138,7 +155,9 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
         throw new Error('injected fault');
       }, 0);
     });
-    await expect(page.getByTestId('worker-restarted')).toContainText('The compiler stopped (it hit an unexpected error (Uncaught Error: injected fault)) and was started again.');
+    await expect(page.getByTestId('worker-restarted')).toContainText(
+      'The compiler stopped (it hit an unexpected error (Uncaught Error: injected fault)) and was started again.',
+    );
     await expect(app.auditOutcome).toHaveText('Packet emitted');
     expect(await app.receiptId()).toBe(receipt);
   });
@@ -159,7 +178,9 @@ test.describe('Storage faults leave a working in-memory workspace and say so', (
   test('IndexedDB that never answers: the page says so within seconds and works in memory', async ({ app, page }) => {
     await patchWorker(page, 'IDBFactory.prototype.open = function () { return {}; };');
     await app.goto();
-    await expect(page.getByTestId('storage-notice')).toContainText('Browser storage did not answer within 5 seconds: working in memory only');
+    await expect(page.getByTestId('storage-notice')).toContainText(
+      'Browser storage did not answer within 5 seconds: working in memory only',
+    );
     await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
     await expect(app.auditSelected).toHaveText('2');
@@ -169,7 +190,10 @@ test.describe('Storage faults leave a working in-memory workspace and say so', (
   });
 
   test('IndexedDB refused by the browser: the page says so and works in memory', async ({ app, page }) => {
-    await patchWorker(page, "IDBFactory.prototype.open = function () { throw new DOMException('The operation is insecure.', 'SecurityError'); };");
+    await patchWorker(
+      page,
+      "IDBFactory.prototype.open = function () { throw new DOMException('The operation is insecure.', 'SecurityError'); };",
+    );
     await app.goto();
     await expect(page.getByTestId('storage-notice')).toContainText('Browser storage (IndexedDB) is not allowed here');
     await expect(app.auditOutcome).toHaveText('Packet emitted');
@@ -178,7 +202,10 @@ test.describe('Storage faults leave a working in-memory workspace and say so', (
     await expect(app.auditSelected).toHaveText('2');
   });
 
-  test('site data cleared mid-session: the loss is said when it happens, a reload says nothing untrue, and saving again brings the files back', async ({ app, page }) => {
+  test('site data cleared mid-session: the loss is said when it happens, a reload says nothing untrue, and saving again brings the files back', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.dropFiles([fixtureFile('gateway-lite.scenario.json')]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
@@ -222,11 +249,16 @@ test.describe('Storage faults leave a working in-memory workspace and say so', (
 test.describe('SQLite cannot be loaded', () => {
   test.use({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
 
-  test('a failed wasm request ends in a clear state with nothing compiled, and "Try again" recovers once it loads', async ({ app, page }) => {
+  test('a failed wasm request ends in a clear state with nothing compiled, and "Try again" recovers once it loads', async ({
+    app,
+    page,
+  }) => {
     await page.route(/\/sqlite3-[^/]*\.wasm$/, (route) => route.abort('failed'));
     await page.goto('./');
     const fatal = page.getByTestId('fatal-error');
-    await expect(fatal).toContainText("The compiler could not start in this browser. SQLite's WebAssembly file could not be loaded (");
+    await expect(fatal).toContainText(
+      "The compiler could not start in this browser. SQLite's WebAssembly file could not be loaded (",
+    );
     await expect(fatal).not.toContainText('-sASSERTIONS');
     await expect(fatal).toContainText('Nothing can be compiled until it runs');
     await expect(page.getByTestId('compiler-failure')).toHaveCount(0);

@@ -1,7 +1,9 @@
 import { expect, fixtureFile, test } from './fixtures';
 
 test.describe('Loading files', () => {
-  test('a dropped scenario is selected and compiles; a bad contract is refused and changes nothing; a records line that is not a record is listed, not refused', async ({ app }) => {
+  test('a dropped scenario is selected and compiles; a bad contract is refused and changes nothing; a records line that is not a record is listed, not refused', async ({
+    app,
+  }) => {
     await app.goto();
     const builtinReceipt = await app.receiptId();
 
@@ -22,7 +24,9 @@ test.describe('Loading files', () => {
     await app.dropFiles([fixtureFile('bad-contract.json')]);
     await expect(app.loadErrors).toContainText('nothing that was loaded before has changed');
     // file:line: field: message
-    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([/^bad-contract\.json:1: task: required field missing/]);
+    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([
+      /^bad-contract\.json:1: task: required field missing/,
+    ]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
     await expect(app.page.getByTestId('scenario-records')).toHaveText('3 records');
     await expect(app.auditSelected).toHaveText('2');
@@ -33,13 +37,17 @@ test.describe('Loading files', () => {
     await app.dropFiles([fixtureFile('bad-records.jsonl')]);
     await expect(app.loadResult).toContainText('bad-records.jsonl');
     await expect(app.page.getByTestId('unreadable-records')).toContainText('EXCLUDE_UNREADABLE');
-    await expect(app.page.getByTestId('unreadable-records').getByRole('listitem')).toHaveText([/^bad-records\.jsonl:2: tokens: .*expected number/]);
+    await expect(app.page.getByTestId('unreadable-records').getByRole('listitem')).toHaveText([
+      /^bad-records\.jsonl:2: tokens: .*expected number/,
+    ]);
     await app.page.getByRole('radio', { name: 'User view' }).click();
     await expect(app.page.getByTestId('unreadable-records')).toHaveCount(0);
     await expect(app.page.getByTestId('withheld-notice')).toBeVisible();
   });
 
-  test('the file button loads a scenario with its records file, and refuses a scenario whose records file is missing', async ({ app }) => {
+  test('the file button loads a scenario with its records file, and refuses a scenario whose records file is missing', async ({
+    app,
+  }) => {
     await app.goto();
 
     await app.openFiles([fixtureFile('gateway-files.scenario.json'), fixtureFile('gateway-files.records.jsonl')]);
@@ -53,7 +61,9 @@ test.describe('Loading files', () => {
 
     const orphan = { ...fixtureFile('gateway-files.scenario.json'), name: 'orphan.scenario.json' };
     await app.openFiles([orphan]);
-    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([/^orphan\.scenario\.json:88: records: names "gateway-files\.records\.jsonl", which was not supplied/]);
+    await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([
+      /^orphan\.scenario\.json:88: records: names "gateway-files\.records\.jsonl", which was not supplied/,
+    ]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-files');
     expect(await app.receiptId()).toBe(loadedReceipt);
 

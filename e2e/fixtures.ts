@@ -47,7 +47,8 @@ export const test = base.extend<Fixtures & GuardOptions>({
         const url = request.url();
         // data: URLs never touch the network; blob: URLs carry the origin that made them.
         if (url.startsWith('data:')) return;
-        if (!allowedOrigins.includes(new URL(url).origin)) problems.push(`request left the origin: ${request.method()} ${url}`);
+        if (!allowedOrigins.includes(new URL(url).origin))
+          problems.push(`request left the origin: ${request.method()} ${url}`);
       });
       context.on('console', (message) => {
         if (CSP_CONSOLE.test(message.text())) problems.push(`console: ${message.text()}`);

@@ -28,7 +28,11 @@ const SAMPLE = [
   'receipt-dup-key-outcome.json',
 ];
 const BASE_KEY = 'loaded:hostile-base';
-const payload = (name: string) => ({ name, mimeType: name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json', buffer: readFileSync(`${HOSTILE_DIR}${name}`) });
+const payload = (name: string) => ({
+  name,
+  mimeType: name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json',
+  buffer: readFileSync(`${HOSTILE_DIR}${name}`),
+});
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function pick(app: AppPage, names: readonly string[]): Promise<void> {
@@ -50,10 +54,14 @@ async function check(app: AppPage, entry: HostileCase, baseReceipt: string): Pro
   if (refusedAtLoad) {
     await expect(app.loadErrors).toContainText('nothing that was loaded before has changed');
     const refusedFile = wanted.at?.file ?? entry.file;
-    await expect(app.page.getByTestId('load-file-summary').filter({ hasText: new RegExp(`^${escapeRegExp(refusedFile)}: `) })).toHaveCount(1);
+    await expect(
+      app.page.getByTestId('load-file-summary').filter({ hasText: new RegExp(`^${escapeRegExp(refusedFile)}: `) }),
+    ).toHaveCount(1);
     const at = wanted.at;
     if (at) {
-      const where = new RegExp(`^${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `);
+      const where = new RegExp(
+        `^${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `,
+      );
       await expect(app.loadErrors.getByTestId('load-issue').filter({ hasText: where }).first()).toBeVisible();
     }
     if (wanted.message) await expect(app.loadErrors).toContainText(wanted.message);
@@ -73,7 +81,11 @@ async function check(app: AppPage, entry: HostileCase, baseReceipt: string): Pro
         app.page
           .getByTestId('unreadable-records')
           .getByRole('listitem')
-          .filter({ hasText: new RegExp(`^${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `) })
+          .filter({
+            hasText: new RegExp(
+              `^${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `,
+            ),
+          })
           .first(),
       ).toBeVisible();
     if (wanted.exit === 2) await expect(app.copyPacketButton).toHaveCount(0);

@@ -3,7 +3,10 @@ import { expect, test } from './fixtures';
 test.describe('Keyboard: the focus stays where the action was', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('skip links reach the trace search in four key presses, and every skip link lands on its target', async ({ app, page }) => {
+  test('skip links reach the trace search in four key presses, and every skip link lands on its target', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to the contract' })).toBeFocused();
@@ -24,7 +27,10 @@ test.describe('Keyboard: the focus stays where the action was', () => {
     await expect(page.getByRole('heading', { name: 'Compare', level: 2 })).toBeFocused();
   });
 
-  test('after "Recompile current context" the focus is still on it, and the verdict is announced', async ({ app, page }) => {
+  test('after "Recompile current context" the focus is still on it, and the verdict is announced', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.openWorkspace('Fire drill');
     await app.drill.getByRole('button', { name: 'Inject late change' }).press('Enter');

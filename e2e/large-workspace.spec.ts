@@ -10,7 +10,9 @@ async function cancelWhen(app: AppPage, phase: 'Reading' | 'Indexing'): Promise<
     const observer = new MutationObserver(() => {
       const progress = document.querySelector('[data-testid="load-progress"]');
       if (!progress?.textContent?.startsWith(word)) return;
-      const button = [...progress.querySelectorAll('button')].find((candidate) => candidate.textContent === 'Cancel loading');
+      const button = [...progress.querySelectorAll('button')].find(
+        (candidate) => candidate.textContent === 'Cancel loading',
+      );
       if (!button) return;
       observer.disconnect();
       button.click();
@@ -22,11 +24,16 @@ async function cancelWhen(app: AppPage, phase: 'Reading' | 'Indexing'): Promise<
 test.describe('A large workspace', () => {
   test.setTimeout(240_000);
 
-  test('shows the compiled packet while the baselines are still indexing, answers a toggle meanwhile, then fills the baselines in', async ({ app, page }) => {
+  test('shows the compiled packet while the baselines are still indexing, answers a toggle meanwhile, then fills the baselines in', async ({
+    app,
+    page,
+  }) => {
     const { files, control } = largeWorkspace(SIZE, 'e2e-large');
     await app.goto();
     const indexingSeen = page.waitForFunction(
-      () => document.querySelector('[data-testid="baseline-indexing-naive"]') !== null && document.querySelector('[data-testid="column-compiled"] li') !== null,
+      () =>
+        document.querySelector('[data-testid="baseline-indexing-naive"]') !== null &&
+        document.querySelector('[data-testid="column-compiled"] li') !== null,
       null,
       { polling: 'raf', timeout: 180_000 },
     );
@@ -34,7 +41,9 @@ test.describe('A large workspace', () => {
     await indexingSeen;
     // The file is large enough to be read in pieces from both ends at once, the back ones by a helper worker.
     expect(await workerMeasureCount(app, 'cc:read-in-helper')).toBe(1);
-    await expect(page.getByTestId('baseline-indexing-post-filter')).toContainText(/Indexing every record for this baseline: [\d,]+ of 20,000/);
+    await expect(page.getByTestId('baseline-indexing-post-filter')).toContainText(
+      /Indexing every record for this baseline: [\d,]+ of 20,000/,
+    );
     const before = await app.receiptId();
     await page.getByRole('switch', { name: control }).click();
     await expect.poll(() => app.receiptId(), { timeout: 60_000 }).not.toBe(before);
@@ -46,7 +55,10 @@ test.describe('A large workspace', () => {
     await expect(page.getByTestId('illegal-count-post-filter')).toHaveText('✓ 0 illegal records let in');
   });
 
-  test('Cancel while reading and while indexing leaves the previous workspace, its receipt and storage as they were', async ({ app, page }) => {
+  test('Cancel while reading and while indexing leaves the previous workspace, its receipt and storage as they were', async ({
+    app,
+    page,
+  }) => {
     const { files } = largeWorkspace(SIZE, 'e2e-cancel');
     await app.goto();
     const receipt = await app.receiptId();

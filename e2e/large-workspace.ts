@@ -8,7 +8,15 @@ export function largeWorkspace(size: number, id: string): { files: FilePayload[]
   const target = corpus.records.find((record, index) => index > 0 && !corpus.requiredIds.includes(record.id))?.id ?? '';
   const control = benchControl(target);
   const recordsName = `${id}.jsonl`;
-  const scenario = { id, title: `E2E: ${size} generated records`, description: 'generated', contract: benchContract(corpus.requiredIds), records: recordsName, controls: [control], lateChanges: [] };
+  const scenario = {
+    id,
+    title: `E2E: ${size} generated records`,
+    description: 'generated',
+    contract: benchContract(corpus.requiredIds),
+    records: recordsName,
+    controls: [control],
+    lateChanges: [],
+  };
   return {
     files: [
       { name: `${id}.scenario.json`, mimeType: 'application/json', text: JSON.stringify(scenario) },

@@ -7,7 +7,8 @@ async function layoutShiftOnLoad(page: Page, gotoAndWait: () => Promise<void>): 
     const record = window as unknown as { __layoutShift: number };
     record.__layoutShift = 0;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) record.__layoutShift += entry.value;
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) record.__layoutShift += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await gotoAndWait();
@@ -43,9 +44,11 @@ test.describe('the fire drill in its own view', () => {
     await app.drill.getByRole('button', { name: 'Inject late change' }).click();
     await app.drill.getByRole('button', { name: 'Attempt to continue' }).click();
     await expect(app.drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
-    for (const name of ['Freeze receipt', 'Inject late change', 'Attempt to continue', 'Recompile current context']) await expect(app.drill.getByRole('button', { name })).toBeInViewport();
+    for (const name of ['Freeze receipt', 'Inject late change', 'Attempt to continue', 'Recompile current context'])
+      await expect(app.drill.getByRole('button', { name })).toBeInViewport();
     // The verdict's headline, code and first difference are in view; the rest of its diff may scroll.
-    for (const id of ['drill-headline', 'drill-code', 'diff-first']) await expect(app.drill.getByTestId(id)).toBeInViewport({ ratio: 1 });
+    for (const id of ['drill-headline', 'drill-code', 'diff-first'])
+      await expect(app.drill.getByTestId(id)).toBeInViewport({ ratio: 1 });
     await expect(page.getByTestId('drill-current')).toBeInViewport();
     await expect(app.auditReceipt).toBeInViewport();
   });
@@ -70,9 +73,24 @@ test.describe('the trace below 1100 px: one card per record', () => {
       const fact = card.locator('.trace-fact');
       await expect(fact).toContainText('content hash sha256:');
       // The whole fact is laid out: nothing clipped, no tooltip needed.
-      expect(await fact.evaluate((element) => element.scrollHeight <= element.clientHeight + 1 && element.scrollWidth <= element.clientWidth + 1)).toBe(true);
-      const labels = await card.getByRole('cell').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
-      expect(labels).toEqual(['"Id"', '"Decision"', '"Reason"', '"Boundary fact"', '"Tokens"', '"Required"', '"Rank · score"']);
+      expect(
+        await fact.evaluate(
+          (element) =>
+            element.scrollHeight <= element.clientHeight + 1 && element.scrollWidth <= element.clientWidth + 1,
+        ),
+      ).toBe(true);
+      const labels = await card
+        .getByRole('cell')
+        .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
+      expect(labels).toEqual([
+        '"Id"',
+        '"Decision"',
+        '"Reason"',
+        '"Boundary fact"',
+        '"Tokens"',
+        '"Required"',
+        '"Rank · score"',
+      ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
   }
@@ -87,7 +105,9 @@ test.describe('the trace below 1100 px: one card per record', () => {
       const table = page.getByRole('table', { name: 'Trace' });
       await expect(table).not.toHaveClass(/\bcards\b/);
       const tableBox = await table.boundingBox();
-      const headers = await table.getByRole('columnheader').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
+      const headers = await table
+        .getByRole('columnheader')
+        .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
       expect(headers).toHaveLength(7);
       for (const right of headers) expect(right).toBeLessThanOrEqual((tableBox?.x ?? 0) + (tableBox?.width ?? 0) + 0.5);
     }
@@ -110,7 +130,9 @@ test('says when the app is ready offline, and offers Install when the browser do
     window.dispatchEvent(event);
   });
   await page.getByRole('button', { name: 'Install app' }).click();
-  expect(await page.evaluate(() => (window as unknown as { __installPrompted?: boolean }).__installPrompted)).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __installPrompted?: boolean }).__installPrompted)).toBe(
+    true,
+  );
   await expect(page.getByRole('button', { name: 'Install app' })).toHaveCount(0);
 });
 
@@ -121,7 +143,9 @@ async function brokenWords(page: Page): Promise<string[]> {
       .filter((element) => element.getClientRects().length > 0)
       .filter((element) => {
         const lineHeight = parseFloat(getComputedStyle(element).lineHeight);
-        return element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().height > lineHeight * 1.5;
+        return (
+          element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().height > lineHeight * 1.5
+        );
       })
       .map((element) => element.textContent ?? ''),
   );
@@ -137,7 +161,10 @@ async function overflowingColumns(page: Page): Promise<string[]> {
           const inner = element.getBoundingClientRect();
           return inner.width > 0 && (inner.left < box.left - 0.5 || inner.right > box.right + 0.5);
         })
-        .map((element) => `${column.dataset.testid ?? ''}: ${element.className || element.tagName} ${element.textContent?.slice(0, 30) ?? ''}`);
+        .map(
+          (element) =>
+            `${column.dataset.testid ?? ''}: ${element.className || element.tagName} ${element.textContent?.slice(0, 30) ?? ''}`,
+        );
     }),
   );
 }
@@ -152,11 +179,16 @@ for (const viewport of [
     test('the three packets are side by side, readable and whole on the first screen', async ({ app, page }) => {
       await app.goto();
       await expect(app.traceCount).toHaveText(/^Showing/);
-      const columns = await Promise.all(['naive', 'post-filter', 'compiled'].map(async (kind) => page.getByTestId(`column-${kind}`).boundingBox()));
+      const columns = await Promise.all(
+        ['naive', 'post-filter', 'compiled'].map(async (kind) => page.getByTestId(`column-${kind}`).boundingBox()),
+      );
       for (const box of columns) {
         expect(box, 'each packet is laid out').not.toBeNull();
         if (!box) continue;
-        expect(box.width, 'a packet column wide enough for titles to read as lines, not a word per line').toBeGreaterThanOrEqual(260);
+        expect(
+          box.width,
+          'a packet column wide enough for titles to read as lines, not a word per line',
+        ).toBeGreaterThanOrEqual(260);
         expect(box.y, 'side by side').toBeCloseTo(columns[0]?.y ?? 0, 0);
         expect(box.y + box.height, 'the whole lesson fits without scrolling').toBeLessThanOrEqual(viewport.height);
       }
@@ -164,7 +196,11 @@ for (const viewport of [
       expect(await brokenWords(page), 'ids and reason codes never broken or cut').toEqual([]);
       expect(await overflowingColumns(page)).toEqual([]);
       // A title wraps as a line of words: at least about twenty characters of it share a line.
-      const widest = await page.locator('.entry-title').evaluateAll((titles) => titles.map((title) => [...title.getClientRects()].reduce((most, rect) => Math.max(most, rect.width), 0)));
+      const widest = await page
+        .locator('.entry-title')
+        .evaluateAll((titles) =>
+          titles.map((title) => [...title.getClientRects()].reduce((most, rect) => Math.max(most, rect.width), 0)),
+        );
       const narrowest = widest.reduce((least, width) => Math.min(least, width), Number.POSITIVE_INFINITY);
       expect(narrowest).toBeGreaterThanOrEqual(120);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
@@ -175,7 +211,12 @@ for (const viewport of [
       await expect(app.traceRow('ADR-0231')).toBeAttached();
       const rows = page.getByRole('rowgroup', { name: 'Trace rows' });
       // No box of its own: the row group is as tall as its rows and does not scroll.
-      expect(await rows.evaluate((element) => ({ overflow: getComputedStyle(element).overflowY, fits: element.scrollHeight <= element.clientHeight + 1 }))).toEqual({
+      expect(
+        await rows.evaluate((element) => ({
+          overflow: getComputedStyle(element).overflowY,
+          fits: element.scrollHeight <= element.clientHeight + 1,
+        })),
+      ).toEqual({
         overflow: 'visible',
         fits: true,
       });
@@ -193,9 +234,15 @@ for (const viewport of [
       await app.goto();
       await app.scenarioPicker.selectOption('atlas-credit-review');
       await expect(app.auditOutcome).toHaveText('Packet emitted');
-      const text = await app.scenarioPicker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? '');
+      const text = await app.scenarioPicker.evaluate(
+        (select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? '',
+      );
       expect(text.length).toBeGreaterThan(45);
-      expect(await app.scenarioPicker.evaluate((select) => select.scrollWidth <= select.clientWidth + 1 && getComputedStyle(select).whiteSpace === 'normal')).toBe(true);
+      expect(
+        await app.scenarioPicker.evaluate(
+          (select) => select.scrollWidth <= select.clientWidth + 1 && getComputedStyle(select).whiteSpace === 'normal',
+        ),
+      ).toBe(true);
     });
   });
 }
@@ -206,12 +253,16 @@ test.describe('phone, 390×844', () => {
   test('the compiled packet and its verdict are on the first screen, under the subtitle', async ({ app, page }) => {
     await app.goto();
     await expect(app.tokens('compiled')).toHaveText('74 / 96 tokens');
-    await expect(page.getByText('Decides which records an assistant may see', { exact: false })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByText('Decides which records an assistant may see', { exact: false })).toBeInViewport({
+      ratio: 1,
+    });
     const compiled = await page.getByTestId('column-compiled').boundingBox();
     expect(compiled?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(844);
     for (const verdict of ['illegal-count-compiled', 'required-missed-compiled']) {
       const box = await page.getByTestId(verdict).boundingBox();
-      expect((box?.y ?? Number.POSITIVE_INFINITY) + (box?.height ?? 0), `${verdict} on the first screen`).toBeLessThan(844);
+      expect((box?.y ?? Number.POSITIVE_INFINITY) + (box?.height ?? 0), `${verdict} on the first screen`).toBeLessThan(
+        844,
+      );
     }
     await expect(app.auditOutcome).toBeInViewport({ ratio: 1 });
     await expect(page.getByTestId('audit-decision')).toBeInViewport({ ratio: 1 });

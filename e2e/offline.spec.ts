@@ -19,7 +19,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -41,11 +43,25 @@ async function startPreview(): Promise<PreviewServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}${BASE_PATH}`;
   // detached: the server gets its own process group, so stopping it stops vite's children too.
-  const child: ChildProcess = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--base', BASE_PATH, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      'node_modules/vite/bin/vite.js',
+      'preview',
+      '--base',
+      BASE_PATH,
+      '--port',
+      String(port),
+      '--strictPort',
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await until(() => answers(url), `vite preview answering at ${url}`);
   return {
@@ -69,20 +85,30 @@ const test = base.extend<{ preview: PreviewServer }>({
   },
 });
 
-test('after one visit the app loads and compiles from the service worker with the server gone', async ({ app, page, context, preview }) => {
+test('after one visit the app loads and compiles from the service worker with the server gone', async ({
+  app,
+  page,
+  context,
+  preview,
+}) => {
   const failed: string[] = [];
-  context.on('requestfailed', (request: Request) => failed.push(`${request.url()}: ${request.failure()?.errorText ?? ''}`));
+  context.on('requestfailed', (request: Request) =>
+    failed.push(`${request.url()}: ${request.failure()?.errorText ?? ''}`),
+  );
 
   await page.goto(preview.url);
   await app.waitForCompiled();
   await page.evaluate(() => navigator.serviceWorker.ready);
   // The page refreshes the host's redirect of the slash-less path in the HTTP cache while online.
   const slashless = preview.url.slice(0, -1);
-  const redirectRefreshed = () => page.evaluate((url) => performance.getEntriesByType('resource').some((entry) => entry.name === url), slashless);
+  const redirectRefreshed = () =>
+    page.evaluate((url) => performance.getEntriesByType('resource').some((entry) => entry.name === url), slashless);
   // The first visit's worker takes control without a reload (clientsClaim), and only then is the page called ready.
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
   await expect(page.getByTestId('offline-status')).toHaveText('Ready to work offline');
-  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'controlled on the first visit').toBe(true);
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'controlled on the first visit').toBe(
+    true,
+  );
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
   await expect(page.getByTestId('offline-status')).toHaveText('Ready to work offline');
   await expect.poll(redirectRefreshed).toBe(true);
@@ -122,7 +148,11 @@ test('after one visit the app loads and compiles from the service worker with th
   expect(offlineFailures(), 'requests that failed offline').toEqual([]);
 });
 
-test('online, the sub-path without its trailing slash redirects to the app, as the host does', async ({ app, page, preview }) => {
+test('online, the sub-path without its trailing slash redirects to the app, as the host does', async ({
+  app,
+  page,
+  preview,
+}) => {
   await page.goto(preview.url.slice(0, -1));
   await app.waitForCompiled();
   expect(page.url()).toBe(preview.url);

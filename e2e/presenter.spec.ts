@@ -4,7 +4,10 @@ import { expect, test } from './fixtures';
 test.describe('presenter mode, 1440×900', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('larger type, the three packets and the numbers on one screen, the controls on keys 1 to 9', async ({ app, page }) => {
+  test('larger type, the three packets and the numbers on one screen, the controls on keys 1 to 9', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await expect(app.auditOutcome).toHaveText('Packet emitted');
     const rootSize = () => page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
@@ -17,8 +20,10 @@ test.describe('presenter mode, 1440×900', () => {
     expect(await rootSize()).toBeGreaterThanOrEqual(before * 1.15);
     await expect(page.getByRole('heading', { name: 'Contract', level: 2 })).toBeHidden();
     await expect(page.getByRole('table', { name: 'Trace' })).toBeHidden();
-    for (const kind of ['naive', 'post-filter', 'compiled']) await expect(page.getByTestId(`column-${kind}`)).toBeInViewport({ ratio: 1 });
-    for (const id of ['audit-selected', 'audit-excluded', 'audit-budget', 'audit-outcome', 'audit-decision']) await expect(page.getByTestId(id)).toBeInViewport({ ratio: 1 });
+    for (const kind of ['naive', 'post-filter', 'compiled'])
+      await expect(page.getByTestId(`column-${kind}`)).toBeInViewport({ ratio: 1 });
+    for (const id of ['audit-selected', 'audit-excluded', 'audit-budget', 'audit-outcome', 'audit-decision'])
+      await expect(page.getByTestId(id)).toBeInViewport({ ratio: 1 });
 
     // Key 2 is the scenario's second control, "Superseded decision": the naive packet takes ADR-0198.
     const controls = page.getByTestId('presenter-controls');
@@ -32,7 +37,11 @@ test.describe('presenter mode, 1440×900', () => {
       await new AxeBuilder({ page })
         .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa', 'best-practice'])
         .analyze()
-        .then((results) => results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)),
+        .then((results) =>
+          results.violations
+            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+            .map((violation) => violation.id),
+        ),
     ).toEqual([]);
     await page.keyboard.press('2');
     await expect(superseded).toHaveAttribute('aria-pressed', 'false');
@@ -41,7 +50,10 @@ test.describe('presenter mode, 1440×900', () => {
     await page.keyboard.press('Escape');
     await expect(controls).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Contract', level: 2 })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Presenter mode', exact: true })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: 'Presenter mode', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
     expect(await rootSize()).toBe(before);
   });
 
@@ -49,7 +61,10 @@ test.describe('presenter mode, 1440×900', () => {
     await app.goto();
     await page.getByRole('searchbox', { name: 'Search trace' }).fill('');
     await page.getByRole('searchbox', { name: 'Search trace' }).press('p');
-    await expect(page.getByRole('button', { name: 'Presenter mode', exact: true })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: 'Presenter mode', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
     await expect(page.getByRole('searchbox', { name: 'Search trace' })).toHaveValue('p');
     await page.getByRole('button', { name: 'Glossary' }).click();
     const shortcuts = page.getByRole('dialog', { name: 'Glossary' }).getByTestId('glossary-shortcuts');

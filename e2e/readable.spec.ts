@@ -3,7 +3,10 @@ import { expect, test } from './fixtures';
 test.describe('Numbers and codes a first-time analyst can read', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('ranked rows show a rank and a legible score, entries say "tokens", and a legend says what they mean', async ({ app, page }) => {
+  test('ranked rows show a rank and a legible score, entries say "tokens", and a legend says what they mean', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const ranked = app.traceRow('RUN-0871').locator('.trace-score');
     await expect(ranked).toHaveText(/^#1 \S/);
@@ -16,11 +19,18 @@ test.describe('Numbers and codes a first-time analyst can read', () => {
     await expect(page.getByTestId('trace-legend')).toContainText('Tokens: declared cost.');
   });
 
-  test('every reason code opens its glossary entry, by mouse or keyboard, and breaks only at underscores', async ({ app, page }) => {
+  test('every reason code opens its glossary entry, by mouse or keyboard, and breaks only at underscores', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const code = app.traceRow('SEC-0042').getByRole('button', { name: 'EXCLUDE_NOT_AUTHORISED' });
     await expect(code).toHaveText('EXCLUDE_NOT_AUTHORISED');
-    const style = await code.evaluate((element) => ({ wbr: element.querySelectorAll('wbr').length, wrap: getComputedStyle(element).overflowWrap, breaks: getComputedStyle(element).wordBreak }));
+    const style = await code.evaluate((element) => ({
+      wbr: element.querySelectorAll('wbr').length,
+      wrap: getComputedStyle(element).overflowWrap,
+      breaks: getComputedStyle(element).wordBreak,
+    }));
     expect(style).toEqual({ wbr: 2, wrap: 'normal', breaks: 'normal' });
     // Each rendered line of a code in a narrow trace column is whole words of it (the column narrowed here: the
     // layouts give codes room to stay on one line, and a phone's or a user's zoom may not).

@@ -10,7 +10,10 @@ installSha256InNode();
 
 /** Clicks an export button and reads the file the page saved. */
 async function download(app: AppPage, button: string): Promise<{ name: string; text: string }> {
-  const [file] = await Promise.all([app.page.waitForEvent('download'), app.page.getByRole('button', { name: button }).click()]);
+  const [file] = await Promise.all([
+    app.page.waitForEvent('download'),
+    app.page.getByRole('button', { name: button }).click(),
+  ]);
   return read(file);
 }
 
@@ -40,19 +43,31 @@ test.describe('Receipts anyone can check', () => {
     const check = app.page.getByTestId('receipt-check');
     await expect(check).toContainText('tomorrow.json: STALE — RECOMPILE REQUIRED');
     await expect(check).toContainText('STALE_CONTRACT_FINGERPRINT');
-    const diff = check.getByRole('group', { name: 'What changed from the receipt to what the current inputs compile to' });
-    await expect(diff.getByTestId('diff-contract')).toContainText('asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z');
+    const diff = check.getByRole('group', {
+      name: 'What changed from the receipt to what the current inputs compile to',
+    });
+    await expect(diff.getByTestId('diff-contract')).toContainText(
+      'asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z',
+    );
     await expect(diff.getByTestId('diff-decisions')).toContainText('ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE');
     await expect(diff.getByTestId('diff-packet')).toContainText('in: ADD-7');
   });
 
-  test('a forged receipt (an evidence slot edited, its id recomputed) is refused with the first differing field', async ({ app }) => {
+  test('a forged receipt (an evidence slot edited, its id recomputed) is refused with the first differing field', async ({
+    app,
+  }) => {
     await app.goto();
     await app.scenarioPicker.selectOption('atlas-credit-review');
     await app.waitForCompiled();
     const saved = JSON.parse((await download(app, 'Download diagnostic receipt')).text) as Receipt;
     const { receiptId: _id, ...body } = saved;
-    const edited = { ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] };
+    const edited = {
+      ...body,
+      evidence: body.evidence.map((slot) =>
+        slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot,
+      ),
+      decisionBlockedBy: [],
+    };
 
     await app.dropFiles([asJson('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))]);
     const check = app.page.getByTestId('receipt-check');
@@ -68,13 +83,24 @@ test.describe('Receipts anyone can check', () => {
     const receiptId = await app.receiptId();
     const file = await download(app, 'Download statement');
     expect(file.name).toBe(`statement-${receiptId.slice(0, 12)}.intoto.json`);
-    const statement = JSON.parse(file.text) as { _type: string; subject: { name: string; digest: Record<string, string> }[]; predicateType: string; predicate: Receipt };
+    const statement = JSON.parse(file.text) as {
+      _type: string;
+      subject: { name: string; digest: Record<string, string> }[];
+      predicateType: string;
+      predicate: Receipt;
+    };
     expect(statement._type).toBe('https://in-toto.io/Statement/v1');
-    expect(statement.predicateType).toBe(`https://context-compiler.invalid/receipt/v${statement.predicate.schemaVersion.split('/')[1]}`);
+    expect(statement.predicateType).toBe(
+      `https://context-compiler.invalid/receipt/v${statement.predicate.schemaVersion.split('/')[1]}`,
+    );
     expect(statement.predicate.receiptId).toBe(receiptId);
     const packetText = (await app.page.getByTestId('packet-text').textContent()) ?? '';
     expect(statement.subject).toEqual([
-      { name: 'packet.txt', digest: { sha256: createHash('sha256').update(packetText, 'utf8').digest('hex') }, mediaType: 'text/plain; charset=utf-8' },
+      {
+        name: 'packet.txt',
+        digest: { sha256: createHash('sha256').update(packetText, 'utf8').digest('hex') },
+        mediaType: 'text/plain; charset=utf-8',
+      },
       { name: 'record-set', digest: { contextCompilerRecordSet: statement.predicate.recordSetDigest } },
     ]);
   });

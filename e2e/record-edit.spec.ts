@@ -3,7 +3,10 @@ import { scenarioSchema } from '../src/core/format/scenario';
 import { expect, test } from './fixtures';
 
 test.describe('Editing records in place', () => {
-  test('a field edited in the form changes the compile, is named when invalid, and an undo restores the receipt', async ({ app, page }) => {
+  test('a field edited in the form changes the compile, is named when invalid, and an undo restores the receipt', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const before = await app.receiptId();
     const packet = await app.packetIds('compiled');
@@ -29,7 +32,9 @@ test.describe('Editing records in place', () => {
     await form.getByRole('textbox', { name: 'Tokens' }).fill('1');
     await form.getByRole('combobox', { name: 'Lifecycle' }).selectOption('retired');
     await form.getByRole('button', { name: 'Apply edit' }).click();
-    await expect(editor.getByTestId('record-edit-status')).toContainText(`Edited ${id} (revision 1). Revision 1 of the records is in force.`);
+    await expect(editor.getByTestId('record-edit-status')).toContainText(
+      `Edited ${id} (revision 1). Revision 1 of the records is in force.`,
+    );
     await app.waitForCompiled();
     expect(await app.packetIds('compiled')).not.toContain(id);
     expect(await app.receiptId()).not.toBe(before);
@@ -43,7 +48,10 @@ test.describe('Editing records in place', () => {
     expect(await app.packetIds('compiled')).not.toContain(id);
   });
 
-  test('a control authored from an edit toggles, and the exported scenario validates and loads back to the same receipt', async ({ app, page }) => {
+  test('a control authored from an edit toggles, and the exported scenario validates and loads back to the same receipt', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const before = await app.receiptId();
     const editor = page.getByTestId('record-editor');
@@ -53,10 +61,14 @@ test.describe('Editing records in place', () => {
     // SEC-0042 is for security engineers: granted to the chain's roles, it passes authorisation.
     await form.getByRole('button', { name: 'Edit as JSON' }).click();
     const json = form.getByRole('textbox', { name: 'Record JSON' });
-    await json.fill((await json.inputValue()).replace('"security_engineer"', '"payments_engineer", "design_assistant"'));
+    await json.fill(
+      (await json.inputValue()).replace('"security_engineer"', '"payments_engineer", "design_assistant"'),
+    );
     await form.getByRole('textbox', { name: 'Label for a control or late change' }).fill('Grant SEC-0042 to the team');
     await form.getByRole('button', { name: 'Save as control' }).click();
-    await expect(editor.getByTestId('record-edit-status')).toContainText('Added the control “Grant SEC-0042 to the team” (grant-sec-0042-to-the-team)');
+    await expect(editor.getByTestId('record-edit-status')).toContainText(
+      'Added the control “Grant SEC-0042 to the team” (grant-sec-0042-to-the-team)',
+    );
     expect(await app.receiptId()).toBe(before);
     const excluded = await app.record('SEC-0042');
 
@@ -68,7 +80,10 @@ test.describe('Editing records in place', () => {
     expect(await app.receiptId()).toBe(before);
     await app.setControl('Grant SEC-0042 to the team', true);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scenario' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export scenario' }).click(),
+    ]);
     const text = readFileSync(await download.path(), 'utf8');
     const file = scenarioSchema.safeParse(JSON.parse(text));
     expect(file.success).toBe(true);

@@ -15,7 +15,9 @@ interface Box {
  * Every term and value of the audit strip as drawn, and every text that is wider than its own box: two boxes
  * that overlap draw one text over another, and a text wider than its box spills into its neighbour.
  */
-async function auditStripGeometry(strip: Locator): Promise<{ boxes: Box[]; overflowing: string[]; wrappedTerms: string[] }> {
+async function auditStripGeometry(
+  strip: Locator,
+): Promise<{ boxes: Box[]; overflowing: string[]; wrappedTerms: string[] }> {
   return strip.evaluate((element) => {
     const boxes: Box[] = [];
     const overflowing: string[] = [];
@@ -28,15 +30,18 @@ async function auditStripGeometry(strip: Locator): Promise<{ boxes: Box[]; overf
       const text = range.getBoundingClientRect();
       const own = cell.getBoundingClientRect();
       boxes.push({ name, left: text.left, top: text.top, right: text.right, bottom: text.bottom });
-      if (text.right > own.right + 0.5 || text.left < own.left - 0.5 || cell.scrollWidth > cell.clientWidth + 1) overflowing.push(name);
-      const lineHeight = parseFloat(getComputedStyle(cell).lineHeight) || parseFloat(getComputedStyle(cell).fontSize) * 1.6;
+      if (text.right > own.right + 0.5 || text.left < own.left - 0.5 || cell.scrollWidth > cell.clientWidth + 1)
+        overflowing.push(name);
+      const lineHeight =
+        parseFloat(getComputedStyle(cell).lineHeight) || parseFloat(getComputedStyle(cell).fontSize) * 1.6;
       if (cell.tagName === 'DT' && text.height > lineHeight * 1.5) wrappedTerms.push(name);
     }
     return { boxes, overflowing, wrappedTerms };
   });
 }
 
-const overlaps = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const overlaps = (a: Box, b: Box) =>
+  a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 
 async function expectAuditStripClear(page: Page, state: string): Promise<void> {
   const strip = page.getByTestId('audit-strip');
@@ -53,7 +58,10 @@ async function expectAuditStripClear(page: Page, state: string): Promise<void> {
   expect(wrappedTerms, `${state}: every term on one line`).toEqual([]);
   const viewport = page.viewportSize();
   const stripBox = await strip.boundingBox();
-  expect(stripBox && viewport ? stripBox.x + stripBox.width : 0, `${state}: the strip fits the screen`).toBeLessThanOrEqual(viewport?.width ?? 0);
+  expect(
+    stripBox && viewport ? stripBox.x + stripBox.width : 0,
+    `${state}: the strip fits the screen`,
+  ).toBeLessThanOrEqual(viewport?.width ?? 0);
 }
 
 for (const viewport of [
@@ -64,7 +72,10 @@ for (const viewport of [
   test.describe(`the audit strip at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
-    test('no term or value overlaps another or overflows its cell: both themes, both views, fail-closed, four-digit counts', async ({ app, page }) => {
+    test('no term or value overlaps another or overflows its cell: both themes, both views, fail-closed, four-digit counts', async ({
+      app,
+      page,
+    }) => {
       test.setTimeout(180_000);
       await app.goto();
       const userView = page.getByRole('radio', { name: 'User view' });
@@ -124,15 +135,23 @@ async function compiledPacketBottom(app: AppPage): Promise<number> {
 test.describe('the first screen at 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
-  test('on every built-in scenario the whole compiled packet, and any decision warning, are on the first screen', async ({ app, page }) => {
+  test('on every built-in scenario the whole compiled packet, and any decision warning, are on the first screen', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     for (const scenario of BUILT_IN) {
       await app.selectScenario(scenario);
       await expect(app.entries('compiled').first()).toBeVisible();
-      expect(await compiledPacketBottom(app), `${scenario}: the compiled packet's last entry ends on the first screen`).toBeLessThanOrEqual(720);
+      expect(
+        await compiledPacketBottom(app),
+        `${scenario}: the compiled packet's last entry ends on the first screen`,
+      ).toBeLessThanOrEqual(720);
       const warning = page.getByTestId('decision-blocked');
-      if (scenario === 'atlas-credit-review') await expect(warning).toHaveText(/^Decision reserved for a person: waiver_valid not established/);
-      if ((await warning.count()) > 0) await expect(warning, `${scenario}: the decision warning`).toBeInViewport({ ratio: 1 });
+      if (scenario === 'atlas-credit-review')
+        await expect(warning).toHaveText(/^Decision reserved for a person: waiver_valid not established/);
+      if ((await warning.count()) > 0)
+        await expect(warning, `${scenario}: the decision warning`).toBeInViewport({ ratio: 1 });
     }
   });
 
@@ -143,8 +162,12 @@ test.describe('the first screen at 1280×720', () => {
       await page.getByRole('button', { name: 'Presenter mode', exact: true }).click();
       await expect(page.getByTestId('presenter-controls')).toBeVisible();
       await expect(app.entries('compiled').first()).toBeVisible();
-      expect(await compiledPacketBottom(app), `${scenario}: the compiled packet's last entry ends on the screen`).toBeLessThanOrEqual(720);
-      for (const id of ['audit-outcome', 'audit-decision']) await expect(page.getByTestId(id), `${scenario}: ${id}`).toBeInViewport({ ratio: 1 });
+      expect(
+        await compiledPacketBottom(app),
+        `${scenario}: the compiled packet's last entry ends on the screen`,
+      ).toBeLessThanOrEqual(720);
+      for (const id of ['audit-outcome', 'audit-decision'])
+        await expect(page.getByTestId(id), `${scenario}: ${id}`).toBeInViewport({ ratio: 1 });
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('presenter-controls')).toHaveCount(0);
     }
@@ -159,7 +182,10 @@ test.describe('the poison controls stay where they were seen', () => {
       await app.goto();
       await app.selectScenario(scenario);
       const switches = page.getByRole('switch');
-      const positions = () => switches.evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().top + window.scrollY)));
+      const positions = () =>
+        switches.evaluateAll((elements) =>
+          elements.map((element) => Math.round(element.getBoundingClientRect().top + window.scrollY)),
+        );
       const before = await positions();
       expect(before.length, 'the scenario has controls').toBeGreaterThan(0);
       const first = switches.first();

@@ -17,7 +17,8 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
   test('compare: the default scenario', async ({ app, page }) => {
     await app.goto();
     await expect(page.getByRole('tab', { name: 'Compare' })).toBeHidden();
-    for (const rail of ['Contract', 'Compare', 'Trace']) await expect(page.getByRole('heading', { name: rail, exact: true, level: 2 })).toBeVisible();
+    for (const rail of ['Contract', 'Compare', 'Trace'])
+      await expect(page.getByRole('heading', { name: rail, exact: true, level: 2 })).toBeVisible();
     await expect(app.tokens('naive')).toHaveText('90 / 96 tokens');
     await expect(app.tokens('compiled')).toHaveText('74 / 96 tokens');
     await expect(app.traceRow('ADR-0234')).toBeVisible();
@@ -36,7 +37,10 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await picture(page, 'fail-closed');
   });
 
-  test('fire drill: the frozen receipt is stale after the late change, beside what is compiled now', async ({ app, page }) => {
+  test('fire drill: the frozen receipt is stale after the late change, beside what is compiled now', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.openWorkspace('Fire drill');
     await app.drill.getByRole('button', { name: 'Freeze receipt' }).click();
@@ -45,7 +49,8 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await expect(app.drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
     await expect(app.drill.getByTestId('diff-decisions')).toContainText('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
     // The verdict's headline, code and first difference are in view; the rest of its diff may scroll.
-    for (const id of ['drill-headline', 'drill-code', 'diff-first']) await expect(app.drill.getByTestId(id)).toBeInViewport({ ratio: 1 });
+    for (const id of ['drill-headline', 'drill-code', 'diff-first'])
+      await expect(app.drill.getByTestId(id)).toBeInViewport({ ratio: 1 });
     await page.getByRole('button', { name: 'Attempt to continue' }).blur();
     await picture(page, 'drill-stale');
   });
@@ -55,7 +60,9 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await app.scenarioPicker.selectOption('atlas-credit-review');
     await expect(app.auditOutcome).toHaveText('Packet emitted');
     await app.traceRow('P2').getByRole('button', { name: 'Inspect P2' }).click();
-    await expect(page.getByRole('dialog', { name: 'Record P2' }).getByTestId('inspector-gate-supersession')).toContainText('EXCLUDE_SUPERSEDED');
+    await expect(
+      page.getByRole('dialog', { name: 'Record P2' }).getByTestId('inspector-gate-supersession'),
+    ).toContainText('EXCLUDE_SUPERSEDED');
     await picture(page, 'inspector');
   });
 
@@ -83,17 +90,23 @@ test.describe('desktop, 1440×900: the three rails side by side', () => {
     await picture(page, 'tour-dark');
     await page.keyboard.press('Escape');
     await app.traceRow('SEC-0042').getByRole('button', { name: 'EXCLUDE_NOT_AUTHORISED' }).click();
-    await expect(page.getByRole('dialog', { name: 'Glossary' }).getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toBeFocused();
+    await expect(
+      page.getByRole('dialog', { name: 'Glossary' }).getByTestId('glossary-EXCLUDE_NOT_AUTHORISED'),
+    ).toBeFocused();
     await picture(page, 'glossary-dark');
   });
 
-  test('presenter mode: the three packets and their numbers in larger type, a control switched on by its key', async ({ app, page }) => {
+  test('presenter mode: the three packets and their numbers in larger type, a control switched on by its key', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await expect(app.auditOutcome).toHaveText('Packet emitted');
     await page.keyboard.press('p');
     await page.keyboard.press('2');
     await expect(page.getByTestId('entry-naive-ADR-0198')).toBeVisible();
-    for (const kind of ['naive', 'post-filter', 'compiled']) await expect(page.getByTestId(`column-${kind}`)).toBeInViewport({ ratio: 1 });
+    for (const kind of ['naive', 'post-filter', 'compiled'])
+      await expect(page.getByTestId(`column-${kind}`)).toBeInViewport({ ratio: 1 });
     await picture(page, 'presenter');
   });
 });

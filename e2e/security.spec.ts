@@ -11,11 +11,18 @@ const REQUIRED_DIRECTIVES: Readonly<Record<string, string>> = {
   'form-action': "'none'",
 };
 
-test('the Content Security Policy meta is the first element of <head> and locks the page down', async ({ app, page }) => {
+test('the Content Security Policy meta is the first element of <head> and locks the page down', async ({
+  app,
+  page,
+}) => {
   await app.goto();
   const first = await page.evaluate(() => {
     const element = document.head.firstElementChild;
-    return { tag: element?.tagName ?? '', httpEquiv: element?.getAttribute('http-equiv') ?? '', content: element?.getAttribute('content') ?? '' };
+    return {
+      tag: element?.tagName ?? '',
+      httpEquiv: element?.getAttribute('http-equiv') ?? '',
+      content: element?.getAttribute('content') ?? '',
+    };
   });
   expect(first.tag).toBe('META');
   expect(first.httpEquiv).toBe('Content-Security-Policy');
@@ -42,11 +49,17 @@ test('record text that looks like HTML is shown as text and never runs', async (
 
   await page.getByText('Packet text').click();
   const packet = page.getByTestId('packet-text');
-  await expect(packet).toContainText('Decision text with <script>window.__markupRan=1</script> and <img src=x onerror="window.__markupRan=1"> inside it.');
+  await expect(packet).toContainText(
+    'Decision text with <script>window.__markupRan=1</script> and <img src=x onerror="window.__markupRan=1"> inside it.',
+  );
   await expect(packet.locator('script, img')).toHaveCount(0);
 
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
-  expect(await page.locator('script').evaluateAll((scripts) => scripts.filter((script) => script.textContent?.includes('__markupRan')).length)).toBe(0);
+  expect(
+    await page
+      .locator('script')
+      .evaluateAll((scripts) => scripts.filter((script) => script.textContent?.includes('__markupRan')).length),
+  ).toBe(0);
   expect(await page.evaluate(() => '__markupRan' in window)).toBe(false);
 });
 
@@ -58,7 +71,10 @@ interface EvalAttempts {
   readonly violations: readonly string[];
 }
 
-test('the page policy reaches the compiler worker: no string becomes code there, and SQLite still compiles its wasm', async ({ app, page }) => {
+test('the page policy reaches the compiler worker: no string becomes code there, and SQLite still compiles its wasm', async ({
+  app,
+  page,
+}) => {
   await app.goto();
   // The default scenario compiled, so SQLite's wasm was compiled inside the worker under the policy.
   await expect(app.auditOutcome).toHaveText('Packet emitted');
@@ -73,7 +89,9 @@ test('the page policy reaches the compiler worker: no string becomes code there,
         const scope = self as unknown as { __ran?: string[] } & typeof globalThis;
         scope.__ran = [];
         const violations: string[] = [];
-        self.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+        self.addEventListener('securitypolicyviolation', (event) =>
+          violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
+        );
         const outcomes: Record<string, string> = {};
         const attempt = (name: string, run: () => unknown) => {
           try {
@@ -90,7 +108,9 @@ test('the page policy reaches the compiler worker: no string becomes code there,
           attempt('Function', () => Function(mark('Function'))());
           attempt('AsyncFunction', () => (async () => undefined).constructor(mark('AsyncFunction'))());
           attempt('GeneratorFunction', () => function* () {}.constructor(mark('GeneratorFunction'))().next());
-          attempt('AsyncGeneratorFunction', () => async function* () {}.constructor(mark('AsyncGeneratorFunction'))().next());
+          attempt('AsyncGeneratorFunction', () =>
+            async function* () {}.constructor(mark('AsyncGeneratorFunction'))().next(),
+          );
           attempt('setTimeout', () => setTimeout(mark('setTimeout'), 0));
           attempt('setInterval', () => {
             const id = setInterval(mark('setInterval'), 0);
@@ -124,7 +144,9 @@ test('the page policy reaches the compiler worker: no string becomes code there,
   await worker.evaluate(() => {
     const scope = self as unknown as { __violations: string[] } & typeof globalThis;
     scope.__violations = [];
-    self.addEventListener('securitypolicyviolation', (event) => scope.__violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+    self.addEventListener('securitypolicyviolation', (event) =>
+      scope.__violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
+    );
   });
   await app.control('Remove required provenance').click();
   await expect(app.failClosed).toBeVisible();

@@ -30,7 +30,11 @@ async function screenOf(app: AppPage, page: Page) {
 test.describe('Share links', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-  test('a link carries loaded files, an edit and the toggles to a fresh browser, which compiles the same receipts', async ({ app, page, browser }) => {
+  test('a link carries loaded files, an edit and the toggles to a fresh browser, which compiles the same receipts', async ({
+    app,
+    page,
+    browser,
+  }) => {
     await app.goto();
     await app.dropFiles([fixtureFile('gateway-files.scenario.json'), fixtureFile('gateway-files.records.jsonl')]);
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-files');
@@ -75,7 +79,11 @@ test.describe('Share links', () => {
     await context.close();
   });
 
-  test('a link carries the screen (view, tab, pinned baseline, drill and verdict) and, from the user view, no withheld record', async ({ app, page, browser }) => {
+  test('a link carries the screen (view, tab, pinned baseline, drill and verdict) and, from the user view, no withheld record', async ({
+    app,
+    page,
+    browser,
+  }) => {
     await app.goto();
     await app.setDisclosure('User view');
     await page.getByRole('button', { name: 'Pin as baseline' }).click();
@@ -86,12 +94,18 @@ test.describe('Share links', () => {
     expect(verdict.action).toBe('recompile_required');
     const sent = await screenOf(app, page);
     expect(sent.compiledNow.length).toBeGreaterThan(0);
-    expect(sent).toMatchObject({ view: 'User view', tab: 'Fire drill', declared: expect.stringContaining('Late correction: RUN-0880 is required') });
+    expect(sent).toMatchObject({
+      view: 'User view',
+      tab: 'Fire drill',
+      declared: expect.stringContaining('Late correction: RUN-0880 is required'),
+    });
 
     await page.getByRole('button', { name: 'Share…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share this workspace' });
     await dialog.getByRole('button', { name: 'Copy share link' }).click();
-    await expect(dialog.getByTestId('share-status')).toContainText('It opens on the user view, Fire drill tab, Compare rail, with a pinned baseline and a frozen receipt and its verdict.');
+    await expect(dialog.getByTestId('share-status')).toContainText(
+      'It opens on the user view, Fire drill tab, Compare rail, with a pinned baseline and a frozen receipt and its verdict.',
+    );
     const link = await dialog.getByTestId('share-link').inputValue();
     await dialog.getByRole('button', { name: 'Close' }).click();
 
@@ -104,13 +118,16 @@ test.describe('Share links', () => {
       .map((line) => JSON.parse(line) as { id: string; title: string; text: string });
     const withheld = records.filter((record) => ['SEC-0042', 'LGL-0007'].includes(record.id));
     expect(withheld).toHaveLength(2);
-    for (const record of withheld) for (const content of [record.id, record.title, record.text]) expect(payload).not.toContain(content);
+    for (const record of withheld)
+      for (const content of [record.id, record.title, record.text]) expect(payload).not.toContain(content);
 
     const context = await browser.newContext();
     const other = new AppPage(await context.newPage());
     await other.page.goto(link);
     await other.waitForCompiled();
-    await expect(other.page.getByTestId('share-opened')).toContainText('On the user view, Fire drill tab, Compare rail, with a pinned baseline and a frozen receipt and its verdict.');
+    await expect(other.page.getByTestId('share-opened')).toContainText(
+      'On the user view, Fire drill tab, Compare rail, with a pinned baseline and a frozen receipt and its verdict.',
+    );
     await expect(other.drill.getByTestId('drill-verdict')).toBeVisible();
     expect(await screenOf(other, other.page)).toEqual(sent);
     await other.openWorkspace('Debugger');
@@ -131,7 +148,10 @@ test.describe('Share links', () => {
     await expect(page.getByTestId('share-link')).toHaveCount(0);
   });
 
-  test('a blank-session link asks before replacing loaded work, then starts from the built-ins', async ({ app, page }) => {
+  test('a blank-session link asks before replacing loaded work, then starts from the built-ins', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const builtin = await app.receiptId();
     await page.getByRole('button', { name: 'Share…' }).click();
@@ -153,7 +173,10 @@ test.describe('Share links', () => {
     expect(await app.receiptId()).toBe(builtin);
   });
 
-  test('a link over the size limit, or a damaged one, is refused with a clear message and changes nothing', async ({ app, page }) => {
+  test('a link over the size limit, or a damaged one, is refused with a clear message and changes nothing', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await page.getByRole('textbox', { name: 'Token budget' }).fill('80');
     await page.getByRole('button', { name: 'Apply contract' }).click();
@@ -162,7 +185,9 @@ test.describe('Share links', () => {
 
     await page.goto(`./#share=1.${'A'.repeat(200_001)}`);
     await app.waitForCompiled();
-    await expect(page.getByTestId('share-refused')).toContainText('The share link was not opened: nothing in this workspace has changed.');
+    await expect(page.getByTestId('share-refused')).toContainText(
+      'The share link was not opened: nothing in this workspace has changed.',
+    );
     await expect(page.getByTestId('share-refused')).toContainText('share links are limited to 200,000');
     expect(await app.receiptId()).toBe(before);
 
@@ -172,10 +197,23 @@ test.describe('Share links', () => {
     expect(await app.receiptId()).toBe(before);
   });
 
-  test('a workspace whose loaded files exceed the stated size gets no link, and is told what to do instead', async ({ app, page }) => {
+  test('a workspace whose loaded files exceed the stated size gets no link, and is told what to do instead', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
-    const record = JSON.parse(fixtureFile('gateway-files.records.jsonl').text.split('\n')[0] ?? '{}') as Record<string, unknown>;
-    const lines = Array.from({ length: 1_200 }, (_, index) => JSON.stringify({ ...record, id: `BIG-${index}`, provenance: null, text: `Padding record ${index}. ${'lorem ipsum '.repeat(20)}` }));
+    const record = JSON.parse(fixtureFile('gateway-files.records.jsonl').text.split('\n')[0] ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    const lines = Array.from({ length: 1_200 }, (_, index) =>
+      JSON.stringify({
+        ...record,
+        id: `BIG-${index}`,
+        provenance: null,
+        text: `Padding record ${index}. ${'lorem ipsum '.repeat(20)}`,
+      }),
+    );
     await app.dropFiles([{ name: 'big.jsonl', mimeType: 'application/jsonl', text: lines.join('\n') }]);
     await expect(app.loadResult).toContainText('big.jsonl (records)');
     await page.getByRole('button', { name: 'Share…' }).click();

@@ -21,7 +21,10 @@ async function keep(page: Page, folder: string): Promise<string> {
 test.describe('expectations written from the screen', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('a case saved from the screen passes in the CLI; after a deliberate change, the update shows its diff and passes', async ({ app, page }) => {
+  test('a case saved from the screen passes in the CLI; after a deliberate change, the update shows its diff and passes', async ({
+    app,
+    page,
+  }) => {
     const folder = mkdtempSync(join(tmpdir(), 'saved-suite-'));
     await app.goto();
     await app.setControl('Future reveal', true);
@@ -34,7 +37,10 @@ test.describe('expectations written from the screen', () => {
     await expect(diff.locator('[data-kind="removed"]')).toHaveCount(0);
     const saved = await keep(page, folder);
     expect(saved.endsWith('retry-policy.expect.json')).toBe(true);
-    expect(JSON.parse(readFileSync(saved, 'utf8'))).toMatchObject({ inputs: { scenario: 'retry-policy' }, cases: [{ controls: ['future-reveal'] }] });
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toMatchObject({
+      inputs: { scenario: 'retry-policy' },
+      cases: [{ controls: ['future-reveal'] }],
+    });
     // The CLI runs the downloaded suite unchanged, and it passes (a failing case would exit 4 and throw here).
     expect(execFileSync(process.execPath, [CLI, 'test', saved], { encoding: 'utf8' })).toMatch(/1 passed, 0 failed/);
     expect((await app.testResults()).map((entry) => entry.passed)).toEqual([true]);
@@ -59,7 +65,10 @@ test.describe('expectations written from the screen', () => {
 test.describe('the suite editor', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('flags a misspelt field of an open suite as it is typed, and runs the fixed text with Ctrl+Enter', async ({ app, page }) => {
+  test('flags a misspelt field of an open suite as it is typed, and runs the fixed text with Ctrl+Enter', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.openWorkspace('Tests');
     await page.getByTestId('case-name').fill('the default packet');
@@ -75,6 +84,8 @@ test.describe('the suite editor', () => {
     await box.fill(text.replace('"the default packet"', '"renamed in the editor"'));
     await expect(page.getByTestId('suite-typed-issues')).toHaveCount(0);
     await box.press('Control+Enter');
-    expect((await app.testResults()).map((entry) => [entry.name, entry.passed])).toEqual([['renamed in the editor', true]]);
+    expect((await app.testResults()).map((entry) => [entry.name, entry.passed])).toEqual([
+      ['renamed in the editor', true],
+    ]);
   });
 });

@@ -6,7 +6,10 @@ const POISON_SUITE = fileURLToPath(new URL('../fixtures/retry-policy/poison-cont
 const DEFAULT_CASE = 'default: the binding decision is kept and the packet is legal';
 
 test.describe('the Tests panel', () => {
-  test('a shipped suite opens and every case passes on the built-in scenario, and is open again after a reload', async ({ app, page }) => {
+  test('a shipped suite opens and every case passes on the built-in scenario, and is open again after a reload', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const results = await app.openSuites([POISON_SUITE]);
     expect(results.length).toBeGreaterThanOrEqual(7);
@@ -18,7 +21,10 @@ test.describe('the Tests panel', () => {
     expect(await app.testResults()).toEqual(results);
   });
 
-  test('a case turns red when a control changes what it expects, says why, links to the contract, and turns green again', async ({ app, page }) => {
+  test('a case turns red when a control changes what it expects, says why, links to the contract, and turns green again', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.openSuites([POISON_SUITE]);
     await app.openWorkspace('Debugger');
@@ -35,7 +41,9 @@ test.describe('the Tests panel', () => {
     await expect(app.testCase(DEFAULT_CASE)).toHaveAttribute('data-passed', 'false');
 
     await app.testCase(DEFAULT_CASE).getByRole('button', { name: 'Show the contract (outcome)' }).click();
-    await expect(page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name: 'Debugger', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(
+      page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name: 'Debugger', exact: true }),
+    ).toHaveAttribute('aria-pressed', 'true');
     await expect(page.locator('#contract-heading')).toBeVisible();
     await app.setControl('Required record over budget', false);
     expect((await app.testResults()).find((entry) => entry.name === DEFAULT_CASE)?.passed).toBe(true);
@@ -43,11 +51,19 @@ test.describe('the Tests panel', () => {
 
   test('a suite dropped on the page opens in the Tests panel', async ({ app, page }) => {
     await app.goto();
-    const suite = { suite: 'exercise', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'keeps the binding decision', expect: { selected: { includes: ['ADR-0234'] } } }] };
+    const suite = {
+      suite: 'exercise',
+      inputs: { scenario: 'retry-policy' },
+      cases: [{ name: 'keeps the binding decision', expect: { selected: { includes: ['ADR-0234'] } } }],
+    };
     await app.dropFiles([{ name: 'exercise.expect.json', text: JSON.stringify(suite, null, 2) }]);
-    await expect(page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name: 'Tests', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(
+      page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name: 'Tests', exact: true }),
+    ).toHaveAttribute('aria-pressed', 'true');
     await expect(app.loadResult).toContainText('exercise.expect.json (expectation suite)');
-    expect(await app.testResults()).toEqual([{ suite: 'exercise', name: 'keeps the binding decision', passed: true, mismatches: [] }]);
+    expect(await app.testResults()).toEqual([
+      { suite: 'exercise', name: 'keeps the binding decision', passed: true, mismatches: [] },
+    ]);
   });
 
   test('axe: no serious or critical violation on the panel with a failing case', async ({ app, page }) => {
@@ -71,7 +87,11 @@ test.describe('the Tests panel', () => {
   test.describe('suites travel', () => {
     test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test('a share link carries the open suites to a fresh browser, which runs them on the shared inputs', async ({ app, page, browser }) => {
+    test('a share link carries the open suites to a fresh browser, which runs them on the shared inputs', async ({
+      app,
+      page,
+      browser,
+    }) => {
       await app.goto();
       const sent = await app.openSuites([POISON_SUITE]);
       await app.openWorkspace('Debugger');

@@ -2,7 +2,8 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test, type AppPage } from './fixtures';
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The outlined target is on screen, no taller than the viewport, and the card does not cover any of it. */
 async function expectCardBesideTarget(page: Page, tour: Locator, where: string): Promise<void> {
@@ -16,8 +17,16 @@ async function expectCardBesideTarget(page: Page, tour: Locator, where: string):
         const [card, outlined] = await Promise.all([tour.boundingBox(), target.boundingBox()]);
         if (!card || !outlined) return 'not laid out';
         if (outlined.height > viewport.height) return `target ${outlined.height} px tall`;
-        if (card.y < 0 || card.y + card.height > viewport.height + 1 || card.x < 0 || card.x + card.width > viewport.width + 1) return 'card off screen';
-        return overlap(card, outlined) ? `card ${JSON.stringify(card)} covers target ${JSON.stringify(outlined)}` : 'apart';
+        if (
+          card.y < 0 ||
+          card.y + card.height > viewport.height + 1 ||
+          card.x < 0 ||
+          card.x + card.width > viewport.width + 1
+        )
+          return 'card off screen';
+        return overlap(card, outlined)
+          ? `card ${JSON.stringify(card)} covers target ${JSON.stringify(outlined)}`
+          : 'apart';
       },
       { message: where },
     )
@@ -31,18 +40,46 @@ async function walkDefaultTour(app: AppPage, page: Page): Promise<void> {
   const progress = tour.getByTestId('tour-progress');
   const drill = app.drill;
   const steps: { readonly act: () => Promise<void>; readonly refusal: string; readonly shows: RegExp }[] = [
-    { act: () => app.control('Superseded decision').check(), refusal: '“Superseded decision” is off.', shows: /^ADR-0198, the retry decision that ADR-0234 replaced/ },
-    { act: () => app.control('Highly similar future reveal').check(), refusal: '“Highly similar future reveal” is off.', shows: /EXCLUDE_FUTURE/ },
-    { act: () => drill.getByRole('button', { name: 'Freeze receipt' }).click(), refusal: 'Nothing is frozen.', shows: /^The receipt on screen is frozen/ },
+    {
+      act: () => app.control('Superseded decision').check(),
+      refusal: '“Superseded decision” is off.',
+      shows: /^ADR-0198, the retry decision that ADR-0234 replaced/,
+    },
+    {
+      act: () => app.control('Highly similar future reveal').check(),
+      refusal: '“Highly similar future reveal” is off.',
+      shows: /EXCLUDE_FUTURE/,
+    },
+    {
+      act: () => drill.getByRole('button', { name: 'Freeze receipt' }).click(),
+      refusal: 'Nothing is frozen.',
+      shows: /^The receipt on screen is frozen/,
+    },
     {
       act: () => drill.getByRole('button', { name: 'Inject late change' }).click(),
       refusal: '“Late correction: RUN-0880 is required” is not declared.',
       shows: /^Declared: RUN-0880 must now be in context/,
     },
-    { act: () => drill.getByRole('button', { name: 'Attempt to continue' }).click(), refusal: 'Nobody has attempted to continue.', shows: /^STALE — RECOMPILE REQUIRED/ },
-    { act: () => drill.getByRole('button', { name: 'Recompile current context' }).click(), refusal: 'The late change is declared but not compiled in.', shows: /^CURRENT — MAY CONTINUE/ },
-    { act: () => app.control('Remove required provenance').check(), refusal: '“Remove required provenance” is off.', shows: /^REQUIRED_MISSING_PROVENANCE: ADR-0234 has no verifiable provenance/ },
-    { act: () => app.control('Remove required provenance').uncheck(), refusal: '“Remove required provenance” is still on.', shows: /^The packet is back/ },
+    {
+      act: () => drill.getByRole('button', { name: 'Attempt to continue' }).click(),
+      refusal: 'Nobody has attempted to continue.',
+      shows: /^STALE — RECOMPILE REQUIRED/,
+    },
+    {
+      act: () => drill.getByRole('button', { name: 'Recompile current context' }).click(),
+      refusal: 'The late change is declared but not compiled in.',
+      shows: /^CURRENT — MAY CONTINUE/,
+    },
+    {
+      act: () => app.control('Remove required provenance').check(),
+      refusal: '“Remove required provenance” is off.',
+      shows: /^REQUIRED_MISSING_PROVENANCE: ADR-0234 has no verifiable provenance/,
+    },
+    {
+      act: () => app.control('Remove required provenance').uncheck(),
+      refusal: '“Remove required provenance” is still on.',
+      shows: /^The packet is back/,
+    },
   ];
   for (const [index, step] of steps.entries()) {
     const where = `step ${index + 1}`;
@@ -56,7 +93,10 @@ async function walkDefaultTour(app: AppPage, page: Page): Promise<void> {
     await expect(progress).toHaveText(`Guided tour · step ${index + 1} of 8`);
     await step.act();
     await expect(tour.getByTestId('tour-shows'), where).toHaveText(step.shows);
-    await expect(tour.getByTestId('tour-shows'), `${where}: what the screen shows is what the file expects`).not.toHaveClass(/tour-unexpected/);
+    await expect(
+      tour.getByTestId('tour-shows'),
+      `${where}: what the screen shows is what the file expects`,
+    ).not.toHaveClass(/tour-unexpected/);
     await expect(tour.getByTestId('tour-refusal')).toHaveCount(0);
     await expectCardBesideTarget(page, tour, `${where}, after the action`);
     if (index < steps.length - 1) await next.click();
@@ -64,7 +104,10 @@ async function walkDefaultTour(app: AppPage, page: Page): Promise<void> {
 }
 
 test.describe('Guided tour: it waits for each action', () => {
-  test("at 1280×720 the default scenario's tour refuses Next until each step is done, says what happened, and never covers its target", async ({ app, page }) => {
+  test("at 1280×720 the default scenario's tour refuses Next until each step is done, says what happened, and never covers its target", async ({
+    app,
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await app.goto();
     await app.control('Remove required provenance').check();
@@ -91,7 +134,10 @@ test.describe('Guided tour: it waits for each action', () => {
     await walkDefaultTour(app, page);
   });
 
-  test('a second built-in scenario gets steps built from its controls and late changes, done by keyboard', async ({ app, page }) => {
+  test('a second built-in scenario gets steps built from its controls and late changes, done by keyboard', async ({
+    app,
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await app.goto();
     await app.selectScenario('refund-desk');
@@ -101,7 +147,9 @@ test.describe('Guided tour: it waits for each action', () => {
     await expect(tour.getByTestId('tour-progress')).toHaveText('Guided tour · step 1 of 10');
     await expect(tour.getByRole('heading', { level: 2 })).toHaveText('Control 1 of 3: The email insists harder');
     await page.keyboard.press('ArrowRight');
-    await expect(tour.getByTestId('tour-refusal')).toHaveText('Not yet: “The email insists harder” is off. Switch on “The email insists harder” under Poison controls.');
+    await expect(tour.getByTestId('tour-refusal')).toHaveText(
+      'Not yet: “The email insists harder” is off. Switch on “The email insists harder” under Poison controls.',
+    );
 
     // "Go to it" takes the focus to the switch; once it is on, the focus is back on Next.
     await tour.getByRole('button', { name: 'Go to it' }).click();
@@ -110,10 +158,14 @@ test.describe('Guided tour: it waits for each action', () => {
     await expect(tour.getByTestId('tour-shows')).toBeVisible();
     await expect(tour.getByRole('button', { name: 'Next' })).toBeFocused();
     // What the step says is what changed on screen, nothing more: this control moves neither packet.
-    await expect(tour.getByTestId('tour-shows')).toHaveText('Neither the compiled packet, the naive top-k nor the evidence changed. The decision is blocked by exception_approved.');
+    await expect(tour.getByTestId('tour-shows')).toHaveText(
+      'Neither the compiled packet, the naive top-k nor the evidence changed. The decision is blocked by exception_approved.',
+    );
     await page.keyboard.press('Enter');
     await expect(tour.getByTestId('tour-progress')).toHaveText('Guided tour · step 2 of 10');
-    await expect(tour.getByTestId('tour-ask')).toHaveText('Your turn: Switch “The email insists harder” off again under Poison controls.');
+    await expect(tour.getByTestId('tour-ask')).toHaveText(
+      'Your turn: Switch “The email insists harder” off again under Poison controls.',
+    );
     await tour.getByRole('button', { name: 'Go to it' }).click();
     await page.keyboard.press('Space');
     await expect(tour.getByRole('button', { name: 'Next' })).toBeFocused();

@@ -4,7 +4,10 @@ import { expect, test } from './fixtures';
 test.describe('Views that tell the truth', () => {
   test.use({ viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
 
-  test('a drill verdict is marked "inputs changed" after a toggle or a contract edit recompiles', async ({ app, page }) => {
+  test('a drill verdict is marked "inputs changed" after a toggle or a contract edit recompiles', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.openWorkspace('Fire drill');
     await app.drill.getByRole('button', { name: 'Inject late change' }).click();
@@ -30,12 +33,18 @@ test.describe('Views that tell the truth', () => {
     await expect(app.drill.getByTestId('drill-verdict-outdated')).toBeVisible();
   });
 
-  test('the user view exports only the user view, labelled; the diagnostic receipt only from the diagnostic view', async ({ app, page }) => {
+  test('the user view exports only the user view, labelled; the diagnostic receipt only from the diagnostic view', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await app.scenarioPicker.selectOption('atlas-credit-review');
     await expect(app.auditOutcome).toHaveText('Packet emitted');
     const withheld = 'X9';
-    const [receiptDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download diagnostic receipt' }).click()]);
+    const [receiptDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download diagnostic receipt' }).click(),
+    ]);
     expect(receiptDownload.suggestedFilename()).toMatch(/^receipt-diagnostic-[0-9a-f]{12}\.json$/);
     const receipt = readFileSync(await receiptDownload.path(), 'utf8');
     expect(receipt).toContain(withheld);
@@ -43,18 +52,33 @@ test.describe('Views that tell the truth', () => {
 
     await page.getByRole('radio', { name: 'User view' }).check();
     await expect(page.getByTestId('withheld-notice')).toHaveText('1 record is outside the authorised scope.');
-    await expect(page.getByRole('region', { name: 'Export (user view)' }).getByRole('button', { name: /receipt/i })).toHaveCount(0);
-    await expect(page.getByTestId('export-view')).toContainText('User view: what you copy or download here is the user view and says so.');
+    await expect(
+      page.getByRole('region', { name: 'Export (user view)' }).getByRole('button', { name: /receipt/i }),
+    ).toHaveCount(0);
+    await expect(page.getByTestId('export-view')).toContainText(
+      'User view: what you copy or download here is the user view and says so.',
+    );
 
-    const [userDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download user view' }).click()]);
+    const [userDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download user view' }).click(),
+    ]);
     expect(userDownload.suggestedFilename()).toMatch(/^user-view-[0-9a-f]{12}\.json$/);
-    const userView = JSON.parse(readFileSync(await userDownload.path(), 'utf8')) as { view: string; notice: string; withheldCount: number; trace: { id: string }[] };
+    const userView = JSON.parse(readFileSync(await userDownload.path(), 'utf8')) as {
+      view: string;
+      notice: string;
+      withheldCount: number;
+      trace: { id: string }[];
+    };
     expect(userView.view).toBe('user');
     expect(userView.notice).toMatch(/^User view: .*This is not a receipt/);
     expect(userView.withheldCount).toBe(1);
     expect(userView.trace).toHaveLength(10);
 
-    const [packetDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download packet' }).click()]);
+    const [packetDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download packet' }).click(),
+    ]);
     const packet = readFileSync(await packetDownload.path(), 'utf8');
     expect(JSON.parse(packet)).toMatchObject({ view: 'user' });
 
@@ -74,11 +98,16 @@ test.describe('Views that tell the truth', () => {
     }
 
     // Dropped back, the user view is refused as what it is.
-    await app.dropFiles([{ name: userDownload.suggestedFilename(), mimeType: 'application/json', text: JSON.stringify(userView) }]);
+    await app.dropFiles([
+      { name: userDownload.suggestedFilename(), mimeType: 'application/json', text: JSON.stringify(userView) },
+    ]);
     await expect(app.loadErrors.getByTestId('load-issue')).toHaveText([/format: a user-view export is not a receipt/]);
   });
 
-  test('the form shows the values compiled, with a badge for each active control and late change', async ({ app, page }) => {
+  test('the form shows the values compiled, with a badge for each active control and late change', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const budget = page.getByRole('textbox', { name: 'Token budget' });
     await expect(budget).toHaveValue('96');
@@ -99,7 +128,9 @@ test.describe('Views that tell the truth', () => {
     await expect(app.drill.getByTestId('drill-headline')).toHaveText('CURRENT — MAY CONTINUE');
     await app.openWorkspace('Debugger');
     await expect(page.getByRole('textbox', { name: /^Required records/ })).toHaveValue('ADR-0234, RUN-0880');
-    await expect(page.getByTestId('override-requiredRecords')).toContainText('late change: Late correction: RUN-0880 is required');
+    await expect(page.getByTestId('override-requiredRecords')).toContainText(
+      'late change: Late correction: RUN-0880 is required',
+    );
 
     await app.control('Highly similar future reveal').check();
     await expect(page.getByTestId('scenario-records')).toHaveText('14 records (13 in the scenario)');

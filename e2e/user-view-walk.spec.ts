@@ -18,11 +18,13 @@ function recordsOf(scenario: string): Map<string, RecordText> {
     if (Array.isArray(value)) value.forEach(collect);
     else if (value && typeof value === 'object') {
       const item = value as Record<string, unknown>;
-      if (typeof item.id === 'string' && typeof item.title === 'string' && typeof item.text === 'string') byId.set(item.id, { id: item.id, title: item.title, text: item.text });
+      if (typeof item.id === 'string' && typeof item.title === 'string' && typeof item.text === 'string')
+        byId.set(item.id, { id: item.id, title: item.title, text: item.text });
       Object.values(item).forEach(collect);
     }
   };
-  for (const line of readFileSync(new URL('records.jsonl', folder), 'utf8').split('\n')) if (line.trim() !== '') collect(JSON.parse(line));
+  for (const line of readFileSync(new URL('records.jsonl', folder), 'utf8').split('\n'))
+    if (line.trim() !== '') collect(JSON.parse(line));
   collect(JSON.parse(readFileSync(new URL('scenario.json', folder), 'utf8')));
   return byId;
 }
@@ -44,7 +46,11 @@ function pageText(page: Page): Promise<string> {
 
 /** What of a withheld record a text shows: its id, its title or its text. */
 function leaks(text: string, withheld: readonly RecordText[]): string[] {
-  return withheld.flatMap((record) => [record.id, record.title, record.text].filter((needle) => text.includes(needle)).map((needle) => `${record.id}: ${needle.slice(0, 60)}`));
+  return withheld.flatMap((record) =>
+    [record.id, record.title, record.text]
+      .filter((needle) => text.includes(needle))
+      .map((needle) => `${record.id}: ${needle.slice(0, 60)}`),
+  );
 }
 
 async function traceIds(app: AppPage): Promise<Set<string>> {
@@ -58,7 +64,10 @@ async function setView(app: AppPage, view: 'User view' | 'Diagnostic view'): Pro
 
 /** Each download the button gives, as text. */
 async function download(page: Page, name: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name, exact: true }).click(),
+  ]);
   const path = await file.path();
   return readFileSync(path, 'utf8');
 }
@@ -72,8 +81,14 @@ test.describe('the user view shows nothing of a withheld record, in any panel, c
       const records = recordsOf(scenario);
       await app.goto();
       await app.selectScenario(scenario);
-      const controls = await page.getByRole('switch').evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-describedby')?.replace(/^control-help-/, '') ?? ''));
-      const labels = await page.getByRole('switch').evaluateAll((elements) => elements.map((element) => element.closest('label')?.textContent?.trim() ?? ''));
+      const controls = await page
+        .getByRole('switch')
+        .evaluateAll((elements) =>
+          elements.map((element) => element.getAttribute('aria-describedby')?.replace(/^control-help-/, '') ?? ''),
+        );
+      const labels = await page
+        .getByRole('switch')
+        .evaluateAll((elements) => elements.map((element) => element.closest('label')?.textContent?.trim() ?? ''));
       const states: (number | null)[] = [null, ...controls.map((_id, index) => index)];
       let everWithheld = 0;
       for (const state of states) {
@@ -84,7 +99,9 @@ test.describe('the user view shows nothing of a withheld record, in any panel, c
         await setView(app, 'User view');
         const shown = await traceIds(app);
         // Withheld: what the diagnostic view lists and the user view does not (a deny, a missing role or purpose).
-        const withheld = [...diagnostic].filter((id) => !shown.has(id)).map((id) => records.get(id) ?? { id, title: id, text: id });
+        const withheld = [...diagnostic]
+          .filter((id) => !shown.has(id))
+          .map((id) => records.get(id) ?? { id, title: id, text: id });
         everWithheld += withheld.length;
         const where = `${scenario}, ${state === null ? 'no control' : `control "${labels[state] ?? ''}"`}`;
         const found: string[] = [];
@@ -94,7 +111,10 @@ test.describe('the user view shows nothing of a withheld record, in any panel, c
         const look = async (panel: string) => report(panel, await pageText(page));
 
         await look('debugger');
-        await expect(page.getByRole('button', { name: 'Export scenario' }), `${where}: no scenario export in the user view`).toHaveCount(0);
+        await expect(
+          page.getByRole('button', { name: 'Export scenario' }),
+          `${where}: no scenario export in the user view`,
+        ).toHaveCount(0);
         if ((await page.getByRole('button', { name: 'Download packet' }).count()) > 0) {
           report('packet download', await download(page, 'Download packet'));
           await page.getByRole('button', { name: 'Copy packet' }).click();
@@ -136,7 +156,8 @@ test.describe('the user view shows nothing of a withheld record, in any panel, c
         expect(found, `${where}: withheld ${withheld.map((record) => record.id).join(', ') || 'none'}`).toEqual([]);
       }
       // The walk means something only where the user view withholds a record.
-      if (scenario !== 'refund-desk') expect(everWithheld, `${scenario} withholds a record in some state`).toBeGreaterThan(0);
+      if (scenario !== 'refund-desk')
+        expect(everWithheld, `${scenario} withholds a record in some state`).toBeGreaterThan(0);
     });
   }
 });

@@ -7,7 +7,11 @@ const RECORDS = readFileSync(join(import.meta.dirname, '../fixtures/retry-policy
 
 /** The retry-policy records with only the title of LGL-0007 (withheld from the user view: a legal hold) changed. */
 const RETITLED = RECORDS.split('\n')
-  .map((line) => (line.includes('"LGL-0007"') ? JSON.stringify({ ...(JSON.parse(line) as object), title: 'Another title for the legal hold' }) : line))
+  .map((line) =>
+    line.includes('"LGL-0007"')
+      ? JSON.stringify({ ...(JSON.parse(line) as object), title: 'Another title for the legal hold' })
+      : line,
+  )
   .join('\n');
 
 /** The header as it reads, but for the offline status, which follows the service worker, not the compilation. */
@@ -30,7 +34,10 @@ async function userViewOf(app: AppPage, page: Page, name: string, records: strin
   await expect(app.scenarioPicker).not.toHaveValue(previous);
   await app.waitForCompiled();
   await expect(app.auditOutcome).toHaveText('Packet emitted');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download user view' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download user view' }).click(),
+  ]);
   return {
     header: await headerText(page),
     audit: await page.getByTestId('audit-strip').textContent(),
@@ -46,7 +53,10 @@ async function userViewOf(app: AppPage, page: Page, name: string, records: strin
 test.describe('The user view is a view of its own', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('on retry-policy, a new title for the withheld LGL-0007 leaves the screen text and the user-view download byte-identical', async ({ app, page }) => {
+  test('on retry-policy, a new title for the withheld LGL-0007 leaves the screen text and the user-view download byte-identical', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await page.getByRole('radio', { name: 'User view' }).check();
     await app.waitForCompiled();
@@ -64,7 +74,15 @@ test.describe('The user view is a view of its own', () => {
     await expect(page.getByTestId('audit-user-view')).toHaveAttribute('title', document.userViewId);
     expect(before.packet).toContain(`user view: ${document.userViewId}`);
     expect(before.packet).not.toMatch(/^(receipt|record set):/m);
-    for (const text of [before.header, before.audit, before.packet, before.compiled, before.download, JSON.stringify(before.trace)]) expect(text).not.toMatch(/LGL-0007|SEC-0042/);
+    for (const text of [
+      before.header,
+      before.audit,
+      before.packet,
+      before.compiled,
+      before.download,
+      JSON.stringify(before.trace),
+    ])
+      expect(text).not.toMatch(/LGL-0007|SEC-0042/);
 
     // The diagnostic view shows the receipt again, and it tells the two record sets apart.
     await page.getByRole('radio', { name: 'Diagnostic view' }).check();

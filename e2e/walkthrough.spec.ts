@@ -5,12 +5,19 @@ interface Golden {
   readonly selected: readonly string[];
   readonly tokens: string;
   readonly trace: Readonly<Record<string, string>>;
-  readonly naive: { readonly selected: readonly string[]; readonly illegal: readonly string[]; readonly requiredMissed: readonly string[] };
+  readonly naive: {
+    readonly selected: readonly string[];
+    readonly illegal: readonly string[];
+    readonly requiredMissed: readonly string[];
+  };
   readonly receiptId: string;
 }
 
 // The CLI's golden files for the default scenario: the browser must agree with them record for record.
-const readGolden = (name: string): Golden => JSON.parse(readFileSync(new URL(`../fixtures/retry-policy/expected/${name}.json`, import.meta.url), 'utf8')) as Golden;
+const readGolden = (name: string): Golden =>
+  JSON.parse(
+    readFileSync(new URL(`../fixtures/retry-policy/expected/${name}.json`, import.meta.url), 'utf8'),
+  ) as Golden;
 const DEFAULT = readGolden('default');
 const LATE = readGolden('late-promote-run-0880');
 
@@ -58,7 +65,9 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     }
   });
 
-  test('fire drill: a frozen receipt goes stale after the late change; recompiling makes RUN-0880 required', async ({ app }) => {
+  test('fire drill: a frozen receipt goes stale after the late change; recompiling makes RUN-0880 required', async ({
+    app,
+  }) => {
     await app.goto();
     const drill = app.drill;
     expect(await app.freezeReceipt()).toBe(DEFAULT.receiptId.slice(0, 12));
@@ -67,10 +76,18 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await app.injectLateChange();
     await expect(drill.getByTestId('drill-declared')).toContainText('Late correction: RUN-0880 is required');
 
-    expect(await app.attemptToContinue()).toEqual({ action: 'recompile_required', headline: 'STALE — RECOMPILE REQUIRED', code: 'STALE_CONTRACT_FINGERPRINT' });
+    expect(await app.attemptToContinue()).toEqual({
+      action: 'recompile_required',
+      headline: 'STALE — RECOMPILE REQUIRED',
+      code: 'STALE_CONTRACT_FINGERPRINT',
+    });
     await expect(drill.getByTestId('drill-headline')).toHaveText('STALE — RECOMPILE REQUIRED');
 
-    expect(await app.recompileAfterDrill()).toEqual({ action: 'continue', headline: 'CURRENT — MAY CONTINUE', code: 'RECEIPT_CURRENT' });
+    expect(await app.recompileAfterDrill()).toEqual({
+      action: 'continue',
+      headline: 'CURRENT — MAY CONTINUE',
+      code: 'RECEIPT_CURRENT',
+    });
     await expect(app.auditReceipt).toHaveText(LATE.receiptId.slice(0, 12));
     expect(await app.receiptId()).toBe(LATE.receiptId);
     await expect(drill.getByTestId('drill-frozen')).toHaveText(`Frozen: ${LATE.receiptId.slice(0, 12)}`);
@@ -87,7 +104,9 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     expect(await app.packetIds('compiled')).toEqual(LATE.selected);
   });
 
-  test('removing required provenance fails closed with no packet; restoring it lets the packet be copied', async ({ app }) => {
+  test('removing required provenance fails closed with no packet; restoring it lets the packet be copied', async ({
+    app,
+  }) => {
     await app.goto();
     const removeProvenance = app.control('Remove required provenance');
     await removeProvenance.check();
@@ -96,7 +115,10 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await expect(app.page.getByTestId('fail-closed-code')).toHaveText('REQUIRED_MISSING_PROVENANCE');
     await expect(app.failClosed).toHaveText(/^FAIL-CLOSED — /);
     // A red state: the banner's border is clearly red, in either theme.
-    const [red = 0, green = 0, blue = 0] = (await app.failClosed.evaluate((element) => getComputedStyle(element).borderTopColor)).match(/\d+/g)?.map(Number) ?? [];
+    const [red = 0, green = 0, blue = 0] =
+      (await app.failClosed.evaluate((element) => getComputedStyle(element).borderTopColor))
+        .match(/\d+/g)
+        ?.map(Number) ?? [];
     expect(red - Math.max(green, blue), 'fail-closed border redness').toBeGreaterThan(80);
     await expect(app.auditOutcome).toHaveText('Fail-closed: no packet');
     await expect(app.page.getByTestId('no-packet')).toBeVisible();
@@ -112,7 +134,9 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await expect(app.auditReceipt).toHaveText(DEFAULT.receiptId.slice(0, 12));
 
     await app.copyPacketButton.click();
-    await expect(app.page.getByTestId('export-status')).toHaveText(`Packet copied (receipt ${DEFAULT.receiptId.slice(0, 12)}).`);
+    await expect(app.page.getByTestId('export-status')).toHaveText(
+      `Packet copied (receipt ${DEFAULT.receiptId.slice(0, 12)}).`,
+    );
     const copied = await app.page.evaluate(() => navigator.clipboard.readText());
     const header = copied.split('\n').slice(0, 7);
     expect(header[0]).toBe('=== CONTEXT PACKET ===');
@@ -153,7 +177,10 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await expect(app.traceCount).toHaveText('Showing 13 of 13 candidates');
   });
 
-  test('the README walkthrough: every label it names is on screen where it says, and each step gives what it says', async ({ app, page }) => {
+  test('the README walkthrough: every label it names is on screen where it says, and each step gives what it says', async ({
+    app,
+    page,
+  }) => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Try it in the app'), readme.indexOf('Click any record id'));
     const steps = [...section.matchAll(/^(\d)\. ([\s\S]*?)(?=^\d\. |$(?![\s\S]))/gm)].map((match) => match[2] ?? '');
@@ -180,7 +207,12 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
         ).toBeAttached();
     };
     const [, , drillStep = '', controlStep = '', copyStep = ''] = steps;
-    expect(coded(drillStep)).toEqual(['STALE — RECOMPILE REQUIRED', 'STALE_CONTRACT_FINGERPRINT', 'requiredRecords', 'CURRENT — MAY CONTINUE']);
+    expect(coded(drillStep)).toEqual([
+      'STALE — RECOMPILE REQUIRED',
+      'STALE_CONTRACT_FINGERPRINT',
+      'requiredRecords',
+      'CURRENT — MAY CONTINUE',
+    ]);
     expect(coded(controlStep)).toEqual(['REQUIRED_MISSING_PROVENANCE']);
     await app.goto();
     await expect(page.getByRole('button', { name: 'Start guided tour' })).toBeVisible();
@@ -190,7 +222,9 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     const drill = app.drill;
     await drill.getByRole('button', { name: 'Freeze receipt' }).click();
     await expect(drill.getByTestId('drill-frozen')).toHaveText(`Frozen: ${DEFAULT.receiptId.slice(0, 12)}`);
-    await expect(drill.getByRole('combobox', { name: 'Late change' }).locator('option:checked')).toHaveText('Late correction: RUN-0880 is required');
+    await expect(drill.getByRole('combobox', { name: 'Late change' }).locator('option:checked')).toHaveText(
+      'Late correction: RUN-0880 is required',
+    );
     await drill.getByRole('button', { name: 'Inject late change' }).click();
     await expect(drill.getByTestId('drill-declared')).toBeVisible();
     await drill.getByRole('button', { name: 'Attempt to continue' }).click();
@@ -213,7 +247,9 @@ test.describe('Try it in 90 seconds (seed 003) on the default scenario', () => {
     await expect(app.auditOutcome).toHaveText('Packet emitted');
     await expectLabels(copyStep);
     await app.copyPacketButton.click();
-    await expect(page.getByTestId('export-status')).toHaveText(`Packet copied (receipt ${DEFAULT.receiptId.slice(0, 12)}).`);
+    await expect(page.getByTestId('export-status')).toHaveText(
+      `Packet copied (receipt ${DEFAULT.receiptId.slice(0, 12)}).`,
+    );
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.split('\n')[0]).toBe('=== CONTEXT PACKET ===');
     DEFAULT.selected.forEach((id, index) => expect(copied).toContain(`[${index + 1}] ${id}: `));

@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 test.describe('what would admit this record', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('an excluded record lists the changes that admit it, each verified by compiling it; applying one admits it; the user view does not name it', async ({ app }) => {
+  test('an excluded record lists the changes that admit it, each verified by compiling it; applying one admits it; the user view does not name it', async ({
+    app,
+  }) => {
     await app.goto();
     await app.traceSearch.fill('LGL-0007');
     await app.traceRow('LGL-0007').getByRole('button', { name: 'Inspect LGL-0007' }).click();
@@ -12,7 +14,9 @@ test.describe('what would admit this record', () => {
     await expect(dialog.getByRole('heading', { name: 'What would admit it' })).toBeVisible();
     const drop = dialog.getByTestId('what-if-DROP_DENY_LABELS');
     await expect(drop).toContainText('stop denying the labels [legal_hold]');
-    await expect(drop).toContainText(/verified by compiling the contract with this change \(contract [0-9a-f]{12}\): (selected|excluded) · [A-Z_]+/);
+    await expect(drop).toContainText(
+      /verified by compiling the contract with this change \(contract [0-9a-f]{12}\): (selected|excluded) · [A-Z_]+/,
+    );
 
     await drop.getByRole('button', { name: 'Apply to the contract' }).click();
     await app.waitForCompiled();
@@ -33,9 +37,16 @@ test.describe('what would admit this record', () => {
     await app.traceSearch.fill('RUN-0866');
     await app.traceRow('RUN-0866').getByRole('button', { name: 'Inspect RUN-0866' }).click();
     const visible = app.page.getByRole('dialog', { name: 'Record RUN-0866' });
-    await expect(visible.getByTestId('what-if')).toContainText('Each change below was compiled on the records this view shows');
-    await expect(visible.getByTestId('what-if-SUPPLY_PROVENANCE')).toContainText('verified by compiling the record with this change');
-    await visible.getByTestId('what-if-SUPPLY_PROVENANCE').getByRole('button', { name: 'Apply to the record (a new revision)' }).click();
+    await expect(visible.getByTestId('what-if')).toContainText(
+      'Each change below was compiled on the records this view shows',
+    );
+    await expect(visible.getByTestId('what-if-SUPPLY_PROVENANCE')).toContainText(
+      'verified by compiling the record with this change',
+    );
+    await visible
+      .getByTestId('what-if-SUPPLY_PROVENANCE')
+      .getByRole('button', { name: 'Apply to the record (a new revision)' })
+      .click();
     await app.waitForCompiled();
     await expect(visible.getByTestId('inspector-gate-provenance')).toContainText('passed');
     await expect(visible.getByRole('heading', { name: 'What would exclude it' })).toBeVisible();

@@ -6,13 +6,17 @@ const SIZE = 10_000;
 
 /** The receipt ids the page showed from the last session before its first compilation (cc:remembered-shown). */
 function rememberedShown(app: AppPage): Promise<unknown[]> {
-  return app.page.evaluate(() => performance.getEntriesByName('cc:remembered-shown').map((mark) => (mark as PerformanceMark).detail as unknown));
+  return app.page.evaluate(() =>
+    performance.getEntriesByName('cc:remembered-shown').map((mark) => (mark as PerformanceMark).detail as unknown),
+  );
 }
 
 /** The SyncReport the worker marked when it looked for the restored records' rows (cc:restore-index). */
 async function restoreIndexReport(app: AppPage): Promise<unknown> {
   const worker = await compilerWorker(app.page);
-  return worker.evaluate(() => (performance.getEntriesByName('cc:restore-index')[0] as PerformanceMark | undefined)?.detail ?? null);
+  return worker.evaluate(
+    () => (performance.getEntriesByName('cc:restore-index')[0] as PerformanceMark | undefined)?.detail ?? null,
+  );
 }
 
 test.describe('The workspace database', () => {
@@ -74,15 +78,23 @@ test.describe('The workspace database', () => {
     expect(await rememberedShown(app)).toEqual([]);
   });
 
-  test('without OPFS in the worker the app falls back to IndexedDB, says why it is slower, and still restores the workspace', async ({ app, page }) => {
+  test('without OPFS in the worker the app falls back to IndexedDB, says why it is slower, and still restores the workspace', async ({
+    app,
+    page,
+  }) => {
     // An older browser: the worker has no sync access handles, so the pool cannot be installed.
     await page.route(/compiler\.worker-[^/]*\.js$/, async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, body: `delete globalThis.FileSystemSyncAccessHandle;\n${await response.text()}` });
+      await route.fulfill({
+        response,
+        body: `delete globalThis.FileSystemSyncAccessHandle;\n${await response.text()}`,
+      });
     });
     const { files } = largeWorkspace(2_000, 'e2e-fallback');
     await app.goto();
-    await expect(page.getByTestId('database-fallback')).toContainText('This browser cannot keep the workspace database on disk');
+    await expect(page.getByTestId('database-fallback')).toContainText(
+      'This browser cannot keep the workspace database on disk',
+    );
     await expect(page.getByTestId('database-fallback')).toContainText('which is slower');
     const builtin = await app.receiptId();
     await app.openFiles(files);

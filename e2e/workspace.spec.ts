@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 
 test.describe('Edits, reset and export', () => {
-  test('an edited built-in scenario is marked (after a reload too); Reset asks first and can be cancelled', async ({ app, page }) => {
+  test('an edited built-in scenario is marked (after a reload too); Reset asks first and can be cancelled', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     const builtinReceipt = await app.receiptId();
     await page.getByRole('textbox', { name: 'Token budget' }).fill('80');
@@ -32,7 +35,10 @@ test.describe('Edits, reset and export', () => {
     await expect(page.getByTestId('scenario-edited')).toHaveCount(0);
   });
 
-  test('"Export scenario" writes a file that loads back, through the file drop, to the same receipt', async ({ app, page }) => {
+  test('"Export scenario" writes a file that loads back, through the file drop, to the same receipt', async ({
+    app,
+    page,
+  }) => {
     await app.goto();
     await page.getByRole('textbox', { name: 'Query' }).fill('retry timeouts failover drill');
     await page.getByRole('textbox', { name: 'Token budget' }).fill('120');
@@ -40,9 +46,14 @@ test.describe('Edits, reset and export', () => {
     await expect(app.auditBudget).toHaveText(/ \/ 120 tokens$/);
     const editedReceipt = await app.receiptId();
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export scenario' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export scenario' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('retry-policy.scenario.json');
-    await expect(page.getByTestId('export-scenario-status')).toHaveText('Exported retry-policy.scenario.json with the edited contract. Dropping it back gives this receipt again.');
+    await expect(page.getByTestId('export-scenario-status')).toHaveText(
+      'Exported retry-policy.scenario.json with the edited contract. Dropping it back gives this receipt again.',
+    );
     const text = readFileSync(await download.path(), 'utf8');
 
     await app.resetWorkspace();

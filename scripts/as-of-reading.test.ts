@@ -15,7 +15,9 @@ function sourceFiles(dir: string): string[] {
 
 /** Calls that read an instant out of a string, whose argument names an `asOf`. */
 function asOfReadings(text: string): string[] {
-  return [...text.matchAll(/\b(?:parseInstant|Date\.parse|new Date)\(([^()]*)\)/g)].filter((match) => /\basOf\b/.test(match[1] ?? '')).map((match) => match[0]);
+  return [...text.matchAll(/\b(?:parseInstant|Date\.parse|new Date)\(([^()]*)\)/g)]
+    .filter((match) => /\basOf\b/.test(match[1] ?? ''))
+    .map((match) => match[0]);
 }
 
 describe('the contract as-of in the source', () => {

@@ -33,12 +33,15 @@ await build({
 const fixtures = join(root, 'fixtures');
 for (const entry of readdirSync(fixtures, { withFileTypes: true })) {
   if (!entry.isDirectory()) continue;
-  const files = readdirSync(join(fixtures, entry.name)).filter((name) => name === 'scenario.json' || name.endsWith('.jsonl') || name.endsWith('.expect.json'));
+  const files = readdirSync(join(fixtures, entry.name)).filter(
+    (name) => name === 'scenario.json' || name.endsWith('.jsonl') || name.endsWith('.expect.json'),
+  );
   if (files.length === 0 || (!files.includes('scenario.json') && entry.name !== 'retrieval-foundation')) continue;
   mkdirSync(join(out, 'fixtures', entry.name), { recursive: true });
   for (const name of files) cpSync(join(fixtures, entry.name, name), join(out, 'fixtures', entry.name, name));
 }
-if (!existsSync(join(out, 'fixtures', 'retry-policy', 'scenario.json'))) throw new Error('build-cli: the default scenario was not copied');
+if (!existsSync(join(out, 'fixtures', 'retry-policy', 'scenario.json')))
+  throw new Error('build-cli: the default scenario was not copied');
 
 const declarationOptions = {
   declaration: true,
@@ -58,13 +61,24 @@ function emitDeclarations(what, entries, options, write) {
   const emitted = program.emit(undefined, write);
   const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
   if (problems.length > 0)
-    throw new Error(`build-cli: ${what}'s declarations: ${ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' })}`);
+    throw new Error(
+      `build-cli: ${what}'s declarations: ${ts.formatDiagnostics(problems, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' })}`,
+    );
 }
 
 const pageObject = join(root, 'src/playwright/page.ts');
 const pageOut = join(root, 'dist-playwright');
 rmSync(pageOut, { recursive: true, force: true });
-await build({ entryPoints: [pageObject], outfile: join(pageOut, 'index.js'), bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+await build({
+  entryPoints: [pageObject],
+  outfile: join(pageOut, 'index.js'),
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
 emitDeclarations('the page object', [pageObject], {}, (name, text) => {
   if (name.endsWith('page.d.ts')) writeFileSync(join(pageOut, 'index.d.ts'), text);
 });
@@ -73,13 +87,36 @@ emitDeclarations('the page object', [pageObject], {}, (name, text) => {
 // resolves SQLite's package itself), and the declarations of everything their types reach.
 const libOut = join(root, 'dist-lib');
 rmSync(libOut, { recursive: true, force: true });
-const libraryBuild = { bundle: true, format: 'esm', external: ['@sqlite.org/sqlite-wasm'], legalComments: 'linked', logLevel: 'warning' };
-await build({ ...libraryBuild, entryPoints: [join(root, 'src/lib/node.ts')], outfile: join(libOut, 'node.js'), platform: 'node', target: 'node20' });
-await build({ ...libraryBuild, entryPoints: [join(root, 'src/lib/browser.ts')], outfile: join(libOut, 'browser.js'), platform: 'browser', target: 'es2023' });
-emitDeclarations('the library', [join(root, 'src/lib/node.ts')], { rootDir: root, declarationDir: join(libOut, 'types') }, (name, text) => {
-  mkdirSync(dirname(name), { recursive: true });
-  writeFileSync(name, text);
+const libraryBuild = {
+  bundle: true,
+  format: 'esm',
+  external: ['@sqlite.org/sqlite-wasm'],
+  legalComments: 'linked',
+  logLevel: 'warning',
+};
+await build({
+  ...libraryBuild,
+  entryPoints: [join(root, 'src/lib/node.ts')],
+  outfile: join(libOut, 'node.js'),
+  platform: 'node',
+  target: 'node20',
 });
+await build({
+  ...libraryBuild,
+  entryPoints: [join(root, 'src/lib/browser.ts')],
+  outfile: join(libOut, 'browser.js'),
+  platform: 'browser',
+  target: 'es2023',
+});
+emitDeclarations(
+  'the library',
+  [join(root, 'src/lib/node.ts')],
+  { rootDir: root, declarationDir: join(libOut, 'types') },
+  (name, text) => {
+    mkdirSync(dirname(name), { recursive: true });
+    writeFileSync(name, text);
+  },
+);
 console.log(
   `built ${join('dist-cli', 'context-compiler.mjs')} and its fixtures; ${join('dist-playwright', 'index.js')}, ${join('dist-lib', 'node.js')} and ${join('dist-lib', 'browser.js')} with their declarations`,
 );

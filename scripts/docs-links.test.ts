@@ -11,7 +11,16 @@ const DOCS = [
     .map((name) => `docs/${name}`),
 ];
 /** Written by a build or a run, so absent from a fresh clone: named in the docs, never checked in. */
-const GENERATED = ['dist/', 'dist-cli/', 'dist-lib/', 'bench/results/', 'test-results/', 'node_modules/', 'bench/.cache/', 'bench/browser/.dist/'];
+const GENERATED = [
+  'dist/',
+  'dist-cli/',
+  'dist-lib/',
+  'bench/results/',
+  'test-results/',
+  'node_modules/',
+  'bench/.cache/',
+  'bench/browser/.dist/',
+];
 /** Source folders a doc may name a path relative to (the one-record walk names `core/phases/6-plan-packet/plan-packet.ts`). */
 const BASES = ['', 'src/'];
 const SOURCE_FILE = /\.(ts|tsx|mjs|js|sh)$/;
@@ -49,7 +58,10 @@ function allFiles(folder: string): string[] {
 const TOP_LEVEL = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isFile())
   .map((entry) => entry.name);
-const SOURCE_NAMES = new Set([...TOP_LEVEL, ...['src', 'e2e', 'scripts', 'bench', 'bin'].flatMap(allFiles).map((path) => path.slice(path.lastIndexOf('/') + 1))]);
+const SOURCE_NAMES = new Set([
+  ...TOP_LEVEL,
+  ...['src', 'e2e', 'scripts', 'bench', 'bin'].flatMap(allFiles).map((path) => path.slice(path.lastIndexOf('/') + 1)),
+]);
 
 function brokenLinks(doc: string): string[] {
   const text = readFileSync(join(ROOT, doc), 'utf8');

@@ -10,9 +10,13 @@ const LIMIT = 450;
 
 describe('source files', () => {
   it(`stay within ${LIMIT} lines`, () => {
-    const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.js'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.js'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     expect(files.length).toBeGreaterThan(100);
-    const over = files.map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length })).filter(({ lines }) => lines > LIMIT);
+    const over = files
+      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length }))
+      .filter(({ lines }) => lines > LIMIT);
     expect(over).toEqual([]);
   });
 });

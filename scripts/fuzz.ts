@@ -38,14 +38,26 @@ const runs = Number(values.runs);
 const seed = values.seed === undefined ? randomInt(2 ** 31) : Number(values.seed);
 const minutes = values.minutes === undefined ? null : Number(values.minutes);
 const progressMs = Number(values['progress-seconds']) * 1000;
-if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || (minutes !== null && !(minutes > 0)) || !(progressMs > 0)) {
+if (
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  !Number.isInteger(seed) ||
+  (minutes !== null && !(minutes > 0)) ||
+  !(progressMs > 0)
+) {
   process.stderr.write('--runs and --seed take whole numbers, --minutes and --progress-seconds positive numbers\n');
   process.exit(2);
 }
-const chosen: RegisteredProperty[] = values.property.length === 0 ? [...PROPERTIES] : values.property.map(propertyNamed);
+const chosen: RegisteredProperty[] =
+  values.property.length === 0 ? [...PROPERTIES] : values.property.map(propertyNamed);
 
 const number = (value: number) => value.toLocaleString('en-US');
-const duration = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : ms < 7_200_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 3_600_000).toFixed(2)} h`);
+const duration = (ms: number) =>
+  ms < 120_000
+    ? `${Math.round(ms / 1000)} s`
+    : ms < 7_200_000
+      ? `${(ms / 60_000).toFixed(1)} min`
+      : `${(ms / 3_600_000).toFixed(2)} h`;
 
 /** Counts every case the property runs, printing a progress line at most every `progressMs`. */
 function counted(raw: fc.IRawProperty<unknown, boolean>, onRun: () => void): fc.IRawProperty<unknown, boolean> {
@@ -83,7 +95,9 @@ async function fuzz(entry: RegisteredProperty): Promise<boolean> {
       report();
     }
   });
-  process.stderr.write(`[${entry.name}] ${entry.summary}: ${number(runs)} cases, seed ${seed}${minutes === null ? '' : `, stopping after ${minutes} min`}\n`);
+  process.stderr.write(
+    `[${entry.name}] ${entry.summary}: ${number(runs)} cases, seed ${seed}${minutes === null ? '' : `, stopping after ${minutes} min`}\n`,
+  );
   const details = await fc.check(property, {
     numRuns: runs,
     seed,
@@ -92,8 +106,12 @@ async function fuzz(entry: RegisteredProperty): Promise<boolean> {
   });
   report(true);
   if (details.failed) {
-    process.stdout.write(`\nFAILED ${entry.name} after ${number(details.numRuns)} cases (${number(details.numShrinks)} shrinks), seed ${details.seed}, path ${details.counterexamplePath ?? '-'}\n`);
-    process.stdout.write(`replay: npm run fuzz -- --property ${entry.name} --seed ${details.seed} --path ${details.counterexamplePath ?? ''} --runs 1\n`);
+    process.stdout.write(
+      `\nFAILED ${entry.name} after ${number(details.numRuns)} cases (${number(details.numShrinks)} shrinks), seed ${details.seed}, path ${details.counterexamplePath ?? '-'}\n`,
+    );
+    process.stdout.write(
+      `replay: npm run fuzz -- --property ${entry.name} --seed ${details.seed} --path ${details.counterexamplePath ?? ''} --runs 1\n`,
+    );
     process.stdout.write(`${fc.defaultReportMessage(details) ?? ''}\n`);
     return false;
   }

@@ -14,7 +14,9 @@ import { recordSchema } from '../src/core/format/record';
  * Nothing is written by hand: a drift test fails when the module differs from what this renders.
  */
 
-export const RECORD_PARSER_FILE = fileURLToPath(new URL('../src/core/format/record-parser.generated.ts', import.meta.url));
+export const RECORD_PARSER_FILE = fileURLToPath(
+  new URL('../src/core/format/record-parser.generated.ts', import.meta.url),
+);
 
 interface Captured {
   readonly names: readonly string[];
@@ -42,7 +44,8 @@ function captureCompiled(schema: z.ZodType): Captured {
   } finally {
     globalThis.Function = real;
   }
-  if (names.length === 0 || names.length !== values.length) throw new Error('zod did not compile the record schema the way this generator expects');
+  if (names.length === 0 || names.length !== values.length)
+    throw new Error('zod did not compile the record schema the way this generator expects');
   return { names, body, values };
 }
 
@@ -56,7 +59,8 @@ interface Reachable {
 /** Walks a schema the way zod's compiler does (shape, inner and element types, checks). */
 function reachable(schema: z.core.$ZodType, path: string, out: Reachable): void {
   const add = (value: unknown, expression: string) => {
-    if (value !== null && (typeof value === 'object' || typeof value === 'function') && !out.values.has(value)) out.values.set(value, expression);
+    if (value !== null && (typeof value === 'object' || typeof value === 'function') && !out.values.has(value))
+      out.values.set(value, expression);
   };
   const def = schema._zod.def as unknown as Record<string, unknown>;
   add(schema._zod.values, `${path}._zod.values`);
@@ -67,7 +71,8 @@ function reachable(schema: z.core.$ZodType, path: string, out: Reachable): void 
   });
   if (def.type === 'default') out.defaults.set(def, path);
   if (def.type === 'object') {
-    for (const [key, child] of Object.entries(def.shape as Record<string, z.core.$ZodType>)) reachable(child, `${path}._zod.def.shape[${JSON.stringify(key)}]`, out);
+    for (const [key, child] of Object.entries(def.shape as Record<string, z.core.$ZodType>))
+      reachable(child, `${path}._zod.def.shape[${JSON.stringify(key)}]`, out);
   }
   for (const key of ['innerType', 'element']) {
     const child = def[key] as z.core.$ZodType | undefined;
@@ -79,10 +84,14 @@ function reachable(schema: z.core.$ZodType, path: string, out: Reachable): void 
  * Which `.default()` schema a getter zod made for the compiled code reads (`() => schema._zod.def.defaultValue`):
  * each default's value is briefly replaced by a marker naming its schema, and the getter is asked.
  */
-function defaultSchemaOf(getter: () => unknown, defaults: ReadonlyMap<Record<string, unknown>, string>): string | undefined {
+function defaultSchemaOf(
+  getter: () => unknown,
+  defaults: ReadonlyMap<Record<string, unknown>, string>,
+): string | undefined {
   const saved = [...defaults.keys()].map((def) => [def, Object.getOwnPropertyDescriptor(def, 'defaultValue')] as const);
   try {
-    for (const [def, path] of defaults) Object.defineProperty(def, 'defaultValue', { value: { marker: path }, configurable: true });
+    for (const [def, path] of defaults)
+      Object.defineProperty(def, 'defaultValue', { value: { marker: path }, configurable: true });
     const read = getter() as { marker?: unknown } | null;
     return typeof read?.marker === 'string' ? read.marker : undefined;
   } finally {
@@ -108,7 +117,9 @@ function expressionFor(name: string, value: unknown, schema: Reachable): string 
       if (source !== undefined) return `() => ${source}._zod.def.defaultValue`;
     }
   }
-  throw new Error(`the compiled record parser binds ${name}, which this generator cannot write as source: extend scripts/generate-record-parser.ts`);
+  throw new Error(
+    `the compiled record parser binds ${name}, which this generator cannot write as source: extend scripts/generate-record-parser.ts`,
+  );
 }
 
 /** The generated module's text. */
@@ -116,11 +127,14 @@ export function renderRecordParser(): string {
   const { names, body, values } = captureCompiled(recordSchema);
   const prefix = 'return (input) => {\n';
   const suffix = '\n}';
-  if (!body.startsWith(prefix) || !body.endsWith(suffix) || names[0] !== 'INVALID') throw new Error('zod compiled the record schema into an unexpected shape');
+  if (!body.startsWith(prefix) || !body.endsWith(suffix) || names[0] !== 'INVALID')
+    throw new Error('zod compiled the record schema into an unexpected shape');
   const code = body.slice(prefix.length, -suffix.length);
   const schema: Reachable = { values: new Map(), defaults: new Map() };
   reachable(recordSchema, 'recordSchema', schema);
-  const constants = names.slice(1).map((name, index) => `const ${name} = ${expressionFor(name, values[index + 1], schema)};`);
+  const constants = names
+    .slice(1)
+    .map((name, index) => `const ${name} = ${expressionFor(name, values[index + 1], schema)};`);
   return [
     '/* eslint-disable */',
     '// @ts-nocheck',

@@ -2,11 +2,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { contractSchema, principalSchema, propositionSchema } from '../src/core/format/contract';
-import { expectationCaseSchema, expectationSchema, expectationSuiteSchema, reasonCodeSchema } from '../src/core/format/expectation';
+import {
+  expectationCaseSchema,
+  expectationSchema,
+  expectationSuiteSchema,
+  reasonCodeSchema,
+} from '../src/core/format/expectation';
 import { receiptSchema } from '../src/core/format/receipt';
 import { idSchema } from '../src/core/format/identifier';
 import { instantSchema, recordSchema } from '../src/core/format/record';
-import { controlSchema, mergePatchSchema, patchSchema, RESERVED_KEYS, scenarioSchema } from '../src/core/format/scenario';
+import {
+  controlSchema,
+  mergePatchSchema,
+  patchSchema,
+  RESERVED_KEYS,
+  scenarioSchema,
+} from '../src/core/format/scenario';
 import { userViewExportSchema } from '../src/core/format/user-view';
 
 /** Mirrors the two shapes `parseInstant` accepts; the calendar check itself cannot be said in JSON Schema. */
@@ -28,14 +39,35 @@ const NAMED_PARTS = [
 ] as const;
 
 const SCHEMAS = [
-  { file: 'record.schema.json', title: 'Context Compiler record', description: 'One line of a records JSONL file.', schema: recordSchema },
-  { file: 'contract.schema.json', title: 'Context Compiler contract', description: 'The task contract: who asks, for what purpose, as of when, and what may be admitted.', schema: contractSchema },
-  { file: 'scenario.schema.json', title: 'Context Compiler scenario', description: 'A contract, its records (inline or a sibling .jsonl file), controls and late changes.', schema: scenarioSchema },
-  { file: 'receipt.schema.json', title: 'Context Compiler receipt', description: 'A saved receipt; its receiptId is the SHA-256 of the canonical JSON of every other field.', schema: receiptSchema },
+  {
+    file: 'record.schema.json',
+    title: 'Context Compiler record',
+    description: 'One line of a records JSONL file.',
+    schema: recordSchema,
+  },
+  {
+    file: 'contract.schema.json',
+    title: 'Context Compiler contract',
+    description: 'The task contract: who asks, for what purpose, as of when, and what may be admitted.',
+    schema: contractSchema,
+  },
+  {
+    file: 'scenario.schema.json',
+    title: 'Context Compiler scenario',
+    description: 'A contract, its records (inline or a sibling .jsonl file), controls and late changes.',
+    schema: scenarioSchema,
+  },
+  {
+    file: 'receipt.schema.json',
+    title: 'Context Compiler receipt',
+    description: 'A saved receipt; its receiptId is the SHA-256 of the canonical JSON of every other field.',
+    schema: receiptSchema,
+  },
   {
     file: 'expectation.schema.json',
     title: 'Context Compiler expectation suite',
-    description: 'A *.expect.json file: inputs, and cases that say what the compiler must decide (context-compiler test).',
+    description:
+      'A *.expect.json file: inputs, and cases that say what the compiler must decide (context-compiler test).',
     schema: expectationSuiteSchema,
   },
   {
@@ -61,12 +93,17 @@ export function renderSchemaFiles(): Map<string, string> {
       override: (context) => {
         if (context.zodSchema === mergePatchSchema) {
           // The input side of the pipe is `unknown`; say what it takes: an object whose keys are not reserved.
-          Object.assign(context.jsonSchema, { type: 'object', propertyNames: { type: 'string', not: { enum: [...RESERVED_KEYS] } }, additionalProperties: {} });
+          Object.assign(context.jsonSchema, {
+            type: 'object',
+            propertyNames: { type: 'string', not: { enum: [...RESERVED_KEYS] } },
+            additionalProperties: {},
+          });
           return;
         }
         if (context.zodSchema !== instantSchema) return;
         context.jsonSchema.pattern = INSTANT_PATTERN;
-        context.jsonSchema.description = 'A date (2026-08-30, start of that UTC day; end of day for validTo) or a date-time with an explicit offset.';
+        context.jsonSchema.description =
+          'A date (2026-08-30, start of that UTC day; end of day for validTo) or a date-time with an explicit offset.';
       },
     });
     const { $schema, ...body } = json;

@@ -2,7 +2,15 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import '../src/shared/jitless-zod';
 import { BASE, baseContract, baseRecords, baseScenario, line, lines, valid, withField } from './hostile-corpus/build';
-import { caseSchema, HOSTILE_DIR, MANIFEST_FILE, manifestSchema, readManifest, type HostileCase, type HostileManifest } from './hostile-corpus/manifest';
+import {
+  caseSchema,
+  HOSTILE_DIR,
+  MANIFEST_FILE,
+  manifestSchema,
+  readManifest,
+  type HostileCase,
+  type HostileManifest,
+} from './hostile-corpus/manifest';
 import { contractCases } from './hostile-corpus/contract-cases';
 import { receiptCases } from './hostile-corpus/receipt-cases';
 import { recordCases } from './hostile-corpus/record-cases';
@@ -25,7 +33,8 @@ async function writeCorpus(): Promise<void> {
   const previous = existsSync(MANIFEST_FILE) ? readManifest() : null;
   const ours = new Set(generated.map((entry) => entry.file));
   const kept = previous?.cases.filter((entry) => !ours.has(entry.file)) ?? [];
-  for (const entry of previous?.cases ?? []) if (ours.has(entry.file)) rmSync(`${HOSTILE_DIR}${entry.file}`, { force: true });
+  for (const entry of previous?.cases ?? [])
+    if (ours.has(entry.file)) rmSync(`${HOSTILE_DIR}${entry.file}`, { force: true });
   mkdirSync(HOSTILE_DIR, { recursive: true });
   writeFileSync(`${HOSTILE_DIR}${BASE.records}`, lines(...baseRecords.map(line)));
   writeFileSync(`${HOSTILE_DIR}${BASE.contract}`, `${JSON.stringify(baseContract, null, 2)}\n`);

@@ -18,7 +18,8 @@ function cachingIn(text: string): string[] {
   const found: string[] = [];
   if (/from\s+['"][./]*(?:core\/)?memo['"]/.test(text)) found.push('imports the memo');
   if (/\bDerive\b|\bcomputeAll\b/.test(text)) found.push('names the memo’s types');
-  if (/[(,]\s*(?:derive|memo|last|previous|carried)\s*[?]?\s*:/.test(text)) found.push('takes a memo or a previous result');
+  if (/[(,]\s*(?:derive|memo|last|previous|carried)\s*[?]?\s*:/.test(text))
+    found.push('takes a memo or a previous result');
   return found;
 }
 
@@ -29,12 +30,16 @@ describe('passes that know nothing of caching', () => {
   it('finds what it looks for', () => {
     expect(cachingIn("import { type Derive } from '../memo';")).toEqual(['imports the memo', 'names the memo’s types']);
     expect(cachingIn('export function admit(resolution: Resolution, derive: Derive = computeAll) {}')).toHaveLength(2);
-    expect(cachingIn('export function plan(resolution: Resolution, last?: Plan) {}')).toEqual(['takes a memo or a previous result']);
+    expect(cachingIn('export function plan(resolution: Resolution, last?: Plan) {}')).toEqual([
+      'takes a memo or a previous result',
+    ]);
     expect(cachingIn('export function plan(resolution: Resolution, ranking: Ranking) {}')).toEqual([]);
   });
 
   it('no pass imports the memo or takes a memo, a derive or a previous result', () => {
-    const offenders = sourceFiles(PASSES).flatMap((path) => cachingIn(readFileSync(path, 'utf8')).map((what) => `${relative(ROOT, path)} ${what}`));
+    const offenders = sourceFiles(PASSES).flatMap((path) =>
+      cachingIn(readFileSync(path, 'utf8')).map((what) => `${relative(ROOT, path)} ${what}`),
+    );
     expect(offenders).toEqual([]);
   });
 

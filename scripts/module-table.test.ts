@@ -45,7 +45,9 @@ function sourceFolders(): string[] {
 }
 
 const sorted = (rows: readonly Row[]) =>
-  rows.map((row) => ({ path: row.path, mayImport: [...row.mayImport].sort(), typesFrom: [...row.typesFrom].sort() })).sort((a, b) => a.path.localeCompare(b.path));
+  rows
+    .map((row) => ({ path: row.path, mayImport: [...row.mayImport].sort(), typesFrom: [...row.typesFrom].sort() }))
+    .sort((a, b) => a.path.localeCompare(b.path));
 
 describe('the module table', () => {
   it('in docs/ARCHITECTURE.md says what lint enforces, row for row', () => {

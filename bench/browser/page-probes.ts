@@ -22,11 +22,15 @@ export interface TargetMemory {
  * attaches to each target (non-flat sessions, so Playwright's CDPSession can carry the messages) and asks it.
  */
 export async function memoryOf(cdp: CDPSession): Promise<TargetMemory[]> {
-  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+    targetInfos: { targetId: string; type: string; url: string }[];
+  };
   const wanted = targetInfos.filter((target) => target.type === 'page' || target.type === 'worker');
   const results: TargetMemory[] = [];
   for (const target of wanted) {
-    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
+    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as {
+      sessionId: string;
+    };
     let next = 0;
     const ask = (method: string): Promise<Record<string, unknown>> =>
       new Promise((resolve) => {
@@ -92,7 +96,8 @@ export function installProbes(): void {
   document.addEventListener(
     'change',
     (event) => {
-      if (event.target instanceof HTMLInputElement && event.target.type === 'file') probe.fileChange = performance.now();
+      if (event.target instanceof HTMLInputElement && event.target.type === 'file')
+        probe.fileChange = performance.now();
     },
     true,
   );
@@ -131,10 +136,14 @@ export async function receiptChanged(page: Page, before: string | null): Promise
   return Number(await handle.jsonValue());
 }
 
-export const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> => worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
+export const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> =>
+  worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
 
 /** The size of the worker's wasm memory (the SQLite heap, where the database lives) each time the worker marked it: at start and after each image save. */
-export const wasmMemoryMarks = (worker: Worker): Promise<number[]> => worker.evaluate(() => performance.getEntriesByName('cc:wasm-memory').map((mark) => Number((mark as PerformanceMark).detail)));
+export const wasmMemoryMarks = (worker: Worker): Promise<number[]> =>
+  worker.evaluate(() =>
+    performance.getEntriesByName('cc:wasm-memory').map((mark) => Number((mark as PerformanceMark).detail)),
+  );
 
 export const durationsOf = (measures: readonly WorkerMeasure[], name: string, from = 0) =>
   measures
@@ -152,4 +161,5 @@ export function tasksIn(tasks: readonly LongTask[], start: number, end: number) 
   };
 }
 
-export const percentileOf = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+export const percentileOf = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

@@ -24,11 +24,15 @@ export async function toggleTargets(corpus: GeneratedCorpus, jsonl: string): Pro
   const recordSet = parsed.value;
   const compiler = createSqliteCompiler(await openInMemoryDatabase());
   compiler.index(recordSet);
-  const result = await compiler.compile({ contract: contractSchema.parse(benchContract(corpus.requiredIds)), recordSet });
+  const result = await compiler.compile({
+    contract: contractSchema.parse(benchContract(corpus.requiredIds)),
+    recordSet,
+  });
   if (!result.ok) throw new Error(result.error.message);
   const outcome = result.value;
   const required = new Set(corpus.requiredIds);
-  const entering = outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !required.has(entry.id))?.id : undefined;
+  const entering =
+    outcome.status === 'packet' ? outcome.packet.entries.find((entry) => !required.has(entry.id))?.id : undefined;
   if (entering === undefined) throw new Error('the benchmark packet selected no optional record to toggle');
   const outside = recordSet.records.find((record) => !outcome.admitted.has(record.id))?.id;
   if (outside === undefined) throw new Error('the benchmark corpus has no record outside the admitted set to toggle');

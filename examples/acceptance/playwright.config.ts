@@ -17,6 +17,11 @@ export default defineConfig({
   },
   webServer:
     process.env.CONTEXT_COMPILER_URL === undefined
-      ? { command: `cd ../.. && npx vite preview --base /acceptance/ --port ${PORT} --strictPort --host 127.0.0.1`, url, reuseExistingServer: false, timeout: 60_000 }
+      ? {
+          command: `cd ../.. && npx vite preview --base /acceptance/ --port ${PORT} --strictPort --host 127.0.0.1`,
+          url,
+          reuseExistingServer: false,
+          timeout: 60_000,
+        }
       : undefined,
 });

@@ -13,7 +13,11 @@ function sourceFiles(root: string, dir: string, withTests: boolean): string[] {
     for (const entry of readdirSync(join(root, at), { withFileTypes: true })) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.tsx?$/.test(entry.name) && (withTests || !(/\.test\.tsx?$/.test(entry.name) || path.includes('test-support')))) found.push(path);
+      else if (
+        /\.tsx?$/.test(entry.name) &&
+        (withTests || !(/\.test\.tsx?$/.test(entry.name) || path.includes('test-support')))
+      )
+        found.push(path);
     }
   };
   walk(dir);
@@ -23,7 +27,9 @@ function sourceFiles(root: string, dir: string, withTests: boolean): string[] {
 /** The repository paths (no extension) a file imports, type imports and re-exports included. */
 function importsOf(root: string, file: string): string[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
-  return importedFiles.filter(({ fileName }) => fileName.startsWith('.')).map(({ fileName }) => relative(root, resolve(root, dirname(file), fileName)).replace(/\.tsx?$/, ''));
+  return importedFiles
+    .filter(({ fileName }) => fileName.startsWith('.'))
+    .map(({ fileName }) => relative(root, resolve(root, dirname(file), fileName)).replace(/\.tsx?$/, ''));
 }
 
 /**
@@ -32,7 +38,12 @@ function importsOf(root: string, file: string): string[] {
  * back through it, PostgreSQL, or indexes the records it parsed, SQLite), and what a store is handed or answers
  * with: the admission plan, the admitting store's interface, the ranking.
  */
-const STORE_FACING_MODULES = new Set(['src/core/phases/1-validate/validate', 'src/core/phases/4-admit/admission-plan', 'src/core/phases/4-admit/adapter', 'src/core/phases/5-rank/ranking']);
+const STORE_FACING_MODULES = new Set([
+  'src/core/phases/1-validate/validate',
+  'src/core/phases/4-admit/admission-plan',
+  'src/core/phases/4-admit/adapter',
+  'src/core/phases/5-rank/ranking',
+]);
 
 function runsAStage(module: string): boolean {
   if (module === 'src/core/compile-stages' || module === 'src/core/queries') return true;
@@ -43,11 +54,15 @@ function runsAStage(module: string): boolean {
 export function pipelineViolations(root: string): string[] {
   const violations: string[] = [];
   // The conformance suite is the certification harness, not a store: it runs the reference evaluator on purpose.
-  for (const file of sourceFiles(root, 'src/adapters', false).filter((path) => !path.startsWith('src/adapters/conformance/'))) {
-    for (const module of importsOf(root, file)) if (runsAStage(module)) violations.push(`${file} runs a stage of its own: it imports ${module}`);
+  for (const file of sourceFiles(root, 'src/adapters', false).filter(
+    (path) => !path.startsWith('src/adapters/conformance/'),
+  )) {
+    for (const module of importsOf(root, file))
+      if (runsAStage(module)) violations.push(`${file} runs a stage of its own: it imports ${module}`);
   }
   for (const file of sourceFiles(root, 'src/core', false)) {
-    for (const module of importsOf(root, file)) if (module.startsWith('src/adapters/')) violations.push(`${file} imports the store ${module}`);
+    for (const module of importsOf(root, file))
+      if (module.startsWith('src/adapters/')) violations.push(`${file} imports the store ${module}`);
   }
   return violations;
 }
@@ -64,8 +79,14 @@ describe('one pipeline over one store interface', () => {
         mkdirSync(dirname(join(root, path)), { recursive: true });
         writeFileSync(join(root, path), text);
       };
-      write('src/adapters/other/compile.ts', "import { admit } from '../../core/phases/4-admit/admit';\nimport type { PreparedCompile } from '../../core/compile-stages';\n");
-      write('src/adapters/other/records.ts', "import { createRecordSet } from '../../core/phases/1-validate/validate';\n");
+      write(
+        'src/adapters/other/compile.ts',
+        "import { admit } from '../../core/phases/4-admit/admit';\nimport type { PreparedCompile } from '../../core/compile-stages';\n",
+      );
+      write(
+        'src/adapters/other/records.ts',
+        "import { createRecordSet } from '../../core/phases/1-validate/validate';\n",
+      );
       write('src/adapters/other/compile.test.ts', "import { attest } from '../../core/phases/7-attest/attest';\n");
       write('src/core/compile.ts', "import { createSqliteStore } from '../adapters/sqlite/sqlite-adapter';\n");
       expect(pipelineViolations(root)).toEqual([

@@ -33,11 +33,15 @@ export function watchPwaStatus(): void {
   const container = navigator.serviceWorker;
   void container.ready.then(async () => {
     // Ready means a worker is active, not that it answers this page: wait until it controls it (clientsClaim).
-    if (container.controller === null) await new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
+    if (container.controller === null)
+      await new Promise<void>((resolve) =>
+        container.addEventListener('controllerchange', () => resolve(), { once: true }),
+      );
     useUiStore.setState({ offline: 'ready' });
     const alias = pathWithoutSlash(window.location);
     // The fetch stores the host's 301 in the HTTP cache; that is what answers the slash-less path offline.
-    if (alias !== null && navigator.onLine) void fetch(alias, { cache: 'no-cache', credentials: 'omit' }).catch(() => undefined);
+    if (alias !== null && navigator.onLine)
+      void fetch(alias, { cache: 'no-cache', credentials: 'omit' }).catch(() => undefined);
   });
 }
 

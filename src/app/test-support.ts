@@ -2,7 +2,14 @@ import { vi } from 'vitest';
 import type { Coverage } from '../core/expectations/coverage';
 import { GATE_ORDER } from '../core/result';
 import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';
-import type { CompilerApi, CompileView, PacketColumn, RecordInspection, ScenarioSummary, WorkspaceSnapshot } from '../worker/protocol';
+import type {
+  CompilerApi,
+  CompileView,
+  PacketColumn,
+  RecordInspection,
+  ScenarioSummary,
+  WorkspaceSnapshot,
+} from '../worker/protocol';
 import { setCompilerApi } from './state/api';
 import { INITIAL_DEBUG, useDebugStore } from './state/debug-store';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
@@ -43,13 +50,27 @@ export function sampleView(change: Partial<CompileView> = {}): CompileView {
     tokenBudget: 96,
     columns: {
       naive: column('naive', {
-        entries: [{ id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true, code: 'EXCLUDE_SCOPE' }],
+        entries: [
+          { id: 'LED-0045', title: 'Ledger retry', tokens: 18, required: false, illegal: true, code: 'EXCLUDE_SCOPE' },
+        ],
         tokensUsed: 18,
         illegalCount: 1,
         requiredMissed: ['ADR-0234'],
       }),
       postFilter: column('post-filter', { requiredMissed: ['ADR-0234'] }),
-      compiled: column('compiled', { entries: [{ id: 'ADR-0234', title: 'Bounded retries', tokens: 30, required: true, illegal: false, code: 'SELECTED_REQUIRED' }], tokensUsed: 30 }),
+      compiled: column('compiled', {
+        entries: [
+          {
+            id: 'ADR-0234',
+            title: 'Bounded retries',
+            tokens: 30,
+            required: true,
+            illegal: false,
+            code: 'SELECTED_REQUIRED',
+          },
+        ],
+        tokensUsed: 30,
+      }),
     },
     failure: null,
     evidence: [],
@@ -81,8 +102,22 @@ export function sampleScenario(change: Partial<ScenarioSummary> = {}): ScenarioS
     description: 'Default scenario.',
     origin: 'builtin',
     recordCount: 13,
-    controls: [{ id: 'remove-provenance', label: 'Remove required provenance', explanation: 'Drops the provenance of ADR-0234.', records: ['ADR-0234'] }],
-    lateChanges: [{ id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', explanation: 'The user adds RUN-0880.', records: [] }],
+    controls: [
+      {
+        id: 'remove-provenance',
+        label: 'Remove required provenance',
+        explanation: 'Drops the provenance of ADR-0234.',
+        records: ['ADR-0234'],
+      },
+    ],
+    lateChanges: [
+      {
+        id: 'promote-run-0880',
+        label: 'Late correction: RUN-0880 is required',
+        explanation: 'The user adds RUN-0880.',
+        records: [],
+      },
+    ],
     lateChangesGeneric: false,
     tour: null,
     contract: {
@@ -143,7 +178,14 @@ export function sampleInspection(change: Partial<RecordInspection> = {}): Record
     packetPosition: null,
     metadata: [{ field: 'project', value: 'northbank-uk' }],
     gates: GATE_ORDER.map((gate) =>
-      gate === 'supersession' ? { gate, passed: false, code: 'EXCLUDE_SUPERSEDED' as const, fact: 'superseded by P3 (in force from 2026-07-22)' } : { gate, passed: true, code: null, fact: null },
+      gate === 'supersession'
+        ? {
+            gate,
+            passed: false,
+            code: 'EXCLUDE_SUPERSEDED' as const,
+            fact: 'superseded by P3 (in force from 2026-07-22)',
+          }
+        : { gate, passed: true, code: null, fact: null },
     ),
     supersededBy: { id: 'P3', since: '2026-07-22' },
     supersedes: [],
@@ -174,11 +216,34 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     revertContract: vi.fn(async () => sampleWorkspace()),
     saveWorkspace: vi.fn(async () => sampleWorkspace()),
     exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: false })),
-    recordForEdit: vi.fn(async () => ({ ok: false as const, message: 'No record.', ids: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
-    editRecord: vi.fn(async () => ({ ok: false as const, issues: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
-    undoRecordEdit: vi.fn(async () => ({ ok: false as const, issues: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
-    redoRecordEdit: vi.fn(async () => ({ ok: false as const, issues: [], history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false } })),
-    createShareLink: vi.fn(async () => ({ ok: true as const, fragment: 'share=1.AAAA', fileBytes: 0, files: 0, edits: 0 })),
+    recordForEdit: vi.fn(async () => ({
+      ok: false as const,
+      message: 'No record.',
+      ids: [],
+      history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false },
+    })),
+    editRecord: vi.fn(async () => ({
+      ok: false as const,
+      issues: [],
+      history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false },
+    })),
+    undoRecordEdit: vi.fn(async () => ({
+      ok: false as const,
+      issues: [],
+      history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false },
+    })),
+    redoRecordEdit: vi.fn(async () => ({
+      ok: false as const,
+      issues: [],
+      history: { scenarioKey: 'retry-policy', revision: 0, canUndo: false, canRedo: false },
+    })),
+    createShareLink: vi.fn(async () => ({
+      ok: true as const,
+      fragment: 'share=1.AAAA',
+      fileBytes: 0,
+      files: 0,
+      edits: 0,
+    })),
     checkShareLink: vi.fn(async () => ({ ok: true as const, files: 0, edits: 0, scenarioKey: 'retry-policy' })),
     openShareLink: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace(), screen: null })),
     loadFiles: vi.fn(async () => ({ status: 'cancelled' as const })),
@@ -193,7 +258,12 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
     inspectRecord: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
     whatWouldChange: vi.fn(async (id) => ({ ok: false as const, message: `No record "${id}" in this view.` })),
     applySuggestion: vi.fn(async () => ({ ok: true as const, snapshot: sampleWorkspace() })),
-    pinBaseline: vi.fn(async () => ({ scenarioTitle: 'Retry policy', asOf: '2026-03-01', outcome: 'packet' as const, selected: 1 })),
+    pinBaseline: vi.fn(async () => ({
+      scenarioTitle: 'Retry policy',
+      asOf: '2026-03-01',
+      outcome: 'packet' as const,
+      selected: 1,
+    })),
     clearBaseline: vi.fn(async () => undefined),
     baselineDiff: vi.fn(async () => null),
     asOfStops: vi.fn(async () => ({ asOf: '2026-03-01', before: [], after: [], total: 0, lockedBy: null })),
@@ -219,7 +289,12 @@ export function installFakeApi(change: Partial<CompilerApi> = {}, restart: () =>
 
 /** Puts every store back to its first state, with the sample workspace and view loaded. */
 export function resetStores(view: CompileView = sampleView()): void {
-  useScenarioStore.setState({ workspace: sampleWorkspace(), contractIssues: [], load: { status: 'idle' }, exportNotice: null });
+  useScenarioStore.setState({
+    workspace: sampleWorkspace(),
+    contractIssues: [],
+    load: { status: 'idle' },
+    exportNotice: null,
+  });
   useResultStore.setState({
     response: { ok: true, view },
     failure: null,
@@ -253,7 +328,10 @@ export function sampleCoverage(missedCodes: readonly string[] = ['EXCLUDE_AUTHOR
   const dimension = (reached: string[], missed: readonly string[]) => ({
     reached,
     missed: [...missed],
-    percent: reached.length + missed.length === 0 ? 100 : Math.floor((reached.length / (reached.length + missed.length)) * 100),
+    percent:
+      reached.length + missed.length === 0
+        ? 100
+        : Math.floor((reached.length / (reached.length + missed.length)) * 100),
   });
   return {
     codes: dimension(['SELECTED_REQUIRED', 'EXCLUDE_FUTURE', 'EXCLUDE_SCOPE'], missedCodes),

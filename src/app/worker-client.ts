@@ -36,7 +36,10 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
     end(event.message ? `it hit an unexpected error (${event.message})` : 'its script could not be loaded');
   });
   worker.addEventListener('messageerror', () => end('one of its messages could not be read'));
-  const startTimer = setTimeout(() => end(`it did not start within ${START_TIMEOUT_MS / 1000} seconds`), START_TIMEOUT_MS);
+  const startTimer = setTimeout(
+    () => end(`it did not start within ${START_TIMEOUT_MS / 1000} seconds`),
+    START_TIMEOUT_MS,
+  );
   const lifeline = `context-compiler-worker-${crypto.randomUUID()}`;
   remote.holdLifeline(lifeline).then(
     () => {
@@ -52,7 +55,10 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
 }
 
 /** The worker API the app calls, kept across restarts; `onLost` hears when a worker ends unasked. */
-export function createWorkerApi(onLost: (reason: string) => void): { readonly api: CompilerApi; readonly restart: () => void } {
+export function createWorkerApi(onLost: (reason: string) => void): {
+  readonly api: CompilerApi;
+  readonly restart: () => void;
+} {
   const supervisor = createWorkerSupervisor(connectWorker, onLost);
   // Callbacks (progress, workspace events) cannot be copied into a message: comlink sends them as proxies.
   const api = forwarding<CompilerApi>((name, args) =>

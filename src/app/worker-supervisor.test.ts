@@ -8,14 +8,23 @@ interface FakeRemote {
 
 /** A connection whose loss the test decides; `answer` never settles unless told, like a dead worker. */
 function fakeConnections() {
-  const made: { connection: WorkerConnection<FakeRemote>; lose: (reason: string) => void; reply: (text: string) => void; terminate: ReturnType<typeof vi.fn> }[] = [];
+  const made: {
+    connection: WorkerConnection<FakeRemote>;
+    lose: (reason: string) => void;
+    reply: (text: string) => void;
+    terminate: ReturnType<typeof vi.fn>;
+  }[] = [];
   const connect = (): WorkerConnection<FakeRemote> => {
     let lose: (reason: string) => void = () => undefined;
     let reply: (text: string) => void = () => undefined;
     const lost = new Promise<string>((resolve) => (lose = resolve));
     const terminate = vi.fn(() => lose('it was restarted'));
     const id = made.length;
-    const connection = { remote: { id, answer: () => new Promise<string>((resolve) => (reply = resolve)) }, lost, terminate };
+    const connection = {
+      remote: { id, answer: () => new Promise<string>((resolve) => (reply = resolve)) },
+      lost,
+      terminate,
+    };
     made.push({ connection, lose: (reason) => lose(reason), reply: (text) => reply(text), terminate });
     return connection;
   };

@@ -27,7 +27,10 @@ export interface WorkerSupervisor<R> {
  * forever (comlink would wait: a dead worker never answers), and `onLost` hears of every worker that
  * ends without being asked to, so the page can say so and start another.
  */
-export function createWorkerSupervisor<R>(connect: () => WorkerConnection<R>, onLost: (reason: string) => void): WorkerSupervisor<R> {
+export function createWorkerSupervisor<R>(
+  connect: () => WorkerConnection<R>,
+  onLost: (reason: string) => void,
+): WorkerSupervisor<R> {
   const open = () => {
     const connection = connect();
     const gone = connection.lost.then((reason): never => {

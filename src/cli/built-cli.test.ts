@@ -14,7 +14,8 @@ beforeAll(() => {
   execFileSync(process.execPath, [join(root, 'scripts/build-cli.mjs')], { stdio: 'pipe' });
 }, 120_000);
 
-const run = (args: readonly string[], cwd = mkdtempSync(join(tmpdir(), 'cc-built-')), entry = bin) => spawnSync(process.execPath, [entry, ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+const run = (args: readonly string[], cwd = mkdtempSync(join(tmpdir(), 'cc-built-')), entry = bin) =>
+  spawnSync(process.execPath, [entry, ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
 
 describe('the built CLI', () => {
   it('is JavaScript that loads no TypeScript loader', () => {

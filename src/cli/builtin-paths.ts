@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
  * sources run directly (tests, tsx).
  */
 export const FIXTURES_DIR =
-  [new URL('./fixtures/', import.meta.url), new URL('../../fixtures/', import.meta.url)].map((url) => fileURLToPath(url)).find((path) => existsSync(`${path}retry-policy/scenario.json`)) ??
+  [new URL('./fixtures/', import.meta.url), new URL('../../fixtures/', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((path) => existsSync(`${path}retry-policy/scenario.json`)) ??
   fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 export const DEFAULT_SCENARIO_ID = 'retry-policy';
@@ -18,7 +20,9 @@ export function builtinScenarioPath(id: string): string {
 
 /** The built app that `serve` serves: beside the bundle's folder (the package), or the clone's dist/; null when not built. */
 export const APP_DIR: string | null =
-  [new URL('../dist/', import.meta.url), new URL('../../dist/', import.meta.url)].map((url) => fileURLToPath(url)).find((path) => existsSync(`${path}index.html`)) ?? null;
+  [new URL('../dist/', import.meta.url), new URL('../../dist/', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((path) => existsSync(`${path}index.html`)) ?? null;
 
 /** The built-in scenario ids: the folders beside the CLI that hold a scenario.json. */
 export function builtinScenarioIds(): string[] {

@@ -2,7 +2,9 @@ import type { CaseVariant } from '../core/expectations/suite';
 
 /** A glob as people write one on a command line: `*` any run of characters, `?` one; matched whole, ignoring case. */
 export function globPattern(glob: string): RegExp {
-  const body = [...glob].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
+  const body = [...glob]
+    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
   return new RegExp(`^${body}$`, 'iu');
 }
 
@@ -27,7 +29,12 @@ export function parseCaseFilter(text: string): CaseFilterSpec {
 }
 
 /** True when any filter matches the run (no filter: every run). */
-export function matchesAnyFilter(filters: readonly CaseFilterSpec[], suite: string, variant: CaseVariant, name: string): boolean {
+export function matchesAnyFilter(
+  filters: readonly CaseFilterSpec[],
+  suite: string,
+  variant: CaseVariant,
+  name: string,
+): boolean {
   if (filters.length === 0) return true;
   const records = Object.keys(variant.entry.expect.records ?? {});
   return filters.some(({ field, pattern }) => {

@@ -25,13 +25,22 @@ export interface ScenarioChecks {
  * path's: equal but for the adapter it names.
  */
 export function databaseChecks(database: Database, tokeniser: Tokeniser): ScenarioChecks {
-  const compileLoaded = async (inputs: DatabaseInputs, records: RecordSet): Promise<Result<DatabaseCompile, CompileError>> => {
+  const compileLoaded = async (
+    inputs: DatabaseInputs,
+    records: RecordSet,
+  ): Promise<Result<DatabaseCompile, CompileError>> => {
     const loaded = await loadRecordSet(database, 'records.jsonl', records, tokeniser);
     if (!loaded.ok) return loaded;
-    return inRecordSnapshot(database, {}, async (recordSet) => compileRecords(database, { ...inputs, recordSet }, tokeniser));
+    return inRecordSnapshot(database, {}, async (recordSet) =>
+      compileRecords(database, { ...inputs, recordSet }, tokeniser),
+    );
   };
   const inputsOf = ({ recordSet: _records, ...inputs }: CompileRequest): DatabaseInputs => inputs;
-  const failed = (name: string, error: CompileError): CheckResult => ({ name, passed: false, detail: `${error.code}: ${error.message}` });
+  const failed = (name: string, error: CompileError): CheckResult => ({
+    name,
+    passed: false,
+    detail: `${error.code}: ${error.message}`,
+  });
 
   return {
     async variant(loaded, selection, name) {
@@ -45,13 +54,23 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
       const { outcome } = compiled.value;
       const receipt = serialiseReceipt(outcome.receipt);
       const results: CheckResult[] = [];
-      const same = serialiseReceipt(namingAdapterOf(outcome.receipt, builtin.value.receipt)) === serialiseReceipt(builtin.value.receipt);
-      results.push({ name: `${name}: in the database, the built-in receipt but for the adapter it names`, passed: same, detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ' });
+      const same =
+        serialiseReceipt(namingAdapterOf(outcome.receipt, builtin.value.receipt)) ===
+        serialiseReceipt(builtin.value.receipt);
+      results.push({
+        name: `${name}: in the database, the built-in receipt but for the adapter it names`,
+        passed: same,
+        detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ',
+      });
       const problems = invariantProblems(compiled.value.request, outcome);
       results.push({
         name: `${name}: keeps its invariants`,
         passed: problems.length === 0,
-        detail: problems.join('; ') || (outcome.status === 'packet' ? `packet, ${outcome.receipt.selected.length} selected` : `fail-closed ${outcome.failure.code}`),
+        detail:
+          problems.join('; ') ||
+          (outcome.status === 'packet'
+            ? `packet, ${outcome.receipt.selected.length} selected`
+            : `fail-closed ${outcome.failure.code}`),
       });
 
       const own = await drillInDatabase(database, inputs, outcome.receipt, [], tokeniser);
@@ -64,9 +83,16 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
         detail: `own inputs → ${codes[0]}; edited trace row → ${codes[1]}`,
       });
 
-      const reversed = await compileLoaded(inputs, createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations));
+      const reversed = await compileLoaded(
+        inputs,
+        createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations),
+      );
       const orderFree = reversed.ok && serialiseReceipt(reversed.value.outcome.receipt) === receipt;
-      results.push({ name: `${name}: receipt independent of the order the records were loaded in`, passed: orderFree, detail: orderFree ? 'reversed records, same bytes' : 'receipts differ' });
+      results.push({
+        name: `${name}: receipt independent of the order the records were loaded in`,
+        passed: orderFree,
+        detail: orderFree ? 'reversed records, same bytes' : 'receipts differ',
+      });
       return results;
     },
 
@@ -79,8 +105,20 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
       if (!frozen.ok) return failed(name, frozen.error);
       const recompiled = await compileLoaded(inputsOf(after.value), after.value.recordSet);
       if (!recompiled.ok) return failed(name, recompiled.error);
-      const stale = await drillInDatabase(database, inputsOf(after.value), frozen.value.outcome.receipt, [changeId], tokeniser);
-      const resumed = await drillInDatabase(database, inputsOf(after.value), recompiled.value.outcome.receipt, [changeId], tokeniser);
+      const stale = await drillInDatabase(
+        database,
+        inputsOf(after.value),
+        frozen.value.outcome.receipt,
+        [changeId],
+        tokeniser,
+      );
+      const resumed = await drillInDatabase(
+        database,
+        inputsOf(after.value),
+        recompiled.value.outcome.receipt,
+        [changeId],
+        tokeniser,
+      );
       if (!stale.ok) return failed(name, stale.error);
       if (!resumed.ok) return failed(name, resumed.error);
       const passed = stale.value.action === 'recompile_required' && resumed.value.action === 'continue';

@@ -5,7 +5,8 @@ import { runMain } from './test-support/run-main';
 
 const run = (...args: string[]) => runMain(['compile', ...args], process.cwd());
 
-const traceRows = (stdout: string) => stdout.split('\n').filter((line) => /^\S+\s+(selected|excluded)\s+[A-Z_]+/.test(line));
+const traceRows = (stdout: string) =>
+  stdout.split('\n').filter((line) => /^\S+\s+(selected|excluded)\s+[A-Z_]+/.test(line));
 
 describe('compile prints a summary and the packet; the per-record table when asked', () => {
   it('prints the summary and the packet by default, no row per record', async () => {

@@ -23,7 +23,9 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
   let database: Connection;
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'cc-cli-db-'));
-    const scenario = JSON.parse(readFileSync(join(repoRoot, 'fixtures/retry-policy/scenario.json'), 'utf8')) as { contract: unknown };
+    const scenario = JSON.parse(readFileSync(join(repoRoot, 'fixtures/retry-policy/scenario.json'), 'utf8')) as {
+      contract: unknown;
+    };
     writeFileSync(join(cwd, 'contract.json'), JSON.stringify(scenario.contract));
     writeFileSync(join(cwd, 'records.jsonl'), readFileSync(join(repoRoot, 'fixtures/retry-policy/records.jsonl')));
     const opened = await connect(url, schema);
@@ -42,22 +44,77 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     const again = await run(cwd, 'load', '--database', url, '--schema', schema, '--records', 'records.jsonl');
     expect(again.stdout).toContain('0 inserted, 0 updated, 0 deleted, 13 unchanged');
 
-    const inDatabase = await run(cwd, 'compile', '--database', url, '--schema', schema, '--contract', 'contract.json', '--receipt-out', 'db.json');
+    const inDatabase = await run(
+      cwd,
+      'compile',
+      '--database',
+      url,
+      '--schema',
+      schema,
+      '--contract',
+      'contract.json',
+      '--receipt-out',
+      'db.json',
+    );
     // The database store attests candidates by default; the file compiled so attests the same receipt.
-    const builtin = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--attest', 'candidates', '--receipt-out', 'file.json');
+    const builtin = await run(
+      cwd,
+      'compile',
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+      '--attest',
+      'candidates',
+      '--receipt-out',
+      'file.json',
+    );
     expect(inDatabase.code, inDatabase.stderr).toBe(builtin.code);
     const databaseReceipt = JSON.parse(readFileSync(join(cwd, 'db.json'), 'utf8')) as Receipt;
     const fileReceipt = JSON.parse(readFileSync(join(cwd, 'file.json'), 'utf8')) as Receipt;
     expect(databaseReceipt.attestation).toBe('candidates');
-    expect(databaseReceipt.executedBy).toEqual({ adapter: 'postgresql', adapterVersion: '1', planDigest: fileReceipt.executedBy.planDigest });
+    expect(databaseReceipt.executedBy).toEqual({
+      adapter: 'postgresql',
+      adapterVersion: '1',
+      planDigest: fileReceipt.executedBy.planDigest,
+    });
     expect(serialiseReceipt(namingAdapterOf(databaseReceipt, fileReceipt))).toBe(serialiseReceipt(fileReceipt));
-    await run(cwd, 'compile', '--database', url, '--schema', schema, '--contract', 'contract.json', '--attest', 'full', '--receipt-out', 'db-full.json');
-    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'file-full.json');
+    await run(
+      cwd,
+      'compile',
+      '--database',
+      url,
+      '--schema',
+      schema,
+      '--contract',
+      'contract.json',
+      '--attest',
+      'full',
+      '--receipt-out',
+      'db-full.json',
+    );
+    await run(
+      cwd,
+      'compile',
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+      '--receipt-out',
+      'file-full.json',
+    );
     const read = (file: string) => JSON.parse(readFileSync(join(cwd, file), 'utf8')) as Receipt;
-    expect(serialiseReceipt(namingAdapterOf(read('db-full.json'), read('file-full.json')))).toBe(serialiseReceipt(read('file-full.json')));
-    expect(inDatabase.stdout).toMatch(/admitted by the postgresql adapter 1 \(PostgreSQL 1\d.*echoed plan sha256:[0-9a-f]{64}/);
-    const withoutIds = (stdout: string, id: string) => stdout.replaceAll(id, 'RECEIPT').replaceAll(id.slice(0, 12), 'RECEIPT');
-    expect(withoutIds(inDatabase.stdout.replace(/admitted by the postgresql adapter.*\n/, ''), databaseReceipt.receiptId)).toBe(withoutIds(builtin.stdout, fileReceipt.receiptId));
+    expect(serialiseReceipt(namingAdapterOf(read('db-full.json'), read('file-full.json')))).toBe(
+      serialiseReceipt(read('file-full.json')),
+    );
+    expect(inDatabase.stdout).toMatch(
+      /admitted by the postgresql adapter 1 \(PostgreSQL 1\d.*echoed plan sha256:[0-9a-f]{64}/,
+    );
+    const withoutIds = (stdout: string, id: string) =>
+      stdout.replaceAll(id, 'RECEIPT').replaceAll(id.slice(0, 12), 'RECEIPT');
+    expect(
+      withoutIds(inDatabase.stdout.replace(/admitted by the postgresql adapter.*\n/, ''), databaseReceipt.receiptId),
+    ).toBe(withoutIds(builtin.stdout, fileReceipt.receiptId));
   });
 
   it('names the file, line and field of a bad line, and writes nothing', async () => {
@@ -66,34 +123,72 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     broken.knownAt = 'last tuesday';
     lines[2] = JSON.stringify(broken);
     writeFileSync(join(cwd, 'bad.jsonl'), `${lines.join('\n')}\n`);
-    const before = await database.query<{ ids: string[] }>(`SELECT array_agg(id ORDER BY id) AS ids FROM ${database.schema}.records`);
+    const before = await database.query<{ ids: string[] }>(
+      `SELECT array_agg(id ORDER BY id) AS ids FROM ${database.schema}.records`,
+    );
     const bad = await run(cwd, 'load', '--database', url, '--schema', schema, '--records', 'bad.jsonl');
     expect(bad.code).toBe(EXIT.invalid);
     expect(bad.stderr).toContain('bad.jsonl:3');
     expect(bad.stderr).toContain('knownAt');
     expect(bad.stderr).not.toMatch(/\n\s+at /);
-    const after = await database.query<{ ids: string[] }>(`SELECT array_agg(id ORDER BY id) AS ids FROM ${database.schema}.records`);
+    const after = await database.query<{ ids: string[] }>(
+      `SELECT array_agg(id ORDER BY id) AS ids FROM ${database.schema}.records`,
+    );
     expect(after.rows).toEqual(before.rows);
   });
 
   it('says the database holds nothing yet instead of compiling an empty corpus, and takes --contract alone', async () => {
-    const empty = await run(cwd, 'compile', '--database', url, '--schema', `${schema}_never_loaded`, '--contract', 'contract.json');
+    const empty = await run(
+      cwd,
+      'compile',
+      '--database',
+      url,
+      '--schema',
+      `${schema}_never_loaded`,
+      '--contract',
+      'contract.json',
+    );
     expect(empty.code).toBe(EXIT.invalid);
     expect(empty.stderr).toContain('context-compiler load');
-    const mixed = await run(cwd, 'compile', '--database', url, '--records', 'records.jsonl', '--contract', 'contract.json');
+    const mixed = await run(
+      cwd,
+      'compile',
+      '--database',
+      url,
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+    );
     expect(mixed.code).toBe(EXIT.invalid);
     expect(mixed.stderr).toContain('--contract alone');
   });
 
   it('reports a server it cannot reach in one line, without the password', async () => {
-    const refused = await run(cwd, 'load', '--database', 'postgresql://someone:hunter2@127.0.0.1:1/nothing', '--records', 'records.jsonl');
+    const refused = await run(
+      cwd,
+      'load',
+      '--database',
+      'postgresql://someone:hunter2@127.0.0.1:1/nothing',
+      '--records',
+      'records.jsonl',
+    );
     expect(refused.code).toBe(EXIT.databaseUnreachable);
     expect(refused.stderr).toContain('DATABASE_UNREACHABLE');
     expect(refused.stderr).toContain('cannot connect to postgresql://someone:***@127.0.0.1:1/nothing');
     expect(refused.stderr).not.toContain('hunter2');
-    const keyValues = await run(cwd, 'compile', '--database', "host=127.0.0.1 port=1 dbname=nothing user=someone password='hunter 2'", '--contract', 'contract.json');
+    const keyValues = await run(
+      cwd,
+      'compile',
+      '--database',
+      "host=127.0.0.1 port=1 dbname=nothing user=someone password='hunter 2'",
+      '--contract',
+      'contract.json',
+    );
     expect(keyValues.code).toBe(EXIT.databaseUnreachable);
-    expect(keyValues.stderr).toContain('cannot connect to host=127.0.0.1 port=1 dbname=nothing user=someone password=***');
+    expect(keyValues.stderr).toContain(
+      'cannot connect to host=127.0.0.1 port=1 dbname=nothing user=someone password=***',
+    );
     expect(keyValues.stderr).not.toContain('hunter');
   });
 
@@ -102,15 +197,32 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
     const database = ['--database', url, '--schema', schema, '--contract', 'contract.json'];
     await run(cwd, 'compile', ...database, '--receipt-out', 'frozen-db.json');
-    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--attest', 'candidates', '--receipt-out', 'frozen-file.json');
+    await run(
+      cwd,
+      'compile',
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+      '--attest',
+      'candidates',
+      '--receipt-out',
+      'frozen-file.json',
+    );
     const ids = (file: string) => (JSON.parse(readFileSync(join(cwd, file), 'utf8')) as Receipt).receiptId;
-    const builtinDrill = async (folder: string) => run(cwd, 'drill', '--scenario', join(folder, 'scenario.json'), '--receipt', 'frozen-file.json', '--json');
+    const builtinDrill = async (folder: string) =>
+      run(cwd, 'drill', '--scenario', join(folder, 'scenario.json'), '--receipt', 'frozen-file.json', '--json');
     /** A database verdict with the built-in receipts' ids in place of the database receipts'. */
-    const asBuiltin = (stdout: string, swaps: readonly (readonly [string, string])[]) => swaps.reduce((text, [from, to]) => text.replaceAll(from, to), stdout);
+    const asBuiltin = (stdout: string, swaps: readonly (readonly [string, string])[]) =>
+      swaps.reduce((text, [from, to]) => text.replaceAll(from, to), stdout);
 
     const current = await run(cwd, 'drill', ...database, '--receipt', 'frozen-db.json', '--json');
     expect(current.code, current.stderr).toBe(EXIT.ok);
-    expect(JSON.parse(current.stdout)).toMatchObject({ action: 'continue', code: 'RECEIPT_CURRENT', reperformed: true });
+    expect(JSON.parse(current.stdout)).toMatchObject({
+      action: 'continue',
+      code: 'RECEIPT_CURRENT',
+      reperformed: true,
+    });
     const currentBuiltin = await builtinDrill(join(repoRoot, 'fixtures/retry-policy'));
     expect(asBuiltin(current.stdout, [[ids('frozen-db.json'), ids('frozen-file.json')]])).toBe(currentBuiltin.stdout);
 
@@ -125,10 +237,24 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     writeFileSync(join(changed, 'scenario.json'), readFileSync(join(repoRoot, 'fixtures/retry-policy/scenario.json')));
     await run(cwd, 'load', '--database', url, '--schema', schema, '--records', join(changed, 'records.jsonl'));
     await run(cwd, 'compile', ...database, '--receipt-out', 'now-db.json');
-    await run(cwd, 'compile', '--records', join(changed, 'records.jsonl'), '--contract', 'contract.json', '--attest', 'candidates', '--receipt-out', 'now-file.json');
+    await run(
+      cwd,
+      'compile',
+      '--records',
+      join(changed, 'records.jsonl'),
+      '--contract',
+      'contract.json',
+      '--attest',
+      'candidates',
+      '--receipt-out',
+      'now-file.json',
+    );
     const stale = await run(cwd, 'drill', ...database, '--receipt', 'frozen-db.json', '--json');
     expect(stale.code, stale.stderr).toBe(EXIT.recompileRequired);
-    expect(JSON.parse(stale.stdout)).toMatchObject({ action: 'recompile_required', currentReceiptId: ids('now-db.json') });
+    expect(JSON.parse(stale.stdout)).toMatchObject({
+      action: 'recompile_required',
+      currentReceiptId: ids('now-db.json'),
+    });
     const staleBuiltin = await builtinDrill(changed);
     expect(staleBuiltin.code).toBe(EXIT.recompileRequired);
     expect(
@@ -140,13 +266,31 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
 
     // A copy with one trace row edited and its id recomputed: the database reperforms it and refuses it.
     const { receiptId: _id, ...body } = JSON.parse(readFileSync(join(cwd, 'now-db.json'), 'utf8')) as Receipt;
-    const forged = { ...body, trace: body.trace.map((row, index) => (index === 0 ? { ...row, decision: row.decision === 'selected' ? ('excluded' as const) : ('selected' as const) } : row)) };
+    const forged = {
+      ...body,
+      trace: body.trace.map((row, index) =>
+        index === 0
+          ? { ...row, decision: row.decision === 'selected' ? ('excluded' as const) : ('selected' as const) }
+          : row,
+      ),
+    };
     writeFileSync(join(cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
     const refused = await run(cwd, 'drill', ...database, '--receipt', 'forged.json', '--json');
     expect(refused.code).toBe(EXIT.failClosed);
     expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });
 
-    const mixed = await run(cwd, 'drill', '--database', url, '--receipt', 'now-db.json', '--scenario', 'retry-policy', '--contract', 'contract.json');
+    const mixed = await run(
+      cwd,
+      'drill',
+      '--database',
+      url,
+      '--receipt',
+      'now-db.json',
+      '--scenario',
+      'retry-policy',
+      '--contract',
+      'contract.json',
+    );
     expect(mixed.code).toBe(EXIT.invalid);
     expect(mixed.stderr).toContain('--receipt and --contract alone');
   });
@@ -154,8 +298,28 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
   it('drill --database judges a receipt the built-in store made on its claims, and names both stores', async () => {
     const loaded = await run(cwd, 'load', '--database', url, '--schema', schema, '--records', 'records.jsonl');
     expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
-    await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'made-by-sqlite.json');
-    const judged = await run(cwd, 'drill', '--database', url, '--schema', schema, '--contract', 'contract.json', '--receipt', 'made-by-sqlite.json');
+    await run(
+      cwd,
+      'compile',
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+      '--receipt-out',
+      'made-by-sqlite.json',
+    );
+    const judged = await run(
+      cwd,
+      'drill',
+      '--database',
+      url,
+      '--schema',
+      schema,
+      '--contract',
+      'contract.json',
+      '--receipt',
+      'made-by-sqlite.json',
+    );
     expect(judged.code, judged.stdout).toBe(EXIT.ok);
     expect(judged.stdout).toMatch(/^CURRENT — MAY CONTINUE \(RECEIPT_CURRENT\)/);
     expect(judged.stdout).toMatch(/made by the sqlite adapter \d+ and reperformed by the postgresql adapter \d+/);
@@ -166,10 +330,16 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     const scratch = `${schema}_check`;
     const checked = await run(cwd, 'check', '--database', url, '--schema', scratch);
     expect(checked.code, checked.stdout).toBe(EXIT.ok);
-    expect(checked.stdout).toMatch(/ok {3}retry-policy\/default: in the database, the built-in receipt but for the adapter it names/);
-    expect(checked.stdout).toMatch(/ok {3}refund-desk: fire drill with \S+ in the database: frozen receipt → \w+; recompiled → RECEIPT_CURRENT/);
+    expect(checked.stdout).toMatch(
+      /ok {3}retry-policy\/default: in the database, the built-in receipt but for the adapter it names/,
+    );
+    expect(checked.stdout).toMatch(
+      /ok {3}refund-desk: fire drill with \S+ in the database: frozen receipt → \w+; recompiled → RECEIPT_CURRENT/,
+    );
     expect(checked.stdout).toMatch(/^\d+ passed, 0 failed$/m);
-    const left = await database.query<{ present: boolean }>('SELECT to_regnamespace($1) IS NOT NULL AS present', [scratch]);
+    const left = await database.query<{ present: boolean }>('SELECT to_regnamespace($1) IS NOT NULL AS present', [
+      scratch,
+    ]);
     expect(left.rows[0]?.present).toBe(false);
     const refused = await run(cwd, 'check', '--database', url, '--schema', 'context_compiler');
     expect(refused.code).toBe(EXIT.invalid);

@@ -29,7 +29,11 @@ export function databaseErrorExit(error: CompileError): ExitCode {
 
 /** Why a database command stopped on an error it did not expect: one line, no stack trace, no password. */
 export function databaseFailure(url: string, error: unknown): CompileError {
-  return { pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `the database ${describeDatabase(url)} failed: ${error instanceof Error ? error.message : String(error)}` };
+  return {
+    pass: 'admit',
+    code: 'ADAPTER_INCOMPLETE',
+    message: `the database ${describeDatabase(url)} failed: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }
 
 /** The contract from its file, then a connection: what every database command but `load` starts with. */
@@ -58,13 +62,29 @@ async function openWithContract<T>(
 }
 
 /** `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the database. */
-export async function compileContractInDatabase(url: string, schema: string, contractPath: string, cwd: string, attestation: Attestation): Promise<Result<DatabaseCompile, CompileError>> {
-  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => compileInDatabase(database, contract, tokeniser, {}, attestation));
+export async function compileContractInDatabase(
+  url: string,
+  schema: string,
+  contractPath: string,
+  cwd: string,
+  attestation: Attestation,
+): Promise<Result<DatabaseCompile, CompileError>> {
+  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) =>
+    compileInDatabase(database, contract, tokeniser, {}, attestation),
+  );
 }
 
 /** `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's records. */
-export async function drillContractInDatabase(url: string, schema: string, contractPath: string, receipt: Receipt, cwd: string): Promise<Result<ReceiptVerdict, CompileError>> {
-  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => drillInDatabase(database, { contract }, receipt, [], tokeniser));
+export async function drillContractInDatabase(
+  url: string,
+  schema: string,
+  contractPath: string,
+  receipt: Receipt,
+  cwd: string,
+): Promise<Result<ReceiptVerdict, CompileError>> {
+  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) =>
+    drillInDatabase(database, { contract }, receipt, [], tokeniser),
+  );
 }
 
 export function adapterLine({ name, version, predicateDigest }: DatabaseCompile['adapter']): string {
@@ -76,7 +96,12 @@ export function adapterLine({ name, version, predicateDigest }: DatabaseCompile[
  * there, never where `load` writes), and drops that schema afterwards whatever happened. A failure to connect or
  * of the database itself is reported on stderr, naming the server without its password: exit 1.
  */
-export async function inScratchSchema(url: string, schema: string, io: CliIo, work: (database: Connection) => Promise<ExitCode>): Promise<ExitCode> {
+export async function inScratchSchema(
+  url: string,
+  schema: string,
+  io: CliIo,
+  work: (database: Connection) => Promise<ExitCode>,
+): Promise<ExitCode> {
   const opened = await connect(url, schema);
   if (!opened.ok) {
     reportError(io, opened.error);

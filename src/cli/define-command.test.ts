@@ -9,10 +9,15 @@ const USAGE = 'usage: context-compiler try [--name N] [NAME]';
 function capture() {
   let stdout = '';
   let stderr = '';
-  return { io: { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: '.' }, out: () => stdout, err: () => stderr };
+  return {
+    io: { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: '.' },
+    out: () => stdout,
+    err: () => stderr,
+  };
 }
 
-const upToOne: PositionalRule<string | undefined> = (given) => (given.length > 1 ? err(`one at a time, got ${given.join(' ')}`) : ok(given[0]));
+const upToOne: PositionalRule<string | undefined> = (given) =>
+  given.length > 1 ? err(`one at a time, got ${given.join(' ')}`) : ok(given[0]);
 
 /** A command whose body reports what it was handed, and refuses --name bad through the shared usage error. */
 function tryCommand(ran: string[]) {

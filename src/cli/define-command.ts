@@ -34,7 +34,10 @@ export function defineCommand<T extends OptionSpec, P>(definition: CommandDefini
     async run(args, io) {
       const line = readCommandLine(args, io, definition);
       if (!line.ok) return line.exit;
-      return definition.run({ values: line.values, positionals: line.positionals, usageError: (message) => usageError(io, usage, message) }, io);
+      return definition.run(
+        { values: line.values, positionals: line.positionals, usageError: (message) => usageError(io, usage, message) },
+        io,
+      );
     },
   };
 }

@@ -28,11 +28,15 @@ const untilStopped = () =>
   });
 
 const columns = () => Math.max(20, (process.stderr.columns ?? 80) - 1);
-const progress = process.stderr.isTTY ? (text: string | null) => process.stderr.write(text === null ? '\r\x1b[2K' : `\r\x1b[2K${escapeForTerminal(text).slice(0, columns())}`) : undefined;
+const progress = process.stderr.isTTY
+  ? (text: string | null) =>
+      process.stderr.write(text === null ? '\r\x1b[2K' : `\r\x1b[2K${escapeForTerminal(text).slice(0, columns())}`)
+  : undefined;
 
 // Colour only on a terminal that has colours (hasColors reads NO_COLOR, FORCE_COLOR and TERM): a pipe or a file gets plain text.
 const colourful = process.stdout.isTTY === true && process.stdout.hasColors();
-const styleStdout = (format: Parameters<typeof styleText>[0], text: string) => (colourful ? styleText(format, text, { validateStream: false }) : text);
+const styleStdout = (format: Parameters<typeof styleText>[0], text: string) =>
+  colourful ? styleText(format, text, { validateStream: false }) : text;
 
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(colourHeadlines(text, styleStdout)),

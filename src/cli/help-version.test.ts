@@ -11,7 +11,9 @@ describe('--version and help <command>', () => {
     const printed = await run('--version');
     expect(printed).toMatchObject({ code: EXIT.ok, stdout: `${packageJson.version}\n`, stderr: '' });
     const compiled = await run('compile', '--json');
-    expect((JSON.parse(compiled.stdout) as { receipt: { engineVersion: string } }).receipt.engineVersion).toBe(packageJson.version);
+    expect((JSON.parse(compiled.stdout) as { receipt: { engineVersion: string } }).receipt.engineVersion).toBe(
+      packageJson.version,
+    );
   });
 
   it("prints a command's own help for help <command>, the same as <command> --help", async () => {

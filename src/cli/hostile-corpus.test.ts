@@ -25,13 +25,20 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 /** The place an issue line names, `file:line: path: `; any line (or none) when the manifest gives none. */
 function issuePattern(at: NonNullable<HostileCase['expect']['at']>): RegExp {
-  return new RegExp(`(^|\\s)${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `, 'm');
+  return new RegExp(
+    `(^|\\s)${escapeRegExp(at.file)}${at.line === undefined ? '(:\\d+)?' : `:${at.line}`}: ${escapeRegExp(at.path)}: `,
+    'm',
+  );
 }
 
 async function check(entry: HostileCase) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argsFor(entry), { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: HOSTILE_DIR });
+  const code = await main(argsFor(entry), {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd: HOSTILE_DIR,
+  });
   const output = stdout + stderr;
   expect(output, 'a stack trace').not.toMatch(STACK_FRAME);
   expect(output, 'a raw control character').not.toMatch(RAW_CONTROL);

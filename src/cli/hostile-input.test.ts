@@ -47,7 +47,14 @@ describe('file-system errors', () => {
   });
 
   it('a missing file is named', async () => {
-    const result = await run(folder({ 'c.json': contractText }), 'compile', '--records', 'nope.jsonl', '--contract', 'c.json');
+    const result = await run(
+      folder({ 'c.json': contractText }),
+      'compile',
+      '--records',
+      'nope.jsonl',
+      '--contract',
+      'c.json',
+    );
     expect(result.code).toBe(EXIT.invalid);
     expect(result.stderr).toContain('nope.jsonl: no such file');
   });
@@ -59,7 +66,14 @@ describe('file-system errors', () => {
   });
 
   it('a scenario that names a records file which is a directory says so', async () => {
-    const cwd = folder({ 's.json': JSON.stringify({ id: 's', title: 'S', contract: buildContract({ requiredRecords: [] }), records: 'r.jsonl' }) });
+    const cwd = folder({
+      's.json': JSON.stringify({
+        id: 's',
+        title: 'S',
+        contract: buildContract({ requiredRecords: [] }),
+        records: 'r.jsonl',
+      }),
+    });
     mkdirSync(join(cwd, 'r.jsonl'));
     const result = await run(cwd, 'compile', '--scenario', 's.json');
     expect(result.code).toBe(EXIT.invalid);
@@ -87,11 +101,17 @@ describe('byte order marks', () => {
 describe('control characters', () => {
   it('in ids, field names and facts are printed escaped, on stdout and stderr', async () => {
     const evil = '\u001b]0;owned\u0007\u001b[2J';
-    const cwd = folder({ 'r.jsonl': jsonl(buildRecord({ id: `A${evil}` }), buildRecord({ id: 'B', scope: `x${evil}` })), 'c.json': contractText });
+    const cwd = folder({
+      'r.jsonl': jsonl(buildRecord({ id: `A${evil}` }), buildRecord({ id: 'B', scope: `x${evil}` })),
+      'c.json': contractText,
+    });
     const compiled = await run(cwd, 'compile', '--records', 'r.jsonl', '--contract', 'c.json', '--trace');
     expect(compiled.code).toBe(EXIT.ok);
     expect(compiled.stdout).toContain('A\\u001b]0;owned\\u0007\\u001b[2J');
-    const bad = folder({ 'r.jsonl': `${JSON.stringify({ ...buildRecord({ id: 'a' }), [`k${evil}`]: 1 })}\n`, 'c.json': contractText });
+    const bad = folder({
+      'r.jsonl': `${JSON.stringify({ ...buildRecord({ id: 'a' }), [`k${evil}`]: 1 })}\n`,
+      'c.json': contractText,
+    });
     // The line is not a record: inadmissible, and listed on stderr with its field name escaped.
     const listed = await run(bad, 'compile', '--records', 'r.jsonl', '--contract', 'c.json');
     expect(listed.stderr).toContain('EXCLUDE_UNREADABLE');
@@ -106,7 +126,10 @@ describe('control characters', () => {
 
 describe('table rendering', () => {
   it('lays out 213,046 rows (Math.max over a spread list overflowed past about 120,000)', () => {
-    const rows = Array.from({ length: 213_046 }, (_, index) => [`R-${index}`, index % 2 === 0 ? 'selected' : 'excluded']);
+    const rows = Array.from({ length: 213_046 }, (_, index) => [
+      `R-${index}`,
+      index % 2 === 0 ? 'selected' : 'excluded',
+    ]);
     const text = table(['id', 'decision'], rows);
     const lines = text.split('\n');
     expect(lines).toHaveLength(213_048);

@@ -17,7 +17,9 @@ describe('--json errors', () => {
     const refused = await run(cwd, 'compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--json');
     expect(refused.code).toBe(EXIT.invalid);
     expect(refused.stderr).toBe('');
-    const { error } = JSON.parse(refused.stdout) as { error: { pass: string; code: string; issues: { file: string; line?: number; path: string }[] } };
+    const { error } = JSON.parse(refused.stdout) as {
+      error: { pass: string; code: string; issues: { file: string; line?: number; path: string }[] };
+    };
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.issues[0]).toMatchObject({ file: expect.stringMatching(/records\.jsonl|contract\.json/) });
   });
@@ -29,7 +31,9 @@ describe('--json errors', () => {
     expect(JSON.parse(usage.stdout)).toMatchObject({ error: { code: 'USAGE' } });
     const missing = await run(cwd, 'diff', 'a.json', 'b.json', '--json');
     expect(missing.stderr).toBe('');
-    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', issues: [{ file: 'a.json' }] } });
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      error: { code: 'INVALID_INPUT', issues: [{ file: 'a.json' }] },
+    });
   });
 
   it('stay text without --json', async () => {

@@ -6,7 +6,8 @@ import { escapeText } from '../core/format/json-text';
 
 /** A suite as the report has it: run, or refused before any case ran (its file or its inputs). */
 export type SuiteReport = { readonly file: string; readonly seconds: number } & (
-  { readonly loaded: LoadedSuite; readonly result: SuiteResult; readonly error?: undefined } | { readonly result?: undefined; readonly suite: string | null; readonly error: CompileError }
+  | { readonly loaded: LoadedSuite; readonly result: SuiteResult; readonly error?: undefined }
+  | { readonly result?: undefined; readonly suite: string | null; readonly error: CompileError }
 );
 
 // A lone surrogate, U+FFFE and U+FFFF cannot appear in XML 1.0 at all, not even as a character reference.
@@ -47,7 +48,10 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
       tests += 1;
       errors += 1;
       const name = report.suite ?? report.file;
-      const detail = [`error [${report.error.pass}] ${report.error.code}: ${report.error.message}`, ...(report.error.issues ?? []).map((issue) => `  ${formatIssue(issue)}`)].join('\n');
+      const detail = [
+        `error [${report.error.pass}] ${report.error.code}: ${report.error.message}`,
+        ...(report.error.issues ?? []).map((issue) => `  ${formatIssue(issue)}`),
+      ].join('\n');
       suites.push(
         `  <testsuite${attributes({ name, file: report.file, tests: 1, failures: 0, errors: 1, time: report.seconds.toFixed(3) })}>\n` +
           `    <testcase${attributes({ name: 'loads and runs', classname: name, file: report.file })}>\n` +
@@ -63,7 +67,8 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
     const skipped = result.cases.filter((entry) => entry.skipped !== null).length;
     const cases = result.cases.map((entry) => {
       const open = `    <testcase${attributes({ name: entry.name, classname: result.suite, file: result.file })}`;
-      if (entry.skipped !== null) return `${open}>\n      <skipped${attributes({ message: entry.skipped })}/>\n    </testcase>`;
+      if (entry.skipped !== null)
+        return `${open}>\n      <skipped${attributes({ message: entry.skipped })}/>\n    </testcase>`;
       if (entry.passed) return `${open}/>`;
       const first = entry.mismatches[0];
       const message = `${entry.mismatches.length} expectation${entry.mismatches.length === 1 ? '' : 's'} not met${first === undefined ? '' : `: ${first.subject}`}`;

@@ -14,7 +14,12 @@ const schema = `cc_load_command_${process.pid}`;
 async function run(cwd: string, args: readonly string[], progress?: (text: string | null) => void) {
   let stdout = '';
   let stderr = '';
-  const code = await main([...args], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd, ...(progress ? { progress } : {}) });
+  const code = await main([...args], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd,
+    ...(progress ? { progress } : {}),
+  });
   return { code, stdout, stderr };
 }
 
@@ -36,13 +41,18 @@ describe.skipIf(POSTGRES_URL === undefined)('load --upsert and load --delete', (
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
     await database.end();
   });
-  const ids = async () => (await database.query<{ id: string }>(`SELECT id FROM ${database.schema}.records ORDER BY id`)).rows.map((row) => row.id);
+  const ids = async () =>
+    (await database.query<{ id: string }>(`SELECT id FROM ${database.schema}.records ORDER BY id`)).rows.map(
+      (row) => row.id,
+    );
 
   it('touch only the records named, each counting the snapshot up, with the progress on one status line', async () => {
     const shown: (string | null)[] = [];
     const loaded = await run(cwd, ['load', ...target, '--records', 'records.jsonl'], (text) => shown.push(text));
     expect(loaded.code, loaded.stderr).toBe(EXIT.ok);
-    expect(shown.some((text) => text?.startsWith('loading records.jsonl: 100% (13 lines read, 13 records written)'))).toBe(true);
+    expect(
+      shown.some((text) => text?.startsWith('loading records.jsonl: 100% (13 lines read, 13 records written)')),
+    ).toBe(true);
     expect(shown.at(-1)).toBeNull();
     const snapshot = Number(/snapshot (\d+)/.exec(loaded.stdout)?.[1]);
     const all = await ids();
@@ -56,7 +66,10 @@ describe.skipIf(POSTGRES_URL === undefined)('load --upsert and load --delete', (
     expect(upserted.stdout).toContain(`upserted two.jsonl into`);
     expect(upserted.stdout).toContain(`: 1 inserted, 1 updated, 0 unchanged; snapshot ${snapshot + 1}\n`);
     expect(await ids()).toEqual([...all, added.id].sort());
-    const { rows } = await database.query<{ title: string }>(`SELECT document::json->>'title' AS title FROM ${database.schema}.documents WHERE id = $1`, [changed.id]);
+    const { rows } = await database.query<{ title: string }>(
+      `SELECT document::json->>'title' AS title FROM ${database.schema}.documents WHERE id = $1`,
+      [changed.id],
+    );
     expect(rows[0]?.title).toBe(changed.title);
 
     const deleted = await run(cwd, ['load', ...target, '--delete', added.id, changed.id, 'no-such-id']);

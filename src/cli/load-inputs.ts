@@ -26,7 +26,10 @@ function scenarioFile(argument: string | undefined, cwd: string): { readonly pat
   return { path: isAbsolute(name) ? name : resolve(cwd, name), display: name };
 }
 
-export async function loadScenarioArgument(argument: string | undefined, cwd: string): Promise<Result<LoadedScenario, CompileError>> {
+export async function loadScenarioArgument(
+  argument: string | undefined,
+  cwd: string,
+): Promise<Result<LoadedScenario, CompileError>> {
   const { path, display } = scenarioFile(argument, cwd);
   return readScenarioFile(path, display);
 }
@@ -36,22 +39,41 @@ export async function loadScenarioArgument(argument: string | undefined, cwd: st
  * contract file (which have no controls of their own): documents read whole, records streamed as the library
  * reads them (call it inside `readingFiles`).
  */
-export async function loadInputs(options: InputOptions, cwd: string, progress?: (text: string) => void): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
+export async function loadInputs(
+  options: InputOptions,
+  cwd: string,
+  progress?: (text: string) => void,
+): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
-      return err({ pass: 'validate', code: 'INVALID_INPUT', message: 'give --records and --contract together, or --scenario alone' });
+      return err({
+        pass: 'validate',
+        code: 'INVALID_INPUT',
+        message: 'give --records and --contract together, or --scenario alone',
+      });
     }
     if (options.controls.length > 0 || options.lateChanges.length > 0) {
-      return err({ pass: 'controls', code: 'UNKNOWN_CONTROL', message: '--control and --late-change need a scenario: records and a contract carry no controls' });
+      return err({
+        pass: 'controls',
+        code: 'UNKNOWN_CONTROL',
+        message: '--control and --late-change need a scenario: records and a contract carry no controls',
+      });
     }
     const contractText = await readDocument(resolve(cwd, options.contract), options.contract);
     if (!contractText.ok) return contractText;
     const records = recordsFileChunks(resolve(cwd, options.records), options.records, progress);
-    return ok({ contract: contractText.value, contractFile: options.contract, records: records.chunks, recordsFile: records.name });
+    return ok({
+      contract: contractText.value,
+      contractFile: options.contract,
+      records: records.chunks,
+      recordsFile: records.name,
+    });
   }
   const file = scenarioFile(options.scenario, cwd);
   const scenario = await scenarioFileInputs(file.path, file.display);
-  return scenario.ok ? ok({ ...scenario.value, controls: options.controls, lateChanges: options.lateChanges }) : scenario;
+  return scenario.ok
+    ? ok({ ...scenario.value, controls: options.controls, lateChanges: options.lateChanges })
+    : scenario;
 }
 
 /**

@@ -20,7 +20,10 @@ async function writeRecords(count: number): Promise<string> {
   const base = JSON.parse(line ?? '{}') as { provenance: { origin: string; contentHash: string } };
   const path = join(folder, `records-${count}.jsonl`);
   const out = createWriteStream(path);
-  for (let index = 0; index < count; index += 1) out.write(`${JSON.stringify({ ...base, id: `memory-${index}`, provenance: { ...base.provenance, origin: `${PADDING}${index}` } })}\n`);
+  for (let index = 0; index < count; index += 1)
+    out.write(
+      `${JSON.stringify({ ...base, id: `memory-${index}`, provenance: { ...base.provenance, origin: `${PADDING}${index}` } })}\n`,
+    );
   out.end();
   await finished(out);
   return path;
@@ -33,7 +36,20 @@ const HEAP_CAP_MB = 64;
 async function loadUnderCap(path: string, into: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [`--max-old-space-size=${HEAP_CAP_MB}`, '--import', 'tsx', 'src/cli/entry.ts', 'load', '--database', POSTGRES_URL ?? '', '--schema', into, '--records', path, '--quiet'],
+    [
+      `--max-old-space-size=${HEAP_CAP_MB}`,
+      '--import',
+      'tsx',
+      'src/cli/entry.ts',
+      'load',
+      '--database',
+      POSTGRES_URL ?? '',
+      '--schema',
+      into,
+      '--records',
+      path,
+      '--quiet',
+    ],
     { cwd: repoRoot },
   );
   return stdout;

@@ -58,7 +58,10 @@ export function findSuiteFiles(paths: readonly string[], cwd: string): Result<Su
       continue;
     }
     const below = suitesBelow(path);
-    if (below.length === 0) return err(fileError(given, inputIssue({ file: given, path: '(root)' }, 'NO_SUITE_IN_FOLDER', { suffix: SUITE_SUFFIX })));
+    if (below.length === 0)
+      return err(
+        fileError(given, inputIssue({ file: given, path: '(root)' }, 'NO_SUITE_IN_FOLDER', { suffix: SUITE_SUFFIX })),
+      );
     for (const found of below) files.push({ path: found, display: join(given, relative(path, found)) });
   }
   // A file named twice (a folder and a file in it) runs once.
@@ -77,14 +80,28 @@ function inputFile(suite: SuiteFile, name: string): SuiteFile {
 
 function inputsIssue(loaded: LoadedSuite, field: string, scenario: string): CompileError {
   const path = ['inputs', field];
-  return invalidInput(loaded.file, [inputIssue({ file: loaded.file, line: loaded.locator.lineOf(path), path: `inputs.${field}` }, 'NO_BUILTIN_SCENARIO', { scenario })], 1, 'expectation suite');
+  return invalidInput(
+    loaded.file,
+    [
+      inputIssue(
+        { file: loaded.file, line: loaded.locator.lineOf(path), path: `inputs.${field}` },
+        'NO_BUILTIN_SCENARIO',
+        { scenario },
+      ),
+    ],
+    1,
+    'expectation suite',
+  );
 }
 
 /**
  * What a suite runs on, as the library's inputs: the contract read, the records streamed (call the library inside
  * `readingFiles`), or the scenario it names. The library checks that every control and late change it names exists.
  */
-export async function suiteInputs(file: SuiteFile, loaded: LoadedSuite): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
+export async function suiteInputs(
+  file: SuiteFile,
+  loaded: LoadedSuite,
+): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
   const { inputs } = loaded.suite;
   if (inputs.records !== undefined && inputs.contract !== undefined) {
     const contractFile = inputFile(file, inputs.contract);
@@ -92,7 +109,12 @@ export async function suiteInputs(file: SuiteFile, loaded: LoadedSuite): Promise
     const contractText = await readDocument(contractFile.path, contractFile.display);
     if (!contractText.ok) return contractText;
     const records = recordsFileChunks(recordsFile.path, recordsFile.display);
-    return ok({ contract: contractText.value, contractFile: contractFile.display, records: records.chunks, recordsFile: records.name });
+    return ok({
+      contract: contractText.value,
+      contractFile: contractFile.display,
+      records: records.chunks,
+      recordsFile: records.name,
+    });
   }
   if (inputs.scenario !== undefined) {
     const path = builtinScenarioPath(inputs.scenario);

@@ -53,7 +53,15 @@ describe('context-compiler CLI', () => {
   });
 
   it('writes an in-toto statement whose subject digests match the packet file and the receipt', async () => {
-    const result = await run('compile', '--receipt-out', 'receipt.json', '--packet-out', 'packet.txt', '--statement-out', 'statement.intoto.json');
+    const result = await run(
+      'compile',
+      '--receipt-out',
+      'receipt.json',
+      '--packet-out',
+      'packet.txt',
+      '--statement-out',
+      'statement.intoto.json',
+    );
     const statement = JSON.parse(readFileSync(join(result.cwd, 'statement.intoto.json'), 'utf8')) as {
       _type: string;
       subject: { name: string; digest: Record<string, string> }[];
@@ -72,10 +80,15 @@ describe('context-compiler CLI', () => {
           .digest('hex'),
       },
     });
-    expect(statement.subject[1]).toEqual({ name: 'record-set', digest: { contextCompilerRecordSet: receipt.recordSetDigest } });
+    expect(statement.subject[1]).toEqual({
+      name: 'record-set',
+      digest: { contextCompilerRecordSet: receipt.recordSetDigest },
+    });
     const failed = await run('compile', '--control', 'remove-provenance', '--statement-out', 'statement.intoto.json');
     expect(failed.code).toBe(EXIT.failClosed);
-    expect((JSON.parse(readFileSync(join(failed.cwd, 'statement.intoto.json'), 'utf8')) as { subject: unknown[] }).subject).toHaveLength(1);
+    expect(
+      (JSON.parse(readFileSync(join(failed.cwd, 'statement.intoto.json'), 'utf8')) as { subject: unknown[] }).subject,
+    ).toHaveLength(1);
   });
 
   it('never names a record excluded for authorisation or deny reasons in the user view', async () => {
@@ -97,16 +110,22 @@ describe('context-compiler CLI', () => {
 
   it('names the file, line and field of a records line that is not a record in the diagnostic view, and only counts it in the user view', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'cc-bad-'));
-    writeFileSync(join(cwd, 'records.jsonl'), `${JSON.stringify(buildRecord({ id: 'A' }))}\n{"id":"B","title":"secret title","text":"x","tokens":-1}\n`);
+    writeFileSync(
+      join(cwd, 'records.jsonl'),
+      `${JSON.stringify(buildRecord({ id: 'A' }))}\n{"id":"B","title":"secret title","text":"x","tokens":-1}\n`,
+    );
     writeFileSync(join(cwd, 'contract.json'), JSON.stringify(buildContract()));
     const compile = async (view: string) => {
       let stdout = '';
       let stderr = '';
-      const code = await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--view', view], {
-        stdout: (text) => (stdout += text),
-        stderr: (text) => (stderr += text),
-        cwd,
-      });
+      const code = await main(
+        ['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--view', view],
+        {
+          stdout: (text) => (stdout += text),
+          stderr: (text) => (stderr += text),
+          cwd,
+        },
+      );
       return { code, stdout, stderr };
     };
     const diagnostic = await compile('diagnostic');
@@ -132,14 +151,21 @@ describe('context-compiler CLI', () => {
   it('judges a saved receipt against a declared change with exit 3', async () => {
     const saved = await run('compile', '--receipt-out', 'receipt.json');
     let stdout = '';
-    const code = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy', '--change', 'promote-run-0880'], {
-      stdout: (text) => (stdout += text),
+    const code = await main(
+      ['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy', '--change', 'promote-run-0880'],
+      {
+        stdout: (text) => (stdout += text),
+        stderr: () => {},
+        cwd: saved.cwd,
+      },
+    );
+    expect(code).toBe(EXIT.recompileRequired);
+    expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
+    const unchanged = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy'], {
+      stdout: () => {},
       stderr: () => {},
       cwd: saved.cwd,
     });
-    expect(code).toBe(EXIT.recompileRequired);
-    expect(stdout).toContain('STALE_CONTRACT_FINGERPRINT');
-    const unchanged = await main(['drill', '--receipt', 'receipt.json', '--scenario', 'retry-policy'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd });
     expect(unchanged).toBe(EXIT.ok);
   });
 
@@ -160,7 +186,11 @@ describe('context-compiler CLI', () => {
     const saved = await run('compile', '--receipt-out', 'receipt.json');
     let stdout = '';
     let stderr = '';
-    const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+    const io = {
+      stdout: (text: string) => (stdout += text),
+      stderr: (text: string) => (stderr += text),
+      cwd: saved.cwd,
+    };
     expect(await main(['drill', '--receipt', 'receipt.json'], io)).toBe(EXIT.invalid);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^NOTHING_TO_JUDGE_AGAINST: receipt\.json: .*--records FILE --contract FILE/);
@@ -172,13 +202,21 @@ describe('context-compiler CLI', () => {
     const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
     const other = body.trace.find((row) => row.id !== 'LGL-0007')?.id;
     const trace = body.trace.map((row) =>
-      row.id === 'LGL-0007' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row.id === other ? { ...row, fingerprint: flip(row.fingerprint) } : row,
+      row.id === 'LGL-0007'
+        ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const }
+        : row.id === other
+          ? { ...row, fingerprint: flip(row.fingerprint) }
+          : row,
     );
     expect(body.trace.find((row) => row.id === 'LGL-0007')?.decision).toBe('excluded');
     const forged = { ...body, trace, recordSetDigest: flip(body.recordSetDigest) };
     writeFileSync(join(saved.cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
     let stdout = '';
-    const code = await main(['drill', '--scenario', 'retry-policy', '--receipt', 'forged.json'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    const code = await main(['drill', '--scenario', 'retry-policy', '--receipt', 'forged.json'], {
+      stdout: (text) => (stdout += text),
+      stderr: () => {},
+      cwd: saved.cwd,
+    });
     expect(stdout.split('\n')[0]).toBe('BLOCKED (RECEIPT_MISMATCH)');
     expect(code).toBe(EXIT.failClosed);
   });
@@ -186,26 +224,55 @@ describe('context-compiler CLI', () => {
   it('names an unknown option with the nearest one the command has, without advice about positional arguments', async () => {
     const result = await run('drill', '--recrods', 'r.jsonl');
     expect(result.code).toBe(EXIT.invalid);
-    expect(result.stderr.split('\n')[0]).toBe('unknown option --recrods for drill; did you mean --records? (context-compiler drill --help lists its options)');
+    expect(result.stderr.split('\n')[0]).toBe(
+      'unknown option --recrods for drill; did you mean --records? (context-compiler drill --help lists its options)',
+    );
     expect(result.stderr).not.toContain('-- "');
   });
 
   it('drill takes --records and --contract like compile, and judges a receipt against them', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'cc-cli-'));
-    const scenario = JSON.parse(readFileSync(new URL('../../fixtures/retry-policy/scenario.json', import.meta.url), 'utf8')) as { contract: { task: string } };
+    const scenario = JSON.parse(
+      readFileSync(new URL('../../fixtures/retry-policy/scenario.json', import.meta.url), 'utf8'),
+    ) as { contract: { task: string } };
     writeFileSync(join(cwd, 'contract.json'), JSON.stringify(scenario.contract));
     writeFileSync(join(cwd, 'edited-contract.json'), JSON.stringify({ ...scenario.contract, task: 'Another task' }));
-    writeFileSync(join(cwd, 'records.jsonl'), readFileSync(new URL('../../fixtures/retry-policy/records.jsonl', import.meta.url)));
-    const io = (out: { stdout: string; stderr: string }) => ({ stdout: (text: string) => (out.stdout += text), stderr: (text: string) => (out.stderr += text), cwd });
-    expect(await main(['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'mine.json'], io({ stdout: '', stderr: '' }))).toBe(EXIT.ok);
+    writeFileSync(
+      join(cwd, 'records.jsonl'),
+      readFileSync(new URL('../../fixtures/retry-policy/records.jsonl', import.meta.url)),
+    );
+    const io = (out: { stdout: string; stderr: string }) => ({
+      stdout: (text: string) => (out.stdout += text),
+      stderr: (text: string) => (out.stderr += text),
+      cwd,
+    });
+    expect(
+      await main(
+        ['compile', '--records', 'records.jsonl', '--contract', 'contract.json', '--receipt-out', 'mine.json'],
+        io({ stdout: '', stderr: '' }),
+      ),
+    ).toBe(EXIT.ok);
     const current = { stdout: '', stderr: '' };
-    expect(await main(['drill', '--receipt', 'mine.json', '--records', 'records.jsonl', '--contract', 'contract.json'], io(current)), current.stderr).toBe(EXIT.ok);
+    expect(
+      await main(
+        ['drill', '--receipt', 'mine.json', '--records', 'records.jsonl', '--contract', 'contract.json'],
+        io(current),
+      ),
+      current.stderr,
+    ).toBe(EXIT.ok);
     expect(current.stdout).toContain('RECEIPT_CURRENT');
     const stale = { stdout: '', stderr: '' };
-    expect(await main(['drill', '--receipt', 'mine.json', '--records', 'records.jsonl', '--contract', 'edited-contract.json'], io(stale))).toBe(EXIT.recompileRequired);
+    expect(
+      await main(
+        ['drill', '--receipt', 'mine.json', '--records', 'records.jsonl', '--contract', 'edited-contract.json'],
+        io(stale),
+      ),
+    ).toBe(EXIT.recompileRequired);
     expect(stale.stdout).toContain('STALE_CONTRACT_FINGERPRINT');
     const rehearsal = { stdout: '', stderr: '' };
-    expect(await main(['drill', '--records', 'records.jsonl', '--contract', 'contract.json'], io(rehearsal))).toBe(EXIT.invalid);
+    expect(await main(['drill', '--records', 'records.jsonl', '--contract', 'contract.json'], io(rehearsal))).toBe(
+      EXIT.invalid,
+    );
     expect(rehearsal.stderr).toContain('give --receipt FILE');
   });
 
@@ -217,27 +284,70 @@ describe('context-compiler CLI', () => {
       const edited = edit(body);
       writeFileSync(join(saved.cwd, name), JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }));
     };
-    forge('slot.json', (body) => ({ ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] }));
-    forge('row.json', (body) => ({ ...body, trace: body.trace.map((row) => (row.id === 'W-55' ? { ...row, decision: 'selected' as const } : row)) }));
+    forge('slot.json', (body) => ({
+      ...body,
+      evidence: body.evidence.map((slot) =>
+        slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot,
+      ),
+      decisionBlockedBy: [],
+    }));
+    forge('row.json', (body) => ({
+      ...body,
+      trace: body.trace.map((row) => (row.id === 'W-55' ? { ...row, decision: 'selected' as const } : row)),
+    }));
     forge('packet.json', (body) => ({ ...body, selected: [...body.selected, 'W-55'] }));
-    const expected = { 'slot.json': 'decisionBlockedBy[0]', 'row.json': 'trace[W-55].decision (record W-55)', 'packet.json': 'selected[4] (record W-55)' };
+    const expected = {
+      'slot.json': 'decisionBlockedBy[0]',
+      'row.json': 'trace[W-55].decision (record W-55)',
+      'packet.json': 'selected[4] (record W-55)',
+    };
     for (const [name, first] of Object.entries(expected)) {
       let stdout = '';
-      const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', name], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+      const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', name], {
+        stdout: (text) => (stdout += text),
+        stderr: () => {},
+        cwd: saved.cwd,
+      });
       expect(code, name).toBe(EXIT.failClosed);
       expect(stdout, name).toContain('BLOCKED (RECEIPT_MISMATCH)');
       expect(stdout, name).toContain(`first difference: ${first}`);
     }
     let json = '';
-    await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'row.json', '--json'], { stdout: (text) => (json += text), stderr: () => {}, cwd: saved.cwd });
-    expect(JSON.parse(json)).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { path: 'trace[W-55].decision', recordId: 'W-55' } });
-    expect(await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], { stdout: () => {}, stderr: () => {}, cwd: saved.cwd })).toBe(EXIT.ok);
+    await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'row.json', '--json'], {
+      stdout: (text) => (json += text),
+      stderr: () => {},
+      cwd: saved.cwd,
+    });
+    expect(JSON.parse(json)).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      reperformed: false,
+      mismatch: { path: 'trace[W-55].decision', recordId: 'W-55' },
+    });
+    expect(
+      await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], {
+        stdout: () => {},
+        stderr: () => {},
+        cwd: saved.cwd,
+      }),
+    ).toBe(EXIT.ok);
   });
 
   it('shows why a receipt from another as-of date is stale: the diff names the field', async () => {
-    const saved = await run('compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'receipt.json');
+    const saved = await run(
+      'compile',
+      '--scenario',
+      'atlas-credit-review',
+      '--control',
+      'decide-one-day-later',
+      '--receipt-out',
+      'receipt.json',
+    );
     let stdout = '';
-    const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], { stdout: (text) => (stdout += text), stderr: () => {}, cwd: saved.cwd });
+    const code = await main(['drill', '--scenario', 'atlas-credit-review', '--receipt', 'receipt.json'], {
+      stdout: (text) => (stdout += text),
+      stderr: () => {},
+      cwd: saved.cwd,
+    });
     expect(code).toBe(EXIT.recompileRequired);
     expect(stdout).toContain('STALE — RECOMPILE REQUIRED (STALE_CONTRACT_FINGERPRINT)');
     expect(stdout).toContain('asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z');

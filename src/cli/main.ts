@@ -51,7 +51,10 @@ export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitC
     return await dispatch(args, io);
   } catch (error) {
     // A bug or an exhausted resource: say what happened in one line and exit as for unusable input.
-    const what = error instanceof RangeError ? 'ran out of room (an input may be too large or too deeply nested)' : 'stopped unexpectedly';
+    const what =
+      error instanceof RangeError
+        ? 'ran out of room (an input may be too large or too deeply nested)'
+        : 'stopped unexpectedly';
     const message = `context-compiler ${what}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
     if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'INTERNAL', message } }, null, 2)}\n`);
     else io.stderr(`error: ${message}\n`);

@@ -80,7 +80,12 @@ function fixtureCases(): Case[] {
     for (const file of readdirSync(folder)) {
       const kind = kindOf(file);
       if (kind === null || file === 'queries.jsonl') continue;
-      cases.push({ folder, file, kind, with: kind === 'scenario' && readdirSync(folder).includes('records.jsonl') ? ['records.jsonl'] : [] });
+      cases.push({
+        folder,
+        file,
+        kind,
+        with: kind === 'scenario' && readdirSync(folder).includes('records.jsonl') ? ['records.jsonl'] : [],
+      });
     }
   }
   return cases;
@@ -97,9 +102,15 @@ function undeclaredMentionCases(): Case[] {
   const folder = mkdtempSync(join(tmpdir(), 'cc-one-reading-'));
   const records = [buildRecord({ id: 'FAQ-PL-12' }), buildRecord({ id: 'OPEN-2' })];
   const lateChanges = [
-    { id: 'faq-required', label: 'HR says FAQ-PL-12 must be included', explanation: 'A late change of the contract.', patches: [{ op: 'mergeContract', patch: { tokenBudget: 500 } }] },
+    {
+      id: 'faq-required',
+      label: 'HR says FAQ-PL-12 must be included',
+      explanation: 'A late change of the contract.',
+      patches: [{ op: 'mergeContract', patch: { tokenBudget: 500 } }],
+    },
   ];
-  const scenario = (id: string, recordsField: unknown) => `${JSON.stringify({ id, title: 'Undeclared', contract: buildContract(), records: recordsField, lateChanges }, null, 2)}\n`;
+  const scenario = (id: string, recordsField: unknown) =>
+    `${JSON.stringify({ id, title: 'Undeclared', contract: buildContract(), records: recordsField, lateChanges }, null, 2)}\n`;
   writeFileSync(join(folder, 'inline.json'), scenario('inline', records));
   writeFileSync(join(folder, 'sibling.json'), scenario('sibling', 'sibling.records.jsonl'));
   writeFileSync(join(folder, 'sibling.records.jsonl'), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
@@ -131,7 +142,8 @@ describe('the CLI and the app read every file the same way', () => {
     for (const entry of cases) {
       const cli = await cliVerdict(entry);
       const app = await appVerdict(entry);
-      if (JSON.stringify(cli) !== JSON.stringify(app)) differing.push(`${entry.file}: CLI ${JSON.stringify(cli)}, app ${JSON.stringify(app)}`);
+      if (JSON.stringify(cli) !== JSON.stringify(app))
+        differing.push(`${entry.file}: CLI ${JSON.stringify(cli)}, app ${JSON.stringify(app)}`);
     }
     expect(differing).toEqual([]);
   }, 120_000);

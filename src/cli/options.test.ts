@@ -10,35 +10,57 @@ const options = { name: { type: 'string' }, loud: { type: 'boolean', default: fa
 function capture() {
   let stdout = '';
   let stderr = '';
-  return { io: { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: '.' }, out: () => stdout, err: () => stderr };
+  return {
+    io: { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: '.' },
+    out: () => stdout,
+    err: () => stderr,
+  };
 }
 
-const upToOne: PositionalRule<string | undefined> = (given) => (given.length > 1 ? err(`one at a time, got ${given.join(' ')}`) : ok(given[0]));
+const upToOne: PositionalRule<string | undefined> = (given) =>
+  given.length > 1 ? err(`one at a time, got ${given.join(' ')}`) : ok(given[0]);
 
 describe('readCommandLine', () => {
   it('returns the typed values and what the positional rule made of the rest, writing nothing', () => {
     const { io, out, err: errors } = capture();
-    const line = readCommandLine(['--name', 'x', 'only'], io, { name: 'try', usage: USAGE, options, positionals: upToOne });
+    const line = readCommandLine(['--name', 'x', 'only'], io, {
+      name: 'try',
+      usage: USAGE,
+      options,
+      positionals: upToOne,
+    });
     expect(line).toEqual({ ok: true, values: { name: 'x', loud: false, help: false }, positionals: 'only' });
     expect(out() + errors()).toBe('');
   });
 
-  it.each([['--help'], ['-h'], ['--loud', '--help', 'stray', 'arguments']])('prints the usage on stdout and exits 0 for %j', (...args) => {
-    const { io, out, err: errors } = capture();
-    expect(readCommandLine(args, io, { name: 'try', usage: USAGE, options, positionals: noPositionals })).toEqual({ ok: false, exit: EXIT.ok });
-    expect(out()).toBe(`${USAGE}\n`);
-    expect(errors()).toBe('');
-  });
+  it.each([['--help'], ['-h'], ['--loud', '--help', 'stray', 'arguments']])(
+    'prints the usage on stdout and exits 0 for %j',
+    (...args) => {
+      const { io, out, err: errors } = capture();
+      expect(readCommandLine(args, io, { name: 'try', usage: USAGE, options, positionals: noPositionals })).toEqual({
+        ok: false,
+        exit: EXIT.ok,
+      });
+      expect(out()).toBe(`${USAGE}\n`);
+      expect(errors()).toBe('');
+    },
+  );
 
   it.each([
     [['--colour'], /^unknown option --colour for try \(context-compiler try --help lists its options\)$/m],
-    [['--nmae', 'x'], /^unknown option --nmae for try; did you mean --name\? \(context-compiler try --help lists its options\)$/m],
+    [
+      ['--nmae', 'x'],
+      /^unknown option --nmae for try; did you mean --name\? \(context-compiler try --help lists its options\)$/m,
+    ],
     [['--name'], /--name <value>' argument missing/],
     [['--help', '--colour'], /^unknown option --colour for try/],
     [['stray'], /^unexpected argument stray$/m],
   ])('reports %j as a usage error: the problem, then the usage, on stderr, exit 1', (args, problem) => {
     const { io, out, err: errors } = capture();
-    expect(readCommandLine(args, io, { name: 'try', usage: USAGE, options, positionals: noPositionals })).toEqual({ ok: false, exit: EXIT.invalid });
+    expect(readCommandLine(args, io, { name: 'try', usage: USAGE, options, positionals: noPositionals })).toEqual({
+      ok: false,
+      exit: EXIT.invalid,
+    });
     expect(errors()).toMatch(problem);
     expect(errors().endsWith(`\n${USAGE}\n`)).toBe(true);
     expect(out()).toBe('');
@@ -46,7 +68,10 @@ describe('readCommandLine', () => {
 
   it('reports what the positional rule refuses in the same form', () => {
     const { io, err: errors } = capture();
-    expect(readCommandLine(['a', 'b'], io, { name: 'try', usage: USAGE, options, positionals: upToOne })).toEqual({ ok: false, exit: EXIT.invalid });
+    expect(readCommandLine(['a', 'b'], io, { name: 'try', usage: USAGE, options, positionals: upToOne })).toEqual({
+      ok: false,
+      exit: EXIT.invalid,
+    });
     expect(errors()).toBe(`one at a time, got a b\n${USAGE}\n`);
   });
 });
@@ -67,10 +92,14 @@ describe('inputError', () => {
       pass: 'validate',
       code: 'INVALID_INPUT',
       message: 'b.json: 1 problem',
-      issues: [inputIssue({ file: 'b.json', line: 1, path: 'tokensUsed' }, 'FORMAT_RULE', { problem: 'expected a number' })],
+      issues: [
+        inputIssue({ file: 'b.json', line: 1, path: 'tokensUsed' }, 'FORMAT_RULE', { problem: 'expected a number' }),
+      ],
     } as const;
     expect(inputError(io, error)).toBe(EXIT.invalid);
-    expect(errors()).toBe('error [validate] INVALID_INPUT: b.json: 1 problem\n  b.json:1: tokensUsed: expected a number\n');
+    expect(errors()).toBe(
+      'error [validate] INVALID_INPUT: b.json: 1 problem\n  b.json:1: tokensUsed: expected a number\n',
+    );
     expect(out()).toBe('');
   });
 });

@@ -26,7 +26,9 @@ export const audienceSchema = z.enum(['diagnostic', 'user']);
 
 export const attestationSchema = z.enum(ATTESTATIONS);
 
-export type ParsedArgs<T extends OptionSpec> = ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: true }>>;
+export type ParsedArgs<T extends OptionSpec> = ReturnType<
+  typeof parseArgs<{ options: T; strict: true; allowPositionals: true }>
+>;
 
 /** The parsed option values a command's body sees: its own options and `--help`. */
 export type CommandValues<T extends OptionSpec> = ParsedArgs<T & typeof helpOptionSpec>['values'];
@@ -34,7 +36,8 @@ export type CommandValues<T extends OptionSpec> = ParsedArgs<T & typeof helpOpti
 /** What a command makes of its positional arguments: its own value, or the usage error that names the problem. */
 export type PositionalRule<P> = (given: readonly string[]) => Result<P, string>;
 
-export const noPositionals: PositionalRule<readonly []> = (given) => (given.length === 0 ? ok([] as const) : err(`unexpected argument ${given[0]}`));
+export const noPositionals: PositionalRule<readonly []> = (given) =>
+  given.length === 0 ? ok([] as const) : err(`unexpected argument ${given[0]}`);
 
 // Read at run time: the parsed values' type cannot be resolved while the command's options are a type parameter.
 function asksForHelp(values: object): boolean {
@@ -74,7 +77,12 @@ function parseProblem(command: string, names: readonly string[], error: unknown)
 export function readCommandLine<T extends OptionSpec, P>(
   args: readonly string[],
   io: CliIo,
-  command: { readonly name: string; readonly usage: string; readonly options: T; readonly positionals: PositionalRule<P> },
+  command: {
+    readonly name: string;
+    readonly usage: string;
+    readonly options: T;
+    readonly positionals: PositionalRule<P>;
+  },
 ): { ok: true; values: CommandValues<T>; positionals: P } | { ok: false; exit: ExitCode } {
   let parsed: ParsedArgs<T & typeof helpOptionSpec>;
   const options = { ...command.options, ...helpOptionSpec };

@@ -8,7 +8,12 @@ import { main } from './main';
 const fixtures = new URL('../../fixtures/retry-policy/', import.meta.url);
 const cwd = mkdtempSync(join(tmpdir(), 'cc-progress-'));
 writeFileSync(join(cwd, 'records.jsonl'), readFileSync(new URL('records.jsonl', fixtures)));
-writeFileSync(join(cwd, 'contract.json'), JSON.stringify((JSON.parse(readFileSync(new URL('scenario.json', fixtures), 'utf8')) as { contract: object }).contract));
+writeFileSync(
+  join(cwd, 'contract.json'),
+  JSON.stringify(
+    (JSON.parse(readFileSync(new URL('scenario.json', fixtures), 'utf8')) as { contract: object }).contract,
+  ),
+);
 
 async function compile(progress: ((text: string | null) => void) | undefined, ...extra: string[]) {
   let stderr = '';

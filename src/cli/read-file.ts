@@ -68,14 +68,30 @@ export async function readDocument(path: string, display: string): Promise<Resul
   if (display === STANDARD_INPUT) {
     const text = await readAll(standardInput(), MAX_DOCUMENT_BYTES);
     if (text === null)
-      return err(fileError('standard input', inputIssue({ file: 'standard input', path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: MAX_DOCUMENT_BYTES / MB, limit: MAX_DOCUMENT_BYTES / MB })));
+      return err(
+        fileError(
+          'standard input',
+          inputIssue({ file: 'standard input', path: '(root)' }, 'DOCUMENT_TOO_LARGE', {
+            megabytes: MAX_DOCUMENT_BYTES / MB,
+            limit: MAX_DOCUMENT_BYTES / MB,
+          }),
+        ),
+      );
     return ok(text);
   }
   try {
     const info = await stat(path);
     if (info.isDirectory()) return err(fileError(display, unreadable(display, { code: 'EISDIR' })));
     if (info.size > MAX_DOCUMENT_BYTES) {
-      return err(fileError(display, inputIssue({ file: display, path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: Math.round(info.size / MB), limit: MAX_DOCUMENT_BYTES / MB })));
+      return err(
+        fileError(
+          display,
+          inputIssue({ file: display, path: '(root)' }, 'DOCUMENT_TOO_LARGE', {
+            megabytes: Math.round(info.size / MB),
+            limit: MAX_DOCUMENT_BYTES / MB,
+          }),
+        ),
+      );
     }
     return ok(await readFile(path, 'utf8'));
   } catch (error) {
@@ -94,7 +110,11 @@ class UnreadFile extends Error {
  * A records file as the library reads it: chunks of text (`-` is standard input), opened when first read, with
  * progress. A file that cannot be opened or read stops the reading where it happens: wrap the call in `readingFiles`.
  */
-export function recordsFileChunks(path: string, display: string, progress?: (text: string) => void): { readonly name: string; readonly chunks: AsyncIterable<string> } {
+export function recordsFileChunks(
+  path: string,
+  display: string,
+  progress?: (text: string) => void,
+): { readonly name: string; readonly chunks: AsyncIterable<string> } {
   if (display === STANDARD_INPUT) return { name: 'standard input', chunks: standardInput() };
   async function* chunks(): AsyncGenerator<string> {
     let failed: CompileError | null = null;
@@ -117,7 +137,9 @@ export function recordsFileChunks(path: string, display: string, progress?: (tex
 }
 
 /** The library's answer, or the error of a records file it could not read (first, as that is where the reading stopped). */
-export async function readingFiles<T>(answer: () => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+export async function readingFiles<T>(
+  answer: () => Promise<Result<T, CompileError>>,
+): Promise<Result<T, CompileError>> {
   try {
     return await answer();
   } catch (error) {
@@ -127,7 +149,11 @@ export async function readingFiles<T>(answer: () => Promise<Result<T, CompileErr
 }
 
 /** Streams a records file through the library's line reader, as the app does: never one string, whatever its size. */
-export async function streamRecordsFile(path: string, display: string, progress?: (text: string) => void): Promise<Result<RecordSet, CompileError>> {
+export async function streamRecordsFile(
+  path: string,
+  display: string,
+  progress?: (text: string) => void,
+): Promise<Result<RecordSet, CompileError>> {
   const { name, chunks } = recordsFileChunks(path, display, progress);
   return readingFiles(async () => library.readRecords(chunks, name));
 }

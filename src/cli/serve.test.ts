@@ -21,7 +21,11 @@ describe('context-compiler serve', () => {
     });
     const base = await url;
     expect(await (await fetch(new URL('api/health', base))).json()).toMatchObject({ status: 'ok' });
-    const underWay = fetch(new URL('api/compile', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scenario":"retry-policy"}' });
+    const underWay = fetch(new URL('api/compile', base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"scenario":"retry-policy"}',
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     stop();
     expect((await underWay).status).toBe(200);
@@ -32,7 +36,12 @@ describe('context-compiler serve', () => {
 
   it('refuses a port that is not a number, as a usage error', async () => {
     let stderr = '';
-    const code = await main(['serve', '--port', 'http'], { stdout: () => {}, stderr: (text) => (stderr += text), cwd: process.cwd(), untilStopped: () => new Promise(() => {}) });
+    const code = await main(['serve', '--port', 'http'], {
+      stdout: () => {},
+      stderr: (text) => (stderr += text),
+      cwd: process.cwd(),
+      untilStopped: () => new Promise(() => {}),
+    });
     expect(code).toBe(EXIT.invalid);
     expect(stderr).toContain('--port must be a whole number');
   });

@@ -9,14 +9,20 @@ import { EXIT } from './command';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixtures = join(root, 'fixtures/retry-policy');
 const records = readFileSync(join(fixtures, 'records.jsonl'), 'utf8');
-const contract = JSON.stringify((JSON.parse(readFileSync(join(fixtures, 'scenario.json'), 'utf8')) as { contract: object }).contract);
+const contract = JSON.stringify(
+  (JSON.parse(readFileSync(join(fixtures, 'scenario.json'), 'utf8')) as { contract: object }).contract,
+);
 
 /** The CLI as a process, its standard input given: main() in a test has no stdin of its own. */
 function cli(args: readonly string[], input: string) {
   const cwd = mkdtempSync(join(tmpdir(), 'cc-stdin-'));
   writeFileSync(join(cwd, 'contract.json'), contract);
   writeFileSync(join(cwd, 'records.jsonl'), records);
-  return spawnSync(process.execPath, ['--import', join(root, 'node_modules/tsx/dist/esm/index.mjs'), join(root, 'src/cli/entry.ts'), ...args], { cwd, input, encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(
+    process.execPath,
+    ['--import', join(root, 'node_modules/tsx/dist/esm/index.mjs'), join(root, 'src/cli/entry.ts'), ...args],
+    { cwd, input, encoding: 'utf8', timeout: 120_000 },
+  );
 }
 
 describe('- reads standard input', () => {

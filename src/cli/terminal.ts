@@ -11,5 +11,9 @@ export function escapeForTerminal(text: string): string {
 }
 
 export function terminalSafe(io: CliIo): CliIo {
-  return { ...io, stdout: (text) => io.stdout(escapeForTerminal(text)), stderr: (text) => io.stderr(escapeForTerminal(text)) };
+  return {
+    ...io,
+    stdout: (text) => io.stdout(escapeForTerminal(text)),
+    stderr: (text) => io.stderr(escapeForTerminal(text)),
+  };
 }

@@ -15,7 +15,12 @@ export function totalsOf(reports: readonly SuiteReport[]): Totals {
   const cases = reports.flatMap((report) => report.result?.cases ?? []);
   const skipped = cases.filter((entry) => entry.skipped !== null).length;
   const failed = cases.filter((entry) => !entry.passed).length;
-  return { passed: cases.length - failed - skipped, failed, skipped, errors: reports.filter((report) => report.result === undefined).length };
+  return {
+    passed: cases.length - failed - skipped,
+    failed,
+    skipped,
+    errors: reports.filter((report) => report.result === undefined).length,
+  };
 }
 
 function errorJson(error: CompileError) {
@@ -34,7 +39,10 @@ export function reportJson(reports: readonly SuiteReport[], totals: Totals, cove
             error: null,
             cases: report.result.cases.map((entry) => ({
               ...entry,
-              mismatches: entry.mismatches.map((mismatch) => ({ ...mismatch, line: report.loaded.locator.lineOf(mismatch.path) ?? null })),
+              mismatches: entry.mismatches.map((mismatch) => ({
+                ...mismatch,
+                line: report.loaded.locator.lineOf(mismatch.path) ?? null,
+              })),
             })),
           },
     ),
@@ -65,7 +73,13 @@ export function renderCoverage(coverage: Coverage): string {
  * The text report: every failure with each expectation that does not hold (expected, then what the trace
  * decided), a suite that could not run, and the totals; with `verbose`, a line for every case run or skipped.
  */
-export function renderReports(reports: readonly SuiteReport[], totals: Totals, verbose: boolean, out: (text: string) => void, err: (text: string) => void): void {
+export function renderReports(
+  reports: readonly SuiteReport[],
+  totals: Totals,
+  verbose: boolean,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): void {
   for (const report of reports) {
     if (report.result === undefined) {
       out(`ERROR ${report.suite ?? report.file}: the suite could not be run\n`);
@@ -89,5 +103,7 @@ export function renderReports(reports: readonly SuiteReport[], totals: Totals, v
   }
   const { passed, failed, skipped, errors } = totals;
   const notRun = errors > 0 ? `, ${errors} suite${errors === 1 ? '' : 's'} not run` : '';
-  out(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${notRun} (${reports.length} suite${reports.length === 1 ? '' : 's'})\n`);
+  out(
+    `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${notRun} (${reports.length} suite${reports.length === 1 ? '' : 's'})\n`,
+  );
 }

@@ -12,7 +12,12 @@ import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { userViewIdOf } from '../core/user-view';
 import { createRecordSet } from '../core/phases/1-validate/validate';
-import { malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
+import {
+  malformedCaseArbitrary,
+  malformedWithheldFile,
+  recordsFileOf,
+  withOtherSecrets,
+} from '../core/test-support/malformed-withheld';
 import { EXIT } from './command';
 
 import { runMain } from './test-support/run-main';
@@ -47,9 +52,23 @@ async function userOutputsOfFile(recordsText: string, contract: Contract) {
   writeFileSync(join(cwd, 'records.jsonl'), recordsText);
   writeFileSync(join(cwd, 'contract.json'), JSON.stringify(contract));
   const inputs = ['--records', 'records.jsonl', '--contract', 'contract.json', '--view', 'user'];
-  const text = await run(cwd, 'compile', ...inputs, '--trace', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
+  const text = await run(
+    cwd,
+    'compile',
+    ...inputs,
+    '--trace',
+    '--packet-out',
+    'packet.txt',
+    '--user-view-out',
+    'user-view.json',
+  );
   const json = await run(cwd, 'compile', ...inputs, '--json');
-  const parsed = JSON.parse(json.stdout) as { withheld?: unknown; packet: string | null; counts: { withheld?: number }; userView: string };
+  const parsed = JSON.parse(json.stdout) as {
+    withheld?: unknown;
+    packet: string | null;
+    counts: { withheld?: number };
+    userView: string;
+  };
   const { withheld: _notice, ...shown } = parsed;
   const { withheld: _count, ...counts } = parsed.counts;
   return {
@@ -58,7 +77,12 @@ async function userOutputsOfFile(recordsText: string, contract: Contract) {
     text: maskWithheldCount(text.stdout),
     packetOut: read(cwd, 'packet.txt') === null ? null : maskWithheldCount(read(cwd, 'packet.txt') ?? ''),
     userViewOut: maskDocument(read(cwd, 'user-view.json')),
-    json: { ...shown, packet: parsed.packet === null ? null : maskWithheldCount(parsed.packet), counts, userView: maskDocument(JSON.stringify(parsed.userView)) },
+    json: {
+      ...shown,
+      packet: parsed.packet === null ? null : maskWithheldCount(parsed.packet),
+      counts,
+      userView: maskDocument(JSON.stringify(parsed.userView)),
+    },
   };
 }
 
@@ -79,7 +103,10 @@ describe('compile --view user', () => {
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
-          const [a, b] = await Promise.all([userOutputs(input.records, input.contract), userOutputs(changed.records, input.contract)]);
+          const [a, b] = await Promise.all([
+            userOutputs(input.records, input.contract),
+            userOutputs(changed.records, input.contract),
+          ]);
           // It compiled in-process, so every run answered with a packet or a refusal, never an input or usage error.
           expect(
             a.code.every((code) => code === EXIT.ok || code === EXIT.failClosed),
@@ -101,7 +128,11 @@ describe('compile --view user', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const prepared = await malformedWithheldFile(raw, async (input) => (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok);
+          const prepared = await malformedWithheldFile(
+            raw,
+            async (input) =>
+              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok,
+          );
           fc.pre(prepared !== null);
           const { input, file } = prepared;
           checked += 1;
@@ -132,14 +163,35 @@ describe('compile --view user', () => {
     const original = readFileSync(join(fixture, 'records.jsonl'), 'utf8');
     const outputs = async (records: string) => {
       writeFileSync(join(cwd, 'records.jsonl'), records);
-      const text = await run(cwd, 'compile', '--scenario', 'scenario.json', '--view', 'user', '--trace', '--packet-out', 'packet.txt', '--user-view-out', 'user-view.json');
+      const text = await run(
+        cwd,
+        'compile',
+        '--scenario',
+        'scenario.json',
+        '--view',
+        'user',
+        '--trace',
+        '--packet-out',
+        'packet.txt',
+        '--user-view-out',
+        'user-view.json',
+      );
       const json = await run(cwd, 'compile', '--scenario', 'scenario.json', '--view', 'user', '--json');
-      return { text: text.stdout, json: json.stdout, packet: read(cwd, 'packet.txt'), userView: read(cwd, 'user-view.json') };
+      return {
+        text: text.stdout,
+        json: json.stdout,
+        packet: read(cwd, 'packet.txt'),
+        userView: read(cwd, 'user-view.json'),
+      };
     };
     const before = await outputs(original);
     const retitled = original
       .split('\n')
-      .map((line) => (line.includes('"LGL-0007"') ? JSON.stringify({ ...(JSON.parse(line) as object), title: 'A new title for the legal hold' }) : line))
+      .map((line) =>
+        line.includes('"LGL-0007"')
+          ? JSON.stringify({ ...(JSON.parse(line) as object), title: 'A new title for the legal hold' })
+          : line,
+      )
       .join('\n');
     expect(retitled).not.toBe(original);
     expect(await outputs(retitled)).toEqual(before);
@@ -161,7 +213,9 @@ describe('compile --view user', () => {
     for (const flag of ['--receipt-out', '--statement-out']) {
       const result = await run(cwd, 'compile', '--view', 'user', flag, 'out.json');
       expect(result.code, flag).toBe(EXIT.invalid);
-      expect(result.stderr).toContain(`${flag} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
+      expect(result.stderr).toContain(
+        `${flag} writes the diagnostic receipt, which names every record: it needs --view diagnostic`,
+      );
       expect(read(cwd, 'out.json')).toBeNull();
     }
     // --user-view-out is the user view from either view.

@@ -10,7 +10,12 @@ const SETTLE_MS = 150;
  * `test --watch`: runs once, then again whenever a file changes in a folder that holds a suite (where its
  * scenario, records and contract files are read from), until the user stops it. Runs never overlap.
  */
-export async function watchSuites(files: readonly SuiteFile[], runOnce: () => Promise<ExitCode>, io: CliIo, untilStopped: () => Promise<void>): Promise<ExitCode> {
+export async function watchSuites(
+  files: readonly SuiteFile[],
+  runOnce: () => Promise<ExitCode>,
+  io: CliIo,
+  untilStopped: () => Promise<void>,
+): Promise<ExitCode> {
   let last = await runOnce();
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;

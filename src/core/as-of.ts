@@ -8,6 +8,9 @@ import { parseInstant } from './format/time';
  */
 export function asOfInstant(contract: Pick<Contract, 'asOf'>): number {
   const instant = parseInstant(contract.asOf);
-  if (instant === null) throw new Error(`contract asOf ${JSON.stringify(contract.asOf)} is not an instant: contracts are validated before use`);
+  if (instant === null)
+    throw new Error(
+      `contract asOf ${JSON.stringify(contract.asOf)} is not an instant: contracts are validated before use`,
+    );
   return instant;
 }

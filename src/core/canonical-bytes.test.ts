@@ -14,7 +14,11 @@ function written(write: (bytes: CanonicalBytes) => void): Uint8Array | null {
 
 describe('CanonicalBytes', () => {
   it('writes a string as the UTF-8 of JSON.stringify, for any code point', () => {
-    const anyString = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary-ascii' }), fc.string({ unit: 'grapheme' }));
+    const anyString = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'binary-ascii' }),
+      fc.string({ unit: 'grapheme' }),
+    );
     fc.assert(
       fc.property(anyString, (value) => {
         expect(written((bytes) => bytes.string(value))).toEqual(utf8(JSON.stringify(value)));

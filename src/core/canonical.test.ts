@@ -18,7 +18,9 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
       "string": "\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\"\\/",
       "literals": [null, true, false]
     }`;
-    expect(canonicalJson(JSON.parse(input))).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    expect(canonicalJson(JSON.parse(input))).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
   });
 
   it('sorts the keys of section 3.2.3 by UTF-16 code units, so an astral character sorts before U+FB33', () => {
@@ -68,7 +70,8 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
   });
 
   it('refuses what appendix B marks as errors: NaN and the infinities', () => {
-    for (const bits of ['7fffffffffffffff', '7ff0000000000000', 'fff0000000000000']) expect(() => canonicalJson({ n: fromBits(bits) })).toThrow(TypeError);
+    for (const bits of ['7fffffffffffffff', '7ff0000000000000', 'fff0000000000000'])
+      expect(() => canonicalJson({ n: fromBits(bits) })).toThrow(TypeError);
   });
 
   it('escapes only what section 3.2.2.2 names: the quote, the backslash and U+0000 to U+001F (short forms where JSON has them, else lowercase \\u00hh)', () => {
@@ -79,9 +82,15 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
     );
     // DEL, the line and paragraph separators, a slash and markup are written as they are.
     expect(canonicalJson('\u007f\u2028\u2029/</script>"\\')).toBe('"\u007f\u2028\u2029/</script>\\"\\\\"');
-    expect(canonicalJson({ '\u20ac': 'Euro Sign', 1: 'One', '\u0080': 'Control\u007f', '\ud83d\ude02': 'Smiley', '</script>': 'Browser Challenge' })).toBe(
-      '{"1":"One","</script>":"Browser Challenge","\u0080":"Control\u007f","€":"Euro Sign","😂":"Smiley"}',
-    );
+    expect(
+      canonicalJson({
+        '\u20ac': 'Euro Sign',
+        1: 'One',
+        '\u0080': 'Control\u007f',
+        '\ud83d\ude02': 'Smiley',
+        '</script>': 'Browser Challenge',
+      }),
+    ).toBe('{"1":"One","</script>":"Browser Challenge","\u0080":"Control\u007f","€":"Euro Sign","😂":"Smiley"}');
   });
 
   it('refuses a lone surrogate anywhere (I-JSON), in a value or a key, and keeps a proper pair', () => {
@@ -106,7 +115,9 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
   });
 
   it('orders keys that look like array indices as strings, not numbers', () => {
-    expect(canonicalJson({ 9: 'a', 10: 'b', 1: 'c', b: 1, B: 2, '': 3 })).toBe('{"":3,"1":"c","10":"b","9":"a","B":2,"b":1}');
+    expect(canonicalJson({ 9: 'a', 10: 'b', 1: 'c', b: 1, B: 2, '': 3 })).toBe(
+      '{"":3,"1":"c","10":"b","9":"a","B":2,"b":1}',
+    );
   });
 
   it('drops undefined members and writes undefined array items as null, as JSON.stringify does', () => {
@@ -125,7 +136,8 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
       if (value === null || typeof value !== 'object') return value;
       // Without a prototype, a "__proto__" key (fast-check generates one now and then) is an own key here too.
       const sorted = Object.create(null) as Record<string, unknown>;
-      for (const key of Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) sorted[key] = sortDeep((value as Record<string, unknown>)[key]);
+      for (const key of Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+        sorted[key] = sortDeep((value as Record<string, unknown>)[key]);
       return sorted;
     };
     // Integer-like keys are enumerated first whatever the insertion order, so the oracle is only exact without them.
@@ -167,7 +179,14 @@ describe('canonicalJson against RFC 8785 (JCS)', () => {
     };
     const key = fc.oneof(fc.nat({ max: 30 }).map(String), fc.constantFrom('a', 'B', '01', '-1', '1.5', ''));
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.integer(), fc.string(), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.integer(),
+        fc.string(),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 4 }),
       object: fc.dictionary(key, tie('value'), { maxKeys: 6 }),
     })).value;

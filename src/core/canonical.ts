@@ -30,7 +30,8 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 /** Throws for what JSON cannot carry; everything else is a JSON value. */
 function refuse(value: unknown): never {
   if (typeof value === 'number') throw new TypeError('canonical JSON cannot carry a non-finite number');
-  if (typeof value === 'bigint') throw new TypeError('canonical JSON cannot carry a bigint: write an integer beyond 2^53 as a string');
+  if (typeof value === 'bigint')
+    throw new TypeError('canonical JSON cannot carry a bigint: write an integer beyond 2^53 as a string');
   throw new TypeError(`canonical JSON cannot carry a ${typeof value}`);
 }
 
@@ -77,7 +78,8 @@ function prepare(value: unknown): unknown {
 /** The same text as JSON.stringify(prepare(value)), written piece by piece: for objects with array-index keys. */
 function write(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item: unknown) => (item === undefined ? 'null' : write(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item: unknown) => (item === undefined ? 'null' : write(item))).join(',')}]`;
   const parts: string[] = [];
   for (const key of Object.keys(value).sort()) {
     const item = (value as Record<string, unknown>)[key];
@@ -135,7 +137,8 @@ export function sortedSet(values: readonly string[]): string[] {
 
 /** `sortedSet(values)`, or `values` itself when it is one already (strictly ascending): most lists arrive so, and need no copy. */
 export function asSortedSet(values: readonly string[]): readonly string[] {
-  for (let index = 1; index < values.length; index += 1) if (!((values[index - 1] as string) < (values[index] as string))) return sortedSet(values);
+  for (let index = 1; index < values.length; index += 1)
+    if (!((values[index - 1] as string) < (values[index] as string))) return sortedSet(values);
   return values;
 }
 

@@ -10,7 +10,9 @@ type Change = Control | LateChange;
 
 /** The records a control or late change declares: those its patches touch, then those its text mentions. */
 export function declaredRecords(change: Change): string[] {
-  const ids = change.patches.flatMap((patch) => (patch.op === 'mergeContract' ? [] : [patch.op === 'addRecord' ? patch.record.id : patch.id]));
+  const ids = change.patches.flatMap((patch) =>
+    patch.op === 'mergeContract' ? [] : [patch.op === 'addRecord' ? patch.record.id : patch.id],
+  );
   return [...new Set([...ids, ...(change.mentions ?? [])])];
 }
 
@@ -63,7 +65,12 @@ export function redactText(text: string, hidden: ReadonlySet<string>): string {
  * the change declares it (patches it, or lists it in `mentions`), so the user view knows what to redact. `ids` are
  * the scenario's records and those its changes add.
  */
-export function undeclaredMentions(file: string, scenario: ScenarioFile, ids: ReadonlySet<string>, locator?: JsonLocator): InputIssue[] {
+export function undeclaredMentions(
+  file: string,
+  scenario: ScenarioFile,
+  ids: ReadonlySet<string>,
+  locator?: JsonLocator,
+): InputIssue[] {
   const issues: InputIssue[] = [];
   const check = (list: 'controls' | 'lateChanges', changes: readonly Change[]) =>
     changes.forEach((change, index) => {
@@ -71,7 +78,13 @@ export function undeclaredMentions(file: string, scenario: ScenarioFile, ids: Re
       for (const field of ['label', 'explanation'] as const) {
         for (const id of namedRecords(change[field], ids)) {
           if (declared.has(id)) continue;
-          issues.push(inputIssue({ file, line: locator?.lineOf([list, index, field]), path: `${list}[${index}].${field}` }, 'CHANGE_NAMES_UNDECLARED', { record: id, change: change.id }));
+          issues.push(
+            inputIssue(
+              { file, line: locator?.lineOf([list, index, field]), path: `${list}[${index}].${field}` },
+              'CHANGE_NAMES_UNDECLARED',
+              { record: id, change: change.id },
+            ),
+          );
         }
       }
     });
@@ -83,6 +96,7 @@ export function undeclaredMentions(file: string, scenario: ScenarioFile, ids: Re
 /** Every id a scenario's text could name: its records and those its changes add. */
 export function scenarioRecordIds(scenario: ScenarioFile, recordIds: readonly string[]): Set<string> {
   const ids = new Set(recordIds);
-  for (const change of [...scenario.controls, ...scenario.lateChanges]) for (const id of addedRecords(change)) ids.add(id);
+  for (const change of [...scenario.controls, ...scenario.lateChanges])
+    for (const id of addedRecords(change)) ids.add(id);
   return ids;
 }

@@ -5,7 +5,11 @@ import type { Store } from './store';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
 import { freshDriver } from './test-support/node-driver';
 
-const records = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'b', text: 'refund weather' }), buildRecord({ id: 'c', text: 'refund', scope: 'legal' })];
+const records = [
+  buildRecord({ id: 'a', text: 'refund policy' }),
+  buildRecord({ id: 'b', text: 'refund weather' }),
+  buildRecord({ id: 'c', text: 'refund', scope: 'legal' }),
+];
 
 describe('the compiler over a store that answers later', () => {
   it('answers compiles in the order asked, each as a compiler of its own would, however long the store takes', async () => {
@@ -25,7 +29,10 @@ describe('the compiler over a store that answers later', () => {
     const wide = { contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records) };
     const narrow = { contract: buildContract(), recordSet: buildRecordSet(records) };
     const finished: string[] = [];
-    const [first, second] = await Promise.all([compiler.compile(wide).then((result) => (finished.push('wide'), result)), compiler.compile(narrow).then((result) => (finished.push('narrow'), result))]);
+    const [first, second] = await Promise.all([
+      compiler.compile(wide).then((result) => (finished.push('wide'), result)),
+      compiler.compile(narrow).then((result) => (finished.push('narrow'), result)),
+    ]);
     expect(finished).toEqual(['wide', 'narrow']);
     const fresh = createCompiler(createSqliteStore(await freshDriver()));
     expect(valueOf(first).receipt).toEqual(valueOf(await fresh.compile(wide)).receipt);

@@ -31,7 +31,10 @@ export interface PreparedCompile {
 }
 
 /** Phases 2 and 3 (resolve, type-check), then the admission plan and its digest. */
-export function prepareCompile(request: CompileRequest, queries: Queries = freshQueries): Result<PreparedCompile, CompileError> {
+export function prepareCompile(
+  request: CompileRequest,
+  queries: Queries = freshQueries,
+): Result<PreparedCompile, CompileError> {
   const resolution = queries.resolve(request.contract, request.recordSet);
   if (!resolution.ok) return resolution;
   const typed = typeCheck(resolution.value);
@@ -42,10 +45,19 @@ export function prepareCompile(request: CompileRequest, queries: Queries = fresh
 }
 
 /** Passes 6 and 7 (packet planning, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
-export function finishCompile(request: CompileRequest, prepared: PreparedCompile, admission: Admission, admittedBy: ReceiptAdmission, ranking: Ranking, queries: Queries): CompileOutcome {
+export function finishCompile(
+  request: CompileRequest,
+  prepared: PreparedCompile,
+  admission: Admission,
+  admittedBy: ReceiptAdmission,
+  ranking: Ranking,
+  queries: Queries,
+): CompileOutcome {
   const { contract } = request;
   const planned = queries.planPacket(prepared.resolution, admission, ranking, prepared.missingRequired);
-  const packet: Packet | null = planned.failure ? null : renderPacket(contract, prepared.resolution.contract.asOf, planned);
+  const packet: Packet | null = planned.failure
+    ? null
+    : renderPacket(contract, prepared.resolution.contract.asOf, planned);
   const receipt = queries.attest({
     contract,
     records: prepared.resolution.records,
@@ -59,8 +71,26 @@ export function finishCompile(request: CompileRequest, prepared: PreparedCompile
     lateChanges: request.lateChanges ?? [],
   });
   const selected = planned.selected.length;
-  const counts = { candidates: planned.trace.length, admitted: admission.admitted.length, selected, excluded: planned.trace.length - selected };
-  const common = { trace: planned.trace, ranked: planned.ranked, receipt, counts, admitted: admission.admittedIds, unreadable: request.recordSet.unreadable };
+  const counts = {
+    candidates: planned.trace.length,
+    admitted: admission.admitted.length,
+    selected,
+    excluded: planned.trace.length - selected,
+  };
+  const common = {
+    trace: planned.trace,
+    ranked: planned.ranked,
+    receipt,
+    counts,
+    admitted: admission.admittedIds,
+    unreadable: request.recordSet.unreadable,
+  };
   if (planned.failure) return { status: 'fail_closed', failure: planned.failure, ...common };
-  return { status: 'packet', packet: packet as Packet, evidence: planned.evidence, decisionBlockedBy: planned.decisionBlockedBy, ...common };
+  return {
+    status: 'packet',
+    packet: packet as Packet,
+    evidence: planned.evidence,
+    decisionBlockedBy: planned.decisionBlockedBy,
+    ...common,
+  };
 }

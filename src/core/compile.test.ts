@@ -12,7 +12,11 @@ beforeAll(async () => {
   compiler = createSqliteCompiler(driver);
 });
 
-const records = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'b', text: 'weather' }), buildRecord({ id: 'c', scope: 'legal' })];
+const records = [
+  buildRecord({ id: 'a', text: 'refund policy' }),
+  buildRecord({ id: 'b', text: 'weather' }),
+  buildRecord({ id: 'c', scope: 'legal' }),
+];
 
 describe('compile', () => {
   it('counts candidates, admitted, selected and excluded records', async () => {
@@ -26,8 +30,22 @@ describe('compile', () => {
       { id: 'x', aliases: ['Jo'] },
       { id: 'y', aliases: ['Jo'] },
     ];
-    expect(errorOf(await compiler.compile({ contract: buildContract({ subject: 'Jo', identities }), recordSet: buildRecordSet(records) })).code).toBe('AMBIGUOUS_SUBJECT');
-    expect(errorOf(await compiler.compile({ contract: buildContract({ typedEvidenceOnly: true }), recordSet: buildRecordSet(records) })).pass).toBe('type-check');
+    expect(
+      errorOf(
+        await compiler.compile({
+          contract: buildContract({ subject: 'Jo', identities }),
+          recordSet: buildRecordSet(records),
+        }),
+      ).code,
+    ).toBe('AMBIGUOUS_SUBJECT');
+    expect(
+      errorOf(
+        await compiler.compile({
+          contract: buildContract({ typedEvidenceOnly: true }),
+          recordSet: buildRecordSet(records),
+        }),
+      ).pass,
+    ).toBe('type-check');
   });
 
   it('ranks only admitted records: a ranking that puts a refused record first cannot bring it into the packet', async () => {
@@ -61,9 +79,15 @@ describe('compile', () => {
     const contract = buildContract({ denyLabels: ['investigation'] });
     const before = buildRecordSet(records);
     own.index(before);
-    expect(valueOf(await own.compile({ contract, recordSet: before })).trace.find((row) => row.id === 'a')).toMatchObject({ decision: 'selected' });
+    expect(
+      valueOf(await own.compile({ contract, recordSet: before })).trace.find((row) => row.id === 'a'),
+    ).toMatchObject({ decision: 'selected' });
     // A toggle as the app does it: index first (it reports progress), then compile the same record set.
-    const relabelled = buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', access: { labels: ['investigation'] } }), records[1]!, records[2]!]);
+    const relabelled = buildRecordSet([
+      buildRecord({ id: 'a', text: 'refund policy', access: { labels: ['investigation'] } }),
+      records[1]!,
+      records[2]!,
+    ]);
     own.index(relabelled);
     const after = valueOf(await own.compile({ contract, recordSet: relabelled }));
     expect(after.trace.find((row) => row.id === 'a')).toMatchObject({ code: 'EXCLUDE_DENY_LABEL' });
@@ -71,9 +95,18 @@ describe('compile', () => {
 });
 
 describe('broken supersession links', () => {
-  const rowOf = (outcome: Awaited<ReturnType<typeof compileRecords>>, id: string) => outcome.trace.find((row) => row.id === id);
-  async function compileRecords(list: Parameters<typeof buildRecordSet>[0], overrides: Parameters<typeof buildContract>[0] = {}) {
-    return valueOf(await compiler.compile({ contract: buildContract({ denyLabels: ['legal_hold'], ...overrides }), recordSet: buildRecordSet(list) }));
+  const rowOf = (outcome: Awaited<ReturnType<typeof compileRecords>>, id: string) =>
+    outcome.trace.find((row) => row.id === id);
+  async function compileRecords(
+    list: Parameters<typeof buildRecordSet>[0],
+    overrides: Parameters<typeof buildContract>[0] = {},
+  ) {
+    return valueOf(
+      await compiler.compile({
+        contract: buildContract({ denyLabels: ['legal_hold'], ...overrides }),
+        recordSet: buildRecordSet(list),
+      }),
+    );
   }
 
   it('exclude only the records involved, with their own codes, and the packet is emitted (the case the issue measured)', async () => {
@@ -87,26 +120,45 @@ describe('broken supersession links', () => {
       buildRecord({ id: 'e', text: 'refund policy', supersedes: ['NOPE-2'] }),
     ]);
     expect(outcome.status === 'packet' && outcome.packet.entries.map((entry) => entry.id)).toEqual(['a']);
-    expect(rowOf(outcome, 'X-deny-00000')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION', fact: 'SUPERSEDES_MISSING', args: { targets: ['NOPE-1'] }, gates: ['supersession', 'deny'] });
-    expect(rowOf(outcome, 'X-deny-1')).toMatchObject({ code: 'EXCLUDE_SUPERSESSION_CYCLE', fact: 'ON_SUPERSESSION_CYCLE', args: { successors: ['X-deny-2'] } });
-    expect(rowOf(outcome, 'd')).toMatchObject({ code: 'EXCLUDE_SUPERSESSION_CYCLE', fact: 'SUPERSEDES_ITSELF', gates: ['supersession'] });
+    expect(rowOf(outcome, 'X-deny-00000')).toMatchObject({
+      code: 'EXCLUDE_DANGLING_SUPERSESSION',
+      fact: 'SUPERSEDES_MISSING',
+      args: { targets: ['NOPE-1'] },
+      gates: ['supersession', 'deny'],
+    });
+    expect(rowOf(outcome, 'X-deny-1')).toMatchObject({
+      code: 'EXCLUDE_SUPERSESSION_CYCLE',
+      fact: 'ON_SUPERSESSION_CYCLE',
+      args: { successors: ['X-deny-2'] },
+    });
+    expect(rowOf(outcome, 'd')).toMatchObject({
+      code: 'EXCLUDE_SUPERSESSION_CYCLE',
+      fact: 'SUPERSEDES_ITSELF',
+      gates: ['supersession'],
+    });
     expect(rowOf(outcome, 'e')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION', args: { targets: ['NOPE-2'] } });
   });
 
   it('keep the valid links of a broken record in force: what it supersedes never passes as current', async () => {
-    const outcome = await compileRecords([buildRecord({ id: 'old', text: 'refund policy' }), buildRecord({ id: 'new', text: 'refund policy', supersedes: ['old', 'NOPE'] })]);
+    const outcome = await compileRecords([
+      buildRecord({ id: 'old', text: 'refund policy' }),
+      buildRecord({ id: 'new', text: 'refund policy', supersedes: ['old', 'NOPE'] }),
+    ]);
     expect(rowOf(outcome, 'old')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', args: { successor: 'new' } });
     expect(rowOf(outcome, 'new')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION' });
     expect(outcome.admitted.size).toBe(0);
   });
 
   it('fail closed when a required record is among the broken ones, naming its reason', async () => {
-    const outcome = await compileRecords([...records, buildRecord({ id: 'need', supersedes: ['NOPE'] })], { requiredRecords: ['need'] });
+    const outcome = await compileRecords([...records, buildRecord({ id: 'need', supersedes: ['NOPE'] })], {
+      requiredRecords: ['need'],
+    });
     expect(outcome.status).toBe('fail_closed');
     expect(outcome.status === 'fail_closed' && outcome.failure).toMatchObject({
       code: 'REQUIRED_ILLEGAL',
       recordId: 'need',
-      message: 'Required record need fails the supersession gate (supersedes NOPE, not among the records): no packet is emitted.',
+      message:
+        'Required record need fails the supersession gate (supersedes NOPE, not among the records): no packet is emitted.',
     });
   });
 });

@@ -63,7 +63,9 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
     if (contract.ranking === 'bm25') {
       const admittedIds = admission.value.admittedIds;
       await store.holdAdmitted(admittedIds, recordSet);
-      ranking = await queries.rankStored(contract.query, admission.value, () => store.rankAdmitted(contract.query, admittedIds));
+      ranking = await queries.rankStored(contract.query, admission.value, () =>
+        store.rankAdmitted(contract.query, admittedIds),
+      );
     } else {
       // Declared scores are the admitted records' own.
       ranking = queries.rankDeclared(admission.value);

@@ -4,11 +4,21 @@ import type { Control, Patch } from './format/scenario';
 import { parseScenarioJson } from './phases/1-validate/validate';
 import { buildContract, buildRecord, buildRecordSet, errorOf, valueOf } from './test-support/builders';
 
-const change = (id: string, ...patches: Patch[]): Control => ({ id, label: `Label ${id}`, explanation: 'why', patches });
+const change = (id: string, ...patches: Patch[]): Control => ({
+  id,
+  label: `Label ${id}`,
+  explanation: 'why',
+  patches,
+});
 
 describe('mergePatch (RFC 7396)', () => {
   it('merges objects key by key, removes on null and replaces arrays and scalars', () => {
-    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1, 2] }, { b: { c: null, f: 4 }, e: [3], g: 'x' })).toEqual({ a: 1, b: { d: 3, f: 4 }, e: [3], g: 'x' });
+    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1, 2] }, { b: { c: null, f: 4 }, e: [3], g: 'x' })).toEqual({
+      a: 1,
+      b: { d: 3, f: 4 },
+      e: [3],
+      g: 'x',
+    });
     expect(mergePatch({ a: 1 }, [1])).toEqual([1]);
     expect(mergePatch('text', { a: { b: null } })).toEqual({ a: {} });
   });
@@ -29,7 +39,11 @@ describe('applyChanges', () => {
   it('patches records and the contract in order, keeping untouched record objects', () => {
     const result = valueOf(
       applyChanges(contract, recordSet, [
-        change('first', { op: 'mergeRecord', id: 'a', patch: { scope: 'legal' } }, { op: 'mergeContract', patch: { scopes: ['legal'] } }),
+        change(
+          'first',
+          { op: 'mergeRecord', id: 'a', patch: { scope: 'legal' } },
+          { op: 'mergeContract', patch: { scopes: ['legal'] } },
+        ),
         change('second', { op: 'mergeRecord', id: 'a', patch: { scope: 'billing' } }),
       ]),
     );
@@ -59,7 +73,12 @@ describe('applyChanges', () => {
   });
 
   it('keeps the records that supersede another as a fresh set has them, whichever way a patch changes them', () => {
-    const chain = buildRecordSet([buildRecord({ id: 'a' }), buildRecord({ id: 'b', supersedes: ['a'] }), buildRecord({ id: 'c' }), buildRecord({ id: 'd', supersedes: ['c'] })]);
+    const chain = buildRecordSet([
+      buildRecord({ id: 'a' }),
+      buildRecord({ id: 'b', supersedes: ['a'] }),
+      buildRecord({ id: 'c' }),
+      buildRecord({ id: 'd', supersedes: ['c'] }),
+    ]);
     const patches: Patch[][] = [
       [{ op: 'mergeRecord', id: 'b', patch: { scope: 'legal' } }],
       [{ op: 'mergeRecord', id: 'a', patch: { scope: 'legal' } }],
@@ -80,7 +99,11 @@ describe('applyChanges', () => {
 
   it('keeps the ids array itself when nothing is added, and puts each patched record at its place', () => {
     const three = buildRecordSet([a, b, buildRecord({ id: 'c' })]);
-    const result = valueOf(applyChanges(contract, three, [change('relabel', { op: 'mergeRecord', id: 'b', patch: { access: { labels: ['investigation'] } } })])).recordSet;
+    const result = valueOf(
+      applyChanges(contract, three, [
+        change('relabel', { op: 'mergeRecord', id: 'b', patch: { access: { labels: ['investigation'] } } }),
+      ]),
+    ).recordSet;
     expect(result.ids).toBe(three.ids);
     expect(result.records.map((record) => record.id)).toEqual(['a', 'b', 'c']);
     expect(result.records[0]).toBe(a);
@@ -91,64 +114,124 @@ describe('applyChanges', () => {
 
   it('adds and removes records', () => {
     const added = buildRecord({ id: 'c' });
-    const result = valueOf(applyChanges(contract, recordSet, [change('swap', { op: 'removeRecord', id: 'a' }, { op: 'addRecord', record: added })]));
+    const result = valueOf(
+      applyChanges(contract, recordSet, [
+        change('swap', { op: 'removeRecord', id: 'a' }, { op: 'addRecord', record: added }),
+      ]),
+    );
     expect(result.recordSet.records.map((r) => r.id)).toEqual(['b', 'c']);
   });
 
   it('re-validates a patched record and names the control, its label and the path', () => {
-    const error = errorOf(applyChanges(contract, recordSet, [change('bad-date', { op: 'mergeRecord', id: 'a', patch: { validTo: '2026-02-30' } })]));
+    const error = errorOf(
+      applyChanges(contract, recordSet, [
+        change('bad-date', { op: 'mergeRecord', id: 'a', patch: { validTo: '2026-02-30' } }),
+      ]),
+    );
     expect(error).toMatchObject({ pass: 'controls', code: 'INVALID_INPUT' });
     expect(error.message).toMatch(/^bad-date \("Label bad-date"\): the patched record a is invalid at validTo: /);
   });
 
   it('re-validates a patched contract, refusing unknown fields', () => {
-    const error = errorOf(applyChanges(contract, recordSet, [change('extra', { op: 'mergeContract', patch: { colour: 'red' } })]));
+    const error = errorOf(
+      applyChanges(contract, recordSet, [change('extra', { op: 'mergeContract', patch: { colour: 'red' } })]),
+    );
     expect(error.message).toMatch(/^extra \("Label extra"\): the patched contract is invalid at \(root\)/);
   });
 
   it('refuses patches that name absent records, duplicate an id or rename a record', () => {
-    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'ghost', patch: {} })])).code).toBe('DANGLING_REFERENCE');
-    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'removeRecord', id: 'a' }, { op: 'removeRecord', id: 'a' })])).code).toBe('DANGLING_REFERENCE');
-    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'addRecord', record: buildRecord({ id: 'b' }) })])).code).toBe('DUPLICATE_ID');
-    expect(errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'a', patch: { id: 'z' } })])).message).toMatch(/may not rename record a/);
+    expect(
+      errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'ghost', patch: {} })])).code,
+    ).toBe('DANGLING_REFERENCE');
+    expect(
+      errorOf(
+        applyChanges(contract, recordSet, [
+          change('x', { op: 'removeRecord', id: 'a' }, { op: 'removeRecord', id: 'a' }),
+        ]),
+      ).code,
+    ).toBe('DANGLING_REFERENCE');
+    expect(
+      errorOf(applyChanges(contract, recordSet, [change('x', { op: 'addRecord', record: buildRecord({ id: 'b' }) })]))
+        .code,
+    ).toBe('DUPLICATE_ID');
+    expect(
+      errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'a', patch: { id: 'z' } })]))
+        .message,
+    ).toMatch(/may not rename record a/);
   });
 });
 
 describe('pickChanges', () => {
-  const available = [change('one', { op: 'removeRecord', id: 'a' }), change('two', { op: 'removeRecord', id: 'b' }), change('three', { op: 'removeRecord', id: 'c' })];
+  const available = [
+    change('one', { op: 'removeRecord', id: 'a' }),
+    change('two', { op: 'removeRecord', id: 'b' }),
+    change('three', { op: 'removeRecord', id: 'c' }),
+  ];
 
   it('returns the chosen changes in scenario order, whatever order they were toggled in', () => {
     expect(valueOf(pickChanges(available, ['three', 'one'], 'control')).map((c) => c.id)).toEqual(['one', 'three']);
   });
 
   it('refuses an unknown id and lists the available ones', () => {
-    expect(errorOf(pickChanges(available, ['one', 'four'], 'control'))).toMatchObject({ code: 'UNKNOWN_CONTROL', message: 'no control "four"; available: one, two, three' });
+    expect(errorOf(pickChanges(available, ['one', 'four'], 'control'))).toMatchObject({
+      code: 'UNKNOWN_CONTROL',
+      message: 'no control "four"; available: one, two, three',
+    });
   });
 });
 
 describe('hostile scenarios', () => {
   const scenarioWith = (controls: unknown[], lateChanges: unknown[] = []) =>
-    JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls, lateChanges }, null, 2);
+    JSON.stringify(
+      { id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls, lateChanges },
+      null,
+      2,
+    );
   const control = (id: string, patch: string) => `{"id":"${id}","label":"L","explanation":"E","patches":[${patch}]}`;
 
-  it.each(['__proto__', 'constructor', 'prototype'])('refuse %s as an unknown field of a merge patch, at the top or nested', (key) => {
-    const top = scenarioWith([]).replace('"controls": []', `"controls": [${control('c', `{"op":"mergeContract","patch":{"${key}":{"tokenBudget":1}}}`)}]`);
-    const topIssue = errorOf(parseScenarioJson('s.json', top, () => null)).issues?.[0];
-    expect(topIssue).toMatchObject({ path: 'controls[0].patches[0].patch', message: `unknown field "${key}": not part of the format` });
-    expect(topIssue?.line).toBeGreaterThan(1);
-    const nested = scenarioWith([]).replace('"controls": []', `"controls": [${control('c', `{"op":"mergeRecord","id":"a","patch":{"access":{"${key}":{"roles":[]}}}}`)}]`);
-    expect(errorOf(parseScenarioJson('s.json', nested, () => null)).issues?.[0]).toMatchObject({
-      path: 'controls[0].patches[0].patch.access',
-      message: `unknown field "${key}": not part of the format`,
-    });
-  });
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'refuse %s as an unknown field of a merge patch, at the top or nested',
+    (key) => {
+      const top = scenarioWith([]).replace(
+        '"controls": []',
+        `"controls": [${control('c', `{"op":"mergeContract","patch":{"${key}":{"tokenBudget":1}}}`)}]`,
+      );
+      const topIssue = errorOf(parseScenarioJson('s.json', top, () => null)).issues?.[0];
+      expect(topIssue).toMatchObject({
+        path: 'controls[0].patches[0].patch',
+        message: `unknown field "${key}": not part of the format`,
+      });
+      expect(topIssue?.line).toBeGreaterThan(1);
+      const nested = scenarioWith([]).replace(
+        '"controls": []',
+        `"controls": [${control('c', `{"op":"mergeRecord","id":"a","patch":{"access":{"${key}":{"roles":[]}}}}`)}]`,
+      );
+      expect(errorOf(parseScenarioJson('s.json', nested, () => null)).issues?.[0]).toMatchObject({
+        path: 'controls[0].patches[0].patch.access',
+        message: `unknown field "${key}": not part of the format`,
+      });
+    },
+  );
 
   it('refuse two controls, or two late changes, with one id', () => {
-    const twice = scenarioWith([JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":1}}')), JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":2}}'))]);
-    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([
-      expect.objectContaining({ path: 'controls[1].id', code: 'DUPLICATE_ID', message: 'duplicate id "c": first defined at [0]' }),
+    const twice = scenarioWith([
+      JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":1}}')),
+      JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":2}}')),
     ]);
-    const late = scenarioWith([], [JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')), JSON.parse(control('x', '{"op":"removeRecord","id":"a"}'))]);
+    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([
+      expect.objectContaining({
+        path: 'controls[1].id',
+        code: 'DUPLICATE_ID',
+        message: 'duplicate id "c": first defined at [0]',
+      }),
+    ]);
+    const late = scenarioWith(
+      [],
+      [
+        JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')),
+        JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')),
+      ],
+    );
     expect(errorOf(parseScenarioJson('s.json', late, () => null)).issues?.[0]?.path).toBe('lateChanges[1].id');
   });
 

@@ -3,23 +3,42 @@ import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { err, formatPath, ok, type CompileError, type Result } from './errors';
 import { settleDuplicates } from './phases/1-validate/settle-duplicates';
-import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './phases/1-validate/validate';
+import {
+  checkRecord,
+  recordSetOf,
+  supersedesAny,
+  type CheckedRecord,
+  type RecordSet,
+} from './phases/1-validate/validate';
 
 type Json = unknown;
 
 /** RFC 7396 JSON Merge Patch: objects merge key by key, null removes, anything else replaces. */
 export function mergePatch(target: Json, patch: Json): Json {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const base: Record<string, Json> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, Json>) } : {};
+  const base: Record<string, Json> =
+    target !== null && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, Json>) }
+      : {};
   for (const [key, value] of Object.entries(patch as Record<string, Json>)) {
     if (value === null) delete base[key];
     // Defined, not assigned: assigning `__proto__` would set the prototype instead of a field (scenarios refuse such keys; this never relies on it).
-    else Object.defineProperty(base, key, { value: mergePatch(Object.hasOwn(base, key) ? base[key] : undefined, value), enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(base, key, {
+        value: mergePatch(Object.hasOwn(base, key) ? base[key] : undefined, value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return base;
 }
 
-function patchError(change: Control | LateChange, message: string, code: CompileError['code'] = 'INVALID_INPUT'): CompileError {
+function patchError(
+  change: Control | LateChange,
+  message: string,
+  code: CompileError['code'] = 'INVALID_INPUT',
+): CompileError {
   return { pass: 'controls', code, message: `${change.id} ("${change.label}"): ${message}` };
 }
 
@@ -33,7 +52,11 @@ export interface ChangedInputs {
  * checks), so the compiler recognises them as unchanged. Every patched record and contract is
  * re-validated, and a patched record is checked again (hashed, fingerprinted).
  */
-export function applyChanges(contract: Contract, given: RecordSet, changes: readonly (Control | LateChange)[]): Result<ChangedInputs, CompileError> {
+export function applyChanges(
+  contract: Contract,
+  given: RecordSet,
+  changes: readonly (Control | LateChange)[],
+): Result<ChangedInputs, CompileError> {
   // Settled first, so a patch by id patches the copy that stands and every view reads the records compiled.
   const settled = settleDuplicates(contract, given);
   if (!settled.ok) return settled;
@@ -138,7 +161,11 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
  * The original's successors with the patched records in their places. Only a patch that gives a record its first
  * `supersedes` target, or takes its last away, changes which records they are: then every record is looked at.
  */
-function successorsAfter(original: RecordSet, patched: ReadonlyMap<string, CheckedRecord>, checked: readonly CheckedRecord[]): readonly CheckedRecord[] {
+function successorsAfter(
+  original: RecordSet,
+  patched: ReadonlyMap<string, CheckedRecord>,
+  checked: readonly CheckedRecord[],
+): readonly CheckedRecord[] {
   for (const [id, item] of patched) {
     const before = original.byId.get(id);
     if (before === undefined || supersedesAny(before) !== supersedesAny(item)) return checked.filter(supersedesAny);
@@ -192,7 +219,14 @@ class PatchedLookup implements ReadonlyMap<string, CheckedRecord> {
   }
 }
 
-function applyPatch(change: Control | LateChange, patch: Patch, contract: Contract, checked: CheckedRecord[], positions: Positions, removed: Set<number>): Result<Contract, CompileError> {
+function applyPatch(
+  change: Control | LateChange,
+  patch: Patch,
+  contract: Contract,
+  checked: CheckedRecord[],
+  positions: Positions,
+  removed: Set<number>,
+): Result<Contract, CompileError> {
   const positionOfLive = (id: string) => {
     const position = positions.get(id);
     return position === undefined || removed.has(position) ? undefined : position;
@@ -200,29 +234,48 @@ function applyPatch(change: Control | LateChange, patch: Patch, contract: Contra
   switch (patch.op) {
     case 'mergeContract': {
       const parsed = contractSchema.safeParse(mergePatch(contract, patch.patch));
-      if (!parsed.success) return err(patchError(change, `the patched contract is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`));
+      if (!parsed.success)
+        return err(
+          patchError(
+            change,
+            `the patched contract is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`,
+          ),
+        );
       return ok(parsed.data);
     }
     case 'mergeRecord': {
       const position = positionOfLive(patch.id);
       const current = position === undefined ? undefined : checked[position];
-      if (position === undefined || current === undefined) return err(patchError(change, `patches record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'));
+      if (position === undefined || current === undefined)
+        return err(
+          patchError(change, `patches record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'),
+        );
       const parsed = recordSchema.safeParse(mergePatch(current.record, patch.patch));
-      if (!parsed.success) return err(patchError(change, `the patched record ${patch.id} is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`));
+      if (!parsed.success)
+        return err(
+          patchError(
+            change,
+            `the patched record ${patch.id} is invalid at ${formatPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}`,
+          ),
+        );
       if (parsed.data.id !== patch.id) return err(patchError(change, `a patch may not rename record ${patch.id}`));
       checked[position] = checkRecord(parsed.data);
       positions.set(patch.id, position);
       return ok(contract);
     }
     case 'addRecord': {
-      if (positionOfLive(patch.record.id) !== undefined) return err(patchError(change, `adds record ${patch.record.id}, which already exists`, 'DUPLICATE_ID'));
+      if (positionOfLive(patch.record.id) !== undefined)
+        return err(patchError(change, `adds record ${patch.record.id}, which already exists`, 'DUPLICATE_ID'));
       positions.set(patch.record.id, checked.length);
       checked.push(checkRecord(patch.record));
       return ok(contract);
     }
     case 'removeRecord': {
       const position = positionOfLive(patch.id);
-      if (position === undefined) return err(patchError(change, `removes record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'));
+      if (position === undefined)
+        return err(
+          patchError(change, `removes record ${patch.id}, which is not among the records`, 'DANGLING_REFERENCE'),
+        );
       removed.add(position);
       return ok(contract);
     }
@@ -233,11 +286,19 @@ function applyPatch(change: Control | LateChange, patch: Patch, contract: Contra
  * Picks changes by id, in the scenario's own order (so toggling order never changes a receipt),
  * refusing unknown ids instead of ignoring them.
  */
-export function pickChanges<T extends { id: string }>(available: readonly T[], ids: readonly string[], kind: string): Result<T[], CompileError> {
+export function pickChanges<T extends { id: string }>(
+  available: readonly T[],
+  ids: readonly string[],
+  kind: string,
+): Result<T[], CompileError> {
   const known = new Set(available.map((change) => change.id));
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) {
-    return err({ pass: 'controls', code: 'UNKNOWN_CONTROL', message: `no ${kind} "${unknown}"; available: ${[...known].join(', ') || 'none'}` });
+    return err({
+      pass: 'controls',
+      code: 'UNKNOWN_CONTROL',
+      message: `no ${kind} "${unknown}"; available: ${[...known].join(', ') || 'none'}`,
+    });
   }
   const wanted = new Set(ids);
   return ok(available.filter((change) => wanted.has(change.id)));

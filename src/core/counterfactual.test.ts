@@ -19,20 +19,30 @@ const RUNS = 30;
 const TIMEOUT_MS = 300_000;
 
 type ScenarioId = 'retry-policy' | 'atlas-credit-review';
-const SCENARIOS: Readonly<Record<ScenarioId, readonly [string, string]>> = { 'retry-policy': [retryScenario, retryRecords], 'atlas-credit-review': [atlasScenario, atlasRecords] };
+const SCENARIOS: Readonly<Record<ScenarioId, readonly [string, string]>> = {
+  'retry-policy': [retryScenario, retryRecords],
+  'atlas-credit-review': [atlasScenario, atlasRecords],
+};
 let compiler: SqliteCompiler;
 const requests = new Map<ScenarioId, CompileRequest>();
 
 beforeAll(async () => {
   compiler = createSqliteCompiler(await sharedDriver());
   for (const [id, [scenario, records]] of Object.entries(SCENARIOS) as [ScenarioId, readonly [string, string]][]) {
-    const loaded = valueOf(parseScenarioJson('scenario.json', scenario, (name) => (name === 'records.jsonl' ? records : null)));
+    const loaded = valueOf(
+      parseScenarioJson('scenario.json', scenario, (name) => (name === 'records.jsonl' ? records : null)),
+    );
     requests.set(id, valueOf(prepareScenario(loaded, { controls: [], lateChanges: [] })));
   }
 });
 
 /** What is offered, without the compilation that verified each. */
-async function offered(compilerUsed: SqliteCompiler, request: CompileRequest, id: string, audience: 'user' | 'diagnostic'): Promise<Suggestion[]> {
+async function offered(
+  compilerUsed: SqliteCompiler,
+  request: CompileRequest,
+  id: string,
+  audience: 'user' | 'diagnostic',
+): Promise<Suggestion[]> {
   return (await counterfactuals(compilerUsed, request, id, audience)).map(({ code, args }) => ({ code, args }));
 }
 
@@ -43,7 +53,11 @@ function requestOf(id: ScenarioId): CompileRequest {
 }
 
 /** Whether the record is admitted once the suggestion's contract change is compiled for real. */
-async function admittedUnder(request: CompileRequest, id: string, contract: CompileRequest['contract']): Promise<boolean> {
+async function admittedUnder(
+  request: CompileRequest,
+  id: string,
+  contract: CompileRequest['contract'],
+): Promise<boolean> {
   return valueOf(await compiler.compile({ ...request, contract })).admitted.has(id);
 }
 
@@ -55,12 +69,16 @@ describe('what would admit or exclude a record', () => {
     expect(renderSuggestion(expired[0]!)).toBe('set the as-of to 2026-08-28T23:59:59.999Z or earlier');
     expect(await admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-28T23:59:59.999Z' })).toBe(true);
     expect(await admittedUnder(request, 'W-55', { ...request.contract, asOf: '2026-08-29T00:00:00.000Z' })).toBe(false);
-    expect(await offered(compiler, request, 'P4-LOCAL', 'diagnostic')).toEqual([{ code: 'SET_AS_OF_AFTER', args: { asOf: '2026-08-31T00:00:00.000Z' } }]);
+    expect(await offered(compiler, request, 'P4-LOCAL', 'diagnostic')).toEqual([
+      { code: 'SET_AS_OF_AFTER', args: { asOf: '2026-08-31T00:00:00.000Z' } },
+    ]);
   });
 
   it('drops a deny label in the diagnostic view, supplies missing provenance, and offers nothing for a record the user view withholds', async () => {
     const request = requestOf('retry-policy');
-    expect(await offered(compiler, request, 'LGL-0007', 'diagnostic')).toEqual([{ code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } }]);
+    expect(await offered(compiler, request, 'LGL-0007', 'diagnostic')).toEqual([
+      { code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } },
+    ]);
     expect(await offered(compiler, request, 'LGL-0007', 'user')).toEqual([]);
     expect((await offered(compiler, request, 'RUN-0866', 'user')).map((s) => s.code)).toEqual(['SUPPLY_PROVENANCE']);
   });
@@ -74,17 +92,32 @@ describe('what would admit or exclude a record', () => {
 
   it('adds a role, a source class and an authority class when each alone admits the record', async () => {
     const contract = buildContract({ requiredRecords: [] });
-    const records = [buildRecord({ id: 'ROLE', access: { roles: ['lead'] } }), buildRecord({ id: 'SRC', sourceClass: 'chat' }), buildRecord({ id: 'AUTH', authorityClass: 'opinion' })];
+    const records = [
+      buildRecord({ id: 'ROLE', access: { roles: ['lead'] } }),
+      buildRecord({ id: 'SRC', sourceClass: 'chat' }),
+      buildRecord({ id: 'AUTH', authorityClass: 'opinion' }),
+    ];
     const request = { contract, recordSet: createRecordSet(records) };
-    expect(await offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([{ code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } }]);
+    expect(await offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([
+      { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } },
+    ]);
     expect(await offered(compiler, request, 'ROLE', 'user')).toEqual([]);
-    expect(await offered(compiler, request, 'SRC', 'user')).toEqual([{ code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } }]);
-    expect(await offered(compiler, request, 'AUTH', 'user')).toEqual([{ code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: 'opinion' } }]);
+    expect(await offered(compiler, request, 'SRC', 'user')).toEqual([
+      { code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } },
+    ]);
+    expect(await offered(compiler, request, 'AUTH', 'user')).toEqual([
+      { code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: 'opinion' } },
+    ]);
   });
 
   it('says what would exclude an admitted record: a label denied, its source class dropped, an as-of outside its validity', async () => {
     const contract = buildContract({ requiredRecords: [] });
-    const request = { contract, recordSet: createRecordSet([buildRecord({ id: 'OK', validTo: '2026-09-30T00:00:00Z', access: { labels: ['finance'] } })]) };
+    const request = {
+      contract,
+      recordSet: createRecordSet([
+        buildRecord({ id: 'OK', validTo: '2026-09-30T00:00:00Z', access: { labels: ['finance'] } }),
+      ]),
+    };
     expect(await offered(compiler, request, 'OK', 'user')).toEqual([
       { code: 'DENY_LABEL', args: { label: 'finance' } },
       { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: 'ticket' } },
@@ -101,8 +134,15 @@ describe('what would admit or exclude a record', () => {
     if (applied === null) throw new Error('a contract change applies to the contract');
     const verifying = valueOf(await compiler.compile({ ...request, contract: applied }));
     const row = verifying.trace.find((r) => r.id === 'W-55');
-    expect(expired.verifiedBy).toEqual({ change: 'contract', contractFingerprint: verifying.receipt.contractFingerprint, decision: row?.decision, code: row?.code });
-    expect(expired.verifiedBy.contractFingerprint).not.toBe(valueOf(await compiler.compile(request)).receipt.contractFingerprint);
+    expect(expired.verifiedBy).toEqual({
+      change: 'contract',
+      contractFingerprint: verifying.receipt.contractFingerprint,
+      decision: row?.decision,
+      code: row?.code,
+    });
+    expect(expired.verifiedBy.contractFingerprint).not.toBe(
+      valueOf(await compiler.compile(request)).receipt.contractFingerprint,
+    );
     const [provenance] = await counterfactuals(compiler, requestOf('retry-policy'), 'RUN-0866', 'user');
     expect(provenance?.verifiedBy.change).toBe('record');
     expect(provenance && applyToContract(requestOf('retry-policy').contract, provenance)).toBeNull();
@@ -110,11 +150,24 @@ describe('what would admit or exclude a record', () => {
 
   it('applies each kind of contract change as its words say', () => {
     const contract = buildContract({ denyLabels: ['legal_hold', 'hr'], allowedSourceClasses: ['ticket'] });
-    expect(applyToContract(contract, { code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } })?.denyLabels).toEqual(['hr']);
-    expect(applyToContract(contract, { code: 'DENY_LABEL', args: { label: 'finance' } })?.denyLabels).toEqual(['finance', 'hr', 'legal_hold']);
-    expect(applyToContract(contract, { code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } })?.allowedSourceClasses).toEqual(['chat', 'ticket']);
-    expect(applyToContract(contract, { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: 'ticket' } })?.allowedSourceClasses).toEqual([]);
-    expect(applyToContract(contract, { code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-01-01T00:00:00.000Z' } })?.asOf).toBe('2026-01-01T00:00:00.000Z');
+    expect(
+      applyToContract(contract, { code: 'DROP_DENY_LABELS', args: { labels: ['legal_hold'] } })?.denyLabels,
+    ).toEqual(['hr']);
+    expect(applyToContract(contract, { code: 'DENY_LABEL', args: { label: 'finance' } })?.denyLabels).toEqual([
+      'finance',
+      'hr',
+      'legal_hold',
+    ]);
+    expect(
+      applyToContract(contract, { code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: 'chat' } })?.allowedSourceClasses,
+    ).toEqual(['chat', 'ticket']);
+    expect(
+      applyToContract(contract, { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: 'ticket' } })
+        ?.allowedSourceClasses,
+    ).toEqual([]);
+    expect(
+      applyToContract(contract, { code: 'SET_AS_OF_BEFORE', args: { asOf: '2026-01-01T00:00:00.000Z' } })?.asOf,
+    ).toBe('2026-01-01T00:00:00.000Z');
     const added = applyToContract(contract, { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } });
     expect(added?.principals.find((p) => p.id === 'dana')?.roles).toContain('lead');
     expect(
@@ -144,7 +197,14 @@ describe('what would admit or exclude a record', () => {
             expect(await counterfactuals(compiler, b, id, 'user')).toEqual(user);
             if (changed.touched.has(id)) expect(user).toEqual([]);
           }
-          if (ids.some(async (id) => JSON.stringify(await counterfactuals(compiler, a, id, 'diagnostic')) !== JSON.stringify(await counterfactuals(compiler, b, id, 'diagnostic')))) moved += 1;
+          if (
+            ids.some(
+              async (id) =>
+                JSON.stringify(await counterfactuals(compiler, a, id, 'diagnostic')) !==
+                JSON.stringify(await counterfactuals(compiler, b, id, 'diagnostic')),
+            )
+          )
+            moved += 1;
         }),
         propertyParameters(RUNS),
       );

@@ -58,35 +58,60 @@ export function applyToContract(contract: Contract, { code, args }: Suggestion):
     case 'DENY_LABEL':
       return { ...contract, denyLabels: sortedSet([...contract.denyLabels, name(args.label)]) };
     case 'ADD_ROLE':
-      return { ...contract, principals: contract.principals.map((p) => (p.id === name(args.principal) && !p.roles.includes(name(args.role)) ? { ...p, roles: [...p.roles, name(args.role)] } : p)) };
+      return {
+        ...contract,
+        principals: contract.principals.map((p) =>
+          p.id === name(args.principal) && !p.roles.includes(name(args.role))
+            ? { ...p, roles: [...p.roles, name(args.role)] }
+            : p,
+        ),
+      };
     case 'ALLOW_SOURCE_CLASS':
-      return { ...contract, allowedSourceClasses: sortedSet([...contract.allowedSourceClasses, name(args.sourceClass)]) };
+      return {
+        ...contract,
+        allowedSourceClasses: sortedSet([...contract.allowedSourceClasses, name(args.sourceClass)]),
+      };
     case 'DISALLOW_SOURCE_CLASS':
-      return { ...contract, allowedSourceClasses: contract.allowedSourceClasses.filter((c) => c !== name(args.sourceClass)) };
+      return {
+        ...contract,
+        allowedSourceClasses: contract.allowedSourceClasses.filter((c) => c !== name(args.sourceClass)),
+      };
     case 'ALLOW_AUTHORITY_CLASS':
-      return { ...contract, allowedAuthorityClasses: sortedSet([...contract.allowedAuthorityClasses, name(args.authorityClass)]) };
+      return {
+        ...contract,
+        allowedAuthorityClasses: sortedSet([...contract.allowedAuthorityClasses, name(args.authorityClass)]),
+      };
     case 'SUPPLY_PROVENANCE':
       return null;
   }
 }
 
 /** Changes that may admit an excluded record, one or more per gate it fails (gates.ts decides which). */
-function admittingCandidates(contract: Contract, item: CheckedRecord, asOf: number, gates: readonly GateName[]): Candidate[] {
+function admittingCandidates(
+  contract: Contract,
+  item: CheckedRecord,
+  asOf: number,
+  gates: readonly GateName[],
+): Candidate[] {
   const { record } = item;
   const out: Candidate[] = [];
   for (const gate of gates) {
     if (gate === 'time') {
       const { validTo } = item;
       const start = Math.max(item.knownAt, item.validFrom);
-      if (validTo !== null && validTo < asOf) out.push({ suggestion: { code: 'SET_AS_OF_BEFORE', args: { asOf: instant(validTo) } } });
+      if (validTo !== null && validTo < asOf)
+        out.push({ suggestion: { code: 'SET_AS_OF_BEFORE', args: { asOf: instant(validTo) } } });
       if (start > asOf) out.push({ suggestion: { code: 'SET_AS_OF_AFTER', args: { asOf: instant(start) } } });
     } else if (gate === 'deny') {
       const denied = sortedSet(record.access.labels.filter((label) => contract.denyLabels.includes(label)));
       out.push({ suggestion: { code: 'DROP_DENY_LABELS', args: { labels: denied } } });
     } else if (gate === 'authorisation') {
       const role = sortedSet(record.access.roles)[0];
-      const lacking = contract.principals.filter((principal) => !principal.roles.some((held) => record.access.roles.includes(held)));
-      for (const principal of lacking) if (role !== undefined) out.push({ suggestion: { code: 'ADD_ROLE', args: { principal: principal.id, role } } });
+      const lacking = contract.principals.filter(
+        (principal) => !principal.roles.some((held) => record.access.roles.includes(held)),
+      );
+      for (const principal of lacking)
+        if (role !== undefined) out.push({ suggestion: { code: 'ADD_ROLE', args: { principal: principal.id, role } } });
     } else if (gate === 'source') {
       out.push({ suggestion: { code: 'ALLOW_SOURCE_CLASS', args: { sourceClass: record.sourceClass } } });
     } else if (gate === 'authority') {
@@ -94,7 +119,10 @@ function admittingCandidates(contract: Contract, item: CheckedRecord, asOf: numb
     } else if (gate === 'provenance') {
       out.push({
         suggestion: { code: 'SUPPLY_PROVENANCE', args: { contentHash: contentHashOf(record.text).slice(0, 19) } },
-        record: { ...record, provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) } },
+        record: {
+          ...record,
+          provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) },
+        },
       });
     }
   }
@@ -108,7 +136,8 @@ function excludingCandidates(item: CheckedRecord): Candidate[] {
   if (validTo !== null) out.push({ suggestion: { code: 'SET_AS_OF_AFTER', args: { asOf: instant(validTo + MS) } } });
   const start = Math.max(item.knownAt, item.validFrom);
   out.push({ suggestion: { code: 'SET_AS_OF_BEFORE', args: { asOf: instant(start - MS) } } });
-  for (const label of sortedSet(record.access.labels)) out.push({ suggestion: { code: 'DENY_LABEL', args: { label } } });
+  for (const label of sortedSet(record.access.labels))
+    out.push({ suggestion: { code: 'DENY_LABEL', args: { label } } });
   out.push({ suggestion: { code: 'DISALLOW_SOURCE_CLASS', args: { sourceClass: record.sourceClass } } });
   return out;
 }
@@ -121,7 +150,12 @@ function excludingCandidates(item: CheckedRecord): Candidate[] {
  * that view shows, so no suggestion stands or falls on a withheld one. A visible record whose decision there
  * rests on a withheld one (a withheld successor: the declared exception) gets nothing either.
  */
-export async function counterfactuals(compiler: Compiler, request: CompileRequest, recordId: string, audience: Audience): Promise<VerifiedSuggestion[]> {
+export async function counterfactuals(
+  compiler: Compiler,
+  request: CompileRequest,
+  recordId: string,
+  audience: Audience,
+): Promise<VerifiedSuggestion[]> {
   const base = await compiler.compile(request);
   if (!base.ok) return [];
   const row = base.value.trace.find((r) => r.id === recordId);
@@ -129,26 +163,36 @@ export async function counterfactuals(compiler: Compiler, request: CompileReques
   if (row === undefined || item === undefined) return [];
   if (audience === 'user' && isWithheldFromUser(row)) return [];
   const admitted = base.value.admitted.has(recordId);
-  const withheld = audience === 'user' ? new Set(base.value.trace.filter(isWithheldFromUser).map((r) => r.id)) : new Set<string>();
-  const shown = withheld.size === 0 ? request.recordSet.records : request.recordSet.records.filter((r) => !withheld.has(r.id));
+  const withheld =
+    audience === 'user' ? new Set(base.value.trace.filter(isWithheldFromUser).map((r) => r.id)) : new Set<string>();
+  const shown =
+    withheld.size === 0 ? request.recordSet.records : request.recordSet.records.filter((r) => !withheld.has(r.id));
   const shownSet = withheld.size === 0 ? request.recordSet : createRecordSet(shown);
   if (withheld.size > 0) {
     const alone = await compiler.compile({ ...request, recordSet: shownSet });
     if (!alone.ok || alone.value.admitted.has(recordId) !== admitted) return [];
   }
-  const candidates = admitted ? excludingCandidates(item) : admittingCandidates(request.contract, item, asOfInstant(request.contract), row.gates);
+  const candidates = admitted
+    ? excludingCandidates(item)
+    : admittingCandidates(request.contract, item, asOfInstant(request.contract), row.gates);
   const kept: VerifiedSuggestion[] = [];
   for (const { suggestion, record } of candidates) {
     const contract = record === undefined ? applyToContract(request.contract, suggestion) : request.contract;
     if (contract === null) continue;
-    const recordSet = record === undefined ? shownSet : createRecordSet(shown.map((r) => (r.id === recordId ? record : r)));
+    const recordSet =
+      record === undefined ? shownSet : createRecordSet(shown.map((r) => (r.id === recordId ? record : r)));
     const outcome = await compiler.compile({ ...request, contract, recordSet });
     if (!outcome.ok || outcome.value.admitted.has(recordId) === admitted) continue;
     const verdict = outcome.value.trace.find((r) => r.id === recordId);
     if (verdict === undefined) continue;
     kept.push({
       ...suggestion,
-      verifiedBy: { change: record === undefined ? 'contract' : 'record', contractFingerprint: outcome.value.receipt.contractFingerprint, decision: verdict.decision, code: verdict.code },
+      verifiedBy: {
+        change: record === undefined ? 'contract' : 'record',
+        contractFingerprint: outcome.value.receipt.contractFingerprint,
+        decision: verdict.decision,
+        code: verdict.code,
+      },
     });
   }
   return kept.sort((a, b) => compareStrings(a.code, b.code));

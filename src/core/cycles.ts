@@ -3,7 +3,10 @@
  * walked from `starts` along `targetsOf` without recursion, so a long chain cannot overflow the stack (Tarjan).
  * Resolve finds supersession cycles with it over a record set, and the PostgreSQL load over its stored links.
  */
-export function componentsOnCycles(starts: Iterable<string>, targetsOf: (id: string) => readonly string[]): Map<string, number> {
+export function componentsOnCycles(
+  starts: Iterable<string>,
+  targetsOf: (id: string) => readonly string[],
+): Map<string, number> {
   const order = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
@@ -29,7 +32,8 @@ export function componentsOnCycles(starts: Iterable<string>, targetsOf: (id: str
         const target = frame.targets[frame.next] as string;
         frame.next += 1;
         if (!order.has(target)) enter(target);
-        else if (onStack.has(target)) low.set(frame.id, Math.min(low.get(frame.id) as number, order.get(target) as number));
+        else if (onStack.has(target))
+          low.set(frame.id, Math.min(low.get(frame.id) as number, order.get(target) as number));
         continue;
       }
       path.pop();

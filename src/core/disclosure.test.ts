@@ -3,7 +3,14 @@ import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/co
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { SourceRecord } from './format/record';
 import type { CompileOutcome } from './result';
-import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides, type RecordOverrides } from './test-support/builders';
+import {
+  buildContract,
+  buildRecord,
+  buildRecordSet,
+  valueOf,
+  type ContractOverrides,
+  type RecordOverrides,
+} from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
 
 let compiler: SqliteCompiler;
@@ -12,7 +19,8 @@ beforeAll(async () => {
   compiler = createSqliteCompiler(await sharedDriver());
 });
 
-const secret = (id: string, overrides: RecordOverrides = {}) => buildRecord({ id, title: `Title ${id}-hidden`, text: `refund refund policy ${id}-body`, ...overrides });
+const secret = (id: string, overrides: RecordOverrides = {}) =>
+  buildRecord({ id, title: `Title ${id}-hidden`, text: `refund refund policy ${id}-body`, ...overrides });
 
 const withheldRecords = [
   secret('denied-x', { access: { labels: ['investigation'] } }),
@@ -21,10 +29,16 @@ const withheldRecords = [
   // Fails the project gate first; the deny behind it must still hide it.
   secret('double-x', { project: 'borealis', access: { labels: ['investigation'] } }),
 ];
-const visibleRecords = [buildRecord({ id: 'visible', text: 'refund policy' }), buildRecord({ id: 'out-of-scope', scope: 'legal', text: 'weather' })];
+const visibleRecords = [
+  buildRecord({ id: 'visible', text: 'refund policy' }),
+  buildRecord({ id: 'out-of-scope', scope: 'legal', text: 'weather' }),
+];
 const contractOverrides: ContractOverrides = { denyLabels: ['investigation'], naiveTopK: 10 };
 
-async function compile(records: readonly SourceRecord[], overrides: ContractOverrides = contractOverrides): Promise<CompileOutcome> {
+async function compile(
+  records: readonly SourceRecord[],
+  overrides: ContractOverrides = contractOverrides,
+): Promise<CompileOutcome> {
   return valueOf(await compiler.compile({ contract: buildContract(overrides), recordSet: buildRecordSet(records) }));
 }
 
@@ -63,34 +77,58 @@ describe('discloseOutcome', () => {
     expectNothingOf([...withheldRecords, successor], JSON.stringify(view));
     expect(view.failureMessage).toMatch(/cannot be processed in this workflow/);
     // The declared exception: the withheld successor still excludes the visible version, and the row says so without naming it.
-    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
-    expect(discloseOutcome(failed, 'diagnostic').rows.find((row) => row.id === 'old-visible')).toMatchObject({ fact: 'SUPERSEDED_BY', args: { successor: 'successor-x' } });
+    expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({
+      code: 'EXCLUDE_SUPERSEDED',
+      fact: 'SUPERSEDED_BY_WITHHELD',
+      args: {},
+    });
+    expect(discloseOutcome(failed, 'diagnostic').rows.find((row) => row.id === 'old-visible')).toMatchObject({
+      fact: 'SUPERSEDED_BY',
+      args: { successor: 'successor-x' },
+    });
   });
 
   it('does not name a withheld successor through the failure of the required record it supersedes', async () => {
     const successor = secret('successor-x', { access: { roles: ['auditor'] }, supersedes: ['required-old'] });
-    const outcome = await compile([buildRecord({ id: 'required-old' }), successor], { requiredRecords: ['required-old'] });
+    const outcome = await compile([buildRecord({ id: 'required-old' }), successor], {
+      requiredRecords: ['required-old'],
+    });
     expect(outcome.status === 'fail_closed' && outcome.failure.message).toMatch(/superseded by successor-x/);
     const view = discloseOutcome(outcome, 'user');
     expectNothingOf([successor], JSON.stringify(view));
-    expect(view.failureMessage).toBe('A required record fails a legality gate: no packet is emitted. The requested scope cannot be processed in this workflow.');
+    expect(view.failureMessage).toBe(
+      'A required record fails a legality gate: no packet is emitted. The requested scope cannot be processed in this workflow.',
+    );
     expect(discloseOutcome(outcome, 'diagnostic').failureMessage).toMatch(/superseded by successor-x/);
   });
 
   it('says "superseded by a record you may not see" for a withheld successor, in force or round a cycle, and names no successor', async () => {
     const inForce = secret('successor-x', { access: { labels: ['investigation'] }, supersedes: ['old-visible'] });
-    const cycle = [secret('cycle-x', { access: { roles: ['auditor'] }, lifecycle: 'draft', supersedes: ['cycle-visible'] }), buildRecord({ id: 'cycle-visible', supersedes: ['cycle-x'] })];
+    const cycle = [
+      secret('cycle-x', { access: { roles: ['auditor'] }, lifecycle: 'draft', supersedes: ['cycle-visible'] }),
+      buildRecord({ id: 'cycle-visible', supersedes: ['cycle-x'] }),
+    ];
     const broken = buildRecord({ id: 'z-broken-visible', supersedes: ['old-visible', 'NOPE'] });
     const outcome = await compile([...visibleRecords, inForce, buildRecord({ id: 'old-visible' }), ...cycle, broken]);
     const view = discloseOutcome(outcome, 'user');
     expectNothingOf([inForce, cycle[0] as SourceRecord], JSON.stringify(view));
     const row = (id: string) => view.rows.find((candidate) => candidate.id === id);
-    expect(row('cycle-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSESSION_CYCLE', fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
+    expect(row('cycle-visible')).toMatchObject({
+      code: 'EXCLUDE_SUPERSESSION_CYCLE',
+      fact: 'SUPERSEDED_BY_WITHHELD',
+      args: {},
+    });
     // Its smallest successor in force is withheld: the row says a record the caller may not see supersedes it.
     expect(row('old-visible')).toMatchObject({ code: 'EXCLUDE_SUPERSEDED', fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
     // A visible record's own broken link names only what it names itself.
-    expect(row('z-broken-visible')).toMatchObject({ code: 'EXCLUDE_DANGLING_SUPERSESSION', fact: 'SUPERSEDES_MISSING', args: { targets: ['NOPE'] } });
-    expect(discloseOutcome(outcome, 'diagnostic').rows.find((candidate) => candidate.id === 'cycle-visible')).toMatchObject({ fact: 'ON_SUPERSESSION_CYCLE', args: { successors: ['cycle-x'] } });
+    expect(row('z-broken-visible')).toMatchObject({
+      code: 'EXCLUDE_DANGLING_SUPERSESSION',
+      fact: 'SUPERSEDES_MISSING',
+      args: { targets: ['NOPE'] },
+    });
+    expect(
+      discloseOutcome(outcome, 'diagnostic').rows.find((candidate) => candidate.id === 'cycle-visible'),
+    ).toMatchObject({ fact: 'ON_SUPERSESSION_CYCLE', args: { successors: ['cycle-x'] } });
   });
 
   it('withholds by code or by any failed authorisation or deny gate', () => {

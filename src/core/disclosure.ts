@@ -1,4 +1,12 @@
-import { isBoundedDisclosure, recordsNamedBy, REASONS, renderFact, type Fact, type FactContext, type ReasonCode } from './reasons';
+import {
+  isBoundedDisclosure,
+  recordsNamedBy,
+  REASONS,
+  renderFact,
+  type Fact,
+  type FactContext,
+  type ReasonCode,
+} from './reasons';
 import type { UnreadableRecord } from './errors';
 import { rankLookup, type RankLookup } from './ranked';
 import type { CompileOutcome, TraceRow } from './result';
@@ -70,8 +78,13 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
   if (outcome.status === 'fail_closed') {
     const { failure } = outcome;
     const hidden =
-      audience === 'user' && (isBoundedDisclosure(failure.code) || (failure.recordId !== undefined && withheld.has(failure.recordId)) || (failure.fact !== undefined && namesWithheld(failure.fact)));
-    failureMessage = hidden ? `${REASONS[failure.code].summary} The requested scope cannot be processed in this workflow.` : failure.message;
+      audience === 'user' &&
+      (isBoundedDisclosure(failure.code) ||
+        (failure.recordId !== undefined && withheld.has(failure.recordId)) ||
+        (failure.fact !== undefined && namesWithheld(failure.fact)));
+    failureMessage = hidden
+      ? `${REASONS[failure.code].summary} The requested scope cannot be processed in this workflow.`
+      : failure.message;
   }
   // An unreadable record may be one the caller may not see, and nothing says which: every one is counted, none named.
   const withheldCount = withheld.size + (audience === 'user' ? outcome.unreadable.length : 0);
@@ -96,10 +109,15 @@ export interface DisclosedFailure {
   readonly fact: string | null;
 }
 
-export function disclosedFailure(outcome: CompileOutcome, view: DisclosedView, context: FactContext): DisclosedFailure | null {
+export function disclosedFailure(
+  outcome: CompileOutcome,
+  view: DisclosedView,
+  context: FactContext,
+): DisclosedFailure | null {
   if (outcome.status !== 'fail_closed') return null;
   const { failure } = outcome;
-  const hidden = view.audience === 'user' && (isBoundedDisclosure(failure.code) || view.failureMessage !== failure.message);
+  const hidden =
+    view.audience === 'user' && (isBoundedDisclosure(failure.code) || view.failureMessage !== failure.message);
   return {
     code: failure.code,
     message: view.failureMessage ?? failure.message,

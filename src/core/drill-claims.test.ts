@@ -25,7 +25,10 @@ const records = [
   buildRecord({ id: 'held', text: 'refund policy merger', access: { labels: ['legal-hold'] } }),
   buildRecord({ id: 'long', text: 'refund policy appendix', tokens: 500 }),
 ];
-const inputs = (): CompileRequest => ({ contract: buildContract({ denyLabels: ['legal-hold'], tokenBudget: 100 }), recordSet: buildRecordSet(records) });
+const inputs = (): CompileRequest => ({
+  contract: buildContract({ denyLabels: ['legal-hold'], tokenBudget: 100 }),
+  recordSet: buildRecordSet(records),
+});
 
 /** What a forger does: edit the body, then recompute the id as docs/FORMAT.md describes. */
 function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>): Receipt {
@@ -38,35 +41,74 @@ describe('a forgery cannot earn a stale verdict', () => {
   it('compiles to the shape the cases below forge', async () => {
     const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const decisions = Object.fromEntries(genuine.trace.map((row) => [row.id, row.code]));
-    expect(decisions).toEqual({ a: 'SELECTED_RANKED', b: 'SELECTED_RANKED', outside: 'EXCLUDE_SCOPE', held: 'EXCLUDE_DENY_LABEL', long: 'EXCLUDE_BUDGET' });
+    expect(decisions).toEqual({
+      a: 'SELECTED_RANKED',
+      b: 'SELECTED_RANKED',
+      outside: 'EXCLUDE_SCOPE',
+      held: 'EXCLUDE_DENY_LABEL',
+      long: 'EXCLUDE_BUDGET',
+    });
   });
 
   it('refuses a withheld record marked selected beside another record flipped: its unchanged record is judged again', async () => {
     const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const held = genuine.trace.find((row) => row.id === 'held') as TraceRow;
-    const forged = posingAsStale(genuine, 'held', { ...held, decision: 'selected', code: 'SELECTED_RANKED', fact: 'RANKED_SELECTED', args: { rank: 1, ranked: 3, used: 20 }, gates: [] }, 'b');
+    const forged = posingAsStale(
+      genuine,
+      'held',
+      {
+        ...held,
+        decision: 'selected',
+        code: 'SELECTED_RANKED',
+        fact: 'RANKED_SELECTED',
+        args: { rank: 1, ranked: 3, used: 20 },
+        gates: [],
+      },
+      'b',
+    );
     const verdict = await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
-    expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { recordId: 'held' } });
+    expect(verdict).toMatchObject({
+      action: 'block',
+      code: 'RECEIPT_MISMATCH',
+      reperformed: false,
+      mismatch: { recordId: 'held' },
+    });
     expect(verdict.message).not.toContain('held');
   });
 
   it('refuses a claimed contract fingerprint its contract does not hash to, and a selected list that is not its selected rows', async () => {
     const genuine = valueOf(await compiler.compile(inputs())).receipt;
     const flip = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' : '0'}`;
-    const fingerprint = withBody(genuine, { contractFingerprint: flip(genuine.contractFingerprint), recordSetDigest: flip(genuine.recordSetDigest) });
+    const fingerprint = withBody(genuine, {
+      contractFingerprint: flip(genuine.contractFingerprint),
+      recordSetDigest: flip(genuine.recordSetDigest),
+    });
     expect(await drill(compiler, { ...inputs(), priorReceipt: fingerprint, declaredChanges: [] })).toMatchObject({
       code: 'RECEIPT_MISMATCH',
       mismatch: { path: 'contractFingerprint' },
       message: expect.stringContaining('does not hash to the contract fingerprint it claims'),
     });
-    const listed = withBody(genuine, { selected: [...genuine.selected, 'outside'], recordSetDigest: flip(genuine.recordSetDigest) });
-    expect(await drill(compiler, { ...inputs(), priorReceipt: listed, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'selected' } });
+    const listed = withBody(genuine, {
+      selected: [...genuine.selected, 'outside'],
+      recordSetDigest: flip(genuine.recordSetDigest),
+    });
+    expect(await drill(compiler, { ...inputs(), priorReceipt: listed, declaredChanges: [] })).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      mismatch: { path: 'selected' },
+    });
   });
 
   it('still finds a genuinely stale receipt stale: a record changed since, every other claim holds', async () => {
     const genuine = valueOf(await compiler.compile(inputs())).receipt;
-    const changed = records.map((record) => (record.id === 'b' ? buildRecord({ id: 'b', text: 'refund policy for returns, revised' }) : record));
-    const verdict = await drill(compiler, { ...inputs(), recordSet: buildRecordSet(changed), priorReceipt: genuine, declaredChanges: [] });
+    const changed = records.map((record) =>
+      record.id === 'b' ? buildRecord({ id: 'b', text: 'refund policy for returns, revised' }) : record,
+    );
+    const verdict = await drill(compiler, {
+      ...inputs(),
+      recordSet: buildRecordSet(changed),
+      priorReceipt: genuine,
+      declaredChanges: [],
+    });
     expect(verdict.action).toBe('recompile_required');
     expect(verdict.code).toMatch(/^STALE_/);
   });
@@ -86,7 +128,11 @@ describe('a forgery cannot earn a stale verdict', () => {
         if (edited === null) continue;
         judged += 1;
         const flipped = genuine.trace.find((row) => row.id !== target.id)?.id ?? '';
-        const verdict = await drill(compiler, { ...inputs(), priorReceipt: posingAsStale(genuine, target.id, edited, flipped), declaredChanges: [] });
+        const verdict = await drill(compiler, {
+          ...inputs(),
+          priorReceipt: posingAsStale(genuine, target.id, edited, flipped),
+          declaredChanges: [],
+        });
         expect(verdict.code, `${target.id} edit ${index}`).toBe('RECEIPT_MISMATCH');
       }
     }
@@ -116,7 +162,12 @@ describe('a receipt made by another store', () => {
 
   it('is still refused when a claim is false', async () => {
     const made = valueOf(await compiler.compile(inputs())).receipt;
-    const forged = withBody(made, { trace: made.trace.map((row) => (row.id === 'outside' ? { ...row, tokens: row.tokens + 1 } : row)) });
-    expect(await drill(otherStore(), { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'trace[outside].tokens' } });
+    const forged = withBody(made, {
+      trace: made.trace.map((row) => (row.id === 'outside' ? { ...row, tokens: row.tokens + 1 } : row)),
+    });
+    expect(await drill(otherStore(), { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      mismatch: { path: 'trace[outside].tokens' },
+    });
   });
 });

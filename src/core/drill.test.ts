@@ -22,7 +22,11 @@ beforeAll(async () => {
 
 const baseRecords = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'outside', scope: 'legal' })];
 
-function request(records: readonly SourceRecord[] = baseRecords, contract: ContractOverrides = {}, lateChanges: string[] = []): CompileRequest {
+function request(
+  records: readonly SourceRecord[] = baseRecords,
+  contract: ContractOverrides = {},
+  lateChanges: string[] = [],
+): CompileRequest {
   return { contract: buildContract(contract), recordSet: buildRecordSet(records), lateChanges };
 }
 
@@ -54,12 +58,21 @@ describe('drill', () => {
   it('blocks a receipt that does not hash to its own id', async () => {
     const prior = await receiptOf(request());
     const tampered = { ...prior, selected: [] };
-    expect(await drill(compiler, { ...request(), priorReceipt: tampered, declaredChanges: [] })).toMatchObject({ action: 'block', code: 'RECEIPT_INVALID' });
+    expect(await drill(compiler, { ...request(), priorReceipt: tampered, declaredChanges: [] })).toMatchObject({
+      action: 'block',
+      code: 'RECEIPT_INVALID',
+    });
   });
 
   it('blocks continuing on a fail-closed receipt', async () => {
     const prior = await receiptOf(request(baseRecords, { requiredRecords: ['ghost'] }));
-    expect(await drill(compiler, { ...request(baseRecords, { requiredRecords: ['ghost'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+    expect(
+      await drill(compiler, {
+        ...request(baseRecords, { requiredRecords: ['ghost'] }),
+        priorReceipt: prior,
+        declaredChanges: [],
+      }),
+    ).toMatchObject({
       action: 'block',
       code: 'RECEIPT_FAIL_CLOSED',
     });
@@ -67,7 +80,10 @@ describe('drill', () => {
 
   it('asks for a recompile when the receipt came from another engine version', async () => {
     const prior = withBody(await receiptOf(request()), { engineVersion: '0.0.9' });
-    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      action: 'recompile_required',
+      code: 'STALE_ENGINE_VERSION',
+    });
   });
 
   it('asks for a recompile, not a verdict on its id, for a receipt of the previous schema', async () => {
@@ -75,59 +91,109 @@ describe('drill', () => {
     const body = { ...current, schemaVersion: 'context-compiler/1' };
     // Version 1 hashed the canonical body in one piece.
     const prior = { receiptId: sha256Hex(canonicalJson(body)), ...body };
-    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_ENGINE_VERSION' });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      action: 'recompile_required',
+      code: 'STALE_ENGINE_VERSION',
+    });
   });
 
   it('asks for a recompile when the contract changed, and shows the diff that says why', async () => {
     const prior = await receiptOf(request());
-    const verdict = await drill(compiler, { ...request(baseRecords, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
-    expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
+    const verdict = await drill(compiler, {
+      ...request(baseRecords, { task: 'Another task' }),
+      priorReceipt: prior,
+      declaredChanges: [],
+    });
+    expect(verdict).toMatchObject({
+      action: 'recompile_required',
+      code: 'STALE_CONTRACT_FINGERPRINT',
+      reperformed: true,
+    });
     expect(verdict.currentReceiptId).not.toBe(prior.receiptId);
-    expect(verdict.diff?.contract).toEqual([{ field: 'task', before: 'Answer the refund question', after: 'Another task' }]);
+    expect(verdict.diff?.contract).toEqual([
+      { field: 'task', before: 'Answer the refund question', after: 'Another task' },
+    ]);
   });
 
   it('says when a stale receipt could only be re-performed on the records still at hand', async () => {
     const prior = await receiptOf(request());
     const edited = [baseRecords[0] as SourceRecord, buildRecord({ id: 'outside', scope: 'legal', tokens: 99 })];
-    const verdict = await drill(compiler, { ...request(edited, { task: 'Another task' }), priorReceipt: prior, declaredChanges: [] });
+    const verdict = await drill(compiler, {
+      ...request(edited, { task: 'Another task' }),
+      priorReceipt: prior,
+      declaredChanges: [],
+    });
     expect(verdict).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: null });
     expect(verdict.message).toMatch(/its claims on the records still at hand held when reperformed/);
   });
 
   it('asks for a recompile when the packet the current inputs compile to differs', async () => {
     const prior = await receiptOf(request());
-    const edited = [buildRecord({ id: 'a', text: 'refund policy, revised', provenance: { origin: 'crm/a', contentHash: contentHashOf('refund policy, revised') } }), baseRecords[1] as SourceRecord];
-    expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_PACKET_FINGERPRINT' });
+    const edited = [
+      buildRecord({
+        id: 'a',
+        text: 'refund policy, revised',
+        provenance: { origin: 'crm/a', contentHash: contentHashOf('refund policy, revised') },
+      }),
+      baseRecords[1] as SourceRecord,
+    ];
+    expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      action: 'recompile_required',
+      code: 'STALE_PACKET_FINGERPRINT',
+    });
   });
 
   it('asks for a recompile when only records outside the packet changed', async () => {
     const prior = await receiptOf(request());
     const edited = [baseRecords[0] as SourceRecord, buildRecord({ id: 'outside', scope: 'legal', tokens: 99 })];
-    expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'STALE_RECORD_SET' });
+    expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      code: 'STALE_RECORD_SET',
+    });
   });
 
   it('asks for a recompile when a declared late change is not in the receipt', async () => {
     const prior = await receiptOf(request());
-    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: ['late-1'] })).toMatchObject({ code: 'LATE_USER_INPUT_NOT_APPLIED' });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: ['late-1'] })).toMatchObject({
+      code: 'LATE_USER_INPUT_NOT_APPLIED',
+    });
     const applied = await receiptOf(request(baseRecords, {}, ['late-1']));
-    expect(await drill(compiler, { ...request(baseRecords, {}, ['late-1']), priorReceipt: applied, declaredChanges: ['late-1'] })).toMatchObject({ code: 'RECEIPT_CURRENT' });
+    expect(
+      await drill(compiler, {
+        ...request(baseRecords, {}, ['late-1']),
+        priorReceipt: applied,
+        declaredChanges: ['late-1'],
+      }),
+    ).toMatchObject({ code: 'RECEIPT_CURRENT' });
   });
 
   it('asks for a recompile when only the controls differ', async () => {
     const prior = await receiptOf({ ...request(), controls: ['noop'] });
-    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTROLS' });
+    expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+      action: 'recompile_required',
+      code: 'STALE_CONTROLS',
+    });
   });
 
   it('blocks when the current inputs fail closed or cannot compile', async () => {
     const prior = await receiptOf(request(baseRecords, { requiredRecords: ['a'] }));
     const withoutA = [baseRecords[1] as SourceRecord];
-    expect(await drill(compiler, { ...request(withoutA, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
+    expect(
+      await drill(compiler, {
+        ...request(withoutA, { requiredRecords: ['a'] }),
+        priorReceipt: prior,
+        declaredChanges: [],
+      }),
+    ).toMatchObject({
       action: 'block',
       code: 'CURRENT_INPUTS_FAIL_CLOSED',
     });
     // A required record that supersedes itself is inadmissible: the current inputs compile, and fail closed.
     const cyclic = [buildRecord({ id: 'a', supersedes: ['a'] }), baseRecords[1] as SourceRecord];
-    const failedClosed = await drill(compiler, { ...request(cyclic, { requiredRecords: ['a'] }), priorReceipt: prior, declaredChanges: [] });
+    const failedClosed = await drill(compiler, {
+      ...request(cyclic, { requiredRecords: ['a'] }),
+      priorReceipt: prior,
+      declaredChanges: [],
+    });
     expect(failedClosed).toMatchObject({ action: 'block', code: 'CURRENT_INPUTS_FAIL_CLOSED' });
     expect(failedClosed.currentReceiptId).not.toBeNull();
     const ambiguous = {
@@ -138,15 +204,25 @@ describe('drill', () => {
         { id: 'cust-2', aliases: ['Jo'] },
       ],
     };
-    expect(await drill(compiler, { ...request(baseRecords, ambiguous), priorReceipt: prior, declaredChanges: [] })).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
+    expect(
+      await drill(compiler, { ...request(baseRecords, ambiguous), priorReceipt: prior, declaredChanges: [] }),
+    ).toMatchObject({ code: 'CURRENT_INPUTS_FAIL_CLOSED', currentReceiptId: null });
   });
 });
 
 describe('reperformance: forged receipts', () => {
   // A packet with one evidence slot left unknown, one admitted record and one refused by scope.
   const records = [
-    buildRecord({ id: 'note', text: 'refund policy note', evidence: { class: 'email', supports: ['refund_approved'], contradicts: [] } }),
-    buildRecord({ id: 'policy', text: 'refund policy', evidence: { class: 'policy_clause', supports: ['refund_rule'], contradicts: [] } }),
+    buildRecord({
+      id: 'note',
+      text: 'refund policy note',
+      evidence: { class: 'email', supports: ['refund_approved'], contradicts: [] },
+    }),
+    buildRecord({
+      id: 'policy',
+      text: 'refund policy',
+      evidence: { class: 'policy_clause', supports: ['refund_rule'], contradicts: [] },
+    }),
     buildRecord({ id: 'outside', text: 'refund policy abroad', scope: 'legal' }),
   ];
   const contract: ContractOverrides = {
@@ -156,7 +232,8 @@ describe('reperformance: forged receipts', () => {
     ],
   };
   const inputs = () => request(records, contract);
-  const check = async (forged: Receipt) => await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
+  const check = async (forged: Receipt) =>
+    await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] });
 
   it('compiles to the shape the cases below forge', async () => {
     const genuine = await receiptOf(inputs());
@@ -172,40 +249,83 @@ describe('reperformance: forged receipts', () => {
   it('refuses an edited evidence slot with a recomputed id, naming the first differing field', async () => {
     const genuine = await receiptOf(inputs());
     const forged = withBody(genuine, {
-      evidence: genuine.evidence.map((slot) => (slot.proposition === 'refund_approved' ? { ...slot, state: 'supported' as const, records: ['note'] } : slot)),
+      evidence: genuine.evidence.map((slot) =>
+        slot.proposition === 'refund_approved' ? { ...slot, state: 'supported' as const, records: ['note'] } : slot,
+      ),
       decisionBlockedBy: [],
     });
     const verdict = await check(forged);
-    expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false, mismatch: { path: 'decisionBlockedBy[0]', recordId: null } });
-    expect(verdict.diff?.evidence).toEqual([{ proposition: 'refund_approved', before: { state: 'supported', records: ['note'] }, after: { state: 'unknown', records: [] } }]);
+    expect(verdict).toMatchObject({
+      action: 'block',
+      code: 'RECEIPT_MISMATCH',
+      reperformed: false,
+      mismatch: { path: 'decisionBlockedBy[0]', recordId: null },
+    });
+    expect(verdict.diff?.evidence).toEqual([
+      {
+        proposition: 'refund_approved',
+        before: { state: 'supported', records: ['note'] },
+        after: { state: 'unknown', records: [] },
+      },
+    ]);
     expect(verdict.diff?.firstDifference).toEqual({ path: 'decisionBlockedBy[0]', recordId: null });
   });
 
   it('refuses an edited trace row with a recomputed id, naming the row and its field', async () => {
     const genuine = await receiptOf(inputs());
-    const forged = withBody(genuine, { trace: genuine.trace.map((row) => (row.id === 'outside' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row)) });
+    const forged = withBody(genuine, {
+      trace: genuine.trace.map((row) =>
+        row.id === 'outside' ? { ...row, decision: 'selected' as const, code: 'SELECTED_RANKED' as const } : row,
+      ),
+    });
     const verdict = await check(forged);
-    expect(verdict).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: 'trace[outside].code', recordId: 'outside' } });
-    expect(verdict.diff?.decisions).toEqual([{ id: 'outside', before: { decision: 'selected', code: 'SELECTED_RANKED' }, after: { decision: 'excluded', code: 'EXCLUDE_SCOPE' } }]);
+    expect(verdict).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      mismatch: { path: 'trace[outside].code', recordId: 'outside' },
+    });
+    expect(verdict.diff?.decisions).toEqual([
+      {
+        id: 'outside',
+        before: { decision: 'selected', code: 'SELECTED_RANKED' },
+        after: { decision: 'excluded', code: 'EXCLUDE_SCOPE' },
+      },
+    ]);
   });
 
   it('refuses an edited packet (selected list and tokens) with a recomputed id', async () => {
     const genuine = await receiptOf(inputs());
-    const forged = withBody(genuine, { selected: [...genuine.selected, 'outside'], tokensUsed: genuine.tokensUsed + 10 });
+    const forged = withBody(genuine, {
+      selected: [...genuine.selected, 'outside'],
+      tokensUsed: genuine.tokensUsed + 10,
+    });
     const verdict = await check(forged);
-    expect(verdict).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: `selected[${genuine.selected.length}]`, recordId: 'outside' } });
-    expect(verdict.diff?.packet).toMatchObject({ out: ['outside'], tokensBefore: genuine.tokensUsed + 10, tokensAfter: genuine.tokensUsed });
+    expect(verdict).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      mismatch: { path: `selected[${genuine.selected.length}]`, recordId: 'outside' },
+    });
+    expect(verdict.diff?.packet).toMatchObject({
+      out: ['outside'],
+      tokensBefore: genuine.tokensUsed + 10,
+      tokensAfter: genuine.tokensUsed,
+    });
   });
 
   it('tells a genuine stale receipt from a forged one by reperforming its declared inputs', async () => {
     const before = request(records, contract);
     const after = request(records, { ...contract, task: 'Another task' });
     const genuine = await receiptOf(before);
-    const stale = await drill(compiler, { ...after, priorReceipt: genuine, declaredChanges: [], declaredInputs: before });
+    const stale = await drill(compiler, {
+      ...after,
+      priorReceipt: genuine,
+      declaredChanges: [],
+      declaredInputs: before,
+    });
     expect(stale).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
     expect(stale.message).not.toMatch(/not reperformed/);
     const forged = withBody(genuine, { decisionBlockedBy: [] });
-    expect(await drill(compiler, { ...after, priorReceipt: forged, declaredChanges: [], declaredInputs: before })).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
+    expect(
+      await drill(compiler, { ...after, priorReceipt: forged, declaredChanges: [], declaredInputs: before }),
+    ).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
   });
 
   it('reperforms a receipt from the contract it carries when that contract is nowhere else any more', async () => {
@@ -214,9 +334,14 @@ describe('reperformance: forged receipts', () => {
     // No rebuilt inputs: the current contract is another, and only the receipt still holds its own.
     const stale = await drill(compiler, { ...inputs(), priorReceipt: genuine, declaredChanges: [] });
     expect(stale).toMatchObject({ code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
-    expect(stale.diff?.contract).toEqual([{ field: 'task', before: 'An edit since reverted', after: 'Answer the refund question' }]);
+    expect(stale.diff?.contract).toEqual([
+      { field: 'task', before: 'An edit since reverted', after: 'Answer the refund question' },
+    ]);
     const forged = withBody(genuine, { selected: [] });
-    expect(await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });
+    expect(await drill(compiler, { ...inputs(), priorReceipt: forged, declaredChanges: [] })).toMatchObject({
+      code: 'RECEIPT_MISMATCH',
+      reperformed: false,
+    });
   });
 
   it('never finds a receipt CURRENT after any single-field mutation with a recomputed id', async () => {
@@ -257,14 +382,18 @@ describe('reperformance: forged receipts', () => {
       if (typeof value === 'number') return Number.isInteger(value) ? value + 1 + (pick % 2) : value + 0.5;
       if (typeof value === 'boolean') return !value;
       if (value === null) return 1;
-      if (Array.isArray(value)) return value.length > 1 ? value.slice(1) : value.length === 1 ? [...value, value[0]] : ['x'];
+      if (Array.isArray(value))
+        return value.length > 1 ? value.slice(1) : value.length === 1 ? [...value, value[0]] : ['x'];
       return value;
     };
     const setAt = (value: unknown, path: readonly (string | number)[], pick: number): unknown => {
       if (path.length === 0) return mutate(value, pick);
       const [head, ...rest] = path as [string | number, ...(string | number)[]];
       if (Array.isArray(value)) return value.map((item, index) => (index === head ? setAt(item, rest, pick) : item));
-      return { ...(value as Record<string, unknown>), [head]: setAt((value as Record<string, unknown>)[head], rest, pick) };
+      return {
+        ...(value as Record<string, unknown>),
+        [head]: setAt((value as Record<string, unknown>)[head], rest, pick),
+      };
     };
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: leaves.length - 1 }), fc.nat(), async (leaf, pick) => {
@@ -277,27 +406,47 @@ describe('reperformance: forged receipts', () => {
         const top = String(leaves[leaf]?.[0]);
         // The store's name is the one claim another store cannot reperform: the verdict names both stores instead.
         if (top === 'executedBy' && ['adapter', 'adapterVersion'].includes(String(leaves[leaf]?.[1]))) {
-          expect(verdict.message).toContain(`made by the ${typed.executedBy.adapter} adapter ${typed.executedBy.adapterVersion} and reperformed by the sqlite adapter`);
+          expect(verdict.message).toContain(
+            `made by the ${typed.executedBy.adapter} adapter ${typed.executedBy.adapterVersion} and reperformed by the sqlite adapter`,
+          );
           return;
         }
         expect(verdict.action, JSON.stringify(leaves[leaf])).not.toBe('continue');
-        const inputField = ['schemaVersion', 'engineVersion', 'contractFingerprint', 'recordSetDigest', 'controls', 'lateChanges'].includes(top);
-        if (!inputField) expect(verdict).toMatchObject({ code: 'RECEIPT_MISMATCH', mismatch: { path: expect.stringMatching(new RegExp(`^${top}`)) } });
+        const inputField = [
+          'schemaVersion',
+          'engineVersion',
+          'contractFingerprint',
+          'recordSetDigest',
+          'controls',
+          'lateChanges',
+        ].includes(top);
+        if (!inputField)
+          expect(verdict).toMatchObject({
+            code: 'RECEIPT_MISMATCH',
+            mismatch: { path: expect.stringMatching(new RegExp(`^${top}`)) },
+          });
       }),
       { numRuns: 300 },
     );
     // Most fields' mutations must reach the drill, or the property says little: counted over every field, not the
     // random draws, so the bound does not depend on the seed.
-    const refusedFields = leaves.filter((path) => !receiptSchema.safeParse({ ...(setAt(body, path, 0) as object), receiptId: '0'.repeat(64) }).success);
+    const refusedFields = leaves.filter(
+      (path) => !receiptSchema.safeParse({ ...(setAt(body, path, 0) as object), receiptId: '0'.repeat(64) }).success,
+    );
     expect(refusedFields.length / leaves.length, JSON.stringify(refusedFields)).toBeLessThan(0.2);
   });
 });
 
 describe('disclosure in the verdict', () => {
   it('names a withheld record in the diagnostic diff only', async () => {
-    const records = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'secret', text: 'refund policy', access: { roles: ['counsel'] } })];
+    const records = [
+      buildRecord({ id: 'a', text: 'refund policy' }),
+      buildRecord({ id: 'secret', text: 'refund policy', access: { roles: ['counsel'] } }),
+    ];
     const genuine = await receiptOf(request(records));
-    const forged = withBody(genuine, { trace: genuine.trace.map((row) => (row.id === 'secret' ? { ...row, tokens: row.tokens + 1 } : row)) });
+    const forged = withBody(genuine, {
+      trace: genuine.trace.map((row) => (row.id === 'secret' ? { ...row, tokens: row.tokens + 1 } : row)),
+    });
     const verdict = await drill(compiler, { ...request(records), priorReceipt: forged, declaredChanges: [] });
     expect(verdict.code).toBe('RECEIPT_MISMATCH');
     expect(verdict.diff?.rows).toEqual([{ id: 'secret', fields: ['tokens'] }]);

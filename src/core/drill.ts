@@ -57,9 +57,13 @@ function sameInputs(a: Receipt, b: Receipt): boolean {
  * The plan digest the adapter echoed is kept: it is a claim.
  */
 export function namingStoreOf(receipt: Receipt, store: ReceiptAdmission): Receipt {
-  if (receipt.executedBy.adapter === store.adapter && receipt.executedBy.adapterVersion === store.adapterVersion) return receipt;
+  if (receipt.executedBy.adapter === store.adapter && receipt.executedBy.adapterVersion === store.adapterVersion)
+    return receipt;
   const { receiptId: _id, ...body } = receipt;
-  const named = { ...body, executedBy: { ...body.executedBy, adapter: store.adapter, adapterVersion: store.adapterVersion } };
+  const named = {
+    ...body,
+    executedBy: { ...body.executedBy, adapter: store.adapter, adapterVersion: store.adapterVersion },
+  };
   return { receiptId: receiptIdOf(named), ...named };
 }
 
@@ -83,12 +87,20 @@ function storesLine(prior: Receipt, reperformedBy: Receipt): string {
  * Why a receipt that is not current is stale: the first of its inputs that differs from the current
  * ones, in the order a reader would check them.
  */
-function staleCode(prior: Receipt, current: Receipt, declaredChanges: readonly string[]): { code: ReasonCode; detail: string } {
-  if (prior.contractFingerprint !== current.contractFingerprint) return { code: 'STALE_CONTRACT_FINGERPRINT', detail: 'The contract fingerprint differs from the receipt.' };
-  if (prior.packetFingerprint !== current.packetFingerprint) return { code: 'STALE_PACKET_FINGERPRINT', detail: 'The current inputs compile to a different packet.' };
-  if (prior.recordSetDigest !== current.recordSetDigest) return { code: 'STALE_RECORD_SET', detail: 'The record-set digest differs from the receipt.' };
+function staleCode(
+  prior: Receipt,
+  current: Receipt,
+  declaredChanges: readonly string[],
+): { code: ReasonCode; detail: string } {
+  if (prior.contractFingerprint !== current.contractFingerprint)
+    return { code: 'STALE_CONTRACT_FINGERPRINT', detail: 'The contract fingerprint differs from the receipt.' };
+  if (prior.packetFingerprint !== current.packetFingerprint)
+    return { code: 'STALE_PACKET_FINGERPRINT', detail: 'The current inputs compile to a different packet.' };
+  if (prior.recordSetDigest !== current.recordSetDigest)
+    return { code: 'STALE_RECORD_SET', detail: 'The record-set digest differs from the receipt.' };
   const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
-  if (unapplied.length > 0) return { code: 'LATE_USER_INPUT_NOT_APPLIED', detail: `Declared after the receipt: ${unapplied.join(', ')}.` };
+  if (unapplied.length > 0)
+    return { code: 'LATE_USER_INPUT_NOT_APPLIED', detail: `Declared after the receipt: ${unapplied.join(', ')}.` };
   return {
     code: 'STALE_CONTROLS',
     detail: `Compiled with controls [${prior.controls.join(', ')}] and late changes [${prior.lateChanges.join(', ')}]; now [${current.controls.join(', ')}] and [${current.lateChanges.join(', ')}].`,
@@ -115,10 +127,13 @@ export interface ReceiptUnusable {
  * Null when the receipt is this engine's and unaltered since its id was computed.
  */
 export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
-  if (receipt.schemaVersion !== SCHEMA_VERSION) return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
+  if (receipt.schemaVersion !== SCHEMA_VERSION)
+    return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
   const { receiptId, ...body } = receipt;
-  if (receiptIdOf(body) !== receiptId) return { code: 'RECEIPT_INVALID', detail: 'Its content hashes to a different id.' };
-  if (receipt.engineVersion !== ENGINE_VERSION) return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
+  if (receiptIdOf(body) !== receiptId)
+    return { code: 'RECEIPT_INVALID', detail: 'Its content hashes to a different id.' };
+  if (receipt.engineVersion !== ENGINE_VERSION)
+    return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
   return null;
 }
 
@@ -142,7 +157,12 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     action: DrillAction,
     code: ReasonCode,
     detail: string,
-    extra: { currentReceiptId?: string | null; diff?: ReceiptDiff | null; mismatch?: FirstDifference | null; reperformed?: boolean | null } = {},
+    extra: {
+      currentReceiptId?: string | null;
+      diff?: ReceiptDiff | null;
+      mismatch?: FirstDifference | null;
+      reperformed?: boolean | null;
+    } = {},
   ): ReceiptVerdict => {
     const diff = extra.diff ?? null;
     return {
@@ -159,7 +179,12 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
   };
 
   const unusable = receiptIntegrity(prior);
-  if (unusable) return verdict(unusable.code === 'RECEIPT_INVALID' ? 'block' : 'recompile_required', unusable.code, unusable.detail);
+  if (unusable)
+    return verdict(
+      unusable.code === 'RECEIPT_INVALID' ? 'block' : 'recompile_required',
+      unusable.code,
+      unusable.detail,
+    );
 
   const now = await compiler.compile(current);
   if (!now.ok) return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.error.code}: ${now.error.message}`);
@@ -168,10 +193,23 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
   const currentReceiptId = currentReceipt.receiptId;
 
   if (reproduces(currentReceipt, prior)) {
-    if (prior.outcome === 'fail_closed') return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`, { currentReceiptId, reperformed: true });
+    if (prior.outcome === 'fail_closed')
+      return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.`, {
+        currentReceiptId,
+        reperformed: true,
+      });
     const unapplied = declaredChanges.filter((id) => !prior.lateChanges.includes(id));
-    if (unapplied.length > 0) return verdict('recompile_required', 'LATE_USER_INPUT_NOT_APPLIED', `Declared after the receipt: ${unapplied.join(', ')}.`, { currentReceiptId, reperformed: true });
-    return verdict('continue', 'RECEIPT_CURRENT', storesLine(prior, currentReceipt), { currentReceiptId, reperformed: true });
+    if (unapplied.length > 0)
+      return verdict(
+        'recompile_required',
+        'LATE_USER_INPUT_NOT_APPLIED',
+        `Declared after the receipt: ${unapplied.join(', ')}.`,
+        { currentReceiptId, reperformed: true },
+      );
+    return verdict('continue', 'RECEIPT_CURRENT', storesLine(prior, currentReceipt), {
+      currentReceiptId,
+      reperformed: true,
+    });
   }
 
   // Not what the current inputs compile to. Reperform the receipt's own inputs, if at hand, to tell one that
@@ -181,7 +219,13 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
   let reperformance: Receipt | null = sameInputs(currentReceipt, prior) ? currentReceipt : null;
   const records = declaredInputs?.recordSet ?? current.recordSet;
   const candidates: CompileRequest[] = declaredInputs ? [declaredInputs] : [];
-  candidates.push({ contract: prior.contract, recordSet: records, controls: prior.controls, lateChanges: prior.lateChanges, attestation });
+  candidates.push({
+    contract: prior.contract,
+    recordSet: records,
+    controls: prior.controls,
+    lateChanges: prior.lateChanges,
+    attestation,
+  });
   let ownContract: Receipt | null = null;
   for (const candidate of candidates) {
     if (reperformance !== null) break;
@@ -194,25 +238,42 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
   if (reperformance !== null && !reproduces(reperformance, prior)) {
     const mismatch = firstDifference(prior, namingStoreOf(reperformance, prior.executedBy));
     // The message names no record (the user view may withhold it); the diff names the first difference.
-    return verdict('block', 'RECEIPT_MISMATCH', `Compiling its declared inputs gives receipt ${reperformance.receiptId}.`, {
-      currentReceiptId,
-      diff: diffReceipts(prior, namingStoreOf(reperformance, prior.executedBy)),
-      mismatch,
-      reperformed: false,
-    });
+    return verdict(
+      'block',
+      'RECEIPT_MISMATCH',
+      `Compiling its declared inputs gives receipt ${reperformance.receiptId}.`,
+      {
+        currentReceiptId,
+        diff: diffReceipts(prior, namingStoreOf(reperformance, prior.executedBy)),
+        mismatch,
+        reperformed: false,
+      },
+    );
   }
 
   // Its record set is not at hand: every claim that can still be checked is, so a forgery cannot pass for stale.
-  const terms = reperformance === null ? (compiled.find((outcome) => sameDeclaredTerms(outcome.receipt, prior))?.receipt ?? null) : null;
+  const terms =
+    reperformance === null
+      ? (compiled.find((outcome) => sameDeclaredTerms(outcome.receipt, prior))?.receipt ?? null)
+      : null;
   if (reperformance === null) {
-    const claim = ownContract !== null && ownContract.contractFingerprint !== prior.contractFingerprint ? { path: 'contractFingerprint', recordId: null } : terms && contradictedClaim(prior, terms);
+    const claim =
+      ownContract !== null && ownContract.contractFingerprint !== prior.contractFingerprint
+        ? { path: 'contractFingerprint', recordId: null }
+        : terms && contradictedClaim(prior, terms);
     if (claim) {
-      return verdict('block', 'RECEIPT_MISMATCH', CLAIM_DETAIL[claim.path] ?? 'Its own contract decides otherwise for a record still at hand in the version it names.', {
-        currentReceiptId,
-        diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
-        mismatch: claim,
-        reperformed: false,
-      });
+      return verdict(
+        'block',
+        'RECEIPT_MISMATCH',
+        CLAIM_DETAIL[claim.path] ??
+          'Its own contract decides otherwise for a record still at hand in the version it names.',
+        {
+          currentReceiptId,
+          diff: diffReceipts(prior, terms ?? ownContract ?? currentReceipt),
+          mismatch: claim,
+          reperformed: false,
+        },
+      );
     }
   }
 
@@ -224,25 +285,40 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
         ? ' Its record set is not at hand; its claims on the records still at hand held when reperformed.'
         : ' Its own inputs were not at hand, so its claims were not reperformed.';
   if (now.value.status === 'fail_closed') {
-    return verdict('block', 'CURRENT_INPUTS_FAIL_CLOSED', `${now.value.failure.code}: ${now.value.failure.message}${checked}`, {
-      currentReceiptId,
-      diff,
-      reperformed: reperformance === null ? null : true,
-    });
+    return verdict(
+      'block',
+      'CURRENT_INPUTS_FAIL_CLOSED',
+      `${now.value.failure.code}: ${now.value.failure.message}${checked}`,
+      {
+        currentReceiptId,
+        diff,
+        reperformed: reperformance === null ? null : true,
+      },
+    );
   }
   if (prior.outcome === 'fail_closed')
-    return verdict('block', 'RECEIPT_FAIL_CLOSED', `It failed closed with ${prior.failure?.code ?? 'a failure'}.${checked}`, {
-      currentReceiptId,
-      diff,
-      reperformed: reperformance === null ? null : true,
-    });
+    return verdict(
+      'block',
+      'RECEIPT_FAIL_CLOSED',
+      `It failed closed with ${prior.failure?.code ?? 'a failure'}.${checked}`,
+      {
+        currentReceiptId,
+        diff,
+        reperformed: reperformance === null ? null : true,
+      },
+    );
   const { code, detail } = staleCode(prior, currentReceipt, declaredChanges);
-  return verdict('recompile_required', code, `${detail}${checked}`, { currentReceiptId, diff, reperformed: reperformance === null ? null : true });
+  return verdict('recompile_required', code, `${detail}${checked}`, {
+    currentReceiptId,
+    diff,
+    reperformed: reperformance === null ? null : true,
+  });
 }
 
 /** Records the user view may not name: rows it withholds in the receipt or in anything compiled to check it. */
 function withheldFromUser(prior: Receipt, compiled: readonly CompileOutcome[]): Set<string> {
   const withheld = new Set<string>();
-  for (const trace of [prior.trace, ...compiled.map((outcome) => outcome.trace)]) for (const row of trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  for (const trace of [prior.trace, ...compiled.map((outcome) => outcome.trace)])
+    for (const row of trace) if (isWithheldFromUser(row)) withheld.add(row.id);
   return withheld;
 }

@@ -55,5 +55,7 @@ export interface CompileError {
 
 /** A refusal's issues, or the refusal itself as one issue at `place` when it came without any. */
 export function issuesOf(error: CompileError, place: IssuePlace): readonly InputIssue[] {
-  return error.issues && error.issues.length > 0 ? error.issues : [inputIssue(place, 'REFUSED', { reason: error.message })];
+  return error.issues && error.issues.length > 0
+    ? error.issues
+    : [inputIssue(place, 'REFUSED', { reason: error.message })];
 }

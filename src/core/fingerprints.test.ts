@@ -13,17 +13,30 @@ function genericForm(record: SourceRecord, textHash: string): string {
     ...record,
     text: textHash,
     supersedes: sortedSet(record.supersedes),
-    access: { roles: sortedSet(record.access.roles), purposes: sortedSet(record.access.purposes), labels: sortedSet(record.access.labels) },
-    evidence: record.evidence && { class: record.evidence.class, supports: sortedSet(record.evidence.supports), contradicts: sortedSet(record.evidence.contradicts) },
+    access: {
+      roles: sortedSet(record.access.roles),
+      purposes: sortedSet(record.access.purposes),
+      labels: sortedSet(record.access.labels),
+    },
+    evidence: record.evidence && {
+      class: record.evidence.class,
+      supports: sortedSet(record.evidence.supports),
+      contradicts: sortedSet(record.evidence.contradicts),
+    },
   });
 }
 
 const HASH = `sha256:${'ab'.repeat(32)}`;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 // Graphemes, and any code point: control characters, quotes and backslashes (escaped), astral ones (a pair).
-const anyText = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }));
+const anyText = fc.oneof(
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
+);
 // Identifiers hold no invisible character and are in NFC (src/core/format/identifier.ts).
-const anyName = anyText.map((value) => value.normalize('NFC')).filter((value) => invisibleCodePoints(value).length === 0 && isNfc(value));
+const anyName = anyText
+  .map((value) => value.normalize('NFC'))
+  .filter((value) => invisibleCodePoints(value).length === 0 && isNfc(value));
 const anyId = anyName.map((value) => value.replace(/\s/g, '_'));
 const names = fc.array(anyName, { maxLength: 4 });
 
@@ -86,16 +99,28 @@ describe('recordFingerprint', () => {
   });
 
   it('gives each record of a batch its own fingerprint, whichever path each takes', () => {
-    const records = Array.from({ length: 9 }, (_, index) => buildRecord({ id: `r${index}`, text: 'x'.repeat(index * 40) }));
+    const records = Array.from({ length: 9 }, (_, index) =>
+      buildRecord({ id: `r${index}`, text: 'x'.repeat(index * 40) }),
+    );
     const widened = { ...records[4]!, note: 'generic path' } as unknown as SourceRecord;
     const batch = [...records.slice(0, 4), widened, ...records.slice(5)];
     const hashes = batch.map((_, index) => `sha256:${String(index).repeat(64).slice(0, 64)}`);
-    expect(batch.map((record, index) => recordFingerprint(record, hashes[index]!))).toEqual(batch.map((record, index) => sha256Hex(genericForm(record, hashes[index]!))));
+    expect(batch.map((record, index) => recordFingerprint(record, hashes[index]!))).toEqual(
+      batch.map((record, index) => sha256Hex(genericForm(record, hashes[index]!))),
+    );
   });
 
   it('does not depend on the order of set-like lists', () => {
-    const a = buildRecord({ id: 'r1', supersedes: ['b', 'a'], access: { roles: ['y', 'x'], purposes: ['q', 'p'], labels: ['l2', 'l1'] } });
-    const b = buildRecord({ id: 'r1', supersedes: ['a', 'b'], access: { roles: ['x', 'y'], purposes: ['p', 'q'], labels: ['l1', 'l2'] } });
+    const a = buildRecord({
+      id: 'r1',
+      supersedes: ['b', 'a'],
+      access: { roles: ['y', 'x'], purposes: ['q', 'p'], labels: ['l2', 'l1'] },
+    });
+    const b = buildRecord({
+      id: 'r1',
+      supersedes: ['a', 'b'],
+      access: { roles: ['x', 'y'], purposes: ['p', 'q'], labels: ['l1', 'l2'] },
+    });
     expect(recordFingerprint(a, HASH)).toBe(recordFingerprint(b, HASH));
   });
 });

@@ -17,7 +17,9 @@ export function normaliseContract(contract: Contract): Contract {
     asOf: formatInstant(asOfInstant(contract)),
     principals: contract.principals.map((principal) => ({ ...principal, roles: sortedSet(principal.roles) })),
     scopes: sortedSet(contract.scopes),
-    identities: [...contract.identities].map((identity) => ({ ...identity, aliases: sortedSet(identity.aliases) })).sort((a, b) => compareStrings(a.id, b.id)),
+    identities: [...contract.identities]
+      .map((identity) => ({ ...identity, aliases: sortedSet(identity.aliases) }))
+      .sort((a, b) => compareStrings(a.id, b.id)),
     allowedSourceClasses: sortedSet(contract.allowedSourceClasses),
     allowedAuthorityClasses: sortedSet(contract.allowedAuthorityClasses),
     acceptedReviewStates: sortedSet(contract.acceptedReviewStates),
@@ -55,8 +57,16 @@ function fingerprintForm(record: SourceRecord, textHash: string): SourceRecord {
     ...record,
     text: textHash,
     supersedes: sortedSet(record.supersedes),
-    access: { roles: sortedSet(record.access.roles), purposes: sortedSet(record.access.purposes), labels: sortedSet(record.access.labels) },
-    evidence: record.evidence && { class: record.evidence.class, supports: sortedSet(record.evidence.supports), contradicts: sortedSet(record.evidence.contradicts) },
+    access: {
+      roles: sortedSet(record.access.roles),
+      purposes: sortedSet(record.access.purposes),
+      labels: sortedSet(record.access.labels),
+    },
+    evidence: record.evidence && {
+      class: record.evidence.class,
+      supports: sortedSet(record.evidence.supports),
+      contradicts: sortedSet(record.evidence.contradicts),
+    },
   };
 }
 
@@ -65,7 +75,8 @@ const RECORD_KEYS = 20;
 /** Own keys with a value: canonical JSON leaves an undefined one out, so it must not pass for a field. */
 function keyCount(value: object): number {
   let count = 0;
-  for (const key in value) if (Object.hasOwn(value, key) && (value as Record<string, unknown>)[key] !== undefined) count += 1;
+  for (const key in value)
+    if (Object.hasOwn(value, key) && (value as Record<string, unknown>)[key] !== undefined) count += 1;
   return count;
 }
 
@@ -80,7 +91,13 @@ const form = new CanonicalBytes();
  */
 export function canonicalRecordBytes(record: SourceRecord, textHash: string): Uint8Array | null {
   const { access, evidence, provenance } = record;
-  if (keyCount(record) !== RECORD_KEYS || keyCount(access) !== 3 || (evidence !== null && keyCount(evidence) !== 3) || (provenance !== null && keyCount(provenance) !== 2)) return null;
+  if (
+    keyCount(record) !== RECORD_KEYS ||
+    keyCount(access) !== 3 ||
+    (evidence !== null && keyCount(evidence) !== 3) ||
+    (provenance !== null && keyCount(provenance) !== 2)
+  )
+    return null;
   if (!Number.isFinite(record.tokens) || (record.relevance !== null && !Number.isFinite(record.relevance))) return null;
   form.reset();
   form.ascii('{"access":{"labels":');

@@ -5,19 +5,32 @@ import { buildContract, buildRecord, buildRecordSet } from './test-support/build
 
 describe('generic late changes', () => {
   const contract = buildContract({ asOf: '2026-08-30', requiredRecords: [] });
-  const records = [buildRecord({ id: 'OLD', project: 'elsewhere' }), buildRecord({ id: 'LIVE' }), buildRecord({ id: 'OTHER' })];
+  const records = [
+    buildRecord({ id: 'OLD', project: 'elsewhere' }),
+    buildRecord({ id: 'LIVE' }),
+    buildRecord({ id: 'OTHER' }),
+  ];
 
   it('are a pure function of the contract and records: validity ends, a denied label, a role revoked, the as-of moved', () => {
     const changes = genericLateChanges(contract, buildRecordSet(records));
     expect(changes).toEqual(genericLateChanges(contract, buildRecordSet(records)));
-    expect(changes.map((change) => change.id)).toEqual(['generic-validity-ends', 'generic-deny-label', 'generic-role-revoked', 'generic-as-of-moves']);
+    expect(changes.map((change) => change.id)).toEqual([
+      'generic-validity-ends',
+      'generic-deny-label',
+      'generic-role-revoked',
+      'generic-as-of-moves',
+    ]);
     // The first record the cheap gates let in is the one that matters: not the first of the file.
-    expect(changes[0]?.patches).toEqual([{ op: 'mergeRecord', id: 'LIVE', patch: { validTo: '2026-08-29T23:59:59.999Z' } }]);
+    expect(changes[0]?.patches).toEqual([
+      { op: 'mergeRecord', id: 'LIVE', patch: { validTo: '2026-08-29T23:59:59.999Z' } },
+    ]);
     expect(changes[1]?.patches).toEqual([
       { op: 'mergeRecord', id: 'LIVE', patch: { access: { labels: [GENERIC_DENY_LABEL] } } },
       { op: 'mergeContract', patch: { denyLabels: [GENERIC_DENY_LABEL] } },
     ]);
-    expect(changes[2]?.patches).toEqual([{ op: 'mergeContract', patch: { principals: [{ id: 'dana', kind: 'human', roles: ['agent (revoked)'] }] } }]);
+    expect(changes[2]?.patches).toEqual([
+      { op: 'mergeContract', patch: { principals: [{ id: 'dana', kind: 'human', roles: ['agent (revoked)'] }] } },
+    ]);
     expect(changes[3]?.patches).toEqual([{ op: 'mergeContract', patch: { asOf: '2026-08-31' } }]);
   });
 
@@ -40,10 +53,16 @@ describe('generic late changes', () => {
     expect(genericLateChanges(denying, buildRecordSet([...withheld, ...records]))).toEqual(visible);
     expect(JSON.stringify(visible)).not.toMatch(/HELD|DENIED/);
     // With no record the user may see, no record is named: the first record of the file is no stand-in.
-    expect(genericLateChanges(denying, buildRecordSet(withheld)).map((change) => change.id)).toEqual(['generic-role-revoked', 'generic-as-of-moves']);
+    expect(genericLateChanges(denying, buildRecordSet(withheld)).map((change) => change.id)).toEqual([
+      'generic-role-revoked',
+      'generic-as-of-moves',
+    ]);
   });
 
   it('still move the as-of and revoke a role when there is no record', () => {
-    expect(genericLateChanges(contract, buildRecordSet([])).map((change) => change.id)).toEqual(['generic-role-revoked', 'generic-as-of-moves']);
+    expect(genericLateChanges(contract, buildRecordSet([])).map((change) => change.id)).toEqual([
+      'generic-role-revoked',
+      'generic-as-of-moves',
+    ]);
   });
 });

@@ -32,7 +32,14 @@ function likelyAdmitted(contract: Contract, recordSet: RecordSet): CheckedRecord
   const scopes = new Set(contract.scopes);
   const passes = (item: CheckedRecord) => {
     const { record } = item;
-    return record.project === contract.project && scopes.has(record.scope) && mayBeShown(item) && item.knownAt <= asOf && item.validFrom <= asOf && (item.validTo === null || item.validTo >= asOf);
+    return (
+      record.project === contract.project &&
+      scopes.has(record.scope) &&
+      mayBeShown(item) &&
+      item.knownAt <= asOf &&
+      item.validFrom <= asOf &&
+      (item.validTo === null || item.validTo >= asOf)
+    );
   };
   return recordSet.checked.find(passes);
 }
@@ -71,8 +78,15 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
       ),
     );
     const label = contract.denyLabels[0] ?? GENERIC_DENY_LABEL;
-    const patches: Patch[] = [{ op: 'mergeRecord', id: record.id, patch: { access: { labels: [...new Set([...record.access.labels, label])] } } }];
-    if (!contract.denyLabels.includes(label)) patches.push({ op: 'mergeContract', patch: { denyLabels: [...contract.denyLabels, label] } });
+    const patches: Patch[] = [
+      {
+        op: 'mergeRecord',
+        id: record.id,
+        patch: { access: { labels: [...new Set([...record.access.labels, label])] } },
+      },
+    ];
+    if (!contract.denyLabels.includes(label))
+      patches.push({ op: 'mergeContract', patch: { denyLabels: [...contract.denyLabels, label] } });
     changes.push(
       change(
         'generic-deny-label',

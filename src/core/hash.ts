@@ -54,7 +54,8 @@ export function installSha256(implementation: Sha256): void {
 
 /** The SHA-256 installed now (a test that installs another for a while puts this one back). */
 export function installedSha256(): Sha256 {
-  if (sha256 === null) throw new Error('no SHA-256 installed: an entry point must call installSha256 before the core hashes');
+  if (sha256 === null)
+    throw new Error('no SHA-256 installed: an entry point must call installSha256 before the core hashes');
   return sha256;
 }
 

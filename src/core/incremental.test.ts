@@ -29,7 +29,10 @@ describe('a compiler that reuses its previous work', () => {
     'produces exactly what a fresh compiler on a fresh database produces after every change to kept inputs, and reuses what the change left alone',
     async () => {
       // Shrinking opens two databases per step of every smaller case: far too slow for a test; FC_SEED replays the case that failed.
-      await fc.assert(await incremental.property({ openDatabase: freshDriver }), { ...propertyParameters(incremental.testRuns), endOnFailure: true });
+      await fc.assert(await incremental.property({ openDatabase: freshDriver }), {
+        ...propertyParameters(incremental.testRuns),
+        endOnFailure: true,
+      });
     },
     TIMEOUT_MS,
   );
@@ -47,19 +50,25 @@ describe('a compiler that reuses its previous work', () => {
     let recordSet: RecordSet = createRecordSet(records);
     const kept = createSqliteCompiler(await freshDriver());
     const step = async (patches: Patch[]) => {
-      ({ contract, recordSet } = valueOf(applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }])));
+      ({ contract, recordSet } = valueOf(
+        applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
+      ));
       const fresh = createSqliteCompiler(await freshDriver());
-      expect(await observable(kept, { contract, recordSet })).toEqual(await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }));
+      expect(await observable(kept, { contract, recordSet })).toEqual(
+        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+      );
     };
 
     expect(await observable(kept, { contract, recordSet })).toMatchObject({ status: 'packet' });
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: 0, computed: RECORDS });
 
     await step([{ op: 'mergeRecord', id: 'rec-07', patch: { lifecycle: 'draft' } }]);
-    for (const table of ['resolve:records', 'admit:gates']) expect(reuseOf(kept, table)).toEqual({ reused: RECORDS - 1, computed: 1 });
+    for (const table of ['resolve:records', 'admit:gates'])
+      expect(reuseOf(kept, table)).toEqual({ reused: RECORDS - 1, computed: 1 });
 
     await step([{ op: 'mergeContract', patch: { query: 'policy', tokenBudget: 200 } }]);
-    for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(reuseOf(kept, table)).toEqual({ reused: RECORDS, computed: 0 });
+    for (const table of ['resolve:records', 'admit:gates', 'plan:refused'])
+      expect(reuseOf(kept, table)).toEqual({ reused: RECORDS, computed: 0 });
     // A new budget changes planned rows only: the refused rows' chunks are not hashed again.
     expect(reuseOf(kept, 'attest:refused')?.computed).toBe(0);
 
@@ -72,7 +81,8 @@ describe('a compiler that reuses its previous work', () => {
 
     // A refused record refused again leaves the admitted set as it was: the plan's admitted part is last compilation's.
     await step([{ op: 'mergeRecord', id: 'rec-15', patch: { lifecycle: 'draft' } }]);
-    for (const cell of ['admit:admitted', 'plan:admitted']) expect(reuseOf(kept, cell)).toEqual({ reused: 1, computed: 0 });
+    for (const cell of ['admit:admitted', 'plan:admitted'])
+      expect(reuseOf(kept, cell)).toEqual({ reused: 1, computed: 0 });
     expect(reuseOf(kept, 'plan:refused')).toEqual({ reused: RECORDS - 1, computed: 1 });
 
     await step([{ op: 'removeRecord', id: 'rec-10' }]);
@@ -80,7 +90,9 @@ describe('a compiler that reuses its previous work', () => {
 
     // The as-of time decides which successor is in force: rec-01 is no longer superseded, rec-02 not yet known.
     await step([{ op: 'mergeContract', patch: { asOf: '2026-08-10' } }]);
-    expect(await observable(kept, { contract, recordSet })).toMatchObject({ admitted: expect.arrayContaining(['rec-01']) as unknown });
+    expect(await observable(kept, { contract, recordSet })).toMatchObject({
+      admitted: expect.arrayContaining(['rec-01']) as unknown,
+    });
   });
 
   it(
@@ -89,7 +101,10 @@ describe('a compiler that reuses its previous work', () => {
       const careless: KeyRules = { gateFields: GATE_FIELDS.filter((field) => field !== 'denyLabels') };
       let failure: unknown = null;
       try {
-        await fc.assert(await incremental.property({ openDatabase: freshDriver, keys: careless }), { ...propertyParameters(incremental.testRuns), endOnFailure: true });
+        await fc.assert(await incremental.property({ openDatabase: freshDriver, keys: careless }), {
+          ...propertyParameters(incremental.testRuns),
+          endOnFailure: true,
+        });
       } catch (error) {
         failure = error;
       }

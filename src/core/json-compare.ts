@@ -55,13 +55,15 @@ const ITEM_KEYS = ['id', 'term', 'proposition'] as const;
 /** The field every item of both lists has, with distinct string values, in the same relative order; else null. */
 function itemKey(before: readonly unknown[], after: readonly unknown[]): string | null {
   for (const key of ITEM_KEYS) {
-    const names = (items: readonly unknown[]) => items.map((item) => (isObject(item) && typeof item[key] === 'string' ? item[key] : null));
+    const names = (items: readonly unknown[]) =>
+      items.map((item) => (isObject(item) && typeof item[key] === 'string' ? item[key] : null));
     const a = names(before);
     const b = names(after);
     if (a.includes(null) || b.includes(null) || new Set(a).size !== a.length || new Set(b).size !== b.length) continue;
     // Order can matter (the principal chain): a reordered list is compared whole.
     const shared = new Set(a.filter((name) => b.includes(name)));
-    if (a.filter((name) => shared.has(name)).join('\u0000') !== b.filter((name) => shared.has(name)).join('\u0000')) return null;
+    if (a.filter((name) => shared.has(name)).join('\u0000') !== b.filter((name) => shared.has(name)).join('\u0000'))
+      return null;
     return key;
   }
   return null;
@@ -74,15 +76,21 @@ function itemKey(before: readonly unknown[], after: readonly unknown[]): string 
 export function changesIn(before: unknown, after: unknown, prefix: string, out: FieldChange[]): void {
   if (sameJson(before, after)) return;
   if (isObject(before) && isObject(after)) {
-    for (const key of unionKeys(before, after)) changesIn(before[key] ?? null, after[key] ?? null, prefix === '' ? key : `${prefix}.${key}`, out);
+    for (const key of unionKeys(before, after))
+      changesIn(before[key] ?? null, after[key] ?? null, prefix === '' ? key : `${prefix}.${key}`, out);
     return;
   }
-  const key = Array.isArray(before) && Array.isArray(after) && before.length > 0 && after.length > 0 ? itemKey(before, after) : null;
+  const key =
+    Array.isArray(before) && Array.isArray(after) && before.length > 0 && after.length > 0
+      ? itemKey(before, after)
+      : null;
   if (key !== null && Array.isArray(before) && Array.isArray(after)) {
-    const byName = (items: readonly unknown[]) => new Map(items.map((item) => [(item as JsonObject)[key] as string, item]));
+    const byName = (items: readonly unknown[]) =>
+      new Map(items.map((item) => [(item as JsonObject)[key] as string, item]));
     const left = byName(before);
     const right = byName(after);
-    for (const name of new Set([...left.keys(), ...right.keys()])) changesIn(left.get(name) ?? null, right.get(name) ?? null, `${prefix}[${name}]`, out);
+    for (const name of new Set([...left.keys(), ...right.keys()]))
+      changesIn(left.get(name) ?? null, right.get(name) ?? null, `${prefix}[${name}]`, out);
     return;
   }
   out.push({ field: prefix, before, after });

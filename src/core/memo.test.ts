@@ -15,7 +15,9 @@ describe('the memo', () => {
     const first = await memo.revisionAsync(async () => memo.map('double', 'k', names(200), keys, items, double));
     expect(first.values).toEqual(items.map((item) => item * 2));
     const changed = items.map((item) => (item === 7 ? 1_000 : item));
-    const second = await memo.revisionAsync(async () => memo.map('double', 'k', names(200), changed.map(String), changed, double));
+    const second = await memo.revisionAsync(async () =>
+      memo.map('double', 'k', names(200), changed.map(String), changed, double),
+    );
     expect(second.values[7]).toBe(2_000);
     expect(memo.stats().get('double')).toEqual({ reused: 199, computed: 1 });
     expect(second.versions[8]).toBe(first.versions[8]);
@@ -30,15 +32,21 @@ describe('the memo', () => {
     let calls = 0;
     const parity = (item: number) => ((calls += 1), { even: item % 2 === 0 });
     const items = [1, 2, 3, 4];
-    const first = await memo.revisionAsync(async () => memo.map('parity', null, names(4), items.map(String), items, parity));
+    const first = await memo.revisionAsync(async () =>
+      memo.map('parity', null, names(4), items.map(String), items, parity),
+    );
     calls = 0;
-    const again = await memo.revisionAsync(async () => memo.map('parity', null, names(4), items.map(String), items, parity));
+    const again = await memo.revisionAsync(async () =>
+      memo.map('parity', null, names(4), items.map(String), items, parity),
+    );
     expect(calls).toBe(0);
     expect(again.values).toBe(first.values);
     expect(memo.stats().get('parity')).toEqual({ reused: 4, computed: 0 });
     // 3 becomes 5: computed again, equal to the last value, so it keeps that object and its version.
     const changed = [1, 2, 5, 4];
-    const third = await memo.revisionAsync(async () => memo.map('parity', null, names(4), changed.map(String), changed, parity));
+    const third = await memo.revisionAsync(async () =>
+      memo.map('parity', null, names(4), changed.map(String), changed, parity),
+    );
     expect(calls).toBe(1);
     expect(third.values[2]).toBe(first.values[2]);
     expect(Array.from(third.versions)).toEqual(Array.from(first.versions));
@@ -64,7 +72,13 @@ describe('the memo', () => {
 
   it('keeps the last object and its version when a value computed again is equal to it (early cutoff)', async () => {
     const memo = createMemo();
-    const run = (shared: string) => memo.revisionAsync(async () => memo.map('row', shared, ['a', 'b'], ['1', '2'], [1, 2], (item) => ({ parity: item % 2, shared: shared.length })));
+    const run = (shared: string) =>
+      memo.revisionAsync(async () =>
+        memo.map('row', shared, ['a', 'b'], ['1', '2'], [1, 2], (item) => ({
+          parity: item % 2,
+          shared: shared.length,
+        })),
+      );
     const first = await run('x');
     const second = await run('y');
     expect(memo.stats().get('row')).toEqual({ reused: 0, computed: 2 });
@@ -77,7 +91,8 @@ describe('the memo', () => {
   it('reuses a cell while its key is equal, element by element', async () => {
     const memo = createMemo();
     let calls = 0;
-    const sum = (key: readonly number[]) => memo.revisionAsync(async () => memo.cell('sum', key, () => ((calls += 1), key.reduce((a, b) => a + b, 0))));
+    const sum = (key: readonly number[]) =>
+      memo.revisionAsync(async () => memo.cell('sum', key, () => ((calls += 1), key.reduce((a, b) => a + b, 0))));
     expect(await sum([1, 2])).toBe(3);
     expect(await sum([1, 2])).toBe(3);
     expect(calls).toBe(1);
@@ -107,7 +122,8 @@ describe('keys and equality', () => {
   it('says two plain values are equal exactly when their canonical JSON is', () => {
     const random = createPrng(3);
     const values = ['a', 'b', '', 0, 1, -3, ['a'], ['a', 'b'], ['b', 'a'], [], { x: 1 }, { x: [1] }];
-    const args = () => Object.fromEntries(['x', 'y', 'z'].filter(() => random.chance(0.6)).map((key) => [key, random.pick(values)]));
+    const args = () =>
+      Object.fromEntries(['x', 'y', 'z'].filter(() => random.chance(0.6)).map((key) => [key, random.pick(values)]));
     for (let round = 0; round < 2_000; round += 1) {
       const a = args();
       const b = random.chance(0.3) ? { ...a } : args();

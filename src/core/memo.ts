@@ -20,7 +20,11 @@ export interface Declared<D> {
  * them (a field outside the list is a type error there, and absent at run time), and the key is the
  * canonical JSON of exactly them. List a field once, `as const`, and key and inputs cannot disagree.
  */
-export function declare<S extends object, const F extends readonly (keyof S & string)[], D>(source: S, fields: F, prepare: (picked: Pick<S, F[number]>) => D): Declared<D> {
+export function declare<S extends object, const F extends readonly (keyof S & string)[], D>(
+  source: S,
+  fields: F,
+  prepare: (picked: Pick<S, F[number]>) => D,
+): Declared<D> {
   const picked = {} as Pick<S, F[number]>;
   for (const field of fields) picked[field] = source[field];
   return { inputs: prepare(picked), key: canonicalJson(picked) };
@@ -52,7 +56,14 @@ export interface Memo {
    * `shared` key of the inputs every item reads) differs from the last revision's. A value computed again that
    * equals (`equalValues`) the last one under its name is that last object with its version: early cutoff.
    */
-  map<I, O>(table: string, shared: Key, names: readonly string[], keys: ArrayLike<Key>, items: readonly I[], compute: (item: I) => O): Versioned<O>;
+  map<I, O>(
+    table: string,
+    shared: Key,
+    names: readonly string[],
+    keys: ArrayLike<Key>,
+    items: readonly I[],
+    compute: (item: I) => O,
+  ): Versioned<O>;
   /** `compute()`, reused while `key` is equal to the last revision's. */
   cell<O>(name: string, key: Key, compute: () => O): O;
   /** The version of a cell's value: it changes exactly when the cell is computed again, so it can key what is derived from the value. */
@@ -89,7 +100,8 @@ export function sameKey(a: Key, b: Key): boolean {
     for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
     return true;
   }
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index] && !sameKey(a[index] as Key, b[index] as Key)) return false;
+  for (let index = 0; index < a.length; index += 1)
+    if (a[index] !== b[index] && !sameKey(a[index] as Key, b[index] as Key)) return false;
   return true;
 }
 
@@ -99,7 +111,8 @@ export function sameKey(a: Key, b: Key): boolean {
  */
 function changedKeys(last: Table, names: readonly string[], keys: ArrayLike<Key>): number[] | null {
   if (last.names.length !== names.length || last.keys.length !== keys.length) return null;
-  if (last.names !== names) for (let index = 0; index < names.length; index += 1) if (last.names[index] !== names[index]) return null;
+  if (last.names !== names)
+    for (let index = 0; index < names.length; index += 1) if (last.names[index] !== names[index]) return null;
   const changed: number[] = [];
   for (let index = 0; index < names.length; index += 1) {
     const before = last.keys[index] as Key;
@@ -112,7 +125,8 @@ function changedKeys(last: Table, names: readonly string[], keys: ArrayLike<Key>
 /** Structural equality of plain data (arrays and plain objects of values): the one equality early cutoff uses. */
 export function equalValues(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let index = 0; index < a.length; index += 1) if (!equalValues(a[index], b[index])) return false;
@@ -159,7 +173,14 @@ export function createMemo(): Memo {
   };
 
   const memo: Memo = {
-    map<I, O>(table: string, shared: Key, names: readonly string[], keys: ArrayLike<Key>, items: readonly I[], compute: (item: I) => O): Versioned<O> {
+    map<I, O>(
+      table: string,
+      shared: Key,
+      names: readonly string[],
+      keys: ArrayLike<Key>,
+      items: readonly I[],
+      compute: (item: I) => O,
+    ): Versioned<O> {
       used.add(table);
       const last = tables.get(table);
       const sameShared = last !== undefined && sameKey(last.shared, shared);
@@ -191,7 +212,12 @@ export function createMemo(): Memo {
       let reused = 0;
       for (let index = 0; index < items.length; index += 1) {
         const at = lastAt(names[index] as string, index);
-        if (last !== undefined && at !== undefined && sameShared && (last.keys[at] === keys[index] || sameKey(last.keys[at] as Key, keys[index] as Key))) {
+        if (
+          last !== undefined &&
+          at !== undefined &&
+          sameShared &&
+          (last.keys[at] === keys[index] || sameKey(last.keys[at] as Key, keys[index] as Key))
+        ) {
           values[index] = last.values[at] as O;
           versions[index] = last.versions[at] as number;
           reused += 1;

@@ -29,7 +29,12 @@ describe('memory', () => {
     const first = valueOf(await compiler.compile({ contract, recordSet }));
     const target = first.receipt.selected[0];
     if (target === undefined) throw new Error('nothing selected to toggle');
-    const control: Control = { id: 'deny-one', label: 'Deny one', explanation: '', patches: [{ op: 'mergeRecord', id: target, patch: { access: { labels: ['hr'] } } }] };
+    const control: Control = {
+      id: 'deny-one',
+      label: 'Deny one',
+      explanation: '',
+      patches: [{ op: 'mergeRecord', id: target, patch: { access: { labels: ['hr'] } } }],
+    };
     const toggle = async (run: number) => {
       const changed = run % 2 === 0 ? valueOf(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
       const outcome = valueOf(await compiler.compile(changed));
@@ -43,12 +48,19 @@ describe('memory', () => {
   }, 240_000);
 
   it('re-evaluates only the toggled record and re-hashes only the chunks its rows fall in', async () => {
-    const records = Array.from({ length: 3_000 }, (_, index) => buildRecord({ id: `r${String(index).padStart(5, '0')}`, text: `refund ${WORDS[index % WORDS.length]}` }));
+    const records = Array.from({ length: 3_000 }, (_, index) =>
+      buildRecord({ id: `r${String(index).padStart(5, '0')}`, text: `refund ${WORDS[index % WORDS.length]}` }),
+    );
     const contract = buildContract({ denyLabels: ['hr'] });
     const recordSet = buildRecordSet(records);
     const compiler = createSqliteCompiler(await freshDriver());
     valueOf(await compiler.compile({ contract, recordSet }));
-    const control: Control = { id: 'deny', label: 'Deny', explanation: '', patches: [{ op: 'mergeRecord', id: 'r01500', patch: { access: { labels: ['hr'] } } }] };
+    const control: Control = {
+      id: 'deny',
+      label: 'Deny',
+      explanation: '',
+      patches: [{ op: 'mergeRecord', id: 'r01500', patch: { access: { labels: ['hr'] } } }],
+    };
     valueOf(await compiler.compile(valueOf(applyChanges(contract, recordSet, [control]))));
     const stats = compiler.memoStats();
     expect(stats.get('admit:gates')).toEqual({ reused: 2_999, computed: 1 });

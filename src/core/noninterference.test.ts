@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { createRecordSet, parseRecordsJsonl } from './phases/1-validate/validate';
 import { buildUserView } from './user-view';
-import { DEFECTS, malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets, type MalformedCase } from './test-support/malformed-withheld';
+import {
+  DEFECTS,
+  malformedCaseArbitrary,
+  malformedWithheldFile,
+  recordsFileOf,
+  withOtherSecrets,
+  type MalformedCase,
+} from './test-support/malformed-withheld';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { noninterferenceArbitrary, noninterferenceDifferences } from './test-support/noninterference';
 import { discloseOutcome } from './disclosure';
@@ -59,7 +66,10 @@ describe('noninterference', () => {
     'for a candidates receipt too: only the counts of the rows it leaves out may move, and it names no refused record',
     async () => {
       const candidates = propertyNamed('noninterference-candidates');
-      await fc.assert(await candidates.property({ openDatabase: freshDriver }), propertyParameters(candidates.testRuns));
+      await fc.assert(
+        await candidates.property({ openDatabase: freshDriver }),
+        propertyParameters(candidates.testRuns),
+      );
     },
     TIMEOUT_MS,
   );
@@ -71,7 +81,14 @@ describe('noninterference', () => {
       buildRecord({ id: 'b', title: 'Policy notes', text: 'refund policy refund policy notes', tokens: 10 }),
       buildRecord({ id: 'c', title: 'Window', text: 'policy window', tokens: 10 }),
     ];
-    const hidden = Array.from({ length: 40 }, (_, index) => buildRecord({ id: `hold-${index}`, title: 'Refund policy', text: 'refund refund refund policy', access: { labels: ['legal_hold'] } }));
+    const hidden = Array.from({ length: 40 }, (_, index) =>
+      buildRecord({
+        id: `hold-${index}`,
+        title: 'Refund policy',
+        text: 'refund refund refund policy',
+        access: { labels: ['legal_hold'] },
+      }),
+    );
     const alone = valueOf(await compiler.compile({ contract, recordSet: createRecordSet(admitted) }));
     const crowded = valueOf(await compiler.compile({ contract, recordSet: createRecordSet([...admitted, ...hidden]) }));
     const ranked = (outcome: typeof alone) => outcome.ranked.map((entry) => [entry.id, entry.rank, entry.score]);
@@ -86,7 +103,14 @@ describe('noninterference', () => {
  * not compile to begin with, nothing was changed, or a changed record is no longer withheld (an edit of its
  * access gave it to the caller). The case starts with no withheld record superseding a visible one.
  */
-async function compiledPair(input: WithheldCase): Promise<{ before: CompileOutcome; after: CompileOutcome; mutated: MutatedRecords; withheldAfter: Set<string> } | null> {
+async function compiledPair(
+  input: WithheldCase,
+): Promise<{
+  before: CompileOutcome;
+  after: CompileOutcome;
+  mutated: MutatedRecords;
+  withheldAfter: Set<string>;
+} | null> {
   const withheld = await withheldIdsOf(compiler, input.contract, input.records);
   if (withheld === null) return null;
   const base = withoutCrossingLinks(input.records, withheld);
@@ -95,7 +119,8 @@ async function compiledPair(input: WithheldCase): Promise<{ before: CompileOutco
   if (mutated === null) return null;
   const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(mutated.records) });
   // Records the caller may not see never stop the caller's compilation.
-  if (!after.ok) throw new Error(`the mutated withheld records stopped the compilation: ${after.error.code} ${after.error.message}`);
+  if (!after.ok)
+    throw new Error(`the mutated withheld records stopped the compilation: ${after.error.code} ${after.error.message}`);
   const withheldAfter = (await withheldIdsOf(compiler, input.contract, mutated.records)) ?? new Set<string>();
   const present = new Set(mutated.records.map((record) => record.id));
   if ([...mutated.touched].some((id) => present.has(id) && !withheldAfter.has(id))) return null;
@@ -110,7 +135,13 @@ function brokenAmong(records: readonly SourceRecord[], touched: ReadonlySet<stri
     if (!touched.has(record.id)) continue;
     if (record.supersedes.some((target) => !ids.has(target))) kinds.push('dangling');
     if (record.supersedes.includes(record.id)) kinds.push('self');
-    if (record.supersedes.some((target) => target !== record.id && records.find((other) => other.id === target)?.supersedes.includes(record.id))) kinds.push('cycle');
+    if (
+      record.supersedes.some(
+        (target) =>
+          target !== record.id && records.find((other) => other.id === target)?.supersedes.includes(record.id),
+      )
+    )
+      kinds.push('cycle');
   }
   return kinds;
 }
@@ -126,14 +157,16 @@ describe('noninterference of withheld records with the user view', () => {
           const pair = await compiledPair(input);
           fc.pre(pair !== null);
           checked += 1;
-          for (const kind of new Set(brokenAmong(pair.mutated.records, pair.mutated.touched))) broken.set(kind, (broken.get(kind) ?? 0) + 1);
+          for (const kind of new Set(brokenAmong(pair.mutated.records, pair.mutated.touched)))
+            broken.set(kind, (broken.get(kind) ?? 0) + 1);
           expect(userViewDifferences(pair.before, pair.after)).toEqual([]);
         }),
         propertyParameters(RUNS),
       );
       expect(checked).toBeGreaterThan(RUNS / 2);
       // The generator breaks links in every way, often enough that the property is about them too.
-      for (const kind of ['dangling', 'self', 'cycle']) expect(broken.get(kind) ?? 0, `${kind} links`).toBeGreaterThan(RUNS / 20);
+      for (const kind of ['dangling', 'self', 'cycle'])
+        expect(broken.get(kind) ?? 0, `${kind} links`).toBeGreaterThan(RUNS / 20);
     },
     TIMEOUT_MS,
   );
@@ -159,7 +192,10 @@ describe('noninterference of withheld records with the user view', () => {
             const diagnostic = pair.after.trace.find((row) => row.id === superseded);
             if (diagnostic === undefined || !recordsNamedBy(diagnostic).includes(successor)) continue;
             worded += 1;
-            expect(user.rows.find((row) => row.id === superseded)).toMatchObject({ fact: 'SUPERSEDED_BY_WITHHELD', args: {} });
+            expect(user.rows.find((row) => row.id === superseded)).toMatchObject({
+              fact: 'SUPERSEDED_BY_WITHHELD',
+              args: {},
+            });
           }
           expect(JSON.stringify(user)).not.toContain(`"${crossing[0]?.successor}"`);
         }),
@@ -177,10 +213,16 @@ describe('noninterference of withheld records with the user view', () => {
 async function userViewFromFile(contract: MalformedCase['contract'], text: string) {
   const compiled = await compiler.compile({ contract, recordSet: valueOf(parseRecordsJsonl('records.jsonl', text)) });
   // A record the caller may not see never stops the caller's compilation, however malformed.
-  if (!compiled.ok) throw new Error(`the records file stopped the compilation: ${compiled.error.code} ${compiled.error.message}`);
+  if (!compiled.ok)
+    throw new Error(`the records file stopped the compilation: ${compiled.error.code} ${compiled.error.message}`);
   const view = discloseOutcome(compiled.value, 'user');
   const { withheldCount, withheldNotice: _notice, ...document } = buildUserView(compiled.value, view).document;
-  return { outcome: compiled.value, document, withheldCount, shown: JSON.stringify({ model: userViewOf(compiled.value), document, notice: view.withheldNotice }) };
+  return {
+    outcome: compiled.value,
+    document,
+    withheldCount,
+    shown: JSON.stringify({ model: userViewOf(compiled.value), document, notice: view.withheldNotice }),
+  };
 }
 
 describe('noninterference of withheld records that cannot be read or judged', () => {
@@ -191,7 +233,11 @@ describe('noninterference of withheld records that cannot be read or judged', ()
       const ways = new Map<string, number>();
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const prepared = await malformedWithheldFile(raw, async (input) => (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok);
+          const prepared = await malformedWithheldFile(
+            raw,
+            async (input) =>
+              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok,
+          );
           fc.pre(prepared !== null);
           const { input, file } = prepared;
           const before = await userViewFromFile(input.contract, recordsFileOf(input, false).text);
@@ -212,7 +258,8 @@ describe('noninterference of withheld records that cannot be read or judged', ()
         propertyParameters(RUNS),
       );
       for (const defect of DEFECTS) expect(defects.get(defect) ?? 0, defect).toBeGreaterThan(RUNS / 100);
-      for (const way of ['deny-label', 'missing-role', 'missing-purpose']) expect(ways.get(way) ?? 0, way).toBeGreaterThan(RUNS / 100);
+      for (const way of ['deny-label', 'missing-role', 'missing-purpose'])
+        expect(ways.get(way) ?? 0, way).toBeGreaterThan(RUNS / 100);
     },
     TIMEOUT_MS,
   );
@@ -220,15 +267,27 @@ describe('noninterference of withheld records that cannot be read or judged', ()
   it("on the issue's cases: a withheld duplicate of a visible id, and a withheld line that is not JSON, leave the visible record standing and show nothing", async () => {
     const contract = buildContract({ denyLabels: ['legal_hold'] });
     const visible = buildRecord({ id: 'LGL-0001', title: 'Refund policy', text: 'refund policy window' });
-    const hidden = buildRecord({ id: 'LGL-0001', title: 'Merger with Acme', text: 'merger', access: { labels: ['legal_hold'] } });
-    const broken = JSON.stringify(buildRecord({ id: 'LGL-0007', title: 'E merger with Acme', access: { labels: ['legal_hold'] } })).replace('"text":', ' oops, "text":');
-    for (const lines of [[hidden, visible].map((record) => JSON.stringify(record)), [JSON.stringify(visible), JSON.stringify(hidden), broken]]) {
+    const hidden = buildRecord({
+      id: 'LGL-0001',
+      title: 'Merger with Acme',
+      text: 'merger',
+      access: { labels: ['legal_hold'] },
+    });
+    const broken = JSON.stringify(
+      buildRecord({ id: 'LGL-0007', title: 'E merger with Acme', access: { labels: ['legal_hold'] } }),
+    ).replace('"text":', ' oops, "text":');
+    for (const lines of [
+      [hidden, visible].map((record) => JSON.stringify(record)),
+      [JSON.stringify(visible), JSON.stringify(hidden), broken],
+    ]) {
       const { outcome, shown, withheldCount } = await userViewFromFile(contract, lines.join('\n'));
       expect(outcome.receipt.selected).toEqual(['LGL-0001']);
       expect(outcome.status === 'packet' ? outcome.packet.entries[0]?.title : null).toBe('Refund policy');
       expect(withheldCount).toBe(lines.length - 1);
       expect(shown).not.toMatch(/Merger|merger with Acme|line \d/);
-      expect(discloseOutcome(outcome, 'diagnostic').unreadable.flatMap((item) => item.issues.map((issue) => issue.code))).toEqual(lines.length === 2 ? ['DUPLICATE_ID'] : ['DUPLICATE_ID', 'NOT_JSON']);
+      expect(
+        discloseOutcome(outcome, 'diagnostic').unreadable.flatMap((item) => item.issues.map((issue) => issue.code)),
+      ).toEqual(lines.length === 2 ? ['DUPLICATE_ID'] : ['DUPLICATE_ID', 'NOT_JSON']);
     }
   });
 });

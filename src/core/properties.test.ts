@@ -63,7 +63,10 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
   it(
     `agree on the admitted set over ${differential.testRuns} generated cases`,
     async () => {
-      await fc.assert(await differential.property({ openDatabase: freshDriver }), propertyParameters(differential.testRuns));
+      await fc.assert(
+        await differential.property({ openDatabase: freshDriver }),
+        propertyParameters(differential.testRuns),
+      );
     },
     DIFFERENTIAL_TIMEOUT_MS,
   );
@@ -82,7 +85,8 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
       const context = createGateContext(resolution.contract);
       resolution.records.forEach((item) => {
         totalRecords += 1;
-        if (item.brokenLink !== null) brokenLinks.set(item.brokenLink.kind, (brokenLinks.get(item.brokenLink.kind) ?? 0) + 1);
+        if (item.brokenLink !== null)
+          brokenLinks.set(item.brokenLink.kind, (brokenLinks.get(item.brokenLink.kind) ?? 0) + 1);
         const { failed } = evaluateGates(context, item);
         if (failed === 0) admittedRecords += 1;
         else for (const gate of gatesIn(failed)) failures.set(gate, (failures.get(gate) ?? 0) + 1);
@@ -100,23 +104,52 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
 
 type Widening = 'principal-role' | 'record-roles' | 'record-purpose' | 'allowed-classes' | 'review-states';
 
-function widen(contract: Contract, records: readonly SourceRecord[], widening: Widening): { contract: Contract; records: SourceRecord[] } {
+function widen(
+  contract: Contract,
+  records: readonly SourceRecord[],
+  widening: Widening,
+): { contract: Contract; records: SourceRecord[] } {
   switch (widening) {
     case 'principal-role':
-      return { contract: { ...contract, principals: contract.principals.map((p) => ({ ...p, roles: [...VOCABULARY.roles] })) }, records: [...records] };
+      return {
+        contract: { ...contract, principals: contract.principals.map((p) => ({ ...p, roles: [...VOCABULARY.roles] })) },
+        records: [...records],
+      };
     case 'record-roles':
-      return { contract, records: records.map((r) => ({ ...r, access: { ...r.access, roles: [...VOCABULARY.roles] } })) };
+      return {
+        contract,
+        records: records.map((r) => ({ ...r, access: { ...r.access, roles: [...VOCABULARY.roles] } })),
+      };
     case 'record-purpose':
-      return { contract, records: records.map((r) => ({ ...r, access: { ...r.access, purposes: [...new Set([...r.access.purposes, contract.purpose])] } })) };
+      return {
+        contract,
+        records: records.map((r) => ({
+          ...r,
+          access: { ...r.access, purposes: [...new Set([...r.access.purposes, contract.purpose])] },
+        })),
+      };
     case 'allowed-classes':
-      return { contract: { ...contract, allowedSourceClasses: [...VOCABULARY.sourceClasses], allowedAuthorityClasses: [...VOCABULARY.authorityClasses] }, records: [...records] };
+      return {
+        contract: {
+          ...contract,
+          allowedSourceClasses: [...VOCABULARY.sourceClasses],
+          allowedAuthorityClasses: [...VOCABULARY.authorityClasses],
+        },
+        records: [...records],
+      };
     case 'review-states':
       return { contract: { ...contract, acceptedReviewStates: [...REVIEW_STATES] }, records: [...records] };
   }
 }
 
 describe('deny dominance', () => {
-  const widenings: Widening[] = ['principal-role', 'record-roles', 'record-purpose', 'allowed-classes', 'review-states'];
+  const widenings: Widening[] = [
+    'principal-role',
+    'record-roles',
+    'record-purpose',
+    'allowed-classes',
+    'review-states',
+  ];
 
   it('no permit admits a record carrying a denied label', () => {
     fc.assert(
@@ -125,7 +158,10 @@ describe('deny dominance', () => {
         const denied = new Set(contract.denyLabels);
         const byId = new Map(widened.records.map((record) => [record.id, record]));
         for (const id of admittedIds(widened.contract, widened.records)) {
-          expect(byId.get(id)?.access.labels.filter((label) => denied.has(label)) ?? [], `${id} after ${widening}`).toEqual([]);
+          expect(
+            byId.get(id)?.access.labels.filter((label) => denied.has(label)) ?? [],
+            `${id} after ${widening}`,
+          ).toEqual([]);
         }
       }),
       propertyParameters(1_000),
@@ -158,7 +194,10 @@ function shuffleContract(prng: Prng, contract: Contract): Contract {
     ...contract,
     principals: contract.principals.map((principal) => ({ ...principal, roles: shuffled(prng, principal.roles) })),
     scopes: shuffled(prng, contract.scopes),
-    identities: shuffled(prng, contract.identities).map((identity) => ({ ...identity, aliases: shuffled(prng, identity.aliases) })),
+    identities: shuffled(prng, contract.identities).map((identity) => ({
+      ...identity,
+      aliases: shuffled(prng, identity.aliases),
+    })),
     allowedSourceClasses: shuffled(prng, contract.allowedSourceClasses),
     allowedAuthorityClasses: shuffled(prng, contract.allowedAuthorityClasses),
     acceptedReviewStates: shuffled(prng, contract.acceptedReviewStates),
@@ -166,7 +205,10 @@ function shuffleContract(prng: Prng, contract: Contract): Contract {
     forbiddenSensitivity: shuffled(prng, contract.forbiddenSensitivity),
     denyLabels: shuffled(prng, contract.denyLabels),
     requiredRecords: shuffled(prng, contract.requiredRecords),
-    requiredPropositions: shuffled(prng, contract.requiredPropositions).map((p) => ({ ...p, acceptedClasses: shuffled(prng, p.acceptedClasses) })),
+    requiredPropositions: shuffled(prng, contract.requiredPropositions).map((p) => ({
+      ...p,
+      acceptedClasses: shuffled(prng, p.acceptedClasses),
+    })),
   };
 }
 
@@ -174,12 +216,24 @@ function shuffleRecord(prng: Prng, record: SourceRecord): SourceRecord {
   return {
     ...record,
     supersedes: shuffled(prng, record.supersedes),
-    access: { roles: shuffled(prng, record.access.roles), purposes: shuffled(prng, record.access.purposes), labels: shuffled(prng, record.access.labels) },
-    evidence: record.evidence && { ...record.evidence, supports: shuffled(prng, record.evidence.supports), contradicts: shuffled(prng, record.evidence.contradicts) },
+    access: {
+      roles: shuffled(prng, record.access.roles),
+      purposes: shuffled(prng, record.access.purposes),
+      labels: shuffled(prng, record.access.labels),
+    },
+    evidence: record.evidence && {
+      ...record.evidence,
+      supports: shuffled(prng, record.evidence.supports),
+      contradicts: shuffled(prng, record.evidence.contradicts),
+    },
   };
 }
 
-async function receiptBytes(using: SqliteCompiler, contract: Contract, records: readonly SourceRecord[]): Promise<string> {
+async function receiptBytes(
+  using: SqliteCompiler,
+  contract: Contract,
+  records: readonly SourceRecord[],
+): Promise<string> {
   const outcome = await using.compile({ contract, recordSet: createRecordSet(records) });
   if (!outcome.ok) return `error ${outcome.error.code}: ${outcome.error.message}`;
   return serialiseReceipt(outcome.value.receipt);

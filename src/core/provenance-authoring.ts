@@ -16,7 +16,8 @@ export interface ProvenanceAuthoring {
   readonly unfillable: readonly InputIssue[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Fills or checks `provenance.contentHash` of every record of a JSONL file: the sha256 of its `text`. Only
@@ -54,7 +55,10 @@ export function authorProvenance(file: string, input: string): ProvenanceAuthori
       return raw;
     }
     filled.push(
-      inputIssue({ file, line: lineNumber, path: 'provenance.contentHash' }, 'PROVENANCE_HASH_NOT_TEXTS', { hash, given: typeof provenance.contentHash === 'string' ? provenance.contentHash : null }),
+      inputIssue({ file, line: lineNumber, path: 'provenance.contentHash' }, 'PROVENANCE_HASH_NOT_TEXTS', {
+        hash,
+        given: typeof provenance.contentHash === 'string' ? provenance.contentHash : null,
+      }),
     );
     // A BOM belongs to the file, not the record: it stays in front of the first line.
     const bom = index === 0 && line.startsWith('\uFEFF') ? '\uFEFF' : '';

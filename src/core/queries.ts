@@ -4,10 +4,37 @@ import type { Contract } from './format/contract';
 import { createMemo, declare, type Key, type KeyPart, type TableStats } from './memo';
 import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './phases/4-admit/admit';
 import { attest, attestedSections, receiptOf, type AttestInput } from './phases/7-attest/attest';
-import { rankedDigest, recordTreeSpec, resolvedSetDigest, traceDigest, traceTreeSpec, rootsDigest } from './phases/7-attest/attest-digests';
+import {
+  rankedDigest,
+  recordTreeSpec,
+  resolvedSetDigest,
+  traceDigest,
+  traceTreeSpec,
+  rootsDigest,
+} from './phases/7-attest/attest-digests';
 import { evaluateGates, gateContextOf, GATE_FIELDS, type GateVerdict } from './phases/4-admit/gates';
-import { planAdmittedPart, packetPlanFrom, PACKET_PLAN_FIELDS, REFUSED_ROW_FIELDS, refusedRow, requiredPositionsOf, planPacket, type PacketPlan } from './phases/6-plan-packet/plan-packet';
-import { inOrder, orderById, resolve, resolveContract, resolveRecord, supersessionsOf, type IdPositions, type Resolution, type ResolvedRecord, type Supersessions } from './phases/2-resolve/resolve';
+import {
+  planAdmittedPart,
+  packetPlanFrom,
+  PACKET_PLAN_FIELDS,
+  REFUSED_ROW_FIELDS,
+  refusedRow,
+  requiredPositionsOf,
+  planPacket,
+  type PacketPlan,
+} from './phases/6-plan-packet/plan-packet';
+import {
+  inOrder,
+  orderById,
+  resolve,
+  resolveContract,
+  resolveRecord,
+  supersessionsOf,
+  type IdPositions,
+  type Resolution,
+  type ResolvedRecord,
+  type Supersessions,
+} from './phases/2-resolve/resolve';
 import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
 import { rankDeclared, type Ranking } from './phases/5-rank/ranking';
 import type { Receipt } from './result';
@@ -24,11 +51,17 @@ export interface Queries {
   rankDeclared(admission: Admission): Ranking;
   /** The store's ranking of the admitted set for `query` (`rank` asks it). */
   rankStored(query: string, admission: Admission, rank: () => Promise<Ranking>): Promise<Ranking>;
-  planPacket(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): PacketPlan;
+  planPacket(
+    resolution: Resolution,
+    admission: Admission,
+    ranking: Ranking,
+    missingRequired: CompileError | null,
+  ): PacketPlan;
   attest(input: AttestInput): Receipt;
 }
 
-const admittedChecked = (admission: Admission): CheckedRecord[] => admission.admitted.map((position) => (admission.verdicts[position] as GateVerdict).resolved.checked);
+const admittedChecked = (admission: Admission): CheckedRecord[] =>
+  admission.admitted.map((position) => (admission.verdicts[position] as GateVerdict).resolved.checked);
 
 /** Every pass computed from its inputs, every time: the reference a memoised compiler must agree with. */
 export const freshQueries: Queries = {
@@ -61,12 +94,19 @@ function int32(values: readonly number[]): Int32Array {
 }
 
 /** What supersession says of the few ids it speaks of, by position in id order: the part of their key besides the fingerprint. */
-function supersessionSuffixes(indexOf: IdPositions, supersessions: Supersessions): { readonly positions: Int32Array; readonly suffixes: readonly string[] } {
+function supersessionSuffixes(
+  indexOf: IdPositions,
+  supersessions: Supersessions,
+): { readonly positions: Int32Array; readonly suffixes: readonly string[] } {
   const said = [...new Set([...supersessions.inForce.keys(), ...supersessions.broken.keys()])];
-  const found = said.map((id) => ({ id, position: indexOf.get(id) })).filter((entry): entry is { id: string; position: number } => entry.position !== undefined);
+  const found = said
+    .map((id) => ({ id, position: indexOf.get(id) }))
+    .filter((entry): entry is { id: string; position: number } => entry.position !== undefined);
   return {
     positions: Int32Array.from(found.map((entry) => entry.position)),
-    suffixes: found.map((entry) => canonicalJson([supersessions.inForce.get(entry.id) ?? null, supersessions.broken.get(entry.id) ?? null])),
+    suffixes: found.map((entry) =>
+      canonicalJson([supersessions.inForce.get(entry.id) ?? null, supersessions.broken.get(entry.id) ?? null]),
+    ),
   };
 }
 
@@ -76,7 +116,8 @@ function supersessionSuffixes(indexOf: IdPositions, supersessions: Supersessions
  */
 function resolvedKeys(checked: readonly CheckedRecord[], said: ReturnType<typeof supersessionSuffixes>): string[] {
   const keys = new Array<string>(checked.length);
-  for (let position = 0; position < checked.length; position += 1) keys[position] = (checked[position] as CheckedRecord).fingerprint;
+  for (let position = 0; position < checked.length; position += 1)
+    keys[position] = (checked[position] as CheckedRecord).fingerprint;
   said.positions.forEach((position, index) => {
     keys[position] = `${keys[position] as string}|${said.suffixes[index] as string}`;
   });
@@ -98,7 +139,10 @@ function supersessionKey(recordSet: RecordSet, asOf: number, idsVersion: number)
  * The chunks of the trace's two trees (`traceTreeSpec`) when the rows at `planned` are the ones the plan decided and
  * every other row is refused: what `chunksOf` cuts from the rows' codes, worked out from the positions alone.
  */
-function traceChunks(records: readonly ResolvedRecord[], planned: Int32Array): { refused: Int32Array[]; planned: Int32Array[] } {
+function traceChunks(
+  records: readonly ResolvedRecord[],
+  planned: Int32Array,
+): { refused: Int32Array[]; planned: Int32Array[] } {
   const isPlannedAt = new Uint8Array(records.length);
   for (const position of planned) isPlannedAt[position] = 1;
   const cut = (wanted: number): Int32Array[] => {
@@ -154,9 +198,17 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
   let current = nothing;
 
   /** A digest tree over `items` cut into `chunks`, whose chunks are hashed again only when their keys changed. */
-  const memoTree = <T>(table: string, items: readonly T[], chunks: readonly Int32Array[], spec: TreeDigestSpec<T>, keyAt: (positions: Int32Array) => Key): string => {
+  const memoTree = <T>(
+    table: string,
+    items: readonly T[],
+    chunks: readonly Int32Array[],
+    spec: TreeDigestSpec<T>,
+    keyAt: (positions: Int32Array) => Key,
+  ): string => {
     const names = chunks.map((positions) => spec.key(items[positions[0] as number] as T));
-    const digests = memo.map(table, null, names, chunks.map(keyAt), chunks, (positions) => chunkDigest(items, positions, spec.leaf));
+    const digests = memo.map(table, null, names, chunks.map(keyAt), chunks, (positions) =>
+      chunkDigest(items, positions, spec.leaf),
+    );
     return rootOfChunks(digests.values);
   };
 
@@ -168,12 +220,19 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
   const recordTree = (records: readonly ResolvedRecord[]): string => {
     const { chunks, names } = memo.cell('attest:record-chunks', memo.cellVersion('resolve:id-order'), () => {
       const cut = chunksOf(records, recordTreeSpec);
-      return { chunks: cut, names: cut.map((positions) => recordTreeSpec.key(records[positions[0] as number] as ResolvedRecord)) };
+      return {
+        chunks: cut,
+        names: cut.map((positions) => recordTreeSpec.key(records[positions[0] as number] as ResolvedRecord)),
+      };
     });
     const versions = current.resolvedVersions;
     // A chunk holds consecutive positions: its key is a view of the versions, nothing is copied.
-    const keys = chunks.map((positions) => versions.subarray(positions[0] as number, (positions[positions.length - 1] as number) + 1));
-    const digests = memo.map('attest:records', null, names, keys, chunks, (positions) => chunkDigest(records, positions, recordTreeSpec.leaf));
+    const keys = chunks.map((positions) =>
+      versions.subarray(positions[0] as number, (positions[positions.length - 1] as number) + 1),
+    );
+    const digests = memo.map('attest:records', null, names, keys, chunks, (positions) =>
+      chunkDigest(records, positions, recordTreeSpec.leaf),
+    );
     return rootOfChunks(digests.values);
   };
 
@@ -189,12 +248,27 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       if (!resolved.ok) return resolved;
       const { asOf } = resolved.value;
       const { order, indexOf } = memo.cell('resolve:id-order', recordSet.ids, () => orderById(recordSet.ids));
-      const supersessions = memo.cell('resolve:supersession', supersessionKey(recordSet, asOf, memo.cellVersion('resolve:id-order')), () => supersessionsOf(recordSet, asOf));
+      const supersessions = memo.cell(
+        'resolve:supersession',
+        supersessionKey(recordSet, asOf, memo.cellVersion('resolve:id-order')),
+        () => supersessionsOf(recordSet, asOf),
+      );
       const checked = inOrder(order, recordSet.checked);
       // The supersession cell's version stands for its value, and the id order's for the positions of the ids it names.
-      const said = memo.cell('resolve:said', [memo.cellVersion('resolve:supersession'), memo.cellVersion('resolve:id-order')], () => supersessionSuffixes(indexOf, supersessions));
-      const records = memo.map('resolve:records', null, indexOf.ids, resolvedKeys(checked, said), checked, (item) => resolveRecord(item, supersessions));
-      const resolution: Resolution = { contract: resolved.value, records: records.values, indexOf, brokenLinks: supersessions.brokenLinks };
+      const said = memo.cell(
+        'resolve:said',
+        [memo.cellVersion('resolve:supersession'), memo.cellVersion('resolve:id-order')],
+        () => supersessionSuffixes(indexOf, supersessions),
+      );
+      const records = memo.map('resolve:records', null, indexOf.ids, resolvedKeys(checked, said), checked, (item) =>
+        resolveRecord(item, supersessions),
+      );
+      const resolution: Resolution = {
+        contract: resolved.value,
+        records: records.values,
+        indexOf,
+        brokenLinks: supersessions.brokenLinks,
+      };
       current = { ...current, resolution, resolvedVersions: records.versions };
       return { ok: true, value: resolution };
     },
@@ -205,15 +279,20 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       const gates = declare(contract, GATE_FIELDS, (picked) => gateContextOf(picked, asOf));
       const shared = rules.gateFields === GATE_FIELDS ? gates.key : declare(contract, rules.gateFields, () => null).key;
       const ids = resolution.indexOf.ids;
-      const judged = memo.map('admit:gates', shared, ids, current.resolvedVersions, resolution.records, (resolved) => evaluateGates(gates.inputs, resolved));
+      const judged = memo.map('admit:gates', shared, ids, current.resolvedVersions, resolution.records, (resolved) =>
+        evaluateGates(gates.inputs, resolved),
+      );
       const positions = admittedPositions(judged.values); // The same admitted positions among the same ids (the id order's version) are the same admitted set.
-      const sets = memo.cell('admit:admitted', [memo.cellVersion('resolve:id-order'), int32(positions)], () => admittedSets(resolution.indexOf, positions));
+      const sets = memo.cell('admit:admitted', [memo.cellVersion('resolve:id-order'), int32(positions)], () =>
+        admittedSets(resolution.indexOf, positions),
+      );
       const agreed = checkAgreement(resolution, judged.values, sets.admittedIds, storeAdmitted);
       if (!agreed.ok) return agreed;
       const admission: Admission = { gates: gates.inputs, verdicts: judged.values, ...sets };
       // A verdict's version stands for its content, the record's included: what ranks and plans the admitted set is keyed by these.
       const admittedVersions = new Int32Array(positions.length);
-      for (let index = 0; index < positions.length; index += 1) admittedVersions[index] = judged.versions[positions[index] as number] as number;
+      for (let index = 0; index < positions.length; index += 1)
+        admittedVersions[index] = judged.versions[positions[index] as number] as number;
       current = { ...current, admission, verdictVersions: judged.versions, admittedVersions };
       return { ok: true, value: admission };
     },
@@ -236,7 +315,9 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       const ids = resolution.indexOf.ids;
       const versions = current.verdictVersions;
       const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
-      const refused = memo.map('plan:refused', requiredIds.key, ids, versions, admission.verdicts, (verdict) => refusedRow(verdict, requiredIds.inputs));
+      const refused = memo.map('plan:refused', requiredIds.key, ids, versions, admission.verdicts, (verdict) =>
+        refusedRow(verdict, requiredIds.inputs),
+      );
       const requiredPositions = requiredPositionsOf(resolution);
       const fields = declare(contract, PACKET_PLAN_FIELDS, (picked) => picked);
       // The admitted part reads the admitted and required records with their verdicts (a verdict's version stands
@@ -249,9 +330,24 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       // A ranking's cell version stands for its rows; one handed in from elsewhere is keyed by its rows.
       const ranking = current.ranking === null ? canonicalJson(ranked.rows) : memo.cellVersion(current.ranking);
       const admittedPositions = int32(admission.admitted);
-      const key: Key = [fields.key, missingRequired === null ? null : canonicalJson(missingRequired), resolution.records.length, ranking, required, admittedPositions, current.admittedVersions];
-      const positions = { records: resolution.records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt };
-      const part = memo.cell('plan:admitted', key, () => planAdmittedPart(fields.inputs, positions, requiredPositions, ranked, missingRequired));
+      const key: Key = [
+        fields.key,
+        missingRequired === null ? null : canonicalJson(missingRequired),
+        resolution.records.length,
+        ranking,
+        required,
+        admittedPositions,
+        current.admittedVersions,
+      ];
+      const positions = {
+        records: resolution.records,
+        verdicts: admission.verdicts,
+        admitted: admission.admitted,
+        admittedAt: admission.admittedAt,
+      };
+      const part = memo.cell('plan:admitted', key, () =>
+        planAdmittedPart(fields.inputs, positions, requiredPositions, ranked, missingRequired),
+      );
       // The admitted part's cell version stands for every row it wrote: when the admitted set or its ranking changes,
       // the scores and the running budget in nearly every row change with it, so its rows are not compared one by one.
       const partVersion = memo.cellVersion('plan:admitted');
@@ -259,7 +355,10 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       for (const position of admission.admitted) traceVersions[position] = partVersion;
       if (part.failedRow !== null) traceVersions[part.failedRow.position] = partVersion;
       const result = packetPlanFrom(refused.values, admission.admitted, part);
-      const plannedPositions = part.failedRow === null ? admittedPositions : Int32Array.from([...admission.admitted, part.failedRow.position]).sort();
+      const plannedPositions =
+        part.failedRow === null
+          ? admittedPositions
+          : Int32Array.from([...admission.admitted, part.failedRow.position]).sort();
       current = { ...current, packetPlan: result, traceVersions, plannedPositions };
       return result;
     },
@@ -267,28 +366,46 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     attest(input) {
       const sections = attestedSections(input);
       const { records } = input;
-      const recordSetDigest = records === current.resolution?.records ? recordTree(records) : resolvedSetDigest(records);
-      if (input.attestation !== 'full' || input.packetPlan !== current.packetPlan || sections.trace.length !== records.length) {
-        return receiptOf(input, sections, { recordSetDigest, traceDigest: traceDigest(sections.trace), rankedDigest: rankedDigest(sections.ranked) });
+      const recordSetDigest =
+        records === current.resolution?.records ? recordTree(records) : resolvedSetDigest(records);
+      if (
+        input.attestation !== 'full' ||
+        input.packetPlan !== current.packetPlan ||
+        sections.trace.length !== records.length
+      ) {
+        return receiptOf(input, sections, {
+          recordSetDigest,
+          traceDigest: traceDigest(sections.trace),
+          rankedDigest: rankedDigest(sections.ranked),
+        });
       }
       // The trace is position for position with the records: chunks are cut where the records' are.
       const endsAt = (position: number) => (records[position] as (typeof records)[number]).checked.endsDigestChunk;
       const versions = current.traceVersions;
       const keyAt = (positions: Int32Array) => {
         const key = new Int32Array(positions.length);
-        for (let index = 0; index < positions.length; index += 1) key[index] = versions[positions[index] as number] as number;
+        for (let index = 0; index < positions.length; index += 1)
+          key[index] = versions[positions[index] as number] as number;
         return key;
       };
       const refusedSpec = traceTreeSpec(false, endsAt);
       const plannedSpec = traceTreeSpec(true, endsAt);
       // Which rows fall in which tree is fixed by the planned positions (the plan writes a planned code there and a
       // gate's code everywhere else), and where chunks end by the ids: the trace is cut again only when either changes.
-      const cut = memo.cell('attest:trace-chunks', [memo.cellVersion('resolve:id-order'), current.plannedPositions], () => traceChunks(records, current.plannedPositions));
+      const cut = memo.cell(
+        'attest:trace-chunks',
+        [memo.cellVersion('resolve:id-order'), current.plannedPositions],
+        () => traceChunks(records, current.plannedPositions),
+      );
       const refusedRoot = memoTree('attest:refused', sections.trace, cut.refused, refusedSpec, keyAt);
       const plannedRoot = memoTree('attest:planned', sections.trace, cut.planned, plannedSpec, keyAt);
       // The ranking section is the plan's admitted part's own list.
       const ranked = memo.cell('attest:ranked', memo.cellVersion('plan:admitted'), () => rankedDigest(sections.ranked));
-      return receiptOf(input, sections, { recordSetDigest, traceDigest: rootsDigest(refusedRoot, plannedRoot), rankedDigest: ranked });
+      return receiptOf(input, sections, {
+        recordSetDigest,
+        traceDigest: rootsDigest(refusedRoot, plannedRoot),
+        rankedDigest: ranked,
+      });
     },
   };
   return queries;

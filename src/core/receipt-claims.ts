@@ -27,10 +27,13 @@ function contradictedField(row: TraceRow, again: TraceRow): string | null {
 
 /** A claim the receipt makes of itself that its own fields contradict: a row that fails a gate yet is selected. */
 function selfContradiction(receipt: Receipt): FirstDifference | null {
-  for (const row of receipt.trace) if (row.decision === 'selected' && row.gates.length > 0) return { path: `trace[${row.id}].decision`, recordId: row.id };
+  for (const row of receipt.trace)
+    if (row.decision === 'selected' && row.gates.length > 0)
+      return { path: `trace[${row.id}].decision`, recordId: row.id };
   const selectedRows = receipt.trace.filter((row) => row.decision === 'selected').map((row) => row.id);
   const listed = new Set(receipt.selected);
-  if (selectedRows.length !== listed.size || selectedRows.some((id) => !listed.has(id))) return { path: 'selected', recordId: null };
+  if (selectedRows.length !== listed.size || selectedRows.some((id) => !listed.has(id)))
+    return { path: 'selected', recordId: null };
   return null;
 }
 

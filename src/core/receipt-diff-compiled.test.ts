@@ -11,21 +11,46 @@ describe('diffReceipts on receipts from the compiler', () => {
   });
 
   it('names the as-of change, the record that expired with it and the packet it left', async () => {
-    const records = [buildRecord({ id: 'a', text: 'refund policy', validTo: '2026-08-30' }), buildRecord({ id: 'b', text: 'refund' })];
-    const first = valueOf(await compiler.compile({ contract: buildContract({ asOf: '2026-08-30' }), recordSet: buildRecordSet(records) })).receipt;
-    const second = valueOf(await compiler.compile({ contract: buildContract({ asOf: '2026-08-31' }), recordSet: buildRecordSet(records) })).receipt;
+    const records = [
+      buildRecord({ id: 'a', text: 'refund policy', validTo: '2026-08-30' }),
+      buildRecord({ id: 'b', text: 'refund' }),
+    ];
+    const first = valueOf(
+      await compiler.compile({ contract: buildContract({ asOf: '2026-08-30' }), recordSet: buildRecordSet(records) }),
+    ).receipt;
+    const second = valueOf(
+      await compiler.compile({ contract: buildContract({ asOf: '2026-08-31' }), recordSet: buildRecordSet(records) }),
+    ).receipt;
     const diff = diffReceipts(first, second);
-    expect(diff.contract).toEqual([{ field: 'asOf', before: '2026-08-30T00:00:00.000Z', after: '2026-08-31T00:00:00.000Z' }]);
+    expect(diff.contract).toEqual([
+      { field: 'asOf', before: '2026-08-30T00:00:00.000Z', after: '2026-08-31T00:00:00.000Z' },
+    ]);
     expect(diff.records).toEqual({ added: [], removed: [], changed: [] });
-    expect(diff.decisions).toEqual([{ id: 'a', before: { decision: 'selected', code: 'SELECTED_RANKED' }, after: { decision: 'excluded', code: 'EXCLUDE_EXPIRED' } }]);
+    expect(diff.decisions).toEqual([
+      {
+        id: 'a',
+        before: { decision: 'selected', code: 'SELECTED_RANKED' },
+        after: { decision: 'excluded', code: 'EXCLUDE_EXPIRED' },
+      },
+    ]);
     expect(diff.packet.out).toEqual(['a']);
     expect(diff.firstDifference).toEqual({ path: 'contract.asOf', recordId: null });
   });
 
   it('tells an edited record by its fingerprint, even when no decision changed', async () => {
     const contract = buildContract();
-    const first = valueOf(await compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) })).receipt;
-    const second = valueOf(await compiler.compile({ contract, recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', tokens: 12 })]) })).receipt;
+    const first = valueOf(
+      await compiler.compile({
+        contract,
+        recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]),
+      }),
+    ).receipt;
+    const second = valueOf(
+      await compiler.compile({
+        contract,
+        recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy', tokens: 12 })]),
+      }),
+    ).receipt;
     const diff = diffReceipts(first, second);
     expect(diff.records.changed).toEqual(['a']);
     expect(diff.decisions).toEqual([]);

@@ -86,22 +86,37 @@ export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = F
   const change = ({ field, before, after }: FieldChange) => `${field} ${showValue(before)} → ${showValue(after)}`;
   // Controls and late changes are lists of ids: each is named as the words say.
   const named = (field: string, value: unknown) =>
-    (field === 'controls' || field === 'lateChanges') && Array.isArray(value) ? value.map((id) => (typeof id === 'string' ? words.change(id) : id)) : value;
-  const receiptChange = ({ field, before, after }: FieldChange) => `${words.field(field)} ${showValue(named(field, before))} → ${showValue(named(field, after))}`;
+    (field === 'controls' || field === 'lateChanges') && Array.isArray(value)
+      ? value.map((id) => (typeof id === 'string' ? words.change(id) : id))
+      : value;
+  const receiptChange = ({ field, before, after }: FieldChange) =>
+    `${words.field(field)} ${showValue(named(field, before))} → ${showValue(named(field, after))}`;
   add('contract', `Contract fields changed (${diff.contract.length})`, diff.contract.map(change));
   add('fields', `Receipt fields changed (${diff.fields.length})`, diff.fields.map(receiptChange));
 
   const { added, removed, changed } = diff.records;
-  const recordLines = [...added.map((id) => `+ ${id}`), ...removed.map((id) => `- ${id}`), ...(changed ?? []).map((id) => `~ ${id}`)];
+  const recordLines = [
+    ...added.map((id) => `+ ${id}`),
+    ...removed.map((id) => `- ${id}`),
+    ...(changed ?? []).map((id) => `~ ${id}`),
+  ];
   const changedCount = changed === null ? 'changed unknown (rows without fingerprints)' : `${changed.length} changed`;
   if (recordLines.length > 0 || changed === null) {
-    add('records', `Records: ${added.length} added, ${removed.length} removed, ${changedCount}`, recordLines.length > 0 ? recordLines : ['(no record added or removed)']);
+    add(
+      'records',
+      `Records: ${added.length} added, ${removed.length} removed, ${changedCount}`,
+      recordLines.length > 0 ? recordLines : ['(no record added or removed)'],
+    );
   }
 
   add(
     'decisions',
     `Decisions changed (${diff.decisions.length})`,
-    diff.decisions.map(({ id, before, after }) => (before.code === after.code ? `${id} ${before.decision} → ${after.decision} (${after.code})` : `${id} ${before.code} → ${after.code}`)),
+    diff.decisions.map(({ id, before, after }) =>
+      before.code === after.code
+        ? `${id} ${before.decision} → ${after.decision} (${after.code})`
+        : `${id} ${before.code} → ${after.code}`,
+    ),
   );
   add(
     'rows',
@@ -114,7 +129,9 @@ export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = F
     diff.evidence.map(({ proposition, before, after }) => {
       if (!before) return `${proposition} added: ${after?.state ?? ''} (${list(after?.records ?? [])})`;
       if (!after) return `${proposition} removed (was ${before.state})`;
-      const records = sameJson(before.records, after.records) ? '' : ` (records ${list(before.records)} → ${list(after.records)})`;
+      const records = sameJson(before.records, after.records)
+        ? ''
+        : ` (records ${list(before.records)} → ${list(after.records)})`;
       return `${proposition} ${before.state} → ${after.state}${records}`;
     }),
   );
@@ -124,8 +141,10 @@ export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = F
   if (packet.in.length > 0) packetLines.push(`in: ${packet.in.join(', ')}`);
   if (packet.out.length > 0) packetLines.push(`out: ${packet.out.join(', ')}`);
   if (packet.reordered) packetLines.push('same records in another order');
-  if (packet.tokensBefore !== packet.tokensAfter) packetLines.push(`tokens ${packet.tokensBefore} → ${packet.tokensAfter}`);
-  if (packet.fingerprintBefore !== packet.fingerprintAfter) packetLines.push(`fingerprint ${shortHash(packet.fingerprintBefore)} → ${shortHash(packet.fingerprintAfter)}`);
+  if (packet.tokensBefore !== packet.tokensAfter)
+    packetLines.push(`tokens ${packet.tokensBefore} → ${packet.tokensAfter}`);
+  if (packet.fingerprintBefore !== packet.fingerprintAfter)
+    packetLines.push(`fingerprint ${shortHash(packet.fingerprintBefore)} → ${shortHash(packet.fingerprintAfter)}`);
   add('packet', 'Packet', packetLines);
   return sections;
 }
@@ -136,7 +155,8 @@ export function renderDiffText(diff: ReceiptDiff, limit = 50): string {
   if (diff.identical) return `${head}\nidentical: the same canonical bytes\n`;
   const lines = [head];
   const first = diff.firstDifference;
-  if (first) lines.push(`first difference: ${first.path}${first.recordId !== null ? ` (record ${first.recordId})` : ''}`);
+  if (first)
+    lines.push(`first difference: ${first.path}${first.recordId !== null ? ` (record ${first.recordId})` : ''}`);
   for (const section of describeDiff(diff, limit)) {
     lines.push('', `${section.title}:`);
     for (const line of section.lines) lines.push(`  ${line}`);

@@ -54,13 +54,27 @@ function v3Receipt(overrides: Partial<V3Receipt> = {}): V3Receipt {
     schemaVersion: 'context-compiler/3',
     engineVersion: '0.2.0',
     outcome: 'packet',
-    contract: { task: 'Review Atlas', asOf: '2026-08-30T00:00:00.000Z', requiredRecords: ['F-102'], tokenBudget: 900, ranking: 'bm25', scopes: ['credit'] },
+    contract: {
+      task: 'Review Atlas',
+      asOf: '2026-08-30T00:00:00.000Z',
+      requiredRecords: ['F-102'],
+      tokenBudget: 900,
+      ranking: 'bm25',
+      scopes: ['credit'],
+    },
     contractFingerprint: 'a'.repeat(64),
     recordSetDigest: 'b'.repeat(64),
     packetFingerprint: 'c'.repeat(64),
     controls: [],
     lateChanges: [],
-    ranking: { mode: 'bm25', statistics: 'admitted', documents: 4, tokens: 120, terms: [{ term: 'waiver', documents: 2 }], weights: { title: 2, text: 1 } },
+    ranking: {
+      mode: 'bm25',
+      statistics: 'admitted',
+      documents: 4,
+      tokens: 120,
+      terms: [{ term: 'waiver', documents: 2 }],
+      weights: { title: 2, text: 1 },
+    },
     tokensUsed: 380,
     selected: ['F-102', 'ADD-7'],
     evidence: [
@@ -70,8 +84,21 @@ function v3Receipt(overrides: Partial<V3Receipt> = {}): V3Receipt {
     decisionBlockedBy: ['waiver_valid'],
     failure: null,
     trace: [
-      row('ADD-7', { decision: 'selected', code: 'SELECTED_RANKED', fact: 'RANKED_WITHIN_BUDGET', args: { used: 380, budget: 900 }, score: 1.5, rank: 1 }),
-      row('F-102', { decision: 'selected', code: 'SELECTED_REQUIRED', fact: 'REQUIRED_BY_CONTRACT', args: {}, required: true }),
+      row('ADD-7', {
+        decision: 'selected',
+        code: 'SELECTED_RANKED',
+        fact: 'RANKED_WITHIN_BUDGET',
+        args: { used: 380, budget: 900 },
+        score: 1.5,
+        rank: 1,
+      }),
+      row('F-102', {
+        decision: 'selected',
+        code: 'SELECTED_REQUIRED',
+        fact: 'REQUIRED_BY_CONTRACT',
+        args: {},
+        required: true,
+      }),
       row('W-55', { code: 'EXCLUDE_EXPIRED', fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-08-28' } }),
       row('X9'),
     ],
@@ -85,7 +112,14 @@ describe('diffReceipts on v3 receipts', () => {
     contract: { ...before.contract, asOf: '2026-08-31T00:00:00.000Z' },
     contractFingerprint: 'd'.repeat(64),
     packetFingerprint: 'e'.repeat(64),
-    ranking: { mode: 'bm25', statistics: 'admitted', documents: 3, tokens: 100, terms: [{ term: 'waiver', documents: 1 }], weights: { title: 2, text: 1 } },
+    ranking: {
+      mode: 'bm25',
+      statistics: 'admitted',
+      documents: 3,
+      tokens: 100,
+      terms: [{ term: 'waiver', documents: 1 }],
+      weights: { title: 2, text: 1 },
+    },
     tokensUsed: 380,
     selected: ['F-102', 'WV-2'],
     evidence: [
@@ -95,15 +129,30 @@ describe('diffReceipts on v3 receipts', () => {
     decisionBlockedBy: [],
     trace: [
       row('ADD-7', { code: 'EXCLUDE_EXPIRED', fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-08-30' } }),
-      row('F-102', { decision: 'selected', code: 'SELECTED_REQUIRED', fact: 'REQUIRED_BY_CONTRACT', args: {}, required: true, tokens: 11, fingerprint: sha256Hex('edited F-102') }),
+      row('F-102', {
+        decision: 'selected',
+        code: 'SELECTED_REQUIRED',
+        fact: 'REQUIRED_BY_CONTRACT',
+        args: {},
+        required: true,
+        tokens: 11,
+        fingerprint: sha256Hex('edited F-102'),
+      }),
       row('W-55', { code: 'EXCLUDE_EXPIRED', fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-08-28' } }),
-      row('WV-2', { decision: 'selected', code: 'SELECTED_EVIDENCE', fact: 'ACCEPTED_EVIDENCE', args: { proposition: 'waiver_valid' } }),
+      row('WV-2', {
+        decision: 'selected',
+        code: 'SELECTED_EVIDENCE',
+        fact: 'ACCEPTED_EVIDENCE',
+        args: { proposition: 'waiver_valid' },
+      }),
     ],
   });
   const diff = diffReceipts(before, after);
 
   it('lists the contract fields that changed, by name, with both values', () => {
-    expect(diff.contract).toEqual([{ field: 'asOf', before: '2026-08-30T00:00:00.000Z', after: '2026-08-31T00:00:00.000Z' }]);
+    expect(diff.contract).toEqual([
+      { field: 'asOf', before: '2026-08-30T00:00:00.000Z', after: '2026-08-31T00:00:00.000Z' },
+    ]);
   });
 
   it('compares lists of named objects item by item, and a reordered principal chain whole', () => {
@@ -114,18 +163,36 @@ describe('diffReceipts on v3 receipts', () => {
     const base = v3Receipt({ contract: { ...before.contract, principals } });
     const roles = diffReceipts(
       base,
-      v3Receipt({ contract: { ...before.contract, principals: [principals[0], { ...principals[1], roles: ['assistant', 'reader'] }, { id: 'svc', kind: 'service', roles: ['x'] }] } }),
+      v3Receipt({
+        contract: {
+          ...before.contract,
+          principals: [
+            principals[0],
+            { ...principals[1], roles: ['assistant', 'reader'] },
+            { id: 'svc', kind: 'service', roles: ['x'] },
+          ],
+        },
+      }),
     );
     expect(roles.contract).toEqual([
       { field: 'principals[bot].roles', before: ['assistant'], after: ['assistant', 'reader'] },
       { field: 'principals[svc]', before: null, after: { id: 'svc', kind: 'service', roles: ['x'] } },
     ]);
-    const reordered = diffReceipts(base, v3Receipt({ contract: { ...before.contract, principals: [...principals].reverse() } }));
+    const reordered = diffReceipts(
+      base,
+      v3Receipt({ contract: { ...before.contract, principals: [...principals].reverse() } }),
+    );
     expect(reordered.contract.map((change) => change.field)).toEqual(['principals']);
   });
 
   it('lists the other receipt fields that changed, descending into the ranking statistics', () => {
-    expect(diff.fields.map((change) => change.field)).toEqual(['contractFingerprint', 'decisionBlockedBy', 'ranking.documents', 'ranking.terms[waiver].documents', 'ranking.tokens']);
+    expect(diff.fields.map((change) => change.field)).toEqual([
+      'contractFingerprint',
+      'decisionBlockedBy',
+      'ranking.documents',
+      'ranking.terms[waiver].documents',
+      'ranking.tokens',
+    ]);
   });
 
   it('tells records added, removed and changed by the per-row fingerprint', () => {
@@ -133,13 +200,33 @@ describe('diffReceipts on v3 receipts', () => {
   });
 
   it('names each record whose decision or code changed, and rows that changed otherwise', () => {
-    expect(diff.decisions).toEqual([{ id: 'ADD-7', before: { decision: 'selected', code: 'SELECTED_RANKED' }, after: { decision: 'excluded', code: 'EXCLUDE_EXPIRED' } }]);
+    expect(diff.decisions).toEqual([
+      {
+        id: 'ADD-7',
+        before: { decision: 'selected', code: 'SELECTED_RANKED' },
+        after: { decision: 'excluded', code: 'EXCLUDE_EXPIRED' },
+      },
+    ]);
     expect(diff.rows).toEqual([{ id: 'F-102', fields: ['tokens'] }]);
   });
 
   it('lists evidence slots and packet changes', () => {
-    expect(diff.evidence).toEqual([{ proposition: 'waiver_valid', before: { state: 'unknown', records: [] }, after: { state: 'supported', records: ['WV-2'] } }]);
-    expect(diff.packet).toMatchObject({ in: ['WV-2'], out: ['ADD-7'], reordered: false, tokensBefore: 380, tokensAfter: 380, fingerprintBefore: 'c'.repeat(64), fingerprintAfter: 'e'.repeat(64) });
+    expect(diff.evidence).toEqual([
+      {
+        proposition: 'waiver_valid',
+        before: { state: 'unknown', records: [] },
+        after: { state: 'supported', records: ['WV-2'] },
+      },
+    ]);
+    expect(diff.packet).toMatchObject({
+      in: ['WV-2'],
+      out: ['ADD-7'],
+      reordered: false,
+      tokensBefore: 380,
+      tokensAfter: 380,
+      fingerprintBefore: 'c'.repeat(64),
+      fingerprintAfter: 'e'.repeat(64),
+    });
   });
 
   it('names the first difference in canonical key order', () => {
@@ -180,7 +267,11 @@ describe('discloseDiff', () => {
     const after = v3Receipt({
       selected: ['F-102'],
       trace: before.trace.map((item) =>
-        item.id === 'ADD-7' ? { ...item, decision: 'excluded' as const, code: 'EXCLUDE_NOT_AUTHORISED', rank: null, score: null } : item.id === 'X9' ? { ...item, fact: 'edited' } : item,
+        item.id === 'ADD-7'
+          ? { ...item, decision: 'excluded' as const, code: 'EXCLUDE_NOT_AUTHORISED', rank: null, score: null }
+          : item.id === 'X9'
+            ? { ...item, fact: 'edited' }
+            : item,
       ),
       evidence: [
         { proposition: 'facility_limit', state: 'supported', records: ['F-102'] },
@@ -195,7 +286,13 @@ describe('discloseDiff', () => {
     expect(disclosed.decisions).toEqual([]);
     expect(disclosed.rows).toEqual([]);
     expect(disclosed.packet.out).toEqual([]);
-    expect(disclosed.evidence).toEqual([{ proposition: 'waiver_valid', before: { state: 'unknown', records: [] }, after: { state: 'supported', records: [] } }]);
+    expect(disclosed.evidence).toEqual([
+      {
+        proposition: 'waiver_valid',
+        before: { state: 'unknown', records: [] },
+        after: { state: 'supported', records: [] },
+      },
+    ]);
     expect(disclosed.identical).toBe(false);
     expect(disclosed.firstDifference).toBeNull();
     const text = renderDiffText(disclosed);
@@ -205,18 +302,29 @@ describe('discloseDiff', () => {
 
   it('shows nothing, not even that something differs, when only withheld records changed', () => {
     const before = v3Receipt();
-    const after = v3Receipt({ recordSetDigest: 'f'.repeat(64), trace: before.trace.map((item) => (item.id === 'X9' ? { ...item, fact: 'edited' } : item)) });
+    const after = v3Receipt({
+      recordSetDigest: 'f'.repeat(64),
+      trace: before.trace.map((item) => (item.id === 'X9' ? { ...item, fact: 'edited' } : item)),
+    });
     const full = diffReceipts(before, after);
     expect(full.identical).toBe(false);
     expect(full.fields.map((change) => change.field)).toEqual(['recordSetDigest']);
     const disclosed = discloseDiff(full, new Set(['X9']));
-    expect(disclosed).toMatchObject({ identical: true, firstDifference: null, fields: [], rows: [], before: { receiptId: '' }, after: { receiptId: '' } });
+    expect(disclosed).toMatchObject({
+      identical: true,
+      firstDifference: null,
+      fields: [],
+      rows: [],
+      before: { receiptId: '' },
+      after: { receiptId: '' },
+    });
     expect(describeDiff(disclosed)).toEqual([]);
   });
 });
 
 describe('the ranking section and what a candidates receipt leaves out', () => {
-  const ranked = (entries: readonly (readonly [string, number])[]) => entries.map(([id, score], index) => ({ id, rank: index + 1, score }));
+  const ranked = (entries: readonly (readonly [string, number])[]) =>
+    entries.map(([id, score], index) => ({ id, rank: index + 1, score }));
   const before = {
     ...v3Receipt(),
     ranked: ranked([
@@ -236,7 +344,14 @@ describe('the ranking section and what a candidates receipt leaves out', () => {
 
   it('compares ranks and scores by record, whatever order the statistics put them in', () => {
     const fields = diffReceipts(before, after).fields.map((change) => change.field);
-    expect(fields).toEqual(['omitted.admittedDigest', 'omitted.rows.EXCLUDE_SCOPE', 'ranked[ADD-7].rank', 'ranked[ADD-7].score', 'ranked[Q-1].rank', 'ranked[Q-1].score']);
+    expect(fields).toEqual([
+      'omitted.admittedDigest',
+      'omitted.rows.EXCLUDE_SCOPE',
+      'ranked[ADD-7].rank',
+      'ranked[ADD-7].score',
+      'ranked[Q-1].rank',
+      'ranked[Q-1].score',
+    ]);
   });
 
   it('shows the user view no entry of a withheld record and nothing of the rows left out', () => {
@@ -248,14 +363,25 @@ describe('the ranking section and what a candidates receipt leaves out', () => {
 describe('firstDifference', () => {
   const base = v3Receipt();
   it('names the trace row and its field', () => {
-    const edited = { ...base, trace: base.trace.map((item) => (item.id === 'W-55' ? { ...item, decision: 'selected' as const } : item)) };
+    const edited = {
+      ...base,
+      trace: base.trace.map((item) => (item.id === 'W-55' ? { ...item, decision: 'selected' as const } : item)),
+    };
     expect(firstDifference(base, edited)).toEqual({ path: 'trace[W-55].decision', recordId: 'W-55' });
   });
 
   it('names the evidence slot by its proposition and a selected id by its record', () => {
-    const slot = { ...base, evidence: base.evidence.map((item) => (item.proposition === 'waiver_valid' ? { ...item, state: 'supported' as const } : item)) };
+    const slot = {
+      ...base,
+      evidence: base.evidence.map((item) =>
+        item.proposition === 'waiver_valid' ? { ...item, state: 'supported' as const } : item,
+      ),
+    };
     expect(firstDifference(base, slot)).toEqual({ path: 'evidence[waiver_valid].state', recordId: null });
-    expect(firstDifference(base, { ...base, selected: ['F-102', 'W-55'] })).toEqual({ path: 'selected[1]', recordId: 'ADD-7' });
+    expect(firstDifference(base, { ...base, selected: ['F-102', 'W-55'] })).toEqual({
+      path: 'selected[1]',
+      recordId: 'ADD-7',
+    });
     expect(firstDifference(base, { ...base, selected: ['F-102'] })).toEqual({ path: 'selected[1]', recordId: 'ADD-7' });
   });
 
@@ -271,7 +397,15 @@ describe('diffReceipts at 100,000 rows', () => {
     const trace = ids.map((id) => row(id));
     const before = v3Receipt({ trace, selected: ids.slice(0, 1_000) });
     const after = v3Receipt({
-      trace: trace.map((item, index) => (index % 10 === 0 ? { ...item, code: 'EXCLUDE_EXPIRED' } : index % 10 === 1 ? { ...item, fingerprint: sha256Hex(item.id) } : item)).slice(1),
+      trace: trace
+        .map((item, index) =>
+          index % 10 === 0
+            ? { ...item, code: 'EXCLUDE_EXPIRED' }
+            : index % 10 === 1
+              ? { ...item, fingerprint: sha256Hex(item.id) }
+              : item,
+        )
+        .slice(1),
       selected: ids.slice(500, 1_500),
     });
     const diff = diffReceipts(before, after);

@@ -18,7 +18,11 @@ export interface DiffableReceipt {
   readonly selected: readonly string[];
   readonly tokensUsed: number;
   readonly packetFingerprint: string | null;
-  readonly evidence: readonly { readonly proposition: string; readonly state: string; readonly records: readonly string[] }[];
+  readonly evidence: readonly {
+    readonly proposition: string;
+    readonly state: string;
+    readonly records: readonly string[];
+  }[];
   readonly trace: readonly DiffableRow[];
 }
 
@@ -94,7 +98,15 @@ export interface ReceiptDiff {
 }
 
 /** Top-level fields with a section of their own (or no content to compare). */
-const SECTIONED = new Set(['receiptId', 'contract', 'trace', 'selected', 'evidence', 'tokensUsed', 'packetFingerprint']);
+const SECTIONED = new Set([
+  'receiptId',
+  'contract',
+  'trace',
+  'selected',
+  'evidence',
+  'tokensUsed',
+  'packetFingerprint',
+]);
 
 /**
  * The ranking section compared by record id, whatever the order: a record's rank is one of its fields, so a
@@ -113,7 +125,8 @@ function rankedChanges(before: unknown, after: unknown, out: FieldChange[]): voi
   const left = byId(before);
   const right = byId(after);
   if (left === null || right === null) return changesIn(before, after, 'ranked', out);
-  for (const id of [...new Set([...left.keys(), ...right.keys()])].sort(compareStrings)) changesIn(left.get(id) ?? null, right.get(id) ?? null, `ranked[${id}]`, out);
+  for (const id of [...new Set([...left.keys(), ...right.keys()])].sort(compareStrings))
+    changesIn(left.get(id) ?? null, right.get(id) ?? null, `ranked[${id}]`, out);
 }
 
 function rowsById<T extends DiffableRow>(rows: readonly T[]): Map<string, T> {
@@ -148,7 +161,10 @@ export function firstDifference(before: DiffableReceipt, after: DiffableReceipt)
   const right = after as unknown as JsonObject;
   for (const key of unionKeys(left, right)) {
     if (key === 'receiptId') continue;
-    const found = key === 'trace' ? firstTraceDifference(before.trace, after.trace) : firstPathDifference(left[key] ?? null, right[key] ?? null, key, key);
+    const found =
+      key === 'trace'
+        ? firstTraceDifference(before.trace, after.trace)
+        : firstPathDifference(left[key] ?? null, right[key] ?? null, key, key);
     if (found) return found;
   }
   return null;
@@ -176,9 +192,11 @@ function firstPathDifference(before: unknown, after: unknown, path: string, top:
       if (a !== undefined && b !== undefined && sameJson(a, b)) continue;
       // Evidence slots are named by their proposition; selected ids name their record.
       const item = a !== undefined ? a : b;
-      const slot = top === 'evidence' && isObject(item) && typeof item.proposition === 'string' ? item.proposition : null;
+      const slot =
+        top === 'evidence' && isObject(item) && typeof item.proposition === 'string' ? item.proposition : null;
       const at = slot === null ? `${path}[${index}]` : `${path}[${slot}]`;
-      if (a === undefined || b === undefined) return { path: at, recordId: top === 'selected' && typeof item === 'string' ? item : null };
+      if (a === undefined || b === undefined)
+        return { path: at, recordId: top === 'selected' && typeof item === 'string' ? item : null };
       return firstPathDifference(a, b, at, top) ?? { path: at, recordId: null };
     }
     return null;
@@ -190,7 +208,12 @@ function firstPathDifference(before: unknown, after: unknown, path: string, top:
     }
     return null;
   }
-  const recordId = top === 'selected' && typeof before === 'string' ? before : top === 'failure' && path === 'failure.recordId' && typeof before === 'string' ? before : null;
+  const recordId =
+    top === 'selected' && typeof before === 'string'
+      ? before
+      : top === 'failure' && path === 'failure.recordId' && typeof before === 'string'
+        ? before
+        : null;
   return { path, recordId };
 }
 
@@ -210,7 +233,9 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
 
   const beforeRows = rowsById(before.trace);
   const afterRows = rowsById(after.trace);
-  const fingerprinted = before.trace.every((row) => typeof row.fingerprint === 'string') && after.trace.every((row) => typeof row.fingerprint === 'string');
+  const fingerprinted =
+    before.trace.every((row) => typeof row.fingerprint === 'string') &&
+    after.trace.every((row) => typeof row.fingerprint === 'string');
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
@@ -224,7 +249,11 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
     }
     if (fingerprinted && row.fingerprint !== next.fingerprint) changed.push(id);
     if (row.decision !== next.decision || row.code !== next.code) {
-      decisions.push({ id, before: { decision: row.decision, code: row.code }, after: { decision: next.decision, code: next.code } });
+      decisions.push({
+        id,
+        before: { decision: row.decision, code: row.code },
+        after: { decision: next.decision, code: next.code },
+      });
     } else if (!sameJson(row, next)) {
       rows.push({ id, fields: rowFieldChanges(row, next).filter((field) => field !== 'fingerprint') });
     }
@@ -245,7 +274,11 @@ export function diffReceipts(before: DiffableReceipt, after: DiffableReceipt): R
     const a = beforeSlots.get(proposition);
     const b = afterSlots.get(proposition);
     if (a && b && sameJson(a, b)) continue;
-    evidence.push({ proposition, before: a ? { state: a.state, records: a.records } : null, after: b ? { state: b.state, records: b.records } : null });
+    evidence.push({
+      proposition,
+      before: a ? { state: a.state, records: a.records } : null,
+      after: b ? { state: b.state, records: b.records } : null,
+    });
   }
 
   const beforeSelected = new Set(before.selected);
@@ -323,17 +356,32 @@ export function discloseDiff(diff: ReceiptDiff, withheld: ReadonlySet<string>): 
   const ids = (list: readonly string[]) => list.filter(keep);
   const name = (item: unknown) => (typeof item === 'string' && !keep(item) ? '(withheld)' : item);
   // A changed failure or fact argument may name a record, alone or in a list.
-  const value = (item: unknown): unknown => (Array.isArray(item) ? item.map(name) : isObject(item) ? Object.fromEntries(Object.entries(item).map(([key, child]) => [key, value(child)])) : name(item));
+  const value = (item: unknown): unknown =>
+    Array.isArray(item)
+      ? item.map(name)
+      : isObject(item)
+        ? Object.fromEntries(Object.entries(item).map(([key, child]) => [key, value(child)]))
+        : name(item);
   const slot = (side: EvidenceChange['before']) => side && { state: side.state, records: ids(side.records) };
   const shown = {
     before: { ...diff.before, receiptId: '' },
     after: { ...diff.after, receiptId: '' },
     contract: diff.contract,
-    fields: diff.fields.filter((change) => !movesWithWithheld(change.field, withheld)).map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
-    records: { added: ids(diff.records.added), removed: ids(diff.records.removed), changed: diff.records.changed && ids(diff.records.changed) },
+    fields: diff.fields
+      .filter((change) => !movesWithWithheld(change.field, withheld))
+      .map((change) => ({ field: change.field, before: value(change.before), after: value(change.after) })),
+    records: {
+      added: ids(diff.records.added),
+      removed: ids(diff.records.removed),
+      changed: diff.records.changed && ids(diff.records.changed),
+    },
     decisions: diff.decisions.filter((change) => keep(change.id)),
     rows: diff.rows.filter((change) => keep(change.id)),
-    evidence: diff.evidence.map((change) => ({ proposition: change.proposition, before: slot(change.before), after: slot(change.after) })),
+    evidence: diff.evidence.map((change) => ({
+      proposition: change.proposition,
+      before: slot(change.before),
+      after: slot(change.after),
+    })),
     packet: { ...diff.packet, in: ids(diff.packet.in), out: ids(diff.packet.out) },
   };
   return { ...shown, identical: showsNothing(shown), firstDifference: null };

@@ -177,7 +177,12 @@ interface CompileOutcomeBase {
   readonly receipt: Receipt;
   /** Ids of the records that passed every gate (the admitted set). */
   readonly admitted: ReadonlySet<string>;
-  readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number };
+  readonly counts: {
+    readonly candidates: number;
+    readonly admitted: number;
+    readonly selected: number;
+    readonly excluded: number;
+  };
   /** Records that could not be read or judged: in no trace row; the user view counts them among the withheld. */
   readonly unreadable: readonly UnreadableRecord[];
 }

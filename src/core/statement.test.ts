@@ -5,7 +5,13 @@ import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/co
 import { receiptSchema } from './format/receipt';
 import { sha256Hex } from './hash';
 import { packetWithManifest, receiptIdOf } from './phases/7-attest/attest';
-import { RECORD_SET_DIGEST, receiptPredicateType, receiptStatement, serialiseStatement, STATEMENT_TYPE } from './statement';
+import {
+  RECORD_SET_DIGEST,
+  receiptPredicateType,
+  receiptStatement,
+  serialiseStatement,
+  STATEMENT_TYPE,
+} from './statement';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
 
@@ -16,7 +22,16 @@ const typeUri = z.string().refine((value) => {
 }, 'a URI whose scheme and authority are lower case');
 const statementV1 = z.object({
   _type: z.literal('https://in-toto.io/Statement/v1'),
-  subject: z.array(z.object({ name: z.string().optional(), digest: z.record(z.string(), z.string().regex(/^[0-9a-f]+$/)).refine((digest) => Object.keys(digest).length > 0) })).min(1),
+  subject: z
+    .array(
+      z.object({
+        name: z.string().optional(),
+        digest: z
+          .record(z.string(), z.string().regex(/^[0-9a-f]+$/))
+          .refine((digest) => Object.keys(digest).length > 0),
+      }),
+    )
+    .min(1),
   predicateType: typeUri,
   predicate: z.record(z.string(), z.unknown()).optional(),
 });
@@ -28,7 +43,12 @@ beforeAll(async () => {
 
 describe('receiptStatement', () => {
   it('wraps a receipt in an in-toto Statement v1 whose subjects are the packet text and the record set', async () => {
-    const outcome = valueOf(await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) }));
+    const outcome = valueOf(
+      await compiler.compile({
+        contract: buildContract(),
+        recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]),
+      }),
+    );
     if (outcome.status !== 'packet') throw new Error('expected a packet');
     const packetText = packetWithManifest(outcome.packet, outcome.receipt);
     const statement = receiptStatement(outcome.receipt, packetText);
@@ -42,7 +62,12 @@ describe('receiptStatement', () => {
   });
 
   it('carries the receipt unchanged: it parses and its id still verifies from the predicate alone', async () => {
-    const outcome = valueOf(await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]) }));
+    const outcome = valueOf(
+      await compiler.compile({
+        contract: buildContract(),
+        recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]),
+      }),
+    );
     const written = serialiseStatement(receiptStatement(outcome.receipt, null));
     expect(written.endsWith('\n')).toBe(true);
     const read = JSON.parse(written) as { predicate: unknown };
@@ -54,7 +79,12 @@ describe('receiptStatement', () => {
   });
 
   it('names only the record set when no packet was emitted', async () => {
-    const outcome = valueOf(await compiler.compile({ contract: buildContract({ requiredRecords: ['ghost'] }), recordSet: buildRecordSet([buildRecord({ id: 'a' })]) }));
+    const outcome = valueOf(
+      await compiler.compile({
+        contract: buildContract({ requiredRecords: ['ghost'] }),
+        recordSet: buildRecordSet([buildRecord({ id: 'a' })]),
+      }),
+    );
     expect(outcome.status).toBe('fail_closed');
     const statement = receiptStatement(outcome.receipt, null);
     expect(statementV1.safeParse(statement).success).toBe(true);

@@ -47,9 +47,19 @@ export interface ReceiptStatement {
  */
 export function receiptStatement(receipt: Receipt, packetText: string | null): ReceiptStatement {
   const subject: ResourceDescriptor[] = [];
-  if (packetText !== null) subject.push({ name: 'packet.txt', digest: { sha256: sha256Hex(packetText) }, mediaType: 'text/plain; charset=utf-8' });
+  if (packetText !== null)
+    subject.push({
+      name: 'packet.txt',
+      digest: { sha256: sha256Hex(packetText) },
+      mediaType: 'text/plain; charset=utf-8',
+    });
   subject.push({ name: 'record-set', digest: { [RECORD_SET_DIGEST]: receipt.recordSetDigest } });
-  return { _type: STATEMENT_TYPE, subject, predicateType: receiptPredicateType(receipt.schemaVersion), predicate: receipt };
+  return {
+    _type: STATEMENT_TYPE,
+    subject,
+    predicateType: receiptPredicateType(receipt.schemaVersion),
+    predicate: receipt,
+  };
 }
 
 /** The statement as written to a file: canonical JSON (RFC 8785) and a newline. */

@@ -9,7 +9,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= right.length; j += 1) {
       const replace = (previous[j - 1] ?? 0) + (left[i - 1] === right[j - 1] ? 0 : 1);
       let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, replace);
-      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1]) best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1])
+        best = Math.min(best, (before[j - 2] ?? 0) + 1);
       current.push(best);
     }
     before = previous;

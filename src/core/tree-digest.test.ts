@@ -23,7 +23,8 @@ function reference(items: readonly Item[], leafText: (item: Item) => string = le
   return sha256Hex(chunks.map((digest) => `${digest}\n`).join(''));
 }
 
-const items = (count: number, prefix = 'row') => Array.from({ length: count }, (_, index) => ({ text: `${prefix}-${index} ≠ ü 😀` }));
+const items = (count: number, prefix = 'row') =>
+  Array.from({ length: count }, (_, index) => ({ text: `${prefix}-${index} ≠ ü 😀` }));
 
 describe('treeDigest', () => {
   it('hashes chunks of leaf lines and a root over the chunk digests', () => {
@@ -37,7 +38,9 @@ describe('treeDigest', () => {
     const agreeing = list.map((item) => endsChunk(item.text));
     expect(agreeing.filter(Boolean).length).toBeGreaterThan(1);
     expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index] === true })).toBe(reference(list));
-    expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index + 1] === true })).not.toBe(reference(list));
+    expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index + 1] === true })).not.toBe(
+      reference(list),
+    );
   });
 
   it('hashes FNV-1a as published (32-bit, offset basis 2166136261, prime 16777619)', () => {

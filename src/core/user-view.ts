@@ -49,7 +49,9 @@ export function serialiseUserView(document: UserViewExport): string {
 }
 
 function withheldClause(count: number): string {
-  return count === 0 ? 'no record is withheld' : `${count} record${count === 1 ? ' is' : 's are'} outside the authorised scope and not named`;
+  return count === 0
+    ? 'no record is withheld'
+    : `${count} record${count === 1 ? ' is' : 's are'} outside the authorised scope and not named`;
 }
 
 /**
@@ -91,7 +93,11 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
     tokenBudget: receipt.contract.tokenBudget,
     tokensUsed: receipt.tokensUsed,
     selected: [...receipt.selected],
-    evidence: receipt.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.records] })),
+    evidence: receipt.evidence.map((slot) => ({
+      proposition: slot.proposition,
+      state: slot.state,
+      records: [...slot.records],
+    })),
     decisionBlockedBy: [...receipt.decisionBlockedBy],
     failure,
     withheldCount: view.withheldCount,
@@ -112,8 +118,17 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
   return {
     id,
     document,
-    packetText: outcome.status === 'packet' ? userPacketText(outcome.packet.body, document, `${receipt.engineVersion} (${receipt.schemaVersion})`) : null,
+    packetText:
+      outcome.status === 'packet'
+        ? userPacketText(outcome.packet.body, document, `${receipt.engineVersion} (${receipt.schemaVersion})`)
+        : null,
     failure,
-    counts: { candidates: view.rows.length, admitted: outcome.counts.admitted, selected: outcome.counts.selected, excluded, withheld: view.withheldCount },
+    counts: {
+      candidates: view.rows.length,
+      admitted: outcome.counts.admitted,
+      selected: outcome.counts.selected,
+      excluded,
+      withheld: view.withheldCount,
+    },
   };
 }

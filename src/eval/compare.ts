@@ -72,7 +72,9 @@ function acceptedPropositions(contract: Contract, record: SourceRecord | undefin
   const evidence = record?.evidence;
   if (!evidence) return [];
   const claims = new Set([...evidence.supports, ...evidence.contradicts]);
-  return contract.requiredPropositions.filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class)).map((p) => p.id);
+  return contract.requiredPropositions
+    .filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class))
+    .map((p) => p.id);
 }
 
 function mentionedPropositions(record: SourceRecord | undefined): string[] {
@@ -85,13 +87,25 @@ function mentionedPropositions(record: SourceRecord | undefined): string[] {
  * included (`indexCorpus`). The baselines rank the whole corpus with its own statistics (no
  * admission); the compiled order is the compiler's own packet.
  */
-export function runStrategies(driver: SqlDriver, request: CompileRequest, outcome: CompileOutcome, settings: ComparisonSettings, admitted: ReadonlySet<string>): StrategyRun[] {
+export function runStrategies(
+  driver: SqlDriver,
+  request: CompileRequest,
+  outcome: CompileOutcome,
+  settings: ComparisonSettings,
+  admitted: ReadonlySet<string>,
+): StrategyRun[] {
   const { contract, recordSet } = request;
   const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
-  const budgeted = (strategy: StrategyId, considered: string[]): StrategyRun => ({ strategy, considered, passed: walkBudget(considered, tokensOf, contract.tokenBudget).selected });
+  const budgeted = (strategy: StrategyId, considered: string[]): StrategyRun => ({
+    strategy,
+    considered,
+    passed: walkBudget(considered, tokensOf, contract.tokenBudget).selected,
+  });
 
   const topK = rankCorpus(driver, contract.query, contract.ranking, settings.k).map((row) => row.id);
-  const overFetched = rankCorpus(driver, contract.query, contract.ranking, settings.k * settings.overFetch).map((row) => row.id);
+  const overFetched = rankCorpus(driver, contract.query, contract.ranking, settings.k * settings.overFetch).map(
+    (row) => row.id,
+  );
 
   const compiledPassed = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
   const compiledDisplaced = outcome.status === 'packet' ? outcome.evidence.flatMap((slot) => slot.displaced) : [];
@@ -102,7 +116,11 @@ export function runStrategies(driver: SqlDriver, request: CompileRequest, outcom
       topK.filter((id) => admitted.has(id)),
     ),
     budgeted('post-filter-overfetch', overFetched.filter((id) => admitted.has(id)).slice(0, settings.k)),
-    { strategy: 'compiled', considered: [...new Set([...compiledPassed, ...compiledDisplaced])], passed: compiledPassed },
+    {
+      strategy: 'compiled',
+      considered: [...new Set([...compiledPassed, ...compiledDisplaced])],
+      passed: compiledPassed,
+    },
   ];
 }
 
@@ -127,8 +145,10 @@ export function measureStrategy(context: MetricContext, run: StrategyRun): Strat
   const { contract, byId, admitted, legalRelevant, k } = context;
   const required = contract.requiredPropositions.map((p) => p.id);
   // With no required proposition there is nothing to cover: not 100 %, which an empty packet would also score.
-  const share = (covered: ReadonlySet<string>) => (required.length === 0 ? null : required.filter((id) => covered.has(id)).length / required.length);
-  const legalEvidenceOf = (ids: readonly string[]) => new Set(ids.filter((id) => admitted.has(id)).flatMap((id) => acceptedPropositions(contract, byId.get(id))));
+  const share = (covered: ReadonlySet<string>) =>
+    required.length === 0 ? null : required.filter((id) => covered.has(id)).length / required.length;
+  const legalEvidenceOf = (ids: readonly string[]) =>
+    new Set(ids.filter((id) => admitted.has(id)).flatMap((id) => acceptedPropositions(contract, byId.get(id))));
 
   const mentioned = new Set(run.passed.flatMap((id) => mentionedPropositions(byId.get(id))));
   const supported = legalEvidenceOf(run.passed);
@@ -141,7 +161,10 @@ export function measureStrategy(context: MetricContext, run: StrategyRun): Strat
     unsafePassed: run.passed.filter((id) => !admitted.has(id)).length,
     coverageMentioned: share(mentioned),
     coverageSupported: share(supported),
-    recallAtK: legalRelevant.size === 0 ? null : firstK.filter((id) => legalRelevant.has(id)).length / Math.min(k, legalRelevant.size),
+    recallAtK:
+      legalRelevant.size === 0
+        ? null
+        : firstK.filter((id) => legalRelevant.has(id)).length / Math.min(k, legalRelevant.size),
     displacedCitations: [...inHand].filter((id) => !supported.has(id)).length,
     requiredMissed: contract.requiredRecords.filter((id) => !run.passed.includes(id)),
     tokensUsed: run.passed.reduce((sum, id) => sum + (byId.get(id)?.tokens ?? 0), 0),
@@ -168,9 +191,14 @@ export async function measureComparison(
   if (!compiled.ok) return err(compiled.error);
   const outcome = compiled.value;
   compiler.indexCorpus(request.recordSet);
-  const settings: ComparisonSettings = { k: overrides.k ?? request.contract.naiveTopK, overFetch: overrides.overFetch ?? 5 };
+  const settings: ComparisonSettings = {
+    k: overrides.k ?? request.contract.naiveTopK,
+    overFetch: overrides.overFetch ?? 5,
+  };
   const context = createMetricContext(request, outcome, settings.k);
-  const rows = runStrategies(driver, request, outcome, settings, context.admitted).map((run) => measureStrategy(context, run));
+  const rows = runStrategies(driver, request, outcome, settings, context.admitted).map((run) =>
+    measureStrategy(context, run),
+  );
   const comparison: Comparison = {
     status: outcome.status,
     receiptId: outcome.receipt.receiptId,

@@ -13,14 +13,21 @@ const read = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
 
 /** The three reports at a small growth size, with a clock, so timings are there to be left out. */
 async function smallReports(): Promise<EvaluationReports> {
-  const loaded = parseScenarioJson('scenario.json', read('seed000-contaminated/scenario.json'), (name) => read(`seed000-contaminated/${name}`));
+  const loaded = parseScenarioJson('scenario.json', read('seed000-contaminated/scenario.json'), (name) =>
+    read(`seed000-contaminated/${name}`),
+  );
   if (!loaded.ok) throw new Error(loaded.error.message);
   const seed000 = await runScenarioComparison(await freshDriver(), loaded.value);
   if (!seed000.ok) throw new Error(seed000.error.message);
   let tick = 0;
   const growth = await runGrowth(await freshDriver(), { seed: 0, sizes: [100, 200], clock: () => (tick += 7) });
   if (!growth.ok) throw new Error(growth.error.message);
-  const corpus = parseFoundationCorpus('records.jsonl', read('retrieval-foundation/records.jsonl'), 'queries.jsonl', read('retrieval-foundation/queries.jsonl'));
+  const corpus = parseFoundationCorpus(
+    'records.jsonl',
+    read('retrieval-foundation/records.jsonl'),
+    'queries.jsonl',
+    read('retrieval-foundation/queries.jsonl'),
+  );
   if (!corpus.ok) throw new Error(corpus.error.message);
   return { seed000: seed000.value, growth: growth.value, foundation: runFoundation(await freshDriver(), corpus.value) };
 }

@@ -12,7 +12,12 @@ export interface EvaluationReports {
 }
 
 /** Seed 000's published table (passed, unsafe, coverage), which the shipped corpus must reproduce. */
-const SEED000_PUBLISHED: ReadonlyArray<{ readonly strategy: StrategyId; readonly passed: number; readonly unsafe: number; readonly coverage: number }> = [
+const SEED000_PUBLISHED: ReadonlyArray<{
+  readonly strategy: StrategyId;
+  readonly passed: number;
+  readonly unsafe: number;
+  readonly coverage: number;
+}> = [
   { strategy: 'naive', passed: 5, unsafe: 4, coverage: 0.75 },
   { strategy: 'post-filter', passed: 1, unsafe: 0, coverage: 0.25 },
   { strategy: 'compiled', passed: 4, unsafe: 0, coverage: 1 },
@@ -32,10 +37,17 @@ function seed000Section(comparison: ScenarioComparison): string {
   const row = (strategy: StrategyId) => comparison.rows.find((candidate) => candidate.strategy === strategy);
   const differing = SEED000_PUBLISHED.filter((published) => {
     const measured = row(published.strategy);
-    return measured?.itemsPassed !== published.passed || measured.unsafePassed !== published.unsafe || measured.coverageMentioned !== published.coverage;
+    return (
+      measured?.itemsPassed !== published.passed ||
+      measured.unsafePassed !== published.unsafe ||
+      measured.coverageMentioned !== published.coverage
+    );
   });
   const naive = row('naive');
-  const published = SEED000_PUBLISHED.map((entry) => `${row(entry.strategy)?.label ?? entry.strategy} ${entry.passed}, ${entry.unsafe}, ${percent(entry.coverage)}`).join('; ');
+  const published = SEED000_PUBLISHED.map(
+    (entry) =>
+      `${row(entry.strategy)?.label ?? entry.strategy} ${entry.passed}, ${entry.unsafe}, ${percent(entry.coverage)}`,
+  ).join('; ');
   const verdict =
     differing.length === 0
       ? `The plain, post-filter and compiled rows reproduce the seed\u2019s published table exactly\n(passed, unsafe, coverage mentioned: ${published}).`
@@ -58,7 +70,9 @@ post-filtering it can match the compiled packet; the growth experiment shows wha
 }
 
 function strategySummary(report: GrowthReport, strategy: StrategyId): string {
-  const rows = report.points.map((point) => point.rows.find((row) => row.strategy === strategy)).filter((row): row is StrategyMetrics => row !== undefined);
+  const rows = report.points
+    .map((point) => point.rows.find((row) => row.strategy === strategy))
+    .filter((row): row is StrategyMetrics => row !== undefined);
   const label = rows[0]?.label ?? strategy;
   const shown = strategy === 'post-filter-overfetch' ? `${label} ×${report.points[0]?.overFetch ?? ''}` : label;
   const recall = rows.map((row) => `${decimal(row.recallAtK)}`).join(', ');
@@ -85,7 +99,8 @@ function growthSection(report: GrowthReport): string {
   const k = first?.k ?? 0;
   const fetched = k * (first?.overFetch ?? 0);
   const sizes = report.points.map((point) => point.size.toLocaleString('en-GB'));
-  const sizeList = sizes.length > 1 ? `${sizes.slice(0, -1).join(', ')} and ${sizes[sizes.length - 1] ?? ''}` : (sizes[0] ?? '');
+  const sizeList =
+    sizes.length > 1 ? `${sizes.slice(0, -1).join(', ')} and ${sizes[sizes.length - 1] ?? ''}` : (sizes[0] ?? '');
   const asGenerated = report.points.every((point) => point.admittedAsGenerated);
   const mix = Object.entries(report.blockMix)
     .map(([category, count]) => `${count} ${category}`)
@@ -118,7 +133,9 @@ function foundationSection(report: FoundationReport): string {
   const misses = report.modes
     .filter((mode) => mode.filterFalseNegatives > 0)
     .map((mode) => {
-      const lost = mode.queries.filter((query) => query.filteredOut.length > 0).map((query) => `${query.filteredOut.join(', ')} for ${query.query}`);
+      const lost = mode.queries
+        .filter((query) => query.filteredOut.length > 0)
+        .map((query) => `${query.filteredOut.join(', ')} for ${query.query}`);
       return `${mode.label} removes ${lost.join('; ')}`;
     });
   return `## 3. Retrieval foundation
@@ -203,5 +220,11 @@ functions in its worker, and \`runScenarioComparison\` runs on any loaded scenar
 
 /** docs/EVALUATION.md, the same on every machine: growth timings are left out even when the run measured them. */
 export function evaluationDocument(reports: EvaluationReports): string {
-  return [STATIC_HEAD, seed000Section(reports.seed000), growthSection(reports.growth), foundationSection(reports.foundation), STATIC_TAIL].join('\n');
+  return [
+    STATIC_HEAD,
+    seed000Section(reports.seed000),
+    growthSection(reports.growth),
+    foundationSection(reports.foundation),
+    STATIC_TAIL,
+  ].join('\n');
 }

@@ -23,7 +23,14 @@ describe('retrieval foundation on the shipped fixtures', () => {
 
   it('pins hit@1, recall@3, MRR, average candidates and filter false negatives per mode', async () => {
     const report = runFoundation(await freshDriver(), loadShipped());
-    const table = report.modes.map((m) => [m.mode, m.hitAt1.toFixed(3), m.recallAt3.toFixed(3), m.mrr.toFixed(3), m.averageCandidates.toFixed(2), m.filterFalseNegatives]);
+    const table = report.modes.map((m) => [
+      m.mode,
+      m.hitAt1.toFixed(3),
+      m.recallAt3.toFixed(3),
+      m.mrr.toFixed(3),
+      m.averageCandidates.toFixed(2),
+      m.filterFalseNegatives,
+    ]);
     expect(table).toEqual([
       ['content', '0.917', '1.000', '0.958', '20.25', 0],
       ['broad', '1.000', '1.000', '1.000', '7.00', 0],

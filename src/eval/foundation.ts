@@ -45,30 +45,57 @@ function parseJsonl<T>(file: string, text: string, schema: z.ZodType<T>, issues:
     try {
       json = JSON.parse(line);
     } catch (error) {
-      issues.push(inputIssue({ file, line: index + 1, path: '(root)' }, 'NOT_JSON', { problem: error instanceof Error ? error.message : String(error), near: null }));
+      issues.push(
+        inputIssue({ file, line: index + 1, path: '(root)' }, 'NOT_JSON', {
+          problem: error instanceof Error ? error.message : String(error),
+          near: null,
+        }),
+      );
       return;
     }
     const parsed = schema.safeParse(json);
     if (parsed.success) values.push(parsed.data);
-    else for (const issue of parsed.error.issues) issues.push(inputIssue({ file, line: index + 1, path: issue.path.join('.') || '(root)' }, 'FORMAT_RULE', { problem: issue.message }));
+    else
+      for (const issue of parsed.error.issues)
+        issues.push(
+          inputIssue({ file, line: index + 1, path: issue.path.join('.') || '(root)' }, 'FORMAT_RULE', {
+            problem: issue.message,
+          }),
+        );
   });
   return values;
 }
 
 /** Reads the foundation's two JSONL files; every relevant id a query names must exist. */
-export function parseFoundationCorpus(itemsFile: string, itemsText: string, queriesFile: string, queriesText: string): Result<FoundationCorpus, CompileError> {
+export function parseFoundationCorpus(
+  itemsFile: string,
+  itemsText: string,
+  queriesFile: string,
+  queriesText: string,
+): Result<FoundationCorpus, CompileError> {
   const issues: InputIssue[] = [];
   const items = parseJsonl(itemsFile, itemsText, foundationItemSchema, issues);
   const queries = parseJsonl(queriesFile, queriesText, foundationQuerySchema, issues);
   const ids = new Set<string>();
   for (const item of items) {
-    if (ids.has(item.id)) issues.push(inputIssue({ file: itemsFile, path: 'id' }, 'DUPLICATE_ID', { id: JSON.stringify(item.id), first: null }));
+    if (ids.has(item.id))
+      issues.push(
+        inputIssue({ file: itemsFile, path: 'id' }, 'DUPLICATE_ID', { id: JSON.stringify(item.id), first: null }),
+      );
     ids.add(item.id);
   }
   for (const query of queries) {
-    for (const id of query.relevant) if (!ids.has(id)) issues.push(inputIssue({ file: queriesFile, path: `${query.id}.relevant` }, 'RELEVANT_NOT_A_RECORD', { id }));
+    for (const id of query.relevant)
+      if (!ids.has(id))
+        issues.push(inputIssue({ file: queriesFile, path: `${query.id}.relevant` }, 'RELEVANT_NOT_A_RECORD', { id }));
   }
-  if (issues.length > 0) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `retrieval foundation: ${issues.length} problem${issues.length === 1 ? '' : 's'}`, issues });
+  if (issues.length > 0)
+    return err({
+      pass: 'validate',
+      code: 'INVALID_INPUT',
+      message: `retrieval foundation: ${issues.length} problem${issues.length === 1 ? '' : 's'}`,
+      issues,
+    });
   return ok({ items, queries });
 }
 
@@ -144,13 +171,18 @@ function itemToRecord(item: FoundationItem): SourceRecord {
   };
 }
 
-const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /**
  * Ranks each query with bm25 over the whole index once, then lets each mode's metadata filter decide
  * which of those matches the ranker may return. `driver` must be a database no compiler indexes into.
  */
-export function runFoundation(driver: SqlDriver, corpus: FoundationCorpus, onProgress?: (done: number, total: number) => void): FoundationReport {
+export function runFoundation(
+  driver: SqlDriver,
+  corpus: FoundationCorpus,
+  onProgress?: (done: number, total: number) => void,
+): FoundationReport {
   const byId = new Map(corpus.items.map((item) => [item.id, item]));
   createSqliteCompiler(driver).indexCorpus(createRecordSet(corpus.items.map(itemToRecord)));
   const total = corpus.queries.length;

@@ -31,14 +31,40 @@ interface PropositionSpec {
 
 /** Each phrase carries exactly two query terms, so no proposition wins the ranking by its wording alone. */
 const PROPOSITIONS: readonly PropositionSpec[] = [
-  { id: 'facility_limit', description: 'The approved facility limit', evidenceClass: 'facility_record', phrase: ['overdraft', 'facility', 'limit'] },
-  { id: 'review_open', description: 'The annual review is open', evidenceClass: 'workflow_event', phrase: ['annual', 'review', 'open'] },
-  { id: 'waiver_valid', description: 'A covenant waiver is valid on the decision date', evidenceClass: 'approved_waiver', phrase: ['signed', 'covenant', 'waiver'] },
-  { id: 'continuation_rule', description: 'The policy clause that governs continuation', evidenceClass: 'policy_clause', phrase: ['continuation', 'policy', 'clause'] },
+  {
+    id: 'facility_limit',
+    description: 'The approved facility limit',
+    evidenceClass: 'facility_record',
+    phrase: ['overdraft', 'facility', 'limit'],
+  },
+  {
+    id: 'review_open',
+    description: 'The annual review is open',
+    evidenceClass: 'workflow_event',
+    phrase: ['annual', 'review', 'open'],
+  },
+  {
+    id: 'waiver_valid',
+    description: 'A covenant waiver is valid on the decision date',
+    evidenceClass: 'approved_waiver',
+    phrase: ['signed', 'covenant', 'waiver'],
+  },
+  {
+    id: 'continuation_rule',
+    description: 'The policy clause that governs continuation',
+    evidenceClass: 'policy_clause',
+    phrase: ['continuation', 'policy', 'clause'],
+  },
 ];
 
 const WRONG_CLASSES = ['email', 'case_note', 'meeting_minutes'] as const;
-const OTHER_BORROWERS = ['Boreal Freight', 'Cobalt Marine', 'Dunmore Textiles', 'Elstree Foods', 'Fenwick Haulage'] as const;
+const OTHER_BORROWERS = [
+  'Boreal Freight',
+  'Cobalt Marine',
+  'Dunmore Textiles',
+  'Elstree Foods',
+  'Fenwick Haulage',
+] as const;
 const FILLER = [
   'ledger',
   'quarterly',
@@ -105,7 +131,11 @@ export function createGrowthContract(k: number, tokenBudget: number): Contract {
     allowedAuthorityClasses: ['system_of_record'],
     acceptedReviewStates: ['approved'],
     denyLabels: ['investigation'],
-    requiredPropositions: PROPOSITIONS.map((p) => ({ id: p.id, description: p.description, acceptedClasses: [p.evidenceClass] })),
+    requiredPropositions: PROPOSITIONS.map((p) => ({
+      id: p.id,
+      description: p.description,
+      acceptedClasses: [p.evidenceClass],
+    })),
     typedEvidenceOnly: true,
     tokenBudget,
     naiveTopK: k,
@@ -134,7 +164,8 @@ function date(year: number, month: number, day: number): string {
 function claimText(prng: Prng, proposition: PropositionSpec, borrower: string): string[] {
   const words: string[] = borrower.toLowerCase().split(' ');
   const repeats = prng.int(1, 3);
-  for (let i = 0; i < repeats; i += 1) for (const word of proposition.phrase.filter(() => prng.chance(0.8))) words.push(word);
+  for (let i = 0; i < repeats; i += 1)
+    for (const word of proposition.phrase.filter(() => prng.chance(0.8))) words.push(word);
   return words;
 }
 
@@ -150,15 +181,24 @@ interface Draft {
 function buildRecord(prng: Prng, id: string, draft: Draft, supersedes: readonly string[]): SourceRecord {
   const { category, proposition } = draft;
   const borrower = category === 'otherTenant' ? prng.pick(OTHER_BORROWERS) : BORROWER;
-  const core = category === 'unneeded' ? [...BORROWER.toLowerCase().split(' '), ...SHARED_WORDS.filter(() => prng.chance(0.3))] : claimText(prng, proposition, borrower);
+  const core =
+    category === 'unneeded'
+      ? [...BORROWER.toLowerCase().split(' '), ...SHARED_WORDS.filter(() => prng.chance(0.3))]
+      : claimText(prng, proposition, borrower);
   const words = shuffle(prng, [...core, ...fillerWords(prng, prng.int(12, 48))]);
   const text = `${words.join(' ')}.`;
   const month = prng.int(1, 8);
-  const known = category === 'superseded' ? date(2025, prng.int(1, 12), prng.int(1, 28)) : category === 'future' ? date(2026, prng.int(9, 12), prng.int(1, 28)) : date(2026, month, prng.int(1, 28));
+  const known =
+    category === 'superseded'
+      ? date(2025, prng.int(1, 12), prng.int(1, 28))
+      : category === 'future'
+        ? date(2026, prng.int(9, 12), prng.int(1, 28))
+        : date(2026, month, prng.int(1, 28));
   const evidenceClass = category === 'wrongClass' ? prng.pick(WRONG_CLASSES) : proposition.evidenceClass;
   return {
     id,
-    title: category === 'unneeded' ? `${borrower} ${prng.pick(FILLER)} note` : `${borrower} ${proposition.phrase.join(' ')}`,
+    title:
+      category === 'unneeded' ? `${borrower} ${prng.pick(FILLER)} note` : `${borrower} ${proposition.phrase.join(' ')}`,
     text,
     tokens: 20 + 2 * words.length,
     project: PROJECT,
@@ -174,7 +214,11 @@ function buildRecord(prng: Prng, id: string, draft: Draft, supersedes: readonly 
     reviewState: 'approved',
     provenance: { origin: `growth/${id}`, contentHash: contentHashOf(text) },
     sensitivity: 'confidential',
-    access: { roles: ['credit_analyst'], purposes: ['annual_credit_review'], labels: category === 'denied' ? ['investigation'] : [] },
+    access: {
+      roles: ['credit_analyst'],
+      purposes: ['annual_credit_review'],
+      labels: category === 'denied' ? ['investigation'] : [],
+    },
     evidence: category === 'unneeded' ? null : { class: evidenceClass, supports: [proposition.id], contradicts: [] },
     relevance: null,
   };
@@ -211,7 +255,10 @@ export function generateGrowthCorpus(seed: number, size: number): GrowthRecord[]
     const idAt = (position: number) => `r${String(block * GROWTH_BLOCK_SIZE + position).padStart(6, '0')}`;
     const supersededId = idAt(placed.findIndex((draft) => draft.category === 'superseded'));
     placed.forEach((draft, position) => {
-      out.push({ record: buildRecord(prng, idAt(position), draft, draft.category === 'legal' ? [supersededId] : []), category: draft.category });
+      out.push({
+        record: buildRecord(prng, idAt(position), draft, draft.category === 'legal' ? [supersededId] : []),
+        category: draft.category,
+      });
     });
   }
   return out;

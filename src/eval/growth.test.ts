@@ -6,7 +6,8 @@ import { freshDriver } from '../core/test-support/node-driver';
 import { runGrowth } from './growth';
 import { generateGrowthCorpus, GROWTH_BLOCK_SIZE } from './growth-corpus';
 
-const digestOf = (seed: number, size: number) => recordSetDigest(createRecordSet(generateGrowthCorpus(seed, size).map((item) => item.record)).checked);
+const digestOf = (seed: number, size: number) =>
+  recordSetDigest(createRecordSet(generateGrowthCorpus(seed, size).map((item) => item.record)).checked);
 
 describe('growth corpus generator', () => {
   it('is deterministic for a seed and differs between seeds', () => {

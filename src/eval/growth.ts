@@ -44,7 +44,11 @@ export const GROWTH_DEFAULTS = { k: 5, overFetch: 5, tokenBudget: 500 } as const
  * each size. Corpora are nested, so the largest is indexed once, step by step, into `driver`
  * (a database no other compiler uses).
  */
-export async function runGrowth(driver: SqlDriver, options: GrowthOptions, onProgress?: (done: number, total: number) => void): Promise<Result<GrowthReport, CompileError>> {
+export async function runGrowth(
+  driver: SqlDriver,
+  options: GrowthOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Result<GrowthReport, CompileError>> {
   const sizes = [...new Set(options.sizes)].sort((a, b) => a - b);
   const largest = sizes[sizes.length - 1] ?? 0;
   const k = options.k ?? GROWTH_DEFAULTS.k;
@@ -69,7 +73,12 @@ export async function runGrowth(driver: SqlDriver, options: GrowthOptions, onPro
     done = indexedBefore + size - previousSize;
 
     const compareStart = clock?.();
-    const measured = await measureComparison(compiler, driver, { contract, recordSet }, { k, overFetch: options.overFetch ?? GROWTH_DEFAULTS.overFetch });
+    const measured = await measureComparison(
+      compiler,
+      driver,
+      { contract, recordSet },
+      { k, overFetch: options.overFetch ?? GROWTH_DEFAULTS.overFetch },
+    );
     if (!measured.ok) return err(measured.error);
     const compareMs = clock && compareStart !== undefined ? clock() - compareStart : null;
     done += size;
@@ -81,7 +90,10 @@ export async function runGrowth(driver: SqlDriver, options: GrowthOptions, onPro
     points.push({
       size,
       corpusDigest: recordSetDigest(recordSet.checked),
-      admittedAsGenerated: admitted.size === generatedLegal.length && legalRelevant.size === generatedLegal.length && generatedLegal.every((id) => admitted.has(id)),
+      admittedAsGenerated:
+        admitted.size === generatedLegal.length &&
+        legalRelevant.size === generatedLegal.length &&
+        generatedLegal.every((id) => admitted.has(id)),
       indexMs,
       compareMs,
       ...measured.value.comparison,

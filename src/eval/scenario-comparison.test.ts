@@ -9,7 +9,9 @@ import { runScenarioComparison } from './scenario-comparison';
 const FOLDER = join(import.meta.dirname, '../../fixtures/seed000-contaminated');
 
 function loadSeed000(): LoadedScenario {
-  const loaded = parseScenarioJson('scenario.json', readFileSync(join(FOLDER, 'scenario.json'), 'utf8'), (name) => readFileSync(join(FOLDER, name), 'utf8'));
+  const loaded = parseScenarioJson('scenario.json', readFileSync(join(FOLDER, 'scenario.json'), 'utf8'), (name) =>
+    readFileSync(join(FOLDER, name), 'utf8'),
+  );
   if (!loaded.ok) throw new Error(loaded.error.message);
   return loaded.value;
 }
@@ -18,7 +20,12 @@ describe('seed 000 contaminated corpus', () => {
   it('reproduces the published table: 5/4/75 %, 1/0/25 %, 4/0/100 %', async () => {
     const result = await runScenarioComparison(await freshDriver(), loadSeed000());
     if (!result.ok) throw new Error(result.error.message);
-    const table = Object.fromEntries(result.value.rows.map((row) => [row.strategy, [row.itemsPassed, row.unsafePassed, Math.round((row.coverageMentioned ?? Number.NaN) * 100)]]));
+    const table = Object.fromEntries(
+      result.value.rows.map((row) => [
+        row.strategy,
+        [row.itemsPassed, row.unsafePassed, Math.round((row.coverageMentioned ?? Number.NaN) * 100)],
+      ]),
+    );
     expect(table.naive).toEqual([5, 4, 75]);
     expect(table['post-filter']).toEqual([1, 0, 25]);
     expect(table.compiled).toEqual([4, 0, 100]);
@@ -48,7 +55,10 @@ describe('seed 000 contaminated corpus', () => {
 
   it('loses a citation to the budget when a tight budget is filled by unsafe records first', async () => {
     const loaded = loadSeed000();
-    const tight: LoadedScenario = { ...loaded, scenario: { ...loaded.scenario, contract: { ...loaded.scenario.contract, tokenBudget: 400 } } };
+    const tight: LoadedScenario = {
+      ...loaded,
+      scenario: { ...loaded.scenario, contract: { ...loaded.scenario.contract, tokenBudget: 400 } },
+    };
     const result = await runScenarioComparison(await freshDriver(), tight);
     if (!result.ok) throw new Error(result.error.message);
     const naive = result.value.rows.find((row) => row.strategy === 'naive');

@@ -32,7 +32,10 @@ export async function runScenarioComparison(
   if (!request.ok) return err(request.error);
   const compiler = createSqliteCompiler(driver);
   compiler.index(request.value.recordSet, onProgress);
-  const measured = await measureComparison(compiler, driver, request.value, { k: options.k, overFetch: options.overFetch });
+  const measured = await measureComparison(compiler, driver, request.value, {
+    k: options.k,
+    overFetch: options.overFetch,
+  });
   if (!measured.ok) return measured;
   return ok({ scenarioId: loaded.scenario.id, title: loaded.scenario.title, ...measured.value.comparison });
 }

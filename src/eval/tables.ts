@@ -5,7 +5,9 @@ import type { GrowthPoint, GrowthReport } from './growth';
 /** Plain-text table: the first column left-aligned, numbers right-aligned, readable in a terminal and in Markdown code blocks. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   // Folded, not spread into Math.max: a spread argument list overflows the stack past about 100,000 rows.
-  const widths = header.map((title, column) => rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), title.length));
+  const widths = header.map((title, column) =>
+    rows.reduce((widest, row) => Math.max(widest, (row[column] ?? '').length), title.length),
+  );
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
@@ -17,7 +19,16 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 const percent = (share: number | null) => (share === null ? 'n/a' : `${Math.round(share * 100)} %`);
 const decimal = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));
 
-const COMPARISON_HEADER = ['strategy', 'passed', 'unsafe', 'coverage (mentioned)', 'coverage (accepted evidence)', 'recall@k', 'displaced citations', 'tokens'];
+const COMPARISON_HEADER = [
+  'strategy',
+  'passed',
+  'unsafe',
+  'coverage (mentioned)',
+  'coverage (accepted evidence)',
+  'recall@k',
+  'displaced citations',
+  'tokens',
+];
 
 function comparisonRows(comparison: Comparison): string[][] {
   return comparison.rows.map((row) => [
@@ -44,8 +55,24 @@ function timingOf(point: GrowthPoint): string {
 }
 
 export function formatGrowth(report: GrowthReport): string {
-  const header = ['records', 'strategy', 'passed', 'unsafe', 'cov. mentioned', 'cov. accepted', 'recall@k', 'displaced', 'tokens'];
-  const rows = report.points.flatMap((point) => comparisonRows(point).map(([strategy = '', ...rest], index) => [index === 0 ? point.size.toLocaleString('en-GB') : '', strategy, ...rest]));
+  const header = [
+    'records',
+    'strategy',
+    'passed',
+    'unsafe',
+    'cov. mentioned',
+    'cov. accepted',
+    'recall@k',
+    'displaced',
+    'tokens',
+  ];
+  const rows = report.points.flatMap((point) =>
+    comparisonRows(point).map(([strategy = '', ...rest], index) => [
+      index === 0 ? point.size.toLocaleString('en-GB') : '',
+      strategy,
+      ...rest,
+    ]),
+  );
   const timings = report.points
     .map(
       (point) =>
@@ -60,6 +87,13 @@ export function formatGrowth(report: GrowthReport): string {
 
 export function formatFoundation(report: FoundationReport): string {
   const header = ['mode', 'hit@1', 'recall@3', 'MRR', 'avg candidates', 'filter false negatives'];
-  const rows = report.modes.map((mode) => [mode.label, decimal(mode.hitAt1, 3), decimal(mode.recallAt3, 3), decimal(mode.mrr, 3), decimal(mode.averageCandidates), String(mode.filterFalseNegatives)]);
+  const rows = report.modes.map((mode) => [
+    mode.label,
+    decimal(mode.hitAt1, 3),
+    decimal(mode.recallAt3, 3),
+    decimal(mode.mrr, 3),
+    decimal(mode.averageCandidates),
+    String(mode.filterFalseNegatives),
+  ]);
   return `Retrieval foundation (${report.records} records, ${report.queries} queries)\n\n${formatTable(header, rows)}\n`;
 }

@@ -4,7 +4,13 @@ import { discloseOutcome, type Audience, type DisclosedView } from '../core/disc
 import { drill as drillReceipt, type ReceiptVerdict } from '../core/drill';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import type { CoverageUniverse } from '../core/expectations/coverage';
-import { runSuite as runCases, type CaseFilter, type SuiteEnvironment, type SuiteResult, type SwitchSelection } from '../core/expectations/run';
+import {
+  runSuite as runCases,
+  type CaseFilter,
+  type SuiteEnvironment,
+  type SuiteResult,
+  type SwitchSelection,
+} from '../core/expectations/run';
 import { checkSwitches, type LoadedSuite } from '../core/expectations/suite';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { packetWithManifest } from '../core/phases/7-attest/attest';
@@ -54,7 +60,11 @@ export interface CompileDetail {
 export function detailOf(
   request: CompileRequest,
   outcome: CompileOutcome,
-  { view, userView, baselines }: { readonly view: Audience; readonly userView: boolean; readonly baselines: Baselines | null },
+  {
+    view,
+    userView,
+    baselines,
+  }: { readonly view: Audience; readonly userView: boolean; readonly baselines: Baselines | null },
 ): CompileDetail {
   const shownToUser = view === 'user' || userView ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
   const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
@@ -71,7 +81,11 @@ export function detailOf(
 }
 
 /** Compiles read inputs; a type-checking problem in the contract names its file, line and field. */
-export async function compileInputs(compiler: SqliteCompiler, read: ReadInputs, options: CompileOptions = {}): Promise<Result<CompileDetail, CompileError>> {
+export async function compileInputs(
+  compiler: SqliteCompiler,
+  read: ReadInputs,
+  options: CompileOptions = {},
+): Promise<Result<CompileDetail, CompileError>> {
   const view = options.view ?? 'diagnostic';
   const request = { ...read.request, attestation: options.attestation ?? 'full' };
   options.onCompiling?.(request.recordSet.records.length);
@@ -89,7 +103,12 @@ export type DrillSource = Pick<ReadInputs, 'request' | 'scenario'>;
  * Judges a receipt against the current inputs with the late changes declared since. From a scenario, the
  * receipt's own inputs (the scenario with the controls and late changes it names) are what it is reperformed from.
  */
-export async function drillInputs(compiler: Pick<SqliteCompiler, 'compile'>, source: DrillSource, receipt: Receipt, declaredChanges: readonly string[]): Promise<ReceiptVerdict> {
+export async function drillInputs(
+  compiler: Pick<SqliteCompiler, 'compile'>,
+  source: DrillSource,
+  receipt: Receipt,
+  declaredChanges: readonly string[],
+): Promise<ReceiptVerdict> {
   const request = { ...source.request, priorReceipt: receipt, declaredChanges };
   if (source.scenario === null) return drillReceipt(compiler, request);
   const own = prepareScenario(source.scenario, { controls: receipt.controls, lateChanges: receipt.lateChanges });
@@ -115,10 +134,19 @@ export async function rehearseDrill(
   if (!before.ok) return before;
   const frozen = await compiler.compile(before.value);
   if (!frozen.ok) return frozen;
-  const stale = await drillReceipt(compiler, { ...current, priorReceipt: frozen.value.receipt, declaredChanges: declared, declaredInputs: before.value });
+  const stale = await drillReceipt(compiler, {
+    ...current,
+    priorReceipt: frozen.value.receipt,
+    declaredChanges: declared,
+    declaredInputs: before.value,
+  });
   const recompiled = await compiler.compile(current);
   if (!recompiled.ok) return recompiled;
-  const resumed = await drillReceipt(compiler, { ...current, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+  const resumed = await drillReceipt(compiler, {
+    ...current,
+    priorReceipt: recompiled.value.receipt,
+    declaredChanges: declared,
+  });
   return ok({ frozen: frozen.value.receipt, stale, recompiled: recompiled.value, resumed });
 }
 
@@ -129,17 +157,36 @@ export type SuiteSource = { readonly scenario: LoadedScenario } | { readonly req
  * How a suite's cases get their inputs: the scenario with `on` (switches applied beneath every case, as the Tests
  * panel applies those on screen) and each case's own, or the one request.
  */
-export function suiteEnvironment(compiler: SqliteCompiler, source: SuiteSource, on: SwitchSelection = { controls: [], lateChanges: [] }): SuiteEnvironment & { universe: CoverageUniverse } {
+export function suiteEnvironment(
+  compiler: SqliteCompiler,
+  source: SuiteSource,
+  on: SwitchSelection = { controls: [], lateChanges: [] },
+): SuiteEnvironment & { universe: CoverageUniverse } {
   if ('request' in source) {
     const { request } = source;
-    return { compiler, prepare: () => ok(request), universe: { controls: [], lateChanges: [], propositions: request.contract.requiredPropositions.map((proposition) => proposition.id) } };
+    return {
+      compiler,
+      prepare: () => ok(request),
+      universe: {
+        controls: [],
+        lateChanges: [],
+        propositions: request.contract.requiredPropositions.map((proposition) => proposition.id),
+      },
+    };
   }
   const { scenario } = source;
   const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
   return {
     compiler,
-    prepare: (own) => prepareScenario(scenario, { controls: union(on.controls, own.controls), lateChanges: union(on.lateChanges, own.lateChanges) }),
-    universe: { ...declaredSwitches(scenario), propositions: scenario.scenario.contract.requiredPropositions.map((proposition) => proposition.id) },
+    prepare: (own) =>
+      prepareScenario(scenario, {
+        controls: union(on.controls, own.controls),
+        lateChanges: union(on.lateChanges, own.lateChanges),
+      }),
+    universe: {
+      ...declaredSwitches(scenario),
+      propositions: scenario.scenario.contract.requiredPropositions.map((proposition) => proposition.id),
+    },
   };
 }
 
@@ -158,7 +205,12 @@ export interface SuiteRun {
 }
 
 /** Runs a suite's cases once every control and late change they name is one the inputs declare. */
-export async function runSuiteOn(compiler: SqliteCompiler, suite: LoadedSuite, source: SuiteSource, options: SuiteOptions = {}): Promise<Result<SuiteRun, CompileError>> {
+export async function runSuiteOn(
+  compiler: SqliteCompiler,
+  suite: LoadedSuite,
+  source: SuiteSource,
+  options: SuiteOptions = {},
+): Promise<Result<SuiteRun, CompileError>> {
   const unknown = checkSwitches(suite, declaredSwitches('scenario' in source ? source.scenario : null));
   if (unknown !== null) return err(unknown);
   const env = suiteEnvironment(compiler, source, options.on);

@@ -47,7 +47,10 @@ describe('the library API', () => {
     const read = await readRecords(`${recordsText.trim()}\n{"id": `, 'mine.jsonl');
     if (!read.ok) throw new Error(read.error.message);
     expect(read.value.records).toHaveLength(recordsText.trim().split('\n').length);
-    expect(read.value.unreadable[0]?.location).toEqual({ file: 'mine.jsonl', line: recordsText.trim().split('\n').length + 1 });
+    expect(read.value.unreadable[0]?.location).toEqual({
+      file: 'mine.jsonl',
+      line: recordsText.trim().split('\n').length + 1,
+    });
   });
 
   it('drills a receipt against its own inputs, and blocks an edited one', async () => {
@@ -55,9 +58,16 @@ describe('the library API', () => {
     if (!answer.ok || answer.value.receiptText === null) throw new Error('expected a receipt');
     const current = await drill({ contract, records: recordsText, receipt: answer.value.receiptText });
     expect(current.ok && current.value.code).toBe('RECEIPT_CURRENT');
-    const edited = await drill({ contract, records: recordsText, receipt: answer.value.receiptText.replace('"tokenBudget":96', '"tokenBudget":97') });
+    const edited = await drill({
+      contract,
+      records: recordsText,
+      receipt: answer.value.receiptText.replace('"tokenBudget":96', '"tokenBudget":97'),
+    });
     // As the CLI's drill does: the receipt is judged, not refused as input, and an edited one is blocked.
-    expect(edited.ok && { action: edited.value.action, code: edited.value.code }).toEqual({ action: 'block', code: 'RECEIPT_INVALID' });
+    expect(edited.ok && { action: edited.value.action, code: edited.value.code }).toEqual({
+      action: 'block',
+      code: 'RECEIPT_INVALID',
+    });
   });
 
   it('diffs two receipts', async () => {
@@ -71,7 +81,9 @@ describe('the library API', () => {
   });
 
   it('runs an expectation suite against the scenario given, and reports a case that does not hold', async () => {
-    const suite = JSON.parse(fixture('poison-controls.expect.json')) as { cases: { expect: Record<string, unknown> }[] };
+    const suite = JSON.parse(fixture('poison-controls.expect.json')) as {
+      cases: { expect: Record<string, unknown> }[];
+    };
     const ran = await runSuite({ ...scenario, suite });
     if (!ran.ok) throw new Error(ran.error.message);
     expect(ran.value.cases.length).toBeGreaterThan(0);

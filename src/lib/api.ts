@@ -13,8 +13,27 @@ import type { CompileRequest } from '../core/compile';
 import type { Attestation, Baselines, CompileOutcome, Receipt } from '../core/result';
 import { buildUserView } from '../core/user-view';
 import { ENGINE_VERSION } from '../core/version';
-import { compileInputs, drillInputs, rehearseDrill, runSuiteOn, type CompileDetail, type Rehearsal, type SuiteOptions, type SuiteRun } from './answers';
-import { readCheckedReceipt, readInputs, readReceipt, readRecords, readScenario, readSuite, type Inputs, type RecordsSource, type ScenarioInputs } from './read-inputs';
+import {
+  compileInputs,
+  drillInputs,
+  rehearseDrill,
+  runSuiteOn,
+  type CompileDetail,
+  type Rehearsal,
+  type SuiteOptions,
+  type SuiteRun,
+} from './answers';
+import {
+  readCheckedReceipt,
+  readInputs,
+  readReceipt,
+  readRecords,
+  readScenario,
+  readSuite,
+  type Inputs,
+  type RecordsSource,
+  type ScenarioInputs,
+} from './read-inputs';
 
 export type { Inputs, RecordsSource, ScenarioInputs };
 
@@ -65,7 +84,9 @@ export interface ContextCompilerApi {
   readonly version: string;
   readRecords(records: RecordsSource, file?: string): Promise<Result<RecordSet, CompileError>>;
   /** A scenario read once, to be given as `scenario` to the other functions (the CLI reads its files once). */
-  readScenario(inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>): Promise<Result<LoadedScenario, CompileError>>;
+  readScenario(
+    inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>,
+  ): Promise<Result<LoadedScenario, CompileError>>;
   readSuite(suite: string | object, file?: string): Result<LoadedSuite, CompileError>;
   /** A receipt read with its schema (a receipt of another schema is STALE_ENGINE_VERSION). */
   readReceipt(receipt: string | object, file?: string): Result<Receipt, CompileError>;
@@ -80,10 +101,18 @@ export interface ContextCompilerApi {
   /** The fire drill rehearsed on a scenario, its `lateChanges` being the ones declared. */
   rehearse(inputs: ScenarioInputs): Promise<Result<Rehearsal, CompileError>>;
   /** Two receipts, each checked first (the first that cannot be used is the error), then compared. */
-  diff(before: string | object, after: string | object, files?: readonly [string, string]): Promise<Result<ReceiptDiff, CompileError>>;
+  diff(
+    before: string | object,
+    after: string | object,
+    files?: readonly [string, string],
+  ): Promise<Result<ReceiptDiff, CompileError>>;
   runSuite(inputs: SuiteInputs): Promise<Result<SuiteResult, CompileError>>;
   /** A suite already read, run on the inputs given, with what those inputs offer to be reached (for coverage). */
-  runSuiteInDetail(suite: LoadedSuite, inputs: Inputs | ScenarioInputs, options?: SuiteOptions): Promise<Result<SuiteRun, CompileError>>;
+  runSuiteInDetail(
+    suite: LoadedSuite,
+    inputs: Inputs | ScenarioInputs,
+    options?: SuiteOptions,
+  ): Promise<Result<SuiteRun, CompileError>>;
 }
 
 export type { CompileDetail, Rehearsal, SuiteOptions, SuiteRun };
@@ -92,7 +121,13 @@ function answerOf(detail: CompileDetail): CompileAnswer {
   const { outcome, view, userView } = detail;
   const diagnostic = view === 'diagnostic';
   const document = userView?.document ?? buildUserView(outcome, discloseOutcome(outcome, 'user')).document;
-  const failure = outcome.status === 'fail_closed' ? { code: outcome.failure.code, message: diagnostic ? outcome.failure.message : (document.failure?.message ?? outcome.failure.code) } : null;
+  const failure =
+    outcome.status === 'fail_closed'
+      ? {
+          code: outcome.failure.code,
+          message: diagnostic ? outcome.failure.message : (document.failure?.message ?? outcome.failure.code),
+        }
+      : null;
   return {
     status: outcome.status,
     view,
@@ -116,7 +151,14 @@ export interface Platform {
  */
 export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi {
   const freshCompiler = async (): Promise<SqliteCompiler> => createSqliteCompiler(await openDatabase());
-  const compileInDetail = async ({ view, attestation, baselines, userView, onCompiling, ...inputs }: DetailedCompileInputs) => {
+  const compileInDetail = async ({
+    view,
+    attestation,
+    baselines,
+    userView,
+    onCompiling,
+    ...inputs
+  }: DetailedCompileInputs) => {
     await ready;
     const read = await readInputs(inputs);
     if (!read.ok) return read;
@@ -170,7 +212,10 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       if (!scenario.ok) return scenario;
       const read = await readInputs({ ...inputs, scenario: scenario.value });
       if (!read.ok) return read;
-      return rehearseDrill(await freshCompiler(), scenario.value, read.value.request, { controls: inputs.controls ?? [], declared: inputs.lateChanges ?? [] });
+      return rehearseDrill(await freshCompiler(), scenario.value, read.value.request, {
+        controls: inputs.controls ?? [],
+        declared: inputs.lateChanges ?? [],
+      });
     },
     async diff(before, after, [beforeFile, afterFile] = ['before.json', 'after.json']) {
       await ready;

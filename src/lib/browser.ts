@@ -6,7 +6,22 @@ import { createApi } from './api';
  * `import … from 'context-compiler'` through a browser bundler: the same functions as in Node, with
  * SHA-256 in WebAssembly, which starts asynchronously: every call waits for it. See docs/API.md.
  */
-export const { version, readRecords, readScenario, readSuite, readReceipt, readCheckedReceipt, compile, compileInDetail, baselines, drill, rehearse, diff, runSuite, runSuiteInDetail } = createApi({
+export const {
+  version,
+  readRecords,
+  readScenario,
+  readSuite,
+  readReceipt,
+  readCheckedReceipt,
+  compile,
+  compileInDetail,
+  baselines,
+  drill,
+  rehearse,
+  diff,
+  runSuite,
+  runSuiteInDetail,
+} = createApi({
   ready: hashInWasm(),
   openDatabase: openInMemoryDatabase,
 });

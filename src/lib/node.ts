@@ -8,7 +8,22 @@ import { createApi } from './api';
  */
 installSha256InNode();
 
-export const { version, readRecords, readScenario, readSuite, readReceipt, readCheckedReceipt, compile, compileInDetail, baselines, drill, rehearse, diff, runSuite, runSuiteInDetail } = createApi({
+export const {
+  version,
+  readRecords,
+  readScenario,
+  readSuite,
+  readReceipt,
+  readCheckedReceipt,
+  compile,
+  compileInDetail,
+  baselines,
+  drill,
+  rehearse,
+  diff,
+  runSuite,
+  runSuiteInDetail,
+} = createApi({
   ready: Promise.resolve(),
   openDatabase: openInMemoryDatabase,
 });

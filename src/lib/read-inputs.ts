@@ -57,14 +57,20 @@ export interface ReadInputs {
 
 const asText = (value: string | object): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
-const isRecordSet = (source: RecordsSource): source is RecordSet => typeof source === 'object' && !Array.isArray(source) && 'byId' in source;
+const isRecordSet = (source: RecordsSource): source is RecordSet =>
+  typeof source === 'object' && !Array.isArray(source) && 'byId' in source;
 
-const isChunks = (source: RecordsSource): source is AsyncIterable<string> => typeof source === 'object' && Symbol.asyncIterator in source;
+const isChunks = (source: RecordsSource): source is AsyncIterable<string> =>
+  typeof source === 'object' && Symbol.asyncIterator in source;
 
-const isLoadedScenario = (scenario: ScenarioInputs['scenario']): scenario is LoadedScenario => typeof scenario === 'object' && 'recordSet' in scenario && 'scenario' in scenario;
+const isLoadedScenario = (scenario: ScenarioInputs['scenario']): scenario is LoadedScenario =>
+  typeof scenario === 'object' && 'recordSet' in scenario && 'scenario' in scenario;
 
 /** Reads records with the record schema, line by line: a line that cannot be read is kept out, in `unreadable`, with its file, line and field. */
-export async function readRecords(records: RecordsSource, file = 'records.jsonl'): Promise<Result<RecordSet, CompileError>> {
+export async function readRecords(
+  records: RecordsSource,
+  file = 'records.jsonl',
+): Promise<Result<RecordSet, CompileError>> {
   if (isRecordSet(records)) return ok(records);
   const reader = createJsonlRecordReader(file);
   if (typeof records === 'string') reader.push(records);
@@ -77,10 +83,13 @@ function readContract(contract: string | object, file = 'contract.json') {
   return typeof contract === 'string' ? parseContractJson(file, contract) : validateContract(file, contract);
 }
 
-const fileOf = (files: ScenarioInputs['files'], name: string): RecordsSource | null => (typeof files === 'function' ? files(name) : (files?.[name] ?? null));
+const fileOf = (files: ScenarioInputs['files'], name: string): RecordsSource | null =>
+  typeof files === 'function' ? files(name) : (files?.[name] ?? null);
 
 /** Reads a scenario; a records file it names is read from `files` (streamed when it is given in chunks). */
-export async function readScenario(inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>): Promise<Result<LoadedScenario, CompileError>> {
+export async function readScenario(
+  inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>,
+): Promise<Result<LoadedScenario, CompileError>> {
   if (isLoadedScenario(inputs.scenario)) return ok(inputs.scenario);
   const file = inputs.scenarioFile ?? 'scenario.json';
   const text = asText(inputs.scenario);
@@ -109,7 +118,10 @@ export async function readInputs(inputs: Inputs | ScenarioInputs): Promise<Resul
     // A control or late change may have patched the contract, and then the file's lines are not the contract compiled.
     const patched = selection.controls.length > 0 || selection.lateChanges.length > 0;
     const { scenario } = inputs;
-    const place: PlaceIssues = (error) => (patched || typeof scenario !== 'string' ? error : placeContractIssues(error, inputs.scenarioFile ?? 'scenario.json', scenario, ['contract']));
+    const place: PlaceIssues = (error) =>
+      patched || typeof scenario !== 'string'
+        ? error
+        : placeContractIssues(error, inputs.scenarioFile ?? 'scenario.json', scenario, ['contract']);
     return ok({ request: request.value, scenario: loaded.value, place });
   }
   const contractFile = inputs.contractFile ?? 'contract.json';
@@ -119,7 +131,11 @@ export async function readInputs(inputs: Inputs | ScenarioInputs): Promise<Resul
   const contract = readContract(inputs.contract, contractFile);
   if (!contract.ok) return contract;
   const contractText = asText(inputs.contract);
-  return ok({ request: { contract: contract.value, recordSet: recordSet.value }, scenario: null, place: (error) => placeContractIssues(error, contractFile, contractText) });
+  return ok({
+    request: { contract: contract.value, recordSet: recordSet.value },
+    scenario: null,
+    place: (error) => placeContractIssues(error, contractFile, contractText),
+  });
 }
 
 /** Reads a receipt with the receipt schema; a receipt of another schema is refused as STALE_ENGINE_VERSION before its fields are read. */
@@ -137,7 +153,12 @@ export function readCheckedReceipt(receipt: string | object, file = 'receipt.jso
     unusable.code === 'RECEIPT_INVALID'
       ? inputIssue({ file, path: 'receiptId' }, 'RECEIPT_ID_MISMATCH')
       : inputIssue({ file, path: 'engineVersion' }, 'RECEIPT_ENGINE', { detail: staleEngineDetail(read.value) });
-  return err({ pass: 'validate', code: unusable.code, message: `${file}: ${REASONS[unusable.code].summary} ${unusable.detail}`, issues: [issue] });
+  return err({
+    pass: 'validate',
+    code: unusable.code,
+    message: `${file}: ${REASONS[unusable.code].summary} ${unusable.detail}`,
+    issues: [issue],
+  });
 }
 
 /** Reads an expectation suite (`*.expect.json`) with its schema. */
@@ -148,5 +169,8 @@ export function readSuite(suite: string | object, file = 'suite.expect.json'): R
 /** The controls and late changes a scenario declares (none for a contract and records), which a suite's cases may name. */
 export function declaredSwitches(scenario: LoadedScenario | null): { controls: string[]; lateChanges: string[] } {
   if (scenario === null) return { controls: [], lateChanges: [] };
-  return { controls: scenario.scenario.controls.map((control) => control.id), lateChanges: scenario.scenario.lateChanges.map((change) => change.id) };
+  return {
+    controls: scenario.scenario.controls.map((control) => control.id),
+    lateChanges: scenario.scenario.lateChanges.map((change) => change.id),
+  };
 }

@@ -21,7 +21,11 @@ async function cli(cwd: string, ...args: string[]): Promise<unknown> {
 
 /** What the two must agree on: the pass, the code, and each issue's file, line, field and code. */
 function refusal(error: CompileError) {
-  return { pass: error.pass, code: error.code, issues: (error.issues ?? []).map(({ file, line, path, code }) => ({ file, line, path, code })) };
+  return {
+    pass: error.pass,
+    code: error.code,
+    issues: (error.issues ?? []).map(({ file, line, path, code }) => ({ file, line, path, code })),
+  };
 }
 
 const cliRefusal = (printed: unknown) => refusal((printed as { error: CompileError }).error);
@@ -35,12 +39,21 @@ describe('the library refuses what the CLI refuses, with the same code, file, li
   const cwd = mkdtempSync(join(tmpdir(), 'cc-same-errors-'));
   const write = (name: string, text: string) => writeFileSync(join(cwd, name), text);
   write('records.jsonl', recordsText);
-  const own = (contractFile: string) => ({ contract: readFileSync(join(cwd, contractFile), 'utf8'), contractFile, records: recordsText, recordsFile: 'records.jsonl' });
+  const own = (contractFile: string) => ({
+    contract: readFileSync(join(cwd, contractFile), 'utf8'),
+    contractFile,
+    records: recordsText,
+    recordsFile: 'records.jsonl',
+  });
 
   it.each([
     ['a field of the wrong type', 'mistyped.json', contractText({ tokenBudget: 'many' })],
     ['text that is not JSON', 'broken.json', '{"task": "retry",\n  "query": }\n'],
-    ['typed evidence and no proposition (found by type-checking, placed in the contract file)', 'untyped.json', contractText({ typedEvidenceOnly: true, requiredPropositions: [] })],
+    [
+      'typed evidence and no proposition (found by type-checking, placed in the contract file)',
+      'untyped.json',
+      contractText({ typedEvidenceOnly: true, requiredPropositions: [] }),
+    ],
   ])('a contract with %s', async (_title, file, text) => {
     write(file, text);
     const fromCli = cliRefusal(await cli(cwd, 'compile', '--records', 'records.jsonl', '--contract', file));
@@ -51,8 +64,17 @@ describe('the library refuses what the CLI refuses, with the same code, file, li
 
   it('a scenario switched with a control it does not declare', async () => {
     write('scenario.json', scenarioText);
-    const fromCli = cliRefusal(await cli(cwd, 'compile', '--scenario', 'scenario.json', '--control', 'no-such-control'));
-    const fromLibrary = libraryRefusal(await compile({ scenario: scenarioText, scenarioFile: 'scenario.json', files: { 'records.jsonl': recordsText }, controls: ['no-such-control'] }));
+    const fromCli = cliRefusal(
+      await cli(cwd, 'compile', '--scenario', 'scenario.json', '--control', 'no-such-control'),
+    );
+    const fromLibrary = libraryRefusal(
+      await compile({
+        scenario: scenarioText,
+        scenarioFile: 'scenario.json',
+        files: { 'records.jsonl': recordsText },
+        controls: ['no-such-control'],
+      }),
+    );
     expect(fromLibrary).toEqual(fromCli);
   });
 
@@ -63,11 +85,25 @@ describe('the library refuses what the CLI refuses, with the same code, file, li
     write('receipt.json', compiled.value.receiptText);
     write('edited.json', edited);
     write('contract.json', contractText({}));
-    expect(libraryRefusal(await diff(compiled.value.receiptText, edited, ['receipt.json', 'edited.json']))).toEqual(cliRefusal(await cli(cwd, 'diff', 'receipt.json', 'edited.json')));
+    expect(libraryRefusal(await diff(compiled.value.receiptText, edited, ['receipt.json', 'edited.json']))).toEqual(
+      cliRefusal(await cli(cwd, 'diff', 'receipt.json', 'edited.json')),
+    );
 
-    const fromCli = (await cli(cwd, 'drill', '--receipt', 'edited.json', '--records', 'records.jsonl', '--contract', 'contract.json')) as { action: string; code: string };
+    const fromCli = (await cli(
+      cwd,
+      'drill',
+      '--receipt',
+      'edited.json',
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+    )) as { action: string; code: string };
     const fromLibrary = await drill({ ...own('contract.json'), receipt: edited, receiptFile: 'edited.json' });
-    expect(fromLibrary.ok && { action: fromLibrary.value.action, code: fromLibrary.value.code }).toEqual({ action: fromCli.action, code: fromCli.code });
+    expect(fromLibrary.ok && { action: fromLibrary.value.action, code: fromLibrary.value.code }).toEqual({
+      action: fromCli.action,
+      code: fromCli.code,
+    });
   });
 
   it('a suite naming a control its scenario does not declare', async () => {
@@ -77,7 +113,13 @@ describe('the library refuses what the CLI refuses, with the same code, file, li
     const printed = (await cli(cwd, 'test', 'poison.expect.json')) as { suites: { error?: CompileError }[] };
     const fromCli = printed.suites[0]?.error;
     if (fromCli === undefined) throw new Error('expected the CLI to refuse the suite');
-    const fromLibrary = await runSuite({ scenario: scenarioText, scenarioFile: 'scenario.json', files: { 'records.jsonl': recordsText }, suite, suiteFile: 'poison.expect.json' });
+    const fromLibrary = await runSuite({
+      scenario: scenarioText,
+      scenarioFile: 'scenario.json',
+      files: { 'records.jsonl': recordsText },
+      suite,
+      suiteFile: 'poison.expect.json',
+    });
     expect(libraryRefusal(fromLibrary)).toEqual(refusal(fromCli));
   });
 });

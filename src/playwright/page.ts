@@ -96,7 +96,12 @@ export class ContextCompilerPage {
     readonly page: Page,
     options: ContextCompilerPageOptions = {},
   ) {
-    this.baseURL = options.baseURL === undefined ? undefined : options.baseURL.endsWith('/') ? options.baseURL : `${options.baseURL}/`;
+    this.baseURL =
+      options.baseURL === undefined
+        ? undefined
+        : options.baseURL.endsWith('/')
+          ? options.baseURL
+          : `${options.baseURL}/`;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
     // Locators are lazy: each finds its element when it is used, so they are made once, here.
     this.auditSelected = page.getByTestId('audit-selected');
@@ -182,7 +187,10 @@ export class ContextCompilerPage {
 
   /** Picks files (paths, or names with their text) through the "Open files…" button's input, and returns at once. */
   async openFiles(files: readonly FileInput[]): Promise<void> {
-    await this.page.getByRole('button', { name: 'Open files…' }).and(this.page.locator(':enabled')).waitFor({ timeout: this.timeout });
+    await this.page
+      .getByRole('button', { name: 'Open files…' })
+      .and(this.page.locator(':enabled'))
+      .waitFor({ timeout: this.timeout });
     await this.page.getByTestId('file-input').setInputFiles(files.map(filePayload));
   }
 
@@ -198,7 +206,9 @@ export class ContextCompilerPage {
 
   /** Drops files on the page the way a browser does: a real `drop` event carrying a DataTransfer built in the page. */
   async dropFiles(files: readonly FileInput[]): Promise<void> {
-    const payloads = files.map(filePayload).map((file) => ({ name: file.name, mimeType: file.mimeType, text: file.buffer.toString('utf8') }));
+    const payloads = files
+      .map(filePayload)
+      .map((file) => ({ name: file.name, mimeType: file.mimeType, text: file.buffer.toString('utf8') }));
     const dataTransfer = await this.page.evaluateHandle((items) => {
       const transfer = new DataTransfer();
       for (const file of items) transfer.items.add(new File([file.text], file.name, { type: file.mimeType }));
@@ -215,7 +225,9 @@ export class ContextCompilerPage {
   async packetIds(kind: PacketKind): Promise<string[]> {
     await this.waitForCompiled();
     const prefix = `entry-${kind}-`;
-    const ids = await this.entries(kind).evaluateAll((elements) => elements.map((element) => element.getAttribute('data-testid') ?? ''));
+    const ids = await this.entries(kind).evaluateAll((elements) =>
+      elements.map((element) => element.getAttribute('data-testid') ?? ''),
+    );
     return ids.map((id) => id.slice(prefix.length));
   }
 
@@ -223,7 +235,8 @@ export class ContextCompilerPage {
   async receiptId(): Promise<string> {
     await this.waitForCompiled();
     const id = (await this.auditReceipt.getAttribute('title')) ?? '';
-    if (!/^[0-9a-f]{64}$/.test(id)) throw new Error(`No receipt id on screen (the audit strip's receipt reads "${id}")`);
+    if (!/^[0-9a-f]{64}$/.test(id))
+      throw new Error(`No receipt id on screen (the audit strip's receipt reads "${id}")`);
     return id;
   }
 
@@ -247,11 +260,15 @@ export class ContextCompilerPage {
   async readTrace(): Promise<RecordDecision[]> {
     await this.waitForCompiled();
     // The count is written with thousands separators ("Showing 12,000 of 100,000").
-    const shown = Number(((/Showing ([\d,]+) of/.exec((await this.traceCount.textContent()) ?? '') ?? [])[1] ?? '0').replaceAll(',', ''));
+    const shown = Number(
+      ((/Showing ([\d,]+) of/.exec((await this.traceCount.textContent()) ?? '') ?? [])[1] ?? '0').replaceAll(',', ''),
+    );
     const scroller = this.page.getByRole('rowgroup', { name: 'Trace rows' });
     const rows = new Map<string, RecordDecision>();
     if (shown === 0) return [];
-    await scroller.evaluate((element) => window.scrollTo({ top: element.getBoundingClientRect().top + window.scrollY }));
+    await scroller.evaluate((element) =>
+      window.scrollTo({ top: element.getBoundingClientRect().top + window.scrollY }),
+    );
     await scroller.getByRole('row').first().waitFor({ timeout: this.timeout });
     for (let screen = 0; rows.size < shown && screen <= shown; screen += 1) {
       const visible = await scroller.getByRole('row').evaluateAll((elements) =>
@@ -264,7 +281,9 @@ export class ContextCompilerPage {
       const lastIndex = await scroller.getByRole('row').last().getAttribute('aria-rowindex');
       await this.page.evaluate(() => window.scrollBy({ top: window.innerHeight }));
       // Wait for the virtualiser to render the rows beyond the last one already read.
-      await scroller.locator(`[aria-rowindex="${Number(lastIndex) + 1}"]`).waitFor({ state: 'attached', timeout: this.timeout });
+      await scroller
+        .locator(`[aria-rowindex="${Number(lastIndex) + 1}"]`)
+        .waitFor({ state: 'attached', timeout: this.timeout });
     }
     return [...rows.values()];
   }
@@ -302,7 +321,9 @@ export class ContextCompilerPage {
 
   /** The verdict the drill shows now. */
   async drillVerdict(): Promise<DrillVerdict> {
-    const headline = ((await this.drill.getByTestId('drill-headline').textContent({ timeout: this.timeout })) ?? '').trim();
+    const headline = (
+      (await this.drill.getByTestId('drill-headline').textContent({ timeout: this.timeout })) ?? ''
+    ).trim();
     const code = ((await this.drill.getByTestId('drill-code').textContent({ timeout: this.timeout })) ?? '').trim();
     const action = (Object.keys(DRILL_HEADLINES) as DrillAction[]).find((key) => DRILL_HEADLINES[key] === headline);
     if (action === undefined) throw new Error(`The drill shows no verdict the page object knows: "${headline}"`);
@@ -319,7 +340,10 @@ export class ContextCompilerPage {
 
   /** The drill marks its buttons unavailable from the click until its verdict is in (the click sets that at once). */
   private async settledVerdict(): Promise<DrillVerdict> {
-    await this.drill.getByRole('button', { name: 'Attempt to continue' }).and(this.page.locator(':not([aria-disabled="true"])')).waitFor({ timeout: this.timeout });
+    await this.drill
+      .getByRole('button', { name: 'Attempt to continue' })
+      .and(this.page.locator(':not([aria-disabled="true"])'))
+      .waitFor({ timeout: this.timeout });
     await this.drill.getByTestId('drill-verdict').waitFor({ timeout: this.timeout });
     return this.drillVerdict();
   }
@@ -333,7 +357,9 @@ export class ContextCompilerPage {
 
   /** A case in the Tests panel, by its name (`name`, or `name [controls a, b]` for a row of its matrix). */
   testCase(name: string): Locator {
-    return this.tests.getByTestId('test-case').filter({ has: this.page.getByTestId('test-name').getByText(name, { exact: true }) });
+    return this.tests
+      .getByTestId('test-case')
+      .filter({ has: this.page.getByTestId('test-name').getByText(name, { exact: true }) });
   }
 
   /** Opens expectation suites (paths, or names with their text) in the Tests panel and returns their cases once they have run. */
@@ -342,8 +368,15 @@ export class ContextCompilerPage {
     await this.tests.getByTestId('tests-open').setInputFiles(files.map(filePayload));
     const names = files.map((file) => filePayload(file).name);
     const opened = this.tests.getByTestId('tests-refusal');
-    for (const name of names) await this.tests.getByTestId('test-suite').filter({ hasText: name }).or(opened).first().waitFor({ timeout: this.timeout });
-    if ((await opened.count()) > 0) throw new Error(`A suite was refused: ${(await opened.first().textContent()) ?? ''}`);
+    for (const name of names)
+      await this.tests
+        .getByTestId('test-suite')
+        .filter({ hasText: name })
+        .or(opened)
+        .first()
+        .waitFor({ timeout: this.timeout });
+    if ((await opened.count()) > 0)
+      throw new Error(`A suite was refused: ${(await opened.first().textContent()) ?? ''}`);
     return this.testResults();
   }
 
@@ -388,6 +421,8 @@ function decisionOf(cells: readonly string[]): RecordDecision {
 /** A file typed by its extension, as a browser would type it. */
 function filePayload(file: FileInput): { name: string; mimeType: string; buffer: Buffer } {
   const name = typeof file === 'string' ? basename(file) : file.name;
-  const mimeType = (typeof file === 'string' ? undefined : file.mimeType) ?? (name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json');
+  const mimeType =
+    (typeof file === 'string' ? undefined : file.mimeType) ??
+    (name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json');
   return { name, mimeType, buffer: typeof file === 'string' ? readFileSync(file) : Buffer.from(file.text, 'utf8') };
 }

@@ -7,7 +7,11 @@ import { BUILTIN_SCENARIOS, builtinScenarioPath, DEFAULT_SCENARIO_ID, isBuiltinS
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** RUN-0866 was edited after it was hashed: it is the provenance gate's example. */
-const DELIBERATELY_UNVERIFIED: Record<string, string[]> = { 'retry-policy': ['RUN-0866'], 'atlas-credit-review': [], 'refund-desk': [] };
+const DELIBERATELY_UNVERIFIED: Record<string, string[]> = {
+  'retry-policy': ['RUN-0866'],
+  'atlas-credit-review': [],
+  'refund-desk': [],
+};
 
 describe('built-in scenarios', () => {
   it('opens retry-policy by default', () => {
@@ -27,14 +31,21 @@ describe('built-in scenarios', () => {
     expect(loaded.value.scenario.title).toBe(entry.title);
   });
 
-  it.each(BUILTIN_SCENARIOS)('$id: every content hash matches its text, except where a record breaks provenance on purpose', async (entry) => {
-    const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(entry.id)}`);
-    if (!loaded.ok) throw new Error(loaded.error.message);
-    const { scenario, recordSet } = loaded.value;
-    const added = [...scenario.controls, ...scenario.lateChanges].flatMap((change) => change.patches.flatMap((patch) => (patch.op === 'addRecord' ? [patch.record] : [])));
-    const unverified = [...recordSet.records, ...added].filter((record) => record.provenance?.contentHash !== contentHashOf(record.text)).map((record) => record.id);
-    expect(unverified).toEqual(DELIBERATELY_UNVERIFIED[entry.id]);
-  });
+  it.each(BUILTIN_SCENARIOS)(
+    '$id: every content hash matches its text, except where a record breaks provenance on purpose',
+    async (entry) => {
+      const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(entry.id)}`);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const { scenario, recordSet } = loaded.value;
+      const added = [...scenario.controls, ...scenario.lateChanges].flatMap((change) =>
+        change.patches.flatMap((patch) => (patch.op === 'addRecord' ? [patch.record] : [])),
+      );
+      const unverified = [...recordSet.records, ...added]
+        .filter((record) => record.provenance?.contentHash !== contentHashOf(record.text))
+        .map((record) => record.id);
+      expect(unverified).toEqual(DELIBERATELY_UNVERIFIED[entry.id]);
+    },
+  );
 
   it('recognises only listed ids', () => {
     expect(isBuiltinScenarioId('refund-desk')).toBe(true);

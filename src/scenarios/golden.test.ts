@@ -26,8 +26,14 @@ function variantsOf(loaded: LoadedScenario): Variant[] {
   const { controls, lateChanges } = loaded.scenario;
   return [
     { name: 'default', selection: { controls: [], lateChanges: [] } },
-    ...controls.map((control) => ({ name: `control-${control.id}`, selection: { controls: [control.id], lateChanges: [] } })),
-    ...lateChanges.map((change) => ({ name: `late-${change.id}`, selection: { controls: [], lateChanges: [change.id] } })),
+    ...controls.map((control) => ({
+      name: `control-${control.id}`,
+      selection: { controls: [control.id], lateChanges: [] },
+    })),
+    ...lateChanges.map((change) => ({
+      name: `late-${change.id}`,
+      selection: { controls: [], lateChanges: [change.id] },
+    })),
   ];
 }
 
@@ -46,13 +52,23 @@ function summarise({ outcome, baselines }: Compiled) {
   const context = factContextOf(receipt.contract);
   return {
     status: outcome.status,
-    failure: receipt.failure && { code: receipt.failure.code, recordId: receipt.failure.recordId, fact: renderFact(receipt.failure, context) },
+    failure: receipt.failure && {
+      code: receipt.failure.code,
+      recordId: receipt.failure.recordId,
+      fact: renderFact(receipt.failure, context),
+    },
     selected: receipt.selected,
     tokens: `${receipt.tokensUsed}/${receipt.contract.tokenBudget}`,
     ranking: receipt.ranking,
     trace: Object.fromEntries(outcome.trace.map((row) => [row.id, `${row.code}: ${renderFact(row, context)}`])),
-    scores: Object.fromEntries([...outcome.ranked].sort((a, b) => compareStrings(a.id, b.id)).map((entry) => [entry.id, { rank: entry.rank, score: entry.score }])),
-    evidence: Object.fromEntries(receipt.evidence.map((slot) => [slot.proposition, { state: slot.state, records: slot.records }])),
+    scores: Object.fromEntries(
+      [...outcome.ranked]
+        .sort((a, b) => compareStrings(a.id, b.id))
+        .map((entry) => [entry.id, { rank: entry.rank, score: entry.score }]),
+    ),
+    evidence: Object.fromEntries(
+      receipt.evidence.map((slot) => [slot.proposition, { state: slot.state, records: slot.records }]),
+    ),
     decisionBlockedBy: receipt.decisionBlockedBy,
     naive: baselineSummary(baselines.naive),
     postFilter: baselineSummary(baselines.postFilter),
@@ -76,7 +92,10 @@ async function loadBuiltin(id: (typeof BUILTIN_SCENARIOS)[number]['id']): Promis
   return { loaded: loaded.value, compiler: createSqliteCompiler(await openInMemoryDatabase()) };
 }
 
-async function compileWithBaselines({ loaded, compiler }: LoadedBuiltin, selection: ScenarioSelection): Promise<Compiled> {
+async function compileWithBaselines(
+  { loaded, compiler }: LoadedBuiltin,
+  selection: ScenarioSelection,
+): Promise<Compiled> {
   const request = prepareScenario(loaded, selection);
   if (!request.ok) throw new Error(request.error.message);
   const outcome = await compiler.compile(request.value);
@@ -107,7 +126,10 @@ describe.each(BUILTIN_SCENARIOS)('golden outcomes of $id', ({ id }) => {
       }
       expect(existsSync(file), `${file} is missing; create it with ${REGENERATE}`).toBe(true);
       const expected: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      expect(actual, `fixtures/${id}/expected/${variant.name}.json differs; if the change is intended, regenerate with ${REGENERATE}`).toEqual(expected);
+      expect(
+        actual,
+        `fixtures/${id}/expected/${variant.name}.json differs; if the change is intended, regenerate with ${REGENERATE}`,
+      ).toEqual(expected);
     }
     const expectedNames = readdirSync(expectedFolder)
       .map((name) => name.replace(/\.json$/, ''))
@@ -127,10 +149,18 @@ describe.each(BUILTIN_SCENARIOS)('fire drill of $id', ({ id }) => {
       const prior = (await compileVariant(builtin, { controls: [], lateChanges: [] })).receipt;
       const current = prepareScenario(builtin.loaded, { controls: [], lateChanges: [change.id] });
       if (!current.ok) throw new Error(current.error.message);
-      const stale = await drill(builtin.compiler, { ...current.value, priorReceipt: prior, declaredChanges: [change.id] });
+      const stale = await drill(builtin.compiler, {
+        ...current.value,
+        priorReceipt: prior,
+        declaredChanges: [change.id],
+      });
       expect(stale.action, `${change.id}: ${stale.message}`).toBe('recompile_required');
       const recompiled = (await compileVariant(builtin, { controls: [], lateChanges: [change.id] })).receipt;
-      const resumed = await drill(builtin.compiler, { ...current.value, priorReceipt: recompiled, declaredChanges: [change.id] });
+      const resumed = await drill(builtin.compiler, {
+        ...current.value,
+        priorReceipt: recompiled,
+        declaredChanges: [change.id],
+      });
       expect(resumed.action, `${change.id}: ${resumed.message}`).toBe('continue');
     }
   });
@@ -141,7 +171,11 @@ describe('headline facts of the built-in scenarios', () => {
   let atlas: LoadedBuiltin;
   let refund: LoadedBuiltin;
   beforeAll(async () => {
-    [retry, atlas, refund] = await Promise.all([loadBuiltin('retry-policy'), loadBuiltin('atlas-credit-review'), loadBuiltin('refund-desk')]);
+    [retry, atlas, refund] = await Promise.all([
+      loadBuiltin('retry-policy'),
+      loadBuiltin('atlas-credit-review'),
+      loadBuiltin('refund-desk'),
+    ]);
   });
   const none: ScenarioSelection = { controls: [], lateChanges: [] };
 
@@ -171,12 +205,15 @@ describe('headline facts of the built-in scenarios', () => {
     ['generated-draft', 'GEN-0003', 'EXCLUDE_LIFECYCLE'],
     ['rejected-writer-plan', 'PLAN-0150', 'EXCLUDE_LIFECYCLE'],
     ['ambiguous-identity', 'NOTE-0311', 'EXCLUDE_IDENTITY'],
-  ])('retry-policy control %s: naive top-k swallows %s, the compiler excludes it with %s', async (control, poison, code) => {
-    const { outcome, baselines } = await compileWithBaselines(retry, { controls: [control], lateChanges: [] });
-    expect(baselines.naive.selected).toContain(poison);
-    expect(outcome.trace.find((row) => row.id === poison)?.code).toBe(code);
-    expect(outcome.receipt.selected).not.toContain(poison);
-  });
+  ])(
+    'retry-policy control %s: naive top-k swallows %s, the compiler excludes it with %s',
+    async (control, poison, code) => {
+      const { outcome, baselines } = await compileWithBaselines(retry, { controls: [control], lateChanges: [] });
+      expect(baselines.naive.selected).toContain(poison);
+      expect(outcome.trace.find((row) => row.id === poison)?.code).toBe(code);
+      expect(outcome.receipt.selected).not.toContain(poison);
+    },
+  );
 
   it('retry-policy: removing required provenance fails closed with no packet', async () => {
     const outcome = await compileVariant(retry, { controls: ['remove-provenance'], lateChanges: [] });
@@ -219,15 +256,21 @@ describe('headline facts of the built-in scenarios', () => {
     expect(outcome.receipt.decisionBlockedBy).toEqual([]);
   });
 
-  it.each(['default', 'email-insists'])('refund (%s): the email supports exception_requested, never exception_approved', async (variant) => {
-    const outcome = await compileVariant(refund, variant === 'default' ? none : { controls: [variant], lateChanges: [] });
-    if (outcome.status !== 'packet') throw new Error(`expected a packet, got ${outcome.failure.code}`);
-    const slot = (id: string) => outcome.evidence.find((candidate) => candidate.proposition === id);
-    expect(slot('exception_approved')?.state).toBe('unknown');
-    expect(slot('exception_approved')?.notAccepted).toEqual(['EML-5521']);
-    expect(slot('exception_requested')?.state).toBe('supported');
-    expect(outcome.decisionBlockedBy).toEqual(['exception_approved']);
-  });
+  it.each(['default', 'email-insists'])(
+    'refund (%s): the email supports exception_requested, never exception_approved',
+    async (variant) => {
+      const outcome = await compileVariant(
+        refund,
+        variant === 'default' ? none : { controls: [variant], lateChanges: [] },
+      );
+      if (outcome.status !== 'packet') throw new Error(`expected a packet, got ${outcome.failure.code}`);
+      const slot = (id: string) => outcome.evidence.find((candidate) => candidate.proposition === id);
+      expect(slot('exception_approved')?.state).toBe('unknown');
+      expect(slot('exception_approved')?.notAccepted).toEqual(['EML-5521']);
+      expect(slot('exception_requested')?.state).toBe('supported');
+      expect(outcome.decisionBlockedBy).toEqual(['exception_approved']);
+    },
+  );
 
   it('refund: a real approval record makes exception_approved supported', async () => {
     const outcome = await compileVariant(refund, { controls: ['real-approval'], lateChanges: [] });

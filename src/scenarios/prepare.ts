@@ -11,7 +11,10 @@ export interface ScenarioSelection {
 }
 
 /** A loaded scenario with some controls and late changes applied, ready for `compile` or `drill`. */
-export function prepareScenario(loaded: LoadedScenario, selection: ScenarioSelection): Result<CompileRequest, CompileError> {
+export function prepareScenario(
+  loaded: LoadedScenario,
+  selection: ScenarioSelection,
+): Result<CompileRequest, CompileError> {
   const { scenario, recordSet } = loaded;
   const controls = pickChanges(scenario.controls, selection.controls, 'control');
   if (!controls.ok) return controls;

@@ -25,16 +25,31 @@ export type ScenarioEdit = z.output<typeof scenarioEditSchema>;
 export const NO_EDIT: ScenarioEdit = { records: [], controls: [], lateChanges: [] };
 
 /** The scenario with the edit applied; refused, naming the field, when a record it replaces is not the scenario's or a change's id is taken. */
-export function applyScenarioEdit(base: LoadedScenario, edit: ScenarioEdit, file = 'record edit'): Result<LoadedScenario, CompileError> {
+export function applyScenarioEdit(
+  base: LoadedScenario,
+  edit: ScenarioEdit,
+  file = 'record edit',
+): Result<LoadedScenario, CompileError> {
   const replaced = new Map(edit.records.map((record) => [record.id, record]));
   const issues: InputIssue[] = [];
   edit.records.forEach((record, index) => {
-    if (!base.recordSet.byId.has(record.id)) issues.push(inputIssue({ file, path: `records[${index}].id` }, 'EDIT_NO_SUCH_RECORD', { id: record.id }));
+    if (!base.recordSet.byId.has(record.id))
+      issues.push(inputIssue({ file, path: `records[${index}].id` }, 'EDIT_NO_SUCH_RECORD', { id: record.id }));
   });
-  const taken = (list: 'controls' | 'lateChanges', own: readonly { readonly id: string }[], added: readonly { readonly id: string }[]) => {
+  const taken = (
+    list: 'controls' | 'lateChanges',
+    own: readonly { readonly id: string }[],
+    added: readonly { readonly id: string }[],
+  ) => {
     const ids = new Set(own.map((change) => change.id));
     added.forEach((change, index) => {
-      if (ids.has(change.id)) issues.push(inputIssue({ file, path: `${list}[${index}].id` }, 'EDIT_ID_TAKEN', { id: change.id, list: list === 'controls' ? 'controls' : 'late changes' }));
+      if (ids.has(change.id))
+        issues.push(
+          inputIssue({ file, path: `${list}[${index}].id` }, 'EDIT_ID_TAKEN', {
+            id: change.id,
+            list: list === 'controls' ? 'controls' : 'late changes',
+          }),
+        );
       ids.add(change.id);
     });
   };
@@ -43,14 +58,27 @@ export function applyScenarioEdit(base: LoadedScenario, edit: ScenarioEdit, file
   if (issues.length > 0) return err(invalidInput(file, issues, issues.length, 'record edit'));
   // Only the replaced records are checked (hashed) again; every other keeps the check it had.
   const checked =
-    replaced.size === 0 ? base.recordSet.checked : base.recordSet.checked.map((item) => (replaced.has(item.record.id) ? checkRecord(replaced.get(item.record.id) as SourceRecord) : item));
-  const recordSet = replaced.size === 0 ? base.recordSet : recordSetOf(checked, base.recordSet.locations, base.recordSet);
-  const scenario = { ...base.scenario, records: [...recordSet.records], controls: [...base.scenario.controls, ...edit.controls], lateChanges: [...base.scenario.lateChanges, ...edit.lateChanges] };
+    replaced.size === 0
+      ? base.recordSet.checked
+      : base.recordSet.checked.map((item) =>
+          replaced.has(item.record.id) ? checkRecord(replaced.get(item.record.id) as SourceRecord) : item,
+        );
+  const recordSet =
+    replaced.size === 0 ? base.recordSet : recordSetOf(checked, base.recordSet.locations, base.recordSet);
+  const scenario = {
+    ...base.scenario,
+    records: [...recordSet.records],
+    controls: [...base.scenario.controls, ...edit.controls],
+    lateChanges: [...base.scenario.lateChanges, ...edit.lateChanges],
+  };
   return checkChangeTexts(file, { scenario, recordSet });
 }
 
 /** A record from the form (a value) or the JSON box (text), validated like a record in a file: each issue names its field. */
-export function readEditedRecord(input: { readonly value: unknown } | { readonly text: string }, file = 'record'): Result<SourceRecord, CompileError> {
+export function readEditedRecord(
+  input: { readonly value: unknown } | { readonly text: string },
+  file = 'record',
+): Result<SourceRecord, CompileError> {
   let value: unknown;
   let locator;
   if ('text' in input) {
@@ -60,7 +88,15 @@ export function readEditedRecord(input: { readonly value: unknown } | { readonly
     locator = createJsonLocator(input.text);
   } else value = input.value;
   const parsed = recordSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: recordSchema }, parsed.error, value), parsed.error.issues.length, 'record'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: recordSchema }, parsed.error, value),
+        parsed.error.issues.length,
+        'record',
+      ),
+    );
   return ok(parsed.data);
 }
 
@@ -74,11 +110,21 @@ export function recordPatch(before: SourceRecord, after: SourceRecord): Record<s
 }
 
 /** A control or late change that applies one record edit when switched on; null when the edit changes nothing. */
-export function changeFromEdit(before: SourceRecord, after: SourceRecord, id: string, label: string): Control | LateChange | null {
+export function changeFromEdit(
+  before: SourceRecord,
+  after: SourceRecord,
+  id: string,
+  label: string,
+): Control | LateChange | null {
   const patch = recordPatch(before, after);
   const fields = Object.keys(patch);
   if (fields.length === 0) return null;
-  return { id, label, explanation: `Edits ${before.id}: ${fields.join(', ')}.`, patches: [{ op: 'mergeRecord', id: before.id, patch }] };
+  return {
+    id,
+    label,
+    explanation: `Edits ${before.id}: ${fields.join(', ')}.`,
+    patches: [{ op: 'mergeRecord', id: before.id, patch }],
+  };
 }
 
 /** An id for a change authored from `label`, unused among `taken`: the label's words, lower-case and hyphenated. */
@@ -97,6 +143,7 @@ export function changeIdFor(label: string, taken: ReadonlySet<string>): string {
 /** The edit with one more record replaced (or replaced again), or one more change authored. */
 export function withRecord(edit: ScenarioEdit, record: SourceRecord): ScenarioEdit {
   const index = edit.records.findIndex((item) => item.id === record.id);
-  const records = index === -1 ? [...edit.records, record] : edit.records.map((item, at) => (at === index ? record : item));
+  const records =
+    index === -1 ? [...edit.records, record] : edit.records.map((item, at) => (at === index ? record : item));
   return { ...edit, records };
 }

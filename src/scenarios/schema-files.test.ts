@@ -7,7 +7,10 @@ describe('public/schema', () => {
   const rendered = renderSchemaFiles();
 
   it.each([...rendered.keys()])('%s equals what `npm run schema` generates from the zod schemas', (file) => {
-    expect(readFileSync(`${SCHEMA_FOLDER}${file}`, 'utf8'), `public/schema/${file} is out of date: run npm run schema`).toBe(rendered.get(file));
+    expect(
+      readFileSync(`${SCHEMA_FOLDER}${file}`, 'utf8'),
+      `public/schema/${file} is out of date: run npm run schema`,
+    ).toBe(rendered.get(file));
   });
 
   it('holds no schema file the generator does not write', () => {
@@ -15,7 +18,10 @@ describe('public/schema', () => {
   });
 
   it('lets a record omit fields that have defaults, requires subject, and still forbids unknown fields', () => {
-    const record = JSON.parse(rendered.get('record.schema.json') ?? '{}') as { required: string[]; additionalProperties: boolean };
+    const record = JSON.parse(rendered.get('record.schema.json') ?? '{}') as {
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(record.required).toContain('subject');
     expect(record.required).not.toContain('provenance');
     expect(record.required).toContain('knownAt');

@@ -35,7 +35,11 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 const post = (route: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  fetch(new URL(`api/${route}`, service.url), { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(new URL(`api/${route}`, service.url), {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 /** fetch sets the Host header itself; a page reaching the service through another name sends its own. */
 function getWithHost(path: string, host: string): Promise<Response> {
@@ -60,26 +64,48 @@ describe('the local service', () => {
     expect(await health.json()).toMatchObject({ status: 'ok' });
     expect(health.headers.get('access-control-allow-origin')).toBeNull();
     expect(await (await fetch(new URL('api/scenarios', service.url))).json()).toEqual({ scenarios: ['retry-policy'] });
-    const openapi = (await (await fetch(new URL('api/openapi.json', service.url))).json()) as { openapi: string; paths: Record<string, unknown> };
+    const openapi = (await (await fetch(new URL('api/openapi.json', service.url))).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(openapi.openapi).toBe('3.1.0');
-    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/api/compile', '/api/drill', '/api/diff', '/api/test']));
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining(['/api/compile', '/api/drill', '/api/diff', '/api/test']),
+    );
   });
 
   it('compiles a built-in scenario and the same inputs given in the body to one receipt, and drills it', async () => {
-    const byId = (await (await post('compile', { scenario: 'retry-policy' })).json()) as { status: string; receipt: { receiptId: string }; receiptText: string };
+    const byId = (await (await post('compile', { scenario: 'retry-policy' })).json()) as {
+      status: string;
+      receipt: { receiptId: string };
+      receiptText: string;
+    };
     expect(byId.status).toBe('packet');
-    const given = (await (await post('compile', { contract, records: builtin.files['records.jsonl'] })).json()) as { receipt: { receiptId: string } };
+    const given = (await (await post('compile', { contract, records: builtin.files['records.jsonl'] })).json()) as {
+      receipt: { receiptId: string };
+    };
     expect(given.receipt.receiptId).toBe(byId.receipt.receiptId);
-    const drilled = (await (await post('drill', { scenario: 'retry-policy', receipt: byId.receiptText })).json()) as { code: string };
+    const drilled = (await (await post('drill', { scenario: 'retry-policy', receipt: byId.receiptText })).json()) as {
+      code: string;
+    };
     expect(drilled.code).toBe('RECEIPT_CURRENT');
-    const stale = (await (await post('drill', { scenario: 'retry-policy', lateChanges: ['promote-run-0880'], declaredChanges: ['promote-run-0880'], receipt: byId.receiptText })).json()) as {
+    const stale = (await (
+      await post('drill', {
+        scenario: 'retry-policy',
+        lateChanges: ['promote-run-0880'],
+        declaredChanges: ['promote-run-0880'],
+        receipt: byId.receiptText,
+      })
+    ).json()) as {
       action: string;
     };
     expect(stale.action).toBe('recompile_required');
   });
 
   it('attests candidates when the body asks, and the drill reperforms that receipt; an unknown kind is refused', async () => {
-    const full = (await (await post('compile', { scenario: 'retry-policy' })).json()) as { receipt: { attestation: string; trace: unknown[] } };
+    const full = (await (await post('compile', { scenario: 'retry-policy' })).json()) as {
+      receipt: { attestation: string; trace: unknown[] };
+    };
     const asked = (await (await post('compile', { scenario: 'retry-policy', attestation: 'candidates' })).json()) as {
       receipt: { attestation: string; trace: unknown[]; omitted: { rows: Record<string, number> } };
       receiptText: string;
@@ -87,25 +113,42 @@ describe('the local service', () => {
     expect(full.receipt.attestation).toBe('full');
     expect(asked.receipt.attestation).toBe('candidates');
     expect(asked.receipt.trace.length).toBeLessThan(full.receipt.trace.length);
-    expect(asked.receipt.trace.length + Object.values(asked.receipt.omitted.rows).reduce((sum, count) => sum + count, 0)).toBe(full.receipt.trace.length);
-    const drilled = (await (await post('drill', { scenario: 'retry-policy', receipt: asked.receiptText })).json()) as { code: string };
+    expect(
+      asked.receipt.trace.length + Object.values(asked.receipt.omitted.rows).reduce((sum, count) => sum + count, 0),
+    ).toBe(full.receipt.trace.length);
+    const drilled = (await (await post('drill', { scenario: 'retry-policy', receipt: asked.receiptText })).json()) as {
+      code: string;
+    };
     expect(drilled.code).toBe('RECEIPT_CURRENT');
     expect((await post('compile', { scenario: 'retry-policy', attestation: 'some' })).status).toBe(400);
   });
 
   it('keeps the receipt out of a user-view answer', async () => {
-    const user = (await (await post('compile', { scenario: 'retry-policy', view: 'user' })).json()) as { receipt: unknown; userView: { view: string } };
+    const user = (await (await post('compile', { scenario: 'retry-policy', view: 'user' })).json()) as {
+      receipt: unknown;
+      userView: { view: string };
+    };
     expect(user.receipt).toBeNull();
     expect(user.userView.view).toBe('user');
   });
 
   it('runs a suite and diffs two receipts', async () => {
-    const ran = (await (await post('test', { scenario: 'retry-policy', suite: JSON.parse(fixture('poison-controls.expect.json')) as object })).json()) as { passed: number; failed: number };
+    const ran = (await (
+      await post('test', {
+        scenario: 'retry-policy',
+        suite: JSON.parse(fixture('poison-controls.expect.json')) as object,
+      })
+    ).json()) as { passed: number; failed: number };
     expect(ran.failed).toBe(0);
     expect(ran.passed).toBeGreaterThan(0);
     const a = (await (await post('compile', { scenario: 'retry-policy' })).json()) as { receiptText: string };
-    const b = (await (await post('compile', { scenario: 'retry-policy', controls: ['remove-provenance'] })).json()) as { receiptText: string };
-    expect(((await (await post('diff', { before: a.receiptText, after: b.receiptText })).json()) as { identical: boolean }).identical).toBe(false);
+    const b = (await (await post('compile', { scenario: 'retry-policy', controls: ['remove-provenance'] })).json()) as {
+      receiptText: string;
+    };
+    expect(
+      ((await (await post('diff', { before: a.receiptText, after: b.receiptText })).json()) as { identical: boolean })
+        .identical,
+    ).toBe(false);
   });
 
   it('refuses hostile requests with a JSON code and no stack trace', async () => {
@@ -115,7 +158,11 @@ describe('the local service', () => {
       [post('compile', '{"scenario": '), 400, 'INVALID_JSON'],
       [post('compile', { scenario: 'retry-policy' }, { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
       [post('compile', { scenario: '../../etc/passwd' }), 422, 'UNKNOWN_SCENARIO'],
-      [post('compile', { contract: { ...contract, tokenBudget: 'many' }, records: builtin.files['records.jsonl'] }), 422, 'INVALID_INPUT'],
+      [
+        post('compile', { contract: { ...contract, tokenBudget: 'many' }, records: builtin.files['records.jsonl'] }),
+        422,
+        'INVALID_INPUT',
+      ],
       [post('compile', { contract, records: 'x'.repeat(1024 * 1024 + 1) }), 413, 'REQUEST_TOO_LARGE'],
       [fetch(new URL('api/compile', service.url)), 405, 'METHOD_NOT_ALLOWED'],
       [fetch(new URL('api/nothing', service.url), { method: 'POST' }), 404, 'NOT_FOUND'],
@@ -133,13 +180,18 @@ describe('the local service', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(page.headers.get('cache-control')).toBe('no-cache');
-    expect((await fetch(new URL('assets/main-abc.js', service.url))).headers.get('cache-control')).toContain('immutable');
-    for (const path of ['..%2Foutside.txt', '%2e%2e/outside.txt', 'assets/..%2F..%2Foutside.txt']) expect((await fetch(`${service.url}${path}`)).status).toBe(404);
+    expect((await fetch(new URL('assets/main-abc.js', service.url))).headers.get('cache-control')).toContain(
+      'immutable',
+    );
+    for (const path of ['..%2Foutside.txt', '%2e%2e/outside.txt', 'assets/..%2F..%2Foutside.txt'])
+      expect((await fetch(`${service.url}${path}`)).status).toBe(404);
   });
 
   it('closes the connection of a client that never finishes its headers', async () => {
     const closed = await new Promise<string>((resolve) => {
-      const socket = connect(Number(new URL(service.url).port), '127.0.0.1', () => socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+      const socket = connect(Number(new URL(service.url).port), '127.0.0.1', () =>
+        socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+      );
       let received = '';
       socket.on('data', (chunk) => (received += chunk.toString()));
       socket.on('close', () => resolve(received));

@@ -74,25 +74,52 @@ function hostAllowed(request: IncomingMessage, host: string): boolean {
   return LOOPBACK.has(given);
 }
 
-async function handleApi(options: ServiceOptions, request: IncomingMessage, response: ServerResponse, path: string, cors: Record<string, string>): Promise<void> {
+async function handleApi(
+  options: ServiceOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  cors: Record<string, string>,
+): Promise<void> {
   const route = path.slice('/api/'.length);
   if (request.method === 'OPTIONS' && options.corsOrigin !== null) {
-    response.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' });
+    response.writeHead(204, {
+      ...cors,
+      'Access-Control-Allow-Methods': 'GET, POST',
+      'Access-Control-Allow-Headers': 'Content-Type',
+      'Access-Control-Max-Age': '600',
+    });
     response.end();
     return;
   }
   if (route === 'health' || route === 'openapi.json' || route === 'scenarios') {
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'GET' }), { ...cors, Allow: 'GET, HEAD' });
-    const body = route === 'health' ? { status: 'ok', version: options.api.version } : route === 'scenarios' ? { scenarios: options.builtinIds } : openApiDocument(options.api.version);
+      return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'GET' }), {
+        ...cors,
+        Allow: 'GET, HEAD',
+      });
+    const body =
+      route === 'health'
+        ? { status: 'ok', version: options.api.version }
+        : route === 'scenarios'
+          ? { scenarios: options.builtinIds }
+          : openApiDocument(options.api.version);
     return sendJson(response, 200, body, cors);
   }
   if (!isRoute(route)) return sendError(response, serviceError('NOT_FOUND', { path }), cors);
-  if (request.method !== 'POST') return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'POST' }), { ...cors, Allow: 'POST' });
-  if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return sendError(response, serviceError('UNSUPPORTED_MEDIA_TYPE'), cors);
+  if (request.method !== 'POST')
+    return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'POST' }), {
+      ...cors,
+      Allow: 'POST',
+    });
+  if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? ''))
+    return sendError(response, serviceError('UNSUPPORTED_MEDIA_TYPE'), cors);
   const bytes = await readBody(request, options.maxBodyBytes);
   if (bytes === null) {
-    sendError(response, serviceError('REQUEST_TOO_LARGE', { limit: options.maxBodyBytes }), { ...cors, Connection: 'close' });
+    sendError(response, serviceError('REQUEST_TOO_LARGE', { limit: options.maxBodyBytes }), {
+      ...cors,
+      Connection: 'close',
+    });
     request.destroy();
     return;
   }
@@ -107,11 +134,15 @@ async function handleApi(options: ServiceOptions, request: IncomingMessage, resp
 }
 
 async function handle(options: ServiceOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const cors: Record<string, string> = options.corsOrigin === null ? {} : { 'Access-Control-Allow-Origin': options.corsOrigin, Vary: 'Origin' };
+  const cors: Record<string, string> =
+    options.corsOrigin === null ? {} : { 'Access-Control-Allow-Origin': options.corsOrigin, Vary: 'Origin' };
   if (!hostAllowed(request, options.host)) return sendError(response, serviceError('HOST_NOT_ALLOWED'));
   const path = new URL(request.url ?? '/', 'http://service.invalid').pathname;
   if (path.startsWith('/api/')) return handleApi(options, request, response, path, cors);
-  if (request.method !== 'GET' && request.method !== 'HEAD') return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'GET' }), { Allow: 'GET, HEAD' });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return sendError(response, serviceError('METHOD_NOT_ALLOWED', { method: request.method ?? '', allowed: 'GET' }), {
+      Allow: 'GET, HEAD',
+    });
   if (options.appDir === null) return sendError(response, serviceError('APP_NOT_BUILT'));
   const served = await serveStatic(options.appDir, path, request.method === 'HEAD', response, APP_HEADERS);
   if (!served) sendError(response, serviceError('NOT_FOUND', { path }));
@@ -123,7 +154,12 @@ async function handle(options: ServiceOptions, request: IncomingMessage, respons
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { headersMs, requestMs } = options.timeouts ?? { headersMs: 10_000, requestMs: 30_000 };
-  const limits = { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: Math.min(headersMs, 1_000), keepAliveTimeout: 5_000 };
+  const limits = {
+    headersTimeout: headersMs,
+    requestTimeout: requestMs,
+    connectionsCheckingInterval: Math.min(headersMs, 1_000),
+    keepAliveTimeout: 5_000,
+  };
   const server: Server = createServer(limits, (request, response) => {
     handle(options, request, response).catch(() => {
       if (!response.headersSent) sendError(response, serviceError('INTERNAL'));

@@ -9,7 +9,10 @@ const error = {
 const post = (summary: string, request: z.ZodType, ok: string) => ({
   post: {
     summary,
-    requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(request, { io: 'input' }) } } },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: z.toJSONSchema(request, { io: 'input' }) } },
+    },
     responses: { '200': { description: ok }, '400': error, '413': error, '415': error, '422': error },
   },
 });
@@ -18,19 +21,38 @@ const post = (summary: string, request: z.ZodType, ok: string) => ({
 export function openApiDocument(version: string) {
   return {
     openapi: '3.1.0',
-    info: { title: 'Context Compiler local API', version, description: 'Stateless: every request carries its inputs; nothing is kept between requests.' },
+    info: {
+      title: 'Context Compiler local API',
+      version,
+      description: 'Stateless: every request carries its inputs; nothing is kept between requests.',
+    },
     paths: {
-      '/api/health': { get: { summary: 'The service is up, and its version', responses: { '200': { description: '{ status: "ok", version }' } } } },
-      '/api/scenarios': { get: { summary: 'The built-in scenario ids', responses: { '200': { description: '{ scenarios: [id] }' } } } },
+      '/api/health': {
+        get: {
+          summary: 'The service is up, and its version',
+          responses: { '200': { description: '{ status: "ok", version }' } },
+        },
+      },
+      '/api/scenarios': {
+        get: { summary: 'The built-in scenario ids', responses: { '200': { description: '{ scenarios: [id] }' } } },
+      },
       '/api/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
       '/api/compile': post(
         'Compile a contract with records, or a built-in scenario with controls and late changes',
         REQUESTS.compile,
         'The outcome (packet or fail_closed), the packet text, the receipt (diagnostic view) and the user-view document',
       ),
-      '/api/drill': post('Judge a receipt against the current inputs (the fire drill)', REQUESTS.drill, 'The verdict: action, code, message, and the diff when stale'),
+      '/api/drill': post(
+        'Judge a receipt against the current inputs (the fire drill)',
+        REQUESTS.drill,
+        'The verdict: action, code, message, and the diff when stale',
+      ),
       '/api/diff': post('What changed between two receipts', REQUESTS.diff, 'The diff'),
-      '/api/test': post('Run an expectation suite against the inputs given', REQUESTS.test, 'Passed and failed counts and every case with its mismatches'),
+      '/api/test': post(
+        'Run an expectation suite against the inputs given',
+        REQUESTS.test,
+        'Passed and failed counts and every case with its mismatches',
+      ),
     },
     components: {
       schemas: {
@@ -38,7 +60,16 @@ export function openApiDocument(version: string) {
           type: 'object',
           required: ['error'],
           properties: {
-            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, phase: { type: 'string' }, issues: { type: 'array' } } },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string' },
+                message: { type: 'string' },
+                phase: { type: 'string' },
+                issues: { type: 'array' },
+              },
+            },
           },
         },
       },

@@ -33,7 +33,10 @@ const builtin = { scenario: id, ...switches };
 
 /** Request bodies: strict (an unknown field is refused), so a misspelt field never silently means its default. */
 export const REQUESTS = {
-  compile: z.union([z.strictObject({ ...ownInputs, view, attestation }), z.strictObject({ ...builtin, view, attestation })]),
+  compile: z.union([
+    z.strictObject({ ...ownInputs, view, attestation }),
+    z.strictObject({ ...builtin, view, attestation }),
+  ]),
   drill: z.union([
     z.strictObject({ ...ownInputs, receipt: document, declaredChanges: z.array(id).max(100).optional() }),
     z.strictObject({ ...builtin, receipt: document, declaredChanges: z.array(id).max(100).optional() }),
@@ -49,9 +52,13 @@ const fromCompileError = (error: CompileError): RouteAnswer => ({
   body: { error: { code: error.code, phase: error.pass, message: error.message, issues: error.issues ?? [] } },
 });
 
-const fromServiceError = (error: ServiceError): RouteAnswer => ({ status: error.status, body: { error: { code: error.code, message: error.message } } });
+const fromServiceError = (error: ServiceError): RouteAnswer => ({
+  status: error.status,
+  body: { error: { code: error.code, message: error.message } },
+});
 
-const answer = <T>(result: Result<T, CompileError>): RouteAnswer => (result.ok ? { status: 200, body: result.value } : fromCompileError(result.error));
+const answer = <T>(result: Result<T, CompileError>): RouteAnswer =>
+  result.ok ? { status: 200, body: result.value } : fromCompileError(result.error);
 
 /** A built-in scenario named by id, with the switches asked for; its files come from the caller's reader, never from a path in the request. */
 async function scenarioInputs(
@@ -59,11 +66,20 @@ async function scenarioInputs(
   body: { scenario: string; controls?: readonly string[] | undefined; lateChanges?: readonly string[] | undefined },
 ): Promise<ScenarioInputs | ServiceError> {
   const found = context.builtinIds.includes(body.scenario) ? await context.readBuiltin(body.scenario) : null;
-  if (found === null) return serviceError('UNKNOWN_SCENARIO', { scenario: body.scenario, known: context.builtinIds.join(', ') });
-  return { scenario: found.scenario, files: found.files, controls: body.controls ?? [], lateChanges: body.lateChanges ?? [] };
+  if (found === null)
+    return serviceError('UNKNOWN_SCENARIO', { scenario: body.scenario, known: context.builtinIds.join(', ') });
+  return {
+    scenario: found.scenario,
+    files: found.files,
+    controls: body.controls ?? [],
+    lateChanges: body.lateChanges ?? [],
+  };
 }
 
-async function inputsOf(context: RouteContext, body: Record<string, unknown>): Promise<Inputs | ScenarioInputs | ServiceError> {
+async function inputsOf(
+  context: RouteContext,
+  body: Record<string, unknown>,
+): Promise<Inputs | ScenarioInputs | ServiceError> {
   if (typeof body.scenario === 'string') return scenarioInputs(context, body as { scenario: string });
   return { contract: body.contract as Inputs['contract'], records: body.records as Inputs['records'] };
 }
@@ -76,7 +92,11 @@ const HANDLERS: Record<RouteName, (context: RouteContext, body: Record<string, u
     const inputs = await inputsOf(context, body);
     if (isServiceError(inputs)) return fromServiceError(inputs);
     return answer(
-      await context.api.compile({ ...inputs, view: (body.view as 'diagnostic' | 'user' | undefined) ?? 'diagnostic', attestation: (body.attestation as Attestation | undefined) ?? 'full' }),
+      await context.api.compile({
+        ...inputs,
+        view: (body.view as 'diagnostic' | 'user' | undefined) ?? 'diagnostic',
+        attestation: (body.attestation as Attestation | undefined) ?? 'full',
+      }),
     );
   },
   async drill(context, body) {
@@ -106,8 +126,15 @@ export function isRoute(name: string): name is RouteName {
 export async function runRoute(context: RouteContext, name: RouteName, body: unknown): Promise<RouteAnswer> {
   const parsed = REQUESTS[name].safeParse(body);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.') || '(body)', message: issue.message }));
-    return { status: 400, body: { error: { code: 'INVALID_REQUEST', message: serviceError('INVALID_REQUEST', { route: name }).message, issues } } };
+    const issues = parsed.error.issues
+      .slice(0, 20)
+      .map((issue) => ({ path: issue.path.map(String).join('.') || '(body)', message: issue.message }));
+    return {
+      status: 400,
+      body: {
+        error: { code: 'INVALID_REQUEST', message: serviceError('INVALID_REQUEST', { route: name }).message, issues },
+      },
+    };
   }
   return HANDLERS[name](context, parsed.data as Record<string, unknown>);
 }

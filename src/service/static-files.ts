@@ -21,7 +21,13 @@ const TYPES: Readonly<Record<string, string>> = {
  * the folder (`..`, an encoded slash) is treated as absent. Hashed assets are cached for a year; the page,
  * the service worker and the manifest are revalidated on every visit, so an update reaches the user.
  */
-export async function serveStatic(root: string, path: string, headOnly: boolean, response: ServerResponse, headers: Record<string, string>): Promise<boolean> {
+export async function serveStatic(
+  root: string,
+  path: string,
+  headOnly: boolean,
+  response: ServerResponse,
+  headers: Record<string, string>,
+): Promise<boolean> {
   let relative: string;
   try {
     relative = decodeURIComponent(path === '/' ? '/index.html' : path);

@@ -7,4 +7,10 @@ import type { TraceFilter } from '../worker/protocol';
 export const TRACE_PAGE_SIZE = 200;
 
 /** The trace's order and filter when a page opens. */
-export const DEFAULT_TRACE_QUERY: Omit<TraceFilter, 'audience'> = { sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '' };
+export const DEFAULT_TRACE_QUERY: Omit<TraceFilter, 'audience'> = {
+  sortKey: 'order',
+  descending: false,
+  decision: 'all',
+  code: 'all',
+  text: '',
+};

@@ -61,9 +61,21 @@ describe('wasm driver', () => {
     for (const row of values) insert.run(row);
     insert.finalize();
     expect(driver.all('SELECT i, t FROM kinds ORDER BY rowid')).toEqual(values);
-    expect(driver.all('SELECT typeof(i) FROM kinds ORDER BY rowid').map(([type]) => type)).toEqual(['integer', 'integer', 'integer', 'integer', 'integer', 'real', 'integer', 'integer', 'null']);
+    expect(driver.all('SELECT typeof(i) FROM kinds ORDER BY rowid').map(([type]) => type)).toEqual([
+      'integer',
+      'integer',
+      'integer',
+      'integer',
+      'integer',
+      'real',
+      'integer',
+      'integer',
+      'null',
+    ]);
     expect(driver.all('SELECT length(t) FROM kinds WHERE rowid = 4')).toEqual([[long.length - 40_000]]);
-    expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM kinds WHERE rowid = 3')).toEqual([[new TextEncoder().encode('Grüße, 東京 😀').length]]);
+    expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM kinds WHERE rowid = 3')).toEqual([
+      [new TextEncoder().encode('Grüße, 東京 😀').length],
+    ]);
   });
 
   it('sizes a long string exactly as TextEncoder writes it, lone surrogates included', () => {
@@ -81,7 +93,9 @@ describe('wasm driver', () => {
     const insert = driver.prepare('INSERT INTO long_texts VALUES (?)');
     insert.run([long]);
     insert.finalize();
-    expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM long_texts')).toEqual([[new TextEncoder().encode(long).length]]);
+    expect(driver.all('SELECT length(CAST(t AS BLOB)) FROM long_texts')).toEqual([
+      [new TextEncoder().encode(long).length],
+    ]);
   });
 
   it('leaves no value bound from one run to the next', () => {

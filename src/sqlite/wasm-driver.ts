@@ -19,7 +19,12 @@ export function utf8Length(value: string): number {
     const code = value.charCodeAt(index);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < value.length && (value.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+    else if (
+      code >= 0xd800 &&
+      code <= 0xdbff &&
+      index + 1 < value.length &&
+      (value.charCodeAt(index + 1) & 0xfc00) === 0xdc00
+    ) {
       bytes += 4;
       index += 1;
     } else bytes += 3;
@@ -52,7 +57,9 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
   const { wasm } = sqlite3;
   const pointerBytes = Number(wasm.sizeofIR('*'));
   if (pointerBytes !== 4 || !sqlite3.config.bigIntEnabled) {
-    throw new Error(`this SQLite build has ${pointerBytes * 8}-bit pointers${sqlite3.config.bigIntEnabled ? '' : ' and no BigInt'}: the driver binds through the wasm32 exports with BigInt`);
+    throw new Error(
+      `this SQLite build has ${pointerBytes * 8}-bit pointers${sqlite3.config.bigIntEnabled ? '' : ' and no BigInt'}: the driver binds through the wasm32 exports with BigInt`,
+    );
   }
   const raw = wasm.exports as RawExports;
   const encoder = new TextEncoder();
@@ -80,7 +87,11 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
     for (const value of params) if (typeof value === 'string') stringBytes += value.length * 3; // at most three UTF-8 bytes per UTF-16 unit
     // Longer strings get a buffer of their exact size for this run alone: WASM memory never shrinks, so
     // neither three times a long text's length nor one long text's size is kept for the session.
-    if (stringBytes > SCRATCH_BYTES) stringBytes = params.reduce<number>((bytes, value) => bytes + (typeof value === 'string' ? utf8Length(value) : 0), 0);
+    if (stringBytes > SCRATCH_BYTES)
+      stringBytes = params.reduce<number>(
+        (bytes, value) => bytes + (typeof value === 'string' ? utf8Length(value) : 0),
+        0,
+      );
     const buffer = stringBytes <= SCRATCH_BYTES ? scratch : Number(wasm.alloc(stringBytes));
     // Binding allocates nothing in WASM memory, so this view of it stays valid until the step.
     const heap = wasm.heap8u();
@@ -116,7 +127,10 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
  * with a database in memory restored from its image in OPFS: Node and the browser run the same SQLite and the
  * same FTS5. Reads go through the build's oo1 API; writes through `createRawRunner`.
  */
-export function createWasmDriver(sqlite3: Sqlite3Static, db: Database = new sqlite3.oo1.DB(':memory:', 'c')): SqlDriver {
+export function createWasmDriver(
+  sqlite3: Sqlite3Static,
+  db: Database = new sqlite3.oo1.DB(':memory:', 'c'),
+): SqlDriver {
   const maxParameters = sqlite3.capi.sqlite3_limit(db.pointer ?? 0, SQLITE_LIMIT_VARIABLE_NUMBER, -1);
   db.exec('PRAGMA temp_store = MEMORY;');
 

@@ -10,13 +10,28 @@ describe('as-of stops', () => {
   it('as-of stops are the nearest instants on each side with their records, as a map of every instant gives them', () => {
     const DAY = 86_400_000;
     const day = fc.integer({ min: 0, max: 30 }).map((offset) => Date.UTC(2026, 0, 1) + offset * DAY);
-    const recordArbitrary = fc.record({ knownAt: day, validFrom: day, validTo: fc.option(day, { nil: null }), withheld: fc.boolean() });
+    const recordArbitrary = fc.record({
+      knownAt: day,
+      validFrom: day,
+      validTo: fc.option(day, { nil: null }),
+      withheld: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(recordArbitrary, { maxLength: 60 }), day, (drawn, asOfMs) => {
-        const checked = drawn.map(({ knownAt, validFrom, validTo }, index) => ({ record: { id: `r${String(index).padStart(2, '0')}` }, knownAt, validFrom, validTo }));
-        const withheld = new Set(drawn.flatMap((record, index) => (record.withheld ? [`r${String(index).padStart(2, '0')}`] : [])));
+        const checked = drawn.map(({ knownAt, validFrom, validTo }, index) => ({
+          record: { id: `r${String(index).padStart(2, '0')}` },
+          knownAt,
+          validFrom,
+          validTo,
+        }));
+        const withheld = new Set(
+          drawn.flatMap((record, index) => (record.withheld ? [`r${String(index).padStart(2, '0')}`] : [])),
+        );
         const asOf = new Date(asOfMs).toISOString().slice(0, 10);
-        const source = { request: { contract: { asOf }, recordSet: { checked } }, view: { withheld } } as unknown as ViewSource;
+        const source = {
+          request: { contract: { asOf }, recordSet: { checked } },
+          view: { withheld },
+        } as unknown as ViewSource;
         expect(asOfStops(source, [])).toEqual(everyInstantStops(checked as unknown as CheckedRecord[], withheld, asOf));
       }),
     );
@@ -27,7 +42,8 @@ describe('as-of stops', () => {
 function everyInstantStops(records: readonly CheckedRecord[], withheld: ReadonlySet<string>, asOfText: string) {
   const asOf = parseInstant(asOfText) ?? 0;
   const byInstant = new Map<number, { id: string; kind: AsOfStop['records'][number]['kind'] }[]>();
-  const add = (at: number, id: string, kind: AsOfStop['records'][number]['kind']) => byInstant.set(at, [...(byInstant.get(at) ?? []), { id, kind }]);
+  const add = (at: number, id: string, kind: AsOfStop['records'][number]['kind']) =>
+    byInstant.set(at, [...(byInstant.get(at) ?? []), { id, kind }]);
   for (const checked of records) {
     const { id } = checked.record;
     if (withheld.has(id)) continue;
@@ -38,7 +54,11 @@ function everyInstantStops(records: readonly CheckedRecord[], withheld: Readonly
   const instants = [...byInstant.keys()].sort((a, b) => a - b);
   const stop = (at: number) => {
     const stopped = (byInstant.get(at) ?? []).sort((a, b) => compareStrings(a.id, b.id));
-    return { at: formatInstantShort(at), records: stopped.slice(0, AS_OF_STOP_RECORDS), more: Math.max(0, stopped.length - AS_OF_STOP_RECORDS) };
+    return {
+      at: formatInstantShort(at),
+      records: stopped.slice(0, AS_OF_STOP_RECORDS),
+      more: Math.max(0, stopped.length - AS_OF_STOP_RECORDS),
+    };
   };
   return {
     asOf: asOfText,

@@ -24,7 +24,8 @@ export const IN_MEMORY_DATABASE: DatabaseState = {
   kind: 'memory',
   reason: 'unsupported',
   saves: true,
-  message: 'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+  message:
+    'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
 };
 
 /** A reset while the image was being saved: the save stops and leaves nothing. */
@@ -50,7 +51,15 @@ export type BackgroundSaves = ReturnType<typeof createBackgroundSaves>;
  * the whole-corpus index. A write that fails leaves the previous image; the user is told that a reload will read
  * the files again, and how much space a full disk lacked.
  */
-export function createBackgroundSaves({ database: openedIn, records, image: disk, corpus, holds, changed, estimateStorage }: BackgroundSavesDeps) {
+export function createBackgroundSaves({
+  database: openedIn,
+  records,
+  image: disk,
+  corpus,
+  holds,
+  changed,
+  estimateStorage,
+}: BackgroundSavesDeps) {
   let database = openedIn;
   let image = disk;
   let notice: string | null = null;

@@ -3,8 +3,15 @@ import { parseScenarioJson, type LoadedScenario } from '../core/phases/1-validat
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 
 // Glob patterns must be literals; the test checks they name exactly BUILTIN_SCENARIOS.
-const scenarioTexts = import.meta.glob<string>('../../fixtures/{retry-policy,atlas-credit-review,refund-desk}/scenario.json', { query: '?raw', import: 'default', eager: true });
-const recordTexts = import.meta.glob<string>('../../fixtures/{retry-policy,atlas-credit-review,refund-desk}/*.jsonl', { query: '?raw', import: 'default', eager: true });
+const scenarioTexts = import.meta.glob<string>(
+  '../../fixtures/{retry-policy,atlas-credit-review,refund-desk}/scenario.json',
+  { query: '?raw', import: 'default', eager: true },
+);
+const recordTexts = import.meta.glob<string>('../../fixtures/{retry-policy,atlas-credit-review,refund-desk}/*.jsonl', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 export interface BuiltinScenario {
   readonly folder: string;
@@ -26,7 +33,14 @@ export function readBuiltinScenarios(): BuiltinScenario[] {
     .map(([path, text]) => {
       const folder = folderOf(path);
       const prefix = path.slice(0, path.length - 'scenario.json'.length);
-      return { folder, result: parseScenarioJson(`fixtures/${folder}/scenario.json`, text, (name) => recordTexts[`${prefix}${name}`] ?? null) };
+      return {
+        folder,
+        result: parseScenarioJson(
+          `fixtures/${folder}/scenario.json`,
+          text,
+          (name) => recordTexts[`${prefix}${name}`] ?? null,
+        ),
+      };
     })
     .sort((a, b) => rankOf(a.folder) - rankOf(b.folder));
 }

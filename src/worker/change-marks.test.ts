@@ -46,14 +46,21 @@ describe('what each recompilation changed, against the one before it', () => {
     const on = await viewOf(session, 'diagnostic');
     expect(on.marks?.since).toBe(on.compilation - 1);
     expect(on.marks?.columns.naive?.entered).toContain('ADR-0198');
-    expect(on.columns.naive?.entries.find((entry) => entry.id === 'ADR-0198')).toMatchObject({ illegal: true, code: 'EXCLUDE_SUPERSEDED' });
+    expect(on.columns.naive?.entries.find((entry) => entry.id === 'ADR-0198')).toMatchObject({
+      illegal: true,
+      code: 'EXCLUDE_SUPERSEDED',
+    });
     expect(on.marks?.columns.compiled).toEqual({ entered: [], left: [] });
     expect(markedRows(session, 'diagnostic')).toEqual([['ADR-0198', { kind: 'new' }]]);
 
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
     const off = await viewOf(session, 'diagnostic');
     expect(off.marks?.columns.naive?.entered).not.toContain('ADR-0198');
-    expect(off.marks?.columns.naive?.left).toContainEqual({ id: 'ADR-0198', title: 'Retry backoff policy for card authorisation timeouts (2024)', now: null });
+    expect(off.marks?.columns.naive?.left).toContainEqual({
+      id: 'ADR-0198',
+      title: 'Retry backoff policy for card authorisation timeouts (2024)',
+      now: null,
+    });
     expect(markedRows(session, 'diagnostic')).toEqual([]);
   });
 
@@ -63,9 +70,17 @@ describe('what each recompilation changed, against the one before it', () => {
     await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
     const after = await viewOf(session, 'diagnostic');
     expect(after.status).toBe('fail_closed');
-    expect(after.marks?.columns.compiled.left.map((entry) => entry.id)).toEqual(before.columns.compiled.entries.map((entry) => entry.id));
-    expect(after.marks?.columns.compiled.left.find((entry) => entry.id === 'ADR-0234')?.now).toEqual({ decision: 'excluded', code: 'REQUIRED_MISSING_PROVENANCE' });
-    expect(markedRows(session, 'diagnostic')).toContainEqual(['ADR-0234', { kind: 'decision', before: { decision: 'selected', code: 'SELECTED_REQUIRED' } }]);
+    expect(after.marks?.columns.compiled.left.map((entry) => entry.id)).toEqual(
+      before.columns.compiled.entries.map((entry) => entry.id),
+    );
+    expect(after.marks?.columns.compiled.left.find((entry) => entry.id === 'ADR-0234')?.now).toEqual({
+      decision: 'excluded',
+      code: 'REQUIRED_MISSING_PROVENANCE',
+    });
+    expect(markedRows(session, 'diagnostic')).toContainEqual([
+      'ADR-0234',
+      { kind: 'decision', before: { decision: 'selected', code: 'SELECTED_REQUIRED' } },
+    ]);
   });
 
   it('marks against the compilation the page shows, also when the page dropped the answer to one a burst superseded', async () => {
@@ -83,7 +98,10 @@ describe('what each recompilation changed, against the one before it', () => {
     };
     // Against the one on screen, nothing changed; against the dropped one, ADR-0198 would seem to have left.
     const marks = await against(shown.compilation);
-    expect(marks).toMatchObject({ since: shown.compilation, columns: { naive: { entered: [], left: [] }, compiled: { entered: [], left: [] } } });
+    expect(marks).toMatchObject({
+      since: shown.compilation,
+      columns: { naive: { entered: [], left: [] }, compiled: { entered: [], left: [] } },
+    });
     expect(markedRows(session, 'diagnostic')).toEqual([]);
     // A view on screen that is neither of the last two (a result remembered from the last session) gets no marks.
     expect(await against(0)).toBeNull();
@@ -100,7 +118,11 @@ describe('what each recompilation changed, against the one before it', () => {
   it('in the user view never marks a record withheld at either compilation, while the diagnostic view does', async () => {
     const session = await sessionOn('atlas-credit-review');
     await viewOf(session, 'user');
-    await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit', 'different-caller'], lateChanges: [] });
+    await session.select({
+      scenarioKey: 'atlas-credit-review',
+      controls: ['grant-agent-permit', 'different-caller'],
+      lateChanges: [],
+    });
     const user = await viewOf(session, 'user');
     const userRows = markedRows(session, 'user');
     const withheld = session
@@ -120,9 +142,15 @@ describe('what each recompilation changed, against the one before it', () => {
   });
 
   it('finds the same marks whether the two traces line up row for row or part after an added record', () => {
-    const view = (rows: readonly (readonly [string, TraceRow['decision']])[], withheld: readonly string[] = []): DisclosedView => ({
+    const view = (
+      rows: readonly (readonly [string, TraceRow['decision']])[],
+      withheld: readonly string[] = [],
+    ): DisclosedView => ({
       audience: 'user',
-      rows: rows.map(([id, decision]) => ({ id, decision, code: decision === 'selected' ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET' }) as TraceRow),
+      rows: rows.map(
+        ([id, decision]) =>
+          ({ id, decision, code: decision === 'selected' ? 'SELECTED_RANKED' : 'EXCLUDE_BUDGET' }) as TraceRow,
+      ),
       withheld: new Set(withheld),
       ranks: new Map(),
       withheldCount: withheld.length,

@@ -10,18 +10,31 @@ import type { ChangeMarks, DecisionAt, LeftEntry, PacketMarks, RowMark } from '.
 /** One compilation as the marks read it: its disclosed view, its packets' ids (null when not worked out) and its records' titles. */
 export interface MarkSide {
   readonly view: DisclosedView;
-  readonly packets: { readonly naive: readonly string[] | null; readonly postFilter: readonly string[] | null; readonly compiled: readonly string[] };
+  readonly packets: {
+    readonly naive: readonly string[] | null;
+    readonly postFilter: readonly string[] | null;
+    readonly compiled: readonly string[];
+  };
   readonly titleOf: (id: string) => string;
 }
 
-const hiddenEither = (before: DisclosedView, after: DisclosedView) => (id: string) => before.withheld.has(id) || after.withheld.has(id);
+const hiddenEither = (before: DisclosedView, after: DisclosedView) => (id: string) =>
+  before.withheld.has(id) || after.withheld.has(id);
 
-function packetMarks(before: readonly string[], after: readonly string[], hidden: (id: string) => boolean, titleOf: (id: string) => string, now: ReadonlyMap<string, DecisionAt>): PacketMarks {
+function packetMarks(
+  before: readonly string[],
+  after: readonly string[],
+  hidden: (id: string) => boolean,
+  titleOf: (id: string) => string,
+  now: ReadonlyMap<string, DecisionAt>,
+): PacketMarks {
   const was = new Set(before);
   const is = new Set(after);
   return {
     entered: after.filter((id) => !was.has(id) && !hidden(id)),
-    left: before.filter((id) => !is.has(id) && !hidden(id)).map((id): LeftEntry => ({ id, title: titleOf(id), now: now.get(id) ?? null })),
+    left: before
+      .filter((id) => !is.has(id) && !hidden(id))
+      .map((id): LeftEntry => ({ id, title: titleOf(id), now: now.get(id) ?? null })),
   };
 }
 
@@ -37,14 +50,23 @@ export function changeMarks(since: number, before: MarkSide, after: MarkSide): C
   const hidden = hiddenEither(before.view, after.view);
   const { packets: was } = before;
   const { packets: is } = after;
-  const leaving = new Set([leftOf(was.compiled, is.compiled), leftOf(was.naive, is.naive), leftOf(was.postFilter, is.postFilter)].flat());
+  const leaving = new Set(
+    [leftOf(was.compiled, is.compiled), leftOf(was.naive, is.naive), leftOf(was.postFilter, is.postFilter)].flat(),
+  );
   // Only the rows of records that left a packet are looked up, and the trace is read only when one did.
   const now = new Map<string, DecisionAt>();
-  if (leaving.size > 0) for (const row of after.view.rows) if (leaving.has(row.id)) now.set(row.id, { decision: row.decision, code: row.code });
-  const marks = (from: readonly string[] | null, to: readonly string[] | null) => (from === null || to === null ? null : packetMarks(from, to, hidden, before.titleOf, now));
+  if (leaving.size > 0)
+    for (const row of after.view.rows)
+      if (leaving.has(row.id)) now.set(row.id, { decision: row.decision, code: row.code });
+  const marks = (from: readonly string[] | null, to: readonly string[] | null) =>
+    from === null || to === null ? null : packetMarks(from, to, hidden, before.titleOf, now);
   return {
     since,
-    columns: { naive: marks(was.naive, is.naive), postFilter: marks(was.postFilter, is.postFilter), compiled: packetMarks(was.compiled, is.compiled, hidden, before.titleOf, now) },
+    columns: {
+      naive: marks(was.naive, is.naive),
+      postFilter: marks(was.postFilter, is.postFilter),
+      compiled: packetMarks(was.compiled, is.compiled, hidden, before.titleOf, now),
+    },
   };
 }
 
@@ -59,7 +81,8 @@ export function rowMarks(before: DisclosedView, after: DisclosedView): Map<strin
   const mark = (row: DisclosedView['rows'][number], prior: DisclosedView['rows'][number] | undefined) => {
     if (hidden(row.id)) return;
     if (prior === undefined) marks.set(row.id, { kind: 'new' });
-    else if (prior.decision !== row.decision) marks.set(row.id, { kind: 'decision', before: { decision: prior.decision, code: prior.code } });
+    else if (prior.decision !== row.decision)
+      marks.set(row.id, { kind: 'decision', before: { decision: prior.decision, code: prior.code } });
   };
   let index = 0;
   for (; index < after.rows.length; index += 1) {

@@ -19,21 +19,34 @@ interface ScenarioChanges {
 function hiddenBy(change: Control | LateChange, request: CompileRequest, view: DisclosedView): Set<string> {
   if (view.audience !== 'user') return new Set();
   const added = addedRecords(change);
-  return new Set(declaredRecords(change).filter((id) => (request.recordSet.byId.has(id) ? view.withheld.has(id) : !added.has(id))));
+  return new Set(
+    declaredRecords(change).filter((id) => (request.recordSet.byId.has(id) ? view.withheld.has(id) : !added.has(id))),
+  );
 }
 
 /** Every control's and late change's label and explanation as this view may show them. */
 export function changeTextsFor(scenario: ScenarioChanges, request: CompileRequest, view: DisclosedView): ChangeText[] {
   const text = (change: Control | LateChange, kind: ChangeText['kind']): ChangeText => {
     const hidden = hiddenBy(change, request, view);
-    return { id: change.id, kind, label: redactText(change.label, hidden), explanation: redactText(change.explanation, hidden) };
+    return {
+      id: change.id,
+      kind,
+      label: redactText(change.label, hidden),
+      explanation: redactText(change.explanation, hidden),
+    };
   };
-  return [...scenario.controls.map((change) => text(change, 'control')), ...scenario.lateChanges.map((change) => text(change, 'late-change'))];
+  return [
+    ...scenario.controls.map((change) => text(change, 'control')),
+    ...scenario.lateChanges.map((change) => text(change, 'late-change')),
+  ];
 }
 
 /** The applied changes with the labels of `texts` (the chips say what the toggles say). */
 export function withShownLabels(applied: readonly AppliedChange[], texts: readonly ChangeText[]): AppliedChange[] {
-  return applied.map((change) => ({ ...change, label: texts.find((text) => text.id === change.id && text.kind === change.kind)?.label ?? change.label }));
+  return applied.map((change) => ({
+    ...change,
+    label: texts.find((text) => text.id === change.id && text.kind === change.kind)?.label ?? change.label,
+  }));
 }
 
 /**
@@ -42,6 +55,10 @@ export function withShownLabels(applied: readonly AppliedChange[], texts: readon
  */
 export function diffWordsFor(scenario: ScenarioChanges, audience: Audience): DiffWords {
   const labels = new Map<string, string>();
-  for (const change of [...scenario.controls, ...scenario.lateChanges]) labels.set(change.id, audience === 'user' ? redactText(change.label, new Set(declaredRecords(change))) : change.label);
+  for (const change of [...scenario.controls, ...scenario.lateChanges])
+    labels.set(
+      change.id,
+      audience === 'user' ? redactText(change.label, new Set(declaredRecords(change))) : change.label,
+    );
   return diffWordsWith((id) => labels.get(id) ?? id);
 }

@@ -28,16 +28,29 @@ describe('comparisons', () => {
     await session.select({ scenarioKey: 'retry-policy', controls: ['superseded-decision'], lateChanges: [] });
     await session.compile('diagnostic');
     const current = session.receiptJson() ?? '';
-    const response = session.diffReceipts({ name: 'baseline', text: baseline }, { name: 'current', text: current }, 'diagnostic');
+    const response = session.diffReceipts(
+      { name: 'baseline', text: baseline },
+      { name: 'current', text: current },
+      'diagnostic',
+    );
     if (!response.ok) throw new Error(JSON.stringify(response.issues));
     expect(response.diff.records.added).toEqual(['ADR-0198']);
-    expect(response.view.sections.find((section) => section.key === 'fields')?.lines).toContain('controls [] → [superseded-decision]');
+    expect(response.view.sections.find((section) => section.key === 'fields')?.lines).toContain(
+      'controls [] → [superseded-decision]',
+    );
 
     // A withheld record (LGL-0007 is denied to this caller) is named in the diagnostic view only.
     const { receiptId, ...edited } = JSON.parse(current) as Receipt;
-    const body = { ...edited, trace: edited.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, tokens: row.tokens + 1 } : row)) };
+    const body = {
+      ...edited,
+      trace: edited.trace.map((row) => (row.id === 'LGL-0007' ? { ...row, tokens: row.tokens + 1 } : row)),
+    };
     // An edit whose id was not computed again is refused, naming the file, before anything is compared.
-    const unverified = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: JSON.stringify({ ...body, receiptId }) }, 'diagnostic');
+    const unverified = session.diffReceipts(
+      { name: 'a', text: current },
+      { name: 'b', text: JSON.stringify({ ...body, receiptId }) },
+      'diagnostic',
+    );
     expect(!unverified.ok && unverified.issues).toEqual([
       {
         file: 'b',
@@ -56,7 +69,11 @@ describe('comparisons', () => {
     expect(user.diff.identical).toBe(true);
     expect(user.view.sections).toEqual([]);
 
-    const bad = session.diffReceipts({ name: 'baseline', text: '{"receiptId":"x"}' }, { name: 'current', text: current }, 'diagnostic');
+    const bad = session.diffReceipts(
+      { name: 'baseline', text: '{"receiptId":"x"}' },
+      { name: 'current', text: current },
+      'diagnostic',
+    );
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.issues[0]).toMatchObject({ file: 'baseline', path: 'receiptId' });
   });

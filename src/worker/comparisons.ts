@@ -8,7 +8,16 @@ import type { Receipt } from '../core/result';
 import { changeTextsFor, withShownLabels } from './change-texts';
 import type { Compilations, LastCompile } from './compilations';
 import { asOfStops, steppedAsOf } from './debug-views';
-import { DIFF_VIEW_LINES, type AsOfStep, type AsOfStops, type BaselinePin, type ContractUpdate, type DiffView, type ReceiptDiffResponse, type ReceiptText } from './protocol';
+import {
+  DIFF_VIEW_LINES,
+  type AsOfStep,
+  type AsOfStops,
+  type BaselinePin,
+  type ContractUpdate,
+  type DiffView,
+  type ReceiptDiffResponse,
+  type ReceiptText,
+} from './protocol';
 import { baselinePin, inputsOf, type HeldReceipt } from './shared-screen';
 import type { Workspace } from './workspace';
 
@@ -30,7 +39,8 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
 
   /** The pinned receipt against this compilation, worked out once per audience. */
   const pinnedDiffOf = (compiled: LastCompile, pinnedReceipt: Receipt, audience: Audience): ReceiptDiff => {
-    if (compiled.pinnedDiff?.pinned !== pinnedReceipt) compiled.pinnedDiff = { pinned: pinnedReceipt, byAudience: new Map() };
+    if (compiled.pinnedDiff?.pinned !== pinnedReceipt)
+      compiled.pinnedDiff = { pinned: pinnedReceipt, byAudience: new Map() };
     let diff = compiled.pinnedDiff.byAudience.get(audience);
     if (!diff) {
       diff = disclosedDiff(pinnedReceipt, compiled.outcome.receipt, audience);
@@ -62,7 +72,14 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
         const issues = parsed.flatMap((result, index) => {
           if (!result.ok) return result.error.issues ?? [];
           const unusable = receiptIntegrity(result.value);
-          return unusable ? [inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', { code: unusable.code, detail: unusable.detail })] : [];
+          return unusable
+            ? [
+                inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', {
+                  code: unusable.code,
+                  detail: unusable.detail,
+                }),
+              ]
+            : [];
         });
         const [first, second] = parsed;
         if (!first?.ok || !second?.ok || issues.length > 0) return { ok: false, issues };
@@ -95,7 +112,10 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
         last.stops ??= new Map();
         let stops = last.stops.get(audience);
         if (!stops) {
-          const shown = withShownLabels(last.appliedChanges, changeTextsFor(last.changes, last.request, compilations.disclosed(last, audience)));
+          const shown = withShownLabels(
+            last.appliedChanges,
+            changeTextsFor(last.changes, last.request, compilations.disclosed(last, audience)),
+          );
           stops = asOfStops(compilations.viewSource(last, audience), shown);
           last.stops.set(audience, stops);
         }
@@ -105,7 +125,16 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
       async stepAsOf(step: AsOfStep): Promise<ContractUpdate> {
         const { contract } = workspace.effective(workspace.currentEntry()).scenario;
         const asOf = steppedAsOf(contract, step);
-        if (asOf === null) return { ok: false, issues: [inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', { asOf: contract.asOf, step: JSON.stringify(step) })] };
+        if (asOf === null)
+          return {
+            ok: false,
+            issues: [
+              inputIssue({ file: 'as-of step', path: 'asOf' }, 'AS_OF_NOT_STEPPED', {
+                asOf: contract.asOf,
+                step: JSON.stringify(step),
+              }),
+            ],
+          };
         const before = compilations.last()?.outcome.receipt ?? null;
         const update = await workspace.api.updateContract({ value: { ...contract, asOf } });
         if (update.ok) stepFrom = before;
@@ -127,12 +156,19 @@ function disclosedDiff(before: Receipt, after: Receipt, audience: Audience): Rec
 
 /** What a panel shows of a diff: its sections, a bounded number of lines each. */
 export function diffView(diff: ReceiptDiff, words: DiffWords = FORMAT_NAMES): DiffView {
-  return { before: diff.before, after: diff.after, identical: diff.identical, firstDifference: diff.firstDifference, sections: describeDiff(diff, DIFF_VIEW_LINES, words) };
+  return {
+    before: diff.before,
+    after: diff.after,
+    identical: diff.identical,
+    firstDifference: diff.firstDifference,
+    sections: describeDiff(diff, DIFF_VIEW_LINES, words),
+  };
 }
 
 /** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
 function withheldIn(receipts: readonly Receipt[], audience: Audience): Set<string> {
   const withheld = new Set<string>();
-  if (audience === 'user') for (const receipt of receipts) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
+  if (audience === 'user')
+    for (const receipt of receipts) for (const row of receipt.trace) if (isWithheldFromUser(row)) withheld.add(row.id);
   return withheld;
 }

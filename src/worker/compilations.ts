@@ -12,7 +12,15 @@ import { changeMarks, rowMarks, type MarkSide } from './change-marks';
 import { appliedChanges, compileView, type Compiled } from './compile-view';
 import type { CorpusIndex } from './corpus-index';
 import { evidenceAttempts, inspectRecord, resolutionOf, type ViewSource } from './debug-views';
-import type { AsOfStops, ChangeMarks, CompileResponse, CompileView, EvidenceAttempts, InspectResponse, RowMark } from './protocol';
+import type {
+  AsOfStops,
+  ChangeMarks,
+  CompileResponse,
+  CompileView,
+  EvidenceAttempts,
+  InspectResponse,
+  RowMark,
+} from './protocol';
 import { measuredAsync } from './user-timing';
 import type { Workspace } from './workspace';
 
@@ -80,7 +88,8 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     context: factContextOf(compiled.outcome.receipt.contract),
   });
 
-  const userViewOf = (compiled: LastCompile): UserView => (compiled.userView ??= buildUserView(compiled.outcome, disclosed(compiled, 'user')));
+  const userViewOf = (compiled: LastCompile): UserView =>
+    (compiled.userView ??= buildUserView(compiled.outcome, disclosed(compiled, 'user')));
 
   const markSide = (compiled: LastCompile, audience: Audience): MarkSide => {
     const baselines = audience === 'diagnostic' ? compiled.baselines : null;
@@ -97,9 +106,12 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
   };
 
   const marksOf = (compiled: LastCompile, audience: Audience): ChangeMarks | null =>
-    compiled.before ? changeMarks(compiled.before.serial, markSide(compiled.before, audience), markSide(compiled, audience)) : null;
+    compiled.before
+      ? changeMarks(compiled.before.serial, markSide(compiled.before, audience), markSide(compiled, audience))
+      : null;
 
-  const baselinesAtHand = (compiled: LastCompile): boolean => corpus.atHand(compiled.scenarioKey, compiled.request.recordSet.records.length);
+  const baselinesAtHand = (compiled: LastCompile): boolean =>
+    corpus.atHand(compiled.scenarioKey, compiled.request.recordSet.records.length);
 
   /**
    * `answer`: the view answers the user's compile or change of view, so a large record set's attempts are left for
@@ -112,14 +124,31 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
     }
     const baselines = audience === 'diagnostic' ? compiled.baselines : null;
     const progress = corpus.progress();
-    const indexing = audience === 'diagnostic' && baselines === null ? { done: progress?.done ?? 0, total: progress?.total ?? compiled.request.recordSet.records.length } : null;
+    const indexing =
+      audience === 'diagnostic' && baselines === null
+        ? { done: progress?.done ?? 0, total: progress?.total ?? compiled.request.recordSet.records.length }
+        : null;
     const source = viewSource(compiled, audience);
-    const attempts = answer && compiled.request.recordSet.records.length >= ATTEMPTS_AFTER_RESULT_FROM ? null : evidenceAttempts(source);
-    return compileView(compiled, source, audience === 'user' ? userViewOf(compiled) : null, baselines, indexing, attempts, marksOf(compiled, audience));
+    const attempts =
+      answer && compiled.request.recordSet.records.length >= ATTEMPTS_AFTER_RESULT_FROM
+        ? null
+        : evidenceAttempts(source);
+    return compileView(
+      compiled,
+      source,
+      audience === 'user' ? userViewOf(compiled) : null,
+      baselines,
+      indexing,
+      attempts,
+      marksOf(compiled, audience),
+    );
   };
 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
-    prepareScenario(workspace.effective(workspace.currentEntry()), { controls: workspace.selection.controls, lateChanges });
+    prepareScenario(workspace.effective(workspace.currentEntry()), {
+      controls: workspace.selection.controls,
+      lateChanges,
+    });
 
   /**
    * The compilation a new one's marks are against: the one the page shows (`shown`, its serial), which is the last
@@ -178,7 +207,9 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
       compiled.rowMarks ??= new Map();
       let marks = compiled.rowMarks.get(audience);
       if (!marks) {
-        marks = compiled.before ? rowMarks(disclosed(compiled.before, audience), disclosed(compiled, audience)) : new Map<string, RowMark>();
+        marks = compiled.before
+          ? rowMarks(disclosed(compiled.before, audience), disclosed(compiled, audience))
+          : new Map<string, RowMark>();
         compiled.rowMarks.set(audience, marks);
       }
       return marks;
@@ -208,7 +239,10 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
        * Resolves with the diagnostic view of compilation `compilation`, baselines included, once the whole-corpus
        * index is built; null if another compilation has replaced it by then. Progress goes to `onProgress`.
        */
-      async awaitBaselines(compilation: number, onProgress: (progress: { done: number; total: number }) => void): Promise<CompileResponse | null> {
+      async awaitBaselines(
+        compilation: number,
+        onProgress: (progress: { done: number; total: number }) => void,
+      ): Promise<CompileResponse | null> {
         if (!last || last.serial !== compilation) return null;
         if (!baselinesAtHand(last)) await corpus.complete(onProgress);
         if (!last || last.serial !== compilation) return null;
@@ -220,7 +254,12 @@ export function createCompilations({ compiler, workspace, corpus, inputsKey, sho
         return last && last.serial === compilation ? evidenceAttempts(viewSource(last, audience)) : null;
       },
 
-      evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): EvidenceAttempts | null {
+      evidenceAttempts(
+        compilation: number,
+        proposition: string,
+        audience: Audience,
+        offset: number,
+      ): EvidenceAttempts | null {
         if (!last || last.serial !== compilation || !Number.isSafeInteger(offset) || offset < 0) return null;
         return evidenceAttempts(viewSource(last, audience), { proposition, offset })[0] ?? null;
       },

@@ -45,7 +45,9 @@ export function appliedChanges(scenario: ScenarioFile, request: CompileRequest):
   const lateChanges = new Set(request.lateChanges ?? []);
   return [
     ...scenario.controls.filter((change) => controls.has(change.id)).map((change) => describe(change, 'control')),
-    ...scenario.lateChanges.filter((change) => lateChanges.has(change.id)).map((change) => describe(change, 'late-change')),
+    ...scenario.lateChanges
+      .filter((change) => lateChanges.has(change.id))
+      .map((change) => describe(change, 'late-change')),
   ];
 }
 
@@ -75,7 +77,11 @@ export function compileView(
     if (baseline.ranked === 0) return { code: 'EVERY_TOP_K_ILLEGAL', args: { k, ranked: naive.ranked } };
     return { code: 'NONE_FITS_BUDGET', args: { k, ranked: baseline.ranked } };
   };
-  const baselineColumn = (kind: 'naive' | 'post-filter', baseline: Baselines['naive'], naive: Baselines['naive']): PacketColumn => {
+  const baselineColumn = (
+    kind: 'naive' | 'post-filter',
+    baseline: Baselines['naive'],
+    naive: Baselines['naive'],
+  ): PacketColumn => {
     const illegal = new Set(baseline.illegal);
     const rows = codesOf(outcome, baseline.selected);
     const entries: ColumnEntry[] = baseline.selected.map((id) => ({
@@ -103,7 +109,16 @@ export function compileView(
   const context = factContextOf(receipt.contract);
   const failure = userView ? userView.failure : disclosedFailure(outcome, view, context);
   const packetEntries: ColumnEntry[] =
-    outcome.status === 'packet' ? outcome.packet.entries.map((entry) => ({ id: entry.id, title: entry.title, tokens: entry.tokens, required: entry.required, illegal: false, code: entry.code })) : [];
+    outcome.status === 'packet'
+      ? outcome.packet.entries.map((entry) => ({
+          id: entry.id,
+          title: entry.title,
+          tokens: entry.tokens,
+          required: entry.required,
+          illegal: false,
+          code: entry.code,
+        }))
+      : [];
   const compiledColumn: PacketColumn =
     outcome.status === 'packet'
       ? {
@@ -156,7 +171,11 @@ export function compileView(
     evidence: outcome.status === 'packet' ? outcome.evidence : [],
     evidenceAttempts: attempts,
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : [],
-    packetText: userView ? userView.packetText : outcome.status === 'packet' ? packetWithManifest(outcome.packet, receipt) : null,
+    packetText: userView
+      ? userView.packetText
+      : outcome.status === 'packet'
+        ? packetWithManifest(outcome.packet, receipt)
+        : null,
     withheldCount: view.withheldCount,
     withheldNotice: view.withheldNotice,
     unreadable: view.unreadable.slice(0, MAX_REPORTED_ISSUES).flatMap((item) => item.issues),

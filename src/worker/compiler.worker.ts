@@ -90,6 +90,10 @@ const own = {
 // Checked here, not at run time: the session answers every other method with the API's arguments and results.
 const answers: (session: Session) => Answering<Omit<CompilerApi, keyof typeof own>> = (opened) => opened;
 
-const api = forwarding<CompilerApi>((name, args) => (Object.hasOwn(own, name) ? callByName(own, name, args) : session().then((opened) => callByName(answers(opened), name, args))));
+const api = forwarding<CompilerApi>((name, args) =>
+  Object.hasOwn(own, name)
+    ? callByName(own, name, args)
+    : session().then((opened) => callByName(answers(opened), name, args)),
+);
 
 expose(api);

@@ -30,7 +30,9 @@ describe('the database image on disk', () => {
     const images = createDatabaseImages(sqlite3, files);
     const source = sourceWith(300);
     const bytes = await images.save(source, 64 * 1024, nothingBetween);
-    expect(bytes).toBe(Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')));
+    expect(bytes).toBe(
+      Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')),
+    );
     // Page for page the bytes SQLite's own serialization gives.
     expect(files.read('/workspace-1.sqlite3')).toEqual(sqlite3.capi.sqlite3_js_db_export(source));
     const target = memory();
@@ -52,7 +54,9 @@ describe('the database image on disk', () => {
       sql: "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < ?1) INSERT INTO notes SELECT 'grown' || value || printf('%.1000c', 'y') FROM n",
       bind: [300],
     });
-    expect(Number(restored.selectValue('PRAGMA page_count')) * Number(restored.selectValue('PRAGMA page_size'))).toBeGreaterThan(saved * 3);
+    expect(
+      Number(restored.selectValue('PRAGMA page_count')) * Number(restored.selectValue('PRAGMA page_size')),
+    ).toBeGreaterThan(saved * 3);
     // SQLite caps a deserialized database at 1 GiB unless told otherwise; the limit reads back as raised.
     const limit = sqlite3.wasm.alloc(8);
     sqlite3.wasm.poke(limit, -1, 'i64');
@@ -124,13 +128,18 @@ describe('the database image on disk', () => {
   });
 
   it('says how large the image was when the disk refused it', async () => {
-    const refusing = { ...memoryImageFiles(), write: async () => Promise.reject(new DOMException('over quota', 'QuotaExceededError')) };
+    const refusing = {
+      ...memoryImageFiles(),
+      write: async () => Promise.reject(new DOMException('over quota', 'QuotaExceededError')),
+    };
     const source = sourceWith(20);
     const failure = await createDatabaseImages(sqlite3, refusing)
       .save(source, 64 * 1024, nothingBetween)
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ImageNotSaved);
-    expect((failure as ImageNotSaved).bytes).toBe(Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')));
+    expect((failure as ImageNotSaved).bytes).toBe(
+      Number(source.selectValue('PRAGMA page_count')) * Number(source.selectValue('PRAGMA page_size')),
+    );
     expect((failure as ImageNotSaved).reason).toBeInstanceOf(DOMException);
   });
 
@@ -145,7 +154,9 @@ describe('the database image on disk', () => {
       if (bytes > size) throw new sqlite3.WasmAllocError('out of memory');
       return sqlite3.wasm.alloc(bytes);
     };
-    const wasm = new Proxy(sqlite3.wasm, { get: (target, key) => (key === 'alloc' ? alloc : Reflect.get(target, key)) });
+    const wasm = new Proxy(sqlite3.wasm, {
+      get: (target, key) => (key === 'alloc' ? alloc : Reflect.get(target, key)),
+    });
     const tight = new Proxy(sqlite3, { get: (target, key) => (key === 'wasm' ? wasm : Reflect.get(target, key)) });
     const target = memory();
     expect(createDatabaseImages(tight, files).restoreInto(target)).toBe(true);

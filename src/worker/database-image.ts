@@ -42,7 +42,12 @@ export interface DatabaseImages {
    * Writes `source` as it is now to a new image, `chunkBytes` at a time (see `DiskImage.save`). After a commit
    * made it start again, it awaits `pause` with the wait (ms) before the next attempt; a timer by default.
    */
-  save(source: Database, chunkBytes: number, between: () => Promise<void>, pause?: (ms: number) => Promise<void>): Promise<number>;
+  save(
+    source: Database,
+    chunkBytes: number,
+    between: () => Promise<void>,
+    pause?: (ms: number) => Promise<void>,
+  ): Promise<number>;
   clear(): void;
 }
 
@@ -144,10 +149,10 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
         if (nextPage > pages) return undefined;
         const last = Math.min(pages, nextPage + pagesPerChunk - 1);
         // One blob per chunk: a row per page would cross the wasm boundary once per page.
-        const chunk = source.selectValue("SELECT CAST(group_concat(data, x'') AS BLOB) FROM (SELECT data FROM sqlite_dbpage('main') WHERE pgno BETWEEN ? AND ? ORDER BY pgno)", [
-          nextPage,
-          last,
-        ]) as Uint8Array;
+        const chunk = source.selectValue(
+          "SELECT CAST(group_concat(data, x'') AS BLOB) FROM (SELECT data FROM sqlite_dbpage('main') WHERE pgno BETWEEN ? AND ? ORDER BY pgno)",
+          [nextPage, last],
+        ) as Uint8Array;
         nextPage = last + 1;
         return chunk;
       },
@@ -170,7 +175,8 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
     try {
       wasm.poke(limit, SIZE_LIMIT_BYTES, 'i64');
       const code = capi.sqlite3_file_control(db.pointer ?? 0, 'main', capi.SQLITE_FCNTL_SIZE_LIMIT, limit);
-      if (code !== capi.SQLITE_OK) throw new Error(`the saved database could not be given room to grow: ${capi.sqlite3_js_rc_str(code)}`);
+      if (code !== capi.SQLITE_OK)
+        throw new Error(`the saved database could not be given room to grow: ${capi.sqlite3_js_rc_str(code)}`);
     } finally {
       wasm.dealloc(limit);
     }
@@ -192,8 +198,16 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       const { pointer, capacity } = allocateWithRoom(bytes.byteLength);
       wasm.heap8u().set(bytes, pointer);
       // On failure SQLite frees the buffer itself (FREEONCLOSE).
-      const code = capi.sqlite3_deserialize(target.pointer ?? 0, 'main', pointer, bytes.byteLength, capacity, capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
-      if (code !== capi.SQLITE_OK) throw new Error(`the saved database could not be opened: ${capi.sqlite3_js_rc_str(code)}`);
+      const code = capi.sqlite3_deserialize(
+        target.pointer ?? 0,
+        'main',
+        pointer,
+        bytes.byteLength,
+        capacity,
+        capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE,
+      );
+      if (code !== capi.SQLITE_OK)
+        throw new Error(`the saved database could not be opened: ${capi.sqlite3_js_rc_str(code)}`);
       // Opening reads nothing: reading the schema now refuses a damaged image here, where the caller starts afresh.
       target.selectValue('SELECT count(*) FROM sqlite_schema');
       raiseSizeLimit(target);

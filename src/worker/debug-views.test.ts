@@ -26,7 +26,16 @@ const attemptsIn = (view: CompileView) => {
   return view.evidenceAttempts;
 };
 
-const everyRow = (audience: Audience): TraceQuery => ({ audience, sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 });
+const everyRow = (audience: Audience): TraceQuery => ({
+  audience,
+  sortKey: 'order',
+  descending: false,
+  decision: 'all',
+  code: 'all',
+  text: '',
+  offset: 0,
+  limit: 1000,
+});
 
 interface ScenarioJson {
   records: { id: string; title: string; text: string; knownAt: string; validFrom: string }[];
@@ -39,12 +48,26 @@ async function loadedAtlas(vary: boolean) {
   if (vary) {
     const x9 = scenario.records.find((record) => record.id === 'X9');
     if (!x9) throw new Error('atlas has no X9');
-    scenario.records.push({ ...x9, id: 'X10', knownAt: '2026-08-11', validFrom: '2026-08-11', title: 'Second investigation note' });
-    Object.assign(x9, { title: 'Renamed', text: 'waiver withdrawn, facility frozen', knownAt: '2026-08-25', validFrom: '2026-08-25' });
+    scenario.records.push({
+      ...x9,
+      id: 'X10',
+      knownAt: '2026-08-11',
+      validFrom: '2026-08-11',
+      title: 'Second investigation note',
+    });
+    Object.assign(x9, {
+      title: 'Renamed',
+      text: 'waiver withdrawn, facility frozen',
+      knownAt: '2026-08-25',
+      validFrom: '2026-08-25',
+    });
   }
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
   await session.start();
-  const loaded = await session.loadFiles([{ name: 'atlas.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
+  const loaded = await session.loadFiles(
+    [{ name: 'atlas.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }],
+    () => undefined,
+  );
   if (loaded.status !== 'loaded') throw new Error(JSON.stringify(loaded));
   return session;
 }
@@ -64,8 +87,15 @@ describe('debugger views in the worker', () => {
     const row = session.queryTrace(everyRow('diagnostic')).rows.find((candidate) => candidate.id === 'X9');
     expect(record.code).toBe(row?.code);
     expect(record.gates.find((gate) => !gate.passed)?.code).toBe(row?.code);
-    expect(record.gates.find((gate) => gate.gate === 'deny')).toMatchObject({ passed: false, code: 'EXCLUDE_DENY_LABEL' });
-    expect(JSON.parse(record.receiptRow)).toMatchObject({ id: 'X9', decision: 'excluded', gates: expect.arrayContaining(['deny']) });
+    expect(record.gates.find((gate) => gate.gate === 'deny')).toMatchObject({
+      passed: false,
+      code: 'EXCLUDE_DENY_LABEL',
+    });
+    expect(JSON.parse(record.receiptRow)).toMatchObject({
+      id: 'X9',
+      decision: 'excluded',
+      gates: expect.arrayContaining(['deny']),
+    });
     expect(record.metadata.find((field) => field.field === 'access.labels')?.value).toBe('investigation');
 
     const superseded = session.inspectRecord('P2', 'diagnostic');
@@ -84,7 +114,10 @@ describe('debugger views in the worker', () => {
         const inspected = session.inspectRecord(row.id, 'diagnostic');
         if (!inspected.ok) throw new Error(inspected.message);
         const failing = inspected.record.gates.filter((gate) => !gate.passed);
-        expect(failing.length === 0 || failing[0]?.code === row.code || row.required, `${builtin.folder} ${row.id}`).toBe(true);
+        expect(
+          failing.length === 0 || failing[0]?.code === row.code || row.required,
+          `${builtin.folder} ${row.id}`,
+        ).toBe(true);
         expect(inspected.record.decision).toBe(row.decision);
       }
     }
@@ -94,7 +127,10 @@ describe('debugger views in the worker', () => {
     const session = await newSession();
     await session.compile('user');
     expect(session.inspectRecord('X9', 'user')).toEqual({ ok: false, message: 'No record "X9" in this view.' });
-    expect(session.inspectRecord('NO-SUCH', 'user')).toEqual({ ok: false, message: 'No record "NO-SUCH" in this view.' });
+    expect(session.inspectRecord('NO-SUCH', 'user')).toEqual({
+      ok: false,
+      message: 'No record "NO-SUCH" in this view.',
+    });
     expect(session.inspectRecord('F-102', 'user').ok).toBe(true);
   });
 
@@ -104,7 +140,10 @@ describe('debugger views in the worker', () => {
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
     const waiver = attemptsIn(diagnostic.view).find((slot) => slot.proposition === 'waiver_valid');
     expect(waiver?.attempts.map((attempt) => attempt.id)).toContain('X9');
-    expect(waiver?.attempts.find((attempt) => attempt.id === 'X9')).toMatchObject({ claim: 'contradicts', outcome: 'refused' });
+    expect(waiver?.attempts.find((attempt) => attempt.id === 'X9')).toMatchObject({
+      claim: 'contradicts',
+      outcome: 'refused',
+    });
     for (const attempt of waiver?.attempts ?? []) expect(attempt.outcome).not.toBe('used');
     const facility = attemptsIn(diagnostic.view).find((slot) => slot.proposition === 'facility_limit');
     expect(facility?.attempts.some((attempt) => attempt.outcome === 'used')).toBe(true);
@@ -128,14 +167,23 @@ describe('debugger views in the worker', () => {
           for (const slot of attemptsIn(compiled.view)) {
             const attempts = [];
             for (let offset = 0; offset < slot.total; offset += ATTEMPTS_PAGE)
-              attempts.push(...(session.evidenceAttempts(compiled.view.compilation, slot.proposition, audience, offset)?.attempts ?? []));
+              attempts.push(
+                ...(session.evidenceAttempts(compiled.view.compilation, slot.proposition, audience, offset)?.attempts ??
+                  []),
+              );
             expect(attempts).toHaveLength(slot.total);
             for (const attempt of attempts) {
               const inspected = session.inspectRecord(attempt.id, audience);
               if (!inspected.ok) throw new Error(inspected.message);
               const refused = inspected.record.gates.some((gate) => !gate.passed);
               const accepted = slot.acceptedClasses.includes(attempt.evidenceClass);
-              const expected = refused ? 'refused' : !accepted ? 'class_not_accepted' : decisions.get(attempt.id) === 'selected' ? 'used' : 'left_out';
+              const expected = refused
+                ? 'refused'
+                : !accepted
+                  ? 'class_not_accepted'
+                  : decisions.get(attempt.id) === 'selected'
+                    ? 'used'
+                    : 'left_out';
               expect(attempt.outcome, `${scenario.id} [${controls.join()}] ${audience} ${attempt.id}`).toBe(expected);
             }
           }
@@ -148,9 +196,15 @@ describe('debugger views in the worker', () => {
     const session = await newSession();
     const claimants = ATTEMPTS_PAGE * 2 + 20;
     const lines = Array.from({ length: claimants }, (_, index) =>
-      JSON.stringify({ ...buildRecord({ id: `claim-${String(index).padStart(3, '0')}` }), evidence: { class: 'case_note', supports: ['waiver_valid'], contradicts: [] } }),
+      JSON.stringify({
+        ...buildRecord({ id: `claim-${String(index).padStart(3, '0')}` }),
+        evidence: { class: 'case_note', supports: ['waiver_valid'], contradicts: [] },
+      }),
     );
-    const loaded = await session.loadFiles([{ name: 'claimants.jsonl', blob: new Blob([lines.join('\n')]) }], () => undefined);
+    const loaded = await session.loadFiles(
+      [{ name: 'claimants.jsonl', blob: new Blob([lines.join('\n')]) }],
+      () => undefined,
+    );
     expect(loaded.status).toBe('loaded');
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
@@ -162,9 +216,13 @@ describe('debugger views in the worker', () => {
     const third = session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', ATTEMPTS_PAGE * 2);
     expect(second?.offset).toBe(ATTEMPTS_PAGE);
     expect(third?.attempts).toHaveLength(20);
-    const ids = [...(first?.attempts ?? []), ...(second?.attempts ?? []), ...(third?.attempts ?? [])].map((attempt) => attempt.id);
+    const ids = [...(first?.attempts ?? []), ...(second?.attempts ?? []), ...(third?.attempts ?? [])].map(
+      (attempt) => attempt.id,
+    );
     expect(ids).toEqual(Array.from({ length: claimants }, (_, index) => `claim-${String(index).padStart(3, '0')}`));
-    expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', claimants)?.attempts).toEqual([]);
+    expect(
+      session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', claimants)?.attempts,
+    ).toEqual([]);
     expect(session.evidenceAttempts(compiled.view.compilation, 'no_such_proposition', 'diagnostic', 0)).toBeNull();
     expect(session.evidenceAttempts(compiled.view.compilation, 'waiver_valid', 'diagnostic', -1)).toBeNull();
 
@@ -179,8 +237,16 @@ describe('debugger views in the worker', () => {
     const naive = compiled.view.columns.naive;
     if (!naive) throw new Error('no naive column');
     for (const entry of naive.entries) expect(entry.illegal ? entry.code.startsWith('EXCLUDE_') : true).toBe(true);
-    expect(naive.coverage.map((coverage) => coverage.proposition)).toEqual(['facility_limit', 'review_open', 'waiver_valid', 'continuation_rule']);
-    const covered = (kind: 'naive' | 'compiled', proposition: string) => (kind === 'naive' ? naive : compiled.view.columns.compiled).coverage.find((coverage) => coverage.proposition === proposition);
+    expect(naive.coverage.map((coverage) => coverage.proposition)).toEqual([
+      'facility_limit',
+      'review_open',
+      'waiver_valid',
+      'continuation_rule',
+    ]);
+    const covered = (kind: 'naive' | 'compiled', proposition: string) =>
+      (kind === 'naive' ? naive : compiled.view.columns.compiled).coverage.find(
+        (coverage) => coverage.proposition === proposition,
+      );
     // The compiled packet covers its propositions only with legal records of accepted classes.
     for (const coverage of compiled.view.columns.compiled.coverage) expect(coverage.illegal).toEqual([]);
     expect(covered('compiled', 'facility_limit')?.supporting.length).toBeGreaterThan(0);
@@ -204,7 +270,10 @@ describe('debugger views in the worker', () => {
     const scenario = { id: 'contradicted', title: 'Contradicted', contract, records };
     const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
     await session.start();
-    const loaded = await session.loadFiles([{ name: 'contradicted.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }], () => undefined);
+    const loaded = await session.loadFiles(
+      [{ name: 'contradicted.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }],
+      () => undefined,
+    );
     expect(loaded.status).toBe('loaded');
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
@@ -212,7 +281,10 @@ describe('debugger views in the worker', () => {
     expect(states).toEqual({ limit_set: 'contradicted', review_open: 'unknown', waiver_granted: 'contradicted' });
     const coverage = compiled.view.columns.compiled.coverage;
     expect(Object.fromEntries(coverage.map((item) => [item.proposition, item.state]))).toEqual(states);
-    expect(coverage.find((item) => item.proposition === 'waiver_granted')).toMatchObject({ supporting: ['R-2'], contradicting: ['R-1'] });
+    expect(coverage.find((item) => item.proposition === 'waiver_granted')).toMatchObject({
+      supporting: ['R-2'],
+      contradicting: ['R-1'],
+    });
     // Answered is supported, nothing else: every proposition the decision waits on is open in the column too.
     expect(
       coverage
@@ -254,10 +326,14 @@ describe('debugger views in the worker', () => {
     const compiled = await session.compile('diagnostic');
     expect(compiled.ok && compiled.view.compiledContract.asOf).toBe(next.at);
     const diff = session.asOfDiff('diagnostic');
-    expect(diff?.sections.find((section) => section.key === 'contract')?.lines[0]).toBe(`asOf 2026-08-30T00:00:00.000Z → ${next.at}T00:00:00.000Z`);
+    expect(diff?.sections.find((section) => section.key === 'contract')?.lines[0]).toBe(
+      `asOf 2026-08-30T00:00:00.000Z → ${next.at}T00:00:00.000Z`,
+    );
     await session.stepAsOf({ days: -1 });
     const back = await session.compile('diagnostic');
-    expect(back.ok && back.view.compiledContract.asOf).toBe(new Date(Date.parse(next.at) - 86_400_000).toISOString().slice(0, 10));
+    expect(back.ok && back.view.compiledContract.asOf).toBe(
+      new Date(Date.parse(next.at) - 86_400_000).toISOString().slice(0, 10),
+    );
     expect((await session.stepAsOf({ to: 'not a date' })).ok).toBe(false);
   });
 
@@ -278,7 +354,11 @@ describe('debugger views in the worker', () => {
       receipts.push(session.receiptJson() ?? '');
       session.pinBaseline();
       const key = session.exportScenario().fileName;
-      await session.select({ scenarioKey: `loaded:atlas-credit-review`, controls: ['officer-approves-waiver'], lateChanges: [] });
+      await session.select({
+        scenarioKey: `loaded:atlas-credit-review`,
+        controls: ['officer-approves-waiver'],
+        lateChanges: [],
+      });
       const second = await session.compile('user');
       if (!second.ok) throw new Error(second.error.message);
       const rows = session.queryTrace(everyRow('user')).rows;

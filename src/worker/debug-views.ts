@@ -93,7 +93,13 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
     { field: 'access.roles', value: list(record.access.roles) },
     { field: 'access.purposes', value: list(record.access.purposes) },
     { field: 'access.labels', value: list(record.access.labels) },
-    { field: 'evidence', value: record.evidence === null ? '(none)' : `${record.evidence.class}; supports ${list(record.evidence.supports)}; contradicts ${list(record.evidence.contradicts)}` },
+    {
+      field: 'evidence',
+      value:
+        record.evidence === null
+          ? '(none)'
+          : `${record.evidence.class}; supports ${list(record.evidence.supports)}; contradicts ${list(record.evidence.contradicts)}`,
+    },
     { field: 'relevance', value: record.relevance === null ? '(not declared)' : String(record.relevance) },
     { field: 'fingerprint', value: `${checked.fingerprint.slice(0, 12)}…` },
   ];
@@ -107,7 +113,12 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
       packetPosition: packetIndex < 0 ? null : packetIndex + 1,
       metadata,
       gates,
-      supersededBy: successor === null ? null : view.withheld.has(successor.id) ? 'withheld' : { id: successor.id, since: formatInstantShort(successor.since) },
+      supersededBy:
+        successor === null
+          ? null
+          : view.withheld.has(successor.id)
+            ? 'withheld'
+            : { id: successor.id, since: formatInstantShort(successor.since) },
       supersedes: record.supersedes.filter((target) => !view.withheld.has(target)),
       receiptRow: canonicalJson(row),
     },
@@ -144,7 +155,9 @@ export interface AttemptsWindow {
  */
 export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}): EvidenceAttempts[] {
   const { request, outcome, view } = source;
-  const propositions = request.contract.requiredPropositions.filter((proposition) => window.proposition === undefined || proposition.id === window.proposition);
+  const propositions = request.contract.requiredPropositions.filter(
+    (proposition) => window.proposition === undefined || proposition.id === window.proposition,
+  );
   if (propositions.length === 0) return [];
   const offset = Math.max(0, window.offset ?? 0);
   // Every attempt is classified from the admitted and selected sets: a trace row's gates are empty exactly when its
@@ -153,12 +166,24 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
   const positionOf = new Map(propositions.map((proposition, position) => [proposition.id, position]));
   const byOutcome = propositions.map(() => OUTCOME_ORDER.map(() => [] as Claim[]));
   const selected = new Set(outcome.status === 'packet' ? outcome.receipt.selected : []);
-  const attempt = (record: SourceRecord, evidence: NonNullable<SourceRecord['evidence']>, proposition: string, claim: EvidenceAttempt['claim']) => {
+  const attempt = (
+    record: SourceRecord,
+    evidence: NonNullable<SourceRecord['evidence']>,
+    proposition: string,
+    claim: EvidenceAttempt['claim'],
+  ) => {
     const position = positionOf.get(proposition);
     if (position === undefined) return;
-    const accepted = (propositions[position] as Contract['requiredPropositions'][number]).acceptedClasses.includes(evidence.class);
+    const accepted = (propositions[position] as Contract['requiredPropositions'][number]).acceptedClasses.includes(
+      evidence.class,
+    );
     const order = !outcome.admitted.has(record.id) ? 3 : !accepted ? 2 : selected.has(record.id) ? 0 : 1;
-    (byOutcome[position] as Claim[][])[order]?.push({ id: record.id, evidenceClass: evidence.class, claim, outcome: OUTCOME_ORDER[order] as AttemptOutcome });
+    (byOutcome[position] as Claim[][])[order]?.push({
+      id: record.id,
+      evidenceClass: evidence.class,
+      claim,
+      outcome: OUTCOME_ORDER[order] as AttemptOutcome,
+    });
   };
   for (const record of request.recordSet.records) {
     const evidence = record.evidence;
@@ -168,7 +193,9 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
     for (const id of evidence.contradicts) attempt(record, evidence, id, 'contradicts');
   }
   return propositions.map((proposition, position) => {
-    const all = (byOutcome[position] as Claim[][]).flatMap((claims) => claims.sort((a, b) => compareStrings(a.id, b.id)));
+    const all = (byOutcome[position] as Claim[][]).flatMap((claims) =>
+      claims.sort((a, b) => compareStrings(a.id, b.id)),
+    );
     const shown = all.slice(offset, offset + ATTEMPTS_PAGE);
     const rows = rowsOf(
       view.rows,
@@ -179,7 +206,13 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
       const row = rows.get(id) as TraceRow;
       return { id, claim, evidenceClass, outcome: outcomeOf, code: row.code, fact: renderFact(row, source.context) };
     });
-    return { proposition: proposition.id, acceptedClasses: [...proposition.acceptedClasses], total: all.length, offset, attempts };
+    return {
+      proposition: proposition.id,
+      acceptedClasses: [...proposition.acceptedClasses],
+      total: all.length,
+      offset,
+      attempts,
+    };
   });
 }
 
@@ -224,8 +257,17 @@ export function columnCoverage(request: CompileRequest, entries: readonly Column
         if (contradicts) contradicting.push(entry.id);
       }
     }
-    const state: EvidenceState = contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
-    return { proposition: proposition.id, blocking: proposition.blocking, state, supporting, contradicting, illegal, notAccepted };
+    const state: EvidenceState =
+      contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
+    return {
+      proposition: proposition.id,
+      blocking: proposition.blocking,
+      state,
+      supporting,
+      contradicting,
+      illegal,
+      notAccepted,
+    };
   });
 }
 
@@ -241,7 +283,10 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   type Kind = AsOfStop['records'][number]['kind'];
   const KINDS: readonly Kind[] = ['knownAt', 'validFrom', 'expires'];
   // With nothing withheld (the diagnostic view) every record is visible: no need to walk them all through a filter.
-  const visible = view.withheld.size === 0 ? request.recordSet.checked : request.recordSet.checked.filter((checked) => !view.withheld.has(checked.record.id));
+  const visible =
+    view.withheld.size === 0
+      ? request.recordSet.checked
+      : request.recordSet.checked.filter((checked) => !view.withheld.has(checked.record.id));
   // Every instant a record enters or leaves the time gate, in typed arrays: a map of every instant's records,
   // or a callback per instant, cost far more at 100,000 records.
   const eventAt = new Float64Array(visible.length * 3);
@@ -264,11 +309,19 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   let total = 0;
   for (let index = 0; index < count; index += 1) if (index === 0 || instants[index] !== instants[index - 1]) total += 1;
   const before: number[] = [];
-  for (let index = partitionPoint(instants, (at) => at < asOf) - 1; index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE; index -= 1)
+  for (
+    let index = partitionPoint(instants, (at) => at < asOf) - 1;
+    index >= 0 && before.length < AS_OF_STOPS_EACH_SIDE;
+    index -= 1
+  )
     if (before[before.length - 1] !== instants[index]) before.push(instants[index] as number);
   before.reverse();
   const after: number[] = [];
-  for (let index = partitionPoint(instants, (at) => at <= asOf); index < count && after.length < AS_OF_STOPS_EACH_SIDE; index += 1)
+  for (
+    let index = partitionPoint(instants, (at) => at <= asOf);
+    index < count && after.length < AS_OF_STOPS_EACH_SIDE;
+    index += 1
+  )
     if (after[after.length - 1] !== instants[index]) after.push(instants[index] as number);
 
   // Only the stops sent are filled in with their records.
@@ -277,11 +330,21 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   const highest = after[after.length - 1] ?? before[before.length - 1] ?? Number.NEGATIVE_INFINITY;
   for (let event = 0; event < count; event += 1) {
     const at = eventAt[event] as number;
-    if (at >= lowest && at <= highest) byInstant.get(at)?.push({ id: (visible[eventRecord[event] as number] as CheckedRecord).record.id, kind: KINDS[eventKind[event] as number] as Kind });
+    if (at >= lowest && at <= highest)
+      byInstant
+        .get(at)
+        ?.push({
+          id: (visible[eventRecord[event] as number] as CheckedRecord).record.id,
+          kind: KINDS[eventKind[event] as number] as Kind,
+        });
   }
   const stop = (at: number): AsOfStop => {
     const records = (byInstant.get(at) ?? []).sort((a, b) => compareStrings(a.id, b.id));
-    return { at: formatInstantShort(at), records: records.slice(0, AS_OF_STOP_RECORDS), more: Math.max(0, records.length - AS_OF_STOP_RECORDS) };
+    return {
+      at: formatInstantShort(at),
+      records: records.slice(0, AS_OF_STOP_RECORDS),
+      more: Math.max(0, records.length - AS_OF_STOP_RECORDS),
+    };
   };
   return {
     asOf: request.contract.asOf,
@@ -305,20 +368,26 @@ function partitionPoint(values: Float64Array, before: (value: number) => boolean
 }
 
 /** The as-of a step leads to: whole days from the current one (keeping its form), or the instant given. */
-export function steppedAsOf(current: Pick<Contract, 'asOf'>, step: { readonly days: number } | { readonly to: string }): string | null {
+export function steppedAsOf(
+  current: Pick<Contract, 'asOf'>,
+  step: { readonly days: number } | { readonly to: string },
+): string | null {
   if ('to' in step) return parseInstant(step.to) === null ? null : step.to;
   if (!Number.isInteger(step.days)) return null;
   const at = asOfInstant(current);
   const next = at + step.days * DAY_MS;
   // A bare date stays a bare date; a date-time keeps its time of day (in UTC).
-  return /^\d{4}-\d{2}-\d{2}$/.test(current.asOf) ? new Date(next).toISOString().slice(0, 10) : new Date(next).toISOString().replace('.000Z', 'Z');
+  return /^\d{4}-\d{2}-\d{2}$/.test(current.asOf)
+    ? new Date(next).toISOString().slice(0, 10)
+    : new Date(next).toISOString().replace('.000Z', 'Z');
 }
 
 /** How each row of the current trace differs from the pinned one's, from a diff already disclosed for the view. */
 export function traceChanges(diff: ReceiptDiff): Map<string, TraceChange> {
   const changes = new Map<string, TraceChange>();
   for (const id of diff.records.added) changes.set(id, 'added');
-  for (const change of diff.decisions) changes.set(change.id, change.before.decision !== change.after.decision ? 'decision' : 'code');
+  for (const change of diff.decisions)
+    changes.set(change.id, change.before.decision !== change.after.decision ? 'decision' : 'code');
   for (const change of diff.rows) if (!changes.has(change.id)) changes.set(change.id, 'row');
   return changes;
 }

@@ -16,7 +16,15 @@ const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a,
  * The drill and the receipt check: the receipt against the current inputs with the declared changes,
  * reperformed from its own inputs (this scenario with the controls and late changes it names).
  */
-export function checkAgainstCurrent({ compiler, workspace, compilations }: { readonly compiler: SqliteCompiler; readonly workspace: Workspace; readonly compilations: Compilations }) {
+export function checkAgainstCurrent({
+  compiler,
+  workspace,
+  compilations,
+}: {
+  readonly compiler: SqliteCompiler;
+  readonly workspace: Workspace;
+  readonly compilations: Compilations;
+}) {
   return async (prior: Receipt, declaredChanges: readonly string[]): Promise<VerdictView> => {
     const request = compilations.prepare(union(workspace.selection.lateChanges, declaredChanges));
     if (!request.ok) {
@@ -31,11 +39,26 @@ export function checkAgainstCurrent({ compiler, workspace, compilations }: { rea
       };
     }
     const loaded = workspace.effective(workspace.currentEntry());
-    return verdictView(await drillInputs(compiler, { request: request.value, scenario: loaded }, prior, declaredChanges), loaded.scenario);
+    return verdictView(
+      await drillInputs(compiler, { request: request.value, scenario: loaded }, prior, declaredChanges),
+      loaded.scenario,
+    );
   };
 }
 
 /** A verdict for the panels: the diffs become bounded views, one per audience. */
-function verdictView({ diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict, scenario: ScenarioFile): VerdictView {
-  return { ...verdict, diff: diff && userDiff ? { diagnostic: diffView(diff, diffWordsFor(scenario, 'diagnostic')), user: diffView(userDiff, diffWordsFor(scenario, 'user')) } : null };
+function verdictView(
+  { diff, userDiff, mismatch: _mismatch, ...verdict }: ReceiptVerdict,
+  scenario: ScenarioFile,
+): VerdictView {
+  return {
+    ...verdict,
+    diff:
+      diff && userDiff
+        ? {
+            diagnostic: diffView(diff, diffWordsFor(scenario, 'diagnostic')),
+            user: diffView(userDiff, diffWordsFor(scenario, 'user')),
+          }
+        : null,
+  };
 }

@@ -7,7 +7,9 @@ import foundationRecords from '../../fixtures/retrieval-foundation/records.jsonl
 
 /** Seed 000's corpus as bundled with the app; the scenario names its records file, which must be this one. */
 export function readSeed000(): Result<LoadedScenario, CompileError> {
-  return parseScenarioJson('fixtures/seed000-contaminated/scenario.json', seed000Scenario, (name) => (name === 'records.jsonl' ? seed000Records : null));
+  return parseScenarioJson('fixtures/seed000-contaminated/scenario.json', seed000Scenario, (name) =>
+    name === 'records.jsonl' ? seed000Records : null,
+  );
 }
 
 export function readFoundationTexts(): { readonly records: string; readonly queries: string } {

@@ -9,9 +9,20 @@ import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';
 import type { EvaluationProgress, Selection } from './protocol';
 import { createSession } from './session';
 
-async function currentScenarioWith(selection: Omit<Selection, 'scenarioKey'>): Promise<EvaluationDeps['currentScenario']> {
-  const storage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
-  const session = createSession({ compiler: createSqliteCompiler(await freshDriver()), storage, builtins: readBuiltinScenarios() });
+async function currentScenarioWith(
+  selection: Omit<Selection, 'scenarioKey'>,
+): Promise<EvaluationDeps['currentScenario']> {
+  const storage = {
+    read: async () => undefined,
+    write: async () => undefined,
+    clear: async () => undefined,
+    watch: () => undefined,
+  };
+  const session = createSession({
+    compiler: createSqliteCompiler(await freshDriver()),
+    storage,
+    builtins: readBuiltinScenarios(),
+  });
   await session.start();
   await session.select({ scenarioKey: 'retry-policy', ...selection });
   return async () => session.current();
@@ -28,7 +39,8 @@ function evaluation(change: Partial<EvaluationDeps> = {}) {
   });
 }
 
-const byStrategy = <T extends { strategy: string }>(rows: readonly T[]) => Object.fromEntries(rows.map((row) => [row.strategy, row]));
+const byStrategy = <T extends { strategy: string }>(rows: readonly T[]) =>
+  Object.fromEntries(rows.map((row) => [row.strategy, row]));
 
 describe('evaluation in the worker', () => {
   it('reproduces seed 000 from the bundled fixture', async () => {
@@ -37,17 +49,23 @@ describe('evaluation in the worker', () => {
     const rows = byStrategy(outcome.report.rows);
     expect([rows.naive?.itemsPassed, rows.naive?.unsafePassed, rows.naive?.coverageMentioned]).toEqual([5, 4, 0.75]);
     expect([rows['post-filter']?.itemsPassed, rows['post-filter']?.coverageMentioned]).toEqual([1, 0.25]);
-    expect([rows.compiled?.itemsPassed, rows.compiled?.unsafePassed, rows.compiled?.coverageMentioned]).toEqual([4, 0, 1]);
+    expect([rows.compiled?.itemsPassed, rows.compiled?.unsafePassed, rows.compiled?.coverageMentioned]).toEqual([
+      4, 0, 1,
+    ]);
   });
 
   it('compares on the selected scenario with its toggled controls', async () => {
-    const plain = await evaluation({ currentScenario: await currentScenarioWith({ controls: [], lateChanges: [] }) }).runScenarioComparison(() => undefined);
+    const plain = await evaluation({
+      currentScenario: await currentScenarioWith({ controls: [], lateChanges: [] }),
+    }).runScenarioComparison(() => undefined);
     if (plain.status !== 'done') throw new Error(plain.status);
     expect(plain.report.scenarioId).toBe('retry-policy');
     expect(byStrategy(plain.report.rows).naive?.requiredMissed).toEqual(['ADR-0234']);
     expect(byStrategy(plain.report.rows).compiled?.requiredMissed).toEqual([]);
 
-    const failClosed = await evaluation({ currentScenario: await currentScenarioWith({ controls: ['remove-provenance'], lateChanges: [] }) }).runScenarioComparison(() => undefined);
+    const failClosed = await evaluation({
+      currentScenario: await currentScenarioWith({ controls: ['remove-provenance'], lateChanges: [] }),
+    }).runScenarioComparison(() => undefined);
     if (failClosed.status !== 'done') throw new Error(failClosed.status);
     expect(failClosed.report.status).toBe('fail_closed');
     expect(byStrategy(failClosed.report.rows).compiled?.itemsPassed).toBe(0);
@@ -59,8 +77,20 @@ describe('evaluation in the worker', () => {
     if (outcome.status !== 'done') throw new Error(outcome.status);
     const nested = await runGrowth(await freshDriver(), { seed: 0, sizes: [100, 1_000] });
     if (!nested.ok) throw new Error(nested.error.message);
-    expect(outcome.report.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({ size, rows, corpusDigest, admittedAsGenerated }))).toEqual(
-      nested.value.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({ size, rows, corpusDigest, admittedAsGenerated })),
+    expect(
+      outcome.report.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({
+        size,
+        rows,
+        corpusDigest,
+        admittedAsGenerated,
+      })),
+    ).toEqual(
+      nested.value.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({
+        size,
+        rows,
+        corpusDigest,
+        admittedAsGenerated,
+      })),
     );
     // Throttled: a few hundred messages at most, ending at 100 %.
     expect(progress.length).toBeLessThanOrEqual(420);

@@ -53,7 +53,9 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
   };
 
   /** One run at a time: a new one cancels the previous at its next step boundary. */
-  async function exclusive<T>(work: (checkpoint: () => Promise<void>) => Promise<EvaluationOutcome<T>>): Promise<EvaluationOutcome<T>> {
+  async function exclusive<T>(
+    work: (checkpoint: () => Promise<void>) => Promise<EvaluationOutcome<T>>,
+  ): Promise<EvaluationOutcome<T>> {
     running?.abort();
     const controller = new AbortController();
     running = controller;
@@ -75,7 +77,9 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
   const compare = (
     experiment: 'seed000' | 'scenario',
     onProgress: (progress: EvaluationProgress) => void,
-    input: () => Promise<Result<{ loaded: LoadedScenario; selection: Pick<Selection, 'controls' | 'lateChanges'> }, CompileError>>,
+    input: () => Promise<
+      Result<{ loaded: LoadedScenario; selection: Pick<Selection, 'controls' | 'lateChanges'> }, CompileError>
+    >,
   ) =>
     exclusive<ScenarioComparison>(async (checkpoint) => {
       const report = throttled(experiment, onProgress);
@@ -86,7 +90,12 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
       const driver = await deps.openDatabase();
       await checkpoint();
       const { loaded, selection } = chosen.value;
-      const result = await runScenarioComparison(driver, loaded, { controls: selection.controls, lateChanges: selection.lateChanges }, (done, total) => report('Indexing', done, total + 1));
+      const result = await runScenarioComparison(
+        driver,
+        loaded,
+        { controls: selection.controls, lateChanges: selection.lateChanges },
+        (done, total) => report('Indexing', done, total + 1),
+      );
       if (!result.ok) return { status: 'failed', error: result.error };
       report('Done', 1, 1);
       return { status: 'done', report: result.value, elapsedMs: deps.clock() - started };
@@ -96,18 +105,34 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
     runSeed000: (onProgress) =>
       compare('seed000', onProgress, async () => {
         const loaded = deps.seed000();
-        return loaded.ok ? { ok: true, value: { loaded: loaded.value, selection: { controls: [], lateChanges: [] } } } : loaded;
+        return loaded.ok
+          ? { ok: true, value: { loaded: loaded.value, selection: { controls: [], lateChanges: [] } } }
+          : loaded;
       }),
 
-    runScenarioComparison: (onProgress) => compare('scenario', onProgress, async () => ({ ok: true, value: await deps.currentScenario() })),
+    runScenarioComparison: (onProgress) =>
+      compare('scenario', onProgress, async () => ({ ok: true, value: await deps.currentScenario() })),
 
     async runGrowth(sizes, onProgress) {
       // Values from the main thread cross a boundary: only the offered sizes may start a run.
       const parsed = sizesSchema.safeParse(sizes);
-      if (!parsed.success) return { status: 'failed', error: { pass: 'validate', code: 'INVALID_INPUT', message: `growth sizes must be among ${EVALUATION_GROWTH_SIZES.join(', ')}` } };
+      if (!parsed.success)
+        return {
+          status: 'failed',
+          error: {
+            pass: 'validate',
+            code: 'INVALID_INPUT',
+            message: `growth sizes must be among ${EVALUATION_GROWTH_SIZES.join(', ')}`,
+          },
+        };
       const ordered = [...new Set(parsed.data)].sort((a, b) => a - b);
       const points: GrowthPoint[] = [];
-      const reportOf = (): GrowthReport => ({ seed: DEFAULT_GROWTH_SEED, blockSize: GROWTH_BLOCK_SIZE, blockMix: GROWTH_BLOCK_MIX, points: [...points] });
+      const reportOf = (): GrowthReport => ({
+        seed: DEFAULT_GROWTH_SEED,
+        blockSize: GROWTH_BLOCK_SIZE,
+        blockMix: GROWTH_BLOCK_MIX,
+        points: [...points],
+      });
       const outcome = await exclusive<GrowthReport>(async (checkpoint) => {
         const report = throttled('growth', onProgress);
         const started = deps.clock();
@@ -118,8 +143,15 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
           report(`${sizeLabel(size)} records: opening a fresh database`, offset, total);
           const driver = await deps.openDatabase();
           await checkpoint();
-          const step = await runGrowth(driver, { seed: DEFAULT_GROWTH_SEED, sizes: [size], clock: deps.clock }, (done) =>
-            report(`${sizeLabel(size)} records: ${done < size ? 'indexing' : 'compiling and ranking the baselines'}`, offset + done, total),
+          const step = await runGrowth(
+            driver,
+            { seed: DEFAULT_GROWTH_SEED, sizes: [size], clock: deps.clock },
+            (done) =>
+              report(
+                `${sizeLabel(size)} records: ${done < size ? 'indexing' : 'compiling and ranking the baselines'}`,
+                offset + done,
+                total,
+              ),
           );
           if (!step.ok) return { status: 'failed', error: step.error };
           for (const point of step.value.points) points.push(point);
@@ -129,7 +161,9 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
         }
         return { status: 'done', report: reportOf(), elapsedMs: deps.clock() - started };
       });
-      return outcome.status === 'cancelled' ? { status: 'cancelled', partial: points.length > 0 ? reportOf() : null } : outcome;
+      return outcome.status === 'cancelled'
+        ? { status: 'cancelled', partial: points.length > 0 ? reportOf() : null }
+        : outcome;
     },
 
     runFoundation: (onProgress) =>
@@ -138,7 +172,12 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
         const started = deps.clock();
         report('Preparing', 0, 1);
         const texts = deps.foundationTexts();
-        const corpus = parseFoundationCorpus('retrieval-foundation/records.jsonl', texts.records, 'retrieval-foundation/queries.jsonl', texts.queries);
+        const corpus = parseFoundationCorpus(
+          'retrieval-foundation/records.jsonl',
+          texts.records,
+          'retrieval-foundation/queries.jsonl',
+          texts.queries,
+        );
         if (!corpus.ok) return { status: 'failed', error: corpus.error };
         const driver = await deps.openDatabase();
         await checkpoint();

@@ -11,14 +11,22 @@ let scenario: LoadedScenario;
 let runs: ExpectationRuns;
 
 beforeAll(async () => {
-  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) => (name === 'records.jsonl' ? recordsText : null));
+  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) =>
+    name === 'records.jsonl' ? recordsText : null,
+  );
   if (!parsed.ok) throw new Error(parsed.error.message);
   scenario = parsed.value;
   runs = createExpectationRuns(createSqliteCompiler(await freshDriver()));
 });
 
-const suiteText = (cases: unknown[]) => JSON.stringify({ suite: 'exercise', inputs: { scenario: 'retry-policy' }, cases }, null, 2);
-const screen = (controls: string[] = [], audience: 'diagnostic' | 'user' = 'diagnostic') => ({ scenario, controls, lateChanges: [], audience });
+const suiteText = (cases: unknown[]) =>
+  JSON.stringify({ suite: 'exercise', inputs: { scenario: 'retry-policy' }, cases }, null, 2);
+const screen = (controls: string[] = [], audience: 'diagnostic' | 'user' = 'diagnostic') => ({
+  scenario,
+  controls,
+  lateChanges: [],
+  audience,
+});
 
 describe('the Tests panel runs in the worker', () => {
   it('runs a shipped suite on the inputs on screen, every case passing', async () => {
@@ -32,12 +40,23 @@ describe('the Tests panel runs in the worker', () => {
 
   it('adds the switches on screen to each case: a case on the defaults turns red when a control is switched on, and says why', async () => {
     runs.clear();
-    runs.open('t.expect.json', suiteText([{ name: 'the default packet', expect: { selected: { inOrder: ['ADR-0234', 'RUN-0871', 'CFG-0310', 'PM-2207'] } } }]));
+    runs.open(
+      't.expect.json',
+      suiteText([
+        {
+          name: 'the default packet',
+          expect: { selected: { inOrder: ['ADR-0234', 'RUN-0871', 'CFG-0310', 'PM-2207'] } },
+        },
+      ]),
+    );
     expect((await runs.run(screen())).suites[0]?.cases[0]?.passed).toBe(true);
     const [red] = (await runs.run(screen(['tight-budget']))).suites[0]?.cases ?? [];
     expect(red?.passed).toBe(false);
     expect(red?.mismatches[0]?.place).toMatch(/^line \d+: cases\[0\]\.expect\.selected\.inOrder\[\d\]$/);
-    expect(red?.mismatches[0]).toMatchObject({ field: 'selected', subject: expect.stringContaining('packet ids in order') });
+    expect(red?.mismatches[0]).toMatchObject({
+      field: 'selected',
+      subject: expect.stringContaining('packet ids in order'),
+    });
   });
 
   it('refuses a bad suite with its file, line and field, and keeps the others', () => {
@@ -50,9 +69,15 @@ describe('the Tests panel runs in the worker', () => {
 
   it('names a control the inputs on screen do not declare instead of running the suite', async () => {
     runs.clear();
-    runs.open('t.expect.json', suiteText([{ name: 'c', controls: ['no-such-control'], expect: { outcome: 'packet' } }]));
+    runs.open(
+      't.expect.json',
+      suiteText([{ name: 'c', controls: ['no-such-control'], expect: { outcome: 'packet' } }]),
+    );
     const view = await runs.run(screen());
-    expect(view.suites[0]?.problems).toEqual(['line 10: cases[0].controls[0]: no control "no-such-control": the inputs declare ' + scenario.scenario.controls.map((c) => c.id).join(', ')]);
+    expect(view.suites[0]?.problems).toEqual([
+      'line 10: cases[0].controls[0]: no control "no-such-control": the inputs declare ' +
+        scenario.scenario.controls.map((c) => c.id).join(', '),
+    ]);
     expect(view.failed).toBe(1);
   });
 
@@ -63,12 +88,20 @@ describe('the Tests panel runs in the worker', () => {
     runs.open(
       't.expect.json',
       suiteText([
-        { name: 'withheld', expect: { records: { [withheld]: { decision: 'selected' } }, selected: { includes: [withheld] } } },
-        { name: 'absent', expect: { records: { 'NO-SUCH-1': { decision: 'selected' } }, selected: { includes: ['NO-SUCH-1'] } } },
+        {
+          name: 'withheld',
+          expect: { records: { [withheld]: { decision: 'selected' } }, selected: { includes: [withheld] } },
+        },
+        {
+          name: 'absent',
+          expect: { records: { 'NO-SUCH-1': { decision: 'selected' } }, selected: { includes: ['NO-SUCH-1'] } },
+        },
       ]),
     );
     const diagnostic = (await runs.run(screen())).suites[0]?.cases ?? [];
-    expect(diagnostic[0]?.mismatches.some((mismatch) => mismatch.subject === `record ${withheld}: decision`)).toBe(true);
+    expect(diagnostic[0]?.mismatches.some((mismatch) => mismatch.subject === `record ${withheld}: decision`)).toBe(
+      true,
+    );
     const [hidden, absent] = (await runs.run(screen([], 'user'))).suites[0]?.cases ?? [];
     const shape = (entry: typeof hidden) => ({
       passed: entry?.passed,
@@ -77,6 +110,11 @@ describe('the Tests panel runs in the worker', () => {
       actual: entry?.mismatches.map((mismatch) => mismatch.actual),
     });
     expect(shape(hidden)).toEqual(shape(absent));
-    expect(shape(hidden)).toEqual({ passed: false, notChecked: 1, records: [null], actual: [expect.not.stringContaining(withheld)] });
+    expect(shape(hidden)).toEqual({
+      passed: false,
+      notChecked: 1,
+      records: [null],
+      actual: [expect.not.stringContaining(withheld)],
+    });
   });
 });

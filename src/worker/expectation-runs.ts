@@ -89,7 +89,9 @@ function caseView(loaded: LoadedSuite, result: CaseResult): CaseView {
 function inputsNoteOf(loaded: LoadedSuite, scenario: LoadedScenario): string | null {
   const { inputs } = loaded.suite;
   if (inputs.scenario !== undefined)
-    return inputs.scenario === scenario.scenario.id ? null : `Written for the built-in scenario ${inputs.scenario}; run on the inputs on screen (${scenario.scenario.id}).`;
+    return inputs.scenario === scenario.scenario.id
+      ? null
+      : `Written for the built-in scenario ${inputs.scenario}; run on the inputs on screen (${scenario.scenario.id}).`;
   const written = inputs.scenarioFile ?? `${inputs.records ?? ''} with ${inputs.contract ?? ''}`;
   return `Written for ${written}; run on the inputs on screen (${scenario.scenario.id}).`;
 }
@@ -107,16 +109,40 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
     opened = [...opened.filter((kept) => kept.loaded.file !== loaded.file), { loaded, text }];
   };
 
-  const runOne = async (loaded: LoadedSuite, screen: ScreenInputs, universe: CoverageUniverse): Promise<{ view: SuiteView; exercised: readonly Exercised[] }> => {
-    const base = { file: loaded.file, suite: loaded.suite.suite, description: loaded.suite.description, inputsNote: inputsNoteOf(loaded, screen.scenario) };
-    const ran = await runSuiteOn(compiler, loaded, { scenario: screen.scenario }, { audience: screen.audience, on: screen });
+  const runOne = async (
+    loaded: LoadedSuite,
+    screen: ScreenInputs,
+    universe: CoverageUniverse,
+  ): Promise<{ view: SuiteView; exercised: readonly Exercised[] }> => {
+    const base = {
+      file: loaded.file,
+      suite: loaded.suite.suite,
+      description: loaded.suite.description,
+      inputsNote: inputsNoteOf(loaded, screen.scenario),
+    };
+    const ran = await runSuiteOn(
+      compiler,
+      loaded,
+      { scenario: screen.scenario },
+      { audience: screen.audience, on: screen },
+    );
     if (!ran.ok) {
-      const problems = (ran.error.issues ?? []).map((issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`);
+      const problems = (ran.error.issues ?? []).map(
+        (issue) => `${issue.line === undefined ? '' : `line ${issue.line}: `}${issue.path}: ${issue.message}`,
+      );
       return { view: { ...base, coverage: coverageOf([], universe), problems, cases: [] }, exercised: [] };
     }
     const { result } = ran.value;
     const exercised = result.cases.map((entry) => entry.exercised);
-    return { view: { ...base, coverage: coverageOf(exercised, universe), problems: [], cases: result.cases.map((entry) => caseView(loaded, entry)) }, exercised };
+    return {
+      view: {
+        ...base,
+        coverage: coverageOf(exercised, universe),
+        problems: [],
+        cases: result.cases.map((entry) => caseView(loaded, entry)),
+      },
+      exercised,
+    };
   };
 
   return {
@@ -156,7 +182,12 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
               runs.flatMap((entry) => entry.exercised),
               universe,
             );
-      return { suites: views, coverage, passed, failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length };
+      return {
+        suites: views,
+        coverage,
+        passed,
+        failed: cases.length - passed + views.filter((view) => view.problems.length > 0).length,
+      };
     },
   };
 }

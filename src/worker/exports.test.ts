@@ -29,10 +29,17 @@ describe('exports', () => {
     expect(session.statementJson()).toBeNull();
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
-    const statement = JSON.parse(session.statementJson() ?? '') as { _type: string; subject: { name: string; digest: { sha256?: string } }[]; predicate: { receiptId: string } };
+    const statement = JSON.parse(session.statementJson() ?? '') as {
+      _type: string;
+      subject: { name: string; digest: { sha256?: string } }[];
+      predicate: { receiptId: string };
+    };
     expect(statement._type).toBe('https://in-toto.io/Statement/v1');
     expect(statement.predicate.receiptId).toBe(compiled.view.receiptId);
-    expect(statement.subject[0]).toMatchObject({ name: 'packet.txt', digest: { sha256: sha256Hex(compiled.view.packetText ?? '') } });
+    expect(statement.subject[0]).toMatchObject({
+      name: 'packet.txt',
+      digest: { sha256: sha256Hex(compiled.view.packetText ?? '') },
+    });
   });
 
   it('exports from the user view only what the user view shows, labelled, with no digest over withheld records', async () => {
@@ -42,9 +49,31 @@ describe('exports', () => {
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
     const user = await session.disclose('user');
     if (!user.ok) throw new Error(user.error.message);
-    const visible = new Set(session.queryTrace({ audience: 'user', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 }).rows.map((row) => row.id));
+    const visible = new Set(
+      session
+        .queryTrace({
+          audience: 'user',
+          sortKey: 'order',
+          descending: false,
+          decision: 'all',
+          code: 'all',
+          text: '',
+          offset: 0,
+          limit: 1000,
+        })
+        .rows.map((row) => row.id),
+    );
     const withheld = session
-      .queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 1000 })
+      .queryTrace({
+        audience: 'diagnostic',
+        sortKey: 'order',
+        descending: false,
+        decision: 'all',
+        code: 'all',
+        text: '',
+        offset: 0,
+        limit: 1000,
+      })
       .rows.filter((row) => !visible.has(row.id));
     expect(withheld.length).toBeGreaterThan(0);
     // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must not.
@@ -65,9 +94,17 @@ describe('exports', () => {
       expect(text).not.toContain(diagnostic.view.receiptId);
       expect(text).not.toContain(diagnostic.view.recordSetDigest);
     }
-    expect(JSON.parse(session.packetJson('user') ?? '{}')).toMatchObject({ view: 'user', packetFingerprint: diagnostic.view.packetFingerprint });
-    expect(user.view.packetText).toMatch(/^=== CONTEXT PACKET ===\nview: user \(1 record is outside the authorised scope and not named; /);
-    expect(JSON.parse(session.packetJson('diagnostic') ?? '{}')).toMatchObject({ view: 'diagnostic', receiptId: diagnostic.view.receiptId });
+    expect(JSON.parse(session.packetJson('user') ?? '{}')).toMatchObject({
+      view: 'user',
+      packetFingerprint: diagnostic.view.packetFingerprint,
+    });
+    expect(user.view.packetText).toMatch(
+      /^=== CONTEXT PACKET ===\nview: user \(1 record is outside the authorised scope and not named; /,
+    );
+    expect(JSON.parse(session.packetJson('diagnostic') ?? '{}')).toMatchObject({
+      view: 'diagnostic',
+      receiptId: diagnostic.view.receiptId,
+    });
   });
 
   it('exports the scenario in force as a file that loads back to the same receipt, edits and controls included', async () => {
@@ -85,7 +122,9 @@ describe('exports', () => {
     expect(loaded.status).toBe('loaded');
     // The tour travels with it: the loaded scenario shows the same steps as the built-in one.
     const summaries = loaded.status === 'loaded' ? loaded.snapshot.scenarios : [];
-    expect(summaries.find((scenario) => scenario.key === 'loaded:retry-policy')?.tour).toEqual(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour);
+    expect(summaries.find((scenario) => scenario.key === 'loaded:retry-policy')?.tour).toEqual(
+      summaries.find((scenario) => scenario.key === 'retry-policy')?.tour,
+    );
     expect(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour).toHaveLength(8);
     // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
     await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });

@@ -9,7 +9,15 @@ import type { SessionTests } from './session-tests';
 import type { Workspace } from './workspace';
 
 /** The files the page downloads: of the last compilation (receipt, packet, statement, user view) and of the scenario in force. */
-export function createExports({ workspace, compilations, tests }: { readonly workspace: Workspace; readonly compilations: Compilations; readonly tests: SessionTests }) {
+export function createExports({
+  workspace,
+  compilations,
+  tests,
+}: {
+  readonly workspace: Workspace;
+  readonly compilations: Compilations;
+  readonly tests: SessionTests;
+}) {
   return {
     receiptJson(): string | null {
       const last = compilations.last();
@@ -50,7 +58,12 @@ export function createExports({ workspace, compilations, tests }: { readonly wor
       const last = compilations.last();
       if (!last) return null;
       const { outcome } = last;
-      return serialiseStatement(receiptStatement(outcome.receipt, outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null));
+      return serialiseStatement(
+        receiptStatement(
+          outcome.receipt,
+          outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null,
+        ),
+      );
     },
 
     /**
@@ -71,7 +84,11 @@ export function createExports({ workspace, compilations, tests }: { readonly wor
         ...(scenario.tour ? { tour: scenario.tour } : {}),
         ...tests.exported(),
       };
-      return { fileName: `${scenario.id}.scenario.json`, json: `${JSON.stringify(file, null, 2)}\n`, edited: workspace.contractEdits.has(entry.key) };
+      return {
+        fileName: `${scenario.id}.scenario.json`,
+        json: `${JSON.stringify(file, null, 2)}\n`,
+        edited: workspace.contractEdits.has(entry.key),
+      };
     },
   };
 }

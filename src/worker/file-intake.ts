@@ -41,14 +41,17 @@ export class LoadCancelled extends Error {
  * streamed; anything else is a single JSON document and is read whole. A broken file is still recognised
  * from its field names, so that its errors can say what it was read as.
  */
-export async function detectBlobKind(file: NamedBlob): Promise<{ recognised: RecognisedKind; text: string | null } | { recognised: null; head: string }> {
+export async function detectBlobKind(
+  file: NamedBlob,
+): Promise<{ recognised: RecognisedKind; text: string | null } | { recognised: null; head: string }> {
   const head = await file.blob.slice(0, HEAD_BYTES).text();
   const complete = file.blob.size <= HEAD_BYTES;
   const fromHead = recogniseFileKind(head, complete);
   if (fromHead?.kind === 'records') return { recognised: fromHead, text: null };
   if (complete) return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: head };
   // A document is read whole: past the limit it is refused before its text is held (records are streamed instead).
-  if (file.blob.size > MAX_DOCUMENT_BYTES) return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: null };
+  if (file.blob.size > MAX_DOCUMENT_BYTES)
+    return fromHead === null ? { recognised: null, head } : { recognised: fromHead, text: null };
   const text = await file.blob.text();
   const recognised = fromHead ?? recogniseFileKind(text);
   return recognised === null ? { recognised: null, head } : { recognised, text };
@@ -101,14 +104,30 @@ async function suiteIn(file: NamedBlob): Promise<Result<IntakeSuite, CompileErro
 /** A suite a scenario file carries (`suites`): its places are lines of that file, and its text is written out for links and exports. */
 function carriedSuite(file: string, locator: JsonLocator, index: number, suite: ExpectationSuite): IntakeSuite {
   const at = ['suites', index];
-  return { loaded: { file: `${file}#suites[${index}]`, suite, locator: { lineOf: (path) => locator.lineOf([...at, ...path]) } }, text: `${JSON.stringify(suite, null, 2)}\n` };
+  return {
+    loaded: {
+      file: `${file}#suites[${index}]`,
+      suite,
+      locator: { lineOf: (path) => locator.lineOf([...at, ...path]) },
+    },
+    text: `${JSON.stringify(suite, null, 2)}\n`,
+  };
 }
 
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
-export type RecordsFileReader = (file: NamedBlob, onProgress: (progress: LoadProgress) => void, signal: AbortSignal) => Promise<Result<RecordSet, CompileError>>;
+export type RecordsFileReader = (
+  file: NamedBlob,
+  onProgress: (progress: LoadProgress) => void,
+  signal: AbortSignal,
+) => Promise<Result<RecordSet, CompileError>>;
 
 /** Decodes a blob as UTF-8 a chunk at a time into the core's line reader, reporting the bytes read so far; never one big string. */
-export async function streamInto(reader: JsonlRecordReader, blob: Blob, onBytes: (bytesRead: number) => void, signal: AbortSignal): Promise<void> {
+export async function streamInto(
+  reader: JsonlRecordReader,
+  blob: Blob,
+  onBytes: (bytesRead: number) => void,
+  signal: AbortSignal,
+): Promise<void> {
   let done = 0;
   const counted = blob.stream().pipeThrough(
     new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
@@ -138,7 +157,12 @@ export async function streamInto(reader: JsonlRecordReader, blob: Blob, onBytes:
 /** Streams a JSONL file through the core's line reader in one pass. */
 export const streamRecords: RecordsFileReader = async (file, onProgress, signal) => {
   const reader = createJsonlRecordReader(file.name);
-  await streamInto(reader, file.blob, (done) => onProgress({ file: file.name, phase: 'reading', done, total: file.blob.size }), signal);
+  await streamInto(
+    reader,
+    file.blob,
+    (done) => onProgress({ file: file.name, phase: 'reading', done, total: file.blob.size }),
+    signal,
+  );
   return reader.finish();
 };
 
@@ -183,7 +207,12 @@ function summaryOf(error: CompileError, file: string, recognised: RecognisedKind
 export function suiteTooLarge({ name, blob }: NamedBlob): CompileError {
   return invalidInput(
     name,
-    [inputIssue({ file: name, path: '(root)' }, 'SUITE_TOO_LARGE', { megabytes: Math.round(blob.size / 2 ** 20), limit: MAX_DOCUMENT_BYTES / 2 ** 20 })],
+    [
+      inputIssue({ file: name, path: '(root)' }, 'SUITE_TOO_LARGE', {
+        megabytes: Math.round(blob.size / 2 ** 20),
+        limit: MAX_DOCUMENT_BYTES / 2 ** 20,
+      }),
+    ],
     1,
     'expectation suite',
   );
@@ -257,7 +286,12 @@ export async function intakeFiles(
     }
     if (detected.recognised.kind !== 'records' && detected.text === null) {
       summaries.push({ file: file.name, message: `read as ${describeRecognised(detected.recognised)}: too large` });
-      issues.push(inputIssue({ file: file.name, path: '(root)' }, 'DOCUMENT_TOO_LARGE', { megabytes: Math.round(file.blob.size / 2 ** 20), limit: MAX_DOCUMENT_BYTES / 2 ** 20 }));
+      issues.push(
+        inputIssue({ file: file.name, path: '(root)' }, 'DOCUMENT_TOO_LARGE', {
+          megabytes: Math.round(file.blob.size / 2 ** 20),
+          limit: MAX_DOCUMENT_BYTES / 2 ** 20,
+        }),
+      );
       continue;
     }
     kinds.push({ file: file.name, kind: detected.recognised.kind });
@@ -288,7 +322,9 @@ export async function intakeFiles(
     if (kind === 'scenario') {
       // The scenario's JSONL sibling was streamed above; the core only needs to know it was supplied. A supplied
       // sibling with errors has reported them already: the scenario is not loaded, and is not called orphaned.
-      const parsed = parseScenarioJson(file.name, text, (name) => (recordFiles.some((supplied) => supplied.file.name === name) ? '' : null));
+      const parsed = parseScenarioJson(file.name, text, (name) =>
+        recordFiles.some((supplied) => supplied.file.name === name) ? '' : null,
+      );
       if (!parsed.ok) {
         refuse(parsed.error, file.name, recognised);
         continue;
@@ -298,14 +334,17 @@ export async function intakeFiles(
       const recordSet = sibling === null ? parsed.value.recordSet : recordSets.get(sibling);
       if (!recordSet) continue;
       // The records were streamed apart from the scenario: what its texts name is checked against them here.
-      const checked = sibling === null ? parsed : joinScenarioRecords(file.name, text, parsed.value.scenario, recordSet);
+      const checked =
+        sibling === null ? parsed : joinScenarioRecords(file.name, text, parsed.value.scenario, recordSet);
       if (!checked.ok) {
         refuse(checked.error, file.name, recognised);
         continue;
       }
       entries.push({ key: keyFor(parsed.value.scenario.id), loaded: checked.value });
       const locator = createJsonLocator(text);
-      checked.value.scenario.suites?.forEach((suite, index) => suites.push(carriedSuite(file.name, locator, index, suite)));
+      checked.value.scenario.suites?.forEach((suite, index) =>
+        suites.push(carriedSuite(file.name, locator, index, suite)),
+      );
     } else if (kind === 'contract') {
       const parsed = parseContractJson(file.name, text);
       if (!parsed.ok) refuse(parsed.error, file.name, recognised);
@@ -330,9 +369,19 @@ export async function intakeFiles(
     }
   }
 
-  const loose = recordFiles.map(({ file }) => file).filter((file) => !claimed.has(file.name) && recordSets.has(file.name));
+  const loose = recordFiles
+    .map(({ file }) => file)
+    .filter((file) => !claimed.has(file.name) && recordSets.has(file.name));
   if (loose.length > 1 || contracts.length > 1) {
-    issues.push(inputIssue({ file: [...loose, ...contracts].map((item) => ('name' in item ? item.name : item.key)).join(', '), path: '(root)' }, 'ONE_RECORDS_AND_CONTRACT'));
+    issues.push(
+      inputIssue(
+        {
+          file: [...loose, ...contracts].map((item) => ('name' in item ? item.name : item.key)).join(', '),
+          path: '(root)',
+        },
+        'ONE_RECORDS_AND_CONTRACT',
+      ),
+    );
   }
   if (issues.length > 0) return err({ issues, summaries });
 

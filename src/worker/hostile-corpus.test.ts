@@ -14,7 +14,12 @@ import type { WorkspaceStorage } from './workspace-storage';
  * previously loaded lost, the same receipt on recompiling: no stale result).
  */
 const manifest = readManifest();
-const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
+const storage: WorkspaceStorage = {
+  read: async () => undefined,
+  write: async () => undefined,
+  clear: async () => undefined,
+  watch: () => undefined,
+};
 const blob = (name: string) => ({ name, blob: new Blob([readFileSync(`${HOSTILE_DIR}${name}`)]) });
 const noProgress = () => undefined;
 const EXIT_OF_ACTION = { continue: 0, recompile_required: 3, block: 2 } as const;
@@ -30,7 +35,11 @@ async function compileBase(): Promise<string> {
 }
 
 beforeAll(async () => {
-  session = createSession({ compiler: createSqliteCompiler(await sharedDriver()), storage, builtins: readBuiltinScenarios() });
+  session = createSession({
+    compiler: createSqliteCompiler(await sharedDriver()),
+    storage,
+    builtins: readBuiltinScenarios(),
+  });
   await session.start();
   const loaded = await session.loadFiles([blob(manifest.base.scenario)], noProgress);
   if (loaded.status !== 'loaded') throw new Error('the base scenario does not load');
@@ -45,33 +54,60 @@ async function check(entry: HostileCase) {
   const wanted = { ...entry.expect, ...entry.app };
   const result = await session.loadFiles([blob(entry.file), ...entry.with.map(blob)], noProgress);
   if (result.status === 'rejected') {
-    const text = [...result.summaries.map((summary) => `${summary.file}: ${summary.message}`), ...result.issues.map(formatIssue)].join('\n');
+    const text = [
+      ...result.summaries.map((summary) => `${summary.file}: ${summary.message}`),
+      ...result.issues.map(formatIssue),
+    ].join('\n');
     expect({ exit: 1, text }).toMatchObject({ exit: wanted.exit });
     // The refused file is summarised: what it was read as, and its problems (a scenario's records file, for its errors).
     expect(result.summaries.map((summary) => summary.file)).toContain(wanted.at?.file ?? entry.file);
-    if (wanted.at) expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
+    if (wanted.at)
+      expect(text).toMatch(
+        new RegExp(
+          `^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `,
+          'm',
+        ),
+      );
     if (wanted.message) expect(text).toContain(wanted.message);
   } else if (entry.kind === 'receipt') {
     expect(result.status).toBe('loaded');
     const verdict = result.status === 'loaded' ? result.receiptChecks[0]?.verdict : undefined;
-    expect({ exit: verdict ? EXIT_OF_ACTION[verdict.action] : null, code: verdict?.code }).toEqual({ exit: wanted.exit, code: wanted.code });
+    expect({ exit: verdict ? EXIT_OF_ACTION[verdict.action] : null, code: verdict?.code }).toEqual({
+      exit: wanted.exit,
+      code: wanted.code,
+    });
   } else {
     expect(result.status).toBe('loaded');
-    const snapshot = await session.select({ ...(result.status === 'loaded' ? result.snapshot.selection : { scenarioKey: baseKey }), controls: entry.controls, lateChanges: [] });
+    const snapshot = await session.select({
+      ...(result.status === 'loaded' ? result.snapshot.selection : { scenarioKey: baseKey }),
+      controls: entry.controls,
+      lateChanges: [],
+    });
     expect(snapshot.selection.controls).toEqual(entry.controls);
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) {
       expect({ exit: 1, code: compiled.error.code }).toEqual({ exit: wanted.exit, code: wanted.code });
-      if (wanted.message) expect(`${compiled.error.message} ${(compiled.error.issues ?? []).map(formatIssue).join(' ')}`).toContain(wanted.message);
+      if (wanted.message)
+        expect(`${compiled.error.message} ${(compiled.error.issues ?? []).map(formatIssue).join(' ')}`).toContain(
+          wanted.message,
+        );
     } else {
       // A records line that is not a record is inadmissible: the diagnostic view lists it where the CLI does.
       const { unreadable } = compiled.view;
       const code = unreadable.length > 0 ? 'EXCLUDE_UNREADABLE' : (compiled.view.failure?.code ?? null);
-      expect({ exit: compiled.view.status === 'fail_closed' ? 2 : 0, code }).toEqual({ exit: wanted.exit, code: wanted.code });
+      expect({ exit: compiled.view.status === 'fail_closed' ? 2 : 0, code }).toEqual({
+        exit: wanted.exit,
+        code: wanted.code,
+      });
       if (compiled.view.status === 'fail_closed') expect(compiled.view.packetText).toBeNull();
       const text = unreadable.map(formatIssue).join('\n');
       if (wanted.at && unreadable.length > 0)
-        expect(text).toMatch(new RegExp(`^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `, 'm'));
+        expect(text).toMatch(
+          new RegExp(
+            `^${escapeRegExp(wanted.at.file)}${wanted.at.line === undefined ? '(:\\d+)?' : `:${wanted.at.line}`}: ${escapeRegExp(wanted.at.path)}: `,
+            'm',
+          ),
+        );
       if (wanted.message && unreadable.length > 0) expect(text).toContain(wanted.message);
     }
   }

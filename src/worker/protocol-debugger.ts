@@ -88,7 +88,9 @@ export interface DiffView {
 export const DIFF_VIEW_LINES = 200;
 
 /** `diff` is the whole structure (every id), disclosed for the audience asked for; `view` is what to show. */
-export type ReceiptDiffResponse = { readonly ok: true; readonly diff: ReceiptDiff; readonly view: DiffView } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+export type ReceiptDiffResponse =
+  | { readonly ok: true; readonly diff: ReceiptDiff; readonly view: DiffView }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 /** One gate of the inspector's explanation, in gate order. */
 export interface GateCheck {
@@ -130,11 +132,18 @@ export interface WhatIfSuggestion {
  * verified by compiling it. A record this view does not name gets the answer an id no record has.
  */
 export type WhatIfResponse =
-  | { readonly ok: true; readonly compilation: number; readonly id: string; readonly admitted: boolean; readonly suggestions: readonly WhatIfSuggestion[] }
+  | {
+      readonly ok: true;
+      readonly compilation: number;
+      readonly id: string;
+      readonly admitted: boolean;
+      readonly suggestions: readonly WhatIfSuggestion[];
+    }
   | { readonly ok: false; readonly message: string };
 
 /** A record this view does not name gets the same answer as an id no record has. */
-export type InspectResponse = { readonly ok: true; readonly record: RecordInspection } | { readonly ok: false; readonly message: string };
+export type InspectResponse =
+  { readonly ok: true; readonly record: RecordInspection } | { readonly ok: false; readonly message: string };
 
 /** A pinned compilation, as the panels name it (no receipt id: in the user view it covers withheld records). */
 export interface BaselinePin {

@@ -32,7 +32,11 @@ export interface PacketMarks {
 export interface ChangeMarks {
   /** The compilation compared with (its serial). */
   readonly since: number;
-  readonly columns: { readonly naive: PacketMarks | null; readonly postFilter: PacketMarks | null; readonly compiled: PacketMarks };
+  readonly columns: {
+    readonly naive: PacketMarks | null;
+    readonly postFilter: PacketMarks | null;
+    readonly compiled: PacketMarks;
+  };
 }
 
 /** A trace row against the compilation before: a record new to the view, or one whose decision changed (with what it was). */

@@ -5,10 +5,19 @@ import type { DrillState, WorkspaceSnapshot } from './protocol-workspace';
 
 /** A share link's fragment (after `#`), or why none was made (files over the limit, link too long, files in the user view). */
 export type ShareLinkResult =
-  { readonly ok: true; readonly fragment: string; readonly fileBytes: number; readonly files: number; readonly edits: number } | { readonly ok: false; readonly message: string };
+  | {
+      readonly ok: true;
+      readonly fragment: string;
+      readonly fileBytes: number;
+      readonly files: number;
+      readonly edits: number;
+    }
+  | { readonly ok: false; readonly message: string };
 
 /** A link decoded and validated, not yet applied: what it carries, for the question before it replaces a workspace. */
-export type ShareCheck = { readonly ok: true; readonly files: number; readonly edits: number; readonly scenarioKey: string } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+export type ShareCheck =
+  | { readonly ok: true; readonly files: number; readonly edits: number; readonly scenarioKey: string }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 /** The page's part of the screen a link carries; the worker adds the pinned baseline and the drill it holds. */
 export interface ScreenShown {
@@ -28,4 +37,6 @@ export interface OpenedScreen extends ScreenShown {
   readonly notes: readonly string[];
 }
 
-export type ShareOpenResult = { readonly ok: true; readonly snapshot: WorkspaceSnapshot; readonly screen: OpenedScreen | null } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+export type ShareOpenResult =
+  | { readonly ok: true; readonly snapshot: WorkspaceSnapshot; readonly screen: OpenedScreen | null }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };

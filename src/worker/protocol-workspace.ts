@@ -60,7 +60,14 @@ export type StorageState =
  * or in memory, and why, with the notice the app shows. `saves`: whether this tab writes the workspace at all
  * (a second tab does not, so it cannot overwrite what the first saves).
  */
-export type DatabaseState = { readonly kind: 'opfs' } | { readonly kind: 'memory'; readonly reason: 'other-tab' | 'unsupported' | 'failed'; readonly saves: boolean; readonly message: string };
+export type DatabaseState =
+  | { readonly kind: 'opfs' }
+  | {
+      readonly kind: 'memory';
+      readonly reason: 'other-tab' | 'unsupported' | 'failed';
+      readonly saves: boolean;
+      readonly message: string;
+    };
 
 export interface Selection {
   readonly scenarioKey: string;

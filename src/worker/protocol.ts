@@ -10,10 +10,28 @@ import type { ScenarioComparison } from '../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';
 import type { TestsView } from './expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
-import type { AsOfStep, AsOfStops, BaselinePin, DiffView, InspectResponse, ReceiptDiffResponse, TracePage, TraceQuery, VerdictView, WhatIfResponse } from './protocol-debugger';
+import type {
+  AsOfStep,
+  AsOfStops,
+  BaselinePin,
+  DiffView,
+  InspectResponse,
+  ReceiptDiffResponse,
+  TracePage,
+  TraceQuery,
+  VerdictView,
+  WhatIfResponse,
+} from './protocol-debugger';
 import type { ChangeMarks } from './protocol-marks';
 import type { EditedRecord, RecordEditInput, RecordEditResult } from './protocol-edits';
-import type { ChangeText, DrillState, ScenarioExport, Selection, StorageState, WorkspaceSnapshot } from './protocol-workspace';
+import type {
+  ChangeText,
+  DrillState,
+  ScenarioExport,
+  Selection,
+  StorageState,
+  WorkspaceSnapshot,
+} from './protocol-workspace';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol-share';
 
 export type { TestsView } from './expectation-runs';
@@ -138,7 +156,13 @@ export interface CompileView {
   readonly baselineIndexing: { readonly done: number; readonly total: number } | null;
   readonly status: 'packet' | 'fail_closed';
   /** In the user view its own rows only (`candidates`, `excluded`), the withheld records counted apart (0 in the diagnostic view). */
-  readonly counts: { readonly candidates: number; readonly admitted: number; readonly selected: number; readonly excluded: number; readonly withheld: number };
+  readonly counts: {
+    readonly candidates: number;
+    readonly admitted: number;
+    readonly selected: number;
+    readonly excluded: number;
+    readonly withheld: number;
+  };
   /** Diagnostic view only (null in the user view): the receipt id and the record-set digest cover withheld records. */
   readonly receiptId: string | null;
   /** User view only (null in the diagnostic view): the user-view id, a digest of what it shows (docs/FORMAT.md, "User-view export"). */
@@ -149,7 +173,11 @@ export interface CompileView {
   readonly tokensUsed: number;
   readonly tokenBudget: number;
   /** The baselines are null in the user view: they rank with statistics of records it withholds. */
-  readonly columns: { readonly naive: PacketColumn | null; readonly postFilter: PacketColumn | null; readonly compiled: PacketColumn };
+  readonly columns: {
+    readonly naive: PacketColumn | null;
+    readonly postFilter: PacketColumn | null;
+    readonly compiled: PacketColumn;
+  };
   readonly failure: FailureView | null;
   readonly evidence: readonly EvidenceSlot[];
   /**
@@ -190,7 +218,8 @@ export interface RememberedResult {
   readonly firstPage: TracePage;
 }
 
-export type CompileResponse = { readonly ok: true; readonly view: CompileView } | { readonly ok: false; readonly error: CompileError };
+export type CompileResponse =
+  { readonly ok: true; readonly view: CompileView } | { readonly ok: false; readonly error: CompileError };
 
 export interface LoadProgress {
   readonly file: string;
@@ -256,9 +285,13 @@ export interface CaseFromScreen {
 }
 
 /** The suites open after an open, run on the inputs on screen; `issues` name the file, line and field of each refused. */
-export type OpenSuitesResult = { readonly ok: true; readonly view: TestsView } | { readonly ok: false; readonly issues: readonly InputIssue[]; readonly view: TestsView };
+export type OpenSuitesResult =
+  | { readonly ok: true; readonly view: TestsView }
+  | { readonly ok: false; readonly issues: readonly InputIssue[]; readonly view: TestsView };
 
-export type ContractUpdate = { readonly ok: true; readonly snapshot: WorkspaceSnapshot } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+export type ContractUpdate =
+  | { readonly ok: true; readonly snapshot: WorkspaceSnapshot }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 export type EvaluationExperiment = 'seed000' | 'scenario' | 'growth' | 'foundation';
 
@@ -280,8 +313,13 @@ export type EvaluationOutcome<T> =
 export interface EvaluationApi {
   runSeed000(onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<ScenarioComparison>>;
   /** The strategy comparison on the selected scenario, with its contract edit, controls and late changes. */
-  runScenarioComparison(onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<ScenarioComparison>>;
-  runGrowth(sizes: readonly EvaluationGrowthSize[], onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<GrowthReport>>;
+  runScenarioComparison(
+    onProgress: (progress: EvaluationProgress) => void,
+  ): Promise<EvaluationOutcome<ScenarioComparison>>;
+  runGrowth(
+    sizes: readonly EvaluationGrowthSize[],
+    onProgress: (progress: EvaluationProgress) => void,
+  ): Promise<EvaluationOutcome<GrowthReport>>;
   runFoundation(onProgress: (progress: EvaluationProgress) => void): Promise<EvaluationOutcome<FoundationReport>>;
   /** Takes effect at the next step boundary (between corpus sizes): a step runs synchronously. */
   cancelEvaluation(): Promise<void>;
@@ -316,12 +354,20 @@ export interface CompilerApi extends EvaluationApi {
    * The diagnostic view of compilation `compilation` with its baselines, once the whole-corpus index is built
    * (progress to `onProgress`); null when a later compilation replaced it. Other calls are answered meanwhile.
    */
-  awaitBaselines(compilation: number, onProgress: (progress: { readonly done: number; readonly total: number }) => void): Promise<CompileResponse | null>;
+  awaitBaselines(
+    compilation: number,
+    onProgress: (progress: { readonly done: number; readonly total: number }) => void,
+  ): Promise<CompileResponse | null>;
   queryTrace(query: TraceQuery): Promise<TracePage>;
   /** The first page of every required proposition's attempts in compilation `compilation`; null when a later compilation replaced it. */
   firstEvidenceAttempts(compilation: number, audience: Audience): Promise<readonly EvidenceAttempts[] | null>;
   /** A page of one proposition's attempts in compilation `compilation`, from `offset`; null when a later compilation replaced it. */
-  evidenceAttempts(compilation: number, proposition: string, audience: Audience, offset: number): Promise<EvidenceAttempts | null>;
+  evidenceAttempts(
+    compilation: number,
+    proposition: string,
+    audience: Audience,
+    offset: number,
+  ): Promise<EvidenceAttempts | null>;
   /** The diagnostic receipt: the app offers it only in the diagnostic view. */
   receiptJson(): Promise<string | null>;
   /** Null when the last compilation failed closed: there is no packet to export. Labelled with its view. */
@@ -369,7 +415,11 @@ export interface CompilerApi extends EvaluationApi {
   /** What would admit the record (excluded) or exclude it (admitted) in the last compilation, each change verified by compiling it; in the user view verified on the records it shows. */
   whatWouldChange(id: string, audience: Audience): Promise<WhatIfResponse>;
   /** Makes a suggested change to record `id` in force: an edit of the contract, or a new revision of the record (as the record editor makes one). */
-  applySuggestion(suggestion: { readonly code: SuggestionCode; readonly args: FactArgs }, id: string, audience: Audience): Promise<ContractUpdate>;
+  applySuggestion(
+    suggestion: { readonly code: SuggestionCode; readonly args: FactArgs },
+    id: string,
+    audience: Audience,
+  ): Promise<ContractUpdate>;
   /** Pins the last compilation as the baseline; null when nothing has been compiled. */
   pinBaseline(): Promise<BaselinePin | null>;
   clearBaseline(): Promise<void>;

@@ -13,7 +13,11 @@ export function isQuotaError(error: unknown): boolean {
  * What to tell the user when the workspace database's image could not be written to disk: for a full disk
  * (the browser's or SQLite's words, or less space left than the image needs) how much space it needed.
  */
-export async function databaseFullMessage(error: unknown, imageBytes: number, estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>): Promise<string> {
+export async function databaseFullMessage(
+  error: unknown,
+  imageBytes: number,
+  estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>,
+): Promise<string> {
   let free: number | null = null;
   try {
     const { quota, usage } = (await estimate?.()) ?? {};
@@ -30,11 +34,15 @@ export async function databaseFullMessage(error: unknown, imageBytes: number, es
 }
 
 /** The saved workspace (its files as dropped) did not fit in IndexedDB: how much it needed, and what is free. */
-export async function workspaceFullMessage(fileBytes: number, estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>): Promise<string> {
+export async function workspaceFullMessage(
+  fileBytes: number,
+  estimate?: () => Promise<{ readonly quota?: number; readonly usage?: number }>,
+): Promise<string> {
   let free = '';
   try {
     const { quota, usage } = (await estimate?.()) ?? {};
-    if (quota !== undefined && usage !== undefined) free = ` (the browser allows this site ${megabytes(Math.max(0, quota - usage))} more)`;
+    if (quota !== undefined && usage !== undefined)
+      free = ` (the browser allows this site ${megabytes(Math.max(0, quota - usage))} more)`;
   } catch {
     // Without an estimate the message still says what was needed.
   }

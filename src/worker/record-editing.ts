@@ -4,7 +4,15 @@ import type { SourceRecord } from '../core/format/record';
 import { inputIssue } from '../core/issues';
 import { issuesOf } from '../core/errors';
 import { prepareScenario } from '../scenarios/prepare';
-import { applyScenarioEdit, changeFromEdit, changeIdFor, NO_EDIT, readEditedRecord, withRecord, type ScenarioEdit } from '../scenarios/record-edits';
+import {
+  applyScenarioEdit,
+  changeFromEdit,
+  changeIdFor,
+  NO_EDIT,
+  readEditedRecord,
+  withRecord,
+  type ScenarioEdit,
+} from '../scenarios/record-edits';
 import type { Compilations } from './compilations';
 import type { EditedRecord, EditHistory, RecordEditInput, RecordEditResult } from './protocol';
 import type { EditInForce, Entry, Workspace } from './workspace';
@@ -25,7 +33,13 @@ interface History {
  * undone and redone. The edit in force lives in the workspace (saved with it, exported with the scenario); the
  * revisions before and after it only here, for this session.
  */
-export function createRecordEditing({ workspace, compilations }: { readonly workspace: Workspace; readonly compilations: Compilations }) {
+export function createRecordEditing({
+  workspace,
+  compilations,
+}: {
+  readonly workspace: Workspace;
+  readonly compilations: Compilations;
+}) {
   const histories = new Map<string, History>();
 
   /** The entry's history, begun again whenever the edit in force is not the one it left (a reset, a link, a reload). */
@@ -33,14 +47,23 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
     const inForce = workspace.recordEdits.get(entry.key);
     const current = inForce?.base === entry.loaded ? inForce : undefined;
     let history = histories.get(entry.key);
-    if (!history || history.base !== entry.loaded || (history.at > 0 ? history.revisions[history.at - 1] : undefined) !== current) {
+    if (
+      !history ||
+      history.base !== entry.loaded ||
+      (history.at > 0 ? history.revisions[history.at - 1] : undefined) !== current
+    ) {
       history = { base: entry.loaded, revisions: current ? [current] : [], at: current ? 1 : 0 };
       histories.set(entry.key, history);
     }
     return history;
   };
 
-  const viewOf = (entry: Entry, history: History): EditHistory => ({ scenarioKey: entry.key, revision: history.at, canUndo: history.at > 0, canRedo: history.at < history.revisions.length });
+  const viewOf = (entry: Entry, history: History): EditHistory => ({
+    scenarioKey: entry.key,
+    revision: history.at,
+    canUndo: history.at > 0,
+    canRedo: history.at < history.revisions.length,
+  });
 
   /** The ids this view may open: every record in the diagnostic view; in the user view, those its last compilation of this scenario shows. */
   const openable = (entry: Entry, audience: Audience): readonly string[] => {
@@ -62,7 +85,11 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
     return { ok: true, snapshot: workspace.snapshot(), history: viewOf(entry, history), message };
   };
 
-  const refuse = (entry: Entry, history: History, issues: readonly InputIssue[]): RecordEditResult => ({ ok: false, issues, history: viewOf(entry, history) });
+  const refuse = (entry: Entry, history: History, issues: readonly InputIssue[]): RecordEditResult => ({
+    ok: false,
+    issues,
+    history: viewOf(entry, history),
+  });
 
   return {
     recordForEdit(id: string, audience: Audience): EditedRecord {
@@ -71,19 +98,26 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
       const ids = openable(entry, audience);
       const offered = ids.slice(0, OFFERED_IDS);
       const record = ids.includes(id) ? workspace.edited(entry).recordSet.byId.get(id)?.record : undefined;
-      if (!record) return { ok: false, message: `No record "${id}" in this view.`, ids: offered, history: viewOf(entry, history) };
+      if (!record)
+        return { ok: false, message: `No record "${id}" in this view.`, ids: offered, history: viewOf(entry, history) };
       return { ok: true, record, ids: offered, history: viewOf(entry, history) };
     },
 
     async editRecord(input: RecordEditInput, audience: Audience): Promise<RecordEditResult> {
       const entry = workspace.currentEntry();
       const history = historyOf(entry);
-      const before = openable(entry, audience).includes(input.id) ? workspace.edited(entry).recordSet.byId.get(input.id)?.record : undefined;
-      if (!before) return refuse(entry, history, [inputIssue({ file: 'record', path: 'id' }, 'EDIT_NOT_IN_VIEW', { id: input.id })]);
+      const before = openable(entry, audience).includes(input.id)
+        ? workspace.edited(entry).recordSet.byId.get(input.id)?.record
+        : undefined;
+      if (!before)
+        return refuse(entry, history, [
+          inputIssue({ file: 'record', path: 'id' }, 'EDIT_NOT_IN_VIEW', { id: input.id }),
+        ]);
       const read = readEditedRecord('text' in input ? { text: input.text } : { value: input.value });
       if (!read.ok) return refuse(entry, history, issuesOf(read.error, { file: 'record', path: '(root)' }));
       const after = read.value;
-      if (after.id !== before.id) return refuse(entry, history, [inputIssue({ file: 'record', path: 'id' }, 'EDIT_KEEPS_ID', { id: before.id })]);
+      if (after.id !== before.id)
+        return refuse(entry, history, [inputIssue({ file: 'record', path: 'id' }, 'EDIT_KEEPS_ID', { id: before.id })]);
       const current = history.revisions[history.at - 1]?.edit ?? NO_EDIT;
       const next = nextEdit(current, before, after, input, workspace.edited(entry).scenario);
       if (!next.ok) return refuse(entry, history, next.issues);
@@ -91,24 +125,36 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
       if (!applied.ok) return refuse(entry, history, issuesOf(applied.error, { file: 'record edit', path: '(root)' }));
       if (next.changeId !== null) {
         // Switched on, the new change must apply: a patch the record schema refuses after merging is refused now, not at the toggle.
-        const on = input.as === 'control' ? { controls: [next.changeId], lateChanges: [] } : { controls: [], lateChanges: [next.changeId] };
+        const on =
+          input.as === 'control'
+            ? { controls: [next.changeId], lateChanges: [] }
+            : { controls: [], lateChanges: [next.changeId] };
         const prepared = prepareScenario(applied.value, on);
-        if (!prepared.ok) return refuse(entry, history, issuesOf(prepared.error, { file: 'record edit', path: 'patch' }));
+        if (!prepared.ok)
+          return refuse(entry, history, issuesOf(prepared.error, { file: 'record edit', path: 'patch' }));
       }
-      history.revisions = [...history.revisions.slice(0, history.at), { base: entry.loaded, edit: next.edit, loaded: applied.value }];
+      history.revisions = [
+        ...history.revisions.slice(0, history.at),
+        { base: entry.loaded, edit: next.edit, loaded: applied.value },
+      ];
       history.at += 1;
       const kind = input.as === 'control' ? 'control' : 'late change';
       return inForce(
         entry,
         history,
-        next.changeId === null ? `Edited ${before.id} (revision ${history.at}).` : `Added the ${kind} “${input.label ?? ''}” (${next.changeId}): it applies the edit of ${before.id} when switched on.`,
+        next.changeId === null
+          ? `Edited ${before.id} (revision ${history.at}).`
+          : `Added the ${kind} “${input.label ?? ''}” (${next.changeId}): it applies the edit of ${before.id} when switched on.`,
       );
     },
 
     async undoRecordEdit(): Promise<RecordEditResult> {
       const entry = workspace.currentEntry();
       const history = historyOf(entry);
-      if (history.at === 0) return refuse(entry, history, [inputIssue({ file: 'record edit', path: '(root)' }, 'EDIT_NOTHING_TO', { action: 'undo' })]);
+      if (history.at === 0)
+        return refuse(entry, history, [
+          inputIssue({ file: 'record edit', path: '(root)' }, 'EDIT_NOTHING_TO', { action: 'undo' }),
+        ]);
       history.at -= 1;
       return inForce(entry, history, `Undone: back to revision ${history.at}.`);
     },
@@ -116,14 +162,19 @@ export function createRecordEditing({ workspace, compilations }: { readonly work
     async redoRecordEdit(): Promise<RecordEditResult> {
       const entry = workspace.currentEntry();
       const history = historyOf(entry);
-      if (history.at >= history.revisions.length) return refuse(entry, history, [inputIssue({ file: 'record edit', path: '(root)' }, 'EDIT_NOTHING_TO', { action: 'redo' })]);
+      if (history.at >= history.revisions.length)
+        return refuse(entry, history, [
+          inputIssue({ file: 'record edit', path: '(root)' }, 'EDIT_NOTHING_TO', { action: 'redo' }),
+        ]);
       history.at += 1;
       return inForce(entry, history, `Redone: revision ${history.at}.`);
     },
   };
 }
 
-type NextEdit = { readonly ok: true; readonly edit: ScenarioEdit; readonly changeId: string | null } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+type NextEdit =
+  | { readonly ok: true; readonly edit: ScenarioEdit; readonly changeId: string | null }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 /** The scenario's edit with this record edit added: the record replaced, or a control or late change that applies it. */
 function nextEdit(
@@ -134,14 +185,23 @@ function nextEdit(
   scenario: { readonly controls: readonly { id: string }[]; readonly lateChanges: readonly { id: string }[] },
 ): NextEdit {
   if (input.as === 'revision') {
-    if (JSON.stringify(before) === JSON.stringify(after)) return { ok: false, issues: [inputIssue({ file: 'record', path: '(root)' }, 'EDIT_CHANGES_NOTHING')] };
+    if (JSON.stringify(before) === JSON.stringify(after))
+      return { ok: false, issues: [inputIssue({ file: 'record', path: '(root)' }, 'EDIT_CHANGES_NOTHING')] };
     return { ok: true, edit: withRecord(current, after), changeId: null };
   }
   const label = (input.label ?? '').trim();
-  if (label === '' || label.length > 120) return { ok: false, issues: [inputIssue({ file: 'record edit', path: 'label' }, 'EDIT_NEEDS_LABEL')] };
+  if (label === '' || label.length > 120)
+    return { ok: false, issues: [inputIssue({ file: 'record edit', path: 'label' }, 'EDIT_NEEDS_LABEL')] };
   const taken = new Set([...scenario.controls, ...scenario.lateChanges].map((change) => change.id));
   const id = changeIdFor(label, taken);
   const change = changeFromEdit(before, after, id, label);
   if (!change) return { ok: false, issues: [inputIssue({ file: 'record', path: '(root)' }, 'EDIT_CHANGES_NOTHING')] };
-  return { ok: true, edit: input.as === 'control' ? { ...current, controls: [...current.controls, change] } : { ...current, lateChanges: [...current.lateChanges, change] }, changeId: id };
+  return {
+    ok: true,
+    edit:
+      input.as === 'control'
+        ? { ...current, controls: [...current.controls, change] }
+        : { ...current, lateChanges: [...current.lateChanges, change] },
+    changeId: id,
+  };
 }

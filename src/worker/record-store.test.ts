@@ -55,7 +55,15 @@ describe('the record store', () => {
     // Any value of a document that is not what was written sends the load's files back to be read.
     const first = '(SELECT min(rowid) FROM stored_records)';
     const [[doc]] = driver.all(`SELECT doc FROM stored_records WHERE rowid = ${first}`) as [[string]];
-    for (const edit of ["'$[6].tokens', 'many'", "'$[0]', 7", "'$[1]', 2", "'$[2]', '2026-01-01'", "'$[4]', 'never'", "'$[5]', 1.5", "'$[7]', 'extra'"]) {
+    for (const edit of [
+      "'$[6].tokens', 'many'",
+      "'$[0]', 7",
+      "'$[1]', 2",
+      "'$[2]', '2026-01-01'",
+      "'$[4]', 'never'",
+      "'$[5]', 1.5",
+      "'$[7]', 'extra'",
+    ]) {
       driver.all(`UPDATE stored_records SET doc = json_set(doc, ${edit}) WHERE rowid = ${first}`);
       expect(driver.all(`SELECT doc FROM stored_records WHERE rowid = ${first}`), edit).not.toEqual([[doc]]);
       expect(store.read('keep'), edit).toBeNull();

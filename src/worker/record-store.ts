@@ -20,7 +20,15 @@ CREATE INDEX IF NOT EXISTS stored_records_load ON stored_records (load, file);
 /** Records read back per query: one string of a few MB at the benchmark's text, parsed at once. */
 const READ_CHUNK = 5_000;
 
-type StoredDoc = readonly [fingerprint: string, provenanceVerified: 0 | 1, knownAt: number, validFrom: number, validTo: number | null, line: number | null, record: SourceRecord];
+type StoredDoc = readonly [
+  fingerprint: string,
+  provenanceVerified: 0 | 1,
+  knownAt: number,
+  validFrom: number,
+  validTo: number | null,
+  line: number | null,
+  record: SourceRecord,
+];
 
 const isInstant = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
@@ -32,10 +40,18 @@ const isInstant = (value: unknown): value is number => typeof value === 'number'
 function readStoredDoc(value: unknown): StoredDoc | null {
   if (!Array.isArray(value) || value.length !== 7) return null;
   const [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line, record] = value as unknown[];
-  if (typeof fingerprint !== 'string' || (provenanceVerified !== 0 && provenanceVerified !== 1) || !isInstant(knownAt) || !isInstant(validFrom)) return null;
+  if (
+    typeof fingerprint !== 'string' ||
+    (provenanceVerified !== 0 && provenanceVerified !== 1) ||
+    !isInstant(knownAt) ||
+    !isInstant(validFrom)
+  )
+    return null;
   if ((validTo !== null && !isInstant(validTo)) || (line !== null && !Number.isSafeInteger(line))) return null;
   const parsed = compiledRecordSchema.safeParse(record);
-  return parsed.success ? [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line as number | null, parsed.data] : null;
+  return parsed.success
+    ? [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line as number | null, parsed.data]
+    : null;
 }
 
 export interface StoredProgress {
@@ -109,7 +125,15 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
             // A document this version cannot read: the file is read again instead.
             if (stored === null) return null;
             const [fingerprint, provenanceVerified, knownAt, validFrom, validTo, line, record] = stored;
-            checked.push({ record, fingerprint, provenanceVerified: provenanceVerified === 1, knownAt, validFrom, validTo, endsDigestChunk: endsChunk(record.id) });
+            checked.push({
+              record,
+              fingerprint,
+              provenanceVerified: provenanceVerified === 1,
+              knownAt,
+              validFrom,
+              validTo,
+              endsDigestChunk: endsChunk(record.id),
+            });
             if (line !== null) locations.set(record.id, { file, line });
           }
         }
@@ -124,7 +148,9 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
       driver.transaction(() => {
         driver.all('DELETE FROM stored_records WHERE load NOT IN (SELECT value FROM json_each(?))', [keep]);
         // Rows of a set whose storing was stopped (the tab closed meanwhile): never read, so not kept.
-        driver.exec('DELETE FROM stored_records WHERE NOT EXISTS (SELECT 1 FROM stored_sets s WHERE s.id = stored_records.load AND s.file = stored_records.file)');
+        driver.exec(
+          'DELETE FROM stored_records WHERE NOT EXISTS (SELECT 1 FROM stored_sets s WHERE s.id = stored_records.load AND s.file = stored_records.file)',
+        );
         driver.all('DELETE FROM stored_sets WHERE id NOT IN (SELECT value FROM json_each(?))', [keep]);
       });
     },
@@ -138,5 +164,13 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
 }
 
 function storedDocOf(item: CheckedRecord, location: SourceLocation | undefined): StoredDoc {
-  return [item.fingerprint, item.provenanceVerified ? 1 : 0, item.knownAt, item.validFrom, item.validTo, location?.line ?? null, item.record];
+  return [
+    item.fingerprint,
+    item.provenanceVerified ? 1 : 0,
+    item.knownAt,
+    item.validFrom,
+    item.validTo,
+    location?.line ?? null,
+    item.record,
+  ];
 }

@@ -2,7 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildRecord } from '../core/test-support/builders';
 import { LoadCancelled, streamRecords } from './file-intake';
 import type { LoadProgress } from './protocol';
-import { answerPartRequest, lineBoundaryFrom, partFromJson, pieceCuts, readPart, readRecordsInParts, type PartReply, type StartPartHelper } from './records-in-parts';
+import {
+  answerPartRequest,
+  lineBoundaryFrom,
+  partFromJson,
+  pieceCuts,
+  readPart,
+  readRecordsInParts,
+  type PartReply,
+  type StartPartHelper,
+} from './records-in-parts';
 
 const line = (id: string, text = `text of ${id}`) => JSON.stringify(buildRecord({ id, text }));
 const file = (text: string) => ({ name: 'r.jsonl', blob: new Blob([text]) });
@@ -13,7 +22,10 @@ const lines = (ids: readonly string[]) => ids.map((id) => `${line(id, `${id} ✓
  * A helper that reads its pieces in this process, as fast as this worker reads its own (or once `holdUntil`
  * resolves for the piece), and remembers what it was given. `failsAfter` pieces read, every later read rejects.
  */
-function inProcessHelper({ failsAfter = Infinity, holdUntil }: { failsAfter?: number; holdUntil?: (part: Blob) => Promise<void> } = {}) {
+function inProcessHelper({
+  failsAfter = Infinity,
+  holdUntil,
+}: { failsAfter?: number; holdUntil?: (part: Blob) => Promise<void> } = {}) {
   const pieces: Promise<string>[] = [];
   let starts = 0;
   let ended = false;
@@ -82,7 +94,9 @@ describe('reading a records file in pieces from both ends at once', () => {
     let done = 0;
     const waiters: (() => void)[] = [];
     // The helper's first piece is held until this worker has read every other byte.
-    const helper = inProcessHelper({ holdUntil: (part) => new Promise((resolve) => waiters.push(() => done >= size - part.size && resolve())) });
+    const helper = inProcessHelper({
+      holdUntil: (part) => new Promise((resolve) => waiters.push(() => done >= size - part.size && resolve())),
+    });
     const progress = (item: LoadProgress) => {
       done = item.done;
       for (const waiter of waiters) waiter();
@@ -108,7 +122,9 @@ describe('reading a records file in pieces from both ends at once', () => {
     const text = lines(['a', 'b', 'c', 'd', 'a', 'e']);
     const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
     expect(result).toEqual(await onePass(text));
-    expect(result.ok && result.value.duplicates.map((item) => [item.checked.record.id, item.location.line])).toEqual([['a', 5]]);
+    expect(result.ok && result.value.duplicates.map((item) => [item.checked.record.id, item.location.line])).toEqual([
+      ['a', 5],
+    ]);
   });
 
   it('reads the pieces itself when the helper cannot, the one it failed on included', async () => {
@@ -159,7 +175,9 @@ describe('reading a records file in pieces from both ends at once', () => {
     const helper = inProcessHelper();
     const text = lines(['a', 'b']);
     expect(await readRecordsInParts(helper.start)(file(text), () => undefined, never)).toEqual(await onePass(text));
-    expect(await readInParts(helper.start)(file(line('only')), () => undefined, never)).toEqual(await onePass(line('only')));
+    expect(await readInParts(helper.start)(file(line('only')), () => undefined, never)).toEqual(
+      await onePass(line('only')),
+    );
     expect(helper.starts()).toBe(0);
   });
 });
@@ -228,7 +246,10 @@ describe('answerPartRequest (the helper)', () => {
   });
 
   it('says why when the file cannot be read, or its records cannot be sent back, instead of never answering', async () => {
-    const unreadable = { stream: () => new ReadableStream({ pull: (controller) => controller.error(new Error('the file changed on disk')) }) } as unknown as Blob;
+    const unreadable = {
+      stream: () =>
+        new ReadableStream({ pull: (controller) => controller.error(new Error('the file changed on disk')) }),
+    } as unknown as Blob;
     expect(await answers(unreadable)).toEqual([{ kind: 'failed', reason: 'the file changed on disk' }]);
     const unsendable = await answers(new Blob([lines(['a'])]), (message) => {
       if (message.kind === 'part') throw new Error('could not be cloned');

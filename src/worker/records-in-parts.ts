@@ -1,5 +1,11 @@
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { createJsonlRecordReader, joinRecordParts, recordSetOf, unreadableRecordsError, type RecordsPart } from '../core/phases/1-validate/validate';
+import {
+  createJsonlRecordReader,
+  joinRecordParts,
+  recordSetOf,
+  unreadableRecordsError,
+  type RecordsPart,
+} from '../core/phases/1-validate/validate';
 import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from './file-intake';
 
 /**
@@ -36,7 +42,12 @@ export interface PartHelper {
 export type StartPartHelper = (name: string) => PartHelper;
 
 /** Reads `blob`'s records here, as one part of a file. */
-export async function readPart(blob: Blob, name: string, onBytes: (done: number) => void, signal: AbortSignal): Promise<Result<RecordsPart, CompileError>> {
+export async function readPart(
+  blob: Blob,
+  name: string,
+  onBytes: (done: number) => void,
+  signal: AbortSignal,
+): Promise<Result<RecordsPart, CompileError>> {
   const reader = createJsonlRecordReader(name);
   await streamInto(reader, blob, onBytes, signal);
   const part = reader.finishPart();
@@ -76,7 +87,10 @@ const running = new AbortController().signal;
  * A helper's answer to a request: progress as it reads, then the part, a refusal, or why it failed. Whatever goes
  * wrong (reading the file, sending the records back) is said, or the compiler worker would wait for ever.
  */
-export async function answerPartRequest({ blob, name }: PartRequest, reply: (message: PartReply) => void): Promise<void> {
+export async function answerPartRequest(
+  { blob, name }: PartRequest,
+  reply: (message: PartReply) => void,
+): Promise<void> {
   try {
     const part = await readPart(blob, name, (done) => reply({ kind: 'progress', done }), running);
     reply(part.ok ? { kind: 'part', partJson: JSON.stringify(part.value) } : { kind: 'refused' });
@@ -117,7 +131,10 @@ export async function pieceCuts(blob: Blob, count: number): Promise<number[]> {
 }
 
 /** A records file reader that reads a large file's pieces from both ends at once, the back ones through a helper. */
-export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = READ_IN_PARTS_FROM_BYTES): RecordsFileReader {
+export function readRecordsInParts(
+  startHelper: StartPartHelper,
+  fromBytes = READ_IN_PARTS_FROM_BYTES,
+): RecordsFileReader {
   return async (file, onProgress, signal) => {
     const { blob, name } = file;
     const cuts = blob.size >= fromBytes ? await pieceCuts(blob, PIECES) : [];
@@ -133,7 +150,8 @@ export function readRecordsInParts(startHelper: StartPartHelper, fromBytes = REA
     let piecesDone = 0;
     let frontBytes = 0;
     let helperBytes = 0;
-    const report = () => onProgress({ file: name, phase: 'reading', done: piecesDone + frontBytes + helperBytes, total: blob.size });
+    const report = () =>
+      onProgress({ file: name, phase: 'reading', done: piecesDone + frontBytes + helperBytes, total: blob.size });
 
     const helper = startHelper(name);
     const stopHelper = () => helper.end();

@@ -1,5 +1,11 @@
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
-import { partFromJson, type PartHelper, type PartReply, type PartRequest, type StartPartHelper } from './records-in-parts';
+import {
+  partFromJson,
+  type PartHelper,
+  type PartReply,
+  type PartRequest,
+  type StartPartHelper,
+} from './records-in-parts';
 import partWorkerUrl from './records-part.worker.ts?worker&url';
 
 /**
@@ -13,7 +19,11 @@ export const startPartHelper: StartPartHelper = (name) => {
   const worker = new Worker(bootstrap, { type: 'module', name: 'records-part' });
   let stopped: string | null = null;
   let piecesRead = 0;
-  let waiting: { resolve: (part: PartReply & { kind: 'part' | 'refused' }) => void; reject: (reason: Error) => void; onBytes: (done: number) => void } | null = null;
+  let waiting: {
+    resolve: (part: PartReply & { kind: 'part' | 'refused' }) => void;
+    reject: (reason: Error) => void;
+    onBytes: (done: number) => void;
+  } | null = null;
 
   const stop = (reason: string) => {
     if (stopped !== null) return;
@@ -49,7 +59,11 @@ export const startPartHelper: StartPartHelper = (name) => {
           reject(new Error(stopped));
           return;
         }
-        waiting = { resolve: (reply) => resolve(reply.kind === 'part' ? partFromJson(reply.partJson) : null), reject, onBytes };
+        waiting = {
+          resolve: (reply) => resolve(reply.kind === 'part' ? partFromJson(reply.partJson) : null),
+          reject,
+          onBytes,
+        };
         worker.postMessage({ blob: part, name } satisfies PartRequest);
       }),
     end: () => stop('ended'),

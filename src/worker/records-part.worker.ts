@@ -4,4 +4,8 @@ import { answerPartRequest, type PartReply, type PartRequest } from './records-i
 
 /** The helper that reads pieces from the back of a large records file (src/worker/records-in-parts.ts), once its SHA-256 has started. */
 const hashing = hashInWasm();
-addEventListener('message', (event: MessageEvent<PartRequest>) => void hashing.then(() => answerPartRequest(event.data, (message: PartReply) => postMessage(message))));
+addEventListener(
+  'message',
+  (event: MessageEvent<PartRequest>) =>
+    void hashing.then(() => answerPartRequest(event.data, (message: PartReply) => postMessage(message))),
+);

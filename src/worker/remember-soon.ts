@@ -38,7 +38,13 @@ export function createRememberSoon({ remember, saves, workspace, compilations }:
         timer = null;
         const compiled = compilations().last();
         const key = inputsKeyOf(remember.build, workspace.saved());
-        if (compiled === null || key === null || key !== compiled.inputsKey || workspace.storageState.status !== 'persistent') return;
+        if (
+          compiled === null ||
+          key === null ||
+          key !== compiled.inputsKey ||
+          workspace.storageState.status !== 'persistent'
+        )
+          return;
         const view = { ...compilations().viewOf(compiled, audience), compilation: 0 };
         const shown = compilations().disclosed(compiled, audience);
         const context = factContextOf(compiled.outcome.receipt.contract);
@@ -46,7 +52,9 @@ export function createRememberSoon({ remember, saves, workspace, compilations }:
         // A baseline pinned now is not pinned after a reload: the remembered rows mark no change against one.
         const firstPage = traceWindow(rows, shown.rows.length, context, shown.ranks, new Map(), 0, TRACE_PAGE_SIZE);
         // A result not remembered only means the next boot waits for its compilation.
-        measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(() => undefined);
+        measuredAsync('cc:remember', () => remember.memory.writeRemembered({ key, result: { view, firstPage } })).catch(
+          () => undefined,
+        );
       }, REMEMBER_AFTER_MS);
     },
     cancel(): void {

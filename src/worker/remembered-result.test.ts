@@ -52,10 +52,18 @@ describe('the key of a remembered result', () => {
     const others = [
       inputsKeyOf('/assets/compiler.worker-def456.js', workspace()),
       inputsKeyOf(BUILD, workspace({ loads: [{ ...workspace().loads[0]!, stored: 'load-2' }] })),
-      inputsKeyOf(BUILD, workspace({ loads: [{ ...workspace().loads[0]!, files: [{ name: 'records.jsonl', blob: new Blob(['{}\n\n']) }] }] })),
+      inputsKeyOf(
+        BUILD,
+        workspace({
+          loads: [{ ...workspace().loads[0]!, files: [{ name: 'records.jsonl', blob: new Blob(['{}\n\n']) }] }],
+        }),
+      ),
       inputsKeyOf(BUILD, workspace({ contractEdits: { 'loaded:x': { tokenBudget: 10 } } })),
       inputsKeyOf(BUILD, workspace({ selection: { scenarioKey: 'loaded:x', controls: [], lateChanges: [] } })),
-      inputsKeyOf(BUILD, workspace({ selection: { scenarioKey: 'loaded:x', controls: ['deny-one-record'], lateChanges: ['late'] } })),
+      inputsKeyOf(
+        BUILD,
+        workspace({ selection: { scenarioKey: 'loaded:x', controls: ['deny-one-record'], lateChanges: ['late'] } }),
+      ),
     ];
     expect(new Set([key, ...others]).size).toBe(others.length + 1);
   });
@@ -91,7 +99,10 @@ describe('a session remembering the result it showed', () => {
     return session;
   };
 
-  const compiledView = async (session: Awaited<ReturnType<typeof startSession>>, audience: 'diagnostic' | 'user' = 'diagnostic') => {
+  const compiledView = async (
+    session: Awaited<ReturnType<typeof startSession>>,
+    audience: 'diagnostic' | 'user' = 'diagnostic',
+  ) => {
     const compiled = await session.compile(audience);
     if (!compiled.ok) throw new Error(compiled.error.message);
     return compiled.view;
@@ -160,9 +171,16 @@ describe('a session remembering the result it showed', () => {
 describe('reading a remembered result back', () => {
   const entryFor = (saved: SavedWorkspace): RememberedEntry => ({
     key: inputsKeyOf(BUILD, saved) ?? '',
-    result: { view: { receiptId: 'r', userViewId: null } as never, firstPage: { offset: 0, rows: [], matched: 0, total: 0 } },
+    result: {
+      view: { receiptId: 'r', userViewId: null } as never,
+      firstPage: { offset: 0, rows: [], matched: 0, total: 0 },
+    },
   });
-  const stored = (workspaceValue: unknown, remembered: unknown, filesMissing = false): WorkspaceStorage & ResultMemory => ({
+  const stored = (
+    workspaceValue: unknown,
+    remembered: unknown,
+    filesMissing = false,
+  ): WorkspaceStorage & ResultMemory => ({
     read: async () => ({ workspace: workspaceValue, filesMissing }),
     write: async () => undefined,
     clear: async () => undefined,

@@ -15,7 +15,10 @@ import type { RememberedEntry, ResultMemory, WorkspaceStorage } from './workspac
 /** Only the envelope is checked here: the key names the build that wrote the result, and a build reads what it wrote. */
 const rememberedEntrySchema = z.object({
   key: z.string(),
-  result: z.object({ view: z.object({ receiptId: z.string().nullable(), userViewId: z.string().nullable() }), firstPage: z.object({ rows: z.array(z.unknown()) }) }),
+  result: z.object({
+    view: z.object({ receiptId: z.string().nullable(), userViewId: z.string().nullable() }),
+    firstPage: z.object({ rows: z.array(z.unknown()) }),
+  }),
 });
 
 /** The key of the inputs `workspace` compiles from, or null when one of its loads cannot be named (no database id). */
@@ -23,16 +26,25 @@ export function inputsKeyOf(build: string, workspace: SavedWorkspace): string | 
   const loads = [];
   for (const load of workspace.loads) {
     if (load.stored === undefined) return null;
-    loads.push({ baseKey: load.baseKey, stored: load.stored, files: load.files.map(({ name, blob }) => ({ name, bytes: blob.size })) });
+    loads.push({
+      baseKey: load.baseKey,
+      stored: load.stored,
+      files: load.files.map(({ name, blob }) => ({ name, bytes: blob.size })),
+    });
   }
-  return sha256Hex(canonicalJson({ build, loads, contractEdits: workspace.contractEdits, selection: workspace.selection }));
+  return sha256Hex(
+    canonicalJson({ build, loads, contractEdits: workspace.contractEdits, selection: workspace.selection }),
+  );
 }
 
 /**
  * The remembered result for the workspace storage holds now, or null: none kept, another workspace's, a workspace
  * whose files are missing or that this version cannot read, or storage that failed (the compile then says why).
  */
-export async function readRememberedResult(storage: WorkspaceStorage & ResultMemory, build: string): Promise<RememberedResult | null> {
+export async function readRememberedResult(
+  storage: WorkspaceStorage & ResultMemory,
+  build: string,
+): Promise<RememberedResult | null> {
   try {
     const [stored, remembered] = await Promise.all([storage.read(), storage.readRemembered()]);
     if (stored === undefined || stored.filesMissing) return null;

@@ -19,7 +19,11 @@ export const savedWorkspaceSchema = z.strictObject({
   contractEdits: z.record(z.string(), z.unknown()),
   /** Records replaced and changes authored in the app, per scenario key (src/scenarios/record-edits.ts); absent when none. */
   recordEdits: z.record(z.string(), scenarioEditSchema).optional(),
-  selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
+  selection: z.strictObject({
+    scenarioKey: z.string(),
+    controls: z.array(z.string()),
+    lateChanges: z.array(z.string()),
+  }),
   /** The suites open in the Tests panel, as their files; absent when none is open. */
   suites: z.array(z.strictObject({ name: z.string(), text: z.string() })).optional(),
 });

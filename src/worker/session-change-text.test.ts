@@ -8,7 +8,12 @@ import { readBuiltinScenarios } from './builtin-sources';
 import { createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
-const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
+const storage: WorkspaceStorage = {
+  read: async () => undefined,
+  write: async () => undefined,
+  clear: async () => undefined,
+  watch: () => undefined,
+};
 let compiler: SqliteCompiler;
 
 describe('scenario text names no record the view withholds', () => {
@@ -26,12 +31,18 @@ describe('scenario text names no record the view withholds', () => {
     expect(text?.label).toBe(`Grant the credit team a permit to ${REDACTED_RECORD}`);
     expect(text?.explanation).toContain(`read ${REDACTED_RECORD}:`);
     expect(JSON.stringify(user.view.changeTexts)).not.toMatch(/\bX9\b/);
-    expect(user.view.appliedChanges.map((change) => change.label)).toEqual([`Grant the credit team a permit to ${REDACTED_RECORD}`]);
+    expect(user.view.appliedChanges.map((change) => change.label)).toEqual([
+      `Grant the credit team a permit to ${REDACTED_RECORD}`,
+    ]);
     // W-61 is only added by its control, so nothing withholds it: named.
-    expect(user.view.changeTexts.find((change) => change.id === 'officer-approves-waiver')?.explanation).toContain('W-61');
+    expect(user.view.changeTexts.find((change) => change.id === 'officer-approves-waiver')?.explanation).toContain(
+      'W-61',
+    );
     const diagnostic = await session.disclose('diagnostic');
     if (!diagnostic.ok) throw new Error(diagnostic.error.message);
-    expect(diagnostic.view.changeTexts.find((change) => change.id === 'grant-agent-permit')?.label).toBe('Grant the credit team a permit to X9');
+    expect(diagnostic.view.changeTexts.find((change) => change.id === 'grant-agent-permit')?.label).toBe(
+      'Grant the credit team a permit to X9',
+    );
     expect(diagnostic.view.appliedChanges[0]?.label).toBe('Grant the credit team a permit to X9');
   });
 

@@ -9,7 +9,10 @@ import { memoryStorage } from './test-support/memory-storage';
 let compiler: SqliteCompiler;
 const file = (name: string, text: string) => ({ name, blob: new Blob([text]) });
 const noProgress = () => undefined;
-const ATLAS_RECORDS = readFileSync(new URL('../../fixtures/atlas-credit-review/records.jsonl', import.meta.url), 'utf8');
+const ATLAS_RECORDS = readFileSync(
+  new URL('../../fixtures/atlas-credit-review/records.jsonl', import.meta.url),
+  'utf8',
+);
 
 async function atlasSession() {
   const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
@@ -33,7 +36,9 @@ describe('the drill and the receipt check on changed inputs', () => {
     expect(loaded.receiptChecks.map((check) => check.verdict.action)).toEqual(['continue']);
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit'], lateChanges: [] });
     await session.compile('diagnostic');
-    expect((await session.checkReceipts()).map(({ file: name, verdict }) => [name, verdict.action, verdict.code])).toEqual([['receipt.json', 'recompile_required', 'STALE_RECORD_SET']]);
+    expect(
+      (await session.checkReceipts()).map(({ file: name, verdict }) => [name, verdict.action, verdict.code]),
+    ).toEqual([['receipt.json', 'recompile_required', 'STALE_RECORD_SET']]);
     await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
     expect((await session.checkReceipts()).map((check) => check.verdict.action)).toEqual(['continue']);
   });
@@ -45,18 +50,31 @@ describe('the drill and the receipt check on changed inputs', () => {
     expect((await session.attemptContinue())?.action).toBe('continue');
 
     // The user's own records: the same records with one title changed, under the scenario's contract.
-    const own = ATLAS_RECORDS.replace('Facility F-102: Atlas overdraft limit', 'Facility F-102: overdraft limit (renamed)');
+    const own = ATLAS_RECORDS.replace(
+      'Facility F-102: Atlas overdraft limit',
+      'Facility F-102: overdraft limit (renamed)',
+    );
     const loaded = await session.loadFiles([file('own.jsonl', own)], noProgress);
     if (loaded.status !== 'loaded') throw new Error(loaded.status);
-    const summary = loaded.snapshot.scenarios.find((scenario) => scenario.key === loaded.snapshot.selection.scenarioKey);
+    const summary = loaded.snapshot.scenarios.find(
+      (scenario) => scenario.key === loaded.snapshot.selection.scenarioKey,
+    );
     expect(summary?.lateChangesGeneric).toBe(true);
-    expect(summary?.lateChanges.map((change) => change.id)).toEqual(['generic-validity-ends', 'generic-deny-label', 'generic-role-revoked', 'generic-as-of-moves']);
+    expect(summary?.lateChanges.map((change) => change.id)).toEqual([
+      'generic-validity-ends',
+      'generic-deny-label',
+      'generic-role-revoked',
+      'generic-as-of-moves',
+    ]);
     expect(summary?.lateChanges[0]?.label).toBe('Late: F-102 stops being valid');
 
     // Frozen before the load, judged against what was loaded.
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
-    expect(session.declareLateChange('generic-validity-ends')).toEqual({ frozenReceiptId: frozen, declared: ['generic-validity-ends'] });
+    expect(session.declareLateChange('generic-validity-ends')).toEqual({
+      frozenReceiptId: frozen,
+      declared: ['generic-validity-ends'],
+    });
     const verdict = await session.attemptContinue();
     expect(verdict).toMatchObject({ action: 'recompile_required', priorReceiptId: frozen });
 
@@ -75,7 +93,9 @@ describe('the drill and the receipt check on changed inputs', () => {
     const session = await atlasSession();
     const loaded = await session.loadFiles([file('own.jsonl', ATLAS_RECORDS)], noProgress);
     if (loaded.status !== 'loaded') throw new Error(loaded.status);
-    const summary = loaded.snapshot.scenarios.find((scenario) => scenario.key === loaded.snapshot.selection.scenarioKey);
+    const summary = loaded.snapshot.scenarios.find(
+      (scenario) => scenario.key === loaded.snapshot.selection.scenarioKey,
+    );
     const base = await session.compile('diagnostic');
     if (!base.ok) throw new Error(base.error.message);
     for (const change of summary?.lateChanges ?? []) {

@@ -7,7 +7,12 @@ import { createSession } from './session';
 import type { WorkspaceStorage } from './workspace-storage';
 
 /** The app's file intake on unlucky and hostile files: what it recognised, what is wrong, where. */
-const storage: WorkspaceStorage = { read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined };
+const storage: WorkspaceStorage = {
+  read: async () => undefined,
+  write: async () => undefined,
+  clear: async () => undefined,
+  watch: () => undefined,
+};
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
@@ -44,13 +49,34 @@ describe('file intake in the worker session', () => {
   it('says a contract without a task was read as a contract, and names the missing field', async () => {
     const { task: _task, ...rest } = buildContract();
     const result = await rejected('contract.json', JSON.stringify(rest, null, 2));
-    expect(result.summaries).toEqual([{ file: 'contract.json', message: expect.stringMatching(/^read as a contract \(recognised by principals, .*\): not a valid contract: 1 problem$/) }]);
-    expect(result.issues).toEqual([{ file: 'contract.json', line: 1, path: 'task', code: 'FIELD_MISSING', args: { expected: 'string' }, message: 'required field missing (expected string)' }]);
+    expect(result.summaries).toEqual([
+      {
+        file: 'contract.json',
+        message: expect.stringMatching(
+          /^read as a contract \(recognised by principals, .*\): not a valid contract: 1 problem$/,
+        ),
+      },
+    ]);
+    expect(result.issues).toEqual([
+      {
+        file: 'contract.json',
+        line: 1,
+        path: 'task',
+        code: 'FIELD_MISSING',
+        args: { expected: 'string' },
+        message: 'required field missing (expected string)',
+      },
+    ]);
   });
 
   it('names the line of a truncated records file that has one line', async () => {
     const issues = await unreadableLines('cut.jsonl', line({ id: 'a' }).slice(0, 50));
-    expect(issues[0]).toMatchObject({ file: 'cut.jsonl', line: 1, path: '(root)', message: expect.stringMatching(/^not valid JSON: Unterminated string/) });
+    expect(issues[0]).toMatchObject({
+      file: 'cut.jsonl',
+      line: 1,
+      path: '(root)',
+      message: expect.stringMatching(/^not valid JSON: Unterminated string/),
+    });
   });
 
   it('reads a records file whose first line is longer than the head it looks at', async () => {
@@ -70,8 +96,12 @@ describe('file intake in the worker session', () => {
     const records = await session.loadFiles([file('r.jsonl', withBom(`${line({ id: 'a' })}\n`))], noProgress);
     expect(records.status).toBe('loaded');
     const scenario = { id: 'bom', title: 'BOM', contract: buildContract(), records: [buildRecord({ id: 'a' })] };
-    expect((await session.loadFiles([file('s.json', withBom(JSON.stringify(scenario)))], noProgress)).status).toBe('loaded');
-    expect((await session.loadFiles([file('c.json', withBom(JSON.stringify(buildContract())))], noProgress)).status).toBe('loaded');
+    expect((await session.loadFiles([file('s.json', withBom(JSON.stringify(scenario)))], noProgress)).status).toBe(
+      'loaded',
+    );
+    expect(
+      (await session.loadFiles([file('c.json', withBom(JSON.stringify(buildContract())))], noProgress)).status,
+    ).toBe('loaded');
     const receipt = session.receiptJson() ?? (await session.compile('diagnostic'), session.receiptJson());
     const checked = await session.loadFiles([file('receipt.json', withBom(receipt ?? ''))], noProgress);
     expect(checked.status === 'loaded' && checked.receiptChecks).toHaveLength(1);
@@ -81,14 +111,28 @@ describe('file intake in the worker session', () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
     const records = await unreadableLines('dup.jsonl', `${line({ id: 'a' })}\n${twice}\n`);
     expect(records).toEqual([
-      { file: 'dup.jsonl', line: 2, path: 'tokens', code: 'DUPLICATE_KEY', args: { key: '"tokens"', firstLine: null }, message: 'duplicate key "tokens"; a key may appear once per object' },
+      {
+        file: 'dup.jsonl',
+        line: 2,
+        path: 'tokens',
+        code: 'DUPLICATE_KEY',
+        args: { key: '"tokens"', firstLine: null },
+        message: 'duplicate key "tokens"; a key may appear once per object',
+      },
     ]);
     const session = await newSession();
     await session.compile('diagnostic');
-    const receipt = (session.receiptJson() ?? '').replace('"outcome":"packet"', '"outcome":"packet","outcome":"fail_closed"');
+    const receipt = (session.receiptJson() ?? '').replace(
+      '"outcome":"packet"',
+      '"outcome":"packet","outcome":"fail_closed"',
+    );
     const refused = await rejected('receipt.json', receipt);
     expect(refused.summaries[0]?.message).toMatch(/^read as a receipt/);
-    expect(refused.issues[0]).toMatchObject({ line: 1, path: 'outcome', message: expect.stringMatching(/^duplicate key "outcome"/) });
+    expect(refused.issues[0]).toMatchObject({
+      line: 1,
+      path: 'outcome',
+      message: expect.stringMatching(/^duplicate key "outcome"/),
+    });
   });
 
   it('refuses a contract over the document limit without reading it whole', async () => {

@@ -20,7 +20,12 @@ const recordsFile = (prefix: string) => ({
   name: `${prefix}.jsonl`,
   blob: new Blob([
     Array.from({ length: SIZE }, (_, position) =>
-      JSON.stringify(buildRecord({ id: `${prefix}-${position}`, text: `retry timeouts ${position % 5 === 0 ? 'failover drill' : 'note'} ${position}` })),
+      JSON.stringify(
+        buildRecord({
+          id: `${prefix}-${position}`,
+          text: `retry timeouts ${position % 5 === 0 ? 'failover drill' : 'note'} ${position}`,
+        }),
+      ),
     ).join('\n'),
   ]),
 });
@@ -45,9 +50,13 @@ describe('a large workspace in the session', () => {
     expect(SIZE).toBeGreaterThanOrEqual(ATTEMPTS_AFTER_RESULT_FROM);
     expect(answered.evidenceAttempts).toBeNull();
     const attempts = session.firstEvidenceAttempts(answered.compilation, 'diagnostic');
-    expect(attempts?.map((slot) => slot.proposition)).toEqual(answered.compiledContract.requiredPropositions.map((proposition) => proposition.id));
+    expect(attempts?.map((slot) => slot.proposition)).toEqual(
+      answered.compiledContract.requiredPropositions.map((proposition) => proposition.id),
+    );
     // Views nobody waits for carry them: the baselines filled in, the same compilation.
-    expect(viewOf(await session.awaitBaselines(answered.compilation, () => undefined)).evidenceAttempts).toEqual(attempts);
+    expect(viewOf(await session.awaitBaselines(answered.compilation, () => undefined)).evidenceAttempts).toEqual(
+      attempts,
+    );
     const user = viewOf(await session.disclose('user'));
     expect(user.evidenceAttempts).toBeNull();
     expect(session.firstEvidenceAttempts(user.compilation, 'user')).not.toBeNull();
@@ -70,14 +79,29 @@ describe('a large workspace in the session', () => {
     // Between two slices the worker answers the page: the user view and a trace window come back before the index is built.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(viewOf(await session.disclose('user')).columns.naive).toBeNull();
-    expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 10 }).total).toBe(SIZE);
+    expect(
+      session.queryTrace({
+        audience: 'diagnostic',
+        sortKey: 'order',
+        descending: false,
+        decision: 'all',
+        code: 'all',
+        text: '',
+        offset: 0,
+        limit: 10,
+      }).total,
+    ).toBe(SIZE);
     const done = viewOf(await filled);
     expect(progress.length).toBeGreaterThan(1);
     expect(progress.at(-1)).toBe(SIZE);
     expect(done.receiptId).toBe(first.receiptId);
     expect(done.baselineIndexing).toBeNull();
 
-    const fresh = createSession({ compiler: createSqliteCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const fresh = createSession({
+      compiler: createSqliteCompiler(await freshDriver()),
+      storage: memoryStorage(),
+      builtins: readBuiltinScenarios(),
+    });
     await fresh.start();
     await fresh.loadFiles([recordsFile('big')], () => undefined);
     const freshView = viewOf(await fresh.compile('diagnostic'));
@@ -125,7 +149,11 @@ describe('a large workspace in the session', () => {
     expect(viewOf(await session.awaitBaselines(after.compilation, () => undefined)).columns).toEqual(
       viewOf(
         await (async () => {
-          const fresh = createSession({ compiler: createSqliteCompiler(await freshDriver()), storage: memoryStorage(), builtins: readBuiltinScenarios() });
+          const fresh = createSession({
+            compiler: createSqliteCompiler(await freshDriver()),
+            storage: memoryStorage(),
+            builtins: readBuiltinScenarios(),
+          });
           await fresh.start();
           await fresh.loadFiles([recordsFile('first')], () => undefined);
           const view = viewOf(await fresh.compile('diagnostic'));
@@ -185,7 +213,9 @@ describe('a workspace whose database survives a reload', () => {
     const receipt = first.receiptJson();
     await first.awaitBaselines(compiled.compilation, () => undefined);
     // The records are stored and the image saved in the background after the load; a reload before that would read the file again.
-    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), { timeout: 30_000 });
+    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), {
+      timeout: 30_000,
+    });
     // The whole-corpus index asked for a save too; the one copy made after it ended takes in both.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(saves).toBe(1);
@@ -241,7 +271,9 @@ describe('a workspace whose database survives a reload', () => {
     await session.awaitBaselines(compiled.compilation, () => undefined);
     // At most the step that was under way when the index started, and the one that follows its end.
     expect(Number(driver.all('SELECT count(*) FROM stored_records')[0]?.[0])).toBeLessThanOrEqual(2 * STORE_SLICE);
-    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), { timeout: 30_000 });
+    await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), {
+      timeout: 30_000,
+    });
     expect(driver.all('SELECT count(*) FROM stored_records')).toEqual([[SIZE]]);
   });
 
@@ -265,7 +297,10 @@ describe('a workspace whose database survives a reload', () => {
   it('says so when the image cannot be saved, and goes on working in memory', async () => {
     performance.clearMeasures();
     const driver = await freshDriver();
-    const refusing = { save: async () => Promise.reject(new ImageNotSaved(1024, new Error('SQLITE_IOERR_WRITE'))), clear: () => undefined };
+    const refusing = {
+      save: async () => Promise.reject(new ImageNotSaved(1024, new Error('SQLITE_IOERR_WRITE'))),
+      clear: () => undefined,
+    };
     const session = createSession({
       compiler: createSqliteCompiler(driver),
       storage: memoryStorage(),
@@ -277,9 +312,15 @@ describe('a workspace whose database survives a reload', () => {
     });
     await session.start();
     expect((await session.loadFiles([recordsFile('refused')], () => undefined)).status).toBe('loaded');
-    await vi.waitFor(async () => expect((await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] })).database).toMatchObject({ kind: 'memory', reason: 'failed' }), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] })).database,
+        ).toMatchObject({ kind: 'memory', reason: 'failed' }),
+      {
+        timeout: 30_000,
+      },
+    );
     const snapshot = await session.select({ scenarioKey: 'loaded:refused.jsonl', controls: [], lateChanges: [] });
     expect(snapshot.databaseNotice).toBe(
       'The workspace database could not be saved on disk (SQLITE_IOERR_WRITE): everything is loaded, but a reload will read, parse and index the loaded files again.',
@@ -289,7 +330,12 @@ describe('a workspace whose database survives a reload', () => {
 
   it('in a second tab, works on a copy and saves nothing', async () => {
     const storage = memoryStorage();
-    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(), database: { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' } });
+    const session = createSession({
+      compiler,
+      storage,
+      builtins: readBuiltinScenarios(),
+      database: { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' },
+    });
     const snapshot = await session.start();
     expect(snapshot.database).toMatchObject({ kind: 'memory', reason: 'other-tab' });
     expect((await session.loadFiles([recordsFile('copy')], () => undefined)).status).toBe('loaded');

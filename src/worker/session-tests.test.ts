@@ -9,7 +9,12 @@ import shippedSuite from '../../fixtures/retry-policy/poison-controls.expect.jso
 
 let compiler: SqliteCompiler;
 const writes: unknown[] = [];
-const memoryStorage = () => ({ read: async () => undefined, write: async (saved: unknown) => void writes.push(saved), clear: async () => undefined, watch: () => undefined });
+const memoryStorage = () => ({
+  read: async () => undefined,
+  write: async (saved: unknown) => void writes.push(saved),
+  clear: async () => undefined,
+  watch: () => undefined,
+});
 const blob = (text: string) => new Blob([text], { type: 'application/json' });
 
 beforeAll(async () => {
@@ -22,7 +27,10 @@ describe('the session runs the Tests panel', () => {
   it('opens a dropped suite in the Tests panel, not as an input: it is run on the inputs on screen and follows their controls', async () => {
     const session = await started();
     expect(await session.runTests('diagnostic')).toBeNull();
-    const loaded = await session.loadFiles([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], () => undefined);
+    const loaded = await session.loadFiles(
+      [{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }],
+      () => undefined,
+    );
     expect(loaded).toMatchObject({ status: 'loaded', kinds: [], suites: ['poison-controls.expect.json'] });
     const green = await session.runTests('diagnostic');
     expect(green?.failed).toBe(0);
@@ -46,11 +54,21 @@ describe('the session runs the Tests panel', () => {
 
   it('knows a suite by its shape under any name, refuses a bad one with its file, line and field, and never saves one with the files', async () => {
     const session = await started();
-    const bad = JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'x', expect: { outcom: 'packet' } }] }, null, 2);
+    const bad = JSON.stringify(
+      { suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'x', expect: { outcom: 'packet' } }] },
+      null,
+      2,
+    );
     const refused = await session.loadFiles([{ name: 'exercise.json', blob: blob(bad) }], () => undefined);
     expect(refused.status).toBe('rejected');
-    expect(refused.status === 'rejected' && refused.issues[0]).toMatchObject({ file: 'exercise.json', path: 'cases[0].expect', line: expect.any(Number) });
-    expect(refused.status === 'rejected' && refused.summaries[0]?.message).toMatch(/^read as an expectation suite: not a valid expectation suite/);
+    expect(refused.status === 'rejected' && refused.issues[0]).toMatchObject({
+      file: 'exercise.json',
+      path: 'cases[0].expect',
+      line: expect.any(Number),
+    });
+    expect(refused.status === 'rejected' && refused.summaries[0]?.message).toMatch(
+      /^read as an expectation suite: not a valid expectation suite/,
+    );
     writes.length = 0;
     const scenario = JSON.stringify({ ...JSON.parse(session.exportScenario().json), id: 'mine' });
     const both = await session.loadFiles(
@@ -64,12 +82,18 @@ describe('the session runs the Tests panel', () => {
     const saved = writes.at(-1) as { loads: { files: { name: string }[] }[] };
     expect(saved.loads.flatMap((load) => load.files.map((file) => file.name))).toEqual(['mine.scenario.json']);
     // Written for retry-policy, run on the scenario on screen, and said so.
-    expect((await session.runTests('diagnostic'))?.suites[0]?.inputsNote).toMatch(/^Written for the built-in scenario retry-policy; run on the inputs on screen \(mine\)/);
+    expect((await session.runTests('diagnostic'))?.suites[0]?.inputsNote).toMatch(
+      /^Written for the built-in scenario retry-policy; run on the inputs on screen \(mine\)/,
+    );
   });
 
   it('opens and closes suites from the panel, keeps the good ones of a mixed open, and forgets them all on a reset', async () => {
     const session = await started();
-    const good = JSON.stringify({ suite: 'g', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'a packet', expect: { outcome: 'packet' } }] });
+    const good = JSON.stringify({
+      suite: 'g',
+      inputs: { scenario: 'retry-policy' },
+      cases: [{ name: 'a packet', expect: { outcome: 'packet' } }],
+    });
     const opened = await session.openSuites(
       [
         { name: 'good.expect.json', blob: blob(good) },
@@ -89,11 +113,23 @@ describe('the session runs the Tests panel', () => {
   it('in the user view, a case about a withheld record reads as one about a record not there', async () => {
     const session = await started();
     const suite = (id: string) =>
-      JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'c', expect: { records: { [id]: { decision: 'selected' } }, selected: { includes: [id] } } }] });
+      JSON.stringify({
+        suite: 's',
+        inputs: { scenario: 'retry-policy' },
+        cases: [{ name: 'c', expect: { records: { [id]: { decision: 'selected' } }, selected: { includes: [id] } } }],
+      });
     const shape = async (id: string) => {
       await session.openSuites([{ name: 's.expect.json', blob: blob(suite(id)) }], 'user');
       const [entry] = (await session.runTests('user'))?.suites[0]?.cases ?? [];
-      return { passed: entry?.passed, notChecked: entry?.notChecked, mismatches: entry?.mismatches.map(({ record, actual, field }) => ({ record, field, withheld: actual.includes('LGL-0007') })) };
+      return {
+        passed: entry?.passed,
+        notChecked: entry?.notChecked,
+        mismatches: entry?.mismatches.map(({ record, actual, field }) => ({
+          record,
+          field,
+          withheld: actual.includes('LGL-0007'),
+        })),
+      };
     };
     expect(await shape('LGL-0007')).toEqual(await shape('NO-SUCH-1'));
   });
@@ -104,7 +140,15 @@ describe('the session runs the Tests panel', () => {
     const link = await sender.createShareLink();
     if (!link.ok) throw new Error(link.message);
     const receiver = await started();
-    await receiver.openSuites([{ name: 'mine.expect.json', blob: blob(JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases: [] })) }], 'diagnostic');
+    await receiver.openSuites(
+      [
+        {
+          name: 'mine.expect.json',
+          blob: blob(JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases: [] })),
+        },
+      ],
+      'diagnostic',
+    );
     expect(await receiver.openShareLink(link.fragment)).toMatchObject({ ok: true });
     const opened = await receiver.runTests('diagnostic');
     expect(opened?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
@@ -112,11 +156,16 @@ describe('the session runs the Tests panel', () => {
 
     const decoded = await decodeShareFragment(link.fragment);
     if (!decoded.ok) throw new Error('the link does not decode');
-    const broken = await encodeShareFragment({ ...decoded.value, suites: [{ name: 'bad.expect.json', text: '{ "suite": "x" }' }] });
+    const broken = await encodeShareFragment({
+      ...decoded.value,
+      suites: [{ name: 'bad.expect.json', text: '{ "suite": "x" }' }],
+    });
     const refused = await receiver.openShareLink(broken);
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.issues[0]?.file).toBe('bad.expect.json');
-    expect((await receiver.runTests('diagnostic'))?.suites.map((suite) => suite.file)).toEqual(['poison-controls.expect.json']);
+    expect((await receiver.runTests('diagnostic'))?.suites.map((suite) => suite.file)).toEqual([
+      'poison-controls.expect.json',
+    ]);
     // A link without suites (made before they travelled, or with none open) opens with none.
     const { suites: _suites, ...withoutSuites } = decoded.value;
     expect(await receiver.openShareLink(await encodeShareFragment(withoutSuites))).toMatchObject({ ok: true });

@@ -17,7 +17,11 @@ export type SessionTests = ReturnType<typeof createSessionTests>;
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
  * withholds (src/core/expectations/user-view.ts).
  */
-export function createSessionTests(compiler: SqliteCompiler, current: () => { readonly loaded: LoadedScenario; readonly selection: Selection }, changed: () => void) {
+export function createSessionTests(
+  compiler: SqliteCompiler,
+  current: () => { readonly loaded: LoadedScenario; readonly selection: Selection },
+  changed: () => void,
+) {
   const runs = createExpectationRuns(compiler);
   const run = async (audience: Audience): Promise<TestsView> => {
     const { loaded, selection } = current();
@@ -49,7 +53,9 @@ export function createSessionTests(compiler: SqliteCompiler, current: () => { re
      * Reads the suites a share link carries without opening them, so a bad one refuses the whole link; the
      * result opens them in place of those open now, once the rest of the link has been applied.
      */
-    readShared(files: readonly { readonly name: string; readonly text: string }[] = []): Result<() => void, InputIssue[]> {
+    readShared(
+      files: readonly { readonly name: string; readonly text: string }[] = [],
+    ): Result<() => void, InputIssue[]> {
       const read: { loaded: LoadedSuite; text: string }[] = [];
       const issues: InputIssue[] = [];
       for (const { name, text } of files) {
@@ -68,7 +74,8 @@ export function createSessionTests(compiler: SqliteCompiler, current: () => { re
       async openSuites(files: readonly NamedBlob[], audience: Audience): Promise<OpenSuitesResult> {
         const issues: InputIssue[] = [];
         for (const { name, blob } of files) {
-          const error = blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
+          const error =
+            blob.size > MAX_DOCUMENT_BYTES ? suiteTooLarge({ name, blob }) : runs.open(name, await blob.text());
           if (error !== null) for (const issue of issuesOf(error, { file: name, path: '(root)' })) issues.push(issue);
         }
         changed();

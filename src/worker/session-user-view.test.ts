@@ -6,7 +6,12 @@ import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view';
 import { createRecordSet } from '../core/phases/1-validate/validate';
 import { propertyParameters } from '../core/test-support/arbitraries';
-import { malformedCaseArbitrary, malformedWithheldFile, recordsFileOf, withOtherSecrets } from '../core/test-support/malformed-withheld';
+import {
+  malformedCaseArbitrary,
+  malformedWithheldFile,
+  recordsFileOf,
+  withOtherSecrets,
+} from '../core/test-support/malformed-withheld';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { readBuiltinScenarios } from './builtin-sources';
@@ -19,7 +24,12 @@ const TIMEOUT_MS = 300_000;
 
 let compiler: SqliteCompiler;
 
-const memoryStorage = () => ({ read: async () => undefined, write: async () => undefined, clear: async () => undefined, watch: () => undefined });
+const memoryStorage = () => ({
+  read: async () => undefined,
+  write: async () => undefined,
+  clear: async () => undefined,
+  watch: () => undefined,
+});
 
 /**
  * What the app's user view gets from the worker for one scenario, the withheld count masked: the compile
@@ -27,7 +37,15 @@ const memoryStorage = () => ({ read: async () => undefined, write: async () => u
  * user-view document that "Download user view" saves.
  */
 async function userViewModel(contract: Contract, records: readonly SourceRecord[]) {
-  const scenario = { id: 'generated', title: 'Generated', description: '', contract, records, controls: [], lateChanges: [] };
+  const scenario = {
+    id: 'generated',
+    title: 'Generated',
+    description: '',
+    contract,
+    records,
+    controls: [],
+    lateChanges: [],
+  };
   return userViewModelOf([{ name: 'generated.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }]);
 }
 
@@ -50,9 +68,18 @@ async function userViewModelOf(files: { readonly name: string; readonly blob: Bl
   const { withheld: _withheld, ...visibleCounts } = counts;
   const trace = session.queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'user', offset: 0, limit: MAX_TRACE_WINDOW });
   const packet = session.packetJson('user');
-  const { withheldCount: _count, withheldNotice: _documentNotice, ...document } = userViewExportSchema.parse(JSON.parse(session.userViewJson() ?? ''));
+  const {
+    withheldCount: _count,
+    withheldNotice: _documentNotice,
+    ...document
+  } = userViewExportSchema.parse(JSON.parse(session.userViewJson() ?? ''));
   return {
-    view: { ...view, counts: visibleCounts, packetText: packetText === null ? null : maskWithheldCount(packetText), visibleRecords: recordCount - withheldCount },
+    view: {
+      ...view,
+      counts: visibleCounts,
+      packetText: packetText === null ? null : maskWithheldCount(packetText),
+      visibleRecords: recordCount - withheldCount,
+    },
     trace,
     packet: packet === null ? null : maskPacketJson(packet),
     document,
@@ -97,7 +124,11 @@ describe('the session in the user view', () => {
       let checked = 0;
       await fc.assert(
         fc.asyncProperty(malformedCaseArbitrary, async (raw) => {
-          const prepared = await malformedWithheldFile(raw, async (input) => (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok);
+          const prepared = await malformedWithheldFile(
+            raw,
+            async (input) =>
+              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok,
+          );
           fc.pre(prepared !== null);
           const { input, file } = prepared;
           checked += 1;

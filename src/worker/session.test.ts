@@ -29,7 +29,9 @@ describe('session', () => {
   it('starts on the default built-in scenario and compiles it to a packet', async () => {
     const { session, snapshot } = await newSession();
     expect(snapshot.selection.scenarioKey).toBe('retry-policy');
-    expect(snapshot.scenarios.map((scenario) => scenario.key)).toEqual(BUILTIN_SCENARIOS.map((scenario) => scenario.id));
+    expect(snapshot.scenarios.map((scenario) => scenario.key)).toEqual(
+      BUILTIN_SCENARIOS.map((scenario) => scenario.id),
+    );
     expect(snapshot.restoreIssues).toEqual([]);
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
@@ -38,7 +40,10 @@ describe('session', () => {
     expect(compiled.view.columns.naive?.requiredMissed).toContain('ADR-0234');
     // The post-filter column is empty because relevance's top 5 are all illegal, and it says so.
     expect(compiled.view.columns.postFilter?.entries).toEqual([]);
-    expect(compiled.view.columns.postFilter?.emptyNote).toEqual({ code: 'EVERY_TOP_K_ILLEGAL', args: { k: 5, ranked: 5 } });
+    expect(compiled.view.columns.postFilter?.emptyNote).toEqual({
+      code: 'EVERY_TOP_K_ILLEGAL',
+      args: { k: 5, ranked: 5 },
+    });
     expect(compiled.view.columns.naive?.emptyNote).toBeNull();
     const user = await session.compile('user');
     expect(user.ok && user.view.columns.naive).toBeNull();
@@ -47,24 +52,52 @@ describe('session', () => {
 
   it('reports the contract and record count actually compiled, and what each active change touched', async () => {
     const { session } = await newSession();
-    await session.select({ scenarioKey: 'retry-policy', controls: ['tight-budget', 'future-reveal'], lateChanges: ['promote-run-0880'] });
+    await session.select({
+      scenarioKey: 'retry-policy',
+      controls: ['tight-budget', 'future-reveal'],
+      lateChanges: ['promote-run-0880'],
+    });
     const compiled = await session.compile('diagnostic');
     if (!compiled.ok) throw new Error(compiled.error.message);
     expect(compiled.view.compiledContract.tokenBudget).toBe(24);
     expect(compiled.view.compiledContract.requiredRecords).toEqual(['ADR-0234', 'RUN-0880']);
     expect(compiled.view.recordCount).toBe(14);
     // Scenario order, controls before late changes, whatever order they were switched on in.
-    expect(compiled.view.appliedChanges.map(({ id, kind, contractFields, records }) => ({ id, kind, contractFields, records }))).toEqual([
+    expect(
+      compiled.view.appliedChanges.map(({ id, kind, contractFields, records }) => ({
+        id,
+        kind,
+        contractFields,
+        records,
+      })),
+    ).toEqual([
       { id: 'future-reveal', kind: 'control', contractFields: [], records: { added: 1, removed: 0, patched: 0 } },
-      { id: 'tight-budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } },
-      { id: 'promote-run-0880', kind: 'late-change', contractFields: ['requiredRecords'], records: { added: 0, removed: 0, patched: 0 } },
+      {
+        id: 'tight-budget',
+        kind: 'control',
+        contractFields: ['tokenBudget'],
+        records: { added: 0, removed: 0, patched: 0 },
+      },
+      {
+        id: 'promote-run-0880',
+        kind: 'late-change',
+        contractFields: ['requiredRecords'],
+        records: { added: 0, removed: 0, patched: 0 },
+      },
     ]);
   });
 
   it('answers trace queries one bounded window at a time, sorted and filtered over the whole trace', async () => {
     const { session } = await newSession();
     await session.compile('diagnostic');
-    const filter = { audience: 'diagnostic', sortKey: 'id', descending: false, decision: 'excluded', code: 'all', text: '' } as const;
+    const filter = {
+      audience: 'diagnostic',
+      sortKey: 'id',
+      descending: false,
+      decision: 'excluded',
+      code: 'all',
+      text: '',
+    } as const;
     const first = session.queryTrace({ ...filter, offset: 0, limit: 4 });
     const second = session.queryTrace({ ...filter, offset: 4, limit: 4 });
     expect(first.total).toBe(13);
@@ -109,7 +142,18 @@ describe('session', () => {
     await expect(session.compile('diagnostic')).rejects.toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
     expect(session.packetJson('diagnostic')).toBeNull();
-    expect(session.queryTrace({ audience: 'diagnostic', sortKey: 'order', descending: false, decision: 'all', code: 'all', text: '', offset: 0, limit: 100 }).total).toBe(0);
+    expect(
+      session.queryTrace({
+        audience: 'diagnostic',
+        sortKey: 'order',
+        descending: false,
+        decision: 'all',
+        code: 'all',
+        text: '',
+        offset: 0,
+        limit: 100,
+      }).total,
+    ).toBe(0);
     expect(session.freezeReceipt().frozenReceiptId).toBeNull();
     expect(await session.attemptContinue()).toBeNull();
 
@@ -139,7 +183,15 @@ describe('session', () => {
     const result = await session.loadFiles([file('user-view.json', document)], noProgress);
     expect(result.status).toBe('rejected');
     if (result.status !== 'rejected') return;
-    expect(result.issues).toEqual([{ file: 'user-view.json', path: 'format', code: 'USER_VIEW_NOT_RECEIPT', args: {}, message: expect.stringContaining('a user-view export is not a receipt') }]);
+    expect(result.issues).toEqual([
+      {
+        file: 'user-view.json',
+        path: 'format',
+        code: 'USER_VIEW_NOT_RECEIPT',
+        args: {},
+        message: expect.stringContaining('a user-view export is not a receipt'),
+      },
+    ]);
   });
 
   it('runs the fire drill: stale after the late change, current after recompiling', async () => {
@@ -167,10 +219,18 @@ describe('session', () => {
   it('loads a records file whose line is not a record: the diagnostic view names its line and path, the user view counts it', async () => {
     const { session } = await newSession();
     const records = `${JSON.stringify(buildRecord({ id: 'R-1' }))}\n{"id":"A","text":"x"}\n`;
-    const result = await session.loadFiles([file('bad.jsonl', records), file('contract.json', JSON.stringify(buildContract()))], noProgress);
+    const result = await session.loadFiles(
+      [file('bad.jsonl', records), file('contract.json', JSON.stringify(buildContract()))],
+      noProgress,
+    );
     expect(result.status).toBe('loaded');
     const diagnostic = await session.compile('diagnostic');
-    expect(diagnostic.ok && diagnostic.view.unreadable[0]).toMatchObject({ file: 'bad.jsonl', line: 2, path: 'title', code: 'FIELD_MISSING' });
+    expect(diagnostic.ok && diagnostic.view.unreadable[0]).toMatchObject({
+      file: 'bad.jsonl',
+      line: 2,
+      path: 'title',
+      code: 'FIELD_MISSING',
+    });
     const user = await session.compile('user');
     expect(user.ok && [user.view.unreadable, user.view.withheldCount]).toEqual([[], 1]);
   });
@@ -178,7 +238,12 @@ describe('session', () => {
   it('loads a scenario with inline records, selects it, and restores it after a reload', async () => {
     const storage = memoryStorage();
     const { session } = await newSession(storage);
-    const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
+    const scenario = {
+      id: 'mine',
+      title: 'My scenario',
+      contract: buildContract(),
+      records: [buildRecord({ id: 'R-1' })],
+    };
     const result = await session.loadFiles([file('renamed.txt', JSON.stringify(scenario))], noProgress);
     expect(result.status).toBe('loaded');
     if (result.status !== 'loaded') return;
@@ -196,9 +261,14 @@ describe('session', () => {
 
   it('runs a lone records file under the current contract', async () => {
     const { session } = await newSession();
-    const records = [buildRecord({ id: 'X-1' }), buildRecord({ id: 'X-2' })].map((record) => JSON.stringify(record)).join('\n');
+    const records = [buildRecord({ id: 'X-1' }), buildRecord({ id: 'X-2' })]
+      .map((record) => JSON.stringify(record))
+      .join('\n');
     const result = await session.loadFiles([file('export.jsonl', records)], noProgress);
-    expect(result.status === 'loaded' && result.snapshot.scenarios.find((entry) => entry.key === 'loaded:export.jsonl')?.recordCount).toBe(2);
+    expect(
+      result.status === 'loaded' &&
+        result.snapshot.scenarios.find((entry) => entry.key === 'loaded:export.jsonl')?.recordCount,
+    ).toBe(2);
   });
 
   it('checks a saved receipt against the current inputs', async () => {
@@ -220,10 +290,16 @@ describe('session', () => {
     const result = await session.loadFiles([file('tomorrow.json', receipt)], noProgress);
     if (result.status !== 'loaded') throw new Error(result.status);
     const verdict = result.receiptChecks[0]?.verdict;
-    expect(verdict).toMatchObject({ action: 'recompile_required', code: 'STALE_CONTRACT_FINGERPRINT', reperformed: true });
+    expect(verdict).toMatchObject({
+      action: 'recompile_required',
+      code: 'STALE_CONTRACT_FINGERPRINT',
+      reperformed: true,
+    });
     const contract = verdict?.diff?.diagnostic.sections.find((section) => section.key === 'contract');
     expect(contract?.lines).toEqual(['asOf 2026-08-31T00:00:00.000Z → 2026-08-30T00:00:00.000Z']);
-    expect(verdict?.diff?.user.sections.find((section) => section.key === 'decisions')?.lines).toContain('ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE');
+    expect(verdict?.diff?.user.sections.find((section) => section.key === 'decisions')?.lines).toContain(
+      'ADD-7 EXCLUDE_EXPIRED → SELECTED_EVIDENCE',
+    );
   });
 
   it('refuses a forged receipt (an evidence slot edited, its id recomputed) in the receipt check and the drill', async () => {
@@ -231,12 +307,23 @@ describe('session', () => {
     await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
     await session.compile('diagnostic');
     const { receiptId: _id, ...body } = JSON.parse(session.receiptJson() ?? '') as Receipt;
-    const edited = { ...body, evidence: body.evidence.map((slot) => (slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot)), decisionBlockedBy: [] };
-    const result = await session.loadFiles([file('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))], noProgress);
+    const edited = {
+      ...body,
+      evidence: body.evidence.map((slot) =>
+        slot.proposition === 'waiver_valid' ? { ...slot, state: 'supported' as const } : slot,
+      ),
+      decisionBlockedBy: [],
+    };
+    const result = await session.loadFiles(
+      [file('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))],
+      noProgress,
+    );
     if (result.status !== 'loaded') throw new Error(result.status);
     const verdict = result.receiptChecks[0]?.verdict;
     expect(verdict).toMatchObject({ action: 'block', code: 'RECEIPT_MISMATCH', reperformed: false });
     expect(verdict?.diff?.diagnostic.firstDifference).toEqual({ path: 'decisionBlockedBy[0]', recordId: null });
-    expect(verdict?.diff?.diagnostic.sections.find((section) => section.key === 'evidence')?.lines).toEqual(['waiver_valid supported → unknown']);
+    expect(verdict?.diff?.diagnostic.sections.find((section) => section.key === 'evidence')?.lines).toEqual([
+      'waiver_valid supported → unknown',
+    ]);
   });
 });

@@ -10,7 +10,16 @@ import { checkAgainstCurrent } from './drill-check';
 import { createDrillSession } from './drill-session';
 import { createExports } from './exports';
 import type { RecordsFileReader } from './file-intake';
-import type { DatabaseState, DrillState, ReceiptCheck, SavedWorkspace, Selection, VerdictView, WorkspaceEvent, WorkspaceSnapshot } from './protocol';
+import type {
+  DatabaseState,
+  DrillState,
+  ReceiptCheck,
+  SavedWorkspace,
+  Selection,
+  VerdictView,
+  WorkspaceEvent,
+  WorkspaceSnapshot,
+} from './protocol';
 import type { RecordStore } from './record-store';
 import { createRecordEditing } from './record-editing';
 import { createRememberSoon } from './remember-soon';
@@ -53,19 +62,63 @@ export type Session = ReturnType<typeof createSession>;
  * share links, the drill and the Tests panel. The worker entry only wires this to SQLite, IndexedDB and comlink, so
  * it can be tested in Node against the real core.
  */
-export function createSession({ compiler, storage, builtins, database = IN_MEMORY_DATABASE, records = null, image = null, estimateStorage, remember = null, readRecords }: SessionDeps) {
+export function createSession({
+  compiler,
+  storage,
+  builtins,
+  database = IN_MEMORY_DATABASE,
+  records = null,
+  image = null,
+  estimateStorage,
+  remember = null,
+  readRecords,
+}: SessionDeps) {
   // A second tab works on a copy: it writes nothing, so it cannot overwrite what the tab holding the database saves.
   const writes = database.kind === 'opfs' || database.saves;
-  const workspace = createWorkspace({ storage, builtins, saves: writes, estimateStorage, database: () => saves.state(), suites: () => tests.saved(), inputsReplaced: () => drill.inputsReplaced() });
+  const workspace = createWorkspace({
+    storage,
+    builtins,
+    saves: writes,
+    estimateStorage,
+    database: () => saves.state(),
+    suites: () => tests.saved(),
+    inputsReplaced: () => drill.inputsReplaced(),
+  });
   // Every open or close of a suite is saved with the workspace.
   const tests = createSessionTests(compiler, workspace.current, () => void workspace.persist());
-  const writing = createSuiteWriting({ compiler, current: workspace.current, inputs: () => suiteInputsOf(workspace), documents: () => tests.runs.documents() });
-  const corpus = createCorpusIndex({ compiler, lastScenario: () => compilations.last()?.scenarioKey ?? null, built: () => saves.saveImageInBackground() });
-  const saves = createBackgroundSaves({ database, records, image, corpus, holds: (load) => workspace.loads.includes(load), changed: workspace.notify, estimateStorage });
+  const writing = createSuiteWriting({
+    compiler,
+    current: workspace.current,
+    inputs: () => suiteInputsOf(workspace),
+    documents: () => tests.runs.documents(),
+  });
+  const corpus = createCorpusIndex({
+    compiler,
+    lastScenario: () => compilations.last()?.scenarioKey ?? null,
+    built: () => saves.saveImageInBackground(),
+  });
+  const saves = createBackgroundSaves({
+    database,
+    records,
+    image,
+    corpus,
+    holds: (load) => workspace.loads.includes(load),
+    changed: workspace.notify,
+    estimateStorage,
+  });
   const remembering = createRememberSoon({ remember, saves: writes, workspace, compilations: () => compilations });
-  const compilations = createCompilations({ compiler, workspace, corpus, inputsKey: remembering.inputsKey, shown: remembering.soon });
+  const compilations = createCompilations({
+    compiler,
+    workspace,
+    corpus,
+    inputsKey: remembering.inputsKey,
+    shown: remembering.soon,
+  });
   const comparisons = createComparisons({ workspace, compilations });
-  const drill = createDrillSession({ lastReceipt: () => heldLast(workspace, compilations.last()), check: checkAgainstCurrent({ compiler, workspace, compilations }) });
+  const drill = createDrillSession({
+    lastReceipt: () => heldLast(workspace, compilations.last()),
+    check: checkAgainstCurrent({ compiler, workspace, compilations }),
+  });
   const editing = createRecordEditing({ workspace, compilations });
   const loads = createWorkspaceLoads({ compiler, workspace, corpus, saves, compilations, tests, drill, readRecords });
 
@@ -83,7 +136,10 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
     ...createWhatIf({ workspace, compilations, records: editing }).api,
 
     /** `onChange` hears of every change after the workspace is restored. */
-    async start(restore: SavedWorkspace | null = null, onChange: ((event: WorkspaceEvent) => void) | null = null): Promise<WorkspaceSnapshot> {
+    async start(
+      restore: SavedWorkspace | null = null,
+      onChange: ((event: WorkspaceEvent) => void) | null = null,
+    ): Promise<WorkspaceSnapshot> {
       workspace.listen(onChange);
       await restoreWorkspace({ compiler, storage, workspace, loads, saves, tests, writes }, restore);
       workspace.notify();
@@ -126,5 +182,7 @@ export function createSession({ compiler, storage, builtins, database = IN_MEMOR
 /** How a suite names the inputs on screen: an unedited built-in scenario by its id, else the file "Export scenario" writes. */
 function suiteInputsOf(workspace: Workspace): SuiteInputs {
   const entry = workspace.currentEntry();
-  return entry.origin === 'builtin' && !workspace.contractEdits.has(entry.key) ? { scenario: entry.key } : { scenarioFile: `${workspace.effective(entry).scenario.id}.scenario.json` };
+  return entry.origin === 'builtin' && !workspace.contractEdits.has(entry.key)
+    ? { scenario: entry.key }
+    : { scenarioFile: `${workspace.effective(entry).scenario.id}.scenario.json` };
 }

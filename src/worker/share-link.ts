@@ -25,7 +25,12 @@ const sharedFileSchema = z.strictObject({ name: z.string().min(1).max(255), text
  * What a pinned baseline or a frozen receipt was compiled from. The opener compiles it again rather than receiving
  * the receipt, whose trace names every record, withheld or not; the contract is validated when the link is opened.
  */
-const sharedInputsSchema = z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()), contract: z.unknown() });
+const sharedInputsSchema = z.strictObject({
+  scenarioKey: z.string(),
+  controls: z.array(z.string()),
+  lateChanges: z.array(z.string()),
+  contract: z.unknown(),
+});
 
 /** The screen the link was made on: the view and tabs, the pinned baseline and the drill. */
 const sharedScreenSchema = z.strictObject({
@@ -34,7 +39,9 @@ const sharedScreenSchema = z.strictObject({
   view: z.enum(['contract', 'compare', 'trace']),
   baseline: sharedInputsSchema.nullable(),
   /** The frozen receipt's inputs, the late changes declared since, and whether a verdict was on screen. */
-  drill: z.strictObject({ frozen: sharedInputsSchema, declared: z.array(z.string()), attempted: z.boolean() }).nullable(),
+  drill: z
+    .strictObject({ frozen: sharedInputsSchema, declared: z.array(z.string()), attempted: z.boolean() })
+    .nullable(),
 });
 
 export const sharedWorkspaceSchema = z.strictObject({
@@ -44,7 +51,11 @@ export const sharedWorkspaceSchema = z.strictObject({
   contractEdits: z.record(z.string(), z.unknown()),
   /** Records replaced and changes authored in the app, per scenario key; absent when none. */
   recordEdits: z.record(z.string(), scenarioEditSchema).optional(),
-  selection: z.strictObject({ scenarioKey: z.string(), controls: z.array(z.string()), lateChanges: z.array(z.string()) }),
+  selection: z.strictObject({
+    scenarioKey: z.string(),
+    controls: z.array(z.string()),
+    lateChanges: z.array(z.string()),
+  }),
   /** The expectation suites open in the Tests panel, as their files; absent in links made before suites travelled. */
   suites: z.array(sharedFileSchema).optional(),
   /** The screen to open on; absent in links made before screens travelled (they open on the default screen). */
@@ -84,7 +95,11 @@ function fromBase64Url(text: string): Uint8Array | null {
   }
 }
 
-async function pipe(bytes: Uint8Array, transform: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array | null> {
+async function pipe(
+  bytes: Uint8Array,
+  transform: CompressionStream | DecompressionStream,
+  limit: number,
+): Promise<Uint8Array | null> {
   const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(transform).getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -117,7 +132,9 @@ export async function encodeShareFragment(workspace: SharedWorkspace): Promise<s
 /** Reads a fragment back, refusing anything too long, not ours, corrupt or not in the schema: like any file. */
 export async function decodeShareFragment(fragment: string): Promise<Result<SharedWorkspace, InputIssue[]>> {
   if (fragment.length > MAX_SHARE_FRAGMENT_CHARS) {
-    return err([inputIssue(at('(root)'), 'LINK_TOO_LONG', { length: fragment.length, limit: MAX_SHARE_FRAGMENT_CHARS })]);
+    return err([
+      inputIssue(at('(root)'), 'LINK_TOO_LONG', { length: fragment.length, limit: MAX_SHARE_FRAGMENT_CHARS }),
+    ]);
   }
   if (!fragment.startsWith(SHARE_FRAGMENT_PREFIX)) return err([inputIssue(at('(root)'), 'LINK_NOT_OURS')]);
   const bytes = fromBase64Url(fragment.slice(SHARE_FRAGMENT_PREFIX.length));
@@ -128,7 +145,8 @@ export async function decodeShareFragment(fragment: string): Promise<Result<Shar
   } catch {
     return err([inputIssue(at('(root)'), 'LINK_NOT_DEFLATE')]);
   }
-  if (inflated === null) return err([inputIssue(at('(root)'), 'LINK_EXPANDS_TOO_FAR', { limit: kib(MAX_DECODED_BYTES) })]);
+  if (inflated === null)
+    return err([inputIssue(at('(root)'), 'LINK_EXPANDS_TOO_FAR', { limit: kib(MAX_DECODED_BYTES) })]);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflated));
@@ -136,7 +154,12 @@ export async function decodeShareFragment(fragment: string): Promise<Result<Shar
     return err([inputIssue(at('(root)'), 'LINK_NOT_JSON')]);
   }
   const parsed = sharedWorkspaceSchema.safeParse(value);
-  if (!parsed.success) return err(parsed.error.issues.slice(0, 50).map((problem) => inputIssue(at(formatPath(problem.path)), 'FORMAT_RULE', { problem: problem.message })));
+  if (!parsed.success)
+    return err(
+      parsed.error.issues
+        .slice(0, 50)
+        .map((problem) => inputIssue(at(formatPath(problem.path)), 'FORMAT_RULE', { problem: problem.message })),
+    );
   const bytesOfFiles = sharedFileBytes(parsed.data);
   if (bytesOfFiles > MAX_SHARED_FILE_BYTES) return err([tooManyFileBytes(bytesOfFiles)]);
   return ok(parsed.data);

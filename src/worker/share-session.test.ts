@@ -31,7 +31,11 @@ describe('share links', () => {
     const { session } = await newSession();
     const contract = session.current().loaded.scenario.contract;
     await session.updateContract({ value: { ...contract, query: 'retry timeouts failover' } });
-    await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
+    await session.select({
+      scenarioKey: 'retry-policy',
+      controls: ['future-reveal', 'generated-draft'],
+      lateChanges: ['promote-run-0880'],
+    });
     const sent = await session.compile('diagnostic');
     if (!sent.ok) throw new Error(sent.error.message);
     const link = await session.createShareLink();
@@ -41,10 +45,19 @@ describe('share links', () => {
 
     const storage = memoryStorage();
     const { session: other } = await newSession(storage);
-    expect(await other.checkShareLink(link.fragment)).toEqual({ ok: true, files: 0, edits: 1, scenarioKey: 'retry-policy' });
+    expect(await other.checkShareLink(link.fragment)).toEqual({
+      ok: true,
+      files: 0,
+      edits: 1,
+      scenarioKey: 'retry-policy',
+    });
     const opened = await other.openShareLink(link.fragment);
     if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
-    expect(opened.snapshot.selection).toEqual({ scenarioKey: 'retry-policy', controls: ['future-reveal', 'generated-draft'], lateChanges: ['promote-run-0880'] });
+    expect(opened.snapshot.selection).toEqual({
+      scenarioKey: 'retry-policy',
+      controls: ['future-reveal', 'generated-draft'],
+      lateChanges: ['promote-run-0880'],
+    });
     const received = await other.compile('diagnostic');
     if (!received.ok) throw new Error(received.error.message);
     expect(received.view.receiptId).toBe(sent.view.receiptId);
@@ -55,7 +68,10 @@ describe('share links', () => {
   it('carry loaded files (a scenario and its records file) and reproduce their receipt', async () => {
     const { session } = await newSession();
     const loaded = await session.loadFiles(
-      [file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))],
+      [
+        file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')),
+        file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl')),
+      ],
       noProgress,
     );
     expect(loaded.status).toBe('loaded');
@@ -76,17 +92,27 @@ describe('share links', () => {
 
   it('refuse to carry loaded files over the stated size, saying what to do instead', async () => {
     const { session } = await newSession();
-    const records = Array.from({ length: 900 }, (_, index) => JSON.stringify(buildRecord({ id: `BIG-${index}`, text: 'x'.repeat(300) }))).join('\n');
+    const records = Array.from({ length: 900 }, (_, index) =>
+      JSON.stringify(buildRecord({ id: `BIG-${index}`, text: 'x'.repeat(300) })),
+    ).join('\n');
     const loaded = await session.loadFiles([file('big.jsonl', records)], noProgress);
     expect(loaded.status).toBe('loaded');
     const link = await session.createShareLink();
-    expect(link).toEqual({ ok: false, message: expect.stringMatching(/^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario"/) });
+    expect(link).toEqual({
+      ok: false,
+      message: expect.stringMatching(
+        /^No link was made: the loaded files are [\d,]+ KB; a share link carries at most 256 KB of files\. Use "Export scenario"/,
+      ),
+    });
   });
 
   it('that throws while its files are read (a worker limit) leaves the workspace as it was', async () => {
     const { session } = await newSession();
     const loaded = await session.loadFiles(
-      [file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')), file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl'))],
+      [
+        file('gateway-files.scenario.json', fixture('gateway-files.scenario.json')),
+        file('gateway-files.records.jsonl', fixture('gateway-files.records.jsonl')),
+      ],
       noProgress,
     );
     expect(loaded.status).toBe('loaded');
@@ -124,10 +150,23 @@ describe('share links', () => {
       [`share=1.${'A'.repeat(MAX_SHARE_FRAGMENT_CHARS)}`, /share links are limited to 200,000/],
       ['share=2.AAAA', /not a share link of this version/],
       [
-        await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: ['no-such-control'], lateChanges: [] } }),
+        await encodeShareFragment({
+          version: 1,
+          loads: [],
+          contractEdits: {},
+          selection: { scenarioKey: 'retry-policy', controls: ['no-such-control'], lateChanges: [] },
+        }),
         /switches on no-such-control, which scenario "retry-policy" does not declare/,
       ],
-      [await encodeShareFragment({ version: 1, loads: [], contractEdits: { 'retry-policy': { task: '' } }, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] } }), /./],
+      [
+        await encodeShareFragment({
+          version: 1,
+          loads: [],
+          contractEdits: { 'retry-policy': { task: '' } },
+          selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] },
+        }),
+        /./,
+      ],
     ] as const;
     for (const [fragment, message] of refusals) {
       const opened = await session.openShareLink(fragment);
@@ -137,10 +176,24 @@ describe('share links', () => {
       expect(opened.issues.map((problem) => problem.message).join(' ')).toMatch(message);
     }
     // A field the format does not know is named like any file's.
-    const foreign = await encodeShareFragment({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] }, extra: true } as SharedWorkspace);
+    const foreign = await encodeShareFragment({
+      version: 1,
+      loads: [],
+      contractEdits: {},
+      selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] },
+      extra: true,
+    } as SharedWorkspace);
     expect(await session.openShareLink(foreign)).toEqual({
       ok: false,
-      issues: [{ file: 'share link', path: '(root)', code: 'FORMAT_RULE', args: { problem: 'Unrecognized key: "extra"' }, message: expect.stringContaining('extra') }],
+      issues: [
+        {
+          file: 'share link',
+          path: '(root)',
+          code: 'FORMAT_RULE',
+          args: { problem: 'Unrecognized key: "extra"' },
+          message: expect.stringContaining('extra'),
+        },
+      ],
     });
 
     const after = await session.compile('diagnostic');

@@ -8,7 +8,14 @@ import type { Comparisons } from './comparisons';
 import type { createDrillSession } from './drill-session';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol';
 import type { SessionTests } from './session-tests';
-import { decodeShareFragment, encodeShareFragment, MAX_SHARE_FRAGMENT_CHARS, MAX_SHARED_FILE_BYTES, tooManyFileBytes, type SharedWorkspace } from './share-link';
+import {
+  decodeShareFragment,
+  encodeShareFragment,
+  MAX_SHARE_FRAGMENT_CHARS,
+  MAX_SHARED_FILE_BYTES,
+  tooManyFileBytes,
+  type SharedWorkspace,
+} from './share-link';
 import { reopenScreen, screenOf } from './shared-screen';
 import type { Workspace } from './workspace';
 import type { WorkspaceLoads } from './workspace-loads';
@@ -36,18 +43,32 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
     async createShareLink(shown?: ScreenShown): Promise<ShareLinkResult> {
       const { suites, bytes: suiteBytes } = tests.sharedSuites();
       const { recordEdits } = workspace.saved();
-      if (shown?.audience === 'user' && (workspace.loads.length > 0 || suites !== undefined || recordEdits !== undefined)) return { ok: false, message: NO_FILES_FROM_USER_VIEW };
+      if (
+        shown?.audience === 'user' &&
+        (workspace.loads.length > 0 || suites !== undefined || recordEdits !== undefined)
+      )
+        return { ok: false, message: NO_FILES_FROM_USER_VIEW };
       const fileBytes = workspace.fileBytes() + suiteBytes;
-      if (fileBytes > MAX_SHARED_FILE_BYTES) return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes).message}` };
+      if (fileBytes > MAX_SHARED_FILE_BYTES)
+        return { ok: false, message: `No link was made: ${tooManyFileBytes(fileBytes).message}` };
       const { selection, contractEdits } = workspace;
       const shared: SharedWorkspace = {
         version: 1,
         loads: await Promise.all(
-          workspace.loads.map(async (load) => ({ baseKey: load.baseKey, files: await Promise.all(load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() }))) })),
+          workspace.loads.map(async (load) => ({
+            baseKey: load.baseKey,
+            files: await Promise.all(
+              load.files.map(async (file) => ({ name: file.name, text: await file.blob.text() })),
+            ),
+          })),
         ),
         contractEdits: Object.fromEntries(contractEdits),
         ...(recordEdits === undefined ? {} : { recordEdits }),
-        selection: { scenarioKey: selection.scenarioKey, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
+        selection: {
+          scenarioKey: selection.scenarioKey,
+          controls: [...selection.controls],
+          lateChanges: [...selection.lateChanges],
+        },
         ...(suites === undefined ? {} : { suites }),
         ...(shown ? { screen: screenOf(shown, comparisons.pinnedInputs(), drill.shared()) } : {}),
       };
@@ -57,7 +78,13 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
           ok: false,
           message: `No link was made: it would be ${fragment.length.toLocaleString('en-GB')} characters long, over the ${MAX_SHARE_FRAGMENT_CHARS.toLocaleString('en-GB')} a share link may have. Use "Export scenario" and send the file instead.`,
         };
-      return { ok: true, fragment, fileBytes, files: workspace.loads.reduce((sum, load) => sum + load.files.length, 0), edits: contractEdits.size };
+      return {
+        ok: true,
+        fragment,
+        fileBytes,
+        files: workspace.loads.reduce((sum, load) => sum + load.files.length, 0),
+        edits: contractEdits.size,
+      };
     },
 
     /** Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace their work. */
@@ -65,7 +92,12 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const decoded = await decodeShareFragment(fragment);
       if (!decoded.ok) return { ok: false, issues: decoded.error };
       const { loads: sharedLoads, contractEdits: edits, selection: wanted } = decoded.value;
-      return { ok: true, files: sharedLoads.reduce((sum, load) => sum + load.files.length, 0), edits: Object.keys(edits).length, scenarioKey: wanted.scenarioKey };
+      return {
+        ok: true,
+        files: sharedLoads.reduce((sum, load) => sum + load.files.length, 0),
+        edits: Object.keys(edits).length,
+        scenarioKey: wanted.scenarioKey,
+      };
     },
 
     /**
@@ -79,9 +111,21 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const wanted = shared.selection;
       const sharedSuites = tests.readShared(shared.suites);
       if (!sharedSuites.ok) return { ok: false, issues: sharedSuites.error };
-      const before = { loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, recordEdits: workspace.recordEdits, selection: workspace.selection };
+      const before = {
+        loaded: workspace.loaded,
+        loads: workspace.loads,
+        contractEdits: workspace.contractEdits,
+        recordEdits: workspace.recordEdits,
+        selection: workspace.selection,
+      };
       const restore = () => {
-        ({ loaded: workspace.loaded, loads: workspace.loads, contractEdits: workspace.contractEdits, recordEdits: workspace.recordEdits, selection: workspace.selection } = before);
+        ({
+          loaded: workspace.loaded,
+          loads: workspace.loads,
+          contractEdits: workspace.contractEdits,
+          recordEdits: workspace.recordEdits,
+          selection: workspace.selection,
+        } = before);
       };
       // A throw while reading a file (a worker limit) must also leave the workspace as it was.
       try {
@@ -93,10 +137,17 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         const never = new AbortController().signal;
         for (const [index, load] of shared.loads.entries()) {
           if (!workspace.entryOf(load.baseKey)) {
-            issues.push(inputIssue({ file: 'share link', path: `loads[${index}].baseKey` }, 'LINK_SCENARIO_UNKNOWN', { scenario: load.baseKey }));
+            issues.push(
+              inputIssue({ file: 'share link', path: `loads[${index}].baseKey` }, 'LINK_SCENARIO_UNKNOWN', {
+                scenario: load.baseKey,
+              }),
+            );
             break;
           }
-          const files = load.files.map((file) => ({ name: file.name, blob: new Blob([file.text], { type: 'application/json' }) }));
+          const files = load.files.map((file) => ({
+            name: file.name,
+            blob: new Blob([file.text], { type: 'application/json' }),
+          }));
           const applied = await loads.intake(files, load.baseKey, () => undefined, never);
           if (!applied.ok) {
             issues = issues.concat(applied.error.issues);
@@ -114,17 +165,35 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
         for (const [key, edit] of issues.length > 0 ? [] : Object.entries(shared.recordEdits ?? {})) {
           const entry = workspace.entryOf(key);
           const applied = entry && applyScenarioEdit(entry.loaded, edit, `share link: record edit of ${key}`);
-          if (!entry || !applied) issues.push(inputIssue({ file: 'share link', path: `recordEdits.${key}` }, 'LINK_EDIT_NOT_LOADED', { scenario: key }));
-          else if (!applied.ok) issues = issues.concat(issuesOf(applied.error, { file: 'share link', path: `recordEdits.${key}` }));
+          if (!entry || !applied)
+            issues.push(
+              inputIssue({ file: 'share link', path: `recordEdits.${key}` }, 'LINK_EDIT_NOT_LOADED', { scenario: key }),
+            );
+          else if (!applied.ok)
+            issues = issues.concat(issuesOf(applied.error, { file: 'share link', path: `recordEdits.${key}` }));
           else workspace.recordEdits.set(key, { base: entry.loaded, edit, loaded: applied.value });
         }
         // A control the scenario lacks would compile to another receipt than the sender's: refuse rather than drop it.
         const target = workspace.entryOf(wanted.scenarioKey);
-        if (issues.length === 0 && !target) issues.push(inputIssue({ file: 'share link', path: 'selection.scenarioKey' }, 'LINK_SELECTION_NOT_LOADED', { scenario: wanted.scenarioKey }));
+        if (issues.length === 0 && !target)
+          issues.push(
+            inputIssue({ file: 'share link', path: 'selection.scenarioKey' }, 'LINK_SELECTION_NOT_LOADED', {
+              scenario: wanted.scenarioKey,
+            }),
+          );
         if (issues.length === 0 && target) {
           const normalised = workspace.normaliseSelection(wanted);
-          const dropped = [...wanted.controls.filter((id) => !normalised.controls.includes(id)), ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id))];
-          if (dropped.length > 0) issues.push(inputIssue({ file: 'share link', path: 'selection' }, 'LINK_SWITCHES_UNDECLARED', { switches: dropped, scenario: wanted.scenarioKey }));
+          const dropped = [
+            ...wanted.controls.filter((id) => !normalised.controls.includes(id)),
+            ...wanted.lateChanges.filter((id) => !normalised.lateChanges.includes(id)),
+          ];
+          if (dropped.length > 0)
+            issues.push(
+              inputIssue({ file: 'share link', path: 'selection' }, 'LINK_SWITCHES_UNDECLARED', {
+                switches: dropped,
+                scenario: wanted.scenarioKey,
+              }),
+            );
         }
         if (issues.length > 0) {
           restore();
@@ -142,7 +211,11 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       if (reopened?.baseline) comparisons.restorePin(reopened.baseline);
       if (reopened?.frozen) drill.restore(reopened.frozen, reopened.frozen.declared);
       await workspace.persist();
-      return { ok: true, snapshot: workspace.snapshot(), screen: reopened && { ...reopened.screen, drill: drill.state() } };
+      return {
+        ok: true,
+        snapshot: workspace.snapshot(),
+        screen: reopened && { ...reopened.screen, drill: drill.state() },
+      };
     },
   };
 }

@@ -43,7 +43,12 @@ describe('share links carry the screen', () => {
     const other = await newSession();
     const opened = await other.openShareLink(link.fragment);
     if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
-    expect(opened.screen).toEqual({ ...userDrill, baseline: pin, drill: { frozenReceiptId: frozen.frozenReceiptId, declared: ['promote-run-0880'] }, notes: [] });
+    expect(opened.screen).toEqual({
+      ...userDrill,
+      baseline: pin,
+      drill: { frozenReceiptId: frozen.frozenReceiptId, declared: ['promote-run-0880'] },
+      notes: [],
+    });
     await other.compile('user');
     expect(other.baselineDiff('user')).toEqual(diff);
     expect(await other.attemptContinue()).toEqual(verdict);
@@ -52,7 +57,9 @@ describe('share links carry the screen', () => {
   it('made in the user view, holds no id, title or text of a record that view withholds', async () => {
     const session = await newSession();
     // SEC-0042 fails authorisation and LGL-0007 carries a denied label: the user view names neither.
-    const withheld = session.current().loaded.recordSet.records.filter((record) => ['SEC-0042', 'LGL-0007'].includes(record.id));
+    const withheld = session
+      .current()
+      .loaded.recordSet.records.filter((record) => ['SEC-0042', 'LGL-0007'].includes(record.id));
     expect(withheld).toHaveLength(2);
     await session.compile('user');
     session.pinBaseline();
@@ -63,12 +70,16 @@ describe('share links carry the screen', () => {
     if (!decoded.ok) throw new Error('not decoded');
     const payload = JSON.stringify(decoded.value);
     expect(decoded.value.screen?.drill).not.toBeNull();
-    for (const record of withheld) for (const content of [record.id, record.title, record.text]) expect(payload).not.toContain(content);
+    for (const record of withheld)
+      for (const content of [record.id, record.title, record.text]) expect(payload).not.toContain(content);
   });
 
   it('made in the user view, carry no loaded file, whatever it holds', async () => {
     const session = await newSession();
-    await session.loadFiles([{ name: 'gateway-lite.scenario.json', blob: new Blob([fixture('gateway-lite.scenario.json')]) }], () => undefined);
+    await session.loadFiles(
+      [{ name: 'gateway-lite.scenario.json', blob: new Blob([fixture('gateway-lite.scenario.json')]) }],
+      () => undefined,
+    );
     await session.compile('user');
     expect(await session.createShareLink(userDrill)).toEqual({ ok: false, message: NO_FILES_FROM_USER_VIEW });
     expect((await session.createShareLink({ ...userDrill, audience: 'diagnostic' })).ok).toBe(true);
@@ -76,7 +87,10 @@ describe('share links carry the screen', () => {
 
   it('opened without what a baseline was compiled from, say so and pin nothing', async () => {
     const session = await newSession();
-    await session.loadFiles([{ name: 'gateway-lite.scenario.json', blob: new Blob([fixture('gateway-lite.scenario.json')]) }], () => undefined);
+    await session.loadFiles(
+      [{ name: 'gateway-lite.scenario.json', blob: new Blob([fixture('gateway-lite.scenario.json')]) }],
+      () => undefined,
+    );
     await session.compile('diagnostic');
     session.pinBaseline();
     const link = await session.createShareLink({ ...userDrill, audience: 'diagnostic', attempted: false });
@@ -84,10 +98,17 @@ describe('share links carry the screen', () => {
     const decoded = await decodeShareFragment(link.fragment);
     if (!decoded.ok || !decoded.value.screen?.baseline) throw new Error('no baseline carried');
     const other = await newSession();
-    const withoutLoads = await encodeShareFragment({ ...decoded.value, loads: [], contractEdits: {}, selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] } });
+    const withoutLoads = await encodeShareFragment({
+      ...decoded.value,
+      loads: [],
+      contractEdits: {},
+      selection: { scenarioKey: 'retry-policy', controls: [], lateChanges: [] },
+    });
     const opened = await other.openShareLink(withoutLoads);
     if (!opened.ok) throw new Error(JSON.stringify(opened.issues));
     expect(opened.screen?.baseline).toBeNull();
-    expect(opened.screen?.notes.join(' ')).toMatch(/the pinned baseline names scenario "loaded:gateway-lite", which the link does not load/);
+    expect(opened.screen?.notes.join(' ')).toMatch(
+      /the pinned baseline names scenario "loaded:gateway-lite", which the link does not load/,
+    );
   });
 });

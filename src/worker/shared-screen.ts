@@ -26,7 +26,12 @@ export function inputsOf(workspace: Workspace, compiled: Compiled): SharedInputs
   const entry = workspace.entryOf(compiled.scenarioKey);
   if (!entry) return null;
   const { controls = [], lateChanges = [] } = compiled.request;
-  return { scenarioKey: compiled.scenarioKey, controls: [...controls], lateChanges: [...lateChanges], contract: workspace.effective(entry).scenario.contract };
+  return {
+    scenarioKey: compiled.scenarioKey,
+    controls: [...controls],
+    lateChanges: [...lateChanges],
+    contract: workspace.effective(entry).scenario.contract,
+  };
 }
 
 /** A pin as the page names it; the as-of is the contract's as written, as the page shows it. */
@@ -39,7 +44,11 @@ export function baselinePin(scenarioTitle: string, asOf: string, receipt: Receip
   return { scenarioTitle, asOf, outcome: receipt.outcome, selected: receipt.selected.length };
 }
 
-export function screenOf(shown: ScreenShown, baseline: SharedInputs | null, drill: { readonly frozen: SharedInputs; readonly declared: readonly string[] } | null): SharedScreen {
+export function screenOf(
+  shown: ScreenShown,
+  baseline: SharedInputs | null,
+  drill: { readonly frozen: SharedInputs; readonly declared: readonly string[] } | null,
+): SharedScreen {
   return {
     audience: shown.audience,
     workspace: shown.workspace,
@@ -59,7 +68,10 @@ async function recompile(
   if (!loaded) return err(`the ${what} names scenario "${inputs.scenarioKey}", which the link does not load`);
   const contract = validateContract(`share link: the ${what}'s contract`, inputs.contract);
   if (!contract.ok) return err(`the ${what}'s contract is not valid: ${contract.error.message}`);
-  const request = prepareScenario({ scenario: { ...loaded.scenario, contract: contract.value }, recordSet: loaded.recordSet }, inputs);
+  const request = prepareScenario(
+    { scenario: { ...loaded.scenario, contract: contract.value }, recordSet: loaded.recordSet },
+    inputs,
+  );
   if (!request.ok) return err(`the ${what} does not compile: ${request.error.message}`);
   const outcome = await compiler.compile(request.value);
   if (!outcome.ok) return err(`the ${what} does not compile: ${outcome.error.message}`);
@@ -77,7 +89,11 @@ export interface ReopenedScreen {
  * The baseline and frozen receipt compiled again in the workspace the link opened. One that no longer compiles is
  * left out and said so; a declared late change the selected scenario lacks is dropped and said so.
  */
-export async function reopenScreen(screen: SharedScreen, compiler: SqliteCompiler, workspace: Workspace): Promise<ReopenedScreen> {
+export async function reopenScreen(
+  screen: SharedScreen,
+  compiler: SqliteCompiler,
+  workspace: Workspace,
+): Promise<ReopenedScreen> {
   const notes: string[] = [];
   const loadedOf = (key: string) => {
     const entry = workspace.entryOf(key);
@@ -90,14 +106,30 @@ export async function reopenScreen(screen: SharedScreen, compiler: SqliteCompile
   };
   const pinned = screen.baseline && (await compile(screen.baseline, 'pinned baseline'));
   const baseline =
-    pinned && screen.baseline ? { receipt: pinned.receipt, inputs: screen.baseline, pin: baselinePin(loadedOf(screen.baseline.scenarioKey)?.scenario.title ?? '', pinned.asOf, pinned.receipt) } : null;
+    pinned && screen.baseline
+      ? {
+          receipt: pinned.receipt,
+          inputs: screen.baseline,
+          pin: baselinePin(loadedOf(screen.baseline.scenarioKey)?.scenario.title ?? '', pinned.asOf, pinned.receipt),
+        }
+      : null;
   let frozen: ReopenedScreen['frozen'] = null;
   if (screen.drill) {
-    const lateChangeIds = new Set(workspace.effective(workspace.currentEntry()).scenario.lateChanges.map((change) => change.id));
+    const lateChangeIds = new Set(
+      workspace.effective(workspace.currentEntry()).scenario.lateChanges.map((change) => change.id),
+    );
     const unknown = screen.drill.declared.filter((id) => !lateChangeIds.has(id));
-    if (unknown.length > 0) notes.push(`the declared late change${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the scenario opened`);
+    if (unknown.length > 0)
+      notes.push(
+        `the declared late change${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the scenario opened`,
+      );
     const receipt = (await compile(screen.drill.frozen, 'frozen receipt'))?.receipt;
-    if (receipt) frozen = { receipt, inputs: screen.drill.frozen, declared: screen.drill.declared.filter((id) => lateChangeIds.has(id)) };
+    if (receipt)
+      frozen = {
+        receipt,
+        inputs: screen.drill.frozen,
+        declared: screen.drill.declared.filter((id) => lateChangeIds.has(id)),
+      };
   }
   return {
     baseline,

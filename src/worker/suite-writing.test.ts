@@ -16,14 +16,22 @@ describe('expectations written from the screen', () => {
   it('saves the screen as a case of a new suite for the built-in scenario, which then passes in the Tests panel', async () => {
     const session = await started();
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
-    const draft = await session.caseFromScreen({ name: 'future reveal, as on screen', records: ['ADR-0240', 'NOPE-1'], suite: null }, 'diagnostic');
+    const draft = await session.caseFromScreen(
+      { name: 'future reveal, as on screen', records: ['ADR-0240', 'NOPE-1'], suite: null },
+      'diagnostic',
+    );
     if (!draft.ok) throw new Error(JSON.stringify(draft.issues));
     expect(draft.file).toBe('retry-policy.expect.json');
     expect(draft.notShown).toEqual(['NOPE-1']);
-    const suite = JSON.parse(draft.text) as { inputs: unknown; cases: { controls: string[]; expect: { records: unknown } }[] };
+    const suite = JSON.parse(draft.text) as {
+      inputs: unknown;
+      cases: { controls: string[]; expect: { records: unknown } }[];
+    };
     expect(suite.inputs).toEqual({ scenario: 'retry-policy' });
     expect(suite.cases[0]?.controls).toEqual(['future-reveal']);
-    expect(suite.cases[0]?.expect.records).toEqual({ 'ADR-0240': { decision: 'excluded', code: 'EXCLUDE_FUTURE', gates: ['time'] } });
+    expect(suite.cases[0]?.expect.records).toEqual({
+      'ADR-0240': { decision: 'excluded', code: 'EXCLUDE_FUTURE', gates: ['time'] },
+    });
     expect(draft.diff.every((line) => line.kind === 'added')).toBe(true);
     // Nothing is kept until the page opens it.
     expect(await session.runTests('diagnostic')).toBeNull();
@@ -37,7 +45,9 @@ describe('expectations written from the screen', () => {
     const contract = session.current().loaded.scenario.contract;
     await session.updateContract({ value: { ...contract, tokenBudget: contract.tokenBudget * 3 } });
     const draft = await session.caseFromScreen({ name: 'edited', records: [], suite: null }, 'diagnostic');
-    expect(draft.ok && (JSON.parse(draft.text) as { inputs: unknown }).inputs).toEqual({ scenarioFile: 'retry-policy.scenario.json' });
+    expect(draft.ok && (JSON.parse(draft.text) as { inputs: unknown }).inputs).toEqual({
+      scenarioFile: 'retry-policy.scenario.json',
+    });
     expect(session.exportScenario().fileName).toBe('retry-policy.scenario.json');
   });
 
@@ -78,7 +88,9 @@ describe('expectations written from the screen', () => {
     expect(session.suiteText('other.expect.json')).toBeNull();
     expect(session.checkSuite(first.file, first.text)).toEqual([]);
     const misspelt = first.text.replace('"suite"', '"suit"');
-    expect(session.checkSuite(first.file, misspelt)).toContainEqual(expect.objectContaining({ file: first.file, line: 2, code: 'UNKNOWN_FIELDS' }));
+    expect(session.checkSuite(first.file, misspelt)).toContainEqual(
+      expect.objectContaining({ file: first.file, line: 2, code: 'UNKNOWN_FIELDS' }),
+    );
     expect(session.suiteText(first.file)).toBe(first.text);
   });
 });

@@ -49,13 +49,25 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
     const { loaded, selection } = current();
     return suiteEnvironment(compiler, { scenario: loaded }, selection);
   };
-  const draft = (file: string, before: string, value: unknown, notShown: readonly string[], unchanged: readonly string[]): SuiteDraft => {
+  const draft = (
+    file: string,
+    before: string,
+    value: unknown,
+    notShown: readonly string[],
+    unchanged: readonly string[],
+  ): SuiteDraft => {
     const text = suiteText(value);
     const parsed = readSuite(text, file);
     if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file, path: '(root)' }) };
     return { ok: true, file, text, diff: diffOf(before, text), notShown, unchanged };
   };
-  const screenVariant = (expect: Expectation) => ({ caseIndex: 0, entry: { name: 'screen', description: '', expect }, selection: { controls: [], lateChanges: [] }, label: null, path: ['cases', 0] });
+  const screenVariant = (expect: Expectation) => ({
+    caseIndex: 0,
+    entry: { name: 'screen', description: '', expect },
+    selection: { controls: [], lateChanges: [] },
+    label: null,
+    path: ['cases', 0],
+  });
 
   return {
     async caseFromScreen(input: CaseFromScreen, audience: Audience): Promise<SuiteDraft> {
@@ -65,10 +77,17 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
       const written = caseJson(caseOf(input.name, selection, expect));
       if (input.suite === null) {
         const file = `${loaded.scenario.id}.expect.json`;
-        return draft(file, '', { suite: `${loaded.scenario.title}: saved from the screen`, inputs: inputs(), cases: [written] }, notShown, []);
+        return draft(
+          file,
+          '',
+          { suite: `${loaded.scenario.title}: saved from the screen`, inputs: inputs(), cases: [written] },
+          notShown,
+          [],
+        );
       }
       const open = documents().find((document) => document.name === input.suite);
-      if (open === undefined) return { ok: false, issues: [inputIssue({ file: input.suite, path: '(root)' }, 'SUITE_NOT_OPEN')] };
+      if (open === undefined)
+        return { ok: false, issues: [inputIssue({ file: input.suite, path: '(root)' }, 'SUITE_NOT_OPEN')] };
       const value = JSON.parse(open.text) as { cases: unknown[] };
       return draft(open.name, open.text, { ...value, cases: [...value.cases, written] }, notShown, []);
     },
@@ -82,7 +101,9 @@ export function createSuiteWriting({ compiler, current, inputs, documents }: Sui
       const unchanged: string[] = [];
       const cases: Record<string, unknown>[] = [];
       for (const [index, raw] of value.cases.entries()) {
-        const variant = variantsOf(parsed.value.suite).find((entry) => entry.caseIndex === index && entry.label === null);
+        const variant = variantsOf(parsed.value.suite).find(
+          (entry) => entry.caseIndex === index && entry.label === null,
+        );
         if (variant === undefined) {
           unchanged.push(String(raw.name));
           cases.push(raw);

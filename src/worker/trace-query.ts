@@ -11,7 +11,13 @@ import { filterAndSortTrace, traceWindow } from './trace-windows';
  * The trace as the page scrolls it: window after window of one ordering, so the rows are filtered and sorted once
  * per compilation, filter and pinned baseline, and each row marked with its change against that baseline.
  */
-export function createTraceQuery({ compilations, comparisons }: { readonly compilations: Compilations; readonly comparisons: Comparisons }) {
+export function createTraceQuery({
+  compilations,
+  comparisons,
+}: {
+  readonly compilations: Compilations;
+  readonly comparisons: Comparisons;
+}) {
   let cache: {
     readonly source: LastCompile;
     readonly key: string;
@@ -33,11 +39,31 @@ export function createTraceQuery({ compilations, comparisons }: { readonly compi
       if (cache?.source !== last || cache.key !== key || cache.pinned !== pinnedReceipt) {
         const view = compilations.disclosed(last, filter.audience);
         const context = factContextOf(last.outcome.receipt.contract);
-        const changes = pinnedReceipt ? traceChanges(comparisons.pinnedDiffOf(last, pinnedReceipt, filter.audience)) : new Map<string, TraceChange>();
-        cache = { source: last, key, pinned: pinnedReceipt, context, rows: filterAndSortTrace(view.rows, filter, context, view.ranks), total: view.rows.length, ranks: view.ranks, changes };
+        const changes = pinnedReceipt
+          ? traceChanges(comparisons.pinnedDiffOf(last, pinnedReceipt, filter.audience))
+          : new Map<string, TraceChange>();
+        cache = {
+          source: last,
+          key,
+          pinned: pinnedReceipt,
+          context,
+          rows: filterAndSortTrace(view.rows, filter, context, view.ranks),
+          total: view.rows.length,
+          ranks: view.ranks,
+          changes,
+        };
       }
       const { rows, total, context, ranks, changes } = cache;
-      return traceWindow(rows, total, context, ranks, changes, offset, limit, compilations.rowMarksOf(last, filter.audience));
+      return traceWindow(
+        rows,
+        total,
+        context,
+        ranks,
+        changes,
+        offset,
+        limit,
+        compilations.rowMarksOf(last, filter.audience),
+      );
     },
   };
 }

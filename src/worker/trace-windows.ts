@@ -2,7 +2,14 @@ import type { RankLookup } from '../core/ranked';
 import type { TraceRow } from '../core/result';
 import { renderFact, type FactContext } from '../core/reasons';
 import { traceRowFacts } from './debug-views';
-import { MAX_TRACE_WINDOW, type RowMark, type TraceChange, type TraceFilter, type TracePage, type TraceRowView } from './protocol';
+import {
+  MAX_TRACE_WINDOW,
+  type RowMark,
+  type TraceChange,
+  type TraceFilter,
+  type TracePage,
+  type TraceRowView,
+} from './protocol';
 
 /*
  * The trace as the page asks for it: filtered and sorted in the worker once per compilation and query,
@@ -10,13 +17,20 @@ import { MAX_TRACE_WINDOW, type RowMark, type TraceChange, type TraceFilter, typ
  */
 
 /** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
-export function filterAndSortTrace(rows: readonly TraceRow[], query: TraceFilter, context: FactContext, ranks: RankLookup): TraceRow[] {
+export function filterAndSortTrace(
+  rows: readonly TraceRow[],
+  query: TraceFilter,
+  context: FactContext,
+  ranks: RankLookup,
+): TraceRow[] {
   const needle = query.text.trim().toLowerCase();
   const kept = rows.filter(
     (row) =>
       (query.decision === 'all' || row.decision === query.decision) &&
       (query.code === 'all' || row.code === query.code) &&
-      (needle === '' || row.id.toLowerCase().includes(needle) || renderFact(row, context).toLowerCase().includes(needle)),
+      (needle === '' ||
+        row.id.toLowerCase().includes(needle) ||
+        renderFact(row, context).toLowerCase().includes(needle)),
   );
   const compare = compareBy(query.sortKey, ranks);
   if (compare) {
@@ -64,10 +78,23 @@ export function traceWindow(
 ): TracePage {
   const start = Math.max(0, Math.floor(offset));
   const end = start + Math.min(MAX_TRACE_WINDOW, Math.max(0, Math.floor(limit)));
-  return { offset: start, rows: rows.slice(start, end).map((row) => toRowView(row, context, ranks, changes.get(row.id) ?? null, marks.get(row.id) ?? null)), matched: rows.length, total };
+  return {
+    offset: start,
+    rows: rows
+      .slice(start, end)
+      .map((row) => toRowView(row, context, ranks, changes.get(row.id) ?? null, marks.get(row.id) ?? null)),
+    matched: rows.length,
+    total,
+  };
 }
 
 /** The compact row the UI renders, its fact in words. */
-function toRowView(row: TraceRow, context: FactContext, ranks: RankLookup, change: TraceChange | null, mark: RowMark | null): TraceRowView {
+function toRowView(
+  row: TraceRow,
+  context: FactContext,
+  ranks: RankLookup,
+  change: TraceChange | null,
+  mark: RowMark | null,
+): TraceRowView {
   return { ...traceRowFacts(row, context, ranks), change, mark };
 }

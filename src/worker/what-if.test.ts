@@ -27,7 +27,9 @@ describe('what would admit or exclude a record, from the session', () => {
     const answer = await session.whatWouldChange('LGL-0007', 'diagnostic');
     if (!answer.ok) throw new Error(answer.message);
     expect(answer.admitted).toBe(false);
-    expect(answer.suggestions.map((s) => [s.code, s.text, s.verifiedBy.change])).toEqual([['DROP_DENY_LABELS', 'stop denying the labels [legal_hold]', 'contract']]);
+    expect(answer.suggestions.map((s) => [s.code, s.text, s.verifiedBy.change])).toEqual([
+      ['DROP_DENY_LABELS', 'stop denying the labels [legal_hold]', 'contract'],
+    ]);
     const [drop] = answer.suggestions;
     if (!drop) throw new Error('no suggestion');
     const update = await session.applySuggestion(drop, 'LGL-0007', 'diagnostic');
@@ -36,7 +38,13 @@ describe('what would admit or exclude a record, from the session', () => {
     if (!after.ok) throw new Error(after.error.message);
     expect(after.view.compiledContract.denyLabels).not.toContain('legal_hold');
     expect(after.view.contractFingerprint).toBe(drop.verifiedBy.contractFingerprint);
-    const row = session.queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'diagnostic', text: 'LGL-0007', offset: 0, limit: 1 }).rows[0];
+    const row = session.queryTrace({
+      ...DEFAULT_TRACE_QUERY,
+      audience: 'diagnostic',
+      text: 'LGL-0007',
+      offset: 0,
+      limit: 1,
+    }).rows[0];
     expect(row && [row.decision, row.code]).toEqual([drop.verifiedBy.decision, drop.verifiedBy.code]);
     // And the other way: what would exclude it now that it is admitted.
     const back = await session.whatWouldChange('LGL-0007', 'diagnostic');
@@ -48,9 +56,13 @@ describe('what would admit or exclude a record, from the session', () => {
     const withheld = await session.whatWouldChange('LGL-0007', 'user');
     const unknown = await session.whatWouldChange('NO-SUCH-RECORD', 'user');
     expect(withheld).toEqual({ ok: false, message: 'No record "LGL-0007" in this view.' });
-    expect(JSON.stringify(withheld).replace('LGL-0007', '<id>')).toBe(JSON.stringify(unknown).replace('NO-SUCH-RECORD', '<id>'));
+    expect(JSON.stringify(withheld).replace('LGL-0007', '<id>')).toBe(
+      JSON.stringify(unknown).replace('NO-SUCH-RECORD', '<id>'),
+    );
     const visible = await session.whatWouldChange('RUN-0866', 'user');
-    expect(visible.ok && visible.suggestions.map((s) => [s.code, s.verifiedBy.change])).toEqual([['SUPPLY_PROVENANCE', 'record']]);
+    expect(visible.ok && visible.suggestions.map((s) => [s.code, s.verifiedBy.change])).toEqual([
+      ['SUPPLY_PROVENANCE', 'record'],
+    ]);
   });
 
   it('applies missing provenance as a new revision of the record, which admits it; refuses a code it does not know, or a record the view withholds', async () => {
@@ -63,7 +75,9 @@ describe('what would admit or exclude a record, from the session', () => {
     const unknown = await session.applySuggestion({ code: 'NOT_A_CODE' as 'ADD_ROLE', args: {} }, 'RUN-0866', 'user');
     expect(unknown.ok || unknown.issues.map((issue) => issue.code)).toEqual(['SUGGESTION_UNKNOWN']);
     const withheld = await session.applySuggestion(provenance, 'LGL-0007', 'user');
-    expect(withheld.ok || withheld.issues.map((issue) => issue.message)).toEqual(['no record "LGL-0007" in this view to edit']);
+    expect(withheld.ok || withheld.issues.map((issue) => issue.message)).toEqual([
+      'no record "LGL-0007" in this view to edit',
+    ]);
     expect(session.current().loaded.scenario.contract).toBe(before);
     expect((await session.applySuggestion(provenance, 'RUN-0866', 'user')).ok).toBe(true);
     const after = await session.compile('user');

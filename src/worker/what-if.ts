@@ -40,7 +40,8 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
         compiler ??= openCompiler();
         const whatIf = await compiler;
         // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no longer on screen.
-        if (compilations.last() !== last) return { ok: false, message: 'The inputs changed: inspect the record again.' };
+        if (compilations.last() !== last)
+          return { ok: false, message: 'The inputs changed: inspect the record again.' };
         const suggestions = (await counterfactuals(whatIf, last.request, id, audience)).map((suggestion) => ({
           code: suggestion.code,
           args: suggestion.args,
@@ -50,17 +51,26 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
         return { ok: true, compilation: last.serial, id, admitted: last.outcome.admitted.has(id), suggestions };
       },
 
-      async applySuggestion({ code, args }: { readonly code: SuggestionCode; readonly args: FactArgs }, id: string, audience: Audience): Promise<ContractUpdate> {
+      async applySuggestion(
+        { code, args }: { readonly code: SuggestionCode; readonly args: FactArgs },
+        id: string,
+        audience: Audience,
+      ): Promise<ContractUpdate> {
         const place = { file: 'suggestion', path: code };
-        if (!Object.hasOwn(SUGGESTIONS, code)) return { ok: false, issues: [inputIssue(place, 'SUGGESTION_UNKNOWN', { code })] };
+        if (!Object.hasOwn(SUGGESTIONS, code))
+          return { ok: false, issues: [inputIssue(place, 'SUGGESTION_UNKNOWN', { code })] };
         const { contract } = workspace.effective(workspace.currentEntry()).scenario;
         const changed = applyToContract(contract, { code, args });
         if (changed !== null) return workspace.api.updateContract({ value: changed });
         // The one change to a record: provenance whose hash is the text's, as a revision of the record in force (the editor refuses a record the view withholds).
         const opened = records.recordForEdit(id, audience);
-        if (!opened.ok) return { ok: false, issues: [inputIssue({ file: 'record', path: 'id' }, 'EDIT_NOT_IN_VIEW', { id })] };
+        if (!opened.ok)
+          return { ok: false, issues: [inputIssue({ file: 'record', path: 'id' }, 'EDIT_NOT_IN_VIEW', { id })] };
         const { record } = opened;
-        const value = { ...record, provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) } };
+        const value = {
+          ...record,
+          provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) },
+        };
         const edited = await records.editRecord({ value, id, as: 'revision' }, audience);
         return edited.ok ? { ok: true, snapshot: edited.snapshot } : { ok: false, issues: edited.issues };
       },

@@ -61,8 +61,16 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       return new sqlite3.oo1.DB(':memory:', 'c');
     }
   };
-  const inMemory = (state: DatabaseState): WorkspaceDatabase => ({ driver: createWasmDriver(sqlite3), state, image: null });
-  if (typeof navigator.storage?.getDirectory !== 'function' || !('FileSystemSyncAccessHandle' in globalThis) || typeof navigator.locks?.request !== 'function') {
+  const inMemory = (state: DatabaseState): WorkspaceDatabase => ({
+    driver: createWasmDriver(sqlite3),
+    state,
+    image: null,
+  });
+  if (
+    typeof navigator.storage?.getDirectory !== 'function' ||
+    !('FileSystemSyncAccessHandle' in globalThis) ||
+    typeof navigator.locks?.request !== 'function'
+  ) {
     return inMemory({
       kind: 'memory',
       reason: 'unsupported',
@@ -99,7 +107,11 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       markWasmMemory();
       return bytes;
     };
-    return { driver: createWasmDriver(sqlite3, restored), state: { kind: 'opfs' }, image: { save, clear: () => images.clear() } };
+    return {
+      driver: createWasmDriver(sqlite3, restored),
+      state: { kind: 'opfs' },
+      image: { save, clear: () => images.clear() },
+    };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return inMemory({

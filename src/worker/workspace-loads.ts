@@ -26,7 +26,16 @@ export interface WorkspaceLoadsDeps {
 export type WorkspaceLoads = ReturnType<typeof createWorkspaceLoads>;
 
 /** Files into the workspace: a drop, a share link's files and a saved workspace's all go through `intake`. */
-export function createWorkspaceLoads({ compiler, workspace, corpus, saves, compilations, tests, drill, readRecords }: WorkspaceLoadsDeps) {
+export function createWorkspaceLoads({
+  compiler,
+  workspace,
+  corpus,
+  saves,
+  compilations,
+  tests,
+  drill,
+  readRecords,
+}: WorkspaceLoadsDeps) {
   let loading: AbortController | null = null;
 
   /**
@@ -38,10 +47,18 @@ export function createWorkspaceLoads({ compiler, workspace, corpus, saves, compi
     baseKey: string,
     onProgress: (progress: LoadProgress) => void,
     signal: AbortSignal,
-    { index = true, stored = new Map<string, RecordSet>() }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
+    {
+      index = true,
+      stored = new Map<string, RecordSet>(),
+    }: { readonly index?: boolean; readonly stored?: ReadonlyMap<string, RecordSet> } = {},
   ) => {
     const base = workspace.entryOf(baseKey) ?? workspace.currentEntry();
-    const read = await measuredAsync('cc:parse', () => intakeFiles(files, { key: base.key, loaded: workspace.effective(base) }, onProgress, signal, { stored, readRecords }));
+    const read = await measuredAsync('cc:parse', () =>
+      intakeFiles(files, { key: base.key, loaded: workspace.effective(base) }, onProgress, signal, {
+        stored,
+        readRecords,
+      }),
+    );
     if (!read.ok) return read;
     // A restored workspace is indexed by its first compilation, and only the scenario it selects.
     for (const entry of index ? read.value.entries : []) {
@@ -93,7 +110,11 @@ export function createWorkspaceLoads({ compiler, workspace, corpus, saves, compi
             saves.clearNotice();
             // Suites live in the Tests panel, not in the load they were dropped with.
             const inputs = files.filter((file) => !suites.includes(file.name));
-            const dropped: SavedLoad = { baseKey, files: inputs.map(({ name, blob }) => ({ name, blob })), ...(saves.storesRecords() ? { stored: crypto.randomUUID() } : {}) };
+            const dropped: SavedLoad = {
+              baseKey,
+              files: inputs.map(({ name, blob }) => ({ name, blob })),
+              ...(saves.storesRecords() ? { stored: crypto.randomUUID() } : {}),
+            };
             workspace.loads = [...workspace.loads, dropped];
             workspace.selection = { scenarioKey: first.key, controls: [], lateChanges: [] };
             drill.inputsReplaced();

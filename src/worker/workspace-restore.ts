@@ -26,7 +26,10 @@ export interface RestoreDeps {
  * the one saved in storage. Each load's records come from the record store when it kept them, else from its files;
  * whatever no longer applies is named in the restore issues and the rest kept.
  */
-export async function restoreWorkspace({ compiler, storage, workspace, loads, saves, tests, writes }: RestoreDeps, restore: SavedWorkspace | null): Promise<void> {
+export async function restoreWorkspace(
+  { compiler, storage, workspace, loads, saves, tests, writes }: RestoreDeps,
+  restore: SavedWorkspace | null,
+): Promise<void> {
   let stored: unknown = restore;
   if (restore === null) {
     let read: StoredWorkspace;
@@ -40,21 +43,31 @@ export async function restoreWorkspace({ compiler, storage, workspace, loads, sa
     stored = read.workspace;
     if (read.filesMissing) {
       // Site data cleared while a page still wrote the selection: say what is missing, keep what is left.
-      workspace.restoreIssues = [...workspace.restoreIssues, inputIssue({ file: 'saved workspace', path: 'loads' }, 'SAVED_FILES_MISSING')];
+      workspace.restoreIssues = [
+        ...workspace.restoreIssues,
+        inputIssue({ file: 'saved workspace', path: 'loads' }, 'SAVED_FILES_MISSING'),
+      ];
       stored = stored !== null && typeof stored === 'object' ? { ...stored, loads: [] } : stored;
     }
   }
   const parsed = savedWorkspaceSchema.safeParse(stored);
   if (!parsed.success) {
-    workspace.restoreIssues = [...workspace.restoreIssues, inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE')];
+    workspace.restoreIssues = [
+      ...workspace.restoreIssues,
+      inputIssue({ file: 'saved workspace', path: '(root)' }, 'SAVED_WORKSPACE_UNREADABLE'),
+    ];
     return;
   }
   const never = new AbortController().signal;
   // Loads the saved workspace no longer names (a save that failed, a load cancelled in a crash) are dropped.
-  if (writes && restore === null) saves.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
+  if (writes && restore === null)
+    saves.retain(parsed.data.loads.flatMap((load) => (load.stored === undefined ? [] : [load.stored])));
   for (const load of parsed.data.loads) {
     const kept = load.stored === undefined ? null : measured('cc:restore-records', () => saves.read(load.stored ?? ''));
-    const restored = await loads.intake(load.files, load.baseKey, () => undefined, never, { index: false, stored: kept ?? new Map() });
+    const restored = await loads.intake(load.files, load.baseKey, () => undefined, never, {
+      index: false,
+      stored: kept ?? new Map(),
+    });
     if (restored.ok) {
       workspace.loads.push(load);
       // Files read again (their records were not all stored yet) are stored now, for the next reload.
@@ -71,7 +84,8 @@ export async function restoreWorkspace({ compiler, storage, workspace, loads, sa
     const entry = workspace.entryOf(key);
     const applied = entry && applyScenarioEdit(entry.loaded, edit, `saved record edit of ${key}`);
     if (entry && applied?.ok) workspace.recordEdits.set(key, { base: entry.loaded, edit, loaded: applied.value });
-    else if (applied && !applied.ok) workspace.restoreIssues = [...workspace.restoreIssues, ...(applied.error.issues ?? [])];
+    else if (applied && !applied.ok)
+      workspace.restoreIssues = [...workspace.restoreIssues, ...(applied.error.issues ?? [])];
   }
   workspace.selection = workspace.normaliseSelection(parsed.data.selection);
   const suites = tests.readShared(parsed.data.suites);

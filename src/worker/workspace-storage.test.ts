@@ -2,17 +2,33 @@ import 'fake-indexeddb/auto';
 import { createStore, del, get, set } from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import type { SavedWorkspace } from './protocol';
-import { createIndexedDbStorage, StorageClearedError, storageFailureMessage, StorageTimeoutError } from './workspace-storage';
+import {
+  createIndexedDbStorage,
+  StorageClearedError,
+  storageFailureMessage,
+  StorageTimeoutError,
+} from './workspace-storage';
 
 let databases = 0;
 /** A storage on a database of its own, and a second connection to look at and change it behind its back. */
 function fresh(options: { timeoutMs?: number } = {}) {
   const databaseName = `storage-test-${(databases += 1)}`;
-  return { databaseName, storage: createIndexedDbStorage({ databaseName, ...options }), store: () => createStore(databaseName, 'workspace') };
+  return {
+    databaseName,
+    storage: createIndexedDbStorage({ databaseName, ...options }),
+    store: () => createStore(databaseName, 'workspace'),
+  };
 }
 
-const loads: SavedWorkspace['loads'] = [{ baseKey: 'retry-policy', files: [{ name: 'records.jsonl', blob: new Blob(['{"id":"a"}\n']) }] }];
-const workspace = (controls: string[], files = loads): SavedWorkspace => ({ version: 1, loads: files, contractEdits: {}, selection: { scenarioKey: 'loaded', controls, lateChanges: [] } });
+const loads: SavedWorkspace['loads'] = [
+  { baseKey: 'retry-policy', files: [{ name: 'records.jsonl', blob: new Blob(['{"id":"a"}\n']) }] },
+];
+const workspace = (controls: string[], files = loads): SavedWorkspace => ({
+  version: 1,
+  loads: files,
+  contractEdits: {},
+  selection: { scenarioKey: 'loaded', controls, lateChanges: [] },
+});
 
 describe('createIndexedDbStorage', () => {
   it('reads back what it wrote, files included', async () => {
@@ -20,7 +36,10 @@ describe('createIndexedDbStorage', () => {
     await storage.write(workspace(['c1']));
     const read = await storage.read();
     expect(read?.filesMissing).toBe(false);
-    expect(read?.workspace).toMatchObject({ selection: { controls: ['c1'] }, loads: [{ files: [{ name: 'records.jsonl' }] }] });
+    expect(read?.workspace).toMatchObject({
+      selection: { controls: ['c1'] },
+      loads: [{ files: [{ name: 'records.jsonl' }] }],
+    });
   });
 
   it('writes the files again only when the list of loads changes', async () => {
@@ -56,7 +75,10 @@ describe('createIndexedDbStorage', () => {
     const { storage, store } = fresh();
     await set('workspace', workspace(['legacy']), store());
     const read = await storage.read();
-    expect(read).toMatchObject({ filesMissing: false, workspace: { selection: { controls: ['legacy'] }, loads: [{ baseKey: 'retry-policy' }] } });
+    expect(read).toMatchObject({
+      filesMissing: false,
+      workspace: { selection: { controls: ['legacy'] }, loads: [{ baseKey: 'retry-policy' }] },
+    });
   });
 
   it('forgets everything on clear', async () => {

@@ -67,7 +67,11 @@ export interface IndexedDbStorageOptions {
  * when the workspace entry is about to be written on its own): StorageClearedError and `watch`.
  * A workspace saved before the split (files inside the workspace entry) is still read.
  */
-export function createIndexedDbStorage({ databaseName = 'context-compiler', timeoutMs = 5_000, factory = () => indexedDB }: IndexedDbStorageOptions = {}): WorkspaceStorage & ResultMemory {
+export function createIndexedDbStorage({
+  databaseName = 'context-compiler',
+  timeoutMs = 5_000,
+  factory = () => indexedDB,
+}: IndexedDbStorageOptions = {}): WorkspaceStorage & ResultMemory {
   let connection: Promise<IDBDatabase> | null = null;
   let unresponsive: StorageTimeoutError | null = null;
   // The loads array last written, and whether a files entry should now exist in storage.
@@ -152,11 +156,14 @@ export function createIndexedDbStorage({ databaseName = 'context-compiler', time
     return opening;
   };
 
-  const useStore: UseStore = (mode, callback) => timed(open().then((db) => callback(db.transaction(STORE_NAME, mode).objectStore(STORE_NAME))));
+  const useStore: UseStore = (mode, callback) =>
+    timed(open().then((db) => callback(db.transaction(STORE_NAME, mode).objectStore(STORE_NAME))));
 
   return {
     async read() {
-      const [workspace, loads] = await useStore('readonly', (store) => Promise.all([promisifyRequest(store.get(WORKSPACE_KEY)), promisifyRequest(store.get(LOADS_KEY))]));
+      const [workspace, loads] = await useStore('readonly', (store) =>
+        Promise.all([promisifyRequest(store.get(WORKSPACE_KEY)), promisifyRequest(store.get(LOADS_KEY))]),
+      );
       filesSaved = loads !== undefined;
       if (workspace === undefined) return undefined;
       const inside = workspace !== null && typeof workspace === 'object' && 'loads' in workspace;
@@ -203,7 +210,8 @@ export function createIndexedDbStorage({ databaseName = 'context-compiler', time
 /** Explains a storage failure in words a user can act on. */
 export function storageFailureMessage(error: unknown): string {
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
-  if (name === 'QuotaExceededError') return 'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.';
+  if (name === 'QuotaExceededError')
+    return 'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.';
   if (error instanceof StorageTimeoutError)
     return `Browser storage did not answer within ${error.seconds} seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.`;
   if (typeof indexedDB === 'undefined' || name === 'SecurityError')

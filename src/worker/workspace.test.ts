@@ -5,7 +5,12 @@ import { buildContract, buildRecord } from '../core/test-support/builders';
 import { readBuiltinScenarios } from './builtin-sources';
 import type { SavedWorkspace, WorkspaceEvent } from './protocol';
 import { createSession } from './session';
-import { STORAGE_CLEARED_MESSAGE, StorageClearedError, StorageTimeoutError, type WorkspaceStorage } from './workspace-storage';
+import {
+  STORAGE_CLEARED_MESSAGE,
+  StorageClearedError,
+  StorageTimeoutError,
+  type WorkspaceStorage,
+} from './workspace-storage';
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.
@@ -35,7 +40,12 @@ describe('workspace', () => {
     const session = createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() });
     const started = await session.start(null, (event) => events.push(event));
     expect(events).toHaveLength(1);
-    const scenario = { id: 'mine', title: 'My scenario', contract: buildContract(), records: [buildRecord({ id: 'R-1' })] };
+    const scenario = {
+      id: 'mine',
+      title: 'My scenario',
+      contract: buildContract(),
+      records: [buildRecord({ id: 'R-1' })],
+    };
     await session.loadFiles([file('mine.json', JSON.stringify(scenario))], noProgress);
     const contract = started.scenarios[0]?.contract;
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
@@ -47,10 +57,16 @@ describe('workspace', () => {
     expect(last?.storage.status).toBe('unavailable');
     expect(last?.workspace.loads.map((load) => load.files.map((entry) => entry.name))).toEqual([['mine.json']]);
 
-    const restored = await createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() }).start(last?.workspace ?? null, () => undefined);
+    const restored = await createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() }).start(
+      last?.workspace ?? null,
+      () => undefined,
+    );
     expect(restored.selection.scenarioKey).toBe('loaded:mine');
     expect(restored.scenarios.find((entry) => entry.key === 'loaded:mine')?.recordCount).toBe(1);
-    expect(restored.scenarios.find((entry) => entry.key === 'retry-policy')).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
+    expect(restored.scenarios.find((entry) => entry.key === 'retry-policy')).toMatchObject({
+      contractEdited: true,
+      contract: { tokenBudget: 500 },
+    });
     expect(restored.restoreIssues).toEqual([]);
   });
 
@@ -71,7 +87,11 @@ describe('workspace', () => {
     const events: WorkspaceEvent[] = [];
     const session = createSession({ compiler, storage: slow, builtins: readBuiltinScenarios() });
     await session.start(null, (event) => events.push(event));
-    const toggled = await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    const toggled = await session.select({
+      scenarioKey: 'retry-policy',
+      controls: ['remove-provenance'],
+      lateChanges: [],
+    });
     expect(toggled.selection.controls).toEqual(['remove-provenance']);
     expect(await session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
     expect(storage.saved()).toBeUndefined();
@@ -90,7 +110,10 @@ describe('workspace', () => {
     };
     const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios() });
     const started = await session.start();
-    expect(started.storage).toEqual({ status: 'unavailable', message: expect.stringMatching(/^Browser storage did not answer within 5 seconds: working in memory only/) });
+    expect(started.storage).toEqual({
+      status: 'unavailable',
+      message: expect.stringMatching(/^Browser storage did not answer within 5 seconds: working in memory only/),
+    });
     await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
     expect(await session.compile('diagnostic')).toMatchObject({ ok: true, view: { status: 'fail_closed' } });
   });
@@ -101,7 +124,11 @@ describe('workspace', () => {
     const contract = snapshot.scenarios[0]?.contract;
     await session.updateContract({ value: { ...contract, tokenBudget: 500 } });
     const { loads: _files, ...withoutFiles } = storage.saved() as SavedWorkspace;
-    const reloaded = createSession({ compiler, storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) }, builtins: readBuiltinScenarios() });
+    const reloaded = createSession({
+      compiler,
+      storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) },
+      builtins: readBuiltinScenarios(),
+    });
     const restored = await reloaded.start();
     expect(restored.restoreIssues).toEqual([
       {
@@ -109,7 +136,8 @@ describe('workspace', () => {
         path: 'loads',
         code: 'SAVED_FILES_MISSING',
         args: {},
-        message: 'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
+        message:
+          'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
       },
     ]);
     expect(restored.scenarios[0]).toMatchObject({ contractEdited: true, contract: { tokenBudget: 500 } });
@@ -136,7 +164,11 @@ describe('workspace', () => {
     clearedUnderUs();
     expect(events.at(-1)?.storage).toEqual({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE });
 
-    const toggled = await session.select({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    const toggled = await session.select({
+      scenarioKey: 'retry-policy',
+      controls: ['remove-provenance'],
+      lateChanges: [],
+    });
     expect(toggled.storage.status).toBe('cleared');
     expect(storage.saved()).toBeUndefined();
 
@@ -147,7 +179,9 @@ describe('workspace', () => {
     // The write path finds the loss too (no close event in some browsers).
     failNextWrite = true;
     await session.select({ scenarioKey: 'retry-policy', controls: [], lateChanges: [] });
-    await vi.waitFor(() => expect(events.at(-1)?.storage).toEqual({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE }));
+    await vi.waitFor(() =>
+      expect(events.at(-1)?.storage).toEqual({ status: 'cleared', message: STORAGE_CLEARED_MESSAGE }),
+    );
     expect(session.current().selection.controls).toEqual([]);
   });
 

@@ -7,10 +7,25 @@ import { issuesOf } from '../core/errors';
 import { parseContractJson, validateContract, type LoadedScenario } from '../core/phases/1-validate/validate';
 import type { ScenarioEdit } from '../scenarios/record-edits';
 import type { BuiltinScenario } from './builtin-sources';
-import type { ContractUpdate, DatabaseState, SavedLoad, SavedWorkspace, ScenarioSummary, Selection, StorageState, WorkspaceEvent, WorkspaceSnapshot } from './protocol';
+import type {
+  ContractUpdate,
+  DatabaseState,
+  SavedLoad,
+  SavedWorkspace,
+  ScenarioSummary,
+  Selection,
+  StorageState,
+  WorkspaceEvent,
+  WorkspaceSnapshot,
+} from './protocol';
 import { isQuotaError, workspaceFullMessage } from './quota';
 import { measuredAsync } from './user-timing';
-import { STORAGE_CLEARED_MESSAGE, StorageClearedError, storageFailureMessage, type WorkspaceStorage } from './workspace-storage';
+import {
+  STORAGE_CLEARED_MESSAGE,
+  StorageClearedError,
+  storageFailureMessage,
+  type WorkspaceStorage,
+} from './workspace-storage';
 
 /** The name a contract typed in the editor is validated under, so its problems read as a contract file's do. */
 const CONTRACT_TEXT = 'contract.json';
@@ -49,14 +64,29 @@ export type Workspace = ReturnType<typeof createWorkspace>;
  * selection, and how storage took the last write. Every change is saved (`persist`) and told to the page (`notify`).
  * The fields are the session's modules' to replace: a drop or a share link swaps them all or nothing.
  */
-export function createWorkspace({ storage, builtins, saves, estimateStorage, database, suites, inputsReplaced }: WorkspaceDeps) {
+export function createWorkspace({
+  storage,
+  builtins,
+  saves,
+  estimateStorage,
+  database,
+  suites,
+  inputsReplaced,
+}: WorkspaceDeps) {
   const builtinEntries: Entry[] = [];
   const builtinIssues: InputIssue[] = [];
   for (const builtin of builtins) {
-    if (builtin.result.ok) builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
-    else for (const issue of issuesOf(builtin.result.error, { file: builtin.folder, path: '(root)' })) builtinIssues.push(issue);
+    if (builtin.result.ok)
+      builtinEntries.push({ key: builtin.result.value.scenario.id, origin: 'builtin', loaded: builtin.result.value });
+    else
+      for (const issue of issuesOf(builtin.result.error, { file: builtin.folder, path: '(root)' }))
+        builtinIssues.push(issue);
   }
-  const firstSelection = (): Selection => ({ scenarioKey: builtinEntries[0]?.key ?? '', controls: [], lateChanges: [] });
+  const firstSelection = (): Selection => ({
+    scenarioKey: builtinEntries[0]?.key ?? '',
+    controls: [],
+    lateChanges: [],
+  });
 
   // Told after every change, saved or not: the page keeps the workspace to give a restarted worker.
   let listener: ((event: WorkspaceEvent) => void) | null = null;
@@ -71,10 +101,12 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
     restoreIssues: [...builtinIssues] as InputIssue[],
 
     entries: (): Entry[] => [...builtinEntries, ...workspace.loaded.values()],
-    entryOf: (key: string): Entry | undefined => builtinEntries.find((entry) => entry.key === key) ?? workspace.loaded.get(key),
+    entryOf: (key: string): Entry | undefined =>
+      builtinEntries.find((entry) => entry.key === key) ?? workspace.loaded.get(key),
 
     /** The scenario as compiled: the user's record and contract edits in force, and generic late changes when it declares none. */
-    effective: (entry: Entry): LoadedScenario => withLateChanges(workspace.contractEdits.get(entry.key) ?? null, workspace.edited(entry)),
+    effective: (entry: Entry): LoadedScenario =>
+      withLateChanges(workspace.contractEdits.get(entry.key) ?? null, workspace.edited(entry)),
     /** The entry's scenario with its record edit, if one was made on the scenario the entry holds now (a load replaced since drops it). */
     edited: (entry: Entry): LoadedScenario => {
       const edit = workspace.recordEdits.get(entry.key);
@@ -88,11 +120,19 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
     },
 
     /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles. */
-    current: (): { readonly loaded: LoadedScenario; readonly selection: Selection } => ({ loaded: workspace.effective(workspace.currentEntry()), selection: workspace.selection }),
+    current: (): { readonly loaded: LoadedScenario; readonly selection: Selection } => ({
+      loaded: workspace.effective(workspace.currentEntry()),
+      selection: workspace.selection,
+    }),
 
     summary: (entry: Entry): ScenarioSummary => {
       const { scenario, recordSet } = workspace.effective(entry);
-      const change = (item: Control | LateChange) => ({ id: item.id, label: item.label, explanation: item.explanation, records: declaredRecords(item) });
+      const change = (item: Control | LateChange) => ({
+        id: item.id,
+        label: item.label,
+        explanation: item.explanation,
+        records: declaredRecords(item),
+      });
       return {
         key: entry.key,
         title: scenario.title,
@@ -123,19 +163,24 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
 
     saved: (): SavedWorkspace => {
       const { selection } = workspace;
-      const recordEdits = [...workspace.recordEdits].filter(([key, edit]) => workspace.entryOf(key)?.loaded === edit.base);
+      const recordEdits = [...workspace.recordEdits].filter(
+        ([key, edit]) => workspace.entryOf(key)?.loaded === edit.base,
+      );
       return {
         version: 1,
         loads: workspace.loads,
         contractEdits: Object.fromEntries(workspace.contractEdits),
-        ...(recordEdits.length > 0 ? { recordEdits: Object.fromEntries(recordEdits.map(([key, edit]) => [key, edit.edit])) } : {}),
+        ...(recordEdits.length > 0
+          ? { recordEdits: Object.fromEntries(recordEdits.map(([key, edit]) => [key, edit.edit])) }
+          : {}),
         selection: { ...selection, controls: [...selection.controls], lateChanges: [...selection.lateChanges] },
         ...suites(),
       };
     },
 
     /** The bytes of every loaded file. */
-    fileBytes: (): number => workspace.loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0),
+    fileBytes: (): number =>
+      workspace.loads.reduce((sum, load) => sum + load.files.reduce((bytes, file) => bytes + file.blob.size, 0), 0),
 
     listen: (onChange: ((event: WorkspaceEvent) => void) | null): void => {
       listener = onChange;
@@ -153,7 +198,12 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
           workspace.storageState =
             error instanceof StorageClearedError
               ? { status: 'cleared', message: STORAGE_CLEARED_MESSAGE }
-              : { status: 'unavailable', message: isQuotaError(error) ? await workspaceFullMessage(workspace.fileBytes(), estimateStorage) : storageFailureMessage(error) };
+              : {
+                  status: 'unavailable',
+                  message: isQuotaError(error)
+                    ? await workspaceFullMessage(workspace.fileBytes(), estimateStorage)
+                    : storageFailureMessage(error),
+                };
         }
       }
       workspace.notify();
@@ -165,7 +215,11 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
       const { scenario } = workspace.effective(entry);
       const controlIds = new Set(scenario.controls.map((control) => control.id));
       const lateIds = new Set(scenario.lateChanges.map((change) => change.id));
-      return { scenarioKey: entry.key, controls: wanted.controls.filter((id) => controlIds.has(id)), lateChanges: wanted.lateChanges.filter((id) => lateIds.has(id)) };
+      return {
+        scenarioKey: entry.key,
+        controls: wanted.controls.filter((id) => controlIds.has(id)),
+        lateChanges: wanted.lateChanges.filter((id) => lateIds.has(id)),
+      };
     },
 
     /** Back to the built-in scenarios alone, nothing loaded or edited. */
@@ -193,7 +247,8 @@ export function createWorkspace({ storage, builtins, saves, estimateStorage, dat
       },
 
       async updateContract(input: { readonly value: unknown } | { readonly text: string }): Promise<ContractUpdate> {
-        const parsed = 'text' in input ? parseContractJson(CONTRACT_TEXT, input.text) : validateContract('contract', input.value);
+        const parsed =
+          'text' in input ? parseContractJson(CONTRACT_TEXT, input.text) : validateContract('contract', input.value);
         if (!parsed.ok) return { ok: false, issues: issuesOf(parsed.error, { file: 'contract', path: '(root)' }) };
         workspace.contractEdits.set(workspace.currentEntry().key, parsed.value);
         await workspace.persist();
@@ -236,10 +291,18 @@ const generic = new WeakMap<LoadedScenario, WeakMap<Contract, LoadedScenario>>()
  */
 function withLateChanges(edit: Contract | null, loaded: LoadedScenario): LoadedScenario {
   const contract = edit ?? loaded.scenario.contract;
-  if (loaded.scenario.lateChanges.length > 0) return edit ? { scenario: { ...loaded.scenario, contract }, recordSet: loaded.recordSet } : loaded;
+  if (loaded.scenario.lateChanges.length > 0)
+    return edit ? { scenario: { ...loaded.scenario, contract }, recordSet: loaded.recordSet } : loaded;
   let byContract = generic.get(loaded);
   if (!byContract) generic.set(loaded, (byContract = new WeakMap()));
   let scenario = byContract.get(contract);
-  if (!scenario) byContract.set(contract, (scenario = { scenario: { ...loaded.scenario, contract, lateChanges: genericLateChanges(contract, loaded.recordSet) }, recordSet: loaded.recordSet }));
+  if (!scenario)
+    byContract.set(
+      contract,
+      (scenario = {
+        scenario: { ...loaded.scenario, contract, lateChanges: genericLateChanges(contract, loaded.recordSet) },
+        recordSet: loaded.recordSet,
+      }),
+    );
   return scenario;
 }

@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { ContextCompilerPage } from 'context-compiler/playwright';
 
-test('with the superseded decision switched on, naive top-k cites it and the compiled packet does not', async ({ page }) => {
+test('with the superseded decision switched on, naive top-k cites it and the compiled packet does not', async ({
+  page,
+}) => {
   const app = new ContextCompilerPage(page);
   await app.goto();
   expect(await app.packetIds('compiled')).toContain('ADR-0234');

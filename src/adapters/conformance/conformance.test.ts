@@ -7,7 +7,8 @@ import { postgresUnderTest, referenceCompile, sqliteUnderTest } from './adapters
 import { runConformanceSuite, type AdapterUnderTest, type SuiteFinding } from './suite';
 
 function expectAllPassed(findings: readonly SuiteFinding[]) {
-  for (const finding of findings) expect(finding.passed, `${finding.adapter} ${finding.section}: ${finding.what}`).toBe(true);
+  for (const finding of findings)
+    expect(finding.passed, `${finding.adapter} ${finding.section}: ${finding.what}`).toBe(true);
   expect(findings.map((finding) => finding.section)).toEqual(['conformance', 'mutation']);
 }
 
@@ -43,7 +44,11 @@ describe('the suite itself', () => {
     const broken: AdapterUnderTest = {
       ...sound,
       name: 'sqlite without deny',
-      adapter: async () => ({ ...inner, admit: (plan, digest) => inner.admit({ ...plan, clauses: plan.clauses.filter((clause) => clause.gate !== 'deny') }, digest) }),
+      adapter: async () => ({
+        ...inner,
+        admit: (plan, digest) =>
+          inner.admit({ ...plan, clauses: plan.clauses.filter((clause) => clause.gate !== 'deny') }, digest),
+      }),
     };
     const [conformance] = await runConformanceSuite([broken], await referenceCompile(), { mutations: false });
     expect(conformance?.passed).toBe(false);

@@ -25,9 +25,27 @@ const NAMES = ['support', 'Support', 'ѕupport', 'billing', 'légal', 'ﬁle', '
 const ROLES = ['agent', 'Agent', 'аgent', 'bot', 'lead', 'ǅ'];
 const PURPOSES = ['support', 'Support', 'billing', 'audit'];
 const LABELS = ['hr', 'HR', 'légal', 'other', 'ħr'];
-const WORDS = ['refund', 'policy', 'Refund', 'café', 'cafe\u0301', 'naïve', 'über', 'straße', 'timeout', 'retry', 'ﬁle', '東京', 'x1', 'e-mail'];
+const WORDS = [
+  'refund',
+  'policy',
+  'Refund',
+  'café',
+  'cafe\u0301',
+  'naïve',
+  'über',
+  'straße',
+  'timeout',
+  'retry',
+  'ﬁle',
+  '東京',
+  'x1',
+  'e-mail',
+];
 
-function makeRecord(id: string, overrides: Partial<Omit<RecordInput, 'access'>> & { access?: Partial<RecordInput['access']> } = {}): SourceRecord {
+function makeRecord(
+  id: string,
+  overrides: Partial<Omit<RecordInput, 'access'>> & { access?: Partial<RecordInput['access']> } = {},
+): SourceRecord {
   const text = overrides.text ?? `Body of ${id} about refund policy.`;
   return recordSchema.parse({
     id,
@@ -73,14 +91,21 @@ function makeContract(overrides: Partial<ContractInput> = {}): Contract {
 
 /** Records that differ from one that passes every gate on one gate's fields only, and the contracts they are judged under. */
 function gateAlone(gate: GateName): ConformanceCase[] {
-  const variants = (values: readonly unknown[], make: (value: unknown, index: number) => SourceRecord) => values.map(make);
-  const one = (name: string, records: SourceRecord[], contract: Partial<ContractInput> = {}): ConformanceCase => ({ name: `${gate} alone: ${name}`, contract: makeContract(contract), records });
+  const variants = (values: readonly unknown[], make: (value: unknown, index: number) => SourceRecord) =>
+    values.map(make);
+  const one = (name: string, records: SourceRecord[], contract: Partial<ContractInput> = {}): ConformanceCase => ({
+    name: `${gate} alone: ${name}`,
+    contract: makeContract(contract),
+    records,
+  });
   switch (gate) {
     case 'project':
       return [
         one(
           'case and look-alikes',
-          variants(['atlas', 'Atlas', 'аtlas', 'atlas-'], (project, i) => makeRecord(`p-${i}`, { project: project as string })),
+          variants(['atlas', 'Atlas', 'аtlas', 'atlas-'], (project, i) =>
+            makeRecord(`p-${i}`, { project: project as string }),
+          ),
         ),
       ];
     case 'scope':
@@ -98,13 +123,18 @@ function gateAlone(gate: GateName): ConformanceCase[] {
       ];
       const subjects = [null, 'cust-1', 'Zoë', 'Zoe', 'Jo', 'cust-2', 'stranger', 'CUST-1', 'null'];
       const records = variants(subjects, (subject, i) => makeRecord(`i-${i}`, { subject: subject as string | null }));
-      return [one('a subject with aliases, an ambiguous alias, null subjects', records, { subject: 'cust-1', identities }), one('no subject: only ambiguity excludes', records, { identities })];
+      return [
+        one('a subject with aliases, an ambiguous alias, null subjects', records, { subject: 'cust-1', identities }),
+        one('no subject: only ambiguity excludes', records, { identities }),
+      ];
     }
     case 'time': {
       const records: SourceRecord[] = [];
       for (const knownAt of [...BEFORE, ...AT, ...AFTER]) records.push(makeRecord(`k-${records.length}`, { knownAt }));
-      for (const validFrom of [...BEFORE, ...AT, ...AFTER]) records.push(makeRecord(`f-${records.length}`, { validFrom }));
-      for (const validTo of [...BEFORE, ...AT, ...AFTER, null, '2026-08-30', '2026-08-29']) records.push(makeRecord(`t-${records.length}`, { validTo }));
+      for (const validFrom of [...BEFORE, ...AT, ...AFTER])
+        records.push(makeRecord(`f-${records.length}`, { validFrom }));
+      for (const validTo of [...BEFORE, ...AT, ...AFTER, null, '2026-08-30', '2026-08-29'])
+        records.push(makeRecord(`t-${records.length}`, { validTo }));
       return [one('as-of and one millisecond either side, in several time zones', records)];
     }
     case 'supersession':
@@ -121,8 +151,13 @@ function gateAlone(gate: GateName): ConformanceCase[] {
         ]),
       ];
     case 'lifecycle': {
-      const records = variants(['draft', 'active', 'rejected', 'retired', 'generated'], (lifecycle, i) => makeRecord(`l-${i}`, { lifecycle: lifecycle as RecordInput['lifecycle'] }));
-      return [one('forbidden states', records, { forbiddenLifecycle: ['draft', 'rejected', 'generated'] }), one('an empty forbidden list', records, { forbiddenLifecycle: [] })];
+      const records = variants(['draft', 'active', 'rejected', 'retired', 'generated'], (lifecycle, i) =>
+        makeRecord(`l-${i}`, { lifecycle: lifecycle as RecordInput['lifecycle'] }),
+      );
+      return [
+        one('forbidden states', records, { forbiddenLifecycle: ['draft', 'rejected', 'generated'] }),
+        one('an empty forbidden list', records, { forbiddenLifecycle: [] }),
+      ];
     }
     case 'source':
       return [
@@ -141,7 +176,9 @@ function gateAlone(gate: GateName): ConformanceCase[] {
         ),
       ];
     case 'review': {
-      const records = variants(['unreviewed', 'in_review', 'reviewed', 'approved', 'rejected'], (reviewState, i) => makeRecord(`r-${i}`, { reviewState: reviewState as RecordInput['reviewState'] }));
+      const records = variants(['unreviewed', 'in_review', 'reviewed', 'approved', 'rejected'], (reviewState, i) =>
+        makeRecord(`r-${i}`, { reviewState: reviewState as RecordInput['reviewState'] }),
+      );
       return [one('accepted states', records, { acceptedReviewStates: ['reviewed', 'approved'] })];
     }
     case 'provenance':
@@ -153,21 +190,35 @@ function gateAlone(gate: GateName): ConformanceCase[] {
         ]),
       ];
     case 'sensitivity': {
-      const records = variants(['internal', 'secret', 'Secret', 'public'], (sensitivity, i) => makeRecord(`se-${i}`, { sensitivity: sensitivity as string }));
-      return [one('a forbidden level', records, { forbiddenSensitivity: ['secret'] }), one('an empty forbidden list', records, { forbiddenSensitivity: [] })];
+      const records = variants(['internal', 'secret', 'Secret', 'public'], (sensitivity, i) =>
+        makeRecord(`se-${i}`, { sensitivity: sensitivity as string }),
+      );
+      return [
+        one('a forbidden level', records, { forbiddenSensitivity: ['secret'] }),
+        one('an empty forbidden list', records, { forbiddenSensitivity: [] }),
+      ];
     }
     case 'authorisation': {
       const records: SourceRecord[] = [];
       for (const roles of [['agent'], ['bot'], ['Agent'], ['agent', 'bot'], ['аgent'], ['lead']])
-        for (const purposes of [['support'], ['Support'], ['billing', 'support'], ['audit']]) records.push(makeRecord(`au-${records.length}`, { access: { roles, purposes } }));
+        for (const purposes of [['support'], ['Support'], ['billing', 'support'], ['audit']])
+          records.push(makeRecord(`au-${records.length}`, { access: { roles, purposes } }));
       return [
         one('a chain of two principals, look-alike roles and purposes', records),
-        one('one principal', records, { principals: [{ id: 'dana', kind: 'human', roles: ['bot'] }], purpose: 'billing' }),
+        one('one principal', records, {
+          principals: [{ id: 'dana', kind: 'human', roles: ['bot'] }],
+          purpose: 'billing',
+        }),
       ];
     }
     case 'deny': {
-      const records = variants([[], ['hr'], ['HR'], ['légal'], ['other', 'hr'], ['ħr']], (labels, i) => makeRecord(`d-${i}`, { access: { labels: labels as string[] } }));
-      return [one('deny labels among look-alikes', records, { denyLabels: ['hr', 'légal'] }), one('no deny label', records, { denyLabels: [] })];
+      const records = variants([[], ['hr'], ['HR'], ['légal'], ['other', 'hr'], ['ħr']], (labels, i) =>
+        makeRecord(`d-${i}`, { access: { labels: labels as string[] } }),
+      );
+      return [
+        one('deny labels among look-alikes', records, { denyLabels: ['hr', 'légal'] }),
+        one('no deny label', records, { denyLabels: [] }),
+      ];
     }
     case 'evidence': {
       const evidence = [
@@ -178,8 +229,21 @@ function gateAlone(gate: GateName): ConformanceCase[] {
         { class: 'waiver', supports: ['p2'] },
         { class: 'Waiver', supports: ['p1'] },
       ];
-      const records = evidence.map((item, i) => makeRecord(`e-${i}`, { evidence: item === null ? null : { class: item.class, supports: item.supports ?? [], contradicts: item.contradicts ?? [] } }));
-      return [one('typed evidence with a required record', records, { typedEvidenceOnly: true, requiredRecords: ['e-0'], requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }] })];
+      const records = evidence.map((item, i) =>
+        makeRecord(`e-${i}`, {
+          evidence:
+            item === null
+              ? null
+              : { class: item.class, supports: item.supports ?? [], contradicts: item.contradicts ?? [] },
+        }),
+      );
+      return [
+        one('typed evidence with a required record', records, {
+          typedEvidenceOnly: true,
+          requiredRecords: ['e-0'],
+          requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }],
+        }),
+      ];
     }
   }
 }
@@ -206,7 +270,8 @@ function combined(seed: number): ConformanceCase {
   const scopes = [random.pick(NAMES.slice(0, 4)), random.pick(NAMES.slice(0, 4))];
   const sourceClasses = ['ticket', random.pick(['email', 'Ticket'])];
   const principals = [{ id: 'dana', kind: 'human' as const, roles: [random.pick(ROLES)] }];
-  if (random.chance(0.5)) principals.push({ id: 'helper', kind: 'human' as const, roles: [random.pick(ROLES), random.pick(ROLES)] });
+  if (random.chance(0.5))
+    principals.push({ id: 'helper', kind: 'human' as const, roles: [random.pick(ROLES), random.pick(ROLES)] });
   const purpose = random.pick(PURPOSES);
   const denyLabels = pickSome(random, LABELS, 2);
   const contract = makeContract({
@@ -228,7 +293,9 @@ function combined(seed: number): ConformanceCase {
     requiredPropositions: [{ id: 'p1', acceptedClasses: ['waiver'] }],
   });
   const count = random.int(20, 40);
-  const ids = Array.from({ length: count }, (_, i) => random.pick([`m${seed}-${i}`, `m${seed}-é${i}`, `m${seed}-е${i}`]));
+  const ids = Array.from({ length: count }, (_, i) =>
+    random.pick([`m${seed}-${i}`, `m${seed}-é${i}`, `m${seed}-е${i}`]),
+  );
   const instant = () => random.pick([...BEFORE, ...AT, ...AFTER]);
   const records = ids.map((id, i) => {
     const earlier = ids.slice(0, i);
@@ -284,7 +351,13 @@ function combined(seed: number): ConformanceCase {
                 1,
               ),
       },
-      evidence: random.chance(0.4) ? { class: random.pick(['waiver', 'waiver', 'email']), supports: random.chance(0.6) ? ['p1'] : [], contradicts: random.chance(0.3) ? ['p1'] : [] } : null,
+      evidence: random.chance(0.4)
+        ? {
+            class: random.pick(['waiver', 'waiver', 'email']),
+            supports: random.chance(0.6) ? ['p1'] : [],
+            contradicts: random.chance(0.3) ? ['p1'] : [],
+          }
+        : null,
     });
   });
   return { name: `combined #${seed}`, contract, records };

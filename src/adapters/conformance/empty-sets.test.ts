@@ -15,9 +15,21 @@ import type { AdapterUnderTest } from './suite';
  * by hand: an adapter is handed a plan, not a contract, and must still read an empty set as empty.
  */
 const EMPTY_SETS: readonly { readonly name: string; readonly clause: PlanClause; readonly admitsAll: boolean }[] = [
-  { name: 'no allowed scope', clause: { gate: 'scope', op: 'member-of', field: 'scope', set: { domain: 'scope', values: [] } }, admitsAll: false },
-  { name: 'no forbidden lifecycle', clause: { gate: 'lifecycle', op: 'not-member-of', field: 'lifecycle', set: { domain: 'lifecycle', values: [] } }, admitsAll: true },
-  { name: 'no deny label', clause: { gate: 'deny', op: 'list-disjoint', field: 'labels', set: { domain: 'label', values: [] } }, admitsAll: true },
+  {
+    name: 'no allowed scope',
+    clause: { gate: 'scope', op: 'member-of', field: 'scope', set: { domain: 'scope', values: [] } },
+    admitsAll: false,
+  },
+  {
+    name: 'no forbidden lifecycle',
+    clause: { gate: 'lifecycle', op: 'not-member-of', field: 'lifecycle', set: { domain: 'lifecycle', values: [] } },
+    admitsAll: true,
+  },
+  {
+    name: 'no deny label',
+    clause: { gate: 'deny', op: 'list-disjoint', field: 'labels', set: { domain: 'label', values: [] } },
+    admitsAll: true,
+  },
   {
     name: 'a principal with no roles',
     clause: {
@@ -31,10 +43,19 @@ const EMPTY_SETS: readonly { readonly name: string; readonly clause: PlanClause;
     },
     admitsAll: false,
   },
-  { name: 'no principal at all', clause: { gate: 'authorisation', op: 'every-group-meets-list', field: 'roles', groups: [] }, admitsAll: true },
+  {
+    name: 'no principal at all',
+    clause: { gate: 'authorisation', op: 'every-group-meets-list', field: 'roles', groups: [] },
+    admitsAll: true,
+  },
   {
     name: 'no required record and no accepted class',
-    clause: { gate: 'evidence', op: 'required-or-accepted-evidence', required: { domain: 'record-id', values: [] }, accepted: [] },
+    clause: {
+      gate: 'evidence',
+      op: 'required-or-accepted-evidence',
+      required: { domain: 'record-id', values: [] },
+      accepted: [],
+    },
     admitsAll: false,
   },
 ];

@@ -12,10 +12,20 @@ import type { SuiteFinding } from './suite';
 
 const WAIT_MS = 300;
 
-function finding(what: string, result: Result<DatabaseCompile, CompileError>, code: CompileError['code'], words: RegExp): SuiteFinding {
+function finding(
+  what: string,
+  result: Result<DatabaseCompile, CompileError>,
+  code: CompileError['code'],
+  words: RegExp,
+): SuiteFinding {
   const passed = !result.ok && result.error.code === code && words.test(result.error.message);
   const got = result.ok ? `a ${result.value.outcome.status}` : `${result.error.code}: ${result.error.message}`;
-  return { section: 'errors', adapter: 'postgresql', passed, what: passed ? `${what}: ${code}, no packet` : `${what}: expected ${code} and no packet, got ${got}` };
+  return {
+    section: 'errors',
+    adapter: 'postgresql',
+    passed,
+    what: passed ? `${what}: ${code}, no packet` : `${what}: expected ${code} and no packet, got ${got}`,
+  };
 }
 
 /** Holds an exclusive lock on the table admission reads (the gate columns), until `release`: every statement that reads it waits. */
@@ -45,7 +55,11 @@ function losingLastRow(database: Database): Database {
  * lowering does not know fails the plan (LOWERING_UNSUPPORTED). `open` gives fresh connections to the same
  * schema: one to hold locks, and victims whose connection is dropped.
  */
-export async function runErrorSemantics(database: Database, open: () => Promise<Connection>, tokeniser: Tokeniser): Promise<SuiteFinding[]> {
+export async function runErrorSemantics(
+  database: Database,
+  open: () => Promise<Connection>,
+  tokeniser: Tokeniser,
+): Promise<SuiteFinding[]> {
   const sample = conformanceCases(0).find((item) => item.name.startsWith('deny alone: no deny'));
   if (sample === undefined) throw new Error('the conformance corpus has no deny case');
   const loaded = await loadRecordSet(database, 'error semantics', createRecordSet(sample.records), tokeniser);
@@ -67,21 +81,36 @@ export async function runErrorSemantics(database: Database, open: () => Promise<
     const dropped = await pending;
     await release();
     await victim.end();
-    findings.push(finding('a connection dropped while the statement ran', dropped, 'ADAPTER_INCOMPLETE', /connection|terminat/i));
+    findings.push(
+      finding('a connection dropped while the statement ran', dropped, 'ADAPTER_INCOMPLETE', /connection|terminat/i),
+    );
   } finally {
     await locker.end();
   }
 
-  findings.push(finding('a partial result', await compileInDatabase(losingLastRow(database), sample.contract, tokeniser), 'ADAPTER_INCOMPLETE', /partial result/));
+  findings.push(
+    finding(
+      'a partial result',
+      await compileInDatabase(losingLastRow(database), sample.contract, tokeniser),
+      'ADAPTER_INCOMPLETE',
+      /partial result/,
+    ),
+  );
 
-  const plan: AdmissionPlan = { kind: 'admission-plan', version: 1, clauses: [{ gate: 'deny', op: 'label-like', field: 'labels' } as unknown as PlanClause] };
+  const plan: AdmissionPlan = {
+    kind: 'admission-plan',
+    version: 1,
+    clauses: [{ gate: 'deny', op: 'label-like', field: 'labels' } as unknown as PlanClause],
+  };
   const lowered = lowerPlan(plan, 'sha256:unsupported', database.schema);
   const unsupported = !lowered.ok && lowered.error.code === 'LOWERING_UNSUPPORTED';
   findings.push({
     section: 'errors',
     adapter: 'postgresql',
     passed: unsupported,
-    what: unsupported ? 'an unsupported operator: LOWERING_UNSUPPORTED, the plan fails' : 'an unsupported operator was lowered',
+    what: unsupported
+      ? 'an unsupported operator: LOWERING_UNSUPPORTED, the plan fails'
+      : 'an unsupported operator was lowered',
   });
   return findings;
 }

@@ -46,7 +46,10 @@ function referenceVerdicts(prepared: PreparedCompile): { admitted: Set<string>; 
 }
 
 /** Admission through one adapter exactly as a compile does it: capabilities, the statement, the echo, then the evaluator's recheck. */
-export async function admitThrough(adapter: AdmittingStore, prepared: PreparedCompile): Promise<Result<ReadonlySet<string>, CompileError>> {
+export async function admitThrough(
+  adapter: AdmittingStore,
+  prepared: PreparedCompile,
+): Promise<Result<ReadonlySet<string>, CompileError>> {
   const fits = checkAdapterFor(prepared.plan, adapter);
   if (!fits.ok) return fits;
   const answer = await adapter.admit(prepared.plan, prepared.digest);
@@ -73,7 +76,10 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 }
 
 /** An adapter that runs another plan than it is given but echoes the digest it was given: what a faulty lowering looks like from outside. */
-function lyingAdapter(inner: AdmittingStore, rewrite: (plan: AdmissionPlan, digest: string) => { plan: AdmissionPlan; echo: string }): AdmittingStore {
+function lyingAdapter(
+  inner: AdmittingStore,
+  rewrite: (plan: AdmissionPlan, digest: string) => { plan: AdmissionPlan; echo: string },
+): AdmittingStore {
   return {
     name: inner.name,
     adapterVersion: inner.adapterVersion,
@@ -84,7 +90,9 @@ function lyingAdapter(inner: AdmittingStore, rewrite: (plan: AdmissionPlan, dige
       const rewritten = rewrite(plan, digest);
       const answer = await inner.admit(rewritten.plan, rewritten.echo);
       if (!answer.ok) return answer;
-      return answer.value.status === 'complete' ? { ok: true, value: { ...answer.value, predicateDigest: rewritten.echo } } : answer;
+      return answer.value.status === 'complete'
+        ? { ok: true, value: { ...answer.value, predicateDigest: rewritten.echo } }
+        : answer;
     },
   };
 }
@@ -92,11 +100,29 @@ function lyingAdapter(inner: AdmittingStore, rewrite: (plan: AdmissionPlan, dige
 /** One value of a clause changed (a label altered), or null when the clause holds none. */
 function altered(clause: PlanClause): PlanClause | null {
   const change = (value: string) => `${value}\u0301`;
-  if ('set' in clause) return { ...clause, set: { ...clause.set, values: clause.set.values.length === 0 ? ['hr'] : [change(clause.set.values[0] as string), ...clause.set.values.slice(1)] } };
+  if ('set' in clause)
+    return {
+      ...clause,
+      set: {
+        ...clause.set,
+        values:
+          clause.set.values.length === 0
+            ? ['hr']
+            : [change(clause.set.values[0] as string), ...clause.set.values.slice(1)],
+      },
+    };
   if ('value' in clause) return { ...clause, value: { ...clause.value, value: change(clause.value.value) } };
-  if (clause.op === 'in-force-at' || clause.op === 'not-superseded-at') return { ...clause, at: { ...clause.at, epochMs: clause.at.epochMs + 1 } };
-  if (clause.op === 'every-group-meets-list') return { ...clause, groups: clause.groups.map((group, index) => (index === 0 ? { ...group, values: group.values.map(change) } : group)) };
-  if (clause.op === 'subject-resolves' && clause.subject !== null) return { ...clause, subject: { ...clause.subject, value: change(clause.subject.value) } };
+  if (clause.op === 'in-force-at' || clause.op === 'not-superseded-at')
+    return { ...clause, at: { ...clause.at, epochMs: clause.at.epochMs + 1 } };
+  if (clause.op === 'every-group-meets-list')
+    return {
+      ...clause,
+      groups: clause.groups.map((group, index) =>
+        index === 0 ? { ...group, values: group.values.map(change) } : group,
+      ),
+    };
+  if (clause.op === 'subject-resolves' && clause.subject !== null)
+    return { ...clause, subject: { ...clause.subject, value: change(clause.subject.value) } };
   return null;
 }
 
@@ -114,19 +140,31 @@ function mutants(plan: AdmissionPlan, previous: PreparedCompile | null): Mutant[
   plan.clauses.forEach((clause, position) => {
     out.push({
       what: `clause ${position + 1} (${clause.gate} ${clause.op}) removed`,
-      rewrite: (given, digest) => ({ plan: { ...given, clauses: given.clauses.filter((_, index) => index !== position) }, echo: digest }),
+      rewrite: (given, digest) => ({
+        plan: { ...given, clauses: given.clauses.filter((_, index) => index !== position) },
+        echo: digest,
+      }),
     });
     const changed = altered(clause);
     if (changed !== null) {
       out.push({
         what: `clause ${position + 1} (${clause.gate} ${clause.op}) altered`,
-        rewrite: (given, digest) => ({ plan: { ...given, clauses: given.clauses.map((each, index) => (index === position ? changed : each)) }, echo: digest }),
+        rewrite: (given, digest) => ({
+          plan: { ...given, clauses: given.clauses.map((each, index) => (index === position ? changed : each)) },
+          echo: digest,
+        }),
       });
     }
   });
   if (previous !== null) {
-    out.push({ what: 'previous plan replayed (its own digest echoed)', rewrite: () => ({ plan: previous.plan, echo: previous.digest }) });
-    out.push({ what: 'previous plan replayed (the current digest echoed)', rewrite: (_, digest) => ({ plan: previous.plan, echo: digest }) });
+    out.push({
+      what: 'previous plan replayed (its own digest echoed)',
+      rewrite: () => ({ plan: previous.plan, echo: previous.digest }),
+    });
+    out.push({
+      what: 'previous plan replayed (the current digest echoed)',
+      rewrite: (_, digest) => ({ plan: previous.plan, echo: digest }),
+    });
   }
   return out;
 }
@@ -159,26 +197,43 @@ export async function runConformanceSuite(
       if (!prepared.ok) {
         // Refused before admission: every path must refuse it the same way.
         if (actual.ok || expected.ok || actual.error.code !== expected.error.code)
-          problems.push(`${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ${actual.ok ? 'a compile' : actual.error.code}`);
+          problems.push(
+            `${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ${actual.ok ? 'a compile' : actual.error.code}`,
+          );
         continue;
       }
       const { admitted, codes } = referenceVerdicts(prepared.value);
       const through = await admitThrough(adapter, prepared.value);
       if (!through.ok) problems.push(`${item.name}: ${through.error.code} ${through.error.message}`);
-      else if (!sameSet(through.value, admitted)) problems.push(`${item.name}: admitted ${[...through.value].sort().join(',')} where the reference admits ${[...admitted].sort().join(',')}`);
-      if (!actual.ok || !expected.ok) problems.push(`${item.name}: the compile failed (${actual.ok ? '' : actual.error.message}${expected.ok ? '' : expected.error.message})`);
+      else if (!sameSet(through.value, admitted))
+        problems.push(
+          `${item.name}: admitted ${[...through.value].sort().join(',')} where the reference admits ${[...admitted].sort().join(',')}`,
+        );
+      if (!actual.ok || !expected.ok)
+        problems.push(
+          `${item.name}: the compile failed (${actual.ok ? '' : actual.error.message}${expected.ok ? '' : expected.error.message})`,
+        );
       else {
-        const actualCodes = actual.value.receipt.trace.filter((row) => row.decision === 'excluded' && codes.has(row.id)).map((row) => `${row.id}:${row.code}`);
-        const expectedCodes = expected.value.receipt.trace.filter((row) => row.decision === 'excluded' && codes.has(row.id)).map((row) => `${row.id}:${row.code}`);
+        const actualCodes = actual.value.receipt.trace
+          .filter((row) => row.decision === 'excluded' && codes.has(row.id))
+          .map((row) => `${row.id}:${row.code}`);
+        const expectedCodes = expected.value.receipt.trace
+          .filter((row) => row.decision === 'excluded' && codes.has(row.id))
+          .map((row) => `${row.id}:${row.code}`);
         if (actualCodes.join() !== expectedCodes.join()) problems.push(`${item.name}: reason codes differ`);
-        else if (serialiseReceipt(namingAdapterOf(actual.value.receipt, expected.value.receipt)) !== serialiseReceipt(expected.value.receipt)) problems.push(`${item.name}: the receipts differ`);
+        else if (
+          serialiseReceipt(namingAdapterOf(actual.value.receipt, expected.value.receipt)) !==
+          serialiseReceipt(expected.value.receipt)
+        )
+          problems.push(`${item.name}: the receipts differ`);
       }
       if (options.mutations !== false) {
         for (const mutant of mutants(prepared.value.plan, previous)) {
           tried.add(mutant.what);
           const result = await admitThrough(lyingAdapter(adapter, mutant.rewrite), prepared.value);
           if (!result.ok) killed.set(mutant.what, (killed.get(mutant.what) ?? 0) + 1);
-          else if (!sameSet(result.value, admitted)) problems.push(`${item.name}: mutant "${mutant.what}" was accepted with another admitted set`);
+          else if (!sameSet(result.value, admitted))
+            problems.push(`${item.name}: mutant "${mutant.what}" was accepted with another admitted set`);
         }
       }
       previous = prepared.value;
@@ -187,7 +242,10 @@ export async function runConformanceSuite(
       section: 'conformance',
       adapter: under.name,
       passed: problems.length === 0,
-      what: problems.length === 0 ? `${cases.length} cases: the same admitted sets, reason codes and receipts as the reference` : problems.join('\n'),
+      what:
+        problems.length === 0
+          ? `${cases.length} cases: the same admitted sets, reason codes and receipts as the reference`
+          : problems.join('\n'),
     });
     if (options.mutations !== false) {
       const names = [...tried];

@@ -39,18 +39,28 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
       kept: utf8 && row.case_folded === false && row.accent_folded === false && row.misordered === false,
       evidence: `COLLATE "C" on every text column and comparison; 'a' = 'A' is ${String(row.case_folded)}, 'é' = 'e' is ${String(row.accent_folded)} (server encoding ${String(row.encoding)})`,
     },
-    { capability: 'no-normalisation', kept: utf8 && row.normalised === false, evidence: `NFC é = NFD é is ${String(row.normalised)}: strings are stored and compared as given` },
+    {
+      capability: 'no-normalisation',
+      kept: utf8 && row.normalised === false,
+      evidence: `NFC é = NFD é is ${String(row.normalised)}: strings are stored and compared as given`,
+    },
     {
       capability: 'utc-millisecond-instants',
       kept: row.instants_exact === true,
-      evidence: 'instants are bigint epoch milliseconds, compared as integers (no timestamp type, no time zone), both ends inclusive',
+      evidence:
+        'instants are bigint epoch milliseconds, compared as integers (no timestamp type, no time zone), both ends inclusive',
     },
     {
       capability: 'empty-lists',
       kept: row.empty_is_empty === true,
-      evidence: "a record's lists are text[] arrays ('{}' when empty, never null); an empty set in the plan binds '{}', which no list holds or overlaps",
+      evidence:
+        "a record's lists are text[] arrays ('{}' when empty, never null); an empty set in the plan binds '{}', which no list holds or overlaps",
     },
-    { capability: 'null-subjects', kept: row.null_is_null === true, evidence: 'a missing subject is SQL NULL, never the text "null"; the identity clause tests IS NULL first' },
+    {
+      capability: 'null-subjects',
+      kept: row.null_is_null === true,
+      evidence: 'a missing subject is SQL NULL, never the text "null"; the identity clause tests IS NULL first',
+    },
   ];
 }
 
@@ -59,7 +69,10 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
 
 /** An error from the server or the connection to it (pg's errors carry a SQLSTATE; a dropped socket says so), not a bug here. */
 export function isDatabaseError(error: unknown): boolean {
-  return sqlState(error) !== '' || (error instanceof Error && /connection|ECONNRESET|EPIPE|terminated|timeout/i.test(error.message));
+  return (
+    sqlState(error) !== '' ||
+    (error instanceof Error && /connection|ECONNRESET|EPIPE|terminated|timeout/i.test(error.message))
+  );
 }
 
 /** The pg error's SQLSTATE, when it has one. */
@@ -71,8 +84,15 @@ function sqlState(error: unknown): string {
 export function describeFailure(error: unknown, timeoutMs: number): string {
   const code = sqlState(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (code === '57014') return `the statement was cancelled (statement_timeout ${timeoutMs} ms, or a cancel request): ${message}`;
-  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /connection|ECONNRESET|EPIPE|terminated/i.test(message)) {
+  if (code === '57014')
+    return `the statement was cancelled (statement_timeout ${timeoutMs} ms, or a cancel request): ${message}`;
+  if (
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    /connection|ECONNRESET|EPIPE|terminated/i.test(message)
+  ) {
     return `the connection to the server was lost before the answer was complete: ${message}`;
   }
   return `the server refused the statement (${code === '' ? 'no SQLSTATE' : code}): ${message}`;
@@ -87,15 +107,26 @@ export interface PostgresAdapterOptions {
  * The PostgreSQL adapter: one parameterised statement per plan (lower.ts), run in the caller's transaction.
  * Its capabilities are what the server's probes show; a server older than 15 is refused.
  */
-export async function createPostgresAdapter(client: Database, options: PostgresAdapterOptions = {}): Promise<Result<AdmittingStore & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
+export async function createPostgresAdapter(
+  client: Database,
+  options: PostgresAdapterOptions = {},
+): Promise<Result<AdmittingStore & { readonly probes: readonly CapabilityProbe[] }, CompileError>> {
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const { rows } = await client.query<{ version: string; number: string }>("SELECT current_setting('server_version') AS version, current_setting('server_version_num') AS number");
+  const { rows } = await client.query<{ version: string; number: string }>(
+    "SELECT current_setting('server_version') AS version, current_setting('server_version_num') AS number",
+  );
   const server = rows[0];
   if (server === undefined || Number(server.number) < MINIMUM_SERVER) {
-    return err({ pass: 'admit', code: 'ADAPTER_INCAPABLE', message: `The PostgreSQL adapter needs PostgreSQL 15 or later; this server is ${server?.version ?? 'unknown'}.` });
+    return err({
+      pass: 'admit',
+      code: 'ADAPTER_INCAPABLE',
+      message: `The PostgreSQL adapter needs PostgreSQL 15 or later; this server is ${server?.version ?? 'unknown'}.`,
+    });
   }
   const probes = await probeCapabilities(client);
-  const capabilities = new Set(ALL_CAPABILITIES.filter((capability) => probes.some((probe) => probe.capability === capability && probe.kept)));
+  const capabilities = new Set(
+    ALL_CAPABILITIES.filter((capability) => probes.some((probe) => probe.capability === capability && probe.kept)),
+  );
   return ok({
     name: 'postgresql',
     adapterVersion: POSTGRES_ADAPTER_VERSION,
@@ -108,7 +139,9 @@ export async function createPostgresAdapter(client: Database, options: PostgresA
       if (!statement.ok) return statement;
       let answer: { rows: { digest: string; total: string; id: string | null }[] };
       try {
-        await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
+        await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [
+          String(timeoutMs),
+        ]);
         answer = await client.query(statement.value.text, statement.value.values);
       } catch (error) {
         return ok({ status: 'incomplete', problem: describeFailure(error, timeoutMs), predicateDigest: null });
@@ -119,15 +152,32 @@ export async function createPostgresAdapter(client: Database, options: PostgresA
 }
 
 /** The candidates of the statement's rows, complete only when they are as many as every row says there are and all echo one digest. */
-export function answerOf(rows: readonly { digest: string; total: string | number; id: string | null }[]): AdmissionAnswer {
+export function answerOf(
+  rows: readonly { digest: string; total: string | number; id: string | null }[],
+): AdmissionAnswer {
   const first = rows[0];
-  if (first === undefined) return { status: 'incomplete', problem: 'the statement returned no row (every answer has at least one)', predicateDigest: null };
+  if (first === undefined)
+    return {
+      status: 'incomplete',
+      problem: 'the statement returned no row (every answer has at least one)',
+      predicateDigest: null,
+    };
   const total = Number(first.total);
   const candidates = new Set<string>();
   for (const row of rows) {
-    if (row.digest !== first.digest || Number(row.total) !== total) return { status: 'incomplete', problem: 'the rows of one answer disagree on the plan or the count', predicateDigest: null };
+    if (row.digest !== first.digest || Number(row.total) !== total)
+      return {
+        status: 'incomplete',
+        problem: 'the rows of one answer disagree on the plan or the count',
+        predicateDigest: null,
+      };
     if (row.id !== null) candidates.add(row.id);
   }
-  if (candidates.size !== total) return { status: 'incomplete', problem: `${candidates.size} of the ${total} admitted records arrived (a partial result)`, predicateDigest: first.digest };
+  if (candidates.size !== total)
+    return {
+      status: 'incomplete',
+      problem: `${candidates.size} of the ${total} admitted records arrived (a partial result)`,
+      predicateDigest: first.digest,
+    };
   return { status: 'complete', candidates, predicateDigest: first.digest };
 }

@@ -19,11 +19,18 @@ const plain = first.records[0] as SourceRecord;
 
 /** Cases beyond the corpus: nothing admitted, and ids that order differently by UTF-16 code unit and by code point. */
 const edgeCases: ConformanceCase[] = [
-  { name: 'no record admitted', contract: { ...first.contract, project: 'a project no record is in' }, records: first.records },
+  {
+    name: 'no record admitted',
+    contract: { ...first.contract, project: 'a project no record is in' },
+    records: first.records,
+  },
   {
     name: 'ids beyond U+FFFF beside ids from U+E000',
     contract: first.contract,
-    records: [...first.records, ...['x\u{1F600}', 'x\uFFFD', 'x\uE000', 'xz', 'x\u{10000}a'].map((id) => ({ ...plain, id }))],
+    records: [
+      ...first.records,
+      ...['x\u{1F600}', 'x\uFFFD', 'x\uE000', 'xz', 'x\u{10000}a'].map((id) => ({ ...plain, id })),
+    ],
   },
 ];
 
@@ -88,9 +95,14 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
       if (!loaded.ok) throw new Error(loaded.error.message);
       for (const top of [2, 1000]) {
         const { prepared, answer: expected } = await referenceAnswer(request, top);
-        const answered = await inStore((store) => store.answerPlan(prepared.plan, prepared.digest, request.contract.query, top));
+        const answered = await inStore((store) =>
+          store.answerPlan(prepared.plan, prepared.digest, request.contract.query, top),
+        );
         if (!answered.ok || !answered.value.ok) throw new Error(`${item.name}: no answer`);
-        expect({ ...answered.value.value, snapshot: undefined }, `${item.name}, top ${top}`).toEqual({ ...expected, snapshot: undefined });
+        expect({ ...answered.value.value, snapshot: undefined }, `${item.name}, top ${top}`).toEqual({
+          ...expected,
+          snapshot: undefined,
+        });
         expect(answered.value.value.snapshot).toBe(loaded.value.snapshot);
       }
     }
@@ -100,11 +112,21 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
     const denied = conformanceCases(0).find((item) => item.name.startsWith('deny alone'));
     if (denied === undefined) throw new Error('the corpus has no deny case');
     const label = denied.contract.denyLabels[0] ?? 'restricted';
-    const both = { ...plain, id: 'scope-and-deny', scope: 'a scope no contract allows', access: { ...plain.access, labels: [label] } };
-    const request: CompileRequest = { contract: denied.contract, recordSet: createRecordSet([...denied.records, both]) };
+    const both = {
+      ...plain,
+      id: 'scope-and-deny',
+      scope: 'a scope no contract allows',
+      access: { ...plain.access, labels: [label] },
+    };
+    const request: CompileRequest = {
+      contract: denied.contract,
+      recordSet: createRecordSet([...denied.records, both]),
+    };
     await loadRecordSet(database, 'deny case', request.recordSet, tokeniser);
     const { prepared, answer: expected } = await referenceAnswer(request, 10);
-    const answered = await inStore((store) => store.answerPlan(prepared.plan, prepared.digest, request.contract.query, 10));
+    const answered = await inStore((store) =>
+      store.answerPlan(prepared.plan, prepared.digest, request.contract.query, 10),
+    );
     expect(answered.ok && answered.value.ok && answered.value.value.refusedByReason).toEqual(expected.refusedByReason);
     expect(expected.refusedByReason.EXCLUDE_SCOPE).toBeGreaterThan(0);
   });

@@ -103,21 +103,39 @@ interface AnswerRow {
  * of its verdict: null when admitted, else the code of the first clause it fails in gate order (within a
  * gate, the plan's order: principals before purpose).
  */
-export function lowerVerdict(plan: AdmissionPlan, into: Lowering): Result<{ readonly conditions: readonly string[]; readonly verdict: string }, CompileError> {
+export function lowerVerdict(
+  plan: AdmissionPlan,
+  into: Lowering,
+): Result<{ readonly conditions: readonly string[]; readonly verdict: string }, CompileError> {
   const conditions = lowerConditions(plan, into);
   if (!conditions.ok) return conditions;
-  const ordered = plan.clauses.map((clause, index) => ({ clause, condition: conditions.value[index] as string })).sort((a, b) => GATE_ORDER.indexOf(a.clause.gate) - GATE_ORDER.indexOf(b.clause.gate));
+  const ordered = plan.clauses
+    .map((clause, index) => ({ clause, condition: conditions.value[index] as string }))
+    .sort((a, b) => GATE_ORDER.indexOf(a.clause.gate) - GATE_ORDER.indexOf(b.clause.gate));
   const branches: string[] = [];
   for (const { clause, condition } of ordered) {
     const reason = refusalCode(clause, into);
     if (reason === null)
-      return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.` });
+      return err({
+        pass: 'admit',
+        code: 'LOWERING_UNSUPPORTED',
+        message: `The PostgreSQL answer has no reason code for the ${clause.gate} gate's ${clause.op}. Refusing rather than guessing one.`,
+      });
     branches.push(`WHEN NOT coalesce((${condition}), false) THEN ${reason}`);
   }
-  return ok({ conditions: conditions.value, verdict: branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END` });
+  return ok({
+    conditions: conditions.value,
+    verdict: branches.length === 0 ? 'NULL::text' : `CASE ${branches.join('\n    ')} ELSE NULL END`,
+  });
 }
 
-function answerStatement(plan: AdmissionPlan, digest: string, phrases: readonly (readonly string[])[], top: number, schema: string): Result<{ text: string; values: unknown[] }, CompileError> {
+function answerStatement(
+  plan: AdmissionPlan,
+  digest: string,
+  phrases: readonly (readonly string[])[],
+  top: number,
+  schema: string,
+): Result<{ text: string; values: unknown[] }, CompileError> {
   const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
   const lowered = lowerVerdict(plan, into);
   if (!lowered.ok) return lowered;
@@ -154,7 +172,14 @@ SELECT (SELECT snapshot FROM ${schema}.layout)::text AS snapshot, $1::text AS di
  * statement; bm25 as `rankInDatabase` scores, over the admitted set's own statistics. A database error is
  * the caller's to turn into ADAPTER_INCOMPLETE.
  */
-export async function answerPlan(client: Database, plan: AdmissionPlan, digest: string, query: string, tokeniser: Tokeniser, top: number): Promise<Result<PlanAnswer, CompileError>> {
+export async function answerPlan(
+  client: Database,
+  plan: AdmissionPlan,
+  digest: string,
+  query: string,
+  tokeniser: Tokeniser,
+  top: number,
+): Promise<Result<PlanAnswer, CompileError>> {
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
   const statement = answerStatement(plan, digest, phrases, top, client.schema);
@@ -164,7 +189,12 @@ export async function answerPlan(client: Database, plan: AdmissionPlan, digest: 
   const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
   const row = rows[0];
   if (row === undefined)
-    return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: 'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.' });
+    return err({
+      pass: 'admit',
+      code: 'ADAPTER_INCOMPLETE',
+      message:
+        'The postgresql adapter returned no complete answer: the answer statement returned no row. No candidate is used.',
+    });
   const statistics = admittedStatistics(terms, row);
   const candidates =
     terms.length === 0
@@ -178,7 +208,9 @@ export async function answerPlan(client: Database, plan: AdmissionPlan, digest: 
     predicateDigest: row.digest,
     admitted: Number(row.admitted),
     statistics,
-    refusedByReason: Object.fromEntries(Object.entries(row.refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    refusedByReason: Object.fromEntries(
+      Object.entries(row.refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ),
     candidates,
     admittedDigest: row.admitted_digest,
   });

@@ -14,8 +14,14 @@ export type Bind = (value: unknown, type: string) => string;
  */
 function phraseFrequency(schema: string, set: string, phrase: number, tokens: readonly string[], bind: Bind): string {
   const first = `JOIN ${schema}.postings t0 ON t0.term = ${bind(tokens[0], 'text')} AND t0.record_id = a.id`;
-  if (tokens.length === 1) return `SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * t0.title_tf + t0.text_tf)::float8 AS f FROM ${set} a ${first}`;
-  const rest = tokens.slice(1).map((token, offset) => `JOIN ${schema}.postings t${offset + 1} ON t${offset + 1}.term = ${bind(token, 'text')} AND t${offset + 1}.record_id = t0.record_id`);
+  if (tokens.length === 1)
+    return `SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * t0.title_tf + t0.text_tf)::float8 AS f FROM ${set} a ${first}`;
+  const rest = tokens
+    .slice(1)
+    .map(
+      (token, offset) =>
+        `JOIN ${schema}.postings t${offset + 1} ON t${offset + 1}.term = ${bind(token, 'text')} AND t${offset + 1}.record_id = t0.record_id`,
+    );
   const hits = (field: 'title_at' | 'text_at') =>
     `(SELECT count(*) FROM unnest(t0.${field}) AS p(at) WHERE ${tokens
       .slice(1)
@@ -32,8 +38,13 @@ function phraseFrequency(schema: string, set: string, phrase: number, tokens: re
  * document count) and `scored` (id, score) of every record holding some phrase.
  */
 export function bm25Ctes(schema: string, set: string, phrases: readonly (readonly string[])[], bind: Bind): string {
-  const hits = phrases.flatMap((tokens, phrase) => (tokens.length === 0 ? [] : [phraseFrequency(schema, set, phrase, tokens, bind)]));
-  const freq = hits.length === 0 ? 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false' : hits.join('\n  UNION ALL\n  ');
+  const hits = phrases.flatMap((tokens, phrase) =>
+    tokens.length === 0 ? [] : [phraseFrequency(schema, set, phrase, tokens, bind)],
+  );
+  const freq =
+    hits.length === 0
+      ? 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false'
+      : hits.join('\n  UNION ALL\n  ');
   const idf = `ln((s.n - d.matched + 0.5::float8) / (d.matched + 0.5::float8))`;
   return `stats AS (SELECT count(*)::float8 AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0)::float8 AS tokens FROM ${set} a JOIN ${schema}.records r ON r.id = a.id),
 freq AS (${freq}),
@@ -49,7 +60,11 @@ scored AS (
 /** The admitted set's statistics as the statement above returns them: its size, its tokens and, per query phrase, how many of its records hold it. */
 export function admittedStatistics(
   terms: readonly string[],
-  counted: { readonly documents: number; readonly tokens: number; readonly matched: Readonly<Record<string, number>> | null },
+  counted: {
+    readonly documents: number;
+    readonly tokens: number;
+    readonly matched: Readonly<Record<string, number>> | null;
+  },
 ): RankingStatistics {
   return {
     mode: 'bm25',

@@ -11,13 +11,18 @@ import { createTokeniser, type Tokeniser } from './tokens';
 
 const sample = brokenLinksCase();
 const withLinks = (record: SourceRecord, supersedes: string[]): SourceRecord => ({ ...record, supersedes });
-const byId = (records: readonly SourceRecord[], id: string) => records.find((record) => record.id === id) as SourceRecord;
+const byId = (records: readonly SourceRecord[], id: string) =>
+  records.find((record) => record.id === id) as SourceRecord;
 
 /** Resolve's broken links over the whole record set: the reference. */
 function reference(records: readonly SourceRecord[]) {
   const resolution = resolve(sample.contract, createRecordSet(records));
   if (!resolution.ok) throw new Error(resolution.error.message);
-  return new Map(resolution.value.records.flatMap((item) => (item.brokenLink === null ? [] : [[item.checked.record.id, item.brokenLink] as const])));
+  return new Map(
+    resolution.value.records.flatMap((item) =>
+      item.brokenLink === null ? [] : [[item.checked.record.id, item.brokenLink] as const],
+    ),
+  );
 }
 
 describe('broken supersession links from the supersession graph alone', () => {
@@ -30,10 +35,14 @@ describe('broken supersession links from the supersession graph alone', () => {
       { ...withLinks(byId(sample.records, 'c3'), ['m2', 'GONE']), id: 'm1' },
       { ...withLinks(byId(sample.records, 'c3'), ['m1']), id: 'm2' },
     ];
-    const successors = new Map(records.filter((record) => record.supersedes.length > 0).map((record) => [record.id, record.supersedes]));
+    const successors = new Map(
+      records.filter((record) => record.supersedes.length > 0).map((record) => [record.id, record.supersedes]),
+    );
     const ids = new Set(records.map((record) => record.id));
     const found = brokenLinksOf(successors, (id) => ids.has(id));
-    expect([...found].sort(([a], [b]) => (a < b ? -1 : 1))).toEqual([...reference(records)].sort(([a], [b]) => (a < b ? -1 : 1)));
+    expect([...found].sort(([a], [b]) => (a < b ? -1 : 1))).toEqual(
+      [...reference(records)].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
     expect(found.get('m1')).toEqual({ kind: 'dangling', targets: ['GONE'] });
     expect(found.get('l1')).toEqual({ kind: 'cycle', successors: ['l4'] });
   });

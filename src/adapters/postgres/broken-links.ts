@@ -3,7 +3,10 @@ import { componentsOnCycles } from '../../core/cycles';
 import type { Database } from './schema';
 
 /** A record's own supersession links, broken: the shape of resolve's `BrokenLink`, which a store may not import. */
-export type BrokenLink = { readonly kind: 'dangling'; readonly targets: readonly string[] } | { readonly kind: 'self' } | { readonly kind: 'cycle'; readonly successors: readonly string[] };
+export type BrokenLink =
+  | { readonly kind: 'dangling'; readonly targets: readonly string[] }
+  | { readonly kind: 'self' }
+  | { readonly kind: 'cycle'; readonly successors: readonly string[] };
 
 /**
  * The records whose own supersession links are broken, found from the supersession graph alone (the ids and
@@ -12,7 +15,10 @@ export type BrokenLink = { readonly kind: 'dangling'; readonly targets: readonly
  * target, then the record itself, then a cycle through other records). It reads O(successors) rows, so a load
  * keeps the set without reading the corpus; a differential test holds it to resolve's answer.
  */
-export function brokenLinksOf(successors: ReadonlyMap<string, readonly string[]>, exists: (id: string) => boolean): Map<string, BrokenLink> {
+export function brokenLinksOf(
+  successors: ReadonlyMap<string, readonly string[]>,
+  exists: (id: string) => boolean,
+): Map<string, BrokenLink> {
   const broken = new Map<string, BrokenLink>();
   for (const [id, supersedes] of successors) {
     const missing = supersedes.filter((target) => !exists(target));
@@ -40,7 +46,9 @@ export function brokenLinksOf(successors: ReadonlyMap<string, readonly string[]>
  * successors' links and which of their targets exist, and writes the set found (a handful of rows).
  */
 export async function keepBrokenLinks(client: Database): Promise<void> {
-  const { rows } = await client.query<{ id: string; supersedes: string[] }>(`SELECT id, supersedes FROM ${client.schema}.records WHERE cardinality(supersedes) > 0`);
+  const { rows } = await client.query<{ id: string; supersedes: string[] }>(
+    `SELECT id, supersedes FROM ${client.schema}.records WHERE cardinality(supersedes) > 0`,
+  );
   const successors = new Map(rows.map((row) => [row.id, row.supersedes]));
   const { rows: missing } = await client.query<{ id: string }>(
     `SELECT DISTINCT t.id FROM ${client.schema}.records s CROSS JOIN LATERAL unnest(s.supersedes) AS t(id)
@@ -50,27 +58,42 @@ export async function keepBrokenLinks(client: Database): Promise<void> {
   const broken = brokenLinksOf(successors, (id) => !absent.has(id));
   // Only the rows that changed are written: a load that touches no supersession writes none.
   const stored = await storedBrokenLinks(client);
-  const same = (a: BrokenLink, b: BrokenLink) => a.kind === b.kind && namesOf(a).join('\u0000') === namesOf(b).join('\u0000');
+  const same = (a: BrokenLink, b: BrokenLink) =>
+    a.kind === b.kind && namesOf(a).join('\u0000') === namesOf(b).join('\u0000');
   const differs = (link: BrokenLink, other: BrokenLink | undefined) => other === undefined || !same(link, other);
   const gone = [...stored].filter(([id, link]) => differs(link, broken.get(id)));
   const fresh = [...broken].filter(([id, link]) => differs(link, stored.get(id)));
-  if (gone.length > 0) await client.query(`DELETE FROM ${client.schema}.supersession_breaks WHERE id = ANY($1::text[])`, [gone.map(([id]) => id)]);
+  if (gone.length > 0)
+    await client.query(`DELETE FROM ${client.schema}.supersession_breaks WHERE id = ANY($1::text[])`, [
+      gone.map(([id]) => id),
+    ]);
   if (fresh.length === 0) return;
   await client.query(
     `INSERT INTO ${client.schema}.supersession_breaks (id, kind, names) SELECT x.id, x.kind, ARRAY(SELECT jsonb_array_elements_text(x.names)) FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(id, kind, names)`,
-    [fresh.map(([id]) => id), fresh.map(([, link]) => link.kind), fresh.map(([, link]) => JSON.stringify(namesOf(link)))],
+    [
+      fresh.map(([id]) => id),
+      fresh.map(([, link]) => link.kind),
+      fresh.map(([, link]) => JSON.stringify(namesOf(link))),
+    ],
   );
 }
 
-const namesOf = (link: BrokenLink): readonly string[] => (link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : []);
+const namesOf = (link: BrokenLink): readonly string[] =>
+  link.kind === 'dangling' ? link.targets : link.kind === 'cycle' ? link.successors : [];
 
 /** The broken links the database holds, by id. */
 export async function storedBrokenLinks(client: Database): Promise<Map<string, BrokenLink>> {
-  const { rows } = await client.query<{ id: string; kind: BrokenLink['kind']; names: string[] }>(`SELECT id, kind, names FROM ${client.schema}.supersession_breaks ORDER BY id`);
+  const { rows } = await client.query<{ id: string; kind: BrokenLink['kind']; names: string[] }>(
+    `SELECT id, kind, names FROM ${client.schema}.supersession_breaks ORDER BY id`,
+  );
   return new Map(
     rows.map((row): [string, BrokenLink] => [
       row.id,
-      row.kind === 'dangling' ? { kind: 'dangling', targets: row.names } : row.kind === 'cycle' ? { kind: 'cycle', successors: row.names } : { kind: 'self' },
+      row.kind === 'dangling'
+        ? { kind: 'dangling', targets: row.names }
+        : row.kind === 'cycle'
+          ? { kind: 'cycle', successors: row.names }
+          : { kind: 'self' },
     ]),
   );
 }

@@ -32,7 +32,12 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase();
-    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), createTokeniser(await openInMemoryDatabase()));
+    const loaded = await loadRecordSet(
+      database,
+      'records.jsonl',
+      createRecordSet(records),
+      createTokeniser(await openInMemoryDatabase()),
+    );
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
 
@@ -42,7 +47,11 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
     try {
       const recordSet = await readRecordSet(paged, pageSize);
       if (!recordSet.ok) throw new Error(recordSet.error.message);
-      return { ids: recordSet.value.checked.map((item) => item.record.id), fingerprints: recordSet.value.checked.map((item) => item.fingerprint), pages: paged.pages };
+      return {
+        ids: recordSet.value.checked.map((item) => item.record.id),
+        fingerprints: recordSet.value.checked.map((item) => item.fingerprint),
+        pages: paged.pages,
+      };
     } finally {
       await database.query('ROLLBACK');
     }
@@ -74,7 +83,10 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
       expect(recordSet.ok || recordSet.error).toMatchObject({ code: 'INVALID_INPUT', recordId: changed });
     } finally {
       const fingerprint = createRecordSet(records).checked[17]?.fingerprint;
-      await database.query(`UPDATE ${database.schema}.records SET fingerprint = $2 WHERE id = $1`, [changed, fingerprint]);
+      await database.query(`UPDATE ${database.schema}.records SET fingerprint = $2 WHERE id = $1`, [
+        changed,
+        fingerprint,
+      ]);
     }
   });
 });

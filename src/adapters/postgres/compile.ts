@@ -5,7 +5,13 @@ import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from 
 import type { Attestation, CompileOutcome } from '../../core/result';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { Store } from '../../core/store';
-import { createPostgresAdapter, DEFAULT_STATEMENT_TIMEOUT_MS, describeFailure, isDatabaseError, type PostgresAdapterOptions } from './adapter';
+import {
+  createPostgresAdapter,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  describeFailure,
+  isDatabaseError,
+  type PostgresAdapterOptions,
+} from './adapter';
 import { answerPlan, type PlanAnswer } from './answer';
 import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank';
@@ -24,8 +30,13 @@ export const RECORD_PAGE = 2_000;
  * transaction, so every page is of one snapshot), and validated again exactly as a records file is: a row
  * changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
  */
-export async function readRecordSet(client: Database, pageSize: number = RECORD_PAGE): Promise<Result<RecordSet, CompileError>> {
-  await client.query(`DECLARE records_read NO SCROLL CURSOR FOR SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id ORDER BY r.id`);
+export async function readRecordSet(
+  client: Database,
+  pageSize: number = RECORD_PAGE,
+): Promise<Result<RecordSet, CompileError>> {
+  await client.query(
+    `DECLARE records_read NO SCROLL CURSOR FOR SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id ORDER BY r.id`,
+  );
   const pages = async function* () {
     for (;;) {
       const { rows } = await client.query<StoredRecord>(`FETCH FORWARD ${pageSize} FROM records_read`);
@@ -39,7 +50,10 @@ export async function readRecordSet(client: Database, pageSize: number = RECORD_
 }
 
 /** The records with these ids as loaded, validated again as `readRecordSet` validates every record (an id the database lacks is left out). */
-export async function readRecordsById(client: Database, ids: readonly string[]): Promise<Result<RecordSet, CompileError>> {
+export async function readRecordsById(
+  client: Database,
+  ids: readonly string[],
+): Promise<Result<RecordSet, CompileError>> {
   const { rows } = await client.query<StoredRecord>(
     `SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id WHERE r.id = ANY($1::text[]) ORDER BY r.id`,
     [ids],
@@ -53,7 +67,9 @@ export interface StoredRecord {
 }
 
 /** Validates stored records exactly as a records file is: a row changed behind the adapter's back is caught here, and a fingerprint that does not match its row too. */
-export async function validateStoredRecords(pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>): Promise<Result<RecordSet, CompileError>> {
+export async function validateStoredRecords(
+  pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>,
+): Promise<Result<RecordSet, CompileError>> {
   const reader = createJsonlRecordReader(DATABASE_RECORDS);
   const fingerprints: string[] = [];
   for await (const rows of pages) {
@@ -99,14 +115,20 @@ export async function compileInDatabase(
   options: PostgresAdapterOptions = {},
   attestation: Attestation = 'full',
 ): Promise<Result<DatabaseCompile, CompileError>> {
-  return inRecordSnapshot(client, options, async (recordSet) => compileRecords(client, { contract, recordSet, attestation }, tokeniser, options));
+  return inRecordSnapshot(client, options, async (recordSet) =>
+    compileRecords(client, { contract, recordSet, attestation }, tokeniser, options),
+  );
 }
 
 /**
  * Runs `work` over the records a `load` wrote, read back in one REPEATABLE READ snapshot that every
  * statement of `work` sees too, under the statement timeout. A database error ends it in ADAPTER_INCOMPLETE.
  */
-export async function inRecordSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+export async function inRecordSnapshot<T>(
+  client: Database,
+  options: PostgresAdapterOptions,
+  work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>,
+): Promise<Result<T, CompileError>> {
   return inSnapshot(client, options, async () => {
     const recordSet = await readRecordSet(client);
     return recordSet.ok ? work(recordSet.value) : recordSet;
@@ -118,7 +140,11 @@ export async function inRecordSnapshot<T>(client: Database, options: PostgresAda
  * records), JIT off, under the statement timeout; it commits only when `work` succeeds. A database error
  * ends it in ADAPTER_INCOMPLETE: whatever had been read is dropped with the transaction.
  */
-export async function inSnapshot<T>(client: Database, options: PostgresAdapterOptions, work: () => Promise<Result<T, CompileError>>): Promise<Result<T, CompileError>> {
+export async function inSnapshot<T>(
+  client: Database,
+  options: PostgresAdapterOptions,
+  work: () => Promise<Result<T, CompileError>>,
+): Promise<Result<T, CompileError>> {
   const layout = await requireLayout(client);
   if (!layout.ok) return layout;
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
@@ -126,14 +152,20 @@ export async function inSnapshot<T>(client: Database, options: PostgresAdapterOp
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     // Every statement, not only admission: reading the records back can wait on a lock too. Compiling a
     // statement's expressions costs more than running these statements saves (PostgreSQL 15 turns JIT on).
-    await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
+    await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [
+      String(timeoutMs),
+    ]);
     const result = await work();
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (!isDatabaseError(error)) throw error;
-    return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `The postgresql adapter returned no complete answer: ${describeFailure(error, timeoutMs)}. No candidate is used.` });
+    return err({
+      pass: 'admit',
+      code: 'ADAPTER_INCOMPLETE',
+      message: `The postgresql adapter returned no complete answer: ${describeFailure(error, timeoutMs)}. No candidate is used.`,
+    });
   }
 }
 
@@ -143,7 +175,12 @@ export async function inSnapshot<T>(client: Database, options: PostgresAdapterOp
  */
 export interface PostgresStore extends Store {
   /** Admission, the admitted set's bm25 statistics, the refused counts per reason, the top `top` candidates and the admitted set's digest: one statement. */
-  answerPlan(plan: AdmissionPlan, digest: string, query: string, top: number): Promise<Result<PlanAnswer, CompileError>>;
+  answerPlan(
+    plan: AdmissionPlan,
+    digest: string,
+    query: string,
+    top: number,
+  ): Promise<Result<PlanAnswer, CompileError>>;
   /** The records whose own supersession links are broken, as the last load found them: what an admission plan's broken-link clause lists. */
   brokenSupersessions(): Promise<ReadonlyMap<string, BrokenLink>>;
   /** The records with these ids, whole and validated again (fingerprints compared): what enters a packet. */
@@ -156,7 +193,11 @@ export interface PostgresStore extends Store {
  * The PostgreSQL store over the records read back in the caller's snapshot: admission and bm25 run in the
  * database, as one statement each; its capabilities are what the server's probes show.
  */
-export async function createPostgresStore(client: Database, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<PostgresStore, CompileError>> {
+export async function createPostgresStore(
+  client: Database,
+  tokeniser: Tokeniser,
+  options: PostgresAdapterOptions = {},
+): Promise<Result<PostgresStore, CompileError>> {
   const adapter = await createPostgresAdapter(client, options);
   if (!adapter.ok) return adapter;
   const { name, adapterVersion, version, capabilities, operators } = adapter.value;
@@ -180,17 +221,30 @@ export async function createPostgresStore(client: Database, tokeniser: Tokeniser
 }
 
 /** The core's compiler over the PostgreSQL store of a snapshot that `inRecordSnapshot` opened. */
-export async function compilerInSnapshot(client: Database, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<Compiler, CompileError>> {
+export async function compilerInSnapshot(
+  client: Database,
+  tokeniser: Tokeniser,
+  options: PostgresAdapterOptions = {},
+): Promise<Result<Compiler, CompileError>> {
   const store = await createPostgresStore(client, tokeniser, options);
   return store.ok ? ok(createCompiler(store.value)) : store;
 }
 
 /** One compile of records read back inside `inRecordSnapshot`: the core's pipeline over the PostgreSQL store. */
-export async function compileRecords(client: Database, request: CompileRequest, tokeniser: Tokeniser, options: PostgresAdapterOptions = {}): Promise<Result<DatabaseCompile, CompileError>> {
+export async function compileRecords(
+  client: Database,
+  request: CompileRequest,
+  tokeniser: Tokeniser,
+  options: PostgresAdapterOptions = {},
+): Promise<Result<DatabaseCompile, CompileError>> {
   const store = await createPostgresStore(client, tokeniser, options);
   if (!store.ok) return store;
   const outcome = await createCompiler(store.value).compile(request);
   if (!outcome.ok) return outcome;
   const { executedBy } = outcome.value.receipt;
-  return ok({ outcome: outcome.value, request, adapter: { name: store.value.name, version: store.value.version, predicateDigest: executedBy.planDigest } });
+  return ok({
+    outcome: outcome.value,
+    request,
+    adapter: { name: store.value.name, version: store.value.version, predicateDigest: executedBy.planDigest },
+  });
 }

@@ -7,7 +7,10 @@ import { connectionTarget } from './connection-target';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
 
 /** How `--database`'s value is printed: the server it names, never a password. */
-export function describeDatabase(given: string, environment: Readonly<Record<string, string | undefined>> = process.env): string {
+export function describeDatabase(
+  given: string,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): string {
   const target = connectionTarget(given, environment);
   return target.ok ? target.shown : '(an unreadable connection string)';
 }
@@ -20,7 +23,11 @@ export interface Connection extends Database {
  * Opens one connection to what `--database` names (connection-target.ts; `env` reads DATABASE_URL from
  * `environment`); a refusal is a plain error that names the server (never its password), not a stack trace.
  */
-export async function connect(given: string, schema: string = DEFAULT_SCHEMA, environment: Readonly<Record<string, string | undefined>> = process.env): Promise<Result<Connection, CompileError>> {
+export async function connect(
+  given: string,
+  schema: string = DEFAULT_SCHEMA,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Result<Connection, CompileError>> {
   const target = connectionTarget(given, environment);
   if (!target.ok) return err({ pass: 'validate', code: 'INVALID_INPUT', message: `--database: ${target.problem}` });
   const client = new pg.Client(target.config);
@@ -29,7 +36,11 @@ export async function connect(given: string, schema: string = DEFAULT_SCHEMA, en
   try {
     await client.connect();
   } catch (error) {
-    return err({ pass: 'admit', code: 'DATABASE_UNREACHABLE', message: `cannot connect to ${target.shown}: ${error instanceof Error ? error.message : String(error)}` });
+    return err({
+      pass: 'admit',
+      code: 'DATABASE_UNREACHABLE',
+      message: `cannot connect to ${target.shown}: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   return ok({
     schema: quoteIdentifier(schema),

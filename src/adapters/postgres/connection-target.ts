@@ -7,7 +7,9 @@ import type { ClientConfig } from 'pg';
  * `sslmode` is turned into pg's own `ssl` setting here, so pg prints no warning about how it reads the mode:
  * disable (no TLS), require (TLS, certificate not checked, as libpq), verify-ca and verify-full (TLS, checked).
  */
-export type ConnectionTarget = { readonly ok: true; readonly config: ClientConfig; readonly shown: string } | { readonly ok: false; readonly problem: string };
+export type ConnectionTarget =
+  | { readonly ok: true; readonly config: ClientConfig; readonly shown: string }
+  | { readonly ok: false; readonly problem: string };
 
 const KEYS: Readonly<Record<string, keyof ClientConfig | 'sslmode'>> = {
   host: 'host',
@@ -47,7 +49,8 @@ function keyValuePairs(text: string): Map<string, string> | string {
   while (pattern.lastIndex < text.length) {
     const start = pattern.lastIndex;
     const found = pattern.exec(text);
-    if (found === null) return `cannot read the connection string after ${JSON.stringify(text.slice(start, start + 20))}`;
+    if (found === null)
+      return `cannot read the connection string after ${JSON.stringify(text.slice(start, start + 20))}`;
     pairs.set(found[1] ?? '', found[2] !== undefined ? found[2].replace(/\\(.)/g, '$1') : (found[3] ?? ''));
   }
   return pairs;
@@ -60,13 +63,18 @@ function fromKeyValues(text: string): ConnectionTarget {
   let mode: string | undefined;
   for (const [key, value] of pairs) {
     const field = KEYS[key];
-    if (field === undefined) return { ok: false, problem: `the connection string's key ${key} is not one this CLI passes on (${Object.keys(KEYS).join(', ')})` };
+    if (field === undefined)
+      return {
+        ok: false,
+        problem: `the connection string's key ${key} is not one this CLI passes on (${Object.keys(KEYS).join(', ')})`,
+      };
     if (field === 'sslmode') mode = value;
     else if (field === 'port') config.port = Number(value);
     else if (field === 'connectionTimeoutMillis') config.connectionTimeoutMillis = Number(value) * 1000;
     else config[field] = value;
   }
-  if (mode !== undefined && !SSL_MODES.has(mode)) return { ok: false, problem: `sslmode ${mode} is not one of ${[...SSL_MODES].join(', ')}` };
+  if (mode !== undefined && !SSL_MODES.has(mode))
+    return { ok: false, problem: `sslmode ${mode} is not one of ${[...SSL_MODES].join(', ')}` };
   const shown = [...pairs].map(([key, value]) => `${key}=${key === 'password' ? '***' : value}`).join(' ');
   return { ok: true, config: { ...(config as ClientConfig), ssl: sslOf(mode) }, shown };
 }
@@ -79,13 +87,17 @@ function fromUrl(url: string): ConnectionTarget {
     return { ok: false, problem: 'the URL cannot be read' };
   }
   const mode = parsed.searchParams.get('sslmode') ?? undefined;
-  if (mode !== undefined && !SSL_MODES.has(mode)) return { ok: false, problem: `sslmode ${mode} is not one of ${[...SSL_MODES].join(', ')}` };
+  if (mode !== undefined && !SSL_MODES.has(mode))
+    return { ok: false, problem: `sslmode ${mode} is not one of ${[...SSL_MODES].join(', ')}` };
   parsed.searchParams.delete('sslmode');
   return { ok: true, config: { connectionString: parsed.toString(), ssl: sslOf(mode) }, shown: redactUrl(url) };
 }
 
 /** Reads `--database`'s value; `environment` is the process's (DATABASE_URL is read from it for `env`). */
-export function connectionTarget(given: string, environment: Readonly<Record<string, string | undefined>>): ConnectionTarget {
+export function connectionTarget(
+  given: string,
+  environment: Readonly<Record<string, string | undefined>>,
+): ConnectionTarget {
   if (given === 'env') {
     const url = environment.DATABASE_URL;
     if (url !== undefined && url !== '') return connectionTarget(url, {});
@@ -93,5 +105,9 @@ export function connectionTarget(given: string, environment: Readonly<Record<str
   }
   if (/^postgres(ql)?:\/\//.test(given)) return fromUrl(given);
   if (/^\s*[A-Za-z_]+\s*=/.test(given)) return fromKeyValues(given);
-  return { ok: false, problem: 'give a postgres:// URL, a key=value connection string (host=… dbname=…), or env (DATABASE_URL, else the PG* variables)' };
+  return {
+    ok: false,
+    problem:
+      'give a postgres:// URL, a key=value connection string (host=… dbname=…), or env (DATABASE_URL, else the PG* variables)',
+  };
 }

@@ -35,9 +35,11 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': 
 function copyValue(value: string | number | boolean | null): string {
   return value === null ? '\\N' : String(value).replace(/[\\\n\r\t]/g, (found) => COPY_ESCAPES[found] ?? found);
 }
-export const copyLine = (values: readonly (string | number | boolean | null)[]) => `${values.map(copyValue).join('\t')}\n`;
+export const copyLine = (values: readonly (string | number | boolean | null)[]) =>
+  `${values.map(copyValue).join('\t')}\n`;
 /** A text[] literal: each element quoted, its quotes and backslashes escaped. */
-const textArray = (values: Iterable<string>) => `{${Array.from(values, (value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+const textArray = (values: Iterable<string>) =>
+  `{${Array.from(values, (value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 /** A bytea in COPY's text format: hex, its backslash escaped for COPY. */
 const byteaValue = (bytes: Uint8Array) => `\\x${Buffer.from(bytes).toString('hex')}`;
 
@@ -78,7 +80,8 @@ function recordLine({ item }: RecordToWrite, tokens: RecordTokens): string {
   ]);
 }
 
-const documentLine = ({ item, lineHash }: RecordToWrite) => copyLine([item.record.id, byteaValue(lineHash), JSON.stringify(item.record)]);
+const documentLine = ({ item, lineHash }: RecordToWrite) =>
+  copyLine([item.record.id, byteaValue(lineHash), JSON.stringify(item.record)]);
 
 const positionsArray = (at: readonly number[] | undefined) => `{${(at ?? []).join(',')}}`;
 
@@ -90,14 +93,27 @@ function* postingLines(items: readonly RecordToWrite[], tokens: readonly RecordT
     for (const term of new Set([...found.title.keys(), ...found.text.keys()])) {
       const title = found.title.get(term);
       const text = found.text.get(term);
-      lines.push(copyLine([term, item.record.id, title?.length ?? 0, text?.length ?? 0, positionsArray(title), positionsArray(text)]));
+      lines.push(
+        copyLine([
+          term,
+          item.record.id,
+          title?.length ?? 0,
+          text?.length ?? 0,
+          positionsArray(title),
+          positionsArray(text),
+        ]),
+      );
     }
     yield lines.join('');
   }
 }
 
 /** Writes records none of whose ids the tables hold: one COPY a table. */
-export async function copyRecords(client: Database, items: readonly RecordToWrite[], tokens: readonly RecordTokens[]): Promise<void> {
+export async function copyRecords(
+  client: Database,
+  items: readonly RecordToWrite[],
+  tokens: readonly RecordTokens[],
+): Promise<void> {
   await client.copyFrom(
     `COPY ${client.schema}.records FROM STDIN`,
     items.map((write, index) => recordLine(write, tokens[index] as RecordTokens)),
@@ -111,6 +127,9 @@ export async function deleteRecordRows(client: Database, ids: readonly string[])
   if (ids.length === 0) return [];
   await client.query(`DELETE FROM ${client.schema}.postings WHERE record_id = ANY($1::text[])`, [ids]);
   await client.query(`DELETE FROM ${client.schema}.documents WHERE id = ANY($1::text[])`, [ids]);
-  const { rows } = await client.query<{ id: string }>(`DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[]) RETURNING id`, [ids]);
+  const { rows } = await client.query<{ id: string }>(
+    `DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[]) RETURNING id`,
+    [ids],
+  );
   return rows.map((row) => row.id);
 }

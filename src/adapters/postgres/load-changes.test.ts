@@ -26,7 +26,9 @@ vi.mock('../../core/phases/1-validate/validate', async (importOriginal) => {
 
 const [sample] = conformanceCases(1).slice(-1);
 if (sample === undefined) throw new Error('the corpus has no combined cases');
-const records = sample.records.filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index);
+const records = sample.records.filter(
+  (record, index, all) => all.findIndex((other) => other.id === record.id) === index,
+);
 const lines = records.map((record) => JSON.stringify(record));
 const TABLES = ['records', 'documents', 'postings', 'supersession_breaks'];
 
@@ -50,9 +52,10 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
       // The server keeps a session's counts until it is idle and a second has passed; this flushes them now.
       await database.query('SELECT pg_stat_force_next_flush()');
       await database.query('SELECT pg_stat_clear_snapshot()');
-      const { rows } = await database.query<{ table: string; writes: string }>('SELECT relname AS table, n_tup_ins + n_tup_upd + n_tup_del AS writes FROM pg_stat_user_tables WHERE schemaname = $1', [
-        database.schema.slice(1, -1),
-      ]);
+      const { rows } = await database.query<{ table: string; writes: string }>(
+        'SELECT relname AS table, n_tup_ins + n_tup_upd + n_tup_del AS writes FROM pg_stat_user_tables WHERE schemaname = $1',
+        [database.schema.slice(1, -1)],
+      );
       return new Map(rows.map((row) => [row.table, Number(row.writes)]));
     };
     const before = await counts();
@@ -61,7 +64,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     return Object.fromEntries(TABLES.map((table) => [table, (after.get(table) ?? 0) - (before.get(table) ?? 0)]));
   };
   const xminById = async () => {
-    const { rows } = await database.query<{ id: string; xmin: string }>(`SELECT id, xmin::text AS xmin FROM ${database.schema}.records`);
+    const { rows } = await database.query<{ id: string; xmin: string }>(
+      `SELECT id, xmin::text AS xmin FROM ${database.schema}.records`,
+    );
     return new Map(rows.map((row) => [row.id, row.xmin]));
   };
   const noWrites = Object.fromEntries(TABLES.map((table) => [table, 0]));
@@ -75,14 +80,25 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const { rows } = await database.query<{ snapshot: string }>(`SELECT snapshot FROM ${database.schema}.layout`);
     let report: Awaited<ReturnType<typeof load>> | undefined;
     expect(await writesBy(async () => (report = await load(lines)))).toEqual(noWrites);
-    expect(report).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: records.length, snapshot: Number(rows[0]?.snapshot) });
+    expect(report).toEqual({
+      layout: 'current',
+      inserted: 0,
+      updated: 0,
+      deleted: 0,
+      unchanged: records.length,
+      snapshot: Number(rows[0]?.snapshot),
+    });
     expect(reads.count).toBe(0);
   });
 
   it('reads and writes only a line inserted at the top of a shuffled file, and compiles it to the receipt the file compiles to', async () => {
     const before = await xminById();
     const added = { ...records[0], id: 'added-at-the-top' };
-    const shuffled = [JSON.stringify(added), ...lines.filter((_, index) => index % 2 === 1), ...lines.filter((_, index) => index % 2 === 0)];
+    const shuffled = [
+      JSON.stringify(added),
+      ...lines.filter((_, index) => index % 2 === 1),
+      ...lines.filter((_, index) => index % 2 === 0),
+    ];
     let report: Awaited<ReturnType<typeof load>> | undefined;
     const writes = await writesBy(async () => (report = await load(shuffled)));
     expect(report).toMatchObject({ inserted: 1, updated: 0, deleted: 0, unchanged: records.length });
@@ -93,10 +109,15 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
 
     const fileOrder = parseRecordsJsonl('records.jsonl', [JSON.stringify(added), ...lines].join('\n'));
     if (!fileOrder.ok) throw new Error(fileOrder.error.message);
-    const reference = await createSqliteCompiler(await openInMemoryDatabase()).compile({ contract: sample.contract, recordSet: fileOrder.value });
+    const reference = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+      contract: sample.contract,
+      recordSet: fileOrder.value,
+    });
     const inDatabase = await compileInDatabase(database, sample.contract, tokeniser);
     if (!reference.ok || !inDatabase.ok) throw new Error('both compile');
-    expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, reference.value.receipt))).toBe(serialiseReceipt(reference.value.receipt));
+    expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, reference.value.receipt))).toBe(
+      serialiseReceipt(reference.value.receipt),
+    );
   });
 
   it('upserts one record by writing that record alone, and counts the snapshot up', async () => {
@@ -104,13 +125,32 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const { rows } = await database.query<{ snapshot: string }>(`SELECT snapshot FROM ${database.schema}.layout`);
     const changed = { ...records[3], title: 'A title changed by an upsert' };
     const id = changed.id ?? '';
-    const postings = async () => Number((await database.query<{ n: string }>(`SELECT count(*) AS n FROM ${database.schema}.postings WHERE record_id = $1`, [id])).rows[0]?.n);
+    const postings = async () =>
+      Number(
+        (
+          await database.query<{ n: string }>(
+            `SELECT count(*) AS n FROM ${database.schema}.postings WHERE record_id = $1`,
+            [id],
+          )
+        ).rows[0]?.n,
+      );
     const postingsBefore = await postings();
     let report: Awaited<ReturnType<typeof load>> | undefined;
     const writes = await writesBy(async () => (report = await load([JSON.stringify(changed)], 'upsert')));
-    expect(report).toMatchObject({ inserted: 0, updated: 1, deleted: 0, unchanged: 0, snapshot: Number(rows[0]?.snapshot) + 1 });
+    expect(report).toMatchObject({
+      inserted: 0,
+      updated: 1,
+      deleted: 0,
+      unchanged: 0,
+      snapshot: Number(rows[0]?.snapshot) + 1,
+    });
     // Replaced: its old rows deleted and its new ones inserted, in every table, and no other row written.
-    expect(writes).toEqual({ records: 2, documents: 2, postings: postingsBefore + (await postings()), supersession_breaks: 0 });
+    expect(writes).toEqual({
+      records: 2,
+      documents: 2,
+      postings: postingsBefore + (await postings()),
+      supersession_breaks: 0,
+    });
     const after = await xminById();
     expect(after.size).toBe(records.length);
     expect([...before].filter(([each, xmin]) => after.get(each) !== xmin).map(([each]) => each)).toEqual([id]);
@@ -127,13 +167,23 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     expect([...after].filter(([id, xmin]) => before.get(id) !== xmin)).toEqual([]);
     for (const table of ['documents', 'postings']) {
       const column = table === 'documents' ? 'id' : 'record_id';
-      const { rows } = await database.query<{ left: number }>(`SELECT count(*)::integer AS left FROM ${database.schema}.${table} WHERE ${column} = ANY($1::text[])`, [gone]);
+      const { rows } = await database.query<{ left: number }>(
+        `SELECT count(*)::integer AS left FROM ${database.schema}.${table} WHERE ${column} = ANY($1::text[])`,
+        [gone],
+      );
       expect(rows[0]?.left, table).toBe(0);
     }
   });
 
   it('refuses duplicate ids and unreadable lines with the issues a whole reading of the file gives, and writes nothing', async () => {
-    const refusedLines = [...lines.slice(0, 4), '{"id": "half a record"', lines[1] ?? '', JSON.stringify({ ...records[5], title: 'new text' }), ...lines.slice(4), lines[2] ?? ''];
+    const refusedLines = [
+      ...lines.slice(0, 4),
+      '{"id": "half a record"',
+      lines[1] ?? '',
+      JSON.stringify({ ...records[5], title: 'new text' }),
+      ...lines.slice(4),
+      lines[2] ?? '',
+    ];
     const before = await xminById();
     const refused = await loadRecordLines(database, 'records.jsonl', [`${refusedLines.join('\n')}\n`], tokeniser);
     const whole = parseRecordsJsonl('records.jsonl', refusedLines.join('\n'));

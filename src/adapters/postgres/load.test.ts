@@ -37,39 +37,84 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
         return database.copyFrom(statement, rows);
       },
     };
-    await expect(loadRecordSet(failing, 'second.jsonl', createRecordSet(second.records), tokeniser)).rejects.toThrow('the server went away');
+    await expect(loadRecordSet(failing, 'second.jsonl', createRecordSet(second.records), tokeniser)).rejects.toThrow(
+      'the server went away',
+    );
     expect(await storedIds(database)).toEqual(before);
-    const { rows } = await database.query<{ terms: number }>(`SELECT count(*)::integer AS terms FROM ${database.schema}.postings WHERE record_id <> ALL ($1::text[])`, [before]);
+    const { rows } = await database.query<{ terms: number }>(
+      `SELECT count(*)::integer AS terms FROM ${database.schema}.postings WHERE record_id <> ALL ($1::text[])`,
+      [before],
+    );
     expect(rows[0]?.terms).toBe(0);
 
     const replaced = await loadRecordSet(database, 'second.jsonl', createRecordSet(second.records), tokeniser);
-    expect(replaced.ok && replaced.value).toMatchObject({ inserted: second.records.length, deleted: first.records.length });
-    expect(await storedIds(database)).toEqual(second.records.map((record) => record.id).sort((a, b) => (a < b ? -1 : 1)));
+    expect(replaced.ok && replaced.value).toMatchObject({
+      inserted: second.records.length,
+      deleted: first.records.length,
+    });
+    expect(await storedIds(database)).toEqual(
+      second.records.map((record) => record.id).sort((a, b) => (a < b ? -1 : 1)),
+    );
   });
 
   it('loads the same file again without writing anything, and builds the indexes a new layout lacks', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
     const fresh = await database.reopen();
-    const own: Database = { schema: `${database.schema.slice(0, -1)}_again"`, query: fresh.query, copyFrom: fresh.copyFrom };
+    const own: Database = {
+      schema: `${database.schema.slice(0, -1)}_again"`,
+      query: fresh.query,
+      copyFrom: fresh.copyFrom,
+    };
     try {
       const progress: [number, number][] = [];
       const onProgress = (lines: number, written: number) => progress.push([lines, written]);
       const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
-      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: first.records.length, snapshot: 1 });
+      expect(loaded.ok && loaded.value).toMatchObject({
+        layout: 'created',
+        inserted: first.records.length,
+        snapshot: 1,
+      });
       expect(progress.at(-1)).toEqual([first.records.length, first.records.length]);
       const contents = async () => {
         const tables = ['records', 'documents', 'postings', 'supersession_breaks'];
         const found: (string | undefined)[] = [];
         for (const table of tables)
-          found.push((await own.query<{ rows: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || count(*) AS rows FROM ${own.schema}.${table} t`)).rows[0]?.rows);
-        const { rows } = await own.query<{ xmin: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY id) AS xmin FROM ${own.schema}.records`);
+          found.push(
+            (
+              await own.query<{ rows: string }>(
+                `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || count(*) AS rows FROM ${own.schema}.${table} t`,
+              )
+            ).rows[0]?.rows,
+          );
+        const { rows } = await own.query<{ xmin: string }>(
+          `SELECT string_agg(xmin::text, ',' ORDER BY id) AS xmin FROM ${own.schema}.records`,
+        );
         return { found, xmin: rows[0]?.xmin };
       };
       const before = await contents();
-      const { rows } = await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [own.schema.slice(1, -1)]);
-      expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['documents_line_hash', 'documents_pkey', 'postings_pkey', 'postings_record', 'records_pkey', 'supersession_breaks_pkey']));
+      const { rows } = await own.query<{ name: string }>(
+        `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`,
+        [own.schema.slice(1, -1)],
+      );
+      expect(rows.map((row) => row.name)).toEqual(
+        expect.arrayContaining([
+          'documents_line_hash',
+          'documents_pkey',
+          'postings_pkey',
+          'postings_record',
+          'records_pkey',
+          'supersession_breaks_pkey',
+        ]),
+      );
       const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
-      expect(again.ok && again.value).toEqual({ layout: 'current', inserted: 0, updated: 0, deleted: 0, unchanged: first.records.length, snapshot: 1 });
+      expect(again.ok && again.value).toEqual({
+        layout: 'current',
+        inserted: 0,
+        updated: 0,
+        deleted: 0,
+        unchanged: first.records.length,
+        snapshot: 1,
+      });
       expect(await contents()).toEqual(before);
     } finally {
       await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
@@ -80,7 +125,11 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
   it("tells a compile that a database of the previous layout must be loaded again, and a load makes it this layout's", async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
     const fresh = await database.reopen();
-    const own: Database = { schema: `${database.schema.slice(0, -1)}_old"`, query: fresh.query, copyFrom: fresh.copyFrom };
+    const own: Database = {
+      schema: `${database.schema.slice(0, -1)}_old"`,
+      query: fresh.query,
+      copyFrom: fresh.copyFrom,
+    };
     try {
       // What a load of layout 2 left: its layout table had no snapshot, and its records a position.
       await own.query(`CREATE SCHEMA ${own.schema}`);
@@ -90,7 +139,11 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       const refused = await compileInDatabase(own, first.contract, tokeniser);
       expect(refused.ok || refused.error.message).toContain(`(layout 2, this is ${LAYOUT}): load them again`);
       const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser);
-      expect(loaded.ok && loaded.value).toMatchObject({ layout: 'migrated', inserted: first.records.length, snapshot: 1 });
+      expect(loaded.ok && loaded.value).toMatchObject({
+        layout: 'migrated',
+        inserted: first.records.length,
+        snapshot: 1,
+      });
       expect((await compileInDatabase(own, first.contract, tokeniser)).ok).toBe(true);
     } finally {
       await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
@@ -101,7 +154,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
   it('refuses a record holding U+0000, naming its field, before writing anything', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
     const before = await storedIds(database);
-    const records = first.records.map((record, index) => (index === 1 ? { ...record, scope: 'sup\u0000port' } : record));
+    const records = first.records.map((record, index) =>
+      index === 1 ? { ...record, scope: 'sup\u0000port' } : record,
+    );
     const refused = await loadRecordSet(database, 'nul.jsonl', createRecordSet(records), tokeniser);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.issues?.[0]).toMatchObject({ file: 'nul.jsonl', path: 'scope' });

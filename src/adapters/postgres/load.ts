@@ -106,7 +106,9 @@ async function loadInTransaction(
   const layout = await migrate(client);
   // One load at a time: a second waits here instead of interleaving its rows with this one's. Compiles still read.
   await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
-  await client.query('CREATE TEMPORARY TABLE load_seen (id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP');
+  await client.query(
+    'CREATE TEMPORARY TABLE load_seen (id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP',
+  );
   await createChangedTable(client);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
@@ -167,9 +169,10 @@ async function loadBatch(
 ): Promise<{ readonly written: Promise<void> }> {
   const { counts, problems } = state;
   const hashes = lines.map((line) => (line.text === null ? null : lineHash(line.text)));
-  const { rows } = await client.query<{ line_hash: Buffer; id: string }>(`SELECT line_hash, id FROM ${client.schema}.documents WHERE line_hash = ANY($1::bytea[])`, [
-    hashes.filter((hash) => hash !== null),
-  ]);
+  const { rows } = await client.query<{ line_hash: Buffer; id: string }>(
+    `SELECT line_hash, id FROM ${client.schema}.documents WHERE line_hash = ANY($1::bytea[])`,
+    [hashes.filter((hash) => hash !== null)],
+  );
   const known = new Map(rows.map((row) => [row.line_hash.toString('hex'), row.id]));
   const seen: string[] = [];
   const fresh = new Map<string, RecordToWrite>();
@@ -211,9 +214,10 @@ async function writeFresh(
   state: { readonly counts: Counts; readonly written: Promise<void> },
 ): Promise<{ readonly written: Promise<void> }> {
   const { counts } = state;
-  const { rows } = await client.query<{ id: string; fingerprint: string }>(`SELECT id, fingerprint FROM ${client.schema}.records WHERE id = ANY($1::text[])`, [
-    fresh.map(({ item }) => item.record.id),
-  ]);
+  const { rows } = await client.query<{ id: string; fingerprint: string }>(
+    `SELECT id, fingerprint FROM ${client.schema}.records WHERE id = ANY($1::text[])`,
+    [fresh.map(({ item }) => item.record.id)],
+  );
   const stored = new Map(rows.map((row) => [row.id, row.fingerprint]));
   const writes: RecordToWrite[] = [];
   const replaced: string[] = [];
@@ -233,12 +237,15 @@ async function writeFresh(
   // The last batch's rows are all in before these delete or update any: a list row must never outlive its record.
   await state.written;
   if (rehashed.length > 0)
-    await client.query(`UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS x(id, hash) WHERE d.id = x.id`, [
-      rehashed.map(({ item }) => item.record.id),
-      rehashed.map(({ lineHash: hash }) => Buffer.from(hash)),
-    ]);
+    await client.query(
+      `UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS x(id, hash) WHERE d.id = x.id`,
+      [rehashed.map(({ item }) => item.record.id), rehashed.map(({ lineHash: hash }) => Buffer.from(hash))],
+    );
   await deleteRecordRows(client, replaced);
-  if (writes.length > 0) await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [writes.map(({ item }) => item.record.id)]);
+  if (writes.length > 0)
+    await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [
+      writes.map(({ item }) => item.record.id),
+    ]);
   return { written: writes.length === 0 ? Promise.resolve() : copyRecords(client, writes, tokens) };
 }
 
@@ -249,15 +256,28 @@ async function refusalOf(client: Database, file: string, problems: Problems): Pr
      SELECT s.id, s.line, c.first, count(*) OVER () AS total FROM load_seen s JOIN copies c USING (id) WHERE s.line <> c.first ORDER BY s.line LIMIT $1`,
     [MAX_REPORTED_ISSUES],
   );
-  const duplicates = rows.map((row) => inputIssue({ file, line: row.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(row.id), first: `line ${row.first}` }));
+  const duplicates = rows.map((row) =>
+    inputIssue({ file, line: row.line, path: 'id' }, 'DUPLICATE_ID', {
+      id: quoteValue(row.id),
+      first: `line ${row.first}`,
+    }),
+  );
   const count = problems.count + Number(rows[0]?.total ?? 0);
   if (count > 0) {
-    const issues = [...problems.shown, ...duplicates].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).slice(0, MAX_REPORTED_ISSUES);
+    const issues = [...problems.shown, ...duplicates]
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+      .slice(0, MAX_REPORTED_ISSUES);
     return invalidInput(file, issues, count, 'records file');
   }
   if (problems.nul === null) return null;
   const { issue, recordId } = problems.nul;
-  return { pass: 'validate', code: 'INVALID_INPUT', message: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.path}: ${issue.message}`, recordId, issues: [issue] };
+  return {
+    pass: 'validate',
+    code: 'INVALID_INPUT',
+    message: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.path}: ${issue.message}`,
+    recordId,
+    issues: [issue],
+  };
 }
 
 /** Deletes every record no line of the file held, with its document and postings; how many. */
@@ -296,7 +316,13 @@ function* recordSetLines(recordSet: RecordSet): Generator<string> {
  * Brings the database's records to exactly this record set's (its records, not its duplicates), as
  * `loadRecordLines` loads a file holding them a line each.
  */
-export async function loadRecordSet(client: Database, file: string, recordSet: RecordSet, tokeniser: Tokeniser, options: LoadOptions = {}): Promise<Result<LoadReport, CompileError>> {
+export async function loadRecordSet(
+  client: Database,
+  file: string,
+  recordSet: RecordSet,
+  tokeniser: Tokeniser,
+  options: LoadOptions = {},
+): Promise<Result<LoadReport, CompileError>> {
   return loadRecordLines(client, file, recordSetLines(recordSet), tokeniser, options);
 }
 
@@ -308,7 +334,10 @@ export interface DeleteReport {
 }
 
 /** Deletes the records with these ids, and nothing else, in one transaction. */
-export async function deleteRecords(client: Database, ids: readonly string[]): Promise<Result<DeleteReport, CompileError>> {
+export async function deleteRecords(
+  client: Database,
+  ids: readonly string[],
+): Promise<Result<DeleteReport, CompileError>> {
   const layout = await requireLayout(client);
   if (!layout.ok) return layout;
   await client.query('BEGIN');

@@ -58,13 +58,16 @@ export function lowerClause(clause: PlanClause, into: Lowering): string | null {
       return `NOT (${LIST[clause.field]} && ${bind(into, clause.set.values, 'text[]')})`;
     case 'every-group-meets-list':
       // One overlap per principal: a principal with no roles binds '{}', which overlaps nothing; no principal at all is no condition.
-      return clause.groups.length === 0 ? 'true' : clause.groups.map((group) => `${LIST[clause.field]} && ${bind(into, group.values, 'text[]')}`).join(' AND ');
+      return clause.groups.length === 0
+        ? 'true'
+        : clause.groups.map((group) => `${LIST[clause.field]} && ${bind(into, group.values, 'text[]')}`).join(' AND ');
     case 'subject-resolves': {
       const pairs = clause.directory.flatMap(({ name, identities }) => identities.map((identity) => [name, identity]));
       const subject = clause.subject === null ? 'NULL::text' : bind(into, clause.subject.value, 'text');
       const directory = `directory_${into.ctes.length}`;
       // One row per name: how many identities it may mean, and whether one of them is the task's subject (any, when the task has none).
-      into.ctes.push(`${directory} AS MATERIALIZED (SELECT (d->>0) COLLATE "C" AS name, count(DISTINCT d->>1) AS identities,
+      into.ctes
+        .push(`${directory} AS MATERIALIZED (SELECT (d->>0) COLLATE "C" AS name, count(DISTINCT d->>1) AS identities,
         bool_or(${subject} IS NULL OR (d->>1) ${C} = ${subject}) AS matches FROM jsonb_array_elements(${bind(into, JSON.stringify(pairs), 'jsonb')}) d GROUP BY 1)`);
       const joined = `n${into.joins.length}`;
       into.joins.push(`LEFT JOIN ${directory} ${joined} ON ${joined}.name = r.subject`);
@@ -80,7 +83,8 @@ export function lowerClause(clause: PlanClause, into: Lowering): string | null {
       const at = bind(into, clause.at.epochMs, 'bigint');
       // The ids some successor in force names, found once from the few records that supersede anything.
       const name = `superseded_${into.ctes.length}`;
-      into.ctes.push(`${name} AS MATERIALIZED (SELECT DISTINCT t.id COLLATE "C" AS id FROM ${into.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
+      into.ctes
+        .push(`${name} AS MATERIALIZED (SELECT DISTINCT t.id COLLATE "C" AS id FROM ${into.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
        WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= ${at} AND y.valid_from <= ${at})`);
       return `NOT EXISTS (SELECT 1 FROM ${name} s WHERE s.id = r.id)`;
     }
@@ -88,7 +92,13 @@ export function lowerClause(clause: PlanClause, into: Lowering): string | null {
       return 'r.provenance_ok';
     case 'required-or-accepted-evidence': {
       const required = bind(into, clause.required.values, 'text[]');
-      const accepted = bind(into, JSON.stringify(clause.accepted.flatMap(({ proposition, classes }) => classes.values.map((cls) => [proposition, cls]))), 'jsonb');
+      const accepted = bind(
+        into,
+        JSON.stringify(
+          clause.accepted.flatMap(({ proposition, classes }) => classes.values.map((cls) => [proposition, cls])),
+        ),
+        'jsonb',
+      );
       return `r.id ${C} = ANY (${required}) OR EXISTS (SELECT 1 FROM jsonb_array_elements(${accepted}) a
          WHERE (a->>0) ${C} = ANY (r.claims) AND (a->>1) ${C} = r.evidence_class)`;
     }
@@ -102,12 +112,21 @@ export function lowerClause(clause: PlanClause, into: Lowering): string | null {
  * carries the number of admitted records, so an answer cut short is known to be (`incomplete`). With no
  * record admitted there is still one row, with a null id.
  */
-export function lowerPlan(plan: AdmissionPlan, digest: string, schema: string): Result<PostgresStatement, CompileError> {
+export function lowerPlan(
+  plan: AdmissionPlan,
+  digest: string,
+  schema: string,
+): Result<PostgresStatement, CompileError> {
   const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
   const conditions = lowerConditions(plan, into);
   if (!conditions.ok) return conditions;
-  const where = conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
-  const ctes = [...into.ctes, `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`, 'counted AS (SELECT count(*) AS total FROM admitted)'];
+  const where =
+    conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
+  const ctes = [
+    ...into.ctes,
+    `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`,
+    'counted AS (SELECT count(*) AS total FROM admitted)',
+  ];
   const text = `WITH ${ctes.join(',\n')}
 SELECT $1::text AS digest, counted.total::bigint AS total, admitted.id FROM counted LEFT JOIN admitted ON true`;
   return ok({ text, values: into.values });

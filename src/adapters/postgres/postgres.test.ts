@@ -33,17 +33,38 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
       const report = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
       expect(report.ok && report.value.inserted + report.value.updated).toBeGreaterThan(0);
       const again = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
-      expect(again.ok && again.value).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: request.value.recordSet.checked.length });
+      expect(again.ok && again.value).toMatchObject({
+        inserted: 0,
+        updated: 0,
+        deleted: 0,
+        unchanged: request.value.recordSet.checked.length,
+      });
 
-      const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({ contract: request.value.contract, recordSet: request.value.recordSet });
+      const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+        contract: request.value.contract,
+        recordSet: request.value.recordSet,
+      });
       const inDatabase = await compileInDatabase(database, request.value.contract, tokeniser);
-      if (!builtin.ok || !inDatabase.ok) throw new Error(`${builtin.ok ? '' : builtin.error.message} ${inDatabase.ok ? '' : inDatabase.error.message}`);
+      if (!builtin.ok || !inDatabase.ok)
+        throw new Error(`${builtin.ok ? '' : builtin.error.message} ${inDatabase.ok ? '' : inDatabase.error.message}`);
       const { receiptId, ...body } = inDatabase.value.outcome.receipt;
-      expect(body.executedBy).toEqual({ adapter: 'postgresql', adapterVersion: '1', planDigest: builtin.value.receipt.executedBy.planDigest });
-      expect(builtin.value.receipt.executedBy).toMatchObject({ adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION });
+      expect(body.executedBy).toEqual({
+        adapter: 'postgresql',
+        adapterVersion: '1',
+        planDigest: builtin.value.receipt.executedBy.planDigest,
+      });
+      expect(builtin.value.receipt.executedBy).toMatchObject({
+        adapter: 'sqlite',
+        adapterVersion: SQLITE_ADAPTER_VERSION,
+      });
       expect(receiptId).toBe(receiptIdOf(body));
-      expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, builtin.value.receipt))).toBe(serialiseReceipt(builtin.value.receipt));
-      expect(inDatabase.value.adapter).toMatchObject({ name: 'postgresql', predicateDigest: expect.stringMatching(/^sha256:/) });
+      expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, builtin.value.receipt))).toBe(
+        serialiseReceipt(builtin.value.receipt),
+      );
+      expect(inDatabase.value.adapter).toMatchObject({
+        name: 'postgresql',
+        predicateDigest: expect.stringMatching(/^sha256:/),
+      });
     });
   }
 });

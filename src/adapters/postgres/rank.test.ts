@@ -50,14 +50,24 @@ describe.skipIf(POSTGRES_URL === undefined)('bm25 in PostgreSQL over a phrase', 
     const records = TEXTS.map((_, index) => record(index));
     const loaded = await loadRecordSet(database, 'phrases', createRecordSet(records), tokeniser);
     expect(loaded.ok).toBe(true);
-    const splitting: Tokeniser = { records: (texts) => tokeniser.records(texts), phrase: (term) => (term === 'alphabeta' ? ['alpha', 'beta'] : tokeniser.phrase(term)) };
+    const splitting: Tokeniser = {
+      records: (texts) => tokeniser.records(texts),
+      phrase: (term) => (term === 'alphabeta' ? ['alpha', 'beta'] : tokeniser.phrase(term)),
+    };
     await database.query('BEGIN');
-    const ranking = await rankInDatabase(database, 'alphabeta gamma', new Set(records.map((item) => item.id)), splitting);
+    const ranking = await rankInDatabase(
+      database,
+      'alphabeta gamma',
+      new Set(records.map((item) => item.id)),
+      splitting,
+    );
     await database.query('COMMIT');
 
     const sqlite = await openInMemoryDatabase();
     sqlite.exec(`CREATE VIRTUAL TABLE t USING fts5(title, text, ${TOKENIZER})`);
-    records.forEach((item, index) => sqlite.all('INSERT INTO t (rowid, title, text) VALUES (?, ?, ?)', [index, item.title, item.text]));
+    records.forEach((item, index) =>
+      sqlite.all('INSERT INTO t (rowid, title, text) VALUES (?, ?, ?)', [index, item.title, item.text]),
+    );
     const expected = sqlite
       .all(`SELECT rowid, -bm25(t, 2.0, 1.0) FROM t WHERE t MATCH '"alpha beta" OR "gamma"'`)
       .map(([rowid, score]) => ({ id: `r${String(rowid)}`, score: roundScore(Number(score)) }))

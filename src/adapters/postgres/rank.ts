@@ -10,10 +10,17 @@ import type { Tokeniser } from './tokens';
  * operations, so the scores are FTS5's: `-bm25(admitted_text, 2.0, 1.0)` of the built-in path. Runs in the
  * caller's transaction (the snapshot admission read). The tokens are FTS5's own (tokens.ts).
  */
-export async function rankInDatabase(client: Database, query: string, admitted: ReadonlySet<string>, tokeniser: Tokeniser): Promise<Ranking> {
+export async function rankInDatabase(
+  client: Database,
+  query: string,
+  admitted: ReadonlySet<string>,
+  tokeniser: Tokeniser,
+): Promise<Ranking> {
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
-  await client.query('CREATE TEMP TABLE IF NOT EXISTS ranked_set (id text COLLATE "C" PRIMARY KEY) ON COMMIT DELETE ROWS');
+  await client.query(
+    'CREATE TEMP TABLE IF NOT EXISTS ranked_set (id text COLLATE "C" PRIMARY KEY) ON COMMIT DELETE ROWS',
+  );
   await client.query('DELETE FROM ranked_set');
   await client.query('INSERT INTO ranked_set SELECT unnest($1::text[])', [[...admitted]]);
   // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
@@ -23,7 +30,14 @@ export async function rankInDatabase(client: Database, query: string, admitted: 
     values.push(value);
     return `$${values.length}::${type}`;
   };
-  const { rows } = await client.query<{ result: { documents: number; tokens: number; matched: Record<string, number> | null; rows: [string, number][] | null } }>(
+  const { rows } = await client.query<{
+    result: {
+      documents: number;
+      tokens: number;
+      matched: Record<string, number> | null;
+      rows: [string, number][] | null;
+    };
+  }>(
     `WITH ${bm25Ctes(client.schema, 'ranked_set', phrases, bind)}
 SELECT json_build_object('documents', (SELECT n FROM stats), 'tokens', (SELECT tokens FROM stats),
   'matched', (SELECT json_object_agg(phrase, matched) FROM df), 'rows', (SELECT json_agg(json_build_array(id, score)) FROM scored)) AS result`,
@@ -33,5 +47,8 @@ SELECT json_build_object('documents', (SELECT n FROM stats), 'tokens', (SELECT t
   if (result === undefined) throw new Error('the ranking statement returned no row');
   const statistics = admittedStatistics(terms, result);
   if (terms.length === 0) return { rows: [], statistics };
-  return { rows: (result.rows ?? []).map(([id, score]) => ({ id, score: roundScore(score) })).sort(byScoreThenId), statistics };
+  return {
+    rows: (result.rows ?? []).map(([id, score]) => ({ id, score: roundScore(score) })).sort(byScoreThenId),
+    statistics,
+  };
 }

@@ -48,7 +48,12 @@ describe.skipIf(POSTGRES_URL === undefined)('the record-set digest kept chunk by
     await load([record(plain[3] as string, 'A changed title')], 'upsert');
     await expectDigestOf(records);
 
-    const inserted = [record(enders[2] as string), record('zz-after-every-other'), record('x\u{1F600}'), record('x\uFFFD')];
+    const inserted = [
+      record(enders[2] as string),
+      record('zz-after-every-other'),
+      record('x\u{1F600}'),
+      record('x\uFFFD'),
+    ];
     records = [...records, ...inserted];
     await load(inserted, 'upsert');
     await expectDigestOf(records);
@@ -60,7 +65,11 @@ describe.skipIf(POSTGRES_URL === undefined)('the record-set digest kept chunk by
       await expectDigestOf(records);
     }
 
-    records = [...records.filter((item) => item.id !== plain[5]), record(enders[3] as string), ...plain.slice(30).map((id) => record(id))];
+    records = [
+      ...records.filter((item) => item.id !== plain[5]),
+      record(enders[3] as string),
+      ...plain.slice(30).map((id) => record(id)),
+    ];
     await load(records);
     await expectDigestOf(records);
 

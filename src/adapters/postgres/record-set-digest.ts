@@ -2,7 +2,8 @@ import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
 
 /** A chunk's end: its last record's order key. A chunk ends after a record with `ends_chunk`, and the last chunk at the last record. */
-const ends = (schema: string) => `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT max(${utf16Order('id')}) FROM ${schema}.records HAVING count(*) > 0`;
+const ends = (schema: string) =>
+  `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT max(${utf16Order('id')}) FROM ${schema}.records HAVING count(*) > 0`;
 
 /**
  * Brings `digest_chunks` to the records, in the caller's transaction, re-hashing only the chunks a change

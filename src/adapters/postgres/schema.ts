@@ -3,7 +3,10 @@ import { utf16Order } from './order-key';
 
 /** What the PostgreSQL adapter needs from a connection: `pg`'s Client and PoolClient fit, and so does a test's wrapper. */
 export interface Queryable {
-  query<R extends object = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<{ readonly rows: R[] }>;
+  query<R extends object = Record<string, unknown>>(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<{ readonly rows: R[] }>;
 }
 
 /** A connection and the schema the project's tables live in (`context_compiler` unless a run asks for another). */
@@ -124,26 +127,40 @@ CREATE INDEX records_chunk_ends ON ${SCHEMA}.records ((${utf16Order('id')})) WHE
 export async function migrate(client: Database): Promise<'created' | 'current' | 'migrated'> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.schema}`);
   // The snapshot names the records as loads left them: every load that changes a record counts it up by one.
-  await client.query(`CREATE TABLE IF NOT EXISTS ${client.schema}.layout (version integer NOT NULL, snapshot bigint NOT NULL DEFAULT 0)`);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${client.schema}.layout (version integer NOT NULL, snapshot bigint NOT NULL DEFAULT 0)`,
+  );
   // Two loads at once would otherwise both find no layout and both create the tables.
   await client.query(`LOCK TABLE ${client.schema}.layout IN EXCLUSIVE MODE`);
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   const found = rows[0]?.version;
   if (found === LAYOUT) return 'current';
   // Every layout's tables, this one's and those earlier layouts had.
-  for (const table of [...TABLES, 'record_terms', 'supersessions', 'record_claims', 'record_labels', 'record_purposes', 'record_roles', 'records'])
+  for (const table of [
+    ...TABLES,
+    'record_terms',
+    'supersessions',
+    'record_claims',
+    'record_labels',
+    'record_purposes',
+    'record_roles',
+    'records',
+  ])
     await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table} CASCADE`);
   await client.query(tables(client.schema));
   // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record sets.
   await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS snapshot bigint NOT NULL DEFAULT 0`);
-  if (found === undefined) await client.query(`INSERT INTO ${client.schema}.layout (version, snapshot) VALUES ($1, 0)`, [LAYOUT]);
+  if (found === undefined)
+    await client.query(`INSERT INTO ${client.schema}.layout (version, snapshot) VALUES ($1, 0)`, [LAYOUT]);
   else await client.query(`UPDATE ${client.schema}.layout SET version = $1`, [LAYOUT]);
   return found === undefined ? 'created' : 'migrated';
 }
 
 /** Counts the snapshot up by one, in the caller's transaction (which holds the layout's lock): the records have changed. */
 export async function nextSnapshot(client: Database): Promise<number> {
-  const { rows } = await client.query<{ snapshot: string }>(`UPDATE ${client.schema}.layout SET snapshot = snapshot + 1 RETURNING snapshot`);
+  const { rows } = await client.query<{ snapshot: string }>(
+    `UPDATE ${client.schema}.layout SET snapshot = snapshot + 1 RETURNING snapshot`,
+  );
   return Number(rows[0]?.snapshot ?? 0);
 }
 
@@ -154,7 +171,9 @@ export async function createIndexes(client: Database): Promise<void> {
 
 /** The layout the database holds, or null when `load` never ran there. */
 export async function layoutOf(client: Database): Promise<number | null> {
-  const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [`${client.schema}.layout`]);
+  const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+    `${client.schema}.layout`,
+  ]);
   if (rows[0]?.present !== true) return null;
   const found = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   return found.rows[0]?.version ?? null;

@@ -22,7 +22,11 @@ export const AUDIT_PAGE = 2_000;
  * pages, each its own statement, all in the caller's snapshot): what an audit compares with the reference
  * evaluator. Memory holds one page.
  */
-export async function* storedVerdicts(client: Database, plan: AdmissionPlan, pageSize: number = AUDIT_PAGE): AsyncGenerator<readonly StoredVerdict[], Result<void, CompileError>> {
+export async function* storedVerdicts(
+  client: Database,
+  plan: AdmissionPlan,
+  pageSize: number = AUDIT_PAGE,
+): AsyncGenerator<readonly StoredVerdict[], Result<void, CompileError>> {
   const into: Lowering = { schema: client.schema, values: [], ctes: [], joins: [] };
   const lowered = lowerVerdict(plan, into);
   if (!lowered.ok) return lowered;
@@ -33,7 +37,11 @@ FROM ${client.schema}.records r ${into.joins.join(' ')} LEFT JOIN ${client.schem
 WHERE ${after} IS NULL OR r.id > ${after} ORDER BY r.id LIMIT ${limit}`;
   let last: string | null = null;
   for (;;) {
-    const page: { readonly rows: StoredVerdict[] } = await client.query<StoredVerdict>(text, [...into.values, last, pageSize]);
+    const page: { readonly rows: StoredVerdict[] } = await client.query<StoredVerdict>(text, [
+      ...into.values,
+      last,
+      pageSize,
+    ]);
     const { rows } = page;
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return ok(undefined);

@@ -8,7 +8,8 @@ import { connect, type Connection } from './connect';
  */
 export const POSTGRES_URL = process.env.POSTGRES_URL;
 
-if (POSTGRES_URL === undefined && process.env.CI) throw new Error('POSTGRES_URL is not set: run the tests through scripts/with-postgres.sh');
+if (POSTGRES_URL === undefined && process.env.CI)
+  throw new Error('POSTGRES_URL is not set: run the tests through scripts/with-postgres.sh');
 
 export interface TestDatabase extends Connection {
   /** Another connection to the same schema (the caller ends it). */

@@ -9,9 +9,34 @@ import { rankAdmitted } from './rank';
 import { createRecordIndex } from './record-index';
 import { TOKENIZER } from './record-tables';
 
-const WORDS = ['late', 'payment', 'fee', 'waiver', 'approval', 'customer', 'account', 'ledger', 'covenant', 'the', 'for', 'notice', 'ünïcödé', 'unicode', '東京', 'Ledger'];
+const WORDS = [
+  'late',
+  'payment',
+  'fee',
+  'waiver',
+  'approval',
+  'customer',
+  'account',
+  'ledger',
+  'covenant',
+  'the',
+  'for',
+  'notice',
+  'ünïcödé',
+  'unicode',
+  '東京',
+  'Ledger',
+];
 /** `aꞔb` is one word to the query's letter class but two tokens to unicode61 (ꞔ is newer than its tables): FTS5 ranks such queries itself. */
-const QUERIES = ['late payment fee waiver approval for the customer account', 'covenant', 'ünïcödé unicode 東京', 'ledger notice the', 'nothing matches this', '', 'fee aꞔb'];
+const QUERIES = [
+  'late payment fee waiver approval for the customer account',
+  'covenant',
+  'ünïcödé unicode 東京',
+  'ledger notice the',
+  'nothing matches this',
+  '',
+  'fee aꞔb',
+];
 
 interface Doc {
   readonly rowid: number;
@@ -24,7 +49,9 @@ const unrounded = (score: number) => score;
 
 /** bm25 from FTS5 over a table built just now from the admitted documents alone: the oracle, to the last bit. */
 function oracle(driver: SqlDriver, docs: readonly Doc[], query: string): RankedRow[] {
-  driver.exec(`DROP TABLE IF EXISTS temp.oracle; CREATE VIRTUAL TABLE temp.oracle USING fts5(title, text, ${TOKENIZER});`);
+  driver.exec(
+    `DROP TABLE IF EXISTS temp.oracle; CREATE VIRTUAL TABLE temp.oracle USING fts5(title, text, ${TOKENIZER});`,
+  );
   const insert = driver.prepare('INSERT INTO temp.oracle (rowid, title, text) VALUES (?, ?, ?)');
   for (const doc of docs) if (doc.admitted) insert.run([doc.rowid, doc.title, doc.text]);
   insert.finalize();

@@ -97,7 +97,9 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
   const readInstances = (state: Postings, table: string) => {
     const terms = state.tokens.length;
     state.tokens.forEach((token, term) => {
-      const [row] = driver.all(`SELECT json_group_array(doc * 2 + (col = 'text')) FROM ${table} WHERE term = ?`, [token]);
+      const [row] = driver.all(`SELECT json_group_array(doc * 2 + (col = 'text')) FROM ${table} WHERE term = ?`, [
+        token,
+      ]);
       const instances = JSON.parse(String(row?.[0] ?? '[]')) as number[];
       let documents = state.documents[term] as number;
       for (let index = 0; index < instances.length; index += 1) {
@@ -136,7 +138,10 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
       count: 0,
       tokenTotal: 0,
     };
-    addLengths(state, String(driver.all('SELECT json_group_array(json_array(id, hex(sz))) FROM admitted_text_docsize')[0]?.[0] ?? '[]'));
+    addLengths(
+      state,
+      String(driver.all('SELECT json_group_array(json_array(id, hex(sz))) FROM admitted_text_docsize')[0]?.[0] ?? '[]'),
+    );
     readInstances(state, 'temp.scorer_admitted_instances');
     return state;
   };
@@ -145,7 +150,9 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
     const slot = state.slotOf.get(rowid);
     if (slot === undefined) throw new Error(`the scorer does not hold row ${String(rowid)}`);
     const terms = state.tokens.length;
-    for (let term = 0; term < terms; term += 1) if ((state.frequencies[slot * terms + term] as number) > 0) state.documents[term] = (state.documents[term] as number) - 1;
+    for (let term = 0; term < terms; term += 1)
+      if ((state.frequencies[slot * terms + term] as number) > 0)
+        state.documents[term] = (state.documents[term] as number) - 1;
     state.tokenTotal -= state.lengths[slot] as number;
     // The last slot moves into the freed one: slots stay dense.
     const last = state.count - 1;
@@ -163,14 +170,24 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
   const tokenisePending = (state: Postings) => {
     driver.transaction(() => {
       for (const [rowid, [title, text]] of pending) insertScratch.run([rowid, title, text]);
-      addLengths(state, String(driver.all('SELECT json_group_array(json_array(id, hex(sz))) FROM temp.scorer_scratch_docsize')[0]?.[0] ?? '[]'));
+      addLengths(
+        state,
+        String(
+          driver.all('SELECT json_group_array(json_array(id, hex(sz))) FROM temp.scorer_scratch_docsize')[0]?.[0] ??
+            '[]',
+        ),
+      );
       readInstances(state, 'temp.scorer_scratch_instances');
       clearScratch();
     });
     pending.clear();
   };
 
-  const score = (state: Postings, idOf: (rowid: number) => string | undefined, round: (score: number) => number): RankedRow[] => {
+  const score = (
+    state: Postings,
+    idOf: (rowid: number) => string | undefined,
+    round: (score: number) => number,
+  ): RankedRow[] => {
     const terms = state.tokens.length;
     // fts5Bm25GetData: avgdl and each phrase's idf, with its floor.
     const averageLength = state.tokenTotal / state.count;
@@ -188,11 +205,14 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
       let sum = 0;
       for (let term = 0; term < terms; term += 1) {
         const frequency = state.frequencies[base + term] as number;
-        sum += (idf[term] as number) * ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * length) / averageLength)));
+        sum +=
+          (idf[term] as number) *
+          ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * length) / averageLength)));
       }
       const rowid = state.rowids[slot] as number;
       const id = idOf(rowid);
-      if (id === undefined) throw new Error(`admitted_text holds row ${String(rowid)}, which the record index does not`);
+      if (id === undefined)
+        throw new Error(`admitted_text holds row ${String(rowid)}, which the record index does not`);
       rows.push({ id, score: round(sum) });
     }
     return rows.sort(byScoreThenId);

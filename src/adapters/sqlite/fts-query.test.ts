@@ -22,7 +22,9 @@ let driver: SqlDriver;
 
 beforeAll(async () => {
   driver = await sharedDriver();
-  const recordSet = buildRecordSet(Object.entries(DOCUMENTS).map(([id, text]) => buildRecord({ id, title: 'x', text })));
+  const recordSet = buildRecordSet(
+    Object.entries(DOCUMENTS).map(([id, text]) => buildRecord({ id, title: 'x', text })),
+  );
   const index = createRecordIndex(driver);
   index.sync(recordSet);
   index.syncCorpusText(recordSet);
@@ -32,7 +34,9 @@ function search(text: string): string[] {
   const match = toSafeFtsQuery(text);
   if (match === null) return [];
   return driver
-    .all('SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ?', [match])
+    .all('SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ?', [
+      match,
+    ])
     .map(([id]) => String(id))
     .sort();
 }
@@ -81,7 +85,32 @@ describe('FTS5 syntax in user queries, run through SQLite', () => {
     expect(search('東京')).toEqual(['tokyo']);
   });
 
-  const syntax = fc.constantFrom('"', 'NEAR(', 'NEAR', '*', 'AND', 'OR', 'NOT', '-', '+', 'col:', 'title:', '^', '(', ')', '{', '}', ':', ',', 'é', '東京', 'refund', 'retry', 'payment', 'office');
+  const syntax = fc.constantFrom(
+    '"',
+    'NEAR(',
+    'NEAR',
+    '*',
+    'AND',
+    'OR',
+    'NOT',
+    '-',
+    '+',
+    'col:',
+    'title:',
+    '^',
+    '(',
+    ')',
+    '{',
+    '}',
+    ':',
+    ',',
+    'é',
+    '東京',
+    'refund',
+    'retry',
+    'payment',
+    'office',
+  );
 
   it('never throws in SQLite for any text', () => {
     const text = fc.oneof(

@@ -3,7 +3,16 @@ import type { SourceRecord } from '../../core/format/record';
 import type { SqlDriver } from './driver';
 import { createRecordIndex } from './record-index';
 import type { RecordIndex } from './record-index-api';
-import { buildContract, buildRecord, buildRecordSet, errorOf, lowerResolved, resolveOrThrow, valueOf, type ContractOverrides } from '../../core/test-support/builders';
+import {
+  buildContract,
+  buildRecord,
+  buildRecordSet,
+  errorOf,
+  lowerResolved,
+  resolveOrThrow,
+  valueOf,
+  type ContractOverrides,
+} from '../../core/test-support/builders';
 import { sharedDriver } from '../../core/test-support/node-driver';
 import { admit } from '../../core/phases/4-admit/admit';
 
@@ -27,14 +36,23 @@ function admittedBySql(overrides: ContractOverrides, records: readonly SourceRec
 
 describe('lowerAdmission', () => {
   it('binds every contract value as a parameter and never splices it into the SQL', () => {
-    const contract = buildContract({ project: INJECTION, scopes: [INJECTION], purpose: INJECTION, denyLabels: [INJECTION], subject: INJECTION });
+    const contract = buildContract({
+      project: INJECTION,
+      scopes: [INJECTION],
+      purpose: INJECTION,
+      denyLabels: [INJECTION],
+      subject: INJECTION,
+    });
     const lowered = valueOf(lowerResolved(resolveOrThrow(contract, [buildRecord()]), 999));
     expect(lowered.where).not.toContain('OR 1=1');
     expect(lowered.params).toContain(INJECTION);
   });
 
   it('keeps an injection attempt harmless when run against SQLite', () => {
-    const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', project: INJECTION, scope: INJECTION, access: { purposes: [INJECTION] } })];
+    const records = [
+      buildRecord({ id: 'a' }),
+      buildRecord({ id: 'b', project: INJECTION, scope: INJECTION, access: { purposes: [INJECTION] } }),
+    ];
     expect(admittedBySql({ project: INJECTION }, records)).toEqual([]);
     expect(admittedBySql({ project: INJECTION, scopes: [INJECTION], purpose: INJECTION }, records)).toEqual(['b']);
     expect(admittedBySql({ denyLabels: ["x') OR 1=1 --"] }, records)).toEqual(['a']);
@@ -43,10 +61,22 @@ describe('lowerAdmission', () => {
   it("binds each list as one value, so a contract's lists may be as long as it likes", () => {
     const scopes = Array.from({ length: 100_001 }, (_, i) => `scope-${i}`);
     const short = valueOf(lowerResolved(resolveOrThrow(buildContract(), [buildRecord()]), 999)).params.length;
-    const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [buildRecord()]);
+    const resolved = resolveOrThrow(buildContract({ scopes: [...scopes, 'support'], denyLabels: scopes }), [
+      buildRecord(),
+    ]);
     expect(valueOf(lowerResolved(resolved, 999)).params.length).toBe(short + 1);
     expect(
-      admittedBySql({ scopes: [...scopes, 'support'], principals: Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, kind: 'agent' as const, roles: ['agent'] })) }, [buildRecord({ id: 'a' })]),
+      admittedBySql(
+        {
+          scopes: [...scopes, 'support'],
+          principals: Array.from({ length: 500 }, (_, i) => ({
+            id: `p${i}`,
+            kind: 'agent' as const,
+            roles: ['agent'],
+          })),
+        },
+        [buildRecord({ id: 'a' })],
+      ),
     ).toEqual(['a']);
   });
 

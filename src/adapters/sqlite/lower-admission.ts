@@ -32,11 +32,12 @@ const COLUMN: Readonly<Record<ScalarField, string>> = {
 };
 
 /** A record's list column (a list number) and the table and column holding its members. */
-const LIST: Readonly<Record<ListField, { readonly column: string; readonly table: string; readonly member: string }>> = {
-  roles: { column: 'r.roles', table: 'role_lists', member: 'role' },
-  purposes: { column: 'r.purposes', table: 'purpose_lists', member: 'purpose' },
-  labels: { column: 'r.labels', table: 'label_lists', member: 'label' },
-};
+const LIST: Readonly<Record<ListField, { readonly column: string; readonly table: string; readonly member: string }>> =
+  {
+    roles: { column: 'r.roles', table: 'role_lists', member: 'role' },
+    purposes: { column: 'r.purposes', table: 'purpose_lists', member: 'purpose' },
+    labels: { column: 'r.labels', table: 'label_lists', member: 'label' },
+  };
 
 interface Lowering {
   readonly clauses: string[];
@@ -61,7 +62,8 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       add(`${COLUMN[clause.field]} IN (SELECT value FROM json_each(?))`, [JSON.stringify(clause.set.values)]);
       return true;
     case 'not-member-of':
-      if (clause.set.values.length > 0) add(`${COLUMN[clause.field]} NOT IN (SELECT value FROM json_each(?))`, [JSON.stringify(clause.set.values)]);
+      if (clause.set.values.length > 0)
+        add(`${COLUMN[clause.field]} NOT IN (SELECT value FROM json_each(?))`, [JSON.stringify(clause.set.values)]);
       return true;
     case 'list-contains': {
       const list = LIST[clause.field];
@@ -71,7 +73,10 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
     case 'list-disjoint': {
       const list = LIST[clause.field];
       if (clause.set.values.length > 0)
-        add(`${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value FROM json_each(?)))`, [JSON.stringify(clause.set.values)]);
+        add(
+          `${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value FROM json_each(?)))`,
+          [JSON.stringify(clause.set.values)],
+        );
       return true;
     }
     case 'every-group-meets-list': {
@@ -89,9 +94,12 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       return true;
     }
     case 'subject-resolves':
-      for (const { name, identities } of clause.directory) for (const identity of identities) into.identityNames.push([name, identity]);
+      for (const { name, identities } of clause.directory)
+        for (const identity of identities) into.identityNames.push([name, identity]);
       if (clause.subject === null) {
-        add('(r.subject IS NULL OR (SELECT COUNT(DISTINCT n.identity) FROM identity_names n WHERE n.name = r.subject) <= 1)');
+        add(
+          '(r.subject IS NULL OR (SELECT COUNT(DISTINCT n.identity) FROM identity_names n WHERE n.name = r.subject) <= 1)',
+        );
       } else {
         add(
           `(r.subject IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM identity_names n WHERE n.name = r.subject)
@@ -118,7 +126,8 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       add('r.provenance_ok = 1');
       return true;
     case 'required-or-accepted-evidence':
-      for (const { proposition, classes } of clause.accepted) for (const cls of classes.values) into.acceptedEvidence.push([proposition, cls]);
+      for (const { proposition, classes } of clause.accepted)
+        for (const cls of classes.values) into.acceptedEvidence.push([proposition, cls]);
       add(
         `r.id IN (SELECT value FROM json_each(?)) OR EXISTS (SELECT 1 FROM record_claims c JOIN accepted_evidence a ON a.proposition = c.proposition
          WHERE c.record_rowid = r.rowid AND a.class = r.evidence_class)`,
@@ -134,8 +143,19 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
  * Lowers every clause of the plan into one parameterised WHERE (values are always bound, never spliced).
  * If a clause cannot be expressed exactly, it refuses; it never emits a weaker filter.
  */
-export function lowerAdmission(plan: AdmissionPlan, digest: string, maxParameters: number): Result<LoweredAdmission, CompileError> {
-  const into: Lowering = { clauses: [], params: [], identityNames: [], acceptedEvidence: [], principals: [], principalRoles: [] };
+export function lowerAdmission(
+  plan: AdmissionPlan,
+  digest: string,
+  maxParameters: number,
+): Result<LoweredAdmission, CompileError> {
+  const into: Lowering = {
+    clauses: [],
+    params: [],
+    identityNames: [],
+    acceptedEvidence: [],
+    principals: [],
+    principalRoles: [],
+  };
   for (const clause of plan.clauses) {
     if (!lowerClause(clause, into)) {
       return err({

@@ -11,7 +11,22 @@ import { rankAdmitted, rankCorpus } from './rank';
 import { createRecordIndex } from './record-index';
 import type { RecordIndex } from './record-index-api';
 
-const WORDS = ['late', 'payment', 'fee', 'waiver', 'approval', 'customer', 'account', 'ledger', 'covenant', 'the', 'for', 'notice', 'ünïcödé', '東京'];
+const WORDS = [
+  'late',
+  'payment',
+  'fee',
+  'waiver',
+  'approval',
+  'customer',
+  'account',
+  'ledger',
+  'covenant',
+  'the',
+  'for',
+  'notice',
+  'ünïcödé',
+  '東京',
+];
 
 function corpus(seed: number, count: number): SourceRecord[] {
   const random = createPrng(seed);
@@ -31,7 +46,10 @@ function corpus(seed: number, count: number): SourceRecord[] {
 function rowByRow(driver: SqlDriver, table: string, query: string): { id: string; score: number }[] {
   const match = toSafeFtsQuery(query) ?? '';
   return driver
-    .all(`SELECT r.id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} JOIN records r ON r.rowid = ${table}.rowid WHERE ${table} MATCH ? ORDER BY round(score, 9) DESC, r.id`, [match])
+    .all(
+      `SELECT r.id, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} JOIN records r ON r.rowid = ${table}.rowid WHERE ${table} MATCH ? ORDER BY round(score, 9) DESC, r.id`,
+      [match],
+    )
     .map(([id, score]) => ({ id: String(id), score: roundScore(Number(score)) }));
 }
 
@@ -43,7 +61,12 @@ function admitInto(index: RecordIndex, records: readonly SourceRecord[], scopes:
   index.syncAdmittedText(recordSet);
 }
 
-const QUERIES = ['late payment fee waiver approval for the customer account', 'covenant', 'ünïcödé 東京', 'ledger notice'];
+const QUERIES = [
+  'late payment fee waiver approval for the customer account',
+  'covenant',
+  'ünïcödé 東京',
+  'ledger notice',
+];
 
 describe('rankCorpus', () => {
   let driver: SqlDriver;
@@ -57,7 +80,8 @@ describe('rankCorpus', () => {
   });
 
   it('gives the first k of the whole corpus with the exact scores of a row-by-row read', () => {
-    for (const query of QUERIES) expect(rankCorpus(driver, query, 'bm25', 7)).toEqual(rowByRow(driver, 'corpus_text', query).slice(0, 7));
+    for (const query of QUERIES)
+      expect(rankCorpus(driver, query, 'bm25', 7)).toEqual(rowByRow(driver, 'corpus_text', query).slice(0, 7));
   });
 
   it('ranks by declared relevance, ties by id, leaving out records without one', () => {
@@ -104,8 +128,14 @@ describe('rankAdmitted', () => {
     admitInto(freshIndex, admitted, ['support']);
     const statistics = rankAdmitted(driver, 'covenant ledger', index.idOfRow).statistics;
     expect(statistics).toEqual(rankAdmitted(fresh, 'covenant ledger', freshIndex.idOfRow).statistics);
-    expect(statistics).toMatchObject({ mode: 'bm25', statistics: 'admitted', documents: admitted.length, weights: { title: 2, text: 1 } });
-    const documentsWith = (word: string) => admitted.filter((record) => `${record.title} ${record.text}`.split(' ').includes(word)).length;
+    expect(statistics).toMatchObject({
+      mode: 'bm25',
+      statistics: 'admitted',
+      documents: admitted.length,
+      weights: { title: 2, text: 1 },
+    });
+    const documentsWith = (word: string) =>
+      admitted.filter((record) => `${record.title} ${record.text}`.split(' ').includes(word)).length;
     expect(statistics.mode === 'bm25' && statistics.terms).toEqual([
       { term: 'covenant', documents: documentsWith('covenant') },
       { term: 'ledger', documents: documentsWith('ledger') },
@@ -117,7 +147,12 @@ describe('rankAdmitted', () => {
 
 describe('rankDeclared', () => {
   it('orders by declared relevance, ties by id, and leaves out records without one', () => {
-    const checked = buildRecordSet([buildRecord({ id: 'b', relevance: 1 }), buildRecord({ id: 'a', relevance: 1 }), buildRecord({ id: 'c', relevance: 2 }), buildRecord({ id: 'd' })]).checked;
+    const checked = buildRecordSet([
+      buildRecord({ id: 'b', relevance: 1 }),
+      buildRecord({ id: 'a', relevance: 1 }),
+      buildRecord({ id: 'c', relevance: 2 }),
+      buildRecord({ id: 'd' }),
+    ]).checked;
     expect(rankDeclared(checked)).toEqual({
       rows: [
         { id: 'c', score: 2 },

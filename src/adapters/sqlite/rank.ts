@@ -7,7 +7,12 @@ import { safeFtsTerms } from './fts-query';
 const BM25 = (table: string) => `-bm25(${table}, 2.0, 1.0)`;
 
 /** Rows of (id, score) read as one JSON array: stepping 100,000 rows through the WASM boundary cost more than scoring them. */
-function readScored(driver: SqlDriver, sql: string, params: readonly SqlValue[], nameOf: (id: SqlValue) => string = String): RankedRow[] {
+function readScored(
+  driver: SqlDriver,
+  sql: string,
+  params: readonly SqlValue[],
+  nameOf: (id: SqlValue) => string = String,
+): RankedRow[] {
   const [row] = driver.all(`SELECT json_group_array(json_array(id, score)) FROM (${sql})`, params);
   // SQLite writes each double with enough digits to read back exactly.
   const pairs = JSON.parse(String(row?.[0] ?? '[]')) as [SqlValue, SqlValue][];
@@ -27,7 +32,9 @@ function readVarint(bytes: readonly number[], offset: number): [number, number] 
 
 /** The varints of an FTS5 record given as hex (a docsize row's column sizes, the averages record's counts). */
 export function columnSizes(hex: string): number[] {
-  const bytes = Array.from({ length: hex.length / 2 }, (_, index) => Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16));
+  const bytes = Array.from({ length: hex.length / 2 }, (_, index) =>
+    Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16),
+  );
   const values: number[] = [];
   for (let offset = 0; offset < bytes.length;) {
     const [value, next] = readVarint(bytes, offset);
@@ -60,7 +67,9 @@ export function rankAdmitted(driver: SqlDriver, query: string, idOf: (rowid: num
     tokens: totals.tokens,
     terms: terms.map((term) => ({
       term: term.slice(1, -1),
-      documents: Number(driver.all('SELECT count(*) FROM admitted_text WHERE admitted_text MATCH ?', [term])[0]?.[0] ?? 0),
+      documents: Number(
+        driver.all('SELECT count(*) FROM admitted_text WHERE admitted_text MATCH ?', [term])[0]?.[0] ?? 0,
+      ),
     })),
     weights: { title: 2, text: 1 },
   };
@@ -72,7 +81,8 @@ export function rankAdmitted(driver: SqlDriver, query: string, idOf: (rowid: num
     [terms.join(' OR ')],
     (rowid) => {
       const id = idOf(Number(rowid));
-      if (id === undefined) throw new Error(`admitted_text holds row ${String(rowid)}, which the record index does not`);
+      if (id === undefined)
+        throw new Error(`admitted_text holds row ${String(rowid)}, which the record index does not`);
       return id;
     },
   );
@@ -85,7 +95,11 @@ export function rankAdmitted(driver: SqlDriver, query: string, idOf: (rowid: num
  */
 export function rankCorpus(driver: SqlDriver, query: string, mode: RankingMode, limit: number): RankedRow[] {
   if (mode === 'declared') {
-    return readScored(driver, 'SELECT r.id AS id, r.relevance AS score FROM records r WHERE r.relevance IS NOT NULL ORDER BY score DESC, r.id LIMIT ?', [limit]);
+    return readScored(
+      driver,
+      'SELECT r.id AS id, r.relevance AS score FROM records r WHERE r.relevance IS NOT NULL ORDER BY score DESC, r.id LIMIT ?',
+      [limit],
+    );
   }
   const terms = safeFtsTerms(query);
   if (terms.length === 0) return [];

@@ -27,10 +27,18 @@ describe('createRecordIndex batched inserts', () => {
   it('stores every column exactly, including doubles, nulls and epoch milliseconds', () => {
     const relevances = [0.1, 0.30000000000000004, 1 / 3, 5e-324, 123456.789, -2.5, 7];
     const records = relevances.map((relevance, position) =>
-      buildRecord({ id: `r${position}`, relevance, subject: position % 2 === 0 ? null : 'acme', validTo: position % 3 === 0 ? null : '2027-01-31', knownAt: '2026-08-01T09:30:15.250+02:00' }),
+      buildRecord({
+        id: `r${position}`,
+        relevance,
+        subject: position % 2 === 0 ? null : 'acme',
+        validTo: position % 3 === 0 ? null : '2027-01-31',
+        knownAt: '2026-08-01T09:30:15.250+02:00',
+      }),
     );
     sync(records);
-    const stored = rows('SELECT id, relevance, subject, valid_to, known_at, tokens, provenance_ok, fingerprint FROM records ORDER BY rowid');
+    const stored = rows(
+      'SELECT id, relevance, subject, valid_to, known_at, tokens, provenance_ok, fingerprint FROM records ORDER BY rowid',
+    );
     expect(stored).toEqual(
       buildRecordSet(records).checked.map((item, position) => [
         item.record.id,
@@ -62,7 +70,11 @@ describe('createRecordIndex batched inserts', () => {
     expect(rows('SELECT count(*) FROM record_claims')).toEqual([[2_468]]);
     expect(rows('SELECT count(*) FROM supersessions')).toEqual([[12]]);
     expect(rows(`SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"refund"'`)).toEqual([[1_234]]);
-    expect(rows(`SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH '"1233"'`)).toEqual([['r1233']]);
+    expect(
+      rows(
+        `SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH '"1233"'`,
+      ),
+    ).toEqual([['r1233']]);
   });
 
   it('re-indexes only a replaced record and deletes records that are gone', () => {
@@ -72,7 +84,11 @@ describe('createRecordIndex batched inserts', () => {
     expect(sync([records[0] as SourceRecord, replaced])).toMatchObject({ inserted: 0, updated: 1, deleted: 1 });
     expect(rows('SELECT id FROM records ORDER BY id')).toEqual([['a'], ['b']]);
     expect(rows('SELECT count(*) FROM supersessions')).toEqual([[0]]);
-    expect(rows(`SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH '"changed"'`)).toEqual([['b']]);
+    expect(
+      rows(
+        `SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH '"changed"'`,
+      ),
+    ).toEqual([['b']]);
     expect(index.size).toBe(2);
   });
 });

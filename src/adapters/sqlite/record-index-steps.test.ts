@@ -6,7 +6,13 @@ import { buildContract, buildRecord, buildRecordSet, valueOf } from '../../core/
 import { freshDriver } from '../../core/test-support/node-driver';
 
 const recordsOf = (prefix: string, count: number, text: (position: number) => string): SourceRecord[] =>
-  Array.from({ length: count }, (_, position) => buildRecord({ id: `${prefix}${position}`, text: text(position), access: { roles: ['agent'], labels: position % 7 === 0 ? ['investigation'] : [] } }));
+  Array.from({ length: count }, (_, position) =>
+    buildRecord({
+      id: `${prefix}${position}`,
+      text: text(position),
+      access: { roles: ['agent'], labels: position % 7 === 0 ? ['investigation'] : [] },
+    }),
+  );
 
 const drain = <T, R>(steps: Generator<T, R>): { steps: T[]; result: R } => {
   const seen: T[] = [];
@@ -20,8 +26,13 @@ const drain = <T, R>(steps: Generator<T, R>): { steps: T[]; result: R } => {
 describe('indexing a slice at a time', () => {
   it('gives the receipt and baselines a fresh compiler gives, after a sliced index that was stopped halfway and a corpus index built between compiles', async () => {
     const contract = buildContract({ query: 'refund policy', naiveTopK: 5 });
-    const before = buildRecordSet(recordsOf('a', 120, (position) => `refund ${position % 3 === 0 ? 'policy' : 'note'} ${position}`));
-    const abandoned = buildRecordSet([...recordsOf('a', 60, (position) => `changed ${position}`), ...recordsOf('b', 90, () => 'refund policy draft')]);
+    const before = buildRecordSet(
+      recordsOf('a', 120, (position) => `refund ${position % 3 === 0 ? 'policy' : 'note'} ${position}`),
+    );
+    const abandoned = buildRecordSet([
+      ...recordsOf('a', 60, (position) => `changed ${position}`),
+      ...recordsOf('b', 90, () => 'refund policy draft'),
+    ]);
 
     const compiler = createSqliteCompiler(await freshDriver());
     valueOf(await compiler.compile({ contract, recordSet: before }));
@@ -42,7 +53,9 @@ describe('indexing a slice at a time', () => {
     const fresh = createSqliteCompiler(await freshDriver());
     const freshOutcome = valueOf(await fresh.compile({ contract, recordSet: before }));
     expect(serialiseReceipt(outcome.receipt)).toBe(serialiseReceipt(freshOutcome.receipt));
-    expect(compiler.baselines({ contract, recordSet: before }, outcome)).toEqual(fresh.baselines({ contract, recordSet: before }, freshOutcome));
+    expect(compiler.baselines({ contract, recordSet: before }, outcome)).toEqual(
+      fresh.baselines({ contract, recordSet: before }, freshOutcome),
+    );
   });
 
   it('reports every slice and ends with the rows of exactly the new set', async () => {

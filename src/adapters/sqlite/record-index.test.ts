@@ -16,8 +16,13 @@ beforeAll(async () => {
 });
 
 const column = (sql: string, params: (string | number)[] = []) => driver.all(sql, params).map(([value]) => value);
-const matching = (word: string) => column('SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ? ORDER BY r.id', [`"${word}"`]);
-const rolesOf = (id: string) => column('SELECT x.role FROM role_lists x JOIN records r ON r.roles = x.list WHERE r.id = ? ORDER BY x.role', [id]);
+const matching = (word: string) =>
+  column(
+    'SELECT r.id FROM corpus_text JOIN records r ON r.rowid = corpus_text.rowid WHERE corpus_text MATCH ? ORDER BY r.id',
+    [`"${word}"`],
+  );
+const rolesOf = (id: string) =>
+  column('SELECT x.role FROM role_lists x JOIN records r ON r.roles = x.list WHERE r.id = ? ORDER BY x.role', [id]);
 
 function sync(records: readonly SourceRecord[]) {
   const recordSet = buildRecordSet(records);
@@ -33,7 +38,11 @@ describe('record index sync', () => {
 
   it('inserts new records with their side tables and text', () => {
     const progress: [number, number][] = [];
-    expect(index.sync(buildRecordSet([a, b, c]), (done, total) => progress.push([done, total]))).toMatchObject({ inserted: 3, updated: 0, deleted: 0 });
+    expect(index.sync(buildRecordSet([a, b, c]), (done, total) => progress.push([done, total]))).toMatchObject({
+      inserted: 3,
+      updated: 0,
+      deleted: 0,
+    });
     index.syncCorpusText(buildRecordSet([a, b, c]));
     expect(index.size).toBe(3);
     expect(rolesOf('a')).toEqual(['agent', 'lead']);
@@ -87,8 +96,18 @@ describe('roles, purposes and labels', () => {
     expect(own.all("SELECT labels FROM records WHERE id = 'a'")).toEqual([[0]]);
 
     const reopened = createRecordIndex(own);
-    reopened.sync(buildRecordSet([...records, buildRecord({ id: 'd', access: { roles: ['lead', 'agent'], labels: [] } }), buildRecord({ id: 'e', access: { roles: ['reviewer'], labels: ['hr'] } })]));
-    const after = own.all("SELECT id, roles, labels FROM records WHERE id IN ('b', 'd', 'e') ORDER BY id") as [string, number, number][];
+    reopened.sync(
+      buildRecordSet([
+        ...records,
+        buildRecord({ id: 'd', access: { roles: ['lead', 'agent'], labels: [] } }),
+        buildRecord({ id: 'e', access: { roles: ['reviewer'], labels: ['hr'] } }),
+      ]),
+    );
+    const after = own.all("SELECT id, roles, labels FROM records WHERE id IN ('b', 'd', 'e') ORDER BY id") as [
+      string,
+      number,
+      number,
+    ][];
     expect(after[1]?.[1]).toBe(ab);
     expect(after[2]?.[2]).toBe(after[0]?.[2]);
     expect(new Set([ab, c, after[2]?.[1]]).size).toBe(3);
@@ -99,7 +118,12 @@ describe('roles, purposes and labels', () => {
     // U+FFFF sorts after an astral character in UTF-8 (SQLite's order) and before it in UTF-16 (JavaScript's).
     const roles = ['\uffff', '😀'];
     createRecordIndex(own).sync(buildRecordSet([buildRecord({ id: 'a', access: { roles } })]));
-    createRecordIndex(own).sync(buildRecordSet([buildRecord({ id: 'a', access: { roles } }), buildRecord({ id: 'b', access: { roles: [...roles].reverse() } })]));
+    createRecordIndex(own).sync(
+      buildRecordSet([
+        buildRecord({ id: 'a', access: { roles } }),
+        buildRecord({ id: 'b', access: { roles: [...roles].reverse() } }),
+      ]),
+    );
     expect(own.all('SELECT DISTINCT roles FROM records')).toHaveLength(1);
     expect(own.all('SELECT COUNT(*) FROM role_lists')).toEqual([[2]]);
   });
@@ -124,7 +148,11 @@ describe('roles, purposes and labels', () => {
 describe('a record index opened on a database that already holds records', () => {
   it('recognises unchanged records by fingerprint and rewrites only the ones that differ', async () => {
     const own = await freshDriver();
-    const records = [buildRecord({ id: 'a', text: 'apple' }), buildRecord({ id: 'b', text: 'banana' }), buildRecord({ id: 'c' })];
+    const records = [
+      buildRecord({ id: 'a', text: 'apple' }),
+      buildRecord({ id: 'b', text: 'banana' }),
+      buildRecord({ id: 'c' }),
+    ];
     createRecordIndex(own).sync(buildRecordSet(records));
     const reopened = createRecordIndex(own);
     expect(reopened.size).toBe(3);
@@ -155,7 +183,10 @@ describe('the whole-corpus text', () => {
       textIndex.syncCorpusText(recordSet);
       return searches.length;
     };
-    const words = () => own.all(`SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"apple" OR "banana" OR "cherry" OR "blueberry"'`)[0]?.[0];
+    const words = () =>
+      own.all(
+        `SELECT count(*) FROM corpus_text WHERE corpus_text MATCH '"apple" OR "banana" OR "cherry" OR "blueberry"'`,
+      )[0]?.[0];
     expect(step([a, b])).toBe(1);
     // A toggle's kind of change: labels only, the texts stay.
     expect(step([a, { ...b, access: { ...b.access, labels: ['hr'] } }])).toBe(1);
@@ -189,7 +220,9 @@ describe('admission in SQL', () => {
     expect(admittedBy([old, successor, buildRecord({ id: 'x' })])).toEqual(['new', 'old', 'x']);
     // The successor becomes active: it now governs, and its target must be looked at again although the target did not change.
     expect(admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x' })])).toEqual(['new', 'x']);
-    expect(admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x', access: { labels: ['hr'] } })])).toEqual(['new']);
+    expect(
+      admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x', access: { labels: ['hr'] } })]),
+    ).toEqual(['new']);
     // The successor disappears: its former target is admitted again.
     expect(admittedBy([old, buildRecord({ id: 'x' })])).toEqual(['old', 'x']);
   });
@@ -223,10 +256,14 @@ describe('admission in SQL', () => {
       );
       return { recordSet, admitted };
     };
-    const records = Array.from({ length: 40 }, (_, index) => buildRecord({ id: `r${index}`, access: { labels: index % 7 === 0 ? ['hr'] : [] } }));
+    const records = Array.from({ length: 40 }, (_, index) =>
+      buildRecord({ id: `r${index}`, access: { labels: index % 7 === 0 ? ['hr'] : [] } }),
+    );
     expect(admittedBy(records, ['hr']).admitted).toHaveLength(34);
     expect(fullReads).toHaveLength(1);
-    const toggled = records.map((record, index) => (index === 3 ? { ...record, access: { ...record.access, labels: ['hr'] } } : record));
+    const toggled = records.map((record, index) =>
+      index === 3 ? { ...record, access: { ...record.access, labels: ['hr'] } } : record,
+    );
     const { recordSet, admitted } = admittedBy(toggled, ['hr']);
     expect(admitted).toHaveLength(33);
     expect(admitted).not.toContain('r3');
@@ -250,7 +287,9 @@ describe('admission in SQL', () => {
       sqlIndex.sync(recordSet);
       const admitted = sqlIndex.admit(valueOf(lowerResolved(resolveOrThrow(buildContract({ scopes }), records), 999)));
       sqlIndex.syncAdmittedText(recordSet);
-      const held = own.all('SELECT r.id FROM admitted_text_docsize d JOIN records r ON r.rowid = d.id ORDER BY r.id').map(([id]) => String(id));
+      const held = own
+        .all('SELECT r.id FROM admitted_text_docsize d JOIN records r ON r.rowid = d.id ORDER BY r.id')
+        .map(([id]) => String(id));
       expect(held).toEqual([...admitted].sort());
       return held;
     };

@@ -10,7 +10,8 @@ export { TOKENIZER } from './record-tables';
 /** Positions where two lists of the same length hold different objects: a walk over references, not over the items. */
 function changedPositions<T>(last: readonly T[], items: readonly T[]): number[] {
   const changed: number[] = [];
-  for (let position = 0; position < items.length; position += 1) if (last[position] !== items[position]) changed.push(position);
+  for (let position = 0; position < items.length; position += 1)
+    if (last[position] !== items[position]) changed.push(position);
   return changed;
 }
 
@@ -80,11 +81,19 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
    */
   let corpusTextComplete = false;
 
-  const inserts = Object.fromEntries(Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)])) as Record<BatchTable, SqlStatement>;
+  const inserts = Object.fromEntries(
+    Object.entries(BATCH_INSERTS).map(([table, sql]) => [table, driver.prepare(sql)]),
+  ) as Record<BatchTable, SqlStatement>;
   const statements = {
-    deletes: ['DELETE FROM records WHERE rowid = ?', 'DELETE FROM record_claims WHERE record_rowid = ?', 'DELETE FROM admitted WHERE rowid = ?'].map((sql) => driver.prepare(sql)),
+    deletes: [
+      'DELETE FROM records WHERE rowid = ?',
+      'DELETE FROM record_claims WHERE record_rowid = ?',
+      'DELETE FROM admitted WHERE rowid = ?',
+    ].map((sql) => driver.prepare(sql)),
     deleteSupersessions: driver.prepare('DELETE FROM supersessions WHERE successor = ?'),
-    targetsOf: driver.prepare('SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?'),
+    targetsOf: driver.prepare(
+      'SELECT r.rowid FROM supersessions s JOIN records r ON r.id = s.target WHERE s.successor = ?',
+    ),
     deleteAdmittedText: driver.prepare('DELETE FROM admitted_text WHERE rowid = ?'),
     deleteCorpusText: driver.prepare('DELETE FROM corpus_text WHERE rowid = ?'),
     // A row at a time: texts are long, and a JSON batch of them cost more to write, parse and collect
@@ -134,7 +143,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       lists.purposes.numberOf(record.access.purposes),
       lists.labels.numberOf(record.access.labels),
     ]);
-    for (const proposition of record.evidence === null ? [] : [...record.evidence.supports, ...record.evidence.contradicts]) batch.claim.push([rowid, proposition]);
+    for (const proposition of record.evidence === null
+      ? []
+      : [...record.evidence.supports, ...record.evidence.contradicts])
+      batch.claim.push([rowid, proposition]);
     for (const target of record.supersedes) {
       batch.supersession.push([target, record.id]);
       const targetRow = rows.get(target);
@@ -175,7 +187,9 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
   /** Whether the row holds this record's text: same record object, or (for a row found on disk) the same fingerprint. */
   const sameText = (row: IndexedRow, item: CheckedRecord) =>
-    row.checked === null ? row.fingerprint === item.fingerprint : row.checked.record.title === item.record.title && row.checked.record.text === item.record.text;
+    row.checked === null
+      ? row.fingerprint === item.fingerprint
+      : row.checked.record.title === item.record.title && row.checked.record.text === item.record.text;
 
   const write = (item: CheckedRecord, row: IndexedRow | undefined): 'inserted' | 'updated' | 'kept' => {
     const id = item.record.id;
@@ -207,7 +221,8 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
   ) => {
     wanted.forEach(([rowid, id], index) => {
       const item = recordSet.byId.get(String(id));
-      if (item === undefined) throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
+      if (item === undefined)
+        throw new Error(`the index holds ${id}, which the record set does not: sync the record set first`);
       statement.run([rowid, item.record.title, item.record.text]);
       onInserted?.(Number(rowid), item.record.title, item.record.text);
       if (onProgress && (index + 1) % PROGRESS_EVERY === 0) onProgress(index + 1, wanted.length);
@@ -242,9 +257,15 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
           const last = lastSynced;
           const replaced = last !== null && last.length === checked.length ? changedPositions(last, checked) : null;
-          const idAt = (list: readonly CheckedRecord[], position: number) => (list[position] as CheckedRecord).record.id;
-          if (last !== null && replaced !== null && replaced.every((position) => idAt(checked, position) === idAt(last, position))) {
-            for (const position of replaced) count(write(checked[position] as CheckedRecord, rows.get(idAt(checked, position))));
+          const idAt = (list: readonly CheckedRecord[], position: number) =>
+            (list[position] as CheckedRecord).record.id;
+          if (
+            last !== null &&
+            replaced !== null &&
+            replaced.every((position) => idAt(checked, position) === idAt(last, position))
+          ) {
+            for (const position of replaced)
+              count(write(checked[position] as CheckedRecord, rows.get(idAt(checked, position))));
           } else {
             fullSyncs += 1;
             checked.forEach((item, position) => {
@@ -318,34 +339,56 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     },
 
     admit(lowered) {
-      const key = canonicalJson([lowered.where, lowered.params, lowered.identityNames, lowered.acceptedEvidence, lowered.principals, lowered.principalRoles]);
+      const key = canonicalJson([
+        lowered.where,
+        lowered.params,
+        lowered.identityNames,
+        lowered.acceptedEvidence,
+        lowered.principals,
+        lowered.principalRoles,
+      ]);
       const rowids = JSON.stringify([...touched]);
       // The last answer, when it was for this predicate: only the rows looked at again can have changed since.
       const previous = key === admissionKey ? admittedIds : null;
       driver.transaction(() => {
         if (previous === null) {
-          driver.exec('DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;');
-          driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.identityNames)]);
-          driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.acceptedEvidence)]);
-          driver.all('INSERT OR IGNORE INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [JSON.stringify(lowered.principalRoles)]);
+          driver.exec(
+            'DELETE FROM identity_names; DELETE FROM accepted_evidence; DELETE FROM principals; DELETE FROM principal_roles; DELETE FROM admitted;',
+          );
+          driver.all('INSERT INTO identity_names SELECT value->>0, value->>1 FROM json_each(?)', [
+            JSON.stringify(lowered.identityNames),
+          ]);
+          driver.all('INSERT INTO accepted_evidence SELECT value->>0, value->>1 FROM json_each(?)', [
+            JSON.stringify(lowered.acceptedEvidence),
+          ]);
+          driver.all('INSERT OR IGNORE INTO principal_roles SELECT value->>0, value->>1 FROM json_each(?)', [
+            JSON.stringify(lowered.principalRoles),
+          ]);
           driver.all('INSERT INTO principals SELECT value FROM json_each(?)', [JSON.stringify(lowered.principals)]);
           driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE ${lowered.where}`, lowered.params);
         } else if (touched.size > 0) {
           driver.all('DELETE FROM admitted WHERE rowid IN (SELECT value FROM json_each(?))', [rowids]);
-          driver.all(`INSERT INTO admitted SELECT r.rowid FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?)) AND (${lowered.where})`, [rowids, ...lowered.params]);
+          driver.all(
+            `INSERT INTO admitted SELECT r.rowid FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?)) AND (${lowered.where})`,
+            [rowids, ...lowered.params],
+          );
         }
       });
       admissionKey = key;
       let answer: ReadonlySet<string>;
       if (previous === null) {
-        answer = new Set(readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String));
+        answer = new Set(
+          readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String),
+        );
       } else if (touched.size > 0 || removedSinceAdmit.size > 0) {
         // Reading every admitted id back took longer than the admission itself: the rows re-run are read instead.
         const next = new Set(previous);
         for (const id of removedSinceAdmit) next.delete(id);
-        const now = readPairs(driver, 'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))', [
-          rowids,
-        ]);
+        const now = readPairs(
+          driver,
+          'SELECT r.id AS a, EXISTS (SELECT 1 FROM admitted WHERE admitted.rowid = r.rowid) AS b FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))',
+          [rowids],
+        );
         for (const [id, admitted] of now) {
           if (admitted === 1) next.add(String(id));
           else next.delete(String(id));
@@ -360,7 +403,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
 
     syncAdmittedText(recordSet) {
       driver.transaction(() => {
-        const gone = readColumn(driver, 'SELECT id AS a FROM admitted_text_docsize WHERE id NOT IN (SELECT rowid FROM admitted)');
+        const gone = readColumn(
+          driver,
+          'SELECT id AS a FROM admitted_text_docsize WHERE id NOT IN (SELECT rowid FROM admitted)',
+        );
         for (const rowid of gone) {
           statements.deleteAdmittedText.run([Number(rowid)]);
           scorer.left(Number(rowid));
@@ -377,7 +423,10 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     syncCorpusText(recordSet, onProgress) {
       if (!corpusTextComplete) {
         driver.transaction(() => {
-          const wanted = readPairs(driver, 'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)');
+          const wanted = readPairs(
+            driver,
+            'SELECT r.rowid AS a, r.id AS b FROM records r WHERE r.rowid NOT IN (SELECT id FROM corpus_text_docsize)',
+          );
           insertTexts(statements.insertCorpusText, wanted, recordSet, onProgress);
           if (wanted.length > 0) corpusTextGeneration += 1;
         });

@@ -63,7 +63,19 @@ CREATE TEMP TABLE IF NOT EXISTS principal_roles (principal INTEGER NOT NULL, rol
  * from the records: they are derived data, and a row that no longer fits its table must not fail a load.
  */
 const INDEX_LAYOUT = 2;
-const INDEX_TABLES = ['records', 'record_roles', 'record_purposes', 'record_labels', 'role_lists', 'purpose_lists', 'label_lists', 'record_claims', 'supersessions', 'admitted_text', 'corpus_text'];
+const INDEX_TABLES = [
+  'records',
+  'record_roles',
+  'record_purposes',
+  'record_labels',
+  'role_lists',
+  'purpose_lists',
+  'label_lists',
+  'record_claims',
+  'supersessions',
+  'admitted_text',
+  'corpus_text',
+];
 
 export function useCurrentLayout(driver: SqlDriver): void {
   const layout = Number(driver.all('PRAGMA user_version')[0]?.[0] ?? 0);

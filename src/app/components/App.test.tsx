@@ -32,11 +32,17 @@ describe('App', () => {
   it('asks before resetting to the built-in scenarios, says what would be lost, and resets only when confirmed', async () => {
     const user = userEvent.setup();
     const api = installFakeApi();
-    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', origin: 'loaded' })] }) });
+    useScenarioStore.setState({
+      workspace: sampleWorkspace({
+        scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', origin: 'loaded' })],
+      }),
+    });
     render(<App />);
     await user.click(screen.getByRole('button', { name: 'Reset to built-in scenarios' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Reset to the built-in scenarios?' });
-    expect(dialog).toHaveAccessibleDescription('This removes 1 loaded scenario and its files and 1 edited contract from this browser. Export a scenario first to keep it.');
+    expect(dialog).toHaveAccessibleDescription(
+      'This removes 1 loaded scenario and its files and 1 edited contract from this browser. Export a scenario first to keep it.',
+    );
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(api.resetWorkspace).not.toHaveBeenCalled();
 

@@ -50,7 +50,12 @@ const RAILS: Record<ViewId, () => ReactNode> = {
 function onTabKey(event: KeyboardEvent<HTMLElement>): void {
   const current = VIEWS.findIndex((view) => view.id === useUiStore.getState().activeView);
   const last = VIEWS.length - 1;
-  const next = { ArrowRight: current === last ? 0 : current + 1, ArrowLeft: current === 0 ? last : current - 1, Home: 0, End: last }[event.key];
+  const next = {
+    ArrowRight: current === last ? 0 : current + 1,
+    ArrowLeft: current === 0 ? last : current - 1,
+    Home: 0,
+    End: last,
+  }[event.key];
   const view = next === undefined ? undefined : VIEWS[next];
   if (!view) return;
   event.preventDefault();
@@ -104,7 +109,13 @@ export function App({ updatePrompt }: { updatePrompt?: ReactNode }) {
         </nav>
         <main className="rails">
           {VIEWS.map((view) => (
-            <div key={view.id} id={`rail-${view.id}`} role="tabpanel" aria-labelledby={`tab-${view.id}`} className={`rail rail-${view.id}${activeView === view.id ? ' active' : ''}`}>
+            <div
+              key={view.id}
+              id={`rail-${view.id}`}
+              role="tabpanel"
+              aria-labelledby={`tab-${view.id}`}
+              className={`rail rail-${view.id}${activeView === view.id ? ' active' : ''}`}
+            >
               {RAILS[view.id]()}
             </div>
           ))}

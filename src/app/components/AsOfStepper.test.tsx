@@ -54,7 +54,9 @@ describe('AsOfStepper', () => {
   });
 
   it('says which control sets the as-of and does not step', async () => {
-    const api = installFakeApi({ asOfStops: vi.fn(async () => ({ ...stops, lockedBy: 'Move the decision by one day' })) });
+    const api = installFakeApi({
+      asOfStops: vi.fn(async () => ({ ...stops, lockedBy: 'Move the decision by one day' })),
+    });
     await refreshDebugViews();
     const user = userEvent.setup();
     render(<AsOfStepper />);

@@ -4,7 +4,11 @@ import { useDebugStore } from '../state/debug-store';
 import { ReceiptDiffView } from './ReceiptDiffView';
 import { SteadyButton } from './SteadyButton';
 
-const KIND_LABELS: Record<AsOfStop['records'][number]['kind'], string> = { knownAt: 'known from', validFrom: 'valid from', expires: 'expired from' };
+const KIND_LABELS: Record<AsOfStop['records'][number]['kind'], string> = {
+  knownAt: 'known from',
+  validFrom: 'valid from',
+  expires: 'expired from',
+};
 
 function describeStop(stop: AsOfStop): string {
   const records = stop.records.map((record) => `${record.id} ${KIND_LABELS[record.kind]}`).join(', ');
@@ -29,7 +33,10 @@ export function AsOfStepper() {
     <section className="panel as-of-stepper" aria-labelledby="as-of-heading" data-testid="as-of-stepper">
       <h2 id="as-of-heading">As-of stepper</h2>
       <p>
-        Compiled as of <strong data-testid="as-of-current">{stops.asOf}</strong>. {locked ? <span data-testid="as-of-locked">“{stops.lockedBy}” sets the as-of: switch it off to step.</span> : null}
+        Compiled as of <strong data-testid="as-of-current">{stops.asOf}</strong>.{' '}
+        {locked ? (
+          <span data-testid="as-of-locked">“{stops.lockedBy}” sets the as-of: switch it off to step.</span>
+        ) : null}
       </p>
       <div className="button-row" role="group" aria-label="Step the as-of">
         <SteadyButton onClick={() => void stepAsOf({ days: -1 })} unavailable={unavailable}>
@@ -45,7 +52,11 @@ export function AsOfStepper() {
         >
           ◀ Previous boundary
         </SteadyButton>
-        <SteadyButton onClick={() => next && void stepAsOf({ to: next.at })} unavailable={unavailable || !next} aria-label={next ? `Next boundary, ${next.at}` : 'Next boundary (none)'}>
+        <SteadyButton
+          onClick={() => next && void stepAsOf({ to: next.at })}
+          unavailable={unavailable || !next}
+          aria-label={next ? `Next boundary, ${next.at}` : 'Next boundary (none)'}
+        >
           Next boundary ▶
         </SteadyButton>
       </div>
@@ -61,7 +72,12 @@ export function AsOfStepper() {
         <ol>
           {[...stops.before, ...stops.after].map((stop) => (
             <li key={stop.at}>
-              <SteadyButton className="link-button" onClick={() => void stepAsOf({ to: stop.at })} unavailable={unavailable} data-testid={`as-of-stop-${stop.at}`}>
+              <SteadyButton
+                className="link-button"
+                onClick={() => void stepAsOf({ to: stop.at })}
+                unavailable={unavailable}
+                data-testid={`as-of-stop-${stop.at}`}
+              >
                 {stop.at}
               </SteadyButton>{' '}
               {describeStop(stop)}
@@ -69,7 +85,11 @@ export function AsOfStepper() {
           ))}
         </ol>
       </details>
-      {diff === null ? null : diff.identical ? <p data-testid="as-of-same">The last step changed nothing.</p> : <ReceiptDiffView diff={diff} label="What the last as-of step changed" />}
+      {diff === null ? null : diff.identical ? (
+        <p data-testid="as-of-same">The last step changed nothing.</p>
+      ) : (
+        <ReceiptDiffView diff={diff} label="What the last as-of step changed" />
+      )}
     </section>
   );
 }

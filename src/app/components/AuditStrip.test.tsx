@@ -9,7 +9,13 @@ describe('AuditStrip', () => {
   afterEach(cleanup);
 
   it('shows counts, exact budget accounting, the receipt and the principle', () => {
-    resetStores(sampleView({ counts: { candidates: 13, admitted: 6, selected: 4, excluded: 9, withheld: 0 }, tokensUsed: 74, tokenBudget: 96 }));
+    resetStores(
+      sampleView({
+        counts: { candidates: 13, admitted: 6, selected: 4, excluded: 9, withheld: 0 },
+        tokensUsed: 74,
+        tokenBudget: 96,
+      }),
+    );
     render(<AuditStrip />);
     expect(screen.getByTestId('audit-selected')).toHaveTextContent('4');
     expect(screen.getByTestId('audit-excluded')).toHaveTextContent('9');
@@ -19,7 +25,15 @@ describe('AuditStrip', () => {
   });
 
   it('in the user view shows the user-view id, labelled as such, never a receipt, and counts the withheld records apart', () => {
-    resetStores(sampleView({ audience: 'user', receiptId: null, recordSetDigest: null, userViewId: 'e'.repeat(64), counts: { candidates: 11, admitted: 5, selected: 4, excluded: 7, withheld: 2 } }));
+    resetStores(
+      sampleView({
+        audience: 'user',
+        receiptId: null,
+        recordSetDigest: null,
+        userViewId: 'e'.repeat(64),
+        counts: { candidates: 11, admitted: 5, selected: 4, excluded: 7, withheld: 2 },
+      }),
+    );
     render(<AuditStrip />);
     expect(screen.queryByTestId('audit-receipt')).toBeNull();
     expect(screen.getByTestId('audit-user-view')).toHaveTextContent('eeeeeeeeeeee');

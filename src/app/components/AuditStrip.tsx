@@ -4,7 +4,8 @@ import { useResultStore } from '../state/result-store';
 import { formatCount, shortHash } from './format';
 import { TermLink } from './Glossary';
 
-export const GOVERNING_PRINCIPLE = 'Legality first: rank only inside the admitted set, protect required records, and emit nothing when an obligation cannot be met.';
+export const GOVERNING_PRINCIPLE =
+  'Legality first: rank only inside the admitted set, protect required records, and emit nothing when an obligation cannot be met.';
 
 function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNode; testId?: string; title?: string }) {
   return (
@@ -42,25 +43,54 @@ export function AuditStrip() {
           <Fact term="Selected" value={formatCount(view.counts.selected)} testId="audit-selected" />
           <Fact
             term="Excluded"
-            value={view.counts.withheld > 0 ? `${formatCount(view.counts.excluded)} + ${formatCount(view.counts.withheld)} withheld` : formatCount(view.counts.excluded)}
+            value={
+              view.counts.withheld > 0
+                ? `${formatCount(view.counts.excluded)} + ${formatCount(view.counts.withheld)} withheld`
+                : formatCount(view.counts.excluded)
+            }
             testId="audit-excluded"
           />
-          <Fact term={budget} value={`${formatCount(view.tokensUsed)} / ${formatCount(view.tokenBudget)} tokens`} testId="audit-budget" />
+          <Fact
+            term={budget}
+            value={`${formatCount(view.tokensUsed)} / ${formatCount(view.tokenBudget)} tokens`}
+            testId="audit-budget"
+          />
           <Fact
             term="Outcome"
-            value={remembered ? 'From your last session; checking…' : compiling ? 'Compiling…' : view.status === 'packet' ? 'Packet emitted' : 'Fail-closed: no packet'}
+            value={
+              remembered
+                ? 'From your last session; checking…'
+                : compiling
+                  ? 'Compiling…'
+                  : view.status === 'packet'
+                    ? 'Packet emitted'
+                    : 'Fail-closed: no packet'
+            }
             testId="audit-outcome"
           />
           {/* The receipt id covers withheld records: the user view shows its own id instead (docs/FORMAT.md, "User-view export"). */}
           {view.receiptId !== null ? (
             <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
           ) : (
-            <Fact term={userViewId} value={shortHash(view.userViewId ?? '')} testId="audit-user-view" title={view.userViewId ?? undefined} />
+            <Fact
+              term={userViewId}
+              value={shortHash(view.userViewId ?? '')}
+              testId="audit-user-view"
+              title={view.userViewId ?? undefined}
+            />
           )}
           {/* A few words that fit one line at any width; which propositions are not established is said under Compare. */}
           <Fact
             term={decision}
-            value={view.status !== 'packet' ? 'None: no packet' : lateChangePending ? 'Stale: recompile first' : view.decisionBlockedBy.length > 0 ? 'Reserved for a person' : 'May rest on the packet'}
+            value={
+              view.status !== 'packet'
+                ? 'None: no packet'
+                : lateChangePending
+                  ? 'Stale: recompile first'
+                  : view.decisionBlockedBy.length > 0
+                    ? 'Reserved for a person'
+                    : 'May rest on the packet'
+            }
             testId="audit-decision"
             title={
               view.status !== 'packet'

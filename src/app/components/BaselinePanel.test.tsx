@@ -16,7 +16,12 @@ const changed: DiffView = {
   firstDifference: null,
   sections: [
     { key: 'contract', title: 'Contract fields changed (1)', lines: ['tokenBudget 96 → 24'], more: 0 },
-    { key: 'decisions', title: 'Decisions changed (1)', lines: ['RUN-0880 selected → excluded (EXCLUDE_BUDGET)'], more: 0 },
+    {
+      key: 'decisions',
+      title: 'Decisions changed (1)',
+      lines: ['RUN-0880 selected → excluded (EXCLUDE_BUDGET)'],
+      more: 0,
+    },
   ],
 };
 
@@ -32,7 +37,9 @@ describe('BaselinePanel', () => {
     render(<BaselinePanel />);
     await user.click(screen.getByRole('button', { name: 'Pin as baseline' }));
     expect(api.pinBaseline).toHaveBeenCalled();
-    expect(screen.getByTestId('baseline-pin')).toHaveTextContent('Pinned: Retry policy, as of 2026-03-01, a packet of 1 record.');
+    expect(screen.getByTestId('baseline-pin')).toHaveTextContent(
+      'Pinned: Retry policy, as of 2026-03-01, a packet of 1 record.',
+    );
     expect(await screen.findByTestId('baseline-same')).toHaveTextContent('same receipt as the baseline');
     // A compilation (a control, an edit) brings the diff again.
     diff = changed;

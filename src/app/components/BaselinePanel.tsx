@@ -23,7 +23,8 @@ export function BaselinePanel() {
       {baseline === null ? (
         <>
           <p className="caption">
-            Pin what is compiled now. After any change (a control, an edit, the as-of), this panel lists what changed and the trace marks (◆) the rows whose decision or reason changed.
+            Pin what is compiled now. After any change (a control, an edit, the as-of), this panel lists what changed
+            and the trace marks (◆) the rows whose decision or reason changed.
           </p>
           <SteadyButton onClick={() => void pinBaseline()} unavailable={!compiled}>
             Pin as baseline
@@ -32,7 +33,11 @@ export function BaselinePanel() {
       ) : (
         <>
           <p data-testid="baseline-pin">
-            Pinned: {baseline.scenarioTitle}, as of {baseline.asOf}, {baseline.outcome === 'packet' ? `a packet of ${plural(baseline.selected, 'record')}` : 'fail-closed (no packet)'}.
+            Pinned: {baseline.scenarioTitle}, as of {baseline.asOf},{' '}
+            {baseline.outcome === 'packet'
+              ? `a packet of ${plural(baseline.selected, 'record')}`
+              : 'fail-closed (no packet)'}
+            .
           </p>
           <div className="button-row">
             <SteadyButton onClick={() => void pinBaseline()} unavailable={!compiled}>
@@ -48,7 +53,9 @@ export function BaselinePanel() {
             <p aria-busy="true">Comparing…</p>
           ) : diff.identical ? (
             <p data-testid="baseline-same">
-              {audience === 'user' ? 'Nothing this view shows has changed since the baseline.' : 'No change: what is compiled now gives the same receipt as the baseline.'}
+              {audience === 'user'
+                ? 'Nothing this view shows has changed since the baseline.'
+                : 'No change: what is compiled now gives the same receipt as the baseline.'}
             </p>
           ) : (
             <ReceiptDiffView diff={diff} label="What changed from the baseline to what is compiled now" />

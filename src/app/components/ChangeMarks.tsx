@@ -22,7 +22,8 @@ function Decided({ at }: { at: DecisionAt }) {
 export function EnteredMark({ entry, testId }: { entry: ColumnEntry; testId: string }) {
   return (
     <span className="change-mark" data-testid={testId}>
-      ◆ entered: {entry.id}, {entry.illegal ? 'illegal' : 'legal'} · <CodeLink code={entry.code} /> <span className="mark-words">{REASONS[entry.code].summary}</span>
+      ◆ entered: {entry.id}, {entry.illegal ? 'illegal' : 'legal'} · <CodeLink code={entry.code} />{' '}
+      <span className="mark-words">{REASONS[entry.code].summary}</span>
     </span>
   );
 }
@@ -64,7 +65,11 @@ export function MarksSummary({ marks }: { marks: ChangeMarks | null }) {
     : [];
   return (
     <p className="caption marks-summary" role="status" data-testid="marks-summary">
-      {marks === null ? '' : parts.length === 0 ? '◆ The last change moved no entry in or out of a packet.' : `◆ At the last change: ${parts.map(([name, text]) => `${name}: ${text}`).join('; ')}.`}
+      {marks === null
+        ? ''
+        : parts.length === 0
+          ? '◆ The last change moved no entry in or out of a packet.'
+          : `◆ At the last change: ${parts.map(([name, text]) => `${name}: ${text}`).join('; ')}.`}
     </p>
   );
 }
@@ -74,7 +79,10 @@ export function MarksSummary({ marks }: { marks: ChangeMarks | null }) {
  * its plain words are read out and shown as the mark's tooltip; a card shows them too.
  */
 export function RowMarkBadge({ id, mark }: { id: string; mark: RowMark }) {
-  const detail = mark.kind === 'new' ? 'not among the records the view showed at the compilation before' : `${mark.before.code}: ${REASONS[mark.before.code].summary}`;
+  const detail =
+    mark.kind === 'new'
+      ? 'not among the records the view showed at the compilation before'
+      : `${mark.before.code}: ${REASONS[mark.before.code].summary}`;
   return (
     <span className="change-mark row-mark" data-testid={`trace-mark-${id}`} title={detail}>
       {' '}

@@ -46,12 +46,24 @@ describe('ComparePanel', () => {
 
   it('shows the compiled packet while the baselines wait for the whole-corpus index, with its progress', () => {
     const sample = sampleView();
-    resetStores(sampleView({ baselineIndexing: { done: 0, total: 100_000 }, columns: { ...sample.columns, naive: null, postFilter: null } }));
+    resetStores(
+      sampleView({
+        baselineIndexing: { done: 0, total: 100_000 },
+        columns: { ...sample.columns, naive: null, postFilter: null },
+      }),
+    );
     useResultStore.setState({ baselineProgress: { done: 42_000, total: 100_000 } });
     render(<ComparePanel />);
-    expect(screen.getByTestId('baseline-indexing-naive')).toHaveTextContent('Indexing every record for this baseline: 42,000 of 100,000 (42%).');
-    expect(screen.getByRole('progressbar', { name: 'Post-filter top-k: indexing the whole corpus' })).toHaveAttribute('value', '42000');
-    expect(within(screen.getByRole('region', { name: 'Compiled packet' })).getByTestId('entry-compiled-ADR-0234')).toBeInTheDocument();
+    expect(screen.getByTestId('baseline-indexing-naive')).toHaveTextContent(
+      'Indexing every record for this baseline: 42,000 of 100,000 (42%).',
+    );
+    expect(screen.getByRole('progressbar', { name: 'Post-filter top-k: indexing the whole corpus' })).toHaveAttribute(
+      'value',
+      '42000',
+    );
+    expect(
+      within(screen.getByRole('region', { name: 'Compiled packet' })).getByTestId('entry-compiled-ADR-0234'),
+    ).toBeInTheDocument();
   });
 
   it('marks the entries that entered a packet and lists those that left, with their codes in words', () => {
@@ -63,18 +75,29 @@ describe('ComparePanel', () => {
           columns: {
             naive: { entered: ['LED-0045'], left: [{ id: 'ADR-0198', title: 'Old retry decision', now: null }] },
             postFilter: { entered: [], left: [] },
-            compiled: { entered: [], left: [{ id: 'RUN-0866', title: 'Incident run', now: { decision: 'excluded', code: 'EXCLUDE_BUDGET' } }] },
+            compiled: {
+              entered: [],
+              left: [{ id: 'RUN-0866', title: 'Incident run', now: { decision: 'excluded', code: 'EXCLUDE_BUDGET' } }],
+            },
           },
         },
         columns: sample.columns,
       }),
     );
     render(<ComparePanel />);
-    expect(screen.getByTestId('entered-naive-LED-0045')).toHaveTextContent('◆ entered: LED-0045, illegal · EXCLUDE_SCOPE Outside the scopes the contract allows.');
-    expect(screen.getByTestId('left-naive-ADR-0198')).toHaveTextContent('◆ left: ADR-0198 Old retry decision, no longer among the records');
-    expect(screen.getByTestId('left-compiled-RUN-0866')).toHaveTextContent('now excluded · EXCLUDE_BUDGET Legal and ranked, but pruned');
+    expect(screen.getByTestId('entered-naive-LED-0045')).toHaveTextContent(
+      '◆ entered: LED-0045, illegal · EXCLUDE_SCOPE Outside the scopes the contract allows.',
+    );
+    expect(screen.getByTestId('left-naive-ADR-0198')).toHaveTextContent(
+      '◆ left: ADR-0198 Old retry decision, no longer among the records',
+    );
+    expect(screen.getByTestId('left-compiled-RUN-0866')).toHaveTextContent(
+      'now excluded · EXCLUDE_BUDGET Legal and ranked, but pruned',
+    );
     expect(screen.queryByTestId('entered-compiled-ADR-0234')).toBeNull();
-    expect(screen.getByRole('status')).toHaveTextContent('◆ At the last change: naive top-k: 1 entry entered, 1 left; compiled packet: 0 entries entered, 1 left.');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      '◆ At the last change: naive top-k: 1 entry entered, 1 left; compiled packet: 0 entries entered, 1 left.',
+    );
   });
 
   it('shows a fail-closed state with its code, no packet, and no copy action', () => {
@@ -82,8 +105,17 @@ describe('ComparePanel', () => {
       status: 'fail_closed',
       packetText: null,
       packetFingerprint: null,
-      failure: { code: 'REQUIRED_MISSING_PROVENANCE', summary: '', message: 'Required record ADR-0234 has no verifiable provenance.', recordId: 'ADR-0234', fact: 'no provenance recorded' },
-      columns: { ...sampleView().columns, compiled: { ...sampleView().columns.compiled, emitted: false, entries: [], requiredMissed: ['ADR-0234'] } },
+      failure: {
+        code: 'REQUIRED_MISSING_PROVENANCE',
+        summary: '',
+        message: 'Required record ADR-0234 has no verifiable provenance.',
+        recordId: 'ADR-0234',
+        fact: 'no provenance recorded',
+      },
+      columns: {
+        ...sampleView().columns,
+        compiled: { ...sampleView().columns.compiled, emitted: false, entries: [], requiredMissed: ['ADR-0234'] },
+      },
     });
     resetStores(failed);
     render(
@@ -119,8 +151,24 @@ describe('ComparePanel', () => {
           naive: {
             ...naive,
             coverage: [
-              { proposition: 'waiver_valid', blocking: true, state: 'unknown', supporting: [], contradicting: [], illegal: ['LED-0045'], notAccepted: ['N7'] },
-              { proposition: 'facility_limit', blocking: true, state: 'supported', supporting: ['F-102'], contradicting: [], illegal: [], notAccepted: [] },
+              {
+                proposition: 'waiver_valid',
+                blocking: true,
+                state: 'unknown',
+                supporting: [],
+                contradicting: [],
+                illegal: ['LED-0045'],
+                notAccepted: ['N7'],
+              },
+              {
+                proposition: 'facility_limit',
+                blocking: true,
+                state: 'supported',
+                supporting: ['F-102'],
+                contradicting: [],
+                illegal: [],
+                notAccepted: [],
+              },
             ],
           },
         },
@@ -131,21 +179,43 @@ describe('ComparePanel', () => {
     expect(screen.getByTestId('entry-compiled-ADR-0234')).toHaveTextContent('SELECTED_REQUIRED');
     expect(screen.getAllByRole('button', { name: 'Inspect LED-0045' }).length).toBeGreaterThan(0);
     expect(screen.getByTestId('propositions-naive')).toHaveTextContent('✗ 1 of 2 required propositions not answered');
-    expect(screen.getByTestId('coverage-naive-waiver_valid')).toHaveTextContent('✗ not answered; only illegally by LED-0045; mentioned by N7, a class not accepted for it');
+    expect(screen.getByTestId('coverage-naive-waiver_valid')).toHaveTextContent(
+      '✗ not answered; only illegally by LED-0045; mentioned by N7, a class not accepted for it',
+    );
     expect(screen.getByTestId('coverage-naive-facility_limit')).toHaveTextContent('✓ F-102');
     expect(screen.getByRole('table', { name: 'Required propositions each packet answers' })).toBeInTheDocument();
   });
 
   it('counts a contradicted proposition as not answered, whatever supports it too', () => {
     const base = sampleView();
-    const contradicted = (proposition: string) => ({ proposition, blocking: true, state: 'contradicted' as const, supporting: ['W-1'], contradicting: ['C-1'], illegal: [], notAccepted: [] });
+    const contradicted = (proposition: string) => ({
+      proposition,
+      blocking: true,
+      state: 'contradicted' as const,
+      supporting: ['W-1'],
+      contradicting: ['C-1'],
+      illegal: [],
+      notAccepted: [],
+    });
     const coverage = [contradicted('waiver_granted'), contradicted('limit_set')];
     const { naive, postFilter, compiled } = base.columns;
     if (!naive || !postFilter) throw new Error('sample has baseline columns');
-    resetStores(sampleView({ columns: { naive: { ...naive, coverage }, postFilter: { ...postFilter, coverage }, compiled: { ...compiled, coverage } } }));
+    resetStores(
+      sampleView({
+        columns: {
+          naive: { ...naive, coverage },
+          postFilter: { ...postFilter, coverage },
+          compiled: { ...compiled, coverage },
+        },
+      }),
+    );
     render(<ComparePanel />);
-    expect(screen.getByTestId('propositions-compiled')).toHaveTextContent('✗ 2 of 2 required propositions not answered (2 contradicted)');
+    expect(screen.getByTestId('propositions-compiled')).toHaveTextContent(
+      '✗ 2 of 2 required propositions not answered (2 contradicted)',
+    );
     expect(screen.queryByText(/All 2 required propositions answered/)).toBeNull();
-    expect(screen.getByTestId('coverage-compiled-waiver_granted')).toHaveTextContent('✗ contradicted by C-1; supported by W-1');
+    expect(screen.getByTestId('coverage-compiled-waiver_granted')).toHaveTextContent(
+      '✗ contradicted by C-1; supported by W-1',
+    );
   });
 });

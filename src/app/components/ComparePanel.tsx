@@ -9,14 +9,22 @@ import { RecordLink } from './RecordInspector';
 const COLUMN_TITLES: Record<PacketColumn['kind'], { title: string; caption: string }> = {
   naive: { title: 'Naive top-k', caption: 'Relevance only: the top k matches that fit the budget.' },
   'post-filter': { title: 'Post-filter top-k', caption: 'Top k by relevance, then illegal records dropped.' },
-  compiled: { title: 'Compiled packet', caption: 'Legality first, required records protected, ranked inside the admitted set.' },
+  compiled: {
+    title: 'Compiled packet',
+    caption: 'Legality first, required records protected, ranked inside the admitted set.',
+  },
 };
 
 function TokenMeter({ column, label }: { column: PacketColumn; label: string }) {
   const over = column.tokensUsed > column.tokenBudget;
   return (
     <div className="meter-row">
-      <meter aria-label={`${label} tokens used`} min={0} max={Math.max(column.tokenBudget, 1)} value={Math.min(column.tokensUsed, column.tokenBudget)} />
+      <meter
+        aria-label={`${label} tokens used`}
+        min={0}
+        max={Math.max(column.tokenBudget, 1)}
+        value={Math.min(column.tokensUsed, column.tokenBudget)}
+      />
       <span data-testid={`tokens-${column.kind}`}>
         {formatCount(column.tokensUsed)} / {formatCount(column.tokenBudget)} tokens{over ? ' (over budget)' : ''}
       </span>
@@ -51,11 +59,24 @@ function CoverageStat({ column }: { column: PacketColumn }) {
 
 function CoverageCell({ column, coverage }: { column: PacketColumn; coverage: PropositionCoverage }) {
   return (
-    <td className={coverage.state === 'supported' ? 'covered' : 'uncovered'} data-testid={`coverage-${column.kind}-${coverage.proposition}`}>
-      {coverage.state === 'supported' ? <>✓ {ids(coverage.supporting)}</> : coverage.state === 'contradicted' ? <>✗ contradicted by {ids(coverage.contradicting)}</> : '✗ not answered'}
-      {coverage.state === 'contradicted' && coverage.supporting.length > 0 ? <>; supported by {ids(coverage.supporting)}</> : null}
+    <td
+      className={coverage.state === 'supported' ? 'covered' : 'uncovered'}
+      data-testid={`coverage-${column.kind}-${coverage.proposition}`}
+    >
+      {coverage.state === 'supported' ? (
+        <>✓ {ids(coverage.supporting)}</>
+      ) : coverage.state === 'contradicted' ? (
+        <>✗ contradicted by {ids(coverage.contradicting)}</>
+      ) : (
+        '✗ not answered'
+      )}
+      {coverage.state === 'contradicted' && coverage.supporting.length > 0 ? (
+        <>; supported by {ids(coverage.supporting)}</>
+      ) : null}
       {coverage.illegal.length > 0 ? <>; only illegally by {ids(coverage.illegal)}</> : null}
-      {coverage.notAccepted.length > 0 ? <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</> : null}
+      {coverage.notAccepted.length > 0 ? (
+        <>; mentioned by {ids(coverage.notAccepted)}, a class not accepted for it</>
+      ) : null}
     </td>
   );
 }
@@ -87,7 +108,11 @@ function CoverageTable({ columns }: { columns: readonly PacketColumn[] }) {
               <th scope="row">{proposition}</th>
               {columns.map((column) => {
                 const coverage = column.coverage[index];
-                return coverage ? <CoverageCell key={column.kind} column={column} coverage={coverage} /> : <td key={column.kind}>—</td>;
+                return coverage ? (
+                  <CoverageCell key={column.kind} column={column} coverage={coverage} />
+                ) : (
+                  <td key={column.kind}>—</td>
+                );
               })}
             </tr>
           ))}
@@ -101,7 +126,11 @@ function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | 
   const { title, caption } = COLUMN_TITLES[column.kind];
   const entered = new Set(marks?.entered);
   return (
-    <section className={`packet-column packet-column-${column.kind}`} aria-label={title} data-testid={`column-${column.kind}`}>
+    <section
+      className={`packet-column packet-column-${column.kind}`}
+      aria-label={title}
+      data-testid={`column-${column.kind}`}
+    >
       <h3>{title}</h3>
       <p className="caption">{caption}</p>
       <TokenMeter column={column} label={title} />
@@ -109,8 +138,13 @@ function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | 
         {column.illegalCount > 0 ? '✗ ' : '✓ '}
         {plural(column.illegalCount, 'illegal record')} let in
       </p>
-      <p className={column.requiredMissed.length > 0 ? 'stat bad' : 'stat'} data-testid={`required-missed-${column.kind}`}>
-        {column.requiredMissed.length > 0 ? `✗ Required missed: ${column.requiredMissed.join(', ')}` : '✓ No required record missed'}
+      <p
+        className={column.requiredMissed.length > 0 ? 'stat bad' : 'stat'}
+        data-testid={`required-missed-${column.kind}`}
+      >
+        {column.requiredMissed.length > 0
+          ? `✗ Required missed: ${column.requiredMissed.join(', ')}`
+          : '✓ No required record missed'}
       </p>
       <CoverageStat column={column} />
       {column.emptyNote ? (
@@ -121,7 +155,11 @@ function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | 
       {column.emitted ? (
         <ol className="entries" aria-label={`${title} records`}>
           {column.entries.map((entry) => (
-            <li key={entry.id} className={`entry${entry.illegal ? ' illegal' : ''}${entered.has(entry.id) ? ' entered' : ''}`} data-testid={`entry-${column.kind}-${entry.id}`}>
+            <li
+              key={entry.id}
+              className={`entry${entry.illegal ? ' illegal' : ''}${entered.has(entry.id) ? ' entered' : ''}`}
+              data-testid={`entry-${column.kind}-${entry.id}`}
+            >
               <span className="entry-id">
                 <RecordLink id={entry.id} />
               </span>
@@ -132,7 +170,9 @@ function Column({ column, marks }: { column: PacketColumn; marks: PacketMarks | 
                 {entry.illegal ? ' · illegal: ' : ' · '}
                 <CodeLink code={entry.code} testId={`entry-code-${column.kind}-${entry.id}`} />
               </span>
-              {entered.has(entry.id) ? <EnteredMark entry={entry} testId={`entered-${column.kind}-${entry.id}`} /> : null}
+              {entered.has(entry.id) ? (
+                <EnteredMark entry={entry} testId={`entered-${column.kind}-${entry.id}`} />
+              ) : null}
             </li>
           ))}
         </ol>
@@ -161,17 +201,33 @@ function DiagnosticOnlyColumn({ kind }: { kind: 'naive' | 'post-filter' }) {
 }
 
 /** The packet is on screen already; this baseline waits for the whole-corpus index the worker builds meanwhile. */
-function IndexingColumn({ kind, progress }: { kind: 'naive' | 'post-filter'; progress: { readonly done: number; readonly total: number } }) {
+function IndexingColumn({
+  kind,
+  progress,
+}: {
+  kind: 'naive' | 'post-filter';
+  progress: { readonly done: number; readonly total: number };
+}) {
   const { title, caption } = COLUMN_TITLES[kind];
   const percent = progress.total > 0 ? Math.floor((progress.done / progress.total) * 100) : 0;
   return (
-    <section className={`packet-column packet-column-${kind}`} aria-label={title} aria-busy="true" data-testid={`column-${kind}`}>
+    <section
+      className={`packet-column packet-column-${kind}`}
+      aria-label={title}
+      aria-busy="true"
+      data-testid={`column-${kind}`}
+    >
       <h3>{title}</h3>
       <p className="caption">{caption}</p>
       <p className="no-packet" data-testid={`baseline-indexing-${kind}`}>
-        Indexing every record for this baseline: {formatCount(progress.done)} of {formatCount(progress.total)} ({percent}%). The compiled packet does not need this index.
+        Indexing every record for this baseline: {formatCount(progress.done)} of {formatCount(progress.total)} (
+        {percent}%). The compiled packet does not need this index.
       </p>
-      <progress aria-label={`${title}: indexing the whole corpus`} max={Math.max(progress.total, 1)} value={progress.done} />
+      <progress
+        aria-label={`${title}: indexing the whole corpus`}
+        max={Math.max(progress.total, 1)}
+        value={progress.done}
+      />
     </section>
   );
 }
@@ -245,16 +301,31 @@ export function ComparePanel() {
           {/* Above the packets, so the first screen says that the answer may not rest on them. */}
           {view.decisionBlockedBy.length > 0 ? (
             <p className="warning" data-testid="decision-blocked">
-              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted evidence.
+              Decision reserved for a person: {view.decisionBlockedBy.join(', ')} not established from admitted
+              evidence.
             </p>
           ) : null}
           <MarksSummary marks={view.marks} />
           <div className="columns">
-            <BaselineColumn kind="naive" column={view.columns.naive} marks={view.marks?.columns.naive ?? null} progress={indexing} />
-            <BaselineColumn kind="post-filter" column={view.columns.postFilter} marks={view.marks?.columns.postFilter ?? null} progress={indexing} />
+            <BaselineColumn
+              kind="naive"
+              column={view.columns.naive}
+              marks={view.marks?.columns.naive ?? null}
+              progress={indexing}
+            />
+            <BaselineColumn
+              kind="post-filter"
+              column={view.columns.postFilter}
+              marks={view.marks?.columns.postFilter ?? null}
+              progress={indexing}
+            />
             <Column column={view.columns.compiled} marks={view.marks?.columns.compiled ?? null} />
           </div>
-          <CoverageTable columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter((column) => column !== null)} />
+          <CoverageTable
+            columns={[view.columns.naive, view.columns.postFilter, view.columns.compiled].filter(
+              (column) => column !== null,
+            )}
+          />
         </>
       ) : null}
     </section>

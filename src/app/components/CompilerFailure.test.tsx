@@ -13,7 +13,11 @@ import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspac
 import { App } from './App';
 
 const overflow = () =>
-  Promise.reject(Object.assign(new Error('Maximum call stack size exceeded'), { stack: 'RangeError: Maximum call stack size exceeded\n    at lowerAdmission (lower-admission.ts:28:12)' }));
+  Promise.reject(
+    Object.assign(new Error('Maximum call stack size exceeded'), {
+      stack: 'RangeError: Maximum call stack size exceeded\n    at lowerAdmission (lower-admission.ts:28:12)',
+    }),
+  );
 
 /** What must be gone from the screen after any failure: every trace of a packet, receipt or copy. */
 function expectNothingCopyable() {
@@ -35,7 +39,10 @@ describe('a failed call to the worker fails closed', () => {
   it('a compile that throws after a contract edit leaves no packet, receipt or copy button, and says why', async () => {
     const user = userEvent.setup();
     const edited = sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true })] });
-    const api = installFakeApi({ compile: vi.fn(overflow), updateContract: vi.fn(async () => ({ ok: true as const, snapshot: edited })) });
+    const api = installFakeApi({
+      compile: vi.fn(overflow),
+      updateContract: vi.fn(async () => ({ ok: true as const, snapshot: edited })),
+    });
     useDrillStore.setState({ frozenReceiptId: 'a'.repeat(64), declared: [], verdict: null, busy: false });
     render(<App />);
     expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Packet emitted');
@@ -44,7 +51,9 @@ describe('a failed call to the worker fails closed', () => {
     const alert = await screen.findByTestId('compiler-failure');
     expect(alert).toHaveAttribute('role', 'alert');
     expect(alert).toHaveTextContent('NOT COMPILED — the compiler failed while compiling');
-    expect(screen.getByTestId('compiler-failure-reason')).toHaveTextContent('It ran out of stack space (Maximum call stack size exceeded)');
+    expect(screen.getByTestId('compiler-failure-reason')).toHaveTextContent(
+      'It ran out of stack space (Maximum call stack size exceeded)',
+    );
     expect(alert).not.toHaveTextContent('lower-admission.ts');
     expect(screen.getByTestId('audit-strip')).toHaveTextContent('Not compiled: the compiler failed');
     expect(useDrillStore.getState().frozenReceiptId).toBeNull();
@@ -107,7 +116,9 @@ describe('a failed call to the worker fails closed', () => {
     installFakeApi({ loadFiles: vi.fn((): Promise<LoadResult> => Promise.reject(new Error('out of memory'))) });
     render(<App />);
     await user.upload(screen.getByTestId('file-input'), new File(['{}'], 'huge.jsonl'));
-    expect(await screen.findByTestId('load-errors')).toHaveTextContent('huge.jsonl: (root): the compiler failed while reading the files, so none was loaded. It ran out of memory (out of memory).');
+    expect(await screen.findByTestId('load-errors')).toHaveTextContent(
+      'huge.jsonl: (root): the compiler failed while reading the files, so none was loaded. It ran out of memory (out of memory).',
+    );
     expect(screen.queryByTestId('load-progress')).toBeNull();
     expect(screen.getByRole('button', { name: 'Open files…' })).toBeEnabled();
     expect(screen.getByTestId('compiler-failure')).toHaveTextContent('while loading files');
@@ -124,17 +135,39 @@ describe('a failed call to the worker fails closed', () => {
   });
 
   it.each([
-    ['exporting the user view', () => downloadUserView(), { userViewJson: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
-    ['exporting the scenario', () => exportScenario(), { exportScenario: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
-    ['making a share link', () => shareWorkspace(), { createShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
-    ['opening the link', () => openLink({ kind: 'share', fragment: 'share=1.AAAA' }), { openShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
-    ['opening the link', () => openLink({ kind: 'blank' }), { resetWorkspace: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) }],
+    [
+      'exporting the user view',
+      () => downloadUserView(),
+      { userViewJson: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) },
+    ],
+    [
+      'exporting the scenario',
+      () => exportScenario(),
+      { exportScenario: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) },
+    ],
+    [
+      'making a share link',
+      () => shareWorkspace(),
+      { createShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) },
+    ],
+    [
+      'opening the link',
+      () => openLink({ kind: 'share', fragment: 'share=1.AAAA' }),
+      { openShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) },
+    ],
+    [
+      'opening the link',
+      () => openLink({ kind: 'blank' }),
+      { resetWorkspace: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) },
+    ],
   ] as const)('a failed call while %s fails closed like the others', async (during, act, failing) => {
     resetStores(sampleView({ audience: 'user' }));
     installFakeApi(failing);
     render(<App />);
     await act();
-    expect(await screen.findByTestId('compiler-failure')).toHaveTextContent(`NOT COMPILED — the compiler failed while ${during}`);
+    expect(await screen.findByTestId('compiler-failure')).toHaveTextContent(
+      `NOT COMPILED — the compiler failed while ${during}`,
+    );
     expectNothingCopyable();
   });
 
@@ -142,6 +175,9 @@ describe('a failed call to the worker fails closed', () => {
     installFakeApi({ createShareLink: vi.fn(() => Promise.reject(new Error('the compiler stopped'))) });
     render(<App />);
     await shareWorkspace();
-    expect(useShareStore.getState()).toMatchObject({ link: null, status: 'No link was made: the compiler failed. The compiler stopped.' });
+    expect(useShareStore.getState()).toMatchObject({
+      link: null,
+      status: 'No link was made: the compiler failed. The compiler stopped.',
+    });
   });
 });

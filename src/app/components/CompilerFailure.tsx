@@ -10,13 +10,18 @@ import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 export function CompilerFailure() {
   const failure = useResultStore((state) => state.failure);
   const scenario = useScenarioStore(selectedScenario);
-  const fallback = useScenarioStore((state) => state.workspace?.scenarios.find((entry) => entry.origin === 'builtin') ?? null);
+  const fallback = useScenarioStore(
+    (state) => state.workspace?.scenarios.find((entry) => entry.origin === 'builtin') ?? null,
+  );
   if (!failure) return null;
   return (
     <div className="fail-closed" role="alert" data-testid="compiler-failure">
       <strong>NOT COMPILED — the compiler failed while {failure.during}</strong>
       <p data-testid="compiler-failure-reason">{failure.reason}</p>
-      <p>Nothing from before the failure is shown: there is no packet to copy or download, no receipt and no trace until a compilation succeeds.</p>
+      <p>
+        Nothing from before the failure is shown: there is no packet to copy or download, no receipt and no trace until
+        a compilation succeeds.
+      </p>
       <div className="button-row">
         <button type="button" onClick={() => void retryAfterFailure()}>
           Try again

@@ -6,7 +6,14 @@ import { updateContract } from '../state/workspace-actions';
 
 type TextField = 'task' | 'query' | 'asOf' | 'purpose' | 'project' | 'subject';
 type NumberField = 'tokenBudget' | 'naiveTopK';
-type ListField = 'scopes' | 'requiredRecords' | 'allowedSourceClasses' | 'allowedAuthorityClasses' | 'acceptedReviewStates' | 'forbiddenSensitivity' | 'denyLabels';
+type ListField =
+  | 'scopes'
+  | 'requiredRecords'
+  | 'allowedSourceClasses'
+  | 'allowedAuthorityClasses'
+  | 'acceptedReviewStates'
+  | 'forbiddenSensitivity'
+  | 'denyLabels';
 
 const TEXT_FIELDS: readonly { field: TextField; label: string }[] = [
   { field: 'task', label: 'Task' },
@@ -30,7 +37,10 @@ const LIST_FIELDS: readonly { field: ListField; label: string }[] = [
   { field: 'denyLabels', label: 'Deny labels' },
 ];
 
-type Draft = Record<TextField | NumberField | ListField, string> & { typedEvidenceOnly: boolean; ranking: Contract['ranking'] };
+type Draft = Record<TextField | NumberField | ListField, string> & {
+  typedEvidenceOnly: boolean;
+  ranking: Contract['ranking'];
+};
 
 function draftOf(contract: Contract): Draft {
   const draft = { typedEvidenceOnly: contract.typedEvidenceOnly, ranking: contract.ranking } as Draft;
@@ -46,7 +56,11 @@ function numberOrText(text: string): number | string {
 }
 
 function contractFromDraft(contract: Contract, draft: Draft): unknown {
-  const value: Record<string, unknown> = { ...contract, typedEvidenceOnly: draft.typedEvidenceOnly, ranking: draft.ranking };
+  const value: Record<string, unknown> = {
+    ...contract,
+    typedEvidenceOnly: draft.typedEvidenceOnly,
+    ranking: draft.ranking,
+  };
   for (const { field } of TEXT_FIELDS) value[field] = draft[field];
   value.subject = draft.subject.trim() === '' ? null : draft.subject;
   for (const { field } of NUMBER_FIELDS) value[field] = numberOrText(draft[field]);
@@ -58,7 +72,10 @@ function contractFromDraft(contract: Contract, draft: Draft): unknown {
   return value;
 }
 
-const issuesAt = (issues: readonly InputIssue[], field: string) => issues.filter((issue) => issue.path === field || issue.path.startsWith(`${field}[`) || issue.path.startsWith(`${field}.`));
+const issuesAt = (issues: readonly InputIssue[], field: string) =>
+  issues.filter(
+    (issue) => issue.path === field || issue.path.startsWith(`${field}[`) || issue.path.startsWith(`${field}.`),
+  );
 
 function FieldError({ issues, id }: { issues: readonly InputIssue[]; id: string }) {
   if (issues.length === 0) return null;
@@ -76,7 +93,9 @@ export interface CompiledInputs {
 }
 
 export function compiledInputsOf(view: CompileView | null, scenario: ScenarioSummary): CompiledInputs | null {
-  return view && view.scenarioKey === scenario.key ? { contract: view.compiledContract, changes: view.appliedChanges } : null;
+  return view && view.scenarioKey === scenario.key
+    ? { contract: view.compiledContract, changes: view.appliedChanges }
+    : null;
 }
 
 const changeKind = (change: AppliedChange) => (change.kind === 'control' ? 'control' : 'late change');
@@ -85,7 +104,11 @@ export function ChangeBadges({ changes, id }: { changes: readonly AppliedChange[
   return (
     <span className="change-badges" id={id}>
       {changes.map((change) => (
-        <span key={change.id} className={`badge change-badge change-${change.kind}`} data-testid={`change-badge-${change.id}`}>
+        <span
+          key={change.id}
+          className={`badge change-badge change-${change.kind}`}
+          data-testid={`change-badge-${change.id}`}
+        >
           {changeKind(change)}: {change.label}
         </span>
       ))}
@@ -93,7 +116,13 @@ export function ChangeBadges({ changes, id }: { changes: readonly AppliedChange[
   );
 }
 
-const FORM_FIELDS = new Set<string>(['typedEvidenceOnly', 'ranking', ...TEXT_FIELDS.map((item) => item.field), ...NUMBER_FIELDS.map((item) => item.field), ...LIST_FIELDS.map((item) => item.field)]);
+const FORM_FIELDS = new Set<string>([
+  'typedEvidenceOnly',
+  'ranking',
+  ...TEXT_FIELDS.map((item) => item.field),
+  ...NUMBER_FIELDS.map((item) => item.field),
+  ...LIST_FIELDS.map((item) => item.field),
+]);
 
 /** Which button had the focus when an applied edit remounted the editor, so the new editor can give it back. */
 export type Refocus = RefObject<'apply' | 'apply-json' | 'heading' | null>;
@@ -108,13 +137,26 @@ export function useRefocus(refocus: Refocus, mine: 'apply' | 'apply-json') {
   return button;
 }
 
-export function ContractForm({ scenario, issues, compiled, refocus }: { scenario: ScenarioSummary; issues: readonly InputIssue[]; compiled: CompiledInputs | null; refocus: Refocus }) {
+export function ContractForm({
+  scenario,
+  issues,
+  compiled,
+  refocus,
+}: {
+  scenario: ScenarioSummary;
+  issues: readonly InputIssue[];
+  compiled: CompiledInputs | null;
+  refocus: Refocus;
+}) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(scenario.contract));
   const apply = useRefocus(refocus, 'apply');
   const compiledDraft = compiled ? draftOf(compiled.contract) : null;
   // A field an active control or late change sets shows the compiled value, read-only: the form edits the scenario's own contract.
-  const overriders = (name: string) => (compiled ? compiled.changes.filter((change) => change.contractFields.includes(name)) : []);
-  const hiddenChanges = compiled ? compiled.changes.filter((change) => change.contractFields.some((field) => !FORM_FIELDS.has(field))) : [];
+  const overriders = (name: string) =>
+    compiled ? compiled.changes.filter((change) => change.contractFields.includes(name)) : [];
+  const hiddenChanges = compiled
+    ? compiled.changes.filter((change) => change.contractFields.some((field) => !FORM_FIELDS.has(field)))
+    : [];
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -130,7 +172,9 @@ export function ContractForm({ scenario, issues, compiled, refocus }: { scenario
     const changedBy = overriders(name);
     const overrideId = `contract-override-${name}`;
     const overridden = changedBy.length > 0 && compiledDraft !== null;
-    const describedBy = [fieldIssues.length > 0 ? errorId : null, overridden ? overrideId : null].filter((value) => value !== null).join(' ');
+    const describedBy = [fieldIssues.length > 0 ? errorId : null, overridden ? overrideId : null]
+      .filter((value) => value !== null)
+      .join(' ');
     return (
       <div key={name} className={overridden ? 'field overridden' : 'field'}>
         <label htmlFor={inputId}>
@@ -150,7 +194,8 @@ export function ContractForm({ scenario, issues, compiled, refocus }: { scenario
         />
         {overridden ? (
           <span className="override-note" id={overrideId} data-testid={`override-${name}`}>
-            Compiled value, set by <ChangeBadges changes={changedBy} />. The scenario says “{draft[name] === '' ? 'none' : draft[name]}”; switch it off to edit this field.
+            Compiled value, set by <ChangeBadges changes={changedBy} />. The scenario says “
+            {draft[name] === '' ? 'none' : draft[name]}”; switch it off to edit this field.
           </span>
         ) : null}
         <FieldError issues={fieldIssues} id={errorId} />
@@ -164,22 +209,37 @@ export function ContractForm({ scenario, issues, compiled, refocus }: { scenario
       {LIST_FIELDS.map(({ field: name, label }) => field(name, label, 'comma-separated'))}
       <label className="field">
         <span>Ranking</span>
-        <select value={draft.ranking} onChange={(event) => set({ ranking: event.target.value === 'declared' ? 'declared' : 'bm25' })}>
+        <select
+          value={draft.ranking}
+          onChange={(event) => set({ ranking: event.target.value === 'declared' ? 'declared' : 'bm25' })}
+        >
           <option value="bm25">bm25 (FTS5)</option>
           <option value="declared">declared scores</option>
         </select>
       </label>
       <label className="field checkbox">
-        <input type="checkbox" checked={draft.typedEvidenceOnly} onChange={(event) => set({ typedEvidenceOnly: event.target.checked })} />
+        <input
+          type="checkbox"
+          checked={draft.typedEvidenceOnly}
+          onChange={(event) => set({ typedEvidenceOnly: event.target.checked })}
+        />
         <span>Typed evidence only</span>
       </label>
       {hiddenChanges.length > 0 ? (
         <p className="caption" data-testid="override-other-fields">
           Also changed for this compilation (see Raw JSON for the scenario's values):{' '}
-          {hiddenChanges.map((change) => `${change.contractFields.filter((item) => !FORM_FIELDS.has(item)).join(', ')} by ${changeKind(change)} “${change.label}”`).join('; ')}.
+          {hiddenChanges
+            .map(
+              (change) =>
+                `${change.contractFields.filter((item) => !FORM_FIELDS.has(item)).join(', ')} by ${changeKind(change)} “${change.label}”`,
+            )
+            .join('; ')}
+          .
         </p>
       ) : null}
-      <p className="caption">Principals, identities, propositions and forbidden lifecycle states are edited in raw JSON.</p>
+      <p className="caption">
+        Principals, identities, propositions and forbidden lifecycle states are edited in raw JSON.
+      </p>
       <button type="submit" ref={apply}>
         Apply contract
       </button>

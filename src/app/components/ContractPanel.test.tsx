@@ -21,7 +21,11 @@ describe('ContractPanel', () => {
     expect(toggle).toHaveAccessibleDescription('Drops the provenance of ADR-0234.');
     await user.click(toggle);
     expect(toggle).toBeChecked();
-    expect(api.select).toHaveBeenCalledWith({ scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] });
+    expect(api.select).toHaveBeenCalledWith({
+      scenarioKey: 'retry-policy',
+      controls: ['remove-provenance'],
+      lateChanges: [],
+    });
     expect(api.compile).toHaveBeenCalled();
   });
 
@@ -31,17 +35,25 @@ describe('ContractPanel', () => {
     render(<ContractPanel />);
     await user.click(screen.getByRole('button', { name: 'Export scenario' }));
     expect(api.exportScenario).toHaveBeenCalledTimes(1);
-    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent('Exported retry-policy.scenario.json');
+    expect(await screen.findByTestId('export-scenario-status')).toHaveTextContent(
+      'Exported retry-policy.scenario.json',
+    );
     act(() => useUiStore.setState({ audience: 'user' }));
     expect(screen.queryByRole('button', { name: 'Export scenario' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('export-scenario-status')).not.toBeInTheDocument();
-    expect(screen.getByTestId('export-scenario-diagnostic-only')).toHaveTextContent('Export scenario is in the diagnostic view');
+    expect(screen.getByTestId('export-scenario-diagnostic-only')).toHaveTextContent(
+      'Export scenario is in the diagnostic view',
+    );
   });
 
   it('lists built-in and loaded scenarios in the picker and switches between them', async () => {
     const user = userEvent.setup();
     const api = installFakeApi();
-    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario(), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded' })] }) });
+    useScenarioStore.setState({
+      workspace: sampleWorkspace({
+        scenarios: [sampleScenario(), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded' })],
+      }),
+    });
     render(<ContractPanel />);
     expect(screen.getByRole('option', { name: 'Mine (loaded)' })).toBeInTheDocument();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Scenario' }), 'loaded:mine');
@@ -52,7 +64,11 @@ describe('ContractPanel', () => {
     const user = userEvent.setup();
     const updateContract = vi.fn(async () => ({
       ok: false as const,
-      issues: [inputIssue({ file: 'contract', path: 'tokenBudget' }, 'FORMAT_RULE', { problem: 'Invalid input: expected number, received string' })],
+      issues: [
+        inputIssue({ file: 'contract', path: 'tokenBudget' }, 'FORMAT_RULE', {
+          problem: 'Invalid input: expected number, received string',
+        }),
+      ],
     }));
     installFakeApi({ updateContract });
     render(<ContractPanel />);
@@ -62,7 +78,9 @@ describe('ContractPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Apply contract' }));
     expect(updateContract).toHaveBeenCalledWith({ value: expect.objectContaining({ tokenBudget: 'lots' }) });
     expect(await screen.findByRole('textbox', { name: 'Token budget' })).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByRole('textbox', { name: 'Token budget' })).toHaveAccessibleDescription('tokenBudget: Invalid input: expected number, received string');
+    expect(screen.getByRole('textbox', { name: 'Token budget' })).toHaveAccessibleDescription(
+      'tokenBudget: Invalid input: expected number, received string',
+    );
     expect(screen.getByRole('textbox', { name: 'Token budget' })).toHaveValue('lots');
   });
 
@@ -70,7 +88,12 @@ describe('ContractPanel', () => {
     const user = userEvent.setup();
     const updateContract = vi.fn(async () => ({
       ok: false as const,
-      issues: [inputIssue({ file: 'contract.json', line: 1, path: '(root)' }, 'NOT_JSON', { problem: 'Unexpected end of JSON input', near: null })],
+      issues: [
+        inputIssue({ file: 'contract.json', line: 1, path: '(root)' }, 'NOT_JSON', {
+          problem: 'Unexpected end of JSON input',
+          near: null,
+        }),
+      ],
     }));
     installFakeApi({ updateContract });
     render(<ContractPanel />);
@@ -86,7 +109,14 @@ describe('ContractPanel', () => {
   it('flags a misspelt field as it is typed, on its line, before anything is applied', async () => {
     const user = userEvent.setup();
     const checkContract = vi.fn(async (text: string) =>
-      text.includes('"tokenBudgte"') ? [inputIssue({ file: 'contract.json', line: 2, path: '(root)' }, 'UNKNOWN_FIELDS', { fields: ['"tokenBudgte"'], meant: ['"tokenBudget"'] })] : [],
+      text.includes('"tokenBudgte"')
+        ? [
+            inputIssue({ file: 'contract.json', line: 2, path: '(root)' }, 'UNKNOWN_FIELDS', {
+              fields: ['"tokenBudgte"'],
+              meant: ['"tokenBudget"'],
+            }),
+          ]
+        : [],
     );
     const api = installFakeApi({ checkContract });
     render(<ContractPanel />);
@@ -94,7 +124,9 @@ describe('ContractPanel', () => {
     const editor = screen.getByRole('textbox', { name: 'Contract JSON' });
     await user.clear(editor);
     await user.type(editor, '{{\n"tokenBudgte": 10}');
-    expect(await screen.findByTestId('contract-typed-issues')).toHaveTextContent('(root) (line 2): unknown field "tokenBudgte": not part of the format; did you mean "tokenBudget"?');
+    expect(await screen.findByTestId('contract-typed-issues')).toHaveTextContent(
+      '(root) (line 2): unknown field "tokenBudgte": not part of the format; did you mean "tokenBudget"?',
+    );
     expect(editor).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByTestId('contract-json-problem-line')).toHaveTextContent('"tokenBudgte": 10}');
     expect(api.updateContract).not.toHaveBeenCalled();
@@ -125,9 +157,27 @@ describe('ContractPanel', () => {
           compiledContract: { ...base, tokenBudget: 24, requiredRecords: ['ADR-0234', 'RUN-0880'] },
           recordCount: 14,
           appliedChanges: [
-            { id: 'tight-budget', label: 'Required record over budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } },
-            { id: 'future-reveal', label: 'Future reveal', kind: 'control', contractFields: [], records: { added: 1, removed: 0, patched: 0 } },
-            { id: 'promote-run-0880', label: 'Late correction: RUN-0880 is required', kind: 'late-change', contractFields: ['requiredRecords'], records: { added: 0, removed: 0, patched: 0 } },
+            {
+              id: 'tight-budget',
+              label: 'Required record over budget',
+              kind: 'control',
+              contractFields: ['tokenBudget'],
+              records: { added: 0, removed: 0, patched: 0 },
+            },
+            {
+              id: 'future-reveal',
+              label: 'Future reveal',
+              kind: 'control',
+              contractFields: [],
+              records: { added: 1, removed: 0, patched: 0 },
+            },
+            {
+              id: 'promote-run-0880',
+              label: 'Late correction: RUN-0880 is required',
+              kind: 'late-change',
+              contractFields: ['requiredRecords'],
+              records: { added: 0, removed: 0, patched: 0 },
+            },
           ],
         }),
       },
@@ -136,7 +186,9 @@ describe('ContractPanel', () => {
     const budget = screen.getByRole('textbox', { name: 'Token budget' });
     expect(budget).toHaveValue('24');
     expect(budget).toHaveAttribute('readonly');
-    expect(budget).toHaveAccessibleDescription(/set by control: Required record over budget\s*\. The scenario says “96”/);
+    expect(budget).toHaveAccessibleDescription(
+      /set by control: Required record over budget\s*\. The scenario says “96”/,
+    );
     expect(screen.getByRole('textbox', { name: /Required records/ })).toHaveValue('ADR-0234, RUN-0880');
     expect(screen.getByRole('textbox', { name: 'Query' })).not.toHaveAttribute('readonly');
     expect(screen.getByTestId('scenario-records')).toHaveTextContent('14 records (13 in the scenario)');
@@ -153,7 +205,15 @@ describe('ContractPanel', () => {
         ok: true,
         view: sampleView({
           compiledContract: { ...base, tokenBudget: 24 },
-          appliedChanges: [{ id: 'tight-budget', label: 'Required record over budget', kind: 'control', contractFields: ['tokenBudget'], records: { added: 0, removed: 0, patched: 0 } }],
+          appliedChanges: [
+            {
+              id: 'tight-budget',
+              label: 'Required record over budget',
+              kind: 'control',
+              contractFields: ['tokenBudget'],
+              records: { added: 0, removed: 0, patched: 0 },
+            },
+          ],
         }),
       },
     });
@@ -161,13 +221,20 @@ describe('ContractPanel', () => {
     await user.clear(screen.getByRole('textbox', { name: 'Query' }));
     await user.type(screen.getByRole('textbox', { name: 'Query' }), 'timeouts');
     await user.click(screen.getByRole('button', { name: 'Apply contract' }));
-    expect(api.updateContract).toHaveBeenCalledWith({ value: expect.objectContaining({ query: 'timeouts', tokenBudget: 96 }) });
+    expect(api.updateContract).toHaveBeenCalledWith({
+      value: expect.objectContaining({ query: 'timeouts', tokenBudget: 96 }),
+    });
   });
 
   it('marks an edited scenario in the picker and beside it', () => {
     installFakeApi();
     useScenarioStore.setState({
-      workspace: sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true }), sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded', contractEdited: true })] }),
+      workspace: sampleWorkspace({
+        scenarios: [
+          sampleScenario({ contractEdited: true }),
+          sampleScenario({ key: 'loaded:mine', title: 'Mine', origin: 'loaded', contractEdited: true }),
+        ],
+      }),
     });
     render(<ContractPanel />);
     expect(screen.getByRole('option', { name: 'Retry policy (edited)' })).toBeInTheDocument();
@@ -180,8 +247,14 @@ describe('ContractPanel', () => {
     const user = userEvent.setup();
     URL.createObjectURL = vi.fn(() => 'blob:scenario');
     URL.revokeObjectURL = vi.fn();
-    const api = installFakeApi({ exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: true })) });
-    useScenarioStore.setState({ workspace: sampleWorkspace({ selection: { scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] } }) });
+    const api = installFakeApi({
+      exportScenario: vi.fn(async () => ({ fileName: 'retry-policy.scenario.json', json: '{}', edited: true })),
+    });
+    useScenarioStore.setState({
+      workspace: sampleWorkspace({
+        selection: { scenarioKey: 'retry-policy', controls: ['remove-provenance'], lateChanges: [] },
+      }),
+    });
     render(<ContractPanel />);
     await user.click(screen.getByRole('button', { name: 'Export scenario' }));
     expect(api.exportScenario).toHaveBeenCalled();

@@ -2,7 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import type { ScenarioSummary } from '../../worker/protocol';
 import { compileNow } from '../state/actions';
 import { exportScenario } from '../state/export-actions';
-import { checkContractText, revertContract, selectScenario, setControl, updateContract } from '../state/workspace-actions';
+import {
+  checkContractText,
+  revertContract,
+  selectScenario,
+  setControl,
+  updateContract,
+} from '../state/workspace-actions';
 import { JsonEditor, useTypedIssues } from './JsonEditor';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
@@ -11,7 +17,14 @@ import { SteadyButton } from './SteadyButton';
 import { formatCount, plural } from './format';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
-import { ChangeBadges, compiledInputsOf, ContractForm, useRefocus, type CompiledInputs, type Refocus } from './ContractForm';
+import {
+  ChangeBadges,
+  compiledInputsOf,
+  ContractForm,
+  useRefocus,
+  type CompiledInputs,
+  type Refocus,
+} from './ContractForm';
 
 function RawContract({ scenario, refocus }: { scenario: ScenarioSummary; refocus: Refocus }) {
   const [text, setText] = useState(() => `${JSON.stringify(scenario.contract, null, 2)}\n`);
@@ -25,9 +38,23 @@ function RawContract({ scenario, refocus }: { scenario: ScenarioSummary; refocus
   };
   return (
     <div className="raw-contract">
-      <JsonEditor label="Contract JSON" text={text} onChange={setText} onApply={applyText} issues={typedIssues} issuesId="contract-typed-issues" testId="contract-json" />
+      <JsonEditor
+        label="Contract JSON"
+        text={text}
+        onChange={setText}
+        onApply={applyText}
+        issues={typedIssues}
+        issuesId="contract-typed-issues"
+        testId="contract-json"
+      />
       {typedIssues.length > 0 ? (
-        <ul className="issues" id="contract-typed-issues" data-testid="contract-typed-issues" aria-live="polite" aria-label="Problems as typed">
+        <ul
+          className="issues"
+          id="contract-typed-issues"
+          data-testid="contract-typed-issues"
+          aria-live="polite"
+          aria-label="Problems as typed"
+        >
           {typedIssues.map((issue, index) => (
             <li key={index}>
               <code>{issue.path}</code>
@@ -83,7 +110,13 @@ function ContractEditor({ scenario, compiled }: { scenario: ScenarioSummary; com
         ) : null}
       </div>
       {issues.length > 0 ? (
-        <ul className="issues" id="contract-issues" data-testid="contract-issues" role="alert" aria-label="Contract problems">
+        <ul
+          className="issues"
+          id="contract-issues"
+          data-testid="contract-issues"
+          role="alert"
+          aria-label="Contract problems"
+        >
           {issues.map((issue, index) => (
             <li key={index}>
               <code>{issue.path}</code>
@@ -136,7 +169,9 @@ function ControlToggles({ scenario }: { scenario: ScenarioSummary }) {
 
 /** "(loaded)", "(edited)" or both, so an edited scenario is told apart wherever it is listed. */
 export function scenarioMarks(scenario: ScenarioSummary): string {
-  const marks = [scenario.origin === 'loaded' ? 'loaded' : null, scenario.contractEdited ? 'edited' : null].filter((mark) => mark !== null);
+  const marks = [scenario.origin === 'loaded' ? 'loaded' : null, scenario.contractEdited ? 'edited' : null].filter(
+    (mark) => mark !== null,
+  );
   return marks.length === 0 ? '' : ` (${marks.join(', ')})`;
 }
 
@@ -157,7 +192,12 @@ export function ContractPanel() {
       </h2>
       <label className="field">
         <span>Scenario</span>
-        <select className="scenario-picker" value={scenario.key} onChange={(event) => void selectScenario(event.target.value)} data-testid="scenario-picker">
+        <select
+          className="scenario-picker"
+          value={scenario.key}
+          onChange={(event) => void selectScenario(event.target.value)}
+          data-testid="scenario-picker"
+        >
           {workspace.scenarios.map((item) => (
             <option key={item.key} value={item.key}>
               {item.title}
@@ -168,13 +208,15 @@ export function ContractPanel() {
       </label>
       {scenario.contractEdited ? (
         <p className="edited-mark" data-testid="scenario-edited">
-          <span className="badge">edited</span> Its contract differs from the {scenario.origin === 'loaded' ? 'loaded file' : 'built-in scenario'}; the edit is saved in this browser.
+          <span className="badge">edited</span> Its contract differs from the{' '}
+          {scenario.origin === 'loaded' ? 'loaded file' : 'built-in scenario'}; the edit is saved in this browser.
         </p>
       ) : null}
       {/* A scenario file holds every record and the controls' own words: it is the diagnostic view's to export. */}
       {audience === 'user' ? (
         <p className="caption" data-testid="export-scenario-diagnostic-only">
-          Export scenario is in the diagnostic view: a scenario file holds every record, those this view withholds among them.
+          Export scenario is in the diagnostic view: a scenario file holds every record, those this view withholds among
+          them.
         </p>
       ) : (
         <>

@@ -23,7 +23,13 @@ const stale: VerdictView = {
   priorReceiptId: 'a'.repeat(64),
   currentReceiptId: 'e'.repeat(64),
   reperformed: true,
-  diff: { diagnostic: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED', 'LGL-0007 EXCLUDE_DENY_LABEL → EXCLUDE_SCOPE']), user: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED']) },
+  diff: {
+    diagnostic: diffView([
+      'RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED',
+      'LGL-0007 EXCLUDE_DENY_LABEL → EXCLUDE_SCOPE',
+    ]),
+    user: diffView(['RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED']),
+  },
 };
 const current: VerdictView = {
   action: 'continue',
@@ -42,7 +48,10 @@ describe('DrillPanel', () => {
   it('walks the drill: inject, stale on continue, current after recompiling', async () => {
     const user = userEvent.setup();
     const attemptContinue = vi.fn().mockResolvedValueOnce(stale).mockResolvedValueOnce(current);
-    const api = installFakeApi({ attemptContinue, freezeReceipt: vi.fn(async () => ({ frozenReceiptId: 'e'.repeat(64), declared: [] })) });
+    const api = installFakeApi({
+      attemptContinue,
+      freezeReceipt: vi.fn(async () => ({ frozenReceiptId: 'e'.repeat(64), declared: [] })),
+    });
     render(<DrillPanel />);
 
     await user.click(screen.getByRole('button', { name: 'Inject late change' }));
@@ -53,7 +62,9 @@ describe('DrillPanel', () => {
     expect(await screen.findByTestId('drill-headline')).toHaveTextContent('STALE — RECOMPILE REQUIRED');
     expect(screen.getByTestId('drill-code')).toHaveTextContent('STALE_CONTRACT_FINGERPRINT');
     // The stale verdict shows why: the diff, as the current audience may see it.
-    expect(screen.getByRole('group', { name: 'What changed from the receipt to what the current inputs compile to' })).toHaveTextContent('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
+    expect(
+      screen.getByRole('group', { name: 'What changed from the receipt to what the current inputs compile to' }),
+    ).toHaveTextContent('RUN-0880 EXCLUDE_BUDGET → SELECTED_REQUIRED');
     expect(screen.getByTestId('diff-first')).toHaveTextContent('First difference: requiredRecords');
     expect(screen.getByTestId('diff-decisions')).toHaveTextContent('LGL-0007');
     act(() => useUiStore.setState({ audience: 'user' }));
@@ -67,11 +78,16 @@ describe('DrillPanel', () => {
 
   it('names no receipt id in the user view: a receipt id covers the records that view withholds', async () => {
     const user = userEvent.setup();
-    installFakeApi({ attemptContinue: vi.fn(async () => stale), freezeReceipt: vi.fn(async () => ({ frozenReceiptId: 'e'.repeat(64), declared: [] })) });
+    installFakeApi({
+      attemptContinue: vi.fn(async () => stale),
+      freezeReceipt: vi.fn(async () => ({ frozenReceiptId: 'e'.repeat(64), declared: [] })),
+    });
     act(() => useUiStore.setState({ audience: 'user' }));
     render(<DrillPanel />);
     await user.click(screen.getByRole('button', { name: 'Freeze receipt' }));
-    expect(await screen.findByTestId('drill-frozen')).toHaveTextContent('Frozen (its receipt id is shown in the diagnostic view)');
+    expect(await screen.findByTestId('drill-frozen')).toHaveTextContent(
+      'Frozen (its receipt id is shown in the diagnostic view)',
+    );
     await user.click(screen.getByRole('button', { name: 'Attempt to continue' }));
     expect(await screen.findByTestId('drill-headline')).toHaveTextContent('STALE — RECOMPILE REQUIRED');
     const panel = screen.getByRole('region', { name: 'Fire drill' });
@@ -100,7 +116,9 @@ describe('DrillPanel', () => {
 
   it('says so when the scenario declares no late changes', () => {
     const workspace = sampleWorkspace();
-    useScenarioStore.setState({ workspace: { ...workspace, scenarios: workspace.scenarios.map((scenario) => ({ ...scenario, lateChanges: [] })) } });
+    useScenarioStore.setState({
+      workspace: { ...workspace, scenarios: workspace.scenarios.map((scenario) => ({ ...scenario, lateChanges: [] })) },
+    });
     render(<DrillPanel />);
     expect(screen.getByText('This scenario declares no late changes.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Inject late change' })).toBeNull();

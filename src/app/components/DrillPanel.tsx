@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import type { DrillAction } from '../../core/result';
-import { attemptContinue, freezeReceipt, injectLateChange, recompileAfterDrill, resetDrill } from '../state/drill-actions';
+import {
+  attemptContinue,
+  freezeReceipt,
+  injectLateChange,
+  recompileAfterDrill,
+  resetDrill,
+} from '../state/drill-actions';
 import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
@@ -57,7 +63,11 @@ export function DrillPanel() {
                 Freeze receipt
               </SteadyButton>{' '}
               <span data-testid="drill-frozen">
-                {frozenReceiptId ? (showsReceiptIds ? `Frozen: ${shortHash(frozenReceiptId)}` : 'Frozen (its receipt id is shown in the diagnostic view)') : 'Nothing frozen yet'}
+                {frozenReceiptId
+                  ? showsReceiptIds
+                    ? `Frozen: ${shortHash(frozenReceiptId)}`
+                    : 'Frozen (its receipt id is shown in the diagnostic view)'
+                  : 'Nothing frozen yet'}
               </span>
             </li>
             <li>
@@ -71,7 +81,10 @@ export function DrillPanel() {
                   ))}
                 </select>
               </label>{' '}
-              <SteadyButton onClick={() => void injectLateChange(lateChangeId)} unavailable={busy || currentId === null}>
+              <SteadyButton
+                onClick={() => void injectLateChange(lateChangeId)}
+                unavailable={busy || currentId === null}
+              >
                 Inject late change
               </SteadyButton>
               {chosenChange ? <p className="caption">{chosenChange.explanation}</p> : null}
@@ -80,7 +93,11 @@ export function DrillPanel() {
                   This scenario declares no late changes: these are worked out from its own contract and records.
                 </p>
               ) : null}
-              {declared.length > 0 ? <p data-testid="drill-declared">Declared since the receipt: {declared.map(lateChangeLabel).join(', ')}</p> : null}
+              {declared.length > 0 ? (
+                <p data-testid="drill-declared">
+                  Declared since the receipt: {declared.map(lateChangeLabel).join(', ')}
+                </p>
+              ) : null}
             </li>
             <li>
               <SteadyButton onClick={() => void attemptContinue()} unavailable={busy || currentId === null}>
@@ -97,8 +114,8 @@ export function DrillPanel() {
             <div className="verdict verdict-outdated" role="status" data-testid="drill-verdict-outdated">
               <strong>INPUTS CHANGED — ATTEMPT AGAIN</strong>
               <p>
-                The contract, a control or the records were recompiled after the last verdict, so it no longer applies. Attempt to continue again to check the frozen receipt against the inputs now in
-                force.
+                The contract, a control or the records were recompiled after the last verdict, so it no longer applies.
+                Attempt to continue again to check the frozen receipt against the inputs now in force.
               </p>
             </div>
           ) : verdict ? (

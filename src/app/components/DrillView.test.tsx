@@ -23,7 +23,13 @@ describe('DrillView: a late change declared and not yet compiled', () => {
   beforeEach(() => {
     resetStores();
     installFakeApi();
-    useDrillStore.setState({ frozenReceiptId: onScreen, declared: ['promote-run-0880'], verdict: stale, verdictRevision: 0, busy: false });
+    useDrillStore.setState({
+      frozenReceiptId: onScreen,
+      declared: ['promote-run-0880'],
+      verdict: stale,
+      verdictRevision: 0,
+      busy: false,
+    });
   });
   afterEach(cleanup);
 
@@ -41,11 +47,19 @@ describe('DrillView: a late change declared and not yet compiled', () => {
 
   it('names the receipt it judged, and says in words what is compiled now and what is only declared', () => {
     render(<DrillView />);
-    expect(screen.getByTestId('drill-judged')).toHaveTextContent(`Receipt judged: ${onScreen.slice(0, 12)}, the one on screen.`);
-    expect(screen.getByTestId('drill-judged')).toHaveTextContent(`With the late change the inputs compile to ${withLateChange.slice(0, 12)}: press Recompile current context to put it on screen.`);
-    expect(screen.getByTestId('drill-declared')).toHaveTextContent('Declared since the receipt: Late correction: RUN-0880 is required');
+    expect(screen.getByTestId('drill-judged')).toHaveTextContent(
+      `Receipt judged: ${onScreen.slice(0, 12)}, the one on screen.`,
+    );
+    expect(screen.getByTestId('drill-judged')).toHaveTextContent(
+      `With the late change the inputs compile to ${withLateChange.slice(0, 12)}: press Recompile current context to put it on screen.`,
+    );
+    expect(screen.getByTestId('drill-declared')).toHaveTextContent(
+      'Declared since the receipt: Late correction: RUN-0880 is required',
+    );
     const now = screen.getByTestId('drill-current-changes');
-    expect(now).toHaveTextContent('Late changes applied: none. Declared in the drill, not yet compiled: Late correction: RUN-0880 is required. Controls on: none.');
+    expect(now).toHaveTextContent(
+      'Late changes applied: none. Declared in the drill, not yet compiled: Late correction: RUN-0880 is required. Controls on: none.',
+    );
     expect(screen.getByTestId('drill-current')).not.toHaveTextContent('promote-run-0880');
   });
 });

@@ -29,7 +29,13 @@ function CurrentCompilation() {
     <section className="panel drill-current" aria-labelledby="drill-current-heading" data-testid="drill-current">
       <h2 id="drill-current-heading">Compiled now</h2>
       {!view ? (
-        <p>{response && !response.ok ? `Not compiled: ${response.error.code}` : failed ? 'Not compiled: the compiler failed' : 'Compiling…'}</p>
+        <p>
+          {response && !response.ok
+            ? `Not compiled: ${response.error.code}`
+            : failed
+              ? 'Not compiled: the compiler failed'
+              : 'Compiling…'}
+        </p>
       ) : (
         <>
           <p data-testid="drill-current-outcome">
@@ -56,8 +62,11 @@ function CurrentCompilation() {
             </ol>
           ) : null}
           <p className="caption" data-testid="drill-current-changes">
-            Late changes applied: {listed(view.appliedChanges.filter((change) => change.kind === 'late-change').map((change) => change.label))}.
-            {pending.length > 0 ? ` Declared in the drill, not yet compiled: ${pending.join(', ')}.` : ''} Controls on:{' '}
+            Late changes applied:{' '}
+            {listed(
+              view.appliedChanges.filter((change) => change.kind === 'late-change').map((change) => change.label),
+            )}
+            .{pending.length > 0 ? ` Declared in the drill, not yet compiled: ${pending.join(', ')}.` : ''} Controls on:{' '}
             {listed(view.appliedChanges.filter((change) => change.kind === 'control').map((change) => change.label))}.
           </p>
         </>

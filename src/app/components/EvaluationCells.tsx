@@ -26,7 +26,17 @@ export function strategyName(row: StrategyMetrics, overFetch: number): string {
 
 /** One strategy's metric cells, shared by every table so a column means the same thing everywhere. */
 // Every cell carries its column's name (data-label): on a phone each row becomes a card that shows it.
-export function StrategyMetricCells({ row, tokenBudget, requiredMissed, k }: { row: StrategyMetrics; tokenBudget: number; requiredMissed: boolean; k: number }) {
+export function StrategyMetricCells({
+  row,
+  tokenBudget,
+  requiredMissed,
+  k,
+}: {
+  row: StrategyMetrics;
+  tokenBudget: number;
+  requiredMissed: boolean;
+  k: number;
+}) {
   return (
     <>
       <td data-column="passed" data-label="passed">
@@ -45,7 +55,11 @@ export function StrategyMetricCells({ row, tokenBudget, requiredMissed, k }: { r
         {decimal(row.recallAtK)}
       </td>
       {requiredMissed ? (
-        <td data-column="required-missed" data-label="required missed" className={row.requiredMissed.length > 0 ? 'bad' : undefined}>
+        <td
+          data-column="required-missed"
+          data-label="required missed"
+          className={row.requiredMissed.length > 0 ? 'bad' : undefined}
+        >
           {row.requiredMissed.length > 0 ? row.requiredMissed.join(', ') : 'none'}
         </td>
       ) : (

@@ -25,7 +25,13 @@ export function BarChart({ title, bars, max }: { title: string; bars: readonly B
   const scale = (value: number) => (max > 0 ? (Math.max(0, value) / max) * plotWidth : 0);
   return (
     <figure className="chart">
-      <svg role="img" aria-labelledby={titleId} aria-describedby={descId} viewBox={`0 0 ${BAR_CHART_WIDTH} ${height}`} className="bar-chart">
+      <svg
+        role="img"
+        aria-labelledby={titleId}
+        aria-describedby={descId}
+        viewBox={`0 0 ${BAR_CHART_WIDTH} ${height}`}
+        className="bar-chart"
+      >
         <title id={titleId}>{title}</title>
         <desc id={descId}>{bars.map((bar) => `${bar.label}: ${bar.display}`).join('; ')}</desc>
         <line className="axis" x1={LABEL_WIDTH} x2={LABEL_WIDTH} y1={0} y2={height} />
@@ -34,11 +40,22 @@ export function BarChart({ title, bars, max }: { title: string; bars: readonly B
           const width = scale(bar.value);
           return (
             <g key={bar.key}>
-              <text x={LABEL_WIDTH - 6} y={y + BAR_HEIGHT / 2} textAnchor="end" dominantBaseline="central" className="chart-label">
+              <text
+                x={LABEL_WIDTH - 6}
+                y={y + BAR_HEIGHT / 2}
+                textAnchor="end"
+                dominantBaseline="central"
+                className="chart-label"
+              >
                 {bar.label}
               </text>
               <rect x={LABEL_WIDTH} y={y} width={width} height={BAR_HEIGHT} className={`bar series-${bar.key}`} />
-              <text x={LABEL_WIDTH + width + 6} y={y + BAR_HEIGHT / 2} dominantBaseline="central" className="chart-value">
+              <text
+                x={LABEL_WIDTH + width + 6}
+                y={y + BAR_HEIGHT / 2}
+                dominantBaseline="central"
+                className="chart-value"
+              >
                 {bar.display}
               </text>
             </g>
@@ -72,9 +89,17 @@ function MarkerShape({ marker, x, y, size }: { marker: Marker; x: number; y: num
     case 'square':
       return <rect x={x - size} y={y - size} width={size * 2} height={size * 2} />;
     case 'triangle':
-      return <polygon points={`${x},${y - size * 1.2} ${x + size * 1.1},${y + size * 0.8} ${x - size * 1.1},${y + size * 0.8}`} />;
+      return (
+        <polygon
+          points={`${x},${y - size * 1.2} ${x + size * 1.1},${y + size * 0.8} ${x - size * 1.1},${y + size * 0.8}`}
+        />
+      );
     case 'diamond':
-      return <polygon points={`${x},${y - size * 1.3} ${x + size * 1.3},${y} ${x},${y + size * 1.3} ${x - size * 1.3},${y}`} />;
+      return (
+        <polygon
+          points={`${x},${y - size * 1.3} ${x + size * 1.3},${y} ${x},${y + size * 1.3} ${x - size * 1.3},${y}`}
+        />
+      );
   }
 }
 
@@ -108,15 +133,27 @@ export function LineChart({
   // Folded, not spread into Math.min/max: a spread argument list overflows the stack past about 100,000 values.
   const minLog = logs.reduce((least, value) => Math.min(least, value), Number.POSITIVE_INFINITY);
   const maxLog = logs.reduce((most, value) => Math.max(most, value), Number.NEGATIVE_INFINITY);
-  const xAt = (index: number) => MARGIN.left + INSET + (maxLog === minLog ? pointsWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * pointsWidth);
+  const xAt = (index: number) =>
+    MARGIN.left +
+    INSET +
+    (maxLog === minLog ? pointsWidth / 2 : (((logs[index] ?? minLog) - minLog) / (maxLog - minLog)) * pointsWidth);
   const yAt = (value: number) => MARGIN.top + plotHeight - (yMax > 0 ? (Math.min(value, yMax) / yMax) * plotHeight : 0);
   const yTicks = [0, yMax / 2, yMax];
   const description = series
-    .map((line) => `${line.label}: ${line.values.map((value, index) => `${xFormat(xValues[index] ?? 0)} → ${value === null ? 'none' : yFormat(value)}`).join(', ')}`)
+    .map(
+      (line) =>
+        `${line.label}: ${line.values.map((value, index) => `${xFormat(xValues[index] ?? 0)} → ${value === null ? 'none' : yFormat(value)}`).join(', ')}`,
+    )
     .join('; ');
   return (
     <figure className="chart">
-      <svg role="img" aria-labelledby={titleId} aria-describedby={descId} viewBox={`0 0 ${LINE_WIDTH} ${LINE_HEIGHT}`} className="line-chart">
+      <svg
+        role="img"
+        aria-labelledby={titleId}
+        aria-describedby={descId}
+        viewBox={`0 0 ${LINE_WIDTH} ${LINE_HEIGHT}`}
+        className="line-chart"
+      >
         <title id={titleId}>{title}</title>
         <desc id={descId}>{description}</desc>
         {yTicks.map((tick) => (
@@ -136,7 +173,9 @@ export function LineChart({
           records in the corpus (log scale)
         </text>
         {series.map((line, seriesIndex) => {
-          const points = line.values.flatMap((value, index) => (value === null ? [] : [{ x: xAt(index), y: yAt(value) }]));
+          const points = line.values.flatMap((value, index) =>
+            value === null ? [] : [{ x: xAt(index), y: yAt(value) }],
+          );
           const size = 7 - seriesIndex * 1.4;
           return (
             <g key={line.key} className={`series series-${line.key}`}>

@@ -7,7 +7,8 @@ function FoundationResult({ report, elapsedMs }: { report: FoundationReport; ela
   return (
     <>
       <p className="caption" data-testid="foundation-facts">
-        {report.records} records, {report.queries} queries, the same FTS5 bm25 ranking in every mode.{elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
+        {report.records} records, {report.queries} queries, the same FTS5 bm25 ranking in every mode.
+        {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
       </p>
       <div className="table-scroll">
         <table aria-label="Retrieval foundation" data-testid="foundation-table" className="evaluation-table">
@@ -47,12 +48,16 @@ export function FoundationSection() {
     <section className="panel evaluation-section" aria-labelledby="foundation-heading">
       <h3 id="foundation-heading">Retrieval foundation</h3>
       <p className="caption">
-        36 records from three software projects with overlapping wording, 12 queries: content only, broad metadata, discriminative metadata, and discriminative metadata that treats a missing field as
-        unknown.
+        36 records from three software projects with overlapping wording, 12 queries: content only, broad metadata,
+        discriminative metadata, and discriminative metadata that treats a missing field as unknown.
       </p>
       <RunButton experiment="foundation" label="Run retrieval foundation" onRun={runFoundationExperiment} />
       <Progress experiment="foundation" />
-      <Outcome experiment="foundation" result={result} render={(report, elapsedMs) => <FoundationResult report={report} elapsedMs={elapsedMs} />} />
+      <Outcome
+        experiment="foundation"
+        result={result}
+        render={(report, elapsedMs) => <FoundationResult report={report} elapsedMs={elapsedMs} />}
+      />
     </section>
   );
 }

@@ -20,7 +20,10 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
         return row ? value(row) : null;
       }),
     }));
-  const maxUnsafe = report.points.reduce((most, point) => point.rows.reduce((pointMost, row) => Math.max(pointMost, row.unsafePassed), most), k);
+  const maxUnsafe = report.points.reduce(
+    (most, point) => point.rows.reduce((pointMost, row) => Math.max(pointMost, row.unsafePassed), most),
+    k,
+  );
   return (
     <>
       <p className="caption" data-testid="growth-facts">
@@ -40,7 +43,14 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
           yMax={maxUnsafe}
           yFormat={(y) => String(Math.round(y * 10) / 10)}
         />
-        <LineChart title={`Recall@${k}`} xValues={sizes} xFormat={count} series={seriesOf((row) => row.recallAtK)} yMax={1} yFormat={(y) => y.toFixed(1)} />
+        <LineChart
+          title={`Recall@${k}`}
+          xValues={sizes}
+          xFormat={count}
+          series={seriesOf((row) => row.recallAtK)}
+          yMax={1}
+          yFormat={(y) => y.toFixed(1)}
+        />
       </div>
       <div className="table-scroll">
         <table aria-label="Growth results" data-testid="growth-table" className="evaluation-table">
@@ -86,11 +96,17 @@ function GrowthResult({ report, elapsedMs }: { report: GrowthReport; elapsedMs: 
             {report.points.map((point) => (
               <tr key={point.size}>
                 <th scope="row">{count(point.size)}</th>
-                <td data-label="index (fresh database)">{point.indexMs === null ? '–' : `${Math.round(point.indexMs)} ms`}</td>
-                <td data-label="compile + baselines">{point.compareMs === null ? '–' : `${Math.round(point.compareMs)} ms`}</td>
+                <td data-label="index (fresh database)">
+                  {point.indexMs === null ? '–' : `${Math.round(point.indexMs)} ms`}
+                </td>
+                <td data-label="compile + baselines">
+                  {point.compareMs === null ? '–' : `${Math.round(point.compareMs)} ms`}
+                </td>
                 <td data-label="admitted">{count(point.admitted)}</td>
                 <td data-label="admitted set" className={point.admittedAsGenerated ? undefined : 'bad'}>
-                  {point.admittedAsGenerated ? 'exactly the generated legal records' : 'differs from the generated legal records'}
+                  {point.admittedAsGenerated
+                    ? 'exactly the generated legal records'
+                    : 'differs from the generated legal records'}
                 </td>
                 <td data-label="corpus digest">
                   <code>{shortHash(point.corpusDigest)}</code>
@@ -112,22 +128,36 @@ export function GrowthSection() {
     <section className="panel evaluation-section" aria-labelledby="growth-heading">
       <h3 id="growth-heading">Growth: contaminated corpora of growing size</h3>
       <p className="caption">
-        Every 20 records hold 1 legal relevant record among 11 similar illegal ones and 8 legal records the task does not need. Each size runs in its own fresh database, so a cancel stops between
-        sizes and keeps the sizes already measured.
+        Every 20 records hold 1 legal relevant record among 11 similar illegal ones and 8 legal records the task does
+        not need. Each size runs in its own fresh database, so a cancel stops between sizes and keeps the sizes already
+        measured.
       </p>
       <fieldset className="size-choices" disabled={busy}>
         <legend>Corpus sizes</legend>
         {EVALUATION_GROWTH_SIZES.map((size) => (
           <label key={size}>
-            <input type="checkbox" checked={chosen.includes(size)} onChange={(event) => setGrowthSize(size, event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={chosen.includes(size)}
+              onChange={(event) => setGrowthSize(size, event.target.checked)}
+            />
             {count(size)}
             {size === 50_000 ? ' (slow: tens of seconds)' : ''}
           </label>
         ))}
       </fieldset>
-      <RunButton experiment="growth" label="Run growth experiment" onRun={runGrowthExperiment} disabled={chosen.length === 0} />
+      <RunButton
+        experiment="growth"
+        label="Run growth experiment"
+        onRun={runGrowthExperiment}
+        disabled={chosen.length === 0}
+      />
       <Progress experiment="growth" />
-      <Outcome experiment="growth" result={result} render={(report, elapsedMs) => <GrowthResult report={report} elapsedMs={elapsedMs} />} />
+      <Outcome
+        experiment="growth"
+        result={result}
+        render={(report, elapsedMs) => <GrowthResult report={report} elapsedMs={elapsedMs} />}
+      />
     </section>
   );
 }

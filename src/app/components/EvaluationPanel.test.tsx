@@ -17,9 +17,20 @@ import { App } from './App';
 import { REDACTED_RECORD } from './change-text';
 import { EvaluationPanel } from './EvaluationPanel';
 
-const LABELS: Record<StrategyId, string> = { naive: 'plain top-k', 'post-filter': 'post-filter top-k', 'post-filter-overfetch': 'post-filter top-k, over-fetch', compiled: 'compiled (admit first)' };
+const LABELS: Record<StrategyId, string> = {
+  naive: 'plain top-k',
+  'post-filter': 'post-filter top-k',
+  'post-filter-overfetch': 'post-filter top-k, over-fetch',
+  compiled: 'compiled (admit first)',
+};
 
-function row(strategy: StrategyId, itemsPassed: number, unsafePassed: number, coverageMentioned: number, requiredMissed: string[] = []): StrategyMetrics {
+function row(
+  strategy: StrategyId,
+  itemsPassed: number,
+  unsafePassed: number,
+  coverageMentioned: number,
+  requiredMissed: string[] = [],
+): StrategyMetrics {
   return {
     strategy,
     label: LABELS[strategy],
@@ -48,13 +59,25 @@ function comparison(change: Partial<ScenarioComparison> = {}): ScenarioCompariso
     admitted: 4,
     legalRelevant: 4,
     requiredPropositions: 4,
-    rows: [row('naive', 5, 4, 0.75), row('post-filter', 1, 0, 0.25), row('post-filter-overfetch', 4, 0, 1), row('compiled', 4, 0, 1)],
+    rows: [
+      row('naive', 5, 4, 0.75),
+      row('post-filter', 1, 0, 0.25),
+      row('post-filter-overfetch', 4, 0, 1),
+      row('compiled', 4, 0, 1),
+    ],
     ...change,
   };
 }
 
 function growthPoint(size: number): GrowthPoint {
-  return { ...comparison({ ranking: 'bm25', tokenBudget: 500, candidates: size }), size, corpusDigest: 'e'.repeat(64), admittedAsGenerated: true, indexMs: 12, compareMs: 34 };
+  return {
+    ...comparison({ ranking: 'bm25', tokenBudget: 500, candidates: size }),
+    size,
+    corpusDigest: 'e'.repeat(64),
+    admittedAsGenerated: true,
+    indexMs: 12,
+    compareMs: 34,
+  };
 }
 
 const growthReport = (sizes: number[]): GrowthReport => ({
@@ -88,8 +111,11 @@ describe('EvaluationPanel', () => {
     expect(cells('post-filter').slice(0, 3)).toEqual(['1', '0', '25 %']);
     expect(cells('compiled').slice(0, 3)).toEqual(['4', '0', '100 %']);
     expect(within(table).getByRole('rowheader', { name: 'post-filter top-k, over-fetch ×5' })).toBeInTheDocument();
-    for (const name of ['Items passed', 'Unsafe items passed', 'Coverage (mentioned)']) expect(screen.getByRole('img', { name })).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Coverage (mentioned)' })).toHaveAccessibleDescription(/plain top-k: 75 %; post-filter: 25 %/);
+    for (const name of ['Items passed', 'Unsafe items passed', 'Coverage (mentioned)'])
+      expect(screen.getByRole('img', { name })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Coverage (mentioned)' })).toHaveAccessibleDescription(
+      /plain top-k: 75 %; post-filter: 25 %/,
+    );
   });
 
   it('shows progress while an experiment runs and cancels through the worker', async () => {
@@ -112,7 +138,9 @@ describe('EvaluationPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel experiment' }));
     expect(api.cancelEvaluation).toHaveBeenCalled();
     finish({ status: 'cancelled', partial: growthReport([100]) });
-    expect(await screen.findByTestId('cancelled-growth')).toHaveTextContent('only the sizes finished before the run stopped');
+    expect(await screen.findByTestId('cancelled-growth')).toHaveTextContent(
+      'only the sizes finished before the run stopped',
+    );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Growth results' })).getAllByRole('row')).toHaveLength(5);
   });
@@ -123,14 +151,18 @@ describe('EvaluationPanel', () => {
     const api = installFakeApi({
       runGrowth: vi.fn(() => new Promise<EvaluationOutcome<GrowthReport>>((_resolve, reject) => (lose = reject))),
       // The supervisor rejects every call to a worker that has ended, the cancel among them.
-      cancelEvaluation: vi.fn(async () => Promise.reject(new WorkerLostError('it was ended by the browser or crashed'))),
+      cancelEvaluation: vi.fn(async () =>
+        Promise.reject(new WorkerLostError('it was ended by the browser or crashed')),
+      ),
     });
     render(<EvaluationPanel />);
     await user.click(screen.getByRole('button', { name: 'Run growth experiment' }));
     await user.click(screen.getByRole('button', { name: 'Cancel experiment' }));
     expect(api.cancelEvaluation).toHaveBeenCalled();
     lose(new WorkerLostError('it was ended by the browser or crashed'));
-    expect(await screen.findByTestId('error-growth')).toHaveTextContent('The worker could not run the experiment: The compiler stopped: it was ended by the browser or crashed');
+    expect(await screen.findByTestId('error-growth')).toHaveTextContent(
+      'The worker could not run the experiment: The compiler stopped: it was ended by the browser or crashed',
+    );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Run growth experiment' })).not.toHaveAttribute('aria-disabled', 'true');
   });
@@ -143,7 +175,9 @@ describe('EvaluationPanel', () => {
     await user.click(screen.getByRole('checkbox', { name: /50,000/ }));
     await user.click(screen.getByRole('button', { name: 'Run growth experiment' }));
     expect(api.runGrowth).toHaveBeenCalledWith([100, 1_000, 50_000], expect.any(Function));
-    expect(await screen.findByRole('img', { name: 'Unsafe items passed (of k = 5)' })).toHaveAccessibleDescription(/plain top-k: 100 → 4, 1,000 → 4, 50,000 → 4/);
+    expect(await screen.findByRole('img', { name: 'Unsafe items passed (of k = 5)' })).toHaveAccessibleDescription(
+      /plain top-k: 100 → 4, 1,000 → 4, 50,000 → 4/,
+    );
     expect(screen.getByRole('img', { name: 'Recall@5' })).toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Growth timings' })).getAllByRole('row')).toHaveLength(4);
   });
@@ -161,7 +195,12 @@ describe('EvaluationPanel', () => {
     const result = comparison({
       scenarioId: 'retry-policy',
       ranking: 'bm25',
-      rows: [row('naive', 5, 5, 1, ['ADR-0234']), row('post-filter', 0, 0, 1, ['ADR-0234']), row('post-filter-overfetch', 2, 0, 1), row('compiled', 4, 0, 1)],
+      rows: [
+        row('naive', 5, 5, 1, ['ADR-0234']),
+        row('post-filter', 0, 0, 1, ['ADR-0234']),
+        row('post-filter-overfetch', 2, 0, 1),
+        row('compiled', 4, 0, 1),
+      ],
     });
     const api = installFakeApi({ runScenarioComparison: vi.fn(async () => done(result)) });
     render(<EvaluationPanel />);
@@ -169,24 +208,49 @@ describe('EvaluationPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Run on the current scenario' }));
     expect(api.runScenarioComparison).toHaveBeenCalled();
     const table = await screen.findByRole('table', { name: 'Current scenario comparison' });
-    expect(within(within(table).getByTestId('scenario-table-naive')).getAllByRole('cell')[5]).toHaveTextContent('ADR-0234');
-    expect(within(within(table).getByTestId('scenario-table-compiled')).getAllByRole('cell')[5]).toHaveTextContent('none');
+    expect(within(within(table).getByTestId('scenario-table-naive')).getAllByRole('cell')[5]).toHaveTextContent(
+      'ADR-0234',
+    );
+    expect(within(within(table).getByTestId('scenario-table-compiled')).getAllByRole('cell')[5]).toHaveTextContent(
+      'none',
+    );
     expect(screen.getByTestId('scenario-facts')).toHaveTextContent('compiled: packet emitted');
   });
 
   it('in the user view names a control by the label the view may show, not the one naming a withheld record', async () => {
     const user = userEvent.setup();
-    const permit = { id: 'grant-agent-permit', label: 'Grant the credit team a permit to X9', explanation: 'Lets the credit roles read X9.', records: ['X9'] };
+    const permit = {
+      id: 'grant-agent-permit',
+      label: 'Grant the credit team a permit to X9',
+      explanation: 'Lets the credit roles read X9.',
+      records: ['X9'],
+    };
     const scenario = sampleScenario({ controls: [permit] });
-    useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [scenario], selection: { scenarioKey: 'retry-policy', controls: [permit.id], lateChanges: [] } }) });
-    const redacted = { id: permit.id, kind: 'control' as const, label: `Grant the credit team a permit to ${REDACTED_RECORD}`, explanation: `Lets the credit roles read ${REDACTED_RECORD}.` };
-    useResultStore.setState({ response: { ok: true, view: sampleView({ audience: 'user', changeTexts: [redacted] }) } });
+    useScenarioStore.setState({
+      workspace: sampleWorkspace({
+        scenarios: [scenario],
+        selection: { scenarioKey: 'retry-policy', controls: [permit.id], lateChanges: [] },
+      }),
+    });
+    const redacted = {
+      id: permit.id,
+      kind: 'control' as const,
+      label: `Grant the credit team a permit to ${REDACTED_RECORD}`,
+      explanation: `Lets the credit roles read ${REDACTED_RECORD}.`,
+    };
+    useResultStore.setState({
+      response: { ok: true, view: sampleView({ audience: 'user', changeTexts: [redacted] }) },
+    });
     useUiStore.setState({ audience: 'user' });
     installFakeApi({ runScenarioComparison: vi.fn(async () => done(comparison({ scenarioId: 'retry-policy' }))) });
     render(<EvaluationPanel />);
-    expect(screen.getByTestId('scenario-selection')).toHaveTextContent(`controls: Grant the credit team a permit to ${REDACTED_RECORD}.`);
+    expect(screen.getByTestId('scenario-selection')).toHaveTextContent(
+      `controls: Grant the credit team a permit to ${REDACTED_RECORD}.`,
+    );
     await user.click(screen.getByRole('button', { name: 'Run on the current scenario' }));
-    expect(await screen.findByTestId('scenario-facts')).toHaveTextContent(`controls: Grant the credit team a permit to ${REDACTED_RECORD}`);
+    expect(await screen.findByTestId('scenario-facts')).toHaveTextContent(
+      `controls: Grant the credit team a permit to ${REDACTED_RECORD}`,
+    );
     expect(document.body.textContent).not.toContain('X9');
   });
 
@@ -195,16 +259,32 @@ describe('EvaluationPanel', () => {
     const foundation: FoundationReport = {
       records: 36,
       queries: 12,
-      modes: [{ mode: 'discriminative', label: 'discriminative metadata', hitAt1: 11 / 12, recallAt3: 11 / 12, mrr: 11 / 12, averageCandidates: 1.58, filterFalseNegatives: 1, queries: [] }],
+      modes: [
+        {
+          mode: 'discriminative',
+          label: 'discriminative metadata',
+          hitAt1: 11 / 12,
+          recallAt3: 11 / 12,
+          mrr: 11 / 12,
+          averageCandidates: 1.58,
+          filterFalseNegatives: 1,
+          queries: [],
+        },
+      ],
     };
     installFakeApi({
       runFoundation: vi.fn(async () => done(foundation)),
-      runSeed000: vi.fn(async () => ({ status: 'failed' as const, error: { pass: 'validate' as const, code: 'INVALID_INPUT' as const, message: 'seed 000 fixture unreadable' } })),
+      runSeed000: vi.fn(async () => ({
+        status: 'failed' as const,
+        error: { pass: 'validate' as const, code: 'INVALID_INPUT' as const, message: 'seed 000 fixture unreadable' },
+      })),
     });
     render(<EvaluationPanel />);
     await user.click(screen.getByRole('button', { name: 'Run retrieval foundation' }));
     const table = await screen.findByRole('table', { name: 'Retrieval foundation' });
-    expect(within(table).getByTestId('foundation-table-discriminative')).toHaveTextContent('discriminative metadata0.9170.9170.9171.581');
+    expect(within(table).getByTestId('foundation-table-discriminative')).toHaveTextContent(
+      'discriminative metadata0.9170.9170.9171.581',
+    );
     await user.click(screen.getByRole('button', { name: 'Run seed 000 comparison' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('seed 000 fixture unreadable');
   });

@@ -17,12 +17,23 @@ function CoverageNote({ rows }: { rows: readonly StrategyMetrics[] }) {
   if (!rows.some((row) => row.coverageMentioned === null)) return null;
   return (
     <p className="caption" data-testid="coverage-na">
-      Coverage n/a: this contract requires no propositions, so there is nothing to cover (an empty packet would otherwise score 100 %).
+      Coverage n/a: this contract requires no propositions, so there is nothing to cover (an empty packet would
+      otherwise score 100 %).
     </p>
   );
 }
 
-function ComparisonTable({ label, testId, comparison, requiredMissed }: { label: string; testId: string; comparison: ScenarioComparison; requiredMissed: boolean }) {
+function ComparisonTable({
+  label,
+  testId,
+  comparison,
+  requiredMissed,
+}: {
+  label: string;
+  testId: string;
+  comparison: ScenarioComparison;
+  requiredMissed: boolean;
+}) {
   return (
     <div className="table-scroll">
       <table aria-label={label} data-testid={testId} className="evaluation-table">
@@ -42,7 +53,12 @@ function ComparisonTable({ label, testId, comparison, requiredMissed }: { label:
           {comparison.rows.map((row) => (
             <tr key={row.strategy} data-testid={`${testId}-${row.strategy}`}>
               <th scope="row">{strategyName(row, comparison.overFetch)}</th>
-              <StrategyMetricCells row={row} tokenBudget={comparison.tokenBudget} requiredMissed={requiredMissed} k={comparison.k} />
+              <StrategyMetricCells
+                row={row}
+                tokenBudget={comparison.tokenBudget}
+                requiredMissed={requiredMissed}
+                k={comparison.k}
+              />
             </tr>
           ))}
         </tbody>
@@ -53,12 +69,22 @@ function ComparisonTable({ label, testId, comparison, requiredMissed }: { label:
 }
 
 function comparisonFacts(comparison: ScenarioComparison): string {
-  const outcome = comparison.status === 'packet' ? 'packet emitted' : 'fail-closed: no packet, so the compiled row passes nothing';
+  const outcome =
+    comparison.status === 'packet' ? 'packet emitted' : 'fail-closed: no packet, so the compiled row passes nothing';
   return `k = ${comparison.k}, ranking ${comparison.ranking}, ${count(comparison.candidates)} candidates, ${count(comparison.admitted)} admitted, ${count(comparison.legalRelevant)} legal relevant; compiled: ${outcome}; receipt ${shortHash(comparison.receiptId)}.`;
 }
 
-function bars(comparison: ScenarioComparison, value: (row: StrategyMetrics) => number, display: (row: StrategyMetrics) => string): Bar[] {
-  return comparison.rows.map((row) => ({ key: row.strategy, label: shortLabel(row.strategy, comparison.overFetch), value: value(row), display: display(row) }));
+function bars(
+  comparison: ScenarioComparison,
+  value: (row: StrategyMetrics) => number,
+  display: (row: StrategyMetrics) => string,
+): Bar[] {
+  return comparison.rows.map((row) => ({
+    key: row.strategy,
+    label: shortLabel(row.strategy, comparison.overFetch),
+    value: value(row),
+    display: display(row),
+  }));
 }
 
 function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparison; elapsedMs: number | null }) {
@@ -98,7 +124,12 @@ function Seed000Result({ comparison, elapsedMs }: { comparison: ScenarioComparis
           )}
         />
       </div>
-      <ComparisonTable label="Seed 000 comparison" testId="seed000-table" comparison={comparison} requiredMissed={false} />
+      <ComparisonTable
+        label="Seed 000 comparison"
+        testId="seed000-table"
+        comparison={comparison}
+        requiredMissed={false}
+      />
     </>
   );
 }
@@ -109,16 +140,23 @@ function Seed000Section() {
     <section className="panel evaluation-section" aria-labelledby="seed000-heading">
       <h3 id="seed000-heading">Seed 000: the contaminated eight-item corpus</h3>
       <p data-testid="seed000-explained">
-        “Seed 000” is the essay this project started from (<i>compile the evidence boundary</i>). It publishes a small, fixed benchmark: eight synthetic records for one credit decision about Atlas
-        Industries, where relevance ranking is tempted by the wrong ones. This run rebuilds its table with this compiler, so the numbers should match the essay’s exactly.
+        “Seed 000” is the essay this project started from (<i>compile the evidence boundary</i>). It publishes a small,
+        fixed benchmark: eight synthetic records for one credit decision about Atlas Industries, where relevance ranking
+        is tempted by the wrong ones. This run rebuilds its table with this compiler, so the numbers should match the
+        essay’s exactly.
       </p>
       <p className="caption">
-        Four high-scoring records are unusable (another borrower’s, superseded, an email claiming a waiver, a waiver released only to investigators); four lower-scoring ones are the evidence the task
-        needs. Ranked by declared relevance, k = 5.
+        Four high-scoring records are unusable (another borrower’s, superseded, an email claiming a waiver, a waiver
+        released only to investigators); four lower-scoring ones are the evidence the task needs. Ranked by declared
+        relevance, k = 5.
       </p>
       <RunButton experiment="seed000" label="Run seed 000 comparison" onRun={runSeed000} />
       <Progress experiment="seed000" />
-      <Outcome experiment="seed000" result={result} render={(comparison, elapsedMs) => <Seed000Result comparison={comparison} elapsedMs={elapsedMs} />} />
+      <Outcome
+        experiment="seed000"
+        result={result}
+        render={(comparison, elapsedMs) => <Seed000Result comparison={comparison} elapsedMs={elapsedMs} />}
+      />
     </section>
   );
 }
@@ -133,14 +171,28 @@ function ScenarioSection() {
   const shown = (changes: readonly ChangeSummary[], chosen: readonly string[], kind: ChangeText['kind']) =>
     changes.filter((change) => chosen.includes(change.id)).map((change) => textOf(change, kind).label);
   const toggled = scenario && selection ? shown(scenario.controls, selection.controls, 'control') : [];
-  const runContext = scenario && selection ? { title: scenario.title, controls: toggled, lateChanges: shown(scenario.lateChanges, selection.lateChanges, 'late-change') } : null;
+  const runContext =
+    scenario && selection
+      ? {
+          title: scenario.title,
+          controls: toggled,
+          lateChanges: shown(scenario.lateChanges, selection.lateChanges, 'late-change'),
+        }
+      : null;
   return (
     <section className="panel evaluation-section" aria-labelledby="scenario-heading">
       <h3 id="scenario-heading">Run on the current scenario</h3>
       <p className="caption" data-testid="scenario-selection">
-        {scenario ? `${scenario.title}${scenario.contractEdited ? ' (edited contract)' : ''}; controls: ${toggled.length > 0 ? toggled.join(', ') : 'none'}.` : 'No scenario is loaded yet.'}
+        {scenario
+          ? `${scenario.title}${scenario.contractEdited ? ' (edited contract)' : ''}; controls: ${toggled.length > 0 ? toggled.join(', ') : 'none'}.`
+          : 'No scenario is loaded yet.'}
       </p>
-      <RunButton experiment="scenario" label="Run on the current scenario" onRun={() => runCurrentScenario(runContext)} disabled={!scenario} />
+      <RunButton
+        experiment="scenario"
+        label="Run on the current scenario"
+        onRun={() => runCurrentScenario(runContext)}
+        disabled={!scenario}
+      />
       <Progress experiment="scenario" />
       <Outcome
         experiment="scenario"
@@ -154,7 +206,12 @@ function ScenarioSection() {
               {comparisonFacts(comparison)}
               {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}
             </p>
-            <ComparisonTable label="Current scenario comparison" testId="scenario-table" comparison={comparison} requiredMissed />
+            <ComparisonTable
+              label="Current scenario comparison"
+              testId="scenario-table"
+              comparison={comparison}
+              requiredMissed
+            />
           </>
         )}
       />
@@ -167,8 +224,10 @@ export function EvaluationPanel() {
     <section className="evaluation" aria-labelledby="evaluation-heading">
       <h2 id="evaluation-heading">Evaluation</h2>
       <p className="caption">
-        What deciding the admitted set before ranking changes, measured against plain top-k and post-filter top-k under the same ranking and budget. Unsafe: passed records outside the admitted set.
-        Coverage (mentioned): required propositions some passed record speaks to, legal or not; accepted evidence counts only admitted records of an accepted class.
+        What deciding the admitted set before ranking changes, measured against plain top-k and post-filter top-k under
+        the same ranking and budget. Unsafe: passed records outside the admitted set. Coverage (mentioned): required
+        propositions some passed record speaks to, legal or not; accepted evidence counts only admitted records of an
+        accepted class.
       </p>
       <Seed000Section />
       <ScenarioSection />

@@ -1,6 +1,11 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { EvaluationExperiment } from '../../worker/protocol';
-import { cancelExperiment, useEvaluationStore, type ExperimentResult, type RunningExperiment } from '../state/evaluation-store';
+import {
+  cancelExperiment,
+  useEvaluationStore,
+  type ExperimentResult,
+  type RunningExperiment,
+} from '../state/evaluation-store';
 import { SteadyButton } from './SteadyButton';
 
 /** What every experiment of the Evaluation view shares: its run button, its progress and cancel, its outcome. */
@@ -54,7 +59,17 @@ function ProgressBar({ experiment, running }: { experiment: EvaluationExperiment
   );
 }
 
-export function RunButton({ experiment, label, onRun, disabled = false }: { experiment: EvaluationExperiment; label: string; onRun: () => Promise<void>; disabled?: boolean }) {
+export function RunButton({
+  experiment,
+  label,
+  onRun,
+  disabled = false,
+}: {
+  experiment: EvaluationExperiment;
+  label: string;
+  onRun: () => Promise<void>;
+  disabled?: boolean;
+}) {
   const busy = useEvaluationStore((state) => state.running !== null);
   return (
     <SteadyButton onClick={() => void onRun()} unavailable={busy || disabled} data-testid={`run-${experiment}`}>
@@ -64,7 +79,15 @@ export function RunButton({ experiment, label, onRun, disabled = false }: { expe
 }
 
 /** The result area shared by every experiment: nothing yet, the failure, a cancel, or the report. */
-export function Outcome<T>({ experiment, result, render }: { experiment: EvaluationExperiment; result: ExperimentResult<T>; render: (report: T, elapsedMs: number | null) => ReactNode }) {
+export function Outcome<T>({
+  experiment,
+  result,
+  render,
+}: {
+  experiment: EvaluationExperiment;
+  result: ExperimentResult<T>;
+  render: (report: T, elapsedMs: number | null) => ReactNode;
+}) {
   switch (result.status) {
     case 'none':
       return null;
@@ -78,7 +101,9 @@ export function Outcome<T>({ experiment, result, render }: { experiment: Evaluat
       return (
         <>
           <p role="status" className="caption" data-testid={`cancelled-${experiment}`}>
-            {result.partial ? 'Cancelled: only the sizes finished before the run stopped are shown.' : 'Cancelled before any result.'}
+            {result.partial
+              ? 'Cancelled: only the sizes finished before the run stopped are shown.'
+              : 'Cancelled before any result.'}
           </p>
           {result.partial ? render(result.partial, null) : null}
         </>

@@ -26,14 +26,19 @@ describe('EvidencePanel', () => {
 
   it('words an unknown proposition as a reviewer would, never as absence of evidence', () => {
     const sentence = evidenceSentence(slot({}));
-    expect(sentence).toBe('No admissible evidence was found in the admitted records of an accepted class (approved_waiver).');
+    expect(sentence).toBe(
+      'No admissible evidence was found in the admitted records of an accepted class (approved_waiver).',
+    );
     expect(sentence).not.toMatch(/no evidence exists/i);
   });
 
   it('lists each proposition with its state, not by colour alone, and the records behind it', () => {
     resetStores(
       sampleView({
-        evidence: [slot({ proposition: 'facility_active', state: 'supported', supporting: ['FAC-1'] }), slot({ notAccepted: ['NOTE-7'] })],
+        evidence: [
+          slot({ proposition: 'facility_active', state: 'supported', supporting: ['FAC-1'] }),
+          slot({ notAccepted: ['NOTE-7'] }),
+        ],
         decisionBlockedBy: ['waiver_valid'],
       }),
     );
@@ -61,15 +66,31 @@ describe('EvidencePanel', () => {
             total: 2,
             offset: 0,
             attempts: [
-              { id: 'N7', claim: 'supports', evidenceClass: 'case_note', outcome: 'refused', code: 'EXCLUDE_EVIDENCE_CLASS', fact: 'class case_note is not accepted for waiver_valid' },
-              { id: 'W-55', claim: 'supports', evidenceClass: 'approved_waiver', outcome: 'refused', code: 'EXCLUDE_EXPIRED', fact: 'valid_to 2026-08-28 < as_of 2026-08-30' },
+              {
+                id: 'N7',
+                claim: 'supports',
+                evidenceClass: 'case_note',
+                outcome: 'refused',
+                code: 'EXCLUDE_EVIDENCE_CLASS',
+                fact: 'class case_note is not accepted for waiver_valid',
+              },
+              {
+                id: 'W-55',
+                claim: 'supports',
+                evidenceClass: 'approved_waiver',
+                outcome: 'refused',
+                code: 'EXCLUDE_EXPIRED',
+                fact: 'valid_to 2026-08-28 < as_of 2026-08-30',
+              },
             ],
           },
         ],
       }),
     );
     render(<EvidencePanel />);
-    expect(screen.getByTestId('attempt-waiver_valid-W-55')).toHaveTextContent('W-55 (approved_waiver, supports): refused by a gate · EXCLUDE_EXPIRED valid_to 2026-08-28 < as_of 2026-08-30');
+    expect(screen.getByTestId('attempt-waiver_valid-W-55')).toHaveTextContent(
+      'W-55 (approved_waiver, supports): refused by a gate · EXCLUDE_EXPIRED valid_to 2026-08-28 < as_of 2026-08-30',
+    );
     expect(screen.getByTestId('attempt-waiver_valid-N7')).toHaveTextContent('EXCLUDE_EVIDENCE_CLASS');
     expect(screen.getByRole('button', { name: 'Inspect W-55' })).toBeInTheDocument();
   });
@@ -84,8 +105,16 @@ describe('EvidencePanel', () => {
       code: 'EXCLUDE_EVIDENCE_CLASS',
       fact: 'class case_note is not accepted for waiver_valid',
     }));
-    const page = (offset: number) => ({ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total, offset, attempts: all.slice(offset, offset + ATTEMPTS_PAGE) });
-    const evidenceAttempts = vi.fn(async (_compilation: number, _proposition: string, _audience: string, offset: number) => page(offset));
+    const page = (offset: number) => ({
+      proposition: 'waiver_valid',
+      acceptedClasses: ['approved_waiver'],
+      total,
+      offset,
+      attempts: all.slice(offset, offset + ATTEMPTS_PAGE),
+    });
+    const evidenceAttempts = vi.fn(
+      async (_compilation: number, _proposition: string, _audience: string, offset: number) => page(offset),
+    );
     installFakeApi({ evidenceAttempts });
     const view = sampleView({ evidence: [slot({})], evidenceAttempts: [page(0)] });
     resetStores(view);
@@ -99,14 +128,23 @@ describe('EvidencePanel', () => {
     expect(evidenceAttempts).toHaveBeenLastCalledWith(view.compilation, 'waiver_valid', view.audience, ATTEMPTS_PAGE);
     fireEvent.click(screen.getByRole('button', { name: 'Show 7 more' }));
     await waitFor(() => expect(listed()).toBe(total));
-    expect(evidenceAttempts).toHaveBeenLastCalledWith(view.compilation, 'waiver_valid', view.audience, ATTEMPTS_PAGE * 2);
+    expect(evidenceAttempts).toHaveBeenLastCalledWith(
+      view.compilation,
+      'waiver_valid',
+      view.audience,
+      ATTEMPTS_PAGE * 2,
+    );
     expect(screen.getByTestId(`attempt-waiver_valid-R-${String(total - 1).padStart(4, '0')}`)).toBeInTheDocument();
     expect(screen.queryByTestId('attempts-more-waiver_valid')).toBeNull();
 
     // The same compilation again (its baselines filled in) keeps the pages; another compilation starts from its first page.
     act(() => useResultStore.setState({ response: { ok: true, view: { ...view, evidenceAttempts: [page(0)] } } }));
     expect(listed()).toBe(total);
-    act(() => useResultStore.setState({ response: { ok: true, view: { ...view, compilation: view.compilation + 1, evidenceAttempts: [page(0)] } } }));
+    act(() =>
+      useResultStore.setState({
+        response: { ok: true, view: { ...view, compilation: view.compilation + 1, evidenceAttempts: [page(0)] } },
+      }),
+    );
     expect(listed()).toBe(ATTEMPTS_PAGE);
   });
 
@@ -117,12 +155,23 @@ describe('EvidencePanel', () => {
         acceptedClasses: ['approved_waiver'],
         total: 1,
         offset: 0,
-        attempts: [{ id, claim: 'supports' as const, evidenceClass: 'case_note', outcome: 'refused' as const, code: 'EXCLUDE_EVIDENCE_CLASS' as const, fact: 'f' }],
+        attempts: [
+          {
+            id,
+            claim: 'supports' as const,
+            evidenceClass: 'case_note',
+            outcome: 'refused' as const,
+            code: 'EXCLUDE_EVIDENCE_CLASS' as const,
+            fact: 'f',
+          },
+        ],
       },
     ];
     const answered = sampleView({ compilation: 7, evidence: [slot({})], evidenceAttempts: null });
     const sends: ((value: ReturnType<typeof attemptsOf>) => void)[] = [];
-    const firstEvidenceAttempts = vi.fn(() => new Promise<ReturnType<typeof attemptsOf>>((resolve) => sends.push(resolve)));
+    const firstEvidenceAttempts = vi.fn(
+      () => new Promise<ReturnType<typeof attemptsOf>>((resolve) => sends.push(resolve)),
+    );
     installFakeApi({
       compile: vi.fn(async () => ({ ok: true as const, view: answered })),
       disclose: vi.fn(async () => ({ ok: true as const, view: { ...answered, audience: 'user' as const } })),
@@ -132,7 +181,9 @@ describe('EvidencePanel', () => {
     render(<EvidencePanel />);
 
     const compiling = compileNow();
-    await waitFor(() => expect(screen.getByTestId('attempts-pending')).toHaveTextContent('Finding the records that tried…'));
+    await waitFor(() =>
+      expect(screen.getByTestId('attempts-pending')).toHaveTextContent('Finding the records that tried…'),
+    );
     expect(firstEvidenceAttempts).toHaveBeenLastCalledWith(7, 'diagnostic');
     await act(async () => sends[0]?.(attemptsOf('R-1')));
     await compiling;
@@ -166,7 +217,15 @@ describe('EvidencePanel', () => {
     resetStores(
       sampleView({
         evidence: [slot({})],
-        evidenceAttempts: [{ proposition: 'waiver_valid', acceptedClasses: ['approved_waiver'], total: all.length, offset: 0, attempts: all.slice(0, ATTEMPTS_PAGE) }],
+        evidenceAttempts: [
+          {
+            proposition: 'waiver_valid',
+            acceptedClasses: ['approved_waiver'],
+            total: all.length,
+            offset: 0,
+            attempts: all.slice(0, ATTEMPTS_PAGE),
+          },
+        ],
       }),
     );
     render(<EvidencePanel />);

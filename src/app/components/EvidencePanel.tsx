@@ -7,7 +7,11 @@ import { useResultStore } from '../state/result-store';
 import { CodeLink } from './Glossary';
 import { RecordLink } from './RecordInspector';
 
-const STATE_LABELS: Record<EvidenceState, string> = { supported: '✓ Supported', contradicted: '✗ Contradicted', unknown: '? Unknown' };
+const STATE_LABELS: Record<EvidenceState, string> = {
+  supported: '✓ Supported',
+  contradicted: '✗ Contradicted',
+  unknown: '? Unknown',
+};
 
 const OUTCOME_LABELS: Record<AttemptOutcome, string> = {
   used: 'used in the packet',
@@ -20,7 +24,8 @@ const OUTCOME_LABELS: Record<AttemptOutcome, string> = {
 export function evidenceSentence(slot: EvidenceSlot): string {
   const classes = slot.acceptedClasses.join(', ');
   if (slot.state === 'supported') return `Supported by admitted ${classes} evidence: ${slot.supporting.join(', ')}.`;
-  if (slot.state === 'contradicted') return `Contradicted by admitted ${classes} evidence: ${slot.contradicting.join(', ')}.`;
+  if (slot.state === 'contradicted')
+    return `Contradicted by admitted ${classes} evidence: ${slot.contradicting.join(', ')}.`;
   return `No admissible evidence was found in the admitted records of an accepted class (${classes}).`;
 }
 
@@ -37,33 +42,60 @@ function AttemptsPending() {
 function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; view: CompileView }) {
   // Pages fetched after the view's first, for the compilation and view they extend: a new one starts from its own first page
   // (the same compilation with its baselines filled in keeps them).
-  const [more, setMore] = useState<{ readonly compilation: number; readonly audience: Audience; readonly attempts: readonly EvidenceAttempt[] } | null>(null);
+  const [more, setMore] = useState<{
+    readonly compilation: number;
+    readonly audience: Audience;
+    readonly attempts: readonly EvidenceAttempt[];
+  } | null>(null);
   const [busy, setBusy] = useState(false);
   if (!attempts) return null;
-  if (attempts.total === 0) return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
-  const listed = more?.compilation === view.compilation && more.audience === view.audience ? [...attempts.attempts, ...more.attempts] : attempts.attempts;
+  if (attempts.total === 0)
+    return <p data-testid={`attempts-${attempts.proposition}`}>No record in this view claims it.</p>;
+  const listed =
+    more?.compilation === view.compilation && more.audience === view.audience
+      ? [...attempts.attempts, ...more.attempts]
+      : attempts.attempts;
   const hidden = attempts.total - listed.length;
   // The worker's page size is the first page's length whenever some are hidden (protocol.ts is imported for types only).
   const showMore = async () => {
     setBusy(true);
     const page = await loadEvidenceAttempts(view.compilation, view.audience, attempts.proposition, listed.length);
     setBusy(false);
-    if (page) setMore({ compilation: view.compilation, audience: view.audience, attempts: [...listed.slice(attempts.attempts.length), ...page.attempts] });
+    if (page)
+      setMore({
+        compilation: view.compilation,
+        audience: view.audience,
+        attempts: [...listed.slice(attempts.attempts.length), ...page.attempts],
+      });
   };
   return (
-    <details className="attempts" open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')} data-testid={`attempts-${attempts.proposition}`}>
+    <details
+      className="attempts"
+      open={attempts.attempts.every((attempt) => attempt.outcome !== 'used')}
+      data-testid={`attempts-${attempts.proposition}`}
+    >
       <summary>Records that tried ({attempts.total})</summary>
       <ul>
         {listed.map((attempt) => (
-          <li key={`${attempt.id}-${attempt.claim}`} className={`attempt attempt-${attempt.outcome}`} data-testid={`attempt-${attempts.proposition}-${attempt.id}`}>
-            <RecordLink id={attempt.id} /> ({attempt.evidenceClass}, {attempt.claim}): {OUTCOME_LABELS[attempt.outcome]} · <CodeLink code={attempt.code} /> <span className="fact">{attempt.fact}</span>
+          <li
+            key={`${attempt.id}-${attempt.claim}`}
+            className={`attempt attempt-${attempt.outcome}`}
+            data-testid={`attempt-${attempts.proposition}-${attempt.id}`}
+          >
+            <RecordLink id={attempt.id} /> ({attempt.evidenceClass}, {attempt.claim}): {OUTCOME_LABELS[attempt.outcome]}{' '}
+            · <CodeLink code={attempt.code} /> <span className="fact">{attempt.fact}</span>
           </li>
         ))}
       </ul>
       {hidden > 0 ? (
         <p className="attempts-more">
           Showing {listed.length} of {attempts.total}.{' '}
-          <button type="button" data-testid={`attempts-more-${attempts.proposition}`} disabled={busy} onClick={() => void showMore()}>
+          <button
+            type="button"
+            data-testid={`attempts-more-${attempts.proposition}`}
+            disabled={busy}
+            onClick={() => void showMore()}
+          >
             Show {Math.min(attempts.attempts.length, hidden)} more
           </button>
         </p>
@@ -72,7 +104,15 @@ function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; 
   );
 }
 
-function Slot({ slot, attempts, view }: { slot: EvidenceSlot; attempts: EvidenceAttempts | undefined; view: CompileView }) {
+function Slot({
+  slot,
+  attempts,
+  view,
+}: {
+  slot: EvidenceSlot;
+  attempts: EvidenceAttempts | undefined;
+  view: CompileView;
+}) {
   return (
     <li className={`evidence evidence-${slot.state}`} data-testid={`evidence-${slot.proposition}`}>
       <div className="evidence-head">
@@ -84,8 +124,12 @@ function Slot({ slot, attempts, view }: { slot: EvidenceSlot; attempts: Evidence
       </div>
       {slot.description ? <p>{slot.description}</p> : null}
       <p>{evidenceSentence(slot)}</p>
-      {slot.notAccepted.length > 0 ? <p>Mentioned, but not an accepted class for it: {slot.notAccepted.join(', ')}.</p> : null}
-      {slot.displaced.length > 0 ? <p>Admitted accepted evidence the budget left out: {slot.displaced.join(', ')}.</p> : null}
+      {slot.notAccepted.length > 0 ? (
+        <p>Mentioned, but not an accepted class for it: {slot.notAccepted.join(', ')}.</p>
+      ) : null}
+      {slot.displaced.length > 0 ? (
+        <p>Admitted accepted evidence the budget left out: {slot.displaced.join(', ')}.</p>
+      ) : null}
       {view.evidenceAttempts === null ? <AttemptsPending /> : <Attempts attempts={attempts} view={view} />}
     </li>
   );
@@ -96,7 +140,8 @@ export function EvidencePanel() {
   const view = response?.ok ? response.view : null;
   // Nothing until there is a result: an empty panel here would be pushed down when the packets above arrive.
   if (!view) return null;
-  const attemptsOf = (proposition: string) => view.evidenceAttempts?.find((attempts) => attempts.proposition === proposition);
+  const attemptsOf = (proposition: string) =>
+    view.evidenceAttempts?.find((attempts) => attempts.proposition === proposition);
   return (
     <section className="panel" aria-labelledby="evidence-heading">
       <h2 id="evidence-heading">Evidence</h2>

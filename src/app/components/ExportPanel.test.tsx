@@ -43,7 +43,9 @@ describe('ExportPanel', () => {
     resetStores(sampleView({ audience: 'user', withheldCount: 2, packetText: '=== CONTEXT PACKET ===\nview: user' }));
     render(<ExportPanel />);
     expect(screen.queryByRole('button', { name: /receipt/i })).toBeNull();
-    expect(screen.getByTestId('export-view')).toHaveTextContent('2 records outside the authorised scope are counted, never named');
+    expect(screen.getByTestId('export-view')).toHaveTextContent(
+      '2 records outside the authorised scope are counted, never named',
+    );
     await user.click(screen.getByRole('button', { name: 'Download user view' }));
     expect(api.userViewJson).toHaveBeenCalled();
     expect(api.receiptJson).not.toHaveBeenCalled();

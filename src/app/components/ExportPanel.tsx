@@ -1,4 +1,10 @@
-import { copyPacket, downloadPacket, downloadReceipt, downloadStatement, downloadUserView } from '../state/export-actions';
+import {
+  copyPacket,
+  downloadPacket,
+  downloadReceipt,
+  downloadStatement,
+  downloadUserView,
+} from '../state/export-actions';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
 import { plural } from './format';
@@ -45,13 +51,19 @@ export function ExportPanel() {
             <SteadyButton onClick={() => void downloadReceipt()} unavailable={compiling}>
               Download diagnostic receipt
             </SteadyButton>
-            <SteadyButton onClick={() => void downloadStatement()} unavailable={compiling} title="The diagnostic receipt as an in-toto Statement v1: subjects the packet text and the record set">
+            <SteadyButton
+              onClick={() => void downloadStatement()}
+              unavailable={compiling}
+              title="The diagnostic receipt as an in-toto Statement v1: subjects the packet text and the record set"
+            >
               Download statement
             </SteadyButton>
           </>
         )}
       </div>
-      {user ? null : <p className="caption">To check a saved receipt against these inputs, open or drop the receipt file.</p>}
+      {user ? null : (
+        <p className="caption">To check a saved receipt against these inputs, open or drop the receipt file.</p>
+      )}
       <p role="status" data-testid="export-status">
         {notice}
       </p>

@@ -31,7 +31,9 @@ describe('Glossary', () => {
     await user.click(link);
     const dialog = screen.getByRole('dialog', { name: 'Glossary' });
     expect(screen.getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toHaveFocus();
-    expect(screen.getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toHaveTextContent(REASONS.EXCLUDE_NOT_AUTHORISED.summary);
+    expect(screen.getByTestId('glossary-EXCLUDE_NOT_AUTHORISED')).toHaveTextContent(
+      REASONS.EXCLUDE_NOT_AUTHORISED.summary,
+    );
     for (const code of Object.keys(REASONS)) expect(screen.getByTestId(`glossary-${code}`)).toBeInTheDocument();
     for (const term of GLOSSARY_TERMS) expect(screen.getByTestId(`glossary-${term.key}`)).toBeInTheDocument();
     // The one version: package.json's, which the CLI's --version prints and receipts carry.

@@ -17,7 +17,11 @@ export const GLOSSARY_TERMS = [
     term: 'User-view id',
     text: 'What the user view shows instead of the receipt id: the SHA-256 of the user view’s own content (contract, visible rows as worded, packet, evidence, failure). It leaves out the withheld count, so a change to a record the user view withholds never changes it.',
   },
-  { key: 'tokens', term: 'Tokens', text: 'Each record’s declared cost, written in the record (no tokenizer is run). Budgets and the three packets are counted in these numbers.' },
+  {
+    key: 'tokens',
+    term: 'Tokens',
+    text: 'Each record’s declared cost, written in the record (no tokenizer is run). Budgets and the three packets are counted in these numbers.',
+  },
   {
     key: 'rank',
     term: 'Rank',
@@ -28,7 +32,11 @@ export const GLOSSARY_TERMS = [
     term: 'Score',
     text: 'Relevance, higher is better: −bm25 from SQLite FTS5, or the record’s declared relevance when the contract says ranking: declared. bm25 over a few short records is tiny, so scores are shown to three significant digits (1.23 × 10⁻⁶).',
   },
-  { key: 'fact', term: 'Boundary fact', text: 'The value that decided a record, set against the contract, e.g. “valid_to 2026-08-28 < as_of 2026-08-30”.' },
+  {
+    key: 'fact',
+    term: 'Boundary fact',
+    text: 'The value that decided a record, set against the contract, e.g. “valid_to 2026-08-28 < as_of 2026-08-30”.',
+  },
   {
     key: 'required',
     term: 'Required',
@@ -39,7 +47,11 @@ export const GLOSSARY_TERMS = [
     term: 'Decision',
     text: 'Whether the assistant’s answer may rest on the packet alone. “May rest on the packet”: every blocking proposition of the contract is supported by an admitted record. “Reserved for a person”: a blocking proposition is not supported, so a person decides. With no packet there is nothing to rest on.',
   },
-  { key: 'fail-closed', term: 'Fail-closed', text: 'The compiler read the inputs and refused: an obligation could not be met, so no packet exists and nothing can be copied.' },
+  {
+    key: 'fail-closed',
+    term: 'Fail-closed',
+    text: 'The compiler read the inputs and refused: an obligation could not be met, so no packet exists and nothing can be copied.',
+  },
   {
     key: 'views',
     term: 'User view and diagnostic view',
@@ -91,7 +103,14 @@ export function CodeText({ code }: { code: string }) {
 export function CodeLink({ code, testId }: { code: ReasonCode; testId?: string }) {
   return (
     // The catalogue's plain words ride along as the tooltip and the accessible description; the glossary has the rest.
-    <button type="button" className="code-link" aria-haspopup="dialog" title={REASONS[code].summary} onClick={() => openGlossary(code)} data-testid={testId}>
+    <button
+      type="button"
+      className="code-link"
+      aria-haspopup="dialog"
+      title={REASONS[code].summary}
+      onClick={() => openGlossary(code)}
+      data-testid={testId}
+    >
       <CodeText code={code} />
     </button>
   );
@@ -120,7 +139,8 @@ export function Glossary() {
   }, [ref, open, target]);
   const close = () => useUiStore.setState({ glossary: { open: false, target: null } });
   const byCategory = new Map<ReasonCategory, ReasonCode[]>();
-  for (const code of Object.keys(REASONS) as ReasonCode[]) byCategory.set(REASONS[code].category, [...(byCategory.get(REASONS[code].category) ?? []), code]);
+  for (const code of Object.keys(REASONS) as ReasonCode[])
+    byCategory.set(REASONS[code].category, [...(byCategory.get(REASONS[code].category) ?? []), code]);
   return (
     <dialog
       ref={ref}
@@ -146,7 +166,13 @@ export function Glossary() {
           </p>
           <dl className="glossary-list">
             {GLOSSARY_TERMS.map((entry) => (
-              <div key={entry.key} id={glossaryAnchor(entry.key)} tabIndex={-1} className={target === entry.key ? 'glossary-entry target' : 'glossary-entry'} data-testid={glossaryAnchor(entry.key)}>
+              <div
+                key={entry.key}
+                id={glossaryAnchor(entry.key)}
+                tabIndex={-1}
+                className={target === entry.key ? 'glossary-entry target' : 'glossary-entry'}
+                data-testid={glossaryAnchor(entry.key)}
+              >
                 <dt>{entry.term}</dt>
                 <dd>{entry.text}</dd>
               </div>
@@ -169,7 +195,13 @@ export function Glossary() {
               <h4>{CATEGORY_TITLES[category]}</h4>
               <dl className="glossary-list">
                 {codes.map((code) => (
-                  <div key={code} id={glossaryAnchor(code)} tabIndex={-1} className={target === code ? 'glossary-entry target' : 'glossary-entry'} data-testid={glossaryAnchor(code)}>
+                  <div
+                    key={code}
+                    id={glossaryAnchor(code)}
+                    tabIndex={-1}
+                    className={target === code ? 'glossary-entry target' : 'glossary-entry'}
+                    data-testid={glossaryAnchor(code)}
+                  >
                     <dt>
                       <code>
                         <CodeText code={code} />

@@ -11,7 +11,11 @@ import { openShareDialog } from '../state/share';
 import { startTour } from '../state/tour-actions';
 import { setPresenter } from './Presenter';
 
-const OFFLINE_TEXT = { pending: 'Saving for offline use…', ready: 'Ready to work offline', unsupported: 'Offline use is not available in this browser' } as const;
+const OFFLINE_TEXT = {
+  pending: 'Saving for offline use…',
+  ready: 'Ready to work offline',
+  unsupported: 'Offline use is not available in this browser',
+} as const;
 import { plural } from './format';
 
 /** What a reset would throw away, in words, so the question is worth reading. */
@@ -19,9 +23,10 @@ export function whatResetLoses(workspace: WorkspaceSnapshot | null): string {
   if (!workspace) return 'Nothing is loaded yet.';
   const loaded = workspace.scenarios.filter((scenario) => scenario.origin === 'loaded').length;
   const edited = workspace.scenarios.filter((scenario) => scenario.contractEdited).length;
-  const parts = [loaded > 0 ? `${plural(loaded, 'loaded scenario')} and ${loaded === 1 ? 'its' : 'their'} files` : null, edited > 0 ? `${plural(edited, 'edited contract')}` : null].filter(
-    (part) => part !== null,
-  );
+  const parts = [
+    loaded > 0 ? `${plural(loaded, 'loaded scenario')} and ${loaded === 1 ? 'its' : 'their'} files` : null,
+    edited > 0 ? `${plural(edited, 'edited contract')}` : null,
+  ].filter((part) => part !== null);
   return parts.length === 0
     ? 'Nothing has been loaded or edited: the built-in scenarios are selected again, with every control off.'
     : `This removes ${parts.join(' and ')} from this browser. Export a scenario first to keep it.`;
@@ -40,7 +45,9 @@ export function Header() {
     <header className="app-header">
       <div className="brand">
         <h1>Context Compiler</h1>
-        <p className="caption">Decides which records an assistant may see, then ranks only inside that set — and proves every decision.</p>
+        <p className="caption">
+          Decides which records an assistant may see, then ranks only inside that set — and proves every decision.
+        </p>
         <p className={`offline-status offline-${offline}`} role="status" data-testid="offline-status">
           {OFFLINE_TEXT[offline]}
         </p>
@@ -92,10 +99,21 @@ export function Header() {
         <button type="button" className="secondary" aria-haspopup="dialog" onClick={() => openGlossary()}>
           Glossary
         </button>
-        <button type="button" className="secondary" aria-pressed={presenter} aria-keyshortcuts="P" onClick={() => setPresenter(!presenter)}>
+        <button
+          type="button"
+          className="secondary"
+          aria-pressed={presenter}
+          aria-keyshortcuts="P"
+          onClick={() => setPresenter(!presenter)}
+        >
           Presenter mode
         </button>
-        <button type="button" className="secondary" aria-pressed={theme === 'dark'} onClick={() => useUiStore.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
+        <button
+          type="button"
+          className="secondary"
+          aria-pressed={theme === 'dark'}
+          onClick={() => useUiStore.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}
+        >
           Dark theme
         </button>
       </div>

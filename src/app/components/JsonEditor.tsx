@@ -6,7 +6,10 @@ import { formatJson, highlightJson } from './json-highlight';
 const CHECK_AFTER_MS = 200;
 
 /** The problems of `text` as typed, checked (by the worker) once typing pauses; a later answer replaces an earlier one. */
-export function useTypedIssues(text: string, check: (text: string) => Promise<readonly InputIssue[]>): readonly InputIssue[] {
+export function useTypedIssues(
+  text: string,
+  check: (text: string) => Promise<readonly InputIssue[]>,
+): readonly InputIssue[] {
   const [issues, setIssues] = useState<readonly InputIssue[]>([]);
   useEffect(() => {
     let current = true;
@@ -44,7 +47,10 @@ interface JsonEditorProps {
 export function JsonEditor({ label, text, onChange, onApply, issues, issuesId, testId }: JsonEditorProps) {
   const drawing = useRef<HTMLPreElement>(null);
   const lines = useMemo(() => highlightJson(text), [text]);
-  const badLines = useMemo(() => new Set(issues.flatMap((issue) => (issue.line === undefined ? [] : [issue.line]))), [issues]);
+  const badLines = useMemo(
+    () => new Set(issues.flatMap((issue) => (issue.line === undefined ? [] : [issue.line]))),
+    [issues],
+  );
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
@@ -58,7 +64,13 @@ export function JsonEditor({ label, text, onChange, onApply, issues, issuesId, t
   return (
     <div className="json-editor">
       <div className="button-row">
-        <button type="button" className="secondary" onClick={format} disabled={formatJson(text) === null} data-testid={`${testId}-format`}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={format}
+          disabled={formatJson(text) === null}
+          data-testid={`${testId}-format`}
+        >
           Format
         </button>
         <span className="caption">Ctrl+Enter (⌘+Enter) applies.</span>
@@ -68,7 +80,11 @@ export function JsonEditor({ label, text, onChange, onApply, issues, issuesId, t
         <span className="json-editor-surface">
           <pre className="json-editor-drawing" ref={drawing} aria-hidden="true">
             {lines.map((tokens, index) => (
-              <span key={index} className={badLines.has(index + 1) ? 'json-line json-line-problem' : 'json-line'} data-testid={badLines.has(index + 1) ? `${testId}-problem-line` : undefined}>
+              <span
+                key={index}
+                className={badLines.has(index + 1) ? 'json-line json-line-problem' : 'json-line'}
+                data-testid={badLines.has(index + 1) ? `${testId}-problem-line` : undefined}
+              >
                 {tokens.map((token, at) =>
                   token.className === '' ? (
                     token.text

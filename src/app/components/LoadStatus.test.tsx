@@ -16,8 +16,15 @@ describe('file loading', () => {
     const user = userEvent.setup();
     const loadFiles = vi.fn(async (): Promise<LoadResult> => ({
       status: 'rejected',
-      issues: [inputIssue({ file: 'bad.jsonl', line: 3, path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected number' })],
-      summaries: [{ file: 'bad.jsonl', message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem' }],
+      issues: [
+        inputIssue({ file: 'bad.jsonl', line: 3, path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected number' }),
+      ],
+      summaries: [
+        {
+          file: 'bad.jsonl',
+          message: 'read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem',
+        },
+      ],
     }));
     const api = installFakeApi({ loadFiles });
     render(<App />);
@@ -26,12 +33,20 @@ describe('file loading', () => {
     expect(loadFiles).toHaveBeenCalledWith([file], expect.any(Function));
     expect(await screen.findByTestId('load-errors')).toHaveTextContent('nothing that was loaded before has changed');
     expect(screen.getByTestId('load-issue')).toHaveTextContent('bad.jsonl:3: tokens: expected number');
-    expect(screen.getByTestId('load-file-summary')).toHaveTextContent('bad.jsonl: read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem');
+    expect(screen.getByTestId('load-file-summary')).toHaveTextContent(
+      'bad.jsonl: read as a records JSONL file (recognised by id, text): not a valid records file: 1 problem',
+    );
     expect(api.compile).not.toHaveBeenCalled();
   });
 
   it('accepts files dropped anywhere on the page', async () => {
-    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({ status: 'loaded', snapshot: sampleWorkspace(), kinds: [{ file: 'scenario.json', kind: 'scenario' }], receiptChecks: [], suites: [] }));
+    const loadFiles = vi.fn(async (): Promise<LoadResult> => ({
+      status: 'loaded',
+      snapshot: sampleWorkspace(),
+      kinds: [{ file: 'scenario.json', kind: 'scenario' }],
+      receiptChecks: [],
+      suites: [],
+    }));
     installFakeApi({ loadFiles });
     render(<App />);
     const file = new File(['{}'], 'scenario.json');
@@ -49,7 +64,9 @@ describe('file loading', () => {
     };
     const user = userEvent.setup();
     const api = installFakeApi();
-    useScenarioStore.setState({ load: { status: 'loading', progress: { file: 'big.jsonl', phase: 'reading', done: 50, total: 200 } } });
+    useScenarioStore.setState({
+      load: { status: 'loading', progress: { file: 'big.jsonl', phase: 'reading', done: 50, total: 200 } },
+    });
     render(<App />);
     expect(screen.getByRole('progressbar', { name: 'Loading files' })).toHaveAttribute('value', '25');
     await user.click(screen.getByRole('button', { name: 'Cancel loading' }));
@@ -76,13 +93,17 @@ describe('file loading', () => {
         checkedAt: 0,
       },
     });
-    expect(await screen.findByTestId('receipt-check')).toHaveTextContent('receipt.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET');
+    expect(await screen.findByTestId('receipt-check')).toHaveTextContent(
+      'receipt.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET',
+    );
     expect(screen.getByTestId('diff-records')).toHaveTextContent('+ ADR-0198');
   });
 
   it('says plainly when storage is unavailable', () => {
     installFakeApi();
-    useScenarioStore.setState({ workspace: sampleWorkspace({ storage: { status: 'unavailable', message: 'Browser storage is full.' } }) });
+    useScenarioStore.setState({
+      workspace: sampleWorkspace({ storage: { status: 'unavailable', message: 'Browser storage is full.' } }),
+    });
     render(<App />);
     expect(screen.getByTestId('storage-notice')).toHaveTextContent('Browser storage is full.');
   });

@@ -71,12 +71,16 @@ export function LoadStatus() {
         outdated ? (
           <div key={check.file} className="receipt-check verdict verdict-outdated" data-testid="receipt-check">
             <p>
-              <strong>{check.file}: INPUTS CHANGED — CHECKING AGAIN</strong> The inputs were changed after this receipt was checked, so its verdict no longer applies; it is judged again against the
-              new compilation.
+              <strong>{check.file}: INPUTS CHANGED — CHECKING AGAIN</strong> The inputs were changed after this receipt
+              was checked, so its verdict no longer applies; it is judged again against the new compilation.
             </p>
           </div>
         ) : (
-          <div key={check.file} className={`receipt-check verdict verdict-${check.verdict.action}`} data-testid="receipt-check">
+          <div
+            key={check.file}
+            className={`receipt-check verdict verdict-${check.verdict.action}`}
+            data-testid="receipt-check"
+          >
             <p>
               <strong>
                 {check.file}: {VERDICT_HEADLINES[check.verdict.action]}

@@ -6,8 +6,14 @@ import { useChangeText } from './change-text';
 
 /** The keys a presenter uses instead of reaching for the mouse; the glossary lists them as the app's help. */
 export const SHORTCUTS = [
-  { keys: 'P', text: 'Presenter mode on or off: larger type, the three packets and the lesson’s numbers, nothing else.' },
-  { keys: '1 … 9', text: 'In presenter mode: switch the scenario’s first nine controls on or off, in the order the contract lists them.' },
+  {
+    keys: 'P',
+    text: 'Presenter mode on or off: larger type, the three packets and the lesson’s numbers, nothing else.',
+  },
+  {
+    keys: '1 … 9',
+    text: 'In presenter mode: switch the scenario’s first nine controls on or off, in the order the contract lists them.',
+  },
   { keys: 'Esc', text: 'Leave presenter mode (when no dialog is open).' },
 ] as const;
 

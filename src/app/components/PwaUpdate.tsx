@@ -7,5 +7,11 @@ export function PwaUpdate() {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
   } = useRegisterSW();
-  return <UpdatePrompt visible={needRefresh} onUpdate={() => void updateServiceWorker(true)} onDismiss={() => setNeedRefresh(false)} />;
+  return (
+    <UpdatePrompt
+      visible={needRefresh}
+      onUpdate={() => void updateServiceWorker(true)}
+      onDismiss={() => setNeedRefresh(false)}
+    />
+  );
 }

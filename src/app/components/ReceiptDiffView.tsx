@@ -34,6 +34,9 @@ export function ReceiptDiffView({ diff, label }: { readonly diff: DiffView; read
 export function VerdictDiff({ verdict }: { readonly verdict: VerdictView }) {
   const audience = useUiStore((state) => state.audience);
   if (!verdict.diff) return null;
-  const label = verdict.code === 'RECEIPT_MISMATCH' ? 'What the receipt claims, against what its own inputs compile to' : 'What changed from the receipt to what the current inputs compile to';
+  const label =
+    verdict.code === 'RECEIPT_MISMATCH'
+      ? 'What the receipt claims, against what its own inputs compile to'
+      : 'What changed from the receipt to what the current inputs compile to';
   return <ReceiptDiffView diff={verdict.diff[audience]} label={label} />;
 }

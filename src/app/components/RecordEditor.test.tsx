@@ -8,7 +8,12 @@ import { INITIAL_EDIT, useEditStore } from '../state/edit-actions';
 import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
 import { RecordEditor } from './RecordEditor';
 
-const history = (revision: number, canRedo = false) => ({ scenarioKey: 'retry-policy', revision, canUndo: revision > 0, canRedo });
+const history = (revision: number, canRedo = false) => ({
+  scenarioKey: 'retry-policy',
+  revision,
+  canUndo: revision > 0,
+  canRedo,
+});
 
 describe('RecordEditor', () => {
   beforeEach(() => {
@@ -20,8 +25,15 @@ describe('RecordEditor', () => {
   it('opens a record in a form, sends the edited fields, and names a refused field beside it', async () => {
     const user = userEvent.setup();
     const record = buildRecord({ id: 'ADR-0234', title: 'Retry policy', tokens: 20 });
-    const editRecord = vi.fn(async () => ({ ok: false as const, issues: [inputIssue({ file: 'record', path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected a number' })], history: history(0) }));
-    const api = installFakeApi({ recordForEdit: vi.fn(async () => ({ ok: true as const, record, ids: ['ADR-0234'], history: history(0) })), editRecord });
+    const editRecord = vi.fn(async () => ({
+      ok: false as const,
+      issues: [inputIssue({ file: 'record', path: 'tokens' }, 'FORMAT_RULE', { problem: 'expected a number' })],
+      history: history(0),
+    }));
+    const api = installFakeApi({
+      recordForEdit: vi.fn(async () => ({ ok: true as const, record, ids: ['ADR-0234'], history: history(0) })),
+      editRecord,
+    });
     render(<RecordEditor />);
     await user.type(screen.getByLabelText('Record id'), 'ADR-0234');
     await user.click(screen.getByRole('button', { name: 'Open record' }));
@@ -31,7 +43,14 @@ describe('RecordEditor', () => {
     await user.type(tokens, 'many');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Lifecycle' }), 'retired');
     await user.click(screen.getByRole('button', { name: 'Apply edit' }));
-    expect(editRecord).toHaveBeenCalledWith({ id: 'ADR-0234', as: 'revision', value: expect.objectContaining({ tokens: 'many', lifecycle: 'retired', title: 'Retry policy' }) }, 'diagnostic');
+    expect(editRecord).toHaveBeenCalledWith(
+      {
+        id: 'ADR-0234',
+        as: 'revision',
+        value: expect.objectContaining({ tokens: 'many', lifecycle: 'retired', title: 'Retry policy' }),
+      },
+      'diagnostic',
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('tokens: expected a number');
     expect(tokens).toHaveAttribute('aria-invalid', 'true');
     expect(tokens).toHaveAccessibleDescription('tokens: expected a number');
@@ -49,19 +68,32 @@ describe('RecordEditor', () => {
     };
     const editRecord = vi.fn(async () => done(1, 'Added the control “Grant” (grant).'));
     const undoRecordEdit = vi.fn(async () => done(0, 'Undone: back to revision 0.', true));
-    const api = installFakeApi({ recordForEdit: vi.fn(async () => ({ ok: true as const, record, ids: [], history: now })), editRecord, undoRecordEdit });
+    const api = installFakeApi({
+      recordForEdit: vi.fn(async () => ({ ok: true as const, record, ids: [], history: now })),
+      editRecord,
+      undoRecordEdit,
+    });
     render(<RecordEditor />);
     expect(screen.getByRole('button', { name: 'Undo edit' })).toHaveAttribute('aria-disabled', 'true');
     await user.type(screen.getByLabelText('Record id'), 'SEC-0042');
     await user.click(screen.getByRole('button', { name: 'Open record' }));
     await user.type(await screen.findByRole('textbox', { name: 'Label for a control or late change' }), 'Grant');
     await user.click(screen.getByRole('button', { name: 'Save as control' }));
-    expect(editRecord).toHaveBeenCalledWith(expect.objectContaining({ id: 'SEC-0042', as: 'control', label: 'Grant' }), 'diagnostic');
-    await vi.waitFor(() => expect(screen.getByTestId('record-edit-status')).toHaveTextContent('Added the control “Grant” (grant). Revision 1 of the records is in force.'));
+    expect(editRecord).toHaveBeenCalledWith(
+      expect.objectContaining({ id: 'SEC-0042', as: 'control', label: 'Grant' }),
+      'diagnostic',
+    );
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('record-edit-status')).toHaveTextContent(
+        'Added the control “Grant” (grant). Revision 1 of the records is in force.',
+      ),
+    );
     expect(api.compile).toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Undo edit' }));
     expect(undoRecordEdit).toHaveBeenCalled();
-    await vi.waitFor(() => expect(screen.getByTestId('record-edit-status')).toHaveTextContent(/^Undone: back to revision 0\.$/));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('record-edit-status')).toHaveTextContent(/^Undone: back to revision 0\.$/),
+    );
     expect(screen.getByRole('button', { name: 'Redo edit' })).toHaveAttribute('aria-disabled', 'false');
   });
 });

@@ -2,7 +2,14 @@ import { useEffect, useState } from 'react';
 import type { InputIssue } from '../../core/errors';
 import type { RecordInput } from '../../core/format/record';
 import type { RecordEditInput } from '../../worker/protocol';
-import { applyRecordEdit, closeRecordEditor, openRecordForEdit, redoRecordEdit, undoRecordEdit, useEditStore } from '../state/edit-actions';
+import {
+  applyRecordEdit,
+  closeRecordEditor,
+  openRecordForEdit,
+  redoRecordEdit,
+  undoRecordEdit,
+  useEditStore,
+} from '../state/edit-actions';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 
@@ -63,10 +70,18 @@ const list = (text: string) =>
 function recordFromDraft(record: RecordInput, draft: Draft): unknown {
   const tokens = /^\s*\d+\s*$/.test(draft.tokens) ? Number(draft.tokens) : draft.tokens;
   const { roles, purposes, labels, ...fields } = draft;
-  return { ...record, ...fields, tokens, access: { ...record.access, roles: list(roles), purposes: list(purposes), labels: list(labels) } };
+  return {
+    ...record,
+    ...fields,
+    tokens,
+    access: { ...record.access, roles: list(roles), purposes: list(purposes), labels: list(labels) },
+  };
 }
 
-const at = (issues: readonly InputIssue[], field: string) => issues.filter((issue) => issue.path === field || issue.path.startsWith(`${field}.`) || issue.path.startsWith(`${field}[`));
+const at = (issues: readonly InputIssue[], field: string) =>
+  issues.filter(
+    (issue) => issue.path === field || issue.path.startsWith(`${field}.`) || issue.path.startsWith(`${field}[`),
+  );
 const accessField = { roles: 'access.roles', purposes: 'access.purposes', labels: 'access.labels' } as const;
 
 function FieldIssues({ issues, id }: { readonly issues: readonly InputIssue[]; readonly id: string }) {
@@ -88,7 +103,8 @@ function RecordForm({ record }: { readonly record: RecordInput }) {
     const body = json === null ? { value: recordFromDraft(record, draft) } : { text: json };
     return { ...body, id: record.id, as, ...(as === 'revision' ? {} : { label }) };
   };
-  const set = (field: keyof Draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value });
+  const set = (field: keyof Draft) => (event: { target: { value: string } }) =>
+    setDraft({ ...draft, [field]: event.target.value });
   const described = (field: string) => (at(issues, field).length > 0 ? `record-edit-error-${field}` : undefined);
   return (
     <form
@@ -104,13 +120,25 @@ function RecordForm({ record }: { readonly record: RecordInput }) {
           {TEXT_FIELDS.map(({ field, label: name }) => (
             <label className="field" key={field}>
               <span>{name}</span>
-              <input type="text" value={draft[field]} onChange={set(field)} aria-invalid={at(issues, field).length > 0} aria-describedby={described(field)} />
+              <input
+                type="text"
+                value={draft[field]}
+                onChange={set(field)}
+                aria-invalid={at(issues, field).length > 0}
+                aria-describedby={described(field)}
+              />
               <FieldIssues issues={at(issues, field)} id={`record-edit-error-${field}`} />
             </label>
           ))}
           <label className="field">
             <span>Text</span>
-            <textarea value={draft.text} rows={4} onChange={set('text')} aria-invalid={at(issues, 'text').length > 0} aria-describedby={described('text')} />
+            <textarea
+              value={draft.text}
+              rows={4}
+              onChange={set('text')}
+              aria-invalid={at(issues, 'text').length > 0}
+              aria-describedby={described('text')}
+            />
             <FieldIssues issues={at(issues, 'text')} id="record-edit-error-text" />
           </label>
           <label className="field">
@@ -132,7 +160,13 @@ function RecordForm({ record }: { readonly record: RecordInput }) {
           {LIST_FIELDS.map(({ field, label: name }) => (
             <label className="field" key={field}>
               <span>{name}</span>
-              <input type="text" value={draft[field]} onChange={set(field)} aria-invalid={at(issues, accessField[field]).length > 0} aria-describedby={described(accessField[field])} />
+              <input
+                type="text"
+                value={draft[field]}
+                onChange={set(field)}
+                aria-invalid={at(issues, accessField[field]).length > 0}
+                aria-describedby={described(accessField[field])}
+              />
               <FieldIssues issues={at(issues, accessField[field])} id={`record-edit-error-${accessField[field]}`} />
             </label>
           ))}
@@ -140,18 +174,35 @@ function RecordForm({ record }: { readonly record: RecordInput }) {
       ) : (
         <label className="field">
           <span>Record JSON</span>
-          <textarea className="json-editor" rows={16} spellCheck={false} value={json} onChange={(event) => setJson(event.target.value)} />
+          <textarea
+            className="json-editor"
+            rows={16}
+            spellCheck={false}
+            value={json}
+            onChange={(event) => setJson(event.target.value)}
+          />
         </label>
       )}
       <div className="button-row">
         <button type="submit">Apply edit</button>
-        <button type="button" className="secondary" onClick={() => setJson(json === null ? JSON.stringify(recordFromDraft(record, draft), null, 2) : null)}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setJson(json === null ? JSON.stringify(recordFromDraft(record, draft), null, 2) : null)}
+        >
           {json === null ? 'Edit as JSON' : 'Edit as form'}
         </button>
       </div>
       <label className="field">
         <span>Label for a control or late change</span>
-        <input type="text" value={label} maxLength={120} onChange={(event) => setLabel(event.target.value)} aria-invalid={at(issues, 'label').length > 0} aria-describedby={described('label')} />
+        <input
+          type="text"
+          value={label}
+          maxLength={120}
+          onChange={(event) => setLabel(event.target.value)}
+          aria-invalid={at(issues, 'label').length > 0}
+          aria-describedby={described('label')}
+        />
         <FieldIssues issues={at(issues, 'label')} id="record-edit-error-label" />
       </label>
       <div className="button-row">
@@ -187,7 +238,8 @@ export function RecordEditor() {
         Edit a record
       </h2>
       <p className="caption">
-        Changes a record of this scenario in place (a new revision you can undo), or keeps the change as a control or late change to switch on. Export scenario writes them all.
+        Changes a record of this scenario in place (a new revision you can undo), or keeps the change as a control or
+        late change to switch on. Export scenario writes them all.
       </p>
       <form
         className="record-open"
@@ -207,10 +259,20 @@ export function RecordEditor() {
         </datalist>
         <div className="button-row">
           <button type="submit">Open record</button>
-          <button type="button" className="secondary" aria-disabled={!history?.canUndo} onClick={() => history?.canUndo && void undoRecordEdit()}>
+          <button
+            type="button"
+            className="secondary"
+            aria-disabled={!history?.canUndo}
+            onClick={() => history?.canUndo && void undoRecordEdit()}
+          >
             Undo edit
           </button>
-          <button type="button" className="secondary" aria-disabled={!history?.canRedo} onClick={() => history?.canRedo && void redoRecordEdit()}>
+          <button
+            type="button"
+            className="secondary"
+            aria-disabled={!history?.canRedo}
+            onClick={() => history?.canRedo && void redoRecordEdit()}
+          >
             Redo edit
           </button>
           {record ? (

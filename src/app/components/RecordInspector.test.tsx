@@ -13,7 +13,9 @@ describe('RecordInspector', () => {
   afterEach(cleanup);
 
   it('opens from a record id with every gate in order, the failing one with its code and fact, and gives the focus back', async () => {
-    const api = installFakeApi({ inspectRecord: vi.fn(async () => ({ ok: true as const, record: sampleInspection() })) });
+    const api = installFakeApi({
+      inspectRecord: vi.fn(async () => ({ ok: true as const, record: sampleInspection() })),
+    });
     const user = userEvent.setup();
     render(
       <>
@@ -24,7 +26,11 @@ describe('RecordInspector', () => {
     const link = screen.getByRole('button', { name: 'Inspect P2' });
     await user.click(link);
     const dialog = screen.getByRole('dialog', { name: 'Record P2' });
-    await waitFor(() => expect(within(dialog).getByTestId('inspector-gate-supersession')).toHaveTextContent('failed: EXCLUDE_SUPERSEDED superseded by P3'));
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('inspector-gate-supersession')).toHaveTextContent(
+        'failed: EXCLUDE_SUPERSEDED superseded by P3',
+      ),
+    );
     expect(api.inspectRecord).toHaveBeenCalledWith('P2', 'diagnostic');
     expect(
       within(dialog)
@@ -33,7 +39,9 @@ describe('RecordInspector', () => {
         .map((item) => item.dataset.testid),
     ).toEqual(GATE_ORDER.map((gate) => `inspector-gate-${gate}`));
     expect(within(dialog).getByTestId('inspector-gate-time')).toHaveTextContent('passed');
-    expect(within(dialog).getByTestId('inspector-supersession')).toHaveTextContent('superseded by P3 (in force from 2026-07-22)');
+    expect(within(dialog).getByTestId('inspector-supersession')).toHaveTextContent(
+      'superseded by P3 (in force from 2026-07-22)',
+    );
     expect(within(dialog).getByTestId('inspector-receipt-row')).toHaveTextContent('"decision": "excluded"');
     expect(within(dialog).getByTestId('inspector-text')).toHaveTextContent('The old policy.');
     await user.click(within(dialog).getByRole('button', { name: 'Close inspector' }));
@@ -45,7 +53,11 @@ describe('RecordInspector', () => {
     const api = installFakeApi({
       inspectRecord: vi.fn(async (id: string) => ({
         ok: true as const,
-        record: sampleInspection(id === 'P3' ? { id: 'P3', supersededBy: null, supersedes: ['P2'], decision: 'selected', code: 'SELECTED_EVIDENCE' } : {}),
+        record: sampleInspection(
+          id === 'P3'
+            ? { id: 'P3', supersededBy: null, supersedes: ['P2'], decision: 'selected', code: 'SELECTED_EVIDENCE' }
+            : {},
+        ),
       })),
     });
     const user = userEvent.setup();
@@ -58,7 +70,9 @@ describe('RecordInspector', () => {
     await user.click(screen.getByRole('button', { name: 'Inspect P2' }));
     const dialog = screen.getByRole('dialog');
     await user.click(await within(dialog).findByRole('button', { name: 'Inspect P3' }));
-    await waitFor(() => expect(within(dialog).getByTestId('inspector-supersession')).toHaveTextContent('names as replaced: P2'));
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('inspector-supersession')).toHaveTextContent('names as replaced: P2'),
+    );
     expect(api.inspectRecord).toHaveBeenLastCalledWith('P3', 'diagnostic');
   });
 

@@ -12,7 +12,14 @@ import { WhatIf } from './WhatIf';
 /** A record id wherever one is listed: a button that opens the record in the inspector. */
 export function RecordLink({ id, testId }: { id: string; testId?: string }) {
   return (
-    <button type="button" className="record-link" aria-haspopup="dialog" aria-label={`Inspect ${id}`} onClick={() => void openInspector(id)} data-testid={testId}>
+    <button
+      type="button"
+      className="record-link"
+      aria-haspopup="dialog"
+      aria-label={`Inspect ${id}`}
+      onClick={() => void openInspector(id)}
+      data-testid={testId}
+    >
       {id}
     </button>
   );
@@ -22,7 +29,11 @@ function Gates({ record }: { record: RecordInspection }) {
   return (
     <ol className="inspector-gates" aria-label="Gates in order">
       {record.gates.map((gate) => (
-        <li key={gate.gate} className={gate.passed ? 'gate passed' : 'gate failed'} data-testid={`inspector-gate-${gate.gate}`}>
+        <li
+          key={gate.gate}
+          className={gate.passed ? 'gate passed' : 'gate failed'}
+          data-testid={`inspector-gate-${gate.gate}`}
+        >
           <span className="gate-mark" aria-hidden="true">
             {gate.passed ? '✓' : '✗'}
           </span>
@@ -50,7 +61,8 @@ function Body({ record }: { record: RecordInspection }) {
         <div>
           <dt>Decision</dt>
           <dd data-testid="inspector-decision">
-            {record.decision === 'selected' ? '✓ selected' : '✗ excluded'} · <CodeLink code={record.code} testId="inspector-code" />
+            {record.decision === 'selected' ? '✓ selected' : '✗ excluded'} ·{' '}
+            <CodeLink code={record.code} testId="inspector-code" />
           </dd>
         </div>
         <div>
@@ -63,11 +75,17 @@ function Body({ record }: { record: RecordInspection }) {
           <dt>
             <TermLink term="rank">Rank</TermLink> · <TermLink term="score">score</TermLink>
           </dt>
-          <dd data-testid="inspector-rank">{record.rank === null ? `not ranked (${formatScore(record.score)})` : `#${record.rank} · ${formatScore(record.score)}`}</dd>
+          <dd data-testid="inspector-rank">
+            {record.rank === null
+              ? `not ranked (${formatScore(record.score)})`
+              : `#${record.rank} · ${formatScore(record.score)}`}
+          </dd>
         </div>
         <div>
           <dt>In the packet</dt>
-          <dd data-testid="inspector-packet">{record.packetPosition === null ? 'no' : `yes, entry ${record.packetPosition}`}</dd>
+          <dd data-testid="inspector-packet">
+            {record.packetPosition === null ? 'no' : `yes, entry ${record.packetPosition}`}
+          </dd>
         </div>
         <div>
           <dt>
@@ -106,7 +124,9 @@ function Body({ record }: { record: RecordInspection }) {
       </dl>
       <h3>Gates, in the order they are applied</h3>
       <p className="caption">
-        {firstFailure ? `The first failing gate (${firstFailure.gate}) gives the reason; every failing gate is listed.` : 'It passed every gate; what the plan decided is its reason above.'}
+        {firstFailure
+          ? `The first failing gate (${firstFailure.gate}) gives the reason; every failing gate is listed.`
+          : 'It passed every gate; what the plan decided is its reason above.'}
       </p>
       <Gates record={record} />
       <WhatIf record={record} />
@@ -162,7 +182,13 @@ export function RecordInspector() {
               Close inspector
             </button>
           </div>
-          {response === null ? <p aria-busy="true">Loading…</p> : response.ok ? <Body record={response.record} /> : <p data-testid="inspector-missing">{response.message}</p>}
+          {response === null ? (
+            <p aria-busy="true">Loading…</p>
+          ) : response.ok ? (
+            <Body record={response.record} />
+          ) : (
+            <p data-testid="inspector-missing">{response.message}</p>
+          )}
         </>
       ) : null}
     </dialog>

@@ -26,9 +26,10 @@ export function ShareDialog() {
         <>
           <h2 id="share-heading">Share this workspace</h2>
           <p>
-            The link holds the selected scenario, its controls and late changes, every edited contract and the loaded files (up to 256 KB of files; none from the user view), and the screen: view, tab,
-            pinned baseline and drill. It is compressed into the part of the address after “#”. That part never reaches a server: opening the link rebuilds the workspace in the browser and compiles
-            the same receipts.
+            The link holds the selected scenario, its controls and late changes, every edited contract and the loaded
+            files (up to 256 KB of files; none from the user view), and the screen: view, tab, pinned baseline and
+            drill. It is compressed into the part of the address after “#”. That part never reaches a server: opening
+            the link rebuilds the workspace in the browser and compiles the same receipts.
           </p>
           <div className="button-row">
             <button type="button" ref={first} onClick={() => void shareWorkspace()}>
@@ -44,7 +45,13 @@ export function ShareDialog() {
           {link ? (
             <label className="field">
               <span>Link</span>
-              <input type="text" readOnly value={link} data-testid="share-link" onFocus={(event) => event.target.select()} />
+              <input
+                type="text"
+                readOnly
+                value={link}
+                data-testid="share-link"
+                onFocus={(event) => event.target.select()}
+              />
             </label>
           ) : null}
           <div className="button-row">
@@ -74,7 +81,8 @@ export function ShareNotice() {
         }}
       >
         <p>
-          The link replaces this browser’s workspace. {pending?.kind === 'share' && pending.carries ? `${pending.carries} ` : ''}
+          The link replaces this browser’s workspace.{' '}
+          {pending?.kind === 'share' && pending.carries ? `${pending.carries} ` : ''}
           {whatResetLoses(workspace)}
         </p>
       </ConfirmDialog>

@@ -24,7 +24,13 @@ export function SkipLinks() {
           href={`#${target.workspace === 'debugger' || target.workspace === workspace ? target.id : 'workspace-switch'}`}
           onClick={(event) => {
             event.preventDefault();
-            flushSync(() => useUiStore.setState(target.view ? { workspace: target.workspace, activeView: target.view } : { workspace: target.workspace }));
+            flushSync(() =>
+              useUiStore.setState(
+                target.view
+                  ? { workspace: target.workspace, activeView: target.view }
+                  : { workspace: target.workspace },
+              ),
+            );
             document.getElementById(target.id)?.focus();
           }}
         >

@@ -7,7 +7,13 @@ export function StorageNotice() {
   const workspace = useScenarioStore((state) => state.workspace);
   if (!workspace) return null;
   const { storage, restoreIssues, database, databaseNotice } = workspace;
-  if (storage.status === 'persistent' && restoreIssues.length === 0 && database.kind === 'opfs' && databaseNotice === null) return null;
+  if (
+    storage.status === 'persistent' &&
+    restoreIssues.length === 0 &&
+    database.kind === 'opfs' &&
+    databaseNotice === null
+  )
+    return null;
   return (
     <div className="notice" role="status" data-testid="storage-notice">
       {database.kind === 'memory' ? <p data-testid="database-fallback">{database.message}</p> : null}

@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { formatIssue } from '../../core/errors';
-import { checkSuiteText, discardDraft, keepDraft, openSuites, previewCaseFromScreen, suiteTextOf } from '../state/tests-actions';
+import {
+  checkSuiteText,
+  discardDraft,
+  keepDraft,
+  openSuites,
+  previewCaseFromScreen,
+  suiteTextOf,
+} from '../state/tests-actions';
 import { JsonEditor, useTypedIssues } from './JsonEditor';
 import { useTestsStore } from '../state/tests-store';
 
@@ -24,7 +31,10 @@ export function SaveTestCase() {
   return (
     <form className="save-test-case" aria-labelledby={`${id}-heading`} onSubmit={submit}>
       <h3 id={`${id}-heading`}>Save as test case</h3>
-      <p className="caption">A case that states what this screen shows: its controls and late changes, the outcome, the packet in order, the evidence, and the decisions of the records you name.</p>
+      <p className="caption">
+        A case that states what this screen shows: its controls and late changes, the outcome, the packet in order, the
+        evidence, and the decisions of the records you name.
+      </p>
       <label className="field">
         <span>Case name</span>
         <input value={name} onChange={(event) => setName(event.target.value)} required data-testid="case-name" />
@@ -69,15 +79,23 @@ export function SuiteDraftPreview() {
       {draft.ok ? (
         <>
           <p className="caption">
-            {draft.file}: lines marked + are added, − removed. Keep downloads the suite and opens it here; <code>context-compiler test {draft.file}</code> runs it unchanged.
+            {draft.file}: lines marked + are added, − removed. Keep downloads the suite and opens it here;{' '}
+            <code>context-compiler test {draft.file}</code> runs it unchanged.
           </p>
           {scenarioFileOf(draft.text) !== null && (
             <p data-testid="suite-draft-scenario-file">
-              Its inputs are {scenarioFileOf(draft.text)}, the scenario as edited here: Export scenario (Debugger) writes it; keep both files in one folder.
+              Its inputs are {scenarioFileOf(draft.text)}, the scenario as edited here: Export scenario (Debugger)
+              writes it; keep both files in one folder.
             </p>
           )}
-          {draft.notShown.length > 0 && <p data-testid="suite-draft-not-shown">Not in this view&apos;s trace, so left out: {draft.notShown.join(', ')}.</p>}
-          {draft.unchanged.length > 0 && <p>Left as written (a matrix runs under several sets of switches): {draft.unchanged.join(', ')}.</p>}
+          {draft.notShown.length > 0 && (
+            <p data-testid="suite-draft-not-shown">
+              Not in this view&apos;s trace, so left out: {draft.notShown.join(', ')}.
+            </p>
+          )}
+          {draft.unchanged.length > 0 && (
+            <p>Left as written (a matrix runs under several sets of switches): {draft.unchanged.join(', ')}.</p>
+          )}
           <pre className="suite-diff" data-testid="suite-diff">
             {draft.diff.map((line, index) => (
               <span key={index} className={`diff-${line.kind}`} data-kind={line.kind}>
@@ -133,9 +151,23 @@ export function SuiteEditor({ file, onDone }: { file: string; onDone: () => void
   };
   return (
     <div className="suite-editor" data-testid="suite-editor">
-      <JsonEditor label={`Suite ${file}`} text={text} onChange={setText} onApply={run} issues={issues} issuesId={`${id}-issues`} testId="suite-json" />
+      <JsonEditor
+        label={`Suite ${file}`}
+        text={text}
+        onChange={setText}
+        onApply={run}
+        issues={issues}
+        issuesId={`${id}-issues`}
+        testId="suite-json"
+      />
       {issues.length > 0 && (
-        <ul className="issues" id={`${id}-issues`} data-testid="suite-typed-issues" aria-live="polite" aria-label="Problems as typed">
+        <ul
+          className="issues"
+          id={`${id}-issues`}
+          data-testid="suite-typed-issues"
+          aria-live="polite"
+          aria-label="Problems as typed"
+        >
           {issues.map((issue, index) => (
             <li key={index}>{formatIssue(issue)}</li>
           ))}

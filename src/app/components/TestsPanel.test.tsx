@@ -40,7 +40,14 @@ const view: TestsView = {
               record: 'NOTE-0311',
               field: 'selected',
             },
-            { place: 'line 12: cases[1].expect.evidence.waiver.state', subject: 'evidence slot waiver: state', expected: 'supported', actual: 'unknown', record: null, field: 'evidence' },
+            {
+              place: 'line 12: cases[1].expect.evidence.waiver.state',
+              subject: 'evidence slot waiver: state',
+              expected: 'supported',
+              actual: 'unknown',
+              record: null,
+              field: 'evidence',
+            },
           ],
         },
       ],
@@ -57,12 +64,20 @@ describe('the Tests panel', () => {
     expect(passing?.dataset.passed).toBe('true');
     expect(failing?.dataset.passed).toBe('false');
     const mismatches = within(failing as HTMLElement).getAllByTestId('test-mismatch');
-    expect(within(mismatches[0] as HTMLElement).getByTestId('test-expected').textContent).toBe('NOTE-0311 not selected');
-    expect(within(mismatches[0] as HTMLElement).getByTestId('test-actual').textContent).toBe('selected ADR-0234, NOTE-0311');
+    expect(within(mismatches[0] as HTMLElement).getByTestId('test-expected').textContent).toBe(
+      'NOTE-0311 not selected',
+    );
+    expect(within(mismatches[0] as HTMLElement).getByTestId('test-actual').textContent).toBe(
+      'selected ADR-0234, NOTE-0311',
+    );
     expect(within(mismatches[0] as HTMLElement).getByRole('button', { name: 'Inspect NOTE-0311' })).toBeTruthy();
-    expect(failing?.textContent).toContain('1 expectation is not checked in the user view: it concerns a record you may not see, or the baselines.');
+    expect(failing?.textContent).toContain(
+      '1 expectation is not checked in the user view: it concerns a record you may not see, or the baselines.',
+    );
     useUiStore.setState({ activeView: 'trace' });
-    await userEvent.click(within(mismatches[1] as HTMLElement).getByRole('button', { name: 'Show the contract (evidence)' }));
+    await userEvent.click(
+      within(mismatches[1] as HTMLElement).getByRole('button', { name: 'Show the contract (evidence)' }),
+    );
     expect(useUiStore.getState().activeView).toBe('contract');
   });
 
@@ -90,7 +105,14 @@ describe('writing expectations from the screen', () => {
   it('previews a case as a diff in the view on screen, and keeping it downloads and opens the suite', async () => {
     const user = userEvent.setup();
     const text = '{\n  "suite": "s"\n}\n';
-    const caseFromScreen = vi.fn(async () => ({ ok: true as const, file: 'retry-policy.expect.json', text, diff: [{ kind: 'added' as const, text: '{' }], notShown: ['NOPE-1'], unchanged: [] }));
+    const caseFromScreen = vi.fn(async () => ({
+      ok: true as const,
+      file: 'retry-policy.expect.json',
+      text,
+      diff: [{ kind: 'added' as const, text: '{' }],
+      notShown: ['NOPE-1'],
+      unchanged: [],
+    }));
     const api = installFakeApi({ caseFromScreen });
     URL.createObjectURL = vi.fn(() => 'blob:suite');
     URL.revokeObjectURL = vi.fn();
@@ -101,7 +123,10 @@ describe('writing expectations from the screen', () => {
     await user.type(screen.getByTestId('case-records'), 'ADR-0240, NOPE-1');
     await user.selectOptions(screen.getByTestId('case-suite'), 'exercise.expect.json');
     await user.click(screen.getByRole('button', { name: 'Preview test case' }));
-    expect(caseFromScreen).toHaveBeenCalledWith({ name: 'as on screen', records: ['ADR-0240', 'NOPE-1'], suite: 'exercise.expect.json' }, 'user');
+    expect(caseFromScreen).toHaveBeenCalledWith(
+      { name: 'as on screen', records: ['ADR-0240', 'NOPE-1'], suite: 'exercise.expect.json' },
+      'user',
+    );
     expect(await screen.findByTestId('suite-diff')).toHaveTextContent('+ {');
     expect(screen.getByTestId('suite-draft-not-shown')).toHaveTextContent('NOPE-1');
     expect(screen.queryByTestId('suite-draft-scenario-file')).toBeNull();
@@ -114,17 +139,33 @@ describe('writing expectations from the screen', () => {
 
   it('says which exported scenario a suite saved from an edited contract runs on', async () => {
     const text = '{"suite": "s", "inputs": {"scenarioFile": "retry-policy.scenario.json"}, "cases": []}';
-    useTestsStore.setState({ view, draft: { purpose: 'case', draft: { ok: true, file: 'retry-policy.expect.json', text, diff: [], notShown: [], unchanged: [] } } });
+    useTestsStore.setState({
+      view,
+      draft: {
+        purpose: 'case',
+        draft: { ok: true, file: 'retry-policy.expect.json', text, diff: [], notShown: [], unchanged: [] },
+      },
+    });
     installFakeApi();
     render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
-    expect(screen.getByTestId('suite-draft-scenario-file')).toHaveTextContent('Its inputs are retry-policy.scenario.json, the scenario as edited here: Export scenario');
+    expect(screen.getByTestId('suite-draft-scenario-file')).toHaveTextContent(
+      'Its inputs are retry-policy.scenario.json, the scenario as edited here: Export scenario',
+    );
   });
 
   it('asks for an open suite updated and shows why it cannot be, with nothing to keep', async () => {
     const user = userEvent.setup();
     const updatedSuite = vi.fn(async () => ({
       ok: false as const,
-      issues: [{ file: 'exercise.expect.json', path: '(root)', code: 'SUITE_NOT_OPEN' as const, args: {}, message: 'is not open in the Tests panel: open it first' }],
+      issues: [
+        {
+          file: 'exercise.expect.json',
+          path: '(root)',
+          code: 'SUITE_NOT_OPEN' as const,
+          args: {},
+          message: 'is not open in the Tests panel: open it first',
+        },
+      ],
     }));
     installFakeApi({ updatedSuite });
     useUiStore.setState({ audience: 'diagnostic' });
@@ -142,10 +183,14 @@ describe('coverage in the Tests panel', () => {
     useTestsStore.setState({ view });
     render(<TestsPanel onOpen={() => undefined} onClose={() => undefined} />);
     const table = screen.getByRole('table', { name: 'Coverage of the open suites on the inputs on screen' });
-    expect(within(table).getByTestId('coverage-codes')).toHaveTextContent('Reason codes60%EXCLUDE_AUTHORITY, EXCLUDE_PURPOSE');
+    expect(within(table).getByTestId('coverage-codes')).toHaveTextContent(
+      'Reason codes60%EXCLUDE_AUTHORITY, EXCLUDE_PURPOSE',
+    );
     expect(within(table).getByTestId('coverage-controls')).toHaveTextContent('Controls50%tight-budget');
     expect(within(table).getByTestId('coverage-lateChanges')).toHaveTextContent('Late changes100%nothing');
-    expect(screen.getByTestId('test-suite-coverage')).toHaveTextContent('Reaches 75% of reason codes, 100% of gates, 50% of controls.');
+    expect(screen.getByTestId('test-suite-coverage')).toHaveTextContent(
+      'Reaches 75% of reason codes, 100% of gates, 50% of controls.',
+    );
   });
 });
 
@@ -154,7 +199,18 @@ describe('the suite editor', () => {
     const user = userEvent.setup();
     const suiteText = vi.fn(async () => '{"suite": "chat approval"}\n');
     const checkSuite = vi.fn(async (_file: string, text: string) =>
-      text.includes('"suit"') ? [{ file: 'exercise.expect.json', line: 1, path: '(root)', code: 'UNKNOWN_FIELDS' as const, args: {}, message: 'unknown field "suit"' }] : [],
+      text.includes('"suit"')
+        ? [
+            {
+              file: 'exercise.expect.json',
+              line: 1,
+              path: '(root)',
+              code: 'UNKNOWN_FIELDS' as const,
+              args: {},
+              message: 'unknown field "suit"',
+            },
+          ]
+        : [],
     );
     const api = installFakeApi({ suiteText, checkSuite });
     useUiStore.setState({ audience: 'diagnostic' });

@@ -12,7 +12,8 @@ function Mismatch({ mismatch }: { mismatch: MismatchView }) {
   return (
     <li className="test-mismatch" data-testid="test-mismatch">
       <p>
-        <code data-testid="test-place">{mismatch.place}</code>: <span data-testid="test-subject">{mismatch.subject}</span>
+        <code data-testid="test-place">{mismatch.place}</code>:{' '}
+        <span data-testid="test-subject">{mismatch.subject}</span>
       </p>
       <dl>
         <dt>Expected</dt>
@@ -21,7 +22,11 @@ function Mismatch({ mismatch }: { mismatch: MismatchView }) {
         <dd data-testid="test-actual">{mismatch.actual}</dd>
       </dl>
       {mismatch.record === null ? (
-        <button type="button" className="link-button" onClick={() => useUiStore.setState({ activeView: 'contract', workspace: 'debugger' })}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => useUiStore.setState({ activeView: 'contract', workspace: 'debugger' })}
+        >
           Show the contract ({mismatch.field})
         </button>
       ) : (
@@ -33,7 +38,11 @@ function Mismatch({ mismatch }: { mismatch: MismatchView }) {
 
 function Case({ entry }: { entry: CaseView }) {
   return (
-    <li className={entry.passed ? 'test-case passed' : 'test-case failed'} data-testid="test-case" data-passed={entry.passed}>
+    <li
+      className={entry.passed ? 'test-case passed' : 'test-case failed'}
+      data-testid="test-case"
+      data-passed={entry.passed}
+    >
       <span className="test-mark" aria-hidden="true">
         {entry.passed ? '✓' : '✗'}
       </span>{' '}
@@ -43,8 +52,8 @@ function Case({ entry }: { entry: CaseView }) {
       <span className="test-verdict">{entry.passed ? 'passes' : 'fails'}</span>
       {entry.notChecked > 0 && (
         <p className="test-not-checked">
-          {entry.notChecked} expectation{entry.notChecked === 1 ? ' is' : 's are'} not checked in the user view: {entry.notChecked === 1 ? 'it concerns' : 'they concern'} a record you may not see, or
-          the baselines.
+          {entry.notChecked} expectation{entry.notChecked === 1 ? ' is' : 's are'} not checked in the user view:{' '}
+          {entry.notChecked === 1 ? 'it concerns' : 'they concern'} a record you may not see, or the baselines.
         </p>
       )}
       {entry.mismatches.length > 0 && (
@@ -101,20 +110,36 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
       </h3>
       <p className="test-file">
         {suite.file}{' '}
-        <button type="button" className="link-button" onClick={() => onClose(suite.file)} aria-label={`Close ${suite.file}`}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => onClose(suite.file)}
+          aria-label={`Close ${suite.file}`}
+        >
           Close
         </button>{' '}
-        <button type="button" className="link-button" onClick={() => void previewUpdatedSuite(suite.file)} aria-label={`Update expectations of ${suite.file}`}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => void previewUpdatedSuite(suite.file)}
+          aria-label={`Update expectations of ${suite.file}`}
+        >
           Update expectations
         </button>{' '}
-        <button type="button" className="link-button" onClick={() => setEditing(true)} aria-label={`Edit ${suite.file}`}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => setEditing(true)}
+          aria-label={`Edit ${suite.file}`}
+        >
           Edit
         </button>
       </p>
       {editing && <SuiteEditor file={suite.file} onDone={() => setEditing(false)} />}
       {suite.description !== '' && <p>{suite.description}</p>}
       <p className="caption" data-testid="test-suite-coverage">
-        Reaches {suite.coverage.codes.percent}% of reason codes, {suite.coverage.gates.percent}% of gates, {suite.coverage.controls.percent}% of controls.
+        Reaches {suite.coverage.codes.percent}% of reason codes, {suite.coverage.gates.percent}% of gates,{' '}
+        {suite.coverage.controls.percent}% of controls.
       </p>
       {suite.inputsNote !== null && <p className="test-inputs-note">{suite.inputsNote}</p>}
       {suite.problems.length > 0 && (
@@ -137,14 +162,27 @@ function Suite({ suite, onClose }: { suite: SuiteView; onClose: (file: string) =
  * The suites the user opened, run on the inputs on screen: each case passes or fails as controls, files or the
  * contract change, and a failing one says what it expected, what happened, and where to look.
  */
-export function TestsPanel({ onOpen, onClose }: { onOpen: (files: readonly File[]) => void; onClose: (file: string) => void }) {
+export function TestsPanel({
+  onOpen,
+  onClose,
+}: {
+  onOpen: (files: readonly File[]) => void;
+  onClose: (file: string) => void;
+}) {
   const { view, refusal, busy } = useTestsStore();
   const inputId = useId();
   return (
     <section className="tests-panel" aria-labelledby={`${inputId}-heading`} aria-busy={busy} data-testid="tests-panel">
       <h2 id={`${inputId}-heading`}>Tests</h2>
       <label htmlFor={inputId}>Open a suite (*.expect.json)</label>{' '}
-      <input id={inputId} type="file" accept=".json,application/json" multiple data-testid="tests-open" onChange={(event) => onOpen([...(event.target.files ?? [])])} />
+      <input
+        id={inputId}
+        type="file"
+        accept=".json,application/json"
+        multiple
+        data-testid="tests-open"
+        onChange={(event) => onOpen([...(event.target.files ?? [])])}
+      />
       {refusal !== null && (
         <p className="test-refusal" role="alert" data-testid="tests-refusal">
           {refusal}

@@ -21,9 +21,19 @@ function installSwitchingApi(): void {
       const view = sampleView({
         controls: [...selection.controls],
         status: failed ? 'fail_closed' : 'packet',
-        failure: failed ? { code: 'REQUIRED_MISSING_PROVENANCE', summary: 's', message: 'm', recordId: 'ADR-0234', fact: null } : null,
+        failure: failed
+          ? { code: 'REQUIRED_MISSING_PROVENANCE', summary: 's', message: 'm', recordId: 'ADR-0234', fact: null }
+          : null,
       });
-      return { ok: true, view: failed ? { ...view, columns: { ...view.columns, compiled: { ...view.columns.compiled, emitted: false, entries: [] } } } : view };
+      return {
+        ok: true,
+        view: failed
+          ? {
+              ...view,
+              columns: { ...view.columns, compiled: { ...view.columns.compiled, emitted: false, entries: [] } },
+            }
+          : view,
+      };
     },
   });
 }
@@ -43,15 +53,23 @@ describe('Guided tour', () => {
     // One control switched on and off, then the four steps of the fire drill.
     expect(screen.getByTestId('tour-progress')).toHaveTextContent('step 1 of 6');
     expect(screen.getByRole('heading', { name: 'Control 1 of 1: Remove required provenance' })).toHaveFocus();
-    expect(screen.getByTestId('tour-ask')).toHaveTextContent('Switch on “Remove required provenance” under Poison controls.');
+    expect(screen.getByTestId('tour-ask')).toHaveTextContent(
+      'Switch on “Remove required provenance” under Poison controls.',
+    );
     expect(screen.queryByTestId('tour-shows')).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByTestId('tour-progress')).toHaveTextContent('step 1 of 6');
-    expect(screen.getByTestId('tour-refusal')).toHaveTextContent('Not yet: “Remove required provenance” is off. Switch on “Remove required provenance” under Poison controls.');
+    expect(screen.getByTestId('tour-refusal')).toHaveTextContent(
+      'Not yet: “Remove required provenance” is off. Switch on “Remove required provenance” under Poison controls.',
+    );
 
     await user.click(screen.getByTestId('control-remove-provenance'));
-    await waitFor(() => expect(screen.getByTestId('tour-shows')).toHaveTextContent('No packet at all: the compiler fails closed (REQUIRED_MISSING_PROVENANCE).'));
+    await waitFor(() =>
+      expect(screen.getByTestId('tour-shows')).toHaveTextContent(
+        'No packet at all: the compiler fails closed (REQUIRED_MISSING_PROVENANCE).',
+      ),
+    );
     expect(screen.queryByTestId('tour-refusal')).toBeNull();
     // The effect is in the Compare view (a tab on a narrow screen).
     expect(useUiStore.getState().activeView).toBe('compare');
@@ -84,7 +102,9 @@ describe('Guided tour', () => {
     await user.click(screen.getByRole('button', { name: 'Start guided tour' }));
     await screen.findByRole('region', { name: 'Guided tour' });
     await user.click(screen.getByRole('radio', { name: 'User view' }));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'The tour runs in the diagnostic view' })).toBeVisible());
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'The tour runs in the diagnostic view' })).toBeVisible(),
+    );
     expect(screen.getByTestId('tour')).not.toHaveTextContent('Remove required provenance');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByTestId('tour-refusal')).toHaveTextContent('Not yet: The tour runs in the diagnostic view');
@@ -97,7 +117,14 @@ describe('Guided tour', () => {
     await user.click(start);
     await screen.findByRole('region', { name: 'Guided tour' });
     const other = sampleScenario({ key: 'loaded:bare', title: 'Bare', controls: [], lateChanges: [] });
-    act(() => useScenarioStore.setState({ workspace: sampleWorkspace({ scenarios: [sampleScenario(), other], selection: { scenarioKey: 'loaded:bare', controls: [], lateChanges: [] } }) }));
+    act(() =>
+      useScenarioStore.setState({
+        workspace: sampleWorkspace({
+          scenarios: [sampleScenario(), other],
+          selection: { scenarioKey: 'loaded:bare', controls: [], lateChanges: [] },
+        }),
+      }),
+    );
     expect(screen.queryByTestId('tour')).toBeNull();
 
     await user.click(start);

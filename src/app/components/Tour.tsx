@@ -13,12 +13,22 @@ import { targetsOf, type TourStep } from './tour-steps';
 const TALLEST_TARGET = 0.55;
 
 function findTarget(selectors: readonly string[]): HTMLElement | null {
-  const found = selectors.map((selector) => document.querySelector<HTMLElement>(selector)).filter((element) => element !== null);
-  return found.find((element) => element.getBoundingClientRect().height <= window.innerHeight * TALLEST_TARGET) ?? found[found.length - 1] ?? null;
+  const found = selectors
+    .map((selector) => document.querySelector<HTMLElement>(selector))
+    .filter((element) => element !== null);
+  return (
+    found.find((element) => element.getBoundingClientRect().height <= window.innerHeight * TALLEST_TARGET) ??
+    found[found.length - 1] ??
+    null
+  );
 }
 
 /** The element the step points at, outlined and scrolled into view; the card placed beside it, never over it. */
-function useTargetAndPlacement(step: TourStep | undefined, state: StepState | null, card: RefObject<HTMLElement | null>): { placement: Placement | null; target: HTMLElement | null } {
+function useTargetAndPlacement(
+  step: TourStep | undefined,
+  state: StepState | null,
+  card: RefObject<HTMLElement | null>,
+): { placement: Placement | null; target: HTMLElement | null } {
   const [placement, setPlacement] = useState<Placement | null>(null);
   const [target, setTarget] = useState<HTMLElement | null>(null);
   const workspace = useUiStore((ui) => ui.workspace);
@@ -34,7 +44,11 @@ function useTargetAndPlacement(step: TourStep | undefined, state: StepState | nu
     const naiveIds = new Set(before?.naive.map((entry) => entry.id) ?? []);
     const newcomer = step.expect?.inNaive?.[0] ?? observed?.naive.find((entry) => !naiveIds.has(entry.id))?.id;
     const packetNewcomer = observed?.packet.find((id) => !before?.packet.includes(id));
-    const entered = newcomer ? { kind: 'naive' as const, id: newcomer } : packetNewcomer ? { kind: 'compiled' as const, id: packetNewcomer } : null;
+    const entered = newcomer
+      ? { kind: 'naive' as const, id: newcomer }
+      : packetNewcomer
+        ? { kind: 'compiled' as const, id: packetNewcomer }
+        : null;
     return targetsOf(step, done, { failedClosed: observed?.status === 'fail_closed', entered });
   }, [step, done, observed, before]);
 
@@ -55,7 +69,10 @@ function useTargetAndPlacement(step: TourStep | undefined, state: StepState | nu
     if (!element) return;
     let frame = 0;
     const place = (scrolled: boolean) => {
-      const natural = { width: element.offsetWidth, height: element.scrollHeight + element.offsetHeight - element.clientHeight };
+      const natural = {
+        width: element.offsetWidth,
+        height: element.scrollHeight + element.offsetHeight - element.clientHeight,
+      };
       const viewport = { width: document.documentElement.clientWidth, height: window.innerHeight };
       const rect = target?.getBoundingClientRect() ?? null;
       const next = placeCard(rect, natural, viewport);
@@ -65,7 +82,9 @@ function useTargetAndPlacement(step: TourStep | undefined, state: StepState | nu
         place(true);
         return;
       }
-      setPlacement((last) => (last && last.top === next.top && last.left === next.left && last.maxHeight === next.maxHeight ? last : next));
+      setPlacement((last) =>
+        last && last.top === next.top && last.left === next.left && last.maxHeight === next.maxHeight ? last : next,
+      );
     };
     const soon = () => {
       cancelAnimationFrame(frame);
@@ -90,7 +109,9 @@ function useTargetAndPlacement(step: TourStep | undefined, state: StepState | nu
 /** Moves the focus to the control the step asks for (or the target itself), for the keyboard. */
 function focusTarget(target: HTMLElement | null): void {
   if (!target) return;
-  const control = target.matches('input, button, select, a[href]') ? target : target.querySelector<HTMLElement>('input, button, select, a[href]');
+  const control = target.matches('input, button, select, a[href]')
+    ? target
+    : target.querySelector<HTMLElement>('input, button, select, a[href]');
   if (control) control.focus();
   else {
     target.tabIndex = -1;
@@ -143,11 +164,21 @@ export function Tour() {
 
   if (running?.steps.length === 0) {
     return (
-      <section ref={card} className="tour" role="region" aria-label="Guided tour" aria-describedby="tour-text" onKeyDown={(event) => event.key === 'Escape' && leaveTour()} data-testid="tour">
+      <section
+        ref={card}
+        className="tour"
+        role="region"
+        aria-label="Guided tour"
+        aria-describedby="tour-text"
+        onKeyDown={(event) => event.key === 'Escape' && leaveTour()}
+        data-testid="tour"
+      >
         <h2 id="tour-heading" ref={heading} tabIndex={-1}>
           Nothing to try here
         </h2>
-        <p id="tour-text">This scenario has no controls and no late changes: there is no action for a tour to ask for.</p>
+        <p id="tour-text">
+          This scenario has no controls and no late changes: there is no action for a tour to ask for.
+        </p>
         <button type="button" className="secondary" onClick={() => leaveTour()}>
           Leave tour
         </button>
@@ -161,7 +192,10 @@ export function Tour() {
     if (event.key === 'Escape') {
       event.preventDefault();
       leaveTour();
-    } else if ((event.key === 'ArrowRight' || event.key === 'ArrowLeft') && !(event.target instanceof HTMLInputElement)) {
+    } else if (
+      (event.key === 'ArrowRight' || event.key === 'ArrowLeft') &&
+      !(event.target instanceof HTMLInputElement)
+    ) {
       event.preventDefault();
       if (event.key === 'ArrowRight') nextStep();
       else previousStep();
@@ -188,9 +222,16 @@ export function Tour() {
       </h2>
       <div aria-live="polite">
         {!diagnostic ? (
-          <p id="tour-text">Choose Diagnostic view above the trace to go on: the tour compares with the naive top-k, which the user view does not show.</p>
+          <p id="tour-text">
+            Choose Diagnostic view above the trace to go on: the tour compares with the naive top-k, which the user view
+            does not show.
+          </p>
         ) : state.done ? (
-          <p id="tour-text" className={state.held ? 'tour-shows' : 'tour-shows tour-unexpected'} data-testid="tour-shows">
+          <p
+            id="tour-text"
+            className={state.held ? 'tour-shows' : 'tour-shows tour-unexpected'}
+            data-testid="tour-shows"
+          >
             {state.text}
           </p>
         ) : (
@@ -205,7 +246,12 @@ export function Tour() {
         </p>
       ) : null}
       <div className="button-row">
-        <button type="button" className="secondary" onClick={previousStep} aria-disabled={running.index === 0 ? 'true' : undefined}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={previousStep}
+          aria-disabled={running.index === 0 ? 'true' : undefined}
+        >
           Back
         </button>
         <button type="button" ref={next} onClick={nextStep} aria-disabled={state.done ? undefined : 'true'}>

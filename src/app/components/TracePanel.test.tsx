@@ -67,15 +67,25 @@ describe('TracePanel', () => {
 
   it('fetches only the pages that scroll into view, never the whole trace', async () => {
     const api = installFakeApi({
-      queryTrace: vi.fn(async (query: TraceQuery) => ({ offset: query.offset, rows: Array.from({ length: query.limit }, (_, index) => row(query.offset + index)), matched: 100_000, total: 100_000 })),
+      queryTrace: vi.fn(async (query: TraceQuery) => ({
+        offset: query.offset,
+        rows: Array.from({ length: query.limit }, (_, index) => row(query.offset + index)),
+        matched: 100_000,
+        total: 100_000,
+      })),
     });
     useResultStore.setState({ trace: { matched: 100_000, total: 100_000, pages: new Map([[0, [row(0)]]]) } });
     render(<TracePanel />);
     // The page scrolls the rows, not a box of their own.
     vi.spyOn(window, 'scrollY', 'get').mockReturnValue(66 * 50_000);
     fireEvent.scroll(window);
-    await waitFor(() => expect(api.queryTrace).toHaveBeenCalledWith(expect.objectContaining({ offset: 250 * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE })));
-    for (const [query] of vi.mocked(api.queryTrace).mock.calls) expect(query.limit).toBeLessThanOrEqual(TRACE_PAGE_SIZE);
+    await waitFor(() =>
+      expect(api.queryTrace).toHaveBeenCalledWith(
+        expect.objectContaining({ offset: 250 * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE }),
+      ),
+    );
+    for (const [query] of vi.mocked(api.queryTrace).mock.calls)
+      expect(query.limit).toBeLessThanOrEqual(TRACE_PAGE_SIZE);
     await waitFor(() => expect(screen.getByTestId('trace-row-REC-050001')).toHaveTextContent('EXCLUDE_SCOPE'));
   });
 
@@ -103,11 +113,20 @@ describe('TracePanel', () => {
   });
 
   it('lists the records lines that are not records, with file, line and field, when the view carries them', () => {
-    const issue = { file: 'records.jsonl', line: 14, path: 'tokens', code: 'NOT_IN_FORMAT' as const, args: {}, message: 'Invalid input: expected number, received string (got "30")' };
+    const issue = {
+      file: 'records.jsonl',
+      line: 14,
+      path: 'tokens',
+      code: 'NOT_IN_FORMAT' as const,
+      args: {},
+      message: 'Invalid input: expected number, received string (got "30")',
+    };
     resetStores(sampleView({ unreadable: [issue] }));
     render(<TracePanel />);
     expect(screen.getByTestId('unreadable-records')).toHaveTextContent('EXCLUDE_UNREADABLE');
-    expect(screen.getByTestId('unreadable-records')).toHaveTextContent('records.jsonl:14: tokens: Invalid input: expected number, received string (got "30")');
+    expect(screen.getByTestId('unreadable-records')).toHaveTextContent(
+      'records.jsonl:14: tokens: Invalid input: expected number, received string (got "30")',
+    );
     cleanup();
     resetStores(sampleView());
     render(<TracePanel />);
@@ -115,7 +134,9 @@ describe('TracePanel', () => {
   });
 
   it('renders record text from a record as text, never as markup', () => {
-    useResultStore.setState({ trace: { matched: 1, total: 1, pages: new Map([[0, [{ ...row(0), fact: '<img src=x onerror=alert(1)>' }]]]) } });
+    useResultStore.setState({
+      trace: { matched: 1, total: 1, pages: new Map([[0, [{ ...row(0), fact: '<img src=x onerror=alert(1)>' }]]]) },
+    });
     const alert = vi.fn();
     window.alert = alert;
     render(<TracePanel />);
@@ -129,12 +150,28 @@ describe('TracePanel', () => {
     render(<TracePanel />);
     expect(screen.getByRole('table', { name: 'Trace' })).toHaveClass('cards');
     const cells = screen.getByTestId('trace-row-REC-000000').querySelectorAll('[role="cell"]');
-    expect([...cells].map((cell) => cell.getAttribute('data-label'))).toEqual(['Id', 'Decision', 'Reason', 'Boundary fact', 'Tokens', 'Required', 'Rank · score']);
+    expect([...cells].map((cell) => cell.getAttribute('data-label'))).toEqual([
+      'Id',
+      'Decision',
+      'Reason',
+      'Boundary fact',
+      'Tokens',
+      'Required',
+      'Rank · score',
+    ]);
     expect(cells[6]?.textContent).toBe('#1 1.5');
   });
 
   it('marks the rows that changed since the pinned baseline, saying how', () => {
-    useResultStore.setState({ trace: { matched: 3, total: 3, pages: new Map([[0, [{ ...row(0), change: 'decision' as const }, row(1), { ...row(2), change: 'added' as const }]]]) } });
+    useResultStore.setState({
+      trace: {
+        matched: 3,
+        total: 3,
+        pages: new Map([
+          [0, [{ ...row(0), change: 'decision' as const }, row(1), { ...row(2), change: 'added' as const }]],
+        ]),
+      },
+    });
     render(<TracePanel />);
     expect(screen.getByTestId('trace-change-REC-000000')).toHaveTextContent('decision changed');
     expect(screen.getByTestId('trace-change-REC-000002')).toHaveTextContent('new since the baseline');
@@ -143,7 +180,10 @@ describe('TracePanel', () => {
   });
 
   it('marks the rows that are new or decided otherwise than at the compilation before, with the old code in words', () => {
-    const was = { kind: 'decision' as const, before: { decision: 'selected' as const, code: 'SELECTED_RANKED' as const } };
+    const was = {
+      kind: 'decision' as const,
+      before: { decision: 'selected' as const, code: 'SELECTED_RANKED' as const },
+    };
     useResultStore.setState({
       trace: {
         matched: 2,
@@ -160,7 +200,9 @@ describe('TracePanel', () => {
       },
     });
     render(<TracePanel />);
-    expect(screen.getByTestId('trace-mark-REC-000000')).toHaveTextContent('◆ was selected at the last change (SELECTED_RANKED: Legal optional record ranked by relevance');
+    expect(screen.getByTestId('trace-mark-REC-000000')).toHaveTextContent(
+      '◆ was selected at the last change (SELECTED_RANKED: Legal optional record ranked by relevance',
+    );
     expect(screen.getByTestId('trace-mark-REC-000001')).toHaveTextContent('◆ new at the last change');
     expect(screen.getByTestId('trace-row-REC-000001')).toHaveClass('changed');
   });

@@ -34,10 +34,20 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
   const active = sortKey === column.key && column.key !== 'order';
   // The fact column restores trace order: sorting prose would not help anyone.
   // Every name contains the header's visible text, so speech input ("click boundary fact") finds it.
-  const label = column.key === 'order' ? 'Sort by boundary fact (trace order)' : `Sort by ${column.label.toLowerCase()}`;
+  const label =
+    column.key === 'order' ? 'Sort by boundary fact (trace order)' : `Sort by ${column.label.toLowerCase()}`;
   return (
-    <div role="columnheader" aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'} className="trace-cell">
-      <button type="button" className="sort" aria-label={label} onClick={() => void refreshTrace({ sortKey: column.key, descending: active ? !descending : false })}>
+    <div
+      role="columnheader"
+      aria-sort={active ? (descending ? 'descending' : 'ascending') : 'none'}
+      className="trace-cell"
+    >
+      <button
+        type="button"
+        className="sort"
+        aria-label={label}
+        onClick={() => void refreshTrace({ sortKey: column.key, descending: active ? !descending : false })}
+      >
         {column.label}
         {active ? (descending ? ' ▼' : ' ▲') : ''}
       </button>
@@ -46,7 +56,12 @@ function SortHeader({ column }: { column: (typeof COLUMNS)[number] }) {
 }
 
 /** How a row differs from the pinned baseline, in words. */
-export const CHANGE_LABELS: Record<TraceChange, string> = { added: 'new since the baseline', decision: 'decision changed', code: 'reason changed', row: 'fact, score or rank changed' };
+export const CHANGE_LABELS: Record<TraceChange, string> = {
+  added: 'new since the baseline',
+  decision: 'decision changed',
+  code: 'reason changed',
+  row: 'fact, score or rank changed',
+};
 
 // Card labels come from CSS (`::before`), so a cell's text stays its value for tests and for copying.
 function Row({ row }: { row: TraceRowView }) {
@@ -98,7 +113,12 @@ function TraceFilters() {
         <select
           aria-label="Filter by decision"
           value={query.decision}
-          onChange={(event) => void refreshTrace({ decision: event.target.value === 'selected' || event.target.value === 'excluded' ? event.target.value : 'all' })}
+          onChange={(event) =>
+            void refreshTrace({
+              decision:
+                event.target.value === 'selected' || event.target.value === 'excluded' ? event.target.value : 'all',
+            })
+          }
         >
           <option value="all">all</option>
           <option value="selected">selected</option>
@@ -107,7 +127,13 @@ function TraceFilters() {
       </label>
       <label>
         Reason{' '}
-        <select aria-label="Filter by reason" value={query.code} onChange={(event) => void refreshTrace({ code: isReasonCode(event.target.value) ? event.target.value : 'all' })}>
+        <select
+          aria-label="Filter by reason"
+          value={query.code}
+          onChange={(event) =>
+            void refreshTrace({ code: isReasonCode(event.target.value) ? event.target.value : 'all' })
+          }
+        >
           <option value="all">all</option>
           {codes.map(({ code, count }) => (
             <option key={code} value={code}>
@@ -117,7 +143,15 @@ function TraceFilters() {
         </select>
       </label>
       <label>
-        Search <input type="search" id="trace-search" aria-label="Search trace" value={query.text} onChange={(event) => void refreshTrace({ text: event.target.value })} placeholder="id or fact" />
+        Search{' '}
+        <input
+          type="search"
+          id="trace-search"
+          aria-label="Search trace"
+          value={query.text}
+          onChange={(event) => void refreshTrace({ text: event.target.value })}
+          placeholder="id or fact"
+        />
       </label>
     </div>
   );
@@ -127,9 +161,11 @@ function TraceFilters() {
 function TraceLegend() {
   return (
     <p className="caption trace-legend" data-testid="trace-legend">
-      <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and <TermLink term="score">score</TermLink>: relevance among admitted optional records,
-      higher is better. A <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an id opens the record inspector. ◆ marks a row that is new or
-      decided otherwise than at the last change, or that changed since the pinned baseline.
+      <TermLink term="tokens">Tokens</TermLink>: declared cost. <TermLink term="rank">Rank</TermLink> (#1 first) and{' '}
+      <TermLink term="score">score</TermLink>: relevance among admitted optional records, higher is better. A{' '}
+      <TermLink term="fact">boundary fact</TermLink> is what decided the row; a reason code opens its glossary entry, an
+      id opens the record inspector. ◆ marks a row that is new or decided otherwise than at the last change, or that
+      changed since the pinned baseline.
     </p>
   );
 }
@@ -139,10 +175,17 @@ function AudienceSwitch() {
   return (
     <div role="radiogroup" aria-label="Disclosure view" className="audience">
       <label>
-        <input type="radio" name="audience" checked={audience === 'user'} onChange={() => void setAudience('user')} /> User view
+        <input type="radio" name="audience" checked={audience === 'user'} onChange={() => void setAudience('user')} />{' '}
+        User view
       </label>
       <label>
-        <input type="radio" name="audience" checked={audience === 'diagnostic'} onChange={() => void setAudience('diagnostic')} /> Diagnostic view
+        <input
+          type="radio"
+          name="audience"
+          checked={audience === 'diagnostic'}
+          onChange={() => void setAudience('diagnostic')}
+        />{' '}
+        Diagnostic view
       </label>
     </div>
   );
@@ -230,7 +273,12 @@ export function TracePanel() {
           </ul>
         </div>
       ) : null}
-      <div role="table" aria-label="Trace" aria-rowcount={trace.matched + 1} className={cards ? 'trace-table cards' : 'trace-table'}>
+      <div
+        role="table"
+        aria-label="Trace"
+        aria-rowcount={trace.matched + 1}
+        className={cards ? 'trace-table cards' : 'trace-table'}
+      >
         <div role="rowgroup">
           <div role="row" aria-rowindex={1} className="trace-row trace-head">
             {COLUMNS.map((column) => (
@@ -245,7 +293,14 @@ export function TracePanel() {
               const top = item.start - scrollMargin;
               const position = cards
                 ? ({ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${top}px)` } as const)
-                : ({ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${top}px)` } as const);
+                : ({
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    width: '100%',
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${top}px)`,
+                  } as const);
               if (!row) {
                 return (
                   <div

@@ -1,7 +1,15 @@
 import { useEffect, useRef } from 'react';
 
 /** A new version is waiting; it is never swapped in under a user who is mid-task. It takes the focus, and gives it back on Later. */
-export function UpdatePrompt({ visible, onUpdate, onDismiss }: { visible: boolean; onUpdate: () => void; onDismiss: () => void }) {
+export function UpdatePrompt({
+  visible,
+  onUpdate,
+  onDismiss,
+}: {
+  visible: boolean;
+  onUpdate: () => void;
+  onDismiss: () => void;
+}) {
   const reload = useRef<HTMLButtonElement>(null);
   const opener = useRef<Element | null>(null);
   useEffect(() => {

@@ -13,8 +13,11 @@ function Suggestion({ id, suggestion, index }: { id: string; suggestion: WhatIfS
       <span className="what-if-text">{suggestion.text}</span>
       <span className="caption what-if-verified" data-testid={`what-if-verified-${index}`}>
         {' '}
-        — verified by compiling {verifiedBy.change === 'contract' ? 'the contract with this change' : 'the record with this change'} (contract{' '}
-        <code>{verifiedBy.contractFingerprint.slice(0, 12)}</code>): {verifiedBy.decision} · <CodeLink code={verifiedBy.code} />
+        — verified by compiling{' '}
+        {verifiedBy.change === 'contract'
+          ? 'the contract with this change'
+          : 'the record with this change'} (contract <code>{verifiedBy.contractFingerprint.slice(0, 12)}</code>):{' '}
+        {verifiedBy.decision} · <CodeLink code={verifiedBy.code} />
       </span>
       <button type="button" className="secondary" onClick={() => void applySuggestion(id, suggestion)}>
         {verifiedBy.change === 'contract' ? 'Apply to the contract' : 'Apply to the record (a new revision)'}
@@ -39,7 +42,9 @@ export function WhatIf({ record }: { record: RecordInspection }) {
   const response = whatIf?.id === record.id && whatIf.key === key ? whatIf.response : null;
   return (
     <section aria-labelledby="what-if-heading" data-testid="what-if">
-      <h3 id="what-if-heading">{response?.ok && response.admitted ? 'What would exclude it' : 'What would admit it'}</h3>
+      <h3 id="what-if-heading">
+        {response?.ok && response.admitted ? 'What would exclude it' : 'What would admit it'}
+      </h3>
       {response === null ? (
         <p aria-busy="true">Compiling each candidate change…</p>
       ) : !response.ok ? (
@@ -47,11 +52,13 @@ export function WhatIf({ record }: { record: RecordInspection }) {
       ) : (
         <>
           <p className="caption">
-            Each change below was compiled{audience === 'user' ? ' on the records this view shows' : ''} and {response.admitted ? 'excludes' : 'admits'} the record; a change that did not is not
-            listed.
+            Each change below was compiled{audience === 'user' ? ' on the records this view shows' : ''} and{' '}
+            {response.admitted ? 'excludes' : 'admits'} the record; a change that did not is not listed.
           </p>
           {response.suggestions.length === 0 ? (
-            <p data-testid="what-if-none">No single change to the contract or to this record {response.admitted ? 'excludes' : 'admits'} it.</p>
+            <p data-testid="what-if-none">
+              No single change to the contract or to this record {response.admitted ? 'excludes' : 'admits'} it.
+            </p>
           ) : (
             <ul className="what-if-list" data-testid="what-if-list">
               {response.suggestions.map((suggestion, index) => (

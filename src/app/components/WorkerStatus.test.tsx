@@ -50,7 +50,9 @@ describe('a lost worker', () => {
     expect(fresh?.start).toHaveBeenCalledWith(kept, expect.any(Function));
     expect(fresh?.compile).toHaveBeenCalled();
     const notice = screen.getByTestId('worker-restarted');
-    expect(notice).toHaveTextContent('The compiler stopped (it was ended by the browser or crashed) and was started again. Your loaded files, selection and contract edits were restored');
+    expect(notice).toHaveTextContent(
+      'The compiler stopped (it was ended by the browser or crashed) and was started again. Your loaded files, selection and contract edits were restored',
+    );
     expect(screen.getByTestId('audit-outcome')).toHaveTextContent('Packet emitted');
     expect(screen.queryByTestId('compiler-failure')).toBeNull();
     await userEvent.setup().click(within(notice).getByRole('button', { name: 'Dismiss' }));
@@ -77,7 +79,9 @@ describe('a lost worker', () => {
     await recoverFromWorkerLoss('it hit an unexpected error (boom)');
     await recovering;
     const fatal = screen.getByTestId('fatal-error');
-    expect(fatal).toHaveTextContent('The compiler stopped again while your workspace was being restored: it was ended by the browser or crashed.');
+    expect(fatal).toHaveTextContent(
+      'The compiler stopped again while your workspace was being restored: it was ended by the browser or crashed.',
+    );
     expect(screen.queryByTestId('audit-outcome')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Copy packet' })).toBeNull();
     expect(restart).toHaveBeenCalledTimes(1);
@@ -85,7 +89,10 @@ describe('a lost worker', () => {
     await user.click(within(fatal).getByRole('button', { name: 'Start without the saved workspace' }));
     expect(restart).toHaveBeenCalledTimes(2);
     const clean = started[1];
-    expect(clean?.start).toHaveBeenCalledWith({ version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: '', controls: [], lateChanges: [] } }, expect.any(Function));
+    expect(clean?.start).toHaveBeenCalledWith(
+      { version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: '', controls: [], lateChanges: [] } },
+      expect.any(Function),
+    );
     expect(clean?.resetWorkspace).toHaveBeenCalled();
     expect(await screen.findByTestId('audit-outcome')).toHaveTextContent('Packet emitted');
     expect(screen.queryByTestId('fatal-error')).toBeNull();
@@ -94,11 +101,16 @@ describe('a lost worker', () => {
   it('a worker that cannot start says why, and "Try again" starts a fresh one', async () => {
     const user = userEvent.setup();
     const restart = vi.fn(() => installFakeApi({}, restart));
-    installFakeApi({ start: () => Promise.reject(new Error('Aborted(both async and sync fetching of the wasm failed)')) }, restart);
+    installFakeApi(
+      { start: () => Promise.reject(new Error('Aborted(both async and sync fetching of the wasm failed)')) },
+      restart,
+    );
     render(<App />);
     await boot();
     const fatal = screen.getByTestId('fatal-error');
-    expect(fatal).toHaveTextContent('The compiler could not start in this browser. Aborted(both async and sync fetching of the wasm failed).');
+    expect(fatal).toHaveTextContent(
+      'The compiler could not start in this browser. Aborted(both async and sync fetching of the wasm failed).',
+    );
     await user.click(within(fatal).getByRole('button', { name: 'Try again' }));
     expect(restart).toHaveBeenCalled();
     expect(await screen.findByTestId('audit-outcome')).toHaveTextContent('Packet emitted');
@@ -108,7 +120,10 @@ describe('a lost worker', () => {
   it('storage news from the worker reaches the notice without a round trip', async () => {
     installFakeApi({
       start: vi.fn(async (_restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void) => {
-        setTimeout(() => onChange({ workspace: kept, storage: { status: 'unavailable', message: 'Browser storage failed.' } }), 0);
+        setTimeout(
+          () => onChange({ workspace: kept, storage: { status: 'unavailable', message: 'Browser storage failed.' } }),
+          0,
+        );
         return sampleWorkspace();
       }),
     });
@@ -127,7 +142,14 @@ describe('storage cleared under the page', () => {
     const user = userEvent.setup();
     const api = installFakeApi({
       start: vi.fn(async (_restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void) => {
-        setTimeout(() => onChange({ workspace: kept, storage: { status: 'cleared', message: 'Browser storage was cleared while this page was open.' } }), 0);
+        setTimeout(
+          () =>
+            onChange({
+              workspace: kept,
+              storage: { status: 'cleared', message: 'Browser storage was cleared while this page was open.' },
+            }),
+          0,
+        );
         return sampleWorkspace();
       }),
     });

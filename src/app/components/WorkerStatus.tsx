@@ -32,8 +32,8 @@ export function WorkerStatus() {
   return (
     <div className="notice" role="status" data-testid="worker-restarted">
       <p>
-        The compiler stopped ({notice.reason}) and was started again. Your loaded files, selection and contract edits were restored and compiled afresh; a receipt frozen for the fire drill was not
-        kept.
+        The compiler stopped ({notice.reason}) and was started again. Your loaded files, selection and contract edits
+        were restored and compiled afresh; a receipt frozen for the fire drill was not kept.
       </p>
       <button type="button" className="secondary" onClick={dismissWorkerNotice}>
         Dismiss

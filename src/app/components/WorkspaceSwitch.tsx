@@ -10,7 +10,12 @@ export function WorkspaceSwitch() {
   return (
     <nav className="workspace-switch" aria-label="Workspace" id="workspace-switch">
       {WORKSPACES.map((workspace) => (
-        <button key={workspace.id} type="button" aria-pressed={current === workspace.id} onClick={() => openWorkspace(workspace.id)}>
+        <button
+          key={workspace.id}
+          type="button"
+          aria-pressed={current === workspace.id}
+          onClick={() => openWorkspace(workspace.id)}
+        >
           {workspace.label}
         </button>
       ))}

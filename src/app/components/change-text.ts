@@ -10,10 +10,15 @@ export { REDACTED_RECORD };
  * (the user view redacts the records it withholds), or, before one of this scenario is shown, in the user view every
  * record the change declares redacted, since which of them it withholds is not known yet.
  */
-export function useChangeText(scenarioKey: string): (change: ChangeSummary, kind: ChangeText['kind']) => { readonly label: string; readonly explanation: string } {
+export function useChangeText(
+  scenarioKey: string,
+): (change: ChangeSummary, kind: ChangeText['kind']) => { readonly label: string; readonly explanation: string } {
   const response = useResultStore((state) => state.response);
   const audience = useUiStore((state) => state.audience);
-  const view = response?.ok && response.view.scenarioKey === scenarioKey && response.view.audience === audience ? response.view : null;
+  const view =
+    response?.ok && response.view.scenarioKey === scenarioKey && response.view.audience === audience
+      ? response.view
+      : null;
   return (change, kind) => {
     const compiled = view?.changeTexts.find((text) => text.id === change.id && text.kind === kind);
     if (compiled) return compiled;

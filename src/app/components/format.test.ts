@@ -14,14 +14,17 @@ describe('formatScore', () => {
 
 describe('formatCount', () => {
   it('groups digits in threes with commas, as toLocaleString("en-GB") does', () => {
-    for (const count of [0, 7, 999, 1000, 12345, 100000, 1234567, -4500]) expect(formatCount(count)).toBe(count.toLocaleString('en-GB'));
+    for (const count of [0, 7, 999, 1000, 12345, 100000, 1234567, -4500])
+      expect(formatCount(count)).toBe(count.toLocaleString('en-GB'));
     expect(formatCount(100000)).toBe('100,000');
   });
 });
 
 describe('titleBesideId', () => {
   it('drops a leading copy of the id and its separator, and nothing else', () => {
-    expect(titleBesideId('ADR-0234', 'ADR-0234: Bounded exponential reattempts')).toBe('Bounded exponential reattempts');
+    expect(titleBesideId('ADR-0234', 'ADR-0234: Bounded exponential reattempts')).toBe(
+      'Bounded exponential reattempts',
+    );
     expect(titleBesideId('ADR-0234', 'ADR-0234 — Bounded')).toBe('Bounded');
     expect(titleBesideId('ADR-02', 'ADR-0234: Bounded')).toBe('ADR-0234: Bounded');
     expect(titleBesideId('ADR-0234', 'ADR-0234:')).toBe('ADR-0234:');

@@ -15,7 +15,13 @@ export interface TourScreen {
   readonly compiling: boolean;
   /** The result store's revision, to tell a verdict about the inputs on screen from one about earlier inputs. */
   readonly revision: number;
-  readonly drill: { readonly frozenReceiptId: string | null; readonly declared: readonly string[]; readonly verdict: VerdictView | null; readonly verdictRevision: number; readonly busy: boolean };
+  readonly drill: {
+    readonly frozenReceiptId: string | null;
+    readonly declared: readonly string[];
+    readonly verdict: VerdictView | null;
+    readonly verdictRevision: number;
+    readonly busy: boolean;
+  };
 }
 
 /** One compilation as far as the tour compares two: outcome, packet, naive top-k, receipt. */
@@ -31,12 +37,15 @@ export interface Observation {
   readonly blockedBy: readonly string[];
 }
 
-export type StepState = { readonly done: false; readonly why: string } | { readonly done: true; readonly held: boolean; readonly text: string; readonly observed: Observation };
+export type StepState =
+  | { readonly done: false; readonly why: string }
+  | { readonly done: true; readonly held: boolean; readonly text: string; readonly observed: Observation };
 
 /** The screen once settled: this scenario compiled, nothing being recompiled, the baselines there. Null otherwise. */
 export function observe(screen: TourScreen): Observation | null {
   const { view } = screen;
-  if (!view || screen.compiling || screen.drill.busy || screen.audience !== 'diagnostic' || !view.columns.naive) return null;
+  if (!view || screen.compiling || screen.drill.busy || screen.audience !== 'diagnostic' || !view.columns.naive)
+    return null;
   return {
     status: view.status,
     failure: view.failure?.code ?? null,
@@ -51,8 +60,10 @@ export function observe(screen: TourScreen): Observation | null {
 const quoted = (text: string) => `“${text}”`;
 
 function labelOf(scenario: ScenarioSummary, action: TourAction): string {
-  if (action.do === 'switchOn' || action.do === 'switchOff') return quoted(scenario.controls.find((control) => control.id === action.control)?.label ?? action.control);
-  if (action.do === 'inject') return quoted(scenario.lateChanges.find((change) => change.id === action.lateChange)?.label ?? action.lateChange);
+  if (action.do === 'switchOn' || action.do === 'switchOff')
+    return quoted(scenario.controls.find((control) => control.id === action.control)?.label ?? action.control);
+  if (action.do === 'inject')
+    return quoted(scenario.lateChanges.find((change) => change.id === action.lateChange)?.label ?? action.lateChange);
   return '';
 }
 
@@ -75,7 +86,8 @@ export function askOf(scenario: ScenarioSummary, action: TourAction): string {
   }
 }
 
-const freshVerdict = (screen: TourScreen): VerdictView | null => (screen.drill.verdict && screen.drill.verdictRevision === screen.revision ? screen.drill.verdict : null);
+const freshVerdict = (screen: TourScreen): VerdictView | null =>
+  screen.drill.verdict && screen.drill.verdictRevision === screen.revision ? screen.drill.verdict : null;
 
 /** Recompile is unavailable until a late change is declared: the step cannot be done from here. */
 const NOTHING_DECLARED = 'No late change is declared: go back a step and inject one first.';
@@ -97,7 +109,9 @@ function notDone(screen: TourScreen, action: TourAction): string | null {
       return drill.declared.includes(action.lateChange) ? null : `${label} is not declared.`;
     case 'attempt':
       if (freshVerdict(screen)) return null;
-      return drill.verdict ? 'The last verdict was about inputs recompiled since.' : 'Nobody has attempted to continue.';
+      return drill.verdict
+        ? 'The last verdict was about inputs recompiled since.'
+        : 'Nobody has attempted to continue.';
     case 'recompile': {
       const verdict = freshVerdict(screen);
       if (drill.declared.length > 0) return 'The late change is declared but not compiled in.';
@@ -110,14 +124,25 @@ function notDone(screen: TourScreen, action: TourAction): string | null {
 /** What on screen differs from what the step expects; empty when all of it holds. */
 export function mismatches(expect: TourExpect, observed: Observation, verdict: VerdictView | null): string[] {
   const found: string[] = [];
-  if (expect.outcome && expect.outcome !== observed.status) found.push(observed.status === 'packet' ? 'a packet is emitted' : `no packet is emitted (${observed.failure ?? 'fail-closed'})`);
-  if (expect.failure && expect.failure !== observed.failure) found.push(observed.failure ? `the compiler fails closed with ${observed.failure}` : 'the compiler does not fail closed');
+  if (expect.outcome && expect.outcome !== observed.status)
+    found.push(
+      observed.status === 'packet'
+        ? 'a packet is emitted'
+        : `no packet is emitted (${observed.failure ?? 'fail-closed'})`,
+    );
+  if (expect.failure && expect.failure !== observed.failure)
+    found.push(
+      observed.failure ? `the compiler fails closed with ${observed.failure}` : 'the compiler does not fail closed',
+    );
   const naive = observed.naive.map((entry) => entry.id);
-  for (const id of expect.inPacket ?? []) if (!observed.packet.includes(id)) found.push(`${id} is not in the compiled packet`);
-  for (const id of expect.notInPacket ?? []) if (observed.packet.includes(id)) found.push(`${id} is in the compiled packet`);
+  for (const id of expect.inPacket ?? [])
+    if (!observed.packet.includes(id)) found.push(`${id} is not in the compiled packet`);
+  for (const id of expect.notInPacket ?? [])
+    if (observed.packet.includes(id)) found.push(`${id} is in the compiled packet`);
   for (const id of expect.inNaive ?? []) if (!naive.includes(id)) found.push(`${id} is not in the naive top-k`);
   for (const id of expect.notInNaive ?? []) if (naive.includes(id)) found.push(`${id} is in the naive top-k`);
-  if (expect.verdict && verdict?.action !== expect.verdict) found.push(verdict ? `the verdict is ${VERDICT_HEADLINES[verdict.action]}` : 'there is no verdict');
+  if (expect.verdict && verdict?.action !== expect.verdict)
+    found.push(verdict ? `the verdict is ${VERDICT_HEADLINES[verdict.action]}` : 'there is no verdict');
   return found;
 }
 
@@ -129,7 +154,11 @@ function listed(ids: readonly string[]): string {
 export function changeBetween(before: Observation | null, after: Observation): string {
   const parts: string[] = [];
   if (after.status === 'fail_closed')
-    parts.push(before?.status === 'fail_closed' ? `Still no packet: the compiler fails closed (${after.failure ?? ''}).` : `No packet at all: the compiler fails closed (${after.failure ?? ''}).`);
+    parts.push(
+      before?.status === 'fail_closed'
+        ? `Still no packet: the compiler fails closed (${after.failure ?? ''}).`
+        : `No packet at all: the compiler fails closed (${after.failure ?? ''}).`,
+    );
   else if (before?.status === 'fail_closed') parts.push(`A packet again: ${listed(after.packet)}.`);
   if (before && after.status === 'packet' && before.status === 'packet') {
     const entered = after.packet.filter((id) => !before.packet.includes(id));
@@ -141,7 +170,10 @@ export function changeBetween(before: Observation | null, after: Observation): s
     const ids = before.naive.map((entry) => entry.id);
     const entered = after.naive.filter((entry) => !ids.includes(entry.id));
     const left = ids.filter((id) => !after.naive.some((entry) => entry.id === id));
-    if (entered.length > 0) parts.push(`Into the naive top-k: ${listed(entered.map((entry) => `${entry.id} (the compiler: ${entry.code})`))}.`);
+    if (entered.length > 0)
+      parts.push(
+        `Into the naive top-k: ${listed(entered.map((entry) => `${entry.id} (the compiler: ${entry.code})`))}.`,
+      );
     if (left.length > 0) parts.push(`Out of the naive top-k: ${listed(left)}.`);
     const moved = after.evidence.flatMap((slot) => {
       const was = before.evidence.find((earlier) => earlier.proposition === slot.proposition)?.state;
@@ -149,7 +181,12 @@ export function changeBetween(before: Observation | null, after: Observation): s
     });
     if (moved.length > 0) parts.push(`Evidence: ${listed(moved)}.`);
   }
-  const blocked = after.blockedBy.length > 0 ? ` The decision is blocked by ${listed(after.blockedBy)}.` : before && before.blockedBy.length > 0 ? ' The decision is no longer blocked.' : '';
+  const blocked =
+    after.blockedBy.length > 0
+      ? ` The decision is blocked by ${listed(after.blockedBy)}.`
+      : before && before.blockedBy.length > 0
+        ? ' The decision is no longer blocked.'
+        : '';
   return `${parts.length > 0 ? parts.join(' ') : 'Neither the compiled packet, the naive top-k nor the evidence changed.'}${blocked}`;
 }
 
@@ -177,13 +214,22 @@ function observedText(screen: TourScreen, action: TourAction, before: Observatio
  * expects holds, else what was found instead; a built step says what changed since the step began (`before`).
  */
 export function stepState(step: TourStep, screen: TourScreen, before: Observation | null): StepState {
-  if (screen.audience !== 'diagnostic') return { done: false, why: 'The tour runs in the diagnostic view: choose Diagnostic view above the trace.' };
-  if (screen.compiling || screen.drill.busy) return { done: false, why: 'The compiler is still working on the last change.' };
+  if (screen.audience !== 'diagnostic')
+    return { done: false, why: 'The tour runs in the diagnostic view: choose Diagnostic view above the trace.' };
+  if (screen.compiling || screen.drill.busy)
+    return { done: false, why: 'The compiler is still working on the last change.' };
   const why = notDone(screen, step.action);
-  if (why !== null) return { done: false, why: why === NOTHING_DECLARED ? why : `${why} ${askOf(screen.scenario, step.action)}` };
+  if (why !== null)
+    return { done: false, why: why === NOTHING_DECLARED ? why : `${why} ${askOf(screen.scenario, step.action)}` };
   const observed = observe(screen);
   if (!observed) return { done: false, why: 'The naive top-k is still being ranked.' };
   const missing = step.expect ? mismatches(step.expect, observed, freshVerdict(screen)) : [];
-  if (missing.length > 0) return { done: true, held: false, observed, text: `Not what this step expected: ${missing.join('; ')}. ${observedText(screen, step.action, before, observed)}` };
+  if (missing.length > 0)
+    return {
+      done: true,
+      held: false,
+      observed,
+      text: `Not what this step expected: ${missing.join('; ')}. ${observedText(screen, step.action, before, observed)}`,
+    };
   return { done: true, held: true, observed, text: step.shows ?? observedText(screen, step.action, before, observed) };
 }

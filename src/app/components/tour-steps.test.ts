@@ -9,13 +9,24 @@ describe('tourOf', () => {
     const tour = tourOf(
       sampleScenario({
         tour: [
-          { do: 'inject', lateChange: 'promote-run-0880', title: 'Late', shows: 'Declared.', expect: { notInPacket: ['RUN-0880'] } },
+          {
+            do: 'inject',
+            lateChange: 'promote-run-0880',
+            title: 'Late',
+            shows: 'Declared.',
+            expect: { notInPacket: ['RUN-0880'] },
+          },
           { do: 'attempt', title: 'Go on?', shows: 'Stale.' },
         ],
       }),
     );
     expect(tour).toEqual([
-      { action: { do: 'inject', lateChange: 'promote-run-0880' }, title: 'Late', shows: 'Declared.', expect: { notInPacket: ['RUN-0880'] } },
+      {
+        action: { do: 'inject', lateChange: 'promote-run-0880' },
+        title: 'Late',
+        shows: 'Declared.',
+        expect: { notInPacket: ['RUN-0880'] },
+      },
       { action: { do: 'attempt' }, title: 'Go on?', shows: 'Stale.', expect: null },
     ]);
   });
@@ -27,7 +38,12 @@ describe('tourOf', () => {
       { do: 'switchOn', control: 'c0' },
       { do: 'switchOff', control: 'c0' },
     ]);
-    expect(tour.slice(-4).map((step) => step.action)).toEqual([{ do: 'freeze' }, { do: 'inject', lateChange: 'promote-run-0880' }, { do: 'attempt' }, { do: 'recompile' }]);
+    expect(tour.slice(-4).map((step) => step.action)).toEqual([
+      { do: 'freeze' },
+      { do: 'inject', lateChange: 'promote-run-0880' },
+      { do: 'attempt' },
+      { do: 'recompile' },
+    ]);
     expect(tour.every((step) => step.shows === null && step.expect === null)).toBe(true);
     expect(tourOf(sampleScenario({ controls: [], lateChanges: [] }))).toEqual([]);
   });

@@ -3,7 +3,9 @@ import type { ScenarioSummary } from '../../worker/protocol';
 import type { ViewId, WorkspaceId } from '../state/ui-store';
 
 export type TourAction =
-  { readonly do: 'switchOn' | 'switchOff'; readonly control: string } | { readonly do: 'freeze' | 'attempt' | 'recompile' } | { readonly do: 'inject'; readonly lateChange: string };
+  | { readonly do: 'switchOn' | 'switchOff'; readonly control: string }
+  | { readonly do: 'freeze' | 'attempt' | 'recompile' }
+  | { readonly do: 'inject'; readonly lateChange: string };
 
 /** A step as the tour runs it. `shows` null: a step built from the scenario, whose text is what changed on screen. */
 export interface TourStep {
@@ -34,15 +36,30 @@ function fromFile(step: TourStepFile): TourStep {
 function genericTour(scenario: ScenarioSummary): TourStep[] {
   const controls = scenario.controls.slice(0, GENERIC_CONTROLS);
   const steps: TourStep[] = controls.flatMap((control, index) => [
-    { action: { do: 'switchOn', control: control.id }, title: `Control ${index + 1} of ${controls.length}: ${control.label}`, shows: null, expect: null },
-    { action: { do: 'switchOff', control: control.id }, title: `${control.label}: off again`, shows: null, expect: null },
+    {
+      action: { do: 'switchOn', control: control.id },
+      title: `Control ${index + 1} of ${controls.length}: ${control.label}`,
+      shows: null,
+      expect: null,
+    },
+    {
+      action: { do: 'switchOff', control: control.id },
+      title: `${control.label}: off again`,
+      shows: null,
+      expect: null,
+    },
   ]);
   const late = scenario.lateChanges[0];
   if (late) {
     steps.push(
       { action: { do: 'freeze' }, title: 'Fire drill: the receipt an assistant works from', shows: null, expect: null },
       { action: { do: 'inject', lateChange: late.id }, title: `Fire drill: ${late.label}`, shows: null, expect: null },
-      { action: { do: 'attempt' }, title: 'Fire drill: may work go on from the frozen receipt?', shows: null, expect: null },
+      {
+        action: { do: 'attempt' },
+        title: 'Fire drill: may work go on from the frozen receipt?',
+        shows: null,
+        expect: null,
+      },
       { action: { do: 'recompile' }, title: 'Fire drill: compile again', shows: null, expect: null },
     );
   }
@@ -56,23 +73,42 @@ export function tourOf(scenario: ScenarioSummary): TourStep[] {
 
 /** Where a step's action is taken: the control in the debugger's Contract view, or the fire drill. */
 export function placeOf(action: TourAction): { readonly workspace: WorkspaceId; readonly view?: ViewId } {
-  return action.do === 'switchOn' || action.do === 'switchOff' ? { workspace: 'debugger', view: 'contract' } : { workspace: 'drill' };
+  return action.do === 'switchOn' || action.do === 'switchOff'
+    ? { workspace: 'debugger', view: 'contract' }
+    : { workspace: 'drill' };
 }
 
-const DRILL_STEP: Record<'freeze' | 'inject' | 'attempt' | 'recompile', number> = { freeze: 1, inject: 2, attempt: 3, recompile: 4 };
+const DRILL_STEP: Record<'freeze' | 'inject' | 'attempt' | 'recompile', number> = {
+  freeze: 1,
+  inject: 2,
+  attempt: 3,
+  recompile: 4,
+};
 
 /**
  * What the card outlines, best first: the first that exists and fits beside the card is taken. Before the action,
  * where it is taken; after, where its effect shows (`entered`: a record the step brought into a column).
  */
-export function targetsOf(step: TourStep, done: boolean, facts: { readonly failedClosed: boolean; readonly entered: { readonly kind: 'naive' | 'compiled'; readonly id: string } | null }): string[] {
+export function targetsOf(
+  step: TourStep,
+  done: boolean,
+  facts: {
+    readonly failedClosed: boolean;
+    readonly entered: { readonly kind: 'naive' | 'compiled'; readonly id: string } | null;
+  },
+): string[] {
   const { action } = step;
   if (action.do === 'switchOn' || action.do === 'switchOff') {
     const control = `[data-testid="control-${CSS.escape(action.control)}"]`;
     if (!done) return [`.control:has(${control})`, control];
     if (facts.failedClosed) return ['[data-testid="fail-closed"]', '[data-testid="fail-closed"] strong'];
     const entry = facts.entered ? [`[data-testid="entry-${facts.entered.kind}-${CSS.escape(facts.entered.id)}"]`] : [];
-    return [...entry, '[data-testid="column-compiled"]', '[data-testid="column-compiled"] .entries', '[data-testid="column-compiled"] h3'];
+    return [
+      ...entry,
+      '[data-testid="column-compiled"]',
+      '[data-testid="column-compiled"] .entries',
+      '[data-testid="column-compiled"] h3',
+    ];
   }
   if (!done) return [`.drill-steps > li:nth-child(${DRILL_STEP[action.do]})`];
   if (action.do === 'freeze') return ['[data-testid="drill-frozen"]'];

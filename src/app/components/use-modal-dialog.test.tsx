@@ -6,7 +6,13 @@ import { useModalDialog } from './use-modal-dialog';
 
 let setOpen: (open: boolean) => void = () => {};
 
-function Harness({ focusFirst, withOpener = true }: { focusFirst?: (dialog: HTMLDialogElement) => void; withOpener?: boolean }) {
+function Harness({
+  focusFirst,
+  withOpener = true,
+}: {
+  focusFirst?: (dialog: HTMLDialogElement) => void;
+  withOpener?: boolean;
+}) {
   const [open, set] = useState(false);
   setOpen = set;
   const ref = useModalDialog(open, focusFirst);

@@ -6,7 +6,10 @@ import { useEffect, useEffectEvent, useRef, type RefObject } from 'react';
  * the focus goes back to whatever had it when the dialog opened, if that is still on the page, also when
  * the browser had already closed the dialog itself. Put the returned ref on the `<dialog>`.
  */
-export function useModalDialog(open: boolean, focusFirst?: (dialog: HTMLDialogElement) => void): RefObject<HTMLDialogElement | null> {
+export function useModalDialog(
+  open: boolean,
+  focusFirst?: (dialog: HTMLDialogElement) => void,
+): RefObject<HTMLDialogElement | null> {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   // The caller's latest choice, without making each render's new function re-run the effect.

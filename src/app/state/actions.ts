@@ -1,6 +1,13 @@
 import type { Audience } from '../../core/disclosure';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
-import type { CompileResponse, EvidenceAttempts, ReceiptCheck, TestsView, TraceFilter, TracePage } from '../../worker/protocol';
+import type {
+  CompileResponse,
+  EvidenceAttempts,
+  ReceiptCheck,
+  TestsView,
+  TraceFilter,
+  TracePage,
+} from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
 import { compilerApi } from './api';
 import { createLatestWins } from './latest-wins';
@@ -27,7 +34,13 @@ export function failClosed(during: string, error: unknown): void {
   compileTicket += 1;
   traceTicket += 1;
   requestedPages.clear();
-  useResultStore.setState({ response: null, failure: { during, reason: describeFailure(error) }, compiling: false, rememberedReceipt: null, trace: EMPTY_TRACE });
+  useResultStore.setState({
+    response: null,
+    failure: { during, reason: describeFailure(error) },
+    compiling: false,
+    rememberedReceipt: null,
+    trace: EMPTY_TRACE,
+  });
   useDrillStore.setState(INITIAL_DRILL);
   useTestsStore.setState(INITIAL_TESTS);
   useUiStore.setState({ notice: null });
@@ -78,7 +91,10 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
   try {
     // The marks of the answer are against the compilation on screen, not one whose answer a burst made the page drop.
     const onScreen = useResultStore.getState().response;
-    response = await compilerApi().compile(useUiStore.getState().audience, onScreen?.ok ? onScreen.view.compilation : null);
+    response = await compilerApi().compile(
+      useUiStore.getState().audience,
+      onScreen?.ok ? onScreen.view.compilation : null,
+    );
   } catch (error) {
     // A failure of a compilation the user has already replaced changes nothing on screen.
     if (ticket === compileTicket && !superseded()) failClosed('compiling', error);
@@ -103,7 +119,13 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
       notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.`,
     });
   }
-  shownFollowUps = Promise.all([refreshTrace(), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), recheckLoadedReceipts(ticket), rerunTests(ticket)]);
+  shownFollowUps = Promise.all([
+    refreshTrace(),
+    fillBaselines(response, ticket),
+    fillEvidenceAttempts(response, ticket),
+    recheckLoadedReceipts(ticket),
+    rerunTests(ticket),
+  ]);
 }
 
 /** The cases on screen are of the inputs before a change until the suites have run again. */
@@ -165,7 +187,13 @@ async function fillEvidenceAttempts(response: CompileResponse, ticket: number): 
   const found = attempts;
   useResultStore.setState((state) => {
     const shown = state.response;
-    if (!shown?.ok || shown.view.compilation !== compilation || shown.view.audience !== audience || shown.view.evidenceAttempts !== null) return {};
+    if (
+      !shown?.ok ||
+      shown.view.compilation !== compilation ||
+      shown.view.audience !== audience ||
+      shown.view.evidenceAttempts !== null
+    )
+      return {};
     return { response: { ok: true, view: { ...shown.view, evidenceAttempts: found } } };
   });
 }
@@ -201,8 +229,18 @@ export async function setAudience(audience: Audience): Promise<void> {
     return;
   }
   if (ticket !== compileTicket) return;
-  useResultStore.setState({ response, failure: null, rememberedReceipt: null, baselineProgress: response.ok ? response.view.baselineIndexing : null });
-  await Promise.all([refreshTrace({ code: 'all' }), fillBaselines(response, ticket), fillEvidenceAttempts(response, ticket), rerunTests(ticket)]);
+  useResultStore.setState({
+    response,
+    failure: null,
+    rememberedReceipt: null,
+    baselineProgress: response.ok ? response.view.baselineIndexing : null,
+  });
+  await Promise.all([
+    refreshTrace({ code: 'all' }),
+    fillBaselines(response, ticket),
+    fillEvidenceAttempts(response, ticket),
+    rerunTests(ticket),
+  ]);
 }
 
 export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>> = {}): Promise<void> {
@@ -212,7 +250,12 @@ export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>
   useResultStore.setState({ traceQuery });
   let page: TracePage;
   try {
-    page = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: 0, limit: TRACE_PAGE_SIZE });
+    page = await compilerApi().queryTrace({
+      ...traceQuery,
+      audience: useUiStore.getState().audience,
+      offset: 0,
+      limit: TRACE_PAGE_SIZE,
+    });
   } catch (error) {
     if (ticket === traceTicket) failClosed('reading the trace', error);
     return;
@@ -240,13 +283,20 @@ export async function loadTracePages(first: number, last: number): Promise<void>
     wanted.map(async (page) => {
       let window: TracePage;
       try {
-        window = await compilerApi().queryTrace({ ...traceQuery, audience: useUiStore.getState().audience, offset: page * TRACE_PAGE_SIZE, limit: TRACE_PAGE_SIZE });
+        window = await compilerApi().queryTrace({
+          ...traceQuery,
+          audience: useUiStore.getState().audience,
+          offset: page * TRACE_PAGE_SIZE,
+          limit: TRACE_PAGE_SIZE,
+        });
       } catch (error) {
         if (ticket === traceTicket) failClosed('reading the trace', error);
         return;
       }
       if (ticket !== traceTicket) return;
-      useResultStore.setState((state) => ({ trace: { ...state.trace, pages: new Map(state.trace.pages).set(page, window.rows) } }));
+      useResultStore.setState((state) => ({
+        trace: { ...state.trace, pages: new Map(state.trace.pages).set(page, window.rows) },
+      }));
     }),
   );
 }
@@ -255,7 +305,12 @@ export async function loadTracePages(first: number, last: number): Promise<void>
  * The next page of one proposition's evidence attempts in compilation `compilation`, from `offset`. Null when
  * a later compilation replaced it, or when the worker failed (the page has then failed closed).
  */
-export async function loadEvidenceAttempts(compilation: number, audience: Audience, proposition: string, offset: number): Promise<EvidenceAttempts | null> {
+export async function loadEvidenceAttempts(
+  compilation: number,
+  audience: Audience,
+  proposition: string,
+  offset: number,
+): Promise<EvidenceAttempts | null> {
   try {
     return await compilerApi().evidenceAttempts(compilation, proposition, audience, offset);
   } catch (error) {

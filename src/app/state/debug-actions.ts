@@ -19,7 +19,10 @@ export async function refreshDebugViews(): Promise<void> {
       baselineDiff: null,
       stops: null,
       asOfDiff: null,
-      inspector: state.inspector && { id: state.inspector.id, response: { ok: false, message: 'Nothing is compiled now.' } },
+      inspector: state.inspector && {
+        id: state.inspector.id,
+        response: { ok: false, message: 'Nothing is compiled now.' },
+      },
     }));
     return;
   }
@@ -41,7 +44,10 @@ export async function refreshDebugViews(): Promise<void> {
       asOfDiff,
       baselineDiff,
       ...(pinLost ? { baseline: null } : {}),
-      inspector: state.inspector && inspection && state.inspector.id === inspector?.id ? { id: state.inspector.id, response: inspection } : state.inspector,
+      inspector:
+        state.inspector && inspection && state.inspector.id === inspector?.id
+          ? { id: state.inspector.id, response: inspection }
+          : state.inspector,
     }));
   } catch (error) {
     if (current !== ticket) return;
@@ -78,7 +84,11 @@ export async function pinBaseline(): Promise<void> {
   const pinned = await guarded('pinning the baseline', async () => {
     const baseline = await compilerApi().pinBaseline();
     useDebugStore.setState({ baseline, baselineDiff: null });
-    useUiStore.setState({ notice: baseline ? `Pinned as the baseline: ${baseline.scenarioTitle}, as of ${baseline.asOf}.` : 'Nothing is compiled yet: nothing to pin.' });
+    useUiStore.setState({
+      notice: baseline
+        ? `Pinned as the baseline: ${baseline.scenarioTitle}, as of ${baseline.asOf}.`
+        : 'Nothing is compiled yet: nothing to pin.',
+    });
   });
   if (pinned) await Promise.all([refreshDebugViews(), refreshTrace()]);
 }

@@ -20,6 +20,16 @@ interface DebugState {
   readonly whatIfIssue: string | null;
 }
 
-export const INITIAL_DEBUG: DebugState = { inspector: null, baseline: null, baselineDiff: null, stops: null, asOfDiff: null, stepping: false, stepIssues: [], whatIf: null, whatIfIssue: null };
+export const INITIAL_DEBUG: DebugState = {
+  inspector: null,
+  baseline: null,
+  baselineDiff: null,
+  stops: null,
+  asOfDiff: null,
+  stepping: false,
+  stepIssues: [],
+  whatIf: null,
+  whatIfIssue: null,
+};
 
 export const useDebugStore = create<DebugState>(() => INITIAL_DEBUG);

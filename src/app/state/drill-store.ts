@@ -10,6 +10,12 @@ interface DrillStoreState {
   readonly busy: boolean;
 }
 
-export const INITIAL_DRILL: DrillStoreState = { frozenReceiptId: null, declared: [], verdict: null, verdictRevision: 0, busy: false };
+export const INITIAL_DRILL: DrillStoreState = {
+  frozenReceiptId: null,
+  declared: [],
+  verdict: null,
+  verdictRevision: 0,
+  busy: false,
+};
 
 export const useDrillStore = create<DrillStoreState>(() => INITIAL_DRILL);

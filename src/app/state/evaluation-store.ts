@@ -76,7 +76,10 @@ async function run<T>(
   try {
     result = toResult(await start(onProgress));
   } catch (error) {
-    result = { status: 'failed', message: `The worker could not run the experiment: ${error instanceof Error ? error.message : String(error)}` };
+    result = {
+      status: 'failed',
+      message: `The worker could not run the experiment: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const running = useEvaluationStore.getState().running;
   useEvaluationStore.setState({ ...save(result), running: running?.experiment === experiment ? null : running });

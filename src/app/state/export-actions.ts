@@ -18,11 +18,19 @@ export async function exportScenario(): Promise<void> {
     const on =
       scenario && workspace
         ? [...scenario.controls, ...scenario.lateChanges]
-            .filter((change) => workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id))
+            .filter(
+              (change) =>
+                workspace.selection.controls.includes(change.id) || workspace.selection.lateChanges.includes(change.id),
+            )
             .map((change) => change.label)
         : [];
-    const switched = on.length > 0 ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.';
-    useScenarioStore.setState({ exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}` });
+    const switched =
+      on.length > 0
+        ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.`
+        : ' Dropping it back gives this receipt again.';
+    useScenarioStore.setState({
+      exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}`,
+    });
   });
 }
 
@@ -54,7 +62,10 @@ export async function copyPacket(): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
     useUiStore.setState({
-      notice: view.audience === 'user' ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).` : `Packet copied (receipt ${shortId(view.receiptId ?? '')}).`,
+      notice:
+        view.audience === 'user'
+          ? `Packet copied (user view, packet ${shortId(view.packetFingerprint ?? '')}).`
+          : `Packet copied (receipt ${shortId(view.receiptId ?? '')}).`,
     });
   } catch {
     useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
@@ -72,7 +83,11 @@ interface Download {
  * Downloads what `file` describes for the view on screen, if it is shown in `audience` (null: either). Nothing is
  * saved when the worker has nothing to write or the view was replaced while it wrote.
  */
-async function download(during: string, audience: Audience | null, file: (view: CompileView) => Download): Promise<void> {
+async function download(
+  during: string,
+  audience: Audience | null,
+  file: (view: CompileView) => Download,
+): Promise<void> {
   const view = shownView();
   if (!view || (audience !== null && view.audience !== audience)) return;
   const { json, name, notice } = file(view);
@@ -89,7 +104,9 @@ export async function downloadPacket(): Promise<void> {
     const user = view.audience === 'user';
     return {
       json: () => compilerApi().packetJson(view.audience),
-      name: user ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json` : `packet-${shortId(view.receiptId ?? '')}.json`,
+      name: user
+        ? `packet-user-view-${shortId(view.packetFingerprint ?? '')}.json`
+        : `packet-${shortId(view.receiptId ?? '')}.json`,
       notice: user ? 'Packet downloaded (user view).' : 'Packet downloaded.',
     };
   });

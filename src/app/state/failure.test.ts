@@ -3,14 +3,20 @@ import { describeFailure } from './failure';
 
 describe('describeFailure', () => {
   it('keeps the first line of the message and never a stack', () => {
-    const error = Object.assign(new Error('database disk image is malformed\n    at step (sqlite3.mjs:1:2)'), { stack: 'Error: x\n    at compile (compile.ts:10:3)' });
+    const error = Object.assign(new Error('database disk image is malformed\n    at step (sqlite3.mjs:1:2)'), {
+      stack: 'Error: x\n    at compile (compile.ts:10:3)',
+    });
     expect(describeFailure(error)).toBe('Database disk image is malformed.');
   });
 
   it('explains a stack overflow and an out-of-memory error in plain words', () => {
     const overflow = Object.assign(new Error('Maximum call stack size exceeded'), { name: 'RangeError' });
-    expect(describeFailure(overflow)).toBe('It ran out of stack space (Maximum call stack size exceeded), which usually means an input list is longer than it can handle.');
-    expect(describeFailure(new Error('Array buffer allocation failed'))).toBe('It ran out of memory (Array buffer allocation failed).');
+    expect(describeFailure(overflow)).toBe(
+      'It ran out of stack space (Maximum call stack size exceeded), which usually means an input list is longer than it can handle.',
+    );
+    expect(describeFailure(new Error('Array buffer allocation failed'))).toBe(
+      'It ran out of memory (Array buffer allocation failed).',
+    );
   });
 
   it('says when SQLite could not be loaded, without the build advice meant for its developers', () => {

@@ -55,7 +55,9 @@ describe('compilations asked for in a burst', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const { api, posted, calls } = workerLikeApi(session, { beforeCompile: () => held });
     installFakeApi(api);
-    useScenarioStore.setState({ workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }) });
+    useScenarioStore.setState({
+      workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }),
+    });
     // Nothing of this session is on screen yet: the last state's marks have no compilation on screen to be against, as a fresh session's.
     useResultStore.setState({ response: null });
     const shown: CompileResponse[] = [];

@@ -24,7 +24,10 @@ const row: TraceRowView = {
   change: null,
   mark: null,
 };
-const remembered: RememberedResult = { view: sampleView({ compilation: 0, receiptId: REMEMBERED }), firstPage: { offset: 0, rows: [row], matched: 600, total: 600 } };
+const remembered: RememberedResult = {
+  view: sampleView({ compilation: 0, receiptId: REMEMBERED }),
+  firstPage: { offset: 0, rows: [row], matched: 600, total: 600 },
+};
 
 /** A promise and the function that settles it, so a test decides when the worker answers. */
 function deferred<T>() {
@@ -43,7 +46,11 @@ describe('the result remembered from the last session', () => {
 
   it('is shown at boot, marked as being checked, until the compilation of the restored workspace replaces it', async () => {
     const started = deferred<ReturnType<typeof sampleWorkspace>>();
-    const api = installFakeApi({ rememberedResult: async () => remembered, start: () => started.promise, compile: async () => ({ ok: true, view: sampleView({ receiptId: REMEMBERED }) }) });
+    const api = installFakeApi({
+      rememberedResult: async () => remembered,
+      start: () => started.promise,
+      compile: async () => ({ ok: true, view: sampleView({ receiptId: REMEMBERED }) }),
+    });
     render(<AuditStrip />);
     const booting = boot();
     await vi.waitFor(() => expect(useResultStore.getState().rememberedReceipt).toBe(REMEMBERED));
@@ -98,7 +105,9 @@ describe('the result remembered from the last session', () => {
       installFakeApi({ rememberedResult: async () => remembered, compile: async () => outcome });
       await boot();
       expect(useResultStore.getState().rememberedReceipt).toBeNull();
-      expect(useUiStore.getState().notice).toContain(`The result shown from your last session (receipt ${REMEMBERED.slice(0, 12)}) is not what the workspace compiles to now`);
+      expect(useUiStore.getState().notice).toContain(
+        `The result shown from your last session (receipt ${REMEMBERED.slice(0, 12)}) is not what the workspace compiles to now`,
+      );
     }
     expect(useUiStore.getState().notice).toContain('(it does not compile)');
   });

@@ -1,13 +1,24 @@
 import { create } from 'zustand';
 import type { InputIssue } from '../../core/errors';
-import type { FileSummary, LoadProgress, ReceiptCheck, ScenarioSummary, WorkspaceSnapshot } from '../../worker/protocol';
+import type {
+  FileSummary,
+  LoadProgress,
+  ReceiptCheck,
+  ScenarioSummary,
+  WorkspaceSnapshot,
+} from '../../worker/protocol';
 
 export type LoadState =
   | { readonly status: 'idle' }
   | { readonly status: 'loading'; readonly progress: LoadProgress | null }
   | { readonly status: 'rejected'; readonly issues: readonly InputIssue[]; readonly summaries: readonly FileSummary[] }
   /** `checkedAt`: the compilation (result-store revision) the receipt checks were judged against. */
-  | { readonly status: 'loaded'; readonly message: string; readonly receiptChecks: readonly ReceiptCheck[]; readonly checkedAt: number }
+  | {
+      readonly status: 'loaded';
+      readonly message: string;
+      readonly receiptChecks: readonly ReceiptCheck[];
+      readonly checkedAt: number;
+    }
   | { readonly status: 'cancelled' };
 
 interface ScenarioState {
@@ -19,7 +30,12 @@ interface ScenarioState {
   readonly exportNotice: string | null;
 }
 
-export const useScenarioStore = create<ScenarioState>(() => ({ workspace: null, contractIssues: [], load: { status: 'idle' }, exportNotice: null }));
+export const useScenarioStore = create<ScenarioState>(() => ({
+  workspace: null,
+  contractIssues: [],
+  load: { status: 'idle' },
+  exportNotice: null,
+}));
 
 export function selectedScenario(state: ScenarioState): ScenarioSummary | null {
   const workspace = state.workspace;

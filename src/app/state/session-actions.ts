@@ -20,7 +20,11 @@ function onWorkspaceEvent(event: WorkspaceEvent): void {
   keptWorkspace = event.workspace;
   const workspace = useScenarioStore.getState().workspace;
   const storage = workspace?.storage;
-  const changed = storage?.status !== event.storage.status || (storage.status !== 'persistent' && event.storage.status !== 'persistent' && storage.message !== event.storage.message);
+  const changed =
+    storage?.status !== event.storage.status ||
+    (storage.status !== 'persistent' &&
+      event.storage.status !== 'persistent' &&
+      storage.message !== event.storage.message);
   if (workspace && changed) useScenarioStore.setState({ workspace: { ...workspace, storage: event.storage } });
 }
 
@@ -36,7 +40,8 @@ async function startSession(restore: SavedWorkspace | null, openLink = false): P
     // Not even the last session's result stays on screen when no compiler is there to check it.
     if (useResultStore.getState().rememberedReceipt !== null) failClosed('starting the compiler', error);
     // A loss reported while restoring has already said more than this could.
-    if (useUiStore.getState().fatal === null) useUiStore.setState({ fatal: `The compiler could not start in this browser. ${describeFailure(error)}` });
+    if (useUiStore.getState().fatal === null)
+      useUiStore.setState({ fatal: `The compiler could not start in this browser. ${describeFailure(error)}` });
     return false;
   }
   useUiStore.setState({ fatal: null });
@@ -72,7 +77,15 @@ async function showRememberedResult(): Promise<void> {
   }
   const { response, failure, traceQuery } = useResultStore.getState();
   const { audience, fatal } = useUiStore.getState();
-  if (remembered === null || response !== null || failure !== null || fatal !== null || traceQuery !== DEFAULT_TRACE_QUERY || remembered.view.audience !== audience) return;
+  if (
+    remembered === null ||
+    response !== null ||
+    failure !== null ||
+    fatal !== null ||
+    traceQuery !== DEFAULT_TRACE_QUERY ||
+    remembered.view.audience !== audience
+  )
+    return;
   const { view, firstPage } = remembered;
   // A page-side marker: the reload test and the benchmark read which receipt was shown before the compilation.
   performance.mark('cc:remembered-shown', { detail: viewIdentity(view).id });
@@ -95,7 +108,10 @@ export async function recoverFromWorkerLoss(reason: string): Promise<void> {
   useResultStore.setState({ failure: null });
   if (restoring) {
     restoring = false;
-    useUiStore.setState({ workerNotice: null, fatal: `The compiler stopped again while your workspace was being restored: ${reason}.` });
+    useUiStore.setState({
+      workerNotice: null,
+      fatal: `The compiler stopped again while your workspace was being restored: ${reason}.`,
+    });
     return;
   }
   useUiStore.setState({ workerNotice: { status: 'restarting', reason } });
@@ -121,7 +137,12 @@ export async function retryCompiler(): Promise<void> {
 /** The last way back: a fresh worker with nothing restored, and storage cleared, so a workspace that kills the worker is gone. */
 export async function startFromBuiltins(): Promise<void> {
   useUiStore.setState({ fatal: null, workerNotice: null });
-  const empty: SavedWorkspace = { version: 1, loads: [], contractEdits: {}, selection: { scenarioKey: '', controls: [], lateChanges: [] } };
+  const empty: SavedWorkspace = {
+    version: 1,
+    loads: [],
+    contractEdits: {},
+    selection: { scenarioKey: '', controls: [], lateChanges: [] },
+  };
   if (await restartCompiler(empty)) await resetWorkspace();
 }
 

@@ -13,6 +13,10 @@ describe('share links in the address bar', () => {
   it('asks before replacing loaded files or edited contracts, not a workspace of built-ins', () => {
     expect(hasWorkToLose(sampleWorkspace())).toBe(false);
     expect(hasWorkToLose(sampleWorkspace({ scenarios: [sampleScenario({ contractEdited: true })] }))).toBe(true);
-    expect(hasWorkToLose(sampleWorkspace({ scenarios: [sampleScenario(), sampleScenario({ key: 'loaded:x', origin: 'loaded' })] }))).toBe(true);
+    expect(
+      hasWorkToLose(
+        sampleWorkspace({ scenarios: [sampleScenario(), sampleScenario({ key: 'loaded:x', origin: 'loaded' })] }),
+      ),
+    ).toBe(true);
   });
 });

@@ -14,7 +14,8 @@ import { useUiStore, VIEWS, WORKSPACES } from './ui-store';
 const SHARE_PREFIX = 'share=';
 const BLANK = 'blank';
 
-export type PendingLink = { readonly kind: 'share'; readonly fragment: string; readonly carries?: string } | { readonly kind: 'blank' };
+export type PendingLink =
+  { readonly kind: 'share'; readonly fragment: string; readonly carries?: string } | { readonly kind: 'blank' };
 
 interface ShareState {
   /** The "Share" dialog. */
@@ -30,7 +31,14 @@ interface ShareState {
   readonly opened: string | null;
 }
 
-export const INITIAL_SHARE: ShareState = { dialogOpen: false, link: null, status: null, pending: null, refusal: null, opened: null };
+export const INITIAL_SHARE: ShareState = {
+  dialogOpen: false,
+  link: null,
+  status: null,
+  pending: null,
+  refusal: null,
+  opened: null,
+};
 
 export const useShareStore = create<ShareState>(() => INITIAL_SHARE);
 
@@ -44,7 +52,10 @@ export function linkOf(hash: string): PendingLink | null {
 
 /** Loaded files or edited contracts: what opening a link would throw away, so it is asked first. */
 export function hasWorkToLose(workspace: WorkspaceSnapshot | null): boolean {
-  return workspace !== null && workspace.scenarios.some((scenario) => scenario.origin === 'loaded' || scenario.contractEdited);
+  return (
+    workspace !== null &&
+    workspace.scenarios.some((scenario) => scenario.origin === 'loaded' || scenario.contractEdited)
+  );
 }
 
 function pageUrl(fragment: string): string {
@@ -70,14 +81,22 @@ export function screenShown(): ScreenShown {
   const { audience, workspace, activeView } = useUiStore.getState();
   const { verdict, verdictRevision } = useDrillStore.getState();
   const { revision, compiling } = useResultStore.getState();
-  return { audience, workspace, view: activeView, attempted: verdict !== null && !compiling && verdictRevision === revision };
+  return {
+    audience,
+    workspace,
+    view: activeView,
+    attempted: verdict !== null && !compiling && verdictRevision === revision,
+  };
 }
 
 /** The screen as a clause: "the user view, Fire drill tab, with a pinned baseline and a frozen receipt". */
 export function describeScreen(screen: ScreenShown, pinned: boolean, frozen: boolean): string {
   const tab = WORKSPACES.find((workspace) => workspace.id === screen.workspace)?.label ?? screen.workspace;
   const view = VIEWS.find((view) => view.id === screen.view)?.label ?? screen.view;
-  const held = [pinned ? 'a pinned baseline' : null, frozen ? `a frozen receipt${screen.attempted ? ' and its verdict' : ''}` : null].filter((part) => part !== null);
+  const held = [
+    pinned ? 'a pinned baseline' : null,
+    frozen ? `a frozen receipt${screen.attempted ? ' and its verdict' : ''}` : null,
+  ].filter((part) => part !== null);
   return `the ${screen.audience} view, ${tab} tab, ${view} rail${held.length > 0 ? `, with ${held.join(' and ')}` : ''}`;
 }
 
@@ -103,10 +122,17 @@ export async function copyShareLink(): Promise<void> {
 export async function copyBlankLink(): Promise<void> {
   const link = pageUrl(BLANK);
   const copied = await copy(link);
-  useShareStore.setState({ link, status: `${copied ? 'Copied' : 'Made'} a blank-session link: whoever opens it starts from the built-in scenarios.` });
+  useShareStore.setState({
+    link,
+    status: `${copied ? 'Copied' : 'Made'} a blank-session link: whoever opens it starts from the built-in scenarios.`,
+  });
 }
 
-async function afterWorkspaceReplaced(workspace: WorkspaceSnapshot, compile: () => Promise<void>, screen: OpenedScreen | null = null): Promise<void> {
+async function afterWorkspaceReplaced(
+  workspace: WorkspaceSnapshot,
+  compile: () => Promise<void>,
+  screen: OpenedScreen | null = null,
+): Promise<void> {
   // The frozen receipt stays, to be judged against the workspace the link brings; declared late changes were the old one's.
   useDrillStore.setState({ declared: [] });
   useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
@@ -130,10 +156,13 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
   }
   await afterWorkspaceReplaced(result.snapshot, compile, result.screen);
   const attempted = result.screen?.attempted ? await showVerdict() : '';
-  const notes = result.screen && result.screen.notes.length > 0 ? ` Not brought back: ${result.screen.notes.join('; ')}.` : '';
+  const notes =
+    result.screen && result.screen.notes.length > 0 ? ` Not brought back: ${result.screen.notes.join('; ')}.` : '';
   const selected = result.snapshot.scenarios.find((scenario) => scenario.key === result.snapshot.selection.scenarioKey);
   const on = result.snapshot.selection.controls.length + result.snapshot.selection.lateChanges.length;
-  const screen = result.screen ? ` On ${describeScreen(result.screen, result.screen.baseline !== null, result.screen.drill.frozenReceiptId !== null)}.` : '';
+  const screen = result.screen
+    ? ` On ${describeScreen(result.screen, result.screen.baseline !== null, result.screen.drill.frozenReceiptId !== null)}.`
+    : '';
   useShareStore.setState({
     opened: `Opened a shared workspace: ${selected?.title ?? result.snapshot.selection.scenarioKey}, ${on} control${on === 1 ? '' : 's'} or late change${on === 1 ? '' : 's'} on.${screen}${notes}${attempted}`,
   });
@@ -143,7 +172,11 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
 function showScreen(screen: OpenedScreen): void {
   useUiStore.setState({ audience: screen.audience, workspace: screen.workspace, activeView: screen.view });
   useDebugStore.setState({ baseline: screen.baseline, baselineDiff: null });
-  useDrillStore.setState({ frozenReceiptId: screen.drill.frozenReceiptId, declared: screen.drill.declared, verdict: null });
+  useDrillStore.setState({
+    frozenReceiptId: screen.drill.frozenReceiptId,
+    declared: screen.drill.declared,
+    verdict: null,
+  });
 }
 
 /** The drill verdict the link's screen showed, asked again of the inputs just compiled; a clause when there is none. */

@@ -14,7 +14,17 @@ const view = (passed: boolean): TestsView => ({
   passed: passed ? 1 : 0,
   failed: passed ? 0 : 1,
   coverage: sampleCoverage(),
-  suites: [{ file: 'a.expect.json', suite: 'a', description: '', inputsNote: null, coverage: sampleCoverage(), problems: [], cases: [{ name: 'c', passed, mismatches: [], notChecked: 0 }] }],
+  suites: [
+    {
+      file: 'a.expect.json',
+      suite: 'a',
+      description: '',
+      inputsNote: null,
+      coverage: sampleCoverage(),
+      problems: [],
+      cases: [{ name: 'c', passed, mismatches: [], notChecked: 0 }],
+    },
+  ],
 });
 
 beforeEach(() => resetStores());
@@ -24,7 +34,11 @@ describe('the Tests panel’s actions', () => {
     const api = installFakeApi({
       openSuites: vi.fn(async () => ({
         ok: false as const,
-        issues: [inputIssue({ file: 'b.expect.json', line: 3, path: 'cases[0].expect' }, 'UNKNOWN_FIELDS', { fields: ['"outcom"'] })],
+        issues: [
+          inputIssue({ file: 'b.expect.json', line: 3, path: 'cases[0].expect' }, 'UNKNOWN_FIELDS', {
+            fields: ['"outcom"'],
+          }),
+        ],
         view: view(true),
       })),
     });
@@ -32,7 +46,11 @@ describe('the Tests panel’s actions', () => {
     const file = new File(['{}'], 'b.expect.json');
     await openSuites([file]);
     expect(api.openSuites).toHaveBeenCalledWith([file], 'user');
-    expect(useTestsStore.getState()).toMatchObject({ view: view(true), refusal: 'b.expect.json:3: cases[0].expect: unknown field "outcom": not part of the format', busy: false });
+    expect(useTestsStore.getState()).toMatchObject({
+      view: view(true),
+      refusal: 'b.expect.json:3: cases[0].expect: unknown field "outcom": not part of the format',
+      busy: false,
+    });
     await closeSuite('a.expect.json');
     expect(api.closeSuite).toHaveBeenCalledWith('a.expect.json', 'user');
     expect(useTestsStore.getState().refusal).toBeNull();
@@ -54,7 +72,16 @@ describe('the Tests panel’s actions', () => {
 
   it('opens the Tests panel for a dropped suite and runs it on the inputs on screen', async () => {
     const runTests = vi.fn(async () => view(true));
-    installFakeApi({ runTests, loadFiles: vi.fn(async () => ({ status: 'loaded' as const, snapshot: sampleWorkspace(), kinds: [], receiptChecks: [], suites: ['a.expect.json'] })) });
+    installFakeApi({
+      runTests,
+      loadFiles: vi.fn(async () => ({
+        status: 'loaded' as const,
+        snapshot: sampleWorkspace(),
+        kinds: [],
+        receiptChecks: [],
+        suites: ['a.expect.json'],
+      })),
+    });
     await loadFiles([new File(['{}'], 'a.expect.json')]);
     expect(useUiStore.getState().workspace).toBe('tests');
     expect(runTests).toHaveBeenCalled();

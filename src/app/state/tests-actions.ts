@@ -20,7 +20,11 @@ export async function openSuites(files: readonly File[]): Promise<void> {
     failClosed('opening the suites', error);
     return;
   }
-  useTestsStore.setState({ view: result.view, refusal: result.ok ? null : result.issues.map(formatIssue).join('\n'), busy: false });
+  useTestsStore.setState({
+    view: result.view,
+    refusal: result.ok ? null : result.issues.map(formatIssue).join('\n'),
+    busy: false,
+  });
 }
 
 export async function closeSuite(file: string): Promise<void> {
@@ -49,12 +53,16 @@ async function showDraft(purpose: 'case' | 'update', during: string, write: () =
 
 /** Writes a case stating what the screen shows, in the view it is shown in, and shows it as a diff: nothing is kept yet. */
 export async function previewCaseFromScreen(input: CaseFromScreen): Promise<void> {
-  await showDraft('case', 'writing the test case', () => compilerApi().caseFromScreen(input, useUiStore.getState().audience));
+  await showDraft('case', 'writing the test case', () =>
+    compilerApi().caseFromScreen(input, useUiStore.getState().audience),
+  );
 }
 
 /** Rewrites an open suite's expectations from what its cases observe now, and shows the diff: nothing is kept yet. */
 export async function previewUpdatedSuite(file: string): Promise<void> {
-  await showDraft('update', 'updating the expectations', () => compilerApi().updatedSuite(file, useUiStore.getState().audience));
+  await showDraft('update', 'updating the expectations', () =>
+    compilerApi().updatedSuite(file, useUiStore.getState().audience),
+  );
 }
 
 /** Keeps the suite shown: downloads it and opens it in the Tests panel in place of one of the same name. */

@@ -20,12 +20,27 @@ export function screenFrom(parts: {
 }): TourScreen | null {
   const { scenario, result } = parts;
   if (!scenario) return null;
-  const view = result.response?.ok && result.response.view.scenarioKey === scenario.key && result.failure === null ? result.response.view : null;
-  return { audience: parts.audience, scenario, view, compiling: result.compiling, revision: result.revision, drill: parts.drill };
+  const view =
+    result.response?.ok && result.response.view.scenarioKey === scenario.key && result.failure === null
+      ? result.response.view
+      : null;
+  return {
+    audience: parts.audience,
+    scenario,
+    view,
+    compiling: result.compiling,
+    revision: result.revision,
+    drill: parts.drill,
+  };
 }
 
 function currentScreen(): TourScreen | null {
-  return screenFrom({ audience: useUiStore.getState().audience, scenario: selectedScenario(useScenarioStore.getState()), result: useResultStore.getState(), drill: useDrillStore.getState() });
+  return screenFrom({
+    audience: useUiStore.getState().audience,
+    scenario: selectedScenario(useScenarioStore.getState()),
+    result: useResultStore.getState(),
+    drill: useDrillStore.getState(),
+  });
 }
 
 function goTo(index: number): void {
@@ -39,7 +54,9 @@ function goTo(index: number): void {
   const screen = currentScreen();
   useTourStore.setState({ running: { ...running, index, refused: false, before: screen ? observe(screen) : null } });
   const place = placeOf(step.action);
-  useUiStore.setState(place.view ? { workspace: place.workspace, activeView: place.view } : { workspace: place.workspace });
+  useUiStore.setState(
+    place.view ? { workspace: place.workspace, activeView: place.view } : { workspace: place.workspace },
+  );
 }
 
 /** Starts on the selected scenario in the diagnostic view, every control off and the drill reset, as the steps expect. */
@@ -54,7 +71,8 @@ export async function startTour(): Promise<void> {
   const drill = useDrillStore.getState();
   if (drill.frozenReceiptId !== null || drill.declared.length > 0 || drill.verdict !== null) await resetDrill();
   const selection = useScenarioStore.getState().workspace?.selection;
-  if (selection && (selection.controls.length > 0 || selection.lateChanges.length > 0)) await applySelection({ controls: [], lateChanges: [] });
+  if (selection && (selection.controls.length > 0 || selection.lateChanges.length > 0))
+    await applySelection({ controls: [], lateChanges: [] });
   if (useTourStore.getState().running?.scenarioKey === scenario.key) goTo(0);
 }
 

@@ -26,7 +26,9 @@ async function connect() {
   await session.start();
   const { api } = workerLikeApi(session, { beforeCompile: held });
   installFakeApi(api);
-  useScenarioStore.setState({ workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }) });
+  useScenarioStore.setState({
+    workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }),
+  });
   await compileNow();
   return session;
 }
@@ -57,7 +59,9 @@ describe('verdicts on screen after the inputs change', () => {
     gate.hold = false;
     gate.release();
     await toggled;
-    expect(screen.getByTestId('receipt-check')).toHaveTextContent('receipt-diagnostic.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET');
+    expect(screen.getByTestId('receipt-check')).toHaveTextContent(
+      'receipt-diagnostic.json: STALE — RECOMPILE REQUIRED STALE_RECORD_SET',
+    );
 
     await setControl('grant-agent-permit', false);
     expect(screen.getByTestId('receipt-check')).toHaveTextContent('CURRENT — MAY CONTINUE');

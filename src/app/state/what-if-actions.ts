@@ -29,13 +29,19 @@ export async function loadWhatIf(id: string, key: string): Promise<void> {
 export async function applySuggestion(id: string, suggestion: WhatIfSuggestion): Promise<void> {
   let applied = false;
   await guarded('applying the suggested change', async () => {
-    const update = await compilerApi().applySuggestion({ code: suggestion.code, args: suggestion.args }, id, useUiStore.getState().audience);
+    const update = await compilerApi().applySuggestion(
+      { code: suggestion.code, args: suggestion.args },
+      id,
+      useUiStore.getState().audience,
+    );
     if (!update.ok) {
       useDebugStore.setState({ whatIfIssue: update.issues.map((issue) => issue.message).join('; ') });
       return;
     }
     useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
-    useUiStore.setState({ notice: `Applied to ${suggestion.verifiedBy.change === 'contract' ? 'the contract' : `${id}, as a new revision`}: ${suggestion.text}.` });
+    useUiStore.setState({
+      notice: `Applied to ${suggestion.verifiedBy.change === 'contract' ? 'the contract' : `${id}, as a new revision`}: ${suggestion.text}.`,
+    });
     applied = true;
   });
   if (!applied) return;

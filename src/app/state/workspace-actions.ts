@@ -114,7 +114,13 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   } catch (error) {
     finished = true;
     const names = files.map((file) => file.name).join(', ');
-    useScenarioStore.setState({ load: { status: 'rejected', issues: [inputIssue({ file: names, path: '(root)' }, 'READING_FAILED', { failure: describeFailure(error) })], summaries: [] } });
+    useScenarioStore.setState({
+      load: {
+        status: 'rejected',
+        issues: [inputIssue({ file: names, path: '(root)' }, 'READING_FAILED', { failure: describeFailure(error) })],
+        summaries: [],
+      },
+    });
     failClosed('loading files', error);
     return;
   }
@@ -127,7 +133,10 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
     useScenarioStore.setState({ load: { status: 'cancelled' } });
     return;
   }
-  const message = [...result.kinds.map(({ file, kind }) => `${file} (${kind})`), ...result.suites.map((file) => `${file} (expectation suite)`)].join(', ');
+  const message = [
+    ...result.kinds.map(({ file, kind }) => `${file} (${kind})`),
+    ...result.suites.map((file) => `${file} (expectation suite)`),
+  ].join(', ');
   const previousKey = useScenarioStore.getState().workspace?.selection.scenarioKey;
   const switched = result.snapshot.selection.scenarioKey !== previousKey;
   // A load that selects its own scenario leaves the result on screen outdated from the moment the picker shows it.
@@ -135,7 +144,12 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   useScenarioStore.setState({
     workspace: result.snapshot,
     contractIssues: [],
-    load: { status: 'loaded', message: `Loaded ${message}.`, receiptChecks: result.receiptChecks, checkedAt: useResultStore.getState().revision },
+    load: {
+      status: 'loaded',
+      message: `Loaded ${message}.`,
+      receiptChecks: result.receiptChecks,
+      checkedAt: useResultStore.getState().revision,
+    },
   });
   // A suite opens in the Tests panel, run on the inputs on screen (the compilation runs it, when there is one).
   if (result.suites.length > 0) useUiStore.setState({ workspace: 'tests' });
@@ -172,7 +186,10 @@ export async function resetWorkspace(): Promise<void> {
 /** Makes a link to the workspace and copies it; when the worker fails, no link is made and the page fails closed. */
 export async function shareWorkspace(): Promise<void> {
   if (!(await guarded('making a share link', copyShareLink)))
-    useShareStore.setState({ link: null, status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim() });
+    useShareStore.setState({
+      link: null,
+      status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim(),
+    });
 }
 
 /** Opens a share or blank-session link the user agreed to; a failed worker call fails closed. */

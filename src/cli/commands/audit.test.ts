@@ -47,7 +47,12 @@ describe.skipIf(POSTGRES_URL === undefined)('audit --database', () => {
     const opened = await connect(url, schema);
     if (!opened.ok) throw new Error(opened.error.message);
     database = opened.value;
-    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), createTokeniser(await openInMemoryDatabase()));
+    const loaded = await loadRecordSet(
+      database,
+      'records.jsonl',
+      createRecordSet(records),
+      createTokeniser(await openInMemoryDatabase()),
+    );
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
   afterAll(async () => {
@@ -61,17 +66,24 @@ describe.skipIf(POSTGRES_URL === undefined)('audit --database', () => {
     const report = JSON.parse(audited.stdout) as AuditReport;
     expect(report).toMatchObject({ records: records.length, disagreements: 0, shown: [] });
     expect(report.admitted).toBeGreaterThan(AUDIT_PAGE);
-    expect(Object.keys(report.refusedByReason)).toEqual(expect.arrayContaining(['EXCLUDE_DENY_LABEL', 'EXCLUDE_DANGLING_SUPERSESSION', 'EXCLUDE_SUPERSESSION_CYCLE']));
+    expect(Object.keys(report.refusedByReason)).toEqual(
+      expect.arrayContaining(['EXCLUDE_DENY_LABEL', 'EXCLUDE_DANGLING_SUPERSESSION', 'EXCLUDE_SUPERSESSION_CYCLE']),
+    );
     const text = await run(cwd, ['audit', ...target, '--contract', 'contract.json']);
     expect(text.stdout).toContain('the database and the reference evaluator agree on every record');
   });
 
   it('catches a row corrupted behind the load: a denied label dropped from the gate columns, and a document that no longer matches its fingerprint', async () => {
-    const { rows } = await database.query<{ id: string }>(`SELECT id FROM ${database.schema}.records WHERE $1 = ANY (labels) ORDER BY id LIMIT 1`, [label]);
+    const { rows } = await database.query<{ id: string }>(
+      `SELECT id FROM ${database.schema}.records WHERE $1 = ANY (labels) ORDER BY id LIMIT 1`,
+      [label],
+    );
     const victim = rows[0]?.id ?? '';
     expect(victim).not.toBe('');
     await database.query(`UPDATE ${database.schema}.records SET labels = '{}' WHERE id = $1`, [victim]);
-    await database.query(`UPDATE ${database.schema}.documents SET document = replace(document, 'Body of', 'Changed body of') WHERE id = 'bulk-00007'`);
+    await database.query(
+      `UPDATE ${database.schema}.documents SET document = replace(document, 'Body of', 'Changed body of') WHERE id = 'bulk-00007'`,
+    );
     const audited = await run(cwd, ['audit', ...target, '--contract', 'contract.json', '--json']);
     expect(audited.code).toBe(EXIT.auditDisagreed);
     const report = JSON.parse(audited.stdout) as AuditReport;

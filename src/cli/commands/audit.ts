@@ -43,12 +43,20 @@ const SHOWN = 100;
 const ADMITTED = 'admitted';
 
 /** The reference's verdict on every record of one page, validated as a compile validates it: a record that cannot be read says why. */
-async function judgePage(page: readonly StoredVerdict[], gates: GateContext, supersession: ReadonlyMap<string, ResolvedRecord>): Promise<Map<string, string>> {
+async function judgePage(
+  page: readonly StoredVerdict[],
+  gates: GateContext,
+  supersession: ReadonlyMap<string, ResolvedRecord>,
+): Promise<Map<string, string>> {
   const verdicts = new Map<string, string>();
   const judge = (checked: CheckedRecord) => {
     const id = checked.record.id;
     const resolved = supersession.get(id);
-    const verdict = evaluateGates(gates, { checked, supersededBy: resolved?.supersededBy ?? null, brokenLink: resolved?.brokenLink ?? null });
+    const verdict = evaluateGates(gates, {
+      checked,
+      supersededBy: resolved?.supersededBy ?? null,
+      brokenLink: resolved?.brokenLink ?? null,
+    });
     verdicts.set(id, verdict.fact === null ? ADMITTED : gateCodeOf(verdict.fact));
   };
   const whole = await validateStoredRecords([page]);
@@ -70,7 +78,10 @@ async function judgePage(page: readonly StoredVerdict[], gates: GateContext, sup
  * with the one the database's statement gives: a page of records at a time, so memory holds a page and the
  * records supersession reads (those superseding something and their targets), never the corpus.
  */
-export async function auditDatabase(database: Database, contract: Contract): Promise<Result<AuditReport, CompileError>> {
+export async function auditDatabase(
+  database: Database,
+  contract: Contract,
+): Promise<Result<AuditReport, CompileError>> {
   return inSnapshot(database, {}, async () => {
     const graph = await supersessionRecords(database);
     if (!graph.ok) return graph;
@@ -125,8 +136,10 @@ function summary(report: AuditReport, where: string): string {
   if (report.disagreements === 0) lines.push('  the database and the reference evaluator agree on every record');
   else {
     lines.push(`  ${report.disagreements} record(s) decided differently by the database and the reference evaluator:`);
-    for (const item of report.shown) lines.push(`    ${item.id}: database ${item.database}, reference ${item.reference}`);
-    if (report.disagreements > report.shown.length) lines.push(`    … and ${report.disagreements - report.shown.length} more`);
+    for (const item of report.shown)
+      lines.push(`    ${item.id}: database ${item.database}, reference ${item.reference}`);
+    if (report.disagreements > report.shown.length)
+      lines.push(`    … and ${report.disagreements - report.shown.length} more`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -139,7 +152,8 @@ const options = {
 
 export const auditCommand = defineCommand({
   name: 'audit',
-  summary: "re-judge every record in a PostgreSQL database with the reference evaluator and compare with the database's own verdicts",
+  summary:
+    "re-judge every record in a PostgreSQL database with the reference evaluator and compare with the database's own verdicts",
   usage: `usage: context-compiler audit --database postgres://… --contract FILE.json [--schema NAME] [--json]
 options:
   --database TARGET    the server and database \`load\` wrote (a URL, key=value string or env: see load --help)
@@ -154,18 +168,28 @@ exit: 0 they agree on every record · 6 some record is decided differently · 1 
   options,
   positionals: noPositionals,
   async run({ values, usageError }, io) {
-    if (values.database === undefined || values.contract === undefined) return usageError('give --database and --contract');
+    if (values.database === undefined || values.contract === undefined)
+      return usageError('give --database and --contract');
     const audited = await auditContract(values.database, values.schema, values.contract, io);
     if (!audited.ok) {
       reportError(io, audited.error);
       return databaseErrorExit(audited.error);
     }
-    io.stdout(values.json ? `${JSON.stringify(audited.value, null, 2)}\n` : summary(audited.value, `${describeDatabase(values.database)} (schema ${values.schema})`));
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(audited.value, null, 2)}\n`
+        : summary(audited.value, `${describeDatabase(values.database)} (schema ${values.schema})`),
+    );
     return audited.value.disagreements === 0 ? EXIT.ok : EXIT.auditDisagreed;
   },
 });
 
-async function auditContract(url: string, schema: string, contractPath: string, io: CliIo): Promise<Result<AuditReport, CompileError>> {
+async function auditContract(
+  url: string,
+  schema: string,
+  contractPath: string,
+  io: CliIo,
+): Promise<Result<AuditReport, CompileError>> {
   const text = await readDocument(resolvePath(io.cwd, contractPath), contractPath);
   if (!text.ok) return text;
   const contract = parseContractJson(contractPath, text.value);

@@ -25,19 +25,34 @@ function builtinScenarioIds(): string[] {
 }
 
 /** Runs one scenario variant through the deterministic self-checks, each compile on a fresh database. */
-async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection, name: string): Promise<CheckResult[]> {
+async function checkVariant(
+  loaded: LoadedScenario,
+  selection: ScenarioSelection,
+  name: string,
+): Promise<CheckResult[]> {
   const variant = { scenario: loaded, ...selection };
   const first = await library.compileInDetail(variant);
   if (!first.ok) return [{ name, passed: false, detail: `${first.error.code}: ${first.error.message}` }];
   const { request, outcome } = first.value;
-  const summary = outcome.status === 'packet' ? `packet, ${outcome.receipt.selected.length} selected` : `fail-closed ${outcome.failure.code}`;
+  const summary =
+    outcome.status === 'packet'
+      ? `packet, ${outcome.receipt.selected.length} selected`
+      : `fail-closed ${outcome.failure.code}`;
   const results: CheckResult[] = [];
   const problems = invariantProblems(request, outcome);
-  results.push({ name: `${name}: compiles and keeps its invariants`, passed: problems.length === 0, detail: problems.join('; ') || summary });
+  results.push({
+    name: `${name}: compiles and keeps its invariants`,
+    passed: problems.length === 0,
+    detail: problems.join('; ') || summary,
+  });
 
   const again = await library.compileInDetail(variant);
   const same = again.ok && serialiseReceipt(again.value.outcome.receipt) === serialiseReceipt(outcome.receipt);
-  results.push({ name: `${name}: byte-identical receipt on a fresh database`, passed: same, detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ' });
+  results.push({
+    name: `${name}: byte-identical receipt on a fresh database`,
+    passed: same,
+    detail: same ? outcome.receipt.receiptId.slice(0, 12) : 'receipts differ',
+  });
 
   // The receipt check's rule: its own inputs reproduce it, and a copy edited with a recomputed id is refused.
   const verdictCode = async (receipt: Receipt) => {
@@ -48,12 +63,24 @@ async function checkVariant(loaded: LoadedScenario, selection: ScenarioSelection
   const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
   const forged = await verdictCode(forgedCopy(outcome.receipt));
   const reperformed = own === expected && forged === 'RECEIPT_MISMATCH';
-  results.push({ name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`, passed: reperformed, detail: `own inputs → ${own}; edited trace row → ${forged}` });
+  results.push({
+    name: `${name}: reperformed, the receipt is ${expected}; a forged copy is refused`,
+    passed: reperformed,
+    detail: `own inputs → ${own}; edited trace row → ${forged}`,
+  });
 
-  const reversed = { scenario: loaded.scenario, recordSet: createRecordSet([...loaded.recordSet.records].reverse(), loaded.recordSet.locations) };
+  const reversed = {
+    scenario: loaded.scenario,
+    recordSet: createRecordSet([...loaded.recordSet.records].reverse(), loaded.recordSet.locations),
+  };
   const shuffled = await library.compileInDetail({ ...variant, scenario: reversed });
-  const orderFree = shuffled.ok && serialiseReceipt(shuffled.value.outcome.receipt) === serialiseReceipt(outcome.receipt);
-  results.push({ name: `${name}: receipt independent of record order`, passed: orderFree, detail: orderFree ? 'reversed records, same bytes' : 'receipts differ' });
+  const orderFree =
+    shuffled.ok && serialiseReceipt(shuffled.value.outcome.receipt) === serialiseReceipt(outcome.receipt);
+  results.push({
+    name: `${name}: receipt independent of record order`,
+    passed: orderFree,
+    detail: orderFree ? 'reversed records, same bytes' : 'receipts differ',
+  });
   return results;
 }
 
@@ -83,7 +110,8 @@ async function checkAll(checks: ScenarioChecks, io: CliIo): Promise<CheckResult[
       for (const result of checked) results.push(result);
     };
     add(await checks.variant(loaded.value, { controls: [], lateChanges: [] }, `${id}/default`));
-    for (const control of scenario.controls) add(await checks.variant(loaded.value, { controls: [control.id], lateChanges: [] }, `${id}/${control.id}`));
+    for (const control of scenario.controls)
+      add(await checks.variant(loaded.value, { controls: [control.id], lateChanges: [] }, `${id}/${control.id}`));
     for (const change of scenario.lateChanges) {
       add(await checks.variant(loaded.value, { controls: [], lateChanges: [change.id] }, `${id}/${change.id}`));
       results.push(await checks.drill(loaded.value, change.id));
@@ -108,8 +136,11 @@ exit: 0 all checks passed · 1 a check failed`,
   positionals: noPositionals,
   async run({ values: { database: url, schema }, usageError }, io) {
     if (url === undefined) return report(await checkAll(builtinChecks, io), io);
-    if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
-    return inScratchSchema(url, schema, io, async (database) => report(await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io), io));
+    if (schema === DEFAULT_SCHEMA)
+      return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+    return inScratchSchema(url, schema, io, async (database) =>
+      report(await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io), io),
+    );
   },
 });
 

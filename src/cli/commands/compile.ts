@@ -69,21 +69,41 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   async run({ values, usageError }, io) {
     const audience = audienceSchema.safeParse(values.view);
     if (!audience.success) return usageError(`--view must be user or diagnostic, not ${values.view}`);
-    const attestation = attestationSchema.safeParse(values.attest ?? (values.database === undefined ? 'full' : 'candidates'));
+    const attestation = attestationSchema.safeParse(
+      values.attest ?? (values.database === undefined ? 'full' : 'candidates'),
+    );
     if (!attestation.success) return usageError(`--attest must be full or candidates, not ${values.attest}`);
     const limit = values.limit === undefined ? null : Number(values.limit);
-    if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) return usageError(`--limit must be a whole number of rows, not ${values.limit}`);
+    if (limit !== null && !(Number.isInteger(limit) && limit >= 0))
+      return usageError(`--limit must be a whole number of rows, not ${values.limit}`);
     const traceRows = values.trace ? Number.POSITIVE_INFINITY : limit;
     const diagnosticOnly = DIAGNOSTIC_ONLY.find((flag) => values[flag] !== undefined);
-    if (audience.data === 'user' && diagnosticOnly) return usageError(`--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`);
+    if (audience.data === 'user' && diagnosticOnly)
+      return usageError(
+        `--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`,
+      );
     const userViewOut = values['user-view-out'] !== undefined;
     let detail: CompileDetail;
     let adapter: DatabaseCompile['adapter'] | null = null;
     if (values.database !== undefined) {
-      if (values.contract === undefined || values.records !== undefined || values.scenario !== undefined || values.control.length > 0 || values['late-change'].length > 0) {
-        return usageError('--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database');
+      if (
+        values.contract === undefined ||
+        values.records !== undefined ||
+        values.scenario !== undefined ||
+        values.control.length > 0 ||
+        values['late-change'].length > 0
+      ) {
+        return usageError(
+          '--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database',
+        );
       }
-      const compiled = await compileContractInDatabase(values.database, values.schema, values.contract, io.cwd, attestation.data);
+      const compiled = await compileContractInDatabase(
+        values.database,
+        values.schema,
+        values.contract,
+        io.cwd,
+        attestation.data,
+      );
       if (!compiled.ok) {
         reportError(io, compiled.error);
         return databaseErrorExit(compiled.error);
@@ -96,7 +116,13 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     } else {
       const progress = values.quiet ? undefined : io.progress;
       const loaded = await loadInputs(
-        { scenario: values.scenario, records: values.records, contract: values.contract, controls: values.control, lateChanges: values['late-change'] },
+        {
+          scenario: values.scenario,
+          records: values.records,
+          contract: values.contract,
+          controls: values.control,
+          lateChanges: values['late-change'],
+        },
         io.cwd,
         progress,
       );
@@ -132,7 +158,10 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     write(values['packet-out'], packetText);
     write(values['statement-out'], serialiseStatement(receiptStatement(outcome.receipt, diagnosticPacket)));
     write(values['user-view-out'], userView && serialiseUserView(userView.document));
-    if (values.json) io.stdout(`${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`);
+    if (values.json)
+      io.stdout(
+        `${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`,
+      );
     else {
       io.stdout(renderOutcome(outcome, view, shown, baselines, traceRows));
       if (adapter !== null) io.stdout(adapterLine(adapter));
@@ -143,11 +172,22 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
 });
 
 /** `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document stands for the receipt. */
-function jsonOutcome(outcome: CompileOutcome, view: DisclosedView, userView: UserView | null, baselines: Baselines | null, packetText: string | null) {
+function jsonOutcome(
+  outcome: CompileOutcome,
+  view: DisclosedView,
+  userView: UserView | null,
+  baselines: Baselines | null,
+  packetText: string | null,
+) {
   const context = factContextOf(outcome.receipt.contract);
   const failure =
     outcome.status === 'fail_closed'
-      ? { pass: outcome.failure.pass, code: outcome.failure.code, message: view.failureMessage, recordId: userView ? (userView.failure?.recordId ?? undefined) : outcome.failure.recordId }
+      ? {
+          pass: outcome.failure.pass,
+          code: outcome.failure.code,
+          message: view.failureMessage,
+          recordId: userView ? (userView.failure?.recordId ?? undefined) : outcome.failure.recordId,
+        }
       : null;
   return {
     status: outcome.status,

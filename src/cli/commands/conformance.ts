@@ -38,7 +38,8 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
   positionals: noPositionals,
   async run({ values: { database: url, schema }, usageError }, io) {
     if (url === undefined) return usageError('give --database');
-    if (schema === DEFAULT_SCHEMA) return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+    if (schema === DEFAULT_SCHEMA)
+      return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
     return inScratchSchema(url, schema, io, async (database) => {
       const open = async (): Promise<Connection> => {
         const again = await connect(url, schema);
@@ -47,17 +48,33 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
       };
       io.stdout(`capabilities of ${describeDatabase(url)}:\n`);
       const probes = await probeCapabilities(database);
-      for (const probe of probes) io.stdout(`  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`);
+      for (const probe of probes)
+        io.stdout(
+          `  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`,
+        );
       const tokeniser = createTokeniser(await openInMemoryDatabase());
-      const findings: SuiteFinding[] = probes.map((probe) => ({ section: 'capabilities', adapter: 'postgresql', passed: probe.kept, what: `${probe.capability} ${probe.kept ? 'kept' : 'lost'}` }));
+      const findings: SuiteFinding[] = probes.map((probe) => ({
+        section: 'capabilities',
+        adapter: 'postgresql',
+        passed: probe.kept,
+        what: `${probe.capability} ${probe.kept ? 'kept' : 'lost'}`,
+      }));
       if (findings.every((finding) => finding.passed)) {
-        for (const finding of await runConformanceSuite([postgresUnderTest(database, tokeniser)], await referenceCompile())) findings.push(finding);
+        for (const finding of await runConformanceSuite(
+          [postgresUnderTest(database, tokeniser)],
+          await referenceCompile(),
+        ))
+          findings.push(finding);
         for (const finding of await runErrorSemantics(database, open, tokeniser)) findings.push(finding);
       }
       io.stdout('\n');
       for (const finding of findings.filter((item) => item.section !== 'capabilities')) io.stdout(line(finding));
       const failed = findings.filter((finding) => !finding.passed).length;
-      io.stdout(failed === 0 ? 'conformance: every check passed; this server may serve compiles\n' : `conformance: ${failed} check(s) failed; do not compile against this server\n`);
+      io.stdout(
+        failed === 0
+          ? 'conformance: every check passed; this server may serve compiles\n'
+          : `conformance: ${failed} check(s) failed; do not compile against this server\n`,
+      );
       return failed === 0 ? EXIT.ok : EXIT.failClosed;
     });
   },

@@ -14,7 +14,10 @@ const run = (...args: string[]) => runMain(args);
 describe('context-compiler diff', () => {
   it('diffs two compilations: atlas-credit-review decided one day later', async () => {
     const first = await run('compile', '--scenario', 'atlas-credit-review', '--receipt-out', 'a.json');
-    await main(['compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'b.json'], { stdout: () => {}, stderr: () => {}, cwd: first.cwd });
+    await main(
+      ['compile', '--scenario', 'atlas-credit-review', '--control', 'decide-one-day-later', '--receipt-out', 'b.json'],
+      { stdout: () => {}, stderr: () => {}, cwd: first.cwd },
+    );
     let stdout = '';
     const io = { stdout: (text: string) => (stdout += text), stderr: () => {}, cwd: first.cwd };
     expect(await main(['diff', 'a.json', 'b.json'], io)).toBe(EXIT.ok);
@@ -23,7 +26,11 @@ describe('context-compiler diff', () => {
     expect(stdout).toMatch(/in: P4-LOCAL\n\s+out: ADD-7/);
     stdout = '';
     expect(await main(['diff', 'a.json', 'b.json', '--json'], io)).toBe(EXIT.ok);
-    const diff = JSON.parse(stdout) as { identical: boolean; contract: { field: string }[]; packet: { tokensBefore: number; tokensAfter: number } };
+    const diff = JSON.parse(stdout) as {
+      identical: boolean;
+      contract: { field: string }[];
+      packet: { tokensBefore: number; tokensAfter: number };
+    };
     expect(diff.identical).toBe(false);
     expect(diff.contract.map((change) => change.field)).toEqual(['asOf']);
     expect(diff.packet).toMatchObject({ tokensBefore: 670, tokensAfter: 730 });
@@ -34,7 +41,10 @@ describe('context-compiler diff', () => {
 
   it('refuses diff input that is not two receipts, naming the file and field', async () => {
     const saved = await run('compile', '--receipt-out', 'a.json');
-    writeFileSync(join(saved.cwd, 'bad.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(saved.cwd, 'a.json'), 'utf8')), tokensUsed: 'many' }));
+    writeFileSync(
+      join(saved.cwd, 'bad.json'),
+      JSON.stringify({ ...JSON.parse(readFileSync(join(saved.cwd, 'a.json'), 'utf8')), tokensUsed: 'many' }),
+    );
     let stderr = '';
     const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
     expect(await main(['diff', 'a.json'], io)).toBe(EXIT.invalid);
@@ -51,7 +61,11 @@ describe('context-compiler diff', () => {
     writeFileSync(join(saved.cwd, 'edited.json'), JSON.stringify({ ...honest, tokensUsed: honest.tokensUsed + 1 }));
     let stdout = '';
     let stderr = '';
-    const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text), cwd: saved.cwd };
+    const io = {
+      stdout: (text: string) => (stdout += text),
+      stderr: (text: string) => (stderr += text),
+      cwd: saved.cwd,
+    };
     expect(await main(['diff', 'honest.json', 'edited.json'], io)).toBe(EXIT.failClosed);
     expect(stdout).toBe('');
     expect(stderr).toContain('RECEIPT_INVALID: edited.json: The receipt does not hash to its own id');
@@ -65,7 +79,10 @@ describe('context-compiler diff', () => {
   it('refuses a receipt of another schema or engine version as STALE_ENGINE_VERSION (exit 3) in diff and drill, naming the file', async () => {
     const saved = await run('compile', '--receipt-out', 'honest.json');
     const { receiptId, ...body } = JSON.parse(readFileSync(join(saved.cwd, 'honest.json'), 'utf8')) as Receipt;
-    writeFileSync(join(saved.cwd, 'v2.json'), JSON.stringify({ receiptId, ...body, schemaVersion: 'context-compiler/2' }));
+    writeFileSync(
+      join(saved.cwd, 'v2.json'),
+      JSON.stringify({ receiptId, ...body, schemaVersion: 'context-compiler/2' }),
+    );
     const older = { ...body, engineVersion: '0.1.0' };
     writeFileSync(join(saved.cwd, 'older-engine.json'), JSON.stringify({ receiptId: receiptIdOf(older), ...older }));
     for (const [file, found] of [
@@ -75,10 +92,18 @@ describe('context-compiler diff', () => {
       let stderr = '';
       const io = { stdout: () => {}, stderr: (text: string) => (stderr += text), cwd: saved.cwd };
       expect(await main(['diff', 'honest.json', file], io), file).toBe(EXIT.recompileRequired);
-      expect(stderr).toContain(`error [validate] STALE_ENGINE_VERSION: ${file}: The receipt was made by another schema or engine version: recompile. ${found}`);
+      expect(stderr).toContain(
+        `error [validate] STALE_ENGINE_VERSION: ${file}: The receipt was made by another schema or engine version: recompile. ${found}`,
+      );
     }
     let stderr = '';
-    expect(await main(['drill', '--receipt', 'v2.json'], { stdout: () => {}, stderr: (text) => (stderr += text), cwd: saved.cwd })).toBe(EXIT.recompileRequired);
+    expect(
+      await main(['drill', '--receipt', 'v2.json'], {
+        stdout: () => {},
+        stderr: (text) => (stderr += text),
+        cwd: saved.cwd,
+      }),
+    ).toBe(EXIT.recompileRequired);
     expect(stderr).toContain('STALE_ENGINE_VERSION: v2.json:');
     expect(stderr).toContain('v2.json:1: schemaVersion: a "context-compiler/2" receipt');
   });

@@ -16,7 +16,9 @@ const options = {
 } as const satisfies ParseArgsConfig['options'];
 
 const twoReceipts: PositionalRule<readonly [string, string]> = ([first, second, ...rest]) =>
-  first !== undefined && second !== undefined && rest.length === 0 ? ok([first, second] as const) : err('give exactly two receipt files');
+  first !== undefined && second !== undefined && rest.length === 0
+    ? ok([first, second] as const)
+    : err('give exactly two receipt files');
 
 function refuse(io: CliIo, error: CompileError): ExitCode {
   reportError(io, error);
@@ -41,9 +43,13 @@ exit: 0 compared (identical or not; --json says which) · 3 STALE_ENGINE_VERSION
   positionals: twoReceipts,
   async run({ values, positionals, usageError }, io) {
     const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) return usageError(`--limit must be a positive integer, not ${values.limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      return usageError(`--limit must be a positive integer, not ${values.limit}`);
     const [before, after] = positionals;
-    const [first, second] = await Promise.all([readDocument(resolve(io.cwd, before), before), readDocument(resolve(io.cwd, after), after)]);
+    const [first, second] = await Promise.all([
+      readDocument(resolve(io.cwd, before), before),
+      readDocument(resolve(io.cwd, after), after),
+    ]);
     // Each file checked once, in the order given: the first that cannot be used is the one named.
     if (!first.ok) return refuse(io, first.error);
     if (!second.ok) {

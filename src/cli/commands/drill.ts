@@ -37,9 +37,16 @@ function showVerdict(verdict: ReceiptVerdict, json: boolean, io: { stdout(text: 
 }
 
 /** Reads the receipt file and shows the library's verdict on it; a file that cannot be read, or inputs that cannot, are the error. */
-async function judge(io: CliIo, path: string, json: boolean, verdictOn: (receipt: { receipt: string; receiptFile: string }) => Promise<Result<ReceiptVerdict, CompileError>>): Promise<ExitCode> {
+async function judge(
+  io: CliIo,
+  path: string,
+  json: boolean,
+  verdictOn: (receipt: { receipt: string; receiptFile: string }) => Promise<Result<ReceiptVerdict, CompileError>>,
+): Promise<ExitCode> {
   const text = await readDocument(resolve(io.cwd, path), path);
-  const verdict = text.ok ? await readingFiles(async () => verdictOn({ receipt: text.value, receiptFile: path })) : text;
+  const verdict = text.ok
+    ? await readingFiles(async () => verdictOn({ receipt: text.value, receiptFile: path }))
+    : text;
   if (!verdict.ok) {
     reportError(io, verdict.error);
     return receiptReadExit(verdict.error);
@@ -69,15 +76,30 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
   positionals: noPositionals,
   async run({ values, usageError }, io) {
     if (values.database !== undefined) {
-      if (values.receipt === undefined || values.contract === undefined || values.scenario !== undefined || values.records !== undefined || values.control.length > 0 || values.change.length > 0) {
-        return usageError('--database takes --receipt and --contract alone: the records are the ones `context-compiler load` wrote to the database');
+      if (
+        values.receipt === undefined ||
+        values.contract === undefined ||
+        values.scenario !== undefined ||
+        values.records !== undefined ||
+        values.control.length > 0 ||
+        values.change.length > 0
+      ) {
+        return usageError(
+          '--database takes --receipt and --contract alone: the records are the ones `context-compiler load` wrote to the database',
+        );
       }
       const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
         reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
-      const verdict = await drillContractInDatabase(values.database, values.schema, values.contract, receipt.value, io.cwd);
+      const verdict = await drillContractInDatabase(
+        values.database,
+        values.schema,
+        values.contract,
+        receipt.value,
+        io.cwd,
+      );
       if (!verdict.ok) {
         reportError(io, verdict.error);
         return databaseErrorExit(verdict.error);
@@ -85,15 +107,32 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       return showVerdict(verdict.value, values.json, io);
     }
     if (values.records !== undefined || values.contract !== undefined) {
-      if (values.receipt === undefined) return usageError('--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)');
-      if (values.control.length > 0 || values.change.length > 0) return usageError('--control and --change need a scenario: records and a contract carry no controls or late changes');
-      const loaded = await loadInputs({ scenario: values.scenario, records: values.records, contract: values.contract, controls: [], lateChanges: [] }, io.cwd);
+      if (values.receipt === undefined)
+        return usageError(
+          '--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)',
+        );
+      if (values.control.length > 0 || values.change.length > 0)
+        return usageError(
+          '--control and --change need a scenario: records and a contract carry no controls or late changes',
+        );
+      const loaded = await loadInputs(
+        {
+          scenario: values.scenario,
+          records: values.records,
+          contract: values.contract,
+          controls: [],
+          lateChanges: [],
+        },
+        io.cwd,
+      );
       if (!loaded.ok) {
         reportError(io, loaded.error);
         return EXIT.invalid;
       }
       const inputs = loaded.value;
-      return judge(io, values.receipt, values.json, async (receipt) => library.drill({ ...inputs, ...receipt, declaredChanges: [] }));
+      return judge(io, values.receipt, values.json, async (receipt) =>
+        library.drill({ ...inputs, ...receipt, declaredChanges: [] }),
+      );
     }
     if (values.receipt !== undefined && values.scenario === undefined) {
       // The receipt alone can still be checked against itself; there is nothing else to judge it against.
@@ -111,10 +150,14 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     }
     const scenario = loaded.value.scenario;
     const firstChange = scenario.lateChanges[0];
-    const declared = values.change.length > 0 ? values.change : values.receipt === undefined && firstChange ? [firstChange.id] : [];
+    const declared =
+      values.change.length > 0 ? values.change : values.receipt === undefined && firstChange ? [firstChange.id] : [];
     const current = { scenario: loaded.value, controls: values.control, lateChanges: declared };
     // Read only: the drill checks the receipt's versions and id first itself, and answers with a verdict.
-    if (values.receipt !== undefined) return judge(io, values.receipt, values.json, async (receipt) => library.drill({ ...current, ...receipt, declaredChanges: declared }));
+    if (values.receipt !== undefined)
+      return judge(io, values.receipt, values.json, async (receipt) =>
+        library.drill({ ...current, ...receipt, declaredChanges: declared }),
+      );
 
     if (declared.length === 0) {
       io.stderr(`scenario ${scenario.id} declares no late change to rehearse\n`);
@@ -128,7 +171,9 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
     const { frozen: prior, stale, recompiled, resumed } = rehearsal.value;
     if (values.json) {
       const shown = ({ userDiff: _userDiff, ...verdict }: ReceiptVerdict) => verdict;
-      io.stdout(`${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: shown(stale), recompiledReceipt: recompiled.receipt.receiptId, resume: shown(resumed) }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ frozenReceipt: prior.receiptId, declared, attempt: shown(stale), recompiledReceipt: recompiled.receipt.receiptId, resume: shown(resumed) }, null, 2)}\n`,
+      );
     } else {
       io.stdout(
         [

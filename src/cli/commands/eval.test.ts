@@ -6,7 +6,11 @@ import { evalCommand } from './eval';
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: (text: string) => out.push(text), stderr: (text: string) => err.push(text), cwd: process.cwd() }, out, err };
+  return {
+    io: { stdout: (text: string) => out.push(text), stderr: (text: string) => err.push(text), cwd: process.cwd() },
+    out,
+    err,
+  };
 }
 
 describe('eval command', () => {
@@ -27,18 +31,27 @@ describe('eval command', () => {
   });
 
   // The whole evaluation, growth to 50,000 records included: one of the slowest unit tests (docs/TESTING.md).
-  it('writes docs/EVALUATION.md exactly as checked in (regenerate: npx context-compiler eval --markdown > docs/EVALUATION.md)', { timeout: 240_000 }, async () => {
-    const { io, out } = capture();
-    expect(await evalCommand.run(['--markdown'], io)).toBe(EXIT.ok);
-    expect(out.join('')).toBe(readFileSync(new URL('../../../docs/EVALUATION.md', import.meta.url), 'utf8'));
-  });
-
-  it.each([[['nonsense']], [['seed000', '--markdown']], [['--markdown', '--json']], [['growth', '--sizes', '150']], [['growth', '--seed', '-1']], [['seed000', 'growth']], [['--unknown']]])(
-    'refuses %j with exit 1 and the usage',
-    async (args) => {
-      const { io, err } = capture();
-      expect(await evalCommand.run(args, io)).toBe(EXIT.invalid);
-      expect(err.join('')).toContain('usage: context-compiler eval');
+  it(
+    'writes docs/EVALUATION.md exactly as checked in (regenerate: npx context-compiler eval --markdown > docs/EVALUATION.md)',
+    { timeout: 240_000 },
+    async () => {
+      const { io, out } = capture();
+      expect(await evalCommand.run(['--markdown'], io)).toBe(EXIT.ok);
+      expect(out.join('')).toBe(readFileSync(new URL('../../../docs/EVALUATION.md', import.meta.url), 'utf8'));
     },
   );
+
+  it.each([
+    [['nonsense']],
+    [['seed000', '--markdown']],
+    [['--markdown', '--json']],
+    [['growth', '--sizes', '150']],
+    [['growth', '--seed', '-1']],
+    [['seed000', 'growth']],
+    [['--unknown']],
+  ])('refuses %j with exit 1 and the usage', async (args) => {
+    const { io, err } = capture();
+    expect(await evalCommand.run(args, io)).toBe(EXIT.invalid);
+    expect(err.join('')).toContain('usage: context-compiler eval');
+  });
 });

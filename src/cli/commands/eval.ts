@@ -37,7 +37,8 @@ const optionSpec = {
   sizes: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
-const oneExperiment: PositionalRule<string | undefined> = (given) => (given.length > 1 ? err(`one experiment at a time, got ${given.join(' ')}`) : ok(given[0]));
+const oneExperiment: PositionalRule<string | undefined> = (given) =>
+  given.length > 1 ? err(`one experiment at a time, got ${given.join(' ')}`) : ok(given[0]);
 
 const seedSchema = z.coerce
   .number()
@@ -72,13 +73,15 @@ export const evalCommand = defineCommand({
     const experiment = experimentSchema.safeParse(named ?? 'all');
     if (!experiment.success) return usageError(`unknown experiment "${named ?? ''}"`);
     if (values.markdown && values.json) return usageError('--json and --markdown: choose one');
-    if (values.markdown && experiment.data !== 'all') return usageError('--markdown writes the whole page: all three experiments');
+    if (values.markdown && experiment.data !== 'all')
+      return usageError('--markdown writes the whole page: all three experiments');
     const seed = seedSchema.safeParse(values.seed ?? DEFAULT_GROWTH_SEED);
     if (!seed.success) return usageError(`--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
     const sizes: number[] = [];
     for (const raw of (values.sizes ?? DEFAULT_GROWTH_SIZES.join(',')).split(',')) {
       const size = sizeSchema.safeParse(raw.trim());
-      if (!size.success) return usageError(`--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
+      if (!size.success)
+        return usageError(`--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
       sizes.push(size.data);
     }
 
@@ -97,13 +100,24 @@ export const evalCommand = defineCommand({
         text.push(formatComparison(`Seed 000 synthetic comparison (${result.value.title})`, result.value));
       } else if (name === 'growth') {
         const started = performance.now();
-        const result = await runGrowth(await openInMemoryDatabase(), { seed: seed.data, sizes, clock }, progressTo(io, 'growth'));
+        const result = await runGrowth(
+          await openInMemoryDatabase(),
+          { seed: seed.data, sizes, clock },
+          progressTo(io, 'growth'),
+        );
         if (!result.ok) return inputError(io, result.error);
         reports.growth = result.value;
-        text.push(`${formatGrowth(result.value)}whole growth run: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+        text.push(
+          `${formatGrowth(result.value)}whole growth run: ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+        );
       } else {
         const folder = `${FIXTURES_DIR}retrieval-foundation/`;
-        const corpus = parseFoundationCorpus('records.jsonl', readFileSync(`${folder}records.jsonl`, 'utf8'), 'queries.jsonl', readFileSync(`${folder}queries.jsonl`, 'utf8'));
+        const corpus = parseFoundationCorpus(
+          'records.jsonl',
+          readFileSync(`${folder}records.jsonl`, 'utf8'),
+          'queries.jsonl',
+          readFileSync(`${folder}queries.jsonl`, 'utf8'),
+        );
         if (!corpus.ok) return inputError(io, corpus.error);
         const report = runFoundation(await openInMemoryDatabase(), corpus.value);
         reports.foundation = report;
@@ -111,7 +125,8 @@ export const evalCommand = defineCommand({
       }
     }
     const { seed000, growth, foundation } = reports;
-    if (values.markdown && seed000 && growth && foundation) io.stdout(evaluationDocument({ seed000, growth, foundation }));
+    if (values.markdown && seed000 && growth && foundation)
+      io.stdout(evaluationDocument({ seed000, growth, foundation }));
     else io.stdout(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text.join('\n'));
     return EXIT.ok;
   },

@@ -24,7 +24,8 @@ const anyPositionals = (given: readonly string[]): Result<readonly string[], str
 
 export const loadCommand = defineCommand({
   name: 'load',
-  summary: 'validate a records file and load it into PostgreSQL, writing only what changed (creates or migrates the schema; loading it again writes nothing)',
+  summary:
+    'validate a records file and load it into PostgreSQL, writing only what changed (creates or migrates the schema; loading it again writes nothing)',
   usage: `usage: context-compiler load --database postgres://… --records FILE.jsonl [--schema NAME]
        context-compiler load --database postgres://… --upsert FILE.jsonl [--schema NAME]
        context-compiler load --database postgres://… --delete ID… [--schema NAME]
@@ -46,14 +47,24 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
   options,
   positionals: anyPositionals,
   async run({ values, positionals, usageError }, io) {
-    const given = [values.records, values.upsert, values.delete ? '--delete' : undefined].filter((value) => value !== undefined);
-    if (values.database === undefined || given.length !== 1) return usageError('give --database and one of --records, --upsert or --delete');
+    const given = [values.records, values.upsert, values.delete ? '--delete' : undefined].filter(
+      (value) => value !== undefined,
+    );
+    if (values.database === undefined || given.length !== 1)
+      return usageError('give --database and one of --records, --upsert or --delete');
     if (values.delete && positionals.length === 0) return usageError('give the ids to delete after --delete');
     if (!values.delete && positionals.length > 0) return usageError(`unexpected argument ${positionals[0]}`);
     const target = { url: values.database, schema: values.schema };
-    if (values.delete) return withDatabase(io, target, async (database) => deleteIds(io, target, database, positionals));
+    if (values.delete)
+      return withDatabase(io, target, async (database) => deleteIds(io, target, database, positionals));
     const file = values.records ?? values.upsert ?? '';
-    return loadFile(io, target, file, values.records === undefined ? 'upsert' : 'replace', values.quiet ? undefined : io.progress);
+    return loadFile(
+      io,
+      target,
+      file,
+      values.records === undefined ? 'upsert' : 'replace',
+      values.quiet ? undefined : io.progress,
+    );
   },
 });
 
@@ -62,7 +73,11 @@ interface Target {
   readonly schema: string;
 }
 
-async function withDatabase(io: CliIo, target: Target, work: (database: Connection) => Promise<ExitCode>): Promise<ExitCode> {
+async function withDatabase(
+  io: CliIo,
+  target: Target,
+  work: (database: Connection) => Promise<ExitCode>,
+): Promise<ExitCode> {
   const opened = await connect(target.url, target.schema);
   if (!opened.ok) {
     reportError(io, opened.error);
@@ -78,7 +93,13 @@ async function withDatabase(io: CliIo, target: Target, work: (database: Connecti
 const where = (target: Target) => `${describeDatabase(target.url)} (schema ${target.schema}`;
 const count = (value: number) => value.toLocaleString('en');
 
-async function loadFile(io: CliIo, target: Target, file: string, mode: LoadMode, progress: ((text: string | null) => void) | undefined): Promise<ExitCode> {
+async function loadFile(
+  io: CliIo,
+  target: Target,
+  file: string,
+  mode: LoadMode,
+  progress: ((text: string | null) => void) | undefined,
+): Promise<ExitCode> {
   const source = await openRecordsFile(resolve(io.cwd, file), file);
   if (!source.ok) {
     reportError(io, source.error);
@@ -89,7 +110,9 @@ async function loadFile(io: CliIo, target: Target, file: string, mode: LoadMode,
       const tokeniser = createTokeniser(await openInMemoryDatabase());
       const onProgress = (lines: number, written: number) => {
         const fraction = source.value.fraction();
-        progress?.(`loading ${file}: ${fraction === null ? '' : `${Math.floor(fraction * 100)}% `}(${count(lines)} lines read, ${count(written)} records written)`);
+        progress?.(
+          `loading ${file}: ${fraction === null ? '' : `${Math.floor(fraction * 100)}% `}(${count(lines)} lines read, ${count(written)} records written)`,
+        );
       };
       const report = await loadRecordLines(database, file, source.value.chunks, tokeniser, { mode, onProgress });
       progress?.(null);
@@ -100,7 +123,9 @@ async function loadFile(io: CliIo, target: Target, file: string, mode: LoadMode,
       const { layout, inserted, updated, deleted, unchanged, snapshot } = report.value;
       const verb = mode === 'replace' ? 'loaded' : 'upserted';
       const removed = mode === 'replace' ? `, ${deleted} deleted` : '';
-      io.stdout(`${verb} ${file} into ${where(target)}, ${layout}): ${inserted} inserted, ${updated} updated${removed}, ${unchanged} unchanged; snapshot ${snapshot}\n`);
+      io.stdout(
+        `${verb} ${file} into ${where(target)}, ${layout}): ${inserted} inserted, ${updated} updated${removed}, ${unchanged} unchanged; snapshot ${snapshot}\n`,
+      );
       return EXIT.ok;
     } catch (error) {
       progress?.(null);
@@ -121,7 +146,9 @@ async function deleteIds(io: CliIo, target: Target, database: Connection, ids: r
     }
     const { deleted, absent, snapshot } = report.value;
     const missing = absent.length === 0 ? '' : `; not found: ${absent.join(', ')}`;
-    io.stdout(`deleted ${deleted} record${deleted === 1 ? '' : 's'} from ${where(target)})${missing}; snapshot ${snapshot}\n`);
+    io.stdout(
+      `deleted ${deleted} record${deleted === 1 ? '' : 's'} from ${where(target)})${missing}; snapshot ${snapshot}\n`,
+    );
     return EXIT.ok;
   } catch (error) {
     const failure = databaseFailure(target.url, error);

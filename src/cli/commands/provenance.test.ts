@@ -11,14 +11,26 @@ import { runMain } from '../test-support/run-main';
 const run = (cwd: string, ...args: string[]) => runMain(args, cwd);
 
 const right = buildRecord({ id: 'right', text: 'refund policy' });
-const wrong = { ...buildRecord({ id: 'wrong', text: 'refund policy, revised' }), provenance: { origin: 'crm/wrong', contentHash: contentHashOf('refund policy') } };
+const wrong = {
+  ...buildRecord({ id: 'wrong', text: 'refund policy, revised' }),
+  provenance: { origin: 'crm/wrong', contentHash: contentHashOf('refund policy') },
+};
 const unhashed = { ...buildRecord({ id: 'unhashed' }), provenance: { origin: 'crm/unhashed' } };
 const orphan = { ...buildRecord({ id: 'orphan' }), provenance: null };
 
 function folderWith(lineEnd: string): string {
   const cwd = mkdtempSync(join(tmpdir(), 'cc-provenance-'));
   // The first line keeps its own spacing: a line that needs nothing is not rewritten.
-  writeFileSync(join(cwd, 'mine.jsonl'), [JSON.stringify(right, null, 1).replaceAll('\n', ''), JSON.stringify(wrong), JSON.stringify(unhashed), JSON.stringify(orphan), ''].join(lineEnd));
+  writeFileSync(
+    join(cwd, 'mine.jsonl'),
+    [
+      JSON.stringify(right, null, 1).replaceAll('\n', ''),
+      JSON.stringify(wrong),
+      JSON.stringify(unhashed),
+      JSON.stringify(orphan),
+      '',
+    ].join(lineEnd),
+  );
   return cwd;
 }
 
@@ -28,8 +40,12 @@ describe('provenance: an authoring helper for provenance.contentHash', () => {
     const before = readFileSync(join(cwd, 'mine.jsonl'), 'utf8');
     const checked = await run(cwd, 'provenance', 'mine.jsonl');
     expect(checked.code).toBe(EXIT.invalid);
-    expect(checked.stdout).toContain(`mine.jsonl:2: provenance.contentHash: ${contentHashOf('refund policy')} is not the hash of the record's text; its text hashes to ${contentHashOf(wrong.text)}`);
-    expect(checked.stdout).toContain(`mine.jsonl:3: provenance.contentHash: missing; its text hashes to ${contentHashOf(unhashed.text)}`);
+    expect(checked.stdout).toContain(
+      `mine.jsonl:2: provenance.contentHash: ${contentHashOf('refund policy')} is not the hash of the record's text; its text hashes to ${contentHashOf(wrong.text)}`,
+    );
+    expect(checked.stdout).toContain(
+      `mine.jsonl:3: provenance.contentHash: missing; its text hashes to ${contentHashOf(unhashed.text)}`,
+    );
     expect(checked.stdout).toContain('mine.jsonl: 4 records; 1 hashes match, 2 missing or wrong, 1 cannot be checked');
     expect(checked.stderr).toContain('mine.jsonl:4: provenance.origin: no provenance origin');
     expect(readFileSync(join(cwd, 'mine.jsonl'), 'utf8')).toBe(before);
@@ -43,7 +59,10 @@ describe('provenance: an authoring helper for provenance.contentHash', () => {
     expect(written.stdout).toBe('mine.jsonl: 4 records; filled 2 hashes, 1 already matched, 1 left alone\n');
     const after = readFileSync(join(cwd, 'mine.jsonl'), 'utf8').split('\r\n');
     expect([after[0], after[3], after[4]]).toEqual([before[0], before[3], before[4]]);
-    expect(JSON.parse(after[1] ?? '')).toEqual({ ...wrong, provenance: { origin: 'crm/wrong', contentHash: contentHashOf(wrong.text) } });
+    expect(JSON.parse(after[1] ?? '')).toEqual({
+      ...wrong,
+      provenance: { origin: 'crm/wrong', contentHash: contentHashOf(wrong.text) },
+    });
     writeFileSync(join(cwd, 'mine.jsonl'), after.slice(0, 3).join('\n'));
     expect((await run(cwd, 'provenance', 'mine.jsonl', '--check')).code).toBe(EXIT.ok);
   });

@@ -14,7 +14,8 @@ const options = {
   check: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-const oneRecordsFile: PositionalRule<string> = ([file, ...rest]) => (file !== undefined && rest.length === 0 ? ok(file) : err('give exactly one records file'));
+const oneRecordsFile: PositionalRule<string> = ([file, ...rest]) =>
+  file !== undefined && rest.length === 0 ? ok(file) : err('give exactly one records file');
 
 export const provenanceCommand = defineCommand({
   name: 'provenance',
@@ -43,11 +44,15 @@ cannot be read, or usage`,
     for (const issue of authored.unfillable) io.stderr(`${formatIssue(issue)}\n`);
     if (values.write) {
       if (authored.filled.length > 0) await writeFile(path, authored.text);
-      io.stdout(`${file}: ${authored.records} records; filled ${authored.filled.length} hashes, ${authored.matching} already matched, ${authored.unfillable.length} left alone\n`);
+      io.stdout(
+        `${file}: ${authored.records} records; filled ${authored.filled.length} hashes, ${authored.matching} already matched, ${authored.unfillable.length} left alone\n`,
+      );
       return authored.unfillable.length === 0 ? EXIT.ok : EXIT.invalid;
     }
     for (const issue of authored.filled) io.stdout(`${formatIssue(issue)}\n`);
-    io.stdout(`${file}: ${authored.records} records; ${authored.matching} hashes match, ${authored.filled.length} missing or wrong, ${authored.unfillable.length} cannot be checked\n`);
+    io.stdout(
+      `${file}: ${authored.records} records; ${authored.matching} hashes match, ${authored.filled.length} missing or wrong, ${authored.unfillable.length} cannot be checked\n`,
+    );
     return authored.filled.length === 0 && authored.unfillable.length === 0 ? EXIT.ok : EXIT.invalid;
   },
 });

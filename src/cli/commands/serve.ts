@@ -48,19 +48,32 @@ exit: 0 stopped · 1 usage, or the port cannot be used`,
   positionals: noPositionals,
   async run({ values, usageError }, io) {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) return usageError(`--port must be a whole number from 0 to 65535, not ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      return usageError(`--port must be a whole number from 0 to 65535, not ${values.port}`);
     const maxBodyBytes = Number(values['max-body']);
-    if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) return usageError(`--max-body must be a positive whole number of bytes, not ${values['max-body']}`);
+    if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)
+      return usageError(`--max-body must be a positive whole number of bytes, not ${values['max-body']}`);
     if (io.untilStopped === undefined) return usageError('serve runs until it is stopped, which this caller cannot do');
     let service;
     try {
-      service = await startService({ api: library, builtinIds: builtinScenarioIds(), readBuiltin, host: values.host, port, appDir: APP_DIR, corsOrigin: values.cors ?? null, maxBodyBytes });
+      service = await startService({
+        api: library,
+        builtinIds: builtinScenarioIds(),
+        readBuiltin,
+        host: values.host,
+        port,
+        appDir: APP_DIR,
+        corsOrigin: values.cors ?? null,
+        maxBodyBytes,
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'an error';
       io.stderr(`error: cannot listen on ${values.host}:${port} (${code})\n`);
       return EXIT.invalid;
     }
-    io.stderr(`serving ${APP_DIR === null ? 'the API only (the app is not built: npm run build)' : 'the app and the API'} at ${service.url}  (Ctrl+C stops)\n`);
+    io.stderr(
+      `serving ${APP_DIR === null ? 'the API only (the app is not built: npm run build)' : 'the app and the API'} at ${service.url}  (Ctrl+C stops)\n`,
+    );
     await io.untilStopped();
     io.stderr('stopping: finishing requests under way\n');
     await service.close();

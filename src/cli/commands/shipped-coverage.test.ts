@@ -13,7 +13,9 @@ function switchSets(controls: readonly string[], lateChanges: readonly string[])
     sets.push([first]);
     for (const second of controls.slice(at + 1)) sets.push([first, second]);
   });
-  return sets.flatMap((set) => [[], ...lateChanges.map((change) => [change])].map((late) => ({ controls: set, lateChanges: late })));
+  return sets.flatMap((set) =>
+    [[], ...lateChanges.map((change) => [change])].map((late) => ({ controls: set, lateChanges: late })),
+  );
 }
 
 /** The reason codes the built-in scenarios produce: every trace row, refusal and drill verdict under those switches. */
@@ -43,9 +45,27 @@ async function producedCodes(): Promise<Set<string>> {
       for (const change of declared.filter((id) => !selection.lateChanges.includes(id))) {
         const current = prepareScenario(loaded, { ...selection, lateChanges: [...selection.lateChanges, change] });
         if (!current.ok) continue;
-        codes.add((await drill(compiler, { ...current.value, priorReceipt: compiled.value.receipt, declaredChanges: [change], declaredInputs: request.value })).code);
+        codes.add(
+          (
+            await drill(compiler, {
+              ...current.value,
+              priorReceipt: compiled.value.receipt,
+              declaredChanges: [change],
+              declaredInputs: request.value,
+            })
+          ).code,
+        );
         const recompiled = await compiler.compile(current.value);
-        if (recompiled.ok) codes.add((await drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: [change] })).code);
+        if (recompiled.ok)
+          codes.add(
+            (
+              await drill(compiler, {
+                ...current.value,
+                priorReceipt: recompiled.value.receipt,
+                declaredChanges: [change],
+              })
+            ).code,
+          );
       }
     }
   }
@@ -55,7 +75,11 @@ async function producedCodes(): Promise<Set<string>> {
 describe('the shipped suites', () => {
   it('reach every reason code the built-in scenarios produce, so coverage of a built-in exercise is never short by one the product can show', async () => {
     let stdout = '';
-    const code = await main(['test', '--coverage', '--json'], { stdout: (text) => (stdout += text), stderr: () => undefined, cwd: process.cwd() });
+    const code = await main(['test', '--coverage', '--json'], {
+      stdout: (text) => (stdout += text),
+      stderr: () => undefined,
+      cwd: process.cwd(),
+    });
     expect(code).toBe(0);
     const { coverage } = JSON.parse(stdout) as { coverage: { codes: { reached: string[] } } };
     const produced = await producedCodes();

@@ -9,19 +9,35 @@ import { main } from '../main';
 async function run(args: readonly string[], cwd: string, untilStopped?: () => Promise<void>) {
   let stdout = '';
   let stderr = '';
-  const code = await main(['test', ...args], { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd, ...(untilStopped ? { untilStopped } : {}) });
+  const code = await main(['test', ...args], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd,
+    ...(untilStopped ? { untilStopped } : {}),
+  });
   return { code, stdout, stderr };
 }
 
 function suiteFolder(cases: unknown): string {
   const folder = mkdtempSync(join(tmpdir(), 'cc-focus-'));
-  writeFileSync(join(folder, 'mine.expect.json'), `${JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases }, null, 2)}\n`);
+  writeFileSync(
+    join(folder, 'mine.expect.json'),
+    `${JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases }, null, 2)}\n`,
+  );
   return folder;
 }
 
 const PACKET = { outcome: 'packet' };
-const SUPERSEDED = { name: 'superseded decision', controls: ['superseded-decision'], expect: { records: { 'ADR-0234': { decision: 'selected' } } } };
-const PROVENANCE = { name: 'no provenance', controls: ['remove-provenance'], expect: { outcome: 'fail_closed', failure: { code: 'REQUIRED_MISSING_PROVENANCE' } } };
+const SUPERSEDED = {
+  name: 'superseded decision',
+  controls: ['superseded-decision'],
+  expect: { records: { 'ADR-0234': { decision: 'selected' } } },
+};
+const PROVENANCE = {
+  name: 'no provenance',
+  controls: ['remove-provenance'],
+  expect: { outcome: 'fail_closed', failure: { code: 'REQUIRED_MISSING_PROVENANCE' } },
+};
 
 describe('test: quiet output, globs, skip and only', () => {
   it('prints failures and totals by default, every case with -v', async () => {
@@ -41,7 +57,9 @@ describe('test: quiet output, globs, skip and only', () => {
     const folder = suiteFolder([{ name: 'plain', expect: PACKET }, SUPERSEDED, PROVENANCE]);
     const names = async (...filters: string[]) => {
       const ran = await run(['.', '--json', ...filters.flatMap((filter) => ['--filter', filter])], folder);
-      return (JSON.parse(ran.stdout) as { suites: { cases: { name: string }[] }[] }).suites.flatMap((suite) => suite.cases.map((entry) => entry.name));
+      return (JSON.parse(ran.stdout) as { suites: { cases: { name: string }[] }[] }).suites.flatMap((suite) =>
+        suite.cases.map((entry) => entry.name),
+      );
     };
     expect(await names('*decision')).toEqual(['superseded decision']);
     expect(await names('control:remove-*')).toEqual(['no provenance']);
@@ -71,8 +89,12 @@ describe('test --coverage', () => {
   it('says which codes, gates and switches the cases reached, and which never', async () => {
     const folder = suiteFolder([{ name: 'plain', expect: PACKET }, PROVENANCE]);
     const ran = await run(['.', '--coverage', '--json'], folder);
-    const { coverage } = JSON.parse(ran.stdout) as { coverage: Record<string, { reached: string[]; missed: string[]; percent: number }> };
-    expect(coverage.codes?.reached).toEqual(expect.arrayContaining(['SELECTED_REQUIRED', 'REQUIRED_MISSING_PROVENANCE']));
+    const { coverage } = JSON.parse(ran.stdout) as {
+      coverage: Record<string, { reached: string[]; missed: string[]; percent: number }>;
+    };
+    expect(coverage.codes?.reached).toEqual(
+      expect.arrayContaining(['SELECTED_REQUIRED', 'REQUIRED_MISSING_PROVENANCE']),
+    );
     expect(coverage.controls?.reached).toEqual(['remove-provenance']);
     expect(coverage.controls?.missed).toContain('superseded-decision');
     expect(coverage.lateChanges?.missed).toEqual(['promote-run-0880']);
@@ -99,7 +121,14 @@ describe('test --watch', () => {
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const watching = run(['.', '--watch', '-v'], folder, () => stopped);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    writeFileSync(join(folder, 'mine.expect.json'), JSON.stringify({ suite: 'mine', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'second', expect: { outcome: 'fail_closed' } }] }));
+    writeFileSync(
+      join(folder, 'mine.expect.json'),
+      JSON.stringify({
+        suite: 'mine',
+        inputs: { scenario: 'retry-policy' },
+        cases: [{ name: 'second', expect: { outcome: 'fail_closed' } }],
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 2500));
     stop();
     const ran = await watching;

@@ -29,7 +29,10 @@ const options = {
 const anyPaths: PositionalRule<readonly string[]> = (given) => ok(given);
 
 /** Reads and runs every suite file once, each against its own inputs. */
-async function runAll(files: readonly SuiteFile[], include: CaseFilter): Promise<{ reports: SuiteReport[]; exercised: Exercised[]; universes: CoverageUniverse[] }> {
+async function runAll(
+  files: readonly SuiteFile[],
+  include: CaseFilter,
+): Promise<{ reports: SuiteReport[]; exercised: Exercised[]; universes: CoverageUniverse[] }> {
   const reports: SuiteReport[] = [];
   const exercised: Exercised[] = [];
   const universes: CoverageUniverse[] = [];
@@ -43,7 +46,9 @@ async function runAll(files: readonly SuiteFile[], include: CaseFilter): Promise
     }
     const inputs = await suiteInputs(file, loaded.value);
     const suite = loaded.value;
-    const ran = inputs.ok ? await readingFiles(async () => library.runSuiteInDetail(suite, inputs.value, { include })) : inputs;
+    const ran = inputs.ok
+      ? await readingFiles(async () => library.runSuiteInDetail(suite, inputs.value, { include }))
+      : inputs;
     if (!ran.ok) {
       reports.push({ file: file.display, seconds: seconds(), suite: suite.suite.suite, error: ran.error });
       continue;
@@ -59,7 +64,11 @@ async function runAll(files: readonly SuiteFile[], include: CaseFilter): Promise
 /** The union of what the suites' inputs offer: coverage is over every suite run together. */
 function unionOf(universes: readonly CoverageUniverse[]): CoverageUniverse {
   const all = (pick: (universe: CoverageUniverse) => readonly string[]) => [...new Set(universes.flatMap(pick))];
-  return { controls: all((universe) => universe.controls), lateChanges: all((universe) => universe.lateChanges), propositions: all((universe) => universe.propositions) };
+  return {
+    controls: all((universe) => universe.controls),
+    lateChanges: all((universe) => universe.lateChanges),
+    propositions: all((universe) => universe.propositions),
+  };
 }
 
 export const testCommand = defineCommand({
@@ -90,7 +99,8 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
   positionals: anyPaths,
   async run({ values, positionals, usageError }, io) {
     const minimum = values['min-coverage'] === undefined ? null : Number(values['min-coverage']);
-    if (minimum !== null && !(Number.isFinite(minimum) && minimum >= 0 && minimum <= 100)) return usageError(`--min-coverage must be a percentage from 0 to 100, not ${values['min-coverage']}`);
+    if (minimum !== null && !(Number.isFinite(minimum) && minimum >= 0 && minimum <= 100))
+      return usageError(`--min-coverage must be a percentage from 0 to 100, not ${values['min-coverage']}`);
     const files = findSuiteFiles(positionals, io.cwd);
     if (!files.ok) return inputError(io, files.error);
     const filters = values.filter.map(parseCaseFilter);
@@ -113,7 +123,10 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
         renderReports(reports, totals, values.verbose, io.stdout, io.stderr);
         if (coverage !== null) io.stdout(renderCoverage(coverage));
       }
-      if (nothingRan) io.stderr(values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n');
+      if (nothingRan)
+        io.stderr(
+          values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n',
+        );
       if (totals.errors > 0 || nothingRan) return EXIT.invalid;
       const lowest = coverage === null ? null : lowestPercent(coverage);
       if (minimum !== null && lowest !== null && lowest.percent < minimum) {
@@ -123,7 +136,8 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
       return totals.failed === 0 ? EXIT.ok : EXIT.expectationsFailed;
     };
     if (!values.watch) return once();
-    if (io.untilStopped === undefined) return usageError('--watch runs until it is stopped, which this caller cannot do');
+    if (io.untilStopped === undefined)
+      return usageError('--watch runs until it is stopped, which this caller cannot do');
     return watchSuites(files.value, once, io, io.untilStopped);
   },
 });

@@ -31,7 +31,9 @@ export interface DimensionCoverage {
 export type Coverage = Readonly<Record<CoverageDimension, DimensionCoverage>>;
 
 /** The reason codes a compile or a drill can decide: not the input and integrity codes, which refuse before a suite's case is judged. */
-const SUITE_REACHABLE_CODES = (Object.keys(REASONS) as ReasonCode[]).filter((code) => REASONS[code].category !== 'input' && REASONS[code].category !== 'integrity');
+const SUITE_REACHABLE_CODES = (Object.keys(REASONS) as ReasonCode[]).filter(
+  (code) => REASONS[code].category !== 'input' && REASONS[code].category !== 'integrity',
+);
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
@@ -39,7 +41,10 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
  * What a case run reached, read from what it observed (in the user view, from what that view shows): every
  * trace row's reason code and failed gates, the refusal's code, the drill's verdicts, and the evidence slots.
  */
-export function exercisedBy(observed: Observed, switches: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }): Exercised {
+export function exercisedBy(
+  observed: Observed,
+  switches: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] },
+): Exercised {
   const codes = new Set<ReasonCode>();
   const gates = new Set<GateName>();
   const propositions = new Set<string>();
@@ -60,14 +65,24 @@ export function exercisedBy(observed: Observed, switches: { readonly controls: r
     if (drill.resumed !== null) codes.add(drill.resumed.code);
     if (drill.recompileError !== null) codes.add(drill.recompileError.code);
   }
-  return { codes: sorted(codes) as ReasonCode[], gates: sorted(gates) as GateName[], controls: sorted(switches.controls), lateChanges: sorted(lateChanges), propositions: sorted(propositions) };
+  return {
+    codes: sorted(codes) as ReasonCode[],
+    gates: sorted(gates) as GateName[],
+    controls: sorted(switches.controls),
+    lateChanges: sorted(lateChanges),
+    propositions: sorted(propositions),
+  };
 }
 
 function dimension(reached: Iterable<string>, possible: readonly string[]): DimensionCoverage {
   const got = new Set(reached);
   const missed = sorted(possible.filter((value) => !got.has(value)));
   const inUniverse = possible.filter((value) => got.has(value)).length;
-  return { reached: sorted(got), missed, percent: possible.length === 0 ? 100 : Math.floor((inUniverse / new Set(possible).size) * 100) };
+  return {
+    reached: sorted(got),
+    missed,
+    percent: possible.length === 0 ? 100 : Math.floor((inUniverse / new Set(possible).size) * 100),
+  };
 }
 
 /** Coverage of the runs given against what could be reached: every reason code and gate, and the universe's switches and propositions. */
@@ -99,5 +114,7 @@ export function coverageOf(runs: readonly Exercised[], universe: CoverageUnivers
 
 /** The lowest share among the dimensions: what `--min-coverage` holds to its threshold. */
 export function lowestPercent(coverage: Coverage): { readonly dimension: CoverageDimension; readonly percent: number } {
-  return COVERAGE_DIMENSIONS.map((name) => ({ dimension: name, percent: coverage[name].percent })).reduce((low, next) => (next.percent < low.percent ? next : low));
+  return COVERAGE_DIMENSIONS.map((name) => ({ dimension: name, percent: coverage[name].percent })).reduce(
+    (low, next) => (next.percent < low.percent ? next : low),
+  );
 }

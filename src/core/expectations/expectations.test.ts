@@ -9,7 +9,9 @@ import recordsText from '../../../fixtures/retry-policy/records.jsonl?raw';
 import scenarioText from '../../../fixtures/retry-policy/scenario.json?raw';
 
 function loadRetryPolicy(): LoadedScenario {
-  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) => (name === 'records.jsonl' ? recordsText : null));
+  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) =>
+    name === 'records.jsonl' ? recordsText : null,
+  );
   if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.value;
 }
@@ -18,11 +20,17 @@ let env: SuiteEnvironment;
 
 beforeAll(async () => {
   const loaded = loadRetryPolicy();
-  env = { compiler: createSqliteCompiler(await freshDriver()), prepare: (selection) => prepareScenario(loaded, selection) };
+  env = {
+    compiler: createSqliteCompiler(await freshDriver()),
+    prepare: (selection) => prepareScenario(loaded, selection),
+  };
 });
 
 function suite(cases: unknown[]): LoadedSuite {
-  const parsed = parseExpectationSuiteJson('t.expect.json', JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases }, null, 2));
+  const parsed = parseExpectationSuiteJson(
+    't.expect.json',
+    JSON.stringify({ suite: 's', inputs: { scenario: 'retry-policy' }, cases }, null, 2),
+  );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
   return parsed.value;
 }
@@ -36,8 +44,14 @@ describe('the expectation runner', () => {
           expect: {
             outcome: 'packet',
             selected: { inOrder: ['ADR-0234', 'RUN-0871', 'CFG-0310', 'PM-2207'], excludes: ['RUN-0880'] },
-            records: { 'CHAT-7731': { decision: 'excluded', code: 'EXCLUDE_SOURCE', gates: ['source', 'authority', 'review'] } },
-            drill: { lateChanges: ['promote-run-0880'], action: 'recompile_required', afterRecompile: 'RECEIPT_CURRENT' },
+            records: {
+              'CHAT-7731': { decision: 'excluded', code: 'EXCLUDE_SOURCE', gates: ['source', 'authority', 'review'] },
+            },
+            drill: {
+              lateChanges: ['promote-run-0880'],
+              action: 'recompile_required',
+              afterRecompile: 'RECEIPT_CURRENT',
+            },
             naive: { illegal: 5, requiredMissed: ['ADR-0234'] },
           },
         },
@@ -66,7 +80,12 @@ describe('the expectation runner', () => {
     ).cases;
     expect(result?.passed).toBe(false);
     expect(result?.mismatches).toEqual([
-      expect.objectContaining({ path: ['cases', 0, 'expect', 'selected', 'inOrder', 1], record: 'CFG-0310', expected: 'ADR-0234, CFG-0310', actual: 'ADR-0234, RUN-0871, CFG-0310, PM-2207' }),
+      expect.objectContaining({
+        path: ['cases', 0, 'expect', 'selected', 'inOrder', 1],
+        record: 'CFG-0310',
+        expected: 'ADR-0234, CFG-0310',
+        actual: 'ADR-0234, RUN-0871, CFG-0310, PM-2207',
+      }),
       expect.objectContaining({ path: ['cases', 0, 'expect', 'selected', 'includes', 0], record: 'ADR-0240' }),
       // The actual row is worded through the catalogue: its code and its fact.
       expect.objectContaining({
@@ -75,7 +94,11 @@ describe('the expectation runner', () => {
         expected: 'EXCLUDE_SCOPE',
         actual: 'excluded EXCLUDE_FUTURE: known_at 2026-04-02 > as_of 2026-03-16 (fails time)',
       }),
-      expect.objectContaining({ path: ['cases', 0, 'expect', 'naive', 'illegal'], expected: '2', actual: '5 (ADR-0231, ADR-0240, LED-0045, PRP-0019, MOB-0112)' }),
+      expect.objectContaining({
+        path: ['cases', 0, 'expect', 'naive', 'illegal'],
+        expected: '2',
+        actual: '5 (ADR-0231, ADR-0240, LED-0045, PRP-0019, MOB-0112)',
+      }),
     ]);
   });
 
@@ -84,7 +107,11 @@ describe('the expectation runner', () => {
       suite([
         {
           name: 'no packet',
-          matrix: [{ controls: ['remove-provenance'] }, { name: 'budget', controls: ['tight-budget'] }, { controls: [] }],
+          matrix: [
+            { controls: ['remove-provenance'] },
+            { name: 'budget', controls: ['tight-budget'] },
+            { controls: [] },
+          ],
           expect: { failure: { code: 'REQUIRED_OVER_BUDGET' } },
         },
       ]),
@@ -95,8 +122,15 @@ describe('the expectation runner', () => {
       ['no packet [budget]', true, ['cases', 0, 'matrix', 1]],
       ['no packet [no controls]', false, ['cases', 0, 'matrix', 2]],
     ]);
-    expect(result.cases[0]?.mismatches[0]).toMatchObject({ expected: 'REQUIRED_OVER_BUDGET', actual: 'fail_closed REQUIRED_MISSING_PROVENANCE on ADR-0234: no provenance recorded' });
-    expect(result.cases[2]?.mismatches[0]).toMatchObject({ subject: 'outcome', expected: 'fail_closed', actual: 'packet of 4 (ADR-0234, RUN-0871, CFG-0310, PM-2207)' });
+    expect(result.cases[0]?.mismatches[0]).toMatchObject({
+      expected: 'REQUIRED_OVER_BUDGET',
+      actual: 'fail_closed REQUIRED_MISSING_PROVENANCE on ADR-0234: no provenance recorded',
+    });
+    expect(result.cases[2]?.mismatches[0]).toMatchObject({
+      subject: 'outcome',
+      expected: 'fail_closed',
+      actual: 'packet of 4 (ADR-0234, RUN-0871, CFG-0310, PM-2207)',
+    });
   });
 
   it('filters cases by suite or case name', async () => {
@@ -104,7 +138,9 @@ describe('the expectation runner', () => {
       { name: 'a', expect: { outcome: 'packet' } },
       { name: 'b', expect: { outcome: 'packet' } },
     ]);
-    expect((await runSuite(loaded, env, (_suite, _variant, name) => name === 'b')).cases.map((entry) => entry.name)).toEqual(['b']);
+    expect(
+      (await runSuite(loaded, env, (_suite, _variant, name) => name === 'b')).cases.map((entry) => entry.name),
+    ).toEqual(['b']);
   });
 });
 
@@ -165,15 +201,26 @@ describe('reading an expectation suite', () => {
   });
 
   it('refuses controls and late changes the inputs do not declare, at their line', () => {
-    const loaded = suite([{ name: 'a', controls: ['future-reveal', 'nope'], expect: { drill: { lateChanges: ['later'], action: 'continue' } } }]);
+    const loaded = suite([
+      {
+        name: 'a',
+        controls: ['future-reveal', 'nope'],
+        expect: { drill: { lateChanges: ['later'], action: 'continue' } },
+      },
+    ]);
     const { scenario } = loadRetryPolicy();
-    const error = checkSwitches(loaded, { controls: scenario.controls.map((control) => control.id), lateChanges: scenario.lateChanges.map((change) => change.id) });
+    const error = checkSwitches(loaded, {
+      controls: scenario.controls.map((control) => control.id),
+      lateChanges: scenario.lateChanges.map((change) => change.id),
+    });
     expect(error?.code).toBe('UNKNOWN_CONTROL');
     expect(error?.issues?.map((issue) => [issue.path, issue.line])).toEqual([
       ['cases[0].controls[1]', 11],
       ['cases[0].expect.drill.lateChanges[0]', 16],
     ]);
-    expect(error?.issues?.[0]?.message).toMatch(/no control "nope": the inputs declare future-reveal, superseded-decision/);
+    expect(error?.issues?.[0]?.message).toMatch(
+      /no control "nope": the inputs declare future-reveal, superseded-decision/,
+    );
   });
 });
 
@@ -181,7 +228,9 @@ describe('telling a suite from a contract or a scenario', () => {
   it('knows a suite by its name or by its shape, and nothing else as one', () => {
     const contract = JSON.parse(scenarioText) as { contract: unknown };
     expect(isSuiteDocument('exercise.EXPECT.json', null)).toBe(true);
-    expect(isSuiteDocument('exercise.json', { suite: 's', inputs: { scenario: 'retry-policy' }, cases: [] })).toBe(true);
+    expect(isSuiteDocument('exercise.json', { suite: 's', inputs: { scenario: 'retry-policy' }, cases: [] })).toBe(
+      true,
+    );
     expect(isSuiteDocument('scenario.json', JSON.parse(scenarioText))).toBe(false);
     expect(isSuiteDocument('contract.json', contract.contract)).toBe(false);
     expect(isSuiteDocument('list.json', [{ suite: 's' }])).toBe(false);

@@ -10,5 +10,9 @@ export function mismatchPlace(loaded: LoadedSuite, mismatch: Mismatch): string {
 
 /** A mismatch as the CLI and the JUnit report print it: the place and subject, then expected against actual. */
 export function mismatchLines(loaded: LoadedSuite, mismatch: Mismatch): string[] {
-  return [`${mismatchPlace(loaded, mismatch)}: ${mismatch.subject}`, `  expected: ${mismatch.expected}`, `  actual:   ${mismatch.actual}`];
+  return [
+    `${mismatchPlace(loaded, mismatch)}: ${mismatch.subject}`,
+    `  expected: ${mismatch.expected}`,
+    `  actual:   ${mismatch.actual}`,
+  ];
 }

@@ -63,17 +63,35 @@ async function observe(variant: CaseVariant, env: SuiteEnvironment): Promise<Obs
   if (!compiled.ok) return { compiled, baselines: null, drill: null };
   const outcome = compiled.value;
   // The baselines rank the whole corpus: computed only for a case that asks about them.
-  const baselines = expect.naive !== undefined || expect.postFilter !== undefined ? compiler.baselines(request.value, outcome) : null;
+  const baselines =
+    expect.naive !== undefined || expect.postFilter !== undefined ? compiler.baselines(request.value, outcome) : null;
   if (expect.drill === undefined) return { compiled, baselines, drill: null };
   // As `context-compiler drill` rehearses it: the case's receipt is frozen, the late changes declared and
   // applied to the current inputs, continuing is attempted, then the inputs are recompiled and it is attempted again.
   const declared = expect.drill.lateChanges;
-  const current = env.prepare({ controls: variant.selection.controls, lateChanges: [...new Set([...variant.selection.lateChanges, ...declared])] });
-  if (!current.ok) return { compiled, baselines, drill: { notRun: `the late changes cannot be applied: ${current.error.code}: ${current.error.message}` } };
-  const stale = await drill(compiler, { ...current.value, priorReceipt: outcome.receipt, declaredChanges: declared, declaredInputs: request.value });
+  const current = env.prepare({
+    controls: variant.selection.controls,
+    lateChanges: [...new Set([...variant.selection.lateChanges, ...declared])],
+  });
+  if (!current.ok)
+    return {
+      compiled,
+      baselines,
+      drill: { notRun: `the late changes cannot be applied: ${current.error.code}: ${current.error.message}` },
+    };
+  const stale = await drill(compiler, {
+    ...current.value,
+    priorReceipt: outcome.receipt,
+    declaredChanges: declared,
+    declaredInputs: request.value,
+  });
   const recompiled = await compiler.compile(current.value);
   if (!recompiled.ok) return { compiled, baselines, drill: { stale, resumed: null, recompileError: recompiled.error } };
-  const resumed = await drill(compiler, { ...current.value, priorReceipt: recompiled.value.receipt, declaredChanges: declared });
+  const resumed = await drill(compiler, {
+    ...current.value,
+    priorReceipt: recompiled.value.receipt,
+    declaredChanges: declared,
+  });
   return { compiled, baselines, drill: { stale, resumed, recompileError: null } };
 }
 
@@ -87,13 +105,20 @@ export async function observedIn(variant: CaseVariant, env: SuiteEnvironment, au
  * Runs one case under one set of switches and compares every expectation with what the compiler did; in the
  * user view, with what that view shows (`user-view.ts`), so no result depends on a record it withholds.
  */
-export async function runVariant(variant: CaseVariant, env: SuiteEnvironment, audience: Audience = 'diagnostic'): Promise<CaseResult> {
+export async function runVariant(
+  variant: CaseVariant,
+  env: SuiteEnvironment,
+  audience: Audience = 'diagnostic',
+): Promise<CaseResult> {
   const at: JsonPath = ['cases', variant.caseIndex, 'expect'];
   const observed = await observe(variant, env);
   let mismatches: Mismatch[];
   let notChecked: readonly JsonPath[] = [];
   // The drill's late changes are switched on too, after the frozen receipt.
-  const switches = { controls: variant.selection.controls, lateChanges: [...variant.selection.lateChanges, ...(variant.entry.expect.drill?.lateChanges ?? [])] };
+  const switches = {
+    controls: variant.selection.controls,
+    lateChanges: [...variant.selection.lateChanges, ...(variant.entry.expect.drill?.lateChanges ?? [])],
+  };
   let exercised = exercisedBy(observed, switches);
   if (audience === 'user') {
     const shown = observedForUser(observed);
@@ -144,7 +169,12 @@ function skippedResult(variant: CaseVariant, reason: string): CaseResult {
 }
 
 /** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */
-export async function runSuite(loaded: LoadedSuite, env: SuiteEnvironment, include: CaseFilter = () => true, audience: Audience = 'diagnostic'): Promise<SuiteResult> {
+export async function runSuite(
+  loaded: LoadedSuite,
+  env: SuiteEnvironment,
+  include: CaseFilter = () => true,
+  audience: Audience = 'diagnostic',
+): Promise<SuiteResult> {
   const { suite } = loaded;
   const focused = suite.cases.some((entry) => entry.only === true);
   const cases: CaseResult[] = [];

@@ -1,5 +1,10 @@
 import { err, formatPath, ok, type CompileError, type InputIssue, type Result } from '../errors';
-import { expectationSuiteSchema, type ControlSet, type ExpectationCase, type ExpectationSuite } from '../format/expectation';
+import {
+  expectationSuiteSchema,
+  type ControlSet,
+  type ExpectationCase,
+  type ExpectationSuite,
+} from '../format/expectation';
 import { invalidInput, jsonTextIssue, zodInputIssues } from '../format/input-issues';
 import { reservedKeyPaths } from '../format/scenario';
 import { createJsonLocator, parseJsonText, quoteValue, type JsonLocator, type JsonPath } from '../format/json-text';
@@ -33,11 +38,23 @@ export function parseExpectationSuiteJson(file: string, text: string): Result<Lo
   // Record ids and propositions are keys here: a `__proto__` key would vanish when zod copies the object.
   const reserved = reservedKeyPaths(json.value);
   if (reserved.length > 0) {
-    const issues = reserved.map((path) => inputIssue({ file, line: locator.lineOf(path), path: formatPath(path) }, 'UNKNOWN_FIELDS', { fields: [quoteValue(path[path.length - 1])] }));
+    const issues = reserved.map((path) =>
+      inputIssue({ file, line: locator.lineOf(path), path: formatPath(path) }, 'UNKNOWN_FIELDS', {
+        fields: [quoteValue(path[path.length - 1])],
+      }),
+    );
     return err(invalidInput(file, issues, issues.length, 'expectation suite'));
   }
   const parsed = expectationSuiteSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: expectationSuiteSchema }, parsed.error, json.value), parsed.error.issues.length, 'expectation suite'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: expectationSuiteSchema }, parsed.error, json.value),
+        parsed.error.issues.length,
+        'expectation suite',
+      ),
+    );
   return ok({ file, suite: parsed.data, locator });
 }
 
@@ -63,9 +80,23 @@ function labelOf(set: ControlSet): string {
 export function variantsOf(suite: ExpectationSuite): CaseVariant[] {
   return suite.cases.flatMap((entry, caseIndex): CaseVariant[] => {
     if (entry.matrix === undefined) {
-      return [{ caseIndex, entry, selection: { controls: entry.controls ?? [], lateChanges: entry.lateChanges ?? [] }, label: null, path: ['cases', caseIndex] }];
+      return [
+        {
+          caseIndex,
+          entry,
+          selection: { controls: entry.controls ?? [], lateChanges: entry.lateChanges ?? [] },
+          label: null,
+          path: ['cases', caseIndex],
+        },
+      ];
     }
-    return entry.matrix.map((set, row) => ({ caseIndex, entry, selection: set, label: labelOf(set), path: ['cases', caseIndex, 'matrix', row] }));
+    return entry.matrix.map((set, row) => ({
+      caseIndex,
+      entry,
+      selection: set,
+      label: labelOf(set),
+      path: ['cases', caseIndex, 'matrix', row],
+    }));
   });
 }
 
@@ -78,7 +109,10 @@ export function variantName(variant: Pick<CaseVariant, 'entry' | 'label'>): stri
  * Controls and late changes a suite names that its inputs do not declare: found before anything runs, and
  * placed at their line, instead of failing every case that uses them with UNKNOWN_CONTROL.
  */
-export function unknownSwitchIssues(loaded: LoadedSuite, declared: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }): InputIssue[] {
+export function unknownSwitchIssues(
+  loaded: LoadedSuite,
+  declared: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] },
+): InputIssue[] {
   const issues: InputIssue[] = [];
   const controls = new Set(declared.controls);
   const lateChanges = new Set(declared.lateChanges);
@@ -86,7 +120,13 @@ export function unknownSwitchIssues(loaded: LoadedSuite, declared: { readonly co
     ids?.forEach((id, index) => {
       if (known.has(id)) return;
       const at = [...path, index];
-      issues.push(inputIssue({ file: loaded.file, line: loaded.locator.lineOf(at), path: formatPath(at) }, 'UNDECLARED_SWITCH', { kind, id: quoteValue(id), declared: [...known] }));
+      issues.push(
+        inputIssue({ file: loaded.file, line: loaded.locator.lineOf(at), path: formatPath(at) }, 'UNDECLARED_SWITCH', {
+          kind,
+          id: quoteValue(id),
+          declared: [...known],
+        }),
+      );
     });
   };
   loaded.suite.cases.forEach((entry, caseIndex) => {
@@ -103,8 +143,15 @@ export function unknownSwitchIssues(loaded: LoadedSuite, declared: { readonly co
 }
 
 /** The suite refused for naming switches its inputs lack, or null. */
-export function checkSwitches(loaded: LoadedSuite, declared: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }): CompileError | null {
+export function checkSwitches(
+  loaded: LoadedSuite,
+  declared: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] },
+): CompileError | null {
   const issues = unknownSwitchIssues(loaded, declared);
   if (issues.length === 0) return null;
-  return { ...invalidInput(loaded.file, issues, issues.length, 'expectation suite'), pass: 'controls', code: 'UNKNOWN_CONTROL' };
+  return {
+    ...invalidInput(loaded.file, issues, issues.length, 'expectation suite'),
+    pass: 'controls',
+    code: 'UNKNOWN_CONTROL',
+  };
 }

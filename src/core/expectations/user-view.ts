@@ -42,14 +42,29 @@ function refusalForUser(error: CompileError): CompileError {
   return { pass: error.pass, code: error.code, message: REASONS[error.code].summary };
 }
 
-const verdictForUser = (verdict: ReceiptVerdict): ReceiptVerdict => ({ ...verdict, message: REASONS[verdict.code].summary, diff: verdict.userDiff });
+const verdictForUser = (verdict: ReceiptVerdict): ReceiptVerdict => ({
+  ...verdict,
+  message: REASONS[verdict.code].summary,
+  diff: verdict.userDiff,
+});
 
 function outcomeForUser(outcome: CompileOutcome): CompileOutcome {
   const view = discloseOutcome(outcome, 'user');
   if (outcome.status === 'packet') return { ...outcome, trace: view.rows };
   const hidden = view.failureMessage !== outcome.failure.message;
-  const failure = hidden ? { pass: outcome.failure.pass, code: outcome.failure.code, message: view.failureMessage ?? REASONS[outcome.failure.code].summary } : outcome.failure;
-  return { ...outcome, trace: view.rows, failure, receipt: hidden ? { ...outcome.receipt, failure: null } : outcome.receipt };
+  const failure = hidden
+    ? {
+        pass: outcome.failure.pass,
+        code: outcome.failure.code,
+        message: view.failureMessage ?? REASONS[outcome.failure.code].summary,
+      }
+    : outcome.failure;
+  return {
+    ...outcome,
+    trace: view.rows,
+    failure,
+    receipt: hidden ? { ...outcome.receipt, failure: null } : outcome.receipt,
+  };
 }
 
 /** What the user view may compare expectations with: the disclosed trace and refusal, no baselines, verdicts by their codes. */
@@ -58,9 +73,15 @@ export function observedForUser(observed: Observed): Observed {
   const shownDrill =
     drill === null || 'notRun' in drill
       ? drill
-      : { stale: verdictForUser(drill.stale), resumed: drill.resumed && verdictForUser(drill.resumed), recompileError: drill.recompileError && refusalForUser(drill.recompileError) };
+      : {
+          stale: verdictForUser(drill.stale),
+          resumed: drill.resumed && verdictForUser(drill.resumed),
+          recompileError: drill.recompileError && refusalForUser(drill.recompileError),
+        };
   return {
-    compiled: compiled.ok ? { ok: true, value: outcomeForUser(compiled.value) } : { ok: false, error: refusalForUser(compiled.error) },
+    compiled: compiled.ok
+      ? { ok: true, value: outcomeForUser(compiled.value) }
+      : { ok: false, error: refusalForUser(compiled.error) },
     baselines: null,
     drill: shownDrill,
   };

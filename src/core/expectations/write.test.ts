@@ -14,10 +14,15 @@ import scenarioText from '../../../fixtures/retry-policy/scenario.json?raw';
 let env: SuiteEnvironment;
 
 beforeAll(async () => {
-  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) => (name === 'records.jsonl' ? recordsText : null));
+  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) =>
+    name === 'records.jsonl' ? recordsText : null,
+  );
   if (!parsed.ok) throw new Error(parsed.error.message);
   const loaded = parsed.value;
-  env = { compiler: createSqliteCompiler(await freshDriver()), prepare: (selection) => prepareScenario(loaded, selection) };
+  env = {
+    compiler: createSqliteCompiler(await freshDriver()),
+    prepare: (selection) => prepareScenario(loaded, selection),
+  };
 });
 
 const variant = (controls: string[], expectation: Expectation = { outcome: 'packet' }): CaseVariant => ({
@@ -30,14 +35,20 @@ const variant = (controls: string[], expectation: Expectation = { outcome: 'pack
 
 /** Runs the written case as `context-compiler test` would, from the suite's JSON text. */
 async function runWritten(cases: unknown[], audience: Audience = 'diagnostic') {
-  const parsed = parseExpectationSuiteJson('saved.expect.json', JSON.stringify({ suite: 'saved', inputs: { scenario: 'retry-policy' }, cases }, null, 2));
+  const parsed = parseExpectationSuiteJson(
+    'saved.expect.json',
+    JSON.stringify({ suite: 'saved', inputs: { scenario: 'retry-policy' }, cases }, null, 2),
+  );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
   return (await runSuite(parsed.value, env, () => true, audience)).cases;
 }
 
 describe('a case written from what was observed', () => {
   it('states the packet in order, the evidence and each picked decision, and passes when run', async () => {
-    const { expect: written, notShown } = expectationOf(await observedIn(variant(['future-reveal']), env, 'diagnostic'), ['ADR-0240', 'ADR-0234', 'NOPE-1']);
+    const { expect: written, notShown } = expectationOf(
+      await observedIn(variant(['future-reveal']), env, 'diagnostic'),
+      ['ADR-0240', 'ADR-0234', 'NOPE-1'],
+    );
     expect(written.outcome).toBe('packet');
     expect(written.selected?.inOrder?.[0]).toBe('ADR-0234');
     expect(written.records).toEqual({
@@ -45,7 +56,9 @@ describe('a case written from what was observed', () => {
       'ADR-0240': { decision: 'excluded', code: 'EXCLUDE_FUTURE', gates: ['time'] },
     });
     expect(notShown).toEqual(['NOPE-1']);
-    const [result] = await runWritten([caseOf('from the screen', { controls: ['future-reveal'], lateChanges: [] }, written)]);
+    const [result] = await runWritten([
+      caseOf('from the screen', { controls: ['future-reveal'], lateChanges: [] }, written),
+    ]);
     expect(result?.passed).toBe(true);
   });
 
@@ -63,7 +76,9 @@ describe('a case written from what was observed', () => {
   it('writes a refusal as the outcome and its code', async () => {
     const written = expectationOf(await observedIn(variant(['tight-budget']), env, 'diagnostic'), []).expect;
     expect(written).toMatchObject({ outcome: 'fail_closed', failure: { code: 'REQUIRED_OVER_BUDGET' } });
-    expect((await runWritten([caseOf('refused', { controls: ['tight-budget'], lateChanges: [] }, written)]))[0]?.passed).toBe(true);
+    expect(
+      (await runWritten([caseOf('refused', { controls: ['tight-budget'], lateChanges: [] }, written)]))[0]?.passed,
+    ).toBe(true);
   });
 });
 
@@ -76,12 +91,17 @@ describe('expectations updated after a deliberate change', () => {
     };
     const before = (await runWritten([caseOf('stale', { controls: ['future-reveal'], lateChanges: [] }, stale)]))[0];
     expect(before?.passed).toBe(false);
-    const refreshed = refreshedExpectation(stale, await observedIn(variant(['future-reveal'], stale), env, 'diagnostic'));
+    const refreshed = refreshedExpectation(
+      stale,
+      await observedIn(variant(['future-reveal'], stale), env, 'diagnostic'),
+    );
     expect(Object.keys(refreshed.selected ?? {})).toEqual(['inOrder', 'excludes']);
     expect(refreshed.selected?.excludes).toEqual(['ADR-0240']);
     expect(refreshed.records).toEqual({ 'ADR-0240': { code: 'EXCLUDE_FUTURE' }, 'NOPE-1': { decision: 'selected' } });
     const { 'NOPE-1': _absent, ...records } = refreshed.records ?? {};
-    const after = (await runWritten([caseOf('updated', { controls: ['future-reveal'], lateChanges: [] }, { ...refreshed, records })]))[0];
+    const after = (
+      await runWritten([caseOf('updated', { controls: ['future-reveal'], lateChanges: [] }, { ...refreshed, records })])
+    )[0];
     expect(after?.mismatches).toEqual([]);
   });
 });

@@ -12,7 +12,11 @@ export interface WrittenExpectation {
   readonly notShown: readonly string[];
 }
 
-const rowExpectation = (row: TraceRow): RecordExpectation => ({ decision: row.decision, code: row.code, gates: [...row.gates] });
+const rowExpectation = (row: TraceRow): RecordExpectation => ({
+  decision: row.decision,
+  code: row.code,
+  gates: [...row.gates],
+});
 
 /**
  * An expectation that holds for `observed` (already in the view it was seen in: src/core/expectations/user-view.ts):
@@ -22,24 +26,52 @@ export function expectationOf(observed: Observed, picked: readonly string[]): Wr
   const { compiled } = observed;
   if (!compiled.ok) {
     const { code, recordId } = compiled.error;
-    return { expect: { outcome: 'fail_closed', failure: recordId === undefined ? { code } : { code, record: recordId } }, notShown: [...picked] };
+    return {
+      expect: { outcome: 'fail_closed', failure: recordId === undefined ? { code } : { code, record: recordId } },
+      notShown: [...picked],
+    };
   }
   const outcome = compiled.value;
   const rows = new Map(outcome.trace.map((row) => [row.id, row]));
   const ids = [...new Set(picked)].sort(compareStrings);
   const shown = ids.filter((id) => rows.has(id));
-  const records = shown.length === 0 ? {} : { records: Object.fromEntries(shown.map((id) => [id, rowExpectation(rows.get(id) as TraceRow)])) };
+  const records =
+    shown.length === 0
+      ? {}
+      : { records: Object.fromEntries(shown.map((id) => [id, rowExpectation(rows.get(id) as TraceRow)])) };
   const notShown = ids.filter((id) => !rows.has(id));
   if (outcome.status === 'fail_closed') {
     const { code, recordId } = outcome.failure;
-    return { expect: { outcome: 'fail_closed', failure: recordId === undefined ? { code } : { code, record: recordId }, ...records }, notShown };
+    return {
+      expect: {
+        outcome: 'fail_closed',
+        failure: recordId === undefined ? { code } : { code, record: recordId },
+        ...records,
+      },
+      notShown,
+    };
   }
-  const evidence = outcome.evidence.length === 0 ? {} : { evidence: Object.fromEntries(outcome.evidence.map((slot) => [slot.proposition, { state: slot.state }])) };
-  return { expect: { outcome: 'packet', selected: { inOrder: outcome.packet.entries.map((entry) => entry.id) }, ...records, ...evidence }, notShown };
+  const evidence =
+    outcome.evidence.length === 0
+      ? {}
+      : { evidence: Object.fromEntries(outcome.evidence.map((slot) => [slot.proposition, { state: slot.state }])) };
+  return {
+    expect: {
+      outcome: 'packet',
+      selected: { inOrder: outcome.packet.entries.map((entry) => entry.id) },
+      ...records,
+      ...evidence,
+    },
+    notShown,
+  };
 }
 
 /** A case written from the screen: its switches as they are on screen, and what was observed under them. */
-export function caseOf(name: string, switches: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] }, expect: Expectation): ExpectationCase {
+export function caseOf(
+  name: string,
+  switches: { readonly controls: readonly string[]; readonly lateChanges: readonly string[] },
+  expect: Expectation,
+): ExpectationCase {
   return {
     name,
     description: '',
@@ -71,18 +103,31 @@ export function refreshedExpectation(old: Expectation, observed: Observed): Expe
   if (old.failure !== undefined) {
     // A refusal that became a packet is written as the outcome it now is.
     if (written.failure === undefined) next.outcome = written.outcome;
-    else next.failure = { ...(old.failure.code === undefined ? {} : { code: written.failure.code }), ...(written.failure.record === undefined ? {} : { record: written.failure.record }) };
+    else
+      next.failure = {
+        ...(old.failure.code === undefined ? {} : { code: written.failure.code }),
+        ...(written.failure.record === undefined ? {} : { record: written.failure.record }),
+      };
   }
-  const packet = compiled.ok && compiled.value.status === 'packet' ? compiled.value.packet.entries.map((entry) => entry.id) : null;
+  const packet =
+    compiled.ok && compiled.value.status === 'packet' ? compiled.value.packet.entries.map((entry) => entry.id) : null;
   if (old.selected !== undefined && packet !== null) {
     const inPacket = new Set(packet);
     const selected = {
       ...(old.selected.exactly === undefined ? {} : { exactly: [...packet].sort(compareStrings) }),
       ...(old.selected.inOrder === undefined ? {} : { inOrder: packet }),
-      ...(old.selected.includes === undefined ? {} : { includes: old.selected.includes.filter((id) => inPacket.has(id)) }),
-      ...(old.selected.excludes === undefined ? {} : { excludes: old.selected.excludes.filter((id) => !inPacket.has(id)) }),
+      ...(old.selected.includes === undefined
+        ? {}
+        : { includes: old.selected.includes.filter((id) => inPacket.has(id)) }),
+      ...(old.selected.excludes === undefined
+        ? {}
+        : { excludes: old.selected.excludes.filter((id) => !inPacket.has(id)) }),
     };
-    const kept = Object.fromEntries(Object.entries(selected).filter(([, ids]) => ids.length > 0 || old.selected?.exactly !== undefined || old.selected?.inOrder !== undefined));
+    const kept = Object.fromEntries(
+      Object.entries(selected).filter(
+        ([, ids]) => ids.length > 0 || old.selected?.exactly !== undefined || old.selected?.inOrder !== undefined,
+      ),
+    );
     if (Object.keys(kept).length > 0) next.selected = kept;
   } else if (old.selected !== undefined) next.selected = old.selected;
   if (old.records !== undefined) {
@@ -93,12 +138,19 @@ export function refreshedExpectation(old: Expectation, observed: Observed): Expe
         if (row === undefined) return [id, was];
         return [
           id,
-          { ...(was.decision === undefined ? {} : { decision: row.decision }), ...(was.code === undefined ? {} : { code: row.code }), ...(was.gates === undefined ? {} : { gates: row.gates }) },
+          {
+            ...(was.decision === undefined ? {} : { decision: row.decision }),
+            ...(was.code === undefined ? {} : { code: row.code }),
+            ...(was.gates === undefined ? {} : { gates: row.gates }),
+          },
         ];
       }),
     );
   }
-  if (old.evidence !== undefined) next.evidence = Object.fromEntries(Object.entries(old.evidence).map(([proposition, was]) => [proposition, written.evidence?.[proposition] ?? was]));
+  if (old.evidence !== undefined)
+    next.evidence = Object.fromEntries(
+      Object.entries(old.evidence).map(([proposition, was]) => [proposition, written.evidence?.[proposition] ?? was]),
+    );
   const drill = observed.drill;
   if (old.drill !== undefined)
     next.drill =
@@ -108,10 +160,14 @@ export function refreshedExpectation(old: Expectation, observed: Observed): Expe
             lateChanges: old.drill.lateChanges,
             ...(old.drill.verdict === undefined ? {} : { verdict: drill.stale.code }),
             ...(old.drill.action === undefined ? {} : { action: drill.stale.action }),
-            ...(old.drill.afterRecompile === undefined ? {} : { afterRecompile: drill.resumed?.code ?? old.drill.afterRecompile }),
+            ...(old.drill.afterRecompile === undefined
+              ? {}
+              : { afterRecompile: drill.resumed?.code ?? old.drill.afterRecompile }),
           };
   const baselines = observed.baselines;
-  if (old.naive !== undefined) next.naive = baselines === null ? old.naive : refreshedBaseline(old.naive, baselines.naive);
-  if (old.postFilter !== undefined) next.postFilter = baselines === null ? old.postFilter : refreshedBaseline(old.postFilter, baselines.postFilter);
+  if (old.naive !== undefined)
+    next.naive = baselines === null ? old.naive : refreshedBaseline(old.naive, baselines.naive);
+  if (old.postFilter !== undefined)
+    next.postFilter = baselines === null ? old.postFilter : refreshedBaseline(old.postFilter, baselines.postFilter);
   return next as Expectation;
 }

@@ -59,7 +59,10 @@ export const drillExpectationSchema = z
     /** The verdict on the receipt recompiled with the changes applied. */
     afterRecompile: reasonCodeSchema.optional(),
   })
-  .refine((value) => value.verdict !== undefined || value.action !== undefined || value.afterRecompile !== undefined, 'give at least one of verdict, action, afterRecompile');
+  .refine(
+    (value) => value.verdict !== undefined || value.action !== undefined || value.afterRecompile !== undefined,
+    'give at least one of verdict, action, afterRecompile',
+  );
 
 /** A relevance-only packet under the same budget (naive top-k, or post-filter top-k). */
 export const baselineExpectationSchema = z
@@ -89,8 +92,10 @@ export const expectationSchema = z
     postFilter: baselineExpectationSchema.optional(),
   })
   .superRefine((value, ctx) => {
-    if (Object.keys(value).length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'expects nothing: give at least one expectation' });
-    if (value.outcome === 'packet' && value.failure !== undefined) ctx.addIssue({ code: 'custom', path: ['failure'], message: 'a failure contradicts outcome "packet"' });
+    if (Object.keys(value).length === 0)
+      ctx.addIssue({ code: 'custom', path: [], message: 'expects nothing: give at least one expectation' });
+    if (value.outcome === 'packet' && value.failure !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['failure'], message: 'a failure contradicts outcome "packet"' });
   });
 
 const changeIdsSchema = z.array(idSchema).default([]);
@@ -118,7 +123,8 @@ export const expectationCaseSchema = z
     expect: expectationSchema,
   })
   .superRefine((value, ctx) => {
-    if (value.skip !== undefined && value.only !== undefined) ctx.addIssue({ code: 'custom', path: ['only'], message: 'give skip or only, not both' });
+    if (value.skip !== undefined && value.only !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['only'], message: 'give skip or only, not both' });
     if (value.matrix !== undefined && (value.controls !== undefined || value.lateChanges !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['matrix'], message: 'give matrix, or controls and lateChanges, not both' });
     }
@@ -139,10 +145,23 @@ export const suiteInputsSchema = z
     contract: relativeFileSchema.optional(),
   })
   .superRefine((value, ctx) => {
-    const given = [value.scenario !== undefined, value.scenarioFile !== undefined, value.records !== undefined || value.contract !== undefined].filter(Boolean).length;
-    if (given !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'give one of scenario, scenarioFile, or records with contract' });
+    const given = [
+      value.scenario !== undefined,
+      value.scenarioFile !== undefined,
+      value.records !== undefined || value.contract !== undefined,
+    ].filter(Boolean).length;
+    if (given !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'give one of scenario, scenarioFile, or records with contract',
+      });
     else if ((value.records === undefined) !== (value.contract === undefined))
-      ctx.addIssue({ code: 'custom', path: [value.records === undefined ? 'records' : 'contract'], message: 'records and contract go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [value.records === undefined ? 'records' : 'contract'],
+        message: 'records and contract go together',
+      });
   });
 
 /** Two cases with one name could not be told apart in a report or filtered: names are unique in a suite. */
@@ -151,7 +170,12 @@ function uniqueCaseNames(cases: readonly { readonly name: string }[], ctx: z.Ref
   cases.forEach((entry, index) => {
     const earlier = first.get(entry.name);
     if (earlier === undefined) first.set(entry.name, index);
-    else ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate case name ${JSON.stringify(entry.name)}: first used at [${earlier}]` });
+    else
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'name'],
+        message: `duplicate case name ${JSON.stringify(entry.name)}: first used at [${earlier}]`,
+      });
   });
 }
 

@@ -12,7 +12,8 @@ interface SchemaDefinition {
 }
 
 // zod keeps a schema's structure in `_zod.def`; only the kinds the formats use are walked.
-const definitionOf = (schema: z.ZodType): SchemaDefinition => (schema as unknown as { readonly _zod: { readonly def: SchemaDefinition } })._zod.def;
+const definitionOf = (schema: z.ZodType): SchemaDefinition =>
+  (schema as unknown as { readonly _zod: { readonly def: SchemaDefinition } })._zod.def;
 
 /** The object schemas a value at `path` may be validated by (a union may offer several). */
 function schemasAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType[] {
@@ -27,7 +28,8 @@ function schemasAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType[]
     const field = definition.shape?.[head];
     return field ? schemasAt(field, rest) : [];
   }
-  if (definition.type === 'array' && definition.element && typeof head === 'number') return schemasAt(definition.element, rest);
+  if (definition.type === 'array' && definition.element && typeof head === 'number')
+    return schemasAt(definition.element, rest);
   if (definition.type === 'record' && definition.valueType) return schemasAt(definition.valueType, rest);
   return [];
 }

@@ -8,7 +8,16 @@ export interface RecognisedKind {
   readonly by: readonly string[];
 }
 
-const RECEIPT_FIELDS = ['receiptId', 'schemaVersion', 'engineVersion', 'contractFingerprint', 'recordSetDigest', 'packetFingerprint', 'decisionBlockedBy', 'tokensUsed'];
+const RECEIPT_FIELDS = [
+  'receiptId',
+  'schemaVersion',
+  'engineVersion',
+  'contractFingerprint',
+  'recordSetDigest',
+  'packetFingerprint',
+  'decisionBlockedBy',
+  'tokensUsed',
+];
 const SCENARIO_FIELDS = ['contract', 'controls', 'lateChanges', 'records'];
 const CONTRACT_FIELDS = [
   'task',
@@ -60,7 +69,8 @@ function classify(keys: ReadonlySet<string>): RecognisedKind | null {
   if (contract.length > 0) return { kind: 'contract', by: contract };
   const record = found(RECORD_FIELDS);
   // Only records have an id and none of the fields above: even a bare {"id": 1} is a (bad) records line.
-  if (keys.has('id') || record.length >= 2) return { kind: 'records', by: keys.has('id') ? ['id', ...record.slice(0, 3)] : record.slice(0, 4) };
+  if (keys.has('id') || record.length >= 2)
+    return { kind: 'records', by: keys.has('id') ? ['id', ...record.slice(0, 3)] : record.slice(0, 4) };
   return null;
 }
 
@@ -79,7 +89,8 @@ const SCAN_CHARS = 64 * 1024;
 /** Field names written in the text, for a file that is not valid JSON (cut off, or a line too long to read whole). */
 function keysInText(text: string): Set<string> {
   const keys = new Set<string>();
-  for (const match of text.slice(0, SCAN_CHARS).matchAll(/"([A-Za-z]{1,40})"\s*:/g)) if (match[1] !== undefined) keys.add(match[1]);
+  for (const match of text.slice(0, SCAN_CHARS).matchAll(/"([A-Za-z]{1,40})"\s*:/g))
+    if (match[1] !== undefined) keys.add(match[1]);
   return keys;
 }
 
@@ -109,7 +120,12 @@ export function detectFileKind(text: string): FileKind | null {
   return recogniseFileKind(text)?.kind ?? null;
 }
 
-const ARTICLES: Record<FileKind, string> = { records: 'a records JSONL file', contract: 'a contract', scenario: 'a scenario', receipt: 'a receipt' };
+const ARTICLES: Record<FileKind, string> = {
+  records: 'a records JSONL file',
+  contract: 'a contract',
+  scenario: 'a scenario',
+  receipt: 'a receipt',
+};
 
 /** "a contract (recognised by principals, asOf)": for messages about a file that was recognised but is invalid. */
 export function describeRecognised(recognised: RecognisedKind): string {

@@ -38,7 +38,8 @@ describe('identifiers', () => {
   });
 
   it('accepts what only looks unusual: letters of any script in NFC, emoji, spaces in names', () => {
-    for (const value of ['ADR-0234', NFC_CAFE, 'Zürich-7', '東京-1', 'ok-👍', 'Ελλάδα']) expect(idSchema.safeParse(value).success, value).toBe(true);
+    for (const value of ['ADR-0234', NFC_CAFE, 'Zürich-7', '東京-1', 'ok-👍', 'Ελλάδα'])
+      expect(idSchema.safeParse(value).success, value).toBe(true);
     expect(nameSchema.safeParse('credit analyst').success).toBe(true);
   });
 
@@ -52,7 +53,13 @@ describe('identifiers', () => {
   it('refuses a record id with a zero-width space, naming file, line, field and the code point', () => {
     const text = `${line(buildRecord({ id: 'ADR-0234' }))}\n${line({ ...buildRecord({ id: 'x' }), id: 'ADR-0234\u200b' })}`;
     const [issue] = unreadableOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
-    expect(issue).toMatchObject({ file: 'records.jsonl', line: 2, path: 'id', code: 'INVISIBLE_CHARACTER', args: { codePoints: ['U+200B'] } });
+    expect(issue).toMatchObject({
+      file: 'records.jsonl',
+      line: 2,
+      path: 'id',
+      code: 'INVISIBLE_CHARACTER',
+      args: { codePoints: ['U+200B'] },
+    });
     expect(issue?.message).toMatch(/^holds U\+200B, a character that does not show/);
     expect(issue?.message).not.toContain('\u200b');
   });
@@ -68,7 +75,11 @@ describe('identifiers', () => {
 
   it('refuses invisible characters in labels, roles, purposes and scopes of a record', () => {
     const record = buildRecord({ id: 'a' });
-    const bad = { ...record, scope: 'support\u200d', access: { roles: ['agent\u2060'], purposes: ['support\u00ad'], labels: ['legal\u200bhold'] } };
+    const bad = {
+      ...record,
+      scope: 'support\u200d',
+      access: { roles: ['agent\u2060'], purposes: ['support\u00ad'], labels: ['legal\u200bhold'] },
+    };
     const issues = unreadableOf(parseRecordsJsonl('r.jsonl', line(bad))).issues ?? [];
     expect(issues.map((issue) => [issue.path, issue.code, issue.args.codePoints])).toEqual([
       ['scope', 'INVISIBLE_CHARACTER', ['U+200D']],
@@ -86,18 +97,37 @@ describe('identifiers', () => {
       ['contract.json', 'denyLabels[0]', 'INVISIBLE_CHARACTER'],
       ['contract.json', 'requiredRecords[0]', 'NOT_NFC'],
     ]);
-    for (const issue of issues) expect(issue.line).toBe(text.split('\n').findIndex((row) => row.includes(issue.path.startsWith('deny') ? 'legal_hold' : 'CAFE')) + 1);
+    for (const issue of issues)
+      expect(issue.line).toBe(
+        text.split('\n').findIndex((row) => row.includes(issue.path.startsWith('deny') ? 'legal_hold' : 'CAFE')) + 1,
+      );
   });
 
   it('refuses a look-alike control id and mention in a scenario, and a look-alike id in a suite', () => {
-    const change = { id: 'grant\u200b', label: 'Grant', explanation: 'Grants.', patches: [{ op: 'removeRecord', id: 'a' }], mentions: [NFD_CAFE] };
-    const scenario = JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls: [change] });
+    const change = {
+      id: 'grant\u200b',
+      label: 'Grant',
+      explanation: 'Grants.',
+      patches: [{ op: 'removeRecord', id: 'a' }],
+      mentions: [NFD_CAFE],
+    };
+    const scenario = JSON.stringify({
+      id: 's',
+      title: 'S',
+      contract: buildContract(),
+      records: [buildRecord({ id: 'a' })],
+      controls: [change],
+    });
     const issues = errorOf(parseScenarioJson('s.json', scenario, () => null)).issues ?? [];
     expect(issues.map((issue) => [issue.path, issue.code])).toEqual([
       ['controls[0].id', 'INVISIBLE_CHARACTER'],
       ['controls[0].mentions[0]', 'NOT_NFC'],
     ]);
-    const suite = JSON.stringify({ suite: 'x', inputs: { scenario: 'retry-policy' }, cases: [{ name: 'c', expect: { selected: { includes: ['ADR\u200b'] } } }] });
+    const suite = JSON.stringify({
+      suite: 'x',
+      inputs: { scenario: 'retry-policy' },
+      cases: [{ name: 'c', expect: { selected: { includes: ['ADR\u200b'] } } }],
+    });
     const suiteIssues = errorOf(parseExpectationSuiteJson('x.expect.json', suite)).issues ?? [];
     expect(suiteIssues).toMatchObject([{ path: 'cases[0].expect.selected.includes[0]', code: 'INVISIBLE_CHARACTER' }]);
   });

@@ -35,7 +35,12 @@ export function nfcDifference(value: string): { readonly found: string; readonly
   let start = 0;
   while (start < given.length && given[start] === normal[start]) start += 1;
   let end = 0;
-  while (end < given.length - start && end < normal.length - start && given[given.length - 1 - end] === normal[normal.length - 1 - end]) end += 1;
+  while (
+    end < given.length - start &&
+    end < normal.length - start &&
+    given[given.length - 1 - end] === normal[normal.length - 1 - end]
+  )
+    end += 1;
   const names = (chars: readonly string[]) => chars.map(codePointName).join(' ');
   return { found: names(given.slice(start, given.length - end)), nfc: names(normal.slice(start, normal.length - end)) };
 }
@@ -47,7 +52,10 @@ export function nfcDifference(value: string): { readonly found: string; readonly
  */
 function lookAlikeFree<T extends z.ZodString>(schema: T) {
   return schema
-    .refine((value) => invisibleCodePoints(value).length === 0, { message: 'an identifier without invisible characters', params: { issue: 'INVISIBLE_CHARACTER' } })
+    .refine((value) => invisibleCodePoints(value).length === 0, {
+      message: 'an identifier without invisible characters',
+      params: { issue: 'INVISIBLE_CHARACTER' },
+    })
     .refine(isNfc, { message: 'an identifier in Unicode NFC', params: { issue: 'NOT_NFC' } });
 }
 

@@ -7,7 +7,9 @@ const typeCheckError: CompileError = {
   pass: 'type-check',
   code: 'INVALID_INPUT',
   message: 'contract.requiredPropositions[1].id: proposition "p" is declared twice',
-  issues: [inputIssue({ file: 'contract', path: 'requiredPropositions[1].id' }, 'PROPOSITION_TWICE', { proposition: 'p' })],
+  issues: [
+    inputIssue({ file: 'contract', path: 'requiredPropositions[1].id' }, 'PROPOSITION_TWICE', { proposition: 'p' }),
+  ],
 };
 
 describe('placeContractIssues', () => {
@@ -19,16 +21,35 @@ describe('placeContractIssues', () => {
   it('names the contract file and the line of the field', () => {
     const text = JSON.stringify({ task: 't', requiredPropositions: [{ id: 'p' }, { id: 'p' }] }, null, 2);
     expect(placeContractIssues(typeCheckError, 'c.json', text).issues).toEqual([
-      { file: 'c.json', line: 8, path: 'requiredPropositions[1].id', code: 'PROPOSITION_TWICE', args: { proposition: 'p' }, message: 'proposition "p" is declared twice' },
+      {
+        file: 'c.json',
+        line: 8,
+        path: 'requiredPropositions[1].id',
+        code: 'PROPOSITION_TWICE',
+        args: { proposition: 'p' },
+        message: 'proposition "p" is declared twice',
+      },
     ]);
   });
 
   it('places the field inside a scenario under its contract, and leaves issues about other files alone', () => {
     const text = JSON.stringify({ id: 's', contract: { requiredPropositions: [{ id: 'p' }, { id: 'p' }] } }, null, 2);
     const other = inputIssue({ file: 'r.jsonl', line: 3, path: 'id' }, 'DUPLICATE_ID', { id: '"a"', first: null });
-    const placed = placeContractIssues({ ...typeCheckError, issues: [...(typeCheckError.issues ?? []), other] }, 's.scenario.json', text, ['contract']);
+    const placed = placeContractIssues(
+      { ...typeCheckError, issues: [...(typeCheckError.issues ?? []), other] },
+      's.scenario.json',
+      text,
+      ['contract'],
+    );
     expect(placed.issues).toEqual([
-      { file: 's.scenario.json', line: 9, path: 'contract.requiredPropositions[1].id', code: 'PROPOSITION_TWICE', args: { proposition: 'p' }, message: 'proposition "p" is declared twice' },
+      {
+        file: 's.scenario.json',
+        line: 9,
+        path: 'contract.requiredPropositions[1].id',
+        code: 'PROPOSITION_TWICE',
+        args: { proposition: 'p' },
+        message: 'proposition "p" is declared twice',
+      },
       other,
     ]);
   });

@@ -10,7 +10,12 @@ import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type J
 export const MAX_REPORTED_ISSUES = 50;
 
 /** A file refused at validation: what it was read as, how many problems, and the first of them. */
-export function invalidInput(file: string, issues: readonly InputIssue[], totalIssues = issues.length, kind?: string): CompileError {
+export function invalidInput(
+  file: string,
+  issues: readonly InputIssue[],
+  totalIssues = issues.length,
+  kind?: string,
+): CompileError {
   const shown = issues.slice(0, MAX_REPORTED_ISSUES);
   const more = totalIssues > shown.length ? ` (first ${shown.length} shown)` : '';
   return {
@@ -58,28 +63,47 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
       const first = issue.keys[0];
       const at = first === undefined ? path : [...path, first];
       const allowed = source.schema ? fieldNamesAt(source.schema, issue.path) : [];
-      const meant = issue.keys.map((key) => nearestNames(key, allowed, 1)[0]).map((name) => (name === undefined ? '' : quoteValue(name)));
-      return inputIssue({ file: source.file, line: source.line ?? source.locator?.lineOf(at), path: formatPath(path) }, 'UNKNOWN_FIELDS', {
-        fields: issue.keys.map((key) => quoteValue(key, 80)),
-        ...(meant.some((name) => name !== '') ? { meant } : {}),
-      });
+      const meant = issue.keys
+        .map((key) => nearestNames(key, allowed, 1)[0])
+        .map((name) => (name === undefined ? '' : quoteValue(name)));
+      return inputIssue(
+        { file: source.file, line: source.line ?? source.locator?.lineOf(at), path: formatPath(path) },
+        'UNKNOWN_FIELDS',
+        {
+          fields: issue.keys.map((key) => quoteValue(key, 80)),
+          ...(meant.some((name) => name !== '') ? { meant } : {}),
+        },
+      );
     }
     const place = { file: source.file, line: source.line ?? source.locator?.lineOf(path), path: formatPath(path) };
     if (value === undefined && issue.code === 'invalid_type') {
-      return inputIssue(place, 'FIELD_MISSING', { expected: issue.expected, ...(source.schema !== undefined && allowsNull(source.schema, issue.path) ? { nullable: 'yes' } : {}) });
+      return inputIssue(place, 'FIELD_MISSING', {
+        expected: issue.expected,
+        ...(source.schema !== undefined && allowsNull(source.schema, issue.path) ? { nullable: 'yes' } : {}),
+      });
     }
     if (issue.code === 'invalid_value' && issue.values.length > LISTED_VALUES) {
       const allowed = issue.values.map(String);
-      return inputIssue(place, 'NOT_ONE_OF', { got: quoteValue(value), count: allowed.length, nearest: typeof value === 'string' ? nearestNames(value, allowed).map((name) => quoteValue(name)) : [] });
+      return inputIssue(place, 'NOT_ONE_OF', {
+        got: quoteValue(value),
+        count: allowed.length,
+        nearest: typeof value === 'string' ? nearestNames(value, allowed).map((name) => quoteValue(name)) : [],
+      });
     }
     // A format's own check that names an issue code (a duplicate id in a list) is worded by the catalogue, not by zod.
-    if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID') return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
+    if (issue.code === 'custom' && issue.params?.issue === 'DUPLICATE_ID')
+      return inputIssue(place, 'DUPLICATE_ID', { id: String(issue.params.id), first: String(issue.params.first) });
     if (issue.code === 'custom' && issue.params?.issue === 'INVISIBLE_CHARACTER' && typeof value === 'string')
       return inputIssue(place, 'INVISIBLE_CHARACTER', { codePoints: invisibleCodePoints(value) });
-    if (issue.code === 'custom' && issue.params?.issue === 'NOT_NFC' && typeof value === 'string') return inputIssue(place, 'NOT_NFC', nfcDifference(value));
+    if (issue.code === 'custom' && issue.params?.issue === 'NOT_NFC' && typeof value === 'string')
+      return inputIssue(place, 'NOT_NFC', nfcDifference(value));
     if (issue.code === 'custom' && issue.params?.issue === 'UNDECLARED_SWITCH') {
       const declared: unknown = issue.params.declared;
-      return inputIssue(place, 'UNDECLARED_SWITCH', { kind: String(issue.params.kind), id: String(issue.params.id), declared: Array.isArray(declared) ? declared.map(String) : [] });
+      return inputIssue(place, 'UNDECLARED_SWITCH', {
+        kind: String(issue.params.kind),
+        id: String(issue.params.id),
+        declared: Array.isArray(declared) ? declared.map(String) : [],
+      });
     }
     return inputIssue(place, 'NOT_IN_FORMAT', { problem: issue.message, got: quoteValue(value) });
   });
@@ -87,17 +111,23 @@ export function zodInputIssues(source: IssueSource, error: z.ZodError, input: un
 
 /** A JSON text problem as an issue; `lineOffset` places a JSONL line in its file. */
 export function jsonTextIssue(file: string, problem: JsonTextProblem, lineOffset = 0): InputIssue {
-  const line = (n: number | undefined) => (n === undefined ? (lineOffset > 0 ? lineOffset : undefined) : n + Math.max(0, lineOffset - 1));
+  const line = (n: number | undefined) =>
+    n === undefined ? (lineOffset > 0 ? lineOffset : undefined) : n + Math.max(0, lineOffset - 1);
   switch (problem.kind) {
     case 'syntax':
-      return inputIssue({ file, line: line(problem.line), path: '(root)' }, 'NOT_JSON', { problem: problem.message, near: problem.excerpt ?? null });
+      return inputIssue({ file, line: line(problem.line), path: '(root)' }, 'NOT_JSON', {
+        problem: problem.message,
+        near: problem.excerpt ?? null,
+      });
     case 'duplicate-key':
       return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'DUPLICATE_KEY', {
         key: quoteValue(problem.key, 80),
         firstLine: problem.firstLine === problem.line ? null : (line(problem.firstLine) ?? problem.firstLine),
       });
     case 'too-deep':
-      return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'TOO_DEEP', { levels: MAX_JSON_DEPTH });
+      return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'TOO_DEEP', {
+        levels: MAX_JSON_DEPTH,
+      });
     case 'lone-surrogate':
       return inputIssue({ file, line: line(problem.line), path: formatPath(problem.path) }, 'LONE_SURROGATE');
   }
@@ -107,7 +137,8 @@ export function jsonTextIssue(file: string, problem: JsonTextProblem, lineOffset
 export function parseFormattedPath(path: string): PropertyKey[] {
   if (path === '(root)') return [];
   const parts: PropertyKey[] = [];
-  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) parts.push(match[2] === undefined ? (match[1] ?? '') : Number(match[2]));
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    parts.push(match[2] === undefined ? (match[1] ?? '') : Number(match[2]));
   return parts;
 }
 
@@ -116,7 +147,12 @@ export function parseFormattedPath(path: string): PropertyKey[] {
  * placed in the file the contract was read from: its name, the field's line, and the path inside that file
  * (`prefix`: where the contract sits, `contract` in a scenario). Other issues are left as they are.
  */
-export function placeContractIssues(error: CompileError, file: string, text: string, prefix: readonly PropertyKey[] = []): CompileError {
+export function placeContractIssues(
+  error: CompileError,
+  file: string,
+  text: string,
+  prefix: readonly PropertyKey[] = [],
+): CompileError {
   if (!error.issues?.some((issue) => issue.file === 'contract')) return error;
   const locator = createJsonLocator(text);
   const issues = error.issues.map((issue) => {

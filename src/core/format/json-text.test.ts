@@ -4,19 +4,31 @@ import { escapeText, lineOfPath, MAX_JSON_DEPTH, parseJsonText, quoteValue, stri
 
 describe('parseJsonText', () => {
   it('reads JSON as JSON.parse does, with or without a byte order mark', () => {
-    expect(parseJsonText('{"a":1,"b":[true,null,"x:y"]}')).toEqual({ ok: true, value: { a: 1, b: [true, null, 'x:y'] } });
+    expect(parseJsonText('{"a":1,"b":[true,null,"x:y"]}')).toEqual({
+      ok: true,
+      value: { a: 1, b: [true, null, 'x:y'] },
+    });
     expect(parseJsonText('\uFEFF{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
     expect(stripBom('\uFEFF\uFEFFx')).toBe('\uFEFFx');
   });
 
   it('refuses a key given twice, naming the key, its path and both lines', () => {
     const text = '{\n  "access": {\n    "roles": ["a"],\n    "roles": []\n  }\n}';
-    expect(parseJsonText(text)).toEqual({ ok: false, error: { kind: 'duplicate-key', key: 'roles', path: ['access', 'roles'], line: 4, firstLine: 3 } });
-    expect(parseJsonText('{"tokens":30,"tokens":0}')).toMatchObject({ ok: false, error: { kind: 'duplicate-key', key: 'tokens', path: ['tokens'], line: 1 } });
+    expect(parseJsonText(text)).toEqual({
+      ok: false,
+      error: { kind: 'duplicate-key', key: 'roles', path: ['access', 'roles'], line: 4, firstLine: 3 },
+    });
+    expect(parseJsonText('{"tokens":30,"tokens":0}')).toMatchObject({
+      ok: false,
+      error: { kind: 'duplicate-key', key: 'tokens', path: ['tokens'], line: 1 },
+    });
   });
 
   it('finds duplicates inside arrays and under keys that contain colons or escapes', () => {
-    expect(parseJsonText('[{"a":1},{"b:c":"d:e","b:c":2}]')).toMatchObject({ ok: false, error: { key: 'b:c', path: [1, 'b:c'] } });
+    expect(parseJsonText('[{"a":1},{"b:c":"d:e","b:c":2}]')).toMatchObject({
+      ok: false,
+      error: { key: 'b:c', path: [1, 'b:c'] },
+    });
     // The escaped colon makes the cheap count unreliable; the exact scan still sees no duplicate.
     expect(parseJsonText('{"a\\u003ab":"x\\u003Ay","c":1}')).toEqual({ ok: true, value: { 'a:b': 'x:y', c: 1 } });
     expect(parseJsonText('{"k":"\\u003a","k":1}')).toMatchObject({ ok: false, error: { key: 'k' } });
@@ -33,7 +45,9 @@ describe('parseJsonText', () => {
         { depthSize: 'small', withCrossShrink: true },
         leaf.map((value) => JSON.stringify(value)),
         fc.array(tie('node'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-        fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
+        fc
+          .array(fc.tuple(key, tie('node')), { maxLength: 4 })
+          .map((members) => `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
       ),
     })).node;
     fc.assert(
@@ -51,7 +65,10 @@ describe('parseJsonText', () => {
     if (result.ok || result.error.kind !== 'syntax') throw new Error('expected a syntax error');
     expect(result.error.line).toBe(3);
     expect(result.error.excerpt).toContain('\\u001b[2J');
-    expect(parseJsonText('{"id":"ADR-1","text":"cut off her')).toMatchObject({ ok: false, error: { kind: 'syntax', line: 1 } });
+    expect(parseJsonText('{"id":"ADR-1","text":"cut off her')).toMatchObject({
+      ok: false,
+      error: { kind: 'syntax', line: 1 },
+    });
   });
 
   it(`refuses nesting deeper than ${MAX_JSON_DEPTH} levels without overflowing the stack`, () => {
@@ -110,7 +127,9 @@ describe('lineOfPath', () => {
 
 describe('escapeText and quoteValue', () => {
   it('escape every control character, including terminal escape sequences', () => {
-    expect(escapeText('\u001b]0;owned\u0007\u001b[2J\u009b\u202e')).toBe('\\u001b]0;owned\\u0007\\u001b[2J\\u009b\\u202e');
+    expect(escapeText('\u001b]0;owned\u0007\u001b[2J\u009b\u202e')).toBe(
+      '\\u001b]0;owned\\u0007\\u001b[2J\\u009b\\u202e',
+    );
     expect(escapeText('ADR-0234 ✓')).toBe('ADR-0234 ✓');
   });
   it('repeat a value escaped and shortened', () => {

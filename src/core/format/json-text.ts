@@ -1,4 +1,10 @@
-import { parse as parseJsonAst, type AnyNode, type ElementNode, type MemberNode, type ValueNode } from '@humanwhocodes/momoa';
+import {
+  parse as parseJsonAst,
+  type AnyNode,
+  type ElementNode,
+  type MemberNode,
+  type ValueNode,
+} from '@humanwhocodes/momoa';
 import { err, ok, type Result } from '../errors';
 import { findLoneSurrogate } from '../canonical';
 
@@ -20,7 +26,13 @@ export type JsonPath = readonly (string | number)[];
 
 export type JsonTextProblem =
   | { readonly kind: 'syntax'; readonly message: string; readonly line?: number; readonly excerpt?: string }
-  | { readonly kind: 'duplicate-key'; readonly key: string; readonly path: JsonPath; readonly line: number; readonly firstLine: number }
+  | {
+      readonly kind: 'duplicate-key';
+      readonly key: string;
+      readonly path: JsonPath;
+      readonly line: number;
+      readonly firstLine: number;
+    }
   | { readonly kind: 'too-deep'; readonly path: JsonPath; readonly line?: number }
   | { readonly kind: 'lone-surrogate'; readonly path: JsonPath; readonly line?: number };
 
@@ -49,11 +61,16 @@ export function parseJsonText(input: string): Result<unknown, JsonTextProblem> {
   // Every member of every object in the text has one ':' outside strings. JSON.parse keeps one member per
   // distinct key, so fewer keys in the value than such colons means a duplicate. Only a `\u003a` escape
   // can make a colon appear in a parsed string that the text does not show: then the exact scan decides.
-  const duplicate = walked.keys + walked.colonsInStrings === countColons(text) && !ESCAPED_COLON.test(text) ? null : findDuplicateKey(text);
+  const duplicate =
+    walked.keys + walked.colonsInStrings === countColons(text) && !ESCAPED_COLON.test(text)
+      ? null
+      : findDuplicateKey(text);
   if (duplicate !== null) return err(duplicate);
   // Canonical JSON cannot carry a lone surrogate; one can only come from a \uD8xx-style escape in the text.
   const surrogate = findLoneSurrogate(value, text);
-  return surrogate === null ? ok(value) : err({ kind: 'lone-surrogate', path: surrogate, line: lineOfPath(text, surrogate) });
+  return surrogate === null
+    ? ok(value)
+    : err({ kind: 'lone-surrogate', path: surrogate, line: lineOfPath(text, surrogate) });
 }
 
 const ESCAPED_COLON = /\\u003a/i;
@@ -136,7 +153,9 @@ function syntaxProblem(text: string, error: unknown): JsonTextProblem {
   );
   const position = /at position (\d+)/.exec(message);
   const at = position ? Number(position[1]) : offsetOfSyntaxError(text);
-  return at === null ? { kind: 'syntax', message } : { kind: 'syntax', message, line: lineAt(text, at), excerpt: excerptAround(text, at) };
+  return at === null
+    ? { kind: 'syntax', message }
+    : { kind: 'syntax', message, line: lineAt(text, at), excerpt: excerptAround(text, at) };
 }
 
 /** Where a second, independent parser trips, when JSON.parse's message gives no position. */
@@ -144,7 +163,8 @@ function offsetOfSyntaxError(text: string): number | null {
   try {
     parseJsonAst(text, { mode: 'json' });
   } catch (error) {
-    if (error !== null && typeof error === 'object' && 'offset' in error && typeof error.offset === 'number') return error.offset;
+    if (error !== null && typeof error === 'object' && 'offset' in error && typeof error.offset === 'number')
+      return error.offset;
   }
   return null;
 }
@@ -181,7 +201,11 @@ function findDuplicateKey(text: string): JsonTextProblem | null {
       }
       for (let index = node.members.length - 1; index >= 0; index -= 1) {
         const member = node.members[index];
-        if (member) stack.push({ node: member.value, path: [...path, member.name.type === 'String' ? member.name.value : member.name.name] });
+        if (member)
+          stack.push({
+            node: member.value,
+            path: [...path, member.name.type === 'String' ? member.name.value : member.name.name],
+          });
       }
     } else if (node.type === 'Array') {
       for (let index = node.elements.length - 1; index >= 0; index -= 1) {
@@ -221,7 +245,9 @@ function nodeAt(root: ValueNode, path: readonly PropertyKey[]): AnyNode {
   let node: AnyNode = root;
   for (const part of path) {
     if (node.type === 'Object') {
-      const member: MemberNode | undefined = node.members.find((candidate) => (candidate.name.type === 'String' ? candidate.name.value : candidate.name.name) === String(part));
+      const member: MemberNode | undefined = node.members.find(
+        (candidate) => (candidate.name.type === 'String' ? candidate.name.value : candidate.name.name) === String(part),
+      );
       if (!member) return node;
       node = member.value;
     } else if (node.type === 'Array' && typeof part === 'number') {
@@ -267,5 +293,7 @@ export function quoteValue(value: unknown, max = 60): string {
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (value !== null && typeof value === 'object') return 'an object';
   const json = escapeText(JSON.stringify(value) ?? String(value));
-  return json.length <= max ? json : `${json.slice(0, max - 1)}…${typeof value === 'string' ? ` (${value.length} characters)` : ''}`;
+  return json.length <= max
+    ? json
+    : `${json.slice(0, max - 1)}…${typeof value === 'string' ? ` (${value.length} characters)` : ''}`;
 }

@@ -4,7 +4,9 @@ import { isFactId, isReasonCode, type FactId, type ReasonCode } from '../reasons
 import { contractSchema } from './contract';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
-const reasonCode = z.string().refine((value): value is ReasonCode => isReasonCode(value), 'a reason code from the catalogue');
+const reasonCode = z
+  .string()
+  .refine((value): value is ReasonCode => isReasonCode(value), 'a reason code from the catalogue');
 const factId = z.string().refine((value): value is FactId => isFactId(value), 'a fact id from the catalogue');
 const factArgs = z.record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]));
 
@@ -38,9 +40,17 @@ export const receiptSchema = z.strictObject({
   executedBy: z.strictObject({ adapter: z.string(), adapterVersion: z.string(), planDigest: z.string() }),
   tokensUsed: z.int(),
   selected: z.array(z.string()),
-  evidence: z.array(z.strictObject({ proposition: z.string(), state: z.enum(['supported', 'contradicted', 'unknown']), records: z.array(z.string()) })),
+  evidence: z.array(
+    z.strictObject({
+      proposition: z.string(),
+      state: z.enum(['supported', 'contradicted', 'unknown']),
+      records: z.array(z.string()),
+    }),
+  ),
   decisionBlockedBy: z.array(z.string()),
-  failure: z.strictObject({ pass: z.string(), code: reasonCode, recordId: z.string().nullable(), fact: factId, args: factArgs }).nullable(),
+  failure: z
+    .strictObject({ pass: z.string(), code: reasonCode, recordId: z.string().nullable(), fact: factId, args: factArgs })
+    .nullable(),
   trace: z.array(
     z.strictObject({
       id: z.string(),

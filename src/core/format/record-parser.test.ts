@@ -65,10 +65,19 @@ type Change = readonly [key: string, valueIndex: number | undefined];
 
 /** A valid record with some fields removed or replaced, decoded from JSON as a line of a records file would be. */
 function changed(changes: readonly Change[]): Record<string, unknown> {
-  const input = JSON.parse(JSON.stringify(buildRecord({ id: 'rec-1', subject: 'cust-1', relevance: 0.5 }))) as Record<string, unknown>;
+  const input = JSON.parse(JSON.stringify(buildRecord({ id: 'rec-1', subject: 'cust-1', relevance: 0.5 }))) as Record<
+    string,
+    unknown
+  >;
   for (const [key, valueIndex] of changes) {
     if (valueIndex === undefined) delete input[key];
-    else Object.defineProperty(input, key, { value: VALUES[valueIndex], enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(input, key, {
+        value: VALUES[valueIndex],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return input;
 }
@@ -84,11 +93,20 @@ function expectSameParse(input: unknown): void {
 
 describe('the compiled record parser', () => {
   it('is what scripts/generate-record-parser.ts generates from the record schema', () => {
-    expect(generatedSource, 'src/core/format/record-parser.generated.ts is out of date: run npx tsx scripts/generate-record-parser.ts').toBe(renderRecordParser());
+    expect(
+      generatedSource,
+      'src/core/format/record-parser.generated.ts is out of date: run npx tsx scripts/generate-record-parser.ts',
+    ).toBe(renderRecordParser());
   });
 
   it('answers a valid record itself, with fresh defaults', () => {
-    const { validTo: _validTo, supersedes: _supersedes, evidence: _evidence, relevance: _relevance, ...input } = buildRecord();
+    const {
+      validTo: _validTo,
+      supersedes: _supersedes,
+      evidence: _evidence,
+      relevance: _relevance,
+      ...input
+    } = buildRecord();
     const first = parseRecordInput(input);
     const second = parseRecordInput(input);
     expect(first).not.toBe(z.INVALID);

@@ -4,7 +4,12 @@ import { parseInstant } from './time';
 
 const nameListSchema = z.array(nameSchema);
 
-export const instantSchema = z.string().refine((value) => parseInstant(value) !== null, 'a real ISO 8601 date (2026-08-30) or date-time with offset (2026-08-30T09:00:00Z)');
+export const instantSchema = z
+  .string()
+  .refine(
+    (value) => parseInstant(value) !== null,
+    'a real ISO 8601 date (2026-08-30) or date-time with offset (2026-08-30T09:00:00Z)',
+  );
 
 export const LIFECYCLE_STATES = ['draft', 'active', 'rejected', 'retired', 'generated'] as const;
 export const REVIEW_STATES = ['unreviewed', 'in_review', 'reviewed', 'approved', 'rejected'] as const;

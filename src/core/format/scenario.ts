@@ -38,7 +38,8 @@ export function reservedKeyPaths(root: unknown): (string | number)[][] {
 export const mergePatchSchema = z
   .unknown()
   .superRefine((patch, ctx) => {
-    for (const path of reservedKeyPaths(patch)) ctx.addIssue({ code: 'unrecognized_keys', keys: [String(path[path.length - 1])], path: path.slice(0, -1) });
+    for (const path of reservedKeyPaths(patch))
+      ctx.addIssue({ code: 'unrecognized_keys', keys: [String(path[path.length - 1])], path: path.slice(0, -1) });
   })
   .pipe(z.record(z.string(), z.unknown()));
 
@@ -71,7 +72,13 @@ function uniqueIds(changes: readonly { readonly id: string }[], ctx: z.Refinemen
   changes.forEach((change, index) => {
     const earlier = first.get(change.id);
     if (earlier === undefined) first.set(change.id, index);
-    else ctx.addIssue({ code: 'custom', path: [index, 'id'], message: 'duplicate id', params: { issue: 'DUPLICATE_ID', id: JSON.stringify(change.id), first: `[${earlier}]` } });
+    else
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'id'],
+        message: 'duplicate id',
+        params: { issue: 'DUPLICATE_ID', id: JSON.stringify(change.id), first: `[${earlier}]` },
+      });
   });
 }
 
@@ -82,7 +89,10 @@ export const scenarioSchema = z
     description: z.string().default(''),
     contract: contractSchema,
     /** Inline records, or the name of a JSONL file next to the scenario file. */
-    records: z.union([z.array(recordSchema), z.string().regex(/^[^/\\]+\.jsonl$/, 'a .jsonl file name in the same folder')]),
+    records: z.union([
+      z.array(recordSchema),
+      z.string().regex(/^[^/\\]+\.jsonl$/, 'a .jsonl file name in the same folder'),
+    ]),
     controls: z.array(controlSchema).superRefine(uniqueIds).default([]),
     lateChanges: z.array(lateChangeSchema).superRefine(uniqueIds).default([]),
     /** Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app opens them. */

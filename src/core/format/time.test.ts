@@ -69,7 +69,15 @@ describe('formatInstantShort', () => {
 });
 
 /** The instant as Date computes it (setUTCFullYear takes the year as written), or null when Date moves the day: the reference parseInstant's arithmetic must agree with. */
-function dateReference(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): number | null {
+function dateReference(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millis: number,
+): number | null {
   const probe = new Date(0);
   probe.setUTCFullYear(year, month - 1, day);
   if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
@@ -92,7 +100,9 @@ describe('parseInstant against Date', () => {
         (year, month, day, hour, minute, second, millis) => {
           const date = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
           expect(parseInstant(date)).toBe(dateReference(year, month, day, 0, 0, 0, 0));
-          expect(parseInstant(`${date}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(millis, 3)}Z`)).toBe(dateReference(year, month, day, hour, minute, second, millis));
+          expect(parseInstant(`${date}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(millis, 3)}Z`)).toBe(
+            dateReference(year, month, day, hour, minute, second, millis),
+          );
         },
       ),
       { numRuns: 2000 },
@@ -100,7 +110,8 @@ describe('parseInstant against Date', () => {
   });
 
   it('agrees on the leap days around the century rules', () => {
-    for (const year of [0, 4, 100, 1900, 2000, 2024, 2100, 2400, 9996, 9999]) expect(parseInstant(`${pad(year, 4)}-02-29`)).toBe(dateReference(year, 2, 29, 0, 0, 0, 0));
+    for (const year of [0, 4, 100, 1900, 2000, 2024, 2100, 2400, 9996, 9999])
+      expect(parseInstant(`${pad(year, 4)}-02-29`)).toBe(dateReference(year, 2, 29, 0, 0, 0, 0));
   });
 });
 
@@ -118,7 +129,15 @@ function grammarReference(text: string, boundary: 'start' | 'end'): number | nul
   if (!match) return null;
   const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? '0')];
   if (hour > 23 || minute > 59 || second > 59) return null;
-  const local = dateReference(Number(match[1]), Number(match[2]), Number(match[3]), hour, minute, second, Number((match[7] ?? '0').padEnd(3, '0')));
+  const local = dateReference(
+    Number(match[1]),
+    Number(match[2]),
+    Number(match[3]),
+    hour,
+    minute,
+    second,
+    Number((match[7] ?? '0').padEnd(3, '0')),
+  );
   const offset = match[8] ?? 'Z';
   if (local === null || offset === 'Z') return local;
   const [offHours, offMinutes] = [Number(offset.slice(1, 3)), Number(offset.slice(4, 6))];
@@ -134,18 +153,26 @@ describe('parseInstant against the grammar', () => {
       fc.oneof(
         { arbitrary: fc.integer({ min: 0, max }).map((value) => String(value).padStart(width, '0')), weight: 12 },
         { arbitrary: fc.integer({ min: 0, max: 9 }).map(String), weight: 1 },
-        { arbitrary: fc.integer({ min: 0, max: 99_999 }).map((value) => String(value).padStart(width + 1, '0')), weight: 1 },
+        {
+          arbitrary: fc.integer({ min: 0, max: 99_999 }).map((value) => String(value).padStart(width + 1, '0')),
+          weight: 1,
+        },
         { arbitrary: fc.constant('٣'.repeat(width)), weight: 1 },
       );
-    const often = (usual: string, ...others: string[]) => fc.oneof({ arbitrary: fc.constant(usual), weight: 10 }, { arbitrary: fc.constantFrom('', ...others), weight: 1 });
+    const often = (usual: string, ...others: string[]) =>
+      fc.oneof({ arbitrary: fc.constant(usual), weight: 10 }, { arbitrary: fc.constantFrom('', ...others), weight: 1 });
     const optional = (piece: fc.Arbitrary<string>) => fc.oneof(fc.constant(''), piece);
-    const fraction = fc.tuple(often('.', ','), field(1, 9), optional(field(1, 9)), optional(field(1, 9)), optional(field(1, 9))).map((parts) => parts.join(''));
+    const fraction = fc
+      .tuple(often('.', ','), field(1, 9), optional(field(1, 9)), optional(field(1, 9)), optional(field(1, 9)))
+      .map((parts) => parts.join(''));
     const seconds = fc.tuple(often(':', '.'), field(2, 69), optional(fraction)).map((parts) => parts.join(''));
     const offset = fc.oneof(
       often('Z', 'z', 'ZZ'),
       fc.tuple(fc.constantFrom('+', '-', '−'), field(2, 29), often(':'), field(2, 69)).map((parts) => parts.join('')),
     );
-    const time = fc.tuple(often('T', 't', ' '), field(2, 29), often(':'), field(2, 69), optional(seconds), offset).map((parts) => parts.join(''));
+    const time = fc
+      .tuple(often('T', 't', ' '), field(2, 29), often(':'), field(2, 69), optional(seconds), offset)
+      .map((parts) => parts.join(''));
     const instantLike = fc
       .tuple(
         field(4, 9999),

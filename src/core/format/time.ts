@@ -68,14 +68,30 @@ export function parseInstant(text: string, boundary: InstantBoundary = 'start'):
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
-  if (year < 0 || month < 0 || day < 0 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || !isRealDate(year, month, day)) return null;
+  if (
+    year < 0 ||
+    month < 0 ||
+    day < 0 ||
+    text.charCodeAt(4) !== DASH ||
+    text.charCodeAt(7) !== DASH ||
+    !isRealDate(year, month, day)
+  )
+    return null;
   if (text.length === 10) {
     const start = utcMs(year, month, day);
     return boundary === 'start' ? start : start + DAY_MS - 1;
   }
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
-  if (text.charCodeAt(10) !== LETTER_T || text.charCodeAt(13) !== COLON || hour < 0 || hour > 23 || minute < 0 || minute > 59) return null;
+  if (
+    text.charCodeAt(10) !== LETTER_T ||
+    text.charCodeAt(13) !== COLON ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59
+  )
+    return null;
   let at = 16;
   let second = 0;
   let millis = 0;
@@ -102,7 +118,16 @@ export function parseInstant(text: string, boundary: InstantBoundary = 'start'):
   } else {
     const offHours = digitsAt(text, at + 1, 2);
     const offMinutes = digitsAt(text, at + 4, 2);
-    if ((sign !== PLUS && sign !== DASH) || text.length !== at + 6 || text.charCodeAt(at + 3) !== COLON || offHours < 0 || offHours > 23 || offMinutes < 0 || offMinutes > 59) return null;
+    if (
+      (sign !== PLUS && sign !== DASH) ||
+      text.length !== at + 6 ||
+      text.charCodeAt(at + 3) !== COLON ||
+      offHours < 0 ||
+      offHours > 23 ||
+      offMinutes < 0 ||
+      offMinutes > 59
+    )
+      return null;
     offsetMinutes = (sign === DASH ? -1 : 1) * (offHours * 60 + offMinutes);
   }
   return utcMs(year, month, day, hour, minute, second, millis) - offsetMinutes * 60_000;

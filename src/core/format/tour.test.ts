@@ -5,7 +5,19 @@ import { buildContract, buildRecord, errorOf } from '../test-support/builders';
 const control = { id: 'c', label: 'C', explanation: 'Removes a.', patches: [{ op: 'removeRecord', id: 'a' }] };
 const lateChange = { id: 'l', label: 'L', explanation: 'Removes a.', patches: [{ op: 'removeRecord', id: 'a' }] };
 const scenario = (tour: unknown) =>
-  JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })], controls: [control], lateChanges: [lateChange], tour }, null, 2);
+  JSON.stringify(
+    {
+      id: 's',
+      title: 'S',
+      contract: buildContract(),
+      records: [buildRecord({ id: 'a' })],
+      controls: [control],
+      lateChanges: [lateChange],
+      tour,
+    },
+    null,
+    2,
+  );
 
 describe("a scenario file's tour", () => {
   it('is read with its steps, and an absent one stays absent', () => {
@@ -40,13 +52,27 @@ describe("a scenario file's tour", () => {
         message: 'no control "nope": the inputs declare c',
         line: 107,
       }),
-      expect.objectContaining({ path: 'tour[1].lateChange', message: 'no late change "c": the inputs declare l', line: 113 }),
+      expect.objectContaining({
+        path: 'tour[1].lateChange',
+        message: 'no late change "c": the inputs declare l',
+        line: 113,
+      }),
     ]);
   });
 
   it('refuses an unknown action, an unknown expectation and an empty tour', () => {
-    expect(errorOf(parseScenarioJson('s.json', scenario([{ do: 'wave', title: 'T', shows: 'S' }]), () => null)).issues?.[0]).toMatchObject({ path: 'tour[0].do' });
-    expect(errorOf(parseScenarioJson('s.json', scenario([{ do: 'freeze', title: 'T', shows: 'S', expect: { inTrace: ['a'] } }]), () => null)).issues?.[0]).toMatchObject({ path: 'tour[0].expect' });
+    expect(
+      errorOf(parseScenarioJson('s.json', scenario([{ do: 'wave', title: 'T', shows: 'S' }]), () => null)).issues?.[0],
+    ).toMatchObject({ path: 'tour[0].do' });
+    expect(
+      errorOf(
+        parseScenarioJson(
+          's.json',
+          scenario([{ do: 'freeze', title: 'T', shows: 'S', expect: { inTrace: ['a'] } }]),
+          () => null,
+        ),
+      ).issues?.[0],
+    ).toMatchObject({ path: 'tour[0].expect' });
     expect(errorOf(parseScenarioJson('s.json', scenario([]), () => null)).issues?.[0]).toMatchObject({ path: 'tour' });
   });
 });

@@ -41,16 +41,27 @@ export const tourSchema = z.array(tourStepSchema).min(1).max(50);
 
 /** A step that names a control or late change the scenario does not declare could never be done (worded as UNDECLARED_SWITCH). */
 export function knownTourChanges(
-  scenario: { readonly controls: readonly { readonly id: string }[]; readonly lateChanges: readonly { readonly id: string }[]; readonly tour?: readonly TourStepFile[] | undefined },
+  scenario: {
+    readonly controls: readonly { readonly id: string }[];
+    readonly lateChanges: readonly { readonly id: string }[];
+    readonly tour?: readonly TourStepFile[] | undefined;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const controls = scenario.controls.map((control) => control.id);
   const lateChanges = scenario.lateChanges.map((change) => change.id);
   const undeclared = (index: number, field: string, kind: string, id: string, declared: readonly string[]) =>
-    ctx.addIssue({ code: 'custom', path: ['tour', index, field], message: `no ${kind} ${id}`, params: { issue: 'UNDECLARED_SWITCH', kind, id: quoteValue(id), declared } });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['tour', index, field],
+      message: `no ${kind} ${id}`,
+      params: { issue: 'UNDECLARED_SWITCH', kind, id: quoteValue(id), declared },
+    });
   scenario.tour?.forEach((step, index) => {
-    if ((step.do === 'switchOn' || step.do === 'switchOff') && !controls.includes(step.control)) undeclared(index, 'control', 'control', step.control, controls);
-    if (step.do === 'inject' && !lateChanges.includes(step.lateChange)) undeclared(index, 'lateChange', 'late change', step.lateChange, lateChanges);
+    if ((step.do === 'switchOn' || step.do === 'switchOff') && !controls.includes(step.control))
+      undeclared(index, 'control', 'control', step.control, controls);
+    if (step.do === 'inject' && !lateChanges.includes(step.lateChange))
+      undeclared(index, 'lateChange', 'late change', step.lateChange, lateChanges);
   });
 }
 

@@ -30,9 +30,22 @@ export const userViewExportSchema = z.strictObject({
   tokenBudget: z.int(),
   tokensUsed: z.int(),
   selected: z.array(z.string()),
-  evidence: z.array(z.strictObject({ proposition: z.string(), state: z.enum(['supported', 'contradicted', 'unknown']), records: z.array(z.string()) })),
+  evidence: z.array(
+    z.strictObject({
+      proposition: z.string(),
+      state: z.enum(['supported', 'contradicted', 'unknown']),
+      records: z.array(z.string()),
+    }),
+  ),
   decisionBlockedBy: z.array(z.string()),
-  failure: z.strictObject({ code: reasonCode, message: z.string(), recordId: z.string().nullable(), fact: z.string().nullable() }).nullable(),
+  failure: z
+    .strictObject({
+      code: reasonCode,
+      message: z.string(),
+      recordId: z.string().nullable(),
+      fact: z.string().nullable(),
+    })
+    .nullable(),
   withheldCount: z.int(),
   withheldNotice: z.string().nullable(),
   trace: z.array(

@@ -50,10 +50,14 @@ export const subsetOf = <T>(values: readonly T[], minLength = 0) => fc.subarray(
 /** Mostly a value the contract accepts, sometimes any value: each gate then passes about nine times in ten. */
 function preferFrom<T>(preferred: readonly T[], all: readonly T[]): fc.Arbitrary<T> {
   const any = fc.constantFrom(...all);
-  return preferred.length === 0 ? any : fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...preferred) }, { weight: 1, arbitrary: any });
+  return preferred.length === 0
+    ? any
+    : fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...preferred) }, { weight: 1, arbitrary: any });
 }
 
-export const textArbitrary = fc.array(fc.constantFrom(...VOCABULARY.words), { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
+export const textArbitrary = fc
+  .array(fc.constantFrom(...VOCABULARY.words), { minLength: 1, maxLength: 6 })
+  .map((words) => words.join(' '));
 
 const asOfMs = parseInstant(PROPERTY_AS_OF) ?? 0;
 const PAST = INSTANTS.filter((instant) => (parseInstant(instant) ?? 0) <= asOfMs);
@@ -61,7 +65,9 @@ const NOT_EXPIRED = INSTANTS.filter((instant) => (parseInstant(instant, 'end') ?
 
 function recordBodyArbitrary(contract: Contract) {
   const principalRoles = fc.tuple(...contract.principals.map((principal) => fc.constantFrom(...principal.roles)));
-  const acceptedPairs = contract.requiredPropositions.flatMap((p) => p.acceptedClasses.map((cls) => ({ proposition: p.id, cls })));
+  const acceptedPairs = contract.requiredPropositions.flatMap((p) =>
+    p.acceptedClasses.map((cls) => ({ proposition: p.id, cls })),
+  );
   const anyEvidence = fc.record({
     class: fc.constantFrom(...VOCABULARY.evidenceClasses),
     supports: subsetOf(VOCABULARY.propositions),
@@ -70,11 +76,13 @@ function recordBodyArbitrary(contract: Contract) {
   const acceptedEvidence =
     acceptedPairs.length === 0
       ? anyEvidence
-      : fc.tuple(fc.constantFrom(...acceptedPairs), fc.boolean(), subsetOf(VOCABULARY.propositions)).map(([pair, contradicts, others]) => ({
-          class: pair.cls,
-          supports: contradicts ? others : [...new Set([pair.proposition, ...others])],
-          contradicts: contradicts ? [pair.proposition] : [],
-        }));
+      : fc
+          .tuple(fc.constantFrom(...acceptedPairs), fc.boolean(), subsetOf(VOCABULARY.propositions))
+          .map(([pair, contradicts, others]) => ({
+            class: pair.cls,
+            supports: contradicts ? others : [...new Set([pair.proposition, ...others])],
+            contradicts: contradicts ? [pair.proposition] : [],
+          }));
   return fc.record({
     title: textArbitrary,
     text: textArbitrary,
@@ -101,12 +109,30 @@ function recordBodyArbitrary(contract: Contract) {
       VOCABULARY.sensitivities,
     ),
     roles: fc.oneof(
-      { weight: 6, arbitrary: fc.tuple(principalRoles, subsetOf(VOCABULARY.roles)).map(([held, extra]) => [...new Set([...held, ...extra])]) },
+      {
+        weight: 6,
+        arbitrary: fc
+          .tuple(principalRoles, subsetOf(VOCABULARY.roles))
+          .map(([held, extra]) => [...new Set([...held, ...extra])]),
+      },
       { weight: 1, arbitrary: subsetOf(VOCABULARY.roles, 1) },
     ),
-    purposes: fc.oneof({ weight: 6, arbitrary: subsetOf(VOCABULARY.purposes).map((extra) => [...new Set([contract.purpose, ...extra])]) }, { weight: 1, arbitrary: subsetOf(VOCABULARY.purposes, 1) }),
-    labels: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: subsetOf(VOCABULARY.labels) }),
-    evidence: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: contract.typedEvidenceOnly ? 6 : 2, arbitrary: acceptedEvidence }, { weight: 1, arbitrary: anyEvidence }),
+    purposes: fc.oneof(
+      {
+        weight: 6,
+        arbitrary: subsetOf(VOCABULARY.purposes).map((extra) => [...new Set([contract.purpose, ...extra])]),
+      },
+      { weight: 1, arbitrary: subsetOf(VOCABULARY.purposes, 1) },
+    ),
+    labels: fc.oneof(
+      { weight: 3, arbitrary: fc.constant<string[]>([]) },
+      { weight: 1, arbitrary: subsetOf(VOCABULARY.labels) },
+    ),
+    evidence: fc.oneof(
+      { weight: 2, arbitrary: fc.constant(null) },
+      { weight: contract.typedEvidenceOnly ? 6 : 2, arbitrary: acceptedEvidence },
+      { weight: 1, arbitrary: anyEvidence },
+    ),
     relevance: fc.option(fc.integer({ min: 0, max: 5 }), { freq: 3 }),
     /** Supersession targets as positions among earlier records: valid links, which form no cycle. */
     supersedes: fc.array(fc.nat({ max: MAX_RECORDS - 1 }), { maxLength: 2 }),
@@ -114,7 +140,11 @@ function recordBodyArbitrary(contract: Contract) {
      * Now and then one link more that may be broken: to any position (itself, a later record and so a
      * possible cycle, or past the last record, which dangles), or to an id no record has.
      */
-    extraLink: fc.oneof({ weight: 14, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat({ max: MAX_RECORDS - 1 }) }, { weight: 1, arbitrary: fc.constant('missing' as const) }),
+    extraLink: fc.oneof(
+      { weight: 14, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.nat({ max: MAX_RECORDS - 1 }) },
+      { weight: 1, arbitrary: fc.constant('missing' as const) },
+    ),
   });
 }
 
@@ -123,8 +153,16 @@ type RecordBody = ReturnType<typeof recordBodyArbitrary> extends fc.Arbitrary<in
 function bodyToRecord(body: RecordBody, index: number): SourceRecord {
   const id = `r${index}`;
   const extra = body.extraLink === null ? [] : [body.extraLink === 'missing' ? 'gone' : `r${body.extraLink}`];
-  const targets = [...new Set([...body.supersedes.filter((position) => position < index).map((position) => `r${position}`), ...extra])];
-  const provenance = body.provenance === 'missing' ? null : { origin: `sys/${id}`, contentHash: contentHashOf(body.provenance === 'verified' ? body.text : `${body.text}!`) };
+  const targets = [
+    ...new Set([...body.supersedes.filter((position) => position < index).map((position) => `r${position}`), ...extra]),
+  ];
+  const provenance =
+    body.provenance === 'missing'
+      ? null
+      : {
+          origin: `sys/${id}`,
+          contentHash: contentHashOf(body.provenance === 'verified' ? body.text : `${body.text}!`),
+        };
   const input: RecordInput = {
     id,
     title: body.title,
@@ -156,7 +194,8 @@ export const principalArbitrary = fc.record({
   roles: subsetOf(VOCABULARY.roles, 1),
 });
 
-export const propositionArbitrary = (id: string) => fc.record({ id: fc.constant(id), acceptedClasses: subsetOf(VOCABULARY.evidenceClasses, 1), blocking: fc.boolean() });
+export const propositionArbitrary = (id: string) =>
+  fc.record({ id: fc.constant(id), acceptedClasses: subsetOf(VOCABULARY.evidenceClasses, 1), blocking: fc.boolean() });
 
 export const RECORD_IDS = Array.from({ length: MAX_RECORDS }, (_, index) => `r${index}`);
 
@@ -175,7 +214,10 @@ export const contractArbitrary: fc.Arbitrary<Contract> = fc
     forbiddenLifecycle: subsetOf(LIFECYCLE_STATES),
     forbiddenSensitivity: subsetOf(VOCABULARY.sensitivities),
     denyLabels: subsetOf(VOCABULARY.labels),
-    requiredRecords: fc.oneof({ weight: 2, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: subsetOf(RECORD_IDS.slice(0, 3)) }),
+    requiredRecords: fc.oneof(
+      { weight: 2, arbitrary: fc.constant<string[]>([]) },
+      { weight: 1, arbitrary: subsetOf(RECORD_IDS.slice(0, 3)) },
+    ),
     propositions: subsetOf(VOCABULARY.propositions),
     acceptedByProposition: fc.tuple(propositionArbitrary('p1'), propositionArbitrary('p2'), propositionArbitrary('p3')),
     typedEvidenceOnly: fc.boolean(),
@@ -214,7 +256,9 @@ export const contractArbitrary: fc.Arbitrary<Contract> = fc
 
 /** A contract, then records that mostly conform to it, each field drifting outside it now and then. */
 export const caseArbitrary = contractArbitrary.chain((contract) =>
-  fc.array(recordBodyArbitrary(contract), { minLength: 1, maxLength: MAX_RECORDS }).map((bodies) => ({ contract, records: bodies.map(bodyToRecord) })),
+  fc
+    .array(recordBodyArbitrary(contract), { minLength: 1, maxLength: MAX_RECORDS })
+    .map((bodies) => ({ contract, records: bodies.map(bodyToRecord) })),
 );
 
 /** fast-check prints the seed of a failing run; `FC_SEED=<seed>` replays it. */

@@ -9,7 +9,9 @@ import { createRecordSet, unreadableRecordsError, type RecordSet } from '../phas
 
 export const AS_OF = '2026-08-30T12:00:00Z';
 
-export type RecordOverrides = Partial<Omit<RecordInput, 'access'>> & { readonly access?: Partial<RecordInput['access']> };
+export type RecordOverrides = Partial<Omit<RecordInput, 'access'>> & {
+  readonly access?: Partial<RecordInput['access']>;
+};
 
 /**
  * A valid record that passes every gate of `buildContract()`; the content hash is computed from the

@@ -13,7 +13,16 @@ import { serialiseReceipt } from '../phases/7-attest/attest';
 import { GATE_FIELDS } from '../phases/4-admit/gates';
 import { createRecordSet, type RecordSet } from '../phases/1-validate/validate';
 import type { SqlDriver } from '../../adapters/sqlite/driver';
-import { caseArbitrary, INSTANTS, principalArbitrary, propositionArbitrary, RECORD_IDS, subsetOf, textArbitrary, VOCABULARY } from './arbitraries';
+import {
+  caseArbitrary,
+  INSTANTS,
+  principalArbitrary,
+  propositionArbitrary,
+  RECORD_IDS,
+  subsetOf,
+  textArbitrary,
+  VOCABULARY,
+} from './arbitraries';
 
 /**
  * Changes as a scenario's controls make them, applied through `applyChanges` to a record set that is kept
@@ -23,9 +32,13 @@ import { caseArbitrary, INSTANTS, principalArbitrary, propositionArbitrary, RECO
  * so a field added to the format without an edit here is a type error.
  */
 /** A contract field's new value, worked out from the contract and records it applies to. */
-type ContractEdit<K extends keyof Contract> = (contract: Contract, records: readonly SourceRecord[]) => ContractInput[K];
+type ContractEdit<K extends keyof Contract> = (
+  contract: Contract,
+  records: readonly SourceRecord[],
+) => ContractInput[K];
 
-const anyValue = <K extends keyof Contract>(value: fc.Arbitrary<ContractInput[K]>): fc.Arbitrary<ContractEdit<K>> => value.map((chosen) => () => chosen);
+const anyValue = <K extends keyof Contract>(value: fc.Arbitrary<ContractInput[K]>): fc.Arbitrary<ContractEdit<K>> =>
+  value.map((chosen) => () => chosen);
 
 /**
  * One element of `vocabulary` taken out of the list, or put in when absent (swapped for the next one when
@@ -39,10 +52,27 @@ function toggled<T>(current: readonly T[], vocabulary: readonly T[], choice: num
   return [...current.filter((item) => item !== value), vocabulary[(choice + 1) % vocabulary.length] as T];
 }
 
-type ListField = 'scopes' | 'allowedSourceClasses' | 'allowedAuthorityClasses' | 'acceptedReviewStates' | 'forbiddenLifecycle' | 'forbiddenSensitivity' | 'denyLabels' | 'requiredRecords';
+type ListField =
+  | 'scopes'
+  | 'allowedSourceClasses'
+  | 'allowedAuthorityClasses'
+  | 'acceptedReviewStates'
+  | 'forbiddenLifecycle'
+  | 'forbiddenSensitivity'
+  | 'denyLabels'
+  | 'requiredRecords';
 
-const toggle = <K extends ListField>(field: K, vocabulary: (records: readonly SourceRecord[]) => readonly string[], minLength = 0): fc.Arbitrary<ContractEdit<K>> =>
-  fc.nat().map((choice) => (contract, records) => toggled<string>(contract[field], vocabulary(records), choice, minLength) as ContractInput[K]);
+const toggle = <K extends ListField>(
+  field: K,
+  vocabulary: (records: readonly SourceRecord[]) => readonly string[],
+  minLength = 0,
+): fc.Arbitrary<ContractEdit<K>> =>
+  fc
+    .nat()
+    .map(
+      (choice) => (contract, records) =>
+        toggled<string>(contract[field], vocabulary(records), choice, minLength) as ContractInput[K],
+    );
 
 const words = (list: readonly string[]) => () => list;
 
@@ -70,7 +100,9 @@ const CONTRACT_EDITS: { readonly [K in keyof Contract]-?: fc.Arbitrary<ContractE
       choice,
       0,
     );
-    return VOCABULARY.identities.filter((identity) => ids.includes(identity.id)).map((identity) => ({ id: identity.id, aliases: [...identity.aliases] }));
+    return VOCABULARY.identities
+      .filter((identity) => ids.includes(identity.id))
+      .map((identity) => ({ id: identity.id, aliases: [...identity.aliases] }));
   }),
   allowedSourceClasses: toggle('allowedSourceClasses', words(VOCABULARY.sourceClasses), 1),
   allowedAuthorityClasses: toggle('allowedAuthorityClasses', words(VOCABULARY.authorityClasses), 1),
@@ -84,7 +116,13 @@ const CONTRACT_EDITS: { readonly [K in keyof Contract]-?: fc.Arbitrary<ContractE
   }),
   requiredRecords: toggle('requiredRecords', words(RECORD_IDS.slice(0, 4))),
   requiredPropositions: fc
-    .tuple(fc.nat(), propositionArbitrary('p1'), propositionArbitrary('p2'), propositionArbitrary('p3'), fc.constantFrom('', 'why it matters'))
+    .tuple(
+      fc.nat(),
+      propositionArbitrary('p1'),
+      propositionArbitrary('p2'),
+      propositionArbitrary('p3'),
+      fc.constantFrom('', 'why it matters'),
+    )
     .map(([choice, p1, p2, p3, description]) => (contract) => {
       const ids = toggled(
         contract.requiredPropositions.map((proposition) => proposition.id),
@@ -92,7 +130,9 @@ const CONTRACT_EDITS: { readonly [K in keyof Contract]-?: fc.Arbitrary<ContractE
         choice,
         0,
       );
-      return [p1, p2, p3].filter((proposition) => ids.includes(proposition.id)).map((proposition) => ({ ...proposition, description }));
+      return [p1, p2, p3]
+        .filter((proposition) => ids.includes(proposition.id))
+        .map((proposition) => ({ ...proposition, description }));
     }),
   typedEvidenceOnly: fc.constant((contract: Contract) => !contract.typedEvidenceOnly),
   tokenBudget: anyValue(fc.integer({ min: 0, max: 200 })),
@@ -103,7 +143,8 @@ const CONTRACT_EDITS: { readonly [K in keyof Contract]-?: fc.Arbitrary<ContractE
 /** A record field's new value, worked out from the record it patches (a content hash has to match the text it covers). */
 type RecordEdit<K extends keyof SourceRecord> = (record: SourceRecord) => RecordInput[K];
 
-const constant = <K extends keyof SourceRecord>(value: fc.Arbitrary<RecordInput[K]>): fc.Arbitrary<RecordEdit<K>> => value.map((chosen) => () => chosen);
+const constant = <K extends keyof SourceRecord>(value: fc.Arbitrary<RecordInput[K]>): fc.Arbitrary<RecordEdit<K>> =>
+  value.map((chosen) => () => chosen);
 
 const RECORD_EDITS: { readonly [K in keyof SourceRecord]-?: fc.Arbitrary<RecordEdit<K>> } = {
   // A patch may not rename a record: applyChanges refuses it, and nothing is compiled.
@@ -126,12 +167,28 @@ const RECORD_EDITS: { readonly [K in keyof SourceRecord]-?: fc.Arbitrary<RecordE
   reviewState: constant(fc.constantFrom(...REVIEW_STATES)),
   provenance: fc.constantFrom('missing', 'verified', 'wrong-hash').map((kind): RecordEdit<'provenance'> => (record) => {
     if (kind === 'missing') return null;
-    return { origin: `sys/${record.id}`, contentHash: contentHashOf(kind === 'verified' ? record.text : `${record.text}!`) };
+    return {
+      origin: `sys/${record.id}`,
+      contentHash: contentHashOf(kind === 'verified' ? record.text : `${record.text}!`),
+    };
   }),
   sensitivity: constant(fc.constantFrom(...VOCABULARY.sensitivities)),
-  access: constant(fc.record({ roles: subsetOf(VOCABULARY.roles, 1), purposes: subsetOf(VOCABULARY.purposes, 1), labels: subsetOf(VOCABULARY.labels) })),
+  access: constant(
+    fc.record({
+      roles: subsetOf(VOCABULARY.roles, 1),
+      purposes: subsetOf(VOCABULARY.purposes, 1),
+      labels: subsetOf(VOCABULARY.labels),
+    }),
+  ),
   evidence: constant(
-    fc.option(fc.record({ class: fc.constantFrom(...VOCABULARY.evidenceClasses), supports: subsetOf(VOCABULARY.propositions), contradicts: subsetOf(VOCABULARY.propositions) }), { freq: 3 }),
+    fc.option(
+      fc.record({
+        class: fc.constantFrom(...VOCABULARY.evidenceClasses),
+        supports: subsetOf(VOCABULARY.propositions),
+        contradicts: subsetOf(VOCABULARY.propositions),
+      }),
+      { freq: 3 },
+    ),
   ),
   relevance: constant(fc.option(fc.integer({ min: 0, max: 5 }), { freq: 3 })),
 };
@@ -147,14 +204,24 @@ const GATE_FIELD_SET: ReadonlySet<string> = new Set(GATE_FIELDS);
 
 export type ChangeStep =
   | { readonly kind: 'none' }
-  | { readonly kind: 'contract'; readonly field: ContractField; readonly edit: (contract: Contract, records: readonly SourceRecord[]) => unknown }
+  | {
+      readonly kind: 'contract';
+      readonly field: ContractField;
+      readonly edit: (contract: Contract, records: readonly SourceRecord[]) => unknown;
+    }
   /** The field set back to what it was before its edit, as a control switched off again. */
   | { readonly kind: 'contract-back'; readonly field: ContractField }
-  | { readonly kind: 'record'; readonly position: number; readonly field: RecordField; readonly edit: (record: SourceRecord) => unknown }
+  | {
+      readonly kind: 'record';
+      readonly position: number;
+      readonly field: RecordField;
+      readonly edit: (record: SourceRecord) => unknown;
+    }
   | { readonly kind: 'add'; readonly position: number }
   | { readonly kind: 'remove'; readonly position: number };
 
-type Slot = { readonly kind: 'contract' | 'record'; readonly at: number } | { readonly kind: 'none' | 'add' | 'remove' };
+type Slot =
+  { readonly kind: 'contract' | 'record'; readonly at: number } | { readonly kind: 'none' | 'add' | 'remove' };
 
 /** Every contract field and every record field edited once per case, in a random order, with a few other changes among them. */
 const SLOTS: readonly Slot[] = [
@@ -185,12 +252,27 @@ export const changeScheduleArbitrary: fc.Arbitrary<readonly ChangeStep[]> = fc
           { kind: 'contract-back', field },
         ];
       }
-      if (slot.kind === 'record') return [{ kind: 'record', position, field: RECORD_FIELDS[slot.at] as RecordField, edit: recordEdits[slot.at] as AnyRecordEdit }];
+      if (slot.kind === 'record')
+        return [
+          {
+            kind: 'record',
+            position,
+            field: RECORD_FIELDS[slot.at] as RecordField,
+            edit: recordEdits[slot.at] as AnyRecordEdit,
+          },
+        ];
       return [slot.kind === 'none' ? { kind: 'none' } : { kind: slot.kind, position }];
     }),
   );
 
-function patchesOf(step: ChangeStep, contract: Contract, recordSet: RecordSet, other: readonly SourceRecord[], added: number, before: ReadonlyMap<ContractField, unknown>): Patch[] {
+function patchesOf(
+  step: ChangeStep,
+  contract: Contract,
+  recordSet: RecordSet,
+  other: readonly SourceRecord[],
+  added: number,
+  before: ReadonlyMap<ContractField, unknown>,
+): Patch[] {
   const at = (position: number) => recordSet.records[position % Math.max(recordSet.records.length, 1)];
   switch (step.kind) {
     case 'none':
@@ -201,11 +283,15 @@ function patchesOf(step: ChangeStep, contract: Contract, recordSet: RecordSet, o
       return [{ op: 'mergeContract', patch: { [step.field]: before.get(step.field) ?? null } }];
     case 'record': {
       const record = at(step.position);
-      return record === undefined ? [] : [{ op: 'mergeRecord', id: record.id, patch: { [step.field]: step.edit(record) } }];
+      return record === undefined
+        ? []
+        : [{ op: 'mergeRecord', id: record.id, patch: { [step.field]: step.edit(record) } }];
     }
     case 'add': {
       const source = other[step.position % Math.max(other.length, 1)];
-      return source === undefined ? [] : [{ op: 'addRecord', record: { ...source, id: `added-${added}`, supersedes: [] } }];
+      return source === undefined
+        ? []
+        : [{ op: 'addRecord', record: { ...source, id: `added-${added}`, supersedes: [] } }];
     }
     case 'remove': {
       const record = at(step.position);
@@ -224,7 +310,14 @@ export async function observable(compiler: SqliteCompiler, request: CompileReque
   const result = await compiler.compile(request);
   if (!result.ok) return { error: result.error };
   const { receipt, trace, counts, status, admitted } = result.value;
-  return { status, receipt: serialiseReceipt(receipt), trace, counts, admitted: [...admitted].sort(), baselines: compiler.baselines(request, result.value) };
+  return {
+    status,
+    receipt: serialiseReceipt(receipt),
+    trace,
+    counts,
+    admitted: [...admitted].sort(),
+    baselines: compiler.baselines(request, result.value),
+  };
 }
 
 function same(actual: unknown, expected: unknown, what: string): void {
@@ -237,13 +330,20 @@ function same(actual: unknown, expected: unknown, what: string): void {
  * one (`after`): a table the last compilation did not reach has nothing to reuse. `records` is the count
  * after the step. Returns the problems found, none when the reuse is as expected.
  */
-function reuseProblems(step: ChangeStep, records: number, before: ReadonlyMap<string, TableStats>, after: ReadonlyMap<string, TableStats>): string[] {
+function reuseProblems(
+  step: ChangeStep,
+  records: number,
+  before: ReadonlyMap<string, TableStats>,
+  after: ReadonlyMap<string, TableStats>,
+): string[] {
   const problems: string[] = [];
   const expect = (table: string, maxComputed: number) => {
     const now = after.get(table);
     if (now === undefined || !before.has(table)) return;
     if (now.computed > maxComputed || now.reused < records - maxComputed || now.reused === 0) {
-      problems.push(`${table}: reused ${now.reused}, computed ${now.computed} of ${records} (at most ${maxComputed} should be computed)`);
+      problems.push(
+        `${table}: reused ${now.reused}, computed ${now.computed} of ${records} (at most ${maxComputed} should be computed)`,
+      );
     }
   };
   if (records === 0) return problems;
@@ -252,13 +352,20 @@ function reuseProblems(step: ChangeStep, records: number, before: ReadonlyMap<st
     // Counted in chunks of the record-set tree, which has one whenever there is a record: none is hashed again.
     // (The trace's trees may be: a failing required record's row is a new object at every compilation.)
     const recordTree = after.get('attest:records');
-    if (recordTree !== undefined && before.has('attest:records') && (recordTree.computed > 0 || recordTree.reused === 0)) {
-      problems.push(`attest:records: reused ${recordTree.reused}, computed ${recordTree.computed} chunks (none should be computed)`);
+    if (
+      recordTree !== undefined &&
+      before.has('attest:records') &&
+      (recordTree.computed > 0 || recordTree.reused === 0)
+    ) {
+      problems.push(
+        `attest:records: reused ${recordTree.reused}, computed ${recordTree.computed} chunks (none should be computed)`,
+      );
     }
     // The same admitted set: admission's sets and the plan's admitted part are last compilation's.
     for (const cell of ['admit:admitted', 'plan:admitted']) {
       const now = after.get(cell);
-      if (now !== undefined && before.has(cell) && (now.computed !== 0 || now.reused !== 1)) problems.push(`${cell}: reused ${now.reused}, computed ${now.computed} (it should be reused)`);
+      if (now !== undefined && before.has(cell) && (now.computed !== 0 || now.reused !== 1))
+        problems.push(`${cell}: reused ${now.reused}, computed ${now.computed} (it should be reused)`);
     }
   } else if ((step.kind === 'contract' || step.kind === 'contract-back') && !GATE_FIELD_SET.has(step.field)) {
     // Outside the gate fields (requiredRecords, the one input of a refused row, is among them): nothing per record changes.
@@ -301,7 +408,11 @@ export async function memoProperty(openDatabase: () => Promise<SqlDriver>, keys?
       const request = { contract, recordSet };
       const fresh = createSqliteCompiler(await openDatabase());
       const what = `a ${step.kind} change${step.kind === 'record' || step.kind === 'contract' || step.kind === 'contract-back' ? ` of ${step.field}` : ''}`;
-      same(await observable(kept, request), await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }), `kept and fresh compilations after ${what}`);
+      same(
+        await observable(kept, request),
+        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+        `kept and fresh compilations after ${what}`,
+      );
       const after = new Map(kept.memoStats());
       const problems = reuseProblems(step, recordSet.records.length, before, after);
       if (problems.length > 0) throw new Error(`after ${what}, the memo did not reuse: ${problems.join('; ')}`);

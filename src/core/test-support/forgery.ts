@@ -16,9 +16,13 @@ const firstGateIsOwn = (row: TraceRow) => row.gates[0] !== undefined && row.gate
 export const FALSE_CLAIMS: readonly ((row: TraceRow) => TraceRow | null)[] = [
   (row) => ({ ...row, tokens: row.tokens + 1 }),
   (row) => ({ ...row, required: !row.required }),
-  (row) => (ownGates(row).length > 0 ? { ...row, gates: row.gates.filter((gate) => gate === 'supersession') } : { ...row, gates: [...row.gates, 'deny' as GateName] }),
+  (row) =>
+    ownGates(row).length > 0
+      ? { ...row, gates: row.gates.filter((gate) => gate === 'supersession') }
+      : { ...row, gates: [...row.gates, 'deny' as GateName] },
   (row) => (row.gates.length > 0 ? { ...row, decision: 'selected', code: 'SELECTED_RANKED' } : null),
-  (row) => (firstGateIsOwn(row) ? { ...row, code: row.code === 'EXCLUDE_SCOPE' ? 'EXCLUDE_PROJECT' : 'EXCLUDE_SCOPE' } : null),
+  (row) =>
+    firstGateIsOwn(row) ? { ...row, code: row.code === 'EXCLUDE_SCOPE' ? 'EXCLUDE_PROJECT' : 'EXCLUDE_SCOPE' } : null,
   (row) => (firstGateIsOwn(row) ? { ...row, args: { ...row.args, forged: 'x' } } : null),
 ];
 
@@ -29,7 +33,9 @@ const flipHex = (hex: string) => `${hex.slice(0, 63)}${hex.endsWith('0') ? '1' :
  * another record-set digest, so that no compile over the records at hand reproduces the receipt; the id recomputed.
  */
 export function posingAsStale(genuine: Receipt, target: string, edited: TraceRow, flipped: string): Receipt {
-  const trace = genuine.trace.map((row) => (row.id === flipped ? { ...row, fingerprint: flipHex(row.fingerprint) } : row.id === target ? edited : row));
+  const trace = genuine.trace.map((row) =>
+    row.id === flipped ? { ...row, fingerprint: flipHex(row.fingerprint) } : row.id === target ? edited : row,
+  );
   const { receiptId: _id, ...body } = genuine;
   const changed = { ...body, trace, recordSetDigest: flipHex(genuine.recordSetDigest) };
   return { receiptId: receiptIdOf(changed), ...changed };
@@ -37,19 +43,32 @@ export function posingAsStale(genuine: Receipt, target: string, edited: TraceRow
 
 /** The property: over generated records and contracts, no such forgery is judged anything but RECEIPT_MISMATCH. */
 export function forgeryProperty(compiler: Pick<Compiler, 'compile'>): fc.IRawProperty<unknown, boolean> {
-  return fc.asyncProperty(caseArbitrary, fc.nat(), fc.nat(), fc.nat({ max: FALSE_CLAIMS.length - 1 }), async ({ contract, records }, targetPick, flippedPick, claim) => {
-    const request = { contract, recordSet: createRecordSet(records) };
-    const compiled = await compiler.compile(request);
-    fc.pre(compiled.ok && compiled.value.receipt.trace.length > 1);
-    if (!compiled.ok) return;
-    const genuine = compiled.value.receipt;
-    const target = genuine.trace[targetPick % genuine.trace.length] as TraceRow;
-    const others = genuine.trace.filter((row) => row.id !== target.id);
-    const flipped = others[flippedPick % others.length] as TraceRow;
-    const edited = FALSE_CLAIMS[claim]?.(target) ?? null;
-    fc.pre(edited !== null);
-    if (edited === null) return;
-    const verdict = await drill(compiler, { ...request, priorReceipt: posingAsStale(genuine, target.id, edited, flipped.id), declaredChanges: [] });
-    if (verdict.code !== 'RECEIPT_MISMATCH') throw new Error(`a false claim about ${target.id} (edit ${claim}, ${flipped.id} flipped) was judged ${verdict.code}: ${verdict.message}`);
-  });
+  return fc.asyncProperty(
+    caseArbitrary,
+    fc.nat(),
+    fc.nat(),
+    fc.nat({ max: FALSE_CLAIMS.length - 1 }),
+    async ({ contract, records }, targetPick, flippedPick, claim) => {
+      const request = { contract, recordSet: createRecordSet(records) };
+      const compiled = await compiler.compile(request);
+      fc.pre(compiled.ok && compiled.value.receipt.trace.length > 1);
+      if (!compiled.ok) return;
+      const genuine = compiled.value.receipt;
+      const target = genuine.trace[targetPick % genuine.trace.length] as TraceRow;
+      const others = genuine.trace.filter((row) => row.id !== target.id);
+      const flipped = others[flippedPick % others.length] as TraceRow;
+      const edited = FALSE_CLAIMS[claim]?.(target) ?? null;
+      fc.pre(edited !== null);
+      if (edited === null) return;
+      const verdict = await drill(compiler, {
+        ...request,
+        priorReceipt: posingAsStale(genuine, target.id, edited, flipped.id),
+        declaredChanges: [],
+      });
+      if (verdict.code !== 'RECEIPT_MISMATCH')
+        throw new Error(
+          `a false claim about ${target.id} (edit ${claim}, ${flipped.id} flipped) was judged ${verdict.code}: ${verdict.message}`,
+        );
+    },
+  );
 }

@@ -49,7 +49,9 @@ export interface MalformedCase {
   readonly lines: readonly MalformedLine[];
 }
 
-const secretArbitrary = fc.constantFrom('merger', 'layoff', 'acquisition', 'indictment').chain((word) => fc.nat({ max: 9999 }).map((n) => `${word}${n}secret`));
+const secretArbitrary = fc
+  .constantFrom('merger', 'layoff', 'acquisition', 'indictment')
+  .chain((word) => fc.nat({ max: 9999 }).map((n) => `${word}${n}secret`));
 
 export const malformedLineArbitrary: fc.Arbitrary<MalformedLine> = fc.record({
   defect: fc.constantFrom(...DEFECTS),
@@ -67,21 +69,36 @@ export const malformedCaseArbitrary: fc.Arbitrary<MalformedCase> = fc
 const NOBODY_S_ROLE = 'nobody-holds-this-role';
 
 /** The record withheld the way asked; a denied label needs a contract that denies one, else its purpose is taken away. */
-function withheldAs(record: SourceRecord, contract: Contract, by: WithheldBy): { readonly record: SourceRecord; readonly by: WithheldBy } {
+function withheldAs(
+  record: SourceRecord,
+  contract: Contract,
+  by: WithheldBy,
+): { readonly record: SourceRecord; readonly by: WithheldBy } {
   const denied = contract.denyLabels[0];
-  if (by === 'deny-label' && denied !== undefined) return { record: { ...record, access: { ...record.access, labels: [denied] } }, by };
+  if (by === 'deny-label' && denied !== undefined)
+    return { record: { ...record, access: { ...record.access, labels: [denied] } }, by };
   if (by === 'missing-role') return { record: { ...record, access: { ...record.access, roles: [NOBODY_S_ROLE] } }, by };
   return { record: { ...record, access: { ...record.access, purposes: [WITHHELD_PURPOSE] } }, by: 'missing-purpose' };
 }
 
 /** The JSONL line for one malformed withheld record, and how it ended up withheld; null when the case has no record to duplicate. */
-export function malformedText(input: MalformedCase, line: MalformedLine, index: number): { readonly text: string; readonly by: WithheldBy } | null {
+export function malformedText(
+  input: MalformedCase,
+  line: MalformedLine,
+  index: number,
+): { readonly text: string; readonly by: WithheldBy } | null {
   const { contract, records } = input;
   const visible = records.filter((record) => !withheldByContract(contract, record));
   const hidden = records.filter((record) => withheldByContract(contract, record));
   const lender = records[line.pick % records.length];
   if (lender === undefined) return null;
-  const body = { ...lender, id: `bad-${index}-${line.secret}`, title: `Title about the ${line.secret}`, text: `Text of the ${line.secret}`, supersedes: [] };
+  const body = {
+    ...lender,
+    id: `bad-${index}-${line.secret}`,
+    title: `Title about the ${line.secret}`,
+    text: `Text of the ${line.secret}`,
+    supersedes: [],
+  };
   const { record, by } = withheldAs(body, contract, line.withheldBy);
   const json = (value: unknown) => JSON.stringify(value);
   switch (line.defect) {
@@ -90,7 +107,10 @@ export function malformedText(input: MalformedCase, line: MalformedLine, index: 
     case 'id-too-long':
       return { text: json({ ...record, id: record.id.padEnd(201, line.secret) }), by };
     case 'invisible-id':
-      return { text: json({ ...record, id: `${(visible[line.pick % Math.max(1, visible.length)] ?? record).id}\u200b` }), by };
+      return {
+        text: json({ ...record, id: `${(visible[line.pick % Math.max(1, visible.length)] ?? record).id}\u200b` }),
+        by,
+      };
     case 'nfd-id':
       return { text: json({ ...record, id: `CAFE\u0301-${line.secret}` }), by };
     case 'tokens-as-string':
@@ -121,7 +141,10 @@ export function malformedText(input: MalformedCase, line: MalformedLine, index: 
 }
 
 /** The case's records as a JSONL file, with its malformed lines in their places (or without them). */
-export function recordsFileOf(input: MalformedCase, withMalformed: boolean): { readonly text: string; readonly added: readonly { readonly defect: Defect; readonly by: WithheldBy }[] } {
+export function recordsFileOf(
+  input: MalformedCase,
+  withMalformed: boolean,
+): { readonly text: string; readonly added: readonly { readonly defect: Defect; readonly by: WithheldBy }[] } {
   const lines = input.records.map((record) => JSON.stringify(record));
   const added: { defect: Defect; by: WithheldBy }[] = [];
   if (withMalformed) {
@@ -149,7 +172,9 @@ export async function malformedWithheldFile(
   raw: MalformedCase,
   compiles: (input: MalformedCase) => Promise<boolean>,
 ): Promise<{ readonly input: MalformedCase; readonly file: ReturnType<typeof recordsFileOf> } | null> {
-  const withheld = new Set(raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id));
+  const withheld = new Set(
+    raw.records.filter((record) => withheldByContract(raw.contract, record)).map((record) => record.id),
+  );
   const input = { ...raw, records: withoutCrossingLinks(raw.records, withheld) };
   const file = recordsFileOf(input, true);
   return file.added.length > 0 && (await compiles(input)) ? { input, file } : null;

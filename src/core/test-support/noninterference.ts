@@ -36,7 +36,10 @@ export interface NoninterferenceCase {
   readonly changes: readonly Change[];
 }
 
-const words = fc.array(fc.constantFrom(...VOCABULARY.words, 'secret', 'merger', 'layoff'), { minLength: 1, maxLength: 8 });
+const words = fc.array(fc.constantFrom(...VOCABULARY.words, 'secret', 'merger', 'layoff'), {
+  minLength: 1,
+  maxLength: 8,
+});
 
 export const changeArbitrary: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constantFrom('retitle' as const, 'retext' as const), pick: fc.nat(), words }),
@@ -47,7 +50,12 @@ export const changeArbitrary: fc.Arbitrary<Change> = fc.oneof(
 
 export const noninterferenceArbitrary: fc.Arbitrary<NoninterferenceCase> = fc
   .tuple(caseArbitrary, caseArbitrary, fc.array(changeArbitrary, { minLength: 1, maxLength: 4 }))
-  .map(([base, donor, changes]) => ({ contract: base.contract, records: base.records, donors: donor.records, changes }));
+  .map(([base, donor, changes]) => ({
+    contract: base.contract,
+    records: base.records,
+    donors: donor.records,
+    changes,
+  }));
 
 /** Everything the caller gets from one compilation, with the changed records' own rows left out. */
 function callerView(outcome: CompileOutcome, unseen: ReadonlySet<string>): unknown {
@@ -56,12 +64,16 @@ function callerView(outcome: CompileOutcome, unseen: ReadonlySet<string>): unkno
   const { receiptId: _id, recordSetDigest: _digest, trace, omitted, ...body } = receipt;
   return {
     status: outcome.status,
-    packet: outcome.status === 'packet' ? { entries: outcome.packet.entries, body: outcome.packet.body, tokensUsed: outcome.packet.tokensUsed } : null,
+    packet:
+      outcome.status === 'packet'
+        ? { entries: outcome.packet.entries, body: outcome.packet.body, tokensUsed: outcome.packet.tokensUsed }
+        : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : null,
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : null,
     failure: outcome.status === 'fail_closed' ? outcome.failure : null,
     // A failure about a record a changed successor supersedes may name that successor, or withhold it.
-    userFailure: outcome.status === 'fail_closed' && unseen.has(outcome.failure.recordId ?? '') ? null : user.failureMessage,
+    userFailure:
+      outcome.status === 'fail_closed' && unseen.has(outcome.failure.recordId ?? '') ? null : user.failureMessage,
     counts: { admitted: outcome.counts.admitted, selected: outcome.counts.selected },
     admitted: [...outcome.admitted].sort(),
     receipt: body,
@@ -84,7 +96,10 @@ function changeable(outcome: CompileOutcome, records: readonly SourceRecord[], c
   return records.filter((record) => failing.has(record.id) && !required.has(record.id) && !targets.has(record.id));
 }
 
-function apply(input: NoninterferenceCase, candidates: readonly SourceRecord[]): { records: SourceRecord[]; touched: Set<string> } | null {
+function apply(
+  input: NoninterferenceCase,
+  candidates: readonly SourceRecord[],
+): { records: SourceRecord[]; touched: Set<string> } | null {
   const byId = new Map(input.records.map((record) => [record.id, record]));
   const touched = new Set<string>();
   let added = 0;
@@ -104,9 +119,16 @@ function apply(input: NoninterferenceCase, candidates: readonly SourceRecord[]):
     if (current === undefined || (change.kind === 'remove' && current.supersedes.length > 0)) continue;
     touched.add(current.id);
     if (change.kind === 'remove') byId.delete(current.id);
-    else if (change.kind === 'relabel') byId.set(current.id, { ...current, access: { ...current.access, labels: [...change.labels] } });
+    else if (change.kind === 'relabel')
+      byId.set(current.id, { ...current, access: { ...current.access, labels: [...change.labels] } });
     // An edited text no longer matches the content hash it was recorded with, as in a real edit.
-    else byId.set(current.id, change.kind === 'retitle' ? { ...current, title: change.words.join(' ') } : { ...current, text: change.words.join(' ') });
+    else
+      byId.set(
+        current.id,
+        change.kind === 'retitle'
+          ? { ...current, title: change.words.join(' ') }
+          : { ...current, text: change.words.join(' ') },
+      );
   }
   return touched.size === 0 ? null : { records: [...byId.values()], touched };
 }
@@ -120,19 +142,33 @@ function namedRefused(outcome: CompileOutcome): string[] {
  * Compiles the case before and after its changes and says what differs that may not: an empty list
  * means the property holds. `null` means the case offers nothing to change (fast-check discards it).
  */
-export async function noninterferenceDifferences(compiler: Compiler, input: NoninterferenceCase, attestation: Attestation = 'full'): Promise<string[] | null> {
-  const before = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records), attestation });
+export async function noninterferenceDifferences(
+  compiler: Compiler,
+  input: NoninterferenceCase,
+  attestation: Attestation = 'full',
+): Promise<string[] | null> {
+  const before = await compiler.compile({
+    contract: input.contract,
+    recordSet: createRecordSet(input.records),
+    attestation,
+  });
   if (!before.ok) return null;
   const changed = apply(input, changeable(before.value, input.records, input.contract));
   if (changed === null) return null;
-  const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records), attestation });
+  const after = await compiler.compile({
+    contract: input.contract,
+    recordSet: createRecordSet(changed.records),
+    attestation,
+  });
   if (!after.ok) return [`the changed records made compilation stop: ${after.error.code} ${after.error.message}`];
   const named = attestation === 'candidates' ? [before.value, after.value].flatMap(namedRefused) : [];
   if (named.length > 0) return [`a candidates receipt names refused records: ${named.join(', ')}`];
   // A relabelled record could pass every gate once its denied label is gone: then it is no longer a record the caller may not see.
   const nowAdmitted = [...changed.touched].filter((id) => after.value.admitted.has(id));
   if (nowAdmitted.length > 0) return null;
-  const superseded = new Set(changed.records.filter((record) => changed.touched.has(record.id)).flatMap((record) => record.supersedes));
+  const superseded = new Set(
+    changed.records.filter((record) => changed.touched.has(record.id)).flatMap((record) => record.supersedes),
+  );
   const unseen = new Set([...changed.touched, ...superseded]);
   const a = JSON.stringify(callerView(before.value, unseen));
   const b = JSON.stringify(callerView(after.value, unseen));

@@ -79,7 +79,8 @@ const admissionDifferential: RegisteredProperty = {
  */
 const incrementalEqualsFresh: RegisteredProperty = {
   name: 'incremental-equals-fresh',
-  summary: 'a kept compiler over kept inputs equals a fresh one after every change, and reuses what the change left alone',
+  summary:
+    'a kept compiler over kept inputs equals a fresh one after every change, and reuses what the change left alone',
   // Each run edits every contract and record field once (44 steps), compiling each step twice (kept compiler,
   // fresh database): the fresh one is the slow part.
   testRuns: 8,
@@ -104,7 +105,8 @@ const noninterference: RegisteredProperty = {
 /** The same for a `candidates` receipt, which counts the refused rows instead of listing them (npm test runs it in noninterference.test.ts). */
 const noninterferenceCandidates: RegisteredProperty = {
   name: 'noninterference-candidates',
-  summary: 'the same for a candidates receipt: only its counts of the rows it leaves out may move, and it names no refused record',
+  summary:
+    'the same for a candidates receipt: only its counts of the rows it leaves out may move, and it names no refused record',
   testRuns: 200,
   property: async ({ openDatabase }) => {
     const compiler = createSqliteCompiler(await openDatabase());
@@ -119,12 +121,19 @@ const noninterferenceCandidates: RegisteredProperty = {
 /** A forged row cannot pass for stale: a false claim about a record still at hand is RECEIPT_MISMATCH (src/core/test-support/forgery.ts; npm test runs it in drill-claims.test.ts). */
 const forgeryNeverStale: RegisteredProperty = {
   name: 'forgery-never-stale',
-  summary: 'a receipt with a false claim about a record still at hand is RECEIPT_MISMATCH, even beside another record set',
+  summary:
+    'a receipt with a false claim about a record still at hand is RECEIPT_MISMATCH, even beside another record set',
   testRuns: 150,
   property: async ({ openDatabase }) => forgeryProperty(createSqliteCompiler(await openDatabase())),
 };
 
-export const PROPERTIES: readonly RegisteredProperty[] = [admissionDifferential, incrementalEqualsFresh, noninterference, noninterferenceCandidates, forgeryNeverStale];
+export const PROPERTIES: readonly RegisteredProperty[] = [
+  admissionDifferential,
+  incrementalEqualsFresh,
+  noninterference,
+  noninterferenceCandidates,
+  forgeryNeverStale,
+];
 
 export function propertyNamed(name: string): RegisteredProperty {
   const found = PROPERTIES.find((entry) => entry.name === name);

@@ -5,7 +5,25 @@ import { createPrng } from '../../shared/prng';
 import type { Sha256 } from '../hash';
 
 const random = createPrng(11);
-const pieces = ['a', 'Z', '"', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '≠', '日本', '\uffff', '😀', '\ud83d', '\ude00', '\udbff\udfff', '\ud800\ud800'];
+const pieces = [
+  'a',
+  'Z',
+  '"',
+  '\u0000',
+  '\u007f',
+  '\u0080',
+  'é',
+  '\u07ff',
+  '\u0800',
+  '≠',
+  '日本',
+  '\uffff',
+  '😀',
+  '\ud83d',
+  '\ude00',
+  '\udbff\udfff',
+  '\ud800\ud800',
+];
 
 export function randomText(length: number): string {
   let text = '';
@@ -39,7 +57,9 @@ export function describeSha256(name: string, implementation: Sha256): void {
     it('matches the FIPS 180-4 example vectors', () => {
       expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
       expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-      expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
+      expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+        '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+      );
       expect(sha256Hex('a'.repeat(1_000_000))).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
     });
 

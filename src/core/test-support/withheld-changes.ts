@@ -42,7 +42,12 @@ const EDITABLE_FIELDS = [
 
 export type WithheldChange =
   /** Copy these fields from a donor record (another generated case's) into a withheld record. */
-  | { readonly kind: 'edit'; readonly pick: number; readonly donor: number; readonly fields: readonly (typeof EDITABLE_FIELDS)[number][] }
+  | {
+      readonly kind: 'edit';
+      readonly pick: number;
+      readonly donor: number;
+      readonly fields: readonly (typeof EDITABLE_FIELDS)[number][];
+    }
   | { readonly kind: 'add'; readonly donor: number }
   | { readonly kind: 'remove'; readonly pick: number }
   /** Point a withheld record's supersession at an id no record has. */
@@ -58,7 +63,15 @@ export interface WithheldCase {
 }
 
 export const withheldChangeArbitrary: fc.Arbitrary<WithheldChange> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('edit' as const), pick: fc.nat(), donor: fc.nat(), fields: fc.subarray([...EDITABLE_FIELDS], { minLength: 1 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      pick: fc.nat(),
+      donor: fc.nat(),
+      fields: fc.subarray([...EDITABLE_FIELDS], { minLength: 1 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), donor: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dangle' as const), pick: fc.nat() }) },
@@ -67,7 +80,12 @@ export const withheldChangeArbitrary: fc.Arbitrary<WithheldChange> = fc.oneof(
 
 export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = fc
   .tuple(caseArbitrary, caseArbitrary, fc.array(withheldChangeArbitrary, { minLength: 1, maxLength: 4 }))
-  .map(([base, donor, changes]) => ({ contract: base.contract, records: base.records, donors: donor.records, changes }));
+  .map(([base, donor, changes]) => ({
+    contract: base.contract,
+    records: base.records,
+    donors: donor.records,
+    changes,
+  }));
 
 /** Ids of the records `outcome`'s user view withholds. */
 export function withheldIds(outcome: CompileOutcome): Set<string> {
@@ -83,20 +101,33 @@ const NO_ONES_PURPOSE = 'no-ones-purpose';
  * nothing and are superseded by none. Whether an edited record is still withheld afterwards (an edit may
  * lift its deny label) is for the caller to check against the compilation of the result.
  */
-export function applyWithheldChanges(input: WithheldCase, before: CompileOutcome): { records: SourceRecord[]; touched: Set<string> } | null {
+export function applyWithheldChanges(
+  input: WithheldCase,
+  before: CompileOutcome,
+): { records: SourceRecord[]; touched: Set<string> } | null {
   const withheld = withheldIds(before);
   const required = new Set(input.contract.requiredRecords);
-  const linked = new Set(input.records.flatMap((record) => (record.supersedes.length > 0 ? [record.id, ...record.supersedes] : [])));
-  const candidates = input.records.filter((record) => withheld.has(record.id) && !required.has(record.id) && !linked.has(record.id));
+  const linked = new Set(
+    input.records.flatMap((record) => (record.supersedes.length > 0 ? [record.id, ...record.supersedes] : [])),
+  );
+  const candidates = input.records.filter(
+    (record) => withheld.has(record.id) && !required.has(record.id) && !linked.has(record.id),
+  );
   const byId = new Map(input.records.map((record) => [record.id, record]));
   const touched = new Set<string>();
   let added = 0;
   for (const change of input.changes) {
-    const donor = input.donors[(change.kind === 'add' || change.kind === 'edit' ? change.donor : 0) % Math.max(input.donors.length, 1)];
+    const donor =
+      input.donors[
+        (change.kind === 'add' || change.kind === 'edit' ? change.donor : 0) % Math.max(input.donors.length, 1)
+      ];
     if (change.kind === 'add') {
       if (donor === undefined) continue;
       const id = `w-${added++}`;
-      byId.set(id, recordSchema.parse({ ...donor, id, supersedes: [], access: { ...donor.access, purposes: [NO_ONES_PURPOSE] } }));
+      byId.set(
+        id,
+        recordSchema.parse({ ...donor, id, supersedes: [], access: { ...donor.access, purposes: [NO_ONES_PURPOSE] } }),
+      );
       touched.add(id);
       continue;
     }
@@ -132,14 +163,21 @@ export function applyWithheldChanges(input: WithheldCase, before: CompileOutcome
  * to judge: the inputs do not compile, no record could be changed, or the change lifted what withheld a record it
  * touched (that record is then one the caller may see: not this property's case).
  */
-export async function stillWithheldChange(compiler: Compiler, input: WithheldCase): Promise<{ records: SourceRecord[]; touched: Set<string> } | null> {
+export async function stillWithheldChange(
+  compiler: Compiler,
+  input: WithheldCase,
+): Promise<{ records: SourceRecord[]; touched: Set<string> } | null> {
   const before = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) });
   if (!before.ok) return null;
   const changed = applyWithheldChanges(input, before.value);
   if (changed === null) return null;
   const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(changed.records) });
   const stillWithheld = after.ok ? withheldIds(after.value) : new Set<string>();
-  return [...changed.touched].every((id) => stillWithheld.has(id) || !changed.records.some((record) => record.id === id)) ? changed : null;
+  return [...changed.touched].every(
+    (id) => stillWithheld.has(id) || !changed.records.some((record) => record.id === id),
+  )
+    ? changed
+    : null;
 }
 
 /**
@@ -150,5 +188,8 @@ export function maskWithheldCount(text: string): string {
   return text
     .replace(/^\d+ records? (?:is|are) outside the authorised scope\.(?:\n|$)/gm, '')
     .replace(/ · withheld \d+ · /g, ' · withheld <n> · ')
-    .replace(/^view: user \((?:no record is withheld|\d+ records? (?:is|are) outside the authorised scope and not named);/gm, 'view: user (<withheld>;');
+    .replace(
+      /^view: user \((?:no record is withheld|\d+ records? (?:is|are) outside the authorised scope and not named);/gm,
+      'view: user (<withheld>;',
+    );
 }

@@ -37,14 +37,25 @@ export type WithheldMutation =
   /** Change one field of a withheld record. */
   | { readonly kind: 'edit'; readonly pick: number; readonly edit: FieldEdit }
   /** Add a withheld record (from a donor), optionally superseding an absent id, itself, or another withheld record. */
-  | { readonly kind: 'add'; readonly pick: number; readonly link: 'none' | 'dangling' | 'self' | 'withheld'; readonly other: number }
+  | {
+      readonly kind: 'add';
+      readonly pick: number;
+      readonly link: 'none' | 'dangling' | 'self' | 'withheld';
+      readonly other: number;
+    }
   /** Remove a withheld record that neither a visible record nor the contract names. */
   | { readonly kind: 'remove'; readonly pick: number }
   /** Break a withheld record's links: an absent target, itself, or a cycle with another withheld record. */
   | { readonly kind: 'dangle' | 'self'; readonly pick: number }
   | { readonly kind: 'cycle' | 'chain'; readonly pick: number; readonly other: number }
   /** Crossing: a withheld record supersedes a visible one (in force, or not, or round a cycle). */
-  | { readonly kind: 'supersede-visible'; readonly pick: number; readonly visible: number; readonly inForce: boolean; readonly closeCycle: boolean };
+  | {
+      readonly kind: 'supersede-visible';
+      readonly pick: number;
+      readonly visible: number;
+      readonly inForce: boolean;
+      readonly closeCycle: boolean;
+    };
 
 export interface WithheldCase {
   readonly contract: Contract;
@@ -63,7 +74,9 @@ export function madeWithheld(record: SourceRecord, id: string): SourceRecord {
   return { ...record, id, supersedes: [], access: { ...record.access, purposes: [WITHHELD_PURPOSE] } };
 }
 
-const words = fc.array(fc.constantFrom(...VOCABULARY.words, 'secret', 'merger', 'layoff'), { minLength: 1, maxLength: 8 }).map((list) => list.join(' '));
+const words = fc
+  .array(fc.constantFrom(...VOCABULARY.words, 'secret', 'merger', 'layoff'), { minLength: 1, maxLength: 8 })
+  .map((list) => list.join(' '));
 const instant = fc.constantFrom(...INSTANTS);
 
 export const fieldEditArbitrary: fc.Arbitrary<FieldEdit> = fc.oneof(
@@ -83,11 +96,23 @@ export const fieldEditArbitrary: fc.Arbitrary<FieldEdit> = fc.oneof(
   fc.record({ field: fc.constant('provenance' as const), value: fc.constant(null) }),
   fc.record({
     field: fc.constant('evidence' as const),
-    value: fc.option(fc.record({ class: fc.constantFrom(...VOCABULARY.evidenceClasses), supports: fc.subarray([...VOCABULARY.propositions]), contradicts: fc.subarray([...VOCABULARY.propositions]) })),
+    value: fc.option(
+      fc.record({
+        class: fc.constantFrom(...VOCABULARY.evidenceClasses),
+        supports: fc.subarray([...VOCABULARY.propositions]),
+        contradicts: fc.subarray([...VOCABULARY.propositions]),
+      }),
+    ),
   }),
   fc.record({ field: fc.constant('access.labels' as const), value: fc.subarray([...VOCABULARY.labels]) }),
-  fc.record({ field: fc.constant('access.roles' as const), value: fc.subarray([...VOCABULARY.roles], { minLength: 1 }) }),
-  fc.record({ field: fc.constant('access.purposes' as const), value: fc.subarray([...VOCABULARY.purposes, WITHHELD_PURPOSE], { minLength: 1 }) }),
+  fc.record({
+    field: fc.constant('access.roles' as const),
+    value: fc.subarray([...VOCABULARY.roles], { minLength: 1 }),
+  }),
+  fc.record({
+    field: fc.constant('access.purposes' as const),
+    value: fc.subarray([...VOCABULARY.purposes, WITHHELD_PURPOSE], { minLength: 1 }),
+  }),
 );
 
 /** Mutations that keep to withheld records: what may never change the user view beyond its withheld count. */
@@ -95,7 +120,12 @@ export const withheldMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneo
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), pick: fc.nat(), edit: fieldEditArbitrary }) },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('add' as const), pick: fc.nat(), link: fc.constantFrom('none' as const, 'dangling' as const, 'self' as const, 'withheld' as const), other: fc.nat() }),
+    arbitrary: fc.record({
+      kind: fc.constant('add' as const),
+      pick: fc.nat(),
+      link: fc.constantFrom('none' as const, 'dangling' as const, 'self' as const, 'withheld' as const),
+      other: fc.nat(),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('dangle' as const, 'self' as const), pick: fc.nat() }) },
@@ -106,25 +136,50 @@ export const withheldMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneo
 /** The same, and now and then a withheld record superseding a visible one: the declared exception. */
 export const crossingMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneof(
   { weight: 2, arbitrary: withheldMutationArbitrary },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('supersede-visible' as const), pick: fc.nat(), visible: fc.nat(), inForce: fc.boolean(), closeCycle: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('supersede-visible' as const),
+      pick: fc.nat(),
+      visible: fc.nat(),
+      inForce: fc.boolean(),
+      closeCycle: fc.boolean(),
+    }),
+  },
 );
 
 function caseWith(mutations: fc.Arbitrary<WithheldMutation>): fc.Arbitrary<WithheldCase> {
-  return fc.tuple(caseArbitrary, caseArbitrary, fc.array(fc.nat(), { maxLength: 3 }), fc.array(mutations, { minLength: 1, maxLength: 4 })).map(([base, donor, extra, list]) => {
-    // Some of the donor's records, withheld, so every case has records the caller may not see.
-    const withheld = extra.flatMap((pick, index) => {
-      const source = donor.records[pick % donor.records.length];
-      return source === undefined ? [] : [madeWithheld(source, `h${index}`)];
+  return fc
+    .tuple(
+      caseArbitrary,
+      caseArbitrary,
+      fc.array(fc.nat(), { maxLength: 3 }),
+      fc.array(mutations, { minLength: 1, maxLength: 4 }),
+    )
+    .map(([base, donor, extra, list]) => {
+      // Some of the donor's records, withheld, so every case has records the caller may not see.
+      const withheld = extra.flatMap((pick, index) => {
+        const source = donor.records[pick % donor.records.length];
+        return source === undefined ? [] : [madeWithheld(source, `h${index}`)];
+      });
+      return {
+        contract: base.contract,
+        records: [...base.records, ...withheld],
+        donors: donor.records,
+        mutations: list,
+      };
     });
-    return { contract: base.contract, records: [...base.records, ...withheld], donors: donor.records, mutations: list };
-  });
 }
 
 export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(withheldMutationArbitrary);
 export const crossingCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(crossingMutationArbitrary);
 
 /** The ids the user view of this compilation withholds, or null when it does not compile. */
-export async function withheldIdsOf(compiler: Compiler, contract: Contract, records: readonly SourceRecord[]): Promise<Set<string> | null> {
+export async function withheldIdsOf(
+  compiler: Compiler,
+  contract: Contract,
+  records: readonly SourceRecord[],
+): Promise<Set<string> | null> {
   const compiled = await compiler.compile({ contract, recordSet: createRecordSet(records) });
   if (!compiled.ok) return null;
   return new Set(compiled.value.trace.filter(isWithheldFromUser).map((row) => row.id));
@@ -136,7 +191,9 @@ export async function withheldIdsOf(compiler: Compiler, contract: Contract, reco
  */
 export function withoutCrossingLinks(records: readonly SourceRecord[], withheld: ReadonlySet<string>): SourceRecord[] {
   return records.map((record) =>
-    withheld.has(record.id) && record.supersedes.some((target) => !withheld.has(target)) ? { ...record, supersedes: record.supersedes.filter((target) => withheld.has(target)) } : record,
+    withheld.has(record.id) && record.supersedes.some((target) => !withheld.has(target))
+      ? { ...record, supersedes: record.supersedes.filter((target) => withheld.has(target)) }
+      : record,
   );
 }
 
@@ -166,10 +223,17 @@ export interface MutatedRecords {
  * removed: the caller's own record or contract names it, and its absence is what they would see (a
  * dangling link, a required record not found). Null when nothing was changed.
  */
-export function applyWithheldMutations(input: WithheldCase, records: readonly SourceRecord[], withheld: ReadonlySet<string>): MutatedRecords | null {
+export function applyWithheldMutations(
+  input: WithheldCase,
+  records: readonly SourceRecord[],
+  withheld: ReadonlySet<string>,
+): MutatedRecords | null {
   const byId = new Map(records.map((record) => [record.id, record]));
   const visible = records.filter((record) => !withheld.has(record.id)).map((record) => record.id);
-  const named = new Set([...input.contract.requiredRecords, ...records.filter((record) => !withheld.has(record.id)).flatMap((record) => record.supersedes)]);
+  const named = new Set([
+    ...input.contract.requiredRecords,
+    ...records.filter((record) => !withheld.has(record.id)).flatMap((record) => record.supersedes),
+  ]);
   const hidden = () => [...byId.keys()].filter((id) => withheld.has(id) || id.startsWith('added-'));
   const touched = new Set<string>();
   let added = 0;
@@ -179,7 +243,8 @@ export function applyWithheldMutations(input: WithheldCase, records: readonly So
     byId.set(id, change(current));
     touched.add(id);
   };
-  const link = (id: string, target: string) => patch(id, (record) => ({ ...record, supersedes: [...new Set([...record.supersedes, target])] }));
+  const link = (id: string, target: string) =>
+    patch(id, (record) => ({ ...record, supersedes: [...new Set([...record.supersedes, target])] }));
   for (const mutation of input.mutations) {
     const candidates = hidden();
     const at = (pick: number) => candidates[pick % Math.max(candidates.length, 1)];
@@ -190,7 +255,14 @@ export function applyWithheldMutations(input: WithheldCase, records: readonly So
         if (donor === undefined) break;
         const newId = `added-${added++}`;
         const other = at(mutation.other);
-        const supersedes = mutation.link === 'dangling' ? [`gone-${newId}`] : mutation.link === 'self' ? [newId] : mutation.link === 'withheld' && other !== undefined ? [other] : [];
+        const supersedes =
+          mutation.link === 'dangling'
+            ? [`gone-${newId}`]
+            : mutation.link === 'self'
+              ? [newId]
+              : mutation.link === 'withheld' && other !== undefined
+                ? [other]
+                : [];
         byId.set(newId, { ...madeWithheld(donor, newId), supersedes });
         touched.add(newId);
         break;
@@ -225,7 +297,8 @@ export function applyWithheldMutations(input: WithheldCase, records: readonly So
         const target = eligible[mutation.visible % Math.max(eligible.length, 1)];
         if (target === undefined) break;
         link(id, target);
-        if (mutation.inForce) patch(id, (record) => ({ ...record, lifecycle: 'active', knownAt: INSTANTS[0], validFrom: INSTANTS[0] }));
+        if (mutation.inForce)
+          patch(id, (record) => ({ ...record, lifecycle: 'active', knownAt: INSTANTS[0], validFrom: INSTANTS[0] }));
         break;
       }
     }
@@ -238,7 +311,10 @@ export function applyWithheldMutations(input: WithheldCase, records: readonly So
  * cycle with it (the visible record leads back to the withheld one). These pairs are the declared
  * exception; anything else a withheld record does must leave the user view alone.
  */
-export function crossingSupersessions(records: readonly SourceRecord[], withheld: ReadonlySet<string>): { readonly successor: string; readonly superseded: string }[] {
+export function crossingSupersessions(
+  records: readonly SourceRecord[],
+  withheld: ReadonlySet<string>,
+): { readonly successor: string; readonly superseded: string }[] {
   const byId = new Map(records.map((record) => [record.id, record]));
   const asOf = parseInstant(PROPERTY_AS_OF) ?? 0;
   const pairs: { successor: string; superseded: string }[] = [];
@@ -246,7 +322,8 @@ export function crossingSupersessions(records: readonly SourceRecord[], withheld
     if (!withheld.has(item.record.id)) continue;
     for (const target of item.record.supersedes) {
       if (withheld.has(target) || !byId.has(target)) continue;
-      if (isInForce(item, asOf) || reaches(byId, target, item.record.id)) pairs.push({ successor: item.record.id, superseded: target });
+      if (isInForce(item, asOf) || reaches(byId, target, item.record.id))
+        pairs.push({ successor: item.record.id, superseded: target });
     }
   }
   return pairs;
@@ -273,7 +350,10 @@ export function userViewOf(outcome: CompileOutcome): Record<string, unknown> {
   const view = discloseOutcome(outcome, 'user');
   return {
     status: outcome.status,
-    packet: outcome.status === 'packet' ? { entries: outcome.packet.entries, body: outcome.packet.body, tokensUsed: outcome.packet.tokensUsed } : null,
+    packet:
+      outcome.status === 'packet'
+        ? { entries: outcome.packet.entries, body: outcome.packet.body, tokensUsed: outcome.packet.tokensUsed }
+        : null,
     evidence: outcome.status === 'packet' ? outcome.evidence : null,
     decisionBlockedBy: outcome.status === 'packet' ? outcome.decisionBlockedBy : null,
     counts: { admitted: outcome.counts.admitted, selected: outcome.counts.selected },

@@ -10,7 +10,8 @@ const NAME = /^[A-Za-z_][\w.-]*/;
 const ENTITY = /^&(amp|lt|gt|quot|apos|#\d+|#x[0-9A-Fa-f]+);/;
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 // XML 1.0 Char: tab, newline, carriage return, and U+0020 up, without lone surrogates, U+FFFE or U+FFFF.
-const NOT_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_CHAR =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * A strict parser for the XML the JUnit writer produces (elements, attributes, text, the five entities and
@@ -35,7 +36,11 @@ export function parseXml(source: string): XmlElement {
       const entity = ENTITY.exec(raw.slice(index));
       if (entity === null) fail('a bare "&"');
       const name = entity?.[1] ?? '';
-      out += name.startsWith('#x') ? String.fromCodePoint(parseInt(name.slice(2), 16)) : name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (ENTITIES[name] ?? '');
+      out += name.startsWith('#x')
+        ? String.fromCodePoint(parseInt(name.slice(2), 16))
+        : name.startsWith('#')
+          ? String.fromCodePoint(Number(name.slice(1)))
+          : (ENTITIES[name] ?? '');
       index += (entity?.[0].length ?? 1) - 1;
     }
     return out;

@@ -31,10 +31,13 @@ export function workerLikeApi(
     select: (selection) => post('select', () => session.select(selection)),
     compile: (audience, shownCompilation) => post('compile', () => session.compile(audience, shownCompilation)),
     disclose: (audience) => post('disclose', () => session.disclose(audience)),
-    awaitBaselines: (compilation, onProgress) => post('awaitBaselines', () => session.awaitBaselines(compilation, onProgress)),
+    awaitBaselines: (compilation, onProgress) =>
+      post('awaitBaselines', () => session.awaitBaselines(compilation, onProgress)),
     queryTrace: (query) => post('queryTrace', () => session.queryTrace(query)),
-    firstEvidenceAttempts: (compilation, audience) => post('firstEvidenceAttempts', () => session.firstEvidenceAttempts(compilation, audience)),
-    evidenceAttempts: (compilation, proposition, audience, offset) => post('evidenceAttempts', () => session.evidenceAttempts(compilation, proposition, audience, offset)),
+    firstEvidenceAttempts: (compilation, audience) =>
+      post('firstEvidenceAttempts', () => session.firstEvidenceAttempts(compilation, audience)),
+    evidenceAttempts: (compilation, proposition, audience, offset) =>
+      post('evidenceAttempts', () => session.evidenceAttempts(compilation, proposition, audience, offset)),
     receiptJson: () => post('receiptJson', () => session.receiptJson()),
     userViewJson: () => post('userViewJson', () => session.userViewJson()),
     loadFiles: (files, onProgress) =>

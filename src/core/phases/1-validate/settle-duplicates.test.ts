@@ -6,7 +6,8 @@ import { parseRecordsJsonl } from './validate';
 const contract = buildContract({ denyLabels: ['legal_hold'] });
 const visible = (title: string) => JSON.stringify(buildRecord({ id: 'A-1', title }));
 const hidden = (title: string) => JSON.stringify(buildRecord({ id: 'A-1', title, access: { labels: ['legal_hold'] } }));
-const settle = (...lines: string[]) => settleDuplicates(contract, valueOf(parseRecordsJsonl('r.jsonl', lines.join('\n'))));
+const settle = (...lines: string[]) =>
+  settleDuplicates(contract, valueOf(parseRecordsJsonl('r.jsonl', lines.join('\n'))));
 
 describe('records that share an id', () => {
   it('keep the one copy the caller may see, wherever it is, and make the withheld copies unreadable', () => {
@@ -26,7 +27,9 @@ describe('records that share an id', () => {
   it('refuse two copies the caller may see, naming only those', () => {
     const error = errorOf(settle(visible('one'), hidden('secret'), visible('two')));
     expect(error.code).toBe('DUPLICATE_ID');
-    expect(error.issues).toEqual([expect.objectContaining({ line: 3, path: 'id', message: 'duplicate id "A-1": first defined at line 1' })]);
+    expect(error.issues).toEqual([
+      expect.objectContaining({ line: 3, path: 'id', message: 'duplicate id "A-1": first defined at line 1' }),
+    ]);
   });
 
   it('keep the first copy when the caller may see none', () => {

@@ -1,4 +1,12 @@
-import { err, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../../errors';
+import {
+  err,
+  ok,
+  type CompileError,
+  type InputIssue,
+  type Result,
+  type SourceLocation,
+  type UnreadableRecord,
+} from '../../errors';
 import type { Contract } from '../../format/contract';
 import { invalidInput } from '../../format/input-issues';
 import { quoteValue } from '../../format/json-text';
@@ -27,7 +35,10 @@ export function settleDuplicates(contract: Contract, recordSet: RecordSet): Resu
     let copies = copiesById.get(id);
     if (copies === undefined) {
       const first = recordSet.byId.get(id);
-      copies = first === undefined ? [] : [{ checked: first, location: recordSet.locations.get(id) ?? { file: duplicate.location.file } }];
+      copies =
+        first === undefined
+          ? []
+          : [{ checked: first, location: recordSet.locations.get(id) ?? { file: duplicate.location.file } }];
       copiesById.set(id, copies);
     }
     copies.push(duplicate);
@@ -39,24 +50,40 @@ export function settleDuplicates(contract: Contract, recordSet: RecordSet): Resu
     const visible = copies.filter((copy) => !withheldByContract(contract, copy.checked.record));
     const [kept = copies[0], ...seen] = visible;
     if (kept === undefined) continue;
-    for (const copy of seen) refusals.push(inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: lineOf(kept.location) }));
+    for (const copy of seen)
+      refusals.push(
+        inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', {
+          id: quoteValue(id),
+          first: lineOf(kept.location),
+        }),
+      );
     standing.set(id, kept);
     for (const copy of copies) {
       if (copy !== kept && !seen.includes(copy))
         dropped.push({
           location: copy.location,
-          issues: [inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: lineOf(kept.location) })],
+          issues: [
+            inputIssue({ file: copy.location.file, line: copy.location.line, path: 'id' }, 'DUPLICATE_ID', {
+              id: quoteValue(id),
+              first: lineOf(kept.location),
+            }),
+          ],
         });
     }
   }
-  if (refusals.length > 0) return err(invalidInput(refusals[0]?.file ?? 'records', refusals, refusals.length, 'records file'));
+  if (refusals.length > 0)
+    return err(invalidInput(refusals[0]?.file ?? 'records', refusals, refusals.length, 'records file'));
   // In file order, each standing copy at its own line: where a withheld copy stood leaves no trace in the order.
-  const placed = recordSet.checked.filter((item) => !standing.has(item.record.id)).map((item) => ({ checked: item, location: recordSet.locations.get(item.record.id) ?? { file: '' } }));
+  const placed = recordSet.checked
+    .filter((item) => !standing.has(item.record.id))
+    .map((item) => ({ checked: item, location: recordSet.locations.get(item.record.id) ?? { file: '' } }));
   for (const copy of standing.values()) placed.push(copy);
   placed.sort((a, b) => (a.location.line ?? 0) - (b.location.line ?? 0));
   const checked = placed.map((copy) => copy.checked);
   const locations = new Map(recordSet.locations);
   for (const [id, copy] of standing) locations.set(id, copy.location);
-  const unreadable = [...recordSet.unreadable, ...dropped].sort((a, b) => (a.location.line ?? 0) - (b.location.line ?? 0));
+  const unreadable = [...recordSet.unreadable, ...dropped].sort(
+    (a, b) => (a.location.line ?? 0) - (b.location.line ?? 0),
+  );
   return ok(recordSetOf(checked, locations, { unreadable, duplicates: [] }));
 }

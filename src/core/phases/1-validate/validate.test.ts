@@ -30,7 +30,14 @@ describe('records JSONL', () => {
     const error = unreadableOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.issues).toEqual([
-      { file: 'records.jsonl', line: 2, path: '(root)', code: 'UNKNOWN_FIELDS', args: { fields: ['"colour"'] }, message: 'unknown field "colour": not part of the format' },
+      {
+        file: 'records.jsonl',
+        line: 2,
+        path: '(root)',
+        code: 'UNKNOWN_FIELDS',
+        args: { fields: ['"colour"'] },
+        message: 'unknown field "colour": not part of the format',
+      },
     ]);
   });
 
@@ -47,26 +54,54 @@ describe('records JSONL', () => {
     expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'access.roles' });
     expect(issue?.message).toMatch(/array/);
     const badDate = JSON.stringify({ ...buildRecord({ id: 'a' }), knownAt: '2026-02-30' });
-    expect(unreadableOf(parseRecordsJsonl('r.jsonl', badDate)).issues?.[0]).toMatchObject({ path: 'knownAt', message: expect.stringMatching(/real ISO 8601 date/) });
+    expect(unreadableOf(parseRecordsJsonl('r.jsonl', badDate)).issues?.[0]).toMatchObject({
+      path: 'knownAt',
+      message: expect.stringMatching(/real ISO 8601 date/),
+    });
   });
 
   it('gives the line of a JSON syntax error', () => {
     const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
-    expect(error.issues?.[0]).toMatchObject({ file: 'r.jsonl', line: 2, path: '(root)', message: expect.stringMatching(/^not valid JSON/) });
+    expect(error.issues?.[0]).toMatchObject({
+      file: 'r.jsonl',
+      line: 2,
+      path: '(root)',
+      message: expect.stringMatching(/^not valid JSON/),
+    });
   });
 
   it('refuses a lone surrogate escape with its line and path, since canonical JSON cannot carry it', () => {
     const bad = line({ id: 'b', title: 'half a pair' }).replace('half a pair', 'half \\ud83d a pair');
     const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${bad}`));
-    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 2, path: 'title', code: 'LONE_SURROGATE', args: {}, message: expect.stringMatching(/lone UTF-16 surrogate/) }]);
+    expect(error.issues).toEqual([
+      {
+        file: 'r.jsonl',
+        line: 2,
+        path: 'title',
+        code: 'LONE_SURROGATE',
+        args: {},
+        message: expect.stringMatching(/lone UTF-16 surrogate/),
+      },
+    ]);
     const paired = line({ id: 'b', title: 'whole' }).replace('whole', '\\ud83d\\ude00');
     expect(parseRecordsJsonl('r.jsonl', paired).ok).toBe(true);
   });
 
   it('names both lines of a duplicate id', () => {
-    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`));
+    const error = unreadableOf(
+      parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`),
+    );
     expect(error.code).toBe('DUPLICATE_ID');
-    expect(error.issues).toEqual([{ file: 'r.jsonl', line: 3, path: 'id', code: 'DUPLICATE_ID', args: { id: '"a"', first: 'line 1' }, message: 'duplicate id "a": first defined at line 1' }]);
+    expect(error.issues).toEqual([
+      {
+        file: 'r.jsonl',
+        line: 3,
+        path: 'id',
+        code: 'DUPLICATE_ID',
+        args: { id: '"a"', first: 'line 1' },
+        message: 'duplicate id "a": first defined at line 1',
+      },
+    ]);
   });
 
   it('reads lines split across chunks and CRLF endings', () => {
@@ -87,7 +122,9 @@ describe('records JSONL', () => {
       .filter((_, index) => index < 3 || index > 5)
       .join('\n');
     const validWhole = parseRecordsJsonl('r.jsonl', valid);
-    expect(validWhole.ok && [...validWhole.value.locations.values()].map((location) => location.line)).toEqual([1, 3, 5]);
+    expect(validWhole.ok && [...validWhole.value.locations.values()].map((location) => location.line)).toEqual([
+      1, 3, 5,
+    ]);
     for (const size of [1, 2, 3, 5, 64, 257, 1_000, text.length]) {
       for (const [input, expected] of [
         [text, whole],
@@ -132,16 +169,28 @@ describe('records read in parts', () => {
   };
 
   it('joins to what one pass reads, wherever the file is cut between lines', () => {
-    const lineArbitrary = fc.oneof({ weight: 4, arbitrary: fc.record({ text: fc.string({ unit: 'grapheme', maxLength: 12 }), crlf: fc.boolean() }) }, { weight: 1, arbitrary: fc.constant(null) });
+    const lineArbitrary = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ text: fc.string({ unit: 'grapheme', maxLength: 12 }), crlf: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    );
     fc.assert(
-      fc.property(fc.array(lineArbitrary, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.nat(), (lines, bom, cutSeed) => {
-        const body = lines.map((item, index) => (item === null ? '' : `${line({ id: `r${index}`, text: item.text })}${item.crlf ? '\r' : ''}`)).join('\n');
-        const text = `${bom ? '\uFEFF' : ''}${body}`;
-        const whole = parseRecordsJsonl('r.jsonl', text);
-        if (!whole.ok) throw new Error(whole.error.message);
-        const cut = 1 + (cutSeed % lines.length);
-        expect(readInTwo(text, cut)).toEqual(whole.value);
-      }),
+      fc.property(
+        fc.array(lineArbitrary, { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        fc.nat(),
+        (lines, bom, cutSeed) => {
+          const body = lines
+            .map((item, index) =>
+              item === null ? '' : `${line({ id: `r${index}`, text: item.text })}${item.crlf ? '\r' : ''}`,
+            )
+            .join('\n');
+          const text = `${bom ? '\uFEFF' : ''}${body}`;
+          const whole = parseRecordsJsonl('r.jsonl', text);
+          if (!whole.ok) throw new Error(whole.error.message);
+          const cut = 1 + (cutSeed % lines.length);
+          expect(readInTwo(text, cut)).toEqual(whole.value);
+        },
+      ),
     );
   });
 
@@ -155,21 +204,44 @@ describe('records read in parts', () => {
 describe('provenance', () => {
   it('is verified only when the content hash matches the text', () => {
     const good = buildRecord({ id: 'a', text: 'hello' });
-    const wrong = buildRecord({ id: 'b', text: 'hello', provenance: { origin: 'x', contentHash: contentHashOf('hello!') } });
+    const wrong = buildRecord({
+      id: 'b',
+      text: 'hello',
+      provenance: { origin: 'x', contentHash: contentHashOf('hello!') },
+    });
     const none = buildRecord({ id: 'c', provenance: null });
     expect([good, wrong, none].map((record) => checkRecord(record).provenanceVerified)).toEqual([true, false, false]);
-    expect(createRecordSet([good, wrong, none]).checked.map((item) => item.provenanceVerified)).toEqual([true, false, false]);
+    expect(createRecordSet([good, wrong, none]).checked.map((item) => item.provenanceVerified)).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('is checked for every record read from JSONL, in any chunking', () => {
-    const wrong = { ...buildRecord({ id: 'b', text: 'hello' }), provenance: { origin: 'x', contentHash: contentHashOf('hello!') } };
-    const text = [line({ id: 'a' }), JSON.stringify(wrong), line({ id: 'c', provenance: null }), line({ id: 'd', text: 'é😀' })].join('\n');
+    const wrong = {
+      ...buildRecord({ id: 'b', text: 'hello' }),
+      provenance: { origin: 'x', contentHash: contentHashOf('hello!') },
+    };
+    const text = [
+      line({ id: 'a' }),
+      JSON.stringify(wrong),
+      line({ id: 'c', provenance: null }),
+      line({ id: 'd', text: 'é😀' }),
+    ].join('\n');
     for (const size of [5, text.length]) {
       const reader = createJsonlRecordReader('r.jsonl');
       for (let offset = 0; offset < text.length; offset += size) reader.push(text.slice(offset, offset + size));
       const result = reader.finish();
-      expect(result.ok && result.value.checked.map((item) => item.provenanceVerified)).toEqual([true, false, false, true]);
-      expect(result.ok && result.value.checked.map((item) => item.fingerprint)).toEqual(result.ok ? result.value.records.map((record) => checkRecord(record).fingerprint) : []);
+      expect(result.ok && result.value.checked.map((item) => item.provenanceVerified)).toEqual([
+        true,
+        false,
+        false,
+        true,
+      ]);
+      expect(result.ok && result.value.checked.map((item) => item.fingerprint)).toEqual(
+        result.ok ? result.value.records.map((record) => checkRecord(record).fingerprint) : [],
+      );
     }
   });
 });
@@ -177,15 +249,30 @@ describe('provenance', () => {
 describe('contract JSON', () => {
   it('refuses unknown fields and names the path', () => {
     const error = errorOf(parseContractJson('contract.json', JSON.stringify({ ...buildContract(), extra: 1 })));
-    expect(error.issues?.[0]).toMatchObject({ file: 'contract.json', path: '(root)', message: expect.stringMatching(/unknown field "extra"/) });
-    const nested = errorOf(parseContractJson('contract.json', JSON.stringify({ ...buildContract(), principals: [{ id: 'x', kind: 'robot', roles: ['a'] }] })));
+    expect(error.issues?.[0]).toMatchObject({
+      file: 'contract.json',
+      path: '(root)',
+      message: expect.stringMatching(/unknown field "extra"/),
+    });
+    const nested = errorOf(
+      parseContractJson(
+        'contract.json',
+        JSON.stringify({ ...buildContract(), principals: [{ id: 'x', kind: 'robot', roles: ['a'] }] }),
+      ),
+    );
     expect(nested.issues?.[0]?.path).toBe('principals[0].kind');
   });
 
   it('refuses a lone surrogate in the text or in an edited value', () => {
     const text = JSON.stringify({ ...buildContract(), task: 'TASK' }).replace('TASK', '\\udc00');
-    expect(errorOf(parseContractJson('contract.json', text)).issues?.[0]).toMatchObject({ file: 'contract.json', path: 'task', message: expect.stringMatching(/lone UTF-16 surrogate/) });
-    expect(errorOf(validateContract('form', { ...buildContract(), scopes: ['ok', 'x\ud800'] })).issues?.[0]).toMatchObject({ path: 'scopes[1]' });
+    expect(errorOf(parseContractJson('contract.json', text)).issues?.[0]).toMatchObject({
+      file: 'contract.json',
+      path: 'task',
+      message: expect.stringMatching(/lone UTF-16 surrogate/),
+    });
+    expect(
+      errorOf(validateContract('form', { ...buildContract(), scopes: ['ok', 'x\ud800'] })).issues?.[0],
+    ).toMatchObject({ path: 'scopes[1]' });
   });
 
   it('gives a line for a syntax error', () => {
@@ -200,7 +287,9 @@ describe('scenario JSON', () => {
   it('reads inline records and a sibling JSONL file', () => {
     const inline = parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' })]), () => null);
     expect(inline.ok && inline.value.recordSet.records.map((r) => r.id)).toEqual(['a']);
-    const sibling = parseScenarioJson('s.json', scenario('recs.jsonl'), (name) => (name === 'recs.jsonl' ? line({ id: 'b' }) : null));
+    const sibling = parseScenarioJson('s.json', scenario('recs.jsonl'), (name) =>
+      name === 'recs.jsonl' ? line({ id: 'b' }) : null,
+    );
     expect(sibling.ok && sibling.value.recordSet.records.map((r) => r.id)).toEqual(['b']);
   });
 
@@ -210,8 +299,13 @@ describe('scenario JSON', () => {
   });
 
   it('names both positions of a duplicate inline id', () => {
-    const error = errorOf(parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' }), buildRecord({ id: 'a' })]), () => null));
-    expect(error.issues?.[0]).toMatchObject({ path: 'records[1].id', message: 'duplicate id "a": first defined at records[0]' });
+    const error = errorOf(
+      parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' }), buildRecord({ id: 'a' })]), () => null),
+    );
+    expect(error.issues?.[0]).toMatchObject({
+      path: 'records[1].id',
+      message: 'duplicate id "a": first defined at records[0]',
+    });
   });
 });
 

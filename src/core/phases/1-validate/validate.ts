@@ -10,7 +10,16 @@ import { receiptSchema } from '../../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../../format/scenario';
 import type { Receipt } from '../../result';
 import { SCHEMA_VERSION, staleEngineDetail } from '../../version';
-import { err, formatPath, ok, type CompileError, type InputIssue, type Result, type SourceLocation, type UnreadableRecord } from '../../errors';
+import {
+  err,
+  formatPath,
+  ok,
+  type CompileError,
+  type InputIssue,
+  type Result,
+  type SourceLocation,
+  type UnreadableRecord,
+} from '../../errors';
 import { recordFingerprint } from '../../fingerprints';
 import { parseInstant } from '../../format/time';
 import { REASONS } from '../../reasons';
@@ -124,14 +133,19 @@ export interface RecordsPart {
 }
 
 /** A line of a records file read as a record, or the issues that make it unreadable (file, line and field each). */
-export type RecordLine = { readonly ok: true; readonly record: SourceRecord } | { readonly ok: false; readonly issues: readonly InputIssue[] };
+export type RecordLine =
+  { readonly ok: true; readonly record: SourceRecord } | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
 /** Reads one line of a records file (see `createJsonlLineSplitter`) as the record schema reads it. */
 export function readRecordLine(file: string, lineNumber: number, line: string): RecordLine {
   const json = parseJsonText(line);
   if (!json.ok) return { ok: false, issues: [jsonTextIssue(file, json.error, lineNumber)] };
   const parsed = compiledRecordSchema.safeParse(json.value);
-  if (!parsed.success) return { ok: false, issues: zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      issues: zodInputIssues({ file, line: lineNumber, schema: recordSchema }, parsed.error, json.value),
+    };
   return { ok: true, record: parsed.data };
 }
 
@@ -178,7 +192,12 @@ export function createJsonlRecordReader(file: string): JsonlRecordReader {
     },
     finishPart() {
       lines.finish();
-      return ok({ checked, lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0), lineCount: lines.lineCount, besides: { unreadable, duplicates } });
+      return ok({
+        checked,
+        lines: checked.map((item) => locations.get(item.record.id)?.line ?? 0),
+        lineCount: lines.lineCount,
+        besides: { unreadable, duplicates },
+      });
     },
   };
 }
@@ -214,7 +233,11 @@ export function parseRecordsJsonl(file: string, text: string): Result<RecordSet,
  * A record set of records already checked, in the order given (ids must be unique), with what its file held
  * besides them (a set derived from another keeps the other's).
  */
-export function recordSetOf(checked: readonly CheckedRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map(), besides: RecordsBesides = NOTHING_BESIDES): RecordSet {
+export function recordSetOf(
+  checked: readonly CheckedRecord[],
+  locations: ReadonlyMap<string, SourceLocation> = new Map(),
+  besides: RecordsBesides = NOTHING_BESIDES,
+): RecordSet {
   const byId = new Map<string, CheckedRecord>();
   for (const item of checked) byId.set(item.record.id, item);
   return {
@@ -238,16 +261,27 @@ export function unreadableRecordsError(recordSet: RecordSet): CompileError | nul
   for (const duplicate of recordSet.duplicates) {
     const { id } = duplicate.checked.record;
     issues.push(
-      inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', { id: quoteValue(id), first: `line ${recordSet.locations.get(id)?.line ?? '?'}` }),
+      inputIssue({ file: duplicate.location.file, line: duplicate.location.line, path: 'id' }, 'DUPLICATE_ID', {
+        id: quoteValue(id),
+        first: `line ${recordSet.locations.get(id)?.line ?? '?'}`,
+      }),
     );
   }
   if (issues.length === 0) return null;
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return invalidInput(recordSet.unreadable[0]?.location.file ?? recordSet.duplicates[0]?.location.file ?? 'records', issues, issues.length, 'records file');
+  return invalidInput(
+    recordSet.unreadable[0]?.location.file ?? recordSet.duplicates[0]?.location.file ?? 'records',
+    issues,
+    issues.length,
+    'records file',
+  );
 }
 
 /** Checks each record (see `checkRecord`) and builds the set: for records that did not come through a reader. */
-export function createRecordSet(records: readonly SourceRecord[], locations: ReadonlyMap<string, SourceLocation> = new Map()): RecordSet {
+export function createRecordSet(
+  records: readonly SourceRecord[],
+  locations: ReadonlyMap<string, SourceLocation> = new Map(),
+): RecordSet {
   return recordSetOf(checkRecords(records), locations);
 }
 
@@ -264,9 +298,25 @@ export function parseContractJson(file: string, text: string): Result<Contract, 
 
 export function validateContract(file: string, value: unknown, locator?: JsonLocator): Result<Contract, CompileError> {
   const surrogate = findLoneSurrogate(value);
-  if (surrogate !== null) return err(invalidInput(file, [inputIssue({ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate) }, 'LONE_SURROGATE')], 1, 'contract'));
+  if (surrogate !== null)
+    return err(
+      invalidInput(
+        file,
+        [inputIssue({ file, line: locator?.lineOf(surrogate), path: formatPath(surrogate) }, 'LONE_SURROGATE')],
+        1,
+        'contract',
+      ),
+    );
   const parsed = contractSchema.safeParse(value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: contractSchema }, parsed.error, value), parsed.error.issues.length, 'contract'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: contractSchema }, parsed.error, value),
+        parsed.error.issues.length,
+        'contract',
+      ),
+    );
   return ok(parsed.data);
 }
 
@@ -278,7 +328,8 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
   const json = parseJson(file, text, 'receipt');
   if (!json.ok) return json;
   const locator = createJsonLocator(text);
-  const fields: Partial<Record<string, unknown>> = json.value !== null && typeof json.value === 'object' ? json.value : {};
+  const fields: Partial<Record<string, unknown>> =
+    json.value !== null && typeof json.value === 'object' ? json.value : {};
   const version = fields.schemaVersion;
   // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says, before its fields are read.
   if (typeof version === 'string' && version !== SCHEMA_VERSION) {
@@ -286,11 +337,24 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
       pass: 'validate',
       code: 'STALE_ENGINE_VERSION',
       message: `${file}: ${REASONS.STALE_ENGINE_VERSION.summary} ${staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion })}`,
-      issues: [inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', { version: quoteValue(version), current: SCHEMA_VERSION })],
+      issues: [
+        inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', {
+          version: quoteValue(version),
+          current: SCHEMA_VERSION,
+        }),
+      ],
     });
   }
   const parsed = receiptSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: receiptSchema }, parsed.error, json.value), parsed.error.issues.length, 'receipt'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: receiptSchema }, parsed.error, json.value),
+        parsed.error.issues.length,
+        'receipt',
+      ),
+    );
   return ok(parsed.data);
 }
 
@@ -303,17 +367,40 @@ export interface LoadedScenario {
  * Parses a scenario. Its records are inline, or a sibling JSONL file that `readSibling` supplies
  * (the CLI reads the disk; the app looks among the files the user dropped together).
  */
-export function parseScenarioJson(file: string, text: string, readSibling: (name: string) => string | null): Result<LoadedScenario, CompileError> {
+export function parseScenarioJson(
+  file: string,
+  text: string,
+  readSibling: (name: string) => string | null,
+): Result<LoadedScenario, CompileError> {
   const json = parseJson(file, text, 'scenario');
   if (!json.ok) return json;
   const locator = createJsonLocator(text);
   const parsed = scenarioSchema.safeParse(json.value);
-  if (!parsed.success) return err(invalidInput(file, zodInputIssues({ file, locator, schema: scenarioSchema }, parsed.error, json.value), parsed.error.issues.length, 'scenario'));
+  if (!parsed.success)
+    return err(
+      invalidInput(
+        file,
+        zodInputIssues({ file, locator, schema: scenarioSchema }, parsed.error, json.value),
+        parsed.error.issues.length,
+        'scenario',
+      ),
+    );
   const scenario = parsed.data;
   if (typeof scenario.records === 'string') {
     const siblingText = readSibling(scenario.records);
     if (siblingText === null) {
-      return err(invalidInput(file, [inputIssue({ file, line: locator.lineOf(['records']), path: 'records' }, 'RECORDS_NOT_SUPPLIED', { records: scenario.records })], undefined, 'scenario'));
+      return err(
+        invalidInput(
+          file,
+          [
+            inputIssue({ file, line: locator.lineOf(['records']), path: 'records' }, 'RECORDS_NOT_SUPPLIED', {
+              records: scenario.records,
+            }),
+          ],
+          undefined,
+          'scenario',
+        ),
+      );
     }
     const recordSet = parseRecordsJsonl(scenario.records, siblingText);
     if (!recordSet.ok) return recordSet;
@@ -324,7 +411,13 @@ export function parseScenarioJson(file: string, text: string, readSibling: (name
   scenario.records.forEach((record, index) => {
     const first = locations.get(record.id);
     if (first)
-      issues.push(inputIssue({ file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` }, 'DUPLICATE_ID', { id: quoteValue(record.id), first: `records[${first.line}]` }));
+      issues.push(
+        inputIssue(
+          { file, line: locator.lineOf(['records', index, 'id']), path: `records[${index}].id` },
+          'DUPLICATE_ID',
+          { id: quoteValue(record.id), first: `records[${first.line}]` },
+        ),
+      );
     else locations.set(record.id, { file, line: index });
   });
   if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
@@ -337,12 +430,26 @@ export function parseScenarioJson(file: string, text: string, readSibling: (name
  * A scenario whose records file the reader streamed apart from it (the CLI from disk, the app from the drop),
  * joined to those records and checked as an inline one is: every reader finishes a scenario here.
  */
-export function joinScenarioRecords(file: string, text: string, scenario: ScenarioFile, recordSet: RecordSet): Result<LoadedScenario, CompileError> {
+export function joinScenarioRecords(
+  file: string,
+  text: string,
+  scenario: ScenarioFile,
+  recordSet: RecordSet,
+): Result<LoadedScenario, CompileError> {
   return checkChangeTexts(file, { scenario, recordSet }, createJsonLocator(text));
 }
 
 /** Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts). */
-export function checkChangeTexts(file: string, loaded: LoadedScenario, locator?: JsonLocator): Result<LoadedScenario, CompileError> {
-  const issues = undeclaredMentions(file, loaded.scenario, scenarioRecordIds(loaded.scenario, loaded.recordSet.ids), locator);
+export function checkChangeTexts(
+  file: string,
+  loaded: LoadedScenario,
+  locator?: JsonLocator,
+): Result<LoadedScenario, CompileError> {
+  const issues = undeclaredMentions(
+    file,
+    loaded.scenario,
+    scenarioRecordIds(loaded.scenario, loaded.recordSet.ids),
+    locator,
+  );
   return issues.length > 0 ? err(invalidInput(file, issues, issues.length, 'scenario')) : ok(loaded);
 }

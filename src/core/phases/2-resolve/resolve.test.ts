@@ -10,18 +10,28 @@ const identities = [
 describe('supersession links', () => {
   const brokenOf = (records: Parameters<typeof buildRecordSet>[0]) => {
     const resolution = valueOf(resolve(buildContract(), buildRecordSet(records)));
-    return { resolution, broken: Object.fromEntries(resolution.records.map((item) => [item.checked.record.id, item.brokenLink])) };
+    return {
+      resolution,
+      broken: Object.fromEntries(resolution.records.map((item) => [item.checked.record.id, item.brokenLink])),
+    };
   };
 
   it('marks a record that supersedes an absent id, and goes on: valid links of the same record still supersede', () => {
-    const { resolution, broken } = brokenOf([buildRecord({ id: 'a', supersedes: ['ghost', 'b', 'ahost', 'ghost'] }), buildRecord({ id: 'b' })]);
+    const { resolution, broken } = brokenOf([
+      buildRecord({ id: 'a', supersedes: ['ghost', 'b', 'ahost', 'ghost'] }),
+      buildRecord({ id: 'b' }),
+    ]);
     expect(broken).toEqual({ a: { kind: 'dangling', targets: ['ahost', 'ghost'] }, b: null });
     expect(resolution.brokenLinks).toEqual(['a']);
     expect(resolution.records[resolution.indexOf.get('b') ?? -1]?.supersededBy?.id).toBe('a');
   });
 
   it('marks self-supersession, before any cycle the record is also on', () => {
-    const { broken } = brokenOf([buildRecord({ id: 'a', supersedes: ['a', 'b'] }), buildRecord({ id: 'b', supersedes: ['a'] }), buildRecord({ id: 'c' })]);
+    const { broken } = brokenOf([
+      buildRecord({ id: 'a', supersedes: ['a', 'b'] }),
+      buildRecord({ id: 'b', supersedes: ['a'] }),
+      buildRecord({ id: 'c' }),
+    ]);
     expect(broken).toEqual({ a: { kind: 'self' }, b: { kind: 'cycle', successors: ['a'] }, c: null });
   });
 
@@ -35,7 +45,14 @@ describe('supersession links', () => {
       buildRecord({ id: 'f', supersedes: ['b'] }),
     ];
     const { resolution, broken } = brokenOf(records);
-    expect(broken).toEqual({ a: { kind: 'cycle', successors: ['b'] }, b: { kind: 'cycle', successors: ['c'] }, c: { kind: 'cycle', successors: ['a'] }, d: null, e: null, f: null });
+    expect(broken).toEqual({
+      a: { kind: 'cycle', successors: ['b'] },
+      b: { kind: 'cycle', successors: ['c'] },
+      c: { kind: 'cycle', successors: ['a'] },
+      d: null,
+      e: null,
+      f: null,
+    });
     expect(resolution.brokenLinks).toEqual(['a', 'b', 'c']);
     // The cycle's link to d, off the cycle, still supersedes it.
     expect(resolution.records[resolution.indexOf.get('d') ?? -1]?.supersededBy?.id).toBe('c');
@@ -43,7 +60,12 @@ describe('supersession links', () => {
 
   it('finds a cycle at the end of a chain as long as the record set without running out of stack', () => {
     const length = 20_000;
-    const records = Array.from({ length }, (_, index) => buildRecord({ id: `v${String(index).padStart(5, '0')}`, supersedes: index === 0 ? [] : [`v${String(index - 1).padStart(5, '0')}`] }));
+    const records = Array.from({ length }, (_, index) =>
+      buildRecord({
+        id: `v${String(index).padStart(5, '0')}`,
+        supersedes: index === 0 ? [] : [`v${String(index - 1).padStart(5, '0')}`],
+      }),
+    );
     records[0] = buildRecord({ id: 'v00000', supersedes: ['v00001'] });
     // Listed newest first, so the walk starts at the far end of the chain and goes down all of it.
     const { resolution } = brokenOf([buildRecord({ id: 'w', supersedes: ['v19999'] }), ...records.reverse()]);
@@ -51,7 +73,11 @@ describe('supersession links', () => {
   });
 
   it('lets an active successor in force supersede, naming the smallest such successor', () => {
-    const records = [buildRecord({ id: 'old' }), buildRecord({ id: 'new-b', supersedes: ['old'] }), buildRecord({ id: 'new-a', supersedes: ['old'], validFrom: '2026-08-10' })];
+    const records = [
+      buildRecord({ id: 'old' }),
+      buildRecord({ id: 'new-b', supersedes: ['old'] }),
+      buildRecord({ id: 'new-a', supersedes: ['old'], validFrom: '2026-08-10' }),
+    ];
     const resolution = valueOf(resolve(buildContract(), buildRecordSet(records)));
     const supersededBy = (id: string) => resolution.records[resolution.indexOf.get(id) ?? -1]?.supersededBy;
     expect(supersededBy('old')).toEqual({ id: 'new-a', since: Date.UTC(2026, 7, 10) });
@@ -78,9 +104,15 @@ describe('identities', () => {
   });
 
   it('binds an alias subject to its canonical identity and names every identity a name may mean', () => {
-    const resolution = valueOf(resolve(buildContract({ subject: 'J. Smith', identities }), buildRecordSet([buildRecord()])));
+    const resolution = valueOf(
+      resolve(buildContract({ subject: 'J. Smith', identities }), buildRecordSet([buildRecord()])),
+    );
     expect(resolution.contract.subject).toBe('cust-1');
-    expect(['Jo', 'Jon', 'stranger'].map((name) => identitiesOf(name, resolution.contract.identityNames))).toEqual([['cust-1', 'cust-2'], ['cust-2'], ['stranger']]);
+    expect(['Jo', 'Jon', 'stranger'].map((name) => identitiesOf(name, resolution.contract.identityNames))).toEqual([
+      ['cust-1', 'cust-2'],
+      ['cust-2'],
+      ['stranger'],
+    ]);
   });
 });
 
@@ -89,8 +121,19 @@ describe('id order', () => {
     const ids = ['b', 'a10', 'a9', 'Z', 'é', 'a', 'a1', '0'];
     for (const listed of [ids, [...ids].sort(), [...ids].reverse()]) {
       const resolution = valueOf(resolve(buildContract(), buildRecordSet(listed.map((id) => buildRecord({ id })))));
-      expect(resolution.records.map((item) => item.checked.record.id)).toEqual(['0', 'Z', 'a', 'a1', 'a10', 'a9', 'b', 'é']);
-      resolution.records.forEach((item, position) => expect(resolution.indexOf.get(item.checked.record.id)).toBe(position));
+      expect(resolution.records.map((item) => item.checked.record.id)).toEqual([
+        '0',
+        'Z',
+        'a',
+        'a1',
+        'a10',
+        'a9',
+        'b',
+        'é',
+      ]);
+      resolution.records.forEach((item, position) =>
+        expect(resolution.indexOf.get(item.checked.record.id)).toBe(position),
+      );
       for (const unknown of ['a2', 'c', 'A', 'éé']) expect(resolution.indexOf.has(unknown)).toBe(false);
     }
   });

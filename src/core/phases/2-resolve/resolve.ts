@@ -93,7 +93,8 @@ export function idOrder(ids: readonly string[]): Int32Array {
 /** `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long. */
 export function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
   const ordered = new Array<T>(order.length);
-  for (let position = 0; position < order.length; position += 1) ordered[position] = items[order[position] as number] as T;
+  for (let position = 0; position < order.length; position += 1)
+    ordered[position] = items[order[position] as number] as T;
   return ordered;
 }
 
@@ -166,7 +167,8 @@ function findBrokenLinks(recordSet: RecordSet, successors: readonly CheckedRecor
 
 /** For each record on a cycle of supersession links (a component of two or more records), the number of its component. */
 function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, number> {
-  const targetsOf = (id: string) => (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
+  const targetsOf = (id: string) =>
+    (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
   return componentsOnCycles(
     successors.map((item) => item.record.id),
     targetsOf,
@@ -181,7 +183,8 @@ function supersessionsInForce(successors: readonly CheckedRecord[], asOf: number
     const since = Math.max(successor.validFrom, successor.knownAt);
     for (const target of successor.record.supersedes) {
       const current = inForce.get(target);
-      if (current === undefined || compareStrings(successor.record.id, current.id) < 0) inForce.set(target, { id: successor.record.id, since });
+      if (current === undefined || compareStrings(successor.record.id, current.id) < 0)
+        inForce.set(target, { id: successor.record.id, since });
     }
   }
   return inForce;
@@ -199,13 +202,21 @@ export interface Supersessions {
 /** A plain function of the records that supersede something, the records they name, and the as-of instant. */
 export function supersessionsOf(recordSet: RecordSet, asOf: number): Supersessions {
   const broken = findBrokenLinks(recordSet, recordSet.successors);
-  return { inForce: supersessionsInForce(recordSet.successors, asOf), broken, brokenLinks: [...broken.keys()].sort(compareStrings) };
+  return {
+    inForce: supersessionsInForce(recordSet.successors, asOf),
+    broken,
+    brokenLinks: [...broken.keys()].sort(compareStrings),
+  };
 }
 
 /** One record with its version question answered: a plain function of the record and what supersession says of its id. */
 export function resolveRecord(checked: CheckedRecord, supersessions: Supersessions): ResolvedRecord {
   const id = checked.record.id;
-  return { checked, supersededBy: supersessions.inForce.get(id) ?? null, brokenLink: supersessions.broken.get(id) ?? null };
+  return {
+    checked,
+    supersededBy: supersessions.inForce.get(id) ?? null,
+    brokenLink: supersessions.broken.get(id) ?? null,
+  };
 }
 
 /** The contract's part of resolution: its subject bound to one identity (an ambiguous one is refused) and its as-of instant. */

@@ -25,7 +25,11 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
         pass: 'type-check',
         code: 'INVALID_INPUT',
         message: `contract.requiredPropositions[${index}].id: proposition "${proposition.id}" is declared twice`,
-        issues: [inputIssue({ file: 'contract', path: `requiredPropositions[${index}].id` }, 'PROPOSITION_TWICE', { proposition: proposition.id })],
+        issues: [
+          inputIssue({ file: 'contract', path: `requiredPropositions[${index}].id` }, 'PROPOSITION_TWICE', {
+            proposition: proposition.id,
+          }),
+        ],
       });
     }
     seen.add(proposition.id);

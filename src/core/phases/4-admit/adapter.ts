@@ -7,12 +7,15 @@ import { mistypedClause, PLAN_OPERATORS, type AdmissionPlan, type PlanOperator }
  * and return different sets; an adapter claims one only if its lowering keeps it exactly.
  */
 export const CAPABILITIES = {
-  'binary-collation': 'strings are equal, and members of a set, only when their code points are: no case folding, locale or accent rules',
+  'binary-collation':
+    'strings are equal, and members of a set, only when their code points are: no case folding, locale or accent rules',
   'no-normalisation': 'strings are compared as given: an NFC and an NFD spelling of one word are different values',
-  'utc-millisecond-instants': 'instants are compared as whole UTC milliseconds, boundaries inclusive, with no time-zone conversion or rounding',
+  'utc-millisecond-instants':
+    'instants are compared as whole UTC milliseconds, boundaries inclusive, with no time-zone conversion or rounding',
   'empty-lists':
     'an empty list is a list with no members, not a missing field: an empty deny or forbidden set excludes nothing, an empty allowed set admits nothing, a record with no labels carries none',
-  'null-subjects': 'a record without a subject is about no identity and passes the identity gate; it is never compared as the text "null"',
+  'null-subjects':
+    'a record without a subject is about no identity and passes the identity gate; it is never compared as the text "null"',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -68,7 +71,9 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
       message: `The ${adapter.name} adapter does not preserve ${missing.join(', ')} (${missing.map((capability) => CAPABILITIES[capability]).join('; ')}). Refusing rather than approximating a gate.`,
     });
   }
-  const unknown = plan.clauses.find((clause) => !PLAN_OPERATORS.includes(clause.op) || !adapter.operators.has(clause.op));
+  const unknown = plan.clauses.find(
+    (clause) => !PLAN_OPERATORS.includes(clause.op) || !adapter.operators.has(clause.op),
+  );
   if (unknown !== undefined) {
     return err({
       pass: 'admit',
@@ -78,7 +83,11 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
   }
   const mistyped = mistypedClause(plan);
   if (mistyped !== null) {
-    return err({ pass: 'admit', code: 'LOWERING_UNSUPPORTED', message: `The plan's ${mistyped.gate} clause compares values of another type with its field. Refusing the plan.` });
+    return err({
+      pass: 'admit',
+      code: 'LOWERING_UNSUPPORTED',
+      message: `The plan's ${mistyped.gate} clause compares values of another type with its field. Refusing the plan.`,
+    });
   }
   return ok(undefined);
 }
@@ -93,9 +102,17 @@ export interface AcceptedAnswer {
  * The candidates of a complete answer to this plan. An incomplete answer, or one that echoes the digest
  * of another plan (an old plan replayed, a cached statement), is refused: the candidates are never read.
  */
-export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: AdmissionAnswer): Result<AcceptedAnswer, CompileError> {
+export function acceptAnswer(
+  adapter: AdapterIdentity,
+  digest: string,
+  answer: AdmissionAnswer,
+): Result<AcceptedAnswer, CompileError> {
   if (answer.status === 'incomplete') {
-    return err({ pass: 'admit', code: 'ADAPTER_INCOMPLETE', message: `The ${adapter.name} adapter returned no complete answer: ${answer.problem}. No candidate is used.` });
+    return err({
+      pass: 'admit',
+      code: 'ADAPTER_INCOMPLETE',
+      message: `The ${adapter.name} adapter returned no complete answer: ${answer.problem}. No candidate is used.`,
+    });
   }
   if (answer.predicateDigest !== digest) {
     return err({
@@ -104,11 +121,18 @@ export function acceptAnswer(adapter: AdapterIdentity, digest: string, answer: A
       message: `The ${adapter.name} adapter executed plan ${answer.predicateDigest}, not ${digest}: its candidates answer another plan. No candidate is used.`,
     });
   }
-  return ok({ candidates: answer.candidates, admission: { adapter: adapter.name, adapterVersion: adapter.adapterVersion, planDigest: answer.predicateDigest } });
+  return ok({
+    candidates: answer.candidates,
+    admission: { adapter: adapter.name, adapterVersion: adapter.adapterVersion, planDigest: answer.predicateDigest },
+  });
 }
 
 /** The candidates a store admits for this plan, once the plan is checked against it and its answer is accepted. */
-export async function candidatesFrom(store: AdmittingStore, plan: AdmissionPlan, digest: string): Promise<Result<AcceptedAnswer, CompileError>> {
+export async function candidatesFrom(
+  store: AdmittingStore,
+  plan: AdmissionPlan,
+  digest: string,
+): Promise<Result<AcceptedAnswer, CompileError>> {
   const fits = checkAdapterFor(plan, store);
   if (!fits.ok) return fits;
   const answer = await store.admit(plan, digest);

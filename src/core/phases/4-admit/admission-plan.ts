@@ -60,7 +60,8 @@ export const FIELD_DOMAIN = {
   labels: 'label',
 } as const satisfies Record<string, PlanDomain>;
 
-export type ScalarField = 'id' | 'project' | 'scope' | 'lifecycle' | 'sourceClass' | 'authorityClass' | 'reviewState' | 'sensitivity';
+export type ScalarField =
+  'id' | 'project' | 'scope' | 'lifecycle' | 'sourceClass' | 'authorityClass' | 'reviewState' | 'sensitivity';
 export type ListField = 'roles' | 'purposes' | 'labels';
 
 /**
@@ -70,13 +71,23 @@ export type ListField = 'roles' | 'purposes' | 'labels';
  */
 export type PlanClause =
   | { readonly gate: GateName; readonly op: 'equals'; readonly field: ScalarField; readonly value: TypedValue }
-  | { readonly gate: GateName; readonly op: 'member-of' | 'not-member-of'; readonly field: ScalarField; readonly set: TypedSet }
+  | {
+      readonly gate: GateName;
+      readonly op: 'member-of' | 'not-member-of';
+      readonly field: ScalarField;
+      readonly set: TypedSet;
+    }
   /** The record's list holds this value (the task's purpose is among those released). */
   | { readonly gate: GateName; readonly op: 'list-contains'; readonly field: ListField; readonly value: TypedValue }
   /** The record's list shares no value with the set (deny labels): an empty set holds for every record. */
   | { readonly gate: GateName; readonly op: 'list-disjoint'; readonly field: ListField; readonly set: TypedSet }
   /** Every principal's roles meet the record's allowed roles (a record allowing no role admits nobody). */
-  | { readonly gate: GateName; readonly op: 'every-group-meets-list'; readonly field: ListField; readonly groups: readonly TypedSet[] }
+  | {
+      readonly gate: GateName;
+      readonly op: 'every-group-meets-list';
+      readonly field: ListField;
+      readonly groups: readonly TypedSet[];
+    }
   /**
    * A record without a subject passes; otherwise the names the directory maps its subject to must be one
    * identity, equal to `subject` when there is one; a subject the directory does not know stands for itself.
@@ -143,22 +154,59 @@ function typedValue<D extends PlanDomain>(domain: D, value: string): TypedValue<
 export function buildAdmissionPlan(resolved: ResolvedContract, brokenLinks: readonly string[]): AdmissionPlan {
   const { contract, asOf, subject } = resolved;
   const at: DecisionTime = { type: 'decision-time', epochMs: asOf };
-  const directory = [...resolved.identityNames].map(([name, identities]) => ({ name, identities: sortedSet(identities) })).sort((a, b) => compareStrings(a.name, b.name));
+  const directory = [...resolved.identityNames]
+    .map(([name, identities]) => ({ name, identities: sortedSet(identities) }))
+    .sort((a, b) => compareStrings(a.name, b.name));
   const clauses: PlanClause[] = [
     { gate: 'project', op: 'equals', field: 'project', value: typedValue('project', contract.project) },
     { gate: 'scope', op: 'member-of', field: 'scope', set: typedSet('scope', contract.scopes) },
-    { gate: 'identity', op: 'subject-resolves', subject: subject === null ? null : typedValue('identity', subject), directory },
+    {
+      gate: 'identity',
+      op: 'subject-resolves',
+      subject: subject === null ? null : typedValue('identity', subject),
+      directory,
+    },
     { gate: 'time', op: 'in-force-at', at },
     { gate: 'supersession', op: 'not-superseded-at', at },
     { gate: 'supersession', op: 'not-member-of', field: 'id', set: typedSet('record-id', brokenLinks) },
-    { gate: 'lifecycle', op: 'not-member-of', field: 'lifecycle', set: typedSet('lifecycle', contract.forbiddenLifecycle) },
-    { gate: 'source', op: 'member-of', field: 'sourceClass', set: typedSet('source-class', contract.allowedSourceClasses) },
-    { gate: 'authority', op: 'member-of', field: 'authorityClass', set: typedSet('authority-class', contract.allowedAuthorityClasses) },
-    { gate: 'review', op: 'member-of', field: 'reviewState', set: typedSet('review-state', contract.acceptedReviewStates) },
+    {
+      gate: 'lifecycle',
+      op: 'not-member-of',
+      field: 'lifecycle',
+      set: typedSet('lifecycle', contract.forbiddenLifecycle),
+    },
+    {
+      gate: 'source',
+      op: 'member-of',
+      field: 'sourceClass',
+      set: typedSet('source-class', contract.allowedSourceClasses),
+    },
+    {
+      gate: 'authority',
+      op: 'member-of',
+      field: 'authorityClass',
+      set: typedSet('authority-class', contract.allowedAuthorityClasses),
+    },
+    {
+      gate: 'review',
+      op: 'member-of',
+      field: 'reviewState',
+      set: typedSet('review-state', contract.acceptedReviewStates),
+    },
     { gate: 'provenance', op: 'provenance-verified' },
-    { gate: 'sensitivity', op: 'not-member-of', field: 'sensitivity', set: typedSet('sensitivity', contract.forbiddenSensitivity) },
+    {
+      gate: 'sensitivity',
+      op: 'not-member-of',
+      field: 'sensitivity',
+      set: typedSet('sensitivity', contract.forbiddenSensitivity),
+    },
     // Principals keep the contract's order: the chain is a sequence, and a fact names its first principal lacking a role.
-    { gate: 'authorisation', op: 'every-group-meets-list', field: 'roles', groups: contract.principals.map((principal) => typedSet('role', principal.roles)) },
+    {
+      gate: 'authorisation',
+      op: 'every-group-meets-list',
+      field: 'roles',
+      groups: contract.principals.map((principal) => typedSet('role', principal.roles)),
+    },
     { gate: 'authorisation', op: 'list-contains', field: 'purposes', value: typedValue('purpose', contract.purpose) },
     { gate: 'deny', op: 'list-disjoint', field: 'labels', set: typedSet('label', contract.denyLabels) },
   ];
@@ -168,7 +216,10 @@ export function buildAdmissionPlan(resolved: ResolvedContract, brokenLinks: read
       op: 'required-or-accepted-evidence',
       required: typedSet('record-id', contract.requiredRecords),
       accepted: contract.requiredPropositions
-        .map((proposition) => ({ proposition: proposition.id, classes: typedSet('evidence-class', proposition.acceptedClasses) }))
+        .map((proposition) => ({
+          proposition: proposition.id,
+          classes: typedSet('evidence-class', proposition.acceptedClasses),
+        }))
         .sort((a, b) => compareStrings(a.proposition, b.proposition)),
     });
   }

@@ -4,15 +4,26 @@ import { admit } from './admit';
 import { GATE_BIT } from './gates';
 
 describe('admit', () => {
-  const records = [buildRecord({ id: 'a' }), buildRecord({ id: 'b', scope: 'legal' }), buildRecord({ id: 'c' }), buildRecord({ id: 'd', supersedes: ['c'] })];
+  const records = [
+    buildRecord({ id: 'a' }),
+    buildRecord({ id: 'b', scope: 'legal' }),
+    buildRecord({ id: 'c' }),
+    buildRecord({ id: 'd', supersedes: ['c'] }),
+  ];
   const resolution = () => resolveOrThrow(buildContract(), records);
 
   it("returns the admitted set and every record's failed gates and first fact when both sides agree", () => {
     const admission = valueOf(admit(resolution(), new Set(['a', 'd'])));
     expect([...admission.admittedIds].sort()).toEqual(['a', 'd']);
     expect(admission.admitted).toEqual([0, 3]);
-    expect(admission.verdicts[1]).toMatchObject({ failed: GATE_BIT.scope, fact: { fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } } });
-    expect(admission.verdicts[2]).toMatchObject({ failed: GATE_BIT.supersession, fact: { fact: 'SUPERSEDED_BY', args: { successor: 'd', since: '2026-08-01' } } });
+    expect(admission.verdicts[1]).toMatchObject({
+      failed: GATE_BIT.scope,
+      fact: { fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'legal' } },
+    });
+    expect(admission.verdicts[2]).toMatchObject({
+      failed: GATE_BIT.supersession,
+      fact: { fact: 'SUPERSEDED_BY', args: { successor: 'd', since: '2026-08-01' } },
+    });
   });
 
   it('stops with ADAPTER_MISMATCH when SQL drops a record the evaluator admits', () => {

@@ -14,7 +14,10 @@ export interface Admission {
 }
 
 /** The admitted positions' ids and each id's position. */
-export function admittedSets(indexOf: IdPositions, admitted: readonly number[]): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
+export function admittedSets(
+  indexOf: IdPositions,
+  admitted: readonly number[],
+): Pick<Admission, 'admitted' | 'admittedIds' | 'admittedAt'> {
   const admittedIds = new Set<string>();
   const admittedAt = new Map<string, number>();
   for (const position of admitted) {
@@ -37,7 +40,8 @@ export function divergence(id: string, detail: string): CompileError {
 /** The admitted positions (no gate failed), ascending. */
 export function admittedPositions(verdicts: readonly GateVerdict[]): number[] {
   const positions: number[] = [];
-  for (let position = 0; position < verdicts.length; position += 1) if ((verdicts[position] as GateVerdict).failed === 0) positions.push(position);
+  for (let position = 0; position < verdicts.length; position += 1)
+    if ((verdicts[position] as GateVerdict).failed === 0) positions.push(position);
   return positions;
 }
 
@@ -45,17 +49,26 @@ export function admittedPositions(verdicts: readonly GateVerdict[]): number[] {
  * The reference evaluator's admitted set must equal the candidates the store admitted (`storeAdmitted`):
  * any difference stops compilation, naming a record on which they disagree.
  */
-export function checkAgreement(resolution: Resolution, verdicts: readonly GateVerdict[], admittedIds: ReadonlySet<string>, storeAdmitted: ReadonlySet<string>): Result<null, CompileError> {
+export function checkAgreement(
+  resolution: Resolution,
+  verdicts: readonly GateVerdict[],
+  admittedIds: ReadonlySet<string>,
+  storeAdmitted: ReadonlySet<string>,
+): Result<null, CompileError> {
   for (const id of storeAdmitted) {
     if (admittedIds.has(id)) continue;
     const position = resolution.indexOf.get(id);
-    if (position === undefined) return err(divergence(id, 'the SQL index returned a record that is not in the supplied set'));
-    return err(divergence(id, `SQL admitted it but the evaluator refuses it (${verdicts[position]?.fact?.fact ?? 'a gate'})`));
+    if (position === undefined)
+      return err(divergence(id, 'the SQL index returned a record that is not in the supplied set'));
+    return err(
+      divergence(id, `SQL admitted it but the evaluator refuses it (${verdicts[position]?.fact?.fact ?? 'a gate'})`),
+    );
   }
   // Every store id is admitted here too: sets of the same size are then the same set.
   if (storeAdmitted.size !== admittedIds.size) {
     for (const id of admittedIds) {
-      if (!storeAdmitted.has(id)) return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
+      if (!storeAdmitted.has(id))
+        return err(divergence(id, 'the evaluator admits it but the SQL lowering did not return it'));
     }
   }
   return ok(null);

@@ -4,11 +4,19 @@ import type { SourceRecord } from '../../format/record';
 import { formatInstantShort } from '../../format/time';
 import type { Fact, FactId, ReasonCode } from '../../reasons';
 import { GATE_ORDER, type GateName } from '../../result';
-import { buildIdentityNames, identitiesOf, type BrokenLink, type ResolvedRecord, type Supersession } from '../2-resolve/resolve';
+import {
+  buildIdentityNames,
+  identitiesOf,
+  type BrokenLink,
+  type ResolvedRecord,
+  type Supersession,
+} from '../2-resolve/resolve';
 import type { CheckedRecord } from '../1-validate/validate';
 
 /** One bit per gate, in GATE_ORDER: a verdict is the set of gates a record fails. */
-export const GATE_BIT: Readonly<Record<GateName, number>> = Object.fromEntries(GATE_ORDER.map((gate, index) => [gate, 1 << index])) as Record<GateName, number>;
+export const GATE_BIT: Readonly<Record<GateName, number>> = Object.fromEntries(
+  GATE_ORDER.map((gate, index) => [gate, 1 << index]),
+) as Record<GateName, number>;
 
 /** The gates a record fails, first (in GATE_ORDER) first. */
 export function gatesIn(mask: number): GateName[] {
@@ -114,7 +122,12 @@ function someInList(values: readonly string[], list: readonly string[]): boolean
  * a switch, and a closure or a spread array per list, took half as long again); the fact, with its
  * details, is worked out only for the first failure.
  */
-function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Supersession | null, brokenLink: BrokenLink | null): number {
+function failedGates(
+  context: GateContext,
+  item: CheckedRecord,
+  supersededBy: Supersession | null,
+  brokenLink: BrokenLink | null,
+): number {
   const { record } = item;
   const { contract, asOf } = context;
   let failed = 0;
@@ -122,9 +135,11 @@ function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Su
   if (!context.scopes.has(record.scope)) failed |= GATE_BIT.scope;
   if (record.subject !== null) {
     const identities = identitiesOf(record.subject, context.identityNames);
-    if (identities.length > 1 || (context.subject !== null && identities[0] !== context.subject)) failed |= GATE_BIT.identity;
+    if (identities.length > 1 || (context.subject !== null && identities[0] !== context.subject))
+      failed |= GATE_BIT.identity;
   }
-  if (item.knownAt > asOf || item.validFrom > asOf || (item.validTo !== null && item.validTo < asOf)) failed |= GATE_BIT.time;
+  if (item.knownAt > asOf || item.validFrom > asOf || (item.validTo !== null && item.validTo < asOf))
+    failed |= GATE_BIT.time;
   if (supersededBy !== null || brokenLink !== null) failed |= GATE_BIT.supersession;
   if (context.forbiddenLifecycle.has(record.lifecycle)) failed |= GATE_BIT.lifecycle;
   if (!context.sourceClasses.has(record.sourceClass)) failed |= GATE_BIT.source;
@@ -132,10 +147,15 @@ function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Su
   if (!context.reviewStates.has(record.reviewState)) failed |= GATE_BIT.review;
   if (!item.provenanceVerified) failed |= GATE_BIT.provenance;
   if (context.forbiddenSensitivity.has(record.sensitivity)) failed |= GATE_BIT.sensitivity;
-  if (lackingPrincipal(contract.principals, record.access.roles) !== undefined || !record.access.purposes.includes(contract.purpose)) failed |= GATE_BIT.authorisation;
+  if (
+    lackingPrincipal(contract.principals, record.access.roles) !== undefined ||
+    !record.access.purposes.includes(contract.purpose)
+  )
+    failed |= GATE_BIT.authorisation;
   if (someInSet(record.access.labels, context.denyLabels)) failed |= GATE_BIT.deny;
   // A record required by name is needed by definition; the typed-evidence rule governs optional records.
-  if (contract.typedEvidenceOnly && !context.required.has(record.id) && !acceptedAsEvidence(context, record.evidence)) failed |= GATE_BIT.evidence;
+  if (contract.typedEvidenceOnly && !context.required.has(record.id) && !acceptedAsEvidence(context, record.evidence))
+    failed |= GATE_BIT.evidence;
   return failed;
 }
 
@@ -144,12 +164,19 @@ function failedGates(context: GateContext, item: CheckedRecord, supersededBy: Su
  * which read nothing but the record and the contract.
  */
 export function withheldByContract(contract: Contract, record: SourceRecord): boolean {
-  if (lackingPrincipal(contract.principals, record.access.roles) !== undefined || !record.access.purposes.includes(contract.purpose)) return true;
+  if (
+    lackingPrincipal(contract.principals, record.access.roles) !== undefined ||
+    !record.access.purposes.includes(contract.purpose)
+  )
+    return true;
   return someInList(record.access.labels, contract.denyLabels);
 }
 
 /** The first principal of the chain that holds none of the roles a record allows. */
-function lackingPrincipal(principals: Contract['principals'], allowedRoles: readonly string[]): Contract['principals'][number] | undefined {
+function lackingPrincipal(
+  principals: Contract['principals'],
+  allowedRoles: readonly string[],
+): Contract['principals'][number] | undefined {
   for (const principal of principals) if (!someInList(principal.roles, allowedRoles)) return principal;
   return undefined;
 }
@@ -157,13 +184,21 @@ function lackingPrincipal(principals: Contract['principals'], allowedRoles: read
 /** Whether the record's evidence is of a class some proposition it claims accepts. */
 function acceptedAsEvidence(context: GateContext, evidence: SourceRecord['evidence']): boolean {
   if (evidence === null) return false;
-  for (const proposition of evidence.supports) if (context.acceptedClassesByProposition.get(proposition)?.has(evidence.class)) return true;
-  for (const proposition of evidence.contradicts) if (context.acceptedClassesByProposition.get(proposition)?.has(evidence.class)) return true;
+  for (const proposition of evidence.supports)
+    if (context.acceptedClassesByProposition.get(proposition)?.has(evidence.class)) return true;
+  for (const proposition of evidence.contradicts)
+    if (context.acceptedClassesByProposition.get(proposition)?.has(evidence.class)) return true;
   return false;
 }
 
 /** Why a record fails a gate it fails (see `failedGates`): the fact, with the values that decided it. */
-function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, supersededBy: Supersession | null, brokenLink: BrokenLink | null): Fact {
+function failureFact(
+  context: GateContext,
+  item: CheckedRecord,
+  gate: GateName,
+  supersededBy: Supersession | null,
+  brokenLink: BrokenLink | null,
+): Fact {
   const { record } = item;
   const { contract } = context;
   switch (gate) {
@@ -174,21 +209,28 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
     case 'identity': {
       const name = record.subject ?? '';
       const identities = identitiesOf(name, context.identityNames);
-      if (identities.length > 1) return { fact: 'SUBJECT_AMBIGUOUS', args: { subject: name, identities: [...identities] } };
+      if (identities.length > 1)
+        return { fact: 'SUBJECT_AMBIGUOUS', args: { subject: name, identities: [...identities] } };
       return { fact: 'SUBJECT_MISMATCH', args: { identity: identities[0] ?? name, expected: context.subject ?? '' } };
     }
     case 'time': {
       const asOf = context.asOf;
-      if (item.knownAt > asOf) return { fact: 'KNOWN_AFTER_AS_OF', args: { knownAt: formatInstantShort(item.knownAt) } };
-      if (item.validFrom > asOf) return { fact: 'VALID_FROM_AFTER_AS_OF', args: { validFrom: formatInstantShort(item.validFrom) } };
+      if (item.knownAt > asOf)
+        return { fact: 'KNOWN_AFTER_AS_OF', args: { knownAt: formatInstantShort(item.knownAt) } };
+      if (item.validFrom > asOf)
+        return { fact: 'VALID_FROM_AFTER_AS_OF', args: { validFrom: formatInstantShort(item.validFrom) } };
       return { fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: formatInstantShort(item.validTo ?? asOf) } };
     }
     case 'supersession':
       // The record's own broken links first: a successor in force is a reason too, but a broken history is the record's own.
       if (brokenLink?.kind === 'dangling') return { fact: 'SUPERSEDES_MISSING', args: { targets: brokenLink.targets } };
       if (brokenLink?.kind === 'self') return { fact: 'SUPERSEDES_ITSELF', args: {} };
-      if (brokenLink?.kind === 'cycle') return { fact: 'ON_SUPERSESSION_CYCLE', args: { successors: brokenLink.successors } };
-      return { fact: 'SUPERSEDED_BY', args: { successor: supersededBy?.id ?? '', since: formatInstantShort(supersededBy?.since ?? 0) } };
+      if (brokenLink?.kind === 'cycle')
+        return { fact: 'ON_SUPERSESSION_CYCLE', args: { successors: brokenLink.successors } };
+      return {
+        fact: 'SUPERSEDED_BY',
+        args: { successor: supersededBy?.id ?? '', since: formatInstantShort(supersededBy?.since ?? 0) },
+      };
     case 'lifecycle':
       return { fact: 'LIFECYCLE_FORBIDDEN', args: { lifecycle: record.lifecycle } };
     case 'source':
@@ -198,22 +240,45 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
     case 'review':
       return { fact: 'REVIEW_NOT_ACCEPTED', args: { reviewState: record.reviewState } };
     case 'provenance':
-      return record.provenance === null ? { fact: 'PROVENANCE_MISSING', args: {} } : { fact: 'CONTENT_HASH_MISMATCH', args: { contentHash: record.provenance.contentHash.slice(0, 19) } };
+      return record.provenance === null
+        ? { fact: 'PROVENANCE_MISSING', args: {} }
+        : { fact: 'CONTENT_HASH_MISMATCH', args: { contentHash: record.provenance.contentHash.slice(0, 19) } };
     case 'sensitivity':
       return { fact: 'SENSITIVITY_FORBIDDEN', args: { sensitivity: record.sensitivity } };
     case 'authorisation': {
       const lacking = lackingPrincipal(contract.principals, record.access.roles);
-      if (lacking !== undefined) return { fact: 'PRINCIPAL_LACKS_ROLE', args: { kind: lacking.kind, principal: lacking.id, allowedRoles: sortedSet(record.access.roles) } };
+      if (lacking !== undefined)
+        return {
+          fact: 'PRINCIPAL_LACKS_ROLE',
+          args: { kind: lacking.kind, principal: lacking.id, allowedRoles: sortedSet(record.access.roles) },
+        };
       return { fact: 'PURPOSE_NOT_RELEASED', args: { purposes: sortedSet(record.access.purposes) } };
     }
     case 'deny':
-      return { fact: 'LABEL_DENIED', args: { labels: sortedSet(record.access.labels.filter((label) => context.denyLabels.has(label))) } };
+      return {
+        fact: 'LABEL_DENIED',
+        args: { labels: sortedSet(record.access.labels.filter((label) => context.denyLabels.has(label))) },
+      };
     case 'evidence': {
       const evidence = record.evidence;
-      const claimed = evidence === null ? [] : sortedSet([...evidence.supports, ...evidence.contradicts].filter((p) => context.acceptedClassesByProposition.has(p)));
+      const claimed =
+        evidence === null
+          ? []
+          : sortedSet(
+              [...evidence.supports, ...evidence.contradicts].filter((p) =>
+                context.acceptedClassesByProposition.has(p),
+              ),
+            );
       const proposition = claimed[0];
       if (evidence === null || proposition === undefined) return { fact: 'CLAIMS_NO_REQUIRED_PROPOSITION', args: {} };
-      return { fact: 'EVIDENCE_CLASS_NOT_ACCEPTED', args: { evidenceClass: evidence.class, proposition, accepted: sortedSet([...(context.acceptedClassesByProposition.get(proposition) ?? [])]) } };
+      return {
+        fact: 'EVIDENCE_CLASS_NOT_ACCEPTED',
+        args: {
+          evidenceClass: evidence.class,
+          proposition,
+          accepted: sortedSet([...(context.acceptedClassesByProposition.get(proposition) ?? [])]),
+        },
+      };
     }
   }
 }
@@ -225,17 +290,28 @@ function failureFact(context: GateContext, item: CheckedRecord, gate: GateName, 
 export function evaluateGates(context: GateContext, resolved: ResolvedRecord): GateVerdict {
   const failed = failedGates(context, resolved.checked, resolved.supersededBy, resolved.brokenLink);
   const first = firstGate(failed);
-  return { resolved, failed, fact: first === null ? null : failureFact(context, resolved.checked, first, resolved.supersededBy, resolved.brokenLink) };
+  return {
+    resolved,
+    failed,
+    fact:
+      first === null ? null : failureFact(context, resolved.checked, first, resolved.supersededBy, resolved.brokenLink),
+  };
 }
 
 /**
  * Every gate with its fact, in order: the record inspector's explanation (like OPA's explain). Supersession
  * is the one gate that reads other records; the resolved record carries its successor and its broken links.
  */
-export function explainGates(context: GateContext, resolved: ResolvedRecord): { readonly gate: GateName; readonly fact: Fact | null }[] {
+export function explainGates(
+  context: GateContext,
+  resolved: ResolvedRecord,
+): { readonly gate: GateName; readonly fact: Fact | null }[] {
   const { checked, supersededBy, brokenLink } = resolved;
   const failed = failedGates(context, checked, supersededBy, brokenLink);
-  return GATE_ORDER.map((gate) => ({ gate, fact: (failed & GATE_BIT[gate]) !== 0 ? failureFact(context, checked, gate, supersededBy, brokenLink) : null }));
+  return GATE_ORDER.map((gate) => ({
+    gate,
+    fact: (failed & GATE_BIT[gate]) !== 0 ? failureFact(context, checked, gate, supersededBy, brokenLink) : null,
+  }));
 }
 
 /** The reason code a gate's fact stands for (a gate can fail in more than one way, say expired or future). */

@@ -26,6 +26,7 @@ export function byScoreThenId(a: RankedRow, b: RankedRow): number {
 /** Admitted records with a declared relevance, best first: the ranking of scenarios that declare scores. */
 export function rankDeclared(records: readonly CheckedRecord[]): Ranking {
   const rows: RankedRow[] = [];
-  for (const { record } of records) if (record.relevance !== null) rows.push({ id: record.id, score: roundScore(record.relevance) });
+  for (const { record } of records)
+    if (record.relevance !== null) rows.push({ id: record.id, score: roundScore(record.relevance) });
   return { rows: rows.sort(byScoreThenId), statistics: { mode: 'declared' } };
 }

@@ -14,17 +14,32 @@ describe('evidence planning under a tight budget', () => {
         { id: 'refund_window', acceptedClasses: ['policy_clause'] },
       ],
     });
-    const limit = (id: string) => buildRecord({ id, text: 'refund policy limit refund policy limit', evidence: { class: 'policy_clause', supports: ['refund_limit'] } });
+    const limit = (id: string) =>
+      buildRecord({
+        id,
+        text: 'refund policy limit refund policy limit',
+        evidence: { class: 'policy_clause', supports: ['refund_limit'] },
+      });
     const records = [
       limit('limit-a'),
       limit('limit-b'),
       limit('limit-c'),
-      buildRecord({ id: 'window', text: 'refund window of thirty days', evidence: { class: 'policy_clause', supports: ['refund_window'] } }),
+      buildRecord({
+        id: 'window',
+        text: 'refund window of thirty days',
+        evidence: { class: 'policy_clause', supports: ['refund_window'] },
+      }),
     ];
-    const outcome = await createSqliteCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(records) });
+    const outcome = await createSqliteCompiler(await freshDriver()).compile({
+      contract,
+      recordSet: buildRecordSet(records),
+    });
     if (!outcome.ok || outcome.value.status !== 'packet') throw new Error('expected a packet');
     expect(outcome.value.packet.entries.map((entry) => entry.id)).toEqual(['limit-a', 'window']);
     expect(outcome.value.decisionBlockedBy).toEqual([]);
-    expect(outcome.value.evidence.find((slot) => slot.proposition === 'refund_limit')?.displaced).toEqual(['limit-b', 'limit-c']);
+    expect(outcome.value.evidence.find((slot) => slot.proposition === 'refund_limit')?.displaced).toEqual([
+      'limit-b',
+      'limit-c',
+    ]);
   });
 });

@@ -43,16 +43,38 @@ export function acceptedEvidenceFor(contract: Pick<Contract, 'requiredPropositio
 function requiredFailure(contract: PacketPlanInputs, id: string, failed: number, fact: Fact): CompileError {
   const words = renderFact(fact, factContextOf(contract));
   if ((failed & (GATE_BIT.authorisation | GATE_BIT.deny)) !== 0) {
-    return { pass: 'plan', code: 'REQUIRED_NOT_AUTHORISED', recordId: id, fact, message: `Required record ${id} is outside the authorised scope: no packet is emitted.` };
+    return {
+      pass: 'plan',
+      code: 'REQUIRED_NOT_AUTHORISED',
+      recordId: id,
+      fact,
+      message: `Required record ${id} is outside the authorised scope: no packet is emitted.`,
+    };
   }
   const gate = firstGate(failed);
   if (gate === 'provenance') {
-    return { pass: 'plan', code: 'REQUIRED_MISSING_PROVENANCE', recordId: id, fact, message: `Required record ${id} has no verifiable provenance (${words}): no packet is emitted.` };
+    return {
+      pass: 'plan',
+      code: 'REQUIRED_MISSING_PROVENANCE',
+      recordId: id,
+      fact,
+      message: `Required record ${id} has no verifiable provenance (${words}): no packet is emitted.`,
+    };
   }
-  return { pass: 'plan', code: 'REQUIRED_ILLEGAL', recordId: id, fact, message: `Required record ${id} fails the ${gate ?? 'a'} gate (${words}): no packet is emitted.` };
+  return {
+    pass: 'plan',
+    code: 'REQUIRED_ILLEGAL',
+    recordId: id,
+    fact,
+    message: `Required record ${id} fails the ${gate ?? 'a'} gate (${words}): no packet is emitted.`,
+  };
 }
 
-function evidenceSlots(contract: Pick<Contract, 'requiredPropositions'>, selected: readonly SourceRecord[], displaced: readonly SourceRecord[]): EvidenceSlot[] {
+function evidenceSlots(
+  contract: Pick<Contract, 'requiredPropositions'>,
+  selected: readonly SourceRecord[],
+  displaced: readonly SourceRecord[],
+): EvidenceSlot[] {
   return [...contract.requiredPropositions]
     .sort((a, b) => compareStrings(a.id, b.id))
     .map((proposition) => {
@@ -73,7 +95,8 @@ function evidenceSlots(contract: Pick<Contract, 'requiredPropositions'>, selecte
         }
       }
       // Contradictions are kept and reported, never outvoted by a count of supporters.
-      const state: EvidenceState = contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
+      const state: EvidenceState =
+        contradicting.length > 0 ? 'contradicted' : supporting.length > 0 ? 'supported' : 'unknown';
       return {
         proposition: proposition.id,
         description: proposition.description,
@@ -83,7 +106,9 @@ function evidenceSlots(contract: Pick<Contract, 'requiredPropositions'>, selecte
         supporting,
         contradicting,
         notAccepted,
-        displaced: displaced.filter((record) => acceptedEvidenceFor(contract, record).includes(proposition.id)).map((record) => record.id),
+        displaced: displaced
+          .filter((record) => acceptedEvidenceFor(contract, record).includes(proposition.id))
+          .map((record) => record.id),
       };
     });
 }
@@ -115,7 +140,11 @@ interface Outcome {
 }
 
 /** The contract fields the admitted records' part of the plan reads. */
-export const PACKET_PLAN_FIELDS = [...FACT_CONTEXT_FIELDS, 'requiredRecords', 'requiredPropositions'] as const satisfies readonly (keyof Contract)[];
+export const PACKET_PLAN_FIELDS = [
+  ...FACT_CONTEXT_FIELDS,
+  'requiredRecords',
+  'requiredPropositions',
+] as const satisfies readonly (keyof Contract)[];
 
 export type PacketPlanInputs = Pick<Contract, (typeof PACKET_PLAN_FIELDS)[number]>;
 
@@ -130,12 +159,18 @@ export interface AdmittedPacketPlan extends Omit<PacketPlan, 'trace'> {
 /** The positions of the required records that are present, in id order. */
 export function requiredPositionsOf(resolution: Resolution): number[] {
   const { contract } = resolution.contract;
-  const required = [...new Set(contract.requiredRecords)].sort(compareStrings).filter((id) => resolution.indexOf.has(id));
+  const required = [...new Set(contract.requiredRecords)]
+    .sort(compareStrings)
+    .filter((id) => resolution.indexOf.has(id));
   return required.map((id) => resolution.indexOf.get(id) as number);
 }
 
 /** The plan from its two parts: a row per refused record (null where admitted) and the admitted records' part. */
-export function packetPlanFrom(refusedRows: readonly (TraceRow | null)[], admitted: readonly number[], admittedPart: AdmittedPacketPlan): PacketPlan {
+export function packetPlanFrom(
+  refusedRows: readonly (TraceRow | null)[],
+  admitted: readonly number[],
+  admittedPart: AdmittedPacketPlan,
+): PacketPlan {
   const trace = refusedRows.slice() as TraceRow[];
   admitted.forEach((position, index) => {
     trace[position] = admittedPart.rows[index] as TraceRow;
@@ -152,9 +187,19 @@ export function packetPlanFrom(refusedRows: readonly (TraceRow | null)[], admitt
  * position in the resolution (id order): a refused record's row depends on its verdict alone (`refusedRow`),
  * the rest on the admitted and required records (`planAdmittedPart`).
  */
-export function planPacket(resolution: Resolution, admission: Admission, ranking: Ranking, missingRequired: CompileError | null): PacketPlan {
+export function planPacket(
+  resolution: Resolution,
+  admission: Admission,
+  ranking: Ranking,
+  missingRequired: CompileError | null,
+): PacketPlan {
   const { contract } = resolution.contract;
-  const positions = { records: resolution.records, verdicts: admission.verdicts, admitted: admission.admitted, admittedAt: admission.admittedAt };
+  const positions = {
+    records: resolution.records,
+    verdicts: admission.verdicts,
+    admitted: admission.admitted,
+    admittedAt: admission.admittedAt,
+  };
   const admittedPart = planAdmittedPart(contract, positions, requiredPositionsOf(resolution), ranking, missingRequired);
   const required = new Set(contract.requiredRecords);
   return packetPlanFrom(
@@ -198,7 +243,9 @@ export function planAdmittedPart(
     failure = {
       pass: 'plan',
       code: 'REQUIRED_OVER_BUDGET',
-      recordId: required.find((_, index) => recordAt(requiredPositions[index] as number).tokens > budget) ?? required[required.length - 1],
+      recordId:
+        required.find((_, index) => recordAt(requiredPositions[index] as number).tokens > budget) ??
+        required[required.length - 1],
       fact: { fact: 'REQUIRED_TOKENS_OVER_BUDGET', args: { tokens: requiredTokens } },
       message: `The required records need ${requiredTokens} tokens but the budget is ${budget}: no packet is emitted.`,
     };
@@ -225,7 +272,9 @@ export function planAdmittedPart(
   const acceptedAt = (position: number) => accepted.get(position) ?? [];
   // Admitted evidence by rank (unranked last), then id: positions are in id order.
   const rankKey = (position: number) => rankAt[position] || Infinity;
-  const rankedEvidence = [...accepted.keys()].filter((position) => isRequired[position] === 0).sort((a, b) => rankKey(a) - rankKey(b) || a - b);
+  const rankedEvidence = [...accepted.keys()]
+    .filter((position) => isRequired[position] === 0)
+    .sort((a, b) => rankKey(a) - rankKey(b) || a - b);
   // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend itself on one proposition.
   const covered = new Set(requiredPositions.flatMap(acceptedAt));
   const covering: number[] = [];
@@ -247,20 +296,42 @@ export function planAdmittedPart(
     for (const position of requiredPositions) {
       const tokens = recordAt(position).tokens;
       used += tokens;
-      outcomeAt[position] = { selected: true, code: 'SELECTED_REQUIRED', fact: { fact: 'REQUIRED_PROTECTED', args: { tokens } } };
+      outcomeAt[position] = {
+        selected: true,
+        code: 'SELECTED_REQUIRED',
+        fact: { fact: 'REQUIRED_PROTECTED', args: { tokens } },
+      };
       selectedOrder.push(position);
     }
     for (const position of plannedOrder) {
       const record = recordAt(position);
       if (used + record.tokens > budget) {
-        outcomeAt[position] = { selected: false, code: 'EXCLUDE_BUDGET', fact: { fact: 'BUDGET_EXCEEDED', args: { tokens: record.tokens, remaining: budget - used } } };
+        outcomeAt[position] = {
+          selected: false,
+          code: 'EXCLUDE_BUDGET',
+          fact: { fact: 'BUDGET_EXCEEDED', args: { tokens: record.tokens, remaining: budget - used } },
+        };
         continue;
       }
       used += record.tokens;
       selectedOrder.push(position);
       outcomeAt[position] = accepted.has(position)
-        ? { selected: true, code: 'SELECTED_EVIDENCE', fact: { fact: 'EVIDENCE_PLANNED', args: { evidenceClass: record.evidence?.class ?? '', propositions: acceptedAt(position), used } } }
-        : { selected: true, code: 'SELECTED_RANKED', fact: { fact: 'RANKED_SELECTED', args: { rank: rankAt[position] as number, ranked: optionalRanked.length, used } } };
+        ? {
+            selected: true,
+            code: 'SELECTED_EVIDENCE',
+            fact: {
+              fact: 'EVIDENCE_PLANNED',
+              args: { evidenceClass: record.evidence?.class ?? '', propositions: acceptedAt(position), used },
+            },
+          }
+        : {
+            selected: true,
+            code: 'SELECTED_RANKED',
+            fact: {
+              fact: 'RANKED_SELECTED',
+              args: { rank: rankAt[position] as number, ranked: optionalRanked.length, used },
+            },
+          };
     }
   }
 
@@ -268,7 +339,13 @@ export function planAdmittedPart(
   const withheld: Fact | null = failure ? { fact: 'PACKET_WITHHELD', args: { failure: failure.code } } : null;
   const notRelevant: Fact = { fact: contract.ranking === 'bm25' ? 'NO_QUERY_MATCH' : 'NO_DECLARED_SCORE', args: {} };
   const noGates: readonly GateName[] = [];
-  const row = (position: number, decision: TraceRow['decision'], code: ReasonCode, fact: Fact, gates: readonly GateName[]): TraceRow => {
+  const row = (
+    position: number,
+    decision: TraceRow['decision'],
+    code: ReasonCode,
+    fact: Fact,
+    gates: readonly GateName[],
+  ): TraceRow => {
     const { record, fingerprint } = (records[position] as ResolvedRecord).checked;
     return {
       id: record.id,
@@ -289,18 +366,31 @@ export function planAdmittedPart(
       ? row(position, 'excluded', 'EXCLUDE_NOT_RELEVANT', notRelevant, noGates)
       : row(position, outcome.selected ? 'selected' : 'excluded', outcome.code, outcome.fact, noGates);
   });
-  const failedPosition = failure?.recordId === undefined ? undefined : requiredPositions.find((position) => recordAt(position).id === failure?.recordId);
+  const failedPosition =
+    failure?.recordId === undefined
+      ? undefined
+      : requiredPositions.find((position) => recordAt(position).id === failure?.recordId);
   const failedRow =
     failure !== null && failure.fact !== undefined && failedPosition !== undefined
-      ? { position: failedPosition, row: row(failedPosition, 'excluded', failure.code, failure.fact, gatesIn(verdictAt(failedPosition).failed)) }
+      ? {
+          position: failedPosition,
+          row: row(failedPosition, 'excluded', failure.code, failure.fact, gatesIn(verdictAt(failedPosition).failed)),
+        }
       : null;
 
   const selected = failure ? [] : selectedOrder.map(recordAt);
   const selectedCodes = new Map<string, ReasonCode>();
-  for (const position of failure ? [] : selectedOrder) selectedCodes.set(recordAt(position).id, (outcomeAt[position] as Outcome).code);
-  const displaced = failure ? [] : evidenceOrder.filter((position) => outcomeAt[position]?.code === 'EXCLUDE_BUDGET').map(recordAt);
+  for (const position of failure ? [] : selectedOrder)
+    selectedCodes.set(recordAt(position).id, (outcomeAt[position] as Outcome).code);
+  const displaced = failure
+    ? []
+    : evidenceOrder.filter((position) => outcomeAt[position]?.code === 'EXCLUDE_BUDGET').map(recordAt);
   const evidence = evidenceSlots(contract, selected, displaced);
-  const ranked = optionalRanked.map((position, index): RankedEntry => ({ id: recordAt(position).id, rank: index + 1, score: scoreAt[position] as number }));
+  const ranked = optionalRanked.map((position, index): RankedEntry => ({
+    id: recordAt(position).id,
+    rank: index + 1,
+    score: scoreAt[position] as number,
+  }));
   return {
     rows,
     failedRow,
@@ -308,15 +398,27 @@ export function planAdmittedPart(
     selectedCodes,
     tokensUsed: failure ? 0 : used,
     evidence,
-    decisionBlockedBy: evidence.filter((slot) => slot.blocking && slot.state !== 'supported').map((slot) => slot.proposition),
+    decisionBlockedBy: evidence
+      .filter((slot) => slot.blocking && slot.state !== 'supported')
+      .map((slot) => slot.proposition),
     failure,
     ranked,
-    candidates: candidatePositions(requiredPositions, evidenceOrder, failure ? [] : plannedOrder, (position) => outcomeAt[position]?.selected === true),
+    candidates: candidatePositions(
+      requiredPositions,
+      evidenceOrder,
+      failure ? [] : plannedOrder,
+      (position) => outcomeAt[position]?.selected === true,
+    ),
   };
 }
 
 /** `PacketPlan.candidates`: required, evidence, then the planned order cut after the last record the budget selected. */
-function candidatePositions(required: readonly number[], evidence: readonly number[], planned: readonly number[], isSelected: (position: number) => boolean): number[] {
+function candidatePositions(
+  required: readonly number[],
+  evidence: readonly number[],
+  planned: readonly number[],
+  isSelected: (position: number) => boolean,
+): number[] {
   let cut = planned.length;
   while (cut > 0 && !isSelected(planned[cut - 1] as number)) cut -= 1;
   const kept = new Set([...required, ...evidence, ...planned.slice(0, cut)]);

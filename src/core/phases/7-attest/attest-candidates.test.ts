@@ -17,9 +17,20 @@ beforeAll(async () => {
 
 /** Twelve relevant admitted records of 100 tokens under a 500-token budget, two unrelated ones, a required one, and `refused` records out of scope. */
 function records(refused: number) {
-  const relevant = Array.from({ length: 12 }, (_, index) => buildRecord({ id: `doc-${String(index).padStart(2, '0')}`, text: `refund policy ${'refund '.repeat(index)}`, tokens: 100 }));
-  const unrelated = [buildRecord({ id: 'misc-1', text: 'parking rules' }), buildRecord({ id: 'misc-2', text: 'lunch menu' })];
-  const outside = Array.from({ length: refused }, (_, index) => buildRecord({ id: `out-${index}`, scope: 'legal', text: 'refund policy for legal' }));
+  const relevant = Array.from({ length: 12 }, (_, index) =>
+    buildRecord({
+      id: `doc-${String(index).padStart(2, '0')}`,
+      text: `refund policy ${'refund '.repeat(index)}`,
+      tokens: 100,
+    }),
+  );
+  const unrelated = [
+    buildRecord({ id: 'misc-1', text: 'parking rules' }),
+    buildRecord({ id: 'misc-2', text: 'lunch menu' }),
+  ];
+  const outside = Array.from({ length: refused }, (_, index) =>
+    buildRecord({ id: `out-${index}`, scope: 'legal', text: 'refund policy for legal' }),
+  );
   return [...relevant, ...unrelated, buildRecord({ id: 'req', text: 'the refund handbook', tokens: 50 }), ...outside];
 }
 
@@ -39,7 +50,9 @@ describe('a candidates receipt', () => {
     expect(many.omitted?.rows.EXCLUDE_SCOPE).toBe(400);
     expect(bytes(many) - bytes(few)).toBe(String(400).length - String(40).length);
     // A full receipt grows by a row per record: the kinds differ where it matters.
-    expect(bytes((await compile(400, 'full')).receipt)).toBeGreaterThan(bytes((await compile(40, 'full')).receipt) + 360 * 100);
+    expect(bytes((await compile(400, 'full')).receipt)).toBeGreaterThan(
+      bytes((await compile(40, 'full')).receipt) + 360 * 100,
+    );
   });
 
   it('has rows for the required record and the ranked candidates down to the budget cut, and counts the rest by reason', async () => {
@@ -58,14 +71,22 @@ describe('a candidates receipt', () => {
     // Down to the cut: the last listed ranked row is the last the budget selected.
     const lastListed = receipt.ranked[receipt.ranked.length - 1];
     expect(receipt.selected).toContain(lastListed?.id);
-    expect(receipt.ranked.map((entry) => entry.id)).toEqual(outcome.ranked.slice(0, receipt.ranked.length).map((entry) => entry.id));
+    expect(receipt.ranked.map((entry) => entry.id)).toEqual(
+      outcome.ranked.slice(0, receipt.ranked.length).map((entry) => entry.id),
+    );
     const admitted = buildRecordSet(records(40)).checked.filter((item) => outcome.admitted.has(item.record.id));
     expect(receipt.omitted?.admittedDigest).toBe(recordSetDigest(admitted));
     expect(receipt.recordSetDigest).toBe((await compile(40, 'full')).receipt.recordSetDigest);
   });
 
   it('names no refused record but a required one that stops the compile', async () => {
-    const failing = valueOf(await compiler.compile({ contract: buildContract({ requiredRecords: ['out-3'] }), recordSet: buildRecordSet(records(40)), attestation: 'candidates' }));
+    const failing = valueOf(
+      await compiler.compile({
+        contract: buildContract({ requiredRecords: ['out-3'] }),
+        recordSet: buildRecordSet(records(40)),
+        attestation: 'candidates',
+      }),
+    );
     expect(failing.status).toBe('fail_closed');
     const refused = failing.receipt.trace.filter((row) => row.gates.length > 0).map((row) => row.id);
     expect(refused).toEqual(['out-3']);
@@ -79,8 +100,16 @@ describe('a candidates receipt', () => {
     expect(receiptIntegrity(parsed)).toBeNull();
     expect(serialiseReceipt(parsed)).toBe(serialiseReceipt(receipt));
     // The drill compiles again as the receipt attests, whatever the request asks.
-    expect((await drill(compiler, { ...request, attestation: 'full', priorReceipt: parsed, declaredChanges: [] })).code).toBe('RECEIPT_CURRENT');
-    const forged = { ...parsed, omitted: { admittedDigest: parsed.omitted?.admittedDigest ?? '', rows: { ...parsed.omitted?.rows, EXCLUDE_SCOPE: 39 } } };
+    expect(
+      (await drill(compiler, { ...request, attestation: 'full', priorReceipt: parsed, declaredChanges: [] })).code,
+    ).toBe('RECEIPT_CURRENT');
+    const forged = {
+      ...parsed,
+      omitted: {
+        admittedDigest: parsed.omitted?.admittedDigest ?? '',
+        rows: { ...parsed.omitted?.rows, EXCLUDE_SCOPE: 39 },
+      },
+    };
     expect(receiptIntegrity(forged)?.code).toBe('RECEIPT_INVALID');
     expect(receiptStatement(receipt, null).predicate).toBe(receipt);
   });

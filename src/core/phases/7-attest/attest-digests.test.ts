@@ -27,7 +27,13 @@ const records = Array.from({ length: RECORDS }, (_, index) =>
 const patchArbitrary: fc.Arbitrary<Patch> = fc.oneof(
   fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'mergeRecord', id: id(at), patch: { access: { labels: ['hr'] } } })),
   fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'mergeRecord', id: id(at), patch: { access: { labels: [] } } })),
-  fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'mergeRecord', id: id(at), patch: { text: `${WORDS[at % WORDS.length] ?? ''} edited ${at}` } })),
+  fc
+    .nat(RECORDS - 1)
+    .map((at): Patch => ({
+      op: 'mergeRecord',
+      id: id(at),
+      patch: { text: `${WORDS[at % WORDS.length] ?? ''} edited ${at}` },
+    })),
   fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'removeRecord', id: id(at) })),
   fc.constantFrom<Patch>(
     { op: 'mergeContract', patch: { tokenBudget: 300 } },
@@ -41,15 +47,26 @@ const patchArbitrary: fc.Arbitrary<Patch> = fc.oneof(
 describe('the receipt digests a compiler carries from one compilation to the next', () => {
   it('are the digests the receipt’s own bytes give, after every change, and keep the chunks the change left alone', async () => {
     const compiler = createSqliteCompiler(await freshDriver());
-    const base = { contract: buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 }), recordSet: buildRecordSet(records) };
+    const base = {
+      contract: buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 }),
+      recordSet: buildRecordSet(records),
+    };
     valueOf(await compiler.compile(base));
     await fc.assert(
       fc.asyncProperty(fc.array(patchArbitrary, { minLength: 1, maxLength: 6 }), async (patches) => {
         let { contract, recordSet }: { contract: Contract; recordSet: RecordSet } = base;
         for (const patch of [null, ...patches]) {
           // A patch of a record an earlier step removed is refused (DANGLING_REFERENCE) by design: not a change to compile.
-          if (patch !== null && (patch.op === 'mergeRecord' || patch.op === 'removeRecord') && !recordSet.records.some((record) => record.id === patch.id)) continue;
-          if (patch !== null) ({ contract, recordSet } = valueOf(applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches: [patch] }])));
+          if (
+            patch !== null &&
+            (patch.op === 'mergeRecord' || patch.op === 'removeRecord') &&
+            !recordSet.records.some((record) => record.id === patch.id)
+          )
+            continue;
+          if (patch !== null)
+            ({ contract, recordSet } = valueOf(
+              applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches: [patch] }]),
+            ));
           const { receipt } = valueOf(await compiler.compile({ contract, recordSet }));
           const { receiptId, ...body } = JSON.parse(serialiseReceipt(receipt)) as typeof receipt;
           expect(receiptIdOf(body)).toBe(receiptId);
@@ -58,8 +75,15 @@ describe('the receipt digests a compiler carries from one compilation to the nex
           expect(kept('attest:records') + kept('attest:refused') + kept('attest:planned')).toBeGreaterThan(0);
         }
         // A fresh compiler on a fresh database writes the same bytes.
-        const fresh = valueOf(await createSqliteCompiler(await freshDriver()).compile({ contract, recordSet: buildRecordSet(recordSet.records) }));
-        expect(serialiseReceipt(valueOf(await compiler.compile({ contract, recordSet })).receipt)).toBe(serialiseReceipt(fresh.receipt));
+        const fresh = valueOf(
+          await createSqliteCompiler(await freshDriver()).compile({
+            contract,
+            recordSet: buildRecordSet(recordSet.records),
+          }),
+        );
+        expect(serialiseReceipt(valueOf(await compiler.compile({ contract, recordSet })).receipt)).toBe(
+          serialiseReceipt(fresh.receipt),
+        );
       }),
       { numRuns: 12 },
     );

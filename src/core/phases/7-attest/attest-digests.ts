@@ -44,8 +44,16 @@ export const rootsDigest = (refused: string, planned: string) => sha256Hex(`${re
 function canonicalRanked(ranked: readonly RankedEntry[]): string {
   const parts: string[] = [];
   for (const entry of ranked) {
-    const plain = typeof entry.id === 'string' && Number.isFinite(entry.rank) && Number.isFinite(entry.score) && Object.keys(entry).length === 3;
-    parts.push(plain ? `{"id":${JSON.stringify(entry.id)},"rank":${String(entry.rank)},"score":${String(entry.score)}}` : canonicalJson(entry));
+    const plain =
+      typeof entry.id === 'string' &&
+      Number.isFinite(entry.rank) &&
+      Number.isFinite(entry.score) &&
+      Object.keys(entry).length === 3;
+    parts.push(
+      plain
+        ? `{"id":${JSON.stringify(entry.id)},"rank":${String(entry.rank)},"score":${String(entry.score)}}`
+        : canonicalJson(entry),
+    );
   }
   return `[${parts.join(',')}]`;
 }
@@ -58,7 +66,11 @@ const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u00
 /** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
 export function recordSetDigest(records: readonly CheckedRecord[]): string {
   const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
-  return treeDigest(inIdOrder, { key: (item) => item.record.id, leaf: recordLeaf, endsChunk: (item) => item.endsDigestChunk });
+  return treeDigest(inIdOrder, {
+    key: (item) => item.record.id,
+    leaf: recordLeaf,
+    endsChunk: (item) => item.endsDigestChunk,
+  });
 }
 
 export const recordTreeSpec: TreeDigestSpec<ResolvedRecord> = {

@@ -22,15 +22,23 @@ beforeAll(async () => {
   compiler = createSqliteCompiler(await sharedDriver());
 });
 
-const records = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'b', text: 'refund' }), buildRecord({ id: 'c', scope: 'legal' })];
+const records = [
+  buildRecord({ id: 'a', text: 'refund policy' }),
+  buildRecord({ id: 'b', text: 'refund' }),
+  buildRecord({ id: 'c', scope: 'legal' }),
+];
 
 async function compileDefault(): Promise<CompileOutcome> {
-  return valueOf(await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet(records), controls: ['z', 'a'] }));
+  return valueOf(
+    await compiler.compile({ contract: buildContract(), recordSet: buildRecordSet(records), controls: ['z', 'a'] }),
+  );
 }
 
 describe('canonicalJson', () => {
   it('sorts keys, drops undefined and adds no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: [true, null, { d: 'x', c: undefined }] })).toBe('{"a":[true,null,{"d":"x"}],"b":1}');
+    expect(canonicalJson({ b: 1, a: [true, null, { d: 'x', c: undefined }] })).toBe(
+      '{"a":[true,null,{"d":"x"}],"b":1}',
+    );
   });
 
   it('refuses values JSON cannot carry exactly', () => {
@@ -58,7 +66,13 @@ const PLANNED = /^(SELECTED_|REQUIRED_)|^EXCLUDE_(BUDGET|NOT_RELEVANT|FAIL_CLOSE
 function referenceReceiptId(body: Omit<Receipt, 'receiptId'>): string {
   const refused = referenceTree(body.trace.filter((row) => !PLANNED.test(row.code)));
   const planned = referenceTree(body.trace.filter((row) => PLANNED.test(row.code)));
-  return sha256Hex(canonicalJson({ ...body, trace: sha256Hex(`${refused}\n${planned}\n`), ranked: sha256Hex(canonicalJson(body.ranked)) }));
+  return sha256Hex(
+    canonicalJson({
+      ...body,
+      trace: sha256Hex(`${refused}\n${planned}\n`),
+      ranked: sha256Hex(canonicalJson(body.ranked)),
+    }),
+  );
 }
 
 describe('receipt', () => {
@@ -86,7 +100,11 @@ describe('receipt', () => {
 
   it('carries the normalised contract it compiled and the statistics its scores used', async () => {
     const { receipt } = await compileDefault();
-    expect(receipt.contract).toMatchObject({ asOf: '2026-08-30T12:00:00.000Z', scopes: ['support'], query: 'refund policy' });
+    expect(receipt.contract).toMatchObject({
+      asOf: '2026-08-30T12:00:00.000Z',
+      scopes: ['support'],
+      query: 'refund policy',
+    });
     expect(receipt.ranking).toEqual({
       mode: 'bm25',
       statistics: 'admitted',
@@ -99,16 +117,26 @@ describe('receipt', () => {
       weights: { title: 2, text: 1 },
     });
     expect(receipt.recordSetDigest).toBe(recordSetDigest(buildRecordSet(records).checked));
-    expect(receipt.trace.map((row) => row.fingerprint)).toEqual(['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint));
+    expect(receipt.trace.map((row) => row.fingerprint)).toEqual(
+      ['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint),
+    );
   });
 
   it('cuts the trees of a compiled receipt where the format says, over enough records to make several chunks', async () => {
-    const many = Array.from({ length: 4_000 }, (_, index) => buildRecord({ id: `r-${index}`, text: index % 3 === 0 ? 'refund policy' : 'other', scope: index % 5 === 0 ? 'legal' : 'support' }));
+    const many = Array.from({ length: 4_000 }, (_, index) =>
+      buildRecord({
+        id: `r-${index}`,
+        text: index % 3 === 0 ? 'refund policy' : 'other',
+        scope: index % 5 === 0 ? 'legal' : 'support',
+      }),
+    );
     const recordSet = buildRecordSet(many);
     const { receiptId, ...body } = valueOf(await compiler.compile({ contract: buildContract(), recordSet })).receipt;
     expect(body.trace.filter((row) => fnv1a(row.id) % 1024 === 0).length).toBeGreaterThan(1);
     expect(receiptId).toBe(referenceReceiptId(body));
-    const leaves = recordSet.checked.map((item) => ({ id: item.record.id, leaf: `${item.record.id}\u0000${item.fingerprint}` })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const leaves = recordSet.checked
+      .map((item) => ({ id: item.record.id, leaf: `${item.record.id}\u0000${item.fingerprint}` }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const chunks: string[] = [];
     let chunk = '';
     leaves.forEach(({ id, leaf }, index) => {
@@ -123,7 +151,13 @@ describe('receipt', () => {
 
   it('changes its id when any traced fact changes', async () => {
     const before = (await compileDefault()).receipt.receiptId;
-    const after = valueOf(await compiler.compile({ contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records), controls: ['z', 'a'] })).receipt.receiptId;
+    const after = valueOf(
+      await compiler.compile({
+        contract: buildContract({ scopes: ['support', 'legal'] }),
+        recordSet: buildRecordSet(records),
+        controls: ['z', 'a'],
+      }),
+    ).receipt.receiptId;
     expect(after).not.toBe(before);
   });
 });
@@ -131,14 +165,34 @@ describe('receipt', () => {
 describe('receipt hashing without the joined trace', () => {
   const random = createPrng(5);
   // No lone surrogate: inputs that hold one are refused when read, and canonical JSON refuses it (RFC 8785).
-  const awkward = ['', 'plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0000', 'ünïcödé ≠ 日本 😀', '\\ud800 written out', '"trace":[]', '</script>'];
+  const awkward = [
+    '',
+    'plain',
+    'quote " and \\ backslash',
+    'tab\tnew\nline\u0000',
+    'ünïcödé ≠ 日本 😀',
+    '\\ud800 written out',
+    '"trace":[]',
+    '</script>',
+  ];
   const row = (index: number): Receipt['trace'][number] => ({
     id: `${random.pick(awkward)}-${index}`,
     fingerprint: sha256Hex(String(index)),
     decision: random.chance(0.5) ? 'selected' : 'excluded',
-    code: random.pick(['SELECTED_RANKED', 'EXCLUDE_BUDGET', 'EXCLUDE_SCOPE', 'EXCLUDE_DENY_LABEL', 'REQUIRED_ILLEGAL'] as const),
+    code: random.pick([
+      'SELECTED_RANKED',
+      'EXCLUDE_BUDGET',
+      'EXCLUDE_SCOPE',
+      'EXCLUDE_DENY_LABEL',
+      'REQUIRED_ILLEGAL',
+    ] as const),
     fact: random.pick(['SCOPE_NOT_ALLOWED', 'BUDGET_EXCEEDED', 'SUPERSEDED_BY', 'LABEL_DENIED'] as const),
-    args: random.pick<FactArgs>([{}, { scope: random.pick(awkward) }, { tokens: random.int(0, 5000), remaining: -3 }, { labels: [random.pick(awkward), random.pick(awkward)], z: 1, a: 'x' }]),
+    args: random.pick<FactArgs>([
+      {},
+      { scope: random.pick(awkward) },
+      { tokens: random.int(0, 5000), remaining: -3 },
+      { labels: [random.pick(awkward), random.pick(awkward)], z: 1, a: 'x' },
+    ]),
     gates: random.pick([[], ['scope'], ['project', 'time', 'deny']] as const),
     tokens: random.int(0, 5000),
     required: random.chance(0.1),
@@ -172,10 +226,17 @@ describe('receipt hashing without the joined trace', () => {
       { ...row(-1), extra: 'kept' } as Receipt['trace'][number],
       { ...row(-2), score: undefined } as unknown as Receipt['trace'][number],
     ];
-    for (const candidate of [body, { ...body, trace: [] }, { ...body, trace }, { ...body, contract: { ...body.contract, task: 'a task naming "trace":[] itself' }, trace }]) {
+    for (const candidate of [
+      body,
+      { ...body, trace: [] },
+      { ...body, trace },
+      { ...body, contract: { ...body.contract, task: 'a task naming "trace":[] itself' }, trace },
+    ]) {
       expect(receiptIdOf(candidate)).toBe(referenceReceiptId(candidate));
     }
-    const edited = trace.map((item, index) => (index === 2_500 ? { ...item, args: { ...item.args, edited: 1 } } : item));
+    const edited = trace.map((item, index) =>
+      index === 2_500 ? { ...item, args: { ...item.args, edited: 1 } } : item,
+    );
     expect(receiptIdOf({ ...body, trace: edited })).not.toBe(receiptIdOf({ ...body, trace }));
   });
 });
@@ -183,23 +244,32 @@ describe('receipt hashing without the joined trace', () => {
 describe('fingerprints', () => {
   it('ignore the order of set-like lists but not the principal chain', () => {
     const contract = buildContract({ scopes: ['support', 'billing'], denyLabels: ['x', 'y'] });
-    const reordered = buildContract({ scopes: ['billing', 'support'], denyLabels: ['y', 'x'], asOf: '2026-08-30T14:00:00+02:00' });
+    const reordered = buildContract({
+      scopes: ['billing', 'support'],
+      denyLabels: ['y', 'x'],
+      asOf: '2026-08-30T14:00:00+02:00',
+    });
     expect(contractFingerprint(reordered)).toBe(contractFingerprint(contract));
     const chain = [
       { id: 'dana', kind: 'human' as const, roles: ['agent'] },
       { id: 'bot', kind: 'agent' as const, roles: ['agent'] },
     ];
-    expect(contractFingerprint(buildContract({ principals: [...chain].reverse() }))).not.toBe(contractFingerprint(buildContract({ principals: chain })));
+    expect(contractFingerprint(buildContract({ principals: [...chain].reverse() }))).not.toBe(
+      contractFingerprint(buildContract({ principals: chain })),
+    );
   });
 
   it('cover every record field, the text through its content hash, and the record-set digest ignores record order', () => {
-    const fingerprint = (record: ReturnType<typeof buildRecord>) => recordFingerprint(record, contentHashOf(record.text));
+    const fingerprint = (record: ReturnType<typeof buildRecord>) =>
+      recordFingerprint(record, contentHashOf(record.text));
     const a = buildRecord({ id: 'a', access: { roles: ['x', 'y'] } });
     expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['y', 'x'] } }))).toBe(fingerprint(a));
     expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['x', 'y'] }, tokens: 11 }))).not.toBe(fingerprint(a));
     expect(fingerprint({ ...a, text: `${a.text}.` })).not.toBe(fingerprint(a));
     expect(checkRecord(a).fingerprint).toBe(fingerprint(a));
-    expect(fingerprint(a)).toBe(sha256Hex(canonicalJson({ ...a, text: contentHashOf(a.text), access: { ...a.access, roles: ['x', 'y'] } })));
+    expect(fingerprint(a)).toBe(
+      sha256Hex(canonicalJson({ ...a, text: contentHashOf(a.text), access: { ...a.access, roles: ['x', 'y'] } })),
+    );
     const checked = records.map(checkRecord);
     expect(recordSetDigest([...checked].reverse())).toBe(recordSetDigest(checked));
     expect(recordSetDigest(checked.slice(1))).not.toBe(recordSetDigest(checked));

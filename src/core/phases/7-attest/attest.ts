@@ -5,13 +5,25 @@ import type { SourceRecord } from '../../format/record';
 import { formatInstant } from '../../format/time';
 import { sha256Hex } from '../../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../../version';
-import type { Attestation, Packet, PacketEntry, RankedEntry, RankingStatistics, Receipt, ReceiptAdmission, ReceiptOmissions, TraceRow } from '../../result';
+import type {
+  Attestation,
+  Packet,
+  PacketEntry,
+  RankedEntry,
+  RankingStatistics,
+  Receipt,
+  ReceiptAdmission,
+  ReceiptOmissions,
+  TraceRow,
+} from '../../result';
 import type { PacketPlan } from '../6-plan-packet/plan-packet';
 import { rankedDigest, recordSetDigest, resolvedSetDigest, traceDigest } from './attest-digests';
 import type { ResolvedRecord } from '../2-resolve/resolve';
 
 function provenanceLabel(record: SourceRecord): string {
-  return record.provenance === null ? 'none' : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
+  return record.provenance === null
+    ? 'none'
+    : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
 }
 
 /** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. `asOf` is the instant resolve read. */
@@ -34,9 +46,14 @@ export function renderPacket(contract: Contract, asOf: number, plan: PacketPlan)
   ];
   for (const slot of plan.evidence) {
     const records = [...slot.supporting, ...slot.contradicting];
-    lines.push(`EVIDENCE ${slot.proposition}: ${slot.state}${records.length > 0 ? ` (${records.join(', ')})` : ''}${slot.blocking ? ' [blocking]' : ''}`);
+    lines.push(
+      `EVIDENCE ${slot.proposition}: ${slot.state}${records.length > 0 ? ` (${records.join(', ')})` : ''}${slot.blocking ? ' [blocking]' : ''}`,
+    );
   }
-  if (plan.decisionBlockedBy.length > 0) lines.push(`DECISION BLOCKED: ${plan.decisionBlockedBy.join(', ')} not established from admitted evidence; reserved for an authorised person.`);
+  if (plan.decisionBlockedBy.length > 0)
+    lines.push(
+      `DECISION BLOCKED: ${plan.decisionBlockedBy.join(', ')} not established from admitted evidence; reserved for an authorised person.`,
+    );
   entries.forEach((entry, index) => {
     lines.push(
       '',
@@ -101,7 +118,11 @@ export function attestedSections(input: AttestInput): AttestedSections {
   const { packetPlan: plan } = input;
   if (input.attestation === 'full') return { trace: plan.trace, ranked: plan.ranked, omitted: null };
   const listed = candidatesOnly(input);
-  return { trace: listed.trace, ranked: plan.ranked.filter((entry) => listed.ids.has(entry.id)), omitted: listed.omitted };
+  return {
+    trace: listed.trace,
+    ranked: plan.ranked.filter((entry) => listed.ids.has(entry.id)),
+    omitted: listed.omitted,
+  };
 }
 
 /** The digests the receipt id covers instead of the sections themselves (see `receiptIdOf`), and the record set's. */
@@ -112,7 +133,11 @@ export interface ReceiptDigests {
 }
 
 export function receiptDigests(records: readonly ResolvedRecord[], sections: AttestedSections): ReceiptDigests {
-  return { recordSetDigest: resolvedSetDigest(records), traceDigest: traceDigest(sections.trace), rankedDigest: rankedDigest(sections.ranked) };
+  return {
+    recordSetDigest: resolvedSetDigest(records),
+    traceDigest: traceDigest(sections.trace),
+    rankedDigest: rankedDigest(sections.ranked),
+  };
 }
 
 /** Pass 7: the receipt is canonical JSON; its id hashes everything else in it (see `receiptIdOf`). */
@@ -141,9 +166,22 @@ export function receiptOf(input: AttestInput, sections: AttestedSections, digest
     executedBy: input.admission,
     tokensUsed: plan.tokensUsed,
     selected: plan.selected.map((record) => record.id),
-    evidence: plan.evidence.map((slot) => ({ proposition: slot.proposition, state: slot.state, records: [...slot.supporting, ...slot.contradicting] })),
+    evidence: plan.evidence.map((slot) => ({
+      proposition: slot.proposition,
+      state: slot.state,
+      records: [...slot.supporting, ...slot.contradicting],
+    })),
     decisionBlockedBy: plan.decisionBlockedBy,
-    failure: failure && failure.fact ? { pass: failure.pass, code: failure.code, recordId: failure.recordId ?? null, fact: failure.fact.fact, args: failure.fact.args } : null,
+    failure:
+      failure && failure.fact
+        ? {
+            pass: failure.pass,
+            code: failure.code,
+            recordId: failure.recordId ?? null,
+            fact: failure.fact.fact,
+            args: failure.fact.args,
+          }
+        : null,
     trace: sections.trace,
     omitted: sections.omitted,
   };
@@ -151,7 +189,11 @@ export function receiptOf(input: AttestInput, sections: AttestedSections, digest
 }
 
 /** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */
-function candidatesOnly({ packetPlan: plan, records, admitted }: AttestInput): { trace: TraceRow[]; ids: Set<string>; omitted: ReceiptOmissions } {
+function candidatesOnly({ packetPlan: plan, records, admitted }: AttestInput): {
+  trace: TraceRow[];
+  ids: Set<string>;
+  omitted: ReceiptOmissions;
+} {
   const kept = new Uint8Array(plan.trace.length);
   for (const position of plan.candidates) kept[position] = 1;
   const trace = plan.candidates.map((position) => plan.trace[position] as TraceRow);
