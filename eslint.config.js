@@ -123,8 +123,12 @@ const ANSWER_ASSEMBLY = [
       'createJsonlRecordReader',
       'parseScenarioJson',
       'joinScenarioRecords',
-      'parseReceiptJson',
     ],
+    message: LIBRARY_MESSAGE,
+  },
+  {
+    group: ['**/core/phases/1-validate/validate-receipt'],
+    importNames: ['parseReceiptJson'],
     message: LIBRARY_MESSAGE,
   },
 ];
@@ -258,7 +262,11 @@ export default tseslint.config(
   },
   {
     // The worker's drill, Tests panel and suite writing answer through the library; the session keeps its own state and views.
-    files: ['src/worker/drill-check.ts', 'src/worker/expectation-runs.ts', 'src/worker/suite-writing.ts'],
+    files: [
+      'src/worker/comparisons/drill-check.ts',
+      'src/worker/suites/expectation-runs.ts',
+      'src/worker/suites/suite-writing.ts',
+    ],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: ANSWER_ASSEMBLY }] },
   },
   {

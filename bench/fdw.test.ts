@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Connection } from '../src/adapters/postgres/connect';
 import { loadRecordSet } from '../src/adapters/postgres/load';
 import { POSTGRES_URL } from '../src/adapters/postgres/test-server';
-import { createTokeniser } from '../src/adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
-import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { compareOnShards, distribute, PARTITIONWISE, serverOptions, type Shard } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
 
@@ -48,7 +47,7 @@ describe.skipIf(POSTGRES_URL === undefined)('one corpus hash-partitioned behind 
 
   it("gives the one-server receipt byte for byte, and the shards run the admission's filters", async () => {
     const { records, requiredIds } = generateRecords(300, 7);
-    const tokeniser = createTokeniser(await openInMemoryDatabase());
+    const tokeniser = createUnicodeTokeniser();
     const loaded = await loadRecordSet(single, 'generated.jsonl', readGenerated(records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     await distribute(coordinator, single.schema, shards);

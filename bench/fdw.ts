@@ -152,9 +152,10 @@ export async function compareOnShards(
   contract: Contract,
   tokeniser: Tokeniser,
 ): Promise<{ readonly same: boolean; readonly receipt: string; readonly pushdown: PushdownReport }> {
-  const one = await compileInDatabase(single, contract, tokeniser);
+  // A full compile: the read-back is among what the coordinator is asked to push down.
+  const one = await compileInDatabase(single, contract, tokeniser, {}, 'full');
   const recorded = recording(coordinator);
-  const sharded = await compileInDatabase(recorded, contract, tokeniser);
+  const sharded = await compileInDatabase(recorded, contract, tokeniser, {}, 'full');
   if (!one.ok || !sharded.ok)
     throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);
   const receipt = serialiseReceipt(one.value.outcome.receipt);

@@ -17,10 +17,9 @@ import { createRecordSet } from '../src/core/phases/1-validate/validate';
 import { buildAdmissionPlan, planDigest } from '../src/core/phases/4-admit/admission-plan';
 import { connect } from '../src/adapters/postgres/connect';
 import { loadRecordLines, type LoadMode } from '../src/adapters/postgres/load';
-import { createTokeniser } from '../src/adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
 import type { CompileError, Result } from '../src/core/errors';
-import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { openRecordsFile } from '../src/cli/read-file';
 import { benchContract, generateRecords } from './generate-records';
 
@@ -144,7 +143,7 @@ async function measure(
   };
   const contract = contractSchema.parse(benchContract(requiredIds));
   const database = expectOk(await connect(url, `cc_bench_${size}`));
-  const tokeniser = createTokeniser(await openInMemoryDatabase());
+  const tokeniser = createUnicodeTokeniser();
   const { rows } = await database.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const backend = rows[0]?.pid ?? 0;
   const time = async <T>(work: () => Promise<Result<T, CompileError>>): Promise<Timing> => {

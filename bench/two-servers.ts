@@ -3,10 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connect, type Connection } from '../src/adapters/postgres/connect';
 import { loadRecordSet } from '../src/adapters/postgres/load';
-import { createTokeniser } from '../src/adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
 import { installSha256InNode } from '../src/lib/node-sha256';
-import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { compareOnShards, distribute, PARTITIONWISE } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
 
@@ -38,7 +37,7 @@ async function main(): Promise<void> {
   const size = Number(values.records);
   const { records, requiredIds } = generateRecords(size, 42);
   const contract = contractSchema.parse(benchContract(requiredIds));
-  const tokeniser = createTokeniser(await openInMemoryDatabase());
+  const tokeniser = createUnicodeTokeniser();
   const single = await open(coordinatorUrl, 'cc_single');
   const coordinator = await open(coordinatorUrl, 'cc_sharded');
   const shards = await Promise.all(shardUrls.map(async (url) => ({ url, database: await open(url, 'cc_sharded') })));

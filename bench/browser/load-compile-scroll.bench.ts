@@ -6,6 +6,7 @@ import { compilerWorker } from '../../e2e/compiler-worker';
 import { BENCH_DIST } from '../../playwright.bench.config';
 import { benchContract, benchControl, generateRecords, toJsonl } from '../generate-records';
 import { measureInitialJs } from './initial-js';
+import { summaryText } from './summary';
 import { toggleTargets } from './toggle-targets';
 import {
   cpuSeconds,
@@ -17,6 +18,7 @@ import {
   percentileOf,
   probe,
   receiptChanged,
+  scrollWholeTrace,
   settle,
   SETTLE_MS,
   type TargetMemory,
@@ -216,46 +218,8 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     const compileEnd = await pageNow(page);
     const compileMeasures = await workerMeasures(worker);
 
-    // Scroll: the trace from top to bottom with the page (the rows have no scroll box of their own), one 200-row page
-    // per step, each step waiting until its rows are on screen.
-    const scroll = await page.getByRole('rowgroup', { name: 'Trace rows' }).evaluate(
-      async (rows, { step, rowHeight, timeout }) => {
-        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
-        const top = rows.getBoundingClientRect().top + window.scrollY;
-        const bottom = () => document.documentElement.scrollHeight - window.innerHeight;
-        const firstRowShown = () =>
-          rows.querySelector(
-            `[aria-rowindex="${Math.floor(Math.max(0, window.scrollY - top) / rowHeight) + 2}"]:not([aria-busy])`,
-          ) !== null;
-        window.scrollTo(0, top);
-        await frame();
-        const start = performance.now();
-        const stepMs: number[] = [];
-        for (;;) {
-          const stepStart = performance.now();
-          window.scrollTo(0, Math.min(window.scrollY + step, bottom()));
-          await frame();
-          while (!firstRowShown()) {
-            if (performance.now() - stepStart > timeout)
-              throw new Error(`rows at ${window.scrollY}px did not arrive within ${timeout} ms`);
-            await frame();
-          }
-          stepMs.push(performance.now() - stepStart);
-          if (window.scrollY >= bottom() - 1) break;
-        }
-        const indexes = [...rows.querySelectorAll('[role="row"]')].map((row) =>
-          Number(row.getAttribute('aria-rowindex')),
-        );
-        return {
-          start,
-          end: performance.now(),
-          stepMs,
-          lastRowIndex: indexes.reduce((last, index) => Math.max(last, index), Number.NEGATIVE_INFINITY),
-          rowsInDom: indexes.length,
-        };
-      },
-      { step: TRACE_PAGE_ROWS * ROW_HEIGHT, rowHeight: ROW_HEIGHT, timeout: 60_000 },
-    );
+    // Scroll: the whole trace, one 200-row page per step.
+    const scroll = await scrollWholeTrace(page, TRACE_PAGE_ROWS * ROW_HEIGHT, ROW_HEIGHT);
     await settle(page);
     const final = await probe(page);
     expect(scroll.lastRowIndex).toBe(SIZE + 1);
@@ -456,92 +420,7 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
     mkdirSync('bench/results', { recursive: true });
     const file = `bench/results/browser-${result.date.replace(/[:.]/g, '-')}.json`;
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-    const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
-    const rows: [string, string, string][] = [
-      ['records / JSONL', `${SIZE} / ${(jsonlBytes / 1024 / 1024).toFixed(1)} MB`, ''],
-      [
-        'file picked → compiled packet on screen',
-        `${result.staged.toPacketMs} ms`,
-        `≤ ${TARGETS.packetMs} ms: ${met(result.targets.packet.met)}`,
-      ],
-      [
-        'file picked → naive and post-filter complete',
-        `${result.staged.toBaselinesMs} ms`,
-        `≤ ${TARGETS.baselinesMs} ms: ${met(result.targets.baselines.met)}`,
-      ],
-      [
-        'load: CPU of all Chromium processes / wall',
-        `${loadCpuSeconds.toFixed(1)} s / ${loadWallSeconds.toFixed(1)} s`,
-        '',
-      ],
-      [
-        'reload → same receipt on screen',
-        `${reloadMs} ms (${rememberedShown.length === 1 ? "the last session's result" : 'compiled'}; compiled and checked at ${reloadCompiledMs} ms; CPU ${reloadCpuSeconds.toFixed(1)} s, records files read: ${reloadRead}, remembered result read ${reloadRememberedReadMs.join(', ')} ms, image read ${reloadRestoreImageMs.join(', ')} ms, records restored ${reloadRestoreMs.join(', ')} ms)`,
-        `≤ ${TARGETS.reloadMs} ms: ${met(result.targets.reload.met)}`,
-      ],
-      [
-        'worker wasm memory (start, after each image save)',
-        wasmMemoryBytes.map((bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`).join(', '),
-        '',
-      ],
-      [
-        'worker: records stored and image saved (background)',
-        `${storeRecordsMs} ms (image saves so far: ${saveImageMs.join(', ')} ms, started again after a commit: ${imageRestarts})`,
-        '',
-      ],
-      [
-        'toggle click → new receipt (slowest of both kinds)',
-        `${toggleMs} ms (admission changes ${result.toggle.admissionChangeSlowestMs}, unchanged ${result.toggle.noAdmissionChangeSlowestMs})`,
-        `≤ ${TARGETS.toggleMs} ms: ${met(result.targets.toggle.met)}`,
-      ],
-      [
-        'page + worker memory (heap + backing stores, peak)',
-        `${(peakMemoryBytes / 1024 / 1024).toFixed(0)} MB (${memoryAfterLoad.map((target) => `${target.type} ${((target.heapUsedBytes + target.backingStorageBytes) / 1024 / 1024).toFixed(0)} MB`).join(', ')} after load)`,
-        `≤ 1536 MB: ${met(result.targets.memory.met)}`,
-      ],
-      ['file picked → trace shows all rows', `${result.load.toTraceShownMs} ms`, ''],
-      ['file picked → load result (parse, index, save)', `${result.load.toLoadResultMs} ms`, ''],
-      [
-        'worker parse+validate / index build',
-        `${parseMs} / ${indexMs} ms${readInHelperMs === null ? ' (in one pass)' : ` (second half read by the helper in ${readInHelperMs} ms)`}`,
-        '',
-      ],
-      [
-        'index build incl. parse (worker)',
-        `${parseMs + indexMs} ms`,
-        `≤ ${TARGETS.indexWithParseMs} ms: ${met(result.targets.indexWithParse.met)}`,
-      ],
-      ['worker save to IndexedDB', `${result.load.worker.persistMs.join(', ')} ms`, ''],
-      [
-        'worker compile (load, then button)',
-        `${[...result.load.worker.compileMs, ...result.compile.workerCompileMs].join(', ')} ms`,
-        '',
-      ],
-      ['button click → trace refreshed', `${buttonCompileMs.join(', ')} ms`, ''],
-      ...toggles.map((toggle): [string, string, string] => [
-        `toggle ${toggle.kind} ${toggle.on ? 'on' : 'off'}: click → new receipt (worker compile, save)`,
-        `${toggle.clickToReceiptMs} ms (${toggle.workerCompileMs}, ${toggle.workerPersistMs})`,
-        '',
-      ]),
-      [
-        'scroll whole trace',
-        `${result.scroll.steps} steps of 200 rows, ${result.scroll.totalMs} ms; step p50 ${result.scroll.stepP50Ms}, p95 ${result.scroll.stepP95Ms}, max ${result.scroll.stepMaxMs} ms`,
-        '',
-      ],
-      ...(['load', 'compile', 'scroll'] as const).map((phase): [string, string, string] => [
-        `longest main-thread task: ${phase}`,
-        `${longTasks[phase].longestMs} ms (${longTasks[phase].count} long tasks, ${longTasks[phase].totalMs} ms)`,
-        `≤ ${TARGETS.longestTaskMs} ms: ${met(longTasks[phase].longestMs <= TARGETS.longestTaskMs)}`,
-      ]),
-      [
-        'initial JS gzip',
-        `${(initialJs.gzipBytes / 1024).toFixed(1)} kB (${initialJs.files.map((entry) => entry.file).join(', ')})`,
-        `≤ 150 kB: ${met(result.targets.initialJsGzip.met)}`,
-      ],
-    ];
-    console.log(
-      `\n${rows.map(([metric, value, target]) => `${metric.padEnd(58)} ${value}${target ? `   [${target}]` : ''}`).join('\n')}\n\nmachine: ${JSON.stringify(result.machine)}\nwritten: ${file}\n`,
-    );
+    console.log(summaryText(result, file));
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -163,3 +163,48 @@ export function tasksIn(tasks: readonly LongTask[], start: number, end: number) 
 
 export const percentileOf = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/**
+ * Scrolls the trace from top to bottom with the page (the rows have no scroll box of their own), `step` pixels
+ * per step, each step waiting until its first row is on screen.
+ */
+export function scrollWholeTrace(page: Page, step: number, rowHeight: number) {
+  return page.getByRole('rowgroup', { name: 'Trace rows' }).evaluate(
+    async (rows, { step, rowHeight, timeout }) => {
+      const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      const top = rows.getBoundingClientRect().top + window.scrollY;
+      const bottom = () => document.documentElement.scrollHeight - window.innerHeight;
+      const firstRowShown = () =>
+        rows.querySelector(
+          `[aria-rowindex="${Math.floor(Math.max(0, window.scrollY - top) / rowHeight) + 2}"]:not([aria-busy])`,
+        ) !== null;
+      window.scrollTo(0, top);
+      await frame();
+      const start = performance.now();
+      const stepMs: number[] = [];
+      for (;;) {
+        const stepStart = performance.now();
+        window.scrollTo(0, Math.min(window.scrollY + step, bottom()));
+        await frame();
+        while (!firstRowShown()) {
+          if (performance.now() - stepStart > timeout)
+            throw new Error(`rows at ${window.scrollY}px did not arrive within ${timeout} ms`);
+          await frame();
+        }
+        stepMs.push(performance.now() - stepStart);
+        if (window.scrollY >= bottom() - 1) break;
+      }
+      const indexes = [...rows.querySelectorAll('[role="row"]')].map((row) =>
+        Number(row.getAttribute('aria-rowindex')),
+      );
+      return {
+        start,
+        end: performance.now(),
+        stepMs,
+        lastRowIndex: indexes.reduce((last, index) => Math.max(last, index), Number.NEGATIVE_INFINITY),
+        rowsInDom: indexes.length,
+      };
+    },
+    { step, rowHeight, timeout: 60_000 },
+  );
+}

@@ -112,9 +112,53 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     );
     const withoutIds = (stdout: string, id: string) =>
       stdout.replaceAll(id, 'RECEIPT').replaceAll(id.slice(0, 12), 'RECEIPT');
-    expect(
-      withoutIds(inDatabase.stdout.replace(/admitted by the postgresql adapter.*\n/, ''), databaseReceipt.receiptId),
-    ).toBe(withoutIds(builtin.stdout, fileReceipt.receiptId));
+    // No baselines (they need a whole-corpus index, and a candidates compile reads no corpus), and a line of what was counted instead of listed.
+    const packetOf = (stdout: string) => stdout.slice(stdout.indexOf('=== CONTEXT PACKET ==='));
+    expect(withoutIds(packetOf(inDatabase.stdout), databaseReceipt.receiptId)).toBe(
+      withoutIds(packetOf(builtin.stdout), fileReceipt.receiptId),
+    );
+    expect(inDatabase.stdout).not.toContain('naive top-k');
+    const counted = Object.entries(databaseReceipt.omitted?.rows ?? {}).map(([code, count]) => `${code} ${count}`);
+    expect(inDatabase.stdout).toContain(`13 records, `);
+    expect(inDatabase.stdout).toContain(
+      `${databaseReceipt.trace.length} with a row in the receipt; the others counted: ${counted.join(', ')}\n`,
+    );
+
+    // --trace-out writes the trace a row a line: the candidates' rows, or every record's with --attest full.
+    await run(
+      cwd,
+      'compile',
+      '--database',
+      url,
+      '--schema',
+      schema,
+      '--contract',
+      'contract.json',
+      '--trace-out',
+      'trace.jsonl',
+    );
+    await run(
+      cwd,
+      'compile',
+      '--database',
+      url,
+      '--schema',
+      schema,
+      '--contract',
+      'contract.json',
+      '--attest',
+      'full',
+      '--trace-out',
+      'trace-full.jsonl',
+    );
+    const rowsOf = (file: string) =>
+      readFileSync(join(cwd, file), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string });
+    expect(rowsOf('trace.jsonl')).toEqual(databaseReceipt.trace);
+    expect(rowsOf('trace-full.jsonl')).toEqual(read('db-full.json').trace);
+    expect(rowsOf('trace-full.jsonl')).toHaveLength(13);
   });
 
   it('names the file, line and field of a bad line, and writes nothing', async () => {

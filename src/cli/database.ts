@@ -3,14 +3,14 @@ import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/co
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
 import { drillInDatabase } from '../adapters/postgres/drill';
 import type { Database } from '../adapters/postgres/schema';
-import { createTokeniser, type Tokeniser } from '../adapters/postgres/tokens';
+import { type Tokeniser } from '../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';
 import type { ReceiptVerdict } from '../core/drill';
 import type { Contract } from '../core/format/contract';
-import type { Attestation, Receipt } from '../core/result';
+import type { Attestation, CompileOutcome, Receipt } from '../core/result';
 import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/phases/1-validate/validate';
-import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
 import { reportError } from './render';
@@ -52,7 +52,7 @@ async function openWithContract<T>(
   if (!opened.ok) return opened;
   const database = opened.value;
   try {
-    const done = await work(database, contract.value, createTokeniser(await openInMemoryDatabase()));
+    const done = await work(database, contract.value, createUnicodeTokeniser());
     return done.ok ? done : err(placeContractIssues(done.error, contractPath, text.value));
   } catch (error) {
     return err(databaseFailure(url, error));
@@ -85,6 +85,15 @@ export async function drillContractInDatabase(
   return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) =>
     drillInDatabase(database, { contract }, receipt, [], tokeniser),
   );
+}
+
+/** What a database compile decided of the records it did not list: how many, admitted, and without a row per reason. */
+export function answerLine({ counts, receipt }: CompileOutcome): string {
+  const counted = Object.entries(receipt.omitted?.rows ?? {}).map(
+    ([code, count]) => `${code} ${count.toLocaleString('en')}`,
+  );
+  const rows = `${receipt.trace.length.toLocaleString('en')} with a row in the receipt`;
+  return `${counts.candidates.toLocaleString('en')} records, ${counts.admitted.toLocaleString('en')} admitted; ${rows}${counted.length === 0 ? '' : `; the others counted: ${counted.join(', ')}`}\n`;
 }
 
 export function adapterLine({ name, version, predicateDigest }: DatabaseCompile['adapter']): string {

@@ -7,7 +7,7 @@ import type { CompileError, InputIssue, Result } from '../core/errors';
 import { SUITE_SUFFIX } from '../core/expectations/suite';
 import { parseContractJson, parseScenarioJson } from '../core/phases/1-validate/validate';
 import { buildContract, buildRecord } from '../core/test-support/builders';
-import { intakeFiles, type IntakeBase } from '../worker/file-intake';
+import { intakeFiles, type IntakeBase } from '../worker/workspace/file-intake';
 import { FIXTURES_DIR } from './builtin-paths';
 import { readReceiptFile } from './load-inputs';
 import { readSuiteFile } from './load-suite';

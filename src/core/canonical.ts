@@ -10,11 +10,11 @@
  * `undefined` is treated as JSON.stringify treats it: an absent key, or `null` in an array.
  */
 export function canonicalJson(value: unknown): string {
-  indexKeySeen = false;
-  const prepared = prepare(value);
+  const seen: Seen = { indexKey: false };
+  const prepared = prepare(value, seen);
   // JSON.stringify writes the prepared copy natively (faster than joining strings here); it would put
   // array-index keys ("1", "10") first, though, so a value that has one is written by hand.
-  const text = indexKeySeen ? write(value) : (JSON.stringify(prepared) as string);
+  const text = seen.indexKey ? write(value) : (JSON.stringify(prepared) as string);
   // JSON.stringify writes a lone surrogate as a `\udXXX` escape and nothing else as `\ud`, so one search of
   // the finished text replaces a test of every string (an escaped backslash before "ud" only costs the walk).
   if (text.includes('\\ud') && findLoneSurrogate(value) !== null) {
@@ -23,8 +23,10 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
-/** Set by `prepare` when an object has a key that JavaScript enumerates as an array index. */
-let indexKeySeen = false;
+/** What `prepare` found on its walk: whether an object has a key that JavaScript enumerates as an array index. */
+interface Seen {
+  indexKey: boolean;
+}
 const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 
 /** Throws for what JSON cannot carry; everything else is a JSON value. */
@@ -40,7 +42,7 @@ function refuse(value: unknown): never {
  * order, which JSON.stringify then keeps; arrays and primitives are kept as they are when nothing in
  * them changes. Checks every value on the way, since JSON.stringify would quietly drop or null them.
  */
-function prepare(value: unknown): unknown {
+function prepare(value: unknown, seen: Seen): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -53,7 +55,7 @@ function prepare(value: unknown): unknown {
         let copy: unknown[] | null = null;
         for (let index = 0; index < value.length; index += 1) {
           const item: unknown = value[index];
-          const prepared = item === undefined ? null : prepare(item);
+          const prepared = item === undefined ? null : prepare(item, seen);
           if (copy === null && prepared !== item) copy = value.slice(0, index);
           if (copy !== null) copy.push(prepared);
         }
@@ -64,9 +66,9 @@ function prepare(value: unknown): unknown {
       const sorted = Object.create(null) as Record<string, unknown>;
       for (const key of keys) {
         const code = key.charCodeAt(0);
-        if (code >= 48 && code <= 57 && ARRAY_INDEX.test(key)) indexKeySeen = true;
+        if (code >= 48 && code <= 57 && ARRAY_INDEX.test(key)) seen.indexKey = true;
         const item = (value as Record<string, unknown>)[key];
-        if (item !== undefined) sorted[key] = prepare(item);
+        if (item !== undefined) sorted[key] = prepare(item, seen);
       }
       return sorted;
     }

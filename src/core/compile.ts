@@ -1,3 +1,4 @@
+import { compileAnswered } from './answered-admission';
 import { ok, type CompileError, type Result } from './errors';
 import type { TableStats } from './memo';
 import { finishCompile, prepareCompile, type CompileRequest } from './compile-stages';
@@ -41,7 +42,9 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
   const queries = createQueries(keys);
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
-    // 1 validate: the records were checked when they were read; duplicates of an id are settled with the contract here.
+    // A store that answers plans keeps refused records to itself; a full receipt needs their rows, so it reads them.
+    if (store.answers !== undefined && given.attestation === 'candidates')
+      return compileAnswered(store, store.answers, given);
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);

@@ -9,7 +9,7 @@ import type { CompileRequest } from './compile';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyToContract, counterfactuals, type Suggestion } from './counterfactual';
 import { createRecordSet, parseScenarioJson } from './phases/1-validate/validate';
-import { renderSuggestion } from './reasons';
+import { renderSuggestion } from './suggestions';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { propertyParameters } from './test-support/arbitraries';
 import { sharedDriver } from './test-support/node-driver';

@@ -6,7 +6,8 @@ import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { contentHashOf } from './hash';
 import { createRecordSet, type CheckedRecord } from './phases/1-validate/validate';
-import type { FactArgs, FactArgValue, ReasonCode, SuggestionCode } from './reasons';
+import type { FactArgs, FactArgValue, ReasonCode } from './reasons';
+import type { SuggestionCode } from './suggestions';
 import type { Decision, GateName } from './result';
 
 /** One change that flips a record's admission, as a code plus arguments worded by SUGGESTIONS in reasons.ts. */

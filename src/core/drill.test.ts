@@ -9,10 +9,10 @@ import { canonicalJson } from './canonical';
 import { contentHashOf, sha256Hex } from './hash';
 import { receiptIdOf } from './phases/7-attest/attest';
 import { FACTS, REASONS } from './reasons';
-import { GATE_ORDER } from './result';
-import type { Receipt } from './result';
+import { GATE_ORDER, type Receipt } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides } from './test-support/builders';
 import { sharedDriver } from './test-support/node-driver';
+import { withBody } from './test-support/forgery';
 
 let compiler: SqliteCompiler;
 
@@ -32,13 +32,6 @@ function request(
 
 async function receiptOf(compileRequest: CompileRequest): Promise<Receipt> {
   return valueOf(await compiler.compile(compileRequest)).receipt;
-}
-
-/** What a forger does: edit the body, then recompute the id as docs/FORMAT.md describes. */
-function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>): Receipt {
-  const { receiptId: _, ...body } = receipt;
-  const changed = { ...body, ...change };
-  return { receiptId: receiptIdOf(changed), ...changed };
 }
 
 describe('drill', () => {

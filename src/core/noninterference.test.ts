@@ -103,9 +103,7 @@ describe('noninterference', () => {
  * not compile to begin with, nothing was changed, or a changed record is no longer withheld (an edit of its
  * access gave it to the caller). The case starts with no withheld record superseding a visible one.
  */
-async function compiledPair(
-  input: WithheldCase,
-): Promise<{
+async function compiledPair(input: WithheldCase): Promise<{
   before: CompileOutcome;
   after: CompileOutcome;
   mutated: MutatedRecords;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildContract } from './test-support/builders';
-import { FACTS, factContextOf, recordsNamedBy, renderFact, renderSuggestion, SUGGESTIONS } from './reasons';
+import { FACTS, factContextOf, recordsNamedBy, renderFact } from './reasons';
+import { renderSuggestion, SUGGESTIONS } from './suggestions';
 
 const CONTRACT_PLACEHOLDERS = Object.keys(factContextOf(buildContract()));
 

@@ -1,3 +1,4 @@
+import type { PlanAnsweringStore } from './answered-admission';
 import type { CompileError, Result } from './errors';
 import type { RecordSet } from './phases/1-validate/validate';
 import type { AdmittingStore } from './phases/4-admit/adapter';
@@ -8,13 +9,16 @@ import type { Ranking } from './phases/5-rank/ranking';
  * this, so SQLite in the worker or the CLI and PostgreSQL run the same passes. Asynchronous because a store
  * may be across a network; a store answers for one snapshot of its records for as long as a compile runs.
  * Declared ranking is not here: it reads the records' own fields, so the core does it for every store.
- * Counts of refused records per reason are not asked of a store yet: every store still hands over the whole
- * record set, and the reference evaluator counts them there.
+ * A store either hands over the records to compile (SQLite), or also answers a plan with counts (`answers`,
+ * PostgreSQL): then a `candidates` compile reads only the admitted rows and the records that can enter the
+ * packet (src/core/answered-admission.ts), and a `full` one, which needs a row per record, the records.
  */
 export interface Store extends AdmittingStore {
+  /** Offered by a store that answers admission itself: refused records stay in the store as counts per reason. */
+  readonly answers?: PlanAnsweringStore;
   /**
-   * The records this compile reads, given the caller's record set: today every store answers with the whole
-   * set (SQLite first writes it into its index; PostgreSQL hands over the set read back in its snapshot).
+   * The records this compile reads, given the caller's record set: the whole set (SQLite first writes it into
+   * its index; PostgreSQL reads its own back in its snapshot, whatever the caller holds).
    */
   recordsToCompile(recordSet: RecordSet): Promise<Result<RecordSet, CompileError>>;
   /**

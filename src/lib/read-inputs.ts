@@ -7,12 +7,12 @@ import {
   createJsonlRecordReader,
   joinScenarioRecords,
   parseContractJson,
-  parseReceiptJson,
   parseScenarioJson,
   validateContract,
   type LoadedScenario,
   type RecordSet,
 } from '../core/phases/1-validate/validate';
+import { parseReceiptJson } from '../core/phases/1-validate/validate-receipt';
 import { REASONS } from '../core/reasons';
 import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { freshDriver } from '../core/test-support/node-driver';
 import { runGrowth } from '../eval/growth';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
 import { readFoundationTexts, readSeed000 } from './evaluation-sources';
 import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';

@@ -4,9 +4,9 @@ import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hosti
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { formatIssue } from '../core/errors';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { createSession, type Session } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
+import type { WorkspaceStorage } from './workspace/workspace-storage';
 
 /**
  * Every file of fixtures/hostile/ through the worker session, as the app's file input hands it over:

@@ -1,7 +1,8 @@
 import type { Audience } from '../core/disclosure';
 import type { InputIssue } from '../core/errors';
 import type { VerifiedSuggestion } from '../core/counterfactual';
-import type { FactArgs, ReasonCode, SuggestionCode } from '../core/reasons';
+import type { FactArgs, ReasonCode } from '../core/reasons';
+import type { SuggestionCode } from '../core/suggestions';
 import type { FirstDifference, ReceiptDiff } from '../core/receipt-diff';
 import type { DiffSection } from '../core/receipt-diff-text';
 import type { Decision, DrillVerdict, GateName } from '../core/result';

@@ -11,7 +11,7 @@ export interface ChangeSummary {
   readonly records: readonly string[];
 }
 
-/** A control's or late change's text as one view of one compilation may show it (src/worker/change-texts.ts). */
+/** A control's or late change's text as one view of one compilation may show it (src/worker/compilations/change-texts.ts). */
 export interface ChangeText {
   readonly id: string;
   readonly kind: 'control' | 'late-change';

@@ -2,13 +2,14 @@ import type { Audience } from '../core/disclosure';
 import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
 import type { FileKind } from '../core/phases/1-validate/validate';
-import type { EmptyBaselineArgs, EmptyBaselineCode, FactArgs, ReasonCode, SuggestionCode } from '../core/reasons';
+import type { FactArgs, ReasonCode } from '../core/reasons';
+import type { EmptyBaselineArgs, EmptyBaselineCode, SuggestionCode } from '../core/suggestions';
 import type { EvidenceSlot, EvidenceState } from '../core/result';
 import type { FoundationReport } from '../eval/foundation';
 import type { GrowthReport } from '../eval/growth';
 import type { ScenarioComparison } from '../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from '../shared/evaluation-sizes';
-import type { TestsView } from './expectation-runs';
+import type { TestsView } from './suites/expectation-runs';
 import type { SavedWorkspace } from './saved-workspace';
 import type {
   AsOfStep,
@@ -34,7 +35,7 @@ import type {
 } from './protocol-workspace';
 import type { ScreenShown, ShareCheck, ShareLinkResult, ShareOpenResult } from './protocol-share';
 
-export type { TestsView } from './expectation-runs';
+export type { TestsView } from './suites/expectation-runs';
 export * from './protocol-debugger';
 export * from './protocol-marks';
 export * from './protocol-edits';
@@ -386,7 +387,7 @@ export interface CompilerApi extends EvaluationApi {
   exportScenario(): Promise<ScenarioExport>;
   /** A record of the selected scenario as it is in force, for the record editor; refused for a record the view withholds. */
   recordForEdit(id: string, audience: Audience): Promise<EditedRecord>;
-  /** Applies a record edit as a new revision, or authors a control or late change from it (src/worker/record-editing.ts). */
+  /** Applies a record edit as a new revision, or authors a control or late change from it (src/worker/comparisons/record-editing.ts). */
   editRecord(input: RecordEditInput, audience: Audience): Promise<RecordEditResult>;
   undoRecordEdit(): Promise<RecordEditResult>;
   redoRecordEdit(): Promise<RecordEditResult>;

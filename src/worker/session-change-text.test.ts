@@ -4,9 +4,9 @@ import { REDACTED_RECORD } from '../core/change-text';
 import { parseScenarioJson } from '../core/phases/1-validate/validate';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { createSession } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
+import type { WorkspaceStorage } from './workspace/workspace-storage';
 
 const storage: WorkspaceStorage = {
   read: async () => undefined,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { createSession } from './session';
 import { readFileSync } from 'node:fs';
 import { memoryStorage } from './test-support/memory-storage';

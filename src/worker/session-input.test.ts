@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { createSession } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
+import type { WorkspaceStorage } from './workspace/workspace-storage';
 
 /** The app's file intake on unlucky and hostile files: what it recognised, what is wrong, where. */
 const storage: WorkspaceStorage = {

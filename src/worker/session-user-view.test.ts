@@ -14,7 +14,7 @@ import {
 } from '../core/test-support/malformed-withheld';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { MAX_TRACE_WINDOW } from './protocol';
 import { createSession } from './session';
 import { DEFAULT_TRACE_QUERY } from '../shared/trace-page';

@@ -5,9 +5,9 @@ import { buildContract, buildRecord } from '../core/test-support/builders';
 import { receiptIdOf } from '../core/phases/7-attest/attest';
 import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
-import { readBuiltinScenarios } from './builtin-sources';
+import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { createSession } from './session';
-import type { WorkspaceStorage } from './workspace-storage';
+import type { WorkspaceStorage } from './workspace/workspace-storage';
 import { memoryStorage } from './test-support/memory-storage';
 
 // One compiler per database, as in the worker: the record index owns the database's tables.

@@ -42,7 +42,13 @@ export function postgresUnderTest(database: Database, tokeniser: Tokeniser): Ada
       return adapter.value;
     },
     compile: async (request) => {
-      const compiled = await compileInDatabase(database, request.contract, tokeniser);
+      const compiled = await compileInDatabase(
+        database,
+        request.contract,
+        tokeniser,
+        {},
+        request.attestation ?? 'full',
+      );
       return compiled.ok ? { ok: true, value: compiled.value.outcome } : compiled;
     },
   };

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { runErrorSemantics } from './errors';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from '../postgres/test-server';
-import { createTokeniser, type Tokeniser } from '../postgres/tokens';
+import { type Tokeniser } from '../postgres/tokens';
+import { createUnicodeTokeniser } from '../postgres/unicode61';
 import { postgresUnderTest, referenceCompile, sqliteUnderTest } from './adapters';
 import { runConformanceSuite, type AdapterUnderTest, type SuiteFinding } from './suite';
 
@@ -22,7 +22,7 @@ describe('the conformance suite (a release gate for every adapter)', () => {
     let tokeniser: Tokeniser;
     beforeAll(async () => {
       database = await openTestDatabase();
-      tokeniser = createTokeniser(await openInMemoryDatabase());
+      tokeniser = createUnicodeTokeniser();
     });
 
     it('the same admitted sets, reason codes and receipts as the reference, and every mutant killed', async () => {

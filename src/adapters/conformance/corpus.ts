@@ -1,6 +1,7 @@
-import { contractSchema, type Contract, type ContractInput } from '../../core/format/contract';
-import { recordSchema, type RecordInput, type SourceRecord } from '../../core/format/record';
+import type { Contract, ContractInput } from '../../core/format/contract';
+import type { RecordInput, SourceRecord } from '../../core/format/record';
 import { contentHashOf } from '../../core/hash';
+import { sampleContract, sampleRecord, type RecordOverrides } from '../../core/format/sample-inputs';
 import { GATE_ORDER, type GateName } from '../../core/result';
 import { createPrng, type Prng } from '../../shared/prng';
 
@@ -42,47 +43,19 @@ const WORDS = [
   'e-mail',
 ];
 
-function makeRecord(
-  id: string,
-  overrides: Partial<Omit<RecordInput, 'access'>> & { access?: Partial<RecordInput['access']> } = {},
-): SourceRecord {
-  const text = overrides.text ?? `Body of ${id} about refund policy.`;
-  return recordSchema.parse({
-    id,
-    title: `Title of ${id}`,
-    text,
-    tokens: 10,
-    project: 'atlas',
-    scope: 'support',
-    subject: null,
-    knownAt: '2026-08-01',
-    validFrom: '2026-08-01',
-    lifecycle: 'active',
-    sourceClass: 'ticket',
-    authorityClass: 'policy',
-    reviewState: 'approved',
-    provenance: { origin: `crm/${id}`, contentHash: contentHashOf(text) },
-    sensitivity: 'internal',
-    ...overrides,
-    access: { roles: ['agent'], purposes: ['support'], labels: [], ...overrides.access },
-  });
+function makeRecord(id: string, overrides: RecordOverrides = {}): SourceRecord {
+  return sampleRecord({ id, ...overrides });
 }
 
+/** The sample contract with two principals, a query that needs Unicode folding, and a budget a few records fill. */
 function makeContract(overrides: Partial<ContractInput> = {}): Contract {
-  return contractSchema.parse({
-    task: 'Answer the refund question',
+  return sampleContract({
     query: 'refund policy café',
     asOf: AS_OF,
     principals: [
       { id: 'dana', kind: 'human', roles: ['agent'] },
       { id: 'helper', kind: 'agent', roles: ['bot', 'agent'] },
     ],
-    purpose: 'support',
-    project: 'atlas',
-    scopes: ['support'],
-    allowedSourceClasses: ['ticket'],
-    allowedAuthorityClasses: ['policy'],
-    acceptedReviewStates: ['approved'],
     tokenBudget: 200,
     naiveTopK: 5,
     ...overrides,

@@ -3,9 +3,8 @@ import { createRecordSet } from '../../core/phases/1-validate/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
 import { planDigest } from '../../core/phases/4-admit/admission-plan';
 import type { AdmittingStore } from '../../core/phases/4-admit/adapter';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
-import { createTokeniser } from '../postgres/tokens';
+import { createUnicodeTokeniser } from '../postgres/unicode61';
 import { postgresUnderTest, sqliteUnderTest } from './adapters';
 import { conformanceCases } from './corpus';
 import type { AdapterUnderTest } from './suite';
@@ -89,7 +88,7 @@ describe('empty sets in a plan', () => {
   describe.skipIf(POSTGRES_URL === undefined)('PostgreSQL', () => {
     let under: AdapterUnderTest;
     beforeAll(async () => {
-      under = postgresUnderTest(await openTestDatabase(), createTokeniser(await openInMemoryDatabase()));
+      under = postgresUnderTest(await openTestDatabase(), createUnicodeTokeniser());
     });
     checks(() => under);
   });

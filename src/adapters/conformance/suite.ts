@@ -227,6 +227,22 @@ export async function runConformanceSuite(
         )
           problems.push(`${item.name}: the receipts differ`);
       }
+      // A candidates compile is where a store that answers plans reads no refused record: the same receipt still.
+      const answered: CompileRequest = { ...request, attestation: 'candidates' };
+      const [expectedAnswer, actualAnswer] = [await reference(answered), await under.compile(answered)];
+      if (!actualAnswer.ok || !expectedAnswer.ok) {
+        if (
+          actualAnswer.ok !== expectedAnswer.ok ||
+          (!actualAnswer.ok && !expectedAnswer.ok && actualAnswer.error.code !== expectedAnswer.error.code)
+        )
+          problems.push(
+            `${item.name}: the candidates compile ended ${actualAnswer.ok ? 'with a receipt' : actualAnswer.error.code} where the reference's ${expectedAnswer.ok ? 'has a receipt' : expectedAnswer.error.code}`,
+          );
+      } else if (
+        serialiseReceipt(namingAdapterOf(actualAnswer.value.receipt, expectedAnswer.value.receipt)) !==
+        serialiseReceipt(expectedAnswer.value.receipt)
+      )
+        problems.push(`${item.name}: the candidates receipts differ`);
       if (options.mutations !== false) {
         for (const mutant of mutants(prepared.value.plan, previous)) {
           tried.add(mutant.what);

@@ -11,7 +11,8 @@ import { brokenLinksCase, conformanceCases, type ConformanceCase } from '../conf
 import { createPostgresStore, inSnapshot, type PostgresStore } from './compile';
 import { loadRecordSet } from './load';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const [first] = conformanceCases(0);
 if (first === undefined) throw new Error('the corpus has no cases');
@@ -77,7 +78,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   const inStore = <T>(work: (store: PostgresStore) => Promise<T>) =>

@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../core/format/record';
 import { resolve } from '../../core/phases/2-resolve/resolve';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { brokenLinksCase } from '../conformance/corpus';
 import { brokenLinksOf, storedBrokenLinks } from './broken-links';
 import { deleteRecords, loadRecordSet } from './load';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const sample = brokenLinksCase();
 const withLinks = (record: SourceRecord, supersedes: string[]): SourceRecord => ({ ...record, supersedes });
@@ -52,7 +52,7 @@ describe('broken supersession links from the supersession graph alone', () => {
     let tokeniser: Tokeniser;
     beforeAll(async () => {
       database = await openTestDatabase();
-      tokeniser = createTokeniser(await openInMemoryDatabase());
+      tokeniser = createUnicodeTokeniser();
     });
 
     const load = async (records: readonly SourceRecord[], mode: 'replace' | 'upsert' = 'replace') => {

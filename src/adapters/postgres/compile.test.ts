@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { conformanceCases } from '../conformance/corpus';
 import { readRecordSet } from './compile';
 import { loadRecordSet } from './load';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
-import { createTokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const records = conformanceCases(1)
   .flatMap((sample) => sample.records)
@@ -32,12 +31,7 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase();
-    const loaded = await loadRecordSet(
-      database,
-      'records.jsonl',
-      createRecordSet(records),
-      createTokeniser(await openInMemoryDatabase()),
-    );
+    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), createUnicodeTokeniser());
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
 

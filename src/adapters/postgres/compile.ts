@@ -1,7 +1,13 @@
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
-import { createJsonlRecordReader, unreadableRecordsError, type RecordSet } from '../../core/phases/1-validate/validate';
+import {
+  createJsonlRecordReader,
+  recordSetOf,
+  unreadableRecordsError,
+  type CheckedRecord,
+  type RecordSet,
+} from '../../core/phases/1-validate/validate';
 import type { Attestation, CompileOutcome } from '../../core/result';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { Store } from '../../core/store';
@@ -13,6 +19,7 @@ import {
   type PostgresAdapterOptions,
 } from './adapter';
 import { answerPlan, type PlanAnswer } from './answer';
+import { createPlanAnswering } from './answering';
 import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank';
 import { storedRecordSetDigest } from './record-set-digest';
@@ -61,6 +68,26 @@ export async function readRecordsById(
   return validateStoredRecords([rows]);
 }
 
+/**
+ * The records with these ids, whole, validated from their documents alone: their fingerprints are computed
+ * again and not compared here, so the caller can hold them to the rows it admitted (an id the database lacks is left out).
+ */
+export async function readDocumentsById(
+  client: Database,
+  ids: readonly string[],
+): Promise<Result<readonly CheckedRecord[], CompileError>> {
+  const { rows } = await client.query<{ document: string }>(
+    `SELECT document FROM ${client.schema}.documents WHERE id = ANY($1::text[]) ORDER BY id`,
+    [ids],
+  );
+  const reader = createJsonlRecordReader(DATABASE_RECORDS);
+  for (const row of rows) reader.push(`${row.document}\n`);
+  const recordSet = reader.finish();
+  if (!recordSet.ok) return recordSet;
+  const unreadable = unreadableRecordsError(recordSet.value);
+  return unreadable === null ? ok(recordSet.value.checked) : err(unreadable);
+}
+
 export interface StoredRecord {
   readonly document: string;
   readonly fingerprint: string;
@@ -102,19 +129,27 @@ export interface DatabaseCompile {
   readonly adapter: { readonly name: string; readonly version: string; readonly predicateDigest: string };
 }
 
+/** The record set a compile that reads no record hands the core: the store answers for its records. */
+export const NO_RECORDS: RecordSet = recordSetOf([]);
+
 /**
- * Compiles a contract against the records a `load` wrote: one snapshot (REPEATABLE READ) for reading the
- * records back, admitting and ranking. Admission runs in the database as one statement; every candidate is
- * checked by the reference evaluator (`admit`), which also decides every record the database did not
- * return; bm25 runs in the database over the agreed admitted set; the budget and the receipt are the core's.
+ * Compiles a contract against the records a `load` wrote, in one snapshot (REPEATABLE READ, JIT off), with the
+ * core's one pipeline over the PostgreSQL store. A `candidates` compile (the default) reads no refused record:
+ * the database answers the plan (admission, counts per reason, statistics, digests) and the core checks the
+ * admitted rows and the records that enter the packet (src/core/answered-admission.ts). A `full` compile, a
+ * row per record, reads every record back and judges each in the reference evaluator.
  */
 export async function compileInDatabase(
   client: Database,
   contract: Contract,
   tokeniser: Tokeniser,
   options: PostgresAdapterOptions = {},
-  attestation: Attestation = 'full',
+  attestation: Attestation = 'candidates',
 ): Promise<Result<DatabaseCompile, CompileError>> {
+  if (attestation === 'candidates')
+    return inSnapshot(client, options, async () =>
+      compileRecords(client, { contract, recordSet: NO_RECORDS, attestation }, tokeniser, options),
+    );
   return inRecordSnapshot(client, options, async (recordSet) =>
     compileRecords(client, { contract, recordSet, attestation }, tokeniser, options),
   );
@@ -208,7 +243,7 @@ export async function createPostgresStore(
     capabilities,
     operators,
     admit: (plan, digest) => adapter.value.admit(plan, digest),
-    // The caller hands over the records `inRecordSnapshot` read back in this snapshot: every record, for now.
+    // A full compile's caller hands over the records `inRecordSnapshot` read back in this snapshot; a candidates compile asks `answers`.
     recordsToCompile: async (recordSet) => ok(recordSet),
     // Nothing to bring up to date: the database ranks the ids it is given, so the ids name what it ranks.
     holdAdmitted: async (admitted) => admitted,
@@ -217,6 +252,7 @@ export async function createPostgresStore(
     brokenSupersessions: () => storedBrokenLinks(client),
     recordsById: (ids) => readRecordsById(client, ids),
     recordSetDigest: () => storedRecordSetDigest(client),
+    answers: createPlanAnswering(client, tokeniser, (ids) => readDocumentsById(client, ids)),
   });
 }
 

@@ -1,9 +1,10 @@
 import type { CompileRequest } from '../../core/compile';
 import { drill, type ReceiptVerdict } from '../../core/drill';
 import { ok, type CompileError, type Result } from '../../core/errors';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';
 import type { PostgresAdapterOptions } from './adapter';
-import { compilerInSnapshot, inRecordSnapshot } from './compile';
+import { compilerInSnapshot, inRecordSnapshot, inSnapshot, NO_RECORDS } from './compile';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 
@@ -23,9 +24,13 @@ export async function drillInDatabase(
   tokeniser: Tokeniser,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<ReceiptVerdict, CompileError>> {
-  return inRecordSnapshot(client, options, async (recordSet) => {
+  const drillOver = async (recordSet: RecordSet): Promise<Result<ReceiptVerdict, CompileError>> => {
     const compiler = await compilerInSnapshot(client, tokeniser, options);
     if (!compiler.ok) return compiler;
     return ok(await drill(compiler.value, { ...current, recordSet, priorReceipt: prior, declaredChanges }));
-  });
+  };
+  // A candidates receipt is compiled again as it attests, from the database's answer: no record is read back for it.
+  return prior.attestation === 'candidates'
+    ? inSnapshot(client, options, () => drillOver(NO_RECORDS))
+    : inRecordSnapshot(client, options, drillOver);
 }

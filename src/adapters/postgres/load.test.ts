@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { conformanceCases } from '../conformance/corpus';
 import { compileInDatabase } from './compile';
 import { loadRecordSet } from './load';
 import { LAYOUT, type Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const [first, second] = conformanceCases(2).slice(-2);
 
@@ -20,7 +20,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   it("replaces the records with another file's, and a failure midway leaves the previous records whole", async () => {

@@ -34,6 +34,8 @@ export interface LoadOptions {
 
 /** Lines per batch: one look-up of their hashes, then one COPY a table for the records among them that changed. */
 const BATCH = 1_000;
+/** Records written by one load past which its tables' statistics are brought up to date before it commits. */
+const BULK_WRITES = 10_000;
 /** A batch is cut short at this many characters of lines, so a file of long lines is held a few megabytes at a time. */
 const BATCH_CHARS = 2_000_000;
 
@@ -87,6 +89,7 @@ export async function loadRecordLines(
 ): Promise<Result<LoadReport, CompileError>> {
   await client.query('BEGIN');
   try {
+    await withoutJit(client);
     const loaded = await loadInTransaction(client, file, chunks, tokeniser, options);
     await client.query(loaded.ok ? 'COMMIT' : 'ROLLBACK');
     return loaded;
@@ -151,6 +154,10 @@ async function loadInTransaction(
     await keepBrokenLinks(client);
     await keepRecordSetDigest(client, layout !== 'current');
   }
+  // A new table, or one a load rewrote in bulk, has statistics that no longer say how many rows it holds: the
+  // next load's look-ups by line hash would scan every document, and a compile's plans would guess.
+  if (layout !== 'current' || counts.inserted + counts.updated + deleted >= BULK_WRITES)
+    await client.query(`ANALYZE ${client.schema}.records, ${client.schema}.documents, ${client.schema}.postings`);
   const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
   return ok({ layout, ...counts, deleted, snapshot });
 }
@@ -293,6 +300,14 @@ async function deleteUnseen(client: Database): Promise<number> {
   return rows[0]?.deleted ?? 0;
 }
 
+/**
+ * For the rest of the caller's transaction: compiling a statement's expressions (PostgreSQL 15 turns JIT on for
+ * costly plans) took longer than running the statements that keep the digest after one record changed.
+ */
+async function withoutJit(client: Database): Promise<void> {
+  await client.query('SET LOCAL jit = off');
+}
+
 /** The ids a load or delete wrote or removed, for the digest's chunks (record-set-digest.ts). */
 async function createChangedTable(client: Database): Promise<void> {
   await client.query('CREATE TEMPORARY TABLE load_changed (id text COLLATE "C" NOT NULL) ON COMMIT DROP');
@@ -342,6 +357,7 @@ export async function deleteRecords(
   if (!layout.ok) return layout;
   await client.query('BEGIN');
   try {
+    await withoutJit(client);
     await client.query(`LOCK TABLE ${client.schema}.layout IN EXCLUSIVE MODE`);
     await client.query(`LOCK TABLE ${client.schema}.records IN EXCLUSIVE MODE`);
     await createChangedTable(client);

@@ -12,7 +12,8 @@ import { compileInDatabase } from './compile';
 import type { Connection } from './connect';
 import { loadRecordSet } from './load';
 import { openTestDatabase, POSTGRES_URL } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -21,7 +22,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   for (const { id } of BUILTIN_SCENARIOS) {
@@ -44,7 +45,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
         contract: request.value.contract,
         recordSet: request.value.recordSet,
       });
-      const inDatabase = await compileInDatabase(database, request.value.contract, tokeniser);
+      const inDatabase = await compileInDatabase(database, request.value.contract, tokeniser, {}, 'full');
       if (!builtin.ok || !inDatabase.ok)
         throw new Error(`${builtin.ok ? '' : builtin.error.message} ${inDatabase.ok ? '' : inDatabase.error.message}`);
       const { receiptId, ...body } = inDatabase.value.outcome.receipt;
@@ -65,6 +66,22 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
         name: 'postgresql',
         predicateDigest: expect.stringMatching(/^sha256:/),
       });
+
+      // The default, a candidates receipt, reads no refused record: still the built-in path's candidates receipt.
+      const builtinCandidates = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+        ...request.value,
+        attestation: 'candidates',
+      });
+      const answered = await compileInDatabase(database, request.value.contract, tokeniser);
+      if (!builtinCandidates.ok || !answered.ok)
+        throw new Error(
+          `${builtinCandidates.ok ? '' : builtinCandidates.error.message} ${answered.ok ? '' : answered.error.message}`,
+        );
+      expect(answered.value.outcome.receipt.attestation).toBe('candidates');
+      expect(serialiseReceipt(namingAdapterOf(answered.value.outcome.receipt, builtinCandidates.value.receipt))).toBe(
+        serialiseReceipt(builtinCandidates.value.receipt),
+      );
+      expect(answered.value.outcome.counts).toEqual(builtinCandidates.value.counts);
     });
   }
 });

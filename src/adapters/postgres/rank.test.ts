@@ -8,7 +8,8 @@ import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { loadRecordSet } from './load';
 import { rankInDatabase } from './rank';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
-import { createTokeniser, type Tokeniser } from './tokens';
+import { type Tokeniser } from './tokens';
+import { createUnicodeTokeniser } from './unicode61';
 
 const TEXTS = ['alpha beta', 'beta alpha', 'alpha x beta', 'alpha beta alpha beta gamma', 'gamma', 'alpha'];
 
@@ -43,7 +44,7 @@ describe.skipIf(POSTGRES_URL === undefined)('bm25 in PostgreSQL over a phrase', 
   let tokeniser: Tokeniser;
   beforeAll(async () => {
     database = await openTestDatabase();
-    tokeniser = createTokeniser(await openInMemoryDatabase());
+    tokeniser = createUnicodeTokeniser();
   });
 
   it("scores and counts a two-token phrase as FTS5's phrase query does", async () => {

@@ -2,15 +2,18 @@ import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
 
 /** A chunk's end: its last record's order key. A chunk ends after a record with `ends_chunk`, and the last chunk at the last record. */
+// Both read an index alone (records_chunk_ends, records_order): the last key is one step from the end of its index.
 const ends = (schema: string) =>
-  `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT max(${utf16Order('id')}) FROM ${schema}.records HAVING count(*) > 0`;
+  `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT last FROM (SELECT max(${utf16Order('id')}) AS last FROM ${schema}.records) x WHERE last IS NOT NULL`;
 
 /**
  * Brings `digest_chunks` to the records, in the caller's transaction, re-hashing only the chunks a change
  * reached: for each id in the temporary table `load_changed` (written, replaced or deleted), the stored chunk
  * that held its place and the one after it (whose start moves when a chunk's end comes or goes); a stored
  * chunk whose end is no longer an end goes too. Every end without a stored chunk is then hashed from its
- * records. With `all`, every chunk is hashed again (a new layout's first load).
+ * records. With `all`, every chunk is hashed again (a new layout's first load). Every statement reads a
+ * chunk's records or the chunk ends through an index (schema.ts), so one change costs a chunk, not the corpus.
+ * The first chunk starts after '', which no id is.
  */
 export async function keepRecordSetDigest(client: Database, all: boolean): Promise<void> {
   const { schema } = client;
@@ -36,11 +39,11 @@ export async function keepRecordSetDigest(client: Database, all: boolean): Promi
   );
   await client.query(
     `WITH all_ends AS (${ends(schema)}),
-     missing AS (SELECT e.chunk_end, (SELECT max(p.chunk_end) FROM all_ends p WHERE p.chunk_end < e.chunk_end) AS after FROM all_ends e
-       WHERE NOT EXISTS (SELECT 1 FROM ${schema}.digest_chunks c WHERE c.chunk_end = e.chunk_end))
+     bounded AS (SELECT chunk_end, lag(chunk_end) OVER (ORDER BY chunk_end) AS after FROM all_ends),
+     missing AS (SELECT b.chunk_end, b.after FROM bounded b WHERE NOT EXISTS (SELECT 1 FROM ${schema}.digest_chunks c WHERE c.chunk_end = b.chunk_end))
      INSERT INTO ${schema}.digest_chunks (chunk_end, digest)
      SELECT m.chunk_end, (SELECT sha256(string_agg(${leafBytes('r.id', 'r.fingerprint')}, ''::bytea ORDER BY ${utf16Order('r.id')}))
-       FROM ${schema}.records r WHERE ${utf16Order('r.id')} <= m.chunk_end AND (m.after IS NULL OR ${utf16Order('r.id')} > m.after))
+       FROM ${schema}.records r WHERE ${utf16Order('r.id')} <= m.chunk_end AND ${utf16Order('r.id')} > coalesce(m.after, ''))
      FROM missing m`,
   );
 }

@@ -1,6 +1,6 @@
-import type { LoweredAdmission } from './lower-admission';
 import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { Ranking } from '../../core/phases/5-rank/ranking';
+import type { LoweredAdmission } from './lower-admission';
 
 export interface SliceProgress {
   readonly done: number;

@@ -14,6 +14,7 @@ function changedPositions<T>(last: readonly T[], items: readonly T[]): number[] 
     if (last[position] !== items[position]) changed.push(position);
   return changed;
 }
+const idAt = (list: readonly CheckedRecord[], position: number) => (list[position] as CheckedRecord).record.id;
 
 const PROGRESS_EVERY = 2_000;
 /** Records per batched INSERT: big enough that statement overhead vanishes, small enough to keep copies short. */
@@ -257,8 +258,6 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
           const last = lastSynced;
           const replaced = last !== null && last.length === checked.length ? changedPositions(last, checked) : null;
-          const idAt = (list: readonly CheckedRecord[], position: number) =>
-            (list[position] as CheckedRecord).record.id;
           if (
             last !== null &&
             replaced !== null &&

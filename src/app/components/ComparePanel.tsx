@@ -1,4 +1,5 @@
-import { EMPTY_BASELINE_NOTES, REASONS } from '../../core/reasons';
+import { REASONS } from '../../core/reasons';
+import { EMPTY_BASELINE_NOTES } from '../../core/suggestions';
 import type { PacketColumn, PacketMarks, PropositionCoverage } from '../../worker/protocol';
 import { EnteredMark, LeftEntries, MarksSummary } from './ChangeMarks';
 import { useResultStore } from '../state/result-store';

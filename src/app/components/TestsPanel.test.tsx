@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TestsView } from '../../worker/expectation-runs';
+import type { TestsView } from '../../worker/suites/expectation-runs';
 import { INITIAL_TESTS, useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
 import { TestsPanel } from './TestsPanel';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { Coverage, CoverageDimension } from '../../core/expectations/coverage';
-import type { CaseView, MismatchView, SuiteView } from '../../worker/expectation-runs';
+import type { CaseView, MismatchView, SuiteView } from '../../worker/suites/expectation-runs';
 import { useTestsStore } from '../state/tests-store';
 import { useUiStore } from '../state/ui-store';
 import { RecordLink } from './RecordInspector';

@@ -2,7 +2,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
-import { readBuiltinScenarios } from '../../worker/builtin-sources';
+import { readBuiltinScenarios } from '../../worker/workspace/builtin-sources';
 import type { CompileResponse, CompileView } from '../../worker/protocol';
 import { createSession } from '../../worker/session';
 import { workerLikeApi } from '../../worker/test-support/worker-like-api';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { TestsView } from '../../worker/expectation-runs';
+import type { TestsView } from '../../worker/suites/expectation-runs';
 import type { SuiteDraft } from '../../worker/protocol';
 
 interface TestsStoreState {

@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
-import { readBuiltinScenarios } from '../../worker/builtin-sources';
+import { readBuiltinScenarios } from '../../worker/workspace/builtin-sources';
 import { createSession } from '../../worker/session';
 import { workerLikeApi } from '../../worker/test-support/worker-like-api';
 import { DrillPanel } from '../components/DrillPanel';

@@ -7,9 +7,8 @@ import { connect, type Connection } from '../../adapters/postgres/connect';
 import { AUDIT_PAGE } from '../../adapters/postgres/stored-verdicts';
 import { loadRecordSet } from '../../adapters/postgres/load';
 import { POSTGRES_URL } from '../../adapters/postgres/test-server';
-import { createTokeniser } from '../../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT } from '../command';
 import { main } from '../main';
 import type { AuditReport } from './audit';
@@ -47,12 +46,7 @@ describe.skipIf(POSTGRES_URL === undefined)('audit --database', () => {
     const opened = await connect(url, schema);
     if (!opened.ok) throw new Error(opened.error.message);
     database = opened.value;
-    const loaded = await loadRecordSet(
-      database,
-      'records.jsonl',
-      createRecordSet(records),
-      createTokeniser(await openInMemoryDatabase()),
-    );
+    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), createUnicodeTokeniser());
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
   afterAll(async () => {

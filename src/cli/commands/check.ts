@@ -3,7 +3,6 @@ import { createRecordSet, type LoadedScenario } from '../../core/phases/1-valida
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import type { Receipt } from '../../core/result';
 import type { ScenarioSelection } from '../../scenarios/prepare';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { defineCommand } from '../define-command';
@@ -12,7 +11,7 @@ import { noPositionals } from '../options';
 import { readScenarioFile } from '../read-scenario';
 import { reportError } from '../render';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
-import { createTokeniser } from '../../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { inScratchSchema } from '../database';
 import { forgedCopy, invariantProblems, type CheckResult } from '../check-invariants';
 import { databaseChecks, type ScenarioChecks } from '../check-database';
@@ -139,7 +138,7 @@ exit: 0 all checks passed · 1 a check failed`,
     if (schema === DEFAULT_SCHEMA)
       return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
     return inScratchSchema(url, schema, io, async (database) =>
-      report(await checkAll(databaseChecks(database, createTokeniser(await openInMemoryDatabase())), io), io),
+      report(await checkAll(databaseChecks(database, createUnicodeTokeniser()), io), io),
     );
   },
 });

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import type { DisclosedView } from '../../core/disclosure';
@@ -11,7 +12,7 @@ import { detailOf, type CompileDetail } from '../../lib/answers';
 import { library } from '../library';
 import { EXIT } from '../command';
 import type { DatabaseCompile } from '../../adapters/postgres/compile';
-import { adapterLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
+import { adapterLine, answerLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
 import { readingFiles } from '../read-file';
 import { defineCommand } from '../define-command';
@@ -28,11 +29,12 @@ const options = {
   'packet-out': { type: 'string' },
   'statement-out': { type: 'string' },
   'user-view-out': { type: 'string' },
+  'trace-out': { type: 'string' },
   quiet: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Outputs that carry the diagnostic receipt, which names every record: never written from the user view. */
-const DIAGNOSTIC_ONLY = ['receipt-out', 'statement-out'] as const;
+const DIAGNOSTIC_ONLY = ['receipt-out', 'statement-out', 'trace-out'] as const;
 
 export const compileCommand = defineCommand({
   name: 'compile',
@@ -62,6 +64,8 @@ options:
   --statement-out FILE write the receipt as an in-toto Statement v1 (subjects: the packet text, the record set);
                        diagnostic view only
   --user-view-out FILE write the user-view document, the same bytes as the app's "Download user view"
+  --trace-out FILE     write the compile's trace, one JSON row a line, streamed; diagnostic view only (with
+                       --database a candidates compile's rows are its candidates': every record's with --attest full)
   --quiet              no progress line while a records file is read and compiled (shown only on a terminal)
 exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   options,
@@ -109,8 +113,12 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         return databaseErrorExit(compiled.error);
       }
       const { request, outcome } = compiled.value;
-      // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over the records read back.
-      const baselines = audience.data === 'diagnostic' ? await library.baselines(request, outcome) : null;
+      // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over
+      // the records a full compile read back. A candidates compile reads no corpus to index, so it has none.
+      const baselines =
+        audience.data === 'diagnostic' && attestation.data === 'full'
+          ? await library.baselines(request, outcome)
+          : null;
       detail = detailOf(request, outcome, { view: audience.data, userView: userViewOut, baselines });
       adapter = compiled.value.adapter;
     } else {
@@ -158,18 +166,27 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     write(values['packet-out'], packetText);
     write(values['statement-out'], serialiseStatement(receiptStatement(outcome.receipt, diagnosticPacket)));
     write(values['user-view-out'], userView && serialiseUserView(userView.document));
+    if (values['trace-out'] !== undefined) await writeTrace(resolve(io.cwd, values['trace-out']), outcome);
     if (values.json)
       io.stdout(
         `${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`,
       );
     else {
       io.stdout(renderOutcome(outcome, view, shown, baselines, traceRows));
-      if (adapter !== null) io.stdout(adapterLine(adapter));
+      if (adapter !== null) io.stdout(`${answerLine(outcome)}${adapterLine(adapter)}`);
       if (packetText !== null) io.stdout(`\n${packetText}`);
     }
     return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
   },
 });
+
+/** The trace, a JSON row a line, written as the stream takes it: a file of a row per record never sits in one string. */
+async function writeTrace(path: string, outcome: CompileOutcome): Promise<void> {
+  const out = createWriteStream(path);
+  for (const row of outcome.trace) if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+}
 
 /** `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document stands for the receipt. */
 function jsonOutcome(

@@ -5,9 +5,8 @@ import { runConformanceSuite, type SuiteFinding } from '../../adapters/conforman
 import { probeCapabilities } from '../../adapters/postgres/adapter';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
-import { createTokeniser } from '../../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { CAPABILITIES } from '../../core/phases/4-admit/adapter';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT } from '../command';
 import { inScratchSchema } from '../database';
 import { defineCommand } from '../define-command';
@@ -52,7 +51,7 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
         io.stdout(
           `  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`,
         );
-      const tokeniser = createTokeniser(await openInMemoryDatabase());
+      const tokeniser = createUnicodeTokeniser();
       const findings: SuiteFinding[] = probes.map((probe) => ({
         section: 'capabilities',
         adapter: 'postgresql',

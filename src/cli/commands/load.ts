@@ -2,9 +2,8 @@ import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { deleteRecords, loadRecordLines, type LoadMode } from '../../adapters/postgres/load';
-import { createTokeniser } from '../../adapters/postgres/tokens';
+import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { ok, type Result } from '../../core/errors';
-import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { databaseErrorExit, databaseFailure, databaseOptionSpec } from '../database';
 import { defineCommand } from '../define-command';
@@ -107,7 +106,7 @@ async function loadFile(
   }
   return withDatabase(io, target, async (database) => {
     try {
-      const tokeniser = createTokeniser(await openInMemoryDatabase());
+      const tokeniser = createUnicodeTokeniser();
       const onProgress = (lines: number, written: number) => {
         const fraction = source.value.fraction();
         progress?.(

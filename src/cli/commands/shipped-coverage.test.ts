@@ -3,7 +3,7 @@ import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill } from '../../core/drill';
 import { freshDriver } from '../../core/test-support/node-driver';
 import { prepareScenario } from '../../scenarios/prepare';
-import { readBuiltinScenarios } from '../../worker/builtin-sources';
+import { readBuiltinScenarios } from '../../worker/workspace/builtin-sources';
 import { main } from '../main';
 
 /** Every set of at most two controls, each with no late change or one (what a case can switch on, short of a matrix). */

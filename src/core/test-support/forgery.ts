@@ -6,6 +6,13 @@ import { createRecordSet } from '../phases/1-validate/validate';
 import type { GateName, Receipt, TraceRow } from '../result';
 import { caseArbitrary } from './arbitraries';
 
+/** What a forger does: edit the body, then recompute the id as docs/FORMAT.md describes. */
+export function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>): Receipt {
+  const { receiptId: _, ...body } = receipt;
+  const changed = { ...body, ...change };
+  return { receiptId: receiptIdOf(changed), ...changed };
+}
+
 const ownGates = (row: TraceRow) => row.gates.filter((gate) => gate !== 'supersession');
 const firstGateIsOwn = (row: TraceRow) => row.gates[0] !== undefined && row.gates[0] !== 'supersession';
 

@@ -1,5 +1,5 @@
 import type { SavedWorkspace } from '../protocol';
-import type { WorkspaceStorage } from '../workspace-storage';
+import type { WorkspaceStorage } from '../workspace/workspace-storage';
 
 /** Workspace storage in memory, for session tests: it keeps the last workspace written and counts the writes. */
 export function memoryStorage(initial?: unknown): WorkspaceStorage & { writes: () => number; saved: () => unknown } {

@@ -1,7 +1,7 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
-import { readBuiltinScenarios } from '../builtin-sources';
+import { readBuiltinScenarios } from '../workspace/builtin-sources';
 import { createSession } from '../session';
-import type { WorkspaceStorage } from '../workspace-storage';
+import type { WorkspaceStorage } from '../workspace/workspace-storage';
 import { memoryStorage } from './memory-storage';
 
 /** A started session over the built-in scenarios, with storage in memory unless a test brings its own. */

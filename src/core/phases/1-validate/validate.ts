@@ -6,10 +6,7 @@ import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type Json
 import { createJsonlLineSplitter } from '../../format/jsonl-lines';
 import { recordSchema, type SourceRecord } from '../../format/record';
 import { compiledRecordSchema } from '../../format/record-parser';
-import { receiptSchema } from '../../format/receipt';
 import { scenarioSchema, type ScenarioFile } from '../../format/scenario';
-import type { Receipt } from '../../result';
-import { SCHEMA_VERSION, staleEngineDetail } from '../../version';
 import {
   err,
   formatPath,
@@ -22,7 +19,6 @@ import {
 } from '../../errors';
 import { recordFingerprint } from '../../fingerprints';
 import { parseInstant } from '../../format/time';
-import { REASONS } from '../../reasons';
 import { inputIssue } from '../../issues';
 import { contentHashOf } from '../../hash';
 import { endsChunk } from '../../tree-digest';
@@ -285,7 +281,8 @@ export function createRecordSet(
   return recordSetOf(checkRecords(records), locations);
 }
 
-function parseJson(file: string, text: string, kind: string): Result<unknown, CompileError> {
+/** JSON text as a value, or the input error naming where the text stops being JSON. */
+export function parseJson(file: string, text: string, kind: string): Result<unknown, CompileError> {
   const json = parseJsonText(text);
   return json.ok ? json : err(invalidInput(file, [jsonTextIssue(file, json.error)], 1, kind));
 }
@@ -315,44 +312,6 @@ export function validateContract(file: string, value: unknown, locator?: JsonLoc
         zodInputIssues({ file, locator, schema: contractSchema }, parsed.error, value),
         parsed.error.issues.length,
         'contract',
-      ),
-    );
-  return ok(parsed.data);
-}
-
-/**
- * Parses a saved receipt. A receipt of another format version is refused with that reason first (its
- * fields differ, so listing them as unknown would hide the point): it has to be compiled again.
- */
-export function parseReceiptJson(file: string, text: string): Result<Receipt, CompileError> {
-  const json = parseJson(file, text, 'receipt');
-  if (!json.ok) return json;
-  const locator = createJsonLocator(text);
-  const fields: Partial<Record<string, unknown>> =
-    json.value !== null && typeof json.value === 'object' ? json.value : {};
-  const version = fields.schemaVersion;
-  // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says, before its fields are read.
-  if (typeof version === 'string' && version !== SCHEMA_VERSION) {
-    return err({
-      pass: 'validate',
-      code: 'STALE_ENGINE_VERSION',
-      message: `${file}: ${REASONS.STALE_ENGINE_VERSION.summary} ${staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion })}`,
-      issues: [
-        inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', {
-          version: quoteValue(version),
-          current: SCHEMA_VERSION,
-        }),
-      ],
-    });
-  }
-  const parsed = receiptSchema.safeParse(json.value);
-  if (!parsed.success)
-    return err(
-      invalidInput(
-        file,
-        zodInputIssues({ file, locator, schema: receiptSchema }, parsed.error, json.value),
-        parsed.error.issues.length,
-        'receipt',
       ),
     );
   return ok(parsed.data);

@@ -176,7 +176,7 @@ function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRec
 }
 
 /** For each superseded id, the successor in force at `asOf` with the smallest id, and since when. */
-function supersessionsInForce(successors: readonly CheckedRecord[], asOf: number): Map<string, Supersession> {
+export function supersessionsInForce(successors: readonly CheckedRecord[], asOf: number): Map<string, Supersession> {
   const inForce = new Map<string, Supersession>();
   for (const successor of successors) {
     if (!isInForce(successor, asOf)) continue;

@@ -27,13 +27,11 @@ const records = Array.from({ length: RECORDS }, (_, index) =>
 const patchArbitrary: fc.Arbitrary<Patch> = fc.oneof(
   fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'mergeRecord', id: id(at), patch: { access: { labels: ['hr'] } } })),
   fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'mergeRecord', id: id(at), patch: { access: { labels: [] } } })),
-  fc
-    .nat(RECORDS - 1)
-    .map((at): Patch => ({
-      op: 'mergeRecord',
-      id: id(at),
-      patch: { text: `${WORDS[at % WORDS.length] ?? ''} edited ${at}` },
-    })),
+  fc.nat(RECORDS - 1).map((at): Patch => ({
+    op: 'mergeRecord',
+    id: id(at),
+    patch: { text: `${WORDS[at % WORDS.length] ?? ''} edited ${at}` },
+  })),
   fc.nat(RECORDS - 1).map((at): Patch => ({ op: 'removeRecord', id: id(at) })),
   fc.constantFrom<Patch>(
     { op: 'mergeContract', patch: { tokenBudget: 300 } },
