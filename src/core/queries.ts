@@ -21,6 +21,7 @@ import {
   refusedRow,
   requiredPositionsOf,
   planPacket,
+  type AdmittedPacketPlan,
   type PacketPlan,
 } from './phases/6-plan-packet/plan-packet';
 import {
@@ -37,7 +38,7 @@ import {
 } from './phases/2-resolve/resolve';
 import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
 import { rankDeclared, type Ranking } from './phases/5-rank/ranking';
-import type { Receipt } from './result';
+import type { Receipt, TraceRow } from './result';
 import { chunkDigest, chunksOf, rootOfChunks, type TreeDigestSpec } from './tree-digest';
 
 /**
@@ -135,26 +136,45 @@ function supersessionKey(recordSet: RecordSet, asOf: number, idsVersion: number)
   return key;
 }
 
+/** The rows an admitted part of the plan decided, their ids and trace positions: the admitted ones and a failed required one. */
+function plannedRowsOf(ids: readonly string[], admitted: readonly number[], part: AdmittedPacketPlan) {
+  const failed = part.failedRow;
+  const positions =
+    failed === null || admitted.includes(failed.position)
+      ? int32(admitted)
+      : Int32Array.from([...admitted, failed.position]).sort();
+  const names = new Array<string>(positions.length);
+  const rows = new Array<TraceRow>(positions.length);
+  let next = 0;
+  positions.forEach((position, index) => {
+    let row = failed !== null && failed.position === position ? failed.row : undefined;
+    if (admitted[next] === position) {
+      row ??= part.rows[next];
+      next += 1;
+    }
+    names[index] = ids[position] as string;
+    rows[index] = row as TraceRow;
+  });
+  return { positions, names, rows };
+}
+
 /**
  * The chunks of the trace's two trees (`traceTreeSpec`) when the rows at `planned` are the ones the plan decided and
  * every other row is refused: what `chunksOf` cuts from the rows' codes, worked out from the positions alone.
  */
-function traceChunks(
-  records: readonly ResolvedRecord[],
-  planned: Int32Array,
-): { refused: Int32Array[]; planned: Int32Array[] } {
-  const isPlannedAt = new Uint8Array(records.length);
+function traceChunks(ends: Uint8Array, planned: Int32Array): { refused: Int32Array[]; planned: Int32Array[] } {
+  const isPlannedAt = new Uint8Array(ends.length);
   for (const position of planned) isPlannedAt[position] = 1;
   const cut = (wanted: number): Int32Array[] => {
-    const positions = new Int32Array(records.length);
+    const positions = new Int32Array(ends.length);
     const chunks: Int32Array[] = [];
     let start = 0;
     let end = 0;
-    for (let position = 0; position < records.length; position += 1) {
+    for (let position = 0; position < ends.length; position += 1) {
       if (isPlannedAt[position] !== wanted) continue;
       positions[end] = position;
       end += 1;
-      if ((records[position] as ResolvedRecord).checked.endsDigestChunk) {
+      if (ends[position] === 1) {
         chunks.push(positions.subarray(start, end));
         start = end;
       }
@@ -179,7 +199,9 @@ interface Carried {
   packetPlan: PacketPlan | null;
   traceVersions: Int32Array;
   /** The trace positions whose rows the plan decided (PLANNED_CODES): the admitted ones and a failed required one, ascending. */
-  plannedPositions: Int32Array;
+  planned: Int32Array;
+  /** What the ranking section is made of: the ranking, the required records and the admitted positions. */
+  rankedKey: Key;
 }
 
 export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): MemoQueries {
@@ -193,7 +215,8 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     ranking: null,
     packetPlan: null,
     traceVersions: new Int32Array(0),
-    plannedPositions: new Int32Array(0),
+    planned: new Int32Array(0),
+    rankedKey: null,
   };
   let current = nothing;
 
@@ -235,6 +258,15 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     );
     return rootOfChunks(digests.values);
   };
+
+  /** Which positions end a digest chunk, read once per id order: a walk over 100,000 records' objects cost more than the cut. */
+  const chunkEnds = (records: readonly ResolvedRecord[]): Uint8Array =>
+    memo.cell('attest:chunk-ends', memo.cellVersion('resolve:id-order'), () => {
+      const ends = new Uint8Array(records.length);
+      for (let position = 0; position < records.length; position += 1)
+        if ((records[position] as ResolvedRecord).checked.endsDigestChunk) ends[position] = 1;
+      return ends;
+    });
 
   const queries: MemoQueries = {
     revision: (work) => {
@@ -348,18 +380,20 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       const part = memo.cell('plan:admitted', key, () =>
         planAdmittedPart(fields.inputs, positions, requiredPositions, ranked, missingRequired),
       );
-      // The admitted part's cell version stands for every row it wrote: when the admitted set or its ranking changes,
-      // the scores and the running budget in nearly every row change with it, so its rows are not compared one by one.
-      const partVersion = memo.cellVersion('plan:admitted');
+      const planned = plannedRowsOf(ids, admission.admitted, part);
+      // A decided row's key is the admitted part's cell version, which stands for every row the part wrote. A row
+      // planned again that equals the last one under its id keeps its version (the memo's early cutoff), so a chunk of
+      // the trace none of whose rows changed keeps its digest even when the admitted part was planned again.
+      const partVersion = new Int32Array(planned.rows.length).fill(memo.cellVersion('plan:admitted'));
+      const rows = memo.map('plan:rows', null, planned.names, partVersion, planned.rows, (row) => row);
       const traceVersions = refused.versions.slice();
-      for (const position of admission.admitted) traceVersions[position] = partVersion;
-      if (part.failedRow !== null) traceVersions[part.failedRow.position] = partVersion;
+      planned.positions.forEach((position, index) => {
+        traceVersions[position] = rows.versions[index] as number;
+      });
       const result = packetPlanFrom(refused.values, admission.admitted, part);
-      const plannedPositions =
-        part.failedRow === null
-          ? admittedPositions
-          : Int32Array.from([...admission.admitted, part.failedRow.position]).sort();
-      current = { ...current, packetPlan: result, traceVersions, plannedPositions };
+      // The ranking section is the ranked admitted optionals: what ranks them, and which are admitted and required.
+      const rankedKey: Key = [ranking, required, admittedPositions, current.admittedVersions];
+      current = { ...current, packetPlan: result, traceVersions, planned: planned.positions, rankedKey };
       return result;
     },
 
@@ -389,18 +423,16 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
         return key;
       };
       const refusedSpec = traceTreeSpec(false, endsAt);
-      const plannedSpec = traceTreeSpec(true, endsAt);
       // Which rows fall in which tree is fixed by the planned positions (the plan writes a planned code there and a
       // gate's code everywhere else), and where chunks end by the ids: the trace is cut again only when either changes.
-      const cut = memo.cell(
-        'attest:trace-chunks',
-        [memo.cellVersion('resolve:id-order'), current.plannedPositions],
-        () => traceChunks(records, current.plannedPositions),
+      const ends = chunkEnds(records);
+      const cut = memo.cell('attest:trace-chunks', [memo.cellVersion('resolve:id-order'), current.planned], () =>
+        traceChunks(ends, current.planned),
       );
       const refusedRoot = memoTree('attest:refused', sections.trace, cut.refused, refusedSpec, keyAt);
-      const plannedRoot = memoTree('attest:planned', sections.trace, cut.planned, plannedSpec, keyAt);
-      // The ranking section is the plan's admitted part's own list.
-      const ranked = memo.cell('attest:ranked', memo.cellVersion('plan:admitted'), () => rankedDigest(sections.ranked));
+      const plannedRoot = memoTree('attest:planned', sections.trace, cut.planned, traceTreeSpec(true, endsAt), keyAt);
+      // The ranking section is the admitted part's own list: hashed again only when what it is made of changes.
+      const ranked = memo.cell('attest:ranked', current.rankedKey, () => rankedDigest(sections.ranked));
       return receiptOf(input, sections, {
         recordSetDigest,
         traceDigest: rootsDigest(refusedRoot, plannedRoot),
