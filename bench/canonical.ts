@@ -1,8 +1,8 @@
 import '../src/shared/jitless-zod';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { canonicalJson, sortedSet } from '../src/core/canonical';
-import type { SourceRecord } from '../src/core/format/record';
+import { canonicalJson } from '../src/core/canonical';
+import { fingerprintForm } from '../src/core/fingerprints';
 import { contentHashOf } from '../src/core/hash';
 import { parseRecordsJsonl } from '../src/core/phases/1-validate/validate';
 import { generateRecords, toJsonl } from './generate-records';
@@ -51,23 +51,8 @@ const parsed = parseRecordsJsonl('bench.jsonl', toJsonl(generateRecords(size, Nu
 if (!parsed.ok) throw new Error(parsed.error.message);
 const records = parsed.value.records;
 
-/** What `recordFingerprint` (src/core/fingerprints.ts) hands to canonical JSON: the text stands as its content hash. */
-const fingerprintInput = (record: SourceRecord) => ({
-  ...record,
-  text: contentHashOf(record.text),
-  supersedes: sortedSet(record.supersedes),
-  access: {
-    roles: sortedSet(record.access.roles),
-    purposes: sortedSet(record.access.purposes),
-    labels: sortedSet(record.access.labels),
-  },
-  evidence: record.evidence && {
-    class: record.evidence.class,
-    supports: sortedSet(record.evidence.supports),
-    contradicts: sortedSet(record.evidence.contradicts),
-  },
-});
-const inputs = records.map(fingerprintInput);
+/** What `recordFingerprint` hands to canonical JSON (the core's own form). */
+const inputs = records.map((record) => fingerprintForm(record, contentHashOf(record.text)));
 /** A receipt of schema 3's shape (src/core/format/receipt.ts) with one trace row per record. */
 const receipt = {
   receiptId: '0'.repeat(64),

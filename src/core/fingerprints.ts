@@ -52,7 +52,8 @@ function fingerprintMessage(record: SourceRecord, textHash: string): Uint8Array 
   return canonicalRecordBytes(record, textHash) ?? canonicalJson(fingerprintForm(record, textHash));
 }
 
-function fingerprintForm(record: SourceRecord, textHash: string): SourceRecord {
+/** The record as its fingerprint sees it: the text as its content hash, every set sorted. */
+export function fingerprintForm(record: SourceRecord, textHash: string): SourceRecord {
   return {
     ...record,
     text: textHash,

@@ -3,7 +3,7 @@ import type { SourceRecord } from '../../core/format/record';
 import { resolve } from '../../core/phases/2-resolve/resolve';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { brokenLinksCase } from '../conformance/corpus';
-import { brokenLinksOf, storedBrokenLinks } from './broken-links';
+import { brokenLinksOf, keepBrokenLinks, storedBrokenLinks } from './broken-links';
 import { deleteRecords, loadRecordSet } from './load';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { type Tokeniser } from './tokens';
@@ -76,6 +76,35 @@ describe('broken supersession links from the supersession graph alone', () => {
       records = records.filter((record) => record.id !== 'c2');
       expect(await storedBrokenLinks(database)).toEqual(reference(records));
       expect((await storedBrokenLinks(database)).get('c1')).toEqual({ kind: 'dangling', targets: ['c2'] });
+    });
+
+    it('keeps the set by reading the records that supersede something and their targets, not every record', async () => {
+      const base = byId(sample.records, 'c3');
+      // Many records, a few of them successors (one dangling): a join over every record would read them all.
+      const records = Array.from({ length: 3000 }, (_, index) =>
+        withLinks(
+          { ...base, id: `n${index}` },
+          index % 100 === 1 ? [`n${index - 1}`, ...(index === 1 ? ['GONE'] : [])] : [],
+        ),
+      );
+      await load(records);
+      await database.query('BEGIN');
+      try {
+        const scanned = async () => {
+          const { rows } = await database.query<{ read: string }>(
+            `SELECT coalesce(seq_tup_read, 0) AS read FROM pg_stat_xact_user_tables WHERE relid = $1::regclass`,
+            [`${database.schema}.records`],
+          );
+          return Number(rows[0]?.read ?? 0);
+        };
+        const before = await scanned();
+        await keepBrokenLinks(database);
+        expect(await scanned()).toBe(before);
+      } finally {
+        await database.query('ROLLBACK');
+      }
+      expect(await storedBrokenLinks(database)).toEqual(reference(records));
+      expect((await storedBrokenLinks(database)).get('n1')).toEqual({ kind: 'dangling', targets: ['GONE'] });
     });
   });
 });

@@ -50,12 +50,14 @@ export async function keepBrokenLinks(client: Database): Promise<void> {
     `SELECT id, supersedes FROM ${client.schema}.records WHERE cardinality(supersedes) > 0`,
   );
   const successors = new Map(rows.map((row) => [row.id, row.supersedes]));
-  const { rows: missing } = await client.query<{ id: string }>(
-    `SELECT DISTINCT t.id FROM ${client.schema}.records s CROSS JOIN LATERAL unnest(s.supersedes) AS t(id)
-     WHERE cardinality(s.supersedes) > 0 AND NOT EXISTS (SELECT 1 FROM ${client.schema}.records r WHERE r.id = t.id)`,
+  // Which targets exist, looked up by id: a join of every record against the targets read the whole table.
+  const targets = [...new Set(rows.flatMap((row) => row.supersedes))];
+  const { rows: present } = await client.query<{ id: string }>(
+    `SELECT id FROM ${client.schema}.records WHERE id = ANY($1::text[])`,
+    [targets],
   );
-  const absent = new Set(missing.map((row) => row.id));
-  const broken = brokenLinksOf(successors, (id) => !absent.has(id));
+  const existing = new Set(present.map((row) => row.id));
+  const broken = brokenLinksOf(successors, (id) => existing.has(id));
   // Only the rows that changed are written: a load that touches no supersession writes none.
   const stored = await storedBrokenLinks(client);
   const same = (a: BrokenLink, b: BrokenLink) =>

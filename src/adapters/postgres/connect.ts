@@ -4,6 +4,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { connectionTarget } from './connection-target';
+import { copyPieces } from './copy-pieces';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
 
 /** How `--database`'s value is printed: the server it names, never a password. */
@@ -45,7 +46,7 @@ export async function connect(
   return ok({
     schema: quoteIdentifier(schema),
     query: async (text, values) => client.query(text, values as unknown[]),
-    copyFrom: async (statement, rows) => pipeline(Readable.from(rows), client.query(copyFrom(statement))),
+    copyFrom: async (statement, rows) => pipeline(Readable.from(copyPieces(rows)), client.query(copyFrom(statement))),
     end: async () => {
       await client.end().catch(() => undefined);
     },

@@ -32,8 +32,11 @@ export function nulIssue(file: string, item: CheckedRecord, line: number | undef
 
 /** A value as COPY's text format writes it: NULL as \N, and the four characters it would read as delimiters escaped. */
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const NEEDS_ESCAPE = /[\\\n\r\t]/;
 function copyValue(value: string | number | boolean | null): string {
-  return value === null ? '\\N' : String(value).replace(/[\\\n\r\t]/g, (found) => COPY_ESCAPES[found] ?? found);
+  if (value === null) return '\\N';
+  const text = String(value);
+  return NEEDS_ESCAPE.test(text) ? text.replace(/[\\\n\r\t]/g, (found) => COPY_ESCAPES[found] ?? found) : text;
 }
 export const copyLine = (values: readonly (string | number | boolean | null)[]) =>
   `${values.map(copyValue).join('\t')}\n`;
@@ -83,28 +86,26 @@ function recordLine({ item }: RecordToWrite, tokens: RecordTokens): string {
 const documentLine = ({ item, lineHash }: RecordToWrite) =>
   copyLine([item.record.id, byteaValue(lineHash), JSON.stringify(item.record)]);
 
-const positionsArray = (at: readonly number[] | undefined) => `{${(at ?? []).join(',')}}`;
+const positionsArray = (at: readonly number[] | undefined) => (at === undefined ? '{}' : `{${at.join(',')}}`);
 
-/** One line per term of each record: its frequency and positions in the title and in the text. */
+/** A term's line: its frequency and positions in the title and in the text. Numbers need no COPY escapes. */
+const postingLine = (
+  term: string,
+  id: string,
+  title: readonly number[] | undefined,
+  text: readonly number[] | undefined,
+) =>
+  `${copyValue(term)}\t${id}\t${title?.length ?? 0}\t${text?.length ?? 0}\t${positionsArray(title)}\t${positionsArray(text)}\n`;
+
+/** One line per term of each record, a record's lines as one string. */
 function* postingLines(items: readonly RecordToWrite[], tokens: readonly RecordTokens[]): Generator<string> {
   for (const [index, { item }] of items.entries()) {
     const found = tokens[index] as RecordTokens;
-    const lines: string[] = [];
-    for (const term of new Set([...found.title.keys(), ...found.text.keys()])) {
-      const title = found.title.get(term);
-      const text = found.text.get(term);
-      lines.push(
-        copyLine([
-          term,
-          item.record.id,
-          title?.length ?? 0,
-          text?.length ?? 0,
-          positionsArray(title),
-          positionsArray(text),
-        ]),
-      );
-    }
-    yield lines.join('');
+    const id = copyValue(item.record.id);
+    let lines = '';
+    for (const [term, title] of found.title) lines += postingLine(term, id, title, found.text.get(term));
+    for (const [term, text] of found.text) if (!found.title.has(term)) lines += postingLine(term, id, undefined, text);
+    yield lines;
   }
 }
 
