@@ -115,7 +115,7 @@ const ANSWER_ASSEMBLY = [
     message: LIBRARY_MESSAGE,
   },
   {
-    group: ['**/core/passes/validate'],
+    group: ['**/core/phases/1-validate/validate'],
     importNames: [
       'parseContractJson',
       'validateContract',
@@ -126,13 +126,17 @@ const ANSWER_ASSEMBLY = [
     ],
     message: LIBRARY_MESSAGE,
   },
-  { group: ['**/core/passes/validate-receipt'], importNames: ['parseReceiptJson'], message: LIBRARY_MESSAGE },
+  {
+    group: ['**/core/phases/1-validate/validate-receipt'],
+    importNames: ['parseReceiptJson'],
+    message: LIBRARY_MESSAGE,
+  },
 ];
 /** What the CLI shows of a compilation is the library's `CompileDetail` too. */
 const COMPILE_VIEW_ASSEMBLY = [
   { group: ['**/core/disclosure'], importNames: ['discloseOutcome'], message: LIBRARY_MESSAGE },
   { group: ['**/core/user-view'], importNames: ['buildUserView'], message: LIBRARY_MESSAGE },
-  { group: ['**/core/passes/attest'], importNames: ['packetWithManifest'], message: LIBRARY_MESSAGE },
+  { group: ['**/core/phases/7-attest/attest'], importNames: ['packetWithManifest'], message: LIBRARY_MESSAGE },
 ];
 
 const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' };

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { canonicalJson } from '../src/core/canonical';
 import { fingerprintForm } from '../src/core/fingerprints';
 import { contentHashOf } from '../src/core/hash';
-import { parseRecordsJsonl } from '../src/core/passes/validate';
+import { parseRecordsJsonl } from '../src/core/phases/1-validate/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
 import { installSha256InNode } from '../src/lib/node-sha256';

@@ -3,7 +3,7 @@ import type { Database } from '../src/adapters/postgres/schema';
 import { COORDINATOR_SETTINGS } from '../src/adapters/postgres/shard-snapshots';
 import type { Tokeniser } from '../src/adapters/postgres/tokens';
 import type { Contract } from '../src/core/format/contract';
-import { serialiseReceipt } from '../src/core/passes/attest';
+import { serialiseReceipt } from '../src/core/phases/7-attest/attest';
 
 /**
  * What the coordinator (src/adapters/postgres/shards.ts) is asked during a compile, and what it sends to the

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ContractInput } from '../src/core/format/contract';
 import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput } from '../src/core/format/record';
 import type { Control } from '../src/core/format/scenario';
-import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
+import { createJsonlRecordReader, type RecordSet } from '../src/core/phases/1-validate/validate';
 import { createPrng, type Prng } from '../src/shared/prng';
 
 /**

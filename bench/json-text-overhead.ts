@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseJsonText } from '../src/core/format/json-text';
-import { createJsonlRecordReader } from '../src/core/passes/validate';
+import { createJsonlRecordReader } from '../src/core/phases/1-validate/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { percentile } from './stats';
 import { installSha256InNode } from '../src/lib/node-sha256';

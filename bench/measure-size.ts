@@ -7,15 +7,14 @@ import { runInNewContext } from 'node:vm';
 import { createSqliteCompiler, type SqliteCompiler } from '../src/adapters/sqlite/compiler';
 import { applyChanges } from '../src/core/controls';
 import { contractSchema, type Contract } from '../src/core/format/contract';
-import { computeAll } from '../src/core/memo';
-import { admit } from '../src/core/passes/admit';
-import { attest, renderPacket, serialiseReceipt } from '../src/core/passes/attest';
+import { admit } from '../src/core/phases/4-admit/admit';
+import { attest, renderPacket, serialiseReceipt } from '../src/core/phases/7-attest/attest';
 import { lowerAdmission } from '../src/adapters/sqlite/lower-admission';
-import { plan } from '../src/core/passes/plan';
-import { buildAdmissionPlan, planDigest } from '../src/core/plan/admission-plan';
-import { resolve } from '../src/core/passes/resolve';
-import { typeCheck } from '../src/core/passes/type-check';
-import { createJsonlRecordReader, type RecordSet } from '../src/core/passes/validate';
+import { planPacket } from '../src/core/phases/6-plan-packet/plan-packet';
+import { buildAdmissionPlan, planDigest } from '../src/core/phases/4-admit/admission-plan';
+import { resolve } from '../src/core/phases/2-resolve/resolve';
+import { typeCheck } from '../src/core/phases/3-type-check/type-check';
+import { createJsonlRecordReader, type RecordSet } from '../src/core/phases/1-validate/validate';
 import type { CompileOutcome } from '../src/core/result';
 import type { SqlDriver } from '../src/adapters/sqlite/driver';
 import { rankAdmitted, rankCorpus } from '../src/adapters/sqlite/rank';
@@ -153,7 +152,7 @@ async function readCorpus(path: string): Promise<RecordSet> {
   return orThrow(reader.finish());
 }
 
-/** The passes one after another with nothing to reuse (`computeAll`), timed one by one: where a cold compile goes. */
+/** The passes one after another with nothing to reuse (each a plain function), timed one by one: where a cold compile goes. */
 function measurePhases(
   driver: SqlDriver,
   contract: Contract,
@@ -171,7 +170,7 @@ function measurePhases(
     driver.all('SELECT rowid, id FROM records').map(([rowid, id]) => [Number(rowid), String(id)]),
   );
   for (let run = 0; run < runs; run += 1) {
-    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet, computeAll)));
+    const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet)));
     phase('type-check', () => typeCheck(resolution));
     const admissionPlan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
     const lowered = orThrow(lowerAdmission(admissionPlan, planDigest(admissionPlan), driver.maxParameters));
@@ -182,28 +181,25 @@ function measurePhases(
           driver.all(`SELECT r.id FROM records r WHERE ${lowered.where}`, lowered.params).map(([id]) => String(id)),
         ),
     );
-    const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql, computeAll)));
+    const admission = phase('admit (evaluator, every record)', () => orThrow(admit(resolution, sql)));
     const ranking = phase('rank (admitted set)', () =>
       rankAdmitted(driver, contract.query, (rowid) => idByRowid.get(rowid)),
     );
-    const planned = phase('plan', () => plan(resolution, admission, ranking, null, computeAll));
-    const packet = phase('render', () => renderPacket(contract, planned));
+    const planned = phase('plan', () => planPacket(resolution, admission, ranking, null));
+    const packet = phase('render', () => renderPacket(contract, resolution.contract.asOf, planned));
     phase('attest', () =>
-      attest(
-        {
-          contract,
-          records: resolution.records,
-          admitted: admission.admitted,
-          attestation: 'full',
-          plan: planned,
-          packet,
-          ranking: ranking.statistics,
-          admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest },
-          controls: [],
-          lateChanges: [],
-        },
-        computeAll,
-      ),
+      attest({
+        contract,
+        records: resolution.records,
+        admitted: admission.admitted,
+        attestation: 'full',
+        packetPlan: planned,
+        packet,
+        ranking: ranking.statistics,
+        admission: { adapter: 'sqlite', adapterVersion: SQLITE_ADAPTER_VERSION, planDigest: lowered.digest },
+        controls: [],
+        lateChanges: [],
+      }),
     );
   }
   return Object.fromEntries([...samples].map(([name, values]) => [name, percentile(values, 50)]));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Download } from '@playwright/test';
-import { receiptIdOf } from '../src/core/passes/attest';
+import { receiptIdOf } from '../src/core/phases/7-attest/attest';
 import type { Receipt } from '../src/core/result';
 import { expect, test, type AppPage, type FilePayload } from './fixtures';
 import { installSha256InNode } from '../src/lib/node-sha256';

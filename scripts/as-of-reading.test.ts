@@ -29,4 +29,12 @@ describe('the contract as-of in the source', () => {
     expect(readings).toEqual([]);
     expect(asOfReadings(readFileSync(join(SRC, READER), 'utf8'))).toEqual(['parseInstant(contract.asOf)']);
   });
+
+  it('is turned into an instant once in the pipeline, by resolve, and passed on to the phases after it', () => {
+    const PHASES = join(SRC, 'core', 'phases');
+    const readers = sourceFiles(PHASES)
+      .filter((path) => /\basOfInstant\(/.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(SRC, path).split('\\').join('/'));
+    expect(readers).toEqual(['core/phases/2-resolve/resolve.ts']);
+  });
 });

@@ -2,7 +2,7 @@ import '../../src/shared/jitless-zod';
 import { installSha256InNode } from '../../src/lib/node-sha256';
 import { createSqliteCompiler } from '../../src/adapters/sqlite/compiler';
 import { contractSchema } from '../../src/core/format/contract';
-import { parseRecordsJsonl } from '../../src/core/passes/validate';
+import { parseRecordsJsonl } from '../../src/core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../src/sqlite/load-sqlite';
 import { benchContract, type GeneratedCorpus } from '../generate-records';
 

@@ -1,6 +1,6 @@
 import { createSqliteCompiler } from '../../src/adapters/sqlite/compiler';
-import { serialiseReceipt } from '../../src/core/passes/attest';
-import { createRecordSet } from '../../src/core/passes/validate';
+import { serialiseReceipt } from '../../src/core/phases/7-attest/attest';
+import { createRecordSet } from '../../src/core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../src/sqlite/load-sqlite';
 import { baseContract, baseRecords, ESC, type Generated, refused } from './build';
 import type { HostileCase } from './manifest';

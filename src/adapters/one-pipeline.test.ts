@@ -33,15 +33,21 @@ function importsOf(root: string, file: string): string[] {
 }
 
 /**
- * A module a store may not import: each runs a stage of the pipeline, which only `src/core/compile.ts` runs.
- * `passes/validate` is allowed: it is the records' reader, and a store reads its records back through it
- * (PostgreSQL), or indexes the records it parsed (SQLite).
+ * A module a store may not import: each runs a stage of the pipeline, which only `src/core/compile.ts` runs
+ * (through `src/core/queries.ts`). Allowed: `1-validate/validate`, the records' reader (a store reads its records
+ * back through it, PostgreSQL, or indexes the records it parsed, SQLite), and what a store is handed or answers
+ * with: the admission plan, the admitting store's interface, the ranking.
  */
+const STORE_FACING_MODULES = new Set([
+  'src/core/phases/1-validate/validate',
+  'src/core/phases/4-admit/admission-plan',
+  'src/core/phases/4-admit/adapter',
+  'src/core/phases/5-rank/ranking',
+]);
+
 function runsAStage(module: string): boolean {
-  return (
-    module === 'src/core/compile-stages' ||
-    (module.startsWith('src/core/passes/') && module !== 'src/core/passes/validate')
-  );
+  if (module === 'src/core/compile-stages' || module === 'src/core/queries') return true;
+  return module.startsWith('src/core/phases/') && !STORE_FACING_MODULES.has(module);
 }
 
 /** Where the one-pipeline rule is broken under `root`: a store importing a stage, or the core importing a store. */
@@ -75,13 +81,16 @@ describe('one pipeline over one store interface', () => {
       };
       write(
         'src/adapters/other/compile.ts',
-        "import { admit } from '../../core/passes/admit';\nimport type { PreparedCompile } from '../../core/compile-stages';\n",
+        "import { admit } from '../../core/phases/4-admit/admit';\nimport type { PreparedCompile } from '../../core/compile-stages';\n",
       );
-      write('src/adapters/other/records.ts', "import { createRecordSet } from '../../core/passes/validate';\n");
-      write('src/adapters/other/compile.test.ts', "import { attest } from '../../core/passes/attest';\n");
+      write(
+        'src/adapters/other/records.ts',
+        "import { createRecordSet } from '../../core/phases/1-validate/validate';\n",
+      );
+      write('src/adapters/other/compile.test.ts', "import { attest } from '../../core/phases/7-attest/attest';\n");
       write('src/core/compile.ts', "import { createSqliteStore } from '../adapters/sqlite/sqlite-adapter';\n");
       expect(pipelineViolations(root)).toEqual([
-        'src/adapters/other/compile.ts runs a stage of its own: it imports src/core/passes/admit',
+        'src/adapters/other/compile.ts runs a stage of its own: it imports src/core/phases/4-admit/admit',
         'src/adapters/other/compile.ts runs a stage of its own: it imports src/core/compile-stages',
         'src/core/compile.ts imports the store src/adapters/sqlite/sqlite-adapter',
       ]);

@@ -1,5 +1,5 @@
 import type { CompileRequest } from '../core/compile';
-import { receiptIdOf } from '../core/passes/attest';
+import { receiptIdOf } from '../core/phases/7-attest/attest';
 import type { CompileOutcome, Receipt } from '../core/result';
 
 /** One line of `check`'s report. */

@@ -10,7 +10,7 @@ import type { Contract } from '../core/format/contract';
 import type { Attestation, CompileOutcome, Receipt } from '../core/result';
 import { err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
-import { parseContractJson } from '../core/passes/validate';
+import { parseContractJson } from '../core/phases/1-validate/validate';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
 import { reportError } from './render';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { Receipt } from '../core/result';
 import type { Inputs, ScenarioInputs } from '../lib/api';
 import { EXIT, type ExitCode } from './command';

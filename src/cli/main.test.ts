@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { receiptIdOf } from '../core/passes/attest';
+import { receiptIdOf } from '../core/phases/7-attest/attest';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import type { Receipt } from '../core/result';
 import { EXIT } from './command';

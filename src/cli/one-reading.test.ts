@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_DIR, readManifest } from '../../scripts/hostile-corpus/manifest';
 import type { CompileError, InputIssue, Result } from '../core/errors';
 import { SUITE_SUFFIX } from '../core/expectations/suite';
-import { parseContractJson, parseScenarioJson } from '../core/passes/validate';
+import { parseContractJson, parseScenarioJson } from '../core/phases/1-validate/validate';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { intakeFiles, type IntakeBase } from '../worker/workspace/file-intake';
 import { FIXTURES_DIR } from './builtin-paths';

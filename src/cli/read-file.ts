@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
-import type { RecordSet } from '../core/passes/validate';
+import type { RecordSet } from '../core/phases/1-validate/validate';
 import { library } from './library';
 import { wordMessage } from '../core/messages';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ok, type CompileError, type Result } from '../core/errors';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { ScenarioInputs } from '../lib/api';
 import { library } from './library';
 import { readDocument, readingFiles, recordsFileChunks } from './read-file';

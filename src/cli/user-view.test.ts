@@ -11,7 +11,7 @@ import { propertyParameters } from '../core/test-support/arbitraries';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
 import { userViewIdOf } from '../core/user-view';
-import { createRecordSet } from '../core/passes/validate';
+import { createRecordSet } from '../core/phases/1-validate/validate';
 import {
   malformedCaseArbitrary,
   malformedWithheldFile,

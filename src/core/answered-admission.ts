@@ -1,10 +1,10 @@
 import { compareStrings, sortedSet } from './canonical';
 import { finishCompile, type CompileRequest, type PreparedCompile } from './compile-stages';
 import { err, ok, type CompileError, type Result } from './errors';
-import { computeAll } from './memo';
-import { admit, divergence, type Admission } from './passes/admit';
-import { recordSetDigest } from './passes/attest-digests';
-import { gateCodeOf, type GateVerdict } from './passes/gates';
+import { freshQueries } from './queries';
+import { admit, divergence, type Admission } from './phases/4-admit/admit';
+import { recordSetDigest } from './phases/7-attest/attest-digests';
+import { gateCodeOf, type GateVerdict } from './phases/4-admit/gates';
 import {
   IdPositions,
   resolve,
@@ -13,15 +13,15 @@ import {
   type Resolution,
   type ResolvedContract,
   type ResolvedRecord,
-} from './passes/resolve';
-import { recordSetOf, type CheckedRecord } from './passes/validate';
-import { typeCheck } from './passes/type-check';
-import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
-import { acceptAnswer, checkAdapterFor, type AdmissionAnswer, type AdmittingStore } from './plan/adapter';
-import { rankDeclared, type RankedRow, type Ranking } from './ranking';
+} from './phases/2-resolve/resolve';
+import { recordSetOf, type CheckedRecord } from './phases/1-validate/validate';
+import { typeCheck } from './phases/3-type-check/type-check';
+import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './phases/4-admit/admission-plan';
+import { acceptAnswer, checkAdapterFor, type AdmissionAnswer, type AdmittingStore } from './phases/4-admit/adapter';
+import { rankDeclared, type RankedRow, type Ranking } from './phases/5-rank/ranking';
 import type { ReasonCode } from './reasons';
 import type { CompileOutcome, RankingStatistics, Receipt } from './result';
-import { receiptIdOf } from './passes/attest';
+import { receiptIdOf } from './phases/7-attest/attest';
 
 /** An admitted record as the store's gate columns describe it: what the gates and the plan read, without its title and text. */
 export interface AdmittedRow {
@@ -245,7 +245,7 @@ export async function compileAnswered(
     first.value.admission,
     accepted.value.admission,
     ranking,
-    computeAll,
+    freshQueries,
   );
   const candidates = draft.receipt.trace.map((row) => row.id).filter((id) => !required.includes(id));
   const whole = await answering.wholeRecords(candidates);
@@ -263,7 +263,7 @@ export async function compileAnswered(
     second.value.admission,
     accepted.value.admission,
     ranking,
-    computeAll,
+    freshQueries,
   );
   if (
     outcome.receipt.trace.some((row, index) => row.id !== draft.receipt.trace[index]?.id) ||

@@ -1,15 +1,14 @@
 import { ok, type CompileError, type Result } from './errors';
 import type { Contract } from './format/contract';
-import type { Derive } from './memo';
-import type { Admission } from './passes/admit';
-import { attest, renderPacket } from './passes/attest';
-import { plan } from './passes/plan';
-import { resolve, type Resolution } from './passes/resolve';
-import type { RecordSet } from './passes/validate';
-import { typeCheck } from './passes/type-check';
-import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './plan/admission-plan';
+import type { Admission } from './phases/4-admit/admit';
+import { renderPacket } from './phases/7-attest/attest';
+import type { Resolution } from './phases/2-resolve/resolve';
+import { freshQueries, type Queries } from './queries';
+import type { RecordSet } from './phases/1-validate/validate';
+import { typeCheck } from './phases/3-type-check/type-check';
+import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './phases/4-admit/admission-plan';
 import type { Attestation, CompileOutcome, Packet, ReceiptAdmission } from './result';
-import type { Ranking } from './ranking';
+import type { Ranking } from './phases/5-rank/ranking';
 
 export interface CompileRequest {
   readonly contract: Contract;
@@ -31,9 +30,12 @@ export interface PreparedCompile {
   readonly digest: string;
 }
 
-/** Passes 2 and 3 (resolve, type-check), then the admission plan and its digest. */
-export function prepareCompile(request: CompileRequest, memo: Derive): Result<PreparedCompile, CompileError> {
-  const resolution = resolve(request.contract, request.recordSet, memo);
+/** Phases 2 and 3 (resolve, type-check), then the admission plan and its digest. */
+export function prepareCompile(
+  request: CompileRequest,
+  queries: Queries = freshQueries,
+): Result<PreparedCompile, CompileError> {
+  const resolution = queries.resolve(request.contract, request.recordSet);
   if (!resolution.ok) return resolution;
   const typed = typeCheck(resolution.value);
   const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
@@ -42,33 +44,32 @@ export function prepareCompile(request: CompileRequest, memo: Derive): Result<Pr
   return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
 }
 
-/** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
+/** Passes 6 and 7 (packet planning, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
 export function finishCompile(
   request: CompileRequest,
   prepared: PreparedCompile,
   admission: Admission,
   admittedBy: ReceiptAdmission,
   ranking: Ranking,
-  memo: Derive,
+  queries: Queries,
 ): CompileOutcome {
   const { contract } = request;
-  const planned = plan(prepared.resolution, admission, ranking, prepared.missingRequired, memo);
-  const packet: Packet | null = planned.failure ? null : renderPacket(contract, planned);
-  const receipt = attest(
-    {
-      contract,
-      records: prepared.resolution.records,
-      admitted: admission.admitted,
-      attestation: request.attestation ?? 'full',
-      plan: planned,
-      packet,
-      ranking: ranking.statistics,
-      admission: admittedBy,
-      controls: request.controls ?? [],
-      lateChanges: request.lateChanges ?? [],
-    },
-    memo,
-  );
+  const planned = queries.planPacket(prepared.resolution, admission, ranking, prepared.missingRequired);
+  const packet: Packet | null = planned.failure
+    ? null
+    : renderPacket(contract, prepared.resolution.contract.asOf, planned);
+  const receipt = queries.attest({
+    contract,
+    records: prepared.resolution.records,
+    admitted: admission.admitted,
+    attestation: request.attestation ?? 'full',
+    packetPlan: planned,
+    packet,
+    ranking: ranking.statistics,
+    admission: admittedBy,
+    controls: request.controls ?? [],
+    lateChanges: request.lateChanges ?? [],
+  });
   const selected = planned.selected.length;
   const counts = {
     candidates: planned.trace.length,

@@ -1,16 +1,15 @@
 import { compileAnswered } from './answered-admission';
 import { ok, type CompileError, type Result } from './errors';
-import { createMemo, type TableStats } from './memo';
-import { admit } from './passes/admit';
+import type { TableStats } from './memo';
 import { finishCompile, prepareCompile, type CompileRequest } from './compile-stages';
-import { settleDuplicates } from './passes/settle-duplicates';
-import { candidatesFrom } from './plan/adapter';
+import { settleDuplicates } from './phases/1-validate/settle-duplicates';
+import { candidatesFrom } from './phases/4-admit/adapter';
 import type { Baselines, CompileOutcome } from './result';
-import { rankDeclared, type Ranking } from './ranking';
+import { createQueries, type KeyRules } from './queries';
+import type { Ranking } from './phases/5-rank/ranking';
 import type { Store } from './store';
-import type { GateVerdict } from './passes/gates';
 
-export type { CompileRequest };
+export type { CompileRequest, KeyRules };
 
 export interface Compiler {
   /**
@@ -34,12 +33,13 @@ export interface BaselineSource {
 
 /**
  * The one pipeline, over any store. It reads top to bottom through the passes; every pass is a plain function
- * of its inputs. The compiler owns the one memo layer (src/core/memo.ts), through which the passes'
- * per-record work is reused when its inputs are unchanged; the store owns the records and their indexes.
- * Every output is the one a fresh compiler would produce (src/core/incremental.test.ts).
+ * of its inputs. The compiler calls them through its queries (src/core/queries.ts), which apply the one memo,
+ * keyed by content, so per-record work is reused when its inputs are unchanged; the store owns the records and
+ * their indexes. Every output is the one a fresh compiler would produce (src/core/incremental.test.ts).
+ * `keys` is for tests only: one that leaves an input out of a key must make that test fail.
  */
-export function createCompiler(store: Store): Compiler {
-  const memo = createMemo();
+export function createCompiler(store: Store, keys?: KeyRules): Compiler {
+  const queries = createQueries(keys);
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
     // A store that answers plans keeps refused records to itself; a full receipt needs their rows, so it reads them.
@@ -52,38 +52,39 @@ export function createCompiler(store: Store): Compiler {
     const request = records.value === given.recordSet ? given : { ...given, recordSet: records.value };
     const { contract, recordSet } = request;
 
-    const prepared = prepareCompile(request, memo);
+    // 2 resolve, 3 type-check, then the admission plan and its digest.
+    const prepared = prepareCompile(request, queries);
     if (!prepared.ok) return prepared;
+    // 4 admit: the store admits the plan; the reference evaluator must agree record by record.
     const candidates = await candidatesFrom(store, prepared.value.plan, prepared.value.digest);
     if (!candidates.ok) return candidates;
-    const admission = admit(prepared.value.resolution, candidates.value.candidates, memo);
+    const admission = queries.admit(prepared.value.resolution, candidates.value.candidates);
     if (!admission.ok) return admission;
 
+    // 5 rank, inside the admitted set only.
     let ranking: Ranking;
     if (contract.ranking === 'bm25') {
       const admittedIds = admission.value.admittedIds;
-      const held = await store.holdAdmitted(admittedIds, recordSet);
-      ranking = await memo.cell('rank:admitted', [contract.query, held], ([query]) =>
-        store.rankAdmitted(query, admittedIds),
+      await store.holdAdmitted(admittedIds, recordSet);
+      ranking = await queries.rankStored(contract.query, admission.value, () =>
+        store.rankAdmitted(contract.query, admittedIds),
       );
     } else {
-      // Declared scores are the admitted records' own: the same records, the same ranking object, so the plan's admitted part is reused.
-      const admitted = admission.value.admitted.map(
-        (position) => (admission.value.verdicts[position] as GateVerdict).resolved.checked,
-      );
-      ranking = memo.cell('rank:declared', admitted, (checked) => rankDeclared(checked));
+      // Declared scores are the admitted records' own.
+      ranking = queries.rankDeclared(admission.value);
     }
-    return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, memo));
+    // 6 plan the packet, 7 attest.
+    return ok(finishCompile(request, prepared.value, admission.value, candidates.value.admission, ranking, queries));
   };
 
   // Each compile waits for the one before it: one memo revision at a time, and answers in the order asked.
   let last: Promise<unknown> = Promise.resolve();
   return {
     compile(request) {
-      const compiled = last.then(() => memo.revisionAsync(() => compileOnce(request)));
+      const compiled = last.then(() => queries.revision(() => compileOnce(request)));
       last = compiled.catch(() => undefined);
       return compiled;
     },
-    memoStats: () => memo.stats(),
+    memoStats: () => queries.stats(),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChanges, mergePatch, pickChanges } from './controls';
 import type { Control, Patch } from './format/scenario';
-import { parseScenarioJson } from './passes/validate';
+import { parseScenarioJson } from './phases/1-validate/validate';
 import { buildContract, buildRecord, buildRecordSet, errorOf, valueOf } from './test-support/builders';
 
 const change = (id: string, ...patches: Patch[]): Control => ({

@@ -5,8 +5,14 @@ import type { Control, LateChange, Patch } from './format/scenario';
 import { err, ok, type CompileError, type Result } from './errors';
 import { zodInputIssues } from './format/input-issues';
 import { wordMessage } from './messages';
-import { settleDuplicates } from './passes/settle-duplicates';
-import { checkRecord, recordSetOf, supersedesAny, type CheckedRecord, type RecordSet } from './passes/validate';
+import { settleDuplicates } from './phases/1-validate/settle-duplicates';
+import {
+  checkRecord,
+  recordSetOf,
+  supersedesAny,
+  type CheckedRecord,
+  type RecordSet,
+} from './phases/1-validate/validate';
 
 type Json = unknown;
 

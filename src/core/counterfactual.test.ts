@@ -8,7 +8,7 @@ import atlasRecords from '../../fixtures/atlas-credit-review/records.jsonl?raw';
 import type { CompileRequest } from './compile';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyToContract, counterfactuals, type Suggestion } from './counterfactual';
-import { createRecordSet, parseScenarioJson } from './passes/validate';
+import { createRecordSet, parseScenarioJson } from './phases/1-validate/validate';
 import { renderSuggestion } from './suggestions';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { propertyParameters } from './test-support/arbitraries';

@@ -5,7 +5,7 @@ import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { contentHashOf } from './hash';
-import { createRecordSet, type CheckedRecord } from './passes/validate';
+import { createRecordSet, type CheckedRecord } from './phases/1-validate/validate';
 import type { FactArgs, FactArgValue, ReasonCode } from './reasons';
 import type { SuggestionCode } from './suggestions';
 import type { Decision, GateName } from './result';

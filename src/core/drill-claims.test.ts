@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompileRequest } from './compile';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { drill } from './drill';
-import { receiptIdOf } from './passes/attest';
+import { receiptIdOf } from './phases/7-attest/attest';
 import type { Receipt, TraceRow } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';
 import { propertyParameters } from './test-support/arbitraries';

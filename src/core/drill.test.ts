@@ -7,7 +7,7 @@ import type { SourceRecord } from './format/record';
 import { receiptSchema } from './format/receipt';
 import { canonicalJson } from './canonical';
 import { contentHashOf, sha256Hex } from './hash';
-import { receiptIdOf } from './passes/attest';
+import { receiptIdOf } from './phases/7-attest/attest';
 import { FACTS, REASONS } from './reasons';
 import { GATE_ORDER, type Receipt } from './result';
 import { buildContract, buildRecord, buildRecordSet, valueOf, type ContractOverrides } from './test-support/builders';

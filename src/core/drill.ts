@@ -1,6 +1,6 @@
 import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
-import { receiptIdOf } from './passes/attest';
+import { receiptIdOf } from './phases/7-attest/attest';
 import { ENGINE_VERSION, SCHEMA_VERSION, staleEngineDetail } from './version';
 import { wordMessage } from './messages';
 import type { ReasonCode } from './reasons';

@@ -1,9 +1,9 @@
 import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
-import { settleDuplicates } from './passes/settle-duplicates';
+import { settleDuplicates } from './phases/1-validate/settle-duplicates';
 import type { LateChange, Patch } from './format/scenario';
 import { formatInstant } from './format/time';
-import type { CheckedRecord, RecordSet } from './passes/validate';
+import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
 
 const DAY_MS = 86_400_000;
 

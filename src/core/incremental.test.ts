@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyChanges } from './controls';
+import { GATE_FIELDS } from './phases/4-admit/gates';
+import type { KeyRules } from './compile';
 import type { Contract } from './format/contract';
 import type { Patch } from './format/scenario';
-import type { RecordSet } from './passes/validate';
-import { createRecordSet } from './passes/validate';
+import type { RecordSet } from './phases/1-validate/validate';
+import { createRecordSet } from './phases/1-validate/validate';
 import { propertyParameters } from './test-support/arbitraries';
 import { buildContract, buildRecord, valueOf } from './test-support/builders';
 import { observable } from './test-support/change-steps';
@@ -67,11 +69,15 @@ describe('a compiler that reuses its previous work', () => {
     await step([{ op: 'mergeContract', patch: { query: 'policy', tokenBudget: 200 } }]);
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused'])
       expect(reuseOf(kept, table)).toEqual({ reused: RECORDS, computed: 0 });
+    // A new budget changes planned rows only: the refused rows' chunks are not hashed again.
+    expect(reuseOf(kept, 'attest:refused')?.computed).toBe(0);
 
     // A gate field: every verdict is worked out again, and the records it denies are refused.
     await step([{ op: 'mergeContract', patch: { denyLabels: ['investigation'] } }]);
     expect(reuseOf(kept, 'admit:gates')).toEqual({ reused: 0, computed: RECORDS });
     expect(reuseOf(kept, 'resolve:records')).toEqual({ reused: RECORDS, computed: 0 });
+    // A verdict worked out again and equal to the last one keeps its version: its refused row is not built again.
+    expect(reuseOf(kept, 'plan:refused')?.reused).toBeGreaterThan(0);
 
     // A refused record refused again leaves the admitted set as it was: the plan's admitted part is last compilation's.
     await step([{ op: 'mergeRecord', id: 'rec-15', patch: { lifecycle: 'draft' } }]);
@@ -88,4 +94,61 @@ describe('a compiler that reuses its previous work', () => {
       admitted: expect.arrayContaining(['rec-01']) as unknown,
     });
   });
+
+  it('keeps the digests of planned rows planned again the same, and hashes the ranking section once per what makes it', async () => {
+    const records = Array.from({ length: RECORDS }, (_, index) =>
+      buildRecord({ id: `rec-${String(index).padStart(2, '0')}`, text: index % 3 === 0 ? 'retry policy' : 'other' }),
+    );
+    let contract: Contract = buildContract();
+    let recordSet: RecordSet = createRecordSet(records);
+    const kept = createSqliteCompiler(await freshDriver());
+    const step = async (patches: Patch[]) => {
+      ({ contract, recordSet } = valueOf(
+        applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
+      ));
+      const fresh = createSqliteCompiler(await freshDriver());
+      expect(await observable(kept, { contract, recordSet })).toEqual(
+        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+      );
+    };
+    expect(await observable(kept, { contract, recordSet })).toMatchObject({ status: 'packet' });
+
+    // A budget that every admitted record fits in, then one token more: the admitted part is planned again, every row
+    // comes out as it was and keeps its version, so no chunk of planned rows is hashed again, nor the ranking section.
+    await step([{ op: 'mergeContract', patch: { tokenBudget: 100_000 } }]);
+    await step([{ op: 'mergeContract', patch: { tokenBudget: 100_001 } }]);
+    expect(reuseOf(kept, 'plan:admitted')).toEqual({ reused: 0, computed: 1 });
+    expect(reuseOf(kept, 'plan:rows')).toMatchObject({ reused: 0 });
+    expect(reuseOf(kept, 'plan:rows')?.computed).toBeGreaterThan(0);
+    expect(reuseOf(kept, 'attest:planned')).toMatchObject({ computed: 0 });
+    expect(reuseOf(kept, 'attest:planned')?.reused).toBeGreaterThan(0);
+    expect(reuseOf(kept, 'attest:ranked')).toEqual({ reused: 1, computed: 0 });
+    // Where digest chunks end is read once per id order.
+    expect(reuseOf(kept, 'attest:chunk-ends')).toEqual({ reused: 1, computed: 0 });
+
+    // A record leaves the admitted set: what ranks the rest changes, and the section is hashed again.
+    await step([{ op: 'mergeRecord', id: 'rec-03', patch: { lifecycle: 'draft' } }]);
+    expect(reuseOf(kept, 'attest:ranked')).toEqual({ reused: 0, computed: 1 });
+    expect(reuseOf(kept, 'attest:planned')?.computed).toBeGreaterThan(0);
+  });
+
+  it(
+    'fails when a key leaves out an input its query reads: verdicts keyed without the deny labels are reused after they change',
+    async () => {
+      const careless: KeyRules = { gateFields: GATE_FIELDS.filter((field) => field !== 'denyLabels') };
+      let failure: unknown = null;
+      try {
+        await fc.assert(await incremental.property({ openDatabase: freshDriver, keys: careless }), {
+          ...propertyParameters(incremental.testRuns),
+          endOnFailure: true,
+        });
+      } catch (error) {
+        failure = error;
+      }
+      // The property's own finding, not a failure of the harness: the kept compiler's answer differs from a fresh one's.
+      expect(failure).toBeInstanceOf(Error);
+      expect(String((failure as Error).cause)).toMatch(/kept and fresh compilations after .* differ/);
+    },
+    TIMEOUT_MS,
+  );
 });

@@ -1,181 +1,133 @@
 import { describe, expect, it } from 'vitest';
-import { computeAll, createMemo, declare } from './memo';
+import { createPrng } from '../shared/prng';
+import { canonicalJson } from './canonical';
+import { createMemo, equalValues, sameKey } from './memo';
 
-interface Item {
-  readonly id: string;
-  readonly value: number;
-}
+const names = (count: number) => Array.from({ length: count }, (_, index) => `n${index}`);
 
-/** A declared input that is nothing but its key. */
-const keyed = (key: string) => declare({ key }, ['key'], () => null);
-
-const items = (count: number): Item[] =>
-  Array.from({ length: count }, (_, index) => ({ id: `i${index}`, value: index }));
-
-describe('createMemo', () => {
-  it('maps like computeAll, computing only items it has not seen under the same key', () => {
+describe('the memo', () => {
+  it('maps like items.map, computing only items whose key or the shared key changed', async () => {
     const memo = createMemo();
-    const list = items(200);
     let calls = 0;
-    const double = (item: Item) => {
-      calls += 1;
-      return { doubled: item.value * 2 };
-    };
-    const first = memo.revision(() => memo.map('double', keyed('k'), list, double));
-    expect(first).toEqual(computeAll.map('double', keyed('k'), list, double));
-    calls = 0;
-    const replaced = list.map((item, index) => (index === 7 ? { ...item, value: 70 } : item));
-    const second = memo.revision(() => memo.map('double', keyed('k'), replaced, double));
-    expect(calls).toBe(1);
-    expect(second[7]).toEqual({ doubled: 140 });
-    expect(second[8]).toBe(first[8]);
+    const double = (item: number) => ((calls += 1), item * 2);
+    const items = Array.from({ length: 200 }, (_, index) => index);
+    const keys = items.map(String);
+    const first = await memo.revisionAsync(async () => memo.map('double', 'k', names(200), keys, items, double));
+    expect(first.values).toEqual(items.map((item) => item * 2));
+    const changed = items.map((item) => (item === 7 ? 1_000 : item));
+    const second = await memo.revisionAsync(async () =>
+      memo.map('double', 'k', names(200), changed.map(String), changed, double),
+    );
+    expect(second.values[7]).toBe(2_000);
     expect(memo.stats().get('double')).toEqual({ reused: 199, computed: 1 });
+    expect(second.versions[8]).toBe(first.versions[8]);
+    expect(second.versions[7]).not.toBe(first.versions[7]);
+    calls = 0;
+    await memo.revisionAsync(async () => memo.map('double', 'other', names(200), changed.map(String), changed, double));
+    expect(calls).toBe(200);
   });
 
-  it('finds items by identity when positions move, and computes everything again under another key', () => {
-    const memo = createMemo();
-    const list = items(300);
-    const first = memo.revision(() => memo.map('id', keyed('k'), list, (item) => ({ id: item.id })));
-    const shifted = [{ id: 'new', value: -1 }, ...list];
-    const second = memo.revision(() => memo.map('id', keyed('k'), shifted, (item) => ({ id: item.id })));
-    expect(second[1]).toBe(first[0]);
-    expect(memo.stats().get('id')).toEqual({ reused: 300, computed: 1 });
-    memo.revision(() => memo.map('id', keyed('other'), shifted, (item) => ({ id: item.id })));
-    expect(memo.stats().get('id')).toEqual({ reused: 0, computed: 301 });
-  });
-
-  it('cuts off: a value computed again and found equal is the old object', () => {
-    const memo = createMemo();
-    const list = items(3);
-    const parity = (key: string) =>
-      memo.revision(() =>
-        memo.map(
-          'parity',
-          keyed(key),
-          list,
-          (item) => ({ even: item.value % 2 === 0 }),
-          (a, b) => a.even === b.even,
-        ),
-      );
-    const first = parity('a');
-    const second = parity('b');
-    expect(second[0]).toBe(first[0]);
-    const stable = memo.revision(() =>
-      memo.stable(
-        'rows',
-        list.map((item) => ({ ...item })),
-        (a, b) => a.id === b.id && a.value === b.value,
-      ),
-    );
-    const again = memo.revision(() =>
-      memo.stable(
-        'rows',
-        list.map((item) => ({ ...item })),
-        (a, b) => a.id === b.id && a.value === b.value,
-      ),
-    );
-    expect(again[2]).toBe(stable[2]);
-  });
-
-  it('declares inputs: the listed fields alone reach the query, and they alone make the key', () => {
-    const source = { a: 1, b: ['x', 'y'], c: 'unlisted' };
-    const seen: object[] = [];
-    const declared = declare(source, ['b', 'a'], (picked) => (seen.push(picked), picked.a + picked.b.length));
-    expect(declared.inputs).toBe(3);
-    expect(Object.keys(seen[0] ?? {}).sort()).toEqual(['a', 'b']);
-    expect(declared.key).toBe('{"a":1,"b":["x","y"]}');
-    expect(declare({ ...source, c: 'changed' }, ['b', 'a'], () => 0).key).toBe(declared.key);
-    expect(declare({ ...source, a: 2 }, ['b', 'a'], () => 0).key).not.toBe(declared.key);
-    // A field the list leaves out is not there to read: typecheck fails on this line if it ever is.
-    // @ts-expect-error 'c' is not declared
-    expect(declare(source, ['a'], (picked) => picked.c).inputs).toBeUndefined();
-    const memo = createMemo();
-    const items = [{ v: 1 }];
-    expect(
-      memo.revision(() =>
-        memo.map(
-          'sum',
-          declare(source, ['a'], ({ a }) => a),
-          items,
-          (item, a) => item.v + a,
-        ),
-      ),
-    ).toEqual([2]);
-    expect(
-      memo.revision(() =>
-        memo.map(
-          'sum',
-          declare({ ...source, a: 5 }, ['a'], ({ a }) => a),
-          items,
-          (item, a) => item.v + a,
-        ),
-      ),
-    ).toEqual([6]);
-    expect(memo.stats().get('sum')).toEqual({ reused: 0, computed: 1 });
-    expect(
-      memo.revision(() =>
-        memo.map(
-          'sum',
-          declare({ ...source, a: 5, c: 'other' }, ['a'], ({ a }) => a),
-          items,
-          (item, a) => item.v + a,
-        ),
-      ),
-    ).toEqual([6]);
-    expect(memo.stats().get('sum')).toEqual({ reused: 1, computed: 0 });
-  });
-
-  it('reuses a cell while its dependencies are the same, element by element', () => {
+  it('reuses a whole table whose keys are all equal, and keeps the version of a changed item that computes the same value', async () => {
     const memo = createMemo();
     let calls = 0;
-    const sum = (deps: readonly number[]) =>
-      memo.revision(() => memo.cell('sum', deps, (given) => ((calls += 1), given.reduce((a, b) => a + b, 0))));
-    expect(sum([1, 2, 3])).toBe(6);
-    expect(sum([1, 2, 3])).toBe(6);
+    const parity = (item: number) => ((calls += 1), { even: item % 2 === 0 });
+    const items = [1, 2, 3, 4];
+    const first = await memo.revisionAsync(async () =>
+      memo.map('parity', null, names(4), items.map(String), items, parity),
+    );
+    calls = 0;
+    const again = await memo.revisionAsync(async () =>
+      memo.map('parity', null, names(4), items.map(String), items, parity),
+    );
+    expect(calls).toBe(0);
+    expect(again.values).toBe(first.values);
+    expect(memo.stats().get('parity')).toEqual({ reused: 4, computed: 0 });
+    // 3 becomes 5: computed again, equal to the last value, so it keeps that object and its version.
+    const changed = [1, 2, 5, 4];
+    const third = await memo.revisionAsync(async () =>
+      memo.map('parity', null, names(4), changed.map(String), changed, parity),
+    );
     expect(calls).toBe(1);
-    expect(sum([1, 2, 4])).toBe(7);
+    expect(third.values[2]).toBe(first.values[2]);
+    expect(Array.from(third.versions)).toEqual(Array.from(first.versions));
+  });
+
+  it('finds an item by its name when positions move, never by the object it is', async () => {
+    const memo = createMemo();
+    const list = names(300);
+    await memo.revisionAsync(async () => memo.map('id', null, list, list, list, (name) => ({ name })));
+    const shifted = ['new', ...list];
+    await memo.revisionAsync(async () =>
+      memo.map(
+        'id',
+        null,
+        shifted,
+        shifted.map((name) => `${name}`),
+        shifted,
+        (name) => ({ name }),
+      ),
+    );
+    expect(memo.stats().get('id')).toEqual({ reused: 300, computed: 1 });
+  });
+
+  it('keeps the last object and its version when a value computed again is equal to it (early cutoff)', async () => {
+    const memo = createMemo();
+    const run = (shared: string) =>
+      memo.revisionAsync(async () =>
+        memo.map('row', shared, ['a', 'b'], ['1', '2'], [1, 2], (item) => ({
+          parity: item % 2,
+          shared: shared.length,
+        })),
+      );
+    const first = await run('x');
+    const second = await run('y');
+    expect(memo.stats().get('row')).toEqual({ reused: 0, computed: 2 });
+    expect(second.values[0]).toBe(first.values[0]);
+    expect(Array.from(second.versions)).toEqual(Array.from(first.versions));
+    const third = await run('yy');
+    expect(third.versions[0]).not.toBe(first.versions[0]);
+  });
+
+  it('reuses a cell while its key is equal, element by element', async () => {
+    const memo = createMemo();
+    let calls = 0;
+    const sum = (key: readonly number[]) =>
+      memo.revisionAsync(async () => memo.cell('sum', key, () => ((calls += 1), key.reduce((a, b) => a + b, 0))));
+    expect(await sum([1, 2])).toBe(3);
+    expect(await sum([1, 2])).toBe(3);
+    expect(calls).toBe(1);
+    expect(await sum([1, 3])).toBe(4);
     expect(calls).toBe(2);
   });
 
-  it('carries a value from one revision to the next, updated rather than computed, and counts what was kept', () => {
-    const memo = createMemo();
-    const calls: string[] = [];
-    const sum = (input: readonly number[]) =>
-      memo.revision(() =>
-        memo.carry(
-          'sum',
-          input,
-          (numbers) => {
-            calls.push('compute');
-            return { value: numbers.reduce((a, b) => a + b, 0), reused: 0, computed: numbers.length };
-          },
-          (last, numbers) => {
-            calls.push(`update ${last}`);
-            return { value: numbers.reduce((a, b) => a + b, 0), reused: numbers.length - 1, computed: 1 };
-          },
-        ),
-      );
-    expect(sum([1, 2])).toBe(3);
-    expect(sum([1, 5])).toBe(6);
-    expect(calls).toEqual(['compute', 'update 3']);
-    expect(memo.stats().get('sum')).toEqual({ reused: 1, computed: 1 });
-    expect(
-      computeAll.carry(
-        'sum',
-        [4],
-        (numbers) => ({ value: numbers.length, reused: 0, computed: 1 }),
-        () => ({ value: -1, reused: 0, computed: 0 }),
-      ),
-    ).toBe(1);
-  });
-
-  it('keeps nothing from a revision that the next revision did not use', () => {
+  it('drops what a revision did not ask for', async () => {
     const memo = createMemo();
     let calls = 0;
-    const compute = () => (calls += 1);
-    memo.revision(() => memo.cell('a', [1], compute));
-    memo.revision(() => memo.cell('b', [1], compute));
-    memo.revision(() => memo.cell('a', [1], compute));
+    const compute = () => ((calls += 1), calls);
+    await memo.revisionAsync(async () => memo.cell('a', 1, compute));
+    await memo.revisionAsync(async () => memo.cell('b', 1, compute));
+    await memo.revisionAsync(async () => memo.cell('a', 1, compute));
     expect(calls).toBe(3);
+  });
+});
+
+describe('keys and equality', () => {
+  it('compares keys by value: lists element by element', () => {
+    expect(sameKey(['a', 1], ['a', 1])).toBe(true);
+    expect(sameKey(['a', 1], ['a', 2])).toBe(false);
+    expect(sameKey(Int32Array.from([1, 2]), Int32Array.from([1, 2]))).toBe(true);
+    expect(sameKey('a', ['a'])).toBe(false);
+  });
+
+  it('says two plain values are equal exactly when their canonical JSON is', () => {
+    const random = createPrng(3);
+    const values = ['a', 'b', '', 0, 1, -3, ['a'], ['a', 'b'], ['b', 'a'], [], { x: 1 }, { x: [1] }];
+    const args = () =>
+      Object.fromEntries(['x', 'y', 'z'].filter(() => random.chance(0.6)).map((key) => [key, random.pick(values)]));
+    for (let round = 0; round < 2_000; round += 1) {
+      const a = args();
+      const b = random.chance(0.3) ? { ...a } : args();
+      expect(equalValues(a, b), `${canonicalJson(a)} ${canonicalJson(b)}`).toBe(canonicalJson(a) === canonicalJson(b));
+    }
   });
 });

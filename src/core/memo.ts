@@ -1,5 +1,11 @@
 import { canonicalJson } from './canonical';
 
+/** A key part: a value, never an object, so a memo entry is found by content and never by identity. */
+export type KeyPart = string | number | boolean | null;
+
+/** A key: one part, or a list of keys compared element by element (a typed array of numbers is a list of parts). */
+export type Key = KeyPart | readonly Key[] | Int32Array;
+
 /**
  * The inputs a memoised query declares, and the key its memo entries are valid for. Both come from one
  * list (`declare`), so a query cannot read an input its key leaves out: the inputs hold nothing else.
@@ -25,56 +31,12 @@ export function declare<S extends object, const F extends readonly (keyof S & st
 }
 
 /**
- * What a pass may ask of whoever runs it. A pass is a plain function of its inputs; where it maps a
- * function over many items, or derives one value from many inputs, it says so through `Derive` and
- * names what the result depends on. Run with `computeAll`, everything is computed; run by a compiler's
- * memo (`createMemo`), what the last revision computed from the same inputs is handed back instead.
- * The answer is the same either way (src/core/incremental.test.ts compares the two).
+ * Per-item values with a version each: two equal versions of one table mean equal values, so what is
+ * derived from a value can be keyed by its version instead of its content.
  */
-export interface Derive {
-  /**
-   * `items.map((item) => compute(item, declared.inputs))`: `compute` is handed its item and the declared
-   * inputs (say, the parts of the contract a gate reads), and an earlier value is reused only under the
-   * same `declared.key`. With `same`, a value computed again that equals the last one for the same
-   * position is replaced by that last object, so what is derived from it is reused too.
-   */
-  map<I extends object, D, O>(
-    table: string,
-    declared: Declared<D>,
-    items: readonly I[],
-    compute: (item: I, inputs: D) => O,
-    same?: (a: O, b: O) => boolean,
-  ): readonly O[];
-  /** `compute(deps)`: it is handed its `deps` (compared element by element with `===`) and may read nothing else. */
-  cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O;
-  /**
-   * A value kept from one revision to the next and brought up to date rather than built again:
-   * `compute(input)` the first time, later `update(last, input)` from the last revision's value, which
-   * must equal `compute(input)` (src/core/incremental.test.ts compares them). Both say how many of the
-   * value's parts they kept and made, counted under `name`.
-   */
-  carry<I, S>(name: string, input: I, compute: (input: I) => Carried<S>, update: (last: S, input: I) => Carried<S>): S;
-  /**
-   * `values` as they are, except that a value equal (`same`) to the last revision's value at the same
-   * position is that last object: early cutoff for values that are cheap to build but costly to use
-   * (a trace row is cheap; hashing its chunk of the receipt is not).
-   */
-  stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[];
-}
-
-/** Computes everything, every time: the reference a memo must agree with. */
-export const computeAll: Derive = {
-  map: (_table, declared, items, compute) => items.map((item) => compute(item, declared.inputs)),
-  cell: (_name, deps, compute) => compute(deps),
-  carry: (_name, input, compute) => compute(input).value,
-  stable: (_table, values) => values,
-};
-
-/** A carried value and how many of its parts were kept from the last revision and made again. */
-export interface Carried<S> {
-  readonly value: S;
-  readonly reused: number;
-  readonly computed: number;
+export interface Versioned<O> {
+  readonly values: readonly O[];
+  readonly versions: Int32Array;
 }
 
 export interface TableStats {
@@ -82,216 +44,235 @@ export interface TableStats {
   readonly computed: number;
 }
 
-export interface Memo extends Derive {
+/**
+ * The compiler's one memo layer, in the manner of salsa: tables of per-item values and single cells, each
+ * valid for the key it was computed under, reused under an equal key, dropped by revision. Keys are values
+ * (record fingerprints, digests, declared contract fields), never object identity. Nothing here knows what a
+ * query computes; src/core/queries.ts is the one module that applies it.
+ */
+export interface Memo {
+  /**
+   * `items.map(compute)`, where the item named `names[i]` is computed only when its key (`keys[i]`, with the
+   * `shared` key of the inputs every item reads) differs from the last revision's. A value computed again that
+   * equals (`equalValues`) the last one under its name is that last object with its version: early cutoff.
+   */
+  map<I, O>(
+    table: string,
+    shared: Key,
+    names: readonly string[],
+    keys: ArrayLike<Key>,
+    items: readonly I[],
+    compute: (item: I) => O,
+  ): Versioned<O>;
+  /** `compute()`, reused while `key` is equal to the last revision's. */
+  cell<O>(name: string, key: Key, compute: () => O): O;
+  /** The version of a cell's value: it changes exactly when the cell is computed again, so it can key what is derived from the value. */
+  cellVersion(name: string): number;
   /**
    * Runs one revision (one compilation). Whatever a table or cell held from an earlier revision and
    * was not asked for in this one is dropped at its end, so the memo holds at most one revision's
    * values: memory stays flat however many revisions run.
    */
-  revision<T>(work: () => T): T;
-  /** `revision` for work that finishes later (a store across a network); the caller runs one at a time. */
   revisionAsync<T>(work: () => Promise<T>): Promise<T>;
   /** What the last revision reused and computed, per table and cell name. */
   stats(): ReadonlyMap<string, TableStats>;
-  /** Drops everything, as if the memo were new. */
-  clear(): void;
 }
 
 interface Table {
-  readonly key: string;
-  readonly items: readonly object[];
-  readonly outputs: readonly unknown[];
+  readonly shared: Key;
+  readonly names: readonly string[];
+  readonly keys: ArrayLike<Key>;
+  readonly values: readonly unknown[];
+  readonly versions: Int32Array;
 }
 
 interface Cell {
-  readonly deps: readonly unknown[];
+  readonly key: Key;
   readonly value: unknown;
+  readonly version: number;
 }
 
-/** Positional misses beyond which matching items by identity pays for building a map (positions moved). */
-const REALIGN_AFTER_MISSES = 64;
-
-function sameDeps(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+export function sameKey(a: Key, b: Key): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || a.length !== b.length) return false;
+  if (a instanceof Int32Array || b instanceof Int32Array) {
+    if (!(a instanceof Int32Array && b instanceof Int32Array)) return false;
+    for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+    return true;
+  }
+  for (let index = 0; index < a.length; index += 1)
+    if (a[index] !== b[index] && !sameKey(a[index] as Key, b[index] as Key)) return false;
   return true;
 }
 
 /**
- * The compiler's one memo layer, in the manner of salsa: tables of per-item values and single cells,
- * each valid for the inputs it was computed from, reused on identical inputs, evicted by revision.
- * Nothing here knows what a pass computes; no pass knows it is being memoised.
+ * Where a table's keys changed since the last revision, when its items have the same names in the same places
+ * (null when they do not): one loop of in-place compares over 100,000 items, and no look-up by name.
  */
+function changedKeys(last: Table, names: readonly string[], keys: ArrayLike<Key>): number[] | null {
+  if (last.names.length !== names.length || last.keys.length !== keys.length) return null;
+  if (last.names !== names)
+    for (let index = 0; index < names.length; index += 1) if (last.names[index] !== names[index]) return null;
+  const changed: number[] = [];
+  for (let index = 0; index < names.length; index += 1) {
+    const before = last.keys[index] as Key;
+    const now = keys[index] as Key;
+    if (before !== now && !sameKey(before, now)) changed.push(index);
+  }
+  return changed;
+}
+
+/** Structural equality of plain data (arrays and plain objects of values): the one equality early cutoff uses. */
+export function equalValues(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!equalValues(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || a instanceof Map || a instanceof Set || b instanceof Map || b instanceof Set) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key)) continue;
+    if (!Object.hasOwn(y, key) || !equalValues(x[key], y[key])) return false;
+    keys += 1;
+  }
+  for (const key in y) if (Object.hasOwn(y, key)) keys -= 1;
+  return keys === 0;
+}
+
 export function createMemo(): Memo {
   let tables = new Map<string, Table>();
   let cells = new Map<string, Cell>();
-  let usedTables = new Set<string>();
-  let usedCells = new Set<string>();
+  let used = new Set<string>();
   let stats = new Map<string, TableStats>();
   let inRevision = false;
+  let lastVersion = 0;
 
   const count = (name: string, reused: number, computed: number) => {
     const before = stats.get(name);
     stats.set(name, { reused: (before?.reused ?? 0) + reused, computed: (before?.computed ?? 0) + computed });
   };
 
-  const begin = () => {
-    inRevision = true;
-    usedTables = new Set();
-    usedCells = new Set();
-    stats = new Map();
-  };
-  const end = () => {
-    inRevision = false;
-    for (const name of tables.keys()) if (!usedTables.has(name)) tables.delete(name);
-    for (const name of cells.keys()) if (!usedCells.has(name)) cells.delete(name);
+  /** Where each name was in the last revision's table, looked up only once positions stop matching. */
+  const positionsOf = (last: Table | undefined) => {
+    let byName: Map<string, number> | null = null;
+    return (name: string, index: number): number | undefined => {
+      if (last === undefined) return undefined;
+      if (last.names[index] === name) return index;
+      if (byName === null) {
+        byName = new Map();
+        for (let at = 0; at < last.names.length; at += 1) byName.set(last.names[at] as string, at);
+      }
+      return byName.get(name);
+    };
   };
 
   const memo: Memo = {
-    map<I extends object, D, O>(
+    map<I, O>(
       table: string,
-      declared: Declared<D>,
+      shared: Key,
+      names: readonly string[],
+      keys: ArrayLike<Key>,
       items: readonly I[],
-      compute: (item: I, inputs: D) => O,
-      same?: (a: O, b: O) => boolean,
-    ): readonly O[] {
-      const { key, inputs } = declared;
-      usedTables.add(table);
-      const last = tables.get(table) as
-        { readonly key: string; readonly items: readonly I[]; readonly outputs: readonly O[] } | undefined;
-      if (last !== undefined && last.key === key && last.items === items) {
-        count(table, items.length, 0);
-        return last.outputs;
+      compute: (item: I) => O,
+    ): Versioned<O> {
+      used.add(table);
+      const last = tables.get(table);
+      const sameShared = last !== undefined && sameKey(last.shared, shared);
+      const changed = last !== undefined && sameShared ? changedKeys(last, names, keys) : null;
+      if (last !== undefined && changed !== null) {
+        // Nothing any item reads changed: the whole table is reused without a value or a version being copied.
+        if (changed.length === 0) {
+          tables.set(table, { ...last, keys });
+          count(table, items.length, 0);
+          return { values: last.values as readonly O[], versions: last.versions };
+        }
+        // The same items with a few keys changed: the last values in bulk, and only the changed ones computed.
+        const values = last.values.slice() as O[];
+        const versions = last.versions.slice();
+        for (const index of changed) {
+          const value = compute(items[index] as I);
+          if (equalValues(last.values[index], value)) continue;
+          values[index] = value;
+          lastVersion += 1;
+          versions[index] = lastVersion;
+        }
+        tables.set(table, { shared, names, keys, values, versions });
+        count(table, items.length - changed.length, changed.length);
+        return { values, versions };
       }
-      const sameKey = last !== undefined && last.key === key;
-      const aligned = last !== undefined && last.items.length === items.length;
-      if (sameKey && aligned) {
-        // A few changed positions among many (a toggle): copy the last outputs and compute only where the item
-        // is another object. Many misses mean the items moved: then matching by identity, below, reuses more.
-        const outputs = last.outputs.slice();
-        const lastItems = last.items;
-        let computed = 0;
-        for (let index = 0; index < items.length && computed <= REALIGN_AFTER_MISSES; index += 1) {
-          const item = items[index] as I;
-          if (lastItems[index] === item) continue;
-          computed += 1;
-          const value = compute(item, inputs);
-          const previous = last.outputs[index] as O;
-          outputs[index] = same !== undefined && same(previous, value) ? previous : value;
-        }
-        if (computed <= REALIGN_AFTER_MISSES) {
-          tables.set(table, { key, items, outputs });
-          count(table, items.length - computed, computed);
-          return outputs;
-        }
-      }
-      let byItem: Map<I, O> | null = null;
-      let misses = 0;
-      const previousFor = (item: I, index: number): O | undefined => {
-        if (last === undefined) return undefined;
-        if (aligned && last.items[index] === item) return last.outputs[index];
-        if (byItem === null && (!aligned || misses > REALIGN_AFTER_MISSES)) {
-          byItem = new Map();
-          for (let at = 0; at < last.items.length; at += 1) byItem.set(last.items[at] as I, last.outputs[at] as O);
-        }
-        return byItem?.get(item);
-      };
-      const outputs = new Array<O>(items.length);
+      const lastAt = positionsOf(last);
+      const values = new Array<O>(items.length);
+      const versions = new Int32Array(items.length);
       let reused = 0;
       for (let index = 0; index < items.length; index += 1) {
-        const item = items[index] as I;
-        if (sameKey) {
-          const previous = previousFor(item, index);
-          if (previous !== undefined || (aligned && last.items[index] === item)) {
-            outputs[index] = previous as O;
-            reused += 1;
-            continue;
-          }
-          misses += 1;
+        const at = lastAt(names[index] as string, index);
+        if (
+          last !== undefined &&
+          at !== undefined &&
+          sameShared &&
+          (last.keys[at] === keys[index] || sameKey(last.keys[at] as Key, keys[index] as Key))
+        ) {
+          values[index] = last.values[at] as O;
+          versions[index] = last.versions[at] as number;
+          reused += 1;
+          continue;
         }
-        const value = compute(item, inputs);
-        const previous = same !== undefined && aligned ? last.outputs[index] : undefined;
-        outputs[index] = previous !== undefined && same !== undefined && same(previous, value) ? previous : value;
+        const value = compute(items[index] as I);
+        if (last !== undefined && at !== undefined && equalValues(last.values[at], value)) {
+          values[index] = last.values[at] as O;
+          versions[index] = last.versions[at] as number;
+        } else {
+          values[index] = value;
+          lastVersion += 1;
+          versions[index] = lastVersion;
+        }
       }
-      tables.set(table, { key, items, outputs });
+      tables.set(table, { shared, names, keys, values, versions });
       count(table, reused, items.length - reused);
-      return outputs;
+      return { values, versions };
     },
 
-    cell<const D extends readonly unknown[], O>(name: string, deps: D, compute: (deps: D) => O): O {
-      usedCells.add(name);
+    cell<O>(name: string, key: Key, compute: () => O): O {
+      used.add(name);
       const last = cells.get(name);
-      if (last !== undefined && sameDeps(last.deps, deps)) {
+      if (last !== undefined && sameKey(last.key, key)) {
         count(name, 1, 0);
         return last.value as O;
       }
-      const value = compute(deps);
-      cells.set(name, { deps, value });
+      const value = compute();
+      lastVersion += 1;
+      cells.set(name, { key, value, version: lastVersion });
       count(name, 0, 1);
       return value;
     },
 
-    carry<I, S>(
-      name: string,
-      input: I,
-      compute: (input: I) => Carried<S>,
-      update: (last: S, input: I) => Carried<S>,
-    ): S {
-      usedCells.add(name);
-      const last = cells.get(name);
-      const carried = last === undefined ? compute(input) : update(last.value as S, input);
-      cells.set(name, { deps: [], value: carried.value });
-      count(name, carried.reused, carried.computed);
-      return carried.value;
-    },
-
-    stable<V>(table: string, values: readonly V[], same: (a: V, b: V) => boolean): readonly V[] {
-      usedTables.add(table);
-      const last = tables.get(table);
-      const previous =
-        last !== undefined && last.outputs.length === values.length ? (last.outputs as readonly V[]) : null;
-      let reused = 0;
-      const kept =
-        previous === null
-          ? values
-          : values.map((value, index) => {
-              const before = previous[index] as V;
-              if (before === value || !same(before, value)) return value;
-              reused += 1;
-              return before;
-            });
-      tables.set(table, { key: '', items: [], outputs: kept });
-      count(table, reused, values.length - reused);
-      return kept;
-    },
-
-    revision(work) {
-      if (inRevision) return work();
-      begin();
-      try {
-        return work();
-      } finally {
-        end();
-      }
+    cellVersion(name) {
+      const cell = cells.get(name);
+      if (cell === undefined) throw new Error(`the memo has no cell ${name}`);
+      return cell.version;
     },
 
     async revisionAsync(work) {
       if (inRevision) return work();
-      begin();
+      inRevision = true;
+      used = new Set();
+      stats = new Map();
       try {
         return await work();
       } finally {
-        end();
+        inRevision = false;
+        tables = new Map([...tables].filter(([name]) => used.has(name)));
+        cells = new Map([...cells].filter(([name]) => used.has(name)));
       }
     },
 
     stats: () => stats,
-
-    clear() {
-      tables = new Map();
-      cells = new Map();
-      stats = new Map();
-    },
   };
   return memo;
 }

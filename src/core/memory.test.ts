@@ -65,8 +65,10 @@ describe('memory', () => {
     const stats = compiler.memoStats();
     expect(stats.get('admit:gates')).toEqual({ reused: 2_999, computed: 1 });
     // The toggled record supersedes nothing: supersession is not worked out again.
-    expect(stats.get('resolve:links')).toEqual({ reused: 1, computed: 0 });
-    expect(stats.get('resolve:in-force')).toEqual({ reused: 1, computed: 0 });
+    expect(stats.get('resolve:supersession')).toEqual({ reused: 1, computed: 0 });
+    expect(stats.get('resolve:id-order')).toEqual({ reused: 1, computed: 0 });
+    // The toggled record's row is the one refused row: only it is built again.
+    expect(stats.get('plan:refused')).toEqual({ reused: 2_999, computed: 1 });
     // Counted in chunks: only the toggled record's chunk of the record-set tree is hashed again, and the one
     // chunk of the refused rows' tree (the toggled record is the only one refused).
     expect(stats.get('attest:records')).toMatchObject({ computed: 1, reused: expect.any(Number) as unknown });

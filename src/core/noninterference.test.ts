@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
-import { createRecordSet, parseRecordsJsonl } from './passes/validate';
+import { createRecordSet, parseRecordsJsonl } from './phases/1-validate/validate';
 import { buildUserView } from './user-view';
 import {
   DEFECTS,

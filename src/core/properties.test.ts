@@ -4,12 +4,12 @@ import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/co
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { Contract } from './format/contract';
 import { REVIEW_STATES, type SourceRecord } from './format/record';
-import { admit } from './passes/admit';
-import { serialiseReceipt } from './passes/attest';
-import { createGateContext, evaluateGates, gatesIn } from './passes/gates';
+import { admit } from './phases/4-admit/admit';
+import { serialiseReceipt } from './phases/7-attest/attest';
+import { createGateContext, evaluateGates, gatesIn } from './phases/4-admit/gates';
 import { lowerResolved } from './test-support/builders';
-import { resolve, type Resolution } from './passes/resolve';
-import { createRecordSet, type RecordSet } from './passes/validate';
+import { resolve, type Resolution } from './phases/2-resolve/resolve';
+import { createRecordSet, type RecordSet } from './phases/1-validate/validate';
 import { GATE_ORDER, type GateName } from './result';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { createRecordIndex } from '../adapters/sqlite/record-index';

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContract } from './test-support/builders';
-import { canonicalJson } from './canonical';
-import { createPrng } from '../shared/prng';
-import { FACTS, factContextOf, recordsNamedBy, renderFact, sameFactArgs, type FactArgs } from './reasons';
+import { FACTS, factContextOf, recordsNamedBy, renderFact } from './reasons';
 import { renderSuggestion, SUGGESTIONS } from './suggestions';
 
 const CONTRACT_PLACEHOLDERS = Object.keys(factContextOf(buildContract()));
@@ -45,19 +43,5 @@ describe('the fact catalogue', () => {
   it('names other records only through record arguments', () => {
     expect(recordsNamedBy({ fact: 'SUPERSEDED_BY', args: { successor: 'new', since: '2026-08-01' } })).toEqual(['new']);
     expect(recordsNamedBy({ fact: 'SCOPE_NOT_ALLOWED', args: { scope: 'new' } })).toEqual([]);
-  });
-});
-
-describe('sameFactArgs', () => {
-  it('says two arguments are the same exactly when their canonical JSON is', () => {
-    const random = createPrng(3);
-    const values = ['a', 'b', '', 0, 1, -3, ['a'], ['a', 'b'], ['b', 'a'], []];
-    const args = (): FactArgs =>
-      Object.fromEntries(['x', 'y', 'z'].filter(() => random.chance(0.6)).map((key) => [key, random.pick(values)]));
-    for (let round = 0; round < 2_000; round += 1) {
-      const a = args();
-      const b = random.chance(0.3) ? { ...a } : args();
-      expect(sameFactArgs(a, b), `${canonicalJson(a)} ${canonicalJson(b)}`).toBe(canonicalJson(a) === canonicalJson(b));
-    }
   });
 });

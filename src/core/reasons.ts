@@ -368,23 +368,6 @@ export interface Fact {
   readonly args: FactArgs;
 }
 
-/** Equal arguments, compared value by value: what early cutoff asks millions of times, so no canonical JSON. */
-export function sameFactArgs(a: FactArgs, b: FactArgs): boolean {
-  if (a === b) return true;
-  let count = 0;
-  for (const key in a) {
-    if (!Object.hasOwn(a, key)) continue;
-    count += 1;
-    const x = a[key];
-    const y = Object.hasOwn(b, key) ? b[key] : undefined;
-    if (x === y) continue;
-    if (typeof x !== 'object' || typeof y !== 'object' || x.length !== y.length) return false;
-    for (let index = 0; index < x.length; index += 1) if (x[index] !== y[index]) return false;
-  }
-  for (const key in b) if (Object.hasOwn(b, key)) count -= 1;
-  return count === 0;
-}
-
 export function isFactId(value: string): value is FactId {
   return Object.hasOwn(FACTS, value);
 }

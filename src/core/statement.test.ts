@@ -4,7 +4,7 @@ import { canonicalJson } from './canonical';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { receiptSchema } from './format/receipt';
 import { sha256Hex } from './hash';
-import { packetWithManifest, receiptIdOf } from './passes/attest';
+import { packetWithManifest, receiptIdOf } from './phases/7-attest/attest';
 import {
   RECORD_SET_DIGEST,
   receiptPredicateType,

@@ -1,8 +1,8 @@
 import type { PlanAnsweringStore } from './answered-admission';
 import type { CompileError, Result } from './errors';
-import type { RecordSet } from './passes/validate';
-import type { AdmittingStore } from './plan/adapter';
-import type { Ranking } from './ranking';
+import type { RecordSet } from './phases/1-validate/validate';
+import type { AdmittingStore } from './phases/4-admit/adapter';
+import type { Ranking } from './phases/5-rank/ranking';
 
 /**
  * Everything the compiler asks of the store that holds the records: the pipeline (`compile.ts`) reads only

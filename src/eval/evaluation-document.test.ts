@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseScenarioJson } from '../core/passes/validate';
+import { parseScenarioJson } from '../core/phases/1-validate/validate';
 import { freshDriver } from '../core/test-support/node-driver';
 import { evaluationDocument, type EvaluationReports } from './evaluation-document';
 import { parseFoundationCorpus, runFoundation } from './foundation';

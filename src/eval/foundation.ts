@@ -4,7 +4,7 @@ import { err, ok, type CompileError, type InputIssue, type Result } from '../cor
 import { inputIssue } from '../core/issues';
 import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
-import { createRecordSet } from '../core/passes/validate';
+import { createRecordSet } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { rankCorpus } from '../adapters/sqlite/rank';
 import { wordMessage } from '../core/messages';

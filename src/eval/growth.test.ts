@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordSchema } from '../core/format/record';
-import { recordSetDigest } from '../core/passes/attest-digests';
-import { createRecordSet } from '../core/passes/validate';
+import { recordSetDigest } from '../core/phases/7-attest/attest-digests';
+import { createRecordSet } from '../core/phases/1-validate/validate';
 import { freshDriver } from '../core/test-support/node-driver';
 import { runGrowth } from './growth';
 import { generateGrowthCorpus, GROWTH_BLOCK_SIZE } from './growth-corpus';

@@ -1,7 +1,7 @@
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { recordSetDigest } from '../core/passes/attest-digests';
-import { createRecordSet } from '../core/passes/validate';
+import { recordSetDigest } from '../core/phases/7-attest/attest-digests';
+import { createRecordSet } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { measureComparison, type Comparison } from './compare';
 import { createGrowthContract, generateGrowthCorpus, GROWTH_BLOCK_MIX, GROWTH_BLOCK_SIZE } from './growth-corpus';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
-import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
+import { parseScenarioJson, type LoadedScenario } from '../core/phases/1-validate/validate';
 import { freshDriver } from '../core/test-support/node-driver';
 import { runScenarioComparison } from './scenario-comparison';
 

@@ -1,6 +1,6 @@
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { prepareScenario } from '../scenarios/prepare';
 import { measureComparison, type Comparison } from './compare';

@@ -12,8 +12,8 @@ import {
   type SwitchSelection,
 } from '../core/expectations/run';
 import { checkSwitches, type LoadedSuite } from '../core/expectations/suite';
-import type { LoadedScenario } from '../core/passes/validate';
-import { packetWithManifest } from '../core/passes/attest';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
+import { packetWithManifest } from '../core/phases/7-attest/attest';
 import type { Attestation, Baselines, CompileOutcome, Receipt } from '../core/result';
 import { buildUserView, type UserView } from '../core/user-view';
 import { prepareScenario } from '../scenarios/prepare';

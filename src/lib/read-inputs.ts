@@ -11,8 +11,9 @@ import {
   validateContract,
   type LoadedScenario,
   type RecordSet,
-} from '../core/passes/validate';
-import { parseReceiptJson } from '../core/passes/validate-receipt';
+} from '../core/phases/1-validate/validate';
+import { parseReceiptJson } from '../core/phases/1-validate/validate-receipt';
+import { REASONS } from '../core/reasons';
 import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';
 import { staleEngineDetail } from '../core/version';

@@ -5,7 +5,7 @@ import { readScenarioFile } from '../cli/read-scenario';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { compareStrings } from '../core/canonical';
 import { drill } from '../core/drill';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { factContextOf, renderFact } from '../core/reasons';
 import type { BaselinePacket, Baselines, CompileOutcome } from '../core/result';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';

@@ -1,7 +1,7 @@
 import { applyChanges, pickChanges } from '../core/controls';
 import type { CompileRequest } from '../core/compile';
 import { ok, type CompileError, type Result } from '../core/errors';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 
 export interface ScenarioSelection {
   /** Control ids switched on. */

@@ -5,7 +5,7 @@ import { controlSchema, lateChangeSchema, type Control, type LateChange } from '
 import { invalidInput, jsonTextIssue, zodInputIssues } from '../core/format/input-issues';
 import { createJsonLocator, parseJsonText } from '../core/format/json-text';
 import { inputIssue } from '../core/issues';
-import { checkChangeTexts, checkRecord, recordSetOf, type LoadedScenario } from '../core/passes/validate';
+import { checkChangeTexts, checkRecord, recordSetOf, type LoadedScenario } from '../core/phases/1-validate/validate';
 
 /*
  * Edits made in the app to a scenario: records replaced whole, and controls and late changes authored from a

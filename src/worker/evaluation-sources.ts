@@ -1,5 +1,5 @@
 import type { CompileError, Result } from '../core/errors';
-import { parseScenarioJson, type LoadedScenario } from '../core/passes/validate';
+import { parseScenarioJson, type LoadedScenario } from '../core/phases/1-validate/validate';
 import seed000Scenario from '../../fixtures/seed000-contaminated/scenario.json?raw';
 import seed000Records from '../../fixtures/seed000-contaminated/records.jsonl?raw';
 import foundationQueries from '../../fixtures/retrieval-foundation/queries.jsonl?raw';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CompileError, Result } from '../core/errors';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../eval/foundation';
 import { DEFAULT_GROWTH_SEED, runGrowth, type GrowthPoint, type GrowthReport } from '../eval/growth';

@@ -1,7 +1,7 @@
 import type { Audience } from '../core/disclosure';
 import type { CompileError, InputIssue } from '../core/errors';
 import type { Contract } from '../core/format/contract';
-import type { FileKind } from '../core/passes/validate';
+import type { FileKind } from '../core/phases/1-validate/validate';
 import type { FactArgs, ReasonCode } from '../core/reasons';
 import type { EmptyBaselineArgs, EmptyBaselineCode, SuggestionCode } from '../core/suggestions';
 import type { EvidenceSlot, EvidenceState } from '../core/result';

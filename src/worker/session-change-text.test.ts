@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { REDACTED_RECORD } from '../core/change-text';
-import { parseScenarioJson } from '../core/passes/validate';
+import { parseScenarioJson } from '../core/phases/1-validate/validate';
 import { buildContract, buildRecord } from '../core/test-support/builders';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { readBuiltinScenarios } from './workspace/builtin-sources';

@@ -4,7 +4,7 @@ import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/co
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view';
-import { createRecordSet } from '../core/passes/validate';
+import { createRecordSet } from '../core/phases/1-validate/validate';
 import { propertyParameters } from '../core/test-support/arbitraries';
 import {
   malformedCaseArbitrary,

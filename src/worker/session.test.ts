@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { buildContract, buildRecord } from '../core/test-support/builders';
-import { receiptIdOf } from '../core/passes/attest';
+import { receiptIdOf } from '../core/phases/7-attest/attest';
 import type { Receipt } from '../core/result';
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin';
 import { readBuiltinScenarios } from './workspace/builtin-sources';

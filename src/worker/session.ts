@@ -1,7 +1,7 @@
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import type { SuiteInputs } from '../core/format/expectation';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { Answering } from '../shared/forwarding';
 import { createComparisons } from './comparisons/comparisons';
 import { checkAgainstCurrent } from './comparisons/drill-check';

@@ -1,5 +1,5 @@
 import type { Audience } from '../core/disclosure';
-import type { LoadedScenario } from '../core/passes/validate';
+import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { callByName, forwarding, type Answering } from '../shared/forwarding';
 import type {
   CompilerApi,

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRecordSet } from '../../core/passes/validate';
-import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
-import { planDigest } from '../../core/plan/admission-plan';
-import type { AdmittingStore } from '../../core/plan/adapter';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
+import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
+import { planDigest } from '../../core/phases/4-admit/admission-plan';
+import type { AdmittingStore } from '../../core/phases/4-admit/adapter';
 import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
 import { createUnicodeTokeniser } from '../postgres/unicode61';
 import { postgresUnderTest, sqliteUnderTest } from './adapters';

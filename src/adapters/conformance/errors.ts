@@ -1,6 +1,6 @@
 import type { CompileError, Result } from '../../core/errors';
-import { createRecordSet } from '../../core/passes/validate';
-import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
+import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
 import { compileInDatabase, type DatabaseCompile } from '../postgres/compile';
 import type { Connection } from '../postgres/connect';
 import { loadRecordSet } from '../postgres/load';

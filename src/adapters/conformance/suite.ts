@@ -1,15 +1,14 @@
 import type { CompileRequest } from '../../core/compile';
 import { prepareCompile, type PreparedCompile } from '../../core/compile-stages';
 import type { CompileError, Result } from '../../core/errors';
-import { computeAll } from '../../core/memo';
-import { admit } from '../../core/passes/admit';
+import { admit } from '../../core/phases/4-admit/admit';
 import { namingStoreOf } from '../../core/drill';
-import { serialiseReceipt } from '../../core/passes/attest';
-import { createGateContext, evaluateGates, gateCodeOf } from '../../core/passes/gates';
-import { createRecordSet, type RecordSet } from '../../core/passes/validate';
-import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
-import { acceptAnswer, checkAdapterFor } from '../../core/plan/adapter';
-import type { AdmittingStore } from '../../core/plan/adapter';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
+import { createGateContext, evaluateGates, gateCodeOf } from '../../core/phases/4-admit/gates';
+import { createRecordSet, type RecordSet } from '../../core/phases/1-validate/validate';
+import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
+import { acceptAnswer, checkAdapterFor } from '../../core/phases/4-admit/adapter';
+import type { AdmittingStore } from '../../core/phases/4-admit/adapter';
 import type { CompileOutcome, Receipt } from '../../core/result';
 import { brokenLinksCase, conformanceCases, type ConformanceCase } from './corpus';
 
@@ -57,7 +56,7 @@ export async function admitThrough(
   if (!answer.ok) return answer;
   const accepted = acceptAnswer(adapter, prepared.digest, answer.value);
   if (!accepted.ok) return accepted;
-  const admission = admit(prepared.resolution, accepted.value.candidates, computeAll);
+  const admission = admit(prepared.resolution, accepted.value.candidates);
   return admission.ok ? { ok: true, value: admission.value.admittedIds } : admission;
 }
 
@@ -194,7 +193,7 @@ export async function runConformanceSuite(
       const expected = await reference(request);
       await under.load(request.recordSet);
       const actual = await under.compile(request);
-      const prepared = prepareCompile(request, computeAll);
+      const prepared = prepareCompile(request);
       if (!prepared.ok) {
         // Refused before admission: every path must refuse it the same way.
         if (actual.ok || expected.ok || actual.error.code !== expected.error.code)

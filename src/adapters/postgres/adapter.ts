@@ -1,7 +1,7 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
-import { PLAN_OPERATORS } from '../../core/plan/admission-plan';
-import { ALL_CAPABILITIES, type AdmissionAnswer, type Capability } from '../../core/plan/adapter';
-import type { AdmittingStore } from '../../core/plan/adapter';
+import { PLAN_OPERATORS } from '../../core/phases/4-admit/admission-plan';
+import { ALL_CAPABILITIES, type AdmissionAnswer, type Capability } from '../../core/phases/4-admit/adapter';
+import type { AdmittingStore } from '../../core/phases/4-admit/adapter';
 import { lowerPlan } from './lower';
 import type { Database } from './schema';
 import { wordMessage } from '../../core/messages';

@@ -2,10 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompileRequest } from '../../core/compile';
 import { prepareCompile } from '../../core/compile-stages';
 import type { SourceRecord } from '../../core/format/record';
-import { computeAll } from '../../core/memo';
-import { recordSetDigest } from '../../core/passes/attest-digests';
-import { createGateContext, evaluateGates, gateCodeOf } from '../../core/passes/gates';
-import { createRecordSet } from '../../core/passes/validate';
+import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
+import { createGateContext, evaluateGates, gateCodeOf } from '../../core/phases/4-admit/gates';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createSqliteStore } from '../sqlite/sqlite-adapter';
 import { brokenLinksCase, conformanceCases, type ConformanceCase } from '../conformance/corpus';
@@ -40,7 +39,7 @@ const cases = [...conformanceCases(3), brokenLinksCase(), ...edgeCases];
 
 /** The reference's answers: the evaluator's verdicts, FTS5's bm25 over the admitted set (SQLite), the core's record-set digest. */
 async function referenceAnswer(request: CompileRequest, top: number) {
-  const prepared = prepareCompile(request, computeAll);
+  const prepared = prepareCompile(request);
   if (!prepared.ok) throw new Error(prepared.error.message);
   const gates = createGateContext(prepared.value.resolution.contract);
   const admitted = new Set<string>();
@@ -137,7 +136,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
     const sample = brokenLinksCase();
     const recordSet = createRecordSet(sample.records);
     await loadRecordSet(database, 'links', recordSet, tokeniser);
-    const prepared = prepareCompile({ contract: sample.contract, recordSet }, computeAll);
+    const prepared = prepareCompile({ contract: sample.contract, recordSet });
     if (!prepared.ok) throw new Error(prepared.error.message);
     const found = await inStore(async (store) => ({
       broken: await store.brokenSupersessions(),

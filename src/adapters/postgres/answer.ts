@@ -1,6 +1,6 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
-import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
-import { byScoreThenId, roundScore, type RankedRow } from '../../core/ranking';
+import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
+import { byScoreThenId, roundScore, type RankedRow } from '../../core/phases/5-rank/ranking';
 import type { ReasonCode } from '../../core/reasons';
 import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';

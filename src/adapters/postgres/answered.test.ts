@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler } from '../sqlite/compiler';
 import type { CompileError, Result } from '../../core/errors';
-import { serialiseReceipt } from '../../core/passes/attest';
-import type * as validate from '../../core/passes/validate';
-import { createRecordSet } from '../../core/passes/validate';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
+import type * as validate from '../../core/phases/1-validate/validate';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import type { SourceRecord } from '../../core/format/record';
 import { buildContract, buildRecord } from '../../core/test-support/builders';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
@@ -17,7 +17,7 @@ import { createUnicodeTokeniser } from './unicode61';
 
 /** How many records Node validated: every record read back, or only those that can enter the packet. */
 const reads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../core/passes/validate', async (importOriginal) => {
+vi.mock('../../core/phases/1-validate/validate', async (importOriginal) => {
   const actual = await importOriginal<typeof validate>();
   return {
     ...actual,

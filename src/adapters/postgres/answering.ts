@@ -1,8 +1,8 @@
 import type { PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/answered-admission';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
-import type { AdmissionPlan } from '../../core/plan/admission-plan';
-import { byScoreThenId, roundScore } from '../../core/ranking';
-import type { CheckedRecord } from '../../core/passes/validate';
+import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
+import { byScoreThenId, roundScore } from '../../core/phases/5-rank/ranking';
+import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { answerPlan } from './answer';
 import { bm25Ctes } from './bm25-sql';

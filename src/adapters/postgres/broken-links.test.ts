@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../core/format/record';
-import { resolve } from '../../core/passes/resolve';
-import { createRecordSet } from '../../core/passes/validate';
+import { resolve } from '../../core/phases/2-resolve/resolve';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { brokenLinksCase } from '../conformance/corpus';
 import { brokenLinksOf, keepBrokenLinks, storedBrokenLinks } from './broken-links';
 import { deleteRecords, loadRecordSet } from './load';

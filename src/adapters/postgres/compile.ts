@@ -7,9 +7,9 @@ import {
   unreadableRecordsError,
   type CheckedRecord,
   type RecordSet,
-} from '../../core/passes/validate';
+} from '../../core/phases/1-validate/validate';
 import type { Attestation, CompileOutcome } from '../../core/result';
-import type { AdmissionPlan } from '../../core/plan/admission-plan';
+import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { Store } from '../../core/store';
 import {
   createPostgresAdapter,

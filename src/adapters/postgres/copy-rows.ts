@@ -1,6 +1,6 @@
 import type { InputIssue } from '../../core/errors';
 import { inputIssue } from '../../core/issues';
-import type { CheckedRecord } from '../../core/passes/validate';
+import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { Database } from './schema';
 import type { RecordTokens } from './tokens';
 

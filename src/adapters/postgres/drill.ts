@@ -1,7 +1,7 @@
 import type { CompileRequest } from '../../core/compile';
 import { drill, type ReceiptVerdict } from '../../core/drill';
 import { ok, type CompileError, type Result } from '../../core/errors';
-import type { RecordSet } from '../../core/passes/validate';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';
 import type { PostgresAdapterOptions } from './adapter';
 import { compilerInSnapshot, inRecordSnapshot, inSnapshot, NO_RECORDS } from './compile';

@@ -4,9 +4,9 @@ import { LIFECYCLE_STATES, REVIEW_STATES } from '../../core/format/record';
 import { formatInstant } from '../../core/format/time';
 import { wordMessage } from '../../core/messages';
 import { endsChunk } from '../../core/tree-digest';
-import type { CheckedRecord } from '../../core/passes/validate';
+import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { AdmittedRow } from '../../core/answered-admission';
-import type { RankedRow } from '../../core/ranking';
+import type { RankedRow } from '../../core/phases/5-rank/ranking';
 
 /**
  * A record's gate columns as a row of the narrow table, with its declared tokens and relevance from its

@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler } from '../sqlite/compiler';
-import { serialiseReceipt } from '../../core/passes/attest';
-import type * as validate from '../../core/passes/validate';
-import { parseRecordsJsonl, unreadableRecordsError } from '../../core/passes/validate';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
+import type * as validate from '../../core/phases/1-validate/validate';
+import { parseRecordsJsonl, unreadableRecordsError } from '../../core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { conformanceCases } from '../conformance/corpus';
 import { namingAdapterOf } from '../conformance/suite';
@@ -15,7 +15,7 @@ import { createUnicodeTokeniser } from './unicode61';
 
 /** How many lines the load read as records: a line it already holds byte for byte is not read. */
 const reads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../core/passes/validate', async (importOriginal) => {
+vi.mock('../../core/phases/1-validate/validate', async (importOriginal) => {
   const actual = await importOriginal<typeof validate>();
   return {
     ...actual,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRecordSet } from '../../core/passes/validate';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { conformanceCases } from '../conformance/corpus';
 import { compileInDatabase } from './compile';
 import { loadRecordSet } from './load';

@@ -4,7 +4,7 @@ import { err, formatIssue, ok, type Result } from '../../core/errors';
 import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
 import { quoteValue } from '../../core/format/json-text';
 import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
-import { checkRecord, overlongLineIssue, readRecordLine, type RecordSet } from '../../core/passes/validate';
+import { checkRecord, overlongLineIssue, readRecordLine, type RecordSet } from '../../core/phases/1-validate/validate';
 import { inputIssue } from '../../core/issues';
 import { ENGINE_VERSION } from '../../core/version';
 import { copyLine, copyRecords, deleteRecordRows, nulIssue, type RecordToWrite } from './copy-rows';

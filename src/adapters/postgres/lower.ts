@@ -1,5 +1,5 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
-import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/plan/admission-plan';
+import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/phases/4-admit/admission-plan';
 import { wordMessage } from '../../core/messages';
 
 /** The plan as one parameterised statement: its text (no value is ever spliced in) and its values. */

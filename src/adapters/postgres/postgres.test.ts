@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../../cli/read-scenario';
 import { createSqliteCompiler } from '../sqlite/compiler';
-import { receiptIdOf, serialiseReceipt } from '../../core/passes/attest';
+import { receiptIdOf, serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { SQLITE_ADAPTER_VERSION } from '../sqlite/sqlite-adapter';
 import { BUILTIN_SCENARIOS, builtinScenarioPath } from '../../scenarios/builtin';
 import { prepareScenario } from '../../scenarios/prepare';

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../core/hash';
-import { createRecordSet } from '../../core/passes/validate';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { recordSchema } from '../../core/format/record';
-import { roundScore } from '../../core/ranking';
+import { roundScore } from '../../core/phases/5-rank/ranking';
 import { TOKENIZER } from '../sqlite/record-index';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { loadRecordSet } from './load';

@@ -1,4 +1,4 @@
-import { byScoreThenId, roundScore, type Ranking } from '../../core/ranking';
+import { byScoreThenId, roundScore, type Ranking } from '../../core/phases/5-rank/ranking';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes, type Bind } from './bm25-sql';
 import type { Database } from './schema';

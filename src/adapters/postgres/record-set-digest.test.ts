@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../core/format/record';
-import { recordSetDigest } from '../../core/passes/attest-digests';
-import { createRecordSet } from '../../core/passes/validate';
+import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { endsChunk } from '../../core/tree-digest';
 import { conformanceCases } from '../conformance/corpus';
 import { deleteRecords, loadRecordSet } from './load';

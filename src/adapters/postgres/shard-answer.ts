@@ -1,8 +1,8 @@
 import { ok, type CompileError, type Result } from '../../core/errors';
-import type { AdmissionPlan } from '../../core/plan/admission-plan';
-import { byScoreThenId, roundScore } from '../../core/ranking';
+import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
+import { byScoreThenId, roundScore } from '../../core/phases/5-rank/ranking';
 import type { ReasonCode } from '../../core/reasons';
-import type { CheckedRecord } from '../../core/passes/validate';
+import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import { lowerVerdict } from './answer';
 import { admittedStatistics, IDF, phraseScore } from './bm25-sql';
 import { VIEW_COLUMNS, viewsOf, type AdmittedRows } from './gate-views';

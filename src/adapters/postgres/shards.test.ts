@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serialiseReceipt } from '../../core/passes/attest';
-import { createRecordSet } from '../../core/passes/validate';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { brokenLinksCase, conformanceCases } from '../conformance/corpus';
 import { compileInDatabase } from './compile';
 import { loadRecordSet } from './load';

@@ -1,6 +1,6 @@
 import { ok, type CompileError, type Result } from '../../core/errors';
-import type { AdmissionPlan } from '../../core/plan/admission-plan';
-import type { RecordSet } from '../../core/passes/validate';
+import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import { lowerVerdict } from './answer';
 import { readRecordsById } from './compile';
 import type { Lowering } from './lower';

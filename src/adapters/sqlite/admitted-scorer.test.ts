@@ -4,7 +4,7 @@ import { freshDriver } from '../../core/test-support/node-driver';
 import { createAdmittedScorer, type AdmittedScorer } from './admitted-scorer';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
-import { byScoreThenId, type RankedRow } from '../../core/ranking';
+import { byScoreThenId, type RankedRow } from '../../core/phases/5-rank/ranking';
 import { rankAdmitted } from './rank';
 import { createRecordIndex } from './record-index';
 import { TOKENIZER } from './record-tables';

@@ -1,6 +1,6 @@
 import type { SqlDriver } from './driver';
 import { safeFtsTerms } from './fts-query';
-import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/ranking';
+import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/phases/5-rank/ranking';
 import { columnSizes, rankAdmitted } from './rank';
 import { TOKENIZER } from './record-tables';
 

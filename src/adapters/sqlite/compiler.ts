@@ -1,8 +1,7 @@
 import { walkBudget } from '../../core/budget';
 import { compareStrings } from '../../core/canonical';
-import { createCompiler, type BaselineSource, type Compiler } from '../../core/compile';
-import { createMemo } from '../../core/memo';
-import type { RecordSet } from '../../core/passes/validate';
+import { createCompiler, type BaselineSource, type Compiler, type KeyRules } from '../../core/compile';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { BaselinePacket } from '../../core/result';
 import type { SqlDriver } from './driver';
 import { rankCorpus } from './rank';
@@ -28,13 +27,15 @@ export interface SqliteCompiler extends Compiler, BaselineSource {
 
 /**
  * One compiler per database: the core's one pipeline over this database's store. Baselines read `corpus_text`,
- * which a compile never touches, through a memo of their own.
+ * which a compile never touches; the last whole-corpus ranking is kept while what it read is unchanged (a
+ * declared ranking reads the records' own scores, so it is ranked again every time). `keys` is for tests only
+ * (`createCompiler`).
  */
-export function createSqliteCompiler(driver: SqlDriver): SqliteCompiler {
+export function createSqliteCompiler(driver: SqlDriver, keys?: KeyRules): SqliteCompiler {
   const store = createSqliteStore(driver);
   const { index } = store;
-  const compiler = createCompiler(store);
-  const baselineMemo = createMemo();
+  const compiler = createCompiler(store, keys);
+  let lastCorpusRank: { readonly key: string; readonly ids: readonly string[] } | null = null;
   return {
     compile: (request) => compiler.compile(request),
     memoStats: () => compiler.memoStats(),
@@ -49,41 +50,34 @@ export function createSqliteCompiler(driver: SqlDriver): SqliteCompiler {
       const { contract, recordSet } = request;
       index.sync(recordSet);
       index.syncCorpusText(recordSet);
-      return baselineMemo.revision(() => {
-        const top = baselineMemo.cell(
-          'rank:corpus',
-          [
-            contract.query,
-            contract.ranking,
-            contract.naiveTopK,
-            index.corpusTextGeneration,
-            contract.ranking === 'declared' ? recordSet : null,
-          ],
-          ([query, ranking, naiveTopK]) => rankCorpus(driver, query, ranking, naiveTopK).map((row) => row.id),
-        );
-        const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
-        const required = [...new Set(contract.requiredRecords)].sort(compareStrings);
-        const describe = (kind: BaselinePacket['kind'], ids: readonly string[]): BaselinePacket => {
-          const { selected, used } = walkBudget(ids, tokensOf, contract.tokenBudget);
-          const chosen = new Set(selected);
-          return {
-            kind,
-            ranked: ids.length,
-            selected,
-            tokensUsed: used,
-            tokenBudget: contract.tokenBudget,
-            illegal: selected.filter((id) => !outcome.admitted.has(id)),
-            requiredMissed: required.filter((id) => !chosen.has(id)),
-          };
-        };
+      const key = JSON.stringify([contract.query, contract.ranking, contract.naiveTopK, index.corpusTextGeneration]);
+      const top =
+        lastCorpusRank !== null && lastCorpusRank.key === key && contract.ranking !== 'declared'
+          ? lastCorpusRank.ids
+          : rankCorpus(driver, contract.query, contract.ranking, contract.naiveTopK).map((row) => row.id);
+      lastCorpusRank = { key, ids: top };
+      const tokensOf = (id: string) => recordSet.byId.get(id)?.record.tokens ?? 0;
+      const required = [...new Set(contract.requiredRecords)].sort(compareStrings);
+      const describe = (kind: BaselinePacket['kind'], ids: readonly string[]): BaselinePacket => {
+        const { selected, used } = walkBudget(ids, tokensOf, contract.tokenBudget);
+        const chosen = new Set(selected);
         return {
-          naive: describe('naive', top),
-          postFilter: describe(
-            'post-filter',
-            top.filter((id) => outcome.admitted.has(id)),
-          ),
+          kind,
+          ranked: ids.length,
+          selected,
+          tokensUsed: used,
+          tokenBudget: contract.tokenBudget,
+          illegal: selected.filter((id) => !outcome.admitted.has(id)),
+          requiredMissed: required.filter((id) => !chosen.has(id)),
         };
-      });
+      };
+      return {
+        naive: describe('naive', top),
+        postFilter: describe(
+          'post-filter',
+          top.filter((id) => outcome.admitted.has(id)),
+        ),
+      };
     },
   };
 }

@@ -14,7 +14,7 @@ import {
   type ContractOverrides,
 } from '../../core/test-support/builders';
 import { sharedDriver } from '../../core/test-support/node-driver';
-import { admit } from '../../core/passes/admit';
+import { admit } from '../../core/phases/4-admit/admit';
 
 const INJECTION = "atlas' OR 1=1 --";
 

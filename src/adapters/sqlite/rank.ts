@@ -1,6 +1,6 @@
 import type { RankingMode } from '../../core/format/contract';
 import type { RankingStatistics } from '../../core/result';
-import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/ranking';
+import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/phases/5-rank/ranking';
 import type { SqlDriver, SqlValue } from './driver';
 import { safeFtsTerms } from './fts-query';
 

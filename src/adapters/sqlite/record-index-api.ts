@@ -1,5 +1,5 @@
-import type { RecordSet } from '../../core/passes/validate';
-import type { Ranking } from '../../core/ranking';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
+import type { Ranking } from '../../core/phases/5-rank/ranking';
 import type { LoweredAdmission } from './lower-admission';
 
 export interface SliceProgress {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from './compiler';
 import type { SourceRecord } from '../../core/format/record';
-import { serialiseReceipt } from '../../core/passes/attest';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from '../../core/test-support/builders';
 import { freshDriver } from '../../core/test-support/node-driver';
 

@@ -1,6 +1,6 @@
 import { ok } from '../../core/errors';
-import { PLAN_OPERATORS } from '../../core/plan/admission-plan';
-import { ALL_CAPABILITIES } from '../../core/plan/adapter';
+import { PLAN_OPERATORS } from '../../core/phases/4-admit/admission-plan';
+import { ALL_CAPABILITIES } from '../../core/phases/4-admit/adapter';
 import type { Store } from '../../core/store';
 import { lowerAdmission } from './lower-admission';
 import type { SqlDriver } from './driver';

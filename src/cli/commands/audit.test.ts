@@ -8,7 +8,7 @@ import { AUDIT_PAGE } from '../../adapters/postgres/stored-verdicts';
 import { loadRecordSet } from '../../adapters/postgres/load';
 import { POSTGRES_URL } from '../../adapters/postgres/test-server';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
-import { createRecordSet } from '../../core/passes/validate';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { EXIT } from '../command';
 import { main } from '../main';
 import type { AuditReport } from './audit';

@@ -1,6 +1,6 @@
 import { readdirSync, existsSync } from 'node:fs';
-import { createRecordSet, type LoadedScenario } from '../../core/passes/validate';
-import { serialiseReceipt } from '../../core/passes/attest';
+import { createRecordSet, type LoadedScenario } from '../../core/phases/1-validate/validate';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import type { Receipt } from '../../core/result';
 import type { ScenarioSelection } from '../../scenarios/prepare';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';

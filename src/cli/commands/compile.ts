@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import type { DisclosedView } from '../../core/disclosure';
 import { factContextOf, renderFact } from '../../core/reasons';
-import { serialiseReceipt } from '../../core/passes/attest';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
 import type { Baselines, CompileOutcome } from '../../core/result';
 import { serialiseUserView, type UserView } from '../../core/user-view';

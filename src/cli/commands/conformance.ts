@@ -6,7 +6,7 @@ import { probeCapabilities } from '../../adapters/postgres/adapter';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
-import { CAPABILITIES } from '../../core/plan/adapter';
+import { CAPABILITIES } from '../../core/phases/4-admit/adapter';
 import { EXIT } from '../command';
 import { inScratchSchema } from '../database';
 import { defineCommand } from '../define-command';

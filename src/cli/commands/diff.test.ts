@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { receiptIdOf } from '../../core/passes/attest';
+import { receiptIdOf } from '../../core/phases/7-attest/attest';
 
 import type { Receipt } from '../../core/result';
 import { EXIT } from '../command';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { parseScenarioJson, type LoadedScenario } from '../passes/validate';
+import { parseScenarioJson, type LoadedScenario } from '../phases/1-validate/validate';
 import { prepareScenario } from '../../scenarios/prepare';
 import { freshDriver } from '../test-support/node-driver';
 import { runSuite, type SuiteEnvironment } from './run';

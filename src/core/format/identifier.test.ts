@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
-import { parseContractJson, parseRecordsJsonl, parseScenarioJson } from '../passes/validate';
+import { parseContractJson, parseRecordsJsonl, parseScenarioJson } from '../phases/1-validate/validate';
 import { parseExpectationSuiteJson } from '../expectations/suite';
 import { idSchema, invisibleCodePoints, isNfc, nameSchema, nfcDifference } from './identifier';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExpectationSuiteJson } from '../expectations/suite';
-import { parseContractJson, parseRecordsJsonl } from '../passes/validate';
+import { parseContractJson, parseRecordsJsonl } from '../phases/1-validate/validate';
 import { REASONS } from '../reasons';
 import { editDistance, nearestNames } from '../suggest';
 import { buildContract, buildRecord } from '../test-support/builders';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenarioJson } from '../passes/validate';
+import { parseScenarioJson } from '../phases/1-validate/validate';
 import { buildContract, buildRecord, errorOf } from '../test-support/builders';
 
 const control = { id: 'c', label: 'C', explanation: 'Removes a.', patches: [{ op: 'removeRecord', id: 'a' }] };

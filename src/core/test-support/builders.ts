@@ -3,9 +3,9 @@ import type { SourceRecord } from '../format/record';
 import { SAMPLE_AS_OF, sampleContract, sampleRecord, type RecordOverrides } from '../format/sample-inputs';
 import type { CompileError, Result } from '../errors';
 import { lowerAdmission, type LoweredAdmission } from '../../adapters/sqlite/lower-admission';
-import { resolve, type Resolution } from '../passes/resolve';
-import { buildAdmissionPlan, planDigest } from '../plan/admission-plan';
-import { createRecordSet, unreadableRecordsError, type RecordSet } from '../passes/validate';
+import { resolve, type Resolution } from '../phases/2-resolve/resolve';
+import { buildAdmissionPlan, planDigest } from '../phases/4-admit/admission-plan';
+import { createRecordSet, unreadableRecordsError, type RecordSet } from '../phases/1-validate/validate';
 
 export const AS_OF = SAMPLE_AS_OF;
 export type { RecordOverrides };

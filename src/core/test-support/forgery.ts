@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { Compiler } from '../compile';
 import { drill } from '../drill';
-import { receiptIdOf } from '../passes/attest';
-import { createRecordSet } from '../passes/validate';
+import { receiptIdOf } from '../phases/7-attest/attest';
+import { createRecordSet } from '../phases/1-validate/validate';
 import type { GateName, Receipt, TraceRow } from '../result';
 import { caseArbitrary } from './arbitraries';
 

@@ -3,7 +3,7 @@ import type { Compiler } from '../compile';
 import { discloseOutcome } from '../disclosure';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { createRecordSet } from '../passes/validate';
+import { createRecordSet } from '../phases/1-validate/validate';
 import type { Attestation, CompileOutcome } from '../result';
 import { caseArbitrary, VOCABULARY } from './arbitraries';
 

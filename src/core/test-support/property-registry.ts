@@ -1,10 +1,11 @@
 import fc from 'fast-check';
+import type { KeyRules } from '../compile';
 import { canonicalJson } from '../canonical';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { createGateContext, evaluateGates } from '../passes/gates';
+import { createGateContext, evaluateGates } from '../phases/4-admit/gates';
 import { lowerResolved } from './builders';
-import { resolve } from '../passes/resolve';
-import { createRecordSet } from '../passes/validate';
+import { resolve } from '../phases/2-resolve/resolve';
+import { createRecordSet } from '../phases/1-validate/validate';
 import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { createRecordIndex } from '../../adapters/sqlite/record-index';
 import { caseArbitrary } from './arbitraries';
@@ -20,6 +21,8 @@ import { noninterferenceArbitrary, noninterferenceDifferences } from './noninter
 export interface PropertyContext {
   /** A fresh in-memory database (the caller's SQLite build); each property opens what it needs, one index per database. */
   readonly openDatabase: () => Promise<SqlDriver>;
+  /** Memo keys with an input left out, for the test that shows the incremental property catches it; the compiler's own unless given. */
+  readonly keys?: KeyRules;
 }
 
 export interface RegisteredProperty {
@@ -81,7 +84,7 @@ const incrementalEqualsFresh: RegisteredProperty = {
   // Each run edits every contract and record field once (44 steps), compiling each step twice (kept compiler,
   // fresh database): the fresh one is the slow part.
   testRuns: 8,
-  property: ({ openDatabase }) => memoProperty(openDatabase),
+  property: ({ openDatabase, keys }) => memoProperty(openDatabase, keys),
 };
 
 /** Nothing the caller may not see changes what the caller gets (src/core/test-support/noninterference.ts; npm test runs it in noninterference.test.ts). */

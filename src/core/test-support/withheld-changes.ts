@@ -3,7 +3,7 @@ import type { Compiler } from '../compile';
 import { isWithheldFromUser } from '../disclosure';
 import type { Contract } from '../format/contract';
 import { recordSchema, type SourceRecord } from '../format/record';
-import { createRecordSet } from '../passes/validate';
+import { createRecordSet } from '../phases/1-validate/validate';
 import type { CompileOutcome } from '../result';
 import { caseArbitrary } from './arbitraries';
 

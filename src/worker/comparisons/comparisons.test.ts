@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
-import { receiptIdOf } from '../../core/passes/attest';
+import { receiptIdOf } from '../../core/phases/7-attest/attest';
 import type { Receipt } from '../../core/result';
 import { readBuiltinScenarios } from '../workspace/builtin-sources';
 import { createSession } from '../session';

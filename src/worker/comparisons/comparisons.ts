@@ -1,6 +1,6 @@
 import { isWithheldFromUser, type Audience } from '../../core/disclosure';
 import { receiptIntegrity } from '../../core/drill';
-import { parseReceiptJson } from '../../core/passes/validate-receipt';
+import { parseReceiptJson } from '../../core/phases/1-validate/validate-receipt';
 import { inputIssue } from '../../core/issues';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../../core/receipt-diff';
 import { describeDiff, FORMAT_NAMES, type DiffWords } from '../../core/receipt-diff-text';

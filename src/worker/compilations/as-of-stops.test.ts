@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareStrings } from '../../core/canonical';
 import { formatInstantShort, parseInstant } from '../../core/format/time';
-import type { CheckedRecord } from '../../core/passes/validate';
+import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import { asOfStops, type ViewSource } from './debug-views';
 import { AS_OF_STOP_RECORDS, AS_OF_STOPS_EACH_SIDE, type AsOfStop } from '../protocol';
 

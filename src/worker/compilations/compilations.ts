@@ -2,7 +2,7 @@ import type { CompileRequest } from '../../core/compile';
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { discloseOutcome, type Audience, type DisclosedView } from '../../core/disclosure';
 import type { CompileError, Result } from '../../core/errors';
-import type { Resolution } from '../../core/passes/resolve';
+import type { Resolution } from '../../core/phases/2-resolve/resolve';
 import { factContextOf } from '../../core/reasons';
 import type { ReceiptDiff } from '../../core/receipt-diff';
 import type { Baselines, Receipt } from '../../core/result';

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../core/canonical';
 import type { Audience } from '../../core/disclosure';
-import { packetWithManifest, serialiseReceipt } from '../../core/passes/attest';
+import { packetWithManifest, serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { receiptStatement, serialiseStatement } from '../../core/statement';
 import { serialiseUserView } from '../../core/user-view';
 import type { Compilations } from '../compilations/compilations';

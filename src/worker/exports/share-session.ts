@@ -1,6 +1,6 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { InputIssue } from '../../core/errors';
-import { validateContract } from '../../core/passes/validate';
+import { validateContract } from '../../core/phases/1-validate/validate';
 import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';
 import { applyScenarioEdit } from '../../scenarios/record-edits';

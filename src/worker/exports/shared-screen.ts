@@ -1,6 +1,6 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { err, ok, type Result } from '../../core/errors';
-import { validateContract, type LoadedScenario } from '../../core/passes/validate';
+import { validateContract, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';
 import { prepareScenario } from '../../scenarios/prepare';
 import type { Compiled } from '../compilations/compile-view';

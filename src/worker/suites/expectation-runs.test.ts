@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { parseScenarioJson, type LoadedScenario } from '../../core/passes/validate';
+import { parseScenarioJson, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import { freshDriver } from '../../core/test-support/node-driver';
 import { createExpectationRuns, type ExpectationRuns } from './expectation-runs';
 import recordsText from '../../../fixtures/retry-policy/records.jsonl?raw';

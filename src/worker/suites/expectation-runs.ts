@@ -5,7 +5,7 @@ import { coverageOf, type Coverage, type CoverageUniverse, type Exercised } from
 import type { CaseResult } from '../../core/expectations/run';
 import type { LoadedSuite } from '../../core/expectations/suite';
 import type { JsonPath } from '../../core/format/json-text';
-import type { LoadedScenario } from '../../core/passes/validate';
+import type { LoadedScenario } from '../../core/phases/1-validate/validate';
 import { runSuiteOn, suiteEnvironment } from '../../lib/answers';
 import { readSuite } from '../../lib/read-inputs';
 

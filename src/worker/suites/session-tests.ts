@@ -4,7 +4,7 @@ import { err, ok, type InputIssue, type Result } from '../../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../../core/expectations/suite';
 import type { ExpectationSuite } from '../../core/format/expectation';
 import { MAX_DOCUMENT_BYTES } from '../../core/format/json-text';
-import type { LoadedScenario } from '../../core/passes/validate';
+import type { LoadedScenario } from '../../core/phases/1-validate/validate';
 import { issuesOf } from '../../core/errors';
 import { createExpectationRuns, type TestsView } from './expectation-runs';
 import { suiteTooLarge, type NamedBlob } from '../workspace/file-intake';

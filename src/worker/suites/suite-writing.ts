@@ -6,7 +6,7 @@ import { variantsOf } from '../../core/expectations/suite';
 import { readSuite } from '../../lib/read-inputs';
 import { caseOf, expectationOf, refreshedExpectation } from '../../core/expectations/write';
 import type { Expectation, SuiteInputs } from '../../core/format/expectation';
-import type { LoadedScenario } from '../../core/passes/validate';
+import type { LoadedScenario } from '../../core/phases/1-validate/validate';
 import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';
 import { suiteEnvironment } from '../../lib/answers';

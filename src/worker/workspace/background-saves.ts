@@ -1,4 +1,4 @@
-import type { RecordSet } from '../../core/passes/validate';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { CorpusIndex } from './corpus-index';
 import { ImageNotSaved, type DiskImage } from './database-image';
 import { backgroundTask } from '../next-task';

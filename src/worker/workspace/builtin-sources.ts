@@ -1,5 +1,5 @@
 import type { CompileError, Result } from '../../core/errors';
-import { parseScenarioJson, type LoadedScenario } from '../../core/passes/validate';
+import { parseScenarioJson, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import { BUILTIN_SCENARIOS } from '../../scenarios/builtin';
 
 // Glob patterns must be literals; the test checks they name exactly BUILTIN_SCENARIOS.

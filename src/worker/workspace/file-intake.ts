@@ -17,8 +17,8 @@ import {
   type JsonlRecordReader,
   type LoadedScenario,
   type RecordSet,
-} from '../../core/passes/validate';
-import { parseReceiptJson } from '../../core/passes/validate-receipt';
+} from '../../core/phases/1-validate/validate';
+import { parseReceiptJson } from '../../core/phases/1-validate/validate-receipt';
 import { USER_VIEW_FORMAT } from '../../core/format/user-view';
 import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';

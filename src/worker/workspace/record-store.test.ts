@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { benchContract, generateRecords, toJsonl } from '../../../bench/generate-records';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { validateContract, createJsonlRecordReader, type RecordSet } from '../../core/passes/validate';
-import { serialiseReceipt } from '../../core/passes/attest';
+import { validateContract, createJsonlRecordReader, type RecordSet } from '../../core/phases/1-validate/validate';
+import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { valueOf } from '../../core/test-support/builders';
 import { freshDriver } from '../../core/test-support/node-driver';
 import { createRecordStore } from './record-store';

@@ -5,7 +5,7 @@ import {
   recordSetOf,
   unreadableRecordsError,
   type RecordsPart,
-} from '../../core/passes/validate';
+} from '../../core/phases/1-validate/validate';
 import { LoadCancelled, streamInto, streamRecords, type RecordsFileReader } from './file-intake';
 
 /**

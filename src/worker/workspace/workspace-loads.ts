@@ -1,6 +1,6 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { LoadedSuite } from '../../core/expectations/suite';
-import type { RecordSet } from '../../core/passes/validate';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';
 import { nextTask } from '../next-task';
 import type { LoadProgress, LoadResult, ReceiptCheck, SavedLoad } from '../protocol';

@@ -1,7 +1,7 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { InputIssue, Result } from '../../core/errors';
 import { inputIssue } from '../../core/issues';
-import { validateContract } from '../../core/passes/validate';
+import { validateContract } from '../../core/phases/1-validate/validate';
 import { applyScenarioEdit } from '../../scenarios/record-edits';
 import { savedWorkspaceSchema, type SavedWorkspace } from '../protocol';
 import { measured } from '../user-timing';

@@ -4,7 +4,7 @@ import { issuesOf } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import type { Control, LateChange } from '../../core/format/scenario';
 import { genericLateChanges } from '../../core/generic-late-changes';
-import type { LoadedScenario } from '../../core/passes/validate';
+import type { LoadedScenario } from '../../core/phases/1-validate/validate';
 import type { ScenarioEdit } from '../../scenarios/record-edits';
 import type {
   DatabaseState,

@@ -1,6 +1,6 @@
 import type { InputIssue } from '../../core/errors';
 import { issuesOf } from '../../core/errors';
-import { parseContractJson, validateContract, type LoadedScenario } from '../../core/passes/validate';
+import { parseContractJson, validateContract, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import type {
   ContractUpdate,
   DatabaseState,
