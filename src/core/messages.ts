@@ -54,7 +54,7 @@ export const MESSAGES = {
   SWITCHES_NEED_SCENARIO: () => '--control and --late-change need a scenario: records and a contract carry no controls',
   GROWTH_SIZES: ({ sizes }: { sizes: readonly number[] }) => `growth sizes must be among ${sizes.join(', ')}`,
 
-  // Stops of the compile passes (pending: the passes word these inline until they move).
+  // Stops of the compile passes.
   REQUIRED_ABSENT_STOP: ({ record }: { record: string }) =>
     `Required record ${record} is absent: no packet is emitted.`,
   REQUIRED_UNAUTHORISED_STOP: ({ record }: { record: string }) =>

@@ -2,6 +2,7 @@ import { err, ok, type CompileError, type Result } from '../errors';
 import { computeAll, type Derive } from '../memo';
 import { declareGates, evaluateGates, sameVerdict, type GateContext, type GateVerdict } from './gates';
 import type { IdPositions, Resolution } from './resolve';
+import { wordMessage } from '../messages';
 
 export interface Admission {
   readonly gates: GateContext;
@@ -33,7 +34,7 @@ export function divergence(id: string, detail: string): CompileError {
     pass: 'admit',
     code: 'ADAPTER_MISMATCH',
     recordId: id,
-    message: `Admission disagreement on ${id}: ${detail}. Nothing is emitted until the adapter and the reference evaluator agree.`,
+    message: wordMessage('ADMISSION_DISAGREEMENT', { record: id, detail }),
   };
 }
 

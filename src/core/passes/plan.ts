@@ -10,6 +10,7 @@ import type { Ranking } from '../ranking';
 import type { Admission } from './admit';
 import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from './gates';
 import type { Resolution, ResolvedRecord } from './resolve';
+import { wordMessage } from '../messages';
 
 export interface Plan {
   readonly trace: readonly TraceRow[];
@@ -50,7 +51,7 @@ function requiredFailure(contract: PlanInputs, id: string, failed: number, fact:
       code: 'REQUIRED_NOT_AUTHORISED',
       recordId: id,
       fact,
-      message: `Required record ${id} is outside the authorised scope: no packet is emitted.`,
+      message: wordMessage('REQUIRED_UNAUTHORISED_STOP', { record: id }),
     };
   }
   const gate = firstGate(failed);
@@ -60,7 +61,7 @@ function requiredFailure(contract: PlanInputs, id: string, failed: number, fact:
       code: 'REQUIRED_MISSING_PROVENANCE',
       recordId: id,
       fact,
-      message: `Required record ${id} has no verifiable provenance (${words}): no packet is emitted.`,
+      message: wordMessage('REQUIRED_NO_PROVENANCE_STOP', { record: id, fact: words }),
     };
   }
   return {
@@ -68,7 +69,7 @@ function requiredFailure(contract: PlanInputs, id: string, failed: number, fact:
     code: 'REQUIRED_ILLEGAL',
     recordId: id,
     fact,
-    message: `Required record ${id} fails the ${gate ?? 'a'} gate (${words}): no packet is emitted.`,
+    message: wordMessage('REQUIRED_GATE_STOP', { record: id, gate, fact: words }),
   };
 }
 
@@ -256,7 +257,7 @@ function planAdmitted(
         required.find((_, index) => recordAt(requiredPositions[index] as number).tokens > budget) ??
         required[required.length - 1],
       fact: { fact: 'REQUIRED_TOKENS_OVER_BUDGET', args: { tokens: requiredTokens } },
-      message: `The required records need ${requiredTokens} tokens but the budget is ${budget}: no packet is emitted.`,
+      message: wordMessage('REQUIRED_OVER_BUDGET_STOP', { tokens: requiredTokens, budget }),
     };
   }
 

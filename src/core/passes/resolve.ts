@@ -5,6 +5,7 @@ import { asOfInstant } from '../as-of';
 import { err, ok, type CompileError, type Result } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
 import type { CheckedRecord, RecordSet } from './validate';
+import { wordMessage } from '../messages';
 
 export interface ResolvedContract {
   readonly contract: Contract;
@@ -239,7 +240,7 @@ export function resolve(
       return err({
         pass: 'resolve',
         code: 'AMBIGUOUS_SUBJECT',
-        message: `contract subject "${contract.subject}" matches ${candidates.length} identities (${candidates.join(', ')}): name one; it is never chosen by score`,
+        message: wordMessage('SUBJECT_AMBIGUOUS_STOP', { subject: contract.subject, identities: candidates }),
       });
     }
     subject = candidates[0] ?? null;

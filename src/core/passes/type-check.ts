@@ -1,6 +1,7 @@
 import { err, ok, type CompileError, type Result } from '../errors';
 import { inputIssue } from '../issues';
 import type { Resolution } from './resolve';
+import { wordMessage } from '../messages';
 
 /** Pass 3: the contract must make sense against these records before anything is admitted. */
 export function typeCheck(resolution: Resolution): Result<Resolution, CompileError> {
@@ -14,7 +15,7 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
         recordId: id,
         // Not how many records were supplied: that count includes records the caller may not see.
         fact: { fact: 'REQUIRED_ABSENT', args: { record: id } },
-        message: `Required record ${id} is absent: no packet is emitted.`,
+        message: wordMessage('REQUIRED_ABSENT_STOP', { record: id }),
       });
     }
   }
@@ -24,7 +25,7 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
       return err({
         pass: 'type-check',
         code: 'INVALID_INPUT',
-        message: `contract.requiredPropositions[${index}].id: proposition "${proposition.id}" is declared twice`,
+        message: wordMessage('PROPOSITION_TWICE_STOP', { index, proposition: proposition.id }),
         issues: [
           inputIssue({ file: 'contract', path: `requiredPropositions[${index}].id` }, 'PROPOSITION_TWICE', {
             proposition: proposition.id,
@@ -38,7 +39,7 @@ export function typeCheck(resolution: Resolution): Result<Resolution, CompileErr
     return err({
       pass: 'type-check',
       code: 'INVALID_INPUT',
-      message: 'contract.typedEvidenceOnly: admitting only typed evidence needs at least one required proposition',
+      message: wordMessage('TYPED_EVIDENCE_STOP'),
       issues: [inputIssue({ file: 'contract', path: 'typedEvidenceOnly' }, 'TYPED_EVIDENCE_WITHOUT_PROPOSITIONS')],
     });
   }

@@ -3,10 +3,10 @@ import { createJsonLocator, quoteValue } from '../format/json-text';
 import { receiptSchema } from '../format/receipt';
 import { err, ok, type CompileError, type Result } from '../errors';
 import { inputIssue } from '../issues';
-import { REASONS } from '../reasons';
 import type { Receipt } from '../result';
 import { SCHEMA_VERSION, staleEngineDetail } from '../version';
 import { parseJson } from './validate';
+import { wordMessage } from '../messages';
 
 /**
  * Parses a saved receipt. A receipt of another format version is refused with that reason first (its
@@ -24,7 +24,11 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
     return err({
       pass: 'validate',
       code: 'STALE_ENGINE_VERSION',
-      message: `${file}: ${REASONS.STALE_ENGINE_VERSION.summary} ${staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion })}`,
+      message: wordMessage('RECEIPT_REFUSED', {
+        file,
+        code: 'STALE_ENGINE_VERSION',
+        detail: staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion }),
+      }),
       issues: [
         inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', {
           version: quoteValue(version),

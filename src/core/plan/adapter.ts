@@ -1,6 +1,7 @@
 import { err, ok, type CompileError, type Result } from '../errors';
 import type { ReceiptAdmission } from '../result';
 import { mistypedClause, PLAN_OPERATORS, type AdmissionPlan, type PlanOperator } from './admission-plan';
+import { wordMessage } from '../messages';
 
 /**
  * The gate semantics a store may or may not preserve. Each is a way two stores can parse the same plan
@@ -68,7 +69,11 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
     return err({
       pass: 'admit',
       code: 'ADAPTER_INCAPABLE',
-      message: `The ${adapter.name} adapter does not preserve ${missing.join(', ')} (${missing.map((capability) => CAPABILITIES[capability]).join('; ')}). Refusing rather than approximating a gate.`,
+      message: wordMessage('ADAPTER_LACKS', {
+        adapter: adapter.name,
+        missing,
+        why: missing.map((capability) => CAPABILITIES[capability]),
+      }),
     });
   }
   const unknown = plan.clauses.find(
@@ -78,7 +83,11 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
     return err({
       pass: 'admit',
       code: 'LOWERING_UNSUPPORTED',
-      message: `The ${adapter.name} adapter cannot lower the operator ${String(unknown.op)} (gate ${unknown.gate}). Refusing rather than dropping the gate.`,
+      message: wordMessage('ADAPTER_CANNOT_LOWER', {
+        adapter: adapter.name,
+        op: String(unknown.op),
+        gate: unknown.gate,
+      }),
     });
   }
   const mistyped = mistypedClause(plan);
@@ -86,7 +95,7 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
     return err({
       pass: 'admit',
       code: 'LOWERING_UNSUPPORTED',
-      message: `The plan's ${mistyped.gate} clause compares values of another type with its field. Refusing the plan.`,
+      message: wordMessage('CLAUSE_MISTYPED', { gate: mistyped.gate }),
     });
   }
   return ok(undefined);
@@ -111,14 +120,18 @@ export function acceptAnswer(
     return err({
       pass: 'admit',
       code: 'ADAPTER_INCOMPLETE',
-      message: `The ${adapter.name} adapter returned no complete answer: ${answer.problem}. No candidate is used.`,
+      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: adapter.name, problem: answer.problem }),
     });
   }
   if (answer.predicateDigest !== digest) {
     return err({
       pass: 'admit',
       code: 'ADAPTER_MISMATCH',
-      message: `The ${adapter.name} adapter executed plan ${answer.predicateDigest}, not ${digest}: its candidates answer another plan. No candidate is used.`,
+      message: wordMessage('ADAPTER_OTHER_PLAN', {
+        adapter: adapter.name,
+        executed: answer.predicateDigest,
+        expected: digest,
+      }),
     });
   }
   return ok({
