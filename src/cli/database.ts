@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile';
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
-import { drillInDatabase } from '../adapters/postgres/drill';
+import { drillInDatabase } from '../adapters/postgres/drill-in-database';
 import type { Database } from '../adapters/postgres/schema';
 import { type Tokeniser } from '../adapters/postgres/tokens';
 import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';

@@ -1,6 +1,6 @@
 import { canonicalJson } from './canonical';
 import { disclosedFailure, type DisclosedFailure, type DisclosedView } from './disclosure';
-import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view';
+import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view-export';
 import { sha256Hex } from './hash';
 import { rankOf } from './ranked';
 import { factContextOf, renderFact } from './reasons';

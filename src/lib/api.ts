@@ -5,7 +5,7 @@ import type { ReceiptVerdict } from '../core/drill';
 import { ok, type CompileError, type Result } from '../core/errors';
 import type { SuiteResult } from '../core/expectations/run';
 import type { LoadedSuite } from '../core/expectations/suite';
-import type { UserViewExport } from '../core/format/user-view';
+import type { UserViewExport } from '../core/format/user-view-export';
 import { serialiseReceipt } from '../core/passes/attest';
 import type { LoadedScenario, RecordSet } from '../core/passes/validate';
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';

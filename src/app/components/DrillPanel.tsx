@@ -13,7 +13,7 @@ import { useUiStore } from '../state/ui-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
 import { CodeLink } from './Glossary';
-import { useChangeText } from './change-text';
+import { useChangeText } from './use-change-text';
 import { SteadyButton } from './SteadyButton';
 import { VerdictDiff } from './ReceiptDiffView';
 

@@ -6,7 +6,7 @@ import type { Audience } from '../disclosure';
 import { exercisedBy, type CoverageUniverse, type Exercised } from './coverage';
 import { mismatchesOf, type Mismatch, type Observed } from './check';
 import { variantName, variantsOf, type CaseVariant, type LoadedSuite } from './suite';
-import { expectationForUser, linkForUser, observedForUser, visibleIds } from './user-view';
+import { expectationForUser, linkForUser, observedForUser, visibleIds } from './for-user';
 
 export interface SwitchSelection {
   readonly controls: readonly string[];

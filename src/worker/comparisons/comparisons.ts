@@ -5,7 +5,7 @@ import { inputIssue } from '../../core/issues';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../../core/receipt-diff';
 import { describeDiff, FORMAT_NAMES, type DiffWords } from '../../core/receipt-diff-text';
 import type { Receipt } from '../../core/result';
-import { changeTextsFor, withShownLabels } from '../compilations/change-texts';
+import { changeTextsFor, withShownLabels } from '../compilations/change-texts-for-view';
 import type { Compilations, LastCompile } from '../compilations/compilations';
 import { asOfStops, steppedAsOf } from '../compilations/debug-views';
 import {

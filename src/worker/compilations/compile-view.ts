@@ -7,7 +7,7 @@ import type { RecordSet } from '../../core/passes/validate';
 import { factContextOf, REASONS, type ReasonCode } from '../../core/reasons';
 import type { Baselines, CompileOutcome } from '../../core/result';
 import type { UserView } from '../../core/user-view';
-import { changeTextsFor, withShownLabels } from './change-texts';
+import { changeTextsFor, withShownLabels } from './change-texts-for-view';
 import { codesOf, columnCoverage, type ViewSource } from './debug-views';
 import type { AppliedChange, ChangeMarks, ColumnEntry, CompileView, EvidenceAttempts, PacketColumn } from '../protocol';
 

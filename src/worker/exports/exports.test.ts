@@ -3,7 +3,7 @@ import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite
 import { sharedDriver } from '../../core/test-support/node-driver';
 import { sha256Hex } from '../../core/hash';
 import { readBuiltinScenarios } from '../workspace/builtin-sources';
-import { userViewExportSchema } from '../../core/format/user-view';
+import { userViewExportSchema } from '../../core/format/user-view-export';
 import { createSession } from '../session';
 import type { WorkspaceStorage } from '../workspace/workspace-storage';
 import { memoryStorage } from '../test-support/memory-storage';

@@ -21,7 +21,7 @@ export interface TestsScreen {
 /**
  * The Tests panel's side of the session: the suites the user opened (from the panel, a drop or a link), run on
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
- * withholds (src/core/expectations/user-view.ts).
+ * withholds (src/core/expectations/for-user.ts).
  */
 export function createSessionTests(compiler: SqliteCompiler) {
   const runs = createExpectationRuns(compiler);

@@ -19,7 +19,7 @@ import {
   type RecordSet,
 } from '../../core/passes/validate';
 import { parseReceiptJson } from '../../core/passes/validate-receipt';
-import { USER_VIEW_FORMAT } from '../../core/format/user-view';
+import { USER_VIEW_FORMAT } from '../../core/format/user-view-export';
 import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';
 import type { Receipt } from '../../core/result';
