@@ -62,7 +62,10 @@ async function openWithContract<T>(
   }
 }
 
-/** `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the database. */
+/**
+ * `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the
+ * database.
+ */
 export async function compileContractInDatabase(
   url: string,
   schema: string,
@@ -75,7 +78,10 @@ export async function compileContractInDatabase(
   );
 }
 
-/** `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's records. */
+/**
+ * `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's
+ * records.
+ */
 export async function drillContractInDatabase(
   url: string,
   schema: string,

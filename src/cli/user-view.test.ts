@@ -42,7 +42,10 @@ function maskDocument(text: string | null): unknown {
   return rest;
 }
 
-/** Every output of `compile --view user` over these inputs: text with the packet, --packet-out, --user-view-out, and --json, the count masked. */
+/**
+ * Every output of `compile --view user` over these inputs: text with the packet, --packet-out, --user-view-out, and
+ * --json, the count masked.
+ */
 async function userOutputs(records: readonly SourceRecord[], contract: Contract) {
   return userOutputsOfFile(records.map((record) => JSON.stringify(record)).join('\n'), contract);
 }

@@ -16,7 +16,10 @@ const items = (count: number) =>
 const cutsOf = (list: readonly Item[]) => Uint8Array.from(list, (item) => (endsChunk(item.text) ? 1 : 0));
 const plain = (list: readonly Item[]) => treeDigest(list, { key: (item) => item.text, leaf, include });
 
-/** A tree kept from call to call, as attest keeps one from compilation to compilation, and the leaves it wrote in the last call. */
+/**
+ * A tree kept from call to call, as attest keeps one from compilation to compilation, and the leaves it wrote in the
+ * last call.
+ */
 function keptTree() {
   let last: CarriedTree<Item> | null = null;
   let layout = layoutOf(new Uint8Array(0));

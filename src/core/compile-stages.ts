@@ -42,7 +42,10 @@ export function prepareCompile(request: CompileRequest, memo: Derive): Result<Pr
   return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
 }
 
-/** Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
+/**
+ * Passes 5 and 6 (plan, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's
+ * accepted answer), and a ranking of it.
+ */
 export function finishCompile(
   request: CompileRequest,
   prepared: PreparedCompile,

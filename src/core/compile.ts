@@ -67,7 +67,8 @@ export function createCompiler(store: Store): Compiler {
         store.rankAdmitted(query, admittedIds),
       );
     } else {
-      // Declared scores are the admitted records' own: the same records, the same ranking object, so the plan's admitted part is reused.
+      // Declared scores are the admitted records' own: the same records, the same ranking object, so the plan's
+      // admitted part is reused.
       const admitted = admission.value.admitted.map(
         (position) => (admission.value.verdicts[position] as GateVerdict).resolved.checked,
       );

@@ -23,7 +23,10 @@ export interface TreeDigestSpec<T> {
   readonly key: (item: T) => string;
   /** The item's line; must not contain a newline. */
   readonly leaf: (item: T) => string;
-  /** Which items of the list the tree covers (all when absent): one list can feed two trees without being split into two copies. */
+  /**
+   * Which items of the list the tree covers (all when absent): one list can feed two trees without being split into two
+   * copies.
+   */
   readonly include?: (item: T) => boolean;
   /**
    * `endsChunk(key(item))`, for a caller that already holds it (a record's is worked out once, when the

@@ -71,7 +71,10 @@ function userPacketText(body: string, document: UserViewExport, engine: string):
   ].join('\n');
 }
 
-/** Builds the user view of one compilation from its user disclosure, so it can hold nothing the trace's user rows do not. */
+/**
+ * Builds the user view of one compilation from its user disclosure, so it can hold nothing the trace's user rows do
+ * not.
+ */
 export function buildUserView(outcome: CompileOutcome, view: DisclosedView): UserView {
   if (view.audience !== 'user') throw new Error('buildUserView needs the user disclosure');
   const { receipt } = outcome;

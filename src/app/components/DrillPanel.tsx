@@ -32,7 +32,8 @@ export function DrillPanel() {
   const compiling = useResultStore((state) => state.compiling);
   // Receipt ids cover every record, withheld ones too: the user view names none (docs/FORMAT.md, user view).
   const showsReceiptIds = useUiStore((state) => state.audience) === 'diagnostic';
-  // A verdict is about the inputs it was given against: once they change (compiling) or are recompiled, it no longer speaks for the screen.
+  // A verdict is about the inputs it was given against: once they change (compiling) or are recompiled, it no longer
+  // speaks for the screen.
   const outdated = verdict !== null && (compiling || verdictRevision !== revision);
   const lateChanges = scenario?.lateChanges ?? [];
   const [chosen, setChosen] = useState<string>('');

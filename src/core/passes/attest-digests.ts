@@ -48,7 +48,10 @@ export function traceDigest(trace: readonly TraceRow[]): string {
 
 export const rootsDigest = (refused: string, planned: string) => sha256Hex(`${refused}\n${planned}\n`);
 
-/** The ranking section's canonical JSON, written by hand: an entry's keys (id, rank, score) are already in canonical order. */
+/**
+ * The ranking section's canonical JSON, written by hand: an entry's keys (id, rank, score) are already in canonical
+ * order.
+ */
 function canonicalRanked(ranked: readonly RankedEntry[]): string {
   const parts: string[] = [];
   for (const entry of ranked) {
@@ -71,7 +74,10 @@ export const rankedDigest = (ranked: readonly RankedEntry[]) => sha256Hex(canoni
 
 const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
 
-/** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
+/**
+ * Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id
+ * order.
+ */
 export function recordSetDigest(records: readonly CheckedRecord[]): string {
   const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
   return treeDigest(inIdOrder, {
@@ -89,7 +95,9 @@ interface RecordTree {
 interface RowTree {
   readonly layout: Layout;
   readonly tree: CarriedTree<TraceRow>;
-  /** By position, the parts of the rows this tree wrote (`trace-row-bytes.ts`), to be joined again around new scores. */
+  /**
+   * By position, the parts of the rows this tree wrote (`trace-row-bytes.ts`), to be joined again around new scores.
+   */
   readonly parts: readonly (RowParts | undefined)[];
 }
 
@@ -101,7 +109,10 @@ const counted = <S extends { readonly tree: CarriedTree<unknown> }>(value: S): C
 
 const recordRules: TreeRules<ResolvedRecord> = { include: () => true, leaf: (item) => recordLeaf(item.checked) };
 
-/** The chunk cuts of records in id order, read from each record once. A plain loop: `Uint8Array.from` with a mapping function went through the iterator protocol, far slower. */
+/**
+ * The chunk cuts of records in id order, read from each record once. A plain loop: `Uint8Array.from` with a mapping
+ * function went through the iterator protocol, far slower.
+ */
 function cutsOf(records: readonly ResolvedRecord[]): Uint8Array {
   const cuts = new Uint8Array(records.length);
   for (let position = 0; position < records.length; position += 1)
@@ -109,7 +120,10 @@ function cutsOf(records: readonly ResolvedRecord[]): Uint8Array {
   return cuts;
 }
 
-/** The record-set tree over the resolution's records, brought up to date from the last compilation's where the positions held. */
+/**
+ * The record-set tree over the resolution's records, brought up to date from the last compilation's where the positions
+ * held.
+ */
 function recordTree(records: readonly ResolvedRecord[], derive: Derive): RecordTree {
   const fresh = (records: readonly ResolvedRecord[], last: RecordTree | null): Carried<RecordTree> => {
     const layout = layoutOf(cutsOf(records));
@@ -134,7 +148,10 @@ function recordTree(records: readonly ResolvedRecord[], derive: Derive): RecordT
 /** The positions where the trace differs from an earlier one. */
 type ChangedSince = (earlier: readonly TraceRow[]) => readonly number[];
 
-/** One of the trace's two trees, carried like the record tree; a trace on another layout is read again whole (its positions moved). */
+/**
+ * One of the trace's two trees, carried like the record tree; a trace on another layout is read again whole (its
+ * positions moved).
+ */
 function rowTree(
   name: string,
   include: (row: TraceRow) => boolean,
@@ -190,7 +207,8 @@ export function receiptDigests(
 ): { readonly recordSetDigest: string; readonly traceDigest: string } {
   const ofRecords = recordTree(records, derive);
   if (trace.length !== records.length) return { recordSetDigest: ofRecords.tree.root, traceDigest: traceDigest(trace) };
-  // Refused rows change one at a time, so only planned rows keep their parts (a refused row's would hold 100,000 strings for nothing).
+  // Refused rows change one at a time, so only planned rows keep their parts (a refused row's would hold 100,000
+  // strings for nothing).
   // Both trees were carried from the same last trace: its changed positions are found once.
   let found: { readonly earlier: readonly TraceRow[]; readonly changed: readonly number[] } | null = null;
   const changedSince: ChangedSince = (earlier) => {

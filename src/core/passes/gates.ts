@@ -96,7 +96,10 @@ function gateContextOf(contract: GateInputs, asOf: number): GateContext {
   };
 }
 
-/** The gate context with its memo key: equal keys, equal verdicts for the same resolved record. The key holds the `asOf` text resolve read the instant from. */
+/**
+ * The gate context with its memo key: equal keys, equal verdicts for the same resolved record. The key holds the `asOf`
+ * text resolve read the instant from.
+ */
 export function declareGates(resolved: { readonly contract: Contract; readonly asOf: number }): Declared<GateContext> {
   return declare(resolved.contract, GATE_FIELDS, (contract) => gateContextOf(contract, resolved.asOf));
 }
@@ -221,7 +224,8 @@ function failureFact(
       return { fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: formatInstantShort(item.validTo ?? asOf) } };
     }
     case 'supersession':
-      // The record's own broken links first: a successor in force is a reason too, but a broken history is the record's own.
+      // The record's own broken links first: a successor in force is a reason too, but a broken history is the record's
+      // own.
       if (brokenLink?.kind === 'dangling') return { fact: 'SUPERSEDES_MISSING', args: { targets: brokenLink.targets } };
       if (brokenLink?.kind === 'self') return { fact: 'SUPERSEDES_ITSELF', args: {} };
       if (brokenLink?.kind === 'cycle')

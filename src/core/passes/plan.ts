@@ -151,7 +151,9 @@ const PLAN_FIELDS = [
 
 type PlanInputs = Pick<Contract, (typeof PLAN_FIELDS)[number]>;
 
-/** What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows. */
+/**
+ * What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows.
+ */
 interface AdmittedPlan extends Omit<Plan, 'trace'> {
   /** One row per admitted position, in the same order as `admission.admitted`. */
   readonly rows: readonly TraceRow[];
@@ -209,7 +211,8 @@ export function plan(
   // large trace, and the same row objects from one compilation to the next while those stand.
   const requiredIds = declare(contract, REFUSED_ROW_FIELDS, ({ requiredRecords }) => new Set(requiredRecords));
   const refusedRows = derive.map('plan:refused', requiredIds, admission.verdicts, refusedRow);
-  // An admitted record's row equal to last compilation's is that object again, so its chunk of the receipt is not hashed again.
+  // An admitted record's row equal to last compilation's is that object again, so its chunk of the receipt is not
+  // hashed again.
   const plannedRows = derive.stable('plan:planned', admittedPart.rows, sameRow);
   const trace = refusedRows.slice() as TraceRow[];
   admission.admitted.forEach((position, index) => {
@@ -285,7 +288,8 @@ function planAdmitted(
   const rankedEvidence = [...accepted.keys()]
     .filter((position) => isRequired[position] === 0)
     .sort((a, b) => rankKey(a) - rankKey(b) || a - b);
-  // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend itself on one proposition.
+  // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend
+  // itself on one proposition.
   const covered = new Set(requiredPositions.flatMap(acceptedAt));
   const covering: number[] = [];
   for (const position of rankedEvidence) {

@@ -80,7 +80,10 @@ export class IdPositions {
   }
 }
 
-/** Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far less than a sort. */
+/**
+ * Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far
+ * less than a sort.
+ */
 function idOrder(ids: readonly string[]): Int32Array {
   const order = new Int32Array(ids.length);
   let sorted = true;
@@ -91,7 +94,9 @@ function idOrder(ids: readonly string[]): Int32Array {
   return sorted ? order : order.sort((a, b) => compareStrings(ids[a] as string, ids[b] as string));
 }
 
-/** `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long. */
+/**
+ * `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long.
+ */
 function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
   const ordered = new Array<T>(order.length);
   for (let position = 0; position < order.length; position += 1)
@@ -184,7 +189,9 @@ function findBrokenLinks(recordSet: RecordSet, successors: readonly CheckedRecor
   return broken;
 }
 
-/** For each record on a cycle of supersession links (a component of two or more records), the number of its component. */
+/**
+ * For each record on a cycle of supersession links (a component of two or more records), the number of its component.
+ */
 function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, number> {
   const targetsOf = (id: string) =>
     (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
@@ -252,7 +259,8 @@ export function resolve(
   const order = derive.cell('resolve:id-order', [ids], ([ids]) => idOrder(ids));
   // The same order object means the same ids in the same places, so the same positions.
   const indexOf = derive.cell('resolve:index-of', [order, ids], ([order, ids]) => new IdPositions(inOrder(order, ids)));
-  // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the caller's compilation.
+  // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the
+  // caller's compilation.
   const supersessionInputs = supersessionDeps(recordSet);
   const { broken, brokenLinks } = derive.cell('resolve:links', supersessionInputs, () => {
     const found = findBrokenLinks(recordSet, recordSet.successors);
@@ -260,7 +268,8 @@ export function resolve(
   });
   const versions = derive.cell('resolve:in-force', [asOf, broken, ...supersessionInputs], () => {
     const inForce = [...supersessionsInForce(recordSet.successors, asOf)].sort(([a], [b]) => compareStrings(a, b));
-    // While the successors in force and the broken links stay the same, a record resolves the same way whatever else changed.
+    // While the successors in force and the broken links stay the same, a record resolves the same way whatever else
+    // changed.
     return declare(
       { inForce, broken: [...broken].sort(([a], [b]) => compareStrings(a, b)) },
       ['inForce', 'broken'],

@@ -55,7 +55,10 @@ function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-/** `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it shows. */
+/**
+ * `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it
+ * shows.
+ */
 export function compileView(
   compiled: Compiled,
   source: ViewSource,

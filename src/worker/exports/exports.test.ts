@@ -76,7 +76,8 @@ describe('exports', () => {
       })
       .rows.filter((row) => !visible.has(row.id));
     expect(withheld.length).toBeGreaterThan(0);
-    // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must not.
+    // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must
+    // not.
     const receipt = session.receiptJson() ?? '';
     for (const row of withheld) expect(receipt).toContain(row.id);
 
@@ -126,7 +127,8 @@ describe('exports', () => {
       summaries.find((scenario) => scenario.key === 'retry-policy')?.tour,
     );
     expect(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour).toHaveLength(8);
-    // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
+    // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the
+    // same receipt.
     await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });
     const again = await session.compile('diagnostic');
     if (!again.ok) throw new Error(again.error.message);
