@@ -72,7 +72,9 @@ const MODULE_BOUNDARIES = {
   },
 };
 
-/** The core is pure: no UI, worker, storage, SQLite build, database client or Node built-ins (folders: MODULES below). */
+/**
+ * The core is pure: no UI, worker, storage, SQLite build, database client or Node built-ins (folders: MODULES below).
+ */
 const CORE_FORBIDDEN_PACKAGES = {
   group: ['react', 'react-dom', 'zustand', 'comlink', '@sqlite.org/sqlite-wasm', 'idb-keyval', 'pg', 'node:*'],
   message: 'src/core is pure: no UI, worker, storage, SQLite build, database client or Node built-ins.',
@@ -192,7 +194,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tests of the pure core need a real SQLite and a heap they can measure; only these test helpers may reach for them.
+    // Tests of the pure core need a real SQLite and a heap they can measure; only these test helpers may reach for
+    // them.
     files: ['src/core/test-support/node-driver.ts', 'src/core/test-support/node-heap.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
@@ -250,7 +253,8 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI is built on the library. The PostgreSQL path compiles in the database (src/adapters/postgres, Node only), which the library does not offer.
+    // The CLI is built on the library. The PostgreSQL path compiles in the database (src/adapters/postgres, Node only),
+    // which the library does not offer.
     files: ['src/cli/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/cli/database.ts', 'src/cli/check-database.ts', 'src/cli/commands/audit.ts'],
     rules: {
@@ -261,7 +265,8 @@ export default tseslint.config(
     },
   },
   {
-    // The worker's drill, Tests panel and suite writing answer through the library; the session keeps its own state and views.
+    // The worker's drill, Tests panel and suite writing answer through the library; the session keeps its own state and
+    // views.
     files: [
       'src/worker/comparisons/drill-check.ts',
       'src/worker/suites/expectation-runs.ts',

@@ -29,7 +29,9 @@ export function recording(database: Database): Database & { readonly statements:
   };
 }
 
-/** The statements of a compile that read the distributed tables (not session settings or the coordinator's own tables). */
+/**
+ * The statements of a compile that read the distributed tables (not session settings or the coordinator's own tables).
+ */
 export function readingStatements(statements: readonly Statement[]): Statement[] {
   return statements.filter(
     ({ text }) => /^\s*(WITH|SELECT)\b/.test(text) && /\.(records|documents|postings|supersession_breaks)\b/.test(text),

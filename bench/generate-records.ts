@@ -269,7 +269,9 @@ export function benchContract(requiredIds: readonly string[]): ContractInput {
   };
 }
 
-/** The control the benchmark toggles: one record gains a denied label, so it leaves the packet and the trace says why. */
+/**
+ * The control the benchmark toggles: one record gains a denied label, so it leaves the packet and the trace says why.
+ */
 export function benchControl(
   targetId: string,
   id = 'deny-one-record',

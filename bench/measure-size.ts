@@ -47,7 +47,9 @@ export interface SizeResult {
   readonly size: number;
   readonly seed: number;
   readonly jsonlBytes: number;
-  /** The file streamed through the JSONL reader: JSON, zod, duplicate ids, content hash and fingerprint of every record. */
+  /**
+   * The file streamed through the JSONL reader: JSON, zod, duplicate ids, content hash and fingerprint of every record.
+   */
   readonly parse: {
     readonly ms: number;
     readonly cpuMs: number;
@@ -86,7 +88,10 @@ export interface SizeResult {
   readonly toggleSync: { readonly inserted: number; readonly updated: number; readonly deleted: number };
   readonly memory: {
     readonly peakRssMb: number;
-    /** Peak RSS after what a session does (parse, index, compile, baselines, toggles, a query and a gate change), before the benchmark's extra cold compilers. */
+    /**
+     * Peak RSS after what a session does (parse, index, compile, baselines, toggles, a query and a gate change), before
+     * the benchmark's extra cold compilers.
+     */
     readonly sessionPeakRssMb: number;
     readonly peakHeapUsedMb: number;
     readonly peakExternalMb: number;
@@ -152,7 +157,10 @@ async function readCorpus(path: string): Promise<RecordSet> {
   return orThrow(reader.finish());
 }
 
-/** The passes one after another with nothing to reuse (each a plain function), timed one by one: where a cold compile goes. */
+/**
+ * The passes one after another with nothing to reuse (each a plain function), timed one by one: where a cold compile
+ * goes.
+ */
 function measurePhases(
   driver: SqlDriver,
   contract: Contract,

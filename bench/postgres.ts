@@ -23,7 +23,10 @@ import type { CompileError, Result } from '../src/core/errors';
 import { openRecordsFile } from '../src/cli/read-file';
 import { benchContract, generateRecords } from './generate-records';
 
-/** The scoped contract's scope, and how many records of every size hold it: about a thousand of them pass every other gate. */
+/**
+ * The scoped contract's scope, and how many records of every size hold it: about a thousand of them pass every other
+ * gate.
+ */
 const SCOPED = { scope: 'escalations', records: 11_000 } as const;
 /** Candidates the in-database answer returns. */
 const TOP = 200;
@@ -59,7 +62,10 @@ interface SizeResult {
   readonly reloadOne: Timing;
   readonly recompile: Timing;
   readonly upsertOne: Timing;
-  /** The answers in the database alone (`answerPlan`: admission, statistics, refused counts, top candidates, digest), p50 of --runs, for the bench contract and the scoped one. */
+  /**
+   * The answers in the database alone (`answerPlan`: admission, statistics, refused counts, top candidates, digest),
+   * p50 of --runs, for the bench contract and the scoped one.
+   */
   readonly answerP50: Timing;
   readonly scopedAnswerP50: Timing;
   readonly scopedAdmitted: number;
@@ -89,7 +95,9 @@ async function answerInDatabase(
   });
 }
 
-/** CPU ms of a process on this machine from /proc (the server is local: the throwaway cluster or a local POSTGRES_URL). */
+/**
+ * CPU ms of a process on this machine from /proc (the server is local: the throwaway cluster or a local POSTGRES_URL).
+ */
 function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;

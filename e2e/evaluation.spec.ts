@@ -18,7 +18,8 @@ test.describe('Evaluation view', () => {
     await view.getByRole('button', { name: 'Run seed 000 comparison' }).click();
     const seed = view.getByRole('table', { name: 'Seed 000 comparison' });
     await expect(seed).toBeVisible();
-    // Seed 000's published table: plain top-5 passes 5 items, 4 unsafe, 75 %; post-filter 1 item, 25 %; compiled 4, 0 unsafe, 100 %.
+    // Seed 000's published table: plain top-5 passes 5 items, 4 unsafe, 75 %; post-filter 1 item, 25 %; compiled 4, 0
+    // unsafe, 100 %.
     await expect(cells(seed, 'seed000-table-naive').nth(0)).toHaveText('5');
     await expect(cells(seed, 'seed000-table-naive').nth(1)).toHaveText('4');
     await expect(cells(seed, 'seed000-table-naive').nth(2)).toHaveText('75 %');
@@ -72,7 +73,8 @@ test.describe('Evaluation view', () => {
     await expect(cells(table, 'scenario-table-naive').nth(5)).toHaveText('ADR-0234');
     await expect(cells(table, 'scenario-table-compiled').nth(0)).toHaveText('0');
 
-    // 100, 10,000, 50,000: the cancel lands during one of the first two sizes (seconds each), so the 50,000 step never starts.
+    // 100, 10,000, 50,000: the cancel lands during one of the first two sizes (seconds each), so the 50,000 step never
+    // starts.
     await view.getByRole('checkbox', { name: '1,000' }).uncheck();
     await view.getByRole('checkbox', { name: /50,000/ }).check();
     await view.getByRole('button', { name: 'Run growth experiment' }).click();

@@ -104,7 +104,8 @@ test.describe('Faults end in a clear, fail-closed state with a way back', () => 
     await toggle.click();
     await expect(page.getByTestId('worker-restarted')).toBeVisible();
     await expect(page.getByTestId('fatal-error')).toHaveCount(0);
-    // The click met the dead worker (and was undone with the restore) or the new one (and took effect): either way the screen agrees with itself.
+    // The click met the dead worker (and was undone with the restore) or the new one (and took effect): either way the
+    // screen agrees with itself.
     if (await toggle.isChecked()) {
       await expect(app.failClosed).toContainText('FAIL-CLOSED — REQUIRED_MISSING_PROVENANCE');
       await toggle.click();
@@ -236,7 +237,8 @@ test.describe('Storage faults leave a working in-memory workspace and say so', (
     await expect(app.scenarioPicker).toHaveValue('loaded:gateway-lite');
     await clearSiteData();
     await notice.getByRole('button', { name: 'Save workspace again' }).click();
-    // The files are saved again; if the page used its database since the clear, the notice still (truly) says the database on disk was lost.
+    // The files are saved again; if the page used its database since the clear, the notice still (truly) says the
+    // database on disk was lost.
     await expect(notice.getByRole('button', { name: 'Save workspace again' })).toHaveCount(0);
     await expect(page.getByText('Browser storage was cleared while this page was open.')).toHaveCount(0);
     await page.reload();

@@ -33,7 +33,8 @@ test.describe('Loading files', () => {
     expect(await app.receiptId()).toBe(loadedReceipt);
     await expect(app.traceCount).toHaveText('Showing 3 of 3 candidates');
 
-    // A records line that is not a record may be one the caller may not see: it is inadmissible, listed with its place in the diagnostic view only.
+    // A records line that is not a record may be one the caller may not see: it is inadmissible, listed with its place
+    // in the diagnostic view only.
     await app.dropFiles([fixtureFile('bad-records.jsonl')]);
     await expect(app.loadResult).toContainText('bad-records.jsonl');
     await expect(app.page.getByTestId('unreadable-records')).toContainText('EXCLUDE_UNREADABLE');

@@ -19,7 +19,9 @@ export function fixtureFile(name: string): FilePayload {
   return { name, mimeType: name.endsWith('.jsonl') ? 'application/jsonl' : 'application/json', text };
 }
 
-/** The app as the specs drive it: the page object the package exports to users' acceptance runs, through that export. */
+/**
+ * The app as the specs drive it: the page object the package exports to users' acceptance runs, through that export.
+ */
 export { ContextCompilerPage as AppPage };
 
 interface GuardOptions {

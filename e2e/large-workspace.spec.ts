@@ -4,7 +4,9 @@ import { largeWorkspace, workerMeasureCount } from './large-workspace';
 /** Above the size from which the worker builds the whole-corpus index in the background (BACKGROUND_CORPUS_FROM). */
 const SIZE = 20_000;
 
-/** Clicks "Cancel loading" from inside the page the moment the progress names `phase`, so the click lands in that phase. */
+/**
+ * Clicks "Cancel loading" from inside the page the moment the progress names `phase`, so the click lands in that phase.
+ */
 async function cancelWhen(app: AppPage, phase: 'Reading' | 'Indexing'): Promise<void> {
   await app.page.evaluate((word) => {
     const observer = new MutationObserver(() => {

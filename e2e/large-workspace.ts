@@ -26,7 +26,10 @@ export function largeWorkspace(size: number, id: string): { files: FilePayload[]
   };
 }
 
-/** Worker-side User Timing: how many times the worker did `name` (e.g. `cc:index`, indexing a drop), not how long it took. */
+/**
+ * Worker-side User Timing: how many times the worker did `name` (e.g. `cc:index`, indexing a drop), not how long it
+ * took.
+ */
 export async function workerMeasureCount(app: AppPage, name: string): Promise<number> {
   const worker = await compilerWorker(app.page);
   return worker.evaluate((measure) => performance.getEntriesByName(measure).length, name);

@@ -33,7 +33,10 @@ async function expectCardBesideTarget(page: Page, tour: Locator, where: string):
     .toBe('apart');
 }
 
-/** The default scenario's own tour, step by step: Next refuses first, then the action is done and the card says what it shows. */
+/**
+ * The default scenario's own tour, step by step: Next refuses first, then the action is done and the card says what it
+ * shows.
+ */
 async function walkDefaultTour(app: AppPage, page: Page): Promise<void> {
   const tour = page.getByRole('region', { name: 'Guided tour' });
   const next = tour.getByRole('button', { name: /^(Next|Finish tour)$/ });

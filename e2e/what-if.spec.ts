@@ -33,7 +33,8 @@ test.describe('what would admit this record', () => {
     await app.setDisclosure('User view');
     await app.traceSearch.fill('LGL-0007');
     await expect(app.page.getByTestId('trace-count')).toContainText('Showing 0 of');
-    // A record the view shows is answered on the records it shows; a change to the record itself is applied as a new revision.
+    // A record the view shows is answered on the records it shows; a change to the record itself is applied as a new
+    // revision.
     await app.traceSearch.fill('RUN-0866');
     await app.traceRow('RUN-0866').getByRole('button', { name: 'Inspect RUN-0866' }).click();
     const visible = app.page.getByRole('dialog', { name: 'Record RUN-0866' });

@@ -38,7 +38,8 @@ test.describe('The workspace database', () => {
     await expect.poll(() => app.receiptId(), { timeout: 120_000 }).not.toBe(builtin);
     await expect(page.getByTestId('column-naive').getByRole('listitem').first()).toBeVisible({ timeout: 120_000 });
     const receipt = await app.receiptId();
-    // The records are kept in the database in the background, after the packet, and the result shown is remembered: wait for both before reloading.
+    // The records are kept in the database in the background, after the packet, and the result shown is remembered:
+    // wait for both before reloading.
     await expect.poll(() => workerMeasureCount(app, 'cc:store-records'), { timeout: 120_000 }).toBe(1);
     await expect.poll(() => workerMeasureCount(app, 'cc:remember'), { timeout: 30_000 }).toBeGreaterThan(1);
     expect(await rememberedShown(app)).toEqual([]);

@@ -23,13 +23,15 @@ await build({
   format: 'esm',
   target: 'node20',
   // SQLite finds its wasm next to its own module, so it stays a package import; everything else is bundled.
-  // pg and pg-copy-streams (CommonJS, requiring Node built-ins) stay package imports too: a bundled require cannot reach them from ESM.
+  // pg and pg-copy-streams (CommonJS, requiring Node built-ins) stay package imports too: a bundled require cannot
+  // reach them from ESM.
   external: ['@sqlite.org/sqlite-wasm', 'pg', 'pg-copy-streams'],
   legalComments: 'linked',
   logLevel: 'warning',
 });
 
-// Scenario folders (scenario.json, its JSONL and its expectation suites) and the retrieval-foundation corpus; not the golden outputs.
+// Scenario folders (scenario.json, its JSONL and its expectation suites) and the retrieval-foundation corpus; not the
+// golden outputs.
 const fixtures = join(root, 'fixtures');
 for (const entry of readdirSync(fixtures, { withFileTypes: true })) {
   if (!entry.isDirectory()) continue;

@@ -21,7 +21,10 @@ const GENERATED = [
   'bench/.cache/',
   'bench/browser/.dist/',
 ];
-/** Source folders a doc may name a path relative to (the one-record walk names `core/phases/6-plan-packet/plan-packet.ts`). */
+/**
+ * Source folders a doc may name a path relative to (the one-record walk names
+ * `core/phases/6-plan-packet/plan-packet.ts`).
+ */
 const BASES = ['', 'src/'];
 const SOURCE_FILE = /\.(ts|tsx|mjs|js|sh)$/;
 

@@ -18,7 +18,7 @@ import {
   RESERVED_KEYS,
   scenarioSchema,
 } from '../src/core/format/scenario';
-import { userViewExportSchema } from '../src/core/format/user-view';
+import { userViewExportSchema } from '../src/core/format/user-view-export';
 
 /** Mirrors the two shapes `parseInstant` accepts; the calendar check itself cannot be said in JSON Schema. */
 const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$';

@@ -8,7 +8,10 @@ export const UNICODE61_TABLE_FILE = fileURLToPath(
   new URL('../src/adapters/postgres/unicode61-table.generated.ts', import.meta.url),
 );
 
-/** How FTS5's tokenizer treats one code point: between tokens, dropped from a token (a diacritic), or folded to a code point (itself, for most). */
+/**
+ * How FTS5's tokenizer treats one code point: between tokens, dropped from a token (a diacritic), or folded to a code
+ * point (itself, for most).
+ */
 export type CodePointClass = 'separator' | 'dropped' | number;
 
 const LAST_CODE_POINT = 0x10ffff;
@@ -50,7 +53,10 @@ function classOf(codePoint: number, terms: readonly string[]): CodePointClass {
   return folded;
 }
 
-/** Every code point's class as ranges: separators and dropped code points as [first, last] pairs, folds as [code point, folded] pairs. */
+/**
+ * Every code point's class as ranges: separators and dropped code points as [first, last] pairs, folds as [code point,
+ * folded] pairs.
+ */
 export function tableOf(classes: ReadonlyMap<number, CodePointClass>): {
   separators: number[];
   dropped: number[];

@@ -13,7 +13,10 @@ function sourceFiles(directory: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** What in a pass's source shows that it knows about caching: an import of the memo, or a `derive`, memo or previous-result parameter. */
+/**
+ * What in a pass's source shows that it knows about caching: an import of the memo, or a `derive`, memo or
+ * previous-result parameter.
+ */
 function cachingIn(text: string): string[] {
   const found: string[] = [];
   if (/from\s+['"][./]*(?:core\/)?memo['"]/.test(text)) found.push('imports the memo');

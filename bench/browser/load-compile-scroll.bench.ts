@@ -57,7 +57,10 @@ const SEED = Number(process.env.BENCH_SEED ?? 42);
 const COMPILE_RUNS = Number(process.env.BENCH_COMPILE_RUNS ?? 2);
 const ROW_HEIGHT = 66;
 const TRACE_PAGE_ROWS = 200;
-/** Two controls: one denies a record no gate admits, one denies an entry of the compiled packet (the admitted set changes). */
+/**
+ * Two controls: one denies a record no gate admits, one denies an entry of the compiled packet (the admitted set
+ * changes).
+ */
 const TOGGLES = [
   { kind: 'noAdmissionChange', id: 'deny-one-record', label: 'Put one record under investigation' },
   { kind: 'admissionChange', id: 'deny-one-packet-entry', label: 'Put one packet entry under investigation' },
@@ -234,7 +237,8 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
       })
       .toBe(1);
     const storeRecordsMs = durationsOf(await workerMeasures(worker), 'cc:store-records')[0] ?? -1;
-    // Every save of the database's image so far (the one after the records are stored, and the one after the whole-corpus index if it has ended).
+    // Every save of the database's image so far (the one after the records are stored, and the one after the
+    // whole-corpus index if it has ended).
     const saveImageMs = durationsOf(await workerMeasures(worker), 'cc:save-image');
     const imageRestarts = await worker.evaluate(() => performance.getEntriesByName('cc:image-restart').length);
     const wasmMemoryBytes = await wasmMemoryMarks(worker);
@@ -292,7 +296,8 @@ test('100,000 records: load, compile, toggle a control and scroll the whole trac
 
     const parseMs = durationsOf(loadMeasures, 'cc:parse', measuresBeforeLoad)[0] ?? -1;
     const indexMs = durationsOf(loadMeasures, 'cc:index', measuresBeforeLoad)[0] ?? -1;
-    // The second half of the file, read by a helper worker while the compiler worker reads the first (absent when it was read in one pass).
+    // The second half of the file, read by a helper worker while the compiler worker reads the first (absent when it
+    // was read in one pass).
     const readInHelperMs = durationsOf(loadMeasures, 'cc:read-in-helper', measuresBeforeLoad)[0] ?? null;
     const stepsSorted = [...scroll.stepMs].sort((a, b) => a - b);
     const initialJs = measureInitialJs(BENCH_DIST);

@@ -5,11 +5,17 @@ import { formatCount } from '../../src/app/components/format';
 export const SETTLE_MS = 1_500;
 export const WAIT_MS = 10 * 60_000;
 
-/** What the browser benchmark measures the page and its worker with: memory, CPU, long tasks and the worker's own measures. */
+/**
+ * What the browser benchmark measures the page and its worker with: memory, CPU, long tasks and the worker's own
+ * measures.
+ */
 export interface TargetMemory {
   readonly url: string;
   readonly type: string;
-  /** Runtime.getHeapUsage: the JavaScript heap, and (where Chromium reports it) ArrayBuffer backing stores, the wasm memory among them. */
+  /**
+   * Runtime.getHeapUsage: the JavaScript heap, and (where Chromium reports it) ArrayBuffer backing stores, the wasm
+   * memory among them.
+   */
   readonly heapUsedBytes: number;
   readonly heapTotalBytes: number;
   readonly backingStorageBytes: number;
@@ -61,7 +67,10 @@ export async function memoryOf(cdp: CDPSession): Promise<TargetMemory[]> {
   return results;
 }
 
-/** CPU seconds used so far by every Chromium process (SystemInfo.getProcessInfo): reported beside wall time, since the machine is shared. */
+/**
+ * CPU seconds used so far by every Chromium process (SystemInfo.getProcessInfo): reported beside wall time, since the
+ * machine is shared.
+ */
 export async function cpuSeconds(cdp: CDPSession): Promise<number> {
   const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { cpuTime: number }[] };
   return processInfo.reduce((sum, process) => sum + process.cpuTime, 0);
@@ -139,7 +148,10 @@ export async function receiptChanged(page: Page, before: string | null): Promise
 export const workerMeasures = (worker: Worker): Promise<WorkerMeasure[]> =>
   worker.evaluate(() => performance.getEntriesByType('measure').map(({ name, duration }) => ({ name, duration })));
 
-/** The size of the worker's wasm memory (the SQLite heap, where the database lives) each time the worker marked it: at start and after each image save. */
+/**
+ * The size of the worker's wasm memory (the SQLite heap, where the database lives) each time the worker marked it: at
+ * start and after each image save.
+ */
 export const wasmMemoryMarks = (worker: Worker): Promise<number[]> =>
   worker.evaluate(() =>
     performance.getEntriesByName('cc:wasm-memory').map((mark) => Number((mark as PerformanceMark).detail)),

@@ -74,7 +74,9 @@ export const refused = (
   ...(message === undefined ? {} : { message }),
 });
 export const emitted: HostileCase['expect'] = { exit: 0, code: null };
-/** A records line that is not a record: inadmissible, listed with its place in the diagnostic view; the outcome's exit. */
+/**
+ * A records line that is not a record: inadmissible, listed with its place in the diagnostic view; the outcome's exit.
+ */
 export const unread = (
   file: string,
   line: number,

@@ -7,7 +7,9 @@ export const HOSTILE_DIR = fileURLToPath(new URL('../../fixtures/hostile/', impo
 export const MANIFEST_FILE = `${HOSTILE_DIR}manifest.json`;
 
 const expectationSchema = z.strictObject({
-  /** CLI exit code: 0 packet (drill: continue), 1 invalid input, 2 fail-closed (drill: blocked), 3 recompile required. */
+  /**
+   * CLI exit code: 0 packet (drill: continue), 1 invalid input, 2 fail-closed (drill: blocked), 3 recompile required.
+   */
   exit: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
   /** The error code (exit 1), the failure code (exit 2) or the drill verdict code; null for an emitted packet. */
   code: z.string().nullable(),
@@ -29,12 +31,17 @@ export const caseSchema = z.strictObject({
   expect: expectationSchema,
   /** Where the app must differ from the CLI: it recognises a file from its content, the CLI takes the flag's word. */
   app: expectationSchema.partial().optional(),
-  /** Set while a known bug makes the case fail: the tests then require it to fail, so fixing the bug flags the entry. */
+  /**
+   * Set while a known bug makes the case fail: the tests then require it to fail, so fixing the bug flags the entry.
+   */
   knownBug: z.string().optional(),
 });
 
 export const manifestSchema = z.strictObject({
-  /** The valid files every case is run against: records under `contract`, a contract over `records`, receipts against `scenario`. */
+  /**
+   * The valid files every case is run against: records under `contract`, a contract over `records`, receipts against
+   * `scenario`.
+   */
   base: z.strictObject({ records: z.string(), contract: z.string(), scenario: z.string() }),
   cases: z.array(caseSchema),
 });

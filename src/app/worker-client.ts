@@ -15,7 +15,8 @@ const START_TIMEOUT_MS = 30_000;
  * script that cannot load, ends it too: its state can no longer be trusted.
  */
 function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
-  // Started through a bootstrap so that the worker runs under the page's Content Security Policy (see workerBootstrapUrl).
+  // Started through a bootstrap so that the worker runs under the page's Content Security Policy (see
+  // workerBootstrapUrl).
   const bootstrap = workerBootstrapUrl(new URL(workerScriptUrl, import.meta.url).href);
   const worker = new Worker(bootstrap, { type: 'module', name: 'compiler' });
   const remote = wrap<CompilerApi>(worker);

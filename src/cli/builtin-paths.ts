@@ -18,7 +18,10 @@ export function builtinScenarioPath(id: string): string {
   return `${FIXTURES_DIR}${id}/scenario.json`;
 }
 
-/** The built app that `serve` serves: beside the bundle's folder (the package), or the clone's dist/; null when not built. */
+/**
+ * The built app that `serve` serves: beside the bundle's folder (the package), or the clone's dist/; null when not
+ * built.
+ */
 export const APP_DIR: string | null =
   [new URL('../dist/', import.meta.url), new URL('../../dist/', import.meta.url)]
     .map((url) => fileURLToPath(url))

@@ -8,7 +8,10 @@ export function globPattern(glob: string): RegExp {
   return new RegExp(`^${body}$`, 'iu');
 }
 
-/** Which field of a case run a filter looks at: its suite or case name (the default), a control it switches on, or a record it expects something of. */
+/**
+ * Which field of a case run a filter looks at: its suite or case name (the default), a control it switches on, or a
+ * record it expects something of.
+ */
 const FIELDS = ['suite', 'case', 'control', 'record'] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -19,7 +22,10 @@ export interface CaseFilterSpec {
 
 const isField = (text: string): text is Field => (FIELDS as readonly string[]).includes(text);
 
-/** `retry*`, `case:*superseded*`, `control:remove-*`, `record:ADR-02??`; text without a wildcard matches as part of the value. */
+/**
+ * `retry*`, `case:*superseded*`, `control:remove-*`, `record:ADR-02??`; text without a wildcard matches as part of the
+ * value.
+ */
 export function parseCaseFilter(text: string): CaseFilterSpec {
   const colon = text.indexOf(':');
   const prefix = colon > 0 ? text.slice(0, colon) : '';

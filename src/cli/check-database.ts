@@ -1,5 +1,5 @@
 import { compileRecords, inRecordSnapshot, type DatabaseCompile } from '../adapters/postgres/compile';
-import { drillInDatabase, type DatabaseInputs } from '../adapters/postgres/drill';
+import { drillInDatabase, type DatabaseInputs } from '../adapters/postgres/drill-in-database';
 import { loadRecordSet } from '../adapters/postgres/load';
 import type { Database } from '../adapters/postgres/schema';
 import type { Tokeniser } from '../adapters/postgres/tokens';

@@ -32,7 +32,9 @@ export function invariantProblems(request: CompileRequest, outcome: CompileOutco
   return problems;
 }
 
-/** The receipt with its first trace row's decision flipped and its id recomputed: what the receipt check must refuse. */
+/**
+ * The receipt with its first trace row's decision flipped and its id recomputed: what the receipt check must refuse.
+ */
 export function forgedCopy(receipt: Receipt): Receipt {
   const { receiptId: _id, ...body } = receipt;
   const edited = {

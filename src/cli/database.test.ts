@@ -112,7 +112,8 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     );
     const withoutIds = (stdout: string, id: string) =>
       stdout.replaceAll(id, 'RECEIPT').replaceAll(id.slice(0, 12), 'RECEIPT');
-    // No baselines (they need a whole-corpus index, and a candidates compile reads no corpus), and a line of what was counted instead of listed.
+    // No baselines (they need a whole-corpus index, and a candidates compile reads no corpus), and a line of what was
+    // counted instead of listed.
     const packetOf = (stdout: string) => stdout.slice(stdout.indexOf('=== CONTEXT PACKET ==='));
     expect(withoutIds(packetOf(inDatabase.stdout), databaseReceipt.receiptId)).toBe(
       withoutIds(packetOf(builtin.stdout), fileReceipt.receiptId),

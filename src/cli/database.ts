@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile';
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
-import { drillInDatabase } from '../adapters/postgres/drill';
+import { drillInDatabase } from '../adapters/postgres/drill-in-database';
 import type { Database } from '../adapters/postgres/schema';
 import { type Tokeniser } from '../adapters/postgres/tokens';
 import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';
@@ -62,7 +62,10 @@ async function openWithContract<T>(
   }
 }
 
-/** `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the database. */
+/**
+ * `compile --database URL --contract FILE`: the contract from its file, the records and the admission from the
+ * database.
+ */
 export async function compileContractInDatabase(
   url: string,
   schema: string,
@@ -75,7 +78,10 @@ export async function compileContractInDatabase(
   );
 }
 
-/** `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's records. */
+/**
+ * `drill --database URL --contract FILE --receipt FILE`: the receipt judged against the contract and the database's
+ * records.
+ */
 export async function drillContractInDatabase(
   url: string,
   schema: string,

@@ -33,7 +33,8 @@ const progress = process.stderr.isTTY
       process.stderr.write(text === null ? '\r\x1b[2K' : `\r\x1b[2K${escapeForTerminal(text).slice(0, columns())}`)
   : undefined;
 
-// Colour only on a terminal that has colours (hasColors reads NO_COLOR, FORCE_COLOR and TERM): a pipe or a file gets plain text.
+// Colour only on a terminal that has colours (hasColors reads NO_COLOR, FORCE_COLOR and TERM): a pipe or a file gets
+// plain text.
 const colourful = process.stdout.isTTY === true && process.stdout.hasColors();
 const styleStdout = (format: Parameters<typeof styleText>[0], text: string) =>
   colourful ? styleText(format, text, { validateStream: false }) : text;

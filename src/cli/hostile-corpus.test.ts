@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus/manifest';
 import { main } from './main';
 
-/** Every file of fixtures/hostile/ through the CLI's code path: the expected exit, code and location, never a stack trace or a raw control character. */
+/**
+ * Every file of fixtures/hostile/ through the CLI's code path: the expected exit, code and location, never a stack
+ * trace or a raw control character.
+ */
 const manifest = readManifest();
 const STACK_FRAME = /^\s+at .+[:(]/m;
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

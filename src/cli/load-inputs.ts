@@ -78,13 +78,18 @@ export async function readReceiptFile(path: string, cwd: string): Promise<Result
   return text.ok ? library.readReceipt(text.value, path) : text;
 }
 
-/** Reads a saved receipt and checks it first, as the receipt check does: its schema and engine version, and that it hashes to its own id. */
+/**
+ * Reads a saved receipt and checks it first, as the receipt check does: its schema and engine version, and that it
+ * hashes to its own id.
+ */
 export async function readCheckedReceipt(path: string, cwd: string): Promise<Result<Receipt, CompileError>> {
   const text = await readDocument(resolve(cwd, path), path);
   return text.ok ? library.readCheckedReceipt(text.value, path) : text;
 }
 
-/** The exit code for a receipt that could not be used: the receipt check's code when it was read, else invalid input. */
+/**
+ * The exit code for a receipt that could not be used: the receipt check's code when it was read, else invalid input.
+ */
 export function receiptReadExit(error: CompileError): ExitCode {
   if (error.code === 'STALE_ENGINE_VERSION') return EXIT.recompileRequired;
   return error.code === 'RECEIPT_INVALID' ? EXIT.failClosed : EXIT.invalid;

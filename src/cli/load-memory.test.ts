@@ -32,7 +32,10 @@ async function writeRecords(count: number): Promise<string> {
 /** Heap the load may use: enough for a streaming load, far too little for one that holds a 30 MB file's record set. */
 const HEAP_CAP_MB = 64;
 
-/** A `load` of the file in a Node process of its own whose old-generation heap is capped: it fails if the load outgrows it. */
+/**
+ * A `load` of the file in a Node process of its own whose old-generation heap is capped: it fails if the load outgrows
+ * it.
+ */
 async function loadUnderCap(path: string, into: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,

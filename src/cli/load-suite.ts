@@ -23,7 +23,10 @@ function displayOf(path: string, cwd: string): string {
   return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
 
-/** Every `*.expect.json` below a folder, in path order; folders named like `node_modules` or hidden ones are not entered. */
+/**
+ * Every `*.expect.json` below a folder, in path order; folders named like `node_modules` or hidden ones are not
+ * entered.
+ */
 function suitesBelow(folder: string): string[] {
   const found: string[] = [];
   const pending = [folder];

@@ -44,7 +44,10 @@ function overview(): string {
   ].join('\n');
 }
 
-/** Runs one command. Nothing it prints carries a raw control character, and nothing it throws reaches the user as a stack trace. */
+/**
+ * Runs one command. Nothing it prints carries a raw control character, and nothing it throws reaches the user as a
+ * stack trace.
+ */
 export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitCode> {
   const io = terminalSafe({ ...rawIo, jsonErrors: args.includes('--json') });
   try {

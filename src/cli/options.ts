@@ -44,7 +44,10 @@ function asksForHelp(values: object): boolean {
   return 'help' in values && values.help === true;
 }
 
-/** A usage error: the problem, then the command's usage, on stderr; with `--json`, the problem as a JSON error on stdout. */
+/**
+ * A usage error: the problem, then the command's usage, on stderr; with `--json`, the problem as a JSON error on
+ * stdout.
+ */
 export function usageError(io: CliIo, usage: string, message: string): ExitCode {
   if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'USAGE', message } }, null, 2)}\n`);
   else io.stderr(`${message}\n${usage}\n`);

@@ -54,7 +54,9 @@ const MB = 1024 * 1024;
 /** The name a user gives for standard input, as other command-line tools take it. */
 export const STANDARD_INPUT = '-';
 
-/** Standard input as text (decoded across chunk boundaries), for the file named `-`; main.ts lets one option name it. */
+/**
+ * Standard input as text (decoded across chunk boundaries), for the file named `-`; main.ts lets one option name it.
+ */
 function standardInput(): AsyncIterable<string> {
   process.stdin.setEncoding('utf8');
   return process.stdin as AsyncIterable<string>;
@@ -69,7 +71,9 @@ async function readAll(source: AsyncIterable<string>, limit: number): Promise<st
   return text;
 }
 
-/** Reads a JSON document (contract, scenario, receipt) whole, after checking it is a file of a size a document can have. */
+/**
+ * Reads a JSON document (contract, scenario, receipt) whole, after checking it is a file of a size a document can have.
+ */
 export async function readDocument(path: string, display: string): Promise<Result<string, CompileError>> {
   if (display === STANDARD_INPUT) {
     const text = await readAll(standardInput(), MAX_DOCUMENT_BYTES);
@@ -105,7 +109,10 @@ export async function readDocument(path: string, display: string): Promise<Resul
   }
 }
 
-/** A records file that could not be opened or read while the library read it: thrown out of its chunks, caught by `readingFiles`. */
+/**
+ * A records file that could not be opened or read while the library read it: thrown out of its chunks, caught by
+ * `readingFiles`.
+ */
 class UnreadFile extends Error {
   constructor(readonly error: CompileError) {
     super(error.message);
@@ -142,7 +149,9 @@ export function recordsFileChunks(
   return { name: display, chunks: chunks() };
 }
 
-/** The library's answer, or the error of a records file it could not read (first, as that is where the reading stopped). */
+/**
+ * The library's answer, or the error of a records file it could not read (first, as that is where the reading stopped).
+ */
 export async function readingFiles<T>(
   answer: () => Promise<Result<T, CompileError>>,
 ): Promise<Result<T, CompileError>> {
@@ -173,7 +182,10 @@ export interface RecordsFileChunks {
   failure(): CompileError | null;
 }
 
-/** Opens a records file to be streamed (`-` is standard input): a file that cannot be opened is refused here, before anything reads it. */
+/**
+ * Opens a records file to be streamed (`-` is standard input): a file that cannot be opened is refused here, before
+ * anything reads it.
+ */
 export async function openRecordsFile(path: string, display: string): Promise<Result<RecordsFileChunks, CompileError>> {
   if (display === STANDARD_INPUT) return ok({ chunks: standardInput(), fraction: () => null, failure: () => null });
   let size: number;

@@ -9,7 +9,10 @@ import { renderDiffText } from '../core/receipt-diff-text';
 import type { Baselines, CompileOutcome } from '../core/result';
 import type { UserView } from '../core/user-view';
 
-/** Left-aligned columns, each as wide as its widest cell; cells are escaped (ids and facts may carry control characters). */
+/**
+ * Left-aligned columns, each as wide as its widest cell; cells are escaped (ids and facts may carry control
+ * characters).
+ */
 export function table(header: readonly string[], unsafeRows: readonly (readonly string[])[]): string {
   const rows = unsafeRows.map((row) => row.map(escapeText));
   // Folded, not spread into Math.max: a spread argument list overflows the stack past about 120,000 rows.

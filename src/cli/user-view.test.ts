@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
-import { userViewExportSchema } from '../core/format/user-view';
+import { userViewExportSchema } from '../core/format/user-view-export';
 import { propertyParameters } from '../core/test-support/arbitraries';
 import { sharedDriver } from '../core/test-support/node-driver';
 import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
@@ -42,7 +42,10 @@ function maskDocument(text: string | null): unknown {
   return rest;
 }
 
-/** Every output of `compile --view user` over these inputs: text with the packet, --packet-out, --user-view-out, and --json, the count masked. */
+/**
+ * Every output of `compile --view user` over these inputs: text with the packet, --packet-out, --user-view-out, and
+ * --json, the count masked.
+ */
 async function userOutputs(records: readonly SourceRecord[], contract: Contract) {
   return userOutputsOfFile(records.map((record) => JSON.stringify(record)).join('\n'), contract);
 }

@@ -23,9 +23,15 @@ import type { ReasonCode } from './reasons';
 import type { CompileOutcome, RankingStatistics, Receipt } from './result';
 import { receiptIdOf } from './phases/7-attest/attest';
 
-/** An admitted record as the store's gate columns describe it: what the gates and the plan read, without its title and text. */
+/**
+ * An admitted record as the store's gate columns describe it: what the gates and the plan read, without its title and
+ * text.
+ */
 export interface AdmittedRow {
-  /** The record's gate view: every field a gate or the plan reads; title and text are empty, and only a whole record enters a packet. */
+  /**
+   * The record's gate view: every field a gate or the plan reads; title and text are empty, and only a whole record
+   * enters a packet.
+   */
   readonly view: CheckedRecord;
   /** Its title and text tokens: its length in the admitted set's bm25 statistics. */
   readonly length: number;
@@ -33,7 +39,10 @@ export interface AdmittedRow {
   readonly phrases: readonly number[];
 }
 
-/** What a store that answers a plan itself hands the core: every admitted row, and nothing per refused record but a count. */
+/**
+ * What a store that answers a plan itself hands the core: every admitted row, and nothing per refused record but a
+ * count.
+ */
 export interface PlanAnswer {
   /** The admitted ids and the digest of the plan the store ran. */
   readonly admission: AdmissionAnswer;
@@ -66,14 +75,22 @@ export interface PlanQuestion {
  * then reads the admitted rows' gate columns and, whole, only the records that can enter the packet.
  */
 export interface PlanAnsweringStore {
-  /** The records whose own supersession links are broken, as the store keeps them: what the plan's broken-link clause lists. */
+  /**
+   * The records whose own supersession links are broken, as the store keeps them: what the plan's broken-link clause
+   * lists.
+   */
   brokenLinks(): Promise<Result<ReadonlyMap<string, BrokenLink>, CompileError>>;
   answerPlan(plan: AdmissionPlan, digest: string, question: PlanQuestion): Promise<Result<PlanAnswer, CompileError>>;
-  /** The records with these ids, whole, validated and fingerprinted from their documents (an id the store lacks is left out). */
+  /**
+   * The records with these ids, whole, validated and fingerprinted from their documents (an id the store lacks is left
+   * out).
+   */
   wholeRecords(ids: readonly string[]): Promise<Result<readonly CheckedRecord[], CompileError>>;
 }
 
-/** The resolution of the records that crossed: versions from the successors the store named, broken links from its list. */
+/**
+ * The resolution of the records that crossed: versions from the successors the store named, broken links from its list.
+ */
 function resolveAnswered(
   contract: ResolvedContract,
   records: ReadonlyMap<string, CheckedRecord>,
@@ -94,7 +111,10 @@ function resolveAnswered(
   };
 }
 
-/** Puts whole records in place of their gate views; a whole record whose fingerprint is not its view's is the store's disagreement. */
+/**
+ * Puts whole records in place of their gate views; a whole record whose fingerprint is not its view's is the store's
+ * disagreement.
+ */
 function withWhole(records: Map<string, CheckedRecord>, whole: readonly CheckedRecord[]): CompileError | null {
   for (const item of whole) {
     const view = records.get(item.record.id);
@@ -204,7 +224,8 @@ export async function compileAnswered(
   request: CompileRequest,
 ): Promise<Result<CompileOutcome, CompileError>> {
   const { contract } = request;
-  // The contract resolved over no record: the as-of instant, the subject (an ambiguous one is refused) and the directory.
+  // The contract resolved over no record: the as-of instant, the subject (an ambiguous one is refused) and the
+  // directory.
   const resolved = resolve(contract, recordSetOf([]));
   if (!resolved.ok) return resolved;
   const broken = await answering.brokenLinks();

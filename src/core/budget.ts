@@ -1,4 +1,7 @@
-/** The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may still fit. */
+/**
+ * The budget rule every packet follows: in order, a record that does not fit is skipped and later, smaller ones may
+ * still fit.
+ */
 export function walkBudget(
   ids: readonly string[],
   tokensOf: (id: string) => number,

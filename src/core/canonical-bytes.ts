@@ -7,7 +7,8 @@ const BACKSLASH = 0x5c;
  * Canonical JSON (`canonical.ts`: strings and numbers as JSON.stringify writes them) written straight into
  * UTF-8 bytes by a caller that lays a value out key by key, in sorted key order. It is for values that are
  * hashed and then dropped: a record's fingerprint form is built for every record a file holds, and as a
- * string it would be a few dozen pieces joined, flattened and encoded again before the hash. What canonical JSON refuses, a lone surrogate, makes `finish` return null; the caller then takes
+ * string it would be a few dozen pieces joined, flattened and encoded again before the hash. What canonical JSON
+ * refuses, a lone surrogate, makes `finish` return null; the caller then takes
  * the generic path, which says why.
  */
 export class CanonicalBytes {
@@ -94,7 +95,9 @@ export class CanonicalBytes {
     this.ascii(']');
   }
 
-  /** The bytes written since `reset`, or null if a string held a lone surrogate. A view, valid until the next `reset`. */
+  /**
+   * The bytes written since `reset`, or null if a string held a lone surrogate. A view, valid until the next `reset`.
+   */
   finish(): Uint8Array | null {
     return this.refused ? null : this.buffer.subarray(0, this.length);
   }

@@ -90,7 +90,9 @@ function write(value: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
-/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one (code units, no `u` flag). */
+/**
+ * A high surrogate not followed by a low one, or a low surrogate not preceded by a high one (code units, no `u` flag).
+ */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const ANY_SURROGATE = /[\ud800-\udfff]/;
 
@@ -137,7 +139,10 @@ export function sortedSet(values: readonly string[]): string[] {
   return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** `sortedSet(values)`, or `values` itself when it is one already (strictly ascending): most lists arrive so, and need no copy. */
+/**
+ * `sortedSet(values)`, or `values` itself when it is one already (strictly ascending): most lists arrive so, and need
+ * no copy.
+ */
 export function asSortedSet(values: readonly string[]): readonly string[] {
   for (let index = 1; index < values.length; index += 1)
     if (!((values[index - 1] as string) < (values[index] as string))) return sortedSet(values);

@@ -14,7 +14,8 @@ const records = [
 describe('the compiler over a store that answers later', () => {
   it('answers compiles in the order asked, each as a compiler of its own would, however long the store takes', async () => {
     const sqlite = createSqliteStore(await freshDriver());
-    // The first admission answers last: without the compiler's queue the second compile would finish first and share its revision.
+    // The first admission answers last: without the compiler's queue the second compile would finish first and share
+    // its revision.
     const delays = [40, 0, 0, 0];
     const slow: Store = {
       ...sqlite,

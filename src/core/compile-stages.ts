@@ -44,7 +44,10 @@ export function prepareCompile(
   return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
 }
 
-/** Passes 6 and 7 (packet planning, attest) over an admission the reference evaluator agreed with (`admittedBy` the adapter's accepted answer), and a ranking of it. */
+/**
+ * Passes 6 and 7 (packet planning, attest) over an admission the reference evaluator agreed with (`admittedBy` the
+ * adapter's accepted answer), and a ranking of it.
+ */
 export function finishCompile(
   request: CompileRequest,
   prepared: PreparedCompile,

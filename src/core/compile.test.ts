@@ -50,7 +50,8 @@ describe('compile', () => {
 
   it('ranks only admitted records: a ranking that puts a refused record first cannot bring it into the packet', async () => {
     const own = await freshDriver();
-    // The ranking query claims the refused record c is the best match (rows are read by rowid); admission decided c separately.
+    // The ranking query claims the refused record c is the best match (rows are read by rowid); admission decided c
+    // separately.
     const rowidOf = (id: string) => Number(own.all('SELECT rowid FROM records WHERE id = ?', [id])[0]?.[0]);
     const lying = createSqliteCompiler({
       ...own,

@@ -25,7 +25,8 @@ export function mergePatch(target: Json, patch: Json): Json {
       : {};
   for (const [key, value] of Object.entries(patch as Record<string, Json>)) {
     if (value === null) delete base[key];
-    // Defined, not assigned: assigning `__proto__` would set the prototype instead of a field (scenarios refuse such keys; this never relies on it).
+    // Defined, not assigned: assigning `__proto__` would set the prototype instead of a field (scenarios refuse such
+    // keys; this never relies on it).
     else
       Object.defineProperty(base, key, {
         value: mergePatch(Object.hasOwn(base, key) ? base[key] : undefined, value),

@@ -16,7 +16,10 @@ export interface Suggestion {
   readonly args: FactArgs;
 }
 
-/** A suggestion the compiler confirmed, and the compilation that confirmed it: its contract and what it decided for the record. */
+/**
+ * A suggestion the compiler confirmed, and the compilation that confirmed it: its contract and what it decided for the
+ * record.
+ */
 export interface VerifiedSuggestion extends Suggestion {
   readonly verifiedBy: {
     /** Whether the change is to the contract (it can be applied as an edit) or to the record itself. */
@@ -27,7 +30,9 @@ export interface VerifiedSuggestion extends Suggestion {
   };
 }
 
-/** A candidate change: the suggestion it would be offered as, and the record it stands for when it changes the record. */
+/**
+ * A candidate change: the suggestion it would be offered as, and the record it stands for when it changes the record.
+ */
 interface Candidate {
   readonly suggestion: Suggestion;
   readonly record?: SourceRecord;

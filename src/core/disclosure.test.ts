@@ -76,7 +76,8 @@ describe('discloseOutcome', () => {
     const view = discloseOutcome(failed, 'user');
     expectNothingOf([...withheldRecords, successor], JSON.stringify(view));
     expect(view.failureMessage).toMatch(/cannot be processed in this workflow/);
-    // The declared exception: the withheld successor still excludes the visible version, and the row says so without naming it.
+    // The declared exception: the withheld successor still excludes the visible version, and the row says so without
+    // naming it.
     expect(view.rows.find((row) => row.id === 'old-visible')).toMatchObject({
       code: 'EXCLUDE_SUPERSEDED',
       fact: 'SUPERSEDED_BY_WITHHELD',

@@ -101,7 +101,9 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
   };
 }
 
-/** A failure as one view words it: in the user view one about a withheld record names neither the record nor its fact. */
+/**
+ * A failure as one view words it: in the user view one about a withheld record names neither the record nor its fact.
+ */
 export interface DisclosedFailure {
   readonly code: ReasonCode;
   readonly message: string;

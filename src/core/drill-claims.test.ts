@@ -113,7 +113,8 @@ describe('a forgery cannot earn a stale verdict', () => {
     expect(verdict.code).toMatch(/^STALE_/);
   });
 
-  // The property lives in the registry, so `npm run fuzz -- --property forgery-never-stale` runs the same one for millions of cases.
+  // The property lives in the registry, so `npm run fuzz -- --property forgery-never-stale` runs the same one for
+  // millions of cases.
   const forgery = propertyNamed('forgery-never-stale');
   it(`never judges STALE or CURRENT a receipt whose claim about an unchanged record is false, over ${forgery.testRuns} generated cases`, async () => {
     await fc.assert(await forgery.property({ openDatabase: freshDriver }), propertyParameters(forgery.testRuns));

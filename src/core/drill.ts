@@ -22,7 +22,9 @@ export interface DrillRequest extends CompileRequest {
   readonly declaredInputs?: CompileRequest | null;
 }
 
-/** A drill verdict with what it rests on: the diff a reader needs to see why, and whether the receipt was reperformed. */
+/**
+ * A drill verdict with what it rests on: the diff a reader needs to see why, and whether the receipt was reperformed.
+ */
 export interface ReceiptVerdict extends DrillVerdict {
   /**
    * From the receipt to what decided the verdict: the reperformance of its declared inputs for
@@ -31,7 +33,10 @@ export interface ReceiptVerdict extends DrillVerdict {
   readonly diff: ReceiptDiff | null;
   /** The same diff as the user view may show it (no record the user view withholds is named). */
   readonly userDiff: ReceiptDiff | null;
-  /** RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ, or its first claim the records still at hand contradict. */
+  /**
+   * RECEIPT_MISMATCH only: where the receipt and the reperformance of its declared inputs first differ, or its first
+   * claim the records still at hand contradict.
+   */
   readonly mismatch: FirstDifference | null;
   /**
    * True when compiling the receipt's declared inputs reproduced it byte for byte, false when it did
@@ -70,7 +75,10 @@ export function namingStoreOf(receipt: Receipt, store: ReceiptAdmission): Receip
 
 const storeName = ({ adapter, adapterVersion }: ReceiptAdmission) => `the ${adapter} adapter ${adapterVersion}`;
 
-/** Whether `candidate`, named as the receipt's store names itself, is `receipt` exactly: the same id and every field equal, so the same canonical bytes. */
+/**
+ * Whether `candidate`, named as the receipt's store names itself, is `receipt` exactly: the same id and every field
+ * equal, so the same canonical bytes.
+ */
 function reproduces(candidate: Receipt, receipt: Receipt): boolean {
   const named = namingStoreOf(candidate, receipt.executedBy);
   return named.receiptId === receipt.receiptId && firstDifference(receipt, named) === null;

@@ -47,7 +47,10 @@ export function recordFingerprint(record: SourceRecord, textHash: string): strin
   return typeof form === 'string' ? sha256Hex(form) : sha256HexOfBytes(form);
 }
 
-/** What a fingerprint hashes: the canonical form as bytes, or through the generic path when the record is not of the validated shape. */
+/**
+ * What a fingerprint hashes: the canonical form as bytes, or through the generic path when the record is not of the
+ * validated shape.
+ */
 function fingerprintMessage(record: SourceRecord, textHash: string): Uint8Array | string {
   return canonicalRecordBytes(record, textHash) ?? canonicalJson(fingerprintForm(record, textHash));
 }

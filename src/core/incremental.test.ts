@@ -14,7 +14,10 @@ import { observable } from './test-support/change-steps';
 import { freshDriver } from './test-support/node-driver';
 import { propertyNamed } from './test-support/property-registry';
 
-/** The property lives in the registry, so `npm run fuzz -- --property incremental-equals-fresh` runs the same one for millions of cases. */
+/**
+ * The property lives in the registry, so `npm run fuzz -- --property incremental-equals-fresh` runs the same one for
+ * millions of cases.
+ */
 const incremental = propertyNamed('incremental-equals-fresh');
 const TIMEOUT_MS = 240_000;
 
@@ -28,7 +31,8 @@ describe('a compiler that reuses its previous work', () => {
   it(
     'produces exactly what a fresh compiler on a fresh database produces after every change to kept inputs, and reuses what the change left alone',
     async () => {
-      // Shrinking opens two databases per step of every smaller case: far too slow for a test; FC_SEED replays the case that failed.
+      // Shrinking opens two databases per step of every smaller case: far too slow for a test; FC_SEED replays the case
+      // that failed.
       await fc.assert(await incremental.property({ openDatabase: freshDriver }), {
         ...propertyParameters(incremental.testRuns),
         endOnFailure: true,
@@ -145,7 +149,8 @@ describe('a compiler that reuses its previous work', () => {
       } catch (error) {
         failure = error;
       }
-      // The property's own finding, not a failure of the harness: the kept compiler's answer differs from a fresh one's.
+      // The property's own finding, not a failure of the harness: the kept compiler's answer differs from a fresh
+      // one's.
       expect(failure).toBeInstanceOf(Error);
       expect(String((failure as Error).cause)).toMatch(/kept and fresh compilations after .* differ/);
     },

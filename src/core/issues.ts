@@ -4,7 +4,10 @@ import { isReasonCode, REASONS } from './reasons';
 export type IssueArgs = Readonly<Record<string, string | number | null | readonly string[]>>;
 
 const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
-/** "; did you mean …?" for the unknown fields that have a near name: one field says the name, several say which is which. */
+/**
+ * "; did you mean …?" for the unknown fields that have a near name: one field says the name, several say which is
+ * which.
+ */
 function didYouMean(fields: readonly string[], meant: readonly string[]): string {
   const pairs = fields.map((field, index) => [field, meant[index] ?? ''] as const).filter(([, name]) => name !== '');
   if (pairs.length === 0) return '';

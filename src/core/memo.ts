@@ -66,7 +66,10 @@ export interface Memo {
   ): Versioned<O>;
   /** `compute()`, reused while `key` is equal to the last revision's. */
   cell<O>(name: string, key: Key, compute: () => O): O;
-  /** The version of a cell's value: it changes exactly when the cell is computed again, so it can key what is derived from the value. */
+  /**
+   * The version of a cell's value: it changes exactly when the cell is computed again, so it can key what is derived
+   * from the value.
+   */
   cellVersion(name: string): number;
   /**
    * Runs one revision (one compilation). Whatever a table or cell held from an earlier revision and

@@ -58,7 +58,8 @@ function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<
 }
 
 describe('differential: SQL lowering and TypeScript evaluator', () => {
-  // The property lives in the registry, so `npm run fuzz -- --property admission-differential` runs the same one for millions of cases.
+  // The property lives in the registry, so `npm run fuzz -- --property admission-differential` runs the same one for
+  // millions of cases.
   const differential = propertyNamed('admission-differential');
   it(
     `agree on the admitted set over ${differential.testRuns} generated cases`,

@@ -405,7 +405,10 @@ export function factContextOf(contract: Pick<Contract, (typeof FACT_CONTEXT_FIEL
   };
 }
 
-/** The ids of other records a fact names (its `record` and `records` arguments). A user view asks this of every row it keeps. */
+/**
+ * The ids of other records a fact names (its `record` and `records` arguments). A user view asks this of every row it
+ * keeps.
+ */
 export function recordsNamedBy(fact: Fact): string[] {
   const kinds: Readonly<Record<string, FactArgKind>> = FACTS[fact.fact].args;
   const named: string[] = [];

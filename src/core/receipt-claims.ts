@@ -2,7 +2,10 @@ import { canonicalJson } from './canonical';
 import type { FirstDifference } from './receipt-diff';
 import type { GateName, Receipt, TraceRow } from './result';
 
-/** Supersession is the one gate that reads other records; every other gate is decided by the contract and the record alone. */
+/**
+ * Supersession is the one gate that reads other records; every other gate is decided by the contract and the record
+ * alone.
+ */
 const recordOwnGate = (gate: GateName) => gate !== 'supersession';
 
 const ownGates = (row: TraceRow) => row.gates.filter(recordOwnGate).join(',');
@@ -41,7 +44,8 @@ function selfContradiction(receipt: Receipt): FirstDifference | null {
  * Reperforms every claim of a receipt that can still be checked when its record set is not the one at hand:
  * each row whose record is still at hand with the same fingerprint against
  * `reperformed`, the receipt's own contract, controls and late changes compiled over the records at hand.
- * Null when every checkable claim holds; else where the first false one is (docs/FORMAT.md, "What a drill verdict establishes").
+ * Null when every checkable claim holds; else where the first false one is (docs/FORMAT.md, "What a drill verdict
+ * establishes").
  */
 export function contradictedClaim(receipt: Receipt, reperformed: Receipt): FirstDifference | null {
   const againById = new Map(reperformed.trace.map((row) => [row.id, row]));
@@ -54,7 +58,10 @@ export function contradictedClaim(receipt: Receipt, reperformed: Receipt): First
   return selfContradiction(receipt);
 }
 
-/** Whether two receipts were compiled from the same contract, controls and late changes by the same engine: their record sets may differ. */
+/**
+ * Whether two receipts were compiled from the same contract, controls and late changes by the same engine: their record
+ * sets may differ.
+ */
 export function sameDeclaredTerms(a: Receipt, b: Receipt): boolean {
   return (
     a.schemaVersion === b.schemaVersion &&

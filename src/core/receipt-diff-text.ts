@@ -26,7 +26,10 @@ export interface DiffSection {
   readonly more: number;
 }
 
-/** How a diff names what changed: the CLI keeps the format's field names and ids (what `--json` and FORMAT.md use), the app words them. */
+/**
+ * How a diff names what changed: the CLI keeps the format's field names and ids (what `--json` and FORMAT.md use), the
+ * app words them.
+ */
 export interface DiffWords {
   /** A receipt field or trace-row field, by its path in the receipt (`ranking.candidates`, `args`). */
   readonly field: (path: string) => string;

@@ -72,7 +72,9 @@ export interface ReceiptDiff {
   readonly firstDifference: FirstDifference | null;
   /** Fields of the receipt's `contract`, by name (`asOf`, `requiredRecords`, `principals`). */
   readonly contract: readonly FieldChange[];
-  /** The receipt's other fields: versions, outcome, fingerprints, controls, late changes, failure, ranking statistics. */
+  /**
+   * The receipt's other fields: versions, outcome, fingerprints, controls, late changes, failure, ranking statistics.
+   */
   readonly fields: readonly FieldChange[];
   readonly records: {
     readonly added: readonly string[];

@@ -18,7 +18,10 @@ export interface TraceRow {
   /** The boundary fact as data; `renderFact` words it, e.g. `valid_to 2026-08-28 < as_of 2026-08-30`. */
   readonly fact: FactId;
   readonly args: FactArgs;
-  /** Every gate the record fails, in gate order (empty when it passed every gate), so disclosure can hide a record a deny also excludes. */
+  /**
+   * Every gate the record fails, in gate order (empty when it passed every gate), so disclosure can hide a record a
+   * deny also excludes.
+   */
   readonly gates: readonly GateName[];
   readonly tokens: number;
   readonly required: boolean;
@@ -46,7 +49,9 @@ export const ATTESTATIONS: readonly Attestation[] = ['full', 'candidates'];
 
 /** What a `candidates` receipt says of the records it lists no row for. */
 export interface ReceiptOmissions {
-  /** The digest of the admitted set (id and fingerprint of each admitted record, computed as the record-set digest is). */
+  /**
+   * The digest of the admitted set (id and fingerprint of each admitted record, computed as the record-set digest is).
+   */
   readonly admittedDigest: string;
   /** How many records have no row, per reason code. */
   readonly rows: Readonly<Partial<Record<ReasonCode, number>>>;

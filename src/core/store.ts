@@ -26,6 +26,8 @@ export interface Store extends AdmittingStore {
    * content for a memo key: two calls that answer equal names rank alike for the same query.
    */
   holdAdmitted(admitted: ReadonlySet<string>, recordSet: RecordSet): Promise<unknown>;
-  /** bm25 of the query over the admitted set with the admitted set's statistics alone: every admitted match, best first. */
+  /**
+   * bm25 of the query over the admitted set with the admitted set's statistics alone: every admitted match, best first.
+   */
   rankAdmitted(query: string, admitted: ReadonlySet<string>): Promise<Ranking>;
 }

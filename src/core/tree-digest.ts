@@ -23,7 +23,10 @@ export interface TreeDigestSpec<T> {
   readonly key: (item: T) => string;
   /** The item's line; must not contain a newline. */
   readonly leaf: (item: T) => string;
-  /** Which items of the list the tree covers (all when absent): one list can feed two trees without being split into two copies. */
+  /**
+   * Which items of the list the tree covers (all when absent): one list can feed two trees without being split into two
+   * copies.
+   */
   readonly include?: (item: T) => boolean;
   /**
    * `endsChunk(key(item))`, for a caller that already holds it (a record's is worked out once, when the
@@ -39,7 +42,8 @@ export interface TreeDigestSpec<T> {
  * The cuts depend on the items, not on positions, so an inserted or removed item changes only its own chunk.
  */
 export function chunksOf<T>(items: readonly T[], spec: Omit<TreeDigestSpec<T>, 'leaf'>): Int32Array[] {
-  // Views of one array of positions: a typed array per chunk built from a list went through the iterator protocol, far slower.
+  // Views of one array of positions: a typed array per chunk built from a list went through the iterator protocol, far
+  // slower.
   const positions = new Int32Array(items.length);
   const chunks: Int32Array[] = [];
   let start = 0;

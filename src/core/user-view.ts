@@ -1,6 +1,6 @@
 import { canonicalJson } from './canonical';
 import { disclosedFailure, type DisclosedFailure, type DisclosedView } from './disclosure';
-import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view';
+import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view-export';
 import { sha256Hex } from './hash';
 import { rankOf } from './ranked';
 import { factContextOf, renderFact } from './reasons';
@@ -71,7 +71,10 @@ function userPacketText(body: string, document: UserViewExport, engine: string):
   ].join('\n');
 }
 
-/** Builds the user view of one compilation from its user disclosure, so it can hold nothing the trace's user rows do not. */
+/**
+ * Builds the user view of one compilation from its user disclosure, so it can hold nothing the trace's user rows do
+ * not.
+ */
 export function buildUserView(outcome: CompileOutcome, view: DisclosedView): UserView {
   if (view.audience !== 'user') throw new Error('buildUserView needs the user disclosure');
   const { receipt } = outcome;

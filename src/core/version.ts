@@ -9,7 +9,10 @@ export const ENGINE_VERSION: string = packageJson.version;
 
 export const SCHEMA_VERSION = 'context-compiler/5';
 
-/** Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this engine's. */
+/**
+ * Why a receipt of another schema or engine version is `STALE_ENGINE_VERSION`: both versions, the receipt's and this
+ * engine's.
+ */
 export function staleEngineDetail(receipt: {
   readonly schemaVersion: string;
   readonly engineVersion?: unknown;

@@ -26,13 +26,25 @@ export interface StrategyMetrics {
   readonly itemsPassed: number;
   /** Passed records outside the compiler's admitted set (not authorised, not applicable, or not accepted evidence). */
   readonly unsafePassed: number;
-  /** Share of required propositions that some passed record mentions, whatever its class or legality (seed 000's coverage); null when the contract requires none. */
+  /**
+   * Share of required propositions that some passed record mentions, whatever its class or legality (seed 000's
+   * coverage); null when the contract requires none.
+   */
   readonly coverageMentioned: number | null;
-  /** Share of required propositions backed by a passed, admitted record of an accepted evidence class; null when the contract requires none. */
+  /**
+   * Share of required propositions backed by a passed, admitted record of an accepted evidence class; null when the
+   * contract requires none.
+   */
   readonly coverageSupported: number | null;
-  /** Legal relevant records among the first k passed, over min(k, number of legal relevant records); null when there are none. */
+  /**
+   * Legal relevant records among the first k passed, over min(k, number of legal relevant records); null when there are
+   * none.
+   */
   readonly recallAtK: number | null;
-  /** Required propositions whose legal evidence the strategy had in hand but lost to the budget, with no other accepted evidence passed. */
+  /**
+   * Required propositions whose legal evidence the strategy had in hand but lost to the budget, with no other accepted
+   * evidence passed.
+   */
   readonly displacedCitations: number;
   /** The contract's required records this strategy did not pass, in the contract's order. */
   readonly requiredMissed: readonly string[];

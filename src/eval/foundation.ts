@@ -14,7 +14,9 @@ const nameSchema = z.string().min(1).max(200);
 export const foundationItemSchema = z.strictObject({
   id: z.string().regex(/^\S+$/, 'an id without whitespace'),
   project: nameSchema,
-  /** Optional on purpose: real inferred metadata has gaps, and the experiment shows what a gap does to a hard filter. */
+  /**
+   * Optional on purpose: real inferred metadata has gaps, and the experiment shows what a gap does to a hard filter.
+   */
   entity: nameSchema.optional(),
   kind: nameSchema,
   title: z.string().min(1),
@@ -146,7 +148,9 @@ export interface FoundationReport {
   readonly modes: readonly FoundationModeMetrics[];
 }
 
-/** The foundation items as records, only so they go through the same index and the same FTS5 ranking as the compiler. */
+/**
+ * The foundation items as records, only so they go through the same index and the same FTS5 ranking as the compiler.
+ */
 function itemToRecord(item: FoundationItem): SourceRecord {
   return {
     id: item.id,

@@ -9,7 +9,9 @@ import { createPrng, type Prng } from '../shared/prng';
  */
 export const GROWTH_BLOCK_SIZE = 20;
 
-/** Per block: 1 legal relevant record hidden among 11 similar illegal ones and 8 legal records the task does not need. */
+/**
+ * Per block: 1 legal relevant record hidden among 11 similar illegal ones and 8 legal records the task does not need.
+ */
 export const GROWTH_BLOCK_MIX = {
   legal: 1,
   superseded: 1,
@@ -107,7 +109,10 @@ const FILLER = [
   'figures',
   'report',
 ] as const;
-/** Legal records the task does not need still share a word or two with it, as real neighbours do (one per proposition, to keep the terms' weights even). */
+/**
+ * Legal records the task does not need still share a word or two with it, as real neighbours do (one per proposition,
+ * to keep the terms' weights even).
+ */
 const SHARED_WORDS = ['limit', 'open', 'waiver', 'policy'] as const;
 
 const SUBJECT = 'ATLAS-IN-01';
@@ -160,7 +165,10 @@ function date(year: number, month: number, day: number): string {
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-/** Every claim-bearing record, legal or not, draws its wording from the same distribution: only metadata tells them apart. */
+/**
+ * Every claim-bearing record, legal or not, draws its wording from the same distribution: only metadata tells them
+ * apart.
+ */
 function claimText(prng: Prng, proposition: PropositionSpec, borrower: string): string[] {
   const words: string[] = borrower.toLowerCase().split(' ');
   const repeats = prng.int(1, 3);
@@ -226,7 +234,10 @@ function buildRecord(prng: Prng, id: string, draft: Draft, supersedes: readonly 
 
 export interface GrowthRecord {
   readonly record: SourceRecord;
-  /** The generator's own label, kept beside the record so measurements never have to trust the compiler for ground truth. */
+  /**
+   * The generator's own label, kept beside the record so measurements never have to trust the compiler for ground
+   * truth.
+   */
   readonly category: GrowthCategory;
 }
 

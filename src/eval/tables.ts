@@ -2,7 +2,10 @@ import type { Comparison } from './compare';
 import type { FoundationReport } from './foundation';
 import type { GrowthPoint, GrowthReport } from './growth';
 
-/** Plain-text table: the first column left-aligned, numbers right-aligned, readable in a terminal and in Markdown code blocks. */
+/**
+ * Plain-text table: the first column left-aligned, numbers right-aligned, readable in a terminal and in Markdown code
+ * blocks.
+ */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   // Folded, not spread into Math.max: a spread argument list overflows the stack past about 100,000 rows.
   const widths = header.map((title, column) =>

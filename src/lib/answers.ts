@@ -27,11 +27,15 @@ import { declaredSwitches, type ReadInputs } from './read-inputs';
 export interface CompileOptions {
   /** Whose view: `diagnostic` (default) names every record; `user` counts, never names, what it withholds. */
   readonly view?: Audience;
-  /** How much of the trace the receipt attests: `full` (default, one row per record) or `candidates` (docs/FORMAT.md). */
+  /**
+   * How much of the trace the receipt attests: `full` (default, one row per record) or `candidates` (docs/FORMAT.md).
+   */
   readonly attestation?: Attestation;
   /** Also build the user view in the diagnostic view (the user view always has it). */
   readonly userView?: boolean;
-  /** Also rank the naive and post-filter baselines (diagnostic view only: they rank with the whole corpus's statistics). */
+  /**
+   * Also rank the naive and post-filter baselines (diagnostic view only: they rank with the whole corpus's statistics).
+   */
   readonly baselines?: boolean;
   /** Told how many records are about to be compiled, once the inputs are read (a progress line). */
   readonly onCompiling?: (records: number) => void;
@@ -56,7 +60,9 @@ export interface CompileDetail {
   readonly packetText: string | null;
 }
 
-/** What a compiled outcome shows in one view, whichever store compiled it (the CLI's PostgreSQL path brings its own). */
+/**
+ * What a compiled outcome shows in one view, whichever store compiled it (the CLI's PostgreSQL path brings its own).
+ */
 export function detailOf(
   request: CompileRequest,
   outcome: CompileOutcome,
@@ -115,7 +121,10 @@ export async function drillInputs(
   return drillReceipt(compiler, { ...request, declaredInputs: own.ok ? own.value : null });
 }
 
-/** The fire drill rehearsed: a receipt frozen before the late changes, judged after them, then recompiled and judged again. */
+/**
+ * The fire drill rehearsed: a receipt frozen before the late changes, judged after them, then recompiled and judged
+ * again.
+ */
 export interface Rehearsal {
   readonly frozen: Receipt;
   readonly stale: ReceiptVerdict;

@@ -5,7 +5,7 @@ import type { ReceiptVerdict } from '../core/drill';
 import { ok, type CompileError, type Result } from '../core/errors';
 import type { SuiteResult } from '../core/expectations/run';
 import type { LoadedSuite } from '../core/expectations/suite';
-import type { UserViewExport } from '../core/format/user-view';
+import type { UserViewExport } from '../core/format/user-view-export';
 import { serialiseReceipt } from '../core/phases/7-attest/attest';
 import type { LoadedScenario, RecordSet } from '../core/phases/1-validate/validate';
 import { diffReceipts, type ReceiptDiff } from '../core/receipt-diff';
@@ -39,7 +39,9 @@ export type { Inputs, RecordsSource, ScenarioInputs };
 
 export type CompileInputs = (Inputs | ScenarioInputs) & {
   readonly view?: Audience;
-  /** How much of the trace the receipt attests: `full` (default, one row per record) or `candidates` (docs/FORMAT.md). */
+  /**
+   * How much of the trace the receipt attests: `full` (default, one row per record) or `candidates` (docs/FORMAT.md).
+   */
   readonly attestation?: Attestation;
 };
 
@@ -66,9 +68,14 @@ export interface CompileAnswer {
   readonly failure: { readonly code: string; readonly message: string } | null;
 }
 
-/** The receipt to judge and the current inputs it is judged against (a scenario with its switches, or a contract and records). */
+/**
+ * The receipt to judge and the current inputs it is judged against (a scenario with its switches, or a contract and
+ * records).
+ */
 export type DrillInputs = (Inputs | ScenarioInputs) & {
-  /** The receipt, as its JSON text or value; the drill itself checks its versions and id, and answers with a verdict. */
+  /**
+   * The receipt, as its JSON text or value; the drill itself checks its versions and id, and answers with a verdict.
+   */
   readonly receipt: string | object;
   /** How problems name the receipt file (default receipt.json). */
   readonly receiptFile?: string;
@@ -96,7 +103,10 @@ export interface ContextCompilerApi {
   /** The compilation with its outcome and trace: for a caller that renders the view itself (the CLI). */
   compileInDetail(inputs: DetailedCompileInputs): Promise<Result<CompileDetail, CompileError>>;
   drill(inputs: DrillInputs): Promise<Result<ReceiptVerdict, CompileError>>;
-  /** The naive and post-filter packets for a compiled request, ranked on a fresh whole-corpus index (a diagnostic comparison, never an input). */
+  /**
+   * The naive and post-filter packets for a compiled request, ranked on a fresh whole-corpus index (a diagnostic
+   * comparison, never an input).
+   */
   baselines(request: CompileRequest, outcome: CompileOutcome): Promise<Baselines>;
   /** The fire drill rehearsed on a scenario, its `lateChanges` being the ones declared. */
   rehearse(inputs: ScenarioInputs): Promise<Result<Rehearsal, CompileError>>;

@@ -13,7 +13,6 @@ import {
   type RecordSet,
 } from '../core/phases/1-validate/validate';
 import { parseReceiptJson } from '../core/phases/1-validate/validate-receipt';
-import { REASONS } from '../core/reasons';
 import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';
 import { staleEngineDetail } from '../core/version';
@@ -49,7 +48,10 @@ export interface ScenarioInputs {
 /** Names the contract's file, line and path in a compile error that only says "contract" (type-checking). */
 export type PlaceIssues = (error: CompileError) => CompileError;
 
-/** Inputs read and validated: the compile request, the scenario it came from (if any), and how to place a contract issue. */
+/**
+ * Inputs read and validated: the compile request, the scenario it came from (if any), and how to place a contract
+ * issue.
+ */
 export interface ReadInputs {
   readonly request: CompileRequest;
   readonly scenario: LoadedScenario | null;
@@ -67,7 +69,10 @@ const isChunks = (source: RecordsSource): source is AsyncIterable<string> =>
 const isLoadedScenario = (scenario: ScenarioInputs['scenario']): scenario is LoadedScenario =>
   typeof scenario === 'object' && 'recordSet' in scenario && 'scenario' in scenario;
 
-/** Reads records with the record schema, line by line: a line that cannot be read is kept out, in `unreadable`, with its file, line and field. */
+/**
+ * Reads records with the record schema, line by line: a line that cannot be read is kept out, in `unreadable`, with its
+ * file, line and field.
+ */
 export async function readRecords(
   records: RecordsSource,
   file = 'records.jsonl',
@@ -108,7 +113,10 @@ export async function readScenario(
   return records.ok ? joinScenarioRecords(file, text, parsed.value.scenario, records.value) : records;
 }
 
-/** A contract and records, or a scenario with its switches, read into a compile request with the CLI's schemas and errors. */
+/**
+ * A contract and records, or a scenario with its switches, read into a compile request with the CLI's schemas and
+ * errors.
+ */
 export async function readInputs(inputs: Inputs | ScenarioInputs): Promise<Result<ReadInputs, CompileError>> {
   if ('scenario' in inputs) {
     const loaded = await readScenario(inputs);
@@ -139,12 +147,18 @@ export async function readInputs(inputs: Inputs | ScenarioInputs): Promise<Resul
   });
 }
 
-/** Reads a receipt with the receipt schema; a receipt of another schema is refused as STALE_ENGINE_VERSION before its fields are read. */
+/**
+ * Reads a receipt with the receipt schema; a receipt of another schema is refused as STALE_ENGINE_VERSION before its
+ * fields are read.
+ */
 export function readReceipt(receipt: string | object, file = 'receipt.json'): Result<Receipt, CompileError> {
   return parseReceiptJson(file, asText(receipt));
 }
 
-/** Reads a receipt and checks it as the receipt check does: its schema and engine version, and that it hashes to its own id. */
+/**
+ * Reads a receipt and checks it as the receipt check does: its schema and engine version, and that it hashes to its own
+ * id.
+ */
 export function readCheckedReceipt(receipt: string | object, file = 'receipt.json'): Result<Receipt, CompileError> {
   const read = readReceipt(receipt, file);
   if (!read.ok) return read;
@@ -167,7 +181,9 @@ export function readSuite(suite: string | object, file = 'suite.expect.json'): R
   return parseExpectationSuiteJson(file, asText(suite));
 }
 
-/** The controls and late changes a scenario declares (none for a contract and records), which a suite's cases may name. */
+/**
+ * The controls and late changes a scenario declares (none for a contract and records), which a suite's cases may name.
+ */
 export function declaredSwitches(scenario: LoadedScenario | null): { controls: string[]; lateChanges: string[] } {
   if (scenario === null) return { controls: [], lateChanges: [] };
   return {

@@ -231,7 +231,9 @@ export class ContextCompilerPage {
     return ids.map((id) => id.slice(prefix.length));
   }
 
-  /** The full receipt id of the result on screen (the strip shows 12 hex digits and keeps the whole id as its title). */
+  /**
+   * The full receipt id of the result on screen (the strip shows 12 hex digits and keeps the whole id as its title).
+   */
   async receiptId(): Promise<string> {
     await this.waitForCompiled();
     const id = (await this.auditReceipt.getAttribute('title')) ?? '';
@@ -255,7 +257,8 @@ export class ContextCompilerPage {
 
   /**
    * Reads every trace row. The table is virtualised and scrolls with the page, so rows are gathered while
-   * the page is scrolled a screen at a time from the first row until as many rows as the count announces have been seen.
+   * the page is scrolled a screen at a time from the first row until as many rows as the count announces have been
+   * seen.
    */
   async readTrace(): Promise<RecordDecision[]> {
     await this.waitForCompiled();
@@ -362,7 +365,10 @@ export class ContextCompilerPage {
       .filter({ has: this.page.getByTestId('test-name').getByText(name, { exact: true }) });
   }
 
-  /** Opens expectation suites (paths, or names with their text) in the Tests panel and returns their cases once they have run. */
+  /**
+   * Opens expectation suites (paths, or names with their text) in the Tests panel and returns their cases once they
+   * have run.
+   */
   async openSuites(files: readonly FileInput[]): Promise<TestCaseResult[]> {
     await this.openWorkspace('Tests');
     await this.tests.getByTestId('tests-open').setInputFiles(files.map(filePayload));
@@ -382,7 +388,8 @@ export class ContextCompilerPage {
 
   /**
    * Opens the Tests view and reads every case of every open suite, once the suites have run on the inputs on screen:
-   * after a control, file or contract change they run again when it has compiled, and the panel is busy until they have.
+   * after a control, file or contract change they run again when it has compiled, and the panel is busy until they
+   * have.
    */
   async testResults(): Promise<TestCaseResult[]> {
     await this.waitForCompiled();

@@ -46,7 +46,10 @@ function baselineSummary(baseline: BaselinePacket) {
   };
 }
 
-/** What a reviewer reads in a golden file: every decision with its reason and score, the baselines, and the receipt id that seals them. */
+/**
+ * What a reviewer reads in a golden file: every decision with its reason and score, the baselines, and the receipt id
+ * that seals them.
+ */
 function summarise({ outcome, baselines }: Compiled) {
   const { receipt } = outcome;
   const context = factContextOf(receipt.contract);

@@ -24,7 +24,10 @@ export type ScenarioEdit = z.output<typeof scenarioEditSchema>;
 
 export const NO_EDIT: ScenarioEdit = { records: [], controls: [], lateChanges: [] };
 
-/** The scenario with the edit applied; refused, naming the field, when a record it replaces is not the scenario's or a change's id is taken. */
+/**
+ * The scenario with the edit applied; refused, naming the field, when a record it replaces is not the scenario's or a
+ * change's id is taken.
+ */
 export function applyScenarioEdit(
   base: LoadedScenario,
   edit: ScenarioEdit,
@@ -74,7 +77,10 @@ export function applyScenarioEdit(
   return checkChangeTexts(file, { scenario, recordSet });
 }
 
-/** A record from the form (a value) or the JSON box (text), validated like a record in a file: each issue names its field. */
+/**
+ * A record from the form (a value) or the JSON box (text), validated like a record in a file: each issue names its
+ * field.
+ */
 export function readEditedRecord(
   input: { readonly value: unknown } | { readonly text: string },
   file = 'record',
@@ -100,7 +106,9 @@ export function readEditedRecord(
   return ok(parsed.data);
 }
 
-/** The fields that differ, as a JSON merge patch of their new values (a removed optional field is set to its default). */
+/**
+ * The fields that differ, as a JSON merge patch of their new values (a removed optional field is set to its default).
+ */
 export function recordPatch(before: SourceRecord, after: SourceRecord): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   for (const key of Object.keys(after) as (keyof SourceRecord)[]) {

@@ -10,7 +10,10 @@ export interface BuiltinScenario {
   readonly files: Readonly<Record<string, string>>;
 }
 
-/** What the routes need from outside: the library's functions, and the built-in scenarios (read from disk by the caller). */
+/**
+ * What the routes need from outside: the library's functions, and the built-in scenarios (read from disk by the
+ * caller).
+ */
 export interface RouteContext {
   readonly api: ContextCompilerApi;
   readonly builtinIds: readonly string[];
@@ -60,7 +63,10 @@ const fromServiceError = (error: ServiceError): RouteAnswer => ({
 const answer = <T>(result: Result<T, CompileError>): RouteAnswer =>
   result.ok ? { status: 200, body: result.value } : fromCompileError(result.error);
 
-/** A built-in scenario named by id, with the switches asked for; its files come from the caller's reader, never from a path in the request. */
+/**
+ * A built-in scenario named by id, with the switches asked for; its files come from the caller's reader, never from a
+ * path in the request.
+ */
 async function scenarioInputs(
   context: RouteContext,
   body: { scenario: string; controls?: readonly string[] | undefined; lateChanges?: readonly string[] | undefined },

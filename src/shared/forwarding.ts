@@ -20,7 +20,9 @@ export type Answering<T> = {
   readonly [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R | Promise<R> : never;
 };
 
-/** Calls `target`'s method `name` with `args`; a name it lacks rejects the call, as a missing method of the API would. */
+/**
+ * Calls `target`'s method `name` with `args`; a name it lacks rejects the call, as a missing method of the API would.
+ */
 export function callByName(target: object, name: string, args: readonly unknown[]): unknown {
   const method: unknown = Reflect.get(target, name);
   if (typeof method !== 'function') throw new TypeError(`no method "${name}"`);

@@ -17,7 +17,8 @@ import { openWorkspaceDatabase } from './workspace/workspace-database';
 import { createIndexedDbStorage } from './workspace/workspace-storage';
 
 const storage = createIndexedDbStorage();
-// In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by another build is not shown.
+// In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by
+// another build is not shown.
 const build = new URL(import.meta.url).pathname;
 
 expose(

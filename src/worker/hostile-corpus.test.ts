@@ -59,7 +59,8 @@ async function check(entry: HostileCase) {
       ...result.issues.map(formatIssue),
     ].join('\n');
     expect({ exit: 1, text }).toMatchObject({ exit: wanted.exit });
-    // The refused file is summarised: what it was read as, and its problems (a scenario's records file, for its errors).
+    // The refused file is summarised: what it was read as, and its problems (a scenario's records file, for its
+    // errors).
     expect(result.summaries.map((summary) => summary.file)).toContain(wanted.at?.file ?? entry.file);
     if (wanted.at)
       expect(text).toMatch(

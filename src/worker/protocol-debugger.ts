@@ -29,9 +29,14 @@ export interface TraceRowFacts {
 }
 
 export interface TraceRowView extends TraceRowFacts {
-  /** Against the pinned baseline: new record, decision or code changed, other fields changed; null when unchanged or nothing is pinned. */
+  /**
+   * Against the pinned baseline: new record, decision or code changed, other fields changed; null when unchanged or
+   * nothing is pinned.
+   */
   readonly change: TraceChange | null;
-  /** Against the compilation before this one (no pin needed): new to the view, or its decision changed; null otherwise. */
+  /**
+   * Against the compilation before this one (no pin needed): new to the view, or its decision changed; null otherwise.
+   */
   readonly mark: RowMark | null;
 }
 
@@ -154,7 +159,10 @@ export interface BaselinePin {
   readonly selected: number;
 }
 
-/** An instant at which records enter or leave the time gate: known from, valid from, or expired from (the day after valid to). */
+/**
+ * An instant at which records enter or leave the time gate: known from, valid from, or expired from (the day after
+ * valid to).
+ */
 export interface AsOfStop {
   readonly at: string;
   /** At most AS_OF_STOP_RECORDS of them; `more` counts the rest. */
@@ -174,7 +182,9 @@ export interface AsOfStops {
   readonly after: readonly AsOfStop[];
   /** Distinct stops in all. */
   readonly total: number;
-  /** The label of an active control or late change that sets the as-of, so an edit of it would not be what is compiled. */
+  /**
+   * The label of an active control or late change that sets the as-of, so an edit of it would not be what is compiled.
+   */
   readonly lockedBy: string | null;
 }
 

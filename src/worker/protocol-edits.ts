@@ -2,7 +2,10 @@ import type { InputIssue } from '../core/errors';
 import type { RecordInput } from '../core/format/record';
 import type { WorkspaceSnapshot } from './protocol-workspace';
 
-/** Where the selected scenario's record edits stand: how many revisions are in force, and whether one can be undone or redone. */
+/**
+ * Where the selected scenario's record edits stand: how many revisions are in force, and whether one can be undone or
+ * redone.
+ */
 export interface EditHistory {
   readonly scenarioKey: string;
   readonly revision: number;

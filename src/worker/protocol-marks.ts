@@ -13,7 +13,10 @@ export interface DecisionAt {
   readonly code: ReasonCode;
 }
 
-/** An entry of the packet before that is not in it now, and what became of it; `now` is null when the record is no longer compiled. */
+/**
+ * An entry of the packet before that is not in it now, and what became of it; `now` is null when the record is no
+ * longer compiled.
+ */
 export interface LeftEntry {
   readonly id: string;
   readonly title: string;
@@ -28,7 +31,10 @@ export interface PacketMarks {
   readonly left: readonly LeftEntry[];
 }
 
-/** Null for a baseline packet that one of the two compilations did not work out (the user view, or an index still building). */
+/**
+ * Null for a baseline packet that one of the two compilations did not work out (the user view, or an index still
+ * building).
+ */
 export interface ChangeMarks {
   /** The compilation compared with (its serial). */
   readonly since: number;
@@ -39,5 +45,8 @@ export interface ChangeMarks {
   };
 }
 
-/** A trace row against the compilation before: a record new to the view, or one whose decision changed (with what it was). */
+/**
+ * A trace row against the compilation before: a record new to the view, or one whose decision changed (with what it
+ * was).
+ */
 export type RowMark = { readonly kind: 'new' } | { readonly kind: 'decision'; readonly before: DecisionAt };

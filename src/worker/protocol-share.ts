@@ -3,7 +3,10 @@ import type { InputIssue } from '../core/errors';
 import type { BaselinePin } from './protocol-debugger';
 import type { DrillState, WorkspaceSnapshot } from './protocol-workspace';
 
-/** A share link's fragment (after `#`), or why none was made (files over the limit, link too long, files in the user view). */
+/**
+ * A share link's fragment (after `#`), or why none was made (files over the limit, link too long, files in the user
+ * view).
+ */
 export type ShareLinkResult =
   | {
       readonly ok: true;
@@ -28,7 +31,10 @@ export interface ScreenShown {
   readonly attempted: boolean;
 }
 
-/** The screen an opened link asks for, with the baseline and frozen receipt the worker compiled again and pinned or froze. */
+/**
+ * The screen an opened link asks for, with the baseline and frozen receipt the worker compiled again and pinned or
+ * froze.
+ */
 export interface OpenedScreen extends ScreenShown {
   readonly baseline: BaselinePin | null;
   /** The drill as the worker holds it now (a receipt frozen before the link stays when the link froze none). */

@@ -7,11 +7,17 @@ export interface ChangeSummary {
   readonly id: string;
   readonly label: string;
   readonly explanation: string;
-  /** The records it declares (patches or mentions): what the user view redacts before a compilation says which it withholds. */
+  /**
+   * The records it declares (patches or mentions): what the user view redacts before a compilation says which it
+   * withholds.
+   */
   readonly records: readonly string[];
 }
 
-/** A control's or late change's text as one view of one compilation may show it (src/worker/compilations/change-texts.ts). */
+/**
+ * A control's or late change's text as one view of one compilation may show it
+ * (src/worker/compilations/change-texts.ts).
+ */
 export interface ChangeText {
   readonly id: string;
   readonly kind: 'control' | 'late-change';
@@ -80,7 +86,10 @@ export interface WorkspaceSnapshot {
   readonly selection: Selection;
   readonly storage: StorageState;
   readonly database: DatabaseState;
-  /** Set when the records of the last drop could not be kept in the database (a full disk), with how much space they needed. */
+  /**
+   * Set when the records of the last drop could not be kept in the database (a full disk), with how much space they
+   * needed.
+   */
   readonly databaseNotice: string | null;
   /** Problems met while restoring saved files; the built-ins are always available. */
   readonly restoreIssues: readonly InputIssue[];

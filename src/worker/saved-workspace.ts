@@ -17,7 +17,10 @@ export const savedWorkspaceSchema = z.strictObject({
   version: z.literal(1),
   loads: z.array(savedLoadSchema),
   contractEdits: z.record(z.string(), z.unknown()),
-  /** Records replaced and changes authored in the app, per scenario key (src/scenarios/record-edits.ts); absent when none. */
+  /**
+   * Records replaced and changes authored in the app, per scenario key (src/scenarios/record-edits.ts); absent when
+   * none.
+   */
   recordEdits: z.record(z.string(), scenarioEditSchema).optional(),
   selection: z.strictObject({
     scenarioKey: z.string(),

@@ -76,7 +76,8 @@ describe('a large workspace in the session', () => {
 
     const progress: number[] = [];
     const filled = session.awaitBaselines(first.compilation, ({ done }) => progress.push(done));
-    // Between two slices the worker answers the page: the user view and a trace window come back before the index is built.
+    // Between two slices the worker answers the page: the user view and a trace window come back before the index is
+    // built.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(viewOf(await session.disclose('user')).columns.naive).toBeNull();
     expect(
@@ -212,7 +213,8 @@ describe('a workspace whose database survives a reload', () => {
     const compiled = viewOf(await first.compile('diagnostic'));
     const receipt = first.receiptJson();
     await first.awaitBaselines(compiled.compilation, () => undefined);
-    // The records are stored and the image saved in the background after the load; a reload before that would read the file again.
+    // The records are stored and the image saved in the background after the load; a reload before that would read the
+    // file again.
     await vi.waitFor(() => expect(performance.getEntriesByName('cc:store-records')).toHaveLength(1), {
       timeout: 30_000,
     });

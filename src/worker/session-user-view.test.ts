@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
-import { userViewExportSchema } from '../core/format/user-view';
+import { userViewExportSchema } from '../core/format/user-view-export';
 import { createRecordSet } from '../core/phases/1-validate/validate';
 import { propertyParameters } from '../core/test-support/arbitraries';
 import {

@@ -57,7 +57,10 @@ export interface SessionDeps {
   readonly readRecords?: RecordsFileReader;
 }
 
-/** The methods of the worker's API the worker entry answers itself: the evaluation, the lifeline and the remembered result. */
+/**
+ * The methods of the worker's API the worker entry answers itself: the evaluation, the lifeline and the remembered
+ * result.
+ */
 export type AnsweredByEntry = keyof EvaluationApi | 'holdLifeline' | 'rememberedResult';
 
 /**
@@ -74,7 +77,10 @@ export type SessionApi = Answering<Omit<CompilerApi, AnsweredByEntry | 'loadFile
     onProgress: (progress: LoadProgress) => void,
   ) => Promise<LoadResult>;
   readonly openSuites: (files: readonly NamedBlob[], audience: Audience) => Promise<OpenSuitesResult>;
-  /** The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation view. */
+  /**
+   * The selected scenario as the compiler sees it (with the user's contract edit) and its toggles, for the Evaluation
+   * view.
+   */
   readonly current: () => { readonly loaded: LoadedScenario; readonly selection: Selection };
 };
 
@@ -246,7 +252,10 @@ export function createSession({
   } satisfies SessionApi;
 }
 
-/** How a suite names the inputs on screen: an unedited built-in scenario by its id, else the file "Export scenario" writes. */
+/**
+ * How a suite names the inputs on screen: an unedited built-in scenario by its id, else the file "Export scenario"
+ * writes.
+ */
 function suiteInputsOf(workspace: Workspace): SuiteInputs {
   const entry = workspace.currentEntry();
   return entry.origin === 'builtin' && !workspace.value().contractEdits.has(entry.key)

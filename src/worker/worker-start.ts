@@ -34,15 +34,21 @@ export interface WorkerStartDeps {
  */
 export function startWorker({ hashing, readRemembered, openSession, evaluation, locks }: WorkerStartDeps): CompilerApi {
   const remembered = hashing.then(readRemembered);
-  // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind it.
+  // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind
+  // it.
   const ready = Promise.all([remembered.then(openSession), hashing]).then(([session]) => session);
-  // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled rejection.
+  // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled
+  // rejection.
   ready.catch(() => undefined);
-  // Every call after `start` waits until the workspace is restored: a click sent to a restarted worker must not act on a half-restored one.
+  // Every call after `start` waits until the workspace is restored: a click sent to a restarted worker must not act on
+  // a half-restored one.
   let started: Promise<Session> | null = null;
   const session = (): Promise<Session> => started ?? ready;
 
-  /** What the entry answers itself; every other method of the API is the session's, asked once the workspace is restored. */
+  /**
+   * What the entry answers itself; every other method of the API is the session's, asked once the workspace is
+   * restored.
+   */
   const own = {
     ...evaluation(async () => (await session()).current()),
     // Answered before SQLite loads, so the page can watch this worker from its first moment.

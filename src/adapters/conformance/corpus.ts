@@ -62,7 +62,10 @@ function makeContract(overrides: Partial<ContractInput> = {}): Contract {
   });
 }
 
-/** Records that differ from one that passes every gate on one gate's fields only, and the contracts they are judged under. */
+/**
+ * Records that differ from one that passes every gate on one gate's fields only, and the contracts they are judged
+ * under.
+ */
 function gateAlone(gate: GateName): ConformanceCase[] {
   const variants = (values: readonly unknown[], make: (value: unknown, index: number) => SourceRecord) =>
     values.map(make);

@@ -28,7 +28,10 @@ function finding(
   };
 }
 
-/** Holds an exclusive lock on the table admission reads (the gate columns), until `release`: every statement that reads it waits. */
+/**
+ * Holds an exclusive lock on the table admission reads (the gate columns), until `release`: every statement that reads
+ * it waits.
+ */
 async function lockRecords(locker: Connection, schema: string): Promise<() => Promise<void>> {
   await locker.query('BEGIN');
   await locker.query(`LOCK TABLE ${schema}.records IN ACCESS EXCLUSIVE MODE`);

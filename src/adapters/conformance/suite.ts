@@ -45,7 +45,10 @@ function referenceVerdicts(prepared: PreparedCompile): { admitted: Set<string>; 
   return { admitted, codes };
 }
 
-/** Admission through one adapter exactly as a compile does it: capabilities, the statement, the echo, then the evaluator's recheck. */
+/**
+ * Admission through one adapter exactly as a compile does it: capabilities, the statement, the echo, then the
+ * evaluator's recheck.
+ */
 export async function admitThrough(
   adapter: AdmittingStore,
   prepared: PreparedCompile,
@@ -75,7 +78,10 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return true;
 }
 
-/** An adapter that runs another plan than it is given but echoes the digest it was given: what a faulty lowering looks like from outside. */
+/**
+ * An adapter that runs another plan than it is given but echoes the digest it was given: what a faulty lowering looks
+ * like from outside.
+ */
 function lyingAdapter(
   inner: AdmittingStore,
   rewrite: (plan: AdmissionPlan, digest: string) => { plan: AdmissionPlan; echo: string },

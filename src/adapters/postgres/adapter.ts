@@ -68,7 +68,10 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
 /** How long one statement may run unless the caller says otherwise. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 120_000;
 
-/** An error from the server or the connection to it (pg's errors carry a SQLSTATE; a dropped socket says so), not a bug here. */
+/**
+ * An error from the server or the connection to it (pg's errors carry a SQLSTATE; a dropped socket says so), not a bug
+ * here.
+ */
 export function isDatabaseError(error: unknown): boolean {
   return (
     sqlState(error) !== '' ||
@@ -152,7 +155,10 @@ export async function createPostgresAdapter(
   });
 }
 
-/** The candidates of the statement's rows, complete only when they are as many as every row says there are and all echo one digest. */
+/**
+ * The candidates of the statement's rows, complete only when they are as many as every row says there are and all echo
+ * one digest.
+ */
 export function answerOf(
   rows: readonly { digest: string; total: string | number; id: string | null }[],
 ): AdmissionAnswer {

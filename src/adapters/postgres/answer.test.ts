@@ -37,7 +37,10 @@ const edgeCases: ConformanceCase[] = [
 
 const cases = [...conformanceCases(3), brokenLinksCase(), ...edgeCases];
 
-/** The reference's answers: the evaluator's verdicts, FTS5's bm25 over the admitted set (SQLite), the core's record-set digest. */
+/**
+ * The reference's answers: the evaluator's verdicts, FTS5's bm25 over the admitted set (SQLite), the core's record-set
+ * digest.
+ */
 async function referenceAnswer(request: CompileRequest, top: number) {
   const prepared = prepareCompile(request);
   if (!prepared.ok) throw new Error(prepared.error.message);

@@ -25,7 +25,9 @@ export interface PlanAnswer {
   readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
   /** The best admitted matches of the query, best first, ties by id; at most `top` of them. */
   readonly candidates: readonly RankedRow[];
-  /** The admitted set's digest: the record-set tree (tree-digest.ts) over the admitted records' ids and fingerprints. */
+  /**
+   * The admitted set's digest: the record-set tree (tree-digest.ts) over the admitted records' ids and fingerprints.
+   */
   readonly admittedDigest: string;
 }
 
@@ -78,7 +80,10 @@ function refusalCode(clause: PlanClause, into: Lowering): string | null {
   }
 }
 
-/** Supersession's reason: the record's own broken link first (`supersession_breaks`, joined as `b`), else its successor in force. */
+/**
+ * Supersession's reason: the record's own broken link first (`supersession_breaks`, joined as `b`), else its successor
+ * in force.
+ */
 const SUPERSESSION_CODE = `CASE b.kind WHEN 'dangling' THEN ${code('EXCLUDE_DANGLING_SUPERSESSION')} WHEN 'self' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ${code('EXCLUDE_SUPERSEDED')} END`;
 
 interface AnswerRow {
@@ -156,7 +161,8 @@ function answerStatement(
   const joins = into.joins.join(' ');
   const ctes = [
     ...into.ctes,
-    // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and most records stop at their first failing clause.
+    // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and
+    // most records stop at their first failing clause.
     `admitted AS MATERIALIZED (SELECT r.id, r.fingerprint, r.ends_chunk FROM ${schema}.records r ${joins} WHERE ${where})`,
     `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
     WHERE code IS NOT NULL GROUP BY code)`,

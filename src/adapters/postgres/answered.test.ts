@@ -186,7 +186,8 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
       [entered],
     );
     expect(mismatchOf(await compileInDatabase(database, contract, tokeniser))).toBe(`ADAPTER_MISMATCH ${entered}`);
-    // Gate columns that admit what the document refuses, with the loaded fingerprint: the evaluator refuses the whole record.
+    // Gate columns that admit what the document refuses, with the loaded fingerprint: the evaluator refuses the whole
+    // record.
     await database.query(
       `UPDATE ${database.schema}.documents SET document = jsonb_set(document::jsonb, '{project}', '"atlas"')::text WHERE id = $1`,
       [entered],

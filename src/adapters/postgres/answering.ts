@@ -84,14 +84,19 @@ SELECT $1::text AS digest, counted.total::bigint AS total, v.* FROM counted LEFT
   });
 }
 
-/** An answer whose admitted rows did not all arrive, worded as `acceptAnswer` words an incomplete admission: nothing of it is used. */
+/**
+ * An answer whose admitted rows did not all arrive, worded as `acceptAnswer` words an incomplete admission: nothing of
+ * it is used.
+ */
 const incomplete = (problem: string): CompileError => ({
   pass: 'admit',
   code: 'ADAPTER_INCOMPLETE',
   message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem }),
 });
 
-/** The gate views of the records that supersede any of `ids` (through the index of records that supersede something). */
+/**
+ * The gate views of the records that supersede any of `ids` (through the index of records that supersede something).
+ */
 async function successorsOf(client: Database, ids: readonly string[]): Promise<Result<CheckedRecord[], CompileError>> {
   const { rows } = await client.query(
     `SELECT ${VIEW_COLUMNS} FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id
@@ -101,7 +106,10 @@ async function successorsOf(client: Database, ids: readonly string[]): Promise<R
   return viewsOf(rows);
 }
 
-/** The counts and the admitted rows on one server (or through a coordinator, the same statements over its partitioned tables). */
+/**
+ * The counts and the admitted rows on one server (or through a coordinator, the same statements over its partitioned
+ * tables).
+ */
 async function answerOnOneServer(
   client: Database,
   plan: AdmissionPlan,
@@ -138,7 +146,8 @@ export function createPlanAnswering(
       const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
       const phrases = terms.map((term) => tokeniser.phrase(term));
       const tables = await shardTablesOf(client);
-      // Through a coordinator the shards do the work, unless a term is a phrase of several tokens, whose positions only one server's statements match.
+      // Through a coordinator the shards do the work, unless a term is a phrase of several tokens, whose positions only
+      // one server's statements match.
       const answered =
         tables !== null && phrases.every((tokens) => tokens.length <= 1)
           ? await answerOnShards(

@@ -61,11 +61,17 @@ const LN_IDF = `ln((s.n - d.matched + 0.5::float8) / (d.matched + 0.5::float8))`
 /** FTS5's idf of a phrase held by `d.matched` of the set's `s.n` records, floored as FTS5 floors it. */
 export const IDF = `CASE WHEN ${LN_IDF} <= 0 THEN 1e-6::float8 ELSE ${LN_IDF} END`;
 
-/** One phrase's part of a record's score: its weighted frequency `f.f`, its idf `w.idf`, the record's `length` and the set's statistics `s`. */
+/**
+ * One phrase's part of a record's score: its weighted frequency `f.f`, its idf `w.idf`, the record's `length` and the
+ * set's statistics `s`.
+ */
 export const phraseScore = (length: string) =>
   `w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * (${length})::float8 / (s.tokens / s.n))))`;
 
-/** The admitted set's statistics as the statement above returns them: its size, its tokens and, per query phrase, how many of its records hold it. */
+/**
+ * The admitted set's statistics as the statement above returns them: its size, its tokens and, per query phrase, how
+ * many of its records hold it.
+ */
 export function admittedStatistics(
   terms: readonly string[],
   counted: {

@@ -58,7 +58,10 @@ export async function readRecordSet(
   return read;
 }
 
-/** The records with these ids as loaded, validated again as `readRecordSet` validates every record (an id the database lacks is left out). */
+/**
+ * The records with these ids as loaded, validated again as `readRecordSet` validates every record (an id the database
+ * lacks is left out).
+ */
 export async function readRecordsById(
   client: Database,
   ids: readonly string[],
@@ -72,7 +75,8 @@ export async function readRecordsById(
 
 /**
  * The records with these ids, whole, validated from their documents alone: their fingerprints are computed
- * again and not compared here, so the caller can hold them to the rows it admitted (an id the database lacks is left out).
+ * again and not compared here, so the caller can hold them to the rows it admitted (an id the database lacks is left
+ * out).
  */
 export async function readDocumentsById(
   client: Database,
@@ -95,7 +99,10 @@ export interface StoredRecord {
   readonly fingerprint: string;
 }
 
-/** Validates stored records exactly as a records file is: a row changed behind the adapter's back is caught here, and a fingerprint that does not match its row too. */
+/**
+ * Validates stored records exactly as a records file is: a row changed behind the adapter's back is caught here, and a
+ * fingerprint that does not match its row too.
+ */
 export async function validateStoredRecords(
   pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>,
 ): Promise<Result<RecordSet, CompileError>> {
@@ -213,18 +220,26 @@ export async function inSnapshot<T>(
  * corpus back (each in the caller's snapshot, `inSnapshot`).
  */
 export interface PostgresStore extends Store {
-  /** Admission, the admitted set's bm25 statistics, the refused counts per reason, the top `top` candidates and the admitted set's digest: one statement. */
+  /**
+   * Admission, the admitted set's bm25 statistics, the refused counts per reason, the top `top` candidates and the
+   * admitted set's digest: one statement.
+   */
   answerPlan(
     plan: AdmissionPlan,
     digest: string,
     query: string,
     top: number,
   ): Promise<Result<PlanAnswer, CompileError>>;
-  /** The records whose own supersession links are broken, as the last load found them: what an admission plan's broken-link clause lists. */
+  /**
+   * The records whose own supersession links are broken, as the last load found them: what an admission plan's
+   * broken-link clause lists.
+   */
   brokenSupersessions(): Promise<ReadonlyMap<string, BrokenLink>>;
   /** The records with these ids, whole and validated again (fingerprints compared): what enters a packet. */
   recordsById(ids: readonly string[]): Promise<Result<RecordSet, CompileError>>;
-  /** The digest of every record (the receipt's `recordSetDigest`), from the chunks the loads keep: no record is read. */
+  /**
+   * The digest of every record (the receipt's `recordSetDigest`), from the chunks the loads keep: no record is read.
+   */
   recordSetDigest(): Promise<string>;
 }
 
@@ -247,7 +262,8 @@ export async function createPostgresStore(
     capabilities,
     operators,
     admit: (plan, digest) => adapter.value.admit(plan, digest),
-    // A full compile's caller hands over the records `inRecordSnapshot` read back in this snapshot; a candidates compile asks `answers`.
+    // A full compile's caller hands over the records `inRecordSnapshot` read back in this snapshot; a candidates
+    // compile asks `answers`.
     recordsToCompile: async (recordSet) => ok(recordSet),
     // Nothing to bring up to date: the database ranks the ids it is given, so the ids name what it ranks.
     holdAdmitted: async (admitted) => admitted,

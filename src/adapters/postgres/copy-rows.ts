@@ -4,7 +4,10 @@ import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { Database } from './schema';
 import type { RecordTokens } from './tokens';
 
-/** PostgreSQL's text cannot hold U+0000, which a JSON string may: such a record is refused where it is, before anything is written. */
+/**
+ * PostgreSQL's text cannot hold U+0000, which a JSON string may: such a record is refused where it is, before anything
+ * is written.
+ */
 export function nulIssue(file: string, item: CheckedRecord, line: number | undefined): InputIssue | null {
   const { record } = item;
   const fields: [string, unknown][] = [

@@ -181,7 +181,8 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
   });
 
   it('runs every statement of an upsert and of a delete with JIT off, which costs more than the statements that keep the digest', async () => {
-    // The setting in force after each statement of the transaction (a look at the layout before it is not the load's work).
+    // The setting in force after each statement of the transaction (a look at the layout before it is not the load's
+    // work).
     const settings: string[] = [];
     let inTransaction = false;
     const watched: Database = {

@@ -23,7 +23,10 @@ export interface LoadReport {
   readonly snapshot: number;
 }
 
-/** `replace`: the database then holds exactly the file's records. `upsert`: the file's records are added or replace those with their ids; no other is touched. */
+/**
+ * `replace`: the database then holds exactly the file's records. `upsert`: the file's records are added or replace
+ * those with their ids; no other is touched.
+ */
 export type LoadMode = 'replace' | 'upsert';
 
 export interface LoadOptions {
@@ -213,7 +216,10 @@ async function loadBatch(
   return writeFresh(client, [...fresh.values()], tokeniser, state);
 }
 
-/** Writes the records read from changed lines: new ids inserted, changed records replaced, a record equal by fingerprint only given its new line's hash. */
+/**
+ * Writes the records read from changed lines: new ids inserted, changed records replaced, a record equal by fingerprint
+ * only given its new line's hash.
+ */
 async function writeFresh(
   client: Database,
   fresh: readonly RecordToWrite[],
@@ -256,7 +262,10 @@ async function writeFresh(
   return { written: writes.length === 0 ? Promise.resolve() : copyRecords(client, writes, tokens) };
 }
 
-/** The file's refusal, with duplicate ids found among the lines it held (file, line and field each), as reading it whole refuses it; null when it has none. */
+/**
+ * The file's refusal, with duplicate ids found among the lines it held (file, line and field each), as reading it whole
+ * refuses it; null when it has none.
+ */
 async function refusalOf(client: Database, file: string, problems: Problems): Promise<CompileError | null> {
   const { rows } = await client.query<{ id: string; line: number; first: number; total: string }>(
     `WITH copies AS (SELECT id, min(line) AS first FROM load_seen GROUP BY id HAVING count(*) > 1)

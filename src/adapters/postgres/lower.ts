@@ -29,7 +29,9 @@ const LIST: Readonly<Record<ListField, string>> = {
 /** Every comparison is made in the "C" collation, whatever the database's default: code points, nothing folded. */
 const C = 'COLLATE "C"';
 
-/** What lowering a plan builds up: its values (each bound, never spliced), and the CTEs and joins its conditions read. */
+/**
+ * What lowering a plan builds up: its values (each bound, never spliced), and the CTEs and joins its conditions read.
+ */
 export interface Lowering {
   readonly schema: string;
   readonly values: unknown[];
@@ -103,7 +105,8 @@ export function lowerClause(clause: PlanClause, into: Lowering): string | null {
       // && of any array with '{}' is false: an empty set is disjoint from every list.
       return `NOT (${LIST[clause.field]} && ${bind(into, clause.set.values, 'text[]')})`;
     case 'every-group-meets-list':
-      // One overlap per principal: a principal with no roles binds '{}', which overlaps nothing; no principal at all is no condition.
+      // One overlap per principal: a principal with no roles binds '{}', which overlaps nothing; no principal at all is
+      // no condition.
       return clause.groups.length === 0
         ? 'true'
         : clause.groups.map((group) => `${LIST[clause.field]} && ${bind(into, group.values, 'text[]')}`).join(' AND ');
@@ -111,7 +114,8 @@ export function lowerClause(clause: PlanClause, into: Lowering): string | null {
       const pairs = clause.directory.flatMap(({ name, identities }) => identities.map((identity) => [name, identity]));
       const subject = clause.subject === null ? 'NULL::text' : bind(into, clause.subject.value, 'text');
       const directory = `directory_${into.ctes.length}`;
-      // One row per name: how many identities it may mean, and whether one of them is the task's subject (any, when the task has none).
+      // One row per name: how many identities it may mean, and whether one of them is the task's subject (any, when the
+      // task has none).
       into.ctes
         .push(`${directory} AS MATERIALIZED (SELECT (d->>0) COLLATE "C" AS name, count(DISTINCT d->>1) AS identities,
         bool_or(${subject} IS NULL OR (d->>1) ${C} = ${subject}) AS matches FROM jsonb_array_elements(${bind(into, JSON.stringify(pairs), 'jsonb')}) d GROUP BY 1)`);
@@ -178,7 +182,9 @@ SELECT $1::text AS digest, counted.total::bigint AS total, admitted.id FROM coun
   return ok({ text, values: into.values });
 }
 
-/** Each clause's condition, in the plan's order; an operator without a form fails the plan rather than dropping a gate. */
+/**
+ * Each clause's condition, in the plan's order; an operator without a form fails the plan rather than dropping a gate.
+ */
 export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<string[], CompileError> {
   const conditions: string[] = [];
   for (const clause of plan.clauses) {

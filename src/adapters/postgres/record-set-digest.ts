@@ -1,7 +1,10 @@
 import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
 
-/** A chunk's end: its last record's order key. A chunk ends after a record with `ends_chunk`, and the last chunk at the last record. */
+/**
+ * A chunk's end: its last record's order key. A chunk ends after a record with `ends_chunk`, and the last chunk at the
+ * last record.
+ */
 // Both read an index alone (records_chunk_ends, records_order): the last key is one step from the end of its index.
 const ends = (schema: string) =>
   `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT last FROM (SELECT max(${utf16Order('id')}) AS last FROM ${schema}.records) x WHERE last IS NOT NULL`;
@@ -48,7 +51,10 @@ export async function keepRecordSetDigest(client: Database, all: boolean): Promi
   );
 }
 
-/** The record-set digest of every record, from the chunks the loads keep: `recordSetDigest` of the core, read without reading the records. */
+/**
+ * The record-set digest of every record, from the chunks the loads keep: `recordSetDigest` of the core, read without
+ * reading the records.
+ */
 export async function storedRecordSetDigest(client: Database): Promise<string> {
   const { rows } = await client.query<{ digest: string }>(
     `SELECT encode(sha256(coalesce(string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk_end), ''::bytea)), 'hex') AS digest FROM ${client.schema}.digest_chunks`,

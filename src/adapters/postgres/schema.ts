@@ -1,7 +1,9 @@
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { utf16Order } from './order-key';
 
-/** What the PostgreSQL adapter needs from a connection: `pg`'s Client and PoolClient fit, and so does a test's wrapper. */
+/**
+ * What the PostgreSQL adapter needs from a connection: `pg`'s Client and PoolClient fit, and so does a test's wrapper.
+ */
 export interface Queryable {
   query<R extends object = Record<string, unknown>>(
     text: string,
@@ -148,7 +150,8 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   ])
     await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table} CASCADE`);
   await client.query(tables(client.schema));
-  // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record sets.
+  // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record
+  // sets.
   await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS snapshot bigint NOT NULL DEFAULT 0`);
   if (found === undefined)
     await client.query(`INSERT INTO ${client.schema}.layout (version, snapshot) VALUES ($1, 0)`, [LAYOUT]);
@@ -156,7 +159,9 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   return found === undefined ? 'created' : 'migrated';
 }
 
-/** Counts the snapshot up by one, in the caller's transaction (which holds the layout's lock): the records have changed. */
+/**
+ * Counts the snapshot up by one, in the caller's transaction (which holds the layout's lock): the records have changed.
+ */
 export async function nextSnapshot(client: Database): Promise<number> {
   const { rows } = await client.query<{ snapshot: string }>(
     `UPDATE ${client.schema}.layout SET snapshot = snapshot + 1 RETURNING snapshot`,
@@ -179,7 +184,9 @@ export async function layoutOf(client: Database): Promise<number | null> {
   return found.rows[0]?.version ?? null;
 }
 
-/** Why a compile, an audit or a delete cannot read the database's records: it holds none, or another version's layout. */
+/**
+ * Why a compile, an audit or a delete cannot read the database's records: it holds none, or another version's layout.
+ */
 export async function requireLayout(client: Database): Promise<Result<void, CompileError>> {
   const layout = await layoutOf(client);
   if (layout === LAYOUT) return ok(undefined);

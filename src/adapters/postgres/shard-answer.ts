@@ -22,7 +22,10 @@ export interface ShardAnswer {
   readonly admitted: AdmittedRows;
 }
 
-/** The ids some successor in force at `at` supersedes: read from every shard (a successor may live on another), few rows. */
+/**
+ * The ids some successor in force at `at` supersedes: read from every shard (a successor may live on another), few
+ * rows.
+ */
 async function supersededAt(client: Database, plan: AdmissionPlan): Promise<string[]> {
   const clause = plan.clauses.find((item) => item.op === 'not-superseded-at');
   if (clause?.op !== 'not-superseded-at') return [];
@@ -83,13 +86,19 @@ function countsByKey(keys: readonly string[]): CountsByKey {
 }
 
 interface CountedBy {
-  /** The verdict with each reason code numbered: postgres_fdw sends no comparison of text whose collation is not a column's. */
+  /**
+   * The verdict with each reason code numbered: postgres_fdw sends no comparison of text whose collation is not a
+   * column's.
+   */
   readonly verdict: string;
   readonly reason: CountsByKey;
   readonly term: CountsByKey;
 }
 
-/** The verdict's reason codes as numbers (the codes are the literals its text holds; values are bound, never in its text), and the query's terms. */
+/**
+ * The verdict's reason codes as numbers (the codes are the literals its text holds; values are bound, never in its
+ * text), and the query's terms.
+ */
 function countedBy(verdict: string, terms: readonly string[], into: Lowering): CountedBy & { codes: string[] } {
   const codes = [...new Set(verdict.match(/'EXCLUDE_[A-Z_]+'/g) ?? [])].map((quoted) => quoted.slice(1, -1));
   const numbered = verdict
@@ -184,7 +193,10 @@ interface SummaryRow {
   readonly score: number | null;
 }
 
-/** The statement's rows as the counts and the admitted rows, each row echoing the summary: an answer cut short is known to be. */
+/**
+ * The statement's rows as the counts and the admitted rows, each row echoing the summary: an answer cut short is known
+ * to be.
+ */
 function answerOf(
   rows: readonly (SummaryRow & { id: string | null; length: number; phrases: number[] })[],
   digest: string,

@@ -2,7 +2,9 @@ import { err, ok, type CompileError, type Result } from '../../core/errors';
 import { wordMessage } from '../../core/messages';
 import type { Database } from './schema';
 
-/** The schemas of a coordinator's shards' foreign tables, in shard order; null for a database that is no coordinator. */
+/**
+ * The schemas of a coordinator's shards' foreign tables, in shard order; null for a database that is no coordinator.
+ */
 export async function shardTablesOf(client: Database): Promise<string[] | null> {
   const { rows } = await client.query<{ sharded: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS sharded`, [
     `${client.schema}.shards`,

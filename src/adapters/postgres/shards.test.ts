@@ -56,7 +56,8 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     }
     // The records really are on both shards: a corpus on one shard would prove nothing about two.
     expect(spread).toBeGreaterThan(cases.length / 2);
-    // Each shard filtered and counted its own records (shard-answer.ts), not one server's statements over the partitions.
+    // Each shard filtered and counted its own records (shard-answer.ts), not one server's statements over the
+    // partitions.
     expect(answeredOnShards).toBe(cases.length);
   });
 
@@ -86,7 +87,8 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     const [first] = two.shards;
     if (first === undefined) throw new Error('no shard');
     let terminated = 0;
-    // Once the answer statement has run, the first shard ends the coordinator's connection to it, as a shard restarting would.
+    // Once the answer statement has run, the first shard ends the coordinator's connection to it, as a shard restarting
+    // would.
     const failing: Database = {
       schema: two.coordinator.schema,
       copyFrom: two.coordinator.copyFrom,

@@ -43,7 +43,10 @@ const optionList = (options: Record<string, string>) =>
 /** A quoted schema's name as written, without its quotes. */
 const unquoted = (schema: string) => schema.slice(1, -1).replaceAll('""', '"');
 
-/** The foreign server and the schema of imported tables of the coordinator `schema`'s shard `index`: named after it, so coordinators never share one. */
+/**
+ * The foreign server and the schema of imported tables of the coordinator `schema`'s shard `index`: named after it, so
+ * coordinators never share one.
+ */
 export function shardNames(schema: string, index: number): { readonly server: string; readonly tables: string } {
   const name = `${unquoted(schema)}_shard_${index}`;
   return { server: quoteIdentifier(name), tables: quoteIdentifier(name) };
@@ -63,7 +66,8 @@ export async function createCoordinator(coordinator: Database, shards: readonly 
     const { server, tables } = shardNames(coordinator.schema, index);
     const user = new URL(shard.url).username || 'postgres';
     const password = decodeURIComponent(new URL(shard.url).password);
-    // async_capable: the coordinator scans both shards at once; batch_size: a publish's inserts go 1,000 rows at a time.
+    // async_capable: the coordinator scans both shards at once; batch_size: a publish's inserts go 1,000 rows at a
+    // time.
     await coordinator.query(
       `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000', fdw_tuple_cost: '1' })})`,
     );
@@ -74,7 +78,8 @@ export async function createCoordinator(coordinator: Database, shards: readonly 
     await coordinator.query(
       `IMPORT FOREIGN SCHEMA ${shard.database.schema} LIMIT TO (layout, ${DISTRIBUTION.map(([table]) => table).join(', ')}) FROM SERVER ${server} INTO ${tables}`,
     );
-    // A join of a record with its document or postings is weighed by the shard's own estimate: with the coordinator's, the
+    // A join of a record with its document or postings is weighed by the shard's own estimate: with the coordinator's,
+    // the
     // planner fetches every document or posting of a term and joins them itself. Estimates of a table alone stay local,
     // so an aggregate over records is sent whole.
     for (const table of ['documents', 'postings'])
@@ -127,7 +132,8 @@ export async function publish(coordinator: Database, source: string): Promise<nu
     await coordinator.query(`INSERT INTO ${schema}.digest_chunks SELECT * FROM ${source}.digest_chunks`);
     await stampSnapshot(coordinator, snapshot);
     await coordinator.query('COMMIT');
-    // The partitioned tables' statistics, and each shard's: the planner weighs sending a join or an aggregate to a shard by them.
+    // The partitioned tables' statistics, and each shard's: the planner weighs sending a join or an aggregate to a
+    // shard by them.
     const { rows: listed } = await coordinator.query<{ tables: string }>(`SELECT tables FROM ${schema}.shards`);
     for (const [table] of DISTRIBUTION) {
       await coordinator.query(`ANALYZE ${schema}.${table}`);
@@ -140,7 +146,9 @@ export async function publish(coordinator: Database, source: string): Promise<nu
   }
 }
 
-/** Stamps `snapshot` on every shard (through its foreign `layout`) and on the coordinator, in the caller's transaction. */
+/**
+ * Stamps `snapshot` on every shard (through its foreign `layout`) and on the coordinator, in the caller's transaction.
+ */
 async function stampSnapshot(coordinator: Database, snapshot: number): Promise<void> {
   const { rows } = await coordinator.query<{ tables: string }>(
     `SELECT tables FROM ${coordinator.schema}.shards ORDER BY shard`,

@@ -6,7 +6,9 @@ import { readRecordsById } from './compile';
 import type { Lowering } from './lower';
 import type { Database } from './schema';
 
-/** One record as the database holds it and the verdict its statement gives it: null when admitted, else the reason code. */
+/**
+ * One record as the database holds it and the verdict its statement gives it: null when admitted, else the reason code.
+ */
 export interface StoredVerdict {
   readonly id: string;
   readonly code: string | null;

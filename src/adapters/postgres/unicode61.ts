@@ -1,12 +1,17 @@
 import type { RecordTokens, TermPositions, Tokeniser } from './tokens';
 import { DROPPED, FOLDS, SEPARATORS } from './unicode61-table.generated';
 
-/** What a code point is in the table: between tokens, dropped from a token; any other value is the code point it folds to. */
+/**
+ * What a code point is in the table: between tokens, dropped from a token; any other value is the code point it folds
+ * to.
+ */
 const SEPARATOR = 0xffff_fffe;
 const DROP = 0xffff_ffff;
 const REPLACEMENT = 0xfffd;
 
-/** One entry per code point (4.5 MB), built once per tokeniser: a look-up per character is what makes tokenising cheap. */
+/**
+ * One entry per code point (4.5 MB), built once per tokeniser: a look-up per character is what makes tokenising cheap.
+ */
 function buildTable(): Uint32Array {
   const table = new Uint32Array(0x11_0000);
   for (let codePoint = 0; codePoint < table.length; codePoint += 1) table[codePoint] = codePoint;
@@ -62,7 +67,8 @@ export function createUnicodeTokeniser(): Tokeniser {
         if (start >= 0) end(index);
       } else {
         if (start < 0) start = index;
-        // Most tokens are their own text: they are sliced from it at their end, and built only once a character changes.
+        // Most tokens are their own text: they are sliced from it at their end, and built only once a character
+        // changes.
         const same = mapped === codePoint && codePoint !== REPLACEMENT;
         if (!same || folded !== null) {
           folded ??= text.slice(start, index);
@@ -96,7 +102,9 @@ export function createUnicodeTokeniser(): Tokeniser {
   };
 }
 
-/** FTS5 keeps the first 32,768 bytes of a token's UTF-8 (FTS5_MAX_TOKEN_SIZE); a character cut there reads as U+FFFD. */
+/**
+ * FTS5 keeps the first 32,768 bytes of a token's UTF-8 (FTS5_MAX_TOKEN_SIZE); a character cut there reads as U+FFFD.
+ */
 const MAX_TOKEN_BYTES = 32_768;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -27,7 +27,10 @@ const WORDS = [
   '東京',
   'Ledger',
 ];
-/** `aꞔb` is one word to the query's letter class but two tokens to unicode61 (ꞔ is newer than its tables): FTS5 ranks such queries itself. */
+/**
+ * `aꞔb` is one word to the query's letter class but two tokens to unicode61 (ꞔ is newer than its tables): FTS5 ranks
+ * such queries itself.
+ */
 const QUERIES = [
   'late payment fee waiver approval for the customer account',
   'covenant',

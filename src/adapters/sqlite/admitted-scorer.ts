@@ -24,7 +24,10 @@ export interface AdmittedScorer {
   entered(rowid: number, title: string, text: string): void;
   /** A row was deleted from `admitted_text`. */
   left(rowid: number): void;
-  /** `rankAdmitted`'s answer for `admitted_text` as it is now; `round` is `roundScore` unless a test compares the doubles. */
+  /**
+   * `rankAdmitted`'s answer for `admitted_text` as it is now; `round` is `roundScore` unless a test compares the
+   * doubles.
+   */
   rank(query: string, idOf: (rowid: number) => string | undefined, round?: (score: number) => number): Ranking;
 }
 

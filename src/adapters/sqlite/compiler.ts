@@ -10,7 +10,10 @@ import { createSqliteStore } from './sqlite-adapter';
 
 type Progress = (done: number, total: number) => void;
 
-/** The core's compiler over a SQLite store, with what only SQLite offers: indexing ahead of a compile, and the whole-corpus baselines. */
+/**
+ * The core's compiler over a SQLite store, with what only SQLite offers: indexing ahead of a compile, and the
+ * whole-corpus baselines.
+ */
 export interface SqliteCompiler extends Compiler, BaselineSource {
   /** Writes the records' rows (what admission reads) ahead of compiling, with progress; compile does it too. */
   index(recordSet: RecordSet, onProgress?: Progress): SyncReport;

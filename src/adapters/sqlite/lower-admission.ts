@@ -6,7 +6,8 @@ import { wordMessage } from '../../core/messages';
 /**
  * The admission plan as SQL over `records r`, plus the rows of the per-predicate temp tables (identity
  * directory, accepted evidence, each principal's roles). The list gates are decided once per distinct list
- * (`r.roles IN (SELECT list …)`: SQLite evaluates an uncorrelated subquery once, a correlated EXISTS per record). Lists are bound as one JSON array each, so a
+ * (`r.roles IN (SELECT list …)`: SQLite evaluates an uncorrelated subquery once, a correlated EXISTS per record). Lists
+ * are bound as one JSON array each, so a
  * plan's sets may be as long as they like without running out of bound parameters.
  */
 export interface LoweredAdmission {

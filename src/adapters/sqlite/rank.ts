@@ -6,7 +6,10 @@ import { safeFtsTerms } from './fts-query';
 
 const BM25 = (table: string) => `-bm25(${table}, 2.0, 1.0)`;
 
-/** Rows of (id, score) read as one JSON array: stepping 100,000 rows through the WASM boundary cost more than scoring them. */
+/**
+ * Rows of (id, score) read as one JSON array: stepping 100,000 rows through the WASM boundary cost more than scoring
+ * them.
+ */
 function readScored(
   driver: SqlDriver,
   sql: string,

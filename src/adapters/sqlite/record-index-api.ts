@@ -44,7 +44,9 @@ export interface RecordIndex {
   corpusTextSteps(slice: number): Generator<SliceProgress, boolean>;
   /** The id of the record a row holds: a ranking reads rowids from a text index and names them with this. */
   idOfRow(rowid: number): string | undefined;
-  /** `rankAdmitted` over `admitted_text`, computed by the in-memory scorer that follows its rows (admitted-scorer.ts). */
+  /**
+   * `rankAdmitted` over `admitted_text`, computed by the in-memory scorer that follows its rows (admitted-scorer.ts).
+   */
   rankAdmitted(query: string): Ranking;
   /** Change whenever the rows of `admitted_text` / `corpus_text` change: what a ranking memo depends on. */
   readonly admittedTextGeneration: number;

@@ -218,7 +218,8 @@ describe('admission in SQL', () => {
     const old = buildRecord({ id: 'old' });
     const successor = buildRecord({ id: 'new', supersedes: ['old'], lifecycle: 'draft' });
     expect(admittedBy([old, successor, buildRecord({ id: 'x' })])).toEqual(['new', 'old', 'x']);
-    // The successor becomes active: it now governs, and its target must be looked at again although the target did not change.
+    // The successor becomes active: it now governs, and its target must be looked at again although the target did not
+    // change.
     expect(admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x' })])).toEqual(['new', 'x']);
     expect(
       admittedBy([old, { ...successor, lifecycle: 'active' }, buildRecord({ id: 'x', access: { labels: ['hr'] } })]),

@@ -186,7 +186,9 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
     statements.deleteSupersessions.run([id]);
   };
 
-  /** Whether the row holds this record's text: same record object, or (for a row found on disk) the same fingerprint. */
+  /**
+   * Whether the row holds this record's text: same record object, or (for a row found on disk) the same fingerprint.
+   */
   const sameText = (row: IndexedRow, item: CheckedRecord) =>
     row.checked === null
       ? row.fingerprint === item.fingerprint
@@ -251,11 +253,14 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
       const count = (outcome: 'inserted' | 'updated' | 'kept') => {
         if (outcome !== 'kept') report[outcome] += 1;
       };
-      // The very array the rows were last brought to (a compile after `index`, an edit of the contract alone): nothing to look at.
+      // The very array the rows were last brought to (a compile after `index`, an edit of the contract alone): nothing
+      // to look at.
       if (checked !== lastSynced) {
         driver.transaction(() => {
-          // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects need a look.
-          // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of a toggle's sync.
+          // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects
+          // need a look.
+          // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of
+          // a toggle's sync.
           const last = lastSynced;
           const replaced = last !== null && last.length === checked.length ? changedPositions(last, checked) : null;
           if (

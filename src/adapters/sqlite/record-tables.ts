@@ -1,7 +1,10 @@
 import { sortedSetJson } from '../../core/canonical';
 import type { SqlDriver, SqlValue } from './driver';
 
-/** The one tokenizer of every text index, and of the tokens the PostgreSQL adapter stores (src/adapters/postgres/tokens.ts). */
+/**
+ * The one tokenizer of every text index, and of the tokens the PostgreSQL adapter stores
+ * (src/adapters/postgres/tokens.ts).
+ */
 export const TOKENIZER = "tokenize='unicode61 remove_diacritics 2'";
 
 /**

@@ -19,7 +19,8 @@ function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNod
 }
 
 /**
- * One line of facts an auditor asks for first: counts, exact budget, receipt (user-view id in the user view), principle. Before the first
+ * One line of facts an auditor asks for first: counts, exact budget, receipt (user-view id in the user view),
+ * principle. Before the first
  * result the same grid holds placeholders, so nothing below it moves when the result arrives.
  */
 export function AuditStrip() {
@@ -29,7 +30,8 @@ export function AuditStrip() {
   const remembered = useResultStore((state) => state.rememberedReceipt !== null);
   const view = response?.ok ? response.view : null;
   const declared = useDrillStore((state) => state.declared);
-  // A late change the fire drill declared and no compilation applied yet: the packet on screen is stale, whatever it establishes.
+  // A late change the fire drill declared and no compilation applied yet: the packet on screen is stale, whatever it
+  // establishes.
   const lateChangePending = view !== null && declared.some((id) => !view.lateChanges.includes(id));
   const budget = <TermLink term="tokens">Budget</TermLink>;
   const receipt = <TermLink term="receipt">Receipt</TermLink>;
@@ -38,7 +40,8 @@ export function AuditStrip() {
   return (
     <section className="audit-strip" aria-label="Audit strip" data-testid="audit-strip">
       {view ? (
-        // While the inputs compile again the previous facts stay in place, dimmed, so nothing moves; the outcome says it is not yet known.
+        // While the inputs compile again the previous facts stay in place, dimmed, so nothing moves; the outcome says
+        // it is not yet known.
         <dl aria-busy={compiling} className={compiling ? 'audit-outdated' : undefined}>
           <Fact term="Selected" value={formatCount(view.counts.selected)} testId="audit-selected" />
           <Fact

@@ -151,7 +151,8 @@ export function ContractForm({
   const [draft, setDraft] = useState<Draft>(() => draftOf(scenario.contract));
   const apply = useRefocus(refocus, 'apply');
   const compiledDraft = compiled ? draftOf(compiled.contract) : null;
-  // A field an active control or late change sets shows the compiled value, read-only: the form edits the scenario's own contract.
+  // A field an active control or late change sets shows the compiled value, read-only: the form edits the scenario's
+  // own contract.
   const overriders = (name: string) =>
     compiled ? compiled.changes.filter((change) => change.contractFields.includes(name)) : [];
   const hiddenChanges = compiled

@@ -12,7 +12,7 @@ import {
 import { JsonEditor, useTypedIssues } from './JsonEditor';
 import { useResultStore } from '../state/result-store';
 import { useUiStore } from '../state/ui-store';
-import { useChangeText } from './change-text';
+import { useChangeText } from './use-change-text';
 import { SteadyButton } from './SteadyButton';
 import { formatCount, plural } from './format';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';

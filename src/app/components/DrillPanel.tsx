@@ -13,7 +13,7 @@ import { useUiStore } from '../state/ui-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { shortHash } from './format';
 import { CodeLink } from './Glossary';
-import { useChangeText } from './change-text';
+import { useChangeText } from './use-change-text';
 import { SteadyButton } from './SteadyButton';
 import { VerdictDiff } from './ReceiptDiffView';
 
@@ -32,7 +32,8 @@ export function DrillPanel() {
   const compiling = useResultStore((state) => state.compiling);
   // Receipt ids cover every record, withheld ones too: the user view names none (docs/FORMAT.md, user view).
   const showsReceiptIds = useUiStore((state) => state.audience) === 'diagnostic';
-  // A verdict is about the inputs it was given against: once they change (compiling) or are recompiled, it no longer speaks for the screen.
+  // A verdict is about the inputs it was given against: once they change (compiling) or are recompiled, it no longer
+  // speaks for the screen.
   const outdated = verdict !== null && (compiling || verdictRevision !== revision);
   const lateChanges = scenario?.lateChanges ?? [];
   const [chosen, setChosen] = useState<string>('');

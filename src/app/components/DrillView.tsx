@@ -1,7 +1,7 @@
 import { useDrillStore } from '../state/drill-store';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
-import { useChangeText } from './change-text';
+import { useChangeText } from './use-change-text';
 import { DrillPanel } from './DrillPanel';
 import { plural } from './format';
 import { CodeLink } from './Glossary';

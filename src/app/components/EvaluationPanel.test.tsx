@@ -14,7 +14,7 @@ import { useResultStore } from '../state/result-store';
 import { useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
 import { App } from './App';
-import { REDACTED_RECORD } from './change-text';
+import { REDACTED_RECORD } from './use-change-text';
 import { EvaluationPanel } from './EvaluationPanel';
 
 const LABELS: Record<StrategyId, string> = {

@@ -3,7 +3,7 @@ import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import { runCurrentScenario, runSeed000, useEvaluationStore } from '../state/evaluation-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import type { ChangeSummary, ChangeText } from '../../worker/protocol';
-import { useChangeText } from './change-text';
+import { useChangeText } from './use-change-text';
 import { BarChart, type Bar } from './EvaluationCharts';
 import { Outcome, Progress, RunButton } from './EvaluationRun';
 import { shortHash } from './format';

@@ -137,7 +137,8 @@ describe('EvidencePanel', () => {
     expect(screen.getByTestId(`attempt-waiver_valid-R-${String(total - 1).padStart(4, '0')}`)).toBeInTheDocument();
     expect(screen.queryByTestId('attempts-more-waiver_valid')).toBeNull();
 
-    // The same compilation again (its baselines filled in) keeps the pages; another compilation starts from its first page.
+    // The same compilation again (its baselines filled in) keeps the pages; another compilation starts from its first
+    // page.
     act(() => useResultStore.setState({ response: { ok: true, view: { ...view, evidenceAttempts: [page(0)] } } }));
     expect(listed()).toBe(total);
     act(() =>

@@ -38,9 +38,12 @@ function AttemptsPending() {
   );
 }
 
-/** Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed. */
+/**
+ * Every record that claimed the proposition and what became of it, so "unknown" names who tried and why each failed.
+ */
 function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; view: CompileView }) {
-  // Pages fetched after the view's first, for the compilation and view they extend: a new one starts from its own first page
+  // Pages fetched after the view's first, for the compilation and view they extend: a new one starts from its own first
+  // page
   // (the same compilation with its baselines filled in keeps them).
   const [more, setMore] = useState<{
     readonly compilation: number;
@@ -56,7 +59,8 @@ function Attempts({ attempts, view }: { attempts: EvidenceAttempts | undefined; 
       ? [...attempts.attempts, ...more.attempts]
       : attempts.attempts;
   const hidden = attempts.total - listed.length;
-  // The worker's page size is the first page's length whenever some are hidden (protocol.ts is imported for types only).
+  // The worker's page size is the first page's length whenever some are hidden (protocol.ts is imported for types
+  // only).
   const showMore = async () => {
     setBusy(true);
     const page = await loadEvidenceAttempts(view.compilation, view.audience, attempts.proposition, listed.length);

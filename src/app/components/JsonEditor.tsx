@@ -5,7 +5,9 @@ import { formatJson, highlightJson } from './json-highlight';
 /** How long typing pauses before the text is checked: each keystroke would otherwise ask the worker. */
 const CHECK_AFTER_MS = 200;
 
-/** The problems of `text` as typed, checked (by the worker) once typing pauses; a later answer replaces an earlier one. */
+/**
+ * The problems of `text` as typed, checked (by the worker) once typing pauses; a later answer replaces an earlier one.
+ */
 export function useTypedIssues(
   text: string,
   check: (text: string) => Promise<readonly InputIssue[]>,
@@ -32,7 +34,9 @@ interface JsonEditorProps {
   readonly onChange: (text: string) => void;
   /** Ctrl+Enter (Cmd+Enter on a Mac) does what the editor's apply button does. */
   readonly onApply: () => void;
-  /** Problems of the text as typed (file, line and field, as the CLI words them), checked before anything is applied. */
+  /**
+   * Problems of the text as typed (file, line and field, as the CLI words them), checked before anything is applied.
+   */
   readonly issues: readonly InputIssue[];
   /** The id of the element that lists the problems, for the textarea's description. */
   readonly issuesId: string;

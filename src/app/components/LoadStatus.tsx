@@ -62,7 +62,8 @@ export function LoadStatus() {
       </div>
     );
   }
-  // A verdict speaks for the inputs it was judged against: from the moment they change until it is judged again, it says so.
+  // A verdict speaks for the inputs it was judged against: from the moment they change until it is judged again, it
+  // says so.
   const outdated = compiling || load.checkedAt !== revision;
   return (
     <div className="load-status" role="status" data-testid="load-result">

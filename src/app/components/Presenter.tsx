@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { setControl } from '../state/workspace-actions';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 import { useUiStore } from '../state/ui-store';
-import { useChangeText } from './change-text';
+import { useChangeText } from './use-change-text';
 
 /** The keys a presenter uses instead of reaching for the mouse; the glossary lists them as the app's help. */
 export const SHORTCUTS = [

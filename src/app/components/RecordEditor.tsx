@@ -217,7 +217,10 @@ function RecordForm({ record }: { readonly record: RecordInput }) {
   );
 }
 
-/** Open a record of the selected scenario and edit it in place, with undo and redo; the view on screen decides which records open. */
+/**
+ * Open a record of the selected scenario and edit it in place, with undo and redo; the view on screen decides which
+ * records open.
+ */
 export function RecordEditor() {
   const { record, ids, history, issues, status } = useEditStore();
   const scenario = useScenarioStore(selectedScenario);

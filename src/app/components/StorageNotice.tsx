@@ -2,7 +2,10 @@ import { formatIssue } from '../../core/errors';
 import { saveWorkspaceAgain } from '../state/workspace-actions';
 import { useScenarioStore } from '../state/scenario-store';
 
-/** Says plainly when loaded work will not survive a reload (and, after storage was cleared, offers to save it again), and what could not be restored. */
+/**
+ * Says plainly when loaded work will not survive a reload (and, after storage was cleared, offers to save it again),
+ * and what could not be restored.
+ */
 export function StorageNotice() {
   const workspace = useScenarioStore((state) => state.workspace);
   if (!workspace) return null;

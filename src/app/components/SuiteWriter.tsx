@@ -130,7 +130,10 @@ export function SuiteDraftPreview() {
   );
 }
 
-/** An open suite edited in place: highlighted, checked as typed with the CLI's reading, run on the screen's inputs with Ctrl+Enter. */
+/**
+ * An open suite edited in place: highlighted, checked as typed with the CLI's reading, run on the screen's inputs with
+ * Ctrl+Enter.
+ */
 export function SuiteEditor({ file, onDone }: { file: string; onDone: () => void }) {
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {

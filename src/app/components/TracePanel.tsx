@@ -22,7 +22,8 @@ const COLUMNS: readonly { key: TraceSortKey; label: string }[] = [
   { key: 'score', label: 'Rank · score' },
 ];
 
-// Fixed row height on a wide screen: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to three lines.
+// Fixed row height on a wide screen: measuring 100,000 rows as they scroll costs more than it gives; long facts wrap to
+// three lines.
 const ROW_HEIGHT = 66;
 // Below 1100 px each record is a card whose height follows its fact; only the cards on screen are measured.
 const CARD_ESTIMATE = 190;
@@ -226,7 +227,8 @@ export function TracePanel() {
     count: trace.matched,
     scrollMargin,
     estimateSize: () => (cards ? CARD_ESTIMATE : ROW_HEIGHT),
-    // The page scrolls, so the trace may start below the fold: enough rows beyond the screen for a scenario's whole trace to be there.
+    // The page scrolls, so the trace may start below the fold: enough rows beyond the screen for a scenario's whole
+    // trace to be there.
     overscan: 24,
     // Lets the first rows render before layout is known (and in DOM-less tests).
     initialRect: { width: 800, height: 600 },

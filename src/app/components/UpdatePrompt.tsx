@@ -1,6 +1,9 @@
 import { useEffect, useRef } from 'react';
 
-/** A new version is waiting; it is never swapped in under a user who is mid-task. It takes the focus, and gives it back on Later. */
+/**
+ * A new version is waiting; it is never swapped in under a user who is mid-task. It takes the focus, and gives it back
+ * on Later.
+ */
 export function UpdatePrompt({
   visible,
   onUpdate,

@@ -10,7 +10,9 @@ export interface Size {
   readonly height: number;
 }
 
-/** Where the card goes, in viewport pixels; `maxHeight` below its natural height when no side has room for all of it. */
+/**
+ * Where the card goes, in viewport pixels; `maxHeight` below its natural height when no side has room for all of it.
+ */
 export interface Placement {
   readonly top: number;
   readonly left: number;

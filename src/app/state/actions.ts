@@ -57,9 +57,11 @@ export async function guarded(during: string, work: () => Promise<void>): Promis
   }
 }
 
-// Whether the compilation now asked for is the boot's, which says so if it differs from the remembered result it replaces.
+// Whether the compilation now asked for is the boot's, which says so if it differs from the remembered result it
+// replaces.
 let checkingRemembered = false;
-// What follows the result last shown (its trace, baselines and evidence attempts): a caller of compileNow waits for it too.
+// What follows the result last shown (its trace, baselines and evidence attempts): a caller of compileNow waits for it
+// too.
 let shownFollowUps: Promise<unknown> = Promise.resolve();
 const compiles = createLatestWins(compileOnce);
 
@@ -77,7 +79,8 @@ export async function compileNow({ checksRemembered = false } = {}): Promise<voi
   // Any reply to a compilation sent before this request is about inputs that have changed since.
   compileTicket += 1;
   if (checksRemembered) checkingRemembered = true;
-  // Any other compilation is of inputs the user changed (or asked for again): a remembered result is then outdated, not being checked.
+  // Any other compilation is of inputs the user changed (or asked for again): a remembered result is then outdated, not
+  // being checked.
   useResultStore.setState(checksRemembered ? { compiling: true } : { compiling: true, rememberedReceipt: null });
   markTestsRerunning();
   await compiles.request();
@@ -138,7 +141,9 @@ export async function refreshTests(): Promise<void> {
   await rerunTests(compileTicket);
 }
 
-/** The open suites run again on the inputs just compiled, in the view on screen: no case's verdict outlives its inputs. */
+/**
+ * The open suites run again on the inputs just compiled, in the view on screen: no case's verdict outlives its inputs.
+ */
 async function rerunTests(ticket: number): Promise<void> {
   const { audience } = useUiStore.getState();
   let view: TestsView | null;
@@ -152,7 +157,9 @@ async function rerunTests(ticket: number): Promise<void> {
   useTestsStore.setState((state) => (view === null ? INITIAL_TESTS : { view, refusal: state.refusal, busy: false }));
 }
 
-/** The receipts the last load brought are judged again against the inputs just compiled: no verdict outlives its inputs. */
+/**
+ * The receipts the last load brought are judged again against the inputs just compiled: no verdict outlives its inputs.
+ */
 async function recheckLoadedReceipts(ticket: number): Promise<void> {
   const load = useScenarioStore.getState().load;
   if (load.status !== 'loaded' || load.receiptChecks.length === 0) return;

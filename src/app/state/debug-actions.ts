@@ -10,7 +10,9 @@ import { wordMessage } from '../../core/messages';
 // Answers can arrive out of order when compilations follow each other quickly: only the newest is shown.
 let ticket = 0;
 
-/** The diffs, the as-of boundaries and an open inspector, asked again for what is compiled now and the view on screen. */
+/**
+ * The diffs, the as-of boundaries and an open inspector, asked again for what is compiled now and the view on screen.
+ */
 export async function refreshDebugViews(): Promise<void> {
   const current = ++ticket;
   const response = useResultStore.getState().response;
@@ -52,7 +54,8 @@ export async function refreshDebugViews(): Promise<void> {
     }));
   } catch (error) {
     if (current !== ticket) return;
-    // Like any failed call to the worker: nothing derived from it stays on screen (this runs again once the result is gone).
+    // Like any failed call to the worker: nothing derived from it stays on screen (this runs again once the result is
+    // gone).
     useDebugStore.setState({ ...INITIAL_DEBUG, baseline: useDebugStore.getState().baseline });
     failClosed('updating the inspector, baseline and as-of views', error);
   }

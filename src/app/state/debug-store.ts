@@ -14,7 +14,10 @@ interface DebugState {
   readonly asOfDiff: DiffView | null;
   readonly stepping: boolean;
   readonly stepIssues: readonly InputIssue[];
-  /** What would change the inspected record's admission, for one compilation and view (null while on its way); null when not asked. */
+  /**
+   * What would change the inspected record's admission, for one compilation and view (null while on its way); null when
+   * not asked.
+   */
   readonly whatIf: { readonly id: string; readonly key: string; readonly response: WhatIfResponse | null } | null;
   /** Why a suggested change could not be applied, in words; null when none was refused. */
   readonly whatIfIssue: string | null;

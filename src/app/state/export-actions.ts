@@ -6,7 +6,8 @@ import { useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
-// What leaves the app as a file or on the clipboard: the scenario, the packet, the receipt, its statement, the user view.
+// What leaves the app as a file or on the clipboard: the scenario, the packet, the receipt, its statement, the user
+// view.
 
 /** Saves the selected scenario as a file; the notice says what loading it back gives. */
 export async function exportScenario(): Promise<void> {

@@ -58,7 +58,8 @@ describe('compilations asked for in a burst', () => {
     useScenarioStore.setState({
       workspace: await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] }),
     });
-    // Nothing of this session is on screen yet: the last state's marks have no compilation on screen to be against, as a fresh session's.
+    // Nothing of this session is on screen yet: the last state's marks have no compilation on screen to be against, as
+    // a fresh session's.
     useResultStore.setState({ response: null });
     const shown: CompileResponse[] = [];
     const unsubscribe = useResultStore.subscribe((state, before) => {

@@ -13,7 +13,10 @@ export interface LatestWins {
   changing<T>(change: Promise<T>): Promise<T>;
 }
 
-/** `compileOnce(superseded)` sends one compilation and shows its answer unless `superseded()` says a newer state is wanted. */
+/**
+ * `compileOnce(superseded)` sends one compilation and shows its answer unless `superseded()` says a newer state is
+ * wanted.
+ */
 export function createLatestWins(compileOnce: (superseded: () => boolean) => Promise<void>): LatestWins {
   let wanted = false;
   let running: Promise<void> | null = null;

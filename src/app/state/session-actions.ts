@@ -11,7 +11,8 @@ import { linkOf, openLinkFromLocation } from './share';
 import { useUiStore } from './ui-store';
 import { resetWorkspace } from './workspace-actions';
 
-// The workspace as the worker last reported it (files as Blobs, edits, selection), saved or not: a restarted worker gets it back.
+// The workspace as the worker last reported it (files as Blobs, edits, selection), saved or not: a restarted worker
+// gets it back.
 let keptWorkspace: SavedWorkspace | null = null;
 // True from a restart until the restored workspace has compiled: a worker lost then is not restarted again by itself.
 let restoring = false;
@@ -134,7 +135,10 @@ export async function retryCompiler(): Promise<void> {
   await restartCompiler(keptWorkspace);
 }
 
-/** The last way back: a fresh worker with nothing restored, and storage cleared, so a workspace that kills the worker is gone. */
+/**
+ * The last way back: a fresh worker with nothing restored, and storage cleared, so a workspace that kills the worker is
+ * gone.
+ */
 export async function startFromBuiltins(): Promise<void> {
   useUiStore.setState({ fatal: null, workerNotice: null });
   const empty: SavedWorkspace = {

@@ -76,7 +76,9 @@ export function openShareDialog(open: boolean): void {
   useShareStore.setState({ dialogOpen: open });
 }
 
-/** The page's part of the screen on show: the view, the tabs, and whether a drill verdict speaks for what is compiled. */
+/**
+ * The page's part of the screen on show: the view, the tabs, and whether a drill verdict speaks for what is compiled.
+ */
 export function screenShown(): ScreenShown {
   const { audience, workspace, activeView } = useUiStore.getState();
   const { verdict, verdictRevision } = useDrillStore.getState();
@@ -133,7 +135,8 @@ async function afterWorkspaceReplaced(
   compile: () => Promise<void>,
   screen: OpenedScreen | null = null,
 ): Promise<void> {
-  // The frozen receipt stays, to be judged against the workspace the link brings; declared late changes were the old one's.
+  // The frozen receipt stays, to be judged against the workspace the link brings; declared late changes were the old
+  // one's.
   useDrillStore.setState({ declared: [] });
   useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
   useScenarioStore.setState({ workspace, contractIssues: [], load: { status: 'idle' } });
@@ -168,7 +171,10 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
   });
 }
 
-/** The view and tabs a link opened on, with the pin and the drill the worker restored; set before the first compile, which is of that view. */
+/**
+ * The view and tabs a link opened on, with the pin and the drill the worker restored; set before the first compile,
+ * which is of that view.
+ */
 function showScreen(screen: OpenedScreen): void {
   useUiStore.setState({ audience: screen.audience, workspace: screen.workspace, activeView: screen.view });
   useDebugStore.setState({ baseline: screen.baseline, baselineDiff: null });

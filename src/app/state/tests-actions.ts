@@ -51,7 +51,9 @@ async function showDraft(purpose: 'case' | 'update', during: string, write: () =
   useTestsStore.setState({ draft: { purpose, draft }, busy: false });
 }
 
-/** Writes a case stating what the screen shows, in the view it is shown in, and shows it as a diff: nothing is kept yet. */
+/**
+ * Writes a case stating what the screen shows, in the view it is shown in, and shows it as a diff: nothing is kept yet.
+ */
 export async function previewCaseFromScreen(input: CaseFromScreen): Promise<void> {
   await showDraft('case', 'writing the test case', () =>
     compilerApi().caseFromScreen(input, useUiStore.getState().audience),
@@ -75,7 +77,9 @@ export async function keepDraft(): Promise<void> {
   await openSuites([new File([text], file, { type: 'application/json' })]);
 }
 
-/** An open suite's text, for the suite editor; null when the worker cannot say (the editor then shows nothing to edit). */
+/**
+ * An open suite's text, for the suite editor; null when the worker cannot say (the editor then shows nothing to edit).
+ */
 export async function suiteTextOf(file: string): Promise<string | null> {
   try {
     return await compilerApi().suiteText(file);
@@ -84,7 +88,9 @@ export async function suiteTextOf(file: string): Promise<string | null> {
   }
 }
 
-/** The problems of edited suite text as typed; none when the worker cannot be asked (running the suite reports it then). */
+/**
+ * The problems of edited suite text as typed; none when the worker cannot be asked (running the suite reports it then).
+ */
 export async function checkSuiteText(file: string, text: string): Promise<readonly InputIssue[]> {
   try {
     return await compilerApi().checkSuite(file, text);

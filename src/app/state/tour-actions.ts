@@ -59,7 +59,9 @@ function goTo(index: number): void {
   );
 }
 
-/** Starts on the selected scenario in the diagnostic view, every control off and the drill reset, as the steps expect. */
+/**
+ * Starts on the selected scenario in the diagnostic view, every control off and the drill reset, as the steps expect.
+ */
 export async function startTour(): Promise<void> {
   const scenario = selectedScenario(useScenarioStore.getState());
   if (!scenario) return;

@@ -11,7 +11,10 @@ export const VIEWS = [
 
 export type ViewId = (typeof VIEWS)[number]['id'];
 
-/** The page's top-level views: the debugger's rails, the fire drill beside what is compiled now, the evaluation lab, the Tests panel. */
+/**
+ * The page's top-level views: the debugger's rails, the fire drill beside what is compiled now, the evaluation lab, the
+ * Tests panel.
+ */
 export const WORKSPACES = [
   { id: 'debugger', label: 'Debugger' },
   { id: 'drill', label: 'Fire drill' },

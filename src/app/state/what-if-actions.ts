@@ -25,7 +25,10 @@ export async function loadWhatIf(id: string, key: string): Promise<void> {
   });
 }
 
-/** Makes a suggested change (an edit of the contract, or a new revision of the record), then compiles: the inspector shows the record as it is then. */
+/**
+ * Makes a suggested change (an edit of the contract, or a new revision of the record), then compiles: the inspector
+ * shows the record as it is then.
+ */
 export async function applySuggestion(id: string, suggestion: WhatIfSuggestion): Promise<void> {
   let applied = false;
   await guarded('applying the suggested change', async () => {

@@ -22,7 +22,8 @@ export async function applySelection(change: Partial<Selection>): Promise<boolea
   const before = useScenarioStore.getState().workspace;
   const current = before?.selection;
   if (!before || !current) return false;
-  // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then settles it.
+  // Toggles reflect the click at once (a checkbox must not lag behind a worker round trip); the worker's answer then
+  // settles it.
   // From the same moment the result on screen is no longer the selection's: it is marked as compiling, not exported.
   useScenarioStore.setState({ workspace: { ...before, selection: { ...current, ...change } } });
   useResultStore.setState({ compiling: true, rememberedReceipt: null });
@@ -77,7 +78,9 @@ export async function updateContract(input: { readonly value: unknown } | { read
   return true;
 }
 
-/** The problems of contract text as typed, for the editor; none when the worker cannot be asked (Apply reports it then). */
+/**
+ * The problems of contract text as typed, for the editor; none when the worker cannot be asked (Apply reports it then).
+ */
 export async function checkContractText(text: string): Promise<readonly InputIssue[]> {
   try {
     return await compilerApi().checkContract(text);
@@ -155,7 +158,8 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
   // A suite opens in the Tests panel, run on the inputs on screen (the compilation runs it, when there is one).
   if (result.suites.length > 0) useUiStore.setState({ workspace: 'tests' });
   if (switched) {
-    // The frozen receipt stays, to be judged against the inputs just loaded; the late changes declared were the old inputs'.
+    // The frozen receipt stays, to be judged against the inputs just loaded; the late changes declared were the old
+    // inputs'.
     useDrillStore.setState({ declared: [] });
     await compileNow();
   } else if (result.suites.length > 0) await refreshTests();

@@ -19,7 +19,10 @@ import { noPositionals } from '../options';
 import { readDocument } from '../read-file';
 import { reportError } from '../render';
 
-/** One record the database and the reference evaluator decide differently: each side's verdict ("admitted", a reason code, or why the record could not be read). */
+/**
+ * One record the database and the reference evaluator decide differently: each side's verdict ("admitted", a reason
+ * code, or why the record could not be read).
+ */
 export interface AuditDisagreement {
   readonly id: string;
   readonly database: string;
@@ -42,7 +45,10 @@ export interface AuditReport {
 const SHOWN = 100;
 const ADMITTED = 'admitted';
 
-/** The reference's verdict on every record of one page, validated as a compile validates it: a record that cannot be read says why. */
+/**
+ * The reference's verdict on every record of one page, validated as a compile validates it: a record that cannot be
+ * read says why.
+ */
 async function judgePage(
   page: readonly StoredVerdict[],
   gates: GateContext,

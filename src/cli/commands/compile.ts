@@ -113,7 +113,8 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         return databaseErrorExit(compiled.error);
       }
       const { request, outcome } = compiled.value;
-      // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the built-in path, over
+      // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the
+      // built-in path, over
       // the records a full compile read back. A candidates compile reads no corpus to index, so it has none.
       const baselines =
         audience.data === 'diagnostic' && attestation.data === 'full'
@@ -180,7 +181,9 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   },
 });
 
-/** The trace, a JSON row a line, written as the stream takes it: a file of a row per record never sits in one string. */
+/**
+ * The trace, a JSON row a line, written as the stream takes it: a file of a row per record never sits in one string.
+ */
 async function writeTrace(path: string, outcome: CompileOutcome): Promise<void> {
   const out = createWriteStream(path);
   for (const row of outcome.trace) if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
@@ -188,7 +191,10 @@ async function writeTrace(path: string, outcome: CompileOutcome): Promise<void> 
   await once(out, 'finish');
 }
 
-/** `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document stands for the receipt. */
+/**
+ * `compile --json`: in the user view its counts, failure and packet are the user view's, and the user-view document
+ * stands for the receipt.
+ */
 function jsonOutcome(
   outcome: CompileOutcome,
   view: DisclosedView,

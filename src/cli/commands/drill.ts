@@ -36,7 +36,10 @@ function showVerdict(verdict: ReceiptVerdict, json: boolean, io: { stdout(text: 
   return exitFor(verdict);
 }
 
-/** Reads the receipt file and shows the library's verdict on it; a file that cannot be read, or inputs that cannot, are the error. */
+/**
+ * Reads the receipt file and shows the library's verdict on it; a file that cannot be read, or inputs that cannot, are
+ * the error.
+ */
 async function judge(
   io: CliIo,
   path: string,

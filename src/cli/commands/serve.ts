@@ -16,7 +16,10 @@ const options = {
   'max-body': { type: 'string', default: String(16 * 1024 * 1024) },
 } as const satisfies ParseArgsConfig['options'];
 
-/** A built-in scenario's file and the records file it names (when its records are not inline), read fresh for each request. */
+/**
+ * A built-in scenario's file and the records file it names (when its records are not inline), read fresh for each
+ * request.
+ */
 async function readBuiltin(id: string): Promise<BuiltinScenario | null> {
   const path = builtinScenarioPath(id);
   const scenario = await readFile(path, 'utf8').catch(() => null);

@@ -6,7 +6,9 @@ import { prepareScenario } from '../../scenarios/prepare';
 import { readBuiltinScenarios } from '../../worker/workspace/builtin-sources';
 import { main } from '../main';
 
-/** Every set of at most two controls, each with no late change or one (what a case can switch on, short of a matrix). */
+/**
+ * Every set of at most two controls, each with no late change or one (what a case can switch on, short of a matrix).
+ */
 function switchSets(controls: readonly string[], lateChanges: readonly string[]) {
   const sets: string[][] = [[]];
   controls.forEach((first, at) => {

@@ -24,7 +24,10 @@ export interface Observed {
   readonly compiled:
     { readonly ok: true; readonly value: CompileOutcome } | { readonly ok: false; readonly error: CompileError };
   readonly baselines: Baselines | null;
-  /** The drill, when the case expects one: the verdict on the frozen receipt, then on the recompiled one; or why it could not run. */
+  /**
+   * The drill, when the case expects one: the verdict on the frozen receipt, then on the recompiled one; or why it
+   * could not run.
+   */
   readonly drill:
     | {
         readonly stale: ReceiptVerdict;
@@ -336,7 +339,8 @@ export function mismatchesOf(expected: Expectation, observed: Observed, at: Json
       });
   }
   if (!compiled.ok) {
-    // Refused inputs have no trace, packet or baselines: every other expectation says so once, unless a refusal was what it expected.
+    // Refused inputs have no trace, packet or baselines: every other expectation says so once, unless a refusal was
+    // what it expected.
     const rest = (['selected', 'records', 'evidence', 'drill', 'naive', 'postFilter'] as const).filter(
       (key) => expected[key] !== undefined,
     );

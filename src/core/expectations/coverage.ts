@@ -2,7 +2,9 @@ import { REASONS, type ReasonCode } from '../reasons';
 import { GATE_ORDER, type GateName } from '../result';
 import type { Observed } from './check';
 
-/** What one case run reached: the reason codes decided, the gates failed, the switches on and the propositions judged. */
+/**
+ * What one case run reached: the reason codes decided, the gates failed, the switches on and the propositions judged.
+ */
 export interface Exercised {
   readonly codes: readonly ReasonCode[];
   readonly gates: readonly GateName[];
@@ -30,7 +32,10 @@ export interface DimensionCoverage {
 
 export type Coverage = Readonly<Record<CoverageDimension, DimensionCoverage>>;
 
-/** The reason codes a compile or a drill can decide: not the input and integrity codes, which refuse before a suite's case is judged. */
+/**
+ * The reason codes a compile or a drill can decide: not the input and integrity codes, which refuse before a suite's
+ * case is judged.
+ */
 const SUITE_REACHABLE_CODES = (Object.keys(REASONS) as ReasonCode[]).filter(
   (code) => REASONS[code].category !== 'input' && REASONS[code].category !== 'integrity',
 );
@@ -85,7 +90,10 @@ function dimension(reached: Iterable<string>, possible: readonly string[]): Dime
   };
 }
 
-/** Coverage of the runs given against what could be reached: every reason code and gate, and the universe's switches and propositions. */
+/**
+ * Coverage of the runs given against what could be reached: every reason code and gate, and the universe's switches and
+ * propositions.
+ */
 export function coverageOf(runs: readonly Exercised[], universe: CoverageUniverse): Coverage {
   const union = (pick: (run: Exercised) => readonly string[]) => runs.flatMap(pick);
   return {

@@ -6,7 +6,7 @@ import type { Audience } from '../disclosure';
 import { exercisedBy, type CoverageUniverse, type Exercised } from './coverage';
 import { mismatchesOf, type Mismatch, type Observed } from './check';
 import { variantName, variantsOf, type CaseVariant, type LoadedSuite } from './suite';
-import { expectationForUser, linkForUser, observedForUser, visibleIds } from './user-view';
+import { expectationForUser, linkForUser, observedForUser, visibleIds } from './for-user';
 
 export interface SwitchSelection {
   readonly controls: readonly string[];
@@ -39,7 +39,10 @@ export interface CaseResult {
   /** Why the case was not run (`skip`, or another case's `only`), or null when it ran. */
   readonly skipped: string | null;
   readonly mismatches: readonly Mismatch[];
-  /** The user view only: where the expectations it cannot check are written (about a record it does not show, or the baselines). */
+  /**
+   * The user view only: where the expectations it cannot check are written (about a record it does not show, or the
+   * baselines).
+   */
   readonly notChecked: readonly JsonPath[];
   /** What the run reached, for coverage (in the user view, only what that view shows). */
   readonly exercised: Exercised;
@@ -51,7 +54,10 @@ export interface SuiteResult {
   readonly cases: readonly CaseResult[];
 }
 
-/** Which runs to make: every one unless the caller filters (`--filter`). `name` is the run's, `case [controls a]` for a matrix row. */
+/**
+ * Which runs to make: every one unless the caller filters (`--filter`). `name` is the run's, `case [controls a]` for a
+ * matrix row.
+ */
 export type CaseFilter = (suite: string, variant: CaseVariant, name: string) => boolean;
 
 async function observe(variant: CaseVariant, env: SuiteEnvironment): Promise<Observed> {
@@ -168,7 +174,10 @@ function skippedResult(variant: CaseVariant, reason: string): CaseResult {
   };
 }
 
-/** Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock, no randomness. */
+/**
+ * Runs every case of a suite (each matrix row on its own), in the order the file lists them. Deterministic: no clock,
+ * no randomness.
+ */
 export async function runSuite(
   loaded: LoadedSuite,
   env: SuiteEnvironment,

@@ -19,7 +19,7 @@ const rowExpectation = (row: TraceRow): RecordExpectation => ({
 });
 
 /**
- * An expectation that holds for `observed` (already in the view it was seen in: src/core/expectations/user-view.ts):
+ * An expectation that holds for `observed` (already in the view it was seen in: src/core/expectations/for-user.ts):
  * the outcome, the packet in order or the refusal, the evidence slots' states, and the decision of each picked record.
  */
 export function expectationOf(observed: Observed, picked: readonly string[]): WrittenExpectation {

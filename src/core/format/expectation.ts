@@ -81,7 +81,10 @@ export const OUTCOMES = ['packet', 'fail_closed'] as const;
 
 export const expectationSchema = z
   .strictObject({
-    /** `fail_closed` also covers inputs the compiler refuses before admission (an ambiguous subject, say): in both, no packet. */
+    /**
+     * `fail_closed` also covers inputs the compiler refuses before admission (an ambiguous subject, say): in both, no
+     * packet.
+     */
     outcome: z.enum(OUTCOMES).optional(),
     /** Implies `outcome: "fail_closed"`. */
     failure: failureExpectationSchema.optional(),

@@ -52,7 +52,9 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** Turns zod's issues into the formats' issues: the path as users read it, its line, and the offending value repeated. */
+/**
+ * Turns zod's issues into the formats' issues: the path as users read it, its line, and the offending value repeated.
+ */
 export function zodInputIssues(source: IssueSource, error: z.ZodError, input: unknown): InputIssue[] {
   const prefix = source.prefix ?? [];
   // Only the issues that will be shown are placed and described: a file can have one on every line.

@@ -19,7 +19,10 @@ export const MAX_JSON_DEPTH = 64;
 
 /** The longest records line read: far beyond any real record, and well inside what one string may hold. */
 export const MAX_LINE_CHARS = 2 ** 27;
-/** The largest contract, scenario or receipt read whole (a 100,000-record receipt is tens of MB); records belong in JSONL, which is streamed. */
+/**
+ * The largest contract, scenario or receipt read whole (a 100,000-record receipt is tens of MB); records belong in
+ * JSONL, which is streamed.
+ */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 export type JsonPath = readonly (string | number)[];
@@ -81,7 +84,10 @@ function countColons(text: string): number {
   return count;
 }
 
-/** Keys and colons inside strings over the whole value, and whether it nests too deep. Iterative: hostile nesting cannot overflow the stack. */
+/**
+ * Keys and colons inside strings over the whole value, and whether it nests too deep. Iterative: hostile nesting cannot
+ * overflow the stack.
+ */
 function walk(root: unknown): { keys: number; colonsInStrings: number; tooDeep: boolean } {
   let keys = 0;
   let colonsInStrings = 0;
@@ -284,7 +290,8 @@ export function escapeText(text: string): string {
   });
 }
 
-// C0 controls, DEL and C1 controls, the Arabic letter mark, LRM/RLM, line/paragraph separators, bidi embeddings, overrides and isolates, BOM.
+// C0 controls, DEL and C1 controls, the Arabic letter mark, LRM/RLM, line/paragraph separators, bidi embeddings,
+// overrides and isolates, BOM.
 const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** A value as an error message repeats it: JSON, escaped, at most `max` characters. */

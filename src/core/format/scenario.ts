@@ -90,7 +90,10 @@ export const scenarioSchema = z
     ]),
     controls: z.array(controlSchema).superRefine(uniqueIds).default([]),
     lateChanges: z.array(lateChangeSchema).superRefine(uniqueIds).default([]),
-    /** Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app opens them. */
+    /**
+     * Expectation suites that travel with the scenario (an exported one carries those open in the Tests panel); the app
+     * opens them.
+     */
     suites: z.array(expectationSuiteSchema).optional(),
     /** Its own guided tour; without one the app builds one from its controls and late changes. */
     tour: tourSchema.optional(),

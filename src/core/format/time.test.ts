@@ -68,7 +68,10 @@ describe('formatInstantShort', () => {
   });
 });
 
-/** The instant as Date computes it (setUTCFullYear takes the year as written), or null when Date moves the day: the reference parseInstant's arithmetic must agree with. */
+/**
+ * The instant as Date computes it (setUTCFullYear takes the year as written), or null when Date moves the day: the
+ * reference parseInstant's arithmetic must agree with.
+ */
 function dateReference(
   year: number,
   month: number,
@@ -115,7 +118,10 @@ describe('parseInstant against Date', () => {
   });
 });
 
-/** The grammar as a regular expression, and what a match means: the reference the character-level reader must agree with. */
+/**
+ * The grammar as a regular expression, and what a match means: the reference the character-level reader must agree
+ * with.
+ */
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -148,7 +154,9 @@ function grammarReference(text: string, boundary: 'start' | 'end'): number | nul
 describe('parseInstant against the grammar', () => {
   it('reads exactly what the regular expression of the grammar matches, near misses included', () => {
     let read = 0;
-    /** A number of `width` digits up to `max`, now and then written with too few or too many digits, or not in ASCII. */
+    /**
+     * A number of `width` digits up to `max`, now and then written with too few or too many digits, or not in ASCII.
+     */
     const field = (width: number, max: number) =>
       fc.oneof(
         { arbitrary: fc.integer({ min: 0, max }).map((value) => String(value).padStart(width, '0')), weight: 12 },

@@ -40,7 +40,10 @@ export const tourStepSchema = z.discriminatedUnion('do', [
 
 export const tourSchema = z.array(tourStepSchema).min(1).max(50);
 
-/** A step that names a control or late change the scenario does not declare could never be done (worded as UNDECLARED_SWITCH). */
+/**
+ * A step that names a control or late change the scenario does not declare could never be done (worded as
+ * UNDECLARED_SWITCH).
+ */
 export function knownTourChanges(
   scenario: {
     readonly controls: readonly { readonly id: string }[];

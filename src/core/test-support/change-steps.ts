@@ -140,7 +140,9 @@ const CONTRACT_EDITS: { readonly [K in keyof Contract]-?: fc.Arbitrary<ContractE
   ranking: another('ranking', ['bm25', 'declared']),
 };
 
-/** A record field's new value, worked out from the record it patches (a content hash has to match the text it covers). */
+/**
+ * A record field's new value, worked out from the record it patches (a content hash has to match the text it covers).
+ */
 type RecordEdit<K extends keyof SourceRecord> = (record: SourceRecord) => RecordInput[K];
 
 const constant = <K extends keyof SourceRecord>(value: fc.Arbitrary<RecordInput[K]>): fc.Arbitrary<RecordEdit<K>> =>
@@ -223,7 +225,10 @@ export type ChangeStep =
 type Slot =
   { readonly kind: 'contract' | 'record'; readonly at: number } | { readonly kind: 'none' | 'add' | 'remove' };
 
-/** Every contract field and every record field edited once per case, in a random order, with a few other changes among them. */
+/**
+ * Every contract field and every record field edited once per case, in a random order, with a few other changes among
+ * them.
+ */
 const SLOTS: readonly Slot[] = [
   ...CONTRACT_FIELDS.map((_, at) => ({ kind: 'contract' as const, at })),
   ...RECORD_FIELDS.map((_, at) => ({ kind: 'record' as const, at })),
@@ -368,7 +373,8 @@ function reuseProblems(
         problems.push(`${cell}: reused ${now.reused}, computed ${now.computed} (it should be reused)`);
     }
   } else if ((step.kind === 'contract' || step.kind === 'contract-back') && !GATE_FIELD_SET.has(step.field)) {
-    // Outside the gate fields (requiredRecords, the one input of a refused row, is among them): nothing per record changes.
+    // Outside the gate fields (requiredRecords, the one input of a refused row, is among them): nothing per record
+    // changes.
     for (const table of ['resolve:records', 'admit:gates', 'plan:refused']) expect(table, 0);
   } else if ((step.kind === 'record' && !SUPERSESSION_FIELDS.has(step.field)) || step.kind === 'add') {
     // One record is new; every other one keeps its resolution and its verdict.

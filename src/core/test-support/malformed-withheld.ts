@@ -68,7 +68,9 @@ export const malformedCaseArbitrary: fc.Arbitrary<MalformedCase> = fc
 /** A role no principal of any generated contract holds. */
 const NOBODY_S_ROLE = 'nobody-holds-this-role';
 
-/** The record withheld the way asked; a denied label needs a contract that denies one, else its purpose is taken away. */
+/**
+ * The record withheld the way asked; a denied label needs a contract that denies one, else its purpose is taken away.
+ */
 function withheldAs(
   record: SourceRecord,
   contract: Contract,
@@ -81,7 +83,10 @@ function withheldAs(
   return { record: { ...record, access: { ...record.access, purposes: [WITHHELD_PURPOSE] } }, by: 'missing-purpose' };
 }
 
-/** The JSONL line for one malformed withheld record, and how it ended up withheld; null when the case has no record to duplicate. */
+/**
+ * The JSONL line for one malformed withheld record, and how it ended up withheld; null when the case has no record to
+ * duplicate.
+ */
 export function malformedText(
   input: MalformedCase,
   line: MalformedLine,

@@ -4,7 +4,9 @@ import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-/** The live JS heap in MB once garbage is collected: what a memory test compares, not what happens to be uncollected. */
+/**
+ * The live JS heap in MB once garbage is collected: what a memory test compares, not what happens to be uncollected.
+ */
 export function heapAfterGcMb(): number {
   collectGarbage();
   collectGarbage();

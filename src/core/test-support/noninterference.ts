@@ -133,7 +133,10 @@ function apply(
   return touched.size === 0 ? null : { records: [...byId.values()], touched };
 }
 
-/** Refused records a `candidates` receipt has rows for, but for the required ones (the one that stops a compile among them). */
+/**
+ * Refused records a `candidates` receipt has rows for, but for the required ones (the one that stops a compile among
+ * them).
+ */
 function namedRefused(outcome: CompileOutcome): string[] {
   return outcome.receipt.trace.filter((row) => row.gates.length > 0 && !row.required).map((row) => row.id);
 }
@@ -163,7 +166,8 @@ export async function noninterferenceDifferences(
   if (!after.ok) return [`the changed records made compilation stop: ${after.error.code} ${after.error.message}`];
   const named = attestation === 'candidates' ? [before.value, after.value].flatMap(namedRefused) : [];
   if (named.length > 0) return [`a candidates receipt names refused records: ${named.join(', ')}`];
-  // A relabelled record could pass every gate once its denied label is gone: then it is no longer a record the caller may not see.
+  // A relabelled record could pass every gate once its denied label is gone: then it is no longer a record the caller
+  // may not see.
   const nowAdmitted = [...changed.touched].filter((id) => after.value.admitted.has(id));
   if (nowAdmitted.length > 0) return null;
   const superseded = new Set(

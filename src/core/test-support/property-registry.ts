@@ -19,9 +19,14 @@ import { noninterferenceArbitrary, noninterferenceDifferences } from './noninter
  * one entry here. A property throws an Error on a counterexample, so it runs the same under Vitest and alone.
  */
 export interface PropertyContext {
-  /** A fresh in-memory database (the caller's SQLite build); each property opens what it needs, one index per database. */
+  /**
+   * A fresh in-memory database (the caller's SQLite build); each property opens what it needs, one index per database.
+   */
   readonly openDatabase: () => Promise<SqlDriver>;
-  /** Memo keys with an input left out, for the test that shows the incremental property catches it; the compiler's own unless given. */
+  /**
+   * Memo keys with an input left out, for the test that shows the incremental property catches it; the compiler's own
+   * unless given.
+   */
   readonly keys?: KeyRules;
 }
 
@@ -38,7 +43,10 @@ function same(actual: unknown, expected: unknown, what: string): void {
   if (a !== b) throw new Error(`${what} differ:\n  got      ${a.slice(0, 2_000)}\n  expected ${b.slice(0, 2_000)}`);
 }
 
-/** The admitted set by the SQL lowering (through the record index, and as one full query) equals the TypeScript evaluator's. */
+/**
+ * The admitted set by the SQL lowering (through the record index, and as one full query) equals the TypeScript
+ * evaluator's.
+ */
 const admissionDifferential: RegisteredProperty = {
   name: 'admission-differential',
   summary: 'SQL lowering and TypeScript evaluator admit the same records',
@@ -87,7 +95,10 @@ const incrementalEqualsFresh: RegisteredProperty = {
   property: ({ openDatabase, keys }) => memoProperty(openDatabase, keys),
 };
 
-/** Nothing the caller may not see changes what the caller gets (src/core/test-support/noninterference.ts; npm test runs it in noninterference.test.ts). */
+/**
+ * Nothing the caller may not see changes what the caller gets (src/core/test-support/noninterference.ts; npm test runs
+ * it in noninterference.test.ts).
+ */
 const noninterference: RegisteredProperty = {
   name: 'noninterference',
   summary: 'changing, adding or removing records that fail a gate changes nothing the caller gets',
@@ -102,7 +113,10 @@ const noninterference: RegisteredProperty = {
   },
 };
 
-/** The same for a `candidates` receipt, which counts the refused rows instead of listing them (npm test runs it in noninterference.test.ts). */
+/**
+ * The same for a `candidates` receipt, which counts the refused rows instead of listing them (npm test runs it in
+ * noninterference.test.ts).
+ */
 const noninterferenceCandidates: RegisteredProperty = {
   name: 'noninterference-candidates',
   summary:
@@ -118,7 +132,10 @@ const noninterferenceCandidates: RegisteredProperty = {
   },
 };
 
-/** A forged row cannot pass for stale: a false claim about a record still at hand is RECEIPT_MISMATCH (src/core/test-support/forgery.ts; npm test runs it in drill-claims.test.ts). */
+/**
+ * A forged row cannot pass for stale: a false claim about a record still at hand is RECEIPT_MISMATCH
+ * (src/core/test-support/forgery.ts; npm test runs it in drill-claims.test.ts).
+ */
 const forgeryNeverStale: RegisteredProperty = {
   name: 'forgery-never-stale',
   summary:

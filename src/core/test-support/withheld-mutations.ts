@@ -18,7 +18,10 @@ import { caseArbitrary, INSTANTS, PROPERTY_AS_OF, VOCABULARY } from './arbitrari
  * exception to noninterference (docs/FORMAT.md), which the other mutations never produce.
  */
 
-/** A field of a record and a value for it; `access.*` fields may make the record visible (the case is then not about a withheld record). */
+/**
+ * A field of a record and a value for it; `access.*` fields may make the record visible (the case is then not about a
+ * withheld record).
+ */
 export type FieldEdit =
   | { readonly field: 'title' | 'text'; readonly value: string }
   | { readonly field: 'tokens'; readonly value: number }
@@ -66,7 +69,9 @@ export interface WithheldCase {
   readonly mutations: readonly WithheldMutation[];
 }
 
-/** A purpose no contract releases: a record released only for it fails the authorisation gate whatever else it carries. */
+/**
+ * A purpose no contract releases: a record released only for it fails the authorisation gate whatever else it carries.
+ */
 export const WITHHELD_PURPOSE = 'nobody-may-read';
 
 /** A record the caller may not see: released only for a purpose no contract has. */
@@ -345,7 +350,10 @@ function reaches(byId: ReadonlyMap<string, SourceRecord>, from: string, to: stri
   return false;
 }
 
-/** What the user view of a compilation shows, but for the withheld count: its rows (with facts, order, scores and ranks), the packet, the evidence and the failure. */
+/**
+ * What the user view of a compilation shows, but for the withheld count: its rows (with facts, order, scores and
+ * ranks), the packet, the evidence and the failure.
+ */
 export function userViewOf(outcome: CompileOutcome): Record<string, unknown> {
   const view = discloseOutcome(outcome, 'user');
   return {
@@ -362,7 +370,9 @@ export function userViewOf(outcome: CompileOutcome): Record<string, unknown> {
   };
 }
 
-/** The parts of the user view that differ between two compilations, each said in a line; empty when they show the same. */
+/**
+ * The parts of the user view that differ between two compilations, each said in a line; empty when they show the same.
+ */
 export function userViewDifferences(before: CompileOutcome, after: CompileOutcome): string[] {
   const [left, right] = [userViewOf(before), userViewOf(after)];
   return Object.keys(left)

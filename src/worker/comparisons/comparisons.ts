@@ -5,7 +5,7 @@ import { inputIssue } from '../../core/issues';
 import { diffReceipts, discloseDiff, type ReceiptDiff } from '../../core/receipt-diff';
 import { describeDiff, FORMAT_NAMES, type DiffWords } from '../../core/receipt-diff-text';
 import type { Receipt } from '../../core/result';
-import { changeTextsFor, withShownLabels } from '../compilations/change-texts';
+import { changeTextsFor, withShownLabels } from '../compilations/change-texts-for-view';
 import type { Compilations, LastCompile } from '../compilations/compilations';
 import { asOfStops, steppedAsOf } from '../compilations/debug-views';
 import {
@@ -67,7 +67,8 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
 
     diffReceipts(before: ReceiptText, after: ReceiptText, audience: Audience): ReceiptDiffResponse {
       const parsed = [parseReceiptJson(before.name, before.text), parseReceiptJson(after.name, after.text)];
-      // Checked first, as every reader of a receipt does: one that is not this engine's, or not what its id hashes, is not compared.
+      // Checked first, as every reader of a receipt does: one that is not this engine's, or not what its id hashes, is
+      // not compared.
       const issues = parsed.flatMap((result, index) => {
         if (!result.ok) return result.error.issues ?? [];
         const unusable = receiptIntegrity(result.value);
@@ -163,7 +164,10 @@ export function diffView(diff: ReceiptDiff, words: DiffWords = FORMAT_NAMES): Di
   };
 }
 
-/** Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the diagnostic view. */
+/**
+ * Ids the user view withholds on either side of a comparison (each row lists every gate it fails); none in the
+ * diagnostic view.
+ */
 function withheldIn(receipts: readonly Receipt[], audience: Audience): Set<string> {
   const withheld = new Set<string>();
   if (audience === 'user')

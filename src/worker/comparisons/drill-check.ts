@@ -4,7 +4,7 @@ import type { Receipt } from '../../core/result';
 import { drillInputs } from '../../lib/answers';
 import type { Compilations } from '../compilations/compilations';
 import type { ScenarioFile } from '../../core/format/scenario';
-import { diffWordsFor } from '../compilations/change-texts';
+import { diffWordsFor } from '../compilations/change-texts-for-view';
 import { diffView } from './comparisons';
 import type { VerdictView } from '../protocol';
 import type { Workspace } from '../workspace/workspace';

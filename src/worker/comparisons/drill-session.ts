@@ -41,7 +41,10 @@ export function createDrillSession({ lastReceipt, check }: DrillDeps) {
       declared = [];
       return state();
     },
-    /** The frozen receipt's inputs and the late changes declared since, for a share link; null when nothing is frozen from inputs. */
+    /**
+     * The frozen receipt's inputs and the late changes declared since, for a share link; null when nothing is frozen
+     * from inputs.
+     */
     shared(): { readonly frozen: SharedInputs; readonly declared: readonly string[] } | null {
       return frozen?.inputs ? { frozen: frozen.inputs, declared: [...declared] } : null;
     },

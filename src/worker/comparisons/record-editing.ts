@@ -67,7 +67,10 @@ export function createRecordEditing({
     canRedo: history.at < history.revisions.length,
   });
 
-  /** The ids this view may open: every record in the diagnostic view; in the user view, those its last compilation of this scenario shows. */
+  /**
+   * The ids this view may open: every record in the diagnostic view; in the user view, those its last compilation of
+   * this scenario shows.
+   */
   const openable = (entry: Entry, audience: Audience): readonly string[] => {
     const { ids } = workspace.edited(entry).recordSet;
     if (audience === 'diagnostic') return ids;
@@ -129,7 +132,8 @@ export function createRecordEditing({
       const applied = applyScenarioEdit(entry.loaded, next.edit);
       if (!applied.ok) return refuse(entry, history, issuesOf(applied.error, { file: 'record edit', path: '(root)' }));
       if (next.changeId !== null) {
-        // Switched on, the new change must apply: a patch the record schema refuses after merging is refused now, not at the toggle.
+        // Switched on, the new change must apply: a patch the record schema refuses after merging is refused now, not
+        // at the toggle.
         const on =
           input.as === 'control'
             ? { controls: [next.changeId], lateChanges: [] }
@@ -181,7 +185,9 @@ type NextEdit =
   | { readonly ok: true; readonly edit: ScenarioEdit; readonly changeId: string | null }
   | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
-/** The scenario's edit with this record edit added: the record replaced, or a control or late change that applies it. */
+/**
+ * The scenario's edit with this record edit added: the record replaced, or a control or late change that applies it.
+ */
 function nextEdit(
   current: ScenarioEdit,
   before: SourceRecord,

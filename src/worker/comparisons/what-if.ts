@@ -25,7 +25,8 @@ const openOwnCompiler = async (): Promise<SqliteCompiler> => createSqliteCompile
 
 /**
  * "What would admit this record": the core's counterfactuals for a record of the last compilation, and a
- * suggested change applied: to the contract as an edit, to the record as a new revision. The changes are compiled on a compiler of their own, so
+ * suggested change applied: to the contract as an edit, to the record as a new revision. The changes are compiled on a
+ * compiler of their own, so
  * trying them neither re-indexes the session's database (its whole-corpus index included) nor evicts its memo.
  */
 export function createWhatIf({ workspace, compilations, records, openCompiler = openOwnCompiler }: WhatIfDeps) {
@@ -40,7 +41,8 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
       if (!compilations.disclosed(last, audience).rows.some((row) => row.id === id)) return missing;
       compiler ??= openCompiler();
       const whatIf = await compiler;
-      // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no longer on screen.
+      // Another compilation may have replaced it while the compiler opened: its suggestions would be about inputs no
+      // longer on screen.
       if (compilations.last() !== last) return { ok: false, message: wordMessage('INPUTS_CHANGED_INSPECT_AGAIN') };
       const suggestions = (await counterfactuals(whatIf, last.request, id, audience)).map((suggestion) => ({
         code: suggestion.code,
@@ -62,7 +64,8 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
       const { contract } = workspace.effective(workspace.currentEntry()).scenario;
       const changed = applyToContract(contract, { code, args });
       if (changed !== null) return workspace.updateContract({ value: changed });
-      // The one change to a record: provenance whose hash is the text's, as a revision of the record in force (the editor refuses a record the view withholds).
+      // The one change to a record: provenance whose hash is the text's, as a revision of the record in force (the
+      // editor refuses a record the view withholds).
       const opened = records.recordForEdit(id, audience);
       if (!opened.ok)
         return { ok: false, issues: [inputIssue({ file: 'record', path: 'id' }, 'EDIT_NOT_IN_VIEW', { id })] };

@@ -7,7 +7,10 @@ import type { ChangeMarks, DecisionAt, LeftEntry, PacketMarks, RowMark } from '.
  * record either side withholds is left out of every mark (as a disclosed receipt diff leaves it out).
  */
 
-/** One compilation as the marks read it: its disclosed view, its packets' ids (null when not worked out) and its records' titles. */
+/**
+ * One compilation as the marks read it: its disclosed view, its packets' ids (null when not worked out) and its
+ * records' titles.
+ */
 export interface MarkSide {
   readonly view: DisclosedView;
   readonly packets: {

@@ -40,14 +40,23 @@ export interface LastCompile extends Compiled {
   userView?: UserView;
   /** What the gates read, worked out again when a record is first inspected. */
   resolution?: Resolution | null;
-  /** Per audience: the as-of stops, and the diff from the pinned receipt (each asked for after every compilation, and the diff again by the trace). */
+  /**
+   * Per audience: the as-of stops, and the diff from the pinned receipt (each asked for after every compilation, and
+   * the diff again by the trace).
+   */
   stops?: Map<Audience, AsOfStops>;
   pinnedDiff?: { readonly pinned: Receipt; readonly byAudience: Map<Audience, ReceiptDiff> };
   /** The key of the saved workspace it was compiled from, when its result may be remembered for the next boot. */
   readonly inputsKey: string | null;
-  /** The compilation of the same scenario its change marks are against (the one the page showed); kept one compilation longer, so no chain grows. */
+  /**
+   * The compilation of the same scenario its change marks are against (the one the page showed); kept one compilation
+   * longer, so no chain grows.
+   */
   before: LastCompile | null;
-  /** Per audience: the trace rows new or with another decision than in `before`, worked out when the trace is first asked for. */
+  /**
+   * Per audience: the trace rows new or with another decision than in `before`, worked out when the trace is first
+   * asked for.
+   */
   rowMarks?: Map<Audience, ReadonlyMap<string, RowMark>>;
 }
 
@@ -70,7 +79,8 @@ export type Compilations = ReturnType<typeof createCompilations>;
  */
 export function createCompilations({ compiler, workspace, corpus, remember, saves }: CompilationsDeps) {
   let last: LastCompile | null = null;
-  // The last compilation that succeeded, kept while the next compiles (`last` is cleared first) so that one's marks can compare with it.
+  // The last compilation that succeeded, kept while the next compiles (`last` is cleared first) so that one's marks can
+  // compare with it.
   let lastSucceeded: LastCompile | null = null;
   let compilations = 0;
 
@@ -187,7 +197,8 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
 
   // Compiles are answered in the order asked: the compiler runs them one at a time, and nothing below awaits after it.
   const compile = async (audience: Audience, shownCompilation?: number | null): Promise<CompileResponse> => {
-    // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or frozen.
+    // Forget the last result first: if this compilation throws, no stale receipt, packet or trace can be read or
+    // frozen.
     last = null;
     const { selection } = workspace.value();
     const request = prepare(selection.lateChanges);
@@ -227,7 +238,10 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
       lastSucceeded = null;
       remembering.cancel();
     },
-    /** The trace rows of `compiled` new to the view or with another decision than in the compilation before, for `audience`. */
+    /**
+     * The trace rows of `compiled` new to the view or with another decision than in the compilation before, for
+     * `audience`.
+     */
     rowMarksOf(compiled: LastCompile, audience: Audience): ReadonlyMap<string, RowMark> {
       compiled.rowMarks ??= new Map();
       let marks = compiled.rowMarks.get(audience);
@@ -244,7 +258,9 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
     userViewOf,
     viewOf,
     prepare,
-    /** A cancelled load left rows of its files in the record index: the records last compiled take their place again. */
+    /**
+     * A cancelled load left rows of its files in the record index: the records last compiled take their place again.
+     */
     reindexLast(): void {
       if (!last) return;
       compiler.index(last.request.recordSet);

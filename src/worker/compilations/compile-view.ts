@@ -7,7 +7,7 @@ import type { RecordSet } from '../../core/phases/1-validate/validate';
 import { factContextOf, REASONS, type ReasonCode } from '../../core/reasons';
 import type { Baselines, CompileOutcome } from '../../core/result';
 import type { UserView } from '../../core/user-view';
-import { changeTextsFor, withShownLabels } from './change-texts';
+import { changeTextsFor, withShownLabels } from './change-texts-for-view';
 import { codesOf, columnCoverage, type ViewSource } from './debug-views';
 import type { AppliedChange, ChangeMarks, ColumnEntry, CompileView, EvidenceAttempts, PacketColumn } from '../protocol';
 
@@ -55,7 +55,10 @@ function titleOf(recordSet: RecordSet, id: string): string {
   return recordSet.byId.get(id)?.record.title ?? id;
 }
 
-/** `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it shows. */
+/**
+ * `userView` in the user view only: there the identity, counts, failure and packet text are its own, built from what it
+ * shows.
+ */
 export function compileView(
   compiled: Compiled,
   source: ViewSource,

@@ -41,7 +41,10 @@ interface ScenarioJson {
   records: { id: string; title: string; text: string; knownAt: string; validFrom: string }[];
 }
 
-/** Atlas as a loaded scenario file, with its withheld record X9 edited and another withheld record added when `vary` is set. */
+/**
+ * Atlas as a loaded scenario file, with its withheld record X9 edited and another withheld record added when `vary` is
+ * set.
+ */
 async function loadedAtlas(vary: boolean) {
   const source = await newSession();
   const scenario = JSON.parse(source.exportScenario().json) as ScenarioJson;

@@ -126,7 +126,10 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
   };
 }
 
-/** The resolution the gates read (the as-of successors, the identity directory): worked out again, once per compilation, when first inspected. */
+/**
+ * The resolution the gates read (the as-of successors, the identity directory): worked out again, once per compilation,
+ * when first inspected.
+ */
 export function resolutionOf(request: CompileRequest): Resolution | null {
   const resolved = resolve(request.contract, request.recordSet);
   return resolved.ok ? resolved.value : null;
@@ -237,7 +240,8 @@ export function codesOf(outcome: CompileOutcome, ids: readonly string[]): Map<st
 
 /**
  * Which required propositions a column's own entries answer, and how: legally, illegally, or with a class not
- * accepted. Judged as the plan judges the packet's evidence: a legal contradiction makes it contradicted, never answered.
+ * accepted. Judged as the plan judges the packet's evidence: a legal contradiction makes it contradicted, never
+ * answered.
  */
 export function columnCoverage(request: CompileRequest, entries: readonly ColumnEntry[]): PropositionCoverage[] {
   return request.contract.requiredPropositions.map((proposition) => {
@@ -354,7 +358,10 @@ export function asOfStops(source: ViewSource, appliedChanges: readonly AppliedCh
   };
 }
 
-/** The first position in `values` whose value is not `before`: `before` holds for a prefix of the sorted values and for nothing after it. */
+/**
+ * The first position in `values` whose value is not `before`: `before` holds for a prefix of the sorted values and for
+ * nothing after it.
+ */
 function partitionPoint(values: Float64Array, before: (value: number) => boolean): number {
   let low = 0;
   let high = values.length;

@@ -12,7 +12,9 @@ import type { RememberedEntry, ResultMemory, WorkspaceStorage } from '../workspa
  * without a database id (nothing then says its files are the same), shows nothing remembered.
  */
 
-/** Only the envelope is checked here: the key names the build that wrote the result, and a build reads what it wrote. */
+/**
+ * Only the envelope is checked here: the key names the build that wrote the result, and a build reads what it wrote.
+ */
 const rememberedEntrySchema = z.object({
   key: z.string(),
   result: z.object({

@@ -16,7 +16,10 @@ import {
  * then sent a window at a time, so only what is on screen crosses the worker boundary.
  */
 
-/** Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties keep trace order. */
+/**
+ * Filters and sorts in the worker, once per compilation and query; rows become views only when a window is sent. Ties
+ * keep trace order.
+ */
 export function filterAndSortTrace(
   rows: readonly TraceRow[],
   query: TraceFilter,
@@ -65,7 +68,10 @@ function compareBy(key: TraceFilter['sortKey'], ranks: RankLookup): ((a: TraceRo
   }
 }
 
-/** Rows `offset` on (at most `limit`, and never more than MAX_TRACE_WINDOW) of a filtered and sorted trace, as the page renders them. */
+/**
+ * Rows `offset` on (at most `limit`, and never more than MAX_TRACE_WINDOW) of a filtered and sorted trace, as the page
+ * renders them.
+ */
 export function traceWindow(
   rows: readonly TraceRow[],
   total: number,

@@ -3,7 +3,7 @@ import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite
 import { sharedDriver } from '../../core/test-support/node-driver';
 import { sha256Hex } from '../../core/hash';
 import { readBuiltinScenarios } from '../workspace/builtin-sources';
-import { userViewExportSchema } from '../../core/format/user-view';
+import { userViewExportSchema } from '../../core/format/user-view-export';
 import { createSession } from '../session';
 import type { WorkspaceStorage } from '../workspace/workspace-storage';
 import { memoryStorage } from '../test-support/memory-storage';
@@ -76,7 +76,8 @@ describe('exports', () => {
       })
       .rows.filter((row) => !visible.has(row.id));
     expect(withheld.length).toBeGreaterThan(0);
-    // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must not.
+    // The receipt names the withheld record and its fact (the roles that would admit it); the user view's exports must
+    // not.
     const receipt = session.receiptJson() ?? '';
     for (const row of withheld) expect(receipt).toContain(row.id);
 
@@ -126,7 +127,8 @@ describe('exports', () => {
       summaries.find((scenario) => scenario.key === 'retry-policy')?.tour,
     );
     expect(summaries.find((scenario) => scenario.key === 'retry-policy')?.tour).toHaveLength(8);
-    // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the same receipt.
+    // Loading selects the scenario with every control off, as for any scenario; switching the same one on gives the
+    // same receipt.
     await session.select({ scenarioKey: 'loaded:retry-policy', controls: ['future-reveal'], lateChanges: [] });
     const again = await session.compile('diagnostic');
     if (!again.ok) throw new Error(again.error.message);

@@ -8,7 +8,10 @@ import type { ScenarioExport } from '../protocol';
 import type { SessionTests } from '../suites/session-tests';
 import type { Workspace } from '../workspace/workspace';
 
-/** The files the page downloads: of the last compilation (receipt, packet, statement, user view) and of the scenario in force. */
+/**
+ * The files the page downloads: of the last compilation (receipt, packet, statement, user view) and of the scenario in
+ * force.
+ */
 export function createExports({
   workspace,
   compilations,

@@ -47,10 +47,16 @@ export interface ShareSessionDeps {
  */
 export const NO_FILES_FROM_USER_VIEW = wordMessage('SHARE_FROM_USER_VIEW');
 
-/** The whole workspace (files, edits, toggles, open suites) and the screen on show out to a link fragment and back in from one. */
+/**
+ * The whole workspace (files, edits, toggles, open suites) and the screen on show out to a link fragment and back in
+ * from one.
+ */
 export function createShareSession({ compiler, workspace, loads, tests, comparisons, drill }: ShareSessionDeps) {
   return {
-    /** The whole workspace, and the screen `shown` with the pin and drill held here, as a link fragment; or why it cannot be one. */
+    /**
+     * The whole workspace, and the screen `shown` with the pin and drill held here, as a link fragment; or why it
+     * cannot be one.
+     */
     async createShareLink(shown?: ScreenShown): Promise<ShareLinkResult> {
       const { suites, bytes: suiteBytes } = tests.sharedSuites();
       const { recordEdits } = workspace.saved();
@@ -95,7 +101,10 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       };
     },
 
-    /** Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace their work. */
+    /**
+     * Decodes and validates a link without applying it, so a bad link is refused before anyone is asked to replace
+     * their work.
+     */
     async checkShareLink(fragment: string): Promise<ShareCheck> {
       const decoded = await decodeShareFragment(fragment);
       if (!decoded.ok) return { ok: false, issues: decoded.error };
@@ -119,7 +128,8 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       const wanted = shared.selection;
       const sharedSuites = tests.readShared(shared.suites);
       if (!sharedSuites.ok) return { ok: false, issues: sharedSuites.error };
-      // Built apart and put in place whole, so a refused link, or a throw while reading a file (a worker limit), changes nothing.
+      // Built apart and put in place whole, so a refused link, or a throw while reading a file (a worker limit),
+      // changes nothing.
       let next = withoutInputs(workspace.value());
       let issues: InputIssue[] = [];
       const never = new AbortController().signal;

@@ -146,7 +146,10 @@ export function createExpectationRuns(compiler: SqliteCompiler) {
   };
 
   return {
-    /** Reads a suite and keeps it (one of the same file name is replaced); a bad suite is refused with file, line and field. */
+    /**
+     * Reads a suite and keeps it (one of the same file name is replaced); a bad suite is refused with file, line and
+     * field.
+     */
     open(file: string, text: string): CompileError | null {
       const parsed = readSuite(text, file);
       if (!parsed.ok) return parsed.error;

@@ -12,7 +12,10 @@ import type { OpenSuitesResult, Selection } from '../protocol';
 
 export type SessionTests = ReturnType<typeof createSessionTests>;
 
-/** The inputs on screen the suites run on, and what to do when the open suites change (they are saved with the workspace). */
+/**
+ * The inputs on screen the suites run on, and what to do when the open suites change (they are saved with the
+ * workspace).
+ */
 export interface TestsScreen {
   readonly inputs: () => { readonly loaded: LoadedScenario; readonly selection: Selection };
   readonly changed: () => void;
@@ -21,7 +24,7 @@ export interface TestsScreen {
 /**
  * The Tests panel's side of the session: the suites the user opened (from the panel, a drop or a link), run on
  * the inputs on screen, `current()`, with the audience on screen, so the user view's results depend on nothing it
- * withholds (src/core/expectations/user-view.ts).
+ * withholds (src/core/expectations/for-user.ts).
  */
 export function createSessionTests(compiler: SqliteCompiler) {
   const runs = createExpectationRuns(compiler);
@@ -36,7 +39,10 @@ export function createSessionTests(compiler: SqliteCompiler) {
   };
   return {
     runs,
-    /** The open suites as an exported scenario carries them (`suites`, without the `$schema` path of their own files); nothing when none is open. */
+    /**
+     * The open suites as an exported scenario carries them (`suites`, without the `$schema` path of their own files);
+     * nothing when none is open.
+     */
     exported(): { readonly suites?: ExpectationSuite[] } {
       const suites = runs.documents().map(({ text }) => {
         const { $schema: _path, ...suite } = JSON.parse(text) as ExpectationSuite;
@@ -71,7 +77,10 @@ export function createSessionTests(compiler: SqliteCompiler) {
         for (const { loaded, text } of read) runs.keep(loaded, text);
       });
     },
-    /** Opens each suite (one of the same name is replaced); a bad one is refused with its file, line and field, and the others kept. */
+    /**
+     * Opens each suite (one of the same name is replaced); a bad one is refused with its file, line and field, and the
+     * others kept.
+     */
     async openSuites(files: readonly NamedBlob[], audience: Audience, screen: TestsScreen): Promise<OpenSuitesResult> {
       const issues: InputIssue[] = [];
       for (const { name, blob } of files) {
@@ -92,7 +101,10 @@ export function createSessionTests(compiler: SqliteCompiler) {
     suiteText(file: string): string | null {
       return runs.documents().find((document) => document.name === file)?.text ?? null;
     },
-    /** The problems of suite text as typed (file, line and field), read as `context-compiler test` reads it; nothing is opened. */
+    /**
+     * The problems of suite text as typed (file, line and field), read as `context-compiler test` reads it; nothing is
+     * opened.
+     */
     checkSuite(file: string, text: string): readonly InputIssue[] {
       const parsed = parseExpectationSuiteJson(file, text);
       return parsed.ok ? [] : issuesOf(parsed.error, { file, path: '(root)' });

@@ -15,7 +15,9 @@ import type { CaseFromScreen, Selection, SuiteDiffLine, SuiteDraft } from '../pr
 interface SuiteWritingDeps {
   readonly compiler: SqliteCompiler;
   readonly current: () => { readonly loaded: LoadedScenario; readonly selection: Selection };
-  /** How a suite names the inputs on screen: the built-in scenario's id, or the scenario file "Export scenario" writes. */
+  /**
+   * How a suite names the inputs on screen: the built-in scenario's id, or the scenario file "Export scenario" writes.
+   */
   readonly inputs: () => SuiteInputs;
   /** The open suites' files and texts. */
   readonly documents: () => readonly { readonly name: string; readonly text: string }[];

@@ -1,6 +1,9 @@
 import type { ImageFiles } from '../workspace/database-image';
 
-/** Image files in a Map, for tests in Node where there is no OPFS: like the pool, a file gets its name only once every chunk is written. */
+/**
+ * Image files in a Map, for tests in Node where there is no OPFS: like the pool, a file gets its name only once every
+ * chunk is written.
+ */
 export function memoryImageFiles(): ImageFiles & { readonly put: (name: string, bytes: Uint8Array) => void } {
   const files = new Map<string, Uint8Array>();
   return {

@@ -153,7 +153,10 @@ export function createBackgroundSaves({
       });
     },
 
-    /** Keeps only the stored loads a saved workspace names (a save that failed, a load cancelled in a crash leave others). */
+    /**
+     * Keeps only the stored loads a saved workspace names (a save that failed, a load cancelled in a crash leave
+     * others).
+     */
     retain(ids: readonly string[]): void {
       records?.retain(ids);
     },

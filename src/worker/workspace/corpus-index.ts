@@ -7,7 +7,10 @@ import { nextTask } from '../next-task';
  * meanwhile waits for one step at most (docs/DECISIONS.md).
  */
 export const INDEX_SLICE = 1_000;
-/** Below this many records the whole-corpus index is built at once: it takes less time than a round trip to show progress. */
+/**
+ * Below this many records the whole-corpus index is built at once: it takes less time than a round trip to show
+ * progress.
+ */
 export const BACKGROUND_CORPUS_FROM = 5_000;
 
 export interface CorpusIndexDeps {
@@ -48,7 +51,8 @@ export function createCorpusIndex({ compiler }: CorpusIndexDeps) {
             const scenario = lastScenario();
             if (step.value && scenario !== null) {
               corpusFor = scenario;
-              // The baselines' index is the slowest part to build again: a reload should find it (one that found it complete writes nothing).
+              // The baselines' index is the slowest part to build again: a reload should find it (one that found it
+              // complete writes nothing).
               if (indexed) for (const tell of built) tell();
               const waiting = waiters;
               waiters = [];
@@ -62,7 +66,8 @@ export function createCorpusIndex({ compiler }: CorpusIndexDeps) {
           await nextTask();
         }
       } catch {
-        // Only running out of memory could throw here: the baselines stay unavailable until the next compilation asks again.
+        // Only running out of memory could throw here: the baselines stay unavailable until the next compilation asks
+        // again.
       } finally {
         job = null;
         progress = null;
@@ -76,11 +81,16 @@ export function createCorpusIndex({ compiler }: CorpusIndexDeps) {
     onBuilt(tell: () => void): void {
       built.add(tell);
     },
-    /** Another scenario's records were written to the record index: the whole-corpus index no longer holds them in full. */
+    /**
+     * Another scenario's records were written to the record index: the whole-corpus index no longer holds them in full.
+     */
     invalidate(): void {
       corpusFor = null;
     },
-    /** Whether the baselines of `scenarioKey`'s `records` can be worked out now without indexing most of the corpus on the spot. */
+    /**
+     * Whether the baselines of `scenarioKey`'s `records` can be worked out now without indexing most of the corpus on
+     * the spot.
+     */
     atHand(scenarioKey: string, records: number): boolean {
       return corpusFor === scenarioKey || records < BACKGROUND_CORPUS_FROM;
     },

@@ -19,7 +19,7 @@ import {
   type RecordSet,
 } from '../../core/phases/1-validate/validate';
 import { parseReceiptJson } from '../../core/phases/1-validate/validate-receipt';
-import { USER_VIEW_FORMAT } from '../../core/format/user-view';
+import { USER_VIEW_FORMAT } from '../../core/format/user-view-export';
 import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';
 import type { Receipt } from '../../core/result';
@@ -107,7 +107,10 @@ async function suiteIn(file: NamedBlob): Promise<Result<IntakeSuite, CompileErro
   return parsed.ok ? ok({ loaded: parsed.value, text }) : parsed;
 }
 
-/** A suite a scenario file carries (`suites`): its places are lines of that file, and its text is written out for links and exports. */
+/**
+ * A suite a scenario file carries (`suites`): its places are lines of that file, and its text is written out for links
+ * and exports.
+ */
 function carriedSuite(file: string, locator: JsonLocator, index: number, suite: ExpectationSuite): IntakeSuite {
   const at = ['suites', index];
   return {
@@ -127,7 +130,10 @@ export type RecordsFileReader = (
   signal: AbortSignal,
 ) => Promise<Result<RecordSet, CompileError>>;
 
-/** Decodes a blob as UTF-8 a chunk at a time into the core's line reader, reporting the bytes read so far; never one big string. */
+/**
+ * Decodes a blob as UTF-8 a chunk at a time into the core's line reader, reporting the bytes read so far; never one big
+ * string.
+ */
 export async function streamInto(
   reader: JsonlRecordReader,
   blob: Blob,
@@ -203,7 +209,10 @@ export interface IntakeRejection {
   readonly summaries: readonly FileSummary[];
 }
 
-/** What the file was recognised as and what is wrong with it: "read as a contract (recognised by principals): not a valid contract: 1 problem". */
+/**
+ * What the file was recognised as and what is wrong with it: "read as a contract (recognised by principals): not a
+ * valid contract: 1 problem".
+ */
 function summaryOf(error: CompileError, file: string, recognised: RecognisedKind | string): FileSummary {
   const problems = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
   const described = typeof recognised === 'string' ? recognised : describeRecognised(recognised);

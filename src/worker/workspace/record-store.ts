@@ -69,7 +69,10 @@ export interface RecordStore {
    * null when a stored document does not validate, so that the load's files are read again instead.
    */
   read(load: string): Map<string, RecordSet> | null;
-  /** Drops every load but these (an unsaved load, or one the saved workspace no longer names) and any set stored in part. */
+  /**
+   * Drops every load but these (an unsaved load, or one the saved workspace no longer names) and any set stored in
+   * part.
+   */
   retain(loads: readonly string[]): void;
   remove(load: string): void;
   clear(): void;

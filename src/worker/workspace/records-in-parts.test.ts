@@ -56,7 +56,9 @@ function inProcessHelper({
 /** Every file is read in pieces (from one byte on), so the tests see the path large files take. */
 const readInParts = (helper: StartPartHelper) => readRecordsInParts(helper, 1);
 const onePass = (text: string) => streamRecords(file(text), () => undefined, never);
-/** Records with every kind of value a checked record holds: nulls, lists, evidence, fractions, instants with offsets. */
+/**
+ * Records with every kind of value a checked record holds: nulls, lists, evidence, fractions, instants with offsets.
+ */
 const manyLines = (count: number) =>
   Array.from({ length: count }, (_, index) => {
     const id = `r${index}`;

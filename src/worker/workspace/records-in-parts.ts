@@ -77,7 +77,8 @@ export type PartReply =
   // same records as a structured clone (docs/DECISIONS.md), and the helper sends about half of a large file.
   | { readonly kind: 'part'; readonly partJson: string }
   | { readonly kind: 'refused' }
-  // The part could not be read there (the file changed on disk, say): the compiler worker reads it, and reports what it finds.
+  // The part could not be read there (the file changed on disk, say): the compiler worker reads it, and reports what it
+  // finds.
   | { readonly kind: 'failed'; readonly reason: string };
 
 /** Never cancelled from inside: the compiler worker stops a helper by terminating it. */

@@ -96,9 +96,11 @@ export async function openWorkspaceDatabase(): Promise<WorkspaceDatabase> {
       unlink: (name) => void pool.unlink(name),
     });
     const restored = restoredFrom(images);
-    // Deleted rows are overwritten, not left in free pages: an image saved after a reset or a removal holds nothing of them.
+    // Deleted rows are overwritten, not left in free pages: an image saved after a reset or a removal holds nothing of
+    // them.
     restored.exec('PRAGMA secure_delete = ON;');
-    // The database lives in the wasm heap, which CDP's heap figures count unreliably: the benchmark reads its size here.
+    // The database lives in the wasm heap, which CDP's heap figures count unreliably: the benchmark reads its size
+    // here.
     const markWasmMemory = () => performance.mark('cc:wasm-memory', { detail: sqlite3.wasm.heap8u().byteLength });
     markWasmMemory();
     const save = async (between: () => Promise<void>) => {

@@ -34,7 +34,10 @@ export interface WorkspaceLoadsDeps {
   readonly keepReceipts: (
     receipts: readonly { readonly file: string; readonly receipt: Receipt }[],
   ) => Promise<ReceiptCheck[]>;
-  /** A cancelled index left rows of the dropped files in the record index: the records last compiled take their place again. */
+  /**
+   * A cancelled index left rows of the dropped files in the record index: the records last compiled take their place
+   * again.
+   */
   readonly reindexLast: () => void;
 }
 
@@ -101,7 +104,9 @@ export function createWorkspaceLoads({
     return read;
   };
 
-  /** Reads a drop and adds its scenarios, all or nothing: a rejected or cancelled drop leaves the workspace as it was. */
+  /**
+   * Reads a drop and adds its scenarios, all or nothing: a rejected or cancelled drop leaves the workspace as it was.
+   */
   const loadFiles = async (
     files: readonly NamedBlob[],
     onProgress: (progress: LoadProgress) => void,

@@ -116,7 +116,8 @@ export function createIndexedDbStorage({
           }
           return;
         } catch {
-          // The browser closes the connection before it deletes, so a reopened one can be closed too: look again shortly.
+          // The browser closes the connection before it deletes, so a reopened one can be closed too: look again
+          // shortly.
           await new Promise((resolve) => setTimeout(resolve, CLOSE_CHECK_INTERVAL_MS));
         }
       }

@@ -23,7 +23,10 @@ export interface Entry {
   readonly loaded: LoadedScenario;
 }
 
-/** A scenario's edit in force (comparisons/record-editing.ts), with the scenario it was made on and what applying it gave. */
+/**
+ * A scenario's edit in force (comparisons/record-editing.ts), with the scenario it was made on and what applying it
+ * gave.
+ */
 export interface EditInForce {
   readonly base: LoadedScenario;
   readonly edit: ScenarioEdit;
@@ -88,13 +91,19 @@ export function currentEntryOf(workspace: WorkspaceValue): Entry {
   return entry;
 }
 
-/** The entry's scenario with its record edit, if one was made on the scenario the entry holds now (a load replaced since drops it). */
+/**
+ * The entry's scenario with its record edit, if one was made on the scenario the entry holds now (a load replaced since
+ * drops it).
+ */
 export function editedOf(workspace: WorkspaceValue, entry: Entry): LoadedScenario {
   const edit = workspace.recordEdits.get(entry.key);
   return edit && edit.base === entry.loaded ? edit.loaded : entry.loaded;
 }
 
-/** The scenario as compiled: the user's record and contract edits in force, and generic late changes when it declares none. */
+/**
+ * The scenario as compiled: the user's record and contract edits in force, and generic late changes when it declares
+ * none.
+ */
 export const effectiveOf = (workspace: WorkspaceValue, entry: Entry): LoadedScenario =>
   withLateChanges(workspace.contractEdits.get(entry.key) ?? null, editedOf(workspace, entry));
 

@@ -122,7 +122,8 @@ export function createWorkspace({ storage, builtins, database, saves, estimateSt
     /**
      * The toggles' path: the compilation the page asks for next does not wait for the selection's write, which
      * queues behind any background store's writes. IndexedDB runs the writes (and a reset's clear) in the order
-     * they were asked for; a failed write reaches the page as a workspace event. `replaced`: another scenario is selected.
+     * they were asked for; a failed write reaches the page as a workspace event. `replaced`: another scenario is
+     * selected.
      */
     select(wanted: Selection): { readonly snapshot: WorkspaceSnapshot; readonly replaced: boolean } {
       const next = normalisedSelection(value, wanted);

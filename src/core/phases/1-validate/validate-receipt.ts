@@ -19,7 +19,8 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
   const fields: Partial<Record<string, unknown>> =
     json.value !== null && typeof json.value === 'object' ? json.value : {};
   const version = fields.schemaVersion;
-  // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says, before its fields are read.
+  // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says,
+  // before its fields are read.
   if (typeof version === 'string' && version !== SCHEMA_VERSION) {
     return err({
       pass: 'validate',

@@ -124,7 +124,9 @@ export interface RecordsPart {
   /** The line of each record, within the part. */
   readonly lines: readonly number[];
   readonly lineCount: number;
-  /** Unreadable lines and duplicate records of the part; a part that has any is joined by reading the file in one pass. */
+  /**
+   * Unreadable lines and duplicate records of the part; a part that has any is joined by reading the file in one pass.
+   */
   readonly besides: RecordsBesides;
 }
 
@@ -398,7 +400,9 @@ export function joinScenarioRecords(
   return checkChangeTexts(file, { scenario, recordSet }, createJsonLocator(text));
 }
 
-/** Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts). */
+/**
+ * Refuses a scenario whose control or late-change text names a record it does not declare (src/core/change-text.ts).
+ */
 export function checkChangeTexts(
   file: string,
   loaded: LoadedScenario,

@@ -80,7 +80,10 @@ export class IdPositions {
   }
 }
 
-/** Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far less than a sort. */
+/**
+ * Where each position's record is in `ids`, in id order; files are often in id order already, and a check costs far
+ * less than a sort.
+ */
 export function idOrder(ids: readonly string[]): Int32Array {
   const order = new Int32Array(ids.length);
   let sorted = true;
@@ -91,7 +94,9 @@ export function idOrder(ids: readonly string[]): Int32Array {
   return sorted ? order : order.sort((a, b) => compareStrings(ids[a] as string, ids[b] as string));
 }
 
-/** `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long. */
+/**
+ * `items` in `order`; a loop, because `Array.from` over a typed array with a mapping function took eight times as long.
+ */
 export function inOrder<T>(order: Int32Array, items: readonly T[]): T[] {
   const ordered = new Array<T>(order.length);
   for (let position = 0; position < order.length; position += 1)
@@ -166,7 +171,9 @@ function findBrokenLinks(recordSet: RecordSet, successors: readonly CheckedRecor
   return broken;
 }
 
-/** For each record on a cycle of supersession links (a component of two or more records), the number of its component. */
+/**
+ * For each record on a cycle of supersession links (a component of two or more records), the number of its component.
+ */
 function stronglyConnected(recordSet: RecordSet, successors: readonly CheckedRecord[]): Map<string, number> {
   const targetsOf = (id: string) =>
     (recordSet.byId.get(id)?.record.supersedes ?? []).filter((target) => recordSet.byId.has(target));
@@ -210,7 +217,9 @@ export function supersessionsOf(recordSet: RecordSet, asOf: number): Supersessio
   };
 }
 
-/** One record with its version question answered: a plain function of the record and what supersession says of its id. */
+/**
+ * One record with its version question answered: a plain function of the record and what supersession says of its id.
+ */
 export function resolveRecord(checked: CheckedRecord, supersessions: Supersessions): ResolvedRecord {
   const id = checked.record.id;
   return {
@@ -220,7 +229,10 @@ export function resolveRecord(checked: CheckedRecord, supersessions: Supersessio
   };
 }
 
-/** The contract's part of resolution: its subject bound to one identity (an ambiguous one is refused) and its as-of instant. */
+/**
+ * The contract's part of resolution: its subject bound to one identity (an ambiguous one is refused) and its as-of
+ * instant.
+ */
 export function resolveContract(contract: Contract): Result<ResolvedContract, CompileError> {
   const identityNames = buildIdentityNames(contract);
   let subject: string | null = null;
@@ -252,7 +264,8 @@ export function resolve(contract: Contract, recordSet: RecordSet): Result<Resolu
   const resolved = resolveContract(contract);
   if (!resolved.ok) return resolved;
   const { order, indexOf } = orderById(recordSet.ids);
-  // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the caller's compilation.
+  // A broken link makes its records inadmissible and nothing else: a record the caller may not see never stops the
+  // caller's compilation.
   const supersessions = supersessionsOf(recordSet, resolved.value.asOf);
   const records = inOrder(order, recordSet.checked).map((checked) => resolveRecord(checked, supersessions));
   return ok({ contract: resolved.value, records, indexOf, brokenLinks: supersessions.brokenLinks });

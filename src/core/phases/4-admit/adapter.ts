@@ -44,9 +44,15 @@ export type AdmissionAnswer =
   | { readonly status: 'complete'; readonly candidates: ReadonlySet<string>; readonly predicateDigest: string }
   | { readonly status: 'incomplete'; readonly problem: string; readonly predicateDigest: string | null };
 
-/** A store seen only as far as admission (`Store` in src/core/store.ts is the whole of it): what the conformance suite certifies, plan by plan. */
+/**
+ * A store seen only as far as admission (`Store` in src/core/store.ts is the whole of it): what the conformance suite
+ * certifies, plan by plan.
+ */
 export interface AdmittingStore extends AdapterIdentity {
-  /** The store's candidates for a plan, echoing the digest of the plan it executed: complete, or incomplete and never used. */
+  /**
+   * The store's candidates for a plan, echoing the digest of the plan it executed: complete, or incomplete and never
+   * used.
+   */
   admit(plan: AdmissionPlan, digest: string): Promise<Result<AdmissionAnswer, CompileError>>;
 }
 

@@ -200,7 +200,8 @@ export function buildAdmissionPlan(resolved: ResolvedContract, brokenLinks: read
       field: 'sensitivity',
       set: typedSet('sensitivity', contract.forbiddenSensitivity),
     },
-    // Principals keep the contract's order: the chain is a sequence, and a fact names its first principal lacking a role.
+    // Principals keep the contract's order: the chain is a sequence, and a fact names its first principal lacking a
+    // role.
     {
       gate: 'authorisation',
       op: 'every-group-meets-list',

@@ -10,7 +10,10 @@ export interface Admission {
   /** The admitted positions, ascending (id order). */
   readonly admitted: readonly number[];
   readonly admittedIds: ReadonlySet<string>;
-  /** Each admitted id's position: the ranking names records by id, and a search of 100,000 ids per name cost more than the map. */
+  /**
+   * Each admitted id's position: the ranking names records by id, and a search of 100,000 ids per name cost more than
+   * the map.
+   */
   readonly admittedAt: ReadonlyMap<string, number>;
 }
 

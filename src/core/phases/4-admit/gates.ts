@@ -222,7 +222,8 @@ function failureFact(
       return { fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: formatInstantShort(item.validTo ?? asOf) } };
     }
     case 'supersession':
-      // The record's own broken links first: a successor in force is a reason too, but a broken history is the record's own.
+      // The record's own broken links first: a successor in force is a reason too, but a broken history is the record's
+      // own.
       if (brokenLink?.kind === 'dangling') return { fact: 'SUPERSEDES_MISSING', args: { targets: brokenLink.targets } };
       if (brokenLink?.kind === 'self') return { fact: 'SUPERSEDES_ITSELF', args: {} };
       if (brokenLink?.kind === 'cycle')

@@ -149,7 +149,9 @@ export const PACKET_PLAN_FIELDS = [
 
 export type PacketPlanInputs = Pick<Contract, (typeof PACKET_PLAN_FIELDS)[number]>;
 
-/** What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows. */
+/**
+ * What the plan decides about the admitted records, the required ones and the budget: all of it but the refused rows.
+ */
 export interface AdmittedPacketPlan extends Omit<PacketPlan, 'trace'> {
   /** One row per admitted position, in the same order as `admission.admitted`. */
   readonly rows: readonly TraceRow[];
@@ -218,7 +220,10 @@ export interface PacketPlanPositions {
   readonly admittedAt: ReadonlyMap<string, number>;
 }
 
-/** What the plan decides about the admitted and required records: a plain function of them, their verdicts and the ranking. */
+/**
+ * What the plan decides about the admitted and required records: a plain function of them, their verdicts and the
+ * ranking.
+ */
 export function planAdmittedPart(
   contract: PacketPlanInputs,
   { records, verdicts, admitted, admittedAt }: PacketPlanPositions,
@@ -276,7 +281,8 @@ export function planAdmittedPart(
   const rankedEvidence = [...accepted.keys()]
     .filter((position) => isRequired[position] === 0)
     .sort((a, b) => rankKey(a) - rankKey(b) || a - b);
-  // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend itself on one proposition.
+  // The best-ranked evidence for each proposition goes before seconds for covered ones, so a tight budget cannot spend
+  // itself on one proposition.
   const covered = new Set(requiredPositions.flatMap(acceptedAt));
   const covering: number[] = [];
   for (const position of rankedEvidence) {
@@ -413,7 +419,9 @@ export function planAdmittedPart(
   };
 }
 
-/** `PacketPlan.candidates`: required, evidence, then the planned order cut after the last record the budget selected. */
+/**
+ * `PacketPlan.candidates`: required, evidence, then the planned order cut after the last record the budget selected.
+ */
 function candidatePositions(
   required: readonly number[],
   evidence: readonly number[],

@@ -15,7 +15,10 @@ beforeAll(async () => {
   compiler = createSqliteCompiler(await sharedDriver());
 });
 
-/** Twelve relevant admitted records of 100 tokens under a 500-token budget, two unrelated ones, a required one, and `refused` records out of scope. */
+/**
+ * Twelve relevant admitted records of 100 tokens under a 500-token budget, two unrelated ones, a required one, and
+ * `refused` records out of scope.
+ */
 function records(refused: number) {
   const relevant = Array.from({ length: 12 }, (_, index) =>
     buildRecord({

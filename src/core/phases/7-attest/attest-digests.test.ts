@@ -54,7 +54,8 @@ describe('the receipt digests a compiler carries from one compilation to the nex
       fc.asyncProperty(fc.array(patchArbitrary, { minLength: 1, maxLength: 6 }), async (patches) => {
         let { contract, recordSet }: { contract: Contract; recordSet: RecordSet } = base;
         for (const patch of [null, ...patches]) {
-          // A patch of a record an earlier step removed is refused (DANGLING_REFERENCE) by design: not a change to compile.
+          // A patch of a record an earlier step removed is refused (DANGLING_REFERENCE) by design: not a change to
+          // compile.
           if (
             patch !== null &&
             (patch.op === 'mergeRecord' || patch.op === 'removeRecord') &&

@@ -40,7 +40,10 @@ export function traceDigest(trace: readonly TraceRow[]): string {
 
 export const rootsDigest = (refused: string, planned: string) => sha256Hex(`${refused}\n${planned}\n`);
 
-/** The ranking section's canonical JSON, written by hand: an entry's keys (id, rank, score) are already in canonical order. */
+/**
+ * The ranking section's canonical JSON, written by hand: an entry's keys (id, rank, score) are already in canonical
+ * order.
+ */
 function canonicalRanked(ranked: readonly RankedEntry[]): string {
   const parts: string[] = [];
   for (const entry of ranked) {
@@ -63,7 +66,10 @@ export const rankedDigest = (ranked: readonly RankedEntry[]) => sha256Hex(canoni
 
 const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
 
-/** Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id order. */
+/**
+ * Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id
+ * order.
+ */
 export function recordSetDigest(records: readonly CheckedRecord[]): string {
   const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
   return treeDigest(inIdOrder, {
@@ -79,10 +85,15 @@ export const recordTreeSpec: TreeDigestSpec<ResolvedRecord> = {
   endsChunk: (item) => item.checked.endsDigestChunk,
 };
 
-/** The receipt's record-set digest over the resolution's records, already in id order: `recordSetDigest` without the sort. */
+/**
+ * The receipt's record-set digest over the resolution's records, already in id order: `recordSetDigest` without the
+ * sort.
+ */
 export const resolvedSetDigest = (records: readonly ResolvedRecord[]) => treeDigest(records, recordTreeSpec);
 
-/** The spec of one of the trace's two trees (refused rows, or the rows the plan pass decided), cut where `endsAt` says. */
+/**
+ * The spec of one of the trace's two trees (refused rows, or the rows the plan pass decided), cut where `endsAt` says.
+ */
 export function traceTreeSpec(planned: boolean, endsAt?: (position: number) => boolean): TreeDigestSpec<TraceRow> {
   return {
     key: (row) => row.id,

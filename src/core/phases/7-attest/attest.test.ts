@@ -47,7 +47,10 @@ describe('canonicalJson', () => {
   });
 });
 
-/** A tree digest as docs/FORMAT.md defines it, written out plainly: chunks cut after ids whose FNV-1a is divisible by 1,024, then a root over their digests. */
+/**
+ * A tree digest as docs/FORMAT.md defines it, written out plainly: chunks cut after ids whose FNV-1a is divisible by
+ * 1,024, then a root over their digests.
+ */
 function referenceTree(rows: readonly Receipt['trace'][number][]): string {
   const chunks: string[] = [];
   let chunk = '';

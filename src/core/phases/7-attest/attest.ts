@@ -26,7 +26,10 @@ function provenanceLabel(record: SourceRecord): string {
     : `${record.provenance.origin} ${record.provenance.contentHash.slice(0, 19)}…`;
 }
 
-/** The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. `asOf` is the instant resolve read. */
+/**
+ * The packet body: what the model is given. Ids, classes, provenance and tokens travel with every entry. `asOf` is the
+ * instant resolve read.
+ */
 export function renderPacket(contract: Contract, asOf: number, plan: PacketPlan): Packet {
   const entries: PacketEntry[] = plan.selected.map((record) => ({
     id: record.id,
@@ -113,7 +116,10 @@ export interface AttestedSections {
   readonly omitted: ReceiptOmissions | null;
 }
 
-/** A `full` receipt lists the plan's whole trace and ranking; a `candidates` one the candidates' rows, and counts the rest. */
+/**
+ * A `full` receipt lists the plan's whole trace and ranking; a `candidates` one the candidates' rows, and counts the
+ * rest.
+ */
 export function attestedSections(input: AttestInput): AttestedSections {
   const { packetPlan: plan } = input;
   if (input.attestation === 'full') return { trace: plan.trace, ranked: plan.ranked, omitted: null };

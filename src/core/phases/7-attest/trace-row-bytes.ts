@@ -6,7 +6,10 @@ import type { TraceRow } from '../../result';
 
 const ROW_KEYS = ['args', 'code', 'decision', 'fact', 'fingerprint', 'gates', 'id', 'required', 'tokens'];
 
-/** A row of exactly the trace row's keys and types; anything else (a receipt read from a file, say) takes the generic path. */
+/**
+ * A row of exactly the trace row's keys and types; anything else (a receipt read from a file, say) takes the generic
+ * path.
+ */
 function isPlainTraceRow(row: TraceRow): boolean {
   let keys = 0;
   for (const key in row) if (Object.hasOwn(row, key)) keys += 1;

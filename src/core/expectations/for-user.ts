@@ -67,7 +67,10 @@ function outcomeForUser(outcome: CompileOutcome): CompileOutcome {
   };
 }
 
-/** What the user view may compare expectations with: the disclosed trace and refusal, no baselines, verdicts by their codes. */
+/**
+ * What the user view may compare expectations with: the disclosed trace and refusal, no baselines, verdicts by their
+ * codes.
+ */
 export function observedForUser(observed: Observed): Observed {
   const { compiled, drill } = observed;
   const shownDrill =
