@@ -2,18 +2,12 @@ import { canonicalJson } from '../../core/canonical';
 import type { CheckedRecord, RecordSet } from '../../core/phases/1-validate/validate';
 import type { SqlDriver, SqlStatement, SqlValue } from './driver';
 import { createAdmittedScorer } from './admitted-scorer';
+import { changedPositions } from './changed-positions';
 import { createListTable, readColumn, readPairs, SCHEMA, useCurrentLayout } from './record-tables';
 import type { RecordIndex } from './record-index-api';
 
 export { TOKENIZER } from './record-tables';
 
-/** Positions where two lists of the same length hold different objects: a walk over references, not over the items. */
-function changedPositions<T>(last: readonly T[], items: readonly T[]): number[] {
-  const changed: number[] = [];
-  for (let position = 0; position < items.length; position += 1)
-    if (last[position] !== items[position]) changed.push(position);
-  return changed;
-}
 const idAt = (list: readonly CheckedRecord[], position: number) => (list[position] as CheckedRecord).record.id;
 
 const PROGRESS_EVERY = 2_000;
