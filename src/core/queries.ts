@@ -38,7 +38,7 @@ import {
 } from './phases/2-resolve/resolve';
 import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
 import { rankDeclared, type Ranking } from './phases/5-rank/ranking';
-import type { Receipt, TraceRow } from './result';
+import type { Receipt } from './result';
 import { chunkDigest, chunksOf, rootOfChunks, type TreeDigestSpec } from './tree-digest';
 
 /**
@@ -136,26 +136,12 @@ function supersessionKey(recordSet: RecordSet, asOf: number, idsVersion: number)
   return key;
 }
 
-/** The rows an admitted part of the plan decided, their ids and trace positions: the admitted ones and a failed required one. */
-function plannedRowsOf(ids: readonly string[], admitted: readonly number[], part: AdmittedPacketPlan) {
+/** The trace positions whose rows an admitted part of the plan decided: the admitted ones and a failed required one. */
+function plannedPositionsOf(admitted: readonly number[], part: AdmittedPacketPlan): Int32Array {
   const failed = part.failedRow;
-  const positions =
-    failed === null || admitted.includes(failed.position)
-      ? int32(admitted)
-      : Int32Array.from([...admitted, failed.position]).sort();
-  const names = new Array<string>(positions.length);
-  const rows = new Array<TraceRow>(positions.length);
-  let next = 0;
-  positions.forEach((position, index) => {
-    let row = failed !== null && failed.position === position ? failed.row : undefined;
-    if (admitted[next] === position) {
-      row ??= part.rows[next];
-      next += 1;
-    }
-    names[index] = ids[position] as string;
-    rows[index] = row as TraceRow;
-  });
-  return { positions, names, rows };
+  return failed === null || admitted.includes(failed.position)
+    ? int32(admitted)
+    : Int32Array.from([...admitted, failed.position]).sort();
 }
 
 /**
@@ -380,20 +366,17 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       const part = memo.cell('plan:admitted', key, () =>
         planAdmittedPart(fields.inputs, positions, requiredPositions, ranked, missingRequired),
       );
-      const planned = plannedRowsOf(ids, admission.admitted, part);
-      // A decided row's key is the admitted part's cell version, which stands for every row the part wrote. A row
-      // planned again that equals the last one under its id keeps its version (the memo's early cutoff), so a chunk of
-      // the trace none of whose rows changed keeps its digest even when the admitted part was planned again.
-      const partVersion = new Int32Array(planned.rows.length).fill(memo.cellVersion('plan:admitted'));
-      const rows = memo.map('plan:rows', null, planned.names, partVersion, planned.rows, (row) => row);
+      const planned = plannedPositionsOf(admission.admitted, part);
+      // Every row the admitted part decided is versioned by the part's cell: planned again, each is hashed again.
+      // Comparing each new row with the last one under its id, to keep unchanged chunks' digests, cost more than
+      // hashing them.
+      const partVersion = memo.cellVersion('plan:admitted');
       const traceVersions = refused.versions.slice();
-      planned.positions.forEach((position, index) => {
-        traceVersions[position] = rows.versions[index] as number;
-      });
+      for (const position of planned) traceVersions[position] = partVersion;
       const result = packetPlanFrom(refused.values, admission.admitted, part);
       // The ranking section is the ranked admitted optionals: what ranks them, and which are admitted and required.
       const rankedKey: Key = [ranking, required, admittedPositions, current.admittedVersions];
-      current = { ...current, packetPlan: result, traceVersions, planned: planned.positions, rankedKey };
+      current = { ...current, packetPlan: result, traceVersions, planned, rankedKey };
       return result;
     },
 
