@@ -1,4 +1,4 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, PlanClause } from '../../core/plan/admission-plan';
 import { byScoreThenId, roundScore, type RankedRow } from '../../core/ranking';
 import type { ReasonCode } from '../../core/reasons';
@@ -122,11 +122,12 @@ export function lowerVerdict(
   for (const { clause, condition } of ordered) {
     const reason = refusalCode(clause, into);
     if (reason === null)
-      return err({
-        pass: 'admit',
-        code: 'LOWERING_UNSUPPORTED',
-        message: wordMessage('ANSWER_NO_REASON_CODE', { gate: clause.gate, op: clause.op }),
-      });
+      return err(
+        compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'ANSWER_NO_REASON_CODE', {
+          gate: clause.gate,
+          op: clause.op,
+        }),
+      );
     branches.push({ condition, reason });
   }
   return ok({
@@ -205,11 +206,12 @@ export async function answerPlan(
   const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
   const row = rows[0];
   if (row === undefined)
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCOMPLETE',
-      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem: wordMessage('ANSWER_HAD_NO_ROW') }),
-    });
+    return err(
+      compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', {
+        adapter: 'postgresql',
+        problem: wordMessage('ANSWER_HAD_NO_ROW'),
+      }),
+    );
   const statistics = admittedStatistics(terms, row);
   const candidates =
     terms.length === 0

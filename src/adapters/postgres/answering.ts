@@ -1,5 +1,5 @@
 import type { PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/answered-admission';
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/plan/admission-plan';
 import { byScoreThenId, roundScore } from '../../core/ranking';
 import type { CheckedRecord } from '../../core/passes/validate';
@@ -14,7 +14,6 @@ import { shardTablesOf } from './shard-snapshots';
 import { storedRecordSetDigest } from './record-set-digest';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
-import { wordMessage } from '../../core/messages';
 
 /**
  * Every admitted record's gate view, the query phrases it holds and its bm25 score over the admitted set: the
@@ -88,11 +87,8 @@ SELECT $1::text AS digest, counted.total::bigint AS total, v.* FROM counted LEFT
  * An answer whose admitted rows did not all arrive, worded as `acceptAnswer` words an incomplete admission: nothing of
  * it is used.
  */
-const incomplete = (problem: string): CompileError => ({
-  pass: 'admit',
-  code: 'ADAPTER_INCOMPLETE',
-  message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem }),
-});
+const incomplete = (problem: string): CompileError =>
+  compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem });
 
 /**
  * The gate views of the records that supersede any of `ids` (through the index of records that supersede something).

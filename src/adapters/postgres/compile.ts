@@ -1,5 +1,5 @@
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import {
   createJsonlRecordReader,
@@ -26,7 +26,6 @@ import { storedRecordSetDigest } from './record-set-digest';
 import { requireLayout, type Database } from './schema';
 import { checkShardSnapshots } from './shard-snapshots';
 import type { Tokeniser } from './tokens';
-import { wordMessage } from '../../core/messages';
 
 /** The name records read back from the database are validated under (and any problem with them names). */
 export const DATABASE_RECORDS = 'database records';
@@ -121,12 +120,12 @@ export async function validateStoredRecords(
   const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== fingerprints[position]);
   if (mismatch >= 0) {
     const id = recordSet.value.checked[mismatch]?.record.id ?? '';
-    return err({
-      pass: 'validate',
-      code: 'INVALID_INPUT',
-      recordId: id,
-      message: wordMessage('DATABASE_RECORD_CHANGED', { table: DATABASE_RECORDS, record: id }),
-    });
+    return err(
+      compileError({ pass: 'validate', code: 'INVALID_INPUT', recordId: id }, 'DATABASE_RECORD_CHANGED', {
+        table: DATABASE_RECORDS,
+        record: id,
+      }),
+    );
   }
   return ok(recordSet.value);
 }
@@ -207,11 +206,12 @@ export async function inSnapshot<T>(
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (!isDatabaseError(error)) throw error;
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCOMPLETE',
-      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem: describeFailure(error, timeoutMs) }),
-    });
+    return err(
+      compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', {
+        adapter: 'postgresql',
+        problem: describeFailure(error, timeoutMs),
+      }),
+    );
   }
 }
 

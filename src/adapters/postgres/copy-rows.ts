@@ -35,11 +35,17 @@ export function nulIssue(file: string, item: CheckedRecord, line: number | undef
 
 /** A value as COPY's text format writes it: NULL as \N, and the four characters it would read as delimiters escaped. */
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const NEEDS_ESCAPE = /[\\\n\r\t]/;
+/**
+ * Global for `replace`; `search` ignores the flag and `lastIndex`, so the same expression also finds whether any is
+ * there.
+ */
+const COPY_DELIMITERS = /[\\\n\r\t]/g;
 function copyValue(value: string | number | boolean | null): string {
   if (value === null) return '\\N';
   const text = String(value);
-  return NEEDS_ESCAPE.test(text) ? text.replace(/[\\\n\r\t]/g, (found) => COPY_ESCAPES[found] ?? found) : text;
+  return text.search(COPY_DELIMITERS) === -1
+    ? text
+    : text.replace(COPY_DELIMITERS, (found) => COPY_ESCAPES[found] ?? found);
 }
 export const copyLine = (values: readonly (string | number | boolean | null)[]) =>
   `${values.map(copyValue).join('\t')}\n`;

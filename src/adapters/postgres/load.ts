@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompileError, InputIssue } from '../../core/errors';
-import { err, formatIssue, ok, type Result } from '../../core/errors';
+import { compileError, err, issueAt, ok, type Result } from '../../core/errors';
 import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
 import { quoteValue } from '../../core/format/json-text';
 import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
@@ -287,13 +287,11 @@ async function refusalOf(client: Database, file: string, problems: Problems): Pr
   }
   if (problems.nul === null) return null;
   const { issue, recordId } = problems.nul;
-  return {
-    pass: 'validate',
-    code: 'INVALID_INPUT',
-    message: formatIssue(issue),
-    recordId,
-    issues: [issue],
-  };
+  return compileError(
+    { pass: 'validate', code: 'INVALID_INPUT', recordId, issues: [issue] },
+    'ISSUE_AT',
+    issueAt(issue),
+  );
 }
 
 /** Deletes every record no line of the file held, with its document and postings; how many. */

@@ -1,5 +1,4 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
-import { wordMessage } from '../../core/messages';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Database } from './schema';
 
 /**
@@ -61,13 +60,11 @@ export async function checkShardSnapshots(client: Database): Promise<Result<void
   const apart = found.shards.filter((shard) => shard.snapshot !== found.own);
   if (found.shards.length > 0 && apart.length === 0) return ok(undefined);
   const each = found.shards.map((shard) => `shard ${shard.shard} at ${shard.snapshot ?? 'none'}`).join(', ');
-  return err({
-    pass: 'admit',
-    code: 'ADAPTER_SNAPSHOT_SPLIT',
-    message: wordMessage('SHARDS_APART', {
+  return err(
+    compileError({ pass: 'admit', code: 'ADAPTER_SNAPSHOT_SPLIT' }, 'SHARDS_APART', {
       adapter: 'postgresql',
       snapshot: found.own,
       shards: each === '' ? 'no shard' : each,
     }),
-  });
+  );
 }
