@@ -1,26 +1,11 @@
-import { ok, type CompileError, type Result } from '../../core/errors';
+import type { CompileError, Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/plan/admission-plan';
-import { byScoreThenId, roundScore } from '../../core/ranking';
-import type { ReasonCode } from '../../core/reasons';
-import type { CheckedRecord } from '../../core/passes/validate';
 import { lowerVerdict } from './answer';
-import { admittedStatistics, IDF, phraseScore } from './bm25-sql';
-import { VIEW_COLUMNS, viewsOf, type AdmittedRows } from './gate-views';
+import { ADMITTED_DIGEST_CTES, answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
+import { IDF, phraseScore } from './bm25-sql';
+import { VIEW_COLUMNS } from './gate-views';
 import { bind, type Lowering } from './lower';
-import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
-
-/** What one statement through a coordinator answers: the counts and digests of `answerPlan`, and the admitted rows. */
-export interface ShardAnswer {
-  readonly counted: {
-    readonly predicateDigest: string;
-    readonly admitted: number;
-    readonly statistics: ReturnType<typeof admittedStatistics>;
-    readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
-    readonly admittedDigest: string;
-  };
-  readonly admitted: AdmittedRows;
-}
 
 /**
  * The ids some successor in force at `at` supersedes: read from every shard (a successor may live on another), few
@@ -130,7 +115,7 @@ export async function answerOnShards(
   digest: string,
   terms: readonly string[],
   phraseTerms: readonly (string | null)[],
-): Promise<Result<ShardAnswer, CompileError>> {
+): Promise<Result<AnswerWithRows, CompileError>> {
   const into: Lowering = {
     schema: client.schema,
     values: [digest],
@@ -165,89 +150,10 @@ export async function answerOnShards(
       FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN admitted a ON a.id = f.record_id CROSS JOIN stats s GROUP BY f.record_id)`,
     'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
     `refused AS (SELECT (${bind(into, counted.codes, 'text[]')})[c.key::integer + 1] AS code, c.n FROM (${counted.reason.rows(unionOf('refused', tables.length))}) c)`,
-    `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
-    `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
+    ...ADMITTED_DIGEST_CTES,
     `viewed AS (SELECT a.*, coalesce(h.phrases, '{}') AS phrases, s.score FROM admitted a LEFT JOIN scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,
   ];
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
-  const { rows } = await client.query<SummaryRow & { id: string | null; length: number; phrases: number[] }>(
-    `WITH ${ctes.join(',\n')}
-SELECT $1::text AS digest, (SELECT n FROM stats)::bigint AS total, (SELECT n FROM stats) AS set_documents, (SELECT tokens FROM stats) AS set_tokens,
-  (SELECT json_object_agg(phrase, matched) FROM df) AS matched, (SELECT json_object_agg(code, n) FROM refused) AS refused,
-  encode(sha256(coalesce((SELECT string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk) FROM chunks), ''::bytea)), 'hex') AS admitted_digest,
-  v.* FROM (SELECT 1) one LEFT JOIN viewed v ON true`,
-    into.values,
-  );
+  const { rows } = await client.query<AnswerRow>(withRows(ctes), into.values);
   return answerOf(rows, digest, terms);
-}
-
-interface SummaryRow {
-  readonly digest: string;
-  readonly total: string;
-  /** Named apart from the gate view's columns, which follow them in each row (its `tokens` is the record's own). */
-  readonly set_documents: number;
-  readonly set_tokens: number;
-  readonly matched: Record<string, number> | null;
-  readonly refused: Record<string, number> | null;
-  readonly admitted_digest: string;
-  readonly score: number | null;
-}
-
-/**
- * The statement's rows as the counts and the admitted rows, each row echoing the summary: an answer cut short is known
- * to be.
- */
-function answerOf(
-  rows: readonly (SummaryRow & { id: string | null; length: number; phrases: number[] })[],
-  digest: string,
-  terms: readonly string[],
-): Result<ShardAnswer, CompileError> {
-  const first = rows[0];
-  const total = Number(first?.total ?? -1);
-  const present = rows.filter((row) => row.id !== null);
-  const counted = {
-    predicateDigest: first?.digest ?? '',
-    admitted: total,
-    statistics: admittedStatistics(terms, {
-      documents: first?.set_documents ?? 0,
-      tokens: first?.set_tokens ?? 0,
-      matched: first?.matched ?? null,
-    }),
-    refusedByReason: Object.fromEntries(
-      Object.entries(first?.refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    ),
-    admittedDigest: first?.admitted_digest ?? '',
-  };
-  if (first === undefined || rows.some((row) => row.digest !== digest || Number(row.total) !== total))
-    return ok({
-      counted,
-      admitted: { complete: false, problem: 'the rows of one answer disagree on the plan or the count' },
-    });
-  if (present.length !== total)
-    return ok({
-      counted,
-      admitted: {
-        complete: false,
-        problem: `${present.length} of the ${total} admitted records arrived (a partial result)`,
-      },
-    });
-  const views = viewsOf(present);
-  if (!views.ok) return views;
-  const viewed = views.value;
-  return ok({
-    counted,
-    admitted: {
-      complete: true,
-      rows: present.map((row, index) => ({
-        view: viewed[index] as CheckedRecord,
-        length: Number(row.length),
-        phrases: row.phrases.map(Number),
-      })),
-      ranked: present
-        .flatMap((row, index) =>
-          row.score === null ? [] : [{ id: (viewed[index] as CheckedRecord).record.id, score: roundScore(row.score) }],
-        )
-        .sort(byScoreThenId),
-    },
-  });
 }
