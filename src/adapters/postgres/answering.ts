@@ -9,7 +9,7 @@ import { storedBrokenLinks } from './broken-links';
 import type { Lowering } from './lower';
 import { VIEW_COLUMNS, viewsOf } from './gate-views';
 import { answerOnShards } from './shard-answer';
-import { shardTablesOf } from './shard-snapshots';
+import type { ShardTables } from './shard-snapshots';
 import { storedRecordSetDigest } from './record-set-digest';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
@@ -74,6 +74,7 @@ async function answerOnOneServer(
 export function createPlanAnswering(
   client: Database,
   tokeniser: Tokeniser,
+  shards: ShardTables,
   readWhole: (ids: readonly string[]) => Promise<Result<readonly CheckedRecord[], CompileError>>,
 ): PlanAnsweringStore {
   return {
@@ -88,14 +89,13 @@ export function createPlanAnswering(
       const query = bm25 ? question.query : '';
       const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
       const phrases = terms.map((term) => tokeniser.phrase(term));
-      const tables = await shardTablesOf(client);
       // Through a coordinator the shards do the work, unless a term is a phrase of several tokens, whose positions only
       // one server's statements match.
       const answered =
-        tables !== null && phrases.every((tokens) => tokens.length <= 1)
+        shards !== null && phrases.every((tokens) => tokens.length <= 1)
           ? await answerOnShards(
               client,
-              tables,
+              shards,
               plan,
               digest,
               terms,

@@ -61,6 +61,34 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     expect(answeredOnShards).toBe(cases.length);
   });
 
+  it('looks the shards up once per compile and hands them to the answer', async () => {
+    const item = cases[cases.length - 1] ?? brokenLinksCase();
+    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await publish(two.coordinator, two.single.schema);
+    /** The statements of one compile that ask whether the database has a table of shards, or list them. */
+    const lookupsOf = async (database: Database) => {
+      const lookups: string[] = [];
+      let onShards = false;
+      const watched: Database = {
+        schema: database.schema,
+        copyFrom: database.copyFrom,
+        query: async (text, values) => {
+          const table = `${database.schema}.shards`;
+          if (text.includes(table) || (values ?? []).includes(table)) lookups.push(text);
+          onShards ||= text.includes('part_0 AS MATERIALIZED');
+          return database.query(text, values);
+        },
+      };
+      const compiled = await compileInDatabase(watched, item.contract, tokeniser);
+      if (!compiled.ok) throw new Error(compiled.error.message);
+      return { lookups: lookups.length, onShards };
+    };
+    // Whether this is a coordinator, then its shards: once, for the snapshot check and the answer both.
+    expect(await lookupsOf(two.coordinator)).toEqual({ lookups: 2, onShards: true });
+    expect(await lookupsOf(two.single)).toEqual({ lookups: 1, onShards: false });
+  });
+
   it('refuses, with no packet, a compile through shards at different snapshots', async () => {
     const item = cases[cases.length - 1] ?? brokenLinksCase();
     const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
