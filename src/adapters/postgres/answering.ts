@@ -89,18 +89,10 @@ export function createPlanAnswering(
       const query = bm25 ? question.query : '';
       const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
       const phrases = terms.map((term) => tokeniser.phrase(term));
-      // Through a coordinator the shards do the work, unless a term is a phrase of several tokens, whose positions only
-      // one server's statements match.
+      // Through a coordinator the shards do the work.
       const answered =
-        shards !== null && phrases.every((tokens) => tokens.length <= 1)
-          ? await answerOnShards(
-              client,
-              shards,
-              plan,
-              digest,
-              terms,
-              phrases.map((tokens) => tokens[0] ?? null),
-            )
+        shards !== null
+          ? await answerOnShards(client, shards, plan, digest, terms, phrases)
           : await answerOnOneServer(client, plan, digest, terms, phrases);
       if (!answered.ok) return answered;
       const { counted, admitted } = answered.value;

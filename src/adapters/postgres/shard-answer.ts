@@ -2,7 +2,7 @@ import type { CompileError, Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/plan/admission-plan';
 import { lowerVerdict } from './answer';
 import { ADMITTED_DIGEST_CTES, answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
-import { IDF, phraseScore } from './bm25-sql';
+import { IDF, phraseHits, phraseScore } from './bm25-sql';
 import { VIEW_COLUMNS } from './gate-views';
 import { bind, type Lowering } from './lower';
 import type { Database } from './schema';
@@ -25,11 +25,19 @@ async function supersededAt(client: Database, plan: AdmissionPlan): Promise<stri
 /**
  * Each shard's part, as common table expressions over its own foreign tables (`tables`), each holding
  * admission's whole condition in a form postgres_fdw can send (lower.ts's `shippable`): the admitted rows with
- * their documents' gate fields, the admitted count and token total, each query term's admitted document count,
- * the admitted records' hits of the query terms, and the refused count per reason. Each is a join or an
- * aggregate postgres_fdw sends to the shard whole (bench/fdw.test.ts holds the coordinator's plan to that).
+ * their documents' gate fields, the admitted count and token total, each one-token term's admitted document count,
+ * the admitted records' hits of those terms, the refused count per reason and, for each phrase of several tokens,
+ * the admitted records holding every token of it, with each token's positions. Each is a join or an aggregate
+ * postgres_fdw sends to the shard whole (bench/fdw.test.ts and shards.test.ts hold the coordinator's plan to that).
  */
-function shardParts(index: number, tables: string, where: string, counted: CountedBy, terms: string): string[] {
+function shardParts(
+  index: number,
+  tables: string,
+  where: string,
+  counted: CountedBy,
+  terms: string,
+  phrased: readonly BoundPhrase[],
+): string[] {
   const records = `${tables}.records r`;
   const holding = `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY (${terms})`;
   return [
@@ -40,7 +48,42 @@ function shardParts(index: number, tables: string, where: string, counted: Count
     `hits_${index} AS MATERIALIZED (SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding})`,
     `refused_${index} AS MATERIALIZED (SELECT ${counted.reason.columns('v.code')}
       FROM (SELECT ${counted.verdict} AS code FROM ${records} LEFT JOIN ${tables}.supersession_breaks b ON b.id = r.id) v)`,
+    ...phrased.map(
+      ({ phrase, tokens }) =>
+        `phrase_${phrase}_${index} AS MATERIALIZED (SELECT r.id AS record_id, ${tokens
+          .map((_, at) => `t${at}.title_at AS title_${at}, t${at}.text_at AS text_${at}`)
+          .join(', ')}
+      FROM ${records} ${tokens
+        .map((token, at) => `JOIN ${tables}.postings t${at} ON t${at}.record_id = r.id AND t${at}.term = ${token}`)
+        .join(' ')} WHERE ${where})`,
+    ),
   ];
+}
+
+/** A query phrase of several tokens: its place in the query and its tokens, bound. */
+interface BoundPhrase {
+  readonly phrase: number;
+  readonly tokens: readonly string[];
+}
+
+/**
+ * Each phrase of several tokens' weighted frequency in the admitted records holding it (bm25-sql.ts's, from the
+ * positions the shards sent): 2 × hits in the title + hits in the text, for the records where it occurs.
+ */
+function phraseFrequencies(phrased: readonly BoundPhrase[], shards: number): string {
+  if (phrased.length === 0) return 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false';
+  const hits = (field: 'title' | 'text', tokens: readonly string[]) =>
+    phraseHits(
+      `y.${field}_0`,
+      tokens.slice(1).map((_, offset) => `y.${field}_${offset + 1}`),
+    );
+  return phrased
+    .map(
+      ({ phrase, tokens }) =>
+        `SELECT ${phrase} AS phrase, x.record_id, x.f FROM (SELECT y.record_id, (2.0::float8 * ${hits('title', tokens)} + ${hits('text', tokens)})::float8 AS f
+      FROM (${unionOf(`phrase_${phrase}`, shards)}) y) x WHERE x.f > 0`,
+    )
+    .join('\n  UNION ALL\n  ');
 }
 
 /**
@@ -105,8 +148,10 @@ const unionOf = (name: string, count: number) =>
  * shards: the coordinator sums each shard's admitted count, token total and per-term document counts into the
  * admitted set's statistics (a record and its postings are on one shard, so the sums are the global ones),
  * scores each admitted record holding a term with them (bm25-sql.ts's formula, as on one server), sums the
- * refused counts and hashes the admitted set. For queries whose every term is one token: a phrase's positions
- * are matched on one server's statements. `tables` are the shards' schemas of foreign tables, in shard order.
+ * refused counts and hashes the admitted set. A phrase of several tokens is joined on the shards (the admitted
+ * records holding each of its tokens, with their positions) and its positions matched on the coordinator: the
+ * match is a subquery, which postgres_fdw does not send. `tables` are the shards' schemas of foreign tables, in
+ * shard order; `phrases` are the query terms' tokens.
  */
 export async function answerOnShards(
   client: Database,
@@ -114,7 +159,7 @@ export async function answerOnShards(
   plan: AdmissionPlan,
   digest: string,
   terms: readonly string[],
-  phraseTerms: readonly (string | null)[],
+  phrases: readonly (readonly string[])[],
 ): Promise<Result<AnswerWithRows, CompileError>> {
   const into: Lowering = {
     schema: client.schema,
@@ -127,6 +172,7 @@ export async function answerOnShards(
   if (!lowered.ok) return lowered;
   const { conditions, verdict } = lowered.value;
   const where = conditions.length === 0 ? 'true' : conditions.map((condition) => `(${condition})`).join(' AND ');
+  const phraseTerms = phrases.map((tokens) => (tokens.length === 1 ? (tokens[0] as string) : null));
   const asked = bind(
     into,
     phraseTerms.filter((term) => term !== null),
@@ -138,13 +184,19 @@ export async function answerOnShards(
     phraseTerms.filter((term) => term !== null),
     into,
   );
+  const phrased = phrases.flatMap((tokens, phrase) =>
+    tokens.length > 1 ? [{ phrase, tokens: tokens.map((token) => bind(into, token, 'text')) }] : [],
+  );
   const ctes = [
-    ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked)),
+    ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked, phrased)),
     `phrases AS (SELECT q.term, (q.phrase - 1)::integer AS phrase FROM unnest(${byPhrase}) WITH ORDINALITY AS q(term, phrase) WHERE q.term IS NOT NULL)`,
     `admitted AS (${unionOf('rows', tables.length)})`,
     `stats AS (SELECT sum(n)::float8 AS n, sum(tokens)::float8 AS tokens FROM (${unionOf('part', tables.length)}) x)`,
-    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows(unionOf('df', tables.length))}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase)`,
-    `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM (${unionOf('hits', tables.length)}) h JOIN phrases q ON q.term = h.term)`,
+    `phrased AS (${phraseFrequencies(phrased, tables.length)})`,
+    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows(unionOf('df', tables.length))}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase
+      UNION ALL SELECT phrase, count(*)::float8 AS matched FROM phrased GROUP BY phrase)`,
+    `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM (${unionOf('hits', tables.length)}) h JOIN phrases q ON q.term = h.term
+      UNION ALL SELECT phrase, record_id, f FROM phrased)`,
     `weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s)`,
     `scored AS (SELECT f.record_id AS id, sum(${phraseScore('a.length')} ORDER BY f.phrase) AS score
       FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN admitted a ON a.id = f.record_id CROSS JOIN stats s GROUP BY f.record_id)`,
