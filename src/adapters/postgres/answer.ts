@@ -128,14 +128,12 @@ export function lowerVerdict(
 
 /**
  * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (id, fingerprint,
- * ends_chunk), the refused counts per code, bm25 over the admitted set (bm25-sql.ts), the `top` best `candidates`
- * (with every record tied with the last, so rounding in Node decides the cut as the core does) and the admitted set's
- * digest: what `SUMMARY_COLUMNS` reads.
+ * ends_chunk), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
+ * what `SUMMARY_COLUMNS` reads.
  */
 export function answerCtes(
   plan: AdmissionPlan,
   phrases: readonly (readonly string[])[],
-  top: number,
   into: Lowering,
 ): Result<string[], CompileError> {
   const { schema } = into;
@@ -143,7 +141,6 @@ export function answerCtes(
   if (!lowered.ok) return lowered;
   const { conditions, verdict } = lowered.value;
   const where = conditions.length === 0 ? 'true' : conditions.map((condition) => `(${condition})`).join('\n  AND ');
-  const limit = bind(into, top, 'integer');
   const bm25 = bm25Ctes(schema, 'admitted', phrases, (value, type) => bind(into, value, type));
   const joins = into.joins.join(' ');
   return ok([
@@ -154,9 +151,6 @@ export function answerCtes(
     `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
     WHERE code IS NOT NULL GROUP BY code)`,
     bm25,
-    `best AS (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${limit})`,
-    // A record tied with the last of the best to within rounding may still be among the best once rounded.
-    'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
     ...ADMITTED_DIGEST_CTES,
   ]);
 }
@@ -177,12 +171,19 @@ export async function answerPlan(
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
   const into: Lowering = { schema: client.schema, values: [digest], ctes: [], joins: [] };
-  const ctes = answerCtes(plan, phrases, top, into);
+  const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
+  const limit = bind(into, top, 'integer');
+  const best = [
+    `best AS (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${limit})`,
+    // A record tied with the last of the best to within rounding may still be among the best once rounded, so the
+    // cut is Node's, as the core makes it.
+    'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
+  ];
   // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
   const { rows } = await client.query<SummaryRow & { snapshot: string; candidates: [string, number][] | null }>(
-    `WITH ${ctes.value.join(',\n')}
+    `WITH ${[...ctes.value, ...best].join(',\n')}
 SELECT (SELECT snapshot FROM ${client.schema}.layout)::text AS snapshot, ${SUMMARY_COLUMNS},
   (SELECT json_agg(json_build_array(id, score)) FROM candidates) AS candidates`,
     into.values,

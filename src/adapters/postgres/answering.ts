@@ -38,8 +38,8 @@ async function successorsOf(client: Database, ids: readonly string[]): Promise<R
 }
 
 /**
- * The counts and the admitted rows on one server (or through a coordinator, the same statement over its partitioned
- * tables): one statement, so admission runs once and every row is of the plan the counts are.
+ * The counts and the admitted rows on one server in one statement, so admission runs once and every row is of the
+ * plan the counts are.
  */
 async function answerOnOneServer(
   client: Database,
@@ -50,7 +50,7 @@ async function answerOnOneServer(
 ): Promise<Result<AnswerWithRows, CompileError>> {
   const { schema } = client;
   const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
-  const ctes = answerCtes(plan, phrases, 1, into);
+  const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
   const statement = withRows([
     ...ctes.value,
@@ -67,9 +67,10 @@ async function answerOnOneServer(
 }
 
 /**
- * The PostgreSQL store's answers to a plan, in the caller's snapshot: the one-statement answer (counts per
- * reason, statistics, the admitted set's digest), the admitted rows with their scores, the successors of the
- * admitted and required records, and the record-set digest the loads keep. Nothing per refused record.
+ * The PostgreSQL store's answers to a plan, in the caller's snapshot: one statement on one server, or through the
+ * coordinator on the `shards` the snapshot check found, gives the counts per reason, the statistics, the admitted
+ * set's digest and the admitted rows with their scores; then the successors of the admitted and required records,
+ * and the record-set digest the loads keep. Nothing per refused record.
  */
 export function createPlanAnswering(
   client: Database,
