@@ -89,7 +89,9 @@ function recordLine({ item }: RecordToWrite, tokens: RecordTokens): string {
 const documentLine = ({ item, lineHash }: RecordToWrite) =>
   copyLine([item.record.id, byteaValue(lineHash), JSON.stringify(item.record)]);
 
-const positionsArray = (at: readonly number[] | undefined) => (at === undefined ? '{}' : `{${at.join(',')}}`);
+// Most terms occur once in a text: their array is written without joining one.
+const positionsArray = (at: readonly number[] | undefined) =>
+  at === undefined ? '{}' : at.length === 1 ? `{${at[0]}}` : `{${at.join(',')}}`;
 
 /** A term's line: its frequency and positions in the title and in the text. Numbers need no COPY escapes. */
 const postingLine = (

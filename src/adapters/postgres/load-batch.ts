@@ -5,7 +5,7 @@ import { MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
 import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
 import { checkRecord, overlongLineIssue, readRecordLine } from '../../core/passes/validate';
 import { ENGINE_VERSION } from '../../core/version';
-import { copyLine, nulIssue, recordRows, type RecordRows } from './copy-rows';
+import { copyLine, nulIssue, recordRows, type RecordRows, type RecordToWrite } from './copy-rows';
 import type { RecordTokens, Tokeniser } from './tokens';
 
 /** Lines per batch: one look-up of their hashes, then one COPY a table for the records among them that changed. */
@@ -16,7 +16,7 @@ const BATCH_CHARS = 2_000_000;
  * Records read between two turns of the event loop: the previous batch's statements and COPY data go out in those
  * turns, so the server is never left waiting while Node reads a whole batch.
  */
-const RECORDS_PER_TURN = 25;
+export const RECORDS_PER_TURN = 25;
 
 /**
  * The hash a line is known by in `documents.line_hash`. It covers the engine's version: another version may
@@ -113,10 +113,28 @@ export async function prepareBatch(
   problems: Problems,
 ): Promise<PreparedBatch> {
   const seen: string[] = [];
-  const fresh = new Map<string, { readonly item: ReturnType<typeof checkRecord>; readonly lineHash: Buffer }>();
+  const ids = new Set<string>();
+  const prepared: PreparedRecord[] = [];
+  let pending: (RecordToWrite & { readonly lineHash: Buffer })[] = [];
+  // Records are tokenised and made rows a few at a time, at each turn: a parsed record and its tokens are dropped
+  // while they are young, instead of a whole batch of them outliving several collections of the young generation.
+  const makeRows = () => {
+    const tokens = tokeniser.records(pending.map(({ item }) => [item.record.title, item.record.text]));
+    for (const [index, write] of pending.entries())
+      prepared.push({
+        id: write.item.record.id,
+        fingerprint: write.item.fingerprint,
+        lineHash: write.lineHash,
+        rows: recordRows(write, tokens[index] as RecordTokens),
+      });
+    pending = [];
+  };
   let unchanged = 0;
   for (const [index, line] of lines.entries()) {
-    if (index % RECORDS_PER_TURN === RECORDS_PER_TURN - 1) await nextTurn();
+    if (index % RECORDS_PER_TURN === RECORDS_PER_TURN - 1) {
+      if (pending.length > 0 && !isRefused(problems)) makeRows();
+      await nextTurn();
+    }
     if (line.text === null || line.hash === null) {
       addProblems(problems, [overlongLineIssue(file, line.number)]);
       continue;
@@ -134,26 +152,16 @@ export async function prepareBatch(
     }
     seen.push(copyLine([read.record.id, line.number]));
     // Once the file is refused nothing more is written; its lines are still read for every problem they hold.
-    if (isRefused(problems) || fresh.has(read.record.id)) continue;
+    if (isRefused(problems) || ids.has(read.record.id)) continue;
+    ids.add(read.record.id);
     const item = checkRecord(read.record);
     // A record's U+0000 comes from an escape in its line (JSON allows no raw control character in a string).
     const nul = line.text.includes('\\u0000') || line.text.includes('\0') ? nulIssue(file, item, line.number) : null;
     if (nul !== null) problems.nul = { issue: nul, recordId: item.record.id };
-    else fresh.set(item.record.id, { item, lineHash: line.hash });
+    else pending.push({ item, lineHash: line.hash });
   }
   const lastLine = lines.at(-1)?.number ?? 0;
-  if (fresh.size === 0 || isRefused(problems)) return { seen, fresh: [], unchanged, lastLine };
-  const writes = [...fresh.values()];
-  const tokens = tokeniser.records(writes.map(({ item }) => [item.record.title, item.record.text]));
-  const prepared: PreparedRecord[] = [];
-  for (const [index, write] of writes.entries()) {
-    if (index % RECORDS_PER_TURN === RECORDS_PER_TURN - 1) await nextTurn();
-    prepared.push({
-      id: write.item.record.id,
-      fingerprint: write.item.fingerprint,
-      lineHash: write.lineHash,
-      rows: recordRows(write, tokens[index] as RecordTokens),
-    });
-  }
+  if (isRefused(problems)) return { seen, fresh: [], unchanged, lastLine };
+  if (pending.length > 0) makeRows();
   return { seen, fresh: prepared, unchanged, lastLine };
 }

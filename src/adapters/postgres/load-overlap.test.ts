@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../../bench/generate-records';
 import { storedRecordSetDigest } from './record-set-digest';
 import { loadRecordLines } from './load';
-import { BATCH } from './load-batch';
+import { BATCH, RECORDS_PER_TURN } from './load-batch';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import type { Tokeniser } from './tokens';
@@ -13,16 +13,20 @@ const isRecordsCopy = (statement: string) => /^COPY \S+\.records FROM STDIN/.tes
 /**
  * A load watched through what it hands the database and the tokeniser, in the order it does so. The database runs one
  * call at a time, as a PostgreSQL connection does, and holds the COPY of batch n's records until the tokeniser has been
- * given batch n + 1 (the last batch's is not held). A load that asks the database anything while such a COPY is held
+ * given a record of batch n + 1 (the last batch's is not held). A load that asks the database anything while such a COPY is held
  * is waiting for the server before it reads the next batch: that is logged as a stall, and the COPY let go.
  */
 function watchLoad(database: Database, base: Tokeniser, batches: number) {
   const events: string[] = [];
+  /** Records given to the tokeniser so far; every line of the file is a new record, BATCH lines a batch. */
   let tokenised = 0;
+  /** The batch whose records the tokeniser was last given. */
+  const tokenisedBatch = () => Math.ceil(tokenised / BATCH);
   let recordCopies = 0;
   let linesRead = 0;
   let recordsWritten = 0;
   let mostInFlight = 0;
+  let mostTokenisedAtOnce = 0;
   let held: { readonly batch: number; readonly release: () => void } | null = null;
   let tail: Promise<unknown> = Promise.resolve();
 
@@ -37,7 +41,7 @@ function watchLoad(database: Database, base: Tokeniser, batches: number) {
     letGo(`asked for ${statement.split(/\s+/).slice(0, 3).join(' ')}`);
     const batch = isRecordsCopy(statement) ? (recordCopies += 1) : 0;
     const run = tail.then(async () => {
-      if (batch > 0 && batch < batches && tokenised <= batch)
+      if (batch > 0 && batch < batches && tokenisedBatch() <= batch)
         await new Promise<void>((release) => {
           held = { batch, release };
         });
@@ -59,9 +63,11 @@ function watchLoad(database: Database, base: Tokeniser, batches: number) {
   };
   const tokeniser: Tokeniser = {
     records(texts) {
-      tokenised += 1;
-      events.push(`tokenised batch ${tokenised}`);
-      if (held !== null && tokenised > held.batch) {
+      const before = tokenisedBatch();
+      tokenised += texts.length;
+      mostTokenisedAtOnce = Math.max(mostTokenisedAtOnce, texts.length);
+      if (tokenisedBatch() > before) events.push(`tokenising batch ${tokenisedBatch()}`);
+      if (held !== null && tokenisedBatch() > held.batch) {
         held.release();
         held = null;
       }
@@ -77,7 +83,14 @@ function watchLoad(database: Database, base: Tokeniser, batches: number) {
       yield `${line}\n`;
     }
   }
-  return { events, watched, tokeniser, lines, mostInFlight: () => mostInFlight };
+  return {
+    events,
+    watched,
+    tokeniser,
+    lines,
+    mostInFlight: () => mostInFlight,
+    mostTokenisedAtOnce: () => mostTokenisedAtOnce,
+  };
 }
 
 const generatedLines = (count: number) => generateRecords(count, 7).records.map((record) => JSON.stringify(record));
@@ -95,7 +108,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load overlaps reading and writing
     const watch = watchLoad(database, tokeniser, 3);
     const loaded = await loadRecordLines(watch.watched, 'records.jsonl', watch.lines(fileLines), watch.tokeniser);
     expect(loaded.ok && loaded.value.inserted).toBe(fileLines.length);
-    expect(watch.events).toEqual(['tokenised batch 1', 'tokenised batch 2', 'tokenised batch 3']);
+    expect(watch.events).toEqual(['tokenising batch 1', 'tokenising batch 2', 'tokenising batch 3']);
 
     // The same rows as a load that is not watched: the schema is loaded again from one chunk, through the connection.
     const digest = await storedRecordSetDigest(database);
@@ -105,7 +118,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load overlaps reading and writing
     expect(await storedRecordSetDigest(database)).toBe(digest);
   });
 
-  it('holds at most two batches of records read but not written, however long the file', async () => {
+  it('holds at most two batches of records read but not written, however long the file, and tokenises a few at a time', async () => {
     const mostInFlight = async (count: number) => {
       await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
       const watch = watchLoad(database, tokeniser, 0);
@@ -116,6 +129,8 @@ describe.skipIf(POSTGRES_URL === undefined)('a load overlaps reading and writing
         watch.tokeniser,
       );
       expect(loaded.ok && loaded.value.inserted).toBe(count);
+      // A record's tokens are dropped as soon as its rows are made, not held with the rest of its batch.
+      expect(watch.mostTokenisedAtOnce()).toBeLessThanOrEqual(RECORDS_PER_TURN);
       return watch.mostInFlight();
     };
     const atN = await mostInFlight(2 * BATCH);
