@@ -81,8 +81,8 @@ async function answerInDatabase(
   contract: Contract,
   tokeniser: Tokeniser,
 ): Promise<Result<PlanAnswer, CompileError>> {
-  return inSnapshot(database, {}, async () => {
-    const store = await createPostgresStore(database, tokeniser);
+  return inSnapshot(database, {}, async (shards) => {
+    const store = await createPostgresStore(database, tokeniser, shards);
     if (!store.ok) return store;
     // The contract's side of resolve reads no record.
     const resolved = resolve(contract, createRecordSet([]));

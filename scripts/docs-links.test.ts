@@ -117,6 +117,17 @@ describe('the docs', () => {
     expect(words('docs/ARCHITECTURE.md')).toBeLessThanOrEqual(1_000);
   });
 
+  // The references are looked things up in, not read through: each opens with a list of its own sections.
+  it.each(['docs/FORMAT.md', 'docs/ADAPTERS.md'])('%s opens with a contents list naming every section', (doc) => {
+    const text = prose(readFileSync(join(ROOT, doc), 'utf8'));
+    const sections = [...text.matchAll(/^## (.*)$/gm)].map((match) => match[1] ?? '');
+    expect(sections[0]).toBe('Contents');
+    const contents = text.slice(text.indexOf('## Contents'), text.indexOf(`## ${sections[1] ?? ''}`));
+    const listed = new Set([...contents.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]));
+    const unlisted = sections.slice(1).filter((section) => !listed.has([...anchorsOf(`## ${section}`)][0]));
+    expect(unlisted).toEqual([]);
+  });
+
   it.each(DOCS)('%s names only paths that exist', (doc) => {
     expect(missingPaths(doc)).toEqual([]);
   });

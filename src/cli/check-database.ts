@@ -31,8 +31,8 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
   ): Promise<Result<DatabaseCompile, CompileError>> => {
     const loaded = await loadRecordSet(database, 'records.jsonl', records, tokeniser);
     if (!loaded.ok) return loaded;
-    return inRecordSnapshot(database, {}, async (recordSet) =>
-      compileRecords(database, { ...inputs, recordSet }, tokeniser),
+    return inRecordSnapshot(database, {}, async (recordSet, shards) =>
+      compileRecords(database, { ...inputs, recordSet }, tokeniser, shards),
     );
   };
   const inputsOf = ({ recordSet: _records, ...inputs }: CompileRequest): DatabaseInputs => inputs;

@@ -8,13 +8,13 @@ import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';
 import type { ReceiptVerdict } from '../core/drill';
 import type { Contract } from '../core/format/contract';
 import type { Attestation, CompileOutcome, Receipt } from '../core/result';
-import { err, type CompileError, type Result } from '../core/errors';
+import { compileError, err, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/phases/1-validate/validate';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
 import { reportError } from './render';
-import { reasonOf, wordMessage } from '../core/messages';
+import { reasonOf } from '../core/messages';
 
 /** The options every command that reaches a database takes. */
 export const databaseOptionSpec = {
@@ -30,11 +30,10 @@ export function databaseErrorExit(error: CompileError): ExitCode {
 
 /** Why a database command stopped on an error it did not expect: one line, no stack trace, no password. */
 export function databaseFailure(url: string, error: unknown): CompileError {
-  return {
-    pass: 'admit',
-    code: 'ADAPTER_INCOMPLETE',
-    message: wordMessage('DATABASE_FAILED', { database: describeDatabase(url), reason: reasonOf(error) }),
-  };
+  return compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'DATABASE_FAILED', {
+    database: describeDatabase(url),
+    reason: reasonOf(error),
+  });
 }
 
 /** The contract from its file, then a connection: what every database command but `load` starts with. */

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { wordsText, type MessageWords } from '../core/messages';
 import { EXIT } from './command';
 
 import { runMain } from './test-support/run-main';
@@ -18,9 +19,17 @@ describe('--json errors', () => {
     expect(refused.code).toBe(EXIT.invalid);
     expect(refused.stderr).toBe('');
     const { error } = JSON.parse(refused.stdout) as {
-      error: { pass: string; code: string; issues: { file: string; line?: number; path: string }[] };
+      error: {
+        pass: string;
+        code: string;
+        message: string;
+        words: MessageWords;
+        issues: { file: string; line?: number; path: string }[];
+      };
     };
     expect(error.code).toBe('INVALID_INPUT');
+    expect(error.words.code).toBe('FILE_PROBLEMS');
+    expect(wordsText(error.words)).toBe(error.message);
     expect(error.issues[0]).toMatchObject({ file: expect.stringMatching(/records\.jsonl|contract\.json/) });
   });
 

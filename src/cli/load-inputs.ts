@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { err, ok, type CompileError, type Result } from '../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { Receipt } from '../core/result';
 import type { Inputs, ScenarioInputs } from '../lib/api';
@@ -9,7 +9,6 @@ import { builtinScenarioPath, DEFAULT_SCENARIO_ID } from './builtin-paths';
 import { library } from './library';
 import { readDocument, recordsFileChunks } from './read-file';
 import { readScenarioFile, scenarioFileInputs } from './read-scenario';
-import { wordMessage } from '../core/messages';
 
 export interface InputOptions {
   readonly scenario?: string;
@@ -47,10 +46,10 @@ export async function loadInputs(
 ): Promise<Result<Inputs | ScenarioInputs, CompileError>> {
   if (options.records !== undefined || options.contract !== undefined) {
     if (options.records === undefined || options.contract === undefined || options.scenario !== undefined) {
-      return err({ pass: 'validate', code: 'INVALID_INPUT', message: wordMessage('RECORDS_WITH_CONTRACT') });
+      return err(compileError({ pass: 'validate', code: 'INVALID_INPUT' }, 'RECORDS_WITH_CONTRACT'));
     }
     if (options.controls.length > 0 || options.lateChanges.length > 0) {
-      return err({ pass: 'controls', code: 'UNKNOWN_CONTROL', message: wordMessage('SWITCHES_NEED_SCENARIO') });
+      return err(compileError({ pass: 'controls', code: 'UNKNOWN_CONTROL' }, 'SWITCHES_NEED_SCENARIO'));
     }
     const contractText = await readDocument(resolve(cwd, options.contract), options.contract);
     if (!contractText.ok) return contractText;

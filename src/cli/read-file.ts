@@ -1,20 +1,17 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
+import { compileError, err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
 import { MAX_DOCUMENT_BYTES } from '../core/format/json-text';
 import type { RecordSet } from '../core/phases/1-validate/validate';
 import { library } from './library';
-import { wordMessage } from '../core/messages';
 
 /** A file that could not be read, as plain data naming it: never a stack trace. */
 export function fileError(display: string, issue: InputIssue): CompileError {
-  return {
-    pass: 'validate',
-    code: 'INVALID_INPUT',
-    message: wordMessage('FILE_PROBLEM', { file: display, problem: issue.message }),
-    issues: [issue],
-  };
+  return compileError({ pass: 'validate', code: 'INVALID_INPUT', issues: [issue] }, 'FILE_PROBLEM', {
+    file: display,
+    problem: issue.message,
+  });
 }
 
 /** A file that could not be read, as an issue saying why. */

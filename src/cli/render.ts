@@ -27,13 +27,17 @@ export function table(header: readonly string[], unsafeRows: readonly (readonly 
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-/** An error as `--json` prints it: the phase, code, message and each issue with its file, line and field. */
+/**
+ * An error as `--json` prints it: the phase, code, message (with the catalogue's code and arguments it words) and each
+ * issue with its file, line and field.
+ */
 export function errorJson(error: CompileError) {
   return {
     error: {
       pass: error.pass,
       code: error.code,
       message: error.message,
+      ...(error.words === undefined ? {} : { words: error.words }),
       ...(error.recordId === undefined ? {} : { recordId: error.recordId }),
       issues: error.issues ?? [],
     },

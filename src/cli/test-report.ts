@@ -24,7 +24,8 @@ export function totalsOf(reports: readonly SuiteReport[]): Totals {
 }
 
 function errorJson(error: CompileError) {
-  return { pass: error.pass, code: error.code, message: error.message, issues: error.issues ?? [] };
+  const { pass, code, message, words, issues } = error;
+  return { pass, code, message, ...(words === undefined ? {} : { words }), issues: issues ?? [] };
 }
 
 export function reportJson(reports: readonly SuiteReport[], totals: Totals, coverage: Coverage | null) {

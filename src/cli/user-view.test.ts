@@ -9,7 +9,8 @@ import type { SourceRecord } from '../core/format/record';
 import { userViewExportSchema } from '../core/format/user-view-export';
 import { propertyParameters } from '../core/test-support/arbitraries';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
+import { maskWithheldCount } from '../core/test-support/withheld-count-mask';
+import { withheldCases, withheldChange } from '../core/test-support/withheld-mutations';
 import { userViewIdOf } from '../core/user-view';
 import { createRecordSet } from '../core/phases/1-validate/validate';
 import {
@@ -101,13 +102,13 @@ describe('compile --view user', () => {
     async () => {
       let checked = 0;
       await fc.assert(
-        fc.asyncProperty(withheldCaseArbitrary, async (input) => {
-          const changed = await stillWithheldChange(compiler, input);
+        fc.asyncProperty(withheldCases({ donorCopies: true }), async (input) => {
+          const changed = await withheldChange(compiler, input);
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
           const [a, b] = await Promise.all([
-            userOutputs(input.records, input.contract),
+            userOutputs(changed.before, input.contract),
             userOutputs(changed.records, input.contract),
           ]);
           // It compiled in-process, so every run answered with a packet or a refusal, never an input or usage error.

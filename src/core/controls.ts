@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { contractSchema, type Contract } from './format/contract';
 import { recordSchema } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
-import { err, ok, type CompileError, type Result } from './errors';
+import { compileError, err, ok, type CompileError, type Result } from './errors';
 import { zodInputIssues } from './format/input-issues';
 import { wordMessage } from './messages';
 import { settleDuplicates } from './phases/1-validate/settle-duplicates';
@@ -43,11 +43,11 @@ function patchError(
   problem: string,
   code: CompileError['code'] = 'INVALID_INPUT',
 ): CompileError {
-  return {
-    pass: 'controls',
-    code,
-    message: wordMessage('CHANGE_REFUSED', { change: change.id, label: change.label, problem }),
-  };
+  return compileError({ pass: 'controls', code }, 'CHANGE_REFUSED', {
+    change: change.id,
+    label: change.label,
+    problem,
+  });
 }
 
 /** A patched value's first problem, in the words a file with the same problem is refused in. */
@@ -303,11 +303,13 @@ export function pickChanges<T extends { id: string }>(
   const known = new Set(available.map((change) => change.id));
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) {
-    return err({
-      pass: 'controls',
-      code: 'UNKNOWN_CONTROL',
-      message: wordMessage('SWITCH_UNKNOWN', { kind, id: unknown, known: [...known] }),
-    });
+    return err(
+      compileError({ pass: 'controls', code: 'UNKNOWN_CONTROL' }, 'SWITCH_UNKNOWN', {
+        kind,
+        id: unknown,
+        known: [...known],
+      }),
+    );
   }
   const wanted = new Set(ids);
   return ok(available.filter((change) => wanted.has(change.id)));

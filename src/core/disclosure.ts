@@ -1,12 +1,12 @@
 import {
   isBoundedDisclosure,
   recordsNamedBy,
-  REASONS,
   renderFact,
   type Fact,
   type FactContext,
   type ReasonCode,
 } from './reasons';
+import { wordMessage } from './messages';
 import type { UnreadableRecord } from './errors';
 import { rankLookup, type RankLookup } from './ranked';
 import type { CompileOutcome, TraceRow } from './result';
@@ -82,9 +82,7 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
       (isBoundedDisclosure(failure.code) ||
         (failure.recordId !== undefined && withheld.has(failure.recordId)) ||
         (failure.fact !== undefined && namesWithheld(failure.fact)));
-    failureMessage = hidden
-      ? `${REASONS[failure.code].summary} The requested scope cannot be processed in this workflow.`
-      : failure.message;
+    failureMessage = hidden ? wordMessage('SCOPE_NOT_PROCESSED', { code: failure.code }) : failure.message;
   }
   // An unreadable record may be one the caller may not see, and nothing says which: every one is counted, none named.
   const withheldCount = withheld.size + (audience === 'user' ? outcome.unreadable.length : 0);

@@ -1,4 +1,5 @@
 import { inputIssue, type InputIssue, type IssuePlace } from './issues';
+import { wordMessage, wordsText, type MessageArgList, type MessageCode, type MessageWords } from './messages';
 import type { Fact, ReasonCode } from './reasons';
 
 export type { InputIssue } from './issues';
@@ -35,9 +36,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(root)' : out;
 }
 
-export function formatIssue(issue: InputIssue): string {
+/** An issue's place and problem, as the catalogue's `ISSUE_AT` words them. */
+export function issueAt(issue: InputIssue): { where: string; path: string; problem: string } {
   const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}`;
-  return `${where}: ${issue.path}: ${issue.message}`;
+  return { where, path: issue.path, problem: issue.message };
+}
+
+export function formatIssue(issue: InputIssue): string {
+  return wordMessage('ISSUE_AT', issueAt(issue));
 }
 
 export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' | 'attest' | 'controls';
@@ -46,11 +52,33 @@ export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' 
 export interface CompileError {
   readonly pass: PassName;
   readonly code: ReasonCode;
+  /** Always `wordMessage(words.code, words.args)` when `words` is there: build errors with `compileError`. */
   readonly message: string;
+  /**
+   * The catalogue's code and arguments the message words, for callers that read, compare or redact by argument.
+   * Absent only where an error is still built as a literal (see `compileError`).
+   */
+  readonly words?: MessageWords;
   readonly recordId?: string;
   /** The fact behind a refusal, when there is one (always for a fail-closed outcome). */
   readonly fact?: Fact;
   readonly issues?: readonly InputIssue[];
+}
+
+/** What a compile error says besides its words. */
+export type CompileErrorFields = Omit<CompileError, 'message' | 'words'>;
+
+/**
+ * A compile error whose text is the catalogue's wording of `code` with `args`, and which carries both, so the text and
+ * the code cannot disagree. Rewording an error (`compileError({ ...error }, ...)`) replaces both.
+ */
+export function compileError<C extends MessageCode>(
+  fields: CompileErrorFields,
+  code: C,
+  ...[args]: MessageArgList<C>
+): CompileError {
+  const words = { code, args: args ?? {} } as MessageWords;
+  return { ...fields, message: wordsText(words), words };
 }
 
 /** A refusal's issues, or the refusal itself as one issue at `place` when it came without any. */

@@ -28,6 +28,8 @@ export const MESSAGES = {
   FILE_PROBLEMS: ({ file, kind, total, shown }: { file: string; kind: string | null; total: number; shown: number }) =>
     `${file}: ${kind === null ? '' : `not a valid ${kind}: `}${total} ${plural(total, 'problem')}${total > shown ? ` (first ${shown} shown)` : ''}`,
   FILE_PROBLEM: ({ file, problem }: { file: string; problem: string }) => `${file}: ${problem}`,
+  ISSUE_AT: ({ where, path, problem }: { where: string; path: string; problem: string }) =>
+    `${where}: ${path}: ${problem}`,
   RECEIPT_REFUSED: ({ file, code, detail }: { file: string; code: ReasonCode; detail: string }) =>
     `${file}: ${REASONS[code].summary} ${detail}`,
   FOUNDATION_PROBLEMS: ({ count }: { count: number }) => `retrieval foundation: ${count} ${plural(count, 'problem')}`,
@@ -103,6 +105,10 @@ export const MESSAGES = {
   LOAD_ROLLED_BACK: ({ problem }: { problem: string }) => `${problem}; the load was rolled back, nothing was written`,
   DELETION_ROLLED_BACK: ({ problem }: { problem: string }) =>
     `${problem}; the deletion was rolled back, nothing was deleted`,
+  DATABASE_HOLDS_NO_RECORDS: () =>
+    'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first',
+  DATABASE_OTHER_LAYOUT: ({ layout, current }: { layout: number; current: number }) =>
+    `the database's records were loaded by another version (layout ${layout}, this is ${current}): load them again`,
   DATABASE_OPTION: ({ problem }: { problem: string }) => `--database: ${problem}`,
   CANNOT_CONNECT: ({ target, reason }: { target: string; reason: string }) => `cannot connect to ${target}: ${reason}`,
   DATABASE_FAILED: ({ database, reason }: { database: string; reason: string }) =>
@@ -124,6 +130,11 @@ export const MESSAGES = {
   APP_NOT_BUILT: () =>
     'The app is not built here: run `npm run build` in the clone (an installed package ships it built).',
   INTERNAL: () => 'The service stopped on this request; nothing was kept. Try again, or report it with the request.',
+
+  // A refusal as the user view words it: by its reason code alone, since its own words may name a withheld record.
+  REASON_SUMMARY: ({ code }: { code: ReasonCode }) => REASONS[code].summary,
+  SCOPE_NOT_PROCESSED: ({ code }: { code: ReasonCode }) =>
+    `${REASONS[code].summary} The requested scope cannot be processed in this workflow.`,
 
   // The drill and the debugger.
   DRILL_VERDICT: ({ code, detail }: { code: ReasonCode; detail: string }) =>
@@ -191,15 +202,30 @@ export const MESSAGES = {
     'Browser storage was cleared while this page was open. Your loaded files and contract edits are still here, but nothing is saved now: they will be gone after a reload unless you save them again.',
 } as const;
 
-type MessageCode = keyof typeof MESSAGES;
+export type MessageCode = keyof typeof MESSAGES;
 type MessageArgs<C extends MessageCode> = Parameters<(typeof MESSAGES)[C]>;
+/** The arguments a code is worded with, as a call passes them: none for a message that takes none. */
+export type MessageArgList<C extends MessageCode> = MessageArgs<C> extends [] ? [] : [MessageArgs<C>[0]];
+
+/**
+ * A message as data: its code and the arguments the catalogue words it with (`{}` for one that takes none), so a
+ * caller can read, compare or redact by argument, and `wordMessage(code, args)` is its text.
+ */
+export type MessageWords = {
+  readonly [C in MessageCode]: {
+    readonly code: C;
+    readonly args: MessageArgs<C> extends [] ? Readonly<Record<string, never>> : MessageArgs<C>[0];
+  };
+}[MessageCode];
 
 /** A message in words: the catalogue's wording of the code with its arguments. */
-export function wordMessage<C extends MessageCode>(
-  code: C,
-  ...[args]: MessageArgs<C> extends [] ? [] : [MessageArgs<C>[0]]
-): string {
+export function wordMessage<C extends MessageCode>(code: C, ...[args]: MessageArgList<C>): string {
   return (MESSAGES[code] as (given: unknown) => string)(args);
+}
+
+/** The text of a message carried as data. */
+export function wordsText(words: MessageWords): string {
+  return (MESSAGES[words.code] as (given: unknown) => string)(words.args);
 }
 
 /** An error's own words (a driver's, the file system's): wording from outside the catalogue, passed as an argument. */

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
-import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
+import { compileError, err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
 import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { rankCorpus } from '../adapters/sqlite/rank';
-import { wordMessage } from '../core/messages';
 
 const nameSchema = z.string().min(1).max(200);
 
@@ -93,12 +92,11 @@ export function parseFoundationCorpus(
         issues.push(inputIssue({ file: queriesFile, path: `${query.id}.relevant` }, 'RELEVANT_NOT_A_RECORD', { id }));
   }
   if (issues.length > 0)
-    return err({
-      pass: 'validate',
-      code: 'INVALID_INPUT',
-      message: wordMessage('FOUNDATION_PROBLEMS', { count: issues.length }),
-      issues,
-    });
+    return err(
+      compileError({ pass: 'validate', code: 'INVALID_INPUT', issues }, 'FOUNDATION_PROBLEMS', {
+        count: issues.length,
+      }),
+    );
   return ok({ items, queries });
 }
 

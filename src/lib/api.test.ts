@@ -41,6 +41,7 @@ describe('the library API', () => {
     if (answer.ok) return;
     expect(answer.error.code).toBe('INVALID_INPUT');
     expect(answer.error.issues?.[0]?.path).toContain('tokenBudget');
+    expect(answer.error.words).toMatchObject({ code: 'FILE_PROBLEMS', args: { total: 1, shown: 1 } });
   });
 
   it('keeps a line that cannot be read out of the records, and names its file and line', async () => {

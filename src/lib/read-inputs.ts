@@ -1,6 +1,6 @@
 import type { CompileRequest } from '../core/compile';
 import { receiptIntegrity } from '../core/drill';
-import { err, ok, type CompileError, type Result } from '../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
 import { placeContractIssues } from '../core/format/input-issues';
 import {
@@ -17,7 +17,6 @@ import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';
 import { staleEngineDetail } from '../core/version';
 import { prepareScenario } from '../scenarios/prepare';
-import { wordMessage } from '../core/messages';
 
 /**
  * Records as JSONL text, an array of record values, JSONL text arriving in chunks (a file streamed, never held
@@ -168,12 +167,13 @@ export function readCheckedReceipt(receipt: string | object, file = 'receipt.jso
     unusable.code === 'RECEIPT_INVALID'
       ? inputIssue({ file, path: 'receiptId' }, 'RECEIPT_ID_MISMATCH')
       : inputIssue({ file, path: 'engineVersion' }, 'RECEIPT_ENGINE', { detail: staleEngineDetail(read.value) });
-  return err({
-    pass: 'validate',
-    code: unusable.code,
-    message: wordMessage('RECEIPT_REFUSED', { file, code: unusable.code, detail: unusable.detail }),
-    issues: [issue],
-  });
+  return err(
+    compileError({ pass: 'validate', code: unusable.code, issues: [issue] }, 'RECEIPT_REFUSED', {
+      file,
+      code: unusable.code,
+      detail: unusable.detail,
+    }),
+  );
 }
 
 /** Reads an expectation suite (`*.expect.json`) with its schema. */

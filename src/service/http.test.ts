@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wordsText, type MessageWords } from '../core/messages';
 import { createApi } from '../lib/api';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { startService, type RunningService } from './http';
@@ -173,6 +174,17 @@ describe('the local service', () => {
       expect({ status: refused.status, code: refused.code }).toEqual({ status, code });
       expect(refused.text).not.toMatch(/\bat .+:\d+:\d+|Error:/);
     }
+  });
+
+  it("answers a refused input with the catalogue's code and arguments its message words", async () => {
+    const refused = await post('compile', {
+      contract: { ...contract, tokenBudget: 'many' },
+      records: builtin.files['records.jsonl'],
+    });
+    const { error } = (await refused.json()) as { error: { code: string; message: string; words: MessageWords } };
+    expect(refused.status).toBe(422);
+    expect(error.words).toMatchObject({ code: 'FILE_PROBLEMS', args: { total: 1, shown: 1 } });
+    expect(wordsText(error.words)).toBe(error.message);
   });
 
   it('serves the app with its CSP, and nothing outside its folder', async () => {

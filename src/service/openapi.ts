@@ -66,6 +66,12 @@ export function openApiDocument(version: string) {
               properties: {
                 code: { type: 'string' },
                 message: { type: 'string' },
+                words: {
+                  type: 'object',
+                  description: "The catalogue's message code and the arguments the message words",
+                  required: ['code', 'args'],
+                  properties: { code: { type: 'string' }, args: { type: 'object' } },
+                },
                 phase: { type: 'string' },
                 issues: { type: 'array' },
               },

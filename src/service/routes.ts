@@ -52,7 +52,15 @@ type RouteName = keyof typeof REQUESTS;
 
 const fromCompileError = (error: CompileError): RouteAnswer => ({
   status: 422,
-  body: { error: { code: error.code, phase: error.pass, message: error.message, issues: error.issues ?? [] } },
+  body: {
+    error: {
+      code: error.code,
+      phase: error.pass,
+      message: error.message,
+      ...(error.words === undefined ? {} : { words: error.words }),
+      issues: error.issues ?? [],
+    },
+  },
 });
 
 const fromServiceError = (error: ServiceError): RouteAnswer => ({

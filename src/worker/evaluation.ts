@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CompileError, Result } from '../core/errors';
+import { compileError, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../eval/foundation';
@@ -9,7 +9,6 @@ import { runScenarioComparison, type ScenarioComparison } from '../eval/scenario
 import { EVALUATION_GROWTH_SIZES } from '../shared/evaluation-sizes';
 import type { EvaluationApi, EvaluationExperiment, EvaluationOutcome, EvaluationProgress, Selection } from './protocol';
 import { nextTask } from './next-task';
-import { wordMessage } from '../core/messages';
 
 export interface EvaluationDeps {
   /** A fresh database per experiment: two compilers indexing into one database would collide. */
@@ -120,11 +119,9 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
       if (!parsed.success)
         return {
           status: 'failed',
-          error: {
-            pass: 'validate',
-            code: 'INVALID_INPUT',
-            message: wordMessage('GROWTH_SIZES', { sizes: EVALUATION_GROWTH_SIZES }),
-          },
+          error: compileError({ pass: 'validate', code: 'INVALID_INPUT' }, 'GROWTH_SIZES', {
+            sizes: EVALUATION_GROWTH_SIZES,
+          }),
         };
       const ordered = [...new Set(parsed.data)].sort((a, b) => a - b);
       const points: GrowthPoint[] = [];

@@ -13,7 +13,8 @@ import {
   withOtherSecrets,
 } from '../core/test-support/malformed-withheld';
 import { sharedDriver } from '../core/test-support/node-driver';
-import { stillWithheldChange, maskWithheldCount, withheldCaseArbitrary } from '../core/test-support/withheld-changes';
+import { maskWithheldCount } from '../core/test-support/withheld-count-mask';
+import { withheldCases, withheldChange } from '../core/test-support/withheld-mutations';
 import { readBuiltinScenarios } from './workspace/builtin-sources';
 import { MAX_TRACE_WINDOW } from './protocol';
 import { createSession } from './session';
@@ -101,12 +102,12 @@ describe('the session in the user view', () => {
     async () => {
       let checked = 0;
       await fc.assert(
-        fc.asyncProperty(withheldCaseArbitrary, async (input) => {
-          const changed = await stillWithheldChange(compiler, input);
+        fc.asyncProperty(withheldCases({ donorCopies: true }), async (input) => {
+          const changed = await withheldChange(compiler, input);
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
-          const a = await userViewModel(input.contract, input.records);
+          const a = await userViewModel(input.contract, changed.before);
           const b = await userViewModel(input.contract, changed.records);
           expect(a).not.toHaveProperty('error');
           expect(b).toEqual(a);

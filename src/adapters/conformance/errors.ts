@@ -47,7 +47,7 @@ function losingLastRow(database: Database): Database {
     copyFrom: database.copyFrom,
     async query<R extends object>(text: string, values?: readonly unknown[]) {
       const result = await database.query<R>(text, values);
-      return text.includes('counted AS') ? { rows: result.rows.slice(0, -1) } : result;
+      return text.includes('viewed AS') ? { rows: result.rows.slice(0, -1) } : result;
     },
   };
 }

@@ -1,10 +1,9 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { PLAN_OPERATORS } from '../../core/phases/4-admit/admission-plan';
 import { ALL_CAPABILITIES, type AdmissionAnswer, type Capability } from '../../core/phases/4-admit/adapter';
 import type { AdmittingStore } from '../../core/phases/4-admit/adapter';
 import { lowerPlan } from './lower';
 import type { Database } from './schema';
-import { wordMessage } from '../../core/messages';
 
 /** Changes whenever the PostgreSQL lowering changes what it sends. */
 export const POSTGRES_ADAPTER_VERSION = '1';
@@ -121,11 +120,11 @@ export async function createPostgresAdapter(
   );
   const server = rows[0];
   if (server === undefined || Number(server.number) < MINIMUM_SERVER) {
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCAPABLE',
-      message: wordMessage('SERVER_TOO_OLD', { version: server?.version ?? null }),
-    });
+    return err(
+      compileError({ pass: 'admit', code: 'ADAPTER_INCAPABLE' }, 'SERVER_TOO_OLD', {
+        version: server?.version ?? null,
+      }),
+    );
   }
   const probes = await probeCapabilities(client);
   const capabilities = new Set(

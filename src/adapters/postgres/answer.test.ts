@@ -85,8 +85,8 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
   });
 
   const inStore = <T>(work: (store: PostgresStore) => Promise<T>) =>
-    inSnapshot(database, {}, async () => {
-      const store = await createPostgresStore(database, tokeniser);
+    inSnapshot(database, {}, async (shards) => {
+      const store = await createPostgresStore(database, tokeniser, shards);
       if (!store.ok) return store;
       return { ok: true as const, value: await work(store.value) };
     });

@@ -1,4 +1,4 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
 import { byScoreThenId, roundScore, type RankedRow } from '../../core/phases/5-rank/ranking';
 import type { ReasonCode } from '../../core/reasons';
@@ -6,7 +6,7 @@ import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes } from './bm25-sql';
 import { bind, lowerConditions, type Lowering } from './lower';
-import { leafBytes, utf16Order } from './order-key';
+import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 import { wordMessage } from '../../core/messages';
@@ -86,24 +86,6 @@ function refusalCode(clause: PlanClause, into: Lowering): string | null {
  */
 const SUPERSESSION_CODE = `CASE b.kind WHEN 'dangling' THEN ${code('EXCLUDE_DANGLING_SUPERSESSION')} WHEN 'self' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ${code('EXCLUDE_SUPERSEDED')} END`;
 
-interface AnswerRow {
-  readonly snapshot: string;
-  readonly digest: string;
-  readonly admitted: string;
-  readonly documents: number;
-  readonly tokens: number;
-  readonly matched: Record<string, number> | null;
-  readonly refused: Record<string, number> | null;
-  readonly candidates: [string, number][] | null;
-  readonly admitted_digest: string;
-}
-
-/**
- * The one statement: every record's verdict (admitted, or the code of the first clause it fails in gate
- * order), the admitted set's bm25 statistics and scores, the refused counts per code, the top candidates
- * (with every record tied with the last, so rounding in Node decides the cut as the core does) and the
- * admitted set's digest, with SHA-256 over the same bytes `recordSetDigest` hashes.
- */
 /**
  * The plan's conditions and, for a row `r` of the records joined with `supersession_breaks` as `b`, the SQL
  * of its verdict: null when admitted, else the code of the first clause it fails in gate order (within a
@@ -122,11 +104,12 @@ export function lowerVerdict(
   for (const { clause, condition } of ordered) {
     const reason = refusalCode(clause, into);
     if (reason === null)
-      return err({
-        pass: 'admit',
-        code: 'LOWERING_UNSUPPORTED',
-        message: wordMessage('ANSWER_NO_REASON_CODE', { gate: clause.gate, op: clause.op }),
-      });
+      return err(
+        compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'ANSWER_NO_REASON_CODE', {
+          gate: clause.gate,
+          op: clause.op,
+        }),
+      );
     branches.push({ condition, reason });
   }
   return ok({
@@ -144,22 +127,24 @@ export function lowerVerdict(
   });
 }
 
-function answerStatement(
+/**
+ * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (id, fingerprint,
+ * ends_chunk), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
+ * what `SUMMARY_COLUMNS` reads.
+ */
+export function answerCtes(
   plan: AdmissionPlan,
-  digest: string,
   phrases: readonly (readonly string[])[],
-  top: number,
-  schema: string,
-): Result<{ text: string; values: unknown[] }, CompileError> {
-  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  into: Lowering,
+): Result<string[], CompileError> {
+  const { schema } = into;
   const lowered = lowerVerdict(plan, into);
   if (!lowered.ok) return lowered;
   const { conditions, verdict } = lowered.value;
   const where = conditions.length === 0 ? 'true' : conditions.map((condition) => `(${condition})`).join('\n  AND ');
-  const limit = bind(into, top, 'integer');
   const bm25 = bm25Ctes(schema, 'admitted', phrases, (value, type) => bind(into, value, type));
   const joins = into.joins.join(' ');
-  const ctes = [
+  return ok([
     ...into.ctes,
     // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and
     // most records stop at their first failing clause.
@@ -167,20 +152,8 @@ function answerStatement(
     `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
     WHERE code IS NOT NULL GROUP BY code)`,
     bm25,
-    `best AS (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${limit})`,
-    // A record tied with the last of the best to within rounding may still be among the best once rounded.
-    'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
-    `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
-    `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
-  ];
-  const text = `WITH ${ctes.join(',\n')}
-SELECT (SELECT snapshot FROM ${schema}.layout)::text AS snapshot, $1::text AS digest, (SELECT count(*) FROM admitted)::text AS admitted,
-  (SELECT n FROM stats) AS documents, (SELECT tokens FROM stats) AS tokens,
-  (SELECT json_object_agg(phrase, matched) FROM df) AS matched,
-  (SELECT json_object_agg(code, n) FROM refused) AS refused,
-  (SELECT json_agg(json_build_array(id, score)) FROM candidates) AS candidates,
-  encode(sha256(coalesce((SELECT string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk) FROM chunks), ''::bytea)), 'hex') AS admitted_digest`;
-  return ok({ text, values: into.values });
+    ...ADMITTED_DIGEST_CTES,
+  ]);
 }
 
 /**
@@ -198,19 +171,37 @@ export async function answerPlan(
 ): Promise<Result<PlanAnswer, CompileError>> {
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
-  const statement = answerStatement(plan, digest, phrases, top, client.schema);
-  if (!statement.ok) return statement;
+  const into: Lowering = { schema: client.schema, values: [digest], ctes: [], joins: [] };
+  const ctes = answerCtes(plan, phrases, into);
+  if (!ctes.ok) return ctes;
+  const limit = bind(into, top, 'integer');
+  const best = [
+    `best AS (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${limit})`,
+    // A record tied with the last of the best to within rounding may still be among the best once rounded, so the
+    // cut is Node's, as the core makes it.
+    'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
+  ];
   // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
-  const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
+  const { rows } = await client.query<SummaryRow & { snapshot: string; candidates: [string, number][] | null }>(
+    `WITH ${[...ctes.value, ...best].join(',\n')}
+SELECT (SELECT snapshot FROM ${client.schema}.layout)::text AS snapshot, ${SUMMARY_COLUMNS},
+  (SELECT json_agg(json_build_array(id, score)) FROM candidates) AS candidates`,
+    into.values,
+  );
   const row = rows[0];
   if (row === undefined)
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCOMPLETE',
-      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem: wordMessage('ANSWER_HAD_NO_ROW') }),
-    });
-  const statistics = admittedStatistics(terms, row);
+    return err(
+      compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', {
+        adapter: 'postgresql',
+        problem: wordMessage('ANSWER_HAD_NO_ROW'),
+      }),
+    );
+  const statistics = admittedStatistics(terms, {
+    documents: row.set_documents,
+    tokens: row.set_tokens,
+    matched: row.matched,
+  });
   const candidates =
     terms.length === 0
       ? []
@@ -221,11 +212,9 @@ export async function answerPlan(
   return ok({
     snapshot: Number(row.snapshot),
     predicateDigest: row.digest,
-    admitted: Number(row.admitted),
+    admitted: Number(row.total),
     statistics,
-    refusedByReason: Object.fromEntries(
-      Object.entries(row.refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    ),
+    refusedByReason: refusedCounts(row.refused),
     candidates,
     admittedDigest: row.admitted_digest,
   });

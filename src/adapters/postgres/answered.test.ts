@@ -163,6 +163,26 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
     expect(subplans).toEqual([]);
   });
 
+  it('runs admission once per compile: one statement answers the counts, the statistics and the admitted rows', async () => {
+    await loadAndCompile([...admitted, ...refused(40)]);
+    const values: (readonly unknown[])[] = [];
+    const watched: Database = {
+      schema: database.schema,
+      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
+      query: async (text, bound) => {
+        values.push(bound ?? []);
+        return (await database.query(text, bound)) as never;
+      },
+    };
+    const compiled = await compileInDatabase(watched, contract, tokeniser);
+    if (!compiled.ok) throw new Error(compiled.error.message);
+    // Every statement that runs the plan's admission echoes the plan's digest, so the rows it returns are known to be
+    // of that plan.
+    const digest = compiled.value.outcome.receipt.executedBy.planDigest;
+    expect(values.filter((bound) => bound[0] === digest)).toHaveLength(1);
+    expect(compiled.value.outcome.receipt.omitted?.rows).toMatchObject({ EXCLUDE_PROJECT: 20, EXCLUDE_SCOPE: 20 });
+  });
+
   it('refuses to make a packet when an admitted row the database returns fails a gate: ADAPTER_MISMATCH', async () => {
     await loadAndCompile([...admitted, ...refused(10)]);
     const lying = lyingAbout(database, (row) => (row.id === 'quiet' ? { ...row, scope: 'legal' } : row));

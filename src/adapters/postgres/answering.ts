@@ -1,98 +1,25 @@
 import type { PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/answered-admission';
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
-import { byScoreThenId, roundScore } from '../../core/phases/5-rank/ranking';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import { safeFtsTerms } from '../sqlite/fts-query';
-import { answerPlan } from './answer';
-import { bm25Ctes } from './bm25-sql';
+import { answerCtes } from './answer';
+import { answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { storedBrokenLinks } from './broken-links';
-import { bind, lowerConditions, type Lowering } from './lower';
-import { VIEW_COLUMNS, viewsOf, type AdmittedRows } from './gate-views';
-import { answerOnShards, type ShardAnswer } from './shard-answer';
-import { shardTablesOf } from './shard-snapshots';
+import type { Lowering } from './lower';
+import { VIEW_COLUMNS, viewsOf } from './gate-views';
+import { answerOnShards } from './shard-answer';
+import type { ShardTables } from './shard-snapshots';
 import { storedRecordSetDigest } from './record-set-digest';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
-import { wordMessage } from '../../core/messages';
-
-/**
- * Every admitted record's gate view, the query phrases it holds and its bm25 score over the admitted set: the
- * plan's admission again (a statement of its own, in the same snapshot) with the scores of `rankInDatabase`.
- * Every row echoes the plan's digest and carries the admitted count (one row with a null id when none is
- * admitted), so an answer cut short is known to be.
- */
-async function admittedRows(
-  client: Database,
-  plan: AdmissionPlan,
-  digest: string,
-  phrases: readonly (readonly string[])[],
-): Promise<Result<AdmittedRows, CompileError>> {
-  const schema = client.schema;
-  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
-  const conditions = lowerConditions(plan, into);
-  if (!conditions.ok) return conditions;
-  const where =
-    conditions.value.length === 0 ? 'true' : conditions.value.map((condition) => `(${condition})`).join('\n  AND ');
-  const bm25 = bm25Ctes(schema, 'admitted', phrases, (value, type) => bind(into, value, type));
-  const ctes = [
-    ...into.ctes,
-    `admitted AS MATERIALIZED (SELECT r.id FROM ${schema}.records r ${into.joins.join(' ')} WHERE ${where})`,
-    bm25,
-    'counted AS (SELECT count(*) AS total FROM admitted)',
-    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
-    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
-    `viewed AS (SELECT ${VIEW_COLUMNS}, r.title_tokens + r.text_tokens AS length, coalesce(h.phrases, '{}') AS phrases, s.score
-      FROM admitted a JOIN ${schema}.records r ON r.id = a.id JOIN ${schema}.documents d ON d.id = a.id LEFT JOIN scored s ON s.id = a.id
-      LEFT JOIN held h ON h.record_id = a.id)`,
-  ];
-  const text = `WITH ${ctes.join(',\n')}
-SELECT $1::text AS digest, counted.total::bigint AS total, v.* FROM counted LEFT JOIN viewed v ON true`;
-  const { rows } = await client.query<{
-    digest: string;
-    total: string;
-    id: string | null;
-    length: number;
-    phrases: number[];
-    score: number | null;
-  }>(text, into.values);
-  const total = Number(rows[0]?.total ?? -1);
-  if (rows.some((row) => row.digest !== digest || Number(row.total) !== total))
-    return ok({ complete: false, problem: 'the rows of one answer disagree on the plan or the count' });
-  const present = rows.filter((row) => row.id !== null);
-  if (present.length !== total)
-    return ok({
-      complete: false,
-      problem: `${present.length} of the ${total} admitted records arrived (a partial result)`,
-    });
-  const views = viewsOf(present);
-  if (!views.ok) return views;
-  return ok({
-    complete: true,
-    rows: present.map((row, index) => ({
-      view: views.value[index] as CheckedRecord,
-      length: Number(row.length),
-      phrases: row.phrases.map(Number),
-    })),
-    ranked: present
-      .flatMap((row, index) =>
-        row.score === null
-          ? []
-          : [{ id: (views.value[index] as CheckedRecord).record.id, score: roundScore(row.score) }],
-      )
-      .sort(byScoreThenId),
-  });
-}
 
 /**
  * An answer whose admitted rows did not all arrive, worded as `acceptAnswer` words an incomplete admission: nothing of
  * it is used.
  */
-const incomplete = (problem: string): CompileError => ({
-  pass: 'admit',
-  code: 'ADAPTER_INCOMPLETE',
-  message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem }),
-});
+const incomplete = (problem: string): CompileError =>
+  compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem });
 
 /**
  * The gate views of the records that supersede any of `ids` (through the index of records that supersede something).
@@ -107,30 +34,44 @@ async function successorsOf(client: Database, ids: readonly string[]): Promise<R
 }
 
 /**
- * The counts and the admitted rows on one server (or through a coordinator, the same statements over its partitioned
- * tables).
+ * The counts and the admitted rows on one server in one statement, so admission runs once and every row is of the
+ * plan the counts are.
  */
 async function answerOnOneServer(
   client: Database,
   plan: AdmissionPlan,
   digest: string,
-  question: { readonly query: string; readonly tokeniser: Tokeniser; readonly phrases: readonly (readonly string[])[] },
-): Promise<Result<ShardAnswer, CompileError>> {
-  const { query, tokeniser, phrases } = question;
-  const counted = await answerPlan(client, plan, digest, query, tokeniser, 1);
-  if (!counted.ok) return counted;
-  const admitted = await admittedRows(client, plan, digest, phrases);
-  return admitted.ok ? ok({ counted: counted.value, admitted: admitted.value }) : admitted;
+  terms: readonly string[],
+  phrases: readonly (readonly string[])[],
+): Promise<Result<AnswerWithRows, CompileError>> {
+  const { schema } = client;
+  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  const ctes = answerCtes(plan, phrases, into);
+  if (!ctes.ok) return ctes;
+  const statement = withRows([
+    ...ctes.value,
+    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
+    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
+    `viewed AS (SELECT ${VIEW_COLUMNS}, r.title_tokens + r.text_tokens AS length, coalesce(h.phrases, '{}') AS phrases, s.score
+      FROM admitted a JOIN ${schema}.records r ON r.id = a.id JOIN ${schema}.documents d ON d.id = a.id LEFT JOIN scored s ON s.id = a.id
+      LEFT JOIN held h ON h.record_id = a.id)`,
+  ]);
+  // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
+  await client.query("SELECT set_config('extra_float_digits', '1', true)");
+  const { rows } = await client.query<AnswerRow>(statement, into.values);
+  return answerOf(rows, digest, terms);
 }
 
 /**
- * The PostgreSQL store's answers to a plan, in the caller's snapshot: the one-statement answer (counts per
- * reason, statistics, the admitted set's digest), the admitted rows with their scores, the successors of the
- * admitted and required records, and the record-set digest the loads keep. Nothing per refused record.
+ * The PostgreSQL store's answers to a plan, in the caller's snapshot: one statement on one server, or through the
+ * coordinator on the `shards` the snapshot check found, gives the counts per reason, the statistics, the admitted
+ * set's digest and the admitted rows with their scores; then the successors of the admitted and required records,
+ * and the record-set digest the loads keep. Nothing per refused record.
  */
 export function createPlanAnswering(
   client: Database,
   tokeniser: Tokeniser,
+  shards: ShardTables,
   readWhole: (ids: readonly string[]) => Promise<Result<readonly CheckedRecord[], CompileError>>,
 ): PlanAnsweringStore {
   return {
@@ -145,20 +86,11 @@ export function createPlanAnswering(
       const query = bm25 ? question.query : '';
       const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
       const phrases = terms.map((term) => tokeniser.phrase(term));
-      const tables = await shardTablesOf(client);
-      // Through a coordinator the shards do the work, unless a term is a phrase of several tokens, whose positions only
-      // one server's statements match.
+      // Through a coordinator the shards do the work.
       const answered =
-        tables !== null && phrases.every((tokens) => tokens.length <= 1)
-          ? await answerOnShards(
-              client,
-              tables,
-              plan,
-              digest,
-              terms,
-              phrases.map((tokens) => tokens[0] ?? null),
-            )
-          : await answerOnOneServer(client, plan, digest, { query, tokeniser, phrases });
+        shards !== null
+          ? await answerOnShards(client, shards, plan, digest, terms, phrases)
+          : await answerOnOneServer(client, plan, digest, terms, phrases);
       if (!answered.ok) return answered;
       const { counted, admitted } = answered.value;
       if (!admitted.complete) return err(incomplete(admitted.problem));

@@ -23,13 +23,22 @@ function phraseFrequency(schema: string, set: string, phrase: number, tokens: re
         `JOIN ${schema}.postings t${offset + 1} ON t${offset + 1}.term = ${bind(token, 'text')} AND t${offset + 1}.record_id = t0.record_id`,
     );
   const hits = (field: 'title_at' | 'text_at') =>
-    `(SELECT count(*) FROM unnest(t0.${field}) AS p(at) WHERE ${tokens
-      .slice(1)
-      .map((_, offset) => `(p.at + ${offset + 1}) = ANY (t${offset + 1}.${field})`)
-      .join(' AND ')})`;
+    phraseHits(
+      `t0.${field}`,
+      tokens.slice(1).map((_, offset) => `t${offset + 1}.${field}`),
+    );
   return `SELECT * FROM (SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * ${hits('title_at')} + ${hits('text_at')})::float8 AS f
     FROM ${set} a ${first} ${rest.join(' ')}) x WHERE x.f > 0`;
 }
+
+/**
+ * How often a phrase occurs in one field: each position of its first token (`first`, an array of positions) followed,
+ * one after the other, by the positions of the rest (`rest`, arrays in the phrase's order).
+ */
+export const phraseHits = (first: string, rest: readonly string[]) =>
+  `(SELECT count(*) FROM unnest(${first}) AS p(at) WHERE ${rest
+    .map((positions, offset) => `(p.at + ${offset + 1}) = ANY (${positions})`)
+    .join(' AND ')})`;
 
 /**
  * The common table expressions of bm25 over the records of the relation `set` (a column `id`), with that

@@ -1,5 +1,5 @@
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import {
   createJsonlRecordReader,
@@ -24,9 +24,8 @@ import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank';
 import { storedRecordSetDigest } from './record-set-digest';
 import { requireLayout, type Database } from './schema';
-import { checkShardSnapshots } from './shard-snapshots';
+import { checkShardSnapshots, type ShardTables } from './shard-snapshots';
 import type { Tokeniser } from './tokens';
-import { wordMessage } from '../../core/messages';
 
 /** The name records read back from the database are validated under (and any problem with them names). */
 export const DATABASE_RECORDS = 'database records';
@@ -121,12 +120,12 @@ export async function validateStoredRecords(
   const mismatch = recordSet.value.checked.findIndex((item, position) => item.fingerprint !== fingerprints[position]);
   if (mismatch >= 0) {
     const id = recordSet.value.checked[mismatch]?.record.id ?? '';
-    return err({
-      pass: 'validate',
-      code: 'INVALID_INPUT',
-      recordId: id,
-      message: wordMessage('DATABASE_RECORD_CHANGED', { table: DATABASE_RECORDS, record: id }),
-    });
+    return err(
+      compileError({ pass: 'validate', code: 'INVALID_INPUT', recordId: id }, 'DATABASE_RECORD_CHANGED', {
+        table: DATABASE_RECORDS,
+        record: id,
+      }),
+    );
   }
   return ok(recordSet.value);
 }
@@ -156,11 +155,11 @@ export async function compileInDatabase(
   attestation: Attestation = 'candidates',
 ): Promise<Result<DatabaseCompile, CompileError>> {
   if (attestation === 'candidates')
-    return inSnapshot(client, options, async () =>
-      compileRecords(client, { contract, recordSet: NO_RECORDS, attestation }, tokeniser, options),
+    return inSnapshot(client, options, async (shards) =>
+      compileRecords(client, { contract, recordSet: NO_RECORDS, attestation }, tokeniser, shards, options),
     );
-  return inRecordSnapshot(client, options, async (recordSet) =>
-    compileRecords(client, { contract, recordSet, attestation }, tokeniser, options),
+  return inRecordSnapshot(client, options, async (recordSet, shards) =>
+    compileRecords(client, { contract, recordSet, attestation }, tokeniser, shards, options),
   );
 }
 
@@ -171,23 +170,24 @@ export async function compileInDatabase(
 export async function inRecordSnapshot<T>(
   client: Database,
   options: PostgresAdapterOptions,
-  work: (recordSet: RecordSet) => Promise<Result<T, CompileError>>,
+  work: (recordSet: RecordSet, shards: ShardTables) => Promise<Result<T, CompileError>>,
 ): Promise<Result<T, CompileError>> {
-  return inSnapshot(client, options, async () => {
+  return inSnapshot(client, options, async (shards) => {
     const recordSet = await readRecordSet(client);
-    return recordSet.ok ? work(recordSet.value) : recordSet;
+    return recordSet.ok ? work(recordSet.value, shards) : recordSet;
   });
 }
 
 /**
  * Runs `work` in one REPEATABLE READ snapshot of the records a `load` wrote (every statement sees the same
  * records), JIT off, under the statement timeout; it commits only when `work` succeeds. A database error
- * ends it in ADAPTER_INCOMPLETE: whatever had been read is dropped with the transaction.
+ * ends it in ADAPTER_INCOMPLETE: whatever had been read is dropped with the transaction. `work` is told where the
+ * records are (one server, or a coordinator's shards), as the snapshot check found it.
  */
 export async function inSnapshot<T>(
   client: Database,
   options: PostgresAdapterOptions,
-  work: () => Promise<Result<T, CompileError>>,
+  work: (shards: ShardTables) => Promise<Result<T, CompileError>>,
 ): Promise<Result<T, CompileError>> {
   const layout = await requireLayout(client);
   if (!layout.ok) return layout;
@@ -201,17 +201,18 @@ export async function inSnapshot<T>(
     ]);
     // Through a coordinator, every shard must be at one snapshot before anything is read from any of them.
     const agreed = await checkShardSnapshots(client);
-    const result = agreed.ok ? await work() : agreed;
+    const result = agreed.ok ? await work(agreed.value) : agreed;
     await client.query(result.ok ? 'COMMIT' : 'ROLLBACK');
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (!isDatabaseError(error)) throw error;
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCOMPLETE',
-      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem: describeFailure(error, timeoutMs) }),
-    });
+    return err(
+      compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', {
+        adapter: 'postgresql',
+        problem: describeFailure(error, timeoutMs),
+      }),
+    );
   }
 }
 
@@ -250,6 +251,7 @@ export interface PostgresStore extends Store {
 export async function createPostgresStore(
   client: Database,
   tokeniser: Tokeniser,
+  shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<PostgresStore, CompileError>> {
   const adapter = await createPostgresAdapter(client, options);
@@ -272,7 +274,7 @@ export async function createPostgresStore(
     brokenSupersessions: () => storedBrokenLinks(client),
     recordsById: (ids) => readRecordsById(client, ids),
     recordSetDigest: () => storedRecordSetDigest(client),
-    answers: createPlanAnswering(client, tokeniser, (ids) => readDocumentsById(client, ids)),
+    answers: createPlanAnswering(client, tokeniser, shards, (ids) => readDocumentsById(client, ids)),
   });
 }
 
@@ -280,9 +282,10 @@ export async function createPostgresStore(
 export async function compilerInSnapshot(
   client: Database,
   tokeniser: Tokeniser,
+  shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<Compiler, CompileError>> {
-  const store = await createPostgresStore(client, tokeniser, options);
+  const store = await createPostgresStore(client, tokeniser, shards, options);
   return store.ok ? ok(createCompiler(store.value)) : store;
 }
 
@@ -291,9 +294,10 @@ export async function compileRecords(
   client: Database,
   request: CompileRequest,
   tokeniser: Tokeniser,
+  shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<DatabaseCompile, CompileError>> {
-  const store = await createPostgresStore(client, tokeniser, options);
+  const store = await createPostgresStore(client, tokeniser, shards, options);
   if (!store.ok) return store;
   const outcome = await createCompiler(store.value).compile(request);
   if (!outcome.ok) return outcome;

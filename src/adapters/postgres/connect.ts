@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { connectionTarget } from './connection-target';
 import { copyPieces } from './copy-pieces';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
-import { reasonOf, wordMessage } from '../../core/messages';
+import { reasonOf } from '../../core/messages';
 
 /** How `--database`'s value is printed: the server it names, never a password. */
 export function describeDatabase(
@@ -32,22 +32,21 @@ export async function connect(
 ): Promise<Result<Connection, CompileError>> {
   const target = connectionTarget(given, environment);
   if (!target.ok)
-    return err({
-      pass: 'validate',
-      code: 'INVALID_INPUT',
-      message: wordMessage('DATABASE_OPTION', { problem: target.problem }),
-    });
+    return err(
+      compileError({ pass: 'validate', code: 'INVALID_INPUT' }, 'DATABASE_OPTION', { problem: target.problem }),
+    );
   const client = new pg.Client(target.config);
   // A connection the server drops emits 'error' outside any query; the query that was running fails on its own.
   client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {
-    return err({
-      pass: 'admit',
-      code: 'DATABASE_UNREACHABLE',
-      message: wordMessage('CANNOT_CONNECT', { target: target.shown, reason: reasonOf(error) }),
-    });
+    return err(
+      compileError({ pass: 'admit', code: 'DATABASE_UNREACHABLE' }, 'CANNOT_CONNECT', {
+        target: target.shown,
+        reason: reasonOf(error),
+      }),
+    );
   }
   return ok({
     schema: quoteIdentifier(schema),

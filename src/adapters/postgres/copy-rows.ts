@@ -35,11 +35,17 @@ export function nulIssue(file: string, item: CheckedRecord, line: number | undef
 
 /** A value as COPY's text format writes it: NULL as \N, and the four characters it would read as delimiters escaped. */
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const NEEDS_ESCAPE = /[\\\n\r\t]/;
+/**
+ * Global for `replace`; `search` ignores the flag and `lastIndex`, so the same expression also finds whether any is
+ * there.
+ */
+const COPY_DELIMITERS = /[\\\n\r\t]/g;
 function copyValue(value: string | number | boolean | null): string {
   if (value === null) return '\\N';
   const text = String(value);
-  return NEEDS_ESCAPE.test(text) ? text.replace(/[\\\n\r\t]/g, (found) => COPY_ESCAPES[found] ?? found) : text;
+  return text.search(COPY_DELIMITERS) === -1
+    ? text
+    : text.replace(COPY_DELIMITERS, (found) => COPY_ESCAPES[found] ?? found);
 }
 export const copyLine = (values: readonly (string | number | boolean | null)[]) =>
   `${values.map(copyValue).join('\t')}\n`;
@@ -89,7 +95,9 @@ function recordLine({ item }: RecordToWrite, tokens: RecordTokens): string {
 const documentLine = ({ item, lineHash }: RecordToWrite) =>
   copyLine([item.record.id, byteaValue(lineHash), JSON.stringify(item.record)]);
 
-const positionsArray = (at: readonly number[] | undefined) => (at === undefined ? '{}' : `{${at.join(',')}}`);
+// Most terms occur once in a text: their array is written without joining one.
+const positionsArray = (at: readonly number[] | undefined) =>
+  at === undefined ? '{}' : at.length === 1 ? `{${at[0]}}` : `{${at.join(',')}}`;
 
 /** A term's line: its frequency and positions in the title and in the text. Numbers need no COPY escapes. */
 const postingLine = (
@@ -100,30 +108,42 @@ const postingLine = (
 ) =>
   `${copyValue(term)}\t${id}\t${title?.length ?? 0}\t${text?.length ?? 0}\t${positionsArray(title)}\t${positionsArray(text)}\n`;
 
-/** One line per term of each record, a record's lines as one string. */
-function* postingLines(items: readonly RecordToWrite[], tokens: readonly RecordTokens[]): Generator<string> {
-  for (const [index, { item }] of items.entries()) {
-    const found = tokens[index] as RecordTokens;
-    const id = copyValue(item.record.id);
-    let lines = '';
-    for (const [term, title] of found.title) lines += postingLine(term, id, title, found.text.get(term));
-    for (const [term, text] of found.text) if (!found.title.has(term)) lines += postingLine(term, id, undefined, text);
-    yield lines;
-  }
+/** One line per term of the record, as one string. */
+function postingLines({ item }: RecordToWrite, found: RecordTokens): string {
+  const id = copyValue(item.record.id);
+  const lines: string[] = [];
+  for (const [term, title] of found.title) lines.push(postingLine(term, id, title, found.text.get(term)));
+  for (const [term, text] of found.text) if (!found.title.has(term)) lines.push(postingLine(term, id, undefined, text));
+  return lines.join('');
 }
 
+/** A record's COPY text for each of its tables: all a load keeps of it between reading it and writing it. */
+export interface RecordRows {
+  readonly record: string;
+  readonly document: string;
+  readonly postings: string;
+}
+
+export const recordRows = (write: RecordToWrite, tokens: RecordTokens): RecordRows => ({
+  record: recordLine(write, tokens),
+  document: documentLine(write),
+  postings: postingLines(write, tokens),
+});
+
 /** Writes records none of whose ids the tables hold: one COPY a table. */
-export async function copyRecords(
-  client: Database,
-  items: readonly RecordToWrite[],
-  tokens: readonly RecordTokens[],
-): Promise<void> {
+export async function copyRecords(client: Database, rows: readonly RecordRows[]): Promise<void> {
   await client.copyFrom(
     `COPY ${client.schema}.records FROM STDIN`,
-    items.map((write, index) => recordLine(write, tokens[index] as RecordTokens)),
+    rows.map((row) => row.record),
   );
-  await client.copyFrom(`COPY ${client.schema}.documents FROM STDIN`, items.map(documentLine));
-  await client.copyFrom(`COPY ${client.schema}.postings FROM STDIN`, postingLines(items, tokens));
+  await client.copyFrom(
+    `COPY ${client.schema}.documents FROM STDIN`,
+    rows.map((row) => row.document),
+  );
+  await client.copyFrom(
+    `COPY ${client.schema}.postings FROM STDIN`,
+    rows.map((row) => row.postings),
+  );
 }
 
 /** Deletes these records with their documents and postings. */

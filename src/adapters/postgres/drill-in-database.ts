@@ -6,6 +6,7 @@ import type { Receipt } from '../../core/result';
 import type { PostgresAdapterOptions } from './adapter';
 import { compilerInSnapshot, inRecordSnapshot, inSnapshot, NO_RECORDS } from './compile';
 import type { Database } from './schema';
+import type { ShardTables } from './shard-snapshots';
 import type { Tokeniser } from './tokens';
 
 /** The inputs a database compile takes besides its records: the contract and the labels the receipt records. */
@@ -24,13 +25,16 @@ export async function drillInDatabase(
   tokeniser: Tokeniser,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<ReceiptVerdict, CompileError>> {
-  const drillOver = async (recordSet: RecordSet): Promise<Result<ReceiptVerdict, CompileError>> => {
-    const compiler = await compilerInSnapshot(client, tokeniser, options);
+  const drillOver = async (
+    recordSet: RecordSet,
+    shards: ShardTables,
+  ): Promise<Result<ReceiptVerdict, CompileError>> => {
+    const compiler = await compilerInSnapshot(client, tokeniser, shards, options);
     if (!compiler.ok) return compiler;
     return ok(await drill(compiler.value, { ...current, recordSet, priorReceipt: prior, declaredChanges }));
   };
   // A candidates receipt is compiled again as it attests, from the database's answer: no record is read back for it.
   return prior.attestation === 'candidates'
-    ? inSnapshot(client, options, () => drillOver(NO_RECORDS))
+    ? inSnapshot(client, options, (shards) => drillOver(NO_RECORDS, shards))
     : inRecordSnapshot(client, options, drillOver);
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { LIFECYCLE_STATES, REVIEW_STATES } from '../../core/format/record';
 import { formatInstant } from '../../core/format/time';
-import { wordMessage } from '../../core/messages';
 import { endsChunk } from '../../core/tree-digest';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { AdmittedRow } from '../../core/answered-admission';
@@ -88,14 +87,12 @@ export function viewsOf(rows: readonly unknown[]): Result<CheckedRecord[], Compi
   for (const row of rows) {
     const parsed = viewRowSchema.safeParse(row);
     if (!parsed.success)
-      return err({
-        pass: 'admit',
-        code: 'ADAPTER_MISMATCH',
-        message: wordMessage('ADAPTER_ROW_UNREADABLE', {
+      return err(
+        compileError({ pass: 'admit', code: 'ADAPTER_MISMATCH' }, 'ADAPTER_ROW_UNREADABLE', {
           adapter: 'postgresql',
           problem: parsed.error.issues[0]?.message ?? null,
         }),
-      });
+      );
     views.push(viewOf(parsed.data));
   }
   return ok(views);

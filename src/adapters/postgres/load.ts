@@ -1,13 +1,19 @@
-import { createHash } from 'node:crypto';
-import type { CompileError, InputIssue } from '../../core/errors';
-import { err, formatIssue, ok, type Result } from '../../core/errors';
+import type { CompileError } from '../../core/errors';
+import { compileError, err, issueAt, ok, type Result } from '../../core/errors';
 import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
 import { quoteValue } from '../../core/format/json-text';
-import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
-import { checkRecord, overlongLineIssue, readRecordLine, type RecordSet } from '../../core/phases/1-validate/validate';
+import type { RecordSet } from '../../core/phases/1-validate/validate';
 import { inputIssue } from '../../core/issues';
-import { ENGINE_VERSION } from '../../core/version';
-import { copyLine, copyRecords, deleteRecordRows, nulIssue, type RecordToWrite } from './copy-rows';
+import { copyRecords, deleteRecordRows, type RecordRows } from './copy-rows';
+import {
+  BATCH,
+  isRefused,
+  lineBatches,
+  prepareBatch,
+  type Line,
+  type PreparedBatch,
+  type Problems,
+} from './load-batch';
 import { keepBrokenLinks } from './broken-links';
 import { keepRecordSetDigest } from './record-set-digest';
 import { createIndexes, migrate, nextSnapshot, requireLayout, type Database } from './schema';
@@ -35,46 +41,14 @@ export interface LoadOptions {
   readonly onProgress?: (lines: number, written: number) => void;
 }
 
-/** Lines per batch: one look-up of their hashes, then one COPY a table for the records among them that changed. */
-const BATCH = 1_000;
 /** Records written by one load past which its tables' statistics are brought up to date before it commits. */
 const BULK_WRITES = 10_000;
-/** A batch is cut short at this many characters of lines, so a file of long lines is held a few megabytes at a time. */
-const BATCH_CHARS = 2_000_000;
-
-/**
- * The hash a line is known by in `documents.line_hash`. It covers the engine's version: another version may
- * read the same bytes as another record (a new field, a fingerprint computed otherwise), so after an upgrade
- * every line is read again once and only records whose fingerprint changed are written.
- */
-function lineHash(line: string): Buffer {
-  return createHash('sha256').update(`context-compiler ${ENGINE_VERSION}\n`).update(line).digest();
-}
-
-interface Line {
-  readonly number: number;
-  /** Null for a line over MAX_LINE_CHARS, whose text was never kept. */
-  readonly text: string | null;
-}
 
 interface Counts {
   inserted: number;
   updated: number;
   unchanged: number;
 }
-
-/** The file's problems, in line order: the first MAX_REPORTED_ISSUES of them and how many there are. */
-interface Problems {
-  readonly shown: InputIssue[];
-  count: number;
-  /** The first record holding U+0000 (refused only when the file has no other problem, as a whole reading would). */
-  nul: { readonly issue: InputIssue; readonly recordId: string } | null;
-}
-
-const addProblems = (problems: Problems, issues: readonly InputIssue[]) => {
-  problems.count += issues.length;
-  for (const issue of issues) if (problems.shown.length < MAX_REPORTED_ISSUES) problems.shown.push(issue);
-};
 
 /**
  * Brings the records to the file's, in one transaction, reading the file as it streams: a batch of lines
@@ -118,34 +92,26 @@ async function loadInTransaction(
   await createChangedTable(client);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
-  // A batch's records are written while the next batch is read and tokenised: the server and Node work at once.
-  let written: Promise<void> = Promise.resolve();
-  const batch: Line[] = [];
-  let batchChars = 0;
-  const lines = createJsonlLineSplitter({
-    line: (text, number) => {
-      batch.push({ number, text });
-      batchChars += text.length;
-    },
-    overlong: (number) => batch.push({ number, text: null }),
-  });
-  const flush = async (all: boolean) => {
-    while (batch.length >= BATCH || batchChars >= BATCH_CHARS || (all && batch.length > 0)) {
-      const taken = batch.splice(0, BATCH);
-      batchChars = batch.reduce((sum, line) => sum + (line.text?.length ?? 0), 0);
-      written = (await loadBatch(client, file, taken, tokeniser, { counts, problems, written })).written;
-      // Awaited before the next batch writes, and at the end: marked handled now so a failure waits there to be thrown.
-      written.catch(() => undefined);
-      onProgress?.(lines.lineCount, counts.inserted + counts.updated);
-    }
-  };
-  for await (const chunk of chunks) {
-    lines.push(chunk);
-    await flush(false);
+  // Two batches at most are held: one written while the next is read. The file is read no faster than that.
+  let previous: PreparedBatch | null = null;
+  for await (const lines of lineBatches(chunks)) {
+    // Asked before the previous batch's writes go out, so the answer does not wait behind their COPY. The connection
+    // runs one statement at a time: each waits for the one before it.
+    const known = await knownLines(client, lines);
+    const writing: Promise<void> =
+      previous === null ? Promise.resolve() : writeBatch(client, previous, problems, counts);
+    // The previous batch's rows are copied while this one is read, validated and tokenised: server and Node at once.
+    const [, prepared]: [void, PreparedBatch] = await Promise.all([
+      writing,
+      prepareBatch(file, lines, known, tokeniser, problems),
+    ]);
+    if (previous !== null) onProgress?.(previous.lastLine, counts.inserted + counts.updated);
+    previous = prepared;
   }
-  lines.finish();
-  await flush(true);
-  await written;
+  if (previous !== null) {
+    await writeBatch(client, previous, problems, counts);
+    onProgress?.(previous.lastLine, counts.inserted + counts.updated);
+  }
 
   const refusal = await refusalOf(client, file, problems);
   if (refusal !== null) return err(refusal);
@@ -165,101 +131,54 @@ async function loadInTransaction(
   return ok({ layout, ...counts, deleted, snapshot });
 }
 
-/**
- * One batch of lines: those whose hash the database holds are known by their id without being read; the
- * others are read, and those whose record the database does not hold as it is (by fingerprint) are written.
- * Returns the batch's writes still under way, which the next batch awaits before it writes.
- */
-async function loadBatch(
-  client: Database,
-  file: string,
-  lines: readonly Line[],
-  tokeniser: Tokeniser,
-  state: { readonly counts: Counts; readonly problems: Problems; readonly written: Promise<void> },
-): Promise<{ readonly written: Promise<void> }> {
-  const { counts, problems } = state;
-  const hashes = lines.map((line) => (line.text === null ? null : lineHash(line.text)));
+/** Which of these lines the database holds byte for byte: hex hash -> the id its record has. */
+async function knownLines(client: Database, lines: readonly Line[]): Promise<Map<string, string>> {
   const { rows } = await client.query<{ line_hash: Buffer; id: string }>(
     `SELECT line_hash, id FROM ${client.schema}.documents WHERE line_hash = ANY($1::bytea[])`,
-    [hashes.filter((hash) => hash !== null)],
+    [lines.flatMap((line) => (line.hash === null ? [] : [line.hash]))],
   );
-  const known = new Map(rows.map((row) => [row.line_hash.toString('hex'), row.id]));
-  const seen: string[] = [];
-  const fresh = new Map<string, RecordToWrite>();
-  for (const [index, line] of lines.entries()) {
-    const hash = hashes[index];
-    if (line.text === null || hash === undefined || hash === null) {
-      addProblems(problems, [overlongLineIssue(file, line.number)]);
-      continue;
-    }
-    const id = known.get(hash.toString('hex'));
-    if (id !== undefined) {
-      seen.push(copyLine([id, line.number]));
-      counts.unchanged += 1;
-      continue;
-    }
-    const read = readRecordLine(file, line.number, line.text);
-    if (!read.ok) {
-      addProblems(problems, read.issues);
-      continue;
-    }
-    seen.push(copyLine([read.record.id, line.number]));
-    // Once the file is refused nothing more is written; its lines are still read for every problem they hold.
-    if (problems.count > 0 || problems.nul !== null || fresh.has(read.record.id)) continue;
-    const item = checkRecord(read.record);
-    const nul = nulIssue(file, item, line.number);
-    if (nul !== null) problems.nul = { issue: nul, recordId: item.record.id };
-    else fresh.set(item.record.id, { item, lineHash: hash });
-  }
-  if (seen.length > 0) await client.copyFrom('COPY load_seen (id, line) FROM STDIN', seen);
-  if (fresh.size === 0 || problems.count > 0 || problems.nul !== null) return { written: state.written };
-  return writeFresh(client, [...fresh.values()], tokeniser, state);
+  return new Map(rows.map((row) => [row.line_hash.toString('hex'), row.id]));
 }
 
 /**
- * Writes the records read from changed lines: new ids inserted, changed records replaced, a record equal by fingerprint
- * only given its new line's hash.
+ * Writes a prepared batch: which id each line holds, then its records: new ids inserted, changed records replaced, a
+ * record equal by fingerprint only given its new line's hash. Nothing once the file is refused.
  */
-async function writeFresh(
-  client: Database,
-  fresh: readonly RecordToWrite[],
-  tokeniser: Tokeniser,
-  state: { readonly counts: Counts; readonly written: Promise<void> },
-): Promise<{ readonly written: Promise<void> }> {
-  const { counts } = state;
-  const { rows } = await client.query<{ id: string; fingerprint: string }>(
+async function writeBatch(client: Database, batch: PreparedBatch, problems: Problems, counts: Counts): Promise<void> {
+  counts.unchanged += batch.unchanged;
+  const { fresh } = batch;
+  if (batch.seen.length > 0) await client.copyFrom('COPY load_seen (id, line) FROM STDIN', batch.seen);
+  if (fresh.length === 0 || isRefused(problems)) return;
+  const stored = await client.query<{ id: string; fingerprint: string }>(
     `SELECT id, fingerprint FROM ${client.schema}.records WHERE id = ANY($1::text[])`,
-    [fresh.map(({ item }) => item.record.id)],
+    [fresh.map((record) => record.id)],
   );
-  const stored = new Map(rows.map((row) => [row.id, row.fingerprint]));
-  const writes: RecordToWrite[] = [];
+  const before = new Map(stored.rows.map((row) => [row.id, row.fingerprint]));
+  const writes: RecordRows[] = [];
+  const written: string[] = [];
   const replaced: string[] = [];
-  const rehashed: RecordToWrite[] = [];
-  for (const write of fresh) {
-    const before = stored.get(write.item.record.id);
-    if (before === write.item.fingerprint) rehashed.push(write);
+  const rehashed: { readonly id: string; readonly lineHash: Buffer }[] = [];
+  for (const record of fresh) {
+    const fingerprint = before.get(record.id);
+    if (fingerprint === record.fingerprint) rehashed.push(record);
     else {
-      if (before !== undefined) replaced.push(write.item.record.id);
-      writes.push(write);
+      if (fingerprint !== undefined) replaced.push(record.id);
+      writes.push(record.rows);
+      written.push(record.id);
     }
   }
   counts.unchanged += rehashed.length;
   counts.updated += replaced.length;
   counts.inserted += writes.length - replaced.length;
-  const tokens = tokeniser.records(writes.map(({ item }) => [item.record.title, item.record.text]));
-  // The last batch's rows are all in before these delete or update any: a list row must never outlive its record.
-  await state.written;
   if (rehashed.length > 0)
     await client.query(
       `UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS x(id, hash) WHERE d.id = x.id`,
-      [rehashed.map(({ item }) => item.record.id), rehashed.map(({ lineHash: hash }) => Buffer.from(hash))],
+      [rehashed.map(({ id }) => id), rehashed.map(({ lineHash: hash }) => hash)],
     );
   await deleteRecordRows(client, replaced);
-  if (writes.length > 0)
-    await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [
-      writes.map(({ item }) => item.record.id),
-    ]);
-  return { written: writes.length === 0 ? Promise.resolve() : copyRecords(client, writes, tokens) };
+  if (writes.length === 0) return;
+  await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [written]);
+  await copyRecords(client, writes);
 }
 
 /**
@@ -287,13 +206,11 @@ async function refusalOf(client: Database, file: string, problems: Problems): Pr
   }
   if (problems.nul === null) return null;
   const { issue, recordId } = problems.nul;
-  return {
-    pass: 'validate',
-    code: 'INVALID_INPUT',
-    message: formatIssue(issue),
-    recordId,
-    issues: [issue],
-  };
+  return compileError(
+    { pass: 'validate', code: 'INVALID_INPUT', recordId, issues: [issue] },
+    'ISSUE_AT',
+    issueAt(issue),
+  );
 }
 
 /** Deletes every record no line of the file held, with its document and postings; how many. */

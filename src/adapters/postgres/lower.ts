@@ -1,6 +1,5 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/phases/4-admit/admission-plan';
-import { wordMessage } from '../../core/messages';
 
 /** The plan as one parameterised statement: its text (no value is ever spliced in) and its values. */
 export interface PostgresStatement {
@@ -190,11 +189,12 @@ export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<str
   for (const clause of plan.clauses) {
     const condition = lowerClause(clause, into);
     if (condition === null) {
-      return err({
-        pass: 'admit',
-        code: 'LOWERING_UNSUPPORTED',
-        message: wordMessage('LOWERING_NO_FORM', { store: 'PostgreSQL', op: String((clause as { op: unknown }).op) }),
-      });
+      return err(
+        compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'LOWERING_NO_FORM', {
+          store: 'PostgreSQL',
+          op: String((clause as { op: unknown }).op),
+        }),
+      );
     }
     conditions.push(condition);
   }

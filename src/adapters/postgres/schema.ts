@@ -1,4 +1,4 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { utf16Order } from './order-key';
 
 /**
@@ -190,9 +190,10 @@ export async function layoutOf(client: Database): Promise<number | null> {
 export async function requireLayout(client: Database): Promise<Result<void, CompileError>> {
   const layout = await layoutOf(client);
   if (layout === LAYOUT) return ok(undefined);
-  const message =
+  const fields = { pass: 'validate', code: 'INVALID_INPUT' } as const;
+  return err(
     layout === null
-      ? 'the database holds no records: run `context-compiler load --database URL --records FILE.jsonl` first'
-      : `the database's records were loaded by another version (layout ${layout}, this is ${LAYOUT}): load them again`;
-  return err({ pass: 'validate', code: 'INVALID_INPUT', message });
+      ? compileError(fields, 'DATABASE_HOLDS_NO_RECORDS')
+      : compileError(fields, 'DATABASE_OTHER_LAYOUT', { layout, current: LAYOUT }),
+  );
 }

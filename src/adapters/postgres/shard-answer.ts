@@ -1,26 +1,11 @@
-import { ok, type CompileError, type Result } from '../../core/errors';
+import type { CompileError, Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
-import { byScoreThenId, roundScore } from '../../core/phases/5-rank/ranking';
-import type { ReasonCode } from '../../core/reasons';
-import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import { lowerVerdict } from './answer';
-import { admittedStatistics, IDF, phraseScore } from './bm25-sql';
-import { VIEW_COLUMNS, viewsOf, type AdmittedRows } from './gate-views';
+import { ADMITTED_DIGEST_CTES, answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
+import { IDF, phraseHits, phraseScore } from './bm25-sql';
+import { VIEW_COLUMNS } from './gate-views';
 import { bind, type Lowering } from './lower';
-import { leafBytes, utf16Order } from './order-key';
 import type { Database } from './schema';
-
-/** What one statement through a coordinator answers: the counts and digests of `answerPlan`, and the admitted rows. */
-export interface ShardAnswer {
-  readonly counted: {
-    readonly predicateDigest: string;
-    readonly admitted: number;
-    readonly statistics: ReturnType<typeof admittedStatistics>;
-    readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
-    readonly admittedDigest: string;
-  };
-  readonly admitted: AdmittedRows;
-}
 
 /**
  * The ids some successor in force at `at` supersedes: read from every shard (a successor may live on another), few
@@ -40,11 +25,19 @@ async function supersededAt(client: Database, plan: AdmissionPlan): Promise<stri
 /**
  * Each shard's part, as common table expressions over its own foreign tables (`tables`), each holding
  * admission's whole condition in a form postgres_fdw can send (lower.ts's `shippable`): the admitted rows with
- * their documents' gate fields, the admitted count and token total, each query term's admitted document count,
- * the admitted records' hits of the query terms, and the refused count per reason. Each is a join or an
- * aggregate postgres_fdw sends to the shard whole (bench/fdw.test.ts holds the coordinator's plan to that).
+ * their documents' gate fields, the admitted count and token total, each one-token term's admitted document count,
+ * the admitted records' hits of those terms, the refused count per reason and, for each phrase of several tokens,
+ * the admitted records holding every token of it, with each token's positions. Each is a join or an aggregate
+ * postgres_fdw sends to the shard whole (bench/fdw.test.ts and shards.test.ts hold the coordinator's plan to that).
  */
-function shardParts(index: number, tables: string, where: string, counted: CountedBy, terms: string): string[] {
+function shardParts(
+  index: number,
+  tables: string,
+  where: string,
+  counted: CountedBy,
+  terms: string,
+  phrased: readonly BoundPhrase[],
+): string[] {
   const records = `${tables}.records r`;
   const holding = `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY (${terms})`;
   return [
@@ -55,7 +48,42 @@ function shardParts(index: number, tables: string, where: string, counted: Count
     `hits_${index} AS MATERIALIZED (SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding})`,
     `refused_${index} AS MATERIALIZED (SELECT ${counted.reason.columns('v.code')}
       FROM (SELECT ${counted.verdict} AS code FROM ${records} LEFT JOIN ${tables}.supersession_breaks b ON b.id = r.id) v)`,
+    ...phrased.map(
+      ({ phrase, tokens }) =>
+        `phrase_${phrase}_${index} AS MATERIALIZED (SELECT r.id AS record_id, ${tokens
+          .map((_, at) => `t${at}.title_at AS title_${at}, t${at}.text_at AS text_${at}`)
+          .join(', ')}
+      FROM ${records} ${tokens
+        .map((token, at) => `JOIN ${tables}.postings t${at} ON t${at}.record_id = r.id AND t${at}.term = ${token}`)
+        .join(' ')} WHERE ${where})`,
+    ),
   ];
+}
+
+/** A query phrase of several tokens: its place in the query and its tokens, bound. */
+interface BoundPhrase {
+  readonly phrase: number;
+  readonly tokens: readonly string[];
+}
+
+/**
+ * Each phrase of several tokens' weighted frequency in the admitted records holding it (bm25-sql.ts's, from the
+ * positions the shards sent): 2 × hits in the title + hits in the text, for the records where it occurs.
+ */
+function phraseFrequencies(phrased: readonly BoundPhrase[], shards: number): string {
+  if (phrased.length === 0) return 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false';
+  const hits = (field: 'title' | 'text', tokens: readonly string[]) =>
+    phraseHits(
+      `y.${field}_0`,
+      tokens.slice(1).map((_, offset) => `y.${field}_${offset + 1}`),
+    );
+  return phrased
+    .map(
+      ({ phrase, tokens }) =>
+        `SELECT ${phrase} AS phrase, x.record_id, x.f FROM (SELECT y.record_id, (2.0::float8 * ${hits('title', tokens)} + ${hits('text', tokens)})::float8 AS f
+      FROM (${unionOf(`phrase_${phrase}`, shards)}) y) x WHERE x.f > 0`,
+    )
+    .join('\n  UNION ALL\n  ');
 }
 
 /**
@@ -120,8 +148,10 @@ const unionOf = (name: string, count: number) =>
  * shards: the coordinator sums each shard's admitted count, token total and per-term document counts into the
  * admitted set's statistics (a record and its postings are on one shard, so the sums are the global ones),
  * scores each admitted record holding a term with them (bm25-sql.ts's formula, as on one server), sums the
- * refused counts and hashes the admitted set. For queries whose every term is one token: a phrase's positions
- * are matched on one server's statements. `tables` are the shards' schemas of foreign tables, in shard order.
+ * refused counts and hashes the admitted set. A phrase of several tokens is joined on the shards (the admitted
+ * records holding each of its tokens, with their positions) and its positions matched on the coordinator: the
+ * match is a subquery, which postgres_fdw does not send. `tables` are the shards' schemas of foreign tables, in
+ * shard order; `phrases` are the query terms' tokens.
  */
 export async function answerOnShards(
   client: Database,
@@ -129,8 +159,8 @@ export async function answerOnShards(
   plan: AdmissionPlan,
   digest: string,
   terms: readonly string[],
-  phraseTerms: readonly (string | null)[],
-): Promise<Result<ShardAnswer, CompileError>> {
+  phrases: readonly (readonly string[])[],
+): Promise<Result<AnswerWithRows, CompileError>> {
   const into: Lowering = {
     schema: client.schema,
     values: [digest],
@@ -142,6 +172,7 @@ export async function answerOnShards(
   if (!lowered.ok) return lowered;
   const { conditions, verdict } = lowered.value;
   const where = conditions.length === 0 ? 'true' : conditions.map((condition) => `(${condition})`).join(' AND ');
+  const phraseTerms = phrases.map((tokens) => (tokens.length === 1 ? (tokens[0] as string) : null));
   const asked = bind(
     into,
     phraseTerms.filter((term) => term !== null),
@@ -153,101 +184,28 @@ export async function answerOnShards(
     phraseTerms.filter((term) => term !== null),
     into,
   );
+  const phrased = phrases.flatMap((tokens, phrase) =>
+    tokens.length > 1 ? [{ phrase, tokens: tokens.map((token) => bind(into, token, 'text')) }] : [],
+  );
   const ctes = [
-    ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked)),
+    ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked, phrased)),
     `phrases AS (SELECT q.term, (q.phrase - 1)::integer AS phrase FROM unnest(${byPhrase}) WITH ORDINALITY AS q(term, phrase) WHERE q.term IS NOT NULL)`,
     `admitted AS (${unionOf('rows', tables.length)})`,
     `stats AS (SELECT sum(n)::float8 AS n, sum(tokens)::float8 AS tokens FROM (${unionOf('part', tables.length)}) x)`,
-    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows(unionOf('df', tables.length))}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase)`,
-    `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM (${unionOf('hits', tables.length)}) h JOIN phrases q ON q.term = h.term)`,
+    `phrased AS (${phraseFrequencies(phrased, tables.length)})`,
+    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows(unionOf('df', tables.length))}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase
+      UNION ALL SELECT phrase, count(*)::float8 AS matched FROM phrased GROUP BY phrase)`,
+    `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM (${unionOf('hits', tables.length)}) h JOIN phrases q ON q.term = h.term
+      UNION ALL SELECT phrase, record_id, f FROM phrased)`,
     `weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s)`,
     `scored AS (SELECT f.record_id AS id, sum(${phraseScore('a.length')} ORDER BY f.phrase) AS score
       FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN admitted a ON a.id = f.record_id CROSS JOIN stats s GROUP BY f.record_id)`,
     'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
     `refused AS (SELECT (${bind(into, counted.codes, 'text[]')})[c.key::integer + 1] AS code, c.n FROM (${counted.reason.rows(unionOf('refused', tables.length))}) c)`,
-    `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
-    `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
+    ...ADMITTED_DIGEST_CTES,
     `viewed AS (SELECT a.*, coalesce(h.phrases, '{}') AS phrases, s.score FROM admitted a LEFT JOIN scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,
   ];
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
-  const { rows } = await client.query<SummaryRow & { id: string | null; length: number; phrases: number[] }>(
-    `WITH ${ctes.join(',\n')}
-SELECT $1::text AS digest, (SELECT n FROM stats)::bigint AS total, (SELECT n FROM stats) AS set_documents, (SELECT tokens FROM stats) AS set_tokens,
-  (SELECT json_object_agg(phrase, matched) FROM df) AS matched, (SELECT json_object_agg(code, n) FROM refused) AS refused,
-  encode(sha256(coalesce((SELECT string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk) FROM chunks), ''::bytea)), 'hex') AS admitted_digest,
-  v.* FROM (SELECT 1) one LEFT JOIN viewed v ON true`,
-    into.values,
-  );
+  const { rows } = await client.query<AnswerRow>(withRows(ctes), into.values);
   return answerOf(rows, digest, terms);
-}
-
-interface SummaryRow {
-  readonly digest: string;
-  readonly total: string;
-  /** Named apart from the gate view's columns, which follow them in each row (its `tokens` is the record's own). */
-  readonly set_documents: number;
-  readonly set_tokens: number;
-  readonly matched: Record<string, number> | null;
-  readonly refused: Record<string, number> | null;
-  readonly admitted_digest: string;
-  readonly score: number | null;
-}
-
-/**
- * The statement's rows as the counts and the admitted rows, each row echoing the summary: an answer cut short is known
- * to be.
- */
-function answerOf(
-  rows: readonly (SummaryRow & { id: string | null; length: number; phrases: number[] })[],
-  digest: string,
-  terms: readonly string[],
-): Result<ShardAnswer, CompileError> {
-  const first = rows[0];
-  const total = Number(first?.total ?? -1);
-  const present = rows.filter((row) => row.id !== null);
-  const counted = {
-    predicateDigest: first?.digest ?? '',
-    admitted: total,
-    statistics: admittedStatistics(terms, {
-      documents: first?.set_documents ?? 0,
-      tokens: first?.set_tokens ?? 0,
-      matched: first?.matched ?? null,
-    }),
-    refusedByReason: Object.fromEntries(
-      Object.entries(first?.refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    ),
-    admittedDigest: first?.admitted_digest ?? '',
-  };
-  if (first === undefined || rows.some((row) => row.digest !== digest || Number(row.total) !== total))
-    return ok({
-      counted,
-      admitted: { complete: false, problem: 'the rows of one answer disagree on the plan or the count' },
-    });
-  if (present.length !== total)
-    return ok({
-      counted,
-      admitted: {
-        complete: false,
-        problem: `${present.length} of the ${total} admitted records arrived (a partial result)`,
-      },
-    });
-  const views = viewsOf(present);
-  if (!views.ok) return views;
-  const viewed = views.value;
-  return ok({
-    counted,
-    admitted: {
-      complete: true,
-      rows: present.map((row, index) => ({
-        view: viewed[index] as CheckedRecord,
-        length: Number(row.length),
-        phrases: row.phrases.map(Number),
-      })),
-      ranked: present
-        .flatMap((row, index) =>
-          row.score === null ? [] : [{ id: (viewed[index] as CheckedRecord).record.id, score: roundScore(row.score) }],
-        )
-        .sort(byScoreThenId),
-    },
-  });
 }

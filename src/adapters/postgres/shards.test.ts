@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
+import { buildContract, buildRecord } from '../../core/test-support/builders';
 import { brokenLinksCase, conformanceCases } from '../conformance/corpus';
 import { compileInDatabase } from './compile';
 import { loadRecordSet } from './load';
 import type { Database } from './schema';
-import { publish, serverOptions } from './shards';
+import { publish, serverOptions, shardNames } from './shards';
+import { COORDINATOR_SETTINGS } from './shard-snapshots';
 import { openTwoShards, type TwoShards } from './test-support/two-shards';
 import { POSTGRES_URL } from './test-server';
+import type { Tokeniser } from './tokens';
 import { createUnicodeTokeniser } from './unicode61';
 
 const tokeniser = createUnicodeTokeniser();
@@ -59,6 +62,97 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     // Each shard filtered and counted its own records (shard-answer.ts), not one server's statements over the
     // partitions.
     expect(answeredOnShards).toBe(cases.length);
+  });
+
+  it('looks the shards up once per compile and hands them to the answer', async () => {
+    const item = cases[cases.length - 1] ?? brokenLinksCase();
+    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await publish(two.coordinator, two.single.schema);
+    /** The statements of one compile that ask whether the database has a table of shards, or list them. */
+    const lookupsOf = async (database: Database) => {
+      const lookups: string[] = [];
+      let onShards = false;
+      const watched: Database = {
+        schema: database.schema,
+        copyFrom: database.copyFrom,
+        query: async (text, values) => {
+          const table = `${database.schema}.shards`;
+          if (text.includes(table) || (values ?? []).includes(table)) lookups.push(text);
+          onShards ||= text.includes('part_0 AS MATERIALIZED');
+          return database.query(text, values);
+        },
+      };
+      const compiled = await compileInDatabase(watched, item.contract, tokeniser);
+      if (!compiled.ok) throw new Error(compiled.error.message);
+      return { lookups: lookups.length, onShards };
+    };
+    // Whether this is a coordinator, then its shards: once, for the snapshot check and the answer both.
+    expect(await lookupsOf(two.coordinator)).toEqual({ lookups: 2, onShards: true });
+    expect(await lookupsOf(two.single)).toEqual({ lookups: 1, onShards: false });
+  });
+
+  it('matches a query phrase of several tokens on the shards, with the one-server receipt', async () => {
+    // No query term this build's tokenizer makes splits, so a tokeniser that splits one stands in (as in rank.test.ts).
+    const splitting: Tokeniser = {
+      records: (texts) => tokeniser.records(texts),
+      phrase: (term) => (term === 'alphabeta' ? ['alpha', 'beta'] : tokeniser.phrase(term)),
+    };
+    const texts = ['alpha beta', 'beta alpha', 'alpha x beta', 'alpha beta alpha beta gamma', 'gamma', 'alpha'];
+    const records = Array.from({ length: 24 }, (_, index) =>
+      buildRecord({
+        id: `p-${String(index).padStart(2, '0')}`,
+        title: index % 4 === 0 ? 'alpha beta title' : 'other',
+        text: texts[index % texts.length] ?? '',
+        ...(index % 5 === 0 ? { scope: 'legal' } : {}),
+      }),
+    );
+    const contract = buildContract({ query: 'alphabeta gamma', tokenBudget: 40 });
+    const loaded = await loadRecordSet(two.single, 'phrases', createRecordSet(records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await publish(two.coordinator, two.single.schema);
+    const one = await compileInDatabase(two.single, contract, splitting);
+    const answers: { text: string; values: readonly unknown[] }[] = [];
+    const watched: Database = {
+      schema: two.coordinator.schema,
+      copyFrom: two.coordinator.copyFrom,
+      query: async (text, values) => {
+        if (text.includes('part_0 AS MATERIALIZED')) answers.push({ text, values: values ?? [] });
+        return two.coordinator.query(text, values);
+      },
+    };
+    const sharded = await compileInDatabase(watched, contract, splitting);
+    if (!one.ok || !sharded.ok)
+      throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);
+    expect(serialiseReceipt(sharded.value.outcome.receipt)).toBe(serialiseReceipt(one.value.outcome.receipt));
+    const ranking = one.value.outcome.receipt.ranking;
+    // The phrase was matched by its positions: records holding both tokens apart or reversed do not count.
+    expect(ranking?.mode === 'bm25' ? ranking.terms : []).toEqual([
+      { term: 'alphabeta', documents: 9 },
+      { term: 'gamma', documents: 6 },
+    ]);
+    const [answer] = answers;
+    if (answer === undefined) throw new Error('the shards did not answer');
+    await two.coordinator.query('BEGIN');
+    await two.coordinator.query(COORDINATOR_SETTINGS);
+    const { rows } = await two.coordinator.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (VERBOSE, COSTS OFF) ${answer.text}`,
+      answer.values,
+    );
+    await two.coordinator.query('ROLLBACK');
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    // Each shard joins its admitted records with the postings of both of the phrase's tokens and sends their positions.
+    for (const shard of [0, 1]) {
+      const tables = shardNames(two.coordinator.schema, shard).tables.slice(1, -1);
+      expect(plan).toMatch(
+        new RegExp(
+          `Relations: \\(\\(${tables}\\.records r\\w*\\) INNER JOIN \\(${tables}\\.postings t0\\w*\\)\\) INNER JOIN \\(${tables}\\.postings t1`,
+        ),
+      );
+    }
+    expect(plan).toMatch(
+      /Remote SQL: SELECT r1\.id, r2\.title_at, r2\.text_at, (r\d+)\.title_at, \1\.text_at FROM \(\(cc_sharded\.records r1 INNER JOIN cc_sharded\.postings r2 ON .*r2\.term = 'alpha'.* INNER JOIN cc_sharded\.postings \1 ON .*\1\.term = 'beta'/,
+    );
   });
 
   it('refuses, with no packet, a compile through shards at different snapshots', async () => {

@@ -1,7 +1,6 @@
-import { err, ok, type CompileError, type Result } from '../../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/phases/4-admit/admission-plan';
 import type { SqlValue } from './driver';
-import { wordMessage } from '../../core/messages';
 
 /**
  * The admission plan as SQL over `records r`, plus the rows of the per-predicate temp tables (identity
@@ -160,19 +159,21 @@ export function lowerAdmission(
   };
   for (const clause of plan.clauses) {
     if (!lowerClause(clause, into)) {
-      return err({
-        pass: 'admit',
-        code: 'LOWERING_UNSUPPORTED',
-        message: wordMessage('LOWERING_NO_FORM', { store: 'SQLite', op: String((clause as { op: unknown }).op) }),
-      });
+      return err(
+        compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'LOWERING_NO_FORM', {
+          store: 'SQLite',
+          op: String((clause as { op: unknown }).op),
+        }),
+      );
     }
   }
   if (into.params.length > maxParameters) {
-    return err({
-      pass: 'admit',
-      code: 'LOWERING_UNSUPPORTED',
-      message: wordMessage('LOWERING_TOO_MANY_VALUES', { needed: into.params.length, allowed: maxParameters }),
-    });
+    return err(
+      compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'LOWERING_TOO_MANY_VALUES', {
+        needed: into.params.length,
+        allowed: maxParameters,
+      }),
+    );
   }
   const where = into.clauses.length === 0 ? '1' : into.clauses.map((clause) => `(${clause})`).join('\n  AND ');
   const { params, identityNames, acceptedEvidence, principals, principalRoles } = into;

@@ -3,8 +3,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { deleteRecords, loadRecordLines, type LoadMode } from '../../adapters/postgres/load';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
-import { ok, type Result } from '../../core/errors';
-import { wordMessage } from '../../core/messages';
+import { compileError, ok, type Result } from '../../core/errors';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { databaseErrorExit, databaseFailure, databaseOptionSpec } from '../database';
 import { defineCommand } from '../define-command';
@@ -131,7 +130,7 @@ async function loadFile(
       progress?.(null);
       const unreadable = source.value.failure();
       const failure = unreadable ?? databaseFailure(target.url, error);
-      reportError(io, { ...failure, message: wordMessage('LOAD_ROLLED_BACK', { problem: failure.message }) });
+      reportError(io, compileError({ ...failure }, 'LOAD_ROLLED_BACK', { problem: failure.message }));
       return EXIT.invalid;
     }
   });
@@ -152,7 +151,7 @@ async function deleteIds(io: CliIo, target: Target, database: Connection, ids: r
     return EXIT.ok;
   } catch (error) {
     const failure = databaseFailure(target.url, error);
-    reportError(io, { ...failure, message: wordMessage('DELETION_ROLLED_BACK', { problem: failure.message }) });
+    reportError(io, compileError({ ...failure }, 'DELETION_ROLLED_BACK', { problem: failure.message }));
     return EXIT.invalid;
   }
 }

@@ -1,6 +1,6 @@
 import type { ReceiptVerdict } from '../drill';
 import { discloseOutcome } from '../disclosure';
-import type { CompileError } from '../errors';
+import { compileError, type CompileError } from '../errors';
 import type { Expectation } from '../format/expectation';
 import type { JsonPath } from '../format/json-text';
 import { REASONS } from '../reasons';
@@ -39,7 +39,7 @@ export function expectationForUser(expect: Expectation, visible: ReadonlySet<str
 
 /** A refusal before admission, worded by its reason code alone: its message may quote any record. */
 function refusalForUser(error: CompileError): CompileError {
-  return { pass: error.pass, code: error.code, message: REASONS[error.code].summary };
+  return compileError({ pass: error.pass, code: error.code }, 'REASON_SUMMARY', { code: error.code });
 }
 
 const verdictForUser = (verdict: ReceiptVerdict): ReceiptVerdict => ({
@@ -52,13 +52,9 @@ function outcomeForUser(outcome: CompileOutcome): CompileOutcome {
   const view = discloseOutcome(outcome, 'user');
   if (outcome.status === 'packet') return { ...outcome, trace: view.rows };
   const hidden = view.failureMessage !== outcome.failure.message;
-  const failure = hidden
-    ? {
-        pass: outcome.failure.pass,
-        code: outcome.failure.code,
-        message: view.failureMessage ?? REASONS[outcome.failure.code].summary,
-      }
-    : outcome.failure;
+  // Hidden, the message is the view's: the reason's summary and that the scope cannot be processed.
+  const { pass, code } = outcome.failure;
+  const failure = hidden ? compileError({ pass, code }, 'SCOPE_NOT_PROCESSED', { code }) : outcome.failure;
   return {
     ...outcome,
     trace: view.rows,

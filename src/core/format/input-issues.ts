@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { formatPath, type CompileError, type InputIssue } from '../errors';
+import { compileError, formatPath, type CompileError, type InputIssue } from '../errors';
 import { inputIssue, isIssueCode, issueOfCode, type IssueArgs } from '../issues';
 import { invisibleCodePoints, nfcDifference } from './identifier';
-import { wordMessage } from '../messages';
 import { nearestNames } from '../suggest';
 import { allowsNull, fieldNamesAt } from './field-names';
 import { createJsonLocator, MAX_JSON_DEPTH, quoteValue, type JsonLocator, type JsonTextProblem } from './json-text';
@@ -18,12 +17,15 @@ export function invalidInput(
   kind?: string,
 ): CompileError {
   const shown = issues.slice(0, MAX_REPORTED_ISSUES);
-  return {
-    pass: 'validate',
-    code: issues.length === 1 && issues[0]?.code === 'DUPLICATE_ID' ? 'DUPLICATE_ID' : 'INVALID_INPUT',
-    message: wordMessage('FILE_PROBLEMS', { file, kind: kind ?? null, total: totalIssues, shown: shown.length }),
-    issues: shown,
-  };
+  return compileError(
+    {
+      pass: 'validate',
+      code: issues.length === 1 && issues[0]?.code === 'DUPLICATE_ID' ? 'DUPLICATE_ID' : 'INVALID_INPUT',
+      issues: shown,
+    },
+    'FILE_PROBLEMS',
+    { file, kind: kind ?? null, total: totalIssues, shown: shown.length },
+  );
 }
 
 /** Where the value being validated came from: one JSONL line, or a JSON document whose paths map to lines. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Compiler } from '../compile';
 import { discloseOutcome, isWithheldFromUser } from '../disclosure';
 import type { Contract } from '../format/contract';
-import { LIFECYCLE_STATES, REVIEW_STATES, type SourceRecord } from '../format/record';
+import { LIFECYCLE_STATES, recordSchema, REVIEW_STATES, type SourceRecord } from '../format/record';
 import { isInForce } from '../phases/2-resolve/resolve';
 import { checkRecords, createRecordSet } from '../phases/1-validate/validate';
 import type { CompileOutcome } from '../result';
@@ -14,8 +14,10 @@ import { caseArbitrary, INSTANTS, PROPERTY_AS_OF, VOCABULARY } from './arbitrari
  * carry a denied label), for the noninterference properties of every output of the user view. A case is a
  * generated contract and records plus a few records made withheld; `applyWithheldMutations` changes only
  * withheld records and says which it touched, so a test can compile before and after and compare what
- * the user view shows. `crossing` mutations link a withheld record to a visible one: the one declared
- * exception to noninterference (docs/FORMAT.md), which the other mutations never produce.
+ * the user view shows (`withheldChange` does both). `crossing` mutations link a withheld record to a visible
+ * one: the one declared exception to noninterference (docs/FORMAT.md), which the other mutations never produce.
+ * `donorCopies` adds copies of several fields at once from another case's record: values no single-field edit
+ * draws, such as a whole provenance or access.
  */
 
 /**
@@ -46,6 +48,8 @@ export type WithheldMutation =
       readonly link: 'none' | 'dangling' | 'self' | 'withheld';
       readonly other: number;
     }
+  /** Copy these fields from a donor record into a withheld record, all at once. */
+  | { readonly kind: 'copy'; readonly pick: number; readonly donor: number; readonly fields: readonly string[] }
   /** Remove a withheld record that neither a visible record nor the contract names. */
   | { readonly kind: 'remove'; readonly pick: number }
   /** Break a withheld record's links: an absent target, itself, or a cycle with another withheld record. */
@@ -138,22 +142,43 @@ export const withheldMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneo
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('chain' as const), pick: fc.nat(), other: fc.nat() }) },
 );
 
-/** The same, and now and then a withheld record superseding a visible one: the declared exception. */
-export const crossingMutationArbitrary: fc.Arbitrary<WithheldMutation> = fc.oneof(
-  { weight: 2, arbitrary: withheldMutationArbitrary },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('supersede-visible' as const),
-      pick: fc.nat(),
-      visible: fc.nat(),
-      inForce: fc.boolean(),
-      closeCycle: fc.boolean(),
-    }),
-  },
-);
+/** Every field of a record but its id and its supersession links: what a donor copy may carry over. */
+const COPYABLE_FIELDS = Object.keys(recordSchema.shape).filter((field) => field !== 'id' && field !== 'supersedes');
 
-function caseWith(mutations: fc.Arbitrary<WithheldMutation>): fc.Arbitrary<WithheldCase> {
+const donorCopyArbitrary: fc.Arbitrary<WithheldMutation> = fc.record({
+  kind: fc.constant('copy' as const),
+  pick: fc.nat(),
+  donor: fc.nat(),
+  fields: fc.subarray(COPYABLE_FIELDS, { minLength: 1 }),
+});
+
+/** A withheld record superseding a visible one: the declared exception. */
+const supersedeVisibleArbitrary: fc.Arbitrary<WithheldMutation> = fc.record({
+  kind: fc.constant('supersede-visible' as const),
+  pick: fc.nat(),
+  visible: fc.nat(),
+  inForce: fc.boolean(),
+  closeCycle: fc.boolean(),
+});
+
+export interface WithheldCaseOptions {
+  /** Now and then a withheld record supersedes a visible one (the declared exception): a third of the mutations. */
+  readonly crossing?: boolean;
+  /** Donor copies of several fields at once, as a third of the mutations that keep to withheld records. */
+  readonly donorCopies?: boolean;
+}
+
+/** Cases of withheld records and their mutations: those that keep to withheld records, and the options' others. */
+export function withheldCases({
+  crossing = false,
+  donorCopies = false,
+}: WithheldCaseOptions = {}): fc.Arbitrary<WithheldCase> {
+  const kept = donorCopies
+    ? fc.oneof({ weight: 2, arbitrary: withheldMutationArbitrary }, { weight: 1, arbitrary: donorCopyArbitrary })
+    : withheldMutationArbitrary;
+  const mutations = crossing
+    ? fc.oneof({ weight: 2, arbitrary: kept }, { weight: 1, arbitrary: supersedeVisibleArbitrary })
+    : kept;
   return fc
     .tuple(
       caseArbitrary,
@@ -176,8 +201,8 @@ function caseWith(mutations: fc.Arbitrary<WithheldMutation>): fc.Arbitrary<Withh
     });
 }
 
-export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(withheldMutationArbitrary);
-export const crossingCaseArbitrary: fc.Arbitrary<WithheldCase> = caseWith(crossingMutationArbitrary);
+export const withheldCaseArbitrary: fc.Arbitrary<WithheldCase> = withheldCases();
+export const crossingCaseArbitrary: fc.Arbitrary<WithheldCase> = withheldCases({ crossing: true });
 
 /** The ids the user view of this compilation withholds, or null when it does not compile. */
 export async function withheldIdsOf(
@@ -272,6 +297,13 @@ export function applyWithheldMutations(
         touched.add(newId);
         break;
       }
+      case 'copy': {
+        const donor = input.donors[mutation.donor % Math.max(input.donors.length, 1)];
+        if (id === undefined || donor === undefined) break;
+        const copied = Object.fromEntries(mutation.fields.map((field) => [field, donor[field as keyof SourceRecord]]));
+        patch(id, (record) => recordSchema.parse({ ...record, ...copied }));
+        break;
+      }
       case 'remove':
         if (id !== undefined && !named.has(id)) {
           byId.delete(id);
@@ -309,6 +341,28 @@ export function applyWithheldMutations(
     }
   }
   return touched.size === 0 ? null : { records: [...byId.values()], touched };
+}
+
+/** A case's records before and after its mutations, and the ids the mutations touched. */
+export interface WithheldChange extends MutatedRecords {
+  /** The case's records with no withheld record superseding a visible one (`withoutCrossingLinks`). */
+  readonly before: SourceRecord[];
+}
+
+/**
+ * The change of a case's withheld records that a noninterference property judges, or null when there is none to
+ * judge: the inputs do not compile, nothing was changed, or a changed record is no longer withheld (an edit of its
+ * access gave it to the caller: not this property's case).
+ */
+export async function withheldChange(compiler: Compiler, input: WithheldCase): Promise<WithheldChange | null> {
+  const withheld = await withheldIdsOf(compiler, input.contract, input.records);
+  if (withheld === null) return null;
+  const before = withoutCrossingLinks(input.records, withheld);
+  const mutated = applyWithheldMutations(input, before, withheld);
+  if (mutated === null) return null;
+  const stillWithheld = (await withheldIdsOf(compiler, input.contract, mutated.records)) ?? new Set<string>();
+  const present = new Set(mutated.records.map((record) => record.id));
+  return [...mutated.touched].some((id) => present.has(id) && !stillWithheld.has(id)) ? null : { before, ...mutated };
 }
 
 /**
