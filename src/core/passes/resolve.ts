@@ -2,10 +2,9 @@ import { componentsOnCycles } from '../cycles';
 import { compareStrings } from '../canonical';
 import type { Contract } from '../format/contract';
 import { asOfInstant } from '../as-of';
-import { err, ok, type CompileError, type Result } from '../errors';
+import { compileError, err, ok, type CompileError, type Result } from '../errors';
 import { computeAll, declare, type Derive } from '../memo';
 import type { CheckedRecord, RecordSet } from './validate';
-import { wordMessage } from '../messages';
 
 export interface ResolvedContract {
   readonly contract: Contract;
@@ -244,11 +243,16 @@ export function resolve(
   if (contract.subject !== null) {
     const candidates = identitiesOf(contract.subject, identityNames);
     if (candidates.length > 1) {
-      return err({
-        pass: 'resolve',
-        code: 'AMBIGUOUS_SUBJECT',
-        message: wordMessage('SUBJECT_AMBIGUOUS_STOP', { subject: contract.subject, identities: candidates }),
-      });
+      return err(
+        compileError(
+          {
+            pass: 'resolve',
+            code: 'AMBIGUOUS_SUBJECT',
+          },
+          'SUBJECT_AMBIGUOUS_STOP',
+          { subject: contract.subject, identities: candidates },
+        ),
+      );
     }
     subject = candidates[0] ?? null;
   }
