@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputIssue } from '../core/issues';
-import { err, ok } from '../core/errors';
+import { compileError, err, ok } from '../core/errors';
 import { EXIT } from './command';
 import { inputError, noPositionals, readCommandLine, usageError, type PositionalRule } from './options';
 
@@ -88,14 +88,17 @@ describe('usageError', () => {
 describe('inputError', () => {
   it('writes the error with the file, line and field it names to stderr and gives the invalid-input exit code', () => {
     const { io, out, err: errors } = capture();
-    const error = {
-      pass: 'validate',
-      code: 'INVALID_INPUT',
-      message: 'b.json: 1 problem',
-      issues: [
-        inputIssue({ file: 'b.json', line: 1, path: 'tokensUsed' }, 'FORMAT_RULE', { problem: 'expected a number' }),
-      ],
-    } as const;
+    const error = compileError(
+      {
+        pass: 'validate',
+        code: 'INVALID_INPUT',
+        issues: [
+          inputIssue({ file: 'b.json', line: 1, path: 'tokensUsed' }, 'FORMAT_RULE', { problem: 'expected a number' }),
+        ],
+      },
+      'FILE_PROBLEMS',
+      { file: 'b.json', kind: null, total: 1, shown: 1 },
+    );
     expect(inputError(io, error)).toBe(EXIT.invalid);
     expect(errors()).toBe(
       'error [validate] INVALID_INPUT: b.json: 1 problem\n  b.json:1: tokensUsed: expected a number\n',

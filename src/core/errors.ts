@@ -52,13 +52,10 @@ export type PassName = 'validate' | 'resolve' | 'type-check' | 'admit' | 'plan' 
 export interface CompileError {
   readonly pass: PassName;
   readonly code: ReasonCode;
-  /** Always `wordMessage(words.code, words.args)` when `words` is there: build errors with `compileError`. */
+  /** Always `wordMessage(words.code, words.args)`: build errors with `compileError`. */
   readonly message: string;
-  /**
-   * The catalogue's code and arguments the message words, for callers that read, compare or redact by argument.
-   * Absent only where an error is still built as a literal (see `compileError`).
-   */
-  readonly words?: MessageWords;
+  /** The catalogue's code and arguments the message words, for callers that read, compare or redact by argument. */
+  readonly words: MessageWords;
   readonly recordId?: string;
   /** The fact behind a refusal, when there is one (always for a fail-closed outcome). */
   readonly fact?: Fact;

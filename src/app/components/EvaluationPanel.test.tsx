@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { compileError } from '../../core/errors';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -276,7 +277,10 @@ describe('EvaluationPanel', () => {
       runFoundation: vi.fn(async () => done(foundation)),
       runSeed000: vi.fn(async () => ({
         status: 'failed' as const,
-        error: { pass: 'validate' as const, code: 'INVALID_INPUT' as const, message: 'seed 000 fixture unreadable' },
+        error: compileError({ pass: 'validate', code: 'INVALID_INPUT' }, 'FILE_PROBLEM', {
+          file: 'seed 000 fixture',
+          problem: 'unreadable',
+        }),
       })),
     });
     render(<EvaluationPanel />);
@@ -286,7 +290,7 @@ describe('EvaluationPanel', () => {
       'discriminative metadata0.9170.9170.9171.581',
     );
     await user.click(screen.getByRole('button', { name: 'Run seed 000 comparison' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('seed 000 fixture unreadable');
+    expect(await screen.findByRole('alert')).toHaveTextContent('seed 000 fixture: unreadable');
   });
 
   it('is reached from the app shell and hides the debugger rails while open', async () => {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { inputIssue } from '../issues';
-import type { CompileError } from '../errors';
+import { compileError, issueAt, type CompileError } from '../errors';
 import { parseFormattedPath, placeContractIssues } from './input-issues';
 
-const typeCheckError: CompileError = {
-  pass: 'type-check',
-  code: 'INVALID_INPUT',
-  message: 'contract.requiredPropositions[1].id: proposition "p" is declared twice',
-  issues: [
-    inputIssue({ file: 'contract', path: 'requiredPropositions[1].id' }, 'PROPOSITION_TWICE', { proposition: 'p' }),
-  ],
-};
+const twice = inputIssue({ file: 'contract', path: 'requiredPropositions[1].id' }, 'PROPOSITION_TWICE', {
+  proposition: 'p',
+});
+const typeCheckError: CompileError = compileError(
+  { pass: 'type-check', code: 'INVALID_INPUT', issues: [twice] },
+  'ISSUE_AT',
+  issueAt(twice),
+);
 
 describe('placeContractIssues', () => {
   it('reads a formatted path back into its parts', () => {

@@ -1,12 +1,11 @@
 import { invalidInput, zodInputIssues } from '../../format/input-issues';
 import { createJsonLocator, quoteValue } from '../../format/json-text';
 import { receiptSchema } from '../../format/receipt';
-import { err, ok, type CompileError, type Result } from '../../errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../errors';
 import { inputIssue } from '../../issues';
 import type { Receipt } from '../../result';
 import { SCHEMA_VERSION, staleEngineDetail } from '../../version';
 import { parseJson } from './validate';
-import { wordMessage } from '../../messages';
 
 /**
  * Parses a saved receipt. A receipt of another format version is refused with that reason first (its
@@ -22,21 +21,26 @@ export function parseReceiptJson(file: string, text: string): Result<Receipt, Co
   // Another schema computes its id another way and has other fields: STALE_ENGINE_VERSION, as the receipt check says,
   // before its fields are read.
   if (typeof version === 'string' && version !== SCHEMA_VERSION) {
-    return err({
-      pass: 'validate',
-      code: 'STALE_ENGINE_VERSION',
-      message: wordMessage('RECEIPT_REFUSED', {
-        file,
-        code: 'STALE_ENGINE_VERSION',
-        detail: staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion }),
-      }),
-      issues: [
-        inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', {
-          version: quoteValue(version),
-          current: SCHEMA_VERSION,
-        }),
-      ],
-    });
+    return err(
+      compileError(
+        {
+          pass: 'validate',
+          code: 'STALE_ENGINE_VERSION',
+          issues: [
+            inputIssue({ file, line: locator.lineOf(['schemaVersion']), path: 'schemaVersion' }, 'RECEIPT_SCHEMA', {
+              version: quoteValue(version),
+              current: SCHEMA_VERSION,
+            }),
+          ],
+        },
+        'RECEIPT_REFUSED',
+        {
+          file,
+          code: 'STALE_ENGINE_VERSION',
+          detail: staleEngineDetail({ schemaVersion: version, engineVersion: fields.engineVersion }),
+        },
+      ),
+    );
   }
   const parsed = receiptSchema.safeParse(json.value);
   if (!parsed.success)

@@ -2,9 +2,8 @@ import { componentsOnCycles } from '../../cycles';
 import { compareStrings } from '../../canonical';
 import type { Contract } from '../../format/contract';
 import { asOfInstant } from '../../as-of';
-import { err, ok, type CompileError, type Result } from '../../errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../errors';
 import type { CheckedRecord, RecordSet } from '../1-validate/validate';
-import { wordMessage } from '../../messages';
 
 export interface ResolvedContract {
   readonly contract: Contract;
@@ -239,11 +238,16 @@ export function resolveContract(contract: Contract): Result<ResolvedContract, Co
   if (contract.subject !== null) {
     const candidates = identitiesOf(contract.subject, identityNames);
     if (candidates.length > 1) {
-      return err({
-        pass: 'resolve',
-        code: 'AMBIGUOUS_SUBJECT',
-        message: wordMessage('SUBJECT_AMBIGUOUS_STOP', { subject: contract.subject, identities: candidates }),
-      });
+      return err(
+        compileError(
+          {
+            pass: 'resolve',
+            code: 'AMBIGUOUS_SUBJECT',
+          },
+          'SUBJECT_AMBIGUOUS_STOP',
+          { subject: contract.subject, identities: candidates },
+        ),
+      );
     }
     subject = candidates[0] ?? null;
   }

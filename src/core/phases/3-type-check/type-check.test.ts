@@ -22,6 +22,8 @@ describe('typeCheck', () => {
       code: 'REQUIRED_NOT_FOUND',
       recordId: 'mm',
       fact: { fact: 'REQUIRED_ABSENT', args: { record: 'mm' } },
+      // The stop carries its catalogue words, of which the message is the wording.
+      words: { code: 'REQUIRED_ABSENT_STOP', args: { record: 'mm' } },
     });
   });
 

@@ -1,7 +1,6 @@
-import { err, ok, type CompileError, type Result } from '../../errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../errors';
 import type { ReceiptAdmission } from '../../result';
 import { mistypedClause, PLAN_OPERATORS, type AdmissionPlan, type PlanOperator } from './admission-plan';
-import { wordMessage } from '../../messages';
 
 /**
  * The gate semantics a store may or may not preserve. Each is a way two stores can parse the same plan
@@ -72,37 +71,52 @@ export function requiredCapabilities(plan: AdmissionPlan): readonly Capability[]
 export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): Result<void, CompileError> {
   const missing = requiredCapabilities(plan).filter((capability) => !adapter.capabilities.has(capability));
   if (missing.length > 0) {
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCAPABLE',
-      message: wordMessage('ADAPTER_LACKS', {
-        adapter: adapter.name,
-        missing,
-        why: missing.map((capability) => CAPABILITIES[capability]),
-      }),
-    });
+    return err(
+      compileError(
+        {
+          pass: 'admit',
+          code: 'ADAPTER_INCAPABLE',
+        },
+        'ADAPTER_LACKS',
+        {
+          adapter: adapter.name,
+          missing,
+          why: missing.map((capability) => CAPABILITIES[capability]),
+        },
+      ),
+    );
   }
   const unknown = plan.clauses.find(
     (clause) => !PLAN_OPERATORS.includes(clause.op) || !adapter.operators.has(clause.op),
   );
   if (unknown !== undefined) {
-    return err({
-      pass: 'admit',
-      code: 'LOWERING_UNSUPPORTED',
-      message: wordMessage('ADAPTER_CANNOT_LOWER', {
-        adapter: adapter.name,
-        op: String(unknown.op),
-        gate: unknown.gate,
-      }),
-    });
+    return err(
+      compileError(
+        {
+          pass: 'admit',
+          code: 'LOWERING_UNSUPPORTED',
+        },
+        'ADAPTER_CANNOT_LOWER',
+        {
+          adapter: adapter.name,
+          op: String(unknown.op),
+          gate: unknown.gate,
+        },
+      ),
+    );
   }
   const mistyped = mistypedClause(plan);
   if (mistyped !== null) {
-    return err({
-      pass: 'admit',
-      code: 'LOWERING_UNSUPPORTED',
-      message: wordMessage('CLAUSE_MISTYPED', { gate: mistyped.gate }),
-    });
+    return err(
+      compileError(
+        {
+          pass: 'admit',
+          code: 'LOWERING_UNSUPPORTED',
+        },
+        'CLAUSE_MISTYPED',
+        { gate: mistyped.gate },
+      ),
+    );
   }
   return ok(undefined);
 }
@@ -123,22 +137,32 @@ export function acceptAnswer(
   answer: AdmissionAnswer,
 ): Result<AcceptedAnswer, CompileError> {
   if (answer.status === 'incomplete') {
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_INCOMPLETE',
-      message: wordMessage('ADAPTER_NO_ANSWER', { adapter: adapter.name, problem: answer.problem }),
-    });
+    return err(
+      compileError(
+        {
+          pass: 'admit',
+          code: 'ADAPTER_INCOMPLETE',
+        },
+        'ADAPTER_NO_ANSWER',
+        { adapter: adapter.name, problem: answer.problem },
+      ),
+    );
   }
   if (answer.predicateDigest !== digest) {
-    return err({
-      pass: 'admit',
-      code: 'ADAPTER_MISMATCH',
-      message: wordMessage('ADAPTER_OTHER_PLAN', {
-        adapter: adapter.name,
-        executed: answer.predicateDigest,
-        expected: digest,
-      }),
-    });
+    return err(
+      compileError(
+        {
+          pass: 'admit',
+          code: 'ADAPTER_MISMATCH',
+        },
+        'ADAPTER_OTHER_PLAN',
+        {
+          adapter: adapter.name,
+          executed: answer.predicateDigest,
+          expected: digest,
+        },
+      ),
+    );
   }
   return ok({
     candidates: answer.candidates,

@@ -28,7 +28,12 @@ describe('admit', () => {
 
   it('stops with ADAPTER_MISMATCH when SQL drops a record the evaluator admits', () => {
     const error = errorOf(admit(resolution(), new Set(['a'])));
-    expect(error).toMatchObject({ pass: 'admit', code: 'ADAPTER_MISMATCH', recordId: 'd' });
+    expect(error).toMatchObject({
+      pass: 'admit',
+      code: 'ADAPTER_MISMATCH',
+      recordId: 'd',
+      words: { code: 'ADMISSION_DISAGREEMENT', args: { record: 'd' } },
+    });
     expect(error.message).toMatch(/the evaluator admits it but the SQL lowering did not return it/);
   });
 

@@ -1,7 +1,6 @@
-import { err, ok, type CompileError, type Result } from '../../errors';
+import { compileError, err, ok, type CompileError, type Result } from '../../errors';
 import { createGateContext, evaluateGates, type GateContext, type GateVerdict } from './gates';
 import type { IdPositions, Resolution } from '../2-resolve/resolve';
-import { wordMessage } from '../../messages';
 
 export interface Admission {
   readonly gates: GateContext;
@@ -33,12 +32,15 @@ export function admittedSets(
 }
 
 export function divergence(id: string, detail: string): CompileError {
-  return {
-    pass: 'admit',
-    code: 'ADAPTER_MISMATCH',
-    recordId: id,
-    message: wordMessage('ADMISSION_DISAGREEMENT', { record: id, detail }),
-  };
+  return compileError(
+    {
+      pass: 'admit',
+      code: 'ADAPTER_MISMATCH',
+      recordId: id,
+    },
+    'ADMISSION_DISAGREEMENT',
+    { record: id, detail },
+  );
 }
 
 /** The admitted positions (no gate failed), ascending. */

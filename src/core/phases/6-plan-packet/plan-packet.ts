@@ -1,14 +1,13 @@
 import { compareStrings } from '../../canonical';
 import type { Contract } from '../../format/contract';
 import type { SourceRecord } from '../../format/record';
-import type { CompileError } from '../../errors';
+import { compileError, type CompileError } from '../../errors';
 import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, type Fact, type ReasonCode } from '../../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../../result';
 import type { Ranking } from '../5-rank/ranking';
 import type { Admission } from '../4-admit/admit';
 import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from '../4-admit/gates';
 import type { Resolution, ResolvedRecord } from '../2-resolve/resolve';
-import { wordMessage } from '../../messages';
 
 export interface PacketPlan {
   readonly trace: readonly TraceRow[];
@@ -44,31 +43,40 @@ export function acceptedEvidenceFor(contract: Pick<Contract, 'requiredPropositio
 function requiredFailure(contract: PacketPlanInputs, id: string, failed: number, fact: Fact): CompileError {
   const words = renderFact(fact, factContextOf(contract));
   if ((failed & (GATE_BIT.authorisation | GATE_BIT.deny)) !== 0) {
-    return {
-      pass: 'plan',
-      code: 'REQUIRED_NOT_AUTHORISED',
-      recordId: id,
-      fact,
-      message: wordMessage('REQUIRED_UNAUTHORISED_STOP', { record: id }),
-    };
+    return compileError(
+      {
+        pass: 'plan',
+        code: 'REQUIRED_NOT_AUTHORISED',
+        recordId: id,
+        fact,
+      },
+      'REQUIRED_UNAUTHORISED_STOP',
+      { record: id },
+    );
   }
   const gate = firstGate(failed);
   if (gate === 'provenance') {
-    return {
+    return compileError(
+      {
+        pass: 'plan',
+        code: 'REQUIRED_MISSING_PROVENANCE',
+        recordId: id,
+        fact,
+      },
+      'REQUIRED_NO_PROVENANCE_STOP',
+      { record: id, fact: words },
+    );
+  }
+  return compileError(
+    {
       pass: 'plan',
-      code: 'REQUIRED_MISSING_PROVENANCE',
+      code: 'REQUIRED_ILLEGAL',
       recordId: id,
       fact,
-      message: wordMessage('REQUIRED_NO_PROVENANCE_STOP', { record: id, fact: words }),
-    };
-  }
-  return {
-    pass: 'plan',
-    code: 'REQUIRED_ILLEGAL',
-    recordId: id,
-    fact,
-    message: wordMessage('REQUIRED_GATE_STOP', { record: id, gate, fact: words }),
-  };
+    },
+    'REQUIRED_GATE_STOP',
+    { record: id, gate, fact: words },
+  );
 }
 
 function evidenceSlots(
@@ -246,15 +254,18 @@ export function planAdmittedPart(
   const requiredTokens = requiredPositions.reduce((sum, position) => sum + recordAt(position).tokens, 0);
   if (!failure && requiredTokens > budget) {
     const required = requiredPositions.map((position) => recordAt(position).id);
-    failure = {
-      pass: 'plan',
-      code: 'REQUIRED_OVER_BUDGET',
-      recordId:
-        required.find((_, index) => recordAt(requiredPositions[index] as number).tokens > budget) ??
-        required[required.length - 1],
-      fact: { fact: 'REQUIRED_TOKENS_OVER_BUDGET', args: { tokens: requiredTokens } },
-      message: wordMessage('REQUIRED_OVER_BUDGET_STOP', { tokens: requiredTokens, budget }),
-    };
+    failure = compileError(
+      {
+        pass: 'plan',
+        code: 'REQUIRED_OVER_BUDGET',
+        recordId:
+          required.find((_, index) => recordAt(requiredPositions[index] as number).tokens > budget) ??
+          required[required.length - 1],
+        fact: { fact: 'REQUIRED_TOKENS_OVER_BUDGET', args: { tokens: requiredTokens } },
+      },
+      'REQUIRED_OVER_BUDGET_STOP',
+      { tokens: requiredTokens, budget },
+    );
   }
 
   // Ranks 1… among admitted optionals, by position; 0 means unranked.
