@@ -32,15 +32,10 @@ function admittedSets(
 }
 
 export function divergence(id: string, detail: string): CompileError {
-  return compileError(
-    {
-      pass: 'admit',
-      code: 'ADAPTER_MISMATCH',
-      recordId: id,
-    },
-    'ADMISSION_DISAGREEMENT',
-    { record: id, detail },
-  );
+  return compileError({ pass: 'admit', code: 'ADAPTER_MISMATCH', recordId: id }, 'ADMISSION_DISAGREEMENT', {
+    record: id,
+    detail,
+  });
 }
 
 /**

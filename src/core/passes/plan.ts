@@ -46,12 +46,7 @@ function requiredFailure(contract: PlanInputs, id: string, failed: number, fact:
   const words = renderFact(fact, factContextOf(contract));
   if ((failed & (GATE_BIT.authorisation | GATE_BIT.deny)) !== 0) {
     return compileError(
-      {
-        pass: 'plan',
-        code: 'REQUIRED_NOT_AUTHORISED',
-        recordId: id,
-        fact,
-      },
+      { pass: 'plan', code: 'REQUIRED_NOT_AUTHORISED', recordId: id, fact },
       'REQUIRED_UNAUTHORISED_STOP',
       { record: id },
     );
@@ -59,26 +54,16 @@ function requiredFailure(contract: PlanInputs, id: string, failed: number, fact:
   const gate = firstGate(failed);
   if (gate === 'provenance') {
     return compileError(
-      {
-        pass: 'plan',
-        code: 'REQUIRED_MISSING_PROVENANCE',
-        recordId: id,
-        fact,
-      },
+      { pass: 'plan', code: 'REQUIRED_MISSING_PROVENANCE', recordId: id, fact },
       'REQUIRED_NO_PROVENANCE_STOP',
       { record: id, fact: words },
     );
   }
-  return compileError(
-    {
-      pass: 'plan',
-      code: 'REQUIRED_ILLEGAL',
-      recordId: id,
-      fact,
-    },
-    'REQUIRED_GATE_STOP',
-    { record: id, gate, fact: words },
-  );
+  return compileError({ pass: 'plan', code: 'REQUIRED_ILLEGAL', recordId: id, fact }, 'REQUIRED_GATE_STOP', {
+    record: id,
+    gate,
+    fact: words,
+  });
 }
 
 function evidenceSlots(

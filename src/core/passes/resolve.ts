@@ -244,14 +244,10 @@ export function resolve(
     const candidates = identitiesOf(contract.subject, identityNames);
     if (candidates.length > 1) {
       return err(
-        compileError(
-          {
-            pass: 'resolve',
-            code: 'AMBIGUOUS_SUBJECT',
-          },
-          'SUBJECT_AMBIGUOUS_STOP',
-          { subject: contract.subject, identities: candidates },
-        ),
+        compileError({ pass: 'resolve', code: 'AMBIGUOUS_SUBJECT' }, 'SUBJECT_AMBIGUOUS_STOP', {
+          subject: contract.subject,
+          identities: candidates,
+        }),
       );
     }
     subject = candidates[0] ?? null;

@@ -72,18 +72,11 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
   const missing = requiredCapabilities(plan).filter((capability) => !adapter.capabilities.has(capability));
   if (missing.length > 0) {
     return err(
-      compileError(
-        {
-          pass: 'admit',
-          code: 'ADAPTER_INCAPABLE',
-        },
-        'ADAPTER_LACKS',
-        {
-          adapter: adapter.name,
-          missing,
-          why: missing.map((capability) => CAPABILITIES[capability]),
-        },
-      ),
+      compileError({ pass: 'admit', code: 'ADAPTER_INCAPABLE' }, 'ADAPTER_LACKS', {
+        adapter: adapter.name,
+        missing,
+        why: missing.map((capability) => CAPABILITIES[capability]),
+      }),
     );
   }
   const unknown = plan.clauses.find(
@@ -91,31 +84,17 @@ export function checkAdapterFor(plan: AdmissionPlan, adapter: AdapterIdentity): 
   );
   if (unknown !== undefined) {
     return err(
-      compileError(
-        {
-          pass: 'admit',
-          code: 'LOWERING_UNSUPPORTED',
-        },
-        'ADAPTER_CANNOT_LOWER',
-        {
-          adapter: adapter.name,
-          op: String(unknown.op),
-          gate: unknown.gate,
-        },
-      ),
+      compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'ADAPTER_CANNOT_LOWER', {
+        adapter: adapter.name,
+        op: String(unknown.op),
+        gate: unknown.gate,
+      }),
     );
   }
   const mistyped = mistypedClause(plan);
   if (mistyped !== null) {
     return err(
-      compileError(
-        {
-          pass: 'admit',
-          code: 'LOWERING_UNSUPPORTED',
-        },
-        'CLAUSE_MISTYPED',
-        { gate: mistyped.gate },
-      ),
+      compileError({ pass: 'admit', code: 'LOWERING_UNSUPPORTED' }, 'CLAUSE_MISTYPED', { gate: mistyped.gate }),
     );
   }
   return ok(undefined);
@@ -138,30 +117,19 @@ export function acceptAnswer(
 ): Result<AcceptedAnswer, CompileError> {
   if (answer.status === 'incomplete') {
     return err(
-      compileError(
-        {
-          pass: 'admit',
-          code: 'ADAPTER_INCOMPLETE',
-        },
-        'ADAPTER_NO_ANSWER',
-        { adapter: adapter.name, problem: answer.problem },
-      ),
+      compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', {
+        adapter: adapter.name,
+        problem: answer.problem,
+      }),
     );
   }
   if (answer.predicateDigest !== digest) {
     return err(
-      compileError(
-        {
-          pass: 'admit',
-          code: 'ADAPTER_MISMATCH',
-        },
-        'ADAPTER_OTHER_PLAN',
-        {
-          adapter: adapter.name,
-          executed: answer.predicateDigest,
-          expected: digest,
-        },
-      ),
+      compileError({ pass: 'admit', code: 'ADAPTER_MISMATCH' }, 'ADAPTER_OTHER_PLAN', {
+        adapter: adapter.name,
+        executed: answer.predicateDigest,
+        expected: digest,
+      }),
     );
   }
   return ok({
