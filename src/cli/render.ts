@@ -37,7 +37,7 @@ export function errorJson(error: CompileError) {
       pass: error.pass,
       code: error.code,
       message: error.message,
-      ...(error.words === undefined ? {} : { words: error.words }),
+      words: error.words,
       ...(error.recordId === undefined ? {} : { recordId: error.recordId }),
       issues: error.issues ?? [],
     },

@@ -25,7 +25,7 @@ export function totalsOf(reports: readonly SuiteReport[]): Totals {
 
 function errorJson(error: CompileError) {
   const { pass, code, message, words, issues } = error;
-  return { pass, code, message, ...(words === undefined ? {} : { words }), issues: issues ?? [] };
+  return { pass, code, message, words, issues: issues ?? [] };
 }
 
 export function reportJson(reports: readonly SuiteReport[], totals: Totals, coverage: Coverage | null) {

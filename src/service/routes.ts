@@ -57,7 +57,7 @@ const fromCompileError = (error: CompileError): RouteAnswer => ({
       code: error.code,
       phase: error.pass,
       message: error.message,
-      ...(error.words === undefined ? {} : { words: error.words }),
+      words: error.words,
       issues: error.issues ?? [],
     },
   },
