@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../shared/prng';
 import { canonicalJson } from './canonical';
-import { createMemo, equalValues, sameKey } from './memo';
+import { createMemo, equalValues, type Marks, sameKey } from './memo';
 
 const names = (count: number) => Array.from({ length: count }, (_, index) => `n${index}`);
 
@@ -129,5 +129,68 @@ describe('keys and equality', () => {
       const b = random.chance(0.3) ? { ...a } : args();
       expect(equalValues(a, b), `${canonicalJson(a)} ${canonicalJson(b)}`).toBe(canonicalJson(a) === canonicalJson(b));
     }
+  });
+});
+
+describe('an ordered table', () => {
+  interface Item {
+    readonly name: string;
+    readonly text: string;
+  }
+  const textOf = (item: Item) => item.text;
+  /** The items in name order, read through an order over `source`, as the resolve query reads records. */
+  const ordering = (source: readonly Item[]) => {
+    const order = Int32Array.from(
+      source.map((_, index) => index).sort((a, b) => (source[a]!.name < source[b]!.name ? -1 : 1)),
+    );
+    return { order, names: Array.from(order, (at) => source[at]!.name) };
+  };
+  const run = async (
+    memo: ReturnType<typeof createMemo>,
+    source: readonly Item[],
+    marks: Marks,
+    compute: (item: Item) => string,
+  ) => {
+    const { order, names: ordered } = ordering(source);
+    return memo.revisionAsync(async () => memo.mapInOrder('upper', ordered, order, source, textOf, marks, compute));
+  };
+  const noMarks: Marks = { positions: new Int32Array(0), keys: [] };
+  const source: Item[] = ['c', 'a', 'd', 'b'].map((name) => ({ name, text: `text of ${name}` }));
+
+  it('reads items through the order, computes only changed content, and equals a fresh table', async () => {
+    const memo = createMemo();
+    const computed: string[] = [];
+    const upper = (item: Item) => (computed.push(item.name), item.text.toUpperCase());
+    const first = await run(memo, source, noMarks, upper);
+    expect(first.values).toEqual(['TEXT OF A', 'TEXT OF B', 'TEXT OF C', 'TEXT OF D']);
+    computed.length = 0;
+    // A new object with the same content is the same key; a changed text is computed again.
+    const next = source.map((item) =>
+      item.name === 'a' ? { ...item } : item.name === 'd' ? { ...item, text: 'new' } : item,
+    );
+    const second = await run(memo, next, noMarks, upper);
+    expect(computed).toEqual(['d']);
+    expect(memo.stats().get('upper')).toEqual({ reused: 3, computed: 1 });
+    expect(second.versions[0]).toBe(first.versions[0]);
+    expect(second.versions[3]).not.toBe(first.versions[3]);
+    expect(second.values).toEqual((await run(createMemo(), next, noMarks, upper)).values);
+  });
+
+  it('computes again where a mark was added, changed or dropped, by name when positions shift', async () => {
+    const memo = createMemo();
+    const computed: string[] = [];
+    const upper = (item: Item) => (computed.push(item.name), item.text.toUpperCase());
+    // In name order a, b, c, d: marks on b and c.
+    await run(memo, source, { positions: Int32Array.of(1, 2), keys: ['b1', 'c1'] }, upper);
+    computed.length = 0;
+    await run(memo, source, { positions: Int32Array.of(1, 3), keys: ['b1', 'd1'] }, upper);
+    expect(computed.sort()).toEqual(['c', 'd']);
+    computed.length = 0;
+    // A new first item shifts every position: b keeps its mark at position 2, d's mark is dropped.
+    const shifted = [...source, { name: '0', text: 'zero' }];
+    const result = await run(memo, shifted, { positions: Int32Array.of(2), keys: ['b1'] }, upper);
+    expect(computed.sort()).toEqual(['0', 'd']);
+    expect(memo.stats().get('upper')).toEqual({ reused: 3, computed: 2 });
+    expect(result.values).toEqual(['ZERO', 'TEXT OF A', 'TEXT OF B', 'TEXT OF C', 'TEXT OF D']);
   });
 });

@@ -64,6 +64,22 @@ export interface Memo {
     items: readonly I[],
     compute: (item: I) => O,
   ): Versioned<O>;
+  /**
+   * `map` over `source` read through `order` (position `i` holds `source[order[i]]`, named `names[i]`), with no
+   * copy into order and no list of keys: an item's key is `keyOf(item)`, joined at the few positions `marks` names
+   * by the mark's key. An item that is the last revision's object under its name has its key (items are
+   * immutable), so most keys are never worked out; `keyOf` is the table's rule and must not change between
+   * revisions.
+   */
+  mapInOrder<I, O>(
+    table: string,
+    names: readonly string[],
+    order: Int32Array,
+    source: readonly I[],
+    keyOf: (item: I) => KeyPart,
+    marks: Marks,
+    compute: (item: I) => O,
+  ): Versioned<O>;
   /** `compute()`, reused while `key` is equal to the last revision's. */
   cell<O>(name: string, key: Key, compute: () => O): O;
   /**
@@ -89,6 +105,21 @@ interface Table {
   readonly versions: Int32Array;
 }
 
+/** Extra key parts at a few positions of an ordered table: `keys[k]` belongs to the item at `positions[k]`. */
+export interface Marks {
+  readonly positions: Int32Array;
+  readonly keys: readonly Key[];
+}
+
+interface OrderedTable {
+  readonly names: readonly string[];
+  readonly order: Int32Array;
+  readonly source: readonly unknown[];
+  readonly marks: Marks;
+  readonly values: readonly unknown[];
+  readonly versions: Int32Array;
+}
+
 interface Cell {
   readonly key: Key;
   readonly value: unknown;
@@ -106,6 +137,52 @@ export function sameKey(a: Key, b: Key): boolean {
   for (let index = 0; index < a.length; index += 1)
     if (a[index] !== b[index] && !sameKey(a[index] as Key, b[index] as Key)) return false;
   return true;
+}
+
+/** Whether a table's items have the same names in the same places as the last revision's. */
+function samePlaces(last: readonly string[], names: readonly string[]): boolean {
+  if (last === names) return true;
+  if (last.length !== names.length) return false;
+  for (let index = 0; index < names.length; index += 1) if (last[index] !== names[index]) return false;
+  return true;
+}
+
+/** Each name's position, built only when positions shift (a record added or removed). */
+function positionsByName(names: readonly string[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  for (let at = 0; at < names.length; at += 1) positions.set(names[at] as string, at);
+  return positions;
+}
+
+/**
+ * The positions whose mark differs from the one the last revision gave the same name, a mark added or dropped
+ * included, as flags (null when none differ): marks are few, so this costs nothing per item. `positionOf` finds a
+ * dropped mark's name now; it is needed only when positions shifted.
+ */
+function changedMarks(
+  last: OrderedTable,
+  names: readonly string[],
+  marks: Marks,
+  positionOf: ((name: string) => number | undefined) | null,
+): Uint8Array | null {
+  const before = new Map<string, { readonly key: Key; readonly position: number }>();
+  last.marks.positions.forEach((position, at) =>
+    before.set(last.names[position] as string, { key: last.marks.keys[at] as Key, position }),
+  );
+  let flags: Uint8Array | null = null;
+  const flag = (position: number | undefined) => {
+    if (position === undefined) return;
+    flags ??= new Uint8Array(names.length);
+    flags[position] = 1;
+  };
+  marks.positions.forEach((position, at) => {
+    const name = names[position] as string;
+    const was = before.get(name);
+    if (was === undefined || !sameKey(was.key, marks.keys[at] as Key)) flag(position);
+    before.delete(name);
+  });
+  for (const [name, { position }] of before) flag(positionOf === null ? position : positionOf(name));
+  return flags;
 }
 
 /**
@@ -150,6 +227,7 @@ export function equalValues(a: unknown, b: unknown): boolean {
 
 export function createMemo(): Memo {
   let tables = new Map<string, Table>();
+  let ordered = new Map<string, OrderedTable>();
   let cells = new Map<string, Cell>();
   let used = new Set<string>();
   let stats = new Map<string, TableStats>();
@@ -241,6 +319,52 @@ export function createMemo(): Memo {
       return { values, versions };
     },
 
+    mapInOrder<I, O>(
+      table: string,
+      names: readonly string[],
+      order: Int32Array,
+      source: readonly I[],
+      keyOf: (item: I) => KeyPart,
+      marks: Marks,
+      compute: (item: I) => O,
+    ): Versioned<O> {
+      used.add(table);
+      const last = ordered.get(table);
+      const same = last !== undefined && samePlaces(last.names, names);
+      const lastPositions = last === undefined || same ? null : positionsByName(last.names);
+      let positions: Map<string, number> | null = null;
+      const positionOf = (name: string) => (positions ??= positionsByName(names)).get(name);
+      const flags = last === undefined ? null : changedMarks(last, names, marks, same ? null : positionOf);
+      const values = new Array<O>(order.length);
+      const versions = new Int32Array(order.length);
+      let reused = 0;
+      for (let index = 0; index < order.length; index += 1) {
+        const item = source[order[index] as number] as I;
+        const at = last === undefined ? -1 : same ? index : (lastPositions?.get(names[index] as string) ?? -1);
+        if (at >= 0) {
+          const before = (last as OrderedTable).source[(last as OrderedTable).order[at] as number] as I;
+          if ((before === item || keyOf(before) === keyOf(item)) && (flags === null || flags[index] === 0)) {
+            values[index] = (last as OrderedTable).values[at] as O;
+            versions[index] = (last as OrderedTable).versions[at] as number;
+            reused += 1;
+            continue;
+          }
+        }
+        const value = compute(item);
+        if (at >= 0 && equalValues((last as OrderedTable).values[at], value)) {
+          values[index] = (last as OrderedTable).values[at] as O;
+          versions[index] = (last as OrderedTable).versions[at] as number;
+        } else {
+          values[index] = value;
+          lastVersion += 1;
+          versions[index] = lastVersion;
+        }
+      }
+      ordered.set(table, { names, order, source, marks, values, versions });
+      count(table, reused, order.length - reused);
+      return { values, versions };
+    },
+
     cell<O>(name: string, key: Key, compute: () => O): O {
       used.add(name);
       const last = cells.get(name);
@@ -271,6 +395,7 @@ export function createMemo(): Memo {
       } finally {
         inRevision = false;
         tables = new Map([...tables].filter(([name]) => used.has(name)));
+        ordered = new Map([...ordered].filter(([name]) => used.has(name)));
         cells = new Map([...cells].filter(([name]) => used.has(name)));
       }
     },

@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical';
 import type { CompileError, Result } from './errors';
 import type { Contract } from './format/contract';
-import { createMemo, declare, type Key, type KeyPart, type TableStats } from './memo';
+import { createMemo, declare, type Key, type KeyPart, type Marks, type TableStats } from './memo';
 import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './phases/4-admit/admit';
 import { attest, attestedSections, receiptOf, type AttestInput } from './phases/7-attest/attest';
 import {
@@ -25,7 +25,6 @@ import {
   type PacketPlan,
 } from './phases/6-plan-packet/plan-packet';
 import {
-  inOrder,
   orderById,
   resolve,
   resolveContract,
@@ -94,35 +93,20 @@ function int32(values: readonly number[]): Int32Array {
   return array;
 }
 
+const fingerprintOf = (checked: CheckedRecord): string => checked.fingerprint;
+
 /** What supersession says of the few ids it speaks of, by position in id order: the part of their key besides the fingerprint. */
-function supersessionSuffixes(
-  indexOf: IdPositions,
-  supersessions: Supersessions,
-): { readonly positions: Int32Array; readonly suffixes: readonly string[] } {
+function supersessionSuffixes(indexOf: IdPositions, supersessions: Supersessions): Marks {
   const said = [...new Set([...supersessions.inForce.keys(), ...supersessions.broken.keys()])];
   const found = said
     .map((id) => ({ id, position: indexOf.get(id) }))
     .filter((entry): entry is { id: string; position: number } => entry.position !== undefined);
   return {
     positions: Int32Array.from(found.map((entry) => entry.position)),
-    suffixes: found.map((entry) =>
+    keys: found.map((entry) =>
       canonicalJson([supersessions.inForce.get(entry.id) ?? null, supersessions.broken.get(entry.id) ?? null]),
     ),
   };
-}
-
-/**
- * Each resolved record's content key, in id order: its fingerprint (which covers every field), with what supersession
- * says of its id for the few ids it speaks of (`said`, worked out once per supersession and id order).
- */
-function resolvedKeys(checked: readonly CheckedRecord[], said: ReturnType<typeof supersessionSuffixes>): string[] {
-  const keys = new Array<string>(checked.length);
-  for (let position = 0; position < checked.length; position += 1)
-    keys[position] = (checked[position] as CheckedRecord).fingerprint;
-  said.positions.forEach((position, index) => {
-    keys[position] = `${keys[position] as string}|${said.suffixes[index] as string}`;
-  });
-  return keys;
 }
 
 /**
@@ -271,15 +255,21 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
         supersessionKey(recordSet, asOf, memo.cellVersion('resolve:id-order')),
         () => supersessionsOf(recordSet, asOf),
       );
-      const checked = inOrder(order, recordSet.checked);
       // The supersession cell's version stands for its value, and the id order's for the positions of the ids it names.
       const said = memo.cell(
         'resolve:said',
         [memo.cellVersion('resolve:supersession'), memo.cellVersion('resolve:id-order')],
         () => supersessionSuffixes(indexOf, supersessions),
       );
-      const records = memo.map('resolve:records', null, indexOf.ids, resolvedKeys(checked, said), checked, (item) =>
-        resolveRecord(item, supersessions),
+      // A record's fingerprint covers every field it has; what supersession says of it is its mark.
+      const records = memo.mapInOrder(
+        'resolve:records',
+        indexOf.ids,
+        order,
+        recordSet.checked,
+        fingerprintOf,
+        said,
+        (item) => resolveRecord(item, supersessions),
       );
       const resolution: Resolution = {
         contract: resolved.value,
