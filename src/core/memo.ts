@@ -67,9 +67,9 @@ export interface Memo {
   /**
    * `map` over `source` read through `order` (position `i` holds `source[order[i]]`, named `names[i]`), with no
    * copy into order and no list of keys: an item's key is `keyOf(item)`, joined at the few positions `marks` names
-   * by the mark's key. An item that is the last revision's object under its name has its key (items are
-   * immutable), so most keys are never worked out; `keyOf` is the table's rule and must not change between
-   * revisions.
+   * by the mark's key, compared with the key of the last revision's item under the same name. `keyOf` is the
+   * table's rule and must not change between revisions; it should be a field read (a fingerprint), since it runs
+   * twice per item.
    */
   mapInOrder<I, O>(
     table: string,
@@ -343,7 +343,7 @@ export function createMemo(): Memo {
         const at = last === undefined ? -1 : same ? index : (lastPositions?.get(names[index] as string) ?? -1);
         if (at >= 0) {
           const before = (last as OrderedTable).source[(last as OrderedTable).order[at] as number] as I;
-          if ((before === item || keyOf(before) === keyOf(item)) && (flags === null || flags[index] === 0)) {
+          if (keyOf(before) === keyOf(item) && (flags === null || flags[index] === 0)) {
             values[index] = (last as OrderedTable).values[at] as O;
             versions[index] = (last as OrderedTable).versions[at] as number;
             reused += 1;
