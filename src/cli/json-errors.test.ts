@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wordsText, type MessageWords } from '../core/messages';
 import { EXIT } from './command';
+import { main } from './main';
 
 import { runMain } from './test-support/run-main';
 
@@ -43,6 +44,30 @@ describe('--json errors', () => {
     expect(JSON.parse(missing.stdout)).toMatchObject({
       error: { code: 'INVALID_INPUT', issues: [{ file: 'a.json' }] },
     });
+  });
+
+  it('carry the catalogue words for a run that threw, with no stack', async () => {
+    const printed: string[] = [];
+    const overflow = Object.assign(new RangeError('Maximum call stack size exceeded'), {
+      stack: 'RangeError\n    at x.ts:1:1',
+    });
+    const crashOnce = (text: string) => {
+      if (printed.length === 0) {
+        printed.push('');
+        throw overflow;
+      }
+      printed.push(text);
+    };
+    const code = await main(['--version', '--json'], { stdout: crashOnce, stderr: crashOnce, cwd });
+    expect(code).toBe(EXIT.invalid);
+    const { error } = JSON.parse(printed[1] ?? '') as { error: { code: string; message: string; words: MessageWords } };
+    expect(error.code).toBe('INTERNAL');
+    expect(error.words).toEqual({
+      code: 'CLI_OUT_OF_ROOM',
+      args: { reason: 'RangeError: Maximum call stack size exceeded' },
+    });
+    expect(error.message).toBe(wordsText(error.words));
+    expect(printed.join('')).not.toContain('x.ts:1:1');
   });
 
   it('stay text without --json', async () => {

@@ -56,6 +56,13 @@ export const MESSAGES = {
   SWITCHES_NEED_SCENARIO: () => '--control and --late-change need a scenario: records and a contract carry no controls',
   GROWTH_SIZES: ({ sizes }: { sizes: readonly number[] }) => `growth sizes must be among ${sizes.join(', ')}`,
 
+  // The CLI itself: a run that stopped on a bug or an exhausted resource, and a suite's JUnit failure line.
+  CLI_OUT_OF_ROOM: ({ reason }: { reason: string }) =>
+    `context-compiler ran out of room (an input may be too large or too deeply nested): ${reason}`,
+  CLI_STOPPED: ({ reason }: { reason: string }) => `context-compiler stopped unexpectedly: ${reason}`,
+  EXPECTATIONS_NOT_MET: ({ count, subject }: { count: number; subject: string | null }) =>
+    `${count} ${plural(count, 'expectation')} not met${subject === null ? '' : `: ${subject}`}`,
+
   // Stops of the compile passes.
   REQUIRED_ABSENT_STOP: ({ record }: { record: string }) =>
     `Required record ${record} is absent: no packet is emitted.`,
