@@ -17,6 +17,54 @@ interface SwitchesThenAndNow {
 const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
 const grouped = (count: number) => count.toLocaleString('en-GB');
 
+/** What the app was doing when a call to its compiler failed, by code: the words after "the compiler failed while". */
+export const ACTIVITIES = {
+  APPLYING_CONTRACT: 'applying the contract',
+  APPLYING_RECORD_EDIT: 'applying the record edit',
+  APPLYING_SUGGESTED_CHANGE: 'applying the suggested change',
+  CHANGING_DISCLOSURE_VIEW: 'changing the disclosure view',
+  CHANGING_SELECTION: 'changing the selection',
+  CHECKING_FROZEN_RECEIPT: 'checking the frozen receipt',
+  CHECKING_LOADED_RECEIPTS: 'checking the loaded receipts',
+  CHECKING_NEW_RECEIPT: 'checking the new receipt',
+  CLEARING_BASELINE: 'clearing the baseline',
+  CLOSING_SUITE: 'closing the suite',
+  COMPILING: 'compiling',
+  DECLARING_LATE_CHANGE: 'declaring the late change',
+  EXPORTING_PACKET: 'exporting the packet',
+  EXPORTING_RECEIPT: 'exporting the receipt',
+  EXPORTING_SCENARIO: 'exporting the scenario',
+  EXPORTING_STATEMENT: 'exporting the statement',
+  EXPORTING_USER_VIEW: 'exporting the user view',
+  FREEZING_RECEIPT: 'freezing the receipt',
+  INDEXING_BASELINES: 'indexing for the baselines',
+  INSPECTING_RECORD: 'inspecting the record',
+  LOADING_FILES: 'loading files',
+  MAKING_SHARE_LINK: 'making a share link',
+  OPENING_LINK: 'opening the link',
+  OPENING_RECORD_EDITOR: 'opening the record for editing',
+  OPENING_SUITES: 'opening the suites',
+  PINNING_BASELINE: 'pinning the baseline',
+  READING_EVIDENCE_ATTEMPTS: 'reading the evidence attempts',
+  READING_TRACE: 'reading the trace',
+  REDOING_RECORD_EDIT: 'redoing the record edit',
+  RESETTING_DRILL: 'resetting the drill',
+  RESETTING_WORKSPACE: 'resetting the workspace',
+  REVERTING_CONTRACT: 'reverting the contract',
+  RUNNING_TESTS: 'running the tests',
+  SAVING_WORKSPACE: 'saving the workspace',
+  STARTING_COMPILER: 'starting the compiler',
+  STEPPING_AS_OF: 'stepping the as-of',
+  UNDOING_RECORD_EDIT: 'undoing the record edit',
+  UPDATING_DEBUG_VIEWS: 'updating the inspector, baseline and as-of views',
+  UPDATING_EXPECTATIONS: 'updating the expectations',
+  WORKING: 'working',
+  WORKING_OUT_SUGGESTIONS: 'working out what would change the record',
+  WRITING_TEST_CASE: 'writing the test case',
+} as const;
+
+export type ActivityCode = keyof typeof ACTIVITIES;
+
 /**
  * What a refusal, a notice or a status line says, by code: every message that is not a trace fact (`FACTS`) or an
  * input issue (`ISSUES`) is a code and its arguments, worded only here. An argument named `reason`, `problem` or
@@ -177,8 +225,26 @@ export const MESSAGES = {
   SHARE_FROM_USER_VIEW: () =>
     'No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.',
   SHARE_NOT_MADE: ({ problem }: { problem: string }) => `No link was made: ${problem}`,
+  SHARE_COMPILER_FAILED: ({ failure }: { failure: string | null }) =>
+    `No link was made: the compiler failed.${failure === null ? '' : ` ${failure}`}`,
   SHARE_LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
     `No link was made: it would be ${grouped(length)} characters long, over the ${grouped(limit)} a share link may have. Use "Export scenario" and send the file instead.`,
+
+  // The app's fail-closed state: what its compiler was doing, and why the call failed (a thrown error's first line).
+  COMPILER_FAILED_WHILE: ({ during }: { during: ActivityCode }) =>
+    `NOT COMPILED — the compiler failed while ${ACTIVITIES[during]}`,
+  RAN_OUT_OF_STACK: ({ reason }: { reason: string }) =>
+    `It ran out of stack space (${reason}), which usually means an input list is longer than it can handle.`,
+  RAN_OUT_OF_MEMORY: ({ reason }: { reason: string }) => `It ran out of memory (${reason}).`,
+  SQLITE_NOT_LOADED: ({ reason }: { reason: string }) =>
+    `SQLite's WebAssembly file could not be loaded (${reason.replace(/\.$/, '')}). Check the connection, or reload once the app has been visited online.`,
+  CALL_FAILED: ({ reason }: { reason: string }) =>
+    `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?…]$/.test(reason) ? '' : '.'}`,
+  NO_REASON_GIVEN: () => 'No reason was given.',
+  COMPILER_NOT_STARTED: ({ failure }: { failure: string }) =>
+    `The compiler could not start in this browser. ${failure}`,
+  COMPILER_LOST_RESTORING: ({ reason }: { reason: string }) =>
+    `The compiler stopped again while your workspace was being restored: ${reason}.`,
 
   // Where the workspace is kept.
   DATABASE_NO_OPFS: () =>
