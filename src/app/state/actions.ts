@@ -2,6 +2,7 @@ import type { Audience } from '../../core/disclosure';
 import type { ActivityCode } from '../../core/messages';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type {
+  CompilerApi,
   CompileResponse,
   EvidenceAttempts,
   ReceiptCheck,
@@ -10,7 +11,6 @@ import type {
   TracePage,
 } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
-import { compilerApi } from './api';
 import { createLatestWins } from './latest-wins';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { failureWords } from './failure';
@@ -19,8 +19,28 @@ import { useScenarioStore } from './scenario-store';
 import { INITIAL_TESTS, useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
-// Compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
+// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
 // export-actions, debug-actions) builds on, and the one place a failure clears the screen.
+
+// The worker's API: the composition root (main.tsx) hands in the real one, tests a fake with the same type.
+let current: CompilerApi | null = null;
+let restart: () => void = () => undefined;
+
+/** Hands in the worker API and a way to replace its worker with a fresh one. */
+export function setCompilerApi(api: CompilerApi, restartWorker: () => void = () => undefined): void {
+  current = api;
+  restart = restartWorker;
+}
+
+export function compilerApi(): CompilerApi {
+  if (!current) throw new Error('the compiler worker has not been connected');
+  return current;
+}
+
+/** Ends the current worker and starts another behind the same API. */
+export function restartCompilerWorker(): void {
+  restart();
+}
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
 let compileTicket = 0;

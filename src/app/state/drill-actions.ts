@@ -1,5 +1,5 @@
 import { guarded } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';

@@ -4,7 +4,7 @@ import type { RememberedResult, SavedWorkspace, WorkspaceEvent } from '../../wor
 import { viewIdentity } from '../../shared/view-identity';
 import { WorkerLostError } from '../worker-supervisor';
 import { compileNow, failClosed, guarded } from './actions';
-import { compilerApi, restartCompilerWorker } from './api';
+import { compilerApi, restartCompilerWorker } from './actions';
 import { failureWords } from './failure';
 import { traceFrom, useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';

@@ -1,6 +1,6 @@
 import type { WhatIfSuggestion } from '../../worker/protocol';
 import { compileNow, guarded } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { useDebugStore } from './debug-store';
 import { openRecordForEdit, useEditStore } from './edit-actions';
 import { useScenarioStore } from './scenario-store';

@@ -4,7 +4,7 @@ import { inputIssue } from '../../core/issues';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { ContractUpdate, LoadResult, Selection, WorkspaceSnapshot } from '../../worker/protocol';
 import { changingInputs, compileNow, failClosed, guarded, refreshTests } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { failureWords } from './failure';
 import { useResultStore } from './result-store';
