@@ -38,7 +38,17 @@ describe('--json errors', () => {
     const usage = await run(cwd, 'drill', '--no-such-option', '--json');
     expect(usage.code).toBe(EXIT.invalid);
     expect(usage.stderr).toBe('');
-    expect(JSON.parse(usage.stdout)).toMatchObject({ error: { code: 'USAGE' } });
+    const refused = JSON.parse(usage.stdout) as { error: { code: string; message: string; words: MessageWords } };
+    expect(refused.error).toMatchObject({
+      code: 'USAGE',
+      words: { code: 'UNKNOWN_OPTION_FOR', args: { option: '--no-such-option', command: 'drill' } },
+    });
+    expect(wordsText(refused.error.words)).toBe(refused.error.message);
+    const unknown = await run(cwd, 'compil', '--json');
+    expect(unknown.stderr).toBe('');
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      error: { code: 'USAGE', words: { code: 'UNKNOWN_COMMAND', args: { command: 'compil' } } },
+    });
     const missing = await run(cwd, 'diff', 'a.json', 'b.json', '--json');
     expect(missing.stderr).toBe('');
     expect(JSON.parse(missing.stdout)).toMatchObject({

@@ -11,6 +11,7 @@ import { loadCommand } from './commands/load';
 import { provenanceCommand } from './commands/provenance';
 import { serveCommand } from './commands/serve';
 import { testCommand } from './commands/test';
+import { usageError } from './options';
 import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
 import { wordsText, type MessageWords } from '../core/messages';
@@ -83,10 +84,8 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
   }
   if (name === 'help' && rest.length > 0) {
     const command = COMMANDS.find((candidate) => candidate.name === rest[0]);
-    if (!command) {
-      io.stderr(`unknown command "${rest[0]}"\n${overview()}`);
-      return EXIT.invalid;
-    }
+    if (!command)
+      return usageError(io, overview().trimEnd(), { code: 'UNKNOWN_COMMAND', args: { command: rest[0] ?? '' } });
     return command.run(['--help'], io);
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -94,13 +93,8 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return name === undefined ? EXIT.invalid : EXIT.ok;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (rest.filter((arg) => arg === STANDARD_INPUT).length > 1) {
-    io.stderr('error: standard input (-) can be read for one input only\n');
-    return EXIT.invalid;
-  }
-  if (!command) {
-    io.stderr(`unknown command "${name}"\n${overview()}`);
-    return EXIT.invalid;
-  }
+  if (rest.filter((arg) => arg === STANDARD_INPUT).length > 1)
+    return usageError(io, command?.usage ?? overview().trimEnd(), { code: 'STANDARD_INPUT_ONCE', args: {} });
+  if (!command) return usageError(io, overview().trimEnd(), { code: 'UNKNOWN_COMMAND', args: { command: name } });
   return command.run(rest, io);
 }

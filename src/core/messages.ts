@@ -1,4 +1,5 @@
 import { REASONS, type ReasonCode } from './reasons';
+import { ISSUES } from './issues';
 
 interface EngineVersions {
   readonly receipt: string | null;
@@ -110,6 +111,49 @@ export const MESSAGES = {
   CLI_STOPPED: ({ reason }: { reason: string }) => `context-compiler stopped unexpectedly: ${reason}`,
   EXPECTATIONS_NOT_MET: ({ count, subject }: { count: number; subject: string | null }) =>
     `${count} ${plural(count, 'expectation')} not met${subject === null ? '' : `: ${subject}`}`,
+
+  // A command line the CLI refuses, before anything is read.
+  COMMAND_LINE_REFUSED: ({ reason }: { reason: string }) => reason,
+  UNKNOWN_OPTION_FOR: (args: { option: string; command: string; nearest: readonly string[] }) =>
+    ISSUES.UNKNOWN_OPTION(args),
+  UNKNOWN_COMMAND: ({ command }: { command: string }) => `unknown command "${command}"`,
+  STANDARD_INPUT_ONCE: () => 'standard input (-) can be read for one input only',
+  UNEXPECTED_ARGUMENT: ({ argument }: { argument: string }) => `unexpected argument ${argument}`,
+  GIVE_OPTIONS: ({ options }: { options: readonly string[] }) => `give ${options.join(' and ')}`,
+  GIVE_LOAD_OPTIONS: () => 'give --database and one of --records, --upsert or --delete',
+  GIVE_IDS_TO_DELETE: () => 'give the ids to delete after --delete',
+  GIVE_TWO_RECEIPTS: () => 'give exactly two receipt files',
+  GIVE_ONE_RECORDS_FILE: () => 'give exactly one records file',
+  CHECK_OR_WRITE: () => 'give --check or --write, not both',
+  SCRATCH_SCHEMA: ({ schema }: { schema: string }) =>
+    `--schema ${schema} is where \`load\` writes records: give a scratch schema`,
+  RUNS_UNTIL_STOPPED: ({ what }: { what: string }) => `${what} runs until it is stopped, which this caller cannot do`,
+  LIMIT_POSITIVE: ({ given }: { given: string }) => `--limit must be a positive integer, not ${given}`,
+  LIMIT_ROWS: ({ given }: { given: string }) => `--limit must be a whole number of rows, not ${given}`,
+  MIN_COVERAGE_RANGE: ({ given }: { given: string }) =>
+    `--min-coverage must be a percentage from 0 to 100, not ${given}`,
+  PORT_RANGE: ({ given }: { given: string }) => `--port must be a whole number from 0 to 65535, not ${given}`,
+  MAX_BODY_POSITIVE: ({ given }: { given: string }) =>
+    `--max-body must be a positive whole number of bytes, not ${given}`,
+  VIEW_VALUE: ({ given }: { given: string }) => `--view must be user or diagnostic, not ${given}`,
+  ATTEST_VALUE: ({ given }: { given: string }) => `--attest must be full or candidates, not ${given}`,
+  DIAGNOSTIC_ONLY_OPTION: ({ option }: { option: string }) =>
+    `--${option} writes the diagnostic receipt, which names every record: it needs --view diagnostic`,
+  DATABASE_TAKES_ALONE: ({ options }: { options: readonly string[] }) =>
+    `--database takes ${options.join(' and ')} alone: the records are the ones \`context-compiler load\` wrote to the database`,
+  JUDGE_NEEDS_RECEIPT: () =>
+    '--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)',
+  DRILL_SWITCHES_NEED_SCENARIO: () =>
+    '--control and --change need a scenario: records and a contract carry no controls or late changes',
+  NOTHING_TO_JUDGE: ({ receipt }: { receipt: string }) =>
+    `NOTHING_TO_JUDGE_AGAINST: ${receipt}: ${ISSUES.NOTHING_TO_JUDGE_AGAINST()}`,
+  ONE_EXPERIMENT: ({ given }: { given: readonly string[] }) => `one experiment at a time, got ${given.join(' ')}`,
+  UNKNOWN_EXPERIMENT: ({ name }: { name: string }) => `unknown experiment "${name}"`,
+  JSON_OR_MARKDOWN: () => '--json and --markdown: choose one',
+  MARKDOWN_ALL_EXPERIMENTS: () => '--markdown writes the whole page: all three experiments',
+  SEED_RANGE: ({ max }: { max: number }) => `--seed must be a whole number from 0 to ${max}`,
+  SIZES_VALUE: ({ given, block }: { given: string; block: number }) =>
+    `--sizes: "${given}" is not a positive multiple of ${block} up to 1,000,000`,
 
   // Stops of the compile passes.
   REQUIRED_ABSENT_STOP: ({ record }: { record: string }) =>
