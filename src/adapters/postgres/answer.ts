@@ -6,6 +6,7 @@ import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes } from './bm25-sql';
 import { bind, lowerConditions, type Lowering } from './lower';
+import { GATE_COLUMNS } from './gate-views';
 import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
@@ -128,8 +129,8 @@ export function lowerVerdict(
 }
 
 /**
- * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (id, fingerprint,
- * ends_chunk), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
+ * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (the gate columns,
+ * ends_chunk and length), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
  * what `SUMMARY_COLUMNS` reads.
  */
 export function answerCtes(
@@ -148,7 +149,9 @@ export function answerCtes(
     ...into.ctes,
     // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and
     // most records stop at their first failing clause.
-    `admitted AS MATERIALIZED (SELECT r.id, r.fingerprint, r.ends_chunk FROM ${schema}.records r ${joins} WHERE ${where})`,
+    // The admitted rows carry what the statistics, the scores and the gate views read, so none of them reads the records
+    // again: a join back to the records made the planner hash or scan the whole table for each.
+    `admitted AS MATERIALIZED (SELECT ${GATE_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
     `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
     WHERE code IS NOT NULL GROUP BY code)`,
     bm25,

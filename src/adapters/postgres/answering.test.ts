@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareStrings } from '../../core/canonical';
+import { contractSchema } from '../../core/format/contract';
+import { resolve } from '../../core/passes/resolve';
+import { createRecordSet } from '../../core/passes/validate';
+import { buildAdmissionPlan, planDigest } from '../../core/plan/admission-plan';
+import { safeFtsTerms } from '../sqlite/fts-query';
+import { brokenLinksCase } from '../conformance/corpus';
+import { oneServerStatement, successorsStatement } from './answering';
+import { storedBrokenLinks } from './broken-links';
+import { loadRecordSet } from './load';
+import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
+import { createUnicodeTokeniser } from './unicode61';
+
+interface PlanNode {
+  readonly 'Relation Name'?: string;
+  readonly Alias?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by the plans they get', () => {
+  let database: TestDatabase;
+  const tokeniser = createUnicodeTokeniser();
+  const { contract, records } = brokenLinksCase();
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const loaded = await loadRecordSet(database, 'plans', createRecordSet(records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+  });
+
+  const explain = async (text: string, values: readonly unknown[]) => {
+    const { rows } = await database.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      `EXPLAIN (FORMAT JSON) ${text}`,
+      values,
+    );
+    return (rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan;
+  };
+
+  it('reads the records table for admission and the refused counts only, never again for the admitted rows', async () => {
+    const parsed = contractSchema.parse(contract);
+    const resolved = resolve(parsed, createRecordSet([]));
+    if (!resolved.ok) throw new Error(resolved.error.message);
+    const broken = [...(await storedBrokenLinks(database)).keys()].sort(compareStrings);
+    const plan = buildAdmissionPlan(resolved.value.contract, broken);
+    const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
+    expect(phrases.length).toBeGreaterThan(0);
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const reads = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
+      (node) => node['Relation Name'] === 'records',
+    );
+    // Admission and the refused counts (and, as `y`, the successors in force): the statistics, the scores and the gate
+    // views read the admitted rows, not the table (each join back read the whole table).
+    expect(reads.filter((node) => node.Alias !== 'y')).toHaveLength(2);
+  });
+
+  it('finds the successors of the admitted records by key, never comparing each successor with every id', async () => {
+    const ids = records.map((record) => record.id);
+    const text = JSON.stringify(await explain(successorsStatement(database.schema), [ids]));
+    expect(text).not.toContain('&&');
+    expect(text).toContain('= ANY');
+  });
+});
