@@ -160,6 +160,14 @@ export function answerCtes(
 }
 
 /**
+ * The settings of the transaction an answer runs in. Shortest exact float output, whatever the server's setting: the
+ * scores are read back bit for bit. Memory enough to sort and group the admitted set's term hits and rows without
+ * spilling to disk, which the default 4 MB did from a few hundred thousand records on.
+ */
+export const ANSWER_SETTINGS =
+  "SELECT set_config('extra_float_digits', '1', true), set_config('work_mem', '128MB', true)";
+
+/**
  * Answers a plan and a query in the caller's snapshot (REPEATABLE READ, JIT off: see `inSnapshot`) with one
  * statement; bm25 as `rankInDatabase` scores, over the admitted set's own statistics. A database error is
  * the caller's to turn into ADAPTER_INCOMPLETE.
@@ -184,8 +192,7 @@ export async function answerPlan(
     // cut is Node's, as the core makes it.
     'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
   ];
-  // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
-  await client.query("SELECT set_config('extra_float_digits', '1', true)");
+  await client.query(ANSWER_SETTINGS);
   const { rows } = await client.query<SummaryRow & { snapshot: string; candidates: [string, number][] | null }>(
     `WITH ${[...ctes.value, ...best].join(',\n')}
 SELECT (SELECT snapshot FROM ${client.schema}.layout)::text AS snapshot, ${SUMMARY_COLUMNS},

@@ -7,6 +7,7 @@ import { buildAdmissionPlan, planDigest } from '../../core/plan/admission-plan';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { brokenLinksCase } from '../conformance/corpus';
 import { oneServerStatement, successorsStatement } from './answering';
+import { createPostgresStore, inSnapshot } from './compile';
 import { storedBrokenLinks } from './broken-links';
 import { loadRecordSet } from './load';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
@@ -55,6 +56,29 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     // Admission and the refused counts (and, as `y`, the successors in force): the statistics, the scores and the gate
     // views read the admitted rows, not the table (each join back read the whole table).
     expect(reads.filter((node) => node.Alias !== 'y')).toHaveLength(2);
+  });
+
+  it('sorts and groups the answer in memory: the transaction it runs in allows more than the default work_mem', async () => {
+    const settings = await inSnapshot(database, {}, async (shards) => {
+      const store = await createPostgresStore(database, tokeniser, shards);
+      if (!store.ok) return store;
+      const parsed = contractSchema.parse(contract);
+      const resolved = resolve(parsed, createRecordSet([]));
+      if (!resolved.ok) return resolved;
+      const plan = buildAdmissionPlan(resolved.value.contract, []);
+      const answered = await store.value.answers?.answerPlan(plan, planDigest(plan), {
+        query: parsed.query,
+        ranking: 'bm25',
+        required: [],
+      });
+      if (answered?.ok !== true) throw new Error('no answer');
+      const { rows } = await database.query<{ memory: string }>(
+        "SELECT pg_size_bytes(current_setting('work_mem')) AS memory",
+      );
+      return { ok: true as const, value: Number(rows[0]?.memory) };
+    });
+    if (!settings.ok) throw new Error(settings.error.message);
+    expect(settings.value).toBeGreaterThanOrEqual(128 * 1024 * 1024);
   });
 
   it('finds the successors of the admitted records by key, never comparing each successor with every id', async () => {

@@ -3,7 +3,7 @@ import { compileError, err, ok, type CompileError, type Result } from '../../cor
 import type { AdmissionPlan } from '../../core/plan/admission-plan';
 import type { CheckedRecord } from '../../core/passes/validate';
 import { safeFtsTerms } from '../sqlite/fts-query';
-import { answerCtes } from './answer';
+import { ANSWER_SETTINGS, answerCtes } from './answer';
 import { answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { storedBrokenLinks } from './broken-links';
 import type { Lowering } from './lower';
@@ -74,8 +74,7 @@ async function answerOnOneServer(
 ): Promise<Result<AnswerWithRows, CompileError>> {
   const statement = oneServerStatement(client.schema, plan, digest, phrases);
   if (!statement.ok) return statement;
-  // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
-  await client.query("SELECT set_config('extra_float_digits', '1', true)");
+  await client.query(ANSWER_SETTINGS);
   const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
   return answerOf(rows, digest, terms);
 }
