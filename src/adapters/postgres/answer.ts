@@ -5,8 +5,9 @@ import type { ReasonCode } from '../../core/reasons';
 import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes } from './bm25-sql';
-import { bind, lowerConditions, type Lowering } from './lower';
+import { bind, lowerConditions, supersededAt, type Lowering } from './lower';
 import { GATE_COLUMNS } from './gate-views';
+import { refusedCountCtes } from './refused-counts';
 import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
@@ -152,8 +153,11 @@ export function answerCtes(
     // The admitted rows carry what the statistics, the scores and the gate views read, so none of them reads the records
     // again: a join back to the records made the planner hash or scan the whole table for each.
     `admitted AS MATERIALIZED (SELECT ${GATE_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
-    `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
-    WHERE code IS NOT NULL GROUP BY code)`,
+    ...refusedCountCtes(
+      verdict,
+      `${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id`,
+      into,
+    ),
     bm25,
     ...ADMITTED_DIGEST_CTES,
   ]);
@@ -182,7 +186,13 @@ export async function answerPlan(
 ): Promise<Result<PlanAnswer, CompileError>> {
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
-  const into: Lowering = { schema: client.schema, values: [digest], ctes: [], joins: [] };
+  const into: Lowering = {
+    schema: client.schema,
+    values: [digest],
+    ctes: [],
+    joins: [],
+    shippable: { superseded: await supersededAt(client, plan) },
+  };
   const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
   const limit = bind(into, top, 'integer');

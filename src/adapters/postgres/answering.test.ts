@@ -16,6 +16,8 @@ import { createUnicodeTokeniser } from './unicode61';
 interface PlanNode {
   readonly 'Relation Name'?: string;
   readonly Alias?: string;
+  readonly 'Node Type'?: string;
+  readonly Strategy?: string;
   readonly Plans?: readonly PlanNode[];
 }
 
@@ -40,15 +42,19 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     return (rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan;
   };
 
-  it('reads the records table for admission and the refused counts only, never again for the admitted rows', async () => {
-    const parsed = contractSchema.parse(contract);
-    const resolved = resolve(parsed, createRecordSet([]));
+  const planOf = async () => {
+    const resolved = resolve(contractSchema.parse(contract), createRecordSet([]));
     if (!resolved.ok) throw new Error(resolved.error.message);
     const broken = [...(await storedBrokenLinks(database)).keys()].sort(compareStrings);
-    const plan = buildAdmissionPlan(resolved.value.contract, broken);
+    return buildAdmissionPlan(resolved.value.contract, broken);
+  };
+
+  it('reads the records table for admission and the refused counts only, never again for the admitted rows', async () => {
+    const parsed = contractSchema.parse(contract);
+    const plan = await planOf();
     const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
     expect(phrases.length).toBeGreaterThan(0);
-    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases);
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
     if (!statement.ok) throw new Error(statement.error.message);
     const reads = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
       (node) => node['Relation Name'] === 'records',
@@ -56,6 +62,21 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     // Admission and the refused counts (and, as `y`, the successors in force): the statistics, the scores and the gate
     // views read the admitted rows, not the table (each join back read the whole table).
     expect(reads.filter((node) => node.Alias !== 'y')).toHaveLength(2);
+  });
+
+  it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {
+    const plan = await planOf();
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const nodes = nodesOf(await explain(statement.value.text, statement.value.values));
+    const overRecords = nodes.filter(
+      (node) =>
+        node['Node Type'] === 'Aggregate' && nodesOf(node).some((below) => below['Relation Name'] === 'records'),
+    );
+    // A plain aggregate (one row) splits over parallel workers; a grouping by an expression of the id never did, the
+    // planner reckoning a group per record.
+    expect(overRecords.length).toBeGreaterThan(0);
+    expect(overRecords.filter((node) => node.Strategy !== 'Plain')).toEqual([]);
   });
 
   it('sorts and groups the answer in memory: the transaction it runs in allows more than the default work_mem', async () => {

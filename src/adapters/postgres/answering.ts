@@ -6,7 +6,7 @@ import { safeFtsTerms } from '../sqlite/fts-query';
 import { ANSWER_SETTINGS, answerCtes } from './answer';
 import { answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { storedBrokenLinks } from './broken-links';
-import type { Lowering } from './lower';
+import { supersededAt, type Lowering } from './lower';
 import { VIEW_COLUMNS, viewsOf } from './gate-views';
 import { answerOnShards } from './shard-answer';
 import type { ShardTables } from './shard-snapshots';
@@ -49,8 +49,10 @@ export function oneServerStatement(
   plan: AdmissionPlan,
   digest: string,
   phrases: readonly (readonly string[])[],
+  superseded: readonly string[],
 ): Result<{ readonly text: string; readonly values: readonly unknown[] }, CompileError> {
-  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
+  // Admission in the form a shard gets, every set bound: no table expression in the scans, so each can run in parallel.
+  const into: Lowering = { schema, values: [digest], ctes: [], joins: [], shippable: { superseded } };
   const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
   const text = withRows([
@@ -72,7 +74,7 @@ async function answerOnOneServer(
   terms: readonly string[],
   phrases: readonly (readonly string[])[],
 ): Promise<Result<AnswerWithRows, CompileError>> {
-  const statement = oneServerStatement(client.schema, plan, digest, phrases);
+  const statement = oneServerStatement(client.schema, plan, digest, phrases, await supersededAt(client, plan));
   if (!statement.ok) return statement;
   await client.query(ANSWER_SETTINGS);
   const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
