@@ -6,6 +6,7 @@ import { createRecordSet } from '../../core/passes/validate';
 import { buildAdmissionPlan, planDigest } from '../../core/plan/admission-plan';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { brokenLinksCase } from '../conformance/corpus';
+import type { AnswerRow } from './answer-rows';
 import { oneServerStatement, successorsStatement } from './answering';
 import { createPostgresStore, inSnapshot } from './compile';
 import { storedBrokenLinks } from './broken-links';
@@ -77,6 +78,17 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     // planner reckoning a group per record.
     expect(overRecords.length).toBeGreaterThan(0);
     expect(overRecords.filter((node) => node.Strategy !== 'Plain')).toEqual([]);
+  });
+
+  it('sends the counts and digests once, not with every admitted row', async () => {
+    // No clause: every record admitted.
+    const plan = { ...(await planOf()), clauses: [] };
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const { rows } = await database.query<AnswerRow>(statement.value.text, statement.value.values);
+    expect(rows.filter((row) => row.id !== null).length).toBeGreaterThan(1);
+    expect(rows.filter((row) => row.refused !== null || row.admitted_digest !== null)).toHaveLength(1);
+    expect(new Set(rows.map((row) => `${row.digest} ${row.total}`)).size).toBe(1);
   });
 
   it('sorts and groups the answer in memory: the transaction it runs in allows more than the default work_mem', async () => {
