@@ -99,6 +99,25 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     expect(await storedRecordSetDigest(database)).toBe(digest);
   });
 
+  it('compresses long documents with lz4 where the server has it', async () => {
+    const { rows: lz4 } = await database.query<{ present: boolean }>(
+      `SELECT 'lz4' = ANY (enumvals) AS present FROM pg_settings WHERE name = 'default_toast_compression'`,
+    );
+    const records = generateRecords(3, 11).records.map((record) => ({ ...record, text: record.text.repeat(20) }));
+    await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
+    const loaded = await loadRecordLines(
+      database,
+      'long.jsonl',
+      asChunks(records.map((r) => JSON.stringify(r))),
+      tokeniser,
+    );
+    expect(loaded.ok && loaded.value.inserted).toBe(records.length);
+    const { rows } = await database.query<{ method: string | null }>(
+      `SELECT DISTINCT pg_column_compression(document) AS method FROM ${database.schema}.documents`,
+    );
+    expect(rows).toEqual([{ method: lz4[0]?.present === true ? 'lz4' : 'pglz' }]);
+  });
+
   it('refuses an id two batches hold, naming both lines, and leaves no table behind', async () => {
     const lines = generatedLines(BATCH + 5);
     const copied = lines[2] ?? '';
