@@ -5,7 +5,7 @@ import type { ReasonCode } from '../../core/reasons';
 import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes } from './bm25-sql';
-import { bind, lowerConditions, supersededAt, type Lowering } from './lower';
+import { answerLowering, bind, lowerConditions, supersededAt, type Lowering } from './lower';
 import { GATE_COLUMNS } from './gate-views';
 import { refusedCountCtes } from './refused-counts';
 import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
@@ -186,13 +186,7 @@ export async function answerPlan(
 ): Promise<Result<PlanAnswer, CompileError>> {
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
-  const into: Lowering = {
-    schema: client.schema,
-    values: [digest],
-    ctes: [],
-    joins: [],
-    shippable: { superseded: await supersededAt(client, plan) },
-  };
+  const into = answerLowering(client.schema, digest, await supersededAt(client, plan));
   const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
   const limit = bind(into, top, 'integer');

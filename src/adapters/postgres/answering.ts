@@ -6,7 +6,7 @@ import { safeFtsTerms } from '../sqlite/fts-query';
 import { ANSWER_SETTINGS, answerCtes } from './answer';
 import { answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { storedBrokenLinks } from './broken-links';
-import { supersededAt, type Lowering } from './lower';
+import { answerLowering, supersededAt } from './lower';
 import { VIEW_COLUMNS, viewsOf } from './gate-views';
 import { answerOnShards } from './shard-answer';
 import type { ShardTables } from './shard-snapshots';
@@ -52,7 +52,7 @@ export function oneServerStatement(
   superseded: readonly string[],
 ): Result<{ readonly text: string; readonly values: readonly unknown[] }, CompileError> {
   // Admission in the form a shard gets, every set bound: no table expression in the scans, so each can run in parallel.
-  const into: Lowering = { schema, values: [digest], ctes: [], joins: [], shippable: { superseded } };
+  const into = answerLowering(schema, digest, superseded);
   const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
   const text = withRows([

@@ -204,6 +204,18 @@ export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<str
 }
 
 /**
+ * A lowering for an answer's statement (`shippable`): the plan digest is its first value, and `superseded` the ids
+ * `supersededAt` read for it.
+ */
+export const answerLowering = (schema: string, digest: string, superseded: readonly string[]): Lowering => ({
+  schema,
+  values: [digest],
+  ctes: [],
+  joins: [],
+  shippable: { superseded },
+});
+
+/**
  * The ids some successor in force at the plan's decision time supersedes, few rows: read before admission, so its
  * statement holds them as a bound set (`shippable`). Through a coordinator they are read from every shard (a successor
  * may live on another).

@@ -4,7 +4,7 @@ import { lowerVerdict } from './answer';
 import { ADMITTED_DIGEST_CTES, answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { IDF, phraseHits, phraseScore } from './bm25-sql';
 import { VIEW_COLUMNS } from './gate-views';
-import { bind, supersededAt, type Lowering } from './lower';
+import { answerLowering, bind, supersededAt, type Lowering } from './lower';
 import type { Database } from './schema';
 
 /**
@@ -146,13 +146,7 @@ export async function answerOnShards(
   terms: readonly string[],
   phrases: readonly (readonly string[])[],
 ): Promise<Result<AnswerWithRows, CompileError>> {
-  const into: Lowering = {
-    schema: client.schema,
-    values: [digest],
-    ctes: [],
-    joins: [],
-    shippable: { superseded: await supersededAt(client, plan) },
-  };
+  const into = answerLowering(client.schema, digest, await supersededAt(client, plan));
   const lowered = lowerVerdict(plan, into);
   if (!lowered.ok) return lowered;
   const { conditions, verdict } = lowered.value;
