@@ -128,6 +128,19 @@ describe('the docs', () => {
     expect(unlisted).toEqual([]);
   });
 
+  // A reviewer follows one dropped file to its row on screen by opening the files the walk names, in its order.
+  it("ARCHITECTURE's walk names each file from the drop to the trace row, and says how many", () => {
+    const text = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
+    const start = text.indexOf('## One dropped file, from the page to its row on screen');
+    expect(start).toBeGreaterThan(-1);
+    const walk = text.slice(start, text.indexOf('The CLI (', start));
+    const files = [...new Set([...walk.matchAll(/`([\w./-]+\.tsx?)`/g)].map((match) => match[1] ?? ''))];
+    expect(files.filter((file) => !existsSync(join(ROOT, 'src', file)))).toEqual([]);
+    expect(files[0]).toBe('app/components/DropZone.tsx');
+    expect(files.at(-1)).toBe('app/components/TracePanel.tsx');
+    expect(walk).toContain(`${files.length} files`);
+  });
+
   it.each(DOCS)('%s names only paths that exist', (doc) => {
     expect(missingPaths(doc)).toEqual([]);
   });

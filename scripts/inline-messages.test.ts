@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // Every message is a code and its arguments, worded by the catalogue (src/core/messages.ts, issues.ts, reasons.ts):
-// a `message:` given as a string or template literal anywhere else is a sentence written beside the catalogue.
+// a message, reason or fatal line, or a usage error, given as a string or template literal with words in it (a space: a
+// one-word literal is a tag such as `reason: 'failed'`) anywhere else is a sentence written beside the catalogue.
 // Wording from outside it (zod's, the JSON parser's, a thrown error's) arrives as a value, never a literal, so it
 // needs no exception.
 const ROOT = join(import.meta.dirname, '..');
-const INLINE_MESSAGE = /\bmessage:\s*['"`]/;
+const INLINE_MESSAGE = /\b(?:(?:message|reason|fatal)\s*[:=]|usageError\()\s*(['"`])(?:(?!\1).)*\s/;
 
 function sourceFiles(): string[] {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {

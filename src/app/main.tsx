@@ -6,7 +6,7 @@ import { PwaUpdate } from './components/PwaUpdate';
 import { boot, recoverFromWorkerLoss } from './state/session-actions';
 import { openLinkInAddressBar } from './state/workspace-actions';
 import { watchCompilations } from './state/debug-actions';
-import { setCompilerApi } from './state/api';
+import { setCompilerApi } from './state/actions';
 import { useUiStore } from './state/ui-store';
 import { watchPwaStatus } from './pwa-status';
 import { createWorkerApi } from './worker-client';

@@ -17,7 +17,7 @@ function capture() {
 }
 
 const upToOne: PositionalRule<string | undefined> = (given) =>
-  given.length > 1 ? err(`one at a time, got ${given.join(' ')}`) : ok(given[0]);
+  given.length > 1 ? err({ code: 'ONE_EXPERIMENT', args: { given } }) : ok(given[0]);
 
 /** A command whose body reports what it was handed, and refuses --name bad through the shared usage error. */
 function tryCommand(ran: string[]) {
@@ -28,7 +28,7 @@ function tryCommand(ran: string[]) {
     options: { name: { type: 'string' } } as const,
     positionals: upToOne,
     async run({ values, positionals, usageError }, io) {
-      if (values.name === 'bad') return usageError('--name must not be bad');
+      if (values.name === 'bad') return usageError('UNKNOWN_EXPERIMENT', { name: 'bad' });
       ran.push(`${values.name ?? '-'} ${positionals ?? '-'}`);
       io.stdout('ran\n');
       return EXIT.ok;
@@ -62,8 +62,8 @@ describe('defineCommand', () => {
 
   it.each([
     [['--colour'], /^unknown option --colour for try /],
-    [['a', 'b'], /^one at a time, got a b\n/],
-    [['--name', 'bad'], /^--name must not be bad\n/],
+    [['a', 'b'], /^one experiment at a time, got a b\n/],
+    [['--name', 'bad'], /^unknown experiment "bad"\n/],
   ])('reports %j as a usage error: the problem, then the usage, on stderr, exit 1', async (args, problem) => {
     const ran: string[] = [];
     const { io, out, err: errors } = capture();

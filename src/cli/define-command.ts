@@ -1,4 +1,5 @@
 import type { CliCommand, CliIo, ExitCode } from './command';
+import type { MessageArgList, MessageCode, MessageWords } from '../core/messages';
 import { readCommandLine, usageError, type CommandValues, type OptionSpec, type PositionalRule } from './options';
 
 /** What the shared preamble hands a command's body once its command line has been read. */
@@ -6,7 +7,7 @@ export interface CommandLine<Values, Positionals> {
   readonly values: Values;
   readonly positionals: Positionals;
   /** Refuses the command line: the problem, then this command's usage, on stderr; the usage exit code. */
-  readonly usageError: (message: string) => ExitCode;
+  readonly usageError: <C extends MessageCode>(code: C, ...args: MessageArgList<C>) => ExitCode;
 }
 
 /** A command as it declares itself: its options, positional rule, usage and help text, and its body. */
@@ -35,7 +36,11 @@ export function defineCommand<T extends OptionSpec, P>(definition: CommandDefini
       const line = readCommandLine(args, io, definition);
       if (!line.ok) return line.exit;
       return definition.run(
-        { values: line.values, positionals: line.positionals, usageError: (message) => usageError(io, usage, message) },
+        {
+          values: line.values,
+          positionals: line.positionals,
+          usageError: (code, ...args) => usageError(io, usage, { code, args: args[0] ?? {} } as MessageWords),
+        },
         io,
       );
     },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wordsText, type MessageWords } from '../core/messages';
 import { EXIT } from './command';
+import { main } from './main';
 
 import { runMain } from './test-support/run-main';
 
@@ -37,12 +38,46 @@ describe('--json errors', () => {
     const usage = await run(cwd, 'drill', '--no-such-option', '--json');
     expect(usage.code).toBe(EXIT.invalid);
     expect(usage.stderr).toBe('');
-    expect(JSON.parse(usage.stdout)).toMatchObject({ error: { code: 'USAGE' } });
+    const refused = JSON.parse(usage.stdout) as { error: { code: string; message: string; words: MessageWords } };
+    expect(refused.error).toMatchObject({
+      code: 'USAGE',
+      words: { code: 'UNKNOWN_OPTION_FOR', args: { option: '--no-such-option', command: 'drill' } },
+    });
+    expect(wordsText(refused.error.words)).toBe(refused.error.message);
+    const unknown = await run(cwd, 'compil', '--json');
+    expect(unknown.stderr).toBe('');
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      error: { code: 'USAGE', words: { code: 'UNKNOWN_COMMAND', args: { command: 'compil' } } },
+    });
     const missing = await run(cwd, 'diff', 'a.json', 'b.json', '--json');
     expect(missing.stderr).toBe('');
     expect(JSON.parse(missing.stdout)).toMatchObject({
       error: { code: 'INVALID_INPUT', issues: [{ file: 'a.json' }] },
     });
+  });
+
+  it('carry the catalogue words for a run that threw, with no stack', async () => {
+    const printed: string[] = [];
+    const overflow = Object.assign(new RangeError('Maximum call stack size exceeded'), {
+      stack: 'RangeError\n    at x.ts:1:1',
+    });
+    const crashOnce = (text: string) => {
+      if (printed.length === 0) {
+        printed.push('');
+        throw overflow;
+      }
+      printed.push(text);
+    };
+    const code = await main(['--version', '--json'], { stdout: crashOnce, stderr: crashOnce, cwd });
+    expect(code).toBe(EXIT.invalid);
+    const { error } = JSON.parse(printed[1] ?? '') as { error: { code: string; message: string; words: MessageWords } };
+    expect(error.code).toBe('INTERNAL');
+    expect(error.words).toEqual({
+      code: 'CLI_OUT_OF_ROOM',
+      args: { reason: 'RangeError: Maximum call stack size exceeded' },
+    });
+    expect(error.message).toBe(wordsText(error.words));
+    expect(printed.join('')).not.toContain('x.ts:1:1');
   });
 
   it('stay text without --json', async () => {

@@ -3,6 +3,7 @@ import { mismatchLines } from '../core/expectations/report';
 import type { SuiteResult } from '../core/expectations/run';
 import type { LoadedSuite } from '../core/expectations/suite';
 import { escapeText } from '../core/format/json-text';
+import { wordMessage } from '../core/messages';
 
 /** A suite as the report has it: run, or refused before any case ran (its file or its inputs). */
 export type SuiteReport = { readonly file: string; readonly seconds: number } & (
@@ -71,7 +72,10 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
         return `${open}>\n      <skipped${attributes({ message: entry.skipped })}/>\n    </testcase>`;
       if (entry.passed) return `${open}/>`;
       const first = entry.mismatches[0];
-      const message = `${entry.mismatches.length} expectation${entry.mismatches.length === 1 ? '' : 's'} not met${first === undefined ? '' : `: ${first.subject}`}`;
+      const message = wordMessage('EXPECTATIONS_NOT_MET', {
+        count: entry.mismatches.length,
+        subject: first === undefined ? null : first.subject,
+      });
       const body = entry.mismatches.flatMap((mismatch) => mismatchLines(report.loaded, mismatch)).join('\n');
       return `${open}>\n      <failure${attributes({ message, type: 'expectation' })}>${xmlText(body, true)}</failure>\n    </testcase>`;
     });

@@ -11,8 +11,10 @@ import { loadCommand } from './commands/load';
 import { provenanceCommand } from './commands/provenance';
 import { serveCommand } from './commands/serve';
 import { testCommand } from './commands/test';
+import { usageError } from './options';
 import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
+import { wordsText, type MessageWords } from '../core/messages';
 import { ENGINE_VERSION } from '../core/version';
 
 const COMMANDS: readonly CliCommand[] = [
@@ -44,6 +46,16 @@ function overview(): string {
   ].join('\n');
 }
 
+/** What a run that threw says: out of room for a RangeError (a stack or an array too large), otherwise stopped. */
+function stoppedWords(error: unknown): MessageWords {
+  const reason = error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : firstLine(String(error));
+  return error instanceof RangeError
+    ? { code: 'CLI_OUT_OF_ROOM', args: { reason } }
+    : { code: 'CLI_STOPPED', args: { reason } };
+}
+
+const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
+
 /**
  * Runs one command. Nothing it prints carries a raw control character, and nothing it throws reaches the user as a
  * stack trace.
@@ -53,13 +65,12 @@ export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitC
   try {
     return await dispatch(args, io);
   } catch (error) {
-    // A bug or an exhausted resource: say what happened in one line and exit as for unusable input.
-    const what =
-      error instanceof RangeError
-        ? 'ran out of room (an input may be too large or too deeply nested)'
-        : 'stopped unexpectedly';
-    const message = `context-compiler ${what}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
-    if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'INTERNAL', message } }, null, 2)}\n`);
+    // A bug or an exhausted resource: say what happened in one line (the error's name and first words, never its
+    // stack) and exit as for unusable input.
+    const words = stoppedWords(error);
+    const message = wordsText(words);
+    if (io.jsonErrors === true)
+      io.stdout(`${JSON.stringify({ error: { code: 'INTERNAL', message, words } }, null, 2)}\n`);
     else io.stderr(`error: ${message}\n`);
     return EXIT.invalid;
   }
@@ -73,10 +84,8 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
   }
   if (name === 'help' && rest.length > 0) {
     const command = COMMANDS.find((candidate) => candidate.name === rest[0]);
-    if (!command) {
-      io.stderr(`unknown command "${rest[0]}"\n${overview()}`);
-      return EXIT.invalid;
-    }
+    if (!command)
+      return usageError(io, overview().trimEnd(), { code: 'UNKNOWN_COMMAND', args: { command: rest[0] ?? '' } });
     return command.run(['--help'], io);
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -84,13 +93,8 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return name === undefined ? EXIT.invalid : EXIT.ok;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (rest.filter((arg) => arg === STANDARD_INPUT).length > 1) {
-    io.stderr('error: standard input (-) can be read for one input only\n');
-    return EXIT.invalid;
-  }
-  if (!command) {
-    io.stderr(`unknown command "${name}"\n${overview()}`);
-    return EXIT.invalid;
-  }
+  if (rest.filter((arg) => arg === STANDARD_INPUT).length > 1)
+    return usageError(io, command?.usage ?? overview().trimEnd(), { code: 'STANDARD_INPUT_ONCE', args: {} });
+  if (!command) return usageError(io, overview().trimEnd(), { code: 'UNKNOWN_COMMAND', args: { command: name } });
   return command.run(rest, io);
 }

@@ -18,7 +18,7 @@ function capture() {
 }
 
 const upToOne: PositionalRule<string | undefined> = (given) =>
-  given.length > 1 ? err(`one at a time, got ${given.join(' ')}`) : ok(given[0]);
+  given.length > 1 ? err({ code: 'ONE_EXPERIMENT', args: { given } }) : ok(given[0]);
 
 describe('readCommandLine', () => {
   it('returns the typed values and what the positional rule made of the rest, writing nothing', () => {
@@ -72,14 +72,14 @@ describe('readCommandLine', () => {
       ok: false,
       exit: EXIT.invalid,
     });
-    expect(errors()).toBe(`one at a time, got a b\n${USAGE}\n`);
+    expect(errors()).toBe(`one experiment at a time, got a b\n${USAGE}\n`);
   });
 });
 
 describe('usageError', () => {
   it('writes the problem and the usage to stderr and gives the usage exit code', () => {
     const { io, out, err: errors } = capture();
-    expect(usageError(io, USAGE, '--limit must be a positive integer, not 0')).toBe(EXIT.invalid);
+    expect(usageError(io, USAGE, { code: 'LIMIT_POSITIVE', args: { given: '0' } })).toBe(EXIT.invalid);
     expect(errors()).toBe(`--limit must be a positive integer, not 0\n${USAGE}\n`);
     expect(out()).toBe('');
   });

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { err, ok, type CompileError, type Result } from '../core/errors';
-import { ISSUES } from '../core/issues';
+import { reasonOf, wordsText, type MessageWords } from '../core/messages';
 import { ATTESTATIONS } from '../core/result';
 import { nearestNames } from '../core/suggest';
 import { EXIT, type CliIo, type ExitCode } from './command';
@@ -34,10 +34,10 @@ export type ParsedArgs<T extends OptionSpec> = ReturnType<
 export type CommandValues<T extends OptionSpec> = ParsedArgs<T & typeof helpOptionSpec>['values'];
 
 /** What a command makes of its positional arguments: its own value, or the usage error that names the problem. */
-export type PositionalRule<P> = (given: readonly string[]) => Result<P, string>;
+export type PositionalRule<P> = (given: readonly string[]) => Result<P, MessageWords>;
 
 export const noPositionals: PositionalRule<readonly []> = (given) =>
-  given.length === 0 ? ok([] as const) : err(`unexpected argument ${given[0]}`);
+  given.length === 0 ? ok([] as const) : err({ code: 'UNEXPECTED_ARGUMENT', args: { argument: given[0] ?? '' } });
 
 // Read at run time: the parsed values' type cannot be resolved while the command's options are a type parameter.
 function asksForHelp(values: object): boolean {
@@ -46,10 +46,11 @@ function asksForHelp(values: object): boolean {
 
 /**
  * A usage error: the problem, then the command's usage, on stderr; with `--json`, the problem as a JSON error on
- * stdout.
+ * stdout, with the catalogue's code and arguments it words.
  */
-export function usageError(io: CliIo, usage: string, message: string): ExitCode {
-  if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'USAGE', message } }, null, 2)}\n`);
+export function usageError(io: CliIo, usage: string, words: MessageWords): ExitCode {
+  const message = wordsText(words);
+  if (io.jsonErrors === true) io.stdout(`${JSON.stringify({ error: { code: 'USAGE', message, words } }, null, 2)}\n`);
   else io.stderr(`${message}\n${usage}\n`);
   return EXIT.invalid;
 }
@@ -64,12 +65,12 @@ export function inputError(io: CliIo, error: CompileError): ExitCode {
  * What a refused command line is told. An unknown option is named with the nearest option the command has;
  * Node's own sentence would advise quoting it as a positional argument, which no command takes.
  */
-function parseProblem(command: string, names: readonly string[], error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
-  if (unknown === undefined) return message;
+function parseProblem(command: string, names: readonly string[], error: unknown): MessageWords {
+  const reason = reasonOf(error);
+  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(reason)?.[1];
+  if (unknown === undefined) return { code: 'COMMAND_LINE_REFUSED', args: { reason } };
   const nearest = nearestNames(unknown.replace(/^-+/, ''), names).map((name) => `--${name}`);
-  return ISSUES.UNKNOWN_OPTION({ option: unknown, command, nearest });
+  return { code: 'UNKNOWN_OPTION_FOR', args: { option: unknown, command, nearest } };
 }
 
 /**

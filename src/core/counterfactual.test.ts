@@ -17,6 +17,7 @@ import { withheldCases, withheldChange } from './test-support/withheld-mutations
 
 const RUNS = 30;
 const TIMEOUT_MS = 300_000;
+const MOVING_SAMPLE_SEED = 7;
 
 type ScenarioId = 'retry-policy' | 'atlas-credit-review';
 const SCENARIOS: Readonly<Record<ScenarioId, readonly [string, string]>> = {
@@ -178,10 +179,9 @@ describe('what would admit or exclude a record', () => {
   });
 
   it(
-    'noninterference: changing any field of withheld records, adding or removing them, or breaking their links changes no user-view answer, verification included; the same changes do move diagnostic answers',
+    'noninterference: changing any field of withheld records, adding or removing them, or breaking their links changes no user-view answer, verification included',
     async () => {
       let checked = 0;
-      let moved = 0;
       await fc.assert(
         fc.asyncProperty(withheldCases({ donorCopies: true }), async (input) => {
           const changed = await withheldChange(compiler, input);
@@ -200,22 +200,39 @@ describe('what would admit or exclude a record', () => {
             expect(await counterfactuals(compiler, b, id, 'user')).toEqual(user);
             if (changed.touched.has(id)) expect(user).toEqual([]);
           }
-          // Whether a touched record's diagnostic answers moved, each awaited: a pending answer would count as moved.
-          for (const id of changed.touched) {
-            const [before, after] = [
-              await counterfactuals(compiler, a, id, 'diagnostic'),
-              await counterfactuals(compiler, b, id, 'diagnostic'),
-            ];
-            if (JSON.stringify(before) !== JSON.stringify(after)) {
-              moved += 1;
-              break;
-            }
-          }
         }),
         propertyParameters(RUNS),
       );
       expect(checked).toBeGreaterThan(RUNS / 4);
-      // The changes are ones the answers respond to: a user view that read withheld records would fail above.
+    },
+    TIMEOUT_MS,
+  );
+
+  // The changes are ones the answers respond to, so a user view that read withheld records would fail above. A
+  // fixed sample: whether one random run of the property held a change that moves a diagnostic answer is chance.
+  it(
+    'the same withheld changes move diagnostic answers',
+    async () => {
+      let moved = 0;
+      for (const input of fc.sample(withheldCases({ donorCopies: true }), {
+        numRuns: RUNS,
+        seed: MOVING_SAMPLE_SEED,
+      })) {
+        const changed = await withheldChange(compiler, input);
+        if (changed === null) continue;
+        const a = { contract: input.contract, recordSet: createRecordSet(changed.before) };
+        const b = { contract: input.contract, recordSet: createRecordSet(changed.records) };
+        for (const id of changed.touched) {
+          const [before, after] = [
+            await counterfactuals(compiler, a, id, 'diagnostic'),
+            await counterfactuals(compiler, b, id, 'diagnostic'),
+          ];
+          if (JSON.stringify(before) !== JSON.stringify(after)) {
+            moved += 1;
+            break;
+          }
+        }
+      }
       expect(moved).toBeGreaterThan(0);
     },
     TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { REASONS, type ReasonCode } from './reasons';
+import { ISSUES } from './issues';
 
 interface EngineVersions {
   readonly receipt: string | null;
@@ -16,6 +17,54 @@ interface SwitchesThenAndNow {
 
 const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
 const grouped = (count: number) => count.toLocaleString('en-GB');
+
+/** What the app was doing when a call to its compiler failed, by code: the words after "the compiler failed while". */
+export const ACTIVITIES = {
+  APPLYING_CONTRACT: 'applying the contract',
+  APPLYING_RECORD_EDIT: 'applying the record edit',
+  APPLYING_SUGGESTED_CHANGE: 'applying the suggested change',
+  CHANGING_DISCLOSURE_VIEW: 'changing the disclosure view',
+  CHANGING_SELECTION: 'changing the selection',
+  CHECKING_FROZEN_RECEIPT: 'checking the frozen receipt',
+  CHECKING_LOADED_RECEIPTS: 'checking the loaded receipts',
+  CHECKING_NEW_RECEIPT: 'checking the new receipt',
+  CLEARING_BASELINE: 'clearing the baseline',
+  CLOSING_SUITE: 'closing the suite',
+  COMPILING: 'compiling',
+  DECLARING_LATE_CHANGE: 'declaring the late change',
+  EXPORTING_PACKET: 'exporting the packet',
+  EXPORTING_RECEIPT: 'exporting the receipt',
+  EXPORTING_SCENARIO: 'exporting the scenario',
+  EXPORTING_STATEMENT: 'exporting the statement',
+  EXPORTING_USER_VIEW: 'exporting the user view',
+  FREEZING_RECEIPT: 'freezing the receipt',
+  INDEXING_BASELINES: 'indexing for the baselines',
+  INSPECTING_RECORD: 'inspecting the record',
+  LOADING_FILES: 'loading files',
+  MAKING_SHARE_LINK: 'making a share link',
+  OPENING_LINK: 'opening the link',
+  OPENING_RECORD_EDITOR: 'opening the record for editing',
+  OPENING_SUITES: 'opening the suites',
+  PINNING_BASELINE: 'pinning the baseline',
+  READING_EVIDENCE_ATTEMPTS: 'reading the evidence attempts',
+  READING_TRACE: 'reading the trace',
+  REDOING_RECORD_EDIT: 'redoing the record edit',
+  RESETTING_DRILL: 'resetting the drill',
+  RESETTING_WORKSPACE: 'resetting the workspace',
+  REVERTING_CONTRACT: 'reverting the contract',
+  RUNNING_TESTS: 'running the tests',
+  SAVING_WORKSPACE: 'saving the workspace',
+  STARTING_COMPILER: 'starting the compiler',
+  STEPPING_AS_OF: 'stepping the as-of',
+  UNDOING_RECORD_EDIT: 'undoing the record edit',
+  UPDATING_DEBUG_VIEWS: 'updating the inspector, baseline and as-of views',
+  UPDATING_EXPECTATIONS: 'updating the expectations',
+  WORKING: 'working',
+  WORKING_OUT_SUGGESTIONS: 'working out what would change the record',
+  WRITING_TEST_CASE: 'writing the test case',
+} as const;
+
+export type ActivityCode = keyof typeof ACTIVITIES;
 
 /**
  * What a refusal, a notice or a status line says, by code: every message that is not a trace fact (`FACTS`) or an
@@ -55,6 +104,56 @@ export const MESSAGES = {
   RECORDS_WITH_CONTRACT: () => 'give --records and --contract together, or --scenario alone',
   SWITCHES_NEED_SCENARIO: () => '--control and --late-change need a scenario: records and a contract carry no controls',
   GROWTH_SIZES: ({ sizes }: { sizes: readonly number[] }) => `growth sizes must be among ${sizes.join(', ')}`,
+
+  // The CLI itself: a run that stopped on a bug or an exhausted resource, and a suite's JUnit failure line.
+  CLI_OUT_OF_ROOM: ({ reason }: { reason: string }) =>
+    `context-compiler ran out of room (an input may be too large or too deeply nested): ${reason}`,
+  CLI_STOPPED: ({ reason }: { reason: string }) => `context-compiler stopped unexpectedly: ${reason}`,
+  EXPECTATIONS_NOT_MET: ({ count, subject }: { count: number; subject: string | null }) =>
+    `${count} ${plural(count, 'expectation')} not met${subject === null ? '' : `: ${subject}`}`,
+
+  // A command line the CLI refuses, before anything is read.
+  COMMAND_LINE_REFUSED: ({ reason }: { reason: string }) => reason,
+  UNKNOWN_OPTION_FOR: (args: { option: string; command: string; nearest: readonly string[] }) =>
+    ISSUES.UNKNOWN_OPTION(args),
+  UNKNOWN_COMMAND: ({ command }: { command: string }) => `unknown command "${command}"`,
+  STANDARD_INPUT_ONCE: () => 'standard input (-) can be read for one input only',
+  UNEXPECTED_ARGUMENT: ({ argument }: { argument: string }) => `unexpected argument ${argument}`,
+  GIVE_OPTIONS: ({ options }: { options: readonly string[] }) => `give ${options.join(' and ')}`,
+  GIVE_LOAD_OPTIONS: () => 'give --database and one of --records, --upsert or --delete',
+  GIVE_IDS_TO_DELETE: () => 'give the ids to delete after --delete',
+  GIVE_TWO_RECEIPTS: () => 'give exactly two receipt files',
+  GIVE_ONE_RECORDS_FILE: () => 'give exactly one records file',
+  CHECK_OR_WRITE: () => 'give --check or --write, not both',
+  SCRATCH_SCHEMA: ({ schema }: { schema: string }) =>
+    `--schema ${schema} is where \`load\` writes records: give a scratch schema`,
+  RUNS_UNTIL_STOPPED: ({ what }: { what: string }) => `${what} runs until it is stopped, which this caller cannot do`,
+  LIMIT_POSITIVE: ({ given }: { given: string }) => `--limit must be a positive integer, not ${given}`,
+  LIMIT_ROWS: ({ given }: { given: string }) => `--limit must be a whole number of rows, not ${given}`,
+  MIN_COVERAGE_RANGE: ({ given }: { given: string }) =>
+    `--min-coverage must be a percentage from 0 to 100, not ${given}`,
+  PORT_RANGE: ({ given }: { given: string }) => `--port must be a whole number from 0 to 65535, not ${given}`,
+  MAX_BODY_POSITIVE: ({ given }: { given: string }) =>
+    `--max-body must be a positive whole number of bytes, not ${given}`,
+  VIEW_VALUE: ({ given }: { given: string }) => `--view must be user or diagnostic, not ${given}`,
+  ATTEST_VALUE: ({ given }: { given: string }) => `--attest must be full or candidates, not ${given}`,
+  DIAGNOSTIC_ONLY_OPTION: ({ option }: { option: string }) =>
+    `--${option} writes the diagnostic receipt, which names every record: it needs --view diagnostic`,
+  DATABASE_TAKES_ALONE: ({ options }: { options: readonly string[] }) =>
+    `--database takes ${options.join(' and ')} alone: the records are the ones \`context-compiler load\` wrote to the database`,
+  JUDGE_NEEDS_RECEIPT: () =>
+    '--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)',
+  DRILL_SWITCHES_NEED_SCENARIO: () =>
+    '--control and --change need a scenario: records and a contract carry no controls or late changes',
+  NOTHING_TO_JUDGE: ({ receipt }: { receipt: string }) =>
+    `NOTHING_TO_JUDGE_AGAINST: ${receipt}: ${ISSUES.NOTHING_TO_JUDGE_AGAINST()}`,
+  ONE_EXPERIMENT: ({ given }: { given: readonly string[] }) => `one experiment at a time, got ${given.join(' ')}`,
+  UNKNOWN_EXPERIMENT: ({ name }: { name: string }) => `unknown experiment "${name}"`,
+  JSON_OR_MARKDOWN: () => '--json and --markdown: choose one',
+  MARKDOWN_ALL_EXPERIMENTS: () => '--markdown writes the whole page: all three experiments',
+  SEED_RANGE: ({ max }: { max: number }) => `--seed must be a whole number from 0 to ${max}`,
+  SIZES_VALUE: ({ given, block }: { given: string; block: number }) =>
+    `--sizes: "${given}" is not a positive multiple of ${block} up to 1,000,000`,
 
   // Stops of the compile passes.
   REQUIRED_ABSENT_STOP: ({ record }: { record: string }) =>
@@ -170,8 +269,26 @@ export const MESSAGES = {
   SHARE_FROM_USER_VIEW: () =>
     'No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.',
   SHARE_NOT_MADE: ({ problem }: { problem: string }) => `No link was made: ${problem}`,
+  SHARE_COMPILER_FAILED: ({ failure }: { failure: string | null }) =>
+    `No link was made: the compiler failed.${failure === null ? '' : ` ${failure}`}`,
   SHARE_LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
     `No link was made: it would be ${grouped(length)} characters long, over the ${grouped(limit)} a share link may have. Use "Export scenario" and send the file instead.`,
+
+  // The app's fail-closed state: what its compiler was doing, and why the call failed (a thrown error's first line).
+  COMPILER_FAILED_WHILE: ({ during }: { during: ActivityCode }) =>
+    `NOT COMPILED — the compiler failed while ${ACTIVITIES[during]}`,
+  RAN_OUT_OF_STACK: ({ reason }: { reason: string }) =>
+    `It ran out of stack space (${reason}), which usually means an input list is longer than it can handle.`,
+  RAN_OUT_OF_MEMORY: ({ reason }: { reason: string }) => `It ran out of memory (${reason}).`,
+  SQLITE_NOT_LOADED: ({ reason }: { reason: string }) =>
+    `SQLite's WebAssembly file could not be loaded (${reason.replace(/\.$/, '')}). Check the connection, or reload once the app has been visited online.`,
+  CALL_FAILED: ({ reason }: { reason: string }) =>
+    `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?…]$/.test(reason) ? '' : '.'}`,
+  NO_REASON_GIVEN: () => 'No reason was given.',
+  COMPILER_NOT_STARTED: ({ failure }: { failure: string }) =>
+    `The compiler could not start in this browser. ${failure}`,
+  COMPILER_LOST_RESTORING: ({ reason }: { reason: string }) =>
+    `The compiler stopped again while your workspace was being restored: ${reason}.`,
 
   // Where the workspace is kept.
   DATABASE_NO_OPFS: () =>

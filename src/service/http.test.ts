@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wordsText, type MessageWords } from '../core/messages';
 import { createApi } from '../lib/api';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
+import { z } from 'zod';
 import { startService, type RunningService } from './http';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/retry-policy/${name}`, import.meta.url), 'utf8');
@@ -57,6 +58,20 @@ function getWithHost(path: string, host: string): Promise<Response> {
 async function errorOf(response: Response): Promise<{ status: number; code: string; text: string }> {
   const text = await response.text();
   return { status: response.status, code: (JSON.parse(text) as { error: { code: string } }).error.code, text };
+}
+
+/**
+ * A refusal as the served OpenAPI document describes it (its Error schema, read from the service itself), with
+ * words the catalogue turns into its message.
+ */
+async function expectDocumentedError(text: string): Promise<void> {
+  const document = (await (await fetch(new URL('api/openapi.json', service.url))).json()) as {
+    components: { schemas: { Error: z.core.JSONSchema.JSONSchema } };
+  };
+  const body: unknown = JSON.parse(text);
+  expect(z.fromJSONSchema(document.components.schemas.Error).safeParse(body).error?.issues ?? []).toEqual([]);
+  const { error } = body as { error: { message: string; words: MessageWords } };
+  expect(wordsText(error.words)).toBe(error.message);
 }
 
 describe('the local service', () => {
@@ -173,6 +188,33 @@ describe('the local service', () => {
       const refused = await errorOf(await pending);
       expect({ status: refused.status, code: refused.code }).toEqual({ status, code });
       expect(refused.text).not.toMatch(/\bat .+:\d+:\d+|Error:/);
+      await expectDocumentedError(refused.text);
+    }
+  });
+
+  it('answers a request it stopped on with INTERNAL, its words and no stack trace', async () => {
+    const failing = await startService({
+      api: createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase }),
+      builtinIds: ['retry-policy'],
+      readBuiltin: () => Promise.reject(new Error('disk gone')),
+      host: '127.0.0.1',
+      port: 0,
+      appDir: null,
+      corsOrigin: null,
+      maxBodyBytes: 1024,
+    });
+    try {
+      const answer = await fetch(new URL('api/compile', failing.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scenario: 'retry-policy' }),
+      });
+      const refused = await errorOf(answer);
+      expect({ status: refused.status, code: refused.code }).toEqual({ status: 500, code: 'INTERNAL' });
+      expect(refused.text).not.toContain('disk gone');
+      await expectDocumentedError(refused.text);
+    } finally {
+      await failing.close();
     }
   });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy';
 import { openApiDocument } from './openapi';
 import { isRoute, runRoute, type RouteContext } from './routes';
-import { serviceError, type ServiceError } from './service-errors';
+import { serviceError, serviceErrorBody, type ServiceError } from './service-errors';
 import { serveStatic } from './static-files';
 
 export interface ServiceOptions extends RouteContext {
@@ -48,7 +48,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown, extra
 }
 
 const sendError = (response: ServerResponse, error: ServiceError, extra: Record<string, string> = {}) =>
-  sendJson(response, error.status, { error: { code: error.code, message: error.message } }, extra);
+  sendJson(response, error.status, serviceErrorBody(error), extra);
 
 /** Reads the body up to `limit` bytes; past it, stops reading and answers null. */
 async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {

@@ -13,7 +13,10 @@ const post = (summary: string, request: z.ZodType, ok: string) => ({
       required: true,
       content: { 'application/json': { schema: z.toJSONSchema(request, { io: 'input' }) } },
     },
-    responses: { '200': { description: ok }, '400': error, '413': error, '415': error, '422': error },
+    responses: {
+      '200': { description: ok },
+      ...Object.fromEntries(['400', '405', '413', '415', '421', '422', '500'].map((status) => [status, error])),
+    },
   },
 });
 
@@ -62,7 +65,7 @@ export function openApiDocument(version: string) {
           properties: {
             error: {
               type: 'object',
-              required: ['code', 'message'],
+              required: ['code', 'message', 'words'],
               properties: {
                 code: { type: 'string' },
                 message: { type: 'string' },
@@ -71,6 +74,7 @@ export function openApiDocument(version: string) {
                   description: "The catalogue's message code and the arguments the message words",
                   required: ['code', 'args'],
                   properties: { code: { type: 'string' }, args: { type: 'object' } },
+                  additionalProperties: false,
                 },
                 phase: { type: 'string' },
                 issues: { type: 'array' },

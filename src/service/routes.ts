@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CompileError, Result } from '../core/errors';
 import { ATTESTATIONS, type Attestation } from '../core/result';
 import type { ContextCompilerApi, Inputs, ScenarioInputs } from '../lib/api';
-import { serviceError, type ServiceError } from './service-errors';
+import { serviceError, serviceErrorBody, type ServiceError } from './service-errors';
 
 /** A built-in scenario by id: its scenario file's text and the record files it names. */
 export interface BuiltinScenario {
@@ -65,7 +65,7 @@ const fromCompileError = (error: CompileError): RouteAnswer => ({
 
 const fromServiceError = (error: ServiceError): RouteAnswer => ({
   status: error.status,
-  body: { error: { code: error.code, message: error.message } },
+  body: serviceErrorBody(error),
 });
 
 const answer = <T>(result: Result<T, CompileError>): RouteAnswer =>
@@ -143,12 +143,8 @@ export async function runRoute(context: RouteContext, name: RouteName, body: unk
     const issues = parsed.error.issues
       .slice(0, 20)
       .map((issue) => ({ path: issue.path.map(String).join('.') || '(body)', message: issue.message }));
-    return {
-      status: 400,
-      body: {
-        error: { code: 'INVALID_REQUEST', message: serviceError('INVALID_REQUEST', { route: name }).message, issues },
-      },
-    };
+    const refused = serviceError('INVALID_REQUEST', { route: name });
+    return { status: refused.status, body: serviceErrorBody(refused, { issues }) };
   }
   return HANDLERS[name](context, parsed.data as Record<string, unknown>);
 }

@@ -1,4 +1,4 @@
-import { MESSAGES } from '../core/messages';
+import { wordsText, type MessageArgList, type MessageWords } from '../core/messages';
 
 /**
  * The local service's own refusals (the request, not the compile: a compile's errors keep the core's codes
@@ -18,17 +18,21 @@ const STATUS = {
 } as const;
 
 export type ServiceErrorCode = keyof typeof STATUS;
-type ArgsOf<C extends ServiceErrorCode> = Parameters<(typeof MESSAGES)[C]>[0];
 
 export interface ServiceError {
   readonly status: number;
   readonly code: ServiceErrorCode;
   readonly message: string;
+  /** The catalogue's code and arguments the message words. */
+  readonly words: MessageWords;
 }
 
-export function serviceError<C extends ServiceErrorCode>(
-  code: C,
-  ...args: ArgsOf<C> extends undefined ? [] : [ArgsOf<C>]
-): ServiceError {
-  return { status: STATUS[code], code, message: (MESSAGES[code] as (given: unknown) => string)(args[0]) };
+export function serviceError<C extends ServiceErrorCode>(code: C, ...args: MessageArgList<C>): ServiceError {
+  const words = { code, args: args[0] ?? {} } as MessageWords;
+  return { status: STATUS[code], code, message: wordsText(words), words };
+}
+
+/** A refusal as the service answers it: the code, the message and the words, and any further fields (`issues`). */
+export function serviceErrorBody(error: ServiceError, more: Readonly<Record<string, unknown>> = {}) {
+  return { error: { code: error.code, message: error.message, words: error.words, ...more } };
 }

@@ -28,20 +28,29 @@ export const ADMITTED_DIGEST_CTES = [
   `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
 ];
 
+/** What every row of an answer echoes: the plan's digest (`$1`) and the admitted count, from `stats` (n, tokens). */
+const ECHO_COLUMNS = '$1::text AS digest, (SELECT n FROM stats)::bigint AS total';
+
 /**
- * The summary every row of an answer carries, from the common table expressions `stats` (n, tokens), `df` (phrase,
- * matched), `refused` (code, n) and `chunks` (`ADMITTED_DIGEST_CTES`); `$1` is the plan's digest.
+ * The counts and digests of an answer, from the common table expressions `stats` (n, tokens), `df` (phrase, matched),
+ * `refused` (code, n) and `chunks` (`ADMITTED_DIGEST_CTES`).
  */
-export const SUMMARY_COLUMNS = `$1::text AS digest, (SELECT n FROM stats)::bigint AS total, (SELECT n FROM stats) AS set_documents, (SELECT tokens FROM stats) AS set_tokens,
+const COUNTED_COLUMNS = `(SELECT n FROM stats) AS set_documents, (SELECT tokens FROM stats) AS set_tokens,
   (SELECT json_object_agg(phrase, matched) FROM df) AS matched, (SELECT json_object_agg(code, n) FROM refused) AS refused,
   encode(sha256(coalesce((SELECT string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk) FROM chunks), ''::bytea)), 'hex') AS admitted_digest`;
 
+/** The summary of an answer in one row. */
+export const SUMMARY_COLUMNS = `${ECHO_COLUMNS}, ${COUNTED_COLUMNS}`;
+
 /**
- * The summary and every admitted row of `viewed` in one result: the summary alone in one row with null columns
- * when none is admitted.
+ * The summary and every admitted row of `viewed` in one result: the counts and digests in one row only (the first
+ * admitted, or the summary alone with null columns when none is admitted), the digest and admitted count in every row.
+ * Repeating the counts in each row sent them, and had them parsed, once per admitted record.
  */
-export const withRows = (ctes: readonly string[]) => `WITH ${ctes.join(',\n')}
-SELECT ${SUMMARY_COLUMNS}, v.* FROM (SELECT 1) one LEFT JOIN viewed v ON true`;
+export const withRows = (ctes: readonly string[]) => `WITH ${ctes.join(',\n')},
+summary AS (SELECT ${COUNTED_COLUMNS})
+SELECT ${ECHO_COLUMNS}, s.*, v.* FROM (SELECT 1) one LEFT JOIN (SELECT *, row_number() OVER () AS place FROM viewed) v ON true
+  LEFT JOIN summary s ON v.place IS NULL OR v.place = 1`;
 
 export interface SummaryRow {
   readonly digest: string;
@@ -54,7 +63,10 @@ export interface SummaryRow {
   readonly admitted_digest: string;
 }
 
-export type AnswerRow = SummaryRow & {
+/** A row of `withRows`: the counts and digests are null but in the one row that carries them. */
+export type AnswerRow = Pick<SummaryRow, 'digest' | 'total'> & {
+  readonly [Counted in Exclude<keyof SummaryRow, 'digest' | 'total'>]: SummaryRow[Counted] | null;
+} & {
   readonly id: string | null;
   readonly length: number;
   readonly phrases: number[];
@@ -75,20 +87,25 @@ export function answerOf(
   terms: readonly string[],
 ): Result<AnswerWithRows, CompileError> {
   const first = rows[0];
+  const summary = rows.find((row) => row.admitted_digest !== null);
   const total = Number(first?.total ?? -1);
   const present = rows.filter((row) => row.id !== null);
   const counted = {
     predicateDigest: first?.digest ?? '',
     admitted: total,
     statistics: admittedStatistics(terms, {
-      documents: first?.set_documents ?? 0,
-      tokens: first?.set_tokens ?? 0,
-      matched: first?.matched ?? null,
+      documents: summary?.set_documents ?? 0,
+      tokens: summary?.set_tokens ?? 0,
+      matched: summary?.matched ?? null,
     }),
-    refusedByReason: refusedCounts(first?.refused ?? null),
-    admittedDigest: first?.admitted_digest ?? '',
+    refusedByReason: refusedCounts(summary?.refused ?? null),
+    admittedDigest: summary?.admitted_digest ?? '',
   };
-  if (first === undefined || rows.some((row) => row.digest !== digest || Number(row.total) !== total))
+  if (
+    first === undefined ||
+    summary === undefined ||
+    rows.some((row) => row.digest !== digest || Number(row.total) !== total)
+  )
     return ok({
       counted,
       admitted: { complete: false, problem: 'the rows of one answer disagree on the plan or the count' },

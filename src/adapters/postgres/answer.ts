@@ -5,7 +5,9 @@ import type { ReasonCode } from '../../core/reasons';
 import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes } from './bm25-sql';
-import { bind, lowerConditions, type Lowering } from './lower';
+import { answerLowering, bind, lowerConditions, supersededAt, type Lowering } from './lower';
+import { GATE_COLUMNS } from './gate-views';
+import { refusedCountCtes } from './refused-counts';
 import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
@@ -128,8 +130,8 @@ export function lowerVerdict(
 }
 
 /**
- * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (id, fingerprint,
- * ends_chunk), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
+ * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (the gate columns,
+ * ends_chunk and length), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
  * what `SUMMARY_COLUMNS` reads.
  */
 export function answerCtes(
@@ -148,13 +150,26 @@ export function answerCtes(
     ...into.ctes,
     // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and
     // most records stop at their first failing clause.
-    `admitted AS MATERIALIZED (SELECT r.id, r.fingerprint, r.ends_chunk FROM ${schema}.records r ${joins} WHERE ${where})`,
-    `refused AS (SELECT code, count(*) AS n FROM (SELECT ${verdict} AS code FROM ${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v
-    WHERE code IS NOT NULL GROUP BY code)`,
+    // The admitted rows carry what the statistics, the scores and the gate views read, so none of them reads the records
+    // again: a join back to the records made the planner hash or scan the whole table for each.
+    `admitted AS MATERIALIZED (SELECT ${GATE_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
+    ...refusedCountCtes(
+      verdict,
+      `${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id`,
+      into,
+    ),
     bm25,
     ...ADMITTED_DIGEST_CTES,
   ]);
 }
+
+/**
+ * The settings of the transaction an answer runs in. Shortest exact float output, whatever the server's setting: the
+ * scores are read back bit for bit. Memory enough to sort and group the admitted set's term hits and rows without
+ * spilling to disk, which the default 4 MB did from a few hundred thousand records on.
+ */
+export const ANSWER_SETTINGS =
+  "SELECT set_config('extra_float_digits', '1', true), set_config('work_mem', '128MB', true)";
 
 /**
  * Answers a plan and a query in the caller's snapshot (REPEATABLE READ, JIT off: see `inSnapshot`) with one
@@ -171,7 +186,7 @@ export async function answerPlan(
 ): Promise<Result<PlanAnswer, CompileError>> {
   const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
   const phrases = terms.map((term) => tokeniser.phrase(term));
-  const into: Lowering = { schema: client.schema, values: [digest], ctes: [], joins: [] };
+  const into = answerLowering(client.schema, digest, await supersededAt(client, plan));
   const ctes = answerCtes(plan, phrases, into);
   if (!ctes.ok) return ctes;
   const limit = bind(into, top, 'integer');
@@ -181,8 +196,7 @@ export async function answerPlan(
     // cut is Node's, as the core makes it.
     'candidates AS (SELECT id, score FROM scored WHERE score >= (SELECT min(score) FROM best) - 1e-8::float8)',
   ];
-  // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
-  await client.query("SELECT set_config('extra_float_digits', '1', true)");
+  await client.query(ANSWER_SETTINGS);
   const { rows } = await client.query<SummaryRow & { snapshot: string; candidates: [string, number][] | null }>(
     `WITH ${[...ctes.value, ...best].join(',\n')}
 SELECT (SELECT snapshot FROM ${client.schema}.layout)::text AS snapshot, ${SUMMARY_COLUMNS},

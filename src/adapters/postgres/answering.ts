@@ -3,10 +3,10 @@ import { compileError, err, ok, type CompileError, type Result } from '../../cor
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import { safeFtsTerms } from '../sqlite/fts-query';
-import { answerCtes } from './answer';
+import { ANSWER_SETTINGS, answerCtes } from './answer';
 import { answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { storedBrokenLinks } from './broken-links';
-import type { Lowering } from './lower';
+import { answerLowering, supersededAt } from './lower';
 import { VIEW_COLUMNS, viewsOf } from './gate-views';
 import { answerOnShards } from './shard-answer';
 import type { ShardTables } from './shard-snapshots';
@@ -22,21 +22,51 @@ const incomplete = (problem: string): CompileError =>
   compileError({ pass: 'admit', code: 'ADAPTER_INCOMPLETE' }, 'ADAPTER_NO_ANSWER', { adapter: 'postgresql', problem });
 
 /**
- * The gate views of the records that supersede any of `ids` (through the index of records that supersede something).
+ * The statement giving the gate views of the records that supersede any of the ids `$1` (through the index of records
+ * that supersede something). Each target is looked up in the ids as a set: `supersedes && ids` compares every element
+ * with every id, so its cost was the successors times the admitted records, which grow together with the corpus.
  */
+export const successorsStatement = (schema: string) =>
+  // The few successors' ids found first, as one array, then their rows and documents by key: a join with them let the
+  // planner, which cannot tell how few they are, walk every record and document in id order.
+  `WITH wanted AS MATERIALIZED (SELECT DISTINCT unnest($1::text[]) COLLATE "C" AS id)
+   SELECT ${VIEW_COLUMNS} FROM ${schema}.records r JOIN ${schema}.documents d ON d.id = r.id
+   WHERE r.id = ANY (ARRAY(SELECT s.id FROM ${schema}.records s CROSS JOIN LATERAL unnest(s.supersedes) AS t(id)
+     JOIN wanted w ON w.id = t.id COLLATE "C" WHERE cardinality(s.supersedes) > 0))
+   ORDER BY r.id`;
+
 async function successorsOf(client: Database, ids: readonly string[]): Promise<Result<CheckedRecord[], CompileError>> {
-  const { rows } = await client.query(
-    `SELECT ${VIEW_COLUMNS} FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id
-     WHERE cardinality(r.supersedes) > 0 AND r.supersedes && $1::text[] ORDER BY r.id`,
-    [ids],
-  );
+  const { rows } = await client.query(successorsStatement(client.schema), [ids]);
   return viewsOf(rows);
 }
 
 /**
- * The counts and the admitted rows on one server in one statement, so admission runs once and every row is of the
- * plan the counts are.
+ * The statement answering a plan on one server: the counts and the admitted rows, so admission runs once and every row
+ * is of the plan the counts are.
  */
+export function oneServerStatement(
+  schema: string,
+  plan: AdmissionPlan,
+  digest: string,
+  phrases: readonly (readonly string[])[],
+  superseded: readonly string[],
+): Result<{ readonly text: string; readonly values: readonly unknown[] }, CompileError> {
+  // Admission in the form a shard gets, every set bound: no table expression in the scans, so each can run in parallel.
+  const into = answerLowering(schema, digest, superseded);
+  const ctes = answerCtes(plan, phrases, into);
+  if (!ctes.ok) return ctes;
+  const text = withRows([
+    ...ctes.value,
+    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
+    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
+    `viewed AS (SELECT ${VIEW_COLUMNS}, r.length, coalesce(h.phrases, '{}') AS phrases, s.score
+      FROM admitted r JOIN ${schema}.documents d ON d.id = r.id LEFT JOIN scored s ON s.id = r.id
+      LEFT JOIN held h ON h.record_id = r.id)`,
+  ]);
+  return ok({ text, values: into.values });
+}
+
+/** The counts and the admitted rows on one server, in one statement. */
 async function answerOnOneServer(
   client: Database,
   plan: AdmissionPlan,
@@ -44,21 +74,10 @@ async function answerOnOneServer(
   terms: readonly string[],
   phrases: readonly (readonly string[])[],
 ): Promise<Result<AnswerWithRows, CompileError>> {
-  const { schema } = client;
-  const into: Lowering = { schema, values: [digest], ctes: [], joins: [] };
-  const ctes = answerCtes(plan, phrases, into);
-  if (!ctes.ok) return ctes;
-  const statement = withRows([
-    ...ctes.value,
-    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
-    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
-    `viewed AS (SELECT ${VIEW_COLUMNS}, r.title_tokens + r.text_tokens AS length, coalesce(h.phrases, '{}') AS phrases, s.score
-      FROM admitted a JOIN ${schema}.records r ON r.id = a.id JOIN ${schema}.documents d ON d.id = a.id LEFT JOIN scored s ON s.id = a.id
-      LEFT JOIN held h ON h.record_id = a.id)`,
-  ]);
-  // Shortest exact float output, whatever the server's setting: the scores are read back bit for bit.
-  await client.query("SELECT set_config('extra_float_digits', '1', true)");
-  const { rows } = await client.query<AnswerRow>(statement, into.values);
+  const statement = oneServerStatement(client.schema, plan, digest, phrases, await supersededAt(client, plan));
+  if (!statement.ok) return statement;
+  await client.query(ANSWER_SETTINGS);
+  const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
   return answerOf(rows, digest, terms);
 }
 

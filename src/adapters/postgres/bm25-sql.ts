@@ -8,14 +8,14 @@ const B = '0.75::float8';
 export type Bind = (value: unknown, type: string) => string;
 
 /**
- * One phrase's weighted frequency in each record of `set` holding it: 2 × hits in the title + hits in the
- * text. A one-token phrase reads only the postings index's included frequencies; a longer one counts the
- * positions of its first token followed by the rest in order.
+ * One phrase's weighted frequency in each record of `set` holding it, with the record's length from `set`: 2 × hits
+ * in the title + hits in the text. A one-token phrase reads only the postings index's included frequencies; a longer
+ * one counts the positions of its first token followed by the rest in order.
  */
 function phraseFrequency(schema: string, set: string, phrase: number, tokens: readonly string[], bind: Bind): string {
   const first = `JOIN ${schema}.postings t0 ON t0.term = ${bind(tokens[0], 'text')} AND t0.record_id = a.id`;
   if (tokens.length === 1)
-    return `SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * t0.title_tf + t0.text_tf)::float8 AS f FROM ${set} a ${first}`;
+    return `SELECT ${phrase} AS phrase, t0.record_id, a.length, (2.0::float8 * t0.title_tf + t0.text_tf)::float8 AS f FROM ${set} a ${first}`;
   const rest = tokens
     .slice(1)
     .map(
@@ -27,7 +27,7 @@ function phraseFrequency(schema: string, set: string, phrase: number, tokens: re
       `t0.${field}`,
       tokens.slice(1).map((_, offset) => `t${offset + 1}.${field}`),
     );
-  return `SELECT * FROM (SELECT ${phrase} AS phrase, t0.record_id, (2.0::float8 * ${hits('title_at')} + ${hits('text_at')})::float8 AS f
+  return `SELECT * FROM (SELECT ${phrase} AS phrase, t0.record_id, a.length, (2.0::float8 * ${hits('title_at')} + ${hits('text_at')})::float8 AS f
     FROM ${set} a ${first} ${rest.join(' ')}) x WHERE x.f > 0`;
 }
 
@@ -41,8 +41,8 @@ export const phraseHits = (first: string, rest: readonly string[]) =>
     .join(' AND ')})`;
 
 /**
- * The common table expressions of bm25 over the records of the relation `set` (a column `id`), with that
- * set's own statistics and FTS5's formula term by term in its order of operations, so the scores are FTS5's
+ * The common table expressions of bm25 over the records of the relation `set` (columns `id` and `length`, the
+ * record's title and text tokens), with that set's own statistics and FTS5's formula term by term in its order of operations, so the scores are FTS5's
  * (`-bm25(admitted_text, 2.0, 1.0)` of the built-in path): `stats` (n, tokens), `freq`, `df` (each phrase's
  * document count) and `scored` (id, score) of every record holding some phrase.
  */
@@ -52,16 +52,17 @@ export function bm25Ctes(schema: string, set: string, phrases: readonly (readonl
   );
   const freq =
     hits.length === 0
-      ? 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false'
+      ? 'SELECT 0 AS phrase, NULL::text AS record_id, 0 AS length, 0::float8 AS f WHERE false'
       : hits.join('\n  UNION ALL\n  ');
-  return `stats AS (SELECT count(*)::float8 AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0)::float8 AS tokens FROM ${set} a JOIN ${schema}.records r ON r.id = a.id),
+  // Every length comes with the set: joining the records again here made the planner hash the whole table twice.
+  return `stats AS (SELECT count(*)::float8 AS n, coalesce(sum(a.length), 0)::float8 AS tokens FROM ${set} a),
 freq AS (${freq}),
 df AS (SELECT phrase, count(*)::float8 AS matched FROM freq GROUP BY phrase),
 weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s),
 scored AS (
   SELECT f.record_id AS id,
-    sum(${phraseScore('r.title_tokens + r.text_tokens')} ORDER BY f.phrase) AS score
-  FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN ${schema}.records r ON r.id = f.record_id CROSS JOIN stats s
+    sum(${phraseScore('f.length')} ORDER BY f.phrase) AS score
+  FROM freq f JOIN weights w ON w.phrase = f.phrase CROSS JOIN stats s
   GROUP BY f.record_id)`;
 }
 

@@ -38,9 +38,15 @@ const viewRowSchema = z.object({
 
 type ViewRow = z.infer<typeof viewRowSchema>;
 
-/** The columns a gate view is made of, for a row `r` of the records and `d` of the documents. */
-export const VIEW_COLUMNS = `r.id, r.fingerprint, r.project, r.scope, r.subject, r.known_at, r.valid_from, r.valid_to, r.lifecycle, r.source_class,
-  r.authority_class, r.review_state, r.provenance_ok, r.sensitivity, r.evidence_class, r.roles, r.purposes, r.labels, r.claims, r.supersedes,
+/** The gate columns of a row `r` of the records: what admission reads and a gate view is made of. */
+export const GATE_COLUMNS = `r.id, r.fingerprint, r.project, r.scope, r.subject, r.known_at, r.valid_from, r.valid_to, r.lifecycle, r.source_class,
+  r.authority_class, r.review_state, r.provenance_ok, r.sensitivity, r.evidence_class, r.roles, r.purposes, r.labels, r.claims, r.supersedes`;
+
+/**
+ * The columns a gate view is made of, for a row `r` with the gate columns (of the records, or of a set made from them)
+ * and `d` of the documents.
+ */
+export const VIEW_COLUMNS = `${GATE_COLUMNS},
   (d.document::json->>'tokens')::integer AS tokens, (d.document::json->>'relevance')::float8 AS relevance`;
 
 /**

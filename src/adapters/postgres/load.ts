@@ -16,7 +16,7 @@ import {
 } from './load-batch';
 import { keepBrokenLinks } from './broken-links';
 import { keepRecordSetDigest } from './record-set-digest';
-import { createIndexes, migrate, nextSnapshot, requireLayout, type Database } from './schema';
+import { createIndexes, migrate, nextSnapshot, remakeTables, requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
 export interface LoadReport {
@@ -67,6 +67,7 @@ export async function loadRecordLines(
   await client.query('BEGIN');
   try {
     await withoutJit(client);
+    await compressDocumentsFast(client);
     const loaded = await loadInTransaction(client, file, chunks, tokeniser, options);
     await client.query(loaded.ok ? 'COMMIT' : 'ROLLBACK');
     return loaded;
@@ -90,6 +91,7 @@ async function loadInTransaction(
     'CREATE TEMPORARY TABLE load_seen (id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP',
   );
   await createChangedTable(client);
+  const filling = await fillsEmptyTables(client, layout);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
   // Two batches at most are held: one written while the next is read. The file is read no faster than that.
@@ -97,9 +99,9 @@ async function loadInTransaction(
   for await (const lines of lineBatches(chunks)) {
     // Asked before the previous batch's writes go out, so the answer does not wait behind their COPY. The connection
     // runs one statement at a time: each waits for the one before it.
-    const known = await knownLines(client, lines);
+    const known = filling ? NOTHING_KNOWN : await knownLines(client, lines);
     const writing: Promise<void> =
-      previous === null ? Promise.resolve() : writeBatch(client, previous, problems, counts);
+      previous === null ? Promise.resolve() : writeBatch(client, previous, problems, counts, filling);
     // The previous batch's rows are copied while this one is read, validated and tokenised: server and Node at once.
     const [, prepared]: [void, PreparedBatch] = await Promise.all([
       writing,
@@ -109,27 +111,48 @@ async function loadInTransaction(
     previous = prepared;
   }
   if (previous !== null) {
-    await writeBatch(client, previous, problems, counts);
+    await writeBatch(client, previous, problems, counts, filling);
     onProgress?.(previous.lastLine, counts.inserted + counts.updated);
   }
 
   const refusal = await refusalOf(client, file, problems);
   if (refusal !== null) return err(refusal);
-  const deleted = mode === 'replace' ? await deleteUnseen(client) : 0;
+  const deleted = mode === 'replace' && !filling ? await deleteUnseen(client) : 0;
   const changed = counts.inserted + counts.updated + deleted > 0 || layout !== 'current';
-  // A new layout's indexes first: the digest's chunks are read through them.
-  if (layout !== 'current') await createIndexes(client);
+  // The indexes first: the digest's chunks are read through them.
+  if (filling) await createIndexes(client);
   if (changed) {
     await keepBrokenLinks(client);
-    await keepRecordSetDigest(client, layout !== 'current');
+    await keepRecordSetDigest(client, filling);
   }
   // A new table, or one a load rewrote in bulk, has statistics that no longer say how many rows it holds: the
   // next load's look-ups by line hash would scan every document, and a compile's plans would guess.
-  if (layout !== 'current' || counts.inserted + counts.updated + deleted >= BULK_WRITES)
+  if (filling || counts.inserted + counts.updated + deleted >= BULK_WRITES)
     await client.query(`ANALYZE ${client.schema}.records, ${client.schema}.documents, ${client.schema}.postings`);
   const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
   return ok({ layout, ...counts, deleted, snapshot });
 }
+
+/**
+ * Whether this load writes into tables that held no record when it began: then it has nothing to look up, and writes
+ * into tables without indexes, built once at its end (schema.ts). A new layout's tables are such; empty tables of the
+ * current layout are made again so (their lock keeps compiles of the empty set waiting until the load commits).
+ * Looking each batch's lines up in a table being filled would also cost more with every batch: until the load commits,
+ * the table has no statistics, and the planner scans it whole for each batch.
+ */
+async function fillsEmptyTables(client: Database, layout: LoadReport['layout']): Promise<boolean> {
+  if (layout !== 'current') return true;
+  // Only the tables a load made: a coordinator's partitioned tables over its shards are not made again here.
+  const { rows } = await client.query<{ empty: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM ${client.schema}.records) AND (SELECT relkind = 'r' FROM pg_class WHERE oid = $1::regclass) AS empty`,
+    [`${client.schema}.records`],
+  );
+  if (rows[0]?.empty !== true) return false;
+  await remakeTables(client);
+  return true;
+}
+
+const NOTHING_KNOWN: ReadonlyMap<string, string> = new Map();
 
 /** Which of these lines the database holds byte for byte: hex hash -> the id its record has. */
 async function knownLines(client: Database, lines: readonly Line[]): Promise<Map<string, string>> {
@@ -144,11 +167,26 @@ async function knownLines(client: Database, lines: readonly Line[]): Promise<Map
  * Writes a prepared batch: which id each line holds, then its records: new ids inserted, changed records replaced, a
  * record equal by fingerprint only given its new line's hash. Nothing once the file is refused.
  */
-async function writeBatch(client: Database, batch: PreparedBatch, problems: Problems, counts: Counts): Promise<void> {
+async function writeBatch(
+  client: Database,
+  batch: PreparedBatch,
+  problems: Problems,
+  counts: Counts,
+  filling: boolean,
+): Promise<void> {
   counts.unchanged += batch.unchanged;
   const { fresh } = batch;
   if (batch.seen.length > 0) await client.copyFrom('COPY load_seen (id, line) FROM STDIN', batch.seen);
   if (fresh.length === 0 || isRefused(problems)) return;
+  if (filling) {
+    // An id two batches hold is written twice here, and refused with the file before any unique index is built.
+    counts.inserted += fresh.length;
+    await copyRecords(
+      client,
+      fresh.map((record) => record.rows),
+    );
+    return;
+  }
   const stored = await client.query<{ id: string; fingerprint: string }>(
     `SELECT id, fingerprint FROM ${client.schema}.records WHERE id = ANY($1::text[])`,
     [fresh.map((record) => record.id)],
@@ -232,6 +270,17 @@ async function deleteUnseen(client: Database): Promise<number> {
  */
 async function withoutJit(client: Database): Promise<void> {
   await client.query('SET LOCAL jit = off');
+}
+
+/**
+ * For the rest of the caller's transaction, where the server was built with lz4: a document longer than about 2 kB is
+ * compressed as it is written, and pglz, the default, took the server more than twice as long as lz4 to compress them.
+ */
+async function compressDocumentsFast(client: Database): Promise<void> {
+  const { rows } = await client.query<{ lz4: boolean }>(
+    `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+  );
+  if (rows[0]?.lz4 === true) await client.query(`SET LOCAL default_toast_compression = lz4`);
 }
 
 /** The ids a load or delete wrote or removed, for the digest's chunks (record-set-digest.ts). */

@@ -1,5 +1,6 @@
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan, ListField, PlanClause, ScalarField } from '../../core/phases/4-admit/admission-plan';
+import type { Database } from './schema';
 
 /** The plan as one parameterised statement: its text (no value is ever spliced in) and its values. */
 export interface PostgresStatement {
@@ -38,10 +39,11 @@ export interface Lowering {
   /** Joins to the records row, each matching at most one row (a LEFT JOIN on a key), so no record is counted twice. */
   readonly joins: string[];
   /**
-   * Set for a statement a coordinator sends to each shard (shard-answer.ts): every condition is then written
-   * with the row's own columns, bound values and built-in operators only, which postgres_fdw sends to the
-   * shard, never with a table expression or a subquery; the ids some successor in force supersedes, which a
-   * shard cannot know of the others, are read beforehand and given here.
+   * Set for an answer's statement, on one server or sent by a coordinator to each shard (shard-answer.ts): every
+   * condition is then written with the row's own columns, bound values and built-in operators only, which
+   * postgres_fdw sends to the shard and a parallel scan runs in each worker, never with a table expression or a
+   * subquery; the ids some successor in force supersedes, which a shard cannot know of the others, are read
+   * beforehand and given here.
    */
   readonly shippable?: { readonly superseded: readonly string[] };
 }
@@ -199,4 +201,32 @@ export function lowerConditions(plan: AdmissionPlan, into: Lowering): Result<str
     conditions.push(condition);
   }
   return ok(conditions);
+}
+
+/**
+ * A lowering for an answer's statement (`shippable`): the plan digest is its first value, and `superseded` the ids
+ * `supersededAt` read for it.
+ */
+export const answerLowering = (schema: string, digest: string, superseded: readonly string[]): Lowering => ({
+  schema,
+  values: [digest],
+  ctes: [],
+  joins: [],
+  shippable: { superseded },
+});
+
+/**
+ * The ids some successor in force at the plan's decision time supersedes, few rows: read before admission, so its
+ * statement holds them as a bound set (`shippable`). Through a coordinator they are read from every shard (a successor
+ * may live on another).
+ */
+export async function supersededAt(client: Database, plan: AdmissionPlan): Promise<string[]> {
+  const clause = plan.clauses.find((item) => item.op === 'not-superseded-at');
+  if (clause?.op !== 'not-superseded-at') return [];
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT DISTINCT t.id FROM ${client.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
+     WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= $1 AND y.valid_from <= $1`,
+    [clause.at.epochMs],
+  );
+  return rows.map((row) => row.id);
 }

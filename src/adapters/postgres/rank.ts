@@ -38,7 +38,8 @@ export async function rankInDatabase(
       rows: [string, number][] | null;
     };
   }>(
-    `WITH ${bm25Ctes(client.schema, 'ranked_set', phrases, bind)}
+    `WITH ranked AS (SELECT s.id, r.title_tokens + r.text_tokens AS length FROM ranked_set s JOIN ${client.schema}.records r ON r.id = s.id),
+${bm25Ctes(client.schema, 'ranked', phrases, bind)}
 SELECT json_build_object('documents', (SELECT n FROM stats), 'tokens', (SELECT tokens FROM stats),
   'matched', (SELECT json_object_agg(phrase, matched) FROM df), 'rows', (SELECT json_agg(json_build_array(id, score)) FROM scored)) AS result`,
     values,

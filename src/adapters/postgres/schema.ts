@@ -57,7 +57,7 @@ export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'docu
  */
 const tables = (SCHEMA: string) => `
 CREATE TABLE ${SCHEMA}.records (
-  id text COLLATE "C" PRIMARY KEY,
+  id text COLLATE "C" NOT NULL,
   fingerprint text COLLATE "C" NOT NULL,
   ends_chunk boolean NOT NULL,
   project text COLLATE "C" NOT NULL,
@@ -82,12 +82,10 @@ CREATE TABLE ${SCHEMA}.records (
   text_tokens integer NOT NULL
 );
 CREATE TABLE ${SCHEMA}.documents (
-  id text COLLATE "C" PRIMARY KEY,
+  id text COLLATE "C" NOT NULL,
   line_hash bytea NOT NULL,
   document text NOT NULL
 );
--- A load looks every line up here before reading it, from its first batch: the index cannot wait for the rows.
-CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash);
 CREATE TABLE ${SCHEMA}.postings (
   term text COLLATE "C" NOT NULL,
   record_id text COLLATE "C" NOT NULL,
@@ -108,12 +106,18 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
 `;
 
 /**
- * The indexes no insert needs, built once the first rows are in: one sort costs far less than keeping them
- * row by row. Documents and postings have no foreign key (the check per row cost more than the insert);
- * `load` deletes a record's document and postings with the record. `records_successors` holds the few records
- * that supersede something: keeping the broken links after a load reads them, not the corpus.
+ * Every index of the record tables, primary keys included, built once their rows are in: one sort costs far less than
+ * keeping them row by row, and the work of keeping a b-tree grows with the table while a sort's grows with the rows.
+ * A load into empty tables needs none of them (it has nothing to look up: load.ts), and its duplicate ids are found
+ * in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more than
+ * the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a load
+ * finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
+ * the broken links after a load reads them, not the corpus.
  */
 const indexes = (SCHEMA: string) => `
+ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);
+ALTER TABLE ${SCHEMA}.documents ADD PRIMARY KEY (id);
+CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash);
 ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) WHERE cardinality(supersedes) > 0;
@@ -121,10 +125,31 @@ CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
 CREATE INDEX records_chunk_ends ON ${SCHEMA}.records ((${utf16Order('id')})) WHERE ends_chunk;
 `;
 
+/** Every layout's tables, this one's and those earlier layouts had. */
+const EVERY_LAYOUTS_TABLES = [
+  ...TABLES,
+  'record_terms',
+  'supersessions',
+  'record_claims',
+  'record_labels',
+  'record_purposes',
+  'record_roles',
+  'records',
+];
+
+/**
+ * Drops the record tables and makes them again, empty and without indexes, in the caller's transaction (no other
+ * session sees them until it commits); the caller writes the rows, then calls `createIndexes`.
+ */
+export async function remakeTables(client: Database): Promise<void> {
+  for (const table of EVERY_LAYOUTS_TABLES)
+    await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table} CASCADE`);
+  await client.query(tables(client.schema));
+}
+
 /**
  * Creates the schema, or makes it again when its layout is another version's, inside the caller's transaction.
- * Tables it makes have no secondary index yet: the caller writes the rows, then calls `createIndexes` before
- * committing (no other session can see the new tables until then).
+ * Tables it makes have no index yet (`remakeTables`).
  */
 export async function migrate(client: Database): Promise<'created' | 'current' | 'migrated'> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.schema}`);
@@ -137,19 +162,7 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   const found = rows[0]?.version;
   if (found === LAYOUT) return 'current';
-  // Every layout's tables, this one's and those earlier layouts had.
-  for (const table of [
-    ...TABLES,
-    'record_terms',
-    'supersessions',
-    'record_claims',
-    'record_labels',
-    'record_purposes',
-    'record_roles',
-    'records',
-  ])
-    await client.query(`DROP TABLE IF EXISTS ${client.schema}.${table} CASCADE`);
-  await client.query(tables(client.schema));
+  await remakeTables(client);
   // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record
   // sets.
   await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS snapshot bigint NOT NULL DEFAULT 0`);
@@ -169,7 +182,7 @@ export async function nextSnapshot(client: Database): Promise<number> {
   return Number(rows[0]?.snapshot ?? 0);
 }
 
-/** Builds the indexes of tables `migrate` has just made. */
+/** Builds the indexes of tables `migrate` or `remakeTables` has just made. */
 export async function createIndexes(client: Database): Promise<void> {
   await client.query(indexes(client.schema));
 }

@@ -4,23 +4,8 @@ import { lowerVerdict } from './answer';
 import { ADMITTED_DIGEST_CTES, answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
 import { IDF, phraseHits, phraseScore } from './bm25-sql';
 import { VIEW_COLUMNS } from './gate-views';
-import { bind, type Lowering } from './lower';
+import { answerLowering, bind, supersededAt, type Lowering } from './lower';
 import type { Database } from './schema';
-
-/**
- * The ids some successor in force at `at` supersedes: read from every shard (a successor may live on another), few
- * rows.
- */
-async function supersededAt(client: Database, plan: AdmissionPlan): Promise<string[]> {
-  const clause = plan.clauses.find((item) => item.op === 'not-superseded-at');
-  if (clause?.op !== 'not-superseded-at') return [];
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT DISTINCT t.id FROM ${client.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
-     WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= $1 AND y.valid_from <= $1`,
-    [clause.at.epochMs],
-  );
-  return rows.map((row) => row.id);
-}
 
 /**
  * Each shard's part, as common table expressions over its own foreign tables (`tables`), each holding
@@ -161,13 +146,7 @@ export async function answerOnShards(
   terms: readonly string[],
   phrases: readonly (readonly string[])[],
 ): Promise<Result<AnswerWithRows, CompileError>> {
-  const into: Lowering = {
-    schema: client.schema,
-    values: [digest],
-    ctes: [],
-    joins: [],
-    shippable: { superseded: await supersededAt(client, plan) },
-  };
+  const into = answerLowering(client.schema, digest, await supersededAt(client, plan));
   const lowered = lowerVerdict(plan, into);
   if (!lowered.ok) return lowered;
   const { conditions, verdict } = lowered.value;

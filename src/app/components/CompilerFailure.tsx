@@ -1,4 +1,5 @@
 import { retryAfterFailure, revertContract, selectScenario } from '../state/workspace-actions';
+import { wordsText } from '../../core/messages';
 import { useResultStore } from '../state/result-store';
 import { selectedScenario, useScenarioStore } from '../state/scenario-store';
 
@@ -16,8 +17,8 @@ export function CompilerFailure() {
   if (!failure) return null;
   return (
     <div className="fail-closed" role="alert" data-testid="compiler-failure">
-      <strong>NOT COMPILED — the compiler failed while {failure.during}</strong>
-      <p data-testid="compiler-failure-reason">{failure.reason}</p>
+      <strong>{wordsText(failure.headline)}</strong>
+      <p data-testid="compiler-failure-reason">{wordsText(failure.reason)}</p>
       <p>
         Nothing from before the failure is shown: there is no packet to copy or download, no receipt and no trace until
         a compilation succeeds.

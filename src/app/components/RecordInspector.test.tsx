@@ -100,7 +100,7 @@ describe('RecordInspector', () => {
       </>,
     );
     await user.click(screen.getByRole('button', { name: 'Inspect P2' }));
-    await waitFor(() => expect(useResultStore.getState().failure?.during).toBe('inspecting the record'));
+    await waitFor(() => expect(useResultStore.getState().failure?.headline.args.during).toBe('INSPECTING_RECORD'));
     expect(useResultStore.getState().response).toBeNull();
   });
 });

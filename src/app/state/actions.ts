@@ -1,6 +1,8 @@
 import type { Audience } from '../../core/disclosure';
+import type { ActivityCode } from '../../core/messages';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type {
+  CompilerApi,
   CompileResponse,
   EvidenceAttempts,
   ReceiptCheck,
@@ -9,17 +11,36 @@ import type {
   TracePage,
 } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
-import { compilerApi } from './api';
 import { createLatestWins } from './latest-wins';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
-import { describeFailure } from './failure';
+import { failureWords } from './failure';
 import { EMPTY_TRACE, traceFrom, useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { INITIAL_TESTS, useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
-// Compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
+// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
 // export-actions, debug-actions) builds on, and the one place a failure clears the screen.
+
+// The worker's API: the composition root (main.tsx) hands in the real one, tests a fake with the same type.
+let current: CompilerApi | null = null;
+let restart: () => void = () => undefined;
+
+/** Hands in the worker API and a way to replace its worker with a fresh one. */
+export function setCompilerApi(api: CompilerApi, restartWorker: () => void = () => undefined): void {
+  current = api;
+  restart = restartWorker;
+}
+
+export function compilerApi(): CompilerApi {
+  if (!current) throw new Error('the compiler worker has not been connected');
+  return current;
+}
+
+/** Ends the current worker and starts another behind the same API. */
+export function restartCompilerWorker(): void {
+  restart();
+}
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
 let compileTicket = 0;
@@ -30,13 +51,16 @@ let traceTicket = 0;
  * stays on screen (no packet, receipt, trace or drill verdict), replies still on their way are
  * dropped, and the failure names what was being done and why.
  */
-export function failClosed(during: string, error: unknown): void {
+export function failClosed(during: ActivityCode, error: unknown): void {
   compileTicket += 1;
   traceTicket += 1;
   requestedPages.clear();
   useResultStore.setState({
     response: null,
-    failure: { during, reason: describeFailure(error) },
+    failure: {
+      headline: { code: 'COMPILER_FAILED_WHILE', args: { during } },
+      reason: failureWords(error),
+    },
     compiling: false,
     rememberedReceipt: null,
     trace: EMPTY_TRACE,
@@ -47,7 +71,7 @@ export function failClosed(during: string, error: unknown): void {
 }
 
 /** Runs one step against the worker; a throw or rejection fails closed. False when it failed. */
-export async function guarded(during: string, work: () => Promise<void>): Promise<boolean> {
+export async function guarded(during: ActivityCode, work: () => Promise<void>): Promise<boolean> {
   try {
     await work();
     return true;
@@ -100,7 +124,7 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
     );
   } catch (error) {
     // A failure of a compilation the user has already replaced changes nothing on screen.
-    if (ticket === compileTicket && !superseded()) failClosed('compiling', error);
+    if (ticket === compileTicket && !superseded()) failClosed('COMPILING', error);
     return;
   }
   if (ticket !== compileTicket || superseded()) return;
@@ -150,7 +174,7 @@ async function rerunTests(ticket: number): Promise<void> {
   try {
     view = await compilerApi().runTests(audience);
   } catch (error) {
-    if (ticket === compileTicket) failClosed('running the tests', error);
+    if (ticket === compileTicket) failClosed('RUNNING_TESTS', error);
     return;
   }
   if (ticket !== compileTicket) return;
@@ -168,7 +192,7 @@ async function recheckLoadedReceipts(ticket: number): Promise<void> {
   try {
     receiptChecks = await compilerApi().checkReceipts();
   } catch (error) {
-    if (ticket === compileTicket) failClosed('checking the loaded receipts', error);
+    if (ticket === compileTicket) failClosed('CHECKING_LOADED_RECEIPTS', error);
     return;
   }
   const now = useScenarioStore.getState().load;
@@ -187,7 +211,7 @@ async function fillEvidenceAttempts(response: CompileResponse, ticket: number): 
   try {
     attempts = await compilerApi().firstEvidenceAttempts(compilation, audience);
   } catch (error) {
-    if (ticket === compileTicket) failClosed('reading the evidence attempts', error);
+    if (ticket === compileTicket) failClosed('READING_EVIDENCE_ATTEMPTS', error);
     return;
   }
   if (ticket !== compileTicket || attempts === null) return;
@@ -217,7 +241,7 @@ async function fillBaselines(response: CompileResponse, ticket: number): Promise
       if (ticket === compileTicket) useResultStore.setState({ baselineProgress: progress });
     });
   } catch (error) {
-    if (ticket === compileTicket) failClosed('indexing for the baselines', error);
+    if (ticket === compileTicket) failClosed('INDEXING_BASELINES', error);
     return;
   }
   if (ticket !== compileTicket || filled === null) return;
@@ -232,7 +256,7 @@ export async function setAudience(audience: Audience): Promise<void> {
   try {
     response = await compilerApi().disclose(audience);
   } catch (error) {
-    if (ticket === compileTicket) failClosed('changing the disclosure view', error);
+    if (ticket === compileTicket) failClosed('CHANGING_DISCLOSURE_VIEW', error);
     return;
   }
   if (ticket !== compileTicket) return;
@@ -264,7 +288,7 @@ export async function refreshTrace(change: Partial<Omit<TraceFilter, 'audience'>
       limit: TRACE_PAGE_SIZE,
     });
   } catch (error) {
-    if (ticket === traceTicket) failClosed('reading the trace', error);
+    if (ticket === traceTicket) failClosed('READING_TRACE', error);
     return;
   }
   if (ticket !== traceTicket) return;
@@ -297,7 +321,7 @@ export async function loadTracePages(first: number, last: number): Promise<void>
           limit: TRACE_PAGE_SIZE,
         });
       } catch (error) {
-        if (ticket === traceTicket) failClosed('reading the trace', error);
+        if (ticket === traceTicket) failClosed('READING_TRACE', error);
         return;
       }
       if (ticket !== traceTicket) return;
@@ -321,7 +345,7 @@ export async function loadEvidenceAttempts(
   try {
     return await compilerApi().evidenceAttempts(compilation, proposition, audience, offset);
   } catch (error) {
-    failClosed('reading the evidence attempts', error);
+    failClosed('READING_EVIDENCE_ATTEMPTS', error);
     return null;
   }
 }

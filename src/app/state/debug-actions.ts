@@ -1,6 +1,6 @@
 import type { AsOfStep } from '../../worker/protocol';
 import { compileNow, failClosed, guarded, refreshTrace } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { INITIAL_DEBUG, useDebugStore } from './debug-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
@@ -57,7 +57,7 @@ export async function refreshDebugViews(): Promise<void> {
     // Like any failed call to the worker: nothing derived from it stays on screen (this runs again once the result is
     // gone).
     useDebugStore.setState({ ...INITIAL_DEBUG, baseline: useDebugStore.getState().baseline });
-    failClosed('updating the inspector, baseline and as-of views', error);
+    failClosed('UPDATING_DEBUG_VIEWS', error);
   }
 }
 
@@ -71,7 +71,7 @@ export function watchCompilations(): () => void {
 
 export async function openInspector(id: string): Promise<void> {
   useDebugStore.setState({ inspector: { id, response: null } });
-  await guarded('inspecting the record', async () => {
+  await guarded('INSPECTING_RECORD', async () => {
     const response = await compilerApi().inspectRecord(id, useUiStore.getState().audience);
     // A later open (another record) or a close wins.
     if (useDebugStore.getState().inspector?.id !== id) return;
@@ -85,7 +85,7 @@ export function closeInspector(): void {
 
 /** Pins what is compiled now; later compilations are diffed against it and the trace marks the rows that changed. */
 export async function pinBaseline(): Promise<void> {
-  const pinned = await guarded('pinning the baseline', async () => {
+  const pinned = await guarded('PINNING_BASELINE', async () => {
     const baseline = await compilerApi().pinBaseline();
     useDebugStore.setState({ baseline, baselineDiff: null });
     useUiStore.setState({
@@ -98,7 +98,7 @@ export async function pinBaseline(): Promise<void> {
 }
 
 export async function clearBaseline(): Promise<void> {
-  const cleared = await guarded('clearing the baseline', async () => {
+  const cleared = await guarded('CLEARING_BASELINE', async () => {
     await compilerApi().clearBaseline();
     useDebugStore.setState({ baseline: null, baselineDiff: null });
     useUiStore.setState({ notice: 'Baseline cleared.' });
@@ -110,7 +110,7 @@ export async function clearBaseline(): Promise<void> {
 export async function stepAsOf(step: AsOfStep): Promise<void> {
   useDebugStore.setState({ stepping: true, stepIssues: [] });
   let stepped = false;
-  await guarded('stepping the as-of', async () => {
+  await guarded('STEPPING_AS_OF', async () => {
     const update = await compilerApi().stepAsOf(step);
     if (!update.ok) {
       useDebugStore.setState({ stepIssues: update.issues });

@@ -1,5 +1,5 @@
 import { guarded } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
@@ -8,14 +8,14 @@ import { applySelection } from './workspace-actions';
 // The drill: freeze a receipt, declare late changes, and ask whether the frozen receipt still holds.
 
 export async function freezeReceipt(): Promise<void> {
-  await guarded('freezing the receipt', async () => {
+  await guarded('FREEZING_RECEIPT', async () => {
     const state = await compilerApi().freezeReceipt();
     useDrillStore.setState({ ...state, verdict: null });
   });
 }
 
 export async function injectLateChange(id: string): Promise<void> {
-  await guarded('declaring the late change', async () => {
+  await guarded('DECLARING_LATE_CHANGE', async () => {
     const state = await compilerApi().declareLateChange(id);
     useDrillStore.setState({ ...state, verdict: null });
   });
@@ -23,7 +23,7 @@ export async function injectLateChange(id: string): Promise<void> {
 
 export async function attemptContinue(): Promise<void> {
   useDrillStore.setState({ busy: true });
-  await guarded('checking the frozen receipt', async () => {
+  await guarded('CHECKING_FROZEN_RECEIPT', async () => {
     const verdict = await compilerApi().attemptContinue();
     useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
   });
@@ -35,7 +35,7 @@ export async function recompileAfterDrill(): Promise<void> {
   const lateChanges = useScenarioStore.getState().workspace?.selection.lateChanges ?? [];
   useDrillStore.setState({ busy: true });
   if (!(await applySelection({ lateChanges: [...new Set([...lateChanges, ...declared])] }))) return;
-  await guarded('checking the new receipt', async () => {
+  await guarded('CHECKING_NEW_RECEIPT', async () => {
     const state = await compilerApi().freezeReceipt();
     const verdict = await compilerApi().attemptContinue();
     useDrillStore.setState({ ...state, verdict, verdictRevision: useResultStore.getState().revision, busy: false });
@@ -43,7 +43,7 @@ export async function recompileAfterDrill(): Promise<void> {
 }
 
 export async function resetDrill(): Promise<void> {
-  const reset = await guarded('resetting the drill', async () => {
+  const reset = await guarded('RESETTING_DRILL', async () => {
     await compilerApi().resetDrill();
     useDrillStore.setState(INITIAL_DRILL);
   });

@@ -1,9 +1,10 @@
 import { create } from 'zustand';
+import type { ActivityCode } from '../../core/messages';
 import type { InputIssue } from '../../core/errors';
 import type { RecordInput } from '../../core/format/record';
 import type { EditHistory, RecordEditInput, RecordEditResult } from '../../worker/protocol';
 import { compileNow, guarded } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 
@@ -28,7 +29,7 @@ export const useEditStore = create<EditState>(() => INITIAL_EDIT);
 
 /** Opens a record; `status` is what to say once it is open (what the edit that reopened it did). */
 export async function openRecordForEdit(id: string, status: string | null = null): Promise<void> {
-  await guarded('opening the record for editing', async () => {
+  await guarded('OPENING_RECORD_EDITOR', async () => {
     const opened = await compilerApi().recordForEdit(id.trim(), useUiStore.getState().audience);
     useEditStore.setState(
       opened.ok
@@ -38,7 +39,7 @@ export async function openRecordForEdit(id: string, status: string | null = null
   });
 }
 
-async function settle(during: string, call: () => Promise<RecordEditResult>): Promise<void> {
+async function settle(during: ActivityCode, call: () => Promise<RecordEditResult>): Promise<void> {
   const box: { result: RecordEditResult | null } = { result: null };
   await guarded(during, async () => {
     box.result = await call();
@@ -58,15 +59,15 @@ async function settle(during: string, call: () => Promise<RecordEditResult>): Pr
 }
 
 export async function applyRecordEdit(input: RecordEditInput): Promise<void> {
-  await settle('applying the record edit', () => compilerApi().editRecord(input, useUiStore.getState().audience));
+  await settle('APPLYING_RECORD_EDIT', () => compilerApi().editRecord(input, useUiStore.getState().audience));
 }
 
 export async function undoRecordEdit(): Promise<void> {
-  await settle('undoing the record edit', () => compilerApi().undoRecordEdit());
+  await settle('UNDOING_RECORD_EDIT', () => compilerApi().undoRecordEdit());
 }
 
 export async function redoRecordEdit(): Promise<void> {
-  await settle('redoing the record edit', () => compilerApi().redoRecordEdit());
+  await settle('REDOING_RECORD_EDIT', () => compilerApi().redoRecordEdit());
 }
 
 export function closeRecordEditor(): void {

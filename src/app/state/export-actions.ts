@@ -1,7 +1,8 @@
 import type { Audience } from '../../core/disclosure';
+import type { ActivityCode } from '../../core/messages';
 import type { CompileView } from '../../worker/protocol';
 import { guarded } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
@@ -11,7 +12,7 @@ import { useUiStore } from './ui-store';
 
 /** Saves the selected scenario as a file; the notice says what loading it back gives. */
 export async function exportScenario(): Promise<void> {
-  await guarded('exporting the scenario', async () => {
+  await guarded('EXPORTING_SCENARIO', async () => {
     const exported = await compilerApi().exportScenario();
     saveText(exported.fileName, exported.json);
     const workspace = useScenarioStore.getState().workspace;
@@ -85,7 +86,7 @@ interface Download {
  * saved when the worker has nothing to write or the view was replaced while it wrote.
  */
 async function download(
-  during: string,
+  during: ActivityCode,
   audience: Audience | null,
   file: (view: CompileView) => Download,
 ): Promise<void> {
@@ -101,7 +102,7 @@ async function download(
 }
 
 export async function downloadPacket(): Promise<void> {
-  await download('exporting the packet', null, (view) => {
+  await download('EXPORTING_PACKET', null, (view) => {
     const user = view.audience === 'user';
     return {
       json: () => compilerApi().packetJson(view.audience),
@@ -115,7 +116,7 @@ export async function downloadPacket(): Promise<void> {
 
 /** The receipt as an in-toto statement: it carries the receipt, so it too leaves only from the diagnostic view. */
 export async function downloadStatement(): Promise<void> {
-  await download('exporting the statement', 'diagnostic', (view) => ({
+  await download('EXPORTING_STATEMENT', 'diagnostic', (view) => ({
     json: () => compilerApi().statementJson(),
     name: `statement-${shortId(view.receiptId ?? '')}.intoto.json`,
     notice: 'Statement downloaded (in-toto Statement v1).',
@@ -124,7 +125,7 @@ export async function downloadStatement(): Promise<void> {
 
 /** The receipt names every record: it leaves the app only from the diagnostic view, and its file name says so. */
 export async function downloadReceipt(): Promise<void> {
-  await download('exporting the receipt', 'diagnostic', (view) => ({
+  await download('EXPORTING_RECEIPT', 'diagnostic', (view) => ({
     json: () => compilerApi().receiptJson(),
     name: `receipt-diagnostic-${shortId(view.receiptId ?? '')}.json`,
     notice: 'Diagnostic receipt downloaded.',
@@ -132,7 +133,7 @@ export async function downloadReceipt(): Promise<void> {
 }
 
 export async function downloadUserView(): Promise<void> {
-  await download('exporting the user view', 'user', (view) => ({
+  await download('EXPORTING_USER_VIEW', 'user', (view) => ({
     json: () => compilerApi().userViewJson(),
     name: `user-view-${shortId(view.userViewId ?? '')}.json`,
     notice: 'User view downloaded (not a receipt).',

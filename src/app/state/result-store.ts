@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { MessageWords } from '../../core/messages';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type { CompileResponse, TraceFilter, TracePage, TraceRowView } from '../../worker/protocol';
 
@@ -11,10 +12,10 @@ export interface TraceWindows {
 
 /** A call to the worker that threw or was lost: nothing derived from it may stay on screen. */
 export interface CompilerFailure {
-  /** What the app was doing, as a phrase: "compiling", "loading files". */
-  readonly during: string;
-  /** The reason in plain words; never a stack trace. */
-  readonly reason: string;
+  /** What the app was doing, as the catalogue's headline words it. */
+  readonly headline: Extract<MessageWords, { readonly code: 'COMPILER_FAILED_WHILE' }>;
+  /** Why the call failed, from the error's first line; never a stack trace. */
+  readonly reason: MessageWords;
 }
 
 interface ResultState {

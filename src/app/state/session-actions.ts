@@ -1,10 +1,11 @@
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
+import { wordMessage, wordsText } from '../../core/messages';
 import type { RememberedResult, SavedWorkspace, WorkspaceEvent } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
 import { WorkerLostError } from '../worker-supervisor';
 import { compileNow, failClosed, guarded } from './actions';
-import { compilerApi, restartCompilerWorker } from './api';
-import { describeFailure } from './failure';
+import { compilerApi, restartCompilerWorker } from './actions';
+import { failureWords } from './failure';
 import { traceFrom, useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { linkOf, openLinkFromLocation } from './share';
@@ -39,10 +40,12 @@ async function startSession(restore: SavedWorkspace | null, openLink = false): P
     useScenarioStore.setState({ workspace });
   } catch (error) {
     // Not even the last session's result stays on screen when no compiler is there to check it.
-    if (useResultStore.getState().rememberedReceipt !== null) failClosed('starting the compiler', error);
+    if (useResultStore.getState().rememberedReceipt !== null) failClosed('STARTING_COMPILER', error);
     // A loss reported while restoring has already said more than this could.
     if (useUiStore.getState().fatal === null)
-      useUiStore.setState({ fatal: `The compiler could not start in this browser. ${describeFailure(error)}` });
+      useUiStore.setState({
+        fatal: wordMessage('COMPILER_NOT_STARTED', { failure: wordsText(failureWords(error)) }),
+      });
     return false;
   }
   useUiStore.setState({ fatal: null });
@@ -50,7 +53,7 @@ async function startSession(restore: SavedWorkspace | null, openLink = false): P
   let linked = false;
   const opened =
     !openLink ||
-    (await guarded('opening the link', async () => {
+    (await guarded('OPENING_LINK', async () => {
       linked = await openLinkFromLocation(compileNow);
     }));
   if (opened && !linked) await compileNow({ checksRemembered: true });
@@ -105,13 +108,13 @@ async function showRememberedResult(): Promise<void> {
  * fresh one is lost too before the workspace compiles, it is not retried blindly: the user chooses.
  */
 export async function recoverFromWorkerLoss(reason: string): Promise<void> {
-  failClosed('working', new WorkerLostError(reason));
+  failClosed('WORKING', new WorkerLostError(reason));
   useResultStore.setState({ failure: null });
   if (restoring) {
     restoring = false;
     useUiStore.setState({
       workerNotice: null,
-      fatal: `The compiler stopped again while your workspace was being restored: ${reason}.`,
+      fatal: wordMessage('COMPILER_LOST_RESTORING', { reason }),
     });
     return;
   }

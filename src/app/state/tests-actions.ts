@@ -1,10 +1,11 @@
 import type { InputIssue } from '../../core/errors';
+import type { ActivityCode } from '../../core/messages';
 import { formatIssue } from '../../core/errors';
 import type { OpenSuitesResult, TestsView } from '../../worker/protocol';
 import type { CaseFromScreen, SuiteDraft } from '../../worker/protocol';
 import { saveText } from './export-actions';
 import { failClosed } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
@@ -17,7 +18,7 @@ export async function openSuites(files: readonly File[]): Promise<void> {
   try {
     result = await compilerApi().openSuites(files, useUiStore.getState().audience);
   } catch (error) {
-    failClosed('opening the suites', error);
+    failClosed('OPENING_SUITES', error);
     return;
   }
   useTestsStore.setState({
@@ -33,13 +34,17 @@ export async function closeSuite(file: string): Promise<void> {
   try {
     view = await compilerApi().closeSuite(file, useUiStore.getState().audience);
   } catch (error) {
-    failClosed('closing the suite', error);
+    failClosed('CLOSING_SUITE', error);
     return;
   }
   useTestsStore.setState({ view, refusal: null, busy: false });
 }
 
-async function showDraft(purpose: 'case' | 'update', during: string, write: () => Promise<SuiteDraft>): Promise<void> {
+async function showDraft(
+  purpose: 'case' | 'update',
+  during: ActivityCode,
+  write: () => Promise<SuiteDraft>,
+): Promise<void> {
   useTestsStore.setState({ busy: true });
   let draft: SuiteDraft;
   try {
@@ -55,14 +60,14 @@ async function showDraft(purpose: 'case' | 'update', during: string, write: () =
  * Writes a case stating what the screen shows, in the view it is shown in, and shows it as a diff: nothing is kept yet.
  */
 export async function previewCaseFromScreen(input: CaseFromScreen): Promise<void> {
-  await showDraft('case', 'writing the test case', () =>
+  await showDraft('case', 'WRITING_TEST_CASE', () =>
     compilerApi().caseFromScreen(input, useUiStore.getState().audience),
   );
 }
 
 /** Rewrites an open suite's expectations from what its cases observe now, and shows the diff: nothing is kept yet. */
 export async function previewUpdatedSuite(file: string): Promise<void> {
-  await showDraft('update', 'updating the expectations', () =>
+  await showDraft('update', 'UPDATING_EXPECTATIONS', () =>
     compilerApi().updatedSuite(file, useUiStore.getState().audience),
   );
 }

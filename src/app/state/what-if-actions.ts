@@ -1,6 +1,6 @@
 import type { WhatIfSuggestion } from '../../worker/protocol';
 import { compileNow, guarded } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { useDebugStore } from './debug-store';
 import { openRecordForEdit, useEditStore } from './edit-actions';
 import { useScenarioStore } from './scenario-store';
@@ -18,7 +18,7 @@ export async function loadWhatIf(id: string, key: string): Promise<void> {
   if (asked?.id === id && asked.key === key) return;
   const current = ++ticket;
   useDebugStore.setState({ whatIf: { id, key, response: null }, whatIfIssue: null });
-  await guarded('working out what would change the record', async () => {
+  await guarded('WORKING_OUT_SUGGESTIONS', async () => {
     const response = await compilerApi().whatWouldChange(id, useUiStore.getState().audience);
     if (current !== ticket) return;
     useDebugStore.setState({ whatIf: { id, key, response } });
@@ -31,7 +31,7 @@ export async function loadWhatIf(id: string, key: string): Promise<void> {
  */
 export async function applySuggestion(id: string, suggestion: WhatIfSuggestion): Promise<void> {
   let applied = false;
-  await guarded('applying the suggested change', async () => {
+  await guarded('APPLYING_SUGGESTED_CHANGE', async () => {
     const update = await compilerApi().applySuggestion(
       { code: suggestion.code, args: suggestion.args },
       id,

@@ -1,16 +1,16 @@
 import type { InputIssue } from '../../core/errors';
+import { wordMessage, wordsText } from '../../core/messages';
 import { inputIssue } from '../../core/issues';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { ContractUpdate, LoadResult, Selection, WorkspaceSnapshot } from '../../worker/protocol';
 import { changingInputs, compileNow, failClosed, guarded, refreshTests } from './actions';
-import { compilerApi } from './api';
+import { compilerApi } from './actions';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
-import { describeFailure } from './failure';
+import { failureWords } from './failure';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 import { applyLink, copyShareLink, openLinkFromLocation, useShareStore, type PendingLink } from './share';
-import { wordMessage } from '../../core/messages';
 
 // The inputs the user changes: the selection, the contract, loaded files, the workspace as a whole, and share links.
 
@@ -34,7 +34,7 @@ export async function applySelection(change: Partial<Selection>): Promise<boolea
   } catch (error) {
     // The switches go back to what the worker last confirmed: the click did not take effect.
     useScenarioStore.setState({ workspace: before });
-    failClosed('changing the selection', error);
+    failClosed('CHANGING_SELECTION', error);
     return false;
   }
   if (workspace.selection.scenarioKey !== current.scenarioKey) {
@@ -66,7 +66,7 @@ export async function updateContract(input: { readonly value: unknown } | { read
   try {
     update = await compilerApi().updateContract(input);
   } catch (error) {
-    failClosed('applying the contract', error);
+    failClosed('APPLYING_CONTRACT', error);
     return false;
   }
   if (!update.ok) {
@@ -91,14 +91,14 @@ export async function checkContractText(text: string): Promise<readonly InputIss
 
 /** After storage was cleared under the page: write the workspace in memory to storage again. */
 export async function saveWorkspaceAgain(): Promise<void> {
-  await guarded('saving the workspace', async () => {
+  await guarded('SAVING_WORKSPACE', async () => {
     const workspace = await compilerApi().saveWorkspace();
     useScenarioStore.setState({ workspace });
   });
 }
 
 export async function revertContract(): Promise<void> {
-  const reverted = await guarded('reverting the contract', async () => {
+  const reverted = await guarded('REVERTING_CONTRACT', async () => {
     const workspace = await compilerApi().revertContract();
     useScenarioStore.setState({ workspace, contractIssues: [] });
   });
@@ -121,11 +121,13 @@ export async function loadFiles(files: readonly File[]): Promise<void> {
     useScenarioStore.setState({
       load: {
         status: 'rejected',
-        issues: [inputIssue({ file: names, path: '(root)' }, 'READING_FAILED', { failure: describeFailure(error) })],
+        issues: [
+          inputIssue({ file: names, path: '(root)' }, 'READING_FAILED', { failure: wordsText(failureWords(error)) }),
+        ],
         summaries: [],
       },
     });
-    failClosed('loading files', error);
+    failClosed('LOADING_FILES', error);
     return;
   }
   finished = true;
@@ -179,7 +181,7 @@ export function dismissLoadStatus(): void {
 export async function resetWorkspace(): Promise<void> {
   // The result on screen belongs to the workspace being cleared: outdated from the click on.
   useResultStore.setState({ compiling: true, rememberedReceipt: null });
-  const reset = await guarded('resetting the workspace', async () => {
+  const reset = await guarded('RESETTING_WORKSPACE', async () => {
     const workspace = await compilerApi().resetWorkspace();
     useDrillStore.setState(INITIAL_DRILL);
     useResultStore.setState({ traceQuery: DEFAULT_TRACE_QUERY });
@@ -188,23 +190,29 @@ export async function resetWorkspace(): Promise<void> {
   if (reset) await compileNow();
 }
 
+/** The reason the failure on screen gives, in words; null when none is shown. */
+function shownReason(): string | null {
+  const failure = useResultStore.getState().failure;
+  return failure === null ? null : wordsText(failure.reason);
+}
+
 /** Makes a link to the workspace and copies it; when the worker fails, no link is made and the page fails closed. */
 export async function shareWorkspace(): Promise<void> {
-  if (!(await guarded('making a share link', copyShareLink)))
+  if (!(await guarded('MAKING_SHARE_LINK', copyShareLink)))
     useShareStore.setState({
       link: null,
-      status: `No link was made: the compiler failed. ${useResultStore.getState().failure?.reason ?? ''}`.trim(),
+      status: wordMessage('SHARE_COMPILER_FAILED', { failure: shownReason() }),
     });
 }
 
 /** Opens a share or blank-session link the user agreed to; a failed worker call fails closed. */
 export async function openLink(link: PendingLink): Promise<void> {
-  await guarded('opening the link', () => applyLink(link, compileNow));
+  await guarded('OPENING_LINK', () => applyLink(link, compileNow));
 }
 
 /** A link pasted into the address bar of an open tab (only the fragment changed, so there was no reload). */
 export async function openLinkInAddressBar(): Promise<void> {
-  await guarded('opening the link', async () => {
+  await guarded('OPENING_LINK', async () => {
     await openLinkFromLocation(compileNow);
   });
 }

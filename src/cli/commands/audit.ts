@@ -175,7 +175,7 @@ exit: 0 they agree on every record · 6 some record is decided differently · 1 
   positionals: noPositionals,
   async run({ values, usageError }, io) {
     if (values.database === undefined || values.contract === undefined)
-      return usageError('give --database and --contract');
+      return usageError('GIVE_OPTIONS', { options: ['--database', '--contract'] });
     const audited = await auditContract(values.database, values.schema, values.contract, io);
     if (!audited.ok) {
       reportError(io, audited.error);

@@ -135,8 +135,7 @@ exit: 0 all checks passed · 1 a check failed`,
   positionals: noPositionals,
   async run({ values: { database: url, schema }, usageError }, io) {
     if (url === undefined) return report(await checkAll(builtinChecks, io), io);
-    if (schema === DEFAULT_SCHEMA)
-      return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+    if (schema === DEFAULT_SCHEMA) return usageError('SCRATCH_SCHEMA', { schema: DEFAULT_SCHEMA });
     return inScratchSchema(url, schema, io, async (database) =>
       report(await checkAll(databaseChecks(database, createUnicodeTokeniser()), io), io),
     );

@@ -72,20 +72,18 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
   positionals: noPositionals,
   async run({ values, usageError }, io) {
     const audience = audienceSchema.safeParse(values.view);
-    if (!audience.success) return usageError(`--view must be user or diagnostic, not ${values.view}`);
+    if (!audience.success) return usageError('VIEW_VALUE', { given: String(values.view) });
     const attestation = attestationSchema.safeParse(
       values.attest ?? (values.database === undefined ? 'full' : 'candidates'),
     );
-    if (!attestation.success) return usageError(`--attest must be full or candidates, not ${values.attest}`);
+    if (!attestation.success) return usageError('ATTEST_VALUE', { given: String(values.attest) });
     const limit = values.limit === undefined ? null : Number(values.limit);
     if (limit !== null && !(Number.isInteger(limit) && limit >= 0))
-      return usageError(`--limit must be a whole number of rows, not ${values.limit}`);
+      return usageError('LIMIT_ROWS', { given: String(values.limit) });
     const traceRows = values.trace ? Number.POSITIVE_INFINITY : limit;
     const diagnosticOnly = DIAGNOSTIC_ONLY.find((flag) => values[flag] !== undefined);
     if (audience.data === 'user' && diagnosticOnly)
-      return usageError(
-        `--${diagnosticOnly} writes the diagnostic receipt, which names every record: it needs --view diagnostic`,
-      );
+      return usageError('DIAGNOSTIC_ONLY_OPTION', { option: diagnosticOnly });
     const userViewOut = values['user-view-out'] !== undefined;
     let detail: CompileDetail;
     let adapter: DatabaseCompile['adapter'] | null = null;
@@ -97,9 +95,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         values.control.length > 0 ||
         values['late-change'].length > 0
       ) {
-        return usageError(
-          '--database takes --contract alone: the records are the ones `context-compiler load` wrote to the database',
-        );
+        return usageError('DATABASE_TAKES_ALONE', { options: ['--contract'] });
       }
       const compiled = await compileContractInDatabase(
         values.database,

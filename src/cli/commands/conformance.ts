@@ -36,9 +36,8 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
   options,
   positionals: noPositionals,
   async run({ values: { database: url, schema }, usageError }, io) {
-    if (url === undefined) return usageError('give --database');
-    if (schema === DEFAULT_SCHEMA)
-      return usageError(`--schema ${DEFAULT_SCHEMA} is where \`load\` writes records: give a scratch schema`);
+    if (url === undefined) return usageError('GIVE_OPTIONS', { options: ['--database'] });
+    if (schema === DEFAULT_SCHEMA) return usageError('SCRATCH_SCHEMA', { schema: DEFAULT_SCHEMA });
     return inScratchSchema(url, schema, io, async (database) => {
       const open = async (): Promise<Connection> => {
         const again = await connect(url, schema);

@@ -18,7 +18,7 @@ const options = {
 const twoReceipts: PositionalRule<readonly [string, string]> = ([first, second, ...rest]) =>
   first !== undefined && second !== undefined && rest.length === 0
     ? ok([first, second] as const)
-    : err('give exactly two receipt files');
+    : err({ code: 'GIVE_TWO_RECEIPTS', args: {} });
 
 function refuse(io: CliIo, error: CompileError): ExitCode {
   reportError(io, error);
@@ -43,8 +43,7 @@ exit: 0 compared (identical or not; --json says which) · 3 STALE_ENGINE_VERSION
   positionals: twoReceipts,
   async run({ values, positionals, usageError }, io) {
     const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1)
-      return usageError(`--limit must be a positive integer, not ${values.limit}`);
+    if (!Number.isInteger(limit) || limit < 1) return usageError('LIMIT_POSITIVE', { given: String(values.limit) });
     const [before, after] = positionals;
     const [first, second] = await Promise.all([
       readDocument(resolve(io.cwd, before), before),

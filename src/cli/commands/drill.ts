@@ -6,7 +6,6 @@ import type { DrillVerdict } from '../../core/result';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { library } from '../library';
 import { readDocument, readingFiles } from '../read-file';
-import { ISSUES } from '../../core/issues';
 import { loadInputs, loadScenarioArgument, readCheckedReceipt, readReceiptFile, receiptReadExit } from '../load-inputs';
 import { databaseErrorExit, databaseOptionSpec, drillContractInDatabase } from '../database';
 import { defineCommand } from '../define-command';
@@ -87,9 +86,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
         values.control.length > 0 ||
         values.change.length > 0
       ) {
-        return usageError(
-          '--database takes --receipt and --contract alone: the records are the ones `context-compiler load` wrote to the database',
-        );
+        return usageError('DATABASE_TAKES_ALONE', { options: ['--receipt', '--contract'] });
       }
       const receipt = await readReceiptFile(values.receipt, io.cwd);
       if (!receipt.ok) {
@@ -110,14 +107,8 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       return showVerdict(verdict.value, values.json, io);
     }
     if (values.records !== undefined || values.contract !== undefined) {
-      if (values.receipt === undefined)
-        return usageError(
-          '--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)',
-        );
-      if (values.control.length > 0 || values.change.length > 0)
-        return usageError(
-          '--control and --change need a scenario: records and a contract carry no controls or late changes',
-        );
+      if (values.receipt === undefined) return usageError('JUDGE_NEEDS_RECEIPT');
+      if (values.control.length > 0 || values.change.length > 0) return usageError('DRILL_SWITCHES_NEED_SCENARIO');
       const loaded = await loadInputs(
         {
           scenario: values.scenario,
@@ -144,7 +135,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
         reportError(io, receipt.error);
         return receiptReadExit(receipt.error);
       }
-      return usageError(`NOTHING_TO_JUDGE_AGAINST: ${values.receipt}: ${ISSUES.NOTHING_TO_JUDGE_AGAINST()}`);
+      return usageError('NOTHING_TO_JUDGE', { receipt: values.receipt });
     }
     const loaded = await loadScenarioArgument(values.scenario, io.cwd);
     if (!loaded.ok) {

@@ -38,7 +38,7 @@ const optionSpec = {
 } as const satisfies ParseArgsConfig['options'];
 
 const oneExperiment: PositionalRule<string | undefined> = (given) =>
-  given.length > 1 ? err(`one experiment at a time, got ${given.join(' ')}`) : ok(given[0]);
+  given.length > 1 ? err({ code: 'ONE_EXPERIMENT', args: { given } }) : ok(given[0]);
 
 const seedSchema = z.coerce
   .number()
@@ -71,17 +71,15 @@ export const evalCommand = defineCommand({
   positionals: oneExperiment,
   async run({ values, positionals: named, usageError }, io) {
     const experiment = experimentSchema.safeParse(named ?? 'all');
-    if (!experiment.success) return usageError(`unknown experiment "${named ?? ''}"`);
-    if (values.markdown && values.json) return usageError('--json and --markdown: choose one');
-    if (values.markdown && experiment.data !== 'all')
-      return usageError('--markdown writes the whole page: all three experiments');
+    if (!experiment.success) return usageError('UNKNOWN_EXPERIMENT', { name: named ?? '' });
+    if (values.markdown && values.json) return usageError('JSON_OR_MARKDOWN');
+    if (values.markdown && experiment.data !== 'all') return usageError('MARKDOWN_ALL_EXPERIMENTS');
     const seed = seedSchema.safeParse(values.seed ?? DEFAULT_GROWTH_SEED);
-    if (!seed.success) return usageError(`--seed must be a whole number from 0 to ${2 ** 32 - 1}`);
+    if (!seed.success) return usageError('SEED_RANGE', { max: 2 ** 32 - 1 });
     const sizes: number[] = [];
     for (const raw of (values.sizes ?? DEFAULT_GROWTH_SIZES.join(',')).split(',')) {
       const size = sizeSchema.safeParse(raw.trim());
-      if (!size.success)
-        return usageError(`--sizes: "${raw}" is not a positive multiple of ${GROWTH_BLOCK_SIZE} up to 1,000,000`);
+      if (!size.success) return usageError('SIZES_VALUE', { given: raw, block: GROWTH_BLOCK_SIZE });
       sizes.push(size.data);
     }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { MessageWords } from '../../core/messages';
 import type { ParseArgsConfig } from 'node:util';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { deleteRecords, loadRecordLines, type LoadMode } from '../../adapters/postgres/load';
@@ -19,7 +20,7 @@ const options = {
 } as const satisfies ParseArgsConfig['options'];
 
 /** The ids `--delete` takes; any other command line takes none (the body says so). */
-const anyPositionals = (given: readonly string[]): Result<readonly string[], string> => ok(given);
+const anyPositionals = (given: readonly string[]): Result<readonly string[], MessageWords> => ok(given);
 
 export const loadCommand = defineCommand({
   name: 'load',
@@ -49,10 +50,10 @@ exit: 0 loaded · 1 invalid input, usage, or the database refused the load (noth
     const given = [values.records, values.upsert, values.delete ? '--delete' : undefined].filter(
       (value) => value !== undefined,
     );
-    if (values.database === undefined || given.length !== 1)
-      return usageError('give --database and one of --records, --upsert or --delete');
-    if (values.delete && positionals.length === 0) return usageError('give the ids to delete after --delete');
-    if (!values.delete && positionals.length > 0) return usageError(`unexpected argument ${positionals[0]}`);
+    if (values.database === undefined || given.length !== 1) return usageError('GIVE_LOAD_OPTIONS');
+    if (values.delete && positionals.length === 0) return usageError('GIVE_IDS_TO_DELETE');
+    if (!values.delete && positionals.length > 0)
+      return usageError('UNEXPECTED_ARGUMENT', { argument: positionals[0] ?? '' });
     const target = { url: values.database, schema: values.schema };
     if (values.delete)
       return withDatabase(io, target, async (database) => deleteIds(io, target, database, positionals));

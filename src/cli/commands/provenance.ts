@@ -15,7 +15,7 @@ const options = {
 } as const satisfies ParseArgsConfig['options'];
 
 const oneRecordsFile: PositionalRule<string> = ([file, ...rest]) =>
-  file !== undefined && rest.length === 0 ? ok(file) : err('give exactly one records file');
+  file !== undefined && rest.length === 0 ? ok(file) : err({ code: 'GIVE_ONE_RECORDS_FILE', args: {} });
 
 export const provenanceCommand = defineCommand({
   name: 'provenance',
@@ -31,7 +31,7 @@ cannot be read, or usage`,
   options,
   positionals: oneRecordsFile,
   async run({ values, positionals: file, usageError }, io) {
-    if (values.write && values.check) return usageError('give --check or --write, not both');
+    if (values.write && values.check) return usageError('CHECK_OR_WRITE');
     const path = resolve(io.cwd, file);
     let text: string;
     try {

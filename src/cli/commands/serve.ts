@@ -52,11 +52,11 @@ exit: 0 stopped · 1 usage, or the port cannot be used`,
   async run({ values, usageError }, io) {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
-      return usageError(`--port must be a whole number from 0 to 65535, not ${values.port}`);
+      return usageError('PORT_RANGE', { given: String(values.port) });
     const maxBodyBytes = Number(values['max-body']);
     if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)
-      return usageError(`--max-body must be a positive whole number of bytes, not ${values['max-body']}`);
-    if (io.untilStopped === undefined) return usageError('serve runs until it is stopped, which this caller cannot do');
+      return usageError('MAX_BODY_POSITIVE', { given: String(values['max-body']) });
+    if (io.untilStopped === undefined) return usageError('RUNS_UNTIL_STOPPED', { what: 'serve' });
     let service;
     try {
       service = await startService({

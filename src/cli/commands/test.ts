@@ -100,7 +100,7 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
   async run({ values, positionals, usageError }, io) {
     const minimum = values['min-coverage'] === undefined ? null : Number(values['min-coverage']);
     if (minimum !== null && !(Number.isFinite(minimum) && minimum >= 0 && minimum <= 100))
-      return usageError(`--min-coverage must be a percentage from 0 to 100, not ${values['min-coverage']}`);
+      return usageError('MIN_COVERAGE_RANGE', { given: String(values['min-coverage']) });
     const files = findSuiteFiles(positionals, io.cwd);
     if (!files.ok) return inputError(io, files.error);
     const filters = values.filter.map(parseCaseFilter);
@@ -136,8 +136,7 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
       return totals.failed === 0 ? EXIT.ok : EXIT.expectationsFailed;
     };
     if (!values.watch) return once();
-    if (io.untilStopped === undefined)
-      return usageError('--watch runs until it is stopped, which this caller cannot do');
+    if (io.untilStopped === undefined) return usageError('RUNS_UNTIL_STOPPED', { what: '--watch' });
     return watchSuites(files.value, once, io, io.untilStopped);
   },
 });

@@ -70,6 +70,9 @@ describe('the receipt digests a compiler carries from one compilation to the nex
           const { receiptId, ...body } = JSON.parse(serialiseReceipt(receipt)) as typeof receipt;
           expect(receiptIdOf(body)).toBe(receiptId);
           expect(receipt.recordSetDigest).toBe(recordSetDigest(recordSet.checked));
+          // One patch leaves most chunks as they were. The first step of a run is no such step: it goes back to
+          // the base from wherever the last run ended, which may differ from it in every chunk.
+          if (patch === null) continue;
           const kept = (tree: string) => compiler.memoStats().get(tree)?.reused ?? 0;
           expect(kept('attest:records') + kept('attest:refused') + kept('attest:planned')).toBeGreaterThan(0);
         }

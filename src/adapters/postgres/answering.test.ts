@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareStrings } from '../../core/canonical';
+import { contractSchema } from '../../core/format/contract';
+import { resolve } from '../../core/phases/2-resolve/resolve';
+import { createRecordSet } from '../../core/phases/1-validate/validate';
+import { buildAdmissionPlan, planDigest } from '../../core/phases/4-admit/admission-plan';
+import { safeFtsTerms } from '../sqlite/fts-query';
+import { brokenLinksCase } from '../conformance/corpus';
+import type { AnswerRow } from './answer-rows';
+import { oneServerStatement, successorsStatement } from './answering';
+import { createPostgresStore, inSnapshot } from './compile';
+import { storedBrokenLinks } from './broken-links';
+import { loadRecordSet } from './load';
+import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
+import { createUnicodeTokeniser } from './unicode61';
+
+interface PlanNode {
+  readonly 'Relation Name'?: string;
+  readonly Alias?: string;
+  readonly 'Node Type'?: string;
+  readonly Strategy?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by the plans they get', () => {
+  let database: TestDatabase;
+  const tokeniser = createUnicodeTokeniser();
+  const { contract, records } = brokenLinksCase();
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const loaded = await loadRecordSet(database, 'plans', createRecordSet(records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+  });
+
+  const explain = async (text: string, values: readonly unknown[]) => {
+    const { rows } = await database.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      `EXPLAIN (FORMAT JSON) ${text}`,
+      values,
+    );
+    return (rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan;
+  };
+
+  const planOf = async () => {
+    const resolved = resolve(contractSchema.parse(contract), createRecordSet([]));
+    if (!resolved.ok) throw new Error(resolved.error.message);
+    const broken = [...(await storedBrokenLinks(database)).keys()].sort(compareStrings);
+    return buildAdmissionPlan(resolved.value.contract, broken);
+  };
+
+  it('reads the records table for admission and the refused counts only, never again for the admitted rows', async () => {
+    const parsed = contractSchema.parse(contract);
+    const plan = await planOf();
+    const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
+    expect(phrases.length).toBeGreaterThan(0);
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const reads = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
+      (node) => node['Relation Name'] === 'records',
+    );
+    // Admission and the refused counts (and, as `y`, the successors in force): the statistics, the scores and the gate
+    // views read the admitted rows, not the table (each join back read the whole table).
+    expect(reads.filter((node) => node.Alias !== 'y')).toHaveLength(2);
+  });
+
+  it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {
+    const plan = await planOf();
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const nodes = nodesOf(await explain(statement.value.text, statement.value.values));
+    const overRecords = nodes.filter(
+      (node) =>
+        node['Node Type'] === 'Aggregate' && nodesOf(node).some((below) => below['Relation Name'] === 'records'),
+    );
+    // A plain aggregate (one row) splits over parallel workers; a grouping by an expression of the id never did, the
+    // planner reckoning a group per record.
+    expect(overRecords.length).toBeGreaterThan(0);
+    expect(overRecords.filter((node) => node.Strategy !== 'Plain')).toEqual([]);
+  });
+
+  it('sends the counts and digests once, not with every admitted row', async () => {
+    // No clause: every record admitted.
+    const plan = { ...(await planOf()), clauses: [] };
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const { rows } = await database.query<AnswerRow>(statement.value.text, statement.value.values);
+    expect(rows.filter((row) => row.id !== null).length).toBeGreaterThan(1);
+    expect(rows.filter((row) => row.refused !== null || row.admitted_digest !== null)).toHaveLength(1);
+    expect(new Set(rows.map((row) => `${row.digest} ${row.total}`)).size).toBe(1);
+  });
+
+  it('sorts and groups the answer in memory: the transaction it runs in allows more than the default work_mem', async () => {
+    const settings = await inSnapshot(database, {}, async (shards) => {
+      const store = await createPostgresStore(database, tokeniser, shards);
+      if (!store.ok) return store;
+      const parsed = contractSchema.parse(contract);
+      const resolved = resolve(parsed, createRecordSet([]));
+      if (!resolved.ok) return resolved;
+      const plan = buildAdmissionPlan(resolved.value.contract, []);
+      const answered = await store.value.answers?.answerPlan(plan, planDigest(plan), {
+        query: parsed.query,
+        ranking: 'bm25',
+        required: [],
+      });
+      if (answered?.ok !== true) throw new Error('no answer');
+      const { rows } = await database.query<{ memory: string }>(
+        "SELECT pg_size_bytes(current_setting('work_mem')) AS memory",
+      );
+      return { ok: true as const, value: Number(rows[0]?.memory) };
+    });
+    if (!settings.ok) throw new Error(settings.error.message);
+    expect(settings.value).toBeGreaterThanOrEqual(128 * 1024 * 1024);
+  });
+
+  it('finds the successors of the admitted records by key, never comparing each successor with every id', async () => {
+    const ids = records.map((record) => record.id);
+    const text = JSON.stringify(await explain(successorsStatement(database.schema), [ids]));
+    expect(text).not.toContain('&&');
+    expect(text).toContain('= ANY');
+  });
+});
