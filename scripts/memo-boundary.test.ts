@@ -19,7 +19,7 @@ function sourceFiles(directory: string): string[] {
  */
 function cachingIn(text: string): string[] {
   const found: string[] = [];
-  if (/from\s+['"][./]*(?:core\/)?memo['"]/.test(text)) found.push('imports the memo');
+  if (/from\s+['"][./]*(?:core\/)?memo(?:-\w+)?['"]/.test(text)) found.push('imports the memo');
   if (/\bDerive\b|\bcomputeAll\b/.test(text)) found.push('names the memo’s types');
   if (/[(,]\s*(?:derive|memo|last|previous|carried)\s*[?]?\s*:/.test(text))
     found.push('takes a memo or a previous result');
@@ -32,6 +32,7 @@ const appliesMemo = (text: string) => /\bcreateMemo\b/.test(text);
 describe('passes that know nothing of caching', () => {
   it('finds what it looks for', () => {
     expect(cachingIn("import { type Derive } from '../memo';")).toEqual(['imports the memo', 'names the memo’s types']);
+    expect(cachingIn("import type { Key } from '../memo-keys';")).toEqual(['imports the memo']);
     expect(cachingIn('export function admit(resolution: Resolution, derive: Derive = computeAll) {}')).toHaveLength(2);
     expect(cachingIn('export function plan(resolution: Resolution, last?: Plan) {}')).toEqual([
       'takes a memo or a previous result',

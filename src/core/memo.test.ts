@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../shared/prng';
 import { canonicalJson } from './canonical';
-import { createMemo, equalValues, type Marks, sameKey } from './memo';
+import { createMemo } from './memo';
+import { equalValues, sameKey } from './memo-keys';
+import type { Marks } from './memo-ordered';
 
 const names = (count: number) => Array.from({ length: count }, (_, index) => `n${index}`);
 
@@ -174,6 +176,29 @@ describe('an ordered table', () => {
     expect(second.versions[0]).toBe(first.versions[0]);
     expect(second.versions[3]).not.toBe(first.versions[3]);
     expect(second.values).toEqual((await run(createMemo(), next, noMarks, upper)).values);
+  });
+
+  it('hands back the last values themselves when nothing changed, and copies them once when one item did', async () => {
+    const memo = createMemo();
+    const upper = (item: Item) => item.text.toUpperCase();
+    const first = await run(memo, source, noMarks, upper);
+    const same = await run(
+      memo,
+      source.map((item) => ({ ...item })),
+      noMarks,
+      upper,
+    );
+    expect(same.values).toBe(first.values);
+    expect(same.versions).toBe(first.versions);
+    const changed = await run(
+      memo,
+      source.map((item) => (item.name === 'b' ? { ...item, text: 'new' } : item)),
+      noMarks,
+      upper,
+    );
+    expect(changed.values).not.toBe(first.values);
+    expect(changed.values).toEqual(['TEXT OF A', 'NEW', 'TEXT OF C', 'TEXT OF D']);
+    expect(first.values).toEqual(['TEXT OF A', 'TEXT OF B', 'TEXT OF C', 'TEXT OF D']);
   });
 
   it('computes again where a mark was added, changed or dropped, by name when positions shift', async () => {

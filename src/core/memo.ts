@@ -1,10 +1,14 @@
 import { canonicalJson } from './canonical';
-
-/** A key part: a value, never an object, so a memo entry is found by content and never by identity. */
-export type KeyPart = string | number | boolean | null;
-
-/** A key: one part, or a list of keys compared element by element (a typed array of numbers is a list of parts). */
-export type Key = KeyPart | readonly Key[] | Int32Array;
+import { equalValues, type Key, type KeyPart, sameKey } from './memo-keys';
+import {
+  changedInPlace,
+  changedMarks,
+  inverseOf,
+  type Marks,
+  type OrderedTable,
+  positionsByName,
+  samePlaces,
+} from './memo-ordered';
 
 /**
  * The inputs a memoised query declares, and the key its memo entries are valid for. Both come from one
@@ -105,84 +109,10 @@ interface Table {
   readonly versions: Int32Array;
 }
 
-/** Extra key parts at a few positions of an ordered table: `keys[k]` belongs to the item at `positions[k]`. */
-export interface Marks {
-  readonly positions: Int32Array;
-  readonly keys: readonly Key[];
-}
-
-interface OrderedTable {
-  readonly names: readonly string[];
-  readonly order: Int32Array;
-  readonly source: readonly unknown[];
-  readonly marks: Marks;
-  readonly values: readonly unknown[];
-  readonly versions: Int32Array;
-}
-
 interface Cell {
   readonly key: Key;
   readonly value: unknown;
   readonly version: number;
-}
-
-export function sameKey(a: Key, b: Key): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || a.length !== b.length) return false;
-  if (a instanceof Int32Array || b instanceof Int32Array) {
-    if (!(a instanceof Int32Array && b instanceof Int32Array)) return false;
-    for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-    return true;
-  }
-  for (let index = 0; index < a.length; index += 1)
-    if (a[index] !== b[index] && !sameKey(a[index] as Key, b[index] as Key)) return false;
-  return true;
-}
-
-/** Whether a table's items have the same names in the same places as the last revision's. */
-function samePlaces(last: readonly string[], names: readonly string[]): boolean {
-  if (last === names) return true;
-  if (last.length !== names.length) return false;
-  for (let index = 0; index < names.length; index += 1) if (last[index] !== names[index]) return false;
-  return true;
-}
-
-/** Each name's position, built only when positions shift (a record added or removed). */
-function positionsByName(names: readonly string[]): Map<string, number> {
-  const positions = new Map<string, number>();
-  for (let at = 0; at < names.length; at += 1) positions.set(names[at] as string, at);
-  return positions;
-}
-
-/**
- * The positions whose mark differs from the one the last revision gave the same name, a mark added or dropped
- * included, as flags (null when none differ): marks are few, so this costs nothing per item. `positionOf` finds a
- * dropped mark's name now; it is needed only when positions shifted.
- */
-function changedMarks(
-  last: OrderedTable,
-  names: readonly string[],
-  marks: Marks,
-  positionOf: ((name: string) => number | undefined) | null,
-): Uint8Array | null {
-  const before = new Map<string, { readonly key: Key; readonly position: number }>();
-  last.marks.positions.forEach((position, at) =>
-    before.set(last.names[position] as string, { key: last.marks.keys[at] as Key, position }),
-  );
-  let flags: Uint8Array | null = null;
-  const flag = (position: number | undefined) => {
-    if (position === undefined) return;
-    flags ??= new Uint8Array(names.length);
-    flags[position] = 1;
-  };
-  marks.positions.forEach((position, at) => {
-    const name = names[position] as string;
-    const was = before.get(name);
-    if (was === undefined || !sameKey(was.key, marks.keys[at] as Key)) flag(position);
-    before.delete(name);
-  });
-  for (const [name, { position }] of before) flag(positionOf === null ? position : positionOf(name));
-  return flags;
 }
 
 /**
@@ -200,29 +130,6 @@ function changedKeys(last: Table, names: readonly string[], keys: ArrayLike<Key>
     if (before !== now && !sameKey(before, now)) changed.push(index);
   }
   return changed;
-}
-
-/** Structural equality of plain data (arrays and plain objects of values): the one equality early cutoff uses. */
-export function equalValues(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
-    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let index = 0; index < a.length; index += 1) if (!equalValues(a[index], b[index])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || a instanceof Map || a instanceof Set || b instanceof Map || b instanceof Set) return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  let keys = 0;
-  for (const key in x) {
-    if (!Object.hasOwn(x, key)) continue;
-    if (!Object.hasOwn(y, key) || !equalValues(x[key], y[key])) return false;
-    keys += 1;
-  }
-  for (const key in y) if (Object.hasOwn(y, key)) keys -= 1;
-  return keys === 0;
 }
 
 export function createMemo(): Memo {
@@ -335,12 +242,33 @@ export function createMemo(): Memo {
       let positions: Map<string, number> | null = null;
       const positionOf = (name: string) => (positions ??= positionsByName(names)).get(name);
       const flags = last === undefined ? null : changedMarks(last, names, marks, same ? null : positionOf);
+      const done = (values: readonly O[], versions: Int32Array, reused: number): Versioned<O> => {
+        ordered.set(table, { names, order, source, marks, values, versions });
+        count(table, reused, order.length - reused);
+        return { values, versions };
+      };
+      // The same names in the same places: find the few changed positions first, so an unchanged table is reused
+      // whole and a changed one copied in bulk. Filling a new array of 100,000 values cost more than all the compares.
+      if (last !== undefined && same) {
+        const changed = changedInPlace(last, order, source, keyOf, flags, () => inverseOf(order));
+        if (changed.length === 0) return done(last.values as readonly O[], last.versions, order.length);
+        const values = last.values.slice() as O[];
+        const versions = last.versions.slice();
+        for (const index of changed) {
+          const value = compute(source[order[index] as number] as I);
+          if (equalValues(last.values[index], value)) continue;
+          values[index] = value;
+          lastVersion += 1;
+          versions[index] = lastVersion;
+        }
+        return done(values, versions, order.length - changed.length);
+      }
       const values = new Array<O>(order.length);
       const versions = new Int32Array(order.length);
       let reused = 0;
       for (let index = 0; index < order.length; index += 1) {
         const item = source[order[index] as number] as I;
-        const at = last === undefined ? -1 : same ? index : (lastPositions?.get(names[index] as string) ?? -1);
+        const at = last === undefined ? -1 : (lastPositions?.get(names[index] as string) ?? -1);
         if (at >= 0) {
           const before = (last as OrderedTable).source[(last as OrderedTable).order[at] as number] as I;
           if (keyOf(before) === keyOf(item) && (flags === null || flags[index] === 0)) {
@@ -360,9 +288,7 @@ export function createMemo(): Memo {
           versions[index] = lastVersion;
         }
       }
-      ordered.set(table, { names, order, source, marks, values, versions });
-      count(table, reused, order.length - reused);
-      return { values, versions };
+      return done(values, versions, reused);
     },
 
     cell<O>(name: string, key: Key, compute: () => O): O {

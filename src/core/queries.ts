@@ -1,7 +1,9 @@
 import { canonicalJson } from './canonical';
 import type { CompileError, Result } from './errors';
 import type { Contract } from './format/contract';
-import { createMemo, declare, type Key, type KeyPart, type Marks, type TableStats } from './memo';
+import { createMemo, declare, type TableStats } from './memo';
+import type { Key, KeyPart } from './memo-keys';
+import type { Marks } from './memo-ordered';
 import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './phases/4-admit/admit';
 import { attest, attestedSections, receiptOf, type AttestInput } from './phases/7-attest/attest';
 import {
