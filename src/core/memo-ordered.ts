@@ -32,6 +32,14 @@ export function positionsByName(names: readonly string[]): Map<string, number> {
   return positions;
 }
 
+/** Marks at the same positions with the same keys (the same object when the cell that made them was reused). */
+function sameMarks(last: Marks, marks: Marks): boolean {
+  if (last === marks) return true;
+  if (last.positions.length !== marks.positions.length) return false;
+  for (let at = 0; at < marks.positions.length; at += 1) if (last.positions[at] !== marks.positions[at]) return false;
+  return sameKey(last.keys, marks.keys);
+}
+
 /**
  * The positions whose mark differs from the one the last revision gave the same name, a mark added or dropped
  * included, as flags (null when none differ): marks are few, so this costs nothing per item. `positionOf` finds a
@@ -43,6 +51,7 @@ export function changedMarks(
   marks: Marks,
   positionOf: ((name: string) => number | undefined) | null,
 ): Uint8Array | null {
+  if (positionOf === null && sameMarks(last.marks, marks)) return null;
   const before = new Map<string, { readonly key: Key; readonly position: number }>();
   last.marks.positions.forEach((position, at) =>
     before.set(last.names[position] as string, { key: last.marks.keys[at] as Key, position }),
