@@ -65,6 +65,22 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     expect(reads.filter((node) => node.Alias !== 'y')).toHaveLength(2);
   });
 
+  it('reads no document for the gate views: the declared tokens and relevance are in the records table', async () => {
+    const parsed = contractSchema.parse(contract);
+    const plan = await planOf();
+    const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const ids = records.map((record) => record.id);
+    const plans = [
+      await explain(statement.value.text, statement.value.values),
+      await explain(successorsStatement(database.schema), [ids]),
+    ];
+    const relations = plans.flatMap((node) => nodesOf(node).map((below) => below['Relation Name']));
+    expect(relations).toContain('records');
+    expect(relations).not.toContain('documents');
+  });
+
   it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {
     const plan = await planOf();
     const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
