@@ -11,6 +11,7 @@ import { oneServerStatement, successorsStatement } from './answering';
 import { createPostgresStore, inSnapshot } from './compile';
 import { storedBrokenLinks } from './broken-links';
 import { loadRecordSet } from './load';
+import { supersededStatement } from './lower';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { createUnicodeTokeniser } from './unicode61';
 
@@ -79,6 +80,18 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     const relations = plans.flatMap((node) => nodesOf(node).map((below) => below['Relation Name']));
     expect(relations).toContain('records');
     expect(relations).not.toContain('documents');
+  });
+
+  it('finds the successors in force from their index alone, reading no heap page of the records', async () => {
+    // A test's table is small enough for a scan of the whole of it to cost least: the planner is told to avoid one, so
+    // it shows the path it takes at a corpus's size.
+    await database.query('BEGIN');
+    await database.query("SELECT set_config('enable_seqscan', 'off', true)");
+    const text = JSON.stringify(await explain(supersededStatement(database.schema), [Date.parse('2026-01-01')]));
+    await database.query('ROLLBACK');
+    expect(text).toContain('"Index Only Scan"');
+    expect(text).toContain('records_successors');
+    expect(text).not.toContain('"Seq Scan"');
   });
 
   it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {
