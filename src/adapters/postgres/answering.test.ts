@@ -20,6 +20,7 @@ interface PlanNode {
   readonly Alias?: string;
   readonly 'Node Type'?: string;
   readonly Strategy?: string;
+  readonly 'Group Key'?: readonly string[];
   readonly Plans?: readonly PlanNode[];
 }
 
@@ -92,6 +93,18 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     expect(text).toContain('"Index Only Scan"');
     expect(text).toContain('records_successors');
     expect(text).not.toContain('"Seq Scan"');
+  });
+
+  it("groups the admitted records' term hits by record once, for their scores and their phrases together", async () => {
+    const parsed = contractSchema.parse(contract);
+    const plan = await planOf();
+    const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const byRecord = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
+      (node) => node['Node Type'] === 'Aggregate' && (node['Group Key'] ?? []).some((key) => key.includes('record_id')),
+    );
+    expect(byRecord).toHaveLength(1);
   });
 
   it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {

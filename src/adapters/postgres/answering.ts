@@ -57,11 +57,10 @@ export function oneServerStatement(
   if (!ctes.ok) return ctes;
   const text = withRows([
     ...ctes.value,
-    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
-    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
-    `viewed AS (SELECT ${VIEW_COLUMNS}, r.length, coalesce(h.phrases, '{}') AS phrases, s.score
-      FROM admitted r LEFT JOIN scored s ON s.id = r.id
-      LEFT JOIN held h ON h.record_id = r.id)`,
+    // Each record's phrases come with its score, gathered in the one grouping of the hits by record: a grouping of its
+    // own sorted every hit again, and a subquery per admitted row scanned every hit again for each.
+    `viewed AS (SELECT ${VIEW_COLUMNS}, r.length, coalesce(s.phrases, '{}') AS phrases, s.score
+      FROM admitted r LEFT JOIN scored s ON s.id = r.id)`,
   ]);
   return ok({ text, values: into.values });
 }
