@@ -6,7 +6,7 @@ import { GATE_ORDER, type RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { admittedStatistics, bm25Ctes } from './bm25-sql';
 import { answerLowering, bind, lowerConditions, supersededAt, type Lowering } from './lower';
-import { GATE_COLUMNS } from './gate-views';
+import { VIEW_COLUMNS } from './gate-views';
 import { refusedCountCtes } from './refused-counts';
 import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
 import type { Database } from './schema';
@@ -152,7 +152,7 @@ export function answerCtes(
     // most records stop at their first failing clause.
     // The admitted rows carry what the statistics, the scores and the gate views read, so none of them reads the records
     // again: a join back to the records made the planner hash or scan the whole table for each.
-    `admitted AS MATERIALIZED (SELECT ${GATE_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
+    `admitted AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
     ...refusedCountCtes(
       verdict,
       `${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id`,

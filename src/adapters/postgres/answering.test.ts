@@ -11,6 +11,7 @@ import { oneServerStatement, successorsStatement } from './answering';
 import { createPostgresStore, inSnapshot } from './compile';
 import { storedBrokenLinks } from './broken-links';
 import { loadRecordSet } from './load';
+import { supersededStatement } from './lower';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { createUnicodeTokeniser } from './unicode61';
 
@@ -19,6 +20,7 @@ interface PlanNode {
   readonly Alias?: string;
   readonly 'Node Type'?: string;
   readonly Strategy?: string;
+  readonly 'Group Key'?: readonly string[];
   readonly Plans?: readonly PlanNode[];
 }
 
@@ -63,6 +65,46 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     // Admission and the refused counts (and, as `y`, the successors in force): the statistics, the scores and the gate
     // views read the admitted rows, not the table (each join back read the whole table).
     expect(reads.filter((node) => node.Alias !== 'y')).toHaveLength(2);
+  });
+
+  it('reads no document for the gate views: the declared tokens and relevance are in the records table', async () => {
+    const parsed = contractSchema.parse(contract);
+    const plan = await planOf();
+    const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const ids = records.map((record) => record.id);
+    const plans = [
+      await explain(statement.value.text, statement.value.values),
+      await explain(successorsStatement(database.schema), [ids]),
+    ];
+    const relations = plans.flatMap((node) => nodesOf(node).map((below) => below['Relation Name']));
+    expect(relations).toContain('records');
+    expect(relations).not.toContain('documents');
+  });
+
+  it('finds the successors in force from their index alone, reading no heap page of the records', async () => {
+    // A test's table is small enough for a scan of the whole of it to cost least: the planner is told to avoid one, so
+    // it shows the path it takes at a corpus's size.
+    await database.query('BEGIN');
+    await database.query("SELECT set_config('enable_seqscan', 'off', true)");
+    const text = JSON.stringify(await explain(supersededStatement(database.schema), [Date.parse('2026-01-01')]));
+    await database.query('ROLLBACK');
+    expect(text).toContain('"Index Only Scan"');
+    expect(text).toContain('records_successors');
+    expect(text).not.toContain('"Seq Scan"');
+  });
+
+  it("groups the admitted records' term hits by record once, for their scores and their phrases together", async () => {
+    const parsed = contractSchema.parse(contract);
+    const plan = await planOf();
+    const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
+    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    if (!statement.ok) throw new Error(statement.error.message);
+    const byRecord = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
+      (node) => node['Node Type'] === 'Aggregate' && (node['Group Key'] ?? []).some((key) => key.includes('record_id')),
+    );
+    expect(byRecord).toHaveLength(1);
   });
 
   it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {

@@ -30,7 +30,7 @@ export const successorsStatement = (schema: string) =>
   // The few successors' ids found first, as one array, then their rows and documents by key: a join with them let the
   // planner, which cannot tell how few they are, walk every record and document in id order.
   `WITH wanted AS MATERIALIZED (SELECT DISTINCT unnest($1::text[]) COLLATE "C" AS id)
-   SELECT ${VIEW_COLUMNS} FROM ${schema}.records r JOIN ${schema}.documents d ON d.id = r.id
+   SELECT ${VIEW_COLUMNS} FROM ${schema}.records r
    WHERE r.id = ANY (ARRAY(SELECT s.id FROM ${schema}.records s CROSS JOIN LATERAL unnest(s.supersedes) AS t(id)
      JOIN wanted w ON w.id = t.id COLLATE "C" WHERE cardinality(s.supersedes) > 0))
    ORDER BY r.id`;
@@ -57,11 +57,10 @@ export function oneServerStatement(
   if (!ctes.ok) return ctes;
   const text = withRows([
     ...ctes.value,
-    // Each record's phrases gathered once: a subquery per admitted row would scan every hit again for each.
-    'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
-    `viewed AS (SELECT ${VIEW_COLUMNS}, r.length, coalesce(h.phrases, '{}') AS phrases, s.score
-      FROM admitted r JOIN ${schema}.documents d ON d.id = r.id LEFT JOIN scored s ON s.id = r.id
-      LEFT JOIN held h ON h.record_id = r.id)`,
+    // Each record's phrases come with its score, gathered in the one grouping of the hits by record: a grouping of its
+    // own sorted every hit again, and a subquery per admitted row scanned every hit again for each.
+    `viewed AS (SELECT ${VIEW_COLUMNS}, r.length, coalesce(s.phrases, '{}') AS phrases, s.score
+      FROM admitted r LEFT JOIN scored s ON s.id = r.id)`,
   ]);
   return ok({ text, values: into.values });
 }

@@ -44,7 +44,7 @@ export const phraseHits = (first: string, rest: readonly string[]) =>
  * The common table expressions of bm25 over the records of the relation `set` (columns `id` and `length`, the
  * record's title and text tokens), with that set's own statistics and FTS5's formula term by term in its order of operations, so the scores are FTS5's
  * (`-bm25(admitted_text, 2.0, 1.0)` of the built-in path): `stats` (n, tokens), `freq`, `df` (each phrase's
- * document count) and `scored` (id, score) of every record holding some phrase.
+ * document count) and `scored` (id, score, the phrases it holds) of every record holding some phrase.
  */
 export function bm25Ctes(schema: string, set: string, phrases: readonly (readonly string[])[], bind: Bind): string {
   const hits = phrases.flatMap((tokens, phrase) =>
@@ -61,7 +61,7 @@ df AS (SELECT phrase, count(*)::float8 AS matched FROM freq GROUP BY phrase),
 weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s),
 scored AS (
   SELECT f.record_id AS id,
-    sum(${phraseScore('f.length')} ORDER BY f.phrase) AS score
+    sum(${phraseScore('f.length')} ORDER BY f.phrase) AS score, array_agg(f.phrase ORDER BY f.phrase) AS phrases
   FROM freq f JOIN weights w ON w.phrase = f.phrase CROSS JOIN stats s
   GROUP BY f.record_id)`;
 }

@@ -89,6 +89,8 @@ function recordLine({ item }: RecordToWrite, tokens: RecordTokens): string {
     textArray(new Set(record.supersedes)),
     tokens.titleTokens,
     tokens.textTokens,
+    record.tokens,
+    record.relevance,
   ]);
 }
 

@@ -8,8 +8,7 @@ import type { AdmittedRow } from '../../core/answered-admission';
 import type { RankedRow } from '../../core/phases/5-rank/ranking';
 
 /**
- * A record's gate columns as a row of the narrow table, with its declared tokens and relevance from its
- * document: validated at the boundary, then made the gate view the core judges (no title, no text).
+ * A record's gate columns as a row of the narrow table, with its declared tokens and relevance: validated at the boundary, then made the gate view the core judges (no title, no text).
  */
 const viewRowSchema = z.object({
   id: z.string(),
@@ -38,16 +37,13 @@ const viewRowSchema = z.object({
 
 type ViewRow = z.infer<typeof viewRowSchema>;
 
-/** The gate columns of a row `r` of the records: what admission reads and a gate view is made of. */
-export const GATE_COLUMNS = `r.id, r.fingerprint, r.project, r.scope, r.subject, r.known_at, r.valid_from, r.valid_to, r.lifecycle, r.source_class,
-  r.authority_class, r.review_state, r.provenance_ok, r.sensitivity, r.evidence_class, r.roles, r.purposes, r.labels, r.claims, r.supersedes`;
-
 /**
- * The columns a gate view is made of, for a row `r` with the gate columns (of the records, or of a set made from them)
- * and `d` of the documents.
+ * The columns a gate view is made of, for a row `r` of the records or of a set made from them: what admission reads,
+ * with the declared tokens and relevance, all in the narrow table, so no document is read for a view.
  */
-export const VIEW_COLUMNS = `${GATE_COLUMNS},
-  (d.document::json->>'tokens')::integer AS tokens, (d.document::json->>'relevance')::float8 AS relevance`;
+export const VIEW_COLUMNS = `r.id, r.fingerprint, r.project, r.scope, r.subject, r.known_at, r.valid_from, r.valid_to, r.lifecycle, r.source_class,
+  r.authority_class, r.review_state, r.provenance_ok, r.sensitivity, r.evidence_class, r.roles, r.purposes, r.labels, r.claims, r.supersedes,
+  r.tokens, r.relevance`;
 
 /**
  * The gate view of a row: the fields the gates and the plan read, as validation would have made them. The claims

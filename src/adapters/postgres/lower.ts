@@ -215,6 +215,11 @@ export const answerLowering = (schema: string, digest: string, superseded: reado
   shippable: { superseded },
 });
 
+/** The statement giving the ids some successor in force at `$1` supersedes, through the index of the successors. */
+export const supersededStatement = (schema: string) =>
+  `SELECT DISTINCT t.id FROM ${schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
+   WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= $1 AND y.valid_from <= $1`;
+
 /**
  * The ids some successor in force at the plan's decision time supersedes, few rows: read before admission, so its
  * statement holds them as a bound set (`shippable`). Through a coordinator they are read from every shard (a successor
@@ -223,10 +228,6 @@ export const answerLowering = (schema: string, digest: string, superseded: reado
 export async function supersededAt(client: Database, plan: AdmissionPlan): Promise<string[]> {
   const clause = plan.clauses.find((item) => item.op === 'not-superseded-at');
   if (clause?.op !== 'not-superseded-at') return [];
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT DISTINCT t.id FROM ${client.schema}.records y CROSS JOIN LATERAL unnest(y.supersedes) AS t(id)
-     WHERE cardinality(y.supersedes) > 0 AND y.lifecycle = 'active' AND y.known_at <= $1 AND y.valid_from <= $1`,
-    [clause.at.epochMs],
-  );
+  const { rows } = await client.query<{ id: string }>(supersededStatement(client.schema), [clause.at.epochMs]);
   return rows.map((row) => row.id);
 }

@@ -30,7 +30,7 @@ export function quoteIdentifier(name: string): string {
  * The layout of the tables below, kept in `context_compiler.layout`. A database with another layout has
  * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again.
  */
-export const LAYOUT = 4;
+export const LAYOUT = 5;
 
 /** The project's tables, those a row of `records` owns last: dropped in this order when the layout changes. */
 export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'documents', 'records'] as const;
@@ -44,7 +44,8 @@ export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'docu
  * record's lists are arrays in it (roles, purposes, labels, the propositions its evidence claims, the ids it
  * supersedes): an empty list is '{}', never a null (`empty-lists`); a missing subject is SQL NULL
  * (`null-subjects`). `fingerprint` and `ends_chunk` (the record-set digest's chunk rule, tree-digest.ts) let
- * the database hash a set of records as the receipt does. `documents` holds the record as validated and the
+ * the database hash a set of records as the receipt does; `tokens` and `relevance` are the record's declared ones, which
+a gate view holds, so a compile reads no document of a record that enters no packet. `documents` holds the record as validated and the
  * SHA-256 of the line it was read from (see load.ts), read only for the records a compile or an audit needs.
  * `postings` is the full-text index: one row per term per record with its frequency in the title and the
  * text (FTS5's tokens, see tokens.ts) and its positions for phrases; the primary key covers the frequencies,
@@ -79,7 +80,9 @@ CREATE TABLE ${SCHEMA}.records (
   claims text[] COLLATE "C" NOT NULL,
   supersedes text[] COLLATE "C" NOT NULL,
   title_tokens integer NOT NULL,
-  text_tokens integer NOT NULL
+  text_tokens integer NOT NULL,
+  tokens integer NOT NULL,
+  relevance float8
 );
 CREATE TABLE ${SCHEMA}.documents (
   id text COLLATE "C" NOT NULL,
@@ -112,7 +115,8 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
  * in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more than
  * the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a load
  * finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
- * the broken links after a load reads them, not the corpus.
+ * the broken links after a load reads them, not the corpus; it covers what finding the successors in force reads, so
+ * a compile reads them from the index alone rather than from a heap page per successor, spread over the whole table.
  */
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);
@@ -120,7 +124,8 @@ ALTER TABLE ${SCHEMA}.documents ADD PRIMARY KEY (id);
 CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash);
 ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
-CREATE INDEX records_successors ON ${SCHEMA}.records (id) WHERE cardinality(supersedes) > 0;
+CREATE INDEX records_successors ON ${SCHEMA}.records (id) INCLUDE (supersedes, lifecycle, known_at, valid_from)
+  WHERE cardinality(supersedes) > 0;
 CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
 CREATE INDEX records_chunk_ends ON ${SCHEMA}.records ((${utf16Order('id')})) WHERE ends_chunk;
 `;

@@ -10,7 +10,7 @@ import type { Database } from './schema';
 /**
  * Each shard's part, as common table expressions over its own foreign tables (`tables`), each holding
  * admission's whole condition in a form postgres_fdw can send (lower.ts's `shippable`): the admitted rows with
- * their documents' gate fields, the admitted count and token total, each one-token term's admitted document count,
+ * their gate fields, the admitted count and token total, each one-token term's admitted document count,
  * the admitted records' hits of those terms, the refused count per reason and, for each phrase of several tokens,
  * the admitted records holding every token of it, with each token's positions. Each is a join or an aggregate
  * postgres_fdw sends to the shard whole (bench/fdw.test.ts and shards.test.ts hold the coordinator's plan to that).
@@ -27,7 +27,7 @@ function shardParts(
   const holding = `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY (${terms})`;
   return [
     `rows_${index} AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length
-      FROM ${records} JOIN ${tables}.documents d ON d.id = r.id WHERE ${where})`,
+      FROM ${records} WHERE ${where})`,
     `part_${index} AS MATERIALIZED (SELECT count(*) AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0) AS tokens FROM ${records} WHERE ${where})`,
     `df_${index} AS MATERIALIZED (SELECT ${counted.term.columns('p.term')} FROM ${holding})`,
     `hits_${index} AS MATERIALIZED (SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding})`,
