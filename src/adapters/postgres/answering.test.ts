@@ -8,9 +8,9 @@ import { safeFtsTerms } from '../sqlite/fts-query';
 import { brokenLinksCase } from '../conformance/corpus';
 import type { AnswerRow } from './answer-rows';
 import { oneServerStatement, successorsStatement } from './answering';
-import { createPostgresStore, inSnapshot } from './compile';
+import { createPostgresStore, inSnapshot } from './compile-in-database';
 import { storedBrokenLinks } from './broken-links';
-import { loadRecordSet } from './load';
+import { loadRecordSet } from './load-records';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { createUnicodeTokeniser } from './unicode61';
 

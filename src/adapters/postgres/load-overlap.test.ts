@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../../bench/generate-records';
 import { storedRecordSetDigest } from './record-set-digest';
-import { loadRecordLines } from './load';
+import { loadRecordLines } from './load-records';
 import { BATCH, RECORDS_PER_TURN } from './load-batch';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';

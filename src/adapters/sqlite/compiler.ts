@@ -5,7 +5,7 @@ import { createMemo } from '../../core/memo';
 import type { RecordSet } from '../../core/passes/validate';
 import type { BaselinePacket } from '../../core/result';
 import type { SqlDriver } from './driver';
-import { rankCorpus } from './rank';
+import { rankCorpus } from './fts5-rank';
 import type { SliceProgress, SyncReport } from './record-index-api';
 import { createSqliteStore } from './sqlite-adapter';
 
