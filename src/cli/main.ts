@@ -14,7 +14,7 @@ import { testCommand } from './commands/test-command';
 import { usageError } from './options';
 import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
-import { wordsText, type MessageWords } from '../core/messages';
+import { wordMessage, wordsText, type MessageWords } from '../core/messages';
 import { ENGINE_VERSION } from '../core/version';
 
 const COMMANDS: readonly CliCommand[] = [
@@ -71,7 +71,7 @@ export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitC
     const message = wordsText(words);
     if (io.jsonErrors === true)
       io.stdout(`${JSON.stringify({ error: { code: 'INTERNAL', message, words } }, null, 2)}\n`);
-    else io.stderr(`error: ${message}\n`);
+    else io.stderr(`${wordMessage('ERROR_LINE', { problem: message })}\n`);
     return EXIT.invalid;
   }
 }
