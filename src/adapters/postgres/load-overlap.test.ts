@@ -13,8 +13,9 @@ const isRecordsCopy = (statement: string) => /^COPY \S+\.records FROM STDIN/.tes
 /**
  * A load watched through what it hands the database and the tokeniser, in the order it does so. The database runs one
  * call at a time, as a PostgreSQL connection does, and holds the COPY of batch n's records until the tokeniser has been
- * given a record of batch n + 1 (the last batch's is not held). A load that asks the database anything while such a COPY is held
- * is waiting for the server before it reads the next batch: that is logged as a stall, and the COPY let go.
+ * given a record of batch n + 1 (the last batch's is not held). A load that asks the database anything while such a
+ * COPY is held is waiting for the server before it reads the next batch: that is logged as a stall, and the COPY let
+ * go.
  */
 function watchLoad(database: Database, base: Tokeniser, batches: number) {
   const events: string[] = [];

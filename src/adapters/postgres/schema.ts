@@ -107,11 +107,11 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
 
 /**
  * Every index of the record tables, primary keys included, built once their rows are in: one sort costs far less than
- * keeping them row by row, and the work of keeping a b-tree grows with the table while a sort's grows with the rows.
- * A load into empty tables needs none of them (it has nothing to look up: load-records.ts), and its duplicate ids are found
- * in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more than
- * the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a load
- * finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
+ * keeping them row by row, and the work of keeping a b-tree grows with the table while a sort's grows with the rows. A
+ * load into empty tables needs none of them (it has nothing to look up: load-records.ts), and its duplicate ids are
+ * found in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more
+ * than the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a
+ * load finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
  * the broken links after a load reads them, not the corpus.
  */
 const indexes = (SCHEMA: string) => `

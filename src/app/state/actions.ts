@@ -19,8 +19,8 @@ import { useScenarioStore } from './scenario-store';
 import { INITIAL_TESTS, useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
-// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
-// export-actions, debug-actions) builds on, and the one place a failure clears the screen.
+// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions,
+// drill-actions, export-actions, debug-actions) builds on, and the one place a failure clears the screen.
 
 // The worker's API: the composition root (main.tsx) hands in the real one, tests a fake with the same type.
 let current: CompilerApi | null = null;
