@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRecordSet } from '../src/adapters/postgres/load';
+import { loadRecordSet } from '../src/adapters/postgres/load-records';
 import { publish, shardNames } from '../src/adapters/postgres/shards';
 import { openTwoShards, type TwoShards } from '../src/adapters/postgres/test-support/two-shards';
 import { POSTGRES_URL } from '../src/adapters/postgres/test-server';

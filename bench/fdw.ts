@@ -1,4 +1,4 @@
-import { compileInDatabase } from '../src/adapters/postgres/compile';
+import { compileInDatabase } from '../src/adapters/postgres/compile-in-database';
 import type { Database } from '../src/adapters/postgres/schema';
 import { COORDINATOR_SETTINGS } from '../src/adapters/postgres/shard-snapshots';
 import type { Tokeniser } from '../src/adapters/postgres/tokens';

@@ -17,7 +17,7 @@ import { typeCheck } from '../src/core/phases/3-type-check/type-check';
 import { createJsonlRecordReader, type RecordSet } from '../src/core/phases/1-validate/validate';
 import type { CompileOutcome } from '../src/core/result';
 import type { SqlDriver } from '../src/adapters/sqlite/driver';
-import { rankAdmitted, rankCorpus } from '../src/adapters/sqlite/rank';
+import { rankAdmitted, rankCorpus } from '../src/adapters/sqlite/fts5-rank';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { SQLITE_ADAPTER_VERSION } from '../src/adapters/sqlite/sqlite-adapter';
 import { benchContract, benchControl } from './generate-records';

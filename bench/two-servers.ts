@@ -2,7 +2,7 @@ import '../src/shared/jitless-zod';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connect, type Connection } from '../src/adapters/postgres/connect';
-import { loadRecordSet } from '../src/adapters/postgres/load';
+import { loadRecordSet } from '../src/adapters/postgres/load-records';
 import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
 import { installSha256InNode } from '../src/lib/node-sha256';

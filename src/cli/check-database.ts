@@ -1,9 +1,9 @@
-import { compileRecords, inRecordSnapshot, type DatabaseCompile } from '../adapters/postgres/compile';
+import { compileRecords, inRecordSnapshot, type DatabaseCompile } from '../adapters/postgres/compile-in-database';
 import { drillInDatabase, type DatabaseInputs } from '../adapters/postgres/drill-in-database';
-import { loadRecordSet } from '../adapters/postgres/load';
+import { loadRecordSet } from '../adapters/postgres/load-records';
 import type { Database } from '../adapters/postgres/schema';
 import type { Tokeniser } from '../adapters/postgres/tokens';
-import { namingAdapterOf } from '../adapters/conformance/suite';
+import { namingAdapterOf } from '../adapters/conformance/conformance-suite';
 import type { CompileRequest } from '../core/compile';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import type { CompileError, Result } from '../core/errors';

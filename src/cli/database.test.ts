@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Connection } from '../adapters/postgres/connect';
 import { POSTGRES_URL } from '../adapters/postgres/test-server';
-import { namingAdapterOf } from '../adapters/conformance/suite';
+import { namingAdapterOf } from '../adapters/conformance/conformance-suite';
 import { receiptIdOf, serialiseReceipt } from '../core/phases/7-attest/attest';
 import type { Receipt } from '../core/result';
 import { EXIT } from './command';

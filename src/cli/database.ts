@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile';
+import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile-in-database';
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
 import { drillInDatabase } from '../adapters/postgres/drill-in-database';
 import type { Database } from '../adapters/postgres/schema';

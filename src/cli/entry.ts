@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { wordMessage } from '../core/messages';
 import { colourHeadlines } from './colour';
 import { capHeapGrowth } from './heap';
 import { main } from './main';
@@ -16,7 +17,8 @@ for (const stream of [process.stdout, process.stderr]) {
   // Piped into `head` or a closed pager: stop quietly instead of throwing EPIPE with a stack trace.
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.stderr.write(`error: cannot write output (${error.code ?? error.message})\n`);
+    const problem = wordMessage('CANNOT_WRITE_OUTPUT', { reason: error.code ?? error.message });
+    process.stderr.write(`${wordMessage('ERROR_LINE', { problem })}\n`);
     process.exit(1);
   });
 }

@@ -53,10 +53,12 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
         `error [${report.error.pass}] ${report.error.code}: ${report.error.message}`,
         ...(report.error.issues ?? []).map((issue) => `  ${formatIssue(issue)}`),
       ].join('\n');
+      const suite = { name, file: report.file, tests: 1, failures: 0, errors: 1, time: report.seconds.toFixed(3) };
+      const error = { message: report.error.message, type: report.error.code };
       suites.push(
-        `  <testsuite${attributes({ name, file: report.file, tests: 1, failures: 0, errors: 1, time: report.seconds.toFixed(3) })}>\n` +
+        `  <testsuite${attributes(suite)}>\n` +
           `    <testcase${attributes({ name: 'loads and runs', classname: name, file: report.file })}>\n` +
-          `      <error${attributes({ message: report.error.message, type: report.error.code })}>${xmlText(detail, true)}</error>\n` +
+          `      <error${attributes(error)}>${xmlText(detail, true)}</error>\n` +
           `    </testcase>\n  </testsuite>`,
       );
       continue;
@@ -79,9 +81,17 @@ export function renderJunit(reports: readonly SuiteReport[]): string {
       const body = entry.mismatches.flatMap((mismatch) => mismatchLines(report.loaded, mismatch)).join('\n');
       return `${open}>\n      <failure${attributes({ message, type: 'expectation' })}>${xmlText(body, true)}</failure>\n    </testcase>`;
     });
-    suites.push(
-      `  <testsuite${attributes({ name: result.suite, file: result.file, tests: result.cases.length, failures: failed, errors: 0, skipped, time: report.seconds.toFixed(3) })}>\n${cases.join('\n')}\n  </testsuite>`,
-    );
+    const suite = {
+      name: result.suite,
+      file: result.file,
+      tests: result.cases.length,
+      failures: failed,
+      errors: 0,
+      skipped,
+      time: report.seconds.toFixed(3),
+    };
+    suites.push(`  <testsuite${attributes(suite)}>\n${cases.join('\n')}\n  </testsuite>`);
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: 'context-compiler test', tests, failures, errors })}>\n${suites.join('\n')}\n</testsuites>\n`;
+  const all = attributes({ name: 'context-compiler test', tests, failures, errors });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${all}>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -1,20 +1,20 @@
 import '../shared/jitless-zod';
 import { EXIT, type CliCommand, type CliIo, type ExitCode } from './command';
-import { checkCommand } from './commands/check';
-import { compileCommand } from './commands/compile';
-import { auditCommand } from './commands/audit';
-import { conformanceCommand } from './commands/conformance';
-import { diffCommand } from './commands/diff';
-import { drillCommand } from './commands/drill';
-import { evalCommand } from './commands/eval';
-import { loadCommand } from './commands/load';
-import { provenanceCommand } from './commands/provenance';
-import { serveCommand } from './commands/serve';
-import { testCommand } from './commands/test';
+import { checkCommand } from './commands/check-command';
+import { compileCommand } from './commands/compile-command';
+import { auditCommand } from './commands/audit-command';
+import { conformanceCommand } from './commands/conformance-command';
+import { diffCommand } from './commands/diff-command';
+import { drillCommand } from './commands/drill-command';
+import { evalCommand } from './commands/eval-command';
+import { loadCommand } from './commands/load-command';
+import { provenanceCommand } from './commands/provenance-command';
+import { serveCommand } from './commands/serve-command';
+import { testCommand } from './commands/test-command';
 import { usageError } from './options';
 import { STANDARD_INPUT } from './read-file';
 import { terminalSafe } from './terminal';
-import { wordsText, type MessageWords } from '../core/messages';
+import { wordMessage, wordsText, type MessageWords } from '../core/messages';
 import { ENGINE_VERSION } from '../core/version';
 
 const COMMANDS: readonly CliCommand[] = [
@@ -71,7 +71,7 @@ export async function main(args: readonly string[], rawIo: CliIo): Promise<ExitC
     const message = wordsText(words);
     if (io.jsonErrors === true)
       io.stdout(`${JSON.stringify({ error: { code: 'INTERNAL', message, words } }, null, 2)}\n`);
-    else io.stderr(`error: ${message}\n`);
+    else io.stderr(`${wordMessage('ERROR_LINE', { problem: message })}\n`);
     return EXIT.invalid;
   }
 }

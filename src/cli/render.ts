@@ -90,12 +90,13 @@ export function renderOutcome(
   const context = factContextOf(receipt.contract);
   const compiledSelected = outcome.status === 'packet' ? outcome.packet.entries.map((entry) => entry.id) : [];
   const out: string[] = [];
-  out.push(
-    outcome.status === 'packet'
-      ? `PACKET EMITTED: ${compiledSelected.length} records, ${outcome.packet.tokensUsed} / ${outcome.packet.tokenBudget} tokens`
-      : `FAIL-CLOSED [${outcome.failure.pass}] ${outcome.failure.code}: no packet emitted\n  ${view.failureMessage ?? ''}`,
-    '',
-  );
+  if (outcome.status === 'packet') {
+    const { tokensUsed, tokenBudget } = outcome.packet;
+    out.push(`PACKET EMITTED: ${compiledSelected.length} records, ${tokensUsed} / ${tokenBudget} tokens`, '');
+  } else {
+    const { pass, code } = outcome.failure;
+    out.push(`FAIL-CLOSED [${pass}] ${code}: no packet emitted\n  ${view.failureMessage ?? ''}`, '');
+  }
   const compiledRow = [
     'compiled',
     `${compiledSelected.length}`,

@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { wordMessage } from '../core/messages';
 import { dirname } from 'node:path';
 import type { CliIo, ExitCode } from './command';
 import type { SuiteFile } from './load-suite';
@@ -21,10 +22,10 @@ export async function watchSuites(
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const again = () => {
-    const names = [...changed].join(', ');
+    const names = [...changed];
     changed.clear();
     running = running.then(async () => {
-      io.stderr(`\nchanged: ${names}; running again\n`);
+      io.stderr(`\n${wordMessage('CHANGED_RUNNING_AGAIN', { names })}\n`);
       last = await runOnce();
     });
   };
@@ -35,7 +36,7 @@ export async function watchSuites(
       timer = setTimeout(again, SETTLE_MS);
     }),
   );
-  io.stderr(`watching ${watchers.length} folder${watchers.length === 1 ? '' : 's'} (Ctrl+C stops)\n`);
+  io.stderr(`${wordMessage('WATCHING', { folders: watchers.length })}\n`);
   await untilStopped();
   clearTimeout(timer);
   for (const watcher of watchers) watcher.close();

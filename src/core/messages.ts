@@ -66,6 +66,46 @@ export const ACTIVITIES = {
 
 export type ActivityCode = keyof typeof ACTIVITIES;
 
+/** What a share link holds besides the workspace, by code: what a clause about reopening it names. */
+export const SHARED_HELD = { PINNED_BASELINE: 'pinned baseline', FROZEN_RECEIPT: 'frozen receipt' } as const;
+
+export type SharedHeldCode = keyof typeof SHARED_HELD;
+
+interface ScreenOpened {
+  readonly audience: string;
+  readonly tab: string;
+  readonly view: string;
+  readonly pinned: boolean;
+  readonly frozen: boolean;
+  readonly attempted: boolean;
+}
+
+interface LinkMade extends ScreenOpened {
+  readonly copied: boolean;
+  readonly length: number;
+  readonly edits: number;
+  readonly files: number;
+  readonly opensTo: { readonly label: string; readonly id: string } | null;
+}
+
+interface SharedWorkspaceOpened {
+  readonly scenario: string;
+  readonly on: number;
+  readonly screen: ScreenOpened | null;
+  readonly notes: readonly string[];
+  readonly verdictLost: boolean;
+}
+
+/** The screen a link opens on, as a clause: "the user view, Fire drill tab, Trace rail, with a pinned baseline". */
+const screenClause = ({ audience, tab, view, pinned, frozen, attempted }: ScreenOpened) => {
+  const held = [
+    pinned ? 'a pinned baseline' : null,
+    frozen ? `a frozen receipt${attempted ? ' and its verdict' : ''}` : null,
+  ];
+  const shown = held.filter((part) => part !== null);
+  return `the ${audience} view, ${tab} tab, ${view} rail${shown.length > 0 ? `, with ${shown.join(' and ')}` : ''}`;
+};
+
 /**
  * What a refusal, a notice or a status line says, by code: every message that is not a trace fact (`FACTS`) or an
  * input issue (`ISSUES`) is a code and its arguments, worded only here. An argument named `reason`, `problem` or
@@ -111,6 +151,26 @@ export const MESSAGES = {
   CLI_STOPPED: ({ reason }: { reason: string }) => `context-compiler stopped unexpectedly: ${reason}`,
   EXPECTATIONS_NOT_MET: ({ count, subject }: { count: number; subject: string | null }) =>
     `${count} ${plural(count, 'expectation')} not met${subject === null ? '' : `: ${subject}`}`,
+
+  // The CLI's own lines on stderr: what it is doing, and why a run stopped.
+  ERROR_LINE: ({ problem }: { problem: string }) => `error: ${problem}`,
+  CANNOT_WRITE_OUTPUT: ({ reason }: { reason: string }) => `cannot write output (${reason})`,
+  CANNOT_LISTEN: ({ host, port, reason }: { host: string; port: number; reason: string }) =>
+    `cannot listen on ${host}:${port} (${reason})`,
+  CANNOT_WRITE_JUNIT: ({ file, reason }: { file: string; reason: string }) =>
+    `cannot write the JUnit report ${file}: ${reason}`,
+  SERVING: ({ url, app }: { url: string; app: boolean }) =>
+    `serving ${app ? 'the app and the API' : 'the API only (the app is not built: npm run build)'} at ${url}  (Ctrl+C stops)`,
+  STOPPING: () => 'stopping: finishing requests under way',
+  NO_CASE_MATCHES: ({ filters }: { filters: readonly string[] }) => `no case matches --filter ${filters.join(', ')}`,
+  NO_CASE_TO_RUN: () => 'no case to run',
+  COVERAGE_UNDER_MINIMUM: ({ dimension, percent, minimum }: { dimension: string; percent: number; minimum: number }) =>
+    `coverage of ${dimension} is ${percent}%, under --min-coverage ${minimum}%`,
+  WATCHING: ({ folders }: { folders: number }) => `watching ${folders} ${plural(folders, 'folder')} (Ctrl+C stops)`,
+  CHANGED_RUNNING_AGAIN: ({ names }: { names: readonly string[] }) => `changed: ${names.join(', ')}; running again`,
+  NO_LATE_CHANGE_TO_REHEARSE: ({ scenario }: { scenario: string }) =>
+    `scenario ${scenario} declares no late change to rehearse`,
+  PROGRESS: ({ label, percent }: { label: string; percent: number }) => `${label}: ${percent} %`,
 
   // A command line the CLI refuses, before anything is read.
   COMMAND_LINE_REFUSED: ({ reason }: { reason: string }) => reason,
@@ -273,6 +333,42 @@ export const MESSAGES = {
     `No link was made: the compiler failed.${failure === null ? '' : ` ${failure}`}`,
   SHARE_LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
     `No link was made: it would be ${grouped(length)} characters long, over the ${grouped(limit)} a share link may have. Use "Export scenario" and send the file instead.`,
+  LINK_MADE: ({ copied, length, edits, files, opensTo, ...screen }: LinkMade) =>
+    `${copied ? 'Copied' : 'Made (the browser refused the clipboard: copy it from the box)'} a link of ${grouped(length)} characters with the selected scenario and its toggles, ${edits} edited ${plural(edits, 'contract')} and ${files} loaded ${plural(files, 'file')}.${opensTo === null ? '' : ` Opening it compiles to ${opensTo.label} ${opensTo.id.slice(0, 12)}.`} It opens on ${screenClause(screen)}.`,
+  BLANK_SESSION_STARTED: () => 'Started a blank session: the built-in scenarios, nothing loaded or edited.',
+  SHARED_WORKSPACE_OPENED: ({ scenario, on, screen, notes, verdictLost }: SharedWorkspaceOpened) =>
+    `Opened a shared workspace: ${scenario}, ${on} ${plural(on, 'control')} or late ${plural(on, 'change')} on.${screen === null ? '' : ` On ${screenClause(screen)}.`}${notes.length > 0 ? ` Not brought back: ${notes.join('; ')}.` : ''}${verdictLost ? ' The drill verdict was not brought back: nothing is frozen.' : ''}`,
+  BLANK_LINK_MADE: ({ copied }: { copied: boolean }) =>
+    `${copied ? 'Copied' : 'Made'} a blank-session link: whoever opens it starts from the built-in scenarios.`,
+  SHARED_SCENARIO_NOT_LOADED: ({ held, scenario }: { held: SharedHeldCode; scenario: string }) =>
+    `the ${SHARED_HELD[held]} names scenario "${scenario}", which the link does not load`,
+  SHARED_CONTRACT_INVALID: ({ held, problem }: { held: SharedHeldCode; problem: string }) =>
+    `the ${SHARED_HELD[held]}'s contract is not valid: ${problem}`,
+  SHARED_NOT_COMPILING: ({ held, problem }: { held: SharedHeldCode; problem: string }) =>
+    `the ${SHARED_HELD[held]} does not compile: ${problem}`,
+  SHARED_LATE_CHANGES_UNKNOWN: ({ changes }: { changes: readonly string[] }) =>
+    `the declared late ${plural(changes.length, 'change')} ${changes.join(', ')} ${changes.length === 1 ? 'is' : 'are'} not in the scenario opened`,
+
+  // The app's notices of what an action did.
+  SUGGESTION_APPLIED: ({ record, text }: { record: string | null; text: string }) =>
+    `Applied to ${record === null ? 'the contract' : `${record}, as a new revision`}: ${text}.`,
+  REMEMBERED_RESULT_REPLACED: ({
+    label,
+    remembered,
+    compiled,
+  }: {
+    label: string;
+    remembered: string;
+    compiled: string | null;
+  }) =>
+    `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.slice(0, 12)})`}: the new compilation replaces it.`,
+  SCENARIO_EXPORTED: ({ file, edited, switchOn }: { file: string; edited: boolean; switchOn: readonly string[] }) =>
+    `Exported ${file}${edited ? ' with the edited contract' : ''}.${switchOn.length > 0 ? ` Loading it selects it with every control off: switch on ${switchOn.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.'}`,
+  CLIPBOARD_REFUSED: () => 'The browser refused clipboard access: use "Download packet" instead.',
+  STATEMENT_DOWNLOADED: () => 'Statement downloaded (in-toto Statement v1).',
+  RECEIPT_DOWNLOADED: () => 'Diagnostic receipt downloaded.',
+  USER_VIEW_DOWNLOADED: () => 'User view downloaded (not a receipt).',
+  BASELINE_CLEARED: () => 'Baseline cleared.',
 
   // The app's fail-closed state: what its compiler was doing, and why the call failed (a thrown error's first line).
   COMPILER_FAILED_WHILE: ({ during }: { during: ActivityCode }) =>
@@ -305,6 +401,8 @@ export const MESSAGES = {
     'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.',
   DATABASE_SAVE_FAILED: ({ reason }: { reason: string }) =>
     `The workspace database could not be saved on disk (${reason}): everything is loaded, but a reload will read, parse and index the loaded files again.`,
+  RECORDS_NOT_KEPT: ({ reason }: { reason: string }) =>
+    `The loaded records could not be kept in the workspace database (${reason}): they are loaded, but a reload will read, parse and index their files again.`,
   DATABASE_FULL: ({ needed, free }: { needed: string; free: string | null }) =>
     `Browser storage is full: keeping the workspace database on disk needs about ${needed}${free === null ? '' : `, and the browser allows this site ${free} more`}. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.`,
   WORKSPACE_FULL: ({ needed, free }: { needed: string; free: string | null }) =>

@@ -6,7 +6,7 @@ import type { SourceRecord } from '../core/format/record';
 import type { CompileOutcome } from '../core/result';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { walkBudget } from '../core/budget';
-import { rankCorpus } from '../adapters/sqlite/rank';
+import { rankCorpus } from '../adapters/sqlite/fts5-rank';
 
 export const STRATEGIES = ['naive', 'post-filter', 'post-filter-overfetch', 'compiled'] as const;
 export type StrategyId = (typeof STRATEGIES)[number];

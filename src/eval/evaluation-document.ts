@@ -171,7 +171,7 @@ const STATIC_HEAD = `# Evaluation
 The product's claim is that deciding the admitted set *before* ranking keeps an evidence boundary that
 relevance ranking, and filtering after ranking, cannot keep. This page measures that claim three ways.
 It is written by \`npx context-compiler eval --markdown > docs/EVALUATION.md\`, and
-\`src/cli/commands/eval.test.ts\` fails when the checked-in page differs from what that command
+\`src/cli/commands/eval-command.test.ts\` fails when the checked-in page differs from what that command
 writes. Timings are left out; \`npx context-compiler eval\` prints them.
 
 ## Strategies compared

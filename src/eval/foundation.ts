@@ -6,7 +6,7 @@ import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
-import { rankCorpus } from '../adapters/sqlite/rank';
+import { rankCorpus } from '../adapters/sqlite/fts5-rank';
 
 const nameSchema = z.string().min(1).max(200);
 

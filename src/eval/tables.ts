@@ -47,7 +47,15 @@ function comparisonRows(comparison: Comparison): string[][] {
 }
 
 export function formatComparison(title: string, comparison: Comparison): string {
-  const facts = `k = ${comparison.k}, ranking ${comparison.ranking}, ${comparison.candidates} candidates, ${comparison.admitted} admitted, ${comparison.legalRelevant} legal relevant, outcome ${comparison.status}, receipt ${comparison.receiptId.slice(0, 12)}`;
+  const facts = [
+    `k = ${comparison.k}`,
+    `ranking ${comparison.ranking}`,
+    `${comparison.candidates} candidates`,
+    `${comparison.admitted} admitted`,
+    `${comparison.legalRelevant} legal relevant`,
+    `outcome ${comparison.status}`,
+    `receipt ${comparison.receiptId.slice(0, 12)}`,
+  ].join(', ');
   return `${title}\n${facts}\n\n${formatTable(COMPARISON_HEADER, comparisonRows(comparison))}\n`;
 }
 

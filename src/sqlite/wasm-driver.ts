@@ -84,7 +84,8 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
 
   return (pointer, params) => {
     let stringBytes = 0;
-    for (const value of params) if (typeof value === 'string') stringBytes += value.length * 3; // at most three UTF-8 bytes per UTF-16 unit
+    // At most three UTF-8 bytes per UTF-16 unit.
+    for (const value of params) if (typeof value === 'string') stringBytes += value.length * 3;
     // Longer strings get a buffer of their exact size for this run alone: WASM memory never shrinks, so
     // neither three times a long text's length nor one long text's size is kept for the session.
     if (stringBytes > SCRATCH_BYTES)

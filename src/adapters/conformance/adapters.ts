@@ -1,12 +1,12 @@
 import { createSqliteCompiler } from '../sqlite/compiler';
 import { createSqliteStore } from '../sqlite/sqlite-adapter';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { createPostgresAdapter } from '../postgres/adapter';
-import { compileInDatabase } from '../postgres/compile';
-import { loadRecordSet } from '../postgres/load';
+import { createPostgresAdapter } from '../postgres/postgres-adapter';
+import { compileInDatabase } from '../postgres/compile-in-database';
+import { loadRecordSet } from '../postgres/load-records';
 import type { Database } from '../postgres/schema';
 import type { Tokeniser } from '../postgres/tokens';
-import type { AdapterUnderTest, ReferenceCompile } from './suite';
+import type { AdapterUnderTest, ReferenceCompile } from './conformance-suite';
 
 /** The built-in path, as the reference every adapter's receipts are compared with. */
 export async function referenceCompile(): Promise<ReferenceCompile> {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runErrorSemantics } from './errors';
+import { runErrorSemantics } from './error-semantics';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from '../postgres/test-server';
 import { type Tokeniser } from '../postgres/tokens';
 import { createUnicodeTokeniser } from '../postgres/unicode61';
 import { postgresUnderTest, referenceCompile, sqliteUnderTest } from './adapters';
-import { runConformanceSuite, type AdapterUnderTest, type SuiteFinding } from './suite';
+import { runConformanceSuite, type AdapterUnderTest, type SuiteFinding } from './conformance-suite';
 
 function expectAllPassed(findings: readonly SuiteFinding[]) {
   for (const finding of findings)

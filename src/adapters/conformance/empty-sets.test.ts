@@ -7,7 +7,7 @@ import { openTestDatabase, POSTGRES_URL } from '../postgres/test-server';
 import { createUnicodeTokeniser } from '../postgres/unicode61';
 import { postgresUnderTest, sqliteUnderTest } from './adapters';
 import { conformanceCases } from './corpus';
-import type { AdapterUnderTest } from './suite';
+import type { AdapterUnderTest } from './conformance-suite';
 
 /**
  * Plans no contract can produce (the formats require at least one role, purpose, scope and class), written

@@ -6,7 +6,9 @@ import { admittedStatistics } from './bm25-sql';
 import { viewsOf, type AdmittedRows } from './gate-views';
 import { leafBytes, utf16Order } from './order-key';
 
-/** What one statement answers, on one server or through a coordinator: the counts and digests, and the admitted rows. */
+/**
+ * What one statement answers, on one server or through a coordinator: the counts and digests, and the admitted rows.
+ */
 export interface AnswerWithRows {
   readonly counted: {
     readonly predicateDigest: string;

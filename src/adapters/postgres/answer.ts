@@ -131,8 +131,8 @@ export function lowerVerdict(
 
 /**
  * The common table expressions of one answer on one server, in `into`'s parameters: `admitted` (the gate columns,
- * ends_chunk and length), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's digest:
- * what `SUMMARY_COLUMNS` reads.
+ * ends_chunk and length), the refused counts per code, bm25 over the admitted set (bm25-sql.ts) and the admitted set's
+ * digest: what `SUMMARY_COLUMNS` reads.
  */
 export function answerCtes(
   plan: AdmissionPlan,
@@ -149,9 +149,9 @@ export function answerCtes(
   return ok([
     ...into.ctes,
     // Admission as lowerPlan states it, and the refused counts in a scan of their own: each can run in parallel, and
-    // most records stop at their first failing clause.
-    // The admitted rows carry what the statistics, the scores and the gate views read, so none of them reads the records
-    // again: a join back to the records made the planner hash or scan the whole table for each.
+    // most records stop at their first failing clause. The admitted rows carry what the statistics, the scores and the
+    // gate views read, so none of them reads the records again: a join back to the records made the planner hash or
+    // scan the whole table for each.
     `admitted AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
     ...refusedCountCtes(
       verdict,

@@ -41,10 +41,11 @@ export const phraseHits = (first: string, rest: readonly string[]) =>
     .join(' AND ')})`;
 
 /**
- * The common table expressions of bm25 over the records of the relation `set` (columns `id` and `length`, the
- * record's title and text tokens), with that set's own statistics and FTS5's formula term by term in its order of operations, so the scores are FTS5's
- * (`-bm25(admitted_text, 2.0, 1.0)` of the built-in path): `stats` (n, tokens), `freq`, `df` (each phrase's
- * document count) and `scored` (id, score, the phrases it holds) of every record holding some phrase.
+ * The common table expressions of bm25 over the records of the relation `set` (columns `id` and `length`, the record's
+ * title and text tokens), with that set's own statistics and FTS5's formula term by term in its order of operations, so
+ * the scores are FTS5's (`-bm25(admitted_text, 2.0, 1.0)` of the built-in path): `stats` (n, tokens), `freq`, `df`
+ * (each phrase's document count) and `scored` (id, score, the
+ * phrases it holds) of every record holding some phrase.
  */
 export function bm25Ctes(schema: string, set: string, phrases: readonly (readonly string[])[], bind: Bind): string {
   const hits = phrases.flatMap((tokens, phrase) =>

@@ -4,7 +4,7 @@ import { resolve } from '../../core/phases/2-resolve/resolve';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { brokenLinksCase } from '../conformance/corpus';
 import { brokenLinksOf, keepBrokenLinks, storedBrokenLinks } from './broken-links';
-import { deleteRecords, loadRecordSet } from './load';
+import { deleteRecords, loadRecordSet } from './load-records';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { type Tokeniser } from './tokens';
 import { createUnicodeTokeniser } from './unicode61';

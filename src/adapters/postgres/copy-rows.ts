@@ -55,7 +55,7 @@ const textArray = (values: Iterable<string>) =>
 /** A bytea in COPY's text format: hex, its backslash escaped for COPY. */
 const byteaValue = (bytes: Uint8Array) => `\\x${Buffer.from(bytes).toString('hex')}`;
 
-/** A record to write, with the hash of the line it was read from (see load.ts). */
+/** A record to write, with the hash of the line it was read from (see load-records.ts). */
 export interface RecordToWrite {
   readonly item: CheckedRecord;
   readonly lineHash: Uint8Array;

@@ -101,8 +101,8 @@ export interface PreparedBatch {
 
 /**
  * Reads a batch: lines whose hash the database holds (`known`, hex hash -> id) are known by their id without being
- * read; the others are read and validated, and, while the file has no problem, their records tokenised and their
- * rows built. A record whose stored fingerprint turns out equal is then not written (load.ts): its rows are built
+ * read; the others are read and validated, and, while the file has no problem, their records tokenised and their rows
+ * built. A record whose stored fingerprint turns out equal is then not written (load-records.ts): its rows are built
  * for nothing, which happens only to lines whose bytes changed but not their record.
  */
 export async function prepareBatch(

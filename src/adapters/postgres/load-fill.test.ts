@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../../bench/generate-records';
-import { deleteRecords, loadRecordLines } from './load';
+import { deleteRecords, loadRecordLines } from './load-records';
 import { BATCH } from './load-batch';
 import { storedRecordSetDigest } from './record-set-digest';
 import type { Database } from './schema';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../../bench/generate-records';
 import { storedRecordSetDigest } from './record-set-digest';
-import { loadRecordLines } from './load';
+import { loadRecordLines } from './load-records';
 import { BATCH, RECORDS_PER_TURN } from './load-batch';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
@@ -13,8 +13,9 @@ const isRecordsCopy = (statement: string) => /^COPY \S+\.records FROM STDIN/.tes
 /**
  * A load watched through what it hands the database and the tokeniser, in the order it does so. The database runs one
  * call at a time, as a PostgreSQL connection does, and holds the COPY of batch n's records until the tokeniser has been
- * given a record of batch n + 1 (the last batch's is not held). A load that asks the database anything while such a COPY is held
- * is waiting for the server before it reads the next batch: that is logged as a stall, and the COPY let go.
+ * given a record of batch n + 1 (the last batch's is not held). A load that asks the database anything while such a
+ * COPY is held is waiting for the server before it reads the next batch: that is logged as a stall, and the COPY let
+ * go.
  */
 function watchLoad(database: Database, base: Tokeniser, batches: number) {
   const events: string[] = [];

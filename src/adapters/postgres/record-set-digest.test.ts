@@ -4,7 +4,7 @@ import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { endsChunk } from '../../core/tree-digest';
 import { conformanceCases } from '../conformance/corpus';
-import { deleteRecords, loadRecordSet } from './load';
+import { deleteRecords, loadRecordSet } from './load-records';
 import { storedRecordSetDigest } from './record-set-digest';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { type Tokeniser } from './tokens';

@@ -1,6 +1,8 @@
 import { bind, type Lowering } from './lower';
 
-/** Bits of the sum each reason's count takes: a corpus holds fewer than 2^40 records, so no count carries into another. */
+/**
+ * Bits of the sum each reason's count takes: a corpus holds fewer than 2^40 records, so no count carries into another.
+ */
 const COUNT_BITS = 40n;
 
 /**

@@ -46,7 +46,7 @@ export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'docu
  * (`null-subjects`). `fingerprint` and `ends_chunk` (the record-set digest's chunk rule, tree-digest.ts) let
  * the database hash a set of records as the receipt does; `tokens` and `relevance` are the record's declared ones, which
 a gate view holds, so a compile reads no document of a record that enters no packet. `documents` holds the record as validated and the
- * SHA-256 of the line it was read from (see load.ts), read only for the records a compile or an audit needs.
+ * SHA-256 of the line it was read from (see load-records.ts), read only for the records a compile or an audit needs.
  * `postings` is the full-text index: one row per term per record with its frequency in the title and the
  * text (FTS5's tokens, see tokens.ts) and its positions for phrases; the primary key covers the frequencies,
  * so bm25 over single-token terms reads the index alone. `supersession_breaks` is the records whose own
@@ -111,7 +111,7 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
 /**
  * Every index of the record tables, primary keys included, built once their rows are in: one sort costs far less than
  * keeping them row by row, and the work of keeping a b-tree grows with the table while a sort's grows with the rows.
- * A load into empty tables needs none of them (it has nothing to look up: load.ts), and its duplicate ids are found
+ * A load into empty tables needs none of them (it has nothing to look up: load-records.ts), and its duplicate ids are found
  * in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more than
  * the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a load
  * finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping

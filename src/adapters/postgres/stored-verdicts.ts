@@ -2,7 +2,7 @@ import { ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { RecordSet } from '../../core/phases/1-validate/validate';
 import { lowerVerdict } from './answer';
-import { readRecordsById } from './compile';
+import { readRecordsById } from './compile-in-database';
 import type { Lowering } from './lower';
 import type { Database } from './schema';
 

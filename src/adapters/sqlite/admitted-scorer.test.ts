@@ -5,7 +5,7 @@ import { createAdmittedScorer, type AdmittedScorer } from './admitted-scorer';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
 import { byScoreThenId, type RankedRow } from '../../core/phases/5-rank/ranking';
-import { rankAdmitted } from './rank';
+import { rankAdmitted } from './fts5-rank';
 import { createRecordIndex } from './record-index';
 import { TOKENIZER } from './record-tables';
 

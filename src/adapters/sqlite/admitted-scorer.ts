@@ -1,7 +1,7 @@
 import type { SqlDriver } from './driver';
 import { safeFtsTerms } from './fts-query';
 import { byScoreThenId, roundScore, type RankedRow, type Ranking } from '../../core/phases/5-rank/ranking';
-import { columnSizes, rankAdmitted } from './rank';
+import { columnSizes, rankAdmitted } from './fts5-rank';
 import { TOKENIZER } from './record-tables';
 
 /** FTS5's bm25() constants (fts5_aux.c) and the column weights `rankAdmitted` passes it: title 2, text 1. */

@@ -4,7 +4,7 @@ import { createCompiler, type BaselineSource, type Compiler, type KeyRules } fro
 import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { BaselinePacket } from '../../core/result';
 import type { SqlDriver } from './driver';
-import { rankCorpus } from './rank';
+import { rankCorpus } from './fts5-rank';
 import type { SliceProgress, SyncReport } from './record-index-api';
 import { createSqliteStore } from './sqlite-adapter';
 

@@ -71,7 +71,8 @@ export function AuditStrip() {
             }
             testId="audit-outcome"
           />
-          {/* The receipt id covers withheld records: the user view shows its own id instead (docs/FORMAT.md, "User-view export"). */}
+          {/* The receipt id covers withheld records: the user view shows its own id instead (docs/FORMAT.md, "User-view
+              export"). */}
           {view.receiptId !== null ? (
             <Fact term={receipt} value={shortHash(view.receiptId)} testId="audit-receipt" title={view.receiptId} />
           ) : (

@@ -21,7 +21,7 @@ export function SkipLinks() {
           key={target.id}
           // The debugger stays mounted when hidden; another view exists only while open, so until then the link's
           // own address is the workspace switch, where that view is opened.
-          href={`#${target.workspace === 'debugger' || target.workspace === workspace ? target.id : 'workspace-switch'}`}
+          href={`#${[workspace, 'debugger'].includes(target.workspace) ? target.id : 'workspace-switch'}`}
           onClick={(event) => {
             event.preventDefault();
             flushSync(() =>

@@ -1,5 +1,5 @@
 import type { Audience } from '../../core/disclosure';
-import type { ActivityCode } from '../../core/messages';
+import { wordMessage, type ActivityCode } from '../../core/messages';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type {
   CompilerApi,
@@ -19,8 +19,8 @@ import { useScenarioStore } from './scenario-store';
 import { INITIAL_TESTS, useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
-// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
-// export-actions, debug-actions) builds on, and the one place a failure clears the screen.
+// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions,
+// drill-actions, export-actions, debug-actions) builds on, and the one place a failure clears the screen.
 
 // The worker's API: the composition root (main.tsx) hands in the real one, tests a fake with the same type.
 let current: CompilerApi | null = null;
@@ -143,7 +143,7 @@ async function compileOnce(superseded: () => boolean): Promise<void> {
     // The remembered view is of the audience on screen (`showRememberedResult`), so both ids are of one kind.
     const label = compiled?.label ?? 'receipt';
     useUiStore.setState({
-      notice: `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.id.slice(0, 12)})`}: the new compilation replaces it.`,
+      notice: wordMessage('REMEMBERED_RESULT_REPLACED', { label, remembered, compiled: compiled?.id ?? null }),
     });
   }
   shownFollowUps = Promise.all([

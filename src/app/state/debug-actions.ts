@@ -101,7 +101,7 @@ export async function clearBaseline(): Promise<void> {
   const cleared = await guarded('CLEARING_BASELINE', async () => {
     await compilerApi().clearBaseline();
     useDebugStore.setState({ baseline: null, baselineDiff: null });
-    useUiStore.setState({ notice: 'Baseline cleared.' });
+    useUiStore.setState({ notice: wordMessage('BASELINE_CLEARED') });
   });
   if (cleared) await refreshTrace();
 }

@@ -1,5 +1,5 @@
 import type { Audience } from '../../core/disclosure';
-import type { ActivityCode } from '../../core/messages';
+import { wordMessage, type ActivityCode } from '../../core/messages';
 import type { CompileView } from '../../worker/protocol';
 import { guarded } from './actions';
 import { compilerApi } from './actions';
@@ -26,12 +26,12 @@ export async function exportScenario(): Promise<void> {
             )
             .map((change) => change.label)
         : [];
-    const switched =
-      on.length > 0
-        ? ` Loading it selects it with every control off: switch on ${on.join(', ')} to get this receipt again.`
-        : ' Dropping it back gives this receipt again.';
     useScenarioStore.setState({
-      exportNotice: `Exported ${exported.fileName}${exported.edited ? ' with the edited contract' : ''}.${switched}`,
+      exportNotice: wordMessage('SCENARIO_EXPORTED', {
+        file: exported.fileName,
+        edited: exported.edited,
+        switchOn: on,
+      }),
     });
   });
 }
@@ -70,7 +70,7 @@ export async function copyPacket(): Promise<void> {
           : `Packet copied (receipt ${shortId(view.receiptId ?? '')}).`,
     });
   } catch {
-    useUiStore.setState({ notice: 'The browser refused clipboard access: use "Download packet" instead.' });
+    useUiStore.setState({ notice: wordMessage('CLIPBOARD_REFUSED') });
   }
 }
 
@@ -119,7 +119,7 @@ export async function downloadStatement(): Promise<void> {
   await download('EXPORTING_STATEMENT', 'diagnostic', (view) => ({
     json: () => compilerApi().statementJson(),
     name: `statement-${shortId(view.receiptId ?? '')}.intoto.json`,
-    notice: 'Statement downloaded (in-toto Statement v1).',
+    notice: wordMessage('STATEMENT_DOWNLOADED'),
   }));
 }
 
@@ -128,7 +128,7 @@ export async function downloadReceipt(): Promise<void> {
   await download('EXPORTING_RECEIPT', 'diagnostic', (view) => ({
     json: () => compilerApi().receiptJson(),
     name: `receipt-diagnostic-${shortId(view.receiptId ?? '')}.json`,
-    notice: 'Diagnostic receipt downloaded.',
+    notice: wordMessage('RECEIPT_DOWNLOADED'),
   }));
 }
 
@@ -136,6 +136,6 @@ export async function downloadUserView(): Promise<void> {
   await download('EXPORTING_USER_VIEW', 'user', (view) => ({
     json: () => compilerApi().userViewJson(),
     name: `user-view-${shortId(view.userViewId ?? '')}.json`,
-    notice: 'User view downloaded (not a receipt).',
+    notice: wordMessage('USER_VIEW_DOWNLOADED'),
   }));
 }

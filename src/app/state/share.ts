@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { wordMessage } from '../../core/messages';
 import type { InputIssue } from '../../core/errors';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { OpenedScreen, ScreenShown, WorkspaceSnapshot } from '../../worker/protocol';
@@ -91,15 +92,11 @@ export function screenShown(): ScreenShown {
   };
 }
 
-/** The screen as a clause: "the user view, Fire drill tab, with a pinned baseline and a frozen receipt". */
-export function describeScreen(screen: ScreenShown, pinned: boolean, frozen: boolean): string {
+/** The screen as the catalogue words it: the view, the tab and rail by their labels, and what the link holds. */
+function screenOpened(screen: ScreenShown, pinned: boolean, frozen: boolean) {
   const tab = WORKSPACES.find((workspace) => workspace.id === screen.workspace)?.label ?? screen.workspace;
   const view = VIEWS.find((view) => view.id === screen.view)?.label ?? screen.view;
-  const held = [
-    pinned ? 'a pinned baseline' : null,
-    frozen ? `a frozen receipt${screen.attempted ? ' and its verdict' : ''}` : null,
-  ].filter((part) => part !== null);
-  return `the ${screen.audience} view, ${tab} tab, ${view} rail${held.length > 0 ? `, with ${held.join(' and ')}` : ''}`;
+  return { audience: screen.audience, tab, view, pinned, frozen, attempted: screen.attempted };
 }
 
 export async function copyShareLink(): Promise<void> {
@@ -111,13 +108,20 @@ export async function copyShareLink(): Promise<void> {
   }
   const link = pageUrl(result.fragment);
   const response = useResultStore.getState().response;
-  const identity = response?.ok ? viewIdentity(response.view) : null;
-  const receipt = identity ? ` Opening it compiles to ${identity.label} ${identity.id.slice(0, 12)}.` : '';
-  const carries = `the selected scenario and its toggles, ${result.edits} edited contract${result.edits === 1 ? '' : 's'} and ${result.files} loaded file${result.files === 1 ? '' : 's'}`;
+  const opensTo = response?.ok ? viewIdentity(response.view) : null;
   const copied = await copy(link);
+  const pinned = useDebugStore.getState().baseline !== null;
+  const frozen = useDrillStore.getState().frozenReceiptId !== null;
   useShareStore.setState({
     link,
-    status: `${copied ? 'Copied' : 'Made (the browser refused the clipboard: copy it from the box)'} a link of ${link.length.toLocaleString('en-GB')} characters with ${carries}.${receipt} It opens on ${describeScreen(screen, useDebugStore.getState().baseline !== null, useDrillStore.getState().frozenReceiptId !== null)}.`,
+    status: wordMessage('LINK_MADE', {
+      copied,
+      length: link.length,
+      edits: result.edits,
+      files: result.files,
+      opensTo,
+      ...screenOpened(screen, pinned, frozen),
+    }),
   });
 }
 
@@ -126,7 +130,7 @@ export async function copyBlankLink(): Promise<void> {
   const copied = await copy(link);
   useShareStore.setState({
     link,
-    status: `${copied ? 'Copied' : 'Made'} a blank-session link: whoever opens it starts from the built-in scenarios.`,
+    status: wordMessage('BLANK_LINK_MADE', { copied }),
   });
 }
 
@@ -149,7 +153,7 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
   useShareStore.setState({ pending: null, refusal: null, opened: null });
   if (link.kind === 'blank') {
     await afterWorkspaceReplaced(await compilerApi().resetWorkspace(), compile);
-    useShareStore.setState({ opened: 'Started a blank session: the built-in scenarios, nothing loaded or edited.' });
+    useShareStore.setState({ opened: wordMessage('BLANK_SESSION_STARTED') });
     return;
   }
   const result = await compilerApi().openShareLink(link.fragment);
@@ -158,16 +162,18 @@ export async function applyLink(link: PendingLink, compile: () => Promise<void>)
     return;
   }
   await afterWorkspaceReplaced(result.snapshot, compile, result.screen);
-  const attempted = result.screen?.attempted ? await showVerdict() : '';
-  const notes =
-    result.screen && result.screen.notes.length > 0 ? ` Not brought back: ${result.screen.notes.join('; ')}.` : '';
-  const selected = result.snapshot.scenarios.find((scenario) => scenario.key === result.snapshot.selection.scenarioKey);
-  const on = result.snapshot.selection.controls.length + result.snapshot.selection.lateChanges.length;
-  const screen = result.screen
-    ? ` On ${describeScreen(result.screen, result.screen.baseline !== null, result.screen.drill.frozenReceiptId !== null)}.`
-    : '';
+  const verdictLost = result.screen?.attempted ? await verdictNotBack() : false;
+  const { selection } = result.snapshot;
+  const selected = result.snapshot.scenarios.find((scenario) => scenario.key === selection.scenarioKey);
+  const shown = result.screen;
   useShareStore.setState({
-    opened: `Opened a shared workspace: ${selected?.title ?? result.snapshot.selection.scenarioKey}, ${on} control${on === 1 ? '' : 's'} or late change${on === 1 ? '' : 's'} on.${screen}${notes}${attempted}`,
+    opened: wordMessage('SHARED_WORKSPACE_OPENED', {
+      scenario: selected?.title ?? selection.scenarioKey,
+      on: selection.controls.length + selection.lateChanges.length,
+      screen: shown && screenOpened(shown, shown.baseline !== null, shown.drill.frozenReceiptId !== null),
+      notes: shown?.notes ?? [],
+      verdictLost,
+    }),
   });
 }
 
@@ -185,12 +191,12 @@ function showScreen(screen: OpenedScreen): void {
   });
 }
 
-/** The drill verdict the link's screen showed, asked again of the inputs just compiled; a clause when there is none. */
-async function showVerdict(): Promise<string> {
-  if (useResultStore.getState().failure !== null) return '';
+/** The drill verdict the link's screen showed, asked again of the inputs just compiled; true when there is none. */
+async function verdictNotBack(): Promise<boolean> {
+  if (useResultStore.getState().failure !== null) return false;
   const verdict = await compilerApi().attemptContinue();
   useDrillStore.setState({ verdict, verdictRevision: useResultStore.getState().revision, busy: false });
-  return verdict ? '' : ' The drill verdict was not brought back: nothing is frozen.';
+  return !verdict;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { WhatIfSuggestion } from '../../worker/protocol';
+import { wordMessage } from '../../core/messages';
 import { compileNow, guarded } from './actions';
 import { compilerApi } from './actions';
 import { useDebugStore } from './debug-store';
@@ -43,7 +44,10 @@ export async function applySuggestion(id: string, suggestion: WhatIfSuggestion):
     }
     useScenarioStore.setState({ workspace: update.snapshot, contractIssues: [] });
     useUiStore.setState({
-      notice: `Applied to ${suggestion.verifiedBy.change === 'contract' ? 'the contract' : `${id}, as a new revision`}: ${suggestion.text}.`,
+      notice: wordMessage('SUGGESTION_APPLIED', {
+        record: suggestion.verifiedBy.change === 'contract' ? null : id,
+        text: suggestion.text,
+      }),
     });
     applied = true;
   });

@@ -72,6 +72,8 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
     fact: fact === null ? null : wordFact(source, fact),
   }));
   const successor = resolved.supersededBy;
+  const { provenance, evidence } = record;
+  const matches = checked.provenanceVerified ? 'matches the text' : 'does not match the text';
   const metadata = [
     { field: 'project', value: record.project },
     { field: 'scope', value: record.scope },
@@ -86,9 +88,7 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
     {
       field: 'provenance',
       value:
-        record.provenance === null
-          ? '(none)'
-          : `${record.provenance.origin}, ${record.provenance.contentHash.slice(0, 19)}… (${checked.provenanceVerified ? 'matches the text' : 'does not match the text'})`,
+        provenance === null ? '(none)' : `${provenance.origin}, ${provenance.contentHash.slice(0, 19)}… (${matches})`,
     },
     { field: 'sensitivity', value: record.sensitivity },
     { field: 'access.roles', value: list(record.access.roles) },
@@ -97,9 +97,9 @@ export function inspectRecord(source: ViewSource, resolution: Resolution, id: st
     {
       field: 'evidence',
       value:
-        record.evidence === null
+        evidence === null
           ? '(none)'
-          : `${record.evidence.class}; supports ${list(record.evidence.supports)}; contradicts ${list(record.evidence.contradicts)}`,
+          : `${evidence.class}; supports ${list(evidence.supports)}; contradicts ${list(evidence.contradicts)}`,
     },
     { field: 'relevance', value: record.relevance === null ? '(not declared)' : String(record.relevance) },
     { field: 'fingerprint', value: `${checked.fingerprint.slice(0, 12)}…` },

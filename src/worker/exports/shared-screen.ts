@@ -1,4 +1,5 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
+import { SHARED_HELD, wordMessage, type SharedHeldCode } from '../../core/messages';
 import { err, ok, type Result } from '../../core/errors';
 import { validateContract, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';
@@ -63,18 +64,18 @@ async function recompile(
   compiler: SqliteCompiler,
   loaded: LoadedScenario | undefined,
   inputs: SharedInputs,
-  what: string,
+  held: SharedHeldCode,
 ): Promise<Result<{ readonly receipt: Receipt; readonly asOf: string }, string>> {
-  if (!loaded) return err(`the ${what} names scenario "${inputs.scenarioKey}", which the link does not load`);
-  const contract = validateContract(`share link: the ${what}'s contract`, inputs.contract);
-  if (!contract.ok) return err(`the ${what}'s contract is not valid: ${contract.error.message}`);
+  if (!loaded) return err(wordMessage('SHARED_SCENARIO_NOT_LOADED', { held, scenario: inputs.scenarioKey }));
+  const contract = validateContract(`share link: the ${SHARED_HELD[held]}'s contract`, inputs.contract);
+  if (!contract.ok) return err(wordMessage('SHARED_CONTRACT_INVALID', { held, problem: contract.error.message }));
   const request = prepareScenario(
     { scenario: { ...loaded.scenario, contract: contract.value }, recordSet: loaded.recordSet },
     inputs,
   );
-  if (!request.ok) return err(`the ${what} does not compile: ${request.error.message}`);
+  if (!request.ok) return err(wordMessage('SHARED_NOT_COMPILING', { held, problem: request.error.message }));
   const outcome = await compiler.compile(request.value);
-  if (!outcome.ok) return err(`the ${what} does not compile: ${outcome.error.message}`);
+  if (!outcome.ok) return err(wordMessage('SHARED_NOT_COMPILING', { held, problem: outcome.error.message }));
   return ok({ receipt: outcome.value.receipt, asOf: request.value.contract.asOf });
 }
 
@@ -99,12 +100,12 @@ export async function reopenScreen(
     const entry = workspace.entryOf(key);
     return entry && workspace.effective(entry);
   };
-  const compile = async (inputs: SharedInputs, what: string) => {
-    const compiled = await recompile(compiler, loadedOf(inputs.scenarioKey), inputs, what);
+  const compile = async (inputs: SharedInputs, held: SharedHeldCode) => {
+    const compiled = await recompile(compiler, loadedOf(inputs.scenarioKey), inputs, held);
     if (!compiled.ok) notes.push(compiled.error);
     return compiled.ok ? compiled.value : null;
   };
-  const pinned = screen.baseline && (await compile(screen.baseline, 'pinned baseline'));
+  const pinned = screen.baseline && (await compile(screen.baseline, 'PINNED_BASELINE'));
   const baseline =
     pinned && screen.baseline
       ? {
@@ -119,11 +120,8 @@ export async function reopenScreen(
       workspace.effective(workspace.currentEntry()).scenario.lateChanges.map((change) => change.id),
     );
     const unknown = screen.drill.declared.filter((id) => !lateChangeIds.has(id));
-    if (unknown.length > 0)
-      notes.push(
-        `the declared late change${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the scenario opened`,
-      );
-    const receipt = (await compile(screen.drill.frozen, 'frozen receipt'))?.receipt;
+    if (unknown.length > 0) notes.push(wordMessage('SHARED_LATE_CHANGES_UNKNOWN', { changes: unknown }));
+    const receipt = (await compile(screen.drill.frozen, 'FROZEN_RECEIPT'))?.receipt;
     if (receipt)
       frozen = {
         receipt,

@@ -1,4 +1,5 @@
 import type { RecordSet } from '../../core/phases/1-validate/validate';
+import { reasonOf, wordMessage } from '../../core/messages';
 import type { CorpusIndex } from './corpus-index';
 import { ImageNotSaved, type DiskImage } from './database-image';
 import { backgroundTask } from '../next-task';
@@ -7,7 +8,6 @@ import { databaseFullMessage } from './quota';
 import type { RecordStore } from './record-store';
 import type { Workspace } from './workspace';
 import { withDatabase } from './workspace-value';
-import { wordMessage } from '../../core/messages';
 
 /**
  * Records stored per step of the background store. Storing is not waited for by anyone, so its steps are short
@@ -143,7 +143,7 @@ export function createBackgroundSaves({
           }
         } catch (error) {
           store.remove(id);
-          const notice = `The loaded records could not be kept in the workspace database (${error instanceof Error ? error.message : String(error)}): they are loaded, but a reload will read, parse and index their files again.`;
+          const notice = wordMessage('RECORDS_NOT_KEPT', { reason: reasonOf(error) });
           changed(workspace.value().database, notice);
           return;
         }

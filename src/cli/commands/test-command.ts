@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { wordMessage } from '../../core/messages';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { ok } from '../../core/errors';
@@ -114,7 +115,11 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
         try {
           writeFileSync(resolve(io.cwd, values.junit), renderJunit(reports));
         } catch (error) {
-          io.stderr(`error: cannot write the JUnit report ${values.junit}: ${describeFileSystemError(error)}\n`);
+          const problem = wordMessage('CANNOT_WRITE_JUNIT', {
+            file: values.junit,
+            reason: describeFileSystemError(error),
+          });
+          io.stderr(`${wordMessage('ERROR_LINE', { problem })}\n`);
           return EXIT.invalid;
         }
       }
@@ -125,12 +130,12 @@ exit: 0 every case passed Â· 4 a case failed, or coverage under --min-coverage Â
       }
       if (nothingRan)
         io.stderr(
-          values.filter.length > 0 ? `no case matches --filter ${values.filter.join(', ')}\n` : 'no case to run\n',
+          `${values.filter.length > 0 ? wordMessage('NO_CASE_MATCHES', { filters: values.filter }) : wordMessage('NO_CASE_TO_RUN')}\n`,
         );
       if (totals.errors > 0 || nothingRan) return EXIT.invalid;
       const lowest = coverage === null ? null : lowestPercent(coverage);
       if (minimum !== null && lowest !== null && lowest.percent < minimum) {
-        io.stderr(`coverage of ${lowest.dimension} is ${lowest.percent}%, under --min-coverage ${minimum}%\n`);
+        io.stderr(`${wordMessage('COVERAGE_UNDER_MINIMUM', { ...lowest, minimum })}\n`);
         return EXIT.expectationsFailed;
       }
       return totals.failed === 0 ? EXIT.ok : EXIT.expectationsFailed;

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenLinksCase, conformanceCases } from '../../adapters/conformance/corpus';
 import { connect, type Connection } from '../../adapters/postgres/connect';
 import { AUDIT_PAGE } from '../../adapters/postgres/stored-verdicts';
-import { loadRecordSet } from '../../adapters/postgres/load';
+import { loadRecordSet } from '../../adapters/postgres/load-records';
 import { POSTGRES_URL } from '../../adapters/postgres/test-server';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { EXIT } from '../command';
 import { main } from '../main';
-import type { AuditReport } from './audit';
+import type { AuditReport } from './audit-command';
 
 const schema = `cc_audit_command_${process.pid}`;
 const denied = conformanceCases(0).find((item) => item.name.startsWith('deny alone'));

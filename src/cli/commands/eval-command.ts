@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { wordMessage } from '../../core/messages';
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { err, ok } from '../../core/errors';
@@ -59,7 +60,7 @@ function progressTo(io: CliIo, label: string): (done: number, total: number) => 
     const tenth = Math.floor((done / total) * 10);
     if (tenth === lastShown) return;
     lastShown = tenth;
-    io.stderr(`${label}: ${tenth * 10} %\n`);
+    io.stderr(`${wordMessage('PROGRESS', { label, percent: tenth * 10 })}\n`);
   };
 }
 

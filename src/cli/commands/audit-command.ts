@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { inSnapshot, validateStoredRecords } from '../../adapters/postgres/compile';
+import { inSnapshot, validateStoredRecords } from '../../adapters/postgres/compile-in-database';
 import { connect, describeDatabase } from '../../adapters/postgres/connect';
 import type { Database } from '../../adapters/postgres/schema';
 import { storedVerdicts, supersessionRecords, type StoredVerdict } from '../../adapters/postgres/stored-verdicts';

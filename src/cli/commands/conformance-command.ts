@@ -1,8 +1,8 @@
 import type { ParseArgsConfig } from 'node:util';
 import { postgresUnderTest, referenceCompile } from '../../adapters/conformance/adapters';
-import { runErrorSemantics } from '../../adapters/conformance/errors';
-import { runConformanceSuite, type SuiteFinding } from '../../adapters/conformance/suite';
-import { probeCapabilities } from '../../adapters/postgres/adapter';
+import { runErrorSemantics } from '../../adapters/conformance/error-semantics';
+import { runConformanceSuite, type SuiteFinding } from '../../adapters/conformance/conformance-suite';
+import { probeCapabilities } from '../../adapters/postgres/postgres-adapter';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
 import { DEFAULT_SCHEMA } from '../../adapters/postgres/schema';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';

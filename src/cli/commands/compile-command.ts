@@ -11,7 +11,7 @@ import { serialiseUserView, type UserView } from '../../core/user-view';
 import { detailOf, type CompileDetail } from '../../lib/answers';
 import { library } from '../library';
 import { EXIT } from '../command';
-import type { DatabaseCompile } from '../../adapters/postgres/compile';
+import type { DatabaseCompile } from '../../adapters/postgres/compile-in-database';
 import { adapterLine, answerLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
 import { loadInputs } from '../load-inputs';
 import { readingFiles } from '../read-file';

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { wordMessage } from '../../core/messages';
 import { dirname, join } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { startService } from '../../service/http';
@@ -71,14 +72,14 @@ exit: 0 stopped · 1 usage, or the port cannot be used`,
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-      io.stderr(`error: cannot listen on ${values.host}:${port} (${code})\n`);
+      io.stderr(
+        `${wordMessage('ERROR_LINE', { problem: wordMessage('CANNOT_LISTEN', { host: values.host, port, reason: code }) })}\n`,
+      );
       return EXIT.invalid;
     }
-    io.stderr(
-      `serving ${APP_DIR === null ? 'the API only (the app is not built: npm run build)' : 'the app and the API'} at ${service.url}  (Ctrl+C stops)\n`,
-    );
+    io.stderr(`${wordMessage('SERVING', { url: service.url, app: APP_DIR !== null })}\n`);
     await io.untilStopped();
-    io.stderr('stopping: finishing requests under way\n');
+    io.stderr(`${wordMessage('STOPPING')}\n`);
     await service.close();
     return EXIT.ok;
   },

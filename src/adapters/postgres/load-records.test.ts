@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { conformanceCases } from '../conformance/corpus';
-import { compileInDatabase } from './compile';
-import { loadRecordSet } from './load';
+import { compileInDatabase } from './compile-in-database';
+import { loadRecordSet } from './load-records';
 import { LAYOUT, type Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { type Tokeniser } from './tokens';

@@ -7,7 +7,7 @@ import { freshDriver, sharedDriver } from '../../core/test-support/node-driver';
 import type { SqlDriver } from './driver';
 import { toSafeFtsQuery } from './fts-query';
 import { rankDeclared, roundScore } from '../../core/phases/5-rank/ranking';
-import { rankAdmitted, rankCorpus } from './rank';
+import { rankAdmitted, rankCorpus } from './fts5-rank';
 import { createRecordIndex } from './record-index';
 import type { RecordIndex } from './record-index-api';
 

@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { wordMessage } from '../../core/messages';
 import { resolve } from 'node:path';
 import type { ReceiptVerdict } from '../../core/drill';
 import type { CompileError, Result } from '../../core/errors';
@@ -154,7 +155,7 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
       );
 
     if (declared.length === 0) {
-      io.stderr(`scenario ${scenario.id} declares no late change to rehearse\n`);
+      io.stderr(`${wordMessage('NO_LATE_CHANGE_TO_REHEARSE', { scenario: scenario.id })}\n`);
       return EXIT.invalid;
     }
     const rehearsal = await library.rehearse(current);

@@ -1,14 +1,14 @@
 import type { CompileError, Result } from '../../core/errors';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
-import { compileInDatabase, type DatabaseCompile } from '../postgres/compile';
+import { compileInDatabase, type DatabaseCompile } from '../postgres/compile-in-database';
 import type { Connection } from '../postgres/connect';
-import { loadRecordSet } from '../postgres/load';
+import { loadRecordSet } from '../postgres/load-records';
 import { lowerPlan } from '../postgres/lower';
 import type { Database } from '../postgres/schema';
 import type { Tokeniser } from '../postgres/tokens';
 import { conformanceCases } from './corpus';
-import type { SuiteFinding } from './suite';
+import type { SuiteFinding } from './conformance-suite';
 
 const WAIT_MS = 300;
 

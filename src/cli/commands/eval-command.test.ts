@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../command';
-import { evalCommand } from './eval';
+import { evalCommand } from './eval-command';
 
 function capture() {
   const out: string[] = [];

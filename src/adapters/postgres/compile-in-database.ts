@@ -17,11 +17,11 @@ import {
   describeFailure,
   isDatabaseError,
   type PostgresAdapterOptions,
-} from './adapter';
+} from './postgres-adapter';
 import { answerPlan, type PlanAnswer } from './answer';
 import { createPlanAnswering } from './answering';
 import { storedBrokenLinks, type BrokenLink } from './broken-links';
-import { rankInDatabase } from './rank';
+import { rankInDatabase } from './rank-in-database';
 import { storedRecordSetDigest } from './record-set-digest';
 import { requireLayout, type Database } from './schema';
 import { checkShardSnapshots, type ShardTables } from './shard-snapshots';

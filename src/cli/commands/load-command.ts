@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { MessageWords } from '../../core/messages';
 import type { ParseArgsConfig } from 'node:util';
 import { connect, describeDatabase, type Connection } from '../../adapters/postgres/connect';
-import { deleteRecords, loadRecordLines, type LoadMode } from '../../adapters/postgres/load';
+import { deleteRecords, loadRecordLines, type LoadMode } from '../../adapters/postgres/load-records';
 import { createUnicodeTokeniser } from '../../adapters/postgres/unicode61';
 import { compileError, ok, type Result } from '../../core/errors';
 import { EXIT, type CliIo, type ExitCode } from '../command';
