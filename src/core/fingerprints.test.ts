@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { invisibleCodePoints, isNfc } from './format/identifier';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sortedSet } from './canonical';
+import { CanonicalBytes } from './canonical-bytes';
 import { canonicalRecordBytes, recordFingerprint } from './fingerprints';
 import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
 import { sha256Hex } from './hash';
@@ -74,10 +75,12 @@ const recordArbitrary = fc
   });
 
 describe('recordFingerprint', () => {
+  // One scratch for every call, as a reader passes: each call must overwrite what the last one wrote.
+  const scratch = new CanonicalBytes();
   it('writes exactly the generic canonical JSON for any validated record', () => {
     fc.assert(
       fc.property(recordArbitrary, (record) => {
-        expect(canonicalRecordBytes(record, HASH)).toEqual(utf8(genericForm(record, HASH)));
+        expect(canonicalRecordBytes(record, HASH, scratch)).toEqual(utf8(genericForm(record, HASH)));
       }),
       { numRuns: 500 },
     );
@@ -86,16 +89,16 @@ describe('recordFingerprint', () => {
   it('leaves a record of another shape to the generic path, with the same fingerprint', () => {
     const record = buildRecord({ id: 'r1' });
     const widened = { ...record, note: 'not a record field' } as unknown as SourceRecord;
-    expect(canonicalRecordBytes(widened, HASH)).toBeNull();
-    expect(recordFingerprint(widened, HASH)).toBe(sha256Hex(genericForm(widened, HASH)));
+    expect(canonicalRecordBytes(widened, HASH, scratch)).toBeNull();
+    expect(recordFingerprint(widened, HASH, scratch)).toBe(sha256Hex(genericForm(widened, HASH)));
     const missing = { ...record, relevance: undefined } as unknown as SourceRecord;
-    expect(canonicalRecordBytes(missing, HASH)).toBeNull();
+    expect(canonicalRecordBytes(missing, HASH, scratch)).toBeNull();
   });
 
   it('leaves a lone surrogate to the generic path, which refuses it', () => {
     const record = { ...buildRecord({ id: 'r1' }), title: 'half a pair \ud83d' };
-    expect(canonicalRecordBytes(record, HASH)).toBeNull();
-    expect(() => recordFingerprint(record, HASH)).toThrow(/lone surrogate/);
+    expect(canonicalRecordBytes(record, HASH, scratch)).toBeNull();
+    expect(() => recordFingerprint(record, HASH, scratch)).toThrow(/lone surrogate/);
   });
 
   it('gives each record of a batch its own fingerprint, whichever path each takes', () => {
@@ -105,7 +108,7 @@ describe('recordFingerprint', () => {
     const widened = { ...records[4]!, note: 'generic path' } as unknown as SourceRecord;
     const batch = [...records.slice(0, 4), widened, ...records.slice(5)];
     const hashes = batch.map((_, index) => `sha256:${String(index).repeat(64).slice(0, 64)}`);
-    expect(batch.map((record, index) => recordFingerprint(record, hashes[index]!))).toEqual(
+    expect(batch.map((record, index) => recordFingerprint(record, hashes[index]!, scratch))).toEqual(
       batch.map((record, index) => sha256Hex(genericForm(record, hashes[index]!))),
     );
   });
@@ -121,6 +124,6 @@ describe('recordFingerprint', () => {
       supersedes: ['a', 'b'],
       access: { roles: ['x', 'y'], purposes: ['p', 'q'], labels: ['l1', 'l2'] },
     });
-    expect(recordFingerprint(a, HASH)).toBe(recordFingerprint(b, HASH));
+    expect(recordFingerprint(a, HASH, scratch)).toBe(recordFingerprint(b, HASH, scratch));
   });
 });

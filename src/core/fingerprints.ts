@@ -1,5 +1,5 @@
 import { canonicalJson, compareStrings, sortedSet } from './canonical';
-import { CanonicalBytes } from './canonical-bytes';
+import type { CanonicalBytes } from './canonical-bytes';
 import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
@@ -42,8 +42,8 @@ export function contractFingerprint(contract: Contract): string {
  * replaced by the text's content hash (`textHash`, `sha256:<hex>`), so the text, already hashed once to
  * check provenance, is not hashed a second time. Every field is covered.
  */
-export function recordFingerprint(record: SourceRecord, textHash: string): string {
-  const form = fingerprintMessage(record, textHash);
+export function recordFingerprint(record: SourceRecord, textHash: string, scratch: CanonicalBytes): string {
+  const form = fingerprintMessage(record, textHash, scratch);
   return typeof form === 'string' ? sha256Hex(form) : sha256HexOfBytes(form);
 }
 
@@ -51,8 +51,8 @@ export function recordFingerprint(record: SourceRecord, textHash: string): strin
  * What a fingerprint hashes: the canonical form as bytes, or through the generic path when the record is not of the
  * validated shape.
  */
-function fingerprintMessage(record: SourceRecord, textHash: string): Uint8Array | string {
-  return canonicalRecordBytes(record, textHash) ?? canonicalJson(fingerprintForm(record, textHash));
+function fingerprintMessage(record: SourceRecord, textHash: string, scratch: CanonicalBytes): Uint8Array | string {
+  return canonicalRecordBytes(record, textHash, scratch) ?? canonicalJson(fingerprintForm(record, textHash));
 }
 
 /** The record as its fingerprint sees it: the text as its content hash, every set sorted. */
@@ -84,16 +84,13 @@ function keyCount(value: object): number {
   return count;
 }
 
-/** Reused by every fingerprint: reading a 100,000-record file fingerprints every record, one at a time. */
-const form = new CanonicalBytes();
-
 /**
  * Exactly the UTF-8 bytes of `canonicalJson(fingerprintForm(record, textHash))`, written in the keys' sorted
  * order instead of sorted per record, and without a string in between. Null when the record is not of the
  * validated shape (an extra key, say) or holds a lone surrogate: the generic path takes it. The bytes are a
- * view that the next call overwrites.
+ * view of `form`, which the next call overwrites: a reader passes one `form` for all its records.
  */
-export function canonicalRecordBytes(record: SourceRecord, textHash: string): Uint8Array | null {
+export function canonicalRecordBytes(record: SourceRecord, textHash: string, form: CanonicalBytes): Uint8Array | null {
   const { access, evidence, provenance } = record;
   if (
     keyCount(record) !== RECORD_KEYS ||

@@ -40,7 +40,7 @@ import {
 import type { CheckedRecord, RecordSet } from './phases/1-validate/validate';
 import { rankDeclared, type Ranking } from './phases/5-rank/ranking';
 import type { Receipt } from './result';
-import { chunkDigest, chunksOf, rootOfChunks, type TreeDigestSpec } from './tree-digest';
+import { chunkDigest, chunksOf, createLineBuffer, rootOfChunks, type TreeDigestSpec } from './tree-digest';
 
 /**
  * The passes as the pipeline calls them (src/core/compile-stages.ts): each a plain function of its inputs
@@ -191,6 +191,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     rankedKey: null,
   };
   let current = nothing;
+  const lineBuffer = createLineBuffer();
 
   /** A digest tree over `items` cut into `chunks`, whose chunks are hashed again only when their keys changed. */
   const memoTree = <T>(
@@ -202,7 +203,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
   ): string => {
     const names = chunks.map((positions) => spec.key(items[positions[0] as number] as T));
     const digests = memo.map(table, null, names, chunks.map(keyAt), chunks, (positions) =>
-      chunkDigest(items, positions, spec.leaf),
+      chunkDigest(items, positions, spec.leaf, lineBuffer),
     );
     return rootOfChunks(digests.values);
   };
@@ -226,7 +227,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       versions.subarray(positions[0] as number, (positions[positions.length - 1] as number) + 1),
     );
     const digests = memo.map('attest:records', null, names, keys, chunks, (positions) =>
-      chunkDigest(records, positions, recordTreeSpec.leaf),
+      chunkDigest(records, positions, recordTreeSpec.leaf, lineBuffer),
     );
     return rootOfChunks(digests.values);
   };

@@ -63,11 +63,16 @@ export function chunksOf<T>(items: readonly T[], spec: Omit<TreeDigestSpec<T>, '
 }
 
 /** A chunk's digest: the SHA-256 of its items' leaf lines, each followed by a newline. */
-export function chunkDigest<T>(items: readonly T[], positions: Int32Array, leaf: (item: T) => string): string {
+export function chunkDigest<T>(
+  items: readonly T[],
+  positions: Int32Array,
+  leaf: (item: T) => string,
+  buffer: LineBuffer,
+): string {
   return sha256HexOfBytes(
     linesBytes((emit) => {
       for (const position of positions) emit(leaf(items[position] as T));
-    }),
+    }, buffer),
   );
 }
 
@@ -84,21 +89,31 @@ export function rootOfChunks(chunkDigests: readonly string[]): string {
  * is the plain computation, which checking a receipt uses. The digest depends only on keys, leaves and order.
  */
 export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>): string {
-  return rootOfChunks(chunksOf(items, spec).map((positions) => chunkDigest(items, positions, spec.leaf)));
+  const buffer = createLineBuffer();
+  return rootOfChunks(chunksOf(items, spec).map((positions) => chunkDigest(items, positions, spec.leaf, buffer)));
 }
 
 /** Leaf lines joined into one string before they are encoded: long enough that encoding runs in bulk. */
 const LINES_PER_ENCODE = 64;
 const encoder = new TextEncoder();
-/** Where a chunk's bytes are written, grown as a chunk needs: hashing reads them before the next chunk is written. */
-let chunkBuffer = new Uint8Array(1 << 16);
+/**
+ * Where a chunk's bytes are written, grown as a chunk needs: hashing reads them before the next chunk is written.
+ * Each caller holds its own (a tree digest, a compiler's queries), so the core keeps no state between calls.
+ */
+export interface LineBuffer {
+  bytes: Uint8Array;
+}
+
+export function createLineBuffer(): LineBuffer {
+  return { bytes: new Uint8Array(1 << 16) };
+}
 
 /**
  * The lines `write` emits, each followed by a newline, as UTF-8, encoded a few dozen lines at a time: a
  * flat string per group encodes in one go, while one string for the whole chunk (hundreds of kilobytes)
  * would be a large-object allocation that costs more to make than to hash. The bytes are valid until the next call.
  */
-export function linesBytes(write: (emit: (line: string) => void) => void): Uint8Array {
+export function linesBytes(write: (emit: (line: string) => void) => void, buffer: LineBuffer): Uint8Array {
   let used = 0;
   const lines = new Array<string>(LINES_PER_ENCODE + 1);
   const encode = (count: number) => {
@@ -106,12 +121,12 @@ export function linesBytes(write: (emit: (line: string) => void) => void): Uint8
     lines.push('');
     const text = lines.join('\n');
     // UTF-8 takes at most three bytes per UTF-16 unit.
-    if (used + text.length * 3 > chunkBuffer.length) {
-      const grown = new Uint8Array(Math.max(chunkBuffer.length * 2, used + text.length * 3));
-      grown.set(chunkBuffer.subarray(0, used));
-      chunkBuffer = grown;
+    if (used + text.length * 3 > buffer.bytes.length) {
+      const grown = new Uint8Array(Math.max(buffer.bytes.length * 2, used + text.length * 3));
+      grown.set(buffer.bytes.subarray(0, used));
+      buffer.bytes = grown;
     }
-    used += encoder.encodeInto(text, chunkBuffer.subarray(used)).written;
+    used += encoder.encodeInto(text, buffer.bytes.subarray(used)).written;
   };
   let count = 0;
   write((line) => {
@@ -123,5 +138,5 @@ export function linesBytes(write: (emit: (line: string) => void) => void): Uint8
     }
   });
   if (count > 0) encode(count);
-  return chunkBuffer.subarray(0, used);
+  return buffer.bytes.subarray(0, used);
 }

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InputIssue } from '../../core/errors';
 import { MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
 import { createJsonlLineSplitter } from '../../core/format/jsonl-lines';
-import { checkRecord, overlongLineIssue, readRecordLine } from '../../core/phases/1-validate/validate';
+import { createRecordChecker, overlongLineIssue, readRecordLine } from '../../core/phases/1-validate/validate';
 import { ENGINE_VERSION } from '../../core/version';
 import { copyLine, nulIssue, recordRows, type RecordRows, type RecordToWrite } from './copy-rows';
 import type { RecordTokens, Tokeniser } from './tokens';
@@ -115,6 +115,7 @@ export async function prepareBatch(
   const seen: string[] = [];
   const ids = new Set<string>();
   const prepared: PreparedRecord[] = [];
+  const check = createRecordChecker();
   let pending: (RecordToWrite & { readonly lineHash: Buffer })[] = [];
   // Records are tokenised and made rows a few at a time, at each turn: a parsed record and its tokens are dropped
   // while they are young, instead of a whole batch of them outliving several collections of the young generation.
@@ -154,7 +155,7 @@ export async function prepareBatch(
     // Once the file is refused nothing more is written; its lines are still read for every problem they hold.
     if (isRefused(problems) || ids.has(read.record.id)) continue;
     ids.add(read.record.id);
-    const item = checkRecord(read.record);
+    const item = check(read.record);
     // A record's U+0000 comes from an escape in its line (JSON allows no raw control character in a string).
     const nul = line.text.includes('\\u0000') || line.text.includes('\0') ? nulIssue(file, item, line.number) : null;
     if (nul !== null) problems.nul = { issue: nul, recordId: item.record.id };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../canonical';
+import { CanonicalBytes } from '../../canonical-bytes';
 import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
 import { receiptSchema } from '../../format/receipt';
 import { sha256Hex } from '../../hash';
@@ -264,7 +265,7 @@ describe('fingerprints', () => {
 
   it('cover every record field, the text through its content hash, and the record-set digest ignores record order', () => {
     const fingerprint = (record: ReturnType<typeof buildRecord>) =>
-      recordFingerprint(record, contentHashOf(record.text));
+      recordFingerprint(record, contentHashOf(record.text), new CanonicalBytes());
     const a = buildRecord({ id: 'a', access: { roles: ['x', 'y'] } });
     expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['y', 'x'] } }))).toBe(fingerprint(a));
     expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['x', 'y'] }, tokens: 11 }))).not.toBe(fingerprint(a));
