@@ -120,9 +120,7 @@ interface Cell {
  * (null when they do not): one loop of in-place compares over 100,000 items, and no look-up by name.
  */
 function changedKeys(last: Table, names: readonly string[], keys: ArrayLike<Key>): number[] | null {
-  if (last.names.length !== names.length || last.keys.length !== keys.length) return null;
-  if (last.names !== names)
-    for (let index = 0; index < names.length; index += 1) if (last.names[index] !== names[index]) return null;
+  if (last.keys.length !== keys.length || !samePlaces(last.names, names)) return null;
   const changed: number[] = [];
   for (let index = 0; index < names.length; index += 1) {
     const before = last.keys[index] as Key;
@@ -146,16 +144,34 @@ export function createMemo(): Memo {
     stats.set(name, { reused: (before?.reused ?? 0) + reused, computed: (before?.computed ?? 0) + computed });
   };
 
+  /**
+   * The last values and versions, copied once, with the changed positions computed again; a value equal to the last
+   * one keeps the last object and its version (early cutoff).
+   */
+  const patched = <O>(
+    last: { readonly values: readonly unknown[]; readonly versions: Int32Array },
+    changed: readonly number[],
+    computeAt: (index: number) => O,
+  ): Versioned<O> => {
+    const values = last.values.slice() as O[];
+    const versions = last.versions.slice();
+    for (const index of changed) {
+      const value = computeAt(index);
+      if (equalValues(last.values[index], value)) continue;
+      values[index] = value;
+      lastVersion += 1;
+      versions[index] = lastVersion;
+    }
+    return { values, versions };
+  };
+
   /** Where each name was in the last revision's table, looked up only once positions stop matching. */
   const positionsOf = (last: Table | undefined) => {
     let byName: Map<string, number> | null = null;
     return (name: string, index: number): number | undefined => {
       if (last === undefined) return undefined;
       if (last.names[index] === name) return index;
-      if (byName === null) {
-        byName = new Map();
-        for (let at = 0; at < last.names.length; at += 1) byName.set(last.names[at] as string, at);
-      }
+      byName ??= positionsByName(last.names);
       return byName.get(name);
     };
   };
@@ -181,15 +197,7 @@ export function createMemo(): Memo {
           return { values: last.values as readonly O[], versions: last.versions };
         }
         // The same items with a few keys changed: the last values in bulk, and only the changed ones computed.
-        const values = last.values.slice() as O[];
-        const versions = last.versions.slice();
-        for (const index of changed) {
-          const value = compute(items[index] as I);
-          if (equalValues(last.values[index], value)) continue;
-          values[index] = value;
-          lastVersion += 1;
-          versions[index] = lastVersion;
-        }
+        const { values, versions } = patched(last, changed, (index) => compute(items[index] as I));
         tables.set(table, { shared, names, keys, values, versions });
         count(table, items.length - changed.length, changed.length);
         return { values, versions };
@@ -252,15 +260,7 @@ export function createMemo(): Memo {
       if (last !== undefined && same) {
         const changed = changedInPlace(last, order, source, keyOf, flags, () => inverseOf(order));
         if (changed.length === 0) return done(last.values as readonly O[], last.versions, order.length);
-        const values = last.values.slice() as O[];
-        const versions = last.versions.slice();
-        for (const index of changed) {
-          const value = compute(source[order[index] as number] as I);
-          if (equalValues(last.values[index], value)) continue;
-          values[index] = value;
-          lastVersion += 1;
-          versions[index] = lastVersion;
-        }
+        const { values, versions } = patched(last, changed, (index) => compute(source[order[index] as number] as I));
         return done(values, versions, order.length - changed.length);
       }
       const values = new Array<O>(order.length);
