@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileInDatabase, createPostgresStore, inSnapshot } from '../src/adapters/postgres/compile-in-database';
+import {
+  compileInDatabase,
+  createDatabaseCompiler,
+  createPostgresStore,
+  inSnapshot,
+} from '../src/adapters/postgres/compile-in-database';
 import type { PlanAnswer } from '../src/adapters/postgres/answer';
 import type { Database } from '../src/adapters/postgres/schema';
 import type { Tokeniser } from '../src/adapters/postgres/tokens';
@@ -82,7 +87,7 @@ async function answerInDatabase(
   tokeniser: Tokeniser,
 ): Promise<Result<PlanAnswer, CompileError>> {
   return inSnapshot(database, {}, async (shards) => {
-    const store = await createPostgresStore(database, tokeniser, shards);
+    const store = await createPostgresStore(database, tokeniser, () => shards);
     if (!store.ok) return store;
     // The contract's side of resolve reads no record.
     const resolved = resolve(contract, createRecordSet([]));
@@ -127,9 +132,13 @@ async function writeCorpus(size: number, folder: string): Promise<readonly strin
     index < SCOPED.records && !required.has(record.id) ? { ...record, scope: SCOPED.scope } : record,
   );
   await writeJsonl(join(folder, 'records.jsonl'), records);
+  // The changed record is one the bench contract refuses by its project before and after, so the recompile measures a
+  // change that touches no admitted record.
   const middle = Math.floor(size / 2);
-  const changed = records[middle];
-  if (changed !== undefined) records[middle] = { ...changed, access: { ...changed.access, labels: ['investigation'] } };
+  const refusedAt = records.findIndex((record, index) => index >= middle && record.project !== 'atlas');
+  const changed = records[refusedAt];
+  if (changed !== undefined)
+    records[refusedAt] = { ...changed, access: { ...changed.access, labels: ['investigation'] } };
   await writeJsonl(join(folder, 'changed.jsonl'), records);
   const other = records[middle + 1];
   if (other !== undefined)
@@ -174,8 +183,11 @@ async function measure(
       compiles.map((timing) => timing.wallMs),
       50,
     );
+    // A compiler that lives across compiles, as a service's does: its recompile after the change uses its last answer.
+    const lasting = createDatabaseCompiler(database, tokeniser);
+    expectOk(await lasting.compile(contract));
     const reloadOne = await time(async () => load('changed.jsonl'));
-    const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
+    const recompile = await time(async () => lasting.compile(contract));
     const upsertOne = await time(async () => load('one.jsonl', 'upsert'));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
     const scoped = contractSchema.parse({ ...benchContract(requiredIds), scopes: [SCOPED.scope], requiredRecords: [] });

@@ -1,7 +1,7 @@
-import { compareStrings, sortedSet } from './canonical';
+import { canonicalJson, compareStrings, sortedSet } from './canonical';
 import { finishCompile, type CompileRequest, type PreparedCompile } from './compile-stages';
 import { err, ok, type CompileError, type Result } from './errors';
-import { freshQueries } from './queries';
+import { freshQueries, type Queries } from './queries';
 import { admit, divergence, type Admission } from './phases/4-admit/admit';
 import { recordSetDigest } from './phases/7-attest/attest-digests';
 import { gateCodeOf, type GateVerdict } from './phases/4-admit/gates';
@@ -17,7 +17,13 @@ import {
 import { recordSetOf, type CheckedRecord } from './phases/1-validate/validate';
 import { typeCheck } from './phases/3-type-check/type-check';
 import { buildAdmissionPlan, planDigest, type AdmissionPlan } from './phases/4-admit/admission-plan';
-import { acceptAnswer, checkAdapterFor, type AdmissionAnswer, type AdmittingStore } from './phases/4-admit/adapter';
+import {
+  acceptAnswer,
+  checkAdapterFor,
+  type AcceptedAnswer,
+  type AdmissionAnswer,
+  type AdmittingStore,
+} from './phases/4-admit/adapter';
 import { rankDeclared, type RankedRow, type Ranking } from './phases/5-rank/ranking';
 import type { ReasonCode } from './reasons';
 import type { CompileOutcome, RankingStatistics, Receipt } from './result';
@@ -222,6 +228,7 @@ export async function compileAnswered(
   store: AdmittingStore,
   answering: PlanAnsweringStore,
   request: CompileRequest,
+  cells: Cells = freshQueries,
 ): Promise<Result<CompileOutcome, CompileError>> {
   const { contract } = request;
   // The contract resolved over no record: the as-of instant, the subject (an ambiguous one is refused) and the
@@ -243,71 +250,138 @@ export async function compileAnswered(
   if (!answer.ok) return answer;
   const accepted = acceptAnswer(store, digest, answer.value.admission);
   if (!accepted.ok) return accepted;
-
-  const records = new Map(answer.value.admitted.map((row) => [row.view.record.id, row.view]));
   const requiredWhole = await answering.wholeRecords(required);
   if (!requiredWhole.ok) return requiredWhole;
-  const wrongRequired = withWhole(records, requiredWhole.value);
-  if (wrongRequired !== null) return err(wrongRequired);
-  const asked = { plan, digest };
-  const first = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates, asked);
-  if (!first.ok) return first;
-  const bm25 = contract.ranking === 'bm25';
-  const wrongSet = checkAdmittedSet(answer.value, first.value.admission, first.value.resolution, bm25);
-  if (wrongSet !== null) return err(wrongSet);
-  const ranking: Ranking = bm25
-    ? { rows: answer.value.ranked, statistics: answer.value.statistics }
-    : rankDeclared(admittedRecords(first.value.admission, first.value.resolution));
 
+  const asked = { plan, digest };
+  const judging = { contract: resolved.value.contract, answer: answer.value, broken: broken.value, asked };
+  const inputs = [
+    canonicalJson([contract, request.attestation, digest, [...broken.value]]),
+    answerKey(answer.value),
+    wholeKey(requiredWhole.value),
+  ];
   // The plan over the gate views says which records can enter the packet; those are read whole and judged again.
-  const draft = finishCompile(
-    request,
-    first.value.prepared,
-    first.value.admission,
-    accepted.value.admission,
-    ranking,
-    freshQueries,
+  const drafted = cells.cell('answered-draft', inputs, () =>
+    draftOverViews(request, judging, requiredWhole.value, accepted.value),
   );
-  const candidates = draft.receipt.trace.map((row) => row.id).filter((id) => !required.includes(id));
+  if (!drafted.ok) return drafted;
+  const { candidates } = drafted.value;
   const whole = await answering.wholeRecords(candidates);
   if (!whole.ok) return whole;
   const read = new Set(whole.value.map((item) => item.record.id));
   const missing = candidates.find((id) => !read.has(id));
   if (missing !== undefined) return err(divergence(missing, 'the store admitted it but holds no document for it'));
-  const wrongWhole = withWhole(records, whole.value);
+  const checked = cells.cell('answered-outcome', [...inputs, wholeKey(whole.value)], () =>
+    outcomeOverWhole(request, judging, drafted.value, whole.value, accepted.value),
+  );
+  if (!checked.ok) return checked;
+  return sealForCorpus(checked.value.outcome, answer.value, checked.value.refusedHere);
+}
+
+/** The memo's single cells as the answered pipeline uses them (`freshQueries` computes every time). */
+type Cells = Pick<Queries, 'cell'>;
+
+interface Judging {
+  readonly contract: ResolvedContract;
+  readonly answer: PlanAnswer;
+  readonly broken: ReadonlyMap<string, BrokenLink>;
+  readonly asked: { readonly plan: AdmissionPlan; readonly digest: string };
+}
+
+interface Draft {
+  readonly records: ReadonlyMap<string, CheckedRecord>;
+  readonly ranking: Ranking;
+  /** The records besides the required ones that the plan over the gate views can put in the packet. */
+  readonly candidates: readonly string[];
+  readonly traceIds: readonly string[];
+}
+
+/**
+ * What an answer holds, as a memo key: the admitted set's digest covers every admitted id and fingerprint, and a
+ * fingerprint the record it names; the statistics, the scores and the successors are the rest.
+ */
+function answerKey(answer: PlanAnswer): string[] {
+  return [
+    String(answer.admittedCount),
+    answer.admittedDigest,
+    canonicalJson(answer.statistics),
+    answer.ranked.map((row) => `${row.id}\u0000${row.score}`).join('\n'),
+    wholeKey(answer.successors),
+  ];
+}
+
+const wholeKey = (records: readonly CheckedRecord[]): string =>
+  records.map((item) => `${item.record.id}\u0000${item.fingerprint}`).join('\n');
+
+/** (A) and the packet planned over the gate views: which records the store must hand over whole. */
+function draftOverViews(
+  request: CompileRequest,
+  judging: Judging,
+  requiredWhole: readonly CheckedRecord[],
+  accepted: AcceptedAnswer,
+): Result<Draft, CompileError> {
+  const { answer } = judging;
+  const records = new Map(answer.admitted.map((row) => [row.view.record.id, row.view]));
+  const wrongRequired = withWhole(records, requiredWhole);
+  if (wrongRequired !== null) return err(wrongRequired);
+  const first = judge(judging, records, accepted.candidates);
+  if (!first.ok) return first;
+  const bm25 = request.contract.ranking === 'bm25';
+  const wrongSet = checkAdmittedSet(answer, first.value.admission, first.value.resolution, bm25);
+  if (wrongSet !== null) return err(wrongSet);
+  const ranking: Ranking = bm25
+    ? { rows: answer.ranked, statistics: answer.statistics }
+    : rankDeclared(admittedRecords(first.value.admission, first.value.resolution));
+  const draft = finishCompile(
+    request,
+    first.value.prepared,
+    first.value.admission,
+    accepted.admission,
+    ranking,
+    freshQueries,
+  );
+  const required = new Set(request.contract.requiredRecords);
+  const traceIds = draft.receipt.trace.map((row) => row.id);
+  return ok({ records, ranking, candidates: traceIds.filter((id) => !required.has(id)), traceIds });
+}
+
+/** (B) The records that can enter the packet, whole, judged again: the packet and what the evaluator refused. */
+function outcomeOverWhole(
+  request: CompileRequest,
+  judging: Judging,
+  draft: Draft,
+  whole: readonly CheckedRecord[],
+  accepted: AcceptedAnswer,
+): Result<{ readonly outcome: CompileOutcome; readonly refusedHere: readonly GateVerdict[] }, CompileError> {
+  const records = new Map(draft.records);
+  const wrongWhole = withWhole(records, whole);
   if (wrongWhole !== null) return err(wrongWhole);
-  const second = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates, asked);
+  const second = judge(judging, records, accepted.candidates);
   if (!second.ok) return second;
   const outcome = finishCompile(
     request,
     second.value.prepared,
     second.value.admission,
-    accepted.value.admission,
-    ranking,
+    accepted.admission,
+    draft.ranking,
     freshQueries,
   );
-  if (
-    outcome.receipt.trace.some((row, index) => row.id !== draft.receipt.trace[index]?.id) ||
-    outcome.receipt.trace.length !== draft.receipt.trace.length
-  )
+  const { trace } = outcome.receipt;
+  if (trace.length !== draft.traceIds.length || trace.some((row, index) => row.id !== draft.traceIds[index]))
     return err(
       divergence(
         outcome.receipt.selected[0] ?? '(the packet)',
         'its whole record plans differently from its gate columns',
       ),
     );
-  const refusedHere = second.value.admission.verdicts.filter((verdict) => verdict.failed !== 0);
-  return sealForCorpus(outcome, answer.value, refusedHere);
+  return ok({ outcome, refusedHere: second.value.admission.verdicts.filter((verdict) => verdict.failed !== 0) });
 }
 
 /** Resolve, type-check and the reference evaluator over the records that crossed, against the store's admitted ids. */
 function judge(
-  contract: ResolvedContract,
+  { contract, answer, broken, asked }: Judging,
   records: ReadonlyMap<string, CheckedRecord>,
-  answer: PlanAnswer,
-  broken: ReadonlyMap<string, BrokenLink>,
   admittedByStore: ReadonlySet<string>,
-  asked: { readonly plan: AdmissionPlan; readonly digest: string },
 ): Result<
   { readonly resolution: Resolution; readonly admission: Admission; readonly prepared: PreparedCompile },
   CompileError

@@ -44,7 +44,7 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
     // A store that answers plans keeps refused records to itself; a full receipt needs their rows, so it reads them.
     if (store.answers !== undefined && given.attestation === 'candidates')
-      return compileAnswered(store, store.answers, given);
+      return compileAnswered(store, store.answers, given, queries);
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);

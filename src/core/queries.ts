@@ -60,6 +60,8 @@ export interface Queries {
     missingRequired: CompileError | null,
   ): PacketPlan;
   attest(input: AttestInput): Receipt;
+  /** A value computed from the content `key` names: the last one again while the key is the same. */
+  cell<O>(name: string, key: Key, compute: () => O): O;
 }
 
 const admittedChecked = (admission: Admission): CheckedRecord[] =>
@@ -73,6 +75,7 @@ export const freshQueries: Queries = {
   rankStored: (_query, _admission, rank) => rank(),
   planPacket,
   attest,
+  cell: (_name, _key, compute) => compute(),
 };
 
 /** What the memo's keys are made of, where a test may leave one input out to show that the incremental property then fails. */
@@ -247,6 +250,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       return memo.revisionAsync(work);
     },
     stats: () => memo.stats(),
+    cell: (name, key, compute) => memo.cell(name, key, compute),
 
     resolve(contract, recordSet) {
       const resolved = resolveContract(contract);

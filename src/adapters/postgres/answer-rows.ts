@@ -79,6 +79,26 @@ export type AnswerRow = Pick<SummaryRow, 'digest' | 'total'> & {
 export const refusedCounts = (refused: Record<string, number> | null) =>
   Object.fromEntries(Object.entries(refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
+/** The counts and digests of an answer's summary row (all empty when there is none). */
+export function countedOf(
+  digest: string,
+  total: number,
+  summary: Pick<AnswerRow, 'set_documents' | 'set_tokens' | 'matched' | 'refused' | 'admitted_digest'> | undefined,
+  terms: readonly string[],
+): AnswerWithRows['counted'] {
+  return {
+    predicateDigest: digest,
+    admitted: total,
+    statistics: admittedStatistics(terms, {
+      documents: summary?.set_documents ?? 0,
+      tokens: summary?.set_tokens ?? 0,
+      matched: summary?.matched ?? null,
+    }),
+    refusedByReason: refusedCounts(summary?.refused ?? null),
+    admittedDigest: summary?.admitted_digest ?? '',
+  };
+}
+
 /**
  * The statement's rows as the counts and the admitted rows, each row echoing the summary: an answer cut short is known
  * to be.
@@ -92,17 +112,7 @@ export function answerOf(
   const summary = rows.find((row) => row.admitted_digest !== null);
   const total = Number(first?.total ?? -1);
   const present = rows.filter((row) => row.id !== null);
-  const counted = {
-    predicateDigest: first?.digest ?? '',
-    admitted: total,
-    statistics: admittedStatistics(terms, {
-      documents: summary?.set_documents ?? 0,
-      tokens: summary?.set_tokens ?? 0,
-      matched: summary?.matched ?? null,
-    }),
-    refusedByReason: refusedCounts(summary?.refused ?? null),
-    admittedDigest: summary?.admitted_digest ?? '',
-  };
+  const counted = countedOf(first?.digest ?? '', total, summary, terms);
   if (
     first === undefined ||
     summary === undefined ||

@@ -86,7 +86,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
 
   const inStore = <T>(work: (store: PostgresStore) => Promise<T>) =>
     inSnapshot(database, {}, async (shards) => {
-      const store = await createPostgresStore(database, tokeniser, shards);
+      const store = await createPostgresStore(database, tokeniser, () => shards);
       if (!store.ok) return store;
       return { ok: true as const, value: await work(store.value) };
     });

@@ -135,7 +135,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
 
   it('sorts and groups the answer in memory: the transaction it runs in allows more than the default work_mem', async () => {
     const settings = await inSnapshot(database, {}, async (shards) => {
-      const store = await createPostgresStore(database, tokeniser, shards);
+      const store = await createPostgresStore(database, tokeniser, () => shards);
       if (!store.ok) return store;
       const parsed = contractSchema.parse(contract);
       const resolved = resolve(parsed, createRecordSet([]));

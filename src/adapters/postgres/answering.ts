@@ -2,9 +2,19 @@ import type { PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/an
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
+import type { RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { ANSWER_SETTINGS, answerCtes } from './answer';
-import { answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
+import {
+  answerOf,
+  countedOf,
+  SUMMARY_COLUMNS,
+  withRows,
+  type AnswerRow,
+  type AnswerWithRows,
+  type SummaryRow,
+} from './answer-rows';
+import { wordMessage } from '../../core/messages';
 import { storedBrokenLinks } from './broken-links';
 import { answerLowering, supersededAt } from './lower';
 import { VIEW_COLUMNS, viewsOf } from './gate-views';
@@ -72,8 +82,9 @@ async function answerOnOneServer(
   digest: string,
   terms: readonly string[],
   phrases: readonly (readonly string[])[],
+  superseded: readonly string[],
 ): Promise<Result<AnswerWithRows, CompileError>> {
-  const statement = oneServerStatement(client.schema, plan, digest, phrases, await supersededAt(client, plan));
+  const statement = oneServerStatement(client.schema, plan, digest, phrases, superseded);
   if (!statement.ok) return statement;
   await client.query(ANSWER_SETTINGS);
   const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
@@ -81,16 +92,117 @@ async function answerOnOneServer(
 }
 
 /**
+ * The counts and the admitted set's digest on one server, with no query term's hits: what tells whether an answer
+ * kept from an earlier compile still holds.
+ */
+async function recountOnOneServer(
+  client: Database,
+  plan: AdmissionPlan,
+  digest: string,
+  superseded: readonly string[],
+): Promise<Result<AnswerWithRows['counted'], CompileError>> {
+  const into = answerLowering(client.schema, digest, superseded);
+  const ctes = answerCtes(plan, [], into);
+  if (!ctes.ok) return ctes;
+  await client.query(ANSWER_SETTINGS);
+  const { rows } = await client.query<SummaryRow>(
+    `WITH ${ctes.value.join(',\n')}\nSELECT ${SUMMARY_COLUMNS}`,
+    into.values,
+  );
+  const summary = rows[0];
+  if (summary === undefined) return err(incomplete(wordMessage('ANSWER_HAD_NO_ROW')));
+  return ok(countedOf(summary.digest, Number(summary.total), summary, []));
+}
+
+/**
+ * The answers a long-lived compiler kept, by plan and question: each with the ids superseded when it was answered and
+ * the successors of its required records. A few are kept, the oldest dropped first.
+ */
+export interface KeptAnswers {
+  get(key: string): KeptAnswer | undefined;
+  keep(key: string, kept: KeptAnswer): void;
+}
+
+export interface KeptAnswer {
+  readonly superseded: string;
+  readonly requiredSuccessors: string;
+  readonly answer: PlanAnswer;
+}
+
+export function createKeptAnswers(size = 4): KeptAnswers {
+  const kept = new Map<string, KeptAnswer>();
+  return {
+    get: (key) => kept.get(key),
+    keep(key, answer) {
+      kept.delete(key);
+      kept.set(key, answer);
+      for (const oldest of kept.keys()) {
+        if (kept.size <= size) break;
+        kept.delete(oldest);
+      }
+    },
+  };
+}
+
+/** The successors among `successors` that supersede a required record, as ids and fingerprints in id order. */
+function successorsOfRequired(successors: readonly CheckedRecord[], required: readonly string[]): string {
+  const wanted = new Set(required);
+  return successors
+    .filter((successor) => successor.record.supersedes.some((id) => wanted.has(id)))
+    .map((successor) => `${successor.record.id}\u0000${successor.fingerprint}`)
+    .sort()
+    .join('\n');
+}
+
+/**
+ * The kept answer to the same plan and question when it still holds: the same ids are superseded, the required
+ * records have the same successors, and admission, recounted in the database without any query term's hits, admits
+ * records with the digest and token total the kept answer's had. The admitted set's digest covers every admitted id
+ * and fingerprint, so its rows, statistics and scores are the kept ones; the refused counts and the record-set digest
+ * are read again. Null when something differs: the caller answers in full.
+ */
+async function keptAnswerIfSame(
+  client: Database,
+  kept: KeptAnswer | undefined,
+  plan: AdmissionPlan,
+  digest: string,
+  question: PlanQuestion,
+  superseded: string,
+): Promise<Result<PlanAnswer | null, CompileError>> {
+  if (kept === undefined || kept.superseded !== superseded) return ok(null);
+  const counted = await recountOnOneServer(client, plan, digest, superseded === '' ? [] : superseded.split('\n'));
+  if (!counted.ok) return counted;
+  const last = kept.answer;
+  const tokens = (statistics: RankingStatistics) => (statistics.mode === 'bm25' ? statistics.tokens : null);
+  if (
+    counted.value.admittedDigest !== last.admittedDigest ||
+    counted.value.admitted !== last.admittedCount ||
+    (last.statistics.mode === 'bm25' && tokens(counted.value.statistics) !== tokens(last.statistics))
+  )
+    return ok(null);
+  const successors = await successorsOf(client, question.required);
+  if (!successors.ok) return successors;
+  if (successorsOfRequired(successors.value, question.required) !== kept.requiredSuccessors) return ok(null);
+  return ok({
+    ...last,
+    refusedByReason: counted.value.refusedByReason,
+    recordSetDigest: await storedRecordSetDigest(client),
+  });
+}
+
+/**
  * The PostgreSQL store's answers to a plan, in the caller's snapshot: one statement on one server, or through the
  * coordinator on the `shards` the snapshot check found, gives the counts per reason, the statistics, the admitted
  * set's digest and the admitted rows with their scores; then the successors of the admitted and required records,
- * and the record-set digest the loads keep. Nothing per refused record.
+ * and the record-set digest the loads keep. Nothing per refused record. On one server, an answer `kept` from an
+ * earlier snapshot is used again when a recount shows its admitted set unchanged (`keptAnswerIfSame`).
  */
 export function createPlanAnswering(
   client: Database,
   tokeniser: Tokeniser,
-  shards: ShardTables,
+  shardsNow: () => ShardTables,
   readWhole: (ids: readonly string[]) => Promise<Result<readonly CheckedRecord[], CompileError>>,
+  kept: KeptAnswers = createKeptAnswers(),
 ): PlanAnsweringStore {
   return {
     brokenLinks: async () => ok(await storedBrokenLinks(client)),
@@ -104,18 +216,26 @@ export function createPlanAnswering(
       const query = bm25 ? question.query : '';
       const terms = safeFtsTerms(query).map((quoted) => quoted.slice(1, -1));
       const phrases = terms.map((term) => tokeniser.phrase(term));
+      const shards = shardsNow();
+      const key = JSON.stringify([digest, question.ranking, query, question.required]);
+      let answered: Result<AnswerWithRows, CompileError>;
+      let superseded = '';
       // Through a coordinator the shards do the work.
-      const answered =
-        shards !== null
-          ? await answerOnShards(client, shards, plan, digest, terms, phrases)
-          : await answerOnOneServer(client, plan, digest, terms, phrases);
+      if (shards !== null) answered = await answerOnShards(client, shards, plan, digest, terms, phrases);
+      else {
+        const ids = await supersededAt(client, plan);
+        superseded = ids.join('\n');
+        const same = await keptAnswerIfSame(client, kept.get(key), plan, digest, question, superseded);
+        if (!same.ok || same.value !== null) return same.ok ? ok(same.value as PlanAnswer) : same;
+        answered = await answerOnOneServer(client, plan, digest, terms, phrases, ids);
+      }
       if (!answered.ok) return answered;
       const { counted, admitted } = answered.value;
       if (!admitted.complete) return err(incomplete(admitted.problem));
       const ids = admitted.rows.map((row) => row.view.record.id);
       const successors = await successorsOf(client, [...ids, ...question.required]);
       if (!successors.ok) return successors;
-      return ok({
+      const answer: PlanAnswer = {
         admission: { status: 'complete', candidates: new Set(ids), predicateDigest: counted.predicateDigest },
         admittedCount: counted.admitted,
         admitted: admitted.rows,
@@ -125,7 +245,14 @@ export function createPlanAnswering(
         refusedByReason: counted.refusedByReason,
         admittedDigest: counted.admittedDigest,
         recordSetDigest: await storedRecordSetDigest(client),
-      });
+      };
+      if (shards === null)
+        kept.keep(key, {
+          superseded,
+          requiredSuccessors: successorsOfRequired(successors.value, question.required),
+          answer,
+        });
+      return ok(answer);
     },
   };
 }

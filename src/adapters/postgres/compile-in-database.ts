@@ -1,4 +1,5 @@
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
+import type { TableStats } from '../../core/memo';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import {
@@ -19,7 +20,7 @@ import {
   type PostgresAdapterOptions,
 } from './postgres-adapter';
 import { answerPlan, type PlanAnswer } from './answer';
-import { createPlanAnswering } from './answering';
+import { createKeptAnswers, createPlanAnswering, type KeptAnswers } from './answering';
 import { storedBrokenLinks, type BrokenLink } from './broken-links';
 import { rankInDatabase } from './rank-in-database';
 import { storedRecordSetDigest } from './record-set-digest';
@@ -154,13 +155,49 @@ export async function compileInDatabase(
   options: PostgresAdapterOptions = {},
   attestation: Attestation = 'candidates',
 ): Promise<Result<DatabaseCompile, CompileError>> {
-  if (attestation === 'candidates')
-    return inSnapshot(client, options, async (shards) =>
-      compileRecords(client, { contract, recordSet: NO_RECORDS, attestation }, tokeniser, shards, options),
-    );
-  return inRecordSnapshot(client, options, async (recordSet, shards) =>
-    compileRecords(client, { contract, recordSet, attestation }, tokeniser, shards, options),
-  );
+  return createDatabaseCompiler(client, tokeniser, options).compile(contract, attestation);
+}
+
+/** Compiles over one database connection, one compile at a time, keeping what a later compile can use again. */
+export interface DatabaseCompiler {
+  compile(contract: Contract, attestation?: Attestation): Promise<Result<DatabaseCompile, CompileError>>;
+  /** What the core's memo reused and computed in the last `candidates` compile. */
+  memoStats(): ReadonlyMap<string, TableStats>;
+}
+
+/**
+ * A compiler that lives across compiles of the records a `load` wrote, each in a snapshot of its own (as
+ * `compileInDatabase`). It keeps its last answers: when loads since changed no admitted record, a recompile recounts
+ * admission in the database, with no query term's hits, and the core's memo finds the checks of the same admitted
+ * set done (answering.ts, answered-admission.ts); only the refused counts and the record-set digest are new.
+ */
+export function createDatabaseCompiler(
+  client: Database,
+  tokeniser: Tokeniser,
+  options: PostgresAdapterOptions = {},
+): DatabaseCompiler {
+  const kept = createKeptAnswers();
+  let shards: ShardTables = null;
+  let compiler: { readonly store: PostgresStore; readonly core: Compiler } | null = null;
+  const compileCandidates = (contract: Contract) =>
+    inSnapshot(client, options, async (found) => {
+      shards = found;
+      if (compiler === null) {
+        const store = await createPostgresStore(client, tokeniser, () => shards, options, kept);
+        if (!store.ok) return store;
+        compiler = { store: store.value, core: createCompiler(store.value) };
+      }
+      return compileWith(compiler.store, compiler.core, { contract, recordSet: NO_RECORDS, attestation: 'candidates' });
+    });
+  return {
+    compile: (contract, attestation = 'candidates') =>
+      attestation === 'candidates'
+        ? compileCandidates(contract)
+        : inRecordSnapshot(client, options, async (recordSet, found) =>
+            compileRecords(client, { contract, recordSet, attestation }, tokeniser, found, options),
+          ),
+    memoStats: () => compiler?.core.memoStats() ?? new Map(),
+  };
 }
 
 /**
@@ -251,8 +288,9 @@ export interface PostgresStore extends Store {
 export async function createPostgresStore(
   client: Database,
   tokeniser: Tokeniser,
-  shards: ShardTables,
+  shards: () => ShardTables,
   options: PostgresAdapterOptions = {},
+  kept?: KeptAnswers,
 ): Promise<Result<PostgresStore, CompileError>> {
   const adapter = await createPostgresAdapter(client, options);
   if (!adapter.ok) return adapter;
@@ -274,7 +312,7 @@ export async function createPostgresStore(
     brokenSupersessions: () => storedBrokenLinks(client),
     recordsById: (ids) => readRecordsById(client, ids),
     recordSetDigest: () => storedRecordSetDigest(client),
-    answers: createPlanAnswering(client, tokeniser, shards, (ids) => readDocumentsById(client, ids)),
+    answers: createPlanAnswering(client, tokeniser, shards, (ids) => readDocumentsById(client, ids), kept),
   });
 }
 
@@ -285,7 +323,7 @@ export async function compilerInSnapshot(
   shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<Compiler, CompileError>> {
-  const store = await createPostgresStore(client, tokeniser, shards, options);
+  const store = await createPostgresStore(client, tokeniser, () => shards, options);
   return store.ok ? ok(createCompiler(store.value)) : store;
 }
 
@@ -297,14 +335,21 @@ export async function compileRecords(
   shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<DatabaseCompile, CompileError>> {
-  const store = await createPostgresStore(client, tokeniser, shards, options);
-  if (!store.ok) return store;
-  const outcome = await createCompiler(store.value).compile(request);
+  const store = await createPostgresStore(client, tokeniser, () => shards, options);
+  return store.ok ? compileWith(store.value, createCompiler(store.value), request) : store;
+}
+
+async function compileWith(
+  store: PostgresStore,
+  compiler: Compiler,
+  request: CompileRequest,
+): Promise<Result<DatabaseCompile, CompileError>> {
+  const outcome = await compiler.compile(request);
   if (!outcome.ok) return outcome;
   const { executedBy } = outcome.value.receipt;
   return ok({
     outcome: outcome.value,
     request,
-    adapter: { name: store.value.name, version: store.value.version, predicateDigest: executedBy.planDigest },
+    adapter: { name: store.name, version: store.version, predicateDigest: executedBy.planDigest },
   });
 }
