@@ -4,7 +4,7 @@ import { err, ok, type CompileError, type Result } from './errors';
 import { freshQueries, type Queries } from './queries';
 import { admit, divergence, type Admission } from './phases/4-admit/admit';
 import { recordSetDigest } from './phases/7-attest/attest-digests';
-import { gateCodeOf, type GateVerdict } from './phases/4-admit/gates';
+import { evaluateGates, gateCodeOf, type GateVerdict } from './phases/4-admit/gates';
 import {
   IdPositions,
   resolve,
@@ -272,7 +272,7 @@ export async function compileAnswered(
   const missing = candidates.find((id) => !read.has(id));
   if (missing !== undefined) return err(divergence(missing, 'the store admitted it but holds no document for it'));
   const checked = cells.cell('answered-outcome', [...inputs, wholeKey(whole.value)], () =>
-    outcomeOverWhole(request, judging, drafted.value, whole.value, accepted.value),
+    outcomeOverWhole(request, drafted.value, whole.value, accepted.value),
   );
   if (!checked.ok) return checked;
   return sealForCorpus(checked.value.outcome, answer.value, checked.value.refusedHere);
@@ -290,6 +290,8 @@ interface Judging {
 
 interface Draft {
   readonly records: ReadonlyMap<string, CheckedRecord>;
+  /** The judgement of the gate views (with the required records whole). */
+  readonly judged: Judged;
   readonly ranking: Ranking;
   /** The records besides the required ones that the plan over the gate views can put in the packet. */
   readonly candidates: readonly string[];
@@ -342,26 +344,43 @@ function draftOverViews(
   );
   const required = new Set(request.contract.requiredRecords);
   const traceIds = draft.receipt.trace.map((row) => row.id);
-  return ok({ records, ranking, candidates: traceIds.filter((id) => !required.has(id)), traceIds });
+  const candidates = traceIds.filter((id) => !required.has(id));
+  return ok({ records, judged: first.value, ranking, candidates, traceIds });
 }
 
-/** (B) The records that can enter the packet, whole, judged again: the packet and what the evaluator refused. */
+/**
+ * (B) The records that can enter the packet, whole, in the places of their gate views: each fingerprint compared with
+ * its view's, every gate run on it where its view was judged (the same successors and broken links), and the packet
+ * planned again from them, which must list the same records. The packet and what the evaluator refused.
+ */
 function outcomeOverWhole(
   request: CompileRequest,
-  judging: Judging,
   draft: Draft,
   whole: readonly CheckedRecord[],
   accepted: AcceptedAnswer,
 ): Result<{ readonly outcome: CompileOutcome; readonly refusedHere: readonly GateVerdict[] }, CompileError> {
-  const records = new Map(draft.records);
-  const wrongWhole = withWhole(records, whole);
-  if (wrongWhole !== null) return err(wrongWhole);
-  const second = judge(judging, records, accepted.candidates);
-  if (!second.ok) return second;
+  const { resolution, admission, prepared } = draft.judged;
+  const records = [...resolution.records];
+  const verdicts = [...admission.verdicts];
+  for (const item of whole) {
+    const id = item.record.id;
+    const position = resolution.indexOf.get(id);
+    const view = draft.records.get(id);
+    if (position === undefined || view === undefined) continue;
+    if (view.fingerprint !== item.fingerprint)
+      return err(divergence(id, 'its document does not have the fingerprint its gate columns were admitted under'));
+    const resolved: ResolvedRecord = { ...(records[position] as ResolvedRecord), checked: item };
+    const verdict = evaluateGates(admission.gates, resolved);
+    if (verdict.failed !== (verdicts[position] as GateVerdict).failed)
+      return err(divergence(id, `SQL admitted it but the evaluator refuses it (${verdict.fact?.fact ?? 'a gate'})`));
+    records[position] = resolved;
+    verdicts[position] = verdict;
+  }
+  const wholeResolution: Resolution = { ...resolution, records };
   const outcome = finishCompile(
     request,
-    second.value.prepared,
-    second.value.admission,
+    { ...prepared, resolution: wholeResolution },
+    { ...admission, verdicts },
     accepted.admission,
     draft.ranking,
     freshQueries,
@@ -374,7 +393,13 @@ function outcomeOverWhole(
         'its whole record plans differently from its gate columns',
       ),
     );
-  return ok({ outcome, refusedHere: second.value.admission.verdicts.filter((verdict) => verdict.failed !== 0) });
+  return ok({ outcome, refusedHere: verdicts.filter((verdict) => verdict.failed !== 0) });
+}
+
+interface Judged {
+  readonly resolution: Resolution;
+  readonly admission: Admission;
+  readonly prepared: PreparedCompile;
 }
 
 /** Resolve, type-check and the reference evaluator over the records that crossed, against the store's admitted ids. */
@@ -382,10 +407,7 @@ function judge(
   { contract, answer, broken, asked }: Judging,
   records: ReadonlyMap<string, CheckedRecord>,
   admittedByStore: ReadonlySet<string>,
-): Result<
-  { readonly resolution: Resolution; readonly admission: Admission; readonly prepared: PreparedCompile },
-  CompileError
-> {
+): Result<Judged, CompileError> {
   const resolution = resolveAnswered(contract, records, answer.successors, broken);
   const typed = typeCheck(resolution);
   const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
