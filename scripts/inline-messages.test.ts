@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Every message is a code and its arguments, worded by the catalogue (src/core/messages.ts, issues.ts, reasons.ts).
+// Every message is a code and its arguments, worded by the catalogue (src/core/messages*.ts, issues.ts, reasons.ts).
 // A sentence written beside it is a string or template literal with words in it (a space: a one-word literal is a tag
 // such as `status: 'idle'`) given as a message, reason or fatal line, a usage error, an app notice, status or "opened"
 // line, a line on stderr (also behind a condition), a failure value (`err(...)`) or a note pushed for the user.
