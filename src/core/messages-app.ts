@@ -135,6 +135,24 @@ export const APP_MESSAGES = {
   USER_VIEW_DOWNLOADED: () => 'User view downloaded (not a receipt).',
   BASELINE_CLEARED: () => 'Baseline cleared.',
 
+  // The record editor's revisions: an edit in force, a control or late change that applies one, undo and redo.
+  RECORD_EDITED: ({ record, revision }: { record: string; revision: number }) =>
+    `Edited ${record} (revision ${revision}).`,
+  RECORD_EDIT_AS_CHANGE: ({
+    as,
+    label,
+    change,
+    record,
+  }: {
+    as: 'control' | 'late-change';
+    label: string;
+    change: string;
+    record: string;
+  }) =>
+    `Added the ${as === 'control' ? 'control' : 'late change'} “${label}” (${change}): it applies the edit of ${record} when switched on.`,
+  RECORD_EDIT_UNDONE: ({ revision }: { revision: number }) => `Undone: back to revision ${revision}.`,
+  RECORD_EDIT_REDONE: ({ revision }: { revision: number }) => `Redone: revision ${revision}.`,
+
   // The app's fail-closed state: what its compiler was doing, and why the call failed (a thrown error's first line).
   COMPILER_FAILED_WHILE: ({ during }: { during: ActivityCode }) =>
     `NOT COMPILED — the compiler failed while ${ACTIVITIES[during]}`,
@@ -150,6 +168,16 @@ export const APP_MESSAGES = {
     `The compiler could not start in this browser. ${failure}`,
   COMPILER_LOST_RESTORING: ({ reason }: { reason: string }) =>
     `The compiler stopped again while your workspace was being restored: ${reason}.`,
+
+  // Why the compiler's worker, or a helper reading a file's parts, ended: the words after "the compiler stopped".
+  WORKER_ERROR: ({ problem }: { problem: string }) => `it hit an unexpected error (${problem})`,
+  WORKER_SCRIPT_NOT_LOADED: () => 'its script could not be loaded',
+  WORKER_MESSAGE_UNREADABLE: () => 'one of its messages could not be read',
+  WORKER_DID_NOT_START: ({ seconds }: { seconds: number }) => `it did not start within ${seconds} seconds`,
+  WORKER_ENDED: () => 'it was ended by the browser or crashed',
+  WORKER_RESTARTED: () => 'it was restarted',
+  PART_HELPER_NOT_STARTED: () => 'the helper could not start',
+  PART_HELPER_MESSAGE_UNREADABLE: () => 'a message from the helper could not be read',
 
   // Where the workspace is kept.
   DATABASE_NO_OPFS: () =>

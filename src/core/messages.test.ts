@@ -28,4 +28,17 @@ describe('the message catalogue', () => {
       'NOT COMPILED — the compiler failed while compiling',
     );
   });
+
+  it("words why the compiler's worker or a part helper ended as the page showed it", () => {
+    expect(wordMessage('WORKER_ERROR', { problem: 'Uncaught Error: injected fault' })).toBe(
+      'it hit an unexpected error (Uncaught Error: injected fault)',
+    );
+    expect(wordMessage('WORKER_SCRIPT_NOT_LOADED')).toBe('its script could not be loaded');
+    expect(wordMessage('WORKER_MESSAGE_UNREADABLE')).toBe('one of its messages could not be read');
+    expect(wordMessage('WORKER_DID_NOT_START', { seconds: 30 })).toBe('it did not start within 30 seconds');
+    expect(wordMessage('WORKER_ENDED')).toBe('it was ended by the browser or crashed');
+    expect(wordMessage('WORKER_RESTARTED')).toBe('it was restarted');
+    expect(wordMessage('PART_HELPER_NOT_STARTED')).toBe('the helper could not start');
+    expect(wordMessage('PART_HELPER_MESSAGE_UNREADABLE')).toBe('a message from the helper could not be read');
+  });
 });
