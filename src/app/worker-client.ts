@@ -1,6 +1,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import workerScriptUrl from '../worker/compiler.worker.ts?worker&url';
 import type { CompilerApi } from '../worker/protocol';
+import { wordMessage } from '../core/messages';
 import { callByName, forwarding } from '../shared/forwarding';
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
 import { createWorkerSupervisor, type WorkerConnection } from './worker-supervisor';
@@ -34,11 +35,13 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
   worker.addEventListener('error', (event) => {
     // Handled here: the page reports it in words instead of the console reporting an uncaught error.
     event.preventDefault();
-    end(event.message ? `it hit an unexpected error (${event.message})` : 'its script could not be loaded');
+    end(
+      event.message ? wordMessage('WORKER_ERROR', { problem: event.message }) : wordMessage('WORKER_SCRIPT_NOT_LOADED'),
+    );
   });
-  worker.addEventListener('messageerror', () => end('one of its messages could not be read'));
+  worker.addEventListener('messageerror', () => end(wordMessage('WORKER_MESSAGE_UNREADABLE')));
   const startTimer = setTimeout(
-    () => end(`it did not start within ${START_TIMEOUT_MS / 1000} seconds`),
+    () => end(wordMessage('WORKER_DID_NOT_START', { seconds: START_TIMEOUT_MS / 1000 })),
     START_TIMEOUT_MS,
   );
   const lifeline = `context-compiler-worker-${crypto.randomUUID()}`;
@@ -47,12 +50,12 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
       clearTimeout(startTimer);
       // The worker's code has loaded and runs: the bootstrap is no longer needed.
       URL.revokeObjectURL(bootstrap);
-      void navigator.locks.request(lifeline, () => end('it was ended by the browser or crashed'));
+      void navigator.locks.request(lifeline, () => end(wordMessage('WORKER_ENDED')));
     },
     // Without Web Locks only errors reveal a lost worker; everything else still works.
     () => clearTimeout(startTimer),
   );
-  return { remote, lost, terminate: () => end('it was restarted') };
+  return { remote, lost, terminate: () => end(wordMessage('WORKER_RESTARTED')) };
 }
 
 /** The worker API the app calls, kept across restarts; `onLost` hears when a worker ends unasked. */

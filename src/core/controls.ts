@@ -131,7 +131,7 @@ function createPositions(recordSet: RecordSet, checked: readonly CheckedRecord[]
 
 /**
  * The record set after patches without removals. The lookup is the original one with the patched ids
- * laid over it: copying a 100,000-entry map for every toggle cost more than the compile it fed.
+ * laid over it: copying a map of every record for every toggle costs more than the compile it feeds.
  */
 function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[], positions: Positions): RecordSet {
   const patched = new Map<string, CheckedRecord>();
@@ -153,7 +153,7 @@ function deriveRecordSet(original: RecordSet, checked: readonly CheckedRecord[],
     };
   }
   // Nothing added, and a patch may not rename: the ids are the original's, and only the patched positions hold new
-  // records. Copying the arrays reads 100,000 references; mapping `checked` again read 100,000 records.
+  // records. Copying the arrays reads references only; mapping `checked` again would read every record.
   const records = original.records.slice();
   for (const [id, item] of patched) {
     const position = positions.get(id);

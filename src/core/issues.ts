@@ -1,9 +1,9 @@
+import { plural } from './messages-wording';
 import { isReasonCode, REASONS } from './reasons';
 
 /** Arguments of an input issue: values as the reader shows them (quoted, counted), never a sentence of its own. */
 export type IssueArgs = Readonly<Record<string, string | number | null | readonly string[]>>;
 
-const plural = (count: number, word: string) => `${word}${count === 1 ? '' : 's'}`;
 /**
  * "; did you mean …?" for the unknown fields that have a near name: one field says the name, several say which is
  * which.

@@ -256,7 +256,7 @@ export function createMemo(): Memo {
         return { values, versions };
       };
       // The same names in the same places: find the few changed positions first, so an unchanged table is reused
-      // whole and a changed one copied in bulk. Filling a new array of 100,000 values cost more than all the compares.
+      // whole and a changed one copied in bulk. Filling a new array of every value costs more than all the compares.
       if (last !== undefined && same) {
         const changed = changedInPlace(last, order, source, keyOf, flags, () => inverseOf(order));
         if (changed.length === 0) return done(last.values as readonly O[], last.versions, order.length);

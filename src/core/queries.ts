@@ -91,7 +91,7 @@ export interface MemoQueries extends Queries {
   stats(): ReadonlyMap<string, TableStats>;
 }
 
-/** A list of positions as a typed array, by a loop: `Int32Array.from` over a list went through the iterator protocol, far slower. */
+/** A list of positions as a typed array, by a loop: `Int32Array.from` over a list goes through the iterator protocol, far slower. */
 function int32(values: readonly number[]): Int32Array {
   const array = new Int32Array(values.length);
   for (let index = 0; index < values.length; index += 1) array[index] = values[index] as number;
@@ -235,7 +235,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     return rootOfChunks(digests.values);
   };
 
-  /** Which positions end a digest chunk, read once per id order: a walk over 100,000 records' objects cost more than the cut. */
+  /** Which positions end a digest chunk, read once per id order: a walk over every record's object costs more than the cut. */
   const chunkEnds = (records: readonly ResolvedRecord[]): Uint8Array =>
     memo.cell('attest:chunk-ends', memo.cellVersion('resolve:id-order'), () => {
       const ends = new Uint8Array(records.length);
@@ -365,7 +365,7 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       );
       const planned = plannedPositionsOf(admission.admitted, part);
       // Every row the admitted part decided is versioned by the part's cell: planned again, each is hashed again.
-      // Comparing each new row with the last one under its id, to keep unchanged chunks' digests, cost more than
+      // Comparing each new row with the last one under its id, to keep unchanged chunks' digests, costs more than
       // hashing them.
       const partVersion = memo.cellVersion('plan:admitted');
       const traceVersions = refused.versions.slice();

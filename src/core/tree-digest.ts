@@ -30,8 +30,8 @@ export interface TreeDigestSpec<T> {
   readonly include?: (item: T) => boolean;
   /**
    * `endsChunk(key(item))`, for a caller that already holds it (a record's is worked out once, when the
-   * record is read; `index` is the item's place in the whole list). Over 100,000 records the keys lie far
-   * apart in memory, and reading every key's characters again cost more than the rest of the walk.
+   * record is read; `index` is the item's place in the whole list). Over a large corpus the keys lie far
+   * apart in memory, and reading every key's characters again costs more than the rest of the walk.
    */
   readonly endsChunk?: (item: T, index: number) => boolean;
 }
@@ -42,7 +42,7 @@ export interface TreeDigestSpec<T> {
  * The cuts depend on the items, not on positions, so an inserted or removed item changes only its own chunk.
  */
 export function chunksOf<T>(items: readonly T[], spec: Omit<TreeDigestSpec<T>, 'leaf'>): Int32Array[] {
-  // Views of one array of positions: a typed array per chunk built from a list went through the iterator protocol, far
+  // Views of one array of positions: a typed array per chunk built from a list goes through the iterator protocol, far
   // slower.
   const positions = new Int32Array(items.length);
   const chunks: Int32Array[] = [];

@@ -166,7 +166,7 @@ export function answerCtes(
 /**
  * The settings of the transaction an answer runs in. Shortest exact float output, whatever the server's setting: the
  * scores are read back bit for bit. Memory enough to sort and group the admitted set's term hits and rows without
- * spilling to disk, which the default 4 MB did from a few hundred thousand records on.
+ * spilling to disk, which the default work memory does on a large corpus.
  */
 export const ANSWER_SETTINGS =
   "SELECT set_config('extra_float_digits', '1', true), set_config('work_mem', '128MB', true)";

@@ -265,16 +265,16 @@ async function deleteUnseen(client: Database): Promise<number> {
 }
 
 /**
- * For the rest of the caller's transaction: compiling a statement's expressions (PostgreSQL 15 turns JIT on for
- * costly plans) took longer than running the statements that keep the digest after one record changed.
+ * For the rest of the caller's transaction: compiling a statement's expressions (PostgreSQL turns JIT on for
+ * costly plans) costs more than running the statements that keep the digest after one record changed.
  */
 async function withoutJit(client: Database): Promise<void> {
   await client.query('SET LOCAL jit = off');
 }
 
 /**
- * For the rest of the caller's transaction, where the server was built with lz4: a document longer than about 2 kB is
- * compressed as it is written, and pglz, the default, took the server more than twice as long as lz4 to compress them.
+ * For the rest of the caller's transaction, where the server was built with lz4: a long document is compressed as it
+ * is written, and lz4 compresses them in a fraction of the time pglz, the default, needs (docs/ADAPTERS.md).
  */
 async function compressDocumentsFast(client: Database): Promise<void> {
   const { rows } = await client.query<{ lz4: boolean }>(

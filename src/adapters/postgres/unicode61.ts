@@ -10,7 +10,7 @@ const DROP = 0xffff_ffff;
 const REPLACEMENT = 0xfffd;
 
 /**
- * One entry per code point (4.5 MB), built once per tokeniser: a look-up per character is what makes tokenising cheap.
+ * One entry per code point, built once per tokeniser: a look-up per character is what makes tokenising cheap.
  */
 function buildTable(): Uint32Array {
   const table = new Uint32Array(0x11_0000);

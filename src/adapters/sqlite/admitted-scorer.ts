@@ -95,7 +95,7 @@ export function createAdmittedScorer(driver: SqlDriver): AdmittedScorer {
   /**
    * Reads each token's instances from an instance table into the state's slots. One integer per instance
    * (row × 2, plus 1 in the text column) in one JSON array per token: one value crosses from SQLite per
-   * token, where a `GROUP BY doc, col` or rows handed over one by one cost several times more.
+   * token, where a `GROUP BY doc, col` or rows handed over one by one cost far more.
    */
   const readInstances = (state: Postings, table: string) => {
     const terms = state.tokens.length;

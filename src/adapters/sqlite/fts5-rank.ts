@@ -7,7 +7,7 @@ import { safeFtsTerms } from './fts-query';
 const BM25 = (table: string) => `-bm25(${table}, 2.0, 1.0)`;
 
 /**
- * Rows of (id, score) read as one JSON array: stepping 100,000 rows through the WASM boundary cost more than scoring
+ * Rows of (id, score) read as one JSON array: stepping each row through the WASM boundary costs more than scoring
  * them.
  */
 function readScored(
@@ -58,7 +58,7 @@ function tableTotals(driver: SqlDriver, table: string): { documents: number; tok
  * Ranks the admitted records against the query with bm25 whose statistics (document count, document
  * frequencies, average length) come from `admitted_text`, which holds exactly the admitted set: a record
  * the caller may not see can change no score. Every admitted match is returned, best first. Rows are read
- * by rowid and named by `idOf` (the record index's): the join to `records` for the ids took a third of the query.
+ * by rowid and named by `idOf` (the record index's): the join to `records` for the ids is a large share of the query.
  */
 export function rankAdmitted(driver: SqlDriver, query: string, idOf: (rowid: number) => string | undefined): Ranking {
   const terms = safeFtsTerms(query);

@@ -253,7 +253,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
         driver.transaction(() => {
           // The same ids in the same places as last time (a toggle replaces objects in place): only replaced objects
           // need a look.
-          // Objects are compared before ids: reading 100,000 ids, scattered through memory, cost more than the rest of
+          // Objects are compared before ids: reading every id, scattered through memory, costs more than the rest of
           // a toggle's sync.
           const last = lastSynced;
           const replaced = last !== null && last.length === checked.length ? changedPositions(last, checked) : null;
@@ -379,7 +379,7 @@ export function createRecordIndex(driver: SqlDriver): RecordIndex {
           readColumn(driver, 'SELECT r.id AS a FROM admitted JOIN records r ON r.rowid = admitted.rowid').map(String),
         );
       } else if (touched.size > 0 || removedSinceAdmit.size > 0) {
-        // Reading every admitted id back took longer than the admission itself: the rows re-run are read instead.
+        // Reading every admitted id back costs more than the admission itself: the rows re-run are read instead.
         const next = new Set(previous);
         for (const id of removedSinceAdmit) next.delete(id);
         const now = readPairs(

@@ -1,5 +1,6 @@
 import type { Audience } from '../../core/disclosure';
-import { wordMessage, type ActivityCode } from '../../core/messages';
+import type { ActivityCode } from '../../core/messages-app';
+import { wordMessage } from '../../core/messages';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type {
   CompilerApi,

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ActivityCode } from '../../core/messages';
+import type { ActivityCode } from '../../core/messages-app';
 import type { InputIssue } from '../../core/errors';
 import type { RecordInput } from '../../core/format/record';
 import type { EditHistory, RecordEditInput, RecordEditResult } from '../../worker/protocol';

@@ -1,5 +1,6 @@
 import type { Audience } from '../../core/disclosure';
-import { wordMessage, type ActivityCode } from '../../core/messages';
+import type { ActivityCode } from '../../core/messages-app';
+import { wordMessage } from '../../core/messages';
 import type { CompileView } from '../../worker/protocol';
 import { guarded } from './actions';
 import { compilerApi } from './actions';

@@ -1,5 +1,5 @@
 import type { InputIssue } from '../../core/errors';
-import type { ActivityCode } from '../../core/messages';
+import type { ActivityCode } from '../../core/messages-app';
 import { formatIssue } from '../../core/errors';
 import type { OpenSuitesResult, TestsView } from '../../worker/protocol';
 import type { CaseFromScreen, SuiteDraft } from '../../worker/protocol';

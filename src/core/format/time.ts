@@ -10,7 +10,7 @@ export type InstantBoundary = 'start' | 'end';
 /**
  * Days from 1970-01-01 to a date of the proleptic Gregorian calendar, by arithmetic (H. Hinnant's
  * days_from_civil): the year is the year as written, 0 and 0042 included, where `Date.UTC` reads 0–99 as
- * 1900–1999. Reading 100,000 records parses 300,000 instants, and two Date objects for each cost more than
+ * 1900–1999. A large file parses up to three instants per record, and two Date objects for each cost more than
  * this does.
  */
 function daysFromCivil(year: number, month: number, day: number): number {
@@ -61,8 +61,8 @@ function digitsAt(text: string, at: number, count: number): number {
  *
  * The grammar is `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.f{1,3}]](Z|±HH:MM)`, ASCII digits only, read a
  * character at a time: a record holds up to three instants, and its schema and its check read each one, so a
- * large file parses hundreds of thousands (a regular expression and its captured strings took several times as
- * long; docs/DECISIONS.md).
+ * large file parses hundreds of thousands (a regular expression and its captured strings cost far more;
+ * docs/DECISIONS.md).
  */
 export function parseInstant(text: string, boundary: InstantBoundary = 'start'): number | null {
   const year = digitsAt(text, 0, 4);

@@ -55,9 +55,10 @@ describe('record editing', () => {
     expect(await session.undoRecordEdit()).toMatchObject({
       ok: true,
       history: { revision: 0, canUndo: false, canRedo: true },
+      message: 'Undone: back to revision 0.',
     });
     expect(await compiled(session)).toEqual(before);
-    await session.redoRecordEdit();
+    expect(await session.redoRecordEdit()).toMatchObject({ ok: true, message: 'Redone: revision 1.' });
     expect(await compiled(session)).toEqual(after);
   });
 
@@ -146,7 +147,10 @@ describe('record editing', () => {
       { id, value: { ...recordOf(session, id), tokens: 1 }, as: 'late-change', label: `Retire ${id}` },
       'diagnostic',
     );
-    expect(again).toMatchObject({ ok: true, message: expect.stringContaining(`(${changeId}-2)`) });
+    expect(again).toMatchObject({
+      ok: true,
+      message: `Added the late change “Retire ${id}” (${changeId}-2): it applies the edit of ${id} when switched on.`,
+    });
     expect(
       await session.editRecord({ id, value: recordOf(session, id), as: 'control', label: 'Nothing' }, 'diagnostic'),
     ).toMatchObject({ ok: false, issues: [{ code: 'EDIT_CHANGES_NOTHING' }] });

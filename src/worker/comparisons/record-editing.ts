@@ -147,13 +147,17 @@ export function createRecordEditing({
         { base: entry.loaded, edit: next.edit, loaded: applied.value },
       ];
       history.at += 1;
-      const kind = input.as === 'control' ? 'control' : 'late change';
       return inForce(
         entry,
         history,
-        next.changeId === null
-          ? `Edited ${before.id} (revision ${history.at}).`
-          : `Added the ${kind} “${input.label ?? ''}” (${next.changeId}): it applies the edit of ${before.id} when switched on.`,
+        next.changeId === null || input.as === 'revision'
+          ? wordMessage('RECORD_EDITED', { record: before.id, revision: history.at })
+          : wordMessage('RECORD_EDIT_AS_CHANGE', {
+              as: input.as,
+              label: input.label ?? '',
+              change: next.changeId,
+              record: before.id,
+            }),
       );
     },
 
@@ -165,7 +169,7 @@ export function createRecordEditing({
           inputIssue({ file: 'record edit', path: '(root)' }, 'EDIT_NOTHING_TO', { action: 'undo' }),
         ]);
       history.at -= 1;
-      return inForce(entry, history, `Undone: back to revision ${history.at}.`);
+      return inForce(entry, history, wordMessage('RECORD_EDIT_UNDONE', { revision: history.at }));
     },
 
     async redoRecordEdit(): Promise<RecordEditResult> {
@@ -176,7 +180,7 @@ export function createRecordEditing({
           inputIssue({ file: 'record edit', path: '(root)' }, 'EDIT_NOTHING_TO', { action: 'redo' }),
         ]);
       history.at += 1;
-      return inForce(entry, history, `Redone: revision ${history.at}.`);
+      return inForce(entry, history, wordMessage('RECORD_EDIT_REDONE', { revision: history.at }));
     },
   };
 }

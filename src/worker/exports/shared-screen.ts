@@ -1,5 +1,6 @@
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
-import { SHARED_HELD, wordMessage, type SharedHeldCode } from '../../core/messages';
+import { SHARED_HELD, type SharedHeldCode } from '../../core/messages-app';
+import { wordMessage } from '../../core/messages';
 import { err, ok, type Result } from '../../core/errors';
 import { validateContract, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';

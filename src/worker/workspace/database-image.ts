@@ -194,7 +194,7 @@ export function createDatabaseImages(sqlite3: Sqlite3Static, files: ImageFiles):
       if (newest === undefined) return false;
       const bytes = files.read(newest.name);
       // The image becomes the target's own storage, a resizeable database in memory: one copy into the wasm heap,
-      // where a copy page by page into a fresh database doubled the time (docs/DECISIONS.md).
+      // far cheaper than a copy page by page into a fresh database (docs/DECISIONS.md).
       const { pointer, capacity } = allocateWithRoom(bytes.byteLength);
       wasm.heap8u().set(bytes, pointer);
       // On failure SQLite frees the buffer itself (FREEONCLOSE).

@@ -1,3 +1,4 @@
+import { wordMessage } from '../../core/messages';
 import { workerBootstrapUrl } from '../../shared/worker-bootstrap';
 import {
   partFromJson,
@@ -48,9 +49,9 @@ export const startPartHelper: StartPartHelper = (name) => {
   worker.addEventListener('error', (event) => {
     // Handled: the pieces are read again in the compiler worker, so this is not an uncaught error.
     event.preventDefault();
-    stop(event.message || 'the helper could not start');
+    stop(event.message || wordMessage('PART_HELPER_NOT_STARTED'));
   });
-  worker.addEventListener('messageerror', () => stop('a message from the helper could not be read'));
+  worker.addEventListener('messageerror', () => stop(wordMessage('PART_HELPER_MESSAGE_UNREADABLE')));
 
   const helper: PartHelper = {
     read: (part, onBytes) =>

@@ -15,7 +15,7 @@ const POOL = { name: 'context-compiler-pool', directory: '.context-compiler-pool
 const IMAGE_CHUNK_BYTES = 2 * 1024 * 1024;
 
 export interface WorkspaceDatabase {
-  /** Always a database in memory: indexing through the OPFS VFS page by page was far slower (docs/DECISIONS.md). */
+  /** Always a database in memory: indexing through the OPFS VFS page by page is far slower (docs/DECISIONS.md). */
   readonly driver: SqlDriver;
   readonly state: DatabaseState;
   /** Null when the database cannot be kept on disk (see `state`). */

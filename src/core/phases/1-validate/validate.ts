@@ -94,7 +94,7 @@ function checkedRecord(record: SourceRecord, textHash: string, fingerprint: stri
 
 /**
  * `checkRecord` for many records in turn, through scratch bytes of its own for each fingerprint's canonical form:
- * a fresh buffer for each of 100,000 records cost more than writing the form.
+ * a fresh buffer for each record costs more than writing the form.
  */
 export function createRecordChecker(): (record: SourceRecord) => CheckedRecord {
   const scratch = new CanonicalBytes();

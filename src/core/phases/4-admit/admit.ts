@@ -10,7 +10,7 @@ export interface Admission {
   readonly admitted: readonly number[];
   readonly admittedIds: ReadonlySet<string>;
   /**
-   * Each admitted id's position: the ranking names records by id, and a search of 100,000 ids per name cost more than
+   * Each admitted id's position: the ranking names records by id, and a search of every id per name costs more than
    * the map.
    */
   readonly admittedAt: ReadonlyMap<string, number>;

@@ -118,8 +118,8 @@ function someInList(values: readonly string[], list: readonly string[]): boolean
 
 /**
  * The gates a record fails, as a mask of GATE_BIT: each gate's condition, written once. Evaluating
- * 100,000 records runs this once each, every condition in one pass with plain loops (a call per gate through
- * a switch, and a closure or a spread array per list, took half as long again); the fact, with its
+ * a large corpus runs this once per record, every condition in one pass with plain loops (a call per gate through
+ * a switch, and a closure or a spread array per list, cost markedly more); the fact, with its
  * details, is worked out only for the first failure.
  */
 function failedGates(

@@ -291,7 +291,7 @@ export function planAdmittedPart(
   const evidenceOrder = [...covering, ...rankedEvidence.filter((position) => !coveringSet.has(position))];
   const plannedOrder = [...evidenceOrder, ...optionalRanked.filter((position) => !accepted.has(position))];
 
-  // By position: an array of the trace's length took a tenth of the time of a map of the admitted positions.
+  // By position: an array of the trace's length is far cheaper than a map of the admitted positions.
   const outcomeAt = new Array<Outcome | undefined>(records.length);
   const selectedOrder: number[] = [];
   let used = 0;
