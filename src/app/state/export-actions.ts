@@ -2,7 +2,7 @@ import type { Audience } from '../../core/disclosure';
 import { wordMessage, type ActivityCode } from '../../core/messages';
 import type { CompileView } from '../../worker/protocol';
 import { guarded } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';

@@ -1,8 +1,8 @@
 import { factContextOf, renderFact, type FactContext } from '../../core/reasons';
 import type { RankLookup } from '../../core/ranked';
 import type { Receipt, TraceRow } from '../../core/result';
-import type { Comparisons } from '../comparisons/comparisons';
-import type { Compilations, LastCompile } from './compilations';
+import type { Audience, DisclosedView } from '../../core/disclosure';
+import type { ReceiptDiff } from '../../core/receipt-diff';
 import { traceChanges, traceRowFacts } from './debug-views';
 import {
   MAX_TRACE_WINDOW,
@@ -15,19 +15,33 @@ import {
 } from '../protocol';
 
 /**
+ * What the trace is read from: the last compilation and its disclosed view (compilations.ts), and the pinned baseline
+ * (comparisons.ts), by shape: the remembered result's first page (remember-soon.ts) reads this module's windows, so
+ * importing those rooms here would close a cycle.
+ */
+interface TraceSources<Compiled> {
+  readonly compilations: {
+    last(): Compiled | null;
+    disclosed(compiled: Compiled, audience: Audience): DisclosedView;
+    rowMarksOf(compiled: Compiled, audience: Audience): ReadonlyMap<string, RowMark>;
+  };
+  readonly comparisons: {
+    pinnedReceipt(): Receipt | null;
+    pinnedDiffOf(compiled: Compiled, pinned: Receipt, audience: Audience): ReceiptDiff;
+  };
+}
+
+/**
  * The trace as the page scrolls it: window after window of one ordering, so the rows are filtered and sorted once
  * per compilation, filter and pinned baseline, and each row marked with its change against that baseline. Only what
  * is on screen crosses the worker boundary.
  */
-export function createTraceQuery({
+export function createTraceQuery<Compiled extends { readonly outcome: { readonly receipt: Receipt } }>({
   compilations,
   comparisons,
-}: {
-  readonly compilations: Compilations;
-  readonly comparisons: Comparisons;
-}) {
+}: TraceSources<Compiled>) {
   let cache: {
-    readonly source: LastCompile;
+    readonly source: Compiled;
     readonly key: string;
     readonly pinned: Receipt | null;
     readonly context: FactContext;
