@@ -34,11 +34,10 @@ import { createCorpusIndex } from './workspace/corpus-index';
 import type { DiskImage } from './workspace/database-image';
 import type { NamedBlob, RecordsFileReader } from './workspace/file-intake';
 import type { RecordStore } from './workspace/record-store';
-import { createWorkspace, type Workspace } from './workspace/workspace';
+import { cleared, createWorkspace, withStorage, type Workspace } from './workspace/workspace';
 import { createWorkspaceLoads } from './workspace/workspace-loads';
 import { restoreWorkspace } from './workspace/workspace-restore';
 import { storageFailureMessage, type ResultMemory, type WorkspaceStorage } from './workspace/workspace-storage';
-import { cleared, withStorage } from './workspace/workspace-value';
 
 export interface SessionDeps {
   readonly compiler: SqliteCompiler;
@@ -85,7 +84,7 @@ export type SessionApi = Answering<Omit<CompilerApi, AnsweredByEntry | 'loadFile
 export type Session = ReturnType<typeof createSession>;
 
 /**
- * Everything the worker holds, in four rooms over one workspace value (workspace/workspace-value.ts): the workspace
+ * Everything the worker holds, in four rooms over one workspace value (workspace/workspace.ts): the workspace
  * and its loads, restore and background saves (workspace/); the last compilation, its views and the trace
  * (compilations/); comparisons, the drill, record edits and what-if (comparisons/); exports and share links (exports/);
  * and the Tests panel's suites (suites/). Each is built from what exists before it, and each method of the API is
