@@ -19,7 +19,7 @@ import type { CompileOutcome } from '../src/core/result';
 import type { SqlDriver } from '../src/adapters/sqlite/driver';
 import { rankAdmitted, rankCorpus } from '../src/adapters/sqlite/fts5-rank';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { SQLITE_ADAPTER_VERSION } from '../src/adapters/sqlite/sqlite-adapter';
+import { SQLITE_ADAPTER_VERSION } from '../src/adapters/sqlite/compiler';
 import { benchContract, benchControl } from './generate-records';
 import { percentile } from './stats';
 

@@ -88,11 +88,11 @@ describe('one pipeline over one store interface', () => {
         "import { createRecordSet } from '../../core/phases/1-validate/validate';\n",
       );
       write('src/adapters/other/compile.test.ts', "import { attest } from '../../core/phases/7-attest/attest';\n");
-      write('src/core/compile.ts', "import { createSqliteStore } from '../adapters/sqlite/sqlite-adapter';\n");
+      write('src/core/compile.ts', "import { createSqliteStore } from '../adapters/sqlite/compiler';\n");
       expect(pipelineViolations(root)).toEqual([
         'src/adapters/other/compile.ts runs a stage of its own: it imports src/core/phases/4-admit/admit',
         'src/adapters/other/compile.ts runs a stage of its own: it imports src/core/compile-stages',
-        'src/core/compile.ts imports the store src/adapters/sqlite/sqlite-adapter',
+        'src/core/compile.ts imports the store src/adapters/sqlite/compiler',
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

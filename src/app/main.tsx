@@ -6,15 +6,13 @@ import { PwaUpdate } from './components/PwaUpdate';
 import { boot, recoverFromWorkerLoss } from './state/session-actions';
 import { openLinkInAddressBar } from './state/workspace-actions';
 import { watchCompilations } from './state/debug-actions';
-import { setCompilerApi } from './state/actions';
 import { useUiStore } from './state/ui-store';
 import { watchPwaStatus } from './pwa-status';
-import { createWorkerApi } from './worker-client';
+import { connectCompilerWorker } from './worker-client';
 import './styles.css';
 
 useUiStore.setState({ theme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light' });
-const worker = createWorkerApi((reason) => void recoverFromWorkerLoss(reason));
-setCompilerApi(worker.api, worker.restart);
+connectCompilerWorker((reason) => void recoverFromWorkerLoss(reason));
 watchPwaStatus();
 watchCompilations();
 

@@ -10,7 +10,7 @@ import type {
   ScenarioSummary,
   WorkspaceSnapshot,
 } from '../worker/protocol';
-import { setCompilerApi } from './state/actions';
+import { setCompilerApi } from './worker-client';
 import { INITIAL_DEBUG, useDebugStore } from './state/debug-store';
 import { INITIAL_DRILL, useDrillStore } from './state/drill-store';
 import { INITIAL_TESTS, useTestsStore } from './state/tests-store';

@@ -4,7 +4,93 @@ import type { CompilerApi } from '../worker/protocol';
 import { wordMessage } from '../core/messages';
 import { callByName, forwarding } from '../shared/forwarding';
 import { workerBootstrapUrl } from '../shared/worker-bootstrap';
-import { createWorkerSupervisor, type WorkerConnection } from './worker-supervisor';
+
+/** One started worker as the supervisor sees it. */
+export interface WorkerConnection<R> {
+  readonly remote: R;
+  /** Settles with a reason once the worker has ended or broken for good; never rejects. */
+  readonly lost: Promise<string>;
+  /** Ends the worker on purpose; `lost` then settles. */
+  terminate(): void;
+}
+
+/** A call was made to a worker that ended before it answered. */
+export class WorkerLostError extends Error {
+  constructor(readonly reason: string) {
+    super(`The compiler stopped: ${reason}`);
+    this.name = 'WorkerLostError';
+  }
+}
+
+export interface WorkerSupervisor<R> {
+  /** Runs a call on the current worker; rejects with WorkerLostError if that worker ends first. */
+  call<T>(run: (remote: R) => T): Promise<Awaited<T>>;
+  /** Ends the current worker and starts a fresh one; calls still waiting on the old one are rejected. */
+  restart(): void;
+}
+
+/**
+ * Keeps one worker at a time. A call to a worker that is gone rejects at once instead of waiting
+ * forever (comlink would wait: a dead worker never answers), and `onLost` hears of every worker that
+ * ends without being asked to, so the page can say so and start another.
+ */
+export function createWorkerSupervisor<R>(
+  connect: () => WorkerConnection<R>,
+  onLost: (reason: string) => void,
+): WorkerSupervisor<R> {
+  const open = () => {
+    const connection = connect();
+    const gone = connection.lost.then((reason): never => {
+      throw new WorkerLostError(reason);
+    });
+    // Nobody may be waiting on the worker when it ends; that rejection is then expected, not unhandled.
+    gone.catch(() => undefined);
+    void connection.lost.then((reason) => {
+      if (current.connection === connection) onLost(reason);
+    });
+    return { connection, gone };
+  };
+  let current = open();
+  return {
+    call(run) {
+      const { connection, gone } = current;
+      let answer: Promise<Awaited<ReturnType<typeof run>>>;
+      try {
+        answer = Promise.resolve(run(connection.remote));
+      } catch (error) {
+        // comlink throws before sending when an argument cannot be copied; that is a failed call too.
+        answer = Promise.reject(error);
+      }
+      return Promise.race([answer, gone]);
+    },
+    restart() {
+      const old = current;
+      current = open();
+      old.connection.terminate();
+    },
+  };
+}
+
+// The worker's API: `connectCompilerWorker` (called once by main.tsx) starts the real one, tests hand in a fake.
+let current: CompilerApi | null = null;
+let restart: () => void = () => undefined;
+
+/** Hands in a worker API and a way to replace its worker with a fresh one. */
+export function setCompilerApi(api: CompilerApi, restartWorker: () => void = () => undefined): void {
+  current = api;
+  restart = restartWorker;
+}
+
+/** The worker's API every action calls. */
+export function compilerApi(): CompilerApi {
+  if (!current) throw new Error('the compiler worker has not been connected');
+  return current;
+}
+
+/** Ends the current worker and starts another behind the same API. */
+export function restartCompilerWorker(): void {
+  restart();
+}
 
 /** A worker that has not taken its lifeline by then is taken for dead. */
 const START_TIMEOUT_MS = 30_000;
@@ -58,11 +144,11 @@ function connectWorker(): WorkerConnection<Remote<CompilerApi>> {
   return { remote, lost, terminate: () => end(wordMessage('WORKER_RESTARTED')) };
 }
 
-/** The worker API the app calls, kept across restarts; `onLost` hears when a worker ends unasked. */
-export function createWorkerApi(onLost: (reason: string) => void): {
-  readonly api: CompilerApi;
-  readonly restart: () => void;
-} {
+/**
+ * Starts the compiler worker behind the API `compilerApi` returns, kept across restarts; `onLost` hears when a worker
+ * ends unasked.
+ */
+export function connectCompilerWorker(onLost: (reason: string) => void): void {
   const supervisor = createWorkerSupervisor(connectWorker, onLost);
   // Callbacks (progress, workspace events) cannot be copied into a message: comlink sends them as proxies.
   const api = forwarding<CompilerApi>((name, args) =>
@@ -74,5 +160,5 @@ export function createWorkerApi(onLost: (reason: string) => void): {
       ),
     ),
   );
-  return { api, restart: supervisor.restart };
+  setCompilerApi(api, supervisor.restart);
 }

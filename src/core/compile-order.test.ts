@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../adapters/sqlite/sqlite-adapter';
+import { createSqliteStore } from '../adapters/sqlite/compiler';
 import { createCompiler } from './compile';
 import type { Store } from './store';
 import { buildContract, buildRecord, buildRecordSet, valueOf } from './test-support/builders';

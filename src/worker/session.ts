@@ -2,7 +2,7 @@ import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import type { SuiteInputs } from '../core/format/expectation';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
-import type { Answering } from '../shared/forwarding';
+import { callByName, forwarding, type Answering } from '../shared/forwarding';
 import { createComparisons } from './comparisons/comparisons';
 import { checkAgainstCurrent } from './comparisons/drill-check';
 import { createDrillSession } from './comparisons/drill-session';
@@ -17,6 +17,7 @@ import type {
   CompilerApi,
   DatabaseState,
   EvaluationApi,
+  RememberedResult,
   LoadProgress,
   LoadResult,
   OpenSuitesResult,
@@ -33,11 +34,10 @@ import { createCorpusIndex } from './workspace/corpus-index';
 import type { DiskImage } from './workspace/database-image';
 import type { NamedBlob, RecordsFileReader } from './workspace/file-intake';
 import type { RecordStore } from './workspace/record-store';
-import { createWorkspace, type Workspace } from './workspace/workspace';
+import { cleared, createWorkspace, withStorage, type Workspace } from './workspace/workspace';
 import { createWorkspaceLoads } from './workspace/workspace-loads';
 import { restoreWorkspace } from './workspace/workspace-restore';
 import { storageFailureMessage, type ResultMemory, type WorkspaceStorage } from './workspace/workspace-storage';
-import { cleared, withStorage } from './workspace/workspace-value';
 
 export interface SessionDeps {
   readonly compiler: SqliteCompiler;
@@ -57,15 +57,12 @@ export interface SessionDeps {
   readonly readRecords?: RecordsFileReader;
 }
 
-/**
- * The methods of the worker's API the worker entry answers itself: the evaluation, the lifeline and the remembered
- * result.
- */
-export type AnsweredByEntry = keyof EvaluationApi | 'holdLifeline' | 'rememberedResult';
+/** The methods of the worker's API `startWorker` answers itself: the evaluation, the lifeline and the remembered result. */
+type AnsweredByEntry = keyof EvaluationApi | 'holdLifeline' | 'rememberedResult';
 
 /**
  * What the session answers: every other method of the API with its arguments and results, except that files
- * arrive as named blobs (the entry reads `File`s into them), and `current` for the evaluation.
+ * arrive as named blobs (`startWorker` reads `File`s into them), and `current` for the evaluation.
  */
 export type SessionApi = Answering<Omit<CompilerApi, AnsweredByEntry | 'loadFiles' | 'openSuites' | 'start'>> & {
   readonly start: (
@@ -87,12 +84,13 @@ export type SessionApi = Answering<Omit<CompilerApi, AnsweredByEntry | 'loadFile
 export type Session = ReturnType<typeof createSession>;
 
 /**
- * Everything the worker holds, in four rooms over one workspace value (workspace/workspace-value.ts): the workspace
+ * Everything the worker holds, in four rooms over one workspace value (workspace/workspace.ts): the workspace
  * and its loads, restore and background saves (workspace/); the last compilation, its views and the trace
  * (compilations/); comparisons, the drill, record edits and what-if (comparisons/); exports and share links (exports/);
  * and the Tests panel's suites (suites/). Each is built from what exists before it, and each method of the API is
- * named once below and answered by one room. The worker entry only wires this to SQLite, IndexedDB and comlink, so
- * it can be tested in Node against the real core.
+ * named once below and answered by one room. `startWorker` puts it behind the worker's API; the worker entry
+ * (compiler.worker.ts) only wires both to SQLite, IndexedDB and comlink, so they are tested in Node against the real
+ * core.
  */
 export function createSession({
   compiler,
@@ -250,6 +248,85 @@ export function createSession({
     caseFromScreen: (input, audience) => writing.caseFromScreen(input, audience),
     updatedSuite: (file, audience) => writing.updatedSuite(file, audience),
   } satisfies SessionApi;
+}
+
+export interface WorkerStartDeps {
+  /** Resolves once SHA-256 is installed: the remembered result's key is a SHA-256, and the session hashes too. */
+  readonly hashing: Promise<unknown>;
+  /** The result the last session showed for the workspace storage holds; null when nothing matches it. */
+  readonly readRemembered: () => Promise<RememberedResult | null>;
+  /** Opens the database and builds the session over it. */
+  readonly openSession: () => Promise<Session>;
+  /** The Evaluation view's experiments, on the scenario the session has selected. */
+  readonly evaluation: (
+    currentScenario: () => Promise<{ readonly loaded: LoadedScenario; readonly selection: Selection }>,
+  ) => EvaluationApi;
+  /** Where the lifeline's lock is held (the worker's `navigator.locks`). */
+  readonly locks: { request(name: string, whileHeld: () => Promise<never>): Promise<unknown> };
+}
+
+/**
+ * The worker's API (protocol.ts) over a session that is still opening: what it answers itself (the lifeline, the
+ * remembered result, the evaluation) at once, and every other method once the session is open and, after `start`,
+ * restored.
+ */
+export function startWorker({ hashing, readRemembered, openSession, evaluation, locks }: WorkerStartDeps): CompilerApi {
+  const remembered = hashing.then(readRemembered);
+  // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind
+  // it.
+  const ready = Promise.all([remembered.then(openSession), hashing]).then(([session]) => session);
+  // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled
+  // rejection.
+  ready.catch(() => undefined);
+  // Every call after `start` waits until the workspace is restored: a click sent to a restarted worker must not act on
+  // a half-restored one.
+  let started: Promise<Session> | null = null;
+  const session = (): Promise<Session> => started ?? ready;
+
+  /**
+   * What is answered here; every other method of the API is the session's, asked once the workspace is
+   * restored.
+   */
+  const own = {
+    ...evaluation(async () => (await session()).current()),
+    // Answered before SQLite loads, so the page can watch this worker from its first moment.
+    holdLifeline: (name: string) =>
+      new Promise<void>((held, refused) => {
+        locks
+          .request(name, () => {
+            held();
+            return new Promise<never>(() => undefined);
+          })
+          .catch(refused);
+      }),
+    rememberedResult: () => remembered,
+    start: (restore: SavedWorkspace | null, onChange: (event: WorkspaceEvent) => void) => {
+      const restoring = ready.then(async (opened) => ({ opened, snapshot: await opened.start(restore, onChange) }));
+      started = restoring.then(({ opened }) => opened);
+      started.catch(() => undefined);
+      return restoring.then(({ snapshot }) => snapshot);
+    },
+    // Files cross as File objects; the session reads named blobs.
+    loadFiles: async (files: readonly File[], onProgress: (progress: LoadProgress) => void) =>
+      (await session()).loadFiles(
+        files.map((file) => ({ name: file.name, blob: file })),
+        onProgress,
+      ),
+    openSuites: async (files: readonly File[], audience: Audience) =>
+      (await session()).openSuites(
+        files.map((file) => ({ name: file.name, blob: file })),
+        audience,
+      ),
+  } satisfies Pick<CompilerApi, AnsweredByEntry | 'start' | 'loadFiles' | 'openSuites'>;
+
+  // Checked here, not at run time: the session answers every other method with the API's arguments and results.
+  const answers: (session: Session) => Answering<Omit<CompilerApi, keyof typeof own>> = (opened) => opened;
+
+  return forwarding<CompilerApi>((name, args) =>
+    Object.hasOwn(own, name)
+      ? callByName(own, name, args)
+      : session().then((opened) => callByName(answers(opened), name, args)),
+  );
 }
 
 /**

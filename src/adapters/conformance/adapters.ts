@@ -1,5 +1,5 @@
 import { createSqliteCompiler } from '../sqlite/compiler';
-import { createSqliteStore } from '../sqlite/sqlite-adapter';
+import { createSqliteStore } from '../sqlite/compiler';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createPostgresAdapter } from '../postgres/postgres-adapter';
 import { compileInDatabase } from '../postgres/compile-in-database';

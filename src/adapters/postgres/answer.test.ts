@@ -6,7 +6,7 @@ import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
 import { createGateContext, evaluateGates, gateCodeOf } from '../../core/phases/4-admit/gates';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { createSqliteStore } from '../sqlite/sqlite-adapter';
+import { createSqliteStore } from '../sqlite/compiler';
 import { brokenLinksCase, conformanceCases, type ConformanceCase } from '../conformance/corpus';
 import { createPostgresStore, inSnapshot, type PostgresStore } from './compile-in-database';
 import { loadRecordSet } from './load-records';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../../cli/read-scenario';
 import { createSqliteCompiler } from '../sqlite/compiler';
 import { receiptIdOf, serialiseReceipt } from '../../core/phases/7-attest/attest';
-import { SQLITE_ADAPTER_VERSION } from '../sqlite/sqlite-adapter';
+import { SQLITE_ADAPTER_VERSION } from '../sqlite/compiler';
 import { BUILTIN_SCENARIOS, builtinScenarioPath } from '../../scenarios/builtin';
 import { prepareScenario } from '../../scenarios/prepare';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';

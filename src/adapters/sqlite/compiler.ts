@@ -1,14 +1,63 @@
 import { walkBudget } from '../../core/budget';
 import { compareStrings } from '../../core/canonical';
 import { createCompiler, type BaselineSource, type Compiler, type KeyRules } from '../../core/compile';
+import { ok } from '../../core/errors';
 import type { RecordSet } from '../../core/phases/1-validate/validate';
+import { ALL_CAPABILITIES } from '../../core/phases/4-admit/adapter';
+import { PLAN_OPERATORS } from '../../core/phases/4-admit/admission-plan';
 import type { BaselinePacket } from '../../core/result';
+import type { Store } from '../../core/store';
 import type { SqlDriver } from './driver';
 import { rankCorpus } from './fts5-rank';
-import type { SliceProgress, SyncReport } from './record-index-api';
-import { createSqliteStore } from './sqlite-adapter';
+import { lowerAdmission } from './lower-admission';
+import { createRecordIndex } from './record-index';
+import type { RecordIndex, SliceProgress, SyncReport } from './record-index-api';
 
 type Progress = (done: number, total: number) => void;
+
+/** Changes whenever the SQLite lowering changes what it sends: named with the adapter wherever it is reported. */
+export const SQLITE_ADAPTER_VERSION = '2';
+
+/** The SQLite store, and the record index it keeps (the worker indexes ahead of compiling, a slice at a time). */
+export interface SqliteStore extends Store {
+  readonly index: RecordIndex;
+}
+
+/**
+ * The built-in store: the records' rows and text indexes in the worker's or the CLI's SQLite (the build is
+ * injected), the plan lowered to one parameterised statement over them, bm25 over the admitted set's own
+ * text table. Columns compare with SQLite's BINARY collation and are stored as given, so it keeps every capability.
+ * Every answer is computed in the call: a compile over it runs within one task.
+ */
+export function createSqliteStore(driver: SqlDriver, index: RecordIndex = createRecordIndex(driver)): SqliteStore {
+  let version: string | null = null;
+  return {
+    name: 'sqlite',
+    adapterVersion: SQLITE_ADAPTER_VERSION,
+    get version() {
+      version ??= `${SQLITE_ADAPTER_VERSION} (SQLite ${String(driver.all('SELECT sqlite_version()')[0]?.[0] ?? '?')})`;
+      return version;
+    },
+    capabilities: new Set(ALL_CAPABILITIES),
+    operators: new Set(PLAN_OPERATORS),
+    index,
+    async recordsToCompile(recordSet) {
+      index.sync(recordSet);
+      return ok(recordSet);
+    },
+    async admit(plan, digest) {
+      const lowered = lowerAdmission(plan, digest, driver.maxParameters);
+      if (!lowered.ok) return lowered;
+      return ok({ status: 'complete', candidates: index.admit(lowered.value), predicateDigest: lowered.value.digest });
+    },
+    async holdAdmitted(_admitted, recordSet) {
+      // admitted_text follows the rows the index's last admission wrote; its generation changes with its rows.
+      index.syncAdmittedText(recordSet);
+      return index.admittedTextGeneration;
+    },
+    rankAdmitted: async (query) => index.rankAdmitted(query),
+  };
+}
 
 /**
  * The core's compiler over a SQLite store, with what only SQLite offers: indexing ahead of a compile, and the

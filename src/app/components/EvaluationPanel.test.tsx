@@ -9,7 +9,7 @@ import type { GrowthPoint, GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import type { EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
 import { INITIAL_EVALUATION, useEvaluationStore } from '../state/evaluation-store';
-import { WorkerLostError } from '../worker-supervisor';
+import { WorkerLostError } from '../worker-client';
 import { installFakeApi, resetStores, sampleScenario, sampleView, sampleWorkspace } from '../test-support';
 import { useResultStore } from '../state/result-store';
 import { useScenarioStore } from '../state/scenario-store';

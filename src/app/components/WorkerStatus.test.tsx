@@ -6,7 +6,7 @@ import type { CompilerApi, SavedWorkspace, WorkspaceEvent } from '../../worker/p
 import { boot, recoverFromWorkerLoss } from '../state/session-actions';
 import { useScenarioStore } from '../state/scenario-store';
 import { installFakeApi, resetStores, sampleWorkspace } from '../test-support';
-import { WorkerLostError } from '../worker-supervisor';
+import { WorkerLostError } from '../worker-client';
 import { App } from './App';
 
 const kept: SavedWorkspace = {

@@ -3,7 +3,6 @@ import type { ActivityCode } from '../../core/messages-app';
 import { wordMessage } from '../../core/messages';
 import { TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import type {
-  CompilerApi,
   CompileResponse,
   EvidenceAttempts,
   ReceiptCheck,
@@ -12,7 +11,7 @@ import type {
   TracePage,
 } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
-import { createLatestWins } from './latest-wins';
+import { compilerApi } from '../worker-client';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { failureWords } from './failure';
 import { EMPTY_TRACE, traceFrom, useResultStore } from './result-store';
@@ -20,28 +19,8 @@ import { useScenarioStore } from './scenario-store';
 import { INITIAL_TESTS, useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 
-// The worker's API, compiling and reading the trace: what every other action (session-actions, workspace-actions,
-// drill-actions, export-actions, debug-actions) builds on, and the one place a failure clears the screen.
-
-// The worker's API: the composition root (main.tsx) hands in the real one, tests a fake with the same type.
-let current: CompilerApi | null = null;
-let restart: () => void = () => undefined;
-
-/** Hands in the worker API and a way to replace its worker with a fresh one. */
-export function setCompilerApi(api: CompilerApi, restartWorker: () => void = () => undefined): void {
-  current = api;
-  restart = restartWorker;
-}
-
-export function compilerApi(): CompilerApi {
-  if (!current) throw new Error('the compiler worker has not been connected');
-  return current;
-}
-
-/** Ends the current worker and starts another behind the same API. */
-export function restartCompilerWorker(): void {
-  restart();
-}
+// Compiling and reading the trace: what every other action (session-actions, workspace-actions, drill-actions,
+// export-actions, debug-actions) builds on, and the one place a failure clears the screen.
 
 // Responses can arrive out of order when the user clicks quickly; only the newest one is shown.
 let compileTicket = 0;
@@ -96,7 +75,7 @@ export function changingInputs<T>(change: Promise<T>): Promise<T> {
 }
 
 /**
- * Compiles the inputs as they are now. Requests coalesce (latest-wins.ts): one made while another compiles is sent
+ * Compiles the inputs as they are now. Requests coalesce (createLatestWins): one made while another compiles is sent
  * once that one is answered, and only the last of a burst; the answer to a superseded one is never shown.
  * `checksRemembered`: the boot's compilation.
  */
@@ -349,4 +328,59 @@ export async function loadEvidenceAttempts(
     failClosed('READING_EVIDENCE_ATTEMPTS', error);
     return null;
   }
+}
+
+/**
+ * Compilations asked for while one is on its way coalesce: the latest state wins. Every request marks the inputs
+ * as wanted; one run at a time sends them, after every change of the inputs already sent to the worker (a toggle's
+ * `select`) has been answered, so a burst of clicks is compiled once, as it ends. A request superseded before it
+ * was sent is never sent; the answer to one superseded while it compiled (by a request, or by a change of the inputs
+ * still on its way) is dropped, so no intermediate state is ever shown as the answer: of a burst of slow compiles,
+ * only the one already compiling and the last run, not each in turn (docs/DECISIONS.md).
+ */
+interface LatestWins {
+  /** Resolves once the inputs as they are now (or later ones) have been compiled and shown, or have failed. */
+  request(): Promise<void>;
+  /** Keeps a request that changes the inputs in the worker: no compilation is sent until it has been answered. */
+  changing<T>(change: Promise<T>): Promise<T>;
+}
+
+/**
+ * `compileOnce(superseded)` sends one compilation and shows its answer unless `superseded()` says a newer state is
+ * wanted.
+ */
+export function createLatestWins(compileOnce: (superseded: () => boolean) => Promise<void>): LatestWins {
+  let wanted = false;
+  let running: Promise<void> | null = null;
+  const changes = new Set<Promise<unknown>>();
+
+  const drain = async (): Promise<void> => {
+    try {
+      while (wanted) {
+        wanted = false;
+        while (changes.size > 0) await Promise.allSettled([...changes]);
+        // Superseded while the changes were being answered: only the newest request is sent.
+        if (wanted) continue;
+        // An answer is superseded by a request made since, or by a change still on its way (its request follows it).
+        await compileOnce(() => wanted || changes.size > 0);
+      }
+    } finally {
+      // Cleared in the same step as the last check of `wanted`: a request made after it starts a run of its own.
+      running = null;
+    }
+  };
+
+  return {
+    request() {
+      wanted = true;
+      running ??= drain();
+      return running;
+    },
+    changing(change) {
+      changes.add(change);
+      const settled = () => changes.delete(change);
+      change.then(settled, settled);
+      return change;
+    },
+  };
 }

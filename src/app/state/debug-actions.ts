@@ -1,6 +1,6 @@
 import type { AsOfStep } from '../../worker/protocol';
 import { compileNow, failClosed, guarded, refreshTrace } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { INITIAL_DEBUG, useDebugStore } from './debug-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';

@@ -1,5 +1,5 @@
 import { guarded } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { INITIAL_DRILL, useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';
 import { useScenarioStore } from './scenario-store';

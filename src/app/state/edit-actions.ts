@@ -4,7 +4,7 @@ import type { InputIssue } from '../../core/errors';
 import type { RecordInput } from '../../core/format/record';
 import type { EditHistory, RecordEditInput, RecordEditResult } from '../../worker/protocol';
 import { compileNow, guarded } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';
 

@@ -5,7 +5,7 @@ import type { GrowthReport } from '../../eval/growth';
 import type { ScenarioComparison } from '../../eval/scenario-comparison';
 import type { EvaluationGrowthSize } from '../../shared/evaluation-sizes';
 import type { EvaluationExperiment, EvaluationOutcome, EvaluationProgress } from '../../worker/protocol';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { reasonOf, wordMessage } from '../../core/messages';
 
 export type ExperimentResult<T> =

@@ -3,7 +3,7 @@ import type { ActivityCode } from '../../core/messages-app';
 import { wordMessage } from '../../core/messages';
 import type { CompileView } from '../../worker/protocol';
 import { guarded } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { useResultStore } from './result-store';
 import { selectedScenario, useScenarioStore } from './scenario-store';
 import { useUiStore } from './ui-store';

@@ -4,7 +4,7 @@ import type { InputIssue } from '../../core/errors';
 import { DEFAULT_TRACE_QUERY } from '../../shared/trace-page';
 import type { OpenedScreen, ScreenShown, WorkspaceSnapshot } from '../../worker/protocol';
 import { viewIdentity } from '../../shared/view-identity';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { useDebugStore } from './debug-store';
 import { useDrillStore } from './drill-store';
 import { useResultStore } from './result-store';

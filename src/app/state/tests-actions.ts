@@ -5,7 +5,7 @@ import type { OpenSuitesResult, TestsView } from '../../worker/protocol';
 import type { CaseFromScreen, SuiteDraft } from '../../worker/protocol';
 import { saveText } from './export-actions';
 import { failClosed } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { useTestsStore } from './tests-store';
 import { useUiStore } from './ui-store';
 

@@ -1,7 +1,7 @@
 import type { WhatIfSuggestion } from '../../worker/protocol';
 import { wordMessage } from '../../core/messages';
 import { compileNow, guarded } from './actions';
-import { compilerApi } from './actions';
+import { compilerApi } from '../worker-client';
 import { useDebugStore } from './debug-store';
 import { openRecordForEdit, useEditStore } from './edit-actions';
 import { useScenarioStore } from './scenario-store';

@@ -15,8 +15,13 @@ import {
 } from '../../scenarios/record-edits';
 import type { Compilations } from '../compilations/compilations';
 import type { EditedRecord, EditHistory, RecordEditInput, RecordEditResult } from '../protocol';
-import type { Workspace } from '../workspace/workspace';
-import { withRecordEdit, withSelectionNormalised, type EditInForce, type Entry } from '../workspace/workspace-value';
+import {
+  type EditInForce,
+  type Entry,
+  withRecordEdit,
+  withSelectionNormalised,
+  type Workspace,
+} from '../workspace/workspace';
 import { wordMessage } from '../../core/messages';
 
 /** How many ids the editor is offered to pick from; any other id may still be typed. */

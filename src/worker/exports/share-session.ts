@@ -17,7 +17,6 @@ import {
   type SharedWorkspace,
 } from './share-link';
 import { reopenScreen, screenOf } from './shared-screen';
-import type { Workspace } from '../workspace/workspace';
 import {
   entryOf,
   normalisedSelection,
@@ -28,7 +27,8 @@ import {
   withoutInputs,
   withRecordEdit,
   withSelectionNormalised,
-} from '../workspace/workspace-value';
+  type Workspace,
+} from '../workspace/workspace';
 import type { WorkspaceLoads } from '../workspace/workspace-loads';
 import { wordMessage } from '../../core/messages';
 

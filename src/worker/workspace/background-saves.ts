@@ -6,8 +6,7 @@ import { backgroundTask } from '../next-task';
 import type { DatabaseState, SavedLoad } from '../protocol';
 import { databaseFullMessage } from './quota';
 import type { RecordStore } from './record-store';
-import type { Workspace } from './workspace';
-import { withDatabase } from './workspace-value';
+import { withDatabase, type Workspace } from './workspace';
 
 /**
  * Records stored per step of the background store. Storing is not waited for by anyone, so its steps are short

@@ -8,7 +8,6 @@ import { measuredAsync } from '../user-timing';
 import type { BackgroundSaves } from './background-saves';
 import { INDEX_SLICE, type CorpusIndex } from './corpus-index';
 import { intakeFiles, LoadCancelled, type NamedBlob, type RecordsFileReader } from './file-intake';
-import type { Workspace } from './workspace';
 import {
   currentEntryOf,
   effectiveOf,
@@ -16,8 +15,9 @@ import {
   withEntries,
   withLoad,
   withSelection,
+  type Workspace,
   type WorkspaceValue,
-} from './workspace-value';
+} from './workspace';
 
 export interface WorkspaceLoadsDeps {
   readonly compiler: SqliteCompiler;

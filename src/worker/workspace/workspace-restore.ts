@@ -6,9 +6,6 @@ import { applyScenarioEdit } from '../../scenarios/record-edits';
 import { savedWorkspaceSchema, type SavedWorkspace } from '../protocol';
 import { measured } from '../user-timing';
 import type { BackgroundSaves } from './background-saves';
-import type { Workspace } from './workspace';
-import type { WorkspaceLoads } from './workspace-loads';
-import { storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 import {
   currentEntryOf,
   effectiveOf,
@@ -20,7 +17,10 @@ import {
   withRestoreIssues,
   withSelectionNormalised,
   withStorage,
-} from './workspace-value';
+  type Workspace,
+} from './workspace';
+import type { WorkspaceLoads } from './workspace-loads';
+import { storageFailureMessage, type StoredWorkspace, type WorkspaceStorage } from './workspace-storage';
 
 export interface RestoreDeps {
   readonly compiler: SqliteCompiler;

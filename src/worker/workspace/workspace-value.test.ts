@@ -21,7 +21,7 @@ import {
   withSelectionNormalised,
   withStorage,
   type WorkspaceValue,
-} from './workspace-value';
+} from './workspace';
 
 const start = (): WorkspaceValue => initialWorkspace(readBuiltinScenarios(), IN_MEMORY_DATABASE);
 const builtin = (workspace: WorkspaceValue, key: string) => {

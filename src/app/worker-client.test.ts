@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createWorkerSupervisor, WorkerLostError, type WorkerConnection } from './worker-supervisor';
+import { createWorkerSupervisor, WorkerLostError, type WorkerConnection } from './worker-client';
 
 interface FakeRemote {
   readonly id: number;

@@ -2,9 +2,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
 import type { EvaluationApi, RememberedResult } from './protocol';
-import { createSession, type Session } from './session';
+import { createSession, startWorker, type Session, type WorkerStartDeps } from './session';
 import { memoryStorage } from './test-support/memory-storage';
-import { startWorker, type WorkerStartDeps } from './worker-start';
 import { readBuiltinScenarios } from './workspace/builtin-sources';
 
 let compiler: SqliteCompiler;
