@@ -32,9 +32,7 @@ const SCOPED = { scope: 'escalations', records: 11_000 } as const;
 const TOP = 200;
 import type { RecordInput } from '../src/core/format/record';
 import { formatTable, growthExponent, percentile } from './stats';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
+import { sha256InNode } from '../src/lib/node-sha256';
 
 /**
  * `npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]`, with POSTGRES_URL set or through
@@ -82,16 +80,16 @@ async function answerInDatabase(
   tokeniser: Tokeniser,
 ): Promise<Result<PlanAnswer, CompileError>> {
   return inSnapshot(database, {}, async (shards) => {
-    const store = await createPostgresStore(database, tokeniser, shards);
+    const store = await createPostgresStore(sha256InNode, database, tokeniser, shards);
     if (!store.ok) return store;
     // The contract's side of resolve reads no record.
-    const resolved = resolve(contract, createRecordSet([]));
+    const resolved = resolve(contract, createRecordSet(sha256InNode, []));
     if (!resolved.ok) return resolved;
     const plan = buildAdmissionPlan(
       resolved.value.contract,
       [...(await store.value.brokenSupersessions()).keys()].sort(compareStrings),
     );
-    return store.value.answerPlan(plan, planDigest(plan), contract.query, TOP);
+    return store.value.answerPlan(plan, planDigest(sha256InNode, plan), contract.query, TOP);
   });
 }
 
@@ -147,7 +145,7 @@ async function measure(
   if (url === undefined) throw new Error('POSTGRES_URL is not set: run through scripts/with-postgres.sh');
   const load = async (file: string, mode: LoadMode = 'replace') => {
     const source = await openRecordsFile(join(folder, file), file);
-    return source.ok ? loadRecordLines(database, file, source.value.chunks, tokeniser, { mode }) : source;
+    return source.ok ? loadRecordLines(sha256InNode, database, file, source.value.chunks, tokeniser, { mode }) : source;
   };
   const contract = contractSchema.parse(benchContract(requiredIds));
   const database = expectOk(await connect(url, `cc_bench_${size}`));
@@ -169,13 +167,13 @@ async function measure(
     const loaded = await time(async () => load('records.jsonl'));
     const compiles: Timing[] = [];
     for (let run = 0; run < runs; run += 1)
-      compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
+      compiles.push(await time(async () => compileInDatabase(sha256InNode, database, contract, tokeniser)));
     const p50 = percentile(
       compiles.map((timing) => timing.wallMs),
       50,
     );
     const reloadOne = await time(async () => load('changed.jsonl'));
-    const recompile = await time(async () => compileInDatabase(database, contract, tokeniser));
+    const recompile = await time(async () => compileInDatabase(sha256InNode, database, contract, tokeniser));
     const upsertOne = await time(async () => load('one.jsonl', 'upsert'));
     const compileP50 = compiles.find((timing) => timing.wallMs === p50) ?? recompile;
     const scoped = contractSchema.parse({ ...benchContract(requiredIds), scopes: [SCOPED.scope], requiredRecords: [] });

@@ -1,3 +1,4 @@
+import type { Sha256 } from './hash';
 import { compareStrings, sortedSet } from './canonical';
 import { finishCompile, type CompileRequest, type PreparedCompile } from './compile-stages';
 import { err, ok, type CompileError, type Result } from './errors';
@@ -133,6 +134,7 @@ const admittedRecords = (admission: Admission, resolution: Resolution): CheckedR
 
 /** (A) The store's statistics and admitted-set digest, recomputed from the admitted rows the evaluator agreed with. */
 function checkAdmittedSet(
+  sha256: Sha256,
   answer: PlanAnswer,
   admission: Admission,
   resolution: Resolution,
@@ -142,7 +144,7 @@ function checkAdmittedSet(
   const named = (detail: string) => divergence(admitted[0]?.record.id ?? '(the admitted set)', detail);
   if (answer.admittedCount !== admitted.length)
     return named(`the store counted ${answer.admittedCount} admitted records and returned ${admitted.length}`);
-  if (recordSetDigest(admitted) !== answer.admittedDigest)
+  if (recordSetDigest(sha256, admitted) !== answer.admittedDigest)
     return named("the admitted set's digest the store computed is not the digest of the rows it returned");
   if (!bm25 || answer.statistics.mode !== 'bm25')
     return bm25 === (answer.statistics.mode === 'bm25')
@@ -173,6 +175,7 @@ function checkAdmittedSet(
  * and the refused records it counted (less the required ones, which have rows) in `omitted`. The id is computed again.
  */
 function sealForCorpus(
+  sha256: Sha256,
   outcome: CompileOutcome,
   answer: PlanAnswer,
   refusedHere: readonly GateVerdict[],
@@ -203,7 +206,7 @@ function sealForCorpus(
   };
   const { receiptId: _partial, ...partial } = outcome.receipt;
   const body = { ...partial, recordSetDigest: answer.recordSetDigest, omitted };
-  const receipt: Receipt = { receiptId: receiptIdOf(body), ...body };
+  const receipt: Receipt = { receiptId: receiptIdOf(sha256, body), ...body };
   const records = outcome.trace.length + refused;
   const counts = { ...outcome.counts, candidates: records, excluded: records - outcome.counts.selected };
   return ok({ ...outcome, receipt, trace: receipt.trace, counts });
@@ -219,6 +222,7 @@ function sealForCorpus(
  * and the receipt is a `candidates` receipt.
  */
 export async function compileAnswered(
+  sha256: Sha256,
   store: AdmittingStore,
   answering: PlanAnsweringStore,
   request: CompileRequest,
@@ -231,7 +235,7 @@ export async function compileAnswered(
   const broken = await answering.brokenLinks();
   if (!broken.ok) return broken;
   const plan = buildAdmissionPlan(resolved.value.contract, [...broken.value.keys()].sort(compareStrings));
-  const digest = planDigest(plan);
+  const digest = planDigest(sha256, plan);
   const fits = checkAdapterFor(plan, store);
   if (!fits.ok) return fits;
   const required = sortedSet(contract.requiredRecords);
@@ -253,7 +257,7 @@ export async function compileAnswered(
   const first = judge(resolved.value.contract, records, answer.value, broken.value, accepted.value.candidates, asked);
   if (!first.ok) return first;
   const bm25 = contract.ranking === 'bm25';
-  const wrongSet = checkAdmittedSet(answer.value, first.value.admission, first.value.resolution, bm25);
+  const wrongSet = checkAdmittedSet(sha256, answer.value, first.value.admission, first.value.resolution, bm25);
   if (wrongSet !== null) return err(wrongSet);
   const ranking: Ranking = bm25
     ? { rows: answer.value.ranked, statistics: answer.value.statistics }
@@ -266,7 +270,7 @@ export async function compileAnswered(
     first.value.admission,
     accepted.value.admission,
     ranking,
-    freshQueries,
+    freshQueries(sha256),
   );
   const candidates = draft.receipt.trace.map((row) => row.id).filter((id) => !required.includes(id));
   const whole = await answering.wholeRecords(candidates);
@@ -284,7 +288,7 @@ export async function compileAnswered(
     second.value.admission,
     accepted.value.admission,
     ranking,
-    freshQueries,
+    freshQueries(sha256),
   );
   if (
     outcome.receipt.trace.some((row, index) => row.id !== draft.receipt.trace[index]?.id) ||
@@ -297,7 +301,7 @@ export async function compileAnswered(
       ),
     );
   const refusedHere = second.value.admission.verdicts.filter((verdict) => verdict.failed !== 0);
-  return sealForCorpus(outcome, answer.value, refusedHere);
+  return sealForCorpus(sha256, outcome, answer.value, refusedHere);
 }
 
 /** Resolve, type-check and the reference evaluator over the records that crossed, against the store's admitted ids. */

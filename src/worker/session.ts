@@ -127,15 +127,15 @@ export function createSession({
   const corpus = createCorpusIndex({ compiler });
   const saves = createBackgroundSaves({ records, image, corpus, workspace, estimateStorage });
   const compilations = createCompilations({ compiler, workspace, corpus, remember, saves: writes });
-  const comparisons = createComparisons({ workspace, compilations });
+  const comparisons = createComparisons({ sha256: compiler.sha256, workspace, compilations });
   const drill = createDrillSession({
     lastReceipt: () => heldLast(workspace, compilations.last()),
     check: checkAgainstCurrent({ compiler, workspace, compilations }),
   });
-  const editing = createRecordEditing({ workspace, compilations });
-  const whatIf = createWhatIf({ workspace, compilations, records: editing });
+  const editing = createRecordEditing({ sha256: compiler.sha256, workspace, compilations });
+  const whatIf = createWhatIf({ sha256: compiler.sha256, workspace, compilations, records: editing });
   const trace = createTraceQuery({ compilations, comparisons });
-  const exports = createExports({ workspace, compilations, tests });
+  const exports = createExports({ sha256: compiler.sha256, workspace, compilations, tests });
   const loads = createWorkspaceLoads({
     compiler,
     workspace,

@@ -1,4 +1,5 @@
 import type { Audience } from '../core/disclosure';
+import type { Sha256 } from '../core/hash';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { callByName, forwarding, type Answering } from '../shared/forwarding';
 import type {
@@ -13,12 +14,12 @@ import type {
 import type { AnsweredByEntry, Session } from './session';
 
 export interface WorkerStartDeps {
-  /** Resolves once SHA-256 is installed: the remembered result's key is a SHA-256, and the session hashes too. */
-  readonly hashing: Promise<unknown>;
+  /** The SHA-256, once it has started: the remembered result's key is a SHA-256, and the session hashes too. */
+  readonly sha256: Promise<Sha256>;
   /** The result the last session showed for the workspace storage holds; null when nothing matches it. */
-  readonly readRemembered: () => Promise<RememberedResult | null>;
+  readonly readRemembered: (sha256: Sha256) => Promise<RememberedResult | null>;
   /** Opens the database and builds the session over it. */
-  readonly openSession: () => Promise<Session>;
+  readonly openSession: (sha256: Sha256) => Promise<Session>;
   /** The Evaluation view's experiments, on the scenario the session has selected. */
   readonly evaluation: (
     currentScenario: () => Promise<{ readonly loaded: LoadedScenario; readonly selection: Selection }>,
@@ -32,11 +33,11 @@ export interface WorkerStartDeps {
  * remembered result, the evaluation) at once, and every other method once the session is open and, after
  * `start`, restored. The worker entry wires this to SQLite, IndexedDB and comlink.
  */
-export function startWorker({ hashing, readRemembered, openSession, evaluation, locks }: WorkerStartDeps): CompilerApi {
-  const remembered = hashing.then(readRemembered);
+export function startWorker({ sha256, readRemembered, openSession, evaluation, locks }: WorkerStartDeps): CompilerApi {
+  const remembered = sha256.then(readRemembered);
   // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind
   // it.
-  const ready = Promise.all([remembered.then(openSession), hashing]).then(([session]) => session);
+  const ready = Promise.all([remembered, sha256]).then(([, started]) => openSession(started));
   // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled
   // rejection.
   ready.catch(() => undefined);

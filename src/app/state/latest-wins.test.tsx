@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 // @vitest-environment happy-dom
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
@@ -16,7 +17,7 @@ import { memoryStorage } from '../../worker/test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function startSession() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   const workspace = await session.start();
   await session.select({ ...workspace.selection, scenarioKey: 'atlas-credit-review' });
   return session;
@@ -42,7 +43,7 @@ const comparable = (view: CompileView) => ({ ...view, compilation: 0 });
 
 describe('compilations asked for in a burst', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   beforeEach(async () => {
