@@ -13,7 +13,7 @@ export const MODULES = [
   { path: 'src/adapters/postgres', mayImport: ['src/core', 'src/adapters/sqlite'] },
   {
     path: 'src/adapters/conformance',
-    mayImport: ['src/core', 'src/adapters/sqlite', 'src/adapters/postgres', 'src/sqlite', 'src/shared'],
+    mayImport: ['src/core', 'src/adapters/sqlite', 'src/adapters/postgres', 'src/sqlite', 'src/shared', 'src/lib'],
   },
   { path: 'src/sqlite', mayImport: ['src/adapters/sqlite'] },
   { path: 'src/scenarios', mayImport: ['src/core'] },

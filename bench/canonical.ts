@@ -7,9 +7,7 @@ import { contentHashOf } from '../src/core/hash';
 import { parseRecordsJsonl } from '../src/core/phases/1-validate/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
+import { sha256InNode } from '../src/lib/node-sha256';
 
 /**
  * `npx tsx bench/canonical.ts [--records 100000 --runs 7 --seed 42]`
@@ -47,12 +45,16 @@ const { values } = parseArgs({
 const size = Number(values.records);
 const runs = Number(values.runs);
 
-const parsed = parseRecordsJsonl('bench.jsonl', toJsonl(generateRecords(size, Number(values.seed)).records));
+const parsed = parseRecordsJsonl(
+  sha256InNode,
+  'bench.jsonl',
+  toJsonl(generateRecords(size, Number(values.seed)).records),
+);
 if (!parsed.ok) throw new Error(parsed.error.message);
 const records = parsed.value.records;
 
 /** What `recordFingerprint` hands to canonical JSON (the core's own form). */
-const inputs = records.map((record) => fingerprintForm(record, contentHashOf(record.text)));
+const inputs = records.map((record) => fingerprintForm(record, contentHashOf(sha256InNode, record.text)));
 /** A receipt of schema 3's shape (src/core/format/receipt.ts) with one trace row per record. */
 const receipt = {
   receiptId: '0'.repeat(64),

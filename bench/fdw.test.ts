@@ -1,3 +1,4 @@
+import { sha256InNode } from '../src/lib/node-sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRecordSet } from '../src/adapters/postgres/load-records';
 import { publish, shardNames } from '../src/adapters/postgres/shards';
@@ -17,7 +18,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the two-server run on the bench cor
   it('gives the one-server receipt byte for byte, and explains what the shards ran', async () => {
     const { records, requiredIds } = generateRecords(300, 7);
     const tokeniser = createUnicodeTokeniser();
-    const loaded = await loadRecordSet(two.single, 'generated.jsonl', readGenerated(records), tokeniser);
+    const loaded = await loadRecordSet(sha256InNode, two.single, 'generated.jsonl', readGenerated(records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     await publish(two.coordinator, two.single.schema);
     const { rows } = await two.coordinator.query<{ records: string }>(

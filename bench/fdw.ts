@@ -1,3 +1,4 @@
+import { sha256InNode } from '../src/lib/node-sha256';
 import { compileInDatabase } from '../src/adapters/postgres/compile-in-database';
 import type { Database } from '../src/adapters/postgres/schema';
 import { COORDINATOR_SETTINGS } from '../src/adapters/postgres/shard-snapshots';
@@ -81,10 +82,10 @@ export async function compareOnShards(
   readonly ms: readonly [number, number];
 }> {
   const started = performance.now();
-  const one = await compileInDatabase(single, contract, tokeniser);
+  const one = await compileInDatabase(sha256InNode, single, contract, tokeniser);
   const between = performance.now();
   const recorded = recording(coordinator);
-  const sharded = await compileInDatabase(recorded, contract, tokeniser);
+  const sharded = await compileInDatabase(sha256InNode, recorded, contract, tokeniser);
   const ms = [between - started, performance.now() - between] as const;
   if (!one.ok || !sharded.ok)
     throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../src/lib/node-sha256';
 import { describe, expect, it } from 'vitest';
 import { contractSchema } from '../src/core/format/contract';
 import { recordSchema } from '../src/core/format/record';
@@ -19,7 +20,9 @@ describe('generateRecords', () => {
       expect(words).toBeGreaterThanOrEqual(50);
       expect(words).toBeLessThanOrEqual(300);
     }
-    const verified = parsed.filter((record) => record.provenance?.contentHash === contentHashOf(record.text)).length;
+    const verified = parsed.filter(
+      (record) => record.provenance?.contentHash === contentHashOf(sha256InNode, record.text),
+    ).length;
     expect(verified / parsed.length).toBeGreaterThan(0.85);
     expect(verified).toBeLessThan(parsed.length);
   });

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../src/lib/node-sha256';
 import { createHash } from 'node:crypto';
 import type { ContractInput } from '../src/core/format/contract';
 import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput } from '../src/core/format/record';
@@ -217,7 +218,7 @@ export function generateRecords(count: number, seed: number): GeneratedCorpus {
 
 /** The records read as a records file is, a line at a time: a million records' JSONL is over V8's longest string. */
 export function readGenerated(records: readonly RecordInput[]): RecordSet {
-  const reader = createJsonlRecordReader('generated.jsonl');
+  const reader = createJsonlRecordReader(sha256InNode, 'generated.jsonl');
   for (const record of records) reader.push(`${JSON.stringify(record)}\n`);
   const read = reader.finish();
   if (!read.ok) throw new Error(read.error.message);

@@ -3,9 +3,7 @@ import { parseJsonText } from '../src/core/format/json-text';
 import { createJsonlRecordReader } from '../src/core/phases/1-validate/validate';
 import { generateRecords, toJsonl } from './generate-records';
 import { percentile } from './stats';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
+import { sha256InNode } from '../src/lib/node-sha256';
 
 /**
  * `npx tsx bench/json-text-overhead.ts [--size 100000] [--runs 7]`
@@ -45,7 +43,7 @@ const reader = [] as number[];
 for (let run = 0; run < Math.min(runs, 3); run += 1) {
   reader.push(
     cpuMs(() => {
-      const read = createJsonlRecordReader('bench.jsonl');
+      const read = createJsonlRecordReader(sha256InNode, 'bench.jsonl');
       for (const line of lines) read.push(`${line}\n`);
       if (!read.finish().ok) throw new Error('generated file refused');
     }),

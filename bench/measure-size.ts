@@ -1,3 +1,4 @@
+import { sha256InNode } from '../src/lib/node-sha256';
 import '../src/shared/jitless-zod';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
@@ -151,7 +152,7 @@ function orThrow<T>(result: { ok: true; value: T } | { ok: false; error: { messa
 
 /** Streams the file through the core's reader, as the app streams a dropped file. */
 async function readCorpus(path: string): Promise<RecordSet> {
-  const reader = createJsonlRecordReader(path);
+  const reader = createJsonlRecordReader(sha256InNode, path);
   for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 }))
     reader.push(chunk as string);
   return orThrow(reader.finish());
@@ -181,7 +182,9 @@ function measurePhases(
     const resolution = phase('resolve', () => orThrow(resolve(contract, recordSet)));
     phase('type-check', () => typeCheck(resolution));
     const admissionPlan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
-    const lowered = orThrow(lowerAdmission(admissionPlan, planDigest(admissionPlan), driver.maxParameters));
+    const lowered = orThrow(
+      lowerAdmission(admissionPlan, planDigest(sha256InNode, admissionPlan), driver.maxParameters),
+    );
     const sql = phase(
       'admit (SQL, every row)',
       () =>
@@ -196,7 +199,7 @@ function measurePhases(
     const planned = phase('plan', () => planPacket(resolution, admission, ranking, null));
     const packet = phase('render', () => renderPacket(contract, resolution.contract.asOf, planned));
     phase('attest', () =>
-      attest({
+      attest(sha256InNode, {
         contract,
         records: resolution.records,
         admitted: admission.admitted,
@@ -240,7 +243,7 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   sampleMemory();
   const loaded = await timedAsync(() => openInMemoryDatabase());
   const driver = loaded.value;
-  let compiler: SqliteCompiler = createSqliteCompiler(driver);
+  let compiler: SqliteCompiler = createSqliteCompiler(sha256InNode, driver);
   const indexed = timed(() => compiler.index(recordSet));
   if (indexed.value.inserted !== size) throw new Error(`indexed ${indexed.value.inserted} of ${size} records`);
   const first = await timedAsync(async () => orThrow(await compiler.compile({ contract, recordSet })));
@@ -283,7 +286,9 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
     const control = benchControl(target);
     const on = run % 2 === 0;
     return timedAsync(async () => {
-      const changed = on ? orThrow(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
+      const changed = on
+        ? orThrow(applyChanges(sha256InNode, contract, recordSet, [control]))
+        : { contract, recordSet };
       const sync = compiler.index(changed.recordSet);
       const result = orThrow(await compiler.compile({ ...changed, controls: on ? [control.id] : [] }));
       if (on && target === entering && result.trace.find((row) => row.id === target)?.code !== 'EXCLUDE_DENY_LABEL')
@@ -351,7 +356,7 @@ export async function measureSize(corpus: CorpusFile, size: number, runs: number
   const coldSamples: Sample[] = [];
   for (let run = 0; run < COLD_RUNS; run += 1) {
     const cold = await timedAsync(async () => {
-      compiler = createSqliteCompiler(driver);
+      compiler = createSqliteCompiler(sha256InNode, driver);
       return orThrow(await compiler.compile({ contract, recordSet }));
     });
     if (cold.value.receipt.receiptId !== outcome.receipt.receiptId)

@@ -37,9 +37,7 @@ const SCOPED = { scope: 'escalations', records: 11_000 } as const;
 const TOP = 200;
 import type { RecordInput } from '../src/core/format/record';
 import { formatTable, growthExponent, percentile } from './stats';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
+import { sha256InNode } from '../src/lib/node-sha256';
 
 /**
  * `npm run bench:postgres [-- --sizes 100000,1000000 --runs 3]`, with POSTGRES_URL set or through
@@ -87,16 +85,16 @@ async function answerInDatabase(
   tokeniser: Tokeniser,
 ): Promise<Result<PlanAnswer, CompileError>> {
   return inSnapshot(database, {}, async (shards) => {
-    const store = await createPostgresStore(database, tokeniser, () => shards);
+    const store = await createPostgresStore(sha256InNode, database, tokeniser, () => shards);
     if (!store.ok) return store;
     // The contract's side of resolve reads no record.
-    const resolved = resolve(contract, createRecordSet([]));
+    const resolved = resolve(contract, createRecordSet(sha256InNode, []));
     if (!resolved.ok) return resolved;
     const plan = buildAdmissionPlan(
       resolved.value.contract,
       [...(await store.value.brokenSupersessions()).keys()].sort(compareStrings),
     );
-    return store.value.answerPlan(plan, planDigest(plan), contract.query, TOP);
+    return store.value.answerPlan(plan, planDigest(sha256InNode, plan), contract.query, TOP);
   });
 }
 
@@ -156,7 +154,7 @@ async function measure(
   if (url === undefined) throw new Error('POSTGRES_URL is not set: run through scripts/with-postgres.sh');
   const load = async (file: string, mode: LoadMode = 'replace') => {
     const source = await openRecordsFile(join(folder, file), file);
-    return source.ok ? loadRecordLines(database, file, source.value.chunks, tokeniser, { mode }) : source;
+    return source.ok ? loadRecordLines(sha256InNode, database, file, source.value.chunks, tokeniser, { mode }) : source;
   };
   const contract = contractSchema.parse(benchContract(requiredIds));
   const database = expectOk(await connect(url, `cc_bench_${size}`));
@@ -178,13 +176,13 @@ async function measure(
     const loaded = await time(async () => load('records.jsonl'));
     const compiles: Timing[] = [];
     for (let run = 0; run < runs; run += 1)
-      compiles.push(await time(async () => compileInDatabase(database, contract, tokeniser)));
+      compiles.push(await time(async () => compileInDatabase(sha256InNode, database, contract, tokeniser)));
     const p50 = percentile(
       compiles.map((timing) => timing.wallMs),
       50,
     );
     // A compiler that lives across compiles, as a service's does: its recompile after the change uses its last answer.
-    const lasting = createDatabaseCompiler(database, tokeniser);
+    const lasting = createDatabaseCompiler(sha256InNode, database, tokeniser);
     expectOk(await lasting.compile(contract));
     const reloadOne = await time(async () => load('changed.jsonl'));
     const recompile = await time(async () => lasting.compile(contract));

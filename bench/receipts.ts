@@ -12,9 +12,7 @@ import { renderDiffText } from '../src/core/receipt-diff-text';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
 import { benchContract, generateRecords, toJsonl } from './generate-records';
 import { formatTable, percentile } from './stats';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
+import { sha256InNode } from '../src/lib/node-sha256';
 
 /**
  * `npx tsx bench/receipts.ts [--records 100000 --runs 5 --seed 42]`
@@ -35,12 +33,12 @@ const size = Number(values.records);
 const runs = Number(values.runs);
 
 const corpus = generateRecords(size, Number(values.seed));
-const parsed = parseRecordsJsonl('bench.jsonl', toJsonl(corpus.records));
+const parsed = parseRecordsJsonl(sha256InNode, 'bench.jsonl', toJsonl(corpus.records));
 if (!parsed.ok) throw new Error(parsed.error.message);
 const recordSet = parsed.value;
 const contract = contractSchema.parse(benchContract(corpus.requiredIds));
 const dayLater = { ...contract, asOf: new Date(Date.parse(contract.asOf) + 86_400_000).toISOString() };
-const compiler = createSqliteCompiler(await openInMemoryDatabase());
+const compiler = createSqliteCompiler(sha256InNode, await openInMemoryDatabase());
 compiler.index(recordSet);
 
 const compile = async (request: Parameters<typeof compiler.compile>[0]) => {
@@ -59,7 +57,7 @@ const edited = {
     index === Math.floor(body.trace.length / 2) ? { ...row, tokens: row.tokens + 1 } : row,
   ),
 };
-const forged = { receiptId: receiptIdOf(edited), ...edited };
+const forged = { receiptId: receiptIdOf(sha256InNode, edited), ...edited };
 const text = serialiseReceipt(prior);
 const candidates = { ...today, attestation: 'candidates' as const };
 const priorCandidates = await compile(candidates);

@@ -8,9 +8,6 @@ import { capHeapGrowth } from '../src/cli/heap';
 import { generateRecords, toJsonl } from './generate-records';
 import { measureSize, readCorpusFile, type CorpusFile, type SizeResult } from './measure-size';
 import { formatTable, growthExponent } from './stats';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
 
 /**
  * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --seed 42 --json]`

@@ -5,12 +5,10 @@ import { connect, type Connection } from '../src/adapters/postgres/connect';
 import { loadRecordSet } from '../src/adapters/postgres/load-records';
 import { createUnicodeTokeniser } from '../src/adapters/postgres/unicode61';
 import { contractSchema } from '../src/core/format/contract';
-import { installSha256InNode } from '../src/lib/node-sha256';
+import { sha256InNode } from '../src/lib/node-sha256';
 import { createCoordinator, publish, shardNames } from '../src/adapters/postgres/shards';
 import { compareOnShards } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
-
-installSha256InNode();
 
 /**
  * `bash scripts/two-servers.sh [--records 10000] [--plans-out FILE]`: POSTGRES_URL is the coordinator,
@@ -45,7 +43,7 @@ async function main(): Promise<void> {
   const shards = await Promise.all(shardUrls.map(async (url) => ({ url, database: await open(url, 'cc_sharded') })));
   try {
     const started = performance.now();
-    const loaded = await loadRecordSet(single, 'generated.jsonl', readGenerated(records), tokeniser);
+    const loaded = await loadRecordSet(sha256InNode, single, 'generated.jsonl', readGenerated(records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     const loadedAt = performance.now();
     await createCoordinator(coordinator, shards);

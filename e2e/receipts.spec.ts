@@ -4,9 +4,7 @@ import type { Download } from '@playwright/test';
 import { receiptIdOf } from '../src/core/phases/7-attest/attest';
 import type { Receipt } from '../src/core/result';
 import { expect, test, type AppPage, type FilePayload } from './fixtures';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
+import { sha256InNode } from '../src/lib/node-sha256';
 
 /** Clicks an export button and reads the file the page saved. */
 async function download(app: AppPage, button: string): Promise<{ name: string; text: string }> {
@@ -69,7 +67,9 @@ test.describe('Receipts anyone can check', () => {
       decisionBlockedBy: [],
     };
 
-    await app.dropFiles([asJson('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))]);
+    await app.dropFiles([
+      asJson('forged.json', JSON.stringify({ receiptId: receiptIdOf(sha256InNode, edited), ...edited })),
+    ]);
     const check = app.page.getByTestId('receipt-check');
     await expect(check).toContainText('forged.json: BLOCKED — DO NOT CONTINUE');
     await expect(check).toContainText('RECEIPT_MISMATCH');

@@ -5,9 +5,6 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { PROPERTIES, propertyNamed, type RegisteredProperty } from '../src/core/test-support/property-registry';
 import { openInMemoryDatabase } from '../src/sqlite/load-sqlite';
-import { installSha256InNode } from '../src/lib/node-sha256';
-
-installSha256InNode();
 
 /**
  * `npm run fuzz -- [--runs 1000000] [--seed N] [--property NAME]... [--minutes M] [--progress-seconds S] [--path P]`

@@ -1,5 +1,5 @@
 import '../../src/shared/jitless-zod';
-import { installSha256InNode } from '../../src/lib/node-sha256';
+import { sha256InNode } from '../../src/lib/node-sha256';
 import { createSqliteCompiler } from '../../src/adapters/sqlite/compiler';
 import { contractSchema } from '../../src/core/format/contract';
 import { parseRecordsJsonl } from '../../src/core/phases/1-validate/validate';
@@ -18,11 +18,10 @@ export interface ToggleTargets {
  * same corpus under the same contract in this process before the browser sees it.
  */
 export async function toggleTargets(corpus: GeneratedCorpus, jsonl: string): Promise<ToggleTargets> {
-  installSha256InNode();
-  const parsed = parseRecordsJsonl('bench.jsonl', jsonl);
+  const parsed = parseRecordsJsonl(sha256InNode, 'bench.jsonl', jsonl);
   if (!parsed.ok) throw new Error(parsed.error.message);
   const recordSet = parsed.value;
-  const compiler = createSqliteCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(sha256InNode, await openInMemoryDatabase());
   compiler.index(recordSet);
   const result = await compiler.compile({
     contract: contractSchema.parse(benchContract(corpus.requiredIds)),

@@ -1,11 +1,9 @@
-import { installSha256InNode } from '../../src/lib/node-sha256';
 import { buildContract, buildRecord } from '../../src/core/test-support/builders';
 import type { HostileCase } from './manifest';
 
 /** What every kind of generated case is built from: the base files and small builders. */
 
 // The base records are hashed as this module loads, before any importer's own code runs.
-installSha256InNode();
 export const BASE = { records: 'base.records.jsonl', contract: 'base.contract.json', scenario: 'base.scenario.json' };
 export const ESC = '\u001b]0;owned\u0007\u001b[2J';
 export const record = (id: string, overrides: Parameters<typeof buildRecord>[0] = {}) =>

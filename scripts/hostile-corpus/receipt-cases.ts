@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../src/lib/node-sha256';
 import { createSqliteCompiler } from '../../src/adapters/sqlite/compiler';
 import { serialiseReceipt } from '../../src/core/phases/7-attest/attest';
 import { createRecordSet } from '../../src/core/phases/1-validate/validate';
@@ -6,8 +7,11 @@ import { baseContract, baseRecords, ESC, type Generated, refused } from './build
 import type { HostileCase } from './manifest';
 
 export async function receiptCases(): Promise<Generated[]> {
-  const compiler = createSqliteCompiler(await openInMemoryDatabase());
-  const compiled = await compiler.compile({ contract: baseContract, recordSet: createRecordSet(baseRecords) });
+  const compiler = createSqliteCompiler(sha256InNode, await openInMemoryDatabase());
+  const compiled = await compiler.compile({
+    contract: baseContract,
+    recordSet: createRecordSet(sha256InNode, baseRecords),
+  });
   if (!compiled.ok) throw new Error(compiled.error.message);
   const receipt = compiled.value.receipt;
   const text = serialiseReceipt(receipt);

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import { compileRecords, inRecordSnapshot, type DatabaseCompile } from '../adapters/postgres/compile-in-database';
 import { drillInDatabase, type DatabaseInputs } from '../adapters/postgres/drill-in-database';
 import { loadRecordSet } from '../adapters/postgres/load-records';
@@ -29,10 +30,10 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
     inputs: DatabaseInputs,
     records: RecordSet,
   ): Promise<Result<DatabaseCompile, CompileError>> => {
-    const loaded = await loadRecordSet(database, 'records.jsonl', records, tokeniser);
+    const loaded = await loadRecordSet(sha256InNode, database, 'records.jsonl', records, tokeniser);
     if (!loaded.ok) return loaded;
-    return inRecordSnapshot(database, {}, async (recordSet, shards) =>
-      compileRecords(database, { ...inputs, recordSet }, tokeniser, shards),
+    return inRecordSnapshot(sha256InNode, database, {}, async (recordSet, shards) =>
+      compileRecords(sha256InNode, database, { ...inputs, recordSet }, tokeniser, shards),
     );
   };
   const inputsOf = ({ recordSet: _records, ...inputs }: CompileRequest): DatabaseInputs => inputs;
@@ -44,9 +45,9 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
 
   return {
     async variant(loaded, selection, name) {
-      const request = prepareScenario(loaded, selection);
+      const request = prepareScenario(sha256InNode, loaded, selection);
       if (!request.ok) return [{ name, passed: false, detail: request.error.message }];
-      const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile(request.value);
+      const builtin = await createSqliteCompiler(sha256InNode, await openInMemoryDatabase()).compile(request.value);
       if (!builtin.ok) return [failed(`${name}: compiles built in`, builtin.error)];
       const inputs = inputsOf(request.value);
       const compiled = await compileLoaded(inputs, request.value.recordSet);
@@ -73,8 +74,8 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
             : `fail-closed ${outcome.failure.code}`),
       });
 
-      const own = await drillInDatabase(database, inputs, outcome.receipt, [], tokeniser);
-      const forged = await drillInDatabase(database, inputs, forgedCopy(outcome.receipt), [], tokeniser);
+      const own = await drillInDatabase(sha256InNode, database, inputs, outcome.receipt, [], tokeniser);
+      const forged = await drillInDatabase(sha256InNode, database, inputs, forgedCopy(outcome.receipt), [], tokeniser);
       const expected = outcome.status === 'packet' ? 'RECEIPT_CURRENT' : 'RECEIPT_FAIL_CLOSED';
       const codes = [own.ok ? own.value.code : own.error.code, forged.ok ? forged.value.code : forged.error.code];
       results.push({
@@ -85,7 +86,11 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
 
       const reversed = await compileLoaded(
         inputs,
-        createRecordSet([...request.value.recordSet.records].reverse(), request.value.recordSet.locations),
+        createRecordSet(
+          sha256InNode,
+          [...request.value.recordSet.records].reverse(),
+          request.value.recordSet.locations,
+        ),
       );
       const orderFree = reversed.ok && serialiseReceipt(reversed.value.outcome.receipt) === receipt;
       results.push({
@@ -98,14 +103,15 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
 
     async drill(loaded, changeId) {
       const name = `${loaded.scenario.id}: fire drill with ${changeId} in the database`;
-      const before = prepareScenario(loaded, { controls: [], lateChanges: [] });
-      const after = prepareScenario(loaded, { controls: [], lateChanges: [changeId] });
+      const before = prepareScenario(sha256InNode, loaded, { controls: [], lateChanges: [] });
+      const after = prepareScenario(sha256InNode, loaded, { controls: [], lateChanges: [changeId] });
       if (!before.ok || !after.ok) return { name, passed: false, detail: 'scenario does not prepare' };
       const frozen = await compileLoaded(inputsOf(before.value), before.value.recordSet);
       if (!frozen.ok) return failed(name, frozen.error);
       const recompiled = await compileLoaded(inputsOf(after.value), after.value.recordSet);
       if (!recompiled.ok) return failed(name, recompiled.error);
       const stale = await drillInDatabase(
+        sha256InNode,
         database,
         inputsOf(after.value),
         frozen.value.outcome.receipt,
@@ -113,6 +119,7 @@ export function databaseChecks(database: Database, tokeniser: Tokeniser): Scenar
         tokeniser,
       );
       const resumed = await drillInDatabase(
+        sha256InNode,
         database,
         inputsOf(after.value),
         recompiled.value.outcome.receipt,

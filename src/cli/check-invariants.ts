@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import type { CompileRequest } from '../core/compile';
 import { receiptIdOf } from '../core/phases/7-attest/attest';
 import type { CompileOutcome, Receipt } from '../core/result';
@@ -14,7 +15,7 @@ export function invariantProblems(request: CompileRequest, outcome: CompileOutco
   const problems: string[] = [];
   const { receipt } = outcome;
   const { receiptId, ...body } = receipt;
-  if (receiptIdOf(body) !== receiptId) problems.push('receipt id does not hash its body');
+  if (receiptIdOf(sha256InNode, body) !== receiptId) problems.push('receipt id does not hash its body');
   if (receipt.tokensUsed > receipt.contract.tokenBudget)
     problems.push(`tokens ${receipt.tokensUsed} exceed budget ${receipt.contract.tokenBudget}`);
   if (outcome.trace.length !== request.recordSet.records.length)
@@ -45,5 +46,5 @@ export function forgedCopy(receipt: Receipt): Receipt {
         : row,
     ),
   };
-  return { receiptId: receiptIdOf(edited), ...edited };
+  return { receiptId: receiptIdOf(sha256InNode, edited), ...edited };
 }

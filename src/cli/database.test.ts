@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -319,7 +320,10 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
           : row,
       ),
     };
-    writeFileSync(join(cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
+    writeFileSync(
+      join(cwd, 'forged.json'),
+      JSON.stringify({ receiptId: receiptIdOf(sha256InNode, forged), ...forged }),
+    );
     const refused = await run(cwd, 'drill', ...database, '--receipt', 'forged.json', '--json');
     expect(refused.code).toBe(EXIT.failClosed);
     expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'RECEIPT_MISMATCH', reperformed: false });

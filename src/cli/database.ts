@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import { resolve } from 'node:path';
 import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile-in-database';
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
@@ -73,7 +74,7 @@ export async function compileContractInDatabase(
   attestation: Attestation,
 ): Promise<Result<DatabaseCompile, CompileError>> {
   return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) =>
-    compileInDatabase(database, contract, tokeniser, {}, attestation),
+    compileInDatabase(sha256InNode, database, contract, tokeniser, {}, attestation),
   );
 }
 
@@ -89,7 +90,7 @@ export async function drillContractInDatabase(
   cwd: string,
 ): Promise<Result<ReceiptVerdict, CompileError>> {
   return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) =>
-    drillInDatabase(database, { contract }, receipt, [], tokeniser),
+    drillInDatabase(sha256InNode, database, { contract }, receipt, [], tokeniser),
   );
 }
 

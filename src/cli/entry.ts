@@ -3,7 +3,6 @@ import { wordMessage } from '../core/messages';
 import { colourHeadlines } from './colour';
 import { capHeapGrowth } from './heap';
 import { main } from './main';
-import { installSha256InNode } from '../lib/node-sha256';
 import { escapeForTerminal } from './terminal';
 
 /**
@@ -11,7 +10,6 @@ import { escapeForTerminal } from './terminal';
  * Bundled to dist-cli/context-compiler.mjs at build time (scripts/build-cli.mjs), which the bin runs.
  */
 capHeapGrowth();
-installSha256InNode();
 
 for (const stream of [process.stdout, process.stderr]) {
   // Piped into `head` or a closed pager: stop quietly instead of throwing EPIPE with a stack trace.

@@ -1,8 +1,9 @@
 import { createApi } from '../lib/api';
+import { sha256InNode } from '../lib/node-sha256';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 
 /**
  * The library the CLI is built on: every command turns its inputs into answers through these functions, as a
- * program importing the package does. The entry point installs Node's SHA-256 before any command runs.
+ * program importing the package does, with Node's SHA-256.
  */
-export const library = createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase });
+export const library = createApi({ sha256: sha256InNode, openDatabase: openInMemoryDatabase });

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -210,7 +211,10 @@ describe('context-compiler CLI', () => {
     );
     expect(body.trace.find((row) => row.id === 'LGL-0007')?.decision).toBe('excluded');
     const forged = { ...body, trace, recordSetDigest: flip(body.recordSetDigest) };
-    writeFileSync(join(saved.cwd, 'forged.json'), JSON.stringify({ receiptId: receiptIdOf(forged), ...forged }));
+    writeFileSync(
+      join(saved.cwd, 'forged.json'),
+      JSON.stringify({ receiptId: receiptIdOf(sha256InNode, forged), ...forged }),
+    );
     let stdout = '';
     const code = await main(['drill', '--scenario', 'retry-policy', '--receipt', 'forged.json'], {
       stdout: (text) => (stdout += text),
@@ -282,7 +286,7 @@ describe('context-compiler CLI', () => {
     const forge = (name: string, edit: (body: Omit<Receipt, 'receiptId'>) => Omit<Receipt, 'receiptId'>) => {
       const { receiptId: _id, ...body } = genuine;
       const edited = edit(body);
-      writeFileSync(join(saved.cwd, name), JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }));
+      writeFileSync(join(saved.cwd, name), JSON.stringify({ receiptId: receiptIdOf(sha256InNode, edited), ...edited }));
     };
     forge('slot.json', (body) => ({
       ...body,

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +61,7 @@ let base: IntakeBase;
 
 async function appVerdict({ folder, file, with: together }: Case): Promise<Verdict> {
   const blobs = [file, ...together].map((name) => ({ name, blob: new Blob([readFileSync(join(folder, name))]) }));
-  const read = await intakeFiles(blobs, base, () => undefined, new AbortController().signal);
+  const read = await intakeFiles(sha256InNode, blobs, base, () => undefined, new AbortController().signal);
   return read.ok ? 'accepted' : issuesOf(read.error.issues);
 }
 
@@ -123,7 +124,7 @@ function undeclaredMentionCases(): Case[] {
 describe('the CLI and the app read every file the same way', () => {
   beforeAll(() => {
     const text = readFileSync(join(HOSTILE_DIR, 'base.scenario.json'), 'utf8');
-    const loaded = parseScenarioJson('base.scenario.json', text, () => null);
+    const loaded = parseScenarioJson(sha256InNode, 'base.scenario.json', text, () => null);
     if (!loaded.ok) throw new Error(loaded.error.message);
     base = { key: 'base', loaded: loaded.value };
   });

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../lib/node-sha256';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,7 +94,7 @@ async function userOutputsOfFile(recordsText: string, contract: Contract) {
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256InNode, await sharedDriver());
 });
 
 describe('compile --view user', () => {
@@ -135,7 +136,12 @@ describe('compile --view user', () => {
           const prepared = await malformedWithheldFile(
             raw,
             async (input) =>
-              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok,
+              (
+                await compiler.compile({
+                  contract: input.contract,
+                  recordSet: createRecordSet(sha256InNode, input.records),
+                })
+              ).ok,
           );
           fc.pre(prepared !== null);
           const { input, file } = prepared;
@@ -201,7 +207,7 @@ describe('compile --view user', () => {
     expect(await outputs(retitled)).toEqual(before);
 
     const document = userViewExportSchema.parse(JSON.parse(before.userView ?? ''));
-    expect(document.userViewId).toBe(userViewIdOf(document));
+    expect(document.userViewId).toBe(userViewIdOf(sha256InNode, document));
     expect(before.text).toContain(`user view ${document.userViewId}`);
     expect(before.text).toMatch(/selected 4 · excluded 7 · withheld 2 · ranking/);
     expect(before.packet).toContain(`user view: ${document.userViewId}`);

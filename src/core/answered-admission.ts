@@ -1,3 +1,4 @@
+import type { Sha256 } from './hash';
 import { canonicalJson, compareStrings, sortedSet } from './canonical';
 import { finishCompile, type CompileRequest, type PreparedCompile } from './compile-stages';
 import { err, ok, type CompileError, type Result } from './errors';
@@ -139,6 +140,7 @@ const admittedRecords = (admission: Admission, resolution: Resolution): CheckedR
 
 /** (A) The store's statistics and admitted-set digest, recomputed from the admitted rows the evaluator agreed with. */
 function checkAdmittedSet(
+  sha256: Sha256,
   answer: PlanAnswer,
   admission: Admission,
   resolution: Resolution,
@@ -148,7 +150,7 @@ function checkAdmittedSet(
   const named = (detail: string) => divergence(admitted[0]?.record.id ?? '(the admitted set)', detail);
   if (answer.admittedCount !== admitted.length)
     return named(`the store counted ${answer.admittedCount} admitted records and returned ${admitted.length}`);
-  if (recordSetDigest(admitted) !== answer.admittedDigest)
+  if (recordSetDigest(sha256, admitted) !== answer.admittedDigest)
     return named("the admitted set's digest the store computed is not the digest of the rows it returned");
   if (!bm25 || answer.statistics.mode !== 'bm25')
     return bm25 === (answer.statistics.mode === 'bm25')
@@ -179,6 +181,7 @@ function checkAdmittedSet(
  * and the refused records it counted (less the required ones, which have rows) in `omitted`. The id is computed again.
  */
 function sealForCorpus(
+  sha256: Sha256,
   outcome: CompileOutcome,
   answer: PlanAnswer,
   refusedHere: readonly GateVerdict[],
@@ -209,7 +212,7 @@ function sealForCorpus(
   };
   const { receiptId: _partial, ...partial } = outcome.receipt;
   const body = { ...partial, recordSetDigest: answer.recordSetDigest, omitted };
-  const receipt: Receipt = { receiptId: receiptIdOf(body), ...body };
+  const receipt: Receipt = { receiptId: receiptIdOf(sha256, body), ...body };
   const records = outcome.trace.length + refused;
   const counts = { ...outcome.counts, candidates: records, excluded: records - outcome.counts.selected };
   return ok({ ...outcome, receipt, trace: receipt.trace, counts });
@@ -225,10 +228,11 @@ function sealForCorpus(
  * and the receipt is a `candidates` receipt.
  */
 export async function compileAnswered(
+  sha256: Sha256,
   store: AdmittingStore,
   answering: PlanAnsweringStore,
   request: CompileRequest,
-  cells: Cells = freshQueries,
+  cells: Cells = freshQueries(sha256),
 ): Promise<Result<CompileOutcome, CompileError>> {
   const { contract } = request;
   // The contract resolved over no record: the as-of instant, the subject (an ambiguous one is refused) and the
@@ -238,7 +242,7 @@ export async function compileAnswered(
   const broken = await answering.brokenLinks();
   if (!broken.ok) return broken;
   const plan = buildAdmissionPlan(resolved.value.contract, [...broken.value.keys()].sort(compareStrings));
-  const digest = planDigest(plan);
+  const digest = planDigest(sha256, plan);
   const fits = checkAdapterFor(plan, store);
   if (!fits.ok) return fits;
   const required = sortedSet(contract.requiredRecords);
@@ -262,7 +266,7 @@ export async function compileAnswered(
   ];
   // The plan over the gate views says which records can enter the packet; those are read whole and judged again.
   const drafted = cells.cell('answered-draft', inputs, () =>
-    draftOverViews(request, judging, requiredWhole.value, accepted.value),
+    draftOverViews(sha256, request, judging, requiredWhole.value, accepted.value),
   );
   if (!drafted.ok) return drafted;
   const { candidates } = drafted.value;
@@ -272,10 +276,10 @@ export async function compileAnswered(
   const missing = candidates.find((id) => !read.has(id));
   if (missing !== undefined) return err(divergence(missing, 'the store admitted it but holds no document for it'));
   const checked = cells.cell('answered-outcome', [...inputs, wholeKey(whole.value)], () =>
-    outcomeOverWhole(request, drafted.value, whole.value, accepted.value),
+    outcomeOverWhole(sha256, request, drafted.value, whole.value, accepted.value),
   );
   if (!checked.ok) return checked;
-  return sealForCorpus(checked.value.outcome, answer.value, checked.value.refusedHere);
+  return sealForCorpus(sha256, checked.value.outcome, answer.value, checked.value.refusedHere);
 }
 
 /** The memo's single cells as the answered pipeline uses them (`freshQueries` computes every time). */
@@ -317,6 +321,7 @@ const wholeKey = (records: readonly CheckedRecord[]): string =>
 
 /** (A) and the packet planned over the gate views: which records the store must hand over whole. */
 function draftOverViews(
+  sha256: Sha256,
   request: CompileRequest,
   judging: Judging,
   requiredWhole: readonly CheckedRecord[],
@@ -329,7 +334,7 @@ function draftOverViews(
   const first = judge(judging, records, accepted.candidates);
   if (!first.ok) return first;
   const bm25 = request.contract.ranking === 'bm25';
-  const wrongSet = checkAdmittedSet(answer, first.value.admission, first.value.resolution, bm25);
+  const wrongSet = checkAdmittedSet(sha256, answer, first.value.admission, first.value.resolution, bm25);
   if (wrongSet !== null) return err(wrongSet);
   const ranking: Ranking = bm25
     ? { rows: answer.ranked, statistics: answer.statistics }
@@ -340,7 +345,7 @@ function draftOverViews(
     first.value.admission,
     accepted.admission,
     ranking,
-    freshQueries,
+    freshQueries(sha256),
   );
   const required = new Set(request.contract.requiredRecords);
   const traceIds = draft.receipt.trace.map((row) => row.id);
@@ -354,6 +359,7 @@ function draftOverViews(
  * planned again from them, which must list the same records. The packet and what the evaluator refused.
  */
 function outcomeOverWhole(
+  sha256: Sha256,
   request: CompileRequest,
   draft: Draft,
   whole: readonly CheckedRecord[],
@@ -383,7 +389,7 @@ function outcomeOverWhole(
     { ...admission, verdicts },
     accepted.admission,
     draft.ranking,
-    freshQueries,
+    freshQueries(sha256),
   );
   const { trace } = outcome.receipt;
   if (trace.length !== draft.traceIds.length || trace.some((row, index) => row.id !== draft.traceIds[index]))

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../adapters/sqlite/compiler';
 import { createCompiler } from './compile';
@@ -26,7 +27,7 @@ describe('the compiler over a store that answers later', () => {
         return sqlite.admit(plan, digest);
       },
     };
-    const compiler = createCompiler(slow);
+    const compiler = createCompiler(sha256, slow);
     const wide = { contract: buildContract({ scopes: ['support', 'legal'] }), recordSet: buildRecordSet(records) };
     const narrow = { contract: buildContract(), recordSet: buildRecordSet(records) };
     const finished: string[] = [];
@@ -35,7 +36,7 @@ describe('the compiler over a store that answers later', () => {
       compiler.compile(narrow).then((result) => (finished.push('narrow'), result)),
     ]);
     expect(finished).toEqual(['wide', 'narrow']);
-    const fresh = createCompiler(createSqliteStore(await freshDriver()));
+    const fresh = createCompiler(sha256, createSqliteStore(await freshDriver()));
     expect(valueOf(first).receipt).toEqual(valueOf(await fresh.compile(wide)).receipt);
     expect(valueOf(second).receipt).toEqual(valueOf(await fresh.compile(narrow)).receipt);
     expect(valueOf(first).admitted).not.toEqual(valueOf(second).admitted);

@@ -1,5 +1,6 @@
 import { ok, type CompileError, type Result } from './errors';
 import type { Contract } from './format/contract';
+import type { Sha256 } from './hash';
 import type { Admission } from './phases/4-admit/admit';
 import { renderPacket } from './phases/7-attest/attest';
 import type { Resolution } from './phases/2-resolve/resolve';
@@ -32,8 +33,9 @@ export interface PreparedCompile {
 
 /** Phases 2 and 3 (resolve, type-check), then the admission plan and its digest. */
 export function prepareCompile(
+  sha256: Sha256,
   request: CompileRequest,
-  queries: Queries = freshQueries,
+  queries: Queries = freshQueries(sha256),
 ): Result<PreparedCompile, CompileError> {
   const resolution = queries.resolve(request.contract, request.recordSet);
   if (!resolution.ok) return resolution;
@@ -41,7 +43,12 @@ export function prepareCompile(
   const missingRequired = !typed.ok && typed.error.code === 'REQUIRED_NOT_FOUND' ? typed.error : null;
   if (!typed.ok && !missingRequired) return typed;
   const admissionPlan = buildAdmissionPlan(resolution.value.contract, resolution.value.brokenLinks);
-  return ok({ resolution: resolution.value, missingRequired, plan: admissionPlan, digest: planDigest(admissionPlan) });
+  return ok({
+    resolution: resolution.value,
+    missingRequired,
+    plan: admissionPlan,
+    digest: planDigest(sha256, admissionPlan),
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { SqlDriver } from '../adapters/sqlite/driver';
@@ -9,7 +10,7 @@ let compiler: SqliteCompiler;
 
 beforeAll(async () => {
   driver = await sharedDriver();
-  compiler = createSqliteCompiler(driver);
+  compiler = createSqliteCompiler(sha256, driver);
 });
 
 const records = [
@@ -53,7 +54,7 @@ describe('compile', () => {
     // The ranking query claims the refused record c is the best match (rows are read by rowid); admission decided c
     // separately.
     const rowidOf = (id: string) => Number(own.all('SELECT rowid FROM records WHERE id = ?', [id])[0]?.[0]);
-    const lying = createSqliteCompiler({
+    const lying = createSqliteCompiler(sha256, {
       ...own,
       all: (sql, params) =>
         sql.includes('-bm25(admitted_text')
@@ -76,7 +77,7 @@ describe('compile', () => {
   });
 
   it('re-admits a record that a separate index call changed before the compile', async () => {
-    const own = createSqliteCompiler(await freshDriver());
+    const own = createSqliteCompiler(sha256, await freshDriver());
     const contract = buildContract({ denyLabels: ['investigation'] });
     const before = buildRecordSet(records);
     own.index(before);

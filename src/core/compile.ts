@@ -8,6 +8,7 @@ import type { Baselines, CompileOutcome } from './result';
 import { createQueries, type KeyRules } from './queries';
 import type { Ranking } from './phases/5-rank/ranking';
 import type { Store } from './store';
+import type { Sha256 } from './hash';
 
 export type { CompileRequest, KeyRules };
 
@@ -20,6 +21,8 @@ export interface Compiler {
   compile(request: CompileRequest): Promise<Result<CompileOutcome, CompileError>>;
   /** What the memo reused and computed in the last compilation, per table. */
   memoStats(): ReadonlyMap<string, TableStats>;
+  /** The SHA-256 it hashes with, which whatever checks its receipts (the fire drill) hashes with too. */
+  readonly sha256: Sha256;
 }
 
 /**
@@ -38,13 +41,13 @@ export interface BaselineSource {
  * their indexes. Every output is the one a fresh compiler would produce (src/core/incremental.test.ts).
  * `keys` is for tests only: one that leaves an input out of a key must make that test fail.
  */
-export function createCompiler(store: Store, keys?: KeyRules): Compiler {
-  const queries = createQueries(keys);
+export function createCompiler(sha256: Sha256, store: Store, keys?: KeyRules): Compiler {
+  const queries = createQueries(sha256, keys);
 
   const compileOnce = async (given: CompileRequest): Promise<Result<CompileOutcome, CompileError>> => {
     // A store that answers plans keeps refused records to itself; a full receipt needs their rows, so it reads them.
     if (store.answers !== undefined && given.attestation === 'candidates')
-      return compileAnswered(store, store.answers, given, queries);
+      return compileAnswered(sha256, store, store.answers, given, queries);
     const settled = settleDuplicates(given.contract, given.recordSet);
     if (!settled.ok) return settled;
     const records = await store.recordsToCompile(settled.value);
@@ -53,7 +56,7 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
     const { contract, recordSet } = request;
 
     // 2 resolve, 3 type-check, then the admission plan and its digest.
-    const prepared = prepareCompile(request, queries);
+    const prepared = prepareCompile(sha256, request, queries);
     if (!prepared.ok) return prepared;
     // 4 admit: the store admits the plan; the reference evaluator must agree record by record.
     const candidates = await candidatesFrom(store, prepared.value.plan, prepared.value.digest);
@@ -86,5 +89,6 @@ export function createCompiler(store: Store, keys?: KeyRules): Compiler {
       return compiled;
     },
     memoStats: () => queries.stats(),
+    sha256,
   };
 }

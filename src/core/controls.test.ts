@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { applyChanges, mergePatch, pickChanges } from './controls';
 import type { Control, Patch } from './format/scenario';
@@ -38,7 +39,7 @@ describe('applyChanges', () => {
 
   it('patches records and the contract in order, keeping untouched record objects', () => {
     const result = valueOf(
-      applyChanges(contract, recordSet, [
+      applyChanges(sha256, contract, recordSet, [
         change(
           'first',
           { op: 'mergeRecord', id: 'a', patch: { scope: 'legal' } },
@@ -55,7 +56,7 @@ describe('applyChanges', () => {
 
   it('answers every lookup of the patched record set as a freshly built one would', () => {
     const result = valueOf(
-      applyChanges(contract, recordSet, [
+      applyChanges(sha256, contract, recordSet, [
         change('relabel', { op: 'mergeRecord', id: 'b', patch: { access: { labels: ['investigation'] } } }),
         change('add', { op: 'addRecord', record: buildRecord({ id: 'c' }) }),
         change('unprove', { op: 'mergeRecord', id: 'a', patch: { provenance: null } }),
@@ -89,7 +90,7 @@ describe('applyChanges', () => {
       [{ op: 'removeRecord', id: 'b' }],
     ];
     for (const patch of patches) {
-      const result = valueOf(applyChanges(contract, chain, [change('edit', ...patch)])).recordSet;
+      const result = valueOf(applyChanges(sha256, contract, chain, [change('edit', ...patch)])).recordSet;
       const rebuilt = buildRecordSet(result.records);
       expect(result.successors.map((item) => item.record.id)).toEqual(rebuilt.successors.map((item) => item.record.id));
       expect(result.successors).toEqual(rebuilt.successors);
@@ -100,7 +101,7 @@ describe('applyChanges', () => {
   it('keeps the ids array itself when nothing is added, and puts each patched record at its place', () => {
     const three = buildRecordSet([a, b, buildRecord({ id: 'c' })]);
     const result = valueOf(
-      applyChanges(contract, three, [
+      applyChanges(sha256, contract, three, [
         change('relabel', { op: 'mergeRecord', id: 'b', patch: { access: { labels: ['investigation'] } } }),
       ]),
     ).recordSet;
@@ -115,7 +116,7 @@ describe('applyChanges', () => {
   it('adds and removes records', () => {
     const added = buildRecord({ id: 'c' });
     const result = valueOf(
-      applyChanges(contract, recordSet, [
+      applyChanges(sha256, contract, recordSet, [
         change('swap', { op: 'removeRecord', id: 'a' }, { op: 'addRecord', record: added }),
       ]),
     );
@@ -124,7 +125,7 @@ describe('applyChanges', () => {
 
   it('re-validates a patched record and names the control, its label and the path', () => {
     const error = errorOf(
-      applyChanges(contract, recordSet, [
+      applyChanges(sha256, contract, recordSet, [
         change('bad-date', { op: 'mergeRecord', id: 'a', patch: { validTo: '2026-02-30' } }),
       ]),
     );
@@ -134,7 +135,7 @@ describe('applyChanges', () => {
 
   it("words a patched record's problem as a file with that problem is refused, not in zod's words", () => {
     const error = errorOf(
-      applyChanges(contract, recordSet, [
+      applyChanges(sha256, contract, recordSet, [
         change('look-alike', { op: 'mergeRecord', id: 'a', patch: { project: 'p\u200b' } }),
       ]),
     );
@@ -145,29 +146,32 @@ describe('applyChanges', () => {
 
   it('re-validates a patched contract, refusing unknown fields', () => {
     const error = errorOf(
-      applyChanges(contract, recordSet, [change('extra', { op: 'mergeContract', patch: { colour: 'red' } })]),
+      applyChanges(sha256, contract, recordSet, [change('extra', { op: 'mergeContract', patch: { colour: 'red' } })]),
     );
     expect(error.message).toMatch(/^extra \("Label extra"\): the patched contract is invalid at \(root\)/);
   });
 
   it('refuses patches that name absent records, duplicate an id or rename a record', () => {
     expect(
-      errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'ghost', patch: {} })])).code,
+      errorOf(applyChanges(sha256, contract, recordSet, [change('x', { op: 'mergeRecord', id: 'ghost', patch: {} })]))
+        .code,
     ).toBe('DANGLING_REFERENCE');
     expect(
       errorOf(
-        applyChanges(contract, recordSet, [
+        applyChanges(sha256, contract, recordSet, [
           change('x', { op: 'removeRecord', id: 'a' }, { op: 'removeRecord', id: 'a' }),
         ]),
       ).code,
     ).toBe('DANGLING_REFERENCE');
     expect(
-      errorOf(applyChanges(contract, recordSet, [change('x', { op: 'addRecord', record: buildRecord({ id: 'b' }) })]))
-        .code,
+      errorOf(
+        applyChanges(sha256, contract, recordSet, [change('x', { op: 'addRecord', record: buildRecord({ id: 'b' }) })]),
+      ).code,
     ).toBe('DUPLICATE_ID');
     expect(
-      errorOf(applyChanges(contract, recordSet, [change('x', { op: 'mergeRecord', id: 'a', patch: { id: 'z' } })]))
-        .message,
+      errorOf(
+        applyChanges(sha256, contract, recordSet, [change('x', { op: 'mergeRecord', id: 'a', patch: { id: 'z' } })]),
+      ).message,
     ).toMatch(/may not rename record a/);
   });
 });
@@ -207,7 +211,7 @@ describe('hostile scenarios', () => {
         '"controls": []',
         `"controls": [${control('c', `{"op":"mergeContract","patch":{"${key}":{"tokenBudget":1}}}`)}]`,
       );
-      const topIssue = errorOf(parseScenarioJson('s.json', top, () => null)).issues?.[0];
+      const topIssue = errorOf(parseScenarioJson(sha256, 's.json', top, () => null)).issues?.[0];
       expect(topIssue).toMatchObject({
         path: 'controls[0].patches[0].patch',
         message: `unknown field "${key}": not part of the format`,
@@ -217,7 +221,7 @@ describe('hostile scenarios', () => {
         '"controls": []',
         `"controls": [${control('c', `{"op":"mergeRecord","id":"a","patch":{"access":{"${key}":{"roles":[]}}}}`)}]`,
       );
-      expect(errorOf(parseScenarioJson('s.json', nested, () => null)).issues?.[0]).toMatchObject({
+      expect(errorOf(parseScenarioJson(sha256, 's.json', nested, () => null)).issues?.[0]).toMatchObject({
         path: 'controls[0].patches[0].patch.access',
         message: `unknown field "${key}": not part of the format`,
       });
@@ -229,7 +233,7 @@ describe('hostile scenarios', () => {
       JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":1}}')),
       JSON.parse(control('c', '{"op":"mergeContract","patch":{"tokenBudget":2}}')),
     ]);
-    expect(errorOf(parseScenarioJson('s.json', twice, () => null)).issues).toEqual([
+    expect(errorOf(parseScenarioJson(sha256, 's.json', twice, () => null)).issues).toEqual([
       expect.objectContaining({
         path: 'controls[1].id',
         code: 'DUPLICATE_ID',
@@ -243,7 +247,7 @@ describe('hostile scenarios', () => {
         JSON.parse(control('x', '{"op":"removeRecord","id":"a"}')),
       ],
     );
-    expect(errorOf(parseScenarioJson('s.json', late, () => null)).issues?.[0]?.path).toBe('lateChanges[1].id');
+    expect(errorOf(parseScenarioJson(sha256, 's.json', late, () => null)).issues?.[0]?.path).toBe('lateChanges[1].id');
   });
 
   it('mergePatch defines a "__proto__" key as a field, never as the prototype', () => {

@@ -1,13 +1,14 @@
+import type { Sha256 } from './hash';
 import type { z } from 'zod';
 import { contractSchema, type Contract } from './format/contract';
-import { recordSchema } from './format/record';
+import { recordSchema, type SourceRecord } from './format/record';
 import type { Control, LateChange, Patch } from './format/scenario';
 import { compileError, err, ok, type CompileError, type Result } from './errors';
 import { zodInputIssues } from './format/input-issues';
 import { wordMessage } from './messages';
 import { settleDuplicates } from './phases/1-validate/settle-duplicates';
 import {
-  checkRecord,
+  createRecordChecker,
   recordSetOf,
   supersedesAny,
   type CheckedRecord,
@@ -67,6 +68,7 @@ export interface ChangedInputs {
  * re-validated, and a patched record is checked again (hashed, fingerprinted).
  */
 export function applyChanges(
+  sha256: Sha256,
   contract: Contract,
   given: RecordSet,
   changes: readonly (Control | LateChange)[],
@@ -80,10 +82,11 @@ export function applyChanges(
   const checked = [...recordSet.checked];
   const positions = createPositions(recordSet, checked);
   const removed = new Set<number>();
+  const check = createRecordChecker(sha256);
 
   for (const change of changes) {
     for (const patch of change.patches) {
-      const applied = applyPatch(change, patch, currentContract, checked, positions, removed);
+      const applied = applyPatch(change, patch, currentContract, { checked, positions, removed, check });
       if (!applied.ok) return applied;
       currentContract = applied.value;
     }
@@ -233,13 +236,19 @@ class PatchedLookup implements ReadonlyMap<string, CheckedRecord> {
   }
 }
 
+/** The records as the patches so far left them, and how a patched or added record is checked. */
+interface PatchedRecords {
+  readonly checked: CheckedRecord[];
+  readonly positions: Positions;
+  readonly removed: Set<number>;
+  readonly check: (record: SourceRecord) => CheckedRecord;
+}
+
 function applyPatch(
   change: Control | LateChange,
   patch: Patch,
   contract: Contract,
-  checked: CheckedRecord[],
-  positions: Positions,
-  removed: Set<number>,
+  { checked, positions, removed, check }: PatchedRecords,
 ): Result<Contract, CompileError> {
   const positionOfLive = (id: string) => {
     const position = positions.get(id);
@@ -268,7 +277,7 @@ function applyPatch(
       }
       if (parsed.data.id !== patch.id)
         return err(patchError(change, wordMessage('PATCH_RENAMES', { record: patch.id })));
-      checked[position] = checkRecord(parsed.data);
+      checked[position] = check(parsed.data);
       positions.set(patch.id, position);
       return ok(contract);
     }
@@ -276,7 +285,7 @@ function applyPatch(
       if (positionOfLive(patch.record.id) !== undefined)
         return err(patchError(change, wordMessage('ADD_RECORD_EXISTS', { record: patch.record.id }), 'DUPLICATE_ID'));
       positions.set(patch.record.id, checked.length);
-      checked.push(checkRecord(patch.record));
+      checked.push(check(patch.record));
       return ok(contract);
     }
     case 'removeRecord': {

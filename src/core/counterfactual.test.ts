@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareScenario } from '../scenarios/prepare';
@@ -28,12 +29,12 @@ let compiler: SqliteCompiler;
 const requests = new Map<ScenarioId, CompileRequest>();
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
   for (const [id, [scenario, records]] of Object.entries(SCENARIOS) as [ScenarioId, readonly [string, string]][]) {
     const loaded = valueOf(
-      parseScenarioJson('scenario.json', scenario, (name) => (name === 'records.jsonl' ? records : null)),
+      parseScenarioJson(sha256, 'scenario.json', scenario, (name) => (name === 'records.jsonl' ? records : null)),
     );
-    requests.set(id, valueOf(prepareScenario(loaded, { controls: [], lateChanges: [] })));
+    requests.set(id, valueOf(prepareScenario(sha256, loaded, { controls: [], lateChanges: [] })));
   }
 });
 
@@ -98,7 +99,7 @@ describe('what would admit or exclude a record', () => {
       buildRecord({ id: 'SRC', sourceClass: 'chat' }),
       buildRecord({ id: 'AUTH', authorityClass: 'opinion' }),
     ];
-    const request = { contract, recordSet: createRecordSet(records) };
+    const request = { contract, recordSet: createRecordSet(sha256, records) };
     expect(await offered(compiler, request, 'ROLE', 'diagnostic')).toEqual([
       { code: 'ADD_ROLE', args: { principal: 'dana', role: 'lead' } },
     ]);
@@ -115,7 +116,7 @@ describe('what would admit or exclude a record', () => {
     const contract = buildContract({ requiredRecords: [] });
     const request = {
       contract,
-      recordSet: createRecordSet([
+      recordSet: createRecordSet(sha256, [
         buildRecord({ id: 'OK', validTo: '2026-09-30T00:00:00Z', access: { labels: ['finance'] } }),
       ]),
     };
@@ -188,8 +189,8 @@ describe('what would admit or exclude a record', () => {
           fc.pre(changed !== null);
           if (changed === null) return;
           checked += 1;
-          const a = { contract: input.contract, recordSet: createRecordSet(changed.before) };
-          const b = { contract: input.contract, recordSet: createRecordSet(changed.records) };
+          const a = { contract: input.contract, recordSet: createRecordSet(sha256, changed.before) };
+          const b = { contract: input.contract, recordSet: createRecordSet(sha256, changed.records) };
           // Every id either side has, and one no record has: a withheld record gets the answer an unknown id gets.
           const ids = [
             ...new Set([...changed.before, ...changed.records].map((record) => record.id)),
@@ -220,8 +221,8 @@ describe('what would admit or exclude a record', () => {
       })) {
         const changed = await withheldChange(compiler, input);
         if (changed === null) continue;
-        const a = { contract: input.contract, recordSet: createRecordSet(changed.before) };
-        const b = { contract: input.contract, recordSet: createRecordSet(changed.records) };
+        const a = { contract: input.contract, recordSet: createRecordSet(sha256, changed.before) };
+        const b = { contract: input.contract, recordSet: createRecordSet(sha256, changed.records) };
         for (const id of changed.touched) {
           const [before, after] = [
             await counterfactuals(compiler, a, id, 'diagnostic'),

@@ -4,7 +4,7 @@ import { isWithheldFromUser, type Audience } from './disclosure';
 import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
-import { contentHashOf } from './hash';
+import { contentHashOf, type Sha256 } from './hash';
 import { createRecordSet, type CheckedRecord } from './phases/1-validate/validate';
 import type { FactArgs, FactArgValue, ReasonCode } from './reasons';
 import type { SuggestionCode } from './suggestions';
@@ -94,6 +94,7 @@ export function applyToContract(contract: Contract, { code, args }: Suggestion):
 
 /** Changes that may admit an excluded record, one or more per gate it fails (gates.ts decides which). */
 function admittingCandidates(
+  sha256: Sha256,
   contract: Contract,
   item: CheckedRecord,
   asOf: number,
@@ -124,10 +125,16 @@ function admittingCandidates(
       out.push({ suggestion: { code: 'ALLOW_AUTHORITY_CLASS', args: { authorityClass: record.authorityClass } } });
     } else if (gate === 'provenance') {
       out.push({
-        suggestion: { code: 'SUPPLY_PROVENANCE', args: { contentHash: contentHashOf(record.text).slice(0, 19) } },
+        suggestion: {
+          code: 'SUPPLY_PROVENANCE',
+          args: { contentHash: contentHashOf(sha256, record.text).slice(0, 19) },
+        },
         record: {
           ...record,
-          provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) },
+          provenance: {
+            origin: record.provenance?.origin ?? record.id,
+            contentHash: contentHashOf(sha256, record.text),
+          },
         },
       });
     }
@@ -162,6 +169,7 @@ export async function counterfactuals(
   recordId: string,
   audience: Audience,
 ): Promise<VerifiedSuggestion[]> {
+  const { sha256 } = compiler;
   const base = await compiler.compile(request);
   if (!base.ok) return [];
   const row = base.value.trace.find((r) => r.id === recordId);
@@ -173,20 +181,25 @@ export async function counterfactuals(
     audience === 'user' ? new Set(base.value.trace.filter(isWithheldFromUser).map((r) => r.id)) : new Set<string>();
   const shown =
     withheld.size === 0 ? request.recordSet.records : request.recordSet.records.filter((r) => !withheld.has(r.id));
-  const shownSet = withheld.size === 0 ? request.recordSet : createRecordSet(shown);
+  const shownSet = withheld.size === 0 ? request.recordSet : createRecordSet(sha256, shown);
   if (withheld.size > 0) {
     const alone = await compiler.compile({ ...request, recordSet: shownSet });
     if (!alone.ok || alone.value.admitted.has(recordId) !== admitted) return [];
   }
   const candidates = admitted
     ? excludingCandidates(item)
-    : admittingCandidates(request.contract, item, asOfInstant(request.contract), row.gates);
+    : admittingCandidates(sha256, request.contract, item, asOfInstant(request.contract), row.gates);
   const kept: VerifiedSuggestion[] = [];
   for (const { suggestion, record } of candidates) {
     const contract = record === undefined ? applyToContract(request.contract, suggestion) : request.contract;
     if (contract === null) continue;
     const recordSet =
-      record === undefined ? shownSet : createRecordSet(shown.map((r) => (r.id === recordId ? record : r)));
+      record === undefined
+        ? shownSet
+        : createRecordSet(
+            sha256,
+            shown.map((r) => (r.id === recordId ? record : r)),
+          );
     const outcome = await compiler.compile({ ...request, contract, recordSet });
     if (!outcome.ok || outcome.value.admitted.has(recordId) === admitted) continue;
     const verdict = outcome.value.trace.find((r) => r.id === recordId);

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
@@ -16,7 +17,7 @@ import { sharedDriver } from './test-support/node-driver';
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 const secret = (id: string, overrides: RecordOverrides = {}) =>

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompileRequest } from './compile';
@@ -14,7 +15,7 @@ import { propertyNamed } from './test-support/property-registry';
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 // Two visible records in the packet, one out of scope, one the contract denies, one a small budget leaves out.
@@ -34,7 +35,7 @@ const inputs = (): CompileRequest => ({
 function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>): Receipt {
   const { receiptId: _, ...body } = receipt;
   const changed = { ...body, ...change };
-  return { receiptId: receiptIdOf(changed), ...changed };
+  return { receiptId: receiptIdOf(sha256, changed), ...changed };
 }
 
 describe('a forgery cannot earn a stale verdict', () => {
@@ -143,13 +144,14 @@ describe('a forgery cannot earn a stale verdict', () => {
 
 describe('a receipt made by another store', () => {
   /** The same compiler, naming another adapter in every receipt it makes: how a second store's answers look. */
-  const otherStore = (): Pick<SqliteCompiler, 'compile'> => ({
+  const otherStore = (): Pick<SqliteCompiler, 'compile' | 'sha256'> => ({
+    sha256,
     compile: async (request) => {
       const compiled = await compiler.compile(request);
       if (!compiled.ok) return compiled;
       const { receiptId: _, ...body } = compiled.value.receipt;
       const named = { ...body, executedBy: { ...body.executedBy, adapter: 'postgresql', adapterVersion: '1' } };
-      return { ok: true, value: { ...compiled.value, receipt: { receiptId: receiptIdOf(named), ...named } } };
+      return { ok: true, value: { ...compiled.value, receipt: { receiptId: receiptIdOf(sha256, named), ...named } } };
     },
   });
 

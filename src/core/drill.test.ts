@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompileRequest } from './compile';
@@ -6,7 +7,6 @@ import { drill } from './drill';
 import type { SourceRecord } from './format/record';
 import { receiptSchema } from './format/receipt';
 import { canonicalJson } from './canonical';
-import { contentHashOf, sha256Hex } from './hash';
 import { receiptIdOf } from './phases/7-attest/attest';
 import { FACTS, REASONS } from './reasons';
 import { GATE_ORDER, type Receipt } from './result';
@@ -17,7 +17,7 @@ import { withBody } from './test-support/forgery';
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 const baseRecords = [buildRecord({ id: 'a', text: 'refund policy' }), buildRecord({ id: 'outside', scope: 'legal' })];
@@ -83,7 +83,7 @@ describe('drill', () => {
     const { receiptId: _id, ...current } = await receiptOf(request());
     const body = { ...current, schemaVersion: 'context-compiler/1' };
     // Version 1 hashed the canonical body in one piece.
-    const prior = { receiptId: sha256Hex(canonicalJson(body)), ...body };
+    const prior = { receiptId: sha256.hex(canonicalJson(body)), ...body };
     expect(await drill(compiler, { ...request(), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
       action: 'recompile_required',
       code: 'STALE_ENGINE_VERSION',
@@ -123,11 +123,8 @@ describe('drill', () => {
   it('asks for a recompile when the packet the current inputs compile to differs', async () => {
     const prior = await receiptOf(request());
     const edited = [
-      buildRecord({
-        id: 'a',
-        text: 'refund policy, revised',
-        provenance: { origin: 'crm/a', contentHash: contentHashOf('refund policy, revised') },
-      }),
+      // The sample provenance hashes the revised text, so the record stays verified.
+      buildRecord({ id: 'a', text: 'refund policy, revised' }),
       baseRecords[1] as SourceRecord,
     ];
     expect(await drill(compiler, { ...request(edited), priorReceipt: prior, declaredChanges: [] })).toMatchObject({
@@ -395,7 +392,7 @@ describe('reperformance: forged receipts', () => {
         // A mutation the strict schema refuses is never read as a receipt at all.
         if (!parsed.success) return;
         const { receiptId: _unused, ...typed } = parsed.data;
-        const verdict = await check({ receiptId: receiptIdOf(typed), ...typed });
+        const verdict = await check({ receiptId: receiptIdOf(sha256, typed), ...typed });
         const top = String(leaves[leaf]?.[0]);
         // The store's name is the one claim another store cannot reperform: the verdict names both stores instead.
         if (top === 'executedBy' && ['adapter', 'adapterVersion'].includes(String(leaves[leaf]?.[1]))) {

@@ -1,3 +1,4 @@
+import type { Sha256 } from './hash';
 import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { receiptIdOf } from './phases/7-attest/attest';
@@ -62,7 +63,7 @@ function sameInputs(a: Receipt, b: Receipt): boolean {
  * on every claim write differently, so a receipt is compared with another store's reperformance this way.
  * The plan digest the adapter echoed is kept: it is a claim.
  */
-export function namingStoreOf(receipt: Receipt, store: ReceiptAdmission): Receipt {
+export function namingStoreOf(sha256: Sha256, receipt: Receipt, store: ReceiptAdmission): Receipt {
   if (receipt.executedBy.adapter === store.adapter && receipt.executedBy.adapterVersion === store.adapterVersion)
     return receipt;
   const { receiptId: _id, ...body } = receipt;
@@ -70,7 +71,7 @@ export function namingStoreOf(receipt: Receipt, store: ReceiptAdmission): Receip
     ...body,
     executedBy: { ...body.executedBy, adapter: store.adapter, adapterVersion: store.adapterVersion },
   };
-  return { receiptId: receiptIdOf(named), ...named };
+  return { receiptId: receiptIdOf(sha256, named), ...named };
 }
 
 const storeName = ({ adapter, adapterVersion }: ReceiptAdmission) => `the ${adapter} adapter ${adapterVersion}`;
@@ -79,8 +80,8 @@ const storeName = ({ adapter, adapterVersion }: ReceiptAdmission) => `the ${adap
  * Whether `candidate`, named as the receipt's store names itself, is `receipt` exactly: the same id and every field
  * equal, so the same canonical bytes.
  */
-function reproduces(candidate: Receipt, receipt: Receipt): boolean {
-  const named = namingStoreOf(candidate, receipt.executedBy);
+function reproduces(sha256: Sha256, candidate: Receipt, receipt: Receipt): boolean {
+  const named = namingStoreOf(sha256, candidate, receipt.executedBy);
   return named.receiptId === receipt.receiptId && firstDifference(receipt, named) === null;
 }
 
@@ -143,11 +144,12 @@ export interface ReceiptUnusable {
  * that its content does not hash to is RECEIPT_INVALID, another engine version is STALE_ENGINE_VERSION.
  * Null when the receipt is this engine's and unaltered since its id was computed.
  */
-export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
+export function receiptIntegrity(sha256: Sha256, receipt: Receipt): ReceiptUnusable | null {
   if (receipt.schemaVersion !== SCHEMA_VERSION)
     return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
   const { receiptId, ...body } = receipt;
-  if (receiptIdOf(body) !== receiptId) return { code: 'RECEIPT_INVALID', detail: wordMessage('RECEIPT_HASH_DIFFERS') };
+  if (receiptIdOf(sha256, body) !== receiptId)
+    return { code: 'RECEIPT_INVALID', detail: wordMessage('RECEIPT_HASH_DIFFERS') };
   if (receipt.engineVersion !== ENGINE_VERSION)
     return { code: 'STALE_ENGINE_VERSION', detail: staleEngineDetail(receipt) };
   return null;
@@ -161,7 +163,11 @@ export function receiptIntegrity(receipt: Receipt): ReceiptUnusable | null {
  * else is refused as RECEIPT_MISMATCH, naming the first differing field; one whose inputs are no longer
  * the current ones is stale, with the diff that shows why. It compares what it is handed; it observes nothing.
  */
-export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillRequest): Promise<ReceiptVerdict> {
+export async function drill(
+  compiler: Pick<Compiler, 'compile' | 'sha256'>,
+  request: DrillRequest,
+): Promise<ReceiptVerdict> {
+  const { sha256 } = compiler;
   const prior = request.priorReceipt;
   const { priorReceipt: _prior, declaredChanges, declaredInputs: given, ...asked } = request;
   // The receipt is compiled again as it attests (full or candidates), or no compile could reproduce its bytes.
@@ -194,7 +200,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     };
   };
 
-  const unusable = receiptIntegrity(prior);
+  const unusable = receiptIntegrity(sha256, prior);
   if (unusable)
     return verdict(
       unusable.code === 'RECEIPT_INVALID' ? 'block' : 'recompile_required',
@@ -213,7 +219,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
   const currentReceipt = now.value.receipt;
   const currentReceiptId = currentReceipt.receiptId;
 
-  if (reproduces(currentReceipt, prior)) {
+  if (reproduces(sha256, currentReceipt, prior)) {
     if (prior.outcome === 'fail_closed')
       return verdict(
         'block',
@@ -258,8 +264,8 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
     if (candidate.contract === prior.contract) ownContract = again.value.receipt;
     if (sameInputs(again.value.receipt, prior)) reperformance = again.value.receipt;
   }
-  if (reperformance !== null && !reproduces(reperformance, prior)) {
-    const mismatch = firstDifference(prior, namingStoreOf(reperformance, prior.executedBy));
+  if (reperformance !== null && !reproduces(sha256, reperformance, prior)) {
+    const mismatch = firstDifference(prior, namingStoreOf(sha256, reperformance, prior.executedBy));
     // The message names no record (the user view may withhold it); the diff names the first difference.
     return verdict(
       'block',
@@ -267,7 +273,7 @@ export async function drill(compiler: Pick<Compiler, 'compile'>, request: DrillR
       wordMessage('DECLARED_INPUTS_GIVE', { receipt: reperformance.receiptId }),
       {
         currentReceiptId,
-        diff: diffReceipts(prior, namingStoreOf(reperformance, prior.executedBy)),
+        diff: diffReceipts(prior, namingStoreOf(sha256, reperformance, prior.executedBy)),
         mismatch,
         reperformed: false,
       },

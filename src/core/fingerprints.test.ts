@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { invisibleCodePoints, isNfc } from './format/identifier';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,6 @@ import { canonicalJson, sortedSet } from './canonical';
 import { CanonicalBytes } from './canonical-bytes';
 import { canonicalRecordBytes, recordFingerprint } from './fingerprints';
 import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
-import { sha256Hex } from './hash';
 import { buildRecord } from './test-support/builders';
 
 /** The fingerprint's definition, written the slow way: the generic canonical JSON of the normalised record. */
@@ -90,7 +90,7 @@ describe('recordFingerprint', () => {
     const record = buildRecord({ id: 'r1' });
     const widened = { ...record, note: 'not a record field' } as unknown as SourceRecord;
     expect(canonicalRecordBytes(widened, HASH, scratch)).toBeNull();
-    expect(recordFingerprint(widened, HASH, scratch)).toBe(sha256Hex(genericForm(widened, HASH)));
+    expect(recordFingerprint(sha256, widened, HASH, scratch)).toBe(sha256.hex(genericForm(widened, HASH)));
     const missing = { ...record, relevance: undefined } as unknown as SourceRecord;
     expect(canonicalRecordBytes(missing, HASH, scratch)).toBeNull();
   });
@@ -98,7 +98,7 @@ describe('recordFingerprint', () => {
   it('leaves a lone surrogate to the generic path, which refuses it', () => {
     const record = { ...buildRecord({ id: 'r1' }), title: 'half a pair \ud83d' };
     expect(canonicalRecordBytes(record, HASH, scratch)).toBeNull();
-    expect(() => recordFingerprint(record, HASH, scratch)).toThrow(/lone surrogate/);
+    expect(() => recordFingerprint(sha256, record, HASH, scratch)).toThrow(/lone surrogate/);
   });
 
   it('gives each record of a batch its own fingerprint, whichever path each takes', () => {
@@ -108,8 +108,8 @@ describe('recordFingerprint', () => {
     const widened = { ...records[4]!, note: 'generic path' } as unknown as SourceRecord;
     const batch = [...records.slice(0, 4), widened, ...records.slice(5)];
     const hashes = batch.map((_, index) => `sha256:${String(index).repeat(64).slice(0, 64)}`);
-    expect(batch.map((record, index) => recordFingerprint(record, hashes[index]!, scratch))).toEqual(
-      batch.map((record, index) => sha256Hex(genericForm(record, hashes[index]!))),
+    expect(batch.map((record, index) => recordFingerprint(sha256, record, hashes[index]!, scratch))).toEqual(
+      batch.map((record, index) => sha256.hex(genericForm(record, hashes[index]!))),
     );
   });
 
@@ -124,6 +124,6 @@ describe('recordFingerprint', () => {
       supersedes: ['a', 'b'],
       access: { roles: ['x', 'y'], purposes: ['p', 'q'], labels: ['l1', 'l2'] },
     });
-    expect(recordFingerprint(a, HASH, scratch)).toBe(recordFingerprint(b, HASH, scratch));
+    expect(recordFingerprint(sha256, a, HASH, scratch)).toBe(recordFingerprint(sha256, b, HASH, scratch));
   });
 });

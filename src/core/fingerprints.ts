@@ -4,7 +4,7 @@ import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
 import { formatInstant } from './format/time';
-import { sha256Hex, sha256HexOfBytes } from './hash';
+import type { Sha256 } from './hash';
 
 /**
  * The contract with every set-like list sorted and de-duplicated and the as-of instant in one spelling,
@@ -33,8 +33,8 @@ export function normaliseContract(contract: Contract): Contract {
   };
 }
 
-export function contractFingerprint(contract: Contract): string {
-  return sha256Hex(canonicalJson(normaliseContract(contract)));
+export function contractFingerprint(sha256: Sha256, contract: Contract): string {
+  return sha256.hex(canonicalJson(normaliseContract(contract)));
 }
 
 /**
@@ -42,9 +42,14 @@ export function contractFingerprint(contract: Contract): string {
  * replaced by the text's content hash (`textHash`, `sha256:<hex>`), so the text, already hashed once to
  * check provenance, is not hashed a second time. Every field is covered.
  */
-export function recordFingerprint(record: SourceRecord, textHash: string, scratch: CanonicalBytes): string {
+export function recordFingerprint(
+  sha256: Sha256,
+  record: SourceRecord,
+  textHash: string,
+  scratch: CanonicalBytes,
+): string {
   const form = fingerprintMessage(record, textHash, scratch);
-  return typeof form === 'string' ? sha256Hex(form) : sha256HexOfBytes(form);
+  return typeof form === 'string' ? sha256.hex(form) : sha256.hexOfBytes(form);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { applyChanges } from './controls';
 import { genericLateChanges, GENERIC_DENY_LABEL } from './generic-late-changes';
@@ -40,7 +41,7 @@ describe('generic late changes', () => {
     const changes = genericLateChanges(required, recordSet);
     expect(changes[0]?.label).toBe('Late: OTHER stops being valid');
     expect(changes[3]?.patches).toEqual([{ op: 'mergeContract', patch: { asOf: '2026-08-31T09:00:00.000Z' } }]);
-    for (const change of changes) expect(applyChanges(required, recordSet, [change]).ok).toBe(true);
+    for (const change of changes) expect(applyChanges(sha256, required, recordSet, [change]).ok).toBe(true);
   });
 
   it('never name a record the user view withholds, nor change when one is added or removed', () => {

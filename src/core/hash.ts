@@ -1,9 +1,11 @@
 /**
- * SHA-256 (FIPS 180-4) of text as UTF-8, synchronous and byte-identical wherever the core runs, through the
- * implementation its entry point installs (`installSha256`): the core itself looks up no platform. Web Crypto
- * only offers an asynchronous digest, so the browser's workers install hash-wasm's WebAssembly one once it has
- * started, and hash nothing before. Reading a large record file hashes every record's text, and a receipt
- * hashes every trace row, hence a native digest on each platform.
+ * SHA-256 (FIPS 180-4) of text as UTF-8, synchronous and byte-identical wherever the core runs. The core looks up
+ * no platform: every function that hashes is given the implementation, as a store is given its SQL driver, and each
+ * entry point passes its platform's (Node's crypto in the CLI, tests and scripts, `src/lib/node-sha256.ts`;
+ * hash-wasm in the browser's workers, `src/lib/hash-wasm.ts`). Web Crypto only offers an asynchronous digest, so a
+ * worker loads the WebAssembly one when it starts and hashes nothing before. Reading a large record file hashes
+ * every record's text, and a receipt hashes every trace row, hence a native digest on each platform; every
+ * implementation gives the same digests (the tests hold each to @noble/hashes and the FIPS vectors).
  */
 
 export interface Sha256 {
@@ -40,40 +42,7 @@ export function readOnce(update: (text: string) => void, hex: () => string): Dig
   };
 }
 
-let sha256: Sha256 | null = null;
-
-/**
- * Makes every later hash go through `implementation`. The core looks up no platform: each entry point
- * installs its platform's SHA-256 before anything is hashed (Node's crypto in the CLI, tests and scripts,
- * `src/lib/node-sha256.ts`; hash-wasm in the browser's workers, `src/lib/hash-wasm.ts`). Every
- * implementation gives the same digests (the tests hold each to @noble/hashes and the FIPS vectors).
- */
-export function installSha256(implementation: Sha256): void {
-  sha256 = implementation;
-}
-
-/** The SHA-256 installed now (a test that installs another for a while puts this one back). */
-export function installedSha256(): Sha256 {
-  if (sha256 === null)
-    throw new Error('no SHA-256 installed: an entry point must call installSha256 before the core hashes');
-  return sha256;
-}
-
-/** SHA-256 of the UTF-8 bytes of `text` (a lone surrogate becomes U+FFFD), as lowercase hex. */
-export function sha256Hex(text: string): string {
-  return installedSha256().hex(text);
-}
-
-/** SHA-256 of these bytes, as lowercase hex. */
-export function sha256HexOfBytes(bytes: Uint8Array): string {
-  return installedSha256().hexOfBytes(bytes);
-}
-
-export function contentHashOf(text: string): string {
-  return `sha256:${sha256Hex(text)}`;
-}
-
-/** See `Sha256.digest`. */
-export function createDigest(): Digest {
-  return installedSha256().digest();
+/** The content hash a record's provenance declares for its text: `sha256:` and the hex digest. */
+export function contentHashOf(sha256: Sha256, text: string): string {
+  return `sha256:${sha256.hex(text)}`;
 }

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
@@ -51,15 +52,15 @@ describe('a compiler that reuses its previous work', () => {
       }),
     );
     let contract: Contract = buildContract();
-    let recordSet: RecordSet = createRecordSet(records);
-    const kept = createSqliteCompiler(await freshDriver());
+    let recordSet: RecordSet = createRecordSet(sha256, records);
+    const kept = createSqliteCompiler(sha256, await freshDriver());
     const step = async (patches: Patch[]) => {
       ({ contract, recordSet } = valueOf(
-        applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
+        applyChanges(sha256, contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
       ));
-      const fresh = createSqliteCompiler(await freshDriver());
+      const fresh = createSqliteCompiler(sha256, await freshDriver());
       expect(await observable(kept, { contract, recordSet })).toEqual(
-        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+        await observable(fresh, { contract, recordSet: createRecordSet(sha256, recordSet.records) }),
       );
     };
 
@@ -104,15 +105,15 @@ describe('a compiler that reuses its previous work', () => {
       buildRecord({ id: `rec-${String(index).padStart(2, '0')}`, text: index % 3 === 0 ? 'retry policy' : 'other' }),
     );
     let contract: Contract = buildContract();
-    let recordSet: RecordSet = createRecordSet(records);
-    const kept = createSqliteCompiler(await freshDriver());
+    let recordSet: RecordSet = createRecordSet(sha256, records);
+    const kept = createSqliteCompiler(sha256, await freshDriver());
     const step = async (patches: Patch[]) => {
       ({ contract, recordSet } = valueOf(
-        applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
+        applyChanges(sha256, contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches }]),
       ));
-      const fresh = createSqliteCompiler(await freshDriver());
+      const fresh = createSqliteCompiler(sha256, await freshDriver());
       expect(await observable(kept, { contract, recordSet })).toEqual(
-        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+        await observable(fresh, { contract, recordSet: createRecordSet(sha256, recordSet.records) }),
       );
     };
     expect(await observable(kept, { contract, recordSet })).toMatchObject({ status: 'packet' });

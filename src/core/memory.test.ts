@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyChanges } from './controls';
@@ -25,7 +26,7 @@ describe('memory', () => {
     );
     const contract = buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 });
     const recordSet = buildRecordSet(records);
-    const compiler = createSqliteCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(sha256, await freshDriver());
     const first = valueOf(await compiler.compile({ contract, recordSet }));
     const target = first.receipt.selected[0];
     if (target === undefined) throw new Error('nothing selected to toggle');
@@ -36,7 +37,8 @@ describe('memory', () => {
       patches: [{ op: 'mergeRecord', id: target, patch: { access: { labels: ['hr'] } } }],
     };
     const toggle = async (run: number) => {
-      const changed = run % 2 === 0 ? valueOf(applyChanges(contract, recordSet, [control])) : { contract, recordSet };
+      const changed =
+        run % 2 === 0 ? valueOf(applyChanges(sha256, contract, recordSet, [control])) : { contract, recordSet };
       const outcome = valueOf(await compiler.compile(changed));
       expect(outcome.admitted.has(target)).toBe(run % 2 === 1);
     };
@@ -53,7 +55,7 @@ describe('memory', () => {
     );
     const contract = buildContract({ denyLabels: ['hr'] });
     const recordSet = buildRecordSet(records);
-    const compiler = createSqliteCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(sha256, await freshDriver());
     valueOf(await compiler.compile({ contract, recordSet }));
     const control: Control = {
       id: 'deny',
@@ -61,7 +63,7 @@ describe('memory', () => {
       explanation: '',
       patches: [{ op: 'mergeRecord', id: 'r01500', patch: { access: { labels: ['hr'] } } }],
     };
-    valueOf(await compiler.compile(valueOf(applyChanges(contract, recordSet, [control]))));
+    valueOf(await compiler.compile(valueOf(applyChanges(sha256, contract, recordSet, [control]))));
     const stats = compiler.memoStats();
     expect(stats.get('admit:gates')).toEqual({ reused: 2_999, computed: 1 });
     // The toggled record supersedes nothing: supersession is not worked out again.

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
@@ -39,7 +40,7 @@ const TIMEOUT_MS = 240_000;
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 describe('noninterference', () => {
@@ -89,8 +90,10 @@ describe('noninterference', () => {
         access: { labels: ['legal_hold'] },
       }),
     );
-    const alone = valueOf(await compiler.compile({ contract, recordSet: createRecordSet(admitted) }));
-    const crowded = valueOf(await compiler.compile({ contract, recordSet: createRecordSet([...admitted, ...hidden]) }));
+    const alone = valueOf(await compiler.compile({ contract, recordSet: createRecordSet(sha256, admitted) }));
+    const crowded = valueOf(
+      await compiler.compile({ contract, recordSet: createRecordSet(sha256, [...admitted, ...hidden]) }),
+    );
     const ranked = (outcome: typeof alone) => outcome.ranked.map((entry) => [entry.id, entry.rank, entry.score]);
     expect(ranked(crowded)).toEqual(ranked(alone));
     expect(crowded.receipt.selected).toEqual(alone.receipt.selected);
@@ -112,10 +115,15 @@ async function compiledPair(input: WithheldCase): Promise<{
   const withheld = await withheldIdsOf(compiler, input.contract, input.records);
   if (withheld === null) return null;
   const base = withoutCrossingLinks(input.records, withheld);
-  const before = valueOf(await compiler.compile({ contract: input.contract, recordSet: createRecordSet(base) }));
+  const before = valueOf(
+    await compiler.compile({ contract: input.contract, recordSet: createRecordSet(sha256, base) }),
+  );
   const mutated = applyWithheldMutations(input, base, withheld);
   if (mutated === null) return null;
-  const after = await compiler.compile({ contract: input.contract, recordSet: createRecordSet(mutated.records) });
+  const after = await compiler.compile({
+    contract: input.contract,
+    recordSet: createRecordSet(sha256, mutated.records),
+  });
   // Records the caller may not see never stop the caller's compilation.
   if (!after.ok)
     throw new Error(`the mutated withheld records stopped the compilation: ${after.error.code} ${after.error.message}`);
@@ -209,12 +217,15 @@ describe('noninterference of withheld records with the user view', () => {
 
 /** The user view of records read from a JSONL file: its model, its document without the count, and the count. */
 async function userViewFromFile(contract: MalformedCase['contract'], text: string) {
-  const compiled = await compiler.compile({ contract, recordSet: valueOf(parseRecordsJsonl('records.jsonl', text)) });
+  const compiled = await compiler.compile({
+    contract,
+    recordSet: valueOf(parseRecordsJsonl(sha256, 'records.jsonl', text)),
+  });
   // A record the caller may not see never stops the caller's compilation, however malformed.
   if (!compiled.ok)
     throw new Error(`the records file stopped the compilation: ${compiled.error.code} ${compiled.error.message}`);
   const view = discloseOutcome(compiled.value, 'user');
-  const { withheldCount, withheldNotice: _notice, ...document } = buildUserView(compiled.value, view).document;
+  const { withheldCount, withheldNotice: _notice, ...document } = buildUserView(sha256, compiled.value, view).document;
   return {
     outcome: compiled.value,
     document,
@@ -234,7 +245,8 @@ describe('noninterference of withheld records that cannot be read or judged', ()
           const prepared = await malformedWithheldFile(
             raw,
             async (input) =>
-              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok,
+              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(sha256, input.records) }))
+                .ok,
           );
           fc.pre(prepared !== null);
           const { input, file } = prepared;

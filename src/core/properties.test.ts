@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
@@ -28,7 +29,7 @@ let differentialDriver: SqlDriver;
 let index: RecordIndex;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
   differentialDriver = await freshDriver();
   index = createRecordIndex(differentialDriver);
 });
@@ -50,7 +51,7 @@ function sqlAdmits(resolution: Resolution, recordSet: RecordSet): ReadonlySet<st
 
 /** Admitted ids through `admit`, after checking it reported no divergence. */
 function admittedIds(contract: Contract, records: readonly SourceRecord[]): Set<string> {
-  const recordSet = createRecordSet(records);
+  const recordSet = createRecordSet(sha256, records);
   const resolution = resolveCase(contract, recordSet);
   const admission = admit(resolution, sqlAdmits(resolution, recordSet));
   if (!admission.ok) throw new Error(`admit failed: ${admission.error.code} ${admission.error.message}`);
@@ -82,7 +83,7 @@ describe('differential: SQL lowering and TypeScript evaluator', () => {
     let admittedRecords = 0;
     let totalRecords = 0;
     for (const { records, contract } of fc.sample(caseArbitrary, { numRuns: 2_000, seed: 7 })) {
-      const resolution = resolveCase(contract, createRecordSet(records));
+      const resolution = resolveCase(contract, createRecordSet(sha256, records));
       const context = createGateContext(resolution.contract);
       resolution.records.forEach((item) => {
         totalRecords += 1;
@@ -235,7 +236,7 @@ async function receiptBytes(
   contract: Contract,
   records: readonly SourceRecord[],
 ): Promise<string> {
-  const outcome = await using.compile({ contract, recordSet: createRecordSet(records) });
+  const outcome = await using.compile({ contract, recordSet: createRecordSet(sha256, records) });
   if (!outcome.ok) return `error ${outcome.error.code}: ${outcome.error.message}`;
   return serialiseReceipt(outcome.value.receipt);
 }
@@ -271,7 +272,7 @@ describe('receipt determinism', () => {
   it('a fresh database gives the same receipt as a long-used one', async () => {
     await fc.assert(
       fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
-        const fresh = createSqliteCompiler(await freshDriver());
+        const fresh = createSqliteCompiler(sha256, await freshDriver());
         expect(await receiptBytes(fresh, contract, records)).toBe(await receiptBytes(compiler, contract, records));
       }),
       propertyParameters(25),
@@ -283,7 +284,7 @@ describe('compiled packets', () => {
   it('carry only admitted records, required ones first, within the budget', async () => {
     await fc.assert(
       fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
-        const outcome = await compiler.compile({ contract, recordSet: createRecordSet(records) });
+        const outcome = await compiler.compile({ contract, recordSet: createRecordSet(sha256, records) });
         if (!outcome.ok || outcome.value.status !== 'packet') return;
         const admitted = admittedIds(contract, records);
         const ids = outcome.value.packet.entries.map((entry) => entry.id);
@@ -301,7 +302,7 @@ describe('disclosure', () => {
   it('the user view never names a record withheld for authorisation or deny', async () => {
     await fc.assert(
       fc.asyncProperty(caseArbitrary, async ({ records, contract }) => {
-        const outcome = await compiler.compile({ contract, recordSet: createRecordSet(records) });
+        const outcome = await compiler.compile({ contract, recordSet: createRecordSet(sha256, records) });
         if (!outcome.ok) return;
         const withheld = new Set(outcome.value.trace.filter(isWithheldFromUser).map((row) => row.id));
         const named = new Set(JSON.stringify(discloseOutcome(outcome.value, 'user')).split(/[^\w-]+/));

@@ -1,7 +1,7 @@
 import type { InputIssue } from './errors';
 import { jsonTextIssue } from './format/input-issues';
 import { parseJsonText } from './format/json-text';
-import { contentHashOf } from './hash';
+import { contentHashOf, type Sha256 } from './hash';
 import { inputIssue } from './issues';
 
 /** What authoring the provenance hashes of a records file found and, when asked, wrote. */
@@ -23,7 +23,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * Fills or checks `provenance.contentHash` of every record of a JSONL file: the sha256 of its `text`. Only
  * beside an origin the author wrote, since the hash asserts that the text is what that origin holds.
  */
-export function authorProvenance(file: string, input: string): ProvenanceAuthoring {
+export function authorProvenance(sha256: Sha256, file: string, input: string): ProvenanceAuthoring {
   const filled: InputIssue[] = [];
   const unfillable: InputIssue[] = [];
   let records = 0;
@@ -49,7 +49,7 @@ export function authorProvenance(file: string, input: string): ProvenanceAuthori
       unfillable.push(inputIssue({ file, line: lineNumber, path: 'provenance.origin' }, 'PROVENANCE_NO_ORIGIN'));
       return raw;
     }
-    const hash = contentHashOf(record.text);
+    const hash = contentHashOf(sha256, record.text);
     if (provenance.contentHash === hash) {
       matching += 1;
       return raw;

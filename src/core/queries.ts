@@ -1,6 +1,7 @@
 import { canonicalJson } from './canonical';
 import type { CompileError, Result } from './errors';
 import type { Contract } from './format/contract';
+import type { Sha256 } from './hash';
 import { createMemo, declare, type TableStats } from './memo';
 import type { Key, KeyPart } from './memo-keys';
 import type { Marks } from './memo-ordered';
@@ -68,15 +69,17 @@ const admittedChecked = (admission: Admission): CheckedRecord[] =>
   admission.admitted.map((position) => (admission.verdicts[position] as GateVerdict).resolved.checked);
 
 /** Every pass computed from its inputs, every time: the reference a memoised compiler must agree with. */
-export const freshQueries: Queries = {
-  resolve,
-  admit,
-  rankDeclared: (admission) => rankDeclared(admittedChecked(admission)),
-  rankStored: (_query, _admission, rank) => rank(),
-  planPacket,
-  attest,
-  cell: (_name, _key, compute) => compute(),
-};
+export function freshQueries(sha256: Sha256): Queries {
+  return {
+    resolve,
+    admit,
+    rankDeclared: (admission) => rankDeclared(admittedChecked(admission)),
+    rankStored: (_query, _admission, rank) => rank(),
+    planPacket,
+    attest: (input) => attest(sha256, input),
+    cell: (_name, _key, compute) => compute(),
+  };
+}
 
 /** What the memo's keys are made of, where a test may leave one input out to show that the incremental property then fails. */
 export interface KeyRules {
@@ -179,7 +182,7 @@ interface Carried {
   rankedKey: Key;
 }
 
-export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): MemoQueries {
+export function createQueries(sha256: Sha256, rules: KeyRules = { gateFields: GATE_FIELDS }): MemoQueries {
   const memo = createMemo();
   const nothing: Carried = {
     resolution: null,
@@ -206,9 +209,9 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
   ): string => {
     const names = chunks.map((positions) => spec.key(items[positions[0] as number] as T));
     const digests = memo.map(table, null, names, chunks.map(keyAt), chunks, (positions) =>
-      chunkDigest(items, positions, spec.leaf, lineBuffer),
+      chunkDigest(sha256, items, positions, spec.leaf, lineBuffer),
     );
-    return rootOfChunks(digests.values);
+    return rootOfChunks(sha256, digests.values);
   };
 
   /**
@@ -230,9 +233,9 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       versions.subarray(positions[0] as number, (positions[positions.length - 1] as number) + 1),
     );
     const digests = memo.map('attest:records', null, names, keys, chunks, (positions) =>
-      chunkDigest(records, positions, recordTreeSpec.leaf, lineBuffer),
+      chunkDigest(sha256, records, positions, recordTreeSpec.leaf, lineBuffer),
     );
-    return rootOfChunks(digests.values);
+    return rootOfChunks(sha256, digests.values);
   };
 
   /** Which positions end a digest chunk, read once per id order: a walk over every record's object costs more than the cut. */
@@ -378,19 +381,19 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
     },
 
     attest(input) {
-      const sections = attestedSections(input);
+      const sections = attestedSections(sha256, input);
       const { records } = input;
       const recordSetDigest =
-        records === current.resolution?.records ? recordTree(records) : resolvedSetDigest(records);
+        records === current.resolution?.records ? recordTree(records) : resolvedSetDigest(sha256, records);
       if (
         input.attestation !== 'full' ||
         input.packetPlan !== current.packetPlan ||
         sections.trace.length !== records.length
       ) {
-        return receiptOf(input, sections, {
+        return receiptOf(sha256, input, sections, {
           recordSetDigest,
-          traceDigest: traceDigest(sections.trace),
-          rankedDigest: rankedDigest(sections.ranked),
+          traceDigest: traceDigest(sha256, sections.trace),
+          rankedDigest: rankedDigest(sha256, sections.ranked),
         });
       }
       // The trace is position for position with the records: chunks are cut where the records' are.
@@ -412,10 +415,10 @@ export function createQueries(rules: KeyRules = { gateFields: GATE_FIELDS }): Me
       const refusedRoot = memoTree('attest:refused', sections.trace, cut.refused, refusedSpec, keyAt);
       const plannedRoot = memoTree('attest:planned', sections.trace, cut.planned, traceTreeSpec(true, endsAt), keyAt);
       // The ranking section is the admitted part's own list: hashed again only when what it is made of changes.
-      const ranked = memo.cell('attest:ranked', current.rankedKey, () => rankedDigest(sections.ranked));
-      return receiptOf(input, sections, {
+      const ranked = memo.cell('attest:ranked', current.rankedKey, () => rankedDigest(sha256, sections.ranked));
+      return receiptOf(sha256, input, sections, {
         recordSetDigest,
-        traceDigest: rootsDigest(refusedRoot, plannedRoot),
+        traceDigest: rootsDigest(sha256, refusedRoot, plannedRoot),
         rankedDigest: ranked,
       });
     },

@@ -1,3 +1,4 @@
+import { sha256 } from './test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { diffReceipts } from './receipt-diff';
@@ -7,7 +8,7 @@ import { sharedDriver } from './test-support/node-driver';
 describe('diffReceipts on receipts from the compiler', () => {
   let compiler: SqliteCompiler;
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('names the as-of change, the record that expired with it and the packet it left', async () => {

@@ -1,5 +1,5 @@
+import { sha256 } from './test-support/sha256';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from './hash';
 import { sameJson } from './json-compare';
 import { diffReceipts, discloseDiff, firstDifference, type DiffableReceipt } from './receipt-diff';
 import { describeDiff, renderDiffText } from './receipt-diff-text';
@@ -36,7 +36,7 @@ interface V3Receipt extends DiffableReceipt {
 
 const row = (id: string, overrides: Partial<V3Row> = {}): V3Row => ({
   id,
-  fingerprint: sha256Hex(`record ${id}`),
+  fingerprint: sha256.hex(`record ${id}`),
   decision: 'excluded',
   code: 'EXCLUDE_SCOPE',
   fact: 'SCOPE_NOT_ALLOWED',
@@ -50,7 +50,7 @@ const row = (id: string, overrides: Partial<V3Row> = {}): V3Row => ({
 
 function v3Receipt(overrides: Partial<V3Receipt> = {}): V3Receipt {
   return {
-    receiptId: sha256Hex(JSON.stringify(overrides)),
+    receiptId: sha256.hex(JSON.stringify(overrides)),
     schemaVersion: 'context-compiler/3',
     engineVersion: '0.2.0',
     outcome: 'packet',
@@ -136,7 +136,7 @@ describe('diffReceipts on v3 receipts', () => {
         args: {},
         required: true,
         tokens: 11,
-        fingerprint: sha256Hex('edited F-102'),
+        fingerprint: sha256.hex('edited F-102'),
       }),
       row('W-55', { code: 'EXCLUDE_EXPIRED', fact: 'VALID_TO_BEFORE_AS_OF', args: { validTo: '2026-08-28' } }),
       row('WV-2', {
@@ -402,7 +402,7 @@ describe('diffReceipts at 100,000 rows', () => {
           index % 10 === 0
             ? { ...item, code: 'EXCLUDE_EXPIRED' }
             : index % 10 === 1
-              ? { ...item, fingerprint: sha256Hex(item.id) }
+              ? { ...item, fingerprint: sha256.hex(item.id) }
               : item,
         )
         .slice(1),

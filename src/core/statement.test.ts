@@ -1,9 +1,9 @@
+import { sha256 } from './test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { canonicalJson } from './canonical';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { receiptSchema } from './format/receipt';
-import { sha256Hex } from './hash';
 import { packetWithManifest, receiptIdOf } from './phases/7-attest/attest';
 import {
   RECORD_SET_DIGEST,
@@ -38,7 +38,7 @@ const statementV1 = z.object({
 
 let compiler: SqliteCompiler;
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 describe('receiptStatement', () => {
@@ -51,11 +51,11 @@ describe('receiptStatement', () => {
     );
     if (outcome.status !== 'packet') throw new Error('expected a packet');
     const packetText = packetWithManifest(outcome.packet, outcome.receipt);
-    const statement = receiptStatement(outcome.receipt, packetText);
+    const statement = receiptStatement(sha256, outcome.receipt, packetText);
     expect(statementV1.safeParse(statement).success).toBe(true);
     expect(statement._type).toBe(STATEMENT_TYPE);
     expect(statement.subject).toEqual([
-      { name: 'packet.txt', digest: { sha256: sha256Hex(packetText) }, mediaType: 'text/plain; charset=utf-8' },
+      { name: 'packet.txt', digest: { sha256: sha256.hex(packetText) }, mediaType: 'text/plain; charset=utf-8' },
       { name: 'record-set', digest: { [RECORD_SET_DIGEST]: outcome.receipt.recordSetDigest } },
     ]);
     expect(statement.predicateType).toBe('https://context-compiler.invalid/receipt/v5');
@@ -68,13 +68,13 @@ describe('receiptStatement', () => {
         recordSet: buildRecordSet([buildRecord({ id: 'a', text: 'refund policy' })]),
       }),
     );
-    const written = serialiseStatement(receiptStatement(outcome.receipt, null));
+    const written = serialiseStatement(receiptStatement(sha256, outcome.receipt, null));
     expect(written.endsWith('\n')).toBe(true);
     const read = JSON.parse(written) as { predicate: unknown };
     expect(canonicalJson(read)).toBe(written.trimEnd());
     const predicate = receiptSchema.parse(read.predicate);
     const { receiptId, ...body } = predicate;
-    expect(receiptIdOf(body)).toBe(receiptId);
+    expect(receiptIdOf(sha256, body)).toBe(receiptId);
     expect(canonicalJson(predicate)).toBe(canonicalJson(outcome.receipt));
   });
 
@@ -86,7 +86,7 @@ describe('receiptStatement', () => {
       }),
     );
     expect(outcome.status).toBe('fail_closed');
-    const statement = receiptStatement(outcome.receipt, null);
+    const statement = receiptStatement(sha256, outcome.receipt, null);
     expect(statementV1.safeParse(statement).success).toBe(true);
     expect(statement.subject.map((subject) => subject.name)).toEqual(['record-set']);
   });

@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical';
-import { sha256Hex } from './hash';
+import type { Sha256 } from './hash';
 import { SCHEMA_VERSION } from './version';
 import type { Receipt } from './result';
 
@@ -45,12 +45,12 @@ export interface ReceiptStatement {
  * body that `compile --packet-out` writes and the app copies), or null when no packet was emitted: then
  * the record set is the only subject.
  */
-export function receiptStatement(receipt: Receipt, packetText: string | null): ReceiptStatement {
+export function receiptStatement(sha256: Sha256, receipt: Receipt, packetText: string | null): ReceiptStatement {
   const subject: ResourceDescriptor[] = [];
   if (packetText !== null)
     subject.push({
       name: 'packet.txt',
-      digest: { sha256: sha256Hex(packetText) },
+      digest: { sha256: sha256.hex(packetText) },
       mediaType: 'text/plain; charset=utf-8',
     });
   subject.push({ name: 'record-set', digest: { [RECORD_SET_DIGEST]: receipt.recordSetDigest } });

@@ -1,5 +1,5 @@
+import { sha256 } from './test-support/sha256';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from './hash';
 import { DIGEST_CHUNK_DIVISOR, endsChunk, fnv1a, treeDigest } from './tree-digest';
 
 interface Item {
@@ -16,11 +16,11 @@ function reference(items: readonly Item[], leafText: (item: Item) => string = le
   items.forEach((item, index) => {
     chunk += `${leafText(item)}\n`;
     if (fnv1a(item.text) % DIGEST_CHUNK_DIVISOR === 0 || index === items.length - 1) {
-      chunks.push(sha256Hex(chunk));
+      chunks.push(sha256.hex(chunk));
       chunk = '';
     }
   });
-  return sha256Hex(chunks.map((digest) => `${digest}\n`).join(''));
+  return sha256.hex(chunks.map((digest) => `${digest}\n`).join(''));
 }
 
 const items = (count: number, prefix = 'row') =>
@@ -29,7 +29,7 @@ const items = (count: number, prefix = 'row') =>
 describe('treeDigest', () => {
   it('hashes chunks of leaf lines and a root over the chunk digests', () => {
     for (const count of [0, 1, 2, 1000, 5000]) {
-      expect(treeDigest(items(count), spec)).toBe(reference(items(count)));
+      expect(treeDigest(sha256, items(count), spec)).toBe(reference(items(count)));
     }
   });
 
@@ -37,8 +37,10 @@ describe('treeDigest', () => {
     const list = items(5_000);
     const agreeing = list.map((item) => endsChunk(item.text));
     expect(agreeing.filter(Boolean).length).toBeGreaterThan(1);
-    expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index] === true })).toBe(reference(list));
-    expect(treeDigest(list, { ...spec, endsChunk: (_item, index) => agreeing[index + 1] === true })).not.toBe(
+    expect(treeDigest(sha256, list, { ...spec, endsChunk: (_item, index) => agreeing[index] === true })).toBe(
+      reference(list),
+    );
+    expect(treeDigest(sha256, list, { ...spec, endsChunk: (_item, index) => agreeing[index + 1] === true })).not.toBe(
       reference(list),
     );
   });
@@ -51,10 +53,10 @@ describe('treeDigest', () => {
 
   it('changes when any one leaf changes, and when two leaves trade places', () => {
     const list = items(3_000);
-    const before = treeDigest(list, spec);
+    const before = treeDigest(sha256, list, spec);
     const edited = list.map((item, index) => (index === 2_003 ? { text: `${item.text}!` } : item));
-    expect(treeDigest(edited, spec)).not.toBe(before);
+    expect(treeDigest(sha256, edited, spec)).not.toBe(before);
     const swapped = [list[1], list[0], ...list.slice(2)] as Item[];
-    expect(treeDigest(swapped, spec)).not.toBe(before);
+    expect(treeDigest(sha256, swapped, spec)).not.toBe(before);
   });
 });

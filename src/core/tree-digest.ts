@@ -1,4 +1,4 @@
-import { createDigest, sha256HexOfBytes } from './hash';
+import type { Sha256 } from './hash';
 
 /** A chunk ends after an item whose key hashes to 0 modulo this: chunks hold 1,024 items on average. */
 export const DIGEST_CHUNK_DIVISOR = 1024;
@@ -64,12 +64,13 @@ export function chunksOf<T>(items: readonly T[], spec: Omit<TreeDigestSpec<T>, '
 
 /** A chunk's digest: the SHA-256 of its items' leaf lines, each followed by a newline. */
 export function chunkDigest<T>(
+  sha256: Sha256,
   items: readonly T[],
   positions: Int32Array,
   leaf: (item: T) => string,
   buffer: LineBuffer,
 ): string {
-  return sha256HexOfBytes(
+  return sha256.hexOfBytes(
     linesBytes((emit) => {
       for (const position of positions) emit(leaf(items[position] as T));
     }, buffer),
@@ -77,8 +78,8 @@ export function chunkDigest<T>(
 }
 
 /** The root: the SHA-256 of the chunk digests, one hex line each. */
-export function rootOfChunks(chunkDigests: readonly string[]): string {
-  const root = createDigest();
+export function rootOfChunks(sha256: Sha256, chunkDigests: readonly string[]): string {
+  const root = sha256.digest();
   for (const hex of chunkDigests) root.update(`${hex}\n`);
   return root.hex();
 }
@@ -88,9 +89,12 @@ export function rootOfChunks(chunkDigests: readonly string[]): string {
  * changes its chunk's digest and the root only, so a compiler's memo hashes only the chunks that changed; this
  * is the plain computation, which checking a receipt uses. The digest depends only on keys, leaves and order.
  */
-export function treeDigest<T extends object>(items: readonly T[], spec: TreeDigestSpec<T>): string {
+export function treeDigest<T extends object>(sha256: Sha256, items: readonly T[], spec: TreeDigestSpec<T>): string {
   const buffer = createLineBuffer();
-  return rootOfChunks(chunksOf(items, spec).map((positions) => chunkDigest(items, positions, spec.leaf, buffer)));
+  return rootOfChunks(
+    sha256,
+    chunksOf(items, spec).map((positions) => chunkDigest(sha256, items, positions, spec.leaf, buffer)),
+  );
 }
 
 /** Leaf lines joined into one string before they are encoded: long enough that encoding runs in bulk. */

@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical';
 import { disclosedFailure, type DisclosedFailure, type DisclosedView } from './disclosure';
 import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view-export';
-import { sha256Hex } from './hash';
+import type { Sha256 } from './hash';
 import { rankOf } from './ranked';
 import { factContextOf, renderFact } from './reasons';
 import type { CompileOutcome } from './result';
@@ -38,9 +38,9 @@ type WithoutId = Omit<UserViewExport, 'userViewId'>;
  * by their fingerprints, the visible rows with their facts as worded, evidence, failure as worded) and
  * deliberately not the withheld count, so editing, adding or removing a withheld record leaves it as it is.
  */
-export function userViewIdOf(document: WithoutId & { readonly userViewId?: string }): string {
+export function userViewIdOf(sha256: Sha256, document: WithoutId & { readonly userViewId?: string }): string {
   const { withheldCount: _count, withheldNotice: _notice, userViewId: _id, ...covered } = document;
-  return sha256Hex(canonicalJson(covered));
+  return sha256.hex(canonicalJson(covered));
 }
 
 /** The bytes of "Download user view" and `compile --user-view-out`: canonical JSON, no newline. */
@@ -75,7 +75,7 @@ function userPacketText(body: string, document: UserViewExport, engine: string):
  * Builds the user view of one compilation from its user disclosure, so it can hold nothing the trace's user rows do
  * not.
  */
-export function buildUserView(outcome: CompileOutcome, view: DisclosedView): UserView {
+export function buildUserView(sha256: Sha256, outcome: CompileOutcome, view: DisclosedView): UserView {
   if (view.audience !== 'user') throw new Error('buildUserView needs the user disclosure');
   const { receipt } = outcome;
   const context = factContextOf(receipt.contract);
@@ -115,7 +115,7 @@ export function buildUserView(outcome: CompileOutcome, view: DisclosedView): Use
       ...rankOf(view.ranks, row.id),
     })),
   };
-  const id = userViewIdOf(body);
+  const id = userViewIdOf(sha256, body);
   const document: UserViewExport = { ...body, userViewId: id };
   const excluded = view.rows.reduce((count, row) => count + (row.decision === 'excluded' ? 1 : 0), 0);
   return {

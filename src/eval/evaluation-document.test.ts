@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,14 +14,14 @@ const read = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
 
 /** The three reports at a small growth size, with a clock, so timings are there to be left out. */
 async function smallReports(): Promise<EvaluationReports> {
-  const loaded = parseScenarioJson('scenario.json', read('seed000-contaminated/scenario.json'), (name) =>
+  const loaded = parseScenarioJson(sha256, 'scenario.json', read('seed000-contaminated/scenario.json'), (name) =>
     read(`seed000-contaminated/${name}`),
   );
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const seed000 = await runScenarioComparison(await freshDriver(), loaded.value);
+  const seed000 = await runScenarioComparison(sha256, await freshDriver(), loaded.value);
   if (!seed000.ok) throw new Error(seed000.error.message);
   let tick = 0;
-  const growth = await runGrowth(await freshDriver(), { seed: 0, sizes: [100, 200], clock: () => (tick += 7) });
+  const growth = await runGrowth(sha256, await freshDriver(), { seed: 0, sizes: [100, 200], clock: () => (tick += 7) });
   if (!growth.ok) throw new Error(growth.error.message);
   const corpus = parseFoundationCorpus(
     'records.jsonl',
@@ -29,7 +30,11 @@ async function smallReports(): Promise<EvaluationReports> {
     read('retrieval-foundation/queries.jsonl'),
   );
   if (!corpus.ok) throw new Error(corpus.error.message);
-  return { seed000: seed000.value, growth: growth.value, foundation: runFoundation(await freshDriver(), corpus.value) };
+  return {
+    seed000: seed000.value,
+    growth: growth.value,
+    foundation: runFoundation(sha256, await freshDriver(), corpus.value),
+  };
 }
 
 describe('the evaluation page', () => {

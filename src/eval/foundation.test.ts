@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ describe('retrieval foundation on the shipped fixtures', () => {
   });
 
   it('pins hit@1, recall@3, MRR, average candidates and filter false negatives per mode', async () => {
-    const report = runFoundation(await freshDriver(), loadShipped());
+    const report = runFoundation(sha256, await freshDriver(), loadShipped());
     const table = report.modes.map((m) => [
       m.mode,
       m.hitAt1.toFixed(3),

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import { z } from 'zod';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { compileError, err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
@@ -149,7 +150,7 @@ export interface FoundationReport {
 /**
  * The foundation items as records, only so they go through the same index and the same FTS5 ranking as the compiler.
  */
-function itemToRecord(item: FoundationItem): SourceRecord {
+function itemToRecord(sha256: Sha256, item: FoundationItem): SourceRecord {
   return {
     id: item.id,
     title: item.title,
@@ -166,7 +167,7 @@ function itemToRecord(item: FoundationItem): SourceRecord {
     sourceClass: 'document',
     authorityClass: 'document',
     reviewState: 'approved',
-    provenance: { origin: `foundation/${item.id}`, contentHash: contentHashOf(item.text) },
+    provenance: { origin: `foundation/${item.id}`, contentHash: contentHashOf(sha256, item.text) },
     sensitivity: 'internal',
     access: { roles: ['reader'], purposes: ['evaluation'], labels: [] },
     evidence: null,
@@ -182,12 +183,18 @@ const mean = (values: readonly number[]) =>
  * which of those matches the ranker may return. `driver` must be a database no compiler indexes into.
  */
 export function runFoundation(
+  sha256: Sha256,
   driver: SqlDriver,
   corpus: FoundationCorpus,
   onProgress?: (done: number, total: number) => void,
 ): FoundationReport {
   const byId = new Map(corpus.items.map((item) => [item.id, item]));
-  createSqliteCompiler(driver).indexCorpus(createRecordSet(corpus.items.map(itemToRecord)));
+  createSqliteCompiler(sha256, driver).indexCorpus(
+    createRecordSet(
+      sha256,
+      corpus.items.map((item) => itemToRecord(sha256, item)),
+    ),
+  );
   const total = corpus.queries.length;
   const rankings = corpus.queries.map((query, index) => {
     const ranked = rankCorpus(driver, query.text, 'bm25', corpus.items.length).map((row) => row.id);

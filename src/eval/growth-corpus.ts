@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import { contractSchema, type Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
 import { contentHashOf } from '../core/hash';
@@ -186,7 +187,13 @@ interface Draft {
   readonly proposition: PropositionSpec;
 }
 
-function buildRecord(prng: Prng, id: string, draft: Draft, supersedes: readonly string[]): SourceRecord {
+function buildRecord(
+  sha256: Sha256,
+  prng: Prng,
+  id: string,
+  draft: Draft,
+  supersedes: readonly string[],
+): SourceRecord {
   const { category, proposition } = draft;
   const borrower = category === 'otherTenant' ? prng.pick(OTHER_BORROWERS) : BORROWER;
   const core =
@@ -220,7 +227,7 @@ function buildRecord(prng: Prng, id: string, draft: Draft, supersedes: readonly 
     sourceClass: 'bank_system',
     authorityClass: 'system_of_record',
     reviewState: 'approved',
-    provenance: { origin: `growth/${id}`, contentHash: contentHashOf(text) },
+    provenance: { origin: `growth/${id}`, contentHash: contentHashOf(sha256, text) },
     sensitivity: 'confidential',
     access: {
       roles: ['credit_analyst'],
@@ -245,7 +252,7 @@ export interface GrowthRecord {
  * A contaminated corpus of `size` records (a multiple of GROWTH_BLOCK_SIZE). Corpora of one seed
  * are prefixes of each other, so a growth run can index the largest once, in steps.
  */
-export function generateGrowthCorpus(seed: number, size: number): GrowthRecord[] {
+export function generateGrowthCorpus(sha256: Sha256, seed: number, size: number): GrowthRecord[] {
   if (!Number.isInteger(size) || size <= 0 || size % GROWTH_BLOCK_SIZE !== 0) {
     throw new RangeError(`corpus size ${size} is not a positive multiple of ${GROWTH_BLOCK_SIZE}`);
   }
@@ -267,7 +274,7 @@ export function generateGrowthCorpus(seed: number, size: number): GrowthRecord[]
     const supersededId = idAt(placed.findIndex((draft) => draft.category === 'superseded'));
     placed.forEach((draft, position) => {
       out.push({
-        record: buildRecord(prng, idAt(position), draft, draft.category === 'legal' ? [supersededId] : []),
+        record: buildRecord(sha256, prng, idAt(position), draft, draft.category === 'legal' ? [supersededId] : []),
         category: draft.category,
       });
     });

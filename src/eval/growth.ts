@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { recordSetDigest } from '../core/phases/7-attest/attest-digests';
@@ -45,6 +46,7 @@ export const GROWTH_DEFAULTS = { k: 5, overFetch: 5, tokenBudget: 500 } as const
  * (a database no other compiler uses).
  */
 export async function runGrowth(
+  sha256: Sha256,
   driver: SqlDriver,
   options: GrowthOptions,
   onProgress?: (done: number, total: number) => void,
@@ -53,8 +55,8 @@ export async function runGrowth(
   const largest = sizes[sizes.length - 1] ?? 0;
   const k = options.k ?? GROWTH_DEFAULTS.k;
   const contract = createGrowthContract(k, options.tokenBudget ?? GROWTH_DEFAULTS.tokenBudget);
-  const corpus = generateGrowthCorpus(options.seed, largest);
-  const compiler = createSqliteCompiler(driver);
+  const corpus = generateGrowthCorpus(sha256, options.seed, largest);
+  const compiler = createSqliteCompiler(sha256, driver);
   const clock = options.clock;
   // Compiling costs about as much per record as indexing it, so both count one unit per record.
   const total = largest + sizes.reduce((sum, size) => sum + size, 0);
@@ -64,7 +66,10 @@ export async function runGrowth(
   const points: GrowthPoint[] = [];
   for (const size of sizes) {
     const slice = corpus.slice(0, size);
-    const recordSet = createRecordSet(slice.map((item) => item.record));
+    const recordSet = createRecordSet(
+      sha256,
+      slice.map((item) => item.record),
+    );
     const indexedBefore = done;
     const indexStart = clock?.();
     // The index reports positions in the whole slice; the first previousSize records are already indexed.
@@ -89,7 +94,7 @@ export async function runGrowth(
     const { admitted, legalRelevant } = measured.value.context;
     points.push({
       size,
-      corpusDigest: recordSetDigest(recordSet.checked),
+      corpusDigest: recordSetDigest(sha256, recordSet.checked),
       admittedAsGenerated:
         admitted.size === generatedLegal.length &&
         legalRelevant.size === generatedLegal.length &&

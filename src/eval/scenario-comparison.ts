@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
@@ -23,14 +24,18 @@ export interface ScenarioComparison extends Comparison {
  * seed 000 corpus, or the user's own). `driver` must be a database no other compiler indexes into.
  */
 export async function runScenarioComparison(
+  sha256: Sha256,
   driver: SqlDriver,
   loaded: LoadedScenario,
   options: ScenarioComparisonOptions = {},
   onProgress?: (done: number, total: number) => void,
 ): Promise<Result<ScenarioComparison, CompileError>> {
-  const request = prepareScenario(loaded, { controls: options.controls ?? [], lateChanges: options.lateChanges ?? [] });
+  const request = prepareScenario(sha256, loaded, {
+    controls: options.controls ?? [],
+    lateChanges: options.lateChanges ?? [],
+  });
   if (!request.ok) return err(request.error);
-  const compiler = createSqliteCompiler(driver);
+  const compiler = createSqliteCompiler(sha256, driver);
   compiler.index(request.value.recordSet, onProgress);
   const measured = await measureComparison(compiler, driver, request.value, {
     k: options.k,

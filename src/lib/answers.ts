@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { CompileRequest } from '../core/compile';
 import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
@@ -64,6 +65,7 @@ export interface CompileDetail {
  * What a compiled outcome shows in one view, whichever store compiled it (the CLI's PostgreSQL path brings its own).
  */
 export function detailOf(
+  sha256: Sha256,
   request: CompileRequest,
   outcome: CompileOutcome,
   {
@@ -72,7 +74,8 @@ export function detailOf(
     baselines,
   }: { readonly view: Audience; readonly userView: boolean; readonly baselines: Baselines | null },
 ): CompileDetail {
-  const shownToUser = view === 'user' || userView ? buildUserView(outcome, discloseOutcome(outcome, 'user')) : null;
+  const shownToUser =
+    view === 'user' || userView ? buildUserView(sha256, outcome, discloseOutcome(outcome, 'user')) : null;
   const diagnosticPacket = outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null;
   return {
     request,
@@ -99,7 +102,7 @@ export async function compileInputs(
   if (!compiled.ok) return err(read.place(compiled.error));
   const outcome = compiled.value;
   const baselines = view === 'diagnostic' && options.baselines === true ? compiler.baselines(request, outcome) : null;
-  return ok(detailOf(request, outcome, { view, userView: options.userView === true, baselines }));
+  return ok(detailOf(compiler.sha256, request, outcome, { view, userView: options.userView === true, baselines }));
 }
 
 /** Where a drill's current inputs come from: a scenario's, or a contract and records with no switches. */
@@ -110,14 +113,17 @@ export type DrillSource = Pick<ReadInputs, 'request' | 'scenario'>;
  * receipt's own inputs (the scenario with the controls and late changes it names) are what it is reperformed from.
  */
 export async function drillInputs(
-  compiler: Pick<SqliteCompiler, 'compile'>,
+  compiler: Pick<SqliteCompiler, 'compile' | 'sha256'>,
   source: DrillSource,
   receipt: Receipt,
   declaredChanges: readonly string[],
 ): Promise<ReceiptVerdict> {
   const request = { ...source.request, priorReceipt: receipt, declaredChanges };
   if (source.scenario === null) return drillReceipt(compiler, request);
-  const own = prepareScenario(source.scenario, { controls: receipt.controls, lateChanges: receipt.lateChanges });
+  const own = prepareScenario(compiler.sha256, source.scenario, {
+    controls: receipt.controls,
+    lateChanges: receipt.lateChanges,
+  });
   return drillReceipt(compiler, { ...request, declaredInputs: own.ok ? own.value : null });
 }
 
@@ -134,12 +140,12 @@ export interface Rehearsal {
 
 /** Rehearses the drill on a scenario: `current` is it with `controls` and the `declared` late changes applied. */
 export async function rehearseDrill(
-  compiler: Pick<SqliteCompiler, 'compile'>,
+  compiler: Pick<SqliteCompiler, 'compile' | 'sha256'>,
   scenario: LoadedScenario,
   current: CompileRequest,
   { controls, declared }: { readonly controls: readonly string[]; readonly declared: readonly string[] },
 ): Promise<Result<Rehearsal, CompileError>> {
-  const before = prepareScenario(scenario, { controls, lateChanges: [] });
+  const before = prepareScenario(compiler.sha256, scenario, { controls, lateChanges: [] });
   if (!before.ok) return before;
   const frozen = await compiler.compile(before.value);
   if (!frozen.ok) return frozen;
@@ -188,7 +194,7 @@ export function suiteEnvironment(
   return {
     compiler,
     prepare: (own) =>
-      prepareScenario(scenario, {
+      prepareScenario(compiler.sha256, scenario, {
         controls: union(on.controls, own.controls),
         lateChanges: union(on.lateChanges, own.lateChanges),
       }),

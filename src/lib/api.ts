@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { discloseOutcome, type Audience } from '../core/disclosure';
@@ -127,10 +128,10 @@ export interface ContextCompilerApi {
 
 export type { CompileDetail, Rehearsal, SuiteOptions, SuiteRun };
 
-function answerOf(detail: CompileDetail): CompileAnswer {
+function answerOf(sha256: Sha256, detail: CompileDetail): CompileAnswer {
   const { outcome, view, userView } = detail;
   const diagnostic = view === 'diagnostic';
-  const document = userView?.document ?? buildUserView(outcome, discloseOutcome(outcome, 'user')).document;
+  const document = userView?.document ?? buildUserView(sha256, outcome, discloseOutcome(outcome, 'user')).document;
   const failure =
     outcome.status === 'fail_closed'
       ? {
@@ -149,9 +150,12 @@ function answerOf(detail: CompileDetail): CompileAnswer {
   };
 }
 
-/** What an entry point brings: when its SHA-256 is installed, and how to open a fresh SQL database. */
+/**
+ * What an entry point brings: its SHA-256, or the promise of it where it starts asynchronously (WebAssembly in the
+ * browser), and how to open a fresh SQL database.
+ */
 export interface Platform {
-  readonly ready: Promise<void>;
+  readonly sha256: Sha256 | Promise<Sha256>;
   readonly openDatabase: () => Promise<SqlDriver>;
 }
 
@@ -159,8 +163,18 @@ export interface Platform {
  * The library's functions over one platform: the Node and browser entries pass their own, so this module
  * looks up none. Each call opens a fresh compiler: no state is kept between calls.
  */
-export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi {
-  const freshCompiler = async (): Promise<SqliteCompiler> => createSqliteCompiler(await openDatabase());
+export function createApi({ sha256: given, openDatabase }: Platform): ContextCompilerApi {
+  // Reading a checked receipt is synchronous, so it needs the SHA-256 at hand: in the browser, once it has started.
+  let started = given instanceof Promise ? null : given;
+  const ready = Promise.resolve(given).then((sha256) => {
+    started = sha256;
+    return sha256;
+  });
+  const startedSha256 = (): Sha256 => {
+    if (started === null) throw new Error('the SHA-256 has not started yet: await any other call first');
+    return started;
+  };
+  const freshCompiler = async (): Promise<SqliteCompiler> => createSqliteCompiler(await ready, await openDatabase());
   const compileInDetail = async ({
     view,
     attestation,
@@ -169,58 +183,57 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
     onCompiling,
     ...inputs
   }: DetailedCompileInputs) => {
-    await ready;
-    const read = await readInputs(inputs);
+    const sha256 = await ready;
+    const read = await readInputs(sha256, inputs);
     if (!read.ok) return read;
     return compileInputs(await freshCompiler(), read.value, { view, attestation, baselines, userView, onCompiling });
   };
   const runSuiteInDetail = async (suite: LoadedSuite, inputs: Inputs | ScenarioInputs, options?: SuiteOptions) => {
-    await ready;
+    const sha256 = await ready;
     if ('scenario' in inputs) {
       // Read, not prepared: each case applies its own switches, and one that names an unknown switch is refused first.
-      const scenario = await readScenario(inputs);
+      const scenario = await readScenario(sha256, inputs);
       if (!scenario.ok) return scenario;
       return runSuiteOn(await freshCompiler(), suite, { scenario: scenario.value }, options);
     }
-    const read = await readInputs(inputs);
+    const read = await readInputs(sha256, inputs);
     if (!read.ok) return read;
     return runSuiteOn(await freshCompiler(), suite, { request: read.value.request }, options);
   };
   return {
     version: ENGINE_VERSION,
     async readRecords(records, file) {
-      await ready;
-      return readRecords(records, file);
+      const sha256 = await ready;
+      return readRecords(sha256, records, file);
     },
     async readScenario(inputs) {
-      await ready;
-      return readScenario(inputs);
+      const sha256 = await ready;
+      return readScenario(sha256, inputs);
     },
     readSuite,
     readReceipt,
-    readCheckedReceipt,
+    readCheckedReceipt: (receipt, file) => readCheckedReceipt(startedSha256(), receipt, file),
     async compile(inputs) {
       const detail = await compileInDetail({ ...inputs, userView: true });
-      return detail.ok ? ok(answerOf(detail.value)) : detail;
+      return detail.ok ? ok(answerOf(await ready, detail.value)) : detail;
     },
     compileInDetail,
     async baselines(request, outcome) {
-      await ready;
       return (await freshCompiler()).baselines(request, outcome);
     },
     async drill({ receipt, receiptFile, declaredChanges, ...inputs }) {
-      await ready;
-      const read = await readInputs(inputs);
+      const sha256 = await ready;
+      const read = await readInputs(sha256, inputs);
       if (!read.ok) return read;
       const prior = readReceipt(receipt, receiptFile);
       if (!prior.ok) return prior;
       return ok(await drillInputs(await freshCompiler(), read.value, prior.value, declaredChanges ?? []));
     },
     async rehearse(inputs) {
-      await ready;
-      const scenario = await readScenario(inputs);
+      const sha256 = await ready;
+      const scenario = await readScenario(sha256, inputs);
       if (!scenario.ok) return scenario;
-      const read = await readInputs({ ...inputs, scenario: scenario.value });
+      const read = await readInputs(sha256, { ...inputs, scenario: scenario.value });
       if (!read.ok) return read;
       return rehearseDrill(await freshCompiler(), scenario.value, read.value.request, {
         controls: inputs.controls ?? [],
@@ -228,15 +241,14 @@ export function createApi({ ready, openDatabase }: Platform): ContextCompilerApi
       });
     },
     async diff(before, after, [beforeFile, afterFile] = ['before.json', 'after.json']) {
-      await ready;
-      const first = readCheckedReceipt(before, beforeFile);
+      const sha256 = await ready;
+      const first = readCheckedReceipt(sha256, before, beforeFile);
       if (!first.ok) return first;
-      const second = readCheckedReceipt(after, afterFile);
+      const second = readCheckedReceipt(sha256, after, afterFile);
       if (!second.ok) return second;
       return ok(diffReceipts(first.value, second.value));
     },
     async runSuite({ suite, suiteFile, ...inputs }) {
-      await ready;
       const loaded = readSuite(suite, suiteFile);
       if (!loaded.ok) return loaded;
       const ran = await runSuiteInDetail(loaded.value, inputs);

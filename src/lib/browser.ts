@@ -1,5 +1,5 @@
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
-import { hashInWasm } from './hash-wasm';
+import { loadSha256InWasm } from './hash-wasm';
 import { createApi } from './api';
 
 /**
@@ -22,7 +22,7 @@ export const {
   runSuite,
   runSuiteInDetail,
 } = createApi({
-  ready: hashInWasm(),
+  sha256: loadSha256InWasm(),
   openDatabase: openInMemoryDatabase,
 });
 export type {

@@ -1,22 +1,13 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { installSha256, readOnce, type Digest, type Sha256 } from '../core/hash';
+import { readOnce, type Digest, type Sha256 } from '../core/hash';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), the browser's workers' one: Web Crypto's digest is
  * asynchronous, and the core hashes synchronously. Making it is asynchronous (the module is compiled), so a
- * worker makes it once at start and installs it with `installSha256` before anything is hashed; it gives the
- * same digests as Node's, and the tests hold it to @noble/hashes and the FIPS vectors.
+ * worker makes it once at start and passes it to everything that hashes; it gives the same digests as Node's, and the tests hold it to @noble/hashes and the FIPS vectors.
  */
 export async function loadSha256InWasm(): Promise<Sha256> {
   return sha256ThroughHasher(await createSHA256());
-}
-
-/**
- * Installs the WebAssembly digest for every later hash (a worker's first step; the worker hashes nothing
- * before it resolves). It fails only where WebAssembly cannot start, and the workers' SQLite needs it too.
- */
-export function hashInWasm(): Promise<void> {
-  return loadSha256InWasm().then(installSha256);
 }
 
 /** Bytes encoded per call into the hasher: its own input window is 16 KiB, and it copies in pieces of that. */

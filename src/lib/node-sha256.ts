@@ -1,8 +1,8 @@
 import { createHash, hash } from 'node:crypto';
-import { installSha256, readOnce, type Sha256 } from '../core/hash';
+import { readOnce, type Sha256 } from '../core/hash';
 
 /**
- * SHA-256 through Node's own crypto (OpenSSL), for everything that runs the core in Node: the CLI, the
+ * SHA-256 through Node's own crypto (OpenSSL), which every Node entry point passes to the core: the CLI, the
  * tests, the benchmarks and scripts. Text is hashed as UTF-8, a lone surrogate as U+FFFD, as everywhere.
  */
 export const sha256InNode: Sha256 = {
@@ -16,8 +16,3 @@ export const sha256InNode: Sha256 = {
     );
   },
 };
-
-/** Installs Node's SHA-256 for the core: the first step of every Node entry point. */
-export function installSha256InNode(): void {
-  installSha256(sha256InNode);
-}

@@ -1,4 +1,4 @@
-import { installSha256InNode } from './node-sha256';
+import { sha256InNode } from './node-sha256';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { createApi } from './api';
 
@@ -6,8 +6,6 @@ import { createApi } from './api';
  * `import … from 'context-compiler'` in Node: the core with Node's SHA-256 and SQLite in WebAssembly.
  * See docs/API.md.
  */
-installSha256InNode();
-
 export const {
   version,
   readRecords,
@@ -24,7 +22,7 @@ export const {
   runSuite,
   runSuiteInDetail,
 } = createApi({
-  ready: Promise.resolve(),
+  sha256: sha256InNode,
   openDatabase: openInMemoryDatabase,
 });
 export type {

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import type { CompileRequest } from '../core/compile';
 import { receiptIntegrity } from '../core/drill';
 import { compileError, err, ok, type CompileError, type Result } from '../core/errors';
@@ -73,11 +74,12 @@ const isLoadedScenario = (scenario: ScenarioInputs['scenario']): scenario is Loa
  * file, line and field.
  */
 export async function readRecords(
+  sha256: Sha256,
   records: RecordsSource,
   file = 'records.jsonl',
 ): Promise<Result<RecordSet, CompileError>> {
   if (isRecordSet(records)) return ok(records);
-  const reader = createJsonlRecordReader(file);
+  const reader = createJsonlRecordReader(sha256, file);
   if (typeof records === 'string') reader.push(records);
   else if (isChunks(records)) for await (const chunk of records) reader.push(chunk);
   else reader.push(records.map((record) => JSON.stringify(record)).join('\n'));
@@ -93,6 +95,7 @@ const fileOf = (files: ScenarioInputs['files'], name: string): RecordsSource | n
 
 /** Reads a scenario; a records file it names is read from `files` (streamed when it is given in chunks). */
 export async function readScenario(
+  sha256: Sha256,
   inputs: Pick<ScenarioInputs, 'scenario' | 'scenarioFile' | 'files'>,
 ): Promise<Result<LoadedScenario, CompileError>> {
   if (isLoadedScenario(inputs.scenario)) return ok(inputs.scenario);
@@ -100,7 +103,7 @@ export async function readScenario(
   const text = asText(inputs.scenario);
   let named: { source: RecordsSource; name: string } | null = null;
   // The parser only needs to know the records file exists; its records are read below, never held as one string.
-  const parsed = parseScenarioJson(file, text, (name) => {
+  const parsed = parseScenarioJson(sha256, file, text, (name) => {
     const source = fileOf(inputs.files, name);
     if (source === null) return null;
     named = { source, name };
@@ -108,7 +111,7 @@ export async function readScenario(
   });
   if (!parsed.ok || named === null) return parsed;
   const { source, name } = named;
-  const records = await readRecords(source, name);
+  const records = await readRecords(sha256, source, name);
   return records.ok ? joinScenarioRecords(file, text, parsed.value.scenario, records.value) : records;
 }
 
@@ -116,12 +119,15 @@ export async function readScenario(
  * A contract and records, or a scenario with its switches, read into a compile request with the CLI's schemas and
  * errors.
  */
-export async function readInputs(inputs: Inputs | ScenarioInputs): Promise<Result<ReadInputs, CompileError>> {
+export async function readInputs(
+  sha256: Sha256,
+  inputs: Inputs | ScenarioInputs,
+): Promise<Result<ReadInputs, CompileError>> {
   if ('scenario' in inputs) {
-    const loaded = await readScenario(inputs);
+    const loaded = await readScenario(sha256, inputs);
     if (!loaded.ok) return loaded;
     const selection = { controls: inputs.controls ?? [], lateChanges: inputs.lateChanges ?? [] };
-    const request = prepareScenario(loaded.value, selection);
+    const request = prepareScenario(sha256, loaded.value, selection);
     if (!request.ok) return request;
     // A control or late change may have patched the contract, and then the file's lines are not the contract compiled.
     const patched = selection.controls.length > 0 || selection.lateChanges.length > 0;
@@ -134,7 +140,7 @@ export async function readInputs(inputs: Inputs | ScenarioInputs): Promise<Resul
   }
   const contractFile = inputs.contractFile ?? 'contract.json';
   // Records before the contract, as the CLI has always read them: the first problem reported is the same.
-  const recordSet = await readRecords(inputs.records, inputs.recordsFile);
+  const recordSet = await readRecords(sha256, inputs.records, inputs.recordsFile);
   if (!recordSet.ok) return recordSet;
   const contract = readContract(inputs.contract, contractFile);
   if (!contract.ok) return contract;
@@ -158,10 +164,14 @@ export function readReceipt(receipt: string | object, file = 'receipt.json'): Re
  * Reads a receipt and checks it as the receipt check does: its schema and engine version, and that it hashes to its own
  * id.
  */
-export function readCheckedReceipt(receipt: string | object, file = 'receipt.json'): Result<Receipt, CompileError> {
+export function readCheckedReceipt(
+  sha256: Sha256,
+  receipt: string | object,
+  file = 'receipt.json',
+): Result<Receipt, CompileError> {
   const read = readReceipt(receipt, file);
   if (!read.ok) return read;
-  const unusable = receiptIntegrity(read.value);
+  const unusable = receiptIntegrity(sha256, read.value);
   if (unusable === null) return read;
   const issue =
     unusable.code === 'RECEIPT_INVALID'

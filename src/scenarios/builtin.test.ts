@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../cli/read-scenario';
@@ -41,7 +42,7 @@ describe('built-in scenarios', () => {
         change.patches.flatMap((patch) => (patch.op === 'addRecord' ? [patch.record] : [])),
       );
       const unverified = [...recordSet.records, ...added]
-        .filter((record) => record.provenance?.contentHash !== contentHashOf(record.text))
+        .filter((record) => record.provenance?.contentHash !== contentHashOf(sha256, record.text))
         .map((record) => record.id);
       expect(unverified).toEqual(DELIBERATELY_UNVERIFIED[entry.id]);
     },

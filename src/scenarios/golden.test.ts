@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -92,14 +93,14 @@ interface LoadedBuiltin {
 async function loadBuiltin(id: (typeof BUILTIN_SCENARIOS)[number]['id']): Promise<LoadedBuiltin> {
   const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(id)}`);
   if (!loaded.ok) throw new Error(`${id}: ${loaded.error.message}`);
-  return { loaded: loaded.value, compiler: createSqliteCompiler(await openInMemoryDatabase()) };
+  return { loaded: loaded.value, compiler: createSqliteCompiler(sha256, await openInMemoryDatabase()) };
 }
 
 async function compileWithBaselines(
   { loaded, compiler }: LoadedBuiltin,
   selection: ScenarioSelection,
 ): Promise<Compiled> {
-  const request = prepareScenario(loaded, selection);
+  const request = prepareScenario(sha256, loaded, selection);
   if (!request.ok) throw new Error(request.error.message);
   const outcome = await compiler.compile(request.value);
   if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
@@ -150,7 +151,7 @@ describe.each(BUILTIN_SCENARIOS)('fire drill of $id', ({ id }) => {
   it('each late change makes the default receipt stale, and the recompiled receipt may continue', async () => {
     for (const change of builtin.loaded.scenario.lateChanges) {
       const prior = (await compileVariant(builtin, { controls: [], lateChanges: [] })).receipt;
-      const current = prepareScenario(builtin.loaded, { controls: [], lateChanges: [change.id] });
+      const current = prepareScenario(sha256, builtin.loaded, { controls: [], lateChanges: [change.id] });
       if (!current.ok) throw new Error(current.error.message);
       const stale = await drill(builtin.compiler, {
         ...current.value,

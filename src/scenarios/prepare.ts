@@ -1,5 +1,6 @@
 import { applyChanges, pickChanges } from '../core/controls';
 import type { CompileRequest } from '../core/compile';
+import type { Sha256 } from '../core/hash';
 import { ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 
@@ -12,6 +13,7 @@ export interface ScenarioSelection {
 
 /** A loaded scenario with some controls and late changes applied, ready for `compile` or `drill`. */
 export function prepareScenario(
+  sha256: Sha256,
   loaded: LoadedScenario,
   selection: ScenarioSelection,
 ): Result<CompileRequest, CompileError> {
@@ -20,7 +22,7 @@ export function prepareScenario(
   if (!controls.ok) return controls;
   const lateChanges = pickChanges(scenario.lateChanges, selection.lateChanges, 'late change');
   if (!lateChanges.ok) return lateChanges;
-  const changed = applyChanges(scenario.contract, recordSet, [...controls.value, ...lateChanges.value]);
+  const changed = applyChanges(sha256, scenario.contract, recordSet, [...controls.value, ...lateChanges.value]);
   if (!changed.ok) return changed;
   return ok({
     contract: changed.value.contract,

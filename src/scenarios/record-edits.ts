@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import { z } from 'zod';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { recordSchema, type SourceRecord } from '../core/format/record';
@@ -29,6 +30,7 @@ export const NO_EDIT: ScenarioEdit = { records: [], controls: [], lateChanges: [
  * change's id is taken.
  */
 export function applyScenarioEdit(
+  sha256: Sha256,
   base: LoadedScenario,
   edit: ScenarioEdit,
   file = 'record edit',
@@ -64,7 +66,7 @@ export function applyScenarioEdit(
     replaced.size === 0
       ? base.recordSet.checked
       : base.recordSet.checked.map((item) =>
-          replaced.has(item.record.id) ? checkRecord(replaced.get(item.record.id) as SourceRecord) : item,
+          replaced.has(item.record.id) ? checkRecord(sha256, replaced.get(item.record.id) as SourceRecord) : item,
         );
   const recordSet =
     replaced.size === 0 ? base.recordSet : recordSetOf(checked, base.recordSet.locations, base.recordSet);

@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   writeFileSync(join(appDir, 'assets', 'main-abc.js'), 'export {};');
   writeFileSync(join(tmpdir(), 'outside.txt'), 'outside the app folder');
   service = await startService({
-    api: createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase }),
+    api: createApi({ sha256, openDatabase: openInMemoryDatabase }),
     builtinIds: ['retry-policy'],
     readBuiltin: async (id) => (id === 'retry-policy' ? builtin : null),
     host: '127.0.0.1',
@@ -194,7 +195,7 @@ describe('the local service', () => {
 
   it('answers a request it stopped on with INTERNAL, its words and no stack trace', async () => {
     const failing = await startService({
-      api: createApi({ ready: Promise.resolve(), openDatabase: openInMemoryDatabase }),
+      api: createApi({ sha256, openDatabase: openInMemoryDatabase }),
       builtinIds: ['retry-policy'],
       readBuiltin: () => Promise.reject(new Error('disk gone')),
       host: '127.0.0.1',

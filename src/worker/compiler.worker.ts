@@ -1,7 +1,7 @@
 import '../shared/jitless-zod';
 import { expose } from 'comlink';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
-import { hashInWasm } from '../lib/hash-wasm';
+import { loadSha256InWasm } from '../lib/hash-wasm';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { readRememberedResult } from './compilations/remembered-result';
 import { createEvaluation } from './evaluation';
@@ -19,17 +19,18 @@ const storage = createIndexedDbStorage();
 // In a build the worker's script name carries a hash of its code, the compiler's included: a result remembered by
 // another build is not shown.
 const build = new URL(import.meta.url).pathname;
+const sha256 = loadSha256InWasm();
 
 expose(
   startWorker({
-    hashing: hashInWasm(),
-    readRemembered: () => measuredAsync('cc:remembered', () => readRememberedResult(storage, build)),
-    openSession: async () => {
+    sha256,
+    readRemembered: (sha256) => measuredAsync('cc:remembered', () => readRememberedResult(sha256, storage, build)),
+    openSession: async (sha256) => {
       const { driver, state, image } = await openWorkspaceDatabase();
       return createSession({
-        compiler: createSqliteCompiler(driver),
+        compiler: createSqliteCompiler(sha256, driver),
         storage,
-        builtins: readBuiltinScenarios(),
+        builtins: readBuiltinScenarios(sha256),
         database: state,
         // Only a database that survives a reload is worth keeping the records in.
         records: image ? createRecordStore(driver) : null,
@@ -42,6 +43,7 @@ expose(
     },
     evaluation: (currentScenario) =>
       createEvaluation({
+        sha256,
         openDatabase: openInMemoryDatabase,
         seed000: readSeed000,
         foundationTexts: readFoundationTexts,

@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { freshDriver } from '../core/test-support/node-driver';
@@ -19,9 +20,9 @@ async function currentScenarioWith(
     watch: () => undefined,
   };
   const session = createSession({
-    compiler: createSqliteCompiler(await freshDriver()),
+    compiler: createSqliteCompiler(sha256, await freshDriver()),
     storage,
-    builtins: readBuiltinScenarios(),
+    builtins: readBuiltinScenarios(sha256),
   });
   await session.start();
   await session.select({ scenarioKey: 'retry-policy', ...selection });
@@ -30,6 +31,7 @@ async function currentScenarioWith(
 
 function evaluation(change: Partial<EvaluationDeps> = {}) {
   return createEvaluation({
+    sha256: Promise.resolve(sha256),
     openDatabase: freshDriver,
     seed000: readSeed000,
     foundationTexts: readFoundationTexts,
@@ -75,7 +77,7 @@ describe('evaluation in the worker', () => {
     const progress: EvaluationProgress[] = [];
     const outcome = await evaluation().runGrowth([1_000, 100], (step) => progress.push(step));
     if (outcome.status !== 'done') throw new Error(outcome.status);
-    const nested = await runGrowth(await freshDriver(), { seed: 0, sizes: [100, 1_000] });
+    const nested = await runGrowth(sha256, await freshDriver(), { seed: 0, sizes: [100, 1_000] });
     if (!nested.ok) throw new Error(nested.error.message);
     expect(
       outcome.report.points.map(({ size, rows, corpusDigest, admittedAsGenerated }) => ({

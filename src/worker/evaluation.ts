@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compileError, type CompileError, type Result } from '../core/errors';
+import type { Sha256 } from '../core/hash';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../eval/foundation';
@@ -11,10 +12,12 @@ import type { EvaluationApi, EvaluationExperiment, EvaluationOutcome, Evaluation
 import { nextTask } from './next-task';
 
 export interface EvaluationDeps {
+  /** The SHA-256, once it has started: the experiments read and compile records. */
+  readonly sha256: Promise<Sha256>;
   /** A fresh database per experiment: two compilers indexing into one database would collide. */
   readonly openDatabase: () => Promise<SqlDriver>;
   /** Seed 000's eight-item corpus, parsed from the bundled fixture. */
-  readonly seed000: () => Result<LoadedScenario, CompileError>;
+  readonly seed000: (sha256: Sha256) => Result<LoadedScenario, CompileError>;
   readonly foundationTexts: () => { readonly records: string; readonly queries: string };
   /** The scenario selected in the session, as the compiler sees it, with its toggled controls and late changes. */
   readonly currentScenario: () => Promise<{ readonly loaded: LoadedScenario; readonly selection: Selection }>;
@@ -91,6 +94,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
       await checkpoint();
       const { loaded, selection } = chosen.value;
       const result = await runScenarioComparison(
+        await deps.sha256,
         driver,
         loaded,
         { controls: selection.controls, lateChanges: selection.lateChanges },
@@ -104,7 +108,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
   return {
     runSeed000: (onProgress) =>
       compare('seed000', onProgress, async () => {
-        const loaded = deps.seed000();
+        const loaded = deps.seed000(await deps.sha256);
         return loaded.ok
           ? { ok: true, value: { loaded: loaded.value, selection: { controls: [], lateChanges: [] } } }
           : loaded;
@@ -142,6 +146,7 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
           const driver = await deps.openDatabase();
           await checkpoint();
           const step = await runGrowth(
+            await deps.sha256,
             driver,
             { seed: DEFAULT_GROWTH_SEED, sizes: [size], clock: deps.clock },
             (done) =>
@@ -179,7 +184,9 @@ export function createEvaluation(deps: EvaluationDeps): EvaluationApi {
         if (!corpus.ok) return { status: 'failed', error: corpus.error };
         const driver = await deps.openDatabase();
         await checkpoint();
-        const result = runFoundation(driver, corpus.value, (done, total) => report('Ranking queries', done, total));
+        const result = runFoundation(await deps.sha256, driver, corpus.value, (done, total) =>
+          report('Ranking queries', done, total),
+        );
         return { status: 'done', report: result, elapsedMs: deps.clock() - started };
       }),
 

@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_DIR, readManifest, type HostileCase } from '../../scripts/hostile-corpus/manifest';
@@ -36,9 +37,9 @@ async function compileBase(): Promise<string> {
 
 beforeAll(async () => {
   session = createSession({
-    compiler: createSqliteCompiler(await sharedDriver()),
+    compiler: createSqliteCompiler(sha256, await sharedDriver()),
     storage,
-    builtins: readBuiltinScenarios(),
+    builtins: readBuiltinScenarios(sha256),
   });
   await session.start();
   const loaded = await session.loadFiles([blob(manifest.base.scenario)], noProgress);

@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { REDACTED_RECORD } from '../core/change-text';
@@ -18,11 +19,11 @@ let compiler: SqliteCompiler;
 
 describe('scenario text names no record the view withholds', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('the user view redacts X9 in the control, its help text and its chip; the diagnostic view names it', async () => {
-    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
     await session.start();
     await session.select({ scenarioKey: 'atlas-credit-review', controls: ['grant-agent-permit'], lateChanges: [] });
     const user = await session.compile('user');
@@ -67,7 +68,7 @@ describe('scenario text names no record the view withholds', () => {
         null,
         2,
       );
-    const refused = parseScenarioJson('named.scenario.json', scenario(), () => null);
+    const refused = parseScenarioJson(sha256, 'named.scenario.json', scenario(), () => null);
     if (refused.ok) throw new Error('accepted an undeclared mention');
     expect(refused.error.issues).toEqual([
       {
@@ -84,6 +85,6 @@ describe('scenario text names no record the view withholds', () => {
         .split('\n')
         .findIndex((line) => line.includes('"explanation"')) + 1,
     );
-    expect(parseScenarioJson('named.scenario.json', scenario(['SECRET-1']), () => null).ok).toBe(true);
+    expect(parseScenarioJson(sha256, 'named.scenario.json', scenario(['SECRET-1']), () => null).ok).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
@@ -15,7 +16,7 @@ const ATLAS_RECORDS = readFileSync(
 );
 
 async function atlasSession() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   await session.start();
   await session.select({ scenarioKey: 'atlas-credit-review', controls: [], lateChanges: [] });
   return session;
@@ -23,7 +24,7 @@ async function atlasSession() {
 
 describe('the drill and the receipt check on changed inputs', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('judges a loaded receipt again against the inputs in force: CURRENT, then STALE once a control is on', async () => {

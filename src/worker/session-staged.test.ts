@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
@@ -39,11 +40,11 @@ let compiler: SqliteCompiler;
 
 describe('a large workspace in the session', () => {
   beforeEach(async () => {
-    compiler = createSqliteCompiler(await freshDriver());
+    compiler = createSqliteCompiler(sha256, await freshDriver());
   });
 
   it('answers a compile or a change of view without the evidence attempts, then gives them for that compilation only', async () => {
-    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await session.start();
     expect((await session.loadFiles([recordsFile('big')], () => undefined)).status).toBe('loaded');
     const answered = viewOf(await session.compile('diagnostic'));
@@ -65,7 +66,7 @@ describe('a large workspace in the session', () => {
   });
 
   it('shows the packet before the whole-corpus index, answers other calls while it is built, then fills in the same baselines a fresh compiler gives', async () => {
-    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await session.start();
     const loaded = await session.loadFiles([recordsFile('big')], () => undefined);
     expect(loaded.status).toBe('loaded');
@@ -99,9 +100,9 @@ describe('a large workspace in the session', () => {
     expect(done.baselineIndexing).toBeNull();
 
     const fresh = createSession({
-      compiler: createSqliteCompiler(await freshDriver()),
+      compiler: createSqliteCompiler(sha256, await freshDriver()),
       storage: memoryStorage(),
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
     });
     await fresh.start();
     await fresh.loadFiles([recordsFile('big')], () => undefined);
@@ -113,7 +114,7 @@ describe('a large workspace in the session', () => {
   });
 
   it('answers a wait for a compilation that was replaced meanwhile with null', async () => {
-    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await session.start();
     await session.loadFiles([recordsFile('big')], () => undefined);
     const first = viewOf(await session.compile('diagnostic'));
@@ -125,7 +126,7 @@ describe('a large workspace in the session', () => {
 
   it('cancels while indexing: nothing is added or saved, and the previous workspace compiles to the same receipt', async () => {
     const storage = memoryStorage();
-    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
     await session.start();
     await session.loadFiles([recordsFile('first')], () => undefined);
     const before = viewOf(await session.compile('diagnostic'));
@@ -151,9 +152,9 @@ describe('a large workspace in the session', () => {
       viewOf(
         await (async () => {
           const fresh = createSession({
-            compiler: createSqliteCompiler(await freshDriver()),
+            compiler: createSqliteCompiler(sha256, await freshDriver()),
             storage: memoryStorage(),
-            builtins: readBuiltinScenarios(),
+            builtins: readBuiltinScenarios(sha256),
           });
           await fresh.start();
           await fresh.loadFiles([recordsFile('first')], () => undefined);
@@ -166,7 +167,7 @@ describe('a large workspace in the session', () => {
 
   it('cancels while reading', async () => {
     const storage = memoryStorage();
-    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
     await session.start();
     const writes = storage.writes();
     const phases: LoadProgress['phase'][] = [];
@@ -199,9 +200,9 @@ describe('a workspace whose database survives a reload', () => {
     const storage = memoryStorage();
     const before = opened();
     const first = createSession({
-      compiler: createSqliteCompiler(before.driver),
+      compiler: createSqliteCompiler(sha256, before.driver),
       storage,
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: { kind: 'opfs' },
       records: createRecordStore(before.driver),
       image: before.image,
@@ -228,9 +229,9 @@ describe('a workspace whose database survives a reload', () => {
     const after = opened();
     expect(images.restoreInto(after.db)).toBe(true);
     const second = createSession({
-      compiler: createSqliteCompiler(after.driver),
+      compiler: createSqliteCompiler(sha256, after.driver),
       storage,
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: { kind: 'opfs' },
       records: createRecordStore(after.driver),
       image: after.image,
@@ -260,9 +261,9 @@ describe('a workspace whose database survives a reload', () => {
     const driver = await freshDriver();
     const image = { save: async () => 0, clear: () => undefined };
     const session = createSession({
-      compiler: createSqliteCompiler(driver),
+      compiler: createSqliteCompiler(sha256, driver),
       storage: memoryStorage(),
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: { kind: 'opfs' },
       records: createRecordStore(driver),
       image,
@@ -282,9 +283,9 @@ describe('a workspace whose database survives a reload', () => {
   it('gives up storing the records of a load that leaves the workspace meanwhile', async () => {
     const driver = await freshDriver();
     const session = createSession({
-      compiler: createSqliteCompiler(driver),
+      compiler: createSqliteCompiler(sha256, driver),
       storage: memoryStorage(),
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: { kind: 'opfs' },
       records: createRecordStore(driver),
     });
@@ -304,9 +305,9 @@ describe('a workspace whose database survives a reload', () => {
       clear: () => undefined,
     };
     const session = createSession({
-      compiler: createSqliteCompiler(driver),
+      compiler: createSqliteCompiler(sha256, driver),
       storage: memoryStorage(),
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: { kind: 'opfs' },
       records: createRecordStore(driver),
       image: refusing,
@@ -335,7 +336,7 @@ describe('a workspace whose database survives a reload', () => {
     const session = createSession({
       compiler,
       storage,
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' },
     });
     const snapshot = await session.start();

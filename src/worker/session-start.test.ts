@@ -1,3 +1,5 @@
+import type { Sha256 } from '../core/hash';
+import { sha256 } from '../core/test-support/sha256';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
@@ -40,28 +42,28 @@ const heldLocks = (): WorkerStartDeps['locks'] & { readonly held: string[] } => 
   };
 };
 
-const session = () => createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+const session = () => createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
 
 describe('the worker start', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('holds the lifeline and reads the remembered result before the session opens, and opens it only after that read', async () => {
-    const hashing = deferred<void>();
+    const hashing = deferred<Sha256>();
     const opening = deferred<Session>();
     const openSession = vi.fn(() => opening.promise);
     const remembered: RememberedResult | null = null;
     const readRemembered = vi.fn(async () => remembered);
     const locks = heldLocks();
-    const api = startWorker({ hashing: hashing.promise, readRemembered, openSession, evaluation: noEvaluation, locks });
+    const api = startWorker({ sha256: hashing.promise, readRemembered, openSession, evaluation: noEvaluation, locks });
 
     await api.holdLifeline('lifeline');
     expect(locks.held).toEqual(['lifeline']);
     // The remembered result's key is a SHA-256: nothing is read before the hasher is installed.
     await Promise.resolve();
     expect(readRemembered).not.toHaveBeenCalled();
-    hashing.resolve();
+    hashing.resolve(sha256);
     expect(await api.rememberedResult()).toBeNull();
     await vi.waitFor(() => expect(openSession).toHaveBeenCalledTimes(1));
     opening.resolve(session());
@@ -80,7 +82,7 @@ describe('the worker start', () => {
       return snapshot;
     };
     const api = startWorker({
-      hashing: Promise.resolve(),
+      sha256: Promise.resolve(sha256),
       readRemembered: async () => null,
       openSession: async () => ({ ...opened, start: slowStart }),
       evaluation: noEvaluation,
@@ -101,7 +103,7 @@ describe('the worker start', () => {
 
   it('rejects every call that needs the session when it cannot open, without an unhandled rejection', async () => {
     const api = startWorker({
-      hashing: Promise.resolve(),
+      sha256: Promise.resolve(sha256),
       readRemembered: async () => null,
       openSession: () => Promise.reject(new Error('SQLite could not load')),
       evaluation: noEvaluation,
@@ -115,7 +117,7 @@ describe('the worker start', () => {
 
   it('reads dropped File objects into the named blobs the session loads', async () => {
     const api = startWorker({
-      hashing: Promise.resolve(),
+      sha256: Promise.resolve(sha256),
       readRemembered: async () => null,
       openSession: async () => session(),
       evaluation: noEvaluation,

@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
@@ -59,7 +60,7 @@ async function userViewModelOfFiles(contract: Contract, recordsText: string) {
 }
 
 async function userViewModelOf(files: { readonly name: string; readonly blob: Blob }[]) {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   await session.start();
   const loaded = await session.loadFiles(files, () => undefined);
   if (loaded.status !== 'loaded') throw new Error(`the generated scenario does not load: ${JSON.stringify(loaded)}`);
@@ -93,7 +94,7 @@ function maskPacketJson(json: string) {
 }
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 describe('the session in the user view', () => {
@@ -128,7 +129,8 @@ describe('the session in the user view', () => {
           const prepared = await malformedWithheldFile(
             raw,
             async (input) =>
-              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(input.records) })).ok,
+              (await compiler.compile({ contract: input.contract, recordSet: createRecordSet(sha256, input.records) }))
+                .ok,
           );
           fc.pre(prepared !== null);
           const { input, file } = prepared;

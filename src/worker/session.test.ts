@@ -1,3 +1,4 @@
+import { sha256 } from '../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { sharedDriver } from '../core/test-support/node-driver';
@@ -14,7 +15,7 @@ import { memoryStorage } from './test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   return { session, snapshot: await session.start() };
 }
 
@@ -23,7 +24,7 @@ const noProgress = () => undefined;
 
 describe('session', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('starts on the default built-in scenario and compiles it to a packet', async () => {
@@ -133,7 +134,11 @@ describe('session', () => {
         return compiler.compile(request);
       },
     };
-    const session = createSession({ compiler: flaky, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({
+      compiler: flaky,
+      storage: memoryStorage(),
+      builtins: readBuiltinScenarios(sha256),
+    });
     await session.start();
     expect((await session.compile('diagnostic')).ok).toBe(true);
     expect(session.packetJson('diagnostic')).not.toBeNull();
@@ -169,7 +174,11 @@ describe('session', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     };
-    const session = createSession({ compiler: flaky, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({
+      compiler: flaky,
+      storage: memoryStorage(),
+      builtins: readBuiltinScenarios(sha256),
+    });
     await session.start();
     await expect(session.compile('diagnostic')).rejects.toThrow('Maximum call stack size exceeded');
     expect(session.receiptJson()).toBeNull();
@@ -315,7 +324,7 @@ describe('session', () => {
       decisionBlockedBy: [],
     };
     const result = await session.loadFiles(
-      [file('forged.json', JSON.stringify({ receiptId: receiptIdOf(edited), ...edited }))],
+      [file('forged.json', JSON.stringify({ receiptId: receiptIdOf(sha256, edited), ...edited }))],
       noProgress,
     );
     if (result.status !== 'loaded') throw new Error(result.status);

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../core/hash';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import type { SuiteInputs } from '../core/format/expectation';
@@ -125,15 +126,15 @@ export function createSession({
   const corpus = createCorpusIndex({ compiler });
   const saves = createBackgroundSaves({ records, image, corpus, workspace, estimateStorage });
   const compilations = createCompilations({ compiler, workspace, corpus, remember, saves: writes });
-  const comparisons = createComparisons({ workspace, compilations });
+  const comparisons = createComparisons({ sha256: compiler.sha256, workspace, compilations });
   const drill = createDrillSession({
     lastReceipt: () => heldLast(workspace, compilations.last()),
     check: checkAgainstCurrent({ compiler, workspace, compilations }),
   });
-  const editing = createRecordEditing({ workspace, compilations });
-  const whatIf = createWhatIf({ workspace, compilations, records: editing });
+  const editing = createRecordEditing({ sha256: compiler.sha256, workspace, compilations });
+  const whatIf = createWhatIf({ sha256: compiler.sha256, workspace, compilations, records: editing });
   const trace = createTraceQuery({ compilations, comparisons });
-  const exports = createExports({ workspace, compilations, tests });
+  const exports = createExports({ sha256: compiler.sha256, workspace, compilations, tests });
   const loads = createWorkspaceLoads({
     compiler,
     workspace,
@@ -251,12 +252,12 @@ export function createSession({
 }
 
 export interface WorkerStartDeps {
-  /** Resolves once SHA-256 is installed: the remembered result's key is a SHA-256, and the session hashes too. */
-  readonly hashing: Promise<unknown>;
+  /** The SHA-256, once it has started: the remembered result's key is a SHA-256, and the session hashes too. */
+  readonly sha256: Promise<Sha256>;
   /** The result the last session showed for the workspace storage holds; null when nothing matches it. */
-  readonly readRemembered: () => Promise<RememberedResult | null>;
+  readonly readRemembered: (sha256: Sha256) => Promise<RememberedResult | null>;
   /** Opens the database and builds the session over it. */
-  readonly openSession: () => Promise<Session>;
+  readonly openSession: (sha256: Sha256) => Promise<Session>;
   /** The Evaluation view's experiments, on the scenario the session has selected. */
   readonly evaluation: (
     currentScenario: () => Promise<{ readonly loaded: LoadedScenario; readonly selection: Selection }>,
@@ -270,11 +271,11 @@ export interface WorkerStartDeps {
  * remembered result, the evaluation) at once, and every other method once the session is open and, after `start`,
  * restored.
  */
-export function startWorker({ hashing, readRemembered, openSession, evaluation, locks }: WorkerStartDeps): CompilerApi {
-  const remembered = hashing.then(readRemembered);
+export function startWorker({ sha256, readRemembered, openSession, evaluation, locks }: WorkerStartDeps): CompilerApi {
+  const remembered = sha256.then(readRemembered);
   // The image is restored in one long task: the remembered result is read first, so the page is not kept waiting behind
   // it.
-  const ready = Promise.all([remembered.then(openSession), hashing]).then(([session]) => session);
+  const ready = Promise.all([remembered, sha256]).then(([, started]) => openSession(started));
   // A failed start (SQLite could not load) reaches the page through each call that awaits it, not as an unhandled
   // rejection.
   ready.catch(() => undefined);

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { createSqliteCompiler } from '../sqlite/compiler';
 import { createSqliteStore } from '../sqlite/compiler';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
@@ -10,14 +11,14 @@ import type { AdapterUnderTest, ReferenceCompile } from './conformance-suite';
 
 /** The built-in path, as the reference every adapter's receipts are compared with. */
 export async function referenceCompile(): Promise<ReferenceCompile> {
-  const compiler = createSqliteCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(sha256InNode, await openInMemoryDatabase());
   return (request) => compiler.compile(request);
 }
 
 /** The SQLite adapter over a record index of its own (not the reference's). */
 export async function sqliteUnderTest(): Promise<AdapterUnderTest> {
   const store = createSqliteStore(await openInMemoryDatabase());
-  const compiler = createSqliteCompiler(await openInMemoryDatabase());
+  const compiler = createSqliteCompiler(sha256InNode, await openInMemoryDatabase());
   return {
     name: 'sqlite',
     load: async (recordSet) => {
@@ -33,7 +34,7 @@ export function postgresUnderTest(database: Database, tokeniser: Tokeniser): Ada
   return {
     name: 'postgresql',
     load: async (recordSet) => {
-      const loaded = await loadRecordSet(database, 'conformance case', recordSet, tokeniser);
+      const loaded = await loadRecordSet(sha256InNode, database, 'conformance case', recordSet, tokeniser);
       if (!loaded.ok) throw new Error(loaded.error.message);
     },
     adapter: async () => {
@@ -43,6 +44,7 @@ export function postgresUnderTest(database: Database, tokeniser: Tokeniser): Ada
     },
     compile: async (request) => {
       const compiled = await compileInDatabase(
+        sha256InNode,
         database,
         request.contract,
         tokeniser,

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import type { CompileRequest } from '../../core/compile';
 import { prepareCompile, type PreparedCompile } from '../../core/compile-stages';
 import type { CompileError, Result } from '../../core/errors';
@@ -69,7 +70,7 @@ export async function admitThrough(
  * but which adapter they name.
  */
 export function namingAdapterOf(receipt: Receipt, other: Receipt): Receipt {
-  return namingStoreOf(receipt, other.executedBy);
+  return namingStoreOf(sha256InNode, receipt, other.executedBy);
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -195,11 +196,14 @@ export async function runConformanceSuite(
     let previous: PreparedCompile | null = null;
     const problems: string[] = [];
     for (const item of cases) {
-      const request: CompileRequest = { contract: item.contract, recordSet: createRecordSet(item.records) };
+      const request: CompileRequest = {
+        contract: item.contract,
+        recordSet: createRecordSet(sha256InNode, item.records),
+      };
       const expected = await reference(request);
       await under.load(request.recordSet);
       const actual = await under.compile(request);
-      const prepared = prepareCompile(request);
+      const prepared = prepareCompile(sha256InNode, request);
       if (!prepared.ok) {
         // Refused before admission: every path must refuse it the same way.
         if (actual.ok || expected.ok || actual.error.code !== expected.error.code)

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import type { Contract, ContractInput } from '../../core/format/contract';
 import type { RecordInput, SourceRecord } from '../../core/format/record';
 import { contentHashOf } from '../../core/hash';
@@ -44,7 +45,7 @@ const WORDS = [
 ];
 
 function makeRecord(id: string, overrides: RecordOverrides = {}): SourceRecord {
-  return sampleRecord({ id, ...overrides });
+  return sampleRecord(sha256InNode, { id, ...overrides });
 }
 
 /** The sample contract with two principals, a query that needs Unicode folding, and a budget a few records fill. */
@@ -161,7 +162,9 @@ function gateAlone(gate: GateName): ConformanceCase[] {
       return [
         one('verified, altered and missing', [
           makeRecord('pv-ok'),
-          makeRecord('pv-bad', { provenance: { origin: 'crm/x', contentHash: contentHashOf('another text') } }),
+          makeRecord('pv-bad', {
+            provenance: { origin: 'crm/x', contentHash: contentHashOf(sha256InNode, 'another text') },
+          }),
           makeRecord('pv-none', { provenance: null }),
         ]),
       ];

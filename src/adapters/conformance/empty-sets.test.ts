@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
@@ -61,7 +62,7 @@ const EMPTY_SETS: readonly { readonly name: string; readonly clause: PlanClause;
 
 async function admittedBy(adapter: AdmittingStore, clause: PlanClause): Promise<number> {
   const plan: AdmissionPlan = { kind: 'admission-plan', version: 1, clauses: [clause] };
-  const answer = await adapter.admit(plan, planDigest(plan));
+  const answer = await adapter.admit(plan, planDigest(sha256InNode, plan));
   if (!answer.ok || answer.value.status !== 'complete') throw new Error('no complete answer');
   return answer.value.candidates.size;
 }
@@ -71,7 +72,7 @@ function checks(under: () => AdapterUnderTest) {
   for (const { name, clause, admitsAll } of EMPTY_SETS) {
     it(`${name}: ${admitsAll ? 'every record' : 'no record'}`, async () => {
       const adapter = under();
-      await adapter.load(createRecordSet(corpus?.records ?? []));
+      await adapter.load(createRecordSet(sha256InNode, corpus?.records ?? []));
       expect(await admittedBy(await adapter.adapter(), clause)).toBe(admitsAll ? corpus?.records.length : 0);
     });
   }

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import type { CompileError, Result } from '../../core/errors';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import type { AdmissionPlan, PlanClause } from '../../core/phases/4-admit/admission-plan';
@@ -65,20 +66,30 @@ export async function runErrorSemantics(
 ): Promise<SuiteFinding[]> {
   const sample = conformanceCases(0).find((item) => item.name.startsWith('deny alone: no deny'));
   if (sample === undefined) throw new Error('the conformance corpus has no deny case');
-  const loaded = await loadRecordSet(database, 'error semantics', createRecordSet(sample.records), tokeniser);
+  const loaded = await loadRecordSet(
+    sha256InNode,
+    database,
+    'error semantics',
+    createRecordSet(sha256InNode, sample.records),
+    tokeniser,
+  );
   if (!loaded.ok) throw new Error(loaded.error.message);
   const findings: SuiteFinding[] = [];
   const locker = await open();
   try {
     let release = await lockRecords(locker, database.schema);
-    const timedOut = await compileInDatabase(database, sample.contract, tokeniser, { statementTimeoutMs: WAIT_MS });
+    const timedOut = await compileInDatabase(sha256InNode, database, sample.contract, tokeniser, {
+      statementTimeoutMs: WAIT_MS,
+    });
     await release();
     findings.push(finding('a statement timeout', timedOut, 'ADAPTER_INCOMPLETE', /cancel|timeout/i));
 
     const victim = await open();
     const { rows } = await victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     release = await lockRecords(locker, database.schema);
-    const pending = compileInDatabase(victim, sample.contract, tokeniser, { statementTimeoutMs: 20 * WAIT_MS });
+    const pending = compileInDatabase(sha256InNode, victim, sample.contract, tokeniser, {
+      statementTimeoutMs: 20 * WAIT_MS,
+    });
     await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
     await locker.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
     const dropped = await pending;
@@ -94,7 +105,7 @@ export async function runErrorSemantics(
   findings.push(
     finding(
       'a partial result',
-      await compileInDatabase(losingLastRow(database), sample.contract, tokeniser),
+      await compileInDatabase(sha256InNode, losingLastRow(database), sample.contract, tokeniser),
       'ADAPTER_INCOMPLETE',
       /partial result/,
     ),

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompileRequest } from '../../core/compile';
 import { prepareCompile } from '../../core/compile-stages';
@@ -42,7 +43,7 @@ const cases = [...conformanceCases(3), brokenLinksCase(), ...edgeCases];
  * digest.
  */
 async function referenceAnswer(request: CompileRequest, top: number) {
-  const prepared = prepareCompile(request);
+  const prepared = prepareCompile(sha256, request);
   if (!prepared.ok) throw new Error(prepared.error.message);
   const gates = createGateContext(prepared.value.resolution.contract);
   const admitted = new Set<string>();
@@ -71,7 +72,7 @@ async function referenceAnswer(request: CompileRequest, top: number) {
       statistics: ranking.statistics,
       refusedByReason: Object.fromEntries(Object.entries(refused).sort(([a], [b]) => (a < b ? -1 : 1))),
       candidates: ranking.rows.slice(0, top),
-      admittedDigest: recordSetDigest(admittedRecords),
+      admittedDigest: recordSetDigest(sha256, admittedRecords),
     },
   };
 }
@@ -86,7 +87,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
 
   const inStore = <T>(work: (store: PostgresStore) => Promise<T>) =>
     inSnapshot(database, {}, async (shards) => {
-      const store = await createPostgresStore(database, tokeniser, () => shards);
+      const store = await createPostgresStore(sha256, database, tokeniser, () => shards);
       if (!store.ok) return store;
       return { ok: true as const, value: await work(store.value) };
     });
@@ -94,8 +95,8 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
   it('equal the reference on every case: admitted count, bm25 statistics, refused counts per reason, top candidates, admitted digest', async () => {
     expect(cases.length).toBeGreaterThan(16);
     for (const item of cases) {
-      const request: CompileRequest = { contract: item.contract, recordSet: createRecordSet(item.records) };
-      const loaded = await loadRecordSet(database, 'answer case', request.recordSet, tokeniser);
+      const request: CompileRequest = { contract: item.contract, recordSet: createRecordSet(sha256, item.records) };
+      const loaded = await loadRecordSet(sha256, database, 'answer case', request.recordSet, tokeniser);
       if (!loaded.ok) throw new Error(loaded.error.message);
       for (const top of [2, 1000]) {
         const { prepared, answer: expected } = await referenceAnswer(request, top);
@@ -124,9 +125,9 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
     };
     const request: CompileRequest = {
       contract: denied.contract,
-      recordSet: createRecordSet([...denied.records, both]),
+      recordSet: createRecordSet(sha256, [...denied.records, both]),
     };
-    await loadRecordSet(database, 'deny case', request.recordSet, tokeniser);
+    await loadRecordSet(sha256, database, 'deny case', request.recordSet, tokeniser);
     const { prepared, answer: expected } = await referenceAnswer(request, 10);
     const answered = await inStore((store) =>
       store.answerPlan(prepared.plan, prepared.digest, request.contract.query, 10),
@@ -137,9 +138,9 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
 
   it('hands over the broken supersessions the plan lists, the records asked for whole, and the record-set digest', async () => {
     const sample = brokenLinksCase();
-    const recordSet = createRecordSet(sample.records);
-    await loadRecordSet(database, 'links', recordSet, tokeniser);
-    const prepared = prepareCompile({ contract: sample.contract, recordSet });
+    const recordSet = createRecordSet(sha256, sample.records);
+    await loadRecordSet(sha256, database, 'links', recordSet, tokeniser);
+    const prepared = prepareCompile(sha256, { contract: sample.contract, recordSet });
     if (!prepared.ok) throw new Error(prepared.error.message);
     const found = await inStore(async (store) => ({
       broken: await store.brokenSupersessions(),
@@ -148,7 +149,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
     }));
     if (!found.ok || !found.value.records.ok) throw new Error('no answer');
     expect([...found.value.broken.keys()]).toEqual(prepared.value.resolution.brokenLinks);
-    expect(found.value.digest).toBe(recordSetDigest(recordSet.checked));
+    expect(found.value.digest).toBe(recordSetDigest(sha256, recordSet.checked));
     expect(found.value.records.value.checked.map((item) => [item.record.id, item.fingerprint])).toEqual(
       ['c1', 'c3'].map((id) => [id, recordSet.checked.find((item) => item.record.id === id)?.fingerprint]),
     );

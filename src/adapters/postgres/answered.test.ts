@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler } from '../sqlite/compiler';
 import type { CompileError, Result } from '../../core/errors';
@@ -90,11 +91,11 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
   });
 
   const loadAndCompile = async (records: readonly SourceRecord[]) => {
-    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), tokeniser);
+    const loaded = await loadRecordSet(sha256, database, 'records.jsonl', createRecordSet(sha256, records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     const counted = counting(database);
     reads.count = 0;
-    const compiled = await compileInDatabase(counted.database, contract, tokeniser);
+    const compiled = await compileInDatabase(sha256, counted.database, contract, tokeniser);
     if (!compiled.ok) throw new Error(compiled.error.message);
     return { compiled: compiled.value, rows: counted.rows(), validated: reads.count };
   };
@@ -119,9 +120,9 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
   it("gives the built-in path's candidates receipt for the same records, but for the adapter it names", async () => {
     const records = [...admitted, ...refused(40)];
     const { compiled } = await loadAndCompile(records);
-    const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+    const builtin = await createSqliteCompiler(sha256, await openInMemoryDatabase()).compile({
       contract,
-      recordSet: createRecordSet(records),
+      recordSet: createRecordSet(sha256, records),
       attestation: 'candidates',
     });
     if (!builtin.ok) throw new Error(builtin.error.message);
@@ -142,7 +143,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
         return (await database.query(text, values)) as never;
       },
     };
-    const compiled = await compileInDatabase(watched, contract, tokeniser);
+    const compiled = await compileInDatabase(sha256, watched, contract, tokeniser);
     expect(compiled.ok).toBe(true);
     const [statement] = statements;
     if (statement === undefined) throw new Error('no admitted-rows statement ran');
@@ -174,7 +175,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
         return (await database.query(text, bound)) as never;
       },
     };
-    const compiled = await compileInDatabase(watched, contract, tokeniser);
+    const compiled = await compileInDatabase(sha256, watched, contract, tokeniser);
     if (!compiled.ok) throw new Error(compiled.error.message);
     // Every statement that runs the plan's admission echoes the plan's digest, so the rows it returns are known to be
     // of that plan.
@@ -186,17 +187,17 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
   it('refuses to make a packet when an admitted row the database returns fails a gate: ADAPTER_MISMATCH', async () => {
     await loadAndCompile([...admitted, ...refused(10)]);
     const lying = lyingAbout(database, (row) => (row.id === 'quiet' ? { ...row, scope: 'legal' } : row));
-    expect(mismatchOf(await compileInDatabase(lying, contract, tokeniser))).toBe('ADAPTER_MISMATCH quiet');
+    expect(mismatchOf(await compileInDatabase(sha256, lying, contract, tokeniser))).toBe('ADAPTER_MISMATCH quiet');
     // A row that claims another fingerprint than its document's is caught when the record is read whole.
     const other = lyingAbout(database, (row) =>
       row.id === 'hit-00' ? { ...row, fingerprint: `${String(row.fingerprint).slice(0, -1)}0` } : row,
     );
-    expect(mismatchOf(await compileInDatabase(other, contract, tokeniser))).toBe('ADAPTER_MISMATCH hit-00');
+    expect(mismatchOf(await compileInDatabase(sha256, other, contract, tokeniser))).toBe('ADAPTER_MISMATCH hit-00');
   });
 
   it('refuses to make a packet when a record that enters it is not what its row says: ADAPTER_MISMATCH', async () => {
     await loadAndCompile([...admitted, ...refused(10)]);
-    const compiled = await compileInDatabase(database, contract, tokeniser);
+    const compiled = await compileInDatabase(sha256, database, contract, tokeniser);
     if (!compiled.ok || compiled.value.outcome.status !== 'packet')
       throw new Error('the honest database gives a packet');
     const entered = compiled.value.outcome.receipt.selected.find((id) => id !== 'need') ?? '';
@@ -205,7 +206,9 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
       `UPDATE ${database.schema}.documents SET document = jsonb_set(document::jsonb, '{project}', '"other"')::text WHERE id = $1`,
       [entered],
     );
-    expect(mismatchOf(await compileInDatabase(database, contract, tokeniser))).toBe(`ADAPTER_MISMATCH ${entered}`);
+    expect(mismatchOf(await compileInDatabase(sha256, database, contract, tokeniser))).toBe(
+      `ADAPTER_MISMATCH ${entered}`,
+    );
     // Gate columns that admit what the document refuses, with the loaded fingerprint: the evaluator refuses the whole
     // record.
     await database.query(
@@ -214,7 +217,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
     );
     await database.query(`UPDATE ${database.schema}.records SET project = 'atlas' WHERE id = 'away-0000'`);
     await database.query(`UPDATE ${database.schema}.postings SET title_tf = 40 WHERE record_id = 'away-0000'`);
-    const admittedWrongly = await compileInDatabase(database, contract, tokeniser);
+    const admittedWrongly = await compileInDatabase(sha256, database, contract, tokeniser);
     expect(mismatchOf(admittedWrongly)).toBe('ADAPTER_MISMATCH away-0000');
   });
 });

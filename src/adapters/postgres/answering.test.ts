@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareStrings } from '../../core/canonical';
 import { contractSchema } from '../../core/format/contract';
@@ -33,7 +34,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
   const { contract, records } = brokenLinksCase();
   beforeAll(async () => {
     database = await openTestDatabase();
-    const loaded = await loadRecordSet(database, 'plans', createRecordSet(records), tokeniser);
+    const loaded = await loadRecordSet(sha256, database, 'plans', createRecordSet(sha256, records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
 
@@ -46,7 +47,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
   };
 
   const planOf = async () => {
-    const resolved = resolve(contractSchema.parse(contract), createRecordSet([]));
+    const resolved = resolve(contractSchema.parse(contract), createRecordSet(sha256, []));
     if (!resolved.ok) throw new Error(resolved.error.message);
     const broken = [...(await storedBrokenLinks(database)).keys()].sort(compareStrings);
     return buildAdmissionPlan(resolved.value.contract, broken);
@@ -57,7 +58,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     const plan = await planOf();
     const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
     expect(phrases.length).toBeGreaterThan(0);
-    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    const statement = oneServerStatement(database.schema, plan, planDigest(sha256, plan), phrases, []);
     if (!statement.ok) throw new Error(statement.error.message);
     const reads = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
       (node) => node['Relation Name'] === 'records',
@@ -71,7 +72,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     const parsed = contractSchema.parse(contract);
     const plan = await planOf();
     const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
-    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    const statement = oneServerStatement(database.schema, plan, planDigest(sha256, plan), phrases, []);
     if (!statement.ok) throw new Error(statement.error.message);
     const ids = records.map((record) => record.id);
     const plans = [
@@ -99,7 +100,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
     const parsed = contractSchema.parse(contract);
     const plan = await planOf();
     const phrases = safeFtsTerms(parsed.query).map((quoted) => tokeniser.phrase(quoted.slice(1, -1)));
-    const statement = oneServerStatement(database.schema, plan, planDigest(plan), phrases, []);
+    const statement = oneServerStatement(database.schema, plan, planDigest(sha256, plan), phrases, []);
     if (!statement.ok) throw new Error(statement.error.message);
     const byRecord = nodesOf(await explain(statement.value.text, statement.value.values)).filter(
       (node) => node['Node Type'] === 'Aggregate' && (node['Group Key'] ?? []).some((key) => key.includes('record_id')),
@@ -109,7 +110,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
 
   it('counts the refused records in one sum over the records, never grouping the records by their verdict', async () => {
     const plan = await planOf();
-    const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
+    const statement = oneServerStatement(database.schema, plan, planDigest(sha256, plan), [], []);
     if (!statement.ok) throw new Error(statement.error.message);
     const nodes = nodesOf(await explain(statement.value.text, statement.value.values));
     const overRecords = nodes.filter(
@@ -125,7 +126,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
   it('sends the counts and digests once, not with every admitted row', async () => {
     // No clause: every record admitted.
     const plan = { ...(await planOf()), clauses: [] };
-    const statement = oneServerStatement(database.schema, plan, planDigest(plan), [], []);
+    const statement = oneServerStatement(database.schema, plan, planDigest(sha256, plan), [], []);
     if (!statement.ok) throw new Error(statement.error.message);
     const { rows } = await database.query<AnswerRow>(statement.value.text, statement.value.values);
     expect(rows.filter((row) => row.id !== null).length).toBeGreaterThan(1);
@@ -135,13 +136,13 @@ describe.skipIf(POSTGRES_URL === undefined)('the statements a compile sends, by 
 
   it('sorts and groups the answer in memory: the transaction it runs in allows more than the default work_mem', async () => {
     const settings = await inSnapshot(database, {}, async (shards) => {
-      const store = await createPostgresStore(database, tokeniser, () => shards);
+      const store = await createPostgresStore(sha256, database, tokeniser, () => shards);
       if (!store.ok) return store;
       const parsed = contractSchema.parse(contract);
-      const resolved = resolve(parsed, createRecordSet([]));
+      const resolved = resolve(parsed, createRecordSet(sha256, []));
       if (!resolved.ok) return resolved;
       const plan = buildAdmissionPlan(resolved.value.contract, []);
-      const answered = await store.value.answers?.answerPlan(plan, planDigest(plan), {
+      const answered = await store.value.answers?.answerPlan(plan, planDigest(sha256, plan), {
         query: parsed.query,
         ranking: 'bm25',
         required: [],

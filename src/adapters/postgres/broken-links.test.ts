@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../core/format/record';
 import { resolve } from '../../core/phases/2-resolve/resolve';
@@ -16,7 +17,7 @@ const byId = (records: readonly SourceRecord[], id: string) =>
 
 /** Resolve's broken links over the whole record set: the reference. */
 function reference(records: readonly SourceRecord[]) {
-  const resolution = resolve(sample.contract, createRecordSet(records));
+  const resolution = resolve(sample.contract, createRecordSet(sha256, records));
   if (!resolution.ok) throw new Error(resolution.error.message);
   return new Map(
     resolution.value.records.flatMap((item) =>
@@ -56,7 +57,9 @@ describe('broken supersession links from the supersession graph alone', () => {
     });
 
     const load = async (records: readonly SourceRecord[], mode: 'replace' | 'upsert' = 'replace') => {
-      const loaded = await loadRecordSet(database, 'links.jsonl', createRecordSet(records), tokeniser, { mode });
+      const loaded = await loadRecordSet(sha256, database, 'links.jsonl', createRecordSet(sha256, records), tokeniser, {
+        mode,
+      });
       if (!loaded.ok) throw new Error(loaded.error.message);
     };
 

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { conformanceCases } from '../conformance/corpus';
@@ -31,7 +32,13 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase();
-    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), createUnicodeTokeniser());
+    const loaded = await loadRecordSet(
+      sha256,
+      database,
+      'records.jsonl',
+      createRecordSet(sha256, records),
+      createUnicodeTokeniser(),
+    );
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
 
@@ -39,7 +46,7 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
     const paged = counting(database);
     await database.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     try {
-      const recordSet = await readRecordSet(paged, pageSize);
+      const recordSet = await readRecordSet(sha256, paged, pageSize);
       if (!recordSet.ok) throw new Error(recordSet.error.message);
       return {
         ids: recordSet.value.checked.map((item) => item.record.id),
@@ -53,7 +60,7 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
 
   it('reads them a page at a time, in id order (a compile does not depend on the order), the same records whatever the page size', async () => {
     expect(records.length).toBe(23);
-    const loaded = createRecordSet(records);
+    const loaded = createRecordSet(sha256, records);
     const whole = await read(1000);
     expect(whole.pages).toEqual([23]);
     const inIdOrder = [...loaded.checked].sort((a, b) => (a.record.id < b.record.id ? -1 : 1));
@@ -73,10 +80,10 @@ describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {
     await database.query(`UPDATE ${database.schema}.records SET fingerprint = 'sha256:stale' WHERE id = $1`, [changed]);
     try {
       await database.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      const recordSet = await readRecordSet(database, 5).finally(() => database.query('ROLLBACK'));
+      const recordSet = await readRecordSet(sha256, database, 5).finally(() => database.query('ROLLBACK'));
       expect(recordSet.ok || recordSet.error).toMatchObject({ code: 'INVALID_INPUT', recordId: changed });
     } finally {
-      const fingerprint = createRecordSet(records).checked[17]?.fingerprint;
+      const fingerprint = createRecordSet(sha256, records).checked[17]?.fingerprint;
       await database.query(`UPDATE ${database.schema}.records SET fingerprint = $2 WHERE id = $1`, [
         changed,
         fingerprint,

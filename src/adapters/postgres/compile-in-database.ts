@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
 import type { TableStats } from '../../core/memo';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
@@ -40,6 +41,7 @@ export const RECORD_PAGE = 2_000;
  * changed behind the adapter's back is caught here, and a fingerprint that does not match its row too.
  */
 export async function readRecordSet(
+  sha256: Sha256,
   client: Database,
   pageSize: number = RECORD_PAGE,
 ): Promise<Result<RecordSet, CompileError>> {
@@ -53,7 +55,7 @@ export async function readRecordSet(
       if (rows.length < pageSize) break;
     }
   };
-  const read = await validateStoredRecords(pages());
+  const read = await validateStoredRecords(sha256, pages());
   await client.query('CLOSE records_read');
   return read;
 }
@@ -63,6 +65,7 @@ export async function readRecordSet(
  * lacks is left out).
  */
 export async function readRecordsById(
+  sha256: Sha256,
   client: Database,
   ids: readonly string[],
 ): Promise<Result<RecordSet, CompileError>> {
@@ -70,7 +73,7 @@ export async function readRecordsById(
     `SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id WHERE r.id = ANY($1::text[]) ORDER BY r.id`,
     [ids],
   );
-  return validateStoredRecords([rows]);
+  return validateStoredRecords(sha256, [rows]);
 }
 
 /**
@@ -79,6 +82,7 @@ export async function readRecordsById(
  * out).
  */
 export async function readDocumentsById(
+  sha256: Sha256,
   client: Database,
   ids: readonly string[],
 ): Promise<Result<readonly CheckedRecord[], CompileError>> {
@@ -86,7 +90,7 @@ export async function readDocumentsById(
     `SELECT document FROM ${client.schema}.documents WHERE id = ANY($1::text[]) ORDER BY id`,
     [ids],
   );
-  const reader = createJsonlRecordReader(DATABASE_RECORDS);
+  const reader = createJsonlRecordReader(sha256, DATABASE_RECORDS);
   for (const row of rows) reader.push(`${row.document}\n`);
   const recordSet = reader.finish();
   if (!recordSet.ok) return recordSet;
@@ -104,9 +108,10 @@ export interface StoredRecord {
  * fingerprint that does not match its row too.
  */
 export async function validateStoredRecords(
+  sha256: Sha256,
   pages: AsyncIterable<readonly StoredRecord[]> | Iterable<readonly StoredRecord[]>,
 ): Promise<Result<RecordSet, CompileError>> {
-  const reader = createJsonlRecordReader(DATABASE_RECORDS);
+  const reader = createJsonlRecordReader(sha256, DATABASE_RECORDS);
   const fingerprints: string[] = [];
   for await (const rows of pages) {
     for (const row of rows) {
@@ -149,13 +154,14 @@ export const NO_RECORDS: RecordSet = recordSetOf([]);
  * row per record, reads every record back and judges each in the reference evaluator.
  */
 export async function compileInDatabase(
+  sha256: Sha256,
   client: Database,
   contract: Contract,
   tokeniser: Tokeniser,
   options: PostgresAdapterOptions = {},
   attestation: Attestation = 'candidates',
 ): Promise<Result<DatabaseCompile, CompileError>> {
-  return createDatabaseCompiler(client, tokeniser, options).compile(contract, attestation);
+  return createDatabaseCompiler(sha256, client, tokeniser, options).compile(contract, attestation);
 }
 
 /** Compiles over one database connection, one compile at a time, keeping what a later compile can use again. */
@@ -172,6 +178,7 @@ export interface DatabaseCompiler {
  * set done (answering.ts, answered-admission.ts); only the refused counts and the record-set digest are new.
  */
 export function createDatabaseCompiler(
+  sha256: Sha256,
   client: Database,
   tokeniser: Tokeniser,
   options: PostgresAdapterOptions = {},
@@ -183,9 +190,9 @@ export function createDatabaseCompiler(
     inSnapshot(client, options, async (found) => {
       shards = found;
       if (compiler === null) {
-        const store = await createPostgresStore(client, tokeniser, () => shards, options, kept);
+        const store = await createPostgresStore(sha256, client, tokeniser, () => shards, options, kept);
         if (!store.ok) return store;
-        compiler = { store: store.value, core: createCompiler(store.value) };
+        compiler = { store: store.value, core: createCompiler(sha256, store.value) };
       }
       return compileWith(compiler.store, compiler.core, { contract, recordSet: NO_RECORDS, attestation: 'candidates' });
     });
@@ -193,8 +200,8 @@ export function createDatabaseCompiler(
     compile: (contract, attestation = 'candidates') =>
       attestation === 'candidates'
         ? compileCandidates(contract)
-        : inRecordSnapshot(client, options, async (recordSet, found) =>
-            compileRecords(client, { contract, recordSet, attestation }, tokeniser, found, options),
+        : inRecordSnapshot(sha256, client, options, async (recordSet, found) =>
+            compileRecords(sha256, client, { contract, recordSet, attestation }, tokeniser, found, options),
           ),
     memoStats: () => compiler?.core.memoStats() ?? new Map(),
   };
@@ -205,12 +212,13 @@ export function createDatabaseCompiler(
  * statement of `work` sees too, under the statement timeout. A database error ends it in ADAPTER_INCOMPLETE.
  */
 export async function inRecordSnapshot<T>(
+  sha256: Sha256,
   client: Database,
   options: PostgresAdapterOptions,
   work: (recordSet: RecordSet, shards: ShardTables) => Promise<Result<T, CompileError>>,
 ): Promise<Result<T, CompileError>> {
   return inSnapshot(client, options, async (shards) => {
-    const recordSet = await readRecordSet(client);
+    const recordSet = await readRecordSet(sha256, client);
     return recordSet.ok ? work(recordSet.value, shards) : recordSet;
   });
 }
@@ -286,6 +294,7 @@ export interface PostgresStore extends Store {
  * database, as one statement each; its capabilities are what the server's probes show.
  */
 export async function createPostgresStore(
+  sha256: Sha256,
   client: Database,
   tokeniser: Tokeniser,
   shards: () => ShardTables,
@@ -310,33 +319,35 @@ export async function createPostgresStore(
     rankAdmitted: (query, admitted) => rankInDatabase(client, query, admitted, tokeniser),
     answerPlan: (plan, digest, query, top) => answerPlan(client, plan, digest, query, tokeniser, top),
     brokenSupersessions: () => storedBrokenLinks(client),
-    recordsById: (ids) => readRecordsById(client, ids),
+    recordsById: (ids) => readRecordsById(sha256, client, ids),
     recordSetDigest: () => storedRecordSetDigest(client),
-    answers: createPlanAnswering(client, tokeniser, shards, (ids) => readDocumentsById(client, ids), kept),
+    answers: createPlanAnswering(client, tokeniser, shards, (ids) => readDocumentsById(sha256, client, ids), kept),
   });
 }
 
 /** The core's compiler over the PostgreSQL store of a snapshot that `inRecordSnapshot` opened. */
 export async function compilerInSnapshot(
+  sha256: Sha256,
   client: Database,
   tokeniser: Tokeniser,
   shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<Compiler, CompileError>> {
-  const store = await createPostgresStore(client, tokeniser, () => shards, options);
-  return store.ok ? ok(createCompiler(store.value)) : store;
+  const store = await createPostgresStore(sha256, client, tokeniser, () => shards, options);
+  return store.ok ? ok(createCompiler(sha256, store.value)) : store;
 }
 
 /** One compile of records read back inside `inRecordSnapshot`: the core's pipeline over the PostgreSQL store. */
 export async function compileRecords(
+  sha256: Sha256,
   client: Database,
   request: CompileRequest,
   tokeniser: Tokeniser,
   shards: ShardTables,
   options: PostgresAdapterOptions = {},
 ): Promise<Result<DatabaseCompile, CompileError>> {
-  const store = await createPostgresStore(client, tokeniser, () => shards, options);
-  return store.ok ? compileWith(store.value, createCompiler(store.value), request) : store;
+  const store = await createPostgresStore(sha256, client, tokeniser, () => shards, options);
+  return store.ok ? compileWith(store.value, createCompiler(sha256, store.value), request) : store;
 }
 
 async function compileWith(

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import type { CompileRequest } from '../../core/compile';
 import { drill, type ReceiptVerdict } from '../../core/drill';
 import { ok, type CompileError, type Result } from '../../core/errors';
@@ -18,6 +19,7 @@ export type DatabaseInputs = Omit<CompileRequest, 'recordSet'>;
  * PostgreSQL store over one snapshot: the core's drill over the core's compiler on that store.
  */
 export async function drillInDatabase(
+  sha256: Sha256,
   client: Database,
   current: DatabaseInputs,
   prior: Receipt,
@@ -29,12 +31,12 @@ export async function drillInDatabase(
     recordSet: RecordSet,
     shards: ShardTables,
   ): Promise<Result<ReceiptVerdict, CompileError>> => {
-    const compiler = await compilerInSnapshot(client, tokeniser, shards, options);
+    const compiler = await compilerInSnapshot(sha256, client, tokeniser, shards, options);
     if (!compiler.ok) return compiler;
     return ok(await drill(compiler.value, { ...current, recordSet, priorReceipt: prior, declaredChanges }));
   };
   // A candidates receipt is compiled again as it attests, from the database's answer: no record is read back for it.
   return prior.attestation === 'candidates'
     ? inSnapshot(client, options, (shards) => drillOver(NO_RECORDS, shards))
-    : inRecordSnapshot(client, options, drillOver);
+    : inRecordSnapshot(sha256, client, options, drillOver);
 }

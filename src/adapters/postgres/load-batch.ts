@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InputIssue } from '../../core/errors';
@@ -106,6 +107,7 @@ export interface PreparedBatch {
  * for nothing, which happens only to lines whose bytes changed but not their record.
  */
 export async function prepareBatch(
+  sha256: Sha256,
   file: string,
   lines: readonly Line[],
   known: ReadonlyMap<string, string>,
@@ -115,7 +117,7 @@ export async function prepareBatch(
   const seen: string[] = [];
   const ids = new Set<string>();
   const prepared: PreparedRecord[] = [];
-  const check = createRecordChecker();
+  const check = createRecordChecker(sha256);
   let pending: (RecordToWrite & { readonly lineHash: Buffer })[] = [];
   // Records are tokenised and made rows a few at a time, at each turn: a parsed record and its tokens are dropped
   // while they are young, instead of a whole batch of them outliving several collections of the young generation.

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler } from '../sqlite/compiler';
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
@@ -43,7 +44,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
   });
 
   const load = async (fileLines: readonly string[], mode: LoadMode = 'replace') => {
-    const loaded = await loadRecordLines(database, 'records.jsonl', [`${fileLines.join('\n')}\n`], tokeniser, { mode });
+    const loaded = await loadRecordLines(sha256, database, 'records.jsonl', [`${fileLines.join('\n')}\n`], tokeniser, {
+      mode,
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
     return loaded.value;
   };
@@ -82,7 +85,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const fresh = await database.reopen();
     try {
       const other = { ...fresh, schema: `${database.schema.slice(0, -1)}_stats"` };
-      const loaded = await loadRecordLines(other, 'records.jsonl', [`${lines.join('\n')}\n`], tokeniser);
+      const loaded = await loadRecordLines(sha256, other, 'records.jsonl', [`${lines.join('\n')}\n`], tokeniser);
       expect(loaded.ok && loaded.value.layout).toBe('created');
       const { rows } = await fresh.query<{ table: string; rows: number }>(
         `SELECT relname AS table, reltuples::integer AS rows FROM pg_class WHERE relnamespace = $1::regnamespace AND relname IN ('records', 'documents')`,
@@ -130,14 +133,14 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
     const after = await xminById();
     expect([...before].filter(([id, xmin]) => after.get(id) !== xmin)).toEqual([]);
 
-    const fileOrder = parseRecordsJsonl('records.jsonl', [JSON.stringify(added), ...lines].join('\n'));
+    const fileOrder = parseRecordsJsonl(sha256, 'records.jsonl', [JSON.stringify(added), ...lines].join('\n'));
     if (!fileOrder.ok) throw new Error(fileOrder.error.message);
-    const reference = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+    const reference = await createSqliteCompiler(sha256, await openInMemoryDatabase()).compile({
       contract: sample.contract,
       recordSet: fileOrder.value,
       attestation: 'candidates',
     });
-    const inDatabase = await compileInDatabase(database, sample.contract, tokeniser);
+    const inDatabase = await compileInDatabase(sha256, database, sample.contract, tokeniser);
     if (!reference.ok || !inDatabase.ok) throw new Error('both compile');
     expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, reference.value.receipt))).toBe(
       serialiseReceipt(reference.value.receipt),
@@ -199,9 +202,16 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
       }) as Database['query'],
     };
     const changed = { ...records[4], title: 'A title changed while JIT is watched' };
-    const upserted = await loadRecordLines(watched, 'records.jsonl', [`${JSON.stringify(changed)}\n`], tokeniser, {
-      mode: 'upsert',
-    });
+    const upserted = await loadRecordLines(
+      sha256,
+      watched,
+      'records.jsonl',
+      [`${JSON.stringify(changed)}\n`],
+      tokeniser,
+      {
+        mode: 'upsert',
+      },
+    );
     expect(upserted.ok).toBe(true);
     const deleted = await deleteRecords(watched, [changed.id ?? '']);
     expect(deleted.ok && deleted.value.deleted).toBe(1);
@@ -239,8 +249,14 @@ describe.skipIf(POSTGRES_URL === undefined)('loads that cost the change', () => 
       lines[2] ?? '',
     ];
     const before = await xminById();
-    const refused = await loadRecordLines(database, 'records.jsonl', [`${refusedLines.join('\n')}\n`], tokeniser);
-    const whole = parseRecordsJsonl('records.jsonl', refusedLines.join('\n'));
+    const refused = await loadRecordLines(
+      sha256,
+      database,
+      'records.jsonl',
+      [`${refusedLines.join('\n')}\n`],
+      tokeniser,
+    );
+    const whole = parseRecordsJsonl(sha256, 'records.jsonl', refusedLines.join('\n'));
     if (!whole.ok) throw new Error(whole.error.message);
     expect(refused.ok || refused.error).toEqual(unreadableRecordsError(whole.value));
     expect(await xminById()).toEqual(before);

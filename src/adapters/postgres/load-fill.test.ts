@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../../bench/generate-records';
 import { deleteRecords, loadRecordLines } from './load-records';
@@ -67,7 +68,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
   it("writes a new layout's rows into tables without indexes, looks nothing up, and builds every index once at the end", async () => {
     const lines = generatedLines(2 * BATCH + 5);
     const watch = watchIndexes(database);
-    const loaded = await loadRecordLines(watch.watched, 'records.jsonl', asChunks(lines), tokeniser);
+    const loaded = await loadRecordLines(sha256, watch.watched, 'records.jsonl', asChunks(lines), tokeniser);
     expect(loaded.ok && loaded.value).toMatchObject({ layout: 'created', inserted: lines.length });
     expect(watch.indexesAtCopy).toHaveLength(3 * 3);
     for (const indexes of watch.indexesAtCopy) expect(indexes).toEqual([]);
@@ -75,14 +76,14 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     expect(await recordIndexes(database)).toEqual(EVERY_INDEX);
 
     // The indexes serve the next load: the same file again writes nothing.
-    const again = await loadRecordLines(database, 'records.jsonl', asChunks(lines), tokeniser);
+    const again = await loadRecordLines(sha256, database, 'records.jsonl', asChunks(lines), tokeniser);
     expect(again.ok && again.value).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: lines.length });
   });
 
   it('fills emptied tables of the current layout as it fills new ones, with the same rows as a load into a new schema', async () => {
     const lines = generatedLines(BATCH + 5);
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
-    const first = await loadRecordLines(database, 'records.jsonl', asChunks(lines), tokeniser);
+    const first = await loadRecordLines(sha256, database, 'records.jsonl', asChunks(lines), tokeniser);
     expect(first.ok && first.value.layout).toBe('created');
     const digest = await storedRecordSetDigest(database);
     const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id);
@@ -90,7 +91,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     expect(emptied.ok && emptied.value.deleted).toBe(lines.length);
 
     const watch = watchIndexes(database);
-    const loaded = await loadRecordLines(watch.watched, 'records.jsonl', asChunks(lines), tokeniser);
+    const loaded = await loadRecordLines(sha256, watch.watched, 'records.jsonl', asChunks(lines), tokeniser);
     expect(loaded.ok && loaded.value).toMatchObject({ layout: 'current', inserted: lines.length, snapshot: 3 });
     expect(watch.indexesAtCopy.length).toBeGreaterThan(0);
     for (const indexes of watch.indexesAtCopy) expect(indexes).toEqual([]);
@@ -106,6 +107,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     const records = generateRecords(3, 11).records.map((record) => ({ ...record, text: record.text.repeat(20) }));
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
     const loaded = await loadRecordLines(
+      sha256,
       database,
       'long.jsonl',
       asChunks(records.map((r) => JSON.stringify(r))),
@@ -123,7 +125,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     const copied = lines[2] ?? '';
     lines.push(copied);
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
-    const refused = await loadRecordLines(database, 'records.jsonl', asChunks(lines), tokeniser);
+    const refused = await loadRecordLines(sha256, database, 'records.jsonl', asChunks(lines), tokeniser);
     expect(refused.ok).toBe(false);
     if (!refused.ok)
       expect(refused.error.issues).toEqual([

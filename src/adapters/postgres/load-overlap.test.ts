@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../../bench/generate-records';
 import { storedRecordSetDigest } from './record-set-digest';
@@ -107,14 +108,20 @@ describe.skipIf(POSTGRES_URL === undefined)('a load overlaps reading and writing
   it("reads and tokenises the next batch while the database copies the previous batch's rows", async () => {
     const fileLines = generatedLines(3 * BATCH);
     const watch = watchLoad(database, tokeniser, 3);
-    const loaded = await loadRecordLines(watch.watched, 'records.jsonl', watch.lines(fileLines), watch.tokeniser);
+    const loaded = await loadRecordLines(
+      sha256,
+      watch.watched,
+      'records.jsonl',
+      watch.lines(fileLines),
+      watch.tokeniser,
+    );
     expect(loaded.ok && loaded.value.inserted).toBe(fileLines.length);
     expect(watch.events).toEqual(['tokenising batch 1', 'tokenising batch 2', 'tokenising batch 3']);
 
     // The same rows as a load that is not watched: the schema is loaded again from one chunk, through the connection.
     const digest = await storedRecordSetDigest(database);
     await database.query(`DROP SCHEMA ${database.schema} CASCADE`);
-    const again = await loadRecordLines(database, 'records.jsonl', [`${fileLines.join('\n')}\n`], tokeniser);
+    const again = await loadRecordLines(sha256, database, 'records.jsonl', [`${fileLines.join('\n')}\n`], tokeniser);
     expect(again.ok && again.value.inserted).toBe(fileLines.length);
     expect(await storedRecordSetDigest(database)).toBe(digest);
   });
@@ -124,6 +131,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a load overlaps reading and writing
       await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
       const watch = watchLoad(database, tokeniser, 0);
       const loaded = await loadRecordLines(
+        sha256,
         watch.watched,
         'records.jsonl',
         watch.lines(generatedLines(count)),

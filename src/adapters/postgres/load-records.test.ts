@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { conformanceCases } from '../conformance/corpus';
@@ -25,7 +26,13 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
 
   it("replaces the records with another file's, and a failure midway leaves the previous records whole", async () => {
     if (first === undefined || second === undefined) throw new Error('the corpus has no combined cases');
-    const loaded = await loadRecordSet(database, 'first.jsonl', createRecordSet(first.records), tokeniser);
+    const loaded = await loadRecordSet(
+      sha256,
+      database,
+      'first.jsonl',
+      createRecordSet(sha256, first.records),
+      tokeniser,
+    );
     expect(loaded.ok && loaded.value.inserted).toBe(first.records.length);
     const before = await storedIds(database);
 
@@ -37,9 +44,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
         return database.copyFrom(statement, rows);
       },
     };
-    await expect(loadRecordSet(failing, 'second.jsonl', createRecordSet(second.records), tokeniser)).rejects.toThrow(
-      'the server went away',
-    );
+    await expect(
+      loadRecordSet(sha256, failing, 'second.jsonl', createRecordSet(sha256, second.records), tokeniser),
+    ).rejects.toThrow('the server went away');
     expect(await storedIds(database)).toEqual(before);
     const { rows } = await database.query<{ terms: number }>(
       `SELECT count(*)::integer AS terms FROM ${database.schema}.postings WHERE record_id <> ALL ($1::text[])`,
@@ -47,7 +54,13 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     );
     expect(rows[0]?.terms).toBe(0);
 
-    const replaced = await loadRecordSet(database, 'second.jsonl', createRecordSet(second.records), tokeniser);
+    const replaced = await loadRecordSet(
+      sha256,
+      database,
+      'second.jsonl',
+      createRecordSet(sha256, second.records),
+      tokeniser,
+    );
     expect(replaced.ok && replaced.value).toMatchObject({
       inserted: second.records.length,
       deleted: first.records.length,
@@ -68,7 +81,14 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     try {
       const progress: [number, number][] = [];
       const onProgress = (lines: number, written: number) => progress.push([lines, written]);
-      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
+      const loaded = await loadRecordSet(
+        sha256,
+        own,
+        'first.jsonl',
+        createRecordSet(sha256, first.records),
+        tokeniser,
+        { onProgress },
+      );
       expect(loaded.ok && loaded.value).toMatchObject({
         layout: 'created',
         inserted: first.records.length,
@@ -106,7 +126,9 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
           'supersession_breaks_pkey',
         ]),
       );
-      const again = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser, { onProgress });
+      const again = await loadRecordSet(sha256, own, 'first.jsonl', createRecordSet(sha256, first.records), tokeniser, {
+        onProgress,
+      });
       expect(again.ok && again.value).toEqual({
         layout: 'current',
         inserted: 0,
@@ -136,15 +158,15 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       await own.query(`CREATE TABLE ${own.schema}.layout (version integer NOT NULL)`);
       await own.query(`INSERT INTO ${own.schema}.layout (version) VALUES (2)`);
       await own.query(`CREATE TABLE ${own.schema}.records (id text PRIMARY KEY, position integer NOT NULL)`);
-      const refused = await compileInDatabase(own, first.contract, tokeniser);
+      const refused = await compileInDatabase(sha256, own, first.contract, tokeniser);
       expect(refused.ok || refused.error.message).toContain(`(layout 2, this is ${LAYOUT}): load them again`);
-      const loaded = await loadRecordSet(own, 'first.jsonl', createRecordSet(first.records), tokeniser);
+      const loaded = await loadRecordSet(sha256, own, 'first.jsonl', createRecordSet(sha256, first.records), tokeniser);
       expect(loaded.ok && loaded.value).toMatchObject({
         layout: 'migrated',
         inserted: first.records.length,
         snapshot: 1,
       });
-      expect((await compileInDatabase(own, first.contract, tokeniser)).ok).toBe(true);
+      expect((await compileInDatabase(sha256, own, first.contract, tokeniser)).ok).toBe(true);
     } finally {
       await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
       await fresh.end();
@@ -157,7 +179,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     const records = first.records.map((record, index) =>
       index === 1 ? { ...record, scope: 'sup\u0000port' } : record,
     );
-    const refused = await loadRecordSet(database, 'nul.jsonl', createRecordSet(records), tokeniser);
+    const refused = await loadRecordSet(sha256, database, 'nul.jsonl', createRecordSet(sha256, records), tokeniser);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.issues?.[0]).toMatchObject({ file: 'nul.jsonl', path: 'scope' });
     expect(await storedIds(database)).toEqual(before);

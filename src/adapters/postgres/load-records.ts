@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import type { CompileError } from '../../core/errors';
 import { compileError, err, issueAt, ok, type Result } from '../../core/errors';
 import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
@@ -58,6 +59,7 @@ interface Counts {
  * records no line holds any more are deleted. A refused file rolls everything back: nothing is half-written.
  */
 export async function loadRecordLines(
+  sha256: Sha256,
   client: Database,
   file: string,
   chunks: AsyncIterable<string> | Iterable<string>,
@@ -68,7 +70,7 @@ export async function loadRecordLines(
   try {
     await withoutJit(client);
     await compressDocumentsFast(client);
-    const loaded = await loadInTransaction(client, file, chunks, tokeniser, options);
+    const loaded = await loadInTransaction(sha256, client, file, chunks, tokeniser, options);
     await client.query(loaded.ok ? 'COMMIT' : 'ROLLBACK');
     return loaded;
   } catch (error) {
@@ -78,6 +80,7 @@ export async function loadRecordLines(
 }
 
 async function loadInTransaction(
+  sha256: Sha256,
   client: Database,
   file: string,
   chunks: AsyncIterable<string> | Iterable<string>,
@@ -105,7 +108,7 @@ async function loadInTransaction(
     // The previous batch's rows are copied while this one is read, validated and tokenised: server and Node at once.
     const [, prepared]: [void, PreparedBatch] = await Promise.all([
       writing,
-      prepareBatch(file, lines, known, tokeniser, problems),
+      prepareBatch(sha256, file, lines, known, tokeniser, problems),
     ]);
     if (previous !== null) onProgress?.(previous.lastLine, counts.inserted + counts.updated);
     previous = prepared;
@@ -307,13 +310,14 @@ function* recordSetLines(recordSet: RecordSet): Generator<string> {
  * `loadRecordLines` loads a file holding them a line each.
  */
 export async function loadRecordSet(
+  sha256: Sha256,
   client: Database,
   file: string,
   recordSet: RecordSet,
   tokeniser: Tokeniser,
   options: LoadOptions = {},
 ): Promise<Result<LoadReport, CompileError>> {
-  return loadRecordLines(client, file, recordSetLines(recordSet), tokeniser, options);
+  return loadRecordLines(sha256, client, file, recordSetLines(recordSet), tokeniser, options);
 }
 
 export interface DeleteReport {

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../../cli/read-scenario';
@@ -29,11 +30,11 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
     it(`${id}: load then compile in the database gives the built-in path's receipt, byte for byte but for the adapter it names`, async () => {
       const loaded = await readScenarioFile(`${repoRoot}${builtinScenarioPath(id)}`);
       if (!loaded.ok) throw new Error(loaded.error.message);
-      const request = prepareScenario(loaded.value, { controls: [], lateChanges: [] });
+      const request = prepareScenario(sha256, loaded.value, { controls: [], lateChanges: [] });
       if (!request.ok) throw new Error(request.error.message);
-      const report = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
+      const report = await loadRecordSet(sha256, database, 'records.jsonl', request.value.recordSet, tokeniser);
       expect(report.ok && report.value.inserted + report.value.updated).toBeGreaterThan(0);
-      const again = await loadRecordSet(database, 'records.jsonl', request.value.recordSet, tokeniser);
+      const again = await loadRecordSet(sha256, database, 'records.jsonl', request.value.recordSet, tokeniser);
       expect(again.ok && again.value).toMatchObject({
         inserted: 0,
         updated: 0,
@@ -41,11 +42,11 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
         unchanged: request.value.recordSet.checked.length,
       });
 
-      const builtin = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+      const builtin = await createSqliteCompiler(sha256, await openInMemoryDatabase()).compile({
         contract: request.value.contract,
         recordSet: request.value.recordSet,
       });
-      const inDatabase = await compileInDatabase(database, request.value.contract, tokeniser, {}, 'full');
+      const inDatabase = await compileInDatabase(sha256, database, request.value.contract, tokeniser, {}, 'full');
       if (!builtin.ok || !inDatabase.ok)
         throw new Error(`${builtin.ok ? '' : builtin.error.message} ${inDatabase.ok ? '' : inDatabase.error.message}`);
       const { receiptId, ...body } = inDatabase.value.outcome.receipt;
@@ -58,7 +59,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
         adapter: 'sqlite',
         adapterVersion: SQLITE_ADAPTER_VERSION,
       });
-      expect(receiptId).toBe(receiptIdOf(body));
+      expect(receiptId).toBe(receiptIdOf(sha256, body));
       expect(serialiseReceipt(namingAdapterOf(inDatabase.value.outcome.receipt, builtin.value.receipt))).toBe(
         serialiseReceipt(builtin.value.receipt),
       );
@@ -68,11 +69,11 @@ describe.skipIf(POSTGRES_URL === undefined)('the PostgreSQL adapter on the built
       });
 
       // The default, a candidates receipt, reads no refused record: still the built-in path's candidates receipt.
-      const builtinCandidates = await createSqliteCompiler(await openInMemoryDatabase()).compile({
+      const builtinCandidates = await createSqliteCompiler(sha256, await openInMemoryDatabase()).compile({
         ...request.value,
         attestation: 'candidates',
       });
-      const answered = await compileInDatabase(database, request.value.contract, tokeniser);
+      const answered = await compileInDatabase(sha256, database, request.value.contract, tokeniser);
       if (!builtinCandidates.ok || !answered.ok)
         throw new Error(
           `${builtinCandidates.ok ? '' : builtinCandidates.error.message} ${answered.ok ? '' : answered.error.message}`,

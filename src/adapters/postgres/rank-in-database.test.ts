@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../core/hash';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
@@ -29,7 +30,7 @@ function record(index: number) {
     sourceClass: 'c',
     authorityClass: 'a',
     reviewState: 'approved',
-    provenance: { origin: 'o', contentHash: contentHashOf(text) },
+    provenance: { origin: 'o', contentHash: contentHashOf(sha256, text) },
     sensitivity: 'internal',
     access: { roles: ['r'], purposes: ['p'], labels: [] },
   });
@@ -49,7 +50,7 @@ describe.skipIf(POSTGRES_URL === undefined)('bm25 in PostgreSQL over a phrase', 
 
   it("scores and counts a two-token phrase as FTS5's phrase query does", async () => {
     const records = TEXTS.map((_, index) => record(index));
-    const loaded = await loadRecordSet(database, 'phrases', createRecordSet(records), tokeniser);
+    const loaded = await loadRecordSet(sha256, database, 'phrases', createRecordSet(sha256, records), tokeniser);
     expect(loaded.ok).toBe(true);
     const splitting: Tokeniser = {
       records: (texts) => tokeniser.records(texts),

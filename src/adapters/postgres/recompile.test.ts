@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
@@ -51,7 +52,9 @@ describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a c
   });
 
   const load = async (lines: readonly SourceRecord[], mode: LoadMode) => {
-    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(lines), tokeniser, { mode });
+    const loaded = await loadRecordSet(sha256, database, 'records.jsonl', createRecordSet(sha256, lines), tokeniser, {
+      mode,
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
   };
 
@@ -60,7 +63,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a c
     statements.length = 0;
     const kept = await compiler.compile(contract);
     const ran = [...statements];
-    const fresh = await compileInDatabase(database, contract, tokeniser);
+    const fresh = await compileInDatabase(sha256, database, contract, tokeniser);
     if (!kept.ok || !fresh.ok) throw new Error('both compile');
     return { kept: kept.value.outcome, fresh: fresh.value.outcome, ran, memo: compiler.memoStats() };
   };
@@ -69,7 +72,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a c
     await load(records, 'replace');
     const recorded = recording(database);
     statements = recorded.statements;
-    compiler = createDatabaseCompiler(recorded.database, tokeniser);
+    compiler = createDatabaseCompiler(sha256, recorded.database, tokeniser);
     const first = await recompile();
     expect(readsPostings(first.ran)).toBe(true);
     expect(first.memo.get('answered-draft')).toEqual({ reused: 0, computed: 1 });

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../core/format/record';
 import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
@@ -31,10 +32,14 @@ describe.skipIf(POSTGRES_URL === undefined)('the record-set digest kept chunk by
     tokeniser = createUnicodeTokeniser();
   });
   const expectDigestOf = async (records: readonly SourceRecord[]) => {
-    expect(await storedRecordSetDigest(database)).toBe(recordSetDigest(createRecordSet(records).checked));
+    expect(await storedRecordSetDigest(database)).toBe(
+      recordSetDigest(sha256, createRecordSet(sha256, records).checked),
+    );
   };
   const load = async (records: readonly SourceRecord[], mode: 'replace' | 'upsert' = 'replace') => {
-    const loaded = await loadRecordSet(database, 'digest.jsonl', createRecordSet(records), tokeniser, { mode });
+    const loaded = await loadRecordSet(sha256, database, 'digest.jsonl', createRecordSet(sha256, records), tokeniser, {
+      mode,
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
   };
 

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
@@ -28,10 +29,16 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     let spread = 0;
     let answeredOnShards = 0;
     for (const item of cases) {
-      const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+      const loaded = await loadRecordSet(
+        sha256,
+        two.single,
+        item.name,
+        createRecordSet(sha256, item.records),
+        tokeniser,
+      );
       if (!loaded.ok) throw new Error(loaded.error.message);
       await publish(two.coordinator, two.single.schema);
-      const one = await compileInDatabase(two.single, item.contract, tokeniser);
+      const one = await compileInDatabase(sha256, two.single, item.contract, tokeniser);
       let onShards = false;
       const watched: Database = {
         schema: two.coordinator.schema,
@@ -41,7 +48,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
           return two.coordinator.query(text, values);
         },
       };
-      const sharded = await compileInDatabase(watched, item.contract, tokeniser);
+      const sharded = await compileInDatabase(sha256, watched, item.contract, tokeniser);
       if (onShards) answeredOnShards += 1;
       expect(sharded.ok, item.name).toBe(one.ok);
       if (!one.ok || !sharded.ok) {
@@ -66,7 +73,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
 
   it('looks the shards up once per compile and hands them to the answer', async () => {
     const item = cases[cases.length - 1] ?? brokenLinksCase();
-    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    const loaded = await loadRecordSet(sha256, two.single, item.name, createRecordSet(sha256, item.records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     await publish(two.coordinator, two.single.schema);
     /** The statements of one compile that ask whether the database has a table of shards, or list them. */
@@ -83,7 +90,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
           return database.query(text, values);
         },
       };
-      const compiled = await compileInDatabase(watched, item.contract, tokeniser);
+      const compiled = await compileInDatabase(sha256, watched, item.contract, tokeniser);
       if (!compiled.ok) throw new Error(compiled.error.message);
       return { lookups: lookups.length, onShards };
     };
@@ -108,10 +115,10 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
       }),
     );
     const contract = buildContract({ query: 'alphabeta gamma', tokenBudget: 40 });
-    const loaded = await loadRecordSet(two.single, 'phrases', createRecordSet(records), tokeniser);
+    const loaded = await loadRecordSet(sha256, two.single, 'phrases', createRecordSet(sha256, records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     await publish(two.coordinator, two.single.schema);
-    const one = await compileInDatabase(two.single, contract, splitting);
+    const one = await compileInDatabase(sha256, two.single, contract, splitting);
     const answers: { text: string; values: readonly unknown[] }[] = [];
     const watched: Database = {
       schema: two.coordinator.schema,
@@ -121,7 +128,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
         return two.coordinator.query(text, values);
       },
     };
-    const sharded = await compileInDatabase(watched, contract, splitting);
+    const sharded = await compileInDatabase(sha256, watched, contract, splitting);
     if (!one.ok || !sharded.ok)
       throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);
     expect(serialiseReceipt(sharded.value.outcome.receipt)).toBe(serialiseReceipt(one.value.outcome.receipt));
@@ -157,25 +164,25 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
 
   it('refuses, with no packet, a compile through shards at different snapshots', async () => {
     const item = cases[cases.length - 1] ?? brokenLinksCase();
-    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    const loaded = await loadRecordSet(sha256, two.single, item.name, createRecordSet(sha256, item.records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     const snapshot = await publish(two.coordinator, two.single.schema);
-    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+    expect((await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser)).ok).toBe(true);
     // A load that reached the second shard and not the first.
     const [, second] = two.shards;
     await second?.database.query(`UPDATE ${second.database.schema}.layout SET snapshot = $1`, [snapshot + 1]);
     for (const attestation of ['candidates', 'full'] as const) {
-      const refused = await compileInDatabase(two.coordinator, item.contract, tokeniser, {}, attestation);
+      const refused = await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser, {}, attestation);
       expect(refused.ok ? 'a packet' : refused.error.code, attestation).toBe('ADAPTER_SNAPSHOT_SPLIT');
       expect(refused.ok ? '' : refused.error.message).toContain(`shard 0 at ${snapshot}, shard 1 at ${snapshot + 1}`);
     }
     await publish(two.coordinator, two.single.schema);
-    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+    expect((await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser)).ok).toBe(true);
   });
 
   it('gives ADAPTER_INCOMPLETE and no packet when a shard fails between two statements of a compile', async () => {
     const item = cases[cases.length - 1] ?? brokenLinksCase();
-    const loaded = await loadRecordSet(two.single, item.name, createRecordSet(item.records), tokeniser);
+    const loaded = await loadRecordSet(sha256, two.single, item.name, createRecordSet(sha256, item.records), tokeniser);
     if (!loaded.ok) throw new Error(loaded.error.message);
     await publish(two.coordinator, two.single.schema);
     const [first] = two.shards;
@@ -198,12 +205,12 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
         return result;
       },
     };
-    const failed = await compileInDatabase(failing, item.contract, tokeniser);
+    const failed = await compileInDatabase(sha256, failing, item.contract, tokeniser);
     expect(terminated).toBeGreaterThan(0);
     expect(failed.ok ? 'a packet' : failed.error.code).toBe('ADAPTER_INCOMPLETE');
     expect(failed.ok ? '' : failed.error.message).toMatch(/connection|server/i);
     // The next compile opens a new connection to the shard.
-    expect((await compileInDatabase(two.coordinator, item.contract, tokeniser)).ok).toBe(true);
+    expect((await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser)).ok).toBe(true);
   });
 
   it("reaches a shard by the URL's socket folder or host and port", () => {

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { RecordSet } from '../../core/phases/1-validate/validate';
@@ -56,12 +57,13 @@ WHERE ${after} IS NULL OR r.id > ${after} ORDER BY r.id LIMIT ${limit}`;
  * holds, whole and validated. Resolving them alone gives every record's successor in force and broken links
  * as resolving the whole corpus does (a record outside them has neither), in O(successors) memory.
  */
-export async function supersessionRecords(client: Database): Promise<Result<RecordSet, CompileError>> {
+export async function supersessionRecords(sha256: Sha256, client: Database): Promise<Result<RecordSet, CompileError>> {
   const { rows } = await client.query<{ id: string }>(
     `SELECT s.id FROM ${client.schema}.records s WHERE cardinality(s.supersedes) > 0
      UNION SELECT t.id FROM ${client.schema}.records s CROSS JOIN LATERAL unnest(s.supersedes) AS t(id) WHERE cardinality(s.supersedes) > 0`,
   );
   return readRecordsById(
+    sha256,
     client,
     rows.map((row) => row.id),
   );

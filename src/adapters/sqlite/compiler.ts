@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { walkBudget } from '../../core/budget';
 import { compareStrings } from '../../core/canonical';
 import { createCompiler, type BaselineSource, type Compiler, type KeyRules } from '../../core/compile';
@@ -83,14 +84,15 @@ export interface SqliteCompiler extends Compiler, BaselineSource {
  * declared ranking reads the records' own scores, so it is ranked again every time). `keys` is for tests only
  * (`createCompiler`).
  */
-export function createSqliteCompiler(driver: SqlDriver, keys?: KeyRules): SqliteCompiler {
+export function createSqliteCompiler(sha256: Sha256, driver: SqlDriver, keys?: KeyRules): SqliteCompiler {
   const store = createSqliteStore(driver);
   const { index } = store;
-  const compiler = createCompiler(store, keys);
+  const compiler = createCompiler(sha256, store, keys);
   let lastCorpusRank: { readonly key: string; readonly ids: readonly string[] } | null = null;
   return {
     compile: (request) => compiler.compile(request),
     memoStats: () => compiler.memoStats(),
+    sha256,
     index: (recordSet, onProgress) => index.sync(recordSet, onProgress),
     indexCorpus(recordSet, onProgress) {
       index.sync(recordSet);

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from './compiler';
 import type { SourceRecord } from '../../core/format/record';
@@ -34,7 +35,7 @@ describe('indexing a slice at a time', () => {
       ...recordsOf('b', 90, () => 'refund policy draft'),
     ]);
 
-    const compiler = createSqliteCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(sha256, await freshDriver());
     valueOf(await compiler.compile({ contract, recordSet: before }));
     // A load cancelled after two slices: the rows are half old, half new.
     const stopped = compiler.indexSteps(abandoned, 40);
@@ -50,7 +51,7 @@ describe('indexing a slice at a time', () => {
     expect(corpus.steps.at(-1)).toEqual({ done: 120, total: 120 });
     expect(corpus.steps.length).toBe(5);
 
-    const fresh = createSqliteCompiler(await freshDriver());
+    const fresh = createSqliteCompiler(sha256, await freshDriver());
     const freshOutcome = valueOf(await fresh.compile({ contract, recordSet: before }));
     expect(serialiseReceipt(outcome.receipt)).toBe(serialiseReceipt(freshOutcome.receipt));
     expect(compiler.baselines({ contract, recordSet: before }, outcome)).toEqual(
@@ -59,7 +60,7 @@ describe('indexing a slice at a time', () => {
   });
 
   it('reports every slice and ends with the rows of exactly the new set', async () => {
-    const compiler = createSqliteCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(sha256, await freshDriver());
     const contract = buildContract({ query: 'refund' });
     valueOf(await compiler.compile({ contract, recordSet: buildRecordSet(recordsOf('old', 30, () => 'refund')) }));
     const next = buildRecordSet(recordsOf('new', 50, () => 'refund'));

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { sha256 } from '../../core/test-support/sha256';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CompilerFailure } from '../components/CompilerFailure';
@@ -41,7 +42,7 @@ describe('failClosed', () => {
 let compiler: SqliteCompiler;
 
 async function startSession() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   const workspace = await session.start();
   await session.select({ ...workspace.selection, scenarioKey: 'atlas-credit-review' });
   return session;
@@ -67,7 +68,7 @@ const comparable = (view: CompileView) => ({ ...view, compilation: 0 });
 
 describe('compilations asked for in a burst', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   beforeEach(async () => {

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ const gate = { hold: false, release: () => undefined as void };
 const held = () => (gate.hold ? new Promise<void>((resolve) => (gate.release = resolve)) : Promise.resolve());
 
 async function connect() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   await session.start();
   const { api } = workerLikeApi(session, { beforeCompile: held });
   installFakeApi(api);
@@ -35,7 +36,7 @@ async function connect() {
 
 describe('verdicts on screen after the inputs change', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
   beforeEach(() => {
     resetStores();

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +47,13 @@ describe.skipIf(POSTGRES_URL === undefined)('audit --database', () => {
     const opened = await connect(url, schema);
     if (!opened.ok) throw new Error(opened.error.message);
     database = opened.value;
-    const loaded = await loadRecordSet(database, 'records.jsonl', createRecordSet(records), createUnicodeTokeniser());
+    const loaded = await loadRecordSet(
+      sha256InNode,
+      database,
+      'records.jsonl',
+      createRecordSet(sha256InNode, records),
+      createUnicodeTokeniser(),
+    );
     if (!loaded.ok) throw new Error(loaded.error.message);
   });
   afterAll(async () => {

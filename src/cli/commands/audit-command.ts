@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { resolve as resolvePath } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { inSnapshot, validateStoredRecords } from '../../adapters/postgres/compile-in-database';
@@ -65,14 +66,14 @@ async function judgePage(
     });
     verdicts.set(id, verdict.fact === null ? ADMITTED : gateCodeOf(verdict.fact));
   };
-  const whole = await validateStoredRecords([page]);
+  const whole = await validateStoredRecords(sha256InNode, [page]);
   if (whole.ok) {
     for (const checked of whole.value.checked) judge(checked);
     return verdicts;
   }
   // One bad row refuses its page: each row is read alone, so the report names every bad one.
   for (const row of page) {
-    const one = await validateStoredRecords([[row]]);
+    const one = await validateStoredRecords(sha256InNode, [[row]]);
     if (one.ok && one.value.checked[0]?.record.id === row.id) judge(one.value.checked[0]);
     else verdicts.set(row.id, `unreadable (${one.ok ? 'its document names another id' : one.error.message})`);
   }
@@ -89,7 +90,7 @@ export async function auditDatabase(
   contract: Contract,
 ): Promise<Result<AuditReport, CompileError>> {
   return inSnapshot(database, {}, async () => {
-    const graph = await supersessionRecords(database);
+    const graph = await supersessionRecords(sha256InNode, database);
     if (!graph.ok) return graph;
     const resolution = resolve(contract, graph.value);
     if (!resolution.ok) return resolution;
@@ -123,7 +124,7 @@ export async function auditDatabase(
     }
     return ok({
       snapshot: Number(rows[0]?.snapshot ?? 0),
-      planDigest: planDigest(plan),
+      planDigest: planDigest(sha256InNode, plan),
       records,
       admitted,
       refusedByReason: Object.fromEntries([...refused].sort(([a], [b]) => compareStrings(a, b))),

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { readdirSync, existsSync } from 'node:fs';
 import { createRecordSet, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
@@ -70,7 +71,7 @@ async function checkVariant(
 
   const reversed = {
     scenario: loaded.scenario,
-    recordSet: createRecordSet([...loaded.recordSet.records].reverse(), loaded.recordSet.locations),
+    recordSet: createRecordSet(sha256InNode, [...loaded.recordSet.records].reverse(), loaded.recordSet.locations),
   };
   const shuffled = await library.compileInDetail({ ...variant, scenario: reversed });
   const orderFree =

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
@@ -116,7 +117,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         audience.data === 'diagnostic' && attestation.data === 'full'
           ? await library.baselines(request, outcome)
           : null;
-      detail = detailOf(request, outcome, { view: audience.data, userView: userViewOut, baselines });
+      detail = detailOf(sha256InNode, request, outcome, { view: audience.data, userView: userViewOut, baselines });
       adapter = compiled.value.adapter;
     } else {
       const progress = values.quiet ? undefined : io.progress;
@@ -161,7 +162,10 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     };
     write(values['receipt-out'], `${serialiseReceipt(outcome.receipt)}\n`);
     write(values['packet-out'], packetText);
-    write(values['statement-out'], serialiseStatement(receiptStatement(outcome.receipt, diagnosticPacket)));
+    write(
+      values['statement-out'],
+      serialiseStatement(receiptStatement(sha256InNode, outcome.receipt, diagnosticPacket)),
+    );
     write(values['user-view-out'], userView && serialiseUserView(userView.document));
     if (values['trace-out'] !== undefined) await writeTrace(resolve(io.cwd, values['trace-out']), outcome);
     if (values.json)

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import { join } from 'node:path';
@@ -84,7 +85,10 @@ describe('context-compiler diff', () => {
       JSON.stringify({ receiptId, ...body, schemaVersion: 'context-compiler/2' }),
     );
     const older = { ...body, engineVersion: '0.1.0' };
-    writeFileSync(join(saved.cwd, 'older-engine.json'), JSON.stringify({ receiptId: receiptIdOf(older), ...older }));
+    writeFileSync(
+      join(saved.cwd, 'older-engine.json'),
+      JSON.stringify({ receiptId: receiptIdOf(sha256InNode, older), ...older }),
+    );
     for (const [file, found] of [
       ['v2.json', 'Receipt 0.2.0 (context-compiler/2)'],
       ['older-engine.json', 'Receipt 0.1.0 (context-compiler/5)'],

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { readFileSync } from 'node:fs';
 import { wordMessage } from '../../core/messages';
 import type { ParseArgsConfig } from 'node:util';
@@ -93,13 +94,14 @@ export const evalCommand = defineCommand({
       if (name === 'seed000') {
         const loaded = await readScenarioFile(builtinScenarioPath('seed000-contaminated'));
         if (!loaded.ok) return inputError(io, loaded.error);
-        const result = await runScenarioComparison(await openInMemoryDatabase(), loaded.value);
+        const result = await runScenarioComparison(sha256InNode, await openInMemoryDatabase(), loaded.value);
         if (!result.ok) return inputError(io, result.error);
         reports.seed000 = result.value;
         text.push(formatComparison(`Seed 000 synthetic comparison (${result.value.title})`, result.value));
       } else if (name === 'growth') {
         const started = performance.now();
         const result = await runGrowth(
+          sha256InNode,
           await openInMemoryDatabase(),
           { seed: seed.data, sizes, clock },
           progressTo(io, 'growth'),
@@ -118,7 +120,7 @@ export const evalCommand = defineCommand({
           readFileSync(`${folder}queries.jsonl`, 'utf8'),
         );
         if (!corpus.ok) return inputError(io, corpus.error);
-        const report = runFoundation(await openInMemoryDatabase(), corpus.value);
+        const report = runFoundation(sha256InNode, await openInMemoryDatabase(), corpus.value);
         reports.foundation = report;
         text.push(formatFoundation(report));
       }

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { resolve } from 'node:path';
 import type { MessageWords } from '../../core/messages';
 import type { ParseArgsConfig } from 'node:util';
@@ -114,7 +115,10 @@ async function loadFile(
           `loading ${file}: ${fraction === null ? '' : `${Math.floor(fraction * 100)}% `}(${count(lines)} lines read, ${count(written)} records written)`,
         );
       };
-      const report = await loadRecordLines(database, file, source.value.chunks, tokeniser, { mode, onProgress });
+      const report = await loadRecordLines(sha256InNode, database, file, source.value.chunks, tokeniser, {
+        mode,
+        onProgress,
+      });
       progress?.(null);
       if (!report.ok) {
         reportError(io, report.error);

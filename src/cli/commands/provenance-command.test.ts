@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ const run = (cwd: string, ...args: string[]) => runMain(args, cwd);
 const right = buildRecord({ id: 'right', text: 'refund policy' });
 const wrong = {
   ...buildRecord({ id: 'wrong', text: 'refund policy, revised' }),
-  provenance: { origin: 'crm/wrong', contentHash: contentHashOf('refund policy') },
+  provenance: { origin: 'crm/wrong', contentHash: contentHashOf(sha256InNode, 'refund policy') },
 };
 const unhashed = { ...buildRecord({ id: 'unhashed' }), provenance: { origin: 'crm/unhashed' } };
 const orphan = { ...buildRecord({ id: 'orphan' }), provenance: null };
@@ -41,10 +42,10 @@ describe('provenance: an authoring helper for provenance.contentHash', () => {
     const checked = await run(cwd, 'provenance', 'mine.jsonl');
     expect(checked.code).toBe(EXIT.invalid);
     expect(checked.stdout).toContain(
-      `mine.jsonl:2: provenance.contentHash: ${contentHashOf('refund policy')} is not the hash of the record's text; its text hashes to ${contentHashOf(wrong.text)}`,
+      `mine.jsonl:2: provenance.contentHash: ${contentHashOf(sha256InNode, 'refund policy')} is not the hash of the record's text; its text hashes to ${contentHashOf(sha256InNode, wrong.text)}`,
     );
     expect(checked.stdout).toContain(
-      `mine.jsonl:3: provenance.contentHash: missing; its text hashes to ${contentHashOf(unhashed.text)}`,
+      `mine.jsonl:3: provenance.contentHash: missing; its text hashes to ${contentHashOf(sha256InNode, unhashed.text)}`,
     );
     expect(checked.stdout).toContain('mine.jsonl: 4 records; 1 hashes match, 2 missing or wrong, 1 cannot be checked');
     expect(checked.stderr).toContain('mine.jsonl:4: provenance.origin: no provenance origin');
@@ -61,7 +62,7 @@ describe('provenance: an authoring helper for provenance.contentHash', () => {
     expect([after[0], after[3], after[4]]).toEqual([before[0], before[3], before[4]]);
     expect(JSON.parse(after[1] ?? '')).toEqual({
       ...wrong,
-      provenance: { origin: 'crm/wrong', contentHash: contentHashOf(wrong.text) },
+      provenance: { origin: 'crm/wrong', contentHash: contentHashOf(sha256InNode, wrong.text) },
     });
     writeFileSync(join(cwd, 'mine.jsonl'), after.slice(0, 3).join('\n'));
     expect((await run(cwd, 'provenance', 'mine.jsonl', '--check')).code).toBe(EXIT.ok);

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
@@ -40,7 +41,7 @@ cannot be read, or usage`,
       reportError(io, fileError(file, unreadable(file, error)));
       return EXIT.invalid;
     }
-    const authored = authorProvenance(file, text);
+    const authored = authorProvenance(sha256InNode, file, text);
     for (const issue of authored.unfillable) io.stderr(`${formatIssue(issue)}\n`);
     if (values.write) {
       if (authored.filled.length > 0) await writeFile(path, authored.text);

@@ -1,3 +1,4 @@
+import { sha256InNode } from '../../lib/node-sha256';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill } from '../../core/drill';
@@ -22,9 +23,9 @@ function switchSets(controls: readonly string[], lateChanges: readonly string[])
 
 /** The reason codes the built-in scenarios produce: every trace row, refusal and drill verdict under those switches. */
 async function producedCodes(): Promise<Set<string>> {
-  const compiler = createSqliteCompiler(await freshDriver());
+  const compiler = createSqliteCompiler(sha256InNode, await freshDriver());
   const codes = new Set<string>();
-  for (const { result } of readBuiltinScenarios()) {
+  for (const { result } of readBuiltinScenarios(sha256InNode)) {
     if (!result.ok) throw new Error(result.error.message);
     const loaded = result.value;
     const declared = loaded.scenario.lateChanges.map((change) => change.id);
@@ -32,7 +33,7 @@ async function producedCodes(): Promise<Set<string>> {
       loaded.scenario.controls.map((control) => control.id),
       declared,
     )) {
-      const request = prepareScenario(loaded, selection);
+      const request = prepareScenario(sha256InNode, loaded, selection);
       if (!request.ok) {
         codes.add(request.error.code);
         continue;
@@ -45,7 +46,10 @@ async function producedCodes(): Promise<Set<string>> {
       for (const row of compiled.value.receipt.trace) codes.add(row.code);
       if (compiled.value.status === 'fail_closed') codes.add(compiled.value.failure.code);
       for (const change of declared.filter((id) => !selection.lateChanges.includes(id))) {
-        const current = prepareScenario(loaded, { ...selection, lateChanges: [...selection.lateChanges, change] });
+        const current = prepareScenario(sha256InNode, loaded, {
+          ...selection,
+          lateChanges: [...selection.lateChanges, change],
+        });
         if (!current.ok) continue;
         codes.add(
           (

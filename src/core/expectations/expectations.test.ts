@@ -1,3 +1,4 @@
+import { sha256 } from '../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { parseScenarioJson, type LoadedScenario } from '../phases/1-validate/validate';
@@ -9,7 +10,7 @@ import recordsText from '../../../fixtures/retry-policy/records.jsonl?raw';
 import scenarioText from '../../../fixtures/retry-policy/scenario.json?raw';
 
 function loadRetryPolicy(): LoadedScenario {
-  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) =>
+  const parsed = parseScenarioJson(sha256, 'scenario.json', scenarioText, (name) =>
     name === 'records.jsonl' ? recordsText : null,
   );
   if (!parsed.ok) throw new Error(parsed.error.message);
@@ -21,8 +22,8 @@ let env: SuiteEnvironment;
 beforeAll(async () => {
   const loaded = loadRetryPolicy();
   env = {
-    compiler: createSqliteCompiler(await freshDriver()),
-    prepare: (selection) => prepareScenario(loaded, selection),
+    compiler: createSqliteCompiler(sha256, await freshDriver()),
+    prepare: (selection) => prepareScenario(sha256, loaded, selection),
   };
 });
 

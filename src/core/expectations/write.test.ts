@@ -1,3 +1,4 @@
+import { sha256 } from '../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Expectation } from '../format/expectation';
@@ -14,14 +15,14 @@ import scenarioText from '../../../fixtures/retry-policy/scenario.json?raw';
 let env: SuiteEnvironment;
 
 beforeAll(async () => {
-  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) =>
+  const parsed = parseScenarioJson(sha256, 'scenario.json', scenarioText, (name) =>
     name === 'records.jsonl' ? recordsText : null,
   );
   if (!parsed.ok) throw new Error(parsed.error.message);
   const loaded = parsed.value;
   env = {
-    compiler: createSqliteCompiler(await freshDriver()),
-    prepare: (selection) => prepareScenario(loaded, selection),
+    compiler: createSqliteCompiler(sha256, await freshDriver()),
+    prepare: (selection) => prepareScenario(sha256, loaded, selection),
   };
 });
 

@@ -1,3 +1,4 @@
+import { sha256 } from '../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { buildContract, buildRecord, errorOf, unreadableOf } from '../test-support/builders';
 import { parseContractJson, parseRecordsJsonl, parseScenarioJson } from '../phases/1-validate/validate';
@@ -52,7 +53,7 @@ describe('identifiers', () => {
 
   it('refuses a record id with a zero-width space, naming file, line, field and the code point', () => {
     const text = `${line(buildRecord({ id: 'ADR-0234' }))}\n${line({ ...buildRecord({ id: 'x' }), id: 'ADR-0234\u200b' })}`;
-    const [issue] = unreadableOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
+    const [issue] = unreadableOf(parseRecordsJsonl(sha256, 'records.jsonl', text)).issues ?? [];
     expect(issue).toMatchObject({
       file: 'records.jsonl',
       line: 2,
@@ -66,7 +67,7 @@ describe('identifiers', () => {
 
   it('refuses an NFD record id and an NFD supersedes target with the code points', () => {
     const text = `${line(buildRecord({ id: NFC_CAFE }))}\n${line({ ...buildRecord({ id: 'y' }), id: NFD_CAFE })}\n${line({ ...buildRecord({ id: 'z' }), supersedes: [NFD_CAFE] })}`;
-    const issues = unreadableOf(parseRecordsJsonl('records.jsonl', text)).issues ?? [];
+    const issues = unreadableOf(parseRecordsJsonl(sha256, 'records.jsonl', text)).issues ?? [];
     expect(issues).toMatchObject([
       { line: 2, path: 'id', code: 'NOT_NFC', args: { found: 'U+0045 U+0301', nfc: 'U+00C9' } },
       { line: 3, path: 'supersedes[0]', code: 'NOT_NFC' },
@@ -80,7 +81,7 @@ describe('identifiers', () => {
       scope: 'support\u200d',
       access: { roles: ['agent\u2060'], purposes: ['support\u00ad'], labels: ['legal\u200bhold'] },
     };
-    const issues = unreadableOf(parseRecordsJsonl('r.jsonl', line(bad))).issues ?? [];
+    const issues = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', line(bad))).issues ?? [];
     expect(issues.map((issue) => [issue.path, issue.code, issue.args.codePoints])).toEqual([
       ['scope', 'INVISIBLE_CHARACTER', ['U+200D']],
       ['access.roles[0]', 'INVISIBLE_CHARACTER', ['U+2060']],
@@ -118,7 +119,7 @@ describe('identifiers', () => {
       records: [buildRecord({ id: 'a' })],
       controls: [change],
     });
-    const issues = errorOf(parseScenarioJson('s.json', scenario, () => null)).issues ?? [];
+    const issues = errorOf(parseScenarioJson(sha256, 's.json', scenario, () => null)).issues ?? [];
     expect(issues.map((issue) => [issue.path, issue.code])).toEqual([
       ['controls[0].id', 'INVISIBLE_CHARACTER'],
       ['controls[0].mentions[0]', 'NOT_NFC'],

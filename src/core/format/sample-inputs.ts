@@ -1,6 +1,6 @@
 import { contractSchema, type Contract, type ContractInput } from './contract';
 import { recordSchema, type RecordInput, type SourceRecord } from './record';
-import { contentHashOf } from '../hash';
+import { contentHashOf, type Sha256 } from '../hash';
 
 /** The as-of instant of the sample contract; sample records are in force and known by then. */
 export const SAMPLE_AS_OF = '2026-08-30T12:00:00Z';
@@ -14,7 +14,7 @@ export type RecordOverrides = Partial<Omit<RecordInput, 'access'>> & {
  * vary one field at a time. The content hash is computed from the final text unless the overrides set
  * provenance themselves.
  */
-export function sampleRecord(overrides: RecordOverrides = {}): SourceRecord {
+export function sampleRecord(sha256: Sha256, overrides: RecordOverrides = {}): SourceRecord {
   const id = overrides.id ?? 'rec-1';
   const text = overrides.text ?? `Body of ${id} about refund policy.`;
   const input: RecordInput = {
@@ -31,7 +31,7 @@ export function sampleRecord(overrides: RecordOverrides = {}): SourceRecord {
     sourceClass: 'ticket',
     authorityClass: 'policy',
     reviewState: 'approved',
-    provenance: { origin: `crm/${id}`, contentHash: contentHashOf(text) },
+    provenance: { origin: `crm/${id}`, contentHash: contentHashOf(sha256, text) },
     sensitivity: 'internal',
     ...overrides,
     access: { roles: ['agent'], purposes: ['support'], labels: [], ...overrides.access },

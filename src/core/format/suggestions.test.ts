@@ -1,3 +1,4 @@
+import { sha256 } from '../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { parseExpectationSuiteJson } from '../expectations/suite';
 import { parseContractJson, parseRecordsJsonl } from '../phases/1-validate/validate';
@@ -43,12 +44,12 @@ describe('errors say the fix', () => {
 
   it('says a missing field may be given as null where the format allows null', () => {
     const { subject: _subject, ...record } = buildRecord({ id: 'a' });
-    const issues = issuesOf(parseRecordsJsonl('r.jsonl', `${JSON.stringify(record)}\n`));
+    const issues = issuesOf(parseRecordsJsonl(sha256, 'r.jsonl', `${JSON.stringify(record)}\n`));
     expect(issues.map((issue) => issue.message)).toEqual([
       expect.stringMatching(/^required field missing \(expected .*, or null when there is none: give it as null\)$/),
     ]);
     const { text: _text, ...textless } = buildRecord({ id: 'b' });
-    expect(issuesOf(parseRecordsJsonl('r.jsonl', `${JSON.stringify(textless)}\n`))[0]?.message).toBe(
+    expect(issuesOf(parseRecordsJsonl(sha256, 'r.jsonl', `${JSON.stringify(textless)}\n`))[0]?.message).toBe(
       'required field missing (expected string)',
     );
   });

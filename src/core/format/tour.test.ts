@@ -1,3 +1,4 @@
+import { sha256 } from '../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { parseScenarioJson } from '../phases/1-validate/validate';
 import { buildContract, buildRecord, errorOf } from '../test-support/builders';
@@ -27,15 +28,16 @@ describe("a scenario file's tour", () => {
       { do: 'inject', lateChange: 'l', title: 'I', shows: 'S' },
       { do: 'attempt', title: 'A', shows: 'S', expect: { verdict: 'recompile_required' } },
     ];
-    const parsed = parseScenarioJson('s.json', scenario(tour), () => null);
+    const parsed = parseScenarioJson(sha256, 's.json', scenario(tour), () => null);
     expect(parsed.ok && parsed.value.scenario.tour).toEqual(tour);
-    const without = parseScenarioJson('s.json', scenario(undefined), () => null);
+    const without = parseScenarioJson(sha256, 's.json', scenario(undefined), () => null);
     expect(without.ok && without.value.scenario.tour).toBeUndefined();
   });
 
   it('refuses a step naming a control or late change the scenario lacks, with its line', () => {
     const error = errorOf(
       parseScenarioJson(
+        sha256,
         's.json',
         scenario([
           { do: 'switchOff', control: 'nope', title: 'T', shows: 'S' },
@@ -62,17 +64,21 @@ describe("a scenario file's tour", () => {
 
   it('refuses an unknown action, an unknown expectation and an empty tour', () => {
     expect(
-      errorOf(parseScenarioJson('s.json', scenario([{ do: 'wave', title: 'T', shows: 'S' }]), () => null)).issues?.[0],
+      errorOf(parseScenarioJson(sha256, 's.json', scenario([{ do: 'wave', title: 'T', shows: 'S' }]), () => null))
+        .issues?.[0],
     ).toMatchObject({ path: 'tour[0].do' });
     expect(
       errorOf(
         parseScenarioJson(
+          sha256,
           's.json',
           scenario([{ do: 'freeze', title: 'T', shows: 'S', expect: { inTrace: ['a'] } }]),
           () => null,
         ),
       ).issues?.[0],
     ).toMatchObject({ path: 'tour[0].expect' });
-    expect(errorOf(parseScenarioJson('s.json', scenario([]), () => null)).issues?.[0]).toMatchObject({ path: 'tour' });
+    expect(errorOf(parseScenarioJson(sha256, 's.json', scenario([]), () => null)).issues?.[0]).toMatchObject({
+      path: 'tour',
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import fc from 'fast-check';
 import { contractSchema, type Contract, type ContractInput } from '../format/contract';
 import { LIFECYCLE_STATES, recordSchema, REVIEW_STATES, type RecordInput, type SourceRecord } from '../format/record';
@@ -161,7 +162,7 @@ function bodyToRecord(body: RecordBody, index: number): SourceRecord {
       ? null
       : {
           origin: `sys/${id}`,
-          contentHash: contentHashOf(body.provenance === 'verified' ? body.text : `${body.text}!`),
+          contentHash: contentHashOf(sha256, body.provenance === 'verified' ? body.text : `${body.text}!`),
         };
   const input: RecordInput = {
     id,

@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import type { Contract, ContractInput } from '../format/contract';
 import type { SourceRecord } from '../format/record';
 import { SAMPLE_AS_OF, sampleContract, sampleRecord, type RecordOverrides } from '../format/sample-inputs';
@@ -12,11 +13,11 @@ export type { RecordOverrides };
 export type ContractOverrides = Partial<ContractInput>;
 
 /** A valid record that passes every gate of `buildContract()`. */
-export const buildRecord = sampleRecord;
+export const buildRecord = (overrides: RecordOverrides = {}) => sampleRecord(sha256, overrides);
 export const buildContract = sampleContract;
 
 export function buildRecordSet(records: readonly SourceRecord[]): RecordSet {
-  return createRecordSet(records);
+  return createRecordSet(sha256, records);
 }
 
 /** Resolves and unwraps; a test that needs the resolve error calls `resolve` itself. */
@@ -45,5 +46,5 @@ export function valueOf<T>(result: Result<T, CompileError>): T {
 /** The SQLite lowering of a resolution's plan, as the SQLite adapter makes it. */
 export function lowerResolved(resolution: Resolution, maxParameters: number): Result<LoweredAdmission, CompileError> {
   const plan = buildAdmissionPlan(resolution.contract, resolution.brokenLinks);
-  return lowerAdmission(plan, planDigest(plan), maxParameters);
+  return lowerAdmission(plan, planDigest(sha256, plan), maxParameters);
 }

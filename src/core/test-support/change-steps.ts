@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import fc from 'fast-check';
 import { canonicalJson } from '../canonical';
 import type { CompileRequest } from '../compile';
@@ -171,7 +172,7 @@ const RECORD_EDITS: { readonly [K in keyof SourceRecord]-?: fc.Arbitrary<RecordE
     if (kind === 'missing') return null;
     return {
       origin: `sys/${record.id}`,
-      contentHash: contentHashOf(kind === 'verified' ? record.text : `${record.text}!`),
+      contentHash: contentHashOf(sha256, kind === 'verified' ? record.text : `${record.text}!`),
     };
   }),
   sensitivity: constant(fc.constantFrom(...VOCABULARY.sensitivities)),
@@ -392,10 +393,10 @@ function reuseProblems(
  * `keys` leaves inputs out of the memo's keys, for the test that shows the property then fails.
  */
 export async function memoProperty(openDatabase: () => Promise<SqlDriver>, keys?: KeyRules) {
-  const kept = createSqliteCompiler(await openDatabase(), keys);
+  const kept = createSqliteCompiler(sha256, await openDatabase(), keys);
   return fc.asyncProperty(caseArbitrary, caseArbitrary, changeScheduleArbitrary, async (first, other, steps) => {
     let contract = first.contract;
-    let recordSet = createRecordSet(first.records);
+    let recordSet = createRecordSet(sha256, first.records);
     let before: ReadonlyMap<string, TableStats> = new Map();
     let added = 0;
     const edited = new Map<ContractField, unknown>();
@@ -403,7 +404,7 @@ export async function memoProperty(openDatabase: () => Promise<SqlDriver>, keys?
     for (const step of [{ kind: 'none' } as const, { kind: 'none' } as const, ...steps]) {
       if (step.kind === 'contract') edited.set(step.field, contract[step.field]);
       const patches = patchesOf(step, contract, recordSet, other.records, added, edited);
-      const changed = applyChanges(contract, recordSet, patches.length === 0 ? [] : [controlOf(patches)]);
+      const changed = applyChanges(sha256, contract, recordSet, patches.length === 0 ? [] : [controlOf(patches)]);
       if (!changed.ok) {
         // The one edit refused on purpose: a patch may not rename a record.
         if (step.kind === 'record' && step.field === 'id') continue;
@@ -412,11 +413,11 @@ export async function memoProperty(openDatabase: () => Promise<SqlDriver>, keys?
       if (step.kind === 'add') added += 1;
       ({ contract, recordSet } = changed.value);
       const request = { contract, recordSet };
-      const fresh = createSqliteCompiler(await openDatabase());
+      const fresh = createSqliteCompiler(sha256, await openDatabase());
       const what = `a ${step.kind} change${step.kind === 'record' || step.kind === 'contract' || step.kind === 'contract-back' ? ` of ${step.field}` : ''}`;
       same(
         await observable(kept, request),
-        await observable(fresh, { contract, recordSet: createRecordSet(recordSet.records) }),
+        await observable(fresh, { contract, recordSet: createRecordSet(sha256, recordSet.records) }),
         `kept and fresh compilations after ${what}`,
       );
       const after = new Map(kept.memoStats());

@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import fc from 'fast-check';
 import type { Compiler } from '../compile';
 import { drill } from '../drill';
@@ -10,7 +11,7 @@ import { caseArbitrary } from './arbitraries';
 export function withBody(receipt: Receipt, change: Partial<Omit<Receipt, 'receiptId'>>): Receipt {
   const { receiptId: _, ...body } = receipt;
   const changed = { ...body, ...change };
-  return { receiptId: receiptIdOf(changed), ...changed };
+  return { receiptId: receiptIdOf(sha256, changed), ...changed };
 }
 
 const ownGates = (row: TraceRow) => row.gates.filter((gate) => gate !== 'supersession');
@@ -45,18 +46,18 @@ export function posingAsStale(genuine: Receipt, target: string, edited: TraceRow
   );
   const { receiptId: _id, ...body } = genuine;
   const changed = { ...body, trace, recordSetDigest: flipHex(genuine.recordSetDigest) };
-  return { receiptId: receiptIdOf(changed), ...changed };
+  return { receiptId: receiptIdOf(sha256, changed), ...changed };
 }
 
 /** The property: over generated records and contracts, no such forgery is judged anything but RECEIPT_MISMATCH. */
-export function forgeryProperty(compiler: Pick<Compiler, 'compile'>): fc.IRawProperty<unknown, boolean> {
+export function forgeryProperty(compiler: Pick<Compiler, 'compile' | 'sha256'>): fc.IRawProperty<unknown, boolean> {
   return fc.asyncProperty(
     caseArbitrary,
     fc.nat(),
     fc.nat(),
     fc.nat({ max: FALSE_CLAIMS.length - 1 }),
     async ({ contract, records }, targetPick, flippedPick, claim) => {
-      const request = { contract, recordSet: createRecordSet(records) };
+      const request = { contract, recordSet: createRecordSet(sha256, records) };
       const compiled = await compiler.compile(request);
       fc.pre(compiled.ok && compiled.value.receipt.trace.length > 1);
       if (!compiled.ok) return;

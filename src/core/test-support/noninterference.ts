@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import fc from 'fast-check';
 import type { Compiler } from '../compile';
 import { discloseOutcome } from '../disclosure';
@@ -152,7 +153,7 @@ export async function noninterferenceDifferences(
 ): Promise<string[] | null> {
   const before = await compiler.compile({
     contract: input.contract,
-    recordSet: createRecordSet(input.records),
+    recordSet: createRecordSet(sha256, input.records),
     attestation,
   });
   if (!before.ok) return null;
@@ -160,7 +161,7 @@ export async function noninterferenceDifferences(
   if (changed === null) return null;
   const after = await compiler.compile({
     contract: input.contract,
-    recordSet: createRecordSet(changed.records),
+    recordSet: createRecordSet(sha256, changed.records),
     attestation,
   });
   if (!after.ok) return [`the changed records made compilation stop: ${after.error.code} ${after.error.message}`];

@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import fc from 'fast-check';
 import type { KeyRules } from '../compile';
 import { canonicalJson } from '../canonical';
@@ -55,7 +56,7 @@ const admissionDifferential: RegisteredProperty = {
     const driver = await openDatabase();
     const index = createRecordIndex(driver);
     return fc.property(caseArbitrary, ({ records, contract }) => {
-      const recordSet = createRecordSet(records);
+      const recordSet = createRecordSet(sha256, records);
       const resolution = resolve(contract, recordSet);
       // Broken supersession links are generated and resolve; the generators rule out an ambiguous contract subject.
       if (!resolution.ok) throw new Error(`generated case does not resolve: ${resolution.error.message}`);
@@ -104,7 +105,7 @@ const noninterference: RegisteredProperty = {
   summary: 'changing, adding or removing records that fail a gate changes nothing the caller gets',
   testRuns: 400,
   property: async ({ openDatabase }) => {
-    const compiler = createSqliteCompiler(await openDatabase());
+    const compiler = createSqliteCompiler(sha256, await openDatabase());
     return fc.asyncProperty(noninterferenceArbitrary, async (input) => {
       const differences = await noninterferenceDifferences(compiler, input);
       fc.pre(differences !== null);
@@ -123,7 +124,7 @@ const noninterferenceCandidates: RegisteredProperty = {
     'the same for a candidates receipt: only its counts of the rows it leaves out may move, and it names no refused record',
   testRuns: 200,
   property: async ({ openDatabase }) => {
-    const compiler = createSqliteCompiler(await openDatabase());
+    const compiler = createSqliteCompiler(sha256, await openDatabase());
     return fc.asyncProperty(noninterferenceArbitrary, async (input) => {
       const differences = await noninterferenceDifferences(compiler, input, 'candidates');
       fc.pre(differences !== null);
@@ -141,7 +142,7 @@ const forgeryNeverStale: RegisteredProperty = {
   summary:
     'a receipt with a false claim about a record still at hand is RECEIPT_MISMATCH, even beside another record set',
   testRuns: 150,
-  property: async ({ openDatabase }) => forgeryProperty(createSqliteCompiler(await openDatabase())),
+  property: async ({ openDatabase }) => forgeryProperty(createSqliteCompiler(sha256, await openDatabase())),
 };
 
 export const PROPERTIES: readonly RegisteredProperty[] = [

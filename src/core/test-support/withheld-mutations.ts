@@ -1,3 +1,4 @@
+import { sha256 } from './sha256';
 import fc from 'fast-check';
 import type { Compiler } from '../compile';
 import { discloseOutcome, isWithheldFromUser } from '../disclosure';
@@ -210,7 +211,7 @@ export async function withheldIdsOf(
   contract: Contract,
   records: readonly SourceRecord[],
 ): Promise<Set<string> | null> {
-  const compiled = await compiler.compile({ contract, recordSet: createRecordSet(records) });
+  const compiled = await compiler.compile({ contract, recordSet: createRecordSet(sha256, records) });
   if (!compiled.ok) return null;
   return new Set(compiled.value.trace.filter(isWithheldFromUser).map((row) => row.id));
 }
@@ -377,7 +378,7 @@ export function crossingSupersessions(
   const byId = new Map(records.map((record) => [record.id, record]));
   const asOf = parseInstant(PROPERTY_AS_OF) ?? 0;
   const pairs: { successor: string; superseded: string }[] = [];
-  for (const item of checkRecords(records)) {
+  for (const item of checkRecords(sha256, records)) {
     if (!withheld.has(item.record.id)) continue;
     for (const target of item.record.supersedes) {
       if (withheld.has(target) || !byId.has(target)) continue;

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
@@ -12,13 +13,13 @@ import { memoryStorage } from '../test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   return { session, snapshot: await session.start() };
 }
 
 describe('comparisons', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('diffs two receipts for the baseline view, disclosed for the audience, and names bad input', async () => {
@@ -60,7 +61,7 @@ describe('comparisons', () => {
         message: expect.stringMatching(/^RECEIPT_INVALID: /),
       },
     ]);
-    const reIded = JSON.stringify({ ...body, receiptId: receiptIdOf(body) });
+    const reIded = JSON.stringify({ ...body, receiptId: receiptIdOf(sha256, body) });
     const diagnostic = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: reIded }, 'diagnostic');
     const user = session.diffReceipts({ name: 'a', text: current }, { name: 'b', text: reIded }, 'user');
     expect(diagnostic.ok && diagnostic.diff.rows).toEqual([{ id: 'LGL-0007', fields: ['tokens'] }]);

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { isWithheldFromUser, type Audience } from '../../core/disclosure';
 import { receiptIntegrity } from '../../core/drill';
 import { parseReceiptJson } from '../../core/phases/1-validate/validate-receipt';
@@ -22,6 +23,8 @@ import { baselinePin, inputsOf, type HeldReceipt } from '../exports/shared-scree
 import type { Workspace } from '../workspace/workspace';
 
 export interface ComparisonsDeps {
+  /** The SHA-256 the session's compiler hashes with. */
+  readonly sha256: Sha256;
   readonly workspace: Workspace;
   readonly compilations: Compilations;
 }
@@ -32,7 +35,7 @@ export type Comparisons = ReturnType<typeof createComparisons>;
  * Every view that compares two receipts: two dropped receipts, the pinned baseline against the last compilation,
  * and the compilation before the last as-of step against it; each the core's diff, disclosed for the audience.
  */
-export function createComparisons({ workspace, compilations }: ComparisonsDeps) {
+export function createComparisons({ sha256, workspace, compilations }: ComparisonsDeps) {
   // The compilation pinned as the baseline, and the one just before the last as-of step.
   let pinned: (HeldReceipt & { readonly pin: BaselinePin }) | null = null;
   let stepFrom: Receipt | null = null;
@@ -71,7 +74,7 @@ export function createComparisons({ workspace, compilations }: ComparisonsDeps) 
       // not compared.
       const issues = parsed.flatMap((result, index) => {
         if (!result.ok) return result.error.issues ?? [];
-        const unusable = receiptIntegrity(result.value);
+        const unusable = receiptIntegrity(sha256, result.value);
         return unusable
           ? [
               inputIssue({ file: [before, after][index]?.name ?? '', path: 'receiptId' }, 'RECEIPT_UNUSABLE', {

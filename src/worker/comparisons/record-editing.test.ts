@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { scenarioSchema } from '../../core/format/scenario';
@@ -11,7 +12,7 @@ import type { WorkspaceStorage } from '../workspace/workspace-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   await session.start();
   return session;
 }
@@ -33,7 +34,7 @@ function recordOf(session: Awaited<ReturnType<typeof newSession>>, id: string) {
 
 describe('record editing', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('applies an edit as a new revision, undone and redone to the same receipts', async () => {
@@ -191,7 +192,7 @@ describe('record editing', () => {
     const saved = savedWorkspaceSchema.parse(storage.saved());
     expect(saved.recordEdits?.['retry-policy']?.records.map((item) => item.title)).toEqual(['Retry policy, edited']);
 
-    const restored = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const restored = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await restored.start(saved);
     expect(await compiled(restored)).toEqual(edited);
 

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import type { Audience } from '../../core/disclosure';
 import type { InputIssue } from '../../core/errors';
 import type { SourceRecord } from '../../core/format/record';
@@ -41,9 +42,12 @@ interface History {
  * revisions before and after it only here, for this session.
  */
 export function createRecordEditing({
+  sha256,
   workspace,
   compilations,
 }: {
+  /** The SHA-256 the session's compiler hashes with. */
+  readonly sha256: Sha256;
   readonly workspace: Workspace;
   readonly compilations: Compilations;
 }) {
@@ -134,7 +138,7 @@ export function createRecordEditing({
       const current = history.revisions[history.at - 1]?.edit ?? NO_EDIT;
       const next = nextEdit(current, before, after, input, workspace.edited(entry).scenario);
       if (!next.ok) return refuse(entry, history, next.issues);
-      const applied = applyScenarioEdit(entry.loaded, next.edit);
+      const applied = applyScenarioEdit(sha256, entry.loaded, next.edit);
       if (!applied.ok) return refuse(entry, history, issuesOf(applied.error, { file: 'record edit', path: '(root)' }));
       if (next.changeId !== null) {
         // Switched on, the new change must apply: a patch the record schema refuses after merging is refused now, not
@@ -143,7 +147,7 @@ export function createRecordEditing({
           input.as === 'control'
             ? { controls: [next.changeId], lateChanges: [] }
             : { controls: [], lateChanges: [next.changeId] };
-        const prepared = prepareScenario(applied.value, on);
+        const prepared = prepareScenario(sha256, applied.value, on);
         if (!prepared.ok)
           return refuse(entry, history, issuesOf(prepared.error, { file: 'record edit', path: 'patch' }));
       }

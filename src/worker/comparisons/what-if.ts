@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { applyToContract, counterfactuals } from '../../core/counterfactual';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Audience } from '../../core/disclosure';
@@ -13,6 +14,8 @@ import type { Workspace } from '../workspace/workspace';
 import { wordMessage } from '../../core/messages';
 
 export interface WhatIfDeps {
+  /** The SHA-256 the session's compiler hashes with. */
+  readonly sha256: Sha256;
   readonly workspace: Workspace;
   readonly compilations: Compilations;
   /** The record editor, through which a change to a record is applied as a new revision. */
@@ -21,15 +24,19 @@ export interface WhatIfDeps {
   readonly openCompiler?: () => Promise<SqliteCompiler>;
 }
 
-const openOwnCompiler = async (): Promise<SqliteCompiler> => createSqliteCompiler(await openInMemoryDatabase());
-
 /**
  * "What would admit this record": the core's counterfactuals for a record of the last compilation, and a
  * suggested change applied: to the contract as an edit, to the record as a new revision. The changes are compiled on a
  * compiler of their own, so
  * trying them neither re-indexes the session's database (its whole-corpus index included) nor evicts its memo.
  */
-export function createWhatIf({ workspace, compilations, records, openCompiler = openOwnCompiler }: WhatIfDeps) {
+export function createWhatIf({
+  sha256,
+  workspace,
+  compilations,
+  records,
+  openCompiler = async () => createSqliteCompiler(sha256, await openInMemoryDatabase()),
+}: WhatIfDeps) {
   let compiler: Promise<SqliteCompiler> | null = null;
 
   return {
@@ -72,7 +79,7 @@ export function createWhatIf({ workspace, compilations, records, openCompiler = 
       const { record } = opened;
       const value = {
         ...record,
-        provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(record.text) },
+        provenance: { origin: record.provenance?.origin ?? record.id, contentHash: contentHashOf(sha256, record.text) },
       };
       const edited = await records.editRecord({ value, id, as: 'revision' }, audience);
       return edited.ok ? { ok: true, snapshot: edited.snapshot } : { ok: false, issues: edited.issues };

@@ -103,7 +103,7 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
   });
 
   const userViewOf = (compiled: LastCompile): UserView =>
-    (compiled.userView ??= buildUserView(compiled.outcome, disclosed(compiled, 'user')));
+    (compiled.userView ??= buildUserView(compiler.sha256, compiled.outcome, disclosed(compiled, 'user')));
 
   const markSide = (compiled: LastCompile, audience: Audience): MarkSide => {
     const baselines = audience === 'diagnostic' ? compiled.baselines : null;
@@ -159,7 +159,7 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
   };
 
   const prepare = (lateChanges: readonly string[]): Result<CompileRequest, CompileError> =>
-    prepareScenario(workspace.effective(workspace.currentEntry()), {
+    prepareScenario(compiler.sha256, workspace.effective(workspace.currentEntry()), {
       controls: workspace.value().selection.controls,
       lateChanges,
     });
@@ -179,6 +179,7 @@ export function createCompilations({ compiler, workspace, corpus, remember, save
 
   // What the page shows is remembered for the next boot once results stop coming.
   const remembering = createRememberSoon({
+    sha256: compiler.sha256,
     remember,
     saves,
     workspace,

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
@@ -14,7 +15,7 @@ import { memoryStorage } from '../test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(scenarioKey = 'atlas-credit-review') {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   await session.start();
   await session.select({ scenarioKey, controls: [], lateChanges: [] });
   return session;
@@ -65,7 +66,7 @@ async function loadedAtlas(vary: boolean) {
       validFrom: '2026-08-25',
     });
   }
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   await session.start();
   const loaded = await session.loadFiles(
     [{ name: 'atlas.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }],
@@ -77,7 +78,7 @@ async function loadedAtlas(vary: boolean) {
 
 describe('debugger views in the worker', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('inspects a record: every gate in order with its fact, agreeing with the trace row, and its receipt row', async () => {
@@ -109,7 +110,7 @@ describe('debugger views in the worker', () => {
   });
 
   it('explains every record of every built-in scenario with the same failing gates as its trace row', async () => {
-    for (const builtin of readBuiltinScenarios()) {
+    for (const builtin of readBuiltinScenarios(sha256)) {
       if (!builtin.result.ok) continue;
       const session = await newSession(builtin.result.value.scenario.id);
       await session.compile('diagnostic');
@@ -157,7 +158,7 @@ describe('debugger views in the worker', () => {
   });
 
   it('gives every attempt of every built-in scenario, under each control, the outcome its record gates and decision give', async () => {
-    for (const builtin of readBuiltinScenarios()) {
+    for (const builtin of readBuiltinScenarios(sha256)) {
       if (!builtin.result.ok) continue;
       const { scenario } = builtin.result.value;
       for (const controls of [[], ...scenario.controls.map((control) => [control.id])]) {
@@ -271,7 +272,7 @@ describe('debugger views in the worker', () => {
       buildRecord({ id: 'R-3', evidence: evidence(['limit_set'], []) }),
     ];
     const scenario = { id: 'contradicted', title: 'Contradicted', contract, records };
-    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await session.start();
     const loaded = await session.loadFiles(
       [{ name: 'contradicted.scenario.json', blob: new Blob([JSON.stringify(scenario)]) }],

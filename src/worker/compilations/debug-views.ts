@@ -5,6 +5,7 @@ import { asOfInstant } from '../../core/as-of';
 import { formatInstantShort, parseInstant } from '../../core/format/time';
 import { createGateContext, explainGates, gateCodeOf } from '../../core/phases/4-admit/gates';
 import { findInIdOrder, resolve, type Resolution } from '../../core/phases/2-resolve/resolve';
+import { evidenceClaimOn } from '../../core/phases/6-plan-packet/evidence-claim';
 import type { Contract } from '../../core/format/contract';
 import type { SourceRecord } from '../../core/format/record';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
@@ -178,9 +179,8 @@ export function evidenceAttempts(source: ViewSource, window: AttemptsWindow = {}
   ) => {
     const position = positionOf.get(proposition);
     if (position === undefined) return;
-    const accepted = (propositions[position] as Contract['requiredPropositions'][number]).acceptedClasses.includes(
-      evidence.class,
-    );
+    const accepted =
+      evidenceClaimOn(propositions[position] as Contract['requiredPropositions'][number], evidence)?.accepted === true;
     const order = !outcome.admitted.has(record.id) ? 3 : !accepted ? 2 : selected.has(record.id) ? 0 : 1;
     (byOutcome[position] as Claim[][])[order]?.push({
       id: record.id,

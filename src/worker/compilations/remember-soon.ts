@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import type { Audience, DisclosedView } from '../../core/disclosure';
 import type { Receipt } from '../../core/result';
 import type { CompileView } from '../protocol';
@@ -16,6 +17,8 @@ import type { Workspace } from '../workspace/workspace';
 export const REMEMBER_AFTER_MS = 1_000;
 
 export interface RememberDeps {
+  /** The SHA-256 the session's compiler hashes with. */
+  readonly sha256: Sha256;
   /** Where the result last shown is kept for the next boot, and the build that keys it; null keeps nothing. */
   readonly remember: { readonly memory: ResultMemory; readonly build: string } | null;
   readonly saves: boolean;
@@ -36,18 +39,18 @@ export interface LastShown {
  * Keeps what the page shows now for the next boot, once results have stopped coming for REMEMBER_AFTER_MS; only
  * while the saved workspace is the one compiled (a change not yet compiled, or not saved, keeps nothing new).
  */
-export function createRememberSoon({ remember, saves, workspace, lastShown }: RememberDeps) {
+export function createRememberSoon({ sha256, remember, saves, workspace, lastShown }: RememberDeps) {
   let timer: ReturnType<typeof setTimeout> | null = null;
   return {
     /** The key a compilation of the saved workspace is remembered under; null when nothing is remembered. */
-    inputsKey: (): string | null => (remember === null ? null : inputsKeyOf(remember.build, workspace.saved())),
+    inputsKey: (): string | null => (remember === null ? null : inputsKeyOf(sha256, remember.build, workspace.saved())),
     soon(audience: Audience): void {
       if (remember === null || !saves) return;
       if (timer !== null) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = null;
         const compiled = lastShown(audience);
-        const key = inputsKeyOf(remember.build, workspace.saved());
+        const key = inputsKeyOf(sha256, remember.build, workspace.saved());
         if (
           compiled === null ||
           key === null ||

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
@@ -45,22 +46,24 @@ const workspace = (change: Partial<SavedWorkspace> = {}): SavedWorkspace => ({
 
 describe('the key of a remembered result', () => {
   it('names the build, each load by its database id, file names and sizes, the edits and the selection', () => {
-    const key = inputsKeyOf(BUILD, workspace());
+    const key = inputsKeyOf(sha256, BUILD, workspace());
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     // Blobs are compared by name and size only: the database id says which load they belong to.
-    expect(inputsKeyOf(BUILD, workspace())).toBe(key);
+    expect(inputsKeyOf(sha256, BUILD, workspace())).toBe(key);
     const others = [
-      inputsKeyOf('/assets/compiler.worker-def456.js', workspace()),
-      inputsKeyOf(BUILD, workspace({ loads: [{ ...workspace().loads[0]!, stored: 'load-2' }] })),
+      inputsKeyOf(sha256, '/assets/compiler.worker-def456.js', workspace()),
+      inputsKeyOf(sha256, BUILD, workspace({ loads: [{ ...workspace().loads[0]!, stored: 'load-2' }] })),
       inputsKeyOf(
+        sha256,
         BUILD,
         workspace({
           loads: [{ ...workspace().loads[0]!, files: [{ name: 'records.jsonl', blob: new Blob(['{}\n\n']) }] }],
         }),
       ),
-      inputsKeyOf(BUILD, workspace({ contractEdits: { 'loaded:x': { tokenBudget: 10 } } })),
-      inputsKeyOf(BUILD, workspace({ selection: { scenarioKey: 'loaded:x', controls: [], lateChanges: [] } })),
+      inputsKeyOf(sha256, BUILD, workspace({ contractEdits: { 'loaded:x': { tokenBudget: 10 } } })),
+      inputsKeyOf(sha256, BUILD, workspace({ selection: { scenarioKey: 'loaded:x', controls: [], lateChanges: [] } })),
       inputsKeyOf(
+        sha256,
         BUILD,
         workspace({ selection: { scenarioKey: 'loaded:x', controls: ['deny-one-record'], lateChanges: ['late'] } }),
       ),
@@ -70,15 +73,15 @@ describe('the key of a remembered result', () => {
 
   it('is null when a load has no database id: nothing would say its files are the ones compiled', () => {
     const { stored: _stored, ...withoutId } = workspace().loads[0]!;
-    expect(inputsKeyOf(BUILD, workspace({ loads: [withoutId] }))).toBeNull();
-    expect(inputsKeyOf(BUILD, workspace({ loads: [] }))).not.toBeNull();
+    expect(inputsKeyOf(sha256, BUILD, workspace({ loads: [withoutId] }))).toBeNull();
+    expect(inputsKeyOf(sha256, BUILD, workspace({ loads: [] }))).not.toBeNull();
   });
 });
 
 describe('a session remembering the result it showed', () => {
   let compiler: SqliteCompiler;
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -91,7 +94,7 @@ describe('a session remembering the result it showed', () => {
     const session = createSession({
       compiler,
       storage,
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
       database: saves ? undefined : { kind: 'memory', reason: 'other-tab', saves: false, message: 'another tab' },
       remember: { memory: storage, build: BUILD },
     });
@@ -121,7 +124,7 @@ describe('a session remembering the result it showed', () => {
     // Two compilations in a burst: one write, of the last.
     expect(storage.writes).toHaveLength(1);
 
-    const remembered = await readRememberedResult(storage, BUILD);
+    const remembered = await readRememberedResult(sha256, storage, BUILD);
     expect(remembered?.view).toEqual({ ...shown, compilation: 0 });
     const page = session.queryTrace({ ...DEFAULT_TRACE_QUERY, audience: 'user', offset: 0, limit: TRACE_PAGE_SIZE });
     expect(page.rows.length).toBeGreaterThan(0);
@@ -132,7 +135,7 @@ describe('a session remembering the result it showed', () => {
     expect((await compiledView(reloaded, 'user')).userViewId).toMatch(/^[0-9a-f]{64}$/);
     expect((await compiledView(reloaded, 'user')).userViewId).toBe(remembered?.view.userViewId);
     // Another build shows nothing remembered.
-    expect(await readRememberedResult(storage, '/assets/compiler.worker-other.js')).toBeNull();
+    expect(await readRememberedResult(sha256, storage, '/assets/compiler.worker-other.js')).toBeNull();
   });
 
   it('keeps nothing new while a saved change is not compiled yet, and a reload then shows nothing remembered', async () => {
@@ -142,14 +145,14 @@ describe('a session remembering the result it showed', () => {
     await compiledView(session);
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(1);
-    expect(await readRememberedResult(storage, BUILD)).not.toBeNull();
+    expect(await readRememberedResult(sha256, storage, BUILD)).not.toBeNull();
 
     await compiledView(session);
     // The toggle is saved before its compilation comes: the result on hand is no longer the saved workspace's.
     await session.select({ scenarioKey: 'retry-policy', controls: ['future-reveal'], lateChanges: [] });
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(1);
-    expect(await readRememberedResult(storage, BUILD)).toBeNull();
+    expect(await readRememberedResult(sha256, storage, BUILD)).toBeNull();
   });
 
   it('a tab working on a copy keeps nothing, and a reset forgets what was kept', async () => {
@@ -164,13 +167,13 @@ describe('a session remembering the result it showed', () => {
     await session.resetWorkspace();
     await vi.advanceTimersByTimeAsync(REMEMBER_AFTER_MS);
     expect(storage.writes).toHaveLength(0);
-    expect(await readRememberedResult(storage, BUILD)).toBeNull();
+    expect(await readRememberedResult(sha256, storage, BUILD)).toBeNull();
   });
 });
 
 describe('reading a remembered result back', () => {
   const entryFor = (saved: SavedWorkspace): RememberedEntry => ({
-    key: inputsKeyOf(BUILD, saved) ?? '',
+    key: inputsKeyOf(sha256, BUILD, saved) ?? '',
     result: {
       view: { receiptId: 'r', userViewId: null } as never,
       firstPage: { offset: 0, rows: [], matched: 0, total: 0 },
@@ -192,7 +195,7 @@ describe('reading a remembered result back', () => {
   it('gives the entry kept for the saved workspace, and nothing for a damaged entry, a workspace without its files, or failing storage', async () => {
     const saved = workspace();
     const source = stored(saved, entryFor(saved));
-    expect(await readRememberedResult(source, BUILD)).toEqual(entryFor(saved).result);
+    expect(await readRememberedResult(sha256, source, BUILD)).toEqual(entryFor(saved).result);
     const cases = [
       stored(saved, { key: entryFor(saved).key }),
       stored(saved, { ...entryFor(saved), key: 42 }),
@@ -201,6 +204,6 @@ describe('reading a remembered result back', () => {
       stored(saved, undefined),
       { ...source, readRemembered: () => Promise.reject(new Error('storage refused')) },
     ];
-    for (const failing of cases) expect(await readRememberedResult(failing, BUILD)).toBeNull();
+    for (const failing of cases) expect(await readRememberedResult(sha256, failing, BUILD)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from '../../core/canonical';
-import { sha256Hex } from '../../core/hash';
+import type { Sha256 } from '../../core/hash';
 import { savedWorkspaceSchema, type RememberedResult, type SavedWorkspace } from '../protocol';
 import type { RememberedEntry, ResultMemory, WorkspaceStorage } from '../workspace/workspace-storage';
 
@@ -24,7 +24,7 @@ const rememberedEntrySchema = z.object({
 });
 
 /** The key of the inputs `workspace` compiles from, or null when one of its loads cannot be named (no database id). */
-export function inputsKeyOf(build: string, workspace: SavedWorkspace): string | null {
+export function inputsKeyOf(sha256: Sha256, build: string, workspace: SavedWorkspace): string | null {
   const loads = [];
   for (const load of workspace.loads) {
     if (load.stored === undefined) return null;
@@ -34,7 +34,7 @@ export function inputsKeyOf(build: string, workspace: SavedWorkspace): string | 
       files: load.files.map(({ name, blob }) => ({ name, bytes: blob.size })),
     });
   }
-  return sha256Hex(
+  return sha256.hex(
     canonicalJson({ build, loads, contractEdits: workspace.contractEdits, selection: workspace.selection }),
   );
 }
@@ -44,6 +44,7 @@ export function inputsKeyOf(build: string, workspace: SavedWorkspace): string | 
  * whose files are missing or that this version cannot read, or storage that failed (the compile then says why).
  */
 export async function readRememberedResult(
+  sha256: Sha256,
   storage: WorkspaceStorage & ResultMemory,
   build: string,
 ): Promise<RememberedResult | null> {
@@ -52,7 +53,8 @@ export async function readRememberedResult(
     if (stored === undefined || stored.filesMissing) return null;
     const workspace = savedWorkspaceSchema.safeParse(stored.workspace);
     const entry = rememberedEntrySchema.safeParse(remembered);
-    if (!workspace.success || !entry.success || entry.data.key !== inputsKeyOf(build, workspace.data)) return null;
+    if (!workspace.success || !entry.success || entry.data.key !== inputsKeyOf(sha256, build, workspace.data))
+      return null;
     return (remembered as RememberedEntry).result;
   } catch {
     return null;

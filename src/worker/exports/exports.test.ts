@@ -1,7 +1,7 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
-import { sha256Hex } from '../../core/hash';
 import { readBuiltinScenarios } from '../workspace/builtin-sources';
 import { userViewExportSchema } from '../../core/format/user-view-export';
 import { createSession } from '../session';
@@ -12,7 +12,7 @@ import { memoryStorage } from '../test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   return { session, snapshot: await session.start() };
 }
 
@@ -21,7 +21,7 @@ const noProgress = () => undefined;
 
 describe('exports', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('exports the receipt as an in-toto statement whose packet subject is the copied packet text', async () => {
@@ -38,7 +38,7 @@ describe('exports', () => {
     expect(statement.predicate.receiptId).toBe(compiled.view.receiptId);
     expect(statement.subject[0]).toMatchObject({
       name: 'packet.txt',
-      digest: { sha256: sha256Hex(compiled.view.packetText ?? '') },
+      digest: { sha256: sha256.hex(compiled.view.packetText ?? '') },
     });
   });
 

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { canonicalJson } from '../../core/canonical';
 import type { Audience } from '../../core/disclosure';
 import { packetWithManifest, serialiseReceipt } from '../../core/phases/7-attest/attest';
@@ -13,10 +14,13 @@ import type { Workspace } from '../workspace/workspace';
  * force.
  */
 export function createExports({
+  sha256,
   workspace,
   compilations,
   tests,
 }: {
+  /** The SHA-256 the session's compiler hashes with. */
+  readonly sha256: Sha256;
   readonly workspace: Workspace;
   readonly compilations: Compilations;
   readonly tests: SessionTests;
@@ -63,6 +67,7 @@ export function createExports({
       const { outcome } = last;
       return serialiseStatement(
         receiptStatement(
+          sha256,
           outcome.receipt,
           outcome.status === 'packet' ? packetWithManifest(outcome.packet, outcome.receipt) : null,
         ),

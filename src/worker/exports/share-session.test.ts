@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
@@ -13,7 +14,7 @@ import { memoryStorage } from '../test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   return { session, snapshot: await session.start() };
 }
 
@@ -22,7 +23,7 @@ const noProgress = () => undefined;
 
 describe('share links', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   const fixture = (name: string) =>

@@ -162,7 +162,8 @@ export function createShareSession({ compiler, workspace, loads, tests, comparis
       }
       for (const [key, edit] of issues.length > 0 ? [] : Object.entries(shared.recordEdits ?? {})) {
         const entry = entryOf(next, key);
-        const applied = entry && applyScenarioEdit(entry.loaded, edit, `share link: record edit of ${key}`);
+        const applied =
+          entry && applyScenarioEdit(compiler.sha256, entry.loaded, edit, `share link: record edit of ${key}`);
         if (!entry || !applied)
           issues.push(
             inputIssue({ file: 'share link', path: `recordEdits.${key}` }, 'LINK_EDIT_NOT_LOADED', { scenario: key }),

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
@@ -12,7 +13,7 @@ import { memoryStorage } from '../test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession() {
-  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
   await session.start();
   return session;
 }
@@ -22,7 +23,7 @@ const userDrill: ScreenShown = { audience: 'user', workspace: 'drill', view: 'tr
 
 describe('share links carry the screen', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('with the pinned baseline and the drill, which a fresh session compiles again to the same receipts and verdict', async () => {

@@ -71,6 +71,7 @@ async function recompile(
   const contract = validateContract(`share link: the ${SHARED_HELD[held]}'s contract`, inputs.contract);
   if (!contract.ok) return err(wordMessage('SHARED_CONTRACT_INVALID', { held, problem: contract.error.message }));
   const request = prepareScenario(
+    compiler.sha256,
     { scenario: { ...loaded.scenario, contract: contract.value }, recordSet: loaded.recordSet },
     inputs,
   );

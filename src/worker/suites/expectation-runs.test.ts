@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { parseScenarioJson, type LoadedScenario } from '../../core/phases/1-validate/validate';
@@ -11,12 +12,12 @@ let scenario: LoadedScenario;
 let runs: ExpectationRuns;
 
 beforeAll(async () => {
-  const parsed = parseScenarioJson('scenario.json', scenarioText, (name) =>
+  const parsed = parseScenarioJson(sha256, 'scenario.json', scenarioText, (name) =>
     name === 'records.jsonl' ? recordsText : null,
   );
   if (!parsed.ok) throw new Error(parsed.error.message);
   scenario = parsed.value;
-  runs = createExpectationRuns(createSqliteCompiler(await freshDriver()));
+  runs = createExpectationRuns(createSqliteCompiler(sha256, await freshDriver()));
 });
 
 const suiteText = (cases: unknown[]) =>

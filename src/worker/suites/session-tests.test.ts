@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
@@ -18,7 +19,7 @@ const memoryStorage = () => ({
 const blob = (text: string) => new Blob([text], { type: 'application/json' });
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 const started = () => startedSession(compiler, memoryStorage());
@@ -194,7 +195,7 @@ describe('the session runs the Tests panel', () => {
 
   it('the open suites are saved with the workspace: a restarted worker and a reload open them again', async () => {
     const events: { workspace: unknown }[] = [];
-    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await session.start(null, (event) => events.push(event));
     await session.openSuites([{ name: 'poison-controls.expect.json', blob: blob(shippedSuite) }], 'diagnostic');
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -202,7 +203,7 @@ describe('the session runs the Tests panel', () => {
     expect(kept?.suites?.map((suite) => suite.name)).toEqual(['poison-controls.expect.json']);
     expect(writes.at(-1)).toEqual(kept);
 
-    const restarted = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios() });
+    const restarted = createSession({ compiler, storage: memoryStorage(), builtins: readBuiltinScenarios(sha256) });
     await restarted.start(kept);
     expect(await restarted.runTests('diagnostic')).toEqual(await session.runTests('diagnostic'));
     await session.closeSuite('poison-controls.expect.json', 'diagnostic');

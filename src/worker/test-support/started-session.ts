@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { readBuiltinScenarios } from '../workspace/builtin-sources';
 import { createSession } from '../session';
@@ -6,7 +7,7 @@ import { memoryStorage } from './memory-storage';
 
 /** A started session over the built-in scenarios, with storage in memory unless a test brings its own. */
 export async function startedSession(compiler: SqliteCompiler, storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   await session.start();
   return session;
 }

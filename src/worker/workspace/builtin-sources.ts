@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import type { CompileError, Result } from '../../core/errors';
 import { parseScenarioJson, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import { BUILTIN_SCENARIOS } from '../../scenarios/builtin';
@@ -27,7 +28,7 @@ function rankOf(folder: string): number {
 }
 
 /** Parses the scenarios bundled with the app, each with the JSONL file beside it, in display order. */
-export function readBuiltinScenarios(): BuiltinScenario[] {
+export function readBuiltinScenarios(sha256: Sha256): BuiltinScenario[] {
   return Object.entries(scenarioTexts)
     .map(([path, text]) => {
       const folder = folderOf(path);
@@ -35,6 +36,7 @@ export function readBuiltinScenarios(): BuiltinScenario[] {
       return {
         folder,
         result: parseScenarioJson(
+          sha256,
           `fixtures/${folder}/scenario.json`,
           text,
           (name) => recordTexts[`${prefix}${name}`] ?? null,

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../../core/errors';
 import {
   isSuiteDocument,
@@ -125,6 +126,7 @@ function carriedSuite(file: string, locator: JsonLocator, index: number, suite: 
 
 /** Reads one records (JSONL) file into its validated records, reporting bytes read. */
 export type RecordsFileReader = (
+  sha256: Sha256,
   file: NamedBlob,
   onProgress: (progress: LoadProgress) => void,
   signal: AbortSignal,
@@ -167,8 +169,8 @@ export async function streamInto(
 }
 
 /** Streams a JSONL file through the core's line reader in one pass. */
-export const streamRecords: RecordsFileReader = async (file, onProgress, signal) => {
-  const reader = createJsonlRecordReader(file.name);
+export const streamRecords: RecordsFileReader = async (sha256, file, onProgress, signal) => {
+  const reader = createJsonlRecordReader(sha256, file.name);
   await streamInto(
     reader,
     file.blob,
@@ -244,6 +246,7 @@ const keyFor = (id: string) => `loaded:${id}`;
  * against the base scenario's records; a lone records file runs under the base scenario's contract.
  */
 export async function intakeFiles(
+  sha256: Sha256,
   files: readonly NamedBlob[],
   base: IntakeBase,
   onProgress: (progress: LoadProgress) => void,
@@ -323,7 +326,7 @@ export async function intakeFiles(
       continue;
     }
     // A worker-side marker as well as a duration: the reload test asserts that no records file was read.
-    const parsed = await measuredAsync('cc:read-records', () => readRecords(file, onProgress, signal));
+    const parsed = await measuredAsync('cc:read-records', () => readRecords(sha256, file, onProgress, signal));
     if (parsed.ok) recordSets.set(file.name, parsed.value);
     else refuse(parsed.error, file.name, recognised);
   }
@@ -338,7 +341,7 @@ export async function intakeFiles(
     if (kind === 'scenario') {
       // The scenario's JSONL sibling was streamed above; the core only needs to know it was supplied. A supplied
       // sibling with errors has reported them already: the scenario is not loaded, and is not called orphaned.
-      const parsed = parseScenarioJson(file.name, text, (name) =>
+      const parsed = parseScenarioJson(sha256, file.name, text, (name) =>
         recordFiles.some((supplied) => supplied.file.name === name) ? '' : null,
       );
       if (!parsed.ok) {

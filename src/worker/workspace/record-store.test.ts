@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { benchContract, generateRecords, toJsonl } from '../../../bench/generate-records';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
@@ -9,7 +10,7 @@ import { createRecordStore } from './record-store';
 
 function parsed(name: string, size: number): { recordSet: RecordSet; requiredIds: readonly string[] } {
   const corpus = generateRecords(size, 11);
-  const reader = createJsonlRecordReader(name);
+  const reader = createJsonlRecordReader(sha256, name);
   reader.push(toJsonl(corpus.records));
   return { recordSet: valueOf(reader.finish()), requiredIds: corpus.requiredIds };
 }
@@ -29,9 +30,9 @@ describe('the record store', () => {
     expect([...restored.locations]).toEqual([...recordSet.locations]);
 
     const contract = valueOf(validateContract('contract', benchContract(requiredIds)));
-    const fromFile = valueOf(await createSqliteCompiler(await freshDriver()).compile({ contract, recordSet }));
+    const fromFile = valueOf(await createSqliteCompiler(sha256, await freshDriver()).compile({ contract, recordSet }));
     // Compiled on the database that stores them, beside the stored documents.
-    const fromStore = valueOf(await createSqliteCompiler(driver).compile({ contract, recordSet: restored }));
+    const fromStore = valueOf(await createSqliteCompiler(sha256, driver).compile({ contract, recordSet: restored }));
     expect(serialiseReceipt(fromStore.receipt)).toBe(serialiseReceipt(fromFile.receipt));
   });
 

@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { describe, expect, it, vi } from 'vitest';
 import { buildRecord } from '../../core/test-support/builders';
 import { LoadCancelled, streamRecords } from './file-intake';
@@ -40,7 +41,7 @@ function inProcessHelper({
         // Ending it rejects a read it holds, as terminating the real one does.
         await Promise.race([holdUntil?.(part), endedPromise]);
         if (ended || pieces.length > failsAfter) throw new Error('no helper');
-        const result = await readPart(part, name, onBytes, never);
+        const result = await readPart(sha256, part, name, onBytes, never);
         // As the real helper sends it back: as JSON text.
         return result.ok ? partFromJson(JSON.stringify(result.value)) : null;
       },
@@ -55,7 +56,7 @@ function inProcessHelper({
 
 /** Every file is read in pieces (from one byte on), so the tests see the path large files take. */
 const readInParts = (helper: StartPartHelper) => readRecordsInParts(helper, 1);
-const onePass = (text: string) => streamRecords(file(text), () => undefined, never);
+const onePass = (text: string) => streamRecords(sha256, file(text), () => undefined, never);
 /**
  * Records with every kind of value a checked record holds: nulls, lists, evidence, fractions, instants with offsets.
  */
@@ -77,7 +78,7 @@ describe('reading a records file in pieces from both ends at once', () => {
     const text = manyLines(120) + `\n${line('last')}`;
     const helper = inProcessHelper();
     const progress: LoadProgress[] = [];
-    const result = await readInParts(helper.start)(file(text), (item) => progress.push(item), never);
+    const result = await readInParts(helper.start)(sha256, file(text), (item) => progress.push(item), never);
     expect(result).toEqual(await onePass(text));
     expect(helper.pieces.length).toBeGreaterThan(1);
     // Its pieces, last first, are the end of the file, cut just after a newline.
@@ -103,7 +104,7 @@ describe('reading a records file in pieces from both ends at once', () => {
       done = item.done;
       for (const waiter of waiters) waiter();
     };
-    expect(await readInParts(helper.start)(file(text), progress, never)).toEqual(await onePass(text));
+    expect(await readInParts(helper.start)(sha256, file(text), progress, never)).toEqual(await onePass(text));
     expect(helper.pieces).toHaveLength(1);
   });
 
@@ -114,7 +115,7 @@ describe('reading a records file in pieces from both ends at once', () => {
         .split('\n')
         .map((item, index) => (index === broken ? '{"id": 1}' : item))
         .join('\n');
-      const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
+      const result = await readInParts(inProcessHelper().start)(sha256, file(text), () => undefined, never);
       expect(result).toEqual(await onePass(text));
       expect(result.ok && result.value.unreadable.map((item) => item.location.line)).toEqual([broken + 1]);
     }
@@ -122,7 +123,7 @@ describe('reading a records file in pieces from both ends at once', () => {
 
   it('names both lines of an id given in two pieces', async () => {
     const text = lines(['a', 'b', 'c', 'd', 'a', 'e']);
-    const result = await readInParts(inProcessHelper().start)(file(text), () => undefined, never);
+    const result = await readInParts(inProcessHelper().start)(sha256, file(text), () => undefined, never);
     expect(result).toEqual(await onePass(text));
     expect(result.ok && result.value.duplicates.map((item) => [item.checked.record.id, item.location.line])).toEqual([
       ['a', 5],
@@ -133,7 +134,7 @@ describe('reading a records file in pieces from both ends at once', () => {
     const text = manyLines(120);
     for (const failsAfter of [0, 2]) {
       const helper = inProcessHelper({ failsAfter });
-      expect(await readInParts(helper.start)(file(text), () => undefined, never)).toEqual(await onePass(text));
+      expect(await readInParts(helper.start)(sha256, file(text), () => undefined, never)).toEqual(await onePass(text));
       expect(helper.pieces).toHaveLength(failsAfter + 1);
     }
   });
@@ -141,7 +142,7 @@ describe('reading a records file in pieces from both ends at once', () => {
   it('ends the helper and keeps nothing when the load is cancelled', async () => {
     const helper = inProcessHelper();
     const cancel = new AbortController();
-    const reading = readInParts(helper.start)(file(manyLines(20)), () => cancel.abort(), cancel.signal);
+    const reading = readInParts(helper.start)(sha256, file(manyLines(20)), () => cancel.abort(), cancel.signal);
     await expect(reading).rejects.toBeInstanceOf(LoadCancelled);
     expect(helper.ended()).toBe(true);
   });
@@ -159,6 +160,7 @@ describe('reading a records file in pieces from both ends at once', () => {
     const cancel = new AbortController();
     let waiting = false;
     const reading = readInParts(helper.start)(
+      sha256,
       file(text),
       ({ done }) => {
         // Every other piece read: this worker is about to wait for the helper's.
@@ -176,8 +178,10 @@ describe('reading a records file in pieces from both ends at once', () => {
   it('reads a small file, or one without a second line, in one pass', async () => {
     const helper = inProcessHelper();
     const text = lines(['a', 'b']);
-    expect(await readRecordsInParts(helper.start)(file(text), () => undefined, never)).toEqual(await onePass(text));
-    expect(await readInParts(helper.start)(file(line('only')), () => undefined, never)).toEqual(
+    expect(await readRecordsInParts(helper.start)(sha256, file(text), () => undefined, never)).toEqual(
+      await onePass(text),
+    );
+    expect(await readInParts(helper.start)(sha256, file(line('only')), () => undefined, never)).toEqual(
       await onePass(line('only')),
     );
     expect(helper.starts()).toBe(0);
@@ -229,7 +233,7 @@ describe('lineBoundaryFrom', () => {
 describe('answerPartRequest (the helper)', () => {
   const answers = async (blob: Blob, reply?: (message: PartReply) => void) => {
     const replies: PartReply[] = [];
-    await answerPartRequest({ blob, name: 'r.jsonl' }, (message) => {
+    await answerPartRequest(sha256, { blob, name: 'r.jsonl' }, (message) => {
       replies.push(message);
       reply?.(message);
     });
@@ -241,7 +245,7 @@ describe('answerPartRequest (the helper)', () => {
     expect(good.at(-2)).toEqual({ kind: 'progress', done: new Blob([lines(['a', 'b'])]).size });
     const part = good.at(-1);
     expect(part?.kind).toBe('part');
-    const direct = await readPart(new Blob([lines(['a', 'b'])]), 'r.jsonl', () => undefined, never);
+    const direct = await readPart(sha256, new Blob([lines(['a', 'b'])]), 'r.jsonl', () => undefined, never);
     expect(part?.kind === 'part' && partFromJson(part.partJson)).toEqual(direct.ok && direct.value);
     expect(direct.ok && direct.value).toMatchObject({ lineCount: 2, lines: [1, 2] });
     expect((await answers(new Blob(['{"id": 1}\n']))).at(-1)).toEqual({ kind: 'refused' });

@@ -1,3 +1,4 @@
+import type { Sha256 } from '../../core/hash';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import {
   createJsonlRecordReader,
@@ -43,12 +44,13 @@ export type StartPartHelper = (name: string) => PartHelper;
 
 /** Reads `blob`'s records here, as one part of a file. */
 export async function readPart(
+  sha256: Sha256,
   blob: Blob,
   name: string,
   onBytes: (done: number) => void,
   signal: AbortSignal,
 ): Promise<Result<RecordsPart, CompileError>> {
-  const reader = createJsonlRecordReader(name);
+  const reader = createJsonlRecordReader(sha256, name);
   await streamInto(reader, blob, onBytes, signal);
   const part = reader.finishPart();
   // A line that is not a record, or an id given twice, is placed by a reader of the whole file: this part is refused.
@@ -89,11 +91,12 @@ const running = new AbortController().signal;
  * wrong (reading the file, sending the records back) is said, or the compiler worker would wait for ever.
  */
 export async function answerPartRequest(
+  sha256: Sha256,
   { blob, name }: PartRequest,
   reply: (message: PartReply) => void,
 ): Promise<void> {
   try {
-    const part = await readPart(blob, name, (done) => reply({ kind: 'progress', done }), running);
+    const part = await readPart(sha256, blob, name, (done) => reply({ kind: 'progress', done }), running);
     reply(part.ok ? { kind: 'part', partJson: JSON.stringify(part.value) } : { kind: 'refused' });
   } catch (error) {
     reply({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
@@ -136,10 +139,10 @@ export function readRecordsInParts(
   startHelper: StartPartHelper,
   fromBytes = READ_IN_PARTS_FROM_BYTES,
 ): RecordsFileReader {
-  return async (file, onProgress, signal) => {
+  return async (sha256, file, onProgress, signal) => {
     const { blob, name } = file;
     const cuts = blob.size >= fromBytes ? await pieceCuts(blob, PIECES) : [];
-    if (cuts.length < 3) return streamRecords(file, onProgress, signal);
+    if (cuts.length < 3) return streamRecords(sha256, file, onProgress, signal);
 
     const pieces = cuts.slice(1).map((end, index) => blob.slice(cuts[index], end));
     const parts: (RecordsPart | undefined)[] = pieces.map(() => undefined);
@@ -186,6 +189,7 @@ export function readRecordsInParts(
           front += 1;
           const piece = pieces[index] as Blob;
           const part = await readPart(
+            sha256,
             piece,
             name,
             (done) => {
@@ -210,6 +214,6 @@ export function readRecordsInParts(
       stopHelper();
     }
     const joined = refused ? null : joinRecordParts(name, parts as RecordsPart[]);
-    return joined === null ? streamRecords(file, onProgress, signal) : ok(joined);
+    return joined === null ? streamRecords(sha256, file, onProgress, signal) : ok(joined);
   };
 }

@@ -1,14 +1,14 @@
 import '../../shared/jitless-zod';
-import { hashInWasm } from '../../lib/hash-wasm';
+import { loadSha256InWasm } from '../../lib/hash-wasm';
 import { answerPartRequest, type PartReply, type PartRequest } from './records-in-parts';
 
 /**
  * The helper that reads pieces from the back of a large records file (src/worker/workspace/records-in-parts.ts), once
  * its SHA-256 has started.
  */
-const hashing = hashInWasm();
+const starting = loadSha256InWasm();
 addEventListener(
   'message',
   (event: MessageEvent<PartRequest>) =>
-    void hashing.then(() => answerPartRequest(event.data, (message: PartReply) => postMessage(message))),
+    void starting.then((sha256) => answerPartRequest(sha256, event.data, (message: PartReply) => postMessage(message))),
 );

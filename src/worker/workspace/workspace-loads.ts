@@ -77,7 +77,7 @@ export function createWorkspaceLoads({
   ) => {
     const base = entryOf(from, baseKey) ?? currentEntryOf(from);
     const read = await measuredAsync('cc:parse', () =>
-      intakeFiles(files, { key: base.key, loaded: effectiveOf(from, base) }, onProgress, signal, {
+      intakeFiles(compiler.sha256, files, { key: base.key, loaded: effectiveOf(from, base) }, onProgress, signal, {
         stored,
         readRecords,
       }),

@@ -96,7 +96,7 @@ export async function restoreWorkspace(
   }
   for (const [key, edit] of Object.entries(parsed.data.recordEdits ?? {})) {
     const entry = entryOf(workspace.value(), key);
-    const applied = entry && applyScenarioEdit(entry.loaded, edit, `saved record edit of ${key}`);
+    const applied = entry && applyScenarioEdit(compiler.sha256, entry.loaded, edit, `saved record edit of ${key}`);
     if (entry && applied?.ok)
       workspace.update((current) => withRecordEdit(current, key, { base: entry.loaded, edit, loaded: applied.value }));
     else if (applied && !applied.ok)

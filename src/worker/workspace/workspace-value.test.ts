@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { inputIssue } from '../../core/issues';
 import { buildContract } from '../../core/test-support/builders';
@@ -23,7 +24,7 @@ import {
   type WorkspaceValue,
 } from './workspace';
 
-const start = (): WorkspaceValue => initialWorkspace(readBuiltinScenarios(), IN_MEMORY_DATABASE);
+const start = (): WorkspaceValue => initialWorkspace(readBuiltinScenarios(sha256), IN_MEMORY_DATABASE);
 const builtin = (workspace: WorkspaceValue, key: string) => {
   const entry = entryOf(workspace, key);
   if (!entry) throw new Error(`no scenario ${key}`);

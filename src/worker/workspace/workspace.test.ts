@@ -1,3 +1,4 @@
+import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { sharedDriver } from '../../core/test-support/node-driver';
@@ -17,7 +18,7 @@ import { memoryStorage } from '../test-support/memory-storage';
 let compiler: SqliteCompiler;
 
 async function newSession(storage: WorkspaceStorage = memoryStorage()) {
-  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios() });
+  const session = createSession({ compiler, storage, builtins: readBuiltinScenarios(sha256) });
   return { session, snapshot: await session.start() };
 }
 
@@ -26,7 +27,7 @@ const noProgress = () => undefined;
 
 describe('workspace', () => {
   beforeAll(async () => {
-    compiler = createSqliteCompiler(await sharedDriver());
+    compiler = createSqliteCompiler(sha256, await sharedDriver());
   });
 
   it('reports every change of the workspace, and a new session restores what was reported even when storage kept nothing', async () => {
@@ -37,7 +38,7 @@ describe('workspace', () => {
       watch: () => undefined,
     };
     const events: WorkspaceEvent[] = [];
-    const session = createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: broken, builtins: readBuiltinScenarios(sha256) });
     const started = await session.start(null, (event) => events.push(event));
     expect(events).toHaveLength(1);
     const scenario = {
@@ -57,7 +58,7 @@ describe('workspace', () => {
     expect(last?.storage.status).toBe('unavailable');
     expect(last?.workspace.loads.map((load) => load.files.map((entry) => entry.name))).toEqual([['mine.json']]);
 
-    const restored = await createSession({ compiler, storage: broken, builtins: readBuiltinScenarios() }).start(
+    const restored = await createSession({ compiler, storage: broken, builtins: readBuiltinScenarios(sha256) }).start(
       last?.workspace ?? null,
       () => undefined,
     );
@@ -85,7 +86,7 @@ describe('workspace', () => {
       },
     };
     const events: WorkspaceEvent[] = [];
-    const session = createSession({ compiler, storage: slow, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: slow, builtins: readBuiltinScenarios(sha256) });
     await session.start(null, (event) => events.push(event));
     const toggled = await session.select({
       scenarioKey: 'retry-policy',
@@ -108,7 +109,7 @@ describe('workspace', () => {
       clear: async () => undefined,
       watch: () => undefined,
     };
-    const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: silent, builtins: readBuiltinScenarios(sha256) });
     const started = await session.start();
     expect(started.storage).toEqual({
       status: 'unavailable',
@@ -127,7 +128,7 @@ describe('workspace', () => {
     const reloaded = createSession({
       compiler,
       storage: { ...storage, read: async () => ({ workspace: withoutFiles, filesMissing: true }) },
-      builtins: readBuiltinScenarios(),
+      builtins: readBuiltinScenarios(sha256),
     });
     const restored = await reloaded.start();
     expect(restored.restoreIssues).toEqual([
@@ -158,7 +159,7 @@ describe('workspace', () => {
       },
     };
     const events: WorkspaceEvent[] = [];
-    const session = createSession({ compiler, storage: watched, builtins: readBuiltinScenarios() });
+    const session = createSession({ compiler, storage: watched, builtins: readBuiltinScenarios(sha256) });
     await session.start(null, (event) => events.push(event));
     await storage.clear();
     clearedUnderUs();

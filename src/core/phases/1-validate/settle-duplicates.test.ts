@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { buildContract, buildRecord, errorOf, valueOf } from '../../test-support/builders';
 import { settleDuplicates } from './settle-duplicates';
@@ -7,7 +8,7 @@ const contract = buildContract({ denyLabels: ['legal_hold'] });
 const visible = (title: string) => JSON.stringify(buildRecord({ id: 'A-1', title }));
 const hidden = (title: string) => JSON.stringify(buildRecord({ id: 'A-1', title, access: { labels: ['legal_hold'] } }));
 const settle = (...lines: string[]) =>
-  settleDuplicates(contract, valueOf(parseRecordsJsonl('r.jsonl', lines.join('\n'))));
+  settleDuplicates(contract, valueOf(parseRecordsJsonl(sha256, 'r.jsonl', lines.join('\n'))));
 
 describe('records that share an id', () => {
   it('keep the one copy the caller may see, wherever it is, and make the withheld copies unreadable', () => {

@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { buildContract, buildRecord, errorOf, unreadableOf } from '../../test-support/builders';
 import { MAX_LINE_CHARS } from '../../format/json-text';
@@ -12,7 +13,7 @@ describe('a UTF-8 byte order mark', () => {
   it('is accepted at the start of a records file, however the text is cut into chunks', () => {
     const text = `${BOM}${line({ id: 'a' })}\n${line({ id: 'b' })}\n`;
     for (const size of [1, 2, 7, text.length]) {
-      const reader = createJsonlRecordReader('r.jsonl');
+      const reader = createJsonlRecordReader(sha256, 'r.jsonl');
       for (let offset = 0; offset < text.length; offset += size) reader.push(text.slice(offset, offset + size));
       const result = reader.finish();
       expect(result.ok && result.value.records.map((record) => record.id)).toEqual(['a', 'b']);
@@ -22,14 +23,14 @@ describe('a UTF-8 byte order mark', () => {
   it('is accepted at the start of a contract and a scenario', () => {
     expect(parseContractJson('c.json', `${BOM}${JSON.stringify(buildContract())}`).ok).toBe(true);
     const scenario = { id: 's', title: 'S', contract: buildContract(), records: [buildRecord({ id: 'a' })] };
-    expect(parseScenarioJson('s.json', `${BOM}${JSON.stringify(scenario, null, 2)}`, noSibling).ok).toBe(true);
+    expect(parseScenarioJson(sha256, 's.json', `${BOM}${JSON.stringify(scenario, null, 2)}`, noSibling).ok).toBe(true);
   });
 });
 
 describe('duplicate keys', () => {
   it('are refused in a records line, naming the key, the line and the path', () => {
     const twice = line({ id: 'b', tokens: 30 }).replace('"tokens":30', '"tokens":30,"tokens":0');
-    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${twice}`));
+    const error = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', `${line({ id: 'a' })}\n${twice}`));
     expect(error.issues).toEqual([
       {
         file: 'r.jsonl',
@@ -44,7 +45,7 @@ describe('duplicate keys', () => {
 
   it('are refused when nested, with the JSON path', () => {
     const nested = line({ id: 'a' }).replace('"labels":[]', '"labels":[],"labels":["hr"]');
-    expect(unreadableOf(parseRecordsJsonl('r.jsonl', nested)).issues?.[0]).toMatchObject({
+    expect(unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', nested)).issues?.[0]).toMatchObject({
       line: 1,
       path: 'access.labels',
     });
@@ -73,7 +74,7 @@ describe('duplicate keys', () => {
       contract: buildContract(),
       records: [buildRecord({ id: 'a' })],
     }).replace('"title":"S"', '"title":"S","title":"T"');
-    expect(errorOf(parseScenarioJson('s.json', scenario, noSibling)).issues?.[0]).toMatchObject({
+    expect(errorOf(parseScenarioJson(sha256, 's.json', scenario, noSibling)).issues?.[0]).toMatchObject({
       line: 1,
       path: 'title',
       message: expect.stringMatching(/^duplicate key "title"/),
@@ -84,12 +85,14 @@ describe('duplicate keys', () => {
 describe('messages repeat the bad value and JSON documents give lines', () => {
   it('repeats a bad value, escaped and shortened', () => {
     const bad = JSON.stringify({ ...buildRecord({ id: 'a' }), knownAt: '2026-02-30' });
-    expect(unreadableOf(parseRecordsJsonl('r.jsonl', bad)).issues?.[0]?.message).toMatch(/\(got "2026-02-30"\)$/);
+    expect(unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', bad)).issues?.[0]?.message).toMatch(
+      /\(got "2026-02-30"\)$/,
+    );
     const hostile = JSON.stringify({
       ...buildRecord({ id: 'a' }),
       lifecycle: `\u001b]0;owned\u0007${'x'.repeat(500)}`,
     });
-    const message = unreadableOf(parseRecordsJsonl('r.jsonl', hostile)).issues?.[0]?.message ?? '';
+    const message = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', hostile)).issues?.[0]?.message ?? '';
     expect(message).toContain('\\u001b]0;owned\\u0007');
     expect(message).not.toMatch(/[\u0000-\u001f]/);
     expect(message.length).toBeLessThan(300);
@@ -121,7 +124,7 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
     };
     const text = JSON.stringify(scenario, null, 2);
     const tokensLine = text.split('\n').findIndex((row) => row.includes('"tokens": -1')) + 1;
-    expect(errorOf(parseScenarioJson('s.json', text, noSibling)).issues?.[0]).toMatchObject({
+    expect(errorOf(parseScenarioJson(sha256, 's.json', text, noSibling)).issues?.[0]).toMatchObject({
       line: tokensLine,
       path: 'records[1].tokens',
       message: expect.stringMatching(/\(got -1\)$/),
@@ -132,7 +135,7 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
       2,
     );
     const colourLine = extra.split('\n').findIndex((row) => row.includes('"colour"')) + 1;
-    expect(errorOf(parseScenarioJson('s.json', extra, noSibling)).issues?.[0]).toMatchObject({
+    expect(errorOf(parseScenarioJson(sha256, 's.json', extra, noSibling)).issues?.[0]).toMatchObject({
       line: colourLine,
       path: 'contract',
       message: 'unknown field "colour": not part of the format',
@@ -141,13 +144,13 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
 
   it('names a truncated last line and a very long line by number', () => {
     const truncated = `${line({ id: 'a' })}\n${line({ id: 'b' }).slice(0, 40)}`;
-    expect(unreadableOf(parseRecordsJsonl('r.jsonl', truncated)).issues?.[0]).toMatchObject({
+    expect(unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', truncated)).issues?.[0]).toMatchObject({
       line: 2,
       path: '(root)',
       message: expect.stringMatching(/^not valid JSON: Unterminated string/),
     });
     const long = `${line({ id: 'a' })}\n${line({ id: 'b', text: 'y'.repeat(2_000_000) }).slice(0, -1)}`;
-    const issue = unreadableOf(parseRecordsJsonl('r.jsonl', long)).issues?.[0];
+    const issue = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', long)).issues?.[0];
     expect(issue).toMatchObject({ line: 2, path: '(root)' });
     expect(issue?.message.length).toBeLessThan(300);
   });
@@ -156,7 +159,7 @@ describe('messages repeat the bad value and JSON documents give lines', () => {
 describe('a records line over the length limit', () => {
   it('is refused with the limit stated, without holding the line, and the lines after it are still read', () => {
     const limit = MAX_LINE_CHARS;
-    const reader = createJsonlRecordReader('r.jsonl');
+    const reader = createJsonlRecordReader(sha256, 'r.jsonl');
     reader.push(`${line({ id: 'a' })}\n`);
     const slab = 'x'.repeat(1 << 24);
     for (let written = 0; written <= limit; written += slab.length) reader.push(slab);

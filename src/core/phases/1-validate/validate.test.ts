@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentHashOf } from '../../hash';
@@ -20,14 +21,16 @@ const line = (overrides: Parameters<typeof buildRecord>[0] = {}) => JSON.stringi
 
 describe('records JSONL', () => {
   it('reads valid lines and skips blank ones', () => {
-    const result = parseRecordsJsonl('records.jsonl', `${line({ id: 'a' })}\n\n${line({ id: 'b' })}\n`);
+    const result = parseRecordsJsonl(sha256, 'records.jsonl', `${line({ id: 'a' })}\n\n${line({ id: 'b' })}\n`);
     expect(result.ok && result.value.records.map((r) => r.id)).toEqual(['a', 'b']);
     expect(result.ok && result.value.locations.get('b')).toEqual({ file: 'records.jsonl', line: 3 });
   });
 
   it('refuses unknown fields, naming file, line, path and the field', () => {
     const bad = { ...buildRecord({ id: 'a' }), colour: 'red' };
-    const error = unreadableOf(parseRecordsJsonl('records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`));
+    const error = unreadableOf(
+      parseRecordsJsonl(sha256, 'records.jsonl', `${line({ id: 'z' })}\n${JSON.stringify(bad)}`),
+    );
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.issues).toEqual([
       {
@@ -43,25 +46,25 @@ describe('records JSONL', () => {
 
   it('refuses a record without a subject key: an explicit null is required to mean "no single identity"', () => {
     const { subject: _subject, ...withoutSubject } = buildRecord({ id: 'a' });
-    const [issue] = unreadableOf(parseRecordsJsonl('r.jsonl', JSON.stringify(withoutSubject))).issues ?? [];
+    const [issue] = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', JSON.stringify(withoutSubject))).issues ?? [];
     expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'subject' });
-    expect(parseRecordsJsonl('r.jsonl', JSON.stringify({ ...withoutSubject, subject: null })).ok).toBe(true);
+    expect(parseRecordsJsonl(sha256, 'r.jsonl', JSON.stringify({ ...withoutSubject, subject: null })).ok).toBe(true);
   });
 
   it('names the nested JSON path and what was expected', () => {
     const bad = { ...buildRecord({ id: 'a' }), access: { roles: 'agent', purposes: ['support'] } };
-    const [issue] = unreadableOf(parseRecordsJsonl('r.jsonl', JSON.stringify(bad))).issues ?? [];
+    const [issue] = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', JSON.stringify(bad))).issues ?? [];
     expect(issue).toMatchObject({ file: 'r.jsonl', line: 1, path: 'access.roles' });
     expect(issue?.message).toMatch(/array/);
     const badDate = JSON.stringify({ ...buildRecord({ id: 'a' }), knownAt: '2026-02-30' });
-    expect(unreadableOf(parseRecordsJsonl('r.jsonl', badDate)).issues?.[0]).toMatchObject({
+    expect(unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', badDate)).issues?.[0]).toMatchObject({
       path: 'knownAt',
       message: expect.stringMatching(/real ISO 8601 date/),
     });
   });
 
   it('gives the line of a JSON syntax error', () => {
-    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
+    const error = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', `${line({ id: 'a' })}\n{"id": "b",\n`));
     expect(error.issues?.[0]).toMatchObject({
       file: 'r.jsonl',
       line: 2,
@@ -72,7 +75,7 @@ describe('records JSONL', () => {
 
   it('refuses a lone surrogate escape with its line and path, since canonical JSON cannot carry it', () => {
     const bad = line({ id: 'b', title: 'half a pair' }).replace('half a pair', 'half \\ud83d a pair');
-    const error = unreadableOf(parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${bad}`));
+    const error = unreadableOf(parseRecordsJsonl(sha256, 'r.jsonl', `${line({ id: 'a' })}\n${bad}`));
     expect(error.issues).toEqual([
       {
         file: 'r.jsonl',
@@ -84,12 +87,12 @@ describe('records JSONL', () => {
       },
     ]);
     const paired = line({ id: 'b', title: 'whole' }).replace('whole', '\\ud83d\\ude00');
-    expect(parseRecordsJsonl('r.jsonl', paired).ok).toBe(true);
+    expect(parseRecordsJsonl(sha256, 'r.jsonl', paired).ok).toBe(true);
   });
 
   it('names both lines of a duplicate id', () => {
     const error = unreadableOf(
-      parseRecordsJsonl('r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`),
+      parseRecordsJsonl(sha256, 'r.jsonl', `${line({ id: 'a' })}\n${line({ id: 'b' })}\n${line({ id: 'a' })}`),
     );
     expect(error.code).toBe('DUPLICATE_ID');
     expect(error.issues).toEqual([
@@ -106,7 +109,7 @@ describe('records JSONL', () => {
 
   it('reads lines split across chunks and CRLF endings', () => {
     const text = `${line({ id: 'a' })}\r\n${line({ id: 'b' })}\r\n`;
-    const reader = createJsonlRecordReader('r.jsonl');
+    const reader = createJsonlRecordReader(sha256, 'r.jsonl');
     for (let i = 0; i < text.length; i += 7) reader.push(text.slice(i, i + 7));
     const result = reader.finish();
     expect(result.ok && result.value.records.map((r) => r.id)).toEqual(['a', 'b']);
@@ -115,13 +118,13 @@ describe('records JSONL', () => {
   it('gives the same records, lines and issues whatever the chunk size', () => {
     const bad = JSON.stringify({ ...buildRecord({ id: 'c' }), colour: 'red' });
     const text = `${line({ id: 'a' })}\r\n\n${line({ id: 'b', text: 'é😀 ≠' })}\n${bad}\n{"id":\n${line({ id: 'a' })}\n\n${line({ id: 'd' })}`;
-    const whole = parseRecordsJsonl('r.jsonl', text);
+    const whole = parseRecordsJsonl(sha256, 'r.jsonl', text);
     expect(unreadableOf(whole).issues?.map((issue) => issue.line)).toEqual([4, 5, 6]);
     const valid = text
       .split('\n')
       .filter((_, index) => index < 3 || index > 5)
       .join('\n');
-    const validWhole = parseRecordsJsonl('r.jsonl', valid);
+    const validWhole = parseRecordsJsonl(sha256, 'r.jsonl', valid);
     expect(validWhole.ok && [...validWhole.value.locations.values()].map((location) => location.line)).toEqual([
       1, 3, 5,
     ]);
@@ -130,7 +133,7 @@ describe('records JSONL', () => {
         [text, whole],
         [valid, validWhole],
       ] as const) {
-        const reader = createJsonlRecordReader('r.jsonl');
+        const reader = createJsonlRecordReader(sha256, 'r.jsonl');
         reader.push('');
         for (let offset = 0; offset < input.length; offset += size) reader.push(input.slice(offset, offset + size));
         expect(reader.finish()).toEqual(expected);
@@ -139,7 +142,7 @@ describe('records JSONL', () => {
   });
 
   it('reads a last line without a newline', () => {
-    const reader = createJsonlRecordReader('r.jsonl');
+    const reader = createJsonlRecordReader(sha256, 'r.jsonl');
     reader.push(line({ id: 'a' }));
     expect(reader.count).toBe(0);
     const result = reader.finish();
@@ -147,7 +150,9 @@ describe('records JSONL', () => {
   });
 
   it(`lists at most ${MAX_REPORTED_ISSUES} issues with the total`, () => {
-    const error = unreadableOf(parseRecordsJsonl('r.jsonl', Array.from({ length: 120 }, () => '{"id": 1}').join('\n')));
+    const error = unreadableOf(
+      parseRecordsJsonl(sha256, 'r.jsonl', Array.from({ length: 120 }, () => '{"id": 1}').join('\n')),
+    );
     expect(error.issues).toHaveLength(MAX_REPORTED_ISSUES);
     expect(error.message).toMatch(/^r\.jsonl: not a valid records file: \d+ problems \(first 50 shown\)$/);
     expect(Number(/: (\d+) problems/.exec(error.message)?.[1])).toBeGreaterThan(120);
@@ -156,7 +161,7 @@ describe('records JSONL', () => {
 
 describe('records read in parts', () => {
   const partOf = (text: string): RecordsPart => {
-    const reader = createJsonlRecordReader('r.jsonl');
+    const reader = createJsonlRecordReader(sha256, 'r.jsonl');
     reader.push(text);
     const part = reader.finishPart();
     if (!part.ok) throw new Error(part.error.message);
@@ -185,7 +190,7 @@ describe('records read in parts', () => {
             )
             .join('\n');
           const text = `${bom ? '\uFEFF' : ''}${body}`;
-          const whole = parseRecordsJsonl('r.jsonl', text);
+          const whole = parseRecordsJsonl(sha256, 'r.jsonl', text);
           if (!whole.ok) throw new Error(whole.error.message);
           const cut = 1 + (cutSeed % lines.length);
           expect(readInTwo(text, cut)).toEqual(whole.value);
@@ -207,11 +212,15 @@ describe('provenance', () => {
     const wrong = buildRecord({
       id: 'b',
       text: 'hello',
-      provenance: { origin: 'x', contentHash: contentHashOf('hello!') },
+      provenance: { origin: 'x', contentHash: contentHashOf(sha256, 'hello!') },
     });
     const none = buildRecord({ id: 'c', provenance: null });
-    expect([good, wrong, none].map((record) => checkRecord(record).provenanceVerified)).toEqual([true, false, false]);
-    expect(createRecordSet([good, wrong, none]).checked.map((item) => item.provenanceVerified)).toEqual([
+    expect([good, wrong, none].map((record) => checkRecord(sha256, record).provenanceVerified)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(createRecordSet(sha256, [good, wrong, none]).checked.map((item) => item.provenanceVerified)).toEqual([
       true,
       false,
       false,
@@ -221,7 +230,7 @@ describe('provenance', () => {
   it('is checked for every record read from JSONL, in any chunking', () => {
     const wrong = {
       ...buildRecord({ id: 'b', text: 'hello' }),
-      provenance: { origin: 'x', contentHash: contentHashOf('hello!') },
+      provenance: { origin: 'x', contentHash: contentHashOf(sha256, 'hello!') },
     };
     const text = [
       line({ id: 'a' }),
@@ -230,7 +239,7 @@ describe('provenance', () => {
       line({ id: 'd', text: 'é😀' }),
     ].join('\n');
     for (const size of [5, text.length]) {
-      const reader = createJsonlRecordReader('r.jsonl');
+      const reader = createJsonlRecordReader(sha256, 'r.jsonl');
       for (let offset = 0; offset < text.length; offset += size) reader.push(text.slice(offset, offset + size));
       const result = reader.finish();
       expect(result.ok && result.value.checked.map((item) => item.provenanceVerified)).toEqual([
@@ -240,7 +249,7 @@ describe('provenance', () => {
         true,
       ]);
       expect(result.ok && result.value.checked.map((item) => item.fingerprint)).toEqual(
-        result.ok ? result.value.records.map((record) => checkRecord(record).fingerprint) : [],
+        result.ok ? result.value.records.map((record) => checkRecord(sha256, record).fingerprint) : [],
       );
     }
   });
@@ -285,22 +294,22 @@ describe('scenario JSON', () => {
   const scenario = (records: unknown) => JSON.stringify({ id: 's', title: 'S', contract: buildContract(), records });
 
   it('reads inline records and a sibling JSONL file', () => {
-    const inline = parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' })]), () => null);
+    const inline = parseScenarioJson(sha256, 's.json', scenario([buildRecord({ id: 'a' })]), () => null);
     expect(inline.ok && inline.value.recordSet.records.map((r) => r.id)).toEqual(['a']);
-    const sibling = parseScenarioJson('s.json', scenario('recs.jsonl'), (name) =>
+    const sibling = parseScenarioJson(sha256, 's.json', scenario('recs.jsonl'), (name) =>
       name === 'recs.jsonl' ? line({ id: 'b' }) : null,
     );
     expect(sibling.ok && sibling.value.recordSet.records.map((r) => r.id)).toEqual(['b']);
   });
 
   it('says when the named records file was not supplied', () => {
-    const error = errorOf(parseScenarioJson('s.json', scenario('recs.jsonl'), () => null));
+    const error = errorOf(parseScenarioJson(sha256, 's.json', scenario('recs.jsonl'), () => null));
     expect(error.issues?.[0]).toMatchObject({ path: 'records', message: expect.stringMatching(/recs\.jsonl/) });
   });
 
   it('names both positions of a duplicate inline id', () => {
     const error = errorOf(
-      parseScenarioJson('s.json', scenario([buildRecord({ id: 'a' }), buildRecord({ id: 'a' })]), () => null),
+      parseScenarioJson(sha256, 's.json', scenario([buildRecord({ id: 'a' }), buildRecord({ id: 'a' })]), () => null),
     );
     expect(error.issues?.[0]).toMatchObject({
       path: 'records[1].id',

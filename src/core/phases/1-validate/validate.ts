@@ -21,7 +21,7 @@ import { CanonicalBytes } from '../../canonical-bytes';
 import { recordFingerprint } from '../../fingerprints';
 import { parseInstant } from '../../format/time';
 import { inputIssue } from '../../issues';
-import { contentHashOf } from '../../hash';
+import { contentHashOf, type Sha256 } from '../../hash';
 import { endsChunk } from '../../tree-digest';
 
 export { MAX_REPORTED_ISSUES };
@@ -96,22 +96,22 @@ function checkedRecord(record: SourceRecord, textHash: string, fingerprint: stri
  * `checkRecord` for many records in turn, through scratch bytes of its own for each fingerprint's canonical form:
  * a fresh buffer for each record costs more than writing the form.
  */
-export function createRecordChecker(): (record: SourceRecord) => CheckedRecord {
+export function createRecordChecker(sha256: Sha256): (record: SourceRecord) => CheckedRecord {
   const scratch = new CanonicalBytes();
   return (record) => {
-    const textHash = contentHashOf(record.text);
-    return checkedRecord(record, textHash, recordFingerprint(record, textHash, scratch));
+    const textHash = contentHashOf(sha256, record.text);
+    return checkedRecord(record, textHash, recordFingerprint(sha256, record, textHash, scratch));
   };
 }
 
 /** Hashes the text once: for the provenance check and, through its digest, for the fingerprint. */
-export function checkRecord(record: SourceRecord): CheckedRecord {
-  return createRecordChecker()(record);
+export function checkRecord(sha256: Sha256, record: SourceRecord): CheckedRecord {
+  return createRecordChecker(sha256)(record);
 }
 
 /** `checkRecord` of each record, in order. */
-export function checkRecords(records: readonly SourceRecord[]): CheckedRecord[] {
-  const check = createRecordChecker();
+export function checkRecords(sha256: Sha256, records: readonly SourceRecord[]): CheckedRecord[] {
+  const check = createRecordChecker(sha256);
   return records.map((record) => check(record));
 }
 
@@ -166,12 +166,12 @@ export function overlongLineIssue(file: string, lineNumber: number): InputIssue 
 }
 
 /** Reads records one line at a time so a large export never has to be one string. */
-export function createJsonlRecordReader(file: string): JsonlRecordReader {
+export function createJsonlRecordReader(sha256: Sha256, file: string): JsonlRecordReader {
   const checked: CheckedRecord[] = [];
   const locations = new Map<string, SourceLocation>();
   const unreadable: UnreadableRecord[] = [];
   const duplicates: DuplicateRecord[] = [];
-  const check = createRecordChecker();
+  const check = createRecordChecker(sha256);
 
   const lines = createJsonlLineSplitter({
     line(text, lineNumber) {
@@ -235,8 +235,8 @@ export function joinRecordParts(file: string, parts: readonly RecordsPart[]): Re
   return recordSetOf(checked, locations);
 }
 
-export function parseRecordsJsonl(file: string, text: string): Result<RecordSet, CompileError> {
-  const reader = createJsonlRecordReader(file);
+export function parseRecordsJsonl(sha256: Sha256, file: string, text: string): Result<RecordSet, CompileError> {
+  const reader = createJsonlRecordReader(sha256, file);
   reader.push(text);
   return reader.finish();
 }
@@ -291,10 +291,11 @@ export function unreadableRecordsError(recordSet: RecordSet): CompileError | nul
 
 /** Checks each record (see `checkRecord`) and builds the set: for records that did not come through a reader. */
 export function createRecordSet(
+  sha256: Sha256,
   records: readonly SourceRecord[],
   locations: ReadonlyMap<string, SourceLocation> = new Map(),
 ): RecordSet {
-  return recordSetOf(checkRecords(records), locations);
+  return recordSetOf(checkRecords(sha256, records), locations);
 }
 
 /** JSON text as a value, or the input error naming where the text stops being JSON. */
@@ -343,6 +344,7 @@ export interface LoadedScenario {
  * (the CLI reads the disk; the app looks among the files the user dropped together).
  */
 export function parseScenarioJson(
+  sha256: Sha256,
   file: string,
   text: string,
   readSibling: (name: string) => string | null,
@@ -377,7 +379,7 @@ export function parseScenarioJson(
         ),
       );
     }
-    const recordSet = parseRecordsJsonl(scenario.records, siblingText);
+    const recordSet = parseRecordsJsonl(sha256, scenario.records, siblingText);
     if (!recordSet.ok) return recordSet;
     return checkChangeTexts(file, { scenario, recordSet: recordSet.value }, locator);
   }
@@ -398,7 +400,11 @@ export function parseScenarioJson(
   if (issues.length > 0) return err(invalidInput(file, issues, undefined, 'scenario'));
   // Inline records have no line of their own; the location keeps the file and drops the index.
   const inlineLocations = new Map([...locations.keys()].map((id) => [id, { file }]));
-  return checkChangeTexts(file, { scenario, recordSet: createRecordSet(scenario.records, inlineLocations) }, locator);
+  return checkChangeTexts(
+    file,
+    { scenario, recordSet: createRecordSet(sha256, scenario.records, inlineLocations) },
+    locator,
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import {
   buildContract,
@@ -63,8 +64,8 @@ describe('the admission plan', () => {
   });
 
   it('has one digest for one meaning: set order does not change it, any gate value does', () => {
-    const base = planDigest(planOf({ scopes: ['support', 'billing'] }));
-    expect(planDigest(planOf({ scopes: ['billing', 'support'] }))).toBe(base);
+    const base = planDigest(sha256, planOf({ scopes: ['support', 'billing'] }));
+    expect(planDigest(sha256, planOf({ scopes: ['billing', 'support'] }))).toBe(base);
     expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
     const changed: ContractOverrides[] = [
       { scopes: ['support'] },
@@ -76,12 +77,14 @@ describe('the admission plan', () => {
       { typedEvidenceOnly: true },
     ];
     for (const overrides of changed)
-      expect(planDigest(planOf({ scopes: ['support', 'billing'], ...overrides })), JSON.stringify(overrides)).not.toBe(
-        base,
-      );
+      expect(
+        planDigest(sha256, planOf({ scopes: ['support', 'billing'], ...overrides })),
+        JSON.stringify(overrides),
+      ).not.toBe(base);
     // The query, budget and task are not admission: the same plan.
     expect(
       planDigest(
+        sha256,
         planOf({ scopes: ['support', 'billing'], query: 'other words', tokenBudget: 5, task: 'another task' }),
       ),
     ).toBe(base);

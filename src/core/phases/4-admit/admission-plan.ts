@@ -1,5 +1,5 @@
 import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
-import { sha256Hex } from '../../hash';
+import type { Sha256 } from '../../hash';
 import type { ResolvedContract } from '../2-resolve/resolve';
 import type { GateName } from '../../result';
 
@@ -228,8 +228,8 @@ export function buildAdmissionPlan(resolved: ResolvedContract, brokenLinks: read
 }
 
 /** The canonical predicate digest: what an adapter echoes to say which plan it executed. */
-export function planDigest(plan: AdmissionPlan): string {
-  return `sha256:${sha256Hex(canonicalJson(plan))}`;
+export function planDigest(sha256: Sha256, plan: AdmissionPlan): string {
+  return `sha256:${sha256.hex(canonicalJson(plan))}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import type { Contract } from '../../format/contract';
 import { contentHashOf } from '../../hash';
@@ -116,10 +117,10 @@ describe('evaluateGates', () => {
     ['provenance', { provenance: null }, {}, 'EXCLUDE_PROVENANCE', 'no provenance recorded'],
     [
       'provenance',
-      { text: 'x', provenance: { origin: 'o', contentHash: contentHashOf('y') } },
+      { text: 'x', provenance: { origin: 'o', contentHash: contentHashOf(sha256, 'y') } },
       {},
       'EXCLUDE_PROVENANCE',
-      `content hash ${contentHashOf('y').slice(0, 19)}… does not match the text`,
+      `content hash ${contentHashOf(sha256, 'y').slice(0, 19)}… does not match the text`,
     ],
     [
       'sensitivity',

@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../../adapters/sqlite/compiler';
 import { buildContract, buildRecord, buildRecordSet } from '../../test-support/builders';
@@ -30,7 +31,7 @@ describe('evidence planning under a tight budget', () => {
         evidence: { class: 'policy_clause', supports: ['refund_window'] },
       }),
     ];
-    const outcome = await createSqliteCompiler(await freshDriver()).compile({
+    const outcome = await createSqliteCompiler(sha256, await freshDriver()).compile({
       contract,
       recordSet: buildRecordSet(records),
     });

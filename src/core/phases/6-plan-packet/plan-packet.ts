@@ -8,6 +8,7 @@ import type { Ranking } from '../5-rank/ranking';
 import type { Admission } from '../4-admit/admit';
 import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from '../4-admit/gates';
 import type { Resolution, ResolvedRecord } from '../2-resolve/resolve';
+import { evidenceClaimOn } from './evidence-claim';
 
 export interface PacketPlan {
   readonly trace: readonly TraceRow[];
@@ -31,12 +32,9 @@ export interface PacketPlan {
 
 /** Required propositions this record is accepted evidence for, sorted (they appear in facts). */
 export function acceptedEvidenceFor(contract: Pick<Contract, 'requiredPropositions'>, record: SourceRecord): string[] {
-  const evidence = record.evidence;
-  if (evidence === null) return [];
-  const claims = new Set([...evidence.supports, ...evidence.contradicts]);
   return contract.requiredPropositions
-    .filter((p) => claims.has(p.id) && p.acceptedClasses.includes(evidence.class))
-    .map((p) => p.id)
+    .filter((proposition) => evidenceClaimOn(proposition, record.evidence)?.accepted === true)
+    .map((proposition) => proposition.id)
     .sort(compareStrings);
 }
 
@@ -72,20 +70,16 @@ function evidenceSlots(
   return [...contract.requiredPropositions]
     .sort((a, b) => compareStrings(a.id, b.id))
     .map((proposition) => {
-      const accepted = new Set(proposition.acceptedClasses);
       const supporting: string[] = [];
       const contradicting: string[] = [];
       const notAccepted: string[] = [];
       for (const record of selected) {
-        const evidence = record.evidence;
-        if (evidence === null) continue;
-        const supports = evidence.supports.includes(proposition.id);
-        const contradicts = evidence.contradicts.includes(proposition.id);
-        if (!supports && !contradicts) continue;
-        if (!accepted.has(evidence.class)) notAccepted.push(record.id);
+        const claim = evidenceClaimOn(proposition, record.evidence);
+        if (claim === null) continue;
+        if (!claim.accepted) notAccepted.push(record.id);
         else {
-          if (supports) supporting.push(record.id);
-          if (contradicts) contradicting.push(record.id);
+          if (claim.supports) supporting.push(record.id);
+          if (claim.contradicts) contradicting.push(record.id);
         }
       }
       // Contradictions are kept and reported, never outvoted by a count of supporters.

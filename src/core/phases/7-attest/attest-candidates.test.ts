@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
 import { drill, receiptIntegrity } from '../../drill';
@@ -12,7 +13,7 @@ import { serialiseReceipt } from './attest';
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 /**
@@ -78,7 +79,7 @@ describe('a candidates receipt', () => {
       outcome.ranked.slice(0, receipt.ranked.length).map((entry) => entry.id),
     );
     const admitted = buildRecordSet(records(40)).checked.filter((item) => outcome.admitted.has(item.record.id));
-    expect(receipt.omitted?.admittedDigest).toBe(recordSetDigest(admitted));
+    expect(receipt.omitted?.admittedDigest).toBe(recordSetDigest(sha256, admitted));
     expect(receipt.recordSetDigest).toBe((await compile(40, 'full')).receipt.recordSetDigest);
   });
 
@@ -100,7 +101,7 @@ describe('a candidates receipt', () => {
     const request = { contract, recordSet: buildRecordSet(records(40)), attestation: 'candidates' as const };
     const { receipt } = valueOf(await compiler.compile(request));
     const parsed = receiptSchema.parse(JSON.parse(serialiseReceipt(receipt)));
-    expect(receiptIntegrity(parsed)).toBeNull();
+    expect(receiptIntegrity(sha256, parsed)).toBeNull();
     expect(serialiseReceipt(parsed)).toBe(serialiseReceipt(receipt));
     // The drill compiles again as the receipt attests, whatever the request asks.
     expect(
@@ -113,7 +114,7 @@ describe('a candidates receipt', () => {
         rows: { ...parsed.omitted?.rows, EXCLUDE_SCOPE: 39 },
       },
     };
-    expect(receiptIntegrity(forged)?.code).toBe('RECEIPT_INVALID');
-    expect(receiptStatement(receipt, null).predicate).toBe(receipt);
+    expect(receiptIntegrity(sha256, forged)?.code).toBe('RECEIPT_INVALID');
+    expect(receiptStatement(sha256, receipt, null).predicate).toBe(receipt);
   });
 });

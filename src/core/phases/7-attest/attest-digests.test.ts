@@ -1,3 +1,4 @@
+import { sha256 } from '../../test-support/sha256';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../../adapters/sqlite/compiler';
@@ -44,7 +45,7 @@ const patchArbitrary: fc.Arbitrary<Patch> = fc.oneof(
 
 describe('the receipt digests a compiler carries from one compilation to the next', () => {
   it('are the digests the receipt’s own bytes give, after every change, and keep the chunks the change left alone', async () => {
-    const compiler = createSqliteCompiler(await freshDriver());
+    const compiler = createSqliteCompiler(sha256, await freshDriver());
     const base = {
       contract: buildContract({ query: 'refund policy waiver', denyLabels: ['hr'], tokenBudget: 2_000 }),
       recordSet: buildRecordSet(records),
@@ -64,12 +65,14 @@ describe('the receipt digests a compiler carries from one compilation to the nex
             continue;
           if (patch !== null)
             ({ contract, recordSet } = valueOf(
-              applyChanges(contract, recordSet, [{ id: 'c', label: 'c', explanation: 'a change', patches: [patch] }]),
+              applyChanges(sha256, contract, recordSet, [
+                { id: 'c', label: 'c', explanation: 'a change', patches: [patch] },
+              ]),
             ));
           const { receipt } = valueOf(await compiler.compile({ contract, recordSet }));
           const { receiptId, ...body } = JSON.parse(serialiseReceipt(receipt)) as typeof receipt;
-          expect(receiptIdOf(body)).toBe(receiptId);
-          expect(receipt.recordSetDigest).toBe(recordSetDigest(recordSet.checked));
+          expect(receiptIdOf(sha256, body)).toBe(receiptId);
+          expect(receipt.recordSetDigest).toBe(recordSetDigest(sha256, recordSet.checked));
           // One patch leaves most chunks as they were. The first step of a run is no such step: it goes back to
           // the base from wherever the last run ended, which may differ from it in every chunk.
           if (patch === null) continue;
@@ -78,7 +81,7 @@ describe('the receipt digests a compiler carries from one compilation to the nex
         }
         // A fresh compiler on a fresh database writes the same bytes.
         const fresh = valueOf(
-          await createSqliteCompiler(await freshDriver()).compile({
+          await createSqliteCompiler(sha256, await freshDriver()).compile({
             contract,
             recordSet: buildRecordSet(recordSet.records),
           }),

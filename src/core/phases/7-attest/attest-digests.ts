@@ -1,5 +1,5 @@
 import { compareStrings } from '../../canonical';
-import { sha256Hex } from '../../hash';
+import type { Sha256 } from '../../hash';
 import type { ReasonCode } from '../../reasons';
 import { canonicalJson } from '../../canonical';
 import type { RankedEntry, TraceRow } from '../../result';
@@ -34,11 +34,15 @@ export const isPlanned = (row: TraceRow) => PLANNED_CODES.has(row.code);
  * rows refused by a legality gate, then the rows the plan pass decided (PLANNED_CODES), each in trace
  * order. Every row is covered.
  */
-export function traceDigest(trace: readonly TraceRow[]): string {
-  return rootsDigest(treeDigest(trace, traceTreeSpec(false)), treeDigest(trace, traceTreeSpec(true)));
+export function traceDigest(sha256: Sha256, trace: readonly TraceRow[]): string {
+  return rootsDigest(
+    sha256,
+    treeDigest(sha256, trace, traceTreeSpec(false)),
+    treeDigest(sha256, trace, traceTreeSpec(true)),
+  );
 }
 
-export const rootsDigest = (refused: string, planned: string) => sha256Hex(`${refused}\n${planned}\n`);
+export const rootsDigest = (sha256: Sha256, refused: string, planned: string) => sha256.hex(`${refused}\n${planned}\n`);
 
 /**
  * The ranking section's canonical JSON, written by hand: an entry's keys (id, rank, score) are already in canonical
@@ -62,7 +66,7 @@ function canonicalRanked(ranked: readonly RankedEntry[]): string {
 }
 
 /** The ranking section's digest, which stands for it in the receipt id: the SHA-256 of its canonical JSON. */
-export const rankedDigest = (ranked: readonly RankedEntry[]) => sha256Hex(canonicalRanked(ranked));
+export const rankedDigest = (sha256: Sha256, ranked: readonly RankedEntry[]) => sha256.hex(canonicalRanked(ranked));
 
 const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u0000${fingerprint}`;
 
@@ -70,9 +74,9 @@ const recordLeaf = ({ record, fingerprint }: CheckedRecord) => `${record.id}\u00
  * Digest of the whole record set, independent of record order: a tree over each record's id and fingerprint, in id
  * order.
  */
-export function recordSetDigest(records: readonly CheckedRecord[]): string {
+export function recordSetDigest(sha256: Sha256, records: readonly CheckedRecord[]): string {
   const inIdOrder = [...records].sort((a, b) => compareStrings(a.record.id, b.record.id));
-  return treeDigest(inIdOrder, {
+  return treeDigest(sha256, inIdOrder, {
     key: (item) => item.record.id,
     leaf: recordLeaf,
     endsChunk: (item) => item.endsDigestChunk,
@@ -89,7 +93,8 @@ export const recordTreeSpec: TreeDigestSpec<ResolvedRecord> = {
  * The receipt's record-set digest over the resolution's records, already in id order: `recordSetDigest` without the
  * sort.
  */
-export const resolvedSetDigest = (records: readonly ResolvedRecord[]) => treeDigest(records, recordTreeSpec);
+export const resolvedSetDigest = (sha256: Sha256, records: readonly ResolvedRecord[]) =>
+  treeDigest(sha256, records, recordTreeSpec);
 
 /**
  * The spec of one of the trace's two trees (refused rows, or the rows the plan pass decided), cut where `endsAt` says.

@@ -1,9 +1,9 @@
+import { sha256 } from '../../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../canonical';
 import { CanonicalBytes } from '../../canonical-bytes';
 import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
 import { receiptSchema } from '../../format/receipt';
-import { sha256Hex } from '../../hash';
 import { fnv1a } from '../../tree-digest';
 import type { FactArgs } from '../../reasons';
 import type { CompileOutcome, Receipt } from '../../result';
@@ -20,7 +20,7 @@ import { checkRecord } from '../1-validate/validate';
 let compiler: SqliteCompiler;
 
 beforeAll(async () => {
-  compiler = createSqliteCompiler(await sharedDriver());
+  compiler = createSqliteCompiler(sha256, await sharedDriver());
 });
 
 const records = [
@@ -58,11 +58,11 @@ function referenceTree(rows: readonly Receipt['trace'][number][]): string {
   rows.forEach((row, index) => {
     chunk += `${canonicalJson(row)}\n`;
     if (fnv1a(row.id) % 1024 === 0 || index === rows.length - 1) {
-      chunks.push(sha256Hex(chunk));
+      chunks.push(sha256.hex(chunk));
       chunk = '';
     }
   });
-  return sha256Hex(chunks.map((digest) => `${digest}\n`).join(''));
+  return sha256.hex(chunks.map((digest) => `${digest}\n`).join(''));
 }
 
 const PLANNED = /^(SELECTED_|REQUIRED_)|^EXCLUDE_(BUDGET|NOT_RELEVANT|FAIL_CLOSED)$/;
@@ -70,11 +70,11 @@ const PLANNED = /^(SELECTED_|REQUIRED_)|^EXCLUDE_(BUDGET|NOT_RELEVANT|FAIL_CLOSE
 function referenceReceiptId(body: Omit<Receipt, 'receiptId'>): string {
   const refused = referenceTree(body.trace.filter((row) => !PLANNED.test(row.code)));
   const planned = referenceTree(body.trace.filter((row) => PLANNED.test(row.code)));
-  return sha256Hex(
+  return sha256.hex(
     canonicalJson({
       ...body,
-      trace: sha256Hex(`${refused}\n${planned}\n`),
-      ranked: sha256Hex(canonicalJson(body.ranked)),
+      trace: sha256.hex(`${refused}\n${planned}\n`),
+      ranked: sha256.hex(canonicalJson(body.ranked)),
     }),
   );
 }
@@ -84,13 +84,13 @@ describe('receipt', () => {
     const { receipt } = await compileDefault();
     const { receiptId, ...body } = receipt;
     expect(receiptId).toBe(referenceReceiptId(body));
-    expect(receiptIdOf(body)).toBe(receiptId);
+    expect(receiptIdOf(sha256, body)).toBe(receiptId);
   });
 
   it('fingerprints the packet body and records the sorted controls', async () => {
     const outcome = await compileDefault();
     if (outcome.status !== 'packet') throw new Error('expected a packet');
-    expect(outcome.receipt.packetFingerprint).toBe(sha256Hex(outcome.packet.body));
+    expect(outcome.receipt.packetFingerprint).toBe(sha256.hex(outcome.packet.body));
     expect(outcome.receipt.controls).toEqual(['a', 'z']);
     expect(packetWithManifest(outcome.packet, outcome.receipt)).toContain(`receipt: ${outcome.receipt.receiptId}`);
     expect(outcome.packet.body).toContain('[1] a: Title of a');
@@ -120,9 +120,11 @@ describe('receipt', () => {
       ],
       weights: { title: 2, text: 1 },
     });
-    expect(receipt.recordSetDigest).toBe(recordSetDigest(buildRecordSet(records).checked));
+    expect(receipt.recordSetDigest).toBe(recordSetDigest(sha256, buildRecordSet(records).checked));
     expect(receipt.trace.map((row) => row.fingerprint)).toEqual(
-      ['a', 'b', 'c'].map((id) => checkRecord(records.find((record) => record.id === id) ?? buildRecord()).fingerprint),
+      ['a', 'b', 'c'].map(
+        (id) => checkRecord(sha256, records.find((record) => record.id === id) ?? buildRecord()).fingerprint,
+      ),
     );
   });
 
@@ -146,11 +148,11 @@ describe('receipt', () => {
     leaves.forEach(({ id, leaf }, index) => {
       chunk += `${leaf}\n`;
       if (fnv1a(id) % 1024 === 0 || index === leaves.length - 1) {
-        chunks.push(sha256Hex(chunk));
+        chunks.push(sha256.hex(chunk));
         chunk = '';
       }
     });
-    expect(body.recordSetDigest).toBe(sha256Hex(chunks.map((digest) => `${digest}\n`).join('')));
+    expect(body.recordSetDigest).toBe(sha256.hex(chunks.map((digest) => `${digest}\n`).join('')));
   });
 
   it('changes its id when any traced fact changes', async () => {
@@ -181,7 +183,7 @@ describe('receipt hashing without the joined trace', () => {
   ];
   const row = (index: number): Receipt['trace'][number] => ({
     id: `${random.pick(awkward)}-${index}`,
-    fingerprint: sha256Hex(String(index)),
+    fingerprint: sha256.hex(String(index)),
     decision: random.chance(0.5) ? 'selected' : 'excluded',
     code: random.pick([
       'SELECTED_RANKED',
@@ -236,12 +238,12 @@ describe('receipt hashing without the joined trace', () => {
       { ...body, trace },
       { ...body, contract: { ...body.contract, task: 'a task naming "trace":[] itself' }, trace },
     ]) {
-      expect(receiptIdOf(candidate)).toBe(referenceReceiptId(candidate));
+      expect(receiptIdOf(sha256, candidate)).toBe(referenceReceiptId(candidate));
     }
     const edited = trace.map((item, index) =>
       index === 2_500 ? { ...item, args: { ...item.args, edited: 1 } } : item,
     );
-    expect(receiptIdOf({ ...body, trace: edited })).not.toBe(receiptIdOf({ ...body, trace }));
+    expect(receiptIdOf(sha256, { ...body, trace: edited })).not.toBe(receiptIdOf(sha256, { ...body, trace }));
   });
 });
 
@@ -253,29 +255,31 @@ describe('fingerprints', () => {
       denyLabels: ['y', 'x'],
       asOf: '2026-08-30T14:00:00+02:00',
     });
-    expect(contractFingerprint(reordered)).toBe(contractFingerprint(contract));
+    expect(contractFingerprint(sha256, reordered)).toBe(contractFingerprint(sha256, contract));
     const chain = [
       { id: 'dana', kind: 'human' as const, roles: ['agent'] },
       { id: 'bot', kind: 'agent' as const, roles: ['agent'] },
     ];
-    expect(contractFingerprint(buildContract({ principals: [...chain].reverse() }))).not.toBe(
-      contractFingerprint(buildContract({ principals: chain })),
+    expect(contractFingerprint(sha256, buildContract({ principals: [...chain].reverse() }))).not.toBe(
+      contractFingerprint(sha256, buildContract({ principals: chain })),
     );
   });
 
   it('cover every record field, the text through its content hash, and the record-set digest ignores record order', () => {
     const fingerprint = (record: ReturnType<typeof buildRecord>) =>
-      recordFingerprint(record, contentHashOf(record.text), new CanonicalBytes());
+      recordFingerprint(sha256, record, contentHashOf(sha256, record.text), new CanonicalBytes());
     const a = buildRecord({ id: 'a', access: { roles: ['x', 'y'] } });
     expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['y', 'x'] } }))).toBe(fingerprint(a));
     expect(fingerprint(buildRecord({ id: 'a', access: { roles: ['x', 'y'] }, tokens: 11 }))).not.toBe(fingerprint(a));
     expect(fingerprint({ ...a, text: `${a.text}.` })).not.toBe(fingerprint(a));
-    expect(checkRecord(a).fingerprint).toBe(fingerprint(a));
+    expect(checkRecord(sha256, a).fingerprint).toBe(fingerprint(a));
     expect(fingerprint(a)).toBe(
-      sha256Hex(canonicalJson({ ...a, text: contentHashOf(a.text), access: { ...a.access, roles: ['x', 'y'] } })),
+      sha256.hex(
+        canonicalJson({ ...a, text: contentHashOf(sha256, a.text), access: { ...a.access, roles: ['x', 'y'] } }),
+      ),
     );
-    const checked = records.map(checkRecord);
-    expect(recordSetDigest([...checked].reverse())).toBe(recordSetDigest(checked));
-    expect(recordSetDigest(checked.slice(1))).not.toBe(recordSetDigest(checked));
+    const checked = records.map((record) => checkRecord(sha256, record));
+    expect(recordSetDigest(sha256, [...checked].reverse())).toBe(recordSetDigest(sha256, checked));
+    expect(recordSetDigest(sha256, checked.slice(1))).not.toBe(recordSetDigest(sha256, checked));
   });
 });

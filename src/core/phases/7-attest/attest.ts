@@ -3,7 +3,7 @@ import { contractFingerprint, normaliseContract } from '../../fingerprints';
 import type { Contract } from '../../format/contract';
 import type { SourceRecord } from '../../format/record';
 import { formatInstant } from '../../format/time';
-import { sha256Hex } from '../../hash';
+import type { Sha256 } from '../../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../../version';
 import type {
   Attestation,
@@ -88,11 +88,12 @@ type ReceiptBody = Omit<Receipt, 'receiptId'>;
  * The receipt id: the SHA-256 of the canonical receipt body in which the trace array is replaced by its
  * digest (`traceDigest`) and the ranking section by its own (`rankedDigest`).
  */
-export function receiptIdOf(body: ReceiptBody): string {
-  return idOf(body, traceDigest(body.trace), rankedDigest(body.ranked));
+export function receiptIdOf(sha256: Sha256, body: ReceiptBody): string {
+  return idOf(sha256, body, traceDigest(sha256, body.trace), rankedDigest(sha256, body.ranked));
 }
 
-const idOf = (body: ReceiptBody, trace: string, ranked: string) => sha256Hex(canonicalJson({ ...body, trace, ranked }));
+const idOf = (sha256: Sha256, body: ReceiptBody, trace: string, ranked: string) =>
+  sha256.hex(canonicalJson({ ...body, trace, ranked }));
 
 export interface AttestInput {
   readonly contract: Contract;
@@ -120,10 +121,10 @@ export interface AttestedSections {
  * A `full` receipt lists the plan's whole trace and ranking; a `candidates` one the candidates' rows, and counts the
  * rest.
  */
-export function attestedSections(input: AttestInput): AttestedSections {
+export function attestedSections(sha256: Sha256, input: AttestInput): AttestedSections {
   const { packetPlan: plan } = input;
   if (input.attestation === 'full') return { trace: plan.trace, ranked: plan.ranked, omitted: null };
-  const listed = candidatesOnly(input);
+  const listed = candidatesOnly(sha256, input);
   return {
     trace: listed.trace,
     ranked: plan.ranked.filter((entry) => listed.ids.has(entry.id)),
@@ -138,22 +139,31 @@ export interface ReceiptDigests {
   readonly rankedDigest: string;
 }
 
-export function receiptDigests(records: readonly ResolvedRecord[], sections: AttestedSections): ReceiptDigests {
+export function receiptDigests(
+  sha256: Sha256,
+  records: readonly ResolvedRecord[],
+  sections: AttestedSections,
+): ReceiptDigests {
   return {
-    recordSetDigest: resolvedSetDigest(records),
-    traceDigest: traceDigest(sections.trace),
-    rankedDigest: rankedDigest(sections.ranked),
+    recordSetDigest: resolvedSetDigest(sha256, records),
+    traceDigest: traceDigest(sha256, sections.trace),
+    rankedDigest: rankedDigest(sha256, sections.ranked),
   };
 }
 
 /** Pass 7: the receipt is canonical JSON; its id hashes everything else in it (see `receiptIdOf`). */
-export function attest(input: AttestInput): Receipt {
-  const sections = attestedSections(input);
-  return receiptOf(input, sections, receiptDigests(input.records, sections));
+export function attest(sha256: Sha256, input: AttestInput): Receipt {
+  const sections = attestedSections(sha256, input);
+  return receiptOf(sha256, input, sections, receiptDigests(sha256, input.records, sections));
 }
 
 /** The receipt from its sections and their digests: a plain function of them and the plan. */
-export function receiptOf(input: AttestInput, sections: AttestedSections, digests: ReceiptDigests): Receipt {
+export function receiptOf(
+  sha256: Sha256,
+  input: AttestInput,
+  sections: AttestedSections,
+  digests: ReceiptDigests,
+): Receipt {
   const { contract, packetPlan: plan, packet } = input;
   const failure = plan.failure;
   const body: ReceiptBody = {
@@ -162,9 +172,9 @@ export function receiptOf(input: AttestInput, sections: AttestedSections, digest
     attestation: input.attestation,
     outcome: failure ? 'fail_closed' : 'packet',
     contract: normaliseContract(contract),
-    contractFingerprint: contractFingerprint(contract),
+    contractFingerprint: contractFingerprint(sha256, contract),
     recordSetDigest: digests.recordSetDigest,
-    packetFingerprint: packet ? sha256Hex(packet.body) : null,
+    packetFingerprint: packet ? sha256.hex(packet.body) : null,
     controls: sortedSet(input.controls),
     lateChanges: sortedSet(input.lateChanges),
     ranking: input.ranking,
@@ -191,11 +201,14 @@ export function receiptOf(input: AttestInput, sections: AttestedSections, digest
     trace: sections.trace,
     omitted: sections.omitted,
   };
-  return { receiptId: idOf(body, digests.traceDigest, digests.rankedDigest), ...body };
+  return { receiptId: idOf(sha256, body, digests.traceDigest, digests.rankedDigest), ...body };
 }
 
 /** A `candidates` receipt's rows (the plan's candidate positions), their ids, and what it says of the rest. */
-function candidatesOnly({ packetPlan: plan, records, admitted }: AttestInput): {
+function candidatesOnly(
+  sha256: Sha256,
+  { packetPlan: plan, records, admitted }: AttestInput,
+): {
   trace: TraceRow[];
   ids: Set<string>;
   omitted: ReceiptOmissions;
@@ -208,7 +221,10 @@ function candidatesOnly({ packetPlan: plan, records, admitted }: AttestInput): {
     if (kept[position] === 0) counts.set(row.code, (counts.get(row.code) ?? 0) + 1);
   });
   const rows = Object.fromEntries([...counts].sort(([a], [b]) => compareStrings(a, b)));
-  const admittedDigest = recordSetDigest(admitted.map((position) => (records[position] as ResolvedRecord).checked));
+  const admittedDigest = recordSetDigest(
+    sha256,
+    admitted.map((position) => (records[position] as ResolvedRecord).checked),
+  );
   return { trace, ids: new Set(trace.map((row) => row.id)), omitted: { admittedDigest, rows } };
 }
 
