@@ -69,7 +69,9 @@ function wordsGiven(node: ts.Expression): string[] {
   return [];
 }
 
-/** Each literal with words in it given to a message parameter of a function the file declares, as the call and words. */
+/**
+ * Each literal with words in it given to a message parameter of a function the file declares, as the call and words.
+ */
 function messagesPassed(source: string): string[] {
   const tree = ts.createSourceFile('source.tsx', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const messageAt = new Map<string, number>();

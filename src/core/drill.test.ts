@@ -440,7 +440,8 @@ describe('disclosure in the verdict', () => {
     const verdict = await drill(compiler, { ...request(records), priorReceipt: forged, declaredChanges: [] });
     expect(verdict.code).toBe('RECEIPT_MISMATCH');
     expect(verdict.diff?.rows).toEqual([{ id: 'secret', fields: ['tokens'] }]);
-    // The verdict still blocks; its user-view diff names nothing, counts nothing and shows no digest or first difference.
+    // The verdict still blocks; its user-view diff names nothing, counts nothing and shows no digest or first
+    // difference.
     expect(JSON.stringify(verdict.userDiff)).not.toContain('secret');
     expect(verdict.userDiff).toMatchObject({ identical: true, firstDifference: null, rows: [], fields: [] });
   });

@@ -81,7 +81,10 @@ export function freshQueries(sha256: Sha256): Queries {
   };
 }
 
-/** What the memo's keys are made of, where a test may leave one input out to show that the incremental property then fails. */
+/**
+ * What the memo's keys are made of, where a test may leave one input out to show that the incremental property then
+ * fails.
+ */
 export interface KeyRules {
   /** The contract fields a verdict's key holds: every gate field (`GATE_FIELDS`) unless a test says otherwise. */
   readonly gateFields: readonly (typeof GATE_FIELDS)[number][];
@@ -94,7 +97,10 @@ export interface MemoQueries extends Queries {
   stats(): ReadonlyMap<string, TableStats>;
 }
 
-/** A list of positions as a typed array, by a loop: `Int32Array.from` over a list goes through the iterator protocol, far slower. */
+/**
+ * A list of positions as a typed array, by a loop: `Int32Array.from` over a list goes through the iterator protocol,
+ * far slower.
+ */
 function int32(values: readonly number[]): Int32Array {
   const array = new Int32Array(values.length);
   for (let index = 0; index < values.length; index += 1) array[index] = values[index] as number;
@@ -103,7 +109,10 @@ function int32(values: readonly number[]): Int32Array {
 
 const fingerprintOf = (checked: CheckedRecord): string => checked.fingerprint;
 
-/** What supersession says of the few ids it speaks of, by position in id order: the part of their key besides the fingerprint. */
+/**
+ * What supersession says of the few ids it speaks of, by position in id order: the part of their key besides the
+ * fingerprint.
+ */
 function supersessionSuffixes(indexOf: IdPositions, supersessions: Supersessions): Marks {
   const said = [...new Set([...supersessions.inForce.keys(), ...supersessions.broken.keys()])];
   const found = said
@@ -176,7 +185,10 @@ interface Carried {
   ranking: 'rank:admitted' | 'rank:declared' | null;
   packetPlan: PacketPlan | null;
   traceVersions: Int32Array;
-  /** The trace positions whose rows the plan decided (PLANNED_CODES): the admitted ones and a failed required one, ascending. */
+  /**
+   * The trace positions whose rows the plan decided (PLANNED_CODES): the admitted ones and a failed required one,
+   * ascending.
+   */
   planned: Int32Array;
   /** What the ranking section is made of: the ranking, the required records and the admitted positions. */
   rankedKey: Key;
@@ -238,7 +250,10 @@ export function createQueries(sha256: Sha256, rules: KeyRules = { gateFields: GA
     return rootOfChunks(sha256, digests.values);
   };
 
-  /** Which positions end a digest chunk, read once per id order: a walk over every record's object costs more than the cut. */
+  /**
+   * Which positions end a digest chunk, read once per id order: a walk over every record's object costs more than the
+   * cut.
+   */
   const chunkEnds = (records: readonly ResolvedRecord[]): Uint8Array =>
     memo.cell('attest:chunk-ends', memo.cellVersion('resolve:id-order'), () => {
       const ends = new Uint8Array(records.length);
@@ -307,7 +322,8 @@ export function createQueries(sha256: Sha256, rules: KeyRules = { gateFields: GA
       const agreed = checkAgreement(resolution, judged.values, sets.admittedIds, storeAdmitted);
       if (!agreed.ok) return agreed;
       const admission: Admission = { gates: gates.inputs, verdicts: judged.values, ...sets };
-      // A verdict's version stands for its content, the record's included: what ranks and plans the admitted set is keyed by these.
+      // A verdict's version stands for its content, the record's included: what ranks and plans the admitted set is
+      // keyed by these.
       const admittedVersions = new Int32Array(positions.length);
       for (let index = 0; index < positions.length; index += 1)
         admittedVersions[index] = judged.versions[positions[index] as number] as number;

@@ -2,9 +2,10 @@ import { createSHA256, type IHasher } from 'hash-wasm';
 import { readOnce, type Digest, type Sha256 } from '../core/hash';
 
 /**
- * SHA-256 in WebAssembly (hash-wasm's build), the browser's workers' one: Web Crypto's digest is
- * asynchronous, and the core hashes synchronously. Making it is asynchronous (the module is compiled), so a
- * worker makes it once at start and passes it to everything that hashes; it gives the same digests as Node's, and the tests hold it to @noble/hashes and the FIPS vectors.
+ * SHA-256 in WebAssembly (hash-wasm's build), the browser's workers' one: Web Crypto's digest is asynchronous, and the
+ * core hashes synchronously. Making it is asynchronous (the module is compiled), so a worker makes it once at start and
+ * passes it to everything that hashes; it gives the same digests as Node's, and the tests hold it to @noble/hashes and
+ * the FIPS vectors.
  */
 export async function loadSha256InWasm(): Promise<Sha256> {
   return sha256ThroughHasher(await createSHA256());

@@ -58,7 +58,9 @@ export interface SessionDeps {
   readonly readRecords?: RecordsFileReader;
 }
 
-/** The methods of the worker's API `startWorker` answers itself: the evaluation, the lifeline and the remembered result. */
+/**
+ * The methods of the worker's API `startWorker` answers itself: the evaluation, the lifeline and the remembered result.
+ */
 type AnsweredByEntry = keyof EvaluationApi | 'holdLifeline' | 'rememberedResult';
 
 /**

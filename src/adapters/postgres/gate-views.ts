@@ -8,7 +8,8 @@ import type { AdmittedRow } from '../../core/answered-admission';
 import type { RankedRow } from '../../core/phases/5-rank/ranking';
 
 /**
- * A record's gate columns as a row of the narrow table, with its declared tokens and relevance: validated at the boundary, then made the gate view the core judges (no title, no text).
+ * A record's gate columns as a row of the narrow table, with its declared tokens and relevance: validated at the
+ * boundary, then made the gate view the core judges (no title, no text).
  */
 const viewRowSchema = z.object({
   id: z.string(),

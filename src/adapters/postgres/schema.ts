@@ -40,11 +40,11 @@ export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'docu
  * database's default, and holds the string as given (no normalisation): the plan's `binary-collation` and
  * `no-normalisation`. Instants are bigint epoch milliseconds (`utc-millisecond-instants`).
  *
- * `records` is narrow: what admission reads, one row a record, so a parallel scan of it answers a plan. A
- * record's lists are arrays in it (roles, purposes, labels, the propositions its evidence claims, the ids it
- * supersedes): an empty list is '{}', never a null (`empty-lists`); a missing subject is SQL NULL
- * (`null-subjects`). `fingerprint` and `ends_chunk` (the record-set digest's chunk rule, tree-digest.ts) let
- * the database hash a set of records as the receipt does; `tokens` and `relevance` are the record's declared ones, which
+ * `records` is narrow: what admission reads, one row a record, so a parallel scan of it answers a plan. A record's
+ * lists are arrays in it (roles, purposes, labels, the propositions its evidence claims, the ids it supersedes): an
+ * empty list is '{}', never a null (`empty-lists`); a missing subject is SQL NULL (`null-subjects`). `fingerprint` and
+ * `ends_chunk` (the record-set digest's chunk rule, tree-digest.ts) let the database hash a set of records as the
+ * receipt does; `tokens` and `relevance` are the record's declared ones, which
 a gate view holds, so a compile reads no document of a record that enters no packet. `documents` holds the record as validated and the
  * SHA-256 of the line it was read from (see load-records.ts), read only for the records a compile or an audit needs.
  * `postings` is the full-text index: one row per term per record with its frequency in the title and the
@@ -110,13 +110,13 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
 
 /**
  * Every index of the record tables, primary keys included, built once their rows are in: one sort costs far less than
- * keeping them row by row, and the work of keeping a b-tree grows with the table while a sort's grows with the rows.
- * A load into empty tables needs none of them (it has nothing to look up: load-records.ts), and its duplicate ids are found
- * in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more than
- * the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a load
- * finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
- * the broken links after a load reads them, not the corpus; it covers what finding the successors in force reads, so
- * a compile reads them from the index alone rather than from a heap page per successor, spread over the whole table.
+ * keeping them row by row, and the work of keeping a b-tree grows with the table while a sort's grows with the rows. A
+ * load into empty tables needs none of them (it has nothing to look up: load-records.ts), and its duplicate ids are
+ * found in `load_seen` before these are built. Documents and postings have no foreign key (the check per row cost more
+ * than the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a
+ * load finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
+ * the broken links after a load reads them, not the corpus; it covers what finding the successors in force reads, so a
+ * compile reads them from the index alone rather than from a heap page per successor, spread over the whole table.
  */
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);

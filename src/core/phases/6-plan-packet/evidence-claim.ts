@@ -7,7 +7,9 @@ type Proposition = Contract['requiredPropositions'][number];
 export interface EvidenceClaim {
   readonly supports: boolean;
   readonly contradicts: boolean;
-  /** Whether the proposition accepts the record's evidence class: a claim of another class is attempted, not counted. */
+  /**
+   * Whether the proposition accepts the record's evidence class: a claim of another class is attempted, not counted.
+   */
   readonly accepted: boolean;
 }
 
