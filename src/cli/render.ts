@@ -65,7 +65,8 @@ export function renderUnreadable(view: DisclosedView): string {
   const { length } = view.unreadable;
   const more = length > MAX_REPORTED_ISSUES ? ` (first ${MAX_REPORTED_ISSUES} shown)` : '';
   const lines = [
-    `excluded [validate] EXCLUDE_UNREADABLE: ${length} record${length === 1 ? '' : 's'}${more}. ${REASONS.EXCLUDE_UNREADABLE.summary}`,
+    `excluded [validate] EXCLUDE_UNREADABLE: ${length} record${length === 1 ? '' : 's'}${more}. ` +
+      `${REASONS.EXCLUDE_UNREADABLE.summary}`,
   ];
   for (const item of view.unreadable.slice(0, MAX_REPORTED_ISSUES))
     for (const issue of item.issues) lines.push(`  ${escapeText(formatIssue(issue))}`);
@@ -144,7 +145,8 @@ export function renderOutcome(
     );
     if (shown.length < view.rows.length)
       out.push(
-        `… ${(view.rows.length - shown.length).toLocaleString('en')} more rows (--trace for all, --limit N for the first N)`,
+        `… ${(view.rows.length - shown.length).toLocaleString('en')} more rows (--trace for all, --limit N ` +
+          `for the first N)`,
       );
   }
   if (view.withheldNotice) out.push(view.withheldNotice);
@@ -173,7 +175,8 @@ export function renderOutcome(
     out.push(
       '',
       `user view ${userView.id}`,
-      `selected ${userView.counts.selected} · excluded ${userView.counts.excluded} · withheld ${userView.counts.withheld} · ranking ${ranking}`,
+      `selected ${userView.counts.selected} · excluded ${userView.counts.excluded} · withheld ` +
+        `${userView.counts.withheld} · ranking ${ranking}`,
     );
   else
     out.push(

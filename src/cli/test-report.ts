@@ -64,7 +64,8 @@ export function renderCoverage(coverage: Coverage): string {
   for (const dimension of COVERAGE_DIMENSIONS) {
     const { reached, missed, percent } = coverage[dimension];
     lines.push(
-      `  ${DIMENSION_NAMES[dimension].padEnd(13)} ${String(percent).padStart(3)}%  ${reached.length} of ${reached.length + missed.length}${missed.length === 0 ? '' : `; never reached: ${missed.join(', ')}`}`,
+      `  ${DIMENSION_NAMES[dimension].padEnd(13)} ${String(percent).padStart(3)}%  ${reached.length} of ` +
+        `${reached.length + missed.length}${missed.length === 0 ? '' : `; never reached: ${missed.join(', ')}`}`,
     );
   }
   return `${lines.join('\n')}\n`;

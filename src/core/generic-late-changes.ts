@@ -73,7 +73,8 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
       change(
         `generic-validity-ends`,
         `Late: ${record.id} stops being valid`,
-        `Record ${record.id} is found to have ceased to be valid at ${endsAt}, before the as-of ${contract.asOf}: a receipt that counted on it is stale.`,
+        `Record ${record.id} is found to have ceased to be valid at ${endsAt}, before the as-of ` +
+          `${contract.asOf}: a receipt that counted on it is stale.`,
         [{ op: 'mergeRecord', id: record.id, patch: { validTo: endsAt } }],
       ),
     );
@@ -91,7 +92,8 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
       change(
         'generic-deny-label',
         `Late: ${record.id} is labelled ${label}`,
-        `Record ${record.id} is given the label "${label}", which the contract denies: deny dominates every permit, so it can no longer be used.`,
+        `Record ${record.id} is given the label "${label}", which the contract denies: deny dominates every ` +
+          `permit, so it can no longer be used.`,
         patches,
       ),
     );
@@ -106,7 +108,8 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
       change(
         'generic-role-revoked',
         `Late: ${principal.id} loses the role ${role}`,
-        `The ${principal.kind} ${principal.id} no longer holds the role "${role}": every record it could read only through that role is now outside the authorised scope.`,
+        `The ${principal.kind} ${principal.id} no longer holds the role "${role}": every record it could read ` +
+          `only through that role is now outside the authorised scope.`,
         [{ op: 'mergeContract', patch: { principals: [{ ...principal, roles }, ...others] } }],
       ),
     );
@@ -116,7 +119,8 @@ export function genericLateChanges(contract: Contract, given: RecordSet): LateCh
     change(
       'generic-as-of-moves',
       `Late: the decision moves to ${later}`,
-      `The decision is taken a day later, as of ${later} instead of ${contract.asOf}: records expire or come into force with no document changed.`,
+      `The decision is taken a day later, as of ${later} instead of ${contract.asOf}: records expire or ` +
+        `come into force with no document changed.`,
       [{ op: 'mergeContract', patch: { asOf: later } }],
     ),
   );

@@ -24,9 +24,11 @@ const declaredOrNone = (declared: readonly string[]) =>
  */
 export const ISSUES = {
   UNKNOWN_FIELDS: ({ fields, meant = [] }: { fields: readonly string[]; meant?: readonly string[] }) =>
-    `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the format${didYouMean(fields, meant)}`,
+    `unknown ${plural(fields.length, 'field')} ${fields.join(', ')}: not part of the ` +
+    `format${didYouMean(fields, meant)}`,
   FIELD_MISSING: ({ expected, nullable = 'no' }: { expected: string; nullable?: string }) =>
-    `required field missing (expected ${expected}${nullable === 'yes' ? ', or null when there is none: give it as null' : ''})`,
+    `required field missing (expected ` +
+    `${expected}${nullable === 'yes' ? ', or null when there is none: give it as null' : ''})`,
   NOT_IN_FORMAT: ({ problem, got }: { problem: string; got: string }) => `${problem} (got ${got})`,
   NOT_ONE_OF: ({ got, count, nearest }: { got: string; count: number; nearest: readonly string[] }) =>
     `not one of the ${count} allowed values (got ${got})${nearest.length === 0 ? '' : `; did you mean ${nearest.join(' or ')}?`}`,
@@ -37,11 +39,15 @@ export const ISSUES = {
     `duplicate key ${key}${firstLine === null ? '' : `: first given at line ${firstLine}`}; a key may appear once per object`,
   TOO_DEEP: ({ levels }: { levels: number }) => `nested deeper than the format allows (at most ${levels} levels)`,
   INVISIBLE_CHARACTER: ({ codePoints }: { codePoints: readonly string[] }) =>
-    `holds ${codePoints.join(', ')}, ${codePoints.length === 1 ? 'a character that does' : 'characters that do'} not show or that reorder text: an identifier may not hold invisible or bidi control characters, so that no two ids look alike`,
+    `holds ${codePoints.join(', ')}, ` +
+    `${codePoints.length === 1 ? 'a character that does' : 'characters that do'} not show or that reorder ` +
+    `text: an identifier may not hold invisible or bidi control characters, so that no two ids look alike`,
   NOT_NFC: ({ found, nfc }: { found: string; nfc: string }) =>
-    `not in Unicode normalisation form NFC: it holds ${found} where NFC writes ${nfc}; write the identifier in NFC, so that no two ids look alike`,
+    `not in Unicode normalisation form NFC: it holds ${found} where NFC writes ${nfc}; write the ` +
+    `identifier in NFC, so that no two ids look alike`,
   LONE_SURROGATE: () =>
-    'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so it has no canonical form',
+    'a string with a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): not valid Unicode, so ' +
+    'it has no canonical form',
   DUPLICATE_ID: ({ id, first }: { id: string; first: string | null }) =>
     `duplicate id ${id}${first === null ? '' : `: first defined at ${first}`}`,
   LINE_TOO_LONG: ({ max }: { max: number }) =>
@@ -54,7 +60,8 @@ export const ISSUES = {
   UNDECLARED_SWITCH: ({ kind, id, declared }: { kind: string; id: string; declared: readonly string[] }) =>
     `no ${kind} ${id}: ${declaredOrNone(declared)}`,
   CHANGE_NAMES_UNDECLARED: ({ record, change }: { record: string; change: string }) =>
-    `names record ${record}, which ${change} neither patches nor lists in "mentions": declare it, so that a view which withholds it can redact it`,
+    `names record ${record}, which ${change} neither patches nor lists in "mentions": declare it, so that ` +
+    `a view which withholds it can redact it`,
   CASE_EXPECTS_NOTHING: () => 'expects nothing: give at least one expectation',
   FAILURE_WITH_PACKET: () => 'a failure contradicts outcome "packet"',
   SKIP_WITH_ONLY: () => 'give skip or only, not both',
@@ -81,13 +88,18 @@ export const ISSUES = {
     'no provenance origin: write where the record came from first; the hash is filled only beside an origin',
   PROVENANCE_NO_TEXT: () => 'no text to hash',
   NOTHING_TO_JUDGE_AGAINST: () =>
-    'the receipt hashes to its own id, but there is nothing to judge its claims against: give the current inputs with --scenario ID|PATH, --records FILE --contract FILE, or --database URL --contract FILE',
+    'the receipt hashes to its own id, but there is nothing to judge its claims against: give the ' +
+    'current inputs with --scenario ID|PATH, --records FILE --contract FILE, or --database URL ' +
+    '--contract FILE',
   USER_VIEW_NOT_RECEIPT: () =>
-    'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a compilation; load the diagnostic receipt instead',
+    'a user-view export is not a receipt: it withholds rows, so nothing in it can be checked against a ' +
+    'compilation; load the diagnostic receipt instead',
   NOT_RECOGNISED: ({ start }: { start: string | null }) =>
-    `not a records JSONL file, contract, scenario or receipt: ${start === null ? 'it is empty' : `it starts ${start}`}, and none has the fields that mark one (a record's id and text, a contract's task and principals, a scenario's contract and records, a receipt's receiptId)`,
+    `not a records JSONL file, contract, scenario or receipt: ${start === null ? 'it is empty' : `it starts ${start}`}, and none has the fields that mark one (a record's id and text, a contract's task and principals, ` +
+    `a scenario's contract and records, a receipt's receiptId)`,
   DOCUMENT_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) =>
-    `is ${megabytes} MB; a contract, scenario or receipt may be at most ${limit} MB (records belong in a JSONL file, which is read line by line)`,
+    `is ${megabytes} MB; a contract, scenario or receipt may be at most ${limit} MB (records belong in a ` +
+    `JSONL file, which is read line by line)`,
   SUITE_TOO_LARGE: ({ megabytes, limit }: { megabytes: number; limit: number }) =>
     `is ${megabytes} MB; an expectation suite may be at most ${limit} MB`,
   ONE_RECORDS_AND_CONTRACT: () =>
@@ -101,21 +113,24 @@ export const ISSUES = {
     `the compiler failed while reading the files, so none was loaded. ${failure}`,
 
   SAVED_FILES_MISSING: () =>
-    'the loaded files were missing from browser storage (its data may have been cleared while the app was open); restored the selection and contract edits that do not depend on them',
+    'the loaded files were missing from browser storage (its data may have been cleared while the app ' +
+    'was open); restored the selection and contract edits that do not depend on them',
   SAVED_WORKSPACE_UNREADABLE: () =>
     'the saved workspace is not in a format this version reads; starting from the built-in scenarios',
   AS_OF_NOT_STEPPED: ({ asOf, step }: { asOf: string; step: string }) => `cannot step the as-of ${asOf} by ${step}`,
   SUGGESTION_UNKNOWN: ({ code }: { code: string }) => `no suggested change ${code}`,
   SUGGESTION_NOT_CONTRACT: () => 'a change to the record, not to the contract: make it in the record itself',
   LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
-    `the link is ${length.toLocaleString('en-GB')} characters after “#”; share links are limited to ${limit.toLocaleString('en-GB')}. Nothing was opened.`,
+    `the link is ${length.toLocaleString('en-GB')} characters after “#”; share links are limited to ` +
+    `${limit.toLocaleString('en-GB')}. Nothing was opened.`,
   LINK_NOT_OURS: () => 'not a share link of this version (it should start with “#share=1.”)',
   LINK_NOT_BASE64: () => 'the link is damaged: it is not base64url (was it cut or re-typed?)',
   LINK_NOT_DEFLATE: () => 'the link is damaged: its data does not decompress (was it cut short?)',
   LINK_EXPANDS_TOO_FAR: ({ limit }: { limit: string }) => `the link expands to more than ${limit}; nothing was opened`,
   LINK_NOT_JSON: () => 'the link is damaged: its data is not JSON',
   LINK_FILES_TOO_LARGE: ({ size, limit }: { size: string; limit: string }) =>
-    `the loaded files are ${size}; a share link carries at most ${limit} of files. Use "Export scenario" and send the file instead.`,
+    `the loaded files are ${size}; a share link carries at most ${limit} of files. Use "Export scenario" ` +
+    `and send the file instead.`,
   LINK_SCENARIO_UNKNOWN: ({ scenario }: { scenario: string }) =>
     `names scenario "${scenario}", which this workspace does not have`,
   LINK_EDIT_NOT_LOADED: ({ scenario }: { scenario: string }) =>

@@ -92,17 +92,23 @@ const screenClause = ({ audience, tab, view, pinned, frozen, attempted }: Screen
 export const APP_MESSAGES = {
   // Share links.
   SHARE_FROM_USER_VIEW: () =>
-    'No link was made: a link made in the user view carries no loaded files, open suites or record edits, since they can hold records that view withholds. Make the link in the diagnostic view, or share a built-in scenario.',
+    'No link was made: a link made in the user view carries no loaded files, open suites or record ' +
+    'edits, since they can hold records that view withholds. Make the link in the diagnostic view, or ' +
+    'share a built-in scenario.',
   SHARE_NOT_MADE: ({ problem }: { problem: string }) => `No link was made: ${problem}`,
   SHARE_COMPILER_FAILED: ({ failure }: { failure: string | null }) =>
     `No link was made: the compiler failed.${failure === null ? '' : ` ${failure}`}`,
   SHARE_LINK_TOO_LONG: ({ length, limit }: { length: number; limit: number }) =>
-    `No link was made: it would be ${grouped(length)} characters long, over the ${grouped(limit)} a share link may have. Use "Export scenario" and send the file instead.`,
+    `No link was made: it would be ${grouped(length)} characters long, over the ${grouped(limit)} a share ` +
+    `link may have. Use "Export scenario" and send the file instead.`,
   LINK_MADE: ({ copied, length, edits, files, opensTo, ...screen }: LinkMade) =>
-    `${copied ? 'Copied' : 'Made (the browser refused the clipboard: copy it from the box)'} a link of ${grouped(length)} characters with the selected scenario and its toggles, ${edits} edited ${plural(edits, 'contract')} and ${files} loaded ${plural(files, 'file')}.${opensTo === null ? '' : ` Opening it compiles to ${opensTo.label} ${opensTo.id.slice(0, 12)}.`} It opens on ${screenClause(screen)}.`,
+    `${copied ? 'Copied' : 'Made (the browser refused the clipboard: copy it from the box)'} a link of ` +
+    `${grouped(length)} characters with the selected scenario and its toggles, ${edits} edited ` +
+    `${plural(edits, 'contract')} and ${files} loaded ${plural(files, 'file')}.${opensTo === null ? '' : ` Opening it compiles to ${opensTo.label} ${opensTo.id.slice(0, 12)}.`} It opens on ${screenClause(screen)}.`,
   BLANK_SESSION_STARTED: () => 'Started a blank session: the built-in scenarios, nothing loaded or edited.',
   SHARED_WORKSPACE_OPENED: ({ scenario, on, screen, notes, verdictLost }: SharedWorkspaceOpened) =>
-    `Opened a shared workspace: ${scenario}, ${on} ${plural(on, 'control')} or late ${plural(on, 'change')} on.${screen === null ? '' : ` On ${screenClause(screen)}.`}${notes.length > 0 ? ` Not brought back: ${notes.join('; ')}.` : ''}${verdictLost ? ' The drill verdict was not brought back: nothing is frozen.' : ''}`,
+    `Opened a shared workspace: ${scenario}, ${on} ${plural(on, 'control')} or late ` +
+    `${plural(on, 'change')} on.${screen === null ? '' : ` On ${screenClause(screen)}.`}${notes.length > 0 ? ` Not brought back: ${notes.join('; ')}.` : ''}${verdictLost ? ' The drill verdict was not brought back: nothing is frozen.' : ''}`,
   BLANK_LINK_MADE: ({ copied }: { copied: boolean }) =>
     `${copied ? 'Copied' : 'Made'} a blank-session link: whoever opens it starts from the built-in scenarios.`,
   SHARED_SCENARIO_NOT_LOADED: ({ held, scenario }: { held: SharedHeldCode; scenario: string }) =>
@@ -112,7 +118,8 @@ export const APP_MESSAGES = {
   SHARED_NOT_COMPILING: ({ held, problem }: { held: SharedHeldCode; problem: string }) =>
     `the ${SHARED_HELD[held]} does not compile: ${problem}`,
   SHARED_LATE_CHANGES_UNKNOWN: ({ changes }: { changes: readonly string[] }) =>
-    `the declared late ${plural(changes.length, 'change')} ${changes.join(', ')} ${changes.length === 1 ? 'is' : 'are'} not in the scenario opened`,
+    `the declared late ${plural(changes.length, 'change')} ${changes.join(', ')} ` +
+    `${changes.length === 1 ? 'is' : 'are'} not in the scenario opened`,
 
   // The app's notices of what an action did.
   SUGGESTION_APPLIED: ({ record, text }: { record: string | null; text: string }) =>
@@ -126,7 +133,8 @@ export const APP_MESSAGES = {
     remembered: string;
     compiled: string | null;
   }) =>
-    `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.slice(0, 12)})`}: the new compilation replaces it.`,
+    `The result shown from your last session (${label} ${remembered.slice(0, 12)}) is not what the ` +
+    `workspace compiles to now${compiled === null ? ' (it does not compile)' : ` (${label} ${compiled.slice(0, 12)})`}: the new compilation replaces it.`,
   SCENARIO_EXPORTED: ({ file, edited, switchOn }: { file: string; edited: boolean; switchOn: readonly string[] }) =>
     `Exported ${file}${edited ? ' with the edited contract' : ''}.${switchOn.length > 0 ? ` Loading it selects it with every control off: switch on ${switchOn.join(', ')} to get this receipt again.` : ' Dropping it back gives this receipt again.'}`,
   CLIPBOARD_REFUSED: () => 'The browser refused clipboard access: use "Download packet" instead.',
@@ -149,7 +157,8 @@ export const APP_MESSAGES = {
     change: string;
     record: string;
   }) =>
-    `Added the ${as === 'control' ? 'control' : 'late change'} “${label}” (${change}): it applies the edit of ${record} when switched on.`,
+    `Added the ${as === 'control' ? 'control' : 'late change'} “${label}” (${change}): it applies the ` +
+    `edit of ${record} when switched on.`,
   RECORD_EDIT_UNDONE: ({ revision }: { revision: number }) => `Undone: back to revision ${revision}.`,
   RECORD_EDIT_REDONE: ({ revision }: { revision: number }) => `Redone: revision ${revision}.`,
 
@@ -160,7 +169,8 @@ export const APP_MESSAGES = {
     `It ran out of stack space (${reason}), which usually means an input list is longer than it can handle.`,
   RAN_OUT_OF_MEMORY: ({ reason }: { reason: string }) => `It ran out of memory (${reason}).`,
   SQLITE_NOT_LOADED: ({ reason }: { reason: string }) =>
-    `SQLite's WebAssembly file could not be loaded (${reason.replace(/\.$/, '')}). Check the connection, or reload once the app has been visited online.`,
+    `SQLite's WebAssembly file could not be loaded (${reason.replace(/\.$/, '')}). Check the connection, ` +
+    `or reload once the app has been visited online.`,
   CALL_FAILED: ({ reason }: { reason: string }) =>
     `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?…]$/.test(reason) ? '' : '.'}`,
   NO_REASON_GIVEN: () => 'No reason was given.',
@@ -181,31 +191,44 @@ export const APP_MESSAGES = {
 
   // Where the workspace is kept.
   DATABASE_NO_OPFS: () =>
-    'This browser cannot keep the workspace database on disk (no Origin Private File System access from workers): every reload reads, parses and indexes the loaded files again, which is slower.',
+    'This browser cannot keep the workspace database on disk (no Origin Private File System access from ' +
+    'workers): every reload reads, parses and indexes the loaded files again, which is slower.',
   DATABASE_OTHER_TAB: () =>
-    'This workspace is open in another tab, which holds its database. This tab works on a copy in memory, slower to load, and saves nothing: close the other tab and reload to work on the saved workspace here.',
+    'This workspace is open in another tab, which holds its database. This tab works on a copy in ' +
+    'memory, slower to load, and saves nothing: close the other tab and reload to work on the saved ' +
+    'workspace here.',
   DATABASE_NOT_KEPT: ({ reason }: { reason: string }) =>
-    `The workspace database could not be kept on disk (${reason}): every reload reads, parses and indexes the loaded files again, which is slower.`,
+    `The workspace database could not be kept on disk (${reason}): every reload reads, parses and indexes ` +
+    `the loaded files again, which is slower.`,
   DATABASE_NOT_SAVED: () =>
-    'The workspace database could not be saved on disk (its site data may have been cleared while the page was open): it is kept in memory, so a reload will read, parse and index the loaded files again, which is slower.',
+    'The workspace database could not be saved on disk (its site data may have been cleared while the ' +
+    'page was open): it is kept in memory, so a reload will read, parse and index the loaded files ' +
+    'again, which is slower.',
   DATABASE_IN_MEMORY: () =>
-    'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files again, which is slower.',
+    'The workspace database is kept in memory: every reload reads, parses and indexes the loaded files ' +
+    'again, which is slower.',
   STORAGE_FULL: () =>
     'Browser storage is full: loaded files and edits will not survive a reload. Free some space or reset.',
   DATABASE_SAVE_FAILED: ({ reason }: { reason: string }) =>
-    `The workspace database could not be saved on disk (${reason}): everything is loaded, but a reload will read, parse and index the loaded files again.`,
+    `The workspace database could not be saved on disk (${reason}): everything is loaded, but a reload ` +
+    `will read, parse and index the loaded files again.`,
   RECORDS_NOT_KEPT: ({ reason }: { reason: string }) =>
-    `The loaded records could not be kept in the workspace database (${reason}): they are loaded, but a reload will read, parse and index their files again.`,
+    `The loaded records could not be kept in the workspace database (${reason}): they are loaded, but a ` +
+    `reload will read, parse and index their files again.`,
   DATABASE_FULL: ({ needed, free }: { needed: string; free: string | null }) =>
-    `Browser storage is full: keeping the workspace database on disk needs about ${needed}${free === null ? '' : `, and the browser allows this site ${free} more`}. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.`,
+    `Browser storage is full: keeping the workspace database on disk needs about ` +
+    `${needed}${free === null ? '' : `, and the browser allows this site ${free} more`}. Everything is loaded, but a reload will read, parse and index the loaded files again. Free some space (or reset the workspace) and load the files again to keep them.`,
   WORKSPACE_FULL: ({ needed, free }: { needed: string; free: string | null }) =>
     `Browser storage is full: saving the loaded files needs about ${needed}${free === null ? '' : ` (the browser allows this site ${free} more)`}, so loaded files and edits will not survive a reload. Free some space or reset.`,
   STORAGE_TIMED_OUT: ({ seconds }: { seconds: number }) =>
-    `Browser storage did not answer within ${seconds} seconds: working in memory only, so loaded files and edits will not survive a reload. Reload the page to try storage again.`,
+    `Browser storage did not answer within ${seconds} seconds: working in memory only, so loaded files ` +
+    `and edits will not survive a reload. Reload the page to try storage again.`,
   STORAGE_NOT_ALLOWED: () =>
-    'Browser storage (IndexedDB) is not allowed here (a private window or a site setting can refuse it): working in memory only, so loaded files and edits will not survive a reload.',
+    'Browser storage (IndexedDB) is not allowed here (a private window or a site setting can refuse it): ' +
+    'working in memory only, so loaded files and edits will not survive a reload.',
   STORAGE_FAILED: ({ reason }: { reason: string }) =>
     `Browser storage failed (${reason}): loaded files and edits will not survive a reload.`,
   STORAGE_CLEARED: () =>
-    'Browser storage was cleared while this page was open. Your loaded files and contract edits are still here, but nothing is saved now: they will be gone after a reload unless you save them again.',
+    'Browser storage was cleared while this page was open. Your loaded files and contract edits are ' +
+    'still here, but nothing is saved now: they will be gone after a reload unless you save them again.',
 } as const;

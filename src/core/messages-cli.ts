@@ -18,7 +18,8 @@ export const CLI_MESSAGES = {
   CANNOT_WRITE_JUNIT: ({ file, reason }: { file: string; reason: string }) =>
     `cannot write the JUnit report ${file}: ${reason}`,
   SERVING: ({ url, app }: { url: string; app: boolean }) =>
-    `serving ${app ? 'the app and the API' : 'the API only (the app is not built: npm run build)'} at ${url}  (Ctrl+C stops)`,
+    `serving ${app ? 'the app and the API' : 'the API only (the app is not built: npm run build)'} at ` +
+    `${url}  (Ctrl+C stops)`,
   STOPPING: () => 'stopping: finishing requests under way',
   NO_CASE_MATCHES: ({ filters }: { filters: readonly string[] }) => `no case matches --filter ${filters.join(', ')}`,
   NO_CASE_TO_RUN: () => 'no case to run',
@@ -58,9 +59,11 @@ export const CLI_MESSAGES = {
   DIAGNOSTIC_ONLY_OPTION: ({ option }: { option: string }) =>
     `--${option} writes the diagnostic receipt, which names every record: it needs --view diagnostic`,
   DATABASE_TAKES_ALONE: ({ options }: { options: readonly string[] }) =>
-    `--database takes ${options.join(' and ')} alone: the records are the ones \`context-compiler load\` wrote to the database`,
+    `--database takes ${options.join(' and ')} alone: the records are the ones \`context-compiler load\` ` +
+    `wrote to the database`,
   JUDGE_NEEDS_RECEIPT: () =>
-    '--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario and its late change)',
+    '--records and --contract judge a saved receipt: give --receipt FILE (a rehearsal needs a scenario ' +
+    'and its late change)',
   DRILL_SWITCHES_NEED_SCENARIO: () =>
     '--control and --change need a scenario: records and a contract carry no controls or late changes',
   NOTHING_TO_JUDGE: ({ receipt }: { receipt: string }) =>

@@ -32,13 +32,16 @@ export const COMPILE_MESSAGES = {
   TYPED_EVIDENCE_STOP: () =>
     'contract.typedEvidenceOnly: admitting only typed evidence needs at least one required proposition',
   SUBJECT_AMBIGUOUS_STOP: ({ subject, identities }: { subject: string; identities: readonly string[] }) =>
-    `contract subject "${subject}" matches ${identities.length} identities (${identities.join(', ')}): name one; it is never chosen by score`,
+    `contract subject "${subject}" matches ${identities.length} identities (${identities.join(', ')}): ` +
+    `name one; it is never chosen by score`,
   ADMISSION_DISAGREEMENT: ({ record, detail }: { record: string; detail: string }) =>
-    `Admission disagreement on ${record}: ${detail}. Nothing is emitted until the adapter and the reference evaluator agree.`,
+    `Admission disagreement on ${record}: ${detail}. Nothing is emitted until the adapter and the ` +
+    `reference evaluator agree.`,
 
   // Adapters and lowering.
   ADAPTER_LACKS: ({ adapter, missing, why }: { adapter: string; missing: readonly string[]; why: readonly string[] }) =>
-    `The ${adapter} adapter does not preserve ${missing.join(', ')} (${why.join('; ')}). Refusing rather than approximating a gate.`,
+    `The ${adapter} adapter does not preserve ${missing.join(', ')} (${why.join('; ')}). Refusing rather ` +
+    `than approximating a gate.`,
   ADAPTER_CANNOT_LOWER: ({ adapter, op, gate }: { adapter: string; op: string; gate: string }) =>
     `The ${adapter} adapter cannot lower the operator ${op} (gate ${gate}). Refusing rather than dropping the gate.`,
   CLAUSE_MISTYPED: ({ gate }: { gate: string }) =>
@@ -47,15 +50,18 @@ export const COMPILE_MESSAGES = {
     `The ${adapter} adapter returned no complete answer: ${problem}. No candidate is used.`,
   ANSWER_HAD_NO_ROW: () => 'the answer statement returned no row',
   ADAPTER_OTHER_PLAN: ({ adapter, executed, expected }: { adapter: string; executed: string; expected: string }) =>
-    `The ${adapter} adapter executed plan ${executed}, not ${expected}: its candidates answer another plan. No candidate is used.`,
+    `The ${adapter} adapter executed plan ${executed}, not ${expected}: its candidates answer another ` +
+    `plan. No candidate is used.`,
   ADAPTER_ROW_UNREADABLE: ({ adapter, problem }: { adapter: string; problem: string | null }) =>
     `The ${adapter} adapter returned a record row the gates cannot read: ${problem ?? 'malformed'}.`,
   SHARDS_APART: ({ adapter, snapshot, shards }: { adapter: string; snapshot: string; shards: string }) =>
-    `The ${adapter} adapter's shards are not all at the coordinator's snapshot ${snapshot} (${shards}): their rows would mix record sets. No candidate is used.`,
+    `The ${adapter} adapter's shards are not all at the coordinator's snapshot ${snapshot} (${shards}): ` +
+    `their rows would mix record sets. No candidate is used.`,
   LOWERING_NO_FORM: ({ store, op }: { store: string; op: string }) =>
     `The ${store} lowering has no form for the operator ${op}. Refusing rather than dropping a gate.`,
   LOWERING_TOO_MANY_VALUES: ({ needed, allowed }: { needed: number; allowed: number }) =>
-    `The contract needs ${needed} bound values; this SQLite build allows ${allowed}. Refusing rather than dropping a gate.`,
+    `The contract needs ${needed} bound values; this SQLite build allows ${allowed}. Refusing rather than ` +
+    `dropping a gate.`,
   ANSWER_NO_REASON_CODE: ({ gate, op }: { gate: string; op: string }) =>
     `The PostgreSQL answer has no reason code for the ${gate} gate's ${op}. Refusing rather than guessing one.`,
   SERVER_TOO_OLD: ({ version }: { version: string | null }) =>
@@ -102,7 +108,8 @@ export const COMPILE_MESSAGES = {
   PACKET_DIFFERS: () => 'The current inputs compile to a different packet.',
   RECORD_SET_DIFFERS: () => 'The record-set digest differs from the receipt.',
   SWITCHES_DIFFER: ({ controls, lateChanges, nowControls, nowLateChanges }: SwitchesThenAndNow) =>
-    `Compiled with controls [${controls.join(', ')}] and late changes [${lateChanges.join(', ')}]; now [${nowControls.join(', ')}] and [${nowLateChanges.join(', ')}].`,
+    `Compiled with controls [${controls.join(', ')}] and late changes [${lateChanges.join(', ')}]; now ` +
+    `[${nowControls.join(', ')}] and [${nowLateChanges.join(', ')}].`,
   NOTHING_COMPILED_YET: () => 'Nothing has been compiled yet.',
   NOTHING_COMPILED_NOW: () => 'Nothing is compiled now.',
   NO_RECORD_IN_VIEW: ({ id }: { id: string }) => `No record "${id}" in this view.`,

@@ -128,7 +128,8 @@ export const REASONS = reasons({
   ADAPTER_INCOMPLETE: {
     category: 'integrity',
     summary:
-      'The adapter returned no complete answer (a timeout, a dropped connection, a partial result): nothing is emitted.',
+      'The adapter returned no complete answer (a timeout, a dropped connection, a partial result): ' +
+      'nothing is emitted.',
   },
   ADAPTER_SNAPSHOT_SPLIT: {
     category: 'integrity',
@@ -138,7 +139,8 @@ export const REASONS = reasons({
   LOWERING_UNSUPPORTED: {
     category: 'integrity',
     summary:
-      'The plan cannot be lowered to the store without weakening it (an unsupported operator or limit): compilation refuses.',
+      'The plan cannot be lowered to the store without weakening it (an unsupported operator or limit): ' +
+      'compilation refuses.',
   },
 
   RECEIPT_CURRENT: {
@@ -192,7 +194,9 @@ export const REASONS = reasons({
   EXCLUDE_UNREADABLE: {
     category: 'input',
     summary:
-      'Could not be read or judged as a record (not JSON, not in the format, or a second copy of an id held by a record the caller may not see): inadmissible, and counted among the withheld in the user view.',
+      'Could not be read or judged as a record (not JSON, not in the format, or a second copy of an id ' +
+      'held by a record the caller may not see): inadmissible, and counted among the withheld in the user ' +
+      'view.',
   },
   DUPLICATE_ID: { category: 'input', summary: 'Two records share one id.' },
   DANGLING_REFERENCE: { category: 'input', summary: 'A record or control names a record that does not exist.' },

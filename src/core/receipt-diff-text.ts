@@ -154,7 +154,9 @@ export function describeDiff(diff: ReceiptDiff, limit = 50, words: DiffWords = F
 
 /** The whole diff as text, for the CLI. */
 export function renderDiffText(diff: ReceiptDiff, limit = 50): string {
-  const head = `${shortHash(diff.before.receiptId)} (${diff.before.schemaVersion}) → ${shortHash(diff.after.receiptId)} (${diff.after.schemaVersion})`;
+  const head =
+    `${shortHash(diff.before.receiptId)} (${diff.before.schemaVersion}) → ` +
+    `${shortHash(diff.after.receiptId)} (${diff.after.schemaVersion})`;
   if (diff.identical) return `${head}\nidentical: the same canonical bytes\n`;
   const lines = [head];
   const first = diff.firstDifference;

@@ -7,7 +7,9 @@ import { factContextOf, renderFact } from './reasons';
 import type { CompileOutcome } from './result';
 
 export const USER_VIEW_NOTICE =
-  'User view: records outside the authorised scope are counted, never named. This is not a receipt: its rows are incomplete, so no receipt id can be recomputed from it, and it carries no digest that covers a withheld record. The diagnostic receipt is exported only from the diagnostic view.';
+  'User view: records outside the authorised scope are counted, never named. This is not a receipt: ' +
+  'its rows are incomplete, so no receipt id can be recomputed from it, and it carries no digest that ' +
+  'covers a withheld record. The diagnostic receipt is exported only from the diagnostic view.';
 
 /** Counts as the user view may state them: its own rows, with the withheld records counted apart. */
 export interface UserViewCounts {
@@ -61,7 +63,8 @@ function withheldClause(count: number): string {
 function userPacketText(body: string, document: UserViewExport, engine: string): string {
   return [
     '=== CONTEXT PACKET ===',
-    `view: user (${withheldClause(document.withheldCount)}; the receipt id and record-set digest are not part of the user view)`,
+    `view: user (${withheldClause(document.withheldCount)}; the receipt id and record-set digest are not ` +
+      `part of the user view)`,
     `user view: ${document.userViewId}`,
     `packet fingerprint: sha256:${document.packetFingerprint ?? ''}`,
     `contract fingerprint: sha256:${document.contractFingerprint}`,

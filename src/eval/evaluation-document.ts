@@ -50,8 +50,11 @@ function seed000Section(comparison: ScenarioComparison): string {
   ).join('; ');
   const verdict =
     differing.length === 0
-      ? `The plain, post-filter and compiled rows reproduce the seed\u2019s published table exactly\n(passed, unsafe, coverage mentioned: ${published}).`
-      : `These rows DIFFER from the seed\u2019s published table: ${differing.map((entry) => row(entry.strategy)?.label ?? entry.strategy).join(', ')}\n(published: ${published}).`;
+      ? `The plain, post-filter and compiled rows reproduce the seed\u2019s published table exactly\n(passed, ` +
+        `unsafe, coverage mentioned: ${published}).`
+      : `These rows DIFFER from the seed\u2019s published table: ` +
+        `${differing.map((entry) => row(entry.strategy)?.label ?? entry.strategy).join(', ')}\n(published: ` +
+        `${published}).`;
   return `## 1. Seed 000, reproduced
 
 \`fixtures/seed000-contaminated/\` is seed 000's eight-item Atlas corpus as a scenario: four

@@ -87,7 +87,9 @@ export function formatGrowth(report: GrowthReport): string {
   const timings = report.points
     .map(
       (point) =>
-        `${point.size.toLocaleString('en-GB')} records: ${timingOf(point)}admitted ${point.admitted} (${point.admittedAsGenerated ? 'exactly the generated legal records' : 'DIFFERS from the generated legal records'}), corpus ${point.corpusDigest.slice(0, 12)}`,
+        `${point.size.toLocaleString('en-GB')} records: ${timingOf(point)}admitted ${point.admitted} ` +
+        `(${point.admittedAsGenerated ? 'exactly the generated legal records' : 'DIFFERS from the generated legal records'}), ` +
+        `corpus ${point.corpusDigest.slice(0, 12)}`,
     )
     .join('\n');
   const mix = Object.entries(report.blockMix)

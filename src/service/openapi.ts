@@ -43,7 +43,8 @@ export function openApiDocument(version: string) {
       '/api/compile': post(
         'Compile a contract with records, or a built-in scenario with controls and late changes',
         REQUESTS.compile,
-        'The outcome (packet or fail_closed), the packet text, the receipt (diagnostic view) and the user-view document',
+        'The outcome (packet or fail_closed), the packet text, the receipt (diagnostic view) and the ' +
+          'user-view document',
       ),
       '/api/drill': post(
         'Judge a receipt against the current inputs (the fire drill)',

@@ -58,7 +58,9 @@ function createRawRunner(sqlite3: Sqlite3Static, db: Database): (pointer: number
   const pointerBytes = Number(wasm.sizeofIR('*'));
   if (pointerBytes !== 4 || !sqlite3.config.bigIntEnabled) {
     throw new Error(
-      `this SQLite build has ${pointerBytes * 8}-bit pointers${sqlite3.config.bigIntEnabled ? '' : ' and no BigInt'}: the driver binds through the wasm32 exports with BigInt`,
+      `this SQLite build has ${pointerBytes * 8}-bit ` +
+        `pointers${sqlite3.config.bigIntEnabled ? '' : ' and no BigInt'}: the driver binds through the wasm32 ` +
+        `exports with BigInt`,
     );
   }
   const raw = wasm.exports as RawExports;

@@ -208,7 +208,8 @@ export async function runConformanceSuite(
         // Refused before admission: every path must refuse it the same way.
         if (actual.ok || expected.ok || actual.error.code !== expected.error.code)
           problems.push(
-            `${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ${actual.ok ? 'a compile' : actual.error.code}`,
+            `${item.name}: expected the refusal ${expected.ok ? 'none' : expected.error.code}, got ` +
+              `${actual.ok ? 'a compile' : actual.error.code}`,
           );
         continue;
       }
@@ -217,11 +218,13 @@ export async function runConformanceSuite(
       if (!through.ok) problems.push(`${item.name}: ${through.error.code} ${through.error.message}`);
       else if (!sameSet(through.value, admitted))
         problems.push(
-          `${item.name}: admitted ${[...through.value].sort().join(',')} where the reference admits ${[...admitted].sort().join(',')}`,
+          `${item.name}: admitted ${[...through.value].sort().join(',')} where the reference admits ` +
+            `${[...admitted].sort().join(',')}`,
         );
       if (!actual.ok || !expected.ok)
         problems.push(
-          `${item.name}: the compile failed (${actual.ok ? '' : actual.error.message}${expected.ok ? '' : expected.error.message})`,
+          `${item.name}: the compile failed ` +
+            `(${actual.ok ? '' : actual.error.message}${expected.ok ? '' : expected.error.message})`,
         );
       else {
         const actualCodes = actual.value.receipt.trace
@@ -246,7 +249,9 @@ export async function runConformanceSuite(
           (!actualAnswer.ok && !expectedAnswer.ok && actualAnswer.error.code !== expectedAnswer.error.code)
         )
           problems.push(
-            `${item.name}: the candidates compile ended ${actualAnswer.ok ? 'with a receipt' : actualAnswer.error.code} where the reference's ${expectedAnswer.ok ? 'has a receipt' : expectedAnswer.error.code}`,
+            `${item.name}: the candidates compile ended ` +
+              `${actualAnswer.ok ? 'with a receipt' : actualAnswer.error.code} where the reference's ` +
+              `${expectedAnswer.ok ? 'has a receipt' : expectedAnswer.error.code}`,
           );
       } else if (
         serialiseReceipt(namingAdapterOf(actualAnswer.value.receipt, expectedAnswer.value.receipt)) !==
@@ -282,7 +287,8 @@ export async function runConformanceSuite(
         passed: survivors.length === 0,
         what:
           survivors.length === 0
-            ? `all ${names.length} mutants refused (predicate removed, value altered, old plan replayed); none was ever accepted with another answer`
+            ? `all ${names.length} mutants refused (predicate removed, value altered, old plan replayed); none was ` +
+              `ever accepted with another answer`
             : `not killed: ${survivors.join(', ')}`,
       });
     }

@@ -26,8 +26,11 @@ export interface AnswerWithRows {
  * hashes.
  */
 export const ADMITTED_DIGEST_CTES = [
-  `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ${utf16Order('id')} AS key FROM admitted)`,
-  `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY key)) AS digest FROM ordered GROUP BY chunk)`,
+  `ordered AS (SELECT id, fingerprint, coalesce(sum(ends_chunk::integer) OVER (ORDER BY ` +
+    `${utf16Order('id')} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS chunk, ` +
+    `${utf16Order('id')} AS key FROM admitted)`,
+  `chunks AS (SELECT chunk, sha256(string_agg(${leafBytes('id', 'fingerprint')}, ''::bytea ORDER BY ` +
+    `key)) AS digest FROM ordered GROUP BY chunk)`,
 ];
 
 /** What every row of an answer echoes: the plan's digest (`$1`) and the admitted count, from `stats` (n, tokens). */

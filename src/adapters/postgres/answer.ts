@@ -86,7 +86,10 @@ function refusalCode(clause: PlanClause, into: Lowering): string | null {
  * Supersession's reason: the record's own broken link first (`supersession_breaks`, joined as `b`), else its successor
  * in force.
  */
-const SUPERSESSION_CODE = `CASE b.kind WHEN 'dangling' THEN ${code('EXCLUDE_DANGLING_SUPERSESSION')} WHEN 'self' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ${code('EXCLUDE_SUPERSEDED')} END`;
+const SUPERSESSION_CODE =
+  `CASE b.kind WHEN 'dangling' THEN ${code('EXCLUDE_DANGLING_SUPERSESSION')} WHEN 'self' THEN ` +
+  `${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ` +
+  `${code('EXCLUDE_SUPERSEDED')} END`;
 
 /**
  * The plan's conditions and, for a row `r` of the records joined with `supersession_breaks` as `b`, the SQL
@@ -152,7 +155,8 @@ export function answerCtes(
     // most records stop at their first failing clause. The admitted rows carry what the statistics, the scores and the
     // gate views read, so none of them reads the records again: a join back to the records made the planner hash or
     // scan the whole table for each.
-    `admitted AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${schema}.records r ${joins} WHERE ${where})`,
+    `admitted AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS ` +
+      `length FROM ${schema}.records r ${joins} WHERE ${where})`,
     ...refusedCountCtes(
       verdict,
       `${schema}.records r ${joins} LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id`,

@@ -20,7 +20,8 @@ function phraseFrequency(schema: string, set: string, phrase: number, tokens: re
     .slice(1)
     .map(
       (token, offset) =>
-        `JOIN ${schema}.postings t${offset + 1} ON t${offset + 1}.term = ${bind(token, 'text')} AND t${offset + 1}.record_id = t0.record_id`,
+        `JOIN ${schema}.postings t${offset + 1} ON t${offset + 1}.term = ${bind(token, 'text')} AND ` +
+        `t${offset + 1}.record_id = t0.record_id`,
     );
   const hits = (field: 'title_at' | 'text_at') =>
     phraseHits(
@@ -77,7 +78,8 @@ export const IDF = `CASE WHEN ${LN_IDF} <= 0 THEN 1e-6::float8 ELSE ${LN_IDF} EN
  * set's statistics `s`.
  */
 export const phraseScore = (length: string) =>
-  `w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * (${length})::float8 / (s.tokens / s.n))))`;
+  `w.idf * ((f.f * (${K1} + 1.0::float8)) / (f.f + ${K1} * (1.0::float8 - ${B} + ${B} * ` +
+  `(${length})::float8 / (s.tokens / s.n))))`;
 
 /**
  * The admitted set's statistics as the statement above returns them: its size, its tokens and, per query phrase, how

@@ -71,7 +71,9 @@ export async function keepBrokenLinks(client: Database): Promise<void> {
     ]);
   if (fresh.length === 0) return;
   await client.query(
-    `INSERT INTO ${client.schema}.supersession_breaks (id, kind, names) SELECT x.id, x.kind, ARRAY(SELECT jsonb_array_elements_text(x.names)) FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(id, kind, names)`,
+    `INSERT INTO ${client.schema}.supersession_breaks (id, kind, names) SELECT x.id, x.kind, ARRAY(SELECT ` +
+      `jsonb_array_elements_text(x.names)) FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(id, kind, ` +
+      `names)`,
     [
       fresh.map(([id]) => id),
       fresh.map(([, link]) => link.kind),

@@ -46,7 +46,8 @@ export async function readRecordSet(
   pageSize: number = RECORD_PAGE,
 ): Promise<Result<RecordSet, CompileError>> {
   await client.query(
-    `DECLARE records_read NO SCROLL CURSOR FOR SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id ORDER BY r.id`,
+    `DECLARE records_read NO SCROLL CURSOR FOR SELECT d.document, r.fingerprint FROM ` +
+      `${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id ORDER BY r.id`,
   );
   const pages = async function* () {
     for (;;) {
@@ -70,7 +71,8 @@ export async function readRecordsById(
   ids: readonly string[],
 ): Promise<Result<RecordSet, CompileError>> {
   const { rows } = await client.query<StoredRecord>(
-    `SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ON d.id = r.id WHERE r.id = ANY($1::text[]) ORDER BY r.id`,
+    `SELECT d.document, r.fingerprint FROM ${client.schema}.records r JOIN ${client.schema}.documents d ` +
+      `ON d.id = r.id WHERE r.id = ANY($1::text[]) ORDER BY r.id`,
     [ids],
   );
   return validateStoredRecords(sha256, [rows]);

@@ -108,6 +108,7 @@ export function connectionTarget(
   return {
     ok: false,
     problem:
-      'give a postgres:// URL, a key=value connection string (host=… dbname=…), or env (DATABASE_URL, else the PG* variables)',
+      'give a postgres:// URL, a key=value connection string (host=… dbname=…), or env (DATABASE_URL, else ' +
+      'the PG* variables)',
   };
 }

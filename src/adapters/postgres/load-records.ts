@@ -147,7 +147,8 @@ async function fillsEmptyTables(client: Database, layout: LoadReport['layout']):
   if (layout !== 'current') return true;
   // Only the tables a load made: a coordinator's partitioned tables over its shards are not made again here.
   const { rows } = await client.query<{ empty: boolean }>(
-    `SELECT NOT EXISTS (SELECT 1 FROM ${client.schema}.records) AND (SELECT relkind = 'r' FROM pg_class WHERE oid = $1::regclass) AS empty`,
+    `SELECT NOT EXISTS (SELECT 1 FROM ${client.schema}.records) AND (SELECT relkind = 'r' FROM pg_class ` +
+      `WHERE oid = $1::regclass) AS empty`,
     [`${client.schema}.records`],
   );
   if (rows[0]?.empty !== true) return false;
@@ -213,7 +214,8 @@ async function writeBatch(
   counts.inserted += writes.length - replaced.length;
   if (rehashed.length > 0)
     await client.query(
-      `UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS x(id, hash) WHERE d.id = x.id`,
+      `UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS ` +
+        `x(id, hash) WHERE d.id = x.id`,
       [rehashed.map(({ id }) => id), rehashed.map(({ lineHash: hash }) => hash)],
     );
   await deleteRecordRows(client, replaced);

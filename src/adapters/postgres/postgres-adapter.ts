@@ -48,7 +48,8 @@ export async function probeCapabilities(client: Database): Promise<CapabilityPro
       capability: 'utc-millisecond-instants',
       kept: row.instants_exact === true,
       evidence:
-        'instants are bigint epoch milliseconds, compared as integers (no timestamp type, no time zone), both ends inclusive',
+        'instants are bigint epoch milliseconds, compared as integers (no timestamp type, no time zone), ' +
+        'both ends inclusive',
     },
     {
       capability: 'empty-lists',

@@ -7,7 +7,8 @@ import type { Database } from './schema';
  */
 // Both read an index alone (records_chunk_ends, records_order): the last key is one step from the end of its index.
 const ends = (schema: string) =>
-  `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT last FROM (SELECT max(${utf16Order('id')}) AS last FROM ${schema}.records) x WHERE last IS NOT NULL`;
+  `SELECT ${utf16Order('id')} AS chunk_end FROM ${schema}.records WHERE ends_chunk UNION SELECT last ` +
+  `FROM (SELECT max(${utf16Order('id')}) AS last FROM ${schema}.records) x WHERE last IS NOT NULL`;
 
 /**
  * Brings `digest_chunks` to the records, in the caller's transaction, re-hashing only the chunks a change
@@ -57,7 +58,8 @@ export async function keepRecordSetDigest(client: Database, all: boolean): Promi
  */
 export async function storedRecordSetDigest(client: Database): Promise<string> {
   const { rows } = await client.query<{ digest: string }>(
-    `SELECT encode(sha256(coalesce(string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ''::bytea ORDER BY chunk_end), ''::bytea)), 'hex') AS digest FROM ${client.schema}.digest_chunks`,
+    `SELECT encode(sha256(coalesce(string_agg(convert_to(encode(digest, 'hex') || E'\\n', 'UTF8'), ` +
+      `''::bytea ORDER BY chunk_end), ''::bytea)), 'hex') AS digest FROM ${client.schema}.digest_chunks`,
   );
   return rows[0]?.digest ?? '';
 }

@@ -25,7 +25,8 @@ export function refusedCountCtes(verdict: string, from: string, into: Lowering):
   );
   const named = bind(into, codes, 'text[]');
   return [
-    `refused_sum AS (SELECT coalesce(sum((${places})[v.reason + 1]), 0) AS total FROM (SELECT ${numbered} AS reason FROM ${from}) v)`,
+    `refused_sum AS (SELECT coalesce(sum((${places})[v.reason + 1]), 0) AS total FROM (SELECT ${numbered} ` +
+      `AS reason FROM ${from}) v)`,
     `refused AS (SELECT c.code, (div(s.total, (${places})[c.number::integer]) % ${String(1n << COUNT_BITS)}::numeric)::bigint AS n
       FROM refused_sum s CROSS JOIN unnest(${named}) WITH ORDINALITY AS c(code, number)
       WHERE div(s.total, (${places})[c.number::integer]) % ${String(1n << COUNT_BITS)}::numeric > 0)`,

@@ -24,11 +24,13 @@ function shardParts(
   phrased: readonly BoundPhrase[],
 ): string[] {
   const records = `${tables}.records r`;
-  const holding = `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY (${terms})`;
+  const holding =
+    `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY ` + `(${terms})`;
   return [
     `rows_${index} AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length
       FROM ${records} WHERE ${where})`,
-    `part_${index} AS MATERIALIZED (SELECT count(*) AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0) AS tokens FROM ${records} WHERE ${where})`,
+    `part_${index} AS MATERIALIZED (SELECT count(*) AS n, coalesce(sum(r.title_tokens + r.text_tokens), ` +
+      `0) AS tokens FROM ${records} WHERE ${where})`,
     `df_${index} AS MATERIALIZED (SELECT ${counted.term.columns('p.term')} FROM ${holding})`,
     `hits_${index} AS MATERIALIZED (SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding})`,
     `refused_${index} AS MATERIALIZED (SELECT ${counted.reason.columns('v.code')}
@@ -168,7 +170,8 @@ export async function answerOnShards(
   );
   const ctes = [
     ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked, phrased)),
-    `phrases AS (SELECT q.term, (q.phrase - 1)::integer AS phrase FROM unnest(${byPhrase}) WITH ORDINALITY AS q(term, phrase) WHERE q.term IS NOT NULL)`,
+    `phrases AS (SELECT q.term, (q.phrase - 1)::integer AS phrase FROM unnest(${byPhrase}) WITH ` +
+      `ORDINALITY AS q(term, phrase) WHERE q.term IS NOT NULL)`,
     `admitted AS (${unionOf('rows', tables.length)})`,
     `stats AS (SELECT sum(n)::float8 AS n, sum(tokens)::float8 AS tokens FROM (${unionOf('part', tables.length)}) x)`,
     `phrased AS (${phraseFrequencies(phrased, tables.length)})`,
@@ -180,9 +183,11 @@ export async function answerOnShards(
     `scored AS (SELECT f.record_id AS id, sum(${phraseScore('a.length')} ORDER BY f.phrase) AS score
       FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN admitted a ON a.id = f.record_id CROSS JOIN stats s GROUP BY f.record_id)`,
     'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
-    `refused AS (SELECT (${bind(into, counted.codes, 'text[]')})[c.key::integer + 1] AS code, c.n FROM (${counted.reason.rows(unionOf('refused', tables.length))}) c)`,
+    `refused AS (SELECT (${bind(into, counted.codes, 'text[]')})[c.key::integer + 1] AS code, c.n FROM ` +
+      `(${counted.reason.rows(unionOf('refused', tables.length))}) c)`,
     ...ADMITTED_DIGEST_CTES,
-    `viewed AS (SELECT a.*, coalesce(h.phrases, '{}') AS phrases, s.score FROM admitted a LEFT JOIN scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,
+    `viewed AS (SELECT a.*, coalesce(h.phrases, '{}') AS phrases, s.score FROM admitted a LEFT JOIN ` +
+      `scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,
   ];
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
   const { rows } = await client.query<AnswerRow>(withRows(ctes), into.values);

@@ -69,14 +69,17 @@ export async function createCoordinator(coordinator: Database, shards: readonly 
     // async_capable: the coordinator scans both shards at once; batch_size: a publish's inserts go 1,000 rows at a
     // time.
     await coordinator.query(
-      `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000', fdw_tuple_cost: '1' })})`,
+      `CREATE SERVER ${server} FOREIGN DATA WRAPPER postgres_fdw OPTIONS ` +
+        `(${optionList({ ...serverOptions(shard.url), async_capable: 'true', batch_size: '1000', fetch_size: '2000', fdw_tuple_cost: '1' })})`,
     );
     await coordinator.query(
-      `CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS (${optionList(password === '' ? { user } : { user, password })})`,
+      `CREATE USER MAPPING FOR CURRENT_USER SERVER ${server} OPTIONS ` +
+        `(${optionList(password === '' ? { user } : { user, password })})`,
     );
     await coordinator.query(`CREATE SCHEMA ${tables}`);
     await coordinator.query(
-      `IMPORT FOREIGN SCHEMA ${shard.database.schema} LIMIT TO (layout, ${DISTRIBUTION.map(([table]) => table).join(', ')}) FROM SERVER ${server} INTO ${tables}`,
+      `IMPORT FOREIGN SCHEMA ${shard.database.schema} LIMIT TO (layout, ` +
+        `${DISTRIBUTION.map(([table]) => table).join(', ')}) FROM SERVER ${server} INTO ${tables}`,
     );
     // A join of a record with its document or postings is weighed by the shard's own estimate: with the coordinator's,
     // the
@@ -90,7 +93,8 @@ export async function createCoordinator(coordinator: Database, shards: readonly 
           `CREATE TABLE ${coordinator.schema}.${table} (LIKE ${tables}.${table}) PARTITION BY HASH (${column})`,
         );
       await coordinator.query(
-        `ALTER TABLE ${coordinator.schema}.${table} ATTACH PARTITION ${tables}.${table} FOR VALUES WITH (MODULUS ${shards.length}, REMAINDER ${index})`,
+        `ALTER TABLE ${coordinator.schema}.${table} ATTACH PARTITION ${tables}.${table} FOR VALUES WITH ` +
+          `(MODULUS ${shards.length}, REMAINDER ${index})`,
       );
     }
   }

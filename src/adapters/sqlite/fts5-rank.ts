@@ -80,7 +80,8 @@ export function rankAdmitted(driver: SqlDriver, query: string, idOf: (rowid: num
   const rows = readScored(
     driver,
     // The ORDER BY keeps SQLite from flattening the subquery, which would take bm25() out of its FTS5 context.
-    `SELECT rowid AS id, ${BM25('admitted_text')} AS score FROM admitted_text WHERE admitted_text MATCH ? ORDER BY rowid`,
+    `SELECT rowid AS id, ${BM25('admitted_text')} AS score FROM admitted_text WHERE admitted_text MATCH ? ` +
+      `ORDER BY rowid`,
     [terms.join(' OR ')],
     (rowid) => {
       const id = idOf(Number(rowid));
@@ -100,7 +101,8 @@ export function rankCorpus(driver: SqlDriver, query: string, mode: RankingMode, 
   if (mode === 'declared') {
     return readScored(
       driver,
-      'SELECT r.id AS id, r.relevance AS score FROM records r WHERE r.relevance IS NOT NULL ORDER BY score DESC, r.id LIMIT ?',
+      'SELECT r.id AS id, r.relevance AS score FROM records r WHERE r.relevance IS NOT NULL ORDER BY score ' +
+        'DESC, r.id LIMIT ?',
       [limit],
     );
   }

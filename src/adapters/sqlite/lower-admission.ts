@@ -75,7 +75,8 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
       const list = LIST[clause.field];
       if (clause.set.values.length > 0)
         add(
-          `${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value FROM json_each(?)))`,
+          `${list.column} NOT IN (SELECT x.list FROM ${list.table} x WHERE x.${list.member} IN (SELECT value ` +
+            `FROM json_each(?)))`,
           [JSON.stringify(clause.set.values)],
         );
       return true;
@@ -99,7 +100,8 @@ function lowerClause(clause: PlanClause, into: Lowering): boolean {
         for (const identity of identities) into.identityNames.push([name, identity]);
       if (clause.subject === null) {
         add(
-          '(r.subject IS NULL OR (SELECT COUNT(DISTINCT n.identity) FROM identity_names n WHERE n.name = r.subject) <= 1)',
+          '(r.subject IS NULL OR (SELECT COUNT(DISTINCT n.identity) FROM identity_names n WHERE n.name = ' +
+            'r.subject) <= 1)',
         );
       } else {
         add(

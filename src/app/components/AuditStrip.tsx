@@ -5,7 +5,8 @@ import { formatCount, shortHash } from './format';
 import { TermLink } from './Glossary';
 
 export const GOVERNING_PRINCIPLE =
-  'Legality first: rank only inside the admitted set, protect required records, and emit nothing when an obligation cannot be met.';
+  'Legality first: rank only inside the admitted set, protect required records, and emit nothing when ' +
+  'an obligation cannot be met.';
 
 function Fact({ term, value, testId, title }: { term: ReactNode; value: ReactNode; testId?: string; title?: string }) {
   return (
@@ -100,7 +101,8 @@ export function AuditStrip() {
               view.status !== 'packet'
                 ? undefined
                 : lateChangePending
-                  ? 'A late change is declared since this receipt and not yet compiled: recompile before an answer rests on the packet.'
+                  ? 'A late change is declared since this receipt and not yet compiled: recompile before an answer rests ' +
+                    'on the packet.'
                   : view.decisionBlockedBy.length > 0
                     ? `${view.decisionBlockedBy.join(', ')} not established`
                     : undefined

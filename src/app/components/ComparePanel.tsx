@@ -52,7 +52,8 @@ function CoverageStat({ column }: { column: PacketColumn }) {
   return (
     <p className={open.length > 0 ? 'stat bad' : 'stat'} data-testid={`propositions-${column.kind}`}>
       {open.length > 0
-        ? `✗ ${open.length} of ${plural(column.coverage.length, 'required proposition')} not answered${contradicted > 0 ? ` (${contradicted} contradicted)` : ''}`
+        ? `✗ ${open.length} of ${plural(column.coverage.length, 'required proposition')} not ` +
+          `answered${contradicted > 0 ? ` (${contradicted} contradicted)` : ''}`
         : `✓ All ${plural(column.coverage.length, 'required proposition')} answered`}
     </p>
   );

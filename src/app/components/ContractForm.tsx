@@ -232,7 +232,8 @@ export function ContractForm({
           {hiddenChanges
             .map(
               (change) =>
-                `${change.contractFields.filter((item) => !FORM_FIELDS.has(item)).join(', ')} by ${changeKind(change)} “${change.label}”`,
+                `${change.contractFields.filter((item) => !FORM_FIELDS.has(item)).join(', ')} by ` +
+                `${changeKind(change)} “${change.label}”`,
             )
             .join('; ')}
           .

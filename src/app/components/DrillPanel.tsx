@@ -130,7 +130,8 @@ export function DrillPanel() {
                   Receipt judged: {shortHash(verdict.priorReceiptId)}
                   {verdict.priorReceiptId === currentId ? ', the one on screen.' : '.'}
                   {verdict.action !== 'continue' && verdict.currentReceiptId && verdict.currentReceiptId !== currentId
-                    ? ` ${pending ? 'With the late change the inputs compile to' : 'The current inputs compile to'} ${shortHash(verdict.currentReceiptId)}: press Recompile current context to put it on screen.`
+                    ? ` ${pending ? 'With the late change the inputs compile to' : 'The current inputs compile to'} ` +
+                      `${shortHash(verdict.currentReceiptId)}: press Recompile current context to put it on screen.`
                     : ''}
                 </p>
               ) : null}

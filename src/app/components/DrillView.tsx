@@ -40,7 +40,8 @@ function CurrentCompilation() {
         <>
           <p data-testid="drill-current-outcome">
             {view.status === 'packet' ? (
-              `Packet of ${plural(view.columns.compiled.entries.length, 'record')}, ${view.tokensUsed} / ${view.tokenBudget} tokens.`
+              `Packet of ${plural(view.columns.compiled.entries.length, 'record')}, ${view.tokensUsed} / ` +
+              `${view.tokenBudget} tokens.`
             ) : (
               <>
                 Fail-closed: no packet (<CodeLink code={view.failure?.code ?? 'EXCLUDE_FAIL_CLOSED'} />

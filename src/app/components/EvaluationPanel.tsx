@@ -184,7 +184,8 @@ function ScenarioSection() {
       <h3 id="scenario-heading">Run on the current scenario</h3>
       <p className="caption" data-testid="scenario-selection">
         {scenario
-          ? `${scenario.title}${scenario.contractEdited ? ' (edited contract)' : ''}; controls: ${toggled.length > 0 ? toggled.join(', ') : 'none'}.`
+          ? `${scenario.title}${scenario.contractEdited ? ' (edited contract)' : ''}; controls: ` +
+            `${toggled.length > 0 ? toggled.join(', ') : 'none'}.`
           : 'No scenario is loaded yet.'}
       </p>
       <RunButton
@@ -201,7 +202,8 @@ function ScenarioSection() {
           <>
             <p className="caption" data-testid="scenario-facts">
               {context
-                ? `${context.title}; controls: ${context.controls.length > 0 ? context.controls.join(', ') : 'none'}${context.lateChanges.length > 0 ? `; late changes: ${context.lateChanges.join(', ')}` : ''}. `
+                ? `${context.title}; controls: ` +
+                  `${context.controls.length > 0 ? context.controls.join(', ') : 'none'}${context.lateChanges.length > 0 ? `; late changes: ${context.lateChanges.join(', ')}` : ''}. `
                 : ''}
               {comparisonFacts(comparison)}
               {elapsedMs === null ? '' : ` Ran in ${seconds(elapsedMs)}.`}

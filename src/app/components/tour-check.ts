@@ -198,7 +198,8 @@ function observedText(screen: TourScreen, action: TourAction, before: Observatio
       return `Frozen: receipt ${shortHash(after.receiptId ?? '')}, the one an assistant now works from.`;
     case 'inject':
       return before?.receiptId === after.receiptId
-        ? `Declared: ${labelOf(screen.scenario, action)}. Nothing was recompiled: the packet on screen is the frozen one.`
+        ? `Declared: ${labelOf(screen.scenario, action)}. Nothing was recompiled: the packet on screen is the ` +
+            `frozen one.`
         : `Declared: ${labelOf(screen.scenario, action)}. ${changeBetween(before, after)}`;
     case 'attempt':
       return verdict ? `${VERDICT_HEADLINES[verdict.action]}: ${verdict.code}. ${verdict.message}` : '';

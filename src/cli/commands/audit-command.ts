@@ -138,7 +138,8 @@ function summary(report: AuditReport, where: string): string {
   const refused = Object.entries(report.refusedByReason).map(([code, count]) => `${code} ${count}`);
   const lines = [
     `audited ${report.records} records of ${where} at snapshot ${report.snapshot} against plan ${report.planDigest}`,
-    `  ${report.admitted} admitted, ${report.records - report.admitted} refused${refused.length === 0 ? '' : ` (${refused.join(', ')})`}`,
+    `  ${report.admitted} admitted, ${report.records - report.admitted} ` +
+      `refused${refused.length === 0 ? '' : ` (${refused.join(', ')})`}`,
   ];
   if (report.disagreements === 0) lines.push('  the database and the reference evaluator agree on every record');
   else {

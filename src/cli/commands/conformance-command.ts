@@ -48,7 +48,8 @@ exit: 0 every check passed · 2 a check failed (do not compile against this serv
       const probes = await probeCapabilities(database);
       for (const probe of probes)
         io.stdout(
-          `  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n        ${''.padEnd(24)} ${probe.evidence}\n`,
+          `  ${probe.kept ? 'kept' : 'LOST'}  ${probe.capability.padEnd(24)} ${CAPABILITIES[probe.capability]}\n ` +
+            `       ${''.padEnd(24)} ${probe.evidence}\n`,
         );
       const tokeniser = createUnicodeTokeniser();
       const findings: SuiteFinding[] = probes.map((probe) => ({

@@ -176,7 +176,8 @@ exit: 0 continue · 3 stale, recompile required · 2 blocked · 1 invalid input 
           `2. declared late change: ${declared.join(', ')}`,
           `3. attempt to continue on the frozen receipt:`,
           renderVerdict(stale).trimEnd(),
-          `4. recompiled: receipt ${recompiled.receipt.receiptId} (${recompiled.status}; selected ${recompiled.receipt.selected.join(', ') || 'nothing'})`,
+          `4. recompiled: receipt ${recompiled.receipt.receiptId} (${recompiled.status}; selected ` +
+            `${recompiled.receipt.selected.join(', ') || 'nothing'})`,
           `5. attempt to continue on the new receipt:`,
           renderVerdict(resumed),
         ].join('\n'),

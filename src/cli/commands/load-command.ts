@@ -26,7 +26,8 @@ const anyPositionals = (given: readonly string[]): Result<readonly string[], Mes
 export const loadCommand = defineCommand({
   name: 'load',
   summary:
-    'validate a records file and load it into PostgreSQL, writing only what changed (creates or migrates the schema; loading it again writes nothing)',
+    'validate a records file and load it into PostgreSQL, writing only what changed (creates or migrates ' +
+    'the schema; loading it again writes nothing)',
   usage: `usage: context-compiler load --database postgres://… --records FILE.jsonl [--schema NAME]
        context-compiler load --database postgres://… --upsert FILE.jsonl [--schema NAME]
        context-compiler load --database postgres://… --delete ID… [--schema NAME]
@@ -128,7 +129,8 @@ async function loadFile(
       const verb = mode === 'replace' ? 'loaded' : 'upserted';
       const removed = mode === 'replace' ? `, ${deleted} deleted` : '';
       io.stdout(
-        `${verb} ${file} into ${where(target)}, ${layout}): ${inserted} inserted, ${updated} updated${removed}, ${unchanged} unchanged; snapshot ${snapshot}\n`,
+        `${verb} ${file} into ${where(target)}, ${layout}): ${inserted} inserted, ${updated} ` +
+          `updated${removed}, ${unchanged} unchanged; snapshot ${snapshot}\n`,
       );
       return EXIT.ok;
     } catch (error) {

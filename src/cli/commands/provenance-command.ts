@@ -46,13 +46,15 @@ cannot be read, or usage`,
     if (values.write) {
       if (authored.filled.length > 0) await writeFile(path, authored.text);
       io.stdout(
-        `${file}: ${authored.records} records; filled ${authored.filled.length} hashes, ${authored.matching} already matched, ${authored.unfillable.length} left alone\n`,
+        `${file}: ${authored.records} records; filled ${authored.filled.length} hashes, ${authored.matching} ` +
+          `already matched, ${authored.unfillable.length} left alone\n`,
       );
       return authored.unfillable.length === 0 ? EXIT.ok : EXIT.invalid;
     }
     for (const issue of authored.filled) io.stdout(`${formatIssue(issue)}\n`);
     io.stdout(
-      `${file}: ${authored.records} records; ${authored.matching} hashes match, ${authored.filled.length} missing or wrong, ${authored.unfillable.length} cannot be checked\n`,
+      `${file}: ${authored.records} records; ${authored.matching} hashes match, ${authored.filled.length} ` +
+        `missing or wrong, ${authored.unfillable.length} cannot be checked\n`,
     );
     return authored.filled.length === 0 && authored.unfillable.length === 0 ? EXIT.ok : EXIT.invalid;
   },

@@ -152,7 +152,8 @@ export function createRecordStore(driver: SqlDriver): RecordStore {
         driver.all('DELETE FROM stored_records WHERE load NOT IN (SELECT value FROM json_each(?))', [keep]);
         // Rows of a set whose storing was stopped (the tab closed meanwhile): never read, so not kept.
         driver.exec(
-          'DELETE FROM stored_records WHERE NOT EXISTS (SELECT 1 FROM stored_sets s WHERE s.id = stored_records.load AND s.file = stored_records.file)',
+          'DELETE FROM stored_records WHERE NOT EXISTS (SELECT 1 FROM stored_sets s WHERE s.id = ' +
+            'stored_records.load AND s.file = stored_records.file)',
         );
         driver.all('DELETE FROM stored_sets WHERE id NOT IN (SELECT value FROM json_each(?))', [keep]);
       });

@@ -13,9 +13,11 @@ export const CAPABILITIES = {
   'utc-millisecond-instants':
     'instants are compared as whole UTC milliseconds, boundaries inclusive, with no time-zone conversion or rounding',
   'empty-lists':
-    'an empty list is a list with no members, not a missing field: an empty deny or forbidden set excludes nothing, an empty allowed set admits nothing, a record with no labels carries none',
+    'an empty list is a list with no members, not a missing field: an empty deny or forbidden set ' +
+    'excludes nothing, an empty allowed set admits nothing, a record with no labels carries none',
   'null-subjects':
-    'a record without a subject is about no identity and passes the identity gate; it is never compared as the text "null"',
+    'a record without a subject is about no identity and passes the identity gate; it is never compared ' +
+    'as the text "null"',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -44,7 +44,8 @@ export function renderPacket(contract: Contract, asOf: number, plan: PacketPlan)
   }));
   const lines = [
     `TASK: ${contract.task}`,
-    `AS-OF: ${formatInstant(asOf)} | PURPOSE: ${contract.purpose} | PRINCIPALS: ${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
+    `AS-OF: ${formatInstant(asOf)} | PURPOSE: ${contract.purpose} | PRINCIPALS: ` +
+      `${contract.principals.map((p) => `${p.id} (${p.kind})`).join(' > ')}`,
     `BUDGET: ${plan.tokensUsed} / ${contract.tokenBudget} tokens | RECORDS: ${entries.length}`,
   ];
   for (const slot of plan.evidence) {
@@ -55,13 +56,15 @@ export function renderPacket(contract: Contract, asOf: number, plan: PacketPlan)
   }
   if (plan.decisionBlockedBy.length > 0)
     lines.push(
-      `DECISION BLOCKED: ${plan.decisionBlockedBy.join(', ')} not established from admitted evidence; reserved for an authorised person.`,
+      `DECISION BLOCKED: ${plan.decisionBlockedBy.join(', ')} not established from admitted evidence; ` +
+        `reserved for an authorised person.`,
     );
   entries.forEach((entry, index) => {
     lines.push(
       '',
       `[${index + 1}] ${entry.id}: ${entry.title}`,
-      `source: ${entry.sourceClass} | authority: ${entry.authorityClass} | provenance: ${entry.provenance} | tokens: ${entry.tokens} | ${entry.required ? 'required' : entry.code}`,
+      `source: ${entry.sourceClass} | authority: ${entry.authorityClass} | provenance: ${entry.provenance} ` +
+        `| tokens: ${entry.tokens} | ${entry.required ? 'required' : entry.code}`,
       entry.text,
     );
   });
