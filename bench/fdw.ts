@@ -5,6 +5,7 @@ import { COORDINATOR_SETTINGS } from '../src/adapters/postgres/shard-snapshots';
 import type { Tokeniser } from '../src/adapters/postgres/tokens';
 import type { Contract } from '../src/core/format/contract';
 import { serialiseReceipt } from '../src/core/phases/7-attest/attest';
+import { watchStatements } from '../src/adapters/postgres/watch-statements';
 
 /**
  * What the coordinator (src/adapters/postgres/shards.ts) is asked during a compile, and what it sends to the
@@ -19,15 +20,7 @@ export interface Statement {
 /** The database with every statement it is sent recorded: the compile's statements, to explain afterwards. */
 export function recording(database: Database): Database & { readonly statements: Statement[] } {
   const statements: Statement[] = [];
-  return {
-    schema: database.schema,
-    copyFrom: database.copyFrom,
-    statements,
-    async query<R extends object>(text: string, values: readonly unknown[] = []) {
-      statements.push({ text, values });
-      return database.query<R>(text, values);
-    },
-  };
+  return { ...watchStatements(database, { before: (text, values) => statements.push({ text, values }) }), statements };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Database } from '../postgres/schema';
 import type { Tokeniser } from '../postgres/tokens';
 import { conformanceCases } from './corpus';
 import type { SuiteFinding } from './conformance-suite';
+import { watchStatements } from '../postgres/watch-statements';
 
 const WAIT_MS = 300;
 
@@ -43,14 +44,9 @@ async function lockRecords(locker: Connection, schema: string): Promise<() => Pr
 
 /** A connection that loses the last row of the admission statement's answer: what a truncated transfer looks like. */
 function losingLastRow(database: Database): Database {
-  return {
-    schema: database.schema,
-    copyFrom: database.copyFrom,
-    async query<R extends object>(text: string, values?: readonly unknown[]) {
-      const result = await database.query<R>(text, values);
-      return text.includes('viewed AS') ? { rows: result.rows.slice(0, -1) } : result;
-    },
-  };
+  return watchStatements(database, {
+    rows: (text, rows) => (text.includes('viewed AS') ? rows.slice(0, -1) : rows),
+  });
 }
 
 /**

@@ -1,10 +1,12 @@
-import { ok, type CompileError, type Result } from '../../core/errors';
+import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
-import { byScoreThenId, roundScore } from '../../core/phases/5-rank/ranking';
+import type { AdmittedRow } from '../../core/answered-admission';
+import { byScoreThenId, roundScore, type RankedRow } from '../../core/phases/5-rank/ranking';
 import type { ReasonCode } from '../../core/reasons';
 import { admittedStatistics } from './bm25-sql';
 import { viewsOf, type AdmittedRows } from './gate-views';
 import { leafBytes, utf16Order } from './order-key';
+import type { Queryable } from './schema';
 
 /**
  * What one statement answers, on one server or through a coordinator: the counts and digests, and the admitted rows.
@@ -102,54 +104,72 @@ export function countedOf(
   };
 }
 
+/** The rows an answer hands over per page: each page's admitted rows become gate views before the next arrives. */
+export const ANSWER_PAGE = 2_000;
+
 /**
- * The statement's rows as the counts and the admitted rows, each row echoing the summary: an answer cut short is known
- * to be.
+ * Reads the rows of one answer a page at a time: each page's admitted rows become gate views as they arrive, so the
+ * rows as the driver parsed them never all sit in memory. `finish` gives the counts and the admitted rows, or why they
+ * are not all there: an answer cut short is known to be, as each row echoes the plan's digest and the admitted count.
  */
-export function answerOf(
-  rows: readonly AnswerRow[],
+export function createAnswerReader(digest: string, terms: readonly string[]) {
+  let first: AnswerRow | undefined;
+  let summary: AnswerRow | undefined;
+  let disagree = false;
+  let unreadable: CompileError | null = null;
+  const admitted: AdmittedRow[] = [];
+  const ranked: RankedRow[] = [];
+  return {
+    take(page: readonly AnswerRow[]): void {
+      for (const row of page) {
+        first ??= row;
+        if (row.digest !== digest || row.total !== first.total) disagree = true;
+        if (summary === undefined && row.admitted_digest !== null) summary = row;
+      }
+      if (unreadable !== null) return;
+      const present = page.filter((row) => row.id !== null);
+      const views = viewsOf(present);
+      if (!views.ok) {
+        unreadable = views.error;
+        return;
+      }
+      present.forEach((row, index) => {
+        const view = views.value[index] as CheckedRecord;
+        admitted.push({ view, length: Number(row.length), phrases: row.phrases.map(Number) });
+        if (row.score !== null) ranked.push({ id: view.record.id, score: roundScore(row.score) });
+      });
+    },
+    finish(): Result<AnswerWithRows, CompileError> {
+      const total = Number(first?.total ?? -1);
+      const counted = countedOf(first?.digest ?? '', total, summary, terms);
+      if (first === undefined || summary === undefined || disagree)
+        return ok({
+          counted,
+          admitted: { complete: false, problem: 'the rows of one answer disagree on the plan or the count' },
+        });
+      if (admitted.length !== total)
+        return ok({
+          counted,
+          admitted: {
+            complete: false,
+            problem: `${admitted.length} of the ${total} admitted records arrived (a partial result)`,
+          },
+        });
+      if (unreadable !== null) return err(unreadable);
+      return ok({ counted, admitted: { complete: true, rows: admitted, ranked: ranked.sort(byScoreThenId) } });
+    },
+  };
+}
+
+/** Runs the statement of one answer (`withRows`) and reads its rows a page at a time (`createAnswerReader`). */
+export async function readAnswer(
+  client: Queryable,
+  text: string,
+  values: readonly unknown[],
   digest: string,
   terms: readonly string[],
-): Result<AnswerWithRows, CompileError> {
-  const first = rows[0];
-  const summary = rows.find((row) => row.admitted_digest !== null);
-  const total = Number(first?.total ?? -1);
-  const present = rows.filter((row) => row.id !== null);
-  const counted = countedOf(first?.digest ?? '', total, summary, terms);
-  if (
-    first === undefined ||
-    summary === undefined ||
-    rows.some((row) => row.digest !== digest || Number(row.total) !== total)
-  )
-    return ok({
-      counted,
-      admitted: { complete: false, problem: 'the rows of one answer disagree on the plan or the count' },
-    });
-  if (present.length !== total)
-    return ok({
-      counted,
-      admitted: {
-        complete: false,
-        problem: `${present.length} of the ${total} admitted records arrived (a partial result)`,
-      },
-    });
-  const views = viewsOf(present);
-  if (!views.ok) return views;
-  const viewed = views.value;
-  return ok({
-    counted,
-    admitted: {
-      complete: true,
-      rows: present.map((row, index) => ({
-        view: viewed[index] as CheckedRecord,
-        length: Number(row.length),
-        phrases: row.phrases.map(Number),
-      })),
-      ranked: present
-        .flatMap((row, index) =>
-          row.score === null ? [] : [{ id: (viewed[index] as CheckedRecord).record.id, score: roundScore(row.score) }],
-        )
-        .sort(byScoreThenId),
-    },
-  });
+): Promise<Result<AnswerWithRows, CompileError>> {
+  const reader = createAnswerReader(digest, terms);
+  await client.queryPages<AnswerRow>(text, values, ANSWER_PAGE, (page) => reader.take(page));
+  return reader.finish();
 }

@@ -9,12 +9,14 @@ import type { SourceRecord } from '../../core/format/record';
 import { buildContract, buildRecord } from '../../core/test-support/builders';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { namingAdapterOf } from '../conformance/conformance-suite';
+import { ANSWER_PAGE } from './answer-rows';
 import { compileInDatabase, type DatabaseCompile } from './compile-in-database';
 import { loadRecordSet } from './load-records';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import type { Tokeniser } from './tokens';
 import { createUnicodeTokeniser } from './unicode61';
+import { watchStatements } from './watch-statements';
 
 /** How many records Node validated: every record read back, or only those that can enter the packet. */
 const reads = vi.hoisted(() => ({ count: 0 }));
@@ -54,29 +56,19 @@ const refused = (count: number): SourceRecord[] =>
 function counting(database: Database): { database: Database; rows: () => number } {
   let rows = 0;
   return {
-    database: {
-      schema: database.schema,
-      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
-      query: async (text, values) => {
-        const result = await database.query(text, values);
-        rows += result.rows.length;
-        return result as never;
+    database: watchStatements(database, {
+      rows: (_, returned) => {
+        rows += returned.length;
+        return returned;
       },
-    },
+    }),
     rows: () => rows,
   };
 }
 
 /** The database, with the rows of the statement that returns the admitted records' gate columns rewritten. */
 function lyingAbout(database: Database, rewrite: (row: Record<string, unknown>) => Record<string, unknown>): Database {
-  return {
-    schema: database.schema,
-    copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
-    query: async (text, values) => {
-      const result = await database.query<Record<string, unknown>>(text, values);
-      return (text.includes('AS phrases') ? { rows: result.rows.map(rewrite) } : result) as never;
-    },
-  };
+  return watchStatements(database, { rows: (text, rows) => (text.includes('AS phrases') ? rows.map(rewrite) : rows) });
 }
 
 const mismatchOf = (result: Result<DatabaseCompile, CompileError>) =>
@@ -117,6 +109,33 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
     });
   });
 
+  it('takes the admitted rows from the driver a page at a time: no result in Node holds more than a page of them', async () => {
+    const many = Array.from({ length: ANSWER_PAGE + 300 }, (_, index) =>
+      buildRecord({ id: `many-${String(index).padStart(5, '0')}`, text: `refund note ${index}` }),
+    );
+    const records = [admitted[0] as SourceRecord, ...many];
+    const loaded = await loadRecordSet(sha256, database, 'many.jsonl', createRecordSet(sha256, records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    let largest = 0;
+    const measured: Database = {
+      schema: database.schema,
+      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
+      query: async (text, values) => {
+        const result = await database.query(text, values);
+        largest = Math.max(largest, result.rows.length);
+        return result as never;
+      },
+      queryPages: (text, values, size, take) =>
+        database.queryPages(text, values, size, (rows) => {
+          largest = Math.max(largest, rows.length);
+          take(rows as never);
+        }),
+    };
+    const compiled = await compileInDatabase(sha256, measured, contract, tokeniser);
+    expect(compiled.ok ? compiled.value.outcome.counts.admitted : compiled.error.message).toBe(records.length);
+    expect(largest).toBeLessThanOrEqual(ANSWER_PAGE);
+  });
+
   it("gives the built-in path's candidates receipt for the same records, but for the adapter it names", async () => {
     const records = [...admitted, ...refused(40)];
     const { compiled } = await loadAndCompile(records);
@@ -135,14 +154,11 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
   it('reads each phrase hit once for the admitted rows, not once per admitted row', async () => {
     await loadAndCompile([...admitted, ...refused(10)]);
     const statements: { text: string; values: readonly unknown[] | undefined }[] = [];
-    const watched: Database = {
-      schema: database.schema,
-      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
-      query: async (text, values) => {
+    const watched = watchStatements(database, {
+      before: (text, values) => {
         if (text.includes('AS phrases')) statements.push({ text, values });
-        return (await database.query(text, values)) as never;
       },
-    };
+    });
     const compiled = await compileInDatabase(sha256, watched, contract, tokeniser);
     expect(compiled.ok).toBe(true);
     const [statement] = statements;
@@ -167,14 +183,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a candidates compile in PostgreSQL 
   it('runs admission once per compile: one statement answers the counts, the statistics and the admitted rows', async () => {
     await loadAndCompile([...admitted, ...refused(40)]);
     const values: (readonly unknown[])[] = [];
-    const watched: Database = {
-      schema: database.schema,
-      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
-      query: async (text, bound) => {
-        values.push(bound ?? []);
-        return (await database.query(text, bound)) as never;
-      },
-    };
+    const watched = watchStatements(database, { before: (_, bound) => values.push(bound) });
     const compiled = await compileInDatabase(sha256, watched, contract, tokeniser);
     if (!compiled.ok) throw new Error(compiled.error.message);
     // Every statement that runs the plan's admission echoes the plan's digest, so the rows it returns are known to be

@@ -5,15 +5,7 @@ import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { ANSWER_SETTINGS, answerCtes } from './answer';
-import {
-  answerOf,
-  countedOf,
-  SUMMARY_COLUMNS,
-  withRows,
-  type AnswerRow,
-  type AnswerWithRows,
-  type SummaryRow,
-} from './answer-rows';
+import { countedOf, readAnswer, SUMMARY_COLUMNS, withRows, type AnswerWithRows, type SummaryRow } from './answer-rows';
 import { wordMessage } from '../../core/messages';
 import { storedBrokenLinks } from './broken-links';
 import { answerLowering, supersededAt } from './lower';
@@ -87,8 +79,7 @@ async function answerOnOneServer(
   const statement = oneServerStatement(client.schema, plan, digest, phrases, superseded);
   if (!statement.ok) return statement;
   await client.query(ANSWER_SETTINGS);
-  const { rows } = await client.query<AnswerRow>(statement.value.text, statement.value.values);
-  return answerOf(rows, digest, terms);
+  return readAnswer(client, statement.value.text, statement.value.values, digest, terms);
 }
 
 /**

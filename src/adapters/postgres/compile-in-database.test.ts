@@ -7,6 +7,7 @@ import { loadRecordSet } from './load-records';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { createUnicodeTokeniser } from './unicode61';
+import { watchStatements } from './watch-statements';
 
 const records = conformanceCases(1)
   .flatMap((sample) => sample.records)
@@ -16,16 +17,13 @@ const records = conformanceCases(1)
 /** The database with every FETCH counted and the rows each one returned. */
 function counting(database: Database): Database & { readonly pages: number[] } {
   const pages: number[] = [];
-  return {
-    schema: database.schema,
-    copyFrom: database.copyFrom,
-    pages,
-    async query<R extends object>(text: string, values?: readonly unknown[]) {
-      const result = await database.query<R>(text, values);
-      if (text.startsWith('FETCH')) pages.push(result.rows.length);
-      return result;
+  const watched = watchStatements(database, {
+    rows: (text, rows) => {
+      if (text.startsWith('FETCH')) pages.push(rows.length);
+      return rows;
     },
-  };
+  });
+  return { ...watched, pages };
 }
 
 describe.skipIf(POSTGRES_URL === undefined)('reading the records back', () => {

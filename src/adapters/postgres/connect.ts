@@ -51,6 +51,24 @@ export async function connect(
   return ok({
     schema: quoteIdentifier(schema),
     query: async (text, values) => client.query(text, values as unknown[]),
+    queryPages: <R extends object>(text: string, values: readonly unknown[], size: number, take: (rows: R[]) => void) =>
+      new Promise<void>((resolve, reject) => {
+        let page: R[] = [];
+        // A query with a 'row' listener and no callback keeps no row: each is handed on as it is parsed.
+        const query = client.query(new pg.Query<R>(text, values as unknown[]));
+        query.on('row', (row: R) => {
+          page.push(row);
+          if (page.length >= size) {
+            take(page);
+            page = [];
+          }
+        });
+        query.on('error', reject);
+        query.on('end', () => {
+          take(page);
+          resolve();
+        });
+      }),
     copyFrom: async (statement, rows) => pipeline(Readable.from(copyPieces(rows)), client.query(copyFrom(statement))),
     end: async () => {
       await client.end().catch(() => undefined);

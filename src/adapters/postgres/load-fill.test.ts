@@ -27,6 +27,7 @@ function watchIndexes(database: Database) {
   const indexesAtCopy: string[][] = [];
   const watched: Database = {
     schema: database.schema,
+    queryPages: database.queryPages,
     query: (text, values) => {
       statements.push(text);
       return database.query(text, values);

@@ -55,6 +55,7 @@ function watchLoad(database: Database, base: Tokeniser, batches: number) {
 
   const watched: Database = {
     schema: database.schema,
+    queryPages: database.queryPages,
     query: (text, values) => inTurn(text, () => database.query(text, values)),
     copyFrom: (statement, rows) =>
       inTurn(statement, async () => {

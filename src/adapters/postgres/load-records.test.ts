@@ -39,6 +39,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     const failing: Database = {
       schema: database.schema,
       query: database.query,
+      queryPages: database.queryPages,
       async copyFrom(statement, rows) {
         if (statement.includes('postings')) throw Object.assign(new Error('the server went away'), { code: '57P01' });
         return database.copyFrom(statement, rows);
@@ -76,6 +77,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     const own: Database = {
       schema: `${database.schema.slice(0, -1)}_again"`,
       query: fresh.query,
+      queryPages: fresh.queryPages,
       copyFrom: fresh.copyFrom,
     };
     try {
@@ -150,6 +152,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     const own: Database = {
       schema: `${database.schema.slice(0, -1)}_old"`,
       query: fresh.query,
+      queryPages: fresh.queryPages,
       copyFrom: fresh.copyFrom,
     };
     try {

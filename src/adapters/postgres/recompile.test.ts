@@ -10,6 +10,7 @@ import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import type { Tokeniser } from './tokens';
 import { createUnicodeTokeniser } from './unicode61';
+import { watchStatements } from './watch-statements';
 
 const contract = buildContract({ tokenBudget: 35, requiredRecords: ['need'] });
 const records: SourceRecord[] = [
@@ -27,14 +28,7 @@ function recording(database: Database): { database: Database; statements: string
   const statements: string[] = [];
   return {
     statements,
-    database: {
-      schema: database.schema,
-      copyFrom: (statement, chunks) => database.copyFrom(statement, chunks),
-      query: async (text, values) => {
-        statements.push(text);
-        return (await database.query(text, values)) as never;
-      },
-    },
+    database: watchStatements(database, { before: (text) => statements.push(text) }),
   };
 }
 

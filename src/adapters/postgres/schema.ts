@@ -9,6 +9,16 @@ export interface Queryable {
     text: string,
     values?: readonly unknown[],
   ): Promise<{ readonly rows: R[] }>;
+  /**
+   * Runs one statement and hands its rows to `take` a page of `size` at a time as they arrive, keeping none. One
+   * execution, as `query`'s: a cursor or a row limit would make the server plan it without parallel workers.
+   */
+  queryPages<R extends object = Record<string, unknown>>(
+    text: string,
+    values: readonly unknown[],
+    size: number,
+    take: (rows: R[]) => void,
+  ): Promise<void>;
 }
 
 /** A connection and the schema the project's tables live in (`context_compiler` unless a run asks for another). */

@@ -1,7 +1,7 @@
 import type { CompileError, Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import { lowerVerdict } from './answer';
-import { ADMITTED_DIGEST_CTES, answerOf, withRows, type AnswerRow, type AnswerWithRows } from './answer-rows';
+import { ADMITTED_DIGEST_CTES, readAnswer, withRows, type AnswerWithRows } from './answer-rows';
 import { IDF, phraseHits, phraseScore } from './bm25-sql';
 import { VIEW_COLUMNS } from './gate-views';
 import { answerLowering, bind, supersededAt, type Lowering } from './lower';
@@ -190,6 +190,5 @@ export async function answerOnShards(
       `scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,
   ];
   await client.query("SELECT set_config('extra_float_digits', '1', true)");
-  const { rows } = await client.query<AnswerRow>(withRows(ctes), into.values);
-  return answerOf(rows, digest, terms);
+  return readAnswer(client, withRows(ctes), into.values, digest, terms);
 }

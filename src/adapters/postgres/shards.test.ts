@@ -13,6 +13,7 @@ import { openTwoShards, type TwoShards } from './test-support/two-shards';
 import { POSTGRES_URL } from './test-server';
 import type { Tokeniser } from './tokens';
 import { createUnicodeTokeniser } from './unicode61';
+import { watchStatements } from './watch-statements';
 
 const tokeniser = createUnicodeTokeniser();
 
@@ -40,14 +41,11 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
       await publish(two.coordinator, two.single.schema);
       const one = await compileInDatabase(sha256, two.single, item.contract, tokeniser);
       let onShards = false;
-      const watched: Database = {
-        schema: two.coordinator.schema,
-        copyFrom: two.coordinator.copyFrom,
-        query: async (text, values) => {
+      const watched = watchStatements(two.coordinator, {
+        before: (text) => {
           onShards ||= text.includes('part_0 AS MATERIALIZED');
-          return two.coordinator.query(text, values);
         },
-      };
+      });
       const sharded = await compileInDatabase(sha256, watched, item.contract, tokeniser);
       if (onShards) answeredOnShards += 1;
       expect(sharded.ok, item.name).toBe(one.ok);
@@ -80,16 +78,13 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     const lookupsOf = async (database: Database) => {
       const lookups: string[] = [];
       let onShards = false;
-      const watched: Database = {
-        schema: database.schema,
-        copyFrom: database.copyFrom,
-        query: async (text, values) => {
+      const watched = watchStatements(database, {
+        before: (text, values) => {
           const table = `${database.schema}.shards`;
-          if (text.includes(table) || (values ?? []).includes(table)) lookups.push(text);
+          if (text.includes(table) || values.includes(table)) lookups.push(text);
           onShards ||= text.includes('part_0 AS MATERIALIZED');
-          return database.query(text, values);
         },
-      };
+      });
       const compiled = await compileInDatabase(sha256, watched, item.contract, tokeniser);
       if (!compiled.ok) throw new Error(compiled.error.message);
       return { lookups: lookups.length, onShards };
@@ -120,14 +115,11 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     await publish(two.coordinator, two.single.schema);
     const one = await compileInDatabase(sha256, two.single, contract, splitting);
     const answers: { text: string; values: readonly unknown[] }[] = [];
-    const watched: Database = {
-      schema: two.coordinator.schema,
-      copyFrom: two.coordinator.copyFrom,
-      query: async (text, values) => {
-        if (text.includes('part_0 AS MATERIALIZED')) answers.push({ text, values: values ?? [] });
-        return two.coordinator.query(text, values);
+    const watched = watchStatements(two.coordinator, {
+      before: (text, values) => {
+        if (text.includes('part_0 AS MATERIALIZED')) answers.push({ text, values });
       },
-    };
+    });
     const sharded = await compileInDatabase(sha256, watched, contract, splitting);
     if (!one.ok || !sharded.ok)
       throw new Error(`${one.ok ? '' : one.error.message} ${sharded.ok ? '' : sharded.error.message}`);
@@ -190,21 +182,16 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     let terminated = 0;
     // Once the answer statement has run, the first shard ends the coordinator's connection to it, as a shard restarting
     // would.
-    const failing: Database = {
-      schema: two.coordinator.schema,
-      copyFrom: two.coordinator.copyFrom,
-      async query<R extends object>(text: string, values?: readonly unknown[]) {
-        const result = await two.coordinator.query<R>(text, values);
-        if (terminated === 0 && text.includes('refused AS')) {
-          const { rows } = await first.database.query<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'postgres_fdw'`,
-          );
-          for (const { pid } of rows) await first.database.query('SELECT pg_terminate_backend($1)', [pid]);
-          terminated = rows.length;
-        }
-        return result;
+    const failing = watchStatements(two.coordinator, {
+      after: async (text) => {
+        if (terminated > 0 || !text.includes('refused AS')) return;
+        const { rows } = await first.database.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'postgres_fdw'`,
+        );
+        for (const { pid } of rows) await first.database.query('SELECT pg_terminate_backend($1)', [pid]);
+        terminated = rows.length;
       },
-    };
+    });
     const failed = await compileInDatabase(sha256, failing, item.contract, tokeniser);
     expect(terminated).toBeGreaterThan(0);
     expect(failed.ok ? 'a packet' : failed.error.code).toBe('ADAPTER_INCOMPLETE');
