@@ -5,9 +5,18 @@ import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { RankingStatistics } from '../../core/result';
 import { safeFtsTerms } from '../sqlite/fts-query';
 import { ANSWER_SETTINGS, answerCtes } from './answer';
-import { countedOf, readAnswer, SUMMARY_COLUMNS, withRows, type AnswerWithRows, type SummaryRow } from './answer-rows';
+import {
+  countedOf,
+  readAnswer,
+  refusedCounts,
+  SUMMARY_COLUMNS,
+  withRows,
+  type AnswerWithRows,
+  type SummaryRow,
+} from './answer-rows';
 import { wordMessage } from '../../core/messages';
 import { storedBrokenLinks } from './broken-links';
+import { verdictsOfChanges, type ChangedVerdicts } from './change-log';
 import { answerLowering, supersededAt } from './lower';
 import { VIEW_COLUMNS, viewsOf } from './gate-views';
 import { answerOnShards } from './shard-answer';
@@ -105,6 +114,12 @@ async function recountOnOneServer(
   return ok(countedOf(summary.digest, Number(summary.total), summary, []));
 }
 
+/** The snapshot the records are at, in the caller's transaction. */
+async function snapshotNow(client: Database): Promise<number> {
+  const { rows } = await client.query<{ snapshot: string }>(`SELECT snapshot FROM ${client.schema}.layout`);
+  return Number(rows[0]?.snapshot ?? 0);
+}
+
 /**
  * The answers a long-lived compiler kept, by plan and question: each with the ids superseded when it was answered and
  * the successors of its required records. A few are kept, the oldest dropped first.
@@ -115,6 +130,8 @@ export interface KeptAnswers {
 }
 
 export interface KeptAnswer {
+  /** The snapshot the records were at when it was answered. */
+  readonly snapshot: number;
   readonly superseded: string;
   readonly requiredSuccessors: string;
   readonly answer: PlanAnswer;
@@ -146,11 +163,54 @@ function successorsOfRequired(successors: readonly CheckedRecord[], required: re
 }
 
 /**
+ * The refused counts of a kept answer moved by the changes since: each changed record's reason then taken off, its
+ * reason now added. Null when a changed record was or is admitted (the admitted set is not the kept one), or when a
+ * count would go below zero.
+ */
+function countsAfter(
+  counts: PlanAnswer['refusedByReason'],
+  changes: ChangedVerdicts,
+): PlanAnswer['refusedByReason'] | null {
+  if ([...changes.before, ...changes.now].some((code) => code === null)) return null;
+  const moved: Record<string, number> = { ...counts };
+  for (const code of changes.before as string[]) moved[code] = (moved[code] ?? 0) - 1;
+  for (const code of changes.now as string[]) moved[code] = (moved[code] ?? 0) + 1;
+  if (Object.values(moved).some((count) => count < 0)) return null;
+  return refusedCounts(Object.fromEntries(Object.entries(moved).filter(([, count]) => count > 0)));
+}
+
+/**
+ * The refused counts now, when admission still admits what the kept answer's did: from the records the log says
+ * changed since (change-log.ts), judged as they were and as they are; or, where the log cannot tell, from admission
+ * recounted in the database without any query term's hits, with the admitted set's digest, count and token total
+ * compared. Null when the admitted set is another.
+ */
+async function refusedIfSameAdmitted(
+  client: Database,
+  kept: KeptAnswer,
+  plan: AdmissionPlan,
+  digest: string,
+  superseded: readonly string[],
+): Promise<Result<PlanAnswer['refusedByReason'] | null, CompileError>> {
+  const last = kept.answer;
+  const changes = await verdictsOfChanges(client, plan, digest, superseded, kept.snapshot);
+  if (!changes.ok) return changes;
+  if (changes.value !== null) return ok(countsAfter(last.refusedByReason, changes.value));
+  const counted = await recountOnOneServer(client, plan, digest, superseded);
+  if (!counted.ok) return counted;
+  const tokens = (statistics: RankingStatistics) => (statistics.mode === 'bm25' ? statistics.tokens : null);
+  const same =
+    counted.value.admittedDigest === last.admittedDigest &&
+    counted.value.admitted === last.admittedCount &&
+    (last.statistics.mode !== 'bm25' || tokens(counted.value.statistics) === tokens(last.statistics));
+  return ok(same ? counted.value.refusedByReason : null);
+}
+
+/**
  * The kept answer to the same plan and question when it still holds: the same ids are superseded, the required
- * records have the same successors, and admission, recounted in the database without any query term's hits, admits
- * records with the digest and token total the kept answer's had. The admitted set's digest covers every admitted id
- * and fingerprint, so its rows, statistics and scores are the kept ones; the refused counts and the record-set digest
- * are read again. Null when something differs: the caller answers in full.
+ * records have the same successors, and admission admits what it admitted (`refusedIfSameAdmitted`). The admitted
+ * set's digest covers every admitted id and fingerprint, so its rows, statistics and scores are the kept ones; the
+ * refused counts and the record-set digest are new. Null when something differs: the caller answers in full.
  */
 async function keptAnswerIfSame(
   client: Database,
@@ -161,22 +221,20 @@ async function keptAnswerIfSame(
   superseded: string,
 ): Promise<Result<PlanAnswer | null, CompileError>> {
   if (kept === undefined || kept.superseded !== superseded) return ok(null);
-  const counted = await recountOnOneServer(client, plan, digest, superseded === '' ? [] : superseded.split('\n'));
-  if (!counted.ok) return counted;
-  const last = kept.answer;
-  const tokens = (statistics: RankingStatistics) => (statistics.mode === 'bm25' ? statistics.tokens : null);
-  if (
-    counted.value.admittedDigest !== last.admittedDigest ||
-    counted.value.admitted !== last.admittedCount ||
-    (last.statistics.mode === 'bm25' && tokens(counted.value.statistics) !== tokens(last.statistics))
-  )
-    return ok(null);
+  const refused = await refusedIfSameAdmitted(
+    client,
+    kept,
+    plan,
+    digest,
+    superseded === '' ? [] : superseded.split('\n'),
+  );
+  if (!refused.ok || refused.value === null) return refused.ok ? ok(null) : refused;
   const successors = await successorsOf(client, question.required);
   if (!successors.ok) return successors;
   if (successorsOfRequired(successors.value, question.required) !== kept.requiredSuccessors) return ok(null);
   return ok({
-    ...last,
-    refusedByReason: counted.value.refusedByReason,
+    ...kept.answer,
+    refusedByReason: refused.value,
     recordSetDigest: await storedRecordSetDigest(client),
   });
 }
@@ -211,13 +269,20 @@ export function createPlanAnswering(
       const key = JSON.stringify([digest, question.ranking, query, question.required]);
       let answered: Result<AnswerWithRows, CompileError>;
       let superseded = '';
+      let snapshot = 0;
       // Through a coordinator the shards do the work.
       if (shards !== null) answered = await answerOnShards(client, shards, plan, digest, terms, phrases);
       else {
         const ids = await supersededAt(client, plan);
         superseded = ids.join('\n');
-        const same = await keptAnswerIfSame(client, kept.get(key), plan, digest, question, superseded);
-        if (!same.ok || same.value !== null) return same.ok ? ok(same.value as PlanAnswer) : same;
+        snapshot = await snapshotNow(client);
+        const last = kept.get(key);
+        const same = await keptAnswerIfSame(client, last, plan, digest, question, superseded);
+        if (!same.ok) return same;
+        if (same.value !== null) {
+          kept.keep(key, { ...(last as KeptAnswer), snapshot, answer: same.value });
+          return ok(same.value);
+        }
         answered = await answerOnOneServer(client, plan, digest, terms, phrases, ids);
       }
       if (!answered.ok) return answered;
@@ -239,6 +304,7 @@ export function createPlanAnswering(
       };
       if (shards === null)
         kept.keep(key, {
+          snapshot,
           superseded,
           requiredSuccessors: successorsOfRequired(successors.value, question.required),
           answer,

@@ -3,6 +3,7 @@ import { inputIssue } from '../../core/issues';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { Database } from './schema';
 import type { RecordTokens } from './tokens';
+import { keepRowsBefore } from './change-log';
 
 /**
  * PostgreSQL's text cannot hold U+0000, which a JSON string may: such a record is refused where it is, before anything
@@ -148,13 +149,14 @@ export async function copyRecords(client: Database, rows: readonly RecordRows[])
   );
 }
 
-/** Deletes these records with their documents and postings. */
+/** Deletes these records with their documents and postings, keeping their rows as they were (change-log.ts). */
 export async function deleteRecordRows(client: Database, ids: readonly string[]): Promise<readonly string[]> {
   if (ids.length === 0) return [];
   await client.query(`DELETE FROM ${client.schema}.postings WHERE record_id = ANY($1::text[])`, [ids]);
   await client.query(`DELETE FROM ${client.schema}.documents WHERE id = ANY($1::text[])`, [ids]);
   const { rows } = await client.query<{ id: string }>(
-    `DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[]) RETURNING id`,
+    `WITH gone AS (DELETE FROM ${client.schema}.records WHERE id = ANY($1::text[]) RETURNING *),
+     kept AS (${keepRowsBefore(client.schema, 'gone')}) SELECT id FROM gone`,
     [ids],
   );
   return rows.map((row) => row.id);

@@ -19,6 +19,7 @@ import { keepBrokenLinks } from './broken-links';
 import { keepRecordSetDigest } from './record-set-digest';
 import { createIndexes, migrate, nextSnapshot, remakeTables, requireLayout, type Database } from './schema';
 import type { Tokeniser } from './tokens';
+import { keepRowsBefore, logChanges } from './change-log';
 
 export interface LoadReport {
   readonly layout: 'created' | 'current' | 'migrated';
@@ -133,6 +134,7 @@ async function loadInTransaction(
   if (filling || counts.inserted + counts.updated + deleted >= BULK_WRITES)
     await client.query(`ANALYZE ${client.schema}.records, ${client.schema}.documents, ${client.schema}.postings`);
   const snapshot = changed ? await nextSnapshot(client) : await currentSnapshot(client);
+  if (changed) await logChanges(client, snapshot, filling);
   return ok({ layout, ...counts, deleted, snapshot });
 }
 
@@ -260,7 +262,8 @@ async function refusalOf(client: Database, file: string, problems: Problems): Pr
 async function deleteUnseen(client: Database): Promise<number> {
   await client.query('ANALYZE load_seen');
   const { rows } = await client.query<{ deleted: number }>(
-    `WITH gone AS (DELETE FROM ${client.schema}.records r WHERE NOT EXISTS (SELECT 1 FROM load_seen s WHERE s.id = r.id) RETURNING id),
+    `WITH gone AS (DELETE FROM ${client.schema}.records r WHERE NOT EXISTS (SELECT 1 FROM load_seen s WHERE s.id = r.id) RETURNING *),
+     kept AS (${keepRowsBefore(client.schema, 'gone')}),
      documents AS (DELETE FROM ${client.schema}.documents d USING gone WHERE d.id = gone.id),
      postings AS (DELETE FROM ${client.schema}.postings t USING gone WHERE t.record_id = gone.id),
      changed AS (INSERT INTO load_changed SELECT id FROM gone)
@@ -349,6 +352,7 @@ export async function deleteRecords(
       await keepRecordSetDigest(client, false);
     }
     const snapshot = gone.size > 0 ? await nextSnapshot(client) : await currentSnapshot(client);
+    if (gone.size > 0) await logChanges(client, snapshot, false);
     await client.query('COMMIT');
     return ok({ deleted: gone.size, absent: ids.filter((id) => !gone.has(id)), snapshot });
   } catch (error) {

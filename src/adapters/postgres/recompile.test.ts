@@ -5,7 +5,8 @@ import { createRecordSet } from '../../core/phases/1-validate/validate';
 import type { SourceRecord } from '../../core/format/record';
 import { buildContract, buildRecord } from '../../core/test-support/builders';
 import { compileInDatabase, createDatabaseCompiler, type DatabaseCompiler } from './compile-in-database';
-import { loadRecordSet, type LoadMode } from './load-records';
+import { LOG_SNAPSHOTS } from './change-log';
+import { deleteRecords, loadRecordSet, type LoadMode } from './load-records';
 import type { Database } from './schema';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import type { Tokeniser } from './tokens';
@@ -34,6 +35,8 @@ function recording(database: Database): { database: Database; statements: string
 
 /** Whether any statement read the full-text postings: a whole answer gathers the query terms' hits there. */
 const readsPostings = (statements: readonly string[]) => statements.some((text) => text.includes('.postings'));
+/** Whether a compile counted the refused records by scanning them all. */
+const countsRefused = (statements: readonly string[]) => statements.some((text) => text.includes('refused_sum AS'));
 
 describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a change no admitted record sees', () => {
   let database: TestDatabase;
@@ -63,7 +66,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a c
     return { kept: kept.value.outcome, fresh: fresh.value.outcome, ran, memo: compiler.memoStats() };
   };
 
-  it('uses the last answer again, recounting admission without any query hit, and gives the fresh receipt', async () => {
+  it('uses the last answer again, judging only the record that changed, and gives the fresh receipt', async () => {
     await load(records, 'replace');
     const recorded = recording(database);
     statements = recorded.statements;
@@ -76,11 +79,40 @@ describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a c
     await load([{ ...(records[10] as SourceRecord), scope: 'legal', project: 'atlas' }], 'upsert');
     const second = await recompile();
     expect(readsPostings(second.ran)).toBe(false);
+    expect(countsRefused(second.ran)).toBe(false);
     expect(second.memo.get('answered-draft')).toEqual({ reused: 1, computed: 0 });
     expect(second.memo.get('answered-outcome')).toEqual({ reused: 1, computed: 0 });
     expect(second.kept.receipt.omitted).not.toEqual(first.kept.receipt.omitted);
     expect(second.kept.receipt.recordSetDigest).not.toBe(first.kept.receipt.recordSetDigest);
     expect(serialiseReceipt(second.kept.receipt)).toBe(serialiseReceipt(second.fresh.receipt));
+  });
+
+  it('judges only the records changed since, as they were and as they are: removed, added, changed twice', async () => {
+    const settled = await recompile();
+    expect(countsRefused(settled.ran)).toBe(false);
+    expect(await deleteRecords(database, ['away-0'])).toMatchObject({ ok: true });
+    const added = buildRecord({ id: 'away-new', project: 'other', text: 'nothing here' });
+    await load([added], 'upsert');
+    await load([{ ...added, scope: 'legal', project: 'atlas' }], 'upsert');
+    await load([{ ...(records[12] as SourceRecord), scope: 'legal', project: 'atlas' }], 'upsert');
+    await load([{ ...(records[12] as SourceRecord), scope: 'legal', text: 'changed twice' }], 'upsert');
+    const again = await recompile();
+    expect(readsPostings(again.ran)).toBe(false);
+    expect(countsRefused(again.ran)).toBe(false);
+    expect(again.kept.receipt.omitted).not.toEqual(settled.kept.receipt.omitted);
+    expect(serialiseReceipt(again.kept.receipt)).toBe(serialiseReceipt(again.fresh.receipt));
+  });
+
+  it('recounts admission when the log no longer reaches back to the kept answer, and still uses it', async () => {
+    const settled = await recompile();
+    const away = records[13] as SourceRecord;
+    for (let round = 0; round <= LOG_SNAPSHOTS; round += 1)
+      await load([{ ...away, text: `refused, version ${round}` }], 'upsert');
+    const again = await recompile();
+    expect(countsRefused(again.ran)).toBe(true);
+    expect(readsPostings(again.ran)).toBe(false);
+    expect(again.kept.receipt.recordSetDigest).not.toBe(settled.kept.receipt.recordSetDigest);
+    expect(serialiseReceipt(again.kept.receipt)).toBe(serialiseReceipt(again.fresh.receipt));
   });
 
   it.each([

@@ -40,10 +40,18 @@ export function quoteIdentifier(name: string): string {
  * The layout of the tables below, kept in `context_compiler.layout`. A database with another layout has
  * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again.
  */
-export const LAYOUT = 5;
+export const LAYOUT = 6;
 
 /** The project's tables, those a row of `records` owns last: dropped in this order when the layout changes. */
-export const TABLES = ['digest_chunks', 'postings', 'supersession_breaks', 'documents', 'records'] as const;
+export const TABLES = [
+  'record_changes',
+  'records_before',
+  'digest_chunks',
+  'postings',
+  'supersession_breaks',
+  'documents',
+  'records',
+] as const;
 
 /**
  * Every text column is COLLATE "C" (code-point order, byte equality, no locale folding) whatever the
@@ -62,7 +70,9 @@ a gate view holds, so a compile reads no document of a record that enters no pac
  * so bm25 over single-token terms reads the index alone. `supersession_breaks` is the records whose own
  * supersession links are broken (see broken-links.ts), kept by each load that changes a record;
  * `digest_chunks` the record-set digest's chunks (record-set-digest.ts), each keyed by its last record's
- * order key, re-hashed by a load only where a record changed.
+ * order key, re-hashed by a load only where a record changed. `record_changes` names the records each snapshot wrote or
+ * removed, and `records_before` holds the rows it replaced or removed as they were: a compiler that kept an answer
+ * judges only those (change-log.ts). The layout's `log_from` is the oldest snapshot the log reaches back to.
  * Nothing keeps the file's order: a compile does not depend on it, and a dense position would shift for
  * every record after an inserted line.
  */
@@ -111,6 +121,14 @@ CREATE TABLE ${SCHEMA}.digest_chunks (
   chunk_end text COLLATE "C" PRIMARY KEY,
   digest bytea NOT NULL
 );
+CREATE TABLE ${SCHEMA}.record_changes (
+  snapshot bigint NOT NULL,
+  id text COLLATE "C" NOT NULL
+);
+CREATE TABLE ${SCHEMA}.records_before (
+  snapshot bigint NOT NULL,
+  LIKE ${SCHEMA}.records
+);
 CREATE TABLE ${SCHEMA}.supersession_breaks (
   id text COLLATE "C" PRIMARY KEY,
   kind text COLLATE "C" NOT NULL CHECK (kind IN ('dangling', 'self', 'cycle')),
@@ -137,6 +155,8 @@ CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) INCLUDE (supersedes, lifecycle, known_at, valid_from)
   WHERE cardinality(supersedes) > 0;
 CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
+CREATE INDEX record_changes_snapshot ON ${SCHEMA}.record_changes (snapshot, id);
+CREATE INDEX records_before_id ON ${SCHEMA}.records_before (id, snapshot);
 CREATE INDEX records_chunk_ends ON ${SCHEMA}.records ((${utf16Order('id')})) WHERE ends_chunk;
 `;
 
@@ -181,6 +201,7 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record
   // sets.
   await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS snapshot bigint NOT NULL DEFAULT 0`);
+  await client.query(`ALTER TABLE ${client.schema}.layout ADD COLUMN IF NOT EXISTS log_from bigint NOT NULL DEFAULT 0`);
   if (found === undefined)
     await client.query(`INSERT INTO ${client.schema}.layout (version, snapshot) VALUES ($1, 0)`, [LAYOUT]);
   else await client.query(`UPDATE ${client.schema}.layout SET version = $1`, [LAYOUT]);
