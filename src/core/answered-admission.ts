@@ -262,7 +262,7 @@ export async function compileAnswered(
   const inputs = [
     canonicalJson([contract, request.attestation, digest, [...broken.value]]),
     answerKey(answer.value),
-    wholeKey(requiredWhole.value),
+    recordsKey(requiredWhole.value),
   ];
   // The plan over the gate views says which records can enter the packet; those are read whole and judged again.
   const drafted = cells.cell('answered-draft', inputs, () =>
@@ -275,7 +275,7 @@ export async function compileAnswered(
   const read = new Set(whole.value.map((item) => item.record.id));
   const missing = candidates.find((id) => !read.has(id));
   if (missing !== undefined) return err(divergence(missing, 'the store admitted it but holds no document for it'));
-  const checked = cells.cell('answered-outcome', [...inputs, wholeKey(whole.value)], () =>
+  const checked = cells.cell('answered-outcome', [...inputs, recordsKey(whole.value)], () =>
     outcomeOverWhole(sha256, request, drafted.value, whole.value, accepted.value),
   );
   if (!checked.ok) return checked;
@@ -312,11 +312,12 @@ function answerKey(answer: PlanAnswer): string[] {
     answer.admittedDigest,
     canonicalJson(answer.statistics),
     answer.ranked.map((row) => `${row.id}\u0000${row.score}`).join('\n'),
-    wholeKey(answer.successors),
+    recordsKey(answer.successors),
   ];
 }
 
-const wholeKey = (records: readonly CheckedRecord[]): string =>
+/** Records as a memo key: each id with its fingerprint, in the order given. */
+export const recordsKey = (records: readonly CheckedRecord[]): string =>
   records.map((item) => `${item.record.id}\u0000${item.fingerprint}`).join('\n');
 
 /** (A) and the packet planned over the gate views: which records the store must hand over whole. */

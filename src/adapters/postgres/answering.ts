@@ -1,4 +1,5 @@
-import type { PlanAnswer, PlanAnsweringStore, PlanQuestion } from '../../core/answered-admission';
+import { recordsKey, type PlanAnswer, type PlanAnsweringStore, type PlanQuestion } from '../../core/answered-admission';
+import { compareStrings } from '../../core/canonical';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { CheckedRecord } from '../../core/phases/1-validate/validate';
@@ -155,11 +156,11 @@ export function createKeptAnswers(size = 4): KeptAnswers {
 /** The successors among `successors` that supersede a required record, as ids and fingerprints in id order. */
 function successorsOfRequired(successors: readonly CheckedRecord[], required: readonly string[]): string {
   const wanted = new Set(required);
-  return successors
-    .filter((successor) => successor.record.supersedes.some((id) => wanted.has(id)))
-    .map((successor) => `${successor.record.id}\u0000${successor.fingerprint}`)
-    .sort()
-    .join('\n');
+  return recordsKey(
+    successors
+      .filter((successor) => successor.record.supersedes.some((id) => wanted.has(id)))
+      .sort((a, b) => compareStrings(a.record.id, b.record.id)),
+  );
 }
 
 /**
@@ -218,16 +219,10 @@ async function keptAnswerIfSame(
   plan: AdmissionPlan,
   digest: string,
   question: PlanQuestion,
-  superseded: string,
+  superseded: readonly string[],
 ): Promise<Result<PlanAnswer | null, CompileError>> {
-  if (kept === undefined || kept.superseded !== superseded) return ok(null);
-  const refused = await refusedIfSameAdmitted(
-    client,
-    kept,
-    plan,
-    digest,
-    superseded === '' ? [] : superseded.split('\n'),
-  );
+  if (kept === undefined || kept.superseded !== superseded.join('\n')) return ok(null);
+  const refused = await refusedIfSameAdmitted(client, kept, plan, digest, superseded);
   if (!refused.ok || refused.value === null) return refused.ok ? ok(null) : refused;
   const successors = await successorsOf(client, question.required);
   if (!successors.ok) return successors;
@@ -277,7 +272,7 @@ export function createPlanAnswering(
         superseded = ids.join('\n');
         snapshot = await snapshotNow(client);
         const last = kept.get(key);
-        const same = await keptAnswerIfSame(client, last, plan, digest, question, superseded);
+        const same = await keptAnswerIfSame(client, last, plan, digest, question, ids);
         if (!same.ok) return same;
         if (same.value !== null) {
           kept.keep(key, { ...(last as KeptAnswer), snapshot, answer: same.value });
