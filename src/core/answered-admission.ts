@@ -1,4 +1,4 @@
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import { canonicalJson, compareStrings, sortedSet } from './canonical';
 import { finishCompile, type CompileRequest, type PreparedCompile } from './compile-stages';
 import { err, ok, type CompileError, type Result } from './errors';

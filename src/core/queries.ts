@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical';
 import type { CompileError, Result } from './errors';
 import type { Contract } from './format/contract';
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import { createMemo, declare, type TableStats } from './memo';
 import type { Key, KeyPart } from './memo-keys';
 import type { Marks } from './memo-ordered';

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import type { SuiteInputs } from '../core/format/expectation';

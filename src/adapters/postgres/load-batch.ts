@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InputIssue } from '../../core/errors';

@@ -7,7 +7,7 @@ import { applyChanges } from '../controls';
 import type { Contract, ContractInput } from '../format/contract';
 import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput, type SourceRecord } from '../format/record';
 import type { Control, Patch } from '../format/scenario';
-import { contentHashOf } from '../hash';
+import { contentHashOf } from '../fingerprints';
 import type { TableStats } from '../memo';
 import type { KeyRules } from '../compile';
 import { serialiseReceipt } from '../phases/7-attest/attest';

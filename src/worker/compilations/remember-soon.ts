@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import type { Audience, DisclosedView } from '../../core/disclosure';
 import type { Receipt } from '../../core/result';
 import type { CompileView } from '../protocol';

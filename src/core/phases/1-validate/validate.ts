@@ -18,10 +18,9 @@ import {
   type UnreadableRecord,
 } from '../../errors';
 import { CanonicalBytes } from '../../canonical-bytes';
-import { recordFingerprint } from '../../fingerprints';
+import { contentHashOf, recordFingerprint, type Sha256 } from '../../fingerprints';
 import { parseInstant } from '../../format/time';
 import { inputIssue } from '../../issues';
-import { contentHashOf, type Sha256 } from '../../hash';
 import { endsChunk } from '../../tree-digest';
 
 export { MAX_REPORTED_ISSUES };

@@ -1,5 +1,5 @@
 import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
-import type { Sha256 } from '../../hash';
+import type { Sha256 } from '../../fingerprints';
 import type { ResolvedContract } from '../2-resolve/resolve';
 import type { GateName } from '../../result';
 

@@ -1,7 +1,7 @@
 import { sha256 } from '../../test-support/sha256';
 import { describe, expect, it } from 'vitest';
 import type { Contract } from '../../format/contract';
-import { contentHashOf } from '../../hash';
+import { contentHashOf } from '../../fingerprints';
 import { factContextOf, renderFact } from '../../reasons';
 import { GATE_ORDER, type GateName } from '../../result';
 import {
