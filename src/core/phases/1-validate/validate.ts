@@ -3,9 +3,8 @@ import { scenarioRecordIds, undeclaredMentions } from '../../change-text';
 import { contractSchema, type Contract } from '../../format/contract';
 import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type JsonLocator } from '../../format/json-text';
-import { createJsonlLineSplitter } from '../../format/jsonl-lines';
 import { recordSchema, type SourceRecord } from '../../format/record';
-import { compiledRecordSchema } from '../../format/record-parser';
+import { compiledRecordSchema, createJsonlLineSplitter } from '../../format/records-jsonl';
 import { scenarioSchema, type ScenarioFile } from '../../format/scenario';
 import {
   err,
