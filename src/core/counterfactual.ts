@@ -92,7 +92,7 @@ export function applyToContract(contract: Contract, { code, args }: Suggestion):
   }
 }
 
-/** Changes that may admit an excluded record, one or more per gate it fails (gates.ts decides which). */
+/** Changes that may admit an excluded record, one or more per gate it fails (admit.ts decides which). */
 function admittingCandidates(
   sha256: Sha256,
   contract: Contract,
