@@ -2,7 +2,7 @@ import { sha256InNode } from '../src/lib/node-sha256';
 import { describe, expect, it } from 'vitest';
 import { contractSchema } from '../src/core/format/contract';
 import { recordSchema } from '../src/core/format/record';
-import { contentHashOf } from '../src/core/hash';
+import { contentHashOf } from '../src/core/fingerprints';
 import { benchContract, generateRecords, toJsonl } from './generate-records';
 
 describe('generateRecords', () => {

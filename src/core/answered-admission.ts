@@ -1,11 +1,10 @@
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import { canonicalJson, compareStrings, sortedSet } from './canonical';
 import { finishCompile, type CompileRequest, type PreparedCompile } from './compile-stages';
 import { err, ok, type CompileError, type Result } from './errors';
 import { freshQueries, type Queries } from './queries';
-import { admit, divergence, type Admission } from './phases/4-admit/admit';
+import { type Admission, admit, divergence, evaluateGates, gateCodeOf, type GateVerdict } from './phases/4-admit/admit';
 import { recordSetDigest } from './phases/7-attest/attest-digests';
-import { evaluateGates, gateCodeOf, type GateVerdict } from './phases/4-admit/gates';
 import {
   IdPositions,
   resolve,

@@ -1,6 +1,6 @@
 import { ok, type CompileError, type Result } from './errors';
 import type { Contract } from './format/contract';
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import type { Admission } from './phases/4-admit/admit';
 import { renderPacket } from './phases/7-attest/attest';
 import type { Resolution } from './phases/2-resolve/resolve';

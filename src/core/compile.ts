@@ -8,7 +8,7 @@ import type { Baselines, CompileOutcome } from './result';
 import { createQueries, type KeyRules } from './queries';
 import type { Ranking } from './phases/5-rank/ranking';
 import type { Store } from './store';
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 
 export type { CompileRequest, KeyRules };
 

@@ -1,4 +1,4 @@
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import type { z } from 'zod';
 import { contractSchema, type Contract } from './format/contract';
 import { recordSchema, type SourceRecord } from './format/record';

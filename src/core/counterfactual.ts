@@ -4,7 +4,7 @@ import { isWithheldFromUser, type Audience } from './disclosure';
 import { asOfInstant } from './as-of';
 import type { Contract } from './format/contract';
 import type { SourceRecord } from './format/record';
-import { contentHashOf, type Sha256 } from './hash';
+import { contentHashOf, type Sha256 } from './fingerprints';
 import { createRecordSet, type CheckedRecord } from './phases/1-validate/validate';
 import type { FactArgs, FactArgValue, ReasonCode } from './reasons';
 import type { SuggestionCode } from './suggestions';
@@ -92,7 +92,7 @@ export function applyToContract(contract: Contract, { code, args }: Suggestion):
   }
 }
 
-/** Changes that may admit an excluded record, one or more per gate it fails (gates.ts decides which). */
+/** Changes that may admit an excluded record, one or more per gate it fails (admit.ts decides which). */
 function admittingCandidates(
   sha256: Sha256,
   contract: Contract,

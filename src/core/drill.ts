@@ -1,4 +1,4 @@
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import type { Compiler, CompileRequest } from './compile';
 import { isWithheldFromUser } from './disclosure';
 import { receiptIdOf } from './phases/7-attest/attest';

@@ -4,7 +4,7 @@ import { invisibleCodePoints, isNfc } from './format/identifier';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sortedSet } from './canonical';
 import { CanonicalBytes } from './canonical-bytes';
-import { canonicalRecordBytes, recordFingerprint } from './fingerprints';
+import { canonicalRecordBytes, contentHashOf, recordFingerprint, type Sha256 } from './fingerprints';
 import { recordSchema, type RecordInput, type SourceRecord } from './format/record';
 import { buildRecord } from './test-support/builders';
 
@@ -125,5 +125,24 @@ describe('recordFingerprint', () => {
       access: { roles: ['x', 'y'], purposes: ['p', 'q'], labels: ['l1', 'l2'] },
     });
     expect(recordFingerprint(sha256, a, HASH, scratch)).toBe(recordFingerprint(sha256, b, HASH, scratch));
+  });
+});
+
+// Each implementation is tested where it lives: src/lib/node-sha256.test.ts, src/lib/hash-wasm.test.ts.
+describe('the content hash', () => {
+  it('prefixes the digest of the SHA-256 it is given', () => {
+    expect(contentHashOf(sha256, 'abc')).toBe(
+      'sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
+
+  it('hashes through the implementation it is given and no other', () => {
+    const fake: Sha256 = {
+      hex: (text) => `fake:${text}`,
+      hexOfBytes: (bytes) => `fake bytes:${bytes.length}`,
+      digest: () => sha256.digest(),
+    };
+    expect(contentHashOf(fake, 'abc')).toBe('sha256:fake:abc');
+    expect(contentHashOf(sha256, 'abc')).not.toBe('sha256:fake:abc');
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import { applyChanges } from './controls';
-import { GATE_FIELDS } from './phases/4-admit/gates';
+import { GATE_FIELDS } from './phases/4-admit/admit';
 import type { KeyRules } from './compile';
 import type { Contract } from './format/contract';
 import type { Patch } from './format/scenario';

@@ -5,9 +5,8 @@ import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/co
 import { discloseOutcome, isWithheldFromUser } from './disclosure';
 import type { Contract } from './format/contract';
 import { REVIEW_STATES, type SourceRecord } from './format/record';
-import { admit } from './phases/4-admit/admit';
+import { admit, createGateContext, evaluateGates, gatesIn } from './phases/4-admit/admit';
 import { serialiseReceipt } from './phases/7-attest/attest';
-import { createGateContext, evaluateGates, gatesIn } from './phases/4-admit/gates';
 import { lowerResolved } from './test-support/builders';
 import { resolve, type Resolution } from './phases/2-resolve/resolve';
 import { createRecordSet, type RecordSet } from './phases/1-validate/validate';

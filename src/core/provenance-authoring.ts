@@ -1,7 +1,7 @@
 import type { InputIssue } from './errors';
 import { jsonTextIssue } from './format/input-issues';
 import { parseJsonText } from './format/json-text';
-import { contentHashOf, type Sha256 } from './hash';
+import { contentHashOf, type Sha256 } from './fingerprints';
 import { inputIssue } from './issues';
 
 /** What authoring the provenance hashes of a records file found and, when asked, wrote. */

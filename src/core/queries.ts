@@ -1,11 +1,21 @@
 import { canonicalJson } from './canonical';
 import type { CompileError, Result } from './errors';
 import type { Contract } from './format/contract';
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import { createMemo, declare, type TableStats } from './memo';
 import type { Key, KeyPart } from './memo-keys';
 import type { Marks } from './memo-ordered';
-import { admit, admittedPositions, admittedSets, checkAgreement, type Admission } from './phases/4-admit/admit';
+import {
+  type Admission,
+  admit,
+  admittedChecked,
+  admittedPositions,
+  admittedSets,
+  checkAgreement,
+  evaluateGates,
+  GATE_FIELDS,
+  gateContextOf,
+} from './phases/4-admit/admit';
 import { attest, attestedSections, receiptOf, type AttestInput } from './phases/7-attest/attest';
 import {
   rankedDigest,
@@ -15,7 +25,6 @@ import {
   traceTreeSpec,
   rootsDigest,
 } from './phases/7-attest/attest-digests';
-import { evaluateGates, gateContextOf, GATE_FIELDS, type GateVerdict } from './phases/4-admit/gates';
 import {
   planAdmittedPart,
   packetPlanFrom,
@@ -64,9 +73,6 @@ export interface Queries {
   /** A value computed from the content `key` names: the last one again while the key is the same. */
   cell<O>(name: string, key: Key, compute: () => O): O;
 }
-
-const admittedChecked = (admission: Admission): CheckedRecord[] =>
-  admission.admitted.map((position) => (admission.verdicts[position] as GateVerdict).resolved.checked);
 
 /** Every pass computed from its inputs, every time: the reference a memoised compiler must agree with. */
 export function freshQueries(sha256: Sha256): Queries {

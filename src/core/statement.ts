@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical';
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import { SCHEMA_VERSION } from './version';
 import type { Receipt } from './result';
 

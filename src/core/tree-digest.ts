@@ -1,4 +1,4 @@
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 
 /** A chunk ends after an item whose key hashes to 0 modulo this: chunks hold 1,024 items on average. */
 export const DIGEST_CHUNK_DIVISOR = 1024;

@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical';
 import { disclosedFailure, type DisclosedFailure, type DisclosedView } from './disclosure';
 import { USER_VIEW_FORMAT, USER_VIEW_VERSION, type UserViewExport } from './format/user-view-export';
-import type { Sha256 } from './hash';
+import type { Sha256 } from './fingerprints';
 import { rankOf } from './ranked';
 import { factContextOf, renderFact } from './reasons';
 import type { CompileOutcome } from './result';

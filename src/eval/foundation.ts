@@ -1,10 +1,9 @@
-import type { Sha256 } from '../core/hash';
+import { contentHashOf, type Sha256 } from '../core/fingerprints';
 import { z } from 'zod';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { compileError, err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
 import type { SourceRecord } from '../core/format/record';
-import { contentHashOf } from '../core/hash';
 import { createRecordSet } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { rankCorpus } from '../adapters/sqlite/fts5-rank';

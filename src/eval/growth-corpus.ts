@@ -1,7 +1,6 @@
-import type { Sha256 } from '../core/hash';
+import { contentHashOf, type Sha256 } from '../core/fingerprints';
 import { contractSchema, type Contract } from '../core/format/contract';
 import type { SourceRecord } from '../core/format/record';
-import { contentHashOf } from '../core/hash';
 import { createPrng, type Prng } from '../shared/prng';
 
 /**

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import { recordSetDigest } from '../core/phases/7-attest/attest-digests';

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { CompileRequest } from '../core/compile';
 import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';

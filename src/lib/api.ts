@@ -1,4 +1,4 @@
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import { createSqliteCompiler, type SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { discloseOutcome, type Audience } from '../core/disclosure';

@@ -1,5 +1,5 @@
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { readOnce, type Digest, type Sha256 } from '../core/hash';
+import { readOnce, type Digest, type Sha256 } from '../core/fingerprints';
 
 /**
  * SHA-256 in WebAssembly (hash-wasm's build), the browser's workers' one: Web Crypto's digest is asynchronous, and the

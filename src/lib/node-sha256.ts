@@ -1,5 +1,5 @@
 import { createHash, hash } from 'node:crypto';
-import { readOnce, type Sha256 } from '../core/hash';
+import { readOnce, type Sha256 } from '../core/fingerprints';
 
 /**
  * SHA-256 through Node's own crypto (OpenSSL), which every Node entry point passes to the core: the CLI, the

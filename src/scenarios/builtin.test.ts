@@ -2,7 +2,7 @@ import { sha256 } from '../core/test-support/sha256';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../cli/read-scenario';
-import { contentHashOf } from '../core/hash';
+import { contentHashOf } from '../core/fingerprints';
 import { BUILTIN_SCENARIOS, builtinScenarioPath, DEFAULT_SCENARIO_ID, isBuiltinScenarioId } from './builtin';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

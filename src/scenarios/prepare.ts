@@ -1,6 +1,6 @@
 import { applyChanges, pickChanges } from '../core/controls';
 import type { CompileRequest } from '../core/compile';
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import { ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 

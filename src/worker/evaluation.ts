@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compileError, type CompileError, type Result } from '../core/errors';
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
 import { parseFoundationCorpus, runFoundation, type FoundationReport } from '../eval/foundation';

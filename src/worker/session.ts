@@ -1,4 +1,4 @@
-import type { Sha256 } from '../core/hash';
+import type { Sha256 } from '../core/fingerprints';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
 import type { Audience } from '../core/disclosure';
 import type { SuiteInputs } from '../core/format/expectation';
@@ -10,7 +10,7 @@ import { createDrillSession } from './comparisons/drill-session';
 import { createRecordEditing } from './comparisons/record-editing';
 import { createWhatIf } from './comparisons/what-if';
 import { createCompilations } from './compilations/compilations';
-import { createTraceQuery } from './compilations/trace-query';
+import { createTraceQuery } from './compilations/compile-view';
 import { createExports } from './exports/exports';
 import { createShareSession } from './exports/share-session';
 import { heldLast } from './exports/shared-screen';

@@ -1,7 +1,7 @@
 import { sha256InNode } from '../../lib/node-sha256';
 import type { Contract, ContractInput } from '../../core/format/contract';
 import type { RecordInput, SourceRecord } from '../../core/format/record';
-import { contentHashOf } from '../../core/hash';
+import { contentHashOf } from '../../core/fingerprints';
 import { sampleContract, sampleRecord, type RecordOverrides } from '../../core/format/sample-inputs';
 import { GATE_ORDER, type GateName } from '../../core/result';
 import { createPrng, type Prng } from '../../shared/prng';

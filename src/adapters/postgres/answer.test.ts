@@ -4,7 +4,7 @@ import type { CompileRequest } from '../../core/compile';
 import { prepareCompile } from '../../core/compile-stages';
 import type { SourceRecord } from '../../core/format/record';
 import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
-import { createGateContext, evaluateGates, gateCodeOf } from '../../core/phases/4-admit/gates';
+import { createGateContext, evaluateGates, gateCodeOf } from '../../core/phases/4-admit/admit';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createSqliteStore } from '../sqlite/compiler';

@@ -50,7 +50,7 @@ const SCALAR_CODE: Partial<Readonly<Record<PlanClause['gate'], ReasonCode>>> = {
 const code = (reason: ReasonCode) => `'${reason}'`;
 
 /**
- * The SQL naming the reason a record failing this clause is refused for, as gates.ts words the gate's first
+ * The SQL naming the reason a record failing this clause is refused for, as admit.ts words the gate's first
  * failure: a time gate says future or expired, supersession says the record's own broken link first
  * (`supersession_breaks`, joined as `b`), authorisation says the principal before the purpose, evidence
  * says whether the record claims a proposition the contract asks for. Null for a clause it cannot name.

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { createCompiler, type Compiler, type CompileRequest } from '../../core/compile';
 import type { TableStats } from '../../core/memo';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';

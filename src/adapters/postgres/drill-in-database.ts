@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import type { CompileRequest } from '../../core/compile';
 import { drill, type ReceiptVerdict } from '../../core/drill';
 import { ok, type CompileError, type Result } from '../../core/errors';

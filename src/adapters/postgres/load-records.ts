@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import type { CompileError } from '../../core/errors';
 import { compileError, err, issueAt, ok, type Result } from '../../core/errors';
 import { invalidInput, MAX_REPORTED_ISSUES } from '../../core/format/input-issues';

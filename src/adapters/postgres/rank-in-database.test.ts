@@ -1,6 +1,6 @@
 import { sha256 } from '../../core/test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentHashOf } from '../../core/hash';
+import { contentHashOf } from '../../core/fingerprints';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { recordSchema } from '../../core/format/record';
 import { roundScore } from '../../core/phases/5-rank/ranking';

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { ok, type CompileError, type Result } from '../../core/errors';
 import type { AdmissionPlan } from '../../core/phases/4-admit/admission-plan';
 import type { RecordSet } from '../../core/phases/1-validate/validate';

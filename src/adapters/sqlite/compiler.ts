@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { walkBudget } from '../../core/budget';
 import { compareStrings } from '../../core/canonical';
 import { createCompiler, type BaselineSource, type Compiler, type KeyRules } from '../../core/compile';

@@ -9,7 +9,7 @@ import { compareStrings } from '../../core/canonical';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import { placeContractIssues } from '../../core/format/input-issues';
-import { createGateContext, evaluateGates, gateCodeOf, type GateContext } from '../../core/phases/4-admit/gates';
+import { createGateContext, evaluateGates, gateCodeOf, type GateContext } from '../../core/phases/4-admit/admit';
 import { resolve, type ResolvedRecord } from '../../core/phases/2-resolve/resolve';
 import { parseContractJson, type CheckedRecord } from '../../core/phases/1-validate/validate';
 import { buildAdmissionPlan, planDigest } from '../../core/phases/4-admit/admission-plan';

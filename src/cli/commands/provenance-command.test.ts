@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentHashOf } from '../../core/hash';
+import { contentHashOf } from '../../core/fingerprints';
 import { buildRecord } from '../../core/test-support/builders';
 import { EXIT } from '../command';
 

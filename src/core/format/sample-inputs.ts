@@ -1,6 +1,6 @@
 import { contractSchema, type Contract, type ContractInput } from './contract';
 import { recordSchema, type RecordInput, type SourceRecord } from './record';
-import { contentHashOf, type Sha256 } from '../hash';
+import { contentHashOf, type Sha256 } from '../fingerprints';
 
 /** The as-of instant of the sample contract; sample records are in force and known by then. */
 export const SAMPLE_AS_OF = '2026-08-30T12:00:00Z';

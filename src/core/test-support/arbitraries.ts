@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { contractSchema, type Contract, type ContractInput } from '../format/contract';
 import { LIFECYCLE_STATES, recordSchema, REVIEW_STATES, type RecordInput, type SourceRecord } from '../format/record';
 import { parseInstant } from '../format/time';
-import { contentHashOf } from '../hash';
+import { contentHashOf } from '../fingerprints';
 
 /**
  * Small vocabularies so that every gate both passes and fails often: a wide vocabulary would make

@@ -7,11 +7,11 @@ import { applyChanges } from '../controls';
 import type { Contract, ContractInput } from '../format/contract';
 import { LIFECYCLE_STATES, REVIEW_STATES, type RecordInput, type SourceRecord } from '../format/record';
 import type { Control, Patch } from '../format/scenario';
-import { contentHashOf } from '../hash';
+import { contentHashOf } from '../fingerprints';
 import type { TableStats } from '../memo';
 import type { KeyRules } from '../compile';
 import { serialiseReceipt } from '../phases/7-attest/attest';
-import { GATE_FIELDS } from '../phases/4-admit/gates';
+import { GATE_FIELDS } from '../phases/4-admit/admit';
 import { createRecordSet, type RecordSet } from '../phases/1-validate/validate';
 import type { SqlDriver } from '../../adapters/sqlite/driver';
 import {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Contract } from '../format/contract';
 import type { SourceRecord } from '../format/record';
-import { withheldByContract } from '../phases/4-admit/gates';
+import { withheldByContract } from '../phases/4-admit/admit';
 import { caseArbitrary } from './arbitraries';
 import { WITHHELD_PURPOSE, withoutCrossingLinks } from './withheld-mutations';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { KeyRules } from '../compile';
 import { canonicalJson } from '../canonical';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
-import { createGateContext, evaluateGates } from '../phases/4-admit/gates';
+import { createGateContext, evaluateGates } from '../phases/4-admit/admit';
 import { lowerResolved } from './builders';
 import { resolve } from '../phases/2-resolve/resolve';
 import { createRecordSet } from '../phases/1-validate/validate';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createPrng } from '../../shared/prng';
-import type { Sha256 } from '../hash';
+import type { Sha256 } from '../fingerprints';
 
 const random = createPrng(11);
 const pieces = [

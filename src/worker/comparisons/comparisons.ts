@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { isWithheldFromUser, type Audience } from '../../core/disclosure';
 import { receiptIntegrity } from '../../core/drill';
 import { parseReceiptJson } from '../../core/phases/1-validate/validate-receipt';

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import type { Audience } from '../../core/disclosure';
 import type { InputIssue } from '../../core/errors';
 import type { SourceRecord } from '../../core/format/record';

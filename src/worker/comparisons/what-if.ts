@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import { contentHashOf, type Sha256 } from '../../core/fingerprints';
 import { applyToContract, counterfactuals } from '../../core/counterfactual';
 import { createSqliteCompiler, type SqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Audience } from '../../core/disclosure';
@@ -6,7 +6,6 @@ import type { FactArgs } from '../../core/reasons';
 import { renderSuggestion, SUGGESTIONS, type SuggestionCode } from '../../core/suggestions';
 import { inputIssue } from '../../core/issues';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
-import { contentHashOf } from '../../core/hash';
 import type { Compilations } from '../compilations/compilations';
 import type { ContractUpdate, WhatIfResponse } from '../protocol';
 import type { createRecordEditing } from './record-editing';

@@ -3,7 +3,7 @@ import type { CompileRequest } from '../../core/compile';
 import { discloseFact, type DisclosedView } from '../../core/disclosure';
 import { asOfInstant } from '../../core/as-of';
 import { formatInstantShort, parseInstant } from '../../core/format/time';
-import { createGateContext, explainGates, gateCodeOf } from '../../core/phases/4-admit/gates';
+import { createGateContext, explainGates, gateCodeOf } from '../../core/phases/4-admit/admit';
 import { findInIdOrder, resolve, type Resolution } from '../../core/phases/2-resolve/resolve';
 import { evidenceClaimOn } from '../../core/phases/6-plan-packet/evidence-claim';
 import type { Contract } from '../../core/format/contract';

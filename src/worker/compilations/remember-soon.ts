@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import type { Audience, DisclosedView } from '../../core/disclosure';
 import type { Receipt } from '../../core/result';
 import type { CompileView } from '../protocol';
@@ -6,7 +6,7 @@ import { factContextOf } from '../../core/reasons';
 import { DEFAULT_TRACE_QUERY, TRACE_PAGE_SIZE } from '../../shared/trace-page';
 import { inputsKeyOf } from './remembered-result';
 import type { ResultMemory } from '../workspace/workspace-storage';
-import { filterAndSortTrace, traceWindow } from './trace-query';
+import { filterAndSortTrace, traceWindow } from './compile-view';
 import { measuredAsync } from '../user-timing';
 import type { Workspace } from '../workspace/workspace';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from '../../core/canonical';
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { savedWorkspaceSchema, type RememberedResult, type SavedWorkspace } from '../protocol';
 import type { RememberedEntry, ResultMemory, WorkspaceStorage } from '../workspace/workspace-storage';
 

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { canonicalJson } from '../../core/canonical';
 import type { Audience } from '../../core/disclosure';
 import { packetWithManifest, serialiseReceipt } from '../../core/phases/7-attest/attest';

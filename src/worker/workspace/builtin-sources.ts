@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import type { CompileError, Result } from '../../core/errors';
 import { parseScenarioJson, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import { BUILTIN_SCENARIOS } from '../../scenarios/builtin';

@@ -1,4 +1,4 @@
-import type { Sha256 } from '../../core/hash';
+import type { Sha256 } from '../../core/fingerprints';
 import { err, ok, type CompileError, type InputIssue, type Result } from '../../core/errors';
 import {
   isSuiteDocument,

@@ -11,7 +11,7 @@ import type { Contract } from '../../format/contract';
 import { invalidInput } from '../../format/input-issues';
 import { quoteValue } from '../../format/json-text';
 import { inputIssue } from '../../issues';
-import { withheldByContract } from '../4-admit/gates';
+import { withheldByContract } from '../4-admit/admit';
 import { recordSetOf, type CheckedRecord, type RecordSet } from './validate';
 
 interface Copy {

@@ -1,7 +1,7 @@
 import { sha256 } from '../../test-support/sha256';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentHashOf } from '../../hash';
+import { contentHashOf } from '../../fingerprints';
 import { AS_OF, buildContract, buildRecord, errorOf, unreadableOf } from '../../test-support/builders';
 import {
   checkRecord,

@@ -3,9 +3,8 @@ import { scenarioRecordIds, undeclaredMentions } from '../../change-text';
 import { contractSchema, type Contract } from '../../format/contract';
 import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type JsonLocator } from '../../format/json-text';
-import { createJsonlLineSplitter } from '../../format/jsonl-lines';
 import { recordSchema, type SourceRecord } from '../../format/record';
-import { compiledRecordSchema } from '../../format/record-parser';
+import { compiledRecordSchema, createJsonlLineSplitter } from '../../format/records-jsonl';
 import { scenarioSchema, type ScenarioFile } from '../../format/scenario';
 import {
   err,
@@ -18,10 +17,9 @@ import {
   type UnreadableRecord,
 } from '../../errors';
 import { CanonicalBytes } from '../../canonical-bytes';
-import { recordFingerprint } from '../../fingerprints';
+import { contentHashOf, recordFingerprint, type Sha256 } from '../../fingerprints';
 import { parseInstant } from '../../format/time';
 import { inputIssue } from '../../issues';
-import { contentHashOf, type Sha256 } from '../../hash';
 import { endsChunk } from '../../tree-digest';
 
 export { MAX_REPORTED_ISSUES };

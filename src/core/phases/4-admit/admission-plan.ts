@@ -1,12 +1,12 @@
 import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
-import type { Sha256 } from '../../hash';
+import type { Sha256 } from '../../fingerprints';
 import type { ResolvedContract } from '../2-resolve/resolve';
 import type { GateName } from '../../result';
 
 /**
  * The admission plan: every legality gate as a set or a constraint over typed values, in the words of no
  * store. Adapters lower it (to one SQLite WHERE, one PostgreSQL statement); the reference evaluator
- * (passes/gates.ts) decides the same records from the contract, and any difference stops compilation.
+ * (4-admit/admit.ts) decides the same records from the contract, and any difference stops compilation.
  *
  * Every value carries its domain, so a lowering cannot compare a subject's identity with a scope name or
  * a decision time with an ingestion time: a clause's field and its operand's domain must agree (`FIELD_DOMAIN`).

@@ -5,8 +5,7 @@ import { compileError, type CompileError } from '../../errors';
 import { FACT_CONTEXT_FIELDS, factContextOf, renderFact, type Fact, type ReasonCode } from '../../reasons';
 import type { EvidenceSlot, EvidenceState, GateName, RankedEntry, TraceRow } from '../../result';
 import type { Ranking } from '../5-rank/ranking';
-import type { Admission } from '../4-admit/admit';
-import { firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from '../4-admit/gates';
+import { type Admission, firstGate, GATE_BIT, gateCodeOf, gatesIn, type GateVerdict } from '../4-admit/admit';
 import type { Resolution, ResolvedRecord } from '../2-resolve/resolve';
 import { evidenceClaimOn } from './evidence-claim';
 

@@ -1,5 +1,5 @@
 import { compareStrings } from '../../canonical';
-import type { Sha256 } from '../../hash';
+import type { Sha256 } from '../../fingerprints';
 import type { ReasonCode } from '../../reasons';
 import { canonicalJson } from '../../canonical';
 import type { RankedEntry, TraceRow } from '../../result';

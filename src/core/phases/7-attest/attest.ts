@@ -1,9 +1,8 @@
 import { canonicalJson, compareStrings, sortedSet } from '../../canonical';
-import { contractFingerprint, normaliseContract } from '../../fingerprints';
+import { contractFingerprint, normaliseContract, type Sha256 } from '../../fingerprints';
 import type { Contract } from '../../format/contract';
 import type { SourceRecord } from '../../format/record';
 import { formatInstant } from '../../format/time';
-import type { Sha256 } from '../../hash';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../../version';
 import type {
   Attestation,

@@ -3,7 +3,7 @@ import { rankLookup } from '../../core/ranked';
 import { factContextOf } from '../../core/reasons';
 import type { TraceRow } from '../../core/result';
 import { buildContract } from '../../core/test-support/builders';
-import { filterAndSortTrace } from './trace-query';
+import { filterAndSortTrace } from './compile-view';
 
 describe('trace windows', () => {
   it('sorts and filters trace rows without losing trace order among ties', () => {

@@ -1,4 +1,11 @@
+import { z } from 'zod';
 import { MAX_LINE_CHARS, stripBom } from './json-text';
+import { recordSchema } from './record';
+import { parseRecordInput } from './record-parser.generated';
+
+/*
+ * A records file as JSONL: cut into lines as it streams, each line read by the record schema with its compiled parser.
+ */
 
 /** Where a JSONL file's lines go, numbered from 1 as an editor numbers them. */
 export interface JsonlLineSink {
@@ -76,3 +83,12 @@ export function createJsonlLineSplitter(sink: JsonlLineSink): JsonlLineSplitter 
     },
   };
 }
+
+/**
+ * `recordSchema` with zod's ahead-of-time compiled parser installed (`z.withParser`). The generated code
+ * (`record-parser.generated.ts`, written from the schema by `scripts/generate-record-parser.ts`) returns a
+ * valid record without zod's interpreter, which reading a large JSONL file spends most of its validation
+ * time in; whatever it refuses is parsed again by `recordSchema` itself, so every issue, path and message
+ * is zod's own. The code is a plain module because the app never compiles strings (jitless zod).
+ */
+export const compiledRecordSchema = z.withParser(recordSchema, parseRecordInput);
