@@ -9,6 +9,7 @@ import { deleteRecords, loadRecordSet } from './load-records';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 import { type Tokeniser } from './tokens';
 import { createUnicodeTokeniser } from './unicode61';
+import { watchStatements } from './watch-statements';
 
 const sample = brokenLinksCase();
 const withLinks = (record: SourceRecord, supersedes: string[]): SourceRecord => ({ ...record, supersedes });
@@ -81,6 +82,54 @@ describe('broken supersession links from the supersession graph alone', () => {
       expect((await storedBrokenLinks(database)).get('c1')).toEqual({ kind: 'dangling', targets: ['c2'] });
     });
 
+    it('after an upsert or delete, reads only the successors near the change, and holds the set resolve finds', async () => {
+      const base = byId(sample.records, 'c3');
+      let records: SourceRecord[] = Array.from({ length: 600 }, (_, index) =>
+        withLinks({ ...base, id: `k${index}` }, index % 20 === 1 ? [`k${index - 1}`] : []),
+      );
+      await load(records);
+      let successorRows = 0;
+      const watched = watchStatements(database, {
+        rows: (text, rows) => {
+          if (text.includes('supersedes FROM')) successorRows += rows.length;
+          return rows;
+        },
+      });
+      const change = async (next: SourceRecord[], changed: SourceRecord[]) => {
+        records = next;
+        successorRows = 0;
+        const loaded = await loadRecordSet(
+          sha256,
+          watched,
+          'links.jsonl',
+          createRecordSet(sha256, changed),
+          tokeniser,
+          {
+            mode: 'upsert',
+          },
+        );
+        if (!loaded.ok) throw new Error(loaded.error.message);
+        expect(await storedBrokenLinks(database)).toEqual(reference(records));
+        return successorRows;
+      };
+      // A new successor whose target is missing, then the target arriving: dangling, then mended.
+      const dangling = withLinks({ ...base, id: 'k-new' }, ['k-later']);
+      expect(await change([...records, dangling], [dangling])).toBeLessThanOrEqual(1);
+      expect((await storedBrokenLinks(database)).get('k-new')).toEqual({ kind: 'dangling', targets: ['k-later'] });
+      const later = withLinks({ ...base, id: 'k-later' }, []);
+      expect(await change([...records, later], [later])).toBeLessThanOrEqual(1);
+      expect((await storedBrokenLinks(database)).has('k-new')).toBe(false);
+      // A record that closes a cycle: every successor is read, as after a load into empty tables.
+      const closing = withLinks({ ...later, id: 'k-later' }, ['k-new']);
+      const next = records.map((record) => (record.id === 'k-later' ? closing : record));
+      expect(await change(next, [closing])).toBeGreaterThan(20);
+      const deleted = await deleteRecords(database, ['k0']);
+      expect(deleted.ok).toBe(true);
+      records = records.filter((record) => record.id !== 'k0');
+      expect(await storedBrokenLinks(database)).toEqual(reference(records));
+      expect((await storedBrokenLinks(database)).get('k1')).toEqual({ kind: 'dangling', targets: ['k0'] });
+    });
+
     it('keeps the set by reading the records that supersede something and their targets, not every record', async () => {
       const base = byId(sample.records, 'c3');
       // Many records, a few of them successors (one dangling): a join over every record would read them all.
@@ -101,7 +150,7 @@ describe('broken supersession links from the supersession graph alone', () => {
           return Number(rows[0]?.read ?? 0);
         };
         const before = await scanned();
-        await keepBrokenLinks(database);
+        await keepBrokenLinks(database, 'all');
         expect(await scanned()).toBe(before);
       } finally {
         await database.query('ROLLBACK');

@@ -42,13 +42,23 @@ export function brokenLinksOf(
 }
 
 /**
- * Brings `supersession_breaks` to the records the tables hold, in the caller's transaction: reads the
- * successors' links and which of their targets exist, and writes the set found (a handful of rows).
+ * Brings `supersession_breaks` to the records the tables hold, in the caller's transaction. After a load into empty
+ * tables (`all`), from every successor's links and which of their targets exist. After a change (`changed`: the ids in
+ * `load_changed`), from the changed records and the successors that name one of them alone, since a link breaks or
+ * mends only where a record that supersedes, or is superseded, changed; unless a cycle runs through a changed record,
+ * or one was stored before, when it reads every successor as after a load into empty tables.
  */
-export async function keepBrokenLinks(client: Database): Promise<void> {
-  const { rows } = await client.query<{ id: string; supersedes: string[] }>(
-    `SELECT id, supersedes FROM ${client.schema}.records WHERE cardinality(supersedes) > 0`,
-  );
+export async function keepBrokenLinks(client: Database, scope: 'all' | 'changed'): Promise<void> {
+  const stored = await storedBrokenLinks(client);
+  const cycles = scope === 'all' || [...stored.values()].some((link) => link.kind === 'cycle');
+  const near = cycles || (await changeCloses(client)) ? null : await nearChanges(client);
+  const rows =
+    near?.rows ??
+    (
+      await client.query<{ id: string; supersedes: string[] }>(
+        `SELECT id, supersedes FROM ${client.schema}.records WHERE cardinality(supersedes) > 0`,
+      )
+    ).rows;
   const successors = new Map(rows.map((row) => [row.id, row.supersedes]));
   // Which targets exist, looked up by id: a join of every record against the targets read the whole table.
   const targets = [...new Set(rows.flatMap((row) => row.supersedes))];
@@ -58,12 +68,12 @@ export async function keepBrokenLinks(client: Database): Promise<void> {
   );
   const existing = new Set(present.map((row) => row.id));
   const broken = brokenLinksOf(successors, (id) => existing.has(id));
+  const within = (id: string) => near === null || near.ids.has(id);
   // Only the rows that changed are written: a load that touches no supersession writes none.
-  const stored = await storedBrokenLinks(client);
   const same = (a: BrokenLink, b: BrokenLink) =>
     a.kind === b.kind && namesOf(a).join('\u0000') === namesOf(b).join('\u0000');
   const differs = (link: BrokenLink, other: BrokenLink | undefined) => other === undefined || !same(link, other);
-  const gone = [...stored].filter(([id, link]) => differs(link, broken.get(id)));
+  const gone = [...stored].filter(([id, link]) => within(id) && differs(link, broken.get(id)));
   const fresh = [...broken].filter(([id, link]) => differs(link, stored.get(id)));
   if (gone.length > 0)
     await client.query(`DELETE FROM ${client.schema}.supersession_breaks WHERE id = ANY($1::text[])`, [
@@ -80,6 +90,40 @@ export async function keepBrokenLinks(client: Database): Promise<void> {
       fresh.map(([, link]) => JSON.stringify(namesOf(link))),
     ],
   );
+}
+
+/** Whether a changed record reaches itself through the links of the successors (a cycle runs through it). */
+async function changeCloses(client: Database): Promise<boolean> {
+  const { schema } = client;
+  const { rows } = await client.query<{ closes: boolean }>(
+    `WITH RECURSIVE reach(id) AS (
+       SELECT t.id FROM ${schema}.records r JOIN load_changed c ON c.id = r.id CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
+       WHERE cardinality(r.supersedes) > 0
+       UNION
+       SELECT t.id FROM reach x JOIN ${schema}.records r ON r.id = x.id CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
+       WHERE cardinality(r.supersedes) > 0)
+     SELECT EXISTS (SELECT 1 FROM reach x JOIN load_changed c ON c.id = x.id) AS closes`,
+  );
+  return rows[0]?.closes === true;
+}
+
+/**
+ * The records a change can break or mend a link of: the changed ids, and the successors among them or naming one of
+ * them, with their links.
+ */
+async function nearChanges(client: Database): Promise<{
+  readonly ids: ReadonlySet<string>;
+  readonly rows: readonly { readonly id: string; readonly supersedes: string[] }[];
+}> {
+  const { schema } = client;
+  const changed = await client.query<{ id: string }>('SELECT DISTINCT id FROM load_changed');
+  const ids = changed.rows.map((row) => row.id);
+  const { rows } = await client.query<{ id: string; supersedes: string[] }>(
+    `SELECT id, supersedes FROM ${schema}.records WHERE cardinality(supersedes) > 0 ` +
+      `AND (id = ANY($1::text[]) OR supersedes && $1::text[])`,
+    [ids],
+  );
+  return { ids: new Set([...ids, ...rows.map((row) => row.id)]), rows };
 }
 
 const namesOf = (link: BrokenLink): readonly string[] =>

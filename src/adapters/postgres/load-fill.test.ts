@@ -51,6 +51,7 @@ const EVERY_INDEX = [
   'records_order',
   'records_pkey',
   'records_successors',
+  'records_superseding',
 ];
 
 const generatedLines = (count: number) => generateRecords(count, 11).records.map((record) => JSON.stringify(record));

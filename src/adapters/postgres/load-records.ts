@@ -126,7 +126,7 @@ async function loadInTransaction(
   // The indexes first: the digest's chunks are read through them.
   if (filling) await createIndexes(client);
   if (changed) {
-    await keepBrokenLinks(client);
+    await keepBrokenLinks(client, filling ? 'all' : 'changed');
     await keepRecordSetDigest(client, filling);
   }
   // A new table, or one a load rewrote in bulk, has statistics that no longer say how many rows it holds: the
@@ -348,7 +348,7 @@ export async function deleteRecords(
     const gone = new Set(await deleteRecordRows(client, ids));
     if (gone.size > 0) {
       await client.query('INSERT INTO load_changed SELECT unnest($1::text[])', [[...gone]]);
-      await keepBrokenLinks(client);
+      await keepBrokenLinks(client, 'changed');
       await keepRecordSetDigest(client, false);
     }
     const snapshot = gone.size > 0 ? await nextSnapshot(client) : await currentSnapshot(client);

@@ -144,7 +144,8 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
  * than the insert); `load` deletes a record's document and postings with the record. `documents_line_hash` is how a
  * load finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
  * the broken links after a load reads them, not the corpus; it covers what finding the successors in force reads, so a
- * compile reads them from the index alone rather than from a heap page per successor, spread over the whole table.
+ * compile reads them from the index alone rather than from a heap page per successor, spread over the whole table;
+ * `records_superseding` finds the successors that name a changed record (broken-links.ts).
  */
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);
@@ -154,6 +155,7 @@ ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) INCLUDE (supersedes, lifecycle, known_at, valid_from)
   WHERE cardinality(supersedes) > 0;
+CREATE INDEX records_superseding ON ${SCHEMA}.records USING gin (supersedes) WHERE cardinality(supersedes) > 0;
 CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
 CREATE INDEX record_changes_snapshot ON ${SCHEMA}.record_changes (snapshot, id);
 CREATE INDEX records_before_id ON ${SCHEMA}.records_before (id, snapshot);
