@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { utf8Text } from './utf8-text';
 import { readFile, stat } from 'node:fs/promises';
 import { compileError, err, ok, type CompileError, type InputIssue, type Result } from '../core/errors';
 import { inputIssue } from '../core/issues';
@@ -132,9 +133,9 @@ export function recordsFileChunks(
       const info = await stat(path);
       if (info.isDirectory()) failed = fileError(display, unreadable(display, { code: 'EISDIR' }));
       else {
-        const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
-        for await (const chunk of stream) {
-          yield String(chunk);
+        const stream = createReadStream(path, { highWaterMark: MB });
+        for await (const chunk of utf8Text(stream)) {
+          yield chunk;
           progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
         }
       }
@@ -193,11 +194,11 @@ export async function openRecordsFile(path: string, display: string): Promise<Re
   } catch (error) {
     return err(fileError(display, unreadable(display, error)));
   }
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: MB });
+  const stream = createReadStream(path, { highWaterMark: MB });
   let failed: CompileError | null = null;
   async function* chunks(): AsyncGenerator<string> {
     try {
-      for await (const chunk of stream) yield String(chunk);
+      yield* utf8Text(stream);
     } catch (error) {
       failed = fileError(display, unreadable(display, error));
       throw error;
