@@ -1,5 +1,5 @@
 import type { Sha256 } from '../../core/fingerprints';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InputIssue } from '../../core/errors';
 import { MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
@@ -25,7 +25,8 @@ export const RECORDS_PER_TURN = 25;
  * every line is read again once and only records whose fingerprint changed are written.
  */
 export function lineHash(line: string): Buffer {
-  return createHash('sha256').update(`context-compiler ${ENGINE_VERSION}\n`).update(line).digest();
+  // One call, no hash object: a million lines made a million of them for the collector to finalise.
+  return hash('sha256', `context-compiler ${ENGINE_VERSION}\n${line}`, 'buffer');
 }
 
 export interface Line {
