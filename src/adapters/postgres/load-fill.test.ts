@@ -50,7 +50,6 @@ const EVERY_INDEX = [
   'records_chunk_ends',
   'records_order',
   'records_pkey',
-  'records_project_scope',
   'records_successors',
   'records_superseding',
 ];

@@ -145,9 +145,7 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
  * load finds the lines the database holds; `records_successors` holds the few records that supersede something: keeping
  * the broken links after a load reads them, not the corpus; it covers what finding the successors in force reads, so a
  * compile reads them from the index alone rather than from a heap page per successor, spread over the whole table;
- * `records_superseding` finds the successors that name a changed record (broken-links.ts). `records_project_scope`
- * lets admission read only the records of a task's project and scopes where they are few; where they are many, the
- * planner scans the table in parallel as before.
+ * `records_superseding` finds the successors that name a changed record (broken-links.ts).
  */
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);
@@ -158,7 +156,6 @@ CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) INCLUDE (supersedes, lifecycle, known_at, valid_from)
   WHERE cardinality(supersedes) > 0;
 CREATE INDEX records_superseding ON ${SCHEMA}.records USING gin (supersedes) WHERE cardinality(supersedes) > 0;
-CREATE INDEX records_project_scope ON ${SCHEMA}.records (project, scope);
 CREATE INDEX records_order ON ${SCHEMA}.records ((${utf16Order('id')}));
 CREATE INDEX record_changes_snapshot ON ${SCHEMA}.record_changes (snapshot, id);
 CREATE INDEX records_before_id ON ${SCHEMA}.records_before (id, snapshot);
