@@ -23,7 +23,7 @@ import { VIEW_COLUMNS, viewsOf } from './gate-views';
 import { answerOnShards } from './shard-answer';
 import type { ShardTables } from './shard-snapshots';
 import { storedRecordSetDigest } from './record-set-digest';
-import type { Database } from './schema';
+import { currentSnapshot, type Database } from './schema';
 import type { Tokeniser } from './tokens';
 
 /**
@@ -115,12 +115,6 @@ async function recountOnOneServer(
   return ok(countedOf(summary.digest, Number(summary.total), summary, []));
 }
 
-/** The snapshot the records are at, in the caller's transaction. */
-async function snapshotNow(client: Database): Promise<number> {
-  const { rows } = await client.query<{ snapshot: string }>(`SELECT snapshot FROM ${client.schema}.layout`);
-  return Number(rows[0]?.snapshot ?? 0);
-}
-
 /**
  * The answers a long-lived compiler kept, by plan and question: each with the ids superseded when it was answered and
  * the successors of its required records. A few are kept, the oldest dropped first.
@@ -208,20 +202,19 @@ async function refusedIfSameAdmitted(
 }
 
 /**
- * The kept answer to the same plan and question when it still holds: the same ids are superseded, the required
+ * The kept answer to the same plan and question, superseding the same ids, when it still holds: the required
  * records have the same successors, and admission admits what it admitted (`refusedIfSameAdmitted`). The admitted
  * set's digest covers every admitted id and fingerprint, so its rows, statistics and scores are the kept ones; the
  * refused counts and the record-set digest are new. Null when something differs: the caller answers in full.
  */
 async function keptAnswerIfSame(
   client: Database,
-  kept: KeptAnswer | undefined,
+  kept: KeptAnswer,
   plan: AdmissionPlan,
   digest: string,
   question: PlanQuestion,
   superseded: readonly string[],
 ): Promise<Result<PlanAnswer | null, CompileError>> {
-  if (kept === undefined || kept.superseded !== superseded.join('\n')) return ok(null);
   const refused = await refusedIfSameAdmitted(client, kept, plan, digest, superseded);
   if (!refused.ok || refused.value === null) return refused.ok ? ok(null) : refused;
   const successors = await successorsOf(client, question.required);
@@ -270,13 +263,15 @@ export function createPlanAnswering(
       else {
         const ids = await supersededAt(client, plan);
         superseded = ids.join('\n');
-        snapshot = await snapshotNow(client);
+        snapshot = await currentSnapshot(client);
         const last = kept.get(key);
-        const same = await keptAnswerIfSame(client, last, plan, digest, question, ids);
-        if (!same.ok) return same;
-        if (same.value !== null) {
-          kept.keep(key, { ...(last as KeptAnswer), snapshot, answer: same.value });
-          return ok(same.value);
+        if (last?.superseded === superseded) {
+          const same = await keptAnswerIfSame(client, last, plan, digest, question, ids);
+          if (!same.ok) return same;
+          if (same.value !== null) {
+            kept.keep(key, { ...last, snapshot, answer: same.value });
+            return ok(same.value);
+          }
         }
         answered = await answerOnOneServer(client, plan, digest, terms, phrases, ids);
       }

@@ -17,7 +17,15 @@ import {
 } from './load-batch';
 import { keepBrokenLinks } from './broken-links';
 import { keepRecordSetDigest } from './record-set-digest';
-import { createIndexes, migrate, nextSnapshot, remakeTables, requireLayout, type Database } from './schema';
+import {
+  createIndexes,
+  currentSnapshot,
+  migrate,
+  nextSnapshot,
+  remakeTables,
+  requireLayout,
+  type Database,
+} from './schema';
 import type { Tokeniser } from './tokens';
 import { keepRowsBefore, logChanges } from './change-log';
 
@@ -294,11 +302,6 @@ async function compressDocumentsFast(client: Database): Promise<void> {
 /** The ids a load or delete wrote or removed, for the digest's chunks (record-set-digest.ts). */
 async function createChangedTable(client: Database): Promise<void> {
   await client.query('CREATE TEMPORARY TABLE load_changed (id text COLLATE "C" NOT NULL) ON COMMIT DROP');
-}
-
-async function currentSnapshot(client: Database): Promise<number> {
-  const { rows } = await client.query<{ snapshot: string }>(`SELECT snapshot FROM ${client.schema}.layout`);
-  return Number(rows[0]?.snapshot ?? 0);
 }
 
 /** A record set's records as the lines of a file (one JSON record a line), a thousand lines a chunk. */

@@ -210,6 +210,12 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   return found === undefined ? 'created' : 'migrated';
 }
 
+/** The snapshot the records are at, as the caller's transaction sees them. */
+export async function currentSnapshot(client: Database): Promise<number> {
+  const { rows } = await client.query<{ snapshot: string }>(`SELECT snapshot FROM ${client.schema}.layout`);
+  return Number(rows[0]?.snapshot ?? 0);
+}
+
 /**
  * Counts the snapshot up by one, in the caller's transaction (which holds the layout's lock): the records have changed.
  */
