@@ -97,7 +97,8 @@ async function changeCloses(client: Database): Promise<boolean> {
   const { schema } = client;
   const { rows } = await client.query<{ closes: boolean }>(
     `WITH RECURSIVE reach(id) AS (
-       SELECT t.id FROM ${schema}.records r JOIN load_changed c ON c.id = r.id CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
+       SELECT t.id FROM ${schema}.records r JOIN load_changed c ON c.id = r.id
+         CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
        WHERE cardinality(r.supersedes) > 0
        UNION
        SELECT t.id FROM reach x JOIN ${schema}.records r ON r.id = x.id CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)

@@ -75,14 +75,18 @@ export async function verdictsOfChanges(
     side: string | null;
     code: string | null;
   }>(
-    `WITH first AS (SELECT id, min(snapshot) AS at FROM ${schema}.record_changes WHERE snapshot > ${after} GROUP BY id),
-     checks AS (SELECT $1::text AS plan, (SELECT log_from FROM ${schema}.layout) <= ${after} AS covered, (SELECT count(*)::integer FROM first) AS changed,
+    `WITH first AS (SELECT id, min(snapshot) AS at FROM ${schema}.record_changes
+       WHERE snapshot > ${after} GROUP BY id),
+     checks AS (SELECT $1::text AS plan, (SELECT log_from FROM ${schema}.layout) <= ${after} AS covered,
+       (SELECT count(*)::integer FROM first) AS changed,
        EXISTS (SELECT 1 FROM ${schema}.supersession_breaks b JOIN first f ON f.id = b.id) AS broken),
      judged AS (
-       SELECT 'before' AS side, ${verdict} AS code FROM ${schema}.records_before r JOIN first f ON f.id = r.id AND f.at = r.snapshot
+       SELECT 'before' AS side, ${verdict} AS code FROM ${schema}.records_before r
+         JOIN first f ON f.id = r.id AND f.at = r.snapshot
          LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id
        UNION ALL
-       SELECT 'now', ${verdict} FROM ${schema}.records r JOIN first f ON f.id = r.id LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id)
+       SELECT 'now', ${verdict} FROM ${schema}.records r JOIN first f ON f.id = r.id
+         LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id)
      SELECT c.plan, c.covered, c.changed, c.broken, j.side, j.code FROM checks c
        LEFT JOIN judged j ON c.covered AND c.changed <= ${limit} AND NOT c.broken`,
     into.values,
