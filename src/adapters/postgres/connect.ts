@@ -48,28 +48,41 @@ export async function connect(
       }),
     );
   }
+  // Statements run one at a time in the order they are asked for, as the server would take them: a caller may ask for
+  // the next before the last has answered (a load looks a batch up while another is written), which the driver
+  // would queue too, but with a deprecation warning on the user's terminal.
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = last.then(run);
+    last = result.catch(() => undefined);
+    return result;
+  };
   return ok({
     schema: quoteIdentifier(schema),
-    query: async (text, values) => client.query(text, values as unknown[]),
+    query: (text, values) => inTurn(() => client.query(text, values as unknown[])),
     queryPages: <R extends object>(text: string, values: readonly unknown[], size: number, take: (rows: R[]) => void) =>
-      new Promise<void>((resolve, reject) => {
-        let page: R[] = [];
-        // A query with a 'row' listener and no callback keeps no row: each is handed on as it is parsed.
-        const query = client.query(new pg.Query<R>(text, values as unknown[]));
-        query.on('row', (row: R) => {
-          page.push(row);
-          if (page.length >= size) {
-            take(page);
-            page = [];
-          }
-        });
-        query.on('error', reject);
-        query.on('end', () => {
-          take(page);
-          resolve();
-        });
-      }),
-    copyFrom: async (statement, rows) => pipeline(Readable.from(copyPieces(rows)), client.query(copyFrom(statement))),
+      inTurn(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            let page: R[] = [];
+            // A query with a 'row' listener and no callback keeps no row: each is handed on as it is parsed.
+            const query = client.query(new pg.Query<R>(text, values as unknown[]));
+            query.on('row', (row: R) => {
+              page.push(row);
+              if (page.length >= size) {
+                take(page);
+                page = [];
+              }
+            });
+            query.on('error', reject);
+            query.on('end', () => {
+              take(page);
+              resolve();
+            });
+          }),
+      ),
+    copyFrom: (statement, rows) =>
+      inTurn(() => pipeline(Readable.from(copyPieces(rows)), client.query(copyFrom(statement)))),
     end: async () => {
       await client.end().catch(() => undefined);
     },
