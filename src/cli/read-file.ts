@@ -48,6 +48,11 @@ export function describeFileSystemError(error: unknown): string {
 }
 
 const MB = 1024 * 1024;
+/**
+ * Bytes read at a time. Each chunk is decoded to one string, held until its lines are read: below V8's large-object
+ * size such strings cost the collector less (docs/PERFORMANCE.md, the reload).
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 /** The name a user gives for standard input, as other command-line tools take it. */
 export const STANDARD_INPUT = '-';
@@ -133,7 +138,7 @@ export function recordsFileChunks(
       const info = await stat(path);
       if (info.isDirectory()) failed = fileError(display, unreadable(display, { code: 'EISDIR' }));
       else {
-        const stream = createReadStream(path, { highWaterMark: MB });
+        const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
         for await (const chunk of utf8Text(stream)) {
           yield chunk;
           progress?.(`reading ${display}: ${Math.floor((stream.bytesRead / Math.max(info.size, 1)) * 100)}%`);
@@ -194,7 +199,7 @@ export async function openRecordsFile(path: string, display: string): Promise<Re
   } catch (error) {
     return err(fileError(display, unreadable(display, error)));
   }
-  const stream = createReadStream(path, { highWaterMark: MB });
+  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   let failed: CompileError | null = null;
   async function* chunks(): AsyncGenerator<string> {
     try {

@@ -49,4 +49,21 @@ describe('a file read as UTF-8 text a chunk at a time', () => {
       expect(await decoded(chunks)).toBe(reference(chunks));
     }
   });
+
+  it('keeps a character cut between chunks when the reader fills the same memory again for the next chunk', async () => {
+    // A reader may hand over one buffer again and again, refilled: the cut bytes must not be read back from it.
+    async function* oneBufferRefilled(size: number) {
+      const memory = Buffer.alloc(size);
+      for (let at = 0; at < bytes.length; at += size) {
+        const length = bytes.copy(memory, 0, at, at + size);
+        yield memory.subarray(0, length);
+        memory.fill(0x7a);
+      }
+    }
+    for (const size of [1, 2, 3, 5, 7]) {
+      let decodedText = '';
+      for await (const piece of utf8Text(oneBufferRefilled(size))) decodedText += piece;
+      expect(decodedText).toBe(text);
+    }
+  });
 });

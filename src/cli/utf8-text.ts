@@ -23,14 +23,20 @@ function incompleteTail(bytes: Uint8Array): number {
 export async function* utf8Text(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   let carried: Buffer = Buffer.alloc(0);
   for await (const chunk of chunks) {
-    const bytes = carried.length === 0 ? Buffer.from(chunk) : Buffer.concat([carried, chunk]);
+    // A view of the chunk, not a copy (Buffer.from(chunk) copies a Uint8Array byte by byte).
+    const bytes =
+      carried.length === 0
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : Buffer.concat([carried, chunk]);
     if (isAscii(bytes)) {
       carried = Buffer.alloc(0);
       yield bytes.toString('latin1');
       continue;
     }
     const cut = bytes.length - incompleteTail(bytes);
-    carried = bytes.subarray(cut);
+    // Copied: at most three bytes, kept past this chunk, whose memory the reader may use again.
+    // Copied: at most three bytes, kept past this chunk, whose memory the reader may use again.
+    carried = Buffer.from(bytes.subarray(cut));
     if (cut > 0) yield bytes.toString('utf8', 0, cut);
   }
   if (carried.length > 0) yield carried.toString('utf8');
