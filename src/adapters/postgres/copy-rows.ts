@@ -53,13 +53,13 @@ export const copyLine = (values: readonly (string | number | boolean | null)[]) 
 /** A text[] literal: each element quoted, its quotes and backslashes escaped. */
 const textArray = (values: Iterable<string>) =>
   `{${Array.from(values, (value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-/** A bytea in COPY's text format: hex, its backslash escaped for COPY. */
-const byteaValue = (bytes: Uint8Array) => `\\x${Buffer.from(bytes).toString('hex')}`;
+/** A bytea given in hex, in COPY's text format: its backslash escaped for COPY. */
+const byteaValue = (hex: string) => `\\x${hex}`;
 
-/** A record to write, with the hash of the line it was read from (see load-records.ts). */
+/** A record to write, with the hash of the line it was read from, in hex (see load-records.ts). */
 export interface RecordToWrite {
   readonly item: CheckedRecord;
-  readonly lineHash: Uint8Array;
+  readonly lineHash: string;
 }
 
 /** The record's row of the narrow table (schema.ts), in its columns' order. */

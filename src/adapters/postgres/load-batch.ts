@@ -24,17 +24,18 @@ export const RECORDS_PER_TURN = 25;
  * read the same bytes as another record (a new field, a fingerprint computed otherwise), so after an upgrade
  * every line is read again once and only records whose fingerprint changed are written.
  */
-export function lineHash(line: string): Buffer {
-  // One call, no hash object: a million lines made a million of them for the collector to finalise.
-  return hash('sha256', `context-compiler ${ENGINE_VERSION}\n${line}`, 'buffer');
+export function lineHash(line: string): string {
+  // One call, no hash object: a million lines made a million of them for the collector to finalise. Hex, because
+  // that is how the hash is looked up, written and compared: a Buffer would be made for each line and turned to hex.
+  return hash('sha256', `context-compiler ${ENGINE_VERSION}\n${line}`, 'hex');
 }
 
 export interface Line {
   readonly number: number;
   /** Null for a line over MAX_LINE_CHARS, whose text was never kept. */
   readonly text: string | null;
-  /** Null with the text. */
-  readonly hash: Buffer | null;
+  /** Null with the text; hex. */
+  readonly hash: string | null;
 }
 
 /** The file's problems, in line order: the first MAX_REPORTED_ISSUES of them and how many there are. */
@@ -85,7 +86,7 @@ export async function* lineBatches(chunks: AsyncIterable<string> | Iterable<stri
 export interface PreparedRecord {
   readonly id: string;
   readonly fingerprint: string;
-  readonly lineHash: Buffer;
+  readonly lineHash: string;
   readonly rows: RecordRows;
 }
 
@@ -119,7 +120,7 @@ export async function prepareBatch(
   const ids = new Set<string>();
   const prepared: PreparedRecord[] = [];
   const check = createRecordChecker(sha256);
-  let pending: (RecordToWrite & { readonly lineHash: Buffer })[] = [];
+  let pending: RecordToWrite[] = [];
   // Records are tokenised and made rows a few at a time, at each turn: a parsed record and its tokens are dropped
   // while they are young, instead of a whole batch of them outliving several collections of the young generation.
   const makeRows = () => {
@@ -143,7 +144,7 @@ export async function prepareBatch(
       addProblems(problems, [overlongLineIssue(file, line.number)]);
       continue;
     }
-    const id = known.get(line.hash.toString('hex'));
+    const id = known.get(line.hash);
     if (id !== undefined) {
       seen.push(copyLine([id, line.number]));
       unchanged += 1;

@@ -148,4 +148,62 @@ describe.skipIf(POSTGRES_URL === undefined)('a load overlaps reading and writing
     expect(at2N).toBe(atN);
     expect(at2N).toBeLessThanOrEqual(2 * BATCH + 1);
   });
+
+  it("reloading, looks the next batch's lines up while a batch is read, and holds at most three batches", async () => {
+    const fileLines = generatedLines(4 * BATCH);
+    await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
+    const first = await loadRecordLines(sha256, database, 'records.jsonl', [`${fileLines.join('\n')}\n`], tokeniser);
+    expect(first.ok).toBe(true);
+    // Every line changed: each is looked up, read, tokenised and written again.
+    const changedLines = fileLines.map((line) => line.replace('"title":"', '"title":"Changed: '));
+
+    const events: string[] = [];
+    let lookUps = 0;
+    let tokenised = 0;
+    let linesRead = 0;
+    let recordsWritten = 0;
+    let mostInFlight = 0;
+    const watched: Database = {
+      schema: database.schema,
+      queryPages: database.queryPages,
+      query: (text, values) => {
+        if (text.includes('line_hash = ANY')) events.push(`look-up ${(lookUps += 1)}`);
+        return database.query(text, values);
+      },
+      copyFrom: async (statement, rows) => {
+        const given = [...rows];
+        await database.copyFrom(statement, given);
+        if (isRecordsCopy(statement)) recordsWritten += given.length;
+      },
+    };
+    const watchedTokeniser: Tokeniser = {
+      records(texts) {
+        const before = Math.ceil(tokenised / BATCH);
+        tokenised += texts.length;
+        if (Math.ceil(tokenised / BATCH) > before) events.push(`tokenising batch ${Math.ceil(tokenised / BATCH)}`);
+        return tokeniser.records(texts);
+      },
+      phrase: (term) => tokeniser.phrase(term),
+    };
+    async function* lines(): AsyncGenerator<string> {
+      for (const line of changedLines) {
+        linesRead += 1;
+        mostInFlight = Math.max(mostInFlight, linesRead - recordsWritten);
+        yield `${line}\n`;
+      }
+    }
+    const reloaded = await loadRecordLines(sha256, watched, 'records.jsonl', lines(), watchedTokeniser);
+    expect(reloaded.ok && reloaded.value).toMatchObject({ updated: fileLines.length, inserted: 0, deleted: 0 });
+    expect(events).toEqual([
+      'look-up 1',
+      'look-up 2',
+      'tokenising batch 1',
+      'look-up 3',
+      'tokenising batch 2',
+      'look-up 4',
+      'tokenising batch 3',
+      'tokenising batch 4',
+    ]);
+    expect(mostInFlight).toBeLessThanOrEqual(3 * BATCH + 1);
+  });
 });

@@ -106,26 +106,32 @@ async function loadInTransaction(
   const filling = await fillsEmptyTables(client, layout);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
-  // Two batches at most are held: one written while the next is read. The file is read no faster than that.
-  let previous: PreparedBatch | null = null;
+  // Filling, a batch is read while the one before it is written: two batches held. Reloading, a batch's line hashes
+  // are looked up while the next batch is read, so the server's index probes overlap Node's reading and hashing: a
+  // third batch is held, of lines that are mostly known and never parsed.
+  const lookAhead = filling ? 0 : 1;
+  const lookingUp: { readonly lines: readonly Line[]; readonly known: Promise<ReadonlyMap<string, string>> }[] = [];
+  let writing: Promise<number> | null = null;
+  const reportWritten = (lastLine: number) => onProgress?.(lastLine, counts.inserted + counts.updated);
+  const prepareNext = async (next: (typeof lookingUp)[number]) => {
+    const prepared = await prepareBatch(sha256, file, next.lines, await next.known, tokeniser, problems);
+    // One batch written at a time, while the next is read, validated and tokenised: server and Node at once.
+    if (writing !== null) reportWritten(await writing);
+    writing = writeBatch(client, prepared, problems, counts, filling).then(() => prepared.lastLine);
+    writing.catch(() => undefined);
+  };
   for await (const lines of lineBatches(chunks)) {
-    // Asked before the previous batch's writes go out, so the answer does not wait behind their COPY. The connection
-    // runs one statement at a time: each waits for the one before it.
-    const known = filling ? NOTHING_KNOWN : await knownLines(client, lines);
-    const writing: Promise<void> =
-      previous === null ? Promise.resolve() : writeBatch(client, previous, problems, counts, filling);
-    // The previous batch's rows are copied while this one is read, validated and tokenised: server and Node at once.
-    const [, prepared]: [void, PreparedBatch] = await Promise.all([
-      writing,
-      prepareBatch(sha256, file, lines, known, tokeniser, problems),
-    ]);
-    if (previous !== null) onProgress?.(previous.lastLine, counts.inserted + counts.updated);
-    previous = prepared;
+    // Sent before the previous batch's writes, so the answer does not wait behind their COPY. The connection runs one
+    // statement at a time, in the order they were sent.
+    const known = filling ? Promise.resolve(NOTHING_KNOWN) : knownLines(client, lines);
+    // Awaited once its turn comes (as the write is): until then a failure must not count as unhandled.
+    known.catch(() => undefined);
+    lookingUp.push({ lines, known });
+    const next = lookingUp.length > lookAhead ? lookingUp.shift() : undefined;
+    if (next !== undefined) await prepareNext(next);
   }
-  if (previous !== null) {
-    await writeBatch(client, previous, problems, counts, filling);
-    onProgress?.(previous.lastLine, counts.inserted + counts.updated);
-  }
+  for (const next of lookingUp.splice(0)) await prepareNext(next);
+  if (writing !== null) reportWritten(await writing);
 
   const refusal = await refusalOf(client, file, problems);
   if (refusal !== null) return err(refusal);
@@ -170,11 +176,13 @@ const NOTHING_KNOWN: ReadonlyMap<string, string> = new Map();
 
 /** Which of these lines the database holds byte for byte: hex hash -> the id its record has. */
 async function knownLines(client: Database, lines: readonly Line[]): Promise<Map<string, string>> {
-  const { rows } = await client.query<{ line_hash: Buffer; id: string }>(
-    `SELECT line_hash, id FROM ${client.schema}.documents WHERE line_hash = ANY($1::bytea[])`,
-    [lines.flatMap((line) => (line.hash === null ? [] : [line.hash]))],
+  // Hashes go and come back as hex text, the form they are compared in: no Buffer per line on either side.
+  const { rows } = await client.query<{ line_hash: string; id: string }>(
+    `SELECT encode(line_hash, 'hex') AS line_hash, id FROM ${client.schema}.documents ` +
+      'WHERE line_hash = ANY($1::bytea[])',
+    [lines.flatMap((line) => (line.hash === null ? [] : [`\\x${line.hash}`]))],
   );
-  return new Map(rows.map((row) => [row.line_hash.toString('hex'), row.id]));
+  return new Map(rows.map((row) => [row.line_hash, row.id]));
 }
 
 /**
@@ -209,7 +217,7 @@ async function writeBatch(
   const writes: RecordRows[] = [];
   const written: string[] = [];
   const replaced: string[] = [];
-  const rehashed: { readonly id: string; readonly lineHash: Buffer }[] = [];
+  const rehashed: { readonly id: string; readonly lineHash: string }[] = [];
   for (const record of fresh) {
     const fingerprint = before.get(record.id);
     if (fingerprint === record.fingerprint) rehashed.push(record);
@@ -224,8 +232,8 @@ async function writeBatch(
   counts.inserted += writes.length - replaced.length;
   if (rehashed.length > 0)
     await client.query(
-      `UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS ` +
-        `x(id, hash) WHERE d.id = x.id`,
+      `UPDATE ${client.schema}.documents d SET line_hash = decode(x.hash, 'hex') FROM unnest($1::text[], $2::text[]) ` +
+        `AS x(id, hash) WHERE d.id = x.id`,
       [rehashed.map(({ id }) => id), rehashed.map(({ lineHash: hash }) => hash)],
     );
   await deleteRecordRows(client, replaced);
