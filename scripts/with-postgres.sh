@@ -56,9 +56,9 @@ run_as_owner "$bindir/initdb" -D "$folder/data" -U postgres --auth=trust --encod
 }
 # A throwaway cluster: durability is not wanted, speed is. wal_level=minimal (which needs max_wal_senders=0)
 # lets a load's COPY into the tables it created in the same transaction skip the WAL; a larger max_wal_size
-# and checkpoint_timeout keep checkpoints out of a long load, and maintenance_work_mem sorts the term index in memory.
+# and checkpoint_timeout keep checkpoints out of a long load (the load sets its own memory for its index builds).
 if ! run_as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-  -o "-c listen_addresses='' -k $folder -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c wal_level=minimal -c max_wal_senders=0 -c max_wal_size=8GB -c checkpoint_timeout=30min -c maintenance_work_mem=1GB" start >/dev/null; then
+  -o "-c listen_addresses='' -k $folder -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c wal_level=minimal -c max_wal_senders=0 -c max_wal_size=8GB -c checkpoint_timeout=30min" start >/dev/null; then
   cat "$folder/server.log" >&2
   exit 1
 fi

@@ -102,6 +102,36 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     expect(await storedRecordSetDigest(database)).toBe(digest);
   });
 
+  it("builds the indexes with 64 MB of sort memory, whatever the server's setting", async () => {
+    await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
+    await database.query(`SET maintenance_work_mem = '1GB'`);
+    const memoryAtBuild: string[] = [];
+    const watched: Database = {
+      ...database,
+      query: async (text, values) => {
+        if (text.includes('ADD PRIMARY KEY')) {
+          const { rows } = await database.query<{ memory: string }>(
+            "SELECT current_setting('maintenance_work_mem') AS memory",
+          );
+          memoryAtBuild.push(rows[0]?.memory ?? '');
+        }
+        return database.query(text, values);
+      },
+    };
+    try {
+      const loaded = await loadRecordLines(sha256, watched, 'records.jsonl', asChunks(generatedLines(20)), tokeniser);
+      expect(loaded.ok).toBe(true);
+      expect(memoryAtBuild).toEqual(['64MB']);
+      // Set for the load's transaction only.
+      const { rows } = await database.query<{ memory: string }>(
+        "SELECT current_setting('maintenance_work_mem') AS memory",
+      );
+      expect(rows[0]?.memory).toBe('1GB');
+    } finally {
+      await database.query('RESET maintenance_work_mem');
+    }
+  });
+
   it('compresses long documents with lz4 where the server has it', async () => {
     const { rows: lz4 } = await database.query<{ present: boolean }>(
       `SELECT 'lz4' = ANY (enumvals) AS present FROM pg_settings WHERE name = 'default_toast_compression'`,

@@ -226,8 +226,16 @@ export async function nextSnapshot(client: Database): Promise<number> {
   return Number(rows[0]?.snapshot ?? 0);
 }
 
-/** Builds the indexes of tables `migrate` or `remakeTables` has just made. */
+/**
+ * Sort memory for building the indexes, whatever the server's own setting. The postings' primary key sorts one row per
+ * term of every record: in runs that fit the processor's caches, merged, it is built faster than sorted in one piece in
+ * a large memory, and 64 MB still lets one parallel worker help (each needs 32 MB). Measured: docs/ADAPTERS.md.
+ */
+const INDEX_BUILD_MEMORY = '64MB';
+
+/** Builds the indexes of tables `migrate` or `remakeTables` has just made, in the caller's transaction. */
 export async function createIndexes(client: Database): Promise<void> {
+  await client.query(`SELECT set_config('maintenance_work_mem', '${INDEX_BUILD_MEMORY}', true)`);
   await client.query(indexes(client.schema));
 }
 
