@@ -3,6 +3,7 @@
 // run builds it from the sources (`npm run build:cli` does the same).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const bundle = new URL('../dist-cli/context-compiler.mjs', import.meta.url);
@@ -20,4 +21,7 @@ if (!existsSync(bundle)) {
     process.exit(1);
   }
 }
+// V8 keeps the bundle's compiled code in the system's temporary folder, so a run after the first skips compiling it
+// (Node 22.1 and later; the cache is checked against the file and rebuilt when it changed).
+module.enableCompileCache?.();
 await import(bundle.href);

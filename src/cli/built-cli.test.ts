@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,20 @@ describe('the built CLI', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('usage: context-compiler <command>');
   });
+
+  it.skipIf(!('enableCompileCache' in module))(
+    "keeps the bundle's compiled code for the next run, in the system's temporary folder",
+    () => {
+      const temporary = mkdtempSync(join(tmpdir(), 'cc-built-cache-'));
+      const first = spawnSync(process.execPath, [bin, '--version'], {
+        encoding: 'utf8',
+        env: { ...process.env, TMPDIR: temporary, NODE_COMPILE_CACHE: undefined },
+      });
+      expect(first.status).toBe(0);
+      expect(readdirSync(temporary)).toContain('node-compile-cache');
+      rmSync(temporary, { recursive: true, force: true });
+    },
+  );
 
   it('finds the built-in scenarios beside the bundle, from any working directory', () => {
     // A copy of the bundle folder under node_modules still resolves its packages, but has no fixtures/ two levels up.
