@@ -51,7 +51,8 @@ export function brokenLinksOf(
 export async function keepBrokenLinks(client: Database, scope: 'all' | 'changed'): Promise<void> {
   const stored = await storedBrokenLinks(client);
   const cycles = scope === 'all' || [...stored.values()].some((link) => link.kind === 'cycle');
-  const near = cycles || (await changeCloses(client)) ? null : await nearChanges(client);
+  const changed = cycles ? [] : await changedIds(client);
+  const near = cycles || (await changeCloses(client, changed)) ? null : await nearChanges(client, changed);
   const rows =
     near?.rows ??
     (
@@ -93,32 +94,41 @@ export async function keepBrokenLinks(client: Database, scope: 'all' | 'changed'
 }
 
 /** Whether a changed record reaches itself through the links of the successors (a cycle runs through it). */
-async function changeCloses(client: Database): Promise<boolean> {
+async function changeCloses(client: Database, changed: readonly string[]): Promise<boolean> {
   const { schema } = client;
+  // The changed ids as a parameter, not joined from load_changed: a temporary table has no statistics, and the plan
+  // for its default guess of rows sized the union's table of ids reached for a million rows.
   const { rows } = await client.query<{ closes: boolean }>(
     `WITH RECURSIVE reach(id) AS (
-       SELECT t.id FROM ${schema}.records r JOIN load_changed c ON c.id = r.id
-         CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
-       WHERE cardinality(r.supersedes) > 0
+       SELECT t.id FROM ${schema}.records r CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
+       WHERE r.id = ANY($1::text[]) AND cardinality(r.supersedes) > 0
        UNION
        SELECT t.id FROM reach x JOIN ${schema}.records r ON r.id = x.id CROSS JOIN LATERAL unnest(r.supersedes) AS t(id)
        WHERE cardinality(r.supersedes) > 0)
-     SELECT EXISTS (SELECT 1 FROM reach x JOIN load_changed c ON c.id = x.id) AS closes`,
+     SELECT EXISTS (SELECT 1 FROM reach x WHERE x.id = ANY($1::text[])) AS closes`,
+    [changed],
   );
   return rows[0]?.closes === true;
+}
+
+/** The ids a load or delete changed (`load_changed`), each once. */
+async function changedIds(client: Database): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>('SELECT DISTINCT id FROM load_changed');
+  return rows.map((row) => row.id);
 }
 
 /**
  * The records a change can break or mend a link of: the changed ids, and the successors among them or naming one of
  * them, with their links.
  */
-async function nearChanges(client: Database): Promise<{
+async function nearChanges(
+  client: Database,
+  ids: readonly string[],
+): Promise<{
   readonly ids: ReadonlySet<string>;
   readonly rows: readonly { readonly id: string; readonly supersedes: string[] }[];
 }> {
   const { schema } = client;
-  const changed = await client.query<{ id: string }>('SELECT DISTINCT id FROM load_changed');
-  const ids = changed.rows.map((row) => row.id);
   const { rows } = await client.query<{ id: string; supersedes: string[] }>(
     `SELECT id, supersedes FROM ${schema}.records WHERE cardinality(supersedes) > 0 ` +
       `AND (id = ANY($1::text[]) OR supersedes && $1::text[])`,
