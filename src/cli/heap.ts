@@ -2,7 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * Commands that read their input in bounded memory (a load streams its file in batches): their garbage is young and
- * their live heap small, so a cap on heap growth would only make full collections frequent (docs/PERFORMANCE.md).
+ * their live heap small, so a cap on heap growth would only make full collections frequent (docs/ADAPTERS.md, the
+ * reload).
  */
 const STREAMING_COMMANDS: ReadonlySet<string> = new Set(['load']);
 

@@ -50,7 +50,7 @@ export function describeFileSystemError(error: unknown): string {
 const MB = 1024 * 1024;
 /**
  * Bytes read at a time. Each chunk is decoded to one string, held until its lines are read: below V8's large-object
- * size such strings cost the collector less (docs/PERFORMANCE.md, the reload).
+ * size such strings cost the collector less (docs/ADAPTERS.md, the reload).
  */
 const CHUNK_BYTES = 64 * 1024;
 
