@@ -174,13 +174,16 @@ async function fillsEmptyTables(client: Database, layout: LoadReport['layout']):
 
 const NOTHING_KNOWN: ReadonlyMap<string, string> = new Map();
 
+/** A hex hash as a `bytea` parameter's text. */
+const byteaHex = (hex: string) => `\\x${hex}`;
+
 /** Which of these lines the database holds byte for byte: hex hash -> the id its record has. */
 async function knownLines(client: Database, lines: readonly Line[]): Promise<Map<string, string>> {
   // Hashes go and come back as hex text, the form they are compared in: no Buffer per line on either side.
   const { rows } = await client.query<{ line_hash: string; id: string }>(
     `SELECT encode(line_hash, 'hex') AS line_hash, id FROM ${client.schema}.documents ` +
       'WHERE line_hash = ANY($1::bytea[])',
-    [lines.flatMap((line) => (line.hash === null ? [] : [`\\x${line.hash}`]))],
+    [lines.flatMap((line) => (line.hash === null ? [] : [byteaHex(line.hash)]))],
   );
   return new Map(rows.map((row) => [row.line_hash, row.id]));
 }
@@ -232,9 +235,9 @@ async function writeBatch(
   counts.inserted += writes.length - replaced.length;
   if (rehashed.length > 0)
     await client.query(
-      `UPDATE ${client.schema}.documents d SET line_hash = decode(x.hash, 'hex') FROM unnest($1::text[], $2::text[]) ` +
-        `AS x(id, hash) WHERE d.id = x.id`,
-      [rehashed.map(({ id }) => id), rehashed.map(({ lineHash: hash }) => hash)],
+      `UPDATE ${client.schema}.documents d SET line_hash = x.hash FROM unnest($1::text[], $2::bytea[]) AS ` +
+        `x(id, hash) WHERE d.id = x.id`,
+      [rehashed.map(({ id }) => id), rehashed.map(({ lineHash }) => byteaHex(lineHash))],
     );
   await deleteRecordRows(client, replaced);
   if (writes.length === 0) return;
