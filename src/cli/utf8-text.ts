@@ -35,7 +35,6 @@ export async function* utf8Text(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
     }
     const cut = bytes.length - incompleteTail(bytes);
     // Copied: at most three bytes, kept past this chunk, whose memory the reader may use again.
-    // Copied: at most three bytes, kept past this chunk, whose memory the reader may use again.
     carried = Buffer.from(bytes.subarray(cut));
     if (cut > 0) yield bytes.toString('utf8', 0, cut);
   }
