@@ -11,7 +11,7 @@ import { compareOnShards } from './fdw';
 import { benchContract, generateRecords, readGenerated } from './generate-records';
 
 /**
- * `bash scripts/two-servers.sh [--records 10000] [--plans-out FILE]`: POSTGRES_URL is the coordinator,
+ * `bash scripts/two-servers.sh [--records 10000] [--runs 1] [--plans-out FILE]`: POSTGRES_URL is the coordinator,
  * SHARD_URLS the shards (the script starts three throwaway clusters). The generated corpus is loaded on the
  * coordinator (the one-server compile), published to the shards behind postgres_fdw foreign tables
  * (src/adapters/postgres/shards.ts), compiled through the coordinator (the answered compile, a `candidates`
@@ -24,9 +24,23 @@ async function open(url: string, schema: string): Promise<Connection> {
   return opened.value;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Each run's milliseconds and their median: "812, 790, 801 ms (p50 801)". */
+function timing(ms: readonly number[]): string {
+  return `${ms.map((value) => value.toFixed(0)).join(', ')} ms (p50 ${median(ms).toFixed(0)})`;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { records: { type: 'string', default: '10000' }, 'plans-out': { type: 'string' } },
+    options: {
+      records: { type: 'string', default: '10000' },
+      runs: { type: 'string', default: '1' },
+      'plans-out': { type: 'string' },
+    },
   });
   const coordinatorUrl = process.env.POSTGRES_URL;
   const shardUrls = (process.env.SHARD_URLS ?? '').split(',').filter((url) => url !== '');
@@ -49,7 +63,7 @@ async function main(): Promise<void> {
     await createCoordinator(coordinator, shards);
     await publish(coordinator, single.schema);
     const distributedAt = performance.now();
-    const compared = await compareOnShards(single, coordinator, contract, tokeniser);
+    const compared = await compareOnShards(single, coordinator, contract, tokeniser, Number(values.runs));
     const { rows } = await coordinator.query<{ shard: string; records: string }>(
       `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,
     );
@@ -57,7 +71,7 @@ async function main(): Promise<void> {
       `${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`,
     );
     console.log(
-      `receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes); compile ${compared.ms[0].toFixed(0)} ms on one server, ${compared.ms[1].toFixed(0)} ms through the coordinator`,
+      `receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes); compile ${timing(compared.ms.single)} on one server, ${timing(compared.ms.sharded)} through the coordinator (p50 ${(median(compared.ms.sharded) / median(compared.ms.single)).toFixed(2)}×)`,
     );
     const { foreignScans, remoteJoins, remoteAggregates, plans } = compared.pushdown;
     console.log(

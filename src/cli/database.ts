@@ -1,21 +1,25 @@
 import { sha256InNode } from '../lib/node-sha256';
 import { resolve } from 'node:path';
-import { compileInDatabase, type DatabaseCompile } from '../adapters/postgres/compile-in-database';
+import {
+  compileInDatabase,
+  createDatabaseCompiler,
+  type DatabaseCompile,
+} from '../adapters/postgres/compile-in-database';
 import { connect, describeDatabase, type Connection } from '../adapters/postgres/connect';
 import { drillInDatabase } from '../adapters/postgres/drill-in-database';
-import type { Database } from '../adapters/postgres/schema';
+import { LOADS_CHANNEL } from '../adapters/postgres/schema';
 import { type Tokeniser } from '../adapters/postgres/tokens';
 import { createUnicodeTokeniser } from '../adapters/postgres/unicode61';
 import type { ReceiptVerdict } from '../core/drill';
 import type { Contract } from '../core/format/contract';
 import type { Attestation, CompileOutcome, Receipt } from '../core/result';
-import { compileError, err, type CompileError, type Result } from '../core/errors';
+import { compileError, err, ok, type CompileError, type Result } from '../core/errors';
 import { placeContractIssues } from '../core/format/input-issues';
 import { parseContractJson } from '../core/phases/1-validate/validate';
 import { EXIT, type CliIo, type ExitCode } from './command';
 import { readDocument } from './read-file';
 import { reportError } from './render';
-import { reasonOf } from '../core/messages';
+import { reasonOf, wordMessage } from '../core/messages';
 
 /** The options every command that reaches a database takes. */
 export const databaseOptionSpec = {
@@ -43,7 +47,7 @@ async function openWithContract<T>(
   schema: string,
   contractPath: string,
   cwd: string,
-  work: (database: Database, contract: Contract, tokeniser: Tokeniser) => Promise<Result<T, CompileError>>,
+  work: (database: Connection, contract: Contract, tokeniser: Tokeniser) => Promise<Result<T, CompileError>>,
 ): Promise<Result<T, CompileError>> {
   const text = await readDocument(resolve(cwd, contractPath), contractPath);
   if (!text.ok) return text;
@@ -76,6 +80,63 @@ export async function compileContractInDatabase(
   return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) =>
     compileInDatabase(sha256InNode, database, contract, tokeniser, {}, attestation),
   );
+}
+
+/** One compile of a watch, and whether it used the last compile's answer again. */
+export interface WatchedCompile {
+  readonly compiled: Result<DatabaseCompile, CompileError>;
+  readonly answerKept: boolean;
+}
+
+/**
+ * `compile --database URL --contract FILE --watch`: compiles, then again each time a load commits a change to the
+ * schema (every load notifies LOADS_CHANNEL), until `untilStopped` settles. One compiler lives across the compiles, so
+ * after a change that no admitted record sees a compile recounts instead of answering in full
+ * (compile-in-database.ts). Compiles never overlap, and `each` has finished with one before the next starts: loads
+ * heard meanwhile give one more. It ends in an error
+ * only when the connection is lost; a compile's own error goes to `each` like its outcome.
+ */
+export async function watchContractInDatabase(
+  url: string,
+  schema: string,
+  contractPath: string,
+  cwd: string,
+  attestation: Attestation,
+  each: (watched: WatchedCompile) => Promise<void>,
+  untilStopped: () => Promise<void>,
+): Promise<Result<void, CompileError>> {
+  return openWithContract(url, schema, contractPath, cwd, async (database, contract, tokeniser) => {
+    const compiler = createDatabaseCompiler(sha256InNode, database, tokeniser);
+    let heard = false;
+    let lost = false;
+    let stopping = false;
+    let wake: () => void = () => undefined;
+    await database.listen(
+      LOADS_CHANNEL,
+      (payload) => {
+        if (payload !== database.schema) return;
+        heard = true;
+        wake();
+      },
+      () => {
+        lost = true;
+        wake();
+      },
+    );
+    void untilStopped().then(() => {
+      stopping = true;
+      wake();
+    });
+    for (let first = true; ; first = false) {
+      if (!first && !heard && !lost && !stopping) await new Promise<void>((resolve) => (wake = resolve));
+      if (stopping) return ok(undefined);
+      if (lost) return err(databaseFailure(url, new Error(wordMessage('CONNECTION_ENDED'))));
+      heard = false;
+      const compiled = await compiler.compile(contract, attestation);
+      const kept = compiler.memoStats().get('answered-draft');
+      await each({ compiled, answerKept: attestation === 'candidates' && (kept?.reused ?? 0) > 0 });
+    }
+  });
 }
 
 /**

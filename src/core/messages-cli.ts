@@ -27,6 +27,12 @@ export const CLI_MESSAGES = {
     `coverage of ${dimension} is ${percent}%, under --min-coverage ${minimum}%`,
   WATCHING: ({ folders }: { folders: number }) => `watching ${folders} ${plural(folders, 'folder')} (Ctrl+C stops)`,
   CHANGED_RUNNING_AGAIN: ({ names }: { names: readonly string[] }) => `changed: ${names.join(', ')}; running again`,
+  WATCHING_LOADS: ({ schema }: { schema: string }) =>
+    `watching ${schema}: compiling again whenever a load changes its records (Ctrl+C stops)`,
+  COMPILED_AGAIN: ({ answerKept }: { answerKept: boolean }) =>
+    `a load changed the records: compiled again, ${answerKept ? 'the last answer used again (no admitted record changed)' : 'answered in full'}`,
+  CONNECTION_ENDED: () => 'the connection ended while watching',
+  WATCH_NEEDS_DATABASE: () => '--watch compiles again after each load: it needs --database',
   NO_LATE_CHANGE_TO_REHEARSE: ({ scenario }: { scenario: string }) =>
     `scenario ${scenario} declares no late change to rehearse`,
   PROGRESS: ({ label, percent }: { label: string; percent: number }) => `${label}: ${percent} %`,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from './connect';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 
 describe.skipIf(POSTGRES_URL === undefined)('a connection', () => {
@@ -32,5 +33,30 @@ describe.skipIf(POSTGRES_URL === undefined)('a connection', () => {
     // The warning is emitted on the next turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings).toEqual([]);
+  });
+
+  it('hears the notifications of its channel once the sender commits, and says when the server ends it', async () => {
+    const opened = await connect(POSTGRES_URL ?? '');
+    if (!opened.ok) throw new Error(opened.error.message);
+    const listening = opened.value;
+    const heard: string[] = [];
+    let lost = 0;
+    await listening.listen(
+      'cc_test_channel',
+      (payload) => heard.push(payload),
+      () => (lost += 1),
+    );
+    await database.query('BEGIN');
+    await database.query("SELECT pg_notify('cc_test_channel', 'one'), pg_notify('cc_other_channel', 'two')");
+    await listening.query('SELECT 1');
+    expect(heard).toEqual([]);
+    await database.query('COMMIT');
+    await listening.query('SELECT pg_sleep(0.05)');
+    expect(heard).toEqual(['one']);
+    await listening.query('SELECT pg_terminate_backend(pg_backend_pid())').catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lost).toBe(1);
+    await listening.end();
+    expect(lost).toBe(1);
   });
 });

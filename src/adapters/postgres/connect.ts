@@ -19,6 +19,11 @@ export function describeDatabase(
 
 export interface Connection extends Database {
   end(): Promise<void>;
+  /**
+   * LISTENs on `channel`: `heard` is called with each notification's payload, and `lost` once if the connection ends
+   * other than by `end`.
+   */
+  listen(channel: string, heard: (payload: string) => void, lost: () => void): Promise<void>;
 }
 
 /**
@@ -52,6 +57,7 @@ export async function connect(
   // the next before the last has answered (a load looks a batch up while another is written), which the driver
   // would queue too, but with a deprecation warning on the user's terminal.
   let last: Promise<unknown> = Promise.resolve();
+  let ending = false;
   const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
     const result = last.then(run);
     last = result.catch(() => undefined);
@@ -83,7 +89,17 @@ export async function connect(
       ),
     copyFrom: (statement, rows) =>
       inTurn(() => pipeline(Readable.from(copyPieces(rows)), client.query(copyFrom(statement)))),
+    async listen(channel, heard, lost) {
+      client.on('notification', (message) => {
+        if (message.channel === channel) heard(message.payload ?? '');
+      });
+      client.once('end', () => {
+        if (!ending) lost();
+      });
+      await inTurn(() => client.query(`LISTEN ${quoteIdentifier(channel)}`));
+    },
     end: async () => {
+      ending = true;
       await client.end().catch(() => undefined);
     },
   });

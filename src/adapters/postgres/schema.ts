@@ -217,11 +217,20 @@ export async function currentSnapshot(client: Database): Promise<number> {
 }
 
 /**
+ * The channel a transaction that moves a schema's snapshot notifies, with the schema's quoted name as the payload: the
+ * server delivers it when that transaction commits, so a watching compile (`compile --watch`) hears every committed
+ * change and no rolled-back one.
+ */
+export const LOADS_CHANNEL = 'context_compiler_loads';
+
+/**
  * Counts the snapshot up by one, in the caller's transaction (which holds the layout's lock): the records have changed.
  */
 export async function nextSnapshot(client: Database): Promise<number> {
   const { rows } = await client.query<{ snapshot: string }>(
-    `UPDATE ${client.schema}.layout SET snapshot = snapshot + 1 RETURNING snapshot`,
+    `WITH moved AS (UPDATE ${client.schema}.layout SET snapshot = snapshot + 1 RETURNING snapshot)
+     SELECT snapshot, pg_notify($1, $2) FROM moved`,
+    [LOADS_CHANNEL, client.schema],
   );
   return Number(rows[0]?.snapshot ?? 0);
 }

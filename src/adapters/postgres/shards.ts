@@ -1,4 +1,4 @@
-import { createIndexes, LAYOUT, migrate, quoteIdentifier, type Database } from './schema';
+import { createIndexes, LAYOUT, LOADS_CHANNEL, migrate, quoteIdentifier, type Database } from './schema';
 
 /**
  * One corpus hash-partitioned over PostgreSQL servers behind a coordinator, with postgres_fdw (DECISIONS.md):
@@ -159,4 +159,5 @@ async function stampSnapshot(coordinator: Database, snapshot: number): Promise<v
   );
   for (const { tables } of rows) await coordinator.query(`UPDATE ${tables}.layout SET snapshot = $1`, [snapshot]);
   await coordinator.query(`UPDATE ${coordinator.schema}.layout SET snapshot = $1`, [snapshot]);
+  await coordinator.query('SELECT pg_notify($1, $2)', [LOADS_CHANNEL, coordinator.schema]);
 }

@@ -11,9 +11,18 @@ import type { Baselines, CompileOutcome } from '../../core/result';
 import { serialiseUserView, type UserView } from '../../core/user-view';
 import { detailOf, type CompileDetail } from '../../lib/answers';
 import { library } from '../library';
-import { EXIT } from '../command';
+import { EXIT, type ExitCode } from '../command';
+import type { CompileError, Result } from '../../core/errors';
+import { wordMessage } from '../../core/messages';
 import type { DatabaseCompile } from '../../adapters/postgres/compile-in-database';
-import { adapterLine, answerLine, compileContractInDatabase, databaseErrorExit, databaseOptionSpec } from '../database';
+import {
+  adapterLine,
+  answerLine,
+  compileContractInDatabase,
+  databaseErrorExit,
+  databaseOptionSpec,
+  watchContractInDatabase,
+} from '../database';
 import { loadInputs } from '../load-inputs';
 import { readingFiles } from '../read-file';
 import { defineCommand } from '../define-command';
@@ -32,6 +41,7 @@ const options = {
   'user-view-out': { type: 'string' },
   'trace-out': { type: 'string' },
   quiet: { type: 'boolean', default: false },
+  watch: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Outputs that carry the diagnostic receipt, which names every record: never written from the user view. */
@@ -49,6 +59,8 @@ options:
   --late-change ID     apply one of the scenario's declared late changes (repeatable)
   --database TARGET    admit and rank in PostgreSQL (a URL, key=value string or env: see load --help), over the records \`load\` wrote there (Node only)
   --schema NAME        the database schema holding them (default context_compiler)
+  --watch              with --database: compile, then again after every load that changes the records, until
+                       Ctrl+C (a change no admitted record sees costs a recount, not a compile)
   --view user|diagnostic  default diagnostic. user: every output is the user view, which counts but never
                        names records excluded for authorisation or deny reasons, and shows the user-view id
                        instead of the receipt id
@@ -86,11 +98,39 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     if (audience.data === 'user' && diagnosticOnly)
       return usageError('DIAGNOSTIC_ONLY_OPTION', { option: diagnosticOnly });
     const userViewOut = values['user-view-out'] !== undefined;
-    let detail: CompileDetail;
-    let adapter: DatabaseCompile['adapter'] | null = null;
+    if (values.watch && values.database === undefined) return usageError('WATCH_NEEDS_DATABASE');
+    if (values.watch && io.untilStopped === undefined) return usageError('RUNS_UNTIL_STOPPED', { what: '--watch' });
+    /** Prints one compile and writes the files asked for: its exit code. */
+    const report = async (detail: CompileDetail, adapter: DatabaseCompile['adapter'] | null): Promise<ExitCode> => {
+      const { outcome, disclosed: view, userView, baselines, diagnosticPacket, packetText } = detail;
+      if (view.unreadable.length > 0) io.stderr(renderUnreadable(view));
+      const shown = audience.data === 'user' ? userView : null;
+      const write = (file: string | undefined, text: string | null) => {
+        if (file !== undefined && text !== null) writeFileSync(resolve(io.cwd, file), text);
+      };
+      write(values['receipt-out'], `${serialiseReceipt(outcome.receipt)}\n`);
+      write(values['packet-out'], packetText);
+      write(
+        values['statement-out'],
+        serialiseStatement(receiptStatement(sha256InNode, outcome.receipt, diagnosticPacket)),
+      );
+      write(values['user-view-out'], userView && serialiseUserView(userView.document));
+      if (values['trace-out'] !== undefined) await writeTrace(resolve(io.cwd, values['trace-out']), outcome);
+      if (values.json)
+        io.stdout(
+          `${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`,
+        );
+      else {
+        io.stdout(renderOutcome(outcome, view, shown, baselines, traceRows));
+        if (adapter !== null) io.stdout(`${answerLine(outcome)}${adapterLine(adapter)}`);
+        if (packetText !== null) io.stdout(`\n${packetText}`);
+      }
+      return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
+    };
     if (values.database !== undefined) {
+      const { database, schema, contract } = values;
       if (
-        values.contract === undefined ||
+        contract === undefined ||
         values.records !== undefined ||
         values.scenario !== undefined ||
         values.control.length > 0 ||
@@ -98,86 +138,84 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       ) {
         return usageError('DATABASE_TAKES_ALONE', { options: ['--contract'] });
       }
-      const compiled = await compileContractInDatabase(
-        values.database,
-        values.schema,
-        values.contract,
+      /** A database compile printed: the exit code its outcome or its error gives. */
+      const reportCompiled = async (compiled: Result<DatabaseCompile, CompileError>): Promise<ExitCode> => {
+        if (!compiled.ok) {
+          reportError(io, compiled.error);
+          return databaseErrorExit(compiled.error);
+        }
+        const { request, outcome } = compiled.value;
+        // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the
+        // built-in path, over the records a full compile read back. A candidates compile reads no corpus to index,
+        // so it has none.
+        const baselines =
+          audience.data === 'diagnostic' && attestation.data === 'full'
+            ? await library.baselines(request, outcome)
+            : null;
+        const detail = detailOf(sha256InNode, request, outcome, {
+          view: audience.data,
+          userView: userViewOut,
+          baselines,
+        });
+        return report(detail, compiled.value.adapter);
+      };
+      if (!values.watch)
+        return reportCompiled(await compileContractInDatabase(database, schema, contract, io.cwd, attestation.data));
+      let compiles = 0;
+      let last: ExitCode = EXIT.ok;
+      const watched = await watchContractInDatabase(
+        database,
+        schema,
+        contract,
         io.cwd,
         attestation.data,
-      );
-      if (!compiled.ok) {
-        reportError(io, compiled.error);
-        return databaseErrorExit(compiled.error);
-      }
-      const { request, outcome } = compiled.value;
-      // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the
-      // built-in path, over
-      // the records a full compile read back. A candidates compile reads no corpus to index, so it has none.
-      const baselines =
-        audience.data === 'diagnostic' && attestation.data === 'full'
-          ? await library.baselines(request, outcome)
-          : null;
-      detail = detailOf(sha256InNode, request, outcome, { view: audience.data, userView: userViewOut, baselines });
-      adapter = compiled.value.adapter;
-    } else {
-      const progress = values.quiet ? undefined : io.progress;
-      const loaded = await loadInputs(
-        {
-          scenario: values.scenario,
-          records: values.records,
-          contract: values.contract,
-          controls: values.control,
-          lateChanges: values['late-change'],
+        async ({ compiled, answerKept }) => {
+          if (compiles > 0) io.stderr(`\n${wordMessage('COMPILED_AGAIN', { answerKept })}\n`);
+          last = await reportCompiled(compiled);
+          if (compiles === 0) io.stderr(`${wordMessage('WATCHING_LOADS', { schema })}\n`);
+          compiles += 1;
         },
-        io.cwd,
-        progress,
+        io.untilStopped ?? (async () => undefined),
       );
-      if (!loaded.ok) {
-        reportError(io, loaded.error);
-        return EXIT.invalid;
+      if (!watched.ok) {
+        reportError(io, watched.error);
+        return databaseErrorExit(watched.error);
       }
-      const inputs = loaded.value;
-      const compiled = await readingFiles(async () =>
-        library.compileInDetail({
-          ...inputs,
-          view: audience.data,
-          attestation: attestation.data,
-          baselines: true,
-          userView: userViewOut,
-          onCompiling: (records) => progress?.(`compiling ${records.toLocaleString('en')} records`),
-        }),
-      );
-      progress?.(null);
-      if (!compiled.ok) {
-        reportError(io, compiled.error);
-        return compiled.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
-      }
-      detail = compiled.value;
+      return last;
     }
-    const { outcome, disclosed: view, userView, baselines, diagnosticPacket, packetText } = detail;
-    if (view.unreadable.length > 0) io.stderr(renderUnreadable(view));
-    const shown = audience.data === 'user' ? userView : null;
-    const write = (file: string | undefined, text: string | null) => {
-      if (file !== undefined && text !== null) writeFileSync(resolve(io.cwd, file), text);
-    };
-    write(values['receipt-out'], `${serialiseReceipt(outcome.receipt)}\n`);
-    write(values['packet-out'], packetText);
-    write(
-      values['statement-out'],
-      serialiseStatement(receiptStatement(sha256InNode, outcome.receipt, diagnosticPacket)),
+    const progress = values.quiet ? undefined : io.progress;
+    const loaded = await loadInputs(
+      {
+        scenario: values.scenario,
+        records: values.records,
+        contract: values.contract,
+        controls: values.control,
+        lateChanges: values['late-change'],
+      },
+      io.cwd,
+      progress,
     );
-    write(values['user-view-out'], userView && serialiseUserView(userView.document));
-    if (values['trace-out'] !== undefined) await writeTrace(resolve(io.cwd, values['trace-out']), outcome);
-    if (values.json)
-      io.stdout(
-        `${JSON.stringify({ ...jsonOutcome(outcome, view, shown, baselines, packetText), ...(adapter === null ? {} : { adapter }) }, null, 2)}\n`,
-      );
-    else {
-      io.stdout(renderOutcome(outcome, view, shown, baselines, traceRows));
-      if (adapter !== null) io.stdout(`${answerLine(outcome)}${adapterLine(adapter)}`);
-      if (packetText !== null) io.stdout(`\n${packetText}`);
+    if (!loaded.ok) {
+      reportError(io, loaded.error);
+      return EXIT.invalid;
     }
-    return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
+    const inputs = loaded.value;
+    const compiled = await readingFiles(async () =>
+      library.compileInDetail({
+        ...inputs,
+        view: audience.data,
+        attestation: attestation.data,
+        baselines: true,
+        userView: userViewOut,
+        onCompiling: (records) => progress?.(`compiling ${records.toLocaleString('en')} records`),
+      }),
+    );
+    progress?.(null);
+    if (!compiled.ok) {
+      reportError(io, compiled.error);
+      return compiled.error.pass === 'admit' ? EXIT.failClosed : EXIT.invalid;
+    }
+    return report(compiled.value, null);
   },
 });
 
