@@ -1,5 +1,5 @@
 import '../src/shared/jitless-zod';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connect, type Connection } from '../src/adapters/postgres/connect';
 import { loadRecordSet } from '../src/adapters/postgres/load-records';
@@ -15,8 +15,9 @@ import { benchContract, generateRecords, readGenerated } from './generate-record
  * SHARD_URLS the shards (the script starts three throwaway clusters). The generated corpus is loaded on the
  * coordinator (the one-server compile), published to the shards behind postgres_fdw foreign tables
  * (src/adapters/postgres/shards.ts), compiled through the coordinator (the answered compile, a `candidates`
- * receipt), and the two receipts compared byte for byte; the statements'
- * EXPLAIN (VERBOSE) plans on the coordinator show what ran on the shards.
+ * receipt), and the two receipts compared byte for byte; the statements' EXPLAIN (VERBOSE) plans on the coordinator
+ * show what ran on the shards. `--loaded-schema NAME --contract FILE` uses records a `load` already wrote on the
+ * coordinator's server (`COORDINATOR_URL=… bash scripts/two-servers.sh …` names it) instead of generating them.
  */
 async function open(url: string, schema: string): Promise<Connection> {
   const opened = await connect(url, schema);
@@ -40,6 +41,10 @@ async function main(): Promise<void> {
       records: { type: 'string', default: '10000' },
       runs: { type: 'string', default: '1' },
       'plans-out': { type: 'string' },
+      // Records a `load` already wrote on the coordinator's server, and the contract to compile over them: nothing is
+      // generated or loaded, and that schema is kept.
+      'loaded-schema': { type: 'string' },
+      contract: { type: 'string' },
     },
   });
   const coordinatorUrl = process.env.POSTGRES_URL;
@@ -48,17 +53,25 @@ async function main(): Promise<void> {
     throw new Error(
       'POSTGRES_URL (the coordinator) and SHARD_URLS (two or more) must be set: run bash scripts/two-servers.sh',
     );
+  const loadedSchema = values['loaded-schema'];
+  if ((loadedSchema === undefined) !== (values.contract === undefined))
+    throw new Error('--loaded-schema and --contract go together');
   const size = Number(values.records);
-  const { records, requiredIds } = generateRecords(size, 42);
-  const contract = contractSchema.parse(benchContract(requiredIds));
+  const generated = loadedSchema === undefined ? generateRecords(size, 42) : null;
+  const contract = contractSchema.parse(
+    generated === null ? JSON.parse(readFileSync(values.contract ?? '', 'utf8')) : benchContract(generated.requiredIds),
+  );
   const tokeniser = createUnicodeTokeniser();
-  const single = await open(coordinatorUrl, 'cc_single');
+  const single = await open(coordinatorUrl, loadedSchema ?? 'cc_single');
   const coordinator = await open(coordinatorUrl, 'cc_sharded');
   const shards = await Promise.all(shardUrls.map(async (url) => ({ url, database: await open(url, 'cc_sharded') })));
   try {
     const started = performance.now();
-    const loaded = await loadRecordSet(sha256InNode, single, 'generated.jsonl', readGenerated(records), tokeniser);
-    if (!loaded.ok) throw new Error(loaded.error.message);
+    if (generated !== null) {
+      const records = readGenerated(generated.records);
+      const loaded = await loadRecordSet(sha256InNode, single, 'generated.jsonl', records, tokeniser);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+    }
     const loadedAt = performance.now();
     await createCoordinator(coordinator, shards);
     await publish(coordinator, single.schema);
@@ -68,7 +81,7 @@ async function main(): Promise<void> {
       `SELECT tableoid::regclass::text AS shard, count(*) AS records FROM ${coordinator.schema}.records GROUP BY 1 ORDER BY 1`,
     );
     console.log(
-      `${size} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`,
+      `${rows.reduce((sum, row) => sum + Number(row.records), 0)} records: loaded on one server in ${((loadedAt - started) / 1000).toFixed(1)} s, distributed in ${((distributedAt - loadedAt) / 1000).toFixed(1)} s (${rows.map((row) => `${row.shard} ${row.records}`).join(', ')})`,
     );
     console.log(
       `receipt through the coordinator ${compared.same ? 'equals' : 'DIFFERS FROM'} the one-server receipt (${compared.receipt.length} bytes); compile ${timing(compared.ms.single)} on one server, ${timing(compared.ms.sharded)} through the coordinator (p50 ${(median(compared.ms.sharded) / median(compared.ms.single)).toFixed(2)}×)`,
@@ -82,7 +95,8 @@ async function main(): Promise<void> {
     else console.log(text);
     if (!compared.same) process.exitCode = 1;
   } finally {
-    for (const connection of [single, coordinator, ...shards.map((shard) => shard.database)]) {
+    const made = [...(generated === null ? [] : [single]), coordinator, ...shards.map((shard) => shard.database)];
+    for (const connection of made) {
       await connection.query(`DROP SCHEMA IF EXISTS ${connection.schema} CASCADE`).catch(() => undefined);
     }
     for (const [index] of shards.entries()) {
