@@ -41,7 +41,14 @@ describe.skipIf(POSTGRES_URL === undefined)('the two-server run on the bench cor
     );
     expect(compared.same).toBe(true);
     expect(compared.receipt).toContain('"attestation":"candidates"');
-    const answer = compared.pushdown.plans.find((plan) => plan.includes('CTE part_0'));
+    const answer = compared.pushdown.plans.find((plan) => plan.includes('CTE shard_part'));
+    // Each part is asked of both shards at once: an Append of asynchronous foreign scans, one per shard.
+    for (const part of ['admitted', 'shard_part', 'shard_df', 'shard_hits', 'shard_refused'])
+      expect(answer).toMatch(
+        new RegExp(
+          `CTE ${part}\\n\\s+->  Append\\n\\s+->  Async Foreign Scan.*\\n(.*\\n){1,3}\\s+->  Async Foreign Scan`,
+        ),
+      );
     for (const shard of [0, 1]) {
       const tables = shardNames(two.coordinator.schema, shard).tables.slice(1, -1);
       // The admitted count and token total are counted on the shard, under admission's whole condition.

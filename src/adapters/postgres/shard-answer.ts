@@ -8,41 +8,59 @@ import { answerLowering, bind, supersededAt, type Lowering } from './lower';
 import type { Database } from './schema';
 
 /**
- * Each shard's part, as common table expressions over its own foreign tables (`tables`), each holding
- * admission's whole condition in a form postgres_fdw can send (lower.ts's `shippable`): the admitted rows with
- * their gate fields, the admitted count and token total, each one-token term's admitted document count,
- * the admitted records' hits of those terms, the refused count per reason and, for each phrase of several tokens,
- * the admitted records holding every token of it, with each token's positions. Each is a join or an aggregate
- * postgres_fdw sends to the shard whole (bench/fdw.test.ts and shards.test.ts hold the coordinator's plan to that).
+ * The shards' parts, as common table expressions, each the union of one query per shard over its own foreign tables
+ * (`tables`), each holding admission's whole condition in a form postgres_fdw can send (lower.ts's `shippable`): the
+ * admitted rows with their gate fields (`admitted`), the admitted count and token total, each one-token term's
+ * admitted document count, the admitted records' hits of those terms, the refused count per reason and, for each
+ * phrase of several tokens, the admitted records holding every token of it, with each token's positions. Each
+ * shard's query is a join or an aggregate postgres_fdw sends to the shard whole (bench/fdw.test.ts and shards.test.ts
+ * hold the coordinator's plan to that); a union of them is an Append of asynchronous foreign scans, so the shards work
+ * at the same time rather than one after the other.
  */
 function shardParts(
-  index: number,
-  tables: string,
+  tables: readonly string[],
   where: string,
   counted: CountedBy,
   terms: string,
   phrased: readonly BoundPhrase[],
 ): string[] {
-  const records = `${tables}.records r`;
-  const holding =
-    `${records} JOIN ${tables}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY ` + `(${terms})`;
+  const onEach = (query: (tables: string, records: string) => string) =>
+    tables.map((schema) => query(schema, `${schema}.records r`)).join('\n      UNION ALL ');
+  const holding = (schema: string, records: string) =>
+    `${records} JOIN ${schema}.postings p ON p.record_id = r.id WHERE (${where}) AND p.term = ANY (${terms})`;
   return [
-    `rows_${index} AS MATERIALIZED (SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length
-      FROM ${records} WHERE ${where})`,
-    `part_${index} AS MATERIALIZED (SELECT count(*) AS n, coalesce(sum(r.title_tokens + r.text_tokens), ` +
-      `0) AS tokens FROM ${records} WHERE ${where})`,
-    `df_${index} AS MATERIALIZED (SELECT ${counted.term.columns('p.term')} FROM ${holding})`,
-    `hits_${index} AS MATERIALIZED (SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding})`,
-    `refused_${index} AS MATERIALIZED (SELECT ${counted.reason.columns('v.code')}
-      FROM (SELECT ${counted.verdict} AS code FROM ${records} LEFT JOIN ${tables}.supersession_breaks b ON b.id = r.id) v)`,
+    `admitted AS MATERIALIZED (${onEach(
+      (_, records) =>
+        `SELECT ${VIEW_COLUMNS}, r.ends_chunk, r.title_tokens + r.text_tokens AS length FROM ${records} WHERE ${where}`,
+    )})`,
+    `shard_part AS MATERIALIZED (${onEach(
+      (_, records) =>
+        `SELECT count(*) AS n, coalesce(sum(r.title_tokens + r.text_tokens), 0) AS tokens FROM ${records} ` +
+        `WHERE ${where}`,
+    )})`,
+    `shard_df AS MATERIALIZED (${onEach(
+      (schema, records) => `SELECT ${counted.term.columns('p.term')} FROM ${holding(schema, records)}`,
+    )})`,
+    `shard_hits AS MATERIALIZED (${onEach(
+      (schema, records) => `SELECT p.record_id, p.term, p.title_tf, p.text_tf FROM ${holding(schema, records)}`,
+    )})`,
+    `shard_refused AS MATERIALIZED (${onEach(
+      (schema, records) =>
+        `SELECT ${counted.reason.columns('v.code')} FROM (SELECT ${counted.verdict} AS code FROM ${records} ` +
+        `LEFT JOIN ${schema}.supersession_breaks b ON b.id = r.id) v`,
+    )})`,
     ...phrased.map(
       ({ phrase, tokens }) =>
-        `phrase_${phrase}_${index} AS MATERIALIZED (SELECT r.id AS record_id, ${tokens
-          .map((_, at) => `t${at}.title_at AS title_${at}, t${at}.text_at AS text_${at}`)
-          .join(', ')}
-      FROM ${records} ${tokens
-        .map((token, at) => `JOIN ${tables}.postings t${at} ON t${at}.record_id = r.id AND t${at}.term = ${token}`)
-        .join(' ')} WHERE ${where})`,
+        `shard_phrase_${phrase} AS MATERIALIZED (${onEach(
+          (schema, records) =>
+            `SELECT r.id AS record_id, ${tokens
+              .map((_, at) => `t${at}.title_at AS title_${at}, t${at}.text_at AS text_${at}`)
+              .join(', ')} FROM ${records} ${tokens
+              .map(
+                (token, at) => `JOIN ${schema}.postings t${at} ON t${at}.record_id = r.id AND t${at}.term = ${token}`,
+              )
+              .join(' ')} WHERE ${where}`,
+        )})`,
     ),
   ];
 }
@@ -57,7 +75,7 @@ interface BoundPhrase {
  * Each phrase of several tokens' weighted frequency in the admitted records holding it (bm25-sql.ts's, from the
  * positions the shards sent): 2 × hits in the title + hits in the text, for the records where it occurs.
  */
-function phraseFrequencies(phrased: readonly BoundPhrase[], shards: number): string {
+function phraseFrequencies(phrased: readonly BoundPhrase[]): string {
   if (phrased.length === 0) return 'SELECT 0 AS phrase, NULL::text AS record_id, 0::float8 AS f WHERE false';
   const hits = (field: 'title' | 'text', tokens: readonly string[]) =>
     phraseHits(
@@ -68,7 +86,7 @@ function phraseFrequencies(phrased: readonly BoundPhrase[], shards: number): str
     .map(
       ({ phrase, tokens }) =>
         `SELECT ${phrase} AS phrase, x.record_id, x.f FROM (SELECT y.record_id, (2.0::float8 * ${hits('title', tokens)} + ${hits('text', tokens)})::float8 AS f
-      FROM (${unionOf(`phrase_${phrase}`, shards)}) y) x WHERE x.f > 0`,
+      FROM shard_phrase_${phrase} y) x WHERE x.f > 0`,
     )
     .join('\n  UNION ALL\n  ');
 }
@@ -127,9 +145,6 @@ function countedBy(verdict: string, terms: readonly string[], into: Lowering): C
   };
 }
 
-const unionOf = (name: string, count: number) =>
-  Array.from({ length: count }, (_, index) => `SELECT * FROM ${name}_${index}`).join(' UNION ALL ');
-
 /**
  * Admission answered through a coordinator (shards.ts) with the filtering and the partial counts on the
  * shards: the coordinator sums each shard's admitted count, token total and per-term document counts into the
@@ -169,22 +184,21 @@ export async function answerOnShards(
     tokens.length > 1 ? [{ phrase, tokens: tokens.map((token) => bind(into, token, 'text')) }] : [],
   );
   const ctes = [
-    ...tables.flatMap((schema, index) => shardParts(index, schema, where, counted, asked, phrased)),
+    ...shardParts(tables, where, counted, asked, phrased),
     `phrases AS (SELECT q.term, (q.phrase - 1)::integer AS phrase FROM unnest(${byPhrase}) WITH ` +
       `ORDINALITY AS q(term, phrase) WHERE q.term IS NOT NULL)`,
-    `admitted AS (${unionOf('rows', tables.length)})`,
-    `stats AS (SELECT sum(n)::float8 AS n, sum(tokens)::float8 AS tokens FROM (${unionOf('part', tables.length)}) x)`,
-    `phrased AS (${phraseFrequencies(phrased, tables.length)})`,
-    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows(unionOf('df', tables.length))}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase
+    'stats AS (SELECT sum(n)::float8 AS n, sum(tokens)::float8 AS tokens FROM shard_part)',
+    `phrased AS (${phraseFrequencies(phrased)})`,
+    `df AS (SELECT q.phrase, sum(d.n)::float8 AS matched FROM (${counted.term.rows('SELECT * FROM shard_df')}) d JOIN phrases q ON q.term = d.key GROUP BY q.phrase
       UNION ALL SELECT phrase, count(*)::float8 AS matched FROM phrased GROUP BY phrase)`,
-    `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM (${unionOf('hits', tables.length)}) h JOIN phrases q ON q.term = h.term
+    `freq AS (SELECT q.phrase, h.record_id, (2.0::float8 * h.title_tf + h.text_tf)::float8 AS f FROM shard_hits h JOIN phrases q ON q.term = h.term
       UNION ALL SELECT phrase, record_id, f FROM phrased)`,
     `weights AS (SELECT d.phrase, ${IDF} AS idf FROM df d CROSS JOIN stats s)`,
     `scored AS (SELECT f.record_id AS id, sum(${phraseScore('a.length')} ORDER BY f.phrase) AS score
       FROM freq f JOIN weights w ON w.phrase = f.phrase JOIN admitted a ON a.id = f.record_id CROSS JOIN stats s GROUP BY f.record_id)`,
     'held AS (SELECT record_id, array_agg(phrase ORDER BY phrase) AS phrases FROM freq GROUP BY record_id)',
     `refused AS (SELECT (${bind(into, counted.codes, 'text[]')})[c.key::integer + 1] AS code, c.n FROM ` +
-      `(${counted.reason.rows(unionOf('refused', tables.length))}) c)`,
+      `(${counted.reason.rows('SELECT * FROM shard_refused')}) c)`,
     ...ADMITTED_DIGEST_CTES,
     `viewed AS (SELECT a.*, coalesce(h.phrases, '{}') AS phrases, s.score FROM admitted a LEFT JOIN ` +
       `scored s ON s.id = a.id LEFT JOIN held h ON h.record_id = a.id)`,

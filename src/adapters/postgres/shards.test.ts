@@ -43,7 +43,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
       let onShards = false;
       const watched = watchStatements(two.coordinator, {
         before: (text) => {
-          onShards ||= text.includes('part_0 AS MATERIALIZED');
+          onShards ||= text.includes('shard_part AS MATERIALIZED');
         },
       });
       const sharded = await compileInDatabase(sha256, watched, item.contract, tokeniser);
@@ -82,7 +82,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
         before: (text, values) => {
           const table = `${database.schema}.shards`;
           if (text.includes(table) || values.includes(table)) lookups.push(text);
-          onShards ||= text.includes('part_0 AS MATERIALIZED');
+          onShards ||= text.includes('shard_part AS MATERIALIZED');
         },
       });
       const compiled = await compileInDatabase(sha256, watched, item.contract, tokeniser);
@@ -117,7 +117,7 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     const answers: { text: string; values: readonly unknown[] }[] = [];
     const watched = watchStatements(two.coordinator, {
       before: (text, values) => {
-        if (text.includes('part_0 AS MATERIALIZED')) answers.push({ text, values });
+        if (text.includes('shard_part AS MATERIALIZED')) answers.push({ text, values });
       },
     });
     const sharded = await compileInDatabase(sha256, watched, contract, splitting);
