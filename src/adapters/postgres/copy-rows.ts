@@ -133,23 +133,18 @@ export const recordRows = (write: RecordToWrite, tokens: RecordTokens): RecordRo
   postings: postingLines(write, tokens),
 });
 
-/**
- * Writes records none of whose ids the tables hold: one COPY a table. `frozen`, for tables made in the caller's
- * transaction: the rows are written frozen and their pages marked all-visible, so the first compile's index-only scans
- * of the postings read no table page, and the server's vacuum after a large load has no page of them left to visit.
- */
-export async function copyRecords(client: Database, rows: readonly RecordRows[], frozen = false): Promise<void> {
-  const options = frozen ? ' (FREEZE)' : '';
+/** Writes records none of whose ids the tables hold: one COPY a table. */
+export async function copyRecords(client: Database, rows: readonly RecordRows[]): Promise<void> {
   await client.copyFrom(
-    `COPY ${client.schema}.records FROM STDIN${options}`,
+    `COPY ${client.schema}.records FROM STDIN`,
     rows.map((row) => row.record),
   );
   await client.copyFrom(
-    `COPY ${client.schema}.documents FROM STDIN${options}`,
+    `COPY ${client.schema}.documents FROM STDIN`,
     rows.map((row) => row.document),
   );
   await client.copyFrom(
-    `COPY ${client.schema}.postings FROM STDIN${options}`,
+    `COPY ${client.schema}.postings FROM STDIN`,
     rows.map((row) => row.postings),
   );
 }

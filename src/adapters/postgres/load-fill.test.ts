@@ -102,23 +102,6 @@ describe.skipIf(POSTGRES_URL === undefined)('a load into empty tables', () => {
     expect(await storedRecordSetDigest(database)).toBe(digest);
   });
 
-  it('writes every page all-visible, so index-only scans of a fresh load read no table page', async () => {
-    await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
-    const loaded = await loadRecordLines(sha256, database, 'records.jsonl', asChunks(generatedLines(300)), tokeniser);
-    expect(loaded.ok).toBe(true);
-    // The load's own ANALYZE counts the pages the visibility map marks all-visible.
-    const { rows } = await database.query<{ table: string; pages: number; visible: number }>(
-      `SELECT relname AS table, relpages AS pages, relallvisible AS visible FROM pg_class
-       WHERE relnamespace = $1::regnamespace AND relname IN ('records', 'documents', 'postings') ORDER BY relname`,
-      [database.schema],
-    );
-    expect(rows.map((row) => row.table)).toEqual(['documents', 'postings', 'records']);
-    for (const row of rows) {
-      expect(row.pages, row.table).toBeGreaterThan(0);
-      expect(row.visible, row.table).toBe(row.pages);
-    }
-  });
-
   it("builds the indexes with 64 MB of sort memory, whatever the server's setting", async () => {
     await database.query(`DROP SCHEMA IF EXISTS ${database.schema} CASCADE`);
     await database.query(`SET maintenance_work_mem = '1GB'`);

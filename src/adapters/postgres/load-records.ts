@@ -206,11 +206,9 @@ async function writeBatch(
   if (filling) {
     // An id two batches hold is written twice here, and refused with the file before any unique index is built.
     counts.inserted += fresh.length;
-    // Filling, the tables were made in this transaction (fillsEmptyTables), which COPY's FREEZE needs.
     await copyRecords(
       client,
       fresh.map((record) => record.rows),
-      true,
     );
     return;
   }
