@@ -106,6 +106,39 @@ describe.skipIf(POSTGRES_URL === undefined)('compile --database --watch', () => 
     expect(stdout.split('admitted by the postgresql adapter').length - 1).toBe(3);
   });
 
+  it('in the user view, prints again only when what that view shows changed', async () => {
+    let stdout = '';
+    let stderr = '';
+    let stop = () => undefined as void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const args = ['compile', ...inSchema, '--contract', 'contract.json', '--watch', '--view', 'user'];
+    const watching = main(args, {
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+      cwd,
+      untilStopped: () => stopped,
+    });
+    await until(() => stderr.includes('watching'), 'the first compile');
+    const printed = () => stdout.split('user view ').length - 1;
+    const first = printed();
+    expect(first).toBeGreaterThan(0);
+
+    // A record of another project changes: nothing this view shows changes, so nothing is printed again.
+    writeFileSync(join(cwd, 'refused.jsonl'), changedLine('ADR-0231', { text: 'A payouts note, rewritten again.' }));
+    expect((await run('load', ...inSchema, '--upsert', 'refused.jsonl')).code).toBe(EXIT.ok);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(printed()).toBe(first);
+    expect(stderr).not.toContain('compiled again');
+
+    // The required record's text changes: the packet it was in is refused now, which this view shows.
+    writeFileSync(join(cwd, 'required.jsonl'), changedLine('ADR-0234', { text: 'Reattempts: at most three.' }));
+    expect((await run('load', ...inSchema, '--upsert', 'required.jsonl')).code).toBe(EXIT.ok);
+    await until(() => stderr.includes('a load changed what this view shows: compiled again'), 'a second print');
+    await until(() => printed() === 2 * first, 'the second user view');
+    stop();
+    expect(await watching).toBe(EXIT.failClosed);
+  });
+
   it('needs --database', async () => {
     const refused = await run('compile', '--contract', 'contract.json', '--records', 'records.jsonl', '--watch');
     expect(refused.code).toBe(EXIT.invalid);

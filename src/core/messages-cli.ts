@@ -29,8 +29,10 @@ export const CLI_MESSAGES = {
   CHANGED_RUNNING_AGAIN: ({ names }: { names: readonly string[] }) => `changed: ${names.join(', ')}; running again`,
   WATCHING_LOADS: ({ schema }: { schema: string }) =>
     `watching ${schema}: compiling again whenever a load changes its records (Ctrl+C stops)`,
-  COMPILED_AGAIN: ({ answerKept }: { answerKept: boolean }) =>
-    `a load changed the records: compiled again, ${answerKept ? 'the last answer used again (no admitted record changed)' : 'answered in full'}`,
+  COMPILED_AGAIN: ({ answerKept }: { answerKept: boolean | null }) =>
+    answerKept === null
+      ? 'a load changed what this view shows: compiled again'
+      : `a load changed the records: compiled again, ${answerKept ? 'the last answer used again (no admitted record changed)' : 'answered in full'}`,
   CONNECTION_ENDED: () => 'the connection ended while watching',
   WATCH_NEEDS_DATABASE: () => '--watch compiles again after each load: it needs --database',
   NO_LATE_CHANGE_TO_REHEARSE: ({ scenario }: { scenario: string }) =>

@@ -138,13 +138,8 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
       ) {
         return usageError('DATABASE_TAKES_ALONE', { options: ['--contract'] });
       }
-      /** A database compile printed: the exit code its outcome or its error gives. */
-      const reportCompiled = async (compiled: Result<DatabaseCompile, CompileError>): Promise<ExitCode> => {
-        if (!compiled.ok) {
-          reportError(io, compiled.error);
-          return databaseErrorExit(compiled.error);
-        }
-        const { request, outcome } = compiled.value;
+      /** A database compile's detail, as the view asked for shows it. */
+      const detailed = async ({ request, outcome }: DatabaseCompile): Promise<CompileDetail> => {
         // The baselines are a diagnostic comparison, never an input: the same in-memory whole-corpus index as the
         // built-in path, over the records a full compile read back. A candidates compile reads no corpus to index,
         // so it has none.
@@ -152,17 +147,23 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
           audience.data === 'diagnostic' && attestation.data === 'full'
             ? await library.baselines(request, outcome)
             : null;
-        const detail = detailOf(sha256InNode, request, outcome, {
-          view: audience.data,
-          userView: userViewOut,
-          baselines,
-        });
-        return report(detail, compiled.value.adapter);
+        return detailOf(sha256InNode, request, outcome, { view: audience.data, userView: userViewOut, baselines });
+      };
+      /** A database compile printed: the exit code its outcome or its error gives. */
+      const reportCompiled = async (compiled: Result<DatabaseCompile, CompileError>): Promise<ExitCode> => {
+        if (!compiled.ok) {
+          reportError(io, compiled.error);
+          return databaseErrorExit(compiled.error);
+        }
+        return report(await detailed(compiled.value), compiled.value.adapter);
       };
       if (!values.watch)
         return reportCompiled(await compileContractInDatabase(database, schema, contract, io.cwd, attestation.data));
       let compiles = 0;
       let last: ExitCode = EXIT.ok;
+      // In the user view a compile is printed only when what that view shows differs from the last one printed: a
+      // change to a record it withholds must not show, not even as the same view printed again.
+      let shown: string | null = null;
       const watched = await watchContractInDatabase(
         database,
         schema,
@@ -170,7 +171,16 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         io.cwd,
         attestation.data,
         async ({ compiled, answerKept }) => {
-          if (compiles > 0) io.stderr(`\n${wordMessage('COMPILED_AGAIN', { answerKept })}\n`);
+          if (audience.data === 'user') {
+            const userView = compiled.ok ? (await detailed(compiled.value)).userView : null;
+            const now = userView === null ? reasonLine(compiled) : serialiseUserView(userView.document);
+            if (now === shown) return;
+            shown = now;
+          }
+          if (compiles > 0)
+            io.stderr(
+              `\n${wordMessage('COMPILED_AGAIN', { answerKept: audience.data === 'user' ? null : answerKept })}\n`,
+            );
           last = await reportCompiled(compiled);
           if (compiles === 0) io.stderr(`${wordMessage('WATCHING_LOADS', { schema })}\n`);
           compiles += 1;
@@ -218,6 +228,10 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
     return report(compiled.value, null);
   },
 });
+
+/** What an error shows: its code and words (an outcome's is in its user view). */
+const reasonLine = (compiled: Result<unknown, CompileError>) =>
+  compiled.ok ? '' : `${compiled.error.code}\n${compiled.error.message}`;
 
 /**
  * The trace, a JSON row a line, written as the stream takes it: a file of a row per record never sits in one string.
