@@ -163,6 +163,21 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(rowsOf('trace-full.jsonl')).toHaveLength(13);
   });
 
+  it('prints the counts per reason of the records a compile did not list in the diagnostic view only', async () => {
+    const compile = (view: string) =>
+      run(cwd, 'compile', '--database', url, '--schema', schema, '--contract', 'contract.json', '--view', view);
+    const diagnostic = await compile('diagnostic');
+    expect(diagnostic.stdout).toContain('the others counted: ');
+    expect(diagnostic.stdout).toContain('EXCLUDE_DENY_LABEL 1');
+    // The user view states no count of a reason that withholds a record, nor a total that includes them.
+    const user = await compile('user');
+    expect(user.code, user.stderr).toBe(diagnostic.code);
+    expect(user.stdout).toContain('admitted by the postgresql adapter');
+    expect(user.stdout).not.toContain('the others counted');
+    expect(user.stdout).not.toMatch(/EXCLUDE_(DENY_LABEL|NOT_AUTHORISED)/);
+    expect(user.stdout).not.toContain('13 records');
+  });
+
   it('names the file, line and field of a bad line, and writes nothing', async () => {
     const lines = readFileSync(join(repoRoot, 'fixtures/refund-desk/records.jsonl'), 'utf8').trimEnd().split('\n');
     const broken = JSON.parse(lines[2] as string) as Record<string, unknown>;

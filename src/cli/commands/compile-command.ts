@@ -122,7 +122,9 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         );
       else {
         io.stdout(renderOutcome(outcome, view, shown, baselines, traceRows));
-        if (adapter !== null) io.stdout(`${answerLine(outcome)}${adapterLine(adapter)}`);
+        // The records the compile did not list, counted per reason: a diagnostic line, as their reasons include
+        // those that withhold a record from the user view.
+        if (adapter !== null) io.stdout(`${shown === null ? answerLine(outcome) : ''}${adapterLine(adapter)}`);
         if (packetText !== null) io.stdout(`\n${packetText}`);
       }
       return outcome.status === 'packet' ? EXIT.ok : EXIT.failClosed;
