@@ -152,12 +152,15 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         return detailOf(sha256InNode, request, outcome, { view: audience.data, userView: userViewOut, baselines });
       };
       /** A database compile printed: the exit code its outcome or its error gives. */
-      const reportCompiled = async (compiled: Result<DatabaseCompile, CompileError>): Promise<ExitCode> => {
+      const reportCompiled = async (
+        compiled: Result<DatabaseCompile, CompileError>,
+        detail: CompileDetail | null = null,
+      ): Promise<ExitCode> => {
         if (!compiled.ok) {
           reportError(io, compiled.error);
           return databaseErrorExit(compiled.error);
         }
-        return report(await detailed(compiled.value), compiled.value.adapter);
+        return report(detail ?? (await detailed(compiled.value)), compiled.value.adapter);
       };
       if (!values.watch)
         return reportCompiled(await compileContractInDatabase(database, schema, contract, io.cwd, attestation.data));
@@ -173,8 +176,9 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
         io.cwd,
         attestation.data,
         async ({ compiled, answerKept }) => {
+          const detail = compiled.ok ? await detailed(compiled.value) : null;
           if (audience.data === 'user') {
-            const userView = compiled.ok ? (await detailed(compiled.value)).userView : null;
+            const userView = detail?.userView ?? null;
             const now = userView === null ? reasonLine(compiled) : serialiseUserView(userView.document);
             if (now === shown) return;
             shown = now;
@@ -183,7 +187,7 @@ exit: 0 packet emitted · 2 fail-closed, no packet · 1 invalid input or usage`,
             io.stderr(
               `\n${wordMessage('COMPILED_AGAIN', { answerKept: audience.data === 'user' ? null : answerKept })}\n`,
             );
-          last = await reportCompiled(compiled);
+          last = await reportCompiled(compiled, detail);
           if (compiles === 0) io.stderr(`${wordMessage('WATCHING_LOADS', { schema })}\n`);
           compiles += 1;
         },
