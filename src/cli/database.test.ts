@@ -176,6 +176,21 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(user.stdout).not.toContain('the others counted');
     expect(user.stdout).not.toMatch(/EXCLUDE_(DENY_LABEL|NOT_AUTHORISED)/);
     expect(user.stdout).not.toContain('13 records');
+    // It counts the withheld records the receipt has no row for, as the user view of the records file does.
+    const fromFile = await run(
+      cwd,
+      'compile',
+      '--records',
+      'records.jsonl',
+      '--contract',
+      'contract.json',
+      '--view',
+      'user',
+    );
+    const withheld = /· withheld (\d+) ·/.exec(fromFile.stdout)?.[1];
+    expect(Number(withheld)).toBeGreaterThan(0);
+    expect(user.stdout).toContain(`· withheld ${withheld} ·`);
+    expect(user.stdout).toContain(`${withheld} records are outside the authorised scope.`);
   });
 
   it('names the file, line and field of a bad line, and writes nothing', async () => {

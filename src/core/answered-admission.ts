@@ -4,6 +4,7 @@ import { finishCompile, type CompileRequest, type PreparedCompile } from './comp
 import { err, ok, type CompileError, type Result } from './errors';
 import { freshQueries, type Queries } from './queries';
 import { type Admission, admit, divergence, evaluateGates, gateCodeOf, type GateVerdict } from './phases/4-admit/admit';
+import { WITHHOLDING_GATES } from './disclosure';
 import { recordSetDigest } from './phases/7-attest/attest-digests';
 import {
   IdPositions,
@@ -63,6 +64,8 @@ export interface PlanAnswer {
   readonly ranked: readonly RankedRow[];
   /** How many records each reason refuses, as the store decided: the first failing gate's code. */
   readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
+  /** How many refused records fail an authorisation or deny gate, as the store decided: those the user view withholds. */
+  readonly withheld: number;
   /** The admitted set's tree digest as the store hashed it. */
   readonly admittedDigest: string;
   /** The digest of every record (the receipt's `recordSetDigest`), which the store keeps without reading them. */
@@ -187,18 +190,21 @@ function sealForCorpus(
 ): Result<CompileOutcome, CompileError> {
   const rows: Record<string, number> = { ...(outcome.receipt.omitted?.rows ?? {}) };
   const elsewhere: Record<string, number> = { ...answer.refusedByReason };
+  let withheld = (outcome.receipt.omitted?.withheld ?? 0) + answer.withheld;
   for (const verdict of refusedHere) {
     if (verdict.fact === null) continue;
+    const { id } = verdict.resolved.checked.record;
     const code = gateCodeOf(verdict.fact);
     const left = (elsewhere[code] ?? 0) - 1;
     if (left < 0)
       return err(
-        divergence(
-          verdict.resolved.checked.record.id,
-          `the store counted no record refused for ${code}, and the evaluator refuses it for that`,
-        ),
+        divergence(id, `the store counted no record refused for ${code}, and the evaluator refuses it for that`),
       );
     elsewhere[code] = left;
+    if ((verdict.failed & WITHHOLDING_GATES) === 0) continue;
+    withheld -= 1;
+    if (withheld < 0)
+      return err(divergence(id, 'the store counted no refused record withheld, and the evaluator withholds it'));
   }
   let refused = 0;
   for (const [code, count] of Object.entries(elsewhere)) {
@@ -208,6 +214,7 @@ function sealForCorpus(
   const omitted = {
     admittedDigest: answer.admittedDigest,
     rows: Object.fromEntries(Object.entries(rows).sort(([a], [b]) => compareStrings(a, b))),
+    withheld,
   };
   const { receiptId: _partial, ...partial } = outcome.receipt;
   const body = { ...partial, recordSetDigest: answer.recordSetDigest, omitted };

@@ -8,10 +8,14 @@ import {
 } from './reasons';
 import { wordMessage } from './messages';
 import type { UnreadableRecord } from './errors';
+import { GATE_BIT } from './phases/4-admit/admit';
 import { rankLookup, type RankLookup } from './ranked';
 import type { CompileOutcome, TraceRow } from './result';
 
 export type Audience = 'diagnostic' | 'user';
+
+/** The gates (`GATE_BIT`) whose failure withholds a record from the user view, whichever gate it fails first. */
+export const WITHHOLDING_GATES = GATE_BIT.authorisation | GATE_BIT.deny;
 
 /** True when naming this row to an end user could confirm what an authorisation or deny rule protects. */
 export function isWithheldFromUser(row: Pick<TraceRow, 'code' | 'gates'>): boolean {
@@ -25,7 +29,10 @@ export interface DisclosedView {
   readonly ranks: RankLookup;
   /** Ids of the rows the view leaves out (empty in the diagnostic view). */
   readonly withheld: ReadonlySet<string>;
-  /** How many records the view withholds: those rows, and in the user view the records that could not be read. */
+  /**
+   * How many records the view withholds: those rows, and in the user view the records that could not be read and
+   * the withheld records a `candidates` receipt has no row for.
+   */
   readonly withheldCount: number;
   /** The records that could not be read, with where and why: the diagnostic view's; the user view names none. */
   readonly unreadable: readonly UnreadableRecord[];
@@ -51,6 +58,14 @@ const SUPERSEDED_BY_WITHHELD: Fact = { fact: 'SUPERSEDED_BY_WITHHELD', args: {} 
 export function discloseFact(fact: Fact, withheld: ReadonlySet<string>): Fact {
   if (withheld.size === 0 || !recordsNamedBy(fact).some((id) => withheld.has(id))) return fact;
   return fact.fact === 'SUPERSEDED_BY' || fact.fact === 'ON_SUPERSESSION_CYCLE' ? SUPERSEDED_BY_WITHHELD : REDACTED;
+}
+
+/**
+ * The withheld records an outcome has no trace row for: a compile a store answered (answered-admission.ts) has rows
+ * for the records that crossed only, and its `candidates` receipt counts the withheld ones among the rest.
+ */
+function withheldWithoutRow(outcome: CompileOutcome): number {
+  return outcome.trace.length < outcome.counts.candidates ? (outcome.receipt.omitted?.withheld ?? 0) : 0;
 }
 
 /**
@@ -85,7 +100,8 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     failureMessage = hidden ? wordMessage('SCOPE_NOT_PROCESSED', { code: failure.code }) : failure.message;
   }
   // An unreadable record may be one the caller may not see, and nothing says which: every one is counted, none named.
-  const withheldCount = withheld.size + (audience === 'user' ? outcome.unreadable.length : 0);
+  const withheldCount =
+    withheld.size + (audience === 'user' ? outcome.unreadable.length + withheldWithoutRow(outcome) : 0);
   return {
     audience,
     // Redacted only once every withheld id is known: a row may name one that comes after it.

@@ -55,6 +55,11 @@ export interface ReceiptOmissions {
   readonly admittedDigest: string;
   /** How many records have no row, per reason code. */
   readonly rows: Readonly<Partial<Record<ReasonCode, number>>>;
+  /**
+   * How many of them fail an authorisation or deny gate: the records without a row that the user view withholds
+   * (disclosure.ts), which it counts with those it leaves out of the trace.
+   */
+  readonly withheld: number;
 }
 
 export type EvidenceState = 'supported' | 'contradicted' | 'unknown';
@@ -175,7 +180,10 @@ export interface Baselines {
 }
 
 interface CompileOutcomeBase {
-  /** One row per record, whatever the receipt's attestation. */
+  /**
+   * One row per record, whatever the receipt's attestation; when a store answered admission (answered-admission.ts),
+   * the receipt's rows only, and `counts.candidates` counts every record.
+   */
   readonly trace: readonly TraceRow[];
   /** Every ranked admitted optional, in rank order (a `candidates` receipt lists only those it has rows for). */
   readonly ranked: readonly RankedEntry[];

@@ -17,6 +17,7 @@ export interface AnswerWithRows {
     readonly admitted: number;
     readonly statistics: ReturnType<typeof admittedStatistics>;
     readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
+    readonly withheld: number;
     readonly admittedDigest: string;
   };
   readonly admitted: AdmittedRows;
@@ -80,9 +81,35 @@ export type AnswerRow = Pick<SummaryRow, 'digest' | 'total'> & {
   readonly score: number | null;
 };
 
-/** The refused counts of a summary, by code in code order. */
-export const refusedCounts = (refused: Record<string, number> | null) =>
-  Object.fromEntries(Object.entries(refused ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/** What a verdict's code ends with when the record also fails an authorisation or deny clause (answer.ts). */
+export const WITHHELD_MARK = '+withheld';
+
+/** A verdict's code as its reason code and whether the record is withheld from the user view. */
+export function splitVerdictCode(code: string): { readonly reason: string; readonly withheld: boolean } {
+  const withheld = code.endsWith(WITHHELD_MARK);
+  return { reason: withheld ? code.slice(0, -WITHHELD_MARK.length) : code, withheld };
+}
+
+export interface RefusalCounts {
+  readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
+  /** How many refused records the user view withholds (they fail an authorisation or deny gate). */
+  readonly withheld: number;
+}
+
+/** The refused counts of a summary (by verdict code), by reason code in code order, and the withheld ones' number. */
+export function refusalCounts(refused: Readonly<Record<string, number>> | null): RefusalCounts {
+  const byReason: Record<string, number> = {};
+  let withheld = 0;
+  for (const [code, count] of Object.entries(refused ?? {})) {
+    const split = splitVerdictCode(code);
+    byReason[split.reason] = (byReason[split.reason] ?? 0) + count;
+    if (split.withheld) withheld += count;
+  }
+  return {
+    refusedByReason: Object.fromEntries(Object.entries(byReason).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    withheld,
+  };
+}
 
 /** The counts and digests of an answer's summary row (all empty when there is none). */
 export function countedOf(
@@ -99,7 +126,7 @@ export function countedOf(
       tokens: summary?.set_tokens ?? 0,
       matched: summary?.matched ?? null,
     }),
-    refusedByReason: refusedCounts(summary?.refused ?? null),
+    ...refusalCounts(summary?.refused ?? null),
     admittedDigest: summary?.admitted_digest ?? '',
   };
 }

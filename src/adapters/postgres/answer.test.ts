@@ -5,6 +5,7 @@ import { prepareCompile } from '../../core/compile-stages';
 import type { SourceRecord } from '../../core/format/record';
 import { recordSetDigest } from '../../core/phases/7-attest/attest-digests';
 import { createGateContext, evaluateGates, gateCodeOf } from '../../core/phases/4-admit/admit';
+import { WITHHOLDING_GATES } from '../../core/disclosure';
 import { createRecordSet } from '../../core/phases/1-validate/validate';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { createSqliteStore } from '../sqlite/compiler';
@@ -48,6 +49,7 @@ async function referenceAnswer(request: CompileRequest, top: number) {
   const gates = createGateContext(prepared.value.resolution.contract);
   const admitted = new Set<string>();
   const refused: Record<string, number> = {};
+  let withheld = 0;
   const admittedRecords = [];
   for (const resolved of prepared.value.resolution.records) {
     const verdict = evaluateGates(gates, resolved);
@@ -57,6 +59,7 @@ async function referenceAnswer(request: CompileRequest, top: number) {
     } else {
       const code = gateCodeOf(verdict.fact);
       refused[code] = (refused[code] ?? 0) + 1;
+      if ((verdict.failed & WITHHOLDING_GATES) !== 0) withheld += 1;
     }
   }
   const sqlite = createSqliteStore(await openInMemoryDatabase());
@@ -71,6 +74,7 @@ async function referenceAnswer(request: CompileRequest, top: number) {
       admitted: admitted.size,
       statistics: ranking.statistics,
       refusedByReason: Object.fromEntries(Object.entries(refused).sort(([a], [b]) => (a < b ? -1 : 1))),
+      withheld,
       candidates: ranking.rows.slice(0, top),
       admittedDigest: recordSetDigest(sha256, admittedRecords),
     },
@@ -134,6 +138,14 @@ describe.skipIf(POSTGRES_URL === undefined)('the answers PostgreSQL gives withou
     );
     expect(answered.ok && answered.value.ok && answered.value.value.refusedByReason).toEqual(expected.refusedByReason);
     expect(expected.refusedByReason.EXCLUDE_SCOPE).toBeGreaterThan(0);
+    // Refused for its scope first, it is still withheld from the user view for its label.
+    expect(answered.ok && answered.value.ok && answered.value.value.withheld).toBe(expected.withheld);
+    const {
+      EXCLUDE_DENY_LABEL: labelled = 0,
+      EXCLUDE_NOT_AUTHORISED: unauthorised = 0,
+      EXCLUDE_PURPOSE: purpose = 0,
+    } = expected.refusedByReason;
+    expect(expected.withheld).toBeGreaterThan(labelled + unauthorised + purpose);
   });
 
   it('hands over the broken supersessions the plan lists, the records asked for whole, and the record-set digest', async () => {

@@ -8,7 +8,7 @@ import { admittedStatistics, bm25Ctes } from './bm25-sql';
 import { answerLowering, bind, lowerConditions, supersededAt, type Lowering } from './lower';
 import { VIEW_COLUMNS } from './gate-views';
 import { refusedCountCtes } from './refused-counts';
-import { ADMITTED_DIGEST_CTES, refusedCounts, SUMMARY_COLUMNS, type SummaryRow } from './answer-rows';
+import { ADMITTED_DIGEST_CTES, refusalCounts, SUMMARY_COLUMNS, WITHHELD_MARK, type SummaryRow } from './answer-rows';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 import { wordMessage } from '../../core/messages';
@@ -25,6 +25,8 @@ export interface PlanAnswer {
   readonly statistics: RankingStatistics;
   /** How many records each reason refuses: the code of the first gate each fails, as the evaluator names it. */
   readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
+  /** How many refused records fail an authorisation or deny gate: those the user view withholds. */
+  readonly withheld: number;
   /** The best admitted matches of the query, best first, ties by id; at most `top` of them. */
   readonly candidates: readonly RankedRow[];
   /**
@@ -91,10 +93,14 @@ const SUPERSESSION_CODE =
   `${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ` +
   `${code('EXCLUDE_SUPERSEDED')} END`;
 
+/** The gates whose failure withholds a record from the user view (disclosure.ts), whichever gate fails first. */
+const WITHHOLDING_GATES: ReadonlySet<PlanClause['gate']> = new Set(['authorisation', 'deny']);
+
 /**
  * The plan's conditions and, for a row `r` of the records joined with `supersession_breaks` as `b`, the SQL
  * of its verdict: null when admitted, else the code of the first clause it fails in gate order (within a
- * gate, the plan's order: principals before purpose).
+ * gate, the plan's order: principals before purpose), marked (`WITHHELD_MARK`) when it also fails an authorisation
+ * or deny clause: the user view counts such a record among the withheld ones.
  */
 export function lowerVerdict(
   plan: AdmissionPlan,
@@ -117,18 +123,27 @@ export function lowerVerdict(
       );
     branches.push({ condition, reason });
   }
+  const first =
+    branches.length === 0
+      ? 'NULL::text'
+      : into.shippable === undefined
+        ? `CASE ${branches.map(({ condition, reason }) => `WHEN NOT coalesce((${condition}), false) THEN ${reason}`).join('\n    ')} ELSE NULL END`
+        : // postgres_fdw sends no COALESCE to a shard: a clause that is not true (false or null) takes its ELSE.
+          branches.reduceRight(
+            (passed, { condition, reason }) => `CASE WHEN (${condition}) THEN ${passed} ELSE ${reason} END`,
+            'NULL::text',
+          );
+  // A clause that is not true (false or null) withholds the record, as in the evaluator, whichever gate fails first.
+  const guards = ordered.filter(({ clause }) => WITHHOLDING_GATES.has(clause.gate)).map(({ condition }) => condition);
   return ok({
     conditions: conditions.value,
     verdict:
-      branches.length === 0
-        ? 'NULL::text'
-        : into.shippable === undefined
-          ? `CASE ${branches.map(({ condition, reason }) => `WHEN NOT coalesce((${condition}), false) THEN ${reason}`).join('\n    ')} ELSE NULL END`
-          : // postgres_fdw sends no COALESCE to a shard: a clause that is not true (false or null) takes its ELSE.
-            branches.reduceRight(
-              (passed, { condition, reason }) => `CASE WHEN (${condition}) THEN ${passed} ELSE ${reason} END`,
-              'NULL::text',
-            ),
+      guards.length === 0
+        ? first
+        : `CASE WHEN ${guards.map((condition) => `(${condition})`).join(' AND ')} THEN ${first} ELSE ${first.replace(
+            /'(EXCLUDE_[A-Z_]+)'/g,
+            (_, reason: string) => `'${reason}${WITHHELD_MARK}'`,
+          )} END`,
   });
 }
 
@@ -232,7 +247,7 @@ SELECT (SELECT snapshot FROM ${client.schema}.layout)::text AS snapshot, ${SUMMA
     predicateDigest: row.digest,
     admitted: Number(row.total),
     statistics,
-    refusedByReason: refusedCounts(row.refused),
+    ...refusalCounts(row.refused),
     candidates,
     admittedDigest: row.admitted_digest,
   });

@@ -9,10 +9,12 @@ import { ANSWER_SETTINGS, answerCtes } from './answer';
 import {
   countedOf,
   readAnswer,
-  refusedCounts,
+  refusalCounts,
+  splitVerdictCode,
   SUMMARY_COLUMNS,
   withRows,
   type AnswerWithRows,
+  type RefusalCounts,
   type SummaryRow,
 } from './answer-rows';
 import { wordMessage } from '../../core/messages';
@@ -159,19 +161,23 @@ function successorsOfRequired(successors: readonly CheckedRecord[], required: re
 
 /**
  * The refused counts of a kept answer moved by the changes since: each changed record's reason then taken off, its
- * reason now added. Null when a changed record was or is admitted (the admitted set is not the kept one), or when a
- * count would go below zero.
+ * reason now added, and the withheld count likewise. Null when a changed record was or is admitted (the admitted set
+ * is not the kept one), or when a count would go below zero.
  */
-function countsAfter(
-  counts: PlanAnswer['refusedByReason'],
-  changes: ChangedVerdicts,
-): PlanAnswer['refusedByReason'] | null {
+function countsAfter(counts: RefusalCounts, changes: ChangedVerdicts): RefusalCounts | null {
   if ([...changes.before, ...changes.now].some((code) => code === null)) return null;
-  const moved: Record<string, number> = { ...counts };
-  for (const code of changes.before as string[]) moved[code] = (moved[code] ?? 0) - 1;
-  for (const code of changes.now as string[]) moved[code] = (moved[code] ?? 0) + 1;
-  if (Object.values(moved).some((count) => count < 0)) return null;
-  return refusedCounts(Object.fromEntries(Object.entries(moved).filter(([, count]) => count > 0)));
+  const moved: Record<string, number> = { ...counts.refusedByReason };
+  let withheld = counts.withheld;
+  const move = (code: string, by: number) => {
+    const split = splitVerdictCode(code);
+    moved[split.reason] = (moved[split.reason] ?? 0) + by;
+    if (split.withheld) withheld += by;
+  };
+  for (const code of changes.before as string[]) move(code, -1);
+  for (const code of changes.now as string[]) move(code, 1);
+  if (withheld < 0 || Object.values(moved).some((count) => count < 0)) return null;
+  const left = refusalCounts(Object.fromEntries(Object.entries(moved).filter(([, count]) => count > 0)));
+  return { refusedByReason: left.refusedByReason, withheld };
 }
 
 /**
@@ -186,11 +192,11 @@ async function refusedIfSameAdmitted(
   plan: AdmissionPlan,
   digest: string,
   superseded: readonly string[],
-): Promise<Result<PlanAnswer['refusedByReason'] | null, CompileError>> {
+): Promise<Result<RefusalCounts | null, CompileError>> {
   const last = kept.answer;
   const changes = await verdictsOfChanges(client, plan, digest, superseded, kept.snapshot);
   if (!changes.ok) return changes;
-  if (changes.value !== null) return ok(countsAfter(last.refusedByReason, changes.value));
+  if (changes.value !== null) return ok(countsAfter(last, changes.value));
   const counted = await recountOnOneServer(client, plan, digest, superseded);
   if (!counted.ok) return counted;
   const tokens = (statistics: RankingStatistics) => (statistics.mode === 'bm25' ? statistics.tokens : null);
@@ -198,7 +204,7 @@ async function refusedIfSameAdmitted(
     counted.value.admittedDigest === last.admittedDigest &&
     counted.value.admitted === last.admittedCount &&
     (last.statistics.mode !== 'bm25' || tokens(counted.value.statistics) === tokens(last.statistics));
-  return ok(same ? counted.value.refusedByReason : null);
+  return ok(same ? { refusedByReason: counted.value.refusedByReason, withheld: counted.value.withheld } : null);
 }
 
 /**
@@ -222,7 +228,8 @@ async function keptAnswerIfSame(
   if (successorsOfRequired(successors.value, question.required) !== kept.requiredSuccessors) return ok(null);
   return ok({
     ...kept.answer,
-    refusedByReason: refused.value,
+    refusedByReason: refused.value.refusedByReason,
+    withheld: refused.value.withheld,
     recordSetDigest: await storedRecordSetDigest(client),
   });
 }
@@ -289,6 +296,7 @@ export function createPlanAnswering(
         statistics: bm25 ? counted.statistics : { mode: 'declared' },
         ranked: bm25 ? admitted.ranked : [],
         refusedByReason: counted.refusedByReason,
+        withheld: counted.withheld,
         admittedDigest: counted.admittedDigest,
         recordSetDigest: await storedRecordSetDigest(client),
       };

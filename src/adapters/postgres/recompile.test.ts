@@ -96,10 +96,14 @@ describe.skipIf(POSTGRES_URL === undefined)('a recompile in PostgreSQL after a c
     await load([{ ...added, scope: 'legal', project: 'atlas' }], 'upsert');
     await load([{ ...(records[12] as SourceRecord), scope: 'legal', project: 'atlas' }], 'upsert');
     await load([{ ...(records[12] as SourceRecord), scope: 'legal', text: 'changed twice' }], 'upsert');
+    // Refused for its project still, and withheld from the user view now: its purposes exclude the contract's.
+    const away = records[14] as SourceRecord;
+    await load([{ ...away, access: { ...away.access, purposes: ['another purpose'] } }], 'upsert');
     const again = await recompile();
     expect(readsPostings(again.ran)).toBe(false);
     expect(countsRefused(again.ran)).toBe(false);
     expect(again.kept.receipt.omitted).not.toEqual(settled.kept.receipt.omitted);
+    expect(again.kept.receipt.omitted?.withheld).toBe((settled.kept.receipt.omitted?.withheld ?? 0) + 1);
     expect(serialiseReceipt(again.kept.receipt)).toBe(serialiseReceipt(again.fresh.receipt));
   });
 

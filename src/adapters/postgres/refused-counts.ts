@@ -1,9 +1,23 @@
+import { WITHHELD_MARK } from './answer-rows';
 import { bind, type Lowering } from './lower';
 
 /**
  * Bits of the sum each reason's count takes: a corpus holds fewer than 2^40 records, so no count carries into another.
  */
 const COUNT_BITS = 40n;
+
+/**
+ * A verdict's codes (the literals its text holds, each maybe marked withheld; values are bound, never in its text), and
+ * the verdict with each code as its number among them.
+ */
+export function numberedVerdict(verdict: string): { readonly codes: string[]; readonly numbered: string } {
+  const literal = new RegExp(`'(EXCLUDE_[A-Z_]+(?:${WITHHELD_MARK.replace('+', '\\+')})?)'`, 'g');
+  const codes = [...new Set([...verdict.matchAll(literal)].map((match) => match[1] as string))];
+  const numbered = verdict
+    .replace(literal, (_, code: string) => String(codes.indexOf(code)))
+    .replaceAll('NULL::text', 'NULL::integer');
+  return { codes, numbered };
+}
 
 /**
  * The common table expression `refused` (code, n): how many rows of `from` (the records `r` with their joins) each
@@ -14,10 +28,7 @@ const COUNT_BITS = 40n;
  * the verdict once per code.
  */
 export function refusedCountCtes(verdict: string, from: string, into: Lowering): string[] {
-  const codes = [...new Set(verdict.match(/'EXCLUDE_[A-Z_]+'/g) ?? [])].map((quoted) => quoted.slice(1, -1));
-  const numbered = verdict
-    .replace(/'(EXCLUDE_[A-Z_]+)'/g, (_, code: string) => String(codes.indexOf(code)))
-    .replaceAll('NULL::text', 'NULL::integer');
+  const { codes, numbered } = numberedVerdict(verdict);
   const places = bind(
     into,
     codes.map((_, number) => String(1n << (COUNT_BITS * BigInt(number)))),

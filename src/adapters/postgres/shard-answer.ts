@@ -4,6 +4,7 @@ import { lowerVerdict } from './answer';
 import { ADMITTED_DIGEST_CTES, readAnswer, withRows, type AnswerWithRows } from './answer-rows';
 import { IDF, phraseHits, phraseScore } from './bm25-sql';
 import { VIEW_COLUMNS } from './gate-views';
+import { numberedVerdict } from './refused-counts';
 import { answerLowering, bind, supersededAt, type Lowering } from './lower';
 import type { Database } from './schema';
 
@@ -128,15 +129,9 @@ interface CountedBy {
   readonly term: CountsByKey;
 }
 
-/**
- * The verdict's reason codes as numbers (the codes are the literals its text holds; values are bound, never in its
- * text), and the query's terms.
- */
+/** The verdict's codes as numbers (`numberedVerdict`), and the query's terms. */
 function countedBy(verdict: string, terms: readonly string[], into: Lowering): CountedBy & { codes: string[] } {
-  const codes = [...new Set(verdict.match(/'EXCLUDE_[A-Z_]+'/g) ?? [])].map((quoted) => quoted.slice(1, -1));
-  const numbered = verdict
-    .replace(/'(EXCLUDE_[A-Z_]+)'/g, (_, code: string) => String(codes.indexOf(code)))
-    .replaceAll('NULL::text', 'NULL::integer');
+  const { codes, numbered } = numberedVerdict(verdict);
   return {
     codes,
     verdict: numbered,

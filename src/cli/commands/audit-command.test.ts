@@ -27,6 +27,8 @@ const records = [
     .filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index),
   ...brokenLinksCase().records,
   ...Array.from({ length: AUDIT_PAGE + 5 }, (_, index) => ({ ...base, id: `bulk-${String(index).padStart(5, '0')}` })),
+  // Refused for its scope first, and withheld from the user view for its label.
+  { ...base, id: 'scope-and-deny', scope: 'a scope no contract allows', access: { ...base.access, labels: [label] } },
 ].filter((record, index, all) => all.findIndex((other) => other.id === record.id) === index);
 
 async function run(cwd: string, args: readonly string[]) {
@@ -66,12 +68,14 @@ describe.skipIf(POSTGRES_URL === undefined)('audit --database', () => {
     expect(audited.code, audited.stderr).toBe(EXIT.ok);
     const report = JSON.parse(audited.stdout) as AuditReport;
     expect(report).toMatchObject({ records: records.length, disagreements: 0, shown: [] });
+    expect(report.withheld).toBeGreaterThan(report.refusedByReason.EXCLUDE_DENY_LABEL ?? 0);
     expect(report.admitted).toBeGreaterThan(AUDIT_PAGE);
     expect(Object.keys(report.refusedByReason)).toEqual(
       expect.arrayContaining(['EXCLUDE_DENY_LABEL', 'EXCLUDE_DANGLING_SUPERSESSION', 'EXCLUDE_SUPERSESSION_CYCLE']),
     );
     const text = await run(cwd, ['audit', ...target, '--contract', 'contract.json']);
     expect(text.stdout).toContain('the database and the reference evaluator agree on every record');
+    expect(text.stdout).toContain(`, ${report.withheld} of them withheld from the user view`);
   });
 
   it('catches a row corrupted behind the load: a denied label dropped from the gate columns, and a document that no longer matches its fingerprint', async () => {
@@ -91,8 +95,20 @@ describe.skipIf(POSTGRES_URL === undefined)('audit --database', () => {
     expect(report.disagreements).toBe(2);
     expect(report.shown[0]).toMatchObject({ id: 'bulk-00007', database: 'admitted' });
     expect(report.shown[0]?.reference).toMatch(/^unreadable .*fingerprint/);
-    expect(report.shown[1]).toEqual({ id: victim, database: 'admitted', reference: 'EXCLUDE_DENY_LABEL' });
+    expect(report.shown[1]).toEqual({ id: victim, database: 'admitted', reference: 'EXCLUDE_DENY_LABEL+withheld' });
     const text = await run(cwd, ['audit', ...target, '--contract', 'contract.json']);
-    expect(text.stdout).toContain(`${victim}: database admitted, reference EXCLUDE_DENY_LABEL`);
+    expect(text.stdout).toContain(`${victim}: database admitted, reference EXCLUDE_DENY_LABEL+withheld`);
+  });
+
+  it('catches a refused record the database would count as visible: its label dropped behind the load', async () => {
+    await database.query(`UPDATE ${database.schema}.records SET labels = '{}' WHERE id = 'scope-and-deny'`);
+    const audited = await run(cwd, ['audit', ...target, '--contract', 'contract.json', '--json']);
+    expect(audited.code).toBe(EXIT.auditDisagreed);
+    const report = JSON.parse(audited.stdout) as AuditReport;
+    expect(report.shown).toContainEqual({
+      id: 'scope-and-deny',
+      database: 'EXCLUDE_SCOPE',
+      reference: 'EXCLUDE_SCOPE+withheld',
+    });
   });
 });

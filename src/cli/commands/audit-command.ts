@@ -9,7 +9,9 @@ import { compareStrings } from '../../core/canonical';
 import { err, ok, type CompileError, type Result } from '../../core/errors';
 import type { Contract } from '../../core/format/contract';
 import { placeContractIssues } from '../../core/format/input-issues';
+import { WITHHOLDING_GATES } from '../../core/disclosure';
 import { createGateContext, evaluateGates, gateCodeOf, type GateContext } from '../../core/phases/4-admit/admit';
+import { splitVerdictCode, WITHHELD_MARK } from '../../adapters/postgres/answer-rows';
 import { resolve, type ResolvedRecord } from '../../core/phases/2-resolve/resolve';
 import { parseContractJson, type CheckedRecord } from '../../core/phases/1-validate/validate';
 import { buildAdmissionPlan, planDigest } from '../../core/phases/4-admit/admission-plan';
@@ -37,6 +39,8 @@ export interface AuditReport {
   /** The reference evaluator's verdicts: how many it admits, and how many each reason refuses. */
   readonly admitted: number;
   readonly refusedByReason: Readonly<Record<string, number>>;
+  /** How many refused records fail an authorisation or deny gate: those the user view withholds. */
+  readonly withheld: number;
   readonly disagreements: number;
   /** The first disagreements found, in id order. */
   readonly shown: readonly AuditDisagreement[];
@@ -64,7 +68,8 @@ async function judgePage(
       supersededBy: resolved?.supersededBy ?? null,
       brokenLink: resolved?.brokenLink ?? null,
     });
-    verdicts.set(id, verdict.fact === null ? ADMITTED : gateCodeOf(verdict.fact));
+    const withheld = (verdict.failed & WITHHOLDING_GATES) !== 0 ? WITHHELD_MARK : '';
+    verdicts.set(id, verdict.fact === null ? ADMITTED : `${gateCodeOf(verdict.fact)}${withheld}`);
   };
   const whole = await validateStoredRecords(sha256InNode, [page]);
   if (whole.ok) {
@@ -102,6 +107,7 @@ export async function auditDatabase(
     const shown: AuditDisagreement[] = [];
     let records = 0;
     let admitted = 0;
+    let withheld = 0;
     let disagreements = 0;
     const pages = storedVerdicts(database, plan);
     for (;;) {
@@ -116,7 +122,11 @@ export async function auditDatabase(
         const ours = reference.get(row.id) ?? 'unreadable';
         records += 1;
         if (ours === ADMITTED) admitted += 1;
-        else refused.set(ours, (refused.get(ours) ?? 0) + 1);
+        else {
+          const split = splitVerdictCode(ours);
+          refused.set(split.reason, (refused.get(split.reason) ?? 0) + 1);
+          if (split.withheld) withheld += 1;
+        }
         if (theirs === ours) continue;
         disagreements += 1;
         if (shown.length < SHOWN) shown.push({ id: row.id, database: theirs, reference: ours });
@@ -128,6 +138,7 @@ export async function auditDatabase(
       records,
       admitted,
       refusedByReason: Object.fromEntries([...refused].sort(([a], [b]) => compareStrings(a, b))),
+      withheld,
       disagreements,
       shown,
     });
@@ -139,7 +150,7 @@ function summary(report: AuditReport, where: string): string {
   const lines = [
     `audited ${report.records} records of ${where} at snapshot ${report.snapshot} against plan ${report.planDigest}`,
     `  ${report.admitted} admitted, ${report.records - report.admitted} ` +
-      `refused${refused.length === 0 ? '' : ` (${refused.join(', ')})`}`,
+      `refused${refused.length === 0 ? '' : ` (${refused.join(', ')})`}, ${report.withheld} of them withheld from the user view`,
   ];
   if (report.disagreements === 0) lines.push('  the database and the reference evaluator agree on every record');
   else {
@@ -170,7 +181,8 @@ options:
   --json               print the report as JSON
 A compile checks every record it admits and every record that enters the packet; a record the database wrongly
 refuses is seen only here. The audit reads the snapshot a page at a time, validates each record again, runs
-every gate on it and compares the verdict (admitted, or the reason code) with the one the database gives.
+every gate on it and compares the verdict (admitted, or the reason code, marked +withheld when the record also fails
+an authorisation or deny gate) with the one the database gives.
 exit: 0 they agree on every record · 6 some record is decided differently · 1 invalid input or usage ·
       2 the database gave no complete answer · 5 the database could not be reached`,
   options,

@@ -64,5 +64,7 @@ export const receiptSchema = z.strictObject({
       required: z.boolean(),
     }),
   ),
-  omitted: z.strictObject({ admittedDigest: hex64, rows: z.record(reasonCode, z.int().min(1)) }).nullable(),
+  omitted: z
+    .strictObject({ admittedDigest: hex64, rows: z.record(reasonCode, z.int().min(1)), withheld: z.int().min(0) })
+    .nullable(),
 });

@@ -1,6 +1,7 @@
 import { sha256 } from '../../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
+import { discloseOutcome } from '../../disclosure';
 import { drill, receiptIntegrity } from '../../drill';
 import { receiptSchema } from '../../format/receipt';
 import { receiptStatement } from '../../statement';
@@ -83,6 +84,30 @@ describe('a candidates receipt', () => {
     expect(receipt.recordSetDigest).toBe((await compile(40, 'full')).receipt.recordSetDigest);
   });
 
+  it('counts the records without a row that the user view withholds, wherever they are refused first', async () => {
+    const withheld = [
+      buildRecord({ id: 'hidden-1', text: 'refund policy', access: { ...buildRecord().access, purposes: ['audit'] } }),
+      buildRecord({
+        id: 'hidden-2',
+        scope: 'legal',
+        text: 'refund policy',
+        access: { ...buildRecord().access, purposes: ['audit'] },
+      }),
+    ];
+    const recordSet = buildRecordSet([...records(3), ...withheld]);
+    const listed = valueOf(await compiler.compile({ contract, recordSet, attestation: 'candidates' }));
+    expect(listed.receipt.omitted?.withheld).toBe(2);
+    expect(listed.receipt.trace.map((row) => row.id)).not.toContain('hidden-1');
+    // A compile answered by a store has the receipt's rows only: the user view counts the rest from the receipt.
+    const rowsOnly: CompileOutcome = {
+      ...listed,
+      trace: listed.receipt.trace,
+      counts: { ...listed.counts, candidates: listed.trace.length },
+    };
+    expect(discloseOutcome(rowsOnly, 'user').withheldCount).toBe(discloseOutcome(listed, 'user').withheldCount);
+    expect(discloseOutcome(listed, 'user').withheldCount).toBe(2);
+  });
+
   it('names no refused record but a required one that stops the compile', async () => {
     const failing = valueOf(
       await compiler.compile({
@@ -107,14 +132,11 @@ describe('a candidates receipt', () => {
     expect(
       (await drill(compiler, { ...request, attestation: 'full', priorReceipt: parsed, declaredChanges: [] })).code,
     ).toBe('RECEIPT_CURRENT');
-    const forged = {
-      ...parsed,
-      omitted: {
-        admittedDigest: parsed.omitted?.admittedDigest ?? '',
-        rows: { ...parsed.omitted?.rows, EXCLUDE_SCOPE: 39 },
-      },
-    };
+    const omitted = parsed.omitted ?? { admittedDigest: '', rows: {}, withheld: 0 };
+    const forged = { ...parsed, omitted: { ...omitted, rows: { ...omitted.rows, EXCLUDE_SCOPE: 39 } } };
     expect(receiptIntegrity(sha256, forged)?.code).toBe('RECEIPT_INVALID');
+    const moreWithheld = { ...parsed, omitted: { ...omitted, withheld: omitted.withheld + 1 } };
+    expect(receiptIntegrity(sha256, moreWithheld)?.code).toBe('RECEIPT_INVALID');
     expect(receiptStatement(sha256, receipt, null).predicate).toBe(receipt);
   });
 });

@@ -4,6 +4,7 @@ import type { Contract } from '../../format/contract';
 import type { SourceRecord } from '../../format/record';
 import { formatInstant } from '../../format/time';
 import { ENGINE_VERSION, SCHEMA_VERSION } from '../../version';
+import { isWithheldFromUser } from '../../disclosure';
 import type {
   Attestation,
   Packet,
@@ -219,15 +220,18 @@ function candidatesOnly(
   for (const position of plan.candidates) kept[position] = 1;
   const trace = plan.candidates.map((position) => plan.trace[position] as TraceRow);
   const counts = new Map<string, number>();
+  let withheld = 0;
   plan.trace.forEach((row, position) => {
-    if (kept[position] === 0) counts.set(row.code, (counts.get(row.code) ?? 0) + 1);
+    if (kept[position] !== 0) return;
+    counts.set(row.code, (counts.get(row.code) ?? 0) + 1);
+    if (isWithheldFromUser(row)) withheld += 1;
   });
   const rows = Object.fromEntries([...counts].sort(([a], [b]) => compareStrings(a, b)));
   const admittedDigest = recordSetDigest(
     sha256,
     admitted.map((position) => (records[position] as ResolvedRecord).checked),
   );
-  return { trace, ids: new Set(trace.map((row) => row.id)), omitted: { admittedDigest, rows } };
+  return { trace, ids: new Set(trace.map((row) => row.id)), omitted: { admittedDigest, rows, withheld } };
 }
 
 /** Canonical JSON of a receipt: the bytes that are downloaded, compared and verified. */
