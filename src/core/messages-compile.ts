@@ -52,8 +52,8 @@ export const COMPILE_MESSAGES = {
   ADAPTER_OTHER_PLAN: ({ adapter, executed, expected }: { adapter: string; executed: string; expected: string }) =>
     `The ${adapter} adapter executed plan ${executed}, not ${expected}: its candidates answer another ` +
     `plan. No candidate is used.`,
-  ADAPTER_ROW_UNREADABLE: ({ adapter, problem }: { adapter: string; problem: string | null }) =>
-    `The ${adapter} adapter returned a record row the gates cannot read: ${problem ?? 'malformed'}.`,
+  ADAPTER_ROW_UNREADABLE: ({ adapter, column }: { adapter: string; column: string }) =>
+    `The ${adapter} adapter returned a record row the gates cannot read: its ${column} is not what the layout holds.`,
   SHARDS_APART: ({ adapter, snapshot, shards }: { adapter: string; snapshot: string; shards: string }) =>
     `The ${adapter} adapter's shards are not all at the coordinator's snapshot ${snapshot} (${shards}): ` +
     `their rows would mix record sets. No candidate is used.`,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { LIFECYCLE_STATES, REVIEW_STATES } from '../../core/format/record';
 import { formatInstant } from '../../core/format/time';
@@ -7,36 +6,77 @@ import type { CheckedRecord } from '../../core/phases/1-validate/validate';
 import type { AdmittedRow } from '../../core/answered-admission';
 import type { RankedRow } from '../../core/phases/5-rank/ranking';
 
-/**
- * A record's gate columns as a row of the narrow table, with its declared tokens and relevance: validated at the
- * boundary, then made the gate view the core judges (no title, no text).
- */
-const viewRowSchema = z.object({
-  id: z.string(),
-  fingerprint: z.string(),
-  project: z.string(),
-  scope: z.string(),
-  subject: z.string().nullable(),
-  known_at: z.coerce.number(),
-  valid_from: z.coerce.number(),
-  valid_to: z.coerce.number().nullable(),
-  lifecycle: z.enum(LIFECYCLE_STATES),
-  source_class: z.string(),
-  authority_class: z.string(),
-  review_state: z.enum(REVIEW_STATES),
-  provenance_ok: z.boolean(),
-  sensitivity: z.string(),
-  evidence_class: z.string().nullable(),
-  roles: z.array(z.string()),
-  purposes: z.array(z.string()),
-  labels: z.array(z.string()),
-  claims: z.array(z.string()),
-  supersedes: z.array(z.string()),
-  tokens: z.coerce.number().int(),
-  relevance: z.number().nullable(),
-});
+/** A record's gate columns as a row of the narrow table, with its declared tokens and relevance. */
+interface ViewRow {
+  readonly id: string;
+  readonly fingerprint: string;
+  readonly project: string;
+  readonly scope: string;
+  readonly subject: string | null;
+  readonly known_at: number;
+  readonly valid_from: number;
+  readonly valid_to: number | null;
+  readonly lifecycle: (typeof LIFECYCLE_STATES)[number];
+  readonly source_class: string;
+  readonly authority_class: string;
+  readonly review_state: (typeof REVIEW_STATES)[number];
+  readonly provenance_ok: boolean;
+  readonly sensitivity: string;
+  readonly evidence_class: string | null;
+  readonly roles: string[];
+  readonly purposes: string[];
+  readonly labels: string[];
+  readonly claims: string[];
+  readonly supersedes: string[];
+  readonly tokens: number;
+  readonly relevance: number | null;
+}
 
-type ViewRow = z.infer<typeof viewRowSchema>;
+const TEXT_COLUMNS = [
+  'id',
+  'fingerprint',
+  'project',
+  'scope',
+  'source_class',
+  'authority_class',
+  'sensitivity',
+] as const;
+const LIST_COLUMNS = ['roles', 'purposes', 'labels', 'claims', 'supersedes'] as const;
+const LIFECYCLES: ReadonlySet<unknown> = new Set(LIFECYCLE_STATES);
+const REVIEWS: ReadonlySet<unknown> = new Set(REVIEW_STATES);
+
+/** A bigint column as the driver hands it (a string of digits) as a number, or null when it is none. */
+function wholeNumber(value: unknown): number | null {
+  const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) ? number : null;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isText);
+
+/**
+ * A row checked at the boundary, column by column: the row, or the column that is not what the layout holds. A zod
+ * parse of each admitted row, with parsers built without generated code, took half a second at 1,000,000 records.
+ */
+function readViewRow(row: Record<string, unknown>): ViewRow | string {
+  for (const column of TEXT_COLUMNS) if (!isText(row[column])) return column;
+  for (const column of LIST_COLUMNS) if (!isList(row[column])) return column;
+  for (const column of ['subject', 'evidence_class'] as const)
+    if (row[column] !== null && !isText(row[column])) return column;
+  if (!LIFECYCLES.has(row.lifecycle)) return 'lifecycle';
+  if (!REVIEWS.has(row.review_state)) return 'review_state';
+  if (typeof row.provenance_ok !== 'boolean') return 'provenance_ok';
+  if (row.relevance !== null && typeof row.relevance !== 'number') return 'relevance';
+  const knownAt = wholeNumber(row.known_at);
+  const validFrom = wholeNumber(row.valid_from);
+  const validTo = row.valid_to === null ? null : wholeNumber(row.valid_to);
+  const tokens = wholeNumber(row.tokens);
+  if (knownAt === null) return 'known_at';
+  if (validFrom === null) return 'valid_from';
+  if (validTo === null && row.valid_to !== null) return 'valid_to';
+  if (tokens === null) return 'tokens';
+  return { ...(row as unknown as ViewRow), known_at: knownAt, valid_from: validFrom, valid_to: validTo, tokens };
+}
 
 /**
  * The columns a gate view is made of, for a row `r` of the records or of a set made from them: what admission reads,
@@ -85,18 +125,18 @@ function viewOf(row: ViewRow): CheckedRecord {
   };
 }
 
-export function viewsOf(rows: readonly unknown[]): Result<CheckedRecord[], CompileError> {
+export function viewsOf(rows: readonly Record<string, unknown>[]): Result<CheckedRecord[], CompileError> {
   const views: CheckedRecord[] = [];
   for (const row of rows) {
-    const parsed = viewRowSchema.safeParse(row);
-    if (!parsed.success)
+    const read = readViewRow(row);
+    if (typeof read === 'string')
       return err(
         compileError({ pass: 'admit', code: 'ADAPTER_MISMATCH' }, 'ADAPTER_ROW_UNREADABLE', {
           adapter: 'postgresql',
-          problem: parsed.error.issues[0]?.message ?? null,
+          column: read,
         }),
       );
-    views.push(viewOf(parsed.data));
+    views.push(viewOf(read));
   }
   return ok(views);
 }
