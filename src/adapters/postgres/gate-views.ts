@@ -55,8 +55,8 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 const isList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isText);
 
 /**
- * A row checked at the boundary, column by column: the row, or the column that is not what the layout holds. A zod
- * parse of each admitted row, with parsers built without generated code, took half a second at 1,000,000 records.
+ * A row checked at the boundary, column by column: the row, or the column that is not what the layout holds. Not a zod
+ * parse per admitted row: without generated code its parsers cost more than the rest of reading a row (DECISIONS.md).
  */
 function readViewRow(row: Record<string, unknown>): ViewRow | string {
   for (const column of TEXT_COLUMNS) if (!isText(row[column])) return column;
@@ -75,7 +75,21 @@ function readViewRow(row: Record<string, unknown>): ViewRow | string {
   if (validFrom === null) return 'valid_from';
   if (validTo === null && row.valid_to !== null) return 'valid_to';
   if (tokens === null) return 'tokens';
-  return { ...(row as unknown as ViewRow), known_at: knownAt, valid_from: validFrom, valid_to: validTo, tokens };
+  // The lists copied to their length: the driver's arrays grow by pushing and keep room for more elements than they
+  // hold, which every admitted record's view would keep alive.
+  const exact = (list: string[]) => list.slice();
+  return {
+    ...(row as unknown as ViewRow),
+    known_at: knownAt,
+    valid_from: validFrom,
+    valid_to: validTo,
+    tokens,
+    roles: exact(row.roles as string[]),
+    purposes: exact(row.purposes as string[]),
+    labels: exact(row.labels as string[]),
+    claims: exact(row.claims as string[]),
+    supersedes: exact(row.supersedes as string[]),
+  };
 }
 
 /**
