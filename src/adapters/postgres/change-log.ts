@@ -40,7 +40,10 @@ export async function logChanges(client: Database, snapshot: number, filled: boo
   await client.query(`UPDATE ${schema}.layout SET log_from = greatest(log_from, $1)`, [from]);
 }
 
-/** What the log says of the records that changed since a kept snapshot: the reason codes, before and now. */
+/**
+ * What the log says of the records that changed since a kept snapshot: their verdicts' codes (marked withheld as
+ * `lowerVerdict` marks them), before and now.
+ */
 export interface ChangedVerdicts {
   /** The codes of the changed records as they were at the kept snapshot (those that existed); null: admitted. */
   readonly before: readonly (string | null)[];
