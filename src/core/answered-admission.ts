@@ -64,7 +64,7 @@ export interface PlanAnswer {
   readonly ranked: readonly RankedRow[];
   /** How many records each reason refuses, as the store decided: the first failing gate's code. */
   readonly refusedByReason: Readonly<Partial<Record<ReasonCode, number>>>;
-  /** How many refused records fail an authorisation or deny gate, as the store decided: those the user view withholds. */
+  /** How many refused records fail an authorisation or deny gate, as the store decided: the withheld ones. */
   readonly withheld: number;
   /** The admitted set's tree digest as the store hashed it. */
   readonly admittedDigest: string;

@@ -38,7 +38,7 @@ describe('the gate view of a row', () => {
     expect(first?.validTo).toBeNull();
     expect(second?.validTo).toBe(1788091300000);
     expect(second?.record.subject).toBe('acme');
-    // Its lists are copies the length of what they hold: the driver's arrays keep room for more (peak RSS, DECISIONS.md).
+    // Its lists are copies the length of what they hold: the driver's arrays keep room for more (DECISIONS.md).
     expect(first?.record.access.roles).toEqual(row.roles);
     expect(first?.record.access.roles).not.toBe(row.roles);
     expect(first?.record.supersedes).not.toBe(row.supersedes);

@@ -150,7 +150,8 @@ function summary(report: AuditReport, where: string): string {
   const lines = [
     `audited ${report.records} records of ${where} at snapshot ${report.snapshot} against plan ${report.planDigest}`,
     `  ${report.admitted} admitted, ${report.records - report.admitted} ` +
-      `refused${refused.length === 0 ? '' : ` (${refused.join(', ')})`}, ${report.withheld} of them withheld from the user view`,
+      `refused${refused.length === 0 ? '' : ` (${refused.join(', ')})`}, ` +
+      `${report.withheld} of them withheld from the user view`,
   ];
   if (report.disagreements === 0) lines.push('  the database and the reference evaluator agree on every record');
   else {
