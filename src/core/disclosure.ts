@@ -10,16 +10,19 @@ import { wordMessage } from './messages';
 import type { UnreadableRecord } from './errors';
 import { GATE_BIT } from './phases/4-admit/admit';
 import { rankLookup, type RankLookup } from './ranked';
-import type { CompileOutcome, TraceRow } from './result';
+import type { CompileOutcome, GateName, TraceRow } from './result';
 
 export type Audience = 'diagnostic' | 'user';
 
-/** The gates (`GATE_BIT`) whose failure withholds a record from the user view, whichever gate it fails first. */
-export const WITHHOLDING_GATES = GATE_BIT.authorisation | GATE_BIT.deny;
+/** The gates whose failure withholds a record from the user view, whichever gate it fails first. */
+export const WITHHOLDING_GATE_NAMES: readonly GateName[] = ['authorisation', 'deny'];
+
+/** The same gates as a mask of `GATE_BIT`, for a verdict's `failed`. */
+export const WITHHOLDING_GATES = WITHHOLDING_GATE_NAMES.reduce((mask, gate) => mask | GATE_BIT[gate], 0);
 
 /** True when naming this row to an end user could confirm what an authorisation or deny rule protects. */
 export function isWithheldFromUser(row: Pick<TraceRow, 'code' | 'gates'>): boolean {
-  return isBoundedDisclosure(row.code) || row.gates.includes('authorisation') || row.gates.includes('deny');
+  return isBoundedDisclosure(row.code) || row.gates.some((gate) => WITHHOLDING_GATE_NAMES.includes(gate));
 }
 
 export interface DisclosedView {

@@ -84,7 +84,10 @@ export type AnswerRow = Pick<SummaryRow, 'digest' | 'total'> & {
 /** What a verdict's code ends with when the record also fails an authorisation or deny clause (answer.ts). */
 export const WITHHELD_MARK = '+withheld';
 
-/** A verdict's code as its reason code and whether the record is withheld from the user view. */
+/** The code of a verdict refusing for `reason`, marked when the record is withheld from the user view too. */
+export const verdictCode = (reason: string, withheld: boolean) => (withheld ? `${reason}${WITHHELD_MARK}` : reason);
+
+/** A verdict's code as its reason code and whether the record is withheld from the user view (`verdictCode` undone). */
 export function splitVerdictCode(code: string): { readonly reason: string; readonly withheld: boolean } {
   const withheld = code.endsWith(WITHHELD_MARK);
   return { reason: withheld ? code.slice(0, -WITHHELD_MARK.length) : code, withheld };

@@ -8,7 +8,8 @@ import { admittedStatistics, bm25Ctes } from './bm25-sql';
 import { answerLowering, bind, lowerConditions, supersededAt, type Lowering } from './lower';
 import { VIEW_COLUMNS } from './gate-views';
 import { refusedCountCtes } from './refused-counts';
-import { ADMITTED_DIGEST_CTES, refusalCounts, SUMMARY_COLUMNS, WITHHELD_MARK, type SummaryRow } from './answer-rows';
+import { ADMITTED_DIGEST_CTES, refusalCounts, SUMMARY_COLUMNS, verdictCode, type SummaryRow } from './answer-rows';
+import { WITHHOLDING_GATE_NAMES } from '../../core/disclosure';
 import type { Database } from './schema';
 import type { Tokeniser } from './tokens';
 import { wordMessage } from '../../core/messages';
@@ -93,9 +94,6 @@ const SUPERSESSION_CODE =
   `${code('EXCLUDE_SUPERSESSION_CYCLE')} WHEN 'cycle' THEN ${code('EXCLUDE_SUPERSESSION_CYCLE')} ELSE ` +
   `${code('EXCLUDE_SUPERSEDED')} END`;
 
-/** The gates whose failure withholds a record from the user view (disclosure.ts), whichever gate fails first. */
-const WITHHOLDING_GATES: ReadonlySet<PlanClause['gate']> = new Set(['authorisation', 'deny']);
-
 /**
  * The plan's conditions and, for a row `r` of the records joined with `supersession_breaks` as `b`, the SQL
  * of its verdict: null when admitted, else the code of the first clause it fails in gate order (within a
@@ -134,7 +132,9 @@ export function lowerVerdict(
             'NULL::text',
           );
   // A clause that is not true (false or null) withholds the record, as in the evaluator, whichever gate fails first.
-  const guards = ordered.filter(({ clause }) => WITHHOLDING_GATES.has(clause.gate)).map(({ condition }) => condition);
+  const guards = ordered
+    .filter(({ clause }) => WITHHOLDING_GATE_NAMES.includes(clause.gate))
+    .map(({ condition }) => condition);
   return ok({
     conditions: conditions.value,
     verdict:
@@ -142,7 +142,7 @@ export function lowerVerdict(
         ? first
         : `CASE WHEN ${guards.map((condition) => `(${condition})`).join(' AND ')} THEN ${first} ELSE ${first.replace(
             /'(EXCLUDE_[A-Z_]+)'/g,
-            (_, reason: string) => `'${reason}${WITHHELD_MARK}'`,
+            (_, reason: string) => `'${verdictCode(reason, true)}'`,
           )} END`,
   });
 }

@@ -11,7 +11,7 @@ import type { Contract } from '../../core/format/contract';
 import { placeContractIssues } from '../../core/format/input-issues';
 import { WITHHOLDING_GATES } from '../../core/disclosure';
 import { createGateContext, evaluateGates, gateCodeOf, type GateContext } from '../../core/phases/4-admit/admit';
-import { splitVerdictCode, WITHHELD_MARK } from '../../adapters/postgres/answer-rows';
+import { splitVerdictCode, verdictCode } from '../../adapters/postgres/answer-rows';
 import { resolve, type ResolvedRecord } from '../../core/phases/2-resolve/resolve';
 import { parseContractJson, type CheckedRecord } from '../../core/phases/1-validate/validate';
 import { buildAdmissionPlan, planDigest } from '../../core/phases/4-admit/admission-plan';
@@ -68,8 +68,8 @@ async function judgePage(
       supersededBy: resolved?.supersededBy ?? null,
       brokenLink: resolved?.brokenLink ?? null,
     });
-    const withheld = (verdict.failed & WITHHOLDING_GATES) !== 0 ? WITHHELD_MARK : '';
-    verdicts.set(id, verdict.fact === null ? ADMITTED : `${gateCodeOf(verdict.fact)}${withheld}`);
+    const withheld = (verdict.failed & WITHHOLDING_GATES) !== 0;
+    verdicts.set(id, verdict.fact === null ? ADMITTED : verdictCode(gateCodeOf(verdict.fact), withheld));
   };
   const whole = await validateStoredRecords(sha256InNode, [page]);
   if (whole.ok) {
