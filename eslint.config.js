@@ -104,7 +104,7 @@ const LIBRARY_MESSAGE =
   'Turn inputs into answers through the library (src/lib), as every caller does: it reads them with the CLI schemas and errors.';
 const ANSWER_ASSEMBLY = [
   {
-    group: ['**/adapters/sqlite/compiler', '**/scenarios/prepare', '**/core/compile', '**/core/compile-stages'],
+    group: ['**/adapters/sqlite/compiler', '**/core/compile', '**/core/compile-stages'],
     allowTypeImports: true,
     message: LIBRARY_MESSAGE,
   },

@@ -10,7 +10,7 @@ import { applyChanges } from '../src/core/controls';
 import { contractSchema, type Contract } from '../src/core/format/contract';
 import { admit } from '../src/core/phases/4-admit/admit';
 import { attest, renderPacket, serialiseReceipt } from '../src/core/phases/7-attest/attest';
-import { lowerAdmission } from '../src/adapters/sqlite/lower-admission';
+import { lowerAdmission } from '../src/adapters/sqlite/compiler';
 import { planPacket } from '../src/core/phases/6-plan-packet/plan-packet';
 import { buildAdmissionPlan, planDigest } from '../src/core/phases/4-admit/admission-plan';
 import { resolve } from '../src/core/phases/2-resolve/resolve';

@@ -5,12 +5,11 @@ import { loadRecordSet } from '../adapters/postgres/load-records';
 import type { Database } from '../adapters/postgres/schema';
 import type { Tokeniser } from '../adapters/postgres/tokens';
 import { namingAdapterOf } from '../adapters/conformance/conformance-suite';
-import type { CompileRequest } from '../core/compile';
 import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import type { CompileError, Result } from '../core/errors';
 import { serialiseReceipt } from '../core/phases/7-attest/attest';
 import { createRecordSet, type LoadedScenario, type RecordSet } from '../core/phases/1-validate/validate';
-import { prepareScenario, type ScenarioSelection } from '../scenarios/prepare';
+import { prepareScenario, type ScenarioSelection, type CompileRequest } from '../core/compile';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { forgedCopy, invariantProblems, type CheckResult } from './check-invariants';
 

@@ -1,7 +1,7 @@
 import { sha256 } from './test-support/sha256';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prepareScenario } from '../scenarios/prepare';
+import { prepareScenario } from './compile';
 import retryScenario from '../../fixtures/retry-policy/scenario.json?raw';
 import retryRecords from '../../fixtures/retry-policy/records.jsonl?raw';
 import atlasScenario from '../../fixtures/atlas-credit-review/scenario.json?raw';

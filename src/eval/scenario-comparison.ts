@@ -3,7 +3,7 @@ import { createSqliteCompiler } from '../adapters/sqlite/compiler';
 import { err, ok, type CompileError, type Result } from '../core/errors';
 import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import type { SqlDriver } from '../adapters/sqlite/driver';
-import { prepareScenario } from '../scenarios/prepare';
+import { prepareScenario } from '../core/compile';
 import { measureComparison, type Comparison } from './compare';
 
 export interface ScenarioComparisonOptions {

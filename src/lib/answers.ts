@@ -1,6 +1,5 @@
 import type { Sha256 } from '../core/fingerprints';
 import type { SqliteCompiler } from '../adapters/sqlite/compiler';
-import type { CompileRequest } from '../core/compile';
 import { discloseOutcome, type Audience, type DisclosedView } from '../core/disclosure';
 import { drill as drillReceipt, type ReceiptVerdict } from '../core/drill';
 import { err, ok, type CompileError, type Result } from '../core/errors';
@@ -17,7 +16,7 @@ import type { LoadedScenario } from '../core/phases/1-validate/validate';
 import { packetWithManifest } from '../core/phases/7-attest/attest';
 import type { Attestation, Baselines, CompileOutcome, Receipt } from '../core/result';
 import { buildUserView, type UserView } from '../core/user-view';
-import { prepareScenario } from '../scenarios/prepare';
+import { prepareScenario, type CompileRequest } from '../core/compile';
 import { declaredSwitches, type ReadInputs } from './read-inputs';
 
 /**

@@ -1,5 +1,4 @@
 import type { Sha256 } from '../core/fingerprints';
-import type { CompileRequest } from '../core/compile';
 import { receiptIntegrity } from '../core/drill';
 import { compileError, err, ok, type CompileError, type Result } from '../core/errors';
 import { parseExpectationSuiteJson, type LoadedSuite } from '../core/expectations/suite';
@@ -17,7 +16,7 @@ import { parseReceiptJson } from '../core/phases/1-validate/validate-receipt';
 import { inputIssue } from '../core/issues';
 import type { Receipt } from '../core/result';
 import { staleEngineDetail } from '../core/version';
-import { prepareScenario } from '../scenarios/prepare';
+import { prepareScenario, type CompileRequest } from '../core/compile';
 
 /**
  * Records as JSONL text, an array of record values, JSONL text arriving in chunks (a file streamed, never held

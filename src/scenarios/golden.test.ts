@@ -11,7 +11,7 @@ import { factContextOf, renderFact } from '../core/reasons';
 import type { BaselinePacket, Baselines, CompileOutcome } from '../core/result';
 import { openInMemoryDatabase } from '../sqlite/load-sqlite';
 import { BUILTIN_SCENARIOS, builtinScenarioPath } from './builtin';
-import { prepareScenario, type ScenarioSelection } from './prepare';
+import { prepareScenario, type ScenarioSelection } from '../core/compile';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const updating = process.env.UPDATE_GOLDEN === '1';

@@ -3,7 +3,7 @@ import { hash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InputIssue } from '../../core/errors';
 import { MAX_REPORTED_ISSUES } from '../../core/format/input-issues';
-import { createJsonlLineSplitter } from '../../core/format/records-jsonl';
+import { createJsonlLineSplitter } from '../../core/format/input-files';
 import { createRecordChecker, overlongLineIssue, readRecordLine } from '../../core/phases/1-validate/validate';
 import { ENGINE_VERSION } from '../../core/version';
 import { copyLine, nulIssue, recordRows, type RecordRows, type RecordToWrite } from './copy-rows';

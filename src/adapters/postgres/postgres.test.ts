@@ -6,7 +6,7 @@ import { createSqliteCompiler } from '../sqlite/compiler';
 import { receiptIdOf, serialiseReceipt } from '../../core/phases/7-attest/attest';
 import { SQLITE_ADAPTER_VERSION } from '../sqlite/compiler';
 import { BUILTIN_SCENARIOS, builtinScenarioPath } from '../../scenarios/builtin';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario } from '../../core/compile';
 import { openInMemoryDatabase } from '../../sqlite/load-sqlite';
 import { namingAdapterOf } from '../conformance/conformance-suite';
 import { compileInDatabase } from './compile-in-database';

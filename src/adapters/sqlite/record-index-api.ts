@@ -1,6 +1,6 @@
 import type { RecordSet } from '../../core/phases/1-validate/validate';
 import type { Ranking } from '../../core/phases/5-rank/ranking';
-import type { LoweredAdmission } from './lower-admission';
+import type { SqlValue } from './driver';
 
 export interface SliceProgress {
   readonly done: number;
@@ -52,4 +52,23 @@ export interface RecordIndex {
   readonly admittedTextGeneration: number;
   readonly corpusTextGeneration: number;
   readonly size: number;
+}
+
+/**
+ * The admission plan as SQL over `records r`, plus the rows of the per-predicate temp tables (identity
+ * directory, accepted evidence, each principal's roles). The list gates are decided once per distinct list
+ * (`r.roles IN (SELECT list …)`: SQLite evaluates an uncorrelated subquery once, a correlated EXISTS per record). Lists
+ * are bound as one JSON array each, so a
+ * plan's sets may be as long as they like without running out of bound parameters.
+ */
+export interface LoweredAdmission {
+  /** The digest of the plan this was lowered from: what the adapter echoes. */
+  readonly digest: string;
+  readonly where: string;
+  readonly params: readonly SqlValue[];
+  readonly identityNames: readonly (readonly [string, string])[];
+  readonly acceptedEvidence: readonly (readonly [string, string])[];
+  /** The principals' positions in the chain, and (position, role) for every role of every principal. */
+  readonly principals: readonly number[];
+  readonly principalRoles: readonly (readonly [number, string])[];
 }

@@ -3,7 +3,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { createRecordSet, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import { serialiseReceipt } from '../../core/phases/7-attest/attest';
 import type { Receipt } from '../../core/result';
-import type { ScenarioSelection } from '../../scenarios/prepare';
+import type { ScenarioSelection } from '../../core/compile';
 import { FIXTURES_DIR, builtinScenarioPath } from '../builtin-paths';
 import { EXIT, type CliIo, type ExitCode } from '../command';
 import { defineCommand } from '../define-command';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { drill } from '../../core/drill';
 import { freshDriver } from '../../core/test-support/node-driver';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario } from '../../core/compile';
 import { readBuiltinScenarios } from '../../worker/workspace/builtin-sources';
 import { main } from '../main';
 

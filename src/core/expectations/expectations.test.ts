@@ -2,7 +2,7 @@ import { sha256 } from '../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import { parseScenarioJson, type LoadedScenario } from '../phases/1-validate/validate';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario } from '../compile';
 import { freshDriver } from '../test-support/node-driver';
 import { runSuite, type SuiteEnvironment } from './run';
 import { checkSwitches, isSuiteDocument, parseExpectationSuiteJson, type LoadedSuite } from './suite';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler } from '../../adapters/sqlite/compiler';
 import type { Expectation } from '../format/expectation';
 import { parseScenarioJson } from '../phases/1-validate/validate';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario } from '../compile';
 import { freshDriver } from '../test-support/node-driver';
 import { observedIn, runSuite, type SuiteEnvironment } from './run';
 import { parseExpectationSuiteJson, type CaseVariant } from './suite';

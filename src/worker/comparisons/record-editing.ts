@@ -4,7 +4,7 @@ import type { InputIssue } from '../../core/errors';
 import type { SourceRecord } from '../../core/format/record';
 import { inputIssue } from '../../core/issues';
 import { issuesOf } from '../../core/errors';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario } from '../../core/compile';
 import {
   applyScenarioEdit,
   changeFromEdit,

@@ -1,4 +1,3 @@
-import type { CompileRequest } from '../../core/compile';
 import type { SqliteCompiler } from '../../adapters/sqlite/compiler';
 import { discloseOutcome, type Audience, type DisclosedView } from '../../core/disclosure';
 import type { CompileError, Result } from '../../core/errors';
@@ -7,7 +6,7 @@ import { factContextOf } from '../../core/reasons';
 import type { ReceiptDiff } from '../../core/receipt-diff';
 import type { Baselines, Receipt } from '../../core/result';
 import { buildUserView, type UserView } from '../../core/user-view';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario, type CompileRequest } from '../../core/compile';
 import { changeMarks, rowMarks, type MarkSide } from './change-marks';
 import { appliedChanges, compileView, type Compiled } from './compile-view';
 import type { CorpusIndex } from '../workspace/corpus-index';

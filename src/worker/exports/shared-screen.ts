@@ -4,7 +4,7 @@ import { wordMessage } from '../../core/messages';
 import { err, ok, type Result } from '../../core/errors';
 import { validateContract, type LoadedScenario } from '../../core/phases/1-validate/validate';
 import type { Receipt } from '../../core/result';
-import { prepareScenario } from '../../scenarios/prepare';
+import { prepareScenario } from '../../core/compile';
 import type { Compiled } from '../compilations/compile-view';
 import type { BaselinePin, OpenedScreen, ScreenShown } from '../protocol';
 import type { SharedInputs, SharedScreen } from './share-link';

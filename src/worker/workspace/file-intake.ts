@@ -6,7 +6,12 @@ import {
   SUITE_SUFFIX,
   type LoadedSuite,
 } from '../../core/expectations/suite';
-import { describeRecognised, recogniseFileKind, type FileKind, type RecognisedKind } from '../../core/format/file-kind';
+import {
+  describeRecognised,
+  recogniseFileKind,
+  type FileKind,
+  type RecognisedKind,
+} from '../../core/format/input-files';
 import { invalidInput } from '../../core/format/input-issues';
 import type { ExpectationSuite } from '../../core/format/expectation';
 import { createJsonLocator, MAX_DOCUMENT_BYTES, quoteValue, type JsonLocator } from '../../core/format/json-text';

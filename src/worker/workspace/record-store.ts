@@ -1,6 +1,6 @@
 import type { SourceLocation } from '../../core/errors';
 import type { SourceRecord } from '../../core/format/record';
-import { compiledRecordSchema } from '../../core/format/records-jsonl';
+import { compiledRecordSchema } from '../../core/format/input-files';
 import { recordSetOf, type CheckedRecord, type RecordSet } from '../../core/phases/1-validate/validate';
 import type { SqlDriver } from '../../adapters/sqlite/driver';
 import { endsChunk } from '../../core/tree-digest';

@@ -4,7 +4,7 @@ import { contractSchema, type Contract } from '../../format/contract';
 import { invalidInput, jsonTextIssue, zodInputIssues, MAX_REPORTED_ISSUES } from '../../format/input-issues';
 import { createJsonLocator, MAX_LINE_CHARS, parseJsonText, quoteValue, type JsonLocator } from '../../format/json-text';
 import { recordSchema, type SourceRecord } from '../../format/record';
-import { compiledRecordSchema, createJsonlLineSplitter } from '../../format/records-jsonl';
+import { compiledRecordSchema, createJsonlLineSplitter } from '../../format/input-files';
 import { scenarioSchema, type ScenarioFile } from '../../format/scenario';
 import {
   err,
@@ -113,7 +113,7 @@ export function checkRecords(sha256: Sha256, records: readonly SourceRecord[]): 
   return records.map((record) => check(record));
 }
 
-export { detectFileKind, type FileKind } from '../../format/file-kind';
+export { detectFileKind, type FileKind } from '../../format/input-files';
 
 export interface JsonlRecordReader {
   /** Feeds any slice of the file; lines may be split across chunks. */

@@ -5,7 +5,7 @@ import { renderRecordParser } from '../../../scripts/generate-record-parser';
 import { propertyParameters } from '../test-support/arbitraries';
 import { buildRecord } from '../test-support/builders';
 import { recordSchema } from './record';
-import { compiledRecordSchema } from './records-jsonl';
+import { compiledRecordSchema } from './input-files';
 import generatedSource from './record-parser.generated.ts?raw';
 import { parseRecordInput } from './record-parser.generated';
 
