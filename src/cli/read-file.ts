@@ -176,9 +176,12 @@ export async function streamRecordsFile(
   return readingFiles(async () => library.readRecords(chunks, name));
 }
 
-/** A records file as text chunks, for a reader that streams it into something else (a database load). */
+/**
+ * A records file as it is read, for a reader that streams it into something else (a database load): the file's bytes,
+ * or standard input's text.
+ */
 export interface RecordsFileChunks {
-  readonly chunks: AsyncIterable<string>;
+  readonly chunks: AsyncIterable<Uint8Array | string>;
   /** How much of the file has been read, from 0 to 1; null for standard input, whose size is unknown. */
   fraction(): number | null;
   /** Why reading failed midway, as `streamRecordsFile` reports it; null while it has not. */
@@ -201,9 +204,10 @@ export async function openRecordsFile(path: string, display: string): Promise<Re
   }
   const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   let failed: CompileError | null = null;
-  async function* chunks(): AsyncGenerator<string> {
+  async function* chunks(): AsyncGenerator<Uint8Array> {
     try {
-      yield* utf8Text(stream);
+      // The bytes as read, a new buffer each time: the load hashes each line's bytes and decodes only changed lines.
+      for await (const chunk of stream) yield chunk as Buffer;
     } catch (error) {
       failed = fileError(display, unreadable(display, error));
       throw error;

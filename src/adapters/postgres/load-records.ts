@@ -10,6 +10,7 @@ import {
   BATCH,
   isRefused,
   lineBatches,
+  type RecordChunks,
   prepareBatch,
   type Line,
   type PreparedBatch,
@@ -71,7 +72,7 @@ export async function loadRecordLines(
   sha256: Sha256,
   client: Database,
   file: string,
-  chunks: AsyncIterable<string> | Iterable<string>,
+  chunks: RecordChunks,
   tokeniser: Tokeniser,
   options: LoadOptions = {},
 ): Promise<Result<LoadReport, CompileError>> {
@@ -92,7 +93,7 @@ async function loadInTransaction(
   sha256: Sha256,
   client: Database,
   file: string,
-  chunks: AsyncIterable<string> | Iterable<string>,
+  chunks: RecordChunks,
   tokeniser: Tokeniser,
   { mode = 'replace', onProgress }: LoadOptions,
 ): Promise<Result<LoadReport, CompileError>> {
