@@ -5,6 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { connectionTarget } from './connection-target';
 import { copyPieces } from './copy-pieces';
+import { LAYOUT_TYPES } from './array-parsers';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
 import { reasonOf } from '../../core/messages';
 
@@ -40,7 +41,7 @@ export async function connect(
     return err(
       compileError({ pass: 'validate', code: 'INVALID_INPUT' }, 'DATABASE_OPTION', { problem: target.problem }),
     );
-  const client = new pg.Client(target.config);
+  const client = new pg.Client({ ...target.config, types: LAYOUT_TYPES });
   // A connection the server drops emits 'error' outside any query; the query that was running fails on its own.
   client.on('error', () => undefined);
   try {
