@@ -191,6 +191,10 @@ describe.skipIf(POSTGRES_URL === undefined)('load and compile --database', () =>
     expect(Number(withheld)).toBeGreaterThan(0);
     expect(user.stdout).toContain(`· withheld ${withheld} ·`);
     expect(user.stdout).toContain(`${withheld} records are outside the authorised scope.`);
+    // And the records it may see that were excluded without a row, as the file's user view counts them.
+    const counted = /selected \d+ · excluded \d+ · withheld \d+/.exec(fromFile.stdout)?.[0];
+    expect(counted).toBeDefined();
+    expect(user.stdout).toContain(counted);
   });
 
   it('names the file, line and field of a bad line, and writes nothing', async () => {

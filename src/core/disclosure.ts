@@ -37,6 +37,11 @@ export interface DisclosedView {
    * the withheld records a `candidates` receipt has no row for.
    */
   readonly withheldCount: number;
+  /**
+   * How many records the view may see were excluded with no trace row: a compile a store answered lists only the
+   * records that crossed, and counts the rest.
+   */
+  readonly excludedWithoutRow: number;
   /** The records that could not be read, with where and why: the diagnostic view's; the user view names none. */
   readonly unreadable: readonly UnreadableRecord[];
   /** The one sentence that stands in for the withheld rows, or null when none are withheld. */
@@ -103,8 +108,9 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     failureMessage = hidden ? wordMessage('SCOPE_NOT_PROCESSED', { code: failure.code }) : failure.message;
   }
   // An unreadable record may be one the caller may not see, and nothing says which: every one is counted, none named.
-  const withheldCount =
-    withheld.size + (audience === 'user' ? outcome.unreadable.length + withheldWithoutRow(outcome) : 0);
+  const withheldUnlisted = withheldWithoutRow(outcome);
+  const withheldCount = withheld.size + (audience === 'user' ? outcome.unreadable.length + withheldUnlisted : 0);
+  const unlisted = Math.max(0, outcome.counts.candidates - outcome.trace.length);
   return {
     audience,
     // Redacted only once every withheld id is known: a row may name one that comes after it.
@@ -112,6 +118,7 @@ export function discloseOutcome(outcome: CompileOutcome, audience: Audience): Di
     ranks: rankLookup(outcome.ranked),
     withheld,
     withheldCount,
+    excludedWithoutRow: audience === 'user' ? unlisted - withheldUnlisted : unlisted,
     unreadable: audience === 'user' ? [] : outcome.unreadable,
     withheldNotice: withheldNotice(withheldCount),
     failureMessage,

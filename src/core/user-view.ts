@@ -11,7 +11,10 @@ export const USER_VIEW_NOTICE =
   'its rows are incomplete, so no receipt id can be recomputed from it, and it carries no digest that ' +
   'covers a withheld record. The diagnostic receipt is exported only from the diagnostic view.';
 
-/** Counts as the user view may state them: its own rows, with the withheld records counted apart. */
+/**
+ * Counts as the user view may state them: its own rows and the records it may see that a compile answered by a store
+ * excluded without a row, with the withheld records counted apart.
+ */
 export interface UserViewCounts {
   readonly candidates: number;
   readonly admitted: number;
@@ -120,7 +123,8 @@ export function buildUserView(sha256: Sha256, outcome: CompileOutcome, view: Dis
   };
   const id = userViewIdOf(sha256, body);
   const document: UserViewExport = { ...body, userViewId: id };
-  const excluded = view.rows.reduce((count, row) => count + (row.decision === 'excluded' ? 1 : 0), 0);
+  const excluded =
+    view.rows.reduce((count, row) => count + (row.decision === 'excluded' ? 1 : 0), 0) + view.excludedWithoutRow;
   return {
     id,
     document,
@@ -130,7 +134,7 @@ export function buildUserView(sha256: Sha256, outcome: CompileOutcome, view: Dis
         : null,
     failure,
     counts: {
-      candidates: view.rows.length,
+      candidates: view.rows.length + view.excludedWithoutRow,
       admitted: outcome.counts.admitted,
       selected: outcome.counts.selected,
       excluded,

@@ -155,6 +155,7 @@ describe('what each recompilation changed, against the one before it', () => {
       withheld: new Set(withheld),
       ranks: new Map(),
       withheldCount: withheld.length,
+      excludedWithoutRow: 0,
       unreadable: [],
       withheldNotice: null,
       failureMessage: null,

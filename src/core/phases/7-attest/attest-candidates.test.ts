@@ -2,6 +2,7 @@ import { sha256 } from '../../test-support/sha256';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteCompiler, type SqliteCompiler } from '../../../adapters/sqlite/compiler';
 import { discloseOutcome } from '../../disclosure';
+import { buildUserView } from '../../user-view';
 import { drill, receiptIntegrity } from '../../drill';
 import { receiptSchema } from '../../format/receipt';
 import { receiptStatement } from '../../statement';
@@ -106,6 +107,31 @@ describe('a candidates receipt', () => {
     };
     expect(discloseOutcome(rowsOnly, 'user').withheldCount).toBe(discloseOutcome(listed, 'user').withheldCount);
     expect(discloseOutcome(listed, 'user').withheldCount).toBe(2);
+  });
+
+  it("gives the same user-view counts from the receipt's rows alone as from every row", async () => {
+    const hidden = buildRecord({
+      id: 'hidden',
+      text: 'refund policy',
+      access: { ...buildRecord().access, purposes: ['audit'] },
+    });
+    const listed = valueOf(
+      await compiler.compile({
+        contract,
+        recordSet: buildRecordSet([...records(40), hidden]),
+        attestation: 'candidates',
+      }),
+    );
+    expect(listed.receipt.trace.length).toBeLessThan(listed.trace.length);
+    const rowsOnly: CompileOutcome = {
+      ...listed,
+      trace: listed.receipt.trace,
+      counts: { ...listed.counts, candidates: listed.trace.length },
+    };
+    const countsOf = (outcome: CompileOutcome) =>
+      buildUserView(sha256, outcome, discloseOutcome(outcome, 'user')).counts;
+    expect(countsOf(rowsOnly)).toEqual(countsOf(listed));
+    expect(countsOf(listed)).toMatchObject({ candidates: listed.trace.length - 1, withheld: 1 });
   });
 
   it('names no refused record but a required one that stops the compile', async () => {
