@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Runs the bundled CLI. The package ships it built (npm pack builds it); in a clone of the repository the first
 // run builds it from the sources (`npm run build:cli` does the same).
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ if (!existsSync(bundle)) {
     process.exit(1);
   }
   process.stderr.write('context-compiler: building the CLI from the sources (first run in this clone)…\n');
+  const { execFileSync } = await import('node:child_process');
   try {
     execFileSync(process.execPath, [fileURLToPath(builder)], { stdio: ['ignore', 'ignore', 'inherit'] });
   } catch {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy';
 import { openApiDocument } from './openapi';
@@ -160,6 +160,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     connectionsCheckingInterval: Math.min(headersMs, 1_000),
     keepAliveTimeout: 5_000,
   };
+  // Loaded here, not with the module: the CLI's other commands do not pay for Node's HTTP.
+  const { createServer } = await import('node:http');
   const server: Server = createServer(limits, (request, response) => {
     handle(options, request, response).catch(() => {
       if (!response.headersSent) sendError(response, serviceError('INTERNAL'));

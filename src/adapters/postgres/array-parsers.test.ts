@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseIntegerArray, parseTextArray } from './array-parsers';
+import { layoutTypes } from './array-parsers';
 import { openTestDatabase, POSTGRES_URL, type TestDatabase } from './test-server';
 
 const parserOf = pg.types.getTypeParser as (oid: number, format: 'text') => (text: string) => unknown;
 const driverParser = parserOf(1009, 'text');
 const driverIntegerParser = parserOf(1007, 'text');
+const { parseTextArray, parseIntegerArray } = layoutTypes(pg.types);
 
 /** Elements the server prints bare and elements it must quote or mark: each kind of case the parser tells apart. */
 const ELEMENTS: readonly (string | null)[] = [

@@ -1,11 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { compileError, err, ok, type CompileError, type Result } from '../../core/errors';
 import { connectionTarget } from './connection-target';
 import { copyPieces } from './copy-pieces';
-import { LAYOUT_TYPES } from './array-parsers';
+import { layoutTypes } from './array-parsers';
 import { DEFAULT_SCHEMA, quoteIdentifier, type Database } from './schema';
 import { reasonOf } from '../../core/messages';
 
@@ -41,7 +39,9 @@ export async function connect(
     return err(
       compileError({ pass: 'validate', code: 'INVALID_INPUT' }, 'DATABASE_OPTION', { problem: target.problem }),
     );
-  const client = new pg.Client({ ...target.config, types: LAYOUT_TYPES });
+  // Loaded here, not with the module: a command that never opens a connection does not pay for the driver.
+  const [{ default: pg }, { from: copyFrom }] = await Promise.all([import('pg'), import('pg-copy-streams')]);
+  const client = new pg.Client({ ...target.config, types: layoutTypes(pg.types) });
   // A connection the server drops emits 'error' outside any query; the query that was running fails on its own.
   client.on('error', () => undefined);
   try {
