@@ -36,7 +36,7 @@ export function layoutTypes(driverTypes: typeof pg.types): LayoutTypes {
     return elements;
   }
 
-  /** An `integer[]` as the server prints it, read as the driver reads it: digits and signs between commas, or a NULL. */
+  /** An `integer[]` as the server prints it, read as the driver reads it: signed digits between commas, or a NULL. */
   function parseIntegerArray(text: string): (number | null)[] | null {
     if (text.length < 2 || text[0] !== '{' || text.includes('N') || text.indexOf('{', 1) !== -1)
       return parseAnyIntegerArray(text);

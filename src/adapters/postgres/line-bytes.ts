@@ -33,7 +33,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  */
 const SURELY_OVERLONG_BYTES = 3 * MAX_LINE_CHARS;
 
-/** Whether `trim` leaves nothing of the line: ASCII whitespace alone, or, past a byte beyond ASCII, its decoded text. */
+/** Whether `trim` leaves nothing of the line: ASCII white space alone, or, past a byte beyond ASCII, its text. */
 function isBlank(line: Buffer): boolean {
   for (const byte of line) {
     if (byte === 0x20 || (byte >= 0x09 && byte <= 0x0d)) continue;
