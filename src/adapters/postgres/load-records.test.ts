@@ -176,6 +176,52 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     }
   });
 
+  it('moves a database of layout 6 to this layout in place: a compile reads it before, and a load keeps every row', async () => {
+    if (first === undefined) throw new Error('the corpus has no combined cases');
+    const fresh = await database.reopen();
+    const own: Database = {
+      schema: `${database.schema.slice(0, -1)}_six"`,
+      query: fresh.query,
+      queryPages: fresh.queryPages,
+      copyFrom: fresh.copyFrom,
+    };
+    const lookUpIndex = async () => {
+      const { rows } = await own.query<{ definition: string }>(
+        `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND indexname = 'documents_line_hash'`,
+        [own.schema.slice(1, -1)],
+      );
+      return rows.map((row) => row.definition.replace(/^.* USING btree /, ''));
+    };
+    try {
+      const records = createRecordSet(sha256, first.records);
+      expect((await loadRecordSet(sha256, own, 'first.jsonl', records, tokeniser)).ok).toBe(true);
+      // What a load of layout 6 left: the same tables, and a look-up index of line hashes alone.
+      await own.query(`DROP INDEX ${own.schema}.documents_line_hash`);
+      await own.query(`CREATE INDEX documents_line_hash ON ${own.schema}.documents (line_hash)`);
+      await own.query(`UPDATE ${own.schema}.layout SET version = 6`);
+      const before = await compileInDatabase(sha256, own, first.contract, tokeniser);
+      expect(before.ok).toBe(true);
+
+      const again = await loadRecordSet(sha256, own, 'first.jsonl', records, tokeniser);
+      expect(again.ok && again.value).toEqual({
+        layout: 'upgraded',
+        inserted: 0,
+        updated: 0,
+        deleted: 0,
+        unchanged: first.records.length,
+        snapshot: 1,
+      });
+      expect(await lookUpIndex()).toEqual(['(line_hash) INCLUDE (id)']);
+      const { rows } = await own.query<{ version: number }>(`SELECT version FROM ${own.schema}.layout`);
+      expect(rows[0]?.version).toBe(LAYOUT);
+      const after = await compileInDatabase(sha256, own, first.contract, tokeniser);
+      expect(after.ok && after.value.outcome.receipt).toEqual(before.ok && before.value.outcome.receipt);
+    } finally {
+      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
+      await fresh.end();
+    }
+  });
+
   it('refuses a record holding U+0000, naming its field, before writing anything', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
     const before = await storedIds(database);

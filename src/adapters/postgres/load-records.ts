@@ -31,7 +31,7 @@ import type { Tokeniser } from './tokens';
 import { keepRowsBefore, logChanges } from './change-log';
 
 export interface LoadReport {
-  readonly layout: 'created' | 'current' | 'migrated';
+  readonly layout: 'created' | 'current' | 'upgraded' | 'migrated';
   readonly inserted: number;
   readonly updated: number;
   readonly deleted: number;
@@ -137,7 +137,8 @@ async function loadInTransaction(
   const refusal = await refusalOf(client, file, problems);
   if (refusal !== null) return err(refusal);
   const deleted = mode === 'replace' && !filling ? await deleteUnseen(client) : 0;
-  const changed = counts.inserted + counts.updated + deleted > 0 || layout !== 'current';
+  // An upgrade in place changes indexes, not records: the snapshot stays.
+  const changed = counts.inserted + counts.updated + deleted > 0 || layout === 'created' || layout === 'migrated';
   // The indexes first: the digest's chunks are read through them.
   if (filling) await createIndexes(client);
   if (changed) {
@@ -161,7 +162,7 @@ async function loadInTransaction(
  * the table has no statistics, and the planner scans it whole for each batch.
  */
 async function fillsEmptyTables(client: Database, layout: LoadReport['layout']): Promise<boolean> {
-  if (layout !== 'current') return true;
+  if (layout === 'created' || layout === 'migrated') return true;
   // Only the tables a load made: a coordinator's partitioned tables over its shards are not made again here.
   const { rows } = await client.query<{ empty: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM ${client.schema}.records) AND (SELECT relkind = 'r' FROM pg_class ` +

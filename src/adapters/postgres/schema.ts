@@ -38,9 +38,26 @@ export function quoteIdentifier(name: string): string {
 
 /**
  * The layout of the tables below, kept in `context_compiler.layout`. A database with another layout has
- * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again.
+ * the project's tables dropped and made again: they hold a copy of records files, which `load` writes again. A layout
+ * in `UPGRADES_IN_PLACE` is moved to this one by its statements instead, keeping every row.
  */
-export const LAYOUT = 6;
+export const LAYOUT = 7;
+
+/**
+ * The earlier layouts a load moves to this one in place, each with the statements that do it. They change indexes
+ * only, so a compile reads such a layout's tables as this one's (`requireLayout`). Layout 7's look-up index holds each
+ * line's id: a reload's look-ups then read no page of `documents`. A coordinator is not loaded (its shards are
+ * published to), so a coordinator of layout 6 keeps its shards' indexes and compiles as it did.
+ */
+const UPGRADES_IN_PLACE: ReadonlyMap<number, (client: Database) => Promise<void>> = new Map([
+  [
+    6,
+    async (client: Database) => {
+      await client.query(`DROP INDEX ${client.schema}.documents_line_hash`);
+      await client.query(`CREATE INDEX documents_line_hash ON ${client.schema}.documents (line_hash) INCLUDE (id)`);
+    },
+  ],
+]);
 
 /** The project's tables, those a row of `records` owns last: dropped in this order when the layout changes. */
 export const TABLES = [
@@ -150,7 +167,7 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);
 ALTER TABLE ${SCHEMA}.documents ADD PRIMARY KEY (id);
-CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash);
+CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash) INCLUDE (id);
 ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) INCLUDE (supersedes, lifecycle, known_at, valid_from)
@@ -185,10 +202,10 @@ export async function remakeTables(client: Database): Promise<void> {
 }
 
 /**
- * Creates the schema, or makes it again when its layout is another version's, inside the caller's transaction.
- * Tables it makes have no index yet (`remakeTables`).
+ * Creates the schema, upgrades an earlier layout in place where it can, or else makes the tables again when their
+ * layout is another version's, inside the caller's transaction. Tables it makes have no index yet (`remakeTables`).
  */
-export async function migrate(client: Database): Promise<'created' | 'current' | 'migrated'> {
+export async function migrate(client: Database): Promise<'created' | 'current' | 'upgraded' | 'migrated'> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.schema}`);
   // The snapshot names the records as loads left them: every load that changes a record counts it up by one.
   await client.query(
@@ -199,6 +216,13 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${client.schema}.layout`);
   const found = rows[0]?.version;
   if (found === LAYOUT) return 'current';
+  const upgrade = found === undefined ? undefined : UPGRADES_IN_PLACE.get(found);
+  if (upgrade !== undefined) {
+    await client.query(`SELECT set_config('maintenance_work_mem', '${INDEX_BUILD_MEMORY}', true)`);
+    await upgrade(client);
+    await client.query(`UPDATE ${client.schema}.layout SET version = $1`, [LAYOUT]);
+    return 'upgraded';
+  }
   await remakeTables(client);
   // An older layout's table has no snapshot column; where it has one, the count goes on, so no number names two record
   // sets.
@@ -263,7 +287,7 @@ export async function layoutOf(client: Database): Promise<number | null> {
  */
 export async function requireLayout(client: Database): Promise<Result<void, CompileError>> {
   const layout = await layoutOf(client);
-  if (layout === LAYOUT) return ok(undefined);
+  if (layout === LAYOUT || (layout !== null && UPGRADES_IN_PLACE.has(layout))) return ok(undefined);
   const fields = { pass: 'validate', code: 'INVALID_INPUT' } as const;
   return err(
     layout === null

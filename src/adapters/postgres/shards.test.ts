@@ -200,6 +200,20 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     expect((await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser)).ok).toBe(true);
   });
 
+  it('compiles through a coordinator of layout 6 as through one of this layout', async () => {
+    const item = cases[0];
+    if (item === undefined) throw new Error('no conformance case');
+    const loaded = await loadRecordSet(sha256, two.single, item.name, createRecordSet(sha256, item.records), tokeniser);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    await publish(two.coordinator, two.single.schema);
+    const current = await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser);
+    await two.coordinator.query(`UPDATE ${two.coordinator.schema}.layout SET version = 6`);
+    const six = await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser);
+    expect(six.ok && serialiseReceipt(six.value.outcome.receipt)).toBe(
+      current.ok && serialiseReceipt(current.value.outcome.receipt),
+    );
+  });
+
   it("reaches a shard by the URL's socket folder or host and port", () => {
     expect(serverOptions('postgresql://postgres@localhost/shard?host=/tmp/pg.x')).toEqual({
       dbname: 'shard',
