@@ -175,7 +175,7 @@ function shortSize(size: number): string {
 async function main(): Promise<void> {
   if (values.child !== undefined && values.corpus !== undefined) {
     // The engine measured as the CLI's compile runs it.
-    capHeapGrowth(['compile', '--records']);
+    capHeapGrowth('compile');
     const result = await measureSize(readCorpusFile(values.corpus), Number(values.child), runs, seed);
     process.send?.(result);
     return;

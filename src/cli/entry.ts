@@ -9,7 +9,7 @@ import { escapeForTerminal } from './terminal';
  * The process around `main`: the only place that touches process.argv, the streams and the exit code.
  * Bundled to dist-cli/context-compiler.mjs at build time (scripts/build-cli.mjs), which the bin runs.
  */
-capHeapGrowth(process.argv.slice(2));
+capHeapGrowth(process.argv[2]);
 
 for (const stream of [process.stdout, process.stderr]) {
   // Piped into `head` or a closed pager: stop quietly instead of throwing EPIPE with a stack trace.

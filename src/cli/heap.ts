@@ -7,23 +7,9 @@ import { setFlagsFromString } from 'node:v8';
  */
 const STREAMING_COMMANDS: ReadonlySet<string> = new Set(['load']);
 
-const optionGiven = (args: readonly string[], name: string, value?: string): boolean =>
-  args.some((arg, index) =>
-    value === undefined
-      ? arg === `--${name}` || arg.startsWith(`--${name}=`)
-      : arg === `--${name}=${value}` || (arg === `--${name}` && args[index + 1] === value),
-  );
-
-/**
- * Whether these arguments (the command's name first) run with the cap on heap growth: every command that holds its
- * input whole. Not a load, nor a command the database answers (`--database`, unless `--attest full` reads every record
- * back): what it holds follows the answer, which it reads row by row, so its garbage is young as well.
- */
-export function capsHeapGrowth(args: readonly string[]): boolean {
-  const [command] = args;
-  if (command !== undefined && STREAMING_COMMANDS.has(command)) return false;
-  return !optionGiven(args, 'database') || optionGiven(args, 'attest', 'full');
-}
+/** Whether `command` runs with the cap on heap growth: every command but those that stream. */
+export const capsHeapGrowth = (command: string | undefined): boolean =>
+  command === undefined || !STREAMING_COMMANDS.has(command);
 
 /**
  * Caps how far V8 lets the old generation grow past the live heap before a full collection, at 1.5×, for a command
@@ -32,6 +18,6 @@ export function capsHeapGrowth(args: readonly string[]): boolean {
  * full collections, which only a second compiler built cold over a large heap pays for (the figures and the other caps
  * tried: docs/DECISIONS.md). V8 reads the setting at every collection, so setting it first thing is enough.
  */
-export function capHeapGrowth(args: readonly string[]): void {
-  if (capsHeapGrowth(args)) setFlagsFromString('--heap-growing-percent=50');
+export function capHeapGrowth(command: string | undefined): void {
+  if (capsHeapGrowth(command)) setFlagsFromString('--heap-growing-percent=50');
 }
