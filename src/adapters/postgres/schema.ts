@@ -46,8 +46,9 @@ export const LAYOUT = 7;
 /**
  * The earlier layouts a load moves to this one in place, each with the statements that do it. They change indexes
  * only, so a compile reads such a layout's tables as this one's (`requireLayout`). Layout 7's look-up index holds each
- * line's id: a reload's look-ups then read no page of `documents`. A coordinator is not loaded (its shards are
- * published to), so a coordinator of layout 6 keeps its shards' indexes and compiles as it did.
+ * line's id: a reload's look-ups then read no page of `documents`; dropping the old index locks `documents` until the
+ * load commits, so compiles wait for that one load. A coordinator is not loaded (its shards are published to), so a
+ * coordinator of layout 6 keeps its shards' indexes and compiles as it did.
  */
 const UPGRADES_IN_PLACE: ReadonlyMap<number, (client: Database) => Promise<void>> = new Map([
   [
