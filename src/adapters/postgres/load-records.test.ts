@@ -24,6 +24,23 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     tokeniser = createUnicodeTokeniser();
   });
 
+  /** Runs `body` over a connection of its own, in a schema of its own named after the test database's, dropped after. */
+  async function inOwnSchema(suffix: string, body: (own: Database) => Promise<void>): Promise<void> {
+    const fresh = await database.reopen();
+    const own: Database = {
+      schema: `${database.schema.slice(0, -1)}_${suffix}"`,
+      query: fresh.query,
+      queryPages: fresh.queryPages,
+      copyFrom: fresh.copyFrom,
+    };
+    try {
+      await body(own);
+    } finally {
+      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
+      await fresh.end();
+    }
+  }
+
   it("replaces the records with another file's, and a failure midway leaves the previous records whole", async () => {
     if (first === undefined || second === undefined) throw new Error('the corpus has no combined cases');
     const loaded = await loadRecordSet(
@@ -73,14 +90,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
 
   it('loads the same file again without writing anything, and builds the indexes a new layout lacks', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
-    const fresh = await database.reopen();
-    const own: Database = {
-      schema: `${database.schema.slice(0, -1)}_again"`,
-      query: fresh.query,
-      queryPages: fresh.queryPages,
-      copyFrom: fresh.copyFrom,
-    };
-    try {
+    await inOwnSchema('again', async (own) => {
       const progress: [number, number][] = [];
       const onProgress = (lines: number, written: number) => progress.push([lines, written]);
       const loaded = await loadRecordSet(
@@ -140,22 +150,12 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
         snapshot: 1,
       });
       expect(await contents()).toEqual(before);
-    } finally {
-      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
-      await fresh.end();
-    }
+    });
   });
 
   it("tells a compile that a database of the previous layout must be loaded again, and a load makes it this layout's", async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
-    const fresh = await database.reopen();
-    const own: Database = {
-      schema: `${database.schema.slice(0, -1)}_old"`,
-      query: fresh.query,
-      queryPages: fresh.queryPages,
-      copyFrom: fresh.copyFrom,
-    };
-    try {
+    await inOwnSchema('old', async (own) => {
       // What a load of layout 2 left: its layout table had no snapshot, and its records a position.
       await own.query(`CREATE SCHEMA ${own.schema}`);
       await own.query(`CREATE TABLE ${own.schema}.layout (version integer NOT NULL)`);
@@ -170,29 +170,19 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
         snapshot: 1,
       });
       expect((await compileInDatabase(sha256, own, first.contract, tokeniser)).ok).toBe(true);
-    } finally {
-      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
-      await fresh.end();
-    }
+    });
   });
 
   it('moves a database of layout 6 to this layout in place: a compile reads it before, and a load keeps every row', async () => {
     if (first === undefined) throw new Error('the corpus has no combined cases');
-    const fresh = await database.reopen();
-    const own: Database = {
-      schema: `${database.schema.slice(0, -1)}_six"`,
-      query: fresh.query,
-      queryPages: fresh.queryPages,
-      copyFrom: fresh.copyFrom,
-    };
-    const lookUpIndex = async () => {
-      const { rows } = await own.query<{ definition: string }>(
-        `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND indexname = 'documents_line_hash'`,
-        [own.schema.slice(1, -1)],
-      );
-      return rows.map((row) => row.definition.replace(/^.* USING btree /, ''));
-    };
-    try {
+    await inOwnSchema('six', async (own) => {
+      const lookUpIndex = async () => {
+        const { rows } = await own.query<{ definition: string }>(
+          `SELECT indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND indexname = 'documents_line_hash'`,
+          [own.schema.slice(1, -1)],
+        );
+        return rows.map((row) => row.definition.replace(/^.* USING btree /, ''));
+      };
       const records = createRecordSet(sha256, first.records);
       expect((await loadRecordSet(sha256, own, 'first.jsonl', records, tokeniser)).ok).toBe(true);
       // What a load of layout 6 left: the same tables, and a look-up index of line hashes alone.
@@ -216,10 +206,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
       expect(rows[0]?.version).toBe(LAYOUT);
       const after = await compileInDatabase(sha256, own, first.contract, tokeniser);
       expect(after.ok && after.value.outcome.receipt).toEqual(before.ok && before.value.outcome.receipt);
-    } finally {
-      await own.query(`DROP SCHEMA IF EXISTS ${own.schema} CASCADE`);
-      await fresh.end();
-    }
+    });
   });
 
   it('refuses a record holding U+0000, naming its field, before writing anything', async () => {
