@@ -104,7 +104,9 @@ async function loadInTransaction(
     'CREATE TEMPORARY TABLE load_seen (id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP',
   );
   await createChangedTable(client);
-  const filling = await fillsEmptyTables(client, layout);
+  // New tables hold no record; an upgrade in place changes indexes, not records.
+  const newTables = layout === 'created' || layout === 'migrated';
+  const filling = await fillsEmptyTables(client, newTables);
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const problems: Problems = { shown: [], count: 0, nul: null };
   // Filling, a batch is read while the one before it is written: two batches held. Reloading, a batch's line hashes
@@ -137,8 +139,7 @@ async function loadInTransaction(
   const refusal = await refusalOf(client, file, problems);
   if (refusal !== null) return err(refusal);
   const deleted = mode === 'replace' && !filling ? await deleteUnseen(client) : 0;
-  // An upgrade in place changes indexes, not records: the snapshot stays.
-  const changed = counts.inserted + counts.updated + deleted > 0 || layout === 'created' || layout === 'migrated';
+  const changed = counts.inserted + counts.updated + deleted > 0 || newTables;
   // The indexes first: the digest's chunks are read through them.
   if (filling) await createIndexes(client);
   if (changed) {
@@ -161,8 +162,8 @@ async function loadInTransaction(
  * Looking each batch's lines up in a table being filled would also cost more with every batch: until the load commits,
  * the table has no statistics, and the planner scans it whole for each batch.
  */
-async function fillsEmptyTables(client: Database, layout: LoadReport['layout']): Promise<boolean> {
-  if (layout === 'created' || layout === 'migrated') return true;
+async function fillsEmptyTables(client: Database, newTables: boolean): Promise<boolean> {
+  if (newTables) return true;
   // Only the tables a load made: a coordinator's partitioned tables over its shards are not made again here.
   const { rows } = await client.query<{ empty: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM ${client.schema}.records) AND (SELECT relkind = 'r' FROM pg_class ` +

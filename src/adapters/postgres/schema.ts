@@ -55,7 +55,7 @@ const UPGRADES_IN_PLACE: ReadonlyMap<number, (client: Database) => Promise<void>
     6,
     async (client: Database) => {
       await client.query(`DROP INDEX ${client.schema}.documents_line_hash`);
-      await client.query(`CREATE INDEX documents_line_hash ON ${client.schema}.documents (line_hash) INCLUDE (id)`);
+      await client.query(lineHashIndex(client.schema));
     },
   ],
 ]);
@@ -165,10 +165,13 @@ CREATE TABLE ${SCHEMA}.supersession_breaks (
  * compile reads them from the index alone rather than from a heap page per successor, spread over the whole table;
  * `records_superseding` finds the successors that name a changed record (broken-links.ts).
  */
+const lineHashIndex = (SCHEMA: string) =>
+  `CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash) INCLUDE (id)`;
+
 const indexes = (SCHEMA: string) => `
 ALTER TABLE ${SCHEMA}.records ADD PRIMARY KEY (id);
 ALTER TABLE ${SCHEMA}.documents ADD PRIMARY KEY (id);
-CREATE INDEX documents_line_hash ON ${SCHEMA}.documents (line_hash) INCLUDE (id);
+${lineHashIndex(SCHEMA)};
 ALTER TABLE ${SCHEMA}.postings ADD PRIMARY KEY (term, record_id) INCLUDE (title_tf, text_tf);
 CREATE INDEX postings_record ON ${SCHEMA}.postings (record_id);
 CREATE INDEX records_successors ON ${SCHEMA}.records (id) INCLUDE (supersedes, lifecycle, known_at, valid_from)
@@ -219,7 +222,7 @@ export async function migrate(client: Database): Promise<'created' | 'current' |
   if (found === LAYOUT) return 'current';
   const upgrade = found === undefined ? undefined : UPGRADES_IN_PLACE.get(found);
   if (upgrade !== undefined) {
-    await client.query(`SELECT set_config('maintenance_work_mem', '${INDEX_BUILD_MEMORY}', true)`);
+    await useIndexBuildMemory(client);
     await upgrade(client);
     await client.query(`UPDATE ${client.schema}.layout SET version = $1`, [LAYOUT]);
     return 'upgraded';
@@ -267,9 +270,14 @@ export async function nextSnapshot(client: Database): Promise<number> {
  */
 const INDEX_BUILD_MEMORY = '64MB';
 
+/** Sets the sort memory indexes are built with for the rest of the caller's transaction. */
+async function useIndexBuildMemory(client: Database): Promise<void> {
+  await client.query(`SELECT set_config('maintenance_work_mem', '${INDEX_BUILD_MEMORY}', true)`);
+}
+
 /** Builds the indexes of tables `migrate` or `remakeTables` has just made, in the caller's transaction. */
 export async function createIndexes(client: Database): Promise<void> {
-  await client.query(`SELECT set_config('maintenance_work_mem', '${INDEX_BUILD_MEMORY}', true)`);
+  await useIndexBuildMemory(client);
   await client.query(indexes(client.schema));
 }
 
