@@ -6,7 +6,7 @@ import { buildContract, buildRecord } from '../../core/test-support/builders';
 import { brokenLinksCase, conformanceCases } from '../conformance/corpus';
 import { compileInDatabase } from './compile-in-database';
 import { loadRecordSet } from './load-records';
-import type { Database } from './schema';
+import { LAYOUT, type Database } from './schema';
 import { publish, serverOptions, shardNames } from './shards';
 import { COORDINATOR_SETTINGS } from './shard-snapshots';
 import { openTwoShards, type TwoShards } from './test-support/two-shards';
@@ -208,10 +208,14 @@ describe.skipIf(POSTGRES_URL === undefined)('the answered compile through a coor
     await publish(two.coordinator, two.single.schema);
     const current = await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser);
     await two.coordinator.query(`UPDATE ${two.coordinator.schema}.layout SET version = 6`);
-    const six = await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser);
-    expect(six.ok && serialiseReceipt(six.value.outcome.receipt)).toBe(
-      current.ok && serialiseReceipt(current.value.outcome.receipt),
-    );
+    try {
+      const six = await compileInDatabase(sha256, two.coordinator, item.contract, tokeniser);
+      expect(six.ok && serialiseReceipt(six.value.outcome.receipt)).toBe(
+        current.ok && serialiseReceipt(current.value.outcome.receipt),
+      );
+    } finally {
+      await two.coordinator.query(`UPDATE ${two.coordinator.schema}.layout SET version = $1`, [LAYOUT]);
+    }
   });
 
   it("reaches a shard by the URL's socket folder or host and port", () => {
