@@ -24,7 +24,7 @@ describe.skipIf(POSTGRES_URL === undefined)('loading records into PostgreSQL', (
     tokeniser = createUnicodeTokeniser();
   });
 
-  /** Runs `body` over a connection of its own, in a schema of its own named after the test database's, dropped after. */
+  /** Runs `body` on a connection of its own, in a schema of its own (named after the test one), dropped after. */
   async function inOwnSchema(suffix: string, body: (own: Database) => Promise<void>): Promise<void> {
     const fresh = await database.reopen();
     const own: Database = {
